@@ -1,0 +1,71 @@
+// One WebSocket connection to the bridge, extension or agent. Validates every message in both
+// directions with the generated validators; an invalid incoming message gets a typed `error`
+// and the connection stays open.
+import type { WebSocket } from 'ws';
+import type { ErrorInfo, ProtocolMessage } from '../../schemas/generated/protocol';
+import { MESSAGE_SENDERS, type Sender } from '../../schemas/generated/registry';
+import { checkMessage, decodeMessage, errorInfo } from '../../schemas/lib/wire';
+import type { Logger } from './log';
+
+export type Role = Exclude<Sender, 'bridge'>;
+
+/** WebSocket close codes we use (RFC 6455 section 7.4.1). */
+export const CLOSE = { normal: 1000, goingAway: 1001, unsupportedData: 1003, policy: 1008, tooBig: 1009 } as const;
+
+export class Peer {
+  ready = false;
+  capabilities: readonly string[] = [];
+  client: { name: string; version: string } | null = null;
+  readonly connectedAt = Date.now();
+
+  constructor(
+    readonly id: string,
+    readonly role: Role,
+    private readonly ws: WebSocket,
+    private readonly log: Logger,
+  ) {}
+
+  get open(): boolean {
+    return this.ws.readyState === this.ws.OPEN;
+  }
+
+  /** Sends a message after validating it; a message we built wrong is our bug, logged, never sent. */
+  send(message: ProtocolMessage): boolean {
+    const checked = checkMessage(message, 'bridge');
+    if (!checked.ok) {
+      this.log.error('bridge built an invalid message; not sent', { peer: this.id, type: message.type, error: checked.error.message });
+      return false;
+    }
+    if (!this.open) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  sendError(error: ErrorInfo, inReplyTo: string | null): void {
+    this.send({ type: 'error', in_reply_to: inReplyTo, error_info: error });
+  }
+
+  close(code: number, reason: string): void {
+    // Close reasons are limited to 123 bytes by RFC 6455.
+    if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, reason.slice(0, 120));
+  }
+
+  /**
+   * Decodes an incoming frame. Returns the message when it is valid and this role may send it;
+   * otherwise answers with a typed error (closing only on non-JSON) and returns null.
+   */
+  receive(data: string): ProtocolMessage | null {
+    const decoded = decodeMessage(data, 'bridge');
+    if (!decoded.ok) {
+      this.sendError(decoded.error, decoded.inReplyTo);
+      if (decoded.notJson) this.close(CLOSE.unsupportedData, 'message is not JSON');
+      return null;
+    }
+    const message = decoded.value;
+    if (!MESSAGE_SENDERS[message.type].includes(this.role)) {
+      this.sendError(errorInfo('UNAUTHORIZED', `A ${this.role} may not send "${message.type}" messages. See x-senders in schemas/v1/messages/${message.type}.json.`, 'bridge'), message.type);
+      return null;
+    }
+    return message;
+  }
+}

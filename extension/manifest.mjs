@@ -1,0 +1,39 @@
+// Source of the extension's manifest.json (written to dist/extension by rollup.config.js).
+// Kept as code so every permission carries its one-line reason next to it; a test checks that
+// each permission in the manifest has an entry in PERMISSION_REASONS.
+
+/** Public key of the extension; it fixes the id so the bridge can pin the Origin. */
+export const EXTENSION_KEY = 'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA3kvtdv6+OV3m6uMBsRSwTrhP+bMZqmpbrSM10tuSfOrQj7jOWkLJsuD3TI7OUrboDIUZZGuSZG03/Wq/+mnZlUovM76AzNb99QvK1QMcykoZOZavmCigbslGzqYVfshbofy/xFH6Ca1eE2QBc60ESz9p3ssi8AwSGMgqs4d+r26siQkw1y71FJ4maFAgHwXgFG8J3vzpckmNfoUdDv56XVCO1Gy75O0mfiAvVWRnN66FEG+8ckNgDPdKaWCkGk0DySHv9hBNjQ//Er/Smhb25btCVXPL2loOVHcX17FgLiCF0hOVog6DGAjMu9q6i9gx22rZ5zjUV5bjxGI3/tgjewIDAQAB';
+/** chrome-extension://<id> derived from EXTENSION_KEY (sha256 of the DER key, first 32 hex digits mapped 0-f -> a-p). */
+export const EXTENSION_ID = 'hlpljhaoajogiafnlkgfmcioikalboec';
+
+export const PERMISSION_REASONS = {
+  tabs: 'read url/title of every tab for list_tabs, targeting and state; the agent addresses tabs by id',
+  storage: 'keep the bridge URL and pairing secret (local) and per-worker scratch state (session) across worker restarts',
+  scripting: 'inject the content script into tabs that were open before the extension was installed or reloaded',
+  alarms: 'wake the service worker every 30 s so a dropped bridge connection is re-established',
+  '<all_urls>': 'content scripts must run on whatever page the person asks the agent to work on, in every frame',
+};
+
+export function buildManifest(version) {
+  return {
+    manifest_version: 3,
+    name: 'browser-use-ext',
+    description: 'Lets browser_use agents drive this Chrome through a local bridge you pair with.',
+    version,
+    key: EXTENSION_KEY,
+    minimum_chrome_version: '120',
+    permissions: ['tabs', 'storage', 'scripting', 'alarms'],
+    host_permissions: ['<all_urls>'],
+    background: { service_worker: 'background.js', type: 'module' },
+    content_scripts: [
+      {
+        matches: ['<all_urls>'],
+        js: ['content.js'],
+        run_at: 'document_idle',
+        all_frames: false,
+      },
+    ],
+    options_page: 'options.html',
+  };
+}

@@ -1,0 +1,49 @@
+// Builds the extension (service worker as an ES module, content script as an IIFE: content
+// scripts cannot be modules, options page) and the bridge CLI for Node.
+// @rollup/plugin-commonjs with transformMixedEsModules is required: the generated ajv standalone
+// validators require() ajv's runtime helpers, and a bare require() left in the worker bundle stops
+// the worker from starting at all (measured, see ../shared/reference/e2e-recipe.md section 6).
+import fs from 'node:fs';
+import path from 'node:path';
+import commonjs from '@rollup/plugin-commonjs';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import typescript from '@rollup/plugin-typescript';
+import { buildManifest } from './extension/manifest.mjs';
+
+const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
+const EXT_OUT = 'dist/extension';
+
+const browserPlugins = (tsconfig) => [
+  nodeResolve({ browser: true }),
+  commonjs({ transformMixedEsModules: true }),
+  typescript({ tsconfig, noEmit: false, outDir: undefined, declaration: false, sourceMap: false, include: ['extension/src/**/*.ts', 'schemas/**/*.ts'] }),
+];
+
+/** Copies static files and writes manifest.json once the bundles exist. */
+const extensionAssets = () => ({
+  name: 'extension-assets',
+  writeBundle() {
+    fs.mkdirSync(EXT_OUT, { recursive: true });
+    fs.writeFileSync(path.join(EXT_OUT, 'manifest.json'), JSON.stringify(buildManifest(pkg.version), null, 2) + '\n');
+    fs.copyFileSync('extension/src/options/options.html', path.join(EXT_OUT, 'options.html'));
+  },
+});
+
+const onwarn = (warning, warn) => {
+  // ajv's generated code and node built-ins produce benign circular/this warnings.
+  if (warning.code === 'CIRCULAR_DEPENDENCY' || warning.code === 'THIS_IS_UNDEFINED') return;
+  warn(warning);
+};
+
+export default [
+  { input: 'extension/src/background/index.ts', output: { file: `${EXT_OUT}/background.js`, format: 'es' }, plugins: browserPlugins('tsconfig.json'), onwarn },
+  { input: 'extension/src/content/index.ts', output: { file: `${EXT_OUT}/content.js`, format: 'iife' }, plugins: browserPlugins('tsconfig.json'), onwarn },
+  { input: 'extension/src/options/options.ts', output: { file: `${EXT_OUT}/options.js`, format: 'es' }, plugins: [...browserPlugins('tsconfig.json'), extensionAssets()], onwarn },
+  {
+    input: 'bridge/src/cli.ts',
+    output: { file: 'dist/bridge/cli.js', format: 'es', banner: '#!/usr/bin/env node' },
+    external: [/^node:/, 'ws'],
+    plugins: [nodeResolve({ preferBuiltins: true }), commonjs({ transformMixedEsModules: true }), typescript({ tsconfig: 'tsconfig.bridge.json', noEmit: false, declaration: false, sourceMap: false, include: ['bridge/src/**/*.ts', 'schemas/**/*.ts'] })],
+    onwarn,
+  },
+];

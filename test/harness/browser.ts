@@ -1,0 +1,66 @@
+// Launches Debian's Chromium, headless, with the built extension loaded and pointed at a bridge.
+// Recipe measured in ../shared/reference/e2e-recipe.md (variant B): --load-extension with
+// puppeteer's default --disable-extensions removed. The extension is copied to a temp dir so the
+// harness can write config.json (the bridge URL) next to the worker without touching dist/.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import puppeteer, { type Browser } from 'puppeteer-core';
+
+export const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+export const BUILT_EXTENSION = path.join(REPO_ROOT, 'dist', 'extension');
+export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
+export interface LaunchedBrowser {
+  browser: Browser;
+  extensionDir: string;
+  profileDir: string;
+  close(): Promise<void>;
+}
+
+export interface LaunchOptions {
+  extensionBridgeUrl: string;
+  /** Extra values for the extension's config.json. */
+  extensionConfig?: Record<string, unknown>;
+  headless?: boolean;
+}
+
+export async function launchWithExtension(opts: LaunchOptions): Promise<LaunchedBrowser> {
+  if (!fs.existsSync(path.join(BUILT_EXTENSION, 'manifest.json'))) {
+    throw new Error(`No built extension at ${BUILT_EXTENSION}. Run \`npm run build\` first.`);
+  }
+  if (!fs.existsSync(CHROMIUM_PATH)) {
+    throw new Error(`No Chromium at ${CHROMIUM_PATH}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+  }
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-'));
+  const extensionDir = path.join(tmp, 'extension');
+  const profileDir = path.join(tmp, 'profile');
+  fs.cpSync(BUILT_EXTENSION, extensionDir, { recursive: true });
+  fs.writeFileSync(path.join(extensionDir, 'config.json'), JSON.stringify({ bridge_url: opts.extensionBridgeUrl, ...opts.extensionConfig }));
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: opts.headless ?? true,
+    userDataDir: profileDir,
+    ignoreDefaultArgs: ['--disable-extensions'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--disable-extensions-except=${extensionDir}`,
+      `--load-extension=${extensionDir}`,
+    ],
+  });
+  return {
+    browser,
+    extensionDir,
+    profileDir,
+    async close() {
+      await browser.close().catch(() => undefined);
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,37 @@
+// `npm run harness -- [--serve <dir>]`: starts the real setup (bridge, fixture server, Chromium
+// with the extension) and prints one JSON line with what a client needs, then runs until SIGINT,
+// SIGTERM or stdin closing (so a parent test process that dies takes it down too).
+import { parseArgs } from 'node:util';
+import { startHarness } from './harness';
+
+const { values } = parseArgs({ options: { serve: { type: 'string' }, help: { type: 'boolean', short: 'h' }, 'keep-stdin': { type: 'boolean' } } });
+if (values.help) {
+  process.stdout.write('Usage: npm run harness -- [--serve <dir>] [--keep-stdin]\nPrints {"agent_url", "fixtures_url", ...} as JSON, then runs until stopped.\n');
+  process.exit(0);
+}
+const h = await startHarness(values.serve ? { fixturesDir: values.serve } : {});
+process.stdout.write(
+  JSON.stringify({
+    agent_url: h.bridge.agentUrl,
+    extension_url: h.bridge.extensionUrl,
+    bridge_port: h.bridge.port,
+    status_url: `http://127.0.0.1:${h.bridge.port}/status`,
+    fixtures_url: h.fixtures.origin,
+    chromium_ws_endpoint: h.launched.browser.wsEndpoint(),
+    credentials: null,
+  }) + '\n',
+);
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await h.close();
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
+if (!values['keep-stdin'] && !process.stdin.isTTY) {
+  process.stdin.resume();
+  process.stdin.on('end', () => void stop());
+  process.stdin.on('close', () => void stop());
+}
