@@ -54,10 +54,11 @@ export class Peer {
    * Decodes an incoming frame. Returns the message when it is valid and this role may send it;
    * otherwise answers with a typed error (closing only on non-JSON) and returns null.
    */
-  receive(data: string): ProtocolMessage | null {
+  receive(data: string, onInvalid?: (error: ErrorInfo, inReplyTo: string | null) => void): ProtocolMessage | null {
     const decoded = decodeMessage(data, 'bridge');
     if (!decoded.ok) {
       this.sendError(decoded.error, decoded.inReplyTo);
+      onInvalid?.(decoded.error, decoded.inReplyTo);
       if (decoded.notJson) this.close(CLOSE.unsupportedData, 'message is not JSON');
       return null;
     }

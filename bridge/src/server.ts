@@ -172,7 +172,12 @@ export class BridgeServer extends EventEmitter {
         peer.close(CLOSE.unsupportedData, 'binary frames are not accepted');
         return;
       }
-      const message = peer.receive(rawToString(data));
+      const message = peer.receive(rawToString(data), (error, inReplyTo) => {
+        // An invalid answer from the extension must not leave its agent waiting for the timeout.
+        if (peer.role !== 'extension' || inReplyTo === null) return;
+        const entry = this.pending.take(inReplyTo);
+        if (entry) this.failInFlight(entry, errorInfo('EXTENSION_INTERNAL_ERROR', `The extension answered "${entry.value.action}" with an invalid message (${error.message}). Take a new state and retry; report the bug if it repeats.`, 'bridge', { validation: error.details ?? {} }));
+      });
       if (message) this.onMessage(peer, message);
     });
     ws.on('close', () => this.onClose(peer));

@@ -30,7 +30,7 @@ export function checkMessage(value: unknown, origin: ComponentOrigin): Checked<P
   }
   const record = value as Record<string, unknown>;
   const type = record['type'];
-  const inReplyTo = typeof record['action_id'] === 'string' ? record['action_id'] : typeof type === 'string' ? type : null;
+  const inReplyTo = typeof record['action_id'] === 'string' ? record['action_id'] : typeof record['original_action_id'] === 'string' ? record['original_action_id'] : typeof type === 'string' ? type : null;
   if (!isMessageType(type)) {
     return {
       ok: false,

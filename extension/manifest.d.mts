@@ -1,0 +1,5 @@
+// Types for manifest.mjs (used by rollup.config.js and the packaging test).
+export declare const EXTENSION_KEY: string;
+export declare const EXTENSION_ID: string;
+export declare const PERMISSION_REASONS: Record<string, string>;
+export declare function buildManifest(version: string): Record<string, unknown>;

@@ -1,0 +1,174 @@
+// The bridge over real `ws` on port 0, with hand-driven extension and agent peers.
+import { expect } from 'chai';
+import type { ActionMessage, ActionResultMessage, ErrorMessage } from '../../schemas/generated/protocol';
+import { createLogger } from '../../bridge/src/log';
+import { BridgeServer } from '../../bridge/src/server';
+import { RawPeer } from './raw-peer';
+
+const isResult = (m: { type: string }): m is ActionResultMessage => m.type === 'action_result';
+const isError = (m: { type: string }): m is ErrorMessage => m.type === 'error';
+
+describe('bridge relay (real ws)', () => {
+  let bridge: BridgeServer;
+  const peers: RawPeer[] = [];
+  const track = (p: RawPeer) => (peers.push(p), p);
+
+  beforeEach(async () => {
+    bridge = new BridgeServer({ port: 0, logger: createLogger('silent'), defaultTimeoutMs: 2000 });
+    await bridge.start();
+  });
+  afterEach(async () => {
+    for (const p of peers.splice(0)) p.close();
+    await bridge.close();
+  });
+
+  it('relays an action to the extension and its result back under the agent\'s id', async () => {
+    const ext = track(await RawPeer.hello(bridge.extensionUrl, 'extension'));
+    const agent = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
+    agent.send({ type: 'action', action_id: 'mine-1', action: 'click', params: { element_id: 'e3' }, tab_id: 4 });
+    const relayed = (await ext.next((m) => m.type === 'action')) as ActionMessage;
+    expect(relayed.action).to.equal('click');
+    expect(relayed.params).to.deep.equal({ element_id: 'e3' });
+    expect(relayed.tab_id).to.equal(4);
+    ext.send({ type: 'action_result', original_action_id: relayed.action_id, action: 'click', status: 'success', outcome_details: { message: 'Clicked.' }, new_simplified_state: null, error_info: null });
+    const result = (await agent.next(isResult)) as ActionResultMessage;
+    expect(result).to.deep.equal({ type: 'action_result', original_action_id: 'mine-1', action: 'click', status: 'success', outcome_details: { message: 'Clicked.' }, new_simplified_state: null, error_info: null });
+  });
+
+  it('keeps two agents that reuse the same action id apart', async () => {
+    const ext = track(await RawPeer.hello(bridge.extensionUrl, 'extension'));
+    const a = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
+    const b = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
+    a.send({ type: 'action', action_id: 'same', action: 'click', params: { element_id: 'eA' } });
+    b.send({ type: 'action', action_id: 'same', action: 'click', params: { element_id: 'eB' } });
+    const first = (await ext.next((m) => m.type === 'action')) as ActionMessage;
+    const second = (await ext.next((m) => m.type === 'action')) as ActionMessage;
+    expect(first.action_id).not.to.equal(second.action_id);
+    for (const m of [second, first]) {
+      const id = (m.params as { element_id: string }).element_id;
+      ext.send({ type: 'action_result', original_action_id: m.action_id, status: 'success', outcome_details: { message: id } });
+    }
+    expect(((await a.next(isResult)) as ActionResultMessage).outcome_details?.message).to.equal('eA');
+    expect(((await b.next(isResult)) as ActionResultMessage).outcome_details?.message).to.equal('eB');
+  });
+
+  it('answers NO_EXTENSION_CONNECTED at once when no extension is there', async () => {
+    const agent = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
+    agent.send({ type: 'action', action_id: 'x', action: 'get_state', params: {} });
+    const r = (await agent.next(isResult)) as ActionResultMessage;
+    expect(r.status).to.equal('error');
+    expect(r.error_info?.error_code).to.equal('NO_EXTENSION_CONNECTED');
+    expect(r.error_info?.message).to.match(/extension/);
+  });
+
+  it('ends an unanswered action with a typed TIMEOUT result after timeout_ms', async () => {
+    track(await RawPeer.hello(bridge.extensionUrl, 'extension'));
+    const agent = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
+    const t0 = Date.now();
+    agent.send({ type: 'action', action_id: 'slow', action: 'get_state', params: {}, timeout_ms: 150 });
+    const r = (await agent.next(isResult)) as ActionResultMessage;
+    expect(Date.now() - t0).to.be.within(140, 1500);
+    expect(r.original_action_id).to.equal('slow');
+    expect(r.error_info?.error_code).to.equal('TIMEOUT');
+    expect(r.error_info?.message).to.match(/timeout_ms/);
+  });
+
+  it('fails every in-flight action at once with EXTENSION_DISCONNECTED when the extension drops', async () => {
+    const ext = track(await RawPeer.hello(bridge.extensionUrl, 'extension'));
+    const agent = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
+    agent.send({ type: 'action', action_id: 'p1', action: 'get_state', params: {}, timeout_ms: 60_000 });
+    agent.send({ type: 'action', action_id: 'p2', action: 'get_state', params: {}, timeout_ms: 60_000 });
+    await ext.next((m) => m.type === 'action');
+    await ext.next((m) => m.type === 'action');
+    const t0 = Date.now();
+    ext.ws.terminate();
+    const r1 = (await agent.next(isResult)) as ActionResultMessage;
+    const r2 = (await agent.next(isResult)) as ActionResultMessage;
+    expect(Date.now() - t0).to.be.below(1000);
+    expect([r1.original_action_id, r2.original_action_id].sort()).to.deep.equal(['p1', 'p2']);
+    expect(r1.error_info?.error_code).to.equal('EXTENSION_DISCONNECTED');
+    expect(r2.error_info?.error_code).to.equal('EXTENSION_DISCONNECTED');
+  });
+
+  it('answers an invalid message with INVALID_MESSAGE and the JSON path, and stays open', async () => {
+    track(await RawPeer.hello(bridge.extensionUrl, 'extension'));
+    const agent = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
+    agent.send({ type: 'action', action_id: 'bad', action: 'click', params: { element_id: 'e1', force: true } });
+    const e = (await agent.next(isError)) as ErrorMessage;
+    expect(e.in_reply_to).to.equal('bad');
+    expect(e.error_info.error_code).to.equal('INVALID_MESSAGE');
+    expect(e.error_info.details?.['instance_path']).to.equal('/params');
+    expect(e.error_info.message).to.contain('"force"');
+    agent.send({ type: 'ping', sent_at: 5 });
+    expect(await agent.next((m) => m.type === 'pong')).to.deep.equal({ type: 'pong', sent_at: 5 });
+  });
+
+  it('rejects unknown action names with the list of valid ones', async () => {
+    const agent = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
+    agent.send({ type: 'action', action_id: 'u', action: 'teleport', params: {} });
+    const e = (await agent.next(isError)) as ErrorMessage;
+    expect(e.error_info.error_code).to.equal('INVALID_MESSAGE');
+    expect(e.error_info.details?.['instance_path']).to.equal('/action');
+    expect(e.error_info.message).to.contain('get_state');
+  });
+
+  it('closes with 1003 after answering a frame that is not JSON', async () => {
+    const agent = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
+    agent.sendText('{not json');
+    const e = (await agent.next(isError)) as ErrorMessage;
+    expect(e.error_info.error_code).to.equal('INVALID_MESSAGE');
+    expect((await agent.waitClose()).code).to.equal(1003);
+  });
+
+  it('requires hello first and closes with 1008 otherwise', async () => {
+    const p = track(await RawPeer.open(bridge.agentUrl));
+    p.send({ type: 'ping', sent_at: 1 });
+    const e = (await p.next(isError)) as ErrorMessage;
+    expect(e.error_info.error_code).to.equal('UNAUTHORIZED');
+    expect((await p.waitClose()).code).to.equal(1008);
+  });
+
+  it('refuses another protocol version with VERSION_MISMATCH naming the side to upgrade', async () => {
+    const p = track(await RawPeer.open(bridge.agentUrl));
+    p.send({ type: 'hello', role: 'agent', protocol_version: 99, client: { name: 'future', version: '9' }, capabilities: [] });
+    const e = (await p.next(isError)) as ErrorMessage;
+    expect(e.error_info.error_code).to.equal('VERSION_MISMATCH');
+    expect(e.error_info.message).to.match(/upgrade the bridge/);
+    expect((await p.waitClose()).code).to.equal(1008);
+  });
+
+  it('refuses a hello whose role does not match the endpoint', async () => {
+    const p = track(await RawPeer.open(bridge.agentUrl));
+    p.send({ type: 'hello', role: 'extension', protocol_version: 1, client: { name: 'x', version: '0' }, capabilities: [] });
+    const e = (await p.next(isError)) as ErrorMessage;
+    expect(e.error_info.error_code).to.equal('UNAUTHORIZED');
+    expect((await p.waitClose()).code).to.equal(1008);
+  });
+
+  it('refuses messages a role may not send', async () => {
+    const agent = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
+    agent.send({ type: 'action_result', original_action_id: 'x', status: 'success' });
+    const e = (await agent.next(isError)) as ErrorMessage;
+    expect(e.error_info.error_code).to.equal('UNAUTHORIZED');
+    expect(agent.closed).to.equal(null);
+  });
+
+  it('fails the action at once when the extension answers with an invalid result', async () => {
+    const ext = track(await RawPeer.hello(bridge.extensionUrl, 'extension'));
+    const agent = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
+    agent.send({ type: 'action', action_id: 'v', action: 'get_state', params: {}, timeout_ms: 60_000 });
+    const relayed = (await ext.next((m) => m.type === 'action')) as ActionMessage;
+    ext.send({ type: 'action_result', original_action_id: relayed.action_id, status: 'done' });
+    const r = (await agent.next(isResult)) as ActionResultMessage;
+    expect(r.error_info?.error_code).to.equal('EXTENSION_INTERNAL_ERROR');
+    expect(((await ext.next(isError)) as ErrorMessage).error_info.error_code).to.equal('INVALID_MESSAGE');
+  });
+
+  it('serves /healthz and /status without secrets', async () => {
+    track(await RawPeer.hello(bridge.extensionUrl, 'extension'));
+    const health = await fetch(`http://127.0.0.1:${bridge.port}/healthz`);
+    expect(await health.json()).to.deep.equal({ ok: true });
+    const status = (await (await fetch(`http://127.0.0.1:${bridge.port}/status`)).json()) as { extension: { connected: boolean } };
+    expect(status.extension.connected).to.equal(true);
+  });
+});
