@@ -144,7 +144,14 @@ export type ErrorCode =
   | 'TIMEOUT'
   | 'RESTRICTED_PAGE'
   | 'TAB_NOT_FOUND'
-  | 'NO_TASK_AGENT';
+  | 'NO_TASK_AGENT'
+  | 'AMBIGUOUS_TARGET'
+  | 'OPTION_NOT_FOUND'
+  | 'DIALOG_OPEN'
+  | 'NOT_PERMITTED'
+  | 'TAB_NOT_LEASED'
+  | 'RATE_LIMITED'
+  | 'TASK_NOT_FOUND';
 /**
  * Component that detected the error.
  */

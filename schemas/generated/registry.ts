@@ -72,5 +72,12 @@ export const ERROR_CODES: { readonly [C in ErrorCode]: string } = {
   "TIMEOUT": "The action did not complete within its timeout.",
   "RESTRICTED_PAGE": "The tab shows a page extensions may not script (chrome://, the Web Store, other extensions' pages).",
   "TAB_NOT_FOUND": "The requested tab id does not exist (closed, or never opened).",
-  "NO_TASK_AGENT": "A person submitted a task but no agent that accepts tasks is connected to the bridge."
+  "NO_TASK_AGENT": "A person submitted a task but no agent that accepts tasks is connected to the bridge.",
+  "AMBIGUOUS_TARGET": "A {role, name} or selector target matched more than one element; details.candidates lists them. Pick one by element_id.",
+  "OPTION_NOT_FOUND": "No <option> matches the requested value or label; details.options lists the ones that exist.",
+  "DIALOG_OPEN": "A JavaScript dialog (alert/confirm/prompt/beforeunload) blocks the page; handle it (or change the dialog policy) first.",
+  "NOT_PERMITTED": "The person has not allowed this operation (for example evaluating arbitrary script) in the extension's settings; the message says where to enable it.",
+  "TAB_NOT_LEASED": "The tab belongs to another agent session (or to the person). Open a tab of your own, or ask the person to hand this one over.",
+  "RATE_LIMITED": "Too many failed handshakes or invalid messages; wait before retrying.",
+  "TASK_NOT_FOUND": "A stop or redirect named a task id that is not running."
 };

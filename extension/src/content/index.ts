@@ -1,7 +1,7 @@
 // Content script entry: runs in the page's isolated world and answers the service worker.
 import { errorInfo } from '../../../schemas/lib/errors';
 import { isContentRequest, type RunActionRequest, type RunActionResponse } from '../shared/internal-messages';
-import { click } from './actions/click';
+import { PAGE_HANDLERS, type PageContext } from './actions/registry';
 import { RefRegistry } from './refs';
 import { waitForSettle } from './settle';
 import { takeSnapshot } from './snapshot';
@@ -12,11 +12,10 @@ declare global {
   }
 }
 
-// The worker may inject this script into a tab that already has it (after an extension reload the
-// old copy is orphaned but its flag survives in the isolated world, so re-arm in that case).
+// The worker may inject this script into a tab that already has it; one copy per document.
 if (!window.__browserUseExtLoaded) {
   window.__browserUseExtLoaded = true;
-  const refs = new RefRegistry();
+  const ctx: PageContext = { refs: new RefRegistry() };
 
   chrome.runtime.onMessage.addListener((message: unknown, _sender, sendResponse) => {
     if (!isContentRequest(message)) return false;
@@ -24,7 +23,7 @@ if (!window.__browserUseExtLoaded) {
       sendResponse({ ok: true });
       return false;
     }
-    run(refs, message).then(sendResponse, (e: unknown) => {
+    run(ctx, message).then(sendResponse, (e: unknown) => {
       const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
       const response: RunActionResponse = { ok: false, state: null, error: errorInfo('EXTENSION_INTERNAL_ERROR', `The content script failed while running "${message.action}": ${why}. Take a new state and retry; report the bug if it repeats.`, 'content_script') };
       sendResponse(response);
@@ -33,18 +32,12 @@ if (!window.__browserUseExtLoaded) {
   });
 }
 
-async function run(refs: RefRegistry, req: RunActionRequest): Promise<RunActionResponse> {
-  switch (req.action) {
-    case 'get_state':
-      return { ok: true, message: 'State taken.', result: {}, state: takeSnapshot(refs) };
-    case 'click': {
-      const params = req.params as { element_id: string };
-      const out = click(refs, params.element_id);
-      if (!out.ok) return { ok: false, error: out.error, state: takeSnapshot(refs) };
-      await waitForSettle();
-      return { ok: true, message: out.message, result: out.value, state: takeSnapshot(refs) };
-    }
-    default:
-      return { ok: false, state: null, error: errorInfo('UNSUPPORTED_ACTION', `The content script does not implement "${String(req.action)}".`, 'content_script') };
-  }
+async function run(ctx: PageContext, req: RunActionRequest): Promise<RunActionResponse> {
+  if (req.action === 'get_state') return { ok: true, message: 'State taken.', result: {}, state: takeSnapshot(ctx.refs) };
+  const handler = PAGE_HANDLERS[req.action];
+  if (!handler) return { ok: false, state: null, error: errorInfo('UNSUPPORTED_ACTION', `The page side does not implement "${req.action}".`, 'content_script') };
+  const out = await handler(ctx, req.params);
+  if (!out.ok) return { ok: false, error: out.error, state: takeSnapshot(ctx.refs) };
+  if (out.settle) await waitForSettle();
+  return { ok: true, message: out.message, result: out.result, state: out.state ?? takeSnapshot(ctx.refs) };
 }
