@@ -40,7 +40,7 @@ await step('typecheck', ...npx('tsc', '-p', 'tsconfig.json')).then(() => step('t
 const build = await step('build', ...npx('rollup', '-c', '--silent'));
 
 if (build.code === 0) {
-  const m = await run('mocha', ...npx('mocha', '--reporter', 'spec'));
+  const m = await run('mocha', ...npx('mocha', '--reporter', 'spec', 'test/**/*.spec.ts'));
   const num = (re) => Number((m.out.match(re) ?? [])[1] ?? 0);
   const passing = num(/^\s*(\d+) passing/m);
   const failing = num(/^\s*(\d+) failing/m);
