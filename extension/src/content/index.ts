@@ -1,6 +1,6 @@
 // Content script entry: runs in the page's isolated world and answers the service worker.
 import { errorInfo } from '../../../schemas/lib/errors';
-import { isContentRequest, type RunActionRequest, type RunActionResponse } from '../shared/internal-messages';
+import { isContentRequest, type RunActionRequest, type RunActionResponse, type SnapshotRequest } from '../shared/internal-messages';
 import { PAGE_HANDLERS, type PageContext } from './actions/registry';
 import { RefRegistry } from './refs';
 import { waitForSettle } from './settle';
@@ -25,19 +25,20 @@ if (!window.__browserUseExtLoaded) {
     }
     run(ctx, message).then(sendResponse, (e: unknown) => {
       const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-      const response: RunActionResponse = { ok: false, state: null, error: errorInfo('EXTENSION_INTERNAL_ERROR', `The content script failed while running "${message.action}": ${why}. Take a new state and retry; report the bug if it repeats.`, 'content_script') };
+      const what = message.kind === 'run_action' ? message.action : 'snapshot';
+      const response: RunActionResponse = { ok: false, error: errorInfo('EXTENSION_INTERNAL_ERROR', `The content script failed while running "${what}": ${why}. Take a new state and retry; report the bug if it repeats.`, 'content_script') };
       sendResponse(response);
     });
     return true; // async reply
   });
 }
 
-async function run(ctx: PageContext, req: RunActionRequest): Promise<RunActionResponse> {
-  if (req.action === 'get_state') return { ok: true, message: 'State taken.', result: {}, state: takeSnapshot(ctx.refs) };
+async function run(ctx: PageContext, req: RunActionRequest | SnapshotRequest): Promise<RunActionResponse> {
+  if (req.kind === 'snapshot') return { ok: true, message: 'State taken.', result: {}, state: takeSnapshot(ctx.refs) };
   const handler = PAGE_HANDLERS[req.action];
-  if (!handler) return { ok: false, state: null, error: errorInfo('UNSUPPORTED_ACTION', `The page side does not implement "${req.action}".`, 'content_script') };
+  if (!handler) return { ok: false, error: errorInfo('UNSUPPORTED_ACTION', `The page side does not implement "${req.action}".`, 'content_script') };
   const out = await handler(ctx, req.params);
-  if (!out.ok) return { ok: false, error: out.error, state: takeSnapshot(ctx.refs) };
+  if (!out.ok) return out;
   if (out.settle) await waitForSettle();
-  return { ok: true, message: out.message, result: out.result, state: out.state ?? takeSnapshot(ctx.refs) };
+  return { ok: true, message: out.message, result: out.result };
 }

@@ -1,6 +1,6 @@
 // Messages between the service worker and the content script (chrome.runtime messaging, never the
 // wire). Payload types are the generated protocol types, so nothing here re-declares the protocol.
-import type { ErrorInfo, SimplifiedState } from '../../../schemas/generated/protocol';
+import type { ErrorInfo, GetStateParams, SimplifiedState } from '../../../schemas/generated/protocol';
 import type { ActionName } from '../../../schemas/generated/registry';
 
 export const CONTENT_CHANNEL = 'bux';
@@ -12,16 +12,24 @@ export interface RunActionRequest {
   params: unknown;
 }
 
+/** Snapshot of this frame only; the worker stitches frames into one state. */
+export interface SnapshotRequest {
+  channel: typeof CONTENT_CHANNEL;
+  kind: 'snapshot';
+  params: GetStateParams;
+}
+
 export interface PingRequest {
   channel: typeof CONTENT_CHANNEL;
   kind: 'ping';
 }
 
-export type ContentRequest = RunActionRequest | PingRequest;
+export type ContentRequest = RunActionRequest | SnapshotRequest | PingRequest;
 
+/** Answer to run_action (no state: the worker collects it after the action) or snapshot (state set). */
 export type RunActionResponse =
-  | { ok: true; message: string; result: Record<string, unknown>; state: SimplifiedState }
-  | { ok: false; error: ErrorInfo; state: SimplifiedState | null };
+  | { ok: true; message: string; result: Record<string, unknown>; state?: SimplifiedState }
+  | { ok: false; error: ErrorInfo };
 
 export function isContentRequest(m: unknown): m is ContentRequest {
   return typeof m === 'object' && m !== null && (m as { channel?: unknown }).channel === CONTENT_CHANNEL;

@@ -1,6 +1,6 @@
 // Page-side action handlers, one module per action, registered by name. The content script's
 // entry dispatches through this table; an action missing here is UNSUPPORTED_ACTION.
-import type { ErrorInfo, SimplifiedState } from '../../../../schemas/generated/protocol';
+import type { ErrorInfo } from '../../../../schemas/generated/protocol';
 import type { ActionName } from '../../../../schemas/generated/registry';
 import type { RefRegistry } from '../refs';
 import { click } from './click';
@@ -11,7 +11,7 @@ export interface PageContext {
 
 /** Expected failures are values (STYLE habit 7); only broken contracts throw. */
 export type HandlerOutcome =
-  | { ok: true; message: string; result: Record<string, unknown>; state?: SimplifiedState; settle?: boolean }
+  | { ok: true; message: string; result: Record<string, unknown>; settle?: boolean }
   | { ok: false; error: ErrorInfo };
 
 export type PageHandler = (ctx: PageContext, params: unknown) => HandlerOutcome | Promise<HandlerOutcome>;
