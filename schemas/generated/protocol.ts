@@ -12,7 +12,13 @@ export type ProtocolMessage =
   | ActionResultMessage
   | StateUpdateMessage
   | UserTaskSubmissionMessage
-  | ErrorMessage;
+  | ErrorMessage
+  | AuthChallengeMessage
+  | AuthResponseMessage
+  | TaskProgressMessage
+  | TaskControlMessage
+  | TabReleasedMessage
+  | ExtensionStatusMessage;
 /**
  * Protocol version the connection will use.
  */
@@ -156,9 +162,30 @@ export type ErrorCode =
  * Component that detected the error.
  */
 export type ComponentOrigin = 'content_script' | 'background_script' | 'bridge' | 'client';
+/**
+ * A person's command for a running task (contract H, seed 002 SEND COMMAND): the extension sends it to the bridge, which relays it to the agent holding the task. An unknown task id is answered with error TASK_NOT_FOUND.
+ */
+export type TaskControlMessage = {
+  /**
+   * Message discriminator.
+   */
+  type: 'task_control';
+  /**
+   * task_id of the running task.
+   */
+  task_id: string;
+  /**
+   * stop: end the task (the agent answers task_progress stopped). redirect: inject text as the agent's next instruction.
+   */
+  command: 'stop' | 'redirect';
+  /**
+   * The new instruction, required for redirect.
+   */
+  text?: string;
+};
 
 /**
- * First message on every connection. Declares the peer's role and protocol version; nothing else is accepted before it.
+ * First message on every connection. Declares the peer's role and protocol version and starts the challenge-response handshake (contract G): the bridge answers with auth_challenge, the peer proves it holds its role's secret with auth_response, then the bridge sends hello_ack. Nothing else is accepted before hello_ack.
  */
 export interface HelloMessage {
   /**
@@ -180,6 +207,18 @@ export interface HelloMessage {
    * @maxItems 64
    */
   capabilities: string[];
+  /**
+   * At least 16 fresh random bytes, base64 (standard or URL-safe). The bridge proves it knows the secret with auth_challenge.bridge_proof = hex HMAC-SHA256(secret, "bridge:" + client_nonce), so a client never sends its proof to an impostor.
+   */
+  client_nonce: string;
+  /**
+   * Agents only: the session_token from an earlier hello_ack, presented after a reconnect to resume that session (its leased tabs, current tab, running task and the recorded results that make re-sent action ids idempotent). The bridge keeps a session for session_grace_ms (default 60 s) after its connection drops; an unknown or expired token starts a new session (hello_ack.resumed false). Treat it like a password: it is never logged.
+   */
+  session_token?: string;
+  /**
+   * Agents only: tab limit for this session (seed 002). When a tab opened by the session would exceed it, the oldest leased tab is released and the agent gets tab_released. Omitted: the bridge's default (--max-tabs, 10).
+   */
+  max_tabs?: number;
 }
 /**
  * Peer software name and version.
@@ -195,7 +234,7 @@ export interface ClientInfo {
   version: string;
 }
 /**
- * The bridge's answer to a hello it accepted. After it the peer may send any message its role allows.
+ * The bridge's answer to a hello whose auth_response it accepted. After it the peer may send any message its role allows.
  */
 export interface HelloAckMessage {
   /**
@@ -205,13 +244,31 @@ export interface HelloAckMessage {
   protocol_version: ProtocolVersion;
   bridge: ClientInfo1;
   /**
-   * Id the bridge gave this connection; it appears in logs and /status.
+   * Id of this agent session (or the extension connection); it appears in logs and /status. Stays the same when an agent resumes its session with session_token.
    */
   session_id: string;
   /**
    * Whether an extension is connected right now (always true for the extension itself).
    */
   extension_connected: boolean;
+  /**
+   * Agents only: opaque token naming this session. Present it as hello.session_token after a reconnect to keep the session's tabs and get recorded results for re-sent action ids instead of running them twice.
+   */
+  session_token?: string;
+  /**
+   * Agents only: true when hello.session_token named a live session and this connection continues it.
+   */
+  resumed?: boolean;
+  /**
+   * Agents only: the tab limit in force for this session.
+   */
+  max_tabs?: number;
+  /**
+   * Agents only: tabs this session holds right now, oldest first (non-empty after a resume).
+   *
+   * @maxItems 100
+   */
+  leased_tab_ids?: number[];
 }
 /**
  * Bridge software name and version.
@@ -514,4 +571,113 @@ export interface ErrorInfo1 {
     [k: string]: unknown | undefined;
   };
   component_origin: ComponentOrigin;
+}
+/**
+ * Step 2 of the handshake (contract G): the bridge's answer to hello. The peer checks bridge_proof (it talks to the real bridge, which knows the secret) and answers with auth_response. Secrets never cross the wire; the HMAC key is the secret string's UTF-8 bytes.
+ */
+export interface AuthChallengeMessage {
+  /**
+   * Message discriminator.
+   */
+  type: 'auth_challenge';
+  /**
+   * 32 fresh random bytes, base64, chosen by the bridge for this connection only.
+   */
+  nonce: string;
+  /**
+   * hex HMAC-SHA256(key = the role's secret, message = "bridge:" + hello.client_nonce). A client that computes a different value is talking to an impostor and must close.
+   */
+  bridge_proof: string;
+}
+/**
+ * Step 3 of the handshake (contract G): the peer proves it holds its role's secret (extension_secret for the extension, agent_secret for agents). A wrong proof is answered with error UNAUTHORIZED and close 1008; repeated failures from one address get RATE_LIMITED.
+ */
+export interface AuthResponseMessage {
+  /**
+   * Message discriminator.
+   */
+  type: 'auth_response';
+  /**
+   * hex HMAC-SHA256(key = the role's secret, message = role + ":" + auth_challenge.nonce + ":" + hello.client_nonce).
+   */
+  proof: string;
+}
+/**
+ * Progress of a task a person submitted (contract H): the agent that took the user_task_submission sends it to the bridge, which relays it to the extension. Only the agent session holding the task may report on it.
+ */
+export interface TaskProgressMessage {
+  /**
+   * Message discriminator.
+   */
+  type: 'task_progress';
+  /**
+   * task_id of the user_task_submission this reports on.
+   */
+  task_id: string;
+  /**
+   * accepted: the agent took the task. running: it started. step: one agent step finished (see step). done/failed/stopped: the task ended (final; stopped answers a task_control stop).
+   */
+  status: 'accepted' | 'running' | 'step' | 'done' | 'failed' | 'stopped';
+  /**
+   * Short human-readable progress text for the person (for example the agent's current goal).
+   */
+  message: string;
+  /**
+   * Number of the agent step this reports, when status is step.
+   */
+  step?: number;
+  /**
+   * The task's answer when status is done (browser_use's final_result()), else null or absent.
+   */
+  final_result?: string | null;
+}
+/**
+ * The bridge tells an agent that its session no longer holds a tab (contract I). With reason tab_limit it is sent before the action_result of the action that opened one tab too many (seed 002: "Tab limit (3) reached. Released tab: <url>"); the released tab stays open in the browser for the person.
+ */
+export interface TabReleasedMessage {
+  /**
+   * Message discriminator.
+   */
+  type: 'tab_released';
+  /**
+   * The tab the session no longer holds; actions on it now get TAB_NOT_LEASED (if another session takes it) or need it to be leased again.
+   */
+  tab_id: number;
+  /**
+   * Last URL the bridge saw for the tab, or null.
+   */
+  url?: string | null;
+  /**
+   * tab_limit: the session opened a tab past its max_tabs and this, its oldest, was released. tab_closed: the tab was closed.
+   */
+  reason: 'tab_limit' | 'tab_closed';
+  /**
+   * The session's tab limit (with reason tab_limit).
+   */
+  max_tabs?: number;
+  /**
+   * Seed 002 wording for the agent, e.g. "Tab limit (3) reached. Released tab: https://example.com".
+   */
+  message: string;
+}
+/**
+ * The bridge tells agents that the extension went away or came back (its MV3 service worker restarted, the browser closed). In-flight actions already failed with EXTENSION_DISCONNECTED; after connected true, sessions continue with the same tab ids (take a new state before acting).
+ */
+export interface ExtensionStatusMessage {
+  /**
+   * Message discriminator.
+   */
+  type: 'extension_status';
+  /**
+   * Whether an extension is connected now.
+   */
+  connected: boolean;
+  /**
+   * With connected true after a drop: how long the extension was away, in milliseconds.
+   */
+  away_ms?: number;
+  /**
+   * What happened and what to do next.
+   */
+  message: string;
 }

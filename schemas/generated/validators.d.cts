@@ -2,12 +2,18 @@
 import type { ValidateFunction } from 'ajv';
 export declare const validate_action_result: ValidateFunction;
 export declare const validate_action: ValidateFunction;
+export declare const validate_auth_challenge: ValidateFunction;
+export declare const validate_auth_response: ValidateFunction;
 export declare const validate_error: ValidateFunction;
+export declare const validate_extension_status: ValidateFunction;
 export declare const validate_hello_ack: ValidateFunction;
 export declare const validate_hello: ValidateFunction;
 export declare const validate_ping: ValidateFunction;
 export declare const validate_pong: ValidateFunction;
 export declare const validate_state_update: ValidateFunction;
+export declare const validate_tab_released: ValidateFunction;
+export declare const validate_task_control: ValidateFunction;
+export declare const validate_task_progress: ValidateFunction;
 export declare const validate_user_task_submission: ValidateFunction;
 export declare const validate_params_click: ValidateFunction;
 export declare const validate_result_click: ValidateFunction;
