@@ -132,6 +132,14 @@ export type Operation =
   | 'scroll_into_view'
   | 'press_key';
 /**
+ * Only with get_state include_dom_tree=true: the pruned DOM tree rooted at the top document's <body> (contract F), for rebuilding browser_use's element tree.
+ */
+export type DomNode = DomElementNode | DomTextNode;
+/**
+ * A node of the DOM tree for the Python shim (contract F): enough to rebuild browser_use 0.1.48's DOMElementNode/DOMTextNode tree so that clickable_elements_to_string and the element hashes (branch_path_hash, attributes_hash, xpath_hash) come out as under Playwright. Pruning rule: a node is kept only if it is a listed element, a text node that clickable_elements_to_string can print (visible, or inside a listed element), an iframe element whose document was stitched, or an ancestor of a kept node. Ancestors are never pruned, so every kept node's tag path and xpath are exact; pruned siblings do not change xpaths, which are computed on the page. Iframe documents (same- and cross-origin) are the children of their iframe element, starting at their <html> element (xpath "html"). Shadow-root children come before light-DOM children, as in buildDomTree.js.
+ */
+export type DomNode1 = DomElementNode | DomTextNode;
+/**
  * Machine-readable failure code.
  */
 export type ErrorCode =
@@ -321,7 +329,32 @@ export interface ClickParams {
 /**
  * Parameters of get_state.
  */
-export interface GetStateParams {}
+export interface GetStateParams {
+  /**
+   * Scope: include elements and text up to this many pixels beyond the viewport on every side; 0 = viewport only (default), -1 = the whole page (browser_use's viewport_expansion).
+   */
+  viewport_expansion?: number;
+  /**
+   * Add dom_tree (contract F) to the state, for the Python shim.
+   */
+  include_dom_tree?: boolean;
+  /**
+   * At most this many elements are listed (the first in document order); the state's truncation says when more exist.
+   */
+  max_elements?: number;
+  /**
+   * At most this many characters of text_context; 0 leaves text out.
+   */
+  max_text_chars?: number;
+  /**
+   * Replace e-mail addresses and phone numbers in values and text by [email]/[phone] (reported as redacted).
+   */
+  redact_pii?: boolean;
+  /**
+   * Withhold values of autocomplete cc-* and one-time-code fields (default). Password values never leave the page whatever this says.
+   */
+  redact_card_and_otp?: boolean;
+}
 /**
  * What an action did, beyond success (seed 004 section 2).
  */
@@ -348,7 +381,7 @@ export interface ClickResult {}
  */
 export interface GetStateResult {}
 /**
- * What the agent sees of one tab: page facts plus the actionable elements (seed 004 section 1).
+ * What the agent sees of one tab (seed 004 section 1): page facts, the actionable elements of every frame with stable refs and an index, the visible text around them, and what limits cut.
  */
 export interface SimplifiedState {
   /**
@@ -364,39 +397,104 @@ export interface SimplifiedState {
    */
   tab_id?: number;
   /**
-   * Ref of the focused element, if it is listed; null otherwise.
+   * Ref of the focused element (through shadow roots and frames), if it is listed; null otherwise.
    */
   active_element_id?: string | null;
   /**
-   * Actionable elements in document (depth-first) order.
+   * Actionable elements in document (depth-first) order across frames, numbered by index from 1.
    */
   actionable_elements: ActionableElement[];
   scroll_position?: Point;
   viewport_dimensions?: Size;
+  page_size?: Size1;
+  /**
+   * Page content above the viewport in CSS pixels (= scroll_position.y); browser_use's pixels_above.
+   */
+  pixels_above?: number;
+  /**
+   * Page content below the viewport in CSS pixels (page_size.height - viewport height - scroll y, at least 0); browser_use's pixels_below.
+   */
+  pixels_below?: number;
+  /**
+   * Scope the state covers: pixels beyond the viewport on every side (0 = viewport only, -1 = whole page).
+   */
+  viewport_expansion?: number;
+  /**
+   * The focused element even when it is not listed: null when the focus is on <body> or nothing.
+   */
+  focused_element?: {
+    /**
+     * Lower-case tag name.
+     */
+    tag: string;
+    /**
+     * Its ref when it is listed.
+     */
+    element_id?: string;
+    /**
+     * Its accessible name.
+     */
+    name?: string;
+    /**
+     * Frame of the focused document.
+     */
+    frame_id?: number;
+  } | null;
+  /**
+   * Visible non-interactive text in document order, interleaved with the elements through after_index.
+   */
+  text_context?: TextItem[];
+  /**
+   * Every document the state covers or skipped (the top frame first), with its status.
+   */
+  frames?: FrameInfo[];
+  truncation?: Truncation;
+  dom_tree?: DomNode;
+  /**
+   * Where the snapshot spent its time (page walk per frame, stitching), for diagnostics.
+   */
+  timings_ms?: {
+    /**
+     * Milliseconds.
+     */
+    [k: string]: number | undefined;
+  };
 }
 /**
- * One element the agent can act on or read, as listed in a simplified_state.
+ * One element the agent can act on or read, as listed in a simplified_state. The extension fills every optional property except parent_index and redacted (present only when they apply); the optional ones stay optional so hand-written seed 004 examples still validate.
  */
 export interface ActionableElement {
   /**
    * Ref of the element, stable while the node lives in its document. Pass it back as element_id.
    */
   id: string;
+  /**
+   * 1-based position of the element in this state, depth-first across all frames stitched in place (what browser_use prompts show as [N]). Valid against this tab's latest state only; actions may target by index.
+   */
+  index?: number;
   type: ElementType;
   /**
    * Lower-case HTML tag name.
    */
   tag: string;
   /**
+   * ARIA role: the explicit role attribute (first token) or the implicit role per HTML-AAM (button, link, textbox, checkbox, combobox, ...); "generic" when neither applies.
+   */
+  role?: string;
+  /**
+   * Accessible name per accname 1.2 (aria-labelledby, aria-label, <label>/labels, alt, title, placeholder, content), whitespace-collapsed, at most 200 characters.
+   */
+  name?: string;
+  /**
    * Visible text, trimmed and whitespace-collapsed.
    */
   text_content?: string;
   /**
-   * Current value of a form control; redacted values are replaced by a marker, never silently blanked.
+   * Current value of a form control (or the text of a contenteditable). Absent when redacted is set with a reason other than pii; masked ([email]/[phone]) when redacted.reason is pii.
    */
   current_value?: string;
   /**
-   * Selected HTML attributes (name -> value) relevant for identification.
+   * HTML attributes that identify the element: those browser_use shows (title, type, name, role, aria-label, placeholder, value, alt, aria-expanded, data-date-format) plus id, href and autocomplete. Sensitive value attributes carry a [redacted:<reason>] marker instead of the value.
    */
   attributes: {
     [k: string]: string | undefined;
@@ -409,6 +507,114 @@ export interface ActionableElement {
    * Operations the extension can perform on this element.
    */
   available_operations: Operation[];
+  states?: ElementStates;
+  /**
+   * Intersects the viewport (expanded by the state's viewport_expansion).
+   */
+  is_in_viewport?: boolean;
+  /**
+   * Not covered by another element at its centre (document.elementFromPoint, through shadow roots). Only hit-tested when its centre is inside the viewport; otherwise true, as browser_use does.
+   */
+  is_top_element?: boolean;
+  bounds?: Bounds;
+  /**
+   * XPath in browser_use form: relative to the last shadow-root/iframe boundary, no leading slash, tag[n] only when a same-tag sibling exists (e.g. "html/body/div[2]/a").
+   */
+  xpath?: string;
+  /**
+   * Chrome frame id of the element's document (0 = top frame); see the state's frames list.
+   */
+  frame_id?: number;
+  /**
+   * The element lives inside a shadow root (open, or closed via chrome.dom.openOrClosedShadowRoot).
+   */
+  in_shadow_root?: boolean;
+  /**
+   * true when the element was not listed in the previous state of the same document (browser_use's *[N]* marker); false on a document's first state.
+   */
+  is_new?: boolean;
+  /**
+   * index of the nearest listed ancestor, for elements nested inside another listed element (e.g. a link inside a clickable card).
+   */
+  parent_index?: number;
+  redacted?: Redaction;
+}
+/**
+ * ARIA/HTML states that apply.
+ */
+export interface ElementStates {
+  /**
+   * Checkbox, radio, switch or menuitemcheckbox/radio: checked ("mixed" for indeterminate). Present (possibly false) on every checkable element.
+   */
+  checked?: true | false | 'mixed';
+  /**
+   * Option, tab, row or gridcell that is selected.
+   */
+  selected?: boolean;
+  /**
+   * aria-expanded, or the open state of <details>/<summary>. Present (possibly false) when the element controls something that expands.
+   */
+  expanded?: boolean;
+  /**
+   * Toggle button (aria-pressed). Present (possibly false) on toggle buttons.
+   */
+  pressed?: true | false | 'mixed';
+  /**
+   * Disabled (disabled attribute, a disabled fieldset, or aria-disabled=true). Disabled elements stay listed.
+   */
+  disabled?: true;
+  /**
+   * readonly attribute or aria-readonly=true.
+   */
+  readonly?: true;
+  /**
+   * required attribute or aria-required=true.
+   */
+  required?: true;
+  /**
+   * The element has keyboard focus (document.activeElement, through shadow roots and frames).
+   */
+  focused?: true;
+}
+/**
+ * Bounding box relative to the top-level viewport (iframe offsets added), CSS pixels.
+ */
+export interface Bounds {
+  /**
+   * Left edge, viewport-relative.
+   */
+  x: number;
+  /**
+   * Top edge, viewport-relative.
+   */
+  y: number;
+  /**
+   * Width.
+   */
+  width: number;
+  /**
+   * Height.
+   */
+  height: number;
+}
+/**
+ * Present when the value was withheld or masked before the state left the page.
+ */
+export interface Redaction {
+  /**
+   * password: type=password, the value never leaves the page (always). payment_card: autocomplete cc-* (redacted unless get_state redact_card_and_otp=false). one_time_code: autocomplete one-time-code (same option). pii: e-mail addresses/phone numbers inside the value were replaced by [email]/[phone] (get_state redact_pii=true).
+   */
+  reason: 'password' | 'payment_card' | 'one_time_code' | 'pii';
+  /**
+   * Whether the field holds a non-empty value (so the agent knows it is filled in without seeing it).
+   */
+  has_value: boolean;
+  /**
+   * For reason pii: which kinds were masked.
+   *
+   * Items: Kind of personal data masked.
+   */
+  kinds?: ('email' | 'phone')[];
 }
 /**
  * window.scrollX/scrollY of the top document.
@@ -435,6 +641,193 @@ export interface Size {
    * Height in CSS pixels.
    */
   height: number;
+}
+/**
+ * Scrollable size of the top document (documentElement.scrollWidth/scrollHeight).
+ */
+export interface Size1 {
+  /**
+   * Width in CSS pixels.
+   */
+  width: number;
+  /**
+   * Height in CSS pixels.
+   */
+  height: number;
+}
+/**
+ * One block of visible non-interactive text (headings, paragraphs, labels, list items, table cells, ...) in document order. Text inside a listed element is not repeated here: it is that element's text_content. Consecutive text nodes of the same block element are joined by a space.
+ */
+export interface TextItem {
+  /**
+   * The text, whitespace-collapsed.
+   */
+  text: string;
+  /**
+   * index of the listed element that precedes this text in document order (0 = before every listed element). Renderers interleave text and elements with it.
+   */
+  after_index: number;
+  /**
+   * What kind of block the text belongs to (from its nearest block-level ancestor's tag or role); absent means plain text.
+   */
+  role?:
+    | 'heading'
+    | 'paragraph'
+    | 'listitem'
+    | 'cell'
+    | 'columnheader'
+    | 'caption'
+    | 'label'
+    | 'legend'
+    | 'code'
+    | 'blockquote'
+    | 'text';
+  /**
+   * Heading level (role heading only).
+   */
+  level?: number;
+  /**
+   * Chrome frame id of the document the text comes from; absent for the top frame.
+   */
+  frame_id?: number;
+  /**
+   * true when e-mail addresses or phone numbers in the text were replaced by [email]/[phone] (get_state redact_pii=true).
+   */
+  redacted?: boolean;
+}
+/**
+ * One document of the tab that the state covers or tried to cover: the top frame and every iframe (same- or cross-origin) stitched under its iframe element.
+ */
+export interface FrameInfo {
+  /**
+   * Chrome frame id (0 = top frame). Element ids of this frame start with f<frame_id> (top frame: no prefix).
+   */
+  frame_id: number;
+  /**
+   * Frame id of the parent document; null for the top frame.
+   */
+  parent_frame_id?: number | null;
+  /**
+   * URL of the frame's document.
+   */
+  url: string;
+  /**
+   * ok: snapshotted and stitched. unreachable: the content script did not answer (a page Chrome does not let extensions script, or still loading): its contents are missing. hidden: the iframe element is not rendered. outside_scope: the iframe lies outside the requested viewport scope. limit: skipped because the element limit was reached.
+   */
+  status: 'ok' | 'unreachable' | 'hidden' | 'outside_scope' | 'limit';
+  /**
+   * Listed elements that belong to this frame.
+   */
+  element_count?: number;
+  /**
+   * Why the frame is not ok, and what to do about it.
+   */
+  message?: string;
+}
+/**
+ * Present only when limits cut the state: what was cut and how to see more.
+ */
+export interface Truncation {
+  /**
+   * true when more interactive elements exist in scope than max_elements allowed; the listed ones are the first in document order.
+   */
+  elements_cut: boolean;
+  /**
+   * true when the visible text in scope exceeded max_text_chars; text_context stops there.
+   */
+  text_cut: boolean;
+  /**
+   * The element limit that applied.
+   */
+  max_elements?: number;
+  /**
+   * The text limit that applied.
+   */
+  max_text_chars?: number;
+  /**
+   * How many more interactive elements in scope were found but not listed (counted in the same pass).
+   */
+  elements_omitted?: number;
+  /**
+   * How to see more: scroll and take a new state, narrow viewport_expansion, or raise max_elements / max_text_chars.
+   */
+  message: string;
+}
+/**
+ * An element.
+ */
+export interface DomElementNode {
+  /**
+   * Node discriminator.
+   */
+  kind: 'element';
+  /**
+   * Lower-case tag name (browser_use tag_name).
+   */
+  tag: string;
+  /**
+   * browser_use form: relative to the last shadow-root/iframe boundary, no leading slash, tag[n] only when a same-tag sibling exists (e.g. "html/body/div[2]/a"). The root <body> of the top document is "/body" as in buildDomTree.js.
+   */
+  xpath: string;
+  /**
+   * All HTML attributes, in the element's own order, for listed elements and iframes (what buildDomTree.js collects for interactive candidates); {} for other elements. Sensitive values (password, card, one-time-code, PII when asked) carry a [redacted:<reason>] marker instead.
+   */
+  attributes: {
+    [k: string]: string | undefined;
+  };
+  /**
+   * Rendered with non-zero size and not hidden by CSS.
+   */
+  is_visible?: boolean;
+  /**
+   * Listed as actionable.
+   */
+  is_interactive?: boolean;
+  /**
+   * Not covered at its centre (hit-tested only inside the viewport; true elsewhere, as browser_use does for the whole-page scope).
+   */
+  is_top_element?: boolean;
+  /**
+   * Intersects the viewport expanded by viewport_expansion.
+   */
+  is_in_viewport?: boolean;
+  /**
+   * The element hosts a shadow root (open or closed) whose children are listed first.
+   */
+  shadow_root?: boolean;
+  /**
+   * The element's index in the state (only on listed elements). browser_use numbers from 0; the shim maps as it documents.
+   */
+  highlight_index?: number;
+  /**
+   * The element's ref id (only on listed elements).
+   */
+  element_id?: string;
+  /**
+   * On an iframe element whose document is stitched below it: that document's chrome frame id.
+   */
+  frame_id?: number;
+  /**
+   * Child nodes in browser_use order.
+   */
+  children: DomNode1[];
+}
+/**
+ * A non-empty text node (trimmed, as buildDomTree.js records it).
+ */
+export interface DomTextNode {
+  /**
+   * Node discriminator.
+   */
+  kind: 'text';
+  /**
+   * The node's text, trimmed.
+   */
+  text: string;
+  /**
+   * Rendered inside the scope and its parent element is visible.
+   */
+  is_visible: boolean;
 }
 /**
  * A structured failure: a closed code, a message written for the agent (what happened, then what to do next), open details, and where it was detected.
@@ -472,7 +865,7 @@ export interface StateUpdateMessage {
   state: SimplifiedState1;
 }
 /**
- * What the agent sees of one tab: page facts plus the actionable elements (seed 004 section 1).
+ * The new state.
  */
 export interface SimplifiedState1 {
   /**
@@ -488,15 +881,68 @@ export interface SimplifiedState1 {
    */
   tab_id?: number;
   /**
-   * Ref of the focused element, if it is listed; null otherwise.
+   * Ref of the focused element (through shadow roots and frames), if it is listed; null otherwise.
    */
   active_element_id?: string | null;
   /**
-   * Actionable elements in document (depth-first) order.
+   * Actionable elements in document (depth-first) order across frames, numbered by index from 1.
    */
   actionable_elements: ActionableElement[];
   scroll_position?: Point;
   viewport_dimensions?: Size;
+  page_size?: Size1;
+  /**
+   * Page content above the viewport in CSS pixels (= scroll_position.y); browser_use's pixels_above.
+   */
+  pixels_above?: number;
+  /**
+   * Page content below the viewport in CSS pixels (page_size.height - viewport height - scroll y, at least 0); browser_use's pixels_below.
+   */
+  pixels_below?: number;
+  /**
+   * Scope the state covers: pixels beyond the viewport on every side (0 = viewport only, -1 = whole page).
+   */
+  viewport_expansion?: number;
+  /**
+   * The focused element even when it is not listed: null when the focus is on <body> or nothing.
+   */
+  focused_element?: {
+    /**
+     * Lower-case tag name.
+     */
+    tag: string;
+    /**
+     * Its ref when it is listed.
+     */
+    element_id?: string;
+    /**
+     * Its accessible name.
+     */
+    name?: string;
+    /**
+     * Frame of the focused document.
+     */
+    frame_id?: number;
+  } | null;
+  /**
+   * Visible non-interactive text in document order, interleaved with the elements through after_index.
+   */
+  text_context?: TextItem[];
+  /**
+   * Every document the state covers or skipped (the top frame first), with its status.
+   */
+  frames?: FrameInfo[];
+  truncation?: Truncation;
+  dom_tree?: DomNode;
+  /**
+   * Where the snapshot spent its time (page walk per frame, stitching), for diagnostics.
+   */
+  timings_ms?: {
+    /**
+     * Milliseconds.
+     */
+    [k: string]: number | undefined;
+  };
 }
 /**
  * A task a person typed into the extension, bundled with context from the active tab (seed 004 section 3).
