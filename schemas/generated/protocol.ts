@@ -43,16 +43,182 @@ export type ActionMessage = {
   /**
    * Action parameters: exactly the params schema of the named action (schemas/v1/actions/<action>.json#/properties/params); the allOf below picks it by name.
    */
-  params: ClickParams | GetStateParams;
+  params:
+    | ClickParams
+    | GetStateParams
+    | NavigateParams
+    | GoBackParams
+    | GoForwardParams
+    | ReloadParams
+    | SearchParams
+    | OpenTabParams
+    | SwitchTabParams
+    | CloseTabParams
+    | ListTabsParams
+    | ScreenshotParams
+    | WaitParams
+    | WaitForNavigationParams
+    | WaitForNetworkIdleParams
+    | EvaluateParams
+    | DoubleClickParams
+    | HoverParams
+    | FocusParams
+    | DragAndDropParams
+    | FillParams
+    | TypeParams
+    | ClearParams
+    | PressParams
+    | SendKeysParams
+    | CheckParams
+    | UncheckParams
+    | SelectOptionParams
+    | GetDropdownOptionsParams
+    | ScrollParams
+    | ScrollToParams
+    | ScrollIntoViewParams
+    | ScrollToTextParams
+    | GetParams
+    | IsParams
+    | ExtractContentParams
+    | WaitForParams;
   /**
    * How long the bridge waits for the result before answering TIMEOUT. Default 15000.
    */
   timeout_ms?: number;
+  settle?: SettleOptions;
 };
 /**
  * Which action to run; params must match that action's params schema.
  */
-export type ActionName = 'get_state' | 'click';
+export type ActionName =
+  | 'get_state'
+  | 'click'
+  | 'navigate'
+  | 'go_back'
+  | 'go_forward'
+  | 'reload'
+  | 'search'
+  | 'open_tab'
+  | 'switch_tab'
+  | 'close_tab'
+  | 'list_tabs'
+  | 'screenshot'
+  | 'wait'
+  | 'wait_for_navigation'
+  | 'wait_for_network_idle'
+  | 'evaluate'
+  | 'double_click'
+  | 'hover'
+  | 'focus'
+  | 'drag_and_drop'
+  | 'fill'
+  | 'type'
+  | 'clear'
+  | 'press'
+  | 'send_keys'
+  | 'check'
+  | 'uncheck'
+  | 'select_option'
+  | 'get_dropdown_options'
+  | 'scroll'
+  | 'scroll_to'
+  | 'scroll_into_view'
+  | 'scroll_to_text'
+  | 'get'
+  | 'is'
+  | 'extract_content'
+  | 'wait_for';
+/**
+ * Matches params that name more than one target (used under "not" by actions whose target is optional).
+ *
+ * This interface was referenced by `Target`'s JSON-Schema
+ * via the `definition` "more_than_one".
+ */
+export type MoreThanOne =
+  | {
+      /**
+       * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+       */
+      element_id: {
+        [k: string]: unknown | undefined;
+      };
+      /**
+       * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+       */
+      index: {
+        [k: string]: unknown | undefined;
+      };
+    }
+  | {
+      /**
+       * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+       */
+      element_id: {
+        [k: string]: unknown | undefined;
+      };
+      /**
+       * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+       */
+      role: {
+        [k: string]: unknown | undefined;
+      };
+    }
+  | {
+      /**
+       * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+       */
+      element_id: {
+        [k: string]: unknown | undefined;
+      };
+      /**
+       * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+       */
+      selector: {
+        [k: string]: unknown | undefined;
+      };
+    }
+  | {
+      /**
+       * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+       */
+      index: {
+        [k: string]: unknown | undefined;
+      };
+      /**
+       * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+       */
+      role: {
+        [k: string]: unknown | undefined;
+      };
+    }
+  | {
+      /**
+       * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+       */
+      index: {
+        [k: string]: unknown | undefined;
+      };
+      /**
+       * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+       */
+      selector: {
+        [k: string]: unknown | undefined;
+      };
+    }
+  | {
+      /**
+       * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+       */
+      role: {
+        [k: string]: unknown | undefined;
+      };
+      /**
+       * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+       */
+      selector: {
+        [k: string]: unknown | undefined;
+      };
+    };
 /**
  * The outcome of one action (seed 004 section 2): success with outcome details, or error with error_info; both carry the page state after the action when it could be taken.
  */
@@ -90,7 +256,44 @@ export type ActionResultMessage = {
 /**
  * Name of the action this answers (lets a reader check outcome_details.result against the action's result schema).
  */
-export type ActionName1 = 'get_state' | 'click';
+export type ActionName1 =
+  | 'get_state'
+  | 'click'
+  | 'navigate'
+  | 'go_back'
+  | 'go_forward'
+  | 'reload'
+  | 'search'
+  | 'open_tab'
+  | 'switch_tab'
+  | 'close_tab'
+  | 'list_tabs'
+  | 'screenshot'
+  | 'wait'
+  | 'wait_for_navigation'
+  | 'wait_for_network_idle'
+  | 'evaluate'
+  | 'double_click'
+  | 'hover'
+  | 'focus'
+  | 'drag_and_drop'
+  | 'fill'
+  | 'type'
+  | 'clear'
+  | 'press'
+  | 'send_keys'
+  | 'check'
+  | 'uncheck'
+  | 'select_option'
+  | 'get_dropdown_options'
+  | 'scroll'
+  | 'scroll_to'
+  | 'scroll_into_view'
+  | 'scroll_to_text'
+  | 'get'
+  | 'is'
+  | 'extract_content'
+  | 'wait_for';
 /**
  * Semantic category.
  */
@@ -322,9 +525,63 @@ export interface PongMessage {
  */
 export interface ClickParams {
   /**
-   * id of an element from the latest simplified_state.
+   * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
    */
-  element_id: string;
+  element_id?: string;
+  /**
+   * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+   */
+  index?: number;
+  /**
+   * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+   */
+  role?: string;
+  /**
+   * With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true.
+   */
+  name?: string;
+  /**
+   * With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring.
+   */
+  exact?: boolean;
+  /**
+   * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+   */
+  selector?: string;
+  /**
+   * Mouse button. right ends with contextmenu, middle with auxclick. Default left.
+   */
+  button?: 'left' | 'right' | 'middle';
+  /**
+   * Clicks in a row (event detail 1..n); 2 also fires dblclick. Default 1.
+   */
+  click_count?: number;
+  /**
+   * Modifier keys held during the action.
+   *
+   * @maxItems 4
+   *
+   * Items: A modifier key.
+   */
+  modifiers?:
+    | []
+    | ['Alt' | 'Control' | 'Meta' | 'Shift']
+    | ['Alt' | 'Control' | 'Meta' | 'Shift', 'Alt' | 'Control' | 'Meta' | 'Shift']
+    | ['Alt' | 'Control' | 'Meta' | 'Shift', 'Alt' | 'Control' | 'Meta' | 'Shift', 'Alt' | 'Control' | 'Meta' | 'Shift']
+    | [
+        'Alt' | 'Control' | 'Meta' | 'Shift',
+        'Alt' | 'Control' | 'Meta' | 'Shift',
+        'Alt' | 'Control' | 'Meta' | 'Shift',
+        'Alt' | 'Control' | 'Meta' | 'Shift'
+      ];
+  /**
+   * How long to wait for the element to pass the actionability checks before failing with the check that did not pass (details.check). Default 5000.
+   */
+  timeout_ms?: number;
+  /**
+   * Skip the visible/stable/enabled/receives-events checks (Playwright's force). The element must still exist.
+   */
+  force?: boolean;
 }
 /**
  * Parameters of get_state.
@@ -356,6 +613,984 @@ export interface GetStateParams {
   redact_card_and_otp?: boolean;
 }
 /**
+ * Parameters of navigate.
+ */
+export interface NavigateParams {
+  /**
+   * Absolute URL to load (http, https, file, data, about:blank). A bare host like "example.com" is taken as https://example.com.
+   */
+  url: string;
+  /**
+   * Upper bound in ms for this wait (capped further by the action message timeout_ms minus a margin, so the extension always answers before the bridge times out).
+   */
+  timeout_ms?: number;
+}
+/**
+ * Parameters of go_back.
+ */
+export interface GoBackParams {
+  /**
+   * Upper bound in ms for this wait (capped further by the action message timeout_ms minus a margin, so the extension always answers before the bridge times out).
+   */
+  timeout_ms?: number;
+}
+/**
+ * Parameters of go_forward.
+ */
+export interface GoForwardParams {
+  /**
+   * Upper bound in ms for this wait (capped further by the action message timeout_ms minus a margin, so the extension always answers before the bridge times out).
+   */
+  timeout_ms?: number;
+}
+/**
+ * Parameters of reload.
+ */
+export interface ReloadParams {
+  /**
+   * Reload without the HTTP cache (like Shift+Reload). Default false.
+   */
+  bypass_cache?: boolean;
+  /**
+   * Upper bound in ms for this wait (capped further by the action message timeout_ms minus a margin, so the extension always answers before the bridge times out).
+   */
+  timeout_ms?: number;
+}
+/**
+ * Parameters of search.
+ */
+export interface SearchParams {
+  /**
+   * What to search for; URL-encoded into the query string.
+   */
+  query: string;
+  /**
+   * Upper bound in ms for this wait (capped further by the action message timeout_ms minus a margin, so the extension always answers before the bridge times out).
+   */
+  timeout_ms?: number;
+}
+/**
+ * Parameters of open_tab.
+ */
+export interface OpenTabParams {
+  /**
+   * URL to open. Omitted: about:blank.
+   */
+  url?: string;
+  /**
+   * Upper bound in ms for this wait (capped further by the action message timeout_ms minus a margin, so the extension always answers before the bridge times out).
+   */
+  timeout_ms?: number;
+}
+/**
+ * Parameters of switch_tab.
+ */
+export interface SwitchTabParams {
+  /**
+   * Tab to activate (from list_tabs or open_tab).
+   */
+  tab_id: number;
+}
+/**
+ * Parameters of close_tab.
+ */
+export interface CloseTabParams {
+  /**
+   * Tab to close. Omitted: the tab the action message targets.
+   */
+  tab_id?: number;
+}
+/**
+ * Parameters of list_tabs.
+ */
+export interface ListTabsParams {}
+/**
+ * Parameters of screenshot.
+ */
+export interface ScreenshotParams {}
+/**
+ * Parameters of wait.
+ */
+export interface WaitParams {
+  /**
+   * How long to wait in ms (capped by the action message timeout_ms minus a margin).
+   */
+  ms: number;
+}
+/**
+ * Parameters of wait_for_navigation.
+ */
+export interface WaitForNavigationParams {
+  /**
+   * Upper bound in ms for this wait (capped further by the action message timeout_ms minus a margin, so the extension always answers before the bridge times out).
+   */
+  timeout_ms?: number;
+}
+/**
+ * Parameters of wait_for_network_idle.
+ */
+export interface WaitForNetworkIdleParams {
+  /**
+   * How long the network must stay idle. Default 500.
+   */
+  idle_ms?: number;
+  /**
+   * Upper bound in ms for this wait (capped further by the action message timeout_ms minus a margin, so the extension always answers before the bridge times out).
+   */
+  timeout_ms?: number;
+}
+/**
+ * Parameters of evaluate.
+ */
+export interface EvaluateParams {
+  /**
+   * JavaScript expression (not a statement list; wrap statements in an IIFE).
+   */
+  expression: string;
+}
+/**
+ * Parameters of double_click.
+ */
+export interface DoubleClickParams {
+  /**
+   * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+   */
+  element_id?: string;
+  /**
+   * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+   */
+  index?: number;
+  /**
+   * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+   */
+  role?: string;
+  /**
+   * With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true.
+   */
+  name?: string;
+  /**
+   * With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring.
+   */
+  exact?: boolean;
+  /**
+   * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+   */
+  selector?: string;
+  /**
+   * Modifier keys held during the action.
+   *
+   * @maxItems 4
+   *
+   * Items: A modifier key.
+   */
+  modifiers?:
+    | []
+    | ['Alt' | 'Control' | 'Meta' | 'Shift']
+    | ['Alt' | 'Control' | 'Meta' | 'Shift', 'Alt' | 'Control' | 'Meta' | 'Shift']
+    | ['Alt' | 'Control' | 'Meta' | 'Shift', 'Alt' | 'Control' | 'Meta' | 'Shift', 'Alt' | 'Control' | 'Meta' | 'Shift']
+    | [
+        'Alt' | 'Control' | 'Meta' | 'Shift',
+        'Alt' | 'Control' | 'Meta' | 'Shift',
+        'Alt' | 'Control' | 'Meta' | 'Shift',
+        'Alt' | 'Control' | 'Meta' | 'Shift'
+      ];
+  /**
+   * How long to wait for the element to pass the actionability checks before failing with the check that did not pass (details.check). Default 5000.
+   */
+  timeout_ms?: number;
+  /**
+   * Skip the visible/stable/enabled/receives-events checks (Playwright's force). The element must still exist.
+   */
+  force?: boolean;
+}
+/**
+ * Parameters of hover.
+ */
+export interface HoverParams {
+  /**
+   * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+   */
+  element_id?: string;
+  /**
+   * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+   */
+  index?: number;
+  /**
+   * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+   */
+  role?: string;
+  /**
+   * With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true.
+   */
+  name?: string;
+  /**
+   * With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring.
+   */
+  exact?: boolean;
+  /**
+   * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+   */
+  selector?: string;
+  /**
+   * Modifier keys held during the action.
+   *
+   * @maxItems 4
+   *
+   * Items: A modifier key.
+   */
+  modifiers?:
+    | []
+    | ['Alt' | 'Control' | 'Meta' | 'Shift']
+    | ['Alt' | 'Control' | 'Meta' | 'Shift', 'Alt' | 'Control' | 'Meta' | 'Shift']
+    | ['Alt' | 'Control' | 'Meta' | 'Shift', 'Alt' | 'Control' | 'Meta' | 'Shift', 'Alt' | 'Control' | 'Meta' | 'Shift']
+    | [
+        'Alt' | 'Control' | 'Meta' | 'Shift',
+        'Alt' | 'Control' | 'Meta' | 'Shift',
+        'Alt' | 'Control' | 'Meta' | 'Shift',
+        'Alt' | 'Control' | 'Meta' | 'Shift'
+      ];
+  /**
+   * How long to wait for the element to pass the actionability checks before failing with the check that did not pass (details.check). Default 5000.
+   */
+  timeout_ms?: number;
+  /**
+   * Skip the visible/stable/enabled/receives-events checks (Playwright's force). The element must still exist.
+   */
+  force?: boolean;
+}
+/**
+ * Parameters of focus.
+ */
+export interface FocusParams {
+  /**
+   * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+   */
+  element_id?: string;
+  /**
+   * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+   */
+  index?: number;
+  /**
+   * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+   */
+  role?: string;
+  /**
+   * With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true.
+   */
+  name?: string;
+  /**
+   * With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring.
+   */
+  exact?: boolean;
+  /**
+   * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+   */
+  selector?: string;
+  /**
+   * How long to wait for the element to pass the actionability checks before failing with the check that did not pass (details.check). Default 5000.
+   */
+  timeout_ms?: number;
+}
+/**
+ * Parameters of drag_and_drop.
+ */
+export interface DragAndDropParams {
+  /**
+   * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+   */
+  element_id?: string;
+  /**
+   * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+   */
+  index?: number;
+  /**
+   * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+   */
+  role?: string;
+  /**
+   * With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true.
+   */
+  name?: string;
+  /**
+   * With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring.
+   */
+  exact?: boolean;
+  /**
+   * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+   */
+  selector?: string;
+  from_point?: Point;
+  to?: Target;
+  to_point?: Point1;
+  /**
+   * Intermediate pointer moves between the two points. Default 5.
+   */
+  steps?: number;
+  /**
+   * How long to wait for the element to pass the actionability checks before failing with the check that did not pass (details.check). Default 5000.
+   */
+  timeout_ms?: number;
+  /**
+   * Skip the visible/stable/enabled/receives-events checks (Playwright's force). The element must still exist.
+   */
+  force?: boolean;
+}
+/**
+ * Start point in viewport coordinates, instead of a source element.
+ */
+export interface Point {
+  /**
+   * Horizontal CSS pixels.
+   */
+  x: number;
+  /**
+   * Vertical CSS pixels.
+   */
+  y: number;
+}
+/**
+ * Drop target element (exactly one of element_id, index, role(+name), selector).
+ */
+export interface Target {
+  /**
+   * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+   */
+  element_id?: string;
+  /**
+   * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+   */
+  index?: number;
+  /**
+   * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+   */
+  role?: string;
+  /**
+   * With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true.
+   */
+  name?: string;
+  /**
+   * With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring.
+   */
+  exact?: boolean;
+  /**
+   * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+   */
+  selector?: string;
+}
+/**
+ * Drop point in viewport coordinates, instead of a drop target element.
+ */
+export interface Point1 {
+  /**
+   * Horizontal CSS pixels.
+   */
+  x: number;
+  /**
+   * Vertical CSS pixels.
+   */
+  y: number;
+}
+/**
+ * Parameters of fill.
+ */
+export interface FillParams {
+  /**
+   * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+   */
+  element_id?: string;
+  /**
+   * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+   */
+  index?: number;
+  /**
+   * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+   */
+  role?: string;
+  /**
+   * With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true.
+   */
+  name?: string;
+  /**
+   * With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring.
+   */
+  exact?: boolean;
+  /**
+   * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+   */
+  selector?: string;
+  /**
+   * The new value; "" empties the field.
+   */
+  value: string;
+  /**
+   * How long to wait for the element to pass the actionability checks before failing with the check that did not pass (details.check). Default 5000.
+   */
+  timeout_ms?: number;
+  /**
+   * Skip the visible/stable/enabled/receives-events checks (Playwright's force). The element must still exist.
+   */
+  force?: boolean;
+}
+/**
+ * Parameters of type.
+ */
+export interface TypeParams {
+  /**
+   * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+   */
+  element_id?: string;
+  /**
+   * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+   */
+  index?: number;
+  /**
+   * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+   */
+  role?: string;
+  /**
+   * With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true.
+   */
+  name?: string;
+  /**
+   * With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring.
+   */
+  exact?: boolean;
+  /**
+   * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+   */
+  selector?: string;
+  /**
+   * Text to type; "\n" presses Enter.
+   */
+  text: string;
+  /**
+   * Pause between keystrokes. Default 0.
+   */
+  delay_ms?: number;
+  /**
+   * How long to wait for the element to pass the actionability checks before failing with the check that did not pass (details.check). Default 5000.
+   */
+  timeout_ms?: number;
+  /**
+   * Skip the visible/stable/enabled/receives-events checks (Playwright's force). The element must still exist.
+   */
+  force?: boolean;
+}
+/**
+ * Parameters of clear.
+ */
+export interface ClearParams {
+  /**
+   * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+   */
+  element_id?: string;
+  /**
+   * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+   */
+  index?: number;
+  /**
+   * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+   */
+  role?: string;
+  /**
+   * With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true.
+   */
+  name?: string;
+  /**
+   * With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring.
+   */
+  exact?: boolean;
+  /**
+   * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+   */
+  selector?: string;
+  /**
+   * How long to wait for the element to pass the actionability checks before failing with the check that did not pass (details.check). Default 5000.
+   */
+  timeout_ms?: number;
+  /**
+   * Skip the visible/stable/enabled/receives-events checks (Playwright's force). The element must still exist.
+   */
+  force?: boolean;
+}
+/**
+ * Parameters of press.
+ */
+export interface PressParams {
+  /**
+   * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+   */
+  element_id?: string;
+  /**
+   * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+   */
+  index?: number;
+  /**
+   * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+   */
+  role?: string;
+  /**
+   * With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true.
+   */
+  name?: string;
+  /**
+   * With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring.
+   */
+  exact?: boolean;
+  /**
+   * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+   */
+  selector?: string;
+  /**
+   * Playwright key syntax: a key name ("Enter", "Tab", "ArrowDown", "Escape", "Backspace", "F5", "a") or a chord joined with + ("Control+A", "Shift+Tab", "Control+Shift+T"; modifiers Alt, Control, Meta, Shift, ControlOrMeta).
+   */
+  key: string;
+  /**
+   * How long to wait for the element to pass the actionability checks before failing with the check that did not pass (details.check). Default 5000.
+   */
+  timeout_ms?: number;
+}
+/**
+ * Parameters of send_keys.
+ */
+export interface SendKeysParams {
+  /**
+   * Playwright key syntax: a key name ("Enter", "Tab", "ArrowDown", "Escape", "Backspace", "F5", "a") or a chord joined with + ("Control+A", "Shift+Tab", "Control+Shift+T"; modifiers Alt, Control, Meta, Shift, ControlOrMeta). Anything that is not a key is pressed one character at a time.
+   */
+  keys: string;
+}
+/**
+ * Parameters of check.
+ */
+export interface CheckParams {
+  /**
+   * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+   */
+  element_id?: string;
+  /**
+   * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+   */
+  index?: number;
+  /**
+   * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+   */
+  role?: string;
+  /**
+   * With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true.
+   */
+  name?: string;
+  /**
+   * With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring.
+   */
+  exact?: boolean;
+  /**
+   * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+   */
+  selector?: string;
+  /**
+   * How long to wait for the element to pass the actionability checks before failing with the check that did not pass (details.check). Default 5000.
+   */
+  timeout_ms?: number;
+  /**
+   * Skip the visible/stable/enabled/receives-events checks (Playwright's force). The element must still exist.
+   */
+  force?: boolean;
+}
+/**
+ * Parameters of uncheck.
+ */
+export interface UncheckParams {
+  /**
+   * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+   */
+  element_id?: string;
+  /**
+   * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+   */
+  index?: number;
+  /**
+   * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+   */
+  role?: string;
+  /**
+   * With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true.
+   */
+  name?: string;
+  /**
+   * With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring.
+   */
+  exact?: boolean;
+  /**
+   * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+   */
+  selector?: string;
+  /**
+   * How long to wait for the element to pass the actionability checks before failing with the check that did not pass (details.check). Default 5000.
+   */
+  timeout_ms?: number;
+  /**
+   * Skip the visible/stable/enabled/receives-events checks (Playwright's force). The element must still exist.
+   */
+  force?: boolean;
+}
+/**
+ * Parameters of select_option.
+ */
+export interface SelectOptionParams {
+  /**
+   * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+   */
+  element_id?: string;
+  /**
+   * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+   */
+  index?: number;
+  /**
+   * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+   */
+  role?: string;
+  /**
+   * With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true.
+   */
+  name?: string;
+  /**
+   * With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring.
+   */
+  exact?: boolean;
+  /**
+   * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+   */
+  selector?: string;
+  /**
+   * Option values to select (exact match).
+   *
+   * @minItems 1
+   * @maxItems 100
+   *
+   * Items: One entry.
+   */
+  values?: [string, ...string[]];
+  /**
+   * Option labels/visible text to select (exact match after trimming, then case-insensitive).
+   *
+   * @minItems 1
+   * @maxItems 100
+   *
+   * Items: One entry.
+   */
+  labels?: [string, ...string[]];
+  /**
+   * How long to wait for the element to pass the actionability checks before failing with the check that did not pass (details.check). Default 5000.
+   */
+  timeout_ms?: number;
+  /**
+   * Skip the visible/stable/enabled/receives-events checks (Playwright's force). The element must still exist.
+   */
+  force?: boolean;
+}
+/**
+ * Parameters of get_dropdown_options.
+ */
+export interface GetDropdownOptionsParams {
+  /**
+   * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+   */
+  element_id?: string;
+  /**
+   * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+   */
+  index?: number;
+  /**
+   * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+   */
+  role?: string;
+  /**
+   * With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true.
+   */
+  name?: string;
+  /**
+   * With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring.
+   */
+  exact?: boolean;
+  /**
+   * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+   */
+  selector?: string;
+}
+/**
+ * Parameters of scroll.
+ */
+export interface ScrollParams {
+  /**
+   * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+   */
+  element_id?: string;
+  /**
+   * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+   */
+  index?: number;
+  /**
+   * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+   */
+  role?: string;
+  /**
+   * With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true.
+   */
+  name?: string;
+  /**
+   * With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring.
+   */
+  exact?: boolean;
+  /**
+   * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+   */
+  selector?: string;
+  /**
+   * Default down.
+   */
+  direction?: 'up' | 'down' | 'left' | 'right';
+  /**
+   * Pixels to scroll. Omitted: pages.
+   */
+  amount?: number;
+  /**
+   * Pages (viewport or element heights/widths) to scroll, when amount is omitted. Default 1.
+   */
+  pages?: number;
+}
+/**
+ * Parameters of scroll_to.
+ */
+export interface ScrollToParams {
+  /**
+   * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+   */
+  element_id?: string;
+  /**
+   * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+   */
+  index?: number;
+  /**
+   * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+   */
+  role?: string;
+  /**
+   * With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true.
+   */
+  name?: string;
+  /**
+   * With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring.
+   */
+  exact?: boolean;
+  /**
+   * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+   */
+  selector?: string;
+  /**
+   * Horizontal offset in CSS pixels. Default 0.
+   */
+  x?: number;
+  /**
+   * Vertical offset in CSS pixels.
+   */
+  y: number;
+}
+/**
+ * Parameters of scroll_into_view.
+ */
+export interface ScrollIntoViewParams {
+  /**
+   * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+   */
+  element_id?: string;
+  /**
+   * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+   */
+  index?: number;
+  /**
+   * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+   */
+  role?: string;
+  /**
+   * With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true.
+   */
+  name?: string;
+  /**
+   * With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring.
+   */
+  exact?: boolean;
+  /**
+   * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+   */
+  selector?: string;
+  /**
+   * How long to wait for the element to pass the actionability checks before failing with the check that did not pass (details.check). Default 5000.
+   */
+  timeout_ms?: number;
+}
+/**
+ * Parameters of scroll_to_text.
+ */
+export interface ScrollToTextParams {
+  /**
+   * Text to find (case-insensitive substring, whitespace-normalised).
+   */
+  text: string;
+}
+/**
+ * Parameters of get.
+ */
+export interface GetParams {
+  /**
+   * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+   */
+  element_id?: string;
+  /**
+   * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+   */
+  index?: number;
+  /**
+   * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+   */
+  role?: string;
+  /**
+   * With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true.
+   */
+  name?: string;
+  /**
+   * With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring.
+   */
+  exact?: boolean;
+  /**
+   * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+   */
+  selector?: string;
+  /**
+   * What to read. title and url take no target; count takes role or selector.
+   */
+  what: 'text' | 'value' | 'attribute' | 'html' | 'title' | 'url' | 'count';
+  /**
+   * Attribute name, for what=attribute.
+   */
+  attribute?: string;
+}
+/**
+ * Parameters of is.
+ */
+export interface IsParams {
+  /**
+   * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+   */
+  element_id?: string;
+  /**
+   * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+   */
+  index?: number;
+  /**
+   * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+   */
+  role?: string;
+  /**
+   * With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true.
+   */
+  name?: string;
+  /**
+   * With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring.
+   */
+  exact?: boolean;
+  /**
+   * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+   */
+  selector?: string;
+  /**
+   * Which state.
+   */
+  what: 'visible' | 'enabled' | 'checked' | 'editable' | 'focused';
+}
+/**
+ * Parameters of extract_content.
+ */
+export interface ExtractContentParams {
+  /**
+   * Keep link URLs as [text](url); false (browser_use should_strip_link_urls) keeps only the text. Default true.
+   */
+  include_links?: boolean;
+  /**
+   * Cut the text at this length. Default 100000.
+   */
+  max_chars?: number;
+}
+/**
+ * Parameters of wait_for.
+ */
+export interface WaitForParams {
+  /**
+   * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+   */
+  element_id?: string;
+  /**
+   * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+   */
+  index?: number;
+  /**
+   * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+   */
+  role?: string;
+  /**
+   * With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true.
+   */
+  name?: string;
+  /**
+   * With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring.
+   */
+  exact?: boolean;
+  /**
+   * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+   */
+  selector?: string;
+  /**
+   * Wait for visible text containing this (case-insensitive), instead of an element.
+   */
+  text?: string;
+  /**
+   * visible (default): present and visible; hidden: absent or invisible; attached: in the DOM; detached: gone from the DOM.
+   */
+  state?: 'visible' | 'hidden' | 'attached' | 'detached';
+  /**
+   * How long to wait. Default 5000. Keep it under the action message's timeout_ms.
+   */
+  timeout_ms?: number;
+}
+/**
+ * Settle rule for this action (defaults apply when omitted; see defs/settle_options.json).
+ */
+export interface SettleOptions {
+  /**
+   * false: answer right after the action without waiting for DOM quiet or network idle (navigation is still followed). Default true.
+   */
+  enabled?: boolean;
+  /**
+   * The DOM must be free of mutations for this long. Default 100.
+   */
+  quiet_ms?: number;
+  /**
+   * Give up waiting for DOM quiet after this long (settled false). Default 3000.
+   */
+  dom_cap_ms?: number;
+  /**
+   * Give up waiting for fetch/XHR in flight after this long (settled false). Default 5000.
+   */
+  network_cap_ms?: number;
+  /**
+   * Give up waiting for a started navigation to load after this long. Default 10000.
+   */
+  navigation_cap_ms?: number;
+  /**
+   * For actions that should change something (click, press, ...): when nothing at all happened, keep watching this long for a DOM change before answering with the seed 002 notice. Default 15000; 0 disables the watch.
+   */
+  no_change_timeout_ms?: number;
+}
+/**
  * What an action did, beyond success (seed 004 section 2).
  */
 export interface OutcomeDetails {
@@ -370,16 +1605,708 @@ export interface OutcomeDetails {
   /**
    * The action's own result: the result schema of the action (schemas/v1/actions/<action>.json#/properties/result).
    */
-  result?: ClickResult | GetStateResult;
+  result?:
+    | ClickResult
+    | GetStateResult
+    | NavigateResult
+    | GoBackResult
+    | GoForwardResult
+    | ReloadResult
+    | SearchResult
+    | OpenTabResult
+    | SwitchTabResult
+    | CloseTabResult
+    | ListTabsResult
+    | ScreenshotResult
+    | WaitResult
+    | WaitForNavigationResult
+    | WaitForNetworkIdleResult
+    | EvaluateResult
+    | DoubleClickResult
+    | HoverResult
+    | FocusResult
+    | DragAndDropResult
+    | FillResult
+    | TypeResult
+    | ClearResult
+    | PressResult
+    | SendKeysResult
+    | CheckResult
+    | UncheckResult
+    | SelectOptionResult
+    | GetDropdownOptionsResult
+    | ScrollResult
+    | ScrollToResult
+    | ScrollIntoViewResult
+    | ScrollToTextResult
+    | GetResult
+    | IsResult
+    | ExtractContentResult
+    | WaitForResult;
+  /**
+   * A tab or popup the action opened (chrome.tabs.onCreated with this tab as opener); it is leased to the session.
+   */
+  new_tab_id?: number;
+  dialog?: DialogRecord;
+  /**
+   * Whether the DOM of the acting frame mutated between the start of the action and the end of settling.
+   */
+  dom_changed?: boolean;
+  /**
+   * true: the page reached the settle rule (loaded after a navigation, or DOM quiet and no fetch/XHR in flight) within the caps; false: a cap was hit (the page keeps changing or requests keep running).
+   */
+  settled?: boolean;
+  timings_ms?: ActionTimings;
+  /**
+   * fetch/XHR calls the page made since the last state (seed 002 api_activity), oldest first, at most 50.
+   */
+  api_activity?: ApiCall[];
+  /**
+   * Set when an action that should change something changed nothing within settle.no_change_timeout_ms; seed 002 wording: "Action executed but no DOM change detected within 15 seconds."
+   */
+  no_change_notice?: string;
 }
 /**
  * Result of click.
  */
-export interface ClickResult {}
+export interface ClickResult {
+  /**
+   * Local id of the element acted on, in its frame (useful when the target was a role or selector).
+   */
+  element_id?: string;
+  /**
+   * Viewport x (CSS pixels) of the point the events were dispatched at.
+   */
+  x: number;
+  /**
+   * Viewport y (CSS pixels) of the point the events were dispatched at.
+   */
+  y: number;
+}
 /**
  * get_state returns nothing beyond new_simplified_state.
  */
 export interface GetStateResult {}
+/**
+ * Result of navigate.
+ */
+export interface NavigateResult {
+  /**
+   * URL of the tab after loading.
+   */
+  url: string;
+}
+/**
+ * Result of go_back.
+ */
+export interface GoBackResult {
+  /**
+   * URL of the tab after going back.
+   */
+  url: string;
+}
+/**
+ * Result of go_forward.
+ */
+export interface GoForwardResult {
+  /**
+   * URL of the tab after going forward.
+   */
+  url: string;
+}
+/**
+ * Result of reload.
+ */
+export interface ReloadResult {
+  /**
+   * URL of the tab after reloading.
+   */
+  url: string;
+}
+/**
+ * Result of search.
+ */
+export interface SearchResult {
+  /**
+   * URL of the tab after loading the results.
+   */
+  url: string;
+}
+/**
+ * Result of open_tab.
+ */
+export interface OpenTabResult {
+  /**
+   * Id of the new tab; pass it as tab_id in later actions.
+   */
+  tab_id: number;
+}
+/**
+ * Result of switch_tab.
+ */
+export interface SwitchTabResult {
+  /**
+   * The tab that is now active.
+   */
+  tab_id: number;
+}
+/**
+ * Result of close_tab.
+ */
+export interface CloseTabResult {
+  /**
+   * The tab that was closed.
+   */
+  closed_tab_id: number;
+  /**
+   * The tab now active in that window, or null when the window closed with it.
+   */
+  active_tab_id: number | null;
+}
+/**
+ * Result of list_tabs.
+ */
+export interface ListTabsResult {
+  /**
+   * Open tabs in tab-strip order.
+   */
+  tabs: TabInfo[];
+}
+/**
+ * One open tab (list_tabs).
+ */
+export interface TabInfo {
+  /**
+   * Chrome tab id.
+   */
+  tab_id: number;
+  /**
+   * Current URL (pending URL while loading).
+   */
+  url: string;
+  /**
+   * Tab title.
+   */
+  title: string;
+  /**
+   * Whether the tab is the active tab of its window.
+   */
+  active: boolean;
+  /**
+   * Position in its window's tab strip (0-based).
+   */
+  index: number;
+  /**
+   * Chrome window id.
+   */
+  window_id?: number;
+}
+/**
+ * Result of screenshot.
+ */
+export interface ScreenshotResult {
+  /**
+   * PNG image, base64 (no data: prefix).
+   */
+  data_base64: string;
+  /**
+   * Image width in pixels (device pixels).
+   */
+  width: number;
+  /**
+   * Image height in pixels (device pixels).
+   */
+  height: number;
+}
+/**
+ * Result of wait.
+ */
+export interface WaitResult {
+  /**
+   * How long the extension actually waited.
+   */
+  waited_ms: number;
+}
+/**
+ * Result of wait_for_navigation.
+ */
+export interface WaitForNavigationResult {
+  /**
+   * URL of the new document.
+   */
+  url: string;
+}
+/**
+ * Result of wait_for_network_idle.
+ */
+export interface WaitForNetworkIdleResult {
+  /**
+   * How long it took to become idle.
+   */
+  waited_ms: number;
+}
+/**
+ * Result of evaluate.
+ */
+export interface EvaluateResult {
+  /**
+   * JSON.stringify of the value ("undefined" when the value is undefined or not serialisable to JSON).
+   */
+  value_json: string;
+  /**
+   * typeof of the value, or "null"/"array".
+   */
+  value_type: string;
+}
+/**
+ * Result of double_click.
+ */
+export interface DoubleClickResult {
+  /**
+   * Local id of the element acted on, in its frame (useful when the target was a role or selector).
+   */
+  element_id?: string;
+  /**
+   * Viewport x (CSS pixels) of the point the events were dispatched at.
+   */
+  x: number;
+  /**
+   * Viewport y (CSS pixels) of the point the events were dispatched at.
+   */
+  y: number;
+}
+/**
+ * Result of hover.
+ */
+export interface HoverResult {
+  /**
+   * Local id of the element acted on, in its frame (useful when the target was a role or selector).
+   */
+  element_id?: string;
+  /**
+   * Viewport x (CSS pixels) of the point the events were dispatched at.
+   */
+  x: number;
+  /**
+   * Viewport y (CSS pixels) of the point the events were dispatched at.
+   */
+  y: number;
+}
+/**
+ * Result of focus.
+ */
+export interface FocusResult {
+  /**
+   * Local id of the element acted on, in its frame (useful when the target was a role or selector).
+   */
+  element_id?: string;
+  /**
+   * Whether the element (or an element inside it) has focus afterwards.
+   */
+  focused: boolean;
+}
+/**
+ * Result of drag_and_drop.
+ */
+export interface DragAndDropResult {
+  from: Point2;
+  to: Point3;
+  /**
+   * Whether the HTML5 drag-and-drop events were fired (the source is draggable).
+   */
+  html5: boolean;
+  /**
+   * HTML5 only: whether the drop target cancelled dragover/drop, i.e. accepted the drop.
+   */
+  drop_accepted?: boolean;
+}
+/**
+ * Viewport coordinates (CSS pixels) of the pointer.
+ */
+export interface Point2 {
+  /**
+   * Horizontal CSS pixels.
+   */
+  x: number;
+  /**
+   * Vertical CSS pixels.
+   */
+  y: number;
+}
+/**
+ * Viewport coordinates (CSS pixels) of the pointer.
+ */
+export interface Point3 {
+  /**
+   * Horizontal CSS pixels.
+   */
+  x: number;
+  /**
+   * Vertical CSS pixels.
+   */
+  y: number;
+}
+/**
+ * Result of fill.
+ */
+export interface FillResult {
+  /**
+   * Local id of the element acted on, in its frame (useful when the target was a role or selector).
+   */
+  element_id?: string;
+  /**
+   * The element's value afterwards (text content for contenteditable). Omitted for password fields.
+   */
+  value?: string;
+}
+/**
+ * Result of type.
+ */
+export interface TypeResult {
+  /**
+   * Local id of the element acted on, in its frame (useful when the target was a role or selector).
+   */
+  element_id?: string;
+  /**
+   * The element's value afterwards (text content for contenteditable). Omitted for password fields.
+   */
+  value?: string;
+}
+/**
+ * Result of clear.
+ */
+export interface ClearResult {
+  /**
+   * Local id of the element acted on, in its frame (useful when the target was a role or selector).
+   */
+  element_id?: string;
+}
+/**
+ * Result of press.
+ */
+export interface PressResult {
+  /**
+   * The keys or chords pressed, in order.
+   *
+   * Items: A key or chord.
+   */
+  keys: string[];
+  /**
+   * tag#id of the element that has focus afterwards, so Tab moves can be followed.
+   */
+  focused_element?: string;
+}
+/**
+ * Result of send_keys.
+ */
+export interface SendKeysResult {
+  /**
+   * The keys or chords pressed, in order.
+   *
+   * Items: A key or chord.
+   */
+  keys: string[];
+  /**
+   * tag#id of the element that has focus afterwards, so Tab moves can be followed.
+   */
+  focused_element?: string;
+}
+/**
+ * Result of check.
+ */
+export interface CheckResult {
+  /**
+   * Local id of the element acted on, in its frame (useful when the target was a role or selector).
+   */
+  element_id?: string;
+  /**
+   * State afterwards.
+   */
+  checked: boolean;
+  /**
+   * false when the element was already in the requested state (no click was made).
+   */
+  changed: boolean;
+}
+/**
+ * Result of uncheck.
+ */
+export interface UncheckResult {
+  /**
+   * Local id of the element acted on, in its frame (useful when the target was a role or selector).
+   */
+  element_id?: string;
+  /**
+   * State afterwards.
+   */
+  checked: boolean;
+  /**
+   * false when the element was already in the requested state (no click was made).
+   */
+  changed: boolean;
+}
+/**
+ * Result of select_option.
+ */
+export interface SelectOptionResult {
+  /**
+   * Local id of the element acted on, in its frame (useful when the target was a role or selector).
+   */
+  element_id?: string;
+  /**
+   * Values of the selected options afterwards.
+   *
+   * Items: A value.
+   */
+  values: string[];
+  /**
+   * Labels of the selected options afterwards.
+   *
+   * Items: A label.
+   */
+  labels: string[];
+}
+/**
+ * Result of get_dropdown_options.
+ */
+export interface GetDropdownOptionsResult {
+  /**
+   * The options in order.
+   */
+  options: DropdownOption[];
+  /**
+   * browser_use's text: lines "{index}: text={json.dumps(text)}" then "\nUse the exact text string in select_dropdown_option".
+   */
+  formatted: string;
+}
+/**
+ * One option.
+ */
+export interface DropdownOption {
+  /**
+   * 0-based position.
+   */
+  index: number;
+  /**
+   * Visible text (label).
+   */
+  text: string;
+  /**
+   * Option value (for role=option: data-value or the text).
+   */
+  value: string;
+  /**
+   * Whether it is selected now.
+   */
+  selected?: boolean;
+  /**
+   * Whether it is disabled.
+   */
+  disabled?: boolean;
+}
+/**
+ * Result of scroll.
+ */
+export interface ScrollResult {
+  /**
+   * Horizontal scroll offset afterwards (of the page, or of the element when one was targeted).
+   */
+  scroll_x: number;
+  /**
+   * Vertical scroll offset afterwards.
+   */
+  scroll_y: number;
+  /**
+   * Whether the scroll position changed (false at the end of the page).
+   */
+  moved: boolean;
+  /**
+   * Local id of the element acted on, in its frame (useful when the target was a role or selector).
+   */
+  element_id?: string;
+}
+/**
+ * Result of scroll_to.
+ */
+export interface ScrollToResult {
+  /**
+   * Horizontal scroll offset afterwards (of the page, or of the element when one was targeted).
+   */
+  scroll_x: number;
+  /**
+   * Vertical scroll offset afterwards.
+   */
+  scroll_y: number;
+}
+/**
+ * Result of scroll_into_view.
+ */
+export interface ScrollIntoViewResult {
+  /**
+   * Local id of the element acted on, in its frame (useful when the target was a role or selector).
+   */
+  element_id?: string;
+  /**
+   * Whether the element intersects the viewport afterwards.
+   */
+  in_viewport: boolean;
+  /**
+   * Horizontal scroll offset afterwards (of the page, or of the element when one was targeted).
+   */
+  scroll_x?: number;
+  /**
+   * Vertical scroll offset afterwards.
+   */
+  scroll_y?: number;
+}
+/**
+ * Result of scroll_to_text.
+ */
+export interface ScrollToTextResult {
+  /**
+   * Whether a visible element containing the text was found and scrolled to.
+   */
+  found: boolean;
+  /**
+   * Horizontal scroll offset afterwards (of the page, or of the element when one was targeted).
+   */
+  scroll_x?: number;
+  /**
+   * Vertical scroll offset afterwards.
+   */
+  scroll_y?: number;
+}
+/**
+ * Result of get.
+ */
+export interface GetResult {
+  /**
+   * The text/value/attribute/html/title/url string, the count, or null for an attribute that is absent.
+   */
+  value: string | number | null;
+}
+/**
+ * Result of is.
+ */
+export interface IsResult {
+  /**
+   * The answer.
+   */
+  value: boolean;
+}
+/**
+ * Result of extract_content.
+ */
+export interface ExtractContentResult {
+  /**
+   * The readable text.
+   */
+  text: string;
+  /**
+   * How many documents contributed (top frame plus iframes).
+   */
+  frames?: number;
+  /**
+   * Whether max_chars cut the text.
+   */
+  truncated?: boolean;
+}
+/**
+ * Result of wait_for.
+ */
+export interface WaitForResult {
+  /**
+   * How long the wait took.
+   */
+  waited_ms: number;
+  /**
+   * Local id of the element acted on, in its frame (useful when the target was a role or selector).
+   */
+  element_id?: string;
+}
+/**
+ * The JavaScript dialog the page opened during the action and how it was handled.
+ */
+export interface DialogRecord {
+  /**
+   * Which dialog.
+   */
+  kind: 'alert' | 'confirm' | 'prompt' | 'beforeunload';
+  /**
+   * The dialog text (truncated to 1000 characters).
+   */
+  message: string;
+  /**
+   * How it was answered: accepted (OK / leave page) or dismissed (Cancel / stay).
+   */
+  handled: 'accepted' | 'dismissed';
+  /**
+   * For prompt: the text answered (null when dismissed).
+   */
+  prompt_text?: string | null;
+  /**
+   * How many dialogs opened during the action (this record is the last one).
+   */
+  count?: number;
+}
+/**
+ * Milliseconds per phase, measured in the service worker.
+ */
+export interface ActionTimings {
+  /**
+   * Running the action itself (worker call or page handler round trip).
+   */
+  action?: number;
+  /**
+   * Waiting for a navigation the action started to load.
+   */
+  navigation?: number;
+  /**
+   * Waiting for the DOM to be quiet.
+   */
+  dom_quiet?: number;
+  /**
+   * Waiting for fetch/XHR in flight to finish.
+   */
+  network_idle?: number;
+  /**
+   * Watching for a change after an action that changed nothing.
+   */
+  no_change_watch?: number;
+  /**
+   * Collecting new_simplified_state.
+   */
+  state?: number;
+  /**
+   * From receiving the action to sending the result.
+   */
+  total?: number;
+}
+/**
+ * One fetch/XHR the page made (seed 002 api_activity), recorded by the extension's main-world script.
+ */
+export interface ApiCall {
+  /**
+   * HTTP method, upper case.
+   */
+  method: string;
+  /**
+   * Absolute request URL (truncated to 2000 characters).
+   */
+  url: string;
+  /**
+   * Request body when it is text, truncated to 500 characters; absent for GET, binary or empty bodies.
+   */
+  body?: string;
+  /**
+   * HTTP status, once the response arrived (0 for a network error).
+   */
+  status?: number;
+  /**
+   * Which API the page used.
+   */
+  kind?: 'fetch' | 'xhr';
+}
 /**
  * What the agent sees of one tab (seed 004 section 1): page facts, the actionable elements of every frame with stable refs and an index, the visible text around them, and what limits cut.
  */
@@ -404,7 +2331,7 @@ export interface SimplifiedState {
    * Actionable elements in document (depth-first) order across frames, numbered by index from 1.
    */
   actionable_elements: ActionableElement[];
-  scroll_position?: Point;
+  scroll_position?: Point4;
   viewport_dimensions?: Size;
   page_size?: Size1;
   /**
@@ -619,7 +2546,7 @@ export interface Redaction {
 /**
  * window.scrollX/scrollY of the top document.
  */
-export interface Point {
+export interface Point4 {
   /**
    * Horizontal CSS pixels.
    */
@@ -888,7 +2815,7 @@ export interface SimplifiedState1 {
    * Actionable elements in document (depth-first) order across frames, numbered by index from 1.
    */
   actionable_elements: ActionableElement[];
-  scroll_position?: Point;
+  scroll_position?: Point4;
   viewport_dimensions?: Size;
   page_size?: Size1;
   /**

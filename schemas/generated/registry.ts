@@ -51,19 +51,89 @@ export const MESSAGE_VALIDATORS: { readonly [T in MessageType]: ValidateFunction
 };
 
 export type ActionName = P.ActionName;
-export const ACTION_NAMES: readonly ActionName[] = ["click","get_state"];
+export const ACTION_NAMES: readonly ActionName[] = ["check","clear","click","close_tab","double_click","drag_and_drop","evaluate","extract_content","fill","focus","get_dropdown_options","get_state","get","go_back","go_forward","hover","is","list_tabs","navigate","open_tab","press","reload","screenshot","scroll_into_view","scroll_to_text","scroll_to","scroll","search","select_option","send_keys","switch_tab","type","uncheck","wait_for_navigation","wait_for_network_idle","wait_for","wait"];
 
 /** Action name -> { params, result } types (schemas/v1/actions/<name>.json). */
 export interface ActionMap {
+  check: { params: P.CheckParams; result: P.CheckResult };
+  clear: { params: P.ClearParams; result: P.ClearResult };
   click: { params: P.ClickParams; result: P.ClickResult };
+  close_tab: { params: P.CloseTabParams; result: P.CloseTabResult };
+  double_click: { params: P.DoubleClickParams; result: P.DoubleClickResult };
+  drag_and_drop: { params: P.DragAndDropParams; result: P.DragAndDropResult };
+  evaluate: { params: P.EvaluateParams; result: P.EvaluateResult };
+  extract_content: { params: P.ExtractContentParams; result: P.ExtractContentResult };
+  fill: { params: P.FillParams; result: P.FillResult };
+  focus: { params: P.FocusParams; result: P.FocusResult };
+  get_dropdown_options: { params: P.GetDropdownOptionsParams; result: P.GetDropdownOptionsResult };
   get_state: { params: P.GetStateParams; result: P.GetStateResult };
+  get: { params: P.GetParams; result: P.GetResult };
+  go_back: { params: P.GoBackParams; result: P.GoBackResult };
+  go_forward: { params: P.GoForwardParams; result: P.GoForwardResult };
+  hover: { params: P.HoverParams; result: P.HoverResult };
+  is: { params: P.IsParams; result: P.IsResult };
+  list_tabs: { params: P.ListTabsParams; result: P.ListTabsResult };
+  navigate: { params: P.NavigateParams; result: P.NavigateResult };
+  open_tab: { params: P.OpenTabParams; result: P.OpenTabResult };
+  press: { params: P.PressParams; result: P.PressResult };
+  reload: { params: P.ReloadParams; result: P.ReloadResult };
+  screenshot: { params: P.ScreenshotParams; result: P.ScreenshotResult };
+  scroll_into_view: { params: P.ScrollIntoViewParams; result: P.ScrollIntoViewResult };
+  scroll_to_text: { params: P.ScrollToTextParams; result: P.ScrollToTextResult };
+  scroll_to: { params: P.ScrollToParams; result: P.ScrollToResult };
+  scroll: { params: P.ScrollParams; result: P.ScrollResult };
+  search: { params: P.SearchParams; result: P.SearchResult };
+  select_option: { params: P.SelectOptionParams; result: P.SelectOptionResult };
+  send_keys: { params: P.SendKeysParams; result: P.SendKeysResult };
+  switch_tab: { params: P.SwitchTabParams; result: P.SwitchTabResult };
+  type: { params: P.TypeParams; result: P.TypeResult };
+  uncheck: { params: P.UncheckParams; result: P.UncheckResult };
+  wait_for_navigation: { params: P.WaitForNavigationParams; result: P.WaitForNavigationResult };
+  wait_for_network_idle: { params: P.WaitForNetworkIdleParams; result: P.WaitForNetworkIdleResult };
+  wait_for: { params: P.WaitForParams; result: P.WaitForResult };
+  wait: { params: P.WaitParams; result: P.WaitResult };
 }
 export type ActionParams<A extends ActionName> = ActionMap[A]['params'];
 export type ActionResultOf<A extends ActionName> = ActionMap[A]['result'];
 
 export const ACTION_VALIDATORS: { readonly [A in ActionName]: { readonly params: ValidateFunction; readonly result: ValidateFunction } } = {
+  check: { params: V.validate_params_check, result: V.validate_result_check },
+  clear: { params: V.validate_params_clear, result: V.validate_result_clear },
   click: { params: V.validate_params_click, result: V.validate_result_click },
+  close_tab: { params: V.validate_params_close_tab, result: V.validate_result_close_tab },
+  double_click: { params: V.validate_params_double_click, result: V.validate_result_double_click },
+  drag_and_drop: { params: V.validate_params_drag_and_drop, result: V.validate_result_drag_and_drop },
+  evaluate: { params: V.validate_params_evaluate, result: V.validate_result_evaluate },
+  extract_content: { params: V.validate_params_extract_content, result: V.validate_result_extract_content },
+  fill: { params: V.validate_params_fill, result: V.validate_result_fill },
+  focus: { params: V.validate_params_focus, result: V.validate_result_focus },
+  get_dropdown_options: { params: V.validate_params_get_dropdown_options, result: V.validate_result_get_dropdown_options },
   get_state: { params: V.validate_params_get_state, result: V.validate_result_get_state },
+  get: { params: V.validate_params_get, result: V.validate_result_get },
+  go_back: { params: V.validate_params_go_back, result: V.validate_result_go_back },
+  go_forward: { params: V.validate_params_go_forward, result: V.validate_result_go_forward },
+  hover: { params: V.validate_params_hover, result: V.validate_result_hover },
+  is: { params: V.validate_params_is, result: V.validate_result_is },
+  list_tabs: { params: V.validate_params_list_tabs, result: V.validate_result_list_tabs },
+  navigate: { params: V.validate_params_navigate, result: V.validate_result_navigate },
+  open_tab: { params: V.validate_params_open_tab, result: V.validate_result_open_tab },
+  press: { params: V.validate_params_press, result: V.validate_result_press },
+  reload: { params: V.validate_params_reload, result: V.validate_result_reload },
+  screenshot: { params: V.validate_params_screenshot, result: V.validate_result_screenshot },
+  scroll_into_view: { params: V.validate_params_scroll_into_view, result: V.validate_result_scroll_into_view },
+  scroll_to_text: { params: V.validate_params_scroll_to_text, result: V.validate_result_scroll_to_text },
+  scroll_to: { params: V.validate_params_scroll_to, result: V.validate_result_scroll_to },
+  scroll: { params: V.validate_params_scroll, result: V.validate_result_scroll },
+  search: { params: V.validate_params_search, result: V.validate_result_search },
+  select_option: { params: V.validate_params_select_option, result: V.validate_result_select_option },
+  send_keys: { params: V.validate_params_send_keys, result: V.validate_result_send_keys },
+  switch_tab: { params: V.validate_params_switch_tab, result: V.validate_result_switch_tab },
+  type: { params: V.validate_params_type, result: V.validate_result_type },
+  uncheck: { params: V.validate_params_uncheck, result: V.validate_result_uncheck },
+  wait_for_navigation: { params: V.validate_params_wait_for_navigation, result: V.validate_result_wait_for_navigation },
+  wait_for_network_idle: { params: V.validate_params_wait_for_network_idle, result: V.validate_result_wait_for_network_idle },
+  wait_for: { params: V.validate_params_wait_for, result: V.validate_result_wait_for },
+  wait: { params: V.validate_params_wait, result: V.validate_result_wait },
 };
 
 export type ErrorCode = P.ErrorCode;
