@@ -12,6 +12,7 @@ export const PERMISSION_REASONS = {
   storage: 'keep the bridge URL and pairing secret (local) and per-worker scratch state (session) across worker restarts',
   scripting: 'inject the content script into tabs that were open before the extension was installed or reloaded',
   alarms: 'wake the service worker every 30 s so a dropped bridge connection is re-established',
+  webNavigation: 'list every frame of a tab (getAllFrames) so a state covers iframes and names the ones it could not reach',
   '<all_urls>': 'content scripts must run on whatever page the person asks the agent to work on, in every frame',
 };
 
@@ -23,7 +24,7 @@ export function buildManifest(version) {
     version,
     key: EXTENSION_KEY,
     minimum_chrome_version: '120',
-    permissions: ['tabs', 'storage', 'scripting', 'alarms'],
+    permissions: ['tabs', 'storage', 'scripting', 'alarms', 'webNavigation'],
     host_permissions: ['<all_urls>'],
     background: { service_worker: 'background.js', type: 'module' },
     content_scripts: [
@@ -31,7 +32,9 @@ export function buildManifest(version) {
         matches: ['<all_urls>'],
         js: ['content.js'],
         run_at: 'document_idle',
-        all_frames: false,
+        all_frames: true,
+        match_about_blank: true,
+        match_origin_as_fallback: true,
       },
     ],
     options_page: 'options.html',

@@ -10,10 +10,12 @@ export type ChannelOutcome = { ok: true; response: RunActionResponse } | { ok: f
 const NO_RECEIVER = /Receiving end does not exist|Could not establish connection/i;
 const PORT_CLOSED = /message port closed|message channel closed|page keeping the extension port is moved into back\/forward cache/i;
 
-export async function sendToContent(tabId: number, request: ContentRequest): Promise<ChannelOutcome> {
+/** opts.frameId: the frame to reach (default 0, the top frame). */
+export async function sendToContent(tabId: number, request: ContentRequest, opts: { frameId?: number } = {}): Promise<ChannelOutcome> {
+  const frameId = opts.frameId ?? 0;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const response = (await chrome.tabs.sendMessage(tabId, request, { frameId: 0 })) as RunActionResponse | undefined;
+      const response = (await chrome.tabs.sendMessage(tabId, request, { frameId })) as RunActionResponse | undefined;
       if (!response) return { ok: false, portClosed: true, error: errorInfo('COMMUNICATION_ERROR_WITH_TARGET', 'The page closed the channel before answering (it probably navigated).', 'background_script') };
       return { ok: true, response };
     } catch (e) {
@@ -21,7 +23,7 @@ export async function sendToContent(tabId: number, request: ContentRequest): Pro
       if (PORT_CLOSED.test(why)) return { ok: false, portClosed: true, error: errorInfo('COMMUNICATION_ERROR_WITH_TARGET', `The page went away while the action ran (${why}).`, 'background_script') };
       if (attempt === 0 && NO_RECEIVER.test(why)) {
         try {
-          await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ['content.js'] });
+          await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ['content.js'] });
           continue;
         } catch (injectError) {
           const injectWhy = injectError instanceof Error ? injectError.message : String(injectError);

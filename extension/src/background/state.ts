@@ -1,16 +1,298 @@
-// Assembles the simplified_state of a tab. For now: the top frame's snapshot. (Issue 3 replaces the
-// internals with every frame stitched under its iframe element; callers keep this signature.)
-import type { GetStateParams, SimplifiedState } from '../../../schemas/generated/protocol';
+// Assembles the simplified_state of a tab from every frame (issue 3 "Frames and shadow DOM"): the
+// top frame's content script walks its document and reports each iframe it meets as a placeholder
+// carrying the iframe's chrome frame id (chrome.runtime.getFrameId); the worker snapshots those
+// frames (in parallel, each with a time cap), splices their items in at the iframe's place, numbers
+// `index` across frames (contract B), prefixes element ids with their frame (contract A), shifts
+// bounds by the iframe offsets, and remembers the index -> element_id map of the tab in
+// chrome.storage.session (the worker is disposable).
+import type { ActionableElement, DomElementNode, DomNode, ErrorInfo, FrameInfo, GetStateParams, SimplifiedState, TextItem, Truncation } from '../../../schemas/generated/protocol';
+import { errorInfo } from '../../../schemas/lib/errors';
+import { formatElementId } from '../shared/element-ref';
+import type { FrameSnapshot } from '../shared/frame-snapshot';
 import { CONTENT_CHANNEL } from '../shared/internal-messages';
 import { sendToContent } from './content-channel';
 
-export type StateOutcome = { ok: true; state: SimplifiedState } | { ok: false; error: import('../../../schemas/generated/protocol').ErrorInfo };
+export type StateOutcome = { ok: true; state: SimplifiedState } | { ok: false; error: ErrorInfo };
+
+/** A frame that does not answer within this time is reported unreachable; the state goes on without it. */
+const FRAME_CAP_MS = 3000;
+const MAX_FRAME_DEPTH = 8;
+const DEFAULT_MAX_ELEMENTS = 1500;
+
+type FrameAnswer = { ok: true; snap: FrameSnapshot } | { ok: false; why: string; error?: ErrorInfo };
+
+async function snapshotFrame(tabId: number, frameId: number, params: GetStateParams): Promise<FrameAnswer> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const capped = new Promise<FrameAnswer>((resolve) => {
+    timer = setTimeout(() => resolve({ ok: false, why: `no answer within ${FRAME_CAP_MS} ms (still loading?)` }), frameId === 0 ? 60_000 : FRAME_CAP_MS);
+  });
+  const asked = sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'snapshot', params }, { frameId }).then((sent): FrameAnswer => {
+    if (!sent.ok) return { ok: false, why: sent.error.message, error: sent.error };
+    if (!sent.response.ok) return { ok: false, why: sent.response.error.message, error: sent.response.error };
+    if (!sent.response.frame) return { ok: false, why: 'the content script answered without a snapshot' };
+    return { ok: true, snap: sent.response.frame };
+  });
+  try {
+    return await Promise.race([asked, capped]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A frame's snapshot with its child frames' snapshots, fetched recursively. */
+interface FrameNode {
+  frameId: number;
+  parentFrameId: number | null;
+  snap: FrameSnapshot;
+  children: (FrameNode | { frameId: number; failed: string })[];
+}
+
+async function fetchTree(tabId: number, frameId: number, parentFrameId: number | null, snap: FrameSnapshot, params: GetStateParams, depth: number): Promise<FrameNode> {
+  const children = await Promise.all(
+    snap.frames.map(async (f) => {
+      if (f.status !== 'ok') return { frameId: f.frame_id, failed: f.status };
+      if (f.frame_id < 0) return { frameId: f.frame_id, failed: 'unreachable: the iframe has no document the extension can address yet' };
+      if (depth >= MAX_FRAME_DEPTH) return { frameId: f.frame_id, failed: `unreachable: nested deeper than ${MAX_FRAME_DEPTH} frames` };
+      const answer = await snapshotFrame(tabId, f.frame_id, params);
+      if (!answer.ok) return { frameId: f.frame_id, failed: `unreachable: ${answer.why}` };
+      return fetchTree(tabId, f.frame_id, frameId, answer.snap, params, depth + 1);
+    }),
+  );
+  return { frameId, parentFrameId, snap, children };
+}
+
+interface Stitch {
+  elements: ActionableElement[];
+  texts: TextItem[];
+  frames: FrameInfo[];
+  /** frameId -> local ref -> element index (1-based) for the dom_tree rewrite. */
+  refIndex: Map<number, Map<string, number>>;
+  omitted: number;
+  max: number;
+  scope: { all: boolean; left: number; top: number; right: number; bottom: number };
+  viewport: { width: number; height: number; exp: number };
+}
+
+function intersects(b: { x: number; y: number; width: number; height: number }, s: Stitch['scope']): boolean {
+  if (s.all) return true;
+  return b.x + b.width >= s.left && b.x <= s.right && b.y + b.height >= s.top && b.y <= s.bottom;
+}
+
+/** Appends one frame's items (and its children's, at their iframe's place) to the stitched state. */
+function stitch(node: FrameNode, offset: { x: number; y: number }, parentIndex: number | undefined, st: Stitch): void {
+  const { snap, frameId } = node;
+  const local = new Map<string, number>();
+  st.refIndex.set(frameId, local);
+  const posToIndex: (number | undefined)[] = [];
+  let ei = 0;
+  let ti = 0;
+  let fi = 0;
+  let count = 0;
+  const info: FrameInfo = { frame_id: frameId, parent_frame_id: node.parentFrameId, url: snap.url, status: 'ok', element_count: 0 };
+  st.frames.push(info);
+  for (const kind of snap.order) {
+    if (kind === 'e') {
+      const pos = ei++;
+      const fe = snap.elements[pos];
+      if (!fe) continue;
+      const { parent_pos, ...rest } = fe;
+      const bounds = fe.bounds ? { ...fe.bounds, x: round(fe.bounds.x + offset.x), y: round(fe.bounds.y + offset.y) } : undefined;
+      if (frameId !== 0 && bounds && !intersects(bounds, st.scope)) continue; // inside its frame's viewport, outside the tab's scope
+      if (st.elements.length >= st.max) {
+        st.omitted++;
+        continue;
+      }
+      const index = st.elements.length + 1;
+      const parent = parent_pos !== undefined ? posToIndex[parent_pos] : parentIndex;
+      const el: ActionableElement = { ...rest, id: formatElementId(frameId, fe.id), index, frame_id: frameId };
+      if (bounds) {
+        el.bounds = bounds;
+        if (frameId !== 0) {
+          const v = st.viewport;
+          const e0 = Math.max(v.exp, 0);
+          el.is_in_viewport = bounds.x + bounds.width >= -e0 && bounds.x <= v.width + e0 && bounds.y + bounds.height >= -e0 && bounds.y <= v.height + e0;
+        }
+      }
+      if (parent !== undefined) el.parent_index = parent;
+      posToIndex[pos] = index;
+      local.set(fe.id, index);
+      st.elements.push(el);
+      count++;
+    } else if (kind === 't') {
+      const t = snap.texts[ti++];
+      if (!t) continue;
+      st.texts.push({ ...t, after_index: st.elements.length, ...(frameId !== 0 ? { frame_id: frameId } : {}) });
+    } else if (kind === 'f') {
+      const ph = snap.frames[fi++];
+      if (!ph) continue;
+      const child = node.children.find((c) => c.frameId === ph.frame_id);
+      if (ph.status !== 'ok' || !child || 'failed' in child) {
+        const failed = child && 'failed' in child ? child.failed : ph.status;
+        const status: FrameInfo['status'] = failed === 'hidden' ? 'hidden' : failed === 'outside_scope' ? 'outside_scope' : 'unreachable';
+        st.frames.push({
+          frame_id: Math.max(ph.frame_id, 0),
+          parent_frame_id: frameId,
+          url: '',
+          status,
+          element_count: 0,
+          message: status === 'unreachable' ? `This frame's contents are missing (${failed.replace(/^unreachable: /, '')}). Wait for it to load and take a new state; pages Chrome does not let extensions script stay unreachable.` : status === 'hidden' ? 'The iframe is not rendered.' : 'The iframe lies outside the requested scope; scroll to it or pass a larger viewport_expansion.',
+        });
+        continue;
+      }
+      const parentIdx = ph.parent_pos !== undefined ? posToIndex[ph.parent_pos] : parentIndex;
+      stitch(child, { x: offset.x + ph.offset.x, y: offset.y + ph.offset.y }, parentIdx, st);
+    }
+  }
+  info.element_count = count;
+}
+
+/** Rewrites local element ids in a frame's dom_tree to global ids and indexes; splices child frame trees under their iframe. */
+function stitchTree(node: FrameNode, st: Stitch): DomNode | undefined {
+  const tree = node.snap.tree;
+  if (!tree) return undefined;
+  const childTrees = new Map<number, DomNode>();
+  for (const c of node.children) {
+    if ('failed' in c) continue;
+    const t = stitchTree(c, st);
+    if (t) childTrees.set(c.frameId, t);
+  }
+  const local = st.refIndex.get(node.frameId) ?? new Map<string, number>();
+  const walk = (n: DomNode): void => {
+    if (n.kind !== 'element') return;
+    const e = n as DomElementNode;
+    if (e.element_id !== undefined) {
+      const index = local.get(e.element_id);
+      if (index === undefined) {
+        // Cut by a limit or outside the tab's scope: not listed in this state.
+        delete e.element_id;
+        e.is_interactive = false;
+      } else {
+        e.highlight_index = index;
+        e.element_id = formatElementId(node.frameId, e.element_id);
+      }
+    }
+    if (e.frame_id !== undefined) {
+      const sub = childTrees.get(e.frame_id);
+      if (sub) e.children = [sub];
+      else delete e.frame_id;
+    }
+    for (const c of e.children) walk(c);
+  };
+  walk(tree);
+  return tree;
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
+const INDEX_KEY = (tabId: number) => `state_index_${tabId}`;
 
 export async function collectState(tabId: number, params: GetStateParams = {}): Promise<StateOutcome> {
-  const sent = await sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'snapshot', params });
-  if (!sent.ok) return { ok: false, error: sent.error };
-  const r = sent.response;
-  if (!r.ok) return { ok: false, error: r.error };
-  if (!r.state) throw new Error('snapshot answer without state');
-  return { ok: true, state: { ...r.state, tab_id: tabId } };
+  const started = performance.now();
+  const allFrames = chrome.webNavigation?.getAllFrames({ tabId }).catch(() => null) ?? Promise.resolve(null);
+  const top = await snapshotFrame(tabId, 0, params);
+  if (!top.ok) {
+    return { ok: false, error: top.error ?? errorInfo('COMMUNICATION_ERROR_WITH_TARGET', `The page did not give its state (${top.why}). Wait for the page to load and retry.`, 'background_script', { tab_id: tabId }) };
+  }
+  const tree = await fetchTree(tabId, 0, null, top.snap, params, 1);
+  const fetched = performance.now();
+  const snap = top.snap;
+  const exp = params.viewport_expansion ?? 0;
+  const vw = snap.viewport.width;
+  const vh = snap.viewport.height;
+  const st: Stitch = {
+    elements: [],
+    texts: [],
+    frames: [],
+    refIndex: new Map(),
+    omitted: 0,
+    max: params.max_elements ?? DEFAULT_MAX_ELEMENTS,
+    scope: exp === -1 ? { all: true, left: 0, top: 0, right: 0, bottom: 0 } : { all: false, left: -exp, top: -exp, right: vw + exp, bottom: vh + exp },
+    viewport: { width: vw, height: vh, exp },
+  };
+  stitch(tree, { x: 0, y: 0 }, undefined, st);
+  // URLs of frames that did not answer, from webNavigation (every frame of the tab, whatever its origin).
+  const known = new Map(((await allFrames) ?? []).map((f) => [f.frameId, f]));
+  for (const f of st.frames) {
+    const k = known.get(f.frame_id);
+    if (!f.url && k) f.url = k.url;
+  }
+  const domTree = params.include_dom_tree ? stitchTree(tree, st) : undefined;
+
+  // Focus: the top document's focused element, else the first frame that reports one (focus inside an iframe).
+  let focused: SimplifiedState['focused_element'] = null;
+  let activeId: string | null = null;
+  const findFocus = (n: FrameNode): boolean => {
+    const f = n.snap.focused;
+    if (f) {
+      const localRef = f.pos !== undefined ? n.snap.elements[f.pos]?.id : undefined;
+      const id = localRef !== undefined && st.refIndex.get(n.frameId)?.has(localRef) ? formatElementId(n.frameId, localRef) : undefined;
+      focused = { tag: f.tag, ...(id ? { element_id: id } : {}), ...(f.name ? { name: f.name } : {}), frame_id: n.frameId };
+      activeId = id ?? null;
+      return true;
+    }
+    return n.children.some((c) => !('failed' in c) && findFocus(c));
+  };
+  findFocus(tree);
+
+  const omitted = st.omitted + countOmitted(tree);
+  const textCut = anyTextCut(tree);
+  let truncation: Truncation | undefined;
+  if (omitted > 0 || textCut) {
+    const max = st.max;
+    const maxText = params.max_text_chars ?? 30000;
+    const parts: string[] = [];
+    if (omitted > 0) parts.push(`${omitted} more interactive element${omitted === 1 ? '' : 's'} in scope were not listed (max_elements ${max}; the first ${max} in document order are listed)`);
+    if (textCut) parts.push(`the visible text was cut at max_text_chars ${maxText}`);
+    truncation = {
+      elements_cut: omitted > 0,
+      text_cut: textCut,
+      max_elements: max,
+      max_text_chars: maxText,
+      elements_omitted: omitted,
+      message: `${parts.join('; ')}. To see more: scroll and take a new state (viewport_expansion 0 shows what is on screen), or raise max_elements / max_text_chars; extract_content reads the page's text.`,
+    };
+  }
+
+  const state: SimplifiedState = {
+    url: snap.url,
+    title: snap.title,
+    tab_id: tabId,
+    active_element_id: activeId,
+    actionable_elements: st.elements,
+    scroll_position: snap.scroll,
+    viewport_dimensions: snap.viewport,
+    page_size: snap.page_size,
+    pixels_above: Math.max(0, Math.round(snap.scroll.y)),
+    pixels_below: Math.max(0, Math.round(snap.page_size.height - snap.viewport.height - snap.scroll.y)),
+    viewport_expansion: exp,
+    focused_element: focused,
+    text_context: st.texts,
+    frames: st.frames,
+    ...(truncation ? { truncation } : {}),
+    ...(domTree ? { dom_tree: domTree } : {}),
+    timings_ms: { top_frame_walk: snap.walk_ms, frames_fetched: round(fetched - started), total: round(performance.now() - started) },
+  };
+  await chrome.storage.session.set({ [INDEX_KEY(tabId)]: { url: snap.url, ids: st.elements.map((e) => e.id) } }).catch(() => undefined);
+  return { ok: true, state };
+}
+
+function countOmitted(n: FrameNode): number {
+  return n.snap.elements_omitted + n.children.reduce((a, c) => a + ('failed' in c ? 0 : countOmitted(c)), 0);
+}
+function anyTextCut(n: FrameNode): boolean {
+  return n.snap.text_cut || n.children.some((c) => !('failed' in c) && anyTextCut(c));
+}
+
+/**
+ * The element id that `index` named in the tab's latest state (contract B), or null when that
+ * state had no such index (or no state was taken in this tab yet).
+ */
+export async function elementIdForIndex(tabId: number, index: number): Promise<string | null> {
+  const key = INDEX_KEY(tabId);
+  const got = (await chrome.storage.session.get(key))[key] as { ids?: string[] } | undefined;
+  return got?.ids?.[index - 1] ?? null;
+}
+
+/** Forget a closed tab's index map. */
+export async function forgetTabState(tabId: number): Promise<void> {
+  await chrome.storage.session.remove(INDEX_KEY(tabId));
 }

@@ -2,6 +2,7 @@
 // wire). Payload types are the generated protocol types, so nothing here re-declares the protocol.
 import type { ErrorInfo, GetStateParams, SimplifiedState } from '../../../schemas/generated/protocol';
 import type { ActionName } from '../../../schemas/generated/registry';
+import type { FrameSnapshot } from './frame-snapshot';
 
 export const CONTENT_CHANNEL = 'bux';
 
@@ -28,7 +29,7 @@ export type ContentRequest = RunActionRequest | SnapshotRequest | PingRequest;
 
 /** Answer to run_action (no state: the worker collects it after the action) or snapshot (state set). */
 export type RunActionResponse =
-  | { ok: true; message: string; result: Record<string, unknown>; state?: SimplifiedState }
+  | { ok: true; message: string; result: Record<string, unknown>; state?: SimplifiedState; frame?: FrameSnapshot }
   | { ok: false; error: ErrorInfo };
 
 export function isContentRequest(m: unknown): m is ContentRequest {

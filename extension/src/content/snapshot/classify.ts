@@ -1,0 +1,106 @@
+// Which elements are interactive (issue 3 "Which elements", seed 000 section 5, seed 004 "Criteria
+// for Actionable") and what an agent can do with them: type, available_operations and states.
+import type { ElementStates, ElementType, Operation } from '../../../../schemas/generated/protocol';
+import { INTERACTIVE_ROLES } from './roles';
+
+const INTERACTIVE_TAGS = new Set(['button', 'select', 'textarea', 'summary']);
+
+/**
+ * Interactive by markup alone (no style needed): a[href], button, input (not hidden), select,
+ * textarea, summary, a contenteditable editing host, an interactive ARIA role, tabindex >= 0.
+ * cursor:pointer and labels of hidden controls are decided by the walker, which has the styles.
+ */
+export function isInteractiveByMarkup(el: Element, role: string): boolean {
+  const tag = el.localName;
+  if (INTERACTIVE_TAGS.has(tag)) return true;
+  if (tag === 'input') return (el as HTMLInputElement).type !== 'hidden';
+  if (tag === 'a' || tag === 'area') return el.hasAttribute('href');
+  if (INTERACTIVE_ROLES.has(role) && el.hasAttribute('role')) return true;
+  const tabindex = el.getAttribute('tabindex');
+  if (tabindex !== null && tabindex.trim() !== '' && Number(tabindex) >= 0) return true;
+  if (isEditingHost(el)) return true;
+  return false;
+}
+
+export function isEditingHost(el: Element): boolean {
+  const h = el as HTMLElement;
+  if (!h.isContentEditable) return false;
+  const parent = el.parentElement as HTMLElement | null;
+  return !parent || !parent.isContentEditable;
+}
+
+export function elementType(el: Element, role: string): ElementType {
+  const tag = el.localName;
+  if (tag === 'input') {
+    const type = (el as HTMLInputElement).type;
+    if (type === 'checkbox') return 'CHECKBOX';
+    if (type === 'radio') return 'RADIO';
+    if (type === 'range') return 'SLIDER';
+    if (['submit', 'button', 'reset', 'image', 'file'].includes(type)) return 'BUTTON';
+    return 'INPUT_FIELD';
+  }
+  if (tag === 'textarea') return 'TEXT_AREA';
+  if (tag === 'select') return 'SELECT';
+  if (tag === 'summary') return 'SUMMARY';
+  if (tag === 'iframe') return 'IFRAME';
+  switch (role) {
+    case 'link': return 'LINK';
+    case 'button': return 'BUTTON';
+    case 'checkbox': case 'switch': case 'menuitemcheckbox': return role === 'menuitemcheckbox' ? 'MENU_ITEM' : 'CHECKBOX';
+    case 'radio': return 'RADIO';
+    case 'menuitemradio': case 'menuitem': return 'MENU_ITEM';
+    case 'tab': return 'TAB';
+    case 'option': return 'OPTION';
+    case 'slider': case 'scrollbar': return 'SLIDER';
+    case 'combobox': case 'listbox': return 'SELECT';
+    case 'textbox': case 'searchbox': case 'spinbutton': return isEditingHost(el) ? 'CONTENT_EDITABLE' : 'INPUT_FIELD';
+    case 'img': return 'IMAGE';
+    case 'listitem': return 'LIST_ITEM';
+    default: break;
+  }
+  if (isEditingHost(el)) return 'CONTENT_EDITABLE';
+  if (tag === 'img') return 'IMAGE';
+  if (tag === 'video') return 'VIDEO';
+  return 'OTHER';
+}
+
+export function operationsFor(type: ElementType, disabled: boolean): Operation[] {
+  const base: Operation[] = ['hover', 'focus', 'scroll_into_view', 'get_attributes'];
+  if (disabled) return ['read_text', ...base];
+  switch (type) {
+    case 'INPUT_FIELD': case 'TEXT_AREA': case 'CONTENT_EDITABLE':
+      return ['click', 'input_text', 'read_value', 'press_key', ...base];
+    case 'SELECT':
+      return ['select_option', 'click', 'read_value', ...base];
+    case 'CHECKBOX': case 'RADIO':
+      return ['click', 'check', 'uncheck', 'read_value', ...base];
+    case 'SLIDER':
+      return ['click', 'read_value', 'press_key', ...base];
+    default:
+      return ['click', 'read_text', ...base];
+  }
+}
+
+const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
+
+/** States per WAI-ARIA 1.2 from DOM properties first, aria-* attributes second. */
+export function statesOf(el: Element, role: string, focused: boolean): ElementStates {
+  const s: ElementStates = {};
+  const aria = (n: string) => el.getAttribute(`aria-${n}`);
+  if (CHECKABLE.has(role)) {
+    if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) s.checked = el.indeterminate ? 'mixed' : el.checked;
+    else s.checked = aria('checked') === 'mixed' ? 'mixed' : aria('checked') === 'true';
+  }
+  if (el instanceof HTMLOptionElement) s.selected = el.selected;
+  else if (aria('selected') !== null) s.selected = aria('selected') === 'true';
+  const expanded = aria('expanded');
+  if (expanded !== null) s.expanded = expanded === 'true';
+  else if (el.localName === 'summary' && el.parentElement?.localName === 'details') s.expanded = (el.parentElement as HTMLDetailsElement).open;
+  const pressed = aria('pressed');
+  if (pressed !== null && role === 'button') s.pressed = pressed === 'mixed' ? 'mixed' : pressed === 'true';
+  if ((el as HTMLButtonElement).disabled === true || el.matches(':disabled') || aria('disabled') === 'true') s.disabled = true;
+  if ((el as HTMLInputElement).readOnly === true || aria('readonly') === 'true') s.readonly = true;
+  if ((el as HTMLInputElement).required === true || aria('required') === 'true') s.required = true;
+  if (focused) s.focused = true;
+  return s;
+}

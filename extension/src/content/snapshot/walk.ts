@@ -1,0 +1,490 @@
+// The snapshot walk: ONE depth-first pass over this document (shadow roots included, open and
+// closed; iframes recorded as placeholders the worker fills), in browser_use's order (shadow
+// children before light children). Per element it reads the computed style and the bounding rect
+// once; everything else (accessible name, hit test, attributes) is computed only for the elements
+// that end up listed. Subtrees that are hidden (display:none, inert, closed <details>, our own
+// data-browser-agent-ui) are never entered, and in viewport scope the rows/blocks that lie wholly
+// outside the expanded viewport are skipped with their subtree.
+import type { ActionableElement, DomElementNode, DomNode, GetStateParams, Redaction, TextItem } from '../../../../schemas/generated/protocol';
+import type { FrameChild, FrameElement, FrameSnapshot, FrameText } from '../../shared/frame-snapshot';
+import type { RefRegistry } from '../refs';
+import { accessibleName } from './accname';
+import { elementType, isInteractiveByMarkup, operationsFor, statesOf } from './classify';
+import { maskPii, redactedMarker, sensitiveReason, type PrivacyOptions } from './privacy';
+import { roleOf } from './roles';
+import { joinXpath, segmentsOf } from './xpath';
+
+export const DEFAULTS = { viewport_expansion: 0, max_elements: 1500, max_text_chars: 30000 } as const;
+
+const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'svg', 'math', 'object', 'embed']);
+/** Attributes an agent needs to identify an element: browser_use's include_attributes plus id, href, autocomplete. */
+const SHOWN_ATTRIBUTES = ['id', 'title', 'type', 'name', 'role', 'aria-label', 'placeholder', 'value', 'alt', 'aria-expanded', 'data-date-format', 'href', 'autocomplete'];
+/** Block-level containers whose children cannot normally escape their box: skipped whole when outside the scope. */
+const PRUNABLE = new Set(['tr', 'li', 'p', 'td', 'th', 'dt', 'dd', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'option', 'label', 'thead', 'tfoot']);
+const BLOCK_ROLE: Record<string, TextItem['role'] | null> = {
+  p: 'paragraph', li: 'listitem', td: 'cell', th: 'columnheader', caption: 'caption', label: 'label', legend: 'legend',
+  pre: 'code', blockquote: 'blockquote', h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading', h5: 'heading', h6: 'heading',
+  div: null, section: null, article: null, main: null, header: null, footer: null, nav: null, aside: null, form: null, fieldset: null,
+  table: null, tr: null, tbody: null, thead: null, tfoot: null, ul: null, ol: null, dl: null, dt: null, dd: null, body: null, html: null,
+  figure: null, figcaption: 'caption', details: null, summary: null, dialog: null, address: null, center: null, hr: null, br: null,
+};
+const CURSOR_INTERACTIVE = 'pointer';
+
+interface Parent {
+  xpath: string;
+  /** Position in `elements` of the nearest listed ancestor. */
+  listed: number | undefined;
+  pointer: boolean;
+  inShadow: boolean;
+  block: Element | null;
+  blockRole: TextItem['role'] | null;
+  level: number | undefined;
+  /** The parent element's own box and visibility, for its text children. */
+  parentEl: Element | null;
+  parentVisible: boolean;
+  parentRect: DOMRect | null;
+}
+
+interface Scope {
+  /** Whole page (-1) or not. */
+  all: boolean;
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+export interface WalkMemory {
+  /** Elements listed by the previous snapshot of this document (for is_new); null before the first. */
+  previous: WeakSet<Element> | null;
+}
+
+const chromeDom = (globalThis as { chrome?: { dom?: { openOrClosedShadowRoot?: (el: HTMLElement) => ShadowRoot | null } } }).chrome?.dom;
+
+/** The shadow root of el, open or closed (chrome.dom.openOrClosedShadowRoot; content scripts only). */
+export function shadowRootOf(el: Element): ShadowRoot | null {
+  if (el.shadowRoot) return el.shadowRoot;
+  if (!chromeDom?.openOrClosedShadowRoot || !(el instanceof HTMLElement)) return null;
+  try {
+    return chromeDom.openOrClosedShadowRoot(el) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The focused element of this document, through open and closed shadow roots. */
+export function deepActiveElement(doc: Document = document): Element | null {
+  let a: Element | null = doc.activeElement;
+  for (;;) {
+    if (!a) return null;
+    const sr = shadowRootOf(a);
+    const inner = sr?.activeElement ?? null;
+    if (!inner || inner === a) return a;
+    a = inner;
+  }
+}
+
+/** Is the element rendered: connected, non-zero size, not hidden by CSS (display, visibility, content-visibility, closed details)? */
+export function isVisible(el: Element): boolean {
+  if (!el.isConnected) return false;
+  const rect = el.getBoundingClientRect();
+  if (rect.width === 0 || rect.height === 0) return false;
+  return el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true });
+}
+
+/** A control styled away (opacity 0, 1px box, clipped) and operated through its label instead. */
+function visuallyHidden(el: Element): boolean {
+  if (!isVisible(el)) return true;
+  const r = el.getBoundingClientRect();
+  if (r.width <= 1 || r.height <= 1) return true;
+  return !el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+}
+
+function hitTarget(el: Element, x: number, y: number): boolean {
+  const root = el.getRootNode() as Document | ShadowRoot;
+  let hit: Element | null;
+  try {
+    hit = root.elementFromPoint(x, y);
+  } catch {
+    return true;
+  }
+  if (!hit) return false;
+  // Inside el, in the flat tree (the hit may be inside el's own shadow root).
+  for (let n: Node | null = hit; n; n = n.parentNode ?? (n instanceof ShadowRoot ? n.host : null)) {
+    if (n === el) return true;
+  }
+  // A <label> over its control counts as the control being reachable (the label forwards the click).
+  if (hit instanceof HTMLLabelElement && hit.control === el) return true;
+  return !!hit.closest('[data-browser-agent-ui]');
+}
+
+export class Walker {
+  readonly elements: FrameElement[] = [];
+  readonly texts: FrameText[] = [];
+  readonly frames: FrameChild[] = [];
+  private readonly order: string[] = [];
+  private readonly listedEls: Element[] = [];
+  private readonly textBufs: string[][] = [];
+  private textChars = 0;
+  private textCut = false;
+  private omitted = 0;
+  private lastTextBlock: Element | null = null;
+  private readonly scope: Scope;
+  private readonly vp: Scope;
+  private readonly vw = window.innerWidth;
+  private readonly vh = window.innerHeight;
+  private readonly maxElements: number;
+  private readonly maxText: number;
+  private readonly withTree: boolean;
+  private readonly privacy: PrivacyOptions;
+  private readonly focused: Element | null;
+  private readonly listedNow = new WeakSet<Element>();
+  /** Labels listed because they operate a hidden control: the control itself is not listed again. */
+  private readonly operatedByLabel = new WeakSet<Element>();
+
+  constructor(
+    private readonly refs: RefRegistry,
+    private readonly memory: WalkMemory,
+    params: GetStateParams,
+  ) {
+    const exp = params.viewport_expansion ?? DEFAULTS.viewport_expansion;
+    this.scope = exp === -1 ? { all: true, left: -Infinity, top: -Infinity, right: Infinity, bottom: Infinity } : { all: false, left: -exp, top: -exp, right: this.vw + exp, bottom: this.vh + exp };
+    const e0 = Math.max(exp, 0);
+    this.vp = { all: false, left: -e0, top: -e0, right: this.vw + e0, bottom: this.vh + e0 };
+    this.maxElements = params.max_elements ?? DEFAULTS.max_elements;
+    this.maxText = params.max_text_chars ?? DEFAULTS.max_text_chars;
+    this.withTree = params.include_dom_tree === true;
+    this.privacy = { redactPii: params.redact_pii === true, redactCardAndOtp: params.redact_card_and_otp !== false };
+    this.focused = deepActiveElement();
+  }
+
+  run(isTop: boolean): FrameSnapshot {
+    const start = performance.now();
+    const doc = document;
+    let tree: DomNode | undefined;
+    const base: Parent = { xpath: '', listed: undefined, pointer: false, inShadow: false, block: null, blockRole: null, level: undefined, parentEl: null, parentVisible: true, parentRect: null };
+    if (isTop) {
+      const body = doc.body;
+      const node = body ? this.visitElement(body, { ...base, xpath: 'html' }, 'body') : null;
+      tree = this.withTree ? ({ kind: 'element', tag: 'body', xpath: '/body', attributes: {}, children: node && node.kind === 'element' ? node.children : [] } satisfies DomElementNode) : undefined;
+    } else {
+      const html = doc.documentElement;
+      const node = html ? this.visitElement(html, base, 'html') : null;
+      tree = this.withTree ? (node ?? { kind: 'element', tag: 'html', xpath: 'html', attributes: {}, children: [] }) : undefined;
+    }
+    for (let i = 0; i < this.elements.length; i++) {
+      const text = (this.textBufs[i] ?? []).join(' ').replace(/\s+/g, ' ').trim();
+      const el = this.elements[i] as FrameElement;
+      if (text) {
+        if (this.privacy.redactPii) {
+          const m = maskPii(text);
+          el.text_content = m.text.slice(0, 500);
+        } else el.text_content = text.slice(0, 500);
+      }
+    }
+    this.memory.previous = this.listedNow;
+    const active = this.focused;
+    let focused: FrameSnapshot['focused'] = null;
+    if (active && active !== doc.body && active !== doc.documentElement && active.localName !== 'iframe' && active.localName !== 'frame') {
+      const pos = this.listedEls.indexOf(active);
+      focused = { tag: active.localName, ...(pos >= 0 ? { pos } : {}), name: accessibleName(active) };
+    }
+    const de = doc.documentElement;
+    return {
+      url: location.href,
+      title: doc.title,
+      elements: this.elements,
+      texts: this.texts,
+      frames: this.frames,
+      order: this.order.join(''),
+      ...(tree ? { tree } : {}),
+      scroll: { x: Math.round(window.scrollX), y: Math.round(window.scrollY) },
+      viewport: { width: this.vw, height: this.vh },
+      page_size: { width: Math.max(de?.scrollWidth ?? 0, doc.body?.scrollWidth ?? 0), height: Math.max(de?.scrollHeight ?? 0, doc.body?.scrollHeight ?? 0) },
+      focused,
+      elements_omitted: this.omitted,
+      text_cut: this.textCut,
+      walk_ms: Math.round((performance.now() - start) * 10) / 10,
+    };
+  }
+
+  private intersects(r: DOMRect, s: Scope): boolean {
+    if (s.all) return true;
+    return r.right >= s.left && r.left <= s.right && r.bottom >= s.top && r.top <= s.bottom;
+  }
+
+  /** Visits one element; returns its dom_tree node when the tree is asked for and the node is kept. */
+  private visitElement(el: Element, p: Parent, segment: string): DomElementNode | null {
+    const tag = el.localName;
+    if (SKIP_TAGS.has(tag)) return null;
+    if (el.hasAttribute('data-browser-agent-ui') || el.hasAttribute('inert')) return null;
+    const style = getComputedStyle(el);
+    const display = style.display;
+    if (display === 'none') return null;
+    const xpath = segment === '' ? '' : joinXpath(p.xpath, segment);
+    const rect = el.getBoundingClientRect();
+    const hasBox = rect.width > 0 && rect.height > 0;
+    const cssVisible = style.visibility === 'visible';
+    const visible = hasBox && cssVisible;
+    const inScope = hasBox ? this.intersects(rect, this.scope) : true;
+    if (!this.scope.all && hasBox && !inScope && PRUNABLE.has(tag) && style.position !== 'fixed' && style.position !== 'sticky') return null;
+    const pointer = style.cursor === CURSOR_INTERACTIVE;
+    const role = roleOf(el);
+
+    // Is it listed?
+    let candidate = isInteractiveByMarkup(el, role);
+    if (!candidate && pointer && !p.pointer && tag !== 'label' && tag !== 'body' && tag !== 'html') candidate = true;
+    let labelFor: Element | null = null;
+    if (tag === 'label') {
+      const control = (el as HTMLLabelElement).control;
+      if (control && visuallyHidden(control)) {
+        candidate = true;
+        labelFor = control;
+        this.operatedByLabel.add(control);
+      }
+    }
+    if (candidate && this.operatedByLabel.has(el)) candidate = false;
+    if (candidate && el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio' || el.type === 'file') && visuallyHidden(el)) candidate = false;
+    let listedPos: number | undefined;
+    let listedNode: FrameElement | undefined;
+    if (candidate && visible && inScope) {
+      if (this.elements.length >= this.maxElements) {
+        this.omitted++;
+      } else {
+        listedPos = this.elements.length;
+        listedNode = this.describe(el, tag, role, rect, xpath, p, labelFor);
+        this.elements.push(listedNode);
+        this.listedEls.push(el);
+        this.order.push('e');
+        this.listedNow.add(el);
+      }
+    }
+
+    // Text blocks for the text context.
+    let block = p.block;
+    let blockRole = p.blockRole;
+    let level = p.level;
+    const br = BLOCK_ROLE[tag];
+    if (br !== undefined || role === 'heading') {
+      block = el;
+      blockRole = role === 'heading' ? 'heading' : br ?? null;
+      level = blockRole === 'heading' ? Number(el.getAttribute('aria-level') ?? tag.slice(1)) || 2 : undefined;
+    }
+
+    const child: Parent = {
+      xpath,
+      listed: listedPos ?? p.listed,
+      pointer,
+      inShadow: p.inShadow,
+      block,
+      blockRole,
+      level,
+      parentEl: el,
+      parentVisible: cssVisible && display !== 'contents' ? hasBox : cssVisible,
+      parentRect: display === 'contents' ? null : rect,
+    };
+
+    // iframes: a placeholder the worker fills with the child document's snapshot.
+    if (tag === 'iframe' || tag === 'frame') {
+      let frameId = -1;
+      try {
+        // chrome.runtime.getFrameId (Chrome 106+) is missing from @types/chrome.
+        frameId = (chrome.runtime as unknown as { getFrameId(target: Element): number }).getFrameId(el);
+      } catch {
+        frameId = -1;
+      }
+      const cs = style;
+      const offset = { x: rect.left + el.clientLeft + parseFloat(cs.paddingLeft || '0'), y: rect.top + el.clientTop + parseFloat(cs.paddingTop || '0') };
+      const status: FrameChild['status'] = !visible ? 'hidden' : !inScope ? 'outside_scope' : 'ok';
+      this.frames.push({ frame_id: frameId, offset, status, ...(child.listed !== undefined ? { parent_pos: child.listed } : {}) });
+      this.order.push('f');
+      if (!this.withTree) return null;
+      return { kind: 'element', tag, xpath, attributes: this.allAttributes(el), is_visible: visible, is_interactive: false, is_top_element: visible, is_in_viewport: hasBox && this.intersects(rect, this.vp), shadow_root: false, ...(status === 'ok' && frameId >= 0 ? { frame_id: frameId } : {}), children: [] };
+    }
+
+    const kids: DomNode[] | null = this.withTree ? [] : null;
+    const sr = shadowRootOf(el);
+    if (sr) this.visitChildren(sr.childNodes, { ...child, xpath: '' }, kids, true, null);
+    if (tag === 'details' && !(el as HTMLDetailsElement).open) {
+      const summary = [...el.children].find((c) => c.localName === 'summary');
+      if (summary) this.visitChildren([summary], child, kids, false, null);
+    } else {
+      this.visitChildren(el.childNodes, child, kids, false, sr ? el : null);
+    }
+
+    if (!this.withTree) return null;
+    const keep = listedNode !== undefined || (kids as DomNode[]).length > 0;
+    if (!keep) return null;
+    const node: DomElementNode = {
+      kind: 'element',
+      tag,
+      xpath,
+      attributes: listedNode ? this.allAttributes(el) : {},
+      is_visible: visible,
+      is_interactive: listedNode !== undefined,
+      is_top_element: listedNode ? listedNode.is_top_element === true : visible,
+      is_in_viewport: hasBox && this.intersects(rect, this.vp),
+      shadow_root: sr !== null,
+      ...(listedNode ? { element_id: listedNode.id } : {}),
+      children: kids as DomNode[],
+    };
+    return node;
+  }
+
+  private visitChildren(nodes: ArrayLike<Node>, p: Parent, kids: DomNode[] | null, shadowTop: boolean, host: Element | null): void {
+    const elems: Element[] = [];
+    for (let i = 0; i < nodes.length; i++) {
+      const n = nodes[i] as Node;
+      if (n.nodeType === 1) elems.push(n as Element);
+    }
+    const segs = shadowTop ? null : segmentsOf(elems);
+    let ei = 0;
+    for (let i = 0; i < nodes.length; i++) {
+      const n = nodes[i] as Node;
+      if (n.nodeType === 1) {
+        const seg = segs ? (segs[ei] as string) : '';
+        ei++;
+        const node = this.visitElement(n as Element, { ...p, inShadow: shadowTop || p.inShadow }, seg);
+        if (node && kids) kids.push(node);
+      } else if (n.nodeType === 3) {
+        // Light children of a shadow host render only when slotted.
+        if (host && !(n as Text).assignedSlot) continue;
+        const t = this.visitText(n as Text, p);
+        if (t && kids) kids.push(t);
+      }
+    }
+  }
+
+  private visitText(node: Text, p: Parent): DomNode | null {
+    const raw = node.nodeValue;
+    if (!raw) return null;
+    const text = raw.trim();
+    if (!text) return null;
+    if (!p.parentVisible && p.parentRect !== null) return null;
+    let inScope = true;
+    if (!this.scope.all) {
+      const r = p.parentRect;
+      if (r && r.width > 0 && r.height > 0 && r.left >= this.scope.left && r.right <= this.scope.right && r.top >= this.scope.top && r.bottom <= this.scope.bottom) inScope = true;
+      else if (r && r.width > 0 && !this.intersects(r, this.scope)) inScope = false;
+      else {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        inScope = false;
+        for (const rr of range.getClientRects()) {
+          if (rr.width > 0 && rr.height > 0 && this.intersects(rr, this.scope)) {
+            inScope = true;
+            break;
+          }
+        }
+      }
+    }
+    if (!inScope) return null;
+    if (p.listed !== undefined) {
+      (this.textBufs[p.listed] ??= []).push(text);
+    } else if (!this.textCut && this.maxText > 0) {
+      let shown = text.replace(/\s+/g, ' ');
+      let redacted = false;
+      if (this.privacy.redactPii) {
+        const m = maskPii(shown);
+        redacted = m.kinds.length > 0;
+        shown = m.text;
+      }
+      const last = this.texts[this.texts.length - 1];
+      const joinLast = last && this.order[this.order.length - 1] === 't' && this.lastTextBlock === p.block;
+      const add = (joinLast ? 1 : 0) + shown.length;
+      if (this.textChars + add > this.maxText) {
+        this.textCut = true;
+      } else {
+        this.textChars += add;
+        if (joinLast && last) {
+          last.text += ` ${shown}`;
+          if (redacted) last.redacted = true;
+        } else {
+          const item: FrameText = { text: shown };
+          if (p.blockRole) item.role = p.blockRole;
+          if (p.blockRole === 'heading' && p.level) item.level = Math.min(6, Math.max(1, p.level));
+          if (redacted) item.redacted = true;
+          this.texts.push(item);
+          this.order.push('t');
+          this.lastTextBlock = p.block;
+        }
+      }
+    }
+    if (!this.withTree) return null;
+    return { kind: 'text', text: this.privacy.redactPii ? maskPii(text).text : text, is_visible: true };
+  }
+
+  private describe(el: Element, tag: string, role: string, rect: DOMRect, xpath: string, p: Parent, labelFor: Element | null): FrameElement {
+    const target = labelFor ?? el;
+    const effRole = labelFor ? roleOf(labelFor) : role;
+    const type = elementType(target, effRole);
+    const isFocused = this.focused === el || (labelFor !== null && this.focused === labelFor);
+    const states = statesOf(target, effRole, isFocused);
+    const attributes: Record<string, string> = {};
+    const sensitive = sensitiveReason(target, this.privacy);
+    for (const name of SHOWN_ATTRIBUTES) {
+      const v = el.getAttribute(name);
+      if (v === null) continue;
+      if (name === 'value' && sensitive) attributes[name] = redactedMarker(sensitive);
+      else if (name === 'value' && this.privacy.redactPii) attributes[name] = maskPii(v).text;
+      else attributes[name] = v;
+    }
+    const cx = rect.left + rect.width / 2;
+    const cy = rect.top + rect.height / 2;
+    const centreInView = cx >= 0 && cy >= 0 && cx < this.vw && cy < this.vh;
+    const item: FrameElement = {
+      id: this.refs.refFor(el),
+      type,
+      tag,
+      role: effRole,
+      name: accessibleName(labelFor ? labelFor : el),
+      attributes,
+      is_visible: true,
+      available_operations: operationsFor(type, states.disabled === true),
+      states,
+      is_in_viewport: this.intersects(rect, this.vp),
+      is_top_element: centreInView ? hitTarget(el, cx, cy) : true,
+      bounds: { x: round(rect.left), y: round(rect.top), width: round(rect.width), height: round(rect.height) },
+      xpath,
+      in_shadow_root: p.inShadow || el.getRootNode() instanceof ShadowRoot,
+      is_new: this.memory.previous !== null && !this.memory.previous.has(el),
+    };
+    if (!item.name && labelFor === null && el.localName === 'label') item.name = accessibleName(el);
+    if (p.listed !== undefined) item.parent_pos = p.listed;
+    // Values: read here, redacted here.
+    const valueOf = (t: Element): string | null => {
+      if (t instanceof HTMLInputElement) return ['checkbox', 'radio', 'button', 'submit', 'reset', 'image'].includes(t.type) ? null : t.value;
+      if (t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement) return t.value;
+      return null;
+    };
+    const value = valueOf(target);
+    if (sensitive) {
+      item.redacted = { reason: sensitive, has_value: (value ?? '') !== '' } satisfies Redaction;
+    } else if (value !== null) {
+      if (this.privacy.redactPii) {
+        const m = maskPii(value);
+        item.current_value = m.text;
+        if (m.kinds.length) item.redacted = { reason: 'pii', has_value: value !== '', kinds: m.kinds };
+      } else item.current_value = value;
+    }
+    if (!sensitive && target instanceof HTMLSelectElement && target.selectedOptions[0]) {
+      item.current_value = target.selectedOptions[0].value;
+    }
+    return item;
+  }
+
+  private allAttributes(el: Element): Record<string, string> {
+    const out: Record<string, string> = {};
+    const sensitive = sensitiveReason(el, this.privacy);
+    for (const a of el.attributes) {
+      if (a.name === 'value' && sensitive) out[a.name] = redactedMarker(sensitive);
+      else if (a.name === 'value' && this.privacy.redactPii) out[a.name] = maskPii(a.value).text;
+      else out[a.name] = a.value;
+    }
+    return out;
+  }
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+export type { ActionableElement };

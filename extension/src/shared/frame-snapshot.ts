@@ -1,0 +1,42 @@
+// What one frame's content script answers to a snapshot request (chrome.runtime messaging, never
+// the wire). The worker stitches the frames of a tab into one SimplifiedState (background/state.ts):
+// it numbers `index` across frames, prefixes element ids with their frame and splices each child
+// frame's items in at its iframe's place. Field types come from the generated protocol types.
+import type { ActionableElement, DomNode, Point, Size, TextItem } from '../../../schemas/generated/protocol';
+
+/** A listed element before stitching: local ref id, no index yet; parent_pos = position of the nearest listed ancestor in this frame's `elements`. */
+export type FrameElement = Omit<ActionableElement, 'index' | 'parent_index' | 'frame_id'> & { parent_pos?: number };
+
+export type FrameText = Omit<TextItem, 'after_index' | 'frame_id'>;
+
+/** An iframe element met during the walk; its document is snapshotted separately by frame id. */
+export interface FrameChild {
+  /** chrome frame id of the iframe's document (chrome.runtime.getFrameId), -1 if unknown. */
+  frame_id: number;
+  /** Position of the iframe's content box in this frame's viewport (add to the child's bounds). */
+  offset: Point;
+  status: 'ok' | 'hidden' | 'outside_scope';
+  /** Element position in `elements` of the nearest listed ancestor (for parent_index of the child's top elements). */
+  parent_pos?: number;
+}
+
+export interface FrameSnapshot {
+  url: string;
+  title: string;
+  elements: FrameElement[];
+  texts: FrameText[];
+  frames: FrameChild[];
+  /** Document order of all items: one char each, 'e' element, 't' text, 'f' frame (consumed in order from the three arrays). */
+  order: string;
+  /** Pruned DOM tree (contract F), only when asked: <body> for the top frame, <html> for child frames. Iframe nodes carry frame_id. */
+  tree?: DomNode;
+  scroll: Point;
+  viewport: Size;
+  page_size: Size;
+  /** The focused element of this document, when this document has focus and it is not an iframe. */
+  focused: { tag: string; pos?: number; name?: string } | null;
+  /** Interactive elements in scope that max_elements cut. */
+  elements_omitted: number;
+  text_cut: boolean;
+  walk_ms: number;
+}
