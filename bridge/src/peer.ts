@@ -2,7 +2,7 @@
 // directions with the generated validators; an invalid incoming message gets a typed `error`
 // and the connection stays open.
 import type { WebSocket } from 'ws';
-import type { ErrorInfo, ProtocolMessage } from '../../schemas/generated/protocol';
+import type { ErrorInfo, HelloMessage, ProtocolMessage } from '../../schemas/generated/protocol';
 import { MESSAGE_SENDERS, type Sender } from '../../schemas/generated/registry';
 import { checkMessage, decodeMessage, errorInfo } from '../../schemas/lib/wire';
 import type { Logger } from './log';
@@ -12,18 +12,32 @@ export type Role = Exclude<Sender, 'bridge'>;
 /** WebSocket close codes we use (RFC 6455 section 7.4.1). */
 export const CLOSE = { normal: 1000, goingAway: 1001, unsupportedData: 1003, policy: 1008, tooBig: 1009 } as const;
 
+/** Handshake stage (contract G): hello -> auth_challenge -> auth_response -> hello_ack. */
+export type Stage = 'hello' | 'auth' | 'ready';
+
 export class Peer {
-  ready = false;
+  stage: Stage = 'hello';
   capabilities: readonly string[] = [];
   client: { name: string; version: string } | null = null;
   readonly connectedAt = Date.now();
+  /** The accepted hello and the bridge's challenge nonce, kept until auth_response. */
+  hello: HelloMessage | null = null;
+  nonce: string | null = null;
+  /** Invalid messages received so far; past the budget the connection is closed (1008). */
+  badMessages = 0;
 
   constructor(
     readonly id: string,
     readonly role: Role,
     private readonly ws: WebSocket,
     private readonly log: Logger,
+    readonly remoteAddress: string = 'unknown',
+    private readonly badMessageBudget: number = 20,
   ) {}
+
+  get ready(): boolean {
+    return this.stage === 'ready';
+  }
 
   get open(): boolean {
     return this.ws.readyState === this.ws.OPEN;
@@ -50,6 +64,14 @@ export class Peer {
     if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, reason.slice(0, 120));
   }
 
+  /** Counts one bad message; past the budget, says why and closes with 1008 (policy violation). */
+  countBad(): void {
+    this.badMessages += 1;
+    if (this.badMessages <= this.badMessageBudget) return;
+    this.sendError(errorInfo('RATE_LIMITED', `More than ${this.badMessageBudget} invalid messages on this connection; closing it. Fix the client (each error above names the field), then reconnect.`, 'bridge'), null);
+    this.close(CLOSE.policy, 'too many invalid messages');
+  }
+
   /**
    * Decodes an incoming frame. Returns the message when it is valid and this role may send it;
    * otherwise answers with a typed error (closing only on non-JSON) and returns null.
@@ -60,11 +82,13 @@ export class Peer {
       this.sendError(decoded.error, decoded.inReplyTo);
       onInvalid?.(decoded.error, decoded.inReplyTo);
       if (decoded.notJson) this.close(CLOSE.unsupportedData, 'message is not JSON');
+      else this.countBad();
       return null;
     }
     const message = decoded.value;
     if (!MESSAGE_SENDERS[message.type].includes(this.role)) {
       this.sendError(errorInfo('UNAUTHORIZED', `A ${this.role} may not send "${message.type}" messages. See x-senders in schemas/v1/messages/${message.type}.json.`, 'bridge'), message.type);
+      this.countBad();
       return null;
     }
     return message;

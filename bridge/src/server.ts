@@ -1,49 +1,101 @@
-// The bridge: one HTTP server on loopback carrying two WebSocket endpoints, /extension (the
-// Chrome extension) and /agent (Python shim, TypeScript client), plus /healthz and /status.
-// It relays `action` from agents to the extension and `action_result` back by id.
+// The bridge: one HTTP server (loopback by default) carrying two WebSocket endpoints, /extension
+// (the Chrome extension) and /agent (Python shim, TypeScript client), plus /healthz and /status.
+// Every connection passes the upgrade checks (origin-check.ts) and the challenge-response handshake
+// (auth.ts, contract G). Agents get sessions that lease tabs (sessions.ts, contract I); actions for
+// one tab run one at a time (tab-queue.ts); tasks a person submits are relayed (tasks.ts, contract H).
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type { ActionMessage, ActionResultMessage, ErrorInfo, HelloMessage, ProtocolMessage } from '../../schemas/generated/protocol';
-import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
+import type {
+  ActionMessage,
+  ActionResultMessage,
+  AuthResponseMessage,
+  ErrorInfo,
+  HelloMessage,
+  ProtocolMessage,
+  StateUpdateMessage,
+  TaskControlMessage,
+  TaskProgressMessage,
+  UserTaskSubmissionMessage,
+} from '../../schemas/generated/protocol';
+import { ACTION_NAMES, PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { errorInfo } from '../../schemas/lib/wire';
+import { bridgeProof, clientNonceBytes, clientProof, newNonce, proofsEqual } from './auth';
+import { EXTENSION_ID, extensionOrigin } from './extension-id';
 import { createLogger, type Logger, type LogLevel } from './log';
+import { checkUpgrade, isLoopbackHost, type UpgradePolicy } from './origin-check';
 import { PendingRegistry, type PendingEntry } from './pending';
 import { CLOSE, Peer, type Role } from './peer';
+import { FailureLimiter } from './rate-limit';
+import { newSecret, type Secrets } from './secrets';
+import { SessionRegistry, type Released, type Session } from './sessions';
+import { TabQueues } from './tab-queue';
+import { FINAL_TASK_STATUSES, TaskRegistry } from './tasks';
 import { BRIDGE_NAME, BRIDGE_VERSION } from './version';
 
 export interface BridgeOptions {
   /** Interface to bind. Loopback by default: the bridge drives a person's logged-in browser. */
   host?: string;
+  /** Required to bind anything but loopback (CLI --allow-remote). */
+  allowRemote?: boolean;
   /** TCP port; 0 picks a free one (tests). */
   port?: number;
   logLevel?: LogLevel;
   logger?: Logger;
+  /** Pairing secrets (secrets.ts). Omitted: fresh random ones, readable from `bridge.secrets` (tests). */
+  secrets?: Secrets;
+  /** Origins accepted on /extension. Default: chrome-extension://<EXTENSION_ID>. */
+  extensionOrigins?: string[];
   /** Default per-action timeout when the action has no timeout_ms. */
   defaultTimeoutMs?: number;
   /** Interval of application-level pings to the extension. Must stay under ~25 s: MV3 workers idle out at 30 s. */
   keepaliveMs?: number;
   /** Largest accepted frame. Screenshots are the largest legitimate messages. */
   maxPayloadBytes?: number;
+  /** Default tab limit per agent session (seed 002); hello.max_tabs overrides it per session. */
+  maxTabsPerSession?: number;
+  /** How long a disconnected agent's session (tabs, recorded results) waits to be resumed. */
+  sessionGraceMs?: number;
+  /** Recorded results kept per session for idempotent re-sends. */
+  resultCacheSize?: number;
+  /** A connection that has not finished the handshake by then is closed. */
+  handshakeTimeoutMs?: number;
+  /** Invalid messages tolerated per connection before it is closed with 1008. */
+  badMessageBudget?: number;
+  /** Failed handshakes per remote address within authFailureWindowMs before RATE_LIMITED. */
+  maxAuthFailures?: number;
+  authFailureWindowMs?: number;
 }
 
+type ResolvedOptions = Required<Omit<BridgeOptions, 'logger' | 'logLevel' | 'secrets' | 'extensionOrigins'>>;
+
 interface InFlight {
-  agent: Peer;
-  agentActionId: string;
   action: ActionMessage['action'];
+  resolve: (result: ActionResultMessage) => void;
 }
+
+type Target = { ok: true; tabId: number | null } | { ok: false; error: ErrorInfo };
 
 export const DEFAULT_PORT = 8765;
 export const DEFAULT_TIMEOUT_MS = 15_000;
+export const DEFAULT_MAX_TABS = 10;
 
 export class BridgeServer extends EventEmitter {
-  private readonly opts: Required<Omit<BridgeOptions, 'logger' | 'logLevel'>>;
+  readonly secrets: Secrets;
+  private readonly opts: ResolvedOptions;
+  private readonly extensionOrigins: string[];
   private readonly log: Logger;
   private readonly http: http.Server;
   private readonly wss: WebSocketServer;
   private extension: Peer | null = null;
+  private extensionAwaySince: number | null = null;
   private readonly agents = new Set<Peer>();
+  private readonly sessionOf = new Map<Peer, Session>();
+  private readonly sessions: SessionRegistry;
+  private readonly tasks = new TaskRegistry();
+  private readonly queues = new TabQueues<number | 'active'>();
+  private readonly limiter: FailureLimiter;
   private pending = new PendingRegistry<InFlight>();
   private nextId = 1;
   private keepalive: ReturnType<typeof setInterval> | null = null;
@@ -53,25 +105,46 @@ export class BridgeServer extends EventEmitter {
     super();
     this.opts = {
       host: options.host ?? '127.0.0.1',
+      allowRemote: options.allowRemote ?? false,
       port: options.port ?? DEFAULT_PORT,
       defaultTimeoutMs: options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS,
       keepaliveMs: options.keepaliveMs ?? 20_000,
       maxPayloadBytes: options.maxPayloadBytes ?? 32 * 1024 * 1024,
+      maxTabsPerSession: options.maxTabsPerSession ?? DEFAULT_MAX_TABS,
+      sessionGraceMs: options.sessionGraceMs ?? 60_000,
+      resultCacheSize: options.resultCacheSize ?? 256,
+      handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
+      badMessageBudget: options.badMessageBudget ?? 20,
+      maxAuthFailures: options.maxAuthFailures ?? 10,
+      authFailureWindowMs: options.authFailureWindowMs ?? 60_000,
     };
+    this.secrets = options.secrets ?? { extension_secret: newSecret(), agent_secret: newSecret() };
+    this.extensionOrigins = options.extensionOrigins ?? [extensionOrigin(EXTENSION_ID)];
     this.log = options.logger ?? createLogger(options.logLevel ?? 'info');
+    this.limiter = new FailureLimiter(this.opts.maxAuthFailures, this.opts.authFailureWindowMs);
+    this.sessions = new SessionRegistry({ graceMs: this.opts.sessionGraceMs, resultCapacity: this.opts.resultCacheSize }, (s, released) => this.onSessionEnded(s, released));
     this.http = http.createServer((req, res) => this.onHttp(req, res));
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.opts.maxPayloadBytes });
-    this.http.on('upgrade', (req, socket, head) => {
+    this.http.on('upgrade', (req: http.IncomingMessage, socket, head) => {
       const role = roleForPath(req.url);
       if (!role) {
         socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
         return;
       }
-      this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, role));
+      const verdict = checkUpgrade(role, req.headers, this.upgradePolicy());
+      if (!verdict.ok) {
+        this.log.warn('refused connection', { endpoint: role, reason: verdict.reason, remote: req.socket.remoteAddress });
+        socket.end(`HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${verdict.reason}\n`);
+        return;
+      }
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, role, req.socket.remoteAddress ?? 'unknown'));
     });
   }
 
   async start(): Promise<{ host: string; port: number }> {
+    if (!isLoopbackHost(this.opts.host) && !this.opts.allowRemote) {
+      throw new Error(`Refusing to bind ${this.opts.host}: the bridge drives a logged-in browser and listens on loopback only unless allowRemote (--allow-remote) is set.`);
+    }
     await new Promise<void>((resolve, reject) => {
       this.http.once('error', reject);
       this.http.listen(this.opts.port, this.opts.host, () => {
@@ -109,13 +182,13 @@ export class BridgeServer extends EventEmitter {
     return this.extension?.ready === true;
   }
 
-  /** Resolves once an extension has completed its hello (tests, harness). */
+  /** Resolves once an extension has completed its handshake (tests, harness). */
   waitForExtension(timeoutMs = 15_000): Promise<void> {
     if (this.extensionConnected) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.off('extension-connected', onUp);
-        reject(new Error(`no extension connected to ${this.extensionUrl} within ${timeoutMs} ms: is it loaded and pointed at this port?`));
+        reject(new Error(`no extension connected to ${this.extensionUrl} within ${timeoutMs} ms: is it loaded, paired (extension secret) and pointed at this port?`));
       }, timeoutMs);
       const onUp = () => {
         clearTimeout(timer);
@@ -125,12 +198,28 @@ export class BridgeServer extends EventEmitter {
     });
   }
 
+  /** /status: what is connected and which tabs are leased. Never secrets or session tokens. */
   status(): Record<string, unknown> {
+    const sessions = this.sessions.all().map((s) => ({
+      session_id: s.id,
+      connected: s.connected,
+      client: s.peer?.client ?? null,
+      capabilities: s.capabilities,
+      max_tabs: s.maxTabs,
+      current_tab_id: s.currentTab,
+      tabs: [...s.tabs.values()].map((l) => ({ tab_id: l.tabId, url: l.url })),
+    }));
     return {
       bridge: { name: BRIDGE_NAME, version: BRIDGE_VERSION, protocol_version: PROTOCOL_VERSION },
-      extension: this.extension?.ready ? { connected: true, client: this.extension.client, session_id: this.extension.id } : { connected: false },
-      agents: [...this.agents].filter((a) => a.ready).map((a) => ({ session_id: a.id, client: a.client, capabilities: a.capabilities })),
+      extension: this.extension?.ready
+        ? { connected: true, client: this.extension.client, connection_id: this.extension.id }
+        : { connected: false, away_since: this.extensionAwaySince === null ? null : new Date(this.extensionAwaySince).toISOString() },
+      sessions,
+      agents: sessions.filter((s) => s.connected).map((s) => ({ session_id: s.session_id, client: s.client, capabilities: s.capabilities })),
+      leased_tabs: sessions.reduce((n, s) => n + s.tabs.length, 0),
       in_flight_actions: this.pending.size,
+      running_tasks: this.tasks.size,
+      security: { loopback_only: !this.opts.allowRemote, extension_origins: this.extensionOrigins, authentication: 'hmac-sha256 challenge-response' },
     };
   }
 
@@ -139,12 +228,19 @@ export class BridgeServer extends EventEmitter {
     for (const e of this.pending.drain()) this.failInFlight(e, errorInfo('EXTENSION_DISCONNECTED', 'The bridge is shutting down; the action may or may not have run. Reconnect and take a new state.', 'bridge'));
     this.extension?.close(CLOSE.goingAway, 'bridge shutting down');
     for (const a of this.agents) a.close(CLOSE.goingAway, 'bridge shutting down');
+    this.sessions.clear();
+    // Give the close frames a moment to leave, then cut whatever is left.
+    await new Promise((r) => setTimeout(r, 20));
     for (const ws of this.wss.clients) ws.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
     await new Promise<void>((resolve) => {
       this.http.close(() => resolve());
       this.http.closeAllConnections();
     });
+  }
+
+  private upgradePolicy(): UpgradePolicy {
+    return { port: this.port, extensionOrigins: this.extensionOrigins, extraHosts: this.opts.allowRemote ? [this.opts.host] : [] };
   }
 
   // --- HTTP ---------------------------------------------------------------------------------
@@ -155,6 +251,10 @@ export class BridgeServer extends EventEmitter {
       res.writeHead(code, { 'content-type': 'application/json', 'cache-control': 'no-store' });
       res.end(JSON.stringify(body));
     };
+    // Same Host rule as the WebSocket endpoints: a DNS-rebound page must not read /status either.
+    // No CORS headers, so other origins cannot read the answers.
+    const verdict = checkUpgrade('agent', { host: req.headers.host }, this.upgradePolicy());
+    if (!verdict.ok) return json(403, { error: verdict.reason });
     if (req.method !== 'GET') return json(405, { error: 'only GET' });
     if (path === '/healthz') return json(200, { ok: true });
     if (path === '/status') return json(200, this.status());
@@ -163,9 +263,15 @@ export class BridgeServer extends EventEmitter {
 
   // --- WebSocket ----------------------------------------------------------------------------
 
-  private onConnection(ws: WebSocket, role: Role): void {
-    const peer = new Peer(`${role === 'extension' ? 'ext' : 'agent'}-${this.nextId++}`, role, ws, this.log);
+  private onConnection(ws: WebSocket, role: Role, remote: string): void {
+    const peer = new Peer(`${role === 'extension' ? 'ext' : 'agent'}-${this.nextId++}`, role, ws, this.log, remote, this.opts.badMessageBudget);
     this.log.debug('connection opened', { peer: peer.id });
+    const handshakeTimer = setTimeout(() => {
+      if (peer.ready) return;
+      peer.sendError(errorInfo('UNAUTHORIZED', `No completed handshake within ${this.opts.handshakeTimeoutMs} ms. Send hello, then auth_response to the auth_challenge (contract G).`, 'bridge'), null);
+      peer.close(CLOSE.policy, 'handshake timeout');
+    }, this.opts.handshakeTimeoutMs);
+    handshakeTimer.unref();
     ws.on('message', (data: RawData, isBinary: boolean) => {
       if (isBinary) {
         peer.sendError(errorInfo('INVALID_MESSAGE', 'Binary frames are not part of the protocol; send JSON text frames.', 'bridge'), null);
@@ -180,7 +286,10 @@ export class BridgeServer extends EventEmitter {
       });
       if (message) this.onMessage(peer, message);
     });
-    ws.on('close', () => this.onClose(peer));
+    ws.on('close', () => {
+      clearTimeout(handshakeTimer);
+      this.onClose(peer);
+    });
     ws.on('error', (err) => {
       // ws reports oversize frames here and closes with 1009 itself.
       this.log.warn('connection error', { peer: peer.id, error: err.message });
@@ -188,7 +297,7 @@ export class BridgeServer extends EventEmitter {
   }
 
   private onMessage(peer: Peer, message: ProtocolMessage): void {
-    if (!peer.ready) {
+    if (peer.stage === 'hello') {
       if (message.type !== 'hello') {
         peer.sendError(errorInfo('UNAUTHORIZED', `Send "hello" first; got "${message.type}" before the handshake.`, 'bridge'), message.type);
         peer.close(CLOSE.policy, 'hello required first');
@@ -197,9 +306,20 @@ export class BridgeServer extends EventEmitter {
       this.onHello(peer, message);
       return;
     }
+    if (peer.stage === 'auth') {
+      if (message.type !== 'auth_response') {
+        peer.sendError(errorInfo('UNAUTHORIZED', `Answer the auth_challenge with auth_response; got "${message.type}".`, 'bridge'), message.type);
+        peer.close(CLOSE.policy, 'auth_response required');
+        return;
+      }
+      this.onAuthResponse(peer, message);
+      return;
+    }
     switch (message.type) {
       case 'hello':
-        peer.sendError(errorInfo('INVALID_MESSAGE', 'hello was already accepted on this connection; do not send it twice.', 'bridge'), 'hello');
+      case 'auth_response':
+        peer.sendError(errorInfo('INVALID_MESSAGE', `The handshake is already complete on this connection; do not send "${message.type}" again.`, 'bridge'), message.type);
+        peer.countBad();
         return;
       case 'ping':
         peer.send({ type: 'pong', sent_at: message.sent_at });
@@ -213,19 +333,34 @@ export class BridgeServer extends EventEmitter {
         this.onExtensionResult(message);
         return;
       case 'state_update':
-        for (const a of this.agents) if (a.ready) a.send(message);
+        this.onStateUpdate(message);
         return;
       case 'user_task_submission':
         this.onTaskSubmission(peer, message);
+        return;
+      case 'task_progress':
+        this.onTaskProgress(peer, message);
+        return;
+      case 'task_control':
+        this.onTaskControl(peer, message);
         return;
       case 'error':
         this.log.warn('peer reported an error', { peer: peer.id, code: message.error_info.error_code, message: message.error_info.message });
         return;
       case 'hello_ack':
-        return; // only the bridge sends it; Peer.receive already refused it
+      case 'auth_challenge':
+      case 'tab_released':
+      case 'extension_status':
+        return; // only the bridge sends these; Peer.receive already refused them
       default:
         assertNever(message);
     }
+  }
+
+  // --- handshake (contract G) -----------------------------------------------------------------
+
+  private secretFor(role: Role): string {
+    return role === 'extension' ? this.secrets.extension_secret : this.secrets.agent_secret;
   }
 
   private onHello(peer: Peer, hello: HelloMessage): void {
@@ -246,38 +381,228 @@ export class BridgeServer extends EventEmitter {
       peer.close(CLOSE.policy, 'protocol version mismatch');
       return;
     }
-    peer.ready = true;
-    peer.client = hello.client;
-    peer.capabilities = hello.capabilities;
-    if (peer.role === 'extension') {
-      const previous = this.extension;
-      this.extension = peer;
-      // A restarted service worker can reconnect before the old socket is noticed dead: newest wins.
-      if (previous && previous !== peer) previous.close(CLOSE.normal, 'replaced by a newer extension connection');
-    } else {
-      this.agents.add(peer);
-    }
-    peer.send({ type: 'hello_ack', protocol_version: PROTOCOL_VERSION, bridge: { name: BRIDGE_NAME, version: BRIDGE_VERSION }, session_id: peer.id, extension_connected: this.extensionConnected });
-    this.log.info(`${peer.role} connected`, { peer: peer.id, client: hello.client });
-    if (peer.role === 'extension') this.emit('extension-connected', peer.id);
-  }
-
-  private onAgentAction(agent: Peer, action: ActionMessage): void {
-    const ext = this.extension;
-    if (!ext?.ready || !ext.open) {
-      agent.send(errorResult(action, errorInfo('NO_EXTENSION_CONNECTED', 'No browser extension is connected to the bridge. Open Chrome with the browser-use-ext extension installed and paired, then retry.', 'bridge')));
+    const retryAfter = this.limiter.retryAfterMs(limiterKey(peer));
+    if (retryAfter > 0) {
+      peer.sendError(errorInfo('RATE_LIMITED', `Too many failed handshakes from this address; try again in ${Math.ceil(retryAfter / 1000)} s with the right secret.`, 'bridge', { retry_after_ms: retryAfter }), 'hello');
+      peer.close(CLOSE.policy, 'too many failed handshakes');
       return;
     }
+    if (clientNonceBytes(hello.client_nonce) < 16) {
+      peer.sendError(errorInfo('INVALID_MESSAGE', 'hello.client_nonce must carry at least 16 random bytes (base64). Generate a fresh one per connection.', 'bridge', { instance_path: '/client_nonce' }), 'hello');
+      peer.close(CLOSE.policy, 'weak client nonce');
+      return;
+    }
+    peer.hello = hello;
+    peer.nonce = newNonce();
+    peer.stage = 'auth';
+    peer.send({ type: 'auth_challenge', nonce: peer.nonce, bridge_proof: bridgeProof(this.secretFor(peer.role), hello.client_nonce) });
+  }
+
+  private onAuthResponse(peer: Peer, response: AuthResponseMessage): void {
+    const hello = peer.hello;
+    const nonce = peer.nonce;
+    if (!hello || !nonce) return;
+    const expected = clientProof(this.secretFor(peer.role), peer.role, nonce, hello.client_nonce);
+    if (!proofsEqual(expected, response.proof)) {
+      this.limiter.recordFailure(limiterKey(peer));
+      this.log.warn('handshake refused: wrong proof', { peer: peer.id, role: peer.role, remote: peer.remoteAddress });
+      const how =
+        peer.role === 'extension'
+          ? 'Paste the extension secret shown by `browser-use-ext bridge --print-pairing` into the extension\'s options page.'
+          : 'Set BROWSER_USE_EXT_AGENT_SECRET to the agent secret shown by `browser-use-ext bridge --print-pairing` (or run on the machine where the bridge created its secrets file).';
+      peer.sendError(errorInfo('UNAUTHORIZED', `Authentication failed: the proof does not match this bridge's ${peer.role} secret. ${how}`, 'bridge'), 'auth_response');
+      peer.close(CLOSE.policy, 'authentication failed');
+      return;
+    }
+    peer.nonce = null;
+    peer.stage = 'ready';
+    peer.client = hello.client;
+    peer.capabilities = hello.capabilities;
+    if (peer.role === 'extension') this.onExtensionReady(peer);
+    else this.onAgentReady(peer, hello);
+  }
+
+  private onExtensionReady(peer: Peer): void {
+    const previous = this.extension;
+    this.extension = peer;
+    // A restarted service worker can reconnect before the old socket is noticed dead: newest wins.
+    if (previous && previous !== peer) previous.close(CLOSE.normal, 'replaced by a newer extension connection');
+    peer.send({ type: 'hello_ack', protocol_version: PROTOCOL_VERSION, bridge: { name: BRIDGE_NAME, version: BRIDGE_VERSION }, session_id: peer.id, extension_connected: true });
+    this.log.info('extension connected', { peer: peer.id, client: peer.client });
+    if (this.extensionAwaySince !== null) {
+      const awayMs = Date.now() - this.extensionAwaySince;
+      this.extensionAwaySince = null;
+      this.broadcastToAgents({
+        type: 'extension_status',
+        connected: true,
+        away_ms: awayMs,
+        message: `The browser extension is back after ${awayMs} ms. Your session and tab ids are unchanged; take a new state before acting (actions in flight when it left failed with EXTENSION_DISCONNECTED).`,
+      });
+    }
+    this.emit('extension-connected', peer.id);
+  }
+
+  private onAgentReady(peer: Peer, hello: HelloMessage): void {
+    let session = hello.session_token ? this.sessions.find(hello.session_token) : null;
+    const resumed = session !== null;
+    if (session) {
+      const old = session.peer;
+      this.sessions.attach(session, peer);
+      if (old && old !== peer) {
+        this.sessionOf.delete(old);
+        old.close(CLOSE.normal, 'session resumed by a newer connection');
+      }
+      if (hello.max_tabs !== undefined) session.maxTabs = hello.max_tabs;
+    } else {
+      session = this.sessions.create(peer, hello.max_tabs ?? this.opts.maxTabsPerSession);
+    }
+    this.sessionOf.set(peer, session);
+    this.agents.add(peer);
+    peer.send({
+      type: 'hello_ack',
+      protocol_version: PROTOCOL_VERSION,
+      bridge: { name: BRIDGE_NAME, version: BRIDGE_VERSION },
+      session_id: session.id,
+      extension_connected: this.extensionConnected,
+      session_token: session.token,
+      resumed,
+      max_tabs: session.maxTabs,
+      leased_tab_ids: [...session.tabs.keys()],
+    });
+    this.log.info(resumed ? 'agent resumed its session' : 'agent connected', { peer: peer.id, session: session.id, client: peer.client });
+  }
+
+  // --- actions (contract I) -------------------------------------------------------------------
+
+  private onAgentAction(peer: Peer, action: ActionMessage): void {
+    const session = this.sessionOf.get(peer);
+    if (!session) return;
+    // Idempotent ids: a re-sent action (same session, same action_id) gets the recorded result.
+    const recorded = session.results.get(action.action_id);
+    if (recorded) {
+      peer.send(recorded);
+      return;
+    }
+    // Still running (the agent reconnected and re-sent it): the running one answers session.peer.
+    if (session.running.has(action.action_id)) return;
+    const target = this.targetOf(session, action);
+    if (!target.ok) {
+      peer.send(errorResult(action, target.error));
+      return;
+    }
+    session.running.add(action.action_id);
+    const timeoutMs = action.timeout_ms ?? this.opts.defaultTimeoutMs;
+    const deadline = Date.now() + timeoutMs;
+    void this.queues
+      .run(target.tabId ?? 'active', () => this.execute(session, action, target.tabId, deadline, timeoutMs))
+      .then((result) => this.finishAction(session, action, target.tabId, result));
+  }
+
+  /** Which tab the action goes to, refusing another session's tabs (TAB_NOT_LEASED). */
+  private targetOf(session: Session, action: ActionMessage): Target {
+    const paramTab = numberField(action.params, 'tab_id');
+    for (const tabId of [action.tab_id, paramTab]) {
+      if (tabId === undefined) continue;
+      const owner = this.sessions.ownerOf(tabId);
+      if (owner && owner !== session) return { ok: false, error: notLeased(tabId) };
+    }
+    if (action.tab_id !== undefined) return { ok: true, tabId: action.tab_id };
+    if (session.currentTab !== null) return { ok: true, tabId: session.currentTab };
+    // Implicit hand-over: a session with no tab yet gets the browser's active tab (execute() checks
+    // it is nobody else's when other sessions hold tabs).
+    return { ok: true, tabId: null };
+  }
+
+  private async execute(session: Session, action: ActionMessage, tabId: number | null, deadline: number, timeoutMs: number): Promise<ActionResultMessage> {
+    if (tabId === null && this.sessions.othersHoldTabs(session) && !(action.action === 'open_tab' || action.action === 'list_tabs')) {
+      const active = await this.resolveActiveTab(deadline);
+      if (!active.ok) return errorResult(action, active.error);
+      const owner = this.sessions.ownerOf(active.tabId);
+      if (owner && owner !== session) {
+        return errorResult(action, errorInfo('TAB_NOT_LEASED', `The active tab (${active.tabId}) belongs to another agent session, so it cannot be handed to you. Open a tab of your own with open_tab, or pass the tab_id of one of yours.`, 'bridge', { tab_id: active.tabId }));
+      }
+      tabId = active.tabId;
+    }
+    const message: ActionMessage = tabId === null ? { ...action } : { ...action, tab_id: tabId };
+    return this.relay(message, deadline, timeoutMs);
+  }
+
+  /** Sends one action to the extension and resolves with its result, TIMEOUT or EXTENSION_DISCONNECTED. */
+  private relay(action: ActionMessage, deadline: number, timeoutMs: number): Promise<ActionResultMessage> {
+    const ext = this.extension;
+    if (!ext?.ready || !ext.open) {
+      return Promise.resolve(errorResult(action, errorInfo('NO_EXTENSION_CONNECTED', 'No browser extension is connected to the bridge. Open Chrome with the browser-use-ext extension installed and paired, then retry.', 'bridge')));
+    }
+    const remaining = deadline - Date.now();
+    const timeout = () =>
+      errorResult(action, errorInfo('TIMEOUT', `Action "${action.action}" got no result within ${timeoutMs} ms (including time queued behind earlier actions on the same tab). The page may still be busy: take a new state (get_state) before retrying, or raise timeout_ms.`, 'bridge', { timeout_ms: timeoutMs }));
+    if (remaining <= 0) return Promise.resolve(timeout());
     // Agents choose their own ids; the bridge relays under its own so two agents never collide.
     const relayId = `b${this.nextId++}`;
-    const timeoutMs = action.timeout_ms ?? this.opts.defaultTimeoutMs;
-    this.pending.add(relayId, { agent, agentActionId: action.action_id, action: action.action }, timeoutMs, (entry) => {
-      this.failInFlight(
-        entry,
-        errorInfo('TIMEOUT', `Action "${action.action}" got no result within ${timeoutMs} ms. The page may still be busy: take a new state (get_state) before retrying, or raise timeout_ms.`, 'bridge', { timeout_ms: timeoutMs }),
-      );
+    return new Promise((resolve) => {
+      this.pending.add(relayId, { action: action.action, resolve }, remaining, () => resolve(timeout()));
+      if (!ext.send({ ...action, action_id: relayId })) {
+        this.pending.take(relayId);
+        resolve(errorResult(action, errorInfo('EXTENSION_DISCONNECTED', 'The extension connection closed before the action could be sent. Wait for it to reconnect, then retry.', 'bridge')));
+      }
     });
-    ext.send({ ...action, action_id: relayId });
+  }
+
+  private async resolveActiveTab(deadline: number): Promise<{ ok: true; tabId: number } | { ok: false; error: ErrorInfo }> {
+    const noHandOver = (why: string) => ({ ok: false as const, error: errorInfo('TAB_NOT_LEASED', `Other agent sessions hold tabs, so the bridge cannot hand you the active tab implicitly (${why}). Pass tab_id, or open a tab of your own with open_tab.`, 'bridge') });
+    if (!(ACTION_NAMES as readonly string[]).includes('list_tabs')) return noHandOver('this build has no list_tabs');
+    const r = await this.relay({ type: 'action', action_id: 'list-tabs', action: 'list_tabs', params: {} } as ActionMessage, deadline, DEFAULT_TIMEOUT_MS);
+    const tabs = r.status === 'success' ? (r.outcome_details?.result as { tabs?: { tab_id: number; active: boolean }[] } | undefined)?.tabs : undefined;
+    const active = tabs?.find((t) => t.active);
+    if (!active) return noHandOver(r.error_info?.message ?? 'no active tab');
+    return { ok: true, tabId: active.tab_id };
+  }
+
+  /** Updates leases from what the action did, records the result and delivers it. */
+  private finishAction(session: Session, action: ActionMessage, sentTab: number | null, result: ActionResultMessage): void {
+    const released: (Released & { reason: 'tab_limit' | 'tab_closed' })[] = [];
+    const lease = (tabId: number, url: string | null, makeCurrent: boolean) => {
+      const r = this.sessions.lease(session, tabId, url);
+      if (!r.ok) return;
+      released.push(...r.released.map((x) => ({ ...x, reason: 'tab_limit' as const })));
+      if (makeCurrent) session.currentTab = tabId;
+    };
+    const state = result.new_simplified_state ?? null;
+    const actedTab = result.tab_id ?? state?.tab_id ?? sentTab;
+    const resultFields = (result.outcome_details?.result ?? null) as Record<string, unknown> | null;
+    if (result.status === 'success') {
+      if (actedTab !== null && actedTab !== undefined) lease(actedTab, state?.url ?? null, action.action !== 'close_tab');
+      if (action.action === 'open_tab' || action.action === 'switch_tab') {
+        const opened = numberField(resultFields, 'tab_id');
+        if (opened !== undefined) lease(opened, state?.tab_id === opened ? state.url : urlParam(action.params), true);
+      }
+      const popup = numberField(result.outcome_details, 'new_tab_id');
+      if (popup !== undefined) lease(popup, null, false);
+      if (action.action === 'close_tab') {
+        const closed = numberField(resultFields, 'closed_tab_id') ?? numberField(action.params, 'tab_id') ?? sentTab ?? undefined;
+        if (closed !== undefined && this.sessions.ownerOf(closed) === session) this.sessions.release(closed);
+      }
+    } else if (result.error_info?.error_code === 'TAB_NOT_FOUND' && actedTab !== null && actedTab !== undefined && this.sessions.ownerOf(actedTab) === session) {
+      const url = session.tabs.get(actedTab)?.url ?? null;
+      this.sessions.release(actedTab);
+      released.push({ tabId: actedTab, url, reason: 'tab_closed' });
+    }
+    const answer: ActionResultMessage = { ...result, original_action_id: action.action_id };
+    session.results.set(action.action_id, answer);
+    session.running.delete(action.action_id);
+    const peer = session.peer;
+    if (!peer) return; // recorded: a re-send after the agent reconnects gets it
+    for (const r of released) {
+      peer.send({
+        type: 'tab_released',
+        tab_id: r.tabId,
+        url: r.url,
+        reason: r.reason,
+        ...(r.reason === 'tab_limit' ? { max_tabs: session.maxTabs } : {}),
+        message: r.reason === 'tab_limit' ? `Tab limit (${session.maxTabs}) reached. Released tab: ${r.url ?? `tab ${r.tabId}`}` : `Tab ${r.tabId} (${r.url ?? 'unknown URL'}) was closed and is no longer yours.`,
+      });
+    }
+    peer.send(answer);
   }
 
   private onExtensionResult(result: ActionResultMessage): void {
@@ -286,39 +611,114 @@ export class BridgeServer extends EventEmitter {
       this.log.debug('late or unknown action_result dropped', { id: result.original_action_id });
       return;
     }
-    entry.value.agent.send({ ...result, original_action_id: entry.value.agentActionId });
+    entry.value.resolve(result);
   }
 
-  private onTaskSubmission(from: Peer, task: ProtocolMessage & { type: 'user_task_submission' }): void {
-    const taker = [...this.agents].find((a) => a.ready && a.capabilities.includes('accepts_tasks'));
-    if (!taker) {
-      from.sendError(errorInfo('NO_TASK_AGENT', 'No agent that accepts tasks is connected. Start one with `python -m browser_use_ext serve`, then submit the task again.', 'bridge'), task.task_id ?? 'user_task_submission');
-      return;
-    }
-    taker.send(task);
+  /** state_update reaches only the session leasing that tab (no cross-talk between agents). */
+  private onStateUpdate(update: StateUpdateMessage): void {
+    this.sessions.noteUrl(update.tab_id, update.state.url);
+    const owner = this.sessions.ownerOf(update.tab_id);
+    owner?.peer?.send(update);
   }
 
   private failInFlight(entry: PendingEntry<InFlight>, error: ErrorInfo): void {
-    entry.value.agent.send({ type: 'action_result', original_action_id: entry.value.agentActionId, action: entry.value.action, status: 'error', outcome_details: null, new_simplified_state: null, error_info: error });
+    entry.value.resolve({ type: 'action_result', original_action_id: entry.id, action: entry.value.action, status: 'error', outcome_details: null, new_simplified_state: null, error_info: error });
+  }
+
+  // --- tasks (contract H) ---------------------------------------------------------------------
+
+  private onTaskSubmission(from: Peer, submitted: UserTaskSubmissionMessage): void {
+    const taker = this.sessions.all().find((s) => s.connected && s.capabilities.includes('accepts_tasks'));
+    if (!taker?.peer) {
+      from.sendError(errorInfo('NO_TASK_AGENT', 'No agent that accepts tasks is connected. Start one with `python -m browser_use_ext serve`, then submit the task again.', 'bridge'), submitted.task_id ?? 'user_task_submission');
+      return;
+    }
+    const task: UserTaskSubmissionMessage = { ...submitted, task_id: submitted.task_id ?? this.tasks.newId() };
+    this.tasks.assign(task.task_id as string, taker.id);
+    taker.peer.send(task);
+  }
+
+  private onTaskProgress(peer: Peer, progress: TaskProgressMessage): void {
+    const session = this.sessionOf.get(peer);
+    if (!session || this.tasks.holderOf(progress.task_id) !== session.id) {
+      peer.sendError(errorInfo('TASK_NOT_FOUND', `Task "${progress.task_id}" is not held by this session (never assigned, already finished, or another agent's). Report progress only for tasks you received in user_task_submission.`, 'bridge', { task_id: progress.task_id }), progress.task_id);
+      return;
+    }
+    if (FINAL_TASK_STATUSES.has(progress.status)) this.tasks.finish(progress.task_id);
+    if (!this.extension?.send(progress)) this.log.info('task progress not delivered: no extension connected', { task_id: progress.task_id, status: progress.status });
+  }
+
+  private onTaskControl(from: Peer, control: TaskControlMessage): void {
+    const holderId = this.tasks.holderOf(control.task_id);
+    const holder = holderId === null ? undefined : this.sessions.all().find((s) => s.id === holderId);
+    if (!holder) {
+      from.sendError(errorInfo('TASK_NOT_FOUND', `No running task "${control.task_id}". It may have finished already; submit a new task instead.`, 'bridge', { task_id: control.task_id }), control.task_id);
+      return;
+    }
+    if (!holder.peer?.send(control)) {
+      from.sendError(errorInfo('NO_TASK_AGENT', `The agent running task "${control.task_id}" is disconnected right now; it may resume within ${Math.round(this.opts.sessionGraceMs / 1000)} s. Try the command again then.`, 'bridge', { task_id: control.task_id }), control.task_id);
+    }
+  }
+
+  // --- connection ends ------------------------------------------------------------------------
+
+  private onSessionEnded(session: Session, released: Released[]): void {
+    this.log.info('agent session ended', { session: session.id, released_tabs: released.length });
+    for (const taskId of this.tasks.heldBy(session.id)) {
+      this.tasks.finish(taskId);
+      this.extension?.send({ type: 'task_progress', task_id: taskId, status: 'failed', message: 'The agent running this task disconnected and did not come back. Submit the task again.', final_result: null });
+    }
+  }
+
+  private broadcastToAgents(message: ProtocolMessage): void {
+    for (const a of this.agents) if (a.ready) a.send(message);
   }
 
   private onClose(peer: Peer): void {
     this.log.debug('connection closed', { peer: peer.id });
     if (peer.role === 'agent') {
       this.agents.delete(peer);
+      const session = this.sessionOf.get(peer);
+      this.sessionOf.delete(peer);
+      if (session) this.sessions.detach(session, peer);
       return;
     }
     if (this.extension !== peer) return;
     this.extension = null;
+    this.extensionAwaySince = Date.now();
     const inFlight = this.pending.drain();
     for (const e of inFlight) this.failInFlight(e, errorInfo('EXTENSION_DISCONNECTED', `The extension disconnected while "${e.value.action}" was running; it may or may not have taken effect. Wait for the extension to reconnect, take a new state, then decide whether to retry.`, 'bridge'));
     this.log.warn('extension disconnected', { failed_in_flight: inFlight.length });
+    this.broadcastToAgents({ type: 'extension_status', connected: false, message: 'The browser extension disconnected (its service worker restarted or the browser closed). Actions fail with NO_EXTENSION_CONNECTED until it is back; you will get extension_status connected true, with your tabs unchanged.' });
     this.emit('extension-disconnected', peer.id);
   }
 }
 
+/** Failures are counted per role and address: an extension with an outdated secret retrying in the
+ * background must not lock agents on the same loopback address out. */
+function limiterKey(peer: Peer): string {
+  return `${peer.role}@${peer.remoteAddress}`;
+}
+
 function errorResult(action: ActionMessage, error: ErrorInfo): ActionResultMessage {
   return { type: 'action_result', original_action_id: action.action_id, action: action.action, status: 'error', outcome_details: null, new_simplified_state: null, error_info: error };
+}
+
+function notLeased(tabId: number): ErrorInfo {
+  return errorInfo('TAB_NOT_LEASED', `Tab ${tabId} belongs to another agent session. Open a tab of your own with open_tab, or act on one of your tabs (hello_ack.leased_tab_ids, open_tab results).`, 'bridge', { tab_id: tabId });
+}
+
+/** Reads an integer field from an open wire object (params, outcome details) without `any`. */
+function numberField(obj: unknown, key: string): number | undefined {
+  if (typeof obj !== 'object' || obj === null) return undefined;
+  const v = (obj as Record<string, unknown>)[key];
+  return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
+}
+
+function urlParam(params: unknown): string | null {
+  if (typeof params !== 'object' || params === null) return null;
+  const v = (params as Record<string, unknown>)['url'];
+  return typeof v === 'string' ? v : null;
 }
 
 function roleForPath(url: string | undefined): Role | null {

@@ -1,8 +1,23 @@
 // A raw WebSocket peer for bridge tests: speaks the protocol by hand so tests can also send what a
 // correct client never would.
+import crypto from 'node:crypto';
 import WebSocket from 'ws';
-import type { ProtocolMessage } from '../../schemas/generated/protocol';
+import { bridgeProof, clientProof } from '../../bridge/src/auth';
+import { EXTENSION_ID } from '../../bridge/src/extension-id';
+import type { HelloAckMessage, ProtocolMessage } from '../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
+
+export const EXTENSION_ORIGIN = `chrome-extension://${EXTENSION_ID}`;
+
+export interface HelloOptions {
+  /** The role's secret (bridge.secrets.extension_secret / agent_secret). */
+  secret: string;
+  capabilities?: string[];
+  sessionToken?: string;
+  maxTabs?: number;
+  /** Upgrade headers; the extension role gets our extension Origin by default. */
+  headers?: Record<string, string>;
+}
 
 export class RawPeer {
   readonly received: ProtocolMessage[] = [];
@@ -31,12 +46,40 @@ export class RawPeer {
     return new RawPeer(ws);
   }
 
-  /** Opens and completes the hello handshake as the given role. */
-  static async hello(url: string, role: 'agent' | 'extension', capabilities: string[] = []): Promise<RawPeer> {
-    const p = await RawPeer.open(url);
-    p.send({ type: 'hello', role, protocol_version: PROTOCOL_VERSION, client: { name: `test-${role}`, version: '0' }, capabilities });
-    await p.next((m) => m.type === 'hello_ack');
+  ack: HelloAckMessage | null = null;
+
+  /** Opens and completes the handshake (hello, auth_challenge, auth_response, hello_ack) as the given role. */
+  static async hello(url: string, role: 'agent' | 'extension', o: HelloOptions): Promise<RawPeer> {
+    const p = await RawPeer.open(url, o.headers ?? (role === 'extension' ? { Origin: EXTENSION_ORIGIN } : {}));
+    const clientNonce = crypto.randomBytes(16).toString('base64');
+    const hello: Record<string, unknown> = { type: 'hello', role, protocol_version: PROTOCOL_VERSION, client: { name: `test-${role}`, version: '0' }, capabilities: o.capabilities ?? [], client_nonce: clientNonce };
+    if (o.sessionToken) hello['session_token'] = o.sessionToken;
+    if (o.maxTabs !== undefined) hello['max_tabs'] = o.maxTabs;
+    p.send(hello);
+    const challenge = await p.next((m) => m.type === 'auth_challenge' || m.type === 'error');
+    if (challenge.type !== 'auth_challenge') throw new Error(`handshake refused: ${JSON.stringify(challenge)}`);
+    if (challenge.bridge_proof !== bridgeProof(o.secret, clientNonce)) throw new Error('the bridge proof does not match the secret');
+    p.send({ type: 'auth_response', proof: clientProof(o.secret, role, challenge.nonce, clientNonce) });
+    const ack = await p.next((m) => m.type === 'hello_ack' || m.type === 'error');
+    if (ack.type !== 'hello_ack') throw new Error(`handshake refused: ${JSON.stringify(ack)}`);
+    p.ack = ack;
     return p;
+  }
+
+  /** Resolves with the HTTP status when the upgrade is refused, or null when it is accepted. */
+  static async refusedStatus(url: string, headers: Record<string, string> = {}): Promise<number | null> {
+    const ws = new WebSocket(url, { headers });
+    return new Promise((resolve) => {
+      ws.once('unexpected-response', (_req, res) => {
+        resolve(res.statusCode ?? 0);
+        ws.terminate();
+      });
+      ws.once('open', () => {
+        resolve(null);
+        ws.close();
+      });
+      ws.once('error', () => undefined);
+    });
   }
 
   send(m: ProtocolMessage | Record<string, unknown>): void {

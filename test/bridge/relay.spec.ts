@@ -12,6 +12,9 @@ describe('bridge relay (real ws)', () => {
   let bridge: BridgeServer;
   const peers: RawPeer[] = [];
   const track = (p: RawPeer) => (peers.push(p), p);
+  const extHello = () => RawPeer.hello(bridge.extensionUrl, 'extension', { secret: bridge.secrets.extension_secret });
+  const agentHello = () => RawPeer.hello(bridge.agentUrl, 'agent', { secret: bridge.secrets.agent_secret });
+  const nonce = 'q83vEjRWeJq83vEjRWeJqw==';
 
   beforeEach(async () => {
     bridge = new BridgeServer({ port: 0, logger: createLogger('silent'), defaultTimeoutMs: 2000 });
@@ -23,8 +26,8 @@ describe('bridge relay (real ws)', () => {
   });
 
   it('relays an action to the extension and its result back under the agent\'s id', async () => {
-    const ext = track(await RawPeer.hello(bridge.extensionUrl, 'extension'));
-    const agent = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
+    const ext = track(await extHello());
+    const agent = track(await agentHello());
     agent.send({ type: 'action', action_id: 'mine-1', action: 'click', params: { element_id: 'e3' }, tab_id: 4 });
     const relayed = (await ext.next((m) => m.type === 'action')) as ActionMessage;
     expect(relayed.action).to.equal('click');
@@ -36,11 +39,11 @@ describe('bridge relay (real ws)', () => {
   });
 
   it('keeps two agents that reuse the same action id apart', async () => {
-    const ext = track(await RawPeer.hello(bridge.extensionUrl, 'extension'));
-    const a = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
-    const b = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
-    a.send({ type: 'action', action_id: 'same', action: 'click', params: { element_id: 'eA' } });
-    b.send({ type: 'action', action_id: 'same', action: 'click', params: { element_id: 'eB' } });
+    const ext = track(await extHello());
+    const a = track(await agentHello());
+    const b = track(await agentHello());
+    a.send({ type: 'action', action_id: 'same', action: 'click', params: { element_id: 'eA' }, tab_id: 1 });
+    b.send({ type: 'action', action_id: 'same', action: 'click', params: { element_id: 'eB' }, tab_id: 2 });
     const first = (await ext.next((m) => m.type === 'action')) as ActionMessage;
     const second = (await ext.next((m) => m.type === 'action')) as ActionMessage;
     expect(first.action_id).not.to.equal(second.action_id);
@@ -53,7 +56,7 @@ describe('bridge relay (real ws)', () => {
   });
 
   it('answers NO_EXTENSION_CONNECTED at once when no extension is there', async () => {
-    const agent = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
+    const agent = track(await agentHello());
     agent.send({ type: 'action', action_id: 'x', action: 'get_state', params: {} });
     const r = (await agent.next(isResult)) as ActionResultMessage;
     expect(r.status).to.equal('error');
@@ -62,8 +65,8 @@ describe('bridge relay (real ws)', () => {
   });
 
   it('ends an unanswered action with a typed TIMEOUT result after timeout_ms', async () => {
-    track(await RawPeer.hello(bridge.extensionUrl, 'extension'));
-    const agent = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
+    track(await extHello());
+    const agent = track(await agentHello());
     const t0 = Date.now();
     agent.send({ type: 'action', action_id: 'slow', action: 'get_state', params: {}, timeout_ms: 150 });
     const r = (await agent.next(isResult)) as ActionResultMessage;
@@ -74,10 +77,10 @@ describe('bridge relay (real ws)', () => {
   });
 
   it('fails every in-flight action at once with EXTENSION_DISCONNECTED when the extension drops', async () => {
-    const ext = track(await RawPeer.hello(bridge.extensionUrl, 'extension'));
-    const agent = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
-    agent.send({ type: 'action', action_id: 'p1', action: 'get_state', params: {}, timeout_ms: 60_000 });
-    agent.send({ type: 'action', action_id: 'p2', action: 'get_state', params: {}, timeout_ms: 60_000 });
+    const ext = track(await extHello());
+    const agent = track(await agentHello());
+    agent.send({ type: 'action', action_id: 'p1', action: 'get_state', params: {}, timeout_ms: 60_000, tab_id: 1 });
+    agent.send({ type: 'action', action_id: 'p2', action: 'get_state', params: {}, timeout_ms: 60_000, tab_id: 2 });
     await ext.next((m) => m.type === 'action');
     await ext.next((m) => m.type === 'action');
     const t0 = Date.now();
@@ -91,20 +94,20 @@ describe('bridge relay (real ws)', () => {
   });
 
   it('answers an invalid message with INVALID_MESSAGE and the JSON path, and stays open', async () => {
-    track(await RawPeer.hello(bridge.extensionUrl, 'extension'));
-    const agent = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
-    agent.send({ type: 'action', action_id: 'bad', action: 'click', params: { element_id: 'e1', force: true } });
+    track(await extHello());
+    const agent = track(await agentHello());
+    agent.send({ type: 'action', action_id: 'bad', action: 'click', params: { element_id: 'e1', bogus_field: true } });
     const e = (await agent.next(isError)) as ErrorMessage;
     expect(e.in_reply_to).to.equal('bad');
     expect(e.error_info.error_code).to.equal('INVALID_MESSAGE');
     expect(e.error_info.details?.['instance_path']).to.equal('/params');
-    expect(e.error_info.message).to.contain('"force"');
+    expect(e.error_info.message).to.contain('"bogus_field"');
     agent.send({ type: 'ping', sent_at: 5 });
     expect(await agent.next((m) => m.type === 'pong')).to.deep.equal({ type: 'pong', sent_at: 5 });
   });
 
   it('rejects unknown action names with the list of valid ones', async () => {
-    const agent = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
+    const agent = track(await agentHello());
     agent.send({ type: 'action', action_id: 'u', action: 'teleport', params: {} });
     const e = (await agent.next(isError)) as ErrorMessage;
     expect(e.error_info.error_code).to.equal('INVALID_MESSAGE');
@@ -113,7 +116,7 @@ describe('bridge relay (real ws)', () => {
   });
 
   it('closes with 1003 after answering a frame that is not JSON', async () => {
-    const agent = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
+    const agent = track(await agentHello());
     agent.sendText('{not json');
     const e = (await agent.next(isError)) as ErrorMessage;
     expect(e.error_info.error_code).to.equal('INVALID_MESSAGE');
@@ -130,7 +133,7 @@ describe('bridge relay (real ws)', () => {
 
   it('refuses another protocol version with VERSION_MISMATCH naming the side to upgrade', async () => {
     const p = track(await RawPeer.open(bridge.agentUrl));
-    p.send({ type: 'hello', role: 'agent', protocol_version: 99, client: { name: 'future', version: '9' }, capabilities: [] });
+    p.send({ type: 'hello', role: 'agent', protocol_version: 99, client: { name: 'future', version: '9' }, capabilities: [], client_nonce: nonce });
     const e = (await p.next(isError)) as ErrorMessage;
     expect(e.error_info.error_code).to.equal('VERSION_MISMATCH');
     expect(e.error_info.message).to.match(/upgrade the bridge/);
@@ -139,14 +142,14 @@ describe('bridge relay (real ws)', () => {
 
   it('refuses a hello whose role does not match the endpoint', async () => {
     const p = track(await RawPeer.open(bridge.agentUrl));
-    p.send({ type: 'hello', role: 'extension', protocol_version: 1, client: { name: 'x', version: '0' }, capabilities: [] });
+    p.send({ type: 'hello', role: 'extension', protocol_version: 1, client: { name: 'x', version: '0' }, capabilities: [], client_nonce: nonce });
     const e = (await p.next(isError)) as ErrorMessage;
     expect(e.error_info.error_code).to.equal('UNAUTHORIZED');
     expect((await p.waitClose()).code).to.equal(1008);
   });
 
   it('refuses messages a role may not send', async () => {
-    const agent = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
+    const agent = track(await agentHello());
     agent.send({ type: 'action_result', original_action_id: 'x', status: 'success' });
     const e = (await agent.next(isError)) as ErrorMessage;
     expect(e.error_info.error_code).to.equal('UNAUTHORIZED');
@@ -154,8 +157,8 @@ describe('bridge relay (real ws)', () => {
   });
 
   it('fails the action at once when the extension answers with an invalid result', async () => {
-    const ext = track(await RawPeer.hello(bridge.extensionUrl, 'extension'));
-    const agent = track(await RawPeer.hello(bridge.agentUrl, 'agent'));
+    const ext = track(await extHello());
+    const agent = track(await agentHello());
     agent.send({ type: 'action', action_id: 'v', action: 'get_state', params: {}, timeout_ms: 60_000 });
     const relayed = (await ext.next((m) => m.type === 'action')) as ActionMessage;
     ext.send({ type: 'action_result', original_action_id: relayed.action_id, status: 'done' });
@@ -165,7 +168,7 @@ describe('bridge relay (real ws)', () => {
   });
 
   it('serves /healthz and /status without secrets', async () => {
-    track(await RawPeer.hello(bridge.extensionUrl, 'extension'));
+    track(await extHello());
     const health = await fetch(`http://127.0.0.1:${bridge.port}/healthz`);
     expect(await health.json()).to.deep.equal({ ok: true });
     const status = (await (await fetch(`http://127.0.0.1:${bridge.port}/status`)).json()) as { extension: { connected: boolean } };

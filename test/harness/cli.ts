@@ -6,7 +6,7 @@ import { startHarness } from './harness';
 
 const { values } = parseArgs({ options: { serve: { type: 'string' }, help: { type: 'boolean', short: 'h' }, 'keep-stdin': { type: 'boolean' } } });
 if (values.help) {
-  process.stdout.write('Usage: npm run harness -- [--serve <dir>] [--keep-stdin]\nPrints {"agent_url", "fixtures_url", ...} as JSON, then runs until stopped.\n');
+  process.stdout.write('Usage: npm run harness -- [--serve <dir>] [--keep-stdin]\nPrints {"agent_url", "fixtures_url", "credentials": {"agent_secret"}, "config_dir", ...} as JSON, then runs until stopped.\n');
   process.exit(0);
 }
 const h = await startHarness(values.serve ? { fixturesDir: values.serve } : {});
@@ -18,7 +18,9 @@ process.stdout.write(
     status_url: `http://127.0.0.1:${h.bridge.port}/status`,
     fixtures_url: h.fixtures.origin,
     chromium_ws_endpoint: h.launched.browser.wsEndpoint(),
-    credentials: null,
+    // The agent secret of this run's temp config dir (contract G); the extension already has its own.
+    credentials: { agent_secret: h.secrets.agent_secret },
+    config_dir: h.configDir,
   }) + '\n',
 );
 let stopping = false;

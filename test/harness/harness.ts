@@ -1,10 +1,14 @@
 // The real setup, reusable by the test suite, benchmarks, the Python shim's tests and people:
 // the bridge on a free port, a fixture HTTP server, and Chromium with the built extension that
 // connects to the bridge. `connectAgent()` returns a typed agent client.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { AgentClient } from '../../bridge/src/client/agent-client';
 import { createLogger, type LogLevel } from '../../bridge/src/log';
-import { BridgeServer } from '../../bridge/src/server';
+import { loadOrCreateSecrets, type Secrets } from '../../bridge/src/secrets';
+import { BridgeServer, type BridgeOptions } from '../../bridge/src/server';
 import { launchWithExtension, type LaunchedBrowser } from './browser';
 import { FixtureServer } from './fixture-server';
 
@@ -14,35 +18,47 @@ export interface HarnessOptions {
   logLevel?: LogLevel;
   bridgePort?: number;
   fixturesPort?: number;
+  /** Extra BridgeServer options (timeouts, tab limit, ...). */
+  bridgeOptions?: Omit<BridgeOptions, 'port' | 'logger' | 'secrets'>;
 }
 
 export interface Harness {
   bridge: BridgeServer;
   fixtures: FixtureServer;
   launched: LaunchedBrowser;
-  connectAgent(options?: { capabilities?: string[] }): Promise<AgentClient>;
+  /** Temp config dir holding this run's fresh secrets.json (removed by close()). */
+  configDir: string;
+  secrets: Secrets;
+  connectAgent(options?: { capabilities?: string[]; maxTabs?: number }): Promise<AgentClient>;
   /** Opens a tab at url, brings it to the front (the default target of actions) and waits for load. */
   openPage(url: string): Promise<Page>;
   close(): Promise<void>;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const bridge = new BridgeServer({ port: options.bridgePort ?? 0, logger: createLogger(options.logLevel ?? (process.env['BUX_LOG'] as LogLevel | undefined) ?? 'warn') });
+  // Fresh pairing secrets per run, in a temp config dir (never the user's real one).
+  const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-config-'));
+  const { secrets } = loadOrCreateSecrets(configDir);
+  const bridge = new BridgeServer({ ...options.bridgeOptions, port: options.bridgePort ?? 0, secrets, logger: createLogger(options.logLevel ?? (process.env['BUX_LOG'] as LogLevel | undefined) ?? 'warn') });
   await bridge.start();
+  const removeConfig = () => fs.rmSync(configDir, { recursive: true, force: true });
   const fixtures = await new FixtureServer(options.fixturesDir).start(options.fixturesPort ?? 0);
   const extensionUp = bridge.waitForExtension(20_000);
   let launched: LaunchedBrowser;
   try {
-    launched = await launchWithExtension({ extensionBridgeUrl: bridge.extensionUrl });
+    // The extension gets its pairing secret through config.json, as if pasted on the options page.
+    launched = await launchWithExtension({ extensionBridgeUrl: bridge.extensionUrl, extensionConfig: { extension_secret: secrets.extension_secret } });
   } catch (e) {
     extensionUp.catch(() => undefined);
     await Promise.all([bridge.close(), fixtures.close()]);
+    removeConfig();
     throw e;
   }
   try {
     await extensionUp;
   } catch (e) {
     await Promise.all([launched.close(), bridge.close(), fixtures.close()]);
+    removeConfig();
     throw e;
   }
   const agents: AgentClient[] = [];
@@ -50,8 +66,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     bridge,
     fixtures,
     launched,
+    configDir,
+    secrets,
     async connectAgent(o = {}) {
-      const agent = await AgentClient.connect({ url: bridge.agentUrl, capabilities: o.capabilities ?? [] });
+      const agent = await AgentClient.connect({ url: bridge.agentUrl, secret: secrets.agent_secret, capabilities: o.capabilities ?? [], ...(o.maxTabs === undefined ? {} : { maxTabs: o.maxTabs }) });
       agents.push(agent);
       return agent;
     },
@@ -65,6 +83,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await Promise.all(agents.map((a) => a.close().catch(() => undefined)));
       await launched.close();
       await Promise.all([bridge.close(), fixtures.close()]);
+      removeConfig();
     },
   };
 }

@@ -1,11 +1,20 @@
 // Typed agent-side client of the bridge, used by tests, benchmarks and TypeScript users.
-// `call()` sends an action and resolves with its action_result (success or error: a failed action
-// is an answer, not an exception). Transport failures reject with BridgeClientError.
+// - Handshake (contract G): hello with a fresh client_nonce, checks the bridge's proof, answers the
+//   challenge. The agent secret comes from options, else env BROWSER_USE_EXT_AGENT_SECRET, else
+//   the install's secrets file (bridge/src/secrets.ts).
+// - `call()` sends an action and resolves with its action_result (success or error: a failed action
+//   is an answer, not an exception). Transport failures reject with BridgeClientError.
+// - Reconnection: when the socket drops unexpectedly the client reconnects with backoff, presents
+//   its session_token (same session, same tabs) and re-sends unanswered actions with the same
+//   action_id; the bridge answers those from its record instead of running them twice.
+import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
-import type { ActionResultMessage, HelloAckMessage, ProtocolMessage, StateUpdateMessage, ErrorMessage, UserTaskSubmissionMessage } from '../../../schemas/generated/protocol';
+import type { ActionResultMessage, ErrorInfo, HelloAckMessage, ProtocolMessage, TaskProgressMessage } from '../../../schemas/generated/protocol';
 import { PROTOCOL_VERSION, type ActionName, type ActionParams } from '../../../schemas/generated/registry';
 import { checkMessage, decodeMessage } from '../../../schemas/lib/wire';
+import { bridgeProof, clientProof, proofsEqual } from '../auth';
+import { AGENT_SECRET_ENV, readAgentSecret } from '../secrets';
 import { BRIDGE_VERSION } from '../version';
 
 export class BridgeClientError extends Error {
@@ -22,11 +31,19 @@ export class BridgeClientError extends Error {
 export interface AgentClientOptions {
   /** ws://127.0.0.1:PORT/agent */
   url: string;
+  /** The agent secret. Omitted: env BROWSER_USE_EXT_AGENT_SECRET, else the install's secrets.json. */
+  secret?: string;
   clientName?: string;
   capabilities?: string[];
-  /** Per-call timeout the client applies on top of the bridge's own (which answers TIMEOUT). */
+  /** Tab limit for this session (hello.max_tabs). */
+  maxTabs?: number;
+  /** Slack the client adds on top of the bridge's own timeout (which answers TIMEOUT). */
   callTimeoutMs?: number;
   connectTimeoutMs?: number;
+  /** Reconnect after an unexpected drop (default true). */
+  reconnect?: boolean;
+  /** Give up after this long without a connection (default 30 s). */
+  reconnectWindowMs?: number;
 }
 
 export interface CallOptions {
@@ -37,6 +54,7 @@ export interface CallOptions {
 }
 
 interface Waiter {
+  message: ProtocolMessage;
   resolve: (r: ActionResultMessage) => void;
   reject: (e: Error) => void;
   timer: ReturnType<typeof setTimeout>;
@@ -48,10 +66,16 @@ export class AgentClient extends EventEmitter {
   private ws: WebSocket | null = null;
   private readonly waiters = new Map<string, Waiter>();
   private seq = 0;
+  private closing = false;
+  private reconnecting: Promise<void> | null = null;
+  private readonly secret: string;
   hello: HelloAckMessage | null = null;
 
   constructor(private readonly opts: AgentClientOptions) {
     super();
+    const secret = opts.secret ?? readAgentSecret();
+    if (!secret) throw new BridgeClientError(`No agent secret: pass { secret }, set ${AGENT_SECRET_ENV}, or run the bridge once on this machine so it creates its secrets file.`, 'UNAUTHORIZED');
+    this.secret = secret;
   }
 
   static async connect(opts: AgentClientOptions): Promise<AgentClient> {
@@ -60,39 +84,79 @@ export class AgentClient extends EventEmitter {
     return c;
   }
 
+  get sessionId(): string | null {
+    return this.hello?.session_id ?? null;
+  }
+
+  /** Connects and completes the handshake; resumes the session when one was established before. */
   async open(): Promise<HelloAckMessage> {
     const ws = new WebSocket(this.opts.url);
     this.ws = ws;
     const timeoutMs = this.opts.connectTimeoutMs ?? 10_000;
+    const clientNonce = crypto.randomBytes(24).toString('base64');
     const ack = await new Promise<HelloAckMessage>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new BridgeClientError(`no hello_ack from ${this.opts.url} within ${timeoutMs} ms`, 'TIMEOUT')), timeoutMs);
-      ws.once('error', (err) => {
+      let settled = false;
+      let established = false;
+      const fail = (e: BridgeClientError) => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
-        reject(new BridgeClientError(`cannot connect to the bridge at ${this.opts.url}: ${err.message}. Is it running (npm start)?`, 'COMMUNICATION_ERROR_WITH_TARGET', { cause: err }));
-      });
+        ws.terminate();
+        reject(e);
+      };
+      const timer = setTimeout(() => fail(new BridgeClientError(`no hello_ack from ${this.opts.url} within ${timeoutMs} ms`, 'TIMEOUT')), timeoutMs);
+      ws.once('error', (err) => fail(new BridgeClientError(`cannot connect to the bridge at ${this.opts.url}: ${err.message}. Is it running (npm start)?`, 'COMMUNICATION_ERROR_WITH_TARGET', { cause: err })));
       ws.once('open', () => {
-        this.sendRaw({ type: 'hello', role: 'agent', protocol_version: PROTOCOL_VERSION, client: { name: this.opts.clientName ?? 'browser-use-ext-ts-client', version: BRIDGE_VERSION }, capabilities: this.opts.capabilities ?? [] });
+        const hello: ProtocolMessage = {
+          type: 'hello',
+          role: 'agent',
+          protocol_version: PROTOCOL_VERSION,
+          client: { name: this.opts.clientName ?? 'browser-use-ext-ts-client', version: BRIDGE_VERSION },
+          capabilities: this.opts.capabilities ?? [],
+          client_nonce: clientNonce,
+        };
+        if (this.hello?.session_token) hello.session_token = this.hello.session_token;
+        if (this.opts.maxTabs !== undefined) hello.max_tabs = this.opts.maxTabs;
+        this.sendOn(ws, hello);
       });
       ws.on('message', (data) => {
         const decoded = decodeMessage(data.toString(), 'client');
         if (!decoded.ok) {
-          this.emit('protocol-error', decoded.error);
+          this.emit('protocol-error', decoded.error, decoded.inReplyTo);
           return;
         }
         const m = decoded.value;
-        if (m.type === 'hello_ack') {
-          clearTimeout(timer);
-          resolve(m);
-          return;
-        }
-        if (m.type === 'error' && !this.hello) {
-          clearTimeout(timer);
-          reject(new BridgeClientError(m.error_info.message, m.error_info.error_code));
-          return;
+        if (!settled) {
+          if (m.type === 'auth_challenge') {
+            // Check the bridge first: an impostor on the port never gets a proof to replay.
+            if (!proofsEqual(bridgeProof(this.secret, clientNonce), m.bridge_proof)) {
+              fail(new BridgeClientError(`The server at ${this.opts.url} could not prove it knows the agent secret: it is not your bridge, or your secret is wrong/outdated. Check ${AGENT_SECRET_ENV} against \`browser-use-ext bridge --print-pairing\`.`, 'UNAUTHORIZED'));
+              return;
+            }
+            this.sendOn(ws, { type: 'auth_response', proof: clientProof(this.secret, 'agent', m.nonce, clientNonce) });
+            return;
+          }
+          if (m.type === 'hello_ack') {
+            settled = true;
+            established = true;
+            clearTimeout(timer);
+            resolve(m);
+            return;
+          }
+          if (m.type === 'error') {
+            fail(new BridgeClientError(m.error_info.message, m.error_info.error_code));
+            return;
+          }
         }
         this.onMessage(m);
       });
-      ws.on('close', (code, reason) => this.onClose(code, reason.toString()));
+      ws.on('close', (code, reason) => {
+        if (!established) {
+          fail(new BridgeClientError(`the bridge closed the connection during the handshake (${code} ${reason.toString()})`, code === 1008 ? 'UNAUTHORIZED' : 'COMMUNICATION_ERROR_WITH_TARGET'));
+          return;
+        }
+        if (this.ws === ws) this.onClose(code, reason.toString());
+      });
     });
     this.hello = ack;
     return ack;
@@ -111,7 +175,8 @@ export class AgentClient extends EventEmitter {
         this.waiters.delete(actionId);
         reject(error);
       }, clientTimeout);
-      this.waiters.set(actionId, { resolve, reject, timer, error });
+      this.waiters.set(actionId, { message, resolve, reject, timer, error });
+      if (this.reconnecting) return; // sent once the connection is back
       try {
         this.sendRaw(message);
       } catch (e) {
@@ -122,12 +187,15 @@ export class AgentClient extends EventEmitter {
     });
   }
 
+  /** Reports progress of a task received through the 'task' event (contract H). */
+  sendTaskProgress(progress: Omit<TaskProgressMessage, 'type'>): void {
+    this.sendRaw({ type: 'task_progress', ...progress });
+  }
+
   /** Sends any protocol message after validating it. */
   sendRaw(message: ProtocolMessage): void {
-    const checked = checkMessage(message, 'client');
-    if (!checked.ok) throw new BridgeClientError(checked.error.message, 'INVALID_MESSAGE');
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) throw new BridgeClientError('not connected to the bridge; call open() first', 'COMMUNICATION_ERROR_WITH_TARGET');
-    this.ws.send(JSON.stringify(message));
+    this.sendOn(this.ws, message);
   }
 
   /** Sends a frame without validation (tests of the bridge's own validation). */
@@ -135,13 +203,25 @@ export class AgentClient extends EventEmitter {
     this.ws?.send(text);
   }
 
+  /** Drops the socket without a close handshake (tests of reconnection). */
+  dropConnection(): void {
+    this.ws?.terminate();
+  }
+
   async close(): Promise<void> {
+    this.closing = true;
     const ws = this.ws;
     if (!ws || ws.readyState === WebSocket.CLOSED) return;
     await new Promise<void>((resolve) => {
       ws.once('close', () => resolve());
       ws.close(1000, 'client closing');
     });
+  }
+
+  private sendOn(ws: WebSocket, message: ProtocolMessage): void {
+    const checked = checkMessage(message, 'client');
+    if (!checked.ok) throw new BridgeClientError(checked.error.message, 'INVALID_MESSAGE');
+    ws.send(JSON.stringify(message));
   }
 
   private onMessage(m: ProtocolMessage): void {
@@ -158,13 +238,22 @@ export class AgentClient extends EventEmitter {
         this.sendRaw({ type: 'pong', sent_at: m.sent_at });
         return;
       case 'state_update':
-        this.emit('state_update', m satisfies StateUpdateMessage);
+        this.emit('state_update', m);
         return;
       case 'user_task_submission':
-        this.emit('task', m satisfies UserTaskSubmissionMessage);
+        this.emit('task', m);
+        return;
+      case 'task_control':
+        this.emit('task_control', m);
+        return;
+      case 'tab_released':
+        this.emit('tab_released', m);
+        return;
+      case 'extension_status':
+        this.emit('extension_status', m);
         return;
       case 'error':
-        this.emit('protocol-error', (m satisfies ErrorMessage).error_info, m.in_reply_to ?? null);
+        this.emit('protocol-error', m.error_info satisfies ErrorInfo, m.in_reply_to ?? null);
         return;
       default:
         return;
@@ -172,13 +261,44 @@ export class AgentClient extends EventEmitter {
   }
 
   private onClose(code: number, reason: string): void {
+    this.emit('close', code, reason);
+    // 1008: the bridge refused us (auth, policy); reconnecting would only repeat that.
+    if (this.closing || this.opts.reconnect === false || !this.hello || code === 1008) {
+      this.failAll(`connection to the bridge closed (${code} ${reason})`);
+      return;
+    }
+    this.reconnecting = this.reconnectLoop().finally(() => {
+      this.reconnecting = null;
+    });
+  }
+
+  private async reconnectLoop(): Promise<void> {
+    const giveUpAt = Date.now() + (this.opts.reconnectWindowMs ?? 30_000);
+    let delay = 100;
+    while (!this.closing && Date.now() < giveUpAt) {
+      await new Promise((r) => setTimeout(r, delay));
+      delay = Math.min(delay * 2, 2_000);
+      try {
+        await this.open();
+      } catch (e) {
+        if (e instanceof BridgeClientError && e.code === 'UNAUTHORIZED') break;
+        continue;
+      }
+      // Same action ids: the bridge replays recorded results or joins still-running actions.
+      for (const w of this.waiters.values()) this.sendRaw(w.message);
+      this.emit('reconnected', this.hello);
+      return;
+    }
+    this.failAll('could not reconnect to the bridge');
+  }
+
+  private failAll(why: string): void {
     for (const [id, w] of this.waiters) {
       clearTimeout(w.timer);
-      w.error.message = `connection to the bridge closed (${code} ${reason}) before action ${id} was answered`;
+      w.error.message = `${why} before action ${id} was answered`;
       w.error.code = 'EXTENSION_DISCONNECTED';
       w.reject(w.error);
     }
     this.waiters.clear();
-    this.emit('close', code, reason);
   }
 }

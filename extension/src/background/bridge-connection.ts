@@ -1,11 +1,14 @@
-// The worker's WebSocket to the bridge: hello handshake, application-level keepalive (MV3 workers
+// The worker's WebSocket to the bridge: hello + challenge-response handshake (contract G: the
+// bridge proves it knows the extension secret, then we do; the secret never crosses the wire),
+// application-level keepalive (MV3 workers
 // die after 30 s without extension-API activity or messages; WebSocket ping frames do not count),
 // and reconnection with capped exponential backoff. chrome.alarms re-arms it after the worker was
 // killed and woken again.
 import type { ProtocolMessage } from '../../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../../schemas/generated/registry';
 import { checkMessage, decodeMessage, errorInfo } from '../../../schemas/lib/wire';
-import { loadConfig } from './config';
+import { loadConfig, STORAGE_KEYS } from './config';
+import { hmacHex, newClientNonce, sameHex } from './handshake';
 
 export const KEEPALIVE_MS = 20_000;
 const BACKOFF_MIN_MS = 250;
@@ -20,7 +23,23 @@ export class BridgeConnection {
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private keepaliveTimer: ReturnType<typeof setInterval> | null = null;
 
-  constructor(private readonly onMessage: MessageHandler) {}
+  constructor(private readonly onMessage: MessageHandler) {
+    // Registered while the worker script first runs (MV3): a new pairing secret or bridge URL from
+    // the options page replaces the current connection at once.
+    chrome.storage.onChanged.addListener((changes, area) => {
+      if (area === 'local' && (STORAGE_KEYS.extensionSecret in changes || STORAGE_KEYS.bridgeUrl in changes)) this.reconnectNow();
+    });
+  }
+
+  /** Drops the current connection (if any) and connects again with fresh settings. */
+  reconnectNow(): void {
+    this.backoffMs = BACKOFF_MIN_MS;
+    const ws = this.ws;
+    this.ws = null;
+    this.ready = false;
+    if (ws && ws.readyState !== WebSocket.CLOSED) ws.close(1000, 'settings changed');
+    void this.ensureConnected();
+  }
 
   get connected(): boolean {
     return this.ready && this.ws?.readyState === WebSocket.OPEN;
@@ -33,8 +52,13 @@ export class BridgeConnection {
       clearTimeout(this.reconnectTimer);
       this.reconnectTimer = null;
     }
-    const { bridgeUrl } = await loadConfig();
+    const { bridgeUrl, extensionSecret } = await loadConfig();
     if (this.ws && (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)) return;
+    if (!extensionSecret) {
+      // Not paired yet: the bridge would refuse us. The options page's save triggers reconnectNow().
+      console.warn('[browser-use-ext] not paired: paste the extension secret from `browser-use-ext bridge --print-pairing` into the extension options.');
+      return;
+    }
     let ws: WebSocket;
     try {
       ws = new WebSocket(bridgeUrl);
@@ -44,8 +68,9 @@ export class BridgeConnection {
       return;
     }
     this.ws = ws;
+    const clientNonce = newClientNonce();
     ws.onopen = () => {
-      this.sendNow({ type: 'hello', role: 'extension', protocol_version: PROTOCOL_VERSION, client: { name: 'browser-use-ext-extension', version: chrome.runtime.getManifest().version }, capabilities: ['tabs', 'navigation'] });
+      this.sendNow({ type: 'hello', role: 'extension', protocol_version: PROTOCOL_VERSION, client: { name: 'browser-use-ext-extension', version: chrome.runtime.getManifest().version }, capabilities: ['tabs', 'navigation'], client_nonce: clientNonce });
     };
     ws.onmessage = (ev: MessageEvent) => {
       if (typeof ev.data !== 'string') return;
@@ -56,6 +81,14 @@ export class BridgeConnection {
         return;
       }
       const m = decoded.value;
+      if (m.type === 'auth_challenge') {
+        void this.answerChallenge(ws, extensionSecret, clientNonce, m.nonce, m.bridge_proof);
+        return;
+      }
+      if (!this.ready && m.type !== 'hello_ack') {
+        if (m.type === 'error') console.warn('[browser-use-ext] bridge refused the handshake:', m.error_info.error_code, m.error_info.message);
+        return; // nothing but the handshake is acted on before hello_ack
+      }
       if (m.type === 'hello_ack') {
         this.ready = true;
         this.backoffMs = BACKOFF_MIN_MS;
@@ -77,6 +110,17 @@ export class BridgeConnection {
     ws.onerror = () => {
       // onclose follows and schedules the retry; nothing to add here.
     };
+  }
+
+  private async answerChallenge(ws: WebSocket, secret: string, clientNonce: string, nonce: string, bridgeProof: string): Promise<void> {
+    // Check the bridge first: something else listening on the port never gets a proof to replay.
+    if (!sameHex(await hmacHex(secret, `bridge:${clientNonce}`), bridgeProof)) {
+      console.warn('[browser-use-ext] the server at the bridge URL could not prove it knows the pairing secret; not your bridge, or the secret in the options is outdated.');
+      ws.close(1000, 'bridge proof mismatch');
+      return;
+    }
+    const proof = await hmacHex(secret, `extension:${nonce}:${clientNonce}`);
+    if (this.ws === ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'auth_response', proof } satisfies ProtocolMessage));
   }
 
   /** Validates and sends; a message the extension built wrong is replaced by a typed internal error. */

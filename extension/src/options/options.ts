@@ -1,22 +1,39 @@
-// Options page: the bridge URL. Saving it makes the worker reconnect (storage.onChanged).
-import { DEFAULT_BRIDGE_URL } from '../background/config';
+// Options page: the pairing secret, the bridge URL and the evaluate permission. Saving the secret
+// or the URL makes the worker reconnect (chrome.storage.onChanged in bridge-connection.ts).
+import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../background/config';
 
-const input = document.getElementById('bridge-url') as HTMLInputElement;
+const urlInput = document.getElementById('bridge-url') as HTMLInputElement;
+const secretInput = document.getElementById('extension-secret') as HTMLInputElement;
+const secretState = document.getElementById('secret-state') as HTMLSpanElement;
+const evaluateBox = document.getElementById('allow-evaluate') as HTMLInputElement;
 const saved = document.getElementById('saved') as HTMLSpanElement;
 const form = document.getElementById('settings') as HTMLFormElement;
 
-void chrome.storage.local.get('bridge_url').then((v) => {
-  input.value = typeof v['bridge_url'] === 'string' ? v['bridge_url'] : DEFAULT_BRIDGE_URL;
+void chrome.storage.local.get([STORAGE_KEYS.bridgeUrl, STORAGE_KEYS.extensionSecret, STORAGE_KEYS.allowEvaluate]).then((v) => {
+  const url = v[STORAGE_KEYS.bridgeUrl];
+  urlInput.value = typeof url === 'string' ? url : DEFAULT_BRIDGE_URL;
+  // The secret is never shown back; only whether one is stored.
+  secretState.textContent = typeof v[STORAGE_KEYS.extensionSecret] === 'string' ? 'A secret is saved; paste a new one to replace it.' : 'Not paired yet.';
+  evaluateBox.checked = v[STORAGE_KEYS.allowEvaluate] === true;
 });
 
 form.addEventListener('submit', (ev) => {
   ev.preventDefault();
-  const url = input.value.trim();
+  const url = urlInput.value.trim();
   if (!/^ws:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/extension$/.test(url)) {
     saved.textContent = 'Use ws://127.0.0.1:<port>/extension (the bridge listens on loopback only).';
     return;
   }
-  void chrome.storage.local.set({ bridge_url: url }).then(() => {
+  const secret = secretInput.value.trim();
+  if (secret && !/^[A-Za-z0-9_-]{16,}$/.test(secret)) {
+    saved.textContent = 'That does not look like a pairing secret: copy the extension secret exactly as --print-pairing shows it.';
+    return;
+  }
+  const values: Record<string, unknown> = { [STORAGE_KEYS.bridgeUrl]: url, [STORAGE_KEYS.allowEvaluate]: evaluateBox.checked };
+  if (secret) values[STORAGE_KEYS.extensionSecret] = secret;
+  void chrome.storage.local.set(values).then(() => {
+    secretInput.value = '';
+    if (secret) secretState.textContent = 'A secret is saved; paste a new one to replace it.';
     saved.textContent = 'Saved.';
   });
 });
