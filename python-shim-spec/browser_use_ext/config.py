@@ -1,0 +1,93 @@
+"""Configuration objects: drop-ins for browser_use's BrowserConfig / BrowserContextConfig.
+
+Fields that only make sense for a browser Playwright launches (headless, proxy, cdp_url, window
+size, recording, tracing, user agent, ...) are accepted and ignored: the person's own Chrome is used
+as it is (see SPEC.md, "What an extension cannot do"). Fields the shim honours are marked.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, Optional
+
+
+def _context_config_base() -> Any:
+    try:
+        from browser_use.browser.context import BrowserContextConfig as Real  # noqa: F401
+        return Real
+    except Exception:
+        return None
+
+
+@dataclass
+class BrowserContextConfig:
+    """Same fields and defaults as browser_use 0.1.48 BrowserContextConfig (reference section 1.3)."""
+
+    cookies_file: Optional[str] = None
+    minimum_wait_page_load_time: float = 0.25
+    wait_for_network_idle_page_load_time: float = 0.5
+    maximum_wait_page_load_time: float = 5
+    wait_between_actions: float = 0.5  # honoured by the Agent (multi_act)
+    disable_security: bool = False
+    window_width: int = 1280
+    window_height: int = 1100
+    no_viewport: bool = True
+    save_recording_path: Optional[str] = None
+    save_downloads_path: Optional[str] = None
+    save_har_path: Optional[str] = None
+    trace_path: Optional[str] = None
+    locale: Optional[str] = None
+    user_agent: Optional[str] = None
+    highlight_elements: bool = True
+    viewport_expansion: int = 0  # honoured: get_state viewport_expansion
+    allowed_domains: Optional[list[str]] = None  # honoured: navigation checks
+    include_dynamic_attributes: bool = True  # honoured: _enhanced_css_selector_for_element
+    http_credentials: Optional[dict[str, str]] = None
+    keep_alive: bool = False
+    is_mobile: Optional[bool] = None
+    has_touch: Optional[bool] = None
+    geolocation: Optional[dict] = None
+    permissions: list[str] = field(default_factory=lambda: ['clipboard-read', 'clipboard-write'])
+    timezone_id: Optional[str] = None
+    force_new_context: bool = False
+    # Shim-only: take a screenshot for every state (BrowserState.screenshot), as browser_use does
+    # for vision models. Set False when the LLM does not use vision: it saves ~50-150 ms a step.
+    include_screenshot: bool = True
+
+    def model_dump(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass
+class ExtensionBrowserConfig:
+    """Drop-in for BrowserConfig. bridge_url / agent_secret default to the environment (see credentials.py)."""
+
+    bridge_url: Optional[str] = None
+    agent_secret: Optional[str] = None
+    # How long one protocol action may take before the bridge answers TIMEOUT.
+    action_timeout_ms: int = 30_000
+    new_context_config: BrowserContextConfig = field(default_factory=BrowserContextConfig)
+    # Accepted for compatibility with BrowserConfig; no effect on the person's own Chrome.
+    headless: bool = False
+    disable_security: bool = False
+    keep_alive: bool = False
+    wss_url: Optional[str] = None
+    cdp_url: Optional[str] = None
+    browser_class: str = 'chromium'
+    browser_binary_path: Optional[str] = None
+    chrome_remote_debugging_port: Optional[int] = 9242
+    extra_browser_args: list[str] = field(default_factory=list)
+    deterministic_rendering: bool = False
+    proxy: Any = None
+
+    def model_dump(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def context_config_from(obj: Any) -> Any:
+    """Accepts browser_use's BrowserContextConfig, ours, a dict or None."""
+    if obj is None:
+        return BrowserContextConfig()
+    if isinstance(obj, dict):
+        known = {f.name for f in fields(BrowserContextConfig)}
+        return BrowserContextConfig(**{k: v for k, v in obj.items() if k in known})
+    return obj

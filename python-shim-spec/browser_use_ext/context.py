@@ -1,0 +1,678 @@
+"""ExtensionBrowserContext: browser_use 0.1.48's BrowserContext surface over the bridge protocol.
+
+Every method the Agent, the Controller and HistoryTreeProcessor use (surface.json ``called_by``)
+exists with the same name, parameters, sync/async-ness and return type; SPEC.md lists the protocol
+messages each one becomes.
+"""
+from __future__ import annotations
+
+import asyncio
+import fnmatch
+import logging
+import re
+import uuid
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Optional
+from urllib.parse import urlparse
+
+from .compat import BrowserError, BrowserState, ClickableElementProcessor, DOMElementNode, TabInfo, URLNotAllowedError
+from .config import context_config_from
+from .dom_tree import TAB_ID_ATTR, build_tree, element_id_of
+from .errors import browser_error_from
+from .page import ExtensionPage
+from .transport import ActionFailed, BridgeConnection, BridgeError
+
+if TYPE_CHECKING:
+    from .browser import ExtensionBrowser
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class CachedStateClickableElementsHashes:
+    url: str
+    hashes: set[str]
+
+
+@dataclass
+class BrowserContextState:
+    target_id: Optional[str] = None
+
+
+class TabsContext:
+    """Stands in for the Playwright BrowserContext of 0.1.48's BrowserSession: ``pages`` lists the tabs
+    (tab-strip order, as list_tabs reports them), so ``len(session.context.pages)`` grows when a click
+    opens a tab, exactly as the click_element_by_index action expects."""
+
+    def __init__(self, owner: 'ExtensionBrowserContext') -> None:
+        self._owner = owner
+        self.pages: list[ExtensionPage] = []
+
+    async def new_page(self) -> ExtensionPage:
+        await self._owner.create_new_tab()
+        return await self._owner.get_agent_current_page()
+
+    async def close(self) -> None:
+        await self._owner.close()
+
+
+class BrowserSession:
+    """0.1.48's internal BrowserSession: ``.context.pages``, ``.cached_state``, ``.cached_state_clickable_elements_hashes``."""
+
+    def __init__(self, context: TabsContext, cached_state: Any = None) -> None:
+        self.context = context
+        self.cached_state = cached_state
+        self.cached_state_clickable_elements_hashes: Optional[CachedStateClickableElementsHashes] = None
+
+
+class _UnknownAction(Exception):
+    pass
+
+
+class ExtensionBrowserContext:
+    """Drop-in for ``browser_use.browser.context.BrowserContext`` that drives the person's Chrome."""
+
+    def __init__(self, browser: 'ExtensionBrowser', config: Any = None, state: Optional[BrowserContextState] = None) -> None:
+        self.context_id = str(uuid.uuid4())
+        self.browser = browser
+        self.config = context_config_from(config if config is not None else getattr(getattr(browser, 'config', None), 'new_context_config', None))
+        self.state = state or BrowserContextState()
+        self.session: Optional[BrowserSession] = None
+        self.agent_current_page: Optional[ExtensionPage] = None
+        self.human_current_page: Optional[ExtensionPage] = None
+        self.current_state: Any = None
+        self.conn: Optional[BridgeConnection] = None
+        self._pages: dict[int, ExtensionPage] = {}
+        self._unsupported: set[str] = set()
+        self._init_lock = asyncio.Lock() if _loop_running() else None
+
+    # -- lifecycle -------------------------------------------------------------------------------
+    async def __aenter__(self) -> 'ExtensionBrowserContext':
+        await self._initialize_session()
+        return self
+
+    async def __aexit__(self, exc_type: Any, exc_val: Any, exc_tb: Any) -> None:
+        await self.close()
+
+    async def get_session(self) -> BrowserSession:
+        if self.session is None:
+            return await self._initialize_session()
+        return self.session
+
+    async def _initialize_session(self) -> BrowserSession:
+        if self._init_lock is None:
+            self._init_lock = asyncio.Lock()
+        async with self._init_lock:
+            if self.session is not None:
+                return self.session
+            self.conn = await self.browser._connect()
+            self.session = BrowserSession(TabsContext(self))
+            await self._refresh_tabs()
+            return self.session
+
+    async def close(self) -> None:
+        """Closes this context's bridge connection. The person's tabs stay open (they are theirs)."""
+        if self.conn is not None:
+            await self.conn.close()
+        self.conn = None
+        self.session = None
+        self.agent_current_page = None
+        self.human_current_page = None
+
+    # -- protocol helpers ------------------------------------------------------------------------
+    @property
+    def current_tab_id(self) -> Optional[int]:
+        return self.agent_current_page.tab_id if self.agent_current_page else None
+
+    async def call(self, action: str, params: Optional[dict] = None, tab_id: Optional[int] = None, timeout_ms: Optional[int] = None) -> dict:
+        """Runs any protocol action (schemas/v1/actions/) on the agent's current tab; returns the
+        action_result message, raising ActionFailed when its status is error."""
+        return await self._call(action, params or {}, tab_id=tab_id, timeout_ms=timeout_ms)
+
+    async def _call(self, action: str, params: dict, tab_id: Optional[int] = None, timeout_ms: Optional[int] = None) -> dict:
+        await self.get_session()
+        assert self.conn is not None
+        if tab_id is None:
+            tab_id = self.current_tab_id
+        r = await self.conn.call(action, params, tab_id=tab_id, timeout_ms=timeout_ms or getattr(self.browser.config, 'action_timeout_ms', None))
+        if r.get('status') != 'success':
+            info = r.get('error_info') or {}
+            if info.get('error_code') in ('INVALID_MESSAGE', 'UNSUPPORTED_ACTION') and '/action' in str((info.get('details') or {}).get('instance_path', '')) + str(info.get('message', '')):
+                self._unsupported.add(action)
+            raise ActionFailed(r)
+        st = r.get('new_simplified_state')
+        if isinstance(st, dict):
+            self._note_state(st)
+        new_tab = (r.get('outcome_details') or {}).get('new_tab_id')
+        if isinstance(new_tab, int):
+            self._page_for(new_tab)
+        return r
+
+    def _note_state(self, st: dict) -> None:
+        tab = st.get('tab_id')
+        if isinstance(tab, int):
+            page = self._page_for(tab, url=st.get('url'), title=st.get('title'))
+            page._frames = list(st.get('frames') or [])
+            if self.agent_current_page is None:
+                self.agent_current_page = self.human_current_page = page
+
+    def _page_for(self, tab_id: int, url: Optional[str] = None, title: Optional[str] = None) -> ExtensionPage:
+        page = self._pages.get(tab_id)
+        if page is None:
+            page = ExtensionPage(self, tab_id, url or '', title or '')
+            self._pages[tab_id] = page
+            if self.session is not None:
+                self.session.context.pages.append(page)
+        else:
+            page._remember(url=url, title=title)
+        return page
+
+    def _forget_page(self, page: ExtensionPage) -> None:
+        if page.tab_id is not None:
+            self._pages.pop(page.tab_id, None)
+        if self.session is not None and page in self.session.context.pages:
+            self.session.context.pages.remove(page)
+        if self.agent_current_page is page:
+            self.agent_current_page = None
+        if self.human_current_page is page:
+            self.human_current_page = None
+
+    async def _refresh_tabs(self) -> list[ExtensionPage]:
+        """Re-reads the tab list (list_tabs) into session.context.pages, keeping page objects by tab id."""
+        assert self.session is not None and self.conn is not None
+        if 'list_tabs' in self._unsupported:
+            return self.session.context.pages
+        r = await self.conn.call('list_tabs', {})
+        if r.get('status') != 'success':
+            info = r.get('error_info') or {}
+            if info.get('error_code') in ('INVALID_MESSAGE', 'UNSUPPORTED_ACTION'):
+                self._unsupported.add('list_tabs')  # bridge/extension without list_tabs yet
+                return self.session.context.pages
+            raise BrowserError(f"Could not list the tabs: {info.get('message')}")
+        tabs = ((r.get('outcome_details') or {}).get('result') or {}).get('tabs') or []
+        pages: list[ExtensionPage] = []
+        seen: set[int] = set()
+        active: Optional[ExtensionPage] = None
+        for t in tabs:
+            tid = t.get('tab_id')
+            if not isinstance(tid, int) or tid in seen:
+                continue
+            seen.add(tid)
+            page = self._pages.get(tid) or ExtensionPage(self, tid)
+            page._remember(url=t.get('url', ''), title=t.get('title', ''))
+            self._pages[tid] = page
+            pages.append(page)
+            if t.get('active') and active is None:
+                active = page
+        for tid in [t for t in self._pages if t not in seen]:
+            self._pages[tid]._closed = True
+            del self._pages[tid]
+        self.session.context.pages[:] = pages
+        if self.agent_current_page is not None and self.agent_current_page.tab_id not in seen:
+            self.agent_current_page = None
+        if self.agent_current_page is None and active is not None:
+            self.agent_current_page = self.human_current_page = active
+        return pages
+
+    async def _fresh_protocol_state(self, tab_id: Optional[int] = None, **params: Any) -> dict:
+        r = await self._call('get_state', params, tab_id=tab_id)
+        return r.get('new_simplified_state') or {}
+
+    # -- pages -----------------------------------------------------------------------------------
+    async def get_current_page(self) -> ExtensionPage:
+        """Legacy alias of get_agent_current_page()."""
+        return await self.get_agent_current_page()
+
+    async def get_agent_current_page(self) -> ExtensionPage:
+        session = await self.get_session()
+        page = self.agent_current_page
+        if page is not None and not page.is_closed():
+            return page
+        if not session.context.pages:
+            # First use: a get_state tells which tab the bridge gave this session (contract I).
+            await self._fresh_protocol_state()
+        page = self.agent_current_page or (session.context.pages[0] if session.context.pages else None)
+        if page is None:
+            await self.create_new_tab()
+            page = self.agent_current_page
+        assert page is not None
+        self.agent_current_page = self.human_current_page = page
+        return page
+
+    # -- state -----------------------------------------------------------------------------------
+    async def get_state(self, cache_clickable_elements_hashes: bool = False) -> Any:
+        """One get_state (with include_dom_tree) -> browser_use BrowserState; marks is_new when asked."""
+        session = await self.get_session()
+        await self._check_current_url()
+        state = await self._get_updated_state()
+        if cache_clickable_elements_hashes:
+            cached = session.cached_state_clickable_elements_hashes
+            if cached and cached.url == state.url:
+                for el in ClickableElementProcessor.get_clickable_elements(state.element_tree):
+                    el.is_new = ClickableElementProcessor.hash_dom_element(el) not in cached.hashes
+            session.cached_state_clickable_elements_hashes = CachedStateClickableElementsHashes(
+                url=state.url, hashes=ClickableElementProcessor.get_clickable_elements_hashes(state.element_tree)
+            )
+        session.cached_state = state
+        return state
+
+    async def _get_updated_state(self, focus_element: int = -1) -> Any:
+        params: dict[str, Any] = {'include_dom_tree': True, 'viewport_expansion': int(getattr(self.config, 'viewport_expansion', 0))}
+        try:
+            r = await self._call('get_state', params)
+        except ActionFailed as e:
+            if e.code == 'INVALID_MESSAGE' and 'include_dom_tree' not in self._unsupported:
+                # A bridge from before contract F: plain get_state, flat tree (dom_tree.py).
+                self._unsupported.add('include_dom_tree')
+                return await self._get_updated_state(focus_element)
+            if e.code in ('RESTRICTED_PAGE', 'COMMUNICATION_ERROR_WITH_TARGET'):
+                # about:blank, chrome:// and other pages extensions cannot script: an empty page,
+                # as 0.1.48's DomService returns for about:blank, so the agent can navigate away.
+                return await self._empty_state()
+            if self.current_state is not None and e.code not in ('RESTRICTED_PAGE', 'NO_EXTENSION_CONNECTED', 'EXTENSION_DISCONNECTED'):
+                logger.warning('get_state failed (%s); returning the previous state', e)
+                return self.current_state
+            raise browser_error_from(e, 'Could not read the page state: ') from e
+        except BridgeError as e:
+            raise browser_error_from(e, 'Browser closed: no valid pages available. ') from e
+        st = r.get('new_simplified_state') or {}
+        element_tree, selector_map = build_tree(st)
+        tabs = await self.get_tabs_info()
+        screenshot = None
+        if getattr(self.config, 'include_screenshot', True):
+            screenshot = await self.take_screenshot()
+        viewport = st.get('viewport_dimensions') or {}
+        scroll = st.get('scroll_position') or {}
+        page_size = st.get('page_size') or {}
+        above = st.get('pixels_above', int(scroll.get('y', 0) or 0))
+        below = st.get('pixels_below', max(0, int((page_size.get('height') or 0) - (viewport.get('height') or 0) - (scroll.get('y') or 0))))
+        state = BrowserState(
+            element_tree=element_tree,
+            selector_map=selector_map,
+            url=st.get('url', ''),
+            title=st.get('title', ''),
+            tabs=tabs,
+            screenshot=screenshot,
+            pixels_above=int(above),
+            pixels_below=int(below),
+        )
+        self.current_state = state
+        return state
+
+    async def _empty_state(self) -> Any:
+        from .dom_tree import _empty_body
+
+        tabs = await self.get_tabs_info()
+        page = self.agent_current_page
+        state = BrowserState(element_tree=_empty_body(), selector_map={}, url=page.url if page else '', title=page._title if page else '', tabs=tabs, screenshot=None, pixels_above=0, pixels_below=0)
+        self.current_state = state
+        return state
+
+    async def get_selector_map(self) -> dict:
+        session = await self.get_session()
+        if session.cached_state is None:
+            return {}
+        return session.cached_state.selector_map
+
+    async def get_dom_element_by_index(self, index: int) -> Any:
+        selector_map = await self.get_selector_map()
+        return selector_map[index]
+
+    async def get_element_by_index(self, index: int) -> Optional['ElementHandle']:
+        return await self.get_locate_element((await self.get_selector_map())[index])
+
+    async def get_tabs_info(self) -> list:
+        await self.get_session()
+        pages = await self._refresh_tabs()
+        if not pages and self.agent_current_page is not None:
+            pages = [self.agent_current_page]
+        return [TabInfo(page_id=i, url=p.url, title=p._title) for i, p in enumerate(pages)]
+
+    async def get_scroll_info(self, page: Any) -> tuple[int, int]:
+        st = await self._fresh_protocol_state(getattr(page, 'tab_id', None))
+        return int(st.get('pixels_above', 0)), int(st.get('pixels_below', 0))
+
+    async def take_screenshot(self, full_page: bool = False) -> Optional[str]:
+        """Base64 PNG of the visible viewport (full_page is not available to extensions), or None if it cannot be taken."""
+        if 'screenshot' in self._unsupported:
+            return None
+        try:
+            r = await self._call('screenshot', {})
+        except ActionFailed as e:
+            logger.info('no screenshot: %s', e)
+            return None
+        return ((r.get('outcome_details') or {}).get('result') or {}).get('data_base64')
+
+    async def remove_highlights(self) -> None:
+        """The extension draws no numbered overlays into the person's pages, so there is nothing to remove."""
+        return None
+
+    async def is_file_uploader(self, element_node: Any, max_depth: int = 3, current_depth: int = 0) -> bool:
+        if current_depth > max_depth:
+            return False
+        if not isinstance(element_node, DOMElementNode):
+            return False
+        if element_node.tag_name == 'input':
+            if element_node.attributes.get('type') == 'file' or element_node.attributes.get('accept') is not None:
+                return True
+        if element_node.children and current_depth < max_depth:
+            for child in element_node.children:
+                if isinstance(child, DOMElementNode) and await self.is_file_uploader(child, max_depth, current_depth + 1):
+                    return True
+        return False
+
+    # -- element actions -------------------------------------------------------------------------
+    def _target(self, element_node: Any) -> tuple[dict, Optional[int]]:
+        eid = element_id_of(element_node)
+        tab = getattr(element_node, TAB_ID_ATTR, None)
+        if eid:
+            return {'element_id': eid}, tab
+        if element_node.highlight_index is not None:
+            return {'index': int(element_node.highlight_index)}, tab
+        return {'selector': self._enhanced_css_selector_for_element(element_node, getattr(self.config, 'include_dynamic_attributes', True))}, tab
+
+    async def _click_element_node(self, element_node: Any) -> Optional[str]:
+        """click by element id; a tab the click opened joins session.context.pages. Returns None
+        (downloads go to the person's download folder; there is no path to report)."""
+        target, tab = self._target(element_node)
+        try:
+            r = await self._call('click', target, tab_id=tab)
+        except (ActionFailed, BridgeError) as e:
+            raise Exception(f'Failed to click element: {repr(element_node)}. Error: {str(e)}') from e
+        await self._after_navigation(r)
+        return None
+
+    async def _input_text_element_node(self, element_node: Any, text: str) -> None:
+        target, tab = self._target(element_node)
+        try:
+            r = await self._call('fill', {**target, 'value': text}, tab_id=tab)
+        except (ActionFailed, BridgeError) as e:
+            err = BrowserError(f'Failed to input text into index {element_node.highlight_index}')
+            setattr(err, 'error_code', getattr(e, 'code', None))
+            raise err from e
+        await self._after_navigation(r)
+
+    async def _after_navigation(self, r: dict) -> None:
+        """0.1.48 _check_and_handle_navigation: a disallowed URL -> go back and raise URLNotAllowedError."""
+        st = r.get('new_simplified_state') or {}
+        url = st.get('url')
+        if url and not self._is_url_allowed(url):
+            await self.go_back()
+            raise URLNotAllowedError(f'Navigation to non-allowed URL: {url}')
+
+    async def _check_current_url(self) -> None:
+        page = self.agent_current_page
+        if page is not None and page.url and not self._is_url_allowed(page.url):
+            await self.go_back()
+            raise URLNotAllowedError(f'Navigation to non-allowed URL: {page.url}')
+
+    # -- tabs and navigation ---------------------------------------------------------------------
+    async def switch_to_tab(self, page_id: int) -> None:
+        session = await self.get_session()
+        pages = session.context.pages if 'list_tabs' in self._unsupported else await self._refresh_tabs()
+        if page_id >= len(pages) or page_id < -len(pages):
+            raise BrowserError(f'No tab found with page_id: {page_id}')
+        page = pages[page_id]
+        if not self._is_url_allowed(page.url):
+            raise BrowserError(f'Cannot switch to tab with non-allowed URL: {page.url}')
+        try:
+            await self._call('switch_tab', {'tab_id': page.tab_id}, tab_id=page.tab_id)
+        except ActionFailed as e:
+            raise browser_error_from(e, f'Could not switch to tab {page_id}: ') from e
+        self.agent_current_page = self.human_current_page = page
+
+    async def create_new_tab(self, url: Optional[str] = None) -> None:
+        if url and not self._is_url_allowed(url):
+            raise BrowserError(f'Cannot create new tab with non-allowed URL: {url}')
+        try:
+            r = await self._call('open_tab', {'url': url} if url else {}, tab_id=None)
+        except ActionFailed as e:
+            raise browser_error_from(e, 'Could not open a tab: ') from e
+        tab_id = ((r.get('outcome_details') or {}).get('result') or {}).get('tab_id')
+        if isinstance(tab_id, int):
+            page = self._page_for(tab_id, url=url or 'about:blank')
+            self.agent_current_page = self.human_current_page = page
+
+    async def close_current_tab(self) -> None:
+        session = await self.get_session()
+        page = await self.get_current_page()
+        await page.close()
+        if session.context.pages:
+            await self.switch_to_tab(0)
+
+    async def navigate_to(self, url: str) -> None:
+        if not self._is_url_allowed(url):
+            raise BrowserError(f'Navigation to non-allowed URL: {url}')
+        page = await self.get_current_page()
+        await page.goto(url)
+
+    async def refresh_page(self) -> None:
+        page = await self.get_current_page()
+        await page.reload()
+
+    async def go_back(self) -> None:
+        """Errors are swallowed, as in 0.1.48."""
+        try:
+            page = await self.get_current_page()
+            await page.go_back()
+        except Exception as e:
+            logger.debug('During go_back: %s', e)
+
+    async def go_forward(self) -> None:
+        try:
+            page = await self.get_current_page()
+            await page.go_forward()
+        except Exception as e:
+            logger.debug('During go_forward: %s', e)
+
+    async def get_page_html(self) -> str:
+        return await (await self.get_current_page()).content()
+
+    async def execute_javascript(self, script: str) -> Any:
+        return await (await self.get_current_page()).evaluate(script)
+
+    async def get_page_structure(self) -> str:
+        state = self.current_state or await self.get_state()
+        lines: list[str] = []
+
+        def walk(node: Any, depth: int) -> None:
+            if isinstance(node, DOMElementNode):
+                extra = f' [{node.highlight_index}]' if node.highlight_index is not None else ''
+                lines.append(f"{'  ' * depth}<{node.tag_name}>{extra}")
+                for c in node.children:
+                    walk(c, depth + 1)
+
+        walk(state.element_tree, 0)
+        return '\n'.join(lines)
+
+    async def wait_for_element(self, selector: str, timeout: float) -> None:
+        try:
+            await self._call('wait_for', {'selector': selector, 'state': 'visible', 'timeout_ms': int(min(60000, timeout))})
+        except ActionFailed as e:
+            raise browser_error_from(e, f'Element {selector} did not appear: ') from e
+
+    async def save_cookies(self) -> None:
+        """Cookies belong to the person's Chrome profile and persist there; nothing to save."""
+        return None
+
+    async def reset_context(self) -> None:
+        """Forgets cached state; the person's tabs are not closed."""
+        if self.session is not None:
+            self.session.cached_state = None
+            self.session.cached_state_clickable_elements_hashes = None
+        self.current_state = None
+        self.state.target_id = None
+
+    async def set_viewport_size(self, page: Any) -> None:
+        """The person's window decides the viewport; no-op."""
+        return None
+
+    # -- locating (ElementHandle facades) --------------------------------------------------------
+    async def get_locate_element(self, element: Any) -> Optional['ElementHandle']:
+        target, tab = self._target(element)
+        return ElementHandle(self, target, tab)
+
+    async def get_locate_element_by_css_selector(self, css_selector: str) -> Optional['ElementHandle']:
+        return ElementHandle(self, {'selector': css_selector}, None)
+
+    async def get_locate_element_by_xpath(self, xpath: str) -> Optional['ElementHandle']:
+        return ElementHandle(self, {'selector': self._convert_simple_xpath_to_css_selector(xpath)}, None)
+
+    async def get_locate_element_by_text(self, text: str, nth: Optional[int] = 0, element_type: Optional[str] = None) -> Optional['ElementHandle']:
+        state = await self.get_state()
+        matches = [n for n in state.selector_map.values() if text in n.get_all_text_till_next_clickable_element() and (element_type is None or n.tag_name == element_type)]
+        if not matches or (nth or 0) >= len(matches):
+            return None
+        return await self.get_locate_element(matches[nth or 0])
+
+    # -- allowed domains -------------------------------------------------------------------------
+    def _is_url_allowed(self, url: str) -> bool:
+        allowed = getattr(self.config, 'allowed_domains', None)
+        if not allowed:
+            return True
+        if url == 'about:blank' or url.startswith(('chrome:', 'brave:', 'edge:', 'chrome-extension:')):
+            return True  # as in 0.1.48 _is_url_allowed
+        try:
+            host = (urlparse(url).hostname or '').lower()
+        except ValueError:
+            return False
+        if not host:
+            return url == 'about:blank'
+        for pattern in allowed:
+            p = pattern.lower().strip()
+            if '://' in p:
+                p = urlparse(p).hostname or p
+            if p.startswith('*.'):
+                if host == p[2:] or fnmatch.fnmatch(host, p):
+                    return True
+            elif host == p or fnmatch.fnmatch(host, p):
+                return True
+        return False
+
+    # -- CSS selectors (HistoryTreeProcessor calls these on the class) ---------------------------
+    @classmethod
+    def _convert_simple_xpath_to_css_selector(cls, xpath: str) -> str:
+        if not xpath:
+            return ''
+        xpath = xpath.lstrip('/')
+        css_parts: list[str] = []
+        for part in xpath.split('/'):
+            if not part:
+                continue
+            if ':' in part and '[' not in part:
+                css_parts.append(part.replace(':', r'\:'))
+                continue
+            if '[' in part:
+                base_part = part[: part.find('[')]
+                if ':' in base_part:
+                    base_part = base_part.replace(':', r'\:')
+                index_part = part[part.find('['):]
+                for idx in [i.strip('[]') for i in index_part.split(']')[:-1]]:
+                    if idx.isdigit():
+                        base_part += f':nth-of-type({int(idx)})'
+                    elif idx == 'last()':
+                        base_part += ':last-of-type'
+                    elif 'position()' in idx and '>1' in idx:
+                        base_part += ':nth-of-type(n+2)'
+                css_parts.append(base_part)
+            else:
+                css_parts.append(part)
+        return ' > '.join(css_parts)
+
+    @classmethod
+    def _enhanced_css_selector_for_element(cls, element: Any, include_dynamic_attributes: bool = True) -> str:
+        try:
+            css_selector = cls._convert_simple_xpath_to_css_selector(element.xpath)
+            if 'class' in element.attributes and element.attributes['class'] and include_dynamic_attributes:
+                valid_class_name_pattern = re.compile(r'^[a-zA-Z_][a-zA-Z0-9_-]*$')
+                for class_name in element.attributes['class'].split():
+                    if class_name.strip() and valid_class_name_pattern.match(class_name):
+                        css_selector += f'.{class_name}'
+            safe_attributes = {
+                'id', 'name', 'type', 'placeholder', 'aria-label', 'aria-labelledby', 'aria-describedby', 'role',
+                'for', 'autocomplete', 'required', 'readonly', 'alt', 'title', 'src', 'href', 'target',
+            }
+            if include_dynamic_attributes:
+                safe_attributes.update({'data-id', 'data-qa', 'data-cy', 'data-testid'})
+            for attribute, value in element.attributes.items():
+                if attribute == 'class' or not attribute.strip() or attribute not in safe_attributes:
+                    continue
+                safe_attribute = attribute.replace(':', r'\:')
+                if value == '':
+                    css_selector += f'[{safe_attribute}]'
+                elif any(char in value for char in '"\'<>`\n\r\t'):
+                    collapsed_value = re.sub(r'\s+', ' ', value).strip()
+                    safe_value = collapsed_value.replace('"', '\\"')
+                    css_selector += f'[{safe_attribute}*="{safe_value}"]'
+                elif value:
+                    css_selector += f'[{safe_attribute}="{value}"]'
+            return css_selector
+        except Exception:
+            tag_name = element.tag_name or '*'
+            return f"{tag_name}[highlight_index='{element.highlight_index}']"
+
+
+class ElementHandle:
+    """The few ElementHandle methods custom actions use, by protocol target (element id or selector)."""
+
+    def __init__(self, context: ExtensionBrowserContext, target: dict, tab_id: Optional[int]) -> None:
+        self._context = context
+        self._target = target
+        self._tab = tab_id
+
+    async def _do(self, action: str, extra: Optional[dict] = None) -> dict:
+        try:
+            return await self._context._call(action, {**self._target, **(extra or {})}, tab_id=self._tab)
+        except ActionFailed as e:
+            raise browser_error_from(e, f'{action} failed: ') from e
+
+    async def click(self, **_: Any) -> None:
+        await self._do('click')
+
+    async def fill(self, value: str, **_: Any) -> None:
+        await self._do('fill', {'value': value})
+
+    async def type(self, text: str, delay: Optional[float] = None, **_: Any) -> None:
+        await self._do('type', {'text': text, **({'delay_ms': int(min(1000, delay))} if delay else {})})
+
+    async def hover(self, **_: Any) -> None:
+        await self._do('hover')
+
+    async def focus(self) -> None:
+        await self._do('focus')
+
+    async def scroll_into_view_if_needed(self, **_: Any) -> None:
+        await self._do('scroll_into_view')
+
+    async def is_visible(self) -> bool:
+        r = await self._do('is', {'what': 'visible'})
+        return bool(((r.get('outcome_details') or {}).get('result') or {}).get('value'))
+
+    async def is_hidden(self) -> bool:
+        return not await self.is_visible()
+
+    async def inner_text(self) -> str:
+        r = await self._do('get', {'what': 'text'})
+        return str(((r.get('outcome_details') or {}).get('result') or {}).get('value') or '')
+
+    async def get_attribute(self, name: str) -> Optional[str]:
+        r = await self._do('get', {'what': 'attribute', 'attribute': name})
+        v = ((r.get('outcome_details') or {}).get('result') or {}).get('value')
+        return v if isinstance(v, str) else None
+
+    async def select_option(self, value: Any = None, label: Any = None, **_: Any) -> list[str]:
+        params: dict[str, Any] = {}
+        if label is not None:
+            params['labels'] = label if isinstance(label, list) else [label]
+        elif value is not None:
+            params['values'] = value if isinstance(value, list) else [value]
+        r = await self._do('select_option', params)
+        return list(((r.get('outcome_details') or {}).get('result') or {}).get('values') or [])
+
+
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+        return True
+    except RuntimeError:
+        return False

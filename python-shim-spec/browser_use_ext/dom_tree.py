@@ -1,0 +1,94 @@
+"""Rebuilds browser_use's element tree (DOMElementNode/DOMTextNode) from a protocol state.
+
+Preferred source: ``state.dom_tree`` (contract F, get_state include_dom_tree=true), which keeps
+browser_use's node order, xpaths and tag paths, so ``clickable_elements_to_string`` and the hashes
+match what 0.1.48 computed under Playwright. When a bridge/extension does not send ``dom_tree`` yet,
+a flat tree (body -> one node per actionable element) is built from ``actionable_elements``: the
+indices and texts are right, but nesting and xpaths are approximations (documented in SPEC.md).
+
+Indices: ``highlight_index`` is the protocol ``index`` (1-based, contract B); browser_use counted
+from 0. The Agent only uses indices as opaque keys, so nothing depends on the base.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from .compat import DOMElementNode, DOMTextNode
+
+# Attribute names the shim sets on browser_use's node objects (dataclasses without __slots__).
+ELEMENT_ID_ATTR = '_bux_element_id'
+TAB_ID_ATTR = '_bux_tab_id'
+
+
+def element_id_of(node: Any) -> Optional[str]:
+    return getattr(node, ELEMENT_ID_ATTR, None)
+
+
+def _element(raw: dict, parent: Any, tab_id: Optional[int], selector_map: dict) -> Any:
+    node = DOMElementNode(
+        tag_name=str(raw.get('tag', '')).lower(),
+        xpath=str(raw.get('xpath', '')),
+        attributes=dict(raw.get('attributes') or {}),
+        children=[],
+        is_visible=bool(raw.get('is_visible', True)),
+        is_interactive=bool(raw.get('is_interactive', False)),
+        is_top_element=bool(raw.get('is_top_element', False)),
+        is_in_viewport=bool(raw.get('is_in_viewport', False)),
+        shadow_root=bool(raw.get('shadow_root', False)),
+        highlight_index=raw.get('highlight_index'),
+        parent=parent,
+    )
+    if raw.get('element_id'):
+        setattr(node, ELEMENT_ID_ATTR, raw['element_id'])
+        setattr(node, TAB_ID_ATTR, tab_id)
+    if node.highlight_index is not None:
+        selector_map[node.highlight_index] = node
+    for child in raw.get('children') or []:
+        if child.get('kind') == 'text':
+            node.children.append(DOMTextNode(text=str(child.get('text', '')), is_visible=bool(child.get('is_visible', False)), parent=node))
+        else:
+            node.children.append(_element(child, node, tab_id, selector_map))
+    return node
+
+
+def _empty_body() -> Any:
+    # What DomService returns for about:blank (reference section 1.6).
+    return DOMElementNode(tag_name='body', xpath='', attributes={}, children=[], is_visible=False, parent=None)
+
+
+def build_tree(state: dict) -> tuple[Any, dict]:
+    """Returns (element_tree, selector_map) for a simplified_state dict."""
+    tab_id = state.get('tab_id')
+    selector_map: dict = {}
+    if isinstance(state.get('dom_tree'), dict):
+        return _element(state['dom_tree'], None, tab_id, selector_map), selector_map
+    root = DOMElementNode(tag_name='body', xpath='/body', attributes={}, children=[], is_visible=True, parent=None)
+    root.is_top_element = True
+    root.is_in_viewport = True
+    counters: dict[str, int] = {}
+    for position, el in enumerate(state.get('actionable_elements') or []):
+        tag = str(el.get('tag', 'div')).lower()
+        counters[tag] = counters.get(tag, 0) + 1
+        index = el.get('index', position + 1)
+        raw = {
+            'tag': tag,
+            'xpath': el.get('xpath') or f'html/body/{tag}[{counters[tag]}]',
+            'attributes': el.get('attributes') or {},
+            'is_visible': el.get('is_visible', True),
+            'is_interactive': True,
+            'is_top_element': el.get('is_top_element', True),
+            'is_in_viewport': el.get('is_in_viewport', True),
+            'shadow_root': False,
+            'highlight_index': index,
+            'element_id': el.get('id'),
+            'children': [{'kind': 'text', 'text': el['text_content'], 'is_visible': True}] if el.get('text_content') else [],
+        }
+        root.children.append(_element(raw, root, tab_id, selector_map))
+    return root, selector_map
+
+
+def iter_elements(node: Any):
+    yield node
+    for child in getattr(node, 'children', []) or []:
+        if isinstance(child, DOMElementNode):
+            yield from iter_elements(child)
