@@ -1,15 +1,34 @@
 // Page-side action handlers, one module per action, registered by name. The content script's
 // entry dispatches through this table; an action missing here is UNSUPPORTED_ACTION.
+// Handler contract: (ctx, params) => HandlerOutcome. params arrive validated against the action's
+// params schema, with element ids already local to this frame (the worker routes "f7e3" to frame 7
+// as "e3", and translates index to element_id; see background/targets.ts).
 import type { ErrorInfo } from '../../../../schemas/generated/protocol';
 import type { ActionName } from '../../../../schemas/generated/registry';
 import type { RefRegistry } from '../refs';
-import { click } from './click';
+import { check, uncheck } from './check';
+import { click, doubleClick } from './click';
+import { dragAndDrop } from './drag';
+import { getDropdownOptions, selectOption } from './dropdown';
+import { extractContent } from './extract';
+import { clear, fill } from './fill';
+import { focus } from './focus';
+import { hover } from './hover';
+import { press, sendKeys } from './press';
+import { get, is } from './read';
+import { scroll, scrollIntoView, scrollTo, scrollToText } from './scroll';
+import { type } from './type';
+import { waitFor } from './wait-for';
 
 export interface PageContext {
   refs: RefRegistry;
 }
 
-/** Expected failures are values (STYLE habit 7); only broken contracts throw. */
+/**
+ * Expected failures are values (STYLE habit 7); only broken contracts throw.
+ * settle: whether the action may have changed the page, so the worker should wait for it to settle
+ * (false for reads and no-ops).
+ */
 export type HandlerOutcome =
   | { ok: true; message: string; result: Record<string, unknown>; settle?: boolean }
   | { ok: false; error: ErrorInfo };
@@ -17,8 +36,26 @@ export type HandlerOutcome =
 export type PageHandler = (ctx: PageContext, params: unknown) => HandlerOutcome | Promise<HandlerOutcome>;
 
 export const PAGE_HANDLERS: Partial<Record<ActionName, PageHandler>> = {
-  click: (ctx, params) => {
-    const out = click(ctx.refs, (params as { element_id: string }).element_id);
-    return out.ok ? { ok: true, message: out.message, result: out.value, settle: true } : out;
-  },
+  click,
+  double_click: doubleClick,
+  hover,
+  focus,
+  drag_and_drop: dragAndDrop,
+  fill,
+  type,
+  clear,
+  press,
+  send_keys: sendKeys,
+  check,
+  uncheck,
+  select_option: selectOption,
+  get_dropdown_options: getDropdownOptions,
+  scroll,
+  scroll_to: scrollTo,
+  scroll_into_view: scrollIntoView,
+  scroll_to_text: scrollToText,
+  get,
+  is,
+  extract_content: extractContent,
+  wait_for: waitFor,
 };

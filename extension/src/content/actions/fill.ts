@@ -1,0 +1,28 @@
+// fill / clear: focus the field and replace its value (native setter, input, change); contenteditable
+// via select-all + insertText. Checks: visible, enabled, editable (not readonly, a text field).
+import type { ClearParams, FillParams } from '../../../../schemas/generated/protocol';
+import { EDIT_CHECKS } from '../interaction/actionability';
+import { replaceValue } from '../interaction/editing';
+import { fail, label, ok, prepare, safeValue } from './common';
+import type { HandlerOutcome, PageContext, PageHandler } from './registry';
+
+async function replace(ctx: PageContext, p: FillParams | ClearParams, value: string, verb: string): Promise<HandlerOutcome> {
+  const r = await prepare(ctx, p, EDIT_CHECKS);
+  if (!r.ok) return r;
+  (r.el as HTMLElement).focus({ preventScroll: true });
+  if (!replaceValue(r.el, value)) {
+    const number = r.el instanceof HTMLInputElement && r.el.type === 'number';
+    return fail('OPERATION_FAILED_IN_TARGET', number ? `${label(r.id, r.el)} is a number field and rejected ${JSON.stringify(value)}. Fill it with digits only.` : `The page cancelled the edit of ${label(r.id, r.el)} (beforeinput was prevented). Try type (key by key) instead.`, { element_id: r.id });
+  }
+  const result: Record<string, unknown> = { element_id: r.id };
+  const v = safeValue(r.el);
+  if (v !== undefined) result['value'] = v;
+  return ok(`${verb} ${label(r.id, r.el)}.`, result);
+}
+
+export const fill: PageHandler = (ctx, raw) => {
+  const p = raw as FillParams;
+  return replace(ctx, p, p.value, p.value === '' ? 'Emptied' : `Filled ${JSON.stringify(p.value.length > 60 ? `${p.value.slice(0, 60)}…` : p.value)} into`);
+};
+
+export const clear: PageHandler = (ctx, raw) => replace(ctx, raw as ClearParams, '', 'Cleared');

@@ -1,0 +1,39 @@
+// press (Playwright key syntax, optionally on a target that is focused first) and browser_use's
+// send_keys (the focused element; an unknown key name is typed character by character, as
+// browser_use does when Playwright answers "Unknown key").
+import type { PressParams, SendKeysParams } from '../../../../schemas/generated/protocol';
+import { composedContains, deepActiveElement } from '../interaction/dom';
+import { focusedDescription, pressChord, typeText } from '../interaction/keyboard';
+import { parseChord } from '../interaction/keys';
+import { hasTarget } from '../target';
+import { fail, label, ok, prepare } from './common';
+import type { PageHandler } from './registry';
+
+const isMac = () => /Mac|iPhone|iPad/.test(navigator.platform);
+
+export const press: PageHandler = async (ctx, raw) => {
+  const p = raw as PressParams;
+  const parsed = parseChord(p.key, isMac());
+  if (!parsed.ok) return fail('INVALID_MESSAGE', `${parsed.reason}. Use Playwright key names such as Enter, Tab, ArrowDown, Escape, Backspace, a, or chords like Control+A and Shift+Tab.`, { key: p.key });
+  let where = 'the focused element';
+  if (hasTarget(p)) {
+    const r = await prepare(ctx, p, []);
+    if (!r.ok) return r;
+    if (!composedContains(r.el, deepActiveElement())) (r.el as HTMLElement).focus?.({ preventScroll: true });
+    where = label(r.id, r.el);
+  }
+  pressChord(parsed.chord);
+  return ok(`Pressed ${p.key} on ${where}; focus is now on ${focusedDescription()}.`, { keys: [p.key], focused_element: focusedDescription() });
+};
+
+export const sendKeys: PageHandler = async (_ctx, raw) => {
+  const p = raw as SendKeysParams;
+  const parsed = parseChord(p.keys, isMac());
+  if (parsed.ok) {
+    pressChord(parsed.chord);
+    return ok(`Sent keys: ${p.keys}`, { keys: [p.keys], focused_element: focusedDescription() });
+  }
+  // browser_use: on "Unknown key" it presses each character.
+  await typeText(p.keys);
+  return ok(`Sent keys: ${p.keys}`, { keys: [...p.keys], focused_element: focusedDescription() });
+};

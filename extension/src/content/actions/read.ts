@@ -1,0 +1,84 @@
+// get and is (seed 001): read text/value/attribute/html/title/url/count, and check
+// visible/enabled/checked/editable/focused. Reading never needs actionability; `is visible` of a
+// role/selector that matches nothing is false (Playwright's isVisible), every other check needs the element.
+import type { GetParams, IsParams } from '../../../../schemas/generated/protocol';
+import { isDisabled, isEditable } from '../interaction/actionability';
+import { composedContains, deepActiveElement, isVisible } from '../interaction/dom';
+import { findAll, hasTarget, resolveTarget } from '../target';
+import { checkedState } from './check';
+import { fail, label, ok } from './common';
+import type { PageHandler } from './registry';
+
+const MAX_HTML = 200_000;
+
+export const get: PageHandler = (ctx, raw) => {
+  const p = raw as GetParams;
+  if (p.what === 'title') return ok(document.title, { value: document.title }, false);
+  if (p.what === 'url') return ok(location.href, { value: location.href }, false);
+  if (p.what === 'count') {
+    if (p.role === undefined && p.selector === undefined) return fail('INVALID_MESSAGE', 'get count needs a role (+ name) or a selector to count.');
+    const all = findAll(p);
+    if (!all.ok) return all;
+    return ok(`${all.elements.length} elements match.`, { value: all.elements.length }, false);
+  }
+  if (!hasTarget(p)) return fail('INVALID_MESSAGE', `get ${p.what} needs a target (element_id, index, role or selector).`);
+  const t = resolveTarget(ctx, p);
+  if (!t.ok) return t;
+  const el = t.element;
+  switch (p.what) {
+    case 'text': {
+      const text = (el as HTMLElement).innerText ?? el.textContent ?? '';
+      return ok(text, { value: text }, false);
+    }
+    case 'value': {
+      if (el instanceof HTMLInputElement && el.type === 'password') return fail('NOT_PERMITTED', `${label(t.elementId, el)} is a password field; its value never leaves the page.`, { element_id: t.elementId });
+      if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || el instanceof HTMLOptionElement || el instanceof HTMLButtonElement || el instanceof HTMLOutputElement) return ok(el.value, { value: el.value }, false);
+      if ((el as HTMLElement).isContentEditable) return ok((el as HTMLElement).innerText, { value: (el as HTMLElement).innerText }, false);
+      return fail('TARGET_ELEMENT_NOT_INTERACTABLE', `${label(t.elementId, el)} has no value (it is not an input, textarea, select or contenteditable). Use what=text.`, { element_id: t.elementId, check: 'has_value' });
+    }
+    case 'attribute': {
+      if (!p.attribute) return fail('INVALID_MESSAGE', 'get attribute needs "attribute" (the attribute name).');
+      const v = el.getAttribute(p.attribute);
+      return ok(v === null ? `${label(t.elementId, el)} has no ${p.attribute} attribute.` : v, { value: v }, false);
+    }
+    case 'html': {
+      const html = el.outerHTML.length > MAX_HTML ? `${el.outerHTML.slice(0, MAX_HTML)}…` : el.outerHTML;
+      return ok(html, { value: html }, false);
+    }
+  }
+  return fail('INVALID_MESSAGE', `Unknown get what=${String(p.what)}.`);
+};
+
+export const is: PageHandler = (ctx, raw) => {
+  const p = raw as IsParams;
+  const t = resolveTarget(ctx, p);
+  if (!t.ok) {
+    if (p.what === 'visible' && t.error.error_code === 'TARGET_ELEMENT_NOT_FOUND') return ok('false (no such element)', { value: false }, false);
+    return t;
+  }
+  const el = t.element;
+  let value: boolean;
+  switch (p.what) {
+    case 'visible':
+      value = isVisible(el);
+      break;
+    case 'enabled':
+      value = !isDisabled(el);
+      break;
+    case 'editable':
+      value = isEditable(el);
+      break;
+    case 'focused':
+      value = composedContains(el, deepActiveElement()) && deepActiveElement() === el;
+      break;
+    case 'checked': {
+      const c = checkedState(el);
+      if (c === null) return fail('TARGET_ELEMENT_NOT_INTERACTABLE', `${label(t.elementId, el)} is not a checkbox, radio or switch, so it has no checked state.`, { element_id: t.elementId, check: 'checkable' });
+      value = c;
+      break;
+    }
+    default:
+      return fail('INVALID_MESSAGE', `Unknown is what=${String(p.what)}.`);
+  }
+  return ok(String(value), { value }, false);
+};

@@ -1,0 +1,172 @@
+// Playwright's actionability contract (https://playwright.dev/docs/actionability), checked in the
+// page before acting: attached, visible, stable (same box on two consecutive frames), enabled,
+// editable, and receives events (the hit-test at the action point lands on the element). The element
+// is scrolled into view first; checks are retried until they pass or timeout_ms runs out, and the
+// failure names the check that did not pass (details.check) and, for a covered element, the cover.
+import type { ErrorInfo } from '../../../../schemas/generated/protocol';
+import { errorInfo } from '../../../../schemas/lib/errors';
+import type { PageContext } from '../actions/registry';
+import { composedContains, composedParent, describe, inViewport, isVisible, nextFrame } from './dom';
+
+export type Check = 'visible' | 'stable' | 'enabled' | 'editable' | 'receives_events';
+
+export const POINTER_CHECKS: Check[] = ['visible', 'stable', 'enabled', 'receives_events'];
+export const HOVER_CHECKS: Check[] = ['visible', 'stable', 'receives_events'];
+export const EDIT_CHECKS: Check[] = ['visible', 'enabled', 'editable'];
+
+export const DEFAULT_TIMEOUT_MS = 5000;
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export type Actionable = { ok: true; point: Point; hit: Element } | { ok: false; error: ErrorInfo };
+
+const TEXT_INPUT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date', 'datetime-local', 'month', 'week', 'time', 'color', '']);
+
+/** Disabled like Playwright: the disabled property (incl. a disabled fieldset), or aria-disabled on it or an ancestor. */
+export function isDisabled(el: Element): boolean {
+  if (el.matches(':disabled')) return true;
+  for (let n: Element | null = el; n; n = composedParent(n)) if (n.getAttribute('aria-disabled') === 'true') return true;
+  return false;
+}
+
+/** Can this kind of element take text at all (before looking at readonly/disabled)? */
+export function isTextEditableKind(el: Element): boolean {
+  if (el instanceof HTMLTextAreaElement) return true;
+  if (el instanceof HTMLInputElement) return TEXT_INPUT_TYPES.has(el.type);
+  return (el as HTMLElement).isContentEditable === true;
+}
+
+export function isReadOnly(el: Element): boolean {
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.readOnly;
+  return el.getAttribute('aria-readonly') === 'true';
+}
+
+export function isEditable(el: Element): boolean {
+  return isTextEditableKind(el) && !isDisabled(el) && !isReadOnly(el);
+}
+
+/** The element at a viewport point, descending into open shadow roots. */
+export function hitTest(x: number, y: number): Element | null {
+  let hit = document.elementFromPoint(x, y);
+  while (hit?.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  return hit;
+}
+
+/** Where a pointer action lands: the centre of the element's box, clipped to the viewport. */
+export function actionPoint(el: Element): Point {
+  const r = el.getBoundingClientRect();
+  const clip = (v: number, lo: number, hi: number) => Math.min(Math.max(v, lo), hi);
+  const left = clip(r.left, 0, window.innerWidth);
+  const right = clip(r.right, 0, window.innerWidth);
+  const top = clip(r.top, 0, window.innerHeight);
+  const bottom = clip(r.bottom, 0, window.innerHeight);
+  return { x: Math.round(((left + right) / 2) * 100) / 100, y: Math.round(((top + bottom) / 2) * 100) / 100 };
+}
+
+/** Does the hit element count as the target (the element, inside it, or its <label>)? */
+function hitBelongsTo(el: Element, hit: Element | null): boolean {
+  if (!hit) return false;
+  if (composedContains(el, hit)) return true;
+  const labels = (el as HTMLInputElement).labels;
+  if (labels) for (const l of labels) if (composedContains(l, hit)) return true;
+  return false;
+}
+
+/** The overlay to name: the outermost fixed/sticky ancestor of the hit element (a banner, a modal), else the hit element. */
+function coveringElement(hit: Element): Element {
+  let cover: Element = hit;
+  for (let n: Element | null = hit; n && n !== document.body && n !== document.documentElement; n = composedParent(n)) {
+    const pos = getComputedStyle(n).position;
+    if (pos === 'fixed' || pos === 'sticky') cover = n;
+  }
+  return cover;
+}
+
+interface State {
+  check: Check | 'attached';
+  detail?: Record<string, unknown>;
+  point?: Point;
+  hit?: Element;
+}
+
+function sameBox(a: DOMRect, b: DOMRect): boolean {
+  return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+}
+
+const MESSAGES: Record<Check, (id: string, tag: string) => string> = {
+  visible: (id, tag) => `Element ${id} <${tag}> is not visible (hidden, collapsed or zero-sized). Open or scroll to the part of the page that shows it, take a new state, and retry.`,
+  stable: (id, tag) => `Element ${id} <${tag}> kept moving (animating) and never held still for two frames. Wait for the animation to end and retry.`,
+  enabled: (id, tag) => `Element ${id} <${tag}> is disabled. Do what enables it first (for example fill the required fields), then take a new state and retry.`,
+  editable: (id, tag) => `Element ${id} <${tag}> is not editable (read-only, or not a text field). Pick the text input itself from a new state.`,
+  receives_events: (id, tag) => `Element ${id} <${tag}> is covered by another element, so a click would land there instead.`,
+};
+
+/**
+ * Waits until `el` passes `checks` (attached is always checked), scrolling it into view first.
+ * Returns the action point and the element the hit test found there.
+ */
+export async function waitForActionable(ctx: PageContext, el: Element, elementId: string, checks: Check[], timeoutMs = DEFAULT_TIMEOUT_MS, force = false): Promise<Actionable> {
+  const active = force ? [] : checks;
+  const deadline = performance.now() + timeoutMs;
+  let lastBox: DOMRect | null = null;
+  let state: State = { check: 'attached' };
+  for (let attempt = 0; ; attempt++) {
+    state = await evaluate();
+    if (state.check === 'attached' && state.point && state.hit) return { ok: true, point: state.point, hit: state.hit };
+    if (!el.isConnected) break;
+    // An element of the wrong kind never becomes editable: fail at once.
+    if (state.check === 'editable' && state.detail?.['reason'] === 'not_a_text_field') break;
+    if (performance.now() >= deadline) break;
+    await nextFrame();
+    if (attempt > 10) await new Promise((r) => setTimeout(r, Math.min(100, attempt * 5)));
+  }
+  if (!el.isConnected) {
+    return { ok: false, error: errorInfo('TARGET_ELEMENT_NOT_FOUND', `Element ${elementId} is stale: it left the page before the action could run. Take a new state (get_state) and use an id from it.`, 'content_script', { element_id: elementId, reason: 'stale', current_url: location.href }) };
+  }
+  const check = state.check as Check;
+  const tag = el.localName;
+  let message = MESSAGES[check](elementId, tag);
+  const details: Record<string, unknown> = { element_id: elementId, check, timeout_ms: timeoutMs, ...state.detail };
+  if (check === 'receives_events' && state.hit) {
+    const cover = coveringElement(state.hit);
+    const d = describe(cover);
+    const coverId = ctx.refs.refFor(cover);
+    details['covering_element'] = { element_id: coverId, tag: d.tag, id: d.id, class: d.class, text: d.text };
+    message = `Element ${elementId} <${tag}> is covered by ${d.summary} (element ${coverId}), so a click would land there instead. Close or accept that overlay first (for example the cookie banner's button), then take a new state and retry.`;
+  }
+  return { ok: false, error: errorInfo('TARGET_ELEMENT_NOT_INTERACTABLE', message, 'content_script', details) };
+
+  async function evaluate(): Promise<State> {
+    if (!el.isConnected) return { check: 'attached', detail: { reason: 'stale' } };
+    if (!inViewport(el)) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    if (active.includes('visible') && !isVisible(el)) return { check: 'visible' };
+    if (active.includes('stable')) {
+      const box = el.getBoundingClientRect();
+      const prev = lastBox;
+      lastBox = box;
+      if (!prev || !sameBox(prev, box)) {
+        await nextFrame();
+        const again = el.getBoundingClientRect();
+        lastBox = again;
+        if (!sameBox(box, again)) return { check: 'stable' };
+      }
+    }
+    if (active.includes('enabled') && isDisabled(el)) return { check: 'enabled' };
+    if (active.includes('editable')) {
+      if (!isTextEditableKind(el)) return { check: 'editable', detail: { reason: 'not_a_text_field' } };
+      if (isDisabled(el)) return { check: 'enabled' };
+      if (isReadOnly(el)) return { check: 'editable', detail: { reason: 'readonly' } };
+    }
+    const point = actionPoint(el);
+    const hit = hitTest(point.x, point.y);
+    if (active.includes('receives_events') && !hitBelongsTo(el, hit)) return hit ? { check: 'receives_events', hit } : { check: 'visible', detail: { reason: 'outside_viewport' } };
+    return { check: 'attached', point, hit: hit && composedContains(el, hit) ? hit : el };
+  }
+}

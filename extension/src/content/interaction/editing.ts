@@ -1,0 +1,178 @@
+// Text editing the way the browser's own editing does it, for untrusted key events (which insert
+// nothing by themselves): values go through the prototype's native setter, so React's and Vue's
+// value trackers see a change on the following `input` event; contenteditable goes through
+// execCommand, which fires beforeinput/input itself and keeps the undo stack.
+
+type TextField = HTMLInputElement | HTMLTextAreaElement;
+
+export function isTextField(el: Element): el is TextField {
+  return el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement;
+}
+
+/** Sets .value through HTMLInputElement/HTMLTextAreaElement/HTMLSelectElement.prototype's setter. */
+export function setNativeValue(el: TextField | HTMLSelectElement, value: string): void {
+  const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : el instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+  const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
+  if (setter) setter.call(el, value);
+  else el.value = value;
+}
+
+/** input types whose selectionStart is null (email, number, date...): edits append at the end. */
+function selectionOf(el: TextField): { start: number; end: number } {
+  try {
+    if (el.selectionStart !== null && el.selectionEnd !== null) return { start: el.selectionStart, end: el.selectionEnd };
+  } catch {
+    // selectionStart throws on some input types in older engines.
+  }
+  return { start: el.value.length, end: el.value.length };
+}
+
+function setCaret(el: TextField, pos: number): void {
+  try {
+    el.setSelectionRange(pos, pos);
+  } catch {
+    // Not supported for this input type.
+  }
+}
+
+export function fireInput(el: Element, inputType: string, data: string | null): void {
+  el.dispatchEvent(new InputEvent('input', { bubbles: true, cancelable: false, composed: true, inputType, data }));
+}
+
+function beforeInput(el: Element, inputType: string, data: string | null): boolean {
+  return el.dispatchEvent(new InputEvent('beforeinput', { bubbles: true, cancelable: true, composed: true, inputType, data }));
+}
+
+export function fireChange(el: Element): void {
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+function editingHost(el: Element): HTMLElement | null {
+  for (let n: Element | null = el; n; n = n.parentElement) {
+    if (!(n instanceof HTMLElement) || !n.isContentEditable) break;
+    if (!n.parentElement || !n.parentElement.isContentEditable) return n;
+  }
+  return null;
+}
+
+/** Inserts text at the caret of a text field or editing host; false when the page cancelled it. */
+export function insertText(el: Element, text: string, inputType = 'insertText'): boolean {
+  if (isTextField(el)) {
+    if (el.readOnly || el.disabled) return false;
+    if (!beforeInput(el, inputType, text)) return false;
+    const { start, end } = selectionOf(el);
+    let insert = text;
+    if (el instanceof HTMLInputElement) insert = insert.replace(/[\r\n]/g, '');
+    const max = el.maxLength;
+    const before = el.value.slice(0, start);
+    const after = el.value.slice(end);
+    if (max >= 0) insert = insert.slice(0, Math.max(0, max - before.length - after.length));
+    setNativeValue(el, before + insert + after);
+    setCaret(el, start + insert.length);
+    fireInput(el, inputType, text);
+    return true;
+  }
+  if (editingHost(el)) {
+    const command = inputType === 'insertParagraph' ? 'insertParagraph' : inputType === 'insertLineBreak' ? 'insertLineBreak' : 'insertText';
+    return document.execCommand(command, false, command === 'insertText' ? text : undefined);
+  }
+  return false;
+}
+
+/** Backspace (backward) or Delete (forward): the selection, else one character. */
+export function deleteText(el: Element, direction: 'backward' | 'forward'): boolean {
+  const inputType = direction === 'backward' ? 'deleteContentBackward' : 'deleteContentForward';
+  if (isTextField(el)) {
+    if (el.readOnly || el.disabled) return false;
+    let { start, end } = selectionOf(el);
+    if (start === end) {
+      if (direction === 'backward') start = Math.max(0, start - 1);
+      else end = Math.min(el.value.length, end + 1);
+    }
+    if (start === end) return false;
+    if (!beforeInput(el, inputType, null)) return false;
+    setNativeValue(el, el.value.slice(0, start) + el.value.slice(end));
+    setCaret(el, start);
+    fireInput(el, inputType, null);
+    return true;
+  }
+  if (editingHost(el)) return document.execCommand(direction === 'backward' ? 'delete' : 'forwardDelete');
+  return false;
+}
+
+/** Control+A: the field's text, the editing host's content, or the whole document. */
+export function selectAll(el: Element | null): void {
+  if (el && isTextField(el)) {
+    el.select();
+    return;
+  }
+  const host = el ? editingHost(el) : null;
+  const sel = window.getSelection();
+  if (!sel) return;
+  const range = document.createRange();
+  range.selectNodeContents(host ?? document.body);
+  sel.removeAllRanges();
+  sel.addRange(range);
+}
+
+export function caretToEnd(el: Element): void {
+  if (isTextField(el)) {
+    setCaret(el, el.value.length);
+    return;
+  }
+  const host = editingHost(el);
+  const sel = window.getSelection();
+  if (!host || !sel) return;
+  const range = document.createRange();
+  range.selectNodeContents(host);
+  range.collapse(false);
+  sel.removeAllRanges();
+  sel.addRange(range);
+}
+
+/** Moves the caret for arrow/Home/End keys in a text field (collapsed selection). */
+export function moveCaret(el: Element, key: string, extend: boolean): boolean {
+  if (!isTextField(el)) return false;
+  const { start, end } = selectionOf(el);
+  const len = el.value.length;
+  let pos: number;
+  if (key === 'ArrowLeft') pos = start === end || extend ? Math.max(0, (extend ? end : start) - 1) : start;
+  else if (key === 'ArrowRight') pos = start === end || extend ? Math.min(len, end + 1) : end;
+  else if (key === 'Home' || key === 'ArrowUp') pos = 0;
+  else if (key === 'End' || key === 'ArrowDown') pos = len;
+  else return false;
+  try {
+    if (extend) el.setSelectionRange(Math.min(start, pos), Math.max(start, pos));
+    else el.setSelectionRange(pos, pos);
+  } catch {
+    return false;
+  }
+  return true;
+}
+
+/**
+ * fill: replace the whole value. Text fields: native setter + input + change. Types without free
+ * text (date, color, range...) also get input + change. contenteditable: select all + insertText.
+ */
+export function replaceValue(el: Element, value: string): boolean {
+  if (isTextField(el)) {
+    if (!beforeInput(el, 'insertReplacementText', value)) return false;
+    setNativeValue(el, value);
+    if (el.value !== value && el instanceof HTMLInputElement && el.type === 'number') return false;
+    setCaret(el, el.value.length);
+    fireInput(el, 'insertReplacementText', value);
+    fireChange(el);
+    return true;
+  }
+  const host = editingHost(el);
+  if (!host) return false;
+  host.focus({ preventScroll: true });
+  selectAll(host);
+  const ok = value === '' ? document.execCommand('delete') || host.textContent === '' : document.execCommand('insertText', false, value);
+  if (!ok) {
+    // execCommand refused (no selection in a detached editing host): set it directly and tell the page.
+    host.textContent = value;
+    fireInput(host, 'insertReplacementText', value);
+  }
+  return true;
+}

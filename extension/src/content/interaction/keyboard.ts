@@ -1,0 +1,194 @@
+// Key presses as Chrome dispatches them (UI Events key order): keydown, keypress (keys that produce
+// a character, and Enter), beforeinput/input (the edit), keyup; modifiers go down first and up last.
+// Synthetic key events do nothing by default, so the default actions a person relies on are done
+// here when the page did not cancel keydown: text insertion, Enter (implicit form submission via
+// requestSubmit, or activating a focused button/link, a newline in textareas and contenteditable),
+// Tab/Shift+Tab (focus moves in sequential focus order), Backspace/Delete, Control/Meta+A (select all),
+// arrows/Home/End (caret), Space (clicks a focused button/checkbox/radio on keyup).
+import { composedParent, deepActiveElement, isVisible, sleep } from './dom';
+import { deleteText, insertText, isTextField, moveCaret, selectAll } from './editing';
+import { insertedText, keyForChar, needsShift, type Chord, type KeyDef, type Modifier } from './keys';
+
+const MOD_KEYS: Record<Modifier, KeyDef> = {
+  Shift: { key: 'Shift', code: 'ShiftLeft', keyCode: 16, text: '', location: 1 },
+  Control: { key: 'Control', code: 'ControlLeft', keyCode: 17, text: '', location: 1 },
+  Alt: { key: 'Alt', code: 'AltLeft', keyCode: 18, text: '', location: 1 },
+  Meta: { key: 'Meta', code: 'MetaLeft', keyCode: 91, text: '', location: 1 },
+};
+
+function keyEvent(type: string, target: Element, def: KeyDef, mods: readonly Modifier[], repeat = false): boolean {
+  const charCode = type === 'keypress' ? (def.text ? def.text.charCodeAt(0) : 0) : 0;
+  const init: KeyboardEventInit & { keyCode: number; which: number; charCode: number } = {
+    bubbles: true, cancelable: true, composed: true, view: window, key: def.key, code: def.code, location: def.location, repeat,
+    altKey: mods.includes('Alt'), ctrlKey: mods.includes('Control'), metaKey: mods.includes('Meta'), shiftKey: mods.includes('Shift'),
+    keyCode: type === 'keypress' ? charCode : def.keyCode, which: type === 'keypress' ? charCode : def.keyCode, charCode,
+  };
+  return target.dispatchEvent(new KeyboardEvent(type, init));
+}
+
+/** Where key events go: the focused element (inside shadow roots), else the body. */
+export function keyTarget(): Element {
+  return deepActiveElement() ?? document.body ?? document.documentElement;
+}
+
+// --- default actions ----------------------------------------------------------------------------
+
+const TABBABLE = 'a[href], area[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable=""], [contenteditable="true"]';
+
+function tabIndexOf(el: Element): number {
+  const attr = el.getAttribute('tabindex');
+  if (attr !== null && attr.trim() !== '' && !Number.isNaN(Number(attr))) return Number(attr);
+  return 0;
+}
+
+/** Sequential focus order (HTML 6.6.3): positive tabindex ascending, then tabindex 0 in tree order. */
+export function tabOrder(): HTMLElement[] {
+  const found: HTMLElement[] = [];
+  const visit = (root: Document | ShadowRoot) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.matches(TABBABLE) && el instanceof HTMLElement && tabIndexOf(el) >= 0 && !el.matches(':disabled') && !(el instanceof HTMLInputElement && el.type === 'hidden') && isVisible(el) && !el.closest('[inert]')) found.push(el);
+      if (el.shadowRoot) visit(el.shadowRoot);
+    }
+  };
+  visit(document);
+  // Radios of one group: only the checked one (or the first) is a tab stop.
+  const seenGroups = new Set<string>();
+  const filtered = found.filter((el) => {
+    if (!(el instanceof HTMLInputElement) || el.type !== 'radio' || !el.name) return true;
+    const key = `${el.form ? 'f' : 'd'}:${el.name}`;
+    const group = found.filter((o) => o instanceof HTMLInputElement && o.type === 'radio' && o.name === el.name && o.form === el.form) as HTMLInputElement[];
+    const stop = group.find((r) => r.checked) ?? group[0];
+    if (stop !== el || seenGroups.has(key)) return false;
+    seenGroups.add(key);
+    return true;
+  });
+  const positive = filtered.filter((e) => tabIndexOf(e) > 0).sort((a, b) => tabIndexOf(a) - tabIndexOf(b));
+  return [...positive, ...filtered.filter((e) => tabIndexOf(e) === 0)];
+}
+
+function moveFocus(from: Element, backward: boolean): void {
+  const order = tabOrder();
+  if (order.length === 0) return;
+  let i = order.indexOf(from as HTMLElement);
+  if (i < 0) {
+    // Focus is on something outside the order (body, a tabindex=-1 element): continue from its position.
+    const after = order.findIndex((el) => from.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+    i = backward ? (after < 0 ? order.length : after) : (after < 0 ? -1 : after - 1);
+  }
+  const next = order[(i + (backward ? -1 : 1) + order.length) % order.length];
+  if (!next) return;
+  next.focus();
+  if (isTextField(next)) {
+    try {
+      next.select();
+    } catch {
+      // not selectable
+    }
+  }
+}
+
+const SUBMIT_BLOCKING_TYPES = new Set(['button', 'checkbox', 'radio', 'file', 'image', 'reset', 'submit', 'color', 'range']);
+
+/** HTML's implicit submission (4.10.21.2): Enter in a single-line field submits the form. */
+function implicitSubmit(input: HTMLInputElement): void {
+  const form = input.form;
+  if (!form || SUBMIT_BLOCKING_TYPES.has(input.type)) return;
+  const defaultButton = [...form.elements].find((e) => (e instanceof HTMLButtonElement && e.type === 'submit') || (e instanceof HTMLInputElement && (e.type === 'submit' || e.type === 'image'))) as HTMLElement | undefined;
+  if (defaultButton) {
+    if (!(defaultButton as HTMLButtonElement).disabled) defaultButton.click();
+    return;
+  }
+  const blocking = [...form.elements].filter((e) => e instanceof HTMLInputElement && !SUBMIT_BLOCKING_TYPES.has(e.type) && e.type !== 'hidden');
+  if (blocking.length <= 1) form.requestSubmit();
+}
+
+function isActivatable(el: Element): boolean {
+  return el instanceof HTMLButtonElement || (el instanceof HTMLAnchorElement && el.hasAttribute('href')) || el.localName === 'summary' || (el instanceof HTMLInputElement && ['button', 'submit', 'reset', 'image', 'checkbox', 'radio'].includes(el.type)) || ['button', 'link', 'checkbox', 'radio', 'switch', 'menuitem', 'tab', 'option'].includes(el.getAttribute('role') ?? '');
+}
+
+function defaultAction(target: Element, chord: Chord, text: string): void {
+  const key = chord.key.key;
+  const mods = chord.modifiers;
+  const shortcut = mods.includes('Control') || mods.includes('Meta');
+  if (shortcut && (key === 'a' || key === 'A')) return selectAll(target);
+  if (key === 'Tab' && !mods.includes('Control') && !mods.includes('Alt') && !mods.includes('Meta')) return moveFocus(target, mods.includes('Shift'));
+  if (key === 'Enter' && !shortcut) {
+    if (target instanceof HTMLTextAreaElement) {
+      insertText(target, '\n', 'insertLineBreak');
+      return;
+    }
+    if (target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset', 'image'].includes(target.type)) return implicitSubmit(target);
+    if ((target as HTMLElement).isContentEditable) {
+      insertText(target, '\n', mods.includes('Shift') ? 'insertLineBreak' : 'insertParagraph');
+      return;
+    }
+    if (isActivatable(target) && !(target instanceof HTMLInputElement && (target.type === 'checkbox' || target.type === 'radio'))) (target as HTMLElement).click();
+    return;
+  }
+  if (key === 'Backspace' || key === 'Delete') {
+    deleteText(target, key === 'Backspace' ? 'backward' : 'forward');
+    return;
+  }
+  if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'].includes(key) && isTextField(target)) {
+    moveCaret(target, key, mods.includes('Shift'));
+    return;
+  }
+  if (text) insertText(target, text);
+}
+
+// --- presses ------------------------------------------------------------------------------------
+
+/** Presses one chord on the focused element; returns the element that had focus for it. */
+export function pressChord(chord: Chord): Element {
+  const mods = chord.modifiers;
+  const held: Modifier[] = [];
+  let target = keyTarget();
+  for (const m of mods) {
+    held.push(m);
+    keyEvent('keydown', target, MOD_KEYS[m], held);
+  }
+  const isModifierKey = (['Shift', 'Control', 'Alt', 'Meta'] as string[]).includes(chord.key.key);
+  const text = insertedText(chord);
+  const downOk = keyEvent('keydown', target, chord.key, mods);
+  // A keydown handler may move focus (e.g. to a search box); the rest goes to the new focus.
+  target = keyTarget();
+  if (downOk && !isModifierKey) {
+    const producesKeypress = text !== '' || (chord.key.key === 'Enter' && !mods.includes('Control') && !mods.includes('Meta') && !mods.includes('Alt'));
+    const pressOk = producesKeypress ? keyEvent('keypress', target, chord.key, mods) : true;
+    if (pressOk) defaultAction(target, chord, text);
+  }
+  const upTarget = keyTarget();
+  const upOk = keyEvent('keyup', upTarget, chord.key, mods);
+  // Space activates a focused button, checkbox or radio on keyup.
+  if (upOk && downOk && chord.key.key === ' ' && mods.length === 0 && isActivatable(upTarget) && !isTextField(upTarget) && !(upTarget as HTMLElement).isContentEditable) (upTarget as HTMLElement).click();
+  for (const m of [...mods].reverse()) {
+    held.splice(held.indexOf(m), 1);
+    keyEvent('keyup', upTarget, MOD_KEYS[m], held);
+  }
+  return target;
+}
+
+/** Types text key by key (Playwright keyboard.type): characters a US layout lacks are only inserted. */
+export async function typeText(text: string, delayMs = 0): Promise<void> {
+  let first = true;
+  for (const ch of text) {
+    if (!first && delayMs > 0) await sleep(delayMs);
+    first = false;
+    const def = keyForChar(ch);
+    if (def.code === '' && def.key !== 'Enter') {
+      const target = keyTarget();
+      insertText(target, ch);
+      continue;
+    }
+    pressChord({ modifiers: needsShift(ch) ? ['Shift'] : [], key: def });
+  }
+}
+
+/** "tag#id" of the focused element, for results. */
+export function focusedDescription(): string {
+  const el = deepActiveElement();
+  if (!el) return 'none';
+  let where = el.localName + (el.id ? `#${el.id}` : '');
+  if (composedParent(el) === null && el !== document.documentElement) where += ' (detached)';
+  return where;
+}
