@@ -123,11 +123,13 @@ export class SessionRegistry {
     }
     session.tabs.set(tabId, { tabId, url, leasedAt: Date.now() });
     this.owners.set(tabId, session);
+    let excess = session.tabs.size - session.maxTabs;
     const released: Released[] = [];
     for (const lease of session.tabs.values()) {
-      if (session.tabs.size <= session.maxTabs) break;
+      if (excess <= 0) break;
       if (lease.tabId === tabId) continue;
       released.push({ tabId: lease.tabId, url: lease.url });
+      excess -= 1;
     }
     for (const r of released) this.release(r.tabId);
     return { ok: true, released };
