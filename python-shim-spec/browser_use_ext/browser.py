@@ -31,8 +31,9 @@ class ExtensionBrowser:
     def bridge_url(self) -> str:
         return credentials.bridge_url(self.config.bridge_url)
 
-    async def _connect(self, capabilities: Optional[list[str]] = None) -> BridgeConnection:
+    async def _connect(self, capabilities: Optional[list[str]] = None, session_token: Optional[str] = None) -> BridgeConnection:
         conn = await BridgeConnection.connect(
+            session_token=session_token,
             url=self.config.bridge_url,
             secret=self.config.agent_secret,
             capabilities=capabilities or [],

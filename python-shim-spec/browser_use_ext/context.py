@@ -84,6 +84,7 @@ class ExtensionBrowserContext:
         self.conn: Optional[BridgeConnection] = None
         self._pages: dict[int, ExtensionPage] = {}
         self._unsupported: set[str] = set()
+        self._session_token: Optional[str] = None
         self._init_lock = asyncio.Lock() if _loop_running() else None
 
     # -- lifecycle -------------------------------------------------------------------------------
@@ -105,7 +106,9 @@ class ExtensionBrowserContext:
         async with self._init_lock:
             if self.session is not None:
                 return self.session
-            self.conn = await self.browser._connect()
+            # A context that closed and is used again resumes its bridge session (same leased tabs).
+            self.conn = await self.browser._connect(session_token=self._session_token)
+            self._session_token = self.conn.session_token
             self.session = BrowserSession(TabsContext(self))
             await self._refresh_tabs()
             return self.session

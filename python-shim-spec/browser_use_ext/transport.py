@@ -61,6 +61,7 @@ class BridgeConnection:
         default_timeout_ms: int = 15_000,
         connect_timeout_s: float = 10.0,
         ping_interval_s: float = 20.0,
+        session_token: Optional[str] = None,
     ) -> None:
         self.url = credentials.bridge_url(url)
         self.secret = credentials.agent_secret(secret)
@@ -70,6 +71,9 @@ class BridgeConnection:
         self.connect_timeout_s = connect_timeout_s
         self.ping_interval_s = ping_interval_s
         self.hello_ack: Optional[dict] = None
+        # Names this agent session on the bridge; presenting it again after a reconnect keeps the
+        # session's leased tabs (hello.session_token, hello_ack.session_token).
+        self.session_token = session_token
         self.authenticated = False
         self._ws: Any = None
         self._reader: Optional[asyncio.Task] = None
@@ -124,6 +128,8 @@ class BridgeConnection:
         }
         if with_nonce:
             hello['client_nonce'] = client_nonce
+        if self.session_token:
+            hello['session_token'] = self.session_token
         await self._ws.send(json.dumps(hello))
         while True:
             try:
@@ -148,6 +154,7 @@ class BridgeConnection:
                 continue
             if t == 'hello_ack':
                 self.hello_ack = m
+                self.session_token = m.get('session_token') or self.session_token
                 break
             if t == 'error':
                 info = m.get('error_info') or {}
