@@ -286,9 +286,9 @@ export class BridgeServer extends EventEmitter {
       });
       if (message) this.onMessage(peer, message);
     });
-    ws.on('close', () => {
+    ws.on('close', (code: number) => {
       clearTimeout(handshakeTimer);
-      this.onClose(peer);
+      this.onClose(peer, code);
     });
     ws.on('error', (err) => {
       // ws reports oversize frames here and closes with 1009 itself.
@@ -571,7 +571,9 @@ export class BridgeServer extends EventEmitter {
     const actedTab = result.tab_id ?? state?.tab_id ?? sentTab;
     const resultFields = (result.outcome_details?.result ?? null) as Record<string, unknown> | null;
     if (result.status === 'success') {
-      if (actedTab !== null && actedTab !== undefined) lease(actedTab, state?.url ?? null, action.action !== 'close_tab');
+      // list_tabs/open_tab without a tab act on the browser, not on the active tab: no hand-over.
+      const browserLevel = sentTab === null && (action.action === 'list_tabs' || action.action === 'open_tab');
+      if (actedTab !== null && actedTab !== undefined && !browserLevel) lease(actedTab, state?.url ?? null, action.action !== 'close_tab');
       if (action.action === 'open_tab' || action.action === 'switch_tab') {
         const opened = numberField(resultFields, 'tab_id');
         if (opened !== undefined) lease(opened, state?.tab_id === opened ? state.url : urlParam(action.params), true);
@@ -674,13 +676,17 @@ export class BridgeServer extends EventEmitter {
     for (const a of this.agents) if (a.ready) a.send(message);
   }
 
-  private onClose(peer: Peer): void {
-    this.log.debug('connection closed', { peer: peer.id });
+  private onClose(peer: Peer, code: number): void {
+    this.log.debug('connection closed', { peer: peer.id, code });
     if (peer.role === 'agent') {
       this.agents.delete(peer);
       const session = this.sessionOf.get(peer);
       this.sessionOf.delete(peer);
-      if (session) this.sessions.detach(session, peer);
+      if (!session) return;
+      // A normal close (1000) is a goodbye: the session ends and its tabs are free at once. Any
+      // other end (network drop, crash) keeps it for sessionGraceMs so the agent can resume.
+      if (code === CLOSE.normal && session.peer === peer) this.sessions.end(session);
+      else this.sessions.detach(session, peer);
       return;
     }
     if (this.extension !== peer) return;

@@ -423,7 +423,7 @@ export interface HelloMessage {
    */
   client_nonce: string;
   /**
-   * Agents only: the session_token from an earlier hello_ack, presented after a reconnect to resume that session (its leased tabs, current tab, running task and the recorded results that make re-sent action ids idempotent). The bridge keeps a session for session_grace_ms (default 60 s) after its connection drops; an unknown or expired token starts a new session (hello_ack.resumed false). Treat it like a password: it is never logged.
+   * Agents only: the session_token from an earlier hello_ack, presented after a reconnect to resume that session (its leased tabs, current tab, running task and the recorded results that make re-sent action ids idempotent). A connection that ends without a normal close (code 1000) keeps its session for the bridge's session grace period (default 60 s); a normal close ends the session and frees its tabs at once. An unknown or expired token starts a new session (hello_ack.resumed false). Treat it like a password: it is never logged.
    */
   session_token?: string;
   /**

@@ -1,0 +1,80 @@
+// The bridge's guarantees in the real browser: a web page cannot reach the bridge (cross-site
+// WebSocket hijacking, peers.md section 3), and when Chrome stops the extension's service worker
+// the extension reconnects and an agent's session continues on the same tab id.
+import { expect } from 'chai';
+import type { ExtensionStatusMessage } from '../../schemas/generated/protocol';
+import { EXTENSION_ID } from '../../bridge/src/extension-id';
+import { FixtureServer } from '../harness/fixture-server';
+import { startHarness, type Harness } from '../harness/harness';
+
+describe('e2e: bridge security and restarts in the real browser', function () {
+  let h: Harness;
+  let other: FixtureServer;
+  before(async function () {
+    this.timeout(60_000);
+    h = await startHarness();
+    // A second local origin (another port): a web page the person happens to have open.
+    other = await new FixtureServer().start(0);
+  });
+  after(async () => {
+    await other?.close();
+    await h?.close();
+  });
+
+  it("refuses a web page's WebSocket to /agent and /extension before any message", async () => {
+    const page = await h.openPage(other.html('/evil', '<p>just a page</p>', 'Evil'));
+    // A string, so the page runs exactly this code (no bundler helpers).
+    const script = `(async () => {
+      const base = ${JSON.stringify(h.bridge.url)};
+      const tryOne = (path) => new Promise((resolve) => {
+        const ws = new WebSocket(base + path);
+        let opened = false;
+        let messages = 0;
+        ws.onopen = () => {
+          opened = true;
+          ws.send(JSON.stringify({ type: 'hello', role: path.slice(1), protocol_version: 1, client: { name: 'evil', version: '1' }, capabilities: [], client_nonce: 'q83vEjRWeJq83vEjRWeJqw==' }));
+        };
+        ws.onmessage = () => { messages += 1; };
+        ws.onclose = (ev) => resolve({ opened, messages, code: ev.code });
+      });
+      return { agent: await tryOne('/agent'), extension: await tryOne('/extension') };
+    })()`;
+    const outcome = await page.evaluate(script);
+    // 1006: the upgrade was answered 403, so the browser never got a WebSocket.
+    expect(outcome).to.deep.equal({ agent: { opened: false, messages: 0, code: 1006 }, extension: { opened: false, messages: 0, code: 1006 } });
+    expect((h.bridge.status()['sessions'] as unknown[]).length).to.equal(0);
+    await page.close();
+  });
+
+  it('reconnects after the service worker is stopped; the session keeps its tab id', async function () {
+    this.timeout(60_000);
+    const page = await h.openPage(h.fixtures.html('/sw', '<button>Keep me</button>', 'SW restart'));
+    const agent = await h.connectAgent();
+    const first = await agent.call('get_state', {});
+    expect(first.status, JSON.stringify(first.error_info)).to.equal('success');
+    const tabId = first.tab_id as number;
+    const statuses: ExtensionStatusMessage[] = [];
+    agent.on('extension_status', (m: ExtensionStatusMessage) => statuses.push(m));
+    const down = new Promise((resolve) => h.bridge.once('extension-disconnected', resolve));
+    const up = new Promise((resolve) => h.bridge.once('extension-connected', resolve));
+    // Stop every service worker of the browser, the way Chrome does when it idles one out.
+    const cdp = await h.launched.browser.target().createCDPSession();
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    const worker = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${EXTENSION_ID}/`));
+    expect(worker, 'the extension service worker target').to.not.equal(undefined);
+    await cdp.send('Target.closeTarget', { targetId: worker!.targetId });
+    await down;
+    // Any extension event wakes the worker, which reconnects on start. In real life the 30 s
+    // reconnect alarm does it; here a storage write from the options page is faster.
+    const options = await h.launched.browser.newPage();
+    await options.goto(`chrome-extension://${EXTENSION_ID}/options.html`);
+    await options.evaluate('chrome.storage.local.set({ wake_test: Date.now() })');
+    await up;
+    await options.close();
+    const again = await agent.call('get_state', {});
+    expect(again.status, JSON.stringify(again.error_info)).to.equal('success');
+    expect(again.tab_id).to.equal(tabId);
+    expect(statuses.map((s) => s.connected)).to.deep.equal([false, true]);
+    await page.close();
+  });
+});
