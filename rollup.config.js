@@ -38,6 +38,8 @@ const onwarn = (warning, warn) => {
 export default [
   { input: 'extension/src/background/index.ts', output: { file: `${EXT_OUT}/background.js`, format: 'es' }, plugins: browserPlugins('tsconfig.json'), onwarn },
   { input: 'extension/src/content/index.ts', output: { file: `${EXT_OUT}/content.js`, format: 'iife' }, plugins: browserPlugins('tsconfig.json'), onwarn },
+  { input: 'extension/src/main-world/hooks.ts', output: { file: `${EXT_OUT}/main-hooks.js`, format: 'iife' }, plugins: browserPlugins('tsconfig.json'), onwarn },
+  { input: 'extension/src/content/early.ts', output: { file: `${EXT_OUT}/early.js`, format: 'iife' }, plugins: browserPlugins('tsconfig.json'), onwarn },
   { input: 'extension/src/options/options.ts', output: { file: `${EXT_OUT}/options.js`, format: 'es' }, plugins: [...browserPlugins('tsconfig.json'), extensionAssets()], onwarn },
   {
     input: 'bridge/src/cli.ts',

@@ -12,7 +12,8 @@ export const PERMISSION_REASONS = {
   storage: 'keep the bridge URL and pairing secret (local) and per-worker scratch state (session) across worker restarts',
   scripting: 'inject the content script into tabs that were open before the extension was installed or reloaded',
   alarms: 'wake the service worker every 30 s so a dropped bridge connection is re-established',
-  webNavigation: 'list every frame of a tab (getAllFrames) so a state covers iframes and names the ones it could not reach',
+  webNavigation: 'list every frame of a tab (getAllFrames) so a state covers iframes and names the ones it could not reach; follow navigations an action starts (load, net errors, new tabs)',
+  debugger: 'trusted input (Input.dispatchMouseEvent/KeyEvent) when the person turns it on; attached for one action and detached right after',
   '<all_urls>': 'content scripts must run on whatever page the person asks the agent to work on, in every frame',
 };
 
@@ -24,10 +25,14 @@ export function buildManifest(version) {
     version,
     key: EXTENSION_KEY,
     minimum_chrome_version: '120',
-    permissions: ['tabs', 'storage', 'scripting', 'alarms', 'webNavigation'],
+    permissions: ['tabs', 'storage', 'scripting', 'alarms', 'webNavigation', 'debugger'],
     host_permissions: ['<all_urls>'],
     background: { service_worker: 'background.js', type: 'module' },
     content_scripts: [
+      // document_start, before any page script: dialogs never block and fetch/XHR are recorded
+      // (main-world/hooks.ts); early.js links to it and answers the worker's settle requests.
+      { matches: ['<all_urls>'], js: ['main-hooks.js'], run_at: 'document_start', all_frames: true, match_about_blank: true, match_origin_as_fallback: true, world: 'MAIN' },
+      { matches: ['<all_urls>'], js: ['early.js'], run_at: 'document_start', all_frames: true, match_about_blank: true, match_origin_as_fallback: true },
       {
         matches: ['<all_urls>'],
         js: ['content.js'],

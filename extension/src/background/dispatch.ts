@@ -1,15 +1,37 @@
-// Runs one `action` message and produces its `action_result`: the action runs in the page (or in
-// the worker for tab-level actions), then the worker collects the tab's state after it.
-import type { ActionMessage, ActionResultMessage, ErrorInfo, GetStateParams, SimplifiedState } from '../../../schemas/generated/protocol';
+// Runs one `action` message and produces its `action_result`.
+//   - worker-side actions (navigate, tabs, screenshot, waits, evaluate: actions/registry.ts) run here;
+//   - page-side actions go to the content script of the frame that owns the target: "f<frameId>e<N>"
+//     element ids name their frame (contract A), index targets go through the tab's last index map
+//     (contract B), role/selector targets are searched in the top frame;
+//   - around a page-side action the settle rule runs (settle-rule.ts), then the worker collects the
+//     tab's new state. outcome_details carries what happened (contract E).
+import type { ActionMessage, ActionResultMessage, ErrorInfo, GetStateParams, OutcomeDetails, SimplifiedState } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/errors';
+import { parseElementId } from '../shared/element-ref';
 import { CONTENT_CHANNEL } from '../shared/internal-messages';
+import type { Drained, SettleReport } from '../shared/settle-messages';
+import { TAB_LEVEL, WORKER_HANDLERS } from './actions/registry';
+import type { Tab } from './actions/types';
+import { Budget } from './budget';
 import { sendToContent } from './content-channel';
-import { collectState } from './state';
-import { isRestrictedUrl, resolveTab, waitForTabComplete } from './tabs';
+import { EXPECTS_CHANGE, noChangeNotice, resolveSettle, SETTLE_OPTIONS_KEY, settleSend, waitParams, type ResolvedSettle } from './settle-rule';
+import { collectState, elementIdForIndex } from './state';
+import { TabWatch } from './tab-watch';
+import { isRestrictedUrl, resolveTab } from './tabs';
+import { performTrustedInput } from './trusted-input';
 
-const NAVIGATION_CAP_MS = 10_000;
+const WS = 'background_script' as const;
+/** chrome.storage.local key: true = pointer/keyboard actions use chrome.debugger Input.* (trusted events). */
+export const TRUSTED_INPUT_KEY = 'trusted_input';
+
+type Timings = NonNullable<OutcomeDetails['timings_ms']>;
 
 export async function runAction(action: ActionMessage): Promise<ActionResultMessage> {
+  const started = Date.now();
+  const budget = new Budget(action.timeout_ms, started);
+  const settings = await chrome.storage.local.get([TRUSTED_INPUT_KEY, SETTLE_OPTIONS_KEY]);
+  const settle = resolveSettle(settings[SETTLE_OPTIONS_KEY], action.settle);
+  const trusted = (action.params as { trusted?: unknown } | undefined)?.trusted === true || settings[TRUSTED_INPUT_KEY] === true;
   const base = { type: 'action_result' as const, original_action_id: action.action_id, action: action.action };
   const fail = (error: ErrorInfo, state: SimplifiedState | null = null, tabId?: number): ActionResultMessage => ({
     ...base,
@@ -19,35 +41,177 @@ export async function runAction(action: ActionMessage): Promise<ActionResultMess
     new_simplified_state: state,
     error_info: error,
   });
-  const stateOrNull = async (tabId: number, params?: GetStateParams) => {
-    const s = await collectState(tabId, params);
+  const stateOrNull = async (tabId: number | null | undefined): Promise<SimplifiedState | null> => {
+    if (tabId === null || tabId === undefined) return null;
+    const tab = await chrome.tabs.get(tabId).catch(() => null);
+    if (!tab || isRestrictedUrl(tab.url)) return null;
+    const s = await collectState(tabId);
     return s.ok ? s.state : null;
   };
   try {
     const resolved = await resolveTab(action.tab_id);
     if (!resolved.ok) return fail(resolved.error);
     const tab = resolved.tab;
-    if (isRestrictedUrl(tab.url)) {
-      return fail(errorInfo('RESTRICTED_PAGE', `Tab ${tab.id} shows ${tab.url}, a page Chrome does not let extensions script. Navigate the tab to a web page or use another tab.`, 'background_script', { tab_id: tab.id, current_url: tab.url }), null, tab.id);
+    const worker = WORKER_HANDLERS[action.action];
+    if (isRestrictedUrl(tab.url) && !TAB_LEVEL.has(action.action)) {
+      return fail(errorInfo('RESTRICTED_PAGE', `Tab ${tab.id} shows ${tab.url}, a page Chrome does not let extensions script. Navigate the tab to a web page (navigate) or use another tab (list_tabs, switch_tab).`, WS, { tab_id: tab.id, current_url: tab.url }), null, tab.id);
     }
     if (action.action === 'get_state') {
       const s = await collectState(tab.id, action.params as GetStateParams);
       if (!s.ok) return fail(s.error, null, tab.id);
-      return { ...base, tab_id: tab.id, status: 'success', outcome_details: { message: 'State taken.', navigation_occurred: false, result: {} }, new_simplified_state: s.state, error_info: null };
+      const drained = await settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500);
+      const details: OutcomeDetails = { message: 'State taken.', navigation_occurred: false, result: {} };
+      if (drained) Object.assign(details, activityFields(drained.drained));
+      return { ...base, tab_id: tab.id, status: 'success', outcome_details: details, new_simplified_state: s.state, error_info: null };
     }
-    const sent = await sendToContent(tab.id, { channel: CONTENT_CHANNEL, kind: 'run_action', action: action.action, params: action.params });
-    if (!sent.ok) {
-      if (!sent.portClosed) return fail(sent.error, await stateOrNull(tab.id), tab.id);
-      // The page unloaded mid-action: the action caused a navigation. Report it with the new page's state.
-      await waitForTabComplete(tab.id, NAVIGATION_CAP_MS);
-      const state = await stateOrNull(tab.id);
-      return { ...base, tab_id: tab.id, status: 'success', outcome_details: { message: `"${action.action}" caused a navigation${state ? ` to ${state.url}` : ''}.`, navigation_occurred: true, result: {} }, new_simplified_state: state, error_info: null };
+    if (worker) {
+      const out = await worker({ tab, budget, settle }, action.params as never);
+      const stateTab = out.stateTabId === undefined ? tab.id : out.stateTabId;
+      const t0 = Date.now();
+      const state = await stateOrNull(stateTab);
+      const timings: Timings = { action: t0 - started - (out.ok ? (out.navigation_ms ?? 0) : 0), state: Date.now() - t0, total: Date.now() - started };
+      if (!out.ok) return fail(out.error, state, stateTab ?? tab.id);
+      if (out.navigation_ms !== undefined) timings.navigation = out.navigation_ms;
+      const details: OutcomeDetails = { message: out.message, navigation_occurred: out.navigation_occurred ?? false, result: out.result as OutcomeDetails['result'], timings_ms: timings };
+      if (out.new_tab_id !== undefined) details.new_tab_id = out.new_tab_id;
+      if (out.settled !== undefined) details.settled = out.settled;
+      return { ...base, tab_id: stateTab ?? tab.id, status: 'success', outcome_details: details, new_simplified_state: state, error_info: null };
     }
-    const r = sent.response;
-    if (!r.ok) return fail(r.error, await stateOrNull(tab.id), tab.id);
-    return { ...base, tab_id: tab.id, status: 'success', outcome_details: { message: r.message, navigation_occurred: false, result: r.result }, new_simplified_state: await stateOrNull(tab.id), error_info: null };
+    return await runPageAction(action, tab, budget, settle, trusted, started, fail, stateOrNull);
   } catch (e) {
     const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-    return fail(errorInfo('EXTENSION_INTERNAL_ERROR', `The extension failed while running "${action.action}": ${why}. Retry; report the bug if it repeats.`, 'background_script'));
+    return fail(errorInfo('EXTENSION_INTERNAL_ERROR', `The extension failed while running "${action.action}": ${why}. Retry; report the bug if it repeats.`, WS));
   }
+}
+
+/** Which frame runs a page-side action, and the params it gets (element ids made frame-local). */
+async function route(tabId: number, params: unknown): Promise<{ ok: true; frameId: number; params: unknown } | { ok: false; error: ErrorInfo }> {
+  const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
+  let elementId = typeof p['element_id'] === 'string' ? (p['element_id'] as string) : undefined;
+  const rest = { ...p };
+  if (typeof p['index'] === 'number') {
+    const found = await elementIdForIndex(tabId, p['index'] as number);
+    if (!found) return { ok: false, error: errorInfo('TARGET_ELEMENT_NOT_FOUND', `Index ${p['index'] as number} is not in the latest state of tab ${tabId}. Take a new state (get_state) and use an index from it.`, WS, { index: p['index'], tab_id: tabId, reason: 'unknown' }) };
+    elementId = found;
+    delete rest['index'];
+  }
+  if (elementId === undefined) return { ok: true, frameId: 0, params: rest };
+  const parsed = parseElementId(elementId);
+  if (!parsed) return { ok: false, error: errorInfo('TARGET_ELEMENT_NOT_FOUND', `"${elementId}" is not an element id (they look like "e12", or "f7e3" inside a frame). Take a new state (get_state) and use an id from it.`, WS, { element_id: elementId, reason: 'unknown' }) };
+  return { ok: true, frameId: parsed.frameId, params: { ...rest, element_id: parsed.local } };
+}
+
+async function runPageAction(
+  action: ActionMessage,
+  tab: Tab,
+  budget: Budget,
+  settle: ResolvedSettle,
+  trusted: boolean,
+  started: number,
+  fail: (error: ErrorInfo, state?: SimplifiedState | null, tabId?: number) => ActionResultMessage,
+  stateOrNull: (tabId: number) => Promise<SimplifiedState | null>,
+): Promise<ActionResultMessage> {
+  const routed = await route(tab.id, action.params);
+  if (!routed.ok) return fail(routed.error, await stateOrNull(tab.id), tab.id);
+  const { frameId } = routed;
+  const timings: Timings = {};
+  const watch = new TabWatch(tab.id);
+  try {
+    if (settle.enabled) await settleSend(tab.id, frameId, { channel: 'bux-settle', kind: 'begin' }, 1000);
+    const tAction = Date.now();
+    const sent = await sendToContent(tab.id, { channel: CONTENT_CHANNEL, kind: 'run_action', action: action.action, params: routed.params, ...(trusted ? { trusted: true } : {}) }, { frameId });
+    if (sent.ok && sent.response.ok && sent.response.trusted_input) await performTrustedInput(tab.id, sent.response.trusted_input);
+    timings.action = Date.now() - tAction;
+    if (!sent.ok && !sent.portClosed) return fail(sent.error, await stateOrNull(tab.id), tab.id);
+    if (sent.ok && !sent.response.ok) return fail(sent.response.error, await stateOrNull(tab.id), tab.id);
+    const message = sent.ok && sent.response.ok ? sent.response.message : `"${action.action}" ran; the page unloaded before it answered.`;
+    const result = sent.ok && sent.response.ok ? sent.response.result : {};
+
+    let settled: boolean | undefined;
+    let report: SettleReport | undefined;
+    let drained: Drained | undefined;
+    let notice: string | undefined;
+    const followNavigation = async () => {
+      const t = Date.now();
+      const end = await watch.waitForNavigationEnd(budget.cap(settle.navigation_cap_ms));
+      timings.navigation = (timings.navigation ?? 0) + Date.now() - t;
+      settled = end !== null;
+    };
+    if (!sent.ok || watch.navigationStarted) {
+      await followNavigation();
+    } else if (settle.enabled) {
+      const t = Date.now();
+      const capMs = budget.remaining();
+      const waited = await Promise.race([settleSend(tab.id, frameId, { channel: 'bux-settle', kind: 'wait', params: waitParams(settle, capMs) }, capMs), watch.started().then(() => 'navigation' as const)]);
+      if (waited === 'navigation' && watch.navigationStarted) {
+        await followNavigation();
+      } else if (waited && waited !== 'navigation') {
+        report = waited.report;
+        drained = waited.drained;
+        settled = report.settled;
+        timings.dom_quiet = report.dom_quiet_ms;
+        timings.network_idle = report.network_idle_ms;
+      } else if (watch.navigationStarted) {
+        await followNavigation();
+      } else {
+        timings.dom_quiet = Date.now() - t;
+        settled = false;
+      }
+      // Nothing observable happened after an action that should change something: watch a while longer.
+      const watchMs = budget.cap(settle.no_change_timeout_ms);
+      if (report && !report.effects && !watch.navigated && watch.newTabId === undefined && EXPECTS_CHANGE.has(action.action) && settle.no_change_timeout_ms > 0) {
+        const tw = Date.now();
+        const watched = await Promise.race([settleSend(tab.id, frameId, { channel: 'bux-settle', kind: 'watch', watch_ms: watchMs, params: waitParams(settle, budget.remaining()) }, watchMs + 1000), watch.started().then(() => 'navigation' as const)]);
+        timings.no_change_watch = Date.now() - tw;
+        if (watched === 'navigation') {
+          if (watch.navigationStarted) await followNavigation();
+        } else if (watched) {
+          report = watched.report;
+          drained = mergeDrained(drained, watched.drained);
+          if (!watched.changed) notice = noChangeNotice(watchMs);
+          else settled = watched.report.settled;
+        }
+      }
+    }
+    if (watch.navigationStarted && settled === undefined) await followNavigation();
+    const tState = Date.now();
+    const state = await stateOrNull(tab.id);
+    timings.state = Date.now() - tState;
+    if (watch.navigationStarted) {
+      // The old document's log is gone with it; report what the new one did while loading.
+      const fresh = await settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500);
+      if (fresh) drained = mergeDrained(drained, fresh.drained);
+    }
+    timings.total = Date.now() - started;
+    const navigated = watch.navigated || !sent.ok;
+    const details: OutcomeDetails = {
+      message: navigated && !sent.ok ? `"${action.action}" caused a navigation${state ? ` to ${state.url}` : ''}.` : message,
+      navigation_occurred: navigated,
+      result: result as OutcomeDetails['result'],
+      timings_ms: timings,
+    };
+    if (settled !== undefined) details.settled = settled;
+    if (report) details.dom_changed = report.dom_changed;
+    if (watch.newTabId !== undefined) details.new_tab_id = watch.newTabId;
+    if (drained) Object.assign(details, activityFields(drained));
+    if (notice) details.no_change_notice = notice;
+    return { ...resultBase(action), tab_id: tab.id, status: 'success', outcome_details: details, new_simplified_state: state, error_info: null };
+  } finally {
+    watch.stop();
+  }
+}
+
+const resultBase = (action: ActionMessage) => ({ type: 'action_result' as const, original_action_id: action.action_id, action: action.action });
+
+function mergeDrained(a: Drained | undefined, b: Drained): Drained {
+  if (!a) return b;
+  return { api_activity: [...a.api_activity, ...b.api_activity].slice(-50), dialogs: [...a.dialogs, ...b.dialogs], dialog_count: a.dialog_count + b.dialog_count, pending: b.pending };
+}
+
+function activityFields(d: Drained): Pick<OutcomeDetails, 'api_activity' | 'dialog'> {
+  const out: Pick<OutcomeDetails, 'api_activity' | 'dialog'> = {};
+  if (d.api_activity.length) out.api_activity = d.api_activity;
+  const last = d.dialogs[d.dialogs.length - 1];
+  if (last) out.dialog = d.dialog_count > 1 ? { ...last, count: d.dialog_count } : last;
+  return out;
 }

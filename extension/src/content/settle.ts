@@ -1,24 +1,191 @@
-// Waits until the DOM has been quiet for `quietMs` (MutationObserver), capped at `capMs`, after
-// two animation frames so the page has painted the action's direct effect.
-export async function waitForSettle(quietMs = 60, capMs = 1000): Promise<{ settled: boolean; elapsedMs: number; mutated: boolean }> {
-  const start = performance.now();
-  let mutated = false;
-  await new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
-  return new Promise((resolve) => {
-    let quietTimer: ReturnType<typeof setTimeout>;
-    const finish = (settled: boolean) => {
-      observer.disconnect();
-      clearTimeout(quietTimer);
-      clearTimeout(capTimer);
-      resolve({ settled, elapsedMs: Math.round(performance.now() - start), mutated });
+// Settle detection inside one document (isolated world). The worker brackets an action with
+// `begin` (start observing) and `wait` (the settle rule), see background/settle-rule.ts:
+//   1. DOM quiet: no mutation for quiet_ms (capped at dom_cap_ms);
+//   2. network idle: no fetch/XHR in flight (reported by main-world/hooks.ts; capped at network_cap_ms);
+//   3. if requests had to be awaited, DOM quiet again (their responses usually render something).
+// Timers only, never requestAnimationFrame: rAF does not run in background tabs, and the agent's
+// tab is often not the one the person looks at.
+import type { ApiCall, DialogRecord } from '../../../schemas/generated/protocol';
+import type { MainToIsolated } from '../shared/page-link';
+import type { Drained, SettleReport, SettleWaitParams } from '../shared/settle-messages';
+
+const LOG_MAX = 50;
+
+/** fetch/XHR and dialog records from the main world, kept until drained (by the next state). */
+export class PageActivity {
+  readonly pending = new Map<number, ApiCall>();
+  private log: ApiCall[] = [];
+  private dialogs: DialogRecord[] = [];
+  private dialogCount = 0;
+  private listeners = new Set<() => void>();
+  /** Counts since the tracker's begin. */
+  requestsStarted = 0;
+  dialogsSeen = 0;
+
+  onMessage(m: MainToIsolated): void {
+    if (m.t === 'req_start') {
+      this.pending.set(m.id, m.call);
+      this.log.push(m.call);
+      if (this.log.length > LOG_MAX) this.log.shift();
+      this.requestsStarted++;
+    } else if (m.t === 'req_end') {
+      const call = this.pending.get(m.id);
+      if (call) call.status = m.status;
+      this.pending.delete(m.id);
+    } else if (m.t === 'dialog') {
+      this.dialogs.push(m.record);
+      if (this.dialogs.length > 10) this.dialogs.shift();
+      this.dialogCount++;
+      this.dialogsSeen++;
+    }
+    for (const l of this.listeners) l();
+  }
+
+  subscribe(l: () => void): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+
+  drain(): Drained {
+    const out: Drained = { api_activity: this.log, dialogs: this.dialogs, dialog_count: this.dialogCount, pending: [...this.pending.values()] };
+    this.log = [];
+    this.dialogs = [];
+    this.dialogCount = 0;
+    return out;
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Watches one document between the worker's `begin` and the end of `wait`. */
+export class SettleTracker {
+  private observer: MutationObserver | null = null;
+  private lastChangeAt = 0;
+  private mutated = false;
+  private otherEffect = false;
+  private focusAtBegin: Element | null = null;
+  private changeWaiters = new Set<() => void>();
+
+  constructor(private readonly activity: PageActivity) {
+    // Input and change events are effects too (a typed value does not mutate the DOM). Scroll is
+    // not: acting scrolls the target into view by itself.
+    const mark = () => {
+      if (!this.observer) return;
+      this.otherEffect = true;
     };
-    const observer = new MutationObserver(() => {
-      mutated = true;
-      clearTimeout(quietTimer);
-      quietTimer = setTimeout(() => finish(true), quietMs);
+    for (const type of ['input', 'change']) window.addEventListener(type, mark, { capture: true, passive: true });
+  }
+
+  begin(): void {
+    this.observer?.disconnect();
+    this.mutated = false;
+    this.otherEffect = false;
+    this.activity.requestsStarted = 0;
+    this.activity.dialogsSeen = 0;
+    this.focusAtBegin = document.activeElement;
+    this.lastChangeAt = performance.now();
+    this.observer = new MutationObserver(() => {
+      this.mutated = true;
+      this.lastChangeAt = performance.now();
+      for (const w of this.changeWaiters) w();
     });
-    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-    quietTimer = setTimeout(() => finish(true), quietMs);
-    const capTimer = setTimeout(() => finish(false), capMs);
-  });
+    this.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  }
+
+  private effects(): boolean {
+    return this.mutated || this.otherEffect || this.activity.requestsStarted > 0 || this.activity.dialogsSeen > 0 || this.focusMovedToEditable();
+  }
+
+  /** Clicking a text field to focus it is an effect; focusing a button on the way to a click is not. */
+  private focusMovedToEditable(): boolean {
+    const el = document.activeElement;
+    if (!el || el === this.focusAtBegin) return false;
+    if (el instanceof HTMLElement && el.isContentEditable) return true;
+    if (el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return true;
+    return el instanceof HTMLInputElement && !['button', 'submit', 'reset', 'checkbox', 'radio', 'image', 'file', 'color', 'range'].includes(el.type);
+  }
+
+  /** Resolves true once no mutation happened for quietMs, false at capMs. */
+  private async quiet(quietMs: number, capMs: number): Promise<{ quiet: boolean; ms: number }> {
+    const start = performance.now();
+    for (;;) {
+      const now = performance.now();
+      if (now - this.lastChangeAt >= quietMs) return { quiet: true, ms: Math.round(now - start) };
+      if (now - start >= capMs) return { quiet: false, ms: Math.round(now - start) };
+      await sleep(Math.max(1, Math.min(quietMs - (now - this.lastChangeAt), capMs - (now - start))));
+    }
+  }
+
+  private idle(capMs: number): Promise<{ idle: boolean; ms: number }> {
+    const start = performance.now();
+    if (this.activity.pending.size === 0) return Promise.resolve({ idle: true, ms: 0 });
+    return new Promise((resolve) => {
+      const done = (idle: boolean) => {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve({ idle, ms: Math.round(performance.now() - start) });
+      };
+      const unsubscribe = this.activity.subscribe(() => {
+        if (this.activity.pending.size === 0) done(true);
+      });
+      const timer = setTimeout(() => done(false), capMs);
+    });
+  }
+
+  /** The settle rule (see the file comment). */
+  async wait(p: SettleWaitParams): Promise<SettleReport> {
+    if (!this.observer) this.begin();
+    const dom1 = await this.quiet(p.quiet_ms, p.dom_cap_ms);
+    const net = await this.idle(p.network_cap_ms);
+    let domMs = dom1.ms;
+    let quiet = dom1.quiet;
+    if (net.ms > 0) {
+      // Responses render after they arrive: give them a full quiet window from now.
+      this.lastChangeAt = Math.max(this.lastChangeAt, performance.now());
+      const dom2 = await this.quiet(p.quiet_ms, Math.max(0, p.dom_cap_ms - dom1.ms));
+      domMs += dom2.ms;
+      quiet = dom2.quiet;
+    }
+    return { dom_changed: this.mutated, effects: this.effects(), settled: quiet && net.idle, dom_quiet_ms: domMs, network_idle_ms: net.ms, pending: this.activity.pending.size };
+  }
+
+  /** After an action that changed nothing: wait up to watchMs for a first change, then settle again. */
+  async watch(watchMs: number, p: SettleWaitParams): Promise<{ changed: boolean; watched_ms: number; report: SettleReport }> {
+    if (!this.observer) this.begin();
+    const start = performance.now();
+    const changed = this.effects()
+      ? true
+      : await new Promise<boolean>((resolve) => {
+          const check = () => {
+            if (this.effects()) finish(true);
+          };
+          const finish = (v: boolean) => {
+            clearTimeout(timer);
+            clearInterval(poll);
+            this.changeWaiters.delete(check);
+            unsubscribe();
+            resolve(v);
+          };
+          this.changeWaiters.add(check);
+          const unsubscribe = this.activity.subscribe(check);
+          // focus moves and input events do not call back: poll them cheaply.
+          const poll = setInterval(check, 100);
+          const timer = setTimeout(() => finish(false), watchMs);
+        });
+    const watched = Math.round(performance.now() - start);
+    const report = changed ? await this.wait(p) : { dom_changed: this.mutated, effects: false, settled: true, dom_quiet_ms: 0, network_idle_ms: 0, pending: this.activity.pending.size };
+    return { changed, watched_ms: watched, report };
+  }
+
+  end(): void {
+    this.observer?.disconnect();
+    this.observer = null;
+  }
+}
+
+/** Kept for the content script's call site (content/index.ts): the worker now runs the settle rule
+ * around every action (begin/wait on the settle channel), so waiting here again would only add
+ * latency, and would wait even when the caller switched settling off. */
+export async function waitForSettle(): Promise<{ settled: boolean; elapsedMs: number; mutated: boolean }> {
+  return { settled: true, elapsedMs: 0, mutated: false };
 }

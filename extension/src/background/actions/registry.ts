@@ -1,0 +1,38 @@
+// Worker-side actions by name. dispatch.ts runs these in the service worker; every other action
+// goes to the content script of the frame that owns its target.
+import type { ActionName } from '../../../../schemas/generated/registry';
+import { closeTab } from './close_tab';
+import { evaluate } from './evaluate';
+import { goBack } from './go_back';
+import { goForward } from './go_forward';
+import { listTabs } from './list_tabs';
+import { navigate } from './navigate';
+import { openTab } from './open_tab';
+import { reload } from './reload';
+import { screenshot } from './screenshot';
+import { search } from './search';
+import { switchTab } from './switch_tab';
+import type { WorkerHandler } from './types';
+import { wait } from './wait';
+import { waitForNavigation } from './wait_for_navigation';
+import { waitForNetworkIdle } from './wait_for_network_idle';
+
+export const WORKER_HANDLERS: Partial<Record<ActionName, WorkerHandler>> = {
+  navigate: navigate as WorkerHandler,
+  go_back: goBack as WorkerHandler,
+  go_forward: goForward as WorkerHandler,
+  reload: reload as WorkerHandler,
+  search: search as WorkerHandler,
+  open_tab: openTab as WorkerHandler,
+  switch_tab: switchTab as WorkerHandler,
+  close_tab: closeTab as WorkerHandler,
+  list_tabs: listTabs as WorkerHandler,
+  screenshot: screenshot as WorkerHandler,
+  wait: wait as WorkerHandler,
+  wait_for_navigation: waitForNavigation as WorkerHandler,
+  wait_for_network_idle: waitForNetworkIdle as WorkerHandler,
+  evaluate: evaluate as WorkerHandler,
+};
+
+/** Worker actions that work on any tab, including chrome:// pages (they do not script the page). */
+export const TAB_LEVEL = new Set<ActionName>(['navigate', 'go_back', 'go_forward', 'reload', 'search', 'open_tab', 'switch_tab', 'close_tab', 'list_tabs', 'wait', 'wait_for_navigation']);

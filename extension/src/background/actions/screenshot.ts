@@ -1,0 +1,28 @@
+import { errorInfo } from '../../../../schemas/lib/errors';
+import { isRestrictedUrl } from '../tabs';
+import { WS, type WorkerContext, type WorkerOutcome } from './types';
+
+/** Width and height from a PNG's IHDR chunk (bytes 16..23, big-endian). */
+export function pngSize(base64: string): { width: number; height: number } {
+  const bin = atob(base64.slice(0, 44));
+  const u32 = (o: number) => ((bin.charCodeAt(o) << 24) | (bin.charCodeAt(o + 1) << 16) | (bin.charCodeAt(o + 2) << 8) | bin.charCodeAt(o + 3)) >>> 0;
+  return { width: u32(16), height: u32(20) };
+}
+
+/** captureVisibleTab shoots the active tab of a window, so the tab is activated first. */
+export async function screenshot(ctx: WorkerContext): Promise<WorkerOutcome> {
+  if (isRestrictedUrl(ctx.tab.url)) {
+    return { ok: false, error: errorInfo('RESTRICTED_PAGE', `Tab ${ctx.tab.id} shows ${ctx.tab.url}, which Chrome does not let extensions capture. Navigate it to a web page first.`, WS, { tab_id: ctx.tab.id, current_url: ctx.tab.url }), stateTabId: null };
+  }
+  if (!ctx.tab.active) await chrome.tabs.update(ctx.tab.id, { active: true });
+  let dataUrl: string;
+  try {
+    dataUrl = await chrome.tabs.captureVisibleTab(ctx.tab.windowId, { format: 'png' });
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    return { ok: false, error: errorInfo('OPERATION_FAILED_IN_TARGET', `Chrome refused the screenshot (${why}). Wait a second and retry (Chrome allows two captures per second).`, WS, { tab_id: ctx.tab.id }) };
+  }
+  const data_base64 = dataUrl.slice(dataUrl.indexOf(',') + 1);
+  const { width, height } = pngSize(data_base64);
+  return { ok: true, message: `Screenshot of tab ${ctx.tab.id}: ${width}x${height} PNG.`, result: { data_base64, width, height } };
+}

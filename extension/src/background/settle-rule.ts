@@ -1,0 +1,73 @@
+// The settle rule, worker side (README "Settle rule"). After an action:
+//   - a navigation of the top frame started  -> wait for it to load (navigation_cap_ms);
+//   - otherwise, in the acting frame          -> DOM quiet for quiet_ms (dom_cap_ms) and no fetch/XHR
+//                                                in flight (network_cap_ms), see content/settle.ts;
+//   - nothing observable happened at all after an action that should change something
+//                                              -> watch for a first change up to no_change_timeout_ms,
+//                                                then report seed 002's notice.
+// Every wait is also capped by the action's budget (budget.ts), so nothing hangs.
+import type { SettleOptions } from '../../../schemas/generated/protocol';
+import { type SettleRequest, type SettleResponse, type SettleWaitParams } from '../shared/settle-messages';
+import { withTimeout } from './budget';
+
+export type ResolvedSettle = Required<SettleOptions>;
+
+export const SETTLE_DEFAULTS: ResolvedSettle = {
+  enabled: true,
+  quiet_ms: 100,
+  dom_cap_ms: 3000,
+  network_cap_ms: 5000,
+  navigation_cap_ms: 10_000,
+  no_change_timeout_ms: 15_000,
+};
+
+/** Pointer and keyboard actions: a person doing them expects the page to react. */
+export const EXPECTS_CHANGE = new Set<string>(['click', 'double_click', 'press', 'send_keys', 'drag_and_drop', 'check', 'uncheck', 'select_option']);
+
+export const NO_CHANGE_NOTICE_15S = 'Action executed but no DOM change detected within 15 seconds.';
+
+export function noChangeNotice(ms: number): string {
+  return ms === 15_000 ? NO_CHANGE_NOTICE_15S : `Action executed but no DOM change detected within ${Math.round(ms / 100) / 10} seconds.`;
+}
+
+/** chrome.storage.local key: the person's (or a test's) SettleOptions, under the action message's own `settle`. */
+export const SETTLE_OPTIONS_KEY = 'settle_options';
+
+/** Defaults < chrome.storage.local settle_options < the action message's settle. */
+export function resolveSettle(stored: unknown, options: SettleOptions | undefined): ResolvedSettle {
+  const fromStorage = typeof stored === 'object' && stored !== null ? (stored as SettleOptions) : {};
+  return { ...SETTLE_DEFAULTS, ...fromStorage, ...(options ?? {}) };
+}
+
+export function waitParams(s: ResolvedSettle, capMs: number): SettleWaitParams {
+  return { quiet_ms: s.quiet_ms, dom_cap_ms: Math.min(s.dom_cap_ms, capMs), network_cap_ms: Math.max(0, Math.min(s.network_cap_ms, capMs - Math.min(s.dom_cap_ms, capMs))) };
+}
+
+const NO_RECEIVER = /Receiving end does not exist|Could not establish connection/i;
+
+/**
+ * Sends a settle request to one frame. null when the frame cannot answer (navigated away, restricted,
+ * no script) or did not answer within timeoutMs: settling then reports what the worker saw itself.
+ * Tabs open before the extension was installed get the two document_start scripts injected late.
+ */
+export async function settleSend<K extends SettleRequest['kind']>(tabId: number, frameId: number, request: Extract<SettleRequest, { kind: K }>, timeoutMs: number): Promise<Extract<SettleResponse, { kind: K }> | null> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const p = chrome.tabs.sendMessage(tabId, request, { frameId }) as Promise<unknown>;
+      const r = await withTimeout(p, timeoutMs, null);
+      if (r && typeof r === 'object' && (r as { ok?: unknown }).ok === true) return r as Extract<SettleResponse, { kind: K }>;
+      return null;
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      if (attempt > 0 || !NO_RECEIVER.test(why)) return null;
+      try {
+        await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ['main-hooks.js'], world: 'MAIN', injectImmediately: true });
+        await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ['early.js'], injectImmediately: true });
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+

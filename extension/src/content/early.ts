@@ -1,0 +1,101 @@
+// Isolated-world script, document_start, every frame: links up with the MAIN-world hooks
+// (main-world/hooks.ts: dialogs and fetch/XHR) and answers the worker's settle requests
+// (shared/settle-messages.ts). Separate from content.js, which runs at document_idle: requests and
+// dialogs must be recorded from the first byte of the page.
+import { DEFAULT_DIALOG_POLICY, HELLO_FROM_ISOLATED, HELLO_FROM_MAIN, TO_ISOLATED, TO_MAIN, type DialogPolicy, type Envelope, type IsolatedToMain } from '../shared/page-link';
+import { isSettleRequest, type SettleRequest, type SettleResponse } from '../shared/settle-messages';
+import { PageActivity, SettleTracker } from './settle';
+
+declare global {
+  interface Window {
+    __browserUseExtEarly?: boolean;
+  }
+}
+
+if (!window.__browserUseExtEarly) {
+  window.__browserUseExtEarly = true;
+  const activity = new PageActivity();
+  const tracker = new SettleTracker(activity);
+  const link = document.createElement('div'); // detached: the page never gets a reference to it
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const secret = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  let policy: DialogPolicy = DEFAULT_DIALOG_POLICY;
+
+  const toMain = (m: IsolatedToMain) => link.dispatchEvent(new CustomEvent(TO_MAIN, { detail: JSON.stringify(m) }));
+  link.addEventListener(TO_ISOLATED, (e) => {
+    const raw = (e as CustomEvent<unknown>).detail;
+    if (typeof raw !== 'string') return;
+    try {
+      const env = JSON.parse(raw) as Envelope;
+      if (env.s !== secret) return; // not from our main-world script
+      activity.onMessage(env.m);
+    } catch {
+      // malformed: ignore
+    }
+  });
+  const hello = () => {
+    window.dispatchEvent(new MouseEvent(HELLO_FROM_ISOLATED, { relatedTarget: link }));
+    toMain({ t: 'secret', secret });
+    toMain({ t: 'policy', policy });
+  };
+  window.addEventListener(HELLO_FROM_MAIN, hello, true);
+  hello();
+
+  const readPolicy = (raw: unknown) => {
+    if (typeof raw === 'object' && raw !== null) policy = { ...DEFAULT_DIALOG_POLICY, ...(raw as Partial<DialogPolicy>) };
+    toMain({ t: 'policy', policy });
+  };
+  chrome.storage.local.get('dialog_policy').then((v) => readPolicy(v['dialog_policy']), () => undefined);
+  chrome.storage.onChanged.addListener((changes, area) => {
+    if (area === 'local' && changes['dialog_policy']) readPolicy(changes['dialog_policy'].newValue);
+  });
+
+  chrome.runtime.onMessage.addListener((message: unknown, _sender, sendResponse) => {
+    if (!isSettleRequest(message)) return false;
+    answer(message).then(sendResponse, (e: unknown) => sendResponse({ ok: false, error: String(e) }));
+    return true;
+  });
+
+  async function answer(req: SettleRequest): Promise<SettleResponse> {
+    switch (req.kind) {
+      case 'begin':
+        tracker.begin();
+        return { ok: true, kind: 'begin' };
+      case 'wait': {
+        const report = await tracker.wait(req.params);
+        tracker.end();
+        return { ok: true, kind: 'wait', report, drained: activity.drain() };
+      }
+      case 'watch': {
+        const w = await tracker.watch(req.watch_ms, req.params);
+        tracker.end();
+        return { ok: true, kind: 'watch', ...w, drained: activity.drain() };
+      }
+      case 'network_idle':
+        return networkIdle(req.idle_ms, req.timeout_ms);
+      case 'drain':
+        return { ok: true, kind: 'drain', drained: activity.drain() };
+    }
+  }
+
+  /** No request in flight for idleMs, within timeoutMs. */
+  function networkIdle(idleMs: number, timeoutMs: number): Promise<SettleResponse> {
+    const start = performance.now();
+    return new Promise((resolve) => {
+      let idleTimer: ReturnType<typeof setTimeout> | undefined;
+      const finish = (idle: boolean) => {
+        clearTimeout(idleTimer);
+        clearTimeout(cap);
+        unsubscribe();
+        resolve({ ok: true, kind: 'network_idle', idle, waited_ms: Math.round(performance.now() - start), pending: [...activity.pending.values()] });
+      };
+      const arm = () => {
+        clearTimeout(idleTimer);
+        if (activity.pending.size === 0) idleTimer = setTimeout(() => finish(true), idleMs);
+      };
+      const unsubscribe = activity.subscribe(arm);
+      const cap = setTimeout(() => finish(false), timeoutMs);
+      arm();
+    });
+  }
+}

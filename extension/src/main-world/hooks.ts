@@ -1,0 +1,158 @@
+// MAIN-world script, document_start, every frame: runs before any page script, so the originals it
+// keeps (fetch, XHR, dialogs, dispatchEvent, JSON) are the browser's, not the page's.
+//  - Dialogs: alert/confirm/prompt never block; they are answered at once by the dialog policy the
+//    person set (chrome.storage.local `dialog_policy`, relayed by the isolated world) and reported.
+//    beforeunload: with policy "accept" a capturing listener registered before any page listener
+//    stops the page's handlers, so leaving never asks (Chrome would otherwise show a modal that
+//    blocks the tab until someone answers).
+//  - Network: every fetch/XHR is reported (method, URL, small text body, status) so the worker can
+//    wait for requests in flight and report seed 002's api_activity.
+//
+// Why the page cannot read or forge these reports: the isolated world creates a detached <div>
+// (never inserted into the document) and a random per-document secret, and hands both over in a
+// synchronous event at document_start, when no page script exists yet to listen. Afterwards the two
+// worlds talk only through CustomEvents on that node, which the page has no reference to, and each
+// report carries the secret, which the isolated side checks. If the isolated script is injected
+// late (a tab open before the extension was installed) the page could in principle observe the
+// handshake; the secret then still keeps stray events from other extensions or frames out.
+import { DEFAULT_DIALOG_POLICY, HELLO_FROM_ISOLATED, HELLO_FROM_MAIN, TO_ISOLATED, TO_MAIN, type DialogPolicy, type IsolatedToMain, type MainToIsolated } from '../shared/page-link';
+
+const BODY_MAX = 500;
+const URL_MAX = 2000;
+const TEXT_MAX = 1000;
+
+(() => {
+  const marker = Symbol.for('browser-use-ext.main-hooks');
+  const w = window as unknown as Record<symbol, unknown>;
+  if (w[marker]) return;
+  Object.defineProperty(w, marker, { value: true });
+
+  const dispatch = EventTarget.prototype.dispatchEvent;
+  const addListener = EventTarget.prototype.addEventListener;
+  const removeListener = EventTarget.prototype.removeEventListener;
+  const CE = CustomEvent;
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const origFetch = window.fetch;
+  const xhrOpen = XMLHttpRequest.prototype.open;
+  const xhrSend = XMLHttpRequest.prototype.send;
+
+  let link: EventTarget | null = null;
+  let secret = '';
+  let policy: DialogPolicy = DEFAULT_DIALOG_POLICY;
+  const backlog: MainToIsolated[] = [];
+  let nextId = 0;
+
+  const post = (m: MainToIsolated): void => {
+    if (!link || !secret) {
+      if (backlog.length < 200) backlog.push(m);
+      return;
+    }
+    dispatch.call(link, new CE(TO_ISOLATED, { detail: stringify({ s: secret, m }) }));
+  };
+
+  const onFromIsolated = (e: Event): void => {
+    const raw = (e as CustomEvent<unknown>).detail;
+    if (typeof raw !== 'string') return;
+    let msg: IsolatedToMain;
+    try {
+      msg = parse(raw) as IsolatedToMain;
+    } catch {
+      return;
+    }
+    if (msg.t === 'secret' && !secret) {
+      secret = msg.secret;
+      for (const m of backlog.splice(0)) post(m);
+    } else if (msg.t === 'policy') {
+      policy = msg.policy;
+    }
+  };
+
+  const onHello = (e: Event): void => {
+    const node = (e as MouseEvent).relatedTarget;
+    if (link || !node) return;
+    link = node;
+    addListener.call(link, TO_MAIN, onFromIsolated);
+    removeListener.call(window, HELLO_FROM_ISOLATED, onHello, true);
+    e.stopImmediatePropagation();
+  };
+  addListener.call(window, HELLO_FROM_ISOLATED, onHello, true);
+  // The isolated world may already be running: ask it to (re)send its hello.
+  dispatch.call(window, new CE(HELLO_FROM_MAIN));
+
+  const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n)}…` : s);
+  const absolute = (u: string): string => {
+    try {
+      return clip(new URL(u, location.href).href, URL_MAX);
+    } catch {
+      return clip(u, URL_MAX);
+    }
+  };
+  const textBody = (body: unknown): string | undefined => {
+    if (typeof body === 'string') return body ? clip(body, BODY_MAX) : undefined;
+    if (body instanceof URLSearchParams) return clip(body.toString(), BODY_MAX);
+    return undefined; // FormData, Blob, streams: not read (reading could consume or be large)
+  };
+
+  // --- network --------------------------------------------------------------------------------
+  window.fetch = function fetch(this: unknown, input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    const id = ++nextId;
+    try {
+      const isReq = typeof Request !== 'undefined' && input instanceof Request;
+      const method = (init?.method ?? (isReq ? (input as Request).method : 'GET')).toUpperCase();
+      const url = absolute(isReq ? (input as Request).url : String(input));
+      const body = textBody(init?.body);
+      post({ t: 'req_start', id, call: { method, url, kind: 'fetch', ...(body === undefined ? {} : { body }) } });
+    } catch {
+      // reporting must never break the page's request
+    }
+    const p = origFetch.call(this === undefined ? window : (this as typeof window), input, init);
+    p.then(
+      (r) => post({ t: 'req_end', id, status: r.status }),
+      () => post({ t: 'req_end', id, status: 0 }),
+    );
+    return p;
+  } as typeof window.fetch;
+
+  const xhrInfo = new WeakMap<XMLHttpRequest, { method: string; url: string }>();
+  XMLHttpRequest.prototype.open = function open(this: XMLHttpRequest, method: string, url: string | URL, ...rest: unknown[]) {
+    xhrInfo.set(this, { method: String(method).toUpperCase(), url: absolute(String(url)) });
+    return (xhrOpen as (...a: unknown[]) => void).call(this, method, url, ...rest);
+  } as typeof XMLHttpRequest.prototype.open;
+  XMLHttpRequest.prototype.send = function send(this: XMLHttpRequest, body?: Document | XMLHttpRequestBodyInit | null) {
+    const info = xhrInfo.get(this);
+    if (info) {
+      const id = ++nextId;
+      const text = textBody(body);
+      post({ t: 'req_start', id, call: { method: info.method, url: info.url, kind: 'xhr', ...(text === undefined ? {} : { body: text }) } });
+      addListener.call(this, 'loadend', () => post({ t: 'req_end', id, status: this.status }), { once: true } as AddEventListenerOptions);
+    }
+    return xhrSend.call(this, body);
+  };
+
+  // --- dialogs --------------------------------------------------------------------------------
+  const report = (kind: 'alert' | 'confirm' | 'prompt', message: unknown, accepted: boolean, promptText?: string | null) =>
+    post({ t: 'dialog', record: { kind, message: clip(String(message ?? ''), TEXT_MAX), handled: accepted ? 'accepted' : 'dismissed', ...(kind === 'prompt' ? { prompt_text: promptText ?? null } : {}) } });
+  window.alert = function alert(message?: unknown): void {
+    report('alert', message, true);
+  };
+  window.confirm = function confirm(message?: string): boolean {
+    const ok = policy.confirm === 'accept';
+    report('confirm', message, ok);
+    return ok;
+  };
+  window.prompt = function prompt(message?: string, defaultValue?: string): string | null {
+    const ok = policy.prompt === 'accept';
+    const answer = ok ? (policy.prompt_text ?? defaultValue ?? '') : null;
+    report('prompt', message, ok, answer);
+    return answer;
+  };
+  addListener.call(
+    window,
+    'beforeunload',
+    (e: Event) => {
+      if (policy.beforeunload === 'accept') e.stopImmediatePropagation();
+    },
+    true,
+  );
+})();

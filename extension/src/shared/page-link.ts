@@ -1,0 +1,40 @@
+// Messages between the extension's MAIN-world script (main-world/hooks.ts, runs with the page's
+// own JavaScript) and its isolated-world settle script (content/early.ts). They travel as JSON
+// strings in CustomEvents dispatched on a private, detached <div> that the isolated world creates and
+// hands to the main world at document_start; see main-world/hooks.ts for why the page cannot read or
+// forge them. Never part of the wire protocol.
+import type { ApiCall, DialogRecord } from '../../../schemas/generated/protocol';
+
+/** Fired on window by each side when it starts; the later side completes the handshake. */
+export const HELLO_FROM_MAIN = 'bux-link-main-hello';
+export const HELLO_FROM_ISOLATED = 'bux-link-isolated-hello';
+/** Fired on the private node. */
+export const TO_ISOLATED = 'bux-link-to-isolated';
+export const TO_MAIN = 'bux-link-to-main';
+
+/** How the main world answers dialogs (chrome.storage.local key `dialog_policy`). */
+export interface DialogPolicy {
+  /** confirm(): accept = OK (true), dismiss = Cancel (false). */
+  confirm: 'accept' | 'dismiss';
+  /** prompt(): accept = OK with prompt_text (or the page's default value), dismiss = Cancel (null). */
+  prompt: 'accept' | 'dismiss';
+  /** Text answered to prompt() when accepting; null = the default value the page offered. */
+  prompt_text: string | null;
+  /** beforeunload: accept = leave without asking (the page's handlers are skipped); dismiss = let Chrome ask (hangs unless someone answers). */
+  beforeunload: 'accept' | 'dismiss';
+}
+
+export const DEFAULT_DIALOG_POLICY: DialogPolicy = { confirm: 'accept', prompt: 'accept', prompt_text: null, beforeunload: 'accept' };
+
+export type MainToIsolated =
+  | { t: 'req_start'; id: number; call: ApiCall }
+  | { t: 'req_end'; id: number; status: number }
+  | { t: 'dialog'; record: DialogRecord };
+
+export type IsolatedToMain = { t: 'policy'; policy: DialogPolicy } | { t: 'secret'; secret: string };
+
+/** Wrapper every main -> isolated message travels in; `s` must equal the per-document secret. */
+export interface Envelope {
+  s: string;
+  m: MainToIsolated;
+}
