@@ -12,6 +12,8 @@ export interface UpgradePolicy {
   extensionOrigins: readonly string[];
   /** Extra Host names accepted besides loopback (the bound address with --allow-remote). */
   extraHosts?: readonly string[];
+  /** Any Host name with our port (--allow-remote on a wildcard address: remote peers use names we cannot know). Browsers still fail the Origin rules. */
+  anyHostName?: boolean;
 }
 
 export type UpgradeVerdict = { ok: true } | { ok: false; status: 403 | 404; reason: string };
@@ -34,7 +36,7 @@ export function checkUpgrade(role: 'agent' | 'extension', headers: IncomingHttpH
   if (!host) return { ok: false, status: 403, reason: 'missing Host header' };
   const { name, port } = parseHostHeader(host);
   const allowed = [...LOOPBACK_HOSTS, ...(policy.extraHosts ?? []).map((h) => (h.includes(':') && !h.startsWith('[') ? `[${h}]` : h).toLowerCase())];
-  if (!allowed.includes(name) || port !== policy.port) {
+  if ((!policy.anyHostName && !allowed.includes(name)) || port !== policy.port) {
     return { ok: false, status: 403, reason: `Host "${host}" is not this bridge (expected 127.0.0.1:${policy.port}); refusing a possible DNS-rebinding request` };
   }
   const origin = headers.origin;

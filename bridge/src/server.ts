@@ -240,7 +240,8 @@ export class BridgeServer extends EventEmitter {
   }
 
   private upgradePolicy(): UpgradePolicy {
-    return { port: this.port, extensionOrigins: this.extensionOrigins, extraHosts: this.opts.allowRemote ? [this.opts.host] : [] };
+    const wildcard = this.opts.host === '0.0.0.0' || this.opts.host === '::';
+    return { port: this.port, extensionOrigins: this.extensionOrigins, extraHosts: this.opts.allowRemote ? [this.opts.host] : [], anyHostName: this.opts.allowRemote && wildcard };
   }
 
   // --- HTTP ---------------------------------------------------------------------------------
