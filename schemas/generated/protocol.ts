@@ -2627,7 +2627,7 @@ export interface TextItem {
  */
 export interface FrameInfo {
   /**
-   * Chrome frame id (0 = top frame). Element ids of this frame start with f<frame_id> (top frame: no prefix).
+   * Chrome frame id (0 = top frame; -1 for an iframe whose document could not be identified). Element ids of this frame start with f<frame_id> (top frame: no prefix).
    */
   frame_id: number;
   /**

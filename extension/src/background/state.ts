@@ -39,7 +39,7 @@ async function snapshotFrame(tabId: number, frameId: number, params: GetStatePar
   }
 }
 
-/** A frame's snapshot with its child frames' snapshots, fetched recursively. */
+/** A frame's snapshot with its child frames' snapshots (aligned with snap.frames), fetched recursively. */
 interface FrameNode {
   frameId: number;
   parentFrameId: number | null;
@@ -47,15 +47,50 @@ interface FrameNode {
   children: (FrameNode | { frameId: number; failed: string })[];
 }
 
-async function fetchTree(tabId: number, frameId: number, parentFrameId: number | null, snap: FrameSnapshot, params: GetStateParams, depth: number): Promise<FrameNode> {
+interface WebFrame {
+  frameId: number;
+  parentFrameId: number;
+  url: string;
+}
+
+/** The token a child frame got from its parent's walk, or null (see content/snapshot/index.ts). */
+async function probeToken(tabId: number, frameId: number, tokens: string[]): Promise<string | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const capped = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), 1000);
+  });
+  const asked = sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'snapshot', params: {}, token_probe: tokens }, { frameId }).then((sent) => {
+    if (!sent.ok || !sent.response.ok) return null;
+    const t = sent.response.result['token'];
+    return typeof t === 'string' ? t : null;
+  });
+  try {
+    return await Promise.race([asked, capped]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function fetchTree(tabId: number, frameId: number, parentFrameId: number | null, snap: FrameSnapshot, params: GetStateParams, depth: number, webFrames: WebFrame[]): Promise<FrameNode> {
+  const wanted = snap.frames.filter((f) => f.status === 'ok' && f.token);
+  if (wanted.length > 0 && depth < MAX_FRAME_DEPTH) {
+    // Which child frame sits under which iframe element: ask the children of this frame for the token its walk posted them.
+    const tokens = wanted.map((f) => f.token as string);
+    const kids = webFrames.filter((w) => w.parentFrameId === frameId);
+    const probes = await Promise.all(kids.map(async (k) => [k.frameId, await probeToken(tabId, k.frameId, tokens)] as const));
+    for (const [fid, token] of probes) {
+      const ph = token ? snap.frames.find((f) => f.token === token) : undefined;
+      if (ph) ph.frame_id = fid;
+    }
+  }
   const children = await Promise.all(
     snap.frames.map(async (f) => {
       if (f.status !== 'ok') return { frameId: f.frame_id, failed: f.status };
-      if (f.frame_id < 0) return { frameId: f.frame_id, failed: 'unreachable: the iframe has no document the extension can address yet' };
       if (depth >= MAX_FRAME_DEPTH) return { frameId: f.frame_id, failed: `unreachable: nested deeper than ${MAX_FRAME_DEPTH} frames` };
+      if (f.frame_id < 0) return { frameId: f.frame_id, failed: 'unreachable: its document did not answer (not loaded yet, or a page extensions may not script)' };
       const answer = await snapshotFrame(tabId, f.frame_id, params);
       if (!answer.ok) return { frameId: f.frame_id, failed: `unreachable: ${answer.why}` };
-      return fetchTree(tabId, f.frame_id, frameId, answer.snap, params, depth + 1);
+      return fetchTree(tabId, f.frame_id, frameId, answer.snap, params, depth + 1, webFrames);
     }),
   );
   return { frameId, parentFrameId, snap, children };
@@ -123,14 +158,15 @@ function stitch(node: FrameNode, offset: { x: number; y: number }, parentIndex: 
       if (!t) continue;
       st.texts.push({ ...t, after_index: st.elements.length, ...(frameId !== 0 ? { frame_id: frameId } : {}) });
     } else if (kind === 'f') {
-      const ph = snap.frames[fi++];
+      const ph = snap.frames[fi];
+      const child = node.children[fi];
+      fi++;
       if (!ph) continue;
-      const child = node.children.find((c) => c.frameId === ph.frame_id);
       if (ph.status !== 'ok' || !child || 'failed' in child) {
         const failed = child && 'failed' in child ? child.failed : ph.status;
         const status: FrameInfo['status'] = failed === 'hidden' ? 'hidden' : failed === 'outside_scope' ? 'outside_scope' : 'unreachable';
         st.frames.push({
-          frame_id: Math.max(ph.frame_id, 0),
+          frame_id: ph.frame_id,
           parent_frame_id: frameId,
           url: '',
           status,
@@ -150,12 +186,13 @@ function stitch(node: FrameNode, offset: { x: number; y: number }, parentIndex: 
 function stitchTree(node: FrameNode, st: Stitch): DomNode | undefined {
   const tree = node.snap.tree;
   if (!tree) return undefined;
-  const childTrees = new Map<number, DomNode>();
-  for (const c of node.children) {
-    if ('failed' in c) continue;
+  // Iframe nodes carry frame_id = -(k+1) for snap.frames[k] until here.
+  const childTrees = new Map<number, { frameId: number; tree: DomNode }>();
+  node.children.forEach((c, k) => {
+    if ('failed' in c) return;
     const t = stitchTree(c, st);
-    if (t) childTrees.set(c.frameId, t);
-  }
+    if (t) childTrees.set(-(k + 1), { frameId: c.frameId, tree: t });
+  });
   const local = st.refIndex.get(node.frameId) ?? new Map<string, number>();
   const walk = (n: DomNode): void => {
     if (n.kind !== 'element') return;
@@ -173,8 +210,10 @@ function stitchTree(node: FrameNode, st: Stitch): DomNode | undefined {
     }
     if (e.frame_id !== undefined) {
       const sub = childTrees.get(e.frame_id);
-      if (sub) e.children = [sub];
-      else delete e.frame_id;
+      if (sub) {
+        e.children = [sub.tree];
+        e.frame_id = sub.frameId;
+      } else delete e.frame_id;
     }
     for (const c of e.children) walk(c);
   };
@@ -187,12 +226,13 @@ const INDEX_KEY = (tabId: number) => `state_index_${tabId}`;
 
 export async function collectState(tabId: number, params: GetStateParams = {}): Promise<StateOutcome> {
   const started = performance.now();
-  const allFrames = chrome.webNavigation?.getAllFrames({ tabId }).catch(() => null) ?? Promise.resolve(null);
+  const allFrames: Promise<WebFrame[] | null> = chrome.webNavigation?.getAllFrames({ tabId }).catch(() => null) ?? Promise.resolve(null);
   const top = await snapshotFrame(tabId, 0, params);
   if (!top.ok) {
     return { ok: false, error: top.error ?? errorInfo('COMMUNICATION_ERROR_WITH_TARGET', `The page did not give its state (${top.why}). Wait for the page to load and retry.`, 'background_script', { tab_id: tabId }) };
   }
-  const tree = await fetchTree(tabId, 0, null, top.snap, params, 1);
+  const webFrames = (await allFrames) ?? [];
+  const tree = await fetchTree(tabId, 0, null, top.snap, params, 1, webFrames);
   const fetched = performance.now();
   const snap = top.snap;
   const exp = params.viewport_expansion ?? 0;
@@ -210,7 +250,7 @@ export async function collectState(tabId: number, params: GetStateParams = {}): 
   };
   stitch(tree, { x: 0, y: 0 }, undefined, st);
   // URLs of frames that did not answer, from webNavigation (every frame of the tab, whatever its origin).
-  const known = new Map(((await allFrames) ?? []).map((f) => [f.frameId, f]));
+  const known = new Map(webFrames.map((f) => [f.frameId, f]));
   for (const f of st.frames) {
     const k = known.get(f.frame_id);
     if (!f.url && k) f.url = k.url;

@@ -4,7 +4,7 @@ import { isContentRequest, type RunActionRequest, type RunActionResponse, type S
 import { PAGE_HANDLERS, type PageContext } from './actions/registry';
 import { RefRegistry } from './refs';
 import { waitForSettle } from './settle';
-import { takeFrameSnapshot } from './snapshot';
+import { answerSnapshot } from './snapshot';
 
 declare global {
   interface Window {
@@ -34,7 +34,7 @@ if (!window.__browserUseExtLoaded) {
 }
 
 async function run(ctx: PageContext, req: RunActionRequest | SnapshotRequest): Promise<RunActionResponse> {
-  if (req.kind === 'snapshot') return { ok: true, message: 'State taken.', result: {}, frame: takeFrameSnapshot(ctx.refs, req.params) };
+  if (req.kind === 'snapshot') return answerSnapshot(ctx.refs, req);
   const handler = PAGE_HANDLERS[req.action];
   if (!handler) return { ok: false, error: errorInfo('UNSUPPORTED_ACTION', `The page side does not implement "${req.action}".`, 'content_script') };
   const out = await handler(ctx, req.params);

@@ -11,8 +11,10 @@ export type FrameText = Omit<TextItem, 'after_index' | 'frame_id'>;
 
 /** An iframe element met during the walk; its document is snapshotted separately by frame id. */
 export interface FrameChild {
-  /** chrome frame id of the iframe's document (chrome.runtime.getFrameId), -1 if unknown. */
+  /** chrome frame id of the iframe's document; -1 until the worker matched the token. */
   frame_id: number;
+  /** Random token posted to the iframe's window; the child frame reports it back (see snapshot/index.ts). */
+  token?: string;
   /** Position of the iframe's content box in this frame's viewport (add to the child's bounds). */
   offset: Point;
   status: 'ok' | 'hidden' | 'outside_scope';
@@ -28,7 +30,7 @@ export interface FrameSnapshot {
   frames: FrameChild[];
   /** Document order of all items: one char each, 'e' element, 't' text, 'f' frame (consumed in order from the three arrays). */
   order: string;
-  /** Pruned DOM tree (contract F), only when asked: <body> for the top frame, <html> for child frames. Iframe nodes carry frame_id. */
+  /** Pruned DOM tree (contract F), only when asked: <body> for the top frame, <html> for child frames. An iframe node to stitch carries frame_id = -(k+1) for frames[k] until the worker puts the real id. */
   tree?: DomNode;
   scroll: Point;
   viewport: Size;

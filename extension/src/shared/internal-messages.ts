@@ -21,6 +21,8 @@ export interface SnapshotRequest {
   channel: typeof CONTENT_CHANNEL;
   kind: 'snapshot';
   params: GetStateParams;
+  /** Frame matching: answer only with the frame token the parent posted (result.token), waiting briefly for one of these. */
+  token_probe?: string[];
 }
 
 export interface PingRequest {

@@ -3,8 +3,9 @@
 // ./xpath (browser_use form) and ./privacy (redaction). The worker stitches frames together.
 import type { GetStateParams } from '../../../../schemas/generated/protocol';
 import type { FrameSnapshot } from '../../shared/frame-snapshot';
+import type { RunActionResponse, SnapshotRequest } from '../../shared/internal-messages';
 import type { RefRegistry } from '../refs';
-import { Walker, type WalkMemory } from './walk';
+import { FRAME_TOKEN_KEY, Walker, type WalkMemory } from './walk';
 
 export { accessibleName } from './accname';
 export { roleOf } from './roles';
@@ -21,4 +22,41 @@ export function takeFrameSnapshot(refs: RefRegistry, params: GetStateParams = {}
     memories.set(refs, memory);
   }
   return new Walker(refs, memory, params).run(window === window.top);
+}
+
+// Frame matching: during its walk a parent frame posts a random token to each iframe's window; this
+// frame keeps the last one its parent sent, and tells the worker on request (token_probe), so the
+// worker learns which chrome frame id sits under which iframe element.
+let parentToken: string | null = null;
+const tokenWaiters = new Set<() => void>();
+if (window !== window.top) {
+  window.addEventListener('message', (e: MessageEvent) => {
+    if (e.source !== window.parent) return;
+    const t = (e.data as Record<string, unknown> | null)?.[FRAME_TOKEN_KEY];
+    if (typeof t !== 'string') return;
+    parentToken = t;
+    for (const w of tokenWaiters) w();
+  });
+}
+
+async function tokenFor(expected: string[], capMs = 400): Promise<string | null> {
+  if (parentToken && expected.includes(parentToken)) return parentToken;
+  return new Promise((resolve) => {
+    const done = () => {
+      if (parentToken && expected.includes(parentToken)) finish(parentToken);
+    };
+    const finish = (v: string | null) => {
+      tokenWaiters.delete(done);
+      clearTimeout(timer);
+      resolve(v);
+    };
+    const timer = setTimeout(() => finish(null), capMs);
+    tokenWaiters.add(done);
+  });
+}
+
+/** Answers a snapshot request of the worker: a token probe, or this frame's snapshot. */
+export async function answerSnapshot(refs: RefRegistry, req: SnapshotRequest): Promise<RunActionResponse> {
+  if (req.token_probe) return { ok: true, message: 'Frame token.', result: { token: await tokenFor(req.token_probe) } };
+  return { ok: true, message: 'State taken.', result: {}, frame: takeFrameSnapshot(refs, req.params) };
 }

@@ -28,6 +28,14 @@ const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 // International or local numbers with at least 7 digits, separators allowed (+1 (555) 010-2233, 030 1234567).
 const PHONE = /(?<![\w/.-])\+?\d[\d\s().-]{5,}\d(?![\w/-])/g;
 
+/** 7 to 15 digits (E.164); a bare run of digits only up to 12, so card and account numbers are left alone. */
+function looksLikePhone(m: string): boolean {
+  const digits = m.match(/\d/g)?.length ?? 0;
+  if (digits < 7 || digits > 15) return false;
+  const bare = /^\d+$/.test(m);
+  return !bare || digits <= 12;
+}
+
 export function maskPii(text: string): { text: string; kinds: ('email' | 'phone')[] } {
   const kinds: ('email' | 'phone')[] = [];
   let out = text;
@@ -37,7 +45,7 @@ export function maskPii(text: string): { text: string; kinds: ('email' | 'phone'
     out = next;
   }
   if (/\d{3}/.test(out) || /\d[\s().-]\d/.test(out)) {
-    const next = out.replace(PHONE, (m) => ((m.match(/\d/g)?.length ?? 0) >= 7 ? '[phone]' : m));
+    const next = out.replace(PHONE, (m) => (looksLikePhone(m) ? '[phone]' : m));
     if (next !== out) kinds.push('phone');
     out = next;
   }

@@ -14,6 +14,9 @@ import { maskPii, redactedMarker, sensitiveReason, type PrivacyOptions } from '.
 import { roleOf } from './roles';
 import { joinXpath, segmentsOf } from './xpath';
 
+/** Key of the postMessage a parent frame sends its iframes during a snapshot. */
+export const FRAME_TOKEN_KEY = '__browser_use_ext_frame_token';
+
 export const DEFAULTS = { viewport_expansion: 0, max_elements: 1500, max_text_chars: 30000 } as const;
 
 const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'svg', 'math', 'object', 'embed']);
@@ -286,20 +289,26 @@ export class Walker {
 
     // iframes: a placeholder the worker fills with the child document's snapshot.
     if (tag === 'iframe' || tag === 'frame') {
-      let frameId = -1;
-      try {
-        // chrome.runtime.getFrameId (Chrome 106+) is missing from @types/chrome.
-        frameId = (chrome.runtime as unknown as { getFrameId(target: Element): number }).getFrameId(el);
-      } catch {
-        frameId = -1;
+      // The worker finds this iframe's chrome frame id by the token: the child frame's content
+      // script keeps the last token its parent posted (chrome.runtime.getFrameId is not available
+      // to content scripts in current Chromium).
+      let token: string | undefined;
+      if (visible && inScope) {
+        token = crypto.randomUUID();
+        try {
+          (el as HTMLIFrameElement).contentWindow?.postMessage({ [FRAME_TOKEN_KEY]: token }, '*');
+        } catch {
+          token = undefined;
+        }
       }
+      const frameId = -1;
       const cs = style;
       const offset = { x: rect.left + el.clientLeft + parseFloat(cs.paddingLeft || '0'), y: rect.top + el.clientTop + parseFloat(cs.paddingTop || '0') };
       const status: FrameChild['status'] = !visible ? 'hidden' : !inScope ? 'outside_scope' : 'ok';
-      this.frames.push({ frame_id: frameId, offset, status, ...(child.listed !== undefined ? { parent_pos: child.listed } : {}) });
+      this.frames.push({ frame_id: frameId, offset, status, ...(token ? { token } : {}), ...(child.listed !== undefined ? { parent_pos: child.listed } : {}) });
       this.order.push('f');
       if (!this.withTree) return null;
-      return { kind: 'element', tag, xpath, attributes: this.allAttributes(el), is_visible: visible, is_interactive: false, is_top_element: visible, is_in_viewport: hasBox && this.intersects(rect, this.vp), shadow_root: false, ...(status === 'ok' && frameId >= 0 ? { frame_id: frameId } : {}), children: [] };
+      return { kind: 'element', tag, xpath, attributes: this.allAttributes(el), is_visible: visible, is_interactive: false, is_top_element: visible, is_in_viewport: hasBox && this.intersects(rect, this.vp), shadow_root: false, ...(token ? { frame_id: -this.frames.length } : {}), children: [] };
     }
 
     const kids: DomNode[] | null = this.withTree ? [] : null;

@@ -1,0 +1,376 @@
+// The snapshot as an agent gets it (issue 3): real Chromium, the real extension, through the bridge.
+// One agent and one tab for the whole file (the bridge leases the tab to the session); each test
+// navigates that tab to its fixture and asserts exact element lists, names, roles and states.
+import { expect } from 'chai';
+import type { Page } from 'puppeteer-core';
+import type { AgentClient } from '../../bridge/src/client/agent-client';
+import type { ActionableElement, GetStateParams, SimplifiedState } from '../../schemas/generated/protocol';
+import { renderAriaTree, renderBrowserUse, renderBrowsingContext } from '../../schemas/lib/render';
+import { FixtureServer } from '../harness/fixture-server';
+import { startHarness, type Harness } from '../harness/harness';
+
+let h: Harness;
+let agent: AgentClient;
+let page: Page;
+let tabId: number | undefined;
+let other: FixtureServer;
+
+async function open(path: string, body: string, title = 'Fixture'): Promise<void> {
+  await page.goto(h.fixtures.html(path, body, title), { waitUntil: 'load' });
+}
+
+async function state(params: GetStateParams = {}): Promise<SimplifiedState> {
+  const r = await agent.call('get_state', params, tabId === undefined ? {} : { tabId });
+  expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+  const s = r.new_simplified_state as SimplifiedState;
+  tabId = s.tab_id;
+  return s;
+}
+
+const roleName = (s: SimplifiedState) => s.actionable_elements.map((e) => [e.role, e.name]);
+const byName = (s: SimplifiedState, name: string): ActionableElement => {
+  const found = s.actionable_elements.find((e) => e.name === name);
+  expect(found, `element named ${name} in ${JSON.stringify(roleName(s))}`).to.not.equal(undefined);
+  return found as ActionableElement;
+};
+
+describe('e2e: snapshot (get_state)', function () {
+  this.timeout(60_000);
+  before(async function () {
+    h = await startHarness();
+    other = await new FixtureServer(undefined, 'localhost').start(0);
+    agent = await h.connectAgent();
+    page = await h.openPage(h.fixtures.html('/start', '<p>start</p>'));
+  });
+  after(async () => {
+    await other?.close();
+    await h?.close();
+  });
+
+  it('names every kind of label per accname and gives implicit roles per HTML-AAM', async () => {
+    await open('/labels', `
+      <label for="a">Full name</label><input id="a">
+      <label>Email <input type="email"></label>
+      <input aria-label="Search the site" type="search">
+      <span id="q1">Quantity</span><span id="q2">(kg)</span><input type="number" aria-labelledby="q1 q2">
+      <span id="hid" hidden>Secret label</span><input aria-labelledby="hid">
+      <input title="Zip code">
+      <input placeholder="Phone">
+      <button><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" alt="Close dialog"></button>
+      <input type="submit" value="Send">
+      <input type="reset">
+      <input type="image" alt="Go" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">
+      <a href="/x">Read <b>more</b></a>
+      <button aria-label="Menu">☰</button>
+      <select aria-label="Size"><option>S</option><option selected>M</option></select>
+      <textarea aria-label="Notes"></textarea>
+      <label class="toggle"><input type="checkbox" style="opacity:0;position:absolute"> Dark mode</label>`);
+    const s = await state();
+    expect(roleName(s)).to.deep.equal([
+      ['textbox', 'Full name'],
+      ['textbox', 'Email'],
+      ['searchbox', 'Search the site'],
+      ['spinbutton', 'Quantity (kg)'],
+      ['textbox', 'Secret label'],
+      ['textbox', 'Zip code'],
+      ['textbox', 'Phone'],
+      ['button', 'Close dialog'],
+      ['button', 'Send'],
+      ['button', 'Reset'],
+      ['button', 'Go'],
+      ['link', 'Read more'],
+      ['button', 'Menu'],
+      ['combobox', 'Size'],
+      ['textbox', 'Notes'],
+      ['checkbox', 'Dark mode'],
+    ]);
+    expect(s.actionable_elements.map((e) => e.index)).to.deep.equal(s.actionable_elements.map((_, i) => i + 1));
+    expect(s.actionable_elements.map((e) => e.id)).to.deep.equal(s.actionable_elements.map((_, i) => `e${i + 1}`), 'first state numbers refs from 1 in DFS order');
+    const toggle = byName(s, 'Dark mode');
+    expect(toggle.tag, 'the label operates the hidden checkbox, so the label is listed').to.equal('label');
+    expect(toggle.type).to.equal('CHECKBOX');
+    expect(toggle.states).to.deep.equal({ checked: false });
+    expect(byName(s, 'Size').current_value).to.equal('M');
+    expect(byName(s, 'Full name').xpath).to.equal('html/body/input[1]');
+    expect(byName(s, 'Email').xpath).to.equal('html/body/label[2]/input');
+  });
+
+  it('reads ARIA widgets: roles, states and types', async () => {
+    await open('/aria', `
+      <div role="tablist"><div role="tab" aria-selected="true" tabindex="0">Home</div><div role="tab" aria-selected="false" tabindex="-1">Settings</div></div>
+      <div role="switch" aria-checked="true" tabindex="0">Wi-Fi</div>
+      <div role="checkbox" aria-checked="mixed" tabindex="0">All</div>
+      <div role="button" aria-pressed="true" tabindex="0">Bold</div>
+      <div role="combobox" aria-expanded="false" aria-label="Country" tabindex="0">Choose</div>
+      <ul role="listbox" aria-label="Fruit"><li role="option" aria-selected="true">Apple</li><li role="option">Pear</li></ul>
+      <div role="slider" aria-valuenow="5" aria-label="Volume" tabindex="0">5</div>
+      <div role="menuitem" tabindex="0">Open</div>
+      <div role="treeitem" aria-expanded="true" tabindex="0">Docs</div>
+      <div tabindex="0">Focusable panel</div>
+      <div contenteditable="true">Edit me</div>
+      <div aria-disabled="true" role="button" tabindex="0">Later</div>`);
+    const s = await state();
+    expect(s.actionable_elements.map((e) => [e.role, e.name, e.type, e.states])).to.deep.equal([
+      ['tab', 'Home', 'TAB', { selected: true }],
+      ['tab', 'Settings', 'TAB', { selected: false }],
+      ['switch', 'Wi-Fi', 'CHECKBOX', { checked: true }],
+      ['checkbox', 'All', 'CHECKBOX', { checked: 'mixed' }],
+      ['button', 'Bold', 'BUTTON', { pressed: true }],
+      ['combobox', 'Country', 'SELECT', { expanded: false }],
+      ['listbox', 'Fruit', 'SELECT', {}],
+      ['option', 'Apple', 'OPTION', { selected: true }],
+      ['option', 'Pear', 'OPTION', {}],
+      ['slider', 'Volume', 'SLIDER', {}],
+      ['menuitem', 'Open', 'MENU_ITEM', {}],
+      ['treeitem', 'Docs', 'OTHER', { expanded: true }],
+      ['generic', '', 'OTHER', {}],
+      ['textbox', '', 'CONTENT_EDITABLE', {}],
+      ['button', 'Later', 'BUTTON', { disabled: true }],
+    ]);
+    const tab2 = s.actionable_elements[1] as ActionableElement;
+    expect(tab2.attributes['role']).to.equal('tab');
+    expect(s.actionable_elements[12]?.text_content).to.equal('Focusable panel');
+    expect(s.actionable_elements[13]?.text_content).to.equal('Edit me');
+    expect(s.actionable_elements[14]?.available_operations).to.not.include('click');
+  });
+
+  it('leaves out hidden elements, keeps disabled ones, flags covered ones and scopes to the viewport', async () => {
+    await open('/hidden', `
+      <style>body{margin:0} .cover{position:fixed;left:0;top:300px;width:400px;height:60px;background:#fff}</style>
+      <button>Visible</button>
+      <button style="display:none">None</button>
+      <button style="visibility:hidden">Invisible</button>
+      <button style="width:0;height:0;padding:0;border:0;overflow:hidden">Zero</button>
+      <div inert><button>Inert</button></div>
+      <details><summary>More</summary><button>In closed details</button></details>
+      <div data-browser-agent-ui><button>Agent UI</button></div>
+      <button disabled>Disabled</button>
+      <div style="position:absolute;top:310px;left:10px"><button>Covered</button></div>
+      <div class="cover"></div>
+      <div style="position:absolute;top:2000px"><button>Far below</button><p>Below text</p></div>
+      <div style="height:4000px"></div>`);
+    const s = await state();
+    expect(s.actionable_elements.map((e) => e.name)).to.deep.equal(['Visible', 'More', 'Disabled', 'Covered']);
+    expect(byName(s, 'Disabled').states).to.deep.equal({ disabled: true });
+    expect(byName(s, 'Covered').is_top_element).to.equal(false);
+    expect(byName(s, 'Visible').is_top_element).to.equal(true);
+    expect(byName(s, 'More').states).to.deep.equal({ expanded: false });
+    expect(s.text_context?.map((t) => t.text)).to.not.include('Below text');
+    expect(s.pixels_above).to.equal(0);
+    expect(s.pixels_below).to.be.greaterThan(1400);
+    expect(s.viewport_expansion).to.equal(0);
+    const all = await state({ viewport_expansion: -1 });
+    expect(all.actionable_elements.map((e) => e.name)).to.deep.equal(['Visible', 'More', 'Disabled', 'Covered', 'Far below']);
+    const far = byName(all, 'Far below');
+    expect(far.is_in_viewport).to.equal(false);
+    expect(far.bounds?.y).to.be.greaterThan(1900);
+    expect(all.text_context?.map((t) => t.text)).to.include('Below text');
+    const expanded = await state({ viewport_expansion: 1500 });
+    expect(expanded.actionable_elements.map((e) => e.name)).to.include('Far below');
+    await page.evaluate(() => window.scrollTo(0, 1800));
+    const scrolled = await state();
+    expect(scrolled.actionable_elements.map((e) => e.name)).to.deep.equal(['Far below']);
+    expect(scrolled.pixels_above).to.equal(1800);
+    expect(scrolled.scroll_position).to.deep.equal({ x: 0, y: 1800 });
+  });
+
+  it('lists cursor:pointer elements unless the pointer is inherited, and nests interactive elements', async () => {
+    await open('/pointer', `
+      <style>.card{cursor:pointer;border:1px solid #ccc;padding:4px}</style>
+      <div class="card" id="card">Product card <span>with inner text</span> <button>Add to cart</button></div>
+      <a href="/p"><div style="cursor:pointer">Link body</div></a>
+      <ul><li style="cursor:pointer">Pick me</li><li>Plain</li></ul>
+      <div onclick="void 0">No pointer, no role</div>`);
+    const s = await state();
+    expect(s.actionable_elements.map((e) => [e.tag, e.role, e.text_content, e.parent_index ?? null])).to.deep.equal([
+      ['div', 'generic', 'Product card with inner text', null],
+      ['button', 'button', 'Add to cart', 1],
+      ['a', 'link', 'Link body', null],
+      ['li', 'listitem', 'Pick me', null],
+    ]);
+  });
+
+  it('stitches same- and cross-origin iframes under their iframe with frame-carrying ids', async () => {
+    const inner = h.fixtures.html('/inner', '<button>Same-origin button</button><p>Inner text</p>');
+    const cross = other.html('/cross', '<label>Cross field <input value="x1"></label><iframe src="about:blank" style="display:none"></iframe>');
+    await open('/frames', `
+      <style>body{margin:0} iframe{border:0;display:block}</style>
+      <button>Top before</button>
+      <iframe id="same" src="${inner}" style="width:300px;height:80px"></iframe>
+      <iframe id="cross" src="${cross}" style="width:300px;height:80px;margin-left:50px"></iframe>
+      <button>Top after</button>`);
+    await page.waitForFunction(() => [...document.querySelectorAll('iframe')].every((f) => (f as HTMLIFrameElement).dataset['x'] !== 'y'));
+    await new Promise((r) => setTimeout(r, 300));
+    const s = await state();
+    expect(s.actionable_elements.map((e) => [e.index, e.name])).to.deep.equal([
+      [1, 'Top before'],
+      [2, 'Same-origin button'],
+      [3, 'Cross field'],
+      [4, 'Top after'],
+    ]);
+    const [top, same, crossEl] = s.actionable_elements as [ActionableElement, ActionableElement, ActionableElement];
+    expect(top.id).to.equal('e1');
+    expect(top.frame_id).to.equal(0);
+    expect(same.id).to.match(/^f\d+e1$/);
+    expect(crossEl.id).to.match(/^f\d+e1$/);
+    expect(same.frame_id).to.be.greaterThan(0);
+    expect(crossEl.frame_id).to.not.equal(same.frame_id);
+    expect(crossEl.current_value).to.equal('x1');
+    expect(same.xpath).to.equal('html/body/button');
+    // Bounds are relative to the top viewport: the iframe's offset is added.
+    const frameTop = await page.$eval('#cross', (f) => f.getBoundingClientRect().top);
+    expect(crossEl.bounds!.y).to.be.greaterThanOrEqual(frameTop);
+    expect(crossEl.bounds!.x).to.be.greaterThanOrEqual(50);
+    expect(s.frames?.filter((f) => f.status === 'ok').map((f) => f.url)).to.deep.equal([h.fixtures.url('/frames'), inner, cross]);
+    expect(s.text_context?.find((t) => t.text === 'Inner text')?.frame_id).to.equal(same.frame_id);
+    const r = await agent.call('get_state', {}, { tabId });
+    expect(r.new_simplified_state?.actionable_elements.map((e) => e.id)).to.deep.equal(s.actionable_elements.map((e) => e.id), 'ids are stable across states');
+  });
+
+  it('walks open and closed shadow roots (shadow children first, xpath relative to the root)', async () => {
+    await open('/shadow', `
+      <div id="open-host"></div><div id="closed-host"><span slot="s">Slotted <a href="/s">slotted link</a></span></div>
+      <script>
+        const o = document.getElementById('open-host').attachShadow({ mode: 'open' });
+        o.innerHTML = '<div><button>Open shadow</button><input aria-label="Shadow input"></div>';
+        const c = document.getElementById('closed-host').attachShadow({ mode: 'closed' });
+        c.innerHTML = '<nav><button>Closed shadow</button></nav><slot name="s"></slot><inner-x></inner-x>';
+        const n = c.querySelector('inner-x').attachShadow({ mode: 'closed' });
+        n.innerHTML = '<button>Nested closed</button>';
+      </script>`);
+    const s = await state();
+    expect(s.actionable_elements.map((e) => [e.name, e.in_shadow_root, e.xpath])).to.deep.equal([
+      ['Open shadow', true, 'button'],
+      ['Shadow input', true, 'input'],
+      ['Closed shadow', true, 'button'],
+      ['Nested closed', true, ''],
+      ['slotted link', false, 'html/body/div[2]/span/a'],
+    ]);
+  });
+
+  it('keeps refs stable across re-renders, marks new elements and rejects stale refs', async () => {
+    await open('/spa', `
+      <nav><button id="keep">Keep</button></nav>
+      <main id="app"></main>
+      <script>
+        let n = 0;
+        function render() {
+          n++;
+          document.getElementById('app').innerHTML = '<h2>Page ' + n + '</h2><button onclick="render()">Next</button><a href="#i' + n + '">Item ' + n + '</a>';
+        }
+        render();
+      </script>`);
+    const s1 = await state();
+    expect(s1.actionable_elements.map((e) => [e.id, e.name, e.is_new])).to.deep.equal([
+      ['e1', 'Keep', false],
+      ['e2', 'Next', false],
+      ['e3', 'Item 1', false],
+    ]);
+    const r = await agent.call('click', { element_id: 'e2' }, { tabId });
+    expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+    const s2 = r.new_simplified_state as SimplifiedState;
+    expect(s2.actionable_elements.map((e) => [e.id, e.name, e.is_new])).to.deep.equal([
+      ['e1', 'Keep', false],
+      ['e4', 'Next', true],
+      ['e5', 'Item 2', true],
+    ]);
+    const stale = await agent.call('click', { element_id: 'e3' }, { tabId });
+    expect(stale.status).to.equal('error');
+    expect(stale.error_info?.error_code).to.equal('TARGET_ELEMENT_NOT_FOUND');
+    expect(stale.error_info?.details?.['reason']).to.equal('stale');
+    expect(stale.error_info?.message).to.match(/stale/i);
+    expect(await page.$eval('h2', (el) => el.textContent), 'a stale ref never resolves to another element').to.equal('Page 2');
+    const s3 = await state();
+    expect(s3.actionable_elements.map((e) => [e.id, e.is_new])).to.deep.equal([['e1', false], ['e4', false], ['e5', false]]);
+  });
+
+  it('keeps a 5,000-row table bounded: viewport rows by default, everything on request, truncation reported', async () => {
+    await open('/table', `<table><tbody id="tb"></tbody></table><script>
+      const rows = [];
+      for (let i = 1; i <= 5000; i++) rows.push('<tr><td>Row ' + i + '</td><td><a href="/r/' + i + '">Open ' + i + '</a></td><td><button>Delete ' + i + '</button></td></tr>');
+      document.getElementById('tb').innerHTML = rows.join('');
+    </script>`);
+    const s = await state();
+    const n = s.actionable_elements.length;
+    expect(n).to.be.within(20, 80);
+    expect(s.actionable_elements[0]?.name).to.equal('Open 1');
+    expect(s.actionable_elements[1]?.name).to.equal('Delete 1');
+    expect(s.truncation).to.equal(undefined);
+    const all = await state({ viewport_expansion: -1, max_elements: 20000, max_text_chars: 200000 });
+    expect(all.actionable_elements.length).to.equal(10000);
+    expect(all.actionable_elements[9999]?.name).to.equal('Delete 5000');
+    expect(all.actionable_elements[9999]?.xpath).to.equal('html/body/table/tbody/tr[5000]/td[3]/button');
+    expect(all.text_context?.length).to.equal(5000);
+    const capped = await state({ viewport_expansion: -1 });
+    expect(capped.actionable_elements.length).to.equal(1500);
+    expect(capped.truncation?.elements_cut).to.equal(true);
+    expect(capped.truncation?.elements_omitted).to.equal(8500);
+    expect(capped.truncation?.message).to.match(/max_elements/);
+  });
+
+  it('never lets password values leave the page and redacts card, one-time-code and (on request) PII', async () => {
+    await open('/private', `
+      <label>Password <input type="password" value="hunter2-secret"></label>
+      <label>Card <input autocomplete="cc-number" value="4111111111111111"></label>
+      <label>Code <input autocomplete="one-time-code" value="934512"></label>
+      <label>Empty card <input autocomplete="cc-csc"></label>
+      <label>Note <input value="mail ada@example.org or +1 (555) 010-2233"></label>
+      <p>Contact bob@example.com</p>`);
+    const s = await state({ include_dom_tree: true });
+    const raw = JSON.stringify(s);
+    for (const secret of ['hunter2-secret', '4111111111111111', '934512']) expect(raw, secret).to.not.include(secret);
+    expect(s.actionable_elements.map((e) => [e.name, e.current_value ?? null, e.redacted ?? null])).to.deep.equal([
+      ['Password', null, { reason: 'password', has_value: true }],
+      ['Card', null, { reason: 'payment_card', has_value: true }],
+      ['Code', null, { reason: 'one_time_code', has_value: true }],
+      ['Empty card', null, { reason: 'payment_card', has_value: false }],
+      ['Note', 'mail ada@example.org or +1 (555) 010-2233', null],
+    ]);
+    expect(byName(s, 'Password').attributes['value']).to.equal('[redacted:password]');
+    expect(renderAriaTree(s)).to.include('- textbox "Password" [ref=e1]: [redacted:password]');
+    const shown = await state({ redact_card_and_otp: false, redact_pii: true });
+    expect(JSON.stringify(shown)).to.not.include('hunter2-secret');
+    expect(byName(shown, 'Card').current_value).to.equal('4111111111111111');
+    expect(byName(shown, 'Note').current_value).to.equal('mail [email] or [phone]');
+    expect(byName(shown, 'Note').redacted).to.deep.equal({ reason: 'pii', has_value: true, kinds: ['email', 'phone'] });
+    expect(shown.text_context?.find((t) => t.text.startsWith('Contact'))).to.deep.equal({ text: 'Contact [email]', role: 'paragraph', after_index: 5, redacted: true });
+  });
+
+  it('renders one state three ways and builds the dom_tree browser_use needs', async () => {
+    await open('/render', `<h1>Sign in</h1><p>Welcome back</p><form>
+      <label>Email <input name="email" placeholder="you@example.org" value="ada@example.org"></label>
+      <button type="submit" aria-label="Sign in now">Sign in</button>
+      <a href="/help?x=1">Help</a></form>`, 'Sign in');
+    const s = await state({ include_dom_tree: true });
+    expect(renderAriaTree(s)).to.equal([
+      '- heading "Sign in" [level=1]',
+      '- paragraph: Welcome back',
+      '- label: Email',
+      '- textbox "Email" [ref=e1]: ada@example.org',
+      '- button "Sign in now" [ref=e2]',
+      '- link "Help" [ref=e3]',
+    ].join('\n'));
+    expect(renderBrowsingContext(s)).to.equal([
+      '<browsing_context>',
+      '[Target Update]',
+      `URL: ${h.fixtures.url('/render')}`,
+      '',
+      'Interactive Elements:',
+      '<input id="1" label="Email" placeholder="you@example.org" value="ada@example.org">',
+      '<button id="2" type="submit" label="Sign in now">Sign in</button>',
+      '<a id="3" href="/help" label="Help">Help</a>',
+      '</browsing_context>',
+    ].join('\n'));
+    expect(renderBrowserUse(s)).to.equal([
+      'Sign in',
+      'Welcome back',
+      'Email',
+      "[1]<input name='email' placeholder='you@example.org' value='ada@example.org' />",
+      "[2]<button type='submit' aria-label='Sign in now'>Sign in />",
+      '[3]<a >Help />',
+    ].join('\n'));
+    const tree = s.dom_tree;
+    expect(tree && tree.kind === 'element' && tree.tag).to.equal('body');
+    expect(tree && tree.kind === 'element' && tree.xpath).to.equal('/body');
+  });
+});
