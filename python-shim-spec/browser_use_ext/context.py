@@ -138,6 +138,10 @@ class ExtensionBrowserContext:
         if tab_id is None:
             tab_id = self.current_tab_id
         r = await self.conn.call(action, params, tab_id=tab_id, timeout_ms=timeout_ms or getattr(self.browser.config, 'action_timeout_ms', None))
+        ran_in = r.get('tab_id')
+        if isinstance(ran_in, int) and self.agent_current_page is None and action not in ('list_tabs', 'open_tab'):
+            # The bridge leased this tab to the session (contract I), even if the action failed.
+            self.agent_current_page = self._page_for(ran_in)
         if r.get('status') != 'success':
             info = r.get('error_info') or {}
             if info.get('error_code') in ('INVALID_MESSAGE', 'UNSUPPORTED_ACTION') and '/action' in str((info.get('details') or {}).get('instance_path', '')) + str(info.get('message', '')):
@@ -213,8 +217,9 @@ class ExtensionBrowserContext:
         self.session.context.pages[:] = pages
         if self.agent_current_page is not None and self.agent_current_page.tab_id not in seen:
             self.agent_current_page = None
-        if self.agent_current_page is None and active is not None:
-            self.agent_current_page = self.human_current_page = active
+        # The agent's current tab is not chosen here: the bridge leases the active tab to a session
+        # on its first tab action (contract I), and that action's state names the tab.
+        self.human_current_page = active or self.human_current_page
         return pages
 
     async def _fresh_protocol_state(self, tab_id: Optional[int] = None, **params: Any) -> dict:
@@ -306,7 +311,7 @@ class ExtensionBrowserContext:
         from .dom_tree import _empty_body
 
         tabs = await self.get_tabs_info()
-        page = self.agent_current_page
+        page = self.agent_current_page or self.human_current_page
         state = BrowserState(element_tree=_empty_body(), selector_map={}, url=page.url if page else '', title=page._title if page else '', tabs=tabs, screenshot=None, pixels_above=0, pixels_below=0)
         self.current_state = state
         return state
