@@ -5,7 +5,7 @@ import type { ActionResultMessage, SimplifiedState } from '../../schemas/generat
 import type { Harness } from '../harness/harness';
 
 type StorageArea = { set(o: Record<string, unknown>): Promise<void>; remove(k: string[]): Promise<void> };
-type ChromeGlobal = { chrome: { storage: { local: StorageArea } } };
+type ChromeGlobal = { chrome: { storage: { local: StorageArea }; debugger: { attach(t: { tabId: number }, v: string): Promise<void>; detach(t: { tabId: number }): Promise<void> } } };
 
 async function worker(h: Harness) {
   const target = await h.launched.browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().endsWith('/background.js'), { timeout: 10_000 });
@@ -23,6 +23,24 @@ export async function setSettings(h: Harness, values: Record<string, unknown>): 
 export async function clearSettings(h: Harness, keys: string[]): Promise<void> {
   const w = await worker(h);
   await w.evaluate((k) => (globalThis as unknown as ChromeGlobal).chrome.storage.local.remove(k), keys);
+}
+
+/**
+ * Whether the extension's own chrome.debugger session is still attached to the tab: attaching again
+ * fails exactly then (getTargets().attached cannot tell, puppeteer's CDP session counts too).
+ */
+export async function debuggerAttached(h: Harness, tabId: number): Promise<boolean> {
+  const w = await worker(h);
+  return w.evaluate(async (id) => {
+    const dbg = (globalThis as unknown as ChromeGlobal).chrome.debugger;
+    try {
+      await dbg.attach({ tabId: id }, '1.3');
+    } catch {
+      return true;
+    }
+    await dbg.detach({ tabId: id });
+    return false;
+  }, tabId);
 }
 
 export function stateOf(r: ActionResultMessage): SimplifiedState {

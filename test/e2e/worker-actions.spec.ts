@@ -6,7 +6,7 @@ import net from 'node:net';
 import type { ActionResultMessage, ListTabsResult, OpenTabResult, ScreenshotResult } from '../../schemas/generated/protocol';
 import type { AgentClient } from '../../bridge/src/client/agent-client';
 import { startHarness, type Harness } from '../harness/harness';
-import { clearSettings, idOf, ok, setSettings, stateOf } from './worker-actions.helpers';
+import { clearSettings, debuggerAttached, idOf, ok, setSettings, stateOf } from './worker-actions.helpers';
 
 /** Visible text of the state after an action. */
 const pageText = (r: ActionResultMessage) => (stateOf(r).text_context ?? []).map((t) => t.text).join(' ');
@@ -84,6 +84,19 @@ describe('e2e: worker-side actions and settling', function () {
       expect(d.navigation_occurred).to.equal(true);
       expect(d.settled).to.equal(true);
       expect(stateOf(r).url).to.equal(h.fixtures.url('/second'));
+    });
+
+    it('search opens the Google results URL browser_use uses (udm=14)', async () => {
+      const { agent, tabId } = await agentOn('/search', '<p>s</p>');
+      const r = await agent.call('search', { query: 'browser use & co' }, { tabId, timeoutMs: 8000 });
+      const expected = 'https://www.google.com/search?q=browser%20use%20%26%20co&udm=14';
+      if (r.status === 'error') {
+        // No internet here: the failure names the URL it tried.
+        expect(r.error_info?.error_code).to.equal('NAVIGATION_FAILED');
+        expect(r.error_info?.details?.['url']).to.equal(expected);
+      } else {
+        expect((r.outcome_details?.result as { url: string }).url).to.match(/^https:\/\/(www|consent)\.google\./);
+      }
     });
 
     it('wait_for_navigation with nothing happening is TIMEOUT within its own cap', async () => {
@@ -265,6 +278,30 @@ describe('e2e: worker-side actions and settling', function () {
       expect(d.settled).to.equal(undefined);
       expect(d.timings_ms?.dom_quiet).to.equal(undefined);
       expect(d.timings_ms?.total).to.be.below(300);
+    });
+  });
+
+  describe('trusted input', () => {
+    it('with trusted_input on, click and press are real (isTrusted) input and the debugger is detached after', async () => {
+      const { agent, tabId } = await agentOn(
+        '/trusted',
+        `<button id="t" onclick="document.getElementById('out').textContent = 'click trusted=' + event.isTrusted">T</button>
+         <input id="i" onkeydown="document.getElementById('keys').textContent = 'key ' + event.key + ' trusted=' + event.isTrusted">
+         <p id="out">-</p><p id="keys">-</p>`,
+      );
+      await setSettings(h, { trusted_input: true, settle_options: FAST_SETTLE });
+      try {
+        const s = stateOf(await agent.call('get_state', {}, { tabId }));
+        const r = await agent.call('click', { element_id: idOf(s, 't') }, { tabId });
+        expect(ok(r).message).to.match(/^Trusted click/);
+        expect(pageText(r)).to.contain('click trusted=true');
+        const k = await agent.call('press', { element_id: idOf(s, 'i'), key: 'x' }, { tabId });
+        expect(ok(k).result).to.deep.equal({ keys: ['x'] });
+        expect(pageText(k)).to.contain('key x trusted=true');
+        expect(await debuggerAttached(h, tabId), 'the debugger is detached right after the action').to.equal(false);
+      } finally {
+        await clearSettings(h, ['trusted_input']);
+      }
     });
   });
 

@@ -18,7 +18,7 @@ import { EXPECTS_CHANGE, noChangeNotice, resolveSettle, SETTLE_OPTIONS_KEY, sett
 import { collectState, elementIdForIndex } from './state';
 import { TabWatch } from './tab-watch';
 import { isRestrictedUrl, resolveTab } from './tabs';
-import { performTrustedInput } from './trusted-input';
+import { performTrustedInput, trustedPlan, type TrustedPlan } from './trusted-input';
 
 const WS = 'background_script' as const;
 /** chrome.storage.local key: true = pointer/keyboard actions use chrome.debugger Input.* (trusted events). */
@@ -119,8 +119,8 @@ async function runPageAction(
   try {
     if (settle.enabled) await settleSend(tab.id, frameId, { channel: 'bux-settle', kind: 'begin' }, 1000);
     const tAction = Date.now();
-    const sent = await sendToContent(tab.id, { channel: CONTENT_CHANNEL, kind: 'run_action', action: action.action, params: routed.params, ...(trusted ? { trusted: true } : {}) }, { frameId });
-    if (sent.ok && sent.response.ok && sent.response.trusted_input) await performTrustedInput(tab.id, sent.response.trusted_input);
+    const plan = trusted && frameId === 0 ? trustedPlan(action.action, routed.params) : null;
+    const sent = plan ? await runTrusted(tab.id, plan) : await sendToContent(tab.id, { channel: CONTENT_CHANNEL, kind: 'run_action', action: action.action, params: routed.params }, { frameId });
     timings.action = Date.now() - tAction;
     if (!sent.ok && !sent.portClosed) return fail(sent.error, await stateOrNull(tab.id), tab.id);
     if (sent.ok && !sent.response.ok) return fail(sent.response.error, await stateOrNull(tab.id), tab.id);
@@ -199,6 +199,28 @@ async function runPageAction(
   } finally {
     watch.stop();
   }
+}
+
+/** Trusted mode: the page prepares the target (checks, scroll, hit point), the worker sends real input. */
+async function runTrusted(tabId: number, plan: TrustedPlan): ReturnType<typeof sendToContent> {
+  let pageResult: Record<string, unknown> = {};
+  let message = '';
+  if (plan.pageAction) {
+    const prepared = await sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'run_action', action: plan.pageAction, params: plan.pageParams });
+    if (!prepared.ok || !prepared.response.ok) return prepared;
+    pageResult = prepared.response.result;
+    message = prepared.response.message;
+  }
+  const input = plan.input(pageResult);
+  if (!input) return { ok: true, response: { ok: false, error: errorInfo('OPERATION_FAILED_IN_TARGET', 'The page did not give a point for trusted input. Turn trusted_input off and retry.', WS) } };
+  try {
+    await performTrustedInput(tabId, input);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    return { ok: true, response: { ok: false, error: errorInfo('OPERATION_FAILED_IN_TARGET', `Trusted input failed (${why}); another debugger (DevTools?) may be attached to this tab. Close it, or turn trusted_input off, and retry.`, WS, { tab_id: tabId }) } };
+  }
+  const what = input.kind === 'mouse' ? `Trusted ${input.click_count === 2 ? 'double ' : ''}click at (${Math.round(input.x)}, ${Math.round(input.y)})` : `Trusted key press ${input.keys.join(' ')}`;
+  return { ok: true, response: { ok: true, message: `${what}${message ? ` (${message.replace(/\.$/, '')})` : ''}.`, result: plan.result(pageResult) } };
 }
 
 const resultBase = (action: ActionMessage) => ({ type: 'action_result' as const, original_action_id: action.action_id, action: action.action });

@@ -71,3 +71,46 @@ export async function performTrustedInput(tabId: number, req: TrustedInputReques
     }
   });
 }
+
+/**
+ * How a pointer/keyboard action runs in trusted mode (chrome.storage.local trusted_input = true):
+ * the page side does the targeting and Playwright actionability checks through a harmless action
+ * (hover answers with the hit point; focus focuses the target), then the worker dispatches the real
+ * input at that point. Top frame only: subframe points would need the frame's offset.
+ */
+export interface TrustedPlan {
+  /** Page-side action that prepares the target (null: keys go to whatever has focus). */
+  pageAction: 'hover' | 'focus' | null;
+  pageParams: Record<string, unknown>;
+  input(pageResult: Record<string, unknown>): TrustedInputRequest | null;
+  result(pageResult: Record<string, unknown>): Record<string, unknown>;
+}
+
+const TARGET_KEYS = ['element_id', 'index', 'role', 'name', 'exact', 'selector', 'timeout_ms', 'force'];
+const pick = (p: Record<string, unknown>, keys: string[]) => Object.fromEntries(Object.entries(p).filter(([k]) => keys.includes(k)));
+
+export function trustedPlan(action: string, params: unknown): TrustedPlan | null {
+  const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
+  if (action === 'click' || action === 'double_click') {
+    const clickCount = action === 'double_click' ? 2 : typeof p['click_count'] === 'number' ? (p['click_count'] as number) : 1;
+    const modifiers = Array.isArray(p['modifiers']) ? (p['modifiers'] as string[]) : [];
+    const button = p['button'] === 'right' || p['button'] === 'middle' ? (p['button'] as 'right' | 'middle') : 'left';
+    return {
+      pageAction: 'hover',
+      pageParams: pick(p, TARGET_KEYS),
+      input: (r) => (typeof r['x'] === 'number' && typeof r['y'] === 'number' ? { kind: 'mouse', x: r['x'] as number, y: r['y'] as number, button, click_count: clickCount, modifiers } : null),
+      result: (r) => pick(r, ['element_id', 'x', 'y']),
+    };
+  }
+  if (action === 'press' && typeof p['key'] === 'string') {
+    const key = p['key'] as string;
+    const hasTarget = TARGET_KEYS.slice(0, 6).some((k) => p[k] !== undefined);
+    return {
+      pageAction: hasTarget ? 'focus' : null,
+      pageParams: pick(p, TARGET_KEYS.filter((k) => k !== 'force')),
+      input: () => ({ kind: 'keys', keys: [key] }),
+      result: () => ({ keys: [key] }),
+    };
+  }
+  return null;
+}

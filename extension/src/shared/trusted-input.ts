@@ -1,8 +1,6 @@
-// Trusted input hand-off between the page side and the worker. When an action runs in trusted mode
-// (params.trusted, or chrome.storage.local trusted_input = true), the content script does the
-// actionability checks and scrolling as usual but, instead of dispatching synthetic events, answers
-// with what to do; the worker performs it with chrome.debugger Input.* (isTrusted events), see
-// background/trusted-input.ts.
+// Real (isTrusted) input the worker dispatches through chrome.debugger Input.* in trusted mode
+// (chrome.storage.local trusted_input = true); see background/trusted-input.ts for how the page side
+// prepares the target first.
 export type TrustedInputRequest =
   | {
       kind: 'mouse';
