@@ -3,7 +3,6 @@
 import type { ErrorInfo, GetStateParams, SimplifiedState } from '../../../schemas/generated/protocol';
 import type { ActionName } from '../../../schemas/generated/registry';
 import type { FrameSnapshot } from './frame-snapshot';
-import type { TrustedInputRequest } from './trusted-input';
 
 export const CONTENT_CHANNEL = 'bux';
 
@@ -12,8 +11,6 @@ export interface RunActionRequest {
   kind: 'run_action';
   action: ActionName;
   params: unknown;
-  /** Trusted mode: do the checks and scrolling, then answer with trusted_input instead of dispatching events (shared/trusted-input.ts). */
-  trusted?: boolean;
 }
 
 /** Snapshot of this frame only; the worker stitches frames into one state. */
@@ -34,7 +31,7 @@ export type ContentRequest = RunActionRequest | SnapshotRequest | PingRequest;
 
 /** Answer to run_action (no state: the worker collects it after the action) or snapshot (state set). */
 export type RunActionResponse =
-  | { ok: true; message: string; result: Record<string, unknown>; state?: SimplifiedState; frame?: FrameSnapshot; trusted_input?: TrustedInputRequest }
+  | { ok: true; message: string; result: Record<string, unknown>; state?: SimplifiedState; frame?: FrameSnapshot }
   | { ok: false; error: ErrorInfo };
 
 export function isContentRequest(m: unknown): m is ContentRequest {
