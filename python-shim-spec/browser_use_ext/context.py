@@ -85,6 +85,7 @@ class ExtensionBrowserContext:
         self._pages: dict[int, ExtensionPage] = {}
         self._unsupported: set[str] = set()
         self._session_token: Optional[str] = None
+        self.last_protocol_state: Optional[dict] = None  # the latest simplified_state seen
         self._init_lock = asyncio.Lock() if _loop_running() else None
 
     # -- lifecycle -------------------------------------------------------------------------------
@@ -156,6 +157,7 @@ class ExtensionBrowserContext:
         return r
 
     def _note_state(self, st: dict) -> None:
+        self.last_protocol_state = st
         tab = st.get('tab_id')
         if isinstance(tab, int):
             page = self._page_for(tab, url=st.get('url'), title=st.get('title'))

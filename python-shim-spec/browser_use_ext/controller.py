@@ -232,8 +232,11 @@ async def extract_content(params, browser, page_extraction_llm):
 
 async def _scroll(params, browser, direction: str):
     p: dict = {'direction': direction}
+    height = ((getattr(browser, 'last_protocol_state', None) or {}).get('viewport_dimensions') or {}).get('height')
     if params.amount is not None:
         p['amount'] = abs(int(params.amount))
+    elif height:
+        p['amount'] = height  # 0.1.48 scrolls by window.innerHeight
     else:
         p['pages'] = 1
     await _act(browser, 'scroll', p)

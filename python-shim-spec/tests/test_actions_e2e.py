@@ -1,0 +1,215 @@
+"""Each default action of the ExtensionController on fixture pages through the real bridge,
+extension and Chromium: its 0.1.48 result string, and its failure shape (ActionResult(error=...),
+or the RuntimeError('Error executing action <name>: ...') the Registry raises)."""
+import asyncio
+import base64
+import re
+import unittest
+from types import SimpleNamespace
+
+from tests.harness import Harness
+from browser_use_ext import (BrowserContextConfig, ExtensionBrowser, ExtensionController, FeatureNotAvailable,
+                             NotPermittedError, TabInfo, URLNotAllowedError)
+from browser_use_ext.compat import BrowserState, DOMElementNode
+
+H = None
+LOOP = None
+BROWSER = None
+CTX = None
+CONTROLLER = ExtensionController()
+AM = CONTROLLER.registry.create_action_model()
+
+
+def run(coro, timeout=60):
+    return LOOP.run_until_complete(asyncio.wait_for(coro, timeout))
+
+
+def setUpModule():
+    global H, LOOP, BROWSER, CTX
+    H = Harness()
+    LOOP = asyncio.new_event_loop()
+    BROWSER = ExtensionBrowser(bridge_url=H.agent_url, agent_secret=H.agent_secret)
+    CTX = run(BROWSER.new_context(BrowserContextConfig(include_screenshot=False, allowed_domains=['127.0.0.1'])))
+
+
+def tearDownModule():
+    try:
+        run(CTX.close())
+        run(BROWSER.close())
+        LOOP.close()
+    finally:
+        H.close()
+
+
+def act(**action):
+    return run(CONTROLLER.act(AM(**action), CTX, page_extraction_llm=FakeLLM()))
+
+
+def index_of(state, pred):
+    for i, node in state.selector_map.items():
+        if pred(node):
+            return i
+    raise AssertionError('no such element in ' + state.element_tree.clickable_elements_to_string(['id', 'name', 'type']))
+
+
+def by_id(state, ident):
+    return index_of(state, lambda n: n.attributes.get('id') == ident)
+
+
+class FakeLLM:
+    async def ainvoke(self, prompt):
+        return SimpleNamespace(content='EXTRACTED: ' + ('treasure' if 'hidden treasure' in prompt else 'nothing'))
+
+
+class Actions(unittest.TestCase):
+    def setUp(self):
+        r = act(go_to_url={'url': H.url('actions.html')})
+        self.assertEqual(r.extracted_content, f"🔗  Navigated to {H.url('actions.html')}")
+        self.state = run(CTX.get_state(True))
+
+    def test_get_state_returns_browser_use_state(self):
+        s = self.state
+        self.assertIsInstance(s, BrowserState)
+        self.assertIsInstance(s.element_tree, DOMElementNode)
+        self.assertEqual((s.url, s.title), (H.url('actions.html'), 'Actions fixture'))
+        self.assertTrue(all(isinstance(t, TabInfo) for t in s.tabs))
+        self.assertIn(H.url('actions.html'), [t.url for t in s.tabs])
+        self.assertEqual(s.pixels_above, 0)
+        self.assertGreater(s.pixels_below, 2000)  # the 3000 px spacer
+        self.assertIsNone(s.screenshot)  # include_screenshot=False
+        self.assertEqual(run(CTX.get_selector_map()), s.selector_map)
+        self.assertIs(run(CTX.get_dom_element_by_index(by_id(s, 'fullname'))), s.selector_map[by_id(s, 'fullname')])
+
+    def test_screenshot_when_asked(self):
+        png = base64.b64decode(run(CTX.take_screenshot()))
+        self.assertEqual(png[:8], b'\x89PNG\r\n\x1a\n')
+
+    def test_input_text_then_click(self):
+        i, b = by_id(self.state, 'fullname'), by_id(self.state, 'hello')
+        self.assertEqual(act(input_text={'index': i, 'text': 'Ada'}).extracted_content, f'⌨️  Input Ada into index {i}')
+        self.assertEqual(act(click_element_by_index={'index': b}).extracted_content, f'🖱️  Clicked button with index {b}: Say hello')
+        text = run(CTX.get_state(False)).element_tree.clickable_elements_to_string([])
+        self.assertIn('clicked Ada', text)
+
+    def test_click_and_input_on_a_missing_index_raise(self):
+        with self.assertRaisesRegex(RuntimeError, r'^Error executing action click_element_by_index: Element with index 999 does not exist - retry or use alternative actions$'):
+            act(click_element_by_index={'index': 999})
+        with self.assertRaisesRegex(RuntimeError, r'^Error executing action input_text: Element index 999 does not exist'):
+            act(input_text={'index': 999, 'text': 'x'})
+
+    def test_click_on_a_file_input_does_not_open_the_dialog(self):
+        i = by_id(self.state, 'upload')
+        self.assertEqual(act(click_element_by_index={'index': i}).extracted_content,
+                         f'Index {i} - has an element which opens file upload dialog. To upload files please use a specific function to upload files ')
+
+    def test_click_that_opens_a_tab_switches_to_it_then_switch_and_close(self):
+        i = by_id(self.state, 'newtab')
+        r = act(click_element_by_index={'index': i})
+        self.assertEqual(r.extracted_content, f'🖱️  Clicked button with index {i}: Open other page in a new tab - New tab opened - switching to it')
+        page = run(CTX.get_current_page())
+        self.assertEqual(page.url, H.url('other.html'))
+        tabs = run(CTX.get_tabs_info())
+        first = [t.page_id for t in tabs if t.url == H.url('actions.html')][0]
+        last = len(tabs) - 1
+        self.assertEqual(act(switch_tab={'page_id': first}).extracted_content, f'🔄  Switched to tab {first}')
+        self.assertEqual(run(CTX.get_current_page()).url, H.url('actions.html'))
+        self.assertEqual(act(close_tab={'page_id': last}).extracted_content, f"❌  Closed tab #{last} with url {H.url('other.html')}")
+        self.assertNotIn(H.url('other.html'), [t.url for t in run(CTX.get_tabs_info())])
+        with self.assertRaisesRegex(RuntimeError, 'No tab found with page_id: 99'):
+            act(switch_tab={'page_id': 99})
+
+    def test_open_tab(self):
+        r = act(open_tab={'url': H.url('other.html')})
+        self.assertEqual(r.extracted_content, f"🔗  Opened new tab with {H.url('other.html')}")
+        self.assertEqual(run(CTX.get_state(False)).url, H.url('other.html'))
+        run(CTX.close_current_tab())
+        self.assertEqual(run(CTX.get_current_page()).url, run(CTX.get_tabs_info())[0].url)
+
+    def test_go_back(self):
+        act(go_to_url={'url': H.url('other.html')})
+        self.assertEqual(act(go_back={}).extracted_content, '🔙  Navigated back')
+        self.assertEqual(run(CTX.get_state(False)).url, H.url('actions.html'))
+
+    def test_go_to_url_outside_allowed_domains_is_refused(self):
+        with self.assertRaisesRegex(RuntimeError, r'^Error executing action go_to_url: Navigation to non-allowed URL: https://example.com/'):
+            act(go_to_url={'url': 'https://example.com/'})
+        with self.assertRaises(Exception) as cm:
+            run(CTX.create_new_tab('https://example.com/'))
+        self.assertIn('non-allowed URL', str(cm.exception))
+
+    def test_scroll_down_and_up(self):
+        self.assertEqual(act(scroll_down={'amount': 500}).extracted_content, '🔍  Scrolled down the page by 500 pixels')
+        self.assertEqual(run(CTX.get_state(False)).pixels_above, 500)
+        inner_height = CTX.last_protocol_state['viewport_dimensions']['height']
+        self.assertEqual(act(scroll_up={}).extracted_content, '🔍  Scrolled up the page by one page')
+        self.assertEqual(run(CTX.get_state(False)).pixels_above, max(0, 500 - inner_height))  # one page = window.innerHeight
+        self.assertEqual(act(scroll_down={}).extracted_content, '🔍  Scrolled down the page by one page')
+        self.assertGreater(run(CTX.get_state(False)).pixels_above, 0)
+
+    def test_send_keys(self):
+        self.assertEqual(act(send_keys={'keys': 'Enter'}).extracted_content, '⌨️  Sent keys: Enter')
+        self.assertIn('key Enter', run(CTX.get_state(False)).element_tree.clickable_elements_to_string([]))
+
+    def test_scroll_to_text(self):
+        self.assertEqual(act(scroll_to_text={'text': 'hidden treasure'}).extracted_content, '🔍  Scrolled to text: hidden treasure')
+        self.assertGreater(run(CTX.get_state(False)).pixels_above, 2000)
+        self.assertEqual(act(scroll_to_text={'text': 'no such words'}).extracted_content, "Text 'no such words' not found or not visible on page")
+
+    def test_dropdown_options_and_selection(self):
+        sel, name = by_id(self.state, 'fruit'), by_id(self.state, 'fullname')
+        text = act(get_dropdown_options={'index': sel}).extracted_content
+        lines = text.split('\n')
+        self.assertEqual(lines[-1], 'Use the exact text string in select_dropdown_option')
+        self.assertEqual([re.sub(r'^\d+: ', '', l) for l in lines[:-1]], ['text="Apple"', 'text="Banana"', 'text="Cherry"'])
+        self.assertEqual(act(select_dropdown_option={'index': sel, 'text': 'Banana'}).extracted_content, "selected option Banana with value ['b']")
+        self.assertEqual(act(select_dropdown_option={'index': sel, 'text': 'Durian'}).extracted_content, "Could not select option 'Durian' in any frame")
+        self.assertEqual(act(select_dropdown_option={'index': name, 'text': 'x'}).extracted_content,
+                         f'Cannot select option: Element with index {name} is a input, not a select')
+
+    def test_extract_content_uses_the_page_extraction_llm(self):
+        r = act(extract_content={'goal': 'find the treasure', 'should_strip_link_urls': True})
+        self.assertEqual(r.extracted_content, '📄  Extracted from page\n: EXTRACTED: treasure\n')
+        self.assertTrue(r.include_in_memory)
+
+    def test_drag_drop_between_elements(self):
+        r = act(drag_drop={'element_source': '#drag-src', 'element_target': '#drop'})
+        self.assertIsNone(r.error, r.error)
+        self.assertEqual(r.extracted_content, "🖱️ Dragged element '#drag-src' to '#drop'")
+        self.assertIn('dropped', run(CTX.get_state(False)).element_tree.clickable_elements_to_string([]))
+
+    def test_save_pdf_is_impossible_and_says_what_to_do(self):
+        r = act(save_pdf={})
+        self.assertTrue(r.error.startswith('save_pdf is not available through the browser-use-ext extension'))
+        self.assertIn('extract_content', r.error)
+
+    def test_wait(self):
+        self.assertEqual(act(wait={'seconds': 0}).extracted_content, '🕒  Waiting for 0 seconds')
+
+
+class PageFacade(unittest.TestCase):
+    def setUp(self):
+        act(go_to_url={'url': H.url('actions.html')})
+        self.page = run(CTX.get_current_page())
+
+    def test_url_title_content_and_keyboard(self):
+        self.assertEqual(self.page.url, H.url('actions.html'))
+        self.assertEqual(run(self.page.title()), 'Actions fixture')
+        self.assertIn('<h1>Actions</h1>', run(self.page.content()))
+        run(self.page.keyboard.press('Escape'))
+        self.assertIn('key Escape', run(CTX.get_state(False)).element_tree.clickable_elements_to_string([]))
+        self.assertEqual(self.page.frames[0].url, H.url('actions.html'))
+
+    def test_evaluate_needs_the_person_to_enable_it(self):
+        with self.assertRaises(NotPermittedError) as cm:
+            run(self.page.evaluate('1 + 1'))
+        self.assertIn('Options', str(cm.exception))
+
+    def test_playwright_only_features_name_the_alternative(self):
+        with self.assertRaises(FeatureNotAvailable) as cm:
+            self.page.pdf
+        self.assertIn('extract_content', str(cm.exception))
+        self.assertFalse(hasattr(self.page, 'route'))
+
+
+if __name__ == '__main__':
+    unittest.main()
