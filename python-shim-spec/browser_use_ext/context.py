@@ -407,14 +407,27 @@ class ExtensionBrowserContext:
         st = r.get('new_simplified_state') or {}
         url = st.get('url')
         if url and not self._is_url_allowed(url):
-            await self.go_back()
+            await self._leave_disallowed(url)
             raise URLNotAllowedError(f'Navigation to non-allowed URL: {url}')
+
+    async def _leave_disallowed(self, url: str) -> None:
+        """Back to where the agent was: history back, or (when the tab has no usable history entry)
+        a navigation to the last allowed URL the shim saw."""
+        previous = getattr(self.current_state, 'url', None)
+        await self.go_back()
+        page = self.agent_current_page
+        if page is not None and not self._is_url_allowed(page.url) and previous and self._is_url_allowed(previous) and previous != url:
+            try:
+                await page.goto(previous)
+            except Exception as e:
+                logger.warning('could not leave the non-allowed URL %s: %s', url, e)
 
     async def _check_current_url(self) -> None:
         page = self.agent_current_page
         if page is not None and page.url and not self._is_url_allowed(page.url):
-            await self.go_back()
-            raise URLNotAllowedError(f'Navigation to non-allowed URL: {page.url}')
+            url = page.url
+            await self._leave_disallowed(url)
+            raise URLNotAllowedError(f'Navigation to non-allowed URL: {url}')
 
     # -- tabs and navigation ---------------------------------------------------------------------
     async def switch_to_tab(self, page_id: int) -> None:

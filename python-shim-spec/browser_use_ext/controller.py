@@ -56,6 +56,8 @@ SHEETS_DOMAINS = ['sheets.google.com']
 
 # Registration order of 0.1.48 (MIGRATION.md numbers them the same way).
 DEFAULT_ACTIONS = list(DESCRIPTIONS)
+ACTIONS_ABSENT_IN_0_1_40 = ['save_pdf', 'close_tab', 'drag_drop', 'get_sheet_contents', 'select_cell_or_range', 'get_range_contents',
+                            'clear_selected_range', 'input_selected_cell_text', 'update_range_contents']
 
 if browser_use_available():  # pragma: no cover - exercised only where browser_use is installed
     from browser_use.controller.service import Controller as _BaseController  # type: ignore
@@ -484,18 +486,31 @@ def _fallback_param_models(output_model: Optional[type]) -> dict[str, type]:
 class ExtensionController(_BaseController):  # type: ignore[misc, valid-type]
     """``Controller`` for the extension: ``ExtensionController(exclude_actions=[], output_model=None)``."""
 
-    def __init__(self, exclude_actions: Optional[list] = None, output_model: Optional[type] = None) -> None:
+    def __init__(self, exclude_actions: Optional[list] = None, output_model: Optional[type] = None, *, actions_version: str = '0.1.48') -> None:
+        """actions_version='0.1.40' registers the 0.1.40 default set instead: ``click_element`` (the
+        0.1.41 rename's old name), ``extract_content(goal)`` without should_strip_link_urls, and no
+        save_pdf / close_tab / drag_drop / Google Sheets actions."""
         exclude_actions = list(exclude_actions or [])
+        if actions_version == '0.1.40':
+            exclude_actions += [a for a in ACTIONS_ABSENT_IN_0_1_40 if a not in exclude_actions]
         if _REAL:
             super().__init__(exclude_actions=exclude_actions, output_model=output_model)
             for name, ra in self.registry.registry.actions.items():
-                if name in IMPLEMENTATIONS:
-                    ra.function = _bind(name, IMPLEMENTATIONS[name], ra.param_model)
+                impl = IMPLEMENTATIONS.get(name) or ({'click_element': click_element_by_index}).get(name)  # 0.1.40's name
+                if impl is not None:
+                    ra.function = _bind(name, impl, ra.param_model)
             return
         self.registry = FallbackRegistry(exclude_actions)
         models = _fallback_param_models(output_model)
+        if actions_version == '0.1.40':
+            models['extract_content'] = fb_create_model('extract_content_parameters', __base__=FallbackActionModel, goal=(str, ...))
         for name in DEFAULT_ACTIONS:
+            if name in exclude_actions:
+                continue
             kwargs: dict = {'param_model': models[name]}
+            if actions_version == '0.1.40' and name == 'click_element_by_index':
+                self.registry.action(DESCRIPTIONS[name], **kwargs)(_bind('click_element', IMPLEMENTATIONS[name], models[name]))
+                continue
             if name in ('get_sheet_contents', 'select_cell_or_range', 'get_range_contents', 'clear_selected_range', 'input_selected_cell_text', 'update_range_contents'):
                 kwargs['domains'] = list(SHEETS_DOMAINS)
             self.registry.action(DESCRIPTIONS[name], **kwargs)(_bind(name, IMPLEMENTATIONS[name], models[name]))

@@ -186,6 +186,39 @@ class Actions(unittest.TestCase):
         self.assertEqual(act(wait={'seconds': 0}).extracted_content, '🕒  Waiting for 0 seconds')
 
 
+class Guards(unittest.TestCase):
+    def test_a_click_that_lands_outside_allowed_domains_goes_back_and_fails_the_action(self):
+        act(go_to_url={'url': H.url('elsewhere.html')})
+        state = run(CTX.get_state(True))
+        i = by_id(state, 'away')
+        r = act(click_element_by_index={'index': i})
+        self.assertTrue(r.error.startswith('Navigation to non-allowed URL: http://localhost:'), r.error)
+        self.assertEqual(run(CTX.get_state(False)).url, H.url('elsewhere.html'))
+
+    def test_sheets_actions_need_evaluate_permission_for_the_clipboard(self):
+        act(go_to_url={'url': H.url('actions.html')})
+        with self.assertRaisesRegex(RuntimeError, r'^Error executing action get_sheet_contents: evaluate is not permitted: .*Options'):
+            run(CONTROLLER.registry.execute_action('get_sheet_contents', {}, browser=CTX))
+
+    def test_0_1_40_click_element_name(self):
+        legacy = ExtensionController(actions_version='0.1.40')
+        act(go_to_url={'url': H.url('actions.html')})
+        state = run(CTX.get_state(True))
+        b = by_id(state, 'hello')
+        r = run(legacy.act(legacy.registry.create_action_model()(click_element={'index': b}), CTX))
+        self.assertEqual(r.extracted_content, f'🖱️  Clicked button with index {b}: Say hello')
+
+
+class PromptGaps(unittest.TestCase):
+    @unittest.skip('snapshot (issue 3) does not list a <label> that wraps an input, nor an <img onclick>, which 0.1.48 indexed '
+                   '(buildDomTree.js isInteractiveElement: tag label; onclick attribute); remove this skip when it does')
+    def test_label_wrappers_and_onclick_images_are_indexed_as_in_0_1_48(self):
+        act(go_to_url={'url': H.url('prompt_gaps.html')})
+        text = run(CTX.get_state(True)).element_tree.clickable_elements_to_string(
+            ['title', 'type', 'name', 'role', 'aria-label', 'placeholder', 'value', 'alt', 'aria-expanded', 'data-date-format'])
+        self.assertEqual(text, "[1]<label >Remember me />\n\t[2]<input type='checkbox' name='remember' />\n[3]<img alt='logo' />")
+
+
 class PageFacade(unittest.TestCase):
     def setUp(self):
         act(go_to_url={'url': H.url('actions.html')})

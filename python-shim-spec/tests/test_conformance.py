@@ -122,5 +122,21 @@ class DefaultActions(unittest.TestCase):
         self.assertEqual(sorted(c.registry.registry.actions['done'].param_model.model_fields), ['data', 'success'])
 
 
+class Version0140(unittest.TestCase):
+    def test_0_1_40_action_set(self):
+        v = SURFACE['variants_0_1_40']
+        c = ExtensionController(actions_version='0.1.40')
+        names = list(c.registry.registry.actions)
+        self.assertIn('click_element', names)
+        self.assertNotIn('click_element_by_index', names)
+        for absent in v['actions_absent']:
+            if absent != 'Google Sheets actions':
+                self.assertNotIn(absent, names)
+        self.assertFalse([n for n in names if c.registry.registry.actions[n].domains])
+        self.assertEqual(sorted(c.registry.registry.actions['extract_content'].param_model.model_fields), sorted(v['extract_content_params']))
+        self.assertEqual(names, ['done', 'search_google', 'go_to_url', 'go_back', 'wait', 'click_element', 'input_text', 'switch_tab', 'open_tab',
+                                 'extract_content', 'scroll_down', 'scroll_up', 'send_keys', 'scroll_to_text', 'get_dropdown_options', 'select_dropdown_option'])
+
+
 if __name__ == '__main__':
     unittest.main()
