@@ -551,8 +551,8 @@ class ExtensionBrowserContext:
     # -- allowed domains -------------------------------------------------------------------------
     def _is_url_allowed(self, url: str) -> bool:
         allowed = getattr(self.config, 'allowed_domains', None)
-        if not allowed:
-            return True
+        if not allowed or not url:
+            return True  # no list, or a tab that has not committed a URL yet (the next state checks it)
         if url == 'about:blank' or url.startswith(('chrome:', 'brave:', 'edge:', 'chrome-extension:')):
             return True  # as in 0.1.48 _is_url_allowed
         try:

@@ -105,7 +105,7 @@ class Actions(unittest.TestCase):
     def test_click_that_opens_a_tab_switches_to_it_then_switch_and_close(self):
         i = by_id(self.state, 'newtab')
         r = act(click_element_by_index={'index': i})
-        self.assertEqual(r.extracted_content, f'🖱️  Clicked button with index {i}: Open other page in a new tab - New tab opened - switching to it')
+        self.assertEqual(r.extracted_content, f'🖱️  Clicked button with index {i}: Open other page in a new tab - New tab opened - switching to it', r.error)
         page = run(CTX.get_current_page())
         self.assertEqual(page.url, H.url('other.html'))
         tabs = run(CTX.get_tabs_info())
@@ -207,6 +207,63 @@ class Guards(unittest.TestCase):
         b = by_id(state, 'hello')
         r = run(legacy.act(legacy.registry.create_action_model()(click_element={'index': b}), CTX))
         self.assertEqual(r.extracted_content, f'🖱️  Clicked button with index {b}: Say hello')
+
+
+class ContextMethods(unittest.TestCase):
+    def setUp(self):
+        act(go_to_url={'url': H.url('actions.html')})
+        self.state = run(CTX.get_state(True))
+
+    def test_navigation_methods(self):
+        run(CTX.navigate_to(H.url('other.html')))
+        self.assertEqual(run(CTX.get_state(False)).url, H.url('other.html'))
+        run(CTX.go_back())
+        run(CTX.go_forward())
+        self.assertEqual(run(CTX.get_state(False)).url, H.url('other.html'))
+        run(CTX.refresh_page())
+        self.assertEqual(run(CTX.get_state(False)).title, 'Other page')
+        with self.assertRaisesRegex(Exception, 'Navigation to non-allowed URL: https://example.com/'):
+            run(CTX.navigate_to('https://example.com/'))
+
+    def test_element_handles_by_index_css_xpath_and_text(self):
+        handle = run(CTX.get_element_by_index(by_id(self.state, 'fullname')))
+        run(handle.fill('Grace'))
+        self.assertEqual(run(run(CTX.get_locate_element_by_css_selector('#fullname')).get_attribute('id')), 'fullname')
+        button = run(CTX.get_locate_element_by_xpath('html/body/button'))
+        self.assertTrue(run(button.is_visible()))
+        run(button.click())
+        self.assertEqual(run(run(CTX.get_locate_element_by_css_selector('#out')).inner_text()), 'clicked Grace')
+        link = run(CTX.get_locate_element_by_text('Open other page', element_type='a'))
+        self.assertEqual(run(link.get_attribute('id')), 'newtab')
+        self.assertIsNone(run(CTX.get_locate_element_by_text('no such text')))
+
+    def test_scroll_info_structure_and_waits(self):
+        above, below = run(CTX.get_scroll_info(run(CTX.get_current_page())))
+        self.assertEqual(above, 0)
+        self.assertGreater(below, 2000)
+        structure = run(CTX.get_page_structure())
+        self.assertIn('<select> [', structure)
+        run(CTX.wait_for_element('#far', 2000))
+        with self.assertRaisesRegex(Exception, 'did not appear'):
+            run(CTX.wait_for_element('#never', 300))
+
+    def test_drag_drop_by_coordinates(self):
+        run(CTX.get_state(False))
+        el = CTX.last_protocol_state['actionable_elements']
+        boxes = {e['attributes'].get('id'): e.get('bounds') for e in el if e.get('bounds')}
+        if 'drag-src' not in boxes or 'drop' not in boxes:
+            self.skipTest('the state lists no bounds for the drag source/target divs')
+        s, d = boxes['drag-src'], boxes['drop']
+        r = act(drag_drop={'coord_source_x': int(s['x'] + s['width'] / 2), 'coord_source_y': int(s['y'] + s['height'] / 2),
+                           'coord_target_x': int(d['x'] + d['width'] / 2), 'coord_target_y': int(d['y'] + d['height'] / 2)})
+        self.assertIsNone(r.error, r.error)
+        self.assertTrue(r.extracted_content.startswith('🖱️ Dragged from ('), r.extracted_content)
+        self.assertIn('dropped', run(CTX.get_state(False)).element_tree.clickable_elements_to_string([]))
+
+    def test_reset_context_forgets_the_cached_state(self):
+        self.assertTrue(run(CTX.get_selector_map()))
+        run(CTX.reset_context())
+        self.assertEqual(run(CTX.get_selector_map()), {})
 
 
 class PromptGaps(unittest.TestCase):
