@@ -2250,7 +2250,7 @@ export interface DialogRecord {
   count?: number;
 }
 /**
- * Milliseconds per phase, measured in the service worker.
+ * Milliseconds per phase, measured in the service worker (fractional: performance.now()).
  */
 export interface ActionTimings {
   /**
@@ -2281,6 +2281,14 @@ export interface ActionTimings {
    * From receiving the action to sending the result.
    */
   total?: number;
+  /**
+   * Wall-clock time (epoch ms, fractional) when the worker received the action; with sent_at it lets a caller on the same machine split its round trip into hops.
+   */
+  received_at?: number;
+  /**
+   * Wall-clock time (epoch ms, fractional) when the worker finished the result.
+   */
+  sent_at?: number;
 }
 /**
  * One fetch/XHR the page made (seed 002 api_activity), recorded by the extension's main-world script.

@@ -24,12 +24,28 @@ const WS = 'background_script' as const;
 /** chrome.storage.local key: true = pointer/keyboard actions use chrome.debugger Input.* (trusted events). */
 export const TRUSTED_INPUT_KEY = 'trusted_input';
 
+/** The person's action settings, cached (one storage read per worker life, refreshed on change). */
+let settingsCache: Promise<Record<string, unknown>> | null = null;
+const readSettings = () => (settingsCache ??= chrome.storage.local.get([TRUSTED_INPUT_KEY, SETTLE_OPTIONS_KEY]));
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area === 'local' && (TRUSTED_INPUT_KEY in changes || SETTLE_OPTIONS_KEY in changes)) settingsCache = null;
+});
+
 type Timings = NonNullable<OutcomeDetails['timings_ms']>;
 
+const now = () => performance.now();
+/** Durations on the wire: ms with 0.01 resolution. */
+const ms = (d: number) => Math.round(d * 100) / 100;
+/** total, and the wall-clock receive/send stamps a caller uses to split its round trip into hops. */
+const stamps = (started: number): Pick<Timings, 'total' | 'received_at' | 'sent_at'> => {
+  const end = now();
+  return { total: ms(end - started), received_at: ms(performance.timeOrigin + started), sent_at: ms(performance.timeOrigin + end) };
+};
+
 export async function runAction(action: ActionMessage): Promise<ActionResultMessage> {
-  const started = Date.now();
-  const budget = new Budget(action.timeout_ms, started);
-  const settings = await chrome.storage.local.get([TRUSTED_INPUT_KEY, SETTLE_OPTIONS_KEY]);
+  const started = now();
+  const budget = new Budget(action.timeout_ms);
+  const settings = await readSettings();
   const settle = resolveSettle(settings[SETTLE_OPTIONS_KEY], action.settle);
   const trusted = (action.params as { trusted?: unknown } | undefined)?.trusted === true || settings[TRUSTED_INPUT_KEY] === true;
   const base = { type: 'action_result' as const, original_action_id: action.action_id, action: action.action };
@@ -67,9 +83,9 @@ export async function runAction(action: ActionMessage): Promise<ActionResultMess
     if (worker) {
       const out = await worker({ tab, budget, settle }, action.params as never);
       const stateTab = out.stateTabId === undefined ? tab.id : out.stateTabId;
-      const t0 = Date.now();
+      const t0 = now();
       const state = await stateOrNull(stateTab);
-      const timings: Timings = { action: t0 - started - (out.ok ? (out.navigation_ms ?? 0) : 0), state: Date.now() - t0, total: Date.now() - started };
+      const timings: Timings = { action: ms(t0 - started - (out.ok ? (out.navigation_ms ?? 0) : 0)), state: ms(now() - t0), ...stamps(started) };
       if (!out.ok) return fail(out.error, state, stateTab ?? tab.id);
       if (out.navigation_ms !== undefined) timings.navigation = out.navigation_ms;
       const details: OutcomeDetails = { message: out.message, navigation_occurred: out.navigation_occurred ?? false, result: out.result as OutcomeDetails['result'], timings_ms: timings };
@@ -118,10 +134,10 @@ async function runPageAction(
   const watch = new TabWatch(tab.id);
   try {
     if (settle.enabled) await settleSend(tab.id, frameId, { channel: 'bux-settle', kind: 'begin' }, 1000);
-    const tAction = Date.now();
+    const tAction = now();
     const plan = trusted && frameId === 0 ? trustedPlan(action.action, routed.params) : null;
     const sent = plan ? await runTrusted(tab.id, plan) : await sendToContent(tab.id, { channel: CONTENT_CHANNEL, kind: 'run_action', action: action.action, params: routed.params }, { frameId });
-    timings.action = Date.now() - tAction;
+    timings.action = ms(now() - tAction);
     if (!sent.ok && !sent.portClosed) return fail(sent.error, await stateOrNull(tab.id), tab.id);
     if (sent.ok && !sent.response.ok) return fail(sent.response.error, await stateOrNull(tab.id), tab.id);
     const message = sent.ok && sent.response.ok ? sent.response.message : `"${action.action}" ran; the page unloaded before it answered.`;
@@ -132,15 +148,15 @@ async function runPageAction(
     let drained: Drained | undefined;
     let notice: string | undefined;
     const followNavigation = async () => {
-      const t = Date.now();
+      const t = now();
       const end = await watch.waitForNavigationEnd(budget.cap(settle.navigation_cap_ms));
-      timings.navigation = (timings.navigation ?? 0) + Date.now() - t;
+      timings.navigation = ms((timings.navigation ?? 0) + now() - t);
       settled = end !== null;
     };
     if (!sent.ok || watch.navigationStarted) {
       await followNavigation();
     } else if (settle.enabled) {
-      const t = Date.now();
+      const t = now();
       const capMs = budget.remaining();
       const waited = await Promise.race([settleSend(tab.id, frameId, { channel: 'bux-settle', kind: 'wait', params: waitParams(settle, capMs) }, capMs), watch.started().then(() => 'navigation' as const)]);
       if (waited === 'navigation' && watch.navigationStarted) {
@@ -154,15 +170,15 @@ async function runPageAction(
       } else if (watch.navigationStarted) {
         await followNavigation();
       } else {
-        timings.dom_quiet = Date.now() - t;
+        timings.dom_quiet = ms(now() - t);
         settled = false;
       }
       // Nothing observable happened after an action that should change something: watch a while longer.
       const watchMs = budget.cap(settle.no_change_timeout_ms);
       if (report && !report.effects && !watch.navigated && watch.newTabId === undefined && EXPECTS_CHANGE.has(action.action) && settle.no_change_timeout_ms > 0) {
-        const tw = Date.now();
+        const tw = now();
         const watched = await Promise.race([settleSend(tab.id, frameId, { channel: 'bux-settle', kind: 'watch', watch_ms: watchMs, params: waitParams(settle, budget.remaining()) }, watchMs + 1000), watch.started().then(() => 'navigation' as const)]);
-        timings.no_change_watch = Date.now() - tw;
+        timings.no_change_watch = ms(now() - tw);
         if (watched === 'navigation') {
           if (watch.navigationStarted) await followNavigation();
         } else if (watched) {
@@ -174,15 +190,15 @@ async function runPageAction(
       }
     }
     if (watch.navigationStarted && settled === undefined) await followNavigation();
-    const tState = Date.now();
+    const tState = now();
     const state = await stateOrNull(tab.id);
-    timings.state = Date.now() - tState;
+    timings.state = ms(now() - tState);
     if (watch.navigationStarted) {
       // The old document's log is gone with it; report what the new one did while loading.
       const fresh = await settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500);
       if (fresh) drained = mergeDrained(drained, fresh.drained);
     }
-    timings.total = Date.now() - started;
+    Object.assign(timings, stamps(started));
     const navigated = watch.navigated || !sent.ok;
     const details: OutcomeDetails = {
       message: navigated && !sent.ok ? `"${action.action}" caused a navigation${state ? ` to ${state.url}` : ''}.` : message,
