@@ -32,11 +32,11 @@ export type ActionMessage = {
    */
   type: 'action';
   /**
-   * Caller-chosen unique id; the answer's original_action_id equals it.
+   * Caller-chosen id, unique within the agent session; the answer's original_action_id equals it. Idempotent: re-sending an id the session already used (for example after reconnecting with hello.session_token) returns the recorded result, or joins the still-running action, instead of running it twice (the bridge remembers the last 256 results per session).
    */
   action_id: string;
   /**
-   * Chrome tab to act on. Omitted: the active tab of the last focused window.
+   * Chrome tab to act on; it must not be leased by another agent session (else TAB_NOT_LEASED). Omitted: the session's current tab (the tab it last acted on, opened or switched to); a session without one is handed the browser's active tab when no other session holds it (contract I). Between bridge and extension it is always set except for that first hand-over.
    */
   tab_id?: number;
   action: ActionName;
