@@ -15,7 +15,11 @@ export interface FrameText {
   text: string;
 }
 
-export function extractFrameText(includeLinks = true): FrameText {
+/**
+ * This document's text. inlineFrames: also render same-origin iframes in place (the single-frame
+ * path; cross-origin ones need background/extract.ts, which asks every frame and passes false).
+ */
+export function extractFrameText(includeLinks = true, inlineFrames = false): FrameText {
   const out: string[] = [];
   const push = (s: string) => out.push(s);
   const walk = (node: Node): void => {
@@ -25,12 +29,29 @@ export function extractFrameText(includeLinks = true): FrameText {
       else if (t) push(' ');
       return;
     }
-    if (!(node instanceof Element)) return;
-    const tag = node.localName;
+    // nodeType, not instanceof: nodes of an inlined iframe belong to another realm.
+    if (node.nodeType !== Node.ELEMENT_NODE) return;
+    const el = node as Element;
+    const tag = el.localName;
+    if (inlineFrames && tag === 'iframe') {
+      let doc: Document | null = null;
+      try {
+        doc = (el as HTMLIFrameElement).contentDocument;
+      } catch {
+        doc = null; // cross-origin
+      }
+      if (doc?.body && el.checkVisibility()) {
+        const start = out.length;
+        walk(doc.body);
+        const inner = out.splice(start).join('').trim();
+        if (inner) push(`\n\nIFRAME ${doc.location.href}:\n${inner}\n\n`);
+      }
+      return;
+    }
     if (SKIP.has(tag)) return;
-    if (!node.checkVisibility({ checkVisibilityCSS: true })) return;
+    if (!el.checkVisibility({ checkVisibilityCSS: true })) return;
     const kids = () => {
-      for (const c of node.shadowRoot ? node.shadowRoot.childNodes : node.childNodes) walk(c);
+      for (const c of el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes) walk(c);
     };
     const h = /^h([1-6])$/.exec(tag);
     if (h) {
@@ -57,7 +78,7 @@ export function extractFrameText(includeLinks = true): FrameText {
         push(' | ');
         return;
       case 'a': {
-        const href = (node as HTMLAnchorElement).href;
+        const href = (el as HTMLAnchorElement).href;
         if (includeLinks && href && !href.startsWith('javascript:')) {
           const start = out.length;
           kids();
@@ -103,11 +124,11 @@ globalThis.__buxExtractFrame = extractFrameText;
 
 const DEFAULT_MAX = 100_000;
 
-/** The top frame alone; the worker uses background/extract.ts to add the iframes. */
+/** The frame with its same-origin iframes; background/extract.ts also reaches cross-origin ones. */
 export const extractContent: PageHandler = (_ctx, raw) => {
   const p = raw as ExtractContentParams;
   const max = p.max_chars ?? DEFAULT_MAX;
-  const { text } = extractFrameText(p.include_links !== false);
+  const { text } = extractFrameText(p.include_links !== false, true);
   const truncated = text.length > max;
   const out = truncated ? text.slice(0, max) : text;
   return ok(`📄  Extracted from page\n: ${out}\n`, { text: out, frames: 1, truncated }, false);
