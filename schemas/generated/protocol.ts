@@ -2439,7 +2439,7 @@ export interface ActionableElement {
    */
   is_visible: boolean;
   /**
-   * Operations the extension can perform on this element.
+   * Operations this element supports beyond the universal ones: hover, focus and scroll_into_view apply to every listed element and are not repeated here. Disabled elements list no acting operations.
    */
   available_operations: Operation[];
   states?: ElementStates;
@@ -2603,20 +2603,9 @@ export interface TextItem {
    */
   after_index: number;
   /**
-   * What kind of block the text belongs to (from its nearest block-level ancestor's tag or role); absent means plain text.
+   * What kind of block the text belongs to (from its nearest block-level ancestor's tag or role); absent means plain text. The cells of a table row share one item (role row), separated by " | ".
    */
-  role?:
-    | 'heading'
-    | 'paragraph'
-    | 'listitem'
-    | 'cell'
-    | 'columnheader'
-    | 'caption'
-    | 'label'
-    | 'legend'
-    | 'code'
-    | 'blockquote'
-    | 'text';
+  role?: 'heading' | 'paragraph' | 'listitem' | 'row' | 'caption' | 'label' | 'legend' | 'code' | 'blockquote' | 'text';
   /**
    * Heading level (role heading only).
    */

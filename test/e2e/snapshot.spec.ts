@@ -345,7 +345,6 @@ describe('e2e: snapshot (get_state)', function () {
     expect(renderAriaTree(s)).to.equal([
       '- heading "Sign in" [level=1]',
       '- paragraph: Welcome back',
-      '- label: Email',
       '- textbox "Email" [ref=e1]: ada@example.org',
       '- button "Sign in now" [ref=e2]',
       '- link "Help" [ref=e3]',

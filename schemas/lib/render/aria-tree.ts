@@ -28,10 +28,14 @@ const VALUE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', '
 
 export function renderAriaTree(state: SimplifiedState): string {
   const lines: string[] = [];
-  for (const e of entries(state)) {
+  const list = entries(state);
+  for (const [i, e] of list.entries()) {
     const pad = '  '.repeat(e.depth);
     if (e.kind === 'text') {
       const t = e.item;
+      // A <label>'s text right before the control it names is already that control's name.
+      const next = list[i + 1];
+      if (t.role === 'label' && next?.kind === 'element' && labelOf(next.el) === t.text) continue;
       if (t.role === 'heading') lines.push(`${pad}- heading ${quote(t.text)} [level=${t.level ?? 2}]`);
       else lines.push(`${pad}- ${t.role ?? 'text'}: ${t.text}`);
       continue;

@@ -17,7 +17,34 @@ const defaultHidden: HiddenTest = (el) => {
   return s.display === 'none' || s.visibility === 'hidden' || s.visibility === 'collapse';
 };
 
+/**
+ * control -> its <label>s. HTMLInputElement.labels walks the whole tree scope on every call (O(n)
+ * per control, O(n^2) on a form-heavy page), so the walk builds this once per tree scope.
+ */
+export class LabelIndex {
+  private readonly byRoot = new WeakMap<Node, Map<Element, HTMLLabelElement[]>>();
+
+  labelsOf(el: Element): HTMLLabelElement[] {
+    const root = el.getRootNode();
+    let map = this.byRoot.get(root);
+    if (!map) {
+      map = new Map();
+      const scope = root as Document | ShadowRoot;
+      for (const label of scope.querySelectorAll?.('label') ?? []) {
+        const control = (label as HTMLLabelElement).control;
+        if (!control) continue;
+        const list = map.get(control);
+        if (list) list.push(label as HTMLLabelElement);
+        else map.set(control, [label as HTMLLabelElement]);
+      }
+      this.byRoot.set(root, map);
+    }
+    return map.get(el) ?? [];
+  }
+}
+
 interface Ctx {
+  labels: LabelIndex | null;
   hidden: HiddenTest;
   visited: Set<Element>;
   /** Reached through aria-labelledby: hidden nodes count (step 2A). */
@@ -116,6 +143,8 @@ function compute(el: Element, ctx: Ctx, inContent: boolean): string {
   return title;
 }
 
+const LABELABLE = new Set(['input', 'select', 'textarea', 'button', 'meter', 'output', 'progress']);
+
 function nativeName(el: Element, ctx: Ctx): string {
   const tag = el.localName;
   if (el instanceof HTMLInputElement) {
@@ -126,7 +155,7 @@ function nativeName(el: Element, ctx: Ctx): string {
     }
     if (t === 'image') return collapse(el.alt) || collapse(el.value) || 'Submit';
   }
-  if ('labels' in el && (el as HTMLInputElement).labels) {
+  if (LABELABLE.has(tag)) {
     const fromLabels = labelsOf(el, ctx);
     if (fromLabels) return fromLabels;
   }
@@ -148,13 +177,13 @@ function nativeName(el: Element, ctx: Ctx): string {
 }
 
 function labelsOf(el: Element, ctx: Ctx): string {
-  const labels = (el as HTMLInputElement).labels;
-  if (!labels || labels.length === 0) return '';
+  const labels = ctx.labels ? ctx.labels.labelsOf(el) : [...((el as HTMLInputElement).labels ?? [])];
+  if (labels.length === 0) return '';
   return collapse([...labels].map((l) => labelText(l, el, ctx)).join(' '));
 }
 
 /** The accessible name of el, whitespace-collapsed, at most 200 characters. */
-export function accessibleName(el: Element, hidden: HiddenTest = defaultHidden): string {
-  const name = compute(el, { hidden, visited: new Set(), referenced: false }, false);
+export function accessibleName(el: Element, hidden: HiddenTest = defaultHidden, labels: LabelIndex | null = null): string {
+  const name = compute(el, { labels, hidden, visited: new Set(), referenced: false }, false);
   return name.length > MAX_NAME ? `${name.slice(0, MAX_NAME - 1)}…` : name;
 }

@@ -65,7 +65,8 @@ export function elementType(el: Element, role: string): ElementType {
 }
 
 export function operationsFor(type: ElementType, disabled: boolean): Operation[] {
-  const base: Operation[] = ['hover', 'focus', 'scroll_into_view', 'get_attributes'];
+  // hover, focus and scroll_into_view apply to every listed element (see operation.json); not repeated per element.
+  const base: Operation[] = ['get_attributes'];
   if (disabled) return ['read_text', ...base];
   switch (type) {
     case 'INPUT_FIELD': case 'TEXT_AREA': case 'CONTENT_EDITABLE':

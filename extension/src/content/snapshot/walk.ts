@@ -8,11 +8,11 @@
 import type { ActionableElement, DomElementNode, DomNode, GetStateParams, Redaction, TextItem } from '../../../../schemas/generated/protocol';
 import type { FrameChild, FrameElement, FrameSnapshot, FrameText } from '../../shared/frame-snapshot';
 import type { RefRegistry } from '../refs';
-import { accessibleName } from './accname';
+import { accessibleName, LabelIndex } from './accname';
 import { elementType, isInteractiveByMarkup, operationsFor, statesOf } from './classify';
 import { maskPii, redactedMarker, sensitiveReason, type PrivacyOptions } from './privacy';
 import { roleOf } from './roles';
-import { joinXpath, segmentsOf } from './xpath';
+import { segmentsOf } from './xpath';
 
 /** Key of the postMessage a parent frame sends its iframes during a snapshot. */
 export const FRAME_TOKEN_KEY = '__browser_use_ext_frame_token';
@@ -25,16 +25,15 @@ const SHOWN_ATTRIBUTES = ['id', 'title', 'type', 'name', 'role', 'aria-label', '
 /** Block-level containers whose children cannot normally escape their box: skipped whole when outside the scope. */
 const PRUNABLE = new Set(['tr', 'li', 'p', 'td', 'th', 'dt', 'dd', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'option', 'label', 'thead', 'tfoot']);
 const BLOCK_ROLE: Record<string, TextItem['role'] | null> = {
-  p: 'paragraph', li: 'listitem', td: 'cell', th: 'columnheader', caption: 'caption', label: 'label', legend: 'legend',
+  p: 'paragraph', li: 'listitem', caption: 'caption', label: 'label', legend: 'legend',
   pre: 'code', blockquote: 'blockquote', h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading', h5: 'heading', h6: 'heading',
   div: null, section: null, article: null, main: null, header: null, footer: null, nav: null, aside: null, form: null, fieldset: null,
-  table: null, tr: null, tbody: null, thead: null, tfoot: null, ul: null, ol: null, dl: null, dt: null, dd: null, body: null, html: null,
+  table: null, tr: 'row', tbody: null, thead: null, tfoot: null, ul: null, ol: null, dl: null, dt: null, dd: null, body: null, html: null,
   figure: null, figcaption: 'caption', details: null, summary: null, dialog: null, address: null, center: null, hr: null, br: null,
 };
 const CURSOR_INTERACTIVE = 'pointer';
 
 interface Parent {
-  xpath: string;
   /** Position in `elements` of the nearest listed ancestor. */
   listed: number | undefined;
   pointer: boolean;
@@ -42,8 +41,10 @@ interface Parent {
   block: Element | null;
   blockRole: TextItem['role'] | null;
   level: number | undefined;
-  /** The parent element's own box and visibility, for its text children. */
+  /** The parent element's visibility and (viewport scope only) box, for its text children. */
   parentEl: Element | null;
+  /** Nearest table cell: cells of one row share the row's text item, separated by " | ". */
+  cell: Element | null;
   parentVisible: boolean;
   parentRect: DOMRect | null;
 }
@@ -64,9 +65,14 @@ export interface WalkMemory {
 
 const chromeDom = (globalThis as { chrome?: { dom?: { openOrClosedShadowRoot?: (el: HTMLElement) => ShadowRoot | null } } }).chrome?.dom;
 
+/** Elements that may host a shadow root (DOM "attachShadow" valid names), besides custom elements. */
+const SHADOW_HOSTS = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
+
 /** The shadow root of el, open or closed (chrome.dom.openOrClosedShadowRoot; content scripts only). */
 export function shadowRootOf(el: Element): ShadowRoot | null {
   if (el.shadowRoot) return el.shadowRoot;
+  // The chrome.dom binding costs microseconds per call: ask only for elements that can be hosts.
+  if (!SHADOW_HOSTS.has(el.localName) && !el.localName.includes('-')) return null;
   if (!chromeDom?.openOrClosedShadowRoot || !(el instanceof HTMLElement)) return null;
   try {
     return chromeDom.openOrClosedShadowRoot(el) ?? null;
@@ -132,6 +138,7 @@ export class Walker {
   private textCut = false;
   private omitted = 0;
   private lastTextBlock: Element | null = null;
+  private lastTextCell: Element | null = null;
   private readonly scope: Scope;
   private readonly vp: Scope;
   private readonly vw = window.innerWidth;
@@ -142,6 +149,7 @@ export class Walker {
   private readonly privacy: PrivacyOptions;
   private readonly focused: Element | null;
   private readonly listedNow = new WeakSet<Element>();
+  private readonly labels = new LabelIndex();
   /** Labels listed because they operate a hidden control: the control itself is not listed again. */
   private readonly operatedByLabel = new WeakSet<Element>();
 
@@ -165,14 +173,14 @@ export class Walker {
     const start = performance.now();
     const doc = document;
     let tree: DomNode | undefined;
-    const base: Parent = { xpath: '', listed: undefined, pointer: false, inShadow: false, block: null, blockRole: null, level: undefined, parentEl: null, parentVisible: true, parentRect: null };
+    const base: Parent = { listed: undefined, pointer: false, inShadow: false, block: null, blockRole: null, level: undefined, parentEl: null, cell: null, parentVisible: true, parentRect: null };
     if (isTop) {
       const body = doc.body;
-      const node = body ? this.visitElement(body, { ...base, xpath: 'html' }, 'body') : null;
+      const node = body ? this.visitElement(body, base, false) : null;
       tree = this.withTree ? ({ kind: 'element', tag: 'body', xpath: '/body', attributes: {}, children: node && node.kind === 'element' ? node.children : [] } satisfies DomElementNode) : undefined;
     } else {
       const html = doc.documentElement;
-      const node = html ? this.visitElement(html, base, 'html') : null;
+      const node = html ? this.visitElement(html, base, false) : null;
       tree = this.withTree ? (node ?? { kind: 'element', tag: 'html', xpath: 'html', attributes: {}, children: [] }) : undefined;
     }
     for (let i = 0; i < this.elements.length; i++) {
@@ -217,20 +225,52 @@ export class Walker {
   }
 
   /** Visits one element; returns its dom_tree node when the tree is asked for and the node is kept. */
-  private visitElement(el: Element, p: Parent, segment: string): DomElementNode | null {
+  private readonly xpaths = new Map<Element, string>();
+  private readonly segments = new Map<Element, Map<Element, string>>();
+
+  /** browser_use xpath of el, computed on demand (listed elements and tree nodes only) with memoised ancestors and sibling lists. */
+  xpathOf(el: Element): string {
+    const known = this.xpaths.get(el);
+    if (known !== undefined) return known;
+    let out: string;
+    if (el.parentNode instanceof ShadowRoot) out = '';
+    else {
+      const parent = el.parentElement;
+      if (!parent) out = el.localName;
+      else {
+        let segs = this.segments.get(parent);
+        if (!segs) {
+          const kids = parent.children;
+          const list = segmentsOf(kids);
+          segs = new Map();
+          for (let i = 0; i < kids.length; i++) segs.set(kids[i] as Element, list[i] as string);
+          this.segments.set(parent, segs);
+        }
+        const seg = segs.get(el) ?? el.localName;
+        const px = this.xpathOf(parent);
+        out = px ? `${px}/${seg}` : seg;
+      }
+    }
+    this.xpaths.set(el, out);
+    return out;
+  }
+
+  private visitElement(el: Element, p: Parent, shadowTop: boolean): DomElementNode | null {
     const tag = el.localName;
     if (SKIP_TAGS.has(tag)) return null;
     if (el.hasAttribute('data-browser-agent-ui') || el.hasAttribute('inert')) return null;
     const style = getComputedStyle(el);
     const display = style.display;
     if (display === 'none') return null;
-    const xpath = segment === '' ? '' : joinXpath(p.xpath, segment);
-    const rect = el.getBoundingClientRect();
-    const hasBox = rect.width > 0 && rect.height > 0;
+    const inShadow = p.inShadow || shadowTop;
+    // The box is read eagerly only in viewport scope (to prune); for the whole page only where needed.
+    let rectCache: DOMRect | null = this.scope.all ? null : el.getBoundingClientRect();
+    const getRect = (): DOMRect => (rectCache ??= el.getBoundingClientRect());
     const cssVisible = style.visibility === 'visible';
-    const visible = hasBox && cssVisible;
-    const inScope = hasBox ? this.intersects(rect, this.scope) : true;
-    if (!this.scope.all && hasBox && !inScope && PRUNABLE.has(tag) && style.position !== 'fixed' && style.position !== 'sticky') return null;
+    if (rectCache) {
+      const r = rectCache;
+      if (r.width > 0 && r.height > 0 && !this.intersects(r, this.scope) && PRUNABLE.has(tag) && style.position !== 'fixed' && style.position !== 'sticky') return null;
+    }
     const pointer = style.cursor === CURSOR_INTERACTIVE;
     const role = roleOf(el);
 
@@ -250,12 +290,18 @@ export class Walker {
     if (candidate && el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio' || el.type === 'file') && visuallyHidden(el)) candidate = false;
     let listedPos: number | undefined;
     let listedNode: FrameElement | undefined;
-    if (candidate && visible && inScope) {
+    let rect: DOMRect | null = null;
+    let visible = false;
+    if (candidate) {
+      rect = getRect();
+      visible = cssVisible && rect.width > 0 && rect.height > 0;
+    }
+    if (candidate && visible && this.intersects(rect as DOMRect, this.scope)) {
       if (this.elements.length >= this.maxElements) {
         this.omitted++;
       } else {
         listedPos = this.elements.length;
-        listedNode = this.describe(el, tag, role, rect, xpath, p, labelFor);
+        listedNode = this.describe(el, tag, role, rect as DOMRect, inShadow, p, labelFor);
         this.elements.push(listedNode);
         this.listedEls.push(el);
         this.order.push('e');
@@ -275,16 +321,16 @@ export class Walker {
     }
 
     const child: Parent = {
-      xpath,
       listed: listedPos ?? p.listed,
       pointer,
-      inShadow: p.inShadow,
+      inShadow,
       block,
       blockRole,
       level,
       parentEl: el,
-      parentVisible: cssVisible && display !== 'contents' ? hasBox : cssVisible,
-      parentRect: display === 'contents' ? null : rect,
+      cell: tag === 'td' || tag === 'th' ? el : tag === 'tr' ? null : p.cell,
+      parentVisible: cssVisible && rectCache && display !== 'contents' ? rectCache.width > 0 && rectCache.height > 0 : cssVisible,
+      parentRect: display === 'contents' ? null : rectCache,
     };
 
     // iframes: a placeholder the worker fills with the child document's snapshot.
@@ -292,8 +338,11 @@ export class Walker {
       // The worker finds this iframe's chrome frame id by the token: the child frame's content
       // script keeps the last token its parent posted (chrome.runtime.getFrameId is not available
       // to content scripts in current Chromium).
+      const fr = getRect();
+      const frVisible = cssVisible && fr.width > 0 && fr.height > 0;
+      const frInScope = this.intersects(fr, this.scope);
       let token: string | undefined;
-      if (visible && inScope) {
+      if (frVisible && frInScope) {
         token = crypto.randomUUID();
         try {
           (el as HTMLIFrameElement).contentWindow?.postMessage({ [FRAME_TOKEN_KEY]: token }, '*');
@@ -303,17 +352,17 @@ export class Walker {
       }
       const frameId = -1;
       const cs = style;
-      const offset = { x: rect.left + el.clientLeft + parseFloat(cs.paddingLeft || '0'), y: rect.top + el.clientTop + parseFloat(cs.paddingTop || '0') };
-      const status: FrameChild['status'] = !visible ? 'hidden' : !inScope ? 'outside_scope' : 'ok';
+      const offset = { x: fr.left + el.clientLeft + parseFloat(cs.paddingLeft || '0'), y: fr.top + el.clientTop + parseFloat(cs.paddingTop || '0') };
+      const status: FrameChild['status'] = !frVisible ? 'hidden' : !frInScope ? 'outside_scope' : 'ok';
       this.frames.push({ frame_id: frameId, offset, status, ...(token ? { token } : {}), ...(child.listed !== undefined ? { parent_pos: child.listed } : {}) });
       this.order.push('f');
       if (!this.withTree) return null;
-      return { kind: 'element', tag, xpath, attributes: this.allAttributes(el), is_visible: visible, is_interactive: false, is_top_element: visible, is_in_viewport: hasBox && this.intersects(rect, this.vp), shadow_root: false, ...(token ? { frame_id: -this.frames.length } : {}), children: [] };
+      return { kind: 'element', tag, xpath: this.xpathOf(el), attributes: this.allAttributes(el), is_visible: frVisible, is_interactive: false, is_top_element: frVisible, is_in_viewport: frVisible && this.intersects(fr, this.vp), shadow_root: false, ...(token ? { frame_id: -this.frames.length } : {}), children: [] };
     }
 
     const kids: DomNode[] | null = this.withTree ? [] : null;
     const sr = shadowRootOf(el);
-    if (sr) this.visitChildren(sr.childNodes, { ...child, xpath: '' }, kids, true, null);
+    if (sr) this.visitChildren(sr.childNodes, child, kids, true, null);
     if (tag === 'details' && !(el as HTMLDetailsElement).open) {
       const summary = [...el.children].find((c) => c.localName === 'summary');
       if (summary) this.visitChildren([summary], child, kids, false, null);
@@ -324,15 +373,17 @@ export class Walker {
     if (!this.withTree) return null;
     const keep = listedNode !== undefined || (kids as DomNode[]).length > 0;
     if (!keep) return null;
+    const box = getRect();
+    const boxed = box.width > 0 && box.height > 0;
     const node: DomElementNode = {
       kind: 'element',
       tag,
-      xpath,
+      xpath: this.xpathOf(el),
       attributes: listedNode ? this.allAttributes(el) : {},
-      is_visible: visible,
+      is_visible: cssVisible && boxed,
       is_interactive: listedNode !== undefined,
-      is_top_element: listedNode ? listedNode.is_top_element === true : visible,
-      is_in_viewport: hasBox && this.intersects(rect, this.vp),
+      is_top_element: listedNode ? listedNode.is_top_element === true : cssVisible && boxed,
+      is_in_viewport: boxed && this.intersects(box, this.vp),
       shadow_root: sr !== null,
       ...(listedNode ? { element_id: listedNode.id } : {}),
       children: kids as DomNode[],
@@ -341,19 +392,10 @@ export class Walker {
   }
 
   private visitChildren(nodes: ArrayLike<Node>, p: Parent, kids: DomNode[] | null, shadowTop: boolean, host: Element | null): void {
-    const elems: Element[] = [];
-    for (let i = 0; i < nodes.length; i++) {
-      const n = nodes[i] as Node;
-      if (n.nodeType === 1) elems.push(n as Element);
-    }
-    const segs = shadowTop ? null : segmentsOf(elems);
-    let ei = 0;
     for (let i = 0; i < nodes.length; i++) {
       const n = nodes[i] as Node;
       if (n.nodeType === 1) {
-        const seg = segs ? (segs[ei] as string) : '';
-        ei++;
-        const node = this.visitElement(n as Element, { ...p, inShadow: shadowTop || p.inShadow }, seg);
+        const node = this.visitElement(n as Element, p, shadowTop);
         if (node && kids) kids.push(node);
       } else if (n.nodeType === 3) {
         // Light children of a shadow host render only when slotted.
@@ -369,7 +411,7 @@ export class Walker {
     if (!raw) return null;
     const text = raw.trim();
     if (!text) return null;
-    if (!p.parentVisible && p.parentRect !== null) return null;
+    if (!p.parentVisible) return null;
     let inScope = true;
     if (!this.scope.all) {
       const r = p.parentRect;
@@ -400,13 +442,14 @@ export class Walker {
       }
       const last = this.texts[this.texts.length - 1];
       const joinLast = last && this.order[this.order.length - 1] === 't' && this.lastTextBlock === p.block;
-      const add = (joinLast ? 1 : 0) + shown.length;
+      const sep = joinLast && p.cell !== this.lastTextCell ? ' | ' : ' ';
+      const add = (joinLast ? sep.length : 0) + shown.length;
       if (this.textChars + add > this.maxText) {
         this.textCut = true;
       } else {
         this.textChars += add;
         if (joinLast && last) {
-          last.text += ` ${shown}`;
+          last.text += `${sep}${shown}`;
           if (redacted) last.redacted = true;
         } else {
           const item: FrameText = { text: shown };
@@ -417,13 +460,14 @@ export class Walker {
           this.order.push('t');
           this.lastTextBlock = p.block;
         }
+        this.lastTextCell = p.cell;
       }
     }
     if (!this.withTree) return null;
     return { kind: 'text', text: this.privacy.redactPii ? maskPii(text).text : text, is_visible: true };
   }
 
-  private describe(el: Element, tag: string, role: string, rect: DOMRect, xpath: string, p: Parent, labelFor: Element | null): FrameElement {
+  private describe(el: Element, tag: string, role: string, rect: DOMRect, inShadow: boolean, p: Parent, labelFor: Element | null): FrameElement {
     const target = labelFor ?? el;
     const effRole = labelFor ? roleOf(labelFor) : role;
     const type = elementType(target, effRole);
@@ -446,7 +490,7 @@ export class Walker {
       type,
       tag,
       role: effRole,
-      name: accessibleName(labelFor ? labelFor : el),
+      name: accessibleName(labelFor ? labelFor : el, undefined, this.labels),
       attributes,
       is_visible: true,
       available_operations: operationsFor(type, states.disabled === true),
@@ -454,11 +498,11 @@ export class Walker {
       is_in_viewport: this.intersects(rect, this.vp),
       is_top_element: centreInView ? hitTarget(el, cx, cy) : true,
       bounds: { x: round(rect.left), y: round(rect.top), width: round(rect.width), height: round(rect.height) },
-      xpath,
-      in_shadow_root: p.inShadow || el.getRootNode() instanceof ShadowRoot,
+      xpath: this.xpathOf(el),
+      in_shadow_root: inShadow,
       is_new: this.memory.previous !== null && !this.memory.previous.has(el),
     };
-    if (!item.name && labelFor === null && el.localName === 'label') item.name = accessibleName(el);
+    if (!item.name && labelFor === null && el.localName === 'label') item.name = accessibleName(el, undefined, this.labels);
     if (p.listed !== undefined) item.parent_pos = p.listed;
     // Values: read here, redacted here.
     const valueOf = (t: Element): string | null => {
