@@ -93,6 +93,12 @@ describe('e2e: snapshot (get_state)', function () {
     expect(byName(s, 'Size').current_value).to.equal('M');
     expect(byName(s, 'Full name').xpath).to.equal('html/body/input[1]');
     expect(byName(s, 'Email').xpath).to.equal('html/body/label[2]/input');
+    expect(s.focused_element).to.equal(null);
+    await page.focus('input[type=email]');
+    const focused = await state();
+    expect(focused.active_element_id).to.equal(byName(s, 'Email').id);
+    expect(byName(focused, 'Email').states).to.deep.equal({ focused: true });
+    expect(focused.focused_element).to.deep.equal({ tag: 'input', element_id: byName(s, 'Email').id, name: 'Email', frame_id: 0 });
   });
 
   it('reads ARIA widgets: roles, states and types', async () => {

@@ -13,15 +13,9 @@ export function entries(state: SimplifiedState): Entry[] {
   const flushTexts = (upTo: number) => {
     while (ti < texts.length && (texts[ti] as TextItem).after_index <= upTo) {
       const item = texts[ti++] as TextItem;
-      const depth = item.after_index > 0 ? textDepth(item.after_index) : 0;
-      out.push({ kind: 'text', item, depth });
+      // Text inside a listed element is that element's text_content, so text_context is never nested.
+      out.push({ kind: 'text', item, depth: 0 });
     }
-  };
-  // Text after element N sits at N's parent's level (it is not inside N: text inside N is N's text_content).
-  const textDepth = (afterIndex: number) => {
-    const el = state.actionable_elements[afterIndex - 1];
-    if (!el || el.parent_index === undefined) return 0;
-    return (depthOf.get(el.parent_index) ?? 0) + 1;
   };
   flushTexts(0);
   for (const el of state.actionable_elements) {
