@@ -77,4 +77,29 @@ describe('e2e: bridge security and restarts in the real browser', function () {
     expect(statuses.map((s) => s.connected)).to.deep.equal([false, true]);
     await page.close();
   });
+
+  it('pairs through the options page: a wrong pasted secret is refused, the right one connects', async function () {
+    this.timeout(60_000);
+    const options = await h.launched.browser.newPage();
+    await options.goto(`chrome-extension://${EXTENSION_ID}/options.html`);
+    const save = async (secret: string) => {
+      await options.$eval('#bridge-url', (el, v) => ((el as HTMLInputElement).value = v as string), h.bridge.extensionUrl);
+      await options.$eval('#extension-secret', (el, v) => ((el as HTMLInputElement).value = v as string), secret);
+      await options.click('button[type=submit]');
+      await options.waitForFunction('document.getElementById("saved").textContent === "Saved."');
+      await options.$eval('#saved', (el) => (el.textContent = ''));
+    };
+    const down = new Promise((resolve) => h.bridge.once('extension-disconnected', resolve));
+    await save('a-wrong-secret-pasted-by-mistake');
+    await down;
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(h.bridge.extensionConnected, 'a wrong secret must not pair').to.equal(false);
+    const up = new Promise((resolve) => h.bridge.once('extension-connected', resolve));
+    await save(h.secrets.extension_secret);
+    await up;
+    expect(h.bridge.extensionConnected).to.equal(true);
+    // The page never shows the stored secret back.
+    expect(await options.$eval('#extension-secret', (el) => (el as HTMLInputElement).value)).to.equal('');
+    await options.close();
+  });
 });
