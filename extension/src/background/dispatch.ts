@@ -12,7 +12,7 @@ import { CONTENT_CHANNEL } from '../shared/internal-messages';
 import type { Drained, SettleReport } from '../shared/settle-messages';
 import { TAB_LEVEL, WORKER_HANDLERS } from './actions/registry';
 import type { Tab } from './actions/types';
-import { Budget } from './budget';
+import { Budget, withTimeout } from './budget';
 import { sendToContent } from './content-channel';
 import { EXPECTS_CHANGE, noChangeNotice, resolveSettle, SETTLE_OPTIONS_KEY, settleSend, waitParams, type ResolvedSettle } from './settle-rule';
 import { collectState, elementIdForIndex } from './state';
@@ -136,8 +136,14 @@ async function runPageAction(
     if (settle.enabled) await settleSend(tab.id, frameId, { channel: 'bux-settle', kind: 'begin' }, 1000);
     const tAction = now();
     const plan = trusted && frameId === 0 ? trustedPlan(action.action, routed.params) : null;
-    const sent = plan ? await runTrusted(tab.id, plan) : await sendToContent(tab.id, { channel: CONTENT_CHANNEL, kind: 'run_action', action: action.action, params: routed.params }, { frameId });
+    const asked = plan ? runTrusted(tab.id, plan) : sendToContent(tab.id, { channel: CONTENT_CHANNEL, kind: 'run_action', action: action.action, params: routed.params }, { frameId });
+    // A page blocked by a native dialog (one the main-world hooks could not intercept) never answers:
+    // answer before the bridge's timeout instead, saying what to check.
+    const sent = await withTimeout(asked, budget.remaining(), null);
     timings.action = ms(now() - tAction);
+    if (sent === null) {
+      return fail(errorInfo('TIMEOUT', `The page did not finish "${action.action}" within the action's timeout. A JavaScript dialog (alert/confirm/prompt/beforeunload) may be blocking the tab, or the page is busy: look at the tab, answer any dialog, take a new state, or raise timeout_ms.`, WS, { tab_id: tab.id, frame_id: frameId, timeout_ms: action.timeout_ms ?? 15_000 }), null, tab.id);
+    }
     if (!sent.ok && !sent.portClosed) return fail(sent.error, await stateOrNull(tab.id), tab.id);
     if (sent.ok && !sent.response.ok) return fail(sent.response.error, await stateOrNull(tab.id), tab.id);
     const message = sent.ok && sent.response.ok ? sent.response.message : `"${action.action}" ran; the page unloaded before it answered.`;

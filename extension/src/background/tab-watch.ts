@@ -17,38 +17,41 @@ export class TabWatch {
   newTabId: number | undefined;
   private end: NavigationEnd | null = null;
   private readonly waiters = new Set<() => void>();
-  private readonly removers: (() => void)[] = [];
 
-  constructor(private readonly tabId: number) {
-    const top = (d: { tabId: number; frameId: number }) => d.tabId === tabId && d.frameId === 0;
-    this.on(chrome.webNavigation.onBeforeNavigate, (d) => {
-      if (!top(d)) return;
-      this.navigationStarted = true;
-      this.end = null;
-      this.committed = false;
-    });
-    this.on(chrome.webNavigation.onCommitted, (d) => {
-      if (!top(d)) return;
-      this.navigationStarted = true;
-      this.committed = true;
-    });
-    this.on(chrome.webNavigation.onCompleted, (d) => {
-      if (top(d) && this.navigationStarted) this.end = { ok: true, url: d.url };
-    });
-    this.on(chrome.webNavigation.onErrorOccurred, (d) => {
-      if (top(d) && this.navigationStarted) this.end = { ok: false, url: d.url, error: d.error };
-    });
-    const sameDoc = (d: { tabId: number; frameId: number }) => {
-      if (top(d)) this.sameDocumentNavigation = true;
-    };
-    this.on(chrome.webNavigation.onHistoryStateUpdated, sameDoc);
-    this.on(chrome.webNavigation.onReferenceFragmentUpdated, sameDoc);
-    this.on(chrome.webNavigation.onCreatedNavigationTarget, (d) => {
-      if (d.sourceTabId === tabId && this.newTabId === undefined) this.newTabId = d.tabId;
-    });
-    this.on(chrome.tabs.onCreated, (t) => {
-      if (t.openerTabId === tabId && t.id !== undefined && this.newTabId === undefined) this.newTabId = t.id;
-    });
+  constructor(readonly tabId: number) {
+    installListeners();
+    WATCHES.add(this);
+  }
+
+  /** Called by the shared listeners below for events of this watch's tab. */
+  onEvent(kind: WatchEvent, d: { frameId?: number; url?: string; error?: string; tabId?: number }): void {
+    const top = d.frameId === 0;
+    switch (kind) {
+      case 'before':
+        if (!top) return;
+        this.navigationStarted = true;
+        this.end = null;
+        this.committed = false;
+        break;
+      case 'committed':
+        if (!top) return;
+        this.navigationStarted = true;
+        this.committed = true;
+        break;
+      case 'completed':
+        if (top && this.navigationStarted) this.end = { ok: true, ...(d.url === undefined ? {} : { url: d.url }) };
+        break;
+      case 'error':
+        if (top && this.navigationStarted) this.end = { ok: false, ...(d.url === undefined ? {} : { url: d.url }), ...(d.error === undefined ? {} : { error: d.error }) };
+        break;
+      case 'same_document':
+        if (top) this.sameDocumentNavigation = true;
+        break;
+      case 'new_tab':
+        if (this.newTabId === undefined && d.tabId !== undefined) this.newTabId = d.tabId;
+        break;
+    }
+    for (const w of [...this.waiters]) w();
   }
 
   get navigated(): boolean {
@@ -80,7 +83,7 @@ export class TabWatch {
   }
 
   stop(): void {
-    for (const r of this.removers.splice(0)) r();
+    WATCHES.delete(this);
     this.waiters.clear();
   }
 
@@ -101,13 +104,31 @@ export class TabWatch {
       this.waiters.add(check);
     });
   }
+}
 
-  private on<A extends unknown[]>(event: chrome.events.Event<(...args: A) => void>, fn: (...args: A) => void): void {
-    const wrapped = (...args: A) => {
-      fn(...args);
-      for (const w of [...this.waiters]) w();
-    };
-    event.addListener(wrapped);
-    this.removers.push(() => event.removeListener(wrapped));
-  }
+type WatchEvent = 'before' | 'committed' | 'completed' | 'error' | 'same_document' | 'new_tab';
+const WATCHES = new Set<TabWatch>();
+let installed = false;
+
+/**
+ * One set of chrome.webNavigation / chrome.tabs listeners for the worker's life, fanned out to the
+ * watches of running actions: adding and removing filtered listeners per action costs IPC to the
+ * browser process on the hot path.
+ */
+function installListeners(): void {
+  if (installed) return;
+  installed = true;
+  const fan = (kind: WatchEvent, tabId: number, d: { frameId?: number; url?: string; error?: string; tabId?: number }) => {
+    for (const w of WATCHES) if (w.tabId === tabId) w.onEvent(kind, d);
+  };
+  chrome.webNavigation.onBeforeNavigate.addListener((d) => fan('before', d.tabId, d));
+  chrome.webNavigation.onCommitted.addListener((d) => fan('committed', d.tabId, d));
+  chrome.webNavigation.onCompleted.addListener((d) => fan('completed', d.tabId, d));
+  chrome.webNavigation.onErrorOccurred.addListener((d) => fan('error', d.tabId, d));
+  chrome.webNavigation.onHistoryStateUpdated.addListener((d) => fan('same_document', d.tabId, d));
+  chrome.webNavigation.onReferenceFragmentUpdated.addListener((d) => fan('same_document', d.tabId, d));
+  chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => fan('new_tab', d.sourceTabId, { tabId: d.tabId }));
+  chrome.tabs.onCreated.addListener((t) => {
+    if (t.openerTabId !== undefined && t.id !== undefined) fan('new_tab', t.openerTabId, { tabId: t.id });
+  });
 }
