@@ -281,6 +281,26 @@ describe('e2e: worker-side actions and settling', function () {
     });
   });
 
+  describe('routing', () => {
+    it('an element id inside an iframe runs in that frame, and index targets go through the tab\'s index map', async () => {
+      h.fixtures.html('/inner', `<button id="inner" onclick="this.textContent = 'inner clicked'">Inner</button>`, 'Inner');
+      const { agent, tabId } = await agentOn('/outer', `<button id="outer" onclick="this.textContent = 'outer clicked'">Outer</button><iframe src="/inner" style="width:300px;height:100px"></iframe>`);
+      await setSettings(h, { settle_options: FAST_SETTLE });
+      const s = stateOf(await agent.call('get_state', {}, { tabId }));
+      const inner = s.actionable_elements.find((e) => e.attributes['id'] === 'inner');
+      expect(inner?.id).to.match(/^f\d+e\d+$/);
+      const r = await agent.call('click', { element_id: inner!.id }, { tabId });
+      expect(ok(r).dom_changed, 'settling ran in the iframe').to.equal(true);
+      expect(stateOf(r).actionable_elements.find((e) => e.id === inner!.id)?.text_content).to.equal('inner clicked');
+      const outer = s.actionable_elements.find((e) => e.attributes['id'] === 'outer')!;
+      const byIndex = await agent.call('click', { index: outer.index }, { tabId });
+      expect(stateOf(byIndex).actionable_elements.find((e) => e.id === outer.id)?.text_content).to.equal('outer clicked');
+      const bad = await agent.call('click', { index: 999 }, { tabId });
+      expect(bad.error_info?.error_code).to.equal('TARGET_ELEMENT_NOT_FOUND');
+      expect(bad.error_info?.message).to.match(/get_state/);
+    });
+  });
+
   describe('trusted input', () => {
     it('with trusted_input on, click and press are real (isTrusted) input and the debugger is detached after', async () => {
       const { agent, tabId } = await agentOn(
