@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 import type { AgentClient } from '../../bridge/src/client/agent-client';
-import type { ActionableElement, GetStateParams, SimplifiedState } from '../../schemas/generated/protocol';
+import type { ActionableElement, DomElementNode, DomNode, GetStateParams, SimplifiedState } from '../../schemas/generated/protocol';
 import { renderAriaTree, renderBrowserUse, renderBrowsingContext } from '../../schemas/lib/render';
 import { FixtureServer } from '../harness/fixture-server';
 import { startHarness, type Harness } from '../harness/harness';
@@ -229,8 +229,22 @@ describe('e2e: snapshot (get_state)', function () {
     expect(crossEl.bounds!.x).to.be.greaterThanOrEqual(50);
     expect(s.frames?.filter((f) => f.status === 'ok').map((f) => f.url)).to.deep.equal([h.fixtures.url('/frames'), inner, cross]);
     expect(s.text_context?.find((t) => t.text === 'Inner text')?.frame_id).to.equal(same.frame_id);
-    const r = await agent.call('get_state', {}, { tabId });
-    expect(r.new_simplified_state?.actionable_elements.map((e) => e.id)).to.deep.equal(s.actionable_elements.map((e) => e.id), 'ids are stable across states');
+    const r = await agent.call('get_state', { include_dom_tree: true }, { tabId });
+    const again = r.new_simplified_state as SimplifiedState;
+    expect(again.actionable_elements.map((e) => e.id)).to.deep.equal(s.actionable_elements.map((e) => e.id), 'ids are stable across states');
+    // dom_tree: each iframe document hangs under its iframe element, from its <html>.
+    const iframes: DomElementNode[] = [];
+    const walk = (n: DomNode): void => {
+      if (n.kind !== 'element') return;
+      if (n.tag === 'iframe' && n.frame_id !== undefined) iframes.push(n);
+      n.children.forEach(walk);
+    };
+    walk(again.dom_tree as DomNode);
+    expect(iframes.map((f) => [f.frame_id, f.children[0]?.kind === 'element' ? f.children[0].xpath : null])).to.deep.equal([
+      [same.frame_id, 'html'],
+      [crossEl.frame_id, 'html'],
+    ]);
+    expect(renderBrowserUse(again)).to.equal(['[1]<button >Top before />', '[2]<button >Same-origin button />', 'Inner text', 'Cross field', "[3]<input value='x1' />", '[4]<button >Top after />'].join('\n'));
   });
 
   it('walks open and closed shadow roots (shadow children first, xpath relative to the root)', async () => {
@@ -302,6 +316,12 @@ describe('e2e: snapshot (get_state)', function () {
     expect(s.actionable_elements[0]?.name).to.equal('Open 1');
     expect(s.actionable_elements[1]?.name).to.equal('Delete 1');
     expect(s.truncation).to.equal(undefined);
+    await page.evaluate(() => document.querySelectorAll('tr')[2499]!.scrollIntoView({ block: 'start' }));
+    const mid = await state();
+    expect(mid.actionable_elements[0]?.name).to.equal('Open 2500');
+    expect(mid.actionable_elements.length).to.be.within(20, 80);
+    expect(mid.text_context?.[0]).to.deep.equal({ text: 'Row 2500', role: 'row', after_index: 0 });
+    await page.evaluate(() => window.scrollTo(0, 0));
     const all = await state({ viewport_expansion: -1, max_elements: 20000, max_text_chars: 200000 });
     expect(all.actionable_elements.length).to.equal(10000);
     expect(all.actionable_elements[9999]?.name).to.equal('Delete 5000');
