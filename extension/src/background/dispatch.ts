@@ -57,9 +57,10 @@ export async function runAction(action: ActionMessage): Promise<ActionResultMess
     new_simplified_state: state,
     error_info: error,
   });
-  const stateOrNull = async (tabId: number | null | undefined): Promise<SimplifiedState | null> => {
+  /** knownUrl: the tab's URL when the caller knows it has not changed (saves a tabs.get on the hot path). */
+  const stateOrNull = async (tabId: number | null | undefined, knownUrl?: string): Promise<SimplifiedState | null> => {
     if (tabId === null || tabId === undefined) return null;
-    const tab = await chrome.tabs.get(tabId).catch(() => null);
+    const tab = knownUrl !== undefined ? { url: knownUrl } : await chrome.tabs.get(tabId).catch(() => null);
     if (!tab || isRestrictedUrl(tab.url)) return null;
     const s = await collectState(tabId);
     return s.ok ? s.state : null;
@@ -73,9 +74,8 @@ export async function runAction(action: ActionMessage): Promise<ActionResultMess
       return fail(errorInfo('RESTRICTED_PAGE', `Tab ${tab.id} shows ${tab.url}, a page Chrome does not let extensions script. Navigate the tab to a web page (navigate) or use another tab (list_tabs, switch_tab).`, WS, { tab_id: tab.id, current_url: tab.url }), null, tab.id);
     }
     if (action.action === 'get_state') {
-      const s = await collectState(tab.id, action.params as GetStateParams);
+      const [s, drained] = await Promise.all([collectState(tab.id, action.params as GetStateParams), settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500)]);
       if (!s.ok) return fail(s.error, null, tab.id);
-      const drained = await settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500);
       const details: OutcomeDetails = { message: 'State taken.', navigation_occurred: false, result: {} };
       if (drained) Object.assign(details, activityFields(drained.drained));
       return { ...base, tab_id: tab.id, status: 'success', outcome_details: details, new_simplified_state: s.state, error_info: null };
@@ -125,7 +125,7 @@ async function runPageAction(
   trusted: boolean,
   started: number,
   fail: (error: ErrorInfo, state?: SimplifiedState | null, tabId?: number) => ActionResultMessage,
-  stateOrNull: (tabId: number) => Promise<SimplifiedState | null>,
+  stateOrNull: (tabId: number, knownUrl?: string) => Promise<SimplifiedState | null>,
 ): Promise<ActionResultMessage> {
   const routed = await route(tab.id, action.params);
   if (!routed.ok) return fail(routed.error, await stateOrNull(tab.id), tab.id);
@@ -197,7 +197,7 @@ async function runPageAction(
     }
     if (watch.navigationStarted && settled === undefined) await followNavigation();
     const tState = now();
-    const state = await stateOrNull(tab.id);
+    const state = await stateOrNull(tab.id, watch.navigated || !sent.ok ? undefined : (tab.url ?? ''));
     timings.state = ms(now() - tState);
     if (watch.navigationStarted) {
       // The old document's log is gone with it; report what the new one did while loading.
