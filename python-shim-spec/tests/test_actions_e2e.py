@@ -8,7 +8,7 @@ import unittest
 from types import SimpleNamespace
 
 from tests.harness import Harness
-from browser_use_ext import (BrowserContextConfig, ExtensionBrowser, ExtensionController, FeatureNotAvailable,
+from browser_use_ext import (ActionResult, BrowserContextConfig, ExtensionBrowser, ExtensionController, FeatureNotAvailable,
                              NotPermittedError, TabInfo, URLNotAllowedError)
 from browser_use_ext.compat import BrowserState, DOMElementNode
 
@@ -90,6 +90,37 @@ class Actions(unittest.TestCase):
         self.assertEqual(act(click_element_by_index={'index': b}).extracted_content, f'🖱️  Clicked button with index {b}: Say hello')
         text = run(CTX.get_state(False)).element_tree.clickable_elements_to_string([])
         self.assertIn('clicked Ada', text)
+
+    def test_get_state_true_marks_elements_that_appeared_as_new(self):
+        more = by_id(self.state, 'more')
+        self.assertTrue(all(not n.is_new for n in self.state.selector_map.values()))  # first state of this URL: nothing "new"
+        act(click_element_by_index={'index': more})
+        state = run(CTX.get_state(True))
+        fresh = by_id(state, 'fresh')
+        self.assertTrue(state.selector_map[fresh].is_new)
+        self.assertEqual([i for i, n in state.selector_map.items() if n.is_new], [fresh])
+        self.assertIn(f'*[{fresh}]*<button >Fresh button />', state.element_tree.clickable_elements_to_string([]))
+        # The next get_state(True) has seen it: no longer new.
+        again = run(CTX.get_state(True))
+        self.assertFalse(again.selector_map[by_id(again, 'fresh')].is_new)
+
+    def test_user_actions_registered_with_controller_action(self):
+        controller = ExtensionController()
+
+        @controller.action('Read the page title')
+        async def read_title(browser):
+            page = await browser.get_current_page()
+            return ActionResult(extracted_content=f'title: {await page.title()}', include_in_memory=True)
+
+        @controller.action('Type into the name field', param_model=None)
+        async def fill_name(name: str, browser):
+            await (await browser.get_locate_element_by_css_selector('#fullname')).fill(name)
+            return f'filled {name}'
+
+        model = controller.registry.create_action_model()
+        self.assertEqual(run(controller.act(model(read_title={}), CTX)).extracted_content, 'title: Actions fixture')
+        self.assertEqual(run(controller.act(model(fill_name={'name': 'Lin'}), CTX)).extracted_content, 'filled Lin')
+        self.assertIn('read_title', controller.registry.get_prompt_description())
 
     def test_click_and_input_on_a_missing_index_raise(self):
         with self.assertRaisesRegex(RuntimeError, r'^Error executing action click_element_by_index: Element with index 999 does not exist - retry or use alternative actions$'):
@@ -229,7 +260,7 @@ class ContextMethods(unittest.TestCase):
         handle = run(CTX.get_element_by_index(by_id(self.state, 'fullname')))
         run(handle.fill('Grace'))
         self.assertEqual(run(run(CTX.get_locate_element_by_css_selector('#fullname')).get_attribute('id')), 'fullname')
-        button = run(CTX.get_locate_element_by_xpath('html/body/button'))
+        button = run(CTX.get_locate_element_by_xpath('html/body/button[1]'))
         self.assertTrue(run(button.is_visible()))
         run(button.click())
         self.assertEqual(run(run(CTX.get_locate_element_by_css_selector('#out')).inner_text()), 'clicked Grace')

@@ -197,8 +197,8 @@ class Model:
 BaseModel = Model
 
 
-def create_model(name: str, __base__: type = Model, **fields: Any) -> type:
-    """create_model('x', __base__=B, field=(annotation, default_or_Ellipsis))."""
+def create_model(model_name: str, /, __base__: type = Model, **fields: Any) -> type:
+    """create_model('x', __base__=B, field=(annotation, default_or_Ellipsis)); field names may be anything."""
     annotations: dict[str, Any] = {}
     namespace: dict[str, Any] = {'__annotations__': annotations, '__module__': __name__}
     for fname, spec in fields.items():
@@ -206,5 +206,5 @@ def create_model(name: str, __base__: type = Model, **fields: Any) -> type:
         annotations[fname] = annotation
         if default is not ...:
             namespace[fname] = default
-    cls = type(name, (__base__,), namespace)
+    cls = type(model_name, (__base__,), namespace)
     return cls
