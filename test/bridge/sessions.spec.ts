@@ -225,4 +225,21 @@ describe('bridge sessions and tabs (real ws)', () => {
     ]);
     expect(e.received.filter(isAction), 'the queued action was never sent').to.deep.equal([]);
   });
+
+  it('frees the tabs of a session whose agent says goodbye (close 1000) at once', async () => {
+    const e = await ext();
+    const a = await agent();
+    a.send({ type: 'action', action_id: 'a', action: 'get_state', params: {}, tab_id: 31 });
+    await answer(e, (m) => ok(m.action_id, 31));
+    await a.next(isResult);
+    a.ws.close(1000, 'done');
+    await a.waitClose();
+    const b = await agent();
+    b.send({ type: 'action', action_id: 'b', action: 'get_state', params: {}, tab_id: 31 });
+    await answer(e, (m) => ok(m.action_id, 31));
+    expect(((await b.next(isResult)) as ActionResultMessage).status).to.equal('success');
+    const resumed = await agent({ sessionToken: a.ack?.session_token as string });
+    expect(resumed.ack?.resumed, 'a goodbye ends the session').to.equal(false);
+  });
 });
+

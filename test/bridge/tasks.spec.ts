@@ -91,4 +91,16 @@ describe('bridge task relay (real ws)', () => {
     expect(err.error_info.error_code).to.equal('INVALID_MESSAGE');
     expect(err.error_info.message).to.contain('"text"');
   });
+
+  it('tells the extension a task failed when its agent leaves for good', async () => {
+    const e = await ext();
+    const runner = await agent(['accepts_tasks']);
+    e.send(submission('t-gone'));
+    await runner.next((m) => m.type === 'user_task_submission');
+    runner.ws.close(1000, 'bye');
+    const p = (await e.next((m) => m.type === 'task_progress')) as TaskProgressMessage;
+    expect([p.task_id, p.status]).to.deep.equal(['t-gone', 'failed']);
+    expect(p.message).to.match(/Submit the task again/);
+  });
 });
+
