@@ -12,7 +12,7 @@ class NotPermittedError(BrowserError):
 ENABLE_EVALUATE_HINT = (
     'Running arbitrary JavaScript is off by default. To allow it, open the extension\'s Options page '
     '(chrome://extensions -> browser-use-ext -> Details -> Extension options) and switch on '
-    '"Allow agents to run JavaScript (evaluate)". Prefer the protocol actions (click, fill, get, extract_content) where possible.'
+    '"Allow agents to run arbitrary JavaScript in pages (evaluate)", then Save. Prefer the protocol actions (click, fill, get, extract_content) where possible.'
 )
 
 

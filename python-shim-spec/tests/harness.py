@@ -2,6 +2,8 @@
 `node --import tsx test/harness/cli.ts --serve <dir>` and reads its JSON line. One harness per test
 module (setUpModule/tearDownModule): Chromium costs about a second and the CI machine has 2 cores.
 Requires dist/ to be built (`npx rollup -c --silent`; `npm test` does it first)."""
+import asyncio
+import itertools
 import json
 import os
 import subprocess
@@ -63,3 +65,34 @@ class Harness:
                 stream.close()
             except Exception:
                 pass
+
+
+async def _cdp_set_extension_settings(ws_endpoint: str, values: dict) -> None:
+    """chrome.storage.local.set(values) in the extension's service worker, as its options page does
+    (over the harness Chromium's DevTools endpoint)."""
+    import websockets
+
+    ids = itertools.count(1)
+    async with websockets.connect(ws_endpoint, max_size=None) as ws:
+        async def send(method: str, params: dict, session: str = '') -> dict:
+            mid = next(ids)
+            msg = {'id': mid, 'method': method, 'params': params}
+            if session:
+                msg['sessionId'] = session
+            await ws.send(json.dumps(msg))
+            while True:
+                m = json.loads(await ws.recv())
+                if m.get('id') == mid:
+                    if 'error' in m:
+                        raise RuntimeError(f'{method}: {m["error"]}')
+                    return m['result']
+
+        targets = (await send('Target.getTargets', {}))['targetInfos']
+        worker = next(t for t in targets if t['type'] == 'service_worker' and t['url'].endswith('/background.js'))
+        session = (await send('Target.attachToTarget', {'targetId': worker['targetId'], 'flatten': True}))['sessionId']
+        await send('Runtime.evaluate', {'expression': f'chrome.storage.local.set({json.dumps(values)})', 'awaitPromise': True}, session)
+        await send('Target.detachFromTarget', {'sessionId': session})
+
+
+def set_extension_settings(h: 'Harness', values: dict) -> None:
+    asyncio.run(_cdp_set_extension_settings(h.info['chromium_ws_endpoint'], values))

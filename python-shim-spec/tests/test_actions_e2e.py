@@ -7,7 +7,7 @@ import re
 import unittest
 from types import SimpleNamespace
 
-from tests.harness import Harness
+from tests.harness import Harness, set_extension_settings
 from browser_use_ext import (ActionResult, BrowserContextConfig, ExtensionBrowser, ExtensionController, FeatureNotAvailable,
                              NotPermittedError, TabInfo, URLNotAllowedError)
 from browser_use_ext.compat import BrowserState, DOMElementNode
@@ -372,6 +372,17 @@ class PageFacade(unittest.TestCase):
         with self.assertRaises(NotPermittedError) as cm:
             run(self.page.evaluate('1 + 1'))
         self.assertIn('Options', str(cm.exception))
+
+    def test_evaluate_runs_once_the_person_enabled_it(self):
+        set_extension_settings(H, {'allow_evaluate': True})
+        try:
+            self.assertEqual(run(self.page.evaluate('1 + 1')), 2)
+            self.assertEqual(run(self.page.evaluate('(x) => x.a * 2', {'a': 21})), 42)
+            self.assertEqual(run(CTX.execute_javascript('document.title')), 'Actions fixture')
+        finally:
+            set_extension_settings(H, {'allow_evaluate': False})
+        with self.assertRaises(NotPermittedError):
+            run(self.page.evaluate('1 + 1'))
 
     def test_playwright_only_features_name_the_alternative(self):
         with self.assertRaises(FeatureNotAvailable) as cm:
