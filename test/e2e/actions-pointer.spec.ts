@@ -56,6 +56,20 @@ describe('e2e actions: pointer', function () {
     expect(await o.eval('document.getElementById("late").textContent')).to.equal('done');
   });
 
+  it('a moving element fails the stable check; one that stops moving is clicked', async () => {
+    const o = await open(h, `<style>@keyframes slide { from { margin-left: 0 } to { margin-left: 300px } }</style>
+      <button id="mover" style="animation: slide 1s linear infinite alternate" onclick="window.hit='mover'">Moving</button>
+      <button id="settles" style="animation: slide 0.3s linear 1 forwards" onclick="window.hit='settles'">Settles</button>`);
+    const err = await o.fails('click', { selector: '#mover', timeout_ms: 400 }, 'TARGET_ELEMENT_NOT_INTERACTABLE');
+    expect(err.details).to.include({ check: 'stable' });
+    expect(await o.eval('window.hit === undefined')).to.equal(true);
+    await o.ok('click', { selector: '#settles', timeout_ms: 3000 });
+    expect(await o.eval('window.hit')).to.equal('settles');
+    // force skips the checks (Playwright's force) and clicks wherever the element is now.
+    await o.ok('click', { selector: '#mover', force: true });
+    expect(await o.eval('window.hit')).to.equal('mover');
+  });
+
   it('an element covered by a cookie banner fails naming the banner, and the page is not clicked', async () => {
     const o = await open(h, `<button id="buy" onclick="window.bought=true">Buy</button>
       <div id="cookie-banner" class="consent overlay" style="position:fixed;inset:0;background:rgba(0,0,0,.5)"><p>We use cookies</p><button id="accept" onclick="document.getElementById('cookie-banner').remove()">Accept</button></div>`);
