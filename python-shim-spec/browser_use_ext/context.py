@@ -10,6 +10,7 @@ import asyncio
 import fnmatch
 import logging
 import re
+import time
 import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Optional
@@ -86,6 +87,7 @@ class ExtensionBrowserContext:
         self._unsupported: set[str] = set()
         self._session_token: Optional[str] = None
         self.last_protocol_state: Optional[dict] = None  # the latest simplified_state seen
+        self._last_capture = 0.0
         self._init_lock = asyncio.Lock() if _loop_running() else None
 
     # -- lifecycle -------------------------------------------------------------------------------
@@ -254,7 +256,9 @@ class ExtensionBrowserContext:
         """One get_state (with include_dom_tree) -> browser_use BrowserState; marks is_new when asked."""
         session = await self.get_session()
         await self._check_current_url()
-        state = await self._get_updated_state()
+        # Screenshots only for the step state (get_state(True)): the Agent sends only that one to a
+        # vision model, and Chrome allows two captures per second.
+        state = await self._get_updated_state(with_screenshot=cache_clickable_elements_hashes)
         if cache_clickable_elements_hashes:
             cached = session.cached_state_clickable_elements_hashes
             if cached and cached.url == state.url:
@@ -266,7 +270,7 @@ class ExtensionBrowserContext:
         session.cached_state = state
         return state
 
-    async def _get_updated_state(self, focus_element: int = -1) -> Any:
+    async def _get_updated_state(self, focus_element: int = -1, with_screenshot: bool = True) -> Any:
         params: dict[str, Any] = {'include_dom_tree': True, 'viewport_expansion': int(getattr(self.config, 'viewport_expansion', 0))}
         try:
             r = await self._call('get_state', params)
@@ -274,7 +278,7 @@ class ExtensionBrowserContext:
             if e.code == 'INVALID_MESSAGE' and 'include_dom_tree' not in self._unsupported:
                 # A bridge from before contract F: plain get_state, flat tree (dom_tree.py).
                 self._unsupported.add('include_dom_tree')
-                return await self._get_updated_state(focus_element)
+                return await self._get_updated_state(focus_element, with_screenshot)
             if e.code in ('RESTRICTED_PAGE', 'COMMUNICATION_ERROR_WITH_TARGET'):
                 # about:blank, chrome:// and other pages extensions cannot script: an empty page,
                 # as 0.1.48's DomService returns for about:blank, so the agent can navigate away.
@@ -289,7 +293,7 @@ class ExtensionBrowserContext:
         element_tree, selector_map = build_tree(st)
         tabs = await self.get_tabs_info()
         screenshot = None
-        if getattr(self.config, 'include_screenshot', True):
+        if with_screenshot and getattr(self.config, 'include_screenshot', True):
             screenshot = await self.take_screenshot()
         viewport = st.get('viewport_dimensions') or {}
         scroll = st.get('scroll_position') or {}
@@ -346,12 +350,22 @@ class ExtensionBrowserContext:
         """Base64 PNG of the visible viewport (full_page is not available to extensions), or None if it cannot be taken."""
         if 'screenshot' in self._unsupported:
             return None
-        try:
-            r = await self._call('screenshot', {})
-        except ActionFailed as e:
-            logger.info('no screenshot: %s', e)
-            return None
-        return ((r.get('outcome_details') or {}).get('result') or {}).get('data_base64')
+        for attempt in range(2):
+            # Chrome allows two captureVisibleTab calls per second: pace them.
+            wait = self._last_capture + 0.55 - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            try:
+                r = await self._call('screenshot', {})
+                self._last_capture = time.monotonic()
+                return ((r.get('outcome_details') or {}).get('result') or {}).get('data_base64')
+            except ActionFailed as e:
+                self._last_capture = time.monotonic()
+                if attempt == 0 and 'PER_SECOND' in str(e):
+                    continue
+                logger.info('no screenshot: %s', e)
+                return None
+        return None
 
     async def remove_highlights(self) -> None:
         """The extension draws no numbered overlays into the person's pages, so there is nothing to remove."""

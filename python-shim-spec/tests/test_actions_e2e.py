@@ -83,6 +83,15 @@ class Actions(unittest.TestCase):
     def test_screenshot_when_asked(self):
         png = base64.b64decode(run(CTX.take_screenshot()))
         self.assertEqual(png[:8], b'\x89PNG\r\n\x1a\n')
+        CTX.config.include_screenshot = True
+        try:
+            # Step states carry one (even right after the capture above: the shim paces Chrome's
+            # two-per-second quota); the inner get_state(False) of multi_act does not need one.
+            states = [run(CTX.get_state(True)) for _ in range(3)]
+            self.assertTrue(all(base64.b64decode(st.screenshot)[:8] == b'\x89PNG\r\n\x1a\n' for st in states))
+            self.assertIsNone(run(CTX.get_state(False)).screenshot)
+        finally:
+            CTX.config.include_screenshot = False
 
     def test_input_text_then_click(self):
         i, b = by_id(self.state, 'fullname'), by_id(self.state, 'hello')
