@@ -137,6 +137,12 @@ class ExtensionBrowserContext:
 
     async def _call(self, action: str, params: dict, tab_id: Optional[int] = None, timeout_ms: Optional[int] = None) -> dict:
         await self.get_session()
+        if self.conn is None or not self.conn.is_open:
+            # The connection dropped (bridge restart, network blip): reconnect and resume the same
+            # bridge session by its token, so the leased tabs stay ours. An action that was in flight
+            # when it dropped failed with EXTENSION_DISCONNECTED and is not re-sent (outcome unknown).
+            self.conn = await self.browser._connect(session_token=self._session_token)
+            self._session_token = self.conn.session_token or self._session_token
         assert self.conn is not None
         if tab_id is None:
             tab_id = self.current_tab_id

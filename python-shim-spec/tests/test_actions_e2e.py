@@ -300,6 +300,16 @@ class ContextMethods(unittest.TestCase):
         self.assertTrue(r.extracted_content.startswith('🖱️ Dragged from ('), r.extracted_content)
         self.assertIn('dropped', run(CTX.get_state(False)).element_tree.clickable_elements_to_string([]))
 
+    def test_a_dropped_connection_is_resumed_with_the_same_tab(self):
+        tab = CTX.current_tab_id
+        run(CTX.conn._ws.close(1011, 'simulated drop'))
+        run(asyncio.sleep(0.2))
+        self.assertFalse(CTX.conn.is_open)
+        state = run(CTX.get_state(False))
+        self.assertEqual(state.url, H.url('actions.html'))
+        self.assertEqual(CTX.current_tab_id, tab)
+        self.assertTrue(CTX.conn.hello_ack.get('resumed'), CTX.conn.hello_ack)
+
     def test_reset_context_forgets_the_cached_state(self):
         self.assertTrue(run(CTX.get_selector_map()))
         run(CTX.reset_context())
