@@ -22,6 +22,14 @@ def parse_param(spec: str) -> tuple:
     return name, '=' in spec
 
 
+class SurfaceCopy(unittest.TestCase):
+    def test_the_copy_matches_the_shared_reference_when_it_is_beside_the_clone(self):
+        shared = Path(__file__).resolve().parents[2].parent / 'shared' / 'reference' / 'browser_use_surface.json'
+        if not shared.exists():
+            self.skipTest(f'{shared} is not beside the clone')
+        self.assertEqual(json.loads(shared.read_text(encoding='utf-8')), SURFACE, 'refresh tests/data/browser_use_surface.json from ../shared/reference')
+
+
 class SurfaceMethods(unittest.TestCase):
     def test_every_method_the_agent_controller_or_history_processor_calls_exists(self):
         checked = 0
