@@ -1,5 +1,6 @@
 // Playwright's actionability contract (https://playwright.dev/docs/actionability), checked in the
-// page before acting: attached, visible, stable (same box on two consecutive frames), enabled,
+// page before acting: attached, visible, stable (same box on two consecutive frames while an
+// animation runs on it or an ancestor), enabled,
 // editable, and receives events (the hit-test at the action point lands on the element). The element
 // is scrolled into view first; checks are retried until they pass or timeout_ms runs out, and the
 // failure names the check that did not pass (details.check) and, for a covered element, the cover.
@@ -96,6 +97,19 @@ interface State {
   hit?: Element;
 }
 
+/**
+ * Is a Web Animation (CSS animation or transition, element.animate) running on the element or an
+ * ancestor? Only then is the two-frame box comparison needed: waiting a frame costs ~16 ms per
+ * action, and an element that nothing animates keeps its box. Movement driven by script timers
+ * (style changed from rAF/setTimeout) is not seen by this shortcut.
+ */
+function animated(el: Element): boolean {
+  for (let n: Element | null = el; n; n = composedParent(n)) {
+    if (n.getAnimations().some((a) => a.playState === 'running')) return true;
+  }
+  return false;
+}
+
 function sameBox(a: DOMRect, b: DOMRect): boolean {
   return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 }
@@ -147,7 +161,7 @@ export async function waitForActionable(ctx: PageContext, el: Element, elementId
     if (!el.isConnected) return { check: 'attached', detail: { reason: 'stale' } };
     if (!inViewport(el)) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
     if (active.includes('visible') && !isVisible(el)) return { check: 'visible' };
-    if (active.includes('stable')) {
+    if (active.includes('stable') && animated(el)) {
       const box = el.getBoundingClientRect();
       const prev = lastBox;
       lastBox = box;
