@@ -270,6 +270,19 @@ describe('e2e: worker-side actions and settling', function () {
       expect(pageText(r)).to.contain('arrived late');
     });
 
+    it('wait_for_network_idle waits for requests in flight, and is TIMEOUT listing them when they outlast it', async () => {
+      const { agent, tabId } = await agentOn('/netidle', `<button id="go" onclick="fetch('/api/slow').then(() => document.body.append('back'))">Go</button>`);
+      await setSettings(h, { settle_options: { enabled: false } });
+      const s = stateOf(await agent.call('get_state', {}, { tabId }));
+      ok(await agent.call('click', { element_id: idOf(s, 'go') }, { tabId }));
+      const short = await agent.call('wait_for_network_idle', { idle_ms: 50, timeout_ms: 200 }, { tabId });
+      expect(short.error_info?.error_code).to.equal('TIMEOUT');
+      expect((short.error_info?.details?.['pending'] as { url: string }[]).map((p) => p.url)).to.deep.equal([h.fixtures.url('/api/slow')]);
+      const r = await agent.call('wait_for_network_idle', { idle_ms: 50, timeout_ms: 3000 }, { tabId });
+      expect((ok(r).result as { waited_ms: number }).waited_ms).to.be.within(50, 3000);
+      expect(pageText(r)).to.contain('back');
+    });
+
     it('settling off answers without waiting and without settle fields', async () => {
       const { agent, tabId } = await agentOn('/off', `<button id="b" onclick="setTimeout(() => document.body.append('later'), 300)">B</button>`);
       await setSettings(h, { settle_options: { enabled: false } });
