@@ -20,7 +20,7 @@ import { REPO_ROOT } from '../test/harness/browser';
 import { startHarness } from '../test/harness/harness';
 import { PAGES } from './pages';
 
-const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
 const OUT = path.join(REPO_ROOT, 'bench', 'results');
 const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'slider', 'spinbutton', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem']);
 

@@ -63,9 +63,12 @@ function byIdRefs(el: Element, attr: string): Element[] {
   return out;
 }
 
+/** Values that must not leak into another element's name through label/content (privacy.ts has the full rules). */
+const SECRET_AUTOCOMPLETE = /(^|\s)(cc-|one-time-code)/i;
+
 function controlValue(el: Element): string | null {
   if (el instanceof HTMLInputElement) {
-    if (el.type === 'password') return '';
+    if (el.type === 'password' || SECRET_AUTOCOMPLETE.test(el.autocomplete || el.getAttribute('autocomplete') || '')) return '';
     if (['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'hidden'].includes(el.type)) return null;
     return el.value;
   }

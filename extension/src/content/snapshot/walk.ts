@@ -516,7 +516,7 @@ export class Walker {
       const v = el.getAttribute(name);
       if (v === null) continue;
       if (name === 'value' && sensitive) attributes[name] = redactedMarker(sensitive);
-      else if (name === 'value' && this.privacy.redactPii) attributes[name] = maskPii(v).text;
+      else if (this.privacy.redactPii && name !== 'href' && name !== 'type') attributes[name] = maskPii(v).text;
       else attributes[name] = v;
     }
     const cx = rect.left + rect.width / 2;
@@ -540,6 +540,7 @@ export class Walker {
       is_new: this.memory.previous !== null && !this.memory.previous.has(el),
     };
     if (!item.name && labelFor === null && el.localName === 'label') item.name = accessibleName(el, undefined, this.labels);
+    if (this.privacy.redactPii && item.name) item.name = maskPii(item.name).text;
     if (p.listed !== undefined) item.parent_pos = p.listed;
     // Values: read here, redacted here.
     const valueOf = (t: Element): string | null => {
@@ -568,7 +569,7 @@ export class Walker {
     const sensitive = sensitiveReason(el, this.privacy);
     for (const a of el.attributes) {
       if (a.name === 'value' && sensitive) out[a.name] = redactedMarker(sensitive);
-      else if (a.name === 'value' && this.privacy.redactPii) out[a.name] = maskPii(a.value).text;
+      else if (this.privacy.redactPii) out[a.name] = maskPii(a.value).text;
       else out[a.name] = a.value;
     }
     return out;
