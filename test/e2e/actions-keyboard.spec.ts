@@ -74,6 +74,17 @@ describe('e2e actions: keyboard and text', function () {
     expect(await o.eval('document.getElementById("ro").value')).to.equal('fixed');
   });
 
+  it('fill sets date, color and range inputs directly, with input and change', async () => {
+    const o = await open(h, `<input id="d" type="date"><input id="c" type="color"><input id="r" type="range" min="0" max="10">${EVENT_LOG}`);
+    await o.ok('fill', { selector: '#d', value: '2024-05-01' });
+    await o.ok('fill', { selector: '#c', value: '#ff0000' });
+    await o.ok('fill', { selector: '#r', value: '7' });
+    expect(await o.eval('[d.value, c.value, r.value]')).to.deep.equal(['2024-05-01', '#ff0000', '7']);
+    expect(await o.eval('window.log.filter(e => /^(input|change):d$/.test(e))')).to.deep.equal(['input:d', 'change:d']);
+    const bad = await o.fails('fill', { selector: '#d', value: 'tomorrow' }, 'OPERATION_FAILED_IN_TARGET');
+    expect(bad.message).to.match(/YYYY-MM-DD/);
+  });
+
   it('contenteditable: fill replaces, type appends, Enter makes a new paragraph, Backspace deletes', async () => {
     const o = await open(h, `<div id="ed" contenteditable="true" style="min-height:40px;border:1px solid">old text</div><script>window.inputs=0;document.getElementById('ed').addEventListener('input', () => inputs++);</script>`);
     await o.ok('fill', { selector: '#ed', value: 'Hello' });

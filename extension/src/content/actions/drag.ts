@@ -8,8 +8,7 @@ import { HOVER_CHECKS, POINTER_CHECKS, hitTest, type Point } from '../interactio
 import { nextFrame } from '../interaction/dom';
 import { pointerDown, pointerMove } from '../interaction/pointer';
 import { hasTarget, type TargetParams } from '../target';
-import { fail, prepare, label } from './common';
-import { ok } from './common';
+import { fail, label, ok, prepare } from './common';
 import type { PageHandler } from './registry';
 
 function isDraggable(el: Element): boolean {
@@ -52,6 +51,8 @@ export const dragAndDrop: PageHandler = async (ctx, raw) => {
   let to: Point;
   let toLabel: string;
   if (p.to) {
+    // The worker translates index and frame ids of the top-level target only.
+    if (p.to.index !== undefined) return fail('INVALID_MESSAGE', `drag_and_drop's "to" cannot take an index; use to.element_id (the id listed with [${p.to.index}] in the state), to.role/name or to.selector.`, { index: p.to.index });
     const r = await prepare(ctx, { ...(p.to as TargetParams), timeout_ms: p.timeout_ms, force: p.force }, HOVER_CHECKS);
     if (!r.ok) return r;
     to = r.point;

@@ -2,7 +2,7 @@
 // via select-all + insertText. Checks: visible, enabled, editable (not readonly, a text field).
 import type { ClearParams, FillParams } from '../../../../schemas/generated/protocol';
 import { EDIT_CHECKS } from '../interaction/actionability';
-import { replaceValue } from '../interaction/editing';
+import { replaceValue, STRICT_TYPES } from '../interaction/editing';
 import { fail, label, ok, prepare, safeValue } from './common';
 import type { HandlerOutcome, PageContext, PageHandler } from './registry';
 
@@ -11,8 +11,9 @@ async function replace(ctx: PageContext, p: FillParams | ClearParams, value: str
   if (!r.ok) return r;
   (r.el as HTMLElement).focus({ preventScroll: true });
   if (!replaceValue(r.el, value)) {
-    const number = r.el instanceof HTMLInputElement && r.el.type === 'number';
-    return fail('OPERATION_FAILED_IN_TARGET', number ? `${label(r.id, r.el)} is a number field and rejected ${JSON.stringify(value)}. Fill it with digits only.` : `The page cancelled the edit of ${label(r.id, r.el)} (beforeinput was prevented). Try type (key by key) instead.`, { element_id: r.id });
+    const kind = r.el instanceof HTMLInputElement && STRICT_TYPES.has(r.el.type) ? r.el.type : null;
+    const formats: Record<string, string> = { number: 'digits, e.g. 42 or 3.5', date: 'YYYY-MM-DD', time: 'HH:MM', 'datetime-local': 'YYYY-MM-DDTHH:MM', month: 'YYYY-MM', week: 'YYYY-Www' };
+    return fail('OPERATION_FAILED_IN_TARGET', kind ? `${label(r.id, r.el)} is a ${kind} field and rejected ${JSON.stringify(value)}. Fill it in the format ${formats[kind]}.` : `The page cancelled the edit of ${label(r.id, r.el)} (beforeinput was prevented). Try type (key by key) instead.`, { element_id: r.id, ...(kind ? { input_type: kind } : {}) });
   }
   const result: Record<string, unknown> = { element_id: r.id };
   const v = safeValue(r.el);

@@ -24,7 +24,7 @@ export interface Point {
 
 export type Actionable = { ok: true; point: Point; hit: Element } | { ok: false; error: ErrorInfo };
 
-const TEXT_INPUT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date', 'datetime-local', 'month', 'week', 'time', 'color', '']);
+const TEXT_INPUT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date', 'datetime-local', 'month', 'week', 'time', 'color', 'range', '']);
 
 /** Disabled like Playwright: the disabled property (incl. a disabled fieldset), or aria-disabled on it or an ancestor. */
 export function isDisabled(el: Element): boolean {

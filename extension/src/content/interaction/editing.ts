@@ -5,6 +5,9 @@
 
 type TextField = HTMLInputElement | HTMLTextAreaElement;
 
+/** Input types whose value must parse; anything else is set to "". */
+export const STRICT_TYPES = new Set(['number', 'date', 'time', 'datetime-local', 'month', 'week']);
+
 export function isTextField(el: Element): el is TextField {
   return el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement;
 }
@@ -157,8 +160,13 @@ export function moveCaret(el: Element, key: string, extend: boolean): boolean {
 export function replaceValue(el: Element, value: string): boolean {
   if (isTextField(el)) {
     if (!beforeInput(el, 'insertReplacementText', value)) return false;
+    const previous = el.value;
     setNativeValue(el, value);
-    if (el.value !== value && el instanceof HTMLInputElement && el.type === 'number') return false;
+    // Typed inputs sanitize a value they cannot parse to "" (number, date, time...): put the old one back and report it.
+    if (value !== '' && el.value === '' && el instanceof HTMLInputElement && STRICT_TYPES.has(el.type)) {
+      setNativeValue(el, previous);
+      return false;
+    }
     setCaret(el, el.value.length);
     fireInput(el, 'insertReplacementText', value);
     fireChange(el);
