@@ -175,6 +175,9 @@ async function runPageAction(
         timings.network_idle = report.network_idle_ms;
       } else if (watch.navigationStarted) {
         await followNavigation();
+      } else if (await watch.waitForStartOrNewTab(budget.cap(300)) && watch.navigationStarted) {
+        // The page stopped answering because it is unloading: the navigation event came a moment later.
+        await followNavigation();
       } else {
         timings.dom_quiet = ms(now() - t);
         settled = false;
