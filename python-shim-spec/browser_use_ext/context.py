@@ -463,6 +463,16 @@ class ExtensionBrowserContext:
         except ActionFailed as e:
             raise browser_error_from(e, f'Could not switch to tab {page_id}: ') from e
         self.agent_current_page = self.human_current_page = page
+        if not page.url:
+            # A tab that has not committed its first URL yet (a popup the click just opened):
+            # 0.1.48 waited for its load state here.
+            try:
+                r = await self._call('wait_for_navigation', {'timeout_ms': 5000}, tab_id=page.tab_id, timeout_ms=10000)
+                page._remember(url=((r.get('outcome_details') or {}).get('result') or {}).get('url') or page.url)
+            except (ActionFailed, BridgeError) as e:
+                logger.debug('tab %s did not finish loading: %s', page.tab_id, e)
+            if not page.url and 'list_tabs' not in self._unsupported:
+                await self._refresh_tabs()  # it committed before the wait started
 
     async def create_new_tab(self, url: Optional[str] = None) -> None:
         if url and not self._is_url_allowed(url):
