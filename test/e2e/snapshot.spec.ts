@@ -302,6 +302,10 @@ describe('e2e: snapshot (get_state)', function () {
     expect(await page.$eval('h2', (el) => el.textContent), 'a stale ref never resolves to another element').to.equal('Page 2');
     const s3 = await state();
     expect(s3.actionable_elements.map((e) => [e.id, e.is_new])).to.deep.equal([['e1', false], ['e4', false], ['e5', false]]);
+    // index targets the latest state's element (contract B): index 2 is "Next" (e4).
+    const byIndex = await agent.call('click', { index: 2 }, { tabId });
+    expect(byIndex.status, JSON.stringify(byIndex.error_info)).to.equal('success');
+    expect(await page.$eval('h2', (el) => el.textContent)).to.equal('Page 3');
   });
 
   it('keeps a 5,000-row table bounded: viewport rows by default, everything on request, truncation reported', async () => {

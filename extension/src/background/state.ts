@@ -223,6 +223,7 @@ function stitchTree(node: FrameNode, st: Stitch): DomNode | undefined {
 
 const round = (n: number) => Math.round(n * 10) / 10;
 const INDEX_KEY = (tabId: number) => `state_index_${tabId}`;
+const latestIndex = new Map<number, string[]>();
 
 export async function collectState(tabId: number, params: GetStateParams = {}): Promise<StateOutcome> {
   const started = performance.now();
@@ -311,7 +312,11 @@ export async function collectState(tabId: number, params: GetStateParams = {}): 
     ...(domTree ? { dom_tree: domTree } : {}),
     timings_ms: { top_frame_walk: snap.walk_ms, frames_fetched: round(fetched - started), total: round(performance.now() - started) },
   };
-  await chrome.storage.session.set({ [INDEX_KEY(tabId)]: { url: snap.url, ids: st.elements.map((e) => e.id) } }).catch(() => undefined);
+  // The index map: in memory for this worker's life, in storage.session for the next worker (not
+  // awaited: the state goes back now; storage operations of one extension are applied in order).
+  const ids = st.elements.map((e) => e.id);
+  latestIndex.set(tabId, ids);
+  void chrome.storage.session.set({ [INDEX_KEY(tabId)]: { url: snap.url, ids } }).catch(() => undefined);
   return { ok: true, state };
 }
 
@@ -327,6 +332,8 @@ function anyTextCut(n: FrameNode): boolean {
  * state had no such index (or no state was taken in this tab yet).
  */
 export async function elementIdForIndex(tabId: number, index: number): Promise<string | null> {
+  const mem = latestIndex.get(tabId);
+  if (mem) return mem[index - 1] ?? null;
   const key = INDEX_KEY(tabId);
   const got = (await chrome.storage.session.get(key))[key] as { ids?: string[] } | undefined;
   return got?.ids?.[index - 1] ?? null;
@@ -334,5 +341,6 @@ export async function elementIdForIndex(tabId: number, index: number): Promise<s
 
 /** Forget a closed tab's index map. */
 export async function forgetTabState(tabId: number): Promise<void> {
+  latestIndex.delete(tabId);
   await chrome.storage.session.remove(INDEX_KEY(tabId));
 }
