@@ -44,6 +44,8 @@ export class LabelIndex {
 }
 
 interface Ctx {
+  /** The element whose name is computed. */
+  root: Element | null;
   labels: LabelIndex | null;
   hidden: HiddenTest;
   visited: Set<Element>;
@@ -110,7 +112,8 @@ function labelText(label: HTMLLabelElement, control: Element, ctx: Ctx): string 
 function compute(el: Element, ctx: Ctx, inContent: boolean): string {
   if (ctx.visited.has(el)) return '';
   ctx.visited.add(el);
-  if (!ctx.referenced && ctx.hidden(el)) return '';
+  // The element being named is rendered (the walk checked its style): only aria-hidden can hide it.
+  if (!ctx.referenced && (el === ctx.root ? el.getAttribute('aria-hidden') === 'true' : ctx.hidden(el))) return '';
   if (el.localName === 'script' || el.localName === 'style' || el.localName === 'template') return '';
   // 2B: aria-labelledby (not followed again when already inside a labelledby traversal).
   if (!inContent) {
@@ -187,6 +190,6 @@ function labelsOf(el: Element, ctx: Ctx): string {
 
 /** The accessible name of el, whitespace-collapsed, at most 200 characters. */
 export function accessibleName(el: Element, hidden: HiddenTest = defaultHidden, labels: LabelIndex | null = null): string {
-  const name = compute(el, { labels, hidden, visited: new Set(), referenced: false }, false);
+  const name = compute(el, { root: hidden === defaultHidden ? el : null, labels, hidden, visited: new Set(), referenced: false }, false);
   return name.length > MAX_NAME ? `${name.slice(0, MAX_NAME - 1)}…` : name;
 }

@@ -82,6 +82,7 @@ export function operationsFor(type: ElementType, disabled: boolean): Operation[]
   }
 }
 
+const FORM_CONTROLS = new Set(['button', 'input', 'select', 'textarea', 'optgroup', 'option', 'fieldset']);
 const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 
 /** States per WAI-ARIA 1.2 from DOM properties first, aria-* attributes second. */
@@ -99,7 +100,8 @@ export function statesOf(el: Element, role: string, focused: boolean): ElementSt
   else if (el.localName === 'summary' && el.parentElement?.localName === 'details') s.expanded = (el.parentElement as HTMLDetailsElement).open;
   const pressed = aria('pressed');
   if (pressed !== null && role === 'button') s.pressed = pressed === 'mixed' ? 'mixed' : pressed === 'true';
-  if ((el as HTMLButtonElement).disabled === true || el.matches(':disabled') || aria('disabled') === 'true') s.disabled = true;
+  // :disabled also covers controls inside a disabled <fieldset>; only form controls can match it.
+  if ((el as HTMLButtonElement).disabled === true || (FORM_CONTROLS.has(el.localName) && el.matches(':disabled')) || aria('disabled') === 'true') s.disabled = true;
   if ((el as HTMLInputElement).readOnly === true || aria('readonly') === 'true') s.readonly = true;
   if ((el as HTMLInputElement).required === true || aria('required') === 'true') s.required = true;
   if (focused) s.focused = true;

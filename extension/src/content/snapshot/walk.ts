@@ -21,7 +21,7 @@ export const DEFAULTS = { viewport_expansion: 0, max_elements: 1500, max_text_ch
 
 const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'svg', 'math', 'object', 'embed']);
 /** Attributes an agent needs to identify an element: browser_use's include_attributes plus id, href, autocomplete. */
-const SHOWN_ATTRIBUTES = ['id', 'title', 'type', 'name', 'role', 'aria-label', 'placeholder', 'value', 'alt', 'aria-expanded', 'data-date-format', 'href', 'autocomplete'];
+const SHOWN = new Set(['id', 'title', 'type', 'name', 'role', 'aria-label', 'placeholder', 'value', 'alt', 'aria-expanded', 'data-date-format', 'href', 'autocomplete']);
 /** Block-level containers whose children cannot normally escape their box: skipped whole when outside the scope. */
 const PRUNABLE = new Set(['tr', 'li', 'p', 'td', 'th', 'dt', 'dd', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'option', 'label', 'thead', 'tfoot']);
 const BLOCK_ROLE: Record<string, TextItem['role'] | null> = {
@@ -512,9 +512,11 @@ export class Walker {
     const states = statesOf(target, effRole, isFocused);
     const attributes: Record<string, string> = {};
     const sensitive = sensitiveReason(target, this.privacy);
-    for (const name of SHOWN_ATTRIBUTES) {
-      const v = el.getAttribute(name);
-      if (v === null) continue;
+    // One pass over the element's own attributes (usually a handful) instead of 13 lookups; keeps the element's order, as browser_use does.
+    for (const at of el.attributes) {
+      const name = at.name;
+      if (!SHOWN.has(name)) continue;
+      const v = at.value;
       if (name === 'value' && sensitive) attributes[name] = redactedMarker(sensitive);
       else if (this.privacy.redactPii && name !== 'href' && name !== 'type') attributes[name] = maskPii(v).text;
       else attributes[name] = v;
