@@ -171,7 +171,9 @@ async function runPageAction(
         report = waited.report;
         drained = waited.drained;
         settled = report.settled;
-        timings.dom_quiet = report.dom_quiet_ms;
+        // As the worker saw it (the page measures from when the wait request arrived): the quiet
+        // window counts from the last mutation, which the action itself usually causes.
+        timings.dom_quiet = ms(Math.max(0, now() - t - report.network_idle_ms));
         timings.network_idle = report.network_idle_ms;
       } else if (watch.navigationStarted) {
         await followNavigation();
