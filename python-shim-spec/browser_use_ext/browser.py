@@ -38,6 +38,7 @@ class ExtensionBrowser:
             secret=self.config.agent_secret,
             capabilities=capabilities or [],
             default_timeout_ms=self.config.action_timeout_ms,
+            max_tabs=self.config.max_tabs,
         )
         self._connections.append(conn)
         return conn

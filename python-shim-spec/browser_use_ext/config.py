@@ -65,6 +65,10 @@ class ExtensionBrowserConfig:
     agent_secret: Optional[str] = None
     # How long one protocol action may take before the bridge answers TIMEOUT.
     action_timeout_ms: int = 30_000
+    # Most tabs one context's bridge session may hold (hello.max_tabs; the bridge's default is 10).
+    # Opening one more releases the oldest (it stays open for the person) and the next state's
+    # browser_errors says so.
+    max_tabs: Optional[int] = None
     new_context_config: BrowserContextConfig = field(default_factory=BrowserContextConfig)
     # Accepted for compatibility with BrowserConfig; no effect on the person's own Chrome.
     headless: bool = False

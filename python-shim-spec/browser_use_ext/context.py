@@ -88,6 +88,7 @@ class ExtensionBrowserContext:
         self._session_token: Optional[str] = None
         self.last_protocol_state: Optional[dict] = None  # the latest simplified_state seen
         self._last_capture = 0.0
+        self._notices: list[str] = []
         self._init_lock = asyncio.Lock() if _loop_running() else None
 
     # -- lifecycle -------------------------------------------------------------------------------
@@ -111,6 +112,7 @@ class ExtensionBrowserContext:
                 return self.session
             # A context that closed and is used again resumes its bridge session (same leased tabs).
             self.conn = await self.browser._connect(session_token=self._session_token)
+            self.conn.on('tab_released', self._on_tab_released)
             self._session_token = self.conn.session_token
             self.session = BrowserSession(TabsContext(self))
             await self._refresh_tabs()
@@ -142,6 +144,7 @@ class ExtensionBrowserContext:
             # bridge session by its token, so the leased tabs stay ours. An action that was in flight
             # when it dropped failed with EXTENSION_DISCONNECTED and is not re-sent (outcome unknown).
             self.conn = await self.browser._connect(session_token=self._session_token)
+            self.conn.on('tab_released', self._on_tab_released)
             self._session_token = self.conn.session_token or self._session_token
         assert self.conn is not None
         if tab_id is None:
@@ -183,6 +186,16 @@ class ExtensionBrowserContext:
         else:
             page._remember(url=url, title=title)
         return page
+
+    def _on_tab_released(self, m: dict) -> None:
+        """tab_released (contract I): a closed tab leaves the page list; the notice (e.g. "Tab limit (3)
+        reached. Released tab: ...") goes into the next BrowserState.browser_errors."""
+        page = self._pages.get(m.get('tab_id'))  # type: ignore[arg-type]
+        if page is not None and m.get('reason') == 'tab_closed':
+            page._closed = True
+            self._forget_page(page)
+        if m.get('message'):
+            self._notices.append(str(m['message']))
 
     def _forget_page(self, page: ExtensionPage) -> None:
         if page.tab_id is not None:
@@ -316,6 +329,9 @@ class ExtensionBrowserContext:
             pixels_above=int(above),
             pixels_below=int(below),
         )
+        if self._notices:
+            state.browser_errors = list(self._notices)
+            self._notices.clear()
         self.current_state = state
         return state
 

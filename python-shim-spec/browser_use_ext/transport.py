@@ -62,6 +62,7 @@ class BridgeConnection:
         connect_timeout_s: float = 10.0,
         ping_interval_s: float = 20.0,
         session_token: Optional[str] = None,
+        max_tabs: Optional[int] = None,
     ) -> None:
         self.url = credentials.bridge_url(url)
         self.secret = credentials.agent_secret(secret)
@@ -74,6 +75,7 @@ class BridgeConnection:
         # Names this agent session on the bridge; presenting it again after a reconnect keeps the
         # session's leased tabs (hello.session_token, hello_ack.session_token).
         self.session_token = session_token
+        self.max_tabs = max_tabs  # hello.max_tabs: the session's tab limit (bridge default 10)
         self.authenticated = False
         self._ws: Any = None
         self._reader: Optional[asyncio.Task] = None
@@ -130,6 +132,8 @@ class BridgeConnection:
             hello['client_nonce'] = client_nonce
         if self.session_token:
             hello['session_token'] = self.session_token
+        if self.max_tabs:
+            hello['max_tabs'] = self.max_tabs
         await self._ws.send(json.dumps(hello))
         while True:
             try:

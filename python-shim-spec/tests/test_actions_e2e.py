@@ -8,7 +8,7 @@ import unittest
 from types import SimpleNamespace
 
 from tests.harness import Harness, set_extension_settings
-from browser_use_ext import (ActionResult, BrowserContextConfig, ExtensionBrowser, ExtensionController, FeatureNotAvailable,
+from browser_use_ext import (ActionResult, BrowserContextConfig, ExtensionBrowser, ExtensionBrowserConfig, ExtensionController, FeatureNotAvailable,
                              NotPermittedError, TabInfo, URLNotAllowedError)
 from browser_use_ext.compat import BrowserState, DOMElementNode
 
@@ -335,6 +335,32 @@ class Frames(unittest.TestCase):
         self.assertEqual(r.extracted_content, f'🖱️  Clicked button with index {inner}: Inner button')
         self.assertIn('inner clicked', run(CTX.get_state(False)).element_tree.clickable_elements_to_string([]))
         self.assertIn(H.url('frame_inner.html'), [f.url for f in run(CTX.get_current_page()).frames])
+
+
+class TabLimit(unittest.TestCase):
+    def test_a_released_tab_is_reported_in_browser_errors(self):
+        limited = ExtensionBrowser(ExtensionBrowserConfig(bridge_url=H.agent_url, agent_secret=H.agent_secret, max_tabs=2))
+        ctx = run(limited.new_context(BrowserContextConfig(include_screenshot=False)))
+        opened = []
+        try:
+            for _ in range(3):
+                run(ctx.create_new_tab(H.url('other.html')))
+                opened.append(ctx.current_tab_id)
+                if ctx._notices:
+                    break
+            state = run(ctx.get_state(True))
+            self.assertEqual(len(state.browser_errors), 1, state.browser_errors)
+            self.assertTrue(state.browser_errors[0].startswith('Tab limit (2) reached. Released tab: '), state.browser_errors)
+            self.assertEqual(run(ctx.get_state(True)).browser_errors, [])  # reported once
+        finally:
+            for tab in opened:
+                try:
+                    run(CTX.conn.call('close_tab', {'tab_id': tab}))  # released tabs belong to no one now
+                    run(ctx.conn.call('close_tab', {'tab_id': tab}))
+                except Exception:
+                    pass
+            run(ctx.close())
+            run(limited.close())
 
 
 class SearchGoogle(unittest.TestCase):
