@@ -2396,7 +2396,7 @@ export interface SimplifiedState {
   };
 }
 /**
- * One element the agent can act on or read, as listed in a simplified_state. The extension fills every optional property except parent_index and redacted (present only when they apply); the optional ones stay optional so hand-written seed 004 examples still validate.
+ * One element the agent can act on or read, as listed in a simplified_state. The extension always fills index, role, name, is_in_viewport, is_top_element, bounds and xpath; states, frame_id, in_shadow_root, is_new, parent_index and redacted appear only when they apply (a whole-page state can list 20,000 elements). Optional so that hand-written seed 004 examples still validate.
  */
 export interface ActionableElement {
   /**
@@ -2457,15 +2457,15 @@ export interface ActionableElement {
    */
   xpath?: string;
   /**
-   * Chrome frame id of the element's document (0 = top frame); see the state's frames list.
+   * Chrome frame id of the element's document; absent for the top frame (0). See the state's frames list.
    */
   frame_id?: number;
   /**
-   * The element lives inside a shadow root (open, or closed via chrome.dom.openOrClosedShadowRoot).
+   * Present (true) when the element lives inside a shadow root (open, or closed via chrome.dom.openOrClosedShadowRoot); absent otherwise.
    */
   in_shadow_root?: boolean;
   /**
-   * true when the element was not listed in the previous state of the same document (browser_use's *[N]* marker); false on a document's first state.
+   * Present (true) when the element was not listed in the previous state of the same document (browser_use's *[N]* marker); absent otherwise and on a document's first state.
    */
   is_new?: boolean;
   /**
@@ -2475,7 +2475,7 @@ export interface ActionableElement {
   redacted?: Redaction;
 }
 /**
- * ARIA/HTML states that apply.
+ * ARIA/HTML states that apply; absent when none does.
  */
 export interface ElementStates {
   /**
@@ -2512,7 +2512,7 @@ export interface ElementStates {
   focused?: true;
 }
 /**
- * Bounding box relative to the top-level viewport (iframe offsets added), CSS pixels.
+ * Bounding box relative to the top-level viewport (iframe offsets added), whole CSS pixels.
  */
 export interface Bounds {
   /**

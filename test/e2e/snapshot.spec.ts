@@ -116,7 +116,7 @@ describe('e2e: snapshot (get_state)', function () {
       <div contenteditable="true">Edit me</div>
       <div aria-disabled="true" role="button" tabindex="0">Later</div>`);
     const s = await state();
-    expect(s.actionable_elements.map((e) => [e.role, e.name, e.type, e.states])).to.deep.equal([
+    expect(s.actionable_elements.map((e) => [e.role, e.name, e.type, e.states ?? {}])).to.deep.equal([
       ['tab', 'Home', 'TAB', { selected: true }],
       ['tab', 'Settings', 'TAB', { selected: false }],
       ['switch', 'Wi-Fi', 'CHECKBOX', { checked: true }],
@@ -216,7 +216,7 @@ describe('e2e: snapshot (get_state)', function () {
     ]);
     const [top, same, crossEl] = s.actionable_elements as [ActionableElement, ActionableElement, ActionableElement];
     expect(top.id).to.equal('e1');
-    expect(top.frame_id).to.equal(0);
+    expect(top.frame_id, 'top-frame elements carry no frame_id').to.equal(undefined);
     expect(same.id).to.match(/^f\d+e1$/);
     expect(crossEl.id).to.match(/^f\d+e1$/);
     expect(same.frame_id).to.be.greaterThan(0);
@@ -259,7 +259,7 @@ describe('e2e: snapshot (get_state)', function () {
         n.innerHTML = '<button>Nested closed</button>';
       </script>`);
     const s = await state();
-    expect(s.actionable_elements.map((e) => [e.name, e.in_shadow_root, e.xpath])).to.deep.equal([
+    expect(s.actionable_elements.map((e) => [e.name, e.in_shadow_root ?? false, e.xpath])).to.deep.equal([
       ['Open shadow', true, 'button'],
       ['Shadow input', true, 'input'],
       ['Closed shadow', true, 'button'],
@@ -281,7 +281,7 @@ describe('e2e: snapshot (get_state)', function () {
         render();
       </script>`);
     const s1 = await state();
-    expect(s1.actionable_elements.map((e) => [e.id, e.name, e.is_new])).to.deep.equal([
+    expect(s1.actionable_elements.map((e) => [e.id, e.name, e.is_new ?? false])).to.deep.equal([
       ['e1', 'Keep', false],
       ['e2', 'Next', false],
       ['e3', 'Item 1', false],
@@ -289,7 +289,7 @@ describe('e2e: snapshot (get_state)', function () {
     const r = await agent.call('click', { element_id: 'e2' }, { tabId });
     expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
     const s2 = r.new_simplified_state as SimplifiedState;
-    expect(s2.actionable_elements.map((e) => [e.id, e.name, e.is_new])).to.deep.equal([
+    expect(s2.actionable_elements.map((e) => [e.id, e.name, e.is_new ?? false])).to.deep.equal([
       ['e1', 'Keep', false],
       ['e4', 'Next', true],
       ['e5', 'Item 2', true],
@@ -301,7 +301,7 @@ describe('e2e: snapshot (get_state)', function () {
     expect(stale.error_info?.message).to.match(/stale/i);
     expect(await page.$eval('h2', (el) => el.textContent), 'a stale ref never resolves to another element').to.equal('Page 2');
     const s3 = await state();
-    expect(s3.actionable_elements.map((e) => [e.id, e.is_new])).to.deep.equal([['e1', false], ['e4', false], ['e5', false]]);
+    expect(s3.actionable_elements.map((e) => [e.id, e.is_new ?? false])).to.deep.equal([['e1', false], ['e4', false], ['e5', false]]);
     // index targets the latest state's element (contract B): index 2 is "Next" (e4).
     const byIndex = await agent.call('click', { index: 2 }, { tabId });
     expect(byIndex.status, JSON.stringify(byIndex.error_info)).to.equal('success');

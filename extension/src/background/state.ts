@@ -131,7 +131,7 @@ function stitch(node: FrameNode, offset: { x: number; y: number }, parentIndex: 
       const fe = snap.elements[pos];
       if (!fe) continue;
       const { parent_pos, ...rest } = fe;
-      const bounds = fe.bounds ? { ...fe.bounds, x: round(fe.bounds.x + offset.x), y: round(fe.bounds.y + offset.y) } : undefined;
+      const bounds = fe.bounds ? { ...fe.bounds, x: Math.round(fe.bounds.x + offset.x), y: Math.round(fe.bounds.y + offset.y) } : undefined;
       if (frameId !== 0 && bounds && !intersects(bounds, st.scope)) continue; // inside its frame's viewport, outside the tab's scope
       if (st.elements.length >= st.max) {
         st.omitted++;
@@ -139,7 +139,7 @@ function stitch(node: FrameNode, offset: { x: number; y: number }, parentIndex: 
       }
       const index = st.elements.length + 1;
       const parent = parent_pos !== undefined ? posToIndex[parent_pos] : parentIndex;
-      const el: ActionableElement = { ...rest, id: formatElementId(frameId, fe.id), index, frame_id: frameId };
+      const el: ActionableElement = { ...rest, id: formatElementId(frameId, fe.id), index, ...(frameId !== 0 ? { frame_id: frameId } : {}) };
       if (bounds) {
         el.bounds = bounds;
         if (frameId !== 0) {

@@ -533,14 +533,15 @@ export class Walker {
       attributes,
       is_visible: true,
       available_operations: operationsFor(type, states.disabled === true),
-      states,
       is_in_viewport: this.intersects(rect, this.vp),
       is_top_element: centreInView ? hitTarget(el, cx, cy) : true,
-      bounds: { x: round(rect.left), y: round(rect.top), width: round(rect.width), height: round(rect.height) },
+      bounds: { x: Math.round(rect.left), y: Math.round(rect.top), width: Math.round(rect.width), height: Math.round(rect.height) },
       xpath: this.xpathOf(el),
-      in_shadow_root: inShadow,
-      is_new: this.memory.previous !== null && !this.memory.previous.has(el),
     };
+    // Lean on the wire (a whole-page state can list 20,000 elements): these appear only when they apply.
+    if (Object.keys(states).length > 0) item.states = states;
+    if (inShadow) item.in_shadow_root = true;
+    if (this.memory.previous !== null && !this.memory.previous.has(el)) item.is_new = true;
     if (!item.name && labelFor === null && el.localName === 'label') item.name = accessibleName(el, undefined, this.labels);
     if (this.privacy.redactPii && item.name) item.name = maskPii(item.name).text;
     if (p.listed !== undefined) item.parent_pos = p.listed;
@@ -578,6 +579,5 @@ export class Walker {
   }
 }
 
-const round = (n: number) => Math.round(n * 10) / 10;
 
 export type { ActionableElement };
