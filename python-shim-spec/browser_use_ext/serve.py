@@ -147,8 +147,16 @@ class TaskServer:
         browser = ExtensionBrowser(ExtensionBrowserConfig(bridge_url=self.bridge_url, agent_secret=self.agent_secret))
         loop = asyncio.get_running_loop()
 
+        step_sends: list[asyncio.Task] = []
+
         def on_step(n: int, message: str) -> None:
-            loop.create_task(self.progress(task_id, 'step', message or f'step {n}', step=max(0, int(n))))
+            # Called synchronously from the agent's step callback: send in the background, in order,
+            # and flush before the final status so a step never arrives after "done".
+            step_sends.append(loop.create_task(self.progress(task_id, 'step', message or f'step {n}', step=max(0, int(n)))))
+
+        async def flush() -> None:
+            if step_sends:
+                await asyncio.gather(*step_sends, return_exceptions=True)
 
         try:
             made = _call_with_supported(self.factory, task=prompt, browser=browser, controller=ExtensionController(), context=context, on_step=on_step)
@@ -161,11 +169,14 @@ class TaskServer:
                 final = made.final_result() if hasattr(made, 'final_result') else (result.final_result() if hasattr(result, 'final_result') else result)
             else:
                 final = made
+            await flush()
             await self.progress(task_id, 'done', 'Done', final_result=final)
         except asyncio.CancelledError:
+            await flush()
             await self.progress(task_id, 'stopped', 'Stopped by the person', final_result=None)
         except Exception as e:
             logger.exception('task %s failed', task_id)
+            await flush()
             await self.progress(task_id, 'failed', f'{type(e).__name__}: {e}', final_result=None)
         finally:
             self.agents.pop(task_id, None)
