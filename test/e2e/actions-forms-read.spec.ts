@@ -78,6 +78,14 @@ describe('e2e actions: forms, scrolling, reading, waiting', function () {
     expect(m.outcome_details?.message).to.equal('🔍  Scrolled down the page by 50 pixels');
   });
 
+  it('scroll on an app-like page whose window cannot scroll scrolls the container under the viewport centre', async () => {
+    const o = await open(h, `<style>html,body{height:100%;margin:0;overflow:hidden}</style><main id="app" style="height:100%;overflow-y:auto"><div style="height:4000px">feed</div></main>`);
+    const r = await o.ok('scroll', { amount: 300 });
+    expect(r).to.include({ scroll_y: 300, moved: true });
+    expect(r['element_id']).to.match(/^e\d+$/);
+    expect(await o.eval('document.getElementById("app").scrollTop')).to.equal(300);
+  });
+
   it('scroll_into_view and scroll_to_text (browser_use messages, not found is a success)', async () => {
     const o = await open(h, `<div style="height:3000px">top</div><p id="far">The <b>hidden treasure</b> is here</p><div style="height:3000px"></div>`);
     let r = await o.ok('scroll_into_view', { selector: '#far' });

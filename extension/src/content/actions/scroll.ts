@@ -2,8 +2,8 @@
 // scroll_to), an element into view, and to a text (browser_use scroll_to_text). Scrolls are
 // instant so the result reports where the page ended up.
 import type { ScrollIntoViewParams, ScrollParams, ScrollToParams, ScrollToTextParams } from '../../../../schemas/generated/protocol';
-import { waitForActionable } from '../interaction/actionability';
-import { inViewport, isVisible, nextFrame } from '../interaction/dom';
+import { hitTest, waitForActionable } from '../interaction/actionability';
+import { composedParent, inViewport, isVisible, nextFrame } from '../interaction/dom';
 import { hasTarget, resolveTarget } from '../target';
 import { label, ok } from './common';
 import type { PageHandler } from './registry';
@@ -25,18 +25,45 @@ export const scroll: PageHandler = async (ctx, raw) => {
   const page = el ? (vertical ? el.clientHeight : el.clientWidth) : vertical ? window.innerHeight : window.innerWidth;
   const amount = p.amount ?? Math.round((p.pages ?? 1) * page);
   const sign = dir === 'up' || dir === 'left' ? -1 : 1;
-  const before = pos(el);
+  let before = pos(el);
   const delta = { left: vertical ? 0 : sign * amount, top: vertical ? sign * amount : 0, behavior: 'instant' as ScrollBehavior };
   if (el) el.scrollBy(delta);
   else window.scrollBy(delta);
   await nextFrame();
-  const after = pos(el);
-  const moved = after.scroll_x !== before.scroll_x || after.scroll_y !== before.scroll_y;
+  let after = pos(el);
+  let moved = after.scroll_x !== before.scroll_x || after.scroll_y !== before.scroll_y;
+  if (!moved && !el) {
+    // App-like pages keep the window fixed and scroll an inner container: scroll the one under the
+    // middle of the viewport instead (what a person's mouse wheel there would do).
+    const container = scrollContainerAtCentre(vertical);
+    if (container) {
+      el = container;
+      id = ctx.refs.refFor(container);
+      before = pos(el);
+      const own = vertical ? el.clientHeight : el.clientWidth;
+      const inner = p.amount ?? Math.round((p.pages ?? 1) * own);
+      el.scrollBy({ left: vertical ? 0 : sign * inner, top: vertical ? sign * inner : 0, behavior: 'instant' });
+      await nextFrame();
+      after = pos(el);
+      moved = after.scroll_x !== before.scroll_x || after.scroll_y !== before.scroll_y;
+    }
+  }
   const what = p.amount !== undefined ? `${amount} pixels` : (p.pages ?? 1) === 1 ? 'one page' : `${p.pages} pages`;
   const where = el ? ` inside ${label(id, el)}` : '';
   const message = moved ? `🔍  Scrolled ${dir} the page by ${what}${where}` : `Did not scroll ${dir}${where}: already at the ${sign < 0 ? 'start' : 'end'}.`;
   return ok(message, { ...after, moved, ...(el ? { element_id: id } : {}) });
 };
+
+function scrollContainerAtCentre(vertical: boolean): Element | null {
+  let n: Element | null = hitTest(window.innerWidth / 2, window.innerHeight / 2);
+  for (; n && n !== document.documentElement && n !== document.body; n = composedParent(n)) {
+    const style = getComputedStyle(n);
+    const overflow = vertical ? style.overflowY : style.overflowX;
+    const room = vertical ? n.scrollHeight > n.clientHeight : n.scrollWidth > n.clientWidth;
+    if (room && (overflow === 'auto' || overflow === 'scroll' || overflow === 'overlay')) return n;
+  }
+  return null;
+}
 
 export const scrollTo: PageHandler = async (ctx, raw) => {
   const p = raw as ScrollToParams;
