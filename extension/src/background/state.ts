@@ -29,8 +29,10 @@ async function snapshotFrame(tabId: number, frameId: number, params: GetStatePar
   const asked = sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'snapshot', params }, { frameId }).then((sent): FrameAnswer => {
     if (!sent.ok) return { ok: false, why: sent.error.message, error: sent.error };
     if (!sent.response.ok) return { ok: false, why: sent.response.error.message, error: sent.response.error };
-    if (!sent.response.frame) return { ok: false, why: 'the content script answered without a snapshot' };
-    return { ok: true, snap: sent.response.frame };
+    const r = sent.response;
+    const snap = r.frame ?? (r.frame_json ? (JSON.parse(r.frame_json) as FrameSnapshot) : undefined);
+    if (!snap) return { ok: false, why: 'the content script answered without a snapshot' };
+    return { ok: true, snap };
   });
   try {
     return await Promise.race([asked, capped]);

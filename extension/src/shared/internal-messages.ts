@@ -29,9 +29,9 @@ export interface PingRequest {
 
 export type ContentRequest = RunActionRequest | SnapshotRequest | PingRequest;
 
-/** Answer to run_action (no state: the worker collects it after the action) or snapshot (state set). */
+/** Answer to run_action (no state: the worker collects it after the action) or snapshot (frame_json: the frame snapshot as JSON text, since one string crosses the message channel far faster than a large object graph). */
 export type RunActionResponse =
-  | { ok: true; message: string; result: Record<string, unknown>; state?: SimplifiedState; frame?: FrameSnapshot }
+  | { ok: true; message: string; result: Record<string, unknown>; state?: SimplifiedState; frame?: FrameSnapshot; frame_json?: string }
   | { ok: false; error: ErrorInfo };
 
 export function isContentRequest(m: unknown): m is ContentRequest {

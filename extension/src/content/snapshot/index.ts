@@ -58,5 +58,6 @@ async function tokenFor(expected: string[], capMs = 400): Promise<string | null>
 /** Answers a snapshot request of the worker: a token probe, or this frame's snapshot. */
 export async function answerSnapshot(refs: RefRegistry, req: SnapshotRequest): Promise<RunActionResponse> {
   if (req.token_probe) return { ok: true, message: 'Frame token.', result: { token: await tokenFor(req.token_probe) } };
-  return { ok: true, message: 'State taken.', result: {}, frame: takeFrameSnapshot(refs, req.params) };
+  // Sent as one JSON string: Chrome converts a message object node by node, a string in one copy.
+  return { ok: true, message: 'State taken.', result: {}, frame_json: JSON.stringify(takeFrameSnapshot(refs, req.params)) };
 }
