@@ -143,6 +143,18 @@ describe('e2e actions: keyboard and text', function () {
     expect(await o.eval('window.chords.slice(-3)')).to.deep.equal(['C+Control', 'C+S+Shift', 'C+S+K']);
   });
 
+  it('press: Space toggles a focused checkbox, arrows step a focused select (with change)', async () => {
+    const o = await open(h, `<input type="checkbox" id="cb"><select id="s" onchange="window.changed=this.value"><option value="a">A</option><option value="b" disabled>B</option><option value="c">C</option></select>`);
+    await o.ok('press', { selector: '#cb', key: ' ' });
+    expect(await o.eval('document.getElementById("cb").checked')).to.equal(true);
+    await o.ok('press', { selector: '#cb', key: 'Space' });
+    expect(await o.eval('document.getElementById("cb").checked')).to.equal(false);
+    await o.ok('press', { selector: '#s', key: 'ArrowDown' });
+    expect(await o.eval('[document.getElementById("s").value, window.changed]')).to.deep.equal(['c', 'c']);
+    await o.ok('press', { selector: '#s', key: 'Home' });
+    expect(await o.eval('document.getElementById("s").value')).to.equal('a');
+  });
+
   it('send_keys: a chord is pressed; a string that is not a key is typed character by character', async () => {
     const o = await open(h, `<input id="s">`);
     await o.ok('focus', { selector: '#s' });

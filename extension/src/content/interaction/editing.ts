@@ -8,7 +8,16 @@ type TextField = HTMLInputElement | HTMLTextAreaElement;
 /** Input types whose value must parse; anything else is set to "". */
 export const STRICT_TYPES = new Set(['number', 'date', 'time', 'datetime-local', 'month', 'week']);
 
+/** input types that take typed text (a checkbox or a date picker does not). */
+const TYPEABLE = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number']);
+
+/** A field whose value is free text: textarea or a typeable input. */
 export function isTextField(el: Element): el is TextField {
+  return el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && TYPEABLE.has(el.type));
+}
+
+/** Any input/textarea whose value fill may set (typeable, plus date, color, range...). */
+function isValueField(el: Element): el is TextField {
   return el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement;
 }
 
@@ -158,7 +167,7 @@ export function moveCaret(el: Element, key: string, extend: boolean): boolean {
  * text (date, color, range...) also get input + change. contenteditable: select all + insertText.
  */
 export function replaceValue(el: Element, value: string): boolean {
-  if (isTextField(el)) {
+  if (isValueField(el)) {
     if (!beforeInput(el, 'insertReplacementText', value)) return false;
     const previous = el.value;
     setNativeValue(el, value);

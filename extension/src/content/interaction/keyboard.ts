@@ -6,7 +6,7 @@
 // Tab/Shift+Tab (focus moves in sequential focus order), Backspace/Delete, Control/Meta+A (select all),
 // arrows/Home/End (caret), Space (clicks a focused button/checkbox/radio on keyup).
 import { composedParent, deepActiveElement, isVisible, sleep } from './dom';
-import { deleteText, insertText, isTextField, moveCaret, selectAll } from './editing';
+import { deleteText, fireChange, fireInput, insertText, isTextField, moveCaret, selectAll } from './editing';
 import { insertedText, keyForChar, needsShift, type Chord, type KeyDef, type Modifier } from './keys';
 
 const MOD_KEYS: Record<Modifier, KeyDef> = {
@@ -106,6 +106,19 @@ function isActivatable(el: Element): boolean {
   return el instanceof HTMLButtonElement || (el instanceof HTMLAnchorElement && el.hasAttribute('href')) || el.localName === 'summary' || (el instanceof HTMLInputElement && ['button', 'submit', 'reset', 'image', 'checkbox', 'radio'].includes(el.type)) || ['button', 'link', 'checkbox', 'radio', 'switch', 'menuitem', 'tab', 'option'].includes(el.getAttribute('role') ?? '');
 }
 
+/** Arrow keys on a focused closed <select> change the choice (Windows/Linux behaviour), firing input and change. */
+function stepSelect(select: HTMLSelectElement, key: string): void {
+  const enabled = [...select.options].filter((o) => !o.disabled);
+  if (enabled.length === 0) return;
+  const current = enabled.indexOf(select.options[select.selectedIndex] as HTMLOptionElement);
+  const next = key === 'Home' ? 0 : key === 'End' ? enabled.length - 1 : Math.min(enabled.length - 1, Math.max(0, current + (key === 'ArrowDown' ? 1 : -1)));
+  const option = enabled[next];
+  if (!option || option.selected) return;
+  option.selected = true;
+  fireInput(select, 'insertReplacementText', null);
+  fireChange(select);
+}
+
 function defaultAction(target: Element, chord: Chord, text: string): void {
   const key = chord.key.key;
   const mods = chord.modifiers;
@@ -127,6 +140,10 @@ function defaultAction(target: Element, chord: Chord, text: string): void {
   }
   if (key === 'Backspace' || key === 'Delete') {
     deleteText(target, key === 'Backspace' ? 'backward' : 'forward');
+    return;
+  }
+  if (target instanceof HTMLSelectElement && !target.multiple && ['ArrowUp', 'ArrowDown', 'Home', 'End'].includes(key)) {
+    stepSelect(target, key);
     return;
   }
   if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'].includes(key) && isTextField(target)) {
