@@ -224,7 +224,6 @@ export class Walker {
     return r.right >= s.left && r.left <= s.right && r.bottom >= s.top && r.top <= s.bottom;
   }
 
-  /** Visits one element; returns its dom_tree node when the tree is asked for and the node is kept. */
   private readonly xpaths = new Map<Element, string>();
   private readonly segments = new Map<Element, Map<Element, string>>();
 
@@ -255,6 +254,7 @@ export class Walker {
     return out;
   }
 
+  /** Visits one element; returns its dom_tree node when the tree is asked for and the node is kept. */
   private visitElement(el: Element, p: Parent, shadowTop: boolean): DomElementNode | null {
     const tag = el.localName;
     if (SKIP_TAGS.has(tag)) return null;
