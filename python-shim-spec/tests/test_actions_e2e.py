@@ -339,7 +339,7 @@ class Frames(unittest.TestCase):
 
 class TabLimit(unittest.TestCase):
     def test_a_released_tab_is_reported_in_browser_errors(self):
-        limited = ExtensionBrowser(ExtensionBrowserConfig(bridge_url=H.agent_url, agent_secret=H.agent_secret, max_tabs=2))
+        limited = ExtensionBrowser(ExtensionBrowserConfig(bridge_url=H.agent_url, agent_secret=H.agent_secret, max_tabs=1))
         ctx = run(limited.new_context(BrowserContextConfig(include_screenshot=False)))
         opened = []
         try:
@@ -350,7 +350,7 @@ class TabLimit(unittest.TestCase):
                     break
             state = run(ctx.get_state(True))
             self.assertEqual(len(state.browser_errors), 1, state.browser_errors)
-            self.assertTrue(state.browser_errors[0].startswith('Tab limit (2) reached. Released tab: '), state.browser_errors)
+            self.assertTrue(state.browser_errors[0].startswith('Tab limit (1) reached. Released tab: '), state.browser_errors)
             self.assertEqual(run(ctx.get_state(True)).browser_errors, [])  # reported once
         finally:
             for tab in opened:
