@@ -80,6 +80,14 @@ class Actions(unittest.TestCase):
         self.assertEqual(run(CTX.get_selector_map()), s.selector_map)
         self.assertIs(run(CTX.get_dom_element_by_index(by_id(s, 'fullname'))), s.selector_map[by_id(s, 'fullname')])
 
+    def test_viewport_expansion_from_the_context_config(self):
+        self.assertNotIn('The hidden treasure is here', self.state.element_tree.clickable_elements_to_string([]))  # 3000 px below
+        CTX.config.viewport_expansion = -1  # whole page, as browser_use's -1
+        try:
+            self.assertIn('The hidden treasure is here', run(CTX.get_state(False)).element_tree.clickable_elements_to_string([]))
+        finally:
+            CTX.config.viewport_expansion = 0
+
     def test_screenshot_when_asked(self):
         png = base64.b64decode(run(CTX.take_screenshot()))
         self.assertEqual(png[:8], b'\x89PNG\r\n\x1a\n')
