@@ -3,8 +3,11 @@ extension and Chromium: its 0.1.48 result string, and its failure shape (ActionR
 or the RuntimeError('Error executing action <name>: ...') the Registry raises)."""
 import asyncio
 import base64
+import os
 import re
+import tempfile
 import unittest
+from pathlib import Path
 from types import SimpleNamespace
 
 from tests.harness import Harness, set_extension_settings
@@ -420,6 +423,26 @@ class PageFacade(unittest.TestCase):
         run(self.page.keyboard.press('Escape'))
         self.assertIn('key Escape', run(CTX.get_state(False)).element_tree.clickable_elements_to_string([]))
         self.assertEqual(self.page.frames[0].url, H.url('actions.html'))
+
+    def test_mouse_drag_screenshot_and_close(self):
+        run(CTX.get_state(False))
+        boxes = {e['attributes'].get('id'): e['bounds'] for e in CTX.last_protocol_state['actionable_elements'] if e.get('bounds')}
+        s, d = boxes['drag-src'], boxes['drop']
+        run(self.page.mouse.move(s['x'] + s['width'] / 2, s['y'] + s['height'] / 2))
+        run(self.page.mouse.down())
+        run(self.page.mouse.move(d['x'] + d['width'] / 2, d['y'] + d['height'] / 2, steps=5))
+        run(self.page.mouse.up())
+        self.assertIn('dropped', run(CTX.get_state(False)).element_tree.clickable_elements_to_string([]))
+        with tempfile.TemporaryDirectory() as tmp:
+            png = run(self.page.screenshot(path=os.path.join(tmp, 'shot.png')))
+            self.assertEqual(png[:4], b'\x89PNG')
+            self.assertEqual(Path(tmp, 'shot.png').read_bytes(), png)
+        run(CTX.create_new_tab(H.url('other.html')))
+        extra = run(CTX.get_current_page())
+        run(extra.close())
+        self.assertTrue(extra.is_closed())
+        self.assertNotIn(extra.tab_id, [p.tab_id for p in run(CTX.get_session()).context.pages])
+        run(CTX.switch_to_tab(0))
 
     def test_evaluate_needs_the_person_to_enable_it(self):
         with self.assertRaises(NotPermittedError) as cm:
