@@ -2708,7 +2708,7 @@ export interface DomElementNode {
    */
   is_interactive?: boolean;
   /**
-   * Not covered at its centre (hit-tested only inside the viewport; true elsewhere, as browser_use does for the whole-page scope).
+   * Listed elements: not covered at their centre (hit-tested when the centre is inside the viewport; true elsewhere, as browser_use does for the whole-page scope). Other elements: equal to is_visible (not hit-tested, to keep the walk cheap), so their visible text prints as browser_use would print an uncovered element's.
    */
   is_top_element?: boolean;
   /**
