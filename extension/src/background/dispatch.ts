@@ -13,6 +13,7 @@ import type { Drained, SettleReport } from '../shared/settle-messages';
 import { TAB_LEVEL, WORKER_HANDLERS } from './actions/registry';
 import type { Tab } from './actions/types';
 import { Budget, withTimeout } from './budget';
+import { STORAGE_KEYS } from './config';
 import { sendToContent } from './content-channel';
 import { EXPECTS_CHANGE, noChangeNotice, resolveSettle, SETTLE_OPTIONS_KEY, settleSend, waitParams, type ResolvedSettle } from './settle-rule';
 import { collectState, elementIdForIndex } from './state';
@@ -22,7 +23,7 @@ import { performTrustedInput, trustedPlan, type TrustedPlan } from './trusted-in
 
 const WS = 'background_script' as const;
 /** chrome.storage.local key: true = pointer/keyboard actions use chrome.debugger Input.* (trusted events). */
-export const TRUSTED_INPUT_KEY = 'trusted_input';
+export const TRUSTED_INPUT_KEY = STORAGE_KEYS.trustedInput;
 
 /** The person's action settings, cached (one storage read per worker life, refreshed on change). */
 let settingsCache: Promise<Record<string, unknown>> | null = null;
