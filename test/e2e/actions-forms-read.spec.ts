@@ -1,6 +1,7 @@
 // Forms, scrolling, reading and waiting: select_option / get_dropdown_options (browser_use's text),
 // scroll / scroll_to / scroll_into_view / scroll_to_text, get, is, extract_content, wait_for.
 import { expect } from 'chai';
+import { FixtureServer } from '../harness/fixture-server';
 import { startHarness, type Harness } from '../harness/harness';
 import { EVENT_LOG, open, quietSettle } from './actions.helpers';
 
@@ -155,6 +156,21 @@ describe('e2e actions: forms, scrolling, reading, waiting', function () {
     const cut = await o.ok('extract_content', { max_chars: 100 });
     expect(cut).to.include({ truncated: true });
     expect((cut['text'] as string).length).to.equal(100);
+  });
+
+  it('extract_content reaches cross-origin iframes too', async () => {
+    const other = await new FixtureServer(undefined, 'localhost').start(0);
+    try {
+      const frameUrl = other.html('/cross-inner', '<p>Cross-origin frame says hi</p>');
+      const o = await open(h, `<h1>Host</h1><iframe src="${frameUrl}" style="width:200px;height:80px"></iframe>`, 'Host page');
+      const inner = await o.page.waitForFrame((f) => f.url() === frameUrl);
+      await inner.waitForSelector('p');
+      const r = await o.ok('extract_content', {});
+      expect(r['text'], String(r['text'])).to.include(`IFRAME ${frameUrl}:\nCross-origin frame says hi`);
+      expect(r['frames']).to.equal(2);
+    } finally {
+      await other.close();
+    }
   });
 
   it('wait_for: text and elements appearing and going, TIMEOUT otherwise', async () => {

@@ -36,7 +36,8 @@ type Timings = NonNullable<OutcomeDetails['timings_ms']>;
 
 const now = () => performance.now();
 /** Durations on the wire: ms with 0.01 resolution. */
-const ms = (d: number) => Math.round(d * 100) / 100;
+// Durations are never negative; phases measured inside handlers are rounded, so clamp at 0.
+const ms = (d: number) => Math.max(0, Math.round(d * 100) / 100);
 /** total, and the wall-clock receive/send stamps a caller uses to split its round trip into hops. */
 const stamps = (started: number): Pick<Timings, 'total' | 'received_at' | 'sent_at'> => {
   const end = now();

@@ -6,7 +6,7 @@ import { WS, type WorkerContext, type WorkerOutcome } from './types';
 
 export async function navigateAndWait(ctx: WorkerContext, tabId: number, what: string, start: () => Promise<unknown>, timeoutMs: number | undefined): Promise<WorkerOutcome> {
   const watch = new TabWatch(tabId);
-  const t0 = Date.now();
+  const t0 = performance.now(); // same clock as dispatch.ts: a coarser Date.now() made the derived action time negative
   try {
     try {
       await start();
@@ -16,7 +16,7 @@ export async function navigateAndWait(ctx: WorkerContext, tabId: number, what: s
     }
     const cap = ctx.budget.cap(timeoutMs ?? ctx.settle.navigation_cap_ms);
     const end = await watch.waitForNavigationEnd(cap);
-    const navigation_ms = Date.now() - t0;
+    const navigation_ms = Math.round(performance.now() - t0);
     if (end && !end.ok) {
       return { ok: false, error: errorInfo('NAVIGATION_FAILED', `${what} failed with ${end.error ?? 'an unknown network error'} for ${end.url ?? 'the URL'}. Check the URL, or that the site is reachable, and retry.`, WS, { tab_id: tabId, url: end.url, net_error: end.error }) };
     }

@@ -7,7 +7,7 @@ import { WS, type WorkerContext, type WorkerOutcome } from './types';
 /** Opens the tab in the acting tab's window, active (browser_use's open_tab switches to it). */
 export async function openTab(ctx: WorkerContext, params: OpenTabParams): Promise<WorkerOutcome> {
   const url = params.url === undefined ? 'about:blank' : normalizeUrl(params.url);
-  const t0 = Date.now();
+  const t0 = performance.now(); // same clock as dispatch.ts: a coarser Date.now() made the derived action time negative
   let tab: chrome.tabs.Tab;
   try {
     tab = await chrome.tabs.create({ url, active: true, windowId: ctx.tab.windowId });
@@ -16,5 +16,5 @@ export async function openTab(ctx: WorkerContext, params: OpenTabParams): Promis
   }
   if (tab.id === undefined) return { ok: false, error: errorInfo('EXTENSION_INTERNAL_ERROR', 'Chrome opened a tab without an id. Retry.', WS) };
   const loaded = await waitForTabComplete(tab.id, ctx.budget.cap(params.timeout_ms ?? ctx.settle.navigation_cap_ms));
-  return { ok: true, message: `Opened tab ${tab.id} at ${url}${loaded ? '' : ' (still loading)'}.`, result: { tab_id: tab.id }, stateTabId: tab.id, new_tab_id: tab.id, navigation_occurred: true, settled: loaded, navigation_ms: Date.now() - t0 };
+  return { ok: true, message: `Opened tab ${tab.id} at ${url}${loaded ? '' : ' (still loading)'}.`, result: { tab_id: tab.id }, stateTabId: tab.id, new_tab_id: tab.id, navigation_occurred: true, settled: loaded, navigation_ms: Math.round(performance.now() - t0) };
 }

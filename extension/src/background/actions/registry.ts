@@ -1,6 +1,7 @@
 // Worker-side actions by name. dispatch.ts runs these in the service worker; every other action
 // goes to the content script of the frame that owns its target.
 import type { ActionName } from '../../../../schemas/generated/registry';
+import { extractAllFrames } from '../extract';
 import { closeTab } from './close_tab';
 import { evaluate } from './evaluate';
 import { goBack } from './go_back';
@@ -32,6 +33,8 @@ export const WORKER_HANDLERS: Partial<Record<ActionName, WorkerHandler>> = {
   wait_for_navigation: waitForNavigation as WorkerHandler,
   wait_for_network_idle: waitForNetworkIdle as WorkerHandler,
   evaluate: evaluate as WorkerHandler,
+  // Every frame, cross-origin ones included (the page-side handler alone reaches same-origin frames only).
+  extract_content: ((ctx, p) => extractAllFrames(ctx.tab.id, p)) as WorkerHandler,
 };
 
 /** Worker actions that work on any tab, including chrome:// pages (they do not script the page). */
