@@ -266,6 +266,10 @@ describe('e2e: snapshot (get_state)', function () {
       ['Nested closed', true, ''],
       ['slotted link', false, 'html/body/div[2]/span/a'],
     ]);
+    // Acting inside a closed root: the host must not count as covering its own content.
+    const closed = s.actionable_elements.find((e) => e.name === 'Nested closed');
+    const r = await agent.call('click', { element_id: closed!.id }, { tabId });
+    expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
   });
 
   it('keeps refs stable across re-renders, marks new elements and rejects stale refs', async () => {

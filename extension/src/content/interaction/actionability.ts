@@ -8,6 +8,7 @@ import type { ErrorInfo } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import type { PageContext } from '../actions/registry';
 import { composedContains, composedParent, describe, inViewport, isVisible, nextFrame } from './dom';
+import { shadowRootOf } from '../snapshot/walk';
 
 export type Check = 'visible' | 'stable' | 'enabled' | 'editable' | 'receives_events';
 
@@ -49,11 +50,12 @@ export function isEditable(el: Element): boolean {
   return isTextEditableKind(el) && !isDisabled(el) && !isReadOnly(el);
 }
 
-/** The element at a viewport point, descending into open shadow roots. */
+/** The element at a viewport point, descending into open and closed shadow roots (a closed root's
+ * host would otherwise count as covering its own content). */
 export function hitTest(x: number, y: number): Element | null {
   let hit = document.elementFromPoint(x, y);
-  while (hit?.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y);
+  for (let root = hit ? shadowRootOf(hit) : null; hit && root; root = shadowRootOf(hit)) {
+    const inner = root.elementFromPoint(x, y);
     if (!inner || inner === hit) break;
     hit = inner;
   }
