@@ -227,6 +227,43 @@ describe('e2e actions: pointer', function () {
     await o.ok('click', { element_id: listed!.id });
   });
 
+  it('drag_and_drop inside an iframe: to.element_id and to.index route to the frame; cross-frame drags are refused; ids come back frame-prefixed', async () => {
+    h.fixtures.html('/frame-drag', `<div id="src" role="button" tabindex="0" draggable="true" style="position:absolute;left:0;top:0;width:60px;height:40px;background:red">drag</div>
+      <div id="zone" role="button" tabindex="0" style="position:absolute;left:0;top:60px;width:120px;height:60px;background:#ddd">zone</div>
+      <button id="covered" style="position:absolute;left:0;top:150px">Covered</button><div id="cover" style="position:absolute;left:0;top:140px;width:200px;height:50px;background:#000">cover</div>
+      <script>
+        const z = document.getElementById('zone');
+        document.getElementById('src').addEventListener('dragstart', e => e.dataTransfer.setData('text/plain', 'framed'));
+        z.addEventListener('dragover', e => e.preventDefault());
+        z.addEventListener('drop', e => { e.preventDefault(); window.drops = (window.drops || 0) + 1; });
+      </script>`);
+    const o = await open(h, `<button id="top">Top</button><iframe src="/frame-drag" style="width:300px;height:220px"></iframe>`);
+    await new Promise((r) => setTimeout(r, 300));
+    const s = (await o.call('get_state', {})).new_simplified_state!;
+    const src = s.actionable_elements.find((e) => e.attributes['id'] === 'src');
+    const zone = s.actionable_elements.find((e) => e.attributes['id'] === 'zone');
+    const top = s.actionable_elements.find((e) => e.attributes['id'] === 'top');
+    expect(src && zone && top, JSON.stringify(s.actionable_elements.map((e) => [e.id, e.attributes['id']]))).to.not.equal(undefined);
+    expect(zone!.id).to.match(/^f\d+e\d+$/);
+    const frame = o.page.frames().find((f) => f.url().endsWith('/frame-drag'))!;
+    expect(await o.ok('drag_and_drop', { element_id: src!.id, to: { element_id: zone!.id } })).to.include({ html5: true, drop_accepted: true });
+    expect(await o.ok('drag_and_drop', { index: src!.index, to: { index: zone!.index } })).to.include({ html5: true, drop_accepted: true });
+    expect(await frame.evaluate('window.drops')).to.equal(2);
+    const cross = await o.fails('drag_and_drop', { element_id: top!.id, to: { element_id: zone!.id } }, 'INVALID_MESSAGE');
+    expect(cross.details).to.include({ reason: 'cross_frame' });
+    expect(cross.message).to.include('one frame');
+    // Results and error details from the subframe carry the wire ids, never the frame-local ones.
+    const clicked = await o.ok('click', { element_id: zone!.id });
+    expect(clicked['element_id']).to.equal(zone!.id);
+    const covered = s.actionable_elements.find((e) => e.attributes['id'] === 'covered')!;
+    const err = await o.fails('click', { element_id: covered.id, timeout_ms: 300 }, 'TARGET_ELEMENT_NOT_INTERACTABLE');
+    const prefix = zone!.id.replace(/e\d+$/, '');
+    expect((err.details as { element_id: string }).element_id).to.equal(covered.id);
+    const cover = (err.details as { covering_element: { element_id: string } }).covering_element;
+    expect(cover.element_id.startsWith(prefix), JSON.stringify(err.details)).to.equal(true);
+    expect(err.message).to.include(cover.element_id);
+  });
+
   it('iframes: an element id from a subframe is routed to that frame', async () => {
     h.fixtures.html('/frame-inner', `<button id="fb" onclick="document.body.dataset.clicked='yes'">Inside frame</button><input id="fi">`);
     const o = await open(h, `<p>outer</p><iframe id="fr" src="/frame-inner" style="width:300px;height:120px"></iframe>`);

@@ -7,7 +7,7 @@
 //     tab's new state. outcome_details carries what happened (contract E).
 import type { ActionMessage, ActionResultMessage, ErrorInfo, GetStateParams, OutcomeDetails, SimplifiedState } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/errors';
-import { parseElementId } from '../shared/element-ref';
+import { formatElementId, parseElementId } from '../shared/element-ref';
 import { CONTENT_CHANNEL } from '../shared/internal-messages';
 import type { Drained, SettleReport } from '../shared/settle-messages';
 import { TAB_LEVEL, WORKER_HANDLERS } from './actions/registry';
@@ -105,6 +105,28 @@ export async function runAction(action: ActionMessage): Promise<ActionResultMess
 /** Which frame runs a page-side action, and the params it gets (element ids made frame-local). */
 async function route(tabId: number, params: unknown): Promise<{ ok: true; frameId: number; params: unknown } | { ok: false; error: ErrorInfo }> {
   const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
+  const source = await localTarget(tabId, p);
+  if (!source.ok) return source;
+  const frameId = source.frameId ?? 0;
+  const out = source.params;
+  // drag_and_drop's nested `to` target: same translation, and it must live in the source's frame
+  // (one content script runs the whole drag; its points are that frame's viewport coordinates).
+  if (typeof p['to'] === 'object' && p['to'] !== null) {
+    const to = await localTarget(tabId, p['to'] as Record<string, unknown>);
+    if (!to.ok) return to;
+    const toFrame = to.frameId ?? 0;
+    if (toFrame !== frameId) {
+      return { ok: false, error: errorInfo('INVALID_MESSAGE', `drag_and_drop cannot drag between frames: the source is in ${frameLabel(frameId)} and "to" in ${frameLabel(toFrame)}. Both ends must be in one frame; pick a source and destination from the same frame (their ids share the "f<frame>" prefix), or use from_point/to_point in the top frame.`, WS, { reason: 'cross_frame', from_frame_id: frameId, to_frame_id: toFrame }) };
+    }
+    out['to'] = to.params;
+  }
+  return { ok: true, frameId, params: out };
+}
+
+const frameLabel = (frameId: number) => (frameId === 0 ? 'the top frame' : `frame ${frameId}`);
+
+/** One target's element_id/index made frame-local; frameId undefined when the target names no frame (role, selector, points). */
+async function localTarget(tabId: number, p: Record<string, unknown>): Promise<{ ok: true; frameId: number | undefined; params: Record<string, unknown> } | { ok: false; error: ErrorInfo }> {
   let elementId = typeof p['element_id'] === 'string' ? (p['element_id'] as string) : undefined;
   const rest = { ...p };
   if (typeof p['index'] === 'number') {
@@ -113,10 +135,35 @@ async function route(tabId: number, params: unknown): Promise<{ ok: true; frameI
     elementId = found;
     delete rest['index'];
   }
-  if (elementId === undefined) return { ok: true, frameId: 0, params: rest };
+  if (elementId === undefined) return { ok: true, frameId: undefined, params: rest };
   const parsed = parseElementId(elementId);
   if (!parsed) return { ok: false, error: errorInfo('TARGET_ELEMENT_NOT_FOUND', `"${elementId}" is not an element id (they look like "e12", or "f7e3" inside a frame). Take a new state (get_state) and use an id from it.`, WS, { element_id: elementId, reason: 'unknown' }) };
   return { ok: true, frameId: parsed.frameId, params: { ...rest, element_id: parsed.local } };
+}
+
+/**
+ * A subframe's content script answers with its local refs ("e3"); on the wire they are "f<frame>e3"
+ * (contract A). Re-prefixes element_id fields in a result or error details (also in candidates and
+ * covering_element) and the same ids where the message mentions them.
+ */
+function globalIds<T extends { message?: string }>(frameId: number, obj: T, fields: Record<string, unknown> | undefined): void {
+  if (frameId === 0 || !fields) return;
+  const seen = new Map<string, string>();
+  const fix = (holder: Record<string, unknown>) => {
+    const id = holder['element_id'];
+    if (typeof id !== 'string') return;
+    const parsed = parseElementId(id);
+    if (!parsed || id.startsWith('f')) return;
+    const global = formatElementId(frameId, parsed.local);
+    holder['element_id'] = global;
+    seen.set(id, global);
+  };
+  fix(fields);
+  const candidates = fields['candidates'];
+  if (Array.isArray(candidates)) for (const c of candidates) if (typeof c === 'object' && c !== null) fix(c as Record<string, unknown>);
+  const cover = fields['covering_element'];
+  if (typeof cover === 'object' && cover !== null) fix(cover as Record<string, unknown>);
+  if (seen.size && typeof obj.message === 'string') obj.message = obj.message.replace(/(?<![\w-])e\d+\b/g, (m) => seen.get(m) ?? m);
 }
 
 async function runPageAction(
@@ -147,7 +194,13 @@ async function runPageAction(
       return fail(errorInfo('TIMEOUT', `The page did not finish "${action.action}" within the action's timeout. A JavaScript dialog (alert/confirm/prompt/beforeunload) may be blocking the tab, or the page is busy: look at the tab, answer any dialog, take a new state, or raise timeout_ms.`, WS, { tab_id: tab.id, frame_id: frameId, timeout_ms: action.timeout_ms ?? 15_000 }), null, tab.id);
     }
     if (!sent.ok && !sent.portClosed) return fail(sent.error, await stateOrNull(tab.id), tab.id);
-    if (sent.ok && !sent.response.ok) return fail(sent.response.error, await stateOrNull(tab.id), tab.id);
+    if (sent.ok && !sent.response.ok) {
+      const error = { ...sent.response.error };
+      if (error.details) error.details = structuredClone(error.details);
+      globalIds(frameId, error, error.details as Record<string, unknown> | undefined);
+      return fail(error, await stateOrNull(tab.id), tab.id);
+    }
+    if (sent.ok && sent.response.ok) globalIds(frameId, sent.response, sent.response.result);
     const message = sent.ok && sent.response.ok ? sent.response.message : `"${action.action}" ran; the page unloaded before it answered.`;
     const result = sent.ok && sent.response.ok ? sent.response.result : {};
 
