@@ -16,7 +16,7 @@ import { Budget, withTimeout } from './budget';
 import { STORAGE_KEYS } from './config';
 import { sendToContent } from './content-channel';
 import { EXPECTS_CHANGE, noChangeNotice, resolveSettle, SETTLE_OPTIONS_KEY, settleSend, waitParams, type ResolvedSettle } from './settle-rule';
-import { collectState, elementIdForIndex } from './state';
+import { collectState, elementIdForIndex, frameOffset } from './state';
 import { TabWatch } from './tab-watch';
 import { isRestrictedUrl, resolveTab } from './tabs';
 import { performTrustedInput, trustedPlan, type TrustedPlan } from './trusted-input';
@@ -184,8 +184,8 @@ async function runPageAction(
   try {
     if (settle.enabled) await settleSend(tab.id, frameId, { channel: 'bux-settle', kind: 'begin' }, 1000);
     const tAction = now();
-    const plan = trusted && frameId === 0 ? trustedPlan(action.action, routed.params) : null;
-    const asked = plan ? runTrusted(tab.id, plan) : sendToContent(tab.id, { channel: CONTENT_CHANNEL, kind: 'run_action', action: action.action, params: routed.params }, { frameId });
+    const plan = trusted ? trustedPlan(action.action, routed.params) : null;
+    const asked = plan ? runTrusted(tab.id, frameId, plan) : sendToContent(tab.id, { channel: CONTENT_CHANNEL, kind: 'run_action', action: action.action, params: routed.params }, { frameId });
     // A page blocked by a native dialog (one the main-world hooks could not intercept) never answers:
     // answer before the bridge's timeout instead, saying what to check.
     const sent = await withTimeout(asked, budget.remaining(), null);
@@ -283,26 +283,40 @@ async function runPageAction(
   }
 }
 
-/** Trusted mode: the page prepares the target (checks, scroll, hit point), the worker sends real input. */
-async function runTrusted(tabId: number, plan: TrustedPlan): ReturnType<typeof sendToContent> {
-  let pageResult: Record<string, unknown> = {};
-  let message = '';
-  if (plan.pageAction) {
-    const prepared = await sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'run_action', action: plan.pageAction, params: plan.pageParams });
-    if (!prepared.ok || !prepared.response.ok) return prepared;
-    pageResult = prepared.response.result;
-    message = prepared.response.message;
+/** Trusted mode: the page (of the target's frame) prepares the target, the worker sends real input. */
+async function runTrusted(tabId: number, frameId: number, plan: TrustedPlan): ReturnType<typeof sendToContent> {
+  let prepared: Record<string, unknown> = {};
+  if (plan.prepare) {
+    const asked = await sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'prepare', ...plan.prepare }, { frameId });
+    if (!asked.ok || !asked.response.ok) return asked;
+    prepared = asked.response.result;
   }
-  const input = plan.input(pageResult);
-  if (!input) return { ok: true, response: { ok: false, error: errorInfo('OPERATION_FAILED_IN_TARGET', 'The page did not give a point for trusted input. Turn trusted_input off and retry.', WS) } };
+  const input = plan.input(prepared);
+  if (!input) {
+    const focusable = plan.prepare?.focus && prepared['focused'] !== true;
+    return { ok: true, response: { ok: false, error: errorInfo('OPERATION_FAILED_IN_TARGET', focusable ? 'The target did not take focus, so trusted keys would go elsewhere. Click it first, or turn trusted_input off, and retry.' : 'The page did not give a point for trusted input. Turn trusted_input off and retry.', WS, { ...(typeof prepared['element_id'] === 'string' ? { element_id: prepared['element_id'] } : {}) }) } };
+  }
+  if (input.kind === 'mouse' && frameId !== 0) {
+    // The page gave a point in its frame's viewport; Input.* takes top-level viewport coordinates.
+    const offset = await frameOffset(tabId, frameId);
+    if (!offset) return { ok: true, response: { ok: false, error: errorInfo('COMMUNICATION_ERROR_WITH_TARGET', `Could not find where frame ${frameId} sits on the page, so a trusted click there would miss. Take a new state and retry, or turn trusted_input off.`, WS, { tab_id: tabId, frame_id: frameId }) } };
+    input.x += offset.x;
+    input.y += offset.y;
+  }
   try {
     await performTrustedInput(tabId, input);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     return { ok: true, response: { ok: false, error: errorInfo('OPERATION_FAILED_IN_TARGET', `Trusted input failed (${why}); another debugger (DevTools?) may be attached to this tab. Close it, or turn trusted_input off, and retry.`, WS, { tab_id: tabId }) } };
   }
-  const what = input.kind === 'mouse' ? `Trusted ${input.click_count === 2 ? 'double ' : ''}click at (${Math.round(input.x)}, ${Math.round(input.y)})` : `Trusted key press ${input.keys.join(' ')}`;
-  return { ok: true, response: { ok: true, message: `${what}${message ? ` (${message.replace(/\.$/, '')})` : ''}.`, result: plan.result(pageResult) } };
+  let value: Record<string, unknown> = {};
+  if (plan.readValue && typeof prepared['element_id'] === 'string') {
+    const read = await sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'read_value', element_id: prepared['element_id'] }, { frameId });
+    if (read.ok && read.response.ok) value = read.response.result;
+  }
+  const id = typeof prepared['element_id'] === 'string' ? ` ${prepared['element_id']}` : '';
+  const where = input.kind === 'mouse' ? ` at (${Math.round(input.x)}, ${Math.round(input.y)})${id ? ` on${id}` : ''}` : input.kind === 'keys' && plan.verb === 'Trusted key press' ? ` ${input.keys.join(' ')}${id ? ` in${id}` : ''}` : id ? ` into${id}` : '';
+  return { ok: true, response: { ok: true, message: `${plan.verb}${where}.`, result: plan.result(prepared, value) } };
 }
 
 const resultBase = (action: ActionMessage) => ({ type: 'action_result' as const, original_action_id: action.action_id, action: action.action });

@@ -346,3 +346,35 @@ export async function forgetTabState(tabId: number): Promise<void> {
   latestIndex.delete(tabId);
   await chrome.storage.session.remove(INDEX_KEY(tabId));
 }
+
+/**
+ * Where frame `frameId`'s viewport sits in the tab's top-level viewport, now (trusted pointer input
+ * in a subframe: the page side gives a frame-local point). Asks each ancestor frame for its iframes'
+ * offsets and matches the child by the token its parent's walk posted (as collectState does); null
+ * when a frame on the way does not answer.
+ */
+export async function frameOffset(tabId: number, frameId: number): Promise<{ x: number; y: number } | null> {
+  if (frameId === 0) return { x: 0, y: 0 };
+  const webFrames: WebFrame[] = (await chrome.webNavigation?.getAllFrames({ tabId }).catch(() => null)) ?? [];
+  const chain: number[] = [];
+  for (let f = frameId; f !== 0; ) {
+    const w = webFrames.find((x) => x.frameId === f);
+    if (!w || chain.length > MAX_FRAME_DEPTH) return null;
+    chain.unshift(f);
+    f = w.parentFrameId;
+  }
+  let parent = 0;
+  const offset = { x: 0, y: 0 };
+  for (const child of chain) {
+    const answer = await snapshotFrame(tabId, parent, { viewport_expansion: -1 });
+    if (!answer.ok) return null;
+    const tokens = answer.snap.frames.flatMap((f) => (f.token ? [f.token] : []));
+    const token = tokens.length ? await probeToken(tabId, child, tokens) : null;
+    const ph = token ? answer.snap.frames.find((f) => f.token === token) : undefined;
+    if (!ph) return null;
+    offset.x += ph.offset.x;
+    offset.y += ph.offset.y;
+    parent = child;
+  }
+  return offset;
+}

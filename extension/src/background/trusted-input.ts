@@ -1,6 +1,7 @@
 // Trusted input through chrome.debugger (Input.dispatchMouseEvent / Input.dispatchKeyEvent): events
 // with isTrusted = true, for sites that ignore synthetic ones. The debugger is attached only for the
 // one action and detached right after, so Chrome's "is debugging this browser" bar does not linger.
+import type { PrepareRequest } from '../shared/internal-messages';
 import type { TrustedInputRequest } from '../shared/trusted-input';
 
 type Debuggee = chrome.debugger.Debuggee;
@@ -42,11 +43,24 @@ export async function performTrustedInput(tabId: number, req: TrustedInputReques
       const modifiers = (req.modifiers ?? []).reduce((m, k) => m | (MODIFIER_BITS[k] ?? 0), 0);
       const base = { x: req.x, y: req.y, modifiers };
       await send('Input.dispatchMouseEvent', { ...base, type: 'mouseMoved' });
+      if (req.click_count === 0) return; // hover
       const button = req.button ?? 'left';
       for (let i = 1; i <= req.click_count; i++) {
         await send('Input.dispatchMouseEvent', { ...base, type: 'mousePressed', button, clickCount: i });
         await send('Input.dispatchMouseEvent', { ...base, type: 'mouseReleased', button, clickCount: i });
       }
+      return;
+    }
+    if (req.kind === 'insert_text') {
+      // Select all (the editing command, so it works whatever the platform's shortcut), delete, insert.
+      const a = keyInfo('a');
+      await send('Input.dispatchKeyEvent', { type: 'rawKeyDown', key: 'Control', code: 'ControlLeft', windowsVirtualKeyCode: 17, modifiers: 2 });
+      await send('Input.dispatchKeyEvent', { type: 'rawKeyDown', key: a.key, code: a.code, windowsVirtualKeyCode: a.vk, modifiers: 2, commands: ['selectAll'] });
+      await send('Input.dispatchKeyEvent', { type: 'keyUp', key: a.key, code: a.code, windowsVirtualKeyCode: a.vk, modifiers: 2 });
+      await send('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Control', code: 'ControlLeft', windowsVirtualKeyCode: 17, modifiers: 0 });
+      await send('Input.dispatchKeyEvent', { type: 'rawKeyDown', key: 'Delete', code: 'Delete', windowsVirtualKeyCode: 46 });
+      await send('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Delete', code: 'Delete', windowsVirtualKeyCode: 46 });
+      if (req.text) await send('Input.insertText', { text: req.text });
       return;
     }
     for (const chord of req.keys) {
@@ -74,42 +88,63 @@ export async function performTrustedInput(tabId: number, req: TrustedInputReques
 
 /**
  * How a pointer/keyboard action runs in trusted mode (chrome.storage.local trusted_input = true):
- * the page side does the targeting and Playwright actionability checks through a harmless action
- * (hover answers with the hit point; focus focuses the target), then the worker dispatches the real
- * input at that point. Top frame only: subframe points would need the frame's offset.
+ * the page side of the target's frame resolves it and runs the Playwright actionability checks
+ * without firing any event (content `prepare`: the action point, optionally focusing it), then the
+ * worker dispatches the real input (a subframe's point shifted by the frame's offset, see
+ * dispatch.ts), and for fill/type reads the value back.
  */
 export interface TrustedPlan {
-  /** Page-side action that prepares the target (null: keys go to whatever has focus). */
-  pageAction: 'hover' | 'focus' | null;
-  pageParams: Record<string, unknown>;
-  input(pageResult: Record<string, unknown>): TrustedInputRequest | null;
-  result(pageResult: Record<string, unknown>): Record<string, unknown>;
+  /** Page-side preparation of the target (null: keys go to whatever has focus). */
+  prepare: { checks: PrepareRequest['checks']; focus: boolean; params: Record<string, unknown> } | null;
+  input(prepared: Record<string, unknown>): TrustedInputRequest | null;
+  /** Read the target's value after the input (fill/type results carry it). */
+  readValue: boolean;
+  result(prepared: Record<string, unknown>, value: Record<string, unknown>): Record<string, unknown>;
+  /** Message prefix, e.g. "Trusted click". */
+  verb: string;
 }
 
 const TARGET_KEYS = ['element_id', 'index', 'role', 'name', 'exact', 'selector', 'timeout_ms', 'force'];
 const pick = (p: Record<string, unknown>, keys: string[]) => Object.fromEntries(Object.entries(p).filter(([k]) => keys.includes(k)));
+const pointOf = (r: Record<string, unknown>) => (typeof r['x'] === 'number' && typeof r['y'] === 'number' ? { x: r['x'] as number, y: r['y'] as number } : null);
 
 export function trustedPlan(action: string, params: unknown): TrustedPlan | null {
   const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
-  if (action === 'click' || action === 'double_click') {
-    const clickCount = action === 'double_click' ? 2 : typeof p['click_count'] === 'number' ? (p['click_count'] as number) : 1;
-    const modifiers = Array.isArray(p['modifiers']) ? (p['modifiers'] as string[]) : [];
+  const modifiers = Array.isArray(p['modifiers']) ? (p['modifiers'] as string[]) : [];
+  if (action === 'click' || action === 'double_click' || action === 'hover') {
+    const clickCount = action === 'hover' ? 0 : action === 'double_click' ? 2 : typeof p['click_count'] === 'number' ? (p['click_count'] as number) : 1;
     const button = p['button'] === 'right' || p['button'] === 'middle' ? (p['button'] as 'right' | 'middle') : 'left';
     return {
-      pageAction: 'hover',
-      pageParams: pick(p, TARGET_KEYS),
-      input: (r) => (typeof r['x'] === 'number' && typeof r['y'] === 'number' ? { kind: 'mouse', x: r['x'] as number, y: r['y'] as number, button, click_count: clickCount, modifiers } : null),
+      prepare: { checks: action === 'hover' ? 'hover' : 'pointer', focus: false, params: pick(p, TARGET_KEYS) },
+      input: (r) => {
+        const pt = pointOf(r);
+        return pt ? { kind: 'mouse', ...pt, button, click_count: clickCount, modifiers } : null;
+      },
+      readValue: false,
       result: (r) => pick(r, ['element_id', 'x', 'y']),
+      verb: action === 'hover' ? 'Trusted hover' : `Trusted ${clickCount === 2 ? 'double ' : ''}click`,
+    };
+  }
+  if ((action === 'fill' && typeof p['value'] === 'string') || (action === 'type' && typeof p['text'] === 'string')) {
+    const text = (action === 'fill' ? p['value'] : p['text']) as string;
+    const delay = typeof p['delay_ms'] === 'number' ? (p['delay_ms'] as number) : 0;
+    return {
+      prepare: { checks: 'edit', focus: true, params: pick(p, TARGET_KEYS) },
+      input: (r) => (r['focused'] !== true ? null : action === 'fill' ? { kind: 'insert_text', text } : { kind: 'keys', keys: [...text].map((c) => (c === '\n' ? 'Enter' : c)), ...(delay ? { delay_ms: delay } : {}) }),
+      readValue: true,
+      result: (r, v) => ({ element_id: r['element_id'], ...v }),
+      verb: action === 'fill' ? 'Trusted fill' : 'Trusted typing',
     };
   }
   if (action === 'press' && typeof p['key'] === 'string') {
     const key = p['key'] as string;
     const hasTarget = TARGET_KEYS.slice(0, 6).some((k) => p[k] !== undefined);
     return {
-      pageAction: hasTarget ? 'focus' : null,
-      pageParams: pick(p, TARGET_KEYS.filter((k) => k !== 'force')),
+      prepare: hasTarget ? { checks: 'none', focus: true, params: pick(p, TARGET_KEYS.filter((k) => k !== 'force')) } : null,
       input: () => ({ kind: 'keys', keys: [key] }),
+      readValue: false,
       result: () => ({ keys: [key] }),
+      verb: 'Trusted key press',
     };
   }
   return null;

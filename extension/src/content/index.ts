@@ -1,7 +1,8 @@
 // Content script entry: runs in the page's isolated world and answers the service worker.
 import { errorInfo } from '../../../schemas/lib/errors';
-import { isContentRequest, type RunActionRequest, type RunActionResponse, type SnapshotRequest } from '../shared/internal-messages';
+import { isContentRequest, type PrepareRequest, type ReadValueRequest, type RunActionRequest, type RunActionResponse, type SnapshotRequest } from '../shared/internal-messages';
 import { PAGE_HANDLERS, type PageContext } from './actions/registry';
+import { prepareTrusted, readValue } from './actions/trusted-prepare';
 import { RefRegistry } from './refs';
 import { waitForSettle } from './settle';
 import { answerSnapshot } from './snapshot';
@@ -25,7 +26,7 @@ if (!window.__browserUseExtLoaded) {
     }
     run(ctx, message).then(sendResponse, (e: unknown) => {
       const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-      const what = message.kind === 'run_action' ? message.action : 'snapshot';
+      const what = message.kind === 'run_action' ? message.action : message.kind;
       const response: RunActionResponse = { ok: false, error: errorInfo('EXTENSION_INTERNAL_ERROR', `The content script failed while running "${what}": ${why}. Take a new state and retry; report the bug if it repeats.`, 'content_script') };
       sendResponse(response);
     });
@@ -33,8 +34,10 @@ if (!window.__browserUseExtLoaded) {
   });
 }
 
-async function run(ctx: PageContext, req: RunActionRequest | SnapshotRequest): Promise<RunActionResponse> {
+async function run(ctx: PageContext, req: RunActionRequest | SnapshotRequest | PrepareRequest | ReadValueRequest): Promise<RunActionResponse> {
   if (req.kind === 'snapshot') return answerSnapshot(ctx.refs, req);
+  if (req.kind === 'prepare') return prepareTrusted(ctx, req);
+  if (req.kind === 'read_value') return readValue(ctx, req);
   const handler = PAGE_HANDLERS[req.action];
   if (!handler) return { ok: false, error: errorInfo('UNSUPPORTED_ACTION', `The page side does not implement "${req.action}".`, 'content_script') };
   const out = await handler(ctx, req.params);

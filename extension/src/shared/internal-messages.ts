@@ -27,7 +27,27 @@ export interface PingRequest {
   kind: 'ping';
 }
 
-export type ContentRequest = RunActionRequest | SnapshotRequest | PingRequest;
+/**
+ * Trusted mode (background/trusted-input.ts): resolve the target and run the actionability checks
+ * without dispatching any synthetic event, optionally focusing it; answers with result
+ * {element_id, x, y, focused, value?} (x/y: the action point in this frame's viewport).
+ */
+export interface PrepareRequest {
+  channel: typeof CONTENT_CHANNEL;
+  kind: 'prepare';
+  checks: 'pointer' | 'hover' | 'edit' | 'none';
+  focus: boolean;
+  params: unknown;
+}
+
+/** Trusted mode: the current value of an element (after trusted typing), never a password's. */
+export interface ReadValueRequest {
+  channel: typeof CONTENT_CHANNEL;
+  kind: 'read_value';
+  element_id: string;
+}
+
+export type ContentRequest = RunActionRequest | SnapshotRequest | PingRequest | PrepareRequest | ReadValueRequest;
 
 /** Answer to run_action (no state: the worker collects it after the action) or snapshot (frame_json: the frame snapshot as JSON text, since one string crosses the message channel far faster than a large object graph). */
 export type RunActionResponse =

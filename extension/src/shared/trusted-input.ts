@@ -4,7 +4,7 @@
 export type TrustedInputRequest =
   | {
       kind: 'mouse';
-      /** Point in CSS pixels relative to the top-level viewport (the page side adds iframe offsets). */
+      /** Point in CSS pixels relative to the top-level viewport (the worker adds the iframe's offset to a subframe's point). */
       x: number;
       y: number;
       button?: 'left' | 'middle' | 'right';
@@ -17,4 +17,9 @@ export type TrustedInputRequest =
       /** Playwright key syntax, one entry per press: "a", "Enter", "Control+A". Typed text: one char per entry. */
       keys: string[];
       delay_ms?: number;
+    }
+  | {
+      /** fill: select-all + Delete in the focused field, then Input.insertText (one input event, as a paste or IME commit). */
+      kind: 'insert_text';
+      text: string;
     };
