@@ -18,7 +18,7 @@ from urllib.parse import urlparse
 
 from .compat import BrowserError, BrowserState, ClickableElementProcessor, DOMElementNode, TabInfo, URLNotAllowedError
 from .config import context_config_from
-from .dom_tree import TAB_ID_ATTR, build_tree, element_id_of
+from .dom_tree import FALLBACK_ELEMENT_ID_ATTR, SELECTOR_ONLY_ATTR, TAB_ID_ATTR, build_tree, element_id_of
 from .errors import browser_error_from
 from .page import ExtensionPage
 from .transport import ActionFailed, BridgeConnection, BridgeError
@@ -413,6 +413,13 @@ class ExtensionBrowserContext:
         tab = getattr(element_node, TAB_ID_ATTR, None)
         if eid:
             return {'element_id': eid}, tab
+        if getattr(element_node, SELECTOR_ONLY_ATTR, False):
+            # A label the shim indexed (dom_tree.py): the label itself, by the selector 0.1.48 used,
+            # or inside a shadow root/iframe the control it wraps.
+            fallback = getattr(element_node, FALLBACK_ELEMENT_ID_ATTR, None)
+            if fallback:
+                return {'element_id': fallback}, tab
+            return {'selector': self._enhanced_css_selector_for_element(element_node, getattr(self.config, 'include_dynamic_attributes', True))}, tab
         if element_node.highlight_index is not None:
             return {'index': int(element_node.highlight_index)}, tab
         return {'selector': self._enhanced_css_selector_for_element(element_node, getattr(self.config, 'include_dynamic_attributes', True))}, tab

@@ -85,6 +85,40 @@ class TreeFromState(unittest.TestCase):
         self.assertEqual(tree.clickable_elements_to_string(INCLUDE), "[1]<button type='submit'>OK />\n[2]<input name='q' />")
         self.assertEqual(element_id_of(selector_map[2]), 'e2')
 
+    def test_labels_are_indexed_as_0_1_48_did_and_indices_renumbered_in_document_order(self):
+        def node(tag, xpath, children=(), index=None, eid=None, attrs=None, top=True, viewport=True):
+            n = {'kind': 'element', 'tag': tag, 'xpath': xpath, 'attributes': attrs or {}, 'is_visible': True, 'is_top_element': top,
+                 'is_in_viewport': viewport, 'is_interactive': index is not None, 'children': list(children)}
+            if index is not None:
+                n.update(highlight_index=index, element_id=eid)
+            return n
+        t = lambda s: {'kind': 'text', 'text': s, 'is_visible': True}  # noqa: E731
+        state = {'url': 'u', 'title': 't', 'tab_id': 3, 'actionable_elements': [], 'dom_tree': node('body', '/body', [
+            node('button', 'html/body/button', [t('Before')], 1, 'e1'),
+            node('label', 'html/body/label[1]', [t('Remember me'), node('input', 'html/body/label[1]/input', [], 2, 'e2', {'type': 'checkbox'})]),
+            node('label', 'html/body/label[2]', [t('Card'), node('span', 'html/body/label[2]/span', [t('pointer span')], 3, 'e3')]),
+            node('label', 'html/body/label[3]', [t('Covered')], top=False),
+            node('label', 'html/body/label[4]', [t('Off')], attrs={'disabled': ''}),
+            node('div', 'html/body/div', [node('label', 'label', [t('Shadow'), node('input', 'input', [], 4, 'e4')])], attrs={}),
+        ])}
+        state['dom_tree']['children'][5]['shadow_root'] = True
+        tree, selector_map = build_tree(state)
+        self.assertEqual(tree.clickable_elements_to_string(INCLUDE), '\n'.join([
+            '[1]<button >Before />',
+            '[2]<label >Remember me />',
+            "\t[3]<input type='checkbox' />",
+            '[4]<label >Card\npointer span />',
+            'Off',  # the covered label (not top) prints nothing, as in 0.1.48; the disabled one only its text
+            '[5]<label >Shadow />',
+            '\t[6]<input  />',
+        ]))
+        self.assertEqual([selector_map[i].tag_name for i in range(1, 7)], ['button', 'label', 'input', 'label', 'label', 'input'])
+        ctx = ExtensionBrowserContext.__new__(ExtensionBrowserContext)
+        ctx.config = type('C', (), {'include_dynamic_attributes': True})()
+        self.assertEqual(ctx._target(selector_map[2]), ({'selector': 'html > body > label:nth-of-type(1)'}, 3))
+        self.assertEqual(ctx._target(selector_map[3]), ({'element_id': 'e2'}, 3))
+        self.assertEqual(ctx._target(selector_map[5]), ({'element_id': 'e4'}, 3))  # inside a shadow root: its control
+
     def test_is_new_marks_elements_whose_hash_was_not_seen(self):
         tree1, _ = build_tree(self.STATE)
         hashes = ClickableElementProcessor.get_clickable_elements_hashes(tree1)

@@ -339,7 +339,7 @@ export type Operation =
  */
 export type DomNode = DomElementNode | DomTextNode;
 /**
- * A node of the DOM tree for the Python shim (contract F): enough to rebuild browser_use 0.1.48's DOMElementNode/DOMTextNode tree so that clickable_elements_to_string and the element hashes (branch_path_hash, attributes_hash, xpath_hash) come out as under Playwright. Pruning rule: a node is kept only if it is a listed element, a text node that clickable_elements_to_string can print (visible, or inside a listed element), an iframe element whose document was stitched, or an ancestor of a kept node. Ancestors are never pruned, so every kept node's tag path and xpath are exact; pruned siblings do not change xpaths, which are computed on the page. Iframe documents (same- and cross-origin) are the children of their iframe element, starting at their <html> element (xpath "html"). Shadow-root children come before light-DOM children, as in buildDomTree.js.
+ * A node of the DOM tree for the Python shim (contract F): enough to rebuild browser_use 0.1.48's DOMElementNode/DOMTextNode tree so that clickable_elements_to_string and the element hashes (branch_path_hash, attributes_hash, xpath_hash) come out as under Playwright. Pruning rule: a node is kept only if it is a listed element, a text node that clickable_elements_to_string can print (visible, or inside a listed element), an iframe element whose document was stitched, a rendered <label> (browser_use 0.1.48 indexed labels; the shim indexes them from these nodes), or an ancestor of a kept node. Ancestors are never pruned, so every kept node's tag path and xpath are exact; pruned siblings do not change xpaths, which are computed on the page. Iframe documents (same- and cross-origin) are the children of their iframe element, starting at their <html> element (xpath "html"). Shadow-root children come before light-DOM children, as in buildDomTree.js.
  */
 export type DomNode1 = DomElementNode | DomTextNode;
 /**
@@ -2694,7 +2694,7 @@ export interface DomElementNode {
    */
   xpath: string;
   /**
-   * All HTML attributes, in the element's own order, for listed elements and iframes (what buildDomTree.js collects for interactive candidates); {} for other elements. Sensitive values (password, card, one-time-code, PII when asked) carry a [redacted:<reason>] marker instead.
+   * All HTML attributes, in the element's own order, for listed elements and iframes (what buildDomTree.js collects for interactive candidates); {} for other elements, except a <label> that is not listed: all attributes if buildDomTree.js counted it as an interactive candidate (onclick, role, tabindex, data-action, contenteditable="true"), else only disabled/readonly when present. Sensitive values (password, card, one-time-code, PII when asked) carry a [redacted:<reason>] marker instead.
    */
   attributes: {
     [k: string]: string | undefined;
@@ -2708,7 +2708,7 @@ export interface DomElementNode {
    */
   is_interactive?: boolean;
   /**
-   * Listed elements: not covered at their centre (hit-tested when the centre is inside the viewport; true elsewhere, as browser_use does for the whole-page scope). Other elements: equal to is_visible (not hit-tested, to keep the walk cheap), so their visible text prints as browser_use would print an uncovered element's.
+   * Listed elements: not covered at their centre (hit-tested when the centre is inside the viewport; true elsewhere, as browser_use does for the whole-page scope). Unlisted <label> elements: hit-tested the same way (the shim indexes only top labels). Other elements: equal to is_visible (not hit-tested, to keep the walk cheap), so their visible text prints as browser_use would print an uncovered element's.
    */
   is_top_element?: boolean;
   /**

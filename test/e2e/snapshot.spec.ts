@@ -180,19 +180,48 @@ describe('e2e: snapshot (get_state)', function () {
     expect(scrolled.scroll_position).to.deep.equal({ x: 0, y: 1800 });
   });
 
-  it('lists cursor:pointer elements unless the pointer is inherited, and nests interactive elements', async () => {
+  it('lists cursor:pointer elements unless the pointer is inherited, onclick elements, and nests interactive elements', async () => {
     await open('/pointer', `
       <style>.card{cursor:pointer;border:1px solid #ccc;padding:4px}</style>
       <div class="card" id="card">Product card <span>with inner text</span> <button>Add to cart</button></div>
       <a href="/p"><div style="cursor:pointer">Link body</div></a>
       <ul><li style="cursor:pointer">Pick me</li><li>Plain</li></ul>
-      <div onclick="void 0">No pointer, no role</div>`);
+      <div onclick="void 0">No pointer, no role, but onclick</div>
+      <div>Plain div</div>
+      <img alt="logo" width="20" height="20" onclick="void 0" src="data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7">`);
     const s = await state();
-    expect(s.actionable_elements.map((e) => [e.tag, e.role, e.text_content, e.parent_index ?? null])).to.deep.equal([
+    expect(s.actionable_elements.map((e) => [e.tag, e.role, e.text_content ?? e.name, e.parent_index ?? null])).to.deep.equal([
       ['div', 'generic', 'Product card with inner text', null],
       ['button', 'button', 'Add to cart', 1],
       ['a', 'link', 'Link body', null],
       ['li', 'listitem', 'Pick me', null],
+      ['div', 'generic', 'No pointer, no role, but onclick', null],
+      ['img', 'img', 'logo', null],
+    ]);
+    const img = s.actionable_elements[5];
+    expect([img?.type, img?.available_operations]).to.deep.equal(['IMAGE', ['click', 'read_text', 'get_attributes']]);
+  });
+
+  it('keeps rendered labels in the dom_tree (hit-tested, attributes as buildDomTree.js had them) without listing them', async () => {
+    await open('/labels-tree', `
+      <label id="plain" title="t">Remember me <input type="checkbox" name="remember"></label>
+      <label for="far" aria-="" style="display:inline-block;width:20px;height:10px"></label>
+      <div style="position:relative"><label id="covered">Covered <input name="c"></label>
+        <div style="position:absolute;inset:0;background:#fff"></div></div>
+      <input id="far">`);
+    const s = await state({ include_dom_tree: true });
+    expect(s.actionable_elements.map((e) => e.tag)).to.deep.equal(['input', 'input', 'input']);
+    const labels: DomElementNode[] = [];
+    const walk = (n: DomNode): void => {
+      if (n.kind !== 'element') return;
+      if (n.tag === 'label') labels.push(n);
+      n.children.forEach(walk);
+    };
+    walk(s.dom_tree as DomNode);
+    expect(labels.map((l) => [l.xpath, l.attributes, l.is_interactive, l.is_visible, l.is_top_element, l.is_in_viewport])).to.deep.equal([
+      ['html/body/label[1]', {}, false, true, true, true],
+      ['html/body/label[2]', { for: 'far', 'aria-': '', style: 'display:inline-block;width:20px;height:10px' }, false, true, true, true],
+      ['html/body/div/label', {}, false, true, false, true],
     ]);
   });
 

@@ -7,7 +7,9 @@ const INTERACTIVE_TAGS = new Set(['button', 'select', 'textarea', 'summary']);
 
 /**
  * Interactive by markup alone (no style needed): a[href], button, input (not hidden), select,
- * textarea, summary, a contenteditable editing host, an interactive ARIA role, tabindex >= 0.
+ * textarea, summary, a contenteditable editing host, an interactive ARIA role, tabindex >= 0, an
+ * `onclick` content attribute (an inline click handler is the page saying "click me"; browser_use
+ * 0.1.48's buildDomTree.js lists these too, reference section 1.12).
  * cursor:pointer and labels of hidden controls are decided by the walker, which has the styles.
  */
 export function isInteractiveByMarkup(el: Element, role: string): boolean {
@@ -19,6 +21,7 @@ export function isInteractiveByMarkup(el: Element, role: string): boolean {
   const tabindex = el.getAttribute('tabindex');
   if (tabindex !== null && tabindex.trim() !== '' && Number(tabindex) >= 0) return true;
   if (isEditingHost(el)) return true;
+  if (el.hasAttribute('onclick') && tag !== 'body' && tag !== 'html') return true;
   return false;
 }
 

@@ -371,18 +371,27 @@ export class Walker {
     }
 
     if (!this.withTree) return null;
-    const keep = listedNode !== undefined || (kids as DomNode[]).length > 0;
-    if (!keep) return null;
+    // A <label> that is not listed stays in the tree whenever it is rendered: browser_use 0.1.48
+    // indexed every visible label, and the Python shim reproduces that from this node (dom_node.json).
+    const shimLabel = tag === 'label' && listedNode === undefined;
+    if (listedNode === undefined && (kids as DomNode[]).length === 0 && !shimLabel) return null;
     const box = getRect();
     const boxed = box.width > 0 && box.height > 0;
+    if (listedNode === undefined && (kids as DomNode[]).length === 0 && !(cssVisible && boxed)) return null;
+    let top = cssVisible && boxed;
+    if (shimLabel && top) {
+      const cx = box.left + box.width / 2;
+      const cy = box.top + box.height / 2;
+      if (cx >= 0 && cy >= 0 && cx < this.vw && cy < this.vh) top = hitTarget(el, cx, cy);
+    }
     const node: DomElementNode = {
       kind: 'element',
       tag,
       xpath: this.xpathOf(el),
-      attributes: listedNode ? this.allAttributes(el) : {},
+      attributes: listedNode ? this.allAttributes(el) : shimLabel ? this.labelAttributes(el) : {},
       is_visible: cssVisible && boxed,
       is_interactive: listedNode !== undefined,
-      is_top_element: listedNode ? listedNode.is_top_element === true : cssVisible && boxed,
+      is_top_element: listedNode ? listedNode.is_top_element === true : top,
       is_in_viewport: boxed && this.intersects(box, this.vp),
       shadow_root: sr !== null,
       ...(listedNode ? { element_id: listedNode.id } : {}),
@@ -565,6 +574,23 @@ export class Walker {
       item.current_value = target.selectedOptions[0].value;
     }
     return item;
+  }
+
+  /**
+   * A label's attributes as buildDomTree.js 0.1.48 collected them: all of them for an "interactive
+   * candidate" (onclick, role, tabindex, data-action, contenteditable="true", or an attribute literally
+   * named "aria-": its check was hasAttribute('aria-')),
+   * none otherwise; `disabled`/`readonly` are always passed so the shim can skip labels 0.1.48 did not index.
+   */
+  private labelAttributes(el: Element): Record<string, string> {
+    const candidate = ['onclick', 'role', 'tabindex', 'data-action'].some((a) => el.hasAttribute(a)) || el.getAttribute('contenteditable') === 'true' || el.hasAttribute('aria-');
+    if (candidate) return this.allAttributes(el);
+    const out: Record<string, string> = {};
+    for (const a of ['disabled', 'readonly']) {
+      const v = el.getAttribute(a);
+      if (v !== null) out[a] = v;
+    }
+    return out;
   }
 
   private allAttributes(el: Element): Record<string, string> {
