@@ -292,6 +292,24 @@ describe('e2e: worker-side actions and settling', function () {
       expect(d.timings_ms?.dom_quiet).to.equal(undefined);
       expect(d.timings_ms?.total).to.be.below(300);
     });
+    it('settling off: the new state (taken by the page with its action reply) shows the change, and iframes are still stitched in', async () => {
+      h.fixtures.html('/off-inner', `<button id="deep">Deep</button>`, 'Inner');
+      const { agent, tabId } = await agentOn('/off2', `<button id="b" onclick="const n = document.createElement('button'); n.id = 'added'; n.textContent = 'Added now'; document.body.append(n)">B</button>`);
+      await setSettings(h, { settle_options: { enabled: false } });
+      const s = stateOf(await agent.call('get_state', {}, { tabId }));
+      const r = await agent.call('click', { element_id: idOf(s, 'b') }, { tabId });
+      ok(r);
+      expect(stateOf(r).actionable_elements.map((e) => e.attributes['id'])).to.include('added');
+      // A page that gains an iframe after the last state: its elements are collected too.
+      const { agent: a2, tabId: t2 } = await agentOn('/off3', `<button id="mk" onclick="const f = document.createElement('iframe'); f.src = '/off-inner'; document.body.append(f)">Make frame</button>`);
+      const s2 = stateOf(await a2.call('get_state', {}, { tabId: t2 }));
+      ok(await a2.call('click', { element_id: idOf(s2, 'mk') }, { tabId: t2 }));
+      await new Promise((res) => setTimeout(res, 400));
+      const r2 = await a2.call('click', { element_id: idOf(s2, 'mk') }, { tabId: t2 });
+      const deep = stateOf(r2).actionable_elements.filter((e) => e.attributes['id'] === 'deep');
+      expect(deep.length, JSON.stringify(stateOf(r2).frames)).to.be.at.least(1);
+      expect(deep[0]!.id).to.match(/^f\d+e\d+$/);
+    });
   });
 
   describe('routing', () => {

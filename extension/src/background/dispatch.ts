@@ -8,6 +8,7 @@
 import type { ActionMessage, ActionResultMessage, ErrorInfo, GetStateParams, OutcomeDetails, SimplifiedState } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/errors';
 import { formatElementId, parseElementId } from '../shared/element-ref';
+import type { FrameSnapshot } from '../shared/frame-snapshot';
 import { CONTENT_CHANNEL } from '../shared/internal-messages';
 import type { Drained, SettleReport } from '../shared/settle-messages';
 import { TAB_LEVEL, WORKER_HANDLERS } from './actions/registry';
@@ -60,11 +61,11 @@ export async function runAction(action: ActionMessage): Promise<ActionResultMess
     error_info: error,
   });
   /** knownUrl: the tab's URL when the caller knows it has not changed (saves a tabs.get on the hot path). */
-  const stateOrNull = async (tabId: number | null | undefined, knownUrl?: string): Promise<SimplifiedState | null> => {
+  const stateOrNull = async (tabId: number | null | undefined, knownUrl?: string, topSnapshot?: FrameSnapshot): Promise<SimplifiedState | null> => {
     if (tabId === null || tabId === undefined) return null;
     const tab = knownUrl !== undefined ? { url: knownUrl } : await chrome.tabs.get(tabId).catch(() => null);
     if (!tab || isRestrictedUrl(tab.url)) return null;
-    const s = await collectState(tabId);
+    const s = await collectState(tabId, {}, topSnapshot);
     return s.ok ? s.state : null;
   };
   try {
@@ -174,7 +175,7 @@ async function runPageAction(
   trusted: boolean,
   started: number,
   fail: (error: ErrorInfo, state?: SimplifiedState | null, tabId?: number) => ActionResultMessage,
-  stateOrNull: (tabId: number, knownUrl?: string) => Promise<SimplifiedState | null>,
+  stateOrNull: (tabId: number, knownUrl?: string, topSnapshot?: FrameSnapshot) => Promise<SimplifiedState | null>,
 ): Promise<ActionResultMessage> {
   const routed = await route(tab.id, action.params);
   if (!routed.ok) return fail(routed.error, await stateOrNull(tab.id), tab.id);
@@ -185,7 +186,10 @@ async function runPageAction(
     if (settle.enabled) await settleSend(tab.id, frameId, { channel: 'bux-settle', kind: 'begin' }, 1000);
     const tAction = now();
     const plan = trusted ? trustedPlan(action.action, routed.params) : null;
-    const asked = plan ? runTrusted(tab.id, frameId, plan) : sendToContent(tab.id, { channel: CONTENT_CHANNEL, kind: 'run_action', action: action.action, params: routed.params }, { frameId });
+    // Settling off and the top frame acting: the state is taken right after the action, so the page
+    // answers with its snapshot at once (one round trip instead of two).
+    const withSnapshot = !plan && !settle.enabled && frameId === 0;
+    const asked = plan ? runTrusted(tab.id, frameId, plan) : sendToContent(tab.id, { channel: CONTENT_CHANNEL, kind: 'run_action', action: action.action, params: routed.params, ...(withSnapshot ? { snapshot: {} } : {}) }, { frameId });
     // A page blocked by a native dialog (one the main-world hooks could not intercept) never answers:
     // answer before the bridge's timeout instead, saying what to check.
     const sent = await withTimeout(asked, budget.remaining(), null);
@@ -257,7 +261,8 @@ async function runPageAction(
     }
     if (watch.navigationStarted && settled === undefined) await followNavigation();
     const tState = now();
-    const state = await stateOrNull(tab.id, watch.navigated || !sent.ok ? undefined : (tab.url ?? ''));
+    const frameJson = sent.ok && sent.response.ok && !watch.navigationStarted ? sent.response.frame_json : undefined;
+    const state = await stateOrNull(tab.id, watch.navigated || !sent.ok ? undefined : (tab.url ?? ''), frameJson === undefined ? undefined : (JSON.parse(frameJson) as FrameSnapshot));
     timings.state = ms(now() - tState);
     if (watch.navigationStarted) {
       // The old document's log is gone with it; report what the new one did while loading.

@@ -227,10 +227,15 @@ const round = (n: number) => Math.round(n * 10) / 10;
 const INDEX_KEY = (tabId: number) => `state_index_${tabId}`;
 const latestIndex = new Map<number, string[]>();
 
-export async function collectState(tabId: number, params: GetStateParams = {}): Promise<StateOutcome> {
+/**
+ * topSnapshot: the top frame's snapshot when the caller already has it (the page-side action's reply
+ * carries one taken right after the action); a page without iframes then costs no further request.
+ */
+export async function collectState(tabId: number, params: GetStateParams = {}, topSnapshot?: FrameSnapshot): Promise<StateOutcome> {
   const started = performance.now();
-  const allFrames: Promise<WebFrame[] | null> = chrome.webNavigation?.getAllFrames({ tabId }).catch(() => null) ?? Promise.resolve(null);
-  const top = await snapshotFrame(tabId, 0, params);
+  const noFrames = topSnapshot !== undefined && topSnapshot.frames.length === 0;
+  const allFrames: Promise<WebFrame[] | null> = noFrames ? Promise.resolve([]) : (chrome.webNavigation?.getAllFrames({ tabId }).catch(() => null) ?? Promise.resolve(null));
+  const top: FrameAnswer = topSnapshot ? { ok: true, snap: topSnapshot } : await snapshotFrame(tabId, 0, params);
   if (!top.ok) {
     return { ok: false, error: top.error ?? errorInfo('COMMUNICATION_ERROR_WITH_TARGET', `The page did not give its state (${top.why}). Wait for the page to load and retry.`, 'background_script', { tab_id: tabId }) };
   }

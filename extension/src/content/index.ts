@@ -43,5 +43,9 @@ async function run(ctx: PageContext, req: RunActionRequest | SnapshotRequest | P
   const out = await handler(ctx, req.params);
   if (!out.ok) return out;
   if (out.settle) await waitForSettle();
+  if (req.snapshot) {
+    const snap = await answerSnapshot(ctx.refs, { channel: req.channel, kind: 'snapshot', params: req.snapshot });
+    if (snap.ok && snap.frame_json !== undefined) return { ok: true, message: out.message, result: out.result, frame_json: snap.frame_json };
+  }
   return { ok: true, message: out.message, result: out.result };
 }

@@ -11,6 +11,8 @@ export interface RunActionRequest {
   kind: 'run_action';
   action: ActionName;
   params: unknown;
+  /** Also answer with this frame's snapshot taken right after the action (frame_json), saving the worker a second round trip when it collects the new state at once (settling off). */
+  snapshot?: GetStateParams;
 }
 
 /** Snapshot of this frame only; the worker stitches frames into one state. */
