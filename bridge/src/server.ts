@@ -97,6 +97,8 @@ export class BridgeServer extends EventEmitter {
   private readonly queues = new TabQueues<number | 'active'>();
   private readonly limiter: FailureLimiter;
   private pending = new PendingRegistry<InFlight>();
+  /** action_results received from the extension (validated on receive), relayed without a second check. */
+  private readonly relayedResults = new WeakSet<ActionResultMessage>();
   private nextId = 1;
   private keepalive: ReturnType<typeof setInterval> | null = null;
   private address: AddressInfo | null = null;
@@ -525,11 +527,12 @@ export class BridgeServer extends EventEmitter {
       tabId = active.tabId;
     }
     const message: ActionMessage = tabId === null ? { ...action } : { ...action, tab_id: tabId };
-    return this.relay(message, deadline, timeoutMs);
+    return this.relay(message, deadline, timeoutMs, true);
   }
 
   /** Sends one action to the extension and resolves with its result, TIMEOUT or EXTENSION_DISCONNECTED. */
-  private relay(action: ActionMessage, deadline: number, timeoutMs: number): Promise<ActionResultMessage> {
+  /** validated: the action came from an agent (checked on receive); only its ids/tab_id change here. */
+  private relay(action: ActionMessage, deadline: number, timeoutMs: number, validated = false): Promise<ActionResultMessage> {
     const ext = this.extension;
     if (!ext?.ready || !ext.open) {
       return Promise.resolve(errorResult(action, errorInfo('NO_EXTENSION_CONNECTED', 'No browser extension is connected to the bridge. Open Chrome with the browser-use-ext extension installed and paired, then retry.', 'bridge')));
@@ -542,7 +545,7 @@ export class BridgeServer extends EventEmitter {
     const relayId = `b${this.nextId++}`;
     return new Promise((resolve) => {
       this.pending.add(relayId, { action: action.action, resolve }, remaining, () => resolve(timeout()));
-      if (!ext.send({ ...action, action_id: relayId })) {
+      if (!ext.send({ ...action, action_id: relayId }, validated)) {
         this.pending.take(relayId);
         resolve(errorResult(action, errorInfo('EXTENSION_DISCONNECTED', 'The extension connection closed before the action could be sent. Wait for it to reconnect, then retry.', 'bridge')));
       }
@@ -605,7 +608,7 @@ export class BridgeServer extends EventEmitter {
         message: r.reason === 'tab_limit' ? `Tab limit (${session.maxTabs}) reached. Released tab: ${r.url ?? `tab ${r.tabId}`}` : `Tab ${r.tabId} (${r.url ?? 'unknown URL'}) was closed and is no longer yours.`,
       });
     }
-    peer.send(answer);
+    peer.send(answer, this.relayedResults.has(result));
   }
 
   private onExtensionResult(result: ActionResultMessage): void {
@@ -614,6 +617,7 @@ export class BridgeServer extends EventEmitter {
       this.log.debug('late or unknown action_result dropped', { id: result.original_action_id });
       return;
     }
+    this.relayedResults.add(result);
     entry.value.resolve(result);
   }
 

@@ -6,7 +6,7 @@
 // killed and woken again.
 import type { ProtocolMessage } from '../../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../../schemas/generated/registry';
-import { checkMessage, decodeMessage, errorInfo } from '../../../schemas/lib/wire';
+import { checkMessage, decodeMessage } from '../../../schemas/lib/wire';
 import { loadConfig, STORAGE_KEYS } from './config';
 import { hmacHex, newClientNonce, sameHex } from './handshake';
 
@@ -123,14 +123,20 @@ export class BridgeConnection {
     if (this.ws === ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'auth_response', proof } satisfies ProtocolMessage));
   }
 
-  /** Validates and sends; a message the extension built wrong is replaced by a typed internal error. */
+  /**
+   * Validates and sends; a message the extension built wrong is logged, never sent.
+   * action_results are not checked here: the bridge validates every one on receive and answers the
+   * agent EXTENSION_INTERNAL_ERROR (with the validation details) at once for an invalid one, so a
+   * second check of a whole state on the hot path would only repeat it.
+   */
   send(message: ProtocolMessage): void {
+    if (message.type === 'action_result') {
+      this.sendNow(message);
+      return;
+    }
     const checked = checkMessage(message, 'background_script');
     if (!checked.ok) {
       console.error('[browser-use-ext] refusing to send invalid message', checked.error.message, message);
-      if (message.type === 'action_result') {
-        this.sendNow({ type: 'action_result', original_action_id: message.original_action_id, status: 'error', outcome_details: null, new_simplified_state: null, error_info: errorInfo('EXTENSION_INTERNAL_ERROR', `The extension produced an invalid result (${checked.error.message}). Retry; report the bug if it repeats.`, 'background_script') });
-      }
       return;
     }
     this.sendNow(message);
