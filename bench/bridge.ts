@@ -91,7 +91,7 @@ fs.writeFileSync(
     '| series | n | p50 ms | p95 ms | max ms |',
     '|---|---|---|---|---|',
     row('handshake (connect + HMAC challenge + hello_ack)', results.handshake),
-    row('relayed action round trip (2 hops each way, 4 validations)', results.relayed_action_round_trip),
+    row('relayed action round trip (2 hops each way, 2 validations: each message checked once, on receive)', results.relayed_action_round_trip),
     row('bare ws echo round trip (baseline)', results.bare_ws_echo_round_trip),
     '',
     `4 agents on 4 tabs in parallel: ${RUNS} actions in ${results.four_agents_parallel.total_ms} ms (${results.four_agents_parallel.actions_per_s} actions/s).`,
