@@ -8,7 +8,7 @@
 //   selector: several *visible* matches is AMBIGUOUS_TARGET; if exactly one match is visible it is
 //   the target (sites often keep hidden duplicates, e.g. mobile and desktop menus); several matches
 //   none of which is visible is AMBIGUOUS_TARGET too.
-import type { ErrorInfo } from '../../../schemas/generated/protocol';
+import type { ErrorInfo, Target } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/errors';
 import { parseElementId } from '../shared/element-ref';
 import type { PageContext } from './actions/registry';
@@ -16,14 +16,8 @@ import { allElements, describe, isVisible, queryAllDeep } from './interaction/do
 import { accessibleName } from './snapshot/accname';
 import { roleOf } from './snapshot/roles';
 
-export interface TargetParams {
-  element_id?: string;
-  index?: number;
-  role?: string;
-  name?: string;
-  exact?: boolean;
-  selector?: string;
-}
+/** The target fields every element action's params carry (schemas/v1/defs/target.json). */
+export type TargetParams = Target;
 
 export type Resolved = { ok: true; element: Element; elementId: string } | { ok: false; error: ErrorInfo };
 
