@@ -74,6 +74,12 @@ def _result(r: dict) -> dict:
     return (r.get('outcome_details') or {}).get('result') or {}
 
 
+
+def _remembered(msg):
+    """Logs an action's result line and keeps it in the agent's memory: 0.1.48's shape for most actions."""
+    logger.info(msg)
+    return ActionResult(extracted_content=msg, include_in_memory=True)
+
 async def _act(browser: Any, action: str, params: dict, tab_id: Optional[int] = None) -> dict:
     return await browser.call(action, params, tab_id=tab_id)
 
@@ -102,8 +108,7 @@ async def search_google(params, browser):
     await page.goto(f'https://www.google.com/search?q={params.query}&udm=14')
     await page.wait_for_load_state()
     msg = f'🔍  Searched for "{params.query}" in Google'
-    logger.info(msg)
-    return ActionResult(extracted_content=msg, include_in_memory=True)
+    return _remembered(msg)
 
 
 async def go_to_url(params, browser):
@@ -115,15 +120,13 @@ async def go_to_url(params, browser):
     await page.goto(params.url)
     await page.wait_for_load_state()
     msg = f'🔗  Navigated to {params.url}'
-    logger.info(msg)
-    return ActionResult(extracted_content=msg, include_in_memory=True)
+    return _remembered(msg)
 
 
 async def go_back(_, browser):
     await browser.go_back()
     msg = '🔙  Navigated back'
-    logger.info(msg)
-    return ActionResult(extracted_content=msg, include_in_memory=True)
+    return _remembered(msg)
 
 
 async def wait(params):
@@ -142,8 +145,7 @@ async def click_element_by_index(params, browser):
     initial_pages = len(session.context.pages)
     if await browser.is_file_uploader(element_node):
         msg = f'Index {params.index} - has an element which opens file upload dialog. To upload files please use a specific function to upload files '
-        logger.info(msg)
-        return ActionResult(extracted_content=msg, include_in_memory=True)
+        return _remembered(msg)
     msg = None
     try:
         download_path = await browser._click_element_node(element_node)
@@ -172,8 +174,7 @@ async def input_text(params, browser, has_sensitive_data: bool = False):
         msg = f'⌨️  Input {params.text} into index {params.index}'
     else:
         msg = f'⌨️  Input sensitive data into index {params.index}'
-    logger.info(msg)
-    return ActionResult(extracted_content=msg, include_in_memory=True)
+    return _remembered(msg)
 
 
 async def save_pdf(params, browser):
@@ -190,16 +191,14 @@ async def switch_tab(params, browser):
     page = await browser.get_agent_current_page()
     await page.wait_for_load_state()
     msg = f'🔄  Switched to tab {params.page_id}'
-    logger.info(msg)
-    return ActionResult(extracted_content=msg, include_in_memory=True)
+    return _remembered(msg)
 
 
 async def open_tab(params, browser):
     await browser.create_new_tab(params.url)
     await browser.get_agent_current_page()
     msg = f'🔗  Opened new tab with {params.url}'
-    logger.info(msg)
-    return ActionResult(extracted_content=msg, include_in_memory=True)
+    return _remembered(msg)
 
 
 async def close_tab(params, browser):
@@ -208,8 +207,7 @@ async def close_tab(params, browser):
     url = page.url
     await page.close()
     msg = f'❌  Closed tab #{params.page_id} with url {url}'
-    logger.info(msg)
-    return ActionResult(extracted_content=msg, include_in_memory=True)
+    return _remembered(msg)
 
 
 EXTRACT_PROMPT = 'Your task is to extract the content of the page. You will be given a page and a goal and you should extract all relevant information around this goal from the page. If the goal is vague, summarize the page. Respond in json format. Extraction goal: {goal}, Page: {page}'
@@ -223,8 +221,7 @@ async def extract_content(params, browser, page_extraction_llm):
     try:
         output = await page_extraction_llm.ainvoke(prompt)
         msg = f'📄  Extracted from page\n: {getattr(output, "content", output)}\n'
-        logger.info(msg)
-        return ActionResult(extracted_content=msg, include_in_memory=True)
+        return _remembered(msg)
     except Exception as e:
         logger.debug(f'Error extracting content: {e}')
         msg = f'📄  Extracted from page\n: {content}\n'
@@ -244,8 +241,7 @@ async def _scroll(params, browser, direction: str):
     await _act(browser, 'scroll', p)
     amount = f'{params.amount} pixels' if params.amount is not None else 'one page'
     msg = f'🔍  Scrolled {direction} the page by {amount}'
-    logger.info(msg)
-    return ActionResult(extracted_content=msg, include_in_memory=True)
+    return _remembered(msg)
 
 
 async def scroll_down(params, browser):
@@ -260,8 +256,7 @@ async def send_keys(params, browser):
     page = await browser.get_current_page()
     await page.keyboard.press(params.keys)
     msg = f'⌨️  Sent keys: {params.keys}'
-    logger.info(msg)
-    return ActionResult(extracted_content=msg, include_in_memory=True)
+    return _remembered(msg)
 
 
 async def scroll_to_text(params, browser):
@@ -272,8 +267,7 @@ async def scroll_to_text(params, browser):
             msg = f'🔍  Scrolled to text: {text}'
         else:
             msg = f"Text '{text}' not found or not visible on page"
-        logger.info(msg)
-        return ActionResult(extracted_content=msg, include_in_memory=True)
+        return _remembered(msg)
     except ActionFailed as e:
         if e.code in ('TARGET_ELEMENT_NOT_FOUND', 'OPERATION_FAILED_IN_TARGET'):
             msg = f"Text '{text}' not found or not visible on page"
@@ -292,17 +286,14 @@ async def get_dropdown_options(params, browser):
         options = _result(r).get('options') or []
         if not options:
             msg = 'No options found in any frame for dropdown'
-            logger.info(msg)
-            return ActionResult(extracted_content=msg, include_in_memory=True)
+            return _remembered(msg)
         all_options = [f'{opt["index"]}: text={json.dumps(opt["text"])}' for opt in options]
         msg = '\n'.join(all_options)
         msg += '\nUse the exact text string in select_dropdown_option'
-        logger.info(msg)
-        return ActionResult(extracted_content=msg, include_in_memory=True)
+        return _remembered(msg)
     except (ActionFailed, BridgeError) as e:
         msg = f'Error getting options: {str(e)}'
-        logger.info(msg)
-        return ActionResult(extracted_content=msg, include_in_memory=True)
+        return _remembered(msg)
 
 
 async def select_dropdown_option(params, browser):
@@ -318,13 +309,11 @@ async def select_dropdown_option(params, browser):
         r = await _act(browser, 'select_option', {**target, 'labels': [text]}, tab)
         selected_option_values = _result(r).get('values') or []
         msg = f'selected option {text} with value {selected_option_values}'
-        logger.info(msg)
-        return ActionResult(extracted_content=msg, include_in_memory=True)
+        return _remembered(msg)
     except ActionFailed as e:
         if e.code == 'OPTION_NOT_FOUND':
             msg = f"Could not select option '{text}' in any frame"
-            logger.info(msg)
-            return ActionResult(extracted_content=msg, include_in_memory=True)
+            return _remembered(msg)
         msg = f'Selection failed: {str(e)}'
         logger.error(msg)
         return ActionResult(error=msg, include_in_memory=True)
@@ -348,8 +337,7 @@ async def drag_drop(params, browser):
             msg = f"🖱️ Dragged element '{params.element_source}' to '{params.element_target}'"
         else:
             msg = f'🖱️ Dragged from ({f.get("x")}, {f.get("y")}) to ({t.get("x")}, {t.get("y")})'
-        logger.info(msg)
-        return ActionResult(extracted_content=msg, include_in_memory=True)
+        return _remembered(msg)
     except (ActionFailed, BridgeError) as e:
         error_msg = f'Failed to perform drag and drop: {str(e)}'
         logger.error(error_msg)
