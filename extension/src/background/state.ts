@@ -26,7 +26,17 @@ async function snapshotFrame(tabId: number, frameId: number, params: GetStatePar
   const capped = new Promise<FrameAnswer>((resolve) => {
     timer = setTimeout(() => resolve({ ok: false, why: `no answer within ${FRAME_CAP_MS} ms (still loading?)` }), frameId === 0 ? 60_000 : FRAME_CAP_MS);
   });
-  const asked = sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'snapshot', params }, { frameId }).then((sent): FrameAnswer => {
+  // Right after a navigation commits, the new document's content script may not be reachable yet
+  // (the old one is gone, injection into the new one races its creation): retry the top frame briefly.
+  const send = async () => {
+    let sent = await sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'snapshot', params }, { frameId });
+    for (let attempt = 0; frameId === 0 && !sent.ok && sent.error.error_code === 'COMMUNICATION_ERROR_WITH_TARGET' && attempt < 3; attempt++) {
+      await new Promise((r) => setTimeout(r, 100));
+      sent = await sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'snapshot', params }, { frameId });
+    }
+    return sent;
+  };
+  const asked = send().then((sent): FrameAnswer => {
     if (!sent.ok) return { ok: false, why: sent.error.message, error: sent.error };
     if (!sent.response.ok) return { ok: false, why: sent.response.error.message, error: sent.response.error };
     const r = sent.response;
