@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { EXTENSION_ID } from './extension-id';
 import { createLogger, LOG_LEVELS, type LogLevel } from './log';
 import { isLoopbackHost } from './origin-check';
+import { runPair } from './pair-cli';
 import { AGENT_SECRET_ENV, CONFIG_DIR_ENV, configDir, loadOrCreateSecrets, type Secrets } from './secrets';
 import { BridgeServer, DEFAULT_MAX_TABS, DEFAULT_PORT } from './server';
 import { BRIDGE_VERSION } from './version';
@@ -10,8 +11,10 @@ import { BRIDGE_VERSION } from './version';
 const HELP = `browser-use-ext ${BRIDGE_VERSION}
 
 Usage: browser-use-ext bridge [options]
+       browser-use-ext pair [--port <n>] [--config-dir <dir>] [--open]
 
-Runs the bridge between the browser-use-ext Chrome extension and agents.
+bridge: runs the bridge between the browser-use-ext Chrome extension and agents.
+pair:   prints a one-time pairing code and link for the extension's side panel (--open opens the link).
 
 Options:
   --port <n>            TCP port (default ${DEFAULT_PORT}; 0 picks a free one)
@@ -28,7 +31,8 @@ Options:
 function pairingText(secrets: Secrets, file: string, port: number): string {
   return (
     `Pairing (secrets in ${file}, readable only by you):\n` +
-    `  1. Extension: open the browser-use-ext extension's Options page and paste this extension secret:\n` +
+    `  1. Extension: easiest is \`npx browser-use-ext pair\` (a one-time code for the side panel). Or open the\n` +
+    `     extension's side panel (or Options page) and paste this extension secret:\n` +
     `       ${secrets.extension_secret}\n` +
     `     (and the bridge URL ws://127.0.0.1:${port}/extension if you changed the port).\n` +
     `  2. Agents on this machine read the agent secret from that file automatically; elsewhere set\n` +
@@ -51,6 +55,7 @@ async function main(argv: string[]): Promise<number> {
       'extension-id': { type: 'string', multiple: true },
       'config-dir': { type: 'string' },
       'print-pairing': { type: 'boolean' },
+      open: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -58,6 +63,10 @@ async function main(argv: string[]): Promise<number> {
   if (values.help || command === 'help') {
     process.stdout.write(HELP);
     return 0;
+  }
+  if (command === 'pair') {
+    const pairPort = values.port === undefined ? DEFAULT_PORT : Number(values.port);
+    return runPair({ configDir: values['config-dir'] ?? configDir(), port: pairPort, open: values.open === true, ...(values['extension-id']?.[0] ? { extensionId: values['extension-id'][0] } : {}) });
   }
   if (command !== 'bridge') {
     process.stderr.write(`Unknown command "${command}".\n\n${HELP}`);
@@ -111,7 +120,7 @@ async function main(argv: string[]): Promise<number> {
         `!!! Prefer an SSH tunnel to 127.0.0.1 instead.\n\n`,
     );
   }
-  const bridge = new BridgeServer({ host, port, logger: log, secrets: loaded.secrets, allowRemote: remote, maxTabsPerSession: maxTabs, extensionOrigins: ids.map((id) => `chrome-extension://${id}`) });
+  const bridge = new BridgeServer({ host, port, configDir: dir, logger: log, secrets: loaded.secrets, allowRemote: remote, maxTabsPerSession: maxTabs, extensionOrigins: ids.map((id) => `chrome-extension://${id}`) });
   try {
     await bridge.start();
   } catch (e) {

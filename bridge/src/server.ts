@@ -14,17 +14,22 @@ import type {
   ErrorInfo,
   HelloMessage,
   ProtocolMessage,
+  SessionControlMessage,
   StateUpdateMessage,
   TaskControlMessage,
   TaskProgressMessage,
   UserTaskSubmissionMessage,
 } from '../../schemas/generated/protocol';
 import { ACTION_NAMES, PROTOCOL_VERSION } from '../../schemas/generated/registry';
+import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
+import { cappedMaxTabs, describeSessions, holderDescription, resolveControl, SessionsPublisher, takeOverFromPredecessor } from './agent-sessions';
 import { bridgeProof, clientNonceBytes, clientProof, newNonce, proofsEqual } from './auth';
 import { EXTENSION_ID, extensionOrigin } from './extension-id';
 import { createLogger, type Logger, type LogLevel } from './log';
 import { checkUpgrade, isLoopbackHost, type UpgradePolicy } from './origin-check';
+import { PairingCodes } from './pairing';
+import { handlePairRequest } from './pairing-http';
 import { PendingRegistry, type PendingEntry } from './pending';
 import { CLOSE, Peer, type Role } from './peer';
 import { FailureLimiter } from './rate-limit';
@@ -66,9 +71,13 @@ export interface BridgeOptions {
   /** Failed handshakes per remote address within authFailureWindowMs before RATE_LIMITED. */
   maxAuthFailures?: number;
   authFailureWindowMs?: number;
+  /** Where `browser-use-ext pair` writes one-time pairing codes (pairing.ts). Omitted: in-process codes only. */
+  configDir?: string;
+  /** Protocol version this bridge speaks (default PROTOCOL_VERSION); tests set another to play a different release. */
+  protocolVersion?: number;
 }
 
-type ResolvedOptions = Required<Omit<BridgeOptions, 'logger' | 'logLevel' | 'secrets' | 'extensionOrigins'>>;
+type ResolvedOptions = Required<Omit<BridgeOptions, 'logger' | 'logLevel' | 'secrets' | 'extensionOrigins' | 'configDir' | 'protocolVersion'>>;
 
 interface InFlight {
   action: ActionMessage['action'];
@@ -102,6 +111,12 @@ export class BridgeServer extends EventEmitter {
   private nextId = 1;
   private keepalive: ReturnType<typeof setInterval> | null = null;
   private address: AddressInfo | null = null;
+  private readonly protocolVersion: number;
+  /** One-time pairing codes redeemed on POST /pair (pairing.ts). */
+  readonly pairing: PairingCodes;
+  private readonly publisher: SessionsPublisher;
+  /** The person's cap on tabs per agent (extension settings, session_control set_tab_limit). */
+  private personMaxTabs: number | null = null;
 
   constructor(options: BridgeOptions = {}) {
     super();
@@ -124,6 +139,12 @@ export class BridgeServer extends EventEmitter {
     this.extensionOrigins = options.extensionOrigins ?? [extensionOrigin(EXTENSION_ID)];
     this.log = options.logger ?? createLogger(options.logLevel ?? 'info');
     this.limiter = new FailureLimiter(this.opts.maxAuthFailures, this.opts.authFailureWindowMs);
+    this.protocolVersion = options.protocolVersion ?? PROTOCOL_VERSION;
+    this.pairing = new PairingCodes(options.configDir ?? null);
+    this.publisher = new SessionsPublisher(
+      () => ({ type: 'agent_sessions', sessions: describeSessions(this.sessions.all(), this.tasks, this.opts.sessionGraceMs) }),
+      (m) => (this.extension?.ready ? this.extension.send(m) : false),
+    );
     this.sessions = new SessionRegistry({ graceMs: this.opts.sessionGraceMs, resultCapacity: this.opts.resultCacheSize }, (s, released) => this.onSessionEnded(s, released));
     this.http = http.createServer((req, res) => this.onHttp(req, res));
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.opts.maxPayloadBytes });
@@ -227,6 +248,7 @@ export class BridgeServer extends EventEmitter {
 
   async close(): Promise<void> {
     if (this.keepalive) clearInterval(this.keepalive);
+    this.publisher.stop();
     for (const e of this.pending.drain()) this.failInFlight(e, errorInfo('EXTENSION_DISCONNECTED', 'The bridge is shutting down; the action may or may not have run. Reconnect and take a new state.', 'bridge'));
     this.extension?.close(CLOSE.goingAway, 'bridge shutting down');
     for (const a of this.agents) a.close(CLOSE.goingAway, 'bridge shutting down');
@@ -258,6 +280,10 @@ export class BridgeServer extends EventEmitter {
     // No CORS headers, so other origins cannot read the answers.
     const verdict = checkUpgrade('agent', { host: req.headers.host }, this.upgradePolicy());
     if (!verdict.ok) return json(403, { error: verdict.reason });
+    if (path === '/pair') {
+      void handlePairRequest(req, { codes: this.pairing, limiter: this.limiter, extensionOrigins: this.extensionOrigins, secret: this.secrets.extension_secret, extensionUrl: this.extensionUrl, log: this.log }).then(({ code, body }) => json(code, body));
+      return;
+    }
     if (req.method !== 'GET') return json(405, { error: 'only GET' });
     if (path === '/healthz') return json(200, { ok: true });
     if (path === '/status') return json(200, this.status());
@@ -347,6 +373,9 @@ export class BridgeServer extends EventEmitter {
       case 'task_control':
         this.onTaskControl(peer, message);
         return;
+      case 'session_control':
+        this.onSessionControl(peer, message);
+        return;
       case 'error':
         this.log.warn('peer reported an error', { peer: peer.id, code: message.error_info.error_code, message: message.error_info.message });
         return;
@@ -354,6 +383,7 @@ export class BridgeServer extends EventEmitter {
       case 'auth_challenge':
       case 'tab_released':
       case 'extension_status':
+      case 'agent_sessions':
         return; // only the bridge sends these; Peer.receive already refused them
       default:
         assertNever(message);
@@ -372,16 +402,19 @@ export class BridgeServer extends EventEmitter {
       peer.close(CLOSE.policy, 'role does not match endpoint');
       return;
     }
-    if (hello.protocol_version !== PROTOCOL_VERSION) {
-      const upgrade = hello.protocol_version < PROTOCOL_VERSION ? `upgrade the ${hello.role} (${hello.client.name})` : 'upgrade the bridge (npm i -g browser-use-ext@latest)';
+    if (hello.protocol_version !== this.protocolVersion) {
+      const older = hello.protocol_version < this.protocolVersion;
+      const upgrade = older ? `upgrade the ${hello.role} (${hello.client.name})` : 'upgrade the bridge (npm i -g browser-use-ext@latest)';
       peer.sendError(
-        errorInfo('VERSION_MISMATCH', `Protocol version ${hello.protocol_version} is not supported; this bridge speaks ${PROTOCOL_VERSION}. To fix it, ${upgrade}.`, 'bridge', {
-          bridge_protocol_version: PROTOCOL_VERSION,
+        errorInfo('VERSION_MISMATCH', `Protocol version ${hello.protocol_version} is not supported; this bridge speaks ${this.protocolVersion}. To fix it, ${upgrade}.`, 'bridge', {
+          bridge_protocol_version: this.protocolVersion,
           peer_protocol_version: hello.protocol_version,
+          upgrade: older ? hello.role : 'bridge',
         }),
         'hello',
       );
-      peer.close(CLOSE.policy, 'protocol version mismatch');
+      this.log.warn('handshake refused: protocol version mismatch', { peer: peer.id, role: peer.role, peer_version: hello.protocol_version, bridge_version: this.protocolVersion });
+      peer.close(CLOSE_CODES.versionMismatch, `protocol version mismatch: bridge speaks ${this.protocolVersion}, ${peer.role} ${hello.protocol_version}; upgrade the ${older ? peer.role : 'bridge'}`);
       return;
     }
     const retryAfter = this.limiter.retryAfterMs(limiterKey(peer));
@@ -414,7 +447,7 @@ export class BridgeServer extends EventEmitter {
           ? 'Paste the extension secret shown by `browser-use-ext bridge --print-pairing` into the extension\'s options page.'
           : 'Set BROWSER_USE_EXT_AGENT_SECRET to the agent secret shown by `browser-use-ext bridge --print-pairing` (or run on the machine where the bridge created its secrets file).';
       peer.sendError(errorInfo('UNAUTHORIZED', `Authentication failed: the proof does not match this bridge's ${peer.role} secret. ${how}`, 'bridge'), 'auth_response');
-      peer.close(CLOSE.policy, 'authentication failed');
+      peer.close(CLOSE_CODES.secretRefused, `pairing secret refused: pair the ${peer.role} again (npx browser-use-ext pair)`);
       return;
     }
     peer.nonce = null;
@@ -442,6 +475,7 @@ export class BridgeServer extends EventEmitter {
         message: `The browser extension is back after ${awayMs} ms. Your session and tab ids are unchanged; take a new state before acting (actions in flight when it left failed with EXTENSION_DISCONNECTED).`,
       });
     }
+    this.publisher.flush(true);
     this.emit('extension-connected', peer.id);
   }
 
@@ -455,10 +489,12 @@ export class BridgeServer extends EventEmitter {
         this.sessionOf.delete(old);
         old.close(CLOSE.normal, 'session resumed by a newer connection');
       }
-      if (hello.max_tabs !== undefined) session.maxTabs = hello.max_tabs;
+      if (hello.max_tabs !== undefined) session.requestedMaxTabs = hello.max_tabs;
     } else {
       session = this.sessions.create(peer, hello.max_tabs ?? this.opts.maxTabsPerSession);
     }
+    session.maxTabs = cappedMaxTabs(session.requestedMaxTabs, this.personMaxTabs);
+    this.publisher.schedule();
     this.sessionOf.set(peer, session);
     this.agents.add(peer);
     peer.send({
@@ -507,7 +543,7 @@ export class BridgeServer extends EventEmitter {
     for (const tabId of [action.tab_id, paramTab]) {
       if (tabId === undefined) continue;
       const owner = this.sessions.ownerOf(tabId);
-      if (owner && owner !== session) return { ok: false, error: notLeased(tabId) };
+      if (owner && owner !== session && !takeOverFromPredecessor(this.sessions, owner, session)) return { ok: false, error: notLeased(tabId, holderDescription(owner, this.opts.sessionGraceMs)) };
     }
     if (action.tab_id !== undefined) return { ok: true, tabId: action.tab_id };
     if (session.currentTab !== null) return { ok: true, tabId: session.currentTab };
@@ -521,8 +557,8 @@ export class BridgeServer extends EventEmitter {
       const active = await this.resolveActiveTab(deadline);
       if (!active.ok) return errorResult(action, active.error);
       const owner = this.sessions.ownerOf(active.tabId);
-      if (owner && owner !== session) {
-        return errorResult(action, errorInfo('TAB_NOT_LEASED', `The active tab (${active.tabId}) belongs to another agent session, so it cannot be handed to you. Open a tab of your own with open_tab, or pass the tab_id of one of yours.`, 'bridge', { tab_id: active.tabId }));
+      if (owner && owner !== session && !takeOverFromPredecessor(this.sessions, owner, session)) {
+        return errorResult(action, errorInfo('TAB_NOT_LEASED', `The active tab (${active.tabId}) belongs to another agent session, so it cannot be handed to you. ${holderDescription(owner, this.opts.sessionGraceMs)} Or open a tab of your own with open_tab, or pass the tab_id of one of yours.`, 'bridge', { tab_id: active.tabId, holder_session_id: owner.id }));
       }
       tabId = active.tabId;
     }
@@ -593,6 +629,7 @@ export class BridgeServer extends EventEmitter {
       this.sessions.release(actedTab);
       released.push({ tabId: actedTab, url, reason: 'tab_closed' });
     }
+    this.publisher.schedule();
     const answer: ActionResultMessage = { ...result, original_action_id: action.action_id };
     session.results.set(action.action_id, answer);
     session.running.delete(action.action_id);
@@ -643,6 +680,7 @@ export class BridgeServer extends EventEmitter {
     const task: UserTaskSubmissionMessage = { ...submitted, task_id: submitted.task_id ?? this.tasks.newId() };
     this.tasks.assign(task.task_id as string, taker.id);
     taker.peer.send(task);
+    this.publisher.schedule();
   }
 
   private onTaskProgress(peer: Peer, progress: TaskProgressMessage): void {
@@ -651,7 +689,10 @@ export class BridgeServer extends EventEmitter {
       peer.sendError(errorInfo('TASK_NOT_FOUND', `Task "${progress.task_id}" is not held by this session (never assigned, already finished, or another agent's). Report progress only for tasks you received in user_task_submission.`, 'bridge', { task_id: progress.task_id }), progress.task_id);
       return;
     }
-    if (FINAL_TASK_STATUSES.has(progress.status)) this.tasks.finish(progress.task_id);
+    if (FINAL_TASK_STATUSES.has(progress.status)) {
+      this.tasks.finish(progress.task_id);
+      this.publisher.schedule();
+    }
     if (!this.extension?.send(progress)) this.log.info('task progress not delivered: no extension connected', { task_id: progress.task_id, status: progress.status });
   }
 
@@ -667,10 +708,40 @@ export class BridgeServer extends EventEmitter {
     }
   }
 
+  // --- the person's controls over agent sessions (agent-sessions.ts) --------------------------
+
+  private onSessionControl(from: Peer, control: SessionControlMessage): void {
+    const outcome = resolveControl(control, this.sessions);
+    if (!outcome.ok) {
+      from.sendError(outcome.error, 'session_control');
+      return;
+    }
+    if (outcome.kind === 'tab_limit') {
+      this.personMaxTabs = outcome.maxTabs;
+      for (const s of this.sessions.all()) s.maxTabs = cappedMaxTabs(s.requestedMaxTabs, outcome.maxTabs);
+    } else if (outcome.kind === 'released') {
+      this.sessions.release(outcome.tabId);
+      this.log.info('the person released a tab', { session: outcome.session.id, tab_id: outcome.tabId });
+      outcome.session.peer?.send({ type: 'tab_released', tab_id: outcome.tabId, url: outcome.url, reason: 'released_by_user', message: `The person took tab ${outcome.tabId} (${outcome.url ?? 'unknown URL'}) back in the extension; it is no longer yours. Open a tab of your own with open_tab if you still need one.` });
+    } else {
+      const { session } = outcome;
+      this.log.info('the person disconnected an agent', { session: session.id, client: session.client });
+      const peer = session.peer;
+      this.sessions.end(session);
+      if (peer) {
+        this.sessionOf.delete(peer);
+        this.agents.delete(peer);
+        peer.close(CLOSE_CODES.disconnectedByPerson, 'disconnected by the person in the extension side panel');
+      }
+    }
+    this.publisher.schedule();
+  }
+
   // --- connection ends ------------------------------------------------------------------------
 
   private onSessionEnded(session: Session, released: Released[]): void {
     this.log.info('agent session ended', { session: session.id, released_tabs: released.length });
+    this.publisher.schedule();
     for (const taskId of this.tasks.heldBy(session.id)) {
       this.tasks.finish(taskId);
       this.extension?.send({ type: 'task_progress', task_id: taskId, status: 'failed', message: 'The agent running this task disconnected and did not come back. Submit the task again.', final_result: null });
@@ -683,6 +754,12 @@ export class BridgeServer extends EventEmitter {
 
   private onClose(peer: Peer, code: number): void {
     this.log.debug('connection closed', { peer: peer.id, code });
+    // The client checks the bridge's proof first; a client whose secret is outdated finds it wrong
+    // and says so with this code instead of sending a proof. Log it: the person has to pair again.
+    if (peer.stage === 'auth' && code === CLOSE_CODES.secretRefused) {
+      this.limiter.recordFailure(limiterKey(peer));
+      this.log.warn(`handshake refused by the ${peer.role}: its pairing secret does not match this bridge's. Pair it again (npx browser-use-ext pair).`, { peer: peer.id, role: peer.role, remote: peer.remoteAddress });
+    }
     if (peer.role === 'agent') {
       this.agents.delete(peer);
       const session = this.sessionOf.get(peer);
@@ -692,6 +769,7 @@ export class BridgeServer extends EventEmitter {
       // other end (network drop, crash) keeps it for sessionGraceMs so the agent can resume.
       if (code === CLOSE.normal && session.peer === peer) this.sessions.end(session);
       else this.sessions.detach(session, peer);
+      this.publisher.schedule();
       return;
     }
     if (this.extension !== peer) return;
@@ -715,8 +793,8 @@ function errorResult(action: ActionMessage, error: ErrorInfo): ActionResultMessa
   return { type: 'action_result', original_action_id: action.action_id, action: action.action, status: 'error', outcome_details: null, new_simplified_state: null, error_info: error };
 }
 
-function notLeased(tabId: number): ErrorInfo {
-  return errorInfo('TAB_NOT_LEASED', `Tab ${tabId} belongs to another agent session. Open a tab of your own with open_tab, or act on one of your tabs (hello_ack.leased_tab_ids, open_tab results).`, 'bridge', { tab_id: tabId });
+function notLeased(tabId: number, why: string): ErrorInfo {
+  return errorInfo('TAB_NOT_LEASED', `Tab ${tabId} belongs to another agent session. ${why} Or open a tab of your own with open_tab, or act on one of your tabs (hello_ack.leased_tab_ids, open_tab results).`, 'bridge', { tab_id: tabId });
 }
 
 /** Reads an integer field from an open wire object (params, outcome details) without `any`. */

@@ -33,6 +33,12 @@ export class Session {
   detachedAt: number | null = null;
   expiry: ReturnType<typeof setTimeout> | null = null;
   capabilities: readonly string[] = [];
+  /** hello.client and address of the latest connection: names the agent to the person, and lets a
+   * re-run of the same agent take back the tabs of its crashed predecessor (agent-sessions.ts). */
+  client: { name: string; version: string } | null = null;
+  remoteAddress = '';
+  /** max_tabs the agent asked for (hello.max_tabs or the bridge default), before the person's cap. */
+  requestedMaxTabs: number;
 
   constructor(
     readonly id: string,
@@ -41,6 +47,7 @@ export class Session {
     resultCapacity: number,
   ) {
     this.results = new Lru(resultCapacity);
+    this.requestedMaxTabs = maxTabs;
   }
 
   get connected(): boolean {
@@ -85,6 +92,8 @@ export class SessionRegistry {
     session.detachedAt = null;
     session.peer = peer;
     session.capabilities = peer.capabilities;
+    session.client = peer.client;
+    session.remoteAddress = peer.remoteAddress;
   }
 
   /** The connection dropped: keep the session for graceMs so the agent can resume it. */

@@ -18,7 +18,9 @@ export type ProtocolMessage =
   | TaskProgressMessage
   | TaskControlMessage
   | TabReleasedMessage
-  | ExtensionStatusMessage;
+  | ExtensionStatusMessage
+  | AgentSessionsMessage
+  | SessionControlMessage;
 /**
  * Protocol version the connection will use.
  */
@@ -374,6 +376,39 @@ export type ErrorCode =
  */
 export type ComponentOrigin = 'content_script' | 'background_script' | 'bridge' | 'client';
 /**
+ * The element under the pointer when the person chose "Ask the agent about this" in the page's context menu, or null.
+ */
+export type ContextElement = {
+  /**
+   * Lower-case tag name.
+   */
+  tag: string;
+  /**
+   * Explicit or implicit ARIA role, when known.
+   */
+  role?: string | null;
+  /**
+   * Accessible name (aria-label, label, alt, title or text).
+   */
+  name?: string | null;
+  /**
+   * Visible text of the element, trimmed.
+   */
+  text?: string | null;
+  /**
+   * Link target, for links.
+   */
+  href?: string | null;
+  /**
+   * A CSS selector that finds the element (id or tag path).
+   */
+  selector?: string | null;
+  /**
+   * Chrome frame id of the frame holding the element (0: the top frame).
+   */
+  frame_id?: number;
+} | null;
+/**
  * A person's command for a running task (contract H, seed 002 SEND COMMAND): the extension sends it to the bridge, which relays it to the agent holding the task. An unknown task id is answered with error TASK_NOT_FOUND.
  */
 export type TaskControlMessage = {
@@ -393,6 +428,31 @@ export type TaskControlMessage = {
    * The new instruction, required for redirect.
    */
   text?: string;
+};
+/**
+ * A person's command about agent sessions, sent by the extension (side panel, overlay Stop): release_tab takes one tab away from the session holding it (the agent gets tab_released with reason released_by_user; the tab stays open), disconnect ends a session at once (its connection is closed with code 4003, its tabs are freed, its tasks end), set_tab_limit caps every agent session's max_tabs (the person's setting). An unknown session or tab is answered with error TAB_NOT_FOUND / INVALID_MESSAGE.
+ */
+export type SessionControlMessage = {
+  /**
+   * Message discriminator.
+   */
+  type: 'session_control';
+  /**
+   * What to do (see the message description).
+   */
+  command: 'release_tab' | 'disconnect' | 'set_tab_limit';
+  /**
+   * The session (agent_sessions.sessions[].session_id); required for disconnect.
+   */
+  session_id?: string;
+  /**
+   * The tab to release; required for release_tab.
+   */
+  tab_id?: number;
+  /**
+   * set_tab_limit: the person's cap on every agent session's tab limit; null removes the cap.
+   */
+  max_tabs?: number | null;
 };
 
 /**
@@ -2910,6 +2970,11 @@ export interface UserTaskContext {
    * Chrome tab id of the active tab.
    */
   active_tab_id: number;
+  /**
+   * The actionable elements visible in the active tab's viewport, one per line as '[index] role "name"' (seed 004 context bundle), or null when the page could not be read.
+   */
+  viewport_summary?: string | null;
+  element?: ContextElement;
 }
 /**
  * A protocol-level failure that is not the answer to an action (invalid message, refused handshake, ...). The connection stays open unless a close follows.
@@ -3000,6 +3065,57 @@ export interface TaskProgressMessage {
    * The task's answer when status is done (browser_use's final_result()), else null or absent.
    */
   final_result?: string | null;
+  step_details?: TaskStepDetails;
+}
+/**
+ * With status step: what the agent thought and did in that step (browser_use's AgentBrain and each action with its result), for the person's step log.
+ */
+export interface TaskStepDetails {
+  /**
+   * URL of the page the step looked at.
+   */
+  url?: string | null;
+  /**
+   * The agent's evaluation of its previous goal.
+   */
+  evaluation_previous_goal?: string;
+  /**
+   * The agent's memory text.
+   */
+  memory?: string;
+  /**
+   * What the agent set out to do in this step.
+   */
+  next_goal?: string;
+  /**
+   * Actions of the step in order, each with its outcome.
+   *
+   * @maxItems 50
+   */
+  actions?: {
+    /**
+     * Action name, e.g. click_element_by_index.
+     */
+    name: string;
+    /**
+     * The action's parameters as the agent chose them.
+     */
+    params?: {
+      [k: string]: unknown | undefined;
+    };
+    /**
+     * extracted_content of the action's result, or null.
+     */
+    result?: string | null;
+    /**
+     * The action's error, or null when it succeeded.
+     */
+    error?: string | null;
+    /**
+     * true for the action that finished the task.
+     */
+    is_done?: boolean;
+  }[];
 }
 /**
  * The bridge tells an agent that its session no longer holds a tab (contract I). With reason tab_limit it is sent before the action_result of the action that opened one tab too many (seed 002: "Tab limit (3) reached. Released tab: <url>"); the released tab stays open in the browser for the person.
@@ -3018,9 +3134,9 @@ export interface TabReleasedMessage {
    */
   url?: string | null;
   /**
-   * tab_limit: the session opened a tab past its max_tabs and this, its oldest, was released. tab_closed: the tab was closed.
+   * tab_limit: the session opened a tab past its max_tabs and this, its oldest, was released. tab_closed: the tab was closed. released_by_user: the person released it in the extension (side panel or the overlay Stop).
    */
-  reason: 'tab_limit' | 'tab_closed';
+  reason: 'tab_limit' | 'tab_closed' | 'released_by_user';
   /**
    * The session's tab limit (with reason tab_limit).
    */
@@ -3050,4 +3166,78 @@ export interface ExtensionStatusMessage {
    * What happened and what to do next.
    */
   message: string;
+}
+/**
+ * The bridge tells the extension which agent sessions exist and which tabs each holds, so the person sees who controls what (side panel, tab groups, in-page overlay). Sent after the extension's hello_ack and whenever a session connects, disconnects, ends, or its leases or tasks change. Generic over every kind of agent session (Python shim, TypeScript client, MCP clients, connectors): each is named by its hello.client.
+ */
+export interface AgentSessionsMessage {
+  /**
+   * Message discriminator.
+   */
+  type: 'agent_sessions';
+  /**
+   * Every live agent session, connected or waiting to be resumed, oldest first.
+   *
+   * @maxItems 1000
+   */
+  sessions: AgentSessionInfo[];
+}
+export interface AgentSessionInfo {
+  /**
+   * hello_ack.session_id of the session (never its token).
+   */
+  session_id: string;
+  client: ClientInfo2;
+  /**
+   * hello.capabilities of the session (accepts_tasks: it runs tasks typed in the panel).
+   *
+   * @maxItems 64
+   */
+  capabilities: string[];
+  /**
+   * false while the session's connection is gone and the bridge keeps it for a resume (its tabs stay held until then).
+   */
+  connected: boolean;
+  /**
+   * When not connected: in how many ms the bridge ends the session and frees its tabs unless the agent resumes it.
+   */
+  release_in_ms?: number | null;
+  /**
+   * Tabs the session holds, oldest lease first.
+   *
+   * @maxItems 100
+   */
+  tabs: {
+    /**
+     * Chrome tab id.
+     */
+    tab_id: number;
+    /**
+     * Last URL the bridge saw for the tab, or null.
+     */
+    url: string | null;
+  }[];
+  /**
+   * Tasks from the panel this session is running.
+   *
+   * @maxItems 100
+   */
+  task_ids: string[];
+  /**
+   * The session's tab limit in force.
+   */
+  max_tabs: number;
+}
+/**
+ * The agent software's hello.client: what the person sees as the agent's name and version.
+ */
+export interface ClientInfo2 {
+  /**
+   * Software name, e.g. browser-use-ext-extension or browser_use_ext (Python).
+   */
+  name: string;
+  /**
+   * Software version string.
+   */
+  version: string;
 }

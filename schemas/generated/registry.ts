@@ -6,13 +6,14 @@ import type { ValidateFunction } from 'ajv';
 /** Protocol version of this schema set (schemas/v1/defs/protocol_version.json). */
 export const PROTOCOL_VERSION = 1 as const;
 
-export type MessageType = 'action_result' | 'action' | 'auth_challenge' | 'auth_response' | 'error' | 'extension_status' | 'hello_ack' | 'hello' | 'ping' | 'pong' | 'state_update' | 'tab_released' | 'task_control' | 'task_progress' | 'user_task_submission';
-export const MESSAGE_TYPES: readonly MessageType[] = ["action_result","action","auth_challenge","auth_response","error","extension_status","hello_ack","hello","ping","pong","state_update","tab_released","task_control","task_progress","user_task_submission"];
+export type MessageType = 'action_result' | 'action' | 'agent_sessions' | 'auth_challenge' | 'auth_response' | 'error' | 'extension_status' | 'hello_ack' | 'hello' | 'ping' | 'pong' | 'session_control' | 'state_update' | 'tab_released' | 'task_control' | 'task_progress' | 'user_task_submission';
+export const MESSAGE_TYPES: readonly MessageType[] = ["action_result","action","agent_sessions","auth_challenge","auth_response","error","extension_status","hello_ack","hello","ping","pong","session_control","state_update","tab_released","task_control","task_progress","user_task_submission"];
 
 /** Message type -> its TypeScript type. */
 export interface MessageMap {
   action_result: P.ActionResultMessage;
   action: P.ActionMessage;
+  agent_sessions: P.AgentSessionsMessage;
   auth_challenge: P.AuthChallengeMessage;
   auth_response: P.AuthResponseMessage;
   error: P.ErrorMessage;
@@ -21,6 +22,7 @@ export interface MessageMap {
   hello: P.HelloMessage;
   ping: P.PingMessage;
   pong: P.PongMessage;
+  session_control: P.SessionControlMessage;
   state_update: P.StateUpdateMessage;
   tab_released: P.TabReleasedMessage;
   task_control: P.TaskControlMessage;
@@ -30,11 +32,12 @@ export interface MessageMap {
 
 /** Who may send each message (x-senders in the schema). */
 export type Sender = 'agent' | 'extension' | 'bridge';
-export const MESSAGE_SENDERS: { readonly [T in MessageType]: readonly Sender[] } = {"action_result":["extension","bridge"],"action":["agent","bridge"],"auth_challenge":["bridge"],"auth_response":["agent","extension"],"error":["bridge","extension","agent"],"extension_status":["bridge"],"hello_ack":["bridge"],"hello":["agent","extension"],"ping":["agent","extension","bridge"],"pong":["agent","extension","bridge"],"state_update":["extension","bridge"],"tab_released":["bridge"],"task_control":["extension","bridge"],"task_progress":["agent","bridge"],"user_task_submission":["extension","bridge"]};
+export const MESSAGE_SENDERS: { readonly [T in MessageType]: readonly Sender[] } = {"action_result":["extension","bridge"],"action":["agent","bridge"],"agent_sessions":["bridge"],"auth_challenge":["bridge"],"auth_response":["agent","extension"],"error":["bridge","extension","agent"],"extension_status":["bridge"],"hello_ack":["bridge"],"hello":["agent","extension"],"ping":["agent","extension","bridge"],"pong":["agent","extension","bridge"],"session_control":["extension"],"state_update":["extension","bridge"],"tab_released":["bridge"],"task_control":["extension","bridge"],"task_progress":["agent","bridge"],"user_task_submission":["extension","bridge"]};
 
 export const MESSAGE_VALIDATORS: { readonly [T in MessageType]: ValidateFunction } = {
   action_result: V.validate_action_result,
   action: V.validate_action,
+  agent_sessions: V.validate_agent_sessions,
   auth_challenge: V.validate_auth_challenge,
   auth_response: V.validate_auth_response,
   error: V.validate_error,
@@ -43,6 +46,7 @@ export const MESSAGE_VALIDATORS: { readonly [T in MessageType]: ValidateFunction
   hello: V.validate_hello,
   ping: V.validate_ping,
   pong: V.validate_pong,
+  session_control: V.validate_session_control,
   state_update: V.validate_state_update,
   tab_released: V.validate_tab_released,
   task_control: V.validate_task_control,

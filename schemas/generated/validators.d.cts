@@ -2,6 +2,7 @@
 import type { ValidateFunction } from 'ajv';
 export declare const validate_action_result: ValidateFunction;
 export declare const validate_action: ValidateFunction;
+export declare const validate_agent_sessions: ValidateFunction;
 export declare const validate_auth_challenge: ValidateFunction;
 export declare const validate_auth_response: ValidateFunction;
 export declare const validate_error: ValidateFunction;
@@ -10,6 +11,7 @@ export declare const validate_hello_ack: ValidateFunction;
 export declare const validate_hello: ValidateFunction;
 export declare const validate_ping: ValidateFunction;
 export declare const validate_pong: ValidateFunction;
+export declare const validate_session_control: ValidateFunction;
 export declare const validate_state_update: ValidateFunction;
 export declare const validate_tab_released: ValidateFunction;
 export declare const validate_task_control: ValidateFunction;

@@ -1,0 +1,72 @@
+// POST /pair {code}: the extension's side panel redeems a one-time pairing code (pairing.ts) for the
+// extension secret. Only the extension's Origin is served (a web page cannot forge Origin; a local
+// program that could would also need the code, printed only to the person's terminal), failures
+// count against the same per-address limiter as failed handshakes, and nothing is logged but the
+// outcome.
+import type http from 'node:http';
+import type { Logger } from './log';
+import type { PairingCodes } from './pairing';
+import type { FailureLimiter } from './rate-limit';
+
+export interface PairContext {
+  codes: PairingCodes;
+  limiter: FailureLimiter;
+  extensionOrigins: string[];
+  secret: string;
+  extensionUrl: string;
+  log: Logger;
+}
+
+const MAX_BODY = 1024;
+
+function readBody(req: http.IncomingMessage): Promise<string | null> {
+  return new Promise((resolve) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        resolve(null);
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => resolve(null));
+  });
+}
+
+export async function handlePairRequest(req: http.IncomingMessage, ctx: PairContext): Promise<{ code: number; body: Record<string, unknown> }> {
+  const origin = req.headers.origin;
+  if (req.method !== 'POST') return { code: 405, body: { error: 'POST {"code": "XXXX-XXXX"} from the extension' } };
+  if (typeof origin !== 'string' || !ctx.extensionOrigins.includes(origin)) {
+    ctx.log.warn('pairing refused: not the extension origin', { origin: origin ?? null, remote: req.socket.remoteAddress });
+    return { code: 403, body: { error: 'Only the browser-use-ext extension may pair.' } };
+  }
+  const key = `pair@${req.socket.remoteAddress ?? 'unknown'}`;
+  const wait = ctx.limiter.retryAfterMs(key);
+  if (wait > 0) return { code: 429, body: { error: `Too many wrong pairing codes; try again in ${Math.ceil(wait / 1000)} s.`, retry_after_ms: wait } };
+  const text = await readBody(req);
+  let code: unknown;
+  try {
+    code = text === null ? null : (JSON.parse(text) as Record<string, unknown>)['code'];
+  } catch {
+    code = null;
+  }
+  if (typeof code !== 'string' || code.length > 64) return { code: 400, body: { error: 'Send {"code": "XXXX-XXXX"} as printed by `npx browser-use-ext pair`.' } };
+  const r = ctx.codes.redeem(code);
+  if (!r.ok) {
+    ctx.limiter.recordFailure(key);
+    ctx.log.warn('pairing refused', { reason: r.reason, remote: req.socket.remoteAddress });
+    const why =
+      r.reason === 'expired'
+        ? 'That pairing code has expired (codes last 10 minutes).'
+        : r.reason === 'no_code'
+          ? 'This bridge has no pairing code waiting.'
+          : 'That is not the pairing code this bridge is waiting for (codes work once).';
+    return { code: 401, body: { error: `${why} Run \`npx browser-use-ext pair\` for a new one, with the same --config-dir as the bridge.`, reason: r.reason } };
+  }
+  ctx.log.info('extension paired with a one-time code');
+  return { code: 200, body: { extension_secret: ctx.secret, bridge_url: ctx.extensionUrl } };
+}
