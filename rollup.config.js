@@ -26,6 +26,10 @@ const extensionAssets = () => ({
     fs.mkdirSync(EXT_OUT, { recursive: true });
     fs.writeFileSync(path.join(EXT_OUT, 'manifest.json'), JSON.stringify(buildManifest(pkg.version), null, 2) + '\n');
     fs.copyFileSync('extension/src/options/options.html', path.join(EXT_OUT, 'options.html'));
+    // One folder per UI page; the icons are drawn by scripts/make-icons.mjs.
+    fs.mkdirSync(path.join(EXT_OUT, 'sidepanel'), { recursive: true });
+    for (const f of ['index.html', 'panel.css']) fs.copyFileSync(path.join('extension/src/sidepanel', f), path.join(EXT_OUT, 'sidepanel', f));
+    fs.cpSync('extension/icons', path.join(EXT_OUT, 'icons'), { recursive: true });
   },
 });
 
@@ -40,6 +44,8 @@ export default [
   { input: 'extension/src/content/index.ts', output: { file: `${EXT_OUT}/content.js`, format: 'iife' }, plugins: browserPlugins('tsconfig.json'), onwarn },
   { input: 'extension/src/main-world/hooks.ts', output: { file: `${EXT_OUT}/main-hooks.js`, format: 'iife' }, plugins: browserPlugins('tsconfig.json'), onwarn },
   { input: 'extension/src/content/early.ts', output: { file: `${EXT_OUT}/early.js`, format: 'iife' }, plugins: browserPlugins('tsconfig.json'), onwarn },
+  { input: 'extension/src/content/agent-ui.ts', output: { file: `${EXT_OUT}/agent-ui.js`, format: 'iife' }, plugins: browserPlugins('tsconfig.json'), onwarn },
+  { input: 'extension/src/sidepanel/index.ts', output: { file: `${EXT_OUT}/sidepanel/index.js`, format: 'es' }, plugins: browserPlugins('tsconfig.json'), onwarn },
   { input: 'extension/src/options/options.ts', output: { file: `${EXT_OUT}/options.js`, format: 'es' }, plugins: [...browserPlugins('tsconfig.json'), extensionAssets()], onwarn },
   {
     input: 'bridge/src/cli.ts',

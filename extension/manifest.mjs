@@ -14,25 +14,38 @@ export const PERMISSION_REASONS = {
   alarms: 'wake the service worker every 30 s so a dropped bridge connection is re-established',
   webNavigation: 'list every frame of a tab (getAllFrames) so a state covers iframes and names the ones it could not reach; follow navigations an action starts (load, net errors, new tabs)',
   debugger: 'trusted input (Input.dispatchMouseEvent/KeyEvent) when the person turns it on; attached for one action and detached right after',
+  sidePanel: 'the side panel where the person pairs, types tasks, watches steps, stops or redirects agents and releases tabs',
+  contextMenus: 'the "Ask the agent about this" item on the page context menu, sending the right-clicked element with a question',
+  tabGroups: 'put the tabs an agent controls in a tab group named for the agent, so the person sees which tabs are driven',
   '<all_urls>': 'content scripts must run on whatever page the person asks the agent to work on, in every frame',
 };
+
+const ICONS = { 16: 'icons/icon16.png', 32: 'icons/icon32.png', 48: 'icons/icon48.png', 128: 'icons/icon128.png' };
 
 export function buildManifest(version) {
   return {
     manifest_version: 3,
-    name: 'browser-use-ext',
-    description: 'Lets browser_use agents drive this Chrome through a local bridge you pair with.',
+    name: 'Browser Use Agent Bridge',
+    short_name: 'browser-use-ext',
+    description: 'Give browser_use agents tasks from a side panel and watch them work in your own Chrome, through a local bridge you pair with.',
     version,
     key: EXTENSION_KEY,
     minimum_chrome_version: '120',
-    permissions: ['tabs', 'storage', 'scripting', 'alarms', 'webNavigation', 'debugger'],
+    permissions: ['tabs', 'storage', 'scripting', 'alarms', 'webNavigation', 'debugger', 'sidePanel', 'contextMenus', 'tabGroups'],
     host_permissions: ['<all_urls>'],
     background: { service_worker: 'background.js', type: 'module' },
+    icons: ICONS,
+    // The toolbar icon opens the side panel (panel-relay.ts sets openPanelOnActionClick).
+    action: { default_title: 'Browser Use Agent: pair, give tasks, watch', default_icon: ICONS },
+    side_panel: { default_path: 'sidepanel/index.html' },
+    commands: { _execute_action: { suggested_key: { default: 'Alt+Shift+B' }, description: 'Open the browser-use-ext side panel' } },
     content_scripts: [
       // document_start, before any page script: dialogs never block and fetch/XHR are recorded
       // (main-world/hooks.ts); early.js links to it and answers the worker's settle requests.
       { matches: ['<all_urls>'], js: ['main-hooks.js'], run_at: 'document_start', all_frames: true, match_about_blank: true, match_origin_as_fallback: true, world: 'MAIN' },
       { matches: ['<all_urls>'], js: ['early.js'], run_at: 'document_start', all_frames: true, match_about_blank: true, match_origin_as_fallback: true },
+      // The overlay on controlled tabs and the right-clicked element (content/agent-ui.ts).
+      { matches: ['<all_urls>'], js: ['agent-ui.js'], run_at: 'document_start', all_frames: true, match_about_blank: true, match_origin_as_fallback: true },
       {
         matches: ['<all_urls>'],
         js: ['content.js'],

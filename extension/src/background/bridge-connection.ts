@@ -7,7 +7,9 @@
 import type { ProtocolMessage } from '../../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../../schemas/generated/registry';
 import { checkMessage, decodeMessage } from '../../../schemas/lib/wire';
+import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
 import { loadConfig, STORAGE_KEYS } from './config';
+import * as status from './connection-status';
 import { hmacHex, newClientNonce, sameHex } from './handshake';
 
 export const KEEPALIVE_MS = 20_000;
@@ -22,6 +24,8 @@ export class BridgeConnection {
   private backoffMs = BACKOFF_MIN_MS;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private keepaliveTimer: ReturnType<typeof setInterval> | null = null;
+  /** Called after each hello_ack (the panel relay sends the person's settings then). */
+  onReady: (() => void) | null = null;
 
   constructor(private readonly onMessage: MessageHandler) {
     // Registered while the worker script first runs (MV3): a new pairing secret or bridge URL from
@@ -37,6 +41,7 @@ export class BridgeConnection {
     const ws = this.ws;
     this.ws = null;
     this.ready = false;
+    status.forgetRefusal();
     if (ws && ws.readyState !== WebSocket.CLOSED) ws.close(1000, 'settings changed');
     void this.ensureConnected();
   }
@@ -57,6 +62,7 @@ export class BridgeConnection {
     if (!extensionSecret) {
       // Not paired yet: the bridge would refuse us. The options page's save triggers reconnectNow().
       console.warn('[browser-use-ext] not paired: paste the extension secret from `browser-use-ext bridge --print-pairing` into the extension options.');
+      void status.notPaired(bridgeUrl);
       return;
     }
     let ws: WebSocket;
@@ -68,8 +74,12 @@ export class BridgeConnection {
       return;
     }
     this.ws = ws;
+    void status.connecting(bridgeUrl);
+    let opened = false;
+    let wasReady = false;
     const clientNonce = newClientNonce();
     ws.onopen = () => {
+      opened = true;
       this.sendNow({ type: 'hello', role: 'extension', protocol_version: PROTOCOL_VERSION, client: { name: 'browser-use-ext-extension', version: chrome.runtime.getManifest().version }, capabilities: ['tabs', 'navigation'], client_nonce: clientNonce });
     };
     ws.onmessage = (ev: MessageEvent) => {
@@ -82,17 +92,26 @@ export class BridgeConnection {
       }
       const m = decoded.value;
       if (m.type === 'auth_challenge') {
-        void this.answerChallenge(ws, extensionSecret, clientNonce, m.nonce, m.bridge_proof);
+        void this.answerChallenge(ws, extensionSecret, clientNonce, m.nonce, m.bridge_proof, bridgeUrl);
         return;
       }
       if (!this.ready && m.type !== 'hello_ack') {
-        if (m.type === 'error') console.warn('[browser-use-ext] bridge refused the handshake:', m.error_info.error_code, m.error_info.message);
+        if (m.type === 'error') {
+          console.warn('[browser-use-ext] bridge refused the handshake:', m.error_info.error_code, m.error_info.message);
+          const d = m.error_info.details ?? {};
+          if (m.error_info.error_code === 'VERSION_MISMATCH') void status.versionMismatch(bridgeUrl, typeof d['bridge_protocol_version'] === 'number' ? d['bridge_protocol_version'] : null, d['upgrade'] === 'bridge' ? 'bridge' : 'extension', m.error_info.message);
+          else if (m.error_info.error_code === 'UNAUTHORIZED') void status.secretRefused(bridgeUrl, 'bridge');
+          else if (m.error_info.error_code === 'RATE_LIMITED') void status.rateLimited(bridgeUrl, typeof d['retry_after_ms'] === 'number' ? d['retry_after_ms'] : null);
+        }
         return; // nothing but the handshake is acted on before hello_ack
       }
       if (m.type === 'hello_ack') {
         this.ready = true;
+        wasReady = true;
         this.backoffMs = BACKOFF_MIN_MS;
         this.startKeepalive();
+        void status.connected(bridgeUrl, m.bridge);
+        this.onReady?.();
         return;
       }
       if (m.type === 'ping') {
@@ -101,8 +120,12 @@ export class BridgeConnection {
       }
       this.onMessage(m, (reply) => this.send(reply));
     };
-    ws.onclose = () => {
+    ws.onclose = (ev: CloseEvent) => {
       this.ready = false;
+      // A close we asked for (new settings) is not news for the person.
+      if (this.ws === ws || this.ws === null) {
+        if (!wasReady || ev.code !== 1000) void status.closedBeforeHandshake(bridgeUrl, ev.code, ev.reason, opened);
+      }
       this.stopKeepalive();
       if (this.ws === ws) this.ws = null;
       this.scheduleReconnect();
@@ -112,11 +135,13 @@ export class BridgeConnection {
     };
   }
 
-  private async answerChallenge(ws: WebSocket, secret: string, clientNonce: string, nonce: string, bridgeProof: string): Promise<void> {
+  private async answerChallenge(ws: WebSocket, secret: string, clientNonce: string, nonce: string, bridgeProof: string, url: string): Promise<void> {
     // Check the bridge first: something else listening on the port never gets a proof to replay.
     if (!sameHex(await hmacHex(secret, `bridge:${clientNonce}`), bridgeProof)) {
       console.warn('[browser-use-ext] the server at the bridge URL could not prove it knows the pairing secret; not your bridge, or the secret in the options is outdated.');
-      ws.close(1000, 'bridge proof mismatch');
+      void status.secretRefused(url, 'extension');
+      // 4001 tells the bridge (which logs it) that the secrets differ; nothing about the secret itself.
+      ws.close(CLOSE_CODES.secretRefused, 'pairing secret mismatch');
       return;
     }
     const proof = await hmacHex(secret, `extension:${nonce}:${clientNonce}`);

@@ -21,6 +21,7 @@ import { collectState, elementIdForIndex, frameOffset } from './state';
 import { TabWatch } from './tab-watch';
 import { isRestrictedUrl, resolveTab } from './tabs';
 import { performTrustedInput, trustedPlan, type TrustedPlan } from './trusted-input';
+import { policyError, withPersonDefaults } from './person-policy';
 
 const WS = 'background_script' as const;
 /** chrome.storage.local key: true = pointer/keyboard actions use chrome.debugger Input.* (trusted events). */
@@ -65,19 +66,23 @@ export async function runAction(action: ActionMessage): Promise<ActionResultMess
     if (tabId === null || tabId === undefined) return null;
     const tab = knownUrl !== undefined ? { url: knownUrl } : await chrome.tabs.get(tabId).catch(() => null);
     if (!tab || isRestrictedUrl(tab.url)) return null;
-    const s = await collectState(tabId, {}, topSnapshot);
+    // The person's PII redaction default applies to every state; a snapshot taken without it is redone.
+    const params = await withPersonDefaults({});
+    const s = await collectState(tabId, params, 'redact_pii' in params ? undefined : topSnapshot);
     return s.ok ? s.state : null;
   };
   try {
     const resolved = await resolveTab(action.tab_id);
     if (!resolved.ok) return fail(resolved.error);
     const tab = resolved.tab;
+    const denied = await policyError(action, tab.url);
+    if (denied) return fail(denied, null, tab.id);
     const worker = WORKER_HANDLERS[action.action];
     if (isRestrictedUrl(tab.url) && !TAB_LEVEL.has(action.action)) {
       return fail(errorInfo('RESTRICTED_PAGE', `Tab ${tab.id} shows ${tab.url}, a page Chrome does not let extensions script. Navigate the tab to a web page (navigate) or use another tab (list_tabs, switch_tab).`, WS, { tab_id: tab.id, current_url: tab.url }), null, tab.id);
     }
     if (action.action === 'get_state') {
-      const [s, drained] = await Promise.all([collectState(tab.id, action.params as GetStateParams), settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500)]);
+      const [s, drained] = await Promise.all([collectState(tab.id, await withPersonDefaults(action.params as GetStateParams)), settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500)]);
       if (!s.ok) return fail(s.error, null, tab.id);
       const details: OutcomeDetails = { message: 'State taken.', navigation_occurred: false, result: {} };
       if (drained) Object.assign(details, activityFields(drained.drained));

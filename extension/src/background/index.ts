@@ -3,6 +3,7 @@
 // is disposable: the connection is rebuilt on every wake, and nothing that matters lives only here.
 import { BridgeConnection } from './bridge-connection';
 import { runAction } from './dispatch';
+import { onBridgeMessage, registerPanelRelay } from './panel-relay';
 
 const RECONNECT_ALARM = 'bux-reconnect';
 
@@ -12,13 +13,16 @@ const connection = new BridgeConnection((message, send) => {
       void runAction(message).then(send);
       return;
     case 'error':
+      if (onBridgeMessage(message)) return;
       console.warn('[browser-use-ext] bridge reported', message.error_info.error_code, message.error_info.message);
       return;
     default:
-      // Other messages (pong, state_update echoes) need no action in the worker.
+      // task_progress, agent_sessions: for the person (side panel, tab groups, overlay). Others need no action.
+      onBridgeMessage(message);
       return;
   }
 });
+registerPanelRelay(connection);
 
 chrome.runtime.onInstalled.addListener(() => void connection.ensureConnected());
 chrome.runtime.onStartup.addListener(() => void connection.ensureConnected());

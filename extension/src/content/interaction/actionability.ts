@@ -77,6 +77,8 @@ export function actionPoint(el: Element): Point {
 function hitBelongsTo(el: Element, hit: Element | null): boolean {
   if (!hit) return false;
   if (composedContains(el, hit)) return true;
+  // Our own UI (the "Agent is controlling this tab" overlay, content/agent-ui.ts) never blocks an agent.
+  if (hit.closest('[data-browser-agent-ui]')) return true;
   const labels = (el as HTMLInputElement).labels;
   if (labels) for (const l of labels) if (composedContains(l, hit)) return true;
   return false;

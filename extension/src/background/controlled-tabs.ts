@@ -1,0 +1,88 @@
+// Tabs an agent holds are visible to the person (issue 10): each agent's tabs sit in a tab group
+// titled with the agent's name, and the page shows the overlay "Agent is controlling this tab" with
+// Stop (content/agent-ui.ts). Driven by the bridge's agent_sessions; released tabs leave the group
+// and lose the overlay. Only groups this module made are touched (remembered in storage.session, so a
+// restarted worker still knows them); a tab the person moved into their own group stays there.
+import type { AgentSessionInfo } from '../../../schemas/generated/protocol';
+import { UI_CHANNEL, type UiRequest } from '../shared/panel-messages';
+
+const KEY = 'bux_controlled';
+const COLORS = ['blue', 'purple', 'cyan', 'orange', 'pink', 'green', 'yellow', 'red'] as chrome.tabGroups.Color[];
+
+interface Controlled {
+  /** tab id -> session id and agent label */
+  tabs: Record<string, { session: string; label: string; task: string | null }>;
+  /** session id -> group id we created */
+  groups: Record<string, number>;
+}
+
+const label = (s: AgentSessionInfo) => s.client.name.replace(/^browser-use-ext-/, '');
+
+async function load(): Promise<Controlled> {
+  const got = await chrome.storage.session.get(KEY);
+  const v = got[KEY] as Controlled | undefined;
+  return v && typeof v === 'object' ? v : { tabs: {}, groups: {} };
+}
+
+function tellTab(tabId: number, req: UiRequest): void {
+  chrome.tabs.sendMessage(tabId, req, { frameId: 0 }).catch(() => undefined);
+}
+
+let chain: Promise<unknown> = Promise.resolve();
+
+export function onAgentSessions(sessions: AgentSessionInfo[]): Promise<unknown> {
+  chain = chain.then(() => apply(sessions)).catch((e: unknown) => console.warn('[browser-use-ext] controlled tabs update failed', e));
+  return chain;
+}
+
+async function apply(sessions: AgentSessionInfo[]): Promise<void> {
+  const state = await load();
+  const next: Controlled['tabs'] = {};
+  for (const s of sessions) for (const t of s.tabs) next[String(t.tab_id)] = { session: s.session_id, label: label(s), task: s.task_ids[0] ?? null };
+  // Released: out of our group, overlay off.
+  for (const [id, was] of Object.entries(state.tabs)) {
+    if (next[id]?.session === was.session) continue;
+    const tabId = Number(id);
+    const tab = await chrome.tabs.get(tabId).catch(() => null);
+    if (tab && tab.groupId !== -1 && tab.groupId === state.groups[was.session]) await chrome.tabs.ungroup(tabId).catch(() => undefined);
+    if (tab) tellTab(tabId, { channel: UI_CHANNEL, kind: 'overlay', show: false });
+  }
+  // Held: into the agent's group (created on first use), overlay on.
+  for (const [id, now] of Object.entries(next)) {
+    const tabId = Number(id);
+    const tab = await chrome.tabs.get(tabId).catch(() => null);
+    if (!tab) continue;
+    // Only ungrouped tabs: never pull a tab out of a group the person made.
+    if (tab.groupId === -1) {
+      const group = state.groups[now.session];
+      // chrome.tabs.group with a group of another window would move the tab there.
+      const existing = group === undefined ? null : await chrome.tabGroups.get(group).catch(() => null);
+      const reuse = existing && existing.windowId === tab.windowId ? existing.id : undefined;
+      const gid = await chrome.tabs.group(reuse !== undefined ? { groupId: reuse, tabIds: tabId } : { tabIds: tabId, createProperties: { windowId: tab.windowId } }).catch(() => null);
+      if (gid !== null && gid !== reuse) {
+        state.groups[now.session] = gid;
+        const color = COLORS[Object.keys(state.groups).length % COLORS.length];
+        await chrome.tabGroups.update(gid, { title: `Agent: ${now.label}`, color }).catch(() => undefined);
+      }
+    }
+    const was = state.tabs[id];
+    if (!was || was.session !== now.session || was.task !== now.task) tellTab(tabId, { channel: UI_CHANNEL, kind: 'overlay', show: true, agent: now.label, task: now.task });
+  }
+  // Groups of sessions that are gone are left to Chrome: an empty group disappears by itself.
+  const live = new Set(sessions.map((s) => s.session_id));
+  for (const sid of Object.keys(state.groups)) if (!live.has(sid)) delete state.groups[sid];
+  await chrome.storage.session.set({ [KEY]: { tabs: next, groups: state.groups } satisfies Controlled });
+}
+
+/** A controlled tab loaded a new document: its overlay must be shown again. */
+export async function onTabComplete(tabId: number): Promise<void> {
+  const state = await load();
+  const c = state.tabs[String(tabId)];
+  if (c) tellTab(tabId, { channel: UI_CHANNEL, kind: 'overlay', show: true, agent: c.label, task: c.task });
+}
+
+/** Who controls a tab (for the overlay's Stop). */
+export async function controllerOf(tabId: number): Promise<{ session: string; task: string | null } | null> {
+  const c = (await load()).tabs[String(tabId)];
+  return c ? { session: c.session, task: c.task } : null;
+}

@@ -1,0 +1,110 @@
+// The worker's side of the person's UI (issue 10): the side panel (toolbar icon or Alt+Shift+B),
+// the "Ask the agent about this" context-menu item, the in-page overlay's Stop, and the bridge
+// messages meant for the person (task_progress, agent_sessions, errors about tasks). Registered
+// synchronously at top level from index.ts (MV3: a worker woken by an event sees only listeners that
+// exist when the script first runs).
+import type { ContextElement, ProtocolMessage } from '../../../schemas/generated/protocol';
+import { isPanelRequest, PANEL_KEYS, SETTING_KEYS, UI_CHANNEL, type PanelRequest, type PanelResponse, type UiRequest } from '../shared/panel-messages';
+import type { BridgeConnection } from './bridge-connection';
+import { controllerOf, onAgentSessions, onTabComplete } from './controlled-tabs';
+import { clearFinishedTasks, onTaskError, onTaskProgress, submitTask, taskControl } from './task-relay';
+
+const MENU_ID = 'bux-ask-agent';
+
+export function registerPanelRelay(connection: BridgeConnection): void {
+  const send = (m: ProtocolMessage): boolean => {
+    if (!connection.connected) return false;
+    connection.send(m);
+    return true;
+  };
+
+  // Toolbar icon (and its keyboard shortcut, _execute_action) opens the side panel.
+  chrome.sidePanel?.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);
+
+  chrome.runtime.onInstalled.addListener(() => {
+    chrome.contextMenus.create({ id: MENU_ID, title: 'Ask the agent about this', contexts: ['all'] }, () => void chrome.runtime.lastError);
+  });
+  chrome.contextMenus.onClicked.addListener((info, tab) => {
+    if (info.menuItemId !== MENU_ID || tab?.id === undefined) return;
+    // Open first: sidePanel.open needs the user gesture this click carries, which ends at the first await.
+    chrome.sidePanel?.open({ tabId: tab.id }).catch(() => undefined);
+    void rememberElement(tab.id, info.frameId ?? 0, info.selectionText ?? null);
+  });
+
+  chrome.tabs.onUpdated.addListener((tabId, change) => {
+    if (change.status === 'complete') void onTabComplete(tabId);
+  });
+
+  chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse: (r: PanelResponse) => void) => {
+    if (!isPanelRequest(message)) return false;
+    void handle(message, sender, send, connection).then(sendResponse, (e: unknown) => sendResponse({ ok: false, error: e instanceof Error ? e.message : String(e) }));
+    return true;
+  });
+
+  // The person's tab limit per agent goes to the bridge on every connect and on every change.
+  const sendTabLimit = () =>
+    void chrome.storage.local.get(SETTING_KEYS.maxTabsPerAgent).then((v) => {
+      const n = v[SETTING_KEYS.maxTabsPerAgent];
+      send({ type: 'session_control', command: 'set_tab_limit', max_tabs: typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 100 ? n : null });
+    });
+  connection.onReady = sendTabLimit;
+  chrome.storage.onChanged.addListener((changes, area) => {
+    if (area === 'local' && SETTING_KEYS.maxTabsPerAgent in changes) sendTabLimit();
+  });
+}
+
+/** Bridge messages for the person. Returns true when handled. */
+export function onBridgeMessage(message: ProtocolMessage): boolean {
+  switch (message.type) {
+    case 'task_progress':
+      void onTaskProgress(message);
+      return true;
+    case 'agent_sessions':
+      void chrome.storage.session.set({ [PANEL_KEYS.agents]: message.sessions });
+      void onAgentSessions(message.sessions);
+      return true;
+    case 'error':
+      return onTaskError(message);
+    default:
+      return false;
+  }
+}
+
+async function handle(req: PanelRequest, sender: chrome.runtime.MessageSender, send: (m: ProtocolMessage) => boolean, connection: BridgeConnection): Promise<PanelResponse> {
+  if (req.bux === 'overlay') {
+    // Stop in the page: stop the agent's task, or take the tab back when it runs none.
+    const tabId = sender.tab?.id;
+    if (tabId === undefined) return { ok: false, error: 'no tab' };
+    const c = await controllerOf(tabId);
+    if (!c) return { ok: false, error: 'No agent controls this tab any more.' };
+    if (c.task) return taskControl(send, c.task, 'stop');
+    return send({ type: 'session_control', command: 'release_tab', session_id: c.session, tab_id: tabId }) ? { ok: true } : { ok: false, error: 'Not connected to the bridge.' };
+  }
+  switch (req.op) {
+    case 'submit_task': {
+      const element = req.use_element ? (((await chrome.storage.session.get(PANEL_KEYS.pendingElement))[PANEL_KEYS.pendingElement] as ContextElement | undefined) ?? null) : null;
+      const r = await submitTask(send, connection.connected, req.prompt, element);
+      if (r.ok) await chrome.storage.session.remove(PANEL_KEYS.pendingElement);
+      return r;
+    }
+    case 'task_control':
+      return taskControl(send, req.task_id, req.command, req.text);
+    case 'release_tab':
+      return send({ type: 'session_control', command: 'release_tab', session_id: req.session_id, tab_id: req.tab_id }) ? { ok: true } : { ok: false, error: 'Not connected to the bridge.' };
+    case 'disconnect_agent':
+      return send({ type: 'session_control', command: 'disconnect', session_id: req.session_id }) ? { ok: true } : { ok: false, error: 'Not connected to the bridge.' };
+    case 'reconnect':
+      connection.reconnectNow();
+      return { ok: true };
+    case 'clear_tasks':
+      await clearFinishedTasks();
+      return { ok: true };
+  }
+}
+
+async function rememberElement(tabId: number, frameId: number, selection: string | null): Promise<void> {
+  const req: UiRequest = { channel: UI_CHANNEL, kind: 'context_element' };
+  const got = (await chrome.tabs.sendMessage(tabId, req, { frameId }).catch(() => null)) as ContextElement | null;
+  const element: ContextElement = got && typeof got === 'object' && typeof got.tag === 'string' ? { ...got, frame_id: frameId } : { tag: 'selection', role: null, name: null, text: selection?.slice(0, 2000) ?? null, href: null, selector: null, frame_id: frameId };
+  await chrome.storage.session.set({ [PANEL_KEYS.pendingElement]: element });
+}

@@ -1,0 +1,102 @@
+// What the side panel, the options page and the in-page overlay exchange with the service worker
+// (chrome.runtime messaging and chrome.storage, never the wire). The worker writes what the person
+// sees into storage (connection status and agents in storage.session, tasks in storage.local so past
+// tasks survive a browser restart); pages render from storage and follow chrome.storage.onChanged,
+// so a panel opened later, or a worker that restarted, shows the same thing.
+import type { AgentSessionInfo, ContextElement, TaskStepDetails } from '../../../schemas/generated/protocol';
+
+export const PANEL_KEYS = {
+  /** storage.session: ConnectionStatus. */
+  connection: 'bux_connection',
+  /** storage.session: AgentSessionInfo[] from the bridge's latest agent_sessions. */
+  agents: 'bux_agents',
+  /** storage.local: TaskRecord[], newest first, at most MAX_TASKS. */
+  tasks: 'bux_tasks',
+  /** storage.session: the element the person right-clicked ("Ask the agent about this"), waiting for a question. */
+  pendingElement: 'bux_pending_element',
+} as const;
+
+/** Settings keys in storage.local besides config.ts's (bridge URL, secret, evaluate, trusted input, dialogs). */
+export const SETTING_KEYS = {
+  maxTabsPerAgent: 'max_tabs_per_agent',
+  allowedDomains: 'allowed_domains',
+  blockedDomains: 'blocked_domains',
+  redactPii: 'redact_pii',
+  /** Array<{name, url}>: seed 002's saved tools; open_tool resolves a name case-insensitively (contract with h14). */
+  savedTools: 'saved_tools',
+} as const;
+
+export interface SavedTool {
+  name: string;
+  url: string;
+}
+
+export const MAX_TASKS = 50;
+
+export type ConnectionState = 'not_paired' | 'connecting' | 'connected' | 'unreachable' | 'refused' | 'secret_refused' | 'version_mismatch' | 'rate_limited';
+
+export interface ConnectionStatus {
+  state: ConnectionState;
+  /** The bridge URL tried. */
+  url: string;
+  /** One line for the person. */
+  message: string;
+  /** What to do next. */
+  next_step: string;
+  /** ms since epoch of the change. */
+  since: number;
+  bridge?: { name: string; version: string } | null;
+  /** version_mismatch: which side to upgrade and the two versions. */
+  upgrade?: 'extension' | 'bridge' | null;
+  bridge_protocol_version?: number | null;
+  extension_protocol_version?: number | null;
+}
+
+export type TaskState = 'submitted' | 'accepted' | 'running' | 'done' | 'failed' | 'stopped';
+
+export interface TaskLogEntry {
+  at: number;
+  status: string;
+  message: string;
+  step?: number;
+  details?: TaskStepDetails;
+}
+
+export interface TaskRecord {
+  task_id: string;
+  prompt: string;
+  url: string;
+  page_title: string;
+  element?: ContextElement | null;
+  submitted_at: number;
+  state: TaskState;
+  log: TaskLogEntry[];
+  final_result?: string | null;
+  /** Who runs it (session id), once known from agent_sessions. */
+  session_id?: string | null;
+}
+
+export type PanelRequest =
+  | { bux: 'panel'; op: 'submit_task'; prompt: string; use_element: boolean }
+  | { bux: 'panel'; op: 'task_control'; task_id: string; command: 'stop' | 'redirect'; text?: string }
+  | { bux: 'panel'; op: 'release_tab'; session_id: string; tab_id: number }
+  | { bux: 'panel'; op: 'disconnect_agent'; session_id: string }
+  | { bux: 'panel'; op: 'reconnect' }
+  | { bux: 'panel'; op: 'clear_tasks' }
+  | { bux: 'overlay'; op: 'stop' };
+
+export type PanelResponse = { ok: true; task_id?: string } | { ok: false; error: string };
+
+export function isPanelRequest(m: unknown): m is PanelRequest {
+  if (typeof m !== 'object' || m === null) return false;
+  const r = m as Record<string, unknown>;
+  return (r['bux'] === 'panel' || r['bux'] === 'overlay') && typeof r['op'] === 'string';
+}
+
+/** Messages the worker sends to the agent-ui content script (overlay, right-clicked element). */
+export const UI_CHANNEL = 'bux-ui';
+export type UiRequest =
+  | { channel: typeof UI_CHANNEL; kind: 'overlay'; show: boolean; agent?: string; task?: string | null }
+  | { channel: typeof UI_CHANNEL; kind: 'context_element' };
+
+export type { AgentSessionInfo };

@@ -1,0 +1,264 @@
+// The side panel (issue 10): connection state with what to do next, pairing, a task box with the
+// page's context, the running task's live step log with Stop and "send command" (seed 002), agents
+// with their tabs (release / disconnect), past tasks. Renders from chrome.storage (written by the
+// worker: panel-relay.ts, connection-status.ts, task-relay.ts) and follows its changes; commands go
+// to the worker with chrome.runtime.sendMessage.
+import type { AgentSessionInfo, ContextElement } from '../../../schemas/generated/protocol';
+import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../background/config';
+import { PANEL_KEYS, type ConnectionStatus, type PanelRequest, type PanelResponse, type TaskLogEntry, type TaskRecord } from '../shared/panel-messages';
+import { pairWithCode, pairWithSecret } from './pair';
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+const el = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]) => {
+  const e = Object.assign(document.createElement(tag), props);
+  e.append(...children);
+  return e;
+};
+
+const TITLES: Record<ConnectionStatus['state'], string> = {
+  not_paired: 'Not paired',
+  connecting: 'Connecting…',
+  connected: 'Connected',
+  unreachable: 'Bridge unreachable',
+  refused: 'Connection refused',
+  secret_refused: 'Pairing secret refused',
+  version_mismatch: 'Version mismatch',
+  rate_limited: 'Temporarily blocked',
+};
+
+let connection: ConnectionStatus | null = null;
+let agents: AgentSessionInfo[] = [];
+let tasks: TaskRecord[] = [];
+let pending: ContextElement | null = null;
+let pairOpen = false;
+
+const ask = (req: PanelRequest): Promise<PanelResponse> => chrome.runtime.sendMessage(req).catch((e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) })) as Promise<PanelResponse>;
+
+function renderConnection(): void {
+  const c = connection;
+  const state = c?.state ?? 'connecting';
+  $('connection').dataset['state'] = state;
+  $('conn-title').textContent = TITLES[state];
+  $('conn-message').textContent = c?.message ?? 'Waiting for the extension to report its connection…';
+  $('conn-next').textContent = c?.next_step ?? '';
+  $('conn-retry').hidden = state === 'connected' || state === 'not_paired';
+  $('show-pair').hidden = state === 'not_paired' || pairOpen;
+  $('pair').hidden = !(pairOpen || state === 'not_paired' || state === 'secret_refused');
+  const connected = state === 'connected';
+  $<HTMLButtonElement>('task-submit').disabled = !connected;
+  const taker = agents.some((a) => a.connected && a.capabilities.includes('accepts_tasks'));
+  $('no-agent').hidden = !connected || taker;
+}
+
+function elementLabel(e: NonNullable<ContextElement>): string {
+  const what = e.role ?? e.tag;
+  const name = e.name ?? e.text;
+  return `About: ${what}${name ? ` "${name.slice(0, 60)}"` : ''}`;
+}
+
+function renderPending(): void {
+  $('pending-element').hidden = !pending;
+  $('pending-element-text').textContent = pending ? elementLabel(pending) : '';
+}
+
+function logItem(entry: TaskLogEntry): HTMLLIElement {
+  const li = el('li', { className: entry.status === 'redirect_sent' || entry.status === 'stop_requested' ? 'you' : entry.status });
+  if (entry.status === 'step') {
+    const d = entry.details;
+    li.append(el('div', { className: 'goal' }, `Step ${entry.step ?? '?'} · ${d?.next_goal || entry.message}`));
+    if (d?.evaluation_previous_goal) li.append(el('div', { className: 'eval' }, `Evaluation: ${d.evaluation_previous_goal}`));
+    for (const a of d?.actions ?? []) {
+      const params = a.params && Object.keys(a.params).length ? ` ${JSON.stringify(a.params).slice(0, 160)}` : '';
+      const outcome = a.error ? ` ✗ ${a.error}` : a.result ? ` → ${a.result.slice(0, 200)}` : ' ✓';
+      li.append(el('div', { className: a.error ? 'act err' : 'act' }, `${a.name}${params}${outcome}`));
+    }
+  } else {
+    li.append(el('div', {}, entry.message));
+  }
+  return li;
+}
+
+function renderTasks(): void {
+  const current = tasks.find((t) => !['done', 'failed', 'stopped'].includes(t.state)) ?? (tasks[0] && Date.now() - tasks[0].submitted_at < 10 * 60_000 ? tasks[0] : undefined);
+  $('current-task').hidden = !current;
+  if (current) {
+    $('current-task').dataset['taskId'] = current.task_id;
+    $('current-prompt').textContent = current.prompt;
+    const badge = $('task-state');
+    badge.textContent = current.state;
+    badge.className = `badge ${current.state}`;
+    const log = $('task-log');
+    log.replaceChildren(...current.log.map(logItem));
+    log.scrollTop = log.scrollHeight;
+    const final = $('final-result');
+    final.hidden = !(current.state === 'done' && current.final_result);
+    final.textContent = current.final_result ? `Result: ${current.final_result}` : '';
+    $('task-controls').hidden = ['done', 'failed', 'stopped'].includes(current.state);
+  }
+  const past = tasks.filter((t) => t !== current);
+  $('history').hidden = past.length === 0;
+  $('history-list').replaceChildren(
+    ...past.map((t) => {
+      const details = el('details', {}, el('summary', {}, `${t.log.length} events`), el('ol', {}, ...t.log.map(logItem)));
+      return el('li', { className: `task-${t.state}` }, el('div', { className: 'row' }, el('span', { className: 'prompt' }, t.prompt), el('span', { className: `badge ${t.state}` }, t.state)), ...(t.final_result ? [el('div', { className: 'result' }, t.final_result.slice(0, 500))] : []), details);
+    }),
+  );
+}
+
+function renderAgents(): void {
+  $('agents-empty').hidden = agents.length > 0;
+  $('agent-list').replaceChildren(
+    ...agents.map((a) => {
+      const status = a.connected ? (a.capabilities.includes('accepts_tasks') ? 'accepts tasks' : 'connected') : `disconnected, tabs freed in ${Math.ceil((a.release_in_ms ?? 0) / 1000)} s`;
+      const head = el('div', { className: 'row agent' }, el('span', { className: 'agent-name' }, `${a.client.name} ${a.client.version}`), el('span', { className: 'badge' }, status));
+      const disconnect = el('button', { type: 'button', className: 'secondary', textContent: 'Disconnect', title: 'End this agent session now: its tabs are freed and its task ends' });
+      disconnect.dataset['sessionId'] = a.session_id;
+      disconnect.addEventListener('click', () => void ask({ bux: 'panel', op: 'disconnect_agent', session_id: a.session_id }));
+      head.append(disconnect);
+      const tabs = el(
+        'ul',
+        { className: 'tabs' },
+        ...a.tabs.map((t) => {
+          const release = el('button', { type: 'button', className: 'secondary', textContent: 'Release', title: 'Take this tab back from the agent (it stays open)' });
+          release.dataset['tabId'] = String(t.tab_id);
+          release.addEventListener('click', () => void ask({ bux: 'panel', op: 'release_tab', session_id: a.session_id, tab_id: t.tab_id }));
+          return el('li', {}, el('span', { title: t.url ?? '' }, `Tab ${t.tab_id}: ${t.url ?? 'unknown page'}`), release);
+        }),
+      );
+      if (!a.tabs.length) tabs.append(el('li', {}, el('span', {}, 'holds no tab')));
+      const li = el('li', {}, head, tabs);
+      li.dataset['sessionId'] = a.session_id;
+      return li;
+    }),
+  );
+  renderConnection();
+}
+
+async function load(): Promise<void> {
+  const [s, l] = await Promise.all([chrome.storage.session.get([PANEL_KEYS.connection, PANEL_KEYS.agents, PANEL_KEYS.pendingElement]), chrome.storage.local.get([PANEL_KEYS.tasks, STORAGE_KEYS.bridgeUrl])]);
+  connection = (s[PANEL_KEYS.connection] as ConnectionStatus | undefined) ?? null;
+  agents = (s[PANEL_KEYS.agents] as AgentSessionInfo[] | undefined) ?? [];
+  pending = (s[PANEL_KEYS.pendingElement] as ContextElement | undefined) ?? null;
+  tasks = (l[PANEL_KEYS.tasks] as TaskRecord[] | undefined) ?? [];
+  const url = l[STORAGE_KEYS.bridgeUrl];
+  const urlInput = $<HTMLInputElement>('pair-url');
+  if (!urlInput.value) urlInput.value = typeof url === 'string' ? url : connection?.url ?? DEFAULT_BRIDGE_URL;
+  renderConnection();
+  renderAgents();
+  renderPending();
+  renderTasks();
+}
+
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area === 'session') {
+    if (PANEL_KEYS.connection in changes) {
+      connection = (changes[PANEL_KEYS.connection]?.newValue as ConnectionStatus | undefined) ?? null;
+      if (connection?.state === 'connected') pairOpen = false;
+      renderConnection();
+    }
+    if (PANEL_KEYS.agents in changes) {
+      agents = (changes[PANEL_KEYS.agents]?.newValue as AgentSessionInfo[] | undefined) ?? [];
+      renderAgents();
+    }
+    if (PANEL_KEYS.pendingElement in changes) {
+      pending = (changes[PANEL_KEYS.pendingElement]?.newValue as ContextElement | undefined) ?? null;
+      renderPending();
+      if (pending) $<HTMLTextAreaElement>('task-input').focus();
+    }
+  }
+  if (area === 'local' && PANEL_KEYS.tasks in changes) {
+    tasks = (changes[PANEL_KEYS.tasks]?.newValue as TaskRecord[] | undefined) ?? [];
+    renderTasks();
+  }
+});
+
+// --- pairing --------------------------------------------------------------------------------------
+$('show-pair').addEventListener('click', () => {
+  pairOpen = true;
+  renderConnection();
+  $<HTMLInputElement>('pair-code').focus();
+});
+$('conn-retry').addEventListener('click', () => void ask({ bux: 'panel', op: 'reconnect' }));
+$('open-settings').addEventListener('click', (ev) => {
+  ev.preventDefault();
+  void chrome.runtime.openOptionsPage();
+});
+$<HTMLFormElement>('pair-form').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  void doPair();
+});
+
+async function doPair(): Promise<void> {
+  const result = $('pair-result');
+  const code = $<HTMLInputElement>('pair-code').value;
+  const secret = $<HTMLInputElement>('pair-secret').value;
+  const url = $<HTMLInputElement>('pair-url').value;
+  result.textContent = 'Pairing…';
+  const r = code.trim() ? await pairWithCode(code, url) : secret.trim() ? await pairWithSecret(secret, url) : { ok: false, message: 'Type the pairing code (or paste the secret).' };
+  result.textContent = r.message;
+  result.className = r.ok ? '' : 'error';
+  if (r.ok) {
+    $<HTMLInputElement>('pair-code').value = '';
+    $<HTMLInputElement>('pair-secret').value = '';
+    pairOpen = false;
+  }
+}
+
+// A link from `npx browser-use-ext pair`: #pair=CODE&bridge=ws://...
+function pairFromLink(): void {
+  const h = new URLSearchParams(location.hash.slice(1));
+  const code = h.get('pair');
+  if (!code) return;
+  const bridge = h.get('bridge');
+  history.replaceState(null, '', location.pathname); // the code works once; do not keep it in the URL
+  $<HTMLInputElement>('pair-code').value = code;
+  if (bridge) $<HTMLInputElement>('pair-url').value = bridge;
+  pairOpen = true;
+  void doPair();
+}
+
+// --- tasks ----------------------------------------------------------------------------------------
+async function submit(): Promise<void> {
+  const input = $<HTMLTextAreaElement>('task-input');
+  const err = $('task-error');
+  err.textContent = '';
+  const r = await ask({ bux: 'panel', op: 'submit_task', prompt: input.value, use_element: pending !== null });
+  if (r.ok) input.value = '';
+  else err.textContent = r.error;
+}
+$<HTMLFormElement>('task-form').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  void submit();
+});
+$('task-input').addEventListener('keydown', (ev) => {
+  if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) {
+    ev.preventDefault();
+    void submit();
+  }
+});
+$('pending-element-clear').addEventListener('click', () => void chrome.storage.session.remove(PANEL_KEYS.pendingElement));
+$('task-stop').addEventListener('click', () => {
+  const id = $('current-task').dataset['taskId'];
+  if (id) void ask({ bux: 'panel', op: 'task_control', task_id: id, command: 'stop' }).then((r) => ($('task-error').textContent = r.ok ? '' : r.error));
+});
+$<HTMLFormElement>('redirect-form').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  const id = $('current-task').dataset['taskId'];
+  const input = $<HTMLInputElement>('redirect-input');
+  if (!id) return;
+  void ask({ bux: 'panel', op: 'task_control', task_id: id, command: 'redirect', text: input.value }).then((r) => {
+    if (r.ok) input.value = '';
+    $('task-error').textContent = r.ok ? '' : r.error;
+  });
+});
+$('clear-history').addEventListener('click', () => void ask({ bux: 'panel', op: 'clear_tasks' }));
+
+// Disconnected agents count down to their release.
+setInterval(() => {
+  if (agents.some((a) => !a.connected)) {
+    agents = agents.map((a) => (a.connected || a.release_in_ms === null || a.release_in_ms === undefined ? a : { ...a, release_in_ms: Math.max(0, a.release_in_ms - 1000) }));
+    renderAgents();
+  }
+}, 1000);
+
+void load().then(pairFromLink);
