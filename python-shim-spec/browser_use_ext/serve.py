@@ -1,15 +1,18 @@
-"""``python -m browser_use_ext serve``: a task-accepting agent (contract H).
+"""``python -m browser_use_ext serve``: runs tasks a person types in the extension's side panel with
+the real browser_use Agent (contract H, issue 10).
 
-Connects with capability ``accepts_tasks``; for each ``user_task_submission`` the person sends from
-the extension it builds an agent through a factory and runs it, streaming ``task_progress``
-(accepted -> running -> step... -> done | failed | stopped) and honouring ``task_control`` stop
-(and redirect, when the agent has ``add_new_task``).
+Connects to the bridge with capability ``accepts_tasks``; for each ``user_task_submission`` it runs an
+Agent (browser_use's own, with an LLM chosen by flags or environment: llm.py) on an
+ExtensionBrowser and streams ``task_progress``: accepted -> running -> step (each with the agent's
+evaluation, goal and every action with its result) ... -> done | failed | stopped. ``task_control``
+stop ends the run at once; redirect injects the person's text as the agent's new task
+(browser_use's ``add_new_task``). At start-up it checks that browser_use and the LLM are usable and
+says what is missing. Ctrl+C stops running tasks, releases their tabs and exits within 2 s.
 
-The factory is ``module:function`` called with any of these keyword arguments it declares:
-``task`` (str), ``browser`` (ExtensionBrowser), ``controller`` (ExtensionController), ``context``
-(the submission's page context dict), ``on_step`` (callable(step: int, message: str)). It returns
-an object with ``async run(max_steps=...)`` (browser_use's Agent) or an awaitable whose value is
-the final result.
+``--agent module:function`` replaces the Agent with a factory called with any of these keyword
+arguments it declares: ``task`` (str), ``browser``, ``controller``, ``context`` (the submission's page
+context dict), ``llm``, ``on_step`` (callable(step: int, message: str, details: dict | None)). It
+returns an object with ``async run(max_steps=...)`` or an awaitable whose value is the final result.
 """
 from __future__ import annotations
 
@@ -17,61 +20,85 @@ import argparse
 import asyncio
 import importlib
 import inspect
+import json
 import logging
-import os
 import signal
+import sys
 from typing import Any, Callable, Optional
 
+from . import llm as llm_setup
 from .browser import ExtensionBrowser
-from .config import ExtensionBrowserConfig
+from .config import BrowserContextConfig, ExtensionBrowserConfig
 from .controller import ExtensionController
 from .transport import BridgeConnection, BridgeError
 
 logger = logging.getLogger('browser_use_ext.serve')
 
-
-def llm_from_env() -> Any:
-    """A LangChain chat model from the environment: BROWSER_USE_EXT_LLM=openai|anthropic|google
-    (default: whichever of OPENAI_API_KEY / ANTHROPIC_API_KEY / GOOGLE_API_KEY is set), model from
-    BROWSER_USE_EXT_MODEL."""
-    provider = os.environ.get('BROWSER_USE_EXT_LLM') or (
-        'openai' if os.environ.get('OPENAI_API_KEY') else 'anthropic' if os.environ.get('ANTHROPIC_API_KEY') else 'google' if os.environ.get('GOOGLE_API_KEY') else ''
-    )
-    model = os.environ.get('BROWSER_USE_EXT_MODEL')
-    try:
-        if provider == 'openai':
-            from langchain_openai import ChatOpenAI  # type: ignore
-            return ChatOpenAI(model=model or 'gpt-4o')
-        if provider == 'anthropic':
-            from langchain_anthropic import ChatAnthropic  # type: ignore
-            return ChatAnthropic(model_name=model or 'claude-3-5-sonnet-latest')
-        if provider == 'google':
-            from langchain_google_genai import ChatGoogleGenerativeAI  # type: ignore
-            return ChatGoogleGenerativeAI(model=model or 'gemini-2.0-flash')
-    except ImportError as e:
-        raise RuntimeError(f'The {provider} LLM needs its LangChain package: pip install langchain-{provider} ({e})') from e
-    raise RuntimeError('No LLM configured: set OPENAI_API_KEY, ANTHROPIC_API_KEY or GOOGLE_API_KEY (and optionally BROWSER_USE_EXT_LLM / BROWSER_USE_EXT_MODEL), or pass --agent module:function.')
+CLIENT_NAME = 'browser-use-ext-python-serve'
+SHUTDOWN_BUDGET_S = 1.5
 
 
-def default_agent_factory(task: str, browser: ExtensionBrowser, controller: ExtensionController, on_step: Callable[[int, str], None], context: dict) -> Any:
-    """browser_use's Agent with an LLM from the environment."""
-    try:
-        from browser_use import Agent  # type: ignore
-    except ImportError as e:
-        raise RuntimeError('The default agent needs browser_use 0.1.48 (pip install "browser-use==0.1.48"), or pass --agent module:function.') from e
+def task_text(task: str, context: dict) -> str:
+    """The person's words plus seed 004's context bundle, as the Agent's task."""
+    parts = [task]
+    if context.get('url'):
+        parts.append(f"The person is looking at {context.get('url')} ({context.get('page_title') or 'untitled'}), tab {context.get('active_tab_id')}.")
+    if context.get('selected_text'):
+        parts.append(f"Text they selected: {context['selected_text']!r}.")
+    el = context.get('element')
+    if isinstance(el, dict):
+        what = el.get('role') or el.get('tag')
+        name = el.get('name') or el.get('text')
+        parts.append(f'They asked about this element: {what}' + (f' "{name}"' if name else '') + (f" (selector {el['selector']})" if el.get('selector') else '') + '.')
+    if context.get('viewport_summary'):
+        parts.append('Elements visible on their screen:\n' + str(context['viewport_summary'])[:3000])
+    return '\n'.join(parts)
 
-    def step_callback(state: Any, output: Any, n: int) -> None:
-        goal = getattr(getattr(output, 'current_state', None), 'next_goal', '') if output is not None else ''
-        on_step(n, goal or f'step {n} on {getattr(state, "url", "")}')
 
-    where = f" The person is looking at {context.get('url')} ({context.get('page_title')})." if context.get('url') else ''
-    selected = f" Selected text: {context['selected_text']!r}." if context.get('selected_text') else ''
-    return Agent(task=task + where + selected, llm=llm_from_env(), browser=browser, controller=controller, register_new_step_callback=step_callback)
+def step_details(agent: Any) -> Optional[dict]:
+    """browser_use 0.1.48's last history item as task_progress.step_details."""
+    history = getattr(getattr(agent, 'state', None), 'history', None)
+    items = getattr(history, 'history', None) or []
+    if not items:
+        return None
+    item = items[-1]
+    out: dict[str, Any] = {'url': getattr(getattr(item, 'state', None), 'url', None)}
+    brain = getattr(getattr(item, 'model_output', None), 'current_state', None)
+    for field in ('evaluation_previous_goal', 'memory', 'next_goal'):
+        value = getattr(brain, field, None)
+        if isinstance(value, str):
+            out[field] = value[:5000]
+    actions = []
+    chosen = getattr(getattr(item, 'model_output', None), 'action', None) or []
+    results = list(getattr(item, 'result', None) or [])
+    for i, action in enumerate(chosen[:50]):
+        dumped = action.model_dump(exclude_unset=True) if hasattr(action, 'model_dump') else {}
+        name, params = next(((k, v) for k, v in dumped.items() if v is not None), ('unknown', {}))
+        r = results[i] if i < len(results) else None
+        entry: dict[str, Any] = {'name': str(name)[:100], 'params': params if isinstance(params, dict) else {'value': params}}
+        if r is not None:
+            entry['result'] = (str(r.extracted_content)[:5000] if getattr(r, 'extracted_content', None) else None)
+            entry['error'] = (str(r.error)[:5000] if getattr(r, 'error', None) else None)
+            if getattr(r, 'is_done', False):
+                entry['is_done'] = True
+        actions.append(entry)
+    # An error before any action ran (the LLM's answer did not parse, the page failed) is a result too.
+    if not chosen and results and getattr(results[-1], 'error', None):
+        actions.append({'name': 'step', 'params': {}, 'result': None, 'error': str(results[-1].error)[:5000]})
+    out['actions'] = json.loads(json.dumps(actions, default=str))
+    return out
 
 
-def load_factory(spec: Optional[str]) -> Callable[..., Any]:
+def default_agent_factory(task: str, browser: ExtensionBrowser, controller: ExtensionController, context: dict, llm: Any, use_vision: bool = True, tool_calling_method: str = 'auto') -> Any:
+    """browser_use's own Agent on the person's Chrome."""
+    from browser_use import Agent  # type: ignore
+
+    return Agent(task=task_text(task, context), llm=llm, browser=browser, controller=controller, use_vision=use_vision, tool_calling_method=tool_calling_method)
+
+
+def load_factory(spec: Optional[str]) -> Optional[Callable[..., Any]]:
     if not spec:
-        return default_agent_factory
+        return None
     module_name, _, attr = spec.partition(':')
     if not attr:
         raise SystemExit(f'--agent expects module:function, got {spec!r}')
@@ -86,28 +113,35 @@ def _call_with_supported(fn: Callable[..., Any], **kwargs: Any) -> Any:
 
 
 class TaskServer:
-    def __init__(self, factory: Callable[..., Any], bridge_url: Optional[str] = None, agent_secret: Optional[str] = None, max_steps: int = 50) -> None:
-        self.factory = factory
+    def __init__(self, factory: Optional[Callable[..., Any]] = None, bridge_url: Optional[str] = None, agent_secret: Optional[str] = None, max_steps: int = 50,
+                 llm: Any = None, use_vision: bool = True, tool_calling_method: str = 'auto') -> None:
+        self.factory = factory or default_agent_factory
         self.bridge_url = bridge_url
         self.agent_secret = agent_secret
         self.max_steps = max_steps
+        self.llm = llm
+        self.use_vision = use_vision
+        self.tool_calling_method = tool_calling_method
         self.conn: Optional[BridgeConnection] = None
         self.tasks: dict[str, asyncio.Task] = {}
         self.agents: dict[str, Any] = {}
+        self.stopping = False
 
     async def connect(self) -> BridgeConnection:
         # Handlers first: the bridge may relay a waiting task right after hello_ack.
-        conn = BridgeConnection(url=self.bridge_url, secret=self.agent_secret, capabilities=['accepts_tasks'], client_name='browser-use-ext-python-serve')
+        conn = BridgeConnection(url=self.bridge_url, secret=self.agent_secret, capabilities=['accepts_tasks'], client_name=CLIENT_NAME)
         conn.on('user_task_submission', self._on_task)
         conn.on('task_control', self._on_control)
         self.conn = conn
         await conn.open()
         return conn
 
-    async def progress(self, task_id: str, status: str, message: str, step: Optional[int] = None, final_result: Any = ...) -> None:
+    async def progress(self, task_id: str, status: str, message: str, step: Optional[int] = None, final_result: Any = ..., details: Optional[dict] = None) -> None:
         msg: dict[str, Any] = {'type': 'task_progress', 'task_id': task_id, 'status': status, 'message': message[:20000]}
         if step is not None:
             msg['step'] = step
+        if details:
+            msg['step_details'] = details
         if final_result is not ...:
             msg['final_result'] = None if final_result is None else str(final_result)[:200000]
         if self.conn is not None:
@@ -115,15 +149,21 @@ class TaskServer:
                 await self.conn.send(msg)
             except BridgeError as e:
                 logger.warning('could not report progress of %s: %s', task_id, e)
+            except Exception as e:  # the socket closed under us (shutdown)
+                logger.debug('progress of %s not sent: %s', task_id, e)
 
     def _on_task(self, m: dict) -> None:
         task_id = str(m.get('task_id') or f'task-{len(self.tasks) + 1}')
+        if self.stopping:
+            asyncio.ensure_future(self.progress(task_id, 'failed', 'The agent is shutting down; submit the task again once it runs.', final_result=None))
+            return
         self.tasks[task_id] = asyncio.ensure_future(self._run(task_id, m))
 
     def _on_control(self, m: dict) -> None:
         task_id = str(m.get('task_id'))
         agent = self.agents.get(task_id)
         if m.get('command') == 'stop':
+            logger.info('stop requested for %s', task_id)
             if agent is not None and hasattr(agent, 'stop'):
                 try:
                     agent.stop()
@@ -134,46 +174,65 @@ class TaskServer:
                 t.cancel()
             return
         if m.get('command') == 'redirect':
+            text = str(m.get('text', ''))
             if agent is not None and hasattr(agent, 'add_new_task'):
-                agent.add_new_task(str(m.get('text', '')))
-                asyncio.ensure_future(self.progress(task_id, 'running', f"Redirected: {m.get('text', '')}"))
+                agent.add_new_task(text)
+                logger.info('task %s redirected: %s', task_id, text)
+                asyncio.ensure_future(self.progress(task_id, 'running', f'Redirected: {text}'))
             else:
                 asyncio.ensure_future(self.progress(task_id, 'running', 'This agent cannot change its task while running; stop it and submit the new task.'))
 
     async def _run(self, task_id: str, m: dict) -> None:
         prompt = str(m.get('user_prompt', ''))
         context = dict(m.get('context') or {})
+        logger.info('task %s: %s', task_id, prompt[:200])
         await self.progress(task_id, 'accepted', f'Accepted: {prompt[:200]}')
-        browser = ExtensionBrowser(ExtensionBrowserConfig(bridge_url=self.bridge_url, agent_secret=self.agent_secret))
+        config = ExtensionBrowserConfig(bridge_url=self.bridge_url, agent_secret=self.agent_secret)
+        if not self.use_vision:
+            config.new_context_config = BrowserContextConfig(include_screenshot=False)
+        browser = ExtensionBrowser(config)
         loop = asyncio.get_running_loop()
-
         step_sends: list[asyncio.Task] = []
 
-        def on_step(n: int, message: str) -> None:
-            # Called synchronously from the agent's step callback: send in the background, in order,
+        def on_step(n: int, message: str, details: Optional[dict] = None) -> None:
+            # May be called synchronously from an agent callback: send in the background, in order,
             # and flush before the final status so a step never arrives after "done".
-            step_sends.append(loop.create_task(self.progress(task_id, 'step', message or f'step {n}', step=max(0, int(n)))))
+            step_sends.append(loop.create_task(self.progress(task_id, 'step', message or f'step {n}', step=max(0, int(n)), details=details)))
 
         async def flush() -> None:
             if step_sends:
                 await asyncio.gather(*step_sends, return_exceptions=True)
 
+        async def on_step_end(agent: Any) -> None:
+            details = step_details(agent)
+            n = max(0, int(getattr(getattr(agent, 'state', None), 'n_steps', 1)) - 1)
+            goal = (details or {}).get('next_goal') or f'step {n}'
+            on_step(n, goal, details)
+
         try:
-            made = _call_with_supported(self.factory, task=prompt, browser=browser, controller=ExtensionController(), context=context, on_step=on_step)
+            made = _call_with_supported(self.factory, task=prompt, browser=browser, controller=ExtensionController(), context=context, on_step=on_step,
+                                        llm=self.llm, use_vision=self.use_vision, tool_calling_method=self.tool_calling_method)
             if inspect.isawaitable(made) and not hasattr(made, 'run'):
                 made = await made
             await self.progress(task_id, 'running', 'Running')
             if hasattr(made, 'run'):
                 self.agents[task_id] = made
-                result = await made.run(max_steps=self.max_steps)
-                final = made.final_result() if hasattr(made, 'final_result') else (result.final_result() if hasattr(result, 'final_result') else result)
+                run_kwargs: dict[str, Any] = {'max_steps': self.max_steps}
+                if 'on_step_end' in inspect.signature(made.run).parameters:
+                    run_kwargs['on_step_end'] = on_step_end
+                result = await made.run(**run_kwargs)
+                final = _final_of(made, result)
+                ok = _success_of(result)
             else:
-                final = made
+                final, ok = made, True
             await flush()
-            await self.progress(task_id, 'done', 'Done', final_result=final)
+            if ok is False:
+                await self.progress(task_id, 'failed', 'The agent gave up or ran out of steps.', final_result=final)
+            else:
+                await self.progress(task_id, 'done', 'Done', final_result=final)
         except asyncio.CancelledError:
             await flush()
-            await self.progress(task_id, 'stopped', 'Stopped by the person', final_result=None)
+            await self.progress(task_id, 'stopped', 'Stopped.' if not self.stopping else 'Stopped: the agent process is shutting down.', final_result=None)
         except Exception as e:
             logger.exception('task %s failed', task_id)
             await flush()
@@ -181,54 +240,150 @@ class TaskServer:
         finally:
             self.agents.pop(task_id, None)
             self.tasks.pop(task_id, None)
+            # A normal close ends the task's bridge session: its tabs are free at once.
             await browser.close()
 
     async def serve_forever(self) -> None:
         delay = 1.0
-        while True:
+        while not self.stopping:
             try:
                 conn = await self.connect()
-                logger.info('connected to %s; waiting for tasks from the extension', conn.url)
+                logger.info('connected to %s; waiting for tasks from the extension side panel', conn.url)
                 delay = 1.0
                 assert conn.closed is not None
                 await conn.closed.wait()
+                if self.stopping:
+                    return
                 logger.warning('bridge connection closed; reconnecting')
             except BridgeError as e:
-                if e.code == 'UNAUTHORIZED':
+                if e.code in ('UNAUTHORIZED', 'VERSION_MISMATCH'):
                     raise
                 logger.warning('%s; retrying in %.0f s', e, delay)
             await asyncio.sleep(delay)
             delay = min(30.0, delay * 2)
 
+    async def shutdown(self) -> None:
+        """Ctrl+C: stop every task (each reports stopped and closes its bridge session, freeing its
+        tabs), then close the control connection; all within SHUTDOWN_BUDGET_S."""
+        self.stopping = True
+        running = list(self.tasks.values())
+        for agent in list(self.agents.values()):
+            try:
+                agent.stop()
+            except Exception:
+                pass
+        for t in running:
+            t.cancel()
+        if running:
+            await asyncio.wait(running, timeout=SHUTDOWN_BUDGET_S)
+        if self.conn is not None:
+            try:
+                await asyncio.wait_for(self.conn.close(), 0.4)
+            except Exception:
+                pass
 
-def main(argv: Optional[list[str]] = None) -> int:
+
+def _final_of(agent: Any, result: Any) -> Any:
+    for source in (result, agent):
+        fn = getattr(source, 'final_result', None)
+        if callable(fn):
+            try:
+                return fn()
+            except Exception:
+                continue
+    return result if isinstance(result, str) else None
+
+
+def _success_of(result: Any) -> Optional[bool]:
+    done = getattr(result, 'is_done', None)
+    if callable(done):
+        try:
+            if not done():
+                return False
+            ok = getattr(result, 'is_successful', None)
+            return ok() if callable(ok) else True
+        except Exception:
+            return None
+    return None
+
+
+def preflight(args: argparse.Namespace) -> Any:
+    """What `serve` needs, checked before connecting; prints what is missing and exits 2."""
+    if args.agent:
+        return None
+    try:
+        import browser_use  # type: ignore  # noqa: F401
+        from browser_use import Agent  # type: ignore  # noqa: F401
+    except ImportError as e:
+        raise SystemExit(f'error: serve runs browser_use\'s Agent, and browser_use is not importable ({e}). Install it: pip install "browser-use==0.1.48" (0.1.40 to 0.1.48 work), or pass --agent module:function.')
+    version = getattr(sys.modules.get('browser_use'), '__version__', None)
+    if version is None:
+        try:
+            from importlib.metadata import version as dist_version
+            version = dist_version('browser-use')
+        except Exception:
+            version = '?'
+    logger.info('browser_use %s: ok', version)
+    try:
+        choice = llm_setup.choose(args.llm, args.model, args.base_url, args.api_key)
+        model = llm_setup.build(choice)
+        if not args.skip_llm_check:
+            asyncio.run(llm_setup.check(model, choice))
+            logger.info('LLM %s: ok (it answered)', choice.describe())
+        else:
+            logger.info('LLM %s: not checked (--skip-llm-check)', choice.describe())
+    except llm_setup.LLMSetupError as e:
+        raise SystemExit(f'error: {e}')
+    return model
+
+
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog='python -m browser_use_ext', description='browser-use-ext Python shim')
     sub = parser.add_subparsers(dest='command', required=True)
-    s = sub.add_parser('serve', help='run tasks the person submits from the extension')
+    s = sub.add_parser('serve', help='run the tasks a person types in the extension side panel with browser_use\'s Agent')
     s.add_argument('--bridge-url', default=None, help='ws://127.0.0.1:8765/agent (default: $BROWSER_USE_EXT_BRIDGE_URL or that)')
-    s.add_argument('--agent', default=None, help='module:function agent factory (default: browser_use Agent with an LLM from the environment)')
+    s.add_argument('--llm', choices=llm_setup.PROVIDERS, default=None, help='LLM provider (default: $BROWSER_USE_EXT_LLM, else the first of OPENAI_API_KEY / ANTHROPIC_API_KEY / GOOGLE_API_KEY / OLLAMA_HOST that is set)')
+    s.add_argument('--model', default=None, help='model name (default: $BROWSER_USE_EXT_MODEL, else gpt-4o / claude-3-5-sonnet-latest / gemini-2.0-flash / qwen2.5:7b)')
+    s.add_argument('--base-url', default=None, help='OpenAI-compatible server (http://host:port/v1) or Ollama URL (default: $BROWSER_USE_EXT_LLM_BASE_URL, $OPENAI_BASE_URL, $OLLAMA_HOST)')
+    s.add_argument('--api-key', default=None, help='API key (default: $BROWSER_USE_EXT_LLM_API_KEY or the provider\'s usual variable)')
+    s.add_argument('--no-vision', action='store_true', help='do not send screenshots to the LLM (text-only models, faster)')
+    s.add_argument('--tool-calling-method', default='auto', choices=['auto', 'function_calling', 'json_mode', 'raw', 'tools'], help='how browser_use asks the LLM for actions (default auto)')
+    s.add_argument('--skip-llm-check', action='store_true', help='do not ask the LLM a test question at start-up')
+    s.add_argument('--agent', default=None, help='module:function agent factory instead of browser_use\'s Agent')
     s.add_argument('--max-steps', type=int, default=50)
     s.add_argument('--log-level', default='INFO')
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    args = build_parser().parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format='%(asctime)s %(levelname)s %(name)s: %(message)s')
-    server = TaskServer(load_factory(args.agent), bridge_url=args.bridge_url, max_steps=args.max_steps)
+    model = preflight(args)
+    server = TaskServer(load_factory(args.agent), bridge_url=args.bridge_url, max_steps=args.max_steps, llm=model, use_vision=not args.no_vision, tool_calling_method=args.tool_calling_method)
 
     async def run() -> None:
-        task = asyncio.ensure_future(server.serve_forever())
         loop = asyncio.get_running_loop()
+        main_task = asyncio.ensure_future(server.serve_forever())
+        stop = asyncio.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
             try:
-                loop.add_signal_handler(sig, task.cancel)
+                loop.add_signal_handler(sig, stop.set)
             except NotImplementedError:
                 pass
-        try:
-            await task
-        except asyncio.CancelledError:
-            pass
+        waiter = asyncio.ensure_future(stop.wait())
+        await asyncio.wait([main_task, waiter], return_when=asyncio.FIRST_COMPLETED)
+        if main_task.done():
+            waiter.cancel()
+            main_task.result()  # raises BridgeError (refused secret, version mismatch)
+            return
+        logger.info('stopping: ending running tasks and releasing their tabs')
+        await server.shutdown()
+        main_task.cancel()
+        await asyncio.gather(main_task, return_exceptions=True)
 
     try:
         asyncio.run(run())
     except BridgeError as e:
-        print(f'error: {e}')
+        print(f'error: {e}', file=sys.stderr)
         return 2
     return 0

@@ -1,0 +1,310 @@
+// The person's side, as a person uses it (issue 10), in real Chromium with the built extension:
+// the side panel page (chrome-extension://<id>/sidepanel/index.html, opened in a tab) driven by
+// puppeteer; `python -m browser_use_ext serve` running browser_use's real Agent (0.1.48) with
+// ChatOpenAI pointed at a scripted OpenAI-compatible server (python-shim-spec/tests/
+// scripted_openai_server.py, in place of a paid model) that shops on the fixture shop. Every panel
+// state is saved as a PNG under test-artifacts/sidepanel/.
+// Needs a Python with browser-use 0.1.48: $BUX_BROWSER_USE_PYTHON, else /tmp/v48/bin/python.
+import { expect } from 'chai';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import type { Page } from 'puppeteer-core';
+import { EXTENSION_ID } from '../../bridge/src/extension-id';
+import { createLogger } from '../../bridge/src/log';
+import { BridgeServer } from '../../bridge/src/server';
+import { launchWithExtension, REPO_ROOT, type LaunchedBrowser } from '../harness/browser';
+import { startHarness, type Harness } from '../harness/harness';
+
+const PANEL_URL = `chrome-extension://${EXTENSION_ID}/sidepanel/index.html`;
+const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts', 'sidepanel');
+const SHIM = path.join(REPO_ROOT, 'python-shim-spec');
+const PYTHON = process.env['BUX_BROWSER_USE_PYTHON'] ?? '/tmp/v48/bin/python';
+
+async function shot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) as `${string}.png`, fullPage: true });
+}
+
+async function openPanel(browser: LaunchedBrowser['browser']): Promise<Page> {
+  const panel = await browser.newPage();
+  await panel.setViewport({ width: 420, height: 820 });
+  await panel.goto(PANEL_URL, { waitUntil: 'load' });
+  return panel;
+}
+
+const connState = (panel: Page) => panel.$eval('#connection', (e) => (e as HTMLElement).dataset['state'] ?? '');
+async function waitConn(panel: Page, state: string, timeout = 30_000): Promise<void> {
+  await panel.waitForFunction((s) => (document.getElementById('connection') as HTMLElement).dataset['state'] === s, { timeout }, state);
+}
+const text = (panel: Page, sel: string) => panel.$eval(sel, (e) => (e as HTMLElement).innerText);
+
+/** PYTHONPATH for the shim, plus websockets when the browser_use venv lacks it (dev venv only). */
+function pythonEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const paths = [SHIM];
+  if (spawnSync(PYTHON, ['-c', 'import websockets']).status !== 0 && fs.existsSync('/usr/lib/python3/dist-packages/websockets')) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-pyws-'));
+    fs.symlinkSync('/usr/lib/python3/dist-packages/websockets', path.join(dir, 'websockets'));
+    paths.push(dir);
+  }
+  return { ...process.env, PYTHONPATH: paths.join(path.delimiter), ANONYMIZED_TELEMETRY: 'false', PYTHONUNBUFFERED: '1', ...extra };
+}
+
+class ScriptedLLM {
+  proc!: ChildProcess;
+  baseUrl = '';
+  async start(): Promise<this> {
+    this.proc = spawn('python3', [path.join(SHIM, 'tests', 'scripted_openai_server.py')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const line = await new Promise<string>((resolve, reject) => {
+      readline.createInterface({ input: this.proc.stdout! }).once('line', resolve);
+      this.proc.once('exit', (c) => reject(new Error(`scripted server exited ${c}`)));
+    });
+    this.baseUrl = (JSON.parse(line) as { base_url: string }).base_url;
+    return this;
+  }
+  private root = () => this.baseUrl.replace(/\/v1$/, '');
+  async post(p: string, body: unknown = {}): Promise<void> {
+    await fetch(this.root() + p, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  }
+  async log(): Promise<{ url: string; goal: string; redirected: boolean }[]> {
+    return (await (await fetch(this.root() + '/log')).json()) as { url: string; goal: string; redirected: boolean }[];
+  }
+  async waitHeld(timeout = 90_000): Promise<void> {
+    const end = Date.now() + timeout;
+    while (Date.now() < end) {
+      if ((await this.log()).some((e) => e.goal === 'held')) return;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    throw new Error('the agent never reached the held step');
+  }
+  stop(): void {
+    this.proc?.kill();
+  }
+}
+
+function startServe(h: Harness, llm: ScriptedLLM): { proc: ChildProcess; output: string[] } {
+  const output: string[] = [];
+  const proc = spawn(PYTHON, ['-m', 'browser_use_ext', 'serve', '--bridge-url', h.bridge.agentUrl, '--llm', 'openai', '--model', 'scripted-shopper', '--base-url', llm.baseUrl, '--api-key', 'test', '--no-vision', '--max-steps', '12'], {
+    cwd: SHIM,
+    env: pythonEnv({ BROWSER_USE_EXT_AGENT_SECRET: h.secrets.agent_secret }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const s of [proc.stdout!, proc.stderr!]) readline.createInterface({ input: s }).on('line', (l) => output.push(l));
+  return { proc, output };
+}
+
+async function submitTask(panel: Page, task: string): Promise<string> {
+  await panel.click('#task-input', { count: 3 });
+  await panel.type('#task-input', task);
+  const before = await panel.$eval('#current-task', (e) => (e as HTMLElement).dataset['taskId'] ?? '');
+  await panel.click('#task-submit');
+  await panel.waitForFunction((b) => { const id = (document.getElementById('current-task') as HTMLElement).dataset['taskId']; return id && id !== b; }, { timeout: 20_000 }, before);
+  return panel.$eval('#current-task', (e) => (e as HTMLElement).dataset['taskId'] ?? '');
+}
+
+const waitTaskState = (panel: Page, states: string[], timeout = 120_000) =>
+  panel.waitForFunction((s: string[]) => s.includes(document.getElementById('task-state')?.textContent ?? ''), { timeout, polling: 250 }, states);
+
+describe('e2e: the side panel with a real browser_use Agent behind it', function () {
+  this.timeout(300_000);
+  let h: Harness;
+  let llm: ScriptedLLM;
+  let panel: Page;
+  let shop: Page;
+  let serve: { proc: ChildProcess; output: string[] } | null = null;
+
+  before(async function () {
+    if (!fs.existsSync(PYTHON) || spawnSync(PYTHON, ['-c', 'import browser_use']).status !== 0) {
+      throw new Error(`These tests run browser_use's real Agent: ${PYTHON} cannot import browser_use. Set BUX_BROWSER_USE_PYTHON to a Python with browser-use==0.1.48.`);
+    }
+    h = await startHarness({ fixturesDir: path.join(SHIM, 'tests', 'fixtures') });
+    llm = await new ScriptedLLM().start();
+    shop = await h.openPage(`${h.fixtures.url}/shop/index.html`);
+    await shop.evaluate(() => localStorage.removeItem('cart'));
+    panel = await openPanel(h.launched.browser);
+    await shop.bringToFront();
+  });
+  after(async () => {
+    serve?.proc.kill('SIGKILL');
+    llm?.stop();
+    await h?.close();
+  });
+
+  it('shows connected, and with no task-accepting agent says how to start one', async () => {
+    await waitConn(panel, 'connected');
+    expect(await text(panel, '#conn-title')).to.equal('Connected');
+    await panel.waitForSelector('#no-agent:not([hidden])');
+    expect(await text(panel, '#no-agent')).to.contain('python -m browser_use_ext serve');
+    await shot(panel, '01-connected-no-agent');
+    const id = await submitTask(panel, 'Find a stapler');
+    await waitTaskState(panel, ['failed'], 15_000);
+    expect(id).to.match(/^task-/);
+    expect(await text(panel, '#task-log')).to.contain('No agent that accepts tasks is connected');
+    await shot(panel, '02-no-task-agent');
+  });
+
+  it('starts `serve` (real browser_use Agent), which appears in the agents list', async () => {
+    serve = startServe(h, llm);
+    await panel.waitForFunction(() => document.getElementById('agent-list')?.textContent?.includes('browser-use-ext-python-serve') ?? false, { timeout: 120_000, polling: 500 }).catch((e: unknown) => {
+      throw new Error(`serve did not connect: ${String(e)}\n${serve?.output.join('\n')}`);
+    });
+    expect(serve.output.join('\n')).to.match(/browser_use 0\.1\.48: ok/).and.to.match(/LLM openai model scripted-shopper at .*: ok/);
+    await panel.waitForSelector('#no-agent[hidden]');
+    await shot(panel, '03-agent-ready');
+  });
+
+  it('a typed task runs on the shop: the panel shows each step, the controlled tab, and done', async () => {
+    await shop.bringToFront();
+    await submitTask(panel, 'Go to the shop, find the cheapest stapler and add it to the cart');
+    // While the agent holds the shop tab: the overlay is in the page and the tab is in the agent's group.
+    await shop.waitForSelector('[data-browser-agent-ui]', { timeout: 90_000 });
+    await panel.waitForFunction(() => document.querySelector('#agent-list .tabs button[data-tab-id]') !== null, { timeout: 30_000 });
+    await shot(shop, '04-overlay-on-controlled-tab');
+    await shot(panel, '05-task-running');
+    await waitTaskState(panel, ['done', 'failed', 'stopped']);
+    const log = await text(panel, '#task-log');
+    await shot(panel, '06-task-done');
+    expect(await text(panel, '#task-state'), `${log}\n${serve?.output.slice(-30).join('\n')}`).to.equal('done');
+    expect(log).to.contain('Search for staplers').and.to.contain('input_text').and.to.contain('Add the cheapest stapler (Mini Stapler');
+    expect(await text(panel, '#final-result')).to.contain('Mini Stapler - $3.99');
+    expect(await shop.evaluate(() => localStorage.getItem('cart'))).to.equal('["mini-s"]');
+    // The task's session closed normally: the tab is free at once and the overlay is gone.
+    await shop.waitForFunction(() => document.querySelector('[data-browser-agent-ui]') === null || !document.querySelector('[data-browser-agent-ui]')?.isConnected, { timeout: 10_000 });
+  });
+
+  it('redirect mid-task changes what the agent does next', async () => {
+    await shop.evaluate(() => localStorage.removeItem('cart'));
+    await shop.goto(`${h.fixtures.url}/shop/index.html`);
+    await shop.bringToFront();
+    await llm.post('/control', { hold_on: 'results.html' });
+    await submitTask(panel, 'Find the cheapest stapler and add it to the cart');
+    await llm.waitHeld();
+    await panel.type('#redirect-input', 'Buy the most expensive stapler instead');
+    await panel.click('#redirect-send');
+    await panel.waitForFunction(() => document.getElementById('task-log')?.textContent?.includes('Redirected: Buy the most expensive stapler instead') ?? false, { timeout: 15_000 });
+    await shot(panel, '07-redirected');
+    await llm.post('/release');
+    await waitTaskState(panel, ['done', 'failed', 'stopped']);
+    expect(await text(panel, '#task-state')).to.equal('done');
+    expect(await text(panel, '#task-log')).to.contain('Add the most expensive stapler (Heavy Duty Stapler SX-200');
+    expect(await text(panel, '#final-result')).to.contain('Heavy Duty Stapler SX-200');
+    expect(await shop.evaluate(() => localStorage.getItem('cart'))).to.equal('["sx-200"]');
+    const decisions = await llm.log();
+    expect(decisions.filter((d) => d.redirected).map((d) => d.goal).join('|')).to.contain('most expensive');
+  });
+
+  it('Stop mid-task stops the agent and frees its tab; past tasks keep their outcome', async () => {
+    await shop.goto(`${h.fixtures.url}/shop/index.html`);
+    await shop.bringToFront();
+    await llm.post('/control', { hold_on: 'results.html' });
+    await submitTask(panel, 'Find a stapler and add it to the cart');
+    await llm.waitHeld();
+    const t0 = Date.now();
+    await panel.click('#task-stop');
+    await waitTaskState(panel, ['stopped'], 10_000);
+    const stoppedMs = Date.now() - t0;
+    await llm.post('/release');
+    await panel.waitForFunction(() => document.querySelector('#agent-list .tabs button[data-tab-id]') === null, { timeout: 10_000 });
+    await shot(panel, '08-task-stopped');
+    expect(stoppedMs).to.be.below(5000);
+    const history = await text(panel, '#history-list');
+    expect(history).to.contain('Go to the shop, find the cheapest stapler').and.to.match(/done/i);
+  });
+
+  it('Ctrl+C ends serve within 2 s, stops its task and releases its tab at once', async () => {
+    await shop.goto(`${h.fixtures.url}/shop/index.html`);
+    await shop.bringToFront();
+    await llm.post('/control', { hold_on: 'results.html' });
+    await submitTask(panel, 'Find a stapler');
+    await llm.waitHeld();
+    const proc = serve!.proc;
+    const exited = new Promise<number>((resolve) => proc.once('exit', () => resolve(Date.now())));
+    const t0 = Date.now();
+    proc.kill('SIGINT');
+    const tExit = await exited;
+    await waitTaskState(panel, ['stopped'], 5000);
+    await llm.post('/release');
+    // No session of serve is left holding a tab (a normal close frees leases at once, no 60 s grace).
+    const sessions = h.bridge.status()['sessions'] as { tabs: unknown[] }[];
+    expect(sessions.every((s) => s.tabs.length === 0), JSON.stringify(sessions)).to.equal(true);
+    expect(tExit - t0).to.be.below(2000);
+    serve = null;
+  });
+});
+
+describe('e2e: the side panel names every connection problem', function () {
+  this.timeout(180_000);
+  const logs: string[] = [];
+  let bridge: BridgeServer;
+  let launched: LaunchedBrowser;
+  let panel: Page;
+  const setStorage = (values: Record<string, unknown>) => panel.evaluate((v) => (globalThis as unknown as { chrome: { storage: { local: { set(x: unknown): Promise<void> } } } }).chrome.storage.local.set(v), values);
+
+  before(async () => {
+    bridge = new BridgeServer({ port: 0, logger: createLogger('info', (l) => logs.push(l)) });
+    await bridge.start();
+    // A fresh install: no secret yet.
+    launched = await launchWithExtension({ extensionBridgeUrl: bridge.extensionUrl, extensionConfig: {} });
+    panel = await openPanel(launched.browser);
+  });
+  after(async () => {
+    await launched?.close();
+    await bridge?.close();
+  });
+
+  it('not paired -> pairs with a one-time code typed in the panel', async () => {
+    await waitConn(panel, 'not_paired');
+    expect(await text(panel, '#conn-next')).to.contain('npx browser-use-ext pair');
+    await shot(panel, '10-not-paired');
+    await panel.type('#pair-code', 'ABCD-EFGH');
+    await panel.click('#pair-button');
+    await panel.waitForFunction(() => /not the pairing code|no pairing code/.test(document.getElementById('pair-result')?.textContent ?? ''), { timeout: 10_000 });
+    const code = bridge.pairing.create();
+    await panel.$eval('#pair-code', (e) => ((e as HTMLInputElement).value = ''));
+    await panel.type('#pair-code', code.toLowerCase());
+    await panel.click('#pair-button');
+    await waitConn(panel, 'connected');
+    await shot(panel, '11-paired-connected');
+    // One-time: the same code is refused afterwards.
+    const again = await panel.evaluate(async (u) => (await fetch(u, { method: 'POST', body: JSON.stringify({ code: 'x' }) })).status, bridge.url.replace('ws:', 'http:') + '/pair');
+    expect(again).to.equal(401);
+  });
+
+  it('wrong secret -> "Pairing secret refused", and the bridge logs it without the secret', async () => {
+    const before = logs.length;
+    await setStorage({ extension_secret: 'this-is-not-the-right-secret-0123456789' });
+    await waitConn(panel, 'secret_refused');
+    expect(await text(panel, '#conn-title')).to.equal('Pairing secret refused');
+    expect(await text(panel, '#conn-next')).to.contain('Pair again');
+    await shot(panel, '12-secret-refused');
+    const warned = logs.slice(before).filter((l) => l.includes('WARN') && l.includes('pairing secret does not match'));
+    expect(warned.length).to.be.greaterThan(0);
+    for (const l of logs) expect(l).not.to.contain('this-is-not-the-right-secret').and.not.to.contain(bridge.secrets.extension_secret);
+  });
+
+  it('bridge down -> "Bridge unreachable" with the URL tried', async () => {
+    const dead = `ws://127.0.0.1:${bridge.port + 1}/extension`;
+    await setStorage({ extension_secret: bridge.secrets.extension_secret, bridge_url: dead });
+    await waitConn(panel, 'unreachable');
+    expect(await text(panel, '#conn-message')).to.contain(dead);
+    expect(await text(panel, '#conn-next')).to.contain('npx browser-use-ext bridge');
+    await shot(panel, '13-bridge-unreachable');
+  });
+
+  it('version mismatch -> says which side to upgrade', async () => {
+    const newer = new BridgeServer({ port: 0, secrets: bridge.secrets, protocolVersion: 2, logger: createLogger('silent') });
+    await newer.start();
+    try {
+      await setStorage({ bridge_url: newer.extensionUrl });
+      await waitConn(panel, 'version_mismatch');
+      expect(await text(panel, '#conn-message')).to.contain('the bridge speaks 2, this extension speaks 1');
+      expect(await text(panel, '#conn-next')).to.contain('Update the extension');
+      await shot(panel, '14-version-mismatch');
+    } finally {
+      await newer.close();
+    }
+    expect(await connState(panel)).to.not.equal('connected');
+  });
+});
