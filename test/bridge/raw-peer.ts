@@ -15,6 +15,8 @@ export interface HelloOptions {
   capabilities?: string[];
   sessionToken?: string;
   maxTabs?: number;
+  /** hello.client.name (default test-<role>). */
+  clientName?: string;
   /** Upgrade headers; the extension role gets our extension Origin by default. */
   headers?: Record<string, string>;
 }
@@ -52,7 +54,7 @@ export class RawPeer {
   static async hello(url: string, role: 'agent' | 'extension', o: HelloOptions): Promise<RawPeer> {
     const p = await RawPeer.open(url, o.headers ?? (role === 'extension' ? { Origin: EXTENSION_ORIGIN } : {}));
     const clientNonce = crypto.randomBytes(16).toString('base64');
-    const hello: Record<string, unknown> = { type: 'hello', role, protocol_version: PROTOCOL_VERSION, client: { name: `test-${role}`, version: '0' }, capabilities: o.capabilities ?? [], client_nonce: clientNonce };
+    const hello: Record<string, unknown> = { type: 'hello', role, protocol_version: PROTOCOL_VERSION, client: { name: o.clientName ?? `test-${role}`, version: '0' }, capabilities: o.capabilities ?? [], client_nonce: clientNonce };
     if (o.sessionToken) hello['session_token'] = o.sessionToken;
     if (o.maxTabs !== undefined) hello['max_tabs'] = o.maxTabs;
     p.send(hello);

@@ -57,11 +57,11 @@ describe('bridge security (real ws)', () => {
       expect((await tryHandshake('extension', bridge.secrets.extension_secret)).error).to.equal(null);
     });
 
-    it('refuses a wrong agent secret with UNAUTHORIZED and close 1008', async () => {
+    it('refuses a wrong agent secret with UNAUTHORIZED and close 4001 (secret refused)', async () => {
       const r = await tryHandshake('agent', 'not-the-secret-at-all-000000');
       expect(r.error?.error_info.error_code).to.equal('UNAUTHORIZED');
       expect(r.error?.error_info.message).to.match(/BROWSER_USE_EXT_AGENT_SECRET/);
-      expect(r.close).to.equal(1008);
+      expect(r.close).to.equal(4001);
     });
 
     it('refuses the extension secret on the agent endpoint and vice versa', async () => {
