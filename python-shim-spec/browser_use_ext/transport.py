@@ -139,7 +139,8 @@ class BridgeConnection:
             try:
                 raw = await self._ws.recv()
             except websockets.exceptions.ConnectionClosed as e:
-                raise BridgeError(f'the bridge closed the connection during the handshake ({e.code} {e.reason}). If it requires authentication, set BROWSER_USE_EXT_AGENT_SECRET (see `npm start` output or secrets.json).', 'UNAUTHORIZED' if e.code == 1008 else 'COMMUNICATION_ERROR_WITH_TARGET') from e
+                code = 'UNAUTHORIZED' if e.code in (1008, 4001) else 'VERSION_MISMATCH' if e.code == 4002 else 'COMMUNICATION_ERROR_WITH_TARGET'
+                raise BridgeError(f'the bridge closed the connection during the handshake ({e.code} {e.reason}). If it requires authentication, set BROWSER_USE_EXT_AGENT_SECRET (see `npm start` output or secrets.json).', code) from e
             m = json.loads(raw)
             t = m.get('type')
             if t == 'auth_challenge':
@@ -150,7 +151,11 @@ class BridgeConnection:
                     raise BridgeError('auth_challenge without a client_nonce in hello', 'UNAUTHORIZED')
                 expected = _hmac_hex(self.secret, 'bridge:' + client_nonce)
                 if not hmac.compare_digest(expected, str(m.get('bridge_proof', ''))):
-                    await self._drop()
+                    # 4001 (schemas/lib/close-codes.ts): the bridge logs that our secret differs.
+                    try:
+                        await self._ws.close(4001, 'pairing secret mismatch')
+                    except Exception:
+                        pass
                     raise BridgeError(f'the server at {self.url} could not prove it knows the agent secret; it is not your bridge or the secret is out of date. Check BROWSER_USE_EXT_AGENT_SECRET / secrets.json.', 'UNAUTHORIZED')
                 proof = _hmac_hex(self.secret, f"agent:{m.get('nonce', '')}:{client_nonce}")
                 await self._ws.send(json.dumps({'type': 'auth_response', 'proof': proof}))
