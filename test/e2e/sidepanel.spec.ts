@@ -121,7 +121,7 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
     }
     h = await startHarness({ fixturesDir: path.join(SHIM, 'tests', 'fixtures') });
     llm = await new ScriptedLLM().start();
-    shop = await h.openPage(`${h.fixtures.url}/shop/index.html`);
+    shop = await h.openPage(h.fixtures.url("/shop/index.html"));
     await shop.evaluate(() => localStorage.removeItem('cart'));
     panel = await openPanel(h.launched.browser);
     await shop.bringToFront();
@@ -176,7 +176,7 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
 
   it('redirect mid-task changes what the agent does next', async () => {
     await shop.evaluate(() => localStorage.removeItem('cart'));
-    await shop.goto(`${h.fixtures.url}/shop/index.html`);
+    await shop.goto(h.fixtures.url("/shop/index.html"));
     await shop.bringToFront();
     await llm.post('/control', { hold_on: 'results.html' });
     await submitTask(panel, 'Find the cheapest stapler and add it to the cart');
@@ -196,7 +196,7 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
   });
 
   it('Stop mid-task stops the agent and frees its tab; past tasks keep their outcome', async () => {
-    await shop.goto(`${h.fixtures.url}/shop/index.html`);
+    await shop.goto(h.fixtures.url("/shop/index.html"));
     await shop.bringToFront();
     await llm.post('/control', { hold_on: 'results.html' });
     await submitTask(panel, 'Find a stapler and add it to the cart');
@@ -214,7 +214,7 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
   });
 
   it('Ctrl+C ends serve within 2 s, stops its task and releases its tab at once', async () => {
-    await shop.goto(`${h.fixtures.url}/shop/index.html`);
+    await shop.goto(h.fixtures.url("/shop/index.html"));
     await shop.bringToFront();
     await llm.post('/control', { hold_on: 'results.html' });
     await submitTask(panel, 'Find a stapler');

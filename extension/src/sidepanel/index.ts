@@ -152,8 +152,11 @@ async function load(): Promise<void> {
 chrome.storage.onChanged.addListener((changes, area) => {
   if (area === 'session') {
     if (PANEL_KEYS.connection in changes) {
+      const before = connection?.state;
       connection = (changes[PANEL_KEYS.connection]?.newValue as ConnectionStatus | undefined) ?? null;
       if (connection?.state === 'connected') pairOpen = false;
+      // "Paired. Connecting…" is stale once the connection says what happened.
+      if (connection?.state !== before && connection?.state !== 'connecting') $('pair-result').textContent = '';
       renderConnection();
     }
     if (PANEL_KEYS.agents in changes) {
