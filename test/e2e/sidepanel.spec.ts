@@ -28,10 +28,17 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) as `${string}.png`, fullPage: true });
 }
 
+/** The panel page in a popup window of its own: like the real side panel it is not a tab of the
+ * person's window, so it never becomes the agent's "active tab" (list_tabs lists normal windows). */
 async function openPanel(browser: LaunchedBrowser['browser']): Promise<Page> {
-  const panel = await browser.newPage();
+  const opener = await browser.newPage();
+  await opener.goto(PANEL_URL, { waitUntil: 'load' });
+  const target = browser.waitForTarget((t) => t.url() === PANEL_URL && t.type() === 'page' && t !== opener.target(), { timeout: 20_000 });
+  await opener.evaluate((u) => (globalThis as unknown as { chrome: { windows: { create(o: unknown): Promise<unknown> } } }).chrome.windows.create({ url: u, type: 'popup', width: 420, height: 820 }), PANEL_URL);
+  const panel = (await (await target).page()) as Page;
+  await opener.close();
   await panel.setViewport({ width: 420, height: 820 });
-  await panel.goto(PANEL_URL, { waitUntil: 'load' });
+  await panel.waitForSelector('#connection');
   return panel;
 }
 
