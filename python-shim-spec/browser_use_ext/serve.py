@@ -89,11 +89,16 @@ def step_details(agent: Any) -> Optional[dict]:
     return out
 
 
-def default_agent_factory(task: str, browser: ExtensionBrowser, controller: ExtensionController, context: dict, llm: Any, use_vision: bool = True, tool_calling_method: str = 'auto') -> Any:
+def default_agent_factory(task: str, browser: ExtensionBrowser, controller: ExtensionController, context: dict, llm: Any, use_vision: bool = True, tool_calling_method: str = 'auto', memory: bool = False) -> Any:
     """browser_use's own Agent on the person's Chrome."""
     from browser_use import Agent  # type: ignore
 
-    return Agent(task=task_text(task, context), llm=llm, browser=browser, controller=controller, use_vision=use_vision, tool_calling_method=tool_calling_method)
+    kwargs: dict[str, Any] = {'task': task_text(task, context), 'llm': llm, 'browser': browser, 'controller': controller, 'use_vision': use_vision, 'tool_calling_method': tool_calling_method}
+    # 0.1.45+ summarises with mem0 by default, which embeds with OpenAI whatever the LLM is (it fails
+    # without OPENAI_API_KEY); off unless --memory.
+    if 'enable_memory' in inspect.signature(Agent.__init__).parameters:
+        kwargs['enable_memory'] = memory
+    return Agent(**kwargs)
 
 
 def load_factory(spec: Optional[str]) -> Optional[Callable[..., Any]]:
@@ -114,7 +119,7 @@ def _call_with_supported(fn: Callable[..., Any], **kwargs: Any) -> Any:
 
 class TaskServer:
     def __init__(self, factory: Optional[Callable[..., Any]] = None, bridge_url: Optional[str] = None, agent_secret: Optional[str] = None, max_steps: int = 50,
-                 llm: Any = None, use_vision: bool = True, tool_calling_method: str = 'auto') -> None:
+                 llm: Any = None, use_vision: bool = True, tool_calling_method: str = 'auto', memory: bool = False) -> None:
         self.factory = factory or default_agent_factory
         self.bridge_url = bridge_url
         self.agent_secret = agent_secret
@@ -122,6 +127,7 @@ class TaskServer:
         self.llm = llm
         self.use_vision = use_vision
         self.tool_calling_method = tool_calling_method
+        self.memory = memory
         self.conn: Optional[BridgeConnection] = None
         self.tasks: dict[str, asyncio.Task] = {}
         self.agents: dict[str, Any] = {}
@@ -211,7 +217,7 @@ class TaskServer:
 
         try:
             made = _call_with_supported(self.factory, task=prompt, browser=browser, controller=ExtensionController(), context=context, on_step=on_step,
-                                        llm=self.llm, use_vision=self.use_vision, tool_calling_method=self.tool_calling_method)
+                                        llm=self.llm, use_vision=self.use_vision, tool_calling_method=self.tool_calling_method, memory=self.memory)
             if inspect.isawaitable(made) and not hasattr(made, 'run'):
                 made = await made
             await self.progress(task_id, 'running', 'Running')
@@ -348,6 +354,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument('--api-key', default=None, help='API key (default: $BROWSER_USE_EXT_LLM_API_KEY or the provider\'s usual variable)')
     s.add_argument('--no-vision', action='store_true', help='do not send screenshots to the LLM (text-only models, faster)')
     s.add_argument('--tool-calling-method', default='auto', choices=['auto', 'function_calling', 'json_mode', 'raw', 'tools'], help='how browser_use asks the LLM for actions (default auto)')
+    s.add_argument('--memory', action='store_true', help='browser_use 0.1.45+ procedural memory (mem0; needs OPENAI_API_KEY for its embeddings)')
     s.add_argument('--skip-llm-check', action='store_true', help='do not ask the LLM a test question at start-up')
     s.add_argument('--agent', default=None, help='module:function agent factory instead of browser_use\'s Agent')
     s.add_argument('--max-steps', type=int, default=50)
@@ -359,7 +366,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format='%(asctime)s %(levelname)s %(name)s: %(message)s')
     model = preflight(args)
-    server = TaskServer(load_factory(args.agent), bridge_url=args.bridge_url, max_steps=args.max_steps, llm=model, use_vision=not args.no_vision, tool_calling_method=args.tool_calling_method)
+    server = TaskServer(load_factory(args.agent), bridge_url=args.bridge_url, max_steps=args.max_steps, llm=model, use_vision=not args.no_vision, tool_calling_method=args.tool_calling_method, memory=args.memory)
 
     async def run() -> None:
         loop = asyncio.get_running_loop()

@@ -128,7 +128,9 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
     }
     h = await startHarness({ fixturesDir: path.join(SHIM, 'tests', 'fixtures') });
     llm = await new ScriptedLLM().start();
-    shop = await h.openPage(h.fixtures.url("/shop/index.html"));
+    shop = await h.openPage(h.fixtures.url('/shop/index.html'));
+    // The launch's about:blank tab would be another window's active tab: the shop is the person's tab.
+    for (const p of await h.launched.browser.pages()) if (p !== shop && p.url() === 'about:blank') await p.close();
     await shop.evaluate(() => localStorage.removeItem('cart'));
     panel = await openPanel(h.launched.browser);
     await shop.bringToFront();
@@ -165,15 +167,22 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
   it('a typed task runs on the shop: the panel shows each step, the controlled tab, and done', async () => {
     await shop.bringToFront();
     await submitTask(panel, 'Go to the shop, find the cheapest stapler and add it to the cart');
-    // While the agent holds the shop tab: the overlay is in the page and the tab is in the agent's group.
-    await shop.waitForSelector('[data-browser-agent-ui]', { timeout: 90_000 });
-    await panel.waitForFunction(() => document.querySelector('#agent-list .tabs button[data-tab-id]') !== null, { timeout: 30_000 });
-    await shot(shop, '04-overlay-on-controlled-tab');
-    await shot(panel, '05-task-running');
-    await waitTaskState(panel, ['done', 'failed', 'stopped']);
+    // While the agent holds the shop tab: the overlay is in the page and the tab is listed under the agent.
+    const overlay = shop.waitForSelector('[data-browser-agent-ui]', { timeout: 90_000 }).then(async () => {
+      await shot(shop, '04-overlay-on-controlled-tab');
+      return true;
+    }, () => false);
+    const listed = panel.waitForFunction(() => document.querySelector('#agent-list .tabs button[data-tab-id]') !== null, { timeout: 90_000 }).then(async () => {
+      await shot(panel, '05-task-running');
+      return true;
+    }, () => false);
+    await waitTaskState(panel, ['done', 'failed', 'stopped']).catch(() => undefined);
     const log = await text(panel, '#task-log');
+    const diag = `${log}\n--- serve:\n${serve?.output.slice(-40).join('\n')}`;
+    expect(await overlay, `overlay never shown\n${diag}`).to.equal(true);
+    expect(await listed, `tab never listed under the agent\n${diag}`).to.equal(true);
     await shot(panel, '06-task-done');
-    expect(await text(panel, '#task-state'), `${log}\n${serve?.output.slice(-30).join('\n')}`).to.equal('done');
+    expect(await text(panel, '#task-state'), diag).to.equal('done');
     expect(log).to.contain('Search for staplers').and.to.contain('input_text').and.to.contain('Add the cheapest stapler (Mini Stapler');
     expect(await text(panel, '#final-result')).to.contain('Mini Stapler - $3.99');
     expect(await shop.evaluate(() => localStorage.getItem('cart'))).to.equal('["mini-s"]');
@@ -183,7 +192,7 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
 
   it('redirect mid-task changes what the agent does next', async () => {
     await shop.evaluate(() => localStorage.removeItem('cart'));
-    await shop.goto(h.fixtures.url("/shop/index.html"));
+    await shop.goto(h.fixtures.url('/shop/index.html'));
     await shop.bringToFront();
     await llm.post('/control', { hold_on: 'results.html' });
     await submitTask(panel, 'Find the cheapest stapler and add it to the cart');
@@ -203,7 +212,7 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
   });
 
   it('Stop mid-task stops the agent and frees its tab; past tasks keep their outcome', async () => {
-    await shop.goto(h.fixtures.url("/shop/index.html"));
+    await shop.goto(h.fixtures.url('/shop/index.html'));
     await shop.bringToFront();
     await llm.post('/control', { hold_on: 'results.html' });
     await submitTask(panel, 'Find a stapler and add it to the cart');
@@ -221,7 +230,7 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
   });
 
   it('Ctrl+C ends serve within 2 s, stops its task and releases its tab at once', async () => {
-    await shop.goto(h.fixtures.url("/shop/index.html"));
+    await shop.goto(h.fixtures.url('/shop/index.html'));
     await shop.bringToFront();
     await llm.post('/control', { hold_on: 'results.html' });
     await submitTask(panel, 'Find a stapler');

@@ -40,13 +40,13 @@ function renderConnection(): void {
   $('connection').dataset['state'] = state;
   $('conn-title').textContent = TITLES[state];
   $('conn-message').textContent = c?.message ?? 'Waiting for the extension to report its connection…';
-  $('conn-next').textContent = c?.next_step ?? '';
+  const taker = agents.some((a) => a.connected && a.capabilities.includes('accepts_tasks'));
+  $('conn-next').textContent = state === 'connected' && taker ? 'An agent that accepts tasks is connected: type a task below.' : (c?.next_step ?? '');
   $('conn-retry').hidden = state === 'connected' || state === 'not_paired';
-  $('show-pair').hidden = state === 'not_paired' || pairOpen;
+  $('show-pair').hidden = state === 'not_paired' || state === 'connected' || pairOpen;
   $('pair').hidden = !(pairOpen || state === 'not_paired' || state === 'secret_refused');
   const connected = state === 'connected';
   $<HTMLButtonElement>('task-submit').disabled = !connected;
-  const taker = agents.some((a) => a.connected && a.capabilities.includes('accepts_tasks'));
   $('no-agent').hidden = !connected || taker;
 }
 
