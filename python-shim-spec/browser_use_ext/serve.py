@@ -101,6 +101,36 @@ def default_agent_factory(task: str, browser: ExtensionBrowser, controller: Exte
     return Agent(**kwargs)
 
 
+def keep_signals_for_serve() -> None:
+    """browser_use 0.1.48's Agent.run installs its own SIGINT handler (first Ctrl+C pauses and waits
+    for Enter on stdin) and removes every handler when it returns; under serve, Ctrl+C must stop the
+    tasks and exit, so the Agent's SignalHandler does nothing here."""
+    try:
+        import browser_use.utils as bu_utils  # type: ignore
+    except Exception:
+        return
+    original = getattr(bu_utils, 'SignalHandler', None)
+    if original is None or getattr(original, '_bux_serve', False):
+        return
+
+    class ServeOwnsSignals(original):  # type: ignore[misc, valid-type]
+        _bux_serve = True
+
+        def register(self) -> None:
+            return None
+
+        def unregister(self) -> None:
+            return None
+
+        def wait_for_resume(self) -> None:
+            return None
+
+        def reset(self) -> None:
+            return None
+
+    bu_utils.SignalHandler = ServeOwnsSignals
+
+
 def load_factory(spec: Optional[str]) -> Optional[Callable[..., Any]]:
     if not spec:
         return None
@@ -131,6 +161,9 @@ class TaskServer:
         self.conn: Optional[BridgeConnection] = None
         self.tasks: dict[str, asyncio.Task] = {}
         self.agents: dict[str, Any] = {}
+        # Tasks the person stopped: browser_use turns a cancelled step into InterruptedError and
+        # returns normally, so the outcome is decided by this, not by how run() ended.
+        self.stop_requested: set[str] = set()
         self.stopping = False
 
     async def connect(self) -> BridgeConnection:
@@ -170,6 +203,7 @@ class TaskServer:
         agent = self.agents.get(task_id)
         if m.get('command') == 'stop':
             logger.info('stop requested for %s', task_id)
+            self.stop_requested.add(task_id)
             if agent is not None and hasattr(agent, 'stop'):
                 try:
                     agent.stop()
@@ -192,6 +226,7 @@ class TaskServer:
         prompt = str(m.get('user_prompt', ''))
         context = dict(m.get('context') or {})
         logger.info('task %s: %s', task_id, prompt[:200])
+        keep_signals_for_serve()
         await self.progress(task_id, 'accepted', f'Accepted: {prompt[:200]}')
         config = ExtensionBrowserConfig(bridge_url=self.bridge_url, agent_secret=self.agent_secret)
         if not self.use_vision:
@@ -232,7 +267,9 @@ class TaskServer:
             else:
                 final, ok = made, True
             await flush()
-            if ok is False:
+            if task_id in self.stop_requested:
+                await self.progress(task_id, 'stopped', 'Stopped.' if not self.stopping else 'Stopped: the agent process is shutting down.', final_result=None)
+            elif ok is False:
                 await self.progress(task_id, 'failed', 'The agent gave up or ran out of steps.', final_result=final)
             else:
                 await self.progress(task_id, 'done', 'Done', final_result=final)
@@ -240,10 +277,14 @@ class TaskServer:
             await flush()
             await self.progress(task_id, 'stopped', 'Stopped.' if not self.stopping else 'Stopped: the agent process is shutting down.', final_result=None)
         except Exception as e:
-            logger.exception('task %s failed', task_id)
             await flush()
-            await self.progress(task_id, 'failed', f'{type(e).__name__}: {e}', final_result=None)
+            if task_id in self.stop_requested:
+                await self.progress(task_id, 'stopped', 'Stopped.', final_result=None)
+            else:
+                logger.exception('task %s failed', task_id)
+                await self.progress(task_id, 'failed', f'{type(e).__name__}: {e}', final_result=None)
         finally:
+            self.stop_requested.discard(task_id)
             self.agents.pop(task_id, None)
             self.tasks.pop(task_id, None)
             # A normal close ends the task's bridge session: its tabs are free at once.
@@ -272,6 +313,7 @@ class TaskServer:
         """Ctrl+C: stop every task (each reports stopped and closes its bridge session, freeing its
         tabs), then close the control connection; all within SHUTDOWN_BUDGET_S."""
         self.stopping = True
+        self.stop_requested.update(self.tasks.keys())
         running = list(self.tasks.values())
         for agent in list(self.agents.values()):
             try:

@@ -46,7 +46,8 @@ const connState = (panel: Page) => panel.$eval('#connection', (e) => (e as HTMLE
 async function waitConn(panel: Page, state: string, timeout = 30_000): Promise<void> {
   await panel.waitForFunction((s) => (document.getElementById('connection') as HTMLElement).dataset['state'] === s, { timeout }, state);
 }
-const text = (panel: Page, sel: string) => panel.$eval(sel, (e) => (e as HTMLElement).innerText);
+// textContent for the state badge (CSS upper-cases what innerText returns), innerText elsewhere (line breaks).
+const text = (panel: Page, sel: string) => panel.$eval(sel, (e, s) => (s === '#task-state' ? (e.textContent ?? '') : (e as HTMLElement).innerText), sel);
 
 /** PYTHONPATH for the shim, plus websockets when the browser_use venv lacks it (dev venv only). */
 function pythonEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
