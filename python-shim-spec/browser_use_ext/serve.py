@@ -22,6 +22,7 @@ import importlib
 import inspect
 import json
 import logging
+import os
 import signal
 import sys
 from typing import Any, Callable, Optional
@@ -164,6 +165,10 @@ class TaskServer:
         # Tasks the person stopped: browser_use turns a cancelled step into InterruptedError and
         # returns normally, so the outcome is decided by this, not by how run() ended.
         self.stop_requested: set[str] = set()
+        # Redirects wait for the agent's next step: browser_use 0.1.48 drops the last human message
+        # after each step (it takes it for the step's state message), so one added mid-step is lost.
+        self.pending_redirects: dict[str, list[str]] = {}
+        self.hooked: set[str] = set()
         self.stopping = False
 
     async def connect(self) -> BridgeConnection:
@@ -216,9 +221,12 @@ class TaskServer:
         if m.get('command') == 'redirect':
             text = str(m.get('text', ''))
             if agent is not None and hasattr(agent, 'add_new_task'):
-                agent.add_new_task(text)
+                if task_id in self.hooked:
+                    self.pending_redirects.setdefault(task_id, []).append(text)
+                else:
+                    agent.add_new_task(text)
                 logger.info('task %s redirected: %s', task_id, text)
-                asyncio.ensure_future(self.progress(task_id, 'running', f'Redirected: {text}'))
+                asyncio.ensure_future(self.progress(task_id, 'running', f'Redirected: {text} (the agent takes it at its next step)'))
             else:
                 asyncio.ensure_future(self.progress(task_id, 'running', 'This agent cannot change its task while running; stop it and submit the new task.'))
 
@@ -244,6 +252,10 @@ class TaskServer:
             if step_sends:
                 await asyncio.gather(*step_sends, return_exceptions=True)
 
+        async def on_step_start(agent: Any) -> None:
+            for text in self.pending_redirects.pop(task_id, []):
+                agent.add_new_task(text)
+
         async def on_step_end(agent: Any) -> None:
             details = step_details(agent)
             n = max(0, int(getattr(getattr(agent, 'state', None), 'n_steps', 1)) - 1)
@@ -259,8 +271,12 @@ class TaskServer:
             if hasattr(made, 'run'):
                 self.agents[task_id] = made
                 run_kwargs: dict[str, Any] = {'max_steps': self.max_steps}
-                if 'on_step_end' in inspect.signature(made.run).parameters:
+                params = inspect.signature(made.run).parameters
+                if 'on_step_end' in params:
                     run_kwargs['on_step_end'] = on_step_end
+                if 'on_step_start' in params:
+                    run_kwargs['on_step_start'] = on_step_start
+                    self.hooked.add(task_id)
                 result = await made.run(**run_kwargs)
                 final = _final_of(made, result)
                 ok = _success_of(result)
@@ -285,6 +301,8 @@ class TaskServer:
                 await self.progress(task_id, 'failed', f'{type(e).__name__}: {e}', final_result=None)
         finally:
             self.stop_requested.discard(task_id)
+            self.pending_redirects.pop(task_id, None)
+            self.hooked.discard(task_id)
             self.agents.pop(task_id, None)
             self.tasks.pop(task_id, None)
             # A normal close ends the task's bridge session: its tabs are free at once.
@@ -435,4 +453,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     except BridgeError as e:
         print(f'error: {e}', file=sys.stderr)
         return 2
+    if server.stopping:
+        # Tasks are stopped, their sessions closed (tabs freed) and the person told. What is left are
+        # the Agent's background threads (telemetry, HTTP connection pools, an LLM call running in an
+        # executor) that would hold the interpreter for seconds: leave now, as Ctrl+C promises.
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
     return 0

@@ -204,8 +204,9 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
     await shot(panel, '07-redirected');
     await llm.post('/release');
     await waitTaskState(panel, ['done', 'failed', 'stopped']);
-    expect(await text(panel, '#task-state')).to.equal('done');
-    expect(await text(panel, '#task-log')).to.contain('Add the most expensive stapler (Heavy Duty Stapler SX-200');
+    const diag = `${await text(panel, '#task-log')}\n--- llm: ${JSON.stringify(await llm.log())}\n--- serve:\n${serve?.output.slice(-60).join('\n')}`;
+    expect(await text(panel, '#task-state'), diag).to.equal('done');
+    expect(await text(panel, '#task-log'), diag).to.contain('Add the most expensive stapler (Heavy Duty Stapler SX-200');
     expect(await text(panel, '#final-result')).to.contain('Heavy Duty Stapler SX-200');
     expect(await shop.evaluate(() => localStorage.getItem('cart'))).to.equal('["sx-200"]');
     const decisions = await llm.log();
