@@ -7,7 +7,7 @@ import type { ContextElement, ProtocolMessage } from '../../../schemas/generated
 import { isPanelRequest, PANEL_KEYS, SETTING_KEYS, UI_CHANNEL, type PanelRequest, type PanelResponse, type UiRequest } from '../shared/panel-messages';
 import type { BridgeConnection } from './bridge-connection';
 import { controllerOf, onAgentSessions, onTabComplete } from './controlled-tabs';
-import { clearFinishedTasks, onTaskError, onTaskProgress, submitTask, taskControl } from './task-relay';
+import { clearFinishedTasks, onTaskError, onTaskProgress, runningTaskIds, submitTask, taskControl } from './task-relay';
 
 const MENU_ID = 'bux-ask-agent';
 
@@ -78,6 +78,9 @@ async function handle(req: PanelRequest, sender: chrome.runtime.MessageSender, s
     const c = await controllerOf(tabId);
     if (!c) return { ok: false, error: 'No agent controls this tab any more.' };
     if (c.task) return taskControl(send, c.task, 'stop');
+    // `serve` runs each task in a session of its own (the one holding the tab), apart from the session
+    // that took the task: stop the panel's running tasks too, then take the tab back.
+    for (const id of await runningTaskIds()) taskControl(send, id, 'stop');
     return send({ type: 'session_control', command: 'release_tab', session_id: c.session, tab_id: tabId }) ? { ok: true } : { ok: false, error: 'Not connected to the bridge.' };
   }
   switch (req.op) {

@@ -97,3 +97,10 @@ export function onTaskError(e: ErrorMessage): boolean {
 export function clearFinishedTasks(): Promise<unknown> {
   return updateTasks((tasks) => tasks.filter((t) => !FINAL.has(t.state)));
 }
+
+/** Tasks from the panel that have not ended. */
+export async function runningTaskIds(): Promise<string[]> {
+  const got = await chrome.storage.local.get(PANEL_KEYS.tasks);
+  const tasks = Array.isArray(got[PANEL_KEYS.tasks]) ? (got[PANEL_KEYS.tasks] as TaskRecord[]) : [];
+  return tasks.filter((t) => !FINAL.has(t.state)).map((t) => t.task_id);
+}
