@@ -38,7 +38,7 @@ export function seed000Tree(state: SimplifiedState): { tree: Seed000Node[]; ids:
     if (!el.is_visible || el.is_in_viewport === false || !el.bounds) continue;
     const id = tree.length + 1;
     ids.set(id, el.id);
-    tree.push({ id, role: el.role ?? 'generic', name: el.name ?? el.text_content ?? '', tag: el.tag.toUpperCase(), bounds: el.bounds });
+    tree.push({ id, role: el.role ?? 'generic', name: el.name || el.text_content || '', tag: el.tag.toUpperCase(), bounds: el.bounds });
   }
   return { tree, ids };
 }
