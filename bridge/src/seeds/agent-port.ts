@@ -1,10 +1,10 @@
 // What a seed translator needs from the bridge: an agent session that runs our actions. The
 // connectors pass an AgentClient (bridge/src/client/agent-client.ts); unit tests pass a fake.
-import type { ActionResultMessage, SimplifiedState } from '../../../schemas/generated/protocol';
+import type { ActionResultMessage, SettleOptions, SimplifiedState } from '../../../schemas/generated/protocol';
 import type { ActionName, ActionParams } from '../../../schemas/generated/registry';
 
 export interface ActionPort {
-  call<A extends ActionName>(action: A, params: ActionParams<A>, options?: { tabId?: number; timeoutMs?: number }): Promise<ActionResultMessage>;
+  call<A extends ActionName>(action: A, params: ActionParams<A>, options?: { tabId?: number; timeoutMs?: number; settle?: SettleOptions }): Promise<ActionResultMessage>;
 }
 
 export interface TabRow {
