@@ -114,6 +114,10 @@ async def execute_step(conn: BridgeConnection, step_input: dict, tool_call: dict
     a = tool_call.get('args') or {}
     args: dict[str, Any] = {'url': None, 'role': None, 'name': None, 'text': None, 'direction': None, 'key': None, 'seconds': None}
 
+    async def act(name: str, params: dict, timeout_ms: Optional[int] = None) -> dict:
+        # No 15 s no-change watch (a seed 002 notion): the executor reports at once.
+        return await conn.call(name, params, tab_id, timeout_ms=timeout_ms, settle={'no_change_timeout_ms': 0})
+
     def out(status: str, error_type: str, message: str) -> dict:
         return {'action': tool, 'args': args, 'status': status, 'error_type': error_type, 'message': message}
 
@@ -133,7 +137,7 @@ async def execute_step(conn: BridgeConnection, step_input: dict, tool_call: dict
             args['url'] = a.get('url')
             if not a.get('url'):
                 return out('failure', 'ambiguous_step', 'navigate needs args.url.')
-            return from_result(await conn.call('navigate', {'url': a['url']}, tab_id), f'Navigated to {a["url"]}.')
+            return from_result(await act('navigate', {'url': a['url']}), f'Navigated to {a["url"]}.')
         if tool == 'click':
             args['role'], args['name'] = a.get('role'), a.get('name')
             if not a.get('role') or a.get('name') is None:
@@ -147,35 +151,35 @@ async def execute_step(conn: BridgeConnection, step_input: dict, tool_call: dict
                 if len(matches) > 1:
                     return out('failure', 'ambiguous_step', f'{len(matches)} {a["role"]} elements are named "{a["name"]}" in dom_snapshot; the step must say which.')
                 name = matches[0]['name']
-            return from_result(await conn.call('click', {'role': a['role'], 'name': name, 'exact': True}, tab_id), f'Clicked {a["role"]} "{name}".')
+            return from_result(await act('click', {'role': a['role'], 'name': name, 'exact': True}), f'Clicked {a["role"]} "{name}".')
         if tool == 'type':
             args['text'] = a.get('text')
             if not isinstance(a.get('text'), str):
                 return out('failure', 'ambiguous_step', 'type needs args.text.')
-            s = await conn.call('get_state', {'viewport_expansion': -1, 'max_text_chars': 0}, tab_id)
+            s = await act('get_state', {'viewport_expansion': -1, 'max_text_chars': 0})
             focused = (s.get('new_simplified_state') or {}).get('active_element_id')
             if not focused:
                 return out('failure', 'element_not_found', 'No focused field to type into. Click the field first (a separate step).')
-            return from_result(await conn.call('type', {'element_id': focused, 'text': a['text']}, tab_id), f'Typed "{a["text"]}" into the focused field.')
+            return from_result(await act('type', {'element_id': focused, 'text': a['text']}), f'Typed "{a["text"]}" into the focused field.')
         if tool == 'search':
             query = a.get('query') or a.get('text')
             args['text'] = query
             if not query:
                 return out('failure', 'ambiguous_step', 'search needs args.query.')
-            s = await conn.call('get_state', {'viewport_expansion': -1, 'max_text_chars': 0}, tab_id)
+            s = await act('get_state', {'viewport_expansion': -1, 'max_text_chars': 0})
             els = (s.get('new_simplified_state') or {}).get('actionable_elements') or []
             boxes = [e for e in els if e.get('role') == 'searchbox' or (e.get('role') in ('textbox', 'combobox') and re.search('search', f'{e.get("name", "")} {e.get("attributes", {}).get("placeholder", "")} {e.get("attributes", {}).get("type", "")}', re.I))]
             if len(boxes) == 1:
-                filled = await conn.call('fill', {'element_id': boxes[0]['id'], 'value': query}, tab_id)
+                filled = await act('fill', {'element_id': boxes[0]['id'], 'value': query})
                 if filled.get('status') != 'success':
                     return from_result(filled, '')
-                return from_result(await conn.call('press', {'element_id': boxes[0]['id'], 'key': 'Enter'}, tab_id), f'Searched the page for "{query}".')
-            return from_result(await conn.call('search', {'query': query}, tab_id), f'Searched Google for "{query}".')
+                return from_result(await act('press', {'element_id': boxes[0]['id'], 'key': 'Enter'}), f'Searched the page for "{query}".')
+            return from_result(await act('search', {'query': query}), f'Searched Google for "{query}".')
         if tool == 'scroll':
             args['direction'] = a.get('direction')
             if a.get('direction') not in ('up', 'down'):
                 return out('failure', 'ambiguous_step', 'scroll takes args.direction "up" or "down".')
-            r = await conn.call('scroll', {'direction': a['direction']}, tab_id)
+            r = await act('scroll', {'direction': a['direction']})
             moved = ((r.get('outcome_details') or {}).get('result') or {}).get('moved')
             if r.get('status') == 'success' and moved is False:
                 return out('success', 'none', f'Already at the {"bottom" if a["direction"] == "down" else "top"}; nothing moved.')
@@ -184,12 +188,12 @@ async def execute_step(conn: BridgeConnection, step_input: dict, tool_call: dict
             args['key'] = a.get('key')
             if not a.get('key'):
                 return out('failure', 'ambiguous_step', 'press_key needs args.key, e.g. "Enter".')
-            return from_result(await conn.call('press', {'key': a['key']}, tab_id), f'Pressed {a["key"]}.')
+            return from_result(await act('press', {'key': a['key']}), f'Pressed {a["key"]}.')
         # wait
         seconds = a.get('seconds')
         args['seconds'] = seconds if isinstance(seconds, int) and not isinstance(seconds, bool) else None
         if args['seconds'] is None or not 0 <= seconds <= 60:
             return out('failure', 'ambiguous_step', 'wait takes args.seconds, an integer 0-60.')
-        return from_result(await conn.call('wait', {'ms': seconds * 1000}, tab_id, timeout_ms=seconds * 1000 + 15_000), f'Waited {seconds} s.')
+        return from_result(await act('wait', {'ms': seconds * 1000}, timeout_ms=seconds * 1000 + 15_000), f'Waited {seconds} s.')
     except BridgeError as e:
         return out('failure', 'unknown', f'The browser could not be reached: {e}')

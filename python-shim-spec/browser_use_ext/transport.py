@@ -200,14 +200,16 @@ class BridgeConnection:
             raise BridgeError('not connected to the bridge (the connection closed); create a new ExtensionBrowser context', 'COMMUNICATION_ERROR_WITH_TARGET')
         await self._ws.send(json.dumps(message))
 
-    async def call(self, action: str, params: Optional[dict] = None, tab_id: Optional[int] = None, timeout_ms: Optional[int] = None) -> dict:
-        """Sends one action and returns its action_result message (status success or error)."""
+    async def call(self, action: str, params: Optional[dict] = None, tab_id: Optional[int] = None, timeout_ms: Optional[int] = None, settle: Optional[dict] = None) -> dict:
+        """Sends one action and returns its action_result message (status success or error). settle: the action's settle rule."""
         action_id = f'py{next(self._seq)}-{int(time.time() * 1000):x}'
         msg: dict[str, Any] = {'type': 'action', 'action_id': action_id, 'action': action, 'params': params or {}}
         if tab_id is not None:
             msg['tab_id'] = tab_id
         if timeout_ms is not None:
             msg['timeout_ms'] = timeout_ms
+        if settle is not None:
+            msg['settle'] = settle
         fut: asyncio.Future = asyncio.get_running_loop().create_future()
         self._waiters[action_id] = fut
         try:

@@ -136,7 +136,8 @@ export async function executeStep(port: ActionPort, input: Seed003Input, call: S
   const args: Seed003Args = { ...EMPTY };
   const out = (status: 'success' | 'failure', error_type: Seed003ErrorType, message: string): Seed003Output => ({ action: tool, args, status, error_type, message });
   const fromResult = (r: ActionResultMessage, ok: string): Seed003Output => (r.status === 'success' ? out('success', 'none', ok) : out('failure', errorTypeOf(r.error_info?.error_code, tool), r.error_info?.message ?? `${tool} failed`));
-  const tab = opts.tabId === undefined ? {} : { tabId: opts.tabId };
+  // No 15 s no-change watch (a seed 002 notion): the executor reports at once, verification is upstream.
+  const tab = { ...(opts.tabId === undefined ? {} : { tabId: opts.tabId }), settle: { no_change_timeout_ms: 0 } };
   if (!(SEED003_TOOLS as readonly string[]).includes(tool)) return out('failure', 'tool_limit', `Unknown tool "${tool}". The executor has: ${SEED003_TOOLS.join(', ')}.`);
   if (!input.allowed_tools.includes(tool)) return out('failure', 'tool_limit', `Tool "${tool}" is not in allowed_tools (${input.allowed_tools.join(', ') || 'none'}).`);
   try {
