@@ -2017,6 +2017,10 @@ export interface ClearResult {
    * Local id of the element acted on, in its frame (useful when the target was a role or selector).
    */
   element_id?: string;
+  /**
+   * The field's value after clearing (absent for passwords), as fill reports it.
+   */
+  value?: string;
 }
 /**
  * Result of press.
