@@ -1,6 +1,7 @@
 // Seed 001 ("Extension Architecture") end to end: a backend written from the seed alone (backends.ts)
 // drives real Chromium through `connect --dialect 001`: the connector dials the backend and is an
 // agent session on the bridge. First the seed's literal command examples, then a shop task.
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
 import { SeedConnector } from '../../bridge/src/seeds/connector';
@@ -152,5 +153,30 @@ describe('seed 001: a backend from the seed document drives the browser', functi
     const snap = await backend.send({ type: 'snapshot' });
     expect(snap['success']).to.equal(true);
     expect((h.bridge.status()['agents'] as unknown[]).length).to.equal(sessionsBefore);
+  });
+
+  it('`browser-use-ext connect --dialect 001` from the command line: joins, serves, and Ctrl+C ends its session', async function () {
+    this.timeout(60_000);
+    const other = await new Seed001Backend().start();
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bridge/src/cli.ts'), 'connect', '--dialect', '001', other.url, '--bridge', h.bridge.agentUrl, '--log-level', 'warn'], { env: { ...process.env, BROWSER_USE_EXT_AGENT_SECRET: h.secrets.agent_secret } });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      await other.waitConnected();
+      const names = () => (h.bridge.status()['agents'] as { client: { name: string } }[]).map((a) => a.client.name);
+      expect(names()).to.include(`seed001-connector ${other.url}`);
+      const tabs = await other.send({ type: 'tab', params: { action: 'list' } });
+      expect(tabs['success'], out).to.equal(true);
+      child.kill('SIGINT');
+      const code = await new Promise<number | null>((r) => child.on('exit', r));
+      expect(code, out).to.equal(0);
+      expect(out).to.contain('connector stopped: SIGINT');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(names()).not.to.include(`seed001-connector ${other.url}`);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await other.close();
+    }
   });
 });
