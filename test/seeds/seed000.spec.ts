@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import { SeedConnector } from '../../bridge/src/seeds/connector';
+import { ConnectorManager } from '../../bridge/src/seeds/connector-manager';
 import { REPO_ROOT } from '../harness/browser';
 import { startHarness, type Harness } from '../harness/harness';
 import { Seed000Backend, type Seed000Node } from './backends';
@@ -110,4 +111,32 @@ describe('seed 000: a backend from the seed document drives the browser', functi
     const page = (await h.launched.browser.pages()).find((p) => p.url().includes('/cart.html'));
     expect(await page?.$eval('#items', (e) => e.textContent)).to.contain('Mini Stapler');
   });
+
+  it('the bridge-side ConnectorManager (for the panel setting) adds, lists and removes a connector', async () => {
+    const other = await new Seed000Backend().start();
+    const m = new ConnectorManager({ bridgeAgentUrl: h.bridge.agentUrl, agentSecret: h.secrets.agent_secret });
+    try {
+      await expectRejects(() => m.add('000', 'ws://192.0.2.1:9/'), /--allow-remote/);
+      const info = await m.add('000', other.url);
+      expect(info).to.include({ dialect: '000', url: other.url, client_name: `seed000-connector ${other.url}` });
+      await other.next('Snapshot');
+      expect(m.list()[0]?.backend_connected).to.equal(true);
+      expect((h.bridge.status()['agents'] as { client: { name: string } }[]).map((a) => a.client.name)).to.include(info.client_name);
+      expect(await m.remove(info.id)).to.equal(true);
+      expect(m.list()).to.deep.equal([]);
+    } finally {
+      await m.closeAll();
+      await other.close();
+    }
+  });
 });
+
+async function expectRejects(fn: () => Promise<unknown>, re: RegExp): Promise<void> {
+  try {
+    await fn();
+  } catch (e) {
+    expect((e as Error).message).to.match(re);
+    return;
+  }
+  throw new Error('expected a rejection');
+}

@@ -21,10 +21,10 @@ class FakePort extends EventEmitter {
   async call(action: string, params: unknown, options: { tabId?: number } = {}): Promise<ActionResultMessage> {
     this.calls.push({ action, params, ...(options.tabId === undefined ? {} : { tabId: options.tabId }) });
     const base = { type: 'action_result' as const, original_action_id: 'x', action, status: 'success' as const };
-    if (action === 'list_tabs') return { ...base, outcome_details: { result: { tabs: [{ tab_id: 7, url: 'http://127.0.0.1/x', title: 'X', active: true, index: 0, window_id: 1 }] } } } as ActionResultMessage;
-    if (action === 'get_state') return { ...base, new_simplified_state: this.states.shift() ?? state([]) } as ActionResultMessage;
-    if (action === 'list_tools') return { ...base, outcome_details: { result: { tools: [] } } } as ActionResultMessage;
-    return { ...base, outcome_details: { result: {} } } as ActionResultMessage;
+    if (action === 'list_tabs') return { ...base, outcome_details: { result: { tabs: [{ tab_id: 7, url: 'http://127.0.0.1/x', title: 'X', active: true, index: 0, window_id: 1 }] } } } as unknown as ActionResultMessage;
+    if (action === 'get_state') return { ...base, new_simplified_state: this.states.shift() ?? state([]) } as unknown as ActionResultMessage;
+    if (action === 'list_tools') return { ...base, outcome_details: { result: { tools: [] } } } as unknown as ActionResultMessage;
+    return { ...base, outcome_details: { result: {} } } as unknown as ActionResultMessage;
   }
   sendTaskProgress(p: Omit<TaskProgressMessage, 'type'>): void {
     this.progress.push(p);
