@@ -1,11 +1,15 @@
 // The conformance kit against our own bridge + extension in real Chromium: every check must pass
 // (a kit that fails on the reference implementation is wrong), and the CLI prints the report.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ACTION_NAMES } from '../../schemas/generated/registry';
+import { runAsBridge } from '../../bridge/src/conformance/as-bridge';
 import { formatReport, runConformance } from '../../bridge/src/conformance/checks';
-import { REPO_ROOT } from '../harness/browser';
+import { loadOrCreateSecrets } from '../../bridge/src/secrets';
+import { launchWithExtension, REPO_ROOT, type LaunchedBrowser } from '../harness/browser';
 import { startHarness, type Harness } from '../harness/harness';
 
 describe('conformance kit', function () {
@@ -39,5 +43,29 @@ describe('conformance kit', function () {
     expect(code).to.equal(1);
     expect(out).to.contain('FAIL  hello -> auth_challenge whose bridge_proof verifies');
     expect(out).to.match(/\d+ checks: \d+ pass, [1-9]\d* fail/);
+  });
+
+  it('--as-bridge: the kit is the bridge for an extension-side implementation (our built extension) and runs every check through it', async function () {
+    this.timeout(240_000);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-conf-'));
+    const { secrets } = loadOrCreateSecrets(dir);
+    let launched: LaunchedBrowser | null = null;
+    try {
+      const results = await runAsBridge({
+        secrets,
+        waitForExtensionMs: 30_000,
+        onListening: async (url) => {
+          launched = await launchWithExtension({ extensionBridgeUrl: url, extensionConfig: { extension_secret: secrets.extension_secret } });
+          const page = await launched.browser.newPage();
+          await page.goto('about:blank');
+        },
+      });
+      expect(results[0]).to.include({ name: 'an extension connects and completes the handshake', outcome: 'pass' });
+      expect(results.filter((r) => r.outcome !== 'pass'), formatReport(results)).to.deep.equal([]);
+      expect(results.length).to.be.greaterThan(50);
+    } finally {
+      await (launched as LaunchedBrowser | null)?.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
