@@ -7,6 +7,7 @@ import { BackendUrlError, checkBackendUrl } from '../../bridge/src/seeds/backend
 import { connectCommand } from '../../bridge/src/seeds/cli-connect';
 import { seed000Tree } from '../../bridge/src/seeds/seed000';
 import { Seed001Translator } from '../../bridge/src/seeds/seed001';
+import { Seed002Driver } from '../../bridge/src/seed002/driver';
 import { serveTasks } from '../../bridge/src/seed002/task-runner';
 import { errorTypeOf } from '../../bridge/src/seed003/executor';
 
@@ -93,6 +94,25 @@ describe('seeds: units', () => {
     release();
     await new Promise((r) => setTimeout(r, 50));
     expect(port.progress.map((p) => `${p.task_id}:${p.status}`)).to.deep.equal(['t1:accepted', 't1:running', 't1:step', 't2:failed', 't1:stopped']);
+  });
+
+  it('seed 002: the 15-second notice, api activity and the tab-limit notice in what the agent receives', async () => {
+    const port = new FakePort();
+    const origCall = port.call.bind(port);
+    port.call = async (action: string, params: unknown, options: { tabId?: number } = {}) => {
+      const r = await origCall(action, params, options);
+      if (action === 'click') return { ...r, outcome_details: { message: 'ok', result: {}, no_change_notice: 'Action executed but no DOM change detected within 15 seconds.', api_activity: [{ method: 'POST', url: 'http://127.0.0.1/api/search', body: '{"query":"weather today"}' }] } } as unknown as ActionResultMessage;
+      return r;
+    };
+    const driver = new Seed002Driver(port as never, port as never);
+    port.states.push(state([el('e5', 1)]));
+    expect(await driver.observe()).to.equal('<browsing_context>\n[Target Update]\nURL: http://127.0.0.1/x\n\nInteractive Elements:\n<button id="1" label="B1"></button>\n</browsing_context>');
+    port.states.push(state([el('e5', 1)]));
+    port.emit('tab_released', { type: 'tab_released', tab_id: 3, url: 'https://example.com', reason: 'tab_limit', max_tabs: 3, message: 'Tab limit (3) reached. Released tab: https://example.com' });
+    const t = await driver.execute('<tool_code>{"action": "click", "id": 1}</tool_code>');
+    expect(t.text.split('\n').slice(0, 2)).to.deep.equal(['System: Tab limit (3) reached. Released tab: https://example.com', 'System: Action executed but no DOM change detected within 15 seconds.']);
+    expect(t.text).to.contain('</browsing_context>\n<api_activity>\n  <call method="POST" url="/api/search">\n    {"query":"weather today"}\n  </call>\n</api_activity>');
+    expect(port.calls.find((c) => c.action === 'click')?.params).to.deep.equal({ element_id: 'e5', trusted: true });
   });
 
   it('seed 003: error_type from our error codes', () => {

@@ -81,13 +81,16 @@ export class Seed002Driver {
 
   /** The first observation: the active tab becomes the first target (unless targets exist). */
   async observe(): Promise<string> {
+    const prefetched = new Map<number, ActionResultMessage>();
     if (this.targets.length === 0) {
       const r = await this.port.call('get_state', this.stateParams());
       const s = r.new_simplified_state;
-      if (r.status === 'success' && s?.tab_id !== undefined) this.targets.push({ tabId: s.tab_id, url: s.url });
-      else this.notices.push(sysError(`No target tab yet (${errorText(r)}). Open one with open_tab.`));
+      if (r.status === 'success' && s?.tab_id !== undefined) {
+        this.targets.push({ tabId: s.tab_id, url: s.url });
+        prefetched.set(s.tab_id, r);
+      } else this.notices.push(sysError(`No target tab yet (${errorText(r)}). Open one with open_tab.`));
     }
-    return this.render([]);
+    return this.render([], prefetched);
   }
 
   /** Runs the reply's one command and returns what the agent receives. */
@@ -165,12 +168,12 @@ export class Seed002Driver {
   }
 
   /** System lines, then a fresh <browsing_context> of every target tab, ids numbered across them. */
-  private async render(lines: string[]): Promise<string> {
+  private async render(lines: string[], prefetched: ReadonlyMap<number, ActionResultMessage> = new Map()): Promise<string> {
     const out = [...this.notices.splice(0), ...lines];
     this.ids = new Map();
     let next = 1;
     for (const t of [...this.targets]) {
-      const r = await this.port.call('get_state', this.stateParams(), { tabId: t.tabId });
+      const r = prefetched.get(t.tabId) ?? (await this.port.call('get_state', this.stateParams(), { tabId: t.tabId }));
       if (r.status !== 'success' || !r.new_simplified_state) {
         if (r.error_info?.error_code === 'TAB_NOT_FOUND' || r.error_info?.error_code === 'TAB_NOT_LEASED') {
           this.targets = this.targets.filter((x) => x !== t);
