@@ -1,0 +1,131 @@
+"""The unmodified real ``browser_use.Agent`` (0.1.48 or 0.1.40, whichever this venv has) with
+``ExtensionBrowser()`` + ``ExtensionController()``, driven by a scripted model through ChatOpenAI
+against a local OpenAI-compatible server (tool calling and tool_calling_method='raw') and through a
+LangChain chat model subclass, on the shop fixture in real Chromium through bridge and extension.
+Scripts pick element indexes from the state the model received, never hard-coded numbers."""
+import json
+import tempfile
+import unittest
+from pathlib import Path
+
+from tests.real_agent_support import BU_VERSION, V40, LogCapture, RealAgentModule, actions_of, require_browser_use, results_of
+from tests.scripted_llm import Script, ScriptedChatModel, ScriptedOpenAIServer
+
+M: RealAgentModule = None  # type: ignore[assignment]
+SHOP_HISTORY: dict = {}
+
+
+def setUpModule():
+    global M
+    require_browser_use()
+    M = RealAgentModule()
+
+
+def tearDownModule():
+    if M is not None:
+        M.close()
+
+
+def shop_steps(base: str) -> list:
+    """Find the cheapest stapler and add it to the cart; every index comes from the prompt."""
+    def search(seen):
+        return [{'input_text': {'index': seen.index_of('Search products'), 'text': 'stapler'}},
+                {click(): {'index': seen.index_of('re:>Search ?/>')}}]
+
+    def add_cheapest(seen):
+        lines = seen.last_text.splitlines()
+        offers = []
+        for i, line in enumerate(lines):
+            if 'Add to cart' in line and '[' in line:
+                price_line = next(l for l in reversed(lines[:i]) if '$' in l)
+                price = float(price_line.strip().split('$')[-1])
+                offers.append((price, seen.index_of(line.strip())))
+        return [{click(): {'index': min(offers)[1]}}]
+
+    def done(seen):
+        items = [l.strip() for l in seen.last_text.splitlines() if ' - $' in l]
+        return [{'done': {'text': '; '.join(items), 'success': True}}]
+
+    return [
+        [{'go_to_url': {'url': base + 'cart.html'}}],  # the cart lives in localStorage: start empty
+        lambda seen: [{click(): {'index': seen.index_of('Empty cart')}}],
+        [{'go_to_url': {'url': base + 'index.html'}}],
+        search,
+        add_cheapest,
+        [{'go_to_url': {'url': base + 'cart.html'}}],
+        done,
+    ]
+
+
+def click() -> str:
+    return 'click_element' if V40 else 'click_element_by_index'
+
+
+def chat_openai(server, **kw):
+    from langchain_openai import ChatOpenAI
+    return ChatOpenAI(base_url=server.base_url, api_key='sk-scripted-not-a-real-key', model='gpt-4o', temperature=0, max_retries=0, **kw)
+
+
+async def run_agent(llm, *, browser=None, controller=None, max_steps=12, **kw):
+    from browser_use import Agent
+    from browser_use_ext import ExtensionController
+    browser = browser or M.browser()
+    agent = Agent('Find the cheapest stapler and add it to the cart', llm, browser=browser,
+                  controller=controller or ExtensionController(), **kw)
+    try:
+        history = await agent.run(max_steps=max_steps)
+    finally:
+        await agent.browser_context.close()
+        await browser.close()
+    return agent, history
+
+
+class ShopTask(unittest.TestCase):
+    def check_shop_run(self, agent, history, script):
+        self.assertEqual(script.errors, [])
+        self.assertTrue(history.is_done(), history.errors())
+        self.assertEqual(history.final_result(), 'Mini Stapler - $3.99')
+        self.assertTrue(history.is_successful())
+        self.assertEqual(actions_of(agent), ['go_to_url', click(), 'go_to_url', 'input_text', click(), click(), 'go_to_url', 'done'])
+        results = [r.extracted_content for r in results_of(agent)][2:]
+        base = M.h.url('shop/')
+        self.assertEqual(results[0], f'🔗  Navigated to {base}index.html')
+        self.assertRegex(results[1], r'^⌨️  Input stapler into index \d+$')
+        self.assertRegex(results[2], r'^🖱️  Clicked button with index \d+: Search$')
+        self.assertRegex(results[3], r'^🖱️  Clicked button with index \d+: Add to cart$')
+        self.assertEqual(results[4], f'🔗  Navigated to {base}cart.html')
+        # the model saw one state message per step, with the page it was on
+        agent_requests = script.of_kind('agent')
+        self.assertEqual(len(agent_requests), 7)
+        self.assertIn(f'{base}results.html?q=stapler', agent_requests[4].last_text)
+        self.assertEqual(len(script.of_kind('verify')) <= 1, True)
+
+    def test_tool_calling_through_chat_openai_and_a_local_server(self):
+        script = Script(shop_steps(M.h.url('shop/')))
+        with ScriptedOpenAIServer(script) as server:
+            agent, history = M.run(run_agent(chat_openai(server), use_vision=False))
+        self.assertEqual(agent.tool_calling_method, 'function_calling')
+        self.assertTrue(all(s.tool_name == 'AgentOutput' for s in script.of_kind('agent')))
+        self.check_shop_run(agent, history, script)
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / 'history.json'
+            history.save_to_file(path)
+            SHOP_HISTORY['json'] = path.read_text(encoding='utf-8')
+
+    def test_raw_tool_calling_method_parses_json_content(self):
+        script = Script(shop_steps(M.h.url('shop/')))
+        with ScriptedOpenAIServer(script) as server:
+            agent, history = M.run(run_agent(chat_openai(server), use_vision=False, tool_calling_method='raw'))
+        self.assertEqual(agent.tool_calling_method, 'raw')
+        self.assertTrue(all(s.tool_name is None for s in script.of_kind('agent')))
+        self.check_shop_run(agent, history, script)
+
+    def test_langchain_chat_model_subclass(self):
+        script = Script(shop_steps(M.h.url('shop/')))
+        agent, history = M.run(run_agent(ScriptedChatModel(script=script), use_vision=False))
+        self.assertTrue(all(s.tool_name == 'AgentOutput' for s in script.of_kind('agent')))
+        self.check_shop_run(agent, history, script)
+
+
+if __name__ == '__main__':
+    unittest.main()
