@@ -185,7 +185,8 @@ try:
             tools = kwargs.get('tools') or []
             tool_name = tools[0]['function']['name'] if tools else None
             norm = _lc_messages(messages)
-            seen = Seen(_classify(norm, tool_name), norm, tool_name, json.dumps([m.model_dump() if hasattr(m, 'model_dump') else str(m) for m in messages], default=str))
+            raw = json.dumps({'messages': [m.model_dump() if hasattr(m, 'model_dump') else str(m) for m in messages], 'tools': tools}, default=str)
+            seen = Seen(_classify(norm, tool_name), norm, tool_name, raw)
             answer = self.script.answer(seen)
             if tool_name:
                 args = answer if isinstance(answer, dict) else {'content': answer}
