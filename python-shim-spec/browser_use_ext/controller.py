@@ -549,6 +549,8 @@ class ExtensionController(_BaseController):  # type: ignore[misc, valid-type]
                 impl = IMPLEMENTATIONS.get(name) or ({'click_element': click_element_by_index}).get(name)  # 0.1.40's name
                 if impl is not None:
                     ra.function = _bind(name, impl, ra.param_model)
+            if actions_version == '0.1.40':
+                self._as_0_1_40()
             return
         self.registry = FallbackRegistry(exclude_actions)
         models = _fallback_param_models(output_model)
@@ -564,6 +566,28 @@ class ExtensionController(_BaseController):  # type: ignore[misc, valid-type]
             if name in ('get_sheet_contents', 'select_cell_or_range', 'get_range_contents', 'clear_selected_range', 'input_selected_cell_text', 'update_range_contents'):
                 kwargs['domains'] = list(SHEETS_DOMAINS)
             self.registry.action(DESCRIPTIONS[name], **kwargs)(_bind(name, IMPLEMENTATIONS[name], models[name]))
+
+    def _as_0_1_40(self) -> None:
+        """On a newer installed browser_use, actions_version='0.1.40' gives the model 0.1.40's names and
+        parameters: click_element (renamed in 0.1.41) and extract_content(goal) only."""
+        actions = self.registry.registry.actions
+        if 'click_element_by_index' not in actions:
+            return  # browser_use 0.1.40 itself is installed: its registry already is the 0.1.40 set
+        from browser_use.controller.registry.views import ActionModel as _RealActionModel  # type: ignore
+        from pydantic import create_model  # browser_use depends on pydantic
+        renamed: dict = {}
+        for name, ra in actions.items():
+            if name == 'click_element_by_index':
+                ra.name, ra.description = 'click_element', 'Click element'
+                ra.function = _bind('click_element', click_element_by_index, ra.param_model)
+                renamed['click_element'] = ra
+                continue
+            if name == 'extract_content':
+                ra.param_model = create_model('extract_content_parameters', __base__=_RealActionModel, goal=(str, ...))
+                ra.function = _bind('extract_content', extract_content, ra.param_model)
+            renamed[name] = ra
+        actions.clear()
+        actions.update(renamed)
 
     def action(self, description: str, **kwargs: Any) -> Callable:
         """Decorator for registering custom actions (``@controller.action('...')``)."""

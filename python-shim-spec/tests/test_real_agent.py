@@ -127,5 +127,63 @@ class ShopTask(unittest.TestCase):
         self.check_shop_run(agent, history, script)
 
 
+class RealClasses(unittest.TestCase):
+    """What test_agent_sequence.py checked against the old stand-in, now against the real package."""
+
+    def test_the_shim_hands_out_browser_use_own_classes(self):
+        from browser_use_ext import compat
+        for name in ['DOMElementNode', 'DOMTextNode', 'TabInfo', 'BrowserState', 'ActionResult', 'BrowserError', 'HistoryTreeProcessor']:
+            with self.subTest(name=name):
+                self.assertTrue(getattr(compat, name).__module__.startswith('browser_use.'), getattr(compat, name).__module__)
+
+    def test_extension_controller_is_a_real_controller_with_the_real_registry(self):
+        from browser_use.controller.registry.service import Registry
+        from browser_use.controller.service import Controller
+        from browser_use_ext import ExtensionController
+        c = ExtensionController()
+        self.assertIsInstance(c, Controller)
+        self.assertIsInstance(c.registry, Registry)
+
+    def test_agent_with_browser_only_builds_the_extension_context(self):
+        import browser_use_ext
+        from browser_use import Agent
+        from browser_use_ext import ExtensionBrowserContext, ExtensionController
+        self.assertTrue(browser_use_ext.PATCHED_BROWSER_USE_AGENT)
+        script = Script([])
+        agent = Agent('t', ScriptedChatModel(script=script), browser=M.browser(), controller=ExtensionController())
+        self.assertIsInstance(agent.browser_context, ExtensionBrowserContext)
+
+    def test_history_css_selectors_are_browser_use_own_and_select_one_element(self):
+        """HistoryTreeProcessor (rerun_history, saved histories) builds CSS selectors with the real
+        BrowserContext classmethods; the shim's copies must give the same string for every element,
+        and each must select exactly that element on the live page."""
+        from browser_use.browser.context import BrowserContext
+        from browser_use_ext import ExtensionBrowserContext
+        browser = M.browser(include_screenshot=False)
+
+        async def go():
+            ctx = await browser.new_context()
+            try:
+                page = await ctx.get_current_page()
+                await page.goto(M.h.url('shop/results.html?q=stapler'))
+                state = await ctx.get_state(True)
+                out = []
+                for node in state.selector_map.values():
+                    real = BrowserContext._enhanced_css_selector_for_element(node)
+                    ours = ExtensionBrowserContext._enhanced_css_selector_for_element(node)
+                    r = await ctx.call('get', {'selector': real, 'what': 'count'})
+                    out.append((real, ours, r['outcome_details']['result']['value']))
+                return out
+            finally:
+                await ctx.close()
+                await browser.close()
+        rows = M.run(go())
+        self.assertGreaterEqual(len(rows), 5)
+        for real, ours, count in rows:
+            with self.subTest(css=real):
+                self.assertEqual(ours, real)
+                self.assertEqual(count, 1)
+
+
 if __name__ == '__main__':
     unittest.main()

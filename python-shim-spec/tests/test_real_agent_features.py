@@ -360,7 +360,7 @@ class PauseResumeStop(unittest.TestCase):
         self.assertEqual(results, [f"🔗  Navigated to {M.h.url('shop/index.html')}", f"🔗  Navigated to {M.h.url('other.html')}"])
         self.assertEqual(len(events), 4)
         self.assertIn('The agent was paused', script.of_kind('agent')[2].raw)  # wording differs by version
-        self.assertNotIn(M.h.url('actions.html'), events)
+        self.assertNotIn(M.h.url('actions.html'), events[1:])  # step 2's navigation never ran
 
 
 if __name__ == '__main__':
