@@ -308,6 +308,42 @@ class RerunHistory(unittest.TestCase):
         self.assertEqual(url, f'{base}results.html?q=pen')
 
 
+class Tabs(unittest.TestCase):
+    def test_tabs_lists_every_tab_but_another_sessions_tab_cannot_be_taken(self):
+        """TabInfo lists all tabs of the browser, as browser_use does for its context; acting on a tab
+        another agent session leases fails clearly (TAB_NOT_LEASED) and leaves the agent where it was;
+        a tab nobody leases is leased on switch."""
+        from browser_use_ext import ExtensionController
+        a, b = M.browser(include_screenshot=False), M.browser(include_screenshot=False)
+        controller = ExtensionController()
+
+        async def go():
+            ca, cb = await a.new_context(), await b.new_context()
+            try:
+                await ca.create_new_tab(M.h.url('other.html'))  # session A's tab
+                await cb.create_new_tab(M.h.url('actions.html'))  # session B's tab
+                tabs = await cb.get_tabs_info()
+                theirs = next(t.page_id for t in tabs if t.url == M.h.url('other.html'))
+                with self.assertRaises(RuntimeError) as cm:
+                    await controller.registry.execute_action('switch_tab', {'page_id': theirs}, browser=cb)
+                still = (await cb.get_current_page()).url
+                await ca.close()  # A's session ends: its tab is nobody's now...
+                await a.close()
+                r = await controller.registry.execute_action('switch_tab', {'page_id': theirs}, browser=cb)  # ...and B may take it
+                now = (await cb.get_state()).url
+                return [t.url for t in tabs], str(cm.exception), still, r.extracted_content, now
+            finally:
+                await cb.close()
+                await b.close()
+        urls, error, still, switched, now = M.run(go())
+        self.assertIn(M.h.url('other.html'), urls)
+        self.assertIn(M.h.url('actions.html'), urls)
+        self.assertRegex(error, r'^Error executing action switch_tab: Could not switch to tab \d+: .*another agent session')
+        self.assertEqual(still, M.h.url('actions.html'))
+        self.assertRegex(switched, r'^🔄  Switched to tab \d+$')
+        self.assertEqual(now, M.h.url('other.html'))
+
+
 class PauseResumeStop(unittest.TestCase):
     def test_pause_resume_and_stop_with_only_a_browser_context(self):
         """Agent(browser_context=ExtensionBrowserContext(...)) without browser=: resume() (0.1.48 calls
