@@ -81,7 +81,7 @@ def _classify(messages: list[dict], tool_name: Optional[str]) -> str:
         return 'verify'
     if tool_name == 'AgentOutput' or 'AI agent designed to automate browser tasks' in system:
         return 'agent'
-    if tool_name == 'ValidationResult' or 'You are a validator' in system:
+    if tool_name == 'ValidationResult' or 'You are a validator' in system + last:
         return 'validator'
     if 'planning agent' in system or 'planner' in system.lower():
         return 'planner'

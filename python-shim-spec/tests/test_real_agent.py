@@ -127,6 +127,31 @@ class ShopTask(unittest.TestCase):
         self.check_shop_run(agent, history, script)
 
 
+class ScriptedServerItself(unittest.TestCase):
+    def test_it_answers_over_http_records_what_it_got_and_stops(self):
+        import socket
+        from langchain_core.messages import HumanMessage
+        from pydantic import BaseModel
+
+        class ValidationResult(BaseModel):
+            is_valid: bool
+            reason: str
+        script = Script([], validator=lambda seen: {'is_valid': False, 'reason': 'scripted'})
+        with ScriptedOpenAIServer(script) as server:
+            llm = chat_openai(server)
+            self.assertEqual(llm.invoke([HumanMessage(content='What is the capital of France? Respond with a single word.')]).content, 'Paris')
+            for method in ('function_calling', 'json_schema', 'json_mode'):
+                with self.subTest(method=method):
+                    out = llm.with_structured_output(ValidationResult, method=method).invoke(
+                        [HumanMessage(content='You are a validator of an agent; answer in JSON with is_valid and reason')])
+                    self.assertEqual(out, ValidationResult(is_valid=False, reason='scripted'))
+            port = server.port
+        self.assertEqual([s.kind for s in script.requests], ['verify', 'validator', 'validator', 'validator'])
+        self.assertEqual(script.requests[1].tool_name, 'ValidationResult')
+        with self.assertRaises(OSError):
+            socket.create_connection(('127.0.0.1', port), timeout=2).close()
+
+
 class RealClasses(unittest.TestCase):
     """What test_agent_sequence.py checked against the old stand-in, now against the real package."""
 
