@@ -425,8 +425,13 @@ class ExtensionBrowserContext:
         return {'selector': self._enhanced_css_selector_for_element(element_node, getattr(self.config, 'include_dynamic_attributes', True))}, tab
 
     async def _click_element_node(self, element_node: Any) -> Optional[str]:
-        """click by element id; a tab the click opened joins session.context.pages. Returns None
-        (downloads go to the person's download folder; there is no path to report)."""
+        """click by element id; a tab the click opened joins session.context.pages. Returns None:
+        browser_use returns a path only with ``save_downloads_path`` (Playwright's expect_download);
+        in the person's Chrome a download goes to their download folder and the extension cannot
+        name the file, so the click is reported as a click (MIGRATION.md)."""
+        if getattr(self.config, 'save_downloads_path', None) and not getattr(self, '_warned_downloads', False):
+            self._warned_downloads = True
+            logger.warning('save_downloads_path=%r is not used: downloads a click starts go to Chrome\'s download folder, and the click result cannot name the file.', self.config.save_downloads_path)
         target, tab = self._target(element_node)
         try:
             r = await self._call('click', target, tab_id=tab)

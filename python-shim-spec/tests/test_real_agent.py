@@ -3,16 +3,12 @@
 against a local OpenAI-compatible server (tool calling and tool_calling_method='raw') and through a
 LangChain chat model subclass, on the shop fixture in real Chromium through bridge and extension.
 Scripts pick element indexes from the state the model received, never hard-coded numbers."""
-import json
-import tempfile
 import unittest
-from pathlib import Path
 
-from tests.real_agent_support import BU_VERSION, V40, LogCapture, RealAgentModule, actions_of, require_browser_use, results_of
+from tests.real_agent_support import V40, RealAgentModule, actions_of, require_browser_use, results_of
 from tests.scripted_llm import Script, ScriptedChatModel, ScriptedOpenAIServer
 
 M: RealAgentModule = None  # type: ignore[assignment]
-SHOP_HISTORY: dict = {}
 
 
 def setUpModule():
@@ -107,10 +103,6 @@ class ShopTask(unittest.TestCase):
         self.assertEqual(agent.tool_calling_method, 'function_calling')
         self.assertTrue(all(s.tool_name == 'AgentOutput' for s in script.of_kind('agent')))
         self.check_shop_run(agent, history, script)
-        with tempfile.TemporaryDirectory() as d:
-            path = Path(d) / 'history.json'
-            history.save_to_file(path)
-            SHOP_HISTORY['json'] = path.read_text(encoding='utf-8')
 
     def test_raw_tool_calling_method_parses_json_content(self):
         script = Script(shop_steps(M.h.url('shop/')))

@@ -204,6 +204,8 @@ class AllowedDomains(unittest.TestCase):
             [{'go_to_url': {'url': M.h.url('actions.html')}}],
             [{'go_to_url': {'url': outside}}],
             [{'open_tab': {'url': outside}}],
+            [{'go_to_url': {'url': M.h.url('elsewhere.html')}}],
+            lambda s: [{CLICK: {'index': s.index_of('Same page on localhost')}}],  # a link to the other host
             done('stayed'),
         ])
         with ScriptedOpenAIServer(script) as server:
@@ -211,13 +213,17 @@ class AllowedDomains(unittest.TestCase):
             history, url = M.run(run(agent, before_close=lambda ctx: ctx.get_current_page()))
         self.assertTrue(history.is_done())
         steps = script.of_kind('agent')
-        for seen in steps[2:]:
+        for seen in steps[2:4]:
             self.assertIn(f"Current url: {M.h.url('actions.html')}", seen.last_text)  # never left the allowed page
+        for seen in steps[1:]:
             self.assertNotIn('The other page', seen.last_text)
+        # the click that landed on localhost went back to the page it came from
+        self.assertIn(f"Current url: {M.h.url('elsewhere.html')}", steps[5].last_text)
         self.assertNotIn(outside, [t.url for t in agent.state.history.history[-1].state.tabs])
         if not V40:  # 0.1.40 drops failed steps when google-api-core is missing (see test_real_agent_actions)
             self.assertIn('Navigation to non-allowed URL: ' + outside, steps[2].raw)  # the model was told why
             self.assertIn('non-allowed URL: ' + outside, steps[3].raw)
+            self.assertIn('Navigation to non-allowed URL: ' + outside, steps[5].raw)
 
     def test_the_check_is_browser_use_own(self):
         from browser_use_ext import BrowserContextConfig, ExtensionBrowser
