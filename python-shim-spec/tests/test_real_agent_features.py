@@ -97,6 +97,26 @@ class CustomAction(unittest.TestCase):
         self.assertIn('Type a name into the name field', script.of_kind('agent')[0].raw)
 
 
+class OutputModel(unittest.TestCase):
+    def test_done_with_an_output_model_returns_its_json(self):
+        """ExtensionController(output_model=...) builds the installed version's own done model: 0.1.48
+        wraps the fields in data, 0.1.40 adds success beside them."""
+        from browser_use_ext import ExtensionController
+
+        class Cheapest(BaseModel):
+            name: str
+            price: float
+        fields = {'name': 'Mini Stapler', 'price': 3.99}
+        answer = {**fields, 'success': True} if V40 else {'data': fields, 'success': True}
+        script = Script([[{'done': answer}]])
+        with ScriptedOpenAIServer(script) as server:
+            agent = make_agent('Name the cheapest stapler', chat_openai(server), controller=ExtensionController(output_model=Cheapest), use_vision=False)
+            history, _ = M.run(run(agent))
+        self.assertEqual(script.errors, [])
+        self.assertTrue(history.is_done())
+        self.assertEqual(Cheapest.model_validate_json(history.final_result()), Cheapest(**fields))
+
+
 class Vision(unittest.TestCase):
     def test_the_model_receives_a_screenshot_on_every_step(self):
         script = Script([[{'go_to_url': {'url': M.h.url('shop/index.html')}}],
