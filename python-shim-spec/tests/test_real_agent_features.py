@@ -355,7 +355,14 @@ class Tabs(unittest.TestCase):
                 still = (await cb.get_current_page()).url
                 await ca.close()  # A's session ends: its tab is nobody's now...
                 await a.close()
-                r = await controller.registry.execute_action('switch_tab', {'page_id': theirs}, browser=cb)  # ...and B may take it
+                for attempt in range(10):  # the bridge ends A's session when it sees the close: allow it a moment
+                    try:
+                        r = await controller.registry.execute_action('switch_tab', {'page_id': theirs}, browser=cb)  # ...and B may take it
+                        break
+                    except RuntimeError:
+                        if attempt == 9:
+                            raise
+                        await asyncio.sleep(0.2)
                 now = (await cb.get_state()).url
                 return [t.url for t in tabs], str(cm.exception), still, r.extracted_content, now
             finally:
