@@ -1,0 +1,140 @@
+"""Runs browser_use's Agent (the test stand-in, tests/stand_in) on the shop fixture through the shim,
+driven by a scripted LLM, and prints one JSON report. Started by test_agent_sequence.py in a
+subprocess whose sys.path has tests/stand_in first, so ``import browser_use`` finds the stand-in.
+
+    python agent_run.py <agent_url> <agent_secret> <fixtures_url>
+"""
+import asyncio
+import json
+import re
+import sys
+from types import SimpleNamespace
+
+import browser_use  # the stand-in
+from browser_use import Agent
+import browser_use_ext
+from browser_use_ext import ExtensionBrowser, ExtensionBrowserContext, ExtensionController, compat
+
+DEFAULT_INCLUDE_ATTRIBUTES = ['title', 'type', 'name', 'role', 'aria-label', 'placeholder', 'value', 'alt', 'aria-expanded', 'data-date-format']
+
+
+class ScriptedShopLLM:
+    """Stands in for the LLM: reads the state message the Agent built (the 0.1.48 prompt text) and
+    answers with an AgentOutput JSON, as a model would. Every decision is taken from the prompt text."""
+
+    def __init__(self, fixtures_url):
+        self.base = fixtures_url + '/shop/'
+        self.seen = []
+
+    async def ainvoke(self, messages):
+        prompt = messages[-1]['content']
+        self.seen.append(prompt)
+        url = re.search(r'Current url: (\S+)', prompt).group(1)
+        if '/shop/' not in url:
+            return self._out('Open the shop', [{'go_to_url': {'url': self.base + 'index.html'}}])
+        if url.endswith('index.html'):
+            search = re.search(r"\[(\d+)\]<input type='text' name='q'", prompt)
+            button = re.search(r'\[(\d+)\]<button type=\'submit\'>Search />', prompt)
+            return self._out('Search for staplers', [
+                {'input_text': {'index': int(search.group(1)), 'text': 'stapler'}},
+                {'click_element_by_index': {'index': int(button.group(1))}},
+            ])
+        if '/results.html' in url and 'added to your cart' not in prompt:
+            # Lines: "<name>", "$<price>", "[k]<button ... aria-label='Add <name> to cart'>Add to cart />"
+            offers = []
+            lines = prompt.splitlines()
+            for i, line in enumerate(lines):
+                m = re.match(r"\s*\[(\d+)\]<button type='button' aria-label='Add (.+) to cart'>Add to cart />", line)
+                if m:
+                    price = float(re.match(r'\$([\d.]+)', lines[i - 1]).group(1))
+                    offers.append((price, int(m.group(1)), m.group(2)))
+            price, index, name = min(offers)
+            self.choice = {'name': name, 'price': price, 'index': index, 'offers': [o[2] for o in offers]}
+            return self._out(f'Add the cheapest stapler ({name}) to the cart', [{'click_element_by_index': {'index': index}}])
+        if '/results.html' in url:
+            return self._out('Check the cart', [{'go_to_url': {'url': self.base + 'cart.html'}}])
+        if url.endswith('cart.html'):
+            items = [l for l in prompt.splitlines() if ' - $' in l]
+            return self._out('Done', [{'done': {'text': '; '.join(items), 'success': True}}])
+        return self._out('Unexpected page', [{'done': {'text': 'lost at ' + url, 'success': False}}])
+
+    @staticmethod
+    def _out(goal, actions):
+        return SimpleNamespace(content=json.dumps({'current_state': {'evaluation_previous_goal': '', 'memory': '', 'next_goal': goal}, 'action': actions}))
+
+
+def record_calls(ctx, calls):
+    """Logs the BrowserContext calls the Agent and the Controller make, in order."""
+    for name in ['get_state', 'get_current_page', 'get_selector_map', 'get_dom_element_by_index', 'remove_highlights', 'is_file_uploader', '_click_element_node', '_input_text_element_node', 'switch_to_tab', 'go_back']:
+        original = getattr(ctx, name)
+
+        def make(original=original, name=name):
+            async def wrapper(*args, **kwargs):
+                if name == 'get_state':
+                    flag = args[0] if args else kwargs.get('cache_clickable_elements_hashes', False)
+                    calls.append(f'get_state({flag})')
+                else:
+                    calls.append(name)
+                return await original(*args, **kwargs)
+            return wrapper
+        setattr(ctx, name, make())
+
+
+async def main(agent_url, secret, fixtures_url):
+    report = {
+        'stand_in': getattr(browser_use, 'STAND_IN', False),
+        'classes': {n: getattr(compat, n).__module__ for n in ['DOMElementNode', 'DOMTextNode', 'TabInfo', 'BrowserState', 'ActionResult', 'BrowserError', 'HistoryTreeProcessor']},
+        'patched': browser_use_ext.PATCHED_BROWSER_USE_AGENT,
+    }
+    llm = ScriptedShopLLM(fixtures_url)
+    browser = ExtensionBrowser(bridge_url=agent_url, agent_secret=secret)
+    agent = Agent('Find the cheapest stapler and add it to the cart', llm, browser=browser, controller=ExtensionController())
+    ctx = agent.browser_context
+    report['context_class'] = type(ctx).__name__
+    ctx.config.wait_between_actions = 0.1
+    ctx.config.include_screenshot = False
+    calls = []
+    record_calls(ctx, calls)
+    steps = []
+
+    orig_step = agent.step
+
+    async def step(max_steps):
+        before = len(calls)
+        await orig_step(max_steps)
+        parsed, results, interacted, state = agent.history[-1]
+        steps.append({
+            'calls': calls[before:],
+            'actions': parsed['action'],
+            'results': [{'extracted_content': r.extracted_content, 'error': r.error, 'is_done': r.is_done, 'success': r.success} for r in results],
+            'interacted': [None if e is None else {'css_selector': e.css_selector, 'tag_name': e.tag_name, 'xpath': e.xpath,
+                                                  'ours': ExtensionBrowserContext._enhanced_css_selector_for_element(state.selector_map[e.highlight_index])} for e in interacted],
+            'state_types': [type(state).__module__, type(state.element_tree).__module__, type(state.tabs[0]).__module__ if state.tabs else None],
+            'url': state.url,
+        })
+    agent.step = step
+    try:
+        await agent.run(max_steps=8)
+        report['final_result'] = agent.final_result()
+        report['choice'] = getattr(llm, 'choice', None)
+        report['steps'] = steps
+        # Every history CSS selector must select exactly one element on the live page it came from.
+        # (checked on the cart page for its own elements at the end; per step the test checks format)
+        # Prompt format: the stand-in's own clickable_elements_to_string on a fixture page.
+        page = await ctx.get_current_page()
+        await page.goto(fixtures_url + '/prompt.html')
+        st = await ctx.get_state(True)
+        report['prompt_text'] = st.element_tree.clickable_elements_to_string(include_attributes=DEFAULT_INCLUDE_ATTRIBUTES)
+        report['prompt_selectors'] = {}
+        for idx, node in st.selector_map.items():
+            css = browser_use.browser.context.BrowserContext._enhanced_css_selector_for_element(node)
+            r = await ctx.call('get', {'selector': css, 'what': 'count'})
+            report['prompt_selectors'][css] = ((r.get('outcome_details') or {}).get('result') or {}).get('value')
+    finally:
+        await ctx.close()
+        await browser.close()
+    print(json.dumps(report))
+
+
+if __name__ == '__main__':
+    asyncio.run(main(*sys.argv[1:4]))
