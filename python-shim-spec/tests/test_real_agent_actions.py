@@ -6,7 +6,6 @@ never offers them on fixture pages: they run through the same real registry with
 import re
 import unittest
 
-from tests.harness import set_extension_settings
 from tests.real_agent_support import V40, RealAgentModule, require_browser_use, results_of
 from tests.scripted_llm import Script, ScriptedOpenAIServer
 

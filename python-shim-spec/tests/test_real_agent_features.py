@@ -12,7 +12,6 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from pydantic import BaseModel
 
 from tests.real_agent_support import V40, LogCapture, RealAgentModule, actions_of, require_browser_use, results_of
 from tests.scripted_llm import Script, ScriptedChatModel, ScriptedOpenAIServer
@@ -67,6 +66,7 @@ def make_agent(task, llm, *, browser_config=None, controller=None, **kw):
 class CustomAction(unittest.TestCase):
     def test_a_registered_action_uses_get_current_page_and_the_page_facade(self):
         from browser_use.agent.views import ActionResult
+        from pydantic import BaseModel
         from browser_use_ext import ExtensionController
 
         controller = ExtensionController()
@@ -101,6 +101,7 @@ class OutputModel(unittest.TestCase):
     def test_done_with_an_output_model_returns_its_json(self):
         """ExtensionController(output_model=...) builds the installed version's own done model: 0.1.48
         wraps the fields in data, 0.1.40 adds success beside them."""
+        from pydantic import BaseModel
         from browser_use_ext import ExtensionController
 
         class Cheapest(BaseModel):
