@@ -6,12 +6,14 @@ import { isLoopbackHost } from './origin-check';
 import { runPair } from './pair-cli';
 import { AGENT_SECRET_ENV, CONFIG_DIR_ENV, configDir, loadOrCreateSecrets, type Secrets } from './secrets';
 import { BridgeServer, DEFAULT_MAX_TABS, DEFAULT_PORT } from './server';
+import { SUBCOMMANDS } from './seeds/subcommands';
 import { BRIDGE_VERSION } from './version';
 
 const HELP = `browser-use-ext ${BRIDGE_VERSION}
 
 Usage: browser-use-ext bridge [options]
        browser-use-ext pair [--port <n>] [--config-dir <dir>] [--open]
+       browser-use-ext connect|agent|seed002|seed003|conformance --help   (other clients: seeds 000-003)
 
 bridge: runs the bridge between the browser-use-ext Chrome extension and agents.
 pair:   prints a one-time pairing code and link for the extension's side panel (--open opens the link).
@@ -43,6 +45,8 @@ function pairingText(secrets: Secrets, file: string, port: number): string {
 }
 
 async function main(argv: string[]): Promise<number> {
+  const sub = SUBCOMMANDS[argv[0] ?? ''];
+  if (sub) return sub(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
