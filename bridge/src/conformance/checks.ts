@@ -75,7 +75,7 @@ export async function runConformance(o: ConformanceOptions): Promise<CheckResult
     const pong = await p.next(isType('pong'));
     return pong ? true : 'hello_ack came, but ping got no pong';
   });
-  await check('handshake', 'a wrong secret is refused: UNAUTHORIZED, close 1008', async () => {
+  await check('handshake', 'a wrong secret is refused: UNAUTHORIZED, close 4001 (secret refused)', async () => {
     const p = await raw();
     const cn = nonce();
     p.send(hello(cn));
@@ -84,7 +84,7 @@ export async function runConformance(o: ConformanceOptions): Promise<CheckResult
     p.send({ type: 'auth_response', proof: clientProof('not-the-secret-' + nonce(), 'agent', ch.nonce, cn) });
     const err = await p.next(isType('error'));
     const code = await p.waitClose();
-    return err?.error_info.error_code === 'UNAUTHORIZED' && code === 1008 ? true : `got ${err?.error_info.error_code ?? 'no error'} and close ${code}`;
+    return err?.error_info.error_code === 'UNAUTHORIZED' && code === 4001 ? true : `got ${err?.error_info.error_code ?? 'no error'} and close ${code}`;
   });
   await check('handshake', 'an unknown protocol_version is refused with VERSION_MISMATCH', async () => {
     const p = await raw();
