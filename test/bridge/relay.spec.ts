@@ -137,7 +137,7 @@ describe('bridge relay (real ws)', () => {
     const e = (await p.next(isError)) as ErrorMessage;
     expect(e.error_info.error_code).to.equal('VERSION_MISMATCH');
     expect(e.error_info.message).to.match(/upgrade the bridge/);
-    expect((await p.waitClose()).code).to.equal(1008);
+    expect((await p.waitClose()).code, "4002: version mismatch (schemas/lib/close-codes.ts)").to.equal(4002);
   });
 
   it('refuses a hello whose role does not match the endpoint', async () => {
