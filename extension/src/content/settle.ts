@@ -84,7 +84,9 @@ export class SettleTracker {
     this.activity.dialogsSeen = 0;
     this.focusAtBegin = document.activeElement;
     this.lastChangeAt = performance.now();
-    this.observer = new MutationObserver(() => {
+    this.observer = new MutationObserver((records) => {
+      // Our own overlay (content/agent-ui.ts) coming or going is not the page reacting to the action.
+      if (records.every(isAgentUiRecord)) return;
       this.mutated = true;
       this.lastChangeAt = performance.now();
       for (const w of this.changeWaiters) w();
@@ -188,4 +190,12 @@ export class SettleTracker {
  * latency, and would wait even when the caller switched settling off. */
 export async function waitForSettle(): Promise<{ settled: boolean; elapsedMs: number; mutated: boolean }> {
   return { settled: true, elapsedMs: 0, mutated: false };
+}
+
+const isAgentUi = (n: Node) => n instanceof Element && n.hasAttribute('data-browser-agent-ui');
+function isAgentUiRecord(r: MutationRecord): boolean {
+  if (r.target instanceof Element && r.target.closest('[data-browser-agent-ui]')) return true;
+  if (r.type !== 'childList') return false;
+  const nodes = [...r.addedNodes, ...r.removedNodes];
+  return nodes.length > 0 && nodes.every(isAgentUi);
 }
