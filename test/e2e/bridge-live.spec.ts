@@ -86,7 +86,8 @@ describe('e2e: bridge security and restarts in the real browser', function () {
       await options.$eval('#bridge-url', (el, v) => ((el as HTMLInputElement).value = v as string), h.bridge.extensionUrl);
       await options.$eval('#extension-secret', (el, v) => ((el as HTMLInputElement).value = v as string), secret);
       await options.click('button[type=submit]');
-      await options.waitForFunction('document.getElementById("saved").textContent === "Saved."');
+      // "Saved." then, with a new secret, that it is connecting; the status box shows the outcome (issue 10).
+      await options.waitForFunction('document.getElementById("saved").textContent.startsWith("Saved.")');
       await options.$eval('#saved', (el) => (el.textContent = ''));
     };
     const down = new Promise((resolve) => h.bridge.once('extension-disconnected', resolve));
@@ -94,6 +95,7 @@ describe('e2e: bridge security and restarts in the real browser', function () {
     await down;
     await new Promise((r) => setTimeout(r, 1500));
     expect(h.bridge.extensionConnected, 'a wrong secret must not pair').to.equal(false);
+    await options.waitForFunction('document.getElementById("status").dataset.state === "secret_refused"', { timeout: 15_000 });
     const up = new Promise((resolve) => h.bridge.once('extension-connected', resolve));
     await save(h.secrets.extension_secret);
     await up;
