@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { EXTENSION_ID } from './extension-id';
 import { createLogger, LOG_LEVELS, type LogLevel } from './log';
+import { MCP_HELP, runMcpCli } from './mcp/cli';
 import { isLoopbackHost } from './origin-check';
 import { AGENT_SECRET_ENV, CONFIG_DIR_ENV, configDir, loadOrCreateSecrets, type Secrets } from './secrets';
 import { BridgeServer, DEFAULT_MAX_TABS, DEFAULT_PORT } from './server';
@@ -23,7 +24,9 @@ Options:
   --config-dir <dir>    where secrets.json lives (default $${CONFIG_DIR_ENV}, else $XDG_CONFIG_HOME/browser-use-ext, else ~/.config/browser-use-ext)
   --print-pairing       print the pairing secrets and how to use them, then exit
   -h, --help            show this help
-`;
+
+MCP clients (stdio server, HTTP tokens):
+${MCP_HELP}`;
 
 function pairingText(secrets: Secrets, file: string, port: number): string {
   return (
@@ -39,6 +42,7 @@ function pairingText(secrets: Secrets, file: string, port: number): string {
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'mcp' || argv[0] === 'mcp-token') return runMcpCli(argv);
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
