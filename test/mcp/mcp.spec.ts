@@ -75,6 +75,11 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
     clients.push(c);
     return c;
   };
+  const stdioWith = async (name: string, secret: string) => {
+    const c = await connectStdioClient({ agentUrl: h.bridge.agentUrl, agentSecret: secret, name });
+    clients.push(c);
+    return c;
+  };
   const overHttp = async (name: string, token = tokenA) => {
     const c = await connectHttpClient({ port: h.bridge.port, token, name });
     clients.push(c);
@@ -235,6 +240,18 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
     expect(byNameNow(h, 'mcp:cursor [client-b]')).to.equal(undefined);
     const taken = await callTool(a, 'browser_tabs', { action: 'select', tab_id: tabB });
     expect(taken.isError, taken.text).to.equal(false);
+  });
+
+  it('answers tool errors that say what to do when the bridge is unreachable or the agent secret is wrong', async () => {
+    const down = await connectStdioClient({ agentUrl: 'ws://127.0.0.1:9/agent', agentSecret: 'x'.repeat(43), name: 'no-bridge' });
+    clients.push(down);
+    const r = await callTool(down, 'browser_snapshot');
+    expect(r.isError).to.equal(true);
+    expect(r.text).to.match(/^Error COMMUNICATION_ERROR_WITH_TARGET: cannot connect to the bridge .*Start the bridge \(npx browser-use-ext bridge\)/);
+    const wrong = await stdioWith('wrong-secret', 'not-the-agent-secret-of-this-bridge-00');
+    const w = await callTool(wrong, 'browser_snapshot');
+    expect(w.isError).to.equal(true);
+    expect(w.text).to.match(/^Error UNAUTHORIZED: .*--print-pairing/);
   });
 
   it('refuses a wrong or missing token, a browser Origin and a foreign Host; a revoked token stops working', async () => {
