@@ -201,6 +201,49 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
     expect(idle.isError, idle.text).to.equal(false);
   });
 
+  it('maps every action tool onto its action: type, press, select, check/uncheck, hover, double click, drag, scroll, waits, history, tabs', async () => {
+    const log = "document.getElementById('log').textContent";
+    const page = h.fixtures.html(
+      '/tools',
+      `<input aria-label="Name"><select aria-label="Colour"><option value="r">Red</option><option value="g">Green</option></select>
+       <label><input type="checkbox"> Subscribe</label>
+       <button onmouseover="${log}='hovered'">Hover me</button><button ondblclick="${log}='double'">Double me</button>
+       <div id="src" draggable="true" ondragstart="event.dataTransfer.setData('text/plain','x')" style="width:80px;height:30px;background:#ccc">Drag me</div>
+       <div id="dst" ondragover="event.preventDefault()" ondrop="event.preventDefault(); ${log}='dropped'" style="width:120px;height:60px;background:#eee">Drop here</div>
+       <p id="log">nothing yet</p><div style="height:3000px"></div><p>Bottom</p>`,
+      'Tools',
+    );
+    const other = h.fixtures.html('/tools-2', '<h1>Second page</h1>', 'Second');
+    await h.openPage(page);
+    const c = await stdio('every-tool');
+    const ok = async (name: string, args: Record<string, unknown>, expected: RegExp) => {
+      const r = await callTool(c, name, args);
+      expect(r.isError, `${name}: ${r.text}`).to.equal(false);
+      expect(r.text, name).to.match(expected);
+      return r;
+    };
+    await ok('browser_type', { role: 'textbox', name: 'Name', text: 'Adam' }, /textbox "Name" .*: Adam/);
+    await ok('browser_press_key', { role: 'textbox', name: 'Name', key: 'Backspace' }, /textbox "Name" .*: Ada\b/);
+    await ok('browser_select_option', { role: 'combobox', name: 'Colour', labels: ['Green'] }, /"values":\["g"\]/);
+    await ok('browser_check', { role: 'checkbox', name: 'Subscribe' }, /checkbox "Subscribe" \[checked\]/);
+    const un = await ok('browser_uncheck', { role: 'checkbox', name: 'Subscribe' }, /checkbox "Subscribe"/);
+    expect(un.text).not.to.contain('[checked]');
+    await ok('browser_hover', { role: 'button', name: 'Hover me' }, /hovered/);
+    await ok('browser_double_click', { role: 'button', name: 'Double me' }, /double/);
+    await ok('browser_drag', { selector: '#src', to: { selector: '#dst' } }, /dropped/);
+    await ok('browser_scroll', { direction: 'down', amount: 1500 }, /"moved":true/);
+    await ok('browser_wait_for', { ms: 50 }, /"waited_ms":\d+/);
+    await ok('browser_reload', {}, /^reload: loaded [^]*\nTab \d+: Tools — /);
+    await ok('browser_navigate', { url: other }, /heading "Second page"/);
+    await ok('browser_navigate_back', {}, /Tools — /);
+    await ok('browser_navigate_forward', {}, /Second — /);
+    const opened = await ok('browser_tabs', { action: 'new', url: page }, /"tab_id":\d+/);
+    const newTab = Number(/"tab_id":(\d+)/.exec(opened.text)?.[1]);
+    await ok('browser_tabs', { action: 'close', tab_id: newTab }, new RegExp(`"closed_tab_id":${newTab}`));
+    const list = await ok('browser_tabs', { action: 'list' }, /\[yours\]/);
+    expect(list.text).not.to.contain(`tab ${newTab} `);
+  });
+
   it('runs two clients at once on their own tabs (stdio + HTTP); another client\'s tab is refused; closing frees the tabs', async () => {
     await h.openPage(h.fixtures.url('/index.html'));
     const a = await stdio('claude-desktop');
@@ -277,6 +320,17 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
     expect((await rawMcp(port, { ...init, authorization: `Bearer ${tmp}` })).status).to.equal(200);
     tokens.revoke('temporary');
     expect((await rawMcp(port, { ...init, authorization: `Bearer ${tmp}` })).status).to.equal(401);
+    // A revoked token's open session ends at its next request, and its bridge session with it.
+    const late = tokens.add('late');
+    const lateClient = await overHttp('late-client', late);
+    expect((await callTool(lateClient, 'browser_tabs', { action: 'list' })).isError).to.equal(false);
+    expect(byNameNow(h, 'mcp:late-client [late]')).not.to.equal(undefined);
+    tokens.revoke('late');
+    let refused: unknown = null;
+    await lateClient.callTool({ name: 'browser_tabs', arguments: { action: 'list' } }).catch((e: unknown) => (refused = e));
+    expect(String(refused)).to.match(/401|bearer token/i);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(byNameNow(h, 'mcp:late-client [late]')).to.equal(undefined);
     // None of the refused attempts became a bridge session.
     const names = (h.bridge.status()['sessions'] as { client: { name: string } | null }[]).map((s) => s.client?.name);
     expect(names.filter((n) => n?.includes('intruder'))).to.deep.equal([]);

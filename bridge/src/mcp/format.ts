@@ -25,7 +25,8 @@ const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…`
 /** The outcome of a successful action, from outcome_details (contract E). */
 export function outcomeLines(action: string, d: OutcomeDetails | null | undefined, url: string | undefined): string[] {
   if (!d) return [`${action}: done.`];
-  const lines = [`${action}: ${d.message}`];
+  // Worker messages often start with the action's name already ("reload: loaded ...", "Clicked ...").
+  const lines = [d.message.toLowerCase().startsWith(action.replace(/_/g, ' ').split(' ')[0] ?? action) ? d.message : `${action}: ${d.message}`];
   const facts: string[] = [];
   if (d.navigation_occurred) facts.push(`navigated${url ? ` to ${url}` : ''}`);
   if (d.new_tab_id !== undefined) facts.push(`opened tab ${d.new_tab_id} (yours: browser_tabs select to work in it)`);
