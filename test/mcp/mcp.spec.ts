@@ -285,6 +285,23 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
     expect(taken.isError, taken.text).to.equal(false);
   });
 
+  it('refuses further calls once the person disconnected the client (close 4003), and the bridge session is gone', async () => {
+    await h.openPage(h.fixtures.url('/index.html'));
+    const c = await stdio('to-be-disconnected');
+    expect((await callTool(c, 'browser_snapshot')).isError).to.equal(false);
+    // What the side panel's disconnect does (h10: session_control disconnect -> close 4003).
+    const agents = h.bridge['agents'] as Set<{ client: { name: string } | null; close(code: number, reason: string): void }>;
+    const peer = [...agents].find((p) => p.client?.name === 'mcp:to-be-disconnected');
+    expect(peer, 'the bridge peer of the MCP client').not.to.equal(undefined);
+    peer?.close(4003, 'disconnected by the person in the extension side panel');
+    await new Promise((r) => setTimeout(r, 300));
+    const after = await callTool(c, 'browser_snapshot');
+    expect(after.isError).to.equal(true);
+    expect(after.text).to.match(/^Error NOT_PERMITTED: The person disconnected this MCP client/);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(byNameNow(h, 'mcp:to-be-disconnected')?.['connected'] ?? false).to.equal(false);
+  });
+
   it('answers tool errors that say what to do when the bridge is unreachable or the agent secret is wrong', async () => {
     const down = await connectStdioClient({ agentUrl: 'ws://127.0.0.1:9/agent', agentSecret: 'x'.repeat(43), name: 'no-bridge' });
     clients.push(down);
@@ -338,5 +355,5 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
 });
 
 function byNameNow(h: Harness, name: string) {
-  return (h.bridge.status()['sessions'] as { client: { name: string } | null }[]).find((s) => s.client?.name === name);
+  return (h.bridge.status()['sessions'] as { client: { name: string } | null; connected: boolean }[]).find((s) => s.client?.name === name);
 }

@@ -2,10 +2,14 @@
 // the first tool call (not at start: an MCP client often starts its servers before the person has
 // started the bridge), naming the MCP client in hello.client ("mcp:claude-code") so /status and the
 // side panel show who holds which tabs. A connection that drops is resumed by AgentClient (same
-// session, same tabs). When the bridge ended the session instead (the person disconnected this
-// client, or the bridge restarted), the next call starts a new session and says so.
+// session, same tabs). When the bridge ended the session instead (closed it, or forgot it across a
+// restart), the next call starts a new session and says so. When the person disconnected this
+// client in the side panel (close 4003), every later call is refused with NOT_PERMITTED.
 import { AgentClient, BridgeClientError } from '../client/agent-client';
 import type { TabReleasedMessage } from '../../../schemas/generated/protocol';
+
+/** Close code of a session the person disconnected from the extension (schemas/lib/close-codes.ts, disconnectedByPerson). */
+export const DISCONNECTED_BY_PERSON = 4003;
 
 export interface BridgeLinkOptions {
   /** ws://127.0.0.1:PORT/agent */
@@ -23,6 +27,7 @@ export class BridgeLink {
   /** Set when the bridge ended our session; reported once by the next call. */
   notice: string | null = null;
   private closed = false;
+  private disconnectedByPerson = false;
   /** Called with each tab the bridge took back (tab limit, tab closed). */
   onTabReleased: (m: TabReleasedMessage) => void = () => undefined;
   /** Called when a new bridge session starts (the previous one's tabs are gone). */
@@ -48,6 +53,9 @@ export class BridgeLink {
   /** The connected client; connects (or reconnects after the bridge ended the session) on demand. */
   async agent(): Promise<AgentClient> {
     if (this.closed) throw new BridgeClientError('This MCP session is closed.', 'COMMUNICATION_ERROR_WITH_TARGET');
+    if (this.disconnectedByPerson) {
+      throw new BridgeClientError('The person disconnected this MCP client in the browser-use-ext side panel, so it no longer drives their browser. Ask them; to use the browser again they restart this MCP server (or reconnect it in the MCP client).', 'NOT_PERMITTED');
+    }
     if (this.client) return this.client;
     this.connecting ??= this.connect().finally(() => {
       this.connecting = null;
@@ -69,20 +77,25 @@ export class BridgeLink {
       if (ack && ack.resumed === false) this.sessionEnded('the bridge restarted or ended the session while the connection was down');
     });
     client.on('close', (code: number, reason: string) => {
-      // AgentClient resumes after a drop by itself; a normal close from the bridge (the person
-      // disconnected this client, or the bridge shut down) and a refused session do not come back.
-      if (code === 1000 || code === 1001 || code === 1008) this.sessionEnded(`the bridge closed the session (${code}${reason ? ` ${reason}` : ''})`);
+      // AgentClient resumes after a drop or a bridge restart (1001) by itself. The person
+      // disconnecting this client in the side panel is final for this server's life; a normal close
+      // or a refusal from the bridge ends the session, and the next call starts a new one.
+      if (code === DISCONNECTED_BY_PERSON) {
+        this.disconnectedByPerson = true;
+        this.sessionEnded(null);
+      } else if (code === 1000 || code === 1008 || code === 4001) this.sessionEnded(`the bridge closed the session (${code}${reason ? ` ${reason}` : ''})`);
     });
     this.client = client;
     this.onNewSession();
     return client;
   }
 
-  private sessionEnded(why: string): void {
+  /** why: what the next call's notice says (it starts a new session); null: no new session follows. */
+  private sessionEnded(why: string | null): void {
     const old = this.client;
     if (!old) return;
     this.client = null;
-    this.notice = `Note: ${why}; this call started a new bridge session, so earlier tabs are no longer yours (browser_tabs list).`;
+    this.notice = why === null ? null : `Note: ${why}; this call started a new bridge session, so earlier tabs are no longer yours (browser_tabs list).`;
     void old.close().catch(() => undefined);
   }
 
