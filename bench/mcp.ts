@@ -109,6 +109,11 @@ async function main(): Promise<void> {
       return r;
     };
 
+    // What the tool definitions cost: every request to the model carries them.
+    const [ourTools, pwTools] = await Promise.all([ours.listTools(), pw.listTools()]);
+    for (const [side, list] of [['ours', ourTools.tools], ['Playwright MCP', pwTools.tools]] as const) {
+      rows.push({ page: '-', what: 'tools/list', side: `${side} (${list.length} tools)`, p50_ms: 0, p95_ms: 0, tokens: countTokens(JSON.stringify(list)), note: 'JSON of the tool definitions' });
+    }
     for (const [label, url] of pages) {
       await ourCall('browser_navigate', { url, snapshot: 'none' });
       await pwCall('browser_navigate', { url });

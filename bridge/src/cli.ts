@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { EXTENSION_ID } from './extension-id';
 import { createLogger, LOG_LEVELS, type LogLevel } from './log';
 import { MCP_HELP, runMcpCli } from './mcp/cli';
+import { McpTokenStore } from './mcp/tokens';
 import { isLoopbackHost } from './origin-check';
 import { AGENT_SECRET_ENV, CONFIG_DIR_ENV, configDir, loadOrCreateSecrets, type Secrets } from './secrets';
 import { BridgeServer, DEFAULT_MAX_TABS, DEFAULT_PORT } from './server';
@@ -115,7 +116,7 @@ async function main(argv: string[]): Promise<number> {
         `!!! Prefer an SSH tunnel to 127.0.0.1 instead.\n\n`,
     );
   }
-  const bridge = new BridgeServer({ host, port, logger: log, secrets: loaded.secrets, allowRemote: remote, maxTabsPerSession: maxTabs, extensionOrigins: ids.map((id) => `chrome-extension://${id}`) });
+  const bridge = new BridgeServer({ host, port, logger: log, secrets: loaded.secrets, allowRemote: remote, maxTabsPerSession: maxTabs, extensionOrigins: ids.map((id) => `chrome-extension://${id}`), mcpTokens: new McpTokenStore(dir) });
   try {
     await bridge.start();
   } catch (e) {
@@ -129,6 +130,7 @@ async function main(argv: string[]): Promise<number> {
       `  extension endpoint: ${bridge.extensionUrl}\n` +
       `  agent endpoint:     ${bridge.agentUrl}\n` +
       `  health:             http://${shownHost}:${bridge.port}/healthz  status: http://${shownHost}:${bridge.port}/status\n` +
+      `  MCP (HTTP):         http://${shownHost}:${bridge.port}/mcp (bearer tokens: browser-use-ext mcp-token add NAME; stdio: browser-use-ext mcp)\n` +
       (loaded.created ? `\nFirst run: new pairing secrets were created.\n${pairingText(loaded.secrets, loaded.file, bridge.port)}\n` : `  pairing:            secrets in ${loaded.file} (show them with --print-pairing)\n`) +
       `Press Ctrl+C to stop.\n`,
   );

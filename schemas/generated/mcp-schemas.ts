@@ -4131,7 +4131,7 @@ export const MCP_TOOL_PARAMS: { readonly [param: string]: JsonSchema } = {
   "tab_id": {
     "type": "integer",
     "minimum": 0,
-    "description": "Tab to act on: one of this MCP client's tabs (browser_tabs list). Omitted: the client's current tab (the one it last acted on, opened or selected); a client without a tab is handed the browser's active tab when no other client holds it."
+    "description": "One of your tabs (browser_tabs list). Default: your current tab (the one you last used; at first the browser's active tab if no other client holds it)."
   },
   "ref": {
     "type": "string",
@@ -4150,7 +4150,7 @@ export const MCP_TOOL_PARAMS: { readonly [param: string]: JsonSchema } = {
       "incremental",
       "none"
     ],
-    "description": "What snapshot the result carries after the action settled: full (default), incremental (only what changed since this client's last snapshot of the tab) or none (the outcome line only)."
+    "description": "Snapshot in the answer: full (default), incremental (only what changed since your last snapshot of this tab) or none."
   },
   "fields": {
     "type": "array",

@@ -15,7 +15,9 @@ export const MCP_SERVER_NAME = 'browser-use-ext';
 const INSTRUCTIONS =
   'These tools drive the person\'s own Chrome through the browser-use-ext extension. Start with browser_snapshot: every element you can act on has a [ref=...]; pass it as element_id. ' +
   'You work only in your own tabs (the first one is the tab that was active when you started, if no other client holds it; open more with browser_tabs new). ' +
-  'Each action waits until the page settled and returns what happened plus the new snapshot; errors carry a code and what to do next.';
+  'Element tools take exactly one target: element_id (a ref), role (+ name, exact) or selector. ' +
+  'Each action waits until the page settled and returns the outcome (navigation, new tab, dialog, change or no change) and the new snapshot (parameter snapshot: full, incremental or none); errors carry a code and what to do next. ' +
+  'JavaScript dialogs never block: the extension answers them by the person\'s policy and the outcome reports them.';
 
 export interface McpSession {
   server: Server;

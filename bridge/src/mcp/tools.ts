@@ -31,8 +31,10 @@ export interface ToolDef {
   run(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }
 
-const TARGET_HELP = 'Name the element with exactly one of: element_id (the [ref=...] from browser_snapshot, e.g. "e12"), role (+ name), selector, or index.';
-const ACTION_TAIL = 'Returns the settled outcome (navigation, new tab, dialog, change or no change) and the new snapshot (`snapshot`: full, incremental or none).';
+const TARGET_HELP = 'Target: exactly one of element_id (a ref), role (+ name), selector.';
+/** browser_use's [N] index target: our snapshot shows refs, never indices, so MCP tools leave it out
+ * (one long property less in every element tool's definition, which each model request carries). */
+const NOT_FOR_MCP = ['index'];
 
 // --- running actions ------------------------------------------------------------------------------
 
@@ -120,8 +122,8 @@ function actionTool(name: string, action: ActionName, title: string, description
   return {
     name,
     title,
-    description: `${description} ${ACTION_TAIL}`,
-    schema: { from: [{ action, ...(o.omit ? { omit: o.omit } : {}) }], extras: ['tab_id', 'snapshot'] },
+    description,
+    schema: { from: [{ action, omit: [...NOT_FOR_MCP, ...(o.omit ?? [])] }], extras: ['tab_id', 'snapshot'] },
     async run(args, ctx) {
       const { params, tabId } = splitArgs(args, ['tab_id', 'snapshot']);
       const r = await call(ctx, action, params, tabId);
@@ -169,7 +171,7 @@ export const TOOLS: readonly ToolDef[] = [
   {
     name: 'browser_fill_form',
     title: 'Fill several fields',
-    description: `Fill several fields in one call, in order (each item is a browser_fill: a target and its value). Stops at the first field that fails and names it. ${ACTION_TAIL}`,
+    description: 'Fill several fields in one call, in order (each item is a browser_fill: a target and its value). Stops at the first field that fails and names it.',
     schema: { from: [], extras: ['fields', 'tab_id', 'snapshot'], required: ['fields'] },
     async run(args, ctx) {
       const fields = Array.isArray(args['fields']) ? (args['fields'] as Args[]) : [];
@@ -238,9 +240,8 @@ export const TOOLS: readonly ToolDef[] = [
     name: 'browser_wait_for',
     title: 'Wait',
     description:
-      'Wait for one thing: text to appear (text; state "hidden" = to disappear) or an element (a target), a time (ms), or the network to go idle (network_idle: true, idle_ms). Fails with TIMEOUT after timeout_ms. ' +
-      ACTION_TAIL,
-    schema: { from: [{ action: 'wait_for' }, { action: 'wait', keepRequired: false }, { action: 'wait_for_network_idle', pick: ['idle_ms'] }], extras: ['network_idle', 'tab_id', 'snapshot'] },
+      'Wait for one thing: text to appear (text; state "hidden" = to disappear) or an element (a target), a time (ms), or the network to go idle (network_idle: true, idle_ms). Fails with TIMEOUT after timeout_ms.',
+    schema: { from: [{ action: 'wait_for', omit: NOT_FOR_MCP }, { action: 'wait', keepRequired: false }, { action: 'wait_for_network_idle', pick: ['idle_ms'] }], extras: ['network_idle', 'tab_id', 'snapshot'] },
     async run(args, ctx) {
       const { params, tabId } = splitArgs(args, ['tab_id', 'snapshot', 'network_idle', 'ms', 'idle_ms']);
       const mode = (args['snapshot'] as SnapshotMode | undefined) ?? 'full';
