@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { expect } from 'chai';
+import { isLoopbackAddress } from '../../bridge/src/mcp/http-endpoint';
 import { McpTokenStore } from '../../bridge/src/mcp/tokens';
 import { diffSnapshots, SnapshotMemory, subtreeState } from '../../bridge/src/mcp/snapshot-text';
 import { buildInputSchema, forClients, propertySources } from '../../bridge/src/mcp/tool-schemas';
@@ -145,6 +146,13 @@ describe('mcp: snapshot text', () => {
     expect(cut?.actionable_elements.map((e) => e.id)).to.deep.equal(['e1', 'e2', 'e3']);
     expect(cut?.text_context?.map((t) => t.text)).to.deep.equal(['inner text']);
     expect(subtreeState(s, 'e9')).to.equal(null);
+  });
+});
+
+describe('mcp: /mcp serves loopback peers only', () => {
+  it('accepts 127.0.0.0/8, ::1 and their IPv4-mapped forms; refuses everything else', () => {
+    for (const a of ['127.0.0.1', '127.3.2.1', '::1', '::ffff:127.0.0.1']) expect(isLoopbackAddress(a), a).to.equal(true);
+    for (const a of ['10.0.0.5', '192.168.1.2', '::ffff:10.0.0.5', 'fe80::1', '0.0.0.0', '', undefined]) expect(isLoopbackAddress(a), String(a)).to.equal(false);
   });
 });
 
