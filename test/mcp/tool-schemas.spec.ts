@@ -5,7 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { expect } from 'chai';
-import { isLoopbackAddress } from '../../bridge/src/mcp/http-endpoint';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLogger } from '../../bridge/src/log';
+import { isLoopbackAddress, McpHttpEndpoint } from '../../bridge/src/mcp/http-endpoint';
+import { connectHttpClient } from '../harness/mcp-clients';
 import { McpTokenStore } from '../../bridge/src/mcp/tokens';
 import { diffSnapshots, SnapshotMemory, subtreeState } from '../../bridge/src/mcp/snapshot-text';
 import { buildInputSchema, forClients, propertySources } from '../../bridge/src/mcp/tool-schemas';
@@ -153,6 +157,35 @@ describe('mcp: /mcp serves loopback peers only', () => {
   it('accepts 127.0.0.0/8, ::1 and their IPv4-mapped forms; refuses everything else', () => {
     for (const a of ['127.0.0.1', '127.3.2.1', '::1', '::ffff:127.0.0.1']) expect(isLoopbackAddress(a), a).to.equal(true);
     for (const a of ['10.0.0.5', '192.168.1.2', '::ffff:10.0.0.5', 'fe80::1', '0.0.0.0', '', undefined]) expect(isLoopbackAddress(a), String(a)).to.equal(false);
+  });
+});
+
+describe('mcp: HTTP sessions end when idle', () => {
+  it('closes an MCP session after idleMs without requests; the client must initialize again', async function () {
+    this.timeout(20_000);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-idle-'));
+    const tokens = new McpTokenStore(dir);
+    const token = tokens.add('idle');
+    // No bridge needed: the bridge session starts lazily at the first browser tool call.
+    const endpoint = new McpHttpEndpoint({ tokens, agentUrl: () => 'ws://127.0.0.1:9/agent', agentSecret: () => 'x'.repeat(43), checkHeaders: () => ({ ok: true }), log: createLogger('silent'), idleMs: 1500 });
+    const server = http.createServer((req, res) => void endpoint.handle(req, res));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const client = await connectHttpClient({ port: (server.address() as AddressInfo).port, token, name: 'idle' });
+      expect((await client.listTools()).tools.length).to.be.greaterThan(20);
+      expect(endpoint.sessionCount).to.equal(1);
+      await new Promise((r) => setTimeout(r, 3500)); // idle 1.5 s, swept every 1.5 s
+      expect(endpoint.sessionCount).to.equal(0);
+      let failed: unknown = null;
+      await client.listTools().catch((e: unknown) => (failed = e));
+      expect(String(failed)).to.match(/404|Unknown or expired MCP session/);
+      await client.close();
+    } finally {
+      await endpoint.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
