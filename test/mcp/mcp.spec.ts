@@ -314,6 +314,30 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
     expect(w.text).to.match(/^Error UNAUTHORIZED: .*--print-pairing/);
   });
 
+  it('refuses a web page in the real browser: its requests to /mcp carry an Origin, even with a stolen token', async () => {
+    const page = await h.openPage(h.fixtures.html('/evil-mcp', '<p>a page</p>', 'Evil'));
+    const endpoint = h.bridge['mcp'] as { sessionCount: number };
+    const before = endpoint.sessionCount;
+    const script = `(async () => {
+      const url = 'http://127.0.0.1:${h.bridge.port}/mcp';
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'evil', version: '1' } } });
+      const attempt = async (init) => { try { const r = await fetch(url, init); return 'status ' + r.status; } catch (e) { return 'blocked'; } };
+      return {
+        withToken: await attempt({ method: 'POST', headers: { authorization: 'Bearer ${tokenA}', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body }),
+        simple: await attempt({ method: 'POST', headers: { 'content-type': 'text/plain' }, body }),
+        noCors: await attempt({ method: 'POST', mode: 'no-cors', body }),
+      };
+    })()`;
+    const outcome = (await page.evaluate(script)) as Record<string, string>;
+    // The preflight (custom headers) and the simple request are answered 403 without CORS headers:
+    // the page learns nothing; a no-cors request is opaque (status 0) and refused by the bridge too.
+    expect(outcome['withToken']).to.equal('blocked');
+    expect(outcome['simple']).to.equal('blocked');
+    expect(outcome['noCors']).to.equal('status 0');
+    expect(endpoint.sessionCount).to.equal(before);
+    await page.close();
+  });
+
   it('refuses a wrong or missing token, a browser Origin and a foreign Host; a revoked token stops working', async () => {
     const port = h.bridge.port;
     const init = { host: `127.0.0.1:${port}` };

@@ -77,8 +77,10 @@ export class McpHttpEndpoint {
     if (!isLoopbackAddress(remote)) return refuse(res, 403, -32001, 'MCP over HTTP is served to this machine only (loopback). Run the MCP client on the machine where the bridge runs, or use `browser-use-ext mcp` (stdio) there.');
     const verdict = this.opts.checkHeaders(req.headers);
     if (!verdict.ok) {
-      this.opts.log.warn('refused mcp request', { reason: verdict.reason });
-      return refuse(res, 403, -32001, verdict.reason);
+      // Same rule as /agent (origin-check.ts); name the endpoint the caller actually used.
+      const reason = verdict.reason.replace('connect to /agent', 'call /mcp');
+      this.opts.log.warn('refused mcp request', { reason });
+      return refuse(res, 403, -32001, reason);
     }
     const key = `mcp@${remote}`;
     const retryAfter = this.limiter.retryAfterMs(key);
