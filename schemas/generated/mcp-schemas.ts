@@ -471,6 +471,10 @@ export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = 
       "force": {
         "type": "boolean",
         "description": "Skip the visible/stable/enabled/receives-events checks (Playwright's force). The element must still exist."
+      },
+      "trusted": {
+        "type": "boolean",
+        "description": "true: use trusted input (chrome.debugger Input.*, event.isTrusted) for this action even when the trusted_input setting is off, as seed 002 specifies for click and type."
       }
     },
     "dependentRequired": {
@@ -2482,6 +2486,13 @@ export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = 
     "additionalProperties": false,
     "properties": {}
   },
+  "list_tools": {
+    "title": "ListToolsParams",
+    "description": "list_tools takes no parameters.",
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {}
+  },
   "navigate": {
     "title": "NavigateParams",
     "description": "Parameters of navigate.",
@@ -2522,6 +2533,34 @@ export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = 
         "minimum": 0,
         "maximum": 600000,
         "description": "Upper bound in ms for this wait (capped further by the action message timeout_ms minus a margin, so the extension always answers before the bridge times out)."
+      },
+      "active": {
+        "type": "boolean",
+        "default": true,
+        "description": "false: open the tab in the background without taking focus from the person's tab (seed 002). The new tab is still the session's current tab."
+      }
+    }
+  },
+  "open_tool": {
+    "title": "OpenToolParams",
+    "description": "Parameters of open_tool.",
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "name"
+    ],
+    "properties": {
+      "name": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 200,
+        "description": "Name of a saved tool, matched case-insensitively (surrounding whitespace ignored)."
+      },
+      "timeout_ms": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 600000,
+        "description": "Upper bound in ms for the load wait (capped further by the action message timeout_ms minus a margin)."
       }
     }
   },
@@ -3571,6 +3610,10 @@ export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = 
       "force": {
         "type": "boolean",
         "description": "Skip the visible/stable/enabled/receives-events checks (Playwright's force). The element must still exist."
+      },
+      "trusted": {
+        "type": "boolean",
+        "description": "true: use trusted input (chrome.debugger Input.*, event.isTrusted) for this action even when the trusted_input setting is off, as seed 002 specifies for click and type."
       }
     },
     "dependentRequired": {
