@@ -27,7 +27,7 @@ import { createLogger, type Logger, type LogLevel } from './log';
 import { checkUpgrade, isLoopbackHost, type UpgradePolicy } from './origin-check';
 import { PendingRegistry, type PendingEntry } from './pending';
 import { CLOSE, Peer, type Role } from './peer';
-import { FailureLimiter } from './rate-limit';
+import { FailureGate } from './rate-limit';
 import { newSecret, type Secrets } from './secrets';
 import { SessionRegistry, type Released, type Session } from './sessions';
 import { TabQueues } from './tab-queue';
@@ -63,9 +63,10 @@ export interface BridgeOptions {
   handshakeTimeoutMs?: number;
   /** Invalid messages tolerated per connection before it is closed with 1008. */
   badMessageBudget?: number;
-  /** Failed handshakes per remote address within authFailureWindowMs before RATE_LIMITED. */
+  /** Failing proofs (per role, all addresses together) answered at once before they are slowed (rate-limit.ts). */
   maxAuthFailures?: number;
-  authFailureWindowMs?: number;
+  /** Past that burst, one failing proof per role is answered per this many ms. A right proof never waits. */
+  authFailureIntervalMs?: number;
 }
 
 type ResolvedOptions = Required<Omit<BridgeOptions, 'logger' | 'logLevel' | 'secrets' | 'extensionOrigins'>>;
@@ -95,7 +96,7 @@ export class BridgeServer extends EventEmitter {
   private readonly sessions: SessionRegistry;
   private readonly tasks = new TaskRegistry();
   private readonly queues = new TabQueues<number | 'active'>();
-  private readonly limiter: FailureLimiter;
+  private readonly failures: FailureGate;
   private pending = new PendingRegistry<InFlight>();
   /** action_results received from the extension (validated on receive), relayed without a second check. */
   private readonly relayedResults = new WeakSet<ActionResultMessage>();
@@ -118,12 +119,12 @@ export class BridgeServer extends EventEmitter {
       handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
       badMessageBudget: options.badMessageBudget ?? 20,
       maxAuthFailures: options.maxAuthFailures ?? 10,
-      authFailureWindowMs: options.authFailureWindowMs ?? 60_000,
+      authFailureIntervalMs: options.authFailureIntervalMs ?? 1_000,
     };
     this.secrets = options.secrets ?? { extension_secret: newSecret(), agent_secret: newSecret() };
     this.extensionOrigins = options.extensionOrigins ?? [extensionOrigin(EXTENSION_ID)];
     this.log = options.logger ?? createLogger(options.logLevel ?? 'info');
-    this.limiter = new FailureLimiter(this.opts.maxAuthFailures, this.opts.authFailureWindowMs);
+    this.failures = new FailureGate({ burst: this.opts.maxAuthFailures, intervalMs: this.opts.authFailureIntervalMs });
     this.sessions = new SessionRegistry({ graceMs: this.opts.sessionGraceMs, resultCapacity: this.opts.resultCacheSize }, (s, released) => this.onSessionEnded(s, released));
     this.http = http.createServer((req, res) => this.onHttp(req, res));
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.opts.maxPayloadBytes });
@@ -272,6 +273,7 @@ export class BridgeServer extends EventEmitter {
     const handshakeTimer = setTimeout(() => {
       if (peer.ready) return;
       peer.sendError(errorInfo('UNAUTHORIZED', `No completed handshake within ${this.opts.handshakeTimeoutMs} ms. Send hello, then auth_response to the auth_challenge (contract G).`, 'bridge'), null);
+      this.refusedLog(peer, 'handshake timeout');
       peer.close(CLOSE.policy, 'handshake timeout');
     }, this.opts.handshakeTimeoutMs);
     handshakeTimer.unref();
@@ -300,10 +302,12 @@ export class BridgeServer extends EventEmitter {
   }
 
   private onMessage(peer: Peer, message: ProtocolMessage): void {
+    if (peer.stage === 'refused') return; // its refusal is on the way (rate-limit.ts): one proof per connection
     if (peer.stage === 'hello') {
       if (message.type !== 'hello') {
         peer.sendError(errorInfo('UNAUTHORIZED', `Send "hello" first; got "${message.type}" before the handshake.`, 'bridge'), message.type);
-        peer.close(CLOSE.policy, 'hello required first');
+        this.refusedLog(peer, 'hello required first');
+      peer.close(CLOSE.policy, 'hello required first');
         return;
       }
       this.onHello(peer, message);
@@ -312,7 +316,8 @@ export class BridgeServer extends EventEmitter {
     if (peer.stage === 'auth') {
       if (message.type !== 'auth_response') {
         peer.sendError(errorInfo('UNAUTHORIZED', `Answer the auth_challenge with auth_response; got "${message.type}".`, 'bridge'), message.type);
-        peer.close(CLOSE.policy, 'auth_response required');
+        this.refusedLog(peer, 'auth_response required');
+      peer.close(CLOSE.policy, 'auth_response required');
         return;
       }
       this.onAuthResponse(peer, message);
@@ -362,6 +367,11 @@ export class BridgeServer extends EventEmitter {
 
   // --- handshake (contract G) -----------------------------------------------------------------
 
+  /** Handshake refusals are WARN (issue 11): the reason and who, never the secret or a proof. */
+  private refusedLog(peer: Peer, reason: string): void {
+    this.log.warn('handshake refused', { peer: peer.id, role: peer.role, remote: peer.remoteAddress, reason });
+  }
+
   private secretFor(role: Role): string {
     return role === 'extension' ? this.secrets.extension_secret : this.secrets.agent_secret;
   }
@@ -369,6 +379,7 @@ export class BridgeServer extends EventEmitter {
   private onHello(peer: Peer, hello: HelloMessage): void {
     if (hello.role !== peer.role) {
       peer.sendError(errorInfo('UNAUTHORIZED', `This endpoint is for role "${peer.role}", but hello says "${hello.role}". Connect to /${hello.role} instead.`, 'bridge'), 'hello');
+      this.refusedLog(peer, 'role does not match endpoint');
       peer.close(CLOSE.policy, 'role does not match endpoint');
       return;
     }
@@ -381,17 +392,13 @@ export class BridgeServer extends EventEmitter {
         }),
         'hello',
       );
+      this.refusedLog(peer, 'protocol version mismatch');
       peer.close(CLOSE.policy, 'protocol version mismatch');
-      return;
-    }
-    const retryAfter = this.limiter.retryAfterMs(limiterKey(peer));
-    if (retryAfter > 0) {
-      peer.sendError(errorInfo('RATE_LIMITED', `Too many failed handshakes from this address; try again in ${Math.ceil(retryAfter / 1000)} s with the right secret.`, 'bridge', { retry_after_ms: retryAfter }), 'hello');
-      peer.close(CLOSE.policy, 'too many failed handshakes');
       return;
     }
     if (clientNonceBytes(hello.client_nonce) < 16) {
       peer.sendError(errorInfo('INVALID_MESSAGE', 'hello.client_nonce must carry at least 16 random bytes (base64). Generate a fresh one per connection.', 'bridge', { instance_path: '/client_nonce' }), 'hello');
+      this.refusedLog(peer, 'weak client nonce');
       peer.close(CLOSE.policy, 'weak client nonce');
       return;
     }
@@ -407,14 +414,22 @@ export class BridgeServer extends EventEmitter {
     if (!hello || !nonce) return;
     const expected = clientProof(this.secretFor(peer.role), peer.role, nonce, hello.client_nonce);
     if (!proofsEqual(expected, response.proof)) {
-      this.limiter.recordFailure(limiterKey(peer));
-      this.log.warn('handshake refused: wrong proof', { peer: peer.id, role: peer.role, remote: peer.remoteAddress });
+      // Answered late when many proofs fail (rate-limit.ts); never refuses anyone else's right proof.
+      peer.stage = 'refused';
+      peer.nonce = null;
+      const verdict = this.failures.book(peer.role, peer.connectedAt + this.opts.handshakeTimeoutMs);
+      this.log.warn('handshake refused: wrong proof', { peer: peer.id, role: peer.role, remote: peer.remoteAddress, answer_delay_ms: verdict.answerInMs ?? 'left to the handshake timeout' });
+      if (verdict.answerInMs === null) return;
       const how =
         peer.role === 'extension'
           ? 'Paste the extension secret shown by `browser-use-ext bridge --print-pairing` into the extension\'s options page.'
           : 'Set BROWSER_USE_EXT_AGENT_SECRET to the agent secret shown by `browser-use-ext bridge --print-pairing` (or run on the machine where the bridge created its secrets file).';
-      peer.sendError(errorInfo('UNAUTHORIZED', `Authentication failed: the proof does not match this bridge's ${peer.role} secret. ${how}`, 'bridge'), 'auth_response');
-      peer.close(CLOSE.policy, 'authentication failed');
+      const refuse = () => {
+        peer.sendError(errorInfo('UNAUTHORIZED', `Authentication failed: the proof does not match this bridge's ${peer.role} secret. ${how}`, 'bridge'), 'auth_response');
+        peer.close(CLOSE.policy, 'authentication failed');
+      };
+      if (verdict.answerInMs === 0) refuse();
+      else setTimeout(refuse, verdict.answerInMs).unref();
       return;
     }
     peer.nonce = null;
@@ -703,12 +718,6 @@ export class BridgeServer extends EventEmitter {
     this.broadcastToAgents({ type: 'extension_status', connected: false, message: 'The browser extension disconnected (its service worker restarted or the browser closed). Actions fail with NO_EXTENSION_CONNECTED until it is back; you will get extension_status connected true, with your tabs unchanged.' });
     this.emit('extension-disconnected', peer.id);
   }
-}
-
-/** Failures are counted per role and address: an extension with an outdated secret retrying in the
- * background must not lock agents on the same loopback address out. */
-function limiterKey(peer: Peer): string {
-  return `${peer.role}@${peer.remoteAddress}`;
 }
 
 function errorResult(action: ActionMessage, error: ErrorInfo): ActionResultMessage {

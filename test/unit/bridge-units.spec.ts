@@ -11,7 +11,7 @@ import { createLogger } from '../../bridge/src/log';
 import { Lru } from '../../bridge/src/lru';
 import { checkUpgrade, parseHostHeader } from '../../bridge/src/origin-check';
 import { CLOSE, Peer } from '../../bridge/src/peer';
-import { FailureLimiter } from '../../bridge/src/rate-limit';
+import { FailureGate } from '../../bridge/src/rate-limit';
 import { configDir, loadOrCreateSecrets, readAgentSecret } from '../../bridge/src/secrets';
 import { SessionRegistry } from '../../bridge/src/sessions';
 import { TabQueues } from '../../bridge/src/tab-queue';
@@ -96,18 +96,15 @@ describe('bridge units', () => {
     });
   });
 
-  it('rate-limits failures within the window and forgets them after it', () => {
+  it('answers failures at once up to the burst, then one per interval, and never past the deadline', () => {
     let now = 1000;
-    const l = new FailureLimiter(2, 100, () => now);
-    l.recordFailure('a');
-    expect(l.retryAfterMs('a')).to.equal(0);
-    l.recordFailure('a');
-    expect(l.retryAfterMs('a')).to.equal(100);
-    expect(l.retryAfterMs('b')).to.equal(0);
-    now += 60;
-    expect(l.retryAfterMs('a')).to.equal(40);
-    now += 41;
-    expect(l.retryAfterMs('a')).to.equal(0);
+    const g = new FailureGate({ burst: 2, intervalMs: 100, now: () => now });
+    expect([g.book('agent'), g.book('agent'), g.book('agent'), g.book('agent')].map((v) => v.answerInMs)).to.deep.equal([0, 0, 100, 200]);
+    expect(g.book('extension').answerInMs).to.equal(0);
+    expect(g.book('agent', now + 250)).to.deep.equal({ answerInMs: null, reason: 'queue_beyond_deadline' });
+    now += 1000;
+    expect(g.book('agent').answerInMs).to.equal(0);
+    expect(g.delayMs('agent')).to.equal(0);
   });
 
   it('LRU forgets the least recently used entry', () => {
