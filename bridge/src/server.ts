@@ -632,6 +632,12 @@ export class BridgeServer extends EventEmitter {
       this.log.debug('late or unknown action_result dropped', { id: result.original_action_id });
       return;
     }
+    // A result for another action than the one asked is a broken extension, never a success (issue 11).
+    if (result.action !== undefined && result.action !== entry.value.action) {
+      this.log.error('extension answered with a result for another action', { id: result.original_action_id, asked: entry.value.action, answered: result.action });
+      this.failInFlight(entry, errorInfo('EXTENSION_INTERNAL_ERROR', `The extension answered "${entry.value.action}" with a result for "${result.action}"; the outcome is unknown. Take a new state before retrying; report the bug if it repeats.`, 'bridge', { asked: entry.value.action, answered: result.action }));
+      return;
+    }
     this.relayedResults.add(result);
     entry.value.resolve(result);
   }
