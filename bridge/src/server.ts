@@ -29,6 +29,7 @@ import { PendingRegistry, type PendingEntry } from './pending';
 import { CLOSE, Peer, type Role } from './peer';
 import { FailureGate } from './rate-limit';
 import { newSecret, type Secrets } from './secrets';
+import { DebouncedWriter, loadSessions, saveSessions } from './session-store';
 import { SessionRegistry, type Released, type Session } from './sessions';
 import { TabQueues } from './tab-queue';
 import { FINAL_TASK_STATUSES, TaskRegistry } from './tasks';
@@ -61,6 +62,9 @@ export interface BridgeOptions {
   resultCacheSize?: number;
   /** A connection that has not finished the handshake by then is closed. */
   handshakeTimeoutMs?: number;
+  /** File persisting sessions and leases across restarts (session-store.ts); the CLI uses
+   * <config dir>/sessions.json. Omitted: sessions live in memory only (tests). */
+  stateFile?: string;
   /** Invalid messages tolerated per connection before it is closed with 1008. */
   badMessageBudget?: number;
   /** Failing proofs (per role, all addresses together) answered at once before they are slowed (rate-limit.ts). */
@@ -69,7 +73,7 @@ export interface BridgeOptions {
   authFailureIntervalMs?: number;
 }
 
-type ResolvedOptions = Required<Omit<BridgeOptions, 'logger' | 'logLevel' | 'secrets' | 'extensionOrigins'>>;
+type ResolvedOptions = Required<Omit<BridgeOptions, 'logger' | 'logLevel' | 'secrets' | 'extensionOrigins' | 'stateFile'>>;
 
 interface InFlight {
   action: ActionMessage['action'];
@@ -101,6 +105,7 @@ export class BridgeServer extends EventEmitter {
   /** action_results received from the extension (validated on receive), relayed without a second check. */
   private readonly relayedResults = new WeakSet<ActionResultMessage>();
   private nextId = 1;
+  private readonly persist: DebouncedWriter | null = null;
   private keepalive: ReturnType<typeof setInterval> | null = null;
   private address: AddressInfo | null = null;
 
@@ -125,7 +130,10 @@ export class BridgeServer extends EventEmitter {
     this.extensionOrigins = options.extensionOrigins ?? [extensionOrigin(EXTENSION_ID)];
     this.log = options.logger ?? createLogger(options.logLevel ?? 'info');
     this.failures = new FailureGate({ burst: this.opts.maxAuthFailures, intervalMs: this.opts.authFailureIntervalMs });
-    this.sessions = new SessionRegistry({ graceMs: this.opts.sessionGraceMs, resultCapacity: this.opts.resultCacheSize }, (s, released) => this.onSessionEnded(s, released));
+    const stateFile = options.stateFile;
+    if (stateFile) this.persist = new DebouncedWriter(() => saveSessions(stateFile, this.sessions.snapshot()), 50, (e) => this.log.error('could not save sessions', { file: stateFile, error: e instanceof Error ? e.message : String(e) }));
+    this.sessions = new SessionRegistry({ graceMs: this.opts.sessionGraceMs, resultCapacity: this.opts.resultCacheSize, onChange: () => this.persist?.schedule() }, (s, released) => this.onSessionEnded(s, released));
+    if (stateFile) this.sessions.restore(loadSessions(stateFile));
     this.http = http.createServer((req, res) => this.onHttp(req, res));
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.opts.maxPayloadBytes });
     this.http.on('upgrade', (req: http.IncomingMessage, socket, head) => {
@@ -231,6 +239,8 @@ export class BridgeServer extends EventEmitter {
     for (const e of this.pending.drain()) this.failInFlight(e, errorInfo('EXTENSION_DISCONNECTED', 'The bridge is shutting down; the action may or may not have run. Reconnect and take a new state.', 'bridge'));
     this.extension?.close(CLOSE.goingAway, 'bridge shutting down');
     for (const a of this.agents) a.close(CLOSE.goingAway, 'bridge shutting down');
+    // Sessions stay on disk so agents resume them after a restart (session-store.ts).
+    this.persist?.stop();
     this.sessions.clear();
     // Give the close frames a moment to leave, then cut whatever is left.
     await new Promise((r) => setTimeout(r, 20));
@@ -482,7 +492,7 @@ export class BridgeServer extends EventEmitter {
       bridge: { name: BRIDGE_NAME, version: BRIDGE_VERSION },
       session_id: session.id,
       extension_connected: this.extensionConnected,
-      session_token: session.token,
+      session_token: session.token ?? hello.session_token ?? '',
       resumed,
       max_tabs: session.maxTabs,
       leased_tab_ids: [...session.tabs.keys()],
@@ -609,8 +619,9 @@ export class BridgeServer extends EventEmitter {
       released.push({ tabId: actedTab, url, reason: 'tab_closed' });
     }
     const answer: ActionResultMessage = { ...result, original_action_id: action.action_id };
-    session.results.set(action.action_id, answer);
+    session.record(action.action_id, answer);
     session.running.delete(action.action_id);
+    this.sessions.changed();
     const peer = session.peer;
     if (!peer) return; // recorded: a re-send after the agent reconnects gets it
     for (const r of released) {

@@ -13,7 +13,8 @@ import { checkUpgrade, parseHostHeader } from '../../bridge/src/origin-check';
 import { CLOSE, Peer } from '../../bridge/src/peer';
 import { FailureGate } from '../../bridge/src/rate-limit';
 import { configDir, loadOrCreateSecrets, readAgentSecret } from '../../bridge/src/secrets';
-import { SessionRegistry } from '../../bridge/src/sessions';
+import { RECORDED_STATES, SessionRegistry } from '../../bridge/src/sessions';
+import type { ActionResultMessage } from '../../schemas/generated/protocol';
 import { TabQueues } from '../../bridge/src/tab-queue';
 import { EXTENSION_ID as MANIFEST_EXTENSION_ID } from '../../extension/manifest.mjs';
 
@@ -146,7 +147,18 @@ describe('bridge units', () => {
       expect(reg.othersHoldTabs(b)).to.equal(true);
       reg.end(a);
       expect(reg.ownerOf(2)).to.equal(null);
-      expect(reg.find(a.token)).to.equal(null);
+      expect(reg.find(a.token as string)).to.equal(null);
+    });
+
+    it('keeps the page state of only the newest recorded results (bounded memory, issue 11)', () => {
+      const reg = new SessionRegistry({ graceMs: 1000, resultCapacity: 64 });
+      const s = reg.create(peer(), 3);
+      const state = { url: 'http://x/', title: 'T', tab_id: 1 } as unknown as NonNullable<ActionResultMessage['new_simplified_state']>;
+      for (let i = 0; i < 40; i++) s.record(`a${i}`, { type: 'action_result', original_action_id: `a${i}`, status: 'success', outcome_details: { message: 'ok' }, new_simplified_state: state, error_info: null });
+      const withState = Array.from({ length: 40 }, (_, i) => s.results.get(`a${i}`)?.new_simplified_state !== null);
+      expect(withState.filter(Boolean)).to.have.length(RECORDED_STATES);
+      expect(withState.slice(-RECORDED_STATES).every(Boolean)).to.equal(true);
+      expect(s.results.get('a0')?.outcome_details?.message).to.equal('ok');
     });
 
     it('keeps a detached session for the grace period, then ends it', () => {
@@ -158,7 +170,7 @@ describe('bridge units', () => {
         const s = reg.create(p, 3);
         reg.detach(s, p);
         clock.tick(999);
-        expect(reg.find(s.token)).to.equal(s);
+        expect(reg.find(s.token as string)).to.equal(s);
         reg.attach(s, peer());
         clock.tick(5000);
         expect(ended).to.deep.equal([]);
