@@ -16,7 +16,7 @@ import type { Tab } from './actions/types';
 import { Budget, withTimeout } from './budget';
 import { STORAGE_KEYS } from './config';
 import { sendToContent } from './content-channel';
-import { EXPECTS_CHANGE, noChangeNotice, resolveSettle, SETTLE_OPTIONS_KEY, settleSend, waitParams, type ResolvedSettle } from './settle-rule';
+import { ANSWER_REQUIRED, EXPECTS_CHANGE, lostAnswer, noChangeNotice, resolveSettle, SETTLE_OPTIONS_KEY, settleSend, waitParams, type ResolvedSettle } from './settle-rule';
 import { collectState, elementIdForIndex, frameOffset } from './state';
 import { TabWatch } from './tab-watch';
 import { isRestrictedUrl, resolveTab } from './tabs';
@@ -198,6 +198,11 @@ async function runPageAction(
       return fail(errorInfo('TIMEOUT', `The page did not finish "${action.action}" within the action's timeout. A JavaScript dialog (alert/confirm/prompt/beforeunload) may be blocking the tab, or the page is busy: look at the tab, answer any dialog, take a new state, or raise timeout_ms.`, WS, { tab_id: tab.id, frame_id: frameId, timeout_ms: action.timeout_ms ?? 15_000 }), null, tab.id);
     }
     if (!sent.ok && !sent.portClosed) return fail(sent.error, await stateOrNull(tab.id), tab.id);
+    if (!sent.ok && ANSWER_REQUIRED.has(action.action)) {
+      const lost = await lostAnswer(action.action, tab.id, tab.url);
+      if (!lost.tabGone && watch.navigationStarted) await watch.waitForNavigationEnd(budget.cap(settle.navigation_cap_ms));
+      return fail(lost.error, lost.tabGone ? null : await stateOrNull(tab.id), tab.id);
+    }
     if (sent.ok && !sent.response.ok) {
       const error = { ...sent.response.error };
       if (error.details) error.details = structuredClone(error.details);
