@@ -111,6 +111,7 @@ export class BridgeServer extends EventEmitter {
 
   constructor(options: BridgeOptions = {}) {
     super();
+    this.setMaxListeners(0); // every action waiting for the extension to come back listens once
     this.opts = {
       host: options.host ?? '127.0.0.1',
       allowRemote: options.allowRemote ?? false,
@@ -557,7 +558,10 @@ export class BridgeServer extends EventEmitter {
 
   /** Sends one action to the extension and resolves with its result, TIMEOUT or EXTENSION_DISCONNECTED. */
   /** validated: the action came from an agent (checked on receive); only its ids/tab_id change here. */
-  private relay(action: ActionMessage, deadline: number, timeoutMs: number, validated = false): Promise<ActionResultMessage> {
+  private async relay(action: ActionMessage, deadline: number, timeoutMs: number, validated = false): Promise<ActionResultMessage> {
+    // The extension was here and left (its service worker restarts, issue 11): wait for it within
+    // the action's own timeout instead of failing at once; it is usually back within a second.
+    if (!(this.extension?.ready && this.extension.open) && this.extensionAwaySince !== null) await this.extensionBack(deadline);
     const ext = this.extension;
     if (!ext?.ready || !ext.open) {
       return Promise.resolve(errorResult(action, errorInfo('NO_EXTENSION_CONNECTED', 'No browser extension is connected to the bridge. Open Chrome with the browser-use-ext extension installed and paired, then retry.', 'bridge')));
@@ -574,6 +578,19 @@ export class BridgeServer extends EventEmitter {
         this.pending.take(relayId);
         resolve(errorResult(action, errorInfo('EXTENSION_DISCONNECTED', 'The extension connection closed before the action could be sent. Wait for it to reconnect, then retry.', 'bridge')));
       }
+    });
+  }
+
+  /** Resolves when an extension is connected again, or at the deadline. */
+  private extensionBack(deadline: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.off('extension-connected', done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
+      this.on('extension-connected', done);
     });
   }
 

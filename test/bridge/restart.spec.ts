@@ -22,20 +22,22 @@ describe('bridge restart keeps sessions and leases (real ws)', () => {
   const peers: RawPeer[] = [];
   const track = (p: RawPeer) => (peers.push(p), p);
   const start = async (port = 0) => {
-    bridge = new BridgeServer({ port, secrets, stateFile: path.join(dir, SESSIONS_FILE), logger: createLogger('silent'), defaultTimeoutMs: 3000 });
+    bridge = new BridgeServer({ port, secrets, stateFile: path.join(dir, SESSIONS_FILE), logger: createLogger(process.env['BUX_LOG'] === 'debug' ? 'debug' : 'silent'), defaultTimeoutMs: 3000 });
     await bridge.start();
     return bridge;
   };
   /** A fake extension answering every action with success on the action's tab. */
   const fakeExtension = async (b: BridgeServer) => {
     const e = track(await RawPeer.hello(b.extensionUrl, 'extension', { secret: secrets.extension_secret }));
-    e.ws.on('message', (d) => {
-      const m = JSON.parse(d.toString()) as ProtocolMessage;
+    const onMessage = (m: ProtocolMessage) => {
       if (!isAction(m)) return;
       const tab = m.action === 'list_tabs' ? undefined : (m.tab_id ?? 99);
       const result = m.action === 'list_tabs' ? { tabs: [{ tab_id: 99, active: true, url: 'http://a/', title: 'A' }] } : {};
       e.send({ type: 'action_result', original_action_id: m.action_id, action: m.action, ...(tab === undefined ? {} : { tab_id: tab }), status: 'success', outcome_details: { message: `ran ${m.action}`, navigation_occurred: false, result }, new_simplified_state: null, error_info: null });
-    });
+    };
+    // Actions that arrived right behind hello_ack, before this handler existed.
+    for (const m of e.received) onMessage(m);
+    e.ws.on('message', (d) => onMessage(JSON.parse(d.toString()) as ProtocolMessage));
     return e;
   };
 
@@ -87,6 +89,29 @@ describe('bridge restart keeps sessions and leases (real ws)', () => {
     const o2 = track(await RawPeer.hello(b2.agentUrl, 'agent', { secret: secrets.agent_secret, sessionToken: otherToken }));
     expect(o2.ack?.resumed).to.equal(true);
     expect(o2.ack?.leased_tab_ids).to.deep.equal([7]);
+  });
+
+  it('holds an action while the extension is away (worker restart) and runs it when it is back, within its timeout', async () => {
+    const b = await start();
+    const e1 = await fakeExtension(b);
+    const a = track(await RawPeer.hello(b.agentUrl, 'agent', { secret: secrets.agent_secret }));
+    e1.close();
+    await a.next((m) => m.type === 'extension_status');
+    a.send({ type: 'action', action_id: 'held', action: 'click', params: { element_id: 'e1' }, tab_id: 3, timeout_ms: 5000 });
+    await new Promise((r) => setTimeout(r, 300));
+    const e2 = await fakeExtension(b);
+    const r = (await a.next(isResult)) as ActionResultMessage;
+    expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+    // Bounded: with no extension coming back it is NO_EXTENSION_CONNECTED after the action's timeout.
+    e2.close();
+    await e2.waitClose();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(b.extensionConnected).to.equal(false);
+    const t = Date.now();
+    a.send({ type: 'action', action_id: 'alone', action: 'click', params: { element_id: 'e1' }, tab_id: 3, timeout_ms: 400 });
+    const r2 = (await a.next(isResult)) as ActionResultMessage;
+    expect(r2.error_info?.error_code).to.equal('NO_EXTENSION_CONNECTED');
+    expect(Date.now() - t).to.be.within(350, 1500);
   });
 
   it('starts clean from a missing or corrupt file, and a wrong token does not resume', async () => {
