@@ -195,4 +195,20 @@ describe('e2e reliability: nothing false, nothing leaked', function () {
       await o.page.close();
     });
   });
+
+  describe('the agent\'s own page UI (data-browser-agent-ui) is neither a target nor a cover (finding 6)', () => {
+    it('is not targetable by selector or role+name, and a real button under it is clickable', async () => {
+      const o = await open(h, `<button id="real" onclick="window.hit = 'real'">Pay now</button>
+        <div data-browser-agent-ui style="position:fixed;inset:0;background:rgba(0,0,0,.1);z-index:99"><button id="bux-stop" onclick="window.hit = 'ui'">Stop agent</button></div>`);
+      const byRole = await o.call('click', { role: 'button', name: 'Stop agent' });
+      expect(byRole.error_info?.error_code).to.equal('TARGET_ELEMENT_NOT_FOUND');
+      const bySelector = await o.call('click', { selector: '#bux-stop' });
+      expect(bySelector.error_info?.error_code).to.equal('TARGET_ELEMENT_NOT_FOUND');
+      expect((await o.call('get', { selector: 'button', what: 'count' })).outcome_details?.result).to.deep.equal({ value: 1 });
+      const real = await o.call('click', { element_id: await o.id('real') });
+      expect(real.status, JSON.stringify(real.error_info)).to.equal('success');
+      expect(await o.page.evaluate(() => (window as unknown as { hit?: string }).hit)).to.equal('real');
+      await o.page.close();
+    });
+  });
 });

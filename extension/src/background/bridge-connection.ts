@@ -38,7 +38,9 @@ export const KEEPALIVE_MS = 20_000;
 const BACKOFF_MIN_MS = 250;
 const BACKOFF_MAX_MS = 10_000;
 
-export type MessageHandler = (message: ProtocolMessage, send: (m: ProtocolMessage) => void) => void;
+/** showCards: the agent asked get_state for card numbers (redact_card_and_otp false): skip the scrub. */
+export type SendOptions = { showCards?: boolean };
+export type MessageHandler = (message: ProtocolMessage, send: (m: ProtocolMessage, opts?: SendOptions) => void) => void;
 
 export class BridgeConnection {
   private ws: WebSocket | null = null;
@@ -123,7 +125,7 @@ export class BridgeConnection {
         this.send({ type: 'pong', sent_at: m.sent_at });
         return;
       }
-      this.onMessage(m, (reply) => this.send(reply));
+      this.onMessage(m, (reply, opts) => this.send(reply, opts));
     };
     ws.onclose = () => {
       this.ready = false;
@@ -153,9 +155,9 @@ export class BridgeConnection {
    * agent EXTENSION_INTERNAL_ERROR (with the validation details) at once for an invalid one, so a
    * second check of a whole state on the hot path would only repeat it.
    */
-  send(message: ProtocolMessage): void {
+  send(message: ProtocolMessage, opts: SendOptions = {}): void {
     // The product-wide privacy filter's last layer (privacy.ts): every text leaving the extension.
-    scrubStrings(message);
+    if (!opts.showCards) scrubStrings(message);
     if (message.type === 'action_result') {
       this.sendNow(message);
       return;

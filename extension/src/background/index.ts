@@ -11,9 +11,12 @@ const RECONNECT_ALARM = 'bux-reconnect';
 
 const connection = new BridgeConnection((message, send) => {
   switch (message.type) {
-    case 'action':
-      void runAction(message).then(send);
+    case 'action': {
+      // get_state with redact_card_and_otp false is the agent's explicit opt-out (snapshot privacy).
+      const showCards = message.action === 'get_state' && (message.params as { redact_card_and_otp?: unknown } | undefined)?.redact_card_and_otp === false;
+      void runAction(message).then((result) => send(result, { showCards }));
       return;
+    }
     case 'error':
       console.warn('[browser-use-ext] bridge reported', message.error_info.error_code, message.error_info.message);
       return;
