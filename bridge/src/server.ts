@@ -85,6 +85,10 @@ type Target = { ok: true; tabId: number | null } | { ok: false; error: ErrorInfo
 export const DEFAULT_PORT = 8765;
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_MAX_TABS = 10;
+/** After a restart with restored sessions, actions wait this long (within their timeout) for the extension. */
+const RESTART_GRACE_MS = 10_000;
+/** Actions that only read: safe to ask again after the extension dropped mid-way. */
+const READ_ONLY_ACTIONS = new Set<string>(['get_state', 'get', 'is', 'extract_content', 'list_tabs', 'screenshot', 'get_dropdown_options']);
 
 export class BridgeServer extends EventEmitter {
   readonly secrets: Secrets;
@@ -106,6 +110,8 @@ export class BridgeServer extends EventEmitter {
   private readonly relayedResults = new WeakSet<ActionResultMessage>();
   private nextId = 1;
   private readonly persist: DebouncedWriter | null = null;
+  /** When sessions were restored from disk (null: none), see awaitingExtensionAfterRestart. */
+  private restoredAt: number | null = null;
   private keepalive: ReturnType<typeof setInterval> | null = null;
   private address: AddressInfo | null = null;
 
@@ -134,7 +140,11 @@ export class BridgeServer extends EventEmitter {
     const stateFile = options.stateFile;
     if (stateFile) this.persist = new DebouncedWriter(() => saveSessions(stateFile, this.sessions.snapshot()), 50, (e) => this.log.error('could not save sessions', { file: stateFile, error: e instanceof Error ? e.message : String(e) }));
     this.sessions = new SessionRegistry({ graceMs: this.opts.sessionGraceMs, resultCapacity: this.opts.resultCacheSize, onChange: () => this.persist?.schedule() }, (s, released) => this.onSessionEnded(s, released));
-    if (stateFile) this.sessions.restore(loadSessions(stateFile));
+    if (stateFile) {
+      const saved = loadSessions(stateFile);
+      this.sessions.restore(saved);
+      if (saved.length) this.restoredAt = Date.now();
+    }
     this.http = http.createServer((req, res) => this.onHttp(req, res));
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.opts.maxPayloadBytes });
     this.http.on('upgrade', (req: http.IncomingMessage, socket, head) => {
@@ -558,10 +568,10 @@ export class BridgeServer extends EventEmitter {
 
   /** Sends one action to the extension and resolves with its result, TIMEOUT or EXTENSION_DISCONNECTED. */
   /** validated: the action came from an agent (checked on receive); only its ids/tab_id change here. */
-  private async relay(action: ActionMessage, deadline: number, timeoutMs: number, validated = false): Promise<ActionResultMessage> {
+  private async relay(action: ActionMessage, deadline: number, timeoutMs: number, validated = false, retried = false): Promise<ActionResultMessage> {
     // The extension was here and left (its service worker restarts, issue 11): wait for it within
     // the action's own timeout instead of failing at once; it is usually back within a second.
-    if (!(this.extension?.ready && this.extension.open) && this.extensionAwaySince !== null) await this.extensionBack(deadline);
+    if (!(this.extension?.ready && this.extension.open) && (this.extensionAwaySince !== null || this.awaitingExtensionAfterRestart())) await this.extensionBack(deadline);
     const ext = this.extension;
     if (!ext?.ready || !ext.open) {
       return Promise.resolve(errorResult(action, errorInfo('NO_EXTENSION_CONNECTED', 'No browser extension is connected to the bridge. Open Chrome with the browser-use-ext extension installed and paired, then retry.', 'bridge')));
@@ -573,12 +583,23 @@ export class BridgeServer extends EventEmitter {
     // Agents choose their own ids; the bridge relays under its own so two agents never collide.
     const relayId = `b${this.nextId++}`;
     return new Promise((resolve) => {
-      this.pending.add(relayId, { action: action.action, resolve }, remaining, () => resolve(timeout()));
+      // A read that was in flight when the extension dropped is asked again once it is back (within
+      // the deadline): reading twice is harmless, and the agent gets its answer instead of an outage.
+      const settle = (r: ActionResultMessage) => {
+        if (!retried && r.error_info?.error_code === 'EXTENSION_DISCONNECTED' && READ_ONLY_ACTIONS.has(action.action) && Date.now() < deadline) resolve(this.relay(action, deadline, timeoutMs, validated, true));
+        else resolve(r);
+      };
+      this.pending.add(relayId, { action: action.action, resolve: settle }, remaining, () => resolve(timeout()));
       if (!ext.send({ ...action, action_id: relayId }, validated)) {
         this.pending.take(relayId);
         resolve(errorResult(action, errorInfo('EXTENSION_DISCONNECTED', 'The extension connection closed before the action could be sent. Wait for it to reconnect, then retry.', 'bridge')));
       }
     });
+  }
+
+  /** Sessions came back from disk (a restart): the extension is expected back within seconds. */
+  private awaitingExtensionAfterRestart(): boolean {
+    return this.restoredAt !== null && Date.now() - this.restoredAt < RESTART_GRACE_MS;
   }
 
   /** Resolves when an extension is connected again, or at the deadline. */
@@ -749,7 +770,7 @@ export class BridgeServer extends EventEmitter {
     const inFlight = this.pending.drain();
     for (const e of inFlight) this.failInFlight(e, errorInfo('EXTENSION_DISCONNECTED', `The extension disconnected while "${e.value.action}" was running; it may or may not have taken effect. Wait for the extension to reconnect, take a new state, then decide whether to retry.`, 'bridge'));
     this.log.warn('extension disconnected', { failed_in_flight: inFlight.length });
-    this.broadcastToAgents({ type: 'extension_status', connected: false, message: 'The browser extension disconnected (its service worker restarted or the browser closed). Actions fail with NO_EXTENSION_CONNECTED until it is back; you will get extension_status connected true, with your tabs unchanged.' });
+    this.broadcastToAgents({ type: 'extension_status', connected: false, message: 'The browser extension disconnected (its service worker restarted or the browser closed). New actions wait for it within their timeout (reads in flight are asked again); you will get extension_status connected true, with your tabs unchanged.' });
     this.emit('extension-disconnected', peer.id);
   }
 }

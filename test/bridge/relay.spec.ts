@@ -89,11 +89,11 @@ describe('bridge relay (real ws)', () => {
     expect(r.error_info?.message).to.match(/timeout_ms/);
   });
 
-  it('fails every in-flight action at once with EXTENSION_DISCONNECTED when the extension drops', async () => {
+  it('fails every in-flight action at once with EXTENSION_DISCONNECTED when the extension drops (writes: they may have run; reads are asked again)', async () => {
     const ext = track(await extHello());
     const agent = track(await agentHello());
-    agent.send({ type: 'action', action_id: 'p1', action: 'get_state', params: {}, timeout_ms: 60_000, tab_id: 1 });
-    agent.send({ type: 'action', action_id: 'p2', action: 'get_state', params: {}, timeout_ms: 60_000, tab_id: 2 });
+    agent.send({ type: 'action', action_id: 'p1', action: 'click', params: { element_id: 'e1' }, timeout_ms: 60_000, tab_id: 1 });
+    agent.send({ type: 'action', action_id: 'p2', action: 'click', params: { element_id: 'e2' }, timeout_ms: 60_000, tab_id: 2 });
     await ext.next((m) => m.type === 'action');
     await ext.next((m) => m.type === 'action');
     const t0 = Date.now();

@@ -114,6 +114,32 @@ describe('bridge restart keeps sessions and leases (real ws)', () => {
     expect(Date.now() - t).to.be.within(350, 1500);
   });
 
+  it('asks a read again when the extension dropped while it ran, and holds actions briefly after a restart', async () => {
+    const b1 = await start();
+    const port = b1.port;
+    // An extension that never answers: the read is in flight when it drops.
+    const mute = track(await RawPeer.hello(b1.extensionUrl, 'extension', { secret: secrets.extension_secret }));
+    const a = track(await RawPeer.hello(b1.agentUrl, 'agent', { secret: secrets.agent_secret }));
+    a.send({ type: 'action', action_id: 'read-1', action: 'get_state', params: {}, tab_id: 2, timeout_ms: 5000 });
+    await mute.next(isAction);
+    mute.close();
+    await new Promise((r) => setTimeout(r, 200));
+    await fakeExtension(b1);
+    const r = (await a.next(isResult)) as ActionResultMessage;
+    expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+    // After a restart with restored sessions, an action waits for the extension instead of NO_EXTENSION_CONNECTED.
+    const token = a.ack?.session_token as string;
+    await b1.close();
+    const b2 = await start(port);
+    const a2 = track(await RawPeer.hello(b2.agentUrl, 'agent', { secret: secrets.agent_secret, sessionToken: token }));
+    a2.send({ type: 'action', action_id: 'after-restart', action: 'click', params: { element_id: 'e1' }, timeout_ms: 5000 });
+    await new Promise((res) => setTimeout(res, 300));
+    await fakeExtension(b2);
+    const r2 = (await a2.next(isResult)) as ActionResultMessage;
+    expect(r2.status, JSON.stringify(r2.error_info)).to.equal('success');
+    expect(r2.tab_id).to.equal(2);
+  });
+
   it('starts clean from a missing or corrupt file, and a wrong token does not resume', async () => {
     fs.writeFileSync(path.join(dir, SESSIONS_FILE), '{"version":1,"sessions":[{"session_id":1}]');
     const b = await start();

@@ -39,6 +39,8 @@ export interface SoakOptions {
   fuzzHandshakes: number;
   /** Bridge RSS sampled every this many actions. */
   sampleEvery: number;
+  /** Each fight_back fault visits every hostile page (short runs), else the next one. */
+  fightAll?: boolean;
   log?: (line: string) => void;
 }
 
@@ -175,7 +177,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const port = await freePort();
   const bridge = new BridgeProcess(port, configDir);
   const report: SoakReport = {
-    options: { actions: o.actions, agents: o.agents, faultEvery: o.faultEvery, restartPhase: o.restartPhase, fuzzAgentFrames: o.fuzzAgentFrames, fuzzHandshakes: o.fuzzHandshakes, sampleEvery: o.sampleEvery },
+    options: { actions: o.actions, agents: o.agents, faultEvery: o.faultEvery, restartPhase: o.restartPhase, fuzzAgentFrames: o.fuzzAgentFrames, fuzzHandshakes: o.fuzzHandshakes, sampleEvery: o.sampleEvery, fightAll: o.fightAll === true },
     actions: 0,
     answered: 0,
     lost: 0,
@@ -269,11 +271,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       await p.close().catch(() => undefined);
     };
 
-    const faults = ['worker_idle', 'wait_for_navigated', 'bridge_restart', 'worker_mid_action', 'wait_for_tab_closed', 'fight_back', 'wait_for_timeout', 'bridge_kill'] as const;
+    const faults = ['worker_idle', 'bridge_kill', 'wait_for_navigated', 'worker_mid_action', 'fight_back', 'bridge_restart', 'wait_for_tab_closed', 'wait_for_timeout'] as const;
     let faultIndex = 0;
     let fightIndex = 0;
     let stopping = false;
     let faultChain: Promise<void> = Promise.resolve();
+    let done = 0;
 
     const runFault = async (kind: (typeof faults)[number]) => {
       report.faults[kind] = (report.faults[kind] ?? 0) + 1;
@@ -317,46 +320,48 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
         }
         case 'bridge_restart':
         case 'bridge_kill': {
-          if (report.actions > o.actions * o.restartPhase) return;
+          if (done > o.actions * o.restartPhase) return;
           await bridge.stop(kind === 'bridge_kill' ? 'SIGKILL' : 'SIGTERM');
           await sleep(200);
           await bridge.start();
-          wakeAt = Date.now();
-          wakeKind = 'bridge';
+          const t = Date.now();
           await extensionBack();
+          report.reconnectMs.bridge.push(Date.now() - t);
           return;
         }
-        case 'fight_back': {
-          const names = Object.keys(fight);
-          const name = names[fightIndex++ % names.length] as string;
-          const r = await call(probe, 'open_tab', { url: fight[name] as string }, { timeoutMs: 20_000 });
-          const tab = r.kind === 'answered' ? (r.result.outcome_details?.result as { tab_id?: number } | undefined)?.tab_id : undefined;
-          if (tab === undefined) {
-            report.fightBack[name] = `open_tab: ${r.kind === 'answered' ? (r.result.error_info?.error_code ?? 'no tab id') : 'lost'}`;
-            return;
-          }
-          const seen: string[] = [];
-          for (const [action, params] of [
-            ['get_state', {}],
-            ['click', { role: 'button', name: 'Press me', timeout_ms: 2000 }],
-            ['extract_content', { max_chars: 5000 }],
-            ['wait_for', { text: 'never there', timeout_ms: 800 }],
-          ] as const) {
-            const out = await call(probe, action as ActionName, params as never, { tabId: tab, timeoutMs: 20_000 });
-            seen.push(`${action}: ${out.kind === 'lost' ? 'LOST' : out.result.status === 'success' ? 'success' : out.result.error_info?.error_code}`);
-            if (action === 'wait_for' && out.kind === 'answered' && out.result.status === 'success') falseSuccess(`wait_for success on ${name}`);
-          }
-          report.fightBack[name] = seen.join(', ');
-          await call(probe, 'close_tab', {}, { tabId: tab });
+        case 'fight_back':
+          for (let i = 0; i < (o.fightAll ? Object.keys(fight).length : 1); i++) await fightBack();
           return;
-        }
       }
+    };
+    const fightBack = async () => {
+      const names = Object.keys(fight);
+      const name = names[fightIndex++ % names.length] as string;
+      const r = await call(probe, 'open_tab', { url: fight[name] as string }, { timeoutMs: 20_000 });
+      const tab = r.kind === 'answered' ? (r.result.outcome_details?.result as { tab_id?: number } | undefined)?.tab_id : undefined;
+      if (tab === undefined) {
+        report.fightBack[name] = `open_tab: ${r.kind === 'answered' ? (r.result.error_info?.error_code ?? 'no tab id') : 'lost'}`;
+        return;
+      }
+      const seen: string[] = [];
+      for (const [action, params] of [
+        ['get_state', {}],
+        ['click', { role: 'button', name: 'Press me', timeout_ms: 2000 }],
+        ['extract_content', { max_chars: 5000 }],
+        ['wait_for', { text: 'never there', timeout_ms: 800 }],
+      ] as const) {
+        const out = await call(probe, action as ActionName, params as never, { tabId: tab, timeoutMs: 20_000 });
+        seen.push(`${action}: ${out.kind === 'lost' ? 'LOST' : out.result.status === 'success' ? 'success' : out.result.error_info?.error_code}`);
+        if (action === 'wait_for' && out.kind === 'answered' && out.result.status === 'success') falseSuccess(`wait_for success on ${name}`);
+      }
+      report.fightBack[name] = seen.join(', ');
+      await call(probe, 'close_tab', {}, { tabId: tab });
+      return;
     };
 
     const fuzzer = fuzz(port, secrets, o, report);
 
     // The agents' work: a fixed cycle of actions on their own tab, checking what can be checked.
-    let done = 0;
     const work = async (a: AgentClient, idx: number) => {
       const tabId = tabOf.get(a);
       let n = 0;
