@@ -8,7 +8,7 @@ describe('fault suite (short): nothing lost, nothing false, nothing crashed', fu
   let r: SoakReport;
 
   before(async () => {
-    r = await runSoak({ actions: Number(process.env['SOAK_ACTIONS'] ?? 240), agents: 3, faultEvery: 30, restartPhase: 1, fuzzAgentFrames: 300, fuzzHandshakes: 40, sampleEvery: 40, fightAll: true });
+    r = await runSoak({ actions: Number(process.env['SOAK_ACTIONS'] ?? 180), agents: 3, faultEvery: 22, restartPhase: 1, fuzzAgentFrames: 200, fuzzHandshakes: 30, sampleEvery: 40, fightAll: true });
     process.stderr.write(`fault suite: ${JSON.stringify({ actions: r.actions, lost: r.lost, falseSuccess: r.falseSuccess, crashes: r.crashes, faults: r.faults, reconnect: r.reconnectMs, errors: r.errorsByCode, fightBack: r.fightBack, memory: r.memory })}\n`);
   });
 
