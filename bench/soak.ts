@@ -6,7 +6,7 @@ import { renderReport, runSoak } from '../test/soak/fault-suite';
 import { REPO_ROOT } from '../test/harness/browser';
 
 const actions = Number(process.env['SOAK_ACTIONS'] ?? 10_000);
-const report = await runSoak({ actions, agents: 3, faultEvery: 100, restartPhase: 0.3, fuzzAgentFrames: 10_000, fuzzHandshakes: 2000, sampleEvery: Math.max(50, Math.round(actions / 100)), log: (l) => process.stderr.write(`${new Date().toISOString()} ${l}\n`) });
+const report = await runSoak({ actions, agents: 3, faultEvery: 100, restartPhase: 0.3, fuzzAgentFrames: 10_000, fuzzHandshakes: 400, sampleEvery: Math.max(50, Math.round(actions / 100)), log: (l) => process.stderr.write(`${new Date().toISOString()} ${l}\n`) });
 const md = renderReport(report);
 fs.writeFileSync(path.join(REPO_ROOT, 'docs', 'RELIABILITY.md'), md);
 process.stdout.write(md);

@@ -159,6 +159,23 @@ describe('e2e reliability: nothing false, nothing leaked', function () {
     });
   });
 
+  describe('screenshots draw card fields masked (finding 2)', () => {
+    it('two different card numbers in the same field give the same picture; an ordinary field does not', async () => {
+      const shot = async (card: string, city: string) => {
+        const o = await open(h, `<label>Card number <input id="c" size="24" value="${card}"></label><br><label>City <input id="t" value="${city}"></label>`);
+        const r = await o.call('screenshot', {});
+        expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+        await o.page.close();
+        return (r.outcome_details?.result as { data_base64: string }).data_base64;
+      };
+      const a = await shot('4111 1111 1111 1111', 'Berlin');
+      const b = await shot('5500 0055 5555 5559', 'Berlin');
+      const c = await shot('5500 0055 5555 5559', 'Munich');
+      expect(a === b, 'card digits visible in the screenshot').to.equal(true);
+      expect(b === c, 'the ordinary field should still be visible').to.equal(false);
+    });
+  });
+
   describe('no-change actions answer when the page has settled (finding 7)', () => {
     const PAGE = `<button id="noop" onclick="window.clicked = (window.clicked || 0) + 1">Count silently</button>
       <input type="checkbox" id="cb" aria-label="Agree">

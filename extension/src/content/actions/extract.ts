@@ -4,7 +4,7 @@
 // Each frame answers for itself; background/extract.ts gathers every frame of the tab and appends
 // subframes as "IFRAME <url>:" blocks like browser_use.
 import type { ExtractContentParams } from '../../../../schemas/generated/protocol';
-import { redactCardNumbers } from '../snapshot/privacy';
+import { maskSecretFields, redactCardNumbers } from '../snapshot/privacy';
 import { ok } from './common';
 import type { PageHandler } from './registry';
 
@@ -121,8 +121,11 @@ declare global {
   // Called by background/extract.ts through chrome.scripting.executeScript in every frame (the
   // isolated world is shared with this content script).
   var __buxExtractFrame: ((includeLinks: boolean) => FrameText) | undefined;
+  var __buxMaskSecrets: ((on: boolean) => number) | undefined;
 }
 globalThis.__buxExtractFrame = extractFrameText;
+// Called by background/actions/screenshot.ts around a capture (privacy.ts maskSecretFields).
+globalThis.__buxMaskSecrets = maskSecretFields;
 
 const DEFAULT_MAX = 100_000;
 

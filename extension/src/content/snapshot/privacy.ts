@@ -105,6 +105,34 @@ export function readableHtml(el: Element, opts: PrivacyOptions = DEFAULT_PRIVACY
   return redactCardNumbers(clone.outerHTML);
 }
 
+const MASK_ATTR = 'data-bux-masked';
+
+/**
+ * Screenshots (issue 11): while on, card, CVC, one-time-code and PIN fields of this document are
+ * drawn as discs (password fields already are); returns how many fields were masked. The worker
+ * turns it on right before capturing and off right after.
+ */
+export function maskSecretFields(on: boolean): number {
+  let n = 0;
+  if (!on) {
+    for (const el of document.querySelectorAll<HTMLElement>(`[${MASK_ATTR}]`)) {
+      el.style.removeProperty('-webkit-text-security');
+      el.style.removeProperty('color');
+      el.removeAttribute(MASK_ATTR);
+    }
+    return 0;
+  }
+  for (const el of document.querySelectorAll<HTMLElement>('input, textarea')) {
+    const reason = sensitiveReason(el, DEFAULT_PRIVACY);
+    if (!reason || reason === 'password') continue;
+    el.setAttribute(MASK_ATTR, '');
+    el.style.setProperty('-webkit-text-security', 'disc', 'important');
+    if (el instanceof HTMLTextAreaElement) el.style.setProperty('color', 'transparent', 'important');
+    n++;
+  }
+  return n;
+}
+
 /** An attribute as reading actions may show it. */
 export function readableAttribute(el: Element, name: string, value: string, opts: PrivacyOptions = DEFAULT_PRIVACY): string {
   if (name.toLowerCase() === 'value') return readableValue(el, value, opts).value;
