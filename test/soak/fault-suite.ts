@@ -583,6 +583,7 @@ export function renderReport(r: SoakReport): string {
     `| worker restart -> extension back (p50 / p95, n=${r.reconnectMs.worker.length}) | ${p(r.reconnectMs.worker, 50)} / ${p(r.reconnectMs.worker, 95)} | p95 <= 2000 ms |`,
     `| bridge restart -> extension back (p50 / p95, n=${r.reconnectMs.bridge.length}) | ${p(r.reconnectMs.bridge, 50)} / ${p(r.reconnectMs.bridge, 95)} | |`,
     `| bridge RSS after warm-up, last bridge process (first -> peak) | ${base ?? 'n/a'} -> ${peak ?? 'n/a'} MB (${growth ?? 'n/a'} %) | within 10 % |`,
+    `| bridge RSS range after warm-up, last bridge process (min - max) | ${warm.length ? Math.min(...warm.map((m) => m.rssMb)) : 'n/a'} - ${peak ?? 'n/a'} MB | |`,
     `| fuzzed /agent frames (untyped replies) | ${r.fuzz.agentFrames} (${r.fuzz.untypedReplies}) | 0 untyped |`,
     `| fuzzed /extension handshakes (accepted) | ${r.fuzz.handshakes} (${r.fuzz.handshakeAccepted}) | 0 accepted |`,
     '',
@@ -600,6 +601,7 @@ export function renderReport(r: SoakReport): string {
   ];
   if (r.lostDetails.length) lines.push('Lost:', '', ...r.lostDetails.map((d) => `- ${d}`), '');
   if (r.falseSuccessDetails.length) lines.push('False successes:', '', ...r.falseSuccessDetails.map((d) => `- ${d}`), '');
+  lines.push('RSS includes heap V8 has not returned to the system yet, so it swings with garbage collection; the', 'growth row compares the first sample after warm-up (20 % of the last process\'s samples) with the peak. The', 'unit-level check (bench-free, test/unit/bridge-units.spec.ts "keeps the page state of only the newest', 'recorded results") bounds what a session retains.', '');
   lines.push('Worker reconnects are measured from the browser event that wakes the stopped worker (a page load) to', '`extension_status` connected at an agent; bridge reconnects from the new bridge answering /healthz to the', 'same message. The reconnect of the worker while no browser event comes is the 30 s alarm (not measured here).', '');
   return lines.join('\n');
 }
