@@ -374,7 +374,8 @@ export type ErrorCode =
   | 'NOT_PERMITTED'
   | 'TAB_NOT_LEASED'
   | 'RATE_LIMITED'
-  | 'TASK_NOT_FOUND';
+  | 'TASK_NOT_FOUND'
+  | 'NAVIGATED_AWAY';
 /**
  * Component that detected the error.
  */

@@ -165,5 +165,6 @@ export const ERROR_CODES: { readonly [C in ErrorCode]: string } = {
   "NOT_PERMITTED": "The person has not allowed this operation (for example evaluating arbitrary script) in the extension's settings; the message says where to enable it.",
   "TAB_NOT_LEASED": "The tab belongs to another agent session (or to the person). Open a tab of your own, or ask the person to hand this one over.",
   "RATE_LIMITED": "Too many failed handshakes or invalid messages; wait before retrying.",
-  "TASK_NOT_FOUND": "A stop or redirect named a task id that is not running."
+  "TASK_NOT_FOUND": "A stop or redirect named a task id that is not running.",
+  "NAVIGATED_AWAY": "The page navigated away (or reloaded) while an action whose answer comes from the page (wait_for, get, is, extract_content, ...) was running, so it has no answer; the condition was not observed. Take a new state and decide again."
 };
