@@ -79,7 +79,7 @@ export async function performTrustedInput(tabId: number, req: TrustedInputReques
   // Keys are parsed before the debugger is attached: an unknown key attaches nothing.
   const chords = req.kind === 'keys' ? req.keys.map((key) => {
     const parsed = parseChord(key, false);
-    if (!parsed.ok) throw new TrustedInputRefused('UNKNOWN_KEY', `${parsed.reason}. Use Playwright key names (US keyboard layout) such as Enter, Tab, ArrowDown, ControlRight, NumpadSubtract, or chords like Control+A.`, { key });
+    if (!parsed.ok) throw new TrustedInputRefused('UNKNOWN_KEY', `${parsed.reason.replace(/\.$/, '')}. Use Playwright key names (US keyboard layout) such as Enter, Tab, ArrowDown, ControlRight, NumpadSubtract, or chords like Control+A.`, { key });
     return parsed.chord;
   }) : [];
   await withDebugger(tabId, async (send) => {

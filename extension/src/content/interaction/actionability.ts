@@ -7,7 +7,7 @@
 import type { ErrorInfo } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import type { PageContext } from '../actions/registry';
-import { composedContains, composedParent, describe, inViewport, isVisible, nextFrame } from './dom';
+import { composedContains, composedParent, contentBoxIfEmpty, describe, inViewport, isVisible, nextFrame } from './dom';
 import { shadowRootOf } from '../snapshot/walk';
 
 export type Check = 'visible' | 'stable' | 'enabled' | 'editable' | 'receives_events';
@@ -63,16 +63,12 @@ export function hitTest(x: number, y: number): Element | null {
 }
 
 /**
- * The element's box: its border box, or for a `display: contents` element (no box of its own) the
- * union of its contents' boxes, as Playwright's content quads give.
+ * The element's box: its border box, or for an element without one (`display: contents`, or a
+ * zero-size element whose content overflows visibly, e.g. a link around an absolutely positioned
+ * label) the box of its contents, as Playwright's content quads give.
  */
 export function boxOf(el: Element): DOMRect {
-  const r = el.getBoundingClientRect();
-  if (r.width > 0 || r.height > 0) return r;
-  if (getComputedStyle(el).display !== 'contents') return r;
-  const range = document.createRange();
-  range.selectNodeContents(el);
-  return range.getBoundingClientRect();
+  return contentBoxIfEmpty(el, el.getBoundingClientRect());
 }
 
 /** Where a pointer action lands: the centre of the element's box, clipped to the viewport. */

@@ -151,7 +151,8 @@ export function keyDef(token: string, shift = false): KeyDef | null {
   if (BY_CODE.has(name)) return describe(name, shift);
   const hit = BY_KEY.get(name);
   if (hit) return describe(hit.code, shift || hit.shifted);
-  if ([...name].length === 1) return keyForChar(name);
+  // Like Playwright's keyboard.press: a character the US layout lacks ("ё", an emoji) is not a key
+  // (type inserts such characters instead).
   return null;
 }
 
