@@ -118,8 +118,68 @@ function embeddedValue(el: Element, role: string, ctx: Ctx): string | null {
   return null;
 }
 
+/**
+ * Which elements can have ::before/::after content: reading a pseudo-element's computed style costs
+ * about as much as the element's own, twice per named node, so the document's style sheets are
+ * read once (cached ~1 s or until their number changes) for the selectors that create them.
+ * null = unknown (a cross-origin sheet cannot be read): check every element.
+ */
+let pseudoCache: { at: number; count: number; selector: string | null } | null = null;
+const PSEUDO = /::?(before|after)\b/i;
+
+function collectPseudoBases(rules: CSSRuleList, out: string[]): boolean {
+  for (const rule of rules) {
+    if (rule instanceof CSSStyleRule) {
+      if (!PSEUDO.test(rule.selectorText)) continue;
+      for (const part of rule.selectorText.split(',')) {
+        if (!PSEUDO.test(part)) continue;
+        const base = part.replace(/::?(before|after)\b.*$/i, '').trim();
+        out.push(base === '' || /[>+~]$/.test(base) ? '*' : base);
+      }
+      if ('cssRules' in rule && rule.cssRules.length && !collectPseudoBases(rule.cssRules, out)) return false; // nested CSS
+    } else if ('cssRules' in rule) {
+      if (!collectPseudoBases((rule as CSSGroupingRule).cssRules, out)) return false;
+    }
+  }
+  return true;
+}
+
+function pseudoSelector(): string | null {
+  const sheets = [...document.styleSheets, ...(document.adoptedStyleSheets ?? [])];
+  const now = performance.now();
+  if (pseudoCache && now - pseudoCache.at < 1000 && pseudoCache.count === sheets.length) return pseudoCache.selector;
+  const bases: string[] = [];
+  let known = true;
+  for (const sheet of sheets) {
+    try {
+      if (!collectPseudoBases(sheet.cssRules, bases)) known = false;
+    } catch {
+      known = false; // cross-origin sheet
+    }
+    if (!known) break;
+  }
+  let selector: string | null = known ? bases.join(',') : null;
+  if (selector) {
+    try {
+      document.documentElement.matches(selector);
+    } catch {
+      selector = null; // a base we cut wrongly (nesting, :is() lists): check everything
+    }
+  }
+  pseudoCache = { at: now, count: sheets.length, selector };
+  return selector;
+}
+
+function mayHavePseudo(el: Element): boolean {
+  if (el.getRootNode() !== document) return true; // shadow-root styles are not in document.styleSheets
+  const sel = pseudoSelector();
+  if (sel === null) return true;
+  return sel !== '' && el.matches(sel);
+}
+
 /** CSS generated content of ::before/::after (strings, attr(); the alt text after "/" when given), or "". */
-function pseudoText(el: Element, which: '::before' | '::after'): { text: string; block: boolean } {
+function pseudoText(el: Element, which: '::before' | '::after', may: boolean): { text: string; block: boolean } {
+  if (!may) return { text: '', block: false };
   const s = getComputedStyle(el, which);
   const content = s.content;
   if (!content || content === 'none' || content === 'normal') return { text: '', block: false };
@@ -143,7 +203,8 @@ function isInline(el: Element): boolean {
 
 function textFromContent(el: Element, ctx: Ctx): string {
   const parts: string[] = [];
-  const before = pseudoText(el, '::before');
+  const may = mayHavePseudo(el);
+  const before = pseudoText(el, '::before', may);
   if (before.text) parts.push(before.block ? ` ${before.text} ` : before.text);
   const kids = el.shadowRoot && el.shadowRoot.childNodes.length ? [...el.shadowRoot.childNodes] : [...el.childNodes];
   const pushNode = (node: Node) => {
@@ -161,7 +222,7 @@ function textFromContent(el: Element, ctx: Ctx): string {
     }
   };
   for (const node of kids) pushNode(node);
-  const after = pseudoText(el, '::after');
+  const after = pseudoText(el, '::after', may);
   if (after.text) parts.push(after.block ? ` ${after.text} ` : after.text);
   return parts.join('');
 }
