@@ -85,6 +85,22 @@ export const NAME_CASES: NameCase[] = [
   { title: 'link with only an image without alt: the title of the image', html: `<a id="test" href="#"><img src="${IMG}" title="Profile"></a>`, name: 'Profile', role: 'link' },
   { title: 'checkbox named from an ancestor label with nested markup', html: `<label><input type="checkbox" id="test"> I accept the <a href="#">terms</a></label>`, name: 'I accept the terms', role: 'checkbox' },
 
+  // --- more hidden / presentational / embedded combinations --------------------------------------------
+  { title: 'input type=file without a label: its button text', html: `<input type="file" id="test">`, name: 'Choose File', role: 'button' },
+  { title: 'input type=file multiple without a label', html: `<input type="file" id="test" multiple>`, name: 'Choose Files', role: 'button' },
+  { title: 'input type=file: title is a description, the button text the name', html: `<input type="file" id="test" title="Resume">`, name: 'Choose File', role: 'button' },
+  { title: 'aria-hidden subtree inside labelledby target of a visible node is skipped', html: `<div id="l">Price <span aria-hidden="true"><b>$</b></span>10</div><span id="test" role="button" tabindex="0" aria-labelledby="l">x</span>`, name: 'Price 10', role: 'button' },
+  { title: 'labelledby to an aria-hidden element counts (referenced directly)', html: `<span id="l" aria-hidden="true">Hidden but referenced</span><button id="test" aria-labelledby="l">x</button>`, name: 'Hidden but referenced', role: 'button' },
+  { title: 'role=presentation span inside a link keeps its text', html: `<a id="test" href="#"><span role="presentation">Kept</span> text</a>`, name: 'Kept text', role: 'link' },
+  { title: 'role=none img with alt in a link: alt not used, so the link title names it', html: `<a id="test" href="#" title="Home page"><img src="${IMG}" role="none" alt="logo"></a>`, name: 'Home page', role: 'link' },
+  { title: 'img alt="" inside a button with text', html: `<button id="test"><img src="${IMG}" alt="">Print</button>`, name: 'Print', role: 'button' },
+  { title: 'embedded textbox via labelledby chain', html: `<span id="a">Send</span><input id="b" value="5"><span id="c">copies</span><button id="test" aria-labelledby="a b c">x</button>`, name: 'Send 5 copies', role: 'button' },
+  { title: 'embedded select in aria-labelledby target', html: `<div id="l">Sort by <select><option>name</option><option selected>date</option></select></div><div id="test" role="listbox" tabindex="0" aria-labelledby="l"></div>`, name: 'Sort by date', role: 'listbox' },
+  { title: 'textarea in a label uses its value', html: `<input type="checkbox" id="test"><label for="test">Note: <textarea>hi there</textarea></label>`, name: 'Note: hi there', role: 'checkbox' },
+  { title: 'nested inline-block elements are separated', html: `<button id="test"><span style="display:inline-block">One</span><span style="display:inline-block">Two</span></button>`, name: 'One Two', role: 'button' },
+  { title: 'generated content on a hidden element is not used', html: `<style>.h::before{content:"Nope"}</style><button id="test"><span class="h" style="display:none"></span>Yes</button>`, name: 'Yes', role: 'button' },
+  { title: 'attr() in generated content', html: `<style>#test::after{content:" " attr(data-count) " items"}</style><a id="test" href="#" data-count="3">Cart</a>`, name: 'Cart 3 items', role: 'link' },
+
   // --- roles (html-aam, core-aam conflict rule) --------------------------------------------------------
   { title: 'role=presentation on a focusable element is ignored', html: `<button id="test" role="presentation">Still a button</button>`, name: 'Still a button', role: 'button' },
   { title: 'role=none on an element with aria-label is ignored', html: `<h3 id="test" role="none" aria-label="Kept">text</h3>`, name: 'Kept', role: 'heading' },

@@ -56,7 +56,9 @@ async function pressChord(send: Send, modKeys: { m: Modifier; k: KeyDef }[], key
   }
   const shortcut = (modifiers & ~MODIFIER_BITS.Shift) !== 0;
   const text = shortcut ? '' : key.text;
-  await keyDown(send, key, modifiers, text);
+  // A modifier pressed alone is held during its own keydown (shiftKey true on Shift's keydown), as Chrome and Playwright report.
+  const own = MODIFIER_BITS[key.key as Modifier] ?? 0;
+  await keyDown(send, key, modifiers | own, text);
   await keyUp(send, key, modifiers);
   for (const { m, k } of [...modKeys].reverse()) {
     modifiers &= ~MODIFIER_BITS[m];

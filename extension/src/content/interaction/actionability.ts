@@ -146,6 +146,14 @@ function animated(el: Element): boolean {
   return false;
 }
 
+/** Waits (a few frames at most) until the document timeline has moved past `since`. */
+async function renderedFrame(since: CSSNumberish | null): Promise<void> {
+  for (let i = 0; i < 5; i++) {
+    await nextFrame();
+    if (document.timeline.currentTime !== since) return;
+  }
+}
+
 function sameBox(a: DOMRect, b: DOMRect): boolean {
   return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 }
@@ -185,6 +193,7 @@ export async function waitForActionable(ctx: PageContext, el: Element, elementId
   const active = force ? [] : checks;
   const deadline = performance.now() + timeoutMs;
   let lastBox: DOMRect | null = null;
+  let lastBoxTime: CSSNumberish | null = null;
   let state: State = { check: 'attached' };
   let alignment = 0;
   for (let attempt = 0; ; attempt++) {
@@ -223,14 +232,22 @@ export async function waitForActionable(ctx: PageContext, el: Element, elementId
     scrollIntoViewIfNeeded(el, ALIGNMENTS[alignment] ?? null);
     if (active.includes('visible') && !isVisible(el)) return { check: 'visible' };
     if (active.includes('stable') && animated(el)) {
+      // Stable = the same box in two consecutive *rendered* frames: on a loaded machine a timer can
+      // fire before the next frame, so the animation timeline must have advanced between the reads.
       const box = el.getBoundingClientRect();
+      const now = document.timeline.currentTime;
       const prev = lastBox;
+      const prevTime = lastBoxTime;
       lastBox = box;
-      if (!prev || !sameBox(prev, box)) {
-        await nextFrame();
+      lastBoxTime = now;
+      // A hidden (background) tab renders no frames: there timers stand in for frames, as before.
+      const rendering = document.visibilityState === 'visible';
+      if (!prev || (rendering && prevTime === now) || !sameBox(prev, box)) {
+        await renderedFrame(now);
         const again = el.getBoundingClientRect();
         lastBox = again;
-        if (!sameBox(box, again)) return { check: 'stable' };
+        lastBoxTime = document.timeline.currentTime;
+        if (!sameBox(box, again) || (rendering && lastBoxTime === now)) return { check: 'stable' };
       }
     }
     if (active.includes('enabled') && isDisabled(el)) return { check: 'enabled' };

@@ -161,7 +161,8 @@ export function pressChord(chord: Chord): Element {
   });
   const isModifierKey = (['Shift', 'Control', 'Alt', 'Meta'] as string[]).includes(chord.key.key);
   const text = insertedText(chord);
-  const downOk = keyEvent('keydown', target, chord.key, mods);
+  // A modifier key is held during its own keydown (shiftKey is true on Shift's keydown), not its keyup.
+  const downOk = keyEvent('keydown', target, chord.key, isModifierKey && !mods.includes(chord.key.key as Modifier) ? [...mods, chord.key.key as Modifier] : mods);
   // A keydown handler may move focus (e.g. to a search box); the rest goes to the new focus.
   target = keyTarget();
   if (downOk && !isModifierKey) {

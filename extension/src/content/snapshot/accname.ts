@@ -268,6 +268,7 @@ function compute(el: Element, ctx: Ctx, inContent: boolean): string {
     if (content) return content;
   }
   // 2I: tooltip; HTML-AAM: then the placeholder of a text field.
+  if (el instanceof HTMLInputElement && el.type === 'file') return '';
   const title = collapse(el.getAttribute('title') ?? '');
   if (title) return title;
   if (!inContent && el === ctx.root) {
@@ -301,6 +302,10 @@ function nativeName(el: Element, ctx: Ctx): string {
       const title = collapse(el.getAttribute('title') ?? '');
       return title || 'Submit';
     }
+  }
+  if (el instanceof HTMLInputElement && el.type === 'file') {
+    // Chromium (en-US) names an unlabelled file input by its button's text; its title is a description.
+    return labelsOf(el, ctx) || (el.multiple ? 'Choose Files' : 'Choose File');
   }
   if (LABELABLE.has(tag)) {
     const fromLabels = labelsOf(el, ctx);
