@@ -72,7 +72,9 @@ for (const trusted of [false, true]) {
       });
 
       it('clicks an element inside a scrolled container (not covered by <html>)', async () => {
-        const o = await page(`<div id="box" style="height:100px;overflow:auto"><div style="height:800px"></div><button id="b" onclick="window.result='inner'">Inner</button></div>`);
+        // The button's box is inside the window but outside its container's visible part: the centre
+        // falls on the page background (<html>) until the container itself is scrolled.
+        const o = await page(`<div id="box" style="height:100px;overflow:auto"><div style="height:300px"></div><button id="b" onclick="window.result='inner'">Inner</button><div style="height:300px"></div></div>`);
         await o.ok('click', { selector: '#b' });
         expect(await o.eval('window.result')).to.equal('inner');
       });

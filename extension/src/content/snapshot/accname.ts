@@ -99,6 +99,7 @@ function embeddedValue(el: Element, role: string, ctx: Ctx): string | null {
     return (el as HTMLElement).innerText ?? el.textContent ?? '';
   }
   if (role === 'combobox' || role === 'listbox') {
+    if (el instanceof HTMLSelectElement && SECRET_AUTOCOMPLETE.test(el.autocomplete || el.getAttribute('autocomplete') || '')) return '';
     if (el instanceof HTMLSelectElement) return [...el.selectedOptions].map((o) => collapse(o.label || o.text)).join(' ');
     if (el instanceof HTMLInputElement) return el.value;
     // ARIA: the selected option(s) of the listbox it is or contains/controls.
