@@ -146,9 +146,10 @@ function collectPseudoBases(rules: CSSRuleList, out: string[]): boolean {
 }
 
 function pseudoSelector(): string | null {
-  const sheets = [...document.styleSheets, ...(document.adoptedStyleSheets ?? [])];
   const now = performance.now();
-  if (pseudoCache && now - pseudoCache.at < 1000 && pseudoCache.count === sheets.length) return pseudoCache.selector;
+  const count = document.styleSheets.length + (document.adoptedStyleSheets?.length ?? 0);
+  if (pseudoCache && now - pseudoCache.at < 1000 && pseudoCache.count === count) return pseudoCache.selector;
+  const sheets = [...document.styleSheets, ...(document.adoptedStyleSheets ?? [])];
   const bases: string[] = [];
   let known = true;
   for (const sheet of sheets) {
@@ -167,7 +168,7 @@ function pseudoSelector(): string | null {
       selector = null; // a base we cut wrongly (nesting, :is() lists): check everything
     }
   }
-  pseudoCache = { at: now, count: sheets.length, selector };
+  pseudoCache = { at: now, count, selector };
   return selector;
 }
 
