@@ -140,9 +140,9 @@ class ExtensionBrowserContext:
     async def _call(self, action: str, params: dict, tab_id: Optional[int] = None, timeout_ms: Optional[int] = None) -> dict:
         await self.get_session()
         if self.conn is None or not self.conn.is_open:
-            # The connection dropped (bridge restart, network blip): reconnect and resume the same
-            # bridge session by its token, so the leased tabs stay ours. An action that was in flight
-            # when it dropped failed with EXTENSION_DISCONNECTED and is not re-sent (outcome unknown).
+            # Closed for good (close() was called): open a new connection that resumes the same
+            # bridge session by its token, so the leased tabs stay ours. Outages (bridge restart,
+            # network blip) never get here: the connection reconnects by itself and calls wait.
             self.conn = await self.browser._connect(session_token=self._session_token)
             self.conn.on('tab_released', self._on_tab_released)
             self._session_token = self.conn.session_token or self._session_token
