@@ -5,11 +5,13 @@ import { createLogger, LOG_LEVELS, type LogLevel } from './log';
 import { isLoopbackHost } from './origin-check';
 import { AGENT_SECRET_ENV, CONFIG_DIR_ENV, configDir, loadOrCreateSecrets, type Secrets } from './secrets';
 import { BridgeServer, DEFAULT_MAX_TABS, DEFAULT_PORT } from './server';
+import { SUBCOMMANDS } from './seeds/subcommands';
 import { BRIDGE_VERSION } from './version';
 
 const HELP = `browser-use-ext ${BRIDGE_VERSION}
 
 Usage: browser-use-ext bridge [options]
+       browser-use-ext connect|agent|seed002|seed003|conformance --help   (other clients: seeds 000-003)
 
 Runs the bridge between the browser-use-ext Chrome extension and agents.
 
@@ -39,6 +41,8 @@ function pairingText(secrets: Secrets, file: string, port: number): string {
 }
 
 async function main(argv: string[]): Promise<number> {
+  const sub = SUBCOMMANDS[argv[0] ?? ''];
+  if (sub) return sub(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

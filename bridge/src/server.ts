@@ -78,6 +78,8 @@ interface InFlight {
 type Target = { ok: true; tabId: number | null } | { ok: false; error: ErrorInfo };
 
 export const DEFAULT_PORT = 8765;
+/** Actions on the browser rather than a tab: no implicit hand-over of the active tab. open_tool/list_tools: seed 002. */
+const BROWSER_LEVEL = new Set<string>(['open_tab', 'list_tabs', 'open_tool', 'list_tools']);
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_MAX_TABS = 10;
 
@@ -517,7 +519,7 @@ export class BridgeServer extends EventEmitter {
   }
 
   private async execute(session: Session, action: ActionMessage, tabId: number | null, deadline: number, timeoutMs: number): Promise<ActionResultMessage> {
-    if (tabId === null && this.sessions.othersHoldTabs(session) && !(action.action === 'open_tab' || action.action === 'list_tabs')) {
+    if (tabId === null && this.sessions.othersHoldTabs(session) && !BROWSER_LEVEL.has(action.action)) {
       const active = await this.resolveActiveTab(deadline);
       if (!active.ok) return errorResult(action, active.error);
       const owner = this.sessions.ownerOf(active.tabId);
@@ -576,9 +578,9 @@ export class BridgeServer extends EventEmitter {
     const resultFields = (result.outcome_details?.result ?? null) as Record<string, unknown> | null;
     if (result.status === 'success') {
       // list_tabs/open_tab without a tab act on the browser, not on the active tab: no hand-over.
-      const browserLevel = sentTab === null && (action.action === 'list_tabs' || action.action === 'open_tab');
+      const browserLevel = sentTab === null && BROWSER_LEVEL.has(action.action);
       if (actedTab !== null && actedTab !== undefined && !browserLevel) lease(actedTab, state?.url ?? null, action.action !== 'close_tab');
-      if (action.action === 'open_tab' || action.action === 'switch_tab') {
+      if (action.action === 'open_tab' || action.action === 'open_tool' || action.action === 'switch_tab') {
         const opened = numberField(resultFields, 'tab_id');
         if (opened !== undefined) lease(opened, state?.tab_id === opened ? state.url : urlParam(action.params), true);
       }
