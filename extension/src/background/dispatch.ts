@@ -20,7 +20,7 @@ import { ANSWER_REQUIRED, EXPECTS_CHANGE, lostAnswer, noChangeNotice, resolveSet
 import { collectState, elementIdForIndex, frameOffset } from './state';
 import { TabWatch } from './tab-watch';
 import { isRestrictedUrl, resolveTab } from './tabs';
-import { performTrustedInput, trustedPlan, type TrustedPlan } from './trusted-input';
+import { performTrustedInput, TrustedInputRefused, trustedPlan, type TrustedPlan } from './trusted-input';
 
 const WS = 'background_script' as const;
 /** chrome.storage.local key: true = pointer/keyboard actions use chrome.debugger Input.* (trusted events). */
@@ -311,6 +311,11 @@ async function runTrusted(tabId: number, frameId: number, plan: TrustedPlan): Re
     if (!asked.ok || !asked.response.ok) return asked;
     prepared = asked.response.result;
   }
+  // The page did it through the DOM (fill of a date/range/color...: CDP typing cannot set those).
+  if (prepared['done'] === true) {
+    const { done: _done, x: _x, y: _y, focused: _f, ...rest } = prepared;
+    return { ok: true, response: { ok: true, message: `${plan.verb} (value set through the DOM: real key events cannot set this input type) into ${String(prepared['element_id'])}.`, result: plan.result(rest, typeof rest['value'] === 'string' ? { value: rest['value'] } : {}) } };
+  }
   const input = plan.input(prepared);
   if (!input) {
     const focusable = plan.prepare?.focus && prepared['focused'] !== true;
@@ -326,6 +331,7 @@ async function runTrusted(tabId: number, frameId: number, plan: TrustedPlan): Re
   try {
     await performTrustedInput(tabId, input);
   } catch (e) {
+    if (e instanceof TrustedInputRefused) return { ok: true, response: { ok: false, error: errorInfo(e.code, e.message, WS, { ...e.details, ...(typeof prepared['element_id'] === 'string' ? { element_id: prepared['element_id'] } : {}) }) } };
     const why = e instanceof Error ? e.message : String(e);
     return { ok: true, response: { ok: false, error: errorInfo('OPERATION_FAILED_IN_TARGET', `Trusted input failed (${why}); another debugger (DevTools?) may be attached to this tab. Close it, or turn trusted_input off, and retry.`, WS, { tab_id: tabId }) } };
   }
