@@ -1,16 +1,17 @@
 // POST /pair {code}: the extension's side panel redeems a one-time pairing code (pairing.ts) for the
 // extension secret. Only the extension's Origin is served (a web page cannot forge Origin; a local
-// program that could would also need the code, printed only to the person's terminal), failures
-// count against the same per-address limiter as failed handshakes, and nothing is logged but the
-// outcome.
+// program that could would also need the code, printed only to the person's terminal), a wrong code
+// is answered late through the same failure gate as wrong handshake proofs (rate-limit.ts: slows
+// guessing, never locks the person out; codes also expire and work once), and nothing is logged but
+// the outcome.
 import type http from 'node:http';
 import type { Logger } from './log';
 import type { PairingCodes } from './pairing';
-import type { FailureLimiter } from './rate-limit';
+import type { FailureGate } from './rate-limit';
 
 export interface PairContext {
   codes: PairingCodes;
-  limiter: FailureLimiter;
+  gate: FailureGate;
   extensionOrigins: string[];
   secret: string;
   extensionUrl: string;
@@ -44,9 +45,6 @@ export async function handlePairRequest(req: http.IncomingMessage, ctx: PairCont
     ctx.log.warn('pairing refused: not the extension origin', { origin: origin ?? null, remote: req.socket.remoteAddress });
     return { code: 403, body: { error: 'Only the browser-use-ext extension may pair.' } };
   }
-  const key = `pair@${req.socket.remoteAddress ?? 'unknown'}`;
-  const wait = ctx.limiter.retryAfterMs(key);
-  if (wait > 0) return { code: 429, body: { error: `Too many wrong pairing codes; try again in ${Math.ceil(wait / 1000)} s.`, retry_after_ms: wait } };
   const text = await readBody(req);
   let code: unknown;
   try {
@@ -57,7 +55,8 @@ export async function handlePairRequest(req: http.IncomingMessage, ctx: PairCont
   if (typeof code !== 'string' || code.length > 64) return { code: 400, body: { error: 'Send {"code": "XXXX-XXXX"} as printed by `npx browser-use-ext pair`.' } };
   const r = ctx.codes.redeem(code);
   if (!r.ok) {
-    ctx.limiter.recordFailure(key);
+    const verdict = ctx.gate.book('pair');
+    await new Promise((r) => setTimeout(r, Math.min(verdict.answerInMs ?? 10_000, 10_000)));
     ctx.log.warn('pairing refused', { reason: r.reason, remote: req.socket.remoteAddress });
     const why =
       r.reason === 'expired'
