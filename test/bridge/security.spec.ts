@@ -135,7 +135,7 @@ describe('bridge security (real ws)', () => {
       if (ch.type !== 'auth_challenge') throw new Error('unexpected');
       p.send({ type: 'auth_response', proof: clientProof('wrong-secret-wrong-secret', 'agent', ch.nonce, cn) });
       p.send(hello('agent', nonce()));
-      expect((await p.waitClose()).code).to.equal(1008);
+      expect((await p.waitClose()).code, "4001: secret refused").to.equal(4001);
       expect(p.received.filter((m) => m.type === 'auth_challenge')).to.have.length(0); // the first one was taken by next()
     });
 
