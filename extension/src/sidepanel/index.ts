@@ -156,7 +156,8 @@ chrome.storage.onChanged.addListener((changes, area) => {
       connection = (changes[PANEL_KEYS.connection]?.newValue as ConnectionStatus | undefined) ?? null;
       if (connection?.state === 'connected') pairOpen = false;
       // "Paired. Connecting…" is stale once the connection says what happened.
-      if (connection?.state !== before && connection?.state !== 'connecting') $('pair-result').textContent = '';
+      const result = $('pair-result');
+      if (connection?.state !== before && connection?.state !== 'connecting' && /^(Paired|Saved)\./.test(result.textContent ?? '')) result.textContent = '';
       renderConnection();
     }
     if (PANEL_KEYS.agents in changes) {
