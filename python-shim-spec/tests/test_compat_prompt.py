@@ -68,6 +68,8 @@ def compare(page: str, real: str, shim: str) -> tuple[bool, list[str], list[str]
     real_lines, shim_lines = real.split('\n'), shim.split('\n')
     reasons = []
     for reason, extra in ALLOWED.get(page, []):
+        if any(extra(line) for line in real_lines):
+            continue  # this real version shows them too (0.1.40 launches Chromium with web security off)
         kept = [line for line in shim_lines if not extra(line)]
         if len(kept) != len(shim_lines):
             reasons.append(reason)
@@ -193,6 +195,11 @@ class ScriptedTask(unittest.TestCase):
         return Controller(), ExtensionController()
 
     def _act(self, controller: Any, ctx: Any, **action: Any) -> Any:
+        # 0.1.48 names it click_element_by_index, 0.1.40 click_element; an unknown name would be a silent no-op.
+        names = set(controller.registry.registry.actions)
+        if 'click_element' in action and 'click_element' not in names:
+            action['click_element_by_index'] = action.pop('click_element')
+        self.assertTrue(set(action) <= names, f'{set(action) - names} not registered')
         model = controller.registry.create_action_model()
         return run(controller.act(model(**action), ctx))
 
