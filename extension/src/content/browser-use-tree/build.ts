@@ -17,6 +17,7 @@
 // (branch path, attributes, xpath), which depend only on kept nodes and their ancestors.
 import type { DomElementNode, DomNode } from '../../../../schemas/generated/protocol';
 import type { RefRegistry } from '../refs';
+import { maskPii, redactedMarker, sensitiveReason, type PrivacyOptions } from '../snapshot/privacy';
 import { shadowRootOf } from '../snapshot/walk';
 
 export type Flavor = '0.1.48' | '0.1.40';
@@ -29,6 +30,8 @@ export interface TreeOptions {
   isTop: boolean;
   /** browser_use's highlight_elements: with it on, 0.1.48 indexes an element inside an indexed one only when it is a distinct interaction. */
   highlightElements: boolean;
+  /** The state's redaction rules (snapshot/privacy.ts) apply to attribute values and text here too. */
+  privacy: PrivacyOptions;
 }
 
 export interface BuiltTree {
@@ -309,7 +312,7 @@ export class BrowserUseTree {
       if (!parent || parent.localName === 'script') return null;
       const is_visible = this.isTextNodeVisible(n as Text);
       if (!is_visible && !parentShown && this.indexedDepth === 0) return { pruned: true };
-      return { text: { kind: 'text', text, is_visible } };
+      return { text: { kind: 'text', text: this.opts.privacy.redactPii ? maskPii(text).text : text, is_visible } };
     }
     if (n.nodeType !== 1) return null;
     const el = n as Element;
@@ -330,7 +333,11 @@ export class BrowserUseTree {
     }
     const node: DomElementNode = { kind: 'element', tag, xpath: this.xpath(el), attributes: {}, is_visible: false, is_interactive: false, is_top_element: false, is_in_viewport: false, shadow_root: false, children: [] };
     if (this.isCandidate(el) || tag === 'iframe' || tag === 'body') {
-      for (const name of el.getAttributeNames()) node.attributes[name] = el.getAttribute(name) ?? '';
+      const sensitive = sensitiveReason(el, this.opts.privacy);
+      for (const name of el.getAttributeNames()) {
+        const v = el.getAttribute(name) ?? '';
+        node.attributes[name] = name === 'value' && sensitive ? redactedMarker(sensitive) : this.opts.privacy.redactPii ? maskPii(v).text : v;
+      }
     }
     let highlighted = false;
     node.is_visible = this.isElementVisible(el);

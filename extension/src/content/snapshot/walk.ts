@@ -238,6 +238,7 @@ export class Walker {
       viewport: isTop || !this.topViewport ? { width: this.vw, height: this.vh } : this.topViewport,
       isTop,
       highlightElements: this.params.highlight_elements !== false,
+      privacy: this.privacy,
     });
     rememberHighlights(built.highlighted);
     const fix = (n: DomNode): void => {
