@@ -18,17 +18,18 @@ export function pngSize(base64: string): { width: number; height: number } {
  * content/browser-use-tree/highlight.ts); returns the frames to clean up. A frame that does not
  * answer simply has no boxes: the screenshot itself must not fail for them.
  */
-async function drawBoxes(tabId: number): Promise<number[]> {
+async function drawBoxes(tabId: number): Promise<{ frames: number[]; boxes: number }> {
   const frames = highlightsOf(tabId);
-  if (!frames) return [];
+  if (!frames) return { frames: [], boxes: 0 };
   const drawn = await Promise.all(
     [...frames].map(async ([frameId, indexes]) => {
       if (indexes.length === 0) return null;
       const r = await sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'highlight', draw: true, indexes }, { frameId });
-      return r.ok ? frameId : null;
+      return r.ok && r.response.ok ? { frameId, boxes: Number(r.response.result['drawn'] ?? 0) } : null;
     }),
   );
-  return drawn.filter((f): f is number => f !== null);
+  const ok = drawn.filter((f): f is { frameId: number; boxes: number } => f !== null);
+  return { frames: ok.map((f) => f.frameId), boxes: ok.reduce((a, f) => a + f.boxes, 0) };
 }
 
 async function removeBoxes(tabId: number, frames: number[]): Promise<void> {
@@ -42,7 +43,7 @@ export async function screenshot(ctx: WorkerContext, params: ScreenshotParams = 
   }
   if (!ctx.tab.active) await chrome.tabs.update(ctx.tab.id, { active: true });
   let dataUrl: string;
-  const boxed = params.highlight_elements === true ? await drawBoxes(ctx.tab.id) : [];
+  const boxed = params.highlight_elements === true ? await drawBoxes(ctx.tab.id) : { frames: [], boxes: 0 };
   try {
     dataUrl = await chrome.tabs.captureVisibleTab(ctx.tab.windowId, { format: 'png' });
   } catch (e) {
@@ -50,9 +51,11 @@ export async function screenshot(ctx: WorkerContext, params: ScreenshotParams = 
     return { ok: false, error: errorInfo('OPERATION_FAILED_IN_TARGET', `Chrome refused the screenshot (${why}). Wait a second and retry (Chrome allows two captures per second).`, WS, { tab_id: ctx.tab.id }) };
   } finally {
     // Right after the capture: the boxes never outlive the screenshot.
-    if (boxed.length > 0) await removeBoxes(ctx.tab.id, boxed);
+    if (boxed.frames.length > 0) await removeBoxes(ctx.tab.id, boxed.frames);
   }
   const data_base64 = dataUrl.slice(dataUrl.indexOf(',') + 1);
   const { width, height } = pngSize(data_base64);
-  return { ok: true, message: `Screenshot of tab ${ctx.tab.id}: ${width}x${height} PNG.`, result: { data_base64, width, height } };
+  const note = params.highlight_elements === true ? ` with ${boxed.boxes} numbered box${boxed.boxes === 1 ? '' : 'es'}` : '';
+  // The page did not change: no new state is collected after a screenshot.
+  return { ok: true, message: `Screenshot of tab ${ctx.tab.id}: ${width}x${height} PNG${note}.`, result: { data_base64, width, height }, stateTabId: null };
 }
