@@ -33,7 +33,7 @@ except Exception as e:  # no browser_use / playwright in this venv
     HAVE_REAL = False
     WHY_NO_REAL = f'{type(e).__name__}: {e}'
 
-PAGES = ['overlays.html', 'forms.html', 'frames.html', 'shadow.html', 'long.html']
+PAGES = ['overlays.html', 'forms.html', 'frames.html', 'shadow.html', 'long.html', 'lazy.html']
 
 # page -> [(reason, predicate over a shim output line: True = a line the extension adds)]
 ALLOWED: dict[str, list[tuple[str, Callable[[str], bool]]]] = {
@@ -181,8 +181,11 @@ class PromptParity(unittest.TestCase):
     def test_open_and_closed_shadow_dom(self):
         self.check('shadow.html')
 
-    def test_long_page_partly_scrolled_with_lazy_list(self):
+    def test_long_page_partly_scrolled_under_a_sticky_header(self):
         self.check('long.html')
+
+    def test_lazy_list_loaded_on_scroll(self):
+        self.check('lazy.html')
 
 
 class ScriptedTask(unittest.TestCase):
@@ -260,6 +263,13 @@ def report(path: str) -> int:
             out.append(diff_text(page, r, s) if not same else real)
             out.append('```')
             out.append('')
+            if reasons:
+                out.append('The shim\'s prompt before dropping the named lines:')
+                out.append('')
+                out.append('```')
+                out.append(shim)
+                out.append('```')
+                out.append('')
     finally:
         tearDownModule()
     text = '\n'.join(out) + '\n'
