@@ -33,18 +33,27 @@ except Exception as e:  # no browser_use / playwright in this venv
     HAVE_REAL = False
     WHY_NO_REAL = f'{type(e).__name__}: {e}'
 
-PAGES = ['overlays.html', 'forms.html', 'frames.html', 'shadow.html', 'long.html', 'lazy.html']
+PAGES = ['overlays.html', 'forms.html', 'frames.html', 'lowframe.html', 'shadow.html', 'long.html', 'lazy.html']
 
-# page -> [(reason, predicate over a shim output line: True = a line the extension adds)]
-ALLOWED: dict[str, list[tuple[str, Callable[[str], bool]]]] = {
+# page -> [(reason, predicate over an output line: True = a line only one side prints, side)]
+# side 'shim': lines the extension adds; 'real': lines only browser_use on Playwright prints.
+ALLOWED: dict[str, list[tuple[str, Callable[[str], bool], str]]] = {
     'frames.html': [(
         'cross-origin iframe contents: the extension walks every frame with its own content script; '
         "browser_use's buildDomTree.js runs in the top document and cannot read a cross-origin contentDocument",
         lambda line: 'Cross' in line or 'cross_input' in line,
+        'shim',
+    )],
+    'lowframe.html': [(
+        'a same-origin iframe outside the viewport: buildDomTree.js walks it and measures its elements against the '
+        "top viewport in the iframe's own coordinates, so it indexes elements nobody can see; the extension snapshots only frames in scope",
+        lambda line: 'Low frame' in line,
+        'real',
     )],
     'shadow.html': [(
         'closed shadow roots: the extension opens them (chrome.dom.openOrClosedShadowRoot); page JS sees element.shadowRoot === null',
         lambda line: 'Closed shadow' in line,
+        'shim',
     )],
 }
 
@@ -67,13 +76,17 @@ def compare(page: str, real: str, shim: str) -> tuple[bool, list[str], list[str]
     """(identical after allowed differences, real lines, shim lines normalised, reasons applied)."""
     real_lines, shim_lines = real.split('\n'), shim.split('\n')
     reasons = []
-    for reason, extra in ALLOWED.get(page, []):
-        if any(extra(line) for line in real_lines):
-            continue  # this real version shows them too (0.1.40 launches Chromium with web security off)
-        kept = [line for line in shim_lines if not extra(line)]
-        if len(kept) != len(shim_lines):
+    for reason, extra, side in ALLOWED.get(page, []):
+        mine, other = (shim_lines, real_lines) if side == 'shim' else (real_lines, shim_lines)
+        if any(extra(line) for line in other):
+            continue  # both print them (0.1.40 launches Chromium with web security off: it reads cross-origin frames)
+        kept = [line for line in mine if not extra(line)]
+        if len(kept) != len(mine):
             reasons.append(reason)
-            shim_lines = kept
+            if side == 'shim':
+                shim_lines = kept
+            else:
+                real_lines = kept
     if reasons:
         real_lines, shim_lines = renumber(real_lines), renumber(shim_lines)
     return real_lines == shim_lines, real_lines, shim_lines, reasons
@@ -165,7 +178,10 @@ class PromptParity(unittest.TestCase):
         self.assertTrue(real.strip(), 'the real side printed nothing: the page did not load')
         self.assertEqual((shim_state.pixels_above, shim_state.pixels_below), (real_state.pixels_above, real_state.pixels_below))
         # Every index the prompt shows is in the selector map, keyed as real (0-based).
-        self.assertEqual(sorted(shim_state.selector_map), sorted(real_state.selector_map) if page not in ALLOWED else sorted(shim_state.selector_map))
+        if page not in ALLOWED:
+            self.assertEqual(sorted(shim_state.selector_map), sorted(real_state.selector_map))
+        printed = [int(m.group(3)) for m in map(INDEX.match, shim.split('\n')) if m]
+        self.assertEqual(sorted(shim_state.selector_map), sorted(printed), 'every printed index, and only those, is in the selector map')
         if shim_state.selector_map:
             self.assertEqual(min(shim_state.selector_map), 0)
 
@@ -177,6 +193,9 @@ class PromptParity(unittest.TestCase):
 
     def test_same_and_cross_origin_iframes(self):
         self.check('frames.html')
+
+    def test_iframe_below_the_fold(self):
+        self.check('lowframe.html')
 
     def test_open_and_closed_shadow_dom(self):
         self.check('shadow.html')
@@ -260,11 +279,17 @@ def report(path: str) -> int:
                 out.append(f'- allowed difference: {reason}')
             out.append('')
             out.append('```diff' if not same else '```')
-            out.append(diff_text(page, r, s) if not same else real)
+            out.append(diff_text(page, r, s) if not same else '\n'.join(r))
             out.append('```')
             out.append('')
             if reasons:
-                out.append('The shim\'s prompt before dropping the named lines:')
+                out.append('Before dropping the named lines, real browser_use printed:')
+                out.append('')
+                out.append('```')
+                out.append(real)
+                out.append('```')
+                out.append('')
+                out.append('and the shim printed:')
                 out.append('')
                 out.append('```')
                 out.append(shim)
