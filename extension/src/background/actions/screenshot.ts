@@ -56,6 +56,5 @@ export async function screenshot(ctx: WorkerContext, params: ScreenshotParams = 
   const data_base64 = dataUrl.slice(dataUrl.indexOf(',') + 1);
   const { width, height } = pngSize(data_base64);
   const note = params.highlight_elements === true ? ` with ${boxed.boxes} numbered box${boxed.boxes === 1 ? '' : 'es'}` : '';
-  // The page did not change: no new state is collected after a screenshot.
-  return { ok: true, message: `Screenshot of tab ${ctx.tab.id}: ${width}x${height} PNG${note}.`, result: { data_base64, width, height }, stateTabId: null };
+  return { ok: true, message: `Screenshot of tab ${ctx.tab.id}: ${width}x${height} PNG${note}.`, result: { data_base64, width, height } };
 }
