@@ -3,6 +3,15 @@
 hello (+ client_nonce) -> [auth_challenge -> auth_response] -> hello_ack, then
 action -> exactly one action_result (matched by action_id), application-level ping/pong, and
 pushed messages (state_update, user_task_submission, task_control, error) to callbacks.
+
+Outages (issue 11 item 5): after the first successful open() the connection is kept up for good.
+When the socket drops (bridge restart, network blip) it reconnects with capped backoff (0.1 s
+doubling to 2 s) and presents the same session_token, so the bridge resumes the session and its
+leased tabs. A call made during the outage waits for the reconnect, bounded by its own timeout; a
+call that was in flight is re-sent with the same action_id (the bridge answers a known id with the
+recorded result) when the session was resumed, or when the action only reads. While the extension
+is away (it reconnects after a bridge restart too) a NO_EXTENSION_CONNECTED answer is retried
+within the call's timeout, if the extension had been connected before. Only close() ends it.
 """
 from __future__ import annotations
 
@@ -15,11 +24,9 @@ import json
 import logging
 import os
 import time
-from typing import Any, Awaitable, Callable, Optional, Union
+from typing import Any, Awaitable, Callable, Iterator, Optional, Union
 
-import websockets
-
-from . import credentials
+from . import credentials, wscompat
 from .version import PROTOCOL_VERSION, __version__
 
 logger = logging.getLogger(__name__)
@@ -45,8 +52,20 @@ class ActionFailed(BridgeError):
         self.result = result
 
 
+# Actions that only read: re-sending one whose answer was lost in an outage cannot act twice.
+READ_ONLY_ACTIONS = frozenset({
+    'get_state', 'screenshot', 'get', 'is', 'list_tabs', 'extract_content', 'get_dropdown_options',
+    'wait', 'wait_for', 'wait_for_navigation', 'wait_for_network_idle',
+})
+# Seconds the bridge gets beyond an action's timeout_ms to answer TIMEOUT itself.
+ANSWER_GRACE_S = 5.0
+# After the bridge refused our secret, try again this rarely (no hammering of its rate limiter).
+AUTH_RETRY_S = 10.0
+
+
 def _hmac_hex(secret: str, msg: str) -> str:
     return hmac.new(secret.encode('utf-8'), msg.encode('utf-8'), hashlib.sha256).hexdigest()
+
 
 
 class BridgeConnection:
@@ -63,6 +82,9 @@ class BridgeConnection:
         ping_interval_s: float = 20.0,
         session_token: Optional[str] = None,
         max_tabs: Optional[int] = None,
+        reconnect: bool = True,
+        backoff_initial_s: float = 0.1,
+        backoff_max_s: float = 2.0,
     ) -> None:
         self.url = credentials.bridge_url(url)
         self.secret = credentials.agent_secret(secret)
@@ -76,15 +98,31 @@ class BridgeConnection:
         # session's leased tabs (hello.session_token, hello_ack.session_token).
         self.session_token = session_token
         self.max_tabs = max_tabs  # hello.max_tabs: the session's tab limit (bridge default 10)
+        self.reconnect = reconnect
+        self.backoff_initial_s = backoff_initial_s
+        self.backoff_max_s = backoff_max_s
         self.authenticated = False
         self._ws: Any = None
         self._reader: Optional[asyncio.Task] = None
         self._pinger: Optional[asyncio.Task] = None
+        self._reconnector: Optional[asyncio.Task] = None
         self._waiters: dict[str, asyncio.Future] = {}
+        # action_id -> [message, sent on the current socket]; what to re-send after a reconnect.
+        self._inflight: dict[str, list] = {}
+        self._ready_waiters: list[asyncio.Future] = []
         self._seq = itertools.count(1)
         self._handlers: dict[str, list[Handler]] = {}
-        self.closed: Optional[asyncio.Event] = None  # created inside the running loop by open()
+        self._connected = False
+        self._closing = False
+        self._down_since: Optional[float] = None
+        self.closed: Optional[asyncio.Event] = None  # created inside the running loop by open(); set when closed for good
         self.last_pong_rtt_ms: Optional[float] = None
+        self.reconnects = 0  # successful reconnects after the first open()
+        self.last_resumed: Optional[bool] = None  # hello_ack.resumed of the latest reconnect
+        # The extension behind the bridge: hello_ack.extension_connected and extension_status.
+        self.extension_connected: Optional[bool] = None
+        self._extension_seen = False
+        self._extension_up: Optional[asyncio.Event] = None
 
     @classmethod
     async def connect(cls, *args: Any, **kwargs: Any) -> 'BridgeConnection':
@@ -100,25 +138,44 @@ class BridgeConnection:
         await self.close()
 
     def on(self, message_type: str, handler: Handler) -> None:
-        """Calls handler(message) for each pushed message of that type (state_update, user_task_submission, task_control, error)."""
+        """Calls handler(message) for each pushed message of that type (state_update, user_task_submission,
+        task_control, error, extension_status), and ``reconnected`` ({'type': 'reconnected', 'resumed',
+        'outage_ms'}) after the client reconnected by itself."""
         self._handlers.setdefault(message_type, []).append(handler)
 
     @property
     def is_open(self) -> bool:
-        return self._ws is not None and not self._ws.closed
+        """True from a successful open() until close() (or, with reconnect=False, until the socket
+        drops). During an outage it stays True: calls wait for the reconnect."""
+        return self.closed is not None and not self.closed.is_set() and not self._closing
+
+    @property
+    def connected(self) -> bool:
+        """True while a socket to the bridge is up and past its handshake."""
+        return self._connected
 
     async def open(self) -> dict:
         self.closed = asyncio.Event()
+        self._extension_up = asyncio.Event()
+        self._closing = False
         try:
-            return await asyncio.wait_for(self._handshake(with_nonce=True), self.connect_timeout_s)
+            ack = await asyncio.wait_for(self._handshake(with_nonce=True), self.connect_timeout_s)
         except asyncio.TimeoutError:
             await self._drop()
+            self.closed.set()
             raise BridgeError(f'no hello_ack from {self.url} within {self.connect_timeout_s} s; is the bridge running (npm start)?', 'TIMEOUT') from None
+        except BaseException:
+            self.closed.set()
+            raise
+        self._up()
+        if self.ping_interval_s > 0:
+            self._pinger = asyncio.ensure_future(self._ping_loop())
+        return ack
 
     async def _handshake(self, with_nonce: bool) -> dict:
         try:
-            self._ws = await websockets.connect(self.url, max_size=None, ping_interval=None, open_timeout=self.connect_timeout_s)
-        except (OSError, websockets.exceptions.WebSocketException) as e:
+            self._ws = await wscompat.connect(self.url, max_size=None, ping_interval=None, open_timeout=self.connect_timeout_s)
+        except (OSError, wscompat.WebSocketException) as e:
             raise BridgeError(f'cannot connect to the bridge at {self.url}: {e}. Is it running (npm start)? Set BROWSER_USE_EXT_BRIDGE_URL if it listens elsewhere.') from e
         client_nonce = base64.b64encode(os.urandom(32)).decode('ascii')
         hello: dict[str, Any] = {
@@ -134,12 +191,16 @@ class BridgeConnection:
             hello['session_token'] = self.session_token
         if self.max_tabs:
             hello['max_tabs'] = self.max_tabs
-        await self._ws.send(json.dumps(hello))
+        try:
+            await self._ws.send(json.dumps(hello))
+        except wscompat.ConnectionClosed as e:
+            raise BridgeError(f'the bridge at {self.url} closed the connection before the hello ({e}); retrying is safe') from e
         while True:
             try:
                 raw = await self._ws.recv()
-            except websockets.exceptions.ConnectionClosed as e:
-                raise BridgeError(f'the bridge closed the connection during the handshake ({e.code} {e.reason}). If it requires authentication, set BROWSER_USE_EXT_AGENT_SECRET (see `npm start` output or secrets.json).', 'UNAUTHORIZED' if e.code == 1008 else 'COMMUNICATION_ERROR_WITH_TARGET') from e
+            except wscompat.ConnectionClosed as e:
+                code, reason = wscompat.close_info(self._ws)
+                raise BridgeError(f'the bridge closed the connection during the handshake ({code} {reason}). If it requires authentication, set BROWSER_USE_EXT_AGENT_SECRET (see `npm start` output or secrets.json).', 'UNAUTHORIZED' if code == 1008 else 'COMMUNICATION_ERROR_WITH_TARGET') from e
             m = json.loads(raw)
             t = m.get('type')
             if t == 'auth_challenge':
@@ -159,7 +220,8 @@ class BridgeConnection:
             if t == 'hello_ack':
                 self.hello_ack = m
                 self.session_token = m.get('session_token') or self.session_token
-                break
+                self._set_extension(m.get('extension_connected'))
+                return m
             if t == 'error':
                 info = m.get('error_info') or {}
                 path = str((info.get('details') or {}).get('instance_path', '')) + ' ' + info.get('message', '')
@@ -171,10 +233,28 @@ class BridgeConnection:
                 raise BridgeError(info.get('message', 'the bridge refused the hello'), info.get('error_code', 'UNAUTHORIZED'), info.get('details'))
             if t == 'ping':
                 await self._ws.send(json.dumps({'type': 'pong', 'sent_at': m.get('sent_at', 0)}))
-        self._reader = asyncio.ensure_future(self._read_loop())
-        if self.ping_interval_s > 0:
-            self._pinger = asyncio.ensure_future(self._ping_loop())
-        return self.hello_ack
+
+    def _up(self) -> None:
+        """The handshake on a new socket is done: start reading and wake the calls that waited."""
+        self._connected = True
+        self._down_since = None
+        self._reader = asyncio.ensure_future(self._read_loop(self._ws))
+        waiters, self._ready_waiters = self._ready_waiters, []
+        for fut in waiters:
+            if not fut.done():
+                fut.set_result(None)
+
+    def _set_extension(self, connected: Any) -> None:
+        if not isinstance(connected, bool):
+            return
+        self.extension_connected = connected
+        if self._extension_up is None:
+            return
+        if connected:
+            self._extension_seen = True
+            self._extension_up.set()
+        else:
+            self._extension_up.clear()
 
     async def _drop(self) -> None:
         if self._ws is not None:
@@ -184,41 +264,121 @@ class BridgeConnection:
                 pass
 
     async def close(self) -> None:
-        for task in (self._pinger,):
+        self._closing = True
+        for task in (self._pinger, self._reconnector):
             if task:
                 task.cancel()
         if self._ws is not None:
-            await self._ws.close(1000, 'agent closing')
+            try:
+                await self._ws.close(1000, 'agent closing')
+            except Exception:
+                pass
         if self._reader:
             try:
                 await asyncio.wait_for(self._reader, 5)
             except (asyncio.TimeoutError, asyncio.CancelledError, Exception):
                 pass
+        self._connected = False
+        self._fail_all(BridgeError('the connection to the bridge was closed by this client (close() was called); create a new ExtensionBrowser context', 'COMMUNICATION_ERROR_WITH_TARGET'))
+        if self.closed is not None:
+            self.closed.set()
 
-    async def send(self, message: dict) -> None:
+    def _fail_all(self, error: BridgeError) -> None:
+        for fut in [*self._waiters.values(), *self._ready_waiters]:
+            if not fut.done():
+                # A fresh exception per waiter, without the traceback of the task that found the failure.
+                fut.set_exception(BridgeError(str(error), error.code, error.details))
+        self._ready_waiters = []
+
+    def _outage_s(self) -> float:
+        return 0.0 if self._down_since is None else time.monotonic() - self._down_since
+
+    async def _ready(self, deadline: float, what: str) -> None:
+        """Waits (until the monotonic ``deadline``) for a connected socket; raises BridgeError when closed for good or out of time."""
         if not self.is_open:
-            raise BridgeError('not connected to the bridge (the connection closed); create a new ExtensionBrowser context', 'COMMUNICATION_ERROR_WITH_TARGET')
-        await self._ws.send(json.dumps(message))
+            raise BridgeError('not connected to the bridge (the connection was closed); create a new ExtensionBrowser context', 'COMMUNICATION_ERROR_WITH_TARGET')
+        if self._connected:
+            return
+        fut: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._ready_waiters.append(fut)
+        try:
+            await asyncio.wait_for(fut, max(0.0, deadline - time.monotonic()))
+        except asyncio.TimeoutError:
+            raise BridgeError(f'{what}: the bridge at {self.url} has been unreachable for {self._outage_s():.1f} s (reconnecting every {self.backoff_max_s:g} s at most). Is it running (npm start)?', 'TIMEOUT') from None
+        finally:
+            if fut in self._ready_waiters:
+                self._ready_waiters.remove(fut)
+
+    async def send(self, message: dict, timeout_s: Optional[float] = None) -> None:
+        """Sends one message; during an outage waits for the reconnect (default: default_timeout_ms)."""
+        deadline = time.monotonic() + (self.default_timeout_ms / 1000 if timeout_s is None else timeout_s)
+        while True:
+            await self._ready(deadline, f'sending {message.get("type")}')
+            try:
+                await self._ws.send(json.dumps(message))
+                return
+            except wscompat.ConnectionClosed:
+                self._connected = False  # the reader loop notices too and starts the reconnect
+                if not self.reconnect:
+                    raise BridgeError('not connected to the bridge (the connection closed); create a new ExtensionBrowser context', 'COMMUNICATION_ERROR_WITH_TARGET') from None
+                await asyncio.sleep(0)
 
     async def call(self, action: str, params: Optional[dict] = None, tab_id: Optional[int] = None, timeout_ms: Optional[int] = None) -> dict:
-        """Sends one action and returns its action_result message (status success or error)."""
+        """Sends one action and returns its action_result message (status success or error).
+
+        Bounded by ``timeout_ms`` (or default_timeout_ms) plus ANSWER_GRACE_S, outages included."""
+        budget = (timeout_ms or self.default_timeout_ms) / 1000 + ANSWER_GRACE_S
+        deadline = time.monotonic() + budget
+        extension_waited = False
+        while True:
+            r = await self._call_once(action, params, tab_id, timeout_ms, deadline, budget)
+            code = (r.get('error_info') or {}).get('error_code') if r.get('status') != 'success' else None
+            retry = code == 'NO_EXTENSION_CONNECTED' and self._extension_seen
+            retry = retry or (code == 'EXTENSION_DISCONNECTED' and action in READ_ONLY_ACTIONS)
+            if not retry or not self.is_open or time.monotonic() >= deadline - ANSWER_GRACE_S:
+                if extension_waited and code == 'NO_EXTENSION_CONNECTED':
+                    r.setdefault('error_info', {})['message'] = f"{(r.get('error_info') or {}).get('message', '')} (waited {budget - ANSWER_GRACE_S:.0f} s for it to come back)"
+                return r
+            # The extension is away for a moment (bridge restart, service-worker restart): wait for
+            # extension_status connected, or poll (a restarted bridge may not announce it), then retry.
+            extension_waited = True
+            assert self._extension_up is not None
+            self._extension_up.clear()
+            try:
+                await asyncio.wait_for(self._extension_up.wait(), min(0.5, max(0.0, deadline - ANSWER_GRACE_S - time.monotonic())))
+            except asyncio.TimeoutError:
+                pass
+
+    async def _call_once(self, action: str, params: Optional[dict], tab_id: Optional[int], timeout_ms: Optional[int], deadline: float, budget: float) -> dict:
+        await self._ready(deadline, f'action "{action}"')
         action_id = f'py{next(self._seq)}-{int(time.time() * 1000):x}'
         msg: dict[str, Any] = {'type': 'action', 'action_id': action_id, 'action': action, 'params': params or {}}
         if tab_id is not None:
             msg['tab_id'] = tab_id
         if timeout_ms is not None:
-            msg['timeout_ms'] = timeout_ms
+            # What is left of the caller's budget after an outage, so the bridge times out first.
+            left_ms = int((deadline - ANSWER_GRACE_S - time.monotonic()) * 1000)
+            msg['timeout_ms'] = max(1, min(int(timeout_ms), left_ms))
         fut: asyncio.Future = asyncio.get_running_loop().create_future()
         self._waiters[action_id] = fut
+        entry = [msg, False]
+        self._inflight[action_id] = entry
         try:
-            await self.send(msg)
-            budget = (timeout_ms or self.default_timeout_ms) / 1000 + 5
             try:
-                return await asyncio.wait_for(fut, budget)
+                await self._ws.send(json.dumps(msg))
+                entry[1] = True
+            except wscompat.ConnectionClosed:
+                if not self.reconnect:
+                    raise BridgeError('not connected to the bridge (the connection closed); create a new ExtensionBrowser context', 'COMMUNICATION_ERROR_WITH_TARGET') from None
+                self._connected = False  # not sent: the reconnect sends it
+            try:
+                return await asyncio.wait_for(fut, max(0.0, deadline - time.monotonic()))
             except asyncio.TimeoutError:
-                raise BridgeError(f'action "{action}" ({action_id}) got no answer within {budget:.0f} s', 'TIMEOUT') from None
+                outage = f'; the bridge has been unreachable for {self._outage_s():.1f} s, is it running (npm start)?' if not self._connected else ''
+                raise BridgeError(f'action "{action}" ({action_id}) got no answer within {budget:.0f} s{outage}', 'TIMEOUT') from None
         finally:
             self._waiters.pop(action_id, None)
+            self._inflight.pop(action_id, None)
 
     async def call_ok(self, action: str, params: Optional[dict] = None, tab_id: Optional[int] = None, timeout_ms: Optional[int] = None) -> dict:
         """Like call() but raises ActionFailed for status "error"."""
@@ -231,33 +391,112 @@ class BridgeConnection:
         try:
             while self.is_open:
                 await asyncio.sleep(self.ping_interval_s)
-                await self.send({'type': 'ping', 'sent_at': time.time() * 1000})
-        except (asyncio.CancelledError, BridgeError, websockets.exceptions.ConnectionClosed):
+                if self._connected:
+                    try:
+                        await self._ws.send(json.dumps({'type': 'ping', 'sent_at': time.time() * 1000}))
+                    except wscompat.ConnectionClosed:
+                        pass
+        except asyncio.CancelledError:
             return
 
-    async def _read_loop(self) -> None:
-        code, reason = 1006, ''
+    async def _read_loop(self, ws: Any) -> None:
         try:
-            async for raw in self._ws:
+            async for raw in ws:
                 try:
                     m = json.loads(raw)
                 except ValueError:
                     logger.warning('bridge sent a frame that is not JSON; ignored')
                     continue
                 await self._dispatch(m)
-        except websockets.exceptions.ConnectionClosed as e:
-            code, reason = e.code, e.reason
+        except wscompat.ConnectionClosed:
+            pass
+        except Exception:  # a bug in dispatch must not leave calls hanging
+            logger.exception('reading from the bridge failed')
         finally:
-            if self._ws is not None and self._ws.close_code is not None:
-                code, reason = self._ws.close_code, self._ws.close_reason or reason
+            if ws is self._ws:
+                self._on_socket_closed(ws)
+
+    def _on_socket_closed(self, ws: Any) -> None:
+        code, reason = wscompat.close_info(ws)
+        self._connected = False
+        if self._closing or not self.reconnect or self.closed is None:
             for action_id, fut in list(self._waiters.items()):
                 if not fut.done():
                     fut.set_exception(BridgeError(f'connection to the bridge closed ({code} {reason}) before action {action_id} was answered', 'EXTENSION_DISCONNECTED'))
             self._waiters.clear()
+            self._fail_all(BridgeError(f'connection to the bridge closed ({code} {reason})', 'COMMUNICATION_ERROR_WITH_TARGET'))
             if self._pinger:
                 self._pinger.cancel()
             if self.closed is not None:
                 self.closed.set()
+            return
+        self._down_since = time.monotonic()
+        logger.warning('lost the connection to the bridge at %s (%s %s); reconnecting (calls wait, bounded by their timeouts)', self.url, code, reason)
+        if self._reconnector is None or self._reconnector.done():
+            self._reconnector = asyncio.ensure_future(self._reconnect_loop())
+
+    def _backoff_delays(self) -> Iterator[float]:
+        """0.1, 0.2, 0.4, ... capped at backoff_max_s: quick for a blip, at most one try per cap after."""
+        delay = self.backoff_initial_s
+        while True:
+            yield delay
+            delay = min(self.backoff_max_s, delay * 2)
+
+    async def _reconnect_loop(self) -> None:
+        delays = self._backoff_delays()
+        warned_auth = False
+        while not self._closing:
+            await asyncio.sleep(next(delays))
+            try:
+                ack = await asyncio.wait_for(self._handshake(with_nonce=True), self.connect_timeout_s)
+            except asyncio.CancelledError:
+                raise
+            except (BridgeError, asyncio.TimeoutError, OSError, ValueError) as e:
+                await self._drop()
+                if isinstance(e, BridgeError) and e.code == 'UNAUTHORIZED':
+                    # Waiting cannot fix a refused secret: tell the callers now, keep trying slowly
+                    # (the person may re-pair, or the bridge may come back with its secrets.json).
+                    if not warned_auth:
+                        logger.warning('the bridge refused to resume: %s', e)
+                        warned_auth = True
+                    self._fail_all(e)
+                    await asyncio.sleep(AUTH_RETRY_S)
+                continue
+            outage_ms = int(self._outage_s() * 1000)
+            resumed = bool(ack.get('resumed'))
+            self.reconnects += 1
+            self.last_resumed = resumed
+            logger.info('reconnected to the bridge after %d ms (session %s)', outage_ms, 'resumed' if resumed else 'new: the bridge did not know it')
+            await self._resend_inflight(resumed)
+            self._up()
+            self._emit_local({'type': 'reconnected', 'resumed': resumed, 'outage_ms': outage_ms})
+            return
+
+    async def _resend_inflight(self, resumed: bool) -> None:
+        for action_id, entry in list(self._inflight.items()):
+            msg, sent = entry
+            fut = self._waiters.get(action_id)
+            if fut is None or fut.done():
+                continue
+            if sent and not resumed and msg.get('action') not in READ_ONLY_ACTIONS:
+                # The bridge lost the session (and so the record of this action) while it ran:
+                # running it again could act twice, so the caller hears that the outcome is unknown.
+                fut.set_exception(BridgeError(f'the bridge restarted while action "{msg.get("action")}" ({action_id}) was running and did not keep the session, so whether it ran is unknown; take a new state before acting again', 'EXTENSION_DISCONNECTED'))
+                continue
+            try:
+                await self._ws.send(json.dumps(msg))  # same action_id: a resumed session answers it once
+                entry[1] = True
+            except wscompat.ConnectionClosed:
+                return  # dropped again: the reader loop starts another reconnect
+
+    def _emit_local(self, m: dict) -> None:
+        for handler in self._handlers.get(str(m.get('type')), []):
+            try:
+                r = handler(m)
+                if asyncio.iscoroutine(r):
+                    asyncio.ensure_future(r)
+            except Exception:
+                logger.exception('handler for %s failed', m.get('type'))
 
     async def _dispatch(self, m: dict) -> None:
         t = m.get('type')
@@ -268,13 +507,15 @@ class BridgeConnection:
             return
         if t == 'ping':
             try:
-                await self.send({'type': 'pong', 'sent_at': m.get('sent_at', 0)})
-            except BridgeError:
+                await self._ws.send(json.dumps({'type': 'pong', 'sent_at': m.get('sent_at', 0)}))
+            except wscompat.ConnectionClosed:
                 pass
             return
         if t == 'pong':
             self.last_pong_rtt_ms = max(0.0, time.time() * 1000 - float(m.get('sent_at', 0)))
             return
+        if t == 'extension_status':
+            self._set_extension(m.get('connected'))
         if t == 'error':
             in_reply = m.get('in_reply_to')
             fut = self._waiters.get(str(in_reply)) if in_reply else None
@@ -283,10 +524,4 @@ class BridgeConnection:
                 fut.set_result({'type': 'action_result', 'original_action_id': in_reply, 'status': 'error', 'error_info': info})
                 return
             logger.warning('bridge error: %s', (m.get('error_info') or {}).get('message'))
-        for handler in self._handlers.get(str(t), []):
-            try:
-                r = handler(m)
-                if asyncio.iscoroutine(r):
-                    asyncio.ensure_future(r)
-            except Exception:
-                logger.exception('handler for %s failed', t)
+        self._emit_local(m)
