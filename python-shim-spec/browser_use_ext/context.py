@@ -350,7 +350,10 @@ class ExtensionBrowserContext:
 
         tabs = await self.get_tabs_info()
         page = self.agent_current_page or self.human_current_page
-        state = BrowserState(element_tree=_empty_body(), selector_map={}, url=page.url if page else '', title=page._title if page else '', tabs=tabs, screenshot=None, pixels_above=0, pixels_below=0)
+        # Real takes a screenshot of about:blank too (a vision model gets one on the first step); pages
+        # Chrome does not let extensions capture give None.
+        screenshot = await self.take_screenshot() if getattr(self.config, 'include_screenshot', True) else None
+        state = BrowserState(element_tree=_empty_body(), selector_map={}, url=page.url if page else '', title=page._title if page else '', tabs=tabs, screenshot=screenshot, pixels_above=0, pixels_below=0)
         self.current_state = state
         return state
 
