@@ -3,10 +3,11 @@
 import type { ClearParams, FillParams } from '../../../../schemas/generated/protocol';
 import { EDIT_CHECKS } from '../interaction/actionability';
 import { replaceValue, STRICT_TYPES } from '../interaction/editing';
+import { DEFAULT_PRIVACY, sensitiveReason } from '../snapshot/privacy';
 import { fail, label, ok, prepare, safeValue } from './common';
 import type { HandlerOutcome, PageContext, PageHandler } from './registry';
 
-async function replace(ctx: PageContext, p: FillParams | ClearParams, value: string, verb: string): Promise<HandlerOutcome> {
+async function replace(ctx: PageContext, p: FillParams | ClearParams, value: string, verb: string | ((el: Element) => string)): Promise<HandlerOutcome> {
   const r = await prepare(ctx, p, EDIT_CHECKS);
   if (!r.ok) return r;
   (r.el as HTMLElement).focus({ preventScroll: true });
@@ -18,12 +19,18 @@ async function replace(ctx: PageContext, p: FillParams | ClearParams, value: str
   const result: Record<string, unknown> = { element_id: r.id };
   const v = safeValue(r.el);
   if (v !== undefined) result['value'] = v;
-  return ok(`${verb} ${label(r.id, r.el)}.`, result);
+  return ok(`${typeof verb === 'string' ? verb : verb(r.el)} ${label(r.id, r.el)}.`, result);
 }
 
 export const fill: PageHandler = (ctx, raw) => {
   const p = raw as FillParams;
-  return replace(ctx, p, p.value, p.value === '' ? 'Emptied' : `Filled ${JSON.stringify(p.value.length > 60 ? `${p.value.slice(0, 60)}…` : p.value)} into`);
+  // The message goes to LLM transcripts and logs: a sensitive field's value is never echoed (issue 11).
+  return replace(ctx, p, p.value, (el) => {
+    if (p.value === '') return 'Emptied';
+    const reason = sensitiveReason(el, DEFAULT_PRIVACY);
+    if (reason) return `Filled ${p.value.length} characters (${reason.replace(/_/g, ' ')}, not shown) into`;
+    return `Filled ${JSON.stringify(p.value.length > 60 ? `${p.value.slice(0, 60)}…` : p.value)} into`;
+  });
 };
 
 export const clear: PageHandler = (ctx, raw) => replace(ctx, raw as ClearParams, '', 'Cleared');

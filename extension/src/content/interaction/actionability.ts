@@ -9,6 +9,7 @@ import { errorInfo } from '../../../../schemas/lib/errors';
 import type { PageContext } from '../actions/registry';
 import { composedContains, composedParent, describe, inViewport, isVisible, nextFrame } from './dom';
 import { shadowRootOf } from '../snapshot/walk';
+import { isAgentUi } from '../target';
 
 export type Check = 'visible' | 'stable' | 'enabled' | 'editable' | 'receives_events';
 
@@ -53,7 +54,8 @@ export function isEditable(el: Element): boolean {
 /** The element at a viewport point, descending into open and closed shadow roots (a closed root's
  * host would otherwise count as covering its own content). */
 export function hitTest(x: number, y: number): Element | null {
-  let hit = document.elementFromPoint(x, y);
+  // Our own UI (data-browser-agent-ui) never covers the page for the agent: look through it.
+  let hit = document.elementsFromPoint(x, y).find((e) => !isAgentUi(e)) ?? null;
   for (let root = hit ? shadowRootOf(hit) : null; hit && root; root = shadowRootOf(hit)) {
     const inner = root.elementFromPoint(x, y);
     if (!inner || inner === hit) break;
