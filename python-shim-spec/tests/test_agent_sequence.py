@@ -81,14 +81,14 @@ class ShopTask(unittest.TestCase):
 class PromptText(unittest.TestCase):
     def test_clickable_elements_to_string_matches_the_0_1_48_format(self):
         # What 0.1.48 prints for tests/fixtures/prompt.html with the Agent's default include_attributes
-        # (indices from 1: the protocol numbers elements from 1, browser_use from 0).
+        # (indexes from 0, as browser_use numbers them; the side-by-side test compares with the real one).
         self.assertEqual(REPORT['prompt_text'], '\n'.join([
             'Welcome to the site',
-            "[1]<a title='Home'>Home />",
-            '[2]<button >Submit />',
-            "[3]<input type='text' name='q' placeholder='Search' />",
-            "[4]<div role='button'>Menu />",
-            '\t[5]<a >Item A />',
+            "[0]<a title='Home'>Home />",
+            '[1]<button >Submit />',
+            "[2]<input type='text' name='q' placeholder='Search' />",
+            "[3]<div role='button'>Menu />",
+            '\t[4]<a >Item A />',
             'Footer text',
         ]))
 
