@@ -9,7 +9,8 @@ When the socket drops (bridge restart, network blip) it reconnects with capped b
 doubling to 2 s) and presents the same session_token, so the bridge resumes the session and its
 leased tabs. A call made during the outage waits for the reconnect, bounded by its own timeout; a
 call that was in flight is re-sent with the same action_id (the bridge answers a known id with the
-recorded result) when the session was resumed, or when the action only reads. While the extension
+recorded result) when the session was resumed, or when running it twice has the effect of once
+(REPEATABLE_ACTIONS). While the extension
 is away (it reconnects after a bridge restart too) a NO_EXTENSION_CONNECTED answer is retried
 within the call's timeout, if the extension had been connected before. Only close() ends it.
 """
@@ -52,10 +53,18 @@ class ActionFailed(BridgeError):
         self.result = result
 
 
-# Actions that only read: re-sending one whose answer was lost in an outage cannot act twice.
+# Actions that only read.
 READ_ONLY_ACTIONS = frozenset({
     'get_state', 'screenshot', 'get', 'is', 'list_tabs', 'extract_content', 'get_dropdown_options',
     'wait', 'wait_for', 'wait_for_navigation', 'wait_for_network_idle',
+})
+# Actions whose end state is the same when they run twice (fill the same value, check, go to the
+# same URL, ...): re-sending one whose answer was lost in an outage cannot act twice in effect.
+# Not here: click, double_click, press, type, send_keys, drag_and_drop, scroll (relative), tabs
+# opened/closed, history moves, reload, evaluate.
+REPEATABLE_ACTIONS = READ_ONLY_ACTIONS | frozenset({
+    'fill', 'clear', 'check', 'uncheck', 'select_option', 'focus', 'hover', 'scroll_into_view',
+    'scroll_to', 'scroll_to_text', 'navigate', 'search', 'switch_tab',
 })
 # Seconds the bridge gets beyond an action's timeout_ms to answer TIMEOUT itself.
 ANSWER_GRACE_S = 5.0
@@ -334,7 +343,7 @@ class BridgeConnection:
             r = await self._call_once(action, params, tab_id, timeout_ms, deadline, budget)
             code = (r.get('error_info') or {}).get('error_code') if r.get('status') != 'success' else None
             retry = code == 'NO_EXTENSION_CONNECTED' and self._extension_seen
-            retry = retry or (code == 'EXTENSION_DISCONNECTED' and action in READ_ONLY_ACTIONS)
+            retry = retry or (code == 'EXTENSION_DISCONNECTED' and action in REPEATABLE_ACTIONS)
             if not retry or not self.is_open or time.monotonic() >= deadline - ANSWER_GRACE_S:
                 if extension_waited and code == 'NO_EXTENSION_CONNECTED':
                     r.setdefault('error_info', {})['message'] = f"{(r.get('error_info') or {}).get('message', '')} (waited {budget - ANSWER_GRACE_S:.0f} s for it to come back)"
@@ -351,6 +360,15 @@ class BridgeConnection:
 
     async def _call_once(self, action: str, params: Optional[dict], tab_id: Optional[int], timeout_ms: Optional[int], deadline: float, budget: float) -> dict:
         await self._ready(deadline, f'action "{action}"')
+        if action not in REPEATABLE_ACTIONS:
+            # An action that must not run twice goes out only on a socket known to be open: let the
+            # loop take in a close that already arrived (e.g. while the caller blocked the loop), so
+            # the action is sent after the reconnect rather than lost in the outage with an unknown outcome.
+            for _ in range(3):
+                await asyncio.sleep(0)
+            while not wscompat.is_open(self._ws):
+                self._connected = False
+                await self._ready(deadline, f'action "{action}"')
         action_id = f'py{next(self._seq)}-{int(time.time() * 1000):x}'
         msg: dict[str, Any] = {'type': 'action', 'action_id': action_id, 'action': action, 'params': params or {}}
         if tab_id is not None:
@@ -478,7 +496,7 @@ class BridgeConnection:
             fut = self._waiters.get(action_id)
             if fut is None or fut.done():
                 continue
-            if sent and not resumed and msg.get('action') not in READ_ONLY_ACTIONS:
+            if sent and not resumed and msg.get('action') not in REPEATABLE_ACTIONS:
                 # The bridge lost the session (and so the record of this action) while it ran:
                 # running it again could act twice, so the caller hears that the outcome is unknown.
                 fut.set_exception(BridgeError(f'the bridge restarted while action "{msg.get("action")}" ({action_id}) was running and did not keep the session, so whether it ran is unknown; take a new state before acting again', 'EXTENSION_DISCONNECTED'))
