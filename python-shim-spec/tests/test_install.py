@@ -80,6 +80,7 @@ class InstalledShim(unittest.TestCase):
         self.assertEqual(importlib.metadata.version('websockets'), wscompat.VERSION)
 
 
+@unittest.skipIf(importlib.util.find_spec('browser_use') is not None, 'built once, in the venv without browser_use (the same pip as the others)')
 class WheelBuild(unittest.TestCase):
     def test_pip_wheel_builds_a_complete_wheel_without_the_wheel_package(self):
         # pip's isolated build gets setuptools (and `wheel` if an old setuptools asks for it) itself.
