@@ -80,17 +80,16 @@ if (build.code === 0) {
     if (!modules.length || envs.failed.includes(env.name)) continue;  // a venv that failed to build is counted above
     // cwd python-shim-spec: `tests` is a package there; harness.py puts the shim's sources first on
     // sys.path, and tests/test_install.py checks that the installed wheel holds the same files.
-    const r = await run(`python ${env.name} (${env.what})`, venvPython(env.name), ['-m', 'unittest', '-v', ...modules], { cwd: path.join(root, 'python-shim-spec') });
-    const ran = Number((r.out.match(/^Ran (\d+) tests?/m) ?? [])[1] ?? 0);
-    const summary = r.out.match(/^(?:FAILED|OK) \(([^)]*)\)/m)?.[1] ?? '';
-    const count = (k) => Number((summary.match(new RegExp(`\\b${k}=(\\d+)`)) ?? [])[1] ?? 0);
-    const skippedPy = count('skipped');
-    const failedPy = count('failures') + count('errors') + count('unexpected successes');
-    totals.passed += Math.max(0, ran - failedPy - skippedPy);  // expected failures count as passed
-    totals.failed += failedPy;
-    totals.skipped += skippedPy;
-    if ((r.code !== 0 && failedPy === 0) || ran === 0) {
-      failedSteps.push(`python ${env.name} (${ran === 0 ? 'ran no test' : 'crashed'})`);
+    const r = await run(`python ${env.name} (${env.what})`, venvPython(env.name), [path.join(root, 'scripts', 'py-unittest.py'), ...modules], { cwd: path.join(root, 'python-shim-spec') });
+    const line = r.out.match(/^BUX_RESULT (\{.*\})$/m)?.[1];
+    const c = line ? JSON.parse(line) : null;
+    if (c) {
+      totals.passed += c.passed;
+      totals.failed += c.failed;
+      totals.skipped += c.skipped;
+    }
+    if (!c || (r.code !== 0 && c.failed === 0) || c.passed + c.failed + c.skipped === 0) {
+      failedSteps.push(`python ${env.name} (${!c ? 'crashed' : r.code !== 0 ? 'exit ' + r.code : 'ran no test'})`);
       totals.failed += 1;
     }
   }
