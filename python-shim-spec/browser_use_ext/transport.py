@@ -373,10 +373,12 @@ class BridgeConnection:
         msg: dict[str, Any] = {'type': 'action', 'action_id': action_id, 'action': action, 'params': params or {}}
         if tab_id is not None:
             msg['tab_id'] = tab_id
+        # After an outage, only what is left of the caller's budget, so the bridge times out first.
+        left_ms = int((deadline - ANSWER_GRACE_S - time.monotonic()) * 1000)
         if timeout_ms is not None:
-            # What is left of the caller's budget after an outage, so the bridge times out first.
-            left_ms = int((deadline - ANSWER_GRACE_S - time.monotonic()) * 1000)
             msg['timeout_ms'] = max(1, min(int(timeout_ms), left_ms))
+        elif left_ms < self.default_timeout_ms - 500:
+            msg['timeout_ms'] = max(1, left_ms)
         fut: asyncio.Future = asyncio.get_running_loop().create_future()
         self._waiters[action_id] = fut
         entry = [msg, False]
