@@ -240,10 +240,10 @@ class Reconnect(unittest.IsolatedAsyncioTestCase):
         self.assertEqual((conn.reconnects, conn.last_resumed), (1, True))
         self.assertEqual((await conn.call('reload', {}))['status'], 'success')
 
-    async def test_without_the_session_only_reads_are_resent_and_a_lost_click_says_its_outcome_is_unknown(self):
+    async def test_without_the_session_only_repeatable_actions_are_resent_and_a_lost_click_says_its_outcome_is_unknown(self):
         async def drop_mid_actions(ws, hello):
-            await recv(ws)
-            await recv(ws)
+            for _ in range(3):
+                await recv(ws)
             await ws.close(1012, 'bridge restarting')
 
         async def answer(ws, hello):
@@ -253,8 +253,10 @@ class Reconnect(unittest.IsolatedAsyncioTestCase):
         conn = await self.connect(SessionBridge([drop_mid_actions, answer], keep_sessions=False))
         click = asyncio.ensure_future(conn.call('click', {'target': {'element_id': 'e1'}}))
         state = asyncio.ensure_future(conn.call('get_state', {}))
+        fill = asyncio.ensure_future(conn.call('fill', {'element_id': 'e2', 'value': 'x'}))  # a second fill changes nothing
         r = await state
         self.assertEqual(r['status'], 'success')
+        self.assertEqual((await fill)['status'], 'success')
         with self.assertRaises(BridgeError) as cm:
             await click
         self.assertEqual(cm.exception.code, 'EXTENSION_DISCONNECTED')
