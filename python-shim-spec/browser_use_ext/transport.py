@@ -66,6 +66,12 @@ REPEATABLE_ACTIONS = READ_ONLY_ACTIONS | frozenset({
     'fill', 'clear', 'check', 'uncheck', 'select_option', 'focus', 'hover', 'scroll_into_view',
     'scroll_to', 'scroll_to_text', 'navigate', 'search', 'switch_tab',
 })
+# Close codes of the protocol beyond RFC 6455's (schemas/lib/close-codes.ts): after these the
+# client does not reconnect by itself (4001 only on the handshake: see _reconnect_loop).
+CLOSE_SECRET_REFUSED = 4001
+CLOSE_VERSION_MISMATCH = 4002
+CLOSE_DISCONNECTED_BY_PERSON = 4003
+FINAL_CLOSE_CODES = frozenset({CLOSE_SECRET_REFUSED, CLOSE_VERSION_MISMATCH, CLOSE_DISCONNECTED_BY_PERSON})
 # Seconds the bridge gets beyond an action's timeout_ms to answer TIMEOUT itself.
 ANSWER_GRACE_S = 5.0
 # After the bridge refused our secret, try again this rarely (no hammering of its rate limiter).
@@ -127,6 +133,9 @@ class BridgeConnection:
         self.closed: Optional[asyncio.Event] = None  # created inside the running loop by open(); set when closed for good
         self.last_pong_rtt_ms: Optional[float] = None
         self.reconnects = 0  # successful reconnects after the first open()
+        # Set when the bridge ended the connection for good (4001/4002/4003, or a bridge of another
+        # protocol version on reconnect): the error to give callers instead of connecting again.
+        self.ended: Optional[BridgeError] = None
         self.last_resumed: Optional[bool] = None  # hello_ack.resumed of the latest reconnect
         # The extension behind the bridge: hello_ack.extension_connected and extension_status.
         self.extension_connected: Optional[bool] = None
@@ -209,7 +218,8 @@ class BridgeConnection:
                 raw = await self._ws.recv()
             except wscompat.ConnectionClosed as e:
                 code, reason = wscompat.close_info(self._ws)
-                raise BridgeError(f'the bridge closed the connection during the handshake ({code} {reason}). If it requires authentication, set BROWSER_USE_EXT_AGENT_SECRET (see `npm start` output or secrets.json).', 'UNAUTHORIZED' if code == 1008 else 'COMMUNICATION_ERROR_WITH_TARGET') from e
+                kind = 'UNAUTHORIZED' if code in (1008, CLOSE_SECRET_REFUSED) else 'VERSION_MISMATCH' if code == CLOSE_VERSION_MISMATCH else 'COMMUNICATION_ERROR_WITH_TARGET'
+                raise BridgeError(f'the bridge closed the connection during the handshake ({code} {reason}). If it requires authentication, set BROWSER_USE_EXT_AGENT_SECRET (see `npm start` output or secrets.json).', kind) from e
             m = json.loads(raw)
             t = m.get('type')
             if t == 'auth_challenge':
@@ -220,7 +230,11 @@ class BridgeConnection:
                     raise BridgeError('auth_challenge without a client_nonce in hello', 'UNAUTHORIZED')
                 expected = _hmac_hex(self.secret, 'bridge:' + client_nonce)
                 if not hmac.compare_digest(expected, str(m.get('bridge_proof', ''))):
-                    await self._drop()
+                    # 4001: the bridge logs that our secret differs from its own.
+                    try:
+                        await self._ws.close(CLOSE_SECRET_REFUSED, 'pairing secret mismatch')
+                    except Exception:
+                        pass
                     raise BridgeError(f'the server at {self.url} could not prove it knows the agent secret; it is not your bridge or the secret is out of date. Check BROWSER_USE_EXT_AGENT_SECRET / secrets.json.', 'UNAUTHORIZED')
                 proof = _hmac_hex(self.secret, f"agent:{m.get('nonce', '')}:{client_nonce}")
                 await self._ws.send(json.dumps({'type': 'auth_response', 'proof': proof}))
@@ -439,12 +453,22 @@ class BridgeConnection:
     def _on_socket_closed(self, ws: Any) -> None:
         code, reason = wscompat.close_info(ws)
         self._connected = False
-        if self._closing or not self.reconnect or self.closed is None:
+        final = code in FINAL_CLOSE_CODES and not self._closing
+        if self._closing or not self.reconnect or self.closed is None or final:
+            if code == CLOSE_DISCONNECTED_BY_PERSON:
+                why = f'the person disconnected this agent in the extension ({reason}); connect again with a new ExtensionBrowser context if they allow it'
+            else:
+                why = f'connection to the bridge closed ({code} {reason})'
+            if final:
+                logger.warning('%s; not reconnecting', why)
             for action_id, fut in list(self._waiters.items()):
                 if not fut.done():
-                    fut.set_exception(BridgeError(f'connection to the bridge closed ({code} {reason}) before action {action_id} was answered', 'EXTENSION_DISCONNECTED'))
+                    fut.set_exception(BridgeError(f'{why} before action {action_id} was answered', 'EXTENSION_DISCONNECTED' if not final else 'COMMUNICATION_ERROR_WITH_TARGET'))
             self._waiters.clear()
-            self._fail_all(BridgeError(f'connection to the bridge closed ({code} {reason})', 'COMMUNICATION_ERROR_WITH_TARGET'))
+            self._fail_all(BridgeError(why, 'COMMUNICATION_ERROR_WITH_TARGET'))
+            if final:
+                self.ended = BridgeError(why, 'UNAUTHORIZED' if code == CLOSE_SECRET_REFUSED else 'VERSION_MISMATCH' if code == CLOSE_VERSION_MISMATCH else 'COMMUNICATION_ERROR_WITH_TARGET')
+            self._closing = self._closing or final
             if self._pinger:
                 self._pinger.cancel()
             if self.closed is not None:
@@ -473,6 +497,17 @@ class BridgeConnection:
                 raise
             except (BridgeError, asyncio.TimeoutError, OSError, ValueError) as e:
                 await self._drop()
+                if isinstance(e, BridgeError) and e.code == 'VERSION_MISMATCH':
+                    # A bridge of another protocol version came back: waiting cannot fix that.
+                    logger.warning('the bridge at %s speaks another protocol version: %s; not reconnecting', self.url, e)
+                    self._closing = True
+                    self.ended = e
+                    self._fail_all(e)
+                    if self._pinger:
+                        self._pinger.cancel()
+                    if self.closed is not None:
+                        self.closed.set()
+                    return
                 if isinstance(e, BridgeError) and e.code == 'UNAUTHORIZED':
                     # Waiting cannot fix a refused secret: tell the callers now, keep trying slowly
                     # (the person may re-pair, or the bridge may come back with its secrets.json).
