@@ -52,13 +52,12 @@ class InstalledShim(unittest.TestCase):
         self.assertEqual(md['Version'], __version__)
         self.assertIn('browser_use', md['Summary'])
         self.assertEqual(md['Requires-Python'], '>=3.9')
-        self.assertIn('MIT', md['License'] or '')
+        self.assertEqual(md['License-Expression'], 'MIT')  # SPDX (core metadata 2.4)
         self.assertTrue(md['Author'] or md['Author-email'])
         self.assertEqual(md.get('Description-Content-Type'), 'text/markdown')
         self.assertIn('Python: run your browser_use agent in your own Chrome', md.get_payload() or md['Description'] or '')
         classifiers = md.get_all('Classifier') or []
         self.assertIn('Typing :: Typed', classifiers)
-        self.assertIn('License :: OSI Approved :: MIT License', classifiers)
         self.assertTrue(md.get_all('Project-URL'))
         requires = self.dist.requires or []
         self.assertIn('websockets>=10.4', [r.replace(' ', '') for r in requires if 'extra' not in r])
