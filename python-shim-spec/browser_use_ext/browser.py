@@ -2,6 +2,8 @@
 (one bridge session, with its own leased tabs: contract I)."""
 from __future__ import annotations
 
+import functools
+import inspect
 import logging
 from typing import Any, Optional
 
@@ -88,5 +90,37 @@ def _patch_browser_use_agent() -> bool:
             return original(browser, config, state, *args, **kwargs)
 
     agent_service.BrowserContext = _DispatchingBrowserContext
+    _patch_agent_init(agent_service)
     return True
+
+
+def _patch_agent_init(agent_service: Any) -> None:
+    """Agent(browser_context=ExtensionBrowserContext(...)) without browser=: 0.1.48 builds a Playwright
+    ``Browser()`` for it, and ``Agent.resume()`` launches that Playwright browser (browser._init()).
+    Hand the Agent the context's own ExtensionBrowser instead, as if it had been passed (the Agent then
+    leaves both to their owner on close, as it does for an injected context)."""
+    agent_cls = getattr(agent_service, 'Agent', None)
+    if agent_cls is None or getattr(agent_cls.__init__, '_bux_patched', False):
+        return
+    original_init = agent_cls.__init__
+    try:
+        signature = inspect.signature(original_init)
+    except (TypeError, ValueError):
+        return
+    if 'browser' not in signature.parameters or 'browser_context' not in signature.parameters:
+        return
+
+    @functools.wraps(original_init)
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        try:
+            bound = signature.bind_partial(self, *args, **kwargs)
+        except TypeError:
+            return original_init(self, *args, **kwargs)  # let the Agent report the bad call itself
+        context = bound.arguments.get('browser_context')
+        if bound.arguments.get('browser') is None and isinstance(context, ExtensionBrowserContext):
+            bound.arguments['browser'] = context.browser
+        return original_init(*bound.args, **bound.kwargs)
+
+    __init__._bux_patched = True  # type: ignore[attr-defined]
+    agent_cls.__init__ = __init__
 

@@ -429,8 +429,13 @@ class ExtensionBrowserContext:
         return {'selector': self._enhanced_css_selector_for_element(element_node, getattr(self.config, 'include_dynamic_attributes', True))}, tab
 
     async def _click_element_node(self, element_node: Any) -> Optional[str]:
-        """click by element id; a tab the click opened joins session.context.pages. Returns None
-        (downloads go to the person's download folder; there is no path to report)."""
+        """click by element id; a tab the click opened joins session.context.pages. Returns None:
+        browser_use returns a path only with ``save_downloads_path`` (Playwright's expect_download);
+        in the person's Chrome a download goes to their download folder and the extension cannot
+        name the file, so the click is reported as a click (MIGRATION.md)."""
+        if getattr(self.config, 'save_downloads_path', None) and not getattr(self, '_warned_downloads', False):
+            self._warned_downloads = True
+            logger.warning('save_downloads_path=%r is not used: downloads a click starts go to Chrome\'s download folder, and the click result cannot name the file.', self.config.save_downloads_path)
         target, tab = self._target(element_node)
         try:
             r = await self._call('click', target, tab_id=tab)
@@ -483,7 +488,7 @@ class ExtensionBrowserContext:
         if page_id >= len(pages) or page_id < -len(pages):
             raise BrowserError(f'No tab found with page_id: {page_id}')
         page = pages[page_id]
-        if not self._is_url_allowed(page.url):
+        if page.url and not self._is_url_allowed(page.url):  # no URL yet: a popup still loading
             raise BrowserError(f'Cannot switch to tab with non-allowed URL: {page.url}')
         try:
             await self._call('switch_tab', {'tab_id': page.tab_id}, tab_id=page.tab_id)
@@ -607,27 +612,14 @@ class ExtensionBrowserContext:
 
     # -- allowed domains -------------------------------------------------------------------------
     def _is_url_allowed(self, url: str) -> bool:
-        allowed = getattr(self.config, 'allowed_domains', None)
-        if not allowed or not url:
-            return True  # no list, or a tab that has not committed a URL yet (the next state checks it)
-        if url == 'about:blank' or url.startswith(('chrome:', 'brave:', 'edge:', 'chrome-extension:')):
-            return True  # as in 0.1.48 _is_url_allowed
-        try:
-            host = (urlparse(url).hostname or '').lower()
-        except ValueError:
-            return False
-        if not host:
-            return url == 'about:blank'
-        for pattern in allowed:
-            p = pattern.lower().strip()
-            if '://' in p:
-                p = urlparse(p).hostname or p
-            if p.startswith('*.'):
-                if host == p[2:] or fnmatch.fnmatch(host, p):
-                    return True
-            elif host == p or fnmatch.fnmatch(host, p):
-                return True
-        return False
+        """browser_use's own check, exactly (it reads only config.allowed_domains): 0.1.48 matches the
+        host exactly or by glob (``*.example.com`` also matches example.com), allows about:blank and
+        chrome:/brave:/edge:/chrome-extension: URLs, refuses URLs without a host (data:, file:);
+        0.1.40 matches the host or any subdomain and allows nothing else. Without browser_use: 0.1.48's."""
+        real = _real_is_url_allowed()
+        if real is not None:
+            return bool(real(self, url))
+        return _is_url_allowed_0_1_48(getattr(self.config, 'allowed_domains', None), url)
 
     # -- CSS selectors (HistoryTreeProcessor calls these on the class) ---------------------------
     @classmethod
@@ -748,6 +740,47 @@ class ElementHandle:
             params['values'] = value if isinstance(value, list) else [value]
         r = await self._do('select_option', params)
         return list(((r.get('outcome_details') or {}).get('result') or {}).get('values') or [])
+
+
+_REAL_IS_URL_ALLOWED: list = []
+
+
+def _real_is_url_allowed() -> Any:
+    """browser_use.browser.context.BrowserContext._is_url_allowed when browser_use is installed."""
+    if not _REAL_IS_URL_ALLOWED:
+        try:
+            from browser_use.browser.context import BrowserContext as _Real  # type: ignore
+            _REAL_IS_URL_ALLOWED.append(_Real._is_url_allowed)
+        except Exception:
+            _REAL_IS_URL_ALLOWED.append(None)
+    return _REAL_IS_URL_ALLOWED[0]
+
+
+def _is_url_allowed_0_1_48(allowed_domains: Optional[list], url: str) -> bool:
+    """0.1.48 BrowserContext._is_url_allowed, for installs without browser_use."""
+    if not allowed_domains:
+        return True
+    try:
+        parsed_url = urlparse(url)
+        if url == 'about:blank' or parsed_url.scheme.lower() in ('chrome', 'brave', 'edge', 'chrome-extension'):
+            return True
+        domain = parsed_url.hostname.lower() if parsed_url.hostname else ''
+        if not domain:
+            return False
+        for allowed_domain in allowed_domains:
+            allowed_domain = allowed_domain.lower()
+            if '*' in allowed_domain:
+                if allowed_domain.startswith('*.'):
+                    if domain == allowed_domain[2:] or fnmatch.fnmatch(domain, allowed_domain):
+                        return True
+                elif fnmatch.fnmatch(domain, allowed_domain):
+                    return True
+            elif domain == allowed_domain:
+                return True
+        return False
+    except Exception as e:
+        logger.error(f'⛔️  Error checking URL allowlist: {type(e).__name__}: {e}')
+        return False
 
 
 def _loop_running() -> bool:

@@ -93,12 +93,16 @@ def _target(browser: Any, node: Any) -> tuple:
 # names as 0.1.48, so browser_use's Registry.execute_action injects exactly what it did before.
 
 async def done(params):
-    output_model = getattr(params, '_bux_output_model', None)
     if hasattr(params, 'data') and not hasattr(params, 'text'):
+        # 0.1.48 with output_model: ExtendedOutputModel(success, data)
         output_dict = params.data.model_dump() if hasattr(params.data, 'model_dump') else dict(params.data)
         for key, value in list(output_dict.items()):
             if isinstance(value, enum.Enum):
                 output_dict[key] = value.value
+        return ActionResult(is_done=True, success=params.success, extracted_content=json.dumps(output_dict))
+    if not hasattr(params, 'text'):
+        # 0.1.40 with output_model: ExtendedOutputModel(output_model) adds success to the user's fields
+        output_dict = params.model_dump(exclude={'success'})
         return ActionResult(is_done=True, success=params.success, extracted_content=json.dumps(output_dict))
     return ActionResult(is_done=True, success=params.success, extracted_content=params.text)
 
@@ -253,8 +257,21 @@ async def scroll_up(params, browser):
 
 
 async def send_keys(params, browser):
+    """0.1.48/0.1.40 verbatim: keyboard.press(keys); on Playwright's "Unknown key" (a word, not a key
+    name) each character is pressed on its own. Keyboard.press raises the same message (page.py)."""
     page = await browser.get_current_page()
-    await page.keyboard.press(params.keys)
+    try:
+        await page.keyboard.press(params.keys)
+    except Exception as e:
+        if 'Unknown key' in str(e):
+            for key in params.keys:
+                try:
+                    await page.keyboard.press(key)
+                except Exception as e:
+                    logger.debug(f'Error sending key {key}: {str(e)}')
+                    raise e
+        else:
+            raise e
     msg = f'⌨️  Sent keys: {params.keys}'
     return _remembered(msg)
 
@@ -319,26 +336,63 @@ async def select_dropdown_option(params, browser):
         return ActionResult(error=msg, include_in_memory=True)
 
 
-async def drag_drop(params, browser):
+def _drag_selector(browser, selector: str) -> str:
+    """page.locator() takes CSS or XPath; the protocol takes CSS (XPath converted as 0.1.48's history does)."""
+    if selector.startswith('xpath='):
+        selector = selector[len('xpath='):]
+    if selector.startswith('/') or selector.startswith('('):
+        return browser._convert_simple_xpath_to_css_selector(selector)
+    return selector
+
+
+async def _count(browser, selector: str) -> int:
     try:
+        r = await _act(browser, 'get', {'selector': selector, 'what': 'count'})
+        value = _result(r).get('value')
+        return value if isinstance(value, int) else 0
+    except (ActionFailed, BridgeError) as e:
+        logger.error(f'Error finding elements: {str(e)}')
+        return 0
+
+
+async def drag_drop(params, browser):
+    """0.1.48's drag_drop result strings: element- or coordinate-based, 'Failed to find source element',
+    'Must provide either ...', 'Error during drag operation: ...'. Element offsets are used as page
+    points, exactly as 0.1.48 does (get_element_coordinates returns the offset itself)."""
+    try:
+        steps = max(1, params.steps or 10)
         p: dict = {}
         if params.element_source and params.element_target:
-            p = {'selector': params.element_source, 'to': {'selector': params.element_target}}
+            source, target = _drag_selector(browser, params.element_source), _drag_selector(browser, params.element_target)
+            source_found, target_found = await _count(browser, source) > 0, await _count(browser, target) > 0
+            if not source_found or not target_found:
+                return ActionResult(error=f'Failed to find {"source" if not source_found else "target"} element', include_in_memory=True)
+            so, to = params.element_source_offset, params.element_target_offset
+            if so is not None:
+                p['from_point'] = {'x': so.x, 'y': so.y}
+            else:
+                p['selector'] = source
+            if to is not None:
+                p['to_point'] = {'x': to.x, 'y': to.y}
+            else:
+                p['to'] = {'selector': target}
         elif all(v is not None for v in (params.coord_source_x, params.coord_source_y, params.coord_target_x, params.coord_target_y)):
             p = {'from_point': {'x': params.coord_source_x, 'y': params.coord_source_y}, 'to_point': {'x': params.coord_target_x, 'y': params.coord_target_y}}
         else:
             return ActionResult(error='Must provide either source/target selectors or source/target coordinates', include_in_memory=True)
-        if params.steps:
-            p['steps'] = max(1, min(50, int(params.steps)))
-        r = await _act(browser, 'drag_and_drop', p)
-        res = _result(r)
-        f, t = res.get('from') or {}, res.get('to') or {}
+        p['steps'] = min(50, steps)  # the protocol's limit; 0.1.48 moves `steps` times too
+        try:
+            await _act(browser, 'drag_and_drop', p)
+        except (ActionFailed, BridgeError) as e:
+            message = f'Error during drag operation: {str(e)}'
+            logger.error(f'Drag operation failed: {message}')
+            return ActionResult(error=message, include_in_memory=True)
         if params.element_source and params.element_target:
             msg = f"🖱️ Dragged element '{params.element_source}' to '{params.element_target}'"
         else:
-            msg = f'🖱️ Dragged from ({f.get("x")}, {f.get("y")}) to ({t.get("x")}, {t.get("y")})'
+            msg = f'🖱️ Dragged from ({params.coord_source_x}, {params.coord_source_y}) to ({params.coord_target_x}, {params.coord_target_y})'
         return _remembered(msg)
-    except (ActionFailed, BridgeError) as e:
+    except Exception as e:
         error_msg = f'Failed to perform drag and drop: {str(e)}'
         logger.error(error_msg)
         return ActionResult(error=error_msg, include_in_memory=True)
@@ -422,6 +476,12 @@ IMPLEMENTATIONS: dict[str, Callable] = {
 }
 
 
+# Bodies that only use what the shim provides (no Playwright-only API) stay browser_use's own when it
+# is installed: done (0.1.40's and 0.1.48's output_model shapes differ), wait, send_keys (its
+# "Unknown key" per-character retry runs on ExtensionPage.keyboard).
+KEEP_REAL_BODIES = {'done', 'wait', 'send_keys'}
+
+
 def _bind(name: str, impl: Callable, param_model: type) -> Callable:
     """impl with its first parameter annotated as param_model (the Registry then passes the model)
     and a __name__ equal to the action name."""
@@ -484,9 +544,13 @@ class ExtensionController(_BaseController):  # type: ignore[misc, valid-type]
         if _REAL:
             super().__init__(exclude_actions=exclude_actions, output_model=output_model)
             for name, ra in self.registry.registry.actions.items():
+                if name in KEEP_REAL_BODIES:
+                    continue
                 impl = IMPLEMENTATIONS.get(name) or ({'click_element': click_element_by_index}).get(name)  # 0.1.40's name
                 if impl is not None:
                     ra.function = _bind(name, impl, ra.param_model)
+            if actions_version == '0.1.40':
+                self._as_0_1_40()
             return
         self.registry = FallbackRegistry(exclude_actions)
         models = _fallback_param_models(output_model)
@@ -502,6 +566,28 @@ class ExtensionController(_BaseController):  # type: ignore[misc, valid-type]
             if name in ('get_sheet_contents', 'select_cell_or_range', 'get_range_contents', 'clear_selected_range', 'input_selected_cell_text', 'update_range_contents'):
                 kwargs['domains'] = list(SHEETS_DOMAINS)
             self.registry.action(DESCRIPTIONS[name], **kwargs)(_bind(name, IMPLEMENTATIONS[name], models[name]))
+
+    def _as_0_1_40(self) -> None:
+        """On a newer installed browser_use, actions_version='0.1.40' gives the model 0.1.40's names and
+        parameters: click_element (renamed in 0.1.41) and extract_content(goal) only."""
+        actions = self.registry.registry.actions
+        if 'click_element_by_index' not in actions:
+            return  # browser_use 0.1.40 itself is installed: its registry already is the 0.1.40 set
+        from browser_use.controller.registry.views import ActionModel as _RealActionModel  # type: ignore
+        from pydantic import create_model  # browser_use depends on pydantic
+        renamed: dict = {}
+        for name, ra in actions.items():
+            if name == 'click_element_by_index':
+                ra.name, ra.description = 'click_element', 'Click element'
+                ra.function = _bind('click_element', click_element_by_index, ra.param_model)
+                renamed['click_element'] = ra
+                continue
+            if name == 'extract_content':
+                ra.param_model = create_model('extract_content_parameters', __base__=_RealActionModel, goal=(str, ...))
+                ra.function = _bind('extract_content', extract_content, ra.param_model)
+            renamed[name] = ra
+        actions.clear()
+        actions.update(renamed)
 
     def action(self, description: str, **kwargs: Any) -> Callable:
         """Decorator for registering custom actions (``@controller.action('...')``)."""

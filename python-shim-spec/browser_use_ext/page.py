@@ -10,7 +10,7 @@ import base64
 import json
 from typing import TYPE_CHECKING, Any, Optional
 
-from .errors import ENABLE_EVALUATE_HINT, NotPermittedError, browser_error_from
+from .errors import ENABLE_EVALUATE_HINT, BrowserError, NotPermittedError, browser_error_from
 from .transport import ActionFailed, BridgeError
 
 if TYPE_CHECKING:
@@ -43,8 +43,20 @@ class Keyboard:
         self._page = page
 
     async def press(self, key: str, delay: Optional[float] = None) -> None:
-        """Playwright key syntax (``Enter``, ``Control+Shift+T``) sent to the focused element."""
-        await self._page._act('send_keys', {'keys': key})
+        """Playwright key syntax (``Enter``, ``Control+Shift+T``) sent to the focused element.
+
+        As Playwright: a name that is not a key (``hello``, ``Foo+a``) raises ``Unknown key: "..."``
+        (browser_use's send_keys then presses each character); any single character is pressed."""
+        try:
+            await self._page._act('press', {'key': key})
+        except BrowserError as e:
+            if getattr(e, 'error_code', None) == 'INVALID_MESSAGE' and ('Unknown key' in str(e) or 'Unknown modifier' in str(e) or 'empty part' in str(e)):
+                if len(key) == 1:
+                    # Playwright presses any single character (é, ü, emoji): typed through send_keys.
+                    await self._page._act('send_keys', {'keys': key})
+                    return
+                raise BrowserError(f'Keyboard.press: Unknown key: "{key}"') from e
+            raise
 
     async def type(self, text: str, delay: Optional[float] = None) -> None:
         """Types text into the focused element."""

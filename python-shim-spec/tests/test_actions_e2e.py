@@ -29,6 +29,15 @@ def run(coro, timeout=60):
 
 def setUpModule():
     global H, LOOP, BROWSER, CTX
+    try:
+        import importlib.metadata
+        installed = importlib.metadata.version('browser-use')
+    except Exception:
+        installed = ''
+    if installed.startswith('0.1.40'):
+        # This suite calls the 0.1.48 action names and prompt format directly; with 0.1.40 installed the
+        # registry and DOM classes are 0.1.40's own, which test_real_agent_actions drives through the Agent.
+        raise unittest.SkipTest('browser_use 0.1.40 is installed: its own actions are checked by test_real_agent_actions')
     H = Harness()
     LOOP = asyncio.new_event_loop()
     BROWSER = ExtensionBrowser(bridge_url=H.agent_url, agent_secret=H.agent_secret)

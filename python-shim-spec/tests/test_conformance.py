@@ -88,8 +88,22 @@ class SurfaceMethods(unittest.TestCase):
         self.assertIs(inspect.signature(ExtensionBrowserContext.get_state).parameters['cache_clickable_elements_hashes'].default, False)
 
 
+def _installed_browser_use() -> str:
+    try:
+        import importlib.metadata
+        return importlib.metadata.version('browser-use')
+    except Exception:
+        return ''
+
+
 class DefaultActions(unittest.TestCase):
+    """The surface file is 0.1.48's. With browser_use 0.1.40 installed the registry is 0.1.40's own
+    (ExtensionController subclasses the real Controller): test_real_agent_actions checks that one."""
     controller = ExtensionController()
+
+    def setUp(self):
+        if _installed_browser_use().startswith('0.1.40'):
+            self.skipTest('browser_use 0.1.40 is installed: its own registry is checked by test_real_agent_actions')
 
     def test_the_25_default_actions_in_registration_order(self):
         self.assertEqual(list(self.controller.registry.registry.actions), [a['action'] for a in SURFACE['actions']])
@@ -120,9 +134,9 @@ class DefaultActions(unittest.TestCase):
         self.assertNotIn('update_range_contents', self.controller.registry.create_action_model().model_fields)
 
     def test_exclude_actions_and_output_model(self):
-        from browser_use_ext import compat
-        if compat.browser_use_available():
-            from pydantic import BaseModel as Model  # the real Controller builds pydantic models
+        from browser_use_ext.controller import _REAL
+        if _REAL:  # browser_use's Controller builds a pydantic model around it
+            from pydantic import BaseModel as Model
         else:
             from browser_use_ext.fallback.models import Model
 
@@ -144,7 +158,7 @@ class Version0140(unittest.TestCase):
         for absent in v['actions_absent']:
             if absent != 'Google Sheets actions':
                 self.assertNotIn(absent, names)
-        self.assertFalse([n for n in names if c.registry.registry.actions[n].domains])
+        self.assertFalse([n for n in names if getattr(c.registry.registry.actions[n], 'domains', None)])  # 0.1.40 has no domains field
         self.assertEqual(sorted(c.registry.registry.actions['extract_content'].param_model.model_fields), sorted(v['extract_content_params']))
         self.assertEqual(names, ['done', 'search_google', 'go_to_url', 'go_back', 'wait', 'click_element', 'input_text', 'switch_tab', 'open_tab',
                                  'extract_content', 'scroll_down', 'scroll_up', 'send_keys', 'scroll_to_text', 'get_dropdown_options', 'select_dropdown_option'])
