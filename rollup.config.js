@@ -44,7 +44,8 @@ export default [
   {
     input: 'bridge/src/cli.ts',
     output: { file: 'dist/bridge/cli.js', format: 'es', banner: '#!/usr/bin/env node' },
-    external: [/^node:/, 'ws'],
+    // The MCP SDK (and its own dependencies) load from node_modules at run time, like ws.
+    external: [/^node:/, 'ws', /^@modelcontextprotocol\/sdk\//],
     plugins: [nodeResolve({ preferBuiltins: true }), commonjs({ transformMixedEsModules: true }), typescript({ tsconfig: 'tsconfig.bridge.json', noEmit: false, declaration: false, sourceMap: false, include: ['bridge/src/**/*.ts', 'schemas/**/*.ts'] })],
     onwarn,
   },

@@ -4,6 +4,8 @@
 //   schemas/generated/validators.cjs   ajv standalone validators (no eval: MV3 forbids it)
 //   schemas/generated/validators.d.cts their types
 //   schemas/generated/registry.ts      typed maps over the above (message types, senders, actions, codes)
+//   schemas/generated/mcp-schemas.ts   every action's params schema and schemas/mcp/tool-params.json with
+//                                      their $refs inlined: self-contained JSON Schemas for MCP tools
 // `--check` regenerates in memory and exits 1 when a committed file differs (stale).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -100,8 +102,50 @@ export type ErrorCode = P.ErrorCode;
 export const ERROR_CODES: { readonly [C in ErrorCode]: string } = ${JSON.stringify(errorCodeSchema['x-enum-descriptions'], null, 2)};
 `;
 
+// --- MCP tool schemas (bridge/src/mcp): $refs inlined, since MCP clients get one object per tool --
+const mcpFile = path.join(root, 'schemas', 'mcp', 'tool-params.json');
+const schemaByFile = new Map(schemas.map((s) => [s.file, s.schema]));
+schemaByFile.set(mcpFile, JSON.parse(fs.readFileSync(mcpFile, 'utf8')));
+const mcpTs =
+  `${BANNER}// Self-contained JSON Schemas (draft 2020-12) for the MCP tools: schemas/v1/actions/<name>.json#/properties/params\n` +
+  `// and the MCP-only parameters of schemas/mcp/tool-params.json, every $ref inlined (a sibling description wins).\n\n` +
+  `export type JsonSchema = { readonly [key: string]: unknown };\n\n` +
+  `export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = ${JSON.stringify(
+    Object.fromEntries(actions.map((a) => [a.schema.properties.name.const, inlineRefs(a.schema.properties.params, a.file)])),
+    null,
+    2,
+  )};\n\n` +
+  `export const MCP_TOOL_PARAMS: { readonly [param: string]: JsonSchema } = ${JSON.stringify(
+    Object.fromEntries(Object.entries(schemaByFile.get(mcpFile).$defs).map(([k, v]) => [k, inlineRefs(v, mcpFile)])),
+    null,
+    2,
+  )};\n`;
+
+/** Replaces every $ref (relative file + JSON pointer) with the schema it points at, recursively. */
+function inlineRefs(node, file) {
+  if (Array.isArray(node)) return node.map((n) => inlineRefs(n, file));
+  if (typeof node !== 'object' || node === null) return node;
+  const out = {};
+  let base = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === '$ref') {
+      const [rel, pointer = ''] = v.split('#');
+      const target = rel ? path.resolve(path.dirname(file), rel) : file;
+      const doc = schemaByFile.get(target);
+      if (!doc) throw new Error(`gen: unresolved $ref ${v} in ${file}`);
+      let sub = doc;
+      for (const part of pointer.split('/').filter(Boolean)) sub = sub[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+      if (sub === undefined) throw new Error(`gen: $ref ${v} in ${file} points at nothing`);
+      base = inlineRefs(sub, target);
+      for (const drop of ['$schema', '$id', '$defs']) delete base[drop];
+    } else out[k] = inlineRefs(v, file);
+  }
+  return { ...base, ...out };
+}
+
 // --- write or check -------------------------------------------------------------------------
 const outputs = {
+  'mcp-schemas.ts': mcpTs,
   'protocol.ts': typesTs,
   'validators.cjs': validatorsJs,
   'validators.d.cts': validatorsDts,

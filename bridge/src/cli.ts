@@ -2,14 +2,18 @@
 import { parseArgs } from 'node:util';
 import { EXTENSION_ID } from './extension-id';
 import { createLogger, LOG_LEVELS, type LogLevel } from './log';
+import { MCP_HELP, runMcpCli } from './mcp/cli';
+import { McpTokenStore } from './mcp/tokens';
 import { isLoopbackHost } from './origin-check';
 import { AGENT_SECRET_ENV, CONFIG_DIR_ENV, configDir, loadOrCreateSecrets, type Secrets } from './secrets';
 import { BridgeServer, DEFAULT_MAX_TABS, DEFAULT_PORT } from './server';
+import { SUBCOMMANDS } from './seeds/subcommands';
 import { BRIDGE_VERSION } from './version';
 
 const HELP = `browser-use-ext ${BRIDGE_VERSION}
 
 Usage: browser-use-ext bridge [options]
+       browser-use-ext connect|agent|seed002|seed003|conformance --help   (other clients: seeds 000-003)
 
 Runs the bridge between the browser-use-ext Chrome extension and agents.
 
@@ -23,7 +27,9 @@ Options:
   --config-dir <dir>    where secrets.json lives (default $${CONFIG_DIR_ENV}, else $XDG_CONFIG_HOME/browser-use-ext, else ~/.config/browser-use-ext)
   --print-pairing       print the pairing secrets and how to use them, then exit
   -h, --help            show this help
-`;
+
+MCP clients (stdio server, HTTP tokens):
+${MCP_HELP}`;
 
 function pairingText(secrets: Secrets, file: string, port: number): string {
   return (
@@ -39,6 +45,9 @@ function pairingText(secrets: Secrets, file: string, port: number): string {
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'mcp' || argv[0] === 'mcp-token') return runMcpCli(argv);
+  const sub = SUBCOMMANDS[argv[0] ?? ''];
+  if (sub) return sub(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -111,7 +120,7 @@ async function main(argv: string[]): Promise<number> {
         `!!! Prefer an SSH tunnel to 127.0.0.1 instead.\n\n`,
     );
   }
-  const bridge = new BridgeServer({ host, port, logger: log, secrets: loaded.secrets, allowRemote: remote, maxTabsPerSession: maxTabs, extensionOrigins: ids.map((id) => `chrome-extension://${id}`) });
+  const bridge = new BridgeServer({ host, port, logger: log, secrets: loaded.secrets, allowRemote: remote, maxTabsPerSession: maxTabs, extensionOrigins: ids.map((id) => `chrome-extension://${id}`), mcpTokens: new McpTokenStore(dir) });
   try {
     await bridge.start();
   } catch (e) {
@@ -125,6 +134,7 @@ async function main(argv: string[]): Promise<number> {
       `  extension endpoint: ${bridge.extensionUrl}\n` +
       `  agent endpoint:     ${bridge.agentUrl}\n` +
       `  health:             http://${shownHost}:${bridge.port}/healthz  status: http://${shownHost}:${bridge.port}/status\n` +
+      `  MCP (HTTP):         http://${shownHost}:${bridge.port}/mcp (bearer tokens: browser-use-ext mcp-token add NAME; stdio: browser-use-ext mcp)\n` +
       (loaded.created ? `\nFirst run: new pairing secrets were created.\n${pairingText(loaded.secrets, loaded.file, bridge.port)}\n` : `  pairing:            secrets in ${loaded.file} (show them with --print-pairing)\n`) +
       `Press Ctrl+C to stop.\n`,
   );

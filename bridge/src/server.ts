@@ -25,10 +25,12 @@ import { bridgeProof, clientNonceBytes, clientProof, newNonce, proofsEqual } fro
 import { EXTENSION_ID, extensionOrigin } from './extension-id';
 import { createLogger, type Logger, type LogLevel } from './log';
 import { checkUpgrade, isLoopbackHost, type UpgradePolicy } from './origin-check';
+import { McpHttpEndpoint } from './mcp/http-endpoint';
+import { McpTokenStore } from './mcp/tokens';
 import { PendingRegistry, type PendingEntry } from './pending';
 import { CLOSE, Peer, type Role } from './peer';
 import { FailureLimiter } from './rate-limit';
-import { newSecret, type Secrets } from './secrets';
+import { configDir, newSecret, type Secrets } from './secrets';
 import { SessionRegistry, type Released, type Session } from './sessions';
 import { TabQueues } from './tab-queue';
 import { FINAL_TASK_STATUSES, TaskRegistry } from './tasks';
@@ -66,9 +68,11 @@ export interface BridgeOptions {
   /** Failed handshakes per remote address within authFailureWindowMs before RATE_LIMITED. */
   maxAuthFailures?: number;
   authFailureWindowMs?: number;
+  /** Bearer tokens of MCP clients on /mcp (mcp/tokens.ts). Default: mcp-tokens.json in the config dir. */
+  mcpTokens?: McpTokenStore;
 }
 
-type ResolvedOptions = Required<Omit<BridgeOptions, 'logger' | 'logLevel' | 'secrets' | 'extensionOrigins'>>;
+type ResolvedOptions = Required<Omit<BridgeOptions, 'logger' | 'logLevel' | 'secrets' | 'extensionOrigins' | 'mcpTokens'>>;
 
 interface InFlight {
   action: ActionMessage['action'];
@@ -78,6 +82,8 @@ interface InFlight {
 type Target = { ok: true; tabId: number | null } | { ok: false; error: ErrorInfo };
 
 export const DEFAULT_PORT = 8765;
+/** Actions on the browser rather than a tab: no implicit hand-over of the active tab. open_tool/list_tools: seed 002. */
+const BROWSER_LEVEL = new Set<string>(['open_tab', 'list_tabs', 'open_tool', 'list_tools']);
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_MAX_TABS = 10;
 
@@ -102,6 +108,7 @@ export class BridgeServer extends EventEmitter {
   private nextId = 1;
   private keepalive: ReturnType<typeof setInterval> | null = null;
   private address: AddressInfo | null = null;
+  private readonly mcp: McpHttpEndpoint;
 
   constructor(options: BridgeOptions = {}) {
     super();
@@ -125,6 +132,13 @@ export class BridgeServer extends EventEmitter {
     this.log = options.logger ?? createLogger(options.logLevel ?? 'info');
     this.limiter = new FailureLimiter(this.opts.maxAuthFailures, this.opts.authFailureWindowMs);
     this.sessions = new SessionRegistry({ graceMs: this.opts.sessionGraceMs, resultCapacity: this.opts.resultCacheSize }, (s, released) => this.onSessionEnded(s, released));
+    this.mcp = new McpHttpEndpoint({
+      tokens: options.mcpTokens ?? new McpTokenStore(configDir()),
+      agentUrl: () => this.agentUrl,
+      agentSecret: () => this.secrets.agent_secret,
+      checkHeaders: (headers) => checkUpgrade('agent', headers, this.upgradePolicy()),
+      log: this.log,
+    });
     this.http = http.createServer((req, res) => this.onHttp(req, res));
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.opts.maxPayloadBytes });
     this.http.on('upgrade', (req: http.IncomingMessage, socket, head) => {
@@ -227,6 +241,7 @@ export class BridgeServer extends EventEmitter {
 
   async close(): Promise<void> {
     if (this.keepalive) clearInterval(this.keepalive);
+    await this.mcp.close();
     for (const e of this.pending.drain()) this.failInFlight(e, errorInfo('EXTENSION_DISCONNECTED', 'The bridge is shutting down; the action may or may not have run. Reconnect and take a new state.', 'bridge'));
     this.extension?.close(CLOSE.goingAway, 'bridge shutting down');
     for (const a of this.agents) a.close(CLOSE.goingAway, 'bridge shutting down');
@@ -250,6 +265,8 @@ export class BridgeServer extends EventEmitter {
 
   private onHttp(req: http.IncomingMessage, res: http.ServerResponse): void {
     const path = (req.url ?? '/').split('?')[0];
+    // MCP over Streamable HTTP (mcp/http-endpoint.ts does its own loopback, Host/Origin and token checks).
+    if (path === '/mcp') return void this.mcp.handle(req, res);
     const json = (code: number, body: unknown) => {
       res.writeHead(code, { 'content-type': 'application/json', 'cache-control': 'no-store' });
       res.end(JSON.stringify(body));
@@ -261,7 +278,7 @@ export class BridgeServer extends EventEmitter {
     if (req.method !== 'GET') return json(405, { error: 'only GET' });
     if (path === '/healthz') return json(200, { ok: true });
     if (path === '/status') return json(200, this.status());
-    json(404, { error: 'not found', endpoints: ['/agent (WebSocket)', '/extension (WebSocket)', '/healthz', '/status'] });
+    json(404, { error: 'not found', endpoints: ['/agent (WebSocket)', '/extension (WebSocket)', '/mcp (MCP Streamable HTTP)', '/healthz', '/status'] });
   }
 
   // --- WebSocket ----------------------------------------------------------------------------
@@ -517,7 +534,7 @@ export class BridgeServer extends EventEmitter {
   }
 
   private async execute(session: Session, action: ActionMessage, tabId: number | null, deadline: number, timeoutMs: number): Promise<ActionResultMessage> {
-    if (tabId === null && this.sessions.othersHoldTabs(session) && !(action.action === 'open_tab' || action.action === 'list_tabs')) {
+    if (tabId === null && this.sessions.othersHoldTabs(session) && !BROWSER_LEVEL.has(action.action)) {
       const active = await this.resolveActiveTab(deadline);
       if (!active.ok) return errorResult(action, active.error);
       const owner = this.sessions.ownerOf(active.tabId);
@@ -576,9 +593,9 @@ export class BridgeServer extends EventEmitter {
     const resultFields = (result.outcome_details?.result ?? null) as Record<string, unknown> | null;
     if (result.status === 'success') {
       // list_tabs/open_tab without a tab act on the browser, not on the active tab: no hand-over.
-      const browserLevel = sentTab === null && (action.action === 'list_tabs' || action.action === 'open_tab');
+      const browserLevel = sentTab === null && BROWSER_LEVEL.has(action.action);
       if (actedTab !== null && actedTab !== undefined && !browserLevel) lease(actedTab, state?.url ?? null, action.action !== 'close_tab');
-      if (action.action === 'open_tab' || action.action === 'switch_tab') {
+      if (action.action === 'open_tab' || action.action === 'open_tool' || action.action === 'switch_tab') {
         const opened = numberField(resultFields, 'tab_id');
         if (opened !== undefined) lease(opened, state?.tab_id === opened ? state.url : urlParam(action.params), true);
       }

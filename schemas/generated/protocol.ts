@@ -80,7 +80,9 @@ export type ActionMessage = {
     | GetParams
     | IsParams
     | ExtractContentParams
-    | WaitForParams;
+    | WaitForParams
+    | OpenToolParams
+    | ListToolsParams;
   /**
    * How long the bridge waits for the result before answering TIMEOUT. Default 15000.
    */
@@ -127,7 +129,9 @@ export type ActionName =
   | 'get'
   | 'is'
   | 'extract_content'
-  | 'wait_for';
+  | 'wait_for'
+  | 'open_tool'
+  | 'list_tools';
 /**
  * Matches params that name more than one target (used under "not" by actions whose target is optional).
  *
@@ -293,7 +297,9 @@ export type ActionName1 =
   | 'get'
   | 'is'
   | 'extract_content'
-  | 'wait_for';
+  | 'wait_for'
+  | 'open_tool'
+  | 'list_tools';
 /**
  * Semantic category.
  */
@@ -582,6 +588,10 @@ export interface ClickParams {
    * Skip the visible/stable/enabled/receives-events checks (Playwright's force). The element must still exist.
    */
   force?: boolean;
+  /**
+   * true: use trusted input (chrome.debugger Input.*, event.isTrusted) for this action even when the trusted_input setting is off, as seed 002 specifies for click and type.
+   */
+  trusted?: boolean;
 }
 /**
  * Parameters of get_state.
@@ -681,6 +691,10 @@ export interface OpenTabParams {
    * Upper bound in ms for this wait (capped further by the action message timeout_ms minus a margin, so the extension always answers before the bridge times out).
    */
   timeout_ms?: number;
+  /**
+   * false: open the tab in the background without taking focus from the person's tab (seed 002). The new tab is still the session's current tab.
+   */
+  active?: boolean;
 }
 /**
  * Parameters of switch_tab.
@@ -1075,6 +1089,10 @@ export interface TypeParams {
    * Skip the visible/stable/enabled/receives-events checks (Playwright's force). The element must still exist.
    */
   force?: boolean;
+  /**
+   * true: use trusted input (chrome.debugger Input.*, event.isTrusted) for this action even when the trusted_input setting is off, as seed 002 specifies for click and type.
+   */
+  trusted?: boolean;
 }
 /**
  * Parameters of clear.
@@ -1562,6 +1580,23 @@ export interface WaitForParams {
   timeout_ms?: number;
 }
 /**
+ * Parameters of open_tool.
+ */
+export interface OpenToolParams {
+  /**
+   * Name of a saved tool, matched case-insensitively (surrounding whitespace ignored).
+   */
+  name: string;
+  /**
+   * Upper bound in ms for the load wait (capped further by the action message timeout_ms minus a margin).
+   */
+  timeout_ms?: number;
+}
+/**
+ * list_tools takes no parameters.
+ */
+export interface ListToolsParams {}
+/**
  * Settle rule for this action (defaults apply when omitted; see defs/settle_options.json).
  */
 export interface SettleOptions {
@@ -1642,7 +1677,9 @@ export interface OutcomeDetails {
     | GetResult
     | IsResult
     | ExtractContentResult
-    | WaitForResult;
+    | WaitForResult
+    | OpenToolResult
+    | ListToolsResult;
   /**
    * A tab or popup the action opened (chrome.tabs.onCreated with this tab as opener); it is leased to the session.
    */
@@ -1980,6 +2017,10 @@ export interface ClearResult {
    * Local id of the element acted on, in its frame (useful when the target was a role or selector).
    */
   element_id?: string;
+  /**
+   * The field's value after clearing (absent for passwords), as fill reports it.
+   */
+  value?: string;
 }
 /**
  * Result of press.
@@ -2223,6 +2264,41 @@ export interface WaitForResult {
    * Local id of the element acted on, in its frame (useful when the target was a role or selector).
    */
   element_id?: string;
+}
+/**
+ * Result of open_tool.
+ */
+export interface OpenToolResult {
+  /**
+   * Id of the new tab (opened in the background); pass it as tab_id in later actions.
+   */
+  tab_id: number;
+  /**
+   * The saved tool's name as the person wrote it.
+   */
+  name: string;
+  /**
+   * The URL the tool resolved to.
+   */
+  url: string;
+}
+/**
+ * Result of list_tools.
+ */
+export interface ListToolsResult {
+  /**
+   * Saved tools in the order the person listed them (entries that are not {name, url} strings are skipped).
+   */
+  tools: {
+    /**
+     * Tool name.
+     */
+    name: string;
+    /**
+     * Tool URL.
+     */
+    url: string;
+  }[];
 }
 /**
  * The JavaScript dialog the page opened during the action and how it was handled.

@@ -51,7 +51,7 @@ export const MESSAGE_VALIDATORS: { readonly [T in MessageType]: ValidateFunction
 };
 
 export type ActionName = P.ActionName;
-export const ACTION_NAMES: readonly ActionName[] = ["check","clear","click","close_tab","double_click","drag_and_drop","evaluate","extract_content","fill","focus","get_dropdown_options","get_state","get","go_back","go_forward","hover","is","list_tabs","navigate","open_tab","press","reload","screenshot","scroll_into_view","scroll_to_text","scroll_to","scroll","search","select_option","send_keys","switch_tab","type","uncheck","wait_for_navigation","wait_for_network_idle","wait_for","wait"];
+export const ACTION_NAMES: readonly ActionName[] = ["check","clear","click","close_tab","double_click","drag_and_drop","evaluate","extract_content","fill","focus","get_dropdown_options","get_state","get","go_back","go_forward","hover","is","list_tabs","list_tools","navigate","open_tab","open_tool","press","reload","screenshot","scroll_into_view","scroll_to_text","scroll_to","scroll","search","select_option","send_keys","switch_tab","type","uncheck","wait_for_navigation","wait_for_network_idle","wait_for","wait"];
 
 /** Action name -> { params, result } types (schemas/v1/actions/<name>.json). */
 export interface ActionMap {
@@ -73,8 +73,10 @@ export interface ActionMap {
   hover: { params: P.HoverParams; result: P.HoverResult };
   is: { params: P.IsParams; result: P.IsResult };
   list_tabs: { params: P.ListTabsParams; result: P.ListTabsResult };
+  list_tools: { params: P.ListToolsParams; result: P.ListToolsResult };
   navigate: { params: P.NavigateParams; result: P.NavigateResult };
   open_tab: { params: P.OpenTabParams; result: P.OpenTabResult };
+  open_tool: { params: P.OpenToolParams; result: P.OpenToolResult };
   press: { params: P.PressParams; result: P.PressResult };
   reload: { params: P.ReloadParams; result: P.ReloadResult };
   screenshot: { params: P.ScreenshotParams; result: P.ScreenshotResult };
@@ -115,8 +117,10 @@ export const ACTION_VALIDATORS: { readonly [A in ActionName]: { readonly params:
   hover: { params: V.validate_params_hover, result: V.validate_result_hover },
   is: { params: V.validate_params_is, result: V.validate_result_is },
   list_tabs: { params: V.validate_params_list_tabs, result: V.validate_result_list_tabs },
+  list_tools: { params: V.validate_params_list_tools, result: V.validate_result_list_tools },
   navigate: { params: V.validate_params_navigate, result: V.validate_result_navigate },
   open_tab: { params: V.validate_params_open_tab, result: V.validate_result_open_tab },
+  open_tool: { params: V.validate_params_open_tool, result: V.validate_result_open_tool },
   press: { params: V.validate_params_press, result: V.validate_result_press },
   reload: { params: V.validate_params_reload, result: V.validate_result_reload },
   screenshot: { params: V.validate_params_screenshot, result: V.validate_result_screenshot },

@@ -10,7 +10,7 @@
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
-import type { ActionResultMessage, ErrorInfo, HelloAckMessage, ProtocolMessage, TaskProgressMessage } from '../../../schemas/generated/protocol';
+import type { ActionResultMessage, ErrorInfo, HelloAckMessage, ProtocolMessage, SettleOptions, TaskProgressMessage } from '../../../schemas/generated/protocol';
 import { PROTOCOL_VERSION, type ActionName, type ActionParams } from '../../../schemas/generated/registry';
 import { checkMessage, decodeMessage } from '../../../schemas/lib/wire';
 import { bridgeProof, clientProof, proofsEqual } from '../auth';
@@ -51,6 +51,8 @@ export interface CallOptions {
   /** Forwarded as timeout_ms: the bridge answers TIMEOUT after it. */
   timeoutMs?: number;
   actionId?: string;
+  /** Settle rule for this action (the action message's settle field). */
+  settle?: SettleOptions;
 }
 
 interface Waiter {
@@ -168,6 +170,7 @@ export class AgentClient extends EventEmitter {
     const message: ProtocolMessage = { type: 'action', action_id: actionId, action, params };
     if (options.tabId !== undefined) message.tab_id = options.tabId;
     if (options.timeoutMs !== undefined) message.timeout_ms = options.timeoutMs;
+    if (options.settle !== undefined) message.settle = options.settle;
     const clientTimeout = (options.timeoutMs ?? 15_000) + (this.opts.callTimeoutMs ?? 5_000);
     const error = new BridgeClientError(`action "${action}" (${actionId}) got no answer within ${clientTimeout} ms`, 'TIMEOUT');
     return new Promise((resolve, reject) => {

@@ -42,6 +42,10 @@ export async function performTrustedInput(tabId: number, req: TrustedInputReques
     if (req.kind === 'mouse') {
       const modifiers = (req.modifiers ?? []).reduce((m, k) => m | (MODIFIER_BITS[k] ?? 0), 0);
       const base = { x: req.x, y: req.y, modifiers };
+      // A background tab's renderer acks mouse input only after ~5 s (measured: 5026 ms per
+      // click); focus emulation makes the page "visible" for this debugger session only, and the
+      // click lands at once (seed 002 clicks tabs that are not in focus).
+      await send('Emulation.setFocusEmulationEnabled', { enabled: true });
       await send('Input.dispatchMouseEvent', { ...base, type: 'mouseMoved' });
       if (req.click_count === 0) return; // hover
       const button = req.button ?? 'left';

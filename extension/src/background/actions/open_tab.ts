@@ -4,13 +4,13 @@ import { waitForTabComplete } from '../tabs';
 import { normalizeUrl } from './navigation';
 import { WS, type WorkerContext, type WorkerOutcome } from './types';
 
-/** Opens the tab in the acting tab's window, active (browser_use's open_tab switches to it). */
+/** Opens the tab in the acting tab's window, active (browser_use's open_tab switches to it) unless params.active is false (seed 002: background). */
 export async function openTab(ctx: WorkerContext, params: OpenTabParams): Promise<WorkerOutcome> {
   const url = params.url === undefined ? 'about:blank' : normalizeUrl(params.url);
   const t0 = performance.now(); // same clock as dispatch.ts: a coarser Date.now() made the derived action time negative
   let tab: chrome.tabs.Tab;
   try {
-    tab = await chrome.tabs.create({ url, active: true, windowId: ctx.tab.windowId });
+    tab = await chrome.tabs.create({ url, active: params.active !== false, windowId: ctx.tab.windowId });
   } catch (e) {
     return { ok: false, error: errorInfo('NAVIGATION_FAILED', `Could not open a tab at ${url}: ${e instanceof Error ? e.message : String(e)}. Check the URL.`, WS, { url }) };
   }

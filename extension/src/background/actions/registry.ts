@@ -8,7 +8,9 @@ import { goBack } from './go_back';
 import { goForward } from './go_forward';
 import { listTabs } from './list_tabs';
 import { navigate } from './navigate';
+import { listTools } from './list_tools';
 import { openTab } from './open_tab';
+import { openTool } from './open_tool';
 import { reload } from './reload';
 import { screenshot } from './screenshot';
 import { search } from './search';
@@ -25,6 +27,8 @@ export const WORKER_HANDLERS: Partial<Record<ActionName, WorkerHandler>> = {
   reload: reload as WorkerHandler,
   search: search as WorkerHandler,
   open_tab: openTab as WorkerHandler,
+  open_tool: openTool as WorkerHandler,
+  list_tools: listTools as WorkerHandler,
   switch_tab: switchTab as WorkerHandler,
   close_tab: closeTab as WorkerHandler,
   list_tabs: listTabs as WorkerHandler,
@@ -38,4 +42,4 @@ export const WORKER_HANDLERS: Partial<Record<ActionName, WorkerHandler>> = {
 };
 
 /** Worker actions that work on any tab, including chrome:// pages (they do not script the page). */
-export const TAB_LEVEL = new Set<ActionName>(['navigate', 'go_back', 'go_forward', 'reload', 'search', 'open_tab', 'switch_tab', 'close_tab', 'list_tabs', 'wait', 'wait_for_navigation']);
+export const TAB_LEVEL = new Set<ActionName>(['navigate', 'go_back', 'go_forward', 'reload', 'search', 'open_tab', 'switch_tab', 'close_tab', 'list_tabs', 'wait', 'wait_for_navigation', 'open_tool', 'list_tools']);

@@ -1,0 +1,103 @@
+// Input JSON Schemas of the MCP tools, derived from the protocol (never hand-written copies):
+// each property comes from schemas/v1/actions/<action>.json#/properties/params or, for what only
+// MCP needs (tab_id, snapshot mode, subtree ref, ...), from schemas/mcp/tool-params.json. `npm run
+// gen` inlines their $refs into schemas/generated/mcp-schemas.ts; this module picks and assembles.
+//
+// One deliberate derivation step: `not` and `dependentSchemas` are dropped from params objects.
+// They carry the "exactly one target" rule (target.json#/$defs/not_exactly_one), whose inlined form
+// is ~3 KB per element tool, and every tool definition is sent to the model on every request; some
+// clients also reject combinators in tool schemas. The rule is still enforced: every call is
+// validated against the full protocol schema before it leaves (AgentClient) and again by the
+// bridge, and a violation comes back as an INVALID_MESSAGE tool error naming the field.
+import { ACTION_PARAMS_SCHEMAS, MCP_TOOL_PARAMS, type JsonSchema } from '../../../schemas/generated/mcp-schemas';
+import type { ActionName } from '../../../schemas/generated/registry';
+
+export type { JsonSchema };
+
+/** Where a tool's properties come from: (a subset of) an action's params. */
+export interface ParamSource {
+  action: ActionName;
+  /** Only these properties (default: all). */
+  pick?: readonly string[];
+  /** All but these properties. */
+  omit?: readonly string[];
+  /** Whether the action's `required` list applies (default true). */
+  keepRequired?: boolean;
+}
+
+export interface ToolSchemaSpec {
+  /** Action params, in order; a property named by an earlier source is not taken again. */
+  from: readonly ParamSource[];
+  /** Keys of schemas/mcp/tool-params.json#/$defs. */
+  extras: readonly string[];
+  /** Required extras. */
+  required?: readonly string[];
+}
+
+const DROPPED = new Set(['not', 'dependentSchemas']);
+
+/** Removes the combinators described above from every params object (recursively), nothing else. */
+export function forClients(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(forClients);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const isParamsObject = 'properties' in schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (isParamsObject && DROPPED.has(k)) continue;
+    out[k] = forClients(v);
+  }
+  return out;
+}
+
+export function actionParamsSchema(action: ActionName): JsonSchema {
+  const s = ACTION_PARAMS_SCHEMAS[action];
+  if (!s) throw new Error(`no params schema for action "${action}" in schemas/generated/mcp-schemas.ts; run npm run gen`);
+  return s;
+}
+
+export function mcpParamSchema(key: string): JsonSchema {
+  const s = MCP_TOOL_PARAMS[key];
+  if (!s) throw new Error(`no MCP parameter "${key}" in schemas/mcp/tool-params.json; add it there and run npm run gen`);
+  return s;
+}
+
+const propsOf = (s: JsonSchema) => (s['properties'] ?? {}) as Record<string, JsonSchema>;
+const listOf = (v: unknown) => (Array.isArray(v) ? (v as string[]) : []);
+
+/** Which source each property of a tool comes from (the schema test checks every one). */
+export function propertySources(spec: ToolSchemaSpec): Map<string, { kind: 'action'; action: ActionName } | { kind: 'mcp'; key: string }> {
+  const out = new Map<string, { kind: 'action'; action: ActionName } | { kind: 'mcp'; key: string }>();
+  for (const src of spec.from) {
+    for (const name of Object.keys(propsOf(actionParamsSchema(src.action)))) {
+      if (src.pick && !src.pick.includes(name)) continue;
+      if (src.omit?.includes(name)) continue;
+      if (!out.has(name)) out.set(name, { kind: 'action', action: src.action });
+    }
+  }
+  for (const key of spec.extras) out.set(key === 'tabs_action' ? 'action' : key, { kind: 'mcp', key });
+  return out;
+}
+
+/** The tool's inputSchema: an object schema clients can use as is. */
+export function buildInputSchema(spec: ToolSchemaSpec): { type: 'object'; [k: string]: unknown } {
+  const properties: Record<string, unknown> = {};
+  const required = new Set<string>();
+  const dependentRequired: Record<string, string[]> = {};
+  for (const [name, source] of propertySources(spec)) {
+    if (source.kind === 'mcp') {
+      properties[name] = forClients(mcpParamSchema(source.key));
+      if (spec.required?.includes(source.key)) required.add(name);
+      continue;
+    }
+    const params = actionParamsSchema(source.action);
+    properties[name] = forClients(propsOf(params)[name]);
+    const src = spec.from.find((f) => f.action === source.action);
+    if (src?.keepRequired !== false && listOf(params['required']).includes(name)) required.add(name);
+    const deps = (params['dependentRequired'] ?? {}) as Record<string, string[]>;
+    if (deps[name]) dependentRequired[name] = [...deps[name]];
+  }
+  const schema: { type: 'object'; [k: string]: unknown } = { type: 'object', additionalProperties: false, properties };
+  if (required.size) schema['required'] = [...required];
+  if (Object.keys(dependentRequired).length) schema['dependentRequired'] = dependentRequired;
+  return schema;
+}

@@ -1,0 +1,70 @@
+// The built-in seed 002 agent: system prompt -> LLM reply -> driver runs its one command -> the
+// agent receives the System lines and snapshots -> ... until the reply has no command (done), the
+// step limit, or Stop. A person's redirect ("SEND COMMAND") is injected as the next prompt.
+import { type Seed002Driver, type TurnResult } from './driver';
+import type { ChatFn, ChatMessage } from './llm';
+import { systemPrompt, type PromptTool } from './prompt';
+
+export interface AgentStep {
+  step: number;
+  reply: string;
+  turn: TurnResult;
+}
+
+export interface AgentLoopOptions {
+  driver: Seed002Driver;
+  llm: ChatFn;
+  goal: string;
+  tools: readonly PromptTool[];
+  maxTabs: number;
+  keyword: string;
+  maxSteps?: number;
+  signal?: AbortSignal;
+  /** Redirects typed by the person since the last step (drained each step). */
+  takeRedirects?: () => string[];
+  onStep?: (s: AgentStep) => void;
+  /** How many recent observations stay in full in the conversation (older ones are elided). */
+  keepObservations?: number;
+}
+
+export interface AgentOutcome {
+  status: 'done' | 'max_steps' | 'stopped';
+  /** The final reply without its session keyword (done), else why it ended. */
+  final: string;
+  steps: number;
+}
+
+export function stripKeyword(reply: string, keyword: string): string {
+  return reply.split(keyword).join('').trim();
+}
+
+export async function runSeed002Agent(o: AgentLoopOptions): Promise<AgentOutcome> {
+  const maxSteps = o.maxSteps ?? 30;
+  const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt({ goal: o.goal, tools: o.tools, maxTabs: o.maxTabs, keyword: o.keyword }) }];
+  messages.push({ role: 'user', content: await o.driver.observe() });
+  for (let step = 1; step <= maxSteps; step++) {
+    if (o.signal?.aborted) return { status: 'stopped', final: 'Stopped by the person.', steps: step - 1 };
+    let reply: string;
+    try {
+      reply = await o.llm(elide(messages, o.keepObservations ?? 3), o.signal);
+    } catch (e) {
+      if (o.signal?.aborted) return { status: 'stopped', final: 'Stopped by the person.', steps: step - 1 };
+      throw e;
+    }
+    messages.push({ role: 'assistant', content: reply });
+    const turn = await o.driver.execute(reply);
+    o.onStep?.({ step, reply, turn });
+    if (turn.done) return { status: 'done', final: turn.command?.action === 'done' ? turn.command.text : stripKeyword(reply, o.keyword), steps: step };
+    const redirects = o.takeRedirects?.() ?? [];
+    const text = redirects.length ? `${turn.text}\n\nThe person sent a command: ${redirects.join('\n')}` : turn.text;
+    messages.push({ role: 'user', content: text });
+  }
+  return { status: 'max_steps', final: `Stopped after ${maxSteps} steps without finishing.`, steps: maxSteps };
+}
+
+/** Keeps the system prompt, every reply and the last `keep` observations in full. */
+function elide(messages: readonly ChatMessage[], keep: number): ChatMessage[] {
+  const userIdx = messages.map((m, i) => (m.role === 'user' ? i : -1)).filter((i) => i >= 0);
+  const old = new Set(userIdx.slice(0, Math.max(0, userIdx.length - keep)));
+  return messages.map((m, i) => (old.has(i) ? { role: m.role, content: '[earlier browser state omitted]' } : m));
+}

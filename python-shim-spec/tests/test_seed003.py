@@ -1,0 +1,83 @@
+"""Seed 003's executor as a Python function (browser_use_ext.seed003) through the real bridge,
+extension and Chromium: the output is exactly the seed's schema, the seven tools act on the fixture
+shop, and error_type follows the documented table."""
+import asyncio
+import unittest
+
+from tests.harness import FIXTURES_DIR, Harness
+from browser_use_ext import BridgeConnection
+from browser_use_ext.seed003 import dom_snapshot, execute_step
+
+H = None
+LOOP = None
+CONN = None
+ALL = ['navigate', 'click', 'type', 'search', 'scroll', 'press_key', 'wait']
+
+
+def run(coro, timeout=60):
+    return LOOP.run_until_complete(asyncio.wait_for(coro, timeout))
+
+
+def setUpModule():
+    global H, LOOP, CONN
+    H = Harness(FIXTURES_DIR / 'shop')
+    LOOP = asyncio.new_event_loop()
+    CONN = run(BridgeConnection.connect(H.agent_url, H.agent_secret, client_name='seed003-py-test'))
+
+
+def tearDownModule():
+    try:
+        run(CONN.close())
+        LOOP.close()
+    finally:
+        H.close()
+
+
+def step(plan, tool, args, allowed=ALL):
+    snap = run(dom_snapshot(CONN))
+    return run(execute_step(CONN, {'main_goal': 'Buy a stapler', 'plan_step': plan, 'dom_snapshot': snap['dom_snapshot'], 'url': snap['url'], 'allowed_tools': allowed}, {'tool': tool, 'args': args}))
+
+
+class Seed003Test(unittest.TestCase):
+    def assertSeedShape(self, o):
+        self.assertEqual(list(o), ['action', 'args', 'status', 'error_type', 'message'])
+        self.assertEqual(list(o['args']), ['url', 'role', 'name', 'text', 'direction', 'key', 'seconds'])
+        self.assertIn(o['status'], ('success', 'failure'))
+        self.assertIn(o['error_type'], ('none', 'element_not_found', 'ambiguous_step', 'tool_limit', 'navigation_blocked', 'unknown'))
+        self.assertEqual(o['error_type'] == 'none', o['status'] == 'success')
+
+    def test_1_shop_with_the_seven_tools(self):
+        run(CONN.call('navigate', {'url': H.url('index.html')}))
+        snap = run(dom_snapshot(CONN))
+        self.assertEqual(snap['dom_snapshot']['role'], 'WebArea')
+        self.assertIn({'role': 'textbox', 'name': 'Search products'}, snap['dom_snapshot']['children'])
+        for plan, tool, args in [
+            ('Go to the shop', 'navigate', {'url': H.url('index.html')}),
+            ('Click the search box', 'click', {'role': 'textbox', 'name': 'Search products'}),
+            ('Type stapler', 'type', {'text': 'stapler'}),
+            ('Submit', 'press_key', {'key': 'Enter'}),
+            ('Add the Mini Stapler', 'click', {'role': 'button', 'name': 'Add Mini Stapler to cart'}),
+            ('Scroll down', 'scroll', {'direction': 'down'}),
+            ('Wait a second', 'wait', {'seconds': 1}),
+            ('Go home', 'navigate', {'url': H.url('index.html')}),
+            ('Search for pens', 'search', {'query': 'pen'}),
+        ]:
+            o = step(plan, tool, args)
+            self.assertSeedShape(o)
+            self.assertEqual(o['status'], 'success', (plan, o))
+            self.assertEqual(o['action'], tool)
+        self.assertIn('results.html?q=pen', run(dom_snapshot(CONN))['url'])
+
+    def test_2_error_types(self):
+        run(CONN.call('navigate', {'url': H.url('index.html')}))
+        o = step('Click Delete', 'click', {'role': 'button', 'name': 'Delete'})
+        self.assertSeedShape(o)
+        self.assertEqual((o['status'], o['error_type']), ('failure', 'element_not_found'))
+        self.assertEqual(step('Wait', 'wait', {'seconds': 1}, allowed=['click'])['error_type'], 'tool_limit')
+        self.assertEqual(step('Hover', 'hover', {})['error_type'], 'tool_limit')
+        self.assertEqual(step('Scroll sideways', 'scroll', {'direction': 'left'})['error_type'], 'ambiguous_step')
+        self.assertEqual(step('Open a closed port', 'navigate', {'url': 'http://127.0.0.1:1/'})['error_type'], 'navigation_blocked')
+
+
+if __name__ == '__main__':
+    unittest.main()

@@ -1,0 +1,127 @@
+// Seed translators at their unit seams (a fake bridge port, no browser): the parts the browser
+// tests cannot reach cheaply — loopback refusal, ref replacement, id renumbering, task control.
+import { EventEmitter } from 'node:events';
+import { expect } from 'chai';
+import type { ActionResultMessage, ActionableElement, SimplifiedState, TaskProgressMessage } from '../../schemas/generated/protocol';
+import { BackendUrlError, checkBackendUrl } from '../../bridge/src/seeds/backend-link';
+import { connectCommand } from '../../bridge/src/seeds/cli-connect';
+import { seed000Tree } from '../../bridge/src/seeds/seed000';
+import { Seed001Translator } from '../../bridge/src/seeds/seed001';
+import { Seed002Driver } from '../../bridge/src/seed002/driver';
+import { serveTasks } from '../../bridge/src/seed002/task-runner';
+import { errorTypeOf } from '../../bridge/src/seed003/executor';
+
+const el = (id: string, index: number, over: Partial<ActionableElement> = {}): ActionableElement => ({ id, index, type: 'BUTTON', tag: 'button', role: 'button', name: `B${index}`, attributes: {}, is_visible: true, is_in_viewport: true, available_operations: ['click'], bounds: { x: 0, y: 10 * index, width: 10, height: 10 }, ...over });
+const state = (els: ActionableElement[]): SimplifiedState => ({ url: 'http://127.0.0.1/x', title: 'X', tab_id: 7, actionable_elements: els });
+
+/** A fake bridge: list_tabs has one active tab; get_state returns the queued states in turn. */
+class FakePort extends EventEmitter {
+  calls: { action: string; params: unknown; tabId?: number }[] = [];
+  states: SimplifiedState[] = [];
+  progress: Omit<TaskProgressMessage, 'type'>[] = [];
+  async call(action: string, params: unknown, options: { tabId?: number } = {}): Promise<ActionResultMessage> {
+    this.calls.push({ action, params, ...(options.tabId === undefined ? {} : { tabId: options.tabId }) });
+    const base = { type: 'action_result' as const, original_action_id: 'x', action, status: 'success' as const };
+    if (action === 'list_tabs') return { ...base, outcome_details: { result: { tabs: [{ tab_id: 7, url: 'http://127.0.0.1/x', title: 'X', active: true, index: 0, window_id: 1 }] } } } as unknown as ActionResultMessage;
+    if (action === 'get_state') return { ...base, new_simplified_state: this.states.shift() ?? state([]) } as unknown as ActionResultMessage;
+    if (action === 'list_tools') return { ...base, outcome_details: { result: { tools: [] } } } as unknown as ActionResultMessage;
+    return { ...base, outcome_details: { result: {} } } as unknown as ActionResultMessage;
+  }
+  sendTaskProgress(p: Omit<TaskProgressMessage, 'type'>): void {
+    this.progress.push(p);
+  }
+}
+
+describe('seeds: units', () => {
+  it('backends must be loopback unless --allow-remote, and ws(s)://', async () => {
+    expect(() => checkBackendUrl('ws://localhost:8080', false)).not.to.throw();
+    expect(() => checkBackendUrl('ws://[::1]:8080', false)).not.to.throw();
+    expect(() => checkBackendUrl('ws://10.0.0.5:8080', false)).to.throw(BackendUrlError, /--allow-remote/);
+    expect(() => checkBackendUrl('ws://10.0.0.5:8080', true)).not.to.throw();
+    expect(() => checkBackendUrl('http://localhost:8080', false)).to.throw(BackendUrlError, /not a WebSocket URL/);
+    expect(await connectCommand(['--dialect', '001', 'ws://203.0.113.9:8080'])).to.equal(2);
+    expect(await connectCommand(['--dialect', '002', 'ws://localhost:8080'])).to.equal(2);
+  });
+
+  it('seed 001: refs are replaced on every snapshot; a command goes to the last snapshot\'s tab', async () => {
+    const port = new FakePort();
+    const t = new Seed001Translator(port as never);
+    port.states.push(state([el('e40', 1), el('e41', 2)]), state([el('e77', 1)]));
+    const first = await t.handle({ id: 1, type: 'snapshot' });
+    expect(first).to.deep.equal({ id: 1, success: true, data: '- button "B1" [ref=e1]\n- button "B2" [ref=e2]' });
+    await t.handle({ id: 2, type: 'click', params: { ref: 'e2' } });
+    expect(port.calls.at(-1)).to.deep.equal({ action: 'click', params: { element_id: 'e41' }, tabId: 7 });
+    await t.handle({ id: 3, type: 'snapshot' });
+    await t.handle({ id: 4, type: 'click', params: { ref: 'e1' } });
+    expect(port.calls.at(-1)?.params).to.deep.equal({ element_id: 'e77' });
+    const stale = await t.handle({ id: 5, type: 'click', params: { ref: 'e2' } });
+    expect(stale).to.deep.include({ id: 5, success: false });
+    expect(await t.handle({ id: 6, type: 'fill', params: { ref: 'e1' } })).to.deep.equal({ id: 6, success: false, error: 'params.value is required (a string).' });
+    expect(await t.handle({ type: 'ping' })).to.deep.equal({ type: 'pong' });
+    expect(await t.handle('nope')).to.deep.include({ success: false });
+  });
+
+  it('seed 000: viewport-only visible elements, renumbered 1..n in document order', () => {
+    const { tree, ids } = seed000Tree(state([el('e1', 1), el('e2', 2, { is_in_viewport: false }), el('e3', 3, { is_visible: false }), el('e4', 4, { name: '', text_content: 'Buy', tag: 'span', role: 'generic' })]));
+    expect(tree.map((n) => [n.id, n.name, n.tag, n.role])).to.deep.equal([
+      [1, 'B1', 'BUTTON', 'button'],
+      [2, 'Buy', 'SPAN', 'generic'],
+    ]);
+    expect([...ids.entries()]).to.deep.equal([
+      [1, 'e1'],
+      [2, 'e4'],
+    ]);
+  });
+
+  it('seed 002 tasks: accepted, running, steps, and Stop ends the task as stopped', async () => {
+    const port = new FakePort();
+    let calls = 0;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const llm = async (_m: unknown, signal?: AbortSignal) => {
+      calls++;
+      if (calls === 2) {
+        await gate;
+        if (signal?.aborted) throw new Error('aborted');
+      }
+      return '<tool_code>{"action": "open_tab", "url": "http://127.0.0.1/y"}</tool_code>';
+    };
+    serveTasks({ client: port as never, llm, maxTabs: 3, maxSteps: 10 });
+    port.emit('task', { type: 'user_task_submission', task_id: 't1', user_prompt: 'do it', timestamp: new Date().toISOString(), context: { url: 'http://127.0.0.1/x', page_title: 'X', active_tab_id: 7 } });
+    await new Promise((r) => setTimeout(r, 50));
+    port.emit('task', { type: 'user_task_submission', task_id: 't2', user_prompt: 'another', timestamp: new Date().toISOString(), context: { url: 'http://127.0.0.1/x', page_title: 'X', active_tab_id: 7 } });
+    port.emit('task_control', { type: 'task_control', task_id: 't1', command: 'stop' });
+    release();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(port.progress.map((p) => `${p.task_id}:${p.status}`)).to.deep.equal(['t1:accepted', 't1:running', 't1:step', 't2:failed', 't1:stopped']);
+  });
+
+  it('seed 002: the 15-second notice, api activity and the tab-limit notice in what the agent receives', async () => {
+    const port = new FakePort();
+    const origCall = port.call.bind(port);
+    port.call = async (action: string, params: unknown, options: { tabId?: number } = {}) => {
+      const r = await origCall(action, params, options);
+      if (action === 'click') return { ...r, outcome_details: { message: 'ok', result: {}, no_change_notice: 'Action executed but no DOM change detected within 15 seconds.', api_activity: [{ method: 'POST', url: 'http://127.0.0.1/api/search', body: '{"query":"weather today"}' }] } } as unknown as ActionResultMessage;
+      return r;
+    };
+    const driver = new Seed002Driver(port as never, port as never);
+    port.states.push(state([el('e5', 1)]));
+    expect(await driver.observe()).to.equal('<browsing_context>\n[Target Update]\nURL: http://127.0.0.1/x\n\nInteractive Elements:\n<button id="1" label="B1"></button>\n</browsing_context>');
+    port.states.push(state([el('e5', 1)]));
+    port.emit('tab_released', { type: 'tab_released', tab_id: 3, url: 'https://example.com', reason: 'tab_limit', max_tabs: 3, message: 'Tab limit (3) reached. Released tab: https://example.com' });
+    const t = await driver.execute('<tool_code>{"action": "click", "id": 1}</tool_code>');
+    expect(t.text.split('\n').slice(0, 2)).to.deep.equal(['System: Tab limit (3) reached. Released tab: https://example.com', 'System: Action executed but no DOM change detected within 15 seconds.']);
+    expect(t.text).to.contain('</browsing_context>\n<api_activity>\n  <call method="POST" url="/api/search">\n    {"query":"weather today"}\n  </call>\n</api_activity>');
+    expect(port.calls.find((c) => c.action === 'click')?.params).to.deep.equal({ element_id: 'e5', trusted: true });
+  });
+
+  it('seed 003: error_type from our error codes', () => {
+    expect(errorTypeOf('TARGET_ELEMENT_NOT_FOUND', 'click')).to.equal('element_not_found');
+    expect(errorTypeOf('AMBIGUOUS_TARGET', 'click')).to.equal('ambiguous_step');
+    expect(errorTypeOf('NAVIGATION_FAILED', 'navigate')).to.equal('navigation_blocked');
+    expect(errorTypeOf('NOT_PERMITTED', 'navigate')).to.equal('navigation_blocked');
+    expect(errorTypeOf('NOT_PERMITTED', 'click')).to.equal('tool_limit');
+    expect(errorTypeOf('TIMEOUT', 'click')).to.equal('unknown');
+    expect(errorTypeOf(undefined, 'click')).to.equal('unknown');
+  });
+});
