@@ -1,4 +1,5 @@
 // `browser-use-ext bridge`: runs the bridge until SIGINT/SIGTERM.
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXTENSION_ID } from './extension-id';
 import { createLogger, LOG_LEVELS, type LogLevel } from './log';
@@ -7,6 +8,7 @@ import { McpTokenStore } from './mcp/tokens';
 import { isLoopbackHost } from './origin-check';
 import { AGENT_SECRET_ENV, CONFIG_DIR_ENV, configDir, loadOrCreateSecrets, type Secrets } from './secrets';
 import { BridgeServer, DEFAULT_MAX_TABS, DEFAULT_PORT } from './server';
+import { SESSIONS_FILE } from './session-store';
 import { SUBCOMMANDS } from './seeds/subcommands';
 import { BRIDGE_VERSION } from './version';
 
@@ -120,7 +122,7 @@ async function main(argv: string[]): Promise<number> {
         `!!! Prefer an SSH tunnel to 127.0.0.1 instead.\n\n`,
     );
   }
-  const bridge = new BridgeServer({ host, port, logger: log, secrets: loaded.secrets, allowRemote: remote, maxTabsPerSession: maxTabs, extensionOrigins: ids.map((id) => `chrome-extension://${id}`), mcpTokens: new McpTokenStore(dir) });
+  const bridge = new BridgeServer({ host, port, logger: log, secrets: loaded.secrets, stateFile: path.join(dir, SESSIONS_FILE), allowRemote: remote, maxTabsPerSession: maxTabs, extensionOrigins: ids.map((id) => `chrome-extension://${id}`), mcpTokens: new McpTokenStore(dir) });
   try {
     await bridge.start();
   } catch (e) {

@@ -21,6 +21,12 @@ export class Lru<K, V> {
     }
   }
 
+  /** Replaces a value in place, keeping its recency (no-op when absent). */
+  update(key: K, fn: (v: V) => V): void {
+    const v = this.map.get(key);
+    if (v !== undefined) this.map.set(key, fn(v));
+  }
+
   has(key: K): boolean {
     return this.map.has(key);
   }

@@ -29,8 +29,9 @@ import { McpHttpEndpoint } from './mcp/http-endpoint';
 import { McpTokenStore } from './mcp/tokens';
 import { PendingRegistry, type PendingEntry } from './pending';
 import { CLOSE, Peer, type Role } from './peer';
-import { FailureLimiter } from './rate-limit';
+import { FailureGate } from './rate-limit';
 import { configDir, newSecret, type Secrets } from './secrets';
+import { DebouncedWriter, loadSessions, saveSessions } from './session-store';
 import { SessionRegistry, type Released, type Session } from './sessions';
 import { TabQueues } from './tab-queue';
 import { FINAL_TASK_STATUSES, TaskRegistry } from './tasks';
@@ -63,16 +64,20 @@ export interface BridgeOptions {
   resultCacheSize?: number;
   /** A connection that has not finished the handshake by then is closed. */
   handshakeTimeoutMs?: number;
+  /** File persisting sessions and leases across restarts (session-store.ts); the CLI uses
+   * <config dir>/sessions.json. Omitted: sessions live in memory only (tests). */
+  stateFile?: string;
   /** Invalid messages tolerated per connection before it is closed with 1008. */
   badMessageBudget?: number;
-  /** Failed handshakes per remote address within authFailureWindowMs before RATE_LIMITED. */
+  /** Failing proofs (per role, all addresses together) answered at once before they are slowed (rate-limit.ts). */
   maxAuthFailures?: number;
-  authFailureWindowMs?: number;
+  /** Past that burst, one failing proof per role is answered per this many ms. A right proof never waits. */
+  authFailureIntervalMs?: number;
   /** Bearer tokens of MCP clients on /mcp (mcp/tokens.ts). Default: mcp-tokens.json in the config dir. */
   mcpTokens?: McpTokenStore;
 }
 
-type ResolvedOptions = Required<Omit<BridgeOptions, 'logger' | 'logLevel' | 'secrets' | 'extensionOrigins' | 'mcpTokens'>>;
+type ResolvedOptions = Required<Omit<BridgeOptions, 'logger' | 'logLevel' | 'secrets' | 'extensionOrigins' | 'stateFile' | 'mcpTokens'>>;
 
 interface InFlight {
   action: ActionMessage['action'];
@@ -86,6 +91,10 @@ export const DEFAULT_PORT = 8765;
 const BROWSER_LEVEL = new Set<string>(['open_tab', 'list_tabs', 'open_tool', 'list_tools']);
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_MAX_TABS = 10;
+/** After a restart with restored sessions, actions wait this long (within their timeout) for the extension. */
+const RESTART_GRACE_MS = 10_000;
+/** Actions that only read: safe to ask again after the extension dropped mid-way. */
+const READ_ONLY_ACTIONS = new Set<string>(['get_state', 'get', 'is', 'extract_content', 'list_tabs', 'screenshot', 'get_dropdown_options']);
 
 export class BridgeServer extends EventEmitter {
   readonly secrets: Secrets;
@@ -101,17 +110,21 @@ export class BridgeServer extends EventEmitter {
   private readonly sessions: SessionRegistry;
   private readonly tasks = new TaskRegistry();
   private readonly queues = new TabQueues<number | 'active'>();
-  private readonly limiter: FailureLimiter;
+  private readonly failures: FailureGate;
   private pending = new PendingRegistry<InFlight>();
   /** action_results received from the extension (validated on receive), relayed without a second check. */
   private readonly relayedResults = new WeakSet<ActionResultMessage>();
   private nextId = 1;
+  private readonly persist: DebouncedWriter | null = null;
+  /** When sessions were restored from disk (null: none), see awaitingExtensionAfterRestart. */
+  private restoredAt: number | null = null;
   private keepalive: ReturnType<typeof setInterval> | null = null;
   private address: AddressInfo | null = null;
   private readonly mcp: McpHttpEndpoint;
 
   constructor(options: BridgeOptions = {}) {
     super();
+    this.setMaxListeners(0); // every action waiting for the extension to come back listens once
     this.opts = {
       host: options.host ?? '127.0.0.1',
       allowRemote: options.allowRemote ?? false,
@@ -125,13 +138,20 @@ export class BridgeServer extends EventEmitter {
       handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
       badMessageBudget: options.badMessageBudget ?? 20,
       maxAuthFailures: options.maxAuthFailures ?? 10,
-      authFailureWindowMs: options.authFailureWindowMs ?? 60_000,
+      authFailureIntervalMs: options.authFailureIntervalMs ?? 1_000,
     };
     this.secrets = options.secrets ?? { extension_secret: newSecret(), agent_secret: newSecret() };
     this.extensionOrigins = options.extensionOrigins ?? [extensionOrigin(EXTENSION_ID)];
     this.log = options.logger ?? createLogger(options.logLevel ?? 'info');
-    this.limiter = new FailureLimiter(this.opts.maxAuthFailures, this.opts.authFailureWindowMs);
-    this.sessions = new SessionRegistry({ graceMs: this.opts.sessionGraceMs, resultCapacity: this.opts.resultCacheSize }, (s, released) => this.onSessionEnded(s, released));
+    this.failures = new FailureGate({ burst: this.opts.maxAuthFailures, intervalMs: this.opts.authFailureIntervalMs });
+    const stateFile = options.stateFile;
+    if (stateFile) this.persist = new DebouncedWriter(() => saveSessions(stateFile, this.sessions.snapshot()), 50, (e) => this.log.error('could not save sessions', { file: stateFile, error: e instanceof Error ? e.message : String(e) }));
+    this.sessions = new SessionRegistry({ graceMs: this.opts.sessionGraceMs, resultCapacity: this.opts.resultCacheSize, onChange: () => this.persist?.schedule() }, (s, released) => this.onSessionEnded(s, released));
+    if (stateFile) {
+      const saved = loadSessions(stateFile);
+      this.sessions.restore(saved);
+      if (saved.length) this.restoredAt = Date.now();
+    }
     this.mcp = new McpHttpEndpoint({
       tokens: options.mcpTokens ?? new McpTokenStore(configDir()),
       agentUrl: () => this.agentUrl,
@@ -245,6 +265,8 @@ export class BridgeServer extends EventEmitter {
     for (const e of this.pending.drain()) this.failInFlight(e, errorInfo('EXTENSION_DISCONNECTED', 'The bridge is shutting down; the action may or may not have run. Reconnect and take a new state.', 'bridge'));
     this.extension?.close(CLOSE.goingAway, 'bridge shutting down');
     for (const a of this.agents) a.close(CLOSE.goingAway, 'bridge shutting down');
+    // Sessions stay on disk so agents resume them after a restart (session-store.ts).
+    this.persist?.stop();
     this.sessions.clear();
     // Give the close frames a moment to leave, then cut whatever is left.
     await new Promise((r) => setTimeout(r, 20));
@@ -289,6 +311,7 @@ export class BridgeServer extends EventEmitter {
     const handshakeTimer = setTimeout(() => {
       if (peer.ready) return;
       peer.sendError(errorInfo('UNAUTHORIZED', `No completed handshake within ${this.opts.handshakeTimeoutMs} ms. Send hello, then auth_response to the auth_challenge (contract G).`, 'bridge'), null);
+      this.refusedLog(peer, 'handshake timeout');
       peer.close(CLOSE.policy, 'handshake timeout');
     }, this.opts.handshakeTimeoutMs);
     handshakeTimer.unref();
@@ -317,10 +340,12 @@ export class BridgeServer extends EventEmitter {
   }
 
   private onMessage(peer: Peer, message: ProtocolMessage): void {
+    if (peer.stage === 'refused') return; // its refusal is on the way (rate-limit.ts): one proof per connection
     if (peer.stage === 'hello') {
       if (message.type !== 'hello') {
         peer.sendError(errorInfo('UNAUTHORIZED', `Send "hello" first; got "${message.type}" before the handshake.`, 'bridge'), message.type);
-        peer.close(CLOSE.policy, 'hello required first');
+        this.refusedLog(peer, 'hello required first');
+      peer.close(CLOSE.policy, 'hello required first');
         return;
       }
       this.onHello(peer, message);
@@ -329,7 +354,8 @@ export class BridgeServer extends EventEmitter {
     if (peer.stage === 'auth') {
       if (message.type !== 'auth_response') {
         peer.sendError(errorInfo('UNAUTHORIZED', `Answer the auth_challenge with auth_response; got "${message.type}".`, 'bridge'), message.type);
-        peer.close(CLOSE.policy, 'auth_response required');
+        this.refusedLog(peer, 'auth_response required');
+      peer.close(CLOSE.policy, 'auth_response required');
         return;
       }
       this.onAuthResponse(peer, message);
@@ -379,6 +405,11 @@ export class BridgeServer extends EventEmitter {
 
   // --- handshake (contract G) -----------------------------------------------------------------
 
+  /** Handshake refusals are WARN (issue 11): the reason and who, never the secret or a proof. */
+  private refusedLog(peer: Peer, reason: string): void {
+    this.log.warn('handshake refused', { peer: peer.id, role: peer.role, remote: peer.remoteAddress, reason });
+  }
+
   private secretFor(role: Role): string {
     return role === 'extension' ? this.secrets.extension_secret : this.secrets.agent_secret;
   }
@@ -386,6 +417,7 @@ export class BridgeServer extends EventEmitter {
   private onHello(peer: Peer, hello: HelloMessage): void {
     if (hello.role !== peer.role) {
       peer.sendError(errorInfo('UNAUTHORIZED', `This endpoint is for role "${peer.role}", but hello says "${hello.role}". Connect to /${hello.role} instead.`, 'bridge'), 'hello');
+      this.refusedLog(peer, 'role does not match endpoint');
       peer.close(CLOSE.policy, 'role does not match endpoint');
       return;
     }
@@ -398,17 +430,13 @@ export class BridgeServer extends EventEmitter {
         }),
         'hello',
       );
+      this.refusedLog(peer, 'protocol version mismatch');
       peer.close(CLOSE.policy, 'protocol version mismatch');
-      return;
-    }
-    const retryAfter = this.limiter.retryAfterMs(limiterKey(peer));
-    if (retryAfter > 0) {
-      peer.sendError(errorInfo('RATE_LIMITED', `Too many failed handshakes from this address; try again in ${Math.ceil(retryAfter / 1000)} s with the right secret.`, 'bridge', { retry_after_ms: retryAfter }), 'hello');
-      peer.close(CLOSE.policy, 'too many failed handshakes');
       return;
     }
     if (clientNonceBytes(hello.client_nonce) < 16) {
       peer.sendError(errorInfo('INVALID_MESSAGE', 'hello.client_nonce must carry at least 16 random bytes (base64). Generate a fresh one per connection.', 'bridge', { instance_path: '/client_nonce' }), 'hello');
+      this.refusedLog(peer, 'weak client nonce');
       peer.close(CLOSE.policy, 'weak client nonce');
       return;
     }
@@ -424,14 +452,22 @@ export class BridgeServer extends EventEmitter {
     if (!hello || !nonce) return;
     const expected = clientProof(this.secretFor(peer.role), peer.role, nonce, hello.client_nonce);
     if (!proofsEqual(expected, response.proof)) {
-      this.limiter.recordFailure(limiterKey(peer));
-      this.log.warn('handshake refused: wrong proof', { peer: peer.id, role: peer.role, remote: peer.remoteAddress });
+      // Answered late when many proofs fail (rate-limit.ts); never refuses anyone else's right proof.
+      peer.stage = 'refused';
+      peer.nonce = null;
+      const verdict = this.failures.book(peer.role, peer.connectedAt + this.opts.handshakeTimeoutMs);
+      this.log.warn('handshake refused: wrong proof', { peer: peer.id, role: peer.role, remote: peer.remoteAddress, answer_delay_ms: verdict.answerInMs ?? 'left to the handshake timeout' });
+      if (verdict.answerInMs === null) return;
       const how =
         peer.role === 'extension'
           ? 'Paste the extension secret shown by `browser-use-ext bridge --print-pairing` into the extension\'s options page.'
           : 'Set BROWSER_USE_EXT_AGENT_SECRET to the agent secret shown by `browser-use-ext bridge --print-pairing` (or run on the machine where the bridge created its secrets file).';
-      peer.sendError(errorInfo('UNAUTHORIZED', `Authentication failed: the proof does not match this bridge's ${peer.role} secret. ${how}`, 'bridge'), 'auth_response');
-      peer.close(CLOSE.policy, 'authentication failed');
+      const refuse = () => {
+        peer.sendError(errorInfo('UNAUTHORIZED', `Authentication failed: the proof does not match this bridge's ${peer.role} secret. ${how}`, 'bridge'), 'auth_response');
+        peer.close(CLOSE.policy, 'authentication failed');
+      };
+      if (verdict.answerInMs === 0) refuse();
+      else setTimeout(refuse, verdict.answerInMs).unref();
       return;
     }
     peer.nonce = null;
@@ -484,7 +520,7 @@ export class BridgeServer extends EventEmitter {
       bridge: { name: BRIDGE_NAME, version: BRIDGE_VERSION },
       session_id: session.id,
       extension_connected: this.extensionConnected,
-      session_token: session.token,
+      session_token: session.token ?? hello.session_token ?? '',
       resumed,
       max_tabs: session.maxTabs,
       leased_tab_ids: [...session.tabs.keys()],
@@ -549,7 +585,10 @@ export class BridgeServer extends EventEmitter {
 
   /** Sends one action to the extension and resolves with its result, TIMEOUT or EXTENSION_DISCONNECTED. */
   /** validated: the action came from an agent (checked on receive); only its ids/tab_id change here. */
-  private relay(action: ActionMessage, deadline: number, timeoutMs: number, validated = false): Promise<ActionResultMessage> {
+  private async relay(action: ActionMessage, deadline: number, timeoutMs: number, validated = false, retried = false): Promise<ActionResultMessage> {
+    // The extension was here and left (its service worker restarts, issue 11): wait for it within
+    // the action's own timeout instead of failing at once; it is usually back within a second.
+    if (!(this.extension?.ready && this.extension.open) && (this.extensionAwaySince !== null || this.awaitingExtensionAfterRestart())) await this.extensionBack(deadline);
     const ext = this.extension;
     if (!ext?.ready || !ext.open) {
       return Promise.resolve(errorResult(action, errorInfo('NO_EXTENSION_CONNECTED', 'No browser extension is connected to the bridge. Open Chrome with the browser-use-ext extension installed and paired, then retry.', 'bridge')));
@@ -561,11 +600,35 @@ export class BridgeServer extends EventEmitter {
     // Agents choose their own ids; the bridge relays under its own so two agents never collide.
     const relayId = `b${this.nextId++}`;
     return new Promise((resolve) => {
-      this.pending.add(relayId, { action: action.action, resolve }, remaining, () => resolve(timeout()));
+      // A read that was in flight when the extension dropped is asked again once it is back (within
+      // the deadline): reading twice is harmless, and the agent gets its answer instead of an outage.
+      const settle = (r: ActionResultMessage) => {
+        if (!retried && r.error_info?.error_code === 'EXTENSION_DISCONNECTED' && READ_ONLY_ACTIONS.has(action.action) && Date.now() < deadline) resolve(this.relay(action, deadline, timeoutMs, validated, true));
+        else resolve(r);
+      };
+      this.pending.add(relayId, { action: action.action, resolve: settle }, remaining, () => resolve(timeout()));
       if (!ext.send({ ...action, action_id: relayId }, validated)) {
         this.pending.take(relayId);
         resolve(errorResult(action, errorInfo('EXTENSION_DISCONNECTED', 'The extension connection closed before the action could be sent. Wait for it to reconnect, then retry.', 'bridge')));
       }
+    });
+  }
+
+  /** Sessions came back from disk (a restart): the extension is expected back within seconds. */
+  private awaitingExtensionAfterRestart(): boolean {
+    return this.restoredAt !== null && Date.now() - this.restoredAt < RESTART_GRACE_MS;
+  }
+
+  /** Resolves when an extension is connected again, or at the deadline. */
+  private extensionBack(deadline: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.off('extension-connected', done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
+      this.on('extension-connected', done);
     });
   }
 
@@ -611,8 +674,9 @@ export class BridgeServer extends EventEmitter {
       released.push({ tabId: actedTab, url, reason: 'tab_closed' });
     }
     const answer: ActionResultMessage = { ...result, original_action_id: action.action_id };
-    session.results.set(action.action_id, answer);
+    session.record(action.action_id, answer);
     session.running.delete(action.action_id);
+    this.sessions.changed();
     const peer = session.peer;
     if (!peer) return; // recorded: a re-send after the agent reconnects gets it
     for (const r of released) {
@@ -632,6 +696,12 @@ export class BridgeServer extends EventEmitter {
     const entry = this.pending.take(result.original_action_id);
     if (!entry) {
       this.log.debug('late or unknown action_result dropped', { id: result.original_action_id });
+      return;
+    }
+    // A result for another action than the one asked is a broken extension, never a success (issue 11).
+    if (result.action !== undefined && result.action !== entry.value.action) {
+      this.log.error('extension answered with a result for another action', { id: result.original_action_id, asked: entry.value.action, answered: result.action });
+      this.failInFlight(entry, errorInfo('EXTENSION_INTERNAL_ERROR', `The extension answered "${entry.value.action}" with a result for "${result.action}"; the outcome is unknown. Take a new state before retrying; report the bug if it repeats.`, 'bridge', { asked: entry.value.action, answered: result.action }));
       return;
     }
     this.relayedResults.add(result);
@@ -717,15 +787,9 @@ export class BridgeServer extends EventEmitter {
     const inFlight = this.pending.drain();
     for (const e of inFlight) this.failInFlight(e, errorInfo('EXTENSION_DISCONNECTED', `The extension disconnected while "${e.value.action}" was running; it may or may not have taken effect. Wait for the extension to reconnect, take a new state, then decide whether to retry.`, 'bridge'));
     this.log.warn('extension disconnected', { failed_in_flight: inFlight.length });
-    this.broadcastToAgents({ type: 'extension_status', connected: false, message: 'The browser extension disconnected (its service worker restarted or the browser closed). Actions fail with NO_EXTENSION_CONNECTED until it is back; you will get extension_status connected true, with your tabs unchanged.' });
+    this.broadcastToAgents({ type: 'extension_status', connected: false, message: 'The browser extension disconnected (its service worker restarted or the browser closed). New actions wait for it within their timeout (reads in flight are asked again); you will get extension_status connected true, with your tabs unchanged.' });
     this.emit('extension-disconnected', peer.id);
   }
-}
-
-/** Failures are counted per role and address: an extension with an outdated secret retrying in the
- * background must not lock agents on the same loopback address out. */
-function limiterKey(peer: Peer): string {
-  return `${peer.role}@${peer.remoteAddress}`;
 }
 
 function errorResult(action: ActionMessage, error: ErrorInfo): ActionResultMessage {

@@ -9,6 +9,11 @@ import crypto from 'node:crypto';
 import type { ActionResultMessage } from '../../schemas/generated/protocol';
 import { Lru } from './lru';
 import type { Peer } from './peer';
+import { tokenHash, type PersistedSession } from './session-store';
+
+/** Recorded results keep their page state only for the newest few: a re-send after a reconnect asks
+ * for what was in flight, and 256 full states per session were most of the bridge's memory. */
+export const RECORDED_STATES = 16;
 
 export interface Lease {
   tabId: number;
@@ -33,14 +38,28 @@ export class Session {
   detachedAt: number | null = null;
   expiry: ReturnType<typeof setTimeout> | null = null;
   capabilities: readonly string[] = [];
+  /** Ids of recorded results that still carry their state, oldest first. */
+  private readonly withState: string[] = [];
 
+  /** token: null for a session restored from disk until its agent presents the token again. */
   constructor(
     readonly id: string,
-    readonly token: string,
+    public token: string | null,
+    readonly tokenHash: string,
     public maxTabs: number,
     resultCapacity: number,
   ) {
     this.results = new Lru(resultCapacity);
+  }
+
+  /** Records a delivered result for idempotent re-sends; older ones lose their page state. */
+  record(actionId: string, result: ActionResultMessage): void {
+    this.results.set(actionId, result);
+    if (result.new_simplified_state) this.withState.push(actionId);
+    while (this.withState.length > RECORDED_STATES) {
+      const old = this.withState.shift() as string;
+      this.results.update(old, (r) => ({ ...r, new_simplified_state: null }));
+    }
   }
 
   get connected(): boolean {
@@ -51,9 +70,12 @@ export class Session {
 export interface SessionOptions {
   graceMs: number;
   resultCapacity: number;
+  /** Called after any change worth persisting (session-store.ts). */
+  onChange?: () => void;
 }
 
 export class SessionRegistry {
+  /** Sessions by the SHA-256 of their token (the only form persisted). */
   private readonly byToken = new Map<string, Session>();
   private readonly owners = new Map<number, Session>();
   private seq = 1;
@@ -68,15 +90,57 @@ export class SessionRegistry {
   }
 
   create(peer: Peer, maxTabs: number): Session {
-    const s = new Session(`session-${this.seq++}`, crypto.randomBytes(32).toString('base64url'), maxTabs, this.opts.resultCapacity);
+    const token = crypto.randomBytes(32).toString('base64url');
+    const s = new Session(`session-${this.seq++}`, token, tokenHash(token), maxTabs, this.opts.resultCapacity);
     this.attach(s, peer);
-    this.byToken.set(s.token, s);
+    this.byToken.set(s.tokenHash, s);
+    this.changed();
     return s;
   }
 
   /** The live session named by token, or null (unknown or expired). */
   find(token: string): Session | null {
-    return this.byToken.get(token) ?? null;
+    const s = this.byToken.get(tokenHash(token)) ?? null;
+    if (s && s.token === null) s.token = token; // restored from disk: the agent just proved it holds it
+    return s;
+  }
+
+  /** Sessions persisted by the previous bridge process: detached, with a fresh grace period. */
+  restore(saved: PersistedSession[]): void {
+    for (const p of saved) {
+      if (this.byToken.has(p.token_sha256)) continue;
+      const s = new Session(p.session_id, null, p.token_sha256, p.max_tabs, this.opts.resultCapacity);
+      s.capabilities = p.capabilities;
+      for (const t of p.tabs) {
+        if (this.owners.has(t.tab_id)) continue;
+        s.tabs.set(t.tab_id, { tabId: t.tab_id, url: t.url, leasedAt: t.leased_at });
+        this.owners.set(t.tab_id, s);
+      }
+      s.currentTab = p.current_tab !== null && s.tabs.has(p.current_tab) ? p.current_tab : null;
+      this.byToken.set(s.tokenHash, s);
+      const n = Number(/^session-(\d+)$/.exec(p.session_id)?.[1] ?? 0);
+      if (n >= this.seq) this.seq = n + 1;
+      s.detachedAt = Date.now();
+      s.expiry = setTimeout(() => this.end(s), this.opts.graceMs);
+      s.expiry.unref?.();
+    }
+  }
+
+  /** What session-store.ts writes: no token, no results. */
+  snapshot(): PersistedSession[] {
+    return this.all().map((s) => ({
+      session_id: s.id,
+      token_sha256: s.tokenHash,
+      max_tabs: s.maxTabs,
+      current_tab: s.currentTab,
+      capabilities: [...s.capabilities],
+      tabs: [...s.tabs.values()].map((l) => ({ tab_id: l.tabId, url: l.url, leased_at: l.leasedAt })),
+    }));
+  }
+
+  /** Something persisted changed (also called by the server after it moves a current tab). */
+  changed(): void {
+    this.opts.onChange?.();
   }
 
   attach(session: Session, peer: Peer): void {
@@ -85,6 +149,7 @@ export class SessionRegistry {
     session.detachedAt = null;
     session.peer = peer;
     session.capabilities = peer.capabilities;
+    this.changed();
   }
 
   /** The connection dropped: keep the session for graceMs so the agent can resume it. */
@@ -98,10 +163,11 @@ export class SessionRegistry {
 
   end(session: Session): void {
     if (session.expiry) clearTimeout(session.expiry);
-    this.byToken.delete(session.token);
+    this.byToken.delete(session.tokenHash);
     const released = [...session.tabs.values()].map((l) => ({ tabId: l.tabId, url: l.url }));
     for (const r of released) this.owners.delete(r.tabId);
     session.tabs.clear();
+    this.changed();
     this.onExpire(session, released);
   }
 
@@ -132,6 +198,7 @@ export class SessionRegistry {
       excess -= 1;
     }
     for (const r of released) this.release(r.tabId);
+    this.changed();
     return { ok: true, released };
   }
 
@@ -141,12 +208,16 @@ export class SessionRegistry {
     this.owners.delete(tabId);
     owner.tabs.delete(tabId);
     if (owner.currentTab === tabId) owner.currentTab = null;
+    this.changed();
     return owner;
   }
 
   noteUrl(tabId: number, url: string | null | undefined): void {
     const lease = this.owners.get(tabId)?.tabs.get(tabId);
-    if (lease && url) lease.url = url;
+    if (lease && url && lease.url !== url) {
+      lease.url = url;
+      this.changed();
+    }
   }
 
   /** Any tab leased by a session other than `session`? (Decides how to hand over the active tab.) */

@@ -16,7 +16,7 @@ import re
 from typing import Any, Callable, Generic, Optional, TypeVar
 
 from .compat import ActionResult, URLNotAllowedError, browser_use_available
-from .errors import NotPermittedError
+from .errors import OPTION_UNSELECTABLE_CODES, NotPermittedError
 from .fallback import controller_views as fv
 from .fallback.models import create_model as fb_create_model
 from .fallback.registry import ActionModel as FallbackActionModel
@@ -328,7 +328,7 @@ async def select_dropdown_option(params, browser):
         msg = f'selected option {text} with value {selected_option_values}'
         return _remembered(msg)
     except ActionFailed as e:
-        if e.code == 'OPTION_NOT_FOUND':
+        if e.code in OPTION_UNSELECTABLE_CODES:
             msg = f"Could not select option '{text}' in any frame"
             return _remembered(msg)
         msg = f'Selection failed: {str(e)}'

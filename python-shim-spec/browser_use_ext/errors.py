@@ -9,6 +9,20 @@ class NotPermittedError(BrowserError):
     """The person has not allowed this in the extension (error_code NOT_PERMITTED), e.g. evaluate."""
 
 
+#: select_dropdown_option: 0.1.48 tried every frame and answered "Could not select option ... in any
+#: frame" both when no option had the text and when Playwright could not select it (disabled).
+OPTION_UNSELECTABLE_CODES = frozenset({'OPTION_NOT_FOUND', 'OPTION_DISABLED'})
+
+#: Typed action failures (issue 12) whose message already says what to do; they reach browser_use
+#: as BrowserError / ActionResult(error=...) with ``error_code`` set, like Playwright's errors did:
+#:   NOT_FILLABLE    input_text on a checkbox/radio/button/select ("Input of type ... cannot be filled")
+#:   NOT_CHECKABLE   check on something that is not a checkbox ("Not a checkbox or radio button")
+#:   OPTION_DISABLED a disabled option / option in a disabled optgroup
+#:   UNKNOWN_KEY     press with a key name outside Playwright's US layout ('Unknown key: "..."')
+#:   INVALID_VALUE   input_text of a malformed date/time/number ("Malformed value")
+ACTION_ERROR_CODES = frozenset({'NOT_FILLABLE', 'NOT_CHECKABLE', 'OPTION_DISABLED', 'UNKNOWN_KEY', 'INVALID_VALUE'})
+
+
 ENABLE_EVALUATE_HINT = (
     'Running arbitrary JavaScript is off by default. To allow it, open the extension\'s Options page '
     '(chrome://extensions -> browser-use-ext -> Details -> Extension options) and switch on '

@@ -3332,7 +3332,7 @@ export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = 
           "type": "string",
           "description": "One entry."
         },
-        "description": "Option values to select (exact match)."
+        "description": "Options to select, each matched by value first and then by label (Playwright: a string matches both). Exact match."
       },
       "labels": {
         "type": "array",
@@ -3343,6 +3343,17 @@ export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = 
           "description": "One entry."
         },
         "description": "Option labels/visible text to select (exact match after trimming, then case-insensitive)."
+      },
+      "option_indexes": {
+        "type": "array",
+        "minItems": 1,
+        "maxItems": 100,
+        "items": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Zero-based position of an option among the select's options (as get_dropdown_options numbers them)."
+        },
+        "description": "Options to select by position (Playwright's {index}); may be combined with values or labels."
       },
       "timeout_ms": {
         "type": "integer",

@@ -374,7 +374,13 @@ export type ErrorCode =
   | 'NOT_PERMITTED'
   | 'TAB_NOT_LEASED'
   | 'RATE_LIMITED'
-  | 'TASK_NOT_FOUND';
+  | 'TASK_NOT_FOUND'
+  | 'NAVIGATED_AWAY'
+  | 'NOT_FILLABLE'
+  | 'NOT_CHECKABLE'
+  | 'OPTION_DISABLED'
+  | 'UNKNOWN_KEY'
+  | 'INVALID_VALUE';
 /**
  * Component that detected the error.
  */
@@ -1280,7 +1286,7 @@ export interface SelectOptionParams {
    */
   selector?: string;
   /**
-   * Option values to select (exact match).
+   * Options to select, each matched by value first and then by label (Playwright: a string matches both). Exact match.
    *
    * @minItems 1
    * @maxItems 100
@@ -1297,6 +1303,15 @@ export interface SelectOptionParams {
    * Items: One entry.
    */
   labels?: [string, ...string[]];
+  /**
+   * Options to select by position (Playwright's {index}); may be combined with values or labels.
+   *
+   * @minItems 1
+   * @maxItems 100
+   *
+   * Items: Zero-based position of an option among the select's options (as get_dropdown_options numbers them).
+   */
+  option_indexes?: [number, ...number[]];
   /**
    * How long to wait for the element to pass the actionability checks before failing with the check that did not pass (details.check). Default 5000.
    */

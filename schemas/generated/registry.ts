@@ -165,5 +165,11 @@ export const ERROR_CODES: { readonly [C in ErrorCode]: string } = {
   "NOT_PERMITTED": "The person has not allowed this operation (for example evaluating arbitrary script) in the extension's settings; the message says where to enable it.",
   "TAB_NOT_LEASED": "The tab belongs to another agent session (or to the person). Open a tab of your own, or ask the person to hand this one over.",
   "RATE_LIMITED": "Too many failed handshakes or invalid messages; wait before retrying.",
-  "TASK_NOT_FOUND": "A stop or redirect named a task id that is not running."
+  "TASK_NOT_FOUND": "A stop or redirect named a task id that is not running.",
+  "NAVIGATED_AWAY": "The page navigated away (or reloaded) while an action whose answer comes from the page (wait_for, get, is, extract_content, ...) was running, so it has no answer; the condition was not observed. Take a new state and decide again.",
+  "NOT_FILLABLE": "fill/clear/type was aimed at an element that takes no typed value (a checkbox, radio, button, file input, select). Use check/uncheck for checkboxes and radios, select_option for selects, click for buttons; details.element_type says what it is.",
+  "NOT_CHECKABLE": "check/uncheck was aimed at an element that is neither a checkbox/radio input nor an element with role checkbox, radio, switch, menuitemcheckbox, menuitemradio or treeitem carrying aria-checked. Pick the checkbox itself (or its label) from a new state.",
+  "OPTION_DISABLED": "The requested <option> exists but is disabled (itself or through a disabled <optgroup>), so it cannot be selected. Pick an enabled option from details.options, or do what enables it first.",
+  "UNKNOWN_KEY": "press was given a key name that is not in Playwright's US keyboard layout (details.key). Use names such as Enter, Tab, ArrowDown, ControlRight, NumpadSubtract, F5, a single character, or a chord like Control+Shift+T.",
+  "INVALID_VALUE": "fill was given a value the field's type cannot hold (for example \"abc\" for a number input, or a date not in YYYY-MM-DD); nothing was changed. details.expected_format says the format to use."
 };

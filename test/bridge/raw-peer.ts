@@ -37,8 +37,9 @@ export class RawPeer {
     });
   }
 
-  static async open(url: string, headers: Record<string, string> = {}): Promise<RawPeer> {
-    const ws = new WebSocket(url, { headers });
+  /** opts.localAddress: the source address (any 127.x.y.z works on Linux loopback). */
+  static async open(url: string, headers: Record<string, string> = {}, opts: { localAddress?: string } = {}): Promise<RawPeer> {
+    const ws = new WebSocket(url, { headers, ...opts });
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
       ws.once('error', reject);

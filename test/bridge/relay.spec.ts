@@ -38,6 +38,19 @@ describe('bridge relay (real ws)', () => {
     expect(result).to.deep.equal({ type: 'action_result', original_action_id: 'mine-1', action: 'click', status: 'success', outcome_details: { message: 'Clicked.' }, new_simplified_state: null, error_info: null });
   });
 
+  it('rejects a result that names another action as EXTENSION_INTERNAL_ERROR, never success (issue 11)', async () => {
+    const ext = track(await extHello());
+    const agent = track(await agentHello());
+    agent.send({ type: 'action', action_id: 'w-1', action: 'wait_for', params: { text: 'Done' }, tab_id: 4 });
+    const relayed = (await ext.next((m) => m.type === 'action')) as ActionMessage;
+    ext.send({ type: 'action_result', original_action_id: relayed.action_id, action: 'click', status: 'success', outcome_details: { message: 'Clicked.' }, new_simplified_state: null, error_info: null });
+    const result = (await agent.next(isResult)) as ActionResultMessage;
+    expect(result.status).to.equal('error');
+    expect(result.action).to.equal('wait_for');
+    expect(result.error_info?.error_code).to.equal('EXTENSION_INTERNAL_ERROR');
+    expect(result.error_info?.message).to.match(/"wait_for" with a result for "click"/);
+  });
+
   it('keeps two agents that reuse the same action id apart', async () => {
     const ext = track(await extHello());
     const a = track(await agentHello());
@@ -76,11 +89,11 @@ describe('bridge relay (real ws)', () => {
     expect(r.error_info?.message).to.match(/timeout_ms/);
   });
 
-  it('fails every in-flight action at once with EXTENSION_DISCONNECTED when the extension drops', async () => {
+  it('fails every in-flight action at once with EXTENSION_DISCONNECTED when the extension drops (writes: they may have run; reads are asked again)', async () => {
     const ext = track(await extHello());
     const agent = track(await agentHello());
-    agent.send({ type: 'action', action_id: 'p1', action: 'get_state', params: {}, timeout_ms: 60_000, tab_id: 1 });
-    agent.send({ type: 'action', action_id: 'p2', action: 'get_state', params: {}, timeout_ms: 60_000, tab_id: 2 });
+    agent.send({ type: 'action', action_id: 'p1', action: 'click', params: { element_id: 'e1' }, timeout_ms: 60_000, tab_id: 1 });
+    agent.send({ type: 'action', action_id: 'p2', action: 'click', params: { element_id: 'e2' }, timeout_ms: 60_000, tab_id: 2 });
     await ext.next((m) => m.type === 'action');
     await ext.next((m) => m.type === 'action');
     const t0 = Date.now();

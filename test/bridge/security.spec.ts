@@ -88,17 +88,55 @@ describe('bridge security (real ws)', () => {
       expect((await p.waitClose()).code).to.equal(1008);
     });
 
-    it('rate-limits failed handshakes per address with RATE_LIMITED, even with the right secret afterwards', async () => {
+    it('never refuses the right secret because someone else guessed wrong (issue 11, finding 4)', async () => {
       await bridge.close();
-      await startBridge({ maxAuthFailures: 2, authFailureWindowMs: 60_000 });
-      await tryHandshake('agent', 'wrong-secret-wrong-secret-1');
-      await tryHandshake('agent', 'wrong-secret-wrong-secret-2');
-      const r = await tryHandshake('agent', bridge.secrets.agent_secret);
-      expect(r.error?.error_info.error_code).to.equal('RATE_LIMITED');
-      expect(r.error?.error_info.details?.['retry_after_ms']).to.be.a('number').above(0);
-      expect(r.close).to.equal(1008);
-      // The extension's failures are counted apart: agents' failures do not lock the browser out.
+      await startBridge({ maxAuthFailures: 2, authFailureIntervalMs: 60_000 });
+      for (let i = 0; i < 2; i++) expect((await tryHandshake('agent', `wrong-secret-wrong-secret-${i}`)).error?.error_info.error_code).to.equal('UNAUTHORIZED');
+      const t = Date.now();
+      expect((await tryHandshake('agent', bridge.secrets.agent_secret)).error).to.equal(null);
       expect((await tryHandshake('extension', bridge.secrets.extension_secret)).error).to.equal(null);
+      expect(Date.now() - t).to.be.below(1000);
+    });
+
+    it('answers failing proofs late once past the burst, from any 127.x.y.z address, and logs why at WARN', async () => {
+      await bridge.close();
+      await startBridge({ maxAuthFailures: 2, authFailureIntervalMs: 400, handshakeTimeoutMs: 5000 });
+      const guess = async (localAddress: string) => {
+        const p = track(await RawPeer.open(bridge.agentUrl, {}, { localAddress }));
+        const cn = nonce();
+        p.send(hello('agent', cn));
+        const ch = await p.next((m) => m.type === 'auth_challenge');
+        if (ch.type !== 'auth_challenge') throw new Error('unexpected');
+        const t = Date.now();
+        p.send({ type: 'auth_response', proof: clientProof('wrong-secret-wrong-secret', 'agent', ch.nonce, cn) });
+        const answer = await p.next(isError);
+        return { code: (answer as ErrorMessage).error_info.error_code, ms: Date.now() - t };
+      };
+      const answers = await Promise.all(['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5'].map(guess));
+      expect(answers.map((a) => a.code)).to.deep.equal(['UNAUTHORIZED', 'UNAUTHORIZED', 'UNAUTHORIZED', 'UNAUTHORIZED']);
+      const delays = answers.map((a) => a.ms).sort((a, b) => a - b);
+      expect(delays[1]).to.be.below(300);
+      expect(delays[2]).to.be.at.least(300);
+      expect(delays[3]).to.be.at.least(700);
+      // The right secret in the middle of all that is answered at once.
+      expect((await tryHandshake('agent', bridge.secrets.agent_secret)).error).to.equal(null);
+      const warns = logLines.filter((l) => / WARN  handshake refused/.test(l));
+      expect(warns.length).to.be.at.least(4);
+      for (const w of warns) expect(w).not.to.contain(bridge.secrets.agent_secret);
+    });
+
+    it('takes one proof per connection: a second hello after a wrong proof is ignored', async () => {
+      await bridge.close();
+      await startBridge({ maxAuthFailures: 0, authFailureIntervalMs: 300 });
+      const p = track(await RawPeer.open(bridge.agentUrl));
+      const cn = nonce();
+      p.send(hello('agent', cn));
+      const ch = await p.next((m) => m.type === 'auth_challenge');
+      if (ch.type !== 'auth_challenge') throw new Error('unexpected');
+      p.send({ type: 'auth_response', proof: clientProof('wrong-secret-wrong-secret', 'agent', ch.nonce, cn) });
+      p.send(hello('agent', nonce()));
+      expect((await p.waitClose()).code).to.equal(1008);
+      expect(p.received.filter((m) => m.type === 'auth_challenge')).to.have.length(0); // the first one was taken by next()
     });
 
     it('never puts a secret or a session token in logs, errors or /status', async () => {

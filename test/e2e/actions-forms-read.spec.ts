@@ -48,14 +48,14 @@ describe('e2e actions: forms, scrolling, reading, waiting', function () {
     expect(await o.eval('document.querySelectorAll("#lb [aria-selected=true]").length')).to.equal(1);
   });
 
-  it('select_option with a missing or disabled option is OPTION_NOT_FOUND listing the options', async () => {
+  it('select_option with a missing option is OPTION_NOT_FOUND listing the options; a disabled one is OPTION_DISABLED', async () => {
     const o = await open(h, SELECTS);
     const err = await o.fails('select_option', { selector: '#country', labels: ['Spain'] }, 'OPTION_NOT_FOUND');
     const d = err.details as { requested: string; options: { text: string; value: string }[] };
     expect(d.requested).to.equal('Spain');
     expect(d.options.map((x) => x.value)).to.deep.equal(['', 'de', 'fr', 'jp']);
     expect(err.message).to.match(/Germany/);
-    await o.fails('select_option', { selector: '#country', values: ['fr'] }, 'OPTION_NOT_FOUND');
+    await o.fails('select_option', { selector: '#country', values: ['fr'] }, 'OPTION_DISABLED');
     expect(await o.eval('document.getElementById("country").value')).to.equal('');
   });
 

@@ -66,9 +66,9 @@ describe('e2e actions: keyboard and text', function () {
     expect(ro.details).to.include({ check: 'editable', reason: 'readonly' });
     const dis = await o.fails('type', { selector: '#dis', text: 'x', timeout_ms: 300 }, 'TARGET_ELEMENT_NOT_INTERACTABLE');
     expect(dis.details).to.include({ check: 'enabled' });
-    const btn = await o.fails('fill', { selector: '#btn', value: 'x', timeout_ms: 3000 }, 'TARGET_ELEMENT_NOT_INTERACTABLE');
-    expect(btn.details).to.include({ check: 'editable', reason: 'not_a_text_field' });
-    await o.fails('fill', { selector: '#num', value: 'abc' }, 'OPERATION_FAILED_IN_TARGET');
+    const btn = await o.fails('fill', { selector: '#btn', value: 'x', timeout_ms: 3000 }, 'NOT_FILLABLE');
+    expect(btn.details).to.include({ check: 'editable', element_type: 'button' });
+    await o.fails('fill', { selector: '#num', value: 'abc' }, 'INVALID_VALUE');
     await o.ok('fill', { selector: '#num', value: '42' });
     expect(await o.eval('document.getElementById("num").value')).to.equal('42');
     expect(await o.eval('document.getElementById("ro").value')).to.equal('fixed');
@@ -81,7 +81,7 @@ describe('e2e actions: keyboard and text', function () {
     await o.ok('fill', { selector: '#r', value: '7' });
     expect(await o.eval('[d.value, c.value, r.value]')).to.deep.equal(['2024-05-01', '#ff0000', '7']);
     expect(await o.eval('window.log.filter(e => /^(input|change):d$/.test(e))')).to.deep.equal(['input:d', 'change:d']);
-    const bad = await o.fails('fill', { selector: '#d', value: 'tomorrow' }, 'OPERATION_FAILED_IN_TARGET');
+    const bad = await o.fails('fill', { selector: '#d', value: 'tomorrow' }, 'INVALID_VALUE');
     expect(bad.message).to.match(/YYYY-MM-DD/);
   });
 
@@ -128,7 +128,7 @@ describe('e2e actions: keyboard and text', function () {
     expect(await o.eval('document.getElementById("t").value')).to.equal('x');
     await o.ok('press', { selector: '#go', key: 'Enter' });
     expect(await o.eval('window.went')).to.equal(true);
-    const bad = await o.fails('press', { key: 'Hyper+Q' }, 'INVALID_MESSAGE');
+    const bad = await o.fails('press', { key: 'Hyper+Q' }, 'UNKNOWN_KEY');
     expect(bad.message).to.match(/Unknown modifier/);
   });
 

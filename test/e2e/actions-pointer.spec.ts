@@ -172,7 +172,7 @@ describe('e2e actions: pointer', function () {
     await o.fails('uncheck', { selector: '#r2' }, 'OPERATION_FAILED_IN_TARGET');
     r = await o.ok('check', { role: 'switch', name: 'Wifi' });
     expect(r).to.include({ checked: true, changed: true });
-    const bad = await o.fails('check', { selector: '#notcheck' }, 'TARGET_ELEMENT_NOT_INTERACTABLE');
+    const bad = await o.fails('check', { selector: '#notcheck' }, 'NOT_CHECKABLE');
     expect(bad.details).to.include({ check: 'checkable' });
   });
 

@@ -82,4 +82,36 @@ describe('e2e actions: trusted input', function () {
     expect(await frame.evaluate(() => (document.getElementById('fi') as HTMLInputElement).value)).to.equal('in frame');
     expect(await debuggerAttached(h, o.tabId)).to.equal(false);
   });
+
+  it('a point that stays outside the viewport (a fixed iframe below the screen) is refused, never a false success', async () => {
+    h.fixtures.html('/trusted-offscreen', `<button id="x" onclick="document.body.dataset.clicked='yes'">Off screen</button>`);
+    const o = await open(h, `<p>top</p><iframe src="/trusted-offscreen" style="position:fixed;left:0;top:150vh;width:300px;height:80px"></iframe>`);
+    await new Promise((r) => setTimeout(r, 300));
+    const s = (await o.call('get_state', { viewport_expansion: -1 })).new_simplified_state!;
+    const x = s.actionable_elements.find((e) => e.attributes['id'] === 'x');
+    expect(x, 'the button in the fixed frame is listed').to.not.equal(undefined);
+    const err = await o.fails('click', { element_id: x!.id }, 'TARGET_ELEMENT_NOT_INTERACTABLE');
+    expect(err.details).to.deep.include({ reason: 'outside_viewport' });
+    expect(err.message).to.match(/outside the visible viewport/);
+    const frame = o.page.frames().find((f) => f.url().endsWith('/trusted-offscreen'))!;
+    expect(await frame.evaluate(() => document.body.dataset['clicked'] ?? null)).to.equal(null);
+    expect(await debuggerAttached(h, o.tabId)).to.equal(false);
+  });
+
+  it('fill of a date or range takes the DOM route after validation; keys carry code and location', async () => {
+    const o = await open(h, `<input id="d" type="date"><input id="r" type="range" max="10"><input id="t">
+      <script>window.k=[];document.getElementById('t').addEventListener('keydown', e => k.push([e.key, e.code, e.location, e.shiftKey, e.isTrusted].join('|')));</script>`);
+    const r = await o.call('fill', { selector: '#d', value: '2024-02-29' });
+    expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+    expect(r.outcome_details!.message).to.match(/through the DOM/);
+    expect(await o.eval('document.getElementById("d").value')).to.equal('2024-02-29');
+    await o.fails('fill', { selector: '#d', value: '2023-02-29' }, 'INVALID_VALUE');
+    expect(await o.eval('document.getElementById("d").value')).to.equal('2024-02-29');
+    await o.ok('fill', { selector: '#r', value: '3' });
+    expect(await o.eval('document.getElementById("r").value')).to.equal('3');
+    await o.ok('type', { selector: '#t', text: 'A+' });
+    await o.ok('press', { selector: '#t', key: 'ShiftRight' });
+    expect(await o.eval('window.k')).to.deep.equal(['Shift|ShiftLeft|1|true|true', 'A|KeyA|0|true|true', 'Shift|ShiftLeft|1|true|true', '+|Equal|0|true|true', 'Shift|ShiftRight|2|true|true']);
+    expect(await o.eval('document.getElementById("t").value')).to.equal('A+');
+  });
 });

@@ -11,9 +11,10 @@ import { createLogger } from '../../bridge/src/log';
 import { Lru } from '../../bridge/src/lru';
 import { checkUpgrade, parseHostHeader } from '../../bridge/src/origin-check';
 import { CLOSE, Peer } from '../../bridge/src/peer';
-import { FailureLimiter } from '../../bridge/src/rate-limit';
+import { FailureGate } from '../../bridge/src/rate-limit';
 import { configDir, loadOrCreateSecrets, readAgentSecret } from '../../bridge/src/secrets';
-import { SessionRegistry } from '../../bridge/src/sessions';
+import { RECORDED_STATES, SessionRegistry } from '../../bridge/src/sessions';
+import type { ActionResultMessage } from '../../schemas/generated/protocol';
 import { TabQueues } from '../../bridge/src/tab-queue';
 import { EXTENSION_ID as MANIFEST_EXTENSION_ID } from '../../extension/manifest.mjs';
 
@@ -96,18 +97,15 @@ describe('bridge units', () => {
     });
   });
 
-  it('rate-limits failures within the window and forgets them after it', () => {
+  it('answers failures at once up to the burst, then one per interval, and never past the deadline', () => {
     let now = 1000;
-    const l = new FailureLimiter(2, 100, () => now);
-    l.recordFailure('a');
-    expect(l.retryAfterMs('a')).to.equal(0);
-    l.recordFailure('a');
-    expect(l.retryAfterMs('a')).to.equal(100);
-    expect(l.retryAfterMs('b')).to.equal(0);
-    now += 60;
-    expect(l.retryAfterMs('a')).to.equal(40);
-    now += 41;
-    expect(l.retryAfterMs('a')).to.equal(0);
+    const g = new FailureGate({ burst: 2, intervalMs: 100, now: () => now });
+    expect([g.book('agent'), g.book('agent'), g.book('agent'), g.book('agent')].map((v) => v.answerInMs)).to.deep.equal([0, 0, 100, 200]);
+    expect(g.book('extension').answerInMs).to.equal(0);
+    expect(g.book('agent', now + 250)).to.deep.equal({ answerInMs: null, reason: 'queue_beyond_deadline' });
+    now += 1000;
+    expect(g.book('agent').answerInMs).to.equal(0);
+    expect(g.delayMs('agent')).to.equal(0);
   });
 
   it('LRU forgets the least recently used entry', () => {
@@ -149,7 +147,18 @@ describe('bridge units', () => {
       expect(reg.othersHoldTabs(b)).to.equal(true);
       reg.end(a);
       expect(reg.ownerOf(2)).to.equal(null);
-      expect(reg.find(a.token)).to.equal(null);
+      expect(reg.find(a.token as string)).to.equal(null);
+    });
+
+    it('keeps the page state of only the newest recorded results (bounded memory, issue 11)', () => {
+      const reg = new SessionRegistry({ graceMs: 1000, resultCapacity: 64 });
+      const s = reg.create(peer(), 3);
+      const state = { url: 'http://x/', title: 'T', tab_id: 1 } as unknown as NonNullable<ActionResultMessage['new_simplified_state']>;
+      for (let i = 0; i < 40; i++) s.record(`a${i}`, { type: 'action_result', original_action_id: `a${i}`, status: 'success', outcome_details: { message: 'ok' }, new_simplified_state: state, error_info: null });
+      const withState = Array.from({ length: 40 }, (_, i) => s.results.get(`a${i}`)?.new_simplified_state !== null);
+      expect(withState.filter(Boolean)).to.have.length(RECORDED_STATES);
+      expect(withState.slice(-RECORDED_STATES).every(Boolean)).to.equal(true);
+      expect(s.results.get('a0')?.outcome_details?.message).to.equal('ok');
     });
 
     it('keeps a detached session for the grace period, then ends it', () => {
@@ -161,7 +170,7 @@ describe('bridge units', () => {
         const s = reg.create(p, 3);
         reg.detach(s, p);
         clock.tick(999);
-        expect(reg.find(s.token)).to.equal(s);
+        expect(reg.find(s.token as string)).to.equal(s);
         reg.attach(s, peer());
         clock.tick(5000);
         expect(ended).to.deep.equal([]);

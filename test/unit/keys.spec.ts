@@ -66,6 +66,31 @@ describe('key syntax (Playwright keyboard.press)', () => {
     expect(parseChord('Control+').ok).to.equal(false);
   });
 
+  it('knows every key of Playwright\'s US layout by code, with location (ControlRight, NumpadSubtract, media keys)', () => {
+    expect(parse('ControlRight').key).to.deep.equal({ key: 'Control', code: 'ControlRight', keyCode: 17, text: '', location: 2 });
+    expect(parse('ShiftRight').key).to.include({ key: 'Shift', location: 2 });
+    expect(parse('NumpadSubtract').key).to.deep.equal({ key: '-', code: 'NumpadSubtract', keyCode: 109, text: '-', location: 3 });
+    expect(parse('Numpad7').key).to.include({ key: 'Home', location: 3 });
+    expect(parse('Shift+Numpad7').key).to.include({ key: '7', keyCode: 103, text: '7' });
+    expect(parse('NumpadEnter').key).to.include({ key: 'Enter', code: 'NumpadEnter', text: '\r', location: 3 });
+    expect(parse('AudioVolumeMute').key).to.include({ key: 'AudioVolumeMute', keyCode: 173 });
+    expect(parse('-').key.code, 'the main-row key wins for "-"').to.equal('Minus');
+    expect(parse('Shift+Digit3').key).to.include({ key: '#', text: '#' });
+    expect(parse('+').key).to.include({ key: '+', code: 'Equal', keyCode: 187 });
+    const c = parse('ShiftRight+ControlRight+a');
+    expect(c.modifiers).to.deep.equal(['Shift', 'Control']);
+    expect(c.modifierKeys?.map((k) => k.location)).to.deep.equal([2, 2]);
+  });
+
+  it('Object.prototype names and characters outside the layout are unknown keys, never prototype members', () => {
+    for (const k of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf', 'ё', '😊']) {
+      const r = parseChord(k);
+      expect(r.ok, k).to.equal(false);
+      expect(!r.ok && r.unknownKey).to.equal(k);
+    }
+    expect(parseChord('toString+a').ok).to.equal(false);
+  });
+
   it('needsShift knows the shifted characters of a US keyboard', () => {
     expect(['A', '!', '?', '_', '"'].map(needsShift)).to.deep.equal([true, true, true, true, true]);
     expect(['a', '1', '/', '-', ' '].map(needsShift)).to.deep.equal([false, false, false, false, false]);

@@ -4,9 +4,11 @@
 //   the install's secrets file (bridge/src/secrets.ts).
 // - `call()` sends an action and resolves with its action_result (success or error: a failed action
 //   is an answer, not an exception). Transport failures reject with BridgeClientError.
-// - Reconnection: when the socket drops unexpectedly the client reconnects with backoff, presents
-//   its session_token (same session, same tabs) and re-sends unanswered actions with the same
-//   action_id; the bridge answers those from its record instead of running them twice.
+// - Reconnection: when the socket drops unexpectedly the client reconnects for as long as it is not
+//   closed (backoff 100 ms doubling to 2 s, with jitter), presents its session_token (same session,
+//   same tabs, also after a bridge restart: the bridge persists sessions) and re-sends unanswered
+//   actions with the same action_id; the bridge answers those from its record instead of running
+//   them twice. A caller sees an outage only as a longer wait inside its own call timeout (issue 11).
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
@@ -40,10 +42,10 @@ export interface AgentClientOptions {
   /** Slack the client adds on top of the bridge's own timeout (which answers TIMEOUT). */
   callTimeoutMs?: number;
   connectTimeoutMs?: number;
-  /** Reconnect after an unexpected drop (default true). */
+  /** Reconnect after an unexpected drop (default true), for as long as the client is not closed. */
   reconnect?: boolean;
-  /** Give up after this long without a connection (default 30 s). */
-  reconnectWindowMs?: number;
+  /** Longest pause between reconnect attempts (default 2000 ms). */
+  reconnectMaxDelayMs?: number;
 }
 
 export interface CallOptions {
@@ -180,6 +182,10 @@ export class AgentClient extends EventEmitter {
       }, clientTimeout);
       this.waiters.set(actionId, { message, resolve, reject, timer, error });
       if (this.reconnecting) return; // sent once the connection is back
+      if (!this.closing && this.hello && this.opts.reconnect !== false && (!this.ws || this.ws.readyState !== WebSocket.OPEN)) {
+        this.startReconnect(); // the drop was not noticed yet (or an earlier loop ended): wait for it
+        return;
+      }
       try {
         this.sendRaw(message);
       } catch (e) {
@@ -270,20 +276,27 @@ export class AgentClient extends EventEmitter {
       this.failAll(`connection to the bridge closed (${code} ${reason})`);
       return;
     }
+    this.startReconnect();
+  }
+
+  private startReconnect(): void {
+    if (this.reconnecting) return;
     this.reconnecting = this.reconnectLoop().finally(() => {
       this.reconnecting = null;
     });
   }
 
   private async reconnectLoop(): Promise<void> {
-    const giveUpAt = Date.now() + (this.opts.reconnectWindowMs ?? 30_000);
+    const maxDelay = this.opts.reconnectMaxDelayMs ?? 2_000;
     let delay = 100;
-    while (!this.closing && Date.now() < giveUpAt) {
-      await new Promise((r) => setTimeout(r, delay));
-      delay = Math.min(delay * 2, 2_000);
+    while (!this.closing) {
+      // Jitter: several agents of one bridge do not all knock at the same instant after a restart.
+      await new Promise((r) => setTimeout(r, delay * (0.75 + Math.random() * 0.5)));
+      delay = Math.min(delay * 2, maxDelay);
       try {
         await this.open();
       } catch (e) {
+        // A refused secret will not get better by retrying; anything else (down, restarting) will.
         if (e instanceof BridgeClientError && e.code === 'UNAUTHORIZED') break;
         continue;
       }

@@ -14,7 +14,7 @@ import type http from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Logger } from '../log';
 import type { UpgradeVerdict } from '../origin-check';
-import { FailureLimiter } from '../rate-limit';
+import { FailureGate } from '../rate-limit';
 import { createMcpSession, type McpSession } from './mcp-server';
 import type { McpTokenStore } from './tokens';
 
@@ -28,8 +28,10 @@ export interface McpHttpOptions {
   /** An MCP session without a request for this long is closed and its tabs freed (default 30 min). */
   idleMs?: number;
   maxBodyBytes?: number;
+  /** Wrong tokens answered at once before they are slowed (rate-limit.ts: a right token never waits). */
   maxFailures?: number;
-  failureWindowMs?: number;
+  /** Past that burst, one wrong-token answer per this many ms, across all addresses. */
+  failureIntervalMs?: number;
 }
 
 interface Entry {
@@ -47,12 +49,12 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 
 export class McpHttpEndpoint {
   private readonly sessions = new Map<string, Entry>();
-  private readonly limiter: FailureLimiter;
+  private readonly failures: FailureGate;
   private readonly sweep: ReturnType<typeof setInterval>;
   private readonly idleMs: number;
 
   constructor(private readonly opts: McpHttpOptions) {
-    this.limiter = new FailureLimiter(opts.maxFailures ?? 10, opts.failureWindowMs ?? 60_000);
+    this.failures = new FailureGate({ burst: opts.maxFailures ?? 10, intervalMs: opts.failureIntervalMs ?? 1_000 });
     this.idleMs = opts.idleMs ?? 30 * 60_000;
     this.sweep = setInterval(() => this.closeIdle(), Math.min(60_000, this.idleMs));
     this.sweep.unref();
@@ -82,18 +84,20 @@ export class McpHttpEndpoint {
       this.opts.log.warn('refused mcp request', { reason });
       return refuse(res, 403, -32001, reason);
     }
-    const key = `mcp@${remote}`;
-    const retryAfter = this.limiter.retryAfterMs(key);
-    if (retryAfter > 0) {
-      res.setHeader('retry-after', String(Math.ceil(retryAfter / 1000)));
-      return refuse(res, 429, -32001, `Too many requests with a wrong token; try again in ${Math.ceil(retryAfter / 1000)} s with the right one.`);
-    }
     const auth = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
     const tokenName = auth?.[1] ? this.opts.tokens.verify(auth[1]) : null;
     if (!tokenName) {
-      this.limiter.recordFailure(key);
+      // Same rule as the handshakes (rate-limit.ts): a wrong token is answered late, one bucket for
+      // every address, so no local program can lock the right token out and guessing stays slow.
+      // Queued answers are bounded: past 10 s of backlog the request is refused with 429 at once.
+      const late = this.failures.book('mcp', Date.now() + 10_000);
+      if (late.answerInMs) await new Promise((r) => setTimeout(r, late.answerInMs));
       this.closeRevoked();
       this.opts.log.warn('refused mcp request: missing or wrong token');
+      if (late.answerInMs === null) {
+        res.setHeader('retry-after', '1');
+        return refuse(res, 429, -32001, 'Too many requests with a wrong token; try again with the right one.');
+      }
       res.setHeader('www-authenticate', 'Bearer realm="browser-use-ext"');
       return refuse(res, 401, -32001, 'Missing or wrong bearer token. Issue one with `npx browser-use-ext mcp-token add <client-name>` and send it as "Authorization: Bearer <token>".');
     }

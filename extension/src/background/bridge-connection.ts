@@ -8,13 +8,39 @@ import type { ProtocolMessage } from '../../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../../schemas/generated/registry';
 import { checkMessage, decodeMessage } from '../../../schemas/lib/wire';
 import { loadConfig, STORAGE_KEYS } from './config';
+import { redactCardNumbers } from '../content/snapshot/privacy';
 import { hmacHex, newClientNonce, sameHex } from './handshake';
+
+/** Fields holding binary data (base64), where a digit run is not a card number. */
+const BINARY_FIELDS = new Set(['screenshot', 'data', 'image']);
+
+/** Replaces card numbers (Luhn) in every string of a message, in place. */
+export function scrubStrings(value: unknown, depth = 0): void {
+  if (depth > 64 || typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (typeof v === 'string') value[i] = redactCardNumbers(v);
+      else scrubStrings(v, depth + 1);
+    }
+    return;
+  }
+  const obj = value as Record<string, unknown>;
+  for (const key of Object.keys(obj)) {
+    const v = obj[key];
+    if (typeof v === 'string') {
+      if (!BINARY_FIELDS.has(key) && !v.startsWith('data:')) obj[key] = redactCardNumbers(v);
+    } else scrubStrings(v, depth + 1);
+  }
+}
 
 export const KEEPALIVE_MS = 20_000;
 const BACKOFF_MIN_MS = 250;
 const BACKOFF_MAX_MS = 10_000;
 
-export type MessageHandler = (message: ProtocolMessage, send: (m: ProtocolMessage) => void) => void;
+/** showCards: the agent asked get_state for card numbers (redact_card_and_otp false): skip the scrub. */
+export type SendOptions = { showCards?: boolean };
+export type MessageHandler = (message: ProtocolMessage, send: (m: ProtocolMessage, opts?: SendOptions) => void) => void;
 
 export class BridgeConnection {
   private ws: WebSocket | null = null;
@@ -99,7 +125,7 @@ export class BridgeConnection {
         this.send({ type: 'pong', sent_at: m.sent_at });
         return;
       }
-      this.onMessage(m, (reply) => this.send(reply));
+      this.onMessage(m, (reply, opts) => this.send(reply, opts));
     };
     ws.onclose = () => {
       this.ready = false;
@@ -129,14 +155,17 @@ export class BridgeConnection {
    * agent EXTENSION_INTERNAL_ERROR (with the validation details) at once for an invalid one, so a
    * second check of a whole state on the hot path would only repeat it.
    */
-  send(message: ProtocolMessage): void {
+  send(message: ProtocolMessage, opts: SendOptions = {}): void {
+    // The product-wide privacy filter's last layer (privacy.ts): every text leaving the extension.
+    if (!opts.showCards) scrubStrings(message);
     if (message.type === 'action_result') {
       this.sendNow(message);
       return;
     }
     const checked = checkMessage(message, 'background_script');
     if (!checked.ok) {
-      console.error('[browser-use-ext] refusing to send invalid message', checked.error.message, message);
+      // The message itself may carry page content: log what is wrong with it, not the content.
+      console.error('[browser-use-ext] refusing to send invalid message', message.type, checked.error.message);
       return;
     }
     this.sendNow(message);

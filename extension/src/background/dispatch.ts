@@ -16,11 +16,11 @@ import type { Tab } from './actions/types';
 import { Budget, withTimeout } from './budget';
 import { STORAGE_KEYS } from './config';
 import { sendToContent } from './content-channel';
-import { EXPECTS_CHANGE, noChangeNotice, resolveSettle, SETTLE_OPTIONS_KEY, settleSend, waitParams, type ResolvedSettle } from './settle-rule';
+import { ANSWER_REQUIRED, EXPECTS_CHANGE, lostAnswer, noChangeNotice, resolveSettle, SETTLE_OPTIONS_KEY, settleSend, takeDeferred, waitParams, watchInBackground, type ResolvedSettle } from './settle-rule';
 import { collectState, elementIdForIndex, frameOffset } from './state';
 import { TabWatch } from './tab-watch';
 import { isRestrictedUrl, resolveTab } from './tabs';
-import { performTrustedInput, trustedPlan, type TrustedPlan } from './trusted-input';
+import { performTrustedInput, TrustedInputRefused, trustedPlan, type TrustedPlan } from './trusted-input';
 
 const WS = 'background_script' as const;
 /** chrome.storage.local key: true = pointer/keyboard actions use chrome.debugger Input.* (trusted events). */
@@ -80,7 +80,10 @@ export async function runAction(action: ActionMessage): Promise<ActionResultMess
       const [s, drained] = await Promise.all([collectState(tab.id, action.params as GetStateParams), settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500)]);
       if (!s.ok) return fail(s.error, null, tab.id);
       const details: OutcomeDetails = { message: 'State taken.', navigation_occurred: false, result: {} };
-      if (drained) Object.assign(details, activityFields(drained.drained));
+      const left = takeDeferred(tab.id);
+      const all = left ? mergeDrained(left.drained, drained?.drained ?? { api_activity: [], dialogs: [], dialog_count: 0, pending: [] }) : drained?.drained;
+      if (all) Object.assign(details, activityFields(all));
+      if (left?.notice) details.no_change_notice = left.notice;
       return { ...base, tab_id: tab.id, status: 'success', outcome_details: details, new_simplified_state: s.state, error_info: null };
     }
     if (worker) {
@@ -198,6 +201,11 @@ async function runPageAction(
       return fail(errorInfo('TIMEOUT', `The page did not finish "${action.action}" within the action's timeout. A JavaScript dialog (alert/confirm/prompt/beforeunload) may be blocking the tab, or the page is busy: look at the tab, answer any dialog, take a new state, or raise timeout_ms.`, WS, { tab_id: tab.id, frame_id: frameId, timeout_ms: action.timeout_ms ?? 15_000 }), null, tab.id);
     }
     if (!sent.ok && !sent.portClosed) return fail(sent.error, await stateOrNull(tab.id), tab.id);
+    if (!sent.ok && ANSWER_REQUIRED.has(action.action)) {
+      const lost = await lostAnswer(action.action, tab.id, tab.url);
+      if (!lost.tabGone && watch.navigationStarted) await watch.waitForNavigationEnd(budget.cap(settle.navigation_cap_ms));
+      return fail(lost.error, lost.tabGone ? null : await stateOrNull(tab.id), tab.id);
+    }
     if (sent.ok && !sent.response.ok) {
       const error = { ...sent.response.error };
       if (error.details) error.details = structuredClone(error.details);
@@ -245,7 +253,9 @@ async function runPageAction(
       }
       // Nothing observable happened after an action that should change something: watch a while longer.
       const watchMs = budget.cap(settle.no_change_timeout_ms);
-      if (report && !report.effects && !watch.navigated && watch.newTabId === undefined && EXPECTS_CHANGE.has(action.action) && settle.no_change_timeout_ms > 0) {
+      if (report && !report.effects && !watch.navigated && watch.newTabId === undefined && EXPECTS_CHANGE.has(action.action) && settle.no_change_timeout_ms > 0 && !settle.blockOnNoChange) {
+        watchInBackground(tab.id, frameId, settle);
+      } else if (report && !report.effects && !watch.navigated && watch.newTabId === undefined && EXPECTS_CHANGE.has(action.action) && settle.no_change_timeout_ms > 0) {
         const tw = now();
         const watched = await Promise.race([settleSend(tab.id, frameId, { channel: 'bux-settle', kind: 'watch', watch_ms: watchMs, params: waitParams(settle, budget.remaining()) }, watchMs + 1000), watch.started().then(() => 'navigation' as const)]);
         timings.no_change_watch = ms(now() - tw);
@@ -270,6 +280,11 @@ async function runPageAction(
       if (fresh) drained = mergeDrained(drained, fresh.drained);
     }
     Object.assign(timings, stamps(started));
+    const left = takeDeferred(tab.id);
+    if (left) {
+      drained = mergeDrained(left.drained, drained ?? { api_activity: [], dialogs: [], dialog_count: 0, pending: [] });
+      notice ??= left.notice ?? undefined;
+    }
     const navigated = watch.navigated || !sent.ok;
     const details: OutcomeDetails = {
       message: navigated && !sent.ok ? `"${action.action}" caused a navigation${state ? ` to ${state.url}` : ''}.` : message,
@@ -296,6 +311,11 @@ async function runTrusted(tabId: number, frameId: number, plan: TrustedPlan): Re
     if (!asked.ok || !asked.response.ok) return asked;
     prepared = asked.response.result;
   }
+  // The page did it through the DOM (fill of a date/range/color...: CDP typing cannot set those).
+  if (prepared['done'] === true) {
+    const { done: _done, x: _x, y: _y, focused: _f, ...rest } = prepared;
+    return { ok: true, response: { ok: true, message: `${plan.verb} (value set through the DOM: real key events cannot set this input type) into ${String(prepared['element_id'])}.`, result: plan.result(rest, typeof rest['value'] === 'string' ? { value: rest['value'] } : {}) } };
+  }
   const input = plan.input(prepared);
   if (!input) {
     const focusable = plan.prepare?.focus && prepared['focused'] !== true;
@@ -311,6 +331,7 @@ async function runTrusted(tabId: number, frameId: number, plan: TrustedPlan): Re
   try {
     await performTrustedInput(tabId, input);
   } catch (e) {
+    if (e instanceof TrustedInputRefused) return { ok: true, response: { ok: false, error: errorInfo(e.code, e.message, WS, { ...e.details, ...(typeof prepared['element_id'] === 'string' ? { element_id: prepared['element_id'] } : {}) }) } };
     const why = e instanceof Error ? e.message : String(e);
     return { ok: true, response: { ok: false, error: errorInfo('OPERATION_FAILED_IN_TARGET', `Trusted input failed (${why}); another debugger (DevTools?) may be attached to this tab. Close it, or turn trusted_input off, and retry.`, WS, { tab_id: tabId }) } };
   }

@@ -1,16 +1,22 @@
-// Service worker entry. Listeners are registered synchronously at top level (MV3 requirement: a
-// worker woken by an event only sees listeners that exist when the script first runs). The worker
-// is disposable: the connection is rebuilt on every wake, and nothing that matters lives only here.
+// Service worker entry: a flat list of top-level registrations. MV3 wakes a stopped worker only for
+// events whose listeners exist when the script first runs, so every listener is registered here,
+// synchronously (issue 11, finding 3: navigation and tab events used to be registered lazily, and a
+// stopped worker stayed blind until the 30 s alarm). The worker is disposable: the connection is
+// rebuilt at once on every wake, and nothing that matters lives only here.
 import { BridgeConnection } from './bridge-connection';
 import { runAction } from './dispatch';
+import { installTabWatchListeners } from './tab-watch';
 
 const RECONNECT_ALARM = 'bux-reconnect';
 
 const connection = new BridgeConnection((message, send) => {
   switch (message.type) {
-    case 'action':
-      void runAction(message).then(send);
+    case 'action': {
+      // get_state with redact_card_and_otp false is the agent's explicit opt-out (snapshot privacy).
+      const showCards = message.action === 'get_state' && (message.params as { redact_card_and_otp?: unknown } | undefined)?.redact_card_and_otp === false;
+      void runAction(message).then((result) => send(result, { showCards }));
       return;
+    }
     case 'error':
       console.warn('[browser-use-ext] bridge reported', message.error_info.error_code, message.error_info.message);
       return;
@@ -19,14 +25,18 @@ const connection = new BridgeConnection((message, send) => {
       return;
   }
 });
+const wake = () => void connection.ensureConnected();
 
-chrome.runtime.onInstalled.addListener(() => void connection.ensureConnected());
-chrome.runtime.onStartup.addListener(() => void connection.ensureConnected());
+installTabWatchListeners(wake);
+chrome.runtime.onInstalled.addListener(wake);
+chrome.runtime.onStartup.addListener(wake);
+chrome.windows.onFocusChanged.addListener(wake);
 chrome.alarms.onAlarm.addListener((alarm) => {
-  if (alarm.name === RECONNECT_ALARM) void connection.ensureConnected();
+  if (alarm.name === RECONNECT_ALARM) wake();
 });
 chrome.storage.onChanged.addListener((changes, area) => {
-  if (area === 'local' && 'bridge_url' in changes) void connection.ensureConnected();
+  if (area === 'local' && 'bridge_url' in changes) wake();
 });
+// Fallback when no browser event comes: Chrome's shortest alarm period (30 s).
 void chrome.alarms.create(RECONNECT_ALARM, { periodInMinutes: 0.5 });
-void connection.ensureConnected();
+wake();

@@ -6,11 +6,13 @@
 //                                              -> watch for a first change up to no_change_timeout_ms,
 //                                                then report seed 002's notice.
 // Every wait is also capped by the action's budget (budget.ts), so nothing hangs.
-import type { SettleOptions } from '../../../schemas/generated/protocol';
-import { type SettleRequest, type SettleResponse, type SettleWaitParams } from '../shared/settle-messages';
+import type { ErrorInfo, SettleOptions } from '../../../schemas/generated/protocol';
+import { errorInfo } from '../../../schemas/lib/errors';
+import { type Drained, type SettleRequest, type SettleResponse, type SettleWaitParams } from '../shared/settle-messages';
 import { withTimeout } from './budget';
 
-export type ResolvedSettle = Required<SettleOptions>;
+/** blockOnNoChange: the caller (action settle or stored settings) set no_change_timeout_ms itself. */
+export type ResolvedSettle = Required<SettleOptions> & { blockOnNoChange: boolean };
 
 export const SETTLE_DEFAULTS: ResolvedSettle = {
   enabled: true,
@@ -19,6 +21,7 @@ export const SETTLE_DEFAULTS: ResolvedSettle = {
   network_cap_ms: 5000,
   navigation_cap_ms: 10_000,
   no_change_timeout_ms: 15_000,
+  blockOnNoChange: false,
 };
 
 /** Pointer and keyboard actions: a person doing them expects the page to react. */
@@ -30,13 +33,61 @@ export function noChangeNotice(ms: number): string {
   return ms === 15_000 ? NO_CHANGE_NOTICE_15S : `Action executed but no DOM change detected within ${Math.round(ms / 100) / 10} seconds.`;
 }
 
+/**
+ * Actions whose answer comes from the page: when the page goes away before answering, nothing was
+ * observed, so they must fail (issue 11, finding 1: wait_for used to report "caused a navigation"
+ * as success while its condition was never met).
+ */
+export const ANSWER_REQUIRED = new Set<string>(['wait_for', 'get', 'is', 'extract_content', 'get_dropdown_options', 'scroll_to_text']);
+
+/** The error for an ANSWER_REQUIRED action whose page went away: TAB_NOT_FOUND or NAVIGATED_AWAY. */
+export async function lostAnswer(action: string, tabId: number, urlBefore: string | undefined): Promise<{ error: ErrorInfo; tabGone: boolean }> {
+  const tab = await chrome.tabs.get(tabId).catch(() => null);
+  if (!tab) {
+    return { tabGone: true, error: errorInfo('TAB_NOT_FOUND', `Tab ${tabId} was closed while "${action}" was running, so it has no answer (for wait_for: the condition was not met). Use another tab (list_tabs, switch_tab) or open one (open_tab).`, 'background_script', { tab_id: tabId, action }) };
+  }
+  return {
+    tabGone: false,
+    error: errorInfo('NAVIGATED_AWAY', `The page navigated away${tab.url && tab.url !== urlBefore ? ` (to ${tab.url})` : ''} while "${action}" was running, so it has no answer (for wait_for: the condition was not met on the old page). Take a new state and decide again.`, 'background_script', { tab_id: tabId, action, ...(urlBefore ? { previous_url: urlBefore } : {}), ...(tab.url ? { current_url: tab.url } : {}) }),
+  };
+}
+
 /** chrome.storage.local key: the person's (or a test's) SettleOptions, under the action message's own `settle`. */
 export const SETTLE_OPTIONS_KEY = 'settle_options';
 
-/** Defaults < chrome.storage.local settle_options < the action message's settle. */
+/**
+ * Defaults < chrome.storage.local settle_options < the action message's settle.
+ * The no-change watch (issue 11, finding 7): by default an action answers as soon as the page has
+ * settled, and the watch for a first change goes on in the background; when no_change_timeout_ms
+ * passes with no change, the seed 002 notice rides on the tab's next result (takeDeferred). A caller
+ * that sets no_change_timeout_ms itself (the seed 002 flow wanting the notice in the action's own
+ * result) gets the blocking watch: the result waits for the first change or the notice.
+ */
 export function resolveSettle(stored: unknown, options: SettleOptions | undefined): ResolvedSettle {
   const fromStorage = typeof stored === 'object' && stored !== null ? (stored as SettleOptions) : {};
-  return { ...SETTLE_DEFAULTS, ...fromStorage, ...(options ?? {}) };
+  const blockOnNoChange = fromStorage.no_change_timeout_ms !== undefined || options?.no_change_timeout_ms !== undefined;
+  return { ...SETTLE_DEFAULTS, ...fromStorage, ...(options ?? {}), blockOnNoChange };
+}
+
+/** Per tab: the seed 002 notice (and the activity drained with it) from a background watch. */
+const deferred = new Map<number, { notice: string | null; drained: Drained }>();
+
+/** Starts the no-change watch without holding the action's result (see resolveSettle). */
+export function watchInBackground(tabId: number, frameId: number, s: ResolvedSettle): void {
+  const watchMs = s.no_change_timeout_ms;
+  void settleSend(tabId, frameId, { channel: 'bux-settle', kind: 'watch', watch_ms: watchMs, params: waitParams(s, s.dom_cap_ms + s.network_cap_ms) }, watchMs + s.dom_cap_ms + s.network_cap_ms + 1000).then((w) => {
+    if (!w || (w as { superseded?: boolean }).superseded) return;
+    const prev = deferred.get(tabId);
+    const drained = prev ? { api_activity: [...prev.drained.api_activity, ...w.drained.api_activity].slice(-50), dialogs: [...prev.drained.dialogs, ...w.drained.dialogs], dialog_count: prev.drained.dialog_count + w.drained.dialog_count, pending: w.drained.pending } : w.drained;
+    deferred.set(tabId, { notice: w.changed ? (prev?.notice ?? null) : noChangeNotice(watchMs), drained });
+  });
+}
+
+/** The notice and activity a background watch left for this tab's next result (taken once). */
+export function takeDeferred(tabId: number): { notice: string | null; drained: Drained } | undefined {
+  const d = deferred.get(tabId);
+  deferred.delete(tabId);
+  return d;
 }
 
 export function waitParams(s: ResolvedSettle, capMs: number): SettleWaitParams {

@@ -19,7 +19,7 @@ export class TabWatch {
   private readonly waiters = new Set<() => void>();
 
   constructor(readonly tabId: number) {
-    installListeners();
+    installTabWatchListeners();
     WATCHES.add(this);
   }
 
@@ -110,15 +110,21 @@ type WatchEvent = 'before' | 'committed' | 'completed' | 'error' | 'same_documen
 const WATCHES = new Set<TabWatch>();
 let installed = false;
 
+let onBrowserEvent: () => void = () => undefined;
+
 /**
  * One set of chrome.webNavigation / chrome.tabs listeners for the worker's life, fanned out to the
  * watches of running actions: adding and removing filtered listeners per action costs IPC to the
- * browser process on the hot path.
+ * browser process on the hot path. index.ts calls this at the top level (issue 11, finding 3): only
+ * listeners registered while the worker script first runs wake a stopped worker, and a woken
+ * worker reconnects to the bridge at once (`wake`), instead of staying blind until the 30 s alarm.
  */
-function installListeners(): void {
+export function installTabWatchListeners(wake?: () => void): void {
+  if (wake) onBrowserEvent = wake;
   if (installed) return;
   installed = true;
   const fan = (kind: WatchEvent, tabId: number, d: { frameId?: number; url?: string; error?: string; tabId?: number }) => {
+    onBrowserEvent();
     for (const w of WATCHES) if (w.tabId === tabId) w.onEvent(kind, d);
   };
   chrome.webNavigation.onBeforeNavigate.addListener((d) => fan('before', d.tabId, d));
@@ -129,6 +135,11 @@ function installListeners(): void {
   chrome.webNavigation.onReferenceFragmentUpdated.addListener((d) => fan('same_document', d.tabId, d));
   chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => fan('new_tab', d.sourceTabId, { tabId: d.tabId }));
   chrome.tabs.onCreated.addListener((t) => {
+    onBrowserEvent();
     if (t.openerTabId !== undefined && t.id !== undefined) fan('new_tab', t.openerTabId, { tabId: t.id });
   });
+  // Tab events with no watch to feed: registered so they wake the worker too.
+  chrome.tabs.onActivated.addListener(() => onBrowserEvent());
+  chrome.tabs.onRemoved.addListener(() => onBrowserEvent());
+  chrome.tabs.onUpdated.addListener(() => onBrowserEvent());
 }

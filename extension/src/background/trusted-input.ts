@@ -4,16 +4,23 @@
 import type { PrepareRequest } from '../shared/internal-messages';
 import type { TrustedInputRequest } from '../shared/trusted-input';
 
+import { keyForChar, modifierKey, needsShift, parseChord, type KeyDef, type Modifier } from '../content/interaction/keys';
+
 type Debuggee = chrome.debugger.Debuggee;
 const PROTOCOL = '1.3';
 
-const MODIFIER_BITS: Record<string, number> = { Alt: 1, Control: 2, Meta: 4, Shift: 8 };
-/** key -> [code, windowsVirtualKeyCode, text]; printable single characters are derived. */
-const NAMED_KEYS: Record<string, [string, number, string?]> = {
-  Enter: ['Enter', 13, '\r'], Tab: ['Tab', 9], Backspace: ['Backspace', 8], Delete: ['Delete', 46], Escape: ['Escape', 27], ' ': ['Space', 32, ' '], Space: ['Space', 32, ' '],
-  ArrowUp: ['ArrowUp', 38], ArrowDown: ['ArrowDown', 40], ArrowLeft: ['ArrowLeft', 37], ArrowRight: ['ArrowRight', 39], Home: ['Home', 36], End: ['End', 35], PageUp: ['PageUp', 33], PageDown: ['PageDown', 34],
-  Shift: ['ShiftLeft', 16], Control: ['ControlLeft', 17], Alt: ['AltLeft', 18], Meta: ['MetaLeft', 91],
-};
+const MODIFIER_BITS: Record<Modifier, number> = { Alt: 1, Control: 2, Meta: 4, Shift: 8 };
+
+/** A trusted action that cannot be done truthfully (off-screen point, unknown key): never a false success. */
+export class TrustedInputRefused extends Error {
+  constructor(
+    readonly code: 'TARGET_ELEMENT_NOT_INTERACTABLE' | 'UNKNOWN_KEY',
+    message: string,
+    readonly details: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
 
 export async function withDebugger<T>(tabId: number, fn: (send: (method: string, params?: object) => Promise<unknown>) => Promise<T>): Promise<T> {
   const target: Debuggee = { tabId };
@@ -25,22 +32,65 @@ export async function withDebugger<T>(tabId: number, fn: (send: (method: string,
   }
 }
 
-function keyInfo(key: string): { key: string; code: string; vk: number; text?: string } {
-  const named = NAMED_KEYS[key];
-  if (named) return { key, code: named[0], vk: named[1], ...(named[2] === undefined ? {} : { text: named[2] }) };
-  if (key.length === 1) {
-    const upper = key.toUpperCase();
-    const isLetter = upper >= 'A' && upper <= 'Z';
-    const isDigit = key >= '0' && key <= '9';
-    return { key, code: isLetter ? `Key${upper}` : isDigit ? `Digit${key}` : '', vk: isLetter || isDigit ? upper.charCodeAt(0) : 0, text: key };
+type Send = (method: string, params?: object) => Promise<unknown>;
+
+/** Input.dispatchKeyEvent fields of a key from the shared US layout (Playwright's crInput does the same). */
+function keyEventFields(k: KeyDef, modifiers: number): Record<string, unknown> {
+  return { key: k.key, code: k.code, windowsVirtualKeyCode: k.keyCode, nativeVirtualKeyCode: k.keyCode, location: k.location, isKeypad: k.location === 3, modifiers };
+}
+
+async function keyDown(send: Send, k: KeyDef, modifiers: number, text: string): Promise<void> {
+  await send('Input.dispatchKeyEvent', { type: text ? 'keyDown' : 'rawKeyDown', ...keyEventFields(k, modifiers), ...(text ? { text, unmodifiedText: text } : {}) });
+}
+
+async function keyUp(send: Send, k: KeyDef, modifiers: number): Promise<void> {
+  await send('Input.dispatchKeyEvent', { type: 'keyUp', ...keyEventFields(k, modifiers) });
+}
+
+/** One chord: modifiers down (with their own location), the key, modifiers up in reverse. */
+async function pressChord(send: Send, modKeys: { m: Modifier; k: KeyDef }[], key: KeyDef): Promise<void> {
+  let modifiers = 0;
+  for (const { m, k } of modKeys) {
+    modifiers |= MODIFIER_BITS[m];
+    await keyDown(send, k, modifiers, '');
   }
-  return { key, code: key, vk: 0 };
+  const shortcut = (modifiers & ~MODIFIER_BITS.Shift) !== 0;
+  const text = shortcut ? '' : key.text;
+  // A modifier pressed alone is held during its own keydown (shiftKey true on Shift's keydown), as Chrome and Playwright report.
+  const own = MODIFIER_BITS[key.key as Modifier] ?? 0;
+  await keyDown(send, key, modifiers | own, text);
+  await keyUp(send, key, modifiers);
+  for (const { m, k } of [...modKeys].reverse()) {
+    modifiers &= ~MODIFIER_BITS[m];
+    await keyUp(send, k, modifiers);
+  }
+}
+
+/** The visible viewport in CSS pixels (the coordinate space of Input.dispatchMouseEvent). */
+async function viewportSize(send: Send): Promise<{ width: number; height: number } | null> {
+  try {
+    const m = (await send('Page.getLayoutMetrics')) as { cssVisualViewport?: { clientWidth: number; clientHeight: number }; cssLayoutViewport?: { clientWidth: number; clientHeight: number } };
+    const v = m.cssVisualViewport ?? m.cssLayoutViewport;
+    return v ? { width: v.clientWidth, height: v.clientHeight } : null;
+  } catch {
+    return null;
+  }
 }
 
 export async function performTrustedInput(tabId: number, req: TrustedInputRequest): Promise<void> {
+  // Keys are parsed before the debugger is attached: an unknown key attaches nothing.
+  const chords = req.kind === 'keys' ? req.keys.map((key) => {
+    const parsed = parseChord(key, false);
+    if (!parsed.ok) throw new TrustedInputRefused('UNKNOWN_KEY', `${parsed.reason.replace(/\.$/, '')}. Use Playwright key names (US keyboard layout) such as Enter, Tab, ArrowDown, ControlRight, NumpadSubtract, or chords like Control+A.`, { key });
+    return parsed.chord;
+  }) : [];
   await withDebugger(tabId, async (send) => {
     if (req.kind === 'mouse') {
-      const modifiers = (req.modifiers ?? []).reduce((m, k) => m | (MODIFIER_BITS[k] ?? 0), 0);
+      const vp = await viewportSize(send);
+      if (vp && (req.x < 0 || req.y < 0 || req.x >= vp.width || req.y >= vp.height)) {
+        throw new TrustedInputRefused('TARGET_ELEMENT_NOT_INTERACTABLE', `The element's point (${Math.round(req.x)}, ${Math.round(req.y)}) is outside the visible viewport (${vp.width}x${vp.height}), so a real click there would miss; nothing was clicked. Scroll the element (or its iframe) into view (scroll_into_view) and retry, or turn trusted_input off.`, { check: 'visible', reason: 'outside_viewport', x: req.x, y: req.y });
+      }
+      const modifiers = (req.modifiers ?? []).reduce((m, k) => m | (MODIFIER_BITS[k as Modifier] ?? 0), 0);
       const base = { x: req.x, y: req.y, modifiers };
       // A background tab's renderer acks mouse input only after ~5 s (measured: 5026 ms per
       // click); focus emulation makes the page "visible" for this debugger session only, and the
@@ -57,34 +107,35 @@ export async function performTrustedInput(tabId: number, req: TrustedInputReques
     }
     if (req.kind === 'insert_text') {
       // Select all (the editing command, so it works whatever the platform's shortcut), delete, insert.
-      const a = keyInfo('a');
-      await send('Input.dispatchKeyEvent', { type: 'rawKeyDown', key: 'Control', code: 'ControlLeft', windowsVirtualKeyCode: 17, modifiers: 2 });
-      await send('Input.dispatchKeyEvent', { type: 'rawKeyDown', key: a.key, code: a.code, windowsVirtualKeyCode: a.vk, modifiers: 2, commands: ['selectAll'] });
-      await send('Input.dispatchKeyEvent', { type: 'keyUp', key: a.key, code: a.code, windowsVirtualKeyCode: a.vk, modifiers: 2 });
-      await send('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Control', code: 'ControlLeft', windowsVirtualKeyCode: 17, modifiers: 0 });
-      await send('Input.dispatchKeyEvent', { type: 'rawKeyDown', key: 'Delete', code: 'Delete', windowsVirtualKeyCode: 46 });
-      await send('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Delete', code: 'Delete', windowsVirtualKeyCode: 46 });
+      const ctrl = modifierKey('Control');
+      const a = keyForChar('a');
+      const del = parseChord('Delete');
+      await keyDown(send, ctrl, MODIFIER_BITS.Control, '');
+      await send('Input.dispatchKeyEvent', { type: 'rawKeyDown', ...keyEventFields(a, MODIFIER_BITS.Control), commands: ['selectAll'] });
+      await keyUp(send, a, MODIFIER_BITS.Control);
+      await keyUp(send, ctrl, 0);
+      if (del.ok) await pressChord(send, [], del.chord.key);
       if (req.text) await send('Input.insertText', { text: req.text });
       return;
     }
-    for (const chord of req.keys) {
-      const parts = chord.length > 1 && chord.includes('+') ? chord.split('+') : [chord];
-      const main = parts.pop() as string;
-      let modifiers = 0;
-      for (const m of parts) {
-        modifiers |= MODIFIER_BITS[m] ?? 0;
-        const k = keyInfo(m);
-        await send('Input.dispatchKeyEvent', { type: 'rawKeyDown', key: k.key, code: k.code, windowsVirtualKeyCode: k.vk, modifiers });
+    if (req.kind === 'type') {
+      // Playwright keyboard.type: a key press per character the layout has (Shift held for shifted
+      // ones, so key, code and shiftKey are what a person's keystroke gives), Input.insertText for the rest.
+      let first = true;
+      for (const ch of req.text) {
+        if (!first && req.delay_ms) await new Promise((r) => setTimeout(r, req.delay_ms));
+        first = false;
+        const k = keyForChar(ch);
+        if (k.code === '') {
+          await send('Input.insertText', { text: ch });
+          continue;
+        }
+        await pressChord(send, needsShift(ch) ? [{ m: 'Shift', k: modifierKey('Shift') }] : [], k);
       }
-      const k = keyInfo(main);
-      const withText = k.text !== undefined && (modifiers & ~MODIFIER_BITS['Shift']!) === 0;
-      await send('Input.dispatchKeyEvent', { type: withText ? 'keyDown' : 'rawKeyDown', key: k.key, code: k.code, windowsVirtualKeyCode: k.vk, modifiers, ...(withText ? { text: k.text, unmodifiedText: k.text } : {}) });
-      await send('Input.dispatchKeyEvent', { type: 'keyUp', key: k.key, code: k.code, windowsVirtualKeyCode: k.vk, modifiers });
-      for (const m of parts.reverse()) {
-        modifiers &= ~(MODIFIER_BITS[m] ?? 0);
-        const mk = keyInfo(m);
-        await send('Input.dispatchKeyEvent', { type: 'keyUp', key: mk.key, code: mk.code, windowsVirtualKeyCode: mk.vk, modifiers });
-      }
+      return;
+    }
+    for (const chord of chords) {
+      await pressChord(send, chord.modifiers.map((m, i) => ({ m, k: chord.modifierKeys?.[i] ?? modifierKey(m) })), chord.key);
       if (req.delay_ms) await new Promise((r) => setTimeout(r, req.delay_ms));
     }
   });
@@ -99,7 +150,7 @@ export async function performTrustedInput(tabId: number, req: TrustedInputReques
  */
 export interface TrustedPlan {
   /** Page-side preparation of the target (null: keys go to whatever has focus). */
-  prepare: { checks: PrepareRequest['checks']; focus: boolean; params: Record<string, unknown> } | null;
+  prepare: { checks: PrepareRequest['checks']; focus: boolean; params: Record<string, unknown>; fill?: string; caret?: 'end' } | null;
   input(prepared: Record<string, unknown>): TrustedInputRequest | null;
   /** Read the target's value after the input (fill/type results carry it). */
   readValue: boolean;
@@ -133,8 +184,8 @@ export function trustedPlan(action: string, params: unknown): TrustedPlan | null
     const text = (action === 'fill' ? p['value'] : p['text']) as string;
     const delay = typeof p['delay_ms'] === 'number' ? (p['delay_ms'] as number) : 0;
     return {
-      prepare: { checks: 'edit', focus: true, params: pick(p, TARGET_KEYS) },
-      input: (r) => (r['focused'] !== true ? null : action === 'fill' ? { kind: 'insert_text', text } : { kind: 'keys', keys: [...text].map((c) => (c === '\n' ? 'Enter' : c)), ...(delay ? { delay_ms: delay } : {}) }),
+      prepare: { checks: 'edit', focus: true, params: pick(p, TARGET_KEYS), ...(action === 'fill' ? { fill: text } : { caret: 'end' as const }) },
+      input: (r) => (r['focused'] !== true ? null : action === 'fill' ? { kind: 'insert_text', text: typeof r['fill_value'] === 'string' ? (r['fill_value'] as string) : text } : { kind: 'type', text, ...(delay ? { delay_ms: delay } : {}) }),
       readValue: true,
       result: (r, v) => ({ element_id: r['element_id'], ...v }),
       verb: action === 'fill' ? 'Trusted fill' : 'Trusted typing',

@@ -68,6 +68,8 @@ if (!window.__browserUseExtEarly) {
       }
       case 'watch': {
         const w = await tracker.watch(req.watch_ms, req.params);
+        // Superseded by a newer action: its observer and activity log belong to that action.
+        if (w.superseded) return { ok: true, kind: 'watch', ...w, drained: { api_activity: [], dialogs: [], dialog_count: 0, pending: [] } };
         tracker.end();
         return { ok: true, kind: 'watch', ...w, drained: activity.drain() };
       }

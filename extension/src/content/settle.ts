@@ -57,6 +57,30 @@ export class PageActivity {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** Form controls compared between begin and now, at most this many (huge forms stay cheap). */
+const MAX_CONTROLS = 500;
+
+/**
+ * What the DOM does not show: properties (a checkbox's `checked` set by a handler, a value set by
+ * script), the selection and the scroll position. Compared against the state at `begin` (issue 11,
+ * finding 7: these used to count as "no change" and hold the result for 15 s).
+ */
+function propertyFingerprint(): string {
+  const parts: string[] = [];
+  const controls = document.querySelectorAll('input, select, textarea');
+  const n = Math.min(controls.length, MAX_CONTROLS);
+  for (let i = 0; i < n; i++) {
+    const c = controls[i];
+    if (c instanceof HTMLInputElement) parts.push(c.type === 'checkbox' || c.type === 'radio' ? (c.checked ? '1' : '0') + (c.indeterminate ? 'i' : '') : `${c.value.length}:${c.value.slice(0, 32)}`);
+    else if (c instanceof HTMLSelectElement) parts.push(String(c.selectedIndex));
+    else if (c instanceof HTMLTextAreaElement) parts.push(`${c.value.length}:${c.value.slice(0, 32)}`);
+  }
+  const sel = document.getSelection();
+  parts.push(sel ? `${sel.rangeCount}:${sel.anchorOffset}:${sel.focusOffset}:${sel.toString().length}` : '-');
+  parts.push(`${Math.round(window.scrollX)},${Math.round(window.scrollY)}`);
+  return parts.join('|');
+}
+
 /** Watches one document between the worker's `begin` and the end of `wait`. */
 export class SettleTracker {
   private observer: MutationObserver | null = null;
@@ -64,25 +88,34 @@ export class SettleTracker {
   private mutated = false;
   private otherEffect = false;
   private focusAtBegin: Element | null = null;
+  private fingerprintAtBegin = '';
   private changeWaiters = new Set<() => void>();
+  /** Bumped by every begin: a watch still running for an earlier action ends when a new one starts. */
+  private generation = 0;
 
   constructor(private readonly activity: PageActivity) {
-    // Input and change events are effects too (a typed value does not mutate the DOM). Scroll is
-    // not: acting scrolls the target into view by itself.
+    // Events that are effects although they need not mutate the DOM: a typed value, a toggled
+    // checkbox, a moved focus or selection, a scrolled container (issue 11, finding 7).
     const mark = () => {
       if (!this.observer) return;
       this.otherEffect = true;
+      this.lastChangeAt = performance.now();
+      for (const w of this.changeWaiters) w();
     };
-    for (const type of ['input', 'change']) window.addEventListener(type, mark, { capture: true, passive: true });
+    for (const type of ['input', 'change', 'select', 'toggle']) window.addEventListener(type, mark, { capture: true, passive: true });
+    document.addEventListener('selectionchange', mark, { passive: true });
   }
 
   begin(): void {
+    this.generation++;
+    for (const w of this.changeWaiters) w();
     this.observer?.disconnect();
     this.mutated = false;
     this.otherEffect = false;
     this.activity.requestsStarted = 0;
     this.activity.dialogsSeen = 0;
     this.focusAtBegin = document.activeElement;
+    this.fingerprintAtBegin = propertyFingerprint();
     this.lastChangeAt = performance.now();
     this.observer = new MutationObserver(() => {
       this.mutated = true;
@@ -93,16 +126,24 @@ export class SettleTracker {
   }
 
   private effects(): boolean {
-    return this.mutated || this.otherEffect || this.activity.requestsStarted > 0 || this.activity.dialogsSeen > 0 || this.focusMovedToEditable();
+    if (this.mutated || this.otherEffect || this.activity.requestsStarted > 0 || this.activity.dialogsSeen > 0 || this.focusMoved()) return true;
+    if (this.observer && propertyFingerprint() !== this.fingerprintAtBegin) {
+      this.otherEffect = true;
+      return true;
+    }
+    return false;
   }
 
-  /** Clicking a text field to focus it is an effect; focusing a button on the way to a click is not. */
-  private focusMovedToEditable(): boolean {
+  /** Focus that moved is an effect, except onto the element being clicked (focus on the way to a click). */
+  private focusMoved(): boolean {
     const el = document.activeElement;
-    if (!el || el === this.focusAtBegin) return false;
+    if (el === this.focusAtBegin) return false;
+    if (!el || el === document.body) return this.focusAtBegin !== null && this.focusAtBegin !== document.body;
     if (el instanceof HTMLElement && el.isContentEditable) return true;
     if (el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return true;
-    return el instanceof HTMLInputElement && !['button', 'submit', 'reset', 'checkbox', 'radio', 'image', 'file', 'color', 'range'].includes(el.type);
+    if (el instanceof HTMLInputElement && !['button', 'submit', 'reset', 'checkbox', 'radio', 'image', 'file', 'color', 'range'].includes(el.type)) return true;
+    // A button taking focus because it was clicked is not a reaction of the page.
+    return false;
   }
 
   /** Resolves true once no mutation happened for quietMs, false at capMs. */
@@ -149,15 +190,20 @@ export class SettleTracker {
     return { dom_changed: this.mutated, effects: this.effects(), settled: quiet && net.idle, dom_quiet_ms: domMs, network_idle_ms: net.ms, pending: this.activity.pending.size };
   }
 
-  /** After an action that changed nothing: wait up to watchMs for a first change, then settle again. */
-  async watch(watchMs: number, p: SettleWaitParams): Promise<{ changed: boolean; watched_ms: number; report: SettleReport }> {
+  /**
+   * After an action that changed nothing: wait up to watchMs for a first change, then settle again.
+   * superseded: another action began meanwhile (the agent moved on; no notice, and the newer
+   * action's tracking and activity log are left alone).
+   */
+  async watch(watchMs: number, p: SettleWaitParams): Promise<{ changed: boolean; watched_ms: number; report: SettleReport; superseded: boolean }> {
     if (!this.observer) this.begin();
+    const gen = this.generation;
     const start = performance.now();
     const changed = this.effects()
       ? true
       : await new Promise<boolean>((resolve) => {
           const check = () => {
-            if (this.effects()) finish(true);
+            if (this.generation !== gen || this.effects()) finish(true);
           };
           const finish = (v: boolean) => {
             clearTimeout(timer);
@@ -173,8 +219,9 @@ export class SettleTracker {
           const timer = setTimeout(() => finish(false), watchMs);
         });
     const watched = Math.round(performance.now() - start);
-    const report = changed ? await this.wait(p) : { dom_changed: this.mutated, effects: false, settled: true, dom_quiet_ms: 0, network_idle_ms: 0, pending: this.activity.pending.size };
-    return { changed, watched_ms: watched, report };
+    const superseded = this.generation !== gen;
+    const report = changed && !superseded ? await this.wait(p) : { dom_changed: this.mutated, effects: changed, settled: true, dom_quiet_ms: 0, network_idle_ms: 0, pending: this.activity.pending.size };
+    return { changed, watched_ms: watched, report, superseded };
   }
 
   end(): void {

@@ -12,7 +12,7 @@ import type { ErrorInfo, Target } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/errors';
 import { parseElementId } from '../shared/element-ref';
 import type { PageContext } from './actions/registry';
-import { allElements, describe, isVisible, queryAllDeep } from './interaction/dom';
+import { allElements, composedParent, describe, isVisible, queryAllDeep } from './interaction/dom';
 import { accessibleName } from './snapshot/accname';
 import { roleOf } from './snapshot/roles';
 
@@ -40,6 +40,13 @@ export function nameMatches(actual: string, wanted: string, exact: boolean): boo
   return exact ? norm(actual) === norm(wanted) : norm(actual).toLowerCase().includes(norm(wanted).toLowerCase());
 }
 
+/** The browser agent's own UI on the page (data-browser-agent-ui, also across shadow roots): never
+ * a target, never listed, and the hit test sees through it (issue 11, finding 6). */
+export function isAgentUi(el: Element): boolean {
+  for (let n: Element | null = el; n; n = composedParent(n)) if (n.hasAttribute('data-browser-agent-ui')) return true;
+  return false;
+}
+
 /** Hidden from the accessibility tree: aria-hidden on it or an ancestor, or not rendered. */
 function ariaHidden(el: Element): boolean {
   if (el.closest('[aria-hidden="true"]')) return true;
@@ -51,7 +58,7 @@ export function findByRole(role: string, name: string | undefined, exact: boolea
   const out: Element[] = [];
   for (const el of allElements()) {
     if (roleOf(el) !== wanted) continue;
-    if (ariaHidden(el)) continue;
+    if (ariaHidden(el) || isAgentUi(el)) continue;
     if (name !== undefined && !nameMatches(accessibleName(el), name, exact)) continue;
     out.push(el);
   }
@@ -63,7 +70,7 @@ export function findAll(p: TargetParams): { ok: true; elements: Element[] } | { 
   if (p.role !== undefined) return { ok: true, elements: findByRole(p.role, p.name, p.exact === true) };
   if (p.selector !== undefined) {
     try {
-      return { ok: true, elements: queryAllDeep(p.selector) };
+      return { ok: true, elements: queryAllDeep(p.selector).filter((el) => !isAgentUi(el)) };
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       return { ok: false, error: errorInfo('INVALID_MESSAGE', `The selector ${JSON.stringify(p.selector)} is not valid CSS (${why}). Fix it, or target by element_id from get_state.`, 'content_script', { selector: p.selector }) };
@@ -99,6 +106,7 @@ export function resolveTarget(ctx: PageContext, p: TargetParams): Resolved {
       return { ok: false, error: errorInfo('EXTENSION_INTERNAL_ERROR', `Element ${p.element_id} lives in frame ${parsed.frameId}, but the action reached a frame that cannot resolve it (the worker did not route it). Report the bug; meanwhile target it by role/name or selector.`, 'content_script', { element_id: p.element_id }) };
     }
     const found = ctx.refs.resolve(parsed.local);
+    if (found.ok && isAgentUi(found.element)) return { ok: false, error: errorInfo('TARGET_ELEMENT_NOT_FOUND', `Element ${p.element_id} is part of the browser agent's own UI, which agents do not act on. Take a new state (get_state) and use an id from it.`, 'content_script', { element_id: p.element_id, reason: 'unknown' }) };
     if (found.ok) return { ok: true, element: found.element, elementId: p.element_id };
     const message =
       found.reason === 'stale'

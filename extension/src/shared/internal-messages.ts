@@ -40,6 +40,10 @@ export interface PrepareRequest {
   checks: 'pointer' | 'hover' | 'edit' | 'none';
   focus: boolean;
   params: unknown;
+  /** fill: the value, validated page-side; value types (date, range, color...) are set there (result.done). */
+  fill?: string;
+  /** type: put the caret at the end when the field gets focus now (one already focused keeps its caret). */
+  caret?: 'end';
 }
 
 /** Trusted mode: the current value of an element (after trusted typing), never a password's. */

@@ -19,6 +19,12 @@ export type TrustedInputRequest =
       delay_ms?: number;
     }
   | {
+      /** type: one key press per character of the US layout (Shift held for shifted ones), Input.insertText for others. */
+      kind: 'type';
+      text: string;
+      delay_ms?: number;
+    }
+  | {
       /** fill: select-all + Delete in the focused field, then Input.insertText (one input event, as a paste or IME commit). */
       kind: 'insert_text';
       text: string;

@@ -16,11 +16,19 @@ export async function screenshot(ctx: WorkerContext): Promise<WorkerOutcome> {
   }
   if (!ctx.tab.active) await chrome.tabs.update(ctx.tab.id, { active: true });
   let dataUrl: string;
+  // Card, CVC, one-time-code and PIN fields are drawn masked while the picture is taken (privacy.ts).
+  const mask = (on: boolean) =>
+    chrome.scripting
+      .executeScript({ target: { tabId: ctx.tab.id }, func: (v: boolean) => new Promise<number>((res) => { const n = globalThis.__buxMaskSecrets?.(v) ?? 0; setTimeout(() => res(n), v && n ? 60 : 0); }), args: [on] })
+      .catch(() => undefined);
   try {
+    await mask(true);
     dataUrl = await chrome.tabs.captureVisibleTab(ctx.tab.windowId, { format: 'png' });
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     return { ok: false, error: errorInfo('OPERATION_FAILED_IN_TARGET', `Chrome refused the screenshot (${why}). Wait a second and retry (Chrome allows two captures per second).`, WS, { tab_id: ctx.tab.id }) };
+  } finally {
+    await mask(false);
   }
   const data_base64 = dataUrl.slice(dataUrl.indexOf(',') + 1);
   const { width, height } = pngSize(data_base64);

@@ -2,6 +2,7 @@
 import type { ErrorInfo } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { waitForActionable, type Check, type Point } from '../interaction/actionability';
+import { DEFAULT_PRIVACY, sensitiveReason } from '../snapshot/privacy';
 import { resolveTarget, type TargetParams } from '../target';
 import type { HandlerOutcome, PageContext } from './registry';
 
@@ -29,9 +30,10 @@ export function fail(code: ErrorInfo['error_code'], message: string, details?: R
   return { ok: false, error: errorInfo(code, message, 'content_script', details) };
 }
 
-/** The element's value for results; never a password. */
+/** The element's value for results; never a password, card, CVC or one-time code (privacy.ts). */
 export function safeValue(el: Element): string | undefined {
-  if (el instanceof HTMLInputElement) return el.type === 'password' ? undefined : el.value;
+  if (sensitiveReason(el, DEFAULT_PRIVACY)) return undefined;
+  if (el instanceof HTMLInputElement) return el.value;
   if (el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return el.value;
   if ((el as HTMLElement).isContentEditable) return (el as HTMLElement).innerText;
   return undefined;

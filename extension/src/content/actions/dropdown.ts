@@ -34,7 +34,8 @@ function listboxOf(el: Element): Element | null {
 
 function optionsOf(el: Element): Opt[] | null {
   if (el instanceof HTMLSelectElement) {
-    return [...el.options].map((o, index) => ({ index, text: o.text, value: o.value, selected: o.selected, disabled: o.disabled, el: o }));
+    // :disabled covers an option inside a disabled <optgroup> too (its own .disabled stays false).
+    return [...el.options].map((o, index) => ({ index, text: o.text, value: o.value, selected: o.selected, disabled: o.disabled || o.matches(':disabled'), el: o }));
   }
   const box = listboxOf(el);
   if (!box) return null;
@@ -66,15 +67,25 @@ export const getDropdownOptions: PageHandler = async (ctx, raw) => {
   return ok(formatted, { options: options.map(publicOpt), formatted }, false);
 };
 
-function matchOptions(options: Opt[], p: SelectOptionParams): { ok: true; picked: Opt[] } | { ok: false; missing: string } {
+type Match = { ok: true; picked: Opt[] } | { ok: false; missing: string | number; disabled?: Opt };
+
+/**
+ * Playwright's selectOption matching: a value matches an option's value, else its label; a label
+ * matches the label (exact, then case-insensitive, then the label attribute); an index the
+ * position. A disabled option (or one in a disabled optgroup) is reported, never selected.
+ */
+function matchOptions(options: Opt[], p: SelectOptionParams): Match {
   const picked: Opt[] = [];
-  const byValue = p.values !== undefined;
-  for (const wanted of (byValue ? p.values : p.labels) ?? []) {
-    const usable = options.filter((o) => !o.disabled);
-    const found = byValue
-      ? usable.find((o) => o.value === wanted)
-      : (usable.find((o) => collapse(o.text) === collapse(wanted)) ?? usable.find((o) => collapse(o.text).toLowerCase() === collapse(wanted).toLowerCase()) ?? labelAttributeMatch(usable, wanted));
-    if (!found) return { ok: false, missing: wanted };
+  const byLabel = (wanted: string) => options.find((o) => collapse(o.text) === collapse(wanted)) ?? options.find((o) => collapse(o.text).toLowerCase() === collapse(wanted).toLowerCase()) ?? labelAttributeMatch(options, wanted);
+  const wants: { key: string | number; find: () => Opt | undefined }[] = [
+    ...(p.values ?? []).map((v) => ({ key: v, find: () => options.find((o) => o.value === v) ?? byLabel(v) })),
+    ...(p.labels ?? []).map((l) => ({ key: l, find: () => byLabel(l) })),
+    ...(p.option_indexes ?? []).map((i) => ({ key: i, find: () => options[i] })),
+  ];
+  for (const w of wants) {
+    const found = w.find();
+    if (!found) return { ok: false, missing: w.key };
+    if (found.disabled) return { ok: false, missing: w.key, disabled: found };
     if (!picked.includes(found)) picked.push(found);
   }
   return { ok: true, picked };
@@ -87,15 +98,21 @@ function labelAttributeMatch(options: Opt[], wanted: string): Opt | undefined {
 
 export const selectOption: PageHandler = async (ctx, raw) => {
   const p = raw as SelectOptionParams;
-  if (p.values === undefined && p.labels === undefined) return fail('INVALID_MESSAGE', 'select_option needs values or labels (a list of option values, or of visible option texts).');
+  if (p.values === undefined && p.labels === undefined && p.option_indexes === undefined) return fail('INVALID_MESSAGE', 'select_option needs values, labels or option_indexes (option values or labels, visible option texts, or zero-based positions).');
+  // The kind of element does not change while waiting: a non-dropdown fails at once.
+  const t = await prepare(ctx, p, []);
+  if (!t.ok) return t;
+  if (!optionsOf(t.el)) return fail('TARGET_ELEMENT_NOT_INTERACTABLE', `${label(t.id, t.el)} is not a dropdown (<select> or role=listbox). Pick the select element from a new state, or click a custom dropdown open and click the option.`, { element_id: t.id, check: 'dropdown' });
   const r = await prepare(ctx, p, ['visible', 'enabled']);
   if (!r.ok) return r;
-  const options = optionsOf(r.el);
-  if (!options) return fail('TARGET_ELEMENT_NOT_INTERACTABLE', `${label(r.id, r.el)} is not a dropdown (<select> or role=listbox). Pick the select element from a new state, or click a custom dropdown open and click the option.`, { element_id: r.id, check: 'dropdown' });
+  const options = optionsOf(r.el) ?? [];
   const m = matchOptions(options, p);
   if (!m.ok) {
     const listed = options.map(publicOpt);
-    return { ok: false, error: errorInfo('OPTION_NOT_FOUND', `${label(r.id, r.el)} has no enabled option with ${p.values ? 'value' : 'text'} ${JSON.stringify(m.missing)}. Options: ${options.map((o) => `${JSON.stringify(o.text)} (value ${JSON.stringify(o.value)})${o.disabled ? ' disabled' : ''}`).join(', ')}. Use one of these exactly.`, 'content_script', { element_id: r.id, requested: m.missing, options: listed }) };
+    const list = options.map((o) => `${JSON.stringify(o.text)} (value ${JSON.stringify(o.value)})${o.disabled ? ' disabled' : ''}`).join(', ');
+    const what = typeof m.missing === 'number' ? `index ${m.missing}` : p.labels?.includes(m.missing) ? `text ${JSON.stringify(m.missing)}` : `value or text ${JSON.stringify(m.missing)}`;
+    if (m.disabled) return { ok: false, error: errorInfo('OPTION_DISABLED', `The option with ${what} in ${label(r.id, r.el)} is disabled${m.disabled.el instanceof HTMLOptionElement && !m.disabled.el.disabled ? ' (its <optgroup> is disabled)' : ''}, so it cannot be selected. Pick an enabled option: ${list}.`, 'content_script', { element_id: r.id, requested: m.missing, options: listed }) };
+    return { ok: false, error: errorInfo('OPTION_NOT_FOUND', `${label(r.id, r.el)} has no option with ${what}. Options: ${list}. Use one of these exactly.`, 'content_script', { element_id: r.id, requested: m.missing, options: listed }) };
   }
   const el = r.el;
   let note = '';

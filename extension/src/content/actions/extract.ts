@@ -4,6 +4,7 @@
 // Each frame answers for itself; background/extract.ts gathers every frame of the tab and appends
 // subframes as "IFRAME <url>:" blocks like browser_use.
 import type { ExtractContentParams } from '../../../../schemas/generated/protocol';
+import { maskSecretFields, redactCardNumbers } from '../snapshot/privacy';
 import { ok } from './common';
 import type { PageHandler } from './registry';
 
@@ -112,15 +113,19 @@ export function extractFrameText(includeLinks = true, inlineFrames = false): Fra
     .replace(/\n{3,}/g, '\n\n')
     .trim();
   const title = document.title ? `# ${document.title}\n\n` : '';
-  return { url: location.href, text: window === window.top ? title + text : text };
+  // Inputs are skipped above; card numbers printed as text are masked (privacy.ts).
+  return { url: location.href, text: redactCardNumbers(window === window.top ? title + text : text) };
 }
 
 declare global {
   // Called by background/extract.ts through chrome.scripting.executeScript in every frame (the
   // isolated world is shared with this content script).
   var __buxExtractFrame: ((includeLinks: boolean) => FrameText) | undefined;
+  var __buxMaskSecrets: ((on: boolean) => number) | undefined;
 }
 globalThis.__buxExtractFrame = extractFrameText;
+// Called by background/actions/screenshot.ts around a capture (privacy.ts maskSecretFields).
+globalThis.__buxMaskSecrets = maskSecretFields;
 
 const DEFAULT_MAX = 100_000;
 

@@ -14,7 +14,7 @@ const isMac = () => /Mac|iPhone|iPad/.test(navigator.platform);
 export const press: PageHandler = async (ctx, raw) => {
   const p = raw as PressParams;
   const parsed = parseChord(p.key, isMac());
-  if (!parsed.ok) return fail('INVALID_MESSAGE', `${parsed.reason}. Use Playwright key names such as Enter, Tab, ArrowDown, Escape, Backspace, a, or chords like Control+A and Shift+Tab.`, { key: p.key });
+  if (!parsed.ok) return fail('UNKNOWN_KEY', `${parsed.reason.replace(/\.$/, '')}. Use Playwright key names (US keyboard layout) such as Enter, Tab, ArrowDown, Escape, Backspace, ControlRight, NumpadSubtract, F5, a single character, or chords like Control+A and Shift+Tab.`, { key: p.key, ...(parsed.unknownKey !== undefined ? { unknown: parsed.unknownKey } : {}) });
   let where = 'the focused element';
   if (hasTarget(p)) {
     const r = await prepare(ctx, p, []);

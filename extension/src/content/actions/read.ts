@@ -4,6 +4,7 @@
 import type { GetParams, IsParams } from '../../../../schemas/generated/protocol';
 import { isDisabled, isEditable } from '../interaction/actionability';
 import { composedContains, deepActiveElement, isVisible } from '../interaction/dom';
+import { readableAttribute, readableHtml, readableValue, redactCardNumbers, sensitiveReason, DEFAULT_PRIVACY } from '../snapshot/privacy';
 import { findAll, hasTarget, resolveTarget } from '../target';
 import { checkedState } from './check';
 import { fail, label, ok } from './common';
@@ -27,22 +28,33 @@ export const get: PageHandler = (ctx, raw) => {
   const el = t.element;
   switch (p.what) {
     case 'text': {
-      const text = (el as HTMLElement).innerText ?? el.textContent ?? '';
+      const text = redactCardNumbers((el as HTMLElement).innerText ?? el.textContent ?? '');
       return ok(text, { value: text }, false);
     }
     case 'value': {
       if (el instanceof HTMLInputElement && el.type === 'password') return fail('NOT_PERMITTED', `${label(t.elementId, el)} is a password field; its value never leaves the page.`, { element_id: t.elementId });
-      if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || el instanceof HTMLOptionElement || el instanceof HTMLButtonElement || el instanceof HTMLOutputElement) return ok(el.value, { value: el.value }, false);
-      if ((el as HTMLElement).isContentEditable) return ok((el as HTMLElement).innerText, { value: (el as HTMLElement).innerText }, false);
+      // The same filter as the snapshot (privacy.ts): card, CVC, one-time codes and PINs are withheld.
+      const reason = sensitiveReason(el, DEFAULT_PRIVACY);
+      if (reason) return ok(`${label(t.elementId, el)} holds a ${reason.replace(/_/g, ' ')}; its value is withheld.`, { value: readableValue(el, '').value }, false);
+      if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || el instanceof HTMLOptionElement || el instanceof HTMLButtonElement || el instanceof HTMLOutputElement) {
+        const v = redactCardNumbers(el.value);
+        return ok(v, { value: v }, false);
+      }
+      if ((el as HTMLElement).isContentEditable) {
+        const v = redactCardNumbers((el as HTMLElement).innerText);
+        return ok(v, { value: v }, false);
+      }
       return fail('TARGET_ELEMENT_NOT_INTERACTABLE', `${label(t.elementId, el)} has no value (it is not an input, textarea, select or contenteditable). Use what=text.`, { element_id: t.elementId, check: 'has_value' });
     }
     case 'attribute': {
       if (!p.attribute) return fail('INVALID_MESSAGE', 'get attribute needs "attribute" (the attribute name).');
-      const v = el.getAttribute(p.attribute);
+      const raw = el.getAttribute(p.attribute);
+      const v = raw === null ? null : readableAttribute(el, p.attribute, raw);
       return ok(v === null ? `${label(t.elementId, el)} has no ${p.attribute} attribute.` : v, { value: v }, false);
     }
     case 'html': {
-      const html = el.outerHTML.length > MAX_HTML ? `${el.outerHTML.slice(0, MAX_HTML)}…` : el.outerHTML;
+      const full = readableHtml(el);
+      const html = full.length > MAX_HTML ? `${full.slice(0, MAX_HTML)}…` : full;
       return ok(html, { value: html }, false);
     }
   }

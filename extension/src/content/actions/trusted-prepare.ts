@@ -4,8 +4,10 @@
 import { errorInfo } from '../../../../schemas/lib/errors';
 import type { PrepareRequest, ReadValueRequest, RunActionResponse } from '../../shared/internal-messages';
 import { EDIT_CHECKS, HOVER_CHECKS, POINTER_CHECKS, type Check } from '../interaction/actionability';
+import { caretToEnd, replaceValue } from '../interaction/editing';
+import { filledResult, planFill } from './fill';
 import { composedContains, deepActiveElement } from '../interaction/dom';
-import { type ActionCommon, prepare, safeValue } from './common';
+import { type ActionCommon, label, prepare, safeValue } from './common';
 import type { PageContext } from './registry';
 
 const CHECKS: Record<PrepareRequest['checks'], Check[]> = { pointer: POINTER_CHECKS, hover: HOVER_CHECKS, edit: EDIT_CHECKS, none: [] };
@@ -14,11 +16,37 @@ export async function prepareTrusted(ctx: PageContext, req: PrepareRequest): Pro
   const r = await prepare(ctx, req.params as ActionCommon, CHECKS[req.checks]);
   if (!r.ok) return r;
   let focused = false;
-  if (req.focus) {
-    (r.el as HTMLElement).focus?.({ preventScroll: true });
-    focused = composedContains(r.el, deepActiveElement());
+  let fillValue: string | undefined;
+  if (req.fill !== undefined) {
+    // Trusted fill validates like synthetic fill; value types (date, range, color...) cannot be set
+    // by CDP typing, so they take the DOM route here and the worker sends no input.
+    const plan = planFill(r.el, r.id, req.fill);
+    if (!plan.ok) return plan.outcome;
+    if (plan.route === 'set') {
+      (r.el as HTMLElement).focus?.({ preventScroll: true });
+      if (!replaceValue(r.el, plan.value)) return { ok: false, error: errorInfo('OPERATION_FAILED_IN_TARGET', `The page cancelled the edit of ${label(r.id, r.el)} (beforeinput was prevented).`, 'content_script', { element_id: r.id }) };
+      return { ok: true, message: '', result: { ...filledResult(r.el, r.id), done: true } };
+    }
+    fillValue = plan.value;
   }
-  return { ok: true, message: '', result: { element_id: r.id, x: r.point.x, y: r.point.y, focused } };
+  if (req.focus) {
+    const wasFocused = composedContains(r.el, deepActiveElement());
+    if (!wasFocused) (r.el as HTMLElement).focus?.({ preventScroll: true });
+    focused = composedContains(r.el, deepActiveElement());
+    // type: a field that gets focus now types at its end; one already focused keeps its caret.
+    if (focused && !wasFocused && req.caret === 'end') caretToEnd(r.el);
+  }
+  // A subframe's point must be on screen in the top-level viewport too: scroll the frame's
+  // ancestors so the element shows (scrollIntoView propagates to ancestor documents); the worker
+  // still checks the final point and refuses one that is off screen.
+  let point = r.point;
+  if (window !== window.top && req.checks !== 'none') {
+    const before = r.el.getBoundingClientRect();
+    r.el.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+    const after = r.el.getBoundingClientRect();
+    if (before.left !== after.left || before.top !== after.top) point = { x: point.x + after.left - before.left, y: point.y + after.top - before.top };
+  }
+  return { ok: true, message: '', result: { element_id: r.id, x: point.x, y: point.y, focused, ...(fillValue !== undefined ? { fill_value: fillValue } : {}) } };
 }
 
 export function readValue(ctx: PageContext, req: ReadValueRequest): RunActionResponse {

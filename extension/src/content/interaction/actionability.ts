@@ -7,8 +7,9 @@
 import type { ErrorInfo } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import type { PageContext } from '../actions/registry';
-import { composedContains, composedParent, describe, inViewport, isVisible, nextFrame } from './dom';
+import { composedContains, composedParent, contentBoxIfEmpty, describe, inViewport, isVisible, nextFrame } from './dom';
 import { shadowRootOf } from '../snapshot/walk';
+import { isAgentUi } from '../target';
 
 export type Check = 'visible' | 'stable' | 'enabled' | 'editable' | 'receives_events';
 
@@ -53,7 +54,8 @@ export function isEditable(el: Element): boolean {
 /** The element at a viewport point, descending into open and closed shadow roots (a closed root's
  * host would otherwise count as covering its own content). */
 export function hitTest(x: number, y: number): Element | null {
-  let hit = document.elementFromPoint(x, y);
+  // Our own UI (data-browser-agent-ui) never covers the page for the agent: look through it.
+  let hit = document.elementsFromPoint(x, y).find((e) => !isAgentUi(e)) ?? null;
   for (let root = hit ? shadowRootOf(hit) : null; hit && root; root = shadowRootOf(hit)) {
     const inner = root.elementFromPoint(x, y);
     if (!inner || inner === hit) break;
@@ -62,15 +64,49 @@ export function hitTest(x: number, y: number): Element | null {
   return hit;
 }
 
+/**
+ * The element's box: its border box, or for an element without one (`display: contents`, or a
+ * zero-size element whose content overflows visibly, e.g. a link around an absolutely positioned
+ * label) the box of its contents, as Playwright's content quads give.
+ */
+export function boxOf(el: Element): DOMRect {
+  return contentBoxIfEmpty(el, el.getBoundingClientRect());
+}
+
 /** Where a pointer action lands: the centre of the element's box, clipped to the viewport. */
 export function actionPoint(el: Element): Point {
-  const r = el.getBoundingClientRect();
+  const r = boxOf(el);
   const clip = (v: number, lo: number, hi: number) => Math.min(Math.max(v, lo), hi);
   const left = clip(r.left, 0, window.innerWidth);
   const right = clip(r.right, 0, window.innerWidth);
   const top = clip(r.top, 0, window.innerHeight);
   const bottom = clip(r.bottom, 0, window.innerHeight);
   return { x: Math.round(((left + right) / 2) * 100) / 100, y: Math.round(((top + bottom) / 2) * 100) / 100 };
+}
+
+/**
+ * The centre of a transformed (rotated, skewed) element's bounding box can lie outside its shape,
+ * on its own wrapper; Playwright clicks the centre of the element's content quad instead. Without
+ * quads in the page, sample points inside the box (centre outwards) and take the first whose hit
+ * test lands on the element. Only used when the centre hit an ancestor of the element (its own
+ * wrapper, <body>, <html>), never to click around something that covers it.
+ */
+function pointOnShape(el: Element, belongs: (hit: Element | null) => boolean): { point: Point; hit: Element } | null {
+  const r = boxOf(el);
+  const left = Math.max(r.left, 0);
+  const right = Math.min(r.right, window.innerWidth);
+  const top = Math.max(r.top, 0);
+  const bottom = Math.min(r.bottom, window.innerHeight);
+  if (right - left < 1 || bottom - top < 1) return null;
+  const steps = [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9];
+  for (const fy of steps) {
+    for (const fx of steps) {
+      const point = { x: Math.round((left + (right - left) * fx) * 100) / 100, y: Math.round((top + (bottom - top) * fy) * 100) / 100 };
+      const hit = hitTest(point.x, point.y);
+      if (belongs(hit)) return { point, hit: hit as Element };
+    }
+  }
+  return null;
 }
 
 /** Does the hit element count as the target (the element, inside it, or its <label>)? */
@@ -112,6 +148,14 @@ function animated(el: Element): boolean {
   return false;
 }
 
+/** Waits (a few frames at most) until the document timeline has moved past `since`. */
+async function renderedFrame(since: CSSNumberish | null): Promise<void> {
+  for (let i = 0; i < 5; i++) {
+    await nextFrame();
+    if (document.timeline.currentTime !== since) return;
+  }
+}
+
 function sameBox(a: DOMRect, b: DOMRect): boolean {
   return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 }
@@ -125,6 +169,25 @@ const MESSAGES: Record<Check, (id: string, tag: string) => string> = {
 };
 
 /**
+ * Playwright's retries when the hit test misses: scroll only if needed first, then with the element
+ * at the end, centre and start of its scroll containers (a sticky header or footer that covers it in
+ * one alignment usually does not in another).
+ */
+const ALIGNMENTS: (ScrollLogicalPosition | null)[] = [null, 'end', 'center', 'start'];
+
+/** Scrolls el into view in every scroll container up to the viewport (nested scrollers included). */
+function scrollIntoViewIfNeeded(el: Element, align: ScrollLogicalPosition | null): void {
+  const target = getComputedStyle(el).display === 'contents' ? (el.firstElementChild ?? el) : el;
+  if (align) {
+    target.scrollIntoView({ block: align, inline: align, behavior: 'instant' });
+    return;
+  }
+  const ifNeeded = (target as Element & { scrollIntoViewIfNeeded?: (center?: boolean) => void }).scrollIntoViewIfNeeded;
+  if (ifNeeded) ifNeeded.call(target, true);
+  else if (!inViewport(target)) target.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+}
+
+/**
  * Waits until `el` passes `checks` (attached is always checked), scrolling it into view first.
  * Returns the action point and the element the hit test found there.
  */
@@ -132,9 +195,12 @@ export async function waitForActionable(ctx: PageContext, el: Element, elementId
   const active = force ? [] : checks;
   const deadline = performance.now() + timeoutMs;
   let lastBox: DOMRect | null = null;
+  let lastBoxTime: CSSNumberish | null = null;
   let state: State = { check: 'attached' };
+  let alignment = 0;
   for (let attempt = 0; ; attempt++) {
     state = await evaluate();
+    if (state.check === 'receives_events') alignment = (alignment + 1) % ALIGNMENTS.length;
     if (state.check === 'attached' && state.point && state.hit) return { ok: true, point: state.point, hit: state.hit };
     if (!el.isConnected) break;
     // An element of the wrong kind never becomes editable: fail at once.
@@ -157,21 +223,33 @@ export async function waitForActionable(ctx: PageContext, el: Element, elementId
     details['covering_element'] = { element_id: coverId, tag: d.tag, id: d.id, class: d.class, text: d.text };
     message = `Element ${elementId} <${tag}> is covered by ${d.summary} (element ${coverId}), so a click would land there instead. Close or accept that overlay first (for example the cookie banner's button), then take a new state and retry.`;
   }
+  if (check === 'editable' && state.detail?.['reason'] === 'not_a_text_field') {
+    return { ok: false, error: errorInfo('NOT_FILLABLE', `Element ${elementId} <${tag}>${el instanceof HTMLInputElement ? ` (type=${el.type})` : ''} takes no typed text, so it cannot be filled or typed into. Use check/uncheck for a checkbox or radio, select_option for a select, click for a button; for a text field pick the input itself from a new state.`, 'content_script', { element_id: elementId, check, element_type: el instanceof HTMLInputElement ? `input[type=${el.type}]` : tag }) };
+  }
   return { ok: false, error: errorInfo('TARGET_ELEMENT_NOT_INTERACTABLE', message, 'content_script', details) };
 
   async function evaluate(): Promise<State> {
     if (!el.isConnected) return { check: 'attached', detail: { reason: 'stale' } };
-    if (!inViewport(el)) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    if (active.includes('editable') && !isTextEditableKind(el)) return { check: 'editable', detail: { reason: 'not_a_text_field' } };
+    scrollIntoViewIfNeeded(el, ALIGNMENTS[alignment] ?? null);
     if (active.includes('visible') && !isVisible(el)) return { check: 'visible' };
     if (active.includes('stable') && animated(el)) {
+      // Stable = the same box in two consecutive *rendered* frames: on a loaded machine a timer can
+      // fire before the next frame, so the animation timeline must have advanced between the reads.
       const box = el.getBoundingClientRect();
+      const now = document.timeline.currentTime;
       const prev = lastBox;
+      const prevTime = lastBoxTime;
       lastBox = box;
-      if (!prev || !sameBox(prev, box)) {
-        await nextFrame();
+      lastBoxTime = now;
+      // A hidden (background) tab renders no frames: there timers stand in for frames, as before.
+      const rendering = document.visibilityState === 'visible';
+      if (!prev || (rendering && prevTime === now) || !sameBox(prev, box)) {
+        await renderedFrame(now);
         const again = el.getBoundingClientRect();
         lastBox = again;
-        if (!sameBox(box, again)) return { check: 'stable' };
+        lastBoxTime = document.timeline.currentTime;
+        if (!sameBox(box, again) || (rendering && lastBoxTime === now)) return { check: 'stable' };
       }
     }
     if (active.includes('enabled') && isDisabled(el)) return { check: 'enabled' };
@@ -180,9 +258,15 @@ export async function waitForActionable(ctx: PageContext, el: Element, elementId
       if (isDisabled(el)) return { check: 'enabled' };
       if (isReadOnly(el)) return { check: 'editable', detail: { reason: 'readonly' } };
     }
-    const point = actionPoint(el);
-    const hit = hitTest(point.x, point.y);
-    if (active.includes('receives_events') && !hitBelongsTo(el, hit)) return hit ? { check: 'receives_events', hit } : { check: 'visible', detail: { reason: 'outside_viewport' } };
+    let point = actionPoint(el);
+    let hit = hitTest(point.x, point.y);
+    if (active.includes('receives_events') && !hitBelongsTo(el, hit)) {
+      // The centre fell on the element's own ancestor (a rotated link's wrapper): find a point on its shape.
+      const onShape = hit && composedContains(hit, el) ? pointOnShape(el, (h) => hitBelongsTo(el, h)) : null;
+      if (!onShape) return hit ? { check: 'receives_events', hit } : { check: 'visible', detail: { reason: 'outside_viewport' } };
+      point = onShape.point;
+      hit = onShape.hit;
+    }
     return { check: 'attached', point, hit: hit && composedContains(el, hit) ? hit : el };
   }
 }

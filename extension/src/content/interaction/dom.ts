@@ -74,15 +74,28 @@ function treeOrder(a: Element, b: Element): number {
   return x.compareDocumentPosition(y) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
 }
 
+/**
+ * For an element with an empty box: the box of its contents when they show anyway (a
+ * `display: contents` element, or a zero-size one with overflow visible); else the empty box.
+ */
+export function contentBoxIfEmpty(el: Element, rect: DOMRect): DOMRect {
+  if ((rect.width > 0 && rect.height > 0) || !el.firstChild) return rect;
+  const style = getComputedStyle(el);
+  if (style.display !== 'contents' && (style.display === 'none' || style.overflowX !== 'visible' || style.overflowY !== 'visible')) return rect;
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const inner = range.getBoundingClientRect();
+  return inner.width > 0 && inner.height > 0 ? inner : rect;
+}
+
 /** Visible like Playwright: non-empty box and not hidden by display/visibility (opacity 0 counts as visible). */
 export function isVisible(el: Element): boolean {
   if (!el.isConnected) return false;
-  const rect = el.getBoundingClientRect();
-  if (rect.width === 0 || rect.height === 0) {
-    // display:contents wrappers have no box; they are visible when a child is.
-    if (getComputedStyle(el).display === 'contents') return [...el.children].some(isVisible);
-    return false;
-  }
+  const rect = contentBoxIfEmpty(el, el.getBoundingClientRect());
+  if (rect.width === 0 || rect.height === 0) return false;
+  // display:contents has no box of its own (checkVisibility says false): its contents showed above.
+  const style = getComputedStyle(el);
+  if (style.display === 'contents') return style.visibility === 'visible';
   return el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true });
 }
 

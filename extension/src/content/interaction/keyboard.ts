@@ -7,14 +7,7 @@
 // arrows/Home/End (caret), Space (clicks a focused button/checkbox/radio on keyup).
 import { composedParent, deepActiveElement, isVisible, sleep } from './dom';
 import { deleteText, fireChange, fireInput, insertText, isTextField, moveCaret, selectAll } from './editing';
-import { insertedText, keyForChar, needsShift, type Chord, type KeyDef, type Modifier } from './keys';
-
-const MOD_KEYS: Record<Modifier, KeyDef> = {
-  Shift: { key: 'Shift', code: 'ShiftLeft', keyCode: 16, text: '', location: 1 },
-  Control: { key: 'Control', code: 'ControlLeft', keyCode: 17, text: '', location: 1 },
-  Alt: { key: 'Alt', code: 'AltLeft', keyCode: 18, text: '', location: 1 },
-  Meta: { key: 'Meta', code: 'MetaLeft', keyCode: 91, text: '', location: 1 },
-};
+import { insertedText, keyForChar, modifierKey, needsShift, type Chord, type KeyDef, type Modifier } from './keys';
 
 function keyEvent(type: string, target: Element, def: KeyDef, mods: readonly Modifier[], repeat = false): boolean {
   const charCode = type === 'keypress' ? (def.text ? def.text.charCodeAt(0) : 0) : 0;
@@ -160,13 +153,16 @@ export function pressChord(chord: Chord): Element {
   const mods = chord.modifiers;
   const held: Modifier[] = [];
   let target = keyTarget();
-  for (const m of mods) {
+  // The modifier keys as named (ShiftRight has location 2), else the left-hand ones.
+  const modKey = (m: Modifier, i: number): KeyDef => chord.modifierKeys?.[i] ?? modifierKey(m);
+  mods.forEach((m, i) => {
     held.push(m);
-    keyEvent('keydown', target, MOD_KEYS[m], held);
-  }
+    keyEvent('keydown', target, modKey(m, i), held);
+  });
   const isModifierKey = (['Shift', 'Control', 'Alt', 'Meta'] as string[]).includes(chord.key.key);
   const text = insertedText(chord);
-  const downOk = keyEvent('keydown', target, chord.key, mods);
+  // A modifier key is held during its own keydown (shiftKey is true on Shift's keydown), not its keyup.
+  const downOk = keyEvent('keydown', target, chord.key, isModifierKey && !mods.includes(chord.key.key as Modifier) ? [...mods, chord.key.key as Modifier] : mods);
   // A keydown handler may move focus (e.g. to a search box); the rest goes to the new focus.
   target = keyTarget();
   if (downOk && !isModifierKey) {
@@ -178,9 +174,10 @@ export function pressChord(chord: Chord): Element {
   const upOk = keyEvent('keyup', upTarget, chord.key, mods);
   // Space activates a focused button, checkbox or radio on keyup.
   if (upOk && downOk && chord.key.key === ' ' && mods.length === 0 && isActivatable(upTarget) && !isTextField(upTarget) && !(upTarget as HTMLElement).isContentEditable) (upTarget as HTMLElement).click();
-  for (const m of [...mods].reverse()) {
+  for (let i = mods.length - 1; i >= 0; i--) {
+    const m = mods[i] as Modifier;
     held.splice(held.indexOf(m), 1);
-    keyEvent('keyup', upTarget, MOD_KEYS[m], held);
+    keyEvent('keyup', upTarget, modKey(m, i), held);
   }
   return target;
 }

@@ -1,12 +1,21 @@
-// Accessible name, following accname 1.2 (https://www.w3.org/TR/accname-1.2/#computation-steps)
-// and HTML-AAM's native rules, for what an agent needs to tell controls apart:
-//   2B aria-labelledby  ->  2C aria-label  ->  2D native (label/labels, alt, value of buttons,
-//   legend, caption)  ->  2F name from content (roles that allow it)  ->  2I title  ->  placeholder.
-// Hidden nodes are skipped unless reached through aria-labelledby (step 2A).
-import { NAME_FROM_CONTENT, roleOf } from './roles';
+// Accessible name per accname 1.2 (https://www.w3.org/TR/accname-1.2/#computation-steps) with
+// HTML-AAM's native rules (https://www.w3.org/TR/html-aam-1.0/#accessible-name-computations-by-html-element):
+//   2A hidden: skipped, unless the traversal started at a hidden node referenced directly by
+//      aria-labelledby (then its hidden content counts); aria-hidden/hidden content never enters
+//      through name-from-content of a visible node;
+//   2B aria-labelledby (not followed again inside a labelledby traversal; a self-reference uses
+//      the element's own aria-label/content);
+//   2C embedded control inside a label/content: textbox value, selected option(s) of a
+//      combobox/listbox, aria-valuetext/aria-valuenow/value of a range;
+//   2D aria-label;  2E native: <label>, alt (never for a presentational element), input button
+//      values and defaults, image/file inputs, legend, caption, figcaption, title of iframes;
+//   2F name from content, with CSS ::before/::after content and spaces around non-inline boxes;
+//   2I title, then (HTML-AAM, text inputs) placeholder.
+// Chromium's own accessibility tree is the oracle in test/e2e/accname.spec.ts.
+import { isPresentational, NAME_FROM_CONTENT, roleOf } from './roles';
 
 const MAX_NAME = 200;
-const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
+const collapse = (s: string) => s.replace(/[ \t\n\r\f]+/g, ' ').trim();
 
 /** Is the element hidden from the accessibility tree (display none, visibility hidden, aria-hidden)? */
 export type HiddenTest = (el: Element) => boolean;
@@ -16,6 +25,12 @@ const defaultHidden: HiddenTest = (el) => {
   const s = getComputedStyle(el);
   return s.display === 'none' || s.visibility === 'hidden' || s.visibility === 'collapse';
 };
+
+/** Not rendered at all (an ancestor display:none, content-visibility, ...), or aria-hidden on it or an ancestor. */
+function hiddenWithAncestors(el: Element): boolean {
+  if (el.closest('[aria-hidden="true"]')) return true;
+  return !el.checkVisibility({ checkVisibilityCSS: true });
+}
 
 /**
  * control -> its <label>s. HTMLInputElement.labels walks the whole tree scope on every call (O(n)
@@ -45,12 +60,14 @@ export class LabelIndex {
 
 interface Ctx {
   /** The element whose name is computed. */
-  root: Element | null;
+  root: Element;
   labels: LabelIndex | null;
   hidden: HiddenTest;
   visited: Set<Element>;
-  /** Reached through aria-labelledby: hidden nodes count (step 2A). */
-  referenced: boolean;
+  /** Inside an aria-labelledby traversal (2B is not followed again). */
+  inLabelledBy: boolean;
+  /** The traversal started at a hidden node referenced directly: hidden nodes count (2A). */
+  includeHidden: boolean;
 }
 
 function byIdRefs(el: Element, attr: string): Element[] {
@@ -59,6 +76,7 @@ function byIdRefs(el: Element, attr: string): Element[] {
   const root = el.getRootNode() as Document | ShadowRoot;
   const out: Element[] = [];
   for (const id of ids.trim().split(/\s+/)) {
+    if (!id) continue;
     const found = root.getElementById?.(id) ?? (root as ShadowRoot).querySelector?.(`#${CSS.escape(id)}`);
     if (found) out.push(found);
   }
@@ -68,85 +86,198 @@ function byIdRefs(el: Element, attr: string): Element[] {
 /** Values that must not leak into another element's name through label/content (privacy.ts has the full rules). */
 const SECRET_AUTOCOMPLETE = /(^|\s)(cc-|one-time-code)/i;
 
-function controlValue(el: Element): string | null {
-  if (el instanceof HTMLInputElement) {
-    if (el.type === 'password' || SECRET_AUTOCOMPLETE.test(el.autocomplete || el.getAttribute('autocomplete') || '')) return '';
-    if (['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'hidden'].includes(el.type)) return null;
-    return el.value;
+const RANGE_ROLES = new Set(['slider', 'spinbutton', 'scrollbar', 'progressbar', 'meter']);
+
+/** 2C: the text an embedded control contributes to another element's name, or null when el is not one. */
+function embeddedValue(el: Element, role: string, ctx: Ctx): string | null {
+  if (role === 'textbox' || role === 'searchbox') {
+    if (el instanceof HTMLInputElement) {
+      if (el.type === 'password' || SECRET_AUTOCOMPLETE.test(el.autocomplete || el.getAttribute('autocomplete') || '')) return '';
+      return el.value;
+    }
+    if (el instanceof HTMLTextAreaElement) return el.value;
+    return (el as HTMLElement).innerText ?? el.textContent ?? '';
   }
-  if (el instanceof HTMLTextAreaElement) return el.value;
-  if (el instanceof HTMLSelectElement) return el.selectedOptions[0]?.textContent ?? '';
+  if (role === 'combobox' || role === 'listbox') {
+    if (el instanceof HTMLSelectElement && SECRET_AUTOCOMPLETE.test(el.autocomplete || el.getAttribute('autocomplete') || '')) return '';
+    if (el instanceof HTMLSelectElement) return [...el.selectedOptions].map((o) => collapse(o.label || o.text)).join(' ');
+    if (el instanceof HTMLInputElement) return el.value;
+    // ARIA: the selected option(s) of the listbox it is or contains/controls.
+    const box = role === 'listbox' ? el : (el.querySelector('[role=listbox]') ?? byIdRefs(el, 'aria-controls').find((r) => r.getAttribute('role') === 'listbox') ?? null);
+    if (!box) return '';
+    const selected = [...box.querySelectorAll('[role=option]')].filter((o) => o.getAttribute('aria-selected') === 'true');
+    return selected.map((o) => compute(o, { ...ctx, visited: new Set(ctx.visited) }, true)).join(' ');
+  }
+  if (RANGE_ROLES.has(role)) {
+    const text = el.getAttribute('aria-valuetext');
+    if (text !== null && collapse(text)) return text;
+    const now = el.getAttribute('aria-valuenow');
+    if (now !== null && now.trim() !== '') return now.trim();
+    if (el instanceof HTMLInputElement || el instanceof HTMLProgressElement || el instanceof HTMLMeterElement) return String(el.value);
+    return '';
+  }
   return null;
+}
+
+/**
+ * Which elements can have ::before/::after content: reading a pseudo-element's computed style costs
+ * about as much as the element's own, twice per named node, so the document's style sheets are
+ * read once (cached ~1 s or until their number changes) for the selectors that create them.
+ * null = unknown (a cross-origin sheet cannot be read): check every element.
+ */
+let pseudoCache: { at: number; count: number; selector: string | null } | null = null;
+const PSEUDO = /::?(before|after)\b/i;
+
+function collectPseudoBases(rules: CSSRuleList, out: string[]): boolean {
+  for (const rule of rules) {
+    if (rule instanceof CSSStyleRule) {
+      if (!PSEUDO.test(rule.selectorText)) continue;
+      for (const part of rule.selectorText.split(',')) {
+        if (!PSEUDO.test(part)) continue;
+        const base = part.replace(/::?(before|after)\b.*$/i, '').trim();
+        out.push(base === '' || /[>+~]$/.test(base) ? '*' : base);
+      }
+      if ('cssRules' in rule && rule.cssRules.length && !collectPseudoBases(rule.cssRules, out)) return false; // nested CSS
+    } else if ('cssRules' in rule) {
+      if (!collectPseudoBases((rule as CSSGroupingRule).cssRules, out)) return false;
+    }
+  }
+  return true;
+}
+
+function pseudoSelector(): string | null {
+  const now = performance.now();
+  const count = document.styleSheets.length + (document.adoptedStyleSheets?.length ?? 0);
+  if (pseudoCache && now - pseudoCache.at < 1000 && pseudoCache.count === count) return pseudoCache.selector;
+  const sheets = [...document.styleSheets, ...(document.adoptedStyleSheets ?? [])];
+  const bases: string[] = [];
+  let known = true;
+  for (const sheet of sheets) {
+    try {
+      if (!collectPseudoBases(sheet.cssRules, bases)) known = false;
+    } catch {
+      known = false; // cross-origin sheet
+    }
+    if (!known) break;
+  }
+  let selector: string | null = known ? bases.join(',') : null;
+  if (selector) {
+    try {
+      document.documentElement.matches(selector);
+    } catch {
+      selector = null; // a base we cut wrongly (nesting, :is() lists): check everything
+    }
+  }
+  pseudoCache = { at: now, count, selector };
+  return selector;
+}
+
+function mayHavePseudo(el: Element): boolean {
+  if (el.getRootNode() !== document) return true; // shadow-root styles are not in document.styleSheets
+  const sel = pseudoSelector();
+  if (sel === null) return true;
+  return sel !== '' && el.matches(sel);
+}
+
+/** CSS generated content of ::before/::after (strings, attr(); the alt text after "/" when given), or "". */
+function pseudoText(el: Element, which: '::before' | '::after', may: boolean): { text: string; block: boolean } {
+  if (!may) return { text: '', block: false };
+  const s = getComputedStyle(el, which);
+  const content = s.content;
+  if (!content || content === 'none' || content === 'normal') return { text: '', block: false };
+  // content: url(x) / "alt"  ->  the alternative text is what is spoken.
+  const slash = content.lastIndexOf(' / ');
+  const source = slash >= 0 ? content.slice(slash + 3) : content;
+  let text = '';
+  const re = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)/g;
+  for (let m = re.exec(source); m; m = re.exec(source)) {
+    if (m[3] !== undefined) text += el.getAttribute(m[3]) ?? '';
+    else text += (m[1] ?? m[2] ?? '').replace(/\\([0-9a-fA-F]{1,6}\s?|.)/g, (_, esc: string) => (/^[0-9a-fA-F]/.test(esc) ? String.fromCodePoint(parseInt(esc, 16)) : esc));
+  }
+  return { text, block: s.display !== 'inline' && s.display !== 'contents' };
+}
+
+/** Inline boxes join their neighbours without a space; block-level ones are separated (accname 2F.iii, CSS display). */
+function isInline(el: Element): boolean {
+  const d = getComputedStyle(el).display;
+  return d === 'inline' || d === 'contents' || d.startsWith('inline ') || d === 'inline flow';
 }
 
 function textFromContent(el: Element, ctx: Ctx): string {
   const parts: string[] = [];
+  const may = mayHavePseudo(el);
+  const before = pseudoText(el, '::before', may);
+  if (before.text) parts.push(before.block ? ` ${before.text} ` : before.text);
   const kids = el.shadowRoot && el.shadowRoot.childNodes.length ? [...el.shadowRoot.childNodes] : [...el.childNodes];
-  for (const node of kids) {
+  const pushNode = (node: Node) => {
     if (node.nodeType === Node.TEXT_NODE) {
       parts.push(node.nodeValue ?? '');
     } else if (node instanceof Element) {
       if (node.localName === 'slot') {
-        for (const a of (node as HTMLSlotElement).assignedNodes({ flatten: true })) parts.push(a instanceof Element ? compute(a, ctx, true) : a.textContent ?? '');
-        continue;
+        const assigned = (node as HTMLSlotElement).assignedNodes({ flatten: true });
+        for (const a of assigned.length ? assigned : [...node.childNodes]) pushNode(a);
+        return;
       }
       const piece = compute(node, ctx, true);
-      if (!piece) continue;
-      // Block-level children are separated by whitespace (CSS display affects the text, accname 2F.iii).
-      parts.push(` ${piece} `);
+      if (!piece) return;
+      parts.push(isInline(node) ? piece : ` ${piece} `);
     }
-  }
+  };
+  for (const node of kids) pushNode(node);
+  const after = pseudoText(el, '::after', may);
+  if (after.text) parts.push(after.block ? ` ${after.text} ` : after.text);
   return parts.join('');
-}
-
-function labelText(label: HTMLLabelElement, control: Element, ctx: Ctx): string {
-  const parts: string[] = [];
-  for (const node of label.childNodes) {
-    if (node === control) continue;
-    if (node.nodeType === Node.TEXT_NODE) parts.push(node.nodeValue ?? '');
-    else if (node instanceof Element) parts.push(` ${compute(node, ctx, true)} `);
-  }
-  return collapse(parts.join(''));
 }
 
 function compute(el: Element, ctx: Ctx, inContent: boolean): string {
   if (ctx.visited.has(el)) return '';
   ctx.visited.add(el);
-  // The element being named is rendered (the walk checked its style): only aria-hidden can hide it.
-  if (!ctx.referenced && (el === ctx.root ? el.getAttribute('aria-hidden') === 'true' : ctx.hidden(el))) return '';
-  if (el.localName === 'script' || el.localName === 'style' || el.localName === 'template') return '';
-  // 2B: aria-labelledby (not followed again when already inside a labelledby traversal).
-  if (!inContent) {
+  const tag = el.localName;
+  if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'noscript') return '';
+  // 2A. The element being named is rendered (the walk checked its style): only aria-hidden hides it.
+  if (!ctx.includeHidden && el !== ctx.root && ctx.hidden(el)) return '';
+  const role = roleOf(el);
+  // 2B: aria-labelledby, not followed again inside a labelledby traversal.
+  if (!ctx.inLabelledBy && !inContent) {
     const refs = byIdRefs(el, 'aria-labelledby');
     if (refs.length) {
-      const joined = collapse(refs.map((r) => compute(r, { ...ctx, referenced: true, visited: new Set([el]) }, false) || collapse(textFromContent(r, { ...ctx, referenced: true }))).join(' '));
+      const joined = collapse(refs.map((r) => {
+        // A self-reference names the element by its own aria-label or content (2B, "current node").
+        const hiddenRef = r !== el && hiddenWithAncestors(r);
+        const sub: Ctx = { ...ctx, visited: new Set(r === el ? [] : [el]), inLabelledBy: true, includeHidden: hiddenRef };
+        return compute(r, sub, r !== el);
+      }).join(' '));
       if (joined) return joined;
     }
   }
-  const role = roleOf(el);
-  // 2C: embedded control inside a label/content: its value (2E).
-  if (inContent) {
-    const v = controlValue(el);
-    if (v !== null && ['textbox', 'searchbox', 'combobox', 'listbox', 'spinbutton', 'slider'].includes(role)) return v;
+  // 2C: an embedded control inside another element's label or content contributes its value.
+  if ((inContent || ctx.inLabelledBy) && el !== ctx.root) {
+    const v = embeddedValue(el, role, ctx);
+    if (v !== null) return v;
   }
+  // 2D: aria-label.
   const ariaLabel = collapse(el.getAttribute('aria-label') ?? '');
   if (ariaLabel) return ariaLabel;
-  // 2D: native host-language label.
-  const native = nativeName(el, ctx);
-  if (native) return native;
-  // 2F: name from content.
-  if (inContent || NAME_FROM_CONTENT.has(role) || ctx.referenced) {
+  // 2E: native host-language text alternative (never for a presentational element).
+  if (!isPresentational(el, role)) {
+    const native = nativeName(el, ctx);
+    if (native) return native;
+  }
+  // 2F: name from content (roles that allow it, any node in a recursion or labelledby traversal,
+  // and the descendants of a native label).
+  if (inContent || ctx.inLabelledBy || NAME_FROM_CONTENT.has(role) || tag === 'label' || tag === 'legend' || tag === 'caption' || tag === 'figcaption') {
     const content = collapse(textFromContent(el, ctx));
     if (content) return content;
   }
-  // 2I: tooltip, then the placeholder (HTML-AAM input rules).
+  // 2I: tooltip; HTML-AAM: then the placeholder of a text field.
+  if (el instanceof HTMLInputElement && el.type === 'file') return '';
   const title = collapse(el.getAttribute('title') ?? '');
-  if (title && !inContent) return title;
-  if (!inContent) {
+  if (title) return title;
+  if (!inContent && el === ctx.root) {
     const placeholder = collapse(el.getAttribute('placeholder') ?? el.getAttribute('aria-placeholder') ?? '');
-    if (placeholder) return placeholder;
+    if (placeholder && (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el.hasAttribute('aria-placeholder'))) return placeholder;
   }
-  return title;
+  return '';
 }
 
 const LABELABLE = new Set(['input', 'select', 'textarea', 'button', 'meter', 'output', 'progress']);
@@ -157,9 +288,26 @@ function nativeName(el: Element, ctx: Ctx): string {
     const t = el.type;
     if (t === 'button' || t === 'submit' || t === 'reset') {
       const fromLabels = labelsOf(el, ctx);
-      return fromLabels || collapse(el.value) || (t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : '');
+      if (fromLabels) return fromLabels;
+      // HTML-AAM: the value attribute, else the localised default of submit/reset (none for type=button).
+      if (el.hasAttribute('value')) return collapse(el.value);
+      return t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : '';
     }
-    if (t === 'image') return collapse(el.alt) || collapse(el.value) || 'Submit';
+    if (t === 'image') {
+      // HTML-AAM input type=image: label, alt, value, title, then "Submit".
+      const fromLabels = labelsOf(el, ctx);
+      if (fromLabels) return fromLabels;
+      const alt = collapse(el.getAttribute('alt') ?? '');
+      if (alt) return alt;
+      const value = collapse(el.getAttribute('value') ?? '');
+      if (value) return value;
+      const title = collapse(el.getAttribute('title') ?? '');
+      return title || 'Submit';
+    }
+  }
+  if (el instanceof HTMLInputElement && el.type === 'file') {
+    // Chromium (en-US) names an unlabelled file input by its button's text; its title is a description.
+    return labelsOf(el, ctx) || (el.multiple ? 'Choose Files' : 'Choose File');
   }
   if (LABELABLE.has(tag)) {
     const fromLabels = labelsOf(el, ctx);
@@ -168,28 +316,42 @@ function nativeName(el: Element, ctx: Ctx): string {
   if (tag === 'img' || tag === 'area') return collapse(el.getAttribute('alt') ?? '');
   if (tag === 'fieldset') {
     const legend = [...el.children].find((c) => c.localName === 'legend');
-    return legend ? collapse(textFromContent(legend, ctx)) : '';
+    return legend ? collapse(compute(legend, ctx, true)) : '';
   }
   if (tag === 'table') {
     const caption = (el as HTMLTableElement).caption;
-    return caption ? collapse(textFromContent(caption, ctx)) : '';
+    return caption ? collapse(compute(caption, ctx, true)) : '';
   }
   if (tag === 'figure') {
     const cap = [...el.children].find((c) => c.localName === 'figcaption');
-    return cap ? collapse(textFromContent(cap, ctx)) : '';
+    return cap ? collapse(compute(cap, ctx, true)) : '';
   }
-  if (tag === 'iframe') return collapse(el.getAttribute('title') ?? '');
+  if (tag === 'iframe' || tag === 'frame') return collapse(el.getAttribute('title') ?? '');
+  if (tag === 'optgroup') return collapse(el.getAttribute('label') ?? '');
+  if (tag === 'option' && el.hasAttribute('label')) return collapse(el.getAttribute('label') ?? '');
+  if (tag === 'svg') {
+    const t = [...el.children].find((c) => c.localName === 'title');
+    return t ? collapse(t.textContent ?? '') : '';
+  }
   return '';
 }
 
 function labelsOf(el: Element, ctx: Ctx): string {
   const labels = ctx.labels ? ctx.labels.labelsOf(el) : [...((el as HTMLInputElement).labels ?? [])];
   if (labels.length === 0) return '';
-  return collapse([...labels].map((l) => labelText(l, el, ctx)).join(' '));
+  // A <label>'s content is computed with the control skipped (visited). A hidden label is not
+  // referenced directly (2A): it names nothing, as in Chromium, unless we are already inside a
+  // hidden labelledby traversal.
+  return collapse(labels.map((l) => {
+    if (ctx.visited.has(l)) return '';
+    if (!ctx.includeHidden && hiddenWithAncestors(l)) return '';
+    ctx.visited.add(l);
+    return collapse(textFromContent(l, ctx));
+  }).join(' '));
 }
 
 /** The accessible name of el, whitespace-collapsed, at most 200 characters. */
 export function accessibleName(el: Element, hidden: HiddenTest = defaultHidden, labels: LabelIndex | null = null): string {
-  const name = compute(el, { root: hidden === defaultHidden ? el : null, labels, hidden, visited: new Set(), referenced: false }, false);
+  const name = collapse(compute(el, { root: el, labels, hidden, visited: new Set(), inLabelledBy: false, includeHidden: false }, false));
   return name.length > MAX_NAME ? `${name.slice(0, MAX_NAME - 1)}…` : name;
 }

@@ -16,6 +16,12 @@ export function isInteractiveByMarkup(el: Element, role: string): boolean {
   const tag = el.localName;
   if (INTERACTIVE_TAGS.has(tag)) return true;
   if (tag === 'input') return (el as HTMLInputElement).type !== 'hidden';
+  // Options of a listbox <select> (size > 1 or multiple) are rendered rows an agent picks (role option);
+  // a dropdown's options have no box until it opens.
+  if (tag === 'option') {
+    const select = (el as HTMLOptionElement).parentElement?.closest('select');
+    return !!select && (select.multiple || select.size > 1);
+  }
   if (tag === 'a' || tag === 'area') return el.hasAttribute('href');
   if (INTERACTIVE_ROLES.has(role) && el.hasAttribute('role')) return true;
   const tabindex = el.getAttribute('tabindex');

@@ -9,6 +9,7 @@ import type { ActionableElement, DomElementNode, DomNode, GetStateParams, Redact
 import type { FrameChild, FrameElement, FrameSnapshot, FrameText } from '../../shared/frame-snapshot';
 import type { RefRegistry } from '../refs';
 import { accessibleName, LabelIndex } from './accname';
+import { contentBoxIfEmpty } from '../interaction/dom';
 import { elementType, isInteractiveByMarkup, operationsFor, statesOf } from './classify';
 import { maskPii, redactedMarker, sensitiveReason, type PrivacyOptions } from './privacy';
 import { roleOf } from './roles';
@@ -294,6 +295,9 @@ export class Walker {
     let visible = false;
     if (candidate) {
       rect = getRect();
+      // display:contents and zero-size elements with visibly overflowing content (a link around an
+      // absolutely positioned label) are where their content is (Chromium lists them too).
+      if ((rect.width === 0 || rect.height === 0) && el.firstChild) rect = contentBoxIfEmpty(el, rect);
       visible = cssVisible && rect.width > 0 && rect.height > 0;
     }
     if (candidate && visible && this.intersects(rect as DOMRect, this.scope)) {

@@ -1,0 +1,115 @@
+// Accessible names and roles (accname 1.2, html-aam, core-aam) of the content script's own
+// computation (extension/src/content/snapshot/{accname,roles}.ts, bundled as the extension bundles
+// it) in real Chromium, on cases written from the WPT accname/html-aam rules (accname.cases.ts).
+// Oracle: the spec value of each case AND Chromium's own accessibility tree (CDP
+// Accessibility.getPartialAXTree); where Chromium deviates from the spec the case records it and we
+// follow the spec. A second part checks the same computation end to end through get_state.
+import { expect } from 'chai';
+import { build } from 'esbuild';
+import path from 'node:path';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { SimplifiedState } from '../../schemas/generated/protocol';
+import { CHROMIUM_PATH, REPO_ROOT } from '../harness/browser';
+import { startHarness, type Harness } from '../harness/harness';
+import { NAME_CASES } from './accname.cases';
+import { quietSettle } from './actions.helpers';
+
+/** Chromium's internal role names (CDP) -> ARIA role names, where they differ. */
+const CHROMIUM_ROLE: Record<string, string> = { image: 'img', none: 'presentation', LabelText: 'label', ListBoxOption: 'option', MenuListPopup: 'listbox', DescriptionListTerm: 'term', DescriptionListDetail: 'definition', contentinfo: 'contentinfo', Section: 'region', sectionfooter: 'generic', sectionheader: 'generic', SectionFooter: 'generic', SectionHeader: 'generic', term: 'term', definition: 'definition' };
+
+async function bundle(): Promise<string> {
+  const out = await build({
+    stdin: { contents: `import { accessibleName } from './accname'; import { roleOf } from './roles'; window.__bux = { accessibleName, roleOf };`, resolveDir: path.join(REPO_ROOT, 'extension/src/content/snapshot'), loader: 'ts' },
+    bundle: true, write: false, format: 'iife', target: 'chrome120',
+  });
+  return out.outputFiles[0]!.text;
+}
+
+async function chromiumName(page: Page): Promise<{ name: string; role: string }> {
+  const cdp = await page.createCDPSession();
+  try {
+    const { root } = (await cdp.send('DOM.getDocument', { depth: 0 })) as { root: { nodeId: number } };
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '#test' });
+    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+    const node = nodes.find((n) => !n.ignored) ?? nodes[0];
+    const role = String(node?.role?.value ?? '');
+    return { name: String(node?.name?.value ?? ''), role: CHROMIUM_ROLE[role] ?? role };
+  } finally {
+    await cdp.detach();
+  }
+}
+
+describe('accessible names and roles (WPT-derived cases, Chromium as oracle)', function () {
+  this.timeout(120_000);
+  let browser: Browser;
+  let page: Page;
+  let code: string;
+  before(async () => {
+    code = await bundle();
+    browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+    page = await browser.newPage();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  for (const c of NAME_CASES) {
+    it(c.title, async () => {
+      await page.setContent(`<!doctype html><html><body>${c.html}</body></html>`);
+      await page.addScriptTag({ content: code });
+      const ours = await page.evaluate(() => {
+        const el = document.getElementById('test') as Element;
+        const w = window as unknown as { __bux: { accessibleName(e: Element): string; roleOf(e: Element): string } };
+        return { name: w.__bux.accessibleName(el), role: w.__bux.roleOf(el) };
+      });
+      const chromium = await chromiumName(page);
+      expect(ours.name, `our name (spec: ${JSON.stringify(c.name)}, Chromium: ${JSON.stringify(chromium.name)})`).to.equal(c.name);
+      if (c.chromium === undefined) expect(chromium.name, 'Chromium agrees with the spec on this case').to.equal(c.name);
+      else expect(chromium.name, 'Chromium still deviates as recorded').to.equal(c.chromium);
+      if (c.role) {
+        expect(ours.role, `our role (Chromium: ${chromium.role})`).to.equal(c.role);
+        if (process.env['BUX_PRINT_ROLES']) console.log(`${c.role}\t${chromium.role}`);
+        expect(chromium.role, 'Chromium role (mapped to ARIA names)').to.equal(c.role);
+      }
+    });
+  }
+});
+
+describe('e2e: names, options, zero-size links and display:contents buttons in get_state', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+    await quietSettle(h);
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('lists <option>s of a listbox select, a zero-size link with visible content, and a display:contents button, named per spec', async () => {
+    const url = h.fixtures.html('/accname-state', `
+      <style>.ic::before{content:"Edit"}</style>
+      <select id="sel" size="3" aria-label="Colour"><option id="o1">Red</option><option id="o2" label="Grn">Green</option></select>
+      <a id="zero" href="/x" style="display:inline-block;width:0;height:0"><span style="position:absolute">Float link</span></a>
+      <div style="display:contents"><button id="contents" style="display:contents">Contents button</button></div>
+      <button id="pseudo"><span class="ic"></span></button>
+      <button id="pres" role="presentation">Conflict</button>
+      <input type="image" id="img" src="data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==" style="width:20px;height:20px">`, 'Names');
+    await h.openPage(url);
+    const agent = await h.connectAgent();
+    const r = await agent.call('get_state', { viewport_expansion: -1 });
+    expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+    const s = r.new_simplified_state as SimplifiedState;
+    const by = (id: string) => s.actionable_elements.find((e) => e.attributes['id'] === id);
+    expect(by('o1'), 'option listed').to.deep.include({ role: 'option', name: 'Red' });
+    expect(by('o2'), 'option listed').to.deep.include({ role: 'option', name: 'Grn' });
+    expect(by('zero'), 'zero-size link with visible content listed').to.deep.include({ role: 'link', name: 'Float link' });
+    expect(by('contents'), 'display:contents button listed').to.deep.include({ role: 'button', name: 'Contents button' });
+    expect(by('pseudo')).to.deep.include({ name: 'Edit' });
+    expect(by('pres')).to.deep.include({ role: 'button', name: 'Conflict' });
+    expect(by('img')).to.deep.include({ role: 'button', name: 'Submit' });
+    const click = await agent.call('click', { element_id: by('contents')!.id }, { tabId: s.tab_id });
+    expect(click.status, JSON.stringify(click.error_info)).to.equal('success');
+    await agent.close();
+  });
+});

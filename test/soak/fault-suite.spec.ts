@@ -1,0 +1,29 @@
+// The fault suite, short (issue 11): runs inside `npm test` in well under a minute of faults. The long
+// run is `npm run soak` (bench/soak.ts), which also writes docs/RELIABILITY.md.
+import { expect } from 'chai';
+import { percentile, runSoak, type SoakReport } from './fault-suite';
+
+describe('fault suite (short): nothing lost, nothing false, nothing crashed', function () {
+  this.timeout(240_000);
+  let r: SoakReport;
+
+  before(async () => {
+    r = await runSoak({ actions: Number(process.env['SOAK_ACTIONS'] ?? 180), agents: 3, faultEvery: 22, restartPhase: 1, fuzzAgentFrames: 200, fuzzHandshakes: 30, sampleEvery: 40, fightAll: true });
+    process.stderr.write(`fault suite: ${JSON.stringify({ actions: r.actions, lost: r.lost, falseSuccess: r.falseSuccess, crashes: r.crashes, faults: r.faults, reconnect: r.reconnectMs, errors: r.errorsByCode, fightBack: r.fightBack, memory: r.memory })}\n`);
+  });
+
+  it('loses no result', () => expect(r.lost, r.lostDetails.join('\n')).to.equal(0));
+  it('reports no false success', () => expect(r.falseSuccess, r.falseSuccessDetails.join('\n')).to.equal(0));
+  it('never crashes the bridge, and fuzzing gets typed answers only and no accepted handshake', () => {
+    expect(r.crashes).to.equal(0);
+    expect(r.fuzz.untypedReplies).to.equal(0);
+    expect(r.fuzz.handshakeAccepted).to.equal(0);
+  });
+  it('brings the extension back after worker and bridge restarts well before the 30 s alarm', () => {
+    expect(r.reconnectMs.worker.length + r.reconnectMs.bridge.length).to.be.above(0);
+    expect(percentile([...r.reconnectMs.worker, ...r.reconnectMs.bridge], 100)).to.be.below(15_000);
+  });
+  it('answers every action on pages that fight back', () => {
+    for (const [page, seen] of Object.entries(r.fightBack)) expect(seen, page).not.to.contain('LOST');
+  });
+});
