@@ -139,6 +139,10 @@ class ExtensionBrowserContext:
 
     async def _call(self, action: str, params: dict, tab_id: Optional[int] = None, timeout_ms: Optional[int] = None) -> dict:
         await self.get_session()
+        if self.conn is not None and self.conn.ended is not None:
+            # The bridge ended the connection for good (the person disconnected this agent, or a
+            # protocol version mismatch): do not connect again behind the person's back.
+            raise BridgeError(str(self.conn.ended), self.conn.ended.code)
         if self.conn is None or not self.conn.is_open:
             # Closed for good (close() was called): open a new connection that resumes the same
             # bridge session by its token, so the leased tabs stay ours. Outages (bridge restart,

@@ -24,6 +24,25 @@ def text(t):
     return DOMTextNode(text=t, is_visible=True, parent=None)
 
 
+class WithoutBrowserUse(unittest.TestCase):
+    """This module runs in the venv without browser_use (scripts/python-envs.mjs, "nobu")."""
+
+    def test_the_shim_hands_out_its_own_classes_and_registry(self):
+        import importlib.util
+        if importlib.util.find_spec('browser_use') is not None:
+            self.skipTest('browser_use is installed in this venv: the fallback is not in use')
+        import browser_use_ext
+        from browser_use_ext import compat
+        from browser_use_ext.fallback import views
+        from browser_use_ext.fallback.registry import Registry
+        self.assertEqual({k for k, v in compat.USING_BROWSER_USE.items() if v}, set())
+        self.assertIs(browser_use_ext.ActionResult, views.ActionResult)
+        self.assertIs(browser_use_ext.DOMElementNode, views.DOMElementNode)
+        self.assertFalse(compat.browser_use_available())
+        self.assertFalse(browser_use_ext.PATCHED_BROWSER_USE_AGENT)
+        self.assertIsInstance(ExtensionController().registry, Registry)
+
+
 class PromptFormat(unittest.TestCase):
     def test_the_hand_built_tree_of_section_1_8_prints_exactly_as_0_1_48(self):
         menu = el('div', {'role': 'menu'}, [text('loose text'), el('span', {}, [text('Item A')], index=4)], index=3)
