@@ -41,7 +41,7 @@ export const PY_ENVS = [
     what: 'browser-use 0.1.40, newest websockets',
     constraints: 'python-shim-spec/constraints/browser-use-0.1.40.txt',
     requirements: ['browser-use==0.1.40', 'websockets'],
-    modules: ['test_real_agent*.py', 'test_install.py'],
+    modules: ['test_real_agent*.py', 'test_compat_prompt.py', 'test_install.py'],
     exclude: [],
   },
   {

@@ -357,7 +357,15 @@ class ExtensionBrowserContext:
         # Real takes a screenshot of about:blank too (a vision model gets one on the first step); pages
         # Chrome does not let extensions capture give None.
         screenshot = await self.take_screenshot() if getattr(self.config, 'include_screenshot', True) else None
-        state = BrowserState(element_tree=_empty_body(), selector_map={}, url=page.url if page else '', title=page._title if page else '', tabs=tabs, screenshot=screenshot, pixels_above=0, pixels_below=0)
+        url = page.url if page else ''
+        if screenshot is None and url == 'about:blank' and getattr(self.config, 'include_screenshot', True):
+            # Chrome refuses captureVisibleTab on about:blank ("Cannot access contents of url"), but
+            # an about:blank page is an empty white viewport by definition, which is what real
+            # browser_use's Playwright screenshot shows there; a 0.1.40 vision agent starts there.
+            size = getattr(self.config, 'browser_window_size', None) or {}
+            get = size.get if isinstance(size, dict) else (lambda k, d: getattr(size, k, d))
+            screenshot = _blank_png_base64(int(get('width', 1280)), int(get('height', 1100)))
+        state = BrowserState(element_tree=_empty_body(), selector_map={}, url=url, title=page._title if page else '', tabs=tabs, screenshot=screenshot, pixels_above=0, pixels_below=0)
         self.current_state = state
         return state
 
@@ -805,3 +813,19 @@ def _loop_running() -> bool:
         return True
     except RuntimeError:
         return False
+
+
+def _blank_png_base64(width: int, height: int) -> str:
+    """A white RGB PNG of width x height, base64 (an about:blank viewport)."""
+    import base64
+    import struct
+    import zlib
+
+    width, height = max(1, min(width, 4096)), max(1, min(height, 4096))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    row = b'\x00' + b'\xff' * (3 * width)
+    png = b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', width, height, 8, 2, 0, 0, 0)) + chunk(b'IDAT', zlib.compress(row * height, 9)) + chunk(b'IEND', b'')
+    return base64.b64encode(png).decode('ascii')
