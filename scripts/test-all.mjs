@@ -2,11 +2,13 @@
 // `npm test`: the one command that runs everything CI runs, in order, and ends with a single
 // summary line "N passed, N failed[, N skipped]" over every suite.
 //   1. generated files are fresh   2. type checking   3. build (the e2e tests load dist/extension)
-//   4. mocha (unit, schema, bridge, e2e)   5. the Python shim's unittest suite, when present
+//   4. mocha (unit, schema, bridge, e2e)   5. the Python shim's unittest modules, each in the venvs
+//      that scripts/python-envs.mjs assigns it to (real browser_use 0.1.48 and 0.1.40 from PyPI, and
+//      one without browser_use); the venvs are created or refreshed first (in parallel with 1-3).
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PY_ENVS, ensureEnvs, modulesFor, unassignedModules, venvPython } from './python-envs.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -15,7 +17,7 @@ const failedSteps = [];
 function run(label, cmd, args, opts = {}) {
   process.stdout.write(`\n=== ${label}: ${[cmd, ...args].join(' ')}\n`);
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd: opts.cwd ?? root, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const tee = (stream, sink) => stream.on('data', (d) => { out += d; sink.write(d); });
     tee(child.stdout, process.stdout);
@@ -35,9 +37,19 @@ async function step(label, cmd, args) {
 
 const npx = (bin, ...args) => [process.execPath, [path.join(root, 'node_modules', '.bin', bin), ...args]];
 
+// Venv creation is mostly downloads and unpacking: overlap it with type checking and the build.
+const pyEnvs = ensureEnvs().catch((e) => ({ ok: false, failed: PY_ENVS.map((env) => env.name), text: `${e?.stack ?? e}\n` }));
 await step('generated files', process.execPath, ['scripts/gen.mjs', '--check']);
 await step('typecheck', ...npx('tsc', '-p', 'tsconfig.json')).then(() => step('typecheck bridge', ...npx('tsc', '-p', 'tsconfig.bridge.json'))).then(() => step('typecheck tests', ...npx('tsc', '-p', 'tsconfig.test.json')));
 const build = await step('build', ...npx('rollup', '-c', '--silent'));
+
+// The venvs are ready before mocha starts, so pip does not compete with the e2e tests' Chromium.
+const envs = await pyEnvs;
+process.stdout.write(`\n=== python venvs (scripts/python-envs.mjs)\n${envs.text}`);
+if (!envs.ok) {
+  failedSteps.push('python venvs');
+  totals.failed += 1;
+}
 
 if (build.code === 0) {
   const m = await run('mocha', ...npx('mocha', '--reporter', 'spec', 'test/**/*.spec.ts'));
@@ -56,21 +68,30 @@ if (build.code === 0) {
   process.stdout.write('\nSkipping the test suites: the build failed.\n');
 }
 
-const pyTests = path.join(root, 'python-shim-spec', 'tests');
-if (build.code === 0 && fs.existsSync(pyTests)) {
-  const python = process.env.BUX_PYTHON ?? '/usr/bin/python3';
-  const r = await run('python unittest', python, ['-m', 'unittest', 'discover', '-s', 'python-shim-spec/tests', '-t', 'python-shim-spec', '-v']);
-  const ran = Number((r.out.match(/^Ran (\d+) tests?/m) ?? [])[1] ?? 0);
-  const fail = r.out.match(/^FAILED \(([^)]*)\)/m)?.[1] ?? '';
-  const count = (k) => Number((fail.match(new RegExp(`${k}=(\\d+)`)) ?? [])[1] ?? 0);
-  const skippedPy = Number((r.out.match(/skipped=(\d+)/) ?? [])[1] ?? 0);
-  const failedPy = count('failures') + count('errors');
-  totals.passed += ran - failedPy - skippedPy;
-  totals.failed += failedPy;
-  totals.skipped += skippedPy;
-  if (r.code !== 0 && failedPy === 0) {
-    failedSteps.push('python unittest (crashed)');
-    totals.failed += 1;
+if (build.code === 0) {
+  const lost = unassignedModules();
+  if (lost.length) {
+    process.stdout.write(`\nPython test modules that no venv runs: ${lost.join(', ')}. Add them to PY_ENVS in scripts/python-envs.mjs.\n`);
+    failedSteps.push('python modules not assigned to a venv');
+    totals.failed += lost.length;
+  }
+  for (const env of PY_ENVS) {
+    const modules = modulesFor(env).map((f) => `tests.${f.replace(/\.py$/, '')}`);
+    if (!modules.length || envs.failed.includes(env.name)) continue;  // a venv that failed to build is counted above
+    // cwd python-shim-spec: `tests` is a package there; harness.py puts the shim's sources first on
+    // sys.path, and tests/test_install.py checks that the installed wheel holds the same files.
+    const r = await run(`python ${env.name} (${env.what})`, venvPython(env.name), [path.join(root, 'scripts', 'py-unittest.py'), ...modules], { cwd: path.join(root, 'python-shim-spec') });
+    const line = r.out.match(/^BUX_RESULT (\{.*\})$/m)?.[1];
+    const c = line ? JSON.parse(line) : null;
+    if (c) {
+      totals.passed += c.passed;
+      totals.failed += c.failed;
+      totals.skipped += c.skipped;
+    }
+    if (!c || (r.code !== 0 && c.failed === 0) || c.passed + c.failed + c.skipped === 0) {
+      failedSteps.push(`python ${env.name} (${!c ? 'crashed' : r.code !== 0 ? 'exit ' + r.code : 'ran no test'})`);
+      totals.failed += 1;
+    }
   }
 }
 

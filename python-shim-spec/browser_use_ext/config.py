@@ -18,6 +18,16 @@ def _context_config_base() -> Any:
         return None
 
 
+def _installed_viewport_expansion() -> int:
+    """The installed browser_use's default (0.1.48: 0, 0.1.40: 500), so the element list covers what
+    that version's agents saw without a config; 0 without browser_use (issue 9)."""
+    real = _context_config_base()
+    try:
+        return int(real().viewport_expansion) if real is not None else 0
+    except Exception:
+        return 0
+
+
 @dataclass
 class BrowserContextConfig:
     """Same fields and defaults as browser_use 0.1.48 BrowserContextConfig (reference section 1.3)."""
@@ -38,7 +48,7 @@ class BrowserContextConfig:
     locale: Optional[str] = None
     user_agent: Optional[str] = None
     highlight_elements: bool = True
-    viewport_expansion: int = 0  # honoured: get_state viewport_expansion
+    viewport_expansion: int = field(default_factory=_installed_viewport_expansion)  # honoured: get_state viewport_expansion
     allowed_domains: Optional[list[str]] = None  # honoured: navigation checks
     include_dynamic_attributes: bool = True  # honoured: _enhanced_css_selector_for_element
     http_credentials: Optional[dict[str, str]] = None

@@ -18,7 +18,7 @@ from urllib.parse import urlparse
 
 from .compat import BrowserError, BrowserState, ClickableElementProcessor, DOMElementNode, TabInfo, URLNotAllowedError
 from .config import context_config_from
-from .dom_tree import FALLBACK_ELEMENT_ID_ATTR, SELECTOR_ONLY_ATTR, TAB_ID_ATTR, build_tree, element_id_of
+from .dom_tree import DOM_TREE_FLAVOR, TAB_ID_ATTR, build_tree, element_id_of
 from .errors import browser_error_from
 from .page import ExtensionPage
 from .transport import ActionFailed, BridgeConnection, BridgeError
@@ -139,6 +139,10 @@ class ExtensionBrowserContext:
 
     async def _call(self, action: str, params: dict, tab_id: Optional[int] = None, timeout_ms: Optional[int] = None) -> dict:
         await self.get_session()
+        if self.conn is not None and self.conn.ended is not None:
+            # The bridge ended the connection for good (the person disconnected this agent, or a
+            # protocol version mismatch): do not connect again behind the person's back.
+            raise BridgeError(str(self.conn.ended), self.conn.ended.code)
         if self.conn is None or not self.conn.is_open:
             # Closed for good (close() was called): open a new connection that resumes the same
             # bridge session by its token, so the leased tabs stay ours. Outages (bridge restart,
@@ -275,9 +279,10 @@ class ExtensionBrowserContext:
         """One get_state (with include_dom_tree) -> browser_use BrowserState; marks is_new when asked."""
         session = await self.get_session()
         await self._check_current_url()
-        # Screenshots only for the step state (get_state(True)): the Agent sends only that one to a
-        # vision model, and Chrome allows two captures per second.
-        state = await self._get_updated_state(with_screenshot=cache_clickable_elements_hashes)
+        # A screenshot with every state, as the real _get_updated_state takes one: 0.1.40 agents call
+        # get_state() without the hash flag, and 0.1.48's output validator and planner use
+        # get_state(False)'s screenshot (issue 9 item 4).
+        state = await self._get_updated_state()
         if cache_clickable_elements_hashes:
             cached = session.cached_state_clickable_elements_hashes
             if cached and cached.url == state.url:
@@ -291,9 +296,17 @@ class ExtensionBrowserContext:
 
     async def _get_updated_state(self, focus_element: int = -1, with_screenshot: bool = True) -> Any:
         params: dict[str, Any] = {'include_dom_tree': True, 'viewport_expansion': int(getattr(self.config, 'viewport_expansion', 0))}
+        if 'dom_tree_flavor' not in self._unsupported:
+            # browser_use's buildDomTree.js rules of the installed version (0.1.40 differs from 0.1.48).
+            params['dom_tree_flavor'] = DOM_TREE_FLAVOR
+            params['highlight_elements'] = bool(getattr(self.config, 'highlight_elements', True))
         try:
             r = await self._call('get_state', params)
         except ActionFailed as e:
+            if e.code == 'INVALID_MESSAGE' and 'dom_tree_flavor' not in self._unsupported:
+                # A bridge from before issue 9: dom_tree without the browser_use version rules.
+                self._unsupported.add('dom_tree_flavor')
+                return await self._get_updated_state(focus_element, with_screenshot)
             if e.code == 'INVALID_MESSAGE' and 'include_dom_tree' not in self._unsupported:
                 # A bridge from before contract F: plain get_state, flat tree (dom_tree.py).
                 self._unsupported.add('include_dom_tree')
@@ -313,7 +326,8 @@ class ExtensionBrowserContext:
         tabs = await self.get_tabs_info()
         screenshot = None
         if with_screenshot and getattr(self.config, 'include_screenshot', True):
-            screenshot = await self.take_screenshot()
+            # With the numbered boxes when highlight_elements is on, as the real state's screenshot.
+            screenshot = await self.take_screenshot(highlight=bool(getattr(self.config, 'highlight_elements', True)))
         viewport = st.get('viewport_dimensions') or {}
         scroll = st.get('scroll_position') or {}
         page_size = st.get('page_size') or {}
@@ -340,7 +354,18 @@ class ExtensionBrowserContext:
 
         tabs = await self.get_tabs_info()
         page = self.agent_current_page or self.human_current_page
-        state = BrowserState(element_tree=_empty_body(), selector_map={}, url=page.url if page else '', title=page._title if page else '', tabs=tabs, screenshot=None, pixels_above=0, pixels_below=0)
+        # Real takes a screenshot of about:blank too (a vision model gets one on the first step); pages
+        # Chrome does not let extensions capture give None.
+        screenshot = await self.take_screenshot() if getattr(self.config, 'include_screenshot', True) else None
+        url = page.url if page else ''
+        if screenshot is None and url == 'about:blank' and getattr(self.config, 'include_screenshot', True):
+            # Chrome refuses captureVisibleTab on about:blank ("Cannot access contents of url"), but
+            # an about:blank page is an empty white viewport by definition, which is what real
+            # browser_use's Playwright screenshot shows there; a 0.1.40 vision agent starts there.
+            size = getattr(self.config, 'browser_window_size', None) or {}
+            get = size.get if isinstance(size, dict) else (lambda k, d: getattr(size, k, d))
+            screenshot = _blank_png_base64(int(get('width', 1280)), int(get('height', 1100)))
+        state = BrowserState(element_tree=_empty_body(), selector_map={}, url=url, title=page._title if page else '', tabs=tabs, screenshot=screenshot, pixels_above=0, pixels_below=0)
         self.current_state = state
         return state
 
@@ -368,8 +393,11 @@ class ExtensionBrowserContext:
         st = await self._fresh_protocol_state(getattr(page, 'tab_id', None))
         return int(st.get('pixels_above', 0)), int(st.get('pixels_below', 0))
 
-    async def take_screenshot(self, full_page: bool = False) -> Optional[str]:
-        """Base64 PNG of the visible viewport (full_page is not available to extensions), or None if it cannot be taken."""
+    async def take_screenshot(self, full_page: bool = False, highlight: bool = False) -> Optional[str]:
+        """Base64 PNG of the visible viewport (full_page is not available to extensions), or None if it
+        cannot be taken. highlight: with browser_use's numbered boxes of the latest state, drawn in the
+        page for the capture only (get_state passes it; the public call keeps real's plain screenshot,
+        since real removes its boxes before every state)."""
         if 'screenshot' in self._unsupported:
             return None
         for attempt in range(2):
@@ -378,7 +406,14 @@ class ExtensionBrowserContext:
             if wait > 0:
                 await asyncio.sleep(wait)
             try:
-                r = await self._call('screenshot', {})
+                params = {'highlight_elements': True} if highlight and 'screenshot_highlights' not in self._unsupported else {}
+                try:
+                    r = await self._call('screenshot', params)
+                except ActionFailed as e:
+                    if e.code != 'INVALID_MESSAGE' or not params:
+                        raise
+                    self._unsupported.add('screenshot_highlights')  # a bridge from before issue 9
+                    r = await self._call('screenshot', {})
                 self._last_capture = time.monotonic()
                 return ((r.get('outcome_details') or {}).get('result') or {}).get('data_base64')
             except ActionFailed as e:
@@ -390,7 +425,7 @@ class ExtensionBrowserContext:
         return None
 
     async def remove_highlights(self) -> None:
-        """The extension draws no numbered overlays into the person's pages, so there is nothing to remove."""
+        """The numbered boxes exist only during a screenshot (removed right after the capture), so there is nothing to remove."""
         return None
 
     async def is_file_uploader(self, element_node: Any, max_depth: int = 3, current_depth: int = 0) -> bool:
@@ -413,15 +448,8 @@ class ExtensionBrowserContext:
         tab = getattr(element_node, TAB_ID_ATTR, None)
         if eid:
             return {'element_id': eid}, tab
-        if getattr(element_node, SELECTOR_ONLY_ATTR, False):
-            # A label the shim indexed (dom_tree.py): the label itself, by the selector 0.1.48 used,
-            # or inside a shadow root/iframe the control it wraps.
-            fallback = getattr(element_node, FALLBACK_ELEMENT_ID_ATTR, None)
-            if fallback:
-                return {'element_id': fallback}, tab
-            return {'selector': self._enhanced_css_selector_for_element(element_node, getattr(self.config, 'include_dynamic_attributes', True))}, tab
         if element_node.highlight_index is not None:
-            return {'index': int(element_node.highlight_index)}, tab
+            return {'index': int(element_node.highlight_index) + 1}, tab  # browser_use 0-based -> protocol 1-based
         return {'selector': self._enhanced_css_selector_for_element(element_node, getattr(self.config, 'include_dynamic_attributes', True))}, tab
 
     async def _click_element_node(self, element_node: Any) -> Optional[str]:
@@ -785,3 +813,19 @@ def _loop_running() -> bool:
         return True
     except RuntimeError:
         return False
+
+
+def _blank_png_base64(width: int, height: int) -> str:
+    """A white RGB PNG of width x height, base64 (an about:blank viewport)."""
+    import base64
+    import struct
+    import zlib
+
+    width, height = max(1, min(width, 4096)), max(1, min(height, 4096))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    row = b'\x00' + b'\xff' * (3 * width)
+    png = b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', width, height, 8, 2, 0, 0, 0)) + chunk(b'IDAT', zlib.compress(row * height, 9)) + chunk(b'IEND', b'')
+    return base64.b64encode(png).decode('ascii')

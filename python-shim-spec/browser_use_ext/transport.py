@@ -9,7 +9,8 @@ When the socket drops (bridge restart, network blip) it reconnects with capped b
 doubling to 2 s) and presents the same session_token, so the bridge resumes the session and its
 leased tabs. A call made during the outage waits for the reconnect, bounded by its own timeout; a
 call that was in flight is re-sent with the same action_id (the bridge answers a known id with the
-recorded result) when the session was resumed, or when the action only reads. While the extension
+recorded result) when the session was resumed, or when running it twice has the effect of once
+(REPEATABLE_ACTIONS). While the extension
 is away (it reconnects after a bridge restart too) a NO_EXTENSION_CONNECTED answer is retried
 within the call's timeout, if the extension had been connected before. Only close() ends it.
 """
@@ -52,11 +53,25 @@ class ActionFailed(BridgeError):
         self.result = result
 
 
-# Actions that only read: re-sending one whose answer was lost in an outage cannot act twice.
+# Actions that only read.
 READ_ONLY_ACTIONS = frozenset({
     'get_state', 'screenshot', 'get', 'is', 'list_tabs', 'extract_content', 'get_dropdown_options',
     'wait', 'wait_for', 'wait_for_navigation', 'wait_for_network_idle',
 })
+# Actions whose end state is the same when they run twice (fill the same value, check, go to the
+# same URL, ...): re-sending one whose answer was lost in an outage cannot act twice in effect.
+# Not here: click, double_click, press, type, send_keys, drag_and_drop, scroll (relative), tabs
+# opened/closed, history moves, reload, evaluate.
+REPEATABLE_ACTIONS = READ_ONLY_ACTIONS | frozenset({
+    'fill', 'clear', 'check', 'uncheck', 'select_option', 'focus', 'hover', 'scroll_into_view',
+    'scroll_to', 'scroll_to_text', 'navigate', 'search', 'switch_tab',
+})
+# Close codes of the protocol beyond RFC 6455's (schemas/lib/close-codes.ts): after these the
+# client does not reconnect by itself (4001 only on the handshake: see _reconnect_loop).
+CLOSE_SECRET_REFUSED = 4001
+CLOSE_VERSION_MISMATCH = 4002
+CLOSE_DISCONNECTED_BY_PERSON = 4003
+FINAL_CLOSE_CODES = frozenset({CLOSE_SECRET_REFUSED, CLOSE_VERSION_MISMATCH, CLOSE_DISCONNECTED_BY_PERSON})
 # Seconds the bridge gets beyond an action's timeout_ms to answer TIMEOUT itself.
 ANSWER_GRACE_S = 5.0
 # After the bridge refused our secret, try again this rarely (no hammering of its rate limiter).
@@ -118,6 +133,9 @@ class BridgeConnection:
         self.closed: Optional[asyncio.Event] = None  # created inside the running loop by open(); set when closed for good
         self.last_pong_rtt_ms: Optional[float] = None
         self.reconnects = 0  # successful reconnects after the first open()
+        # Set when the bridge ended the connection for good (4001/4002/4003, or a bridge of another
+        # protocol version on reconnect): the error to give callers instead of connecting again.
+        self.ended: Optional[BridgeError] = None
         self.last_resumed: Optional[bool] = None  # hello_ack.resumed of the latest reconnect
         # The extension behind the bridge: hello_ack.extension_connected and extension_status.
         self.extension_connected: Optional[bool] = None
@@ -200,8 +218,7 @@ class BridgeConnection:
                 raw = await self._ws.recv()
             except wscompat.ConnectionClosed as e:
                 code, reason = wscompat.close_info(self._ws)
-                # 4001 secret refused, 4002 version mismatch (schemas/lib/close-codes.ts).
-                kind = 'UNAUTHORIZED' if code in (1008, 4001) else 'VERSION_MISMATCH' if code == 4002 else 'COMMUNICATION_ERROR_WITH_TARGET'
+                kind = 'UNAUTHORIZED' if code in (1008, CLOSE_SECRET_REFUSED) else 'VERSION_MISMATCH' if code == CLOSE_VERSION_MISMATCH else 'COMMUNICATION_ERROR_WITH_TARGET'
                 raise BridgeError(f'the bridge closed the connection during the handshake ({code} {reason}). If it requires authentication, set BROWSER_USE_EXT_AGENT_SECRET (see `npm start` output or secrets.json).', kind) from e
             m = json.loads(raw)
             t = m.get('type')
@@ -213,9 +230,9 @@ class BridgeConnection:
                     raise BridgeError('auth_challenge without a client_nonce in hello', 'UNAUTHORIZED')
                 expected = _hmac_hex(self.secret, 'bridge:' + client_nonce)
                 if not hmac.compare_digest(expected, str(m.get('bridge_proof', ''))):
-                    # 4001 (schemas/lib/close-codes.ts): the bridge logs that our secret differs.
+                    # 4001: the bridge logs that our secret differs from its own.
                     try:
-                        await self._ws.close(4001, 'pairing secret mismatch')
+                        await self._ws.close(CLOSE_SECRET_REFUSED, 'pairing secret mismatch')
                     except Exception:
                         pass
                     raise BridgeError(f'the server at {self.url} could not prove it knows the agent secret; it is not your bridge or the secret is out of date. Check BROWSER_USE_EXT_AGENT_SECRET / secrets.json.', 'UNAUTHORIZED')
@@ -340,7 +357,7 @@ class BridgeConnection:
             r = await self._call_once(action, params, tab_id, timeout_ms, deadline, budget, settle)
             code = (r.get('error_info') or {}).get('error_code') if r.get('status') != 'success' else None
             retry = code == 'NO_EXTENSION_CONNECTED' and self._extension_seen
-            retry = retry or (code == 'EXTENSION_DISCONNECTED' and action in READ_ONLY_ACTIONS)
+            retry = retry or (code == 'EXTENSION_DISCONNECTED' and action in REPEATABLE_ACTIONS)
             if not retry or not self.is_open or time.monotonic() >= deadline - ANSWER_GRACE_S:
                 if extension_waited and code == 'NO_EXTENSION_CONNECTED':
                     r.setdefault('error_info', {})['message'] = f"{(r.get('error_info') or {}).get('message', '')} (waited {budget - ANSWER_GRACE_S:.0f} s for it to come back)"
@@ -357,14 +374,25 @@ class BridgeConnection:
 
     async def _call_once(self, action: str, params: Optional[dict], tab_id: Optional[int], timeout_ms: Optional[int], deadline: float, budget: float, settle: Optional[dict] = None) -> dict:
         await self._ready(deadline, f'action "{action}"')
+        if action not in REPEATABLE_ACTIONS:
+            # An action that must not run twice goes out only on a socket known to be open: let the
+            # loop take in a close that already arrived (e.g. while the caller blocked the loop), so
+            # the action is sent after the reconnect rather than lost in the outage with an unknown outcome.
+            for _ in range(3):
+                await asyncio.sleep(0)
+            while not wscompat.is_open(self._ws):
+                self._connected = False
+                await self._ready(deadline, f'action "{action}"')
         action_id = f'py{next(self._seq)}-{int(time.time() * 1000):x}'
         msg: dict[str, Any] = {'type': 'action', 'action_id': action_id, 'action': action, 'params': params or {}}
         if tab_id is not None:
             msg['tab_id'] = tab_id
+        # After an outage, only what is left of the caller's budget, so the bridge times out first.
+        left_ms = int((deadline - ANSWER_GRACE_S - time.monotonic()) * 1000)
         if timeout_ms is not None:
-            # What is left of the caller's budget after an outage, so the bridge times out first.
-            left_ms = int((deadline - ANSWER_GRACE_S - time.monotonic()) * 1000)
             msg['timeout_ms'] = max(1, min(int(timeout_ms), left_ms))
+        elif left_ms < self.default_timeout_ms - 500:
+            msg['timeout_ms'] = max(1, left_ms)
         if settle is not None:
             msg['settle'] = settle
         fut: asyncio.Future = asyncio.get_running_loop().create_future()
@@ -427,12 +455,22 @@ class BridgeConnection:
     def _on_socket_closed(self, ws: Any) -> None:
         code, reason = wscompat.close_info(ws)
         self._connected = False
-        if self._closing or not self.reconnect or self.closed is None:
+        final = code in FINAL_CLOSE_CODES and not self._closing
+        if self._closing or not self.reconnect or self.closed is None or final:
+            if code == CLOSE_DISCONNECTED_BY_PERSON:
+                why = f'the person disconnected this agent in the extension ({reason}); connect again with a new ExtensionBrowser context if they allow it'
+            else:
+                why = f'connection to the bridge closed ({code} {reason})'
+            if final:
+                logger.warning('%s; not reconnecting', why)
             for action_id, fut in list(self._waiters.items()):
                 if not fut.done():
-                    fut.set_exception(BridgeError(f'connection to the bridge closed ({code} {reason}) before action {action_id} was answered', 'EXTENSION_DISCONNECTED'))
+                    fut.set_exception(BridgeError(f'{why} before action {action_id} was answered', 'EXTENSION_DISCONNECTED' if not final else 'COMMUNICATION_ERROR_WITH_TARGET'))
             self._waiters.clear()
-            self._fail_all(BridgeError(f'connection to the bridge closed ({code} {reason})', 'COMMUNICATION_ERROR_WITH_TARGET'))
+            self._fail_all(BridgeError(why, 'COMMUNICATION_ERROR_WITH_TARGET'))
+            if final:
+                self.ended = BridgeError(why, 'UNAUTHORIZED' if code == CLOSE_SECRET_REFUSED else 'VERSION_MISMATCH' if code == CLOSE_VERSION_MISMATCH else 'COMMUNICATION_ERROR_WITH_TARGET')
+            self._closing = self._closing or final
             if self._pinger:
                 self._pinger.cancel()
             if self.closed is not None:
@@ -461,6 +499,17 @@ class BridgeConnection:
                 raise
             except (BridgeError, asyncio.TimeoutError, OSError, ValueError) as e:
                 await self._drop()
+                if isinstance(e, BridgeError) and e.code == 'VERSION_MISMATCH':
+                    # A bridge of another protocol version came back: waiting cannot fix that.
+                    logger.warning('the bridge at %s speaks another protocol version: %s; not reconnecting', self.url, e)
+                    self._closing = True
+                    self.ended = e
+                    self._fail_all(e)
+                    if self._pinger:
+                        self._pinger.cancel()
+                    if self.closed is not None:
+                        self.closed.set()
+                    return
                 if isinstance(e, BridgeError) and e.code == 'UNAUTHORIZED':
                     # Waiting cannot fix a refused secret: tell the callers now, keep trying slowly
                     # (the person may re-pair, or the bridge may come back with its secrets.json).
@@ -486,7 +535,7 @@ class BridgeConnection:
             fut = self._waiters.get(action_id)
             if fut is None or fut.done():
                 continue
-            if sent and not resumed and msg.get('action') not in READ_ONLY_ACTIONS:
+            if sent and not resumed and msg.get('action') not in REPEATABLE_ACTIONS:
                 # The bridge lost the session (and so the record of this action) while it ran:
                 # running it again could act twice, so the caller hears that the outcome is unknown.
                 fut.set_exception(BridgeError(f'the bridge restarted while action "{msg.get("action")}" ({action_id}) was running and did not keep the session, so whether it ran is unknown; take a new state before acting again', 'EXTENSION_DISCONNECTED'))

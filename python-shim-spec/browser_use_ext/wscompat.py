@@ -8,7 +8,7 @@ reader loop) and always dials the loopback bridge directly.
 
 What is used here exists in every supported version: ``connect(uri, max_size=, ping_interval=,
 open_timeout=)`` as an async context/awaitable, ``send``, ``recv``, ``async for``, ``close(code,
-reason)``, ``close_code``/``close_reason`` and ``websockets.exceptions.{ConnectionClosed,
+reason)``, ``state``, ``close_code``/``close_reason`` and ``websockets.exceptions.{ConnectionClosed,
 WebSocketException}``.
 """
 from __future__ import annotations
@@ -34,7 +34,7 @@ def _major(v: str) -> int:
 
 
 MAJOR = _major(VERSION)
-__all__ = ['VERSION', 'MAJOR', 'ConnectionClosed', 'WebSocketException', 'connect', 'close_info']
+__all__ = ['VERSION', 'MAJOR', 'ConnectionClosed', 'WebSocketException', 'connect', 'close_info', 'is_open']
 
 
 def connect(uri: str, **kwargs: Any) -> Any:
@@ -43,6 +43,13 @@ def connect(uri: str, **kwargs: Any) -> Any:
     if MAJOR >= 15:
         kwargs.setdefault('proxy', None)
     return websockets.connect(uri, **kwargs)
+
+
+def is_open(ws: Any) -> bool:
+    """Whether the connection is in the OPEN state (``state`` exists in every supported version:
+    the legacy protocol's and the new Connection's; both are websockets' State enum)."""
+    state = getattr(ws, 'state', None)
+    return getattr(state, 'name', None) == 'OPEN'
 
 
 def close_info(ws: Any) -> tuple[int, str]:

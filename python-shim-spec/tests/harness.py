@@ -6,6 +6,7 @@ import asyncio
 import itertools
 import json
 import os
+import queue
 import subprocess
 import sys
 import threading
@@ -15,6 +16,10 @@ TESTS_DIR = Path(__file__).resolve().parent
 SHIM_DIR = TESTS_DIR.parent
 REPO_ROOT = SHIM_DIR.parent
 FIXTURES_DIR = TESTS_DIR / 'fixtures'
+
+# The real browser_use sends anonymized telemetry by default: never from a test run (the CI machine
+# reaches only package registries; the retries would just add noise and time).
+os.environ.setdefault('ANONYMIZED_TELEMETRY', 'false')
 
 if str(SHIM_DIR) not in sys.path:
     sys.path.insert(0, str(SHIM_DIR))
@@ -36,14 +41,32 @@ class Harness:
             err = self.proc.stderr.read() if self.proc.poll() is not None else ''
             self.close()
             raise RuntimeError(f'the harness did not start within {timeout_s} s: {err[-2000:]}')
-        # Drain stderr so a chatty harness never blocks on a full pipe.
+        # Drain stderr so a chatty harness never blocks on a full pipe; later stdout lines answer commands.
         threading.Thread(target=lambda: [None for _ in self.proc.stderr], daemon=True).start()
+        self._events: 'queue.Queue[str]' = queue.Queue()
+        threading.Thread(target=lambda: [self._events.put(ln) for ln in self.proc.stdout], daemon=True).start()
+        self._lock = threading.Lock()
         info = json.loads(line[0])
         self.info = info
         self.agent_url: str = info['agent_url']
         self.fixtures_url: str = info['fixtures_url']
         self.status_url: str = info.get('status_url', '')
         self.agent_secret = (info.get('credentials') or {}).get('agent_secret')
+
+    def restart_bridge(self, down_ms: int = 0, timeout_s: float = 60) -> dict:
+        """Stops the bridge, waits down_ms, starts a new one on the same port with the same secrets,
+        and returns once the extension is connected to it (test/harness/cli.ts `restart-bridge`).
+        Safe to call from any thread."""
+        with self._lock:
+            self.proc.stdin.write(f'restart-bridge {int(down_ms)}\n')
+            self.proc.stdin.flush()
+            try:
+                event = json.loads(self._events.get(timeout=timeout_s))
+            except queue.Empty:
+                raise RuntimeError(f'the harness did not restart the bridge within {timeout_s} s') from None
+        if event.get('event') != 'bridge_restarted':
+            raise RuntimeError(f'restart-bridge failed: {event}')
+        return event
 
     def url(self, path: str) -> str:
         return f'{self.fixtures_url}/{path.lstrip("/")}'

@@ -1,9 +1,10 @@
-"""browser_use's Agent (the tests' stand-in package, a port of 0.1.48's Agent.step / multi_act) runs
+"""The real browser_use Agent (0.1.48 from PyPI, in the venv scripts/python-envs.mjs builds) runs
 unchanged on the real bridge, extension and Chromium: "find the cheapest stapler and add it to the
-cart" on the shop fixture, driven by a scripted LLM that reads the prompt text the Agent builds.
-
-agent_run.py runs in a subprocess with tests/stand_in first on sys.path, so ``import browser_use``
-finds the stand-in and the shim must pick browser_use's own classes."""
+cart" on the shop fixture, driven by a scripted chat model that reads the prompt text the Agent
+builds. Checks the BrowserContext call sequence of Agent.step / multi_act, the history's CSS
+selectors and the prompt format. agent_run.py runs in a subprocess (browser_use configures logging
+at import)."""
+import importlib.util
 import json
 import os
 import subprocess
@@ -16,9 +17,11 @@ REPORT = {}
 
 
 def setUpModule():
+    if importlib.util.find_spec('browser_use') is None:
+        raise unittest.SkipTest('browser_use is not installed in this venv (this module runs in the browser-use venvs)')
     h = Harness()
     try:
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(TESTS_DIR / 'stand_in'), str(SHIM_DIR)]))
+        env = dict(os.environ, PYTHONPATH=str(SHIM_DIR))
         r = subprocess.run([sys.executable, str(TESTS_DIR / 'agent_run.py'), h.agent_url, h.agent_secret or '', h.fixtures_url],
                            env=env, capture_output=True, text=True, timeout=180)
         if r.returncode != 0 or not r.stdout.strip():
@@ -28,9 +31,10 @@ def setUpModule():
         h.close()
 
 
-class StandInBrowserUse(unittest.TestCase):
+class RealBrowserUse(unittest.TestCase):
     def test_the_shim_hands_out_browser_use_own_classes(self):
-        self.assertTrue(REPORT['stand_in'])
+        self.assertTrue(REPORT['browser_use_version'].startswith('0.1.4'), REPORT['browser_use_version'])
+        self.assertIn('site-packages', REPORT['browser_use_file'])  # the PyPI package, not a copy in the repo
         for name, module in REPORT['classes'].items():
             self.assertTrue(module.startswith('browser_use.'), f'{name} comes from {module}, not browser_use')
         for step in REPORT['steps']:
@@ -81,14 +85,14 @@ class ShopTask(unittest.TestCase):
 class PromptText(unittest.TestCase):
     def test_clickable_elements_to_string_matches_the_0_1_48_format(self):
         # What 0.1.48 prints for tests/fixtures/prompt.html with the Agent's default include_attributes
-        # (indices from 1: the protocol numbers elements from 1, browser_use from 0).
+        # (indexes from 0, as browser_use numbers them; the side-by-side test compares with the real one).
         self.assertEqual(REPORT['prompt_text'], '\n'.join([
             'Welcome to the site',
-            "[1]<a title='Home'>Home />",
-            '[2]<button >Submit />',
-            "[3]<input type='text' name='q' placeholder='Search' />",
-            "[4]<div role='button'>Menu />",
-            '\t[5]<a >Item A />',
+            "[0]<a title='Home'>Home />",
+            '[1]<button >Submit />',
+            "[2]<input type='text' name='q' placeholder='Search' />",
+            "[3]<div role='button'>Menu />",
+            '\t[4]<a >Item A />',
             'Footer text',
         ]))
 

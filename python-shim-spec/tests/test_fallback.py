@@ -24,6 +24,25 @@ def text(t):
     return DOMTextNode(text=t, is_visible=True, parent=None)
 
 
+class WithoutBrowserUse(unittest.TestCase):
+    """This module runs in the venv without browser_use (scripts/python-envs.mjs, "nobu")."""
+
+    def test_the_shim_hands_out_its_own_classes_and_registry(self):
+        import importlib.util
+        if importlib.util.find_spec('browser_use') is not None:
+            self.skipTest('browser_use is installed in this venv: the fallback is not in use')
+        import browser_use_ext
+        from browser_use_ext import compat
+        from browser_use_ext.fallback import views
+        from browser_use_ext.fallback.registry import Registry
+        self.assertEqual({k for k, v in compat.USING_BROWSER_USE.items() if v}, set())
+        self.assertIs(browser_use_ext.ActionResult, views.ActionResult)
+        self.assertIs(browser_use_ext.DOMElementNode, views.DOMElementNode)
+        self.assertFalse(compat.browser_use_available())
+        self.assertFalse(browser_use_ext.PATCHED_BROWSER_USE_AGENT)
+        self.assertIsInstance(ExtensionController().registry, Registry)
+
+
 class PromptFormat(unittest.TestCase):
     def test_the_hand_built_tree_of_section_1_8_prints_exactly_as_0_1_48(self):
         menu = el('div', {'role': 'menu'}, [text('loose text'), el('span', {}, [text('Item A')], index=4)], index=3)
@@ -82,42 +101,33 @@ class TreeFromState(unittest.TestCase):
             {'id': 'e1', 'index': 1, 'tag': 'BUTTON', 'text_content': 'OK', 'attributes': {'type': 'submit'}, 'is_visible': True},
             {'id': 'e2', 'index': 2, 'tag': 'input', 'attributes': {'name': 'q'}, 'is_visible': True}]}
         tree, selector_map = build_tree(state)
-        self.assertEqual(tree.clickable_elements_to_string(INCLUDE), "[1]<button type='submit'>OK />\n[2]<input name='q' />")
-        self.assertEqual(element_id_of(selector_map[2]), 'e2')
+        self.assertEqual(tree.clickable_elements_to_string(INCLUDE), "[0]<button type='submit'>OK />\n[1]<input name='q' />")
+        self.assertEqual(element_id_of(selector_map[1]), 'e2')
 
-    def test_labels_are_indexed_as_0_1_48_did_and_indices_renumbered_in_document_order(self):
-        def node(tag, xpath, children=(), index=None, eid=None, attrs=None, top=True, viewport=True):
+    def test_dom_tree_is_taken_as_sent_with_0_based_indexes(self):
+        def node(tag, xpath, children=(), index=None, eid=None, attrs=None, top=True):
             n = {'kind': 'element', 'tag': tag, 'xpath': xpath, 'attributes': attrs or {}, 'is_visible': True, 'is_top_element': top,
-                 'is_in_viewport': viewport, 'is_interactive': index is not None, 'children': list(children)}
+                 'is_in_viewport': True, 'is_interactive': index is not None, 'children': list(children)}
             if index is not None:
                 n.update(highlight_index=index, element_id=eid)
             return n
         t = lambda s: {'kind': 'text', 'text': s, 'is_visible': True}  # noqa: E731
         state = {'url': 'u', 'title': 't', 'tab_id': 3, 'actionable_elements': [], 'dom_tree': node('body', '/body', [
-            node('button', 'html/body/button', [t('Before')], 1, 'e1'),
-            node('label', 'html/body/label[1]', [t('Remember me'), node('input', 'html/body/label[1]/input', [], 2, 'e2', {'type': 'checkbox'})]),
-            node('label', 'html/body/label[2]', [t('Card'), node('span', 'html/body/label[2]/span', [t('pointer span')], 3, 'e3')]),
-            node('label', 'html/body/label[3]', [t('Covered')], top=False),
-            node('label', 'html/body/label[4]', [t('Off')], attrs={'disabled': ''}),
-            node('div', 'html/body/div', [node('label', 'label', [t('Shadow'), node('input', 'input', [], 4, 'e4')])], attrs={}),
+            node('button', 'html/body/button', [t('Before')], 0, 'e1'),
+            node('label', 'html/body/label', [t('Remember me'), node('input', 'html/body/label/input', [], 2, 'e3', {'type': 'checkbox'})], 1, 'e2'),
+            node('p', 'html/body/p', [t('Covered')], top=False),
         ])}
-        state['dom_tree']['children'][5]['shadow_root'] = True
         tree, selector_map = build_tree(state)
-        self.assertEqual(tree.clickable_elements_to_string(INCLUDE), '\n'.join([
-            '[1]<button >Before />',
-            '[2]<label >Remember me />',
-            "\t[3]<input type='checkbox' />",
-            '[4]<label >Card\npointer span />',
-            'Off',  # the covered label (not top) prints nothing, as in 0.1.48; the disabled one only its text
-            '[5]<label >Shadow />',
-            '\t[6]<input  />',
-        ]))
-        self.assertEqual([selector_map[i].tag_name for i in range(1, 7)], ['button', 'label', 'input', 'label', 'label', 'input'])
+        # The indexes are the extension's (browser_use's buildDomTree.js rules, 0-based): nothing is renumbered here.
+        self.assertEqual(tree.clickable_elements_to_string(INCLUDE), "[0]<button >Before />\n[1]<label >Remember me />\n\t[2]<input type='checkbox' />")
+        self.assertEqual(sorted(selector_map), [0, 1, 2])
         ctx = ExtensionBrowserContext.__new__(ExtensionBrowserContext)
         ctx.config = type('C', (), {'include_dynamic_attributes': True})()
-        self.assertEqual(ctx._target(selector_map[2]), ({'selector': 'html > body > label:nth-of-type(1)'}, 3))
-        self.assertEqual(ctx._target(selector_map[3]), ({'element_id': 'e2'}, 3))
-        self.assertEqual(ctx._target(selector_map[5]), ({'element_id': 'e4'}, 3))  # inside a shadow root: its control
+        self.assertEqual(ctx._target(selector_map[0]), ({'element_id': 'e1'}, 3))
+        self.assertEqual(ctx._target(selector_map[1]), ({'element_id': 'e2'}, 3))
+        bare = node('a', 'html/body/a', [], 4)
+        tree, selector_map = build_tree({'dom_tree': node('body', '/body', [bare])})
+        self.assertEqual(ctx._target(selector_map[4]), ({'index': 5}, None))  # no element id: the protocol index is 1-based
 
     def test_is_new_marks_elements_whose_hash_was_not_seen(self):
         tree1, _ = build_tree(self.STATE)

@@ -240,10 +240,10 @@ class Reconnect(unittest.IsolatedAsyncioTestCase):
         self.assertEqual((conn.reconnects, conn.last_resumed), (1, True))
         self.assertEqual((await conn.call('reload', {}))['status'], 'success')
 
-    async def test_without_the_session_only_reads_are_resent_and_a_lost_click_says_its_outcome_is_unknown(self):
+    async def test_without_the_session_only_repeatable_actions_are_resent_and_a_lost_click_says_its_outcome_is_unknown(self):
         async def drop_mid_actions(ws, hello):
-            await recv(ws)
-            await recv(ws)
+            for _ in range(3):
+                await recv(ws)
             await ws.close(1012, 'bridge restarting')
 
         async def answer(ws, hello):
@@ -253,8 +253,10 @@ class Reconnect(unittest.IsolatedAsyncioTestCase):
         conn = await self.connect(SessionBridge([drop_mid_actions, answer], keep_sessions=False))
         click = asyncio.ensure_future(conn.call('click', {'target': {'element_id': 'e1'}}))
         state = asyncio.ensure_future(conn.call('get_state', {}))
+        fill = asyncio.ensure_future(conn.call('fill', {'element_id': 'e2', 'value': 'x'}))  # a second fill changes nothing
         r = await state
         self.assertEqual(r['status'], 'success')
+        self.assertEqual((await fill)['status'], 'success')
         with self.assertRaises(BridgeError) as cm:
             await click
         self.assertEqual(cm.exception.code, 'EXTENSION_DISCONNECTED')
@@ -363,6 +365,37 @@ class Reconnect(unittest.IsolatedAsyncioTestCase):
             await conn.call('get_state', {}, timeout_ms=20_000)
         self.assertEqual(cm.exception.code, 'UNAUTHORIZED')
         self.assertLess(loop.time() - t0, 5.0)
+
+    async def test_a_person_disconnect_4003_is_final_no_reconnect(self):
+        async def disconnect_by_person(ws, hello):
+            await recv(ws)
+            await ws.close(4003, 'disconnected by the person in the extension side panel')
+
+        conn = await self.connect(SessionBridge([disconnect_by_person]))
+        with self.assertRaises(BridgeError) as cm:
+            await conn.call('click', {'target': {'element_id': 'e1'}})
+        self.assertIn('the person disconnected this agent', str(cm.exception))
+        self.assertFalse(conn.is_open)
+        self.assertIsNotNone(conn.ended)
+        await asyncio.sleep(0.5)
+        self.assertEqual(len(self.bridge.hellos), 1)  # never connected again
+        with self.assertRaises(BridgeError):
+            await conn.call('get_state', {})
+
+    async def test_a_bridge_of_another_protocol_version_on_reconnect_ends_the_connection(self):
+        conn = await self.connect(SessionBridge([]))
+        await self.bridge.stop()
+
+        async def version_mismatch(ws, path=None):
+            await ws.recv()
+            await ws.close(4002, 'protocol_version 1 is not supported: upgrade the agent')
+        self.bridge.handler = version_mismatch
+        await self.bridge.start()
+        with self.assertRaises(BridgeError) as cm:
+            await conn.call('get_state', {}, timeout_ms=20_000)
+        self.assertEqual(cm.exception.code, 'VERSION_MISMATCH')
+        self.assertFalse(conn.is_open)
+        self.assertEqual(conn.ended.code, 'VERSION_MISMATCH')
 
     async def test_close_during_an_outage_ends_waiting_calls(self):
         conn = await self.connect(SessionBridge([]))

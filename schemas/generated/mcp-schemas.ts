@@ -1855,7 +1855,21 @@ export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = 
       "include_dom_tree": {
         "type": "boolean",
         "default": false,
-        "description": "Add dom_tree (contract F) to the state, for the Python shim."
+        "description": "Add dom_tree (contract F) to the state, for the Python shim: browser_use's element tree as its buildDomTree.js builds it (0-based highlight_index across frames), so clickable_elements_to_string prints what browser_use on Playwright prints."
+      },
+      "dom_tree_flavor": {
+        "type": "string",
+        "enum": [
+          "0.1.48",
+          "0.1.40"
+        ],
+        "default": "0.1.48",
+        "description": "Which browser_use's buildDomTree.js rules dom_tree follows (they differ in what counts as interactive, visible and top, and in xpaths). The shim sends the installed version's."
+      },
+      "highlight_elements": {
+        "type": "boolean",
+        "default": true,
+        "description": "browser_use's BrowserContextConfig.highlight_elements. With it on, 0.1.48 indexes an element nested in an indexed one only when it is a distinct interaction (its highlighting pass marks the parent); with it off every nested interactive element gets an index. No boxes are drawn by get_state (screenshot draws them)."
       },
       "max_elements": {
         "type": "integer",
@@ -2741,7 +2755,13 @@ export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = 
     "description": "Parameters of screenshot.",
     "type": "object",
     "additionalProperties": false,
-    "properties": {}
+    "properties": {
+      "highlight_elements": {
+        "type": "boolean",
+        "default": false,
+        "description": "Draw browser_use's numbered boxes (one colour per index, label at the top right, as its buildDomTree.js draws them) around the indexed elements of this tab's latest state taken with include_dom_tree, capture, and remove them right away. The boxes live in a container marked data-browser-agent-ui, which no snapshot ever lists. Without such a state nothing is drawn."
+      }
+    }
   },
   "scroll_into_view": {
     "title": "ScrollIntoViewParams",

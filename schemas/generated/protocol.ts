@@ -347,7 +347,7 @@ export type Operation =
  */
 export type DomNode = DomElementNode | DomTextNode;
 /**
- * A node of the DOM tree for the Python shim (contract F): enough to rebuild browser_use 0.1.48's DOMElementNode/DOMTextNode tree so that clickable_elements_to_string and the element hashes (branch_path_hash, attributes_hash, xpath_hash) come out as under Playwright. Pruning rule: a node is kept only if it is a listed element, a text node that clickable_elements_to_string can print (visible, or inside a listed element), an iframe element whose document was stitched, a rendered <label> (browser_use 0.1.48 indexed labels; the shim indexes them from these nodes), or an ancestor of a kept node. Ancestors are never pruned, so every kept node's tag path and xpath are exact; pruned siblings do not change xpaths, which are computed on the page. Iframe documents (same- and cross-origin) are the children of their iframe element, starting at their <html> element (xpath "html"). Shadow-root children come before light-DOM children, as in buildDomTree.js.
+ * browser_use's element tree for the Python shim (contract F), built by the rules of its buildDomTree.js (0.1.48 or 0.1.40, get_state dom_tree_flavor), so that the real DOMElementNode.clickable_elements_to_string prints the same lines and the element hashes (branch_path_hash, attributes_hash, xpath_hash) come out as under Playwright. Pruning rule: a node is kept only if it has a highlight_index, is a text node that clickable_elements_to_string can print or collect into an indexed element's text, is an iframe, or is an ancestor of a kept node. Iframe documents (same- and cross-origin) are the children of their iframe element, starting at their <html> element (xpath "html"). Shadow-root children come before light-DOM children, as in buildDomTree.js.
  */
 export type DomNode1 = DomElementNode | DomTextNode;
 /**
@@ -668,9 +668,17 @@ export interface GetStateParams {
    */
   viewport_expansion?: number;
   /**
-   * Add dom_tree (contract F) to the state, for the Python shim.
+   * Add dom_tree (contract F) to the state, for the Python shim: browser_use's element tree as its buildDomTree.js builds it (0-based highlight_index across frames), so clickable_elements_to_string prints what browser_use on Playwright prints.
    */
   include_dom_tree?: boolean;
+  /**
+   * Which browser_use's buildDomTree.js rules dom_tree follows (they differ in what counts as interactive, visible and top, and in xpaths). The shim sends the installed version's.
+   */
+  dom_tree_flavor?: '0.1.48' | '0.1.40';
+  /**
+   * browser_use's BrowserContextConfig.highlight_elements. With it on, 0.1.48 indexes an element nested in an indexed one only when it is a distinct interaction (its highlighting pass marks the parent); with it off every nested interactive element gets an index. No boxes are drawn by get_state (screenshot draws them).
+   */
+  highlight_elements?: boolean;
   /**
    * At most this many elements are listed (the first in document order); the state's truncation says when more exist.
    */
@@ -787,7 +795,12 @@ export interface ListTabsParams {}
 /**
  * Parameters of screenshot.
  */
-export interface ScreenshotParams {}
+export interface ScreenshotParams {
+  /**
+   * Draw browser_use's numbered boxes (one colour per index, label at the top right, as its buildDomTree.js draws them) around the indexed elements of this tab's latest state taken with include_dom_tree, capture, and remove them right away. The boxes live in a container marked data-browser-agent-ui, which no snapshot ever lists. Without such a state nothing is drawn.
+   */
+  highlight_elements?: boolean;
+}
 /**
  * Parameters of wait.
  */
@@ -2845,25 +2858,25 @@ export interface DomElementNode {
    */
   xpath: string;
   /**
-   * All HTML attributes, in the element's own order, for listed elements and iframes (what buildDomTree.js collects for interactive candidates); {} for other elements, except a <label> that is not listed: all attributes if buildDomTree.js counted it as an interactive candidate (onclick, role, tabindex, data-action, contenteditable="true"), else only disabled/readonly when present. Sensitive values (password, card, one-time-code, PII when asked) carry a [redacted:<reason>] marker instead.
+   * All HTML attributes, in the element's own order, where buildDomTree.js collects them: interactive candidates (a, button, input, select, textarea, details, summary, or an onclick/role/tabindex/data-action attribute, contenteditable="true" in 0.1.48), iframes and non-root bodies; {} otherwise (so a cursor:pointer <div> carries none, as in browser_use).
    */
   attributes: {
     [k: string]: string | undefined;
   };
   /**
-   * Rendered with non-zero size and not hidden by CSS.
+   * buildDomTree.js isElementVisible: offsetWidth and offsetHeight > 0, not visibility:hidden.
    */
   is_visible?: boolean;
   /**
-   * Listed as actionable.
+   * buildDomTree.js isInteractiveElement (computed only for visible, top elements).
    */
   is_interactive?: boolean;
   /**
-   * Listed elements: not covered at their centre (hit-tested when the centre is inside the viewport; true elsewhere, as browser_use does for the whole-page scope). Unlisted <label> elements: hit-tested the same way (the shim indexes only top labels). Other elements: equal to is_visible (not hit-tested, to keep the walk cheap), so their visible text prints as browser_use would print an uncovered element's.
+   * buildDomTree.js isTopElement: hit-tested at the centre of the middle client rect in the top document (elements inside iframes count as top), computed only for visible elements.
    */
   is_top_element?: boolean;
   /**
-   * Intersects the viewport expanded by viewport_expansion.
+   * buildDomTree.js isInExpandedViewport (set when the element is a highlight candidate).
    */
   is_in_viewport?: boolean;
   /**
@@ -2871,11 +2884,11 @@ export interface DomElementNode {
    */
   shadow_root?: boolean;
   /**
-   * The element's index in the state (only on listed elements). browser_use numbers from 0; the shim maps as it documents.
+   * browser_use's 0-based index, in document order across frames (a same-origin or cross-origin iframe's elements follow the elements before the iframe).
    */
   highlight_index?: number;
   /**
-   * The element's ref id (only on listed elements).
+   * The element's ref id (on every node with a highlight_index).
    */
   element_id?: string;
   /**

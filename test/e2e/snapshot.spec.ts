@@ -202,7 +202,7 @@ describe('e2e: snapshot (get_state)', function () {
     expect([img?.type, img?.available_operations]).to.deep.equal(['IMAGE', ['click', 'read_text', 'get_attributes']]);
   });
 
-  it('keeps rendered labels in the dom_tree (hit-tested, attributes as buildDomTree.js had them) without listing them', async () => {
+  it('indexes rendered labels in the dom_tree as buildDomTree.js does (hit-tested, attributes only for candidates) without listing them', async () => {
     await open('/labels-tree', `
       <label id="plain" title="t">Remember me <input type="checkbox" name="remember"></label>
       <label for="far" aria-="" style="display:inline-block;width:20px;height:10px"></label>
@@ -219,9 +219,10 @@ describe('e2e: snapshot (get_state)', function () {
     };
     walk(s.dom_tree as DomNode);
     expect(labels.map((l) => [l.xpath, l.attributes, l.is_interactive, l.is_visible, l.is_top_element, l.is_in_viewport])).to.deep.equal([
-      ['html/body/label[1]', {}, false, true, true, true],
-      ['html/body/label[2]', { for: 'far', 'aria-': '', style: 'display:inline-block;width:20px;height:10px' }, false, true, true, true],
-      ['html/body/div/label', {}, false, true, false, true],
+      ['html/body/label[1]', {}, true, true, true, true],
+      ['html/body/label[2]', { for: 'far', 'aria-': '', style: 'display:inline-block;width:20px;height:10px' }, true, true, true, true],
+      // Covered: not top, so buildDomTree.js neither asks whether it is interactive nor where it is.
+      ['html/body/div/label', {}, false, true, false, false],
     ]);
   });
 
@@ -273,7 +274,7 @@ describe('e2e: snapshot (get_state)', function () {
       [same.frame_id, 'html'],
       [crossEl.frame_id, 'html'],
     ]);
-    expect(renderBrowserUse(again)).to.equal(['[1]<button >Top before />', '[2]<button >Same-origin button />', 'Inner text', 'Cross field', "[3]<input value='x1' />", '[4]<button >Top after />'].join('\n'));
+    expect(renderBrowserUse(again)).to.equal(['[0]<button >Top before />', '[1]<button >Same-origin button />', 'Inner text', '[2]<label >Cross field />', "\t[3]<input value='x1' />", '[4]<button >Top after />'].join('\n'));
   });
 
   it('walks open and closed shadow roots (shadow children first, xpath relative to the root)', async () => {
@@ -426,8 +427,8 @@ describe('e2e: snapshot (get_state)', function () {
     expect(renderBrowserUse(s)).to.equal([
       'Sign in',
       'Welcome back',
-      'Email',
-      "[1]<input name='email' placeholder='you@example.org' value='ada@example.org' />",
+      '[0]<label >Email />',
+      "\t[1]<input name='email' placeholder='you@example.org' value='ada@example.org' />",
       "[2]<button type='submit' aria-label='Sign in now'>Sign in />",
       '[3]<a >Help />',
     ].join('\n'));

@@ -32,6 +32,32 @@ const stop = async () => {
 };
 process.on('SIGINT', () => void stop());
 process.on('SIGTERM', () => void stop());
+// Commands on stdin, one per line, each answered by one JSON line on stdout:
+//   restart-bridge [down_ms]   stop the bridge, wait down_ms, start it again on the same port
+//                              (same secrets), wait for the extension: {"event":"bridge_restarted"}
+let lineBuffer = '';
+let commands = Promise.resolve();
+process.stdin.on('data', (chunk: Buffer) => {
+  lineBuffer += chunk.toString('utf8');
+  let nl: number;
+  while ((nl = lineBuffer.indexOf('\n')) >= 0) {
+    const [cmd, arg] = lineBuffer.slice(0, nl).trim().split(/\s+/);
+    lineBuffer = lineBuffer.slice(nl + 1);
+    commands = commands.then(async () => {
+      try {
+        if (cmd === 'restart-bridge') {
+          const started = Date.now();
+          await h.restartBridge({ downMs: Number(arg ?? 0) || 0 });
+          process.stdout.write(JSON.stringify({ event: 'bridge_restarted', agent_url: h.bridge.agentUrl, ms: Date.now() - started }) + '\n');
+        } else if (cmd) {
+          process.stdout.write(JSON.stringify({ event: 'error', message: `unknown command ${cmd}` }) + '\n');
+        }
+      } catch (e) {
+        process.stdout.write(JSON.stringify({ event: 'error', message: String(e) }) + '\n');
+      }
+    });
+  }
+});
 if (!values['keep-stdin'] && !process.stdin.isTTY) {
   process.stdin.resume();
   process.stdin.on('end', () => void stop());

@@ -32,6 +32,12 @@ export interface Harness {
   connectAgent(options?: { capabilities?: string[]; maxTabs?: number }): Promise<AgentClient>;
   /** Opens a tab at url, brings it to the front (the default target of actions) and waits for load. */
   openPage(url: string): Promise<Page>;
+  /**
+   * Stops the bridge (as its process exiting would: every connection closes, in-memory state goes)
+   * and, with `start`, starts a new one on the same port with the same options and secrets, then
+   * waits for the extension to reconnect to it. `bridge` names the new one. Issue 11 item 5.
+   */
+  restartBridge(options?: { downMs?: number }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,7 +45,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   // Fresh pairing secrets per run, in a temp config dir (never the user's real one).
   const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-config-'));
   const { secrets } = loadOrCreateSecrets(configDir);
-  const bridge = new BridgeServer({ ...options.bridgeOptions, port: options.bridgePort ?? 0, secrets, logger: createLogger(options.logLevel ?? (process.env['BUX_LOG'] as LogLevel | undefined) ?? 'warn') });
+  const logger = createLogger(options.logLevel ?? (process.env['BUX_LOG'] as LogLevel | undefined) ?? 'warn');
+  const bridge = new BridgeServer({ ...options.bridgeOptions, port: options.bridgePort ?? 0, secrets, logger });
   await bridge.start();
   const removeConfig = () => fs.rmSync(configDir, { recursive: true, force: true });
   const fixtures = await new FixtureServer(options.fixturesDir).start(options.fixturesPort ?? 0);
@@ -62,7 +69,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     throw e;
   }
   const agents: AgentClient[] = [];
-  return {
+  const h: Harness = {
     bridge,
     fixtures,
     launched,
@@ -73,6 +80,15 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       agents.push(agent);
       return agent;
     },
+    async restartBridge(o = {}) {
+      const port = h.bridge.port;
+      await h.bridge.close();
+      if (o.downMs) await new Promise((r) => setTimeout(r, o.downMs));
+      const next = new BridgeServer({ ...options.bridgeOptions, port, secrets, logger });
+      await next.start();
+      h.bridge = next;
+      await next.waitForExtension(30_000);
+    },
     async openPage(url: string) {
       const page = await launched.browser.newPage();
       await page.goto(url, { waitUntil: 'load' });
@@ -82,8 +98,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async close() {
       await Promise.all(agents.map((a) => a.close().catch(() => undefined)));
       await launched.close();
-      await Promise.all([bridge.close(), fixtures.close()]);
+      await Promise.all([h.bridge.close(), fixtures.close()]);
       removeConfig();
     },
   };
+  return h;
 }

@@ -21,7 +21,7 @@ const DEFAULT_MAX_ELEMENTS = 1500;
 
 type FrameAnswer = { ok: true; snap: FrameSnapshot } | { ok: false; why: string; error?: ErrorInfo };
 
-async function snapshotFrame(tabId: number, frameId: number, params: GetStateParams): Promise<FrameAnswer> {
+async function snapshotFrame(tabId: number, frameId: number, params: GetStateParams, topViewport?: { width: number; height: number }): Promise<FrameAnswer> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const capped = new Promise<FrameAnswer>((resolve) => {
     timer = setTimeout(() => resolve({ ok: false, why: `no answer within ${FRAME_CAP_MS} ms (still loading?)` }), frameId === 0 ? 60_000 : FRAME_CAP_MS);
@@ -29,10 +29,11 @@ async function snapshotFrame(tabId: number, frameId: number, params: GetStatePar
   // Right after a navigation commits, the new document's content script may not be reachable yet
   // (the old one is gone, injection into the new one races its creation): retry the top frame briefly.
   const send = async () => {
-    let sent = await sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'snapshot', params }, { frameId });
+    const req = { channel: CONTENT_CHANNEL, kind: 'snapshot', params, ...(topViewport ? { top_viewport: topViewport } : {}) } as const;
+    let sent = await sendToContent(tabId, req, { frameId });
     for (let attempt = 0; frameId === 0 && !sent.ok && sent.error.error_code === 'COMMUNICATION_ERROR_WITH_TARGET' && attempt < 3; attempt++) {
       await new Promise((r) => setTimeout(r, 100));
-      sent = await sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'snapshot', params }, { frameId });
+      sent = await sendToContent(tabId, req, { frameId });
     }
     return sent;
   };
@@ -83,7 +84,7 @@ async function probeToken(tabId: number, frameId: number, tokens: string[]): Pro
   }
 }
 
-async function fetchTree(tabId: number, frameId: number, parentFrameId: number | null, snap: FrameSnapshot, params: GetStateParams, depth: number, webFrames: WebFrame[]): Promise<FrameNode> {
+async function fetchTree(tabId: number, frameId: number, parentFrameId: number | null, snap: FrameSnapshot, params: GetStateParams, depth: number, webFrames: WebFrame[], topViewport: { width: number; height: number } = snap.viewport): Promise<FrameNode> {
   const wanted = snap.frames.filter((f) => f.status === 'ok' && f.token);
   if (wanted.length > 0 && depth < MAX_FRAME_DEPTH) {
     // Which child frame sits under which iframe element: ask the children of this frame for the token its walk posted them.
@@ -100,9 +101,9 @@ async function fetchTree(tabId: number, frameId: number, parentFrameId: number |
       if (f.status !== 'ok') return { frameId: f.frame_id, failed: f.status };
       if (depth >= MAX_FRAME_DEPTH) return { frameId: f.frame_id, failed: `unreachable: nested deeper than ${MAX_FRAME_DEPTH} frames` };
       if (f.frame_id < 0) return { frameId: f.frame_id, failed: 'unreachable: its document did not answer (not loaded yet, or a page extensions may not script)' };
-      const answer = await snapshotFrame(tabId, f.frame_id, params);
+      const answer = await snapshotFrame(tabId, f.frame_id, params, topViewport);
       if (!answer.ok) return { frameId: f.frame_id, failed: `unreachable: ${answer.why}` };
-      return fetchTree(tabId, f.frame_id, frameId, answer.snap, params, depth + 1, webFrames);
+      return fetchTree(tabId, f.frame_id, frameId, answer.snap, params, depth + 1, webFrames, topViewport);
     }),
   );
   return { frameId, parentFrameId, snap, children };
@@ -112,7 +113,7 @@ interface Stitch {
   elements: ActionableElement[];
   texts: TextItem[];
   frames: FrameInfo[];
-  /** frameId -> local ref -> element index (1-based) for the dom_tree rewrite. */
+  /** frameId -> local ref -> element index (1-based), for the focused element. */
   refIndex: Map<number, Map<string, number>>;
   omitted: number;
   max: number;
@@ -194,43 +195,53 @@ function stitch(node: FrameNode, offset: { x: number; y: number }, parentIndex: 
   info.element_count = count;
 }
 
-/** Rewrites local element ids in a frame's dom_tree to global ids and indexes; splices child frame trees under their iframe. */
-function stitchTree(node: FrameNode, st: Stitch): DomNode | undefined {
-  const tree = node.snap.tree;
-  if (!tree) return undefined;
-  // Iframe nodes carry frame_id = -(k+1) for snap.frames[k] until here.
-  const childTrees = new Map<number, { frameId: number; tree: DomNode }>();
-  node.children.forEach((c, k) => {
-    if ('failed' in c) return;
-    const t = stitchTree(c, st);
-    if (t) childTrees.set(-(k + 1), { frameId: c.frameId, tree: t });
-  });
-  const local = st.refIndex.get(node.frameId) ?? new Map<string, number>();
-  const walk = (n: DomNode): void => {
-    if (n.kind !== 'element') return;
-    const e = n as DomElementNode;
-    if (e.element_id !== undefined) {
-      const index = local.get(e.element_id);
-      if (index === undefined) {
-        // Cut by a limit or outside the tab's scope: not listed in this state.
-        delete e.element_id;
-        e.is_interactive = false;
-      } else {
-        e.highlight_index = index;
+/**
+ * Splices child frame trees under their iframe (dom_tree, contract F) and numbers highlight_index
+ * as browser_use's buildDomTree.js does: one 0-based counter in document order, an iframe's
+ * elements right after the elements before that iframe. Element ids get their frame prefix.
+ * `highlights` collects, per frame, the tab-wide index of each local highlight (local order), for
+ * the numbered boxes of a screenshot.
+ */
+function stitchTree(root: FrameNode, highlights: Map<number, number[]>): DomNode | undefined {
+  let counter = 0;
+  const one = (node: FrameNode): DomNode | undefined => {
+    const tree = node.snap.tree;
+    if (!tree) return undefined;
+    const local: number[] = [];
+    highlights.set(node.frameId, local);
+    const walk = (n: DomNode): void => {
+      if (n.kind !== 'element') return;
+      const e = n as DomElementNode;
+      if (e.highlight_index !== undefined && e.element_id !== undefined) {
+        local[e.highlight_index] = counter;
+        e.highlight_index = counter++;
         e.element_id = formatElementId(node.frameId, e.element_id);
       }
-    }
-    if (e.frame_id !== undefined) {
-      const sub = childTrees.get(e.frame_id);
-      if (sub) {
-        e.children = [sub.tree];
-        e.frame_id = sub.frameId;
-      } else delete e.frame_id;
-    }
-    for (const c of e.children) walk(c);
+      if (e.frame_id !== undefined) {
+        // Iframe nodes carry frame_id = -(k+1) for snap.frames[k] until here.
+        const child = node.children[-e.frame_id - 1];
+        const sub = child && !('failed' in child) ? one(child) : undefined;
+        if (child && sub) {
+          e.children = [sub];
+          e.frame_id = child.frameId;
+        } else delete e.frame_id;
+        return;
+      }
+      for (const c of e.children) walk(c);
+    };
+    walk(tree);
+    for (let i = 0; i < local.length; i++) if (local[i] === undefined) local[i] = -1;
+    return tree;
   };
-  walk(tree);
-  return tree;
+  return one(root);
+}
+
+/** Per tab: frame id -> tab-wide index of each local highlight of the latest dom_tree (see stitchTree). */
+const latestHighlights = new Map<number, Map<number, number[]>>();
+
+/** The numbered boxes to draw for a screenshot of this tab: frame id -> indexes in the frame's local order; null when no dom_tree state was taken. */
+export function highlightsOf(tabId: number): Map<number, number[]> | null {
+  return latestHighlights.get(tabId) ?? null;
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
@@ -273,7 +284,12 @@ export async function collectState(tabId: number, params: GetStateParams = {}, t
     const k = known.get(f.frame_id);
     if (!f.url && k) f.url = k.url;
   }
-  const domTree = params.include_dom_tree ? stitchTree(tree, st) : undefined;
+  let domTree: DomNode | undefined;
+  if (params.include_dom_tree) {
+    const highlights = new Map<number, number[]>();
+    domTree = stitchTree(tree, highlights);
+    latestHighlights.set(tabId, highlights);
+  }
 
   // Focus: the top document's focused element, else the first frame that reports one (focus inside an iframe).
   let focused: SimplifiedState['focused_element'] = null;
@@ -359,6 +375,7 @@ export async function elementIdForIndex(tabId: number, index: number): Promise<s
 /** Forget a closed tab's index map. */
 export async function forgetTabState(tabId: number): Promise<void> {
   latestIndex.delete(tabId);
+  latestHighlights.delete(tabId);
   await chrome.storage.session.remove(INDEX_KEY(tabId));
 }
 

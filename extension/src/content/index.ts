@@ -1,11 +1,12 @@
 // Content script entry: runs in the page's isolated world and answers the service worker.
 import { errorInfo } from '../../../schemas/lib/errors';
-import { isContentRequest, type PrepareRequest, type ReadValueRequest, type RunActionRequest, type RunActionResponse, type SnapshotRequest } from '../shared/internal-messages';
+import { isContentRequest, type HighlightRequest, type PrepareRequest, type ReadValueRequest, type RunActionRequest, type RunActionResponse, type SnapshotRequest } from '../shared/internal-messages';
 import { PAGE_HANDLERS, type PageContext } from './actions/registry';
 import { prepareTrusted, readValue } from './actions/trusted-prepare';
 import { RefRegistry } from './refs';
 import { waitForSettle } from './settle';
 import { answerSnapshot } from './snapshot';
+import { drawHighlights, removeHighlights } from './browser-use-tree/highlight';
 
 declare global {
   interface Window {
@@ -34,7 +35,21 @@ if (!window.__browserUseExtLoaded) {
   });
 }
 
-async function run(ctx: PageContext, req: RunActionRequest | SnapshotRequest | PrepareRequest | ReadValueRequest): Promise<RunActionResponse> {
+async function run(ctx: PageContext, req: RunActionRequest | SnapshotRequest | PrepareRequest | ReadValueRequest | HighlightRequest): Promise<RunActionResponse> {
+  if (req.kind === 'highlight') {
+    if (!req.draw) {
+      removeHighlights();
+      return { ok: true, message: 'Highlights removed.', result: {} };
+    }
+    const drawn = drawHighlights(req.indexes ?? []);
+    // Two frames: the boxes are laid out and painted before the worker captures the tab.
+    // (rAF does not run in a tab that is not shown: a short timer caps the wait.)
+    await new Promise<void>((r) => {
+      const t = setTimeout(r, 50);
+      requestAnimationFrame(() => requestAnimationFrame(() => (clearTimeout(t), r())));
+    });
+    return { ok: true, message: `${drawn} highlights drawn.`, result: { drawn } };
+  }
   if (req.kind === 'snapshot') return answerSnapshot(ctx.refs, req);
   if (req.kind === 'prepare') return prepareTrusted(ctx, req);
   if (req.kind === 'read_value') return readValue(ctx, req);

@@ -20,6 +20,8 @@ export interface SnapshotRequest {
   channel: typeof CONTENT_CHANNEL;
   kind: 'snapshot';
   params: GetStateParams;
+  /** Child frames: the top window's viewport (browser_use's dom_tree rules measure iframe contents against it). */
+  top_viewport?: { width: number; height: number };
   /** Frame matching: answer only with the frame token the parent posted (result.token), waiting briefly for one of these. */
   token_probe?: string[];
 }
@@ -53,7 +55,15 @@ export interface ReadValueRequest {
   element_id: string;
 }
 
-export type ContentRequest = RunActionRequest | SnapshotRequest | PingRequest | PrepareRequest | ReadValueRequest;
+/** Draw (draw: true) or remove browser_use's numbered boxes around this frame's indexed elements of its latest dom_tree; indexes are the tab-wide ones, in this frame's local highlight order. */
+export interface HighlightRequest {
+  channel: typeof CONTENT_CHANNEL;
+  kind: 'highlight';
+  draw: boolean;
+  indexes?: number[];
+}
+
+export type ContentRequest = RunActionRequest | SnapshotRequest | PingRequest | PrepareRequest | ReadValueRequest | HighlightRequest;
 
 /** Answer to run_action (no state: the worker collects it after the action) or snapshot (frame_json: the frame snapshot as JSON text, since one string crosses the message channel far faster than a large object graph). */
 export type RunActionResponse =

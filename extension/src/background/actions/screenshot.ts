@@ -1,4 +1,8 @@
+import type { ScreenshotParams } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
+import { CONTENT_CHANNEL } from '../../shared/internal-messages';
+import { sendToContent } from '../content-channel';
+import { highlightsOf } from '../state';
 import { isRestrictedUrl } from '../tabs';
 import { WS, type WorkerContext, type WorkerOutcome } from './types';
 
@@ -9,13 +13,37 @@ export function pngSize(base64: string): { width: number; height: number } {
   return { width: u32(16), height: u32(20) };
 }
 
+/**
+ * Draws browser_use's numbered boxes in every frame of the tab's latest dom_tree state (see
+ * content/browser-use-tree/highlight.ts); returns the frames to clean up. A frame that does not
+ * answer simply has no boxes: the screenshot itself must not fail for them.
+ */
+async function drawBoxes(tabId: number): Promise<{ frames: number[]; boxes: number }> {
+  const frames = highlightsOf(tabId);
+  if (!frames) return { frames: [], boxes: 0 };
+  const drawn = await Promise.all(
+    [...frames].map(async ([frameId, indexes]) => {
+      if (indexes.length === 0) return null;
+      const r = await sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'highlight', draw: true, indexes }, { frameId });
+      return r.ok && r.response.ok ? { frameId, boxes: Number(r.response.result['drawn'] ?? 0) } : null;
+    }),
+  );
+  const ok = drawn.filter((f): f is { frameId: number; boxes: number } => f !== null);
+  return { frames: ok.map((f) => f.frameId), boxes: ok.reduce((a, f) => a + f.boxes, 0) };
+}
+
+async function removeBoxes(tabId: number, frames: number[]): Promise<void> {
+  await Promise.all(frames.map((frameId) => sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'highlight', draw: false }, { frameId }).catch(() => undefined)));
+}
+
 /** captureVisibleTab shoots the active tab of a window, so the tab is activated first. */
-export async function screenshot(ctx: WorkerContext): Promise<WorkerOutcome> {
+export async function screenshot(ctx: WorkerContext, params: ScreenshotParams = {}): Promise<WorkerOutcome> {
   if (isRestrictedUrl(ctx.tab.url)) {
     return { ok: false, error: errorInfo('RESTRICTED_PAGE', `Tab ${ctx.tab.id} shows ${ctx.tab.url}, which Chrome does not let extensions capture. Navigate it to a web page first.`, WS, { tab_id: ctx.tab.id, current_url: ctx.tab.url }), stateTabId: null };
   }
   if (!ctx.tab.active) await chrome.tabs.update(ctx.tab.id, { active: true });
   let dataUrl: string;
+  const boxed = params.highlight_elements === true ? await drawBoxes(ctx.tab.id) : { frames: [], boxes: 0 };
   // Card, CVC, one-time-code and PIN fields are drawn masked while the picture is taken (privacy.ts).
   const mask = (on: boolean) =>
     chrome.scripting
@@ -29,8 +57,11 @@ export async function screenshot(ctx: WorkerContext): Promise<WorkerOutcome> {
     return { ok: false, error: errorInfo('OPERATION_FAILED_IN_TARGET', `Chrome refused the screenshot (${why}). Wait a second and retry (Chrome allows two captures per second).`, WS, { tab_id: ctx.tab.id }) };
   } finally {
     await mask(false);
+    // Right after the capture: the boxes never outlive the screenshot.
+    if (boxed.frames.length > 0) await removeBoxes(ctx.tab.id, boxed.frames);
   }
   const data_base64 = dataUrl.slice(dataUrl.indexOf(',') + 1);
   const { width, height } = pngSize(data_base64);
-  return { ok: true, message: `Screenshot of tab ${ctx.tab.id}: ${width}x${height} PNG.`, result: { data_base64, width, height } };
+  const note = params.highlight_elements === true ? ` with ${boxed.boxes} numbered box${boxed.boxes === 1 ? '' : 'es'}` : '';
+  return { ok: true, message: `Screenshot of tab ${ctx.tab.id}: ${width}x${height} PNG${note}.`, result: { data_base64, width, height } };
 }

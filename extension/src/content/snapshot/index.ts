@@ -15,13 +15,13 @@ export { deepActiveElement, isVisible, shadowRootOf } from './walk';
 // registry per document), kept outside the registry so its public API stays resolve/refFor.
 const memories = new WeakMap<RefRegistry, WalkMemory>();
 
-export function takeFrameSnapshot(refs: RefRegistry, params: GetStateParams = {}): FrameSnapshot {
+export function takeFrameSnapshot(refs: RefRegistry, params: GetStateParams = {}, topViewport?: { width: number; height: number }): FrameSnapshot {
   let memory = memories.get(refs);
   if (!memory) {
     memory = { previous: null };
     memories.set(refs, memory);
   }
-  return new Walker(refs, memory, params).run(window === window.top);
+  return new Walker(refs, memory, params, topViewport).run(window === window.top);
 }
 
 // Frame matching: during its walk a parent frame posts a random token to each iframe's window; this
@@ -59,5 +59,5 @@ async function tokenFor(expected: string[], capMs = 400): Promise<string | null>
 export async function answerSnapshot(refs: RefRegistry, req: SnapshotRequest): Promise<RunActionResponse> {
   if (req.token_probe) return { ok: true, message: 'Frame token.', result: { token: await tokenFor(req.token_probe) } };
   // Sent as one JSON string: Chrome converts a message object node by node, a string in one copy.
-  return { ok: true, message: 'State taken.', result: {}, frame_json: JSON.stringify(takeFrameSnapshot(refs, req.params)) };
+  return { ok: true, message: 'State taken.', result: {}, frame_json: JSON.stringify(takeFrameSnapshot(refs, req.params, req.top_viewport)) };
 }

@@ -14,6 +14,8 @@ import { elementType, isInteractiveByMarkup, operationsFor, statesOf } from './c
 import { maskPii, redactedMarker, sensitiveReason, type PrivacyOptions } from './privacy';
 import { roleOf } from './roles';
 import { segmentsOf } from './xpath';
+import { buildBrowserUseTree } from '../browser-use-tree/build';
+import { rememberHighlights } from '../browser-use-tree/highlight';
 
 /** Key of the postMessage a parent frame sends its iframes during a snapshot. */
 export const FRAME_TOKEN_KEY = '__browser_use_ext_frame_token';
@@ -132,6 +134,8 @@ export class Walker {
   readonly elements: FrameElement[] = [];
   readonly texts: FrameText[] = [];
   readonly frames: FrameChild[] = [];
+  /** The iframe element of each entry of `frames` (the dom_tree hook maps its iframes to them). */
+  private readonly frameEls: Element[] = [];
   private readonly order: string[] = [];
   private readonly listedEls: Element[] = [];
   private readonly textBufs: string[][] = [];
@@ -157,7 +161,9 @@ export class Walker {
   constructor(
     private readonly refs: RefRegistry,
     private readonly memory: WalkMemory,
-    params: GetStateParams,
+    private readonly params: GetStateParams,
+    /** The top window's viewport, for a child frame's dom_tree (browser_use measures iframe contents against it). */
+    private readonly topViewport?: { width: number; height: number },
   ) {
     const exp = params.viewport_expansion ?? DEFAULTS.viewport_expansion;
     this.scope = exp === -1 ? { all: true, left: -Infinity, top: -Infinity, right: Infinity, bottom: Infinity } : { all: false, left: -exp, top: -exp, right: this.vw + exp, bottom: this.vh + exp };
@@ -165,7 +171,8 @@ export class Walker {
     this.vp = { all: false, left: -e0, top: -e0, right: this.vw + e0, bottom: this.vh + e0 };
     this.maxElements = params.max_elements ?? DEFAULTS.max_elements;
     this.maxText = params.max_text_chars ?? DEFAULTS.max_text_chars;
-    this.withTree = params.include_dom_tree === true;
+    // dom_tree now comes from content/browser-use-tree (browserUseTree below); the walk no longer builds its own.
+    this.withTree = false;
     this.privacy = { redactPii: params.redact_pii === true, redactCardAndOtp: params.redact_card_and_otp !== false };
     this.focused = deepActiveElement();
   }
@@ -184,6 +191,7 @@ export class Walker {
       const node = html ? this.visitElement(html, base, false) : null;
       tree = this.withTree ? (node ?? { kind: 'element', tag: 'html', xpath: 'html', attributes: {}, children: [] }) : undefined;
     }
+    if (this.params.include_dom_tree === true) tree = this.browserUseTree(isTop);
     for (let i = 0; i < this.elements.length; i++) {
       const text = (this.textBufs[i] ?? []).join(' ').replace(/\s+/g, ' ').trim();
       const el = this.elements[i] as FrameElement;
@@ -218,6 +226,34 @@ export class Walker {
       text_cut: this.textCut,
       walk_ms: Math.round((performance.now() - start) * 10) / 10,
     };
+  }
+
+  /**
+   * dom_tree as browser_use's buildDomTree.js builds it (content/browser-use-tree), replacing the
+   * walk's own tree; its iframe nodes point at this walk's frame placeholders (frame_id -(k+1)).
+   */
+  private browserUseTree(isTop: boolean): DomNode {
+    const built = buildBrowserUseTree(this.refs, {
+      flavor: this.params.dom_tree_flavor ?? '0.1.48',
+      viewportExpansion: this.params.viewport_expansion ?? DEFAULTS.viewport_expansion,
+      viewport: isTop || !this.topViewport ? { width: this.vw, height: this.vh } : this.topViewport,
+      isTop,
+      highlightElements: this.params.highlight_elements !== false,
+      privacy: this.privacy,
+    });
+    rememberHighlights(built.highlighted);
+    const fix = (n: DomNode): void => {
+      if (n.kind !== 'element') return;
+      if (n.frame_id !== undefined) {
+        const iframe = built.iframes[-n.frame_id - 1];
+        const k = iframe ? this.frameEls.indexOf(iframe) : -1;
+        if (k >= 0 && this.frames[k]?.token) n.frame_id = -(k + 1);
+        else delete n.frame_id;
+      }
+      for (const c of n.children) fix(c);
+    };
+    fix(built.tree);
+    return built.tree;
   }
 
   private intersects(r: DOMRect, s: Scope): boolean {
@@ -358,6 +394,7 @@ export class Walker {
       const cs = style;
       const offset = { x: fr.left + el.clientLeft + parseFloat(cs.paddingLeft || '0'), y: fr.top + el.clientTop + parseFloat(cs.paddingTop || '0') };
       const status: FrameChild['status'] = !frVisible ? 'hidden' : !frInScope ? 'outside_scope' : 'ok';
+      this.frameEls.push(el);
       this.frames.push({ frame_id: frameId, offset, status, ...(token ? { token } : {}), ...(child.listed !== undefined ? { parent_pos: child.listed } : {}) });
       this.order.push('f');
       if (!this.withTree) return null;
