@@ -52,7 +52,9 @@ if (!envs.ok) {
 }
 
 if (build.code === 0) {
-  const m = await run('mocha', ...npx('mocha', '--reporter', 'spec', 'test/**/*.spec.ts'));
+  // The side panel e2e runs browser_use's real Agent (`serve`): give it the 0.1.48 venv's Python.
+  const mochaEnv = process.env.BUX_BROWSER_USE_PYTHON ? {} : { BUX_BROWSER_USE_PYTHON: venvPython('bu048') };
+  const m = await run('mocha', ...npx('mocha', '--reporter', 'spec', 'test/**/*.spec.ts'), { env: mochaEnv });
   const num = (re) => Number((m.out.match(re) ?? [])[1] ?? 0);
   const passing = num(/^\s*(\d+) passing/m);
   const failing = num(/^\s*(\d+) failing/m);

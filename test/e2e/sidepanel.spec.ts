@@ -4,7 +4,8 @@
 // ChatOpenAI pointed at a scripted OpenAI-compatible server (python-shim-spec/tests/
 // scripted_openai_server.py, in place of a paid model) that shops on the fixture shop. Every panel
 // state is saved as a PNG under test-artifacts/sidepanel/.
-// Needs a Python with browser-use 0.1.48: $BUX_BROWSER_USE_PYTHON, else /tmp/v48/bin/python.
+// Needs a Python with browser-use 0.1.48: $BUX_BROWSER_USE_PYTHON, else the bu048 venv that
+// `npm test` builds (scripts/python-envs.mjs: .venvs/bu048).
 import { expect } from 'chai';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,7 +22,7 @@ import { startHarness, type Harness } from '../harness/harness';
 const PANEL_URL = `chrome-extension://${EXTENSION_ID}/sidepanel/index.html`;
 const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts', 'sidepanel');
 const SHIM = path.join(REPO_ROOT, 'python-shim-spec');
-const PYTHON = process.env['BUX_BROWSER_USE_PYTHON'] ?? '/tmp/v48/bin/python';
+const PYTHON = process.env['BUX_BROWSER_USE_PYTHON'] ?? path.join(process.env['BUX_VENVS_DIR'] ?? path.join(REPO_ROOT, '.venvs'), 'bu048', 'bin', 'python');
 
 async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
