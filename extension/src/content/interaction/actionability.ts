@@ -54,8 +54,11 @@ export function isEditable(el: Element): boolean {
 /** The element at a viewport point, descending into open and closed shadow roots (a closed root's
  * host would otherwise count as covering its own content). */
 export function hitTest(x: number, y: number): Element | null {
-  // Our own UI (data-browser-agent-ui) never covers the page for the agent: look through it.
-  let hit = document.elementsFromPoint(x, y).find((e) => !isAgentUi(e)) ?? null;
+  // Our own UI (data-browser-agent-ui) never covers the page for the agent: look through it. Only
+  // then elementsFromPoint: it lists elements with boxes only, so the text of a display:contents
+  // button would hit <body> there, where elementFromPoint answers the button itself.
+  let hit = document.elementFromPoint(x, y);
+  if (hit && isAgentUi(hit)) hit = document.elementsFromPoint(x, y).find((e) => !isAgentUi(e)) ?? null;
   for (let root = hit ? shadowRootOf(hit) : null; hit && root; root = shadowRootOf(hit)) {
     const inner = root.elementFromPoint(x, y);
     if (!inner || inner === hit) break;
