@@ -35,7 +35,8 @@ def tearDownModule():
         H.close()
 
 
-OVERLAYS = "document.querySelectorAll('[data-browser-agent-ui]').length"
+# The highlight container only: the "Agent is controlling this tab" overlay is agent UI too and stays.
+OVERLAYS = "document.querySelectorAll('[data-browser-agent-ui=\"highlights\"]').length"
 
 
 class Highlights(unittest.TestCase):

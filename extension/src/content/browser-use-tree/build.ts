@@ -210,12 +210,12 @@ export class BrowserUseTree {
     const root = el.getRootNode();
     try {
       if (root instanceof ShadowRoot) {
-        const top = root.elementFromPoint(x, y);
+        const top = topAt(root, x, y);
         if (!top) return false;
         for (let cur: Element | null = top; cur; cur = cur.parentElement) if (cur === el) return true;
         return false;
       }
-      const top = document.elementFromPoint(x, y);
+      const top = topAt(document, x, y);
       if (!top) return false;
       for (let cur: Element | null = top; cur && cur !== document.documentElement; cur = cur.parentElement) if (cur === el) return true;
       return false;
@@ -403,4 +403,15 @@ export class BrowserUseTree {
 /** The tree of this document in browser_use's form (see the file comment). */
 export function buildBrowserUseTree(refs: RefRegistry, opts: TreeOptions): BuiltTree {
   return new BrowserUseTree(refs, opts).build();
+}
+
+/**
+ * The topmost element at a point, looking through our own UI (data-browser-agent-ui: the "Agent is
+ * controlling this tab" overlay, highlight boxes). Real browser_use on Playwright has no such overlay,
+ * so an element under it is still "top" for the prompt, as it is for our actionability hit test.
+ */
+function topAt(root: Document | ShadowRoot, x: number, y: number): Element | null {
+  const top = root.elementFromPoint(x, y);
+  if (!top || !top.closest('[data-browser-agent-ui]')) return top;
+  return root.elementsFromPoint(x, y).find((e) => !e.closest('[data-browser-agent-ui]')) ?? null;
 }
