@@ -36,28 +36,20 @@ async function removeBoxes(tabId: number, frames: number[]): Promise<void> {
   await Promise.all(frames.map((frameId) => sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'highlight', draw: false }, { frameId }).catch(() => undefined)));
 }
 
-/** When the last captures were taken (epoch ms), to stay within Chrome's quota. */
-const recentCaptures: number[] = [];
-/** Chrome's MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND (2), per extension. */
-const CAPTURES_PER_SECOND = 2;
-
 /**
- * captureVisibleTab within Chrome's quota of two calls a second: an agent that asks for two states
- * with screenshots in quick succession waits a few hundred ms instead of getting an error. A quota
- * refusal that still happens (the worker restarted and forgot its pacing) is retried once.
+ * captureVisibleTab, retried once after a second when Chrome refuses it for its quota of two
+ * captures a second (MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND), so an agent that asks for two
+ * screenshots in quick succession gets the second one instead of an error. Reactive on purpose: a
+ * proactive pacer delayed every state of a busy agent (and its Stop) even when Chrome would not
+ * have refused.
  */
-async function capturePaced(windowId: number): Promise<string> {
-  for (let attempt = 0; ; attempt++) {
-    const now = Date.now();
-    while (recentCaptures.length && now - (recentCaptures[0] ?? 0) >= 1000) recentCaptures.shift();
-    if (recentCaptures.length >= CAPTURES_PER_SECOND) await new Promise((r) => setTimeout(r, 1000 - (now - (recentCaptures[0] ?? now)) + 20));
-    recentCaptures.push(Date.now());
-    try {
-      return await chrome.tabs.captureVisibleTab(windowId, { format: 'png' });
-    } catch (e) {
-      if (attempt > 0 || !/MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/.test(e instanceof Error ? e.message : String(e))) throw e;
-      await new Promise((r) => setTimeout(r, 1000));
-    }
+async function captureWithinQuota(windowId: number): Promise<string> {
+  try {
+    return await chrome.tabs.captureVisibleTab(windowId, { format: 'png' });
+  } catch (e) {
+    if (!/MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/.test(e instanceof Error ? e.message : String(e))) throw e;
+    await new Promise((r) => setTimeout(r, 1000));
+    return chrome.tabs.captureVisibleTab(windowId, { format: 'png' });
   }
 }
 
@@ -76,7 +68,7 @@ export async function screenshot(ctx: WorkerContext, params: ScreenshotParams = 
       .catch(() => undefined);
   try {
     await mask(true);
-    dataUrl = await capturePaced(ctx.tab.windowId);
+    dataUrl = await captureWithinQuota(ctx.tab.windowId);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     return { ok: false, error: errorInfo('OPERATION_FAILED_IN_TARGET', `Chrome refused the screenshot (${why}). Wait a second and retry (Chrome allows two captures per second).`, WS, { tab_id: ctx.tab.id }) };
