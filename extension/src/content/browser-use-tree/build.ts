@@ -134,10 +134,12 @@ export class BrowserUseTree {
       let seg = tag;
       if (this.v40) {
         let i = 0;
-        for (let s = cur.previousSibling; s; s = s.previousSibling) if (s.nodeType === 1 && s.nodeName === cur.nodeName) i++;
+        for (let s = cur.previousSibling; s; s = s.previousSibling) if (s.nodeType === 1 && s.nodeName === cur.nodeName && !isOurUi(s as Element)) i++;
         if (i > 0) seg = `${tag}[${i + 1}]`;
       } else if (cur.parentElement) {
-        const same = [...cur.parentElement.children].filter((s) => s.nodeName.toLowerCase() === tag);
+        // Our own UI (the controlled-tab overlay, appended last to <body>) is not a sibling real
+        // browser_use would see: counting it turned html/body/div into html/body/div[1].
+        const same = [...cur.parentElement.children].filter((s) => s.nodeName.toLowerCase() === tag && (s === cur || !isOurUi(s)));
         if (same.length > 1) seg = `${tag}[${same.indexOf(cur) + 1}]`;
       }
       segs.unshift(seg);
@@ -414,4 +416,8 @@ function topAt(root: Document | ShadowRoot, x: number, y: number): Element | nul
   const top = root.elementFromPoint(x, y);
   if (!top || !top.closest('[data-browser-agent-ui]')) return top;
   return root.elementsFromPoint(x, y).find((e) => !e.closest('[data-browser-agent-ui]')) ?? null;
+}
+
+function isOurUi(el: Element): boolean {
+  return el.hasAttribute('data-browser-agent-ui');
 }
