@@ -2800,7 +2800,7 @@ export interface FrameInfo {
    */
   url: string;
   /**
-   * ok: snapshotted and stitched. unreachable: the content script did not answer (a page Chrome does not let extensions script, or still loading): its contents are missing. hidden: the iframe element is not rendered. outside_scope: the iframe lies outside the requested viewport scope. limit: skipped because the element limit was reached.
+   * ok: snapshotted and stitched. unreachable: left out, its contents are missing (see reason and message): the content script did not answer within the frame budget, Chrome does not let extensions script the page, or the frame is still loading. hidden: the iframe element is not rendered. outside_scope: the iframe lies outside the requested viewport scope. limit: skipped because the element limit was reached.
    */
   status: 'ok' | 'unreachable' | 'hidden' | 'outside_scope' | 'limit';
   /**
@@ -2811,6 +2811,14 @@ export interface FrameInfo {
    * Why the frame is not ok, and what to do about it.
    */
   message?: string;
+  /**
+   * Why an unreachable frame was left out. timeout: its document did not answer within the frame budget (the token probe: 250 ms; the snapshot of a frame that answered the probe: 1500 ms), because it is still loading or its page is busy. not_scriptable: Chrome refused the extension's message or script (a page extensions may not script). not_identified: no document answered for this iframe element. too_deep: nested deeper than 8 frames.
+   */
+  reason?: 'timeout' | 'not_scriptable' | 'not_identified' | 'too_deep';
+  /**
+   * How long the state waited for this frame before leaving it out (unreachable frames only).
+   */
+  waited_ms?: number;
 }
 /**
  * Present only when limits cut the state: what was cut and how to see more.

@@ -277,6 +277,47 @@ describe('e2e: snapshot (get_state)', function () {
     expect(renderBrowserUse(again)).to.equal(['[0]<button >Top before />', '[1]<button >Same-origin button />', 'Inner text', '[2]<label >Cross field />', "\t[3]<input value='x1' />", '[4]<button >Top after />'].join('\n'));
   });
 
+  it('leaves out a frame that does not answer within the frame budget, and says which and why (issue 13)', async () => {
+    // One ad's page is stuck in a script for 5 s (told to spin by a message), so its content script
+    // cannot reply; one ad never finishes loading; ten more lie below the fold (viewport scope:
+    // nothing is waited for there). The busy ad lives on its own site (127.0.0.2): frames of one
+    // site share a renderer thread, and the other ads must still answer.
+    const blocker = await new FixtureServer(undefined, '127.0.0.2').start(0);
+    const busy = blocker.html('/busy-ad', `<button>Busy ad</button><script>
+      addEventListener('message', (e) => { if (e.data === 'spin') { const end = Date.now() + 5000; while (Date.now() < end); } });</script>`);
+    const ad = other.html('/ok-ad', '<a href="/buy">Buy now</a>');
+    other.route('/loading-ad', { body: '<p>late</p>', contentType: 'text/html', delayMs: 20_000 });
+    await open('/news', `
+      <style>body{margin:0} iframe{border:0;display:block;width:300px;height:120px}</style>
+      <button>Top story</button>
+      <iframe id="busy" src="${busy}"></iframe>
+      <iframe id="ad" src="${ad}"></iframe>
+      <div id="late"></div>
+      <div style="height:3000px"></div>
+      ${Array.from({ length: 10 }, (_, i) => `<iframe src="${ad}?n=${i}"></iframe>`).join('')}`);
+    await page.evaluate((u) => {
+      const f = document.createElement('iframe');
+      f.src = u;
+      document.getElementById('late')?.append(f);
+      (document.getElementById('busy') as HTMLIFrameElement).contentWindow?.postMessage('spin', '*');
+    }, other.url('/loading-ad'));
+    await new Promise((r) => setTimeout(r, 200));
+    const t0 = performance.now();
+    const s = await state();
+    const ms = performance.now() - t0;
+    expect(s.actionable_elements.map((e) => e.name)).to.deep.equal(['Top story', 'Buy now']);
+    const busyInfo = (s.frames ?? []).find((f) => f.url === busy);
+    expect(busyInfo?.status).to.equal('unreachable');
+    expect(busyInfo?.reason).to.equal('timeout');
+    expect(busyInfo?.frame_id, 'the one frame that did not answer is named').to.be.greaterThan(0);
+    expect(busyInfo?.waited_ms).to.be.within(200, 700);
+    expect(busyInfo?.message).to.match(/did not answer within 250 ms/);
+    expect((s.frames ?? []).filter((f) => f.status === 'outside_scope')).to.have.length(10);
+    // The budget (250 ms) plus a walk, not the 5 s the frame is stuck (generous for a loaded CI machine).
+    expect(ms).to.be.below(2500);
+    await blocker.close();
+  });
+
   it('walks open and closed shadow roots (shadow children first, xpath relative to the root)', async () => {
     await open('/shadow', `
       <div id="open-host"></div><div id="closed-host"><span slot="s">Slotted <a href="/s">slotted link</a></span></div>

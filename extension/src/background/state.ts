@@ -8,23 +8,26 @@
 import type { ActionableElement, DomElementNode, DomNode, ErrorInfo, FrameInfo, GetStateParams, SimplifiedState, TextItem, Truncation } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/errors';
 import { formatElementId } from '../shared/element-ref';
-import type { FrameSnapshot } from '../shared/frame-snapshot';
+import type { FrameChild, FrameSnapshot } from '../shared/frame-snapshot';
 import { CONTENT_CHANNEL } from '../shared/internal-messages';
 import { sendToContent } from './content-channel';
+import { leftOutMessage, PROBE_BUDGET_MS, SNAPSHOT_BUDGET_MS, type LeftOutReason } from './frame-budget';
 
 export type StateOutcome = { ok: true; state: SimplifiedState } | { ok: false; error: ErrorInfo };
 
-/** A frame that does not answer within this time is reported unreachable; the state goes on without it. */
-const FRAME_CAP_MS = 3000;
 const MAX_FRAME_DEPTH = 8;
 const DEFAULT_MAX_ELEMENTS = 1500;
+/** The top frame is the state itself: it gets the whole action time (a page busy loading). */
+const TOP_FRAME_CAP_MS = 60_000;
 
-type FrameAnswer = { ok: true; snap: FrameSnapshot } | { ok: false; why: string; error?: ErrorInfo };
+type FrameAnswer = { ok: true; snap: FrameSnapshot } | { ok: false; why: string; reason: LeftOutReason; waited: number; error?: ErrorInfo };
 
 async function snapshotFrame(tabId: number, frameId: number, params: GetStateParams, topViewport?: { width: number; height: number }): Promise<FrameAnswer> {
+  const t0 = performance.now();
+  const capMs = frameId === 0 ? TOP_FRAME_CAP_MS : SNAPSHOT_BUDGET_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const capped = new Promise<FrameAnswer>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, why: `no answer within ${FRAME_CAP_MS} ms (still loading?)` }), frameId === 0 ? 60_000 : FRAME_CAP_MS);
+    timer = setTimeout(() => resolve({ ok: false, why: `no answer within ${capMs} ms (still loading?)`, reason: 'timeout', waited: capMs }), capMs);
   });
   // Right after a navigation commits, the new document's content script may not be reachable yet
   // (the old one is gone, injection into the new one races its creation): retry the top frame briefly.
@@ -38,11 +41,12 @@ async function snapshotFrame(tabId: number, frameId: number, params: GetStatePar
     return sent;
   };
   const asked = send().then((sent): FrameAnswer => {
-    if (!sent.ok) return { ok: false, why: sent.error.message, error: sent.error };
-    if (!sent.response.ok) return { ok: false, why: sent.response.error.message, error: sent.response.error };
+    const waited = Math.round(performance.now() - t0);
+    if (!sent.ok) return { ok: false, why: sent.error.message, reason: 'not_scriptable', waited, error: sent.error };
+    if (!sent.response.ok) return { ok: false, why: sent.response.error.message, reason: 'not_scriptable', waited, error: sent.response.error };
     const r = sent.response;
     const snap = r.frame ?? (r.frame_json ? (JSON.parse(r.frame_json) as FrameSnapshot) : undefined);
-    if (!snap) return { ok: false, why: 'the content script answered without a snapshot' };
+    if (!snap) return { ok: false, why: 'the content script answered without a snapshot', reason: 'not_scriptable', waited };
     return { ok: true, snap };
   });
   try {
@@ -52,12 +56,23 @@ async function snapshotFrame(tabId: number, frameId: number, params: GetStatePar
   }
 }
 
+/** A child frame left out of the state: why, and how long the state waited for it. */
+interface LeftOut {
+  frameId: number;
+  failed: string;
+  reason?: LeftOutReason;
+  waited?: number;
+  /** For the message: the budget that ran out, or Chrome's refusal. */
+  detail?: string;
+  url?: string;
+}
+
 /** A frame's snapshot with its child frames' snapshots (aligned with snap.frames), fetched recursively. */
 interface FrameNode {
   frameId: number;
   parentFrameId: number | null;
   snap: FrameSnapshot;
-  children: (FrameNode | { frameId: number; failed: string })[];
+  children: (FrameNode | LeftOut)[];
 }
 
 interface WebFrame {
@@ -66,43 +81,95 @@ interface WebFrame {
   url: string;
 }
 
-/** The token a child frame got from its parent's walk, or null (see content/snapshot/index.ts). */
+/** The token a child frame got from its parent's walk; null when it has none of them, 'error' when it could not be asked. */
+async function askToken(tabId: number, frameId: number, tokens: string[]): Promise<string | null | 'error'> {
+  const sent = await sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'snapshot', params: {}, token_probe: tokens }, { frameId });
+  if (!sent.ok || !sent.response.ok) return 'error';
+  const t = sent.response.result['token'];
+  return typeof t === 'string' ? t : null;
+}
+
+/** askToken with a cap (frameOffset: one child, one chain). */
 async function probeToken(tabId: number, frameId: number, tokens: string[]): Promise<string | null> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const capped = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), 1000);
-  });
-  const asked = sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'snapshot', params: {}, token_probe: tokens }, { frameId }).then((sent) => {
-    if (!sent.ok || !sent.response.ok) return null;
-    const t = sent.response.result['token'];
-    return typeof t === 'string' ? t : null;
+    timer = setTimeout(() => resolve(null), PROBE_BUDGET_MS);
   });
   try {
-    return await Promise.race([asked, capped]);
+    const t = await Promise.race([askToken(tabId, frameId, tokens), capped]);
+    return t === 'error' ? null : t;
   } finally {
     clearTimeout(timer);
   }
 }
 
+/**
+ * Which child frame sits under which iframe placeholder: every child frame of this frame is asked
+ * for the token its parent's walk posted it, in parallel. The wait ends as soon as every wanted
+ * placeholder is matched (children outside the scope got no token and would only say so after
+ * TOKEN_WAIT_MS), or after PROBE_BUDGET_MS: a child that has not answered by then is still loading
+ * or busy, and its iframe is left out with reason "timeout".
+ */
+async function matchChildren(tabId: number, kids: WebFrame[], tokens: string[]): Promise<{ byToken: Map<string, number>; silent: WebFrame[]; refused: WebFrame[] }> {
+  const byToken = new Map<string, number>();
+  const answered = new Set<number>();
+  const refused: WebFrame[] = [];
+  if (kids.length === 0 || tokens.length === 0) return { byToken, silent: [], refused };
+  await new Promise<void>((resolve) => {
+    let pending = kids.length;
+    const timer = setTimeout(resolve, PROBE_BUDGET_MS);
+    for (const k of kids) {
+      void askToken(tabId, k.frameId, tokens).then((t) => {
+        answered.add(k.frameId);
+        if (t === 'error') refused.push(k);
+        else if (t !== null && !byToken.has(t)) byToken.set(t, k.frameId);
+        if (--pending === 0 || byToken.size === tokens.length) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    }
+  });
+  const matched = new Set(byToken.values());
+  return { byToken, silent: kids.filter((k) => !answered.has(k.frameId) && !matched.has(k.frameId)), refused };
+}
+
 async function fetchTree(tabId: number, frameId: number, parentFrameId: number | null, snap: FrameSnapshot, params: GetStateParams, depth: number, webFrames: WebFrame[], topViewport: { width: number; height: number } = snap.viewport): Promise<FrameNode> {
   const wanted = snap.frames.filter((f) => f.status === 'ok' && f.token);
+  let silent: WebFrame[] = [];
+  let refused: WebFrame[] = [];
+  const probeStart = performance.now();
   if (wanted.length > 0 && depth < MAX_FRAME_DEPTH) {
-    // Which child frame sits under which iframe element: ask the children of this frame for the token its walk posted them.
-    const tokens = wanted.map((f) => f.token as string);
     const kids = webFrames.filter((w) => w.parentFrameId === frameId);
-    const probes = await Promise.all(kids.map(async (k) => [k.frameId, await probeToken(tabId, k.frameId, tokens)] as const));
-    for (const [fid, token] of probes) {
-      const ph = token ? snap.frames.find((f) => f.token === token) : undefined;
-      if (ph) ph.frame_id = fid;
+    const m = await matchChildren(tabId, kids, wanted.map((f) => f.token as string));
+    for (const ph of wanted) {
+      const fid = m.byToken.get(ph.token as string);
+      if (fid !== undefined) ph.frame_id = fid;
     }
+    silent = m.silent;
+    refused = m.refused;
+  }
+  const probeWaited = Math.round(performance.now() - probeStart);
+  // Name the child frames that did not answer: by the iframe's src, or by elimination (one left).
+  const unmatched = wanted.filter((f) => f.frame_id < 0);
+  const unknownKids = [...silent, ...refused];
+  const kidFor = new Map<FrameChild, WebFrame>();
+  for (const ph of unmatched) {
+    const bySrc = ph.src ? unknownKids.filter((k) => k.url === ph.src) : [];
+    const kid = bySrc.length === 1 ? bySrc[0] : unmatched.length === 1 && unknownKids.length === 1 ? unknownKids[0] : undefined;
+    if (kid) kidFor.set(ph, kid);
   }
   const children = await Promise.all(
-    snap.frames.map(async (f) => {
+    snap.frames.map(async (f): Promise<FrameNode | LeftOut> => {
       if (f.status !== 'ok') return { frameId: f.frame_id, failed: f.status };
-      if (depth >= MAX_FRAME_DEPTH) return { frameId: f.frame_id, failed: `unreachable: nested deeper than ${MAX_FRAME_DEPTH} frames` };
-      if (f.frame_id < 0) return { frameId: f.frame_id, failed: 'unreachable: its document did not answer (not loaded yet, or a page extensions may not script)' };
+      if (depth >= MAX_FRAME_DEPTH) return { frameId: f.frame_id, failed: 'unreachable', reason: 'too_deep', waited: 0, detail: `${MAX_FRAME_DEPTH} frames` };
+      if (f.frame_id < 0) {
+        const kid = kidFor.get(f);
+        const reason: LeftOutReason = kid ? (silent.includes(kid) ? 'timeout' : 'not_scriptable') : silent.length > 0 ? 'timeout' : refused.length > 0 ? 'not_scriptable' : 'not_identified';
+        return { frameId: kid?.frameId ?? f.frame_id, failed: 'unreachable', reason, waited: probeWaited, ...(kid ? { url: kid.url } : {}) };
+      }
       const answer = await snapshotFrame(tabId, f.frame_id, params, topViewport);
-      if (!answer.ok) return { frameId: f.frame_id, failed: `unreachable: ${answer.why}` };
+      if (!answer.ok) return { frameId: f.frame_id, failed: 'unreachable', reason: answer.reason, waited: probeWaited + answer.waited, detail: answer.reason === 'timeout' ? `${SNAPSHOT_BUDGET_MS} ms` : answer.why };
       return fetchTree(tabId, f.frame_id, frameId, answer.snap, params, depth + 1, webFrames, topViewport);
     }),
   );
@@ -176,15 +243,18 @@ function stitch(node: FrameNode, offset: { x: number; y: number }, parentIndex: 
       fi++;
       if (!ph) continue;
       if (ph.status !== 'ok' || !child || 'failed' in child) {
-        const failed = child && 'failed' in child ? child.failed : ph.status;
+        const left = child && 'failed' in child ? child : undefined;
+        const failed = left ? left.failed : ph.status;
         const status: FrameInfo['status'] = failed === 'hidden' ? 'hidden' : failed === 'outside_scope' ? 'outside_scope' : 'unreachable';
+        const reason: LeftOutReason = left?.reason ?? 'not_identified';
         st.frames.push({
-          frame_id: ph.frame_id,
+          frame_id: left?.frameId ?? ph.frame_id,
           parent_frame_id: frameId,
-          url: '',
+          url: left?.url ?? '',
           status,
           element_count: 0,
-          message: status === 'unreachable' ? `This frame's contents are missing (${failed.replace(/^unreachable: /, '')}). Wait for it to load and take a new state; pages Chrome does not let extensions script stay unreachable.` : status === 'hidden' ? 'The iframe is not rendered.' : 'The iframe lies outside the requested scope; scroll to it or pass a larger viewport_expansion.',
+          ...(status === 'unreachable' ? { reason, waited_ms: left?.waited ?? 0 } : {}),
+          message: status === 'unreachable' ? leftOutMessage(reason, left?.detail) : status === 'hidden' ? 'The iframe is not rendered.' : 'The iframe lies outside the requested scope; scroll to it or pass a larger viewport_expansion.',
         });
         continue;
       }

@@ -15,6 +15,8 @@ export interface FrameChild {
   frame_id: number;
   /** Random token posted to the iframe's window; the child frame reports it back (see snapshot/index.ts). */
   token?: string;
+  /** The iframe's src (resolved), to name a child frame that never answered the token probe. */
+  src?: string;
   /** Position of the iframe's content box in this frame's viewport (add to the child's bounds). */
   offset: Point;
   status: 'ok' | 'hidden' | 'outside_scope';

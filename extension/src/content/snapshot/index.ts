@@ -39,7 +39,10 @@ if (window !== window.top) {
   });
 }
 
-async function tokenFor(expected: string[], capMs = 400): Promise<string | null> {
+/** Below the worker's probe budget (background/frame-budget.ts TOKEN_WAIT_MS): a frame the parent posted no token says so in time. */
+const TOKEN_WAIT_MS = 200;
+
+async function tokenFor(expected: string[], capMs = TOKEN_WAIT_MS): Promise<string | null> {
   if (parentToken && expected.includes(parentToken)) return parentToken;
   return new Promise((resolve) => {
     const done = () => {

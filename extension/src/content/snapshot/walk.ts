@@ -395,7 +395,8 @@ export class Walker {
       const offset = { x: fr.left + el.clientLeft + parseFloat(cs.paddingLeft || '0'), y: fr.top + el.clientTop + parseFloat(cs.paddingTop || '0') };
       const status: FrameChild['status'] = !frVisible ? 'hidden' : !frInScope ? 'outside_scope' : 'ok';
       this.frameEls.push(el);
-      this.frames.push({ frame_id: frameId, offset, status, ...(token ? { token } : {}), ...(child.listed !== undefined ? { parent_pos: child.listed } : {}) });
+      const src = token ? (el as HTMLIFrameElement).src : '';
+      this.frames.push({ frame_id: frameId, offset, status, ...(token ? { token } : {}), ...(src ? { src } : {}), ...(child.listed !== undefined ? { parent_pos: child.listed } : {}) });
       this.order.push('f');
       if (!this.withTree) return null;
       return { kind: 'element', tag, xpath: this.xpathOf(el), attributes: this.allAttributes(el), is_visible: frVisible, is_interactive: false, is_top_element: frVisible, is_in_viewport: frVisible && this.intersects(fr, this.vp), shadow_root: false, ...(token ? { frame_id: -this.frames.length } : {}), children: [] };
