@@ -5,6 +5,7 @@ import type { GetStateParams } from '../../../../schemas/generated/protocol';
 import type { FrameSnapshot } from '../../shared/frame-snapshot';
 import type { RunActionResponse, SnapshotRequest } from '../../shared/internal-messages';
 import type { RefRegistry } from '../refs';
+import { withPseudoSelectorPinned } from './accname';
 import { FRAME_TOKEN_KEY, Walker, type WalkMemory } from './walk';
 
 export { accessibleName } from './accname';
@@ -21,7 +22,8 @@ export function takeFrameSnapshot(refs: RefRegistry, params: GetStateParams = {}
     memory = { previous: null };
     memories.set(refs, memory);
   }
-  return new Walker(refs, memory, params, topViewport).run(window === window.top);
+  const walker = new Walker(refs, memory, params, topViewport);
+  return withPseudoSelectorPinned(() => walker.run(window === window.top));
 }
 
 // Frame matching: during its walk a parent frame posts a random token to each iframe's window; this
