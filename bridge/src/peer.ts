@@ -60,6 +60,13 @@ export class Peer {
     return true;
   }
 
+  /** Sends text that is already a validated message (raw-relay.ts); false when the socket is closed. */
+  sendText(text: string): boolean {
+    if (!this.open) return false;
+    this.ws.send(text);
+    return true;
+  }
+
   sendError(error: ErrorInfo, inReplyTo: string | null): void {
     this.send({ type: 'error', in_reply_to: inReplyTo, error_info: error });
   }

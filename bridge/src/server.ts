@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { rememberRaw, relayText } from './raw-relay';
 import type {
   ActionMessage,
   ActionResultMessage,
@@ -347,12 +348,14 @@ export class BridgeServer extends EventEmitter {
         peer.close(CLOSE.unsupportedData, 'binary frames are not accepted');
         return;
       }
-      const message = peer.receive(rawToString(data), (error, inReplyTo) => {
+      const text = rawToString(data);
+      const message = peer.receive(text, (error, inReplyTo) => {
         // An invalid answer from the extension must not leave its agent waiting for the timeout.
         if (peer.role !== 'extension' || inReplyTo === null) return;
         const entry = this.pending.take(inReplyTo);
         if (entry) this.failInFlight(entry, errorInfo('EXTENSION_INTERNAL_ERROR', `The extension answered "${entry.value.action}" with an invalid message (${error.message}). Take a new state and retry; report the bug if it repeats.`, 'bridge', { validation: error.details ?? {} }));
       });
+      if (message && peer.role === 'extension') rememberRaw(message, text);
       if (message) this.onMessage(peer, message);
     });
     ws.on('close', (code: number) => {
@@ -725,7 +728,8 @@ export class BridgeServer extends EventEmitter {
         message: r.reason === 'tab_limit' ? `Tab limit (${session.maxTabs}) reached. Released tab: ${r.url ?? `tab ${r.tabId}`}` : `Tab ${r.tabId} (${r.url ?? 'unknown URL'}) was closed and is no longer yours.`,
       });
     }
-    peer.send(answer, this.relayedResults.has(result));
+    const relayed = this.relayedResults.has(result) ? relayText(result, action.action_id) : null;
+    if (relayed === null || !peer.sendText(relayed)) peer.send(answer, this.relayedResults.has(result));
   }
 
   private onExtensionResult(result: ActionResultMessage): void {
