@@ -14,7 +14,8 @@ import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
 import type { ActionResultMessage, ErrorInfo, HelloAckMessage, ProtocolMessage, SettleOptions, TaskProgressMessage } from '../../../schemas/generated/protocol';
 import { PROTOCOL_VERSION, type ActionName, type ActionParams } from '../../../schemas/generated/registry';
-import { checkMessage, decodeMessage } from '../../../schemas/lib/wire';
+import { checkMessage } from '../../../schemas/lib/wire';
+import { decodeFromBridge } from './decode-from-bridge';
 import { bridgeProof, clientProof, proofsEqual } from '../auth';
 import { AGENT_SECRET_ENV, readAgentSecret } from '../secrets';
 import { BRIDGE_VERSION } from '../version';
@@ -124,7 +125,7 @@ export class AgentClient extends EventEmitter {
         this.sendOn(ws, hello);
       });
       ws.on('message', (data) => {
-        const decoded = decodeMessage(data.toString(), 'client');
+        const decoded = decodeFromBridge(data.toString());
         if (!decoded.ok) {
           this.emit('protocol-error', decoded.error, decoded.inReplyTo);
           return;
