@@ -12,6 +12,7 @@ const INTERACTIVE_TAGS = new Set(['button', 'select', 'textarea', 'summary']);
  * 0.1.48's buildDomTree.js lists these too, reference section 1.12).
  * cursor:pointer and labels of hidden controls are decided by the walker, which has the styles.
  */
+/** role: the element's role when it has a role attribute ('' when it has none: only explicit roles count here). */
 export function isInteractiveByMarkup(el: Element, role: string): boolean {
   const tag = el.localName;
   if (INTERACTIVE_TAGS.has(tag)) return true;

@@ -309,7 +309,10 @@ export class Walker {
       if (r.width > 0 && r.height > 0 && !this.intersects(r, this.scope) && PRUNABLE.has(tag) && style.position !== 'fixed' && style.position !== 'sticky') return null;
     }
     const pointer = style.cursor === CURSOR_INTERACTIVE;
-    const role = roleOf(el);
+    // The role matters here only when it is explicit (an interactive ARIA role, role=heading);
+    // the implicit role (HTML-AAM: a <td> looks up its table, a <header> its sectioning ancestors)
+    // is computed in describe(), for listed elements only. '' = no role attribute.
+    const role = el.getAttribute('role') !== null ? roleOf(el) : '';
 
     // Is it listed?
     let candidate = isInteractiveByMarkup(el, role);
@@ -341,7 +344,7 @@ export class Walker {
         this.omitted++;
       } else {
         listedPos = this.elements.length;
-        listedNode = this.describe(el, tag, role, rect as DOMRect, inShadow, p, labelFor);
+        listedNode = this.describe(el, tag, role || roleOf(el), rect as DOMRect, inShadow, p, labelFor);
         this.elements.push(listedNode);
         this.listedEls.push(el);
         this.order.push('e');
