@@ -36,6 +36,10 @@ import { AD_SLOTS, BENCH_PAGES, serveBenchPages, startBenchSites, type BenchPage
 
 const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'slider', 'spinbutton', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem']);
 const WHOLE: GetStateParams = { viewport_expansion: -1, max_elements: 100_000, max_text_chars: 2_000_000 };
+/** A column whose first call takes longer than SLOW_MS gets SLOW_RUNS timed runs; a call over CAP_MS is stopped. */
+const SLOW_MS = 2000;
+const SLOW_RUNS = 2;
+const CAP_MS = 20_000;
 const COLS = ['ours_viewport', 'ours_whole', 'playwright', 'bu_viewport', 'bu_whole', 'floor_whole', 'floor_viewport'] as const;
 type Col = (typeof COLS)[number];
 const LABEL: Record<Col, string> = {
@@ -120,7 +124,7 @@ interface PageResult {
   dom_elements: number;
   cols: Partial<Record<Col, ColResult>>;
   na: Partial<Record<Col, string>>;
-  browser_use_tokens?: { viewport: number; whole: number };
+  browser_use_tokens?: { viewport?: number; whole?: number };
   ax_interactive: number;
   missing_vs_ax: number;
   missing_examples: string[];
@@ -212,7 +216,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const loadStart = uptime();
   const bu = findBrowserUseJs();
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source of browser_use's own file; Playwright sends fn.toString() to the page
+  // A function object made from browser_use's own source: Playwright sends fn.toString() to the page.
   const buFn = bu.ok ? (new Function(`return (${bu.js.trim().replace(/;$/, "")});`)() as (a: unknown) => unknown) : () => null;
   const sites = await startBenchSites();
   const served = serveBenchPages(sites, args.pages);
@@ -276,8 +280,17 @@ async function main(): Promise<void> {
             if (!bu.ok) return NaN;
             // browser_use's call (dom/service.py): page.evaluate(js_code, args). Python's Playwright
             // detects that the string is a function; the Node client needs the function itself.
-            const m = await pwPage.evaluate(buFn, { doHighlightElements: false, focusHighlightIndex: -1, viewportExpansion: col === 'bu_whole' ? -1 : 0, debugMode: false });
+            const evaluating = pwPage.evaluate(buFn, { doHighlightElements: false, focusHighlightIndex: -1, viewportExpansion: col === 'bu_whole' ? -1 : 0, debugMode: false });
+            let timer: ReturnType<typeof setTimeout> | undefined;
+            const capped = new Promise<'capped'>((r) => (timer = setTimeout(() => r('capped'), CAP_MS)));
+            const m = await Promise.race([evaluating, capped]).finally(() => clearTimeout(timer));
             const ms = performance.now() - t0;
+            if (m === 'capped') {
+              // Stop the walk in the page (it would hold the page's main thread for the next columns).
+              await cdp.send('Runtime.terminateExecution').catch(() => undefined);
+              await evaluating.catch(() => undefined);
+              return Infinity;
+            }
             buMaps[col] = m;
             buCounts[col] = Object.values((m as { map: Record<string, { highlightIndex?: number }> }).map).filter((n) => typeof n?.highlightIndex === 'number').length;
             return ms;
@@ -292,18 +305,28 @@ async function main(): Promise<void> {
         }
         return performance.now() - t0;
       };
+      // A column whose warm-up call is slow (browser_use on big pages takes seconds) gets fewer
+      // timed runs; one that passes CAP_MS is stopped and reported as such (n/a).
+      const maxRuns: Partial<Record<Col, number>> = {};
       for (let run = 0; run <= args.runs; run++) {
         // Rotate the order each round so no column always runs right after the same one.
         const order = cols.map((_, i) => cols[(i + run) % cols.length] as Col);
         for (const col of order) {
+          if (na[col] || run > (maxRuns[col] ?? args.runs)) continue;
           const ms = await measure(col);
-          if (run === 0) first[col] = r1(ms);
-          else runs[col].push(ms);
+          if (ms === Infinity) {
+            na[col] = `stopped: a call took over ${CAP_MS / 1000} s (Runtime.terminateExecution)`;
+            continue;
+          }
+          if (run === 0) {
+            first[col] = r1(ms);
+            if (ms > SLOW_MS) maxRuns[col] = Math.min(args.runs, SLOW_RUNS);
+          } else runs[col].push(ms);
         }
       }
 
       const colResults: Partial<Record<Col, ColResult>> = {};
-      for (const col of cols) {
+      for (const col of cols.filter((c) => !na[c])) {
         const base: ColResult = { first_ms: first[col] ?? NaN, runs_ms: runs[col].map(r1), p50_ms: r1(pct(runs[col], 50)), p95_ms: r1(pct(runs[col], 95)) };
         if (col === 'ours_viewport' || col === 'ours_whole') {
           const state = states[col].at(-1) as SimplifiedState;
@@ -322,7 +345,7 @@ async function main(): Promise<void> {
         else Object.assign(base, { count: floorCounts[col] });
         colResults[col] = base;
       }
-      if (bu.ok) for (const col of ['bu_viewport', 'bu_whole'] as const) fs.writeFileSync(path.join(buDir, `${spec.key}.${col}.json`), JSON.stringify(buMaps[col]));
+      for (const col of ['bu_viewport', 'bu_whole'] as const) if (buMaps[col] && !na[col]) fs.writeFileSync(path.join(buDir, `${spec.key}.${col}.json`), JSON.stringify(buMaps[col]));
 
       const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: { ignored: boolean; role?: { value?: string }; name?: { value?: string } }[] };
       const ax = nodes.filter((n) => !n.ignored && INTERACTIVE.has(String(n.role?.value ?? '')));
@@ -353,13 +376,17 @@ async function main(): Promise<void> {
   // browser_use's own prompt text, from the last run's buildDomTree output of each page.
   let buTokensNote = bu.ok ? 'browser_use 0.1.48 clickable_elements_to_string (bench/bu_tokens.py)' : bu.why;
   if (bu.ok) {
-    const files = results.flatMap((r) => [`${r.page}.bu_viewport.json`, `${r.page}.bu_whole.json`].map((f) => path.join(buDir, f)));
+    const files = results.flatMap((r) => [`${r.page}.bu_viewport.json`, `${r.page}.bu_whole.json`].map((f) => path.join(buDir, f))).filter((f) => fs.existsSync(f));
     const py = spawnSync(bu.python, [path.join(REPO_ROOT, 'bench', 'bu_tokens.py'), ...files], { encoding: 'utf8', timeout: 300_000, maxBuffer: 1 << 26 });
     if (py.status !== 0) buTokensNote = `bench/bu_tokens.py failed: ${(py.stderr || String(py.error ?? '')).trim().split('\n').slice(-3).join(' ')}`;
     else {
       for (const r of results) {
-        const read = (col: string) => countTokens(fs.readFileSync(path.join(buDir, `${r.page}.${col}.txt`), 'utf8'));
-        r.browser_use_tokens = { viewport: read('bu_viewport'), whole: read('bu_whole') };
+        const read = (col: string) => {
+          const f = path.join(buDir, `${r.page}.${col}.txt`);
+          return fs.existsSync(f) ? countTokens(fs.readFileSync(f, 'utf8')) : undefined;
+        };
+        const [viewport, whole] = [read('bu_viewport'), read('bu_whole')];
+        r.browser_use_tokens = { ...(viewport === undefined ? {} : { viewport }), ...(whole === undefined ? {} : { whole }) };
       }
     }
   }
@@ -436,7 +463,7 @@ const yn = (t?: Target) => (t === undefined ? '' : t.met === null ? '?' : t.met 
 function markdown(meta: Record<string, unknown> & { click: ReturnType<typeof clickTarget> }, results: PageResult[]): string {
   const cell = (r: PageResult, col: Col) => {
     const c = r.cols[col];
-    return c ? `${c.p50_ms} / ${c.p95_ms}` : 'n/a';
+    return c ? `${c.p50_ms} / ${c.p95_ms}${c.runs_ms.length < Number(meta['runs_per_column']) ? ` (${c.runs_ms.length} runs)` : ''}` : 'n/a';
   };
   const L: string[] = [
     '# bench:snapshot — issue 13 targets, side by side',
@@ -453,6 +480,9 @@ function markdown(meta: Record<string, unknown> & { click: ReturnType<typeof cli
     `|---|---:|${COLS.map(() => '---:').join('|')}|`,
   ];
   for (const r of results) L.push(`| ${r.page} | ${r.dom_elements} | ${COLS.map((c) => cell(r, c)).join(' | ')} |`);
+  const nas = results.flatMap((r) => Object.entries(r.na).map(([c, why]) => `${r.page} / ${LABEL[c as Col]}: ${why}`));
+  if (nas.length) L.push('', `n/a: ${nas.join('; ')}.`);
+  L.push('', `A column whose first call took over ${SLOW_MS / 1000} s got ${SLOW_RUNS} timed runs (marked).`);
   L.push('', 'First (cold) call right after load, ms (the warm-up round):', '', `| page | ${COLS.map((c) => LABEL[c]).join(' | ')} |`, `|---|${COLS.map(() => '---:').join('|')}|`);
   for (const r of results) L.push(`| ${r.page} | ${COLS.map((c) => r.cols[c]?.first_ms ?? 'n/a').join(' | ')} |`);
   L.push(
