@@ -104,44 +104,91 @@ async function probeToken(tabId: number, frameId: number, tokens: string[]): Pro
 }
 
 /**
- * Which child frame sits under which iframe placeholder: every child frame of this frame is asked
- * for the token its parent's walk posted it, in parallel. The wait ends as soon as every wanted
- * placeholder is matched (children outside the scope got no token and would only say so after
- * TOKEN_WAIT_MS), or after PROBE_BUDGET_MS: a child that has not answered by then is still loading
- * or busy, and its iframe is left out with reason "timeout".
+ * Liveness of every child frame, asked (a ping the content script answers at once) while the top
+ * frame walks, so the wait for dead frames overlaps the walk instead of following it. A promise
+ * settles when the frame answered (or Chrome answered for it: no listener yet, which the token
+ * question then handles with an injection); a frame that has not by the liveness deadline is silent.
  */
-async function matchChildren(tabId: number, kids: WebFrame[], tokens: string[]): Promise<{ byToken: Map<string, number>; silent: WebFrame[]; refused: WebFrame[] }> {
+type Liveness = Map<number, Promise<void>>;
+
+function pingFrames(tabId: number, frames: WebFrame[]): Liveness {
+  const out: Liveness = new Map();
+  for (const f of frames) {
+    if (f.frameId === 0) continue;
+    out.set(
+      f.frameId,
+      chrome.tabs.sendMessage(tabId, { channel: CONTENT_CHANNEL, kind: 'ping' }, { frameId: f.frameId }).then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+  }
+  return out;
+}
+
+/**
+ * Which child frame sits under which iframe placeholder: every child frame that answered the
+ * liveness ping is asked for the token its parent's walk posted it, in parallel. The wait ends as
+ * soon as every wanted placeholder is matched (children outside the scope got no token and would
+ * only say so after the content script's 200 ms token wait), once every child answered or fell
+ * silent, or after PROBE_BUDGET_MS. Silent: no answer to the ping by `silentAt` (the state's start
+ * + PROBE_BUDGET_MS, or now when the walk took longer): still loading, or stuck in a script.
+ */
+async function matchChildren(tabId: number, kids: WebFrame[], tokens: string[], live: Liveness, silentAt: number): Promise<{ byToken: Map<string, number>; silent: WebFrame[]; refused: WebFrame[] }> {
   const byToken = new Map<string, number>();
-  const answered = new Set<number>();
+  const done = new Set<number>();
+  const pinged = new Set<number>();
+  const silent: WebFrame[] = [];
   const refused: WebFrame[] = [];
-  if (kids.length === 0 || tokens.length === 0) return { byToken, silent: [], refused };
+  if (kids.length === 0 || tokens.length === 0) return { byToken, silent, refused };
   await new Promise<void>((resolve) => {
     let pending = kids.length;
-    const timer = setTimeout(resolve, PROBE_BUDGET_MS);
+    const timers: ReturnType<typeof setTimeout>[] = [];
+    const finish = () => {
+      for (const t of timers) clearTimeout(t);
+      resolve();
+    };
+    const settle = (k: WebFrame) => {
+      if (done.has(k.frameId)) return;
+      done.add(k.frameId);
+      if (--pending === 0 || byToken.size === tokens.length) finish();
+    };
+    timers.push(setTimeout(finish, PROBE_BUDGET_MS));
+    timers.push(
+      setTimeout(() => {
+        for (const k of kids) {
+          if (pinged.has(k.frameId) || done.has(k.frameId)) continue;
+          silent.push(k);
+          settle(k);
+        }
+      }, Math.max(0, silentAt - performance.now())),
+    );
     for (const k of kids) {
-      void askToken(tabId, k.frameId, tokens).then((t) => {
-        answered.add(k.frameId);
+      const alive = live.get(k.frameId) ?? Promise.resolve();
+      void alive.then(async () => {
+        if (done.has(k.frameId)) return; // declared silent before it answered
+        pinged.add(k.frameId);
+        const t = await askToken(tabId, k.frameId, tokens);
+        if (done.has(k.frameId)) return;
         if (t === 'error') refused.push(k);
         else if (t !== null && !byToken.has(t)) byToken.set(t, k.frameId);
-        if (--pending === 0 || byToken.size === tokens.length) {
-          clearTimeout(timer);
-          resolve();
-        }
+        settle(k);
       });
     }
   });
-  const matched = new Set(byToken.values());
-  return { byToken, silent: kids.filter((k) => !answered.has(k.frameId) && !matched.has(k.frameId)), refused };
+  // Not answered at all by the end: counted as silent too.
+  for (const k of kids) if (!done.has(k.frameId) && !silent.includes(k)) silent.push(k);
+  return { byToken, silent, refused };
 }
 
-async function fetchTree(tabId: number, frameId: number, parentFrameId: number | null, snap: FrameSnapshot, params: GetStateParams, depth: number, webFrames: WebFrame[], topViewport: { width: number; height: number } = snap.viewport): Promise<FrameNode> {
+async function fetchTree(tabId: number, frameId: number, parentFrameId: number | null, snap: FrameSnapshot, params: GetStateParams, depth: number, webFrames: WebFrame[], live: Liveness, silentAt: number, topViewport: { width: number; height: number } = snap.viewport): Promise<FrameNode> {
   const wanted = snap.frames.filter((f) => f.status === 'ok' && f.token);
   let silent: WebFrame[] = [];
   let refused: WebFrame[] = [];
   const probeStart = performance.now();
   if (wanted.length > 0 && depth < MAX_FRAME_DEPTH) {
     const kids = webFrames.filter((w) => w.parentFrameId === frameId);
-    const m = await matchChildren(tabId, kids, wanted.map((f) => f.token as string));
+    const m = await matchChildren(tabId, kids, wanted.map((f) => f.token as string), live, silentAt);
     for (const ph of wanted) {
       const fid = m.byToken.get(ph.token as string);
       if (fid !== undefined) ph.frame_id = fid;
@@ -149,7 +196,8 @@ async function fetchTree(tabId: number, frameId: number, parentFrameId: number |
     silent = m.silent;
     refused = m.refused;
   }
-  const probeWaited = Math.round(performance.now() - probeStart);
+  // Since the frames were first asked (the liveness ping at the state's start, for the top level).
+  const probeWaited = Math.round(performance.now() - Math.min(probeStart, silentAt - PROBE_BUDGET_MS));
   // Name the child frames that did not answer: by the iframe's src, or by elimination (one left).
   const unmatched = wanted.filter((f) => f.frame_id < 0);
   const unknownKids = [...silent, ...refused];
@@ -170,7 +218,7 @@ async function fetchTree(tabId: number, frameId: number, parentFrameId: number |
       }
       const answer = await snapshotFrame(tabId, f.frame_id, params, topViewport);
       if (!answer.ok) return { frameId: f.frame_id, failed: 'unreachable', reason: answer.reason, waited: probeWaited + answer.waited, detail: answer.reason === 'timeout' ? `${SNAPSHOT_BUDGET_MS} ms` : answer.why };
-      return fetchTree(tabId, f.frame_id, frameId, answer.snap, params, depth + 1, webFrames, topViewport);
+      return fetchTree(tabId, f.frame_id, frameId, answer.snap, params, depth + 1, webFrames, live, Math.max(silentAt, performance.now()), topViewport);
     }),
   );
   return { frameId, parentFrameId, snap, children };
@@ -329,12 +377,15 @@ export async function collectState(tabId: number, params: GetStateParams = {}, t
   const started = performance.now();
   const noFrames = topSnapshot !== undefined && topSnapshot.frames.length === 0;
   const allFrames: Promise<WebFrame[] | null> = noFrames ? Promise.resolve([]) : (chrome.webNavigation?.getAllFrames({ tabId }).catch(() => null) ?? Promise.resolve(null));
+  // Child frames are pinged while the top frame walks (see pingFrames); none when the page has none.
+  const live: Promise<Liveness> = allFrames.then((fs) => pingFrames(tabId, fs ?? []));
   const top: FrameAnswer = topSnapshot ? { ok: true, snap: topSnapshot } : await snapshotFrame(tabId, 0, params);
+  const topAt = performance.now();
   if (!top.ok) {
     return { ok: false, error: top.error ?? errorInfo('COMMUNICATION_ERROR_WITH_TARGET', `The page did not give its state (${top.why}). Wait for the page to load and retry.`, 'background_script', { tab_id: tabId }) };
   }
   const webFrames = (await allFrames) ?? [];
-  const tree = await fetchTree(tabId, 0, null, top.snap, params, 1, webFrames);
+  const tree = await fetchTree(tabId, 0, null, top.snap, params, 1, webFrames, await live, started + PROBE_BUDGET_MS);
   const fetched = performance.now();
   const snap = top.snap;
   const exp = params.viewport_expansion ?? 0;
@@ -416,7 +467,7 @@ export async function collectState(tabId: number, params: GetStateParams = {}, t
     frames: st.frames,
     ...(truncation ? { truncation } : {}),
     ...(domTree ? { dom_tree: domTree } : {}),
-    timings_ms: { top_frame_walk: snap.walk_ms, frames_fetched: round(fetched - started), total: round(performance.now() - started) },
+    timings_ms: { top_frame_walk: snap.walk_ms, frames_fetched: round(fetched - started), child_frames: round(fetched - topAt), total: round(performance.now() - started) },
   };
   // The index map: in memory for this worker's life, in storage.session for the next worker. The
   // write is skipped when it would store what is stored already (a click that changed no list), and
