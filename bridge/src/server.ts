@@ -5,6 +5,7 @@
 // one tab run one at a time (tab-queue.ts); tasks a person submits are relayed (tasks.ts, contract H).
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type {
@@ -29,6 +30,7 @@ import { EXTENSION_ID, extensionOrigin } from './extension-id';
 import { createLogger, type Logger, type LogLevel } from './log';
 import { checkUpgrade, isLoopbackHost, type UpgradePolicy } from './origin-check';
 import { PairingCodes } from './pairing';
+import { CONNECTORS_FILE, PanelConnectors } from './seeds/panel-connectors';
 import { handlePairRequest } from './pairing-http';
 import { McpHttpEndpoint } from './mcp/http-endpoint';
 import { McpTokenStore } from './mcp/tokens';
@@ -136,6 +138,8 @@ export class BridgeServer extends EventEmitter {
   /** The person's cap on tabs per agent (extension settings, session_control set_tab_limit). */
   private personMaxTabs: number | null = null;
   private readonly mcp: McpHttpEndpoint;
+  /** Seed 000/001 connectors the person starts from the side panel (seeds/panel-connectors.ts). */
+  private readonly panelConnectors: PanelConnectors;
 
   constructor(options: BridgeOptions = {}) {
     super();
@@ -180,6 +184,7 @@ export class BridgeServer extends EventEmitter {
       () => ({ type: 'agent_sessions', sessions: describeSessions(this.sessions.all(), this.tasks, this.opts.sessionGraceMs) }),
       (m) => (this.extension?.ready ? this.extension.send(m) : false),
     );
+    this.panelConnectors = new PanelConnectors({ logger: this.log, file: options.configDir ? path.join(options.configDir, CONNECTORS_FILE) : null, send: (m) => (this.extension?.ready ? this.extension.send(m) : false) });
     this.http = http.createServer((req, res) => this.onHttp(req, res));
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.opts.maxPayloadBytes });
     this.http.on('upgrade', (req: http.IncomingMessage, socket, head) => {
@@ -213,6 +218,7 @@ export class BridgeServer extends EventEmitter {
     this.keepalive = setInterval(() => this.extension?.send({ type: 'ping', sent_at: Date.now() }), this.opts.keepaliveMs);
     this.keepalive.unref();
     this.log.info('bridge listening', { host: this.address.address, port: this.address.port });
+    await this.panelConnectors.start(this.agentUrl, this.secrets.agent_secret);
     return { host: this.address.address, port: this.address.port };
   }
 
@@ -283,6 +289,7 @@ export class BridgeServer extends EventEmitter {
   async close(): Promise<void> {
     if (this.keepalive) clearInterval(this.keepalive);
     this.publisher.stop();
+    await this.panelConnectors.close();
     await this.mcp.close();
     for (const e of this.pending.drain()) this.failInFlight(e, errorInfo('EXTENSION_DISCONNECTED', 'The bridge is shutting down; the action may or may not have run. Reconnect and take a new state.', 'bridge'));
     this.extension?.close(CLOSE.goingAway, 'bridge shutting down');
@@ -419,6 +426,9 @@ export class BridgeServer extends EventEmitter {
       case 'session_control':
         this.onSessionControl(peer, message);
         return;
+      case 'connector_control':
+        void this.panelConnectors.handle(message).then((r) => (r.ok ? peer.send(r.reply) : peer.sendError(r.error, message.request_id)));
+        return;
       case 'error':
         this.log.warn('peer reported an error', { peer: peer.id, code: message.error_info.error_code, message: message.error_info.message });
         return;
@@ -427,6 +437,7 @@ export class BridgeServer extends EventEmitter {
       case 'tab_released':
       case 'extension_status':
       case 'agent_sessions':
+      case 'backend_connectors':
         return; // only the bridge sends these; Peer.receive already refused them
       default:
         assertNever(message);
@@ -528,6 +539,7 @@ export class BridgeServer extends EventEmitter {
       });
     }
     this.publisher.flush(true);
+    this.panelConnectors.publish();
     this.emit('extension-connected', peer.id);
   }
 
@@ -758,7 +770,13 @@ export class BridgeServer extends EventEmitter {
   // --- tasks (contract H) ---------------------------------------------------------------------
 
   private onTaskSubmission(from: Peer, submitted: UserTaskSubmissionMessage): void {
-    const taker = this.sessions.all().find((s) => s.connected && s.capabilities.includes('accepts_tasks'));
+    // The person may pick the agent (agent_session_id, the panel's "Run with"); else the oldest taker.
+    const chosen = submitted.agent_session_id ?? null;
+    const taker = this.sessions.all().find((s) => s.connected && s.capabilities.includes('accepts_tasks') && (chosen === null || s.id === chosen));
+    if (!taker?.peer && chosen !== null) {
+      from.sendError(errorInfo('NO_TASK_AGENT', `The agent you chose to run the task (session ${chosen}) is not connected or does not accept tasks any more. Pick another agent under "Run with", or start one, then submit the task again.`, 'bridge', { agent_session_id: chosen }), submitted.task_id ?? 'user_task_submission');
+      return;
+    }
     if (!taker?.peer) {
       from.sendError(errorInfo('NO_TASK_AGENT', 'No agent that accepts tasks is connected. Start one with `python -m browser_use_ext serve`, then submit the task again.', 'bridge'), submitted.task_id ?? 'user_task_submission');
       return;
