@@ -30,6 +30,8 @@ export interface AgentLoopOptions {
   onStep?: (s: AgentStep) => void;
   /** How many recent observations stay in full in the conversation (older ones are elided). */
   keepObservations?: number;
+  /** The first target tab (a panel task's context.active_tab_id); omitted: the active tab. */
+  startTabId?: number;
   /** Watch the target tabs while the LLM thinks (default true). */
   watchChanges?: boolean;
   /** Re-asks per step because of a page change (default 2). */
@@ -52,7 +54,7 @@ export function stripKeyword(reply: string, keyword: string): string {
 export async function runSeed002Agent(o: AgentLoopOptions): Promise<AgentOutcome> {
   const maxSteps = o.maxSteps ?? 30;
   const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt({ goal: o.goal, tools: o.tools, maxTabs: o.maxTabs, keyword: o.keyword }) }];
-  messages.push({ role: 'user', content: await o.driver.observe() });
+  messages.push({ role: 'user', content: await o.driver.observe(o.startTabId) });
   for (let step = 1; step <= maxSteps; step++) {
     if (o.signal?.aborted) return { status: 'stopped', final: 'Stopped by the person.', steps: step - 1 };
     let reply: string;

@@ -98,11 +98,12 @@ export class Seed002Driver {
     return this.targets.map((t) => t.tabId);
   }
 
-  /** The first observation: the active tab becomes the first target (unless targets exist). */
-  async observe(): Promise<string> {
+  /** The first observation: the given tab (a task's context.active_tab_id), else the active tab,
+   * becomes the first target (unless targets exist). */
+  async observe(startTabId?: number): Promise<string> {
     const prefetched = new Map<number, ActionResultMessage>();
     if (this.targets.length === 0) {
-      const r = await this.port.call('get_state', this.stateParams());
+      const r = await this.port.call('get_state', this.stateParams(), startTabId === undefined ? {} : { tabId: startTabId });
       const s = r.new_simplified_state;
       if (r.status === 'success' && s?.tab_id !== undefined) {
         this.targets.push({ tabId: s.tab_id, url: s.url });

@@ -33,7 +33,7 @@ export function hostOf(url: string): string {
 }
 
 /** One goal, start to finish, on this client's session. */
-export async function runGoal(o: TaskRunnerOptions, goal: string, extra: { signal?: AbortSignal; takeRedirects?: () => string[]; onStep?: Parameters<typeof runSeed002Agent>[0]['onStep']; host?: string } = {}): Promise<AgentOutcome> {
+export async function runGoal(o: TaskRunnerOptions, goal: string, extra: { signal?: AbortSignal; takeRedirects?: () => string[]; onStep?: Parameters<typeof runSeed002Agent>[0]['onStep']; host?: string; startTabId?: number } = {}): Promise<AgentOutcome> {
   const driver = new Seed002Driver(o.client, o.client, o.driverOptions);
   const tools = o.tools ?? (await loadTools(o.client));
   return runSeed002Agent({
@@ -47,6 +47,7 @@ export async function runGoal(o: TaskRunnerOptions, goal: string, extra: { signa
     ...(extra.signal ? { signal: extra.signal } : {}),
     ...(extra.takeRedirects ? { takeRedirects: extra.takeRedirects } : {}),
     ...(extra.onStep ? { onStep: extra.onStep } : {}),
+    ...(extra.startTabId === undefined ? {} : { startTabId: extra.startTabId }),
   });
 }
 
@@ -93,6 +94,8 @@ export function serveTasks(o: TaskRunnerOptions, log: (line: string) => void = (
       signal: state.abort.signal,
       takeRedirects: () => state.redirects.splice(0),
       host: hostOf(m.context.url),
+      // The tab the person was looking at when they typed the task (the panel itself is no tab).
+      startTabId: m.context.active_tab_id,
       onStep: (s) => {
         const cmd = s.turn.command ? JSON.stringify(s.turn.command) : 'no command';
         const firstError = s.turn.text.split('\n').find((l) => l.startsWith('System Error:'));
