@@ -778,7 +778,7 @@ export class BridgeServer extends EventEmitter {
       return;
     }
     if (!taker?.peer) {
-      from.sendError(errorInfo('NO_TASK_AGENT', 'No agent that accepts tasks is connected. Start one with `python -m browser_use_ext serve`, then submit the task again.', 'bridge'), submitted.task_id ?? 'user_task_submission');
+      from.sendError(errorInfo('NO_TASK_AGENT', 'No agent that accepts tasks is connected. Start one with `python -m browser_use_ext serve`, or with no Python `npx browser-use-ext agent --base-url <OpenAI-compatible URL> --model <model>`, then submit the task again.', 'bridge'), submitted.task_id ?? 'user_task_submission');
       return;
     }
     const task: UserTaskSubmissionMessage = { ...submitted, task_id: submitted.task_id ?? this.tasks.newId() };
