@@ -128,9 +128,11 @@ async function handle(req: PanelRequest, sender: chrome.runtime.MessageSender, s
     case 'disconnect_agent':
       return send({ type: 'session_control', command: 'disconnect', session_id: req.session_id }) ? { ok: true } : { ok: false, error: 'Not connected to the bridge.' };
     case 'connector_add':
-      return connectorControl(send, { command: 'add', dialect: req.dialect, url: req.url });
     case 'connector_remove':
-      return connectorControl(send, { command: 'remove', connector_id: req.connector_id });
+      // Only the extension's own pages (the side panel) may point the bridge at a backend, never a
+      // content script running in a web page.
+      if (!sender.url?.startsWith(chrome.runtime.getURL(''))) return { ok: false, error: 'Backends can be connected only from the extension\'s side panel.' };
+      return req.op === 'connector_add' ? connectorControl(send, { command: 'add', dialect: req.dialect, url: req.url }) : connectorControl(send, { command: 'remove', connector_id: req.connector_id });
     case 'reconnect':
       connection.reconnectNow();
       return { ok: true };
