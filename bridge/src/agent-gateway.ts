@@ -219,9 +219,15 @@ export class AgentGateway {
   // --- tasks (contract H) ---------------------------------------------------------------------
 
   onTaskSubmission(from: Peer, submitted: UserTaskSubmissionMessage): void {
-    const taker = this.o.sessions.all().find((s) => s.connected && s.capabilities.includes('accepts_tasks'));
+    // The person may pick the agent (agent_session_id, the panel's "Run with"); else the oldest taker.
+    const chosen = submitted.agent_session_id ?? null;
+    const taker = this.o.sessions.all().find((s) => s.connected && s.capabilities.includes('accepts_tasks') && (chosen === null || s.id === chosen));
+    if (!taker?.peer && chosen !== null) {
+      from.sendError(errorInfo('NO_TASK_AGENT', `The agent you chose to run the task (session ${chosen}) is not connected or does not accept tasks any more. Pick another agent under "Run with", or start one, then submit the task again.`, 'bridge', { agent_session_id: chosen }), submitted.task_id ?? 'user_task_submission');
+      return;
+    }
     if (!taker?.peer) {
-      from.sendError(errorInfo('NO_TASK_AGENT', 'No agent that accepts tasks is connected. Start one with `python -m browser_use_ext serve`, then submit the task again.', 'bridge'), submitted.task_id ?? 'user_task_submission');
+      from.sendError(errorInfo('NO_TASK_AGENT', 'No agent that accepts tasks is connected. Start one with `python -m browser_use_ext serve`, or with no Python `npx browser-use-ext agent --base-url <OpenAI-compatible URL> --model <model>`, then submit the task again.', 'bridge'), submitted.task_id ?? 'user_task_submission');
       return;
     }
     const task: UserTaskSubmissionMessage = { ...submitted, task_id: submitted.task_id ?? this.o.tasks.newId() };

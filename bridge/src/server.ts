@@ -7,6 +7,7 @@
 // controls).
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { ProtocolMessage } from '../../schemas/generated/protocol';
@@ -21,6 +22,7 @@ import { Handshake } from './handshake';
 import { createLogger, type Logger, type LogLevel } from './log';
 import { checkUpgrade, isLoopbackHost, type UpgradePolicy } from './origin-check';
 import { PairingCodes } from './pairing';
+import { CONNECTORS_FILE, PanelConnectors } from './seeds/panel-connectors';
 import { handlePairRequest } from './pairing-http';
 import { McpHttpEndpoint } from './mcp/http-endpoint';
 import { McpTokenStore } from './mcp/tokens';
@@ -103,6 +105,8 @@ export class BridgeServer extends EventEmitter {
   readonly pairing: PairingCodes;
   private readonly publisher: SessionsPublisher;
   private readonly mcp: McpHttpEndpoint;
+  /** Seed 000/001 connectors the person starts from the side panel (seeds/panel-connectors.ts). */
+  private readonly panelConnectors: PanelConnectors;
 
   constructor(options: BridgeOptions = {}) {
     super();
@@ -134,6 +138,7 @@ export class BridgeServer extends EventEmitter {
       broadcastToAgents: (m) => this.agents.broadcast(m),
       onUp: (id) => {
         this.publisher.flush(true);
+        this.panelConnectors.publish();
         this.emit('extension-connected', id);
       },
       onDown: (id) => this.emit('extension-disconnected', id),
@@ -173,6 +178,7 @@ export class BridgeServer extends EventEmitter {
       handshakeTimeoutMs: this.opts.handshakeTimeoutMs,
       onReady: (peer, hello) => (peer.role === 'extension' ? this.extension.onReady(peer) : this.agents.onReady(peer, hello)),
     });
+    this.panelConnectors = new PanelConnectors({ logger: this.log, file: options.configDir ? path.join(options.configDir, CONNECTORS_FILE) : null, send: (m) => this.extension.send(m) });
     this.http = http.createServer((req, res) => this.onHttp(req, res));
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.opts.maxPayloadBytes });
     this.http.on('upgrade', (req: http.IncomingMessage, socket, head) => {
@@ -206,6 +212,7 @@ export class BridgeServer extends EventEmitter {
     this.keepalive = setInterval(() => this.extension.ping(), this.opts.keepaliveMs);
     this.keepalive.unref();
     this.log.info('bridge listening', { host: this.address.address, port: this.address.port });
+    await this.panelConnectors.start(this.agentUrl, this.secrets.agent_secret);
     return { host: this.address.address, port: this.address.port };
   }
 
@@ -274,6 +281,7 @@ export class BridgeServer extends EventEmitter {
   async close(): Promise<void> {
     if (this.keepalive) clearInterval(this.keepalive);
     this.publisher.stop();
+    await this.panelConnectors.close();
     await this.mcp.close();
     this.extension.close();
     this.agents.closeAll();
@@ -407,6 +415,9 @@ export class BridgeServer extends EventEmitter {
       case 'session_control':
         this.agents.onSessionControl(peer, message);
         return;
+      case 'connector_control':
+        void this.panelConnectors.handle(message).then((r) => (r.ok ? peer.send(r.reply) : peer.sendError(r.error, message.request_id)));
+        return;
       case 'error':
         this.log.warn('peer reported an error', { peer: peer.id, code: message.error_info.error_code, message: message.error_info.message });
         return;
@@ -415,6 +426,7 @@ export class BridgeServer extends EventEmitter {
       case 'tab_released':
       case 'extension_status':
       case 'agent_sessions':
+      case 'backend_connectors':
         return; // only the bridge sends these; Peer.receive already refused them
       default:
         assertNever(message);
