@@ -36,25 +36,30 @@ export function snapshotLines(state: SimplifiedState): string[] {
   return text === '' ? [] : text.split('\n');
 }
 
-const REF = /\[ref=([^\]]+)\]/;
+const REFS = /\[ref=([^\]]+)\]/g;
+/** A line's identity for diffing: its refs (a prose line holds several inline links), or undefined. */
+const refKey = (line: string): string | undefined => {
+  const refs = [...line.matchAll(REFS)].map((m) => m[1]);
+  return refs.length > 0 ? refs.join(' ') : undefined;
+};
 
 /**
  * Lines of `next` that are new or changed against `prev` ("+ " prefix), and what disappeared
- * ("- " prefix). Lines with a ref are matched by ref (a changed name, value or state shows as the
+ * ("- " prefix). Lines with refs are matched by their refs (a changed name, value or state shows as the
  * new line); other lines by their text, counting repeats. Order follows `next`.
  */
 export function diffSnapshots(prev: readonly string[], next: readonly string[]): { added: string[]; removed: string[] } {
   const prevByRef = new Map<string, string>();
   const prevText = new Map<string, number>();
   for (const line of prev) {
-    const ref = REF.exec(line)?.[1];
+    const ref = refKey(line);
     if (ref !== undefined) prevByRef.set(ref, line.trim());
     else prevText.set(line.trim(), (prevText.get(line.trim()) ?? 0) + 1);
   }
   const added: string[] = [];
   const seenRefs = new Set<string>();
   for (const line of next) {
-    const ref = REF.exec(line)?.[1];
+    const ref = refKey(line);
     if (ref !== undefined) {
       seenRefs.add(ref);
       if (prevByRef.get(ref) !== line.trim()) added.push(line);
