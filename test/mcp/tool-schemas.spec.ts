@@ -136,6 +136,14 @@ describe('mcp: snapshot text', () => {
     expect(d.removed).to.deep.equal(['- button "B" [ref=e2]', '- text: x']);
   });
 
+  it('diffs a prose line by all its inline refs (a paragraph that lost a link is gone, the new one added)', () => {
+    const prev = ['a link "x" [ref=e1] and link "y" [ref=e2].', '- button "B" [ref=e3]'];
+    const d = diffSnapshots(prev, ['a link "x" [ref=e1] and more.', '- button "B" [ref=e3]']);
+    expect(d.added).to.deep.equal(['a link "x" [ref=e1] and more.']);
+    expect(d.removed).to.deep.equal(['a link "x" [ref=e1] and link "y" [ref=e2].']);
+    expect(diffSnapshots(prev, prev)).to.deep.equal({ added: [], removed: [] });
+  });
+
   it('returns the whole snapshot after a navigation and "no change" when nothing changed', () => {
     const m = new SnapshotMemory();
     const s1 = state([el('e1', 1, 'Go')]);
