@@ -97,10 +97,12 @@ describe('accessibility-tree text: token economy', () => {
     is_visible: true,
     available_operations: ['click'],
     ...(onScreen === undefined ? {} : { is_in_viewport: onScreen }),
+    bounds: { x: 10, y: 30 * index, width: 80, height: 17 },
     xpath,
     ...extra,
   });
-  const base = (elements: El[], text: SimplifiedState['text_context']): SimplifiedState => ({ ...state, actionable_elements: elements, text_context: text, truncation: undefined } as SimplifiedState);
+  const base = (elements: El[], text: SimplifiedState['text_context']): SimplifiedState =>
+    ({ ...state, actionable_elements: elements, text_context: text, truncation: undefined, scroll_position: { x: 0, y: 0 }, page_size: { width: 800, height: 5000 } }) as SimplifiedState;
   const refsIn = (s: string) => [...s.matchAll(/\[ref=([^\]]+)\]/g)].map((m) => m[1]);
 
   it('prints a paragraph with its links inline, tail punctuation attached, and drops a label that repeats the control name', () => {
@@ -152,7 +154,7 @@ describe('accessibility-tree text: token economy', () => {
     expect(lines).to.have.length(1 + 4 * 3 + 1 + 1);
     expect(lines.slice(0, 4)).to.deep.equal(['- heading "Orders" [level=1]', '- row: 1 | Customer 1', '- link "Order 1" [ref=e1]', '- button "Cancel 1" [ref=e2]']);
     expect(lines[10]).to.equal('- row: 4 | Customer 4');
-    expect(lines[13]).to.equal('- … 20 more like the above (20 links, 20 buttons), off screen below: scroll down and take a new state to list them with refs');
+    expect(lines[13]).to.equal('- … 60 more blocks like the above (20 links, 20 buttons), off screen below: scroll down and take a new state to list them with refs');
     expect(lines[14]).to.equal('End of orders');
     // Every on-screen element keeps its ref; nothing off screen is listed without one.
     expect(refsIn(out)).to.deep.equal(['e1', 'e2', 'e3', 'e4', 'e5', 'e6', 'e7', 'e8']);
@@ -172,7 +174,7 @@ describe('accessibility-tree text: token economy', () => {
     // Scrolled: rows 1-20 above the viewport, 21-24 on screen.
     s.actionable_elements = s.actionable_elements.map((e) => ({ ...e, is_in_viewport: (e.index ?? 0) > 40 }));
     const out = renderAriaTree(s);
-    expect(out).to.contain('- … 17 more like the above (17 links, 17 buttons), off screen above: scroll up and take a new state to list them with refs');
+    expect(out).to.contain('- … 51 more blocks like the above (17 links, 17 buttons), off screen above: scroll up and take a new state to list them with refs');
     expect(refsIn(out)).to.deep.equal(['e1', 'e2', 'e3', 'e4', 'e5', 'e6', ...Array.from({ length: 8 }, (_, i) => `e${41 + i}`)]);
   });
 
@@ -181,5 +183,40 @@ describe('accessibility-tree text: token economy', () => {
     s.actionable_elements = s.actionable_elements.slice(0, 14);
     s.text_context = (s.text_context ?? []).filter((t) => t.after_index < 14);
     expect(refsIn(renderAriaTree(s))).to.have.length(14);
+  });
+
+  it('says an off-canvas run (outside the page at every scroll position) is revealed by the page, not by scrolling', () => {
+    const links = Array.from({ length: 12 }, (_, i) => el(i + 1, 'link', `drawer ${i}`, `html/body/nav/a[${i + 1}]`, false, { bounds: { x: -400, y: 20 * i, width: 100, height: 17 } }));
+    const out = renderAriaTree(base([el(13, 'button', 'Menu', 'html/body/button', true), ...links], []));
+    expect(out.split('\n')).to.deep.equal([
+      '- button "Menu" [ref=e13]',
+      '- link "drawer 0" [ref=e1]',
+      '- link "drawer 1" [ref=e2]',
+      '- link "drawer 2" [ref=e3]',
+      '- … 9 more blocks like the above (9 links), outside the page at every scroll position (off canvas): they are listed once something on the page, such as a menu button, reveals them',
+    ]);
+  });
+
+  it('takes a short interruption (an ad between stories) into the run, but keeps headings', () => {
+    const elements: El[] = [];
+    const text: SimplifiedState['text_context'] = [];
+    for (let r = 1; r <= 12; r++) {
+      if (r === 6) text.push({ text: 'Advertisement', role: 'text', after_index: elements.length });
+      if (r === 9) text.push({ text: 'More stories', role: 'heading', level: 2, after_index: elements.length });
+      elements.push(el(elements.length + 1, 'link', `Story ${r}`, `html/body/main/article[${r}]/h3/a`, r === 1));
+      elements.push(el(elements.length + 1, 'button', `Save story ${r}`, `html/body/main/article[${r}]/button`, r === 1));
+    }
+    const out = renderAriaTree(base(elements, text)).split('\n');
+    expect(out).to.deep.equal([
+      '- link "Story 1" [ref=e1]',
+      '- button "Save story 1" [ref=e2]',
+      '- link "Story 2" [ref=e3]',
+      '- button "Save story 2" [ref=e4]',
+      '- link "Story 3" [ref=e5]',
+      '- button "Save story 3" [ref=e6]',
+      '- … 11 more blocks like the above (5 links, 5 buttons), off screen below: scroll down and take a new state to list them with refs',
+      '- heading "More stories" [level=2]',
+      '- … 8 more blocks like the above (4 links, 4 buttons), off screen below: scroll down and take a new state to list them with refs',
+    ]);
   });
 });

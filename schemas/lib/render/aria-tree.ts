@@ -73,6 +73,9 @@ interface Line {
 /** The block (parent element's xpath) an element sits in; '' when unknown. */
 const blockOf = (el: ActionableElement) => (el.xpath ? el.xpath.slice(0, Math.max(0, el.xpath.lastIndexOf('/'))) : '');
 
+/** Whether an element sits inside a <p> (by its xpath, e.g. html/body/article/p[3]/a[2]). */
+const inParagraph = (el: ActionableElement) => (el.xpath ?? '').split('/').slice(0, -1).some((seg) => /^p(\[\d+\])?$/.test(seg));
+
 function buildLines(list: Entry[]): Line[] {
   const lines: Line[] = [];
   const isLeaf = (i: number) => {
@@ -89,7 +92,7 @@ function buildLines(list: Entry[]): Line[] {
     return undefined;
   };
   // The open prose line (a paragraph being assembled) and the block its inline links sit in.
-  let prose: { line: Line; block: string | null } | null = null;
+  let prose: { line: Line; block: string | null; paragraph: boolean } | null = null;
   for (let i = 0; i < list.length; i++) {
     const e = list[i] as Entry;
     const pad = '  '.repeat(e.depth);
@@ -115,7 +118,7 @@ function buildLines(list: Entry[]): Line[] {
         }
         const line: Line = { text: `${pad}${t.text}`, depth: e.depth, key: 'prose', elements: [] };
         lines.push(line);
-        prose = { line, block: null };
+        prose = { line, block: null, paragraph: t.role === 'paragraph' };
         continue;
       }
       prose = null;
@@ -123,7 +126,9 @@ function buildLines(list: Entry[]): Line[] {
       continue;
     }
     const el = e.el;
-    const inline = INLINE_ROLES.has(el.role ?? '') && isLeaf(i) && prose !== null && prose.line.depth === e.depth && (prose.block === null || prose.block === blockOf(el));
+    // A link joins the open paragraph only when it sits in a <p> itself (its xpath says so) and in the
+    // same <p> as the paragraph's earlier links: a heading's link after a caption stays its own line.
+    const inline = INLINE_ROLES.has(el.role ?? '') && isLeaf(i) && prose !== null && prose.paragraph && prose.line.depth === e.depth && inParagraph(el) && (prose.block === null || prose.block === blockOf(el));
     if (inline && prose) {
       prose.line.text += ` ${elementPhrase(el)}`;
       prose.line.elements.push(el);
@@ -157,9 +162,22 @@ function units(lines: Line[]): Unit[] {
 
 const MAX_PERIOD = 12;
 const fmt = (n: number) => n.toLocaleString('en-US');
-const offScreen = (u: Unit) => u.lines.every((l) => l.elements.every((el) => el.is_in_viewport === false));
 const hasElements = (u: Unit) => u.lines.some((l) => l.elements.length > 0);
 const onScreen = (u: Unit) => u.lines.some((l) => l.elements.some((el) => el.is_in_viewport === true));
+/**
+ * Where an element is relative to the screen: 'on' (or unknown geometry: never summarised), 'scroll'
+ * (outside the viewport but inside the page's scrollable extent: scrolling lists it), or 'outside'
+ * (outside the page at every scroll position, e.g. an off-canvas drawer at x < 0: no scroll shows it
+ * and no action can reach it until something on the page reveals it).
+ */
+function placeOf(el: ActionableElement, state: SimplifiedState): 'on' | 'scroll' | 'outside' {
+  const b = el.bounds;
+  const page = state.page_size;
+  if (el.is_in_viewport !== false || !b || !page) return 'on';
+  const x = b.x + (state.scroll_position?.x ?? 0);
+  const y = b.y + (state.scroll_position?.y ?? 0);
+  return x + b.width > 0 && x < page.width && y + b.height > 0 && y < page.height ? 'scroll' : 'outside';
+}
 
 function plural(role: string, n: number): string {
   if (n === 1) return role;
@@ -167,18 +185,62 @@ function plural(role: string, n: number): string {
   return `${role}s`;
 }
 
-function summaryLine(skipped: Unit[], period: number, direction: string, depth: number): string {
+function summaryLine(skipped: Unit[], where: 'above' | 'below' | 'elsewhere' | 'outside', depth: number): string {
   const byRole = new Map<string, number>();
   for (const u of skipped) for (const l of u.lines) for (const el of l.elements) byRole.set(el.role ?? el.type.toLowerCase(), (byRole.get(el.role ?? el.type.toLowerCase()) ?? 0) + 1);
   const what = [...byRole].map(([role, n]) => `${fmt(n)} ${plural(role, n)}`).join(', ');
-  const reps = skipped.length / period;
-  const where = direction === 'above' ? 'above: scroll up' : direction === 'below' ? 'below: scroll down' : ': scroll to them';
-  return `${'  '.repeat(depth)}- … ${fmt(reps)} more like the above (${what}), off screen ${where} and take a new state to list them with refs`;
+  const how = {
+    above: 'off screen above: scroll up and take a new state to list them with refs',
+    below: 'off screen below: scroll down and take a new state to list them with refs',
+    elsewhere: 'off screen: scroll to them and take a new state to list them with refs',
+    outside: 'outside the page at every scroll position (off canvas): they are listed once something on the page, such as a menu button, reveals them',
+  }[where];
+  return `${'  '.repeat(depth)}- … ${fmt(skipped.length)} more block${skipped.length === 1 ? '' : 's'} like the above (${what}), ${how}`;
+}
+
+/** Units between repetitions of a run (an ad between stories) that a summary may take in. */
+const MAX_GAP = 6;
+const isHeading = (u: Unit) => /^h\d/.test(u.key);
+
+/**
+ * A run of same-shaped units from i: the period (1..MAX_PERIOD units) with the most repetitions,
+ * continued across short interruptions (up to MAX_GAP units) after which the same shape repeats.
+ * Returns the run's units in order, each marked with its repetition number or as a gap unit.
+ */
+function findRun(keys: string[], i: number): { period: number; reps: number; items: { at: number; rep: number | null }[] } {
+  let period = 1;
+  let reps = 0;
+  for (let p = 1; p <= MAX_PERIOD && i + p <= keys.length; p++) {
+    let len = p;
+    while (i + len < keys.length && keys[i + len] === keys[i + len - p]) len++;
+    const r = Math.floor(len / p);
+    if (r > reps) ({ period, reps } = { period: p, reps: r });
+  }
+  const pattern = keys.slice(i, i + period);
+  const repeatsAt = (j: number) => j + period <= keys.length && pattern.every((k, o) => keys[j + o] === k);
+  const items: { at: number; rep: number | null }[] = [];
+  let rep = 0;
+  let j = i;
+  for (;;) {
+    while (repeatsAt(j)) {
+      for (let o = 0; o < period; o++) items.push({ at: j + o, rep });
+      rep++;
+      j += period;
+    }
+    let g = 1;
+    while (g <= MAX_GAP && !repeatsAt(j + g)) g++;
+    if (g > MAX_GAP || j + g >= keys.length) break;
+    for (let o = 0; o < g; o++) items.push({ at: j + o, rep: null });
+    j += g;
+  }
+  return { period, reps: rep, items };
 }
 
 /** Lines with long off-screen runs of same-shaped units summarised. */
-function summarize(all: Unit[], minRepeats: number, keep: number): string[] {
+function summarize(state: SimplifiedState, all: Unit[], minRepeats: number, keep: number): string[] {
   const keys = all.map((u) => u.key);
+  const offScreen = (u: Unit) => u.lines.every((l) => l.elements.every((el) => placeOf(el, state) !== 'on'));
+  const outside = (us: Unit[]) => us.every((u) => u.lines.every((l) => l.elements.every((el) => placeOf(el, state) === 'outside')));
   const out: string[] = [];
   let seenOnScreen = false;
   const anyOnScreen = all.some(onScreen);
@@ -188,47 +250,63 @@ function summarize(all: Unit[], minRepeats: number, keep: number): string[] {
   };
   let i = 0;
   while (i < all.length) {
-    // The period (1..MAX_PERIOD units) with the most repetitions starting here.
-    let best = { period: 0, reps: 0 };
-    for (let p = 1; p <= MAX_PERIOD && i + p <= all.length; p++) {
-      let len = p;
-      while (i + len < all.length && keys[i + len] === keys[i + len - p]) len++;
-      const reps = Math.floor(len / p);
-      if (reps > best.reps) best = { period: p, reps };
-    }
-    const runUnits = best.reps * best.period;
-    if (best.reps < minRepeats) {
+    const run = findRun(keys, i);
+    if (run.reps < minRepeats) {
       emit(all[i] as Unit);
       i++;
       continue;
     }
     const depth = (all[i] as Unit).lines[0]?.depth ?? 0;
-    // Within the run: the first `keep` repetitions and every repetition with anything on screen are
-    // listed; consecutive wholly off-screen repetitions after them become one summary line.
+    // Which repetitions are hidden: after the first `keep`, those wholly off screen (with elements).
+    const hiddenRep: boolean[] = [];
+    for (let r = 0; r < run.reps; r++) {
+      const rep = run.items.filter((it) => it.rep === r).map((it) => all[it.at] as Unit);
+      hiddenRep.push(r >= keep && rep.every(offScreen) && rep.some(hasElements));
+    }
+    // A gap unit is taken into a summary when the repetitions on both sides are hidden, it is off
+    // screen, and it is not a heading (headings stay: they are the page's outline).
+    const repBefore: (number | null)[] = [];
+    let last: number | null = null;
+    for (const it of run.items) {
+      repBefore.push(last);
+      if (it.rep !== null) last = it.rep;
+    }
+    const repAfter: (number | null)[] = new Array<number | null>(run.items.length).fill(null);
+    last = null;
+    for (let k = run.items.length - 1; k >= 0; k--) {
+      repAfter[k] = last;
+      const r = (run.items[k] as { rep: number | null }).rep;
+      if (r !== null) last = r;
+    }
+    const hidden = run.items.map((it, k) => {
+      if (it.rep !== null) return hiddenRep[it.rep] === true;
+      const before = repBefore[k] ?? null;
+      const after = repAfter[k] ?? null;
+      return !isHeading(all[it.at] as Unit) && offScreen(all[it.at] as Unit) && before !== null && after !== null && hiddenRep[before] === true && hiddenRep[after] === true;
+    });
     let pending: Unit[] = [];
     const flush = () => {
       if (pending.length === 0) return;
-      out.push(summaryLine(pending, best.period, seenOnScreen ? 'below' : anyOnScreen ? 'above' : 'elsewhere', depth));
+      out.push(summaryLine(pending, outside(pending) ? 'outside' : seenOnScreen ? 'below' : anyOnScreen ? 'above' : 'elsewhere', depth));
       pending = [];
     };
-    for (let r = 0; r < best.reps; r++) {
-      const rep = all.slice(i + r * best.period, i + (r + 1) * best.period);
-      const hidden = r >= keep && rep.every(offScreen) && rep.some(hasElements);
-      if (hidden) pending.push(...rep);
+    for (const [k, it] of run.items.entries()) {
+      const u = all[it.at] as Unit;
+      if (hidden[k]) pending.push(u);
       else {
         flush();
-        rep.forEach(emit);
+        emit(u);
       }
     }
     flush();
-    i += runUnits;
+    i += run.items.length;
   }
   return out;
 }
 
 export function renderAriaTree(state: SimplifiedState, options: AriaTreeOptions = {}): string {
   const lines = buildLines(entries(state));
-  const text = options.summarize === false ? lines.map((l) => l.text) : summarize(units(lines), options.minRepeats ?? 8, options.keep ?? 3);
+  const text = options.summarize === false ? lines.map((l) => l.text) : summarize(state, units(lines), options.minRepeats ?? 8, options.keep ?? 3);
   if (state.truncation) text.push(`# truncated: ${state.truncation.message}`);
   return text.join('\n');
 }
