@@ -258,11 +258,9 @@ function summarize(state: SimplifiedState, all: Unit[], minRepeats: number, keep
     }
     const depth = (all[i] as Unit).lines[0]?.depth ?? 0;
     // Which repetitions are hidden: after the first `keep`, those wholly off screen (with elements).
-    const hiddenRep: boolean[] = [];
-    for (let r = 0; r < run.reps; r++) {
-      const rep = run.items.filter((it) => it.rep === r).map((it) => all[it.at] as Unit);
-      hiddenRep.push(r >= keep && rep.every(offScreen) && rep.some(hasElements));
-    }
+    const repUnits: Unit[][] = Array.from({ length: run.reps }, () => []);
+    for (const it of run.items) if (it.rep !== null) repUnits[it.rep]?.push(all[it.at] as Unit);
+    const hiddenRep = repUnits.map((rep, r) => r >= keep && rep.every(offScreen) && rep.some(hasElements));
     // A gap unit is taken into a summary when the repetitions on both sides are hidden, it is off
     // screen, and it is not a heading (headings stay: they are the page's outline).
     const repBefore: (number | null)[] = [];
