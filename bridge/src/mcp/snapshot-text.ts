@@ -2,7 +2,7 @@
 // of a simplified_state, optionally cut to one element's subtree, optionally as the difference from
 // the client's previous snapshot of the same tab (only what changed, to save the model's tokens).
 import type { SimplifiedState } from '../../../schemas/generated/protocol';
-import { renderAriaTree } from '../../../schemas/lib/render/aria-tree';
+import { renderAriaTree, type AriaTreeOptions } from '../../../schemas/lib/render/aria-tree';
 
 /** The state cut to the element `ref` and the elements (and text) nested inside it; null when absent. */
 export function subtreeState(state: SimplifiedState, ref: string): SimplifiedState | null {
@@ -31,8 +31,8 @@ export function subtreeState(state: SimplifiedState, ref: string): SimplifiedSta
   return cut;
 }
 
-export function snapshotLines(state: SimplifiedState): string[] {
-  const text = renderAriaTree(state);
+export function snapshotLines(state: SimplifiedState, options: AriaTreeOptions = {}): string[] {
+  const text = renderAriaTree(state, options);
   return text === '' ? [] : text.split('\n');
 }
 
@@ -88,7 +88,9 @@ export class SnapshotMemory {
    * and remembers it. A different URL (navigation) or no previous snapshot gives the full text.
    */
   render(tabId: number, scope: string, state: SimplifiedState, incremental: boolean): { text: string; incremental: boolean } {
-    const lines = snapshotLines(state);
+    // A subtree asked for by ref (scope "<viewport_expansion>#<ref>") is listed in full: the client
+    // chose it to see exactly those elements, so long off-screen runs in it are not summarised.
+    const lines = snapshotLines(state, { summarize: !scope.includes('#') });
     const key = this.key(tabId, scope);
     const prev = this.last.get(key);
     this.last.set(key, { url: state.url, lines });

@@ -237,68 +237,75 @@ function findRun(keys: string[], i: number): { period: number; reps: number; ite
 }
 
 /** Lines with long off-screen runs of same-shaped units summarised. */
-function summarize(state: SimplifiedState, all: Unit[], minRepeats: number, keep: number): string[] {
-  const keys = all.map((u) => u.key);
+function summarize(state: SimplifiedState, top: Unit[], minRepeats: number, keep: number): string[] {
   const offScreen = (u: Unit) => u.lines.every((l) => l.elements.every((el) => placeOf(el, state) !== 'on'));
   const outside = (us: Unit[]) => us.every((u) => u.lines.every((l) => l.elements.every((el) => placeOf(el, state) === 'outside')));
   const out: string[] = [];
   let seenOnScreen = false;
-  const anyOnScreen = all.some(onScreen);
+  const anyOnScreen = top.some(onScreen);
+  // A listed unit prints its own line, then its nested lines summarised the same way (a menu or
+  // list element with hundreds of items inside it).
   const emit = (u: Unit) => {
-    for (const l of u.lines) out.push(l.text);
-    if (onScreen(u)) seenOnScreen = true;
+    const [first, ...nested] = u.lines as [Line, ...Line[]];
+    out.push(first.text);
+    if (first.elements.some((el) => el.is_in_viewport === true)) seenOnScreen = true;
+    if (nested.length > 0) level(units(nested));
   };
-  let i = 0;
-  while (i < all.length) {
-    const run = findRun(keys, i);
-    if (run.reps < minRepeats) {
-      emit(all[i] as Unit);
-      i++;
-      continue;
-    }
-    const depth = (all[i] as Unit).lines[0]?.depth ?? 0;
-    // Which repetitions are hidden: after the first `keep`, those wholly off screen (with elements).
-    const repUnits: Unit[][] = Array.from({ length: run.reps }, () => []);
-    for (const it of run.items) if (it.rep !== null) repUnits[it.rep]?.push(all[it.at] as Unit);
-    const hiddenRep = repUnits.map((rep, r) => r >= keep && rep.every(offScreen) && rep.some(hasElements));
-    // A gap unit is taken into a summary when the repetitions on both sides are hidden, it is off
-    // screen, and it is not a heading (headings stay: they are the page's outline).
-    const repBefore: (number | null)[] = [];
-    let last: number | null = null;
-    for (const it of run.items) {
-      repBefore.push(last);
-      if (it.rep !== null) last = it.rep;
-    }
-    const repAfter: (number | null)[] = new Array<number | null>(run.items.length).fill(null);
-    last = null;
-    for (let k = run.items.length - 1; k >= 0; k--) {
-      repAfter[k] = last;
-      const r = (run.items[k] as { rep: number | null }).rep;
-      if (r !== null) last = r;
-    }
-    const hidden = run.items.map((it, k) => {
-      if (it.rep !== null) return hiddenRep[it.rep] === true;
-      const before = repBefore[k] ?? null;
-      const after = repAfter[k] ?? null;
-      return !isHeading(all[it.at] as Unit) && offScreen(all[it.at] as Unit) && before !== null && after !== null && hiddenRep[before] === true && hiddenRep[after] === true;
-    });
-    let pending: Unit[] = [];
-    const flush = () => {
-      if (pending.length === 0) return;
-      out.push(summaryLine(pending, outside(pending) ? 'outside' : seenOnScreen ? 'below' : anyOnScreen ? 'above' : 'elsewhere', depth));
-      pending = [];
-    };
-    for (const [k, it] of run.items.entries()) {
-      const u = all[it.at] as Unit;
-      if (hidden[k]) pending.push(u);
-      else {
-        flush();
-        emit(u);
+  const level = (all: Unit[]) => {
+    const keys = all.map((u) => u.key);
+    let i = 0;
+    while (i < all.length) {
+      const run = findRun(keys, i);
+      if (run.reps < minRepeats) {
+        emit(all[i] as Unit);
+        i++;
+        continue;
       }
+      const depth = (all[i] as Unit).lines[0]?.depth ?? 0;
+      // Which repetitions are hidden: after the first `keep`, those wholly off screen (with elements).
+      const repUnits: Unit[][] = Array.from({ length: run.reps }, () => []);
+      for (const it of run.items) if (it.rep !== null) repUnits[it.rep]?.push(all[it.at] as Unit);
+      const hiddenRep = repUnits.map((rep, r) => r >= keep && rep.every(offScreen) && rep.some(hasElements));
+      // A gap unit is taken into a summary when the repetitions on both sides are hidden, it is off
+      // screen, and it is not a heading (headings stay: they are the page's outline).
+      const repBefore: (number | null)[] = [];
+      let last: number | null = null;
+      for (const it of run.items) {
+        repBefore.push(last);
+        if (it.rep !== null) last = it.rep;
+      }
+      const repAfter: (number | null)[] = new Array<number | null>(run.items.length).fill(null);
+      last = null;
+      for (let k = run.items.length - 1; k >= 0; k--) {
+        repAfter[k] = last;
+        const r = (run.items[k] as { rep: number | null }).rep;
+        if (r !== null) last = r;
+      }
+      const hidden = run.items.map((it, k) => {
+        if (it.rep !== null) return hiddenRep[it.rep] === true;
+        const before = repBefore[k] ?? null;
+        const after = repAfter[k] ?? null;
+        return !isHeading(all[it.at] as Unit) && offScreen(all[it.at] as Unit) && before !== null && after !== null && hiddenRep[before] === true && hiddenRep[after] === true;
+      });
+      let pending: Unit[] = [];
+      const flush = () => {
+        if (pending.length === 0) return;
+        out.push(summaryLine(pending, outside(pending) ? 'outside' : seenOnScreen ? 'below' : anyOnScreen ? 'above' : 'elsewhere', depth));
+        pending = [];
+      };
+      for (const [k, it] of run.items.entries()) {
+        const u = all[it.at] as Unit;
+        if (hidden[k]) pending.push(u);
+        else {
+          flush();
+          emit(u);
+        }
+      }
+      flush();
+      i += run.items.length;
     }
-    flush();
-    i += run.items.length;
-  }
+  };
+  level(top);
   return out;
 }
 
