@@ -154,6 +154,23 @@ describe('mcp: snapshot text', () => {
     expect(d.removed).to.deep.equal(['- button "B" [ref=e2]', '- text: x']);
   });
 
+  it('summarises long off-screen runs of a whole-page snapshot, but lists a subtree asked for by ref in full', () => {
+    const rows = Array.from({ length: 20 }, (_, i) => ({ ...(el(`e${i + 2}`, i + 2, `Row ${i}`, 1) as object), is_in_viewport: i < 2, bounds: { x: 0, y: 40 * i, width: 50, height: 20 } }));
+    const s = { ...state([el('e1', 1, 'List'), ...rows]), page_size: { width: 800, height: 2000 }, scroll_position: { x: 0, y: 0 } } as SimplifiedState;
+    const whole = new SnapshotMemory().render(1, '-1', s, false).text;
+    expect(whole).to.contain('\n  - … 17 more blocks like the above (17 buttons), off screen below');
+    const sub = new SnapshotMemory().render(1, '-1#e1', s, false).text;
+    expect([...sub.matchAll(/\[ref=/g)]).to.have.length(21);
+  });
+
+  it('diffs a prose line by all its inline refs (a paragraph that lost a link is gone, the new one added)', () => {
+    const prev = ['a link "x" [ref=e1] and link "y" [ref=e2].', '- button "B" [ref=e3]'];
+    const d = diffSnapshots(prev, ['a link "x" [ref=e1] and more.', '- button "B" [ref=e3]']);
+    expect(d.added).to.deep.equal(['a link "x" [ref=e1] and more.']);
+    expect(d.removed).to.deep.equal(['a link "x" [ref=e1] and link "y" [ref=e2].']);
+    expect(diffSnapshots(prev, prev)).to.deep.equal({ added: [], removed: [] });
+  });
+
   it('returns the whole snapshot after a navigation and "no change" when nothing changed', () => {
     const m = new SnapshotMemory();
     const s1 = state([el('e1', 1, 'Go')]);
