@@ -12,12 +12,14 @@
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
-import type { ActionResultMessage, ErrorInfo, HelloAckMessage, ProtocolMessage, SettleOptions, TaskProgressMessage } from '../../../schemas/generated/protocol';
+import type { ActionResultMessage, ErrorInfo, GetStateParams, HelloAckMessage, ProtocolMessage, SettleOptions, TaskProgressMessage } from '../../../schemas/generated/protocol';
+import { StateDeltaError } from '../../../schemas/lib/state-delta';
 import { PROTOCOL_VERSION, type ActionName, type ActionParams } from '../../../schemas/generated/registry';
 import { checkMessage, decodeMessage } from '../../../schemas/lib/wire';
 import { bridgeProof, clientProof, proofsEqual } from '../auth';
 import { AGENT_SECRET_ENV, readAgentSecret } from '../secrets';
 import { BRIDGE_VERSION } from '../version';
+import { StateTracker } from './state-tracker';
 
 export class BridgeClientError extends Error {
   override name = 'BridgeClientError';
@@ -74,6 +76,8 @@ export class AgentClient extends EventEmitter {
   private reconnecting: Promise<void> | null = null;
   private readonly secret: string;
   hello: HelloAckMessage | null = null;
+  /** Last state per tab, for getState's deltas. */
+  readonly states = new StateTracker();
 
   constructor(private readonly opts: AgentClientOptions) {
     super();
@@ -196,6 +200,22 @@ export class AgentClient extends EventEmitter {
     });
   }
 
+  /**
+   * get_state that moves only what changed (issue 13 item 3): passes the last state of the tab as
+   * `since` and answers with the whole new state in new_simplified_state (a state_delta answer is
+   * applied here and stays in state_delta). A delta that does not fit is retried as a full state.
+   */
+  async getState(params: Omit<GetStateParams, 'since'> = {}, options: CallOptions = {}): Promise<ActionResultMessage> {
+    const since = this.states.sinceFor(options.tabId);
+    const r = await this.call('get_state', since === undefined ? params : { ...params, since }, options);
+    try {
+      return this.states.absorb(r);
+    } catch (e) {
+      if (!(e instanceof StateDeltaError)) throw e;
+      return this.states.absorb(await this.call('get_state', params, { ...options, actionId: undefined }));
+    }
+  }
+
   /** Reports progress of a task received through the 'task' event (contract H). */
   sendTaskProgress(progress: Omit<TaskProgressMessage, 'type'>): void {
     this.sendRaw({ type: 'task_progress', ...progress });
@@ -240,6 +260,7 @@ export class AgentClient extends EventEmitter {
         if (!w) return;
         clearTimeout(w.timer);
         this.waiters.delete(m.original_action_id);
+        if (m.new_simplified_state) this.states.absorb(m); // any full state is a base for getState's next delta
         w.resolve(m);
         return;
       }

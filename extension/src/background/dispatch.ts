@@ -18,6 +18,7 @@ import { STORAGE_KEYS } from './config';
 import { sendToContent } from './content-channel';
 import { ANSWER_REQUIRED, EXPECTS_CHANGE, lostAnswer, noChangeNotice, resolveSettle, SETTLE_OPTIONS_KEY, settleSend, takeDeferred, waitParams, watchInBackground, type ResolvedSettle } from './settle-rule';
 import { collectState, elementIdForIndex, frameOffset } from './state';
+import { answerState, rememberState } from './state-cache';
 import { TabWatch } from './tab-watch';
 import { isRestrictedUrl, resolveTab } from './tabs';
 import { performTrustedInput, TrustedInputRefused, trustedPlan, type TrustedPlan } from './trusted-input';
@@ -69,6 +70,7 @@ export async function runAction(action: ActionMessage): Promise<ActionResultMess
     // The person's PII redaction default applies to every state; a snapshot taken without it is redone.
     const params = await withPersonDefaults({});
     const s = await collectState(tabId, params, 'redact_pii' in params ? undefined : topSnapshot);
+    if (s.ok) rememberState(tabId, s.state); // a base for a later get_state since
     return s.ok ? s.state : null;
   };
   try {
@@ -82,14 +84,18 @@ export async function runAction(action: ActionMessage): Promise<ActionResultMess
       return fail(errorInfo('RESTRICTED_PAGE', `Tab ${tab.id} shows ${tab.url}, a page Chrome does not let extensions script. Navigate the tab to a web page (navigate) or use another tab (list_tabs, switch_tab).`, WS, { tab_id: tab.id, current_url: tab.url }), null, tab.id);
     }
     if (action.action === 'get_state') {
-      const [s, drained] = await Promise.all([collectState(tab.id, await withPersonDefaults(action.params as GetStateParams)), settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500)]);
+      const { since, ...stateParams } = action.params as GetStateParams;
+      const [s, drained] = await Promise.all([collectState(tab.id, await withPersonDefaults(stateParams)), settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500)]);
       if (!s.ok) return fail(s.error, null, tab.id);
       const details: OutcomeDetails = { message: 'State taken.', navigation_occurred: false, result: {} };
       const left = takeDeferred(tab.id);
       const all = left ? mergeDrained(left.drained, drained?.drained ?? { api_activity: [], dialogs: [], dialog_count: 0, pending: [] }) : drained?.drained;
       if (all) Object.assign(details, activityFields(all));
       if (left?.notice) details.no_change_notice = left.notice;
-      return { ...base, tab_id: tab.id, status: 'success', outcome_details: details, new_simplified_state: s.state, error_info: null };
+      // since: only what changed (issue 13 item 3); a full state with delta_unavailable when no delta can be given.
+      const answer = answerState(tab.id, s.state, since);
+      if ('delta' in answer) return { ...base, tab_id: tab.id, status: 'success', outcome_details: details, state_delta: answer.delta, error_info: null };
+      return { ...base, tab_id: tab.id, status: 'success', outcome_details: details, new_simplified_state: answer.state, error_info: null };
     }
     if (worker) {
       const out = await worker({ tab, budget, settle }, action.params as never);
