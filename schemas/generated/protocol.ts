@@ -3072,9 +3072,9 @@ export interface StateDelta {
    */
   elements_changed?: ActionableElement2[];
   /**
-   * Kept elements whose only changes are their box and the flags that follow from it (a list above them grew, the page scrolled): the new values; an absent field is unchanged.
+   * Kept elements whose only changes are their box, the flags that follow from it, or the is_new marker (it moves on with every snapshot): the new values; an absent field is unchanged.
    */
-  elements_moved?: {
+  elements_patched?: {
     /**
      * Element id.
      */
@@ -3088,6 +3088,29 @@ export interface StateDelta {
      * New is_top_element.
      */
     is_top_element?: boolean;
+    /**
+     * true: the element now carries is_new: true; false: it no longer carries is_new.
+     */
+    is_new?: boolean;
+  }[];
+  /**
+   * Kept elements whose only change is that their box moved by the same offset (content above them grew or shrank, the page scrolled): bounds.x += dx, bounds.y += dy.
+   */
+  elements_shifted?: {
+    /**
+     * Horizontal offset in CSS pixels.
+     */
+    dx: number;
+    /**
+     * Vertical offset in CSS pixels.
+     */
+    dy: number;
+    /**
+     * The elements moved by this offset.
+     *
+     * Items: Element id.
+     */
+    ids: string[];
   }[];
   /**
    * Edits of text_context in ascending order of at, not overlapping: remove items [at, at+remove) of the base's text_context and put insert there. Kept items get their after_index renumbered (they follow the same element as before).

@@ -7,7 +7,8 @@
 // `next` (with next.state_id = id). What makes deltas small:
 //   - elements are keyed by their stable ref id; index / parent_index are renumbered on apply from
 //     document order (an inserted element does not resend everything after it);
-//   - an element whose only change is its box (a list above it grew) goes as {id, bounds};
+//   - an element whose only change is its box (a list above it grew) goes by id in a group with
+//     its offset; one whose flags or is_new marker changed goes as {id, flag};
 //   - text_context is a list of splices; kept items follow the same element (by id) as before;
 //   - dom_tree (the Python shim's browser_use tree) is patched by child splices at node paths, and
 //     highlight_index renumbered in document order.
@@ -19,13 +20,14 @@ type Facts = NonNullable<StateDelta['facts']>;
 type FactName = keyof Facts;
 type RemovableFact = NonNullable<StateDelta['facts_removed']>[number];
 type DomOp = NonNullable<StateDelta['dom_tree_ops']>[number];
-type Moved = NonNullable<StateDelta['elements_moved']>[number];
+type Patched = NonNullable<StateDelta['elements_patched']>[number];
+type Shifted = NonNullable<StateDelta['elements_shifted']>[number];
 type Splice = NonNullable<StateDelta['text_splices']>[number];
 
 /** Facts compared as whole values (text_context and dom_tree have their own edits). */
 const PLAIN_FACTS = ['url', 'title', 'tab_id', 'active_element_id', 'scroll_position', 'viewport_dimensions', 'page_size', 'pixels_above', 'pixels_below', 'viewport_expansion', 'focused_element', 'frames', 'truncation', 'timings_ms'] as const satisfies readonly FactName[];
-/** Fields of a state that are not facts: the element list, the two edited facts, and the delta bookkeeping itself. */
-const MOVE_FIELDS = ['bounds', 'is_in_viewport', 'is_top_element'] as const;
+/** Element fields an elements_patched entry can carry (is_new: only ever true or absent). */
+const PATCH_FIELDS = ['bounds', 'is_in_viewport', 'is_top_element', 'is_new'] as const;
 
 export type DiffOutcome = { ok: true; delta: StateDelta } | { ok: false; reason: 'not_representable'; message: string };
 
@@ -262,31 +264,59 @@ export function diffStates(prev: SimplifiedState, next: SimplifiedState, baseId:
     for (let j = r.b0; j < r.b1; j++) added.push({ after: j === 0 ? null : (ne[j - 1] as ActionableElement).id, element: ne[j] as ActionableElement });
   }
   const changed: ActionableElement[] = [];
-  const moved: Moved[] = [];
+  const patched: Patched[] = [];
+  const shifts = new Map<string, Shifted>();
   const nextPos = new Map(ne.map((e, i) => [e.id, i]));
+  const strip = (e: ActionableElement) => {
+    const c: Record<string, unknown> = { ...e };
+    for (const k of PATCH_FIELDS) delete c[k];
+    return c as unknown as ActionableElement;
+  };
   for (let i = 0; i < pe.length; i++) {
     if (unmatchedA.has(i)) continue;
     const a = pe[i] as ActionableElement;
     const b = ne[nextPos.get(a.id) as number] as ActionableElement;
     if (elementKey(a, pe) === elementKey(b, ne)) continue;
-    const strip = (e: ActionableElement) => {
-      const c: Record<string, unknown> = { ...e };
-      for (const k of MOVE_FIELDS) delete c[k];
-      return c as unknown as ActionableElement;
-    };
-    const presence = MOVE_FIELDS.every((k) => k in a === k in b);
-    if (presence && elementKey(strip(a), pe) === elementKey(strip(b), ne)) {
-      const mv: Moved = { id: b.id };
-      if (b.bounds && !same(a.bounds, b.bounds)) mv.bounds = b.bounds;
-      if (b.is_in_viewport !== undefined && a.is_in_viewport !== b.is_in_viewport) mv.is_in_viewport = b.is_in_viewport;
-      if (b.is_top_element !== undefined && a.is_top_element !== b.is_top_element) mv.is_top_element = b.is_top_element;
-      moved.push(mv);
-    } else changed.push(b);
+    // Patchable: the other fields equal, bounds/is_in_viewport/is_top_element present in both or
+    // neither (a patch cannot delete them), is_new true or absent on both sides.
+    const patchable =
+      (['bounds', 'is_in_viewport', 'is_top_element'] as const).every((k) => k in a === k in b) &&
+      (a.is_new === undefined || a.is_new === true) &&
+      (b.is_new === undefined || b.is_new === true) &&
+      elementKey(strip(a), pe) === elementKey(strip(b), ne);
+    if (!patchable) {
+      changed.push(b);
+      continue;
+    }
+    const p: Patched = { id: b.id };
+    const ab = a.bounds;
+    const bb = b.bounds;
+    let shift: { dx: number; dy: number } | null = null;
+    if (ab && bb && !same(ab, bb)) {
+      const dx = bb.x - ab.x;
+      const dy = bb.y - ab.y;
+      // A translation only when adding the offset gives the new numbers exactly (floats).
+      if (ab.width === bb.width && ab.height === bb.height && ab.x + dx === bb.x && ab.y + dy === bb.y && json({ ...ab, x: bb.x, y: bb.y }) === json(bb)) shift = { dx, dy };
+      else p.bounds = bb;
+    }
+    if (b.is_in_viewport !== undefined && a.is_in_viewport !== b.is_in_viewport) p.is_in_viewport = b.is_in_viewport;
+    if (b.is_top_element !== undefined && a.is_top_element !== b.is_top_element) p.is_top_element = b.is_top_element;
+    if ((a.is_new === true) !== (b.is_new === true)) p.is_new = b.is_new === true;
+    if (shift && Object.keys(p).length === 1) {
+      const k = `${shift.dx},${shift.dy}`;
+      const g = shifts.get(k) ?? { dx: shift.dx, dy: shift.dy, ids: [] };
+      g.ids.push(b.id);
+      shifts.set(k, g);
+      continue;
+    }
+    if (shift) p.bounds = bb;
+    patched.push(p);
   }
   if (removedIds.length) delta.elements_removed = removedIds;
   if (added.length) delta.elements_added = added;
   if (changed.length) delta.elements_changed = changed;
-  if (moved.length) delta.elements_moved = moved;
+  if (patched.length) delta.elements_patched = patched;
+  if (shifts.size) delta.elements_shifted = [...shifts.values()];
 
   // Text.
   if (next.text_context) {
@@ -339,7 +369,9 @@ export function applyStateDelta(prev: SimplifiedState, delta: StateDelta): Simpl
     follower.set(a.after, a.element);
   }
   const changed = new Map((delta.elements_changed ?? []).map((e) => [e.id, e]));
-  const moved = new Map((delta.elements_moved ?? []).map((m) => [m.id, m]));
+  const patches = new Map((delta.elements_patched ?? []).map((m) => [m.id, m]));
+  const shiftOf = new Map<string, Shifted>();
+  for (const g of delta.elements_shifted ?? []) for (const id of g.ids) shiftOf.set(id, g);
   const fresh = new Set<ActionableElement>();
   const order: ActionableElement[] = [];
   const emit = (e: ActionableElement, isFresh: boolean) => {
@@ -377,11 +409,18 @@ export function applyStateDelta(prev: SimplifiedState, delta: StateDelta): Simpl
       if (ni === undefined) throw new StateDeltaError(`Element ${e.id}'s parent is gone but the delta does not change it: take a full state.`);
       c.parent_index = ni;
     }
-    const mv = moved.get(e.id);
-    if (mv) {
-      if (mv.bounds) c.bounds = mv.bounds;
-      if (mv.is_in_viewport !== undefined) c.is_in_viewport = mv.is_in_viewport;
-      if (mv.is_top_element !== undefined) c.is_top_element = mv.is_top_element;
+    const p = patches.get(e.id);
+    if (p) {
+      if (p.bounds) c.bounds = p.bounds;
+      if (p.is_in_viewport !== undefined) c.is_in_viewport = p.is_in_viewport;
+      if (p.is_top_element !== undefined) c.is_top_element = p.is_top_element;
+      if (p.is_new === true) c.is_new = true;
+      else if (p.is_new === false) delete c.is_new;
+    }
+    const g = shiftOf.get(e.id);
+    if (g) {
+      if (!c.bounds) throw new StateDeltaError(`The delta shifts element ${e.id}, which has no bounds: take a full state.`);
+      c.bounds = { ...c.bounds, x: c.bounds.x + g.dx, y: c.bounds.y + g.dy };
     }
     return c;
   });

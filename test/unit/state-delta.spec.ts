@@ -120,7 +120,7 @@ function mutate(r: R, base: ReturnType<typeof randomState>, withTree: boolean): 
   const s: SimplifiedState = { ...base.s, timings_ms: { total: r.int(50) } };
   const edits = 1 + r.int(4);
   for (let k = 0; k < edits; k++) {
-    const what = r.int(9);
+    const what = r.int(10);
     if (what === 0) els.splice(r.int(els.length + 1), 0, element(r));
     else if (what === 1 && els.length) els.splice(r.int(els.length), 1);
     else if (what === 2 && els.length) {
@@ -148,6 +148,12 @@ function mutate(r: R, base: ReturnType<typeof randomState>, withTree: boolean): 
       const e = r.pick(els);
       e.states = { checked: !(e.states?.checked ?? false) };
       if (r.chance(0.3)) e.is_in_viewport = !e.is_in_viewport;
+    } else if (what === 9) {
+      // is_new moves on with every snapshot: marks come and go on many elements at once.
+      for (const e of els) {
+        if (r.chance(0.5)) e.is_new = true;
+        else delete e.is_new;
+      }
     }
   }
   if (r.chance(0.1)) els = els.slice().reverse();
