@@ -385,6 +385,34 @@ export type Frames = FrameInfo[];
  */
 export type DomNode2 = DomElementNode | DomTextNode;
 /**
+ * New type.
+ */
+export type ElementType1 =
+  | 'BUTTON'
+  | 'LINK'
+  | 'INPUT_FIELD'
+  | 'TEXT_AREA'
+  | 'SELECT'
+  | 'CHECKBOX'
+  | 'RADIO'
+  | 'CONTENT_EDITABLE'
+  | 'SLIDER'
+  | 'TAB'
+  | 'MENU_ITEM'
+  | 'OPTION'
+  | 'SUMMARY'
+  | 'IFRAME'
+  | 'TEXT_CONTENT'
+  | 'IMAGE'
+  | 'VIDEO'
+  | 'FORM'
+  | 'LIST_ITEM'
+  | 'OTHER';
+/**
+ * New available_operations.
+ */
+export type AvailableOperations = Operation[];
+/**
  * Replace the node's own fields by this node's, keeping its children (node.children is empty).
  */
 export type DomNode3 = DomElementNode | DomTextNode;
@@ -3068,18 +3096,41 @@ export interface StateDelta {
     element: ActionableElement1;
   }[];
   /**
-   * Kept elements (same id, same place) that changed beyond their position: the whole new element.
-   */
-  elements_changed?: ActionableElement2[];
-  /**
-   * Kept elements whose only changes are their box, the flags that follow from it, or the is_new marker (it moves on with every snapshot): the new values; an absent field is unchanged.
+   * Kept elements (same id, same place) that changed: only the fields that changed, with their new values, and unset for fields they lost. index is never sent (renumbered from the order).
    */
   elements_patched?: {
     /**
-     * Element id.
+     * Element id (the key; it does not change).
      */
     id: string;
-    bounds?: Bounds1;
+    type?: ElementType1;
+    /**
+     * New tag.
+     */
+    tag?: string;
+    /**
+     * New role.
+     */
+    role?: string;
+    /**
+     * New name.
+     */
+    name?: string;
+    /**
+     * New text_content.
+     */
+    text_content?: string;
+    /**
+     * New current_value.
+     */
+    current_value?: string;
+    attributes?: Attributes;
+    /**
+     * New is_visible.
+     */
+    is_visible?: boolean;
+    available_operations?: AvailableOperations;
+    states?: ElementStates1;
     /**
      * New is_in_viewport.
      */
@@ -3088,10 +3139,49 @@ export interface StateDelta {
      * New is_top_element.
      */
     is_top_element?: boolean;
+    bounds?: Bounds1;
     /**
-     * true: the element now carries is_new: true; false: it no longer carries is_new.
+     * New xpath.
+     */
+    xpath?: string;
+    /**
+     * New frame_id.
+     */
+    frame_id?: number;
+    /**
+     * New in_shadow_root.
+     */
+    in_shadow_root?: boolean;
+    /**
+     * New is_new.
      */
     is_new?: boolean;
+    /**
+     * New parent_index. Set only when the element's parent changed (otherwise parent_index is renumbered).
+     */
+    parent_index?: number;
+    redacted?: Redaction1;
+    /**
+     * Optional fields the element no longer has.
+     *
+     * Items: Field name.
+     */
+    unset?: (
+      | 'role'
+      | 'name'
+      | 'text_content'
+      | 'current_value'
+      | 'states'
+      | 'is_in_viewport'
+      | 'is_top_element'
+      | 'bounds'
+      | 'xpath'
+      | 'frame_id'
+      | 'in_shadow_root'
+      | 'is_new'
+      | 'parent_index'
+      | 'redacted'
+    )[];
   }[];
   /**
    * Kept elements whose only change is that their box moved by the same offset (content above them grew or shrank, the page scrolled): bounds.x += dx, bounds.y += dy.
@@ -3311,83 +3401,47 @@ export interface ActionableElement1 {
   redacted?: Redaction;
 }
 /**
- * One element the agent can act on or read, as listed in a simplified_state. The extension always fills index, role, name, is_in_viewport, is_top_element, bounds and xpath; states, frame_id, in_shadow_root, is_new, parent_index and redacted appear only when they apply (a whole-page state can list 20,000 elements). Optional so that hand-written seed 004 examples still validate.
+ * New attributes.
  */
-export interface ActionableElement2 {
+export interface Attributes {
+  [k: string]: string | undefined;
+}
+/**
+ * New states.
+ */
+export interface ElementStates1 {
   /**
-   * Ref of the element, stable while the node lives in its document. Pass it back as element_id.
+   * Checkbox, radio, switch or menuitemcheckbox/radio: checked ("mixed" for indeterminate). Present (possibly false) on every checkable element.
    */
-  id: string;
+  checked?: true | false | 'mixed';
   /**
-   * 1-based position of the element in this state, depth-first across all frames stitched in place (what browser_use prompts show as [N]). Valid against this tab's latest state only; actions may target by index.
+   * Option, tab, row or gridcell that is selected.
    */
-  index?: number;
-  type: ElementType;
+  selected?: boolean;
   /**
-   * Lower-case HTML tag name.
+   * aria-expanded, or the open state of <details>/<summary>. Present (possibly false) when the element controls something that expands.
    */
-  tag: string;
+  expanded?: boolean;
   /**
-   * ARIA role: the explicit role attribute (first token) or the implicit role per HTML-AAM (button, link, textbox, checkbox, combobox, ...); "generic" when neither applies.
+   * Toggle button (aria-pressed). Present (possibly false) on toggle buttons.
    */
-  role?: string;
+  pressed?: true | false | 'mixed';
   /**
-   * Accessible name per accname 1.2 (aria-labelledby, aria-label, <label>/labels, alt, title, placeholder, content), whitespace-collapsed, at most 200 characters.
+   * Disabled (disabled attribute, a disabled fieldset, or aria-disabled=true). Disabled elements stay listed.
    */
-  name?: string;
+  disabled?: true;
   /**
-   * Visible text, trimmed and whitespace-collapsed.
+   * readonly attribute or aria-readonly=true.
    */
-  text_content?: string;
+  readonly?: true;
   /**
-   * Current value of a form control (or the text of a contenteditable). Absent when redacted is set with a reason other than pii; masked ([email]/[phone]) when redacted.reason is pii.
+   * required attribute or aria-required=true.
    */
-  current_value?: string;
+  required?: true;
   /**
-   * HTML attributes that identify the element: those browser_use shows (title, type, name, role, aria-label, placeholder, value, alt, aria-expanded, data-date-format) plus id, href and autocomplete. Sensitive value attributes carry a [redacted:<reason>] marker instead of the value.
+   * The element has keyboard focus (document.activeElement, through shadow roots and frames).
    */
-  attributes: {
-    [k: string]: string | undefined;
-  };
-  /**
-   * Rendered with non-zero size and not hidden by CSS.
-   */
-  is_visible: boolean;
-  /**
-   * Operations this element supports beyond the universal ones: hover, focus and scroll_into_view apply to every listed element and are not repeated here. Disabled elements list no acting operations.
-   */
-  available_operations: Operation[];
-  states?: ElementStates;
-  /**
-   * Intersects the viewport (expanded by the state's viewport_expansion).
-   */
-  is_in_viewport?: boolean;
-  /**
-   * Not covered by another element at its centre (document.elementFromPoint, through shadow roots). Only hit-tested when its centre is inside the viewport; otherwise true, as browser_use does.
-   */
-  is_top_element?: boolean;
-  bounds?: Bounds;
-  /**
-   * XPath in browser_use form: relative to the last shadow-root/iframe boundary, no leading slash, tag[n] only when a same-tag sibling exists (e.g. "html/body/div[2]/a").
-   */
-  xpath?: string;
-  /**
-   * Chrome frame id of the element's document; absent for the top frame (0). See the state's frames list.
-   */
-  frame_id?: number;
-  /**
-   * Present (true) when the element lives inside a shadow root (open, or closed via chrome.dom.openOrClosedShadowRoot); absent otherwise.
-   */
-  in_shadow_root?: boolean;
-  /**
-   * Present (true) when the element was not listed in the previous state of the same document (browser_use's *[N]* marker); absent otherwise and on a document's first state.
-   */
-  is_new?: boolean;
-  /**
-   * index of the nearest listed ancestor, for elements nested inside another listed element (e.g. a link inside a clickable card).
-   */
-  parent_index?: number;
-  redacted?: Redaction;
+  focused?: true;
 }
 /**
  * New bounds.
@@ -3409,6 +3463,25 @@ export interface Bounds1 {
    * Height.
    */
   height: number;
+}
+/**
+ * New redacted.
+ */
+export interface Redaction1 {
+  /**
+   * password: type=password, the value never leaves the page (always). payment_card: autocomplete cc-* (redacted unless get_state redact_card_and_otp=false). one_time_code: autocomplete one-time-code (same option). pii: e-mail addresses/phone numbers inside the value were replaced by [email]/[phone] (get_state redact_pii=true).
+   */
+  reason: 'password' | 'payment_card' | 'one_time_code' | 'pii';
+  /**
+   * Whether the field holds a non-empty value (so the agent knows it is filled in without seeing it).
+   */
+  has_value: boolean;
+  /**
+   * For reason pii: which kinds were masked.
+   *
+   * Items: Kind of personal data masked.
+   */
+  kinds?: ('email' | 'phone')[];
 }
 /**
  * A structured failure: a closed code, a message written for the agent (what happened, then what to do next), open details, and where it was detected.

@@ -7,8 +7,8 @@
 // `next` (with next.state_id = id). What makes deltas small:
 //   - elements are keyed by their stable ref id; index / parent_index are renumbered on apply from
 //     document order (an inserted element does not resend everything after it);
-//   - an element whose only change is its box (a list above it grew) goes by id in a group with
-//     its offset; one whose flags or is_new marker changed goes as {id, flag};
+//   - a changed element sends only its changed fields; one whose only change is its box moving
+//     (a list above it grew) goes by id in a group with its offset;
 //   - text_context is a list of splices; kept items follow the same element (by id) as before;
 //   - dom_tree (the Python shim's browser_use tree) is patched by child splices at node paths, and
 //     highlight_index renumbered in document order.
@@ -26,8 +26,6 @@ type Splice = NonNullable<StateDelta['text_splices']>[number];
 
 /** Facts compared as whole values (text_context and dom_tree have their own edits). */
 const PLAIN_FACTS = ['url', 'title', 'tab_id', 'active_element_id', 'scroll_position', 'viewport_dimensions', 'page_size', 'pixels_above', 'pixels_below', 'viewport_expansion', 'focused_element', 'frames', 'truncation', 'timings_ms'] as const satisfies readonly FactName[];
-/** Element fields an elements_patched entry can carry (is_new: only ever true or absent). */
-const PATCH_FIELDS = ['bounds', 'is_in_viewport', 'is_top_element', 'is_new'] as const;
 
 export type DiffOutcome = { ok: true; delta: StateDelta } | { ok: false; reason: 'not_representable'; message: string };
 
@@ -223,6 +221,23 @@ function diffTree(a: DomNode, b: DomNode, path: number[], ops: DomOp[], interner
   for (let i = splices.length - 1; i >= 0; i--) ops.push(splices[i] as DomOp);
 }
 
+/** The fields of `b` that differ from `a` (parent by id: a renumbered parent is no change), and those it lost. */
+function patchOf(a: ActionableElement, b: ActionableElement, pe: readonly ActionableElement[], ne: readonly ActionableElement[]): Patched {
+  const A = a as unknown as Record<string, unknown>;
+  const B = b as unknown as Record<string, unknown>;
+  const p: Record<string, unknown> = { id: b.id };
+  const unset: string[] = [];
+  for (const k of Object.keys(B)) {
+    if (k === 'id' || k === 'index') continue;
+    if (k === 'parent_index') {
+      if (a.parent_index === undefined || idAt(pe, a.parent_index) !== idAt(ne, b.parent_index)) p[k] = B[k];
+    } else if (!(k in A) || !same(A[k], B[k])) p[k] = B[k];
+  }
+  for (const k of Object.keys(A)) if (k !== 'index' && !(k in B)) unset.push(k);
+  if (unset.length) p['unset'] = unset;
+  return p as unknown as Patched;
+}
+
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -263,58 +278,34 @@ export function diffStates(prev: SimplifiedState, next: SimplifiedState, baseId:
     }
     for (let j = r.b0; j < r.b1; j++) added.push({ after: j === 0 ? null : (ne[j - 1] as ActionableElement).id, element: ne[j] as ActionableElement });
   }
-  const changed: ActionableElement[] = [];
   const patched: Patched[] = [];
   const shifts = new Map<string, Shifted>();
   const nextPos = new Map(ne.map((e, i) => [e.id, i]));
-  const strip = (e: ActionableElement) => {
-    const c: Record<string, unknown> = { ...e };
-    for (const k of PATCH_FIELDS) delete c[k];
-    return c as unknown as ActionableElement;
-  };
   for (let i = 0; i < pe.length; i++) {
     if (unmatchedA.has(i)) continue;
     const a = pe[i] as ActionableElement;
     const b = ne[nextPos.get(a.id) as number] as ActionableElement;
     if (elementKey(a, pe) === elementKey(b, ne)) continue;
-    // Patchable: the other fields equal, bounds/is_in_viewport/is_top_element present in both or
-    // neither (a patch cannot delete them), is_new true or absent on both sides.
-    const patchable =
-      (['bounds', 'is_in_viewport', 'is_top_element'] as const).every((k) => k in a === k in b) &&
-      (a.is_new === undefined || a.is_new === true) &&
-      (b.is_new === undefined || b.is_new === true) &&
-      elementKey(strip(a), pe) === elementKey(strip(b), ne);
-    if (!patchable) {
-      changed.push(b);
-      continue;
-    }
-    const p: Patched = { id: b.id };
+    const p = patchOf(a, b, pe, ne);
+    const keys = Object.keys(p);
     const ab = a.bounds;
     const bb = b.bounds;
-    let shift: { dx: number; dy: number } | null = null;
-    if (ab && bb && !same(ab, bb)) {
+    if (keys.length === 2 && p.bounds && ab && bb) {
       const dx = bb.x - ab.x;
       const dy = bb.y - ab.y;
       // A translation only when adding the offset gives the new numbers exactly (floats).
-      if (ab.width === bb.width && ab.height === bb.height && ab.x + dx === bb.x && ab.y + dy === bb.y && json({ ...ab, x: bb.x, y: bb.y }) === json(bb)) shift = { dx, dy };
-      else p.bounds = bb;
+      if (ab.width === bb.width && ab.height === bb.height && ab.x + dx === bb.x && ab.y + dy === bb.y) {
+        const k = `${dx},${dy}`;
+        const g = shifts.get(k) ?? { dx, dy, ids: [] };
+        g.ids.push(b.id);
+        shifts.set(k, g);
+        continue;
+      }
     }
-    if (b.is_in_viewport !== undefined && a.is_in_viewport !== b.is_in_viewport) p.is_in_viewport = b.is_in_viewport;
-    if (b.is_top_element !== undefined && a.is_top_element !== b.is_top_element) p.is_top_element = b.is_top_element;
-    if ((a.is_new === true) !== (b.is_new === true)) p.is_new = b.is_new === true;
-    if (shift && Object.keys(p).length === 1) {
-      const k = `${shift.dx},${shift.dy}`;
-      const g = shifts.get(k) ?? { dx: shift.dx, dy: shift.dy, ids: [] };
-      g.ids.push(b.id);
-      shifts.set(k, g);
-      continue;
-    }
-    if (shift) p.bounds = bb;
     patched.push(p);
   }
   if (removedIds.length) delta.elements_removed = removedIds;
   if (added.length) delta.elements_added = added;
-  if (changed.length) delta.elements_changed = changed;
   if (patched.length) delta.elements_patched = patched;
   if (shifts.size) delta.elements_shifted = [...shifts.values()];
 
@@ -368,7 +359,6 @@ export function applyStateDelta(prev: SimplifiedState, delta: StateDelta): Simpl
     if (follower.has(a.after)) throw new StateDeltaError(`Two elements added after ${String(a.after)}: the delta is corrupt; take a full state.`);
     follower.set(a.after, a.element);
   }
-  const changed = new Map((delta.elements_changed ?? []).map((e) => [e.id, e]));
   const patches = new Map((delta.elements_patched ?? []).map((m) => [m.id, m]));
   const shiftOf = new Map<string, Shifted>();
   for (const g of delta.elements_shifted ?? []) for (const id of g.ids) shiftOf.set(id, g);
@@ -394,8 +384,7 @@ export function applyStateDelta(prev: SimplifiedState, delta: StateDelta): Simpl
   for (const e of pe) {
     prevIds.add(e.id);
     if (removed.has(e.id)) continue;
-    const c = changed.get(e.id);
-    emit(c ?? e, c !== undefined);
+    emit(e, false);
   }
   for (const id of removed) if (!prevIds.has(id)) throw new StateDeltaError(`The delta removes element ${id}, which the state does not list: take a full state.`);
   if (order.length !== pe.length - removed.size + follower.size) throw new StateDeltaError('Added elements follow elements the state does not list: the delta is corrupt; take a full state.');
@@ -403,19 +392,17 @@ export function applyStateDelta(prev: SimplifiedState, delta: StateDelta): Simpl
   const els: ActionableElement[] = order.map((e, i) => {
     if (fresh.has(e)) return e;
     const c: ActionableElement = { ...e, index: i + 1 };
-    if (e.parent_index !== undefined) {
+    const p = patches.get(e.id);
+    if (e.parent_index !== undefined && p?.parent_index === undefined && !p?.unset?.includes('parent_index')) {
       const pid = idAt(pe, e.parent_index);
       const ni = pid === null ? undefined : newIndex.get(pid);
       if (ni === undefined) throw new StateDeltaError(`Element ${e.id}'s parent is gone but the delta does not change it: take a full state.`);
       c.parent_index = ni;
     }
-    const p = patches.get(e.id);
     if (p) {
-      if (p.bounds) c.bounds = p.bounds;
-      if (p.is_in_viewport !== undefined) c.is_in_viewport = p.is_in_viewport;
-      if (p.is_top_element !== undefined) c.is_top_element = p.is_top_element;
-      if (p.is_new === true) c.is_new = true;
-      else if (p.is_new === false) delete c.is_new;
+      const C = c as unknown as Record<string, unknown>;
+      for (const [k, v] of Object.entries(p)) if (k !== 'id' && k !== 'unset') C[k] = v;
+      for (const k of p.unset ?? []) delete C[k];
     }
     const g = shiftOf.get(e.id);
     if (g) {
@@ -424,7 +411,7 @@ export function applyStateDelta(prev: SimplifiedState, delta: StateDelta): Simpl
     }
     return c;
   });
-  for (const id of changed.keys()) if (!newIndex.has(id) || removed.has(id)) throw new StateDeltaError(`The delta changes element ${id}, which the state does not list: take a full state.`);
+  for (const id of [...patches.keys(), ...shiftOf.keys()]) if (!newIndex.has(id) || removed.has(id)) throw new StateDeltaError(`The delta changes element ${id}, which the state does not list: take a full state.`);
   out.actionable_elements = els;
 
   // Text.

@@ -228,7 +228,7 @@ describe('state deltas (schemas/lib/state-delta.ts)', () => {
     const d = diffStates(s, next, 'a', 'b');
     expect(d.ok).to.equal(true);
     if (!d.ok) return;
-    expect(d.delta.elements_changed?.map((e) => e.id)).to.deep.equal([next.actionable_elements[150]?.id]);
+    expect(d.delta.elements_patched).to.deep.equal([{ id: next.actionable_elements[150]?.id, current_value: 'hello' }]);
     expect(jsonBytes(d.delta) / jsonBytes(next)).to.be.below(0.02);
   });
 
@@ -241,8 +241,23 @@ describe('state deltas (schemas/lib/state-delta.ts)', () => {
     expect(d.ok).to.equal(true);
     if (!d.ok) return;
     expect(d.delta.elements_added).to.have.length(1);
-    expect(d.delta.elements_changed ?? []).to.have.length(0);
+    expect(d.delta.elements_patched ?? []).to.have.length(0);
     expect(d.delta.text_splices ?? []).to.have.length(0);
+    expect(applyStateDelta(base.s, d.delta)).to.deep.equal({ ...next, state_id: 'b' });
+  });
+
+  it('boxes moved by one offset go as one group of ids; a lost field goes as unset', () => {
+    const base = randomState(rng(21), false);
+    const next = structuredClone(base.s);
+    for (const e of next.actionable_elements) if (e.bounds) e.bounds.y += 24.5;
+    const first = next.actionable_elements[0];
+    if (!first) throw new Error('seed gives elements');
+    delete first.role;
+    const d = diffStates(base.s, next, base.s.state_id as string, 'b');
+    if (!d.ok) throw new Error(d.message);
+    expect(d.delta.elements_shifted).to.have.length(1);
+    expect(d.delta.elements_shifted?.[0]).to.include({ dx: 0, dy: 24.5 });
+    expect(d.delta.elements_patched?.[0]).to.deep.equal({ id: first.id, bounds: first.bounds, unset: ['role'] });
     expect(applyStateDelta(base.s, d.delta)).to.deep.equal({ ...next, state_id: 'b' });
   });
 
