@@ -90,6 +90,10 @@ export type ActionMessage = {
    */
   timeout_ms?: number;
   settle?: SettleOptions;
+  /**
+   * state_id of a state of the tab the caller holds: the page state after this action then comes as action_result.state_delta against it (no new_simplified_state), as get_state since does; a full state with delta_unavailable when no delta can be given. For get_state use params.since.
+   */
+  state_since?: string;
 };
 /**
  * Which action to run; params must match that action's params schema.

@@ -160,6 +160,20 @@ describe('e2e: state deltas (get_state since)', function () {
     await agent.call('close_tab', { tab_id: otherTab });
   });
 
+  it('an action with state_since: the state after a click comes as a delta, rebuilt by the client, <= 10%', async () => {
+    const base = await agent.getState({}, { tabId });
+    const gift = base.new_simplified_state?.actionable_elements.find((e) => e.attributes['id'] === 'gift');
+    expect(gift, 'the gift checkbox is listed').to.not.equal(undefined);
+    const r = await agent.call('click', { element_id: gift?.id as string }, { tabId, deltaState: true });
+    expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+    expect(r.state_delta, `a delta (${JSON.stringify(r.new_simplified_state?.delta_unavailable)})`).to.not.equal(undefined);
+    const fresh = await full();
+    expect(comparable(r.new_simplified_state as SimplifiedState)).to.deep.equal(comparable(fresh));
+    const ratio = jsonBytes(r.state_delta) / jsonBytes(fresh);
+    ratios.push(`| click a checkbox (action state_since), viewport | ${jsonBytes(fresh)} | ${jsonBytes(r.state_delta)} | ${(ratio * 100).toFixed(1)}% |`);
+    expect(ratio).to.be.at.most(0.1);
+  });
+
   it('the TS client: getState() asks since its last state and returns the reconstructed whole state', async () => {
     await agent.getState({ viewport_expansion: -1 }, { tabId });
     await page.type('#coupon', 'X');

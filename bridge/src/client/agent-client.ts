@@ -57,6 +57,11 @@ export interface CallOptions {
   actionId?: string;
   /** Settle rule for this action (the action message's settle field). */
   settle?: SettleOptions;
+  /**
+   * The state after the action as a delta against this client's last state of the tab (the action
+   * message's state_since); the result comes back with the whole state rebuilt in new_simplified_state.
+   */
+  deltaState?: boolean;
 }
 
 interface Waiter {
@@ -177,9 +182,11 @@ export class AgentClient extends EventEmitter {
     if (options.tabId !== undefined) message.tab_id = options.tabId;
     if (options.timeoutMs !== undefined) message.timeout_ms = options.timeoutMs;
     if (options.settle !== undefined) message.settle = options.settle;
+    const since = options.deltaState && action !== 'get_state' ? this.states.sinceFor(options.tabId) : undefined;
+    if (since !== undefined) message.state_since = since;
     const clientTimeout = (options.timeoutMs ?? 15_000) + (this.opts.callTimeoutMs ?? 5_000);
     const error = new BridgeClientError(`action "${action}" (${actionId}) got no answer within ${clientTimeout} ms`, 'TIMEOUT');
-    return new Promise((resolve, reject) => {
+    const answered = new Promise<ActionResultMessage>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(actionId);
         reject(error);
@@ -196,6 +203,16 @@ export class AgentClient extends EventEmitter {
         clearTimeout(timer);
         this.waiters.delete(actionId);
         reject(e instanceof Error ? e : new Error(String(e)));
+      }
+    });
+    if (since === undefined) return answered;
+    return answered.then((r) => {
+      try {
+        return this.states.absorb(r);
+      } catch (e) {
+        if (!(e instanceof StateDeltaError)) throw e;
+        if (r.tab_id !== undefined) this.states.forget(r.tab_id); // the action ran; its state is lost to this client: getState() takes a full one
+        return r;
       }
     });
   }

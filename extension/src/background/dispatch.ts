@@ -18,7 +18,7 @@ import { STORAGE_KEYS } from './config';
 import { sendToContent } from './content-channel';
 import { ANSWER_REQUIRED, EXPECTS_CHANGE, lostAnswer, noChangeNotice, resolveSettle, SETTLE_OPTIONS_KEY, settleSend, takeDeferred, waitParams, watchInBackground, type ResolvedSettle } from './settle-rule';
 import { collectState, elementIdForIndex, frameOffset } from './state';
-import { answerState, rememberState } from './state-cache';
+import { answerState, rememberState, withStateDelta } from './state-cache';
 import { TabWatch } from './tab-watch';
 import { isRestrictedUrl, resolveTab } from './tabs';
 import { performTrustedInput, TrustedInputRefused, trustedPlan, type TrustedPlan } from './trusted-input';
@@ -48,6 +48,12 @@ const stamps = (started: number): Pick<Timings, 'total' | 'received_at' | 'sent_
 };
 
 export async function runAction(action: ActionMessage): Promise<ActionResultMessage> {
+  const result = await runActionOnce(action);
+  // state_since: the state after the action as a delta (issue 13 item 3; get_state uses params.since).
+  return action.state_since === undefined || action.action === 'get_state' ? result : withStateDelta(result, action.state_since);
+}
+
+async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage> {
   const started = now();
   const budget = new Budget(action.timeout_ms);
   const settings = await readSettings();
