@@ -90,6 +90,8 @@ class ExtensionBrowserContext:
         self.last_protocol_state: Optional[dict] = None  # the latest simplified_state seen
         # tab -> (params, state) of the last get_state with dom_tree: the base of the next one's delta (issue 13 item 3).
         self._state_bases: dict[int, tuple[str, dict]] = {}
+        # tab -> the state that came with the last other action there: the base of the next action's state delta.
+        self._action_bases: dict[int, dict] = {}
         self._last_capture = 0.0
         self._notices: list[str] = []
         self._init_lock = asyncio.Lock() if _loop_running() else None
@@ -156,7 +158,26 @@ class ExtensionBrowserContext:
         assert self.conn is not None
         if tab_id is None:
             tab_id = self.current_tab_id
-        r = await self.conn.call(action, params, tab_id=tab_id, timeout_ms=timeout_ms or getattr(self.browser.config, 'action_timeout_ms', None))
+        # The state after the action as a delta against this tab's last action state (README "Deltas").
+        base = self._action_bases.get(tab_id) if tab_id is not None and action != 'get_state' and 'state_since' not in self._unsupported else None
+        since = base.get('state_id') if base is not None else None
+        r = await self.conn.call(action, params, tab_id=tab_id, timeout_ms=timeout_ms or getattr(self.browser.config, 'action_timeout_ms', None), state_since=since)
+        if since is not None and r.get('status') != 'success' and (r.get('error_info') or {}).get('error_code') == 'INVALID_MESSAGE' and 'state_since' in str(r.get('error_info')):
+            # A bridge or extension from before state deltas refused the field (the action did not run).
+            self._unsupported.add('state_since')
+            return await self._call(action, params, tab_id=tab_id, timeout_ms=timeout_ms)
+        delta = r.get('state_delta')
+        if isinstance(delta, dict) and base is not None and r.get('new_simplified_state') is None:
+            try:
+                r['new_simplified_state'] = apply_state_delta(base, delta)
+            except StateDeltaError as e:
+                logger.warning('state delta not applicable (%s); the next action takes a full state', e)
+        if action != 'get_state':
+            got = r.get('new_simplified_state')
+            if isinstance(got, dict) and isinstance(got.get('tab_id'), int) and got.get('state_id'):
+                self._action_bases[got['tab_id']] = got
+            elif tab_id is not None:
+                self._action_bases.pop(tab_id, None)
         ran_in = r.get('tab_id')
         if isinstance(ran_in, int) and self.agent_current_page is None and action not in ('list_tabs', 'open_tab'):
             # The bridge leased this tab to the session (contract I), even if the action failed.

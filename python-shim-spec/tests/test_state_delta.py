@@ -3,7 +3,7 @@
 - apply_state_delta builds exactly the state the TypeScript diff describes, on 200 random cases
   computed by schemas/lib/state-delta.ts (test/harness/state-delta-cases.ts);
 - through the real bridge, extension and Chromium, the shim's get_state asks ``since`` its last
-  state; after typing, toggling a checkbox and appending a list item, the state it rebuilt from the
+  state, and its other actions ask ``state_since`` the state of the action before; after typing, toggling a checkbox and appending a list item, the state it rebuilt from the
   delta equals a fresh full state, browser_use's element tree prints the same, and the delta is at
   most 10% of the full state's bytes.
 """
@@ -121,6 +121,17 @@ class ShimUsesDeltas(unittest.TestCase):
     def test_appending_a_list_item(self):
         state = self.step("const li = document.createElement('li'); li.innerHTML = 'Water plants <button>Done</button>'; document.getElementById('todo').append(li); 'ok'")
         self.assertIn('Water plants', state.element_tree.clickable_elements_to_string())
+
+    def test_action_states_come_as_deltas(self):
+        run(CTX.call('click', {'selector': '#gift'}))  # the state after it is the base of the next one
+        r = run(CTX.call('click', {'selector': '#gift'}))
+        self.assertIn('state_delta', r, f"answered by a delta, not {json.dumps((r.get('new_simplified_state') or {}).get('delta_unavailable'))}")
+        fresh = run(CTX.call('get_state', {}))['new_simplified_state']
+        self.assertEqual(comparable(r['new_simplified_state']), comparable(fresh))
+        full_bytes = len(json.dumps(fresh, separators=(',', ':')).encode())
+        delta_bytes = len(json.dumps(r['state_delta'], separators=(',', ':')).encode())
+        print(f'\n  click state: delta {delta_bytes} B / full {full_bytes} B = {100 * delta_bytes / full_bytes:.1f}%', end=' ')
+        self.assertLessEqual(delta_bytes, 0.1 * full_bytes)
 
 
 if __name__ == '__main__':
