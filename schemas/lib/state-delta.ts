@@ -35,7 +35,42 @@ export class StateDeltaError extends Error {
 }
 
 const json = (v: unknown) => JSON.stringify(v);
-const same = (a: unknown, b: unknown) => a === b || json(a) === json(b);
+
+/** Deep equality of JSON values (key order ignored), without building strings: most elements are unchanged. */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!same(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const A = a as Record<string, unknown>;
+  const B = b as Record<string, unknown>;
+  let n = 0;
+  for (const k in A) {
+    if (!(k in B) || !same(A[k], B[k])) return false;
+    n++;
+  }
+  for (const _k in B) n--;
+  return n === 0;
+}
+
+/** Same element apart from index, and parent_index naming the same parent by id. */
+function sameElement(a: ActionableElement, b: ActionableElement, pe: readonly ActionableElement[], ne: readonly ActionableElement[]): boolean {
+  const A = a as unknown as Record<string, unknown>;
+  const B = b as unknown as Record<string, unknown>;
+  let n = 0;
+  for (const k in A) {
+    if (k === 'index') continue;
+    if (!(k in B)) return false;
+    if (k === 'parent_index' ? idAt(pe, a.parent_index) !== idAt(ne, b.parent_index) : !same(A[k], B[k])) return false;
+    n++;
+  }
+  for (const k in B) if (k !== 'index') n--;
+  return n === 0;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Sequence diff (Myers' O((N+M)D) algorithm, E. Myers 1986) over string keys: returns the
@@ -145,12 +180,6 @@ function checkElements(s: SimplifiedState, which: string): string | null {
 }
 
 const idAt = (els: readonly ActionableElement[], index: number | undefined): string | null => (index === undefined || index === 0 ? null : (els[index - 1]?.id ?? null));
-
-/** The element with index and parent_index taken out (they are renumbered): what "unchanged" means. */
-function elementKey(e: ActionableElement, els: readonly ActionableElement[]): string {
-  const { index: _i, parent_index, ...rest } = e;
-  return json([parent_index === undefined ? 0 : idAt(els, parent_index), rest]);
-}
 
 function textKey(t: TextItem, els: readonly ActionableElement[]): string {
   const { after_index, ...rest } = t;
@@ -285,7 +314,7 @@ export function diffStates(prev: SimplifiedState, next: SimplifiedState, baseId:
     if (unmatchedA.has(i)) continue;
     const a = pe[i] as ActionableElement;
     const b = ne[nextPos.get(a.id) as number] as ActionableElement;
-    if (elementKey(a, pe) === elementKey(b, ne)) continue;
+    if (sameElement(a, b, pe, ne)) continue;
     const p = patchOf(a, b, pe, ne);
     const keys = Object.keys(p);
     const ab = a.bounds;
@@ -391,8 +420,10 @@ export function applyStateDelta(prev: SimplifiedState, delta: StateDelta): Simpl
   const newIndex = new Map(order.map((e, i) => [e.id, i + 1]));
   const els: ActionableElement[] = order.map((e, i) => {
     if (fresh.has(e)) return e;
-    const c: ActionableElement = { ...e, index: i + 1 };
     const p = patches.get(e.id);
+    const g = shiftOf.get(e.id);
+    if (!p && !g && e.index === i + 1 && e.parent_index === undefined) return e; // unchanged and in place: shared, not copied
+    const c: ActionableElement = { ...e, index: i + 1 };
     if (e.parent_index !== undefined && p?.parent_index === undefined && !p?.unset?.includes('parent_index')) {
       const pid = idAt(pe, e.parent_index);
       const ni = pid === null ? undefined : newIndex.get(pid);
@@ -404,7 +435,6 @@ export function applyStateDelta(prev: SimplifiedState, delta: StateDelta): Simpl
       for (const [k, v] of Object.entries(p)) if (k !== 'id' && k !== 'unset') C[k] = v;
       for (const k of p.unset ?? []) delete C[k];
     }
-    const g = shiftOf.get(e.id);
     if (g) {
       if (!c.bounds) throw new StateDeltaError(`The delta shifts element ${e.id}, which has no bounds: take a full state.`);
       c.bounds = { ...c.bounds, x: c.bounds.x + g.dx, y: c.bounds.y + g.dy };

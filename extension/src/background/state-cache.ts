@@ -13,6 +13,7 @@ const MAX_TABS = 10;
 const MAX_ELEMENTS = 100_000;
 /** A delta must be smaller than this share of the full state, or the full state goes (it is simpler to use). */
 const WORTH = 0.7;
+const SMALL_DELTA_BYTES = 16_384;
 
 type Reason = NonNullable<SimplifiedState['delta_unavailable']>['reason'];
 
@@ -104,6 +105,9 @@ function deltaFrom(tabId: number, state: SimplifiedState, since: string): StateA
   const d = diffStates(base.state, state, since, id);
   if (!d.ok) return unavailable('not_representable', d.message);
   const deltaBytes = jsonBytes(d.delta);
+  // Serializing a large full state only to compare costs more than it tells: a small delta of a
+  // state with many elements always pays (an element is ~200 bytes or more on the wire).
+  if (deltaBytes <= SMALL_DELTA_BYTES && state.actionable_elements.length * 200 * WORTH > deltaBytes) return { delta: d.delta };
   const fullBytes = jsonBytes(state);
   if (deltaBytes >= fullBytes * WORTH) return unavailable('not_smaller', `The delta (${deltaBytes} bytes) would not be much smaller than the full state (${fullBytes} bytes).`);
   return { delta: d.delta };
