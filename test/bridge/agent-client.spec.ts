@@ -57,8 +57,13 @@ describe('AgentClient (real bridge)', () => {
     clients.push(fromFile);
     expect((await fromFile.open()).extension_connected).to.equal(false);
     fs.rmSync(dir, { recursive: true, force: true });
-    process.env[CONFIG_DIR_ENV] = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-empty-'));
-    expect(() => new AgentClient({ url: bridge.agentUrl })).to.throw(BridgeClientError, /BROWSER_USE_EXT_AGENT_SECRET/);
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-empty-'));
+    process.env[CONFIG_DIR_ENV] = empty;
+    try {
+      expect(() => new AgentClient({ url: bridge.agentUrl })).to.throw(BridgeClientError, /BROWSER_USE_EXT_AGENT_SECRET/);
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
   });
 
   it('rejects with UNAUTHORIZED when the bridge cannot prove the same secret (wrong secret or impostor bridge)', async () => {

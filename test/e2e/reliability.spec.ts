@@ -174,6 +174,45 @@ describe('e2e reliability: nothing false, nothing leaked', function () {
       expect(a === b, 'card digits visible in the screenshot').to.equal(true);
       expect(b === c, 'the ordinary field should still be visible').to.equal(false);
     });
+
+    it('a card field inside a cross-origin iframe is masked too', async () => {
+      const shot = async (card: string) => {
+        const inner = h.fixtures.html(`/card-frame-${card.replace(/\D/g, '')}`, `<label>Card number <input autocomplete="cc-number" size="24" value="${card}"></label>`).replace('127.0.0.1', 'localhost');
+        const o = await open(h, `<p>Pay</p><iframe src="${inner}" width="400" height="80"></iframe>`);
+        await o.page.waitForFunction(() => document.querySelector('iframe')?.contentWindow !== null && performance.getEntriesByType('resource').length > 0);
+        await new Promise((r) => setTimeout(r, 300)); // the frame painted
+        const r = await o.call('screenshot', {});
+        expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+        await o.page.close();
+        return (r.outcome_details?.result as { data_base64: string }).data_base64;
+      };
+      expect((await shot('4111 1111 1111 1111')) === (await shot('5500 0055 5555 5559')), 'card digits visible inside the iframe').to.equal(true);
+    });
+
+    it("the agent's own \"controlling this tab\" label is not in the picture the model gets", async () => {
+      const o = await open(h, '<p>Plain white page</p>');
+      await o.page.waitForSelector('[data-browser-agent-ui="overlay"]', { timeout: 10_000 });
+      const r = await o.call('screenshot', {});
+      expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+      const png = (r.outcome_details?.result as { data_base64: string }).data_base64;
+      // The label sits 12 px from the bottom-left corner on a dark blue bar: read that pixel back.
+      const rgb = await o.page.evaluate(async (b64) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${b64}`;
+        await img.decode();
+        const c = document.createElement('canvas');
+        c.width = img.width;
+        c.height = img.height;
+        const g = c.getContext('2d')!;
+        g.drawImage(img, 0, 0);
+        const ratio = img.width / window.innerWidth;
+        return [...g.getImageData(Math.round(30 * ratio), img.height - Math.round(24 * ratio), 1, 1).data.slice(0, 3)];
+      }, png);
+      expect(rgb, 'the overlay bar was captured').to.deep.equal([255, 255, 255]);
+      // And it is back for the person right after.
+      expect(await o.page.$eval('[data-browser-agent-ui="overlay"]', (e) => getComputedStyle(e).visibility)).to.equal('visible');
+      await o.page.close();
+    });
   });
 
   describe('no-change actions answer when the page has settled (finding 7)', () => {

@@ -94,6 +94,12 @@ function showOverlay(agent: string, task: string | null | undefined): void {
   }
   overlay.label.textContent = `Agent is controlling this tab (${agent}${task ? ', running a task' : ''})`;
   if (!overlay.host.isConnected) (document.body ?? document.documentElement).appendChild(overlay.host);
+  // A screenshot for the model is being taken (background/actions/screenshot.ts): it shows the page,
+  // not our label; the capture's clean-up makes it visible again.
+  if ((globalThis as { __buxCapturing?: boolean }).__buxCapturing) {
+    overlay.host.setAttribute('data-bux-capture-hidden', '');
+    overlay.host.style.setProperty('visibility', 'hidden', 'important');
+  }
 }
 
 function hideOverlay(): void {

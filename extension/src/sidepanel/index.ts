@@ -141,8 +141,8 @@ async function load(): Promise<void> {
   pending = (s[PANEL_KEYS.pendingElement] as ContextElement | undefined) ?? null;
   tasks = (l[PANEL_KEYS.tasks] as TaskRecord[] | undefined) ?? [];
   const url = l[STORAGE_KEYS.bridgeUrl];
-  const urlInput = $<HTMLInputElement>('pair-url');
-  if (!urlInput.value) urlInput.value = typeof url === 'string' ? url : connection?.url ?? DEFAULT_BRIDGE_URL;
+  savedBridgeUrl = typeof url === 'string' ? url : null;
+  followBridgeUrl();
   renderConnection();
   renderAgents();
   renderPending();
@@ -154,6 +154,7 @@ chrome.storage.onChanged.addListener((changes, area) => {
     if (PANEL_KEYS.connection in changes) {
       const before = connection?.state;
       connection = (changes[PANEL_KEYS.connection]?.newValue as ConnectionStatus | undefined) ?? null;
+      followBridgeUrl();
       if (connection?.state === 'connected') pairOpen = false;
       // "Paired. Connecting…" is stale once the connection says what happened.
       const result = $('pair-result');
@@ -170,6 +171,11 @@ chrome.storage.onChanged.addListener((changes, area) => {
       if (pending) $<HTMLTextAreaElement>('task-input').focus();
     }
   }
+  if (area === 'local' && STORAGE_KEYS.bridgeUrl in changes) {
+    const v: unknown = changes[STORAGE_KEYS.bridgeUrl]?.newValue;
+    savedBridgeUrl = typeof v === 'string' ? v : null;
+    followBridgeUrl();
+  }
   if (area === 'local' && PANEL_KEYS.tasks in changes) {
     tasks = (changes[PANEL_KEYS.tasks]?.newValue as TaskRecord[] | undefined) ?? [];
     renderTasks();
@@ -177,6 +183,20 @@ chrome.storage.onChanged.addListener((changes, area) => {
 });
 
 // --- pairing --------------------------------------------------------------------------------------
+// The pairing form's bridge URL follows the URL the worker actually dials until the person edits it.
+// The panel can open before the worker has published its first connection status; filling the
+// field once with the default then made a code go to ws://127.0.0.1:8765 while the bridge listened
+// elsewhere (an installation configured by config.json, a bridge on another port): "No bridge
+// answers" for a correct code.
+let savedBridgeUrl: string | null = null;
+let bridgeUrlEdited = false;
+function followBridgeUrl(): void {
+  if (bridgeUrlEdited) return;
+  $<HTMLInputElement>('pair-url').value = savedBridgeUrl ?? connection?.url ?? DEFAULT_BRIDGE_URL;
+}
+$<HTMLInputElement>('pair-url').addEventListener('input', () => {
+  bridgeUrlEdited = true;
+});
 $('show-pair').addEventListener('click', () => {
   pairOpen = true;
   renderConnection();
@@ -216,7 +236,10 @@ function pairFromLink(): void {
   const bridge = h.get('bridge');
   history.replaceState(null, '', location.pathname); // the code works once; do not keep it in the URL
   $<HTMLInputElement>('pair-code').value = code;
-  if (bridge) $<HTMLInputElement>('pair-url').value = bridge;
+  if (bridge) {
+    $<HTMLInputElement>('pair-url').value = bridge;
+    bridgeUrlEdited = true;
+  }
   pairOpen = true;
   void doPair();
 }

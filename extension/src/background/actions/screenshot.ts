@@ -53,6 +53,58 @@ async function captureWithinQuota(windowId: number): Promise<string> {
   }
 }
 
+/**
+ * Runs in every frame of the tab (chrome.scripting serializes it: self-contained). While `on`:
+ * card, CVC, one-time-code and PIN fields are drawn masked (privacy.ts maskSecretFields, reached
+ * through the content script's global), and our own page UI (the "Agent is controlling this tab"
+ * label; not browser_use's numbered boxes, which the agent asked for) is hidden, so the model sees
+ * the page as browser_use on Playwright would. Answers -1 when the frame's content script has not
+ * started yet (a page opened a moment ago): the caller injects it and asks again, because a
+ * screenshot must never show a card number it could have masked.
+ */
+function frameForCapture(on: boolean): Promise<number> {
+  const HIDDEN = 'data-bux-capture-hidden';
+  let changed = 0;
+  // The label may be shown while the picture is taken (the lease that shows it is announced
+  // asynchronously): agent-ui.ts reads this flag and adds it hidden.
+  (globalThis as { __buxCapturing?: boolean }).__buxCapturing = on;
+  if (on) {
+    for (const el of document.querySelectorAll<HTMLElement>('[data-browser-agent-ui]:not([data-browser-agent-ui="highlights"])')) {
+      el.setAttribute(HIDDEN, '');
+      el.style.setProperty('visibility', 'hidden', 'important');
+      changed++;
+    }
+  } else {
+    for (const el of document.querySelectorAll<HTMLElement>(`[${HIDDEN}]`)) {
+      el.style.removeProperty('visibility');
+      el.removeAttribute(HIDDEN);
+    }
+  }
+  const mask = (globalThis as { __buxMaskSecrets?: (on: boolean) => number }).__buxMaskSecrets;
+  if (!mask) return Promise.resolve(-1);
+  changed += mask(on);
+  if (!on || changed === 0) return Promise.resolve(changed);
+  // Let the change reach the screen before the capture: two frames, or 100 ms where frames do not
+  // run (a frame hidden by its parent).
+  return new Promise((res) => {
+    const done = () => res(changed);
+    setTimeout(done, 100);
+    requestAnimationFrame(() => requestAnimationFrame(done));
+  });
+}
+
+async function prepareFrames(tabId: number, on: boolean): Promise<void> {
+  const run = (target: chrome.scripting.InjectionTarget) => chrome.scripting.executeScript({ target, func: frameForCapture, args: [on] }).catch(() => []);
+  const results = await run({ tabId, allFrames: true });
+  if (!on) return;
+  const missing = results.filter((r) => r.result === -1).map((r) => r.frameId);
+  if (missing.length === 0) return;
+  // content.js guards against a second copy (content/index.ts), so injecting into a frame whose
+  // declared script is about to start is harmless.
+  await chrome.scripting.executeScript({ target: { tabId, frameIds: missing }, files: ['content.js'] }).catch(() => undefined);
+  await run({ tabId, frameIds: missing });
+}
+
 /** captureVisibleTab shoots the active tab of a window, so the tab is activated first. */
 export async function screenshot(ctx: WorkerContext, params: ScreenshotParams = {}): Promise<WorkerOutcome> {
   if (isRestrictedUrl(ctx.tab.url)) {
@@ -61,19 +113,14 @@ export async function screenshot(ctx: WorkerContext, params: ScreenshotParams = 
   if (!ctx.tab.active) await chrome.tabs.update(ctx.tab.id, { active: true });
   let dataUrl: string;
   const boxed = params.highlight_elements === true ? await drawBoxes(ctx.tab.id) : { frames: [], boxes: 0 };
-  // Card, CVC, one-time-code and PIN fields are drawn masked while the picture is taken (privacy.ts).
-  const mask = (on: boolean) =>
-    chrome.scripting
-      .executeScript({ target: { tabId: ctx.tab.id }, func: (v: boolean) => new Promise<number>((res) => { const n = globalThis.__buxMaskSecrets?.(v) ?? 0; setTimeout(() => res(n), v && n ? 60 : 0); }), args: [on] })
-      .catch(() => undefined);
   try {
-    await mask(true);
+    await prepareFrames(ctx.tab.id, true);
     dataUrl = await captureWithinQuota(ctx.tab.windowId);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     return { ok: false, error: errorInfo('OPERATION_FAILED_IN_TARGET', `Chrome refused the screenshot (${why}). Wait a second and retry (Chrome allows two captures per second).`, WS, { tab_id: ctx.tab.id }) };
   } finally {
-    await mask(false);
+    await prepareFrames(ctx.tab.id, false);
     // Right after the capture: the boxes never outlive the screenshot.
     if (boxed.frames.length > 0) await removeBoxes(ctx.tab.id, boxed.frames);
   }
