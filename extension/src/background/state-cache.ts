@@ -1,3 +1,4 @@
+/// <reference types="chrome" />
 // The last few states of each tab, so that get_state `since` can answer with a state_delta (issue 13
 // item 3). Memory only: a restarted worker has none and answers full states (reason unknown_state),
 // and state ids carry a per-run nonce so an id of an earlier run never names a state of this one.
