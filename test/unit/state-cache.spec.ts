@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import type { ActionResultMessage, ActionableElement, SimplifiedState } from '../../schemas/generated/protocol';
 import { answerState, heldStates, rememberState, withStateDelta } from '../../extension/src/background/state-cache';
 
-const el = (i: number, value = ''): ActionableElement => ({ id: `e${i}`, index: i, type: 'INPUT_FIELD', tag: 'input', role: 'textbox', name: `Field ${i}`, attributes: { name: `f${i}` }, is_visible: true, available_operations: ['fill'], current_value: value, xpath: `html/body/input[${i}]` });
+const el = (i: number, value = ''): ActionableElement => ({ id: `e${i}`, index: i, type: 'INPUT_FIELD', tag: 'input', role: 'textbox', name: `Field ${i}`, attributes: { name: `f${i}` }, is_visible: true, available_operations: ['input_text'], current_value: value, xpath: `html/body/input[${i}]` });
 const page = (tab: number, typed = ''): SimplifiedState => ({ url: 'https://x.test/', title: 'X', tab_id: tab, actionable_elements: Array.from({ length: 60 }, (_, i) => el(i + 1, i === 30 ? typed : '')) });
 
 describe('extension state cache (state-cache.ts)', () => {
