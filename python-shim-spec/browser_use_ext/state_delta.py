@@ -51,7 +51,11 @@ def apply_state_delta(prev: State, delta: State) -> State:
         if a['after'] in follower:
             raise StateDeltaError(f"Two elements added after {a['after']}: the delta is corrupt; take a full state.")
         follower[a['after']] = a['element']
-    patches = {p['id']: p for p in delta.get('elements_patched') or []}
+    patches: Dict[str, State] = {}
+    for p in delta.get('elements_patched') or []:
+        one = {k: v for k, v in p.items() if k != 'also'}
+        for i in [p['id'], *(p.get('also') or [])]:
+            patches[i] = dict(one, id=i)
     shift_of: Dict[str, State] = {}
     for g in delta.get('elements_shifted') or []:
         for i in g['ids']:
@@ -98,7 +102,7 @@ def apply_state_delta(prev: State, delta: State) -> State:
             c['parent_index'] = ni
         if p is not None:
             for k, v in p.items():
-                if k not in ('id', 'unset'):
+                if k not in ('id', 'also', 'unset'):
                     c[k] = v
             for k in p.get('unset') or []:
                 c.pop(k, None)

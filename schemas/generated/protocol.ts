@@ -3107,6 +3107,14 @@ export interface StateDelta {
      * Element id (the key; it does not change).
      */
     id: string;
+    /**
+     * Other elements that got exactly the same patch (e.g. their is_new marker went away): each gets the fields below too.
+     *
+     * @minItems 1
+     *
+     * Items: Element id.
+     */
+    also?: [string, ...string[]];
     type?: ElementType1;
     /**
      * New tag.

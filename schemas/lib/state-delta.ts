@@ -250,6 +250,24 @@ function diffTree(a: DomNode, b: DomNode, path: number[], ops: DomOp[], interner
   for (let i = splices.length - 1; i >= 0; i--) ops.push(splices[i] as DomOp);
 }
 
+/** Equal patches of several elements go once, with `also` listing the other ids (is_new markers going away, flags flipping). */
+function groupPatches(patches: Patched[]): Patched[] {
+  const groups = new Map<string, Patched>();
+  const out: Patched[] = [];
+  for (const p of patches) {
+    const { id, ...rest } = p;
+    const key = json(rest);
+    const g = groups.get(key);
+    if (g) (g.also ??= [] as unknown as NonNullable<Patched['also']>).push(id);
+    else {
+      const first: Patched = { ...p };
+      groups.set(key, first);
+      out.push(first);
+    }
+  }
+  return out;
+}
+
 /** The fields of `b` that differ from `a` (parent by id: a renumbered parent is no change), and those it lost. */
 function patchOf(a: ActionableElement, b: ActionableElement, pe: readonly ActionableElement[], ne: readonly ActionableElement[]): Patched {
   const A = a as unknown as Record<string, unknown>;
@@ -335,7 +353,7 @@ export function diffStates(prev: SimplifiedState, next: SimplifiedState, baseId:
   }
   if (removedIds.length) delta.elements_removed = removedIds;
   if (added.length) delta.elements_added = added;
-  if (patched.length) delta.elements_patched = patched;
+  if (patched.length) delta.elements_patched = groupPatches(patched);
   if (shifts.size) delta.elements_shifted = [...shifts.values()];
 
   // Text.
@@ -388,7 +406,11 @@ export function applyStateDelta(prev: SimplifiedState, delta: StateDelta): Simpl
     if (follower.has(a.after)) throw new StateDeltaError(`Two elements added after ${String(a.after)}: the delta is corrupt; take a full state.`);
     follower.set(a.after, a.element);
   }
-  const patches = new Map((delta.elements_patched ?? []).map((m) => [m.id, m]));
+  const patches = new Map<string, Patched>();
+  for (const m of delta.elements_patched ?? []) {
+    const { also, ...one } = m;
+    for (const id of [m.id, ...(also ?? [])]) patches.set(id, { ...one, id });
+  }
   const shiftOf = new Map<string, Shifted>();
   for (const g of delta.elements_shifted ?? []) for (const id of g.ids) shiftOf.set(id, g);
   const fresh = new Set<ActionableElement>();

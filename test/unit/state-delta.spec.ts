@@ -108,6 +108,18 @@ describe('state deltas (schemas/lib/state-delta.ts)', () => {
     expect(applyStateDelta(base.s, d.delta)).to.deep.equal({ ...next, state_id: 'b' });
   });
 
+  it('the same patch of many elements goes once (is_new markers going away)', () => {
+    const base = randomState(rng(23), false);
+    const marked: SimplifiedState = { ...base.s, actionable_elements: base.s.actionable_elements.map((e) => ({ ...e, is_new: true })) };
+    const next = structuredClone(base.s);
+    const d = diffStates(marked, next, marked.state_id as string, 'b');
+    if (!d.ok) throw new Error(d.message);
+    expect(d.delta.elements_patched).to.have.length(1);
+    expect(d.delta.elements_patched?.[0]?.unset).to.deep.equal(['is_new']);
+    expect(1 + (d.delta.elements_patched?.[0]?.also?.length ?? 0)).to.equal(next.actionable_elements.length);
+    expect(applyStateDelta(marked, d.delta)).to.deep.equal({ ...next, state_id: 'b' });
+  });
+
   it('states a delta cannot describe exactly are refused (the caller sends a full state)', () => {
     const base = randomState(rng(13), false);
     const e = base.s.actionable_elements[0];
