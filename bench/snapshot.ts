@@ -18,7 +18,7 @@ import type { GetStateParams, SimplifiedState } from '../schemas/generated/proto
 import { renderAriaTree, renderBrowserUse } from '../schemas/lib/render';
 import { REPO_ROOT } from '../test/harness/browser';
 import { startHarness } from '../test/harness/harness';
-import { PAGES } from './pages';
+import { BENCH_PAGES as PAGES, serveBenchPages, startBenchSites } from './pages';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
 const OUT = path.join(REPO_ROOT, 'bench', 'results');
@@ -69,11 +69,13 @@ function countPlaywrightInteractive(yaml: string): number {
 
 async function main(): Promise<void> {
   const started = Date.now();
+  const sites = await startBenchSites();
   const h = await startHarness();
   const pw = await chromium.connectOverCDP(h.launched.browser.wsEndpoint());
   const results: PageResult[] = [];
   try {
-    const urls = PAGES.map((p) => h.fixtures.html(`/bench/${p.key}`, p.html(), p.title));
+    const served = serveBenchPages(sites);
+    const urls = PAGES.map((p) => served.get(p.key) as string);
     const tab = await h.openPage(h.fixtures.html('/bench/start', '<p>start</p>'));
     const agent = await h.connectAgent();
     let tabId: number | undefined;
@@ -92,9 +94,10 @@ async function main(): Promise<void> {
     if (!pwPage) throw new Error(`Playwright does not see the tab at ${startUrl}`);
     for (const [i, spec] of PAGES.entries()) {
       const url = urls[i] as string;
-      await tab.goto(url, { waitUntil: 'load' });
+      await tab.goto(url, { waitUntil: spec.ready.until });
+      if (spec.ready.until === 'domcontentloaded') await new Promise((r) => setTimeout(r, spec.ready.until === 'domcontentloaded' ? spec.ready.waitMs : 0));
       await tab.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      await pwPage.waitForURL(url, { waitUntil: 'load' });
+      await pwPage.waitForURL(url, { waitUntil: 'domcontentloaded' });
       const body = pwPage.locator('body');
       const modes: { mode: string; like: boolean; params: GetStateParams }[] = [
         { mode: 'ours: viewport only (default)', like: false, params: {} },
@@ -176,7 +179,7 @@ async function main(): Promise<void> {
       results.push({
         page: spec.key,
         title: spec.title,
-        html_bytes: bytes(spec.html()),
+        html_bytes: 0,
         modes: modeResults,
         ax_interactive: ax.length,
         missing_vs_ax: missing.length,
@@ -188,6 +191,7 @@ async function main(): Promise<void> {
   } finally {
     await pw.close().catch(() => undefined);
     await h.close();
+    await sites.close();
   }
   const meta = {
     date: new Date().toISOString(),

@@ -408,7 +408,7 @@ describe('e2e: snapshot (get_state)', function () {
     const s = await state({ include_dom_tree: true });
     expect(renderAriaTree(s)).to.equal([
       '- heading "Sign in" [level=1]',
-      '- paragraph: Welcome back',
+      'Welcome back',
       '- textbox "Email" [ref=e1]: ada@example.org',
       '- button "Sign in now" [ref=e2]',
       '- link "Help" [ref=e3]',

@@ -12,7 +12,7 @@ import { isLoopbackAddress, McpHttpEndpoint } from '../../bridge/src/mcp/http-en
 import { connectHttpClient } from '../harness/mcp-clients';
 import { McpTokenStore } from '../../bridge/src/mcp/tokens';
 import { diffSnapshots, SnapshotMemory, subtreeState } from '../../bridge/src/mcp/snapshot-text';
-import { buildInputSchema, forClients, propertySources } from '../../bridge/src/mcp/tool-schemas';
+import { buildInputSchema, firstSentence, forClients, propertySources } from '../../bridge/src/mcp/tool-schemas';
 import { listTools, TOOLS } from '../../bridge/src/mcp/tools';
 import type { SimplifiedState } from '../../schemas/generated/protocol';
 import { ACTION_VALIDATORS, ACTION_NAMES, type ActionName } from '../../schemas/generated/registry';
@@ -49,7 +49,7 @@ const MCP_FILE = path.join(REPO_ROOT, 'schemas', 'mcp', 'tool-params.json');
 describe('mcp: tool schemas come from schemas/', () => {
   const listed = listTools();
 
-  it('every property of every tool equals its protocol (or schemas/mcp) source, minus only not/dependentSchemas', () => {
+  it('every property of every tool equals its protocol (or schemas/mcp) source in model-facing form', () => {
     let checked = 0;
     for (const tool of TOOLS) {
       const schema = listed.find((t) => t.name === tool.name)?.inputSchema as Json;
@@ -85,7 +85,25 @@ describe('mcp: tool schemas come from schemas/', () => {
       expect(k.has('not'), t.name).to.equal(false);
       expect(k.has('$ref'), t.name).to.equal(false);
       expect(k.has('dependentSchemas'), t.name).to.equal(false);
+      for (const bound of ['minLength', 'maxLength', 'maxItems', 'title']) expect(k.has(bound), `${t.name} ${bound}`).to.equal(false);
     }
+  });
+
+  it('model-facing form: first sentence of each description, bounds left to the bridge, meaning kept', () => {
+    expect(firstSentence('Target by ARIA role (e.g. button, link), with optional name. Hidden elements never match.')).to.equal('Target by ARIA role (e.g. button, link), with optional name.');
+    expect(firstSentence('Clicks in a row; 2 also fires dblclick. Default 1.')).to.equal('Clicks in a row; 2 also fires dblclick.');
+    expect(firstSentence('One sentence only')).to.equal('One sentence only');
+    const click = listed.find((t) => t.name === 'browser_click')!.inputSchema as Json;
+    const p = click['properties'] as Record<string, Json>;
+    expect(p['role']!['description']).to.equal('Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name.');
+    expect(p['element_id']).to.not.have.property('maxLength');
+    expect(p['click_count']).to.include({ minimum: 1, maximum: 3 });
+    expect((p['modifiers']!['items'] as Json)['enum']).to.deep.equal(['Alt', 'Control', 'Meta', 'Shift']);
+    // The bounds are still the bridge's: a too-long ref is refused there, naming the field.
+    expect(ACTION_VALIDATORS.click.params({ element_id: 'e'.repeat(201) })).to.equal(false);
+    // A property named like a dropped keyword is a property, not a keyword.
+    const shape = forClients({ type: 'object', properties: { title: { type: 'string', title: 'T', maxLength: 3, description: 'The title. More.' } } });
+    expect(shape).to.deep.equal({ type: 'object', properties: { title: { type: 'string', description: 'The title.' } } });
   });
 
   it('every tool schema compiles in ajv strict mode, and what the protocol accepts the tool accepts', () => {
@@ -134,6 +152,23 @@ describe('mcp: snapshot text', () => {
     const d = diffSnapshots(['- button "A" [ref=e1]', '- text: x', '- text: x', '- button "B" [ref=e2]'], ['- button "A" [pressed] [ref=e1]', '- text: x', '- text: y']);
     expect(d.added).to.deep.equal(['- button "A" [pressed] [ref=e1]', '- text: y']);
     expect(d.removed).to.deep.equal(['- button "B" [ref=e2]', '- text: x']);
+  });
+
+  it('summarises long off-screen runs of a whole-page snapshot, but lists a subtree asked for by ref in full', () => {
+    const rows = Array.from({ length: 20 }, (_, i) => ({ ...(el(`e${i + 2}`, i + 2, `Row ${i}`, 1) as object), is_in_viewport: i < 2, bounds: { x: 0, y: 40 * i, width: 50, height: 20 } }));
+    const s = { ...state([el('e1', 1, 'List'), ...rows]), page_size: { width: 800, height: 2000 }, scroll_position: { x: 0, y: 0 } } as SimplifiedState;
+    const whole = new SnapshotMemory().render(1, '-1', s, false).text;
+    expect(whole).to.contain('\n  - … 17 more blocks like the above (17 buttons), off screen below');
+    const sub = new SnapshotMemory().render(1, '-1#e1', s, false).text;
+    expect([...sub.matchAll(/\[ref=/g)]).to.have.length(21);
+  });
+
+  it('diffs a prose line by all its inline refs (a paragraph that lost a link is gone, the new one added)', () => {
+    const prev = ['a link "x" [ref=e1] and link "y" [ref=e2].', '- button "B" [ref=e3]'];
+    const d = diffSnapshots(prev, ['a link "x" [ref=e1] and more.', '- button "B" [ref=e3]']);
+    expect(d.added).to.deep.equal(['a link "x" [ref=e1] and more.']);
+    expect(d.removed).to.deep.equal(['a link "x" [ref=e1] and link "y" [ref=e2].']);
+    expect(diffSnapshots(prev, prev)).to.deep.equal({ added: [], removed: [] });
   });
 
   it('returns the whole snapshot after a navigation and "no change" when nothing changed', () => {

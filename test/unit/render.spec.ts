@@ -82,3 +82,141 @@ describe('text renderings of a state', () => {
     );
   });
 });
+
+// Token economy of the accessibility-tree text (issue 13 item 4; README "Text rendering").
+describe('accessibility-tree text: token economy', () => {
+  type El = SimplifiedState['actionable_elements'][number];
+  const el = (index: number, role: string, name: string, xpath: string, onScreen: boolean | undefined, extra: Partial<El> = {}): El => ({
+    id: `e${index}`,
+    index,
+    type: role === 'link' ? 'LINK' : role === 'radio' ? 'RADIO' : 'BUTTON',
+    tag: role === 'link' ? 'a' : role === 'radio' ? 'input' : 'button',
+    role,
+    name,
+    attributes: {},
+    is_visible: true,
+    available_operations: ['click'],
+    ...(onScreen === undefined ? {} : { is_in_viewport: onScreen }),
+    bounds: { x: 10, y: 30 * index, width: 80, height: 17 },
+    xpath,
+    ...extra,
+  });
+  const base = (elements: El[], text: SimplifiedState['text_context']): SimplifiedState =>
+    ({ ...state, actionable_elements: elements, text_context: text, truncation: undefined, scroll_position: { x: 0, y: 0 }, page_size: { width: 800, height: 5000 } }) as SimplifiedState;
+  const refsIn = (s: string) => [...s.matchAll(/\[ref=([^\]]+)\]/g)].map((m) => m[1]);
+
+  it('prints a paragraph with its links inline, tail punctuation attached, and drops a label that repeats the control name', () => {
+    const s = base(
+      [
+        el(1, 'link', 'topic 0', 'html/body/p[1]/a[1]', true),
+        el(2, 'link', 'topic 1', 'html/body/p[1]/a[2]', true),
+        el(3, 'link', 'next page', 'html/body/p[2]/a[1]', true),
+        el(4, 'radio', 'Basic', 'html/body/form/label[1]/input', true),
+      ],
+      [
+        { text: 'Intro', role: 'heading', level: 2, after_index: 0 },
+        { text: 'alpha and beta', role: 'paragraph', after_index: 0 },
+        { text: ', then gamma', role: 'paragraph', after_index: 1 },
+        { text: '.', role: 'paragraph', after_index: 2 },
+        { text: 'See the', role: 'paragraph', after_index: 2 },
+        { text: 'Basic', role: 'label', after_index: 4 },
+        { text: 'Rows | 2', role: 'row', after_index: 4 },
+      ],
+    );
+    expect(renderAriaTree(s)).to.equal(
+      [
+        '- heading "Intro" [level=2]',
+        'alpha and beta link "topic 0" [ref=e1], then gamma link "topic 1" [ref=e2].',
+        'See the link "next page" [ref=e3]',
+        '- radio "Basic" [ref=e4]',
+        '- row: Rows | 2',
+      ].join('\n'),
+    );
+  });
+
+  // A table: header on screen, 4 rows on screen, then 20 rows below the viewport (row text, link, button).
+  const table = (): SimplifiedState => {
+    const elements: El[] = [];
+    const text: SimplifiedState['text_context'] = [{ text: 'Orders', role: 'heading', level: 1, after_index: 0 }];
+    for (let r = 1; r <= 24; r++) {
+      const on = r <= 4;
+      text.push({ text: `${r} | Customer ${r}`, role: 'row', after_index: elements.length });
+      elements.push(el(elements.length + 1, 'link', `Order ${r}`, `html/body/table/tbody/tr[${r}]/td[3]/a`, on));
+      elements.push(el(elements.length + 1, 'button', `Cancel ${r}`, `html/body/table/tbody/tr[${r}]/td[4]/button`, on));
+    }
+    text.push({ text: 'End of orders', role: 'paragraph', after_index: elements.length });
+    return base(elements, text);
+  };
+
+  it('summarises a long run of same-shaped rows once they are off screen, pointing at scroll', () => {
+    const out = renderAriaTree(table());
+    const lines = out.split('\n');
+    expect(lines).to.have.length(1 + 4 * 3 + 1 + 1);
+    expect(lines.slice(0, 4)).to.deep.equal(['- heading "Orders" [level=1]', '- row: 1 | Customer 1', '- link "Order 1" [ref=e1]', '- button "Cancel 1" [ref=e2]']);
+    expect(lines[10]).to.equal('- row: 4 | Customer 4');
+    expect(lines[13]).to.equal('- … 60 more blocks like the above (20 links, 20 buttons), off screen below: scroll down and take a new state to list them with refs');
+    expect(lines[14]).to.equal('End of orders');
+    // Every on-screen element keeps its ref; nothing off screen is listed without one.
+    expect(refsIn(out)).to.deep.equal(['e1', 'e2', 'e3', 'e4', 'e5', 'e6', 'e7', 'e8']);
+  });
+
+  it('lists every element with its ref when summarising is off, or when on-screen facts are unknown', () => {
+    const full = renderAriaTree(table(), { summarize: false });
+    expect(refsIn(full)).to.have.length(48);
+    expect(full).not.to.contain('more like the above');
+    const unknown = table();
+    unknown.actionable_elements = unknown.actionable_elements.map(({ is_in_viewport: _drop, ...e }) => e);
+    expect(refsIn(renderAriaTree(unknown))).to.have.length(48);
+  });
+
+  it('keeps an on-screen repetition inside a run listed, and says "above" for what precedes the screen', () => {
+    const s = table();
+    // Scrolled: rows 1-20 above the viewport, 21-24 on screen.
+    s.actionable_elements = s.actionable_elements.map((e) => ({ ...e, is_in_viewport: (e.index ?? 0) > 40 }));
+    const out = renderAriaTree(s);
+    expect(out).to.contain('- … 51 more blocks like the above (17 links, 17 buttons), off screen above: scroll up and take a new state to list them with refs');
+    expect(refsIn(out)).to.deep.equal(['e1', 'e2', 'e3', 'e4', 'e5', 'e6', ...Array.from({ length: 8 }, (_, i) => `e${41 + i}`)]);
+  });
+
+  it('does not summarise runs shorter than 8 repetitions', () => {
+    const s = table();
+    s.actionable_elements = s.actionable_elements.slice(0, 14);
+    s.text_context = (s.text_context ?? []).filter((t) => t.after_index < 14);
+    expect(refsIn(renderAriaTree(s))).to.have.length(14);
+  });
+
+  it('says an off-canvas run (outside the page at every scroll position) is revealed by the page, not by scrolling', () => {
+    const links = Array.from({ length: 12 }, (_, i) => el(i + 1, 'link', `drawer ${i}`, `html/body/nav/a[${i + 1}]`, false, { bounds: { x: -400, y: 20 * i, width: 100, height: 17 } }));
+    const out = renderAriaTree(base([el(13, 'button', 'Menu', 'html/body/button', true), ...links], []));
+    expect(out.split('\n')).to.deep.equal([
+      '- button "Menu" [ref=e13]',
+      '- link "drawer 0" [ref=e1]',
+      '- link "drawer 1" [ref=e2]',
+      '- link "drawer 2" [ref=e3]',
+      '- … 9 more blocks like the above (9 links), outside the page at every scroll position (off canvas): they are listed once something on the page, such as a menu button, reveals them',
+    ]);
+  });
+
+  it('takes a short interruption (an ad between stories) into the run, but keeps headings', () => {
+    const elements: El[] = [];
+    const text: SimplifiedState['text_context'] = [];
+    for (let r = 1; r <= 12; r++) {
+      if (r === 6) text.push({ text: 'Advertisement', role: 'text', after_index: elements.length });
+      if (r === 9) text.push({ text: 'More stories', role: 'heading', level: 2, after_index: elements.length });
+      elements.push(el(elements.length + 1, 'link', `Story ${r}`, `html/body/main/article[${r}]/h3/a`, r === 1));
+      elements.push(el(elements.length + 1, 'button', `Save story ${r}`, `html/body/main/article[${r}]/button`, r === 1));
+    }
+    const out = renderAriaTree(base(elements, text)).split('\n');
+    expect(out).to.deep.equal([
+      '- link "Story 1" [ref=e1]',
+      '- button "Save story 1" [ref=e2]',
+      '- link "Story 2" [ref=e3]',
+      '- button "Save story 2" [ref=e4]',
+      '- link "Story 3" [ref=e5]',
+      '- button "Save story 3" [ref=e6]',
+      '- … 11 more blocks like the above (5 links, 5 buttons), off screen below: scroll down and take a new state to list them with refs',
+      '- heading "More stories" [level=2]',
+      '- … 8 more blocks like the above (4 links, 4 buttons), off screen below: scroll down and take a new state to list them with refs',
+    ]);
+  });
+});

@@ -2,7 +2,7 @@
 // of a simplified_state, optionally cut to one element's subtree, optionally as the difference from
 // the client's previous snapshot of the same tab (only what changed, to save the model's tokens).
 import type { SimplifiedState } from '../../../schemas/generated/protocol';
-import { renderAriaTree } from '../../../schemas/lib/render/aria-tree';
+import { renderAriaTree, type AriaTreeOptions } from '../../../schemas/lib/render/aria-tree';
 
 /** The state cut to the element `ref` and the elements (and text) nested inside it; null when absent. */
 export function subtreeState(state: SimplifiedState, ref: string): SimplifiedState | null {
@@ -31,30 +31,35 @@ export function subtreeState(state: SimplifiedState, ref: string): SimplifiedSta
   return cut;
 }
 
-export function snapshotLines(state: SimplifiedState): string[] {
-  const text = renderAriaTree(state);
+export function snapshotLines(state: SimplifiedState, options: AriaTreeOptions = {}): string[] {
+  const text = renderAriaTree(state, options);
   return text === '' ? [] : text.split('\n');
 }
 
-const REF = /\[ref=([^\]]+)\]/;
+const REFS = /\[ref=([^\]]+)\]/g;
+/** A line's identity for diffing: its refs (a prose line holds several inline links), or undefined. */
+const refKey = (line: string): string | undefined => {
+  const refs = [...line.matchAll(REFS)].map((m) => m[1]);
+  return refs.length > 0 ? refs.join(' ') : undefined;
+};
 
 /**
  * Lines of `next` that are new or changed against `prev` ("+ " prefix), and what disappeared
- * ("- " prefix). Lines with a ref are matched by ref (a changed name, value or state shows as the
+ * ("- " prefix). Lines with refs are matched by their refs (a changed name, value or state shows as the
  * new line); other lines by their text, counting repeats. Order follows `next`.
  */
 export function diffSnapshots(prev: readonly string[], next: readonly string[]): { added: string[]; removed: string[] } {
   const prevByRef = new Map<string, string>();
   const prevText = new Map<string, number>();
   for (const line of prev) {
-    const ref = REF.exec(line)?.[1];
+    const ref = refKey(line);
     if (ref !== undefined) prevByRef.set(ref, line.trim());
     else prevText.set(line.trim(), (prevText.get(line.trim()) ?? 0) + 1);
   }
   const added: string[] = [];
   const seenRefs = new Set<string>();
   for (const line of next) {
-    const ref = REF.exec(line)?.[1];
+    const ref = refKey(line);
     if (ref !== undefined) {
       seenRefs.add(ref);
       if (prevByRef.get(ref) !== line.trim()) added.push(line);
@@ -83,7 +88,9 @@ export class SnapshotMemory {
    * and remembers it. A different URL (navigation) or no previous snapshot gives the full text.
    */
   render(tabId: number, scope: string, state: SimplifiedState, incremental: boolean): { text: string; incremental: boolean } {
-    const lines = snapshotLines(state);
+    // A subtree asked for by ref (scope "<viewport_expansion>#<ref>") is listed in full: the client
+    // chose it to see exactly those elements, so long off-screen runs in it are not summarised.
+    const lines = snapshotLines(state, { summarize: !scope.includes('#') });
     const key = this.key(tabId, scope);
     const prev = this.last.get(key);
     this.last.set(key, { url: state.url, lines });
