@@ -463,7 +463,8 @@ const yn = (t?: Target) => (t === undefined ? '' : t.met === null ? '?' : t.met 
 function markdown(meta: Record<string, unknown> & { click: ReturnType<typeof clickTarget> }, results: PageResult[]): string {
   const cell = (r: PageResult, col: Col) => {
     const c = r.cols[col];
-    return c ? `${c.p50_ms} / ${c.p95_ms}${c.runs_ms.length < Number(meta['runs_per_column']) ? ` (${c.runs_ms.length} runs)` : ''}` : 'n/a';
+    if (!c) return r.na[col]?.startsWith('stopped') ? `> ${CAP_MS} (stopped)` : 'n/a';
+    return `${c.p50_ms} / ${c.p95_ms}${c.runs_ms.length < Number(meta['runs_per_column']) ? ` (${c.runs_ms.length} runs)` : ''}`;
   };
   const L: string[] = [
     '# bench:snapshot — issue 13 targets, side by side',
