@@ -20,7 +20,9 @@ export type ProtocolMessage =
   | TabReleasedMessage
   | ExtensionStatusMessage
   | AgentSessionsMessage
-  | SessionControlMessage;
+  | SessionControlMessage
+  | ConnectorControlMessage
+  | BackendConnectorsMessage;
 /**
  * Protocol version the connection will use.
  */
@@ -382,7 +384,11 @@ export type ErrorCode =
   | 'NOT_CHECKABLE'
   | 'OPTION_DISABLED'
   | 'UNKNOWN_KEY'
-  | 'INVALID_VALUE';
+  | 'INVALID_VALUE'
+  | 'BACKEND_URL_INVALID'
+  | 'BACKEND_NOT_LOOPBACK'
+  | 'BACKEND_UNREACHABLE'
+  | 'CONNECTOR_NOT_FOUND';
 /**
  * Component that detected the error.
  */
@@ -465,6 +471,35 @@ export type SessionControlMessage = {
    * set_tab_limit: the person's cap on every agent session's tab limit; null removes the cap.
    */
   max_tabs?: number | null;
+};
+/**
+ * The person's command about seed 000/001 backend connectors, sent by the extension (side panel "Connect a backend"): add makes the bridge dial the backend at url and present this browser to it as the dialect's extension (an agent session of the bridge, listed in agent_sessions; loopback URLs only: the panel cannot grant --allow-remote); remove stops and forgets a connector. The bridge answers with backend_connectors carrying the same request_id, or with an error in_reply_to request_id (BACKEND_URL_INVALID, BACKEND_NOT_LOOPBACK, CONNECTOR_NOT_FOUND, INVALID_MESSAGE).
+ */
+export type ConnectorControlMessage = {
+  /**
+   * Message discriminator.
+   */
+  type: 'connector_control';
+  /**
+   * add: start a connector (an existing one with the same dialect and url is answered as is); remove: stop one and forget it.
+   */
+  command: 'add' | 'remove';
+  /**
+   * Chosen by the sender; the bridge's answer (backend_connectors.request_id or error.in_reply_to) carries it.
+   */
+  request_id: string;
+  /**
+   * add: seed 000 (Action Protocol) or seed 001 (Extension Architecture).
+   */
+  dialect?: '000' | '001';
+  /**
+   * add: the backend's WebSocket server, ws:// or wss:// on a loopback host (seed 001's default ws://localhost:8080).
+   */
+  url?: string;
+  /**
+   * remove: backend_connectors.connectors[].connector_id.
+   */
+  connector_id?: string;
 };
 
 /**
@@ -3045,6 +3080,10 @@ export interface UserTaskSubmissionMessage {
    */
   task_id?: string;
   /**
+   * The agent session the person chose to run the task (agent_sessions.sessions[].session_id of a connected session with accepts_tasks). Absent or null: the oldest such session. A chosen session that is gone or takes no tasks is answered with NO_TASK_AGENT.
+   */
+  agent_session_id?: string | null;
+  /**
    * The task in the person's words.
    */
   user_prompt: string;
@@ -3344,4 +3383,57 @@ export interface ClientInfo2 {
    * Software version string.
    */
   version: string;
+}
+/**
+ * The bridge tells the extension which seed 000/001 backend connectors it runs itself (added from the side panel, kept in <config dir>/connectors.json and dialed again when the bridge starts) and how each backend link is doing. Sent after the extension's hello_ack, whenever a connector is added, removed, connects, drops or fails to dial, and in answer to every connector_control. Connectors started with `npx browser-use-ext connect` run in their own process and are not listed here (they are in agent_sessions).
+ */
+export interface BackendConnectorsMessage {
+  /**
+   * Message discriminator.
+   */
+  type: 'backend_connectors';
+  /**
+   * The connector_control this list answers, or null for a change the bridge reports by itself.
+   */
+  request_id?: string | null;
+  /**
+   * Every connector the bridge runs, oldest first.
+   *
+   * @maxItems 100
+   */
+  connectors: BackendConnectorInfo[];
+}
+export interface BackendConnectorInfo {
+  /**
+   * Name for connector_control remove.
+   */
+  connector_id: string;
+  /**
+   * Which seed's extension it presents.
+   */
+  dialect: '000' | '001';
+  /**
+   * The backend's WebSocket URL.
+   */
+  url: string;
+  /**
+   * hello.client.name of its agent session (how agent_sessions names it).
+   */
+  client_name: string;
+  /**
+   * Its agent session (agent_sessions.sessions[].session_id), null while it is not joined.
+   */
+  session_id: string | null;
+  /**
+   * The backend link: first dial under way, open, or down and dialed again with backoff.
+   */
+  backend: 'connecting' | 'connected' | 'retrying';
+  /**
+   * retrying: the delay before the next dial (250 ms doubling to 10 s).
+   */
+  retry_in_ms?: number | null;
+  /**
+   * Why the backend link is down (BACKEND_UNREACHABLE with what to do next), or null while it is up.
+   */
+  last_error: ErrorInfo | null;
 }

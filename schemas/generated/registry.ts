@@ -6,8 +6,8 @@ import type { ValidateFunction } from 'ajv';
 /** Protocol version of this schema set (schemas/v1/defs/protocol_version.json). */
 export const PROTOCOL_VERSION = 1 as const;
 
-export type MessageType = 'action_result' | 'action' | 'agent_sessions' | 'auth_challenge' | 'auth_response' | 'error' | 'extension_status' | 'hello_ack' | 'hello' | 'ping' | 'pong' | 'session_control' | 'state_update' | 'tab_released' | 'task_control' | 'task_progress' | 'user_task_submission';
-export const MESSAGE_TYPES: readonly MessageType[] = ["action_result","action","agent_sessions","auth_challenge","auth_response","error","extension_status","hello_ack","hello","ping","pong","session_control","state_update","tab_released","task_control","task_progress","user_task_submission"];
+export type MessageType = 'action_result' | 'action' | 'agent_sessions' | 'auth_challenge' | 'auth_response' | 'backend_connectors' | 'connector_control' | 'error' | 'extension_status' | 'hello_ack' | 'hello' | 'ping' | 'pong' | 'session_control' | 'state_update' | 'tab_released' | 'task_control' | 'task_progress' | 'user_task_submission';
+export const MESSAGE_TYPES: readonly MessageType[] = ["action_result","action","agent_sessions","auth_challenge","auth_response","backend_connectors","connector_control","error","extension_status","hello_ack","hello","ping","pong","session_control","state_update","tab_released","task_control","task_progress","user_task_submission"];
 
 /** Message type -> its TypeScript type. */
 export interface MessageMap {
@@ -16,6 +16,8 @@ export interface MessageMap {
   agent_sessions: P.AgentSessionsMessage;
   auth_challenge: P.AuthChallengeMessage;
   auth_response: P.AuthResponseMessage;
+  backend_connectors: P.BackendConnectorsMessage;
+  connector_control: P.ConnectorControlMessage;
   error: P.ErrorMessage;
   extension_status: P.ExtensionStatusMessage;
   hello_ack: P.HelloAckMessage;
@@ -32,7 +34,7 @@ export interface MessageMap {
 
 /** Who may send each message (x-senders in the schema). */
 export type Sender = 'agent' | 'extension' | 'bridge';
-export const MESSAGE_SENDERS: { readonly [T in MessageType]: readonly Sender[] } = {"action_result":["extension","bridge"],"action":["agent","bridge"],"agent_sessions":["bridge"],"auth_challenge":["bridge"],"auth_response":["agent","extension"],"error":["bridge","extension","agent"],"extension_status":["bridge"],"hello_ack":["bridge"],"hello":["agent","extension"],"ping":["agent","extension","bridge"],"pong":["agent","extension","bridge"],"session_control":["extension"],"state_update":["extension","bridge"],"tab_released":["bridge"],"task_control":["extension","bridge"],"task_progress":["agent","bridge"],"user_task_submission":["extension","bridge"]};
+export const MESSAGE_SENDERS: { readonly [T in MessageType]: readonly Sender[] } = {"action_result":["extension","bridge"],"action":["agent","bridge"],"agent_sessions":["bridge"],"auth_challenge":["bridge"],"auth_response":["agent","extension"],"backend_connectors":["bridge"],"connector_control":["extension"],"error":["bridge","extension","agent"],"extension_status":["bridge"],"hello_ack":["bridge"],"hello":["agent","extension"],"ping":["agent","extension","bridge"],"pong":["agent","extension","bridge"],"session_control":["extension"],"state_update":["extension","bridge"],"tab_released":["bridge"],"task_control":["extension","bridge"],"task_progress":["agent","bridge"],"user_task_submission":["extension","bridge"]};
 
 export const MESSAGE_VALIDATORS: { readonly [T in MessageType]: ValidateFunction } = {
   action_result: V.validate_action_result,
@@ -40,6 +42,8 @@ export const MESSAGE_VALIDATORS: { readonly [T in MessageType]: ValidateFunction
   agent_sessions: V.validate_agent_sessions,
   auth_challenge: V.validate_auth_challenge,
   auth_response: V.validate_auth_response,
+  backend_connectors: V.validate_backend_connectors,
+  connector_control: V.validate_connector_control,
   error: V.validate_error,
   extension_status: V.validate_extension_status,
   hello_ack: V.validate_hello_ack,
@@ -175,5 +179,9 @@ export const ERROR_CODES: { readonly [C in ErrorCode]: string } = {
   "NOT_CHECKABLE": "check/uncheck was aimed at an element that is neither a checkbox/radio input nor an element with role checkbox, radio, switch, menuitemcheckbox, menuitemradio or treeitem carrying aria-checked. Pick the checkbox itself (or its label) from a new state.",
   "OPTION_DISABLED": "The requested <option> exists but is disabled (itself or through a disabled <optgroup>), so it cannot be selected. Pick an enabled option from details.options, or do what enables it first.",
   "UNKNOWN_KEY": "press was given a key name that is not in Playwright's US keyboard layout (details.key). Use names such as Enter, Tab, ArrowDown, ControlRight, NumpadSubtract, F5, a single character, or a chord like Control+Shift+T.",
-  "INVALID_VALUE": "fill was given a value the field's type cannot hold (for example \"abc\" for a number input, or a date not in YYYY-MM-DD); nothing was changed. details.expected_format says the format to use."
+  "INVALID_VALUE": "fill was given a value the field's type cannot hold (for example \"abc\" for a number input, or a date not in YYYY-MM-DD); nothing was changed. details.expected_format says the format to use.",
+  "BACKEND_URL_INVALID": "A backend connector URL is not a ws:// or wss:// URL. Type the backend's WebSocket address, e.g. ws://localhost:8080.",
+  "BACKEND_NOT_LOOPBACK": "A backend connector URL names a host that is not this machine; only `npx browser-use-ext connect --allow-remote` may dial it (the panel cannot grant that).",
+  "BACKEND_UNREACHABLE": "No seed 000/001 backend answers at the connector's URL (refused, timed out, or closed); the connector keeps dialing with backoff. Start the backend, or remove the connector.",
+  "CONNECTOR_NOT_FOUND": "No connector with that connector_id runs on the bridge (removed already, or disconnected from the agent list)."
 };

@@ -5,6 +5,8 @@ export declare const validate_action: ValidateFunction;
 export declare const validate_agent_sessions: ValidateFunction;
 export declare const validate_auth_challenge: ValidateFunction;
 export declare const validate_auth_response: ValidateFunction;
+export declare const validate_backend_connectors: ValidateFunction;
+export declare const validate_connector_control: ValidateFunction;
 export declare const validate_error: ValidateFunction;
 export declare const validate_extension_status: ValidateFunction;
 export declare const validate_hello_ack: ValidateFunction;

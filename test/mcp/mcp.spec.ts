@@ -290,7 +290,7 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
     const c = await stdio('to-be-disconnected');
     expect((await callTool(c, 'browser_snapshot')).isError).to.equal(false);
     // What the side panel's disconnect does (h10: session_control disconnect -> close 4003).
-    const agents = h.bridge['agents'] as Set<{ client: { name: string } | null; close(code: number, reason: string): void }>;
+    const agents = (h.bridge['agents'] as unknown as { agents: Set<{ client: { name: string } | null; close(code: number, reason: string): void }> }).agents;
     const peer = [...agents].find((p) => p.client?.name === 'mcp:to-be-disconnected');
     expect(peer, 'the bridge peer of the MCP client').not.to.equal(undefined);
     peer?.close(4003, 'disconnected by the person in the extension side panel');

@@ -12,7 +12,7 @@ import { isLoopbackAddress, McpHttpEndpoint } from '../../bridge/src/mcp/http-en
 import { connectHttpClient } from '../harness/mcp-clients';
 import { McpTokenStore } from '../../bridge/src/mcp/tokens';
 import { diffSnapshots, SnapshotMemory, subtreeState } from '../../bridge/src/mcp/snapshot-text';
-import { buildInputSchema, forClients, propertySources } from '../../bridge/src/mcp/tool-schemas';
+import { buildInputSchema, firstSentence, forClients, propertySources } from '../../bridge/src/mcp/tool-schemas';
 import { listTools, TOOLS } from '../../bridge/src/mcp/tools';
 import type { SimplifiedState } from '../../schemas/generated/protocol';
 import { ACTION_VALIDATORS, ACTION_NAMES, type ActionName } from '../../schemas/generated/registry';
@@ -49,7 +49,7 @@ const MCP_FILE = path.join(REPO_ROOT, 'schemas', 'mcp', 'tool-params.json');
 describe('mcp: tool schemas come from schemas/', () => {
   const listed = listTools();
 
-  it('every property of every tool equals its protocol (or schemas/mcp) source, minus only not/dependentSchemas', () => {
+  it('every property of every tool equals its protocol (or schemas/mcp) source in model-facing form', () => {
     let checked = 0;
     for (const tool of TOOLS) {
       const schema = listed.find((t) => t.name === tool.name)?.inputSchema as Json;
@@ -85,7 +85,25 @@ describe('mcp: tool schemas come from schemas/', () => {
       expect(k.has('not'), t.name).to.equal(false);
       expect(k.has('$ref'), t.name).to.equal(false);
       expect(k.has('dependentSchemas'), t.name).to.equal(false);
+      for (const bound of ['minLength', 'maxLength', 'maxItems', 'title']) expect(k.has(bound), `${t.name} ${bound}`).to.equal(false);
     }
+  });
+
+  it('model-facing form: first sentence of each description, bounds left to the bridge, meaning kept', () => {
+    expect(firstSentence('Target by ARIA role (e.g. button, link), with optional name. Hidden elements never match.')).to.equal('Target by ARIA role (e.g. button, link), with optional name.');
+    expect(firstSentence('Clicks in a row; 2 also fires dblclick. Default 1.')).to.equal('Clicks in a row; 2 also fires dblclick.');
+    expect(firstSentence('One sentence only')).to.equal('One sentence only');
+    const click = listed.find((t) => t.name === 'browser_click')!.inputSchema as Json;
+    const p = click['properties'] as Record<string, Json>;
+    expect(p['role']!['description']).to.equal('Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name.');
+    expect(p['element_id']).to.not.have.property('maxLength');
+    expect(p['click_count']).to.include({ minimum: 1, maximum: 3 });
+    expect((p['modifiers']!['items'] as Json)['enum']).to.deep.equal(['Alt', 'Control', 'Meta', 'Shift']);
+    // The bounds are still the bridge's: a too-long ref is refused there, naming the field.
+    expect(ACTION_VALIDATORS.click.params({ element_id: 'e'.repeat(201) })).to.equal(false);
+    // A property named like a dropped keyword is a property, not a keyword.
+    const shape = forClients({ type: 'object', properties: { title: { type: 'string', title: 'T', maxLength: 3, description: 'The title. More.' } } });
+    expect(shape).to.deep.equal({ type: 'object', properties: { title: { type: 'string', description: 'The title.' } } });
   });
 
   it('every tool schema compiles in ajv strict mode, and what the protocol accepts the tool accepts', () => {

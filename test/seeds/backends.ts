@@ -63,6 +63,11 @@ export class Seed001Backend {
     });
   }
 
+  /** Open connections from extensions (connectors) right now. */
+  get clientCount(): number {
+    return [...this.wss.clients].filter((c) => c.readyState === c.OPEN).length;
+  }
+
   dropClient(): void {
     this.socket?.terminate();
     this.socket = null;
@@ -119,6 +124,10 @@ export class Seed000Backend {
         setTimeout(r, 200);
       });
     }
+  }
+
+  get clientCount(): number {
+    return [...this.wss.clients].filter((c) => c.readyState === c.OPEN).length;
   }
 
   command(data: Record<string, unknown>): void {

@@ -8,7 +8,8 @@ export interface ChatMsg {
   content: string;
 }
 
-export type Script = (messages: ChatMsg[], call: number) => string;
+/** May answer later (a slow model): return a Promise. */
+export type Script = (messages: ChatMsg[], call: number) => string | Promise<string>;
 
 export class ScriptedLlm {
   private server!: http.Server;
@@ -33,15 +34,18 @@ export class ScriptedLlm {
         }
         const parsed = JSON.parse(body) as { model: string; messages: ChatMsg[] };
         this.requests.push({ model: parsed.model, messages: parsed.messages, authorization: req.headers.authorization });
-        let content: string;
-        try {
-          content = this.script(parsed.messages, this.requests.length);
-        } catch (e) {
-          res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: String(e) }));
-          return;
-        }
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id: 'chatcmpl-x', object: 'chat.completion', model: parsed.model, choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }));
+        Promise.resolve()
+          .then(() => this.script(parsed.messages, this.requests.length))
+          .then(
+            (content) => {
+              if (res.destroyed) return; // the client gave up (aborted) meanwhile
+              res.writeHead(200, { 'content-type': 'application/json' });
+              res.end(JSON.stringify({ id: 'chatcmpl-x', object: 'chat.completion', model: parsed.model, choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }));
+            },
+            (e: unknown) => {
+              if (!res.destroyed) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: String(e) }));
+            },
+          );
       });
     });
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', () => r()));

@@ -120,9 +120,10 @@ describe('seed 000: a backend from the seed document drives the browser', functi
       const info = await m.add('000', other.url);
       expect(info).to.include({ dialect: '000', url: other.url, client_name: `seed000-connector ${other.url}` });
       await other.next('Snapshot');
-      expect(m.list()[0]?.backend_connected).to.equal(true);
+      await waitFor(() => m.list()[0]?.backend === 'connected');
+      expect(m.list()[0]?.session_id).to.be.a('string');
       expect((h.bridge.status()['agents'] as { client: { name: string } }[]).map((a) => a.client.name)).to.include(info.client_name);
-      expect(await m.remove(info.id)).to.equal(true);
+      expect(await m.remove(info.connector_id)).to.equal(true);
       expect(m.list()).to.deep.equal([]);
     } finally {
       await m.closeAll();
@@ -130,6 +131,14 @@ describe('seed 000: a backend from the seed document drives the browser', functi
     }
   });
 });
+
+async function waitFor(ok: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
 
 async function expectRejects(fn: () => Promise<unknown>, re: RegExp): Promise<void> {
   try {

@@ -58,6 +58,14 @@ describe('seed 002: driver and built-in agent in real Chromium', function () {
       'Api page',
     );
     h.fixtures.route('/api/search', { body: '{"ok":true}', contentType: 'application/json' });
+    // A page that changes by itself: 1.5 s after load a button appears (no command causes it).
+    h.fixtures.html(
+      '/later',
+      `<input aria-label="Query" placeholder="Search...">
+       <p id="status">Loading results…</p>
+       <script>setTimeout(() => { const b = document.createElement('button'); b.textContent = 'Show results'; b.onclick = () => { document.getElementById('status').textContent = 'shown' }; document.body.append(b); document.getElementById('status').textContent = 'Results ready'; }, 1500)</script>`,
+      'Later page',
+    );
     await setSettings(h, { saved_tools: [{ name: 'Paper Shop', url: h.fixtures.url('/index.html') }, { name: 'Api Page', url: h.fixtures.url('/api') }] });
     llm = await new ScriptedLlm(() => 'nothing').start();
   });
@@ -155,6 +163,54 @@ describe('seed 002: driver and built-in agent in real Chromium', function () {
     const cart = (await h.launched.browser.pages()).find((p) => p.url().includes('/cart.html') && p.url() !== '');
     await cart?.reload();
     expect(await cart?.$eval('#items', (e) => e.textContent)).to.contain('Mini Stapler');
+  });
+
+  it('a page that changes by itself: waitForChange delivers its <browsing_context> once; ids of unchanged elements stay the same', async function () {
+    this.timeout(60_000);
+    await h.openPage(h.fixtures.url('/later'));
+    const first = await driver.observe();
+    expect(first).not.to.contain('Show results');
+    const queryId = idOf(first, 'input', 'Query');
+    const update = await driver.waitForChange(AbortSignal.timeout(15_000));
+    expect(update, 'a change within 15 s').to.be.a('string');
+    expect(update).to.match(/^<browsing_context>\n\[Target Update\]\nURL: http:\/\/127\.0\.0\.1:\d+\/later\n/);
+    expect(idOf(update as string, 'input', 'Query'), 'an element keeps its id').to.equal(queryId);
+    const buttonId = idOf(update as string, 'button', 'Show results');
+    expect(buttonId).to.be.greaterThan(queryId);
+    // Nothing else changes: no update, however long one waits (the debounce does not invent one).
+    expect(await driver.waitForChange(AbortSignal.timeout(3_000))).to.equal(null);
+    const clicked = await driver.execute(`<tool_code>{"action": "click", "id": ${buttonId}}</tool_code>`);
+    expect(clicked.error, clicked.text).to.equal(false);
+    const page = (await h.launched.browser.pages()).find((p) => p.url().endsWith('/later'));
+    expect(await page?.$eval('#status', (e) => e.textContent)).to.equal('shown');
+  });
+
+  it('the built-in loop: a change while the LLM thinks aborts that answer and asks again with the new <browsing_context>', async function () {
+    this.timeout(90_000);
+    await h.openPage(h.fixtures.url('/later'));
+    const updates: string[] = [];
+    llm.setScript(async (messages, call) => {
+      const k = keywordOf(messages);
+      const last = messages[messages.length - 1]?.content ?? '';
+      if (call === 1) {
+        // A slow model: the page changes while it "thinks"; this answer must never be used.
+        await new Promise((r) => setTimeout(r, 8_000));
+        return `<tool_code>{"action": "type", "id": ${idOf(last, 'input', 'Query')}, "value": "stale"}</tool_code>\n${k}`;
+      }
+      if (!messages.some((m) => m.role === 'assistant')) return `<tool_code>{"action": "click", "id": ${idOf(last, 'button', 'Show results')}}</tool_code>\n${k}`;
+      return `Shown.\n${k}`;
+    });
+    const out = await runSeed002Agent({ driver, llm: openAiChat({ baseUrl: llm.baseUrl, model: 'scripted' }), goal: 'Show the results.', tools: [], maxTabs: 2, keyword: '[END:test-1]', maxSteps: 5, onUpdate: (t) => updates.push(t) });
+    expect(out.status, JSON.stringify(llm.requests.map((r) => r.messages[r.messages.length - 1]?.content.slice(-400)))).to.equal('done');
+    expect(updates.length, 'one update delivered').to.equal(1);
+    expect(updates[0]).to.contain('label="Show results"');
+    // The second request carries the first observation and the update, in one user turn.
+    const second = llm.requests[1]?.messages ?? [];
+    expect(second.map((m) => m.role)).to.deep.equal(['system', 'user']);
+    expect(second[1]?.content).to.contain('</browsing_context>\n\n<browsing_context>');
+    const page = (await h.launched.browser.pages()).find((p) => p.url().endsWith('/later'));
+    expect(await page?.$eval('#status', (e) => e.textContent)).to.equal('shown');
+    expect(await page?.$eval('input', (e) => (e as HTMLInputElement).value), 'the stale answer never ran').to.equal('');
   });
 
   it('`browser-use-ext agent --goal` runs the same loop from the command line', async function () {

@@ -1,10 +1,14 @@
 // Seed translators at their unit seams (a fake bridge port, no browser): the parts the browser
 // tests cannot reach cheaply — loopback refusal, ref replacement, id renumbering, task control.
 import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { ActionResultMessage, ActionableElement, SimplifiedState, TaskProgressMessage } from '../../schemas/generated/protocol';
 import { BackendUrlError, checkBackendUrl } from '../../bridge/src/seeds/backend-link';
 import { connectCommand } from '../../bridge/src/seeds/cli-connect';
+import { ConnectorManager } from '../../bridge/src/seeds/connector-manager';
 import { seed000Tree } from '../../bridge/src/seeds/seed000';
 import { Seed001Translator } from '../../bridge/src/seeds/seed001';
 import { Seed002Driver } from '../../bridge/src/seed002/driver';
@@ -113,6 +117,62 @@ describe('seeds: units', () => {
     expect(t.text.split('\n').slice(0, 2)).to.deep.equal(['System: Tab limit (3) reached. Released tab: https://example.com', 'System: Action executed but no DOM change detected within 15 seconds.']);
     expect(t.text).to.contain('</browsing_context>\n<api_activity>\n  <call method="POST" url="/api/search">\n    {"query":"weather today"}\n  </call>\n</api_activity>');
     expect(port.calls.find((c) => c.action === 'click')?.params).to.deep.equal({ element_id: 'e5', trusted: true });
+  });
+
+  it('seed 002 changes: delivered once the rendering held still for one poll; unchanged renderings never; ids stay with their elements', async () => {
+    const port = new FakePort();
+    const driver = new Seed002Driver(port as never, port as never);
+    port.states = [state([el('e1', 1), el('e2', 2)])];
+    const first = await driver.observe();
+    expect(first).to.contain('<button id="1" label="B1">').and.to.contain('<button id="2" label="B2">');
+    // Same rendering (a text change outside interactive elements is not in the block): nothing.
+    port.states = [state([el('e1', 1), el('e2', 2)])];
+    expect(await driver.pollChanges()).to.equal(null);
+    // e1 went, e3 came: seen once -> not yet; seen again -> delivered, e2 keeps id 2, e3 gets 3.
+    const next = () => state([el('e2', 1), el('e3', 2, { name: 'New' })]);
+    port.states = [next()];
+    expect(await driver.pollChanges()).to.equal(null);
+    port.states = [next()];
+    const update = await driver.pollChanges();
+    expect(update).to.equal('<browsing_context>\n[Target Update]\nURL: http://127.0.0.1/x\n\nInteractive Elements:\n<button id="2" label="B1"></button>\n<button id="3" label="New"></button>\n</browsing_context>');
+    // Delivered once.
+    port.states = [next()];
+    expect(await driver.pollChanges()).to.equal(null);
+    // A page that never holds still is never delivered (no two equal polls in a row).
+    for (let i = 0; i < 4; i++) {
+      port.states = [state([el('e2', 1), el(`e${10 + i}`, 2)])];
+      expect(await driver.pollChanges()).to.equal(null);
+    }
+    // The removed element's id answers "not found", never another element.
+    port.states = [next()];
+    const t = await driver.execute('<tool_code>{"action": "click", "id": 1}</tool_code>');
+    expect(t.text.split('\n')[0]).to.equal('System Error: Element ID 1 not found.');
+    expect(port.calls.some((c) => c.action === 'click')).to.equal(false);
+  });
+
+  it('bridge-run connectors: a remote or malformed URL is refused before anything starts; the saved list is read back', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-conn-'));
+    const file = path.join(dir, 'connectors.json');
+    try {
+      const m = new ConnectorManager({ bridgeAgentUrl: 'ws://127.0.0.1:9/agent', agentSecret: 'x', file });
+      for (const [url, code] of [['ws://192.0.2.1:8080', 'BACKEND_NOT_LOOPBACK'], ['http://localhost:8080', 'BACKEND_URL_INVALID'], ['localhost:8080', 'BACKEND_URL_INVALID']] as const) {
+        try {
+          await m.add('001', url);
+          expect.fail(`${url} was accepted`);
+        } catch (e) {
+          expect(e).to.be.instanceOf(BackendUrlError);
+          expect((e as BackendUrlError).code).to.equal(code);
+        }
+      }
+      expect(m.list()).to.deep.equal([]);
+      expect(fs.existsSync(file)).to.equal(false);
+      // A saved remote URL (a hand-edited file) is not dialed either.
+      fs.writeFileSync(file, JSON.stringify({ version: 1, connectors: [{ dialect: '001', url: 'ws://192.0.2.1:8080' }, { dialect: '999', url: 'ws://localhost:1' }] }));
+      await m.restore();
+      expect(m.list()).to.deep.equal([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('seed 003: error_type from our error codes', () => {

@@ -35,16 +35,40 @@ export interface ToolSchemaSpec {
 }
 
 const DROPPED = new Set(['not', 'dependentSchemas']);
+/**
+ * Length and count bounds are left to the bridge too: every tool definition is in the model's
+ * context on every request (tools/list was 10.6k tokens against Playwright MCP's 4.4k), and a call
+ * beyond a bound comes back as INVALID_MESSAGE naming the field. Number ranges stay: they carry
+ * meaning (viewport_expansion -1 = whole page). `title` of nested objects ("Point", "Target") is
+ * generator metadata.
+ */
+const BOUNDS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'title']);
 
-/** Removes the combinators described above from every params object (recursively), nothing else. */
-export function forClients(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(forClients);
-  if (typeof schema !== 'object' || schema === null) return schema;
+/**
+ * The first sentence of a protocol description: what the field is. The rest (defaults, edge cases,
+ * error codes) is for implementers; the model learns edge cases from the error that names them.
+ */
+export function firstSentence(text: string): string {
+  // A sentence ends at . ! or ? followed by a space and a capital, a quote or a bracket (not "e.g. b").
+  const m = /^([\s\S]+?[.!?])\s+(?=[A-Z"`(\[])/.exec(text);
+  return m?.[1] ?? text;
+}
+
+/**
+ * The model-facing form of a protocol schema: drops `not` and `dependentSchemas` from params
+ * objects (see above), length and count bounds and titles everywhere, and keeps the first sentence of every
+ * property description. Nothing else changes: types, enums, ranges and required stay.
+ */
+export function forClients(schema: unknown, key?: string): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => forClients(s));
+  if (typeof schema !== 'object' || schema === null) return key === 'description' && typeof schema === 'string' ? firstSentence(schema) : schema;
   const isParamsObject = 'properties' in schema;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) {
     if (isParamsObject && DROPPED.has(k)) continue;
-    out[k] = forClients(v);
+    if (BOUNDS.has(k)) continue;
+    // Under `properties`, keys are property names, not keywords.
+    out[k] = k === 'properties' && typeof v === 'object' && v !== null ? Object.fromEntries(Object.entries(v).map(([n, p]) => [n, forClients(p)])) : forClients(v, k);
   }
   return out;
 }

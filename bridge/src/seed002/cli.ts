@@ -93,7 +93,7 @@ export async function agentCommand(argv: string[]): Promise<number> {
 export async function driverCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { bridge: { type: 'string' }, 'max-tabs': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   if (values.help) {
-    process.stdout.write(`Usage: browser-use-ext seed002 [--bridge URL] [--max-tabs N]\nReads JSON lines {"reply": "<LLM reply>"} on stdin; writes {"text", "done", "error"} per line (the first line is the initial observation).\n`);
+    process.stdout.write(`Usage: browser-use-ext seed002 [--bridge URL] [--max-tabs N]\nReads JSON lines {"reply": "<LLM reply>"} on stdin; writes {"text", "done", "error"} per line (the first line is the initial observation).\nA line {"wait_for_change": <ms>} answers {"text", "update": true} with the <browsing_context> of a target tab that changed by itself within ms, else {"text": "", "update": false}.\n`);
     return 0;
   }
   const client = await AgentClient.connect({ url: values.bridge ?? `ws://127.0.0.1:${DEFAULT_PORT}/agent`, clientName: 'seed002-driver', maxTabs: intOpt(values['max-tabs'], 3, 'max-tabs', 100), callTimeoutMs: 15_000 });
@@ -104,10 +104,18 @@ export async function driverCommand(argv: string[]): Promise<number> {
   for await (const line of rl) {
     if (!line.trim()) continue;
     let reply: unknown;
+    let waitMs: unknown;
     try {
-      reply = (JSON.parse(line) as { reply?: unknown }).reply;
+      ({ reply, wait_for_change: waitMs } = JSON.parse(line) as { reply?: unknown; wait_for_change?: unknown });
     } catch {
       reply = undefined;
+    }
+    // {"wait_for_change": ms}: the next meaningful change on a target tab, if any within ms (seed 002's
+    // snapshot after a change the agent did not cause).
+    if (typeof waitMs === 'number' && Number.isInteger(waitMs) && waitMs >= 0 && waitMs <= 600_000) {
+      const update = await driver.waitForChange(AbortSignal.timeout(waitMs));
+      write({ text: update ?? '', done: false, error: false, update: update !== null });
+      continue;
     }
     if (typeof reply !== 'string') {
       write({ text: 'System Error: each input line must be JSON {"reply": "<the LLM reply>"}.', done: false, error: true });

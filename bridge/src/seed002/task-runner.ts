@@ -1,10 +1,10 @@
 // Runs seed 002 agent tasks a person types into the extension (user_task_submission), one at a
 // time, reporting task_progress (accepted, running, a step per command, done | failed | stopped)
 // and obeying task_control stop / redirect.
-import type { TaskControlMessage, UserTaskSubmissionMessage } from '../../../schemas/generated/protocol';
+import type { TaskControlMessage, TaskStepDetails, UserTaskSubmissionMessage } from '../../../schemas/generated/protocol';
 import type { AgentClient } from '../client/agent-client';
 import { runSeed002Agent, type AgentOutcome } from './agent-loop';
-import { Seed002Driver } from './driver';
+import { Seed002Driver, type TurnResult } from './driver';
 import type { ChatFn } from './llm';
 import { sessionKeyword, type PromptTool } from './prompt';
 
@@ -33,7 +33,7 @@ export function hostOf(url: string): string {
 }
 
 /** One goal, start to finish, on this client's session. */
-export async function runGoal(o: TaskRunnerOptions, goal: string, extra: { signal?: AbortSignal; takeRedirects?: () => string[]; onStep?: Parameters<typeof runSeed002Agent>[0]['onStep']; host?: string } = {}): Promise<AgentOutcome> {
+export async function runGoal(o: TaskRunnerOptions, goal: string, extra: { signal?: AbortSignal; takeRedirects?: () => string[]; onStep?: Parameters<typeof runSeed002Agent>[0]['onStep']; host?: string; startTabId?: number } = {}): Promise<AgentOutcome> {
   const driver = new Seed002Driver(o.client, o.client, o.driverOptions);
   const tools = o.tools ?? (await loadTools(o.client));
   return runSeed002Agent({
@@ -47,7 +47,27 @@ export async function runGoal(o: TaskRunnerOptions, goal: string, extra: { signa
     ...(extra.signal ? { signal: extra.signal } : {}),
     ...(extra.takeRedirects ? { takeRedirects: extra.takeRedirects } : {}),
     ...(extra.onStep ? { onStep: extra.onStep } : {}),
+    ...(extra.startTabId === undefined ? {} : { startTabId: extra.startTabId }),
   });
+}
+
+/** The panel's step log: what the agent said (its reply without the command and keyword), the command and its outcome. */
+export function stepDetails(reply: string, turn: TurnResult): TaskStepDetails {
+  const said = reply
+    .replace(/<tool_code>[\s\S]*?<\/tool_code>/g, '')
+    .replace(/```json[\s\S]*?```/g, '')
+    .replace(/\[END:[^\]]*\]/g, '')
+    .trim();
+  const lines = turn.text.split('\n');
+  const error = lines.find((l) => l.startsWith('System Error:')) ?? null;
+  const notice = lines.find((l) => l.startsWith('System:')) ?? null;
+  const url = /^URL: (.*)$/m.exec(turn.text)?.[1] ?? null;
+  const actions: NonNullable<TaskStepDetails['actions']> = [];
+  if (turn.command) {
+    const { action, ...params } = turn.command;
+    actions.push({ name: action, params, result: error ? null : notice, error, ...(turn.done ? { is_done: true } : {}) });
+  }
+  return { url, next_goal: said.slice(0, 5000), actions };
 }
 
 /** Listens for tasks on the client until it closes. */
@@ -74,10 +94,12 @@ export function serveTasks(o: TaskRunnerOptions, log: (line: string) => void = (
       signal: state.abort.signal,
       takeRedirects: () => state.redirects.splice(0),
       host: hostOf(m.context.url),
+      // The tab the person was looking at when they typed the task (the panel itself is no tab).
+      startTabId: m.context.active_tab_id,
       onStep: (s) => {
         const cmd = s.turn.command ? JSON.stringify(s.turn.command) : 'no command';
         const firstError = s.turn.text.split('\n').find((l) => l.startsWith('System Error:'));
-        o.client.sendTaskProgress({ task_id: id, status: 'step', step: s.step, message: `${cmd}${firstError ? ` -> ${firstError}` : ''}`.slice(0, 2000) });
+        o.client.sendTaskProgress({ task_id: id, status: 'step', step: s.step, message: `${cmd}${firstError ? ` -> ${firstError}` : ''}`.slice(0, 2000), step_details: stepDetails(s.reply, s.turn) });
         log(`  step ${s.step}: ${cmd}`);
       },
     })

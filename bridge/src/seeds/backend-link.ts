@@ -8,6 +8,13 @@ import { isLoopbackHost } from '../origin-check';
 
 export class BackendUrlError extends Error {
   override name = 'BackendUrlError';
+  constructor(
+    message: string,
+    /** BACKEND_URL_INVALID (not a ws:// URL) or BACKEND_NOT_LOOPBACK (remote without allowRemote). */
+    readonly code: 'BACKEND_URL_INVALID' | 'BACKEND_NOT_LOOPBACK' = 'BACKEND_URL_INVALID',
+  ) {
+    super(message);
+  }
 }
 
 /** Throws BackendUrlError when url is not ws(s):// or (without allowRemote) not a loopback host. */
@@ -21,7 +28,7 @@ export function checkBackendUrl(url: string, allowRemote: boolean): URL {
   if (u.protocol !== 'ws:' && u.protocol !== 'wss:') throw new BackendUrlError(`"${url}" is not a WebSocket URL (ws:// or wss://).`);
   const host = u.hostname.replace(/^\[|\]$/g, '');
   if (!allowRemote && !isLoopbackHost(host)) {
-    throw new BackendUrlError(`Refusing to connect to ${u.host}: a backend can drive your logged-in browser, so only loopback backends are allowed. Add --allow-remote if you really mean it.`);
+    throw new BackendUrlError(`Refusing to connect to ${u.host}: a backend can drive your logged-in browser, so only loopback backends are allowed. Add --allow-remote if you really mean it.`, 'BACKEND_NOT_LOOPBACK');
   }
   return u;
 }

@@ -31,7 +31,7 @@ export function connectorClientName(dialect: Dialect, backendUrl: string): strin
   return `seed${dialect}-connector ${backendUrl}`.slice(0, 100);
 }
 
-/** Events: 'backend-open', 'backend-close', 'stopped' (why). */
+/** Events: 'backend-open', 'backend-close', 'backend-retry' (delayMs, why), 'stopped' (why). */
 export class SeedConnector extends EventEmitter {
   private agent: AgentClient | null = null;
   private link: BackendLink | null = null;
@@ -40,6 +40,11 @@ export class SeedConnector extends EventEmitter {
 
   constructor(private readonly opts: ConnectorOptions) {
     super();
+  }
+
+  /** The agent session this connector holds on the bridge (null before start()). */
+  get sessionId(): string | null {
+    return this.agent?.sessionId ?? null;
   }
 
   get clientName(): string {
@@ -69,7 +74,10 @@ export class SeedConnector extends EventEmitter {
       log?.info(`backend link closed (${code})`);
       this.emit('backend-close', code);
     });
-    link.on('retry', (ms: number, why: string) => log?.debug(`backend ${this.opts.backendUrl} unreachable (${why}); retrying in ${ms} ms`));
+    link.on('retry', (ms: number, why: string) => {
+      log?.debug(`backend ${this.opts.backendUrl} unreachable (${why}); retrying in ${ms} ms`);
+      this.emit('backend-retry', ms, why);
+    });
     link.on('bad-frame', (text: string) => {
       log?.warn(`backend sent a frame that is not JSON (${text.length} chars); answered with an error`);
       if (translator001) link.send({ id: null, success: false, error: 'Frame is not JSON. Send {"id":"...","type":"snapshot"}.' });

@@ -3,13 +3,40 @@
 // messages meant for the person (task_progress, agent_sessions, errors about tasks). Registered
 // synchronously at top level from index.ts (MV3: a worker woken by an event sees only listeners that
 // exist when the script first runs).
-import type { ContextElement, ProtocolMessage } from '../../../schemas/generated/protocol';
+import type { ContextElement, ErrorMessage, ProtocolMessage } from '../../../schemas/generated/protocol';
 import { isPanelRequest, PANEL_KEYS, SETTING_KEYS, UI_CHANNEL, type PanelRequest, type PanelResponse, type UiRequest } from '../shared/panel-messages';
 import type { BridgeConnection } from './bridge-connection';
 import { controllerOf, onAgentSessions, onTabComplete } from './controlled-tabs';
 import { clearFinishedTasks, onTaskError, onTaskProgress, runningTaskIds, submitTask, taskControl } from './task-relay';
 
 const MENU_ID = 'bux-ask-agent';
+
+/** connector_control requests waiting for the bridge's answer (backend_connectors or error, by request_id). */
+const connectorReplies = new Map<string, (r: PanelResponse) => void>();
+const CONNECTOR_REPLY_MS = 15_000;
+
+function connectorControl(send: (m: ProtocolMessage) => boolean, m: { command: 'add'; dialect: '000' | '001'; url: string } | { command: 'remove'; connector_id: string }): Promise<PanelResponse> {
+  const request_id = `conn-${crypto.randomUUID()}`;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      connectorReplies.delete(request_id);
+      resolve({ ok: false, error: 'The bridge did not answer within 15 s. Check that it runs (connection status above), then try again.' });
+    }, CONNECTOR_REPLY_MS);
+    connectorReplies.set(request_id, (r) => {
+      clearTimeout(timer);
+      connectorReplies.delete(request_id);
+      resolve(r);
+    });
+    if (!send({ type: 'connector_control', request_id, ...m })) connectorReplies.get(request_id)?.({ ok: false, error: 'Not connected to the bridge; see the connection status above.' });
+  });
+}
+
+function onConnectorError(e: ErrorMessage): boolean {
+  const answer = e.in_reply_to ? connectorReplies.get(e.in_reply_to) : undefined;
+  if (!answer) return false;
+  answer({ ok: false, error_code: e.error_info.error_code, error: `${e.error_info.error_code}: ${e.error_info.message}` });
+  return true;
+}
 
 export function registerPanelRelay(connection: BridgeConnection): void {
   const send = (m: ProtocolMessage): boolean => {
@@ -63,8 +90,12 @@ export function onBridgeMessage(message: ProtocolMessage): boolean {
       void chrome.storage.session.set({ [PANEL_KEYS.agents]: message.sessions });
       void onAgentSessions(message.sessions);
       return true;
+    case 'backend_connectors':
+      void chrome.storage.session.set({ [PANEL_KEYS.connectors]: message.connectors });
+      if (message.request_id) connectorReplies.get(message.request_id)?.({ ok: true });
+      return true;
     case 'error':
-      return onTaskError(message);
+      return onConnectorError(message) || onTaskError(message);
     default:
       return false;
   }
@@ -86,7 +117,7 @@ async function handle(req: PanelRequest, sender: chrome.runtime.MessageSender, s
   switch (req.op) {
     case 'submit_task': {
       const element = req.use_element ? (((await chrome.storage.session.get(PANEL_KEYS.pendingElement))[PANEL_KEYS.pendingElement] as ContextElement | undefined) ?? null) : null;
-      const r = await submitTask(send, connection.connected, req.prompt, element);
+      const r = await submitTask(send, connection.connected, req.prompt, element, req.agent_session_id ?? null);
       if (r.ok) await chrome.storage.session.remove(PANEL_KEYS.pendingElement);
       return r;
     }
@@ -96,6 +127,12 @@ async function handle(req: PanelRequest, sender: chrome.runtime.MessageSender, s
       return send({ type: 'session_control', command: 'release_tab', session_id: req.session_id, tab_id: req.tab_id }) ? { ok: true } : { ok: false, error: 'Not connected to the bridge.' };
     case 'disconnect_agent':
       return send({ type: 'session_control', command: 'disconnect', session_id: req.session_id }) ? { ok: true } : { ok: false, error: 'Not connected to the bridge.' };
+    case 'connector_add':
+    case 'connector_remove':
+      // Only the extension's own pages (the side panel) may point the bridge at a backend, never a
+      // content script running in a web page.
+      if (!sender.url?.startsWith(chrome.runtime.getURL(''))) return { ok: false, error: 'Backends can be connected only from the extension\'s side panel.' };
+      return req.op === 'connector_add' ? connectorControl(send, { command: 'add', dialect: req.dialect, url: req.url }) : connectorControl(send, { command: 'remove', connector_id: req.connector_id });
     case 'reconnect':
       connection.reconnectNow();
       return { ok: true };

@@ -30,7 +30,7 @@ function newTaskId(): string {
   return `task-${Date.now().toString(36)}-${Array.from(rnd, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-export async function submitTask(send: Send, connected: boolean, prompt: string, element: ContextElement | null): Promise<{ ok: true; task_id: string } | { ok: false; error: string }> {
+export async function submitTask(send: Send, connected: boolean, prompt: string, element: ContextElement | null, agentSessionId: string | null = null): Promise<{ ok: true; task_id: string } | { ok: false; error: string }> {
   const text = prompt.trim();
   if (!text) return { ok: false, error: 'Type what the agent should do first.' };
   if (!connected) return { ok: false, error: 'Not connected to the bridge; see the connection status above.' };
@@ -38,7 +38,7 @@ export async function submitTask(send: Send, connected: boolean, prompt: string,
   const task_id = newTaskId();
   const record: TaskRecord = { task_id, prompt: text, url: context.url, page_title: context.page_title, element, submitted_at: Date.now(), state: 'submitted', log: [{ at: Date.now(), status: 'submitted', message: 'Sent to the bridge.' }] };
   await updateTasks((tasks) => [record, ...tasks]);
-  const sent = send({ type: 'user_task_submission', task_id, user_prompt: text.slice(0, 20_000), timestamp: new Date().toISOString(), context });
+  const sent = send({ type: 'user_task_submission', task_id, user_prompt: text.slice(0, 20_000), timestamp: new Date().toISOString(), context, ...(agentSessionId ? { agent_session_id: agentSessionId } : {}) });
   if (!sent) {
     await fail(task_id, 'The task could not be sent: the bridge connection closed. Submit it again once connected.');
     return { ok: false, error: 'The bridge connection closed; try again once connected.' };
@@ -81,14 +81,15 @@ function fail(taskId: string, message: string): Promise<unknown> {
   });
 }
 
-const NO_AGENT_HELP = 'No agent that accepts tasks is connected. Start one in a terminal: `python -m browser_use_ext serve --llm openai --model gpt-4o` (see the README for Anthropic, Google, Ollama or any OpenAI-compatible server), then submit the task again.';
+const NO_AGENT_HELP = 'No agent that accepts tasks is connected. Start one in a terminal: `python -m browser_use_ext serve --llm openai --model gpt-4o` (see the README for Anthropic, Google, Ollama or any OpenAI-compatible server), or with no Python the built-in agent: `npx browser-use-ext agent --base-url <OpenAI-compatible URL> --model <model>`; then submit the task again.';
 
 /** An `error` from the bridge that answers one of our task messages. Returns true when handled. */
 export function onTaskError(e: ErrorMessage): boolean {
   const code = e.error_info.error_code;
   const id = e.in_reply_to ?? (typeof e.error_info.details?.['task_id'] === 'string' ? (e.error_info.details['task_id'] as string) : null);
   if (!id || !id.startsWith('task-')) return false;
-  if (code === 'NO_TASK_AGENT') void fail(id, NO_AGENT_HELP);
+  // A chosen runner that is gone: the bridge's message names it; otherwise how to start an agent.
+  if (code === 'NO_TASK_AGENT') void fail(id, e.error_info.details?.['agent_session_id'] ? e.error_info.message : NO_AGENT_HELP);
   else if (code === 'TASK_NOT_FOUND') void fail(id, e.error_info.message);
   else void fail(id, `${code}: ${e.error_info.message}`);
   return true;

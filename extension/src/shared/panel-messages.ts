@@ -3,7 +3,7 @@
 // sees into storage (connection status and agents in storage.session, tasks in storage.local so past
 // tasks survive a browser restart); pages render from storage and follow chrome.storage.onChanged,
 // so a panel opened later, or a worker that restarted, shows the same thing.
-import type { AgentSessionInfo, ContextElement, TaskStepDetails } from '../../../schemas/generated/protocol';
+import type { AgentSessionInfo, BackendConnectorInfo, ContextElement, TaskStepDetails } from '../../../schemas/generated/protocol';
 
 export const PANEL_KEYS = {
   /** storage.session: ConnectionStatus. */
@@ -14,6 +14,10 @@ export const PANEL_KEYS = {
   tasks: 'bux_tasks',
   /** storage.session: the element the person right-clicked ("Ask the agent about this"), waiting for a question. */
   pendingElement: 'bux_pending_element',
+  /** storage.session: BackendConnectorInfo[] from the bridge's latest backend_connectors (the panel's "Connect a backend"). */
+  connectors: 'bux_connectors',
+  /** storage.local: hello.client.name of the agent the person picked under "Run with" (kept across restarts; session ids are not). */
+  taskRunner: 'bux_task_runner',
 } as const;
 
 /** Settings keys in storage.local besides config.ts's (bridge URL, secret, evaluate, trusted input, dialogs). */
@@ -77,7 +81,9 @@ export interface TaskRecord {
 }
 
 export type PanelRequest =
-  | { bux: 'panel'; op: 'submit_task'; prompt: string; use_element: boolean }
+  | { bux: 'panel'; op: 'submit_task'; prompt: string; use_element: boolean; agent_session_id?: string | null }
+  | { bux: 'panel'; op: 'connector_add'; dialect: '000' | '001'; url: string }
+  | { bux: 'panel'; op: 'connector_remove'; connector_id: string }
   | { bux: 'panel'; op: 'task_control'; task_id: string; command: 'stop' | 'redirect'; text?: string }
   | { bux: 'panel'; op: 'release_tab'; session_id: string; tab_id: number }
   | { bux: 'panel'; op: 'disconnect_agent'; session_id: string }
@@ -85,7 +91,7 @@ export type PanelRequest =
   | { bux: 'panel'; op: 'clear_tasks' }
   | { bux: 'overlay'; op: 'stop' };
 
-export type PanelResponse = { ok: true; task_id?: string } | { ok: false; error: string };
+export type PanelResponse = { ok: true; task_id?: string } | { ok: false; error: string; error_code?: string };
 
 export function isPanelRequest(m: unknown): m is PanelRequest {
   if (typeof m !== 'object' || m === null) return false;
@@ -99,4 +105,4 @@ export type UiRequest =
   | { channel: typeof UI_CHANNEL; kind: 'overlay'; show: boolean; agent?: string; task?: string | null }
   | { channel: typeof UI_CHANNEL; kind: 'context_element' };
 
-export type { AgentSessionInfo };
+export type { AgentSessionInfo, BackendConnectorInfo };

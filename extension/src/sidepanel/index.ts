@@ -3,7 +3,7 @@
 // with their tabs (release / disconnect), past tasks. Renders from chrome.storage (written by the
 // worker: panel-relay.ts, connection-status.ts, task-relay.ts) and follows its changes; commands go
 // to the worker with chrome.runtime.sendMessage.
-import type { AgentSessionInfo, ContextElement } from '../../../schemas/generated/protocol';
+import type { AgentSessionInfo, BackendConnectorInfo, ContextElement } from '../../../schemas/generated/protocol';
 import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../background/config';
 import { PANEL_KEYS, type ConnectionStatus, type PanelRequest, type PanelResponse, type TaskLogEntry, type TaskRecord } from '../shared/panel-messages';
 import { pairWithCode, pairWithSecret } from './pair';
@@ -31,6 +31,14 @@ let agents: AgentSessionInfo[] = [];
 let tasks: TaskRecord[] = [];
 let pending: ContextElement | null = null;
 let pairOpen = false;
+let connectors: BackendConnectorInfo[] = [];
+/** hello.client.name of the agent the person picked under "Run with" (storage.local). */
+let runnerName: string | null = null;
+
+/** The built-in seed 002 agent (`npx browser-use-ext agent`) says so, for a person who has no Python. */
+const BUILTIN_AGENT = 'seed002-agent';
+const agentLabel = (a: AgentSessionInfo) => (a.client.name === BUILTIN_AGENT ? `Built-in agent (seed 002) · ${a.client.name} ${a.client.version}` : `${a.client.name} ${a.client.version}`);
+const takers = () => agents.filter((a) => a.connected && a.capabilities.includes('accepts_tasks'));
 
 const ask = (req: PanelRequest): Promise<PanelResponse> => chrome.runtime.sendMessage(req).catch((e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) })) as Promise<PanelResponse>;
 
@@ -48,6 +56,17 @@ function renderConnection(): void {
   const connected = state === 'connected';
   $<HTMLButtonElement>('task-submit').disabled = !connected;
   $('no-agent').hidden = !connected || taker;
+  renderRunner();
+}
+
+/** "Run with": every connected agent that accepts tasks; the person's pick persists by client name. */
+function renderRunner(): void {
+  const list = takers();
+  const select = $<HTMLSelectElement>('task-runner');
+  $('runner-row').hidden = list.length === 0;
+  const chosen = list.find((a) => a.session_id === select.value) ?? list.find((a) => a.client.name === runnerName) ?? list[0];
+  select.replaceChildren(...list.map((a) => el('option', { value: a.session_id, textContent: agentLabel(a), selected: a === chosen })));
+  if (chosen) select.value = chosen.session_id;
 }
 
 function elementLabel(e: NonNullable<ContextElement>): string {
@@ -110,7 +129,7 @@ function renderAgents(): void {
   $('agent-list').replaceChildren(
     ...agents.map((a) => {
       const status = a.connected ? (a.capabilities.includes('accepts_tasks') ? 'accepts tasks' : 'connected') : `disconnected, tabs freed in ${Math.ceil((a.release_in_ms ?? 0) / 1000)} s`;
-      const head = el('div', { className: 'row agent' }, el('span', { className: 'agent-name' }, `${a.client.name} ${a.client.version}`), el('span', { className: 'badge' }, status));
+      const head = el('div', { className: 'row agent' }, el('span', { className: 'agent-name' }, agentLabel(a)), el('span', { className: 'badge' }, status));
       const disconnect = el('button', { type: 'button', className: 'secondary', textContent: 'Disconnect', title: 'End this agent session now: its tabs are freed and its task ends' });
       disconnect.dataset['sessionId'] = a.session_id;
       disconnect.addEventListener('click', () => void ask({ bux: 'panel', op: 'disconnect_agent', session_id: a.session_id }));
@@ -126,7 +145,8 @@ function renderAgents(): void {
         }),
       );
       if (!a.tabs.length) tabs.append(el('li', {}, el('span', {}, 'holds no tab')));
-      const li = el('li', {}, head, tabs);
+      const backend = connectors.find((c) => c.session_id === a.session_id);
+      const li = el('li', {}, head, ...(backend ? [el('div', { className: 'backend-of' }, `seed ${backend.dialect} backend ${backend.url}: ${backend.backend}`)] : []), tabs);
       li.dataset['sessionId'] = a.session_id;
       return li;
     }),
@@ -134,8 +154,37 @@ function renderAgents(): void {
   renderConnection();
 }
 
+function renderConnectors(): void {
+  $('backend-list').replaceChildren(
+    ...connectors.map((c) => {
+      const remove = el('button', { type: 'button', className: 'secondary', textContent: 'Remove', title: 'Stop this connector and forget it (the bridge no longer dials this backend)' });
+      remove.addEventListener('click', () => void ask({ bux: 'panel', op: 'connector_remove', connector_id: c.connector_id }).then((r) => showBackendResult(r.ok ? 'Removed.' : r.error, !r.ok)));
+      const state = c.backend === 'connected' ? 'connected' : c.backend === 'connecting' ? 'connecting…' : 'not reachable';
+      const li = el('li', {}, el('div', { className: 'row' }, el('span', { className: 'url', title: c.url }, `seed ${c.dialect} · ${c.url}`), el('span', { className: 'badge' }, state), remove));
+      if (c.last_error) {
+        const why = el('div', { className: 'why' }, `${c.last_error.error_code}: ${c.last_error.message}`);
+        why.dataset['errorCode'] = c.last_error.error_code;
+        li.append(why);
+      }
+      li.dataset['connectorId'] = c.connector_id;
+      li.dataset['backend'] = c.backend;
+      return li;
+    }),
+  );
+}
+
+function showBackendResult(message: string, error: boolean, code?: string): void {
+  const p = $('backend-result');
+  p.textContent = message;
+  p.className = error ? 'error' : 'hint';
+  if (code) p.dataset['errorCode'] = code;
+  else delete p.dataset['errorCode'];
+}
+
 async function load(): Promise<void> {
-  const [s, l] = await Promise.all([chrome.storage.session.get([PANEL_KEYS.connection, PANEL_KEYS.agents, PANEL_KEYS.pendingElement]), chrome.storage.local.get([PANEL_KEYS.tasks, STORAGE_KEYS.bridgeUrl])]);
+  const [s, l] = await Promise.all([chrome.storage.session.get([PANEL_KEYS.connection, PANEL_KEYS.agents, PANEL_KEYS.pendingElement, PANEL_KEYS.connectors]), chrome.storage.local.get([PANEL_KEYS.tasks, STORAGE_KEYS.bridgeUrl, PANEL_KEYS.taskRunner])]);
+  connectors = (s[PANEL_KEYS.connectors] as BackendConnectorInfo[] | undefined) ?? [];
+  runnerName = typeof l[PANEL_KEYS.taskRunner] === 'string' ? (l[PANEL_KEYS.taskRunner] as string) : null;
   connection = (s[PANEL_KEYS.connection] as ConnectionStatus | undefined) ?? null;
   agents = (s[PANEL_KEYS.agents] as AgentSessionInfo[] | undefined) ?? [];
   pending = (s[PANEL_KEYS.pendingElement] as ContextElement | undefined) ?? null;
@@ -147,6 +196,7 @@ async function load(): Promise<void> {
   renderAgents();
   renderPending();
   renderTasks();
+  renderConnectors();
 }
 
 chrome.storage.onChanged.addListener((changes, area) => {
@@ -163,6 +213,11 @@ chrome.storage.onChanged.addListener((changes, area) => {
     }
     if (PANEL_KEYS.agents in changes) {
       agents = (changes[PANEL_KEYS.agents]?.newValue as AgentSessionInfo[] | undefined) ?? [];
+      renderAgents();
+    }
+    if (PANEL_KEYS.connectors in changes) {
+      connectors = (changes[PANEL_KEYS.connectors]?.newValue as BackendConnectorInfo[] | undefined) ?? [];
+      renderConnectors();
       renderAgents();
     }
     if (PANEL_KEYS.pendingElement in changes) {
@@ -249,7 +304,8 @@ async function submit(): Promise<void> {
   const input = $<HTMLTextAreaElement>('task-input');
   const err = $('task-error');
   err.textContent = '';
-  const r = await ask({ bux: 'panel', op: 'submit_task', prompt: input.value, use_element: pending !== null });
+  const runner = takers().find((a) => a.session_id === $<HTMLSelectElement>('task-runner').value);
+  const r = await ask({ bux: 'panel', op: 'submit_task', prompt: input.value, use_element: pending !== null, agent_session_id: runner?.session_id ?? null });
   if (r.ok) input.value = '';
   else err.textContent = r.error;
 }
@@ -278,6 +334,25 @@ $<HTMLFormElement>('redirect-form').addEventListener('submit', (ev) => {
     $('task-error').textContent = r.ok ? '' : r.error;
   });
 });
+$('task-runner').addEventListener('change', () => {
+  const a = takers().find((t) => t.session_id === $<HTMLSelectElement>('task-runner').value);
+  runnerName = a?.client.name ?? null;
+  void chrome.storage.local.set({ [PANEL_KEYS.taskRunner]: runnerName });
+});
+
+// --- backends (seeds 000/001) -----------------------------------------------------------------------
+$<HTMLFormElement>('backend-form').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  const dialect = $<HTMLSelectElement>('backend-dialect').value === '000' ? '000' : '001';
+  const url = $<HTMLInputElement>('backend-url').value.trim();
+  if (!url) {
+    showBackendResult('Type the backend\'s WebSocket address, e.g. ws://localhost:8080.', true);
+    return;
+  }
+  showBackendResult(`Connecting to ${url}…`, false);
+  void ask({ bux: 'panel', op: 'connector_add', dialect, url }).then((r) => (r.ok ? showBackendResult(`Added: the bridge dials ${url} (seed ${dialect}) and keeps dialing it, also after a restart, until you remove it.`, false) : showBackendResult(r.error, true, r.error_code)));
+});
+
 $('clear-history').addEventListener('click', () => void ask({ bux: 'panel', op: 'clear_tasks' }));
 
 // Disconnected agents count down to their release.

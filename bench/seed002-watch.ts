@@ -1,0 +1,85 @@
+// npm run bench:seed002 — what seed 002's change watch costs and how late it reports: the driver
+// polls its target tabs with get_state while the LLM thinks (Seed002Driver.waitForChange, default
+// every 1000 ms, delivered once two polls agree). Measures (1) one poll (pollChanges: get_state of
+// one target tab + rendering) on the fixture shop and on a 1500-row page, (2) the delay from a page
+// changing by itself to waitForChange returning it. Not a timed test.
+// Writes bench/results/seed002-watch.json and .md with the machine's load.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Seed002Driver } from '../bridge/src/seed002/driver';
+import { REPO_ROOT } from '../test/harness/browser';
+import { startHarness } from '../test/harness/harness';
+
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 10);
+const OUT = path.join(REPO_ROOT, 'bench', 'results');
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)] as number;
+
+function largePage(rows = 1500): string {
+  const body = ['<h1>Large</h1><table>'];
+  for (let i = 0; i < rows; i++) body.push(`<tr><td>Row ${i}</td><td><a href="#r${i}">Open ${i}</a></td><td><button>Buy ${i}</button></td></tr>`);
+  return body.join('') + '</table>';
+}
+
+async function main(): Promise<void> {
+  const h = await startHarness({ fixturesDir: path.join(REPO_ROOT, 'python-shim-spec/tests/fixtures/shop') });
+  const times: Record<string, number[]> = {};
+  const add = (k: string, ms: number) => (times[k] ??= []).push(ms);
+  try {
+    const large = h.fixtures.html('/large', largePage(), 'Large');
+    // A page whose button appears when the bench asks (window.change()), with no command involved.
+    const later = h.fixtures.html('/later', `<input aria-label="Query"><script>window.change = () => { const b = document.createElement('button'); b.textContent = 'New ' + Date.now(); document.body.append(b); }</script>`, 'Later');
+    for (const [site, url] of [['shop', h.fixtures.url('/index.html')], ['large (1500 rows, 500 elements cap)', large]] as const) {
+      const page = await h.openPage(url);
+      const agent = await h.connectAgent();
+      const driver = new Seed002Driver(agent, agent);
+      await driver.observe();
+      for (let i = 0; i < RUNS; i++) {
+        const t0 = performance.now();
+        await driver.pollChanges();
+        add(`one poll: ${site}`, performance.now() - t0);
+      }
+      await agent.close();
+      await page.close();
+    }
+    const page = await h.openPage(later);
+    const agent = await h.connectAgent();
+    const driver = new Seed002Driver(agent, agent);
+    await driver.observe();
+    for (let i = 0; i < RUNS; i++) {
+      const watching = driver.waitForChange(AbortSignal.timeout(15_000));
+      await new Promise((r) => setTimeout(r, 200 + Math.random() * 1000));
+      const t0 = performance.now();
+      await page.evaluate(() => (window as unknown as { change(): void }).change());
+      const got = await watching;
+      if (got === null) throw new Error('no change reported within 15 s');
+      add('page change -> delivered (1000 ms polls)', performance.now() - t0);
+    }
+    await agent.close();
+  } finally {
+    await h.close();
+  }
+  const rows = Object.entries(times).map(([k, xs]) => ({ what: k, n: xs.length, mean_ms: Math.round(mean(xs)), p50_ms: Math.round(pct(xs, 50)), p95_ms: Math.round(pct(xs, 95)) }));
+  const summary = { runs: RUNS, load: os.loadavg().map((x) => x.toFixed(2)).join(' '), cpus: os.cpus().length, date: new Date().toISOString() };
+  fs.mkdirSync(OUT, { recursive: true });
+  fs.writeFileSync(path.join(OUT, 'seed002-watch.json'), JSON.stringify({ summary, rows }, null, 2) + '\n');
+  const md = [
+    '# Seed 002 change watch: cost of a poll, delay of a delivery',
+    '',
+    `${summary.date}, ${RUNS} rounds, load average ${summary.load} on ${summary.cpus} cores (machine shared with other jobs).`,
+    'A poll runs only while the LLM thinks; delivery needs two agreeing polls, so expect 1-2 poll intervals plus two polls.',
+    '',
+    '| what | n | mean ms | p50 ms | p95 ms |',
+    '|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.what} | ${r.n} | ${r.mean_ms} | ${r.p50_ms} | ${r.p95_ms} |`),
+    '',
+  ].join('\n');
+  fs.writeFileSync(path.join(OUT, 'seed002-watch.md'), md);
+  process.stdout.write(md);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});

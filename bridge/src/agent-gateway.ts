@@ -1,0 +1,334 @@
+// The agent side of the bridge: every kind of agent (Python shim, TypeScript client, MCP clients
+// through mcp/bridge-link.ts, seed 000/001 connectors, the seed 002 agent) is an ordinary agent
+// session here, with one interface: sessions lease tabs (sessions.ts, contract I), actions for one
+// tab run one at a time (tab-queue.ts) and go to the extension through extension-link.ts, tasks a
+// person submits are relayed (tasks.ts, contract H), and the person's controls from the side panel
+// apply (agent-sessions.ts). server.ts routes an agent's messages here after its handshake.
+import type {
+  ActionMessage,
+  ActionResultMessage,
+  ErrorInfo,
+  HelloMessage,
+  ProtocolMessage,
+  SessionControlMessage,
+  StateUpdateMessage,
+  TaskControlMessage,
+  TaskProgressMessage,
+  UserTaskSubmissionMessage,
+} from '../../schemas/generated/protocol';
+import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
+import { CLOSE_CODES } from '../../schemas/lib/close-codes';
+import { errorInfo } from '../../schemas/lib/wire';
+import { cappedMaxTabs, holderDescription, resolveControl, type SessionsPublisher, takeOverFromPredecessor } from './agent-sessions';
+import { errorResult, type ExtensionLink } from './extension-link';
+import type { Logger } from './log';
+import { CLOSE, type Peer } from './peer';
+import type { Released, Session, SessionRegistry } from './sessions';
+import { TabQueues } from './tab-queue';
+import { FINAL_TASK_STATUSES, type TaskRegistry } from './tasks';
+import { BRIDGE_NAME, BRIDGE_VERSION } from './version';
+
+type Target = { ok: true; tabId: number | null } | { ok: false; error: ErrorInfo };
+
+/** Actions on the browser rather than a tab: no implicit hand-over of the active tab. open_tool/list_tools: seed 002. */
+const BROWSER_LEVEL = new Set<string>(['open_tab', 'list_tabs', 'open_tool', 'list_tools']);
+
+export interface AgentGatewayOptions {
+  log: Logger;
+  sessions: SessionRegistry;
+  tasks: TaskRegistry;
+  publisher: SessionsPublisher;
+  extension: ExtensionLink;
+  /** Default tab limit per agent session (seed 002); hello.max_tabs overrides it per session. */
+  maxTabsPerSession: number;
+  /** Default per-action timeout when the action has no timeout_ms. */
+  defaultTimeoutMs: number;
+  /** How long a disconnected agent's session waits to be resumed (named in messages). */
+  sessionGraceMs: number;
+}
+
+export class AgentGateway {
+  private readonly agents = new Set<Peer>();
+  private readonly sessionOf = new Map<Peer, Session>();
+  private readonly queues = new TabQueues<number | 'active'>();
+  /** The person's cap on tabs per agent (extension settings, session_control set_tab_limit). */
+  private personMaxTabs: number | null = null;
+
+  constructor(private readonly o: AgentGatewayOptions) {}
+
+  broadcast(message: ProtocolMessage): void {
+    for (const a of this.agents) if (a.ready) a.send(message);
+  }
+
+  /** Closes every agent connection (bridge shutdown); sessions stay on disk to be resumed. */
+  closeAll(): void {
+    for (const a of this.agents) a.close(CLOSE.goingAway, 'bridge shutting down');
+  }
+
+  // --- handshake done: a new or resumed session ----------------------------------------------
+
+  onReady(peer: Peer, hello: HelloMessage): void {
+    const { sessions } = this.o;
+    let session = hello.session_token ? sessions.find(hello.session_token) : null;
+    const resumed = session !== null;
+    if (session) {
+      const old = session.peer;
+      sessions.attach(session, peer);
+      if (old && old !== peer) {
+        this.sessionOf.delete(old);
+        old.close(CLOSE.normal, 'session resumed by a newer connection');
+      }
+      if (hello.max_tabs !== undefined) session.requestedMaxTabs = hello.max_tabs;
+    } else {
+      session = sessions.create(peer, hello.max_tabs ?? this.o.maxTabsPerSession);
+    }
+    session.maxTabs = cappedMaxTabs(session.requestedMaxTabs, this.personMaxTabs);
+    this.o.publisher.schedule();
+    this.sessionOf.set(peer, session);
+    this.agents.add(peer);
+    peer.send({
+      type: 'hello_ack',
+      protocol_version: PROTOCOL_VERSION,
+      bridge: { name: BRIDGE_NAME, version: BRIDGE_VERSION },
+      session_id: session.id,
+      extension_connected: this.o.extension.connected,
+      session_token: session.token ?? hello.session_token ?? '',
+      resumed,
+      max_tabs: session.maxTabs,
+      leased_tab_ids: [...session.tabs.keys()],
+    });
+    this.o.log.info(resumed ? 'agent resumed its session' : 'agent connected', { peer: peer.id, session: session.id, client: peer.client });
+  }
+
+  // --- actions (contract I) -------------------------------------------------------------------
+
+  onAction(peer: Peer, action: ActionMessage): void {
+    const session = this.sessionOf.get(peer);
+    if (!session) return;
+    // Idempotent ids: a re-sent action (same session, same action_id) gets the recorded result.
+    const recorded = session.results.get(action.action_id);
+    if (recorded) {
+      peer.send(recorded);
+      return;
+    }
+    // Still running (the agent reconnected and re-sent it): the running one answers session.peer.
+    if (session.running.has(action.action_id)) return;
+    const target = this.targetOf(session, action);
+    if (!target.ok) {
+      peer.send(errorResult(action, target.error));
+      return;
+    }
+    session.running.add(action.action_id);
+    const timeoutMs = action.timeout_ms ?? this.o.defaultTimeoutMs;
+    const deadline = Date.now() + timeoutMs;
+    void this.queues
+      .run(target.tabId ?? 'active', () => this.execute(session, action, target.tabId, deadline, timeoutMs))
+      .then((result) => this.finishAction(session, action, target.tabId, result));
+  }
+
+  /** Which tab the action goes to, refusing another session's tabs (TAB_NOT_LEASED). */
+  private targetOf(session: Session, action: ActionMessage): Target {
+    const { sessions } = this.o;
+    const paramTab = numberField(action.params, 'tab_id');
+    for (const tabId of [action.tab_id, paramTab]) {
+      if (tabId === undefined) continue;
+      const owner = sessions.ownerOf(tabId);
+      if (owner && owner !== session && !takeOverFromPredecessor(sessions, owner, session)) return { ok: false, error: notLeased(tabId, holderDescription(owner, this.o.sessionGraceMs)) };
+    }
+    if (action.tab_id !== undefined) return { ok: true, tabId: action.tab_id };
+    if (session.currentTab !== null) return { ok: true, tabId: session.currentTab };
+    // Implicit hand-over: a session with no tab yet gets the browser's active tab (execute() checks
+    // it is nobody else's when other sessions hold tabs).
+    return { ok: true, tabId: null };
+  }
+
+  private async execute(session: Session, action: ActionMessage, tabId: number | null, deadline: number, timeoutMs: number): Promise<ActionResultMessage> {
+    const { sessions } = this.o;
+    if (tabId === null && sessions.othersHoldTabs(session) && !BROWSER_LEVEL.has(action.action)) {
+      const active = await this.o.extension.activeTab(deadline);
+      if (!active.ok) return errorResult(action, active.error);
+      const owner = sessions.ownerOf(active.tabId);
+      if (owner && owner !== session && !takeOverFromPredecessor(sessions, owner, session)) {
+        return errorResult(action, errorInfo('TAB_NOT_LEASED', `The active tab (${active.tabId}) belongs to another agent session, so it cannot be handed to you. ${holderDescription(owner, this.o.sessionGraceMs)} Or open a tab of your own with open_tab, or pass the tab_id of one of yours.`, 'bridge', { tab_id: active.tabId, holder_session_id: owner.id }));
+      }
+      tabId = active.tabId;
+    }
+    const message: ActionMessage = tabId === null ? { ...action } : { ...action, tab_id: tabId };
+    return this.o.extension.relay(message, deadline, timeoutMs, true);
+  }
+
+  /** Updates leases from what the action did, records the result and delivers it. */
+  private finishAction(session: Session, action: ActionMessage, sentTab: number | null, result: ActionResultMessage): void {
+    const { sessions } = this.o;
+    const released: (Released & { reason: 'tab_limit' | 'tab_closed' })[] = [];
+    const lease = (tabId: number, url: string | null, makeCurrent: boolean) => {
+      const r = sessions.lease(session, tabId, url);
+      if (!r.ok) return;
+      released.push(...r.released.map((x) => ({ ...x, reason: 'tab_limit' as const })));
+      if (makeCurrent) session.currentTab = tabId;
+    };
+    const state = result.new_simplified_state ?? null;
+    const actedTab = result.tab_id ?? state?.tab_id ?? sentTab;
+    const resultFields = (result.outcome_details?.result ?? null) as Record<string, unknown> | null;
+    if (result.status === 'success') {
+      // list_tabs/open_tab without a tab act on the browser, not on the active tab: no hand-over.
+      const browserLevel = sentTab === null && BROWSER_LEVEL.has(action.action);
+      if (actedTab !== null && actedTab !== undefined && !browserLevel) lease(actedTab, state?.url ?? null, action.action !== 'close_tab');
+      if (action.action === 'open_tab' || action.action === 'open_tool' || action.action === 'switch_tab') {
+        const opened = numberField(resultFields, 'tab_id');
+        if (opened !== undefined) lease(opened, state?.tab_id === opened ? state.url : urlParam(action.params), true);
+      }
+      const popup = numberField(result.outcome_details, 'new_tab_id');
+      if (popup !== undefined) lease(popup, null, false);
+      if (action.action === 'close_tab') {
+        const closed = numberField(resultFields, 'closed_tab_id') ?? numberField(action.params, 'tab_id') ?? sentTab ?? undefined;
+        if (closed !== undefined && sessions.ownerOf(closed) === session) sessions.release(closed);
+      }
+    } else if (result.error_info?.error_code === 'TAB_NOT_FOUND' && actedTab !== null && actedTab !== undefined && sessions.ownerOf(actedTab) === session) {
+      const url = session.tabs.get(actedTab)?.url ?? null;
+      sessions.release(actedTab);
+      released.push({ tabId: actedTab, url, reason: 'tab_closed' });
+    }
+    this.o.publisher.schedule();
+    const answer: ActionResultMessage = { ...result, original_action_id: action.action_id };
+    session.record(action.action_id, answer);
+    session.running.delete(action.action_id);
+    sessions.changed();
+    const peer = session.peer;
+    if (!peer) return; // recorded: a re-send after the agent reconnects gets it
+    for (const r of released) {
+      peer.send({
+        type: 'tab_released',
+        tab_id: r.tabId,
+        url: r.url,
+        reason: r.reason,
+        ...(r.reason === 'tab_limit' ? { max_tabs: session.maxTabs } : {}),
+        message: r.reason === 'tab_limit' ? `Tab limit (${session.maxTabs}) reached. Released tab: ${r.url ?? `tab ${r.tabId}`}` : `Tab ${r.tabId} (${r.url ?? 'unknown URL'}) was closed and is no longer yours.`,
+      });
+    }
+    peer.send(answer, this.o.extension.isRelayed(result));
+  }
+
+  /** state_update reaches only the session leasing that tab (no cross-talk between agents). */
+  onStateUpdate(update: StateUpdateMessage): void {
+    this.o.sessions.noteUrl(update.tab_id, update.state.url);
+    const owner = this.o.sessions.ownerOf(update.tab_id);
+    owner?.peer?.send(update);
+  }
+
+  // --- tasks (contract H) ---------------------------------------------------------------------
+
+  onTaskSubmission(from: Peer, submitted: UserTaskSubmissionMessage): void {
+    // The person may pick the agent (agent_session_id, the panel's "Run with"); else the oldest taker.
+    const chosen = submitted.agent_session_id ?? null;
+    const taker = this.o.sessions.all().find((s) => s.connected && s.capabilities.includes('accepts_tasks') && (chosen === null || s.id === chosen));
+    if (!taker?.peer && chosen !== null) {
+      from.sendError(errorInfo('NO_TASK_AGENT', `The agent you chose to run the task (session ${chosen}) is not connected or does not accept tasks any more. Pick another agent under "Run with", or start one, then submit the task again.`, 'bridge', { agent_session_id: chosen }), submitted.task_id ?? 'user_task_submission');
+      return;
+    }
+    if (!taker?.peer) {
+      from.sendError(errorInfo('NO_TASK_AGENT', 'No agent that accepts tasks is connected. Start one with `python -m browser_use_ext serve`, or with no Python `npx browser-use-ext agent --base-url <OpenAI-compatible URL> --model <model>`, then submit the task again.', 'bridge'), submitted.task_id ?? 'user_task_submission');
+      return;
+    }
+    const task: UserTaskSubmissionMessage = { ...submitted, task_id: submitted.task_id ?? this.o.tasks.newId() };
+    this.o.tasks.assign(task.task_id as string, taker.id);
+    taker.peer.send(task);
+    this.o.publisher.schedule();
+  }
+
+  onTaskProgress(peer: Peer, progress: TaskProgressMessage): void {
+    const session = this.sessionOf.get(peer);
+    if (!session || this.o.tasks.holderOf(progress.task_id) !== session.id) {
+      peer.sendError(errorInfo('TASK_NOT_FOUND', `Task "${progress.task_id}" is not held by this session (never assigned, already finished, or another agent's). Report progress only for tasks you received in user_task_submission.`, 'bridge', { task_id: progress.task_id }), progress.task_id);
+      return;
+    }
+    if (FINAL_TASK_STATUSES.has(progress.status)) {
+      this.o.tasks.finish(progress.task_id);
+      this.o.publisher.schedule();
+    }
+    if (!this.o.extension.send(progress)) this.o.log.info('task progress not delivered: no extension connected', { task_id: progress.task_id, status: progress.status });
+  }
+
+  onTaskControl(from: Peer, control: TaskControlMessage): void {
+    const holderId = this.o.tasks.holderOf(control.task_id);
+    const holder = holderId === null ? undefined : this.o.sessions.all().find((s) => s.id === holderId);
+    if (!holder) {
+      from.sendError(errorInfo('TASK_NOT_FOUND', `No running task "${control.task_id}". It may have finished already; submit a new task instead.`, 'bridge', { task_id: control.task_id }), control.task_id);
+      return;
+    }
+    if (!holder.peer?.send(control)) {
+      from.sendError(errorInfo('NO_TASK_AGENT', `The agent running task "${control.task_id}" is disconnected right now; it may resume within ${Math.round(this.o.sessionGraceMs / 1000)} s. Try the command again then.`, 'bridge', { task_id: control.task_id }), control.task_id);
+    }
+  }
+
+  // --- the person's controls over agent sessions (agent-sessions.ts) --------------------------
+
+  onSessionControl(from: Peer, control: SessionControlMessage): void {
+    const { sessions } = this.o;
+    const outcome = resolveControl(control, sessions);
+    if (!outcome.ok) {
+      from.sendError(outcome.error, 'session_control');
+      return;
+    }
+    if (outcome.kind === 'tab_limit') {
+      this.personMaxTabs = outcome.maxTabs;
+      for (const s of sessions.all()) s.maxTabs = cappedMaxTabs(s.requestedMaxTabs, outcome.maxTabs);
+    } else if (outcome.kind === 'released') {
+      sessions.release(outcome.tabId);
+      this.o.log.info('the person released a tab', { session: outcome.session.id, tab_id: outcome.tabId });
+      outcome.session.peer?.send({ type: 'tab_released', tab_id: outcome.tabId, url: outcome.url, reason: 'released_by_user', message: `The person took tab ${outcome.tabId} (${outcome.url ?? 'unknown URL'}) back in the extension; it is no longer yours. Open a tab of your own with open_tab if you still need one.` });
+    } else {
+      const { session } = outcome;
+      this.o.log.info('the person disconnected an agent', { session: session.id, client: session.client });
+      const peer = session.peer;
+      sessions.end(session);
+      if (peer) {
+        this.sessionOf.delete(peer);
+        this.agents.delete(peer);
+        peer.close(CLOSE_CODES.disconnectedByPerson, 'disconnected by the person in the extension side panel');
+      }
+    }
+    this.o.publisher.schedule();
+  }
+
+  // --- connection ends ------------------------------------------------------------------------
+
+  /** SessionRegistry's end hook: a session ended (goodbye, grace expired, the person's disconnect). */
+  onSessionEnded(session: Session, released: Released[]): void {
+    this.o.log.info('agent session ended', { session: session.id, released_tabs: released.length });
+    this.o.publisher.schedule();
+    for (const taskId of this.o.tasks.heldBy(session.id)) {
+      this.o.tasks.finish(taskId);
+      this.o.extension.send({ type: 'task_progress', task_id: taskId, status: 'failed', message: 'The agent running this task disconnected and did not come back. Submit the task again.', final_result: null });
+    }
+  }
+
+  onClosed(peer: Peer, code: number): void {
+    this.agents.delete(peer);
+    const session = this.sessionOf.get(peer);
+    this.sessionOf.delete(peer);
+    if (!session) return;
+    // A normal close (1000) is a goodbye: the session ends and its tabs are free at once. Any
+    // other end (network drop, crash) keeps it for sessionGraceMs so the agent can resume.
+    if (code === CLOSE.normal && session.peer === peer) this.o.sessions.end(session);
+    else this.o.sessions.detach(session, peer);
+    this.o.publisher.schedule();
+  }
+}
+
+function notLeased(tabId: number, why: string): ErrorInfo {
+  return errorInfo('TAB_NOT_LEASED', `Tab ${tabId} belongs to another agent session. ${why} Or open a tab of your own with open_tab, or act on one of your tabs (hello_ack.leased_tab_ids, open_tab results).`, 'bridge', { tab_id: tabId });
+}
+
+/** Reads an integer field from an open wire object (params, outcome details) without `any`. */
+function numberField(obj: unknown, key: string): number | undefined {
+  if (typeof obj !== 'object' || obj === null) return undefined;
+  const v = (obj as Record<string, unknown>)[key];
+  return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
+}
+
+function urlParam(params: unknown): string | null {
+  if (typeof params !== 'object' || params === null) return null;
+  const v = (params as Record<string, unknown>)['url'];
+  return typeof v === 'string' ? v : null;
+}

@@ -1,0 +1,215 @@
+// The extension side of the bridge: the one extension connection (newest wins), the actions in
+// flight to it, and what happens while it is away. server.ts routes the extension's messages here;
+// agent-gateway.ts asks relay() for every action an agent sends.
+//
+// An MV3 service worker restarts often (idle timeouts, updates, crashes): relay() waits for it
+// within the action's own timeout instead of failing at once (issue 11), and a read in flight when
+// it left is asked again once it is back.
+import { EventEmitter } from 'node:events';
+import type { ActionMessage, ActionResultMessage, ErrorInfo, ProtocolMessage } from '../../schemas/generated/protocol';
+import { ACTION_NAMES, PROTOCOL_VERSION } from '../../schemas/generated/registry';
+import { errorInfo } from '../../schemas/lib/wire';
+import type { Logger } from './log';
+import { PendingRegistry, type PendingEntry } from './pending';
+import { CLOSE, type Peer } from './peer';
+import { BRIDGE_NAME, BRIDGE_VERSION } from './version';
+
+interface InFlight {
+  action: ActionMessage['action'];
+  resolve: (result: ActionResultMessage) => void;
+}
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+/** After a restart with restored sessions, actions wait this long (within their timeout) for the extension. */
+const RESTART_GRACE_MS = 10_000;
+/** Actions that only read: safe to ask again after the extension dropped mid-way. */
+const READ_ONLY_ACTIONS = new Set<string>(['get_state', 'get', 'is', 'extract_content', 'list_tabs', 'screenshot', 'get_dropdown_options']);
+
+export interface ExtensionLinkHooks {
+  log: Logger;
+  /** Tells every connected agent (extension_status). */
+  broadcastToAgents(message: ProtocolMessage): void;
+  /** The extension finished its handshake (after hello_ack and the agents' notice). */
+  onUp(peerId: string): void;
+  /** The extension connection ended. */
+  onDown(peerId: string): void;
+}
+
+export function errorResult(action: ActionMessage, error: ErrorInfo): ActionResultMessage {
+  return { type: 'action_result', original_action_id: action.action_id, action: action.action, status: 'error', outcome_details: null, new_simplified_state: null, error_info: error };
+}
+
+export class ExtensionLink {
+  private peer: Peer | null = null;
+  private awaySince: number | null = null;
+  private readonly pending = new PendingRegistry<InFlight>();
+  /** action_results received from the extension (validated on receive), relayed without a second check. */
+  private readonly relayed = new WeakSet<ActionResultMessage>();
+  private nextId = 1;
+  /** When sessions were restored from disk (null: none), see awaitingAfterRestart. */
+  private restoredAt: number | null = null;
+  private readonly events = new EventEmitter();
+
+  constructor(private readonly hooks: ExtensionLinkHooks) {
+    this.events.setMaxListeners(0); // every action waiting for the extension to come back listens once
+  }
+
+  get connected(): boolean {
+    return this.peer?.ready === true;
+  }
+
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  /** Sessions came back from disk: actions wait for the extension a little after the restart. */
+  noteRestored(): void {
+    this.restoredAt = Date.now();
+  }
+
+  /** Sends a bridge message to the extension; false when none is connected. */
+  send(message: ProtocolMessage): boolean {
+    return this.peer?.ready === true ? this.peer.send(message) : false;
+  }
+
+  /** Keepalive: MV3 workers idle out at 30 s without traffic. */
+  ping(): void {
+    this.peer?.send({ type: 'ping', sent_at: Date.now() });
+  }
+
+  /** Whether a result is one the extension sent (validated on receive, relayed unchanged). */
+  isRelayed(result: ActionResultMessage): boolean {
+    return this.relayed.has(result);
+  }
+
+  status(): Record<string, unknown> {
+    return this.peer?.ready
+      ? { connected: true, client: this.peer.client, connection_id: this.peer.id }
+      : { connected: false, away_since: this.awaySince === null ? null : new Date(this.awaySince).toISOString() };
+  }
+
+  onReady(peer: Peer): void {
+    const previous = this.peer;
+    this.peer = peer;
+    // A restarted service worker can reconnect before the old socket is noticed dead: newest wins.
+    if (previous && previous !== peer) previous.close(CLOSE.normal, 'replaced by a newer extension connection');
+    peer.send({ type: 'hello_ack', protocol_version: PROTOCOL_VERSION, bridge: { name: BRIDGE_NAME, version: BRIDGE_VERSION }, session_id: peer.id, extension_connected: true });
+    this.hooks.log.info('extension connected', { peer: peer.id, client: peer.client });
+    if (this.awaySince !== null) {
+      const awayMs = Date.now() - this.awaySince;
+      this.awaySince = null;
+      this.hooks.broadcastToAgents({
+        type: 'extension_status',
+        connected: true,
+        away_ms: awayMs,
+        message: `The browser extension is back after ${awayMs} ms. Your session and tab ids are unchanged; take a new state before acting (actions in flight when it left failed with EXTENSION_DISCONNECTED).`,
+      });
+    }
+    this.hooks.onUp(peer.id);
+    this.events.emit('up');
+  }
+
+  onClosed(peer: Peer): void {
+    if (this.peer !== peer) return;
+    this.peer = null;
+    this.awaySince = Date.now();
+    const inFlight = this.pending.drain();
+    for (const e of inFlight) this.failInFlight(e, errorInfo('EXTENSION_DISCONNECTED', `The extension disconnected while "${e.value.action}" was running; it may or may not have taken effect. Wait for the extension to reconnect, take a new state, then decide whether to retry.`, 'bridge'));
+    this.hooks.log.warn('extension disconnected', { failed_in_flight: inFlight.length });
+    this.hooks.broadcastToAgents({ type: 'extension_status', connected: false, message: 'The browser extension disconnected (its service worker restarted or the browser closed). New actions wait for it within their timeout (reads in flight are asked again); you will get extension_status connected true, with your tabs unchanged.' });
+    this.hooks.onDown(peer.id);
+  }
+
+  /** The extension answered an action with a message that failed validation: its agent must not wait for the timeout. */
+  onInvalidAnswer(inReplyTo: string, problem: { message: string; details?: Record<string, unknown> }): void {
+    const entry = this.pending.take(inReplyTo);
+    if (entry) this.failInFlight(entry, errorInfo('EXTENSION_INTERNAL_ERROR', `The extension answered "${entry.value.action}" with an invalid message (${problem.message}). Take a new state and retry; report the bug if it repeats.`, 'bridge', { validation: problem.details ?? {} }));
+  }
+
+  onResult(result: ActionResultMessage): void {
+    const entry = this.pending.take(result.original_action_id);
+    if (!entry) {
+      this.hooks.log.debug('late or unknown action_result dropped', { id: result.original_action_id });
+      return;
+    }
+    // A result for another action than the one asked is a broken extension, never a success (issue 11).
+    if (result.action !== undefined && result.action !== entry.value.action) {
+      this.hooks.log.error('extension answered with a result for another action', { id: result.original_action_id, asked: entry.value.action, answered: result.action });
+      this.failInFlight(entry, errorInfo('EXTENSION_INTERNAL_ERROR', `The extension answered "${entry.value.action}" with a result for "${result.action}"; the outcome is unknown. Take a new state before retrying; report the bug if it repeats.`, 'bridge', { asked: entry.value.action, answered: result.action }));
+      return;
+    }
+    this.relayed.add(result);
+    entry.value.resolve(result);
+  }
+
+  /**
+   * Sends one action to the extension and resolves with its result, TIMEOUT or EXTENSION_DISCONNECTED.
+   * validated: the action came from an agent (checked on receive); only its ids/tab_id change here.
+   */
+  async relay(action: ActionMessage, deadline: number, timeoutMs: number, validated = false, retried = false): Promise<ActionResultMessage> {
+    // The extension was here and left (its service worker restarts, issue 11): wait for it within
+    // the action's own timeout instead of failing at once; it is usually back within a second.
+    if (!(this.peer?.ready && this.peer.open) && (this.awaySince !== null || this.awaitingAfterRestart())) await this.back(deadline);
+    const ext = this.peer;
+    if (!ext?.ready || !ext.open) {
+      return errorResult(action, errorInfo('NO_EXTENSION_CONNECTED', 'No browser extension is connected to the bridge. Open Chrome with the browser-use-ext extension installed and paired, then retry.', 'bridge'));
+    }
+    const remaining = deadline - Date.now();
+    const timeout = () =>
+      errorResult(action, errorInfo('TIMEOUT', `Action "${action.action}" got no result within ${timeoutMs} ms (including time queued behind earlier actions on the same tab). The page may still be busy: take a new state (get_state) before retrying, or raise timeout_ms.`, 'bridge', { timeout_ms: timeoutMs }));
+    if (remaining <= 0) return timeout();
+    // Agents choose their own ids; the bridge relays under its own so two agents never collide.
+    const relayId = `b${this.nextId++}`;
+    return new Promise((resolve) => {
+      // A read that was in flight when the extension dropped is asked again once it is back (within
+      // the deadline): reading twice is harmless, and the agent gets its answer instead of an outage.
+      const settle = (r: ActionResultMessage) => {
+        if (!retried && r.error_info?.error_code === 'EXTENSION_DISCONNECTED' && READ_ONLY_ACTIONS.has(action.action) && Date.now() < deadline) resolve(this.relay(action, deadline, timeoutMs, validated, true));
+        else resolve(r);
+      };
+      this.pending.add(relayId, { action: action.action, resolve: settle }, remaining, () => resolve(timeout()));
+      if (!ext.send({ ...action, action_id: relayId }, validated)) {
+        this.pending.take(relayId);
+        resolve(errorResult(action, errorInfo('EXTENSION_DISCONNECTED', 'The extension connection closed before the action could be sent. Wait for it to reconnect, then retry.', 'bridge')));
+      }
+    });
+  }
+
+  /** The browser's active tab, asked of the extension (list_tabs), for the implicit hand-over. */
+  async activeTab(deadline: number): Promise<{ ok: true; tabId: number } | { ok: false; error: ErrorInfo }> {
+    const noHandOver = (why: string) => ({ ok: false as const, error: errorInfo('TAB_NOT_LEASED', `Other agent sessions hold tabs, so the bridge cannot hand you the active tab implicitly (${why}). Pass tab_id, or open a tab of your own with open_tab.`, 'bridge') });
+    if (!(ACTION_NAMES as readonly string[]).includes('list_tabs')) return noHandOver('this build has no list_tabs');
+    const r = await this.relay({ type: 'action', action_id: 'list-tabs', action: 'list_tabs', params: {} } as ActionMessage, deadline, DEFAULT_TIMEOUT_MS);
+    const tabs = r.status === 'success' ? (r.outcome_details?.result as { tabs?: { tab_id: number; active: boolean }[] } | undefined)?.tabs : undefined;
+    const active = tabs?.find((t) => t.active);
+    if (!active) return noHandOver(r.error_info?.message ?? 'no active tab');
+    return { ok: true, tabId: active.tab_id };
+  }
+
+  /** Fails what is in flight and closes the connection (bridge shutdown). */
+  close(): void {
+    for (const e of this.pending.drain()) this.failInFlight(e, errorInfo('EXTENSION_DISCONNECTED', 'The bridge is shutting down; the action may or may not have run. Reconnect and take a new state.', 'bridge'));
+    this.peer?.close(CLOSE.goingAway, 'bridge shutting down');
+  }
+
+  private awaitingAfterRestart(): boolean {
+    return this.restoredAt !== null && Date.now() - this.restoredAt < RESTART_GRACE_MS;
+  }
+
+  /** Resolves when an extension is connected again, or at the deadline. */
+  private back(deadline: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.events.off('up', done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
+      this.events.on('up', done);
+    });
+  }
+
+  private failInFlight(entry: PendingEntry<InFlight>, error: ErrorInfo): void {
+    entry.value.resolve({ type: 'action_result', original_action_id: entry.id, action: entry.value.action, status: 'error', outcome_details: null, new_simplified_state: null, error_info: error });
+  }
+}

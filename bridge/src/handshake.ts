@@ -1,0 +1,100 @@
+// The challenge-response handshake every connection passes before anything else (contract G):
+// hello -> auth_challenge (with the bridge's proof, so a client can tell an impostor bridge) ->
+// auth_response -> hello_ack (sent by extension-link.ts or agent-gateway.ts). Wrong proofs are
+// answered late through the failure gate (rate-limit.ts); refusals are logged without secrets.
+import type { AuthResponseMessage, HelloMessage } from '../../schemas/generated/protocol';
+import { CLOSE_CODES } from '../../schemas/lib/close-codes';
+import { errorInfo } from '../../schemas/lib/wire';
+import { bridgeProof, clientNonceBytes, clientProof, newNonce, proofsEqual } from './auth';
+import type { Logger } from './log';
+import { CLOSE, type Peer, type Role } from './peer';
+import type { FailureGate } from './rate-limit';
+import type { Secrets } from './secrets';
+
+export interface HandshakeOptions {
+  log: Logger;
+  secrets: Secrets;
+  protocolVersion: number;
+  failures: FailureGate;
+  handshakeTimeoutMs: number;
+  /** The peer proved its secret: hand it to its side (extension or agent). */
+  onReady(peer: Peer, hello: HelloMessage): void;
+}
+
+export class Handshake {
+  constructor(private readonly o: HandshakeOptions) {}
+
+  /** Handshake refusals are WARN (issue 11): the reason and who, never the secret or a proof. */
+  refused(peer: Peer, reason: string): void {
+    this.o.log.warn('handshake refused', { peer: peer.id, role: peer.role, remote: peer.remoteAddress, reason });
+  }
+
+  private secretFor(role: Role): string {
+    return role === 'extension' ? this.o.secrets.extension_secret : this.o.secrets.agent_secret;
+  }
+
+  onHello(peer: Peer, hello: HelloMessage): void {
+    if (hello.role !== peer.role) {
+      peer.sendError(errorInfo('UNAUTHORIZED', `This endpoint is for role "${peer.role}", but hello says "${hello.role}". Connect to /${hello.role} instead.`, 'bridge'), 'hello');
+      this.refused(peer, 'role does not match endpoint');
+      peer.close(CLOSE.policy, 'role does not match endpoint');
+      return;
+    }
+    if (hello.protocol_version !== this.o.protocolVersion) {
+      const older = hello.protocol_version < this.o.protocolVersion;
+      const upgrade = older ? `upgrade the ${hello.role} (${hello.client.name})` : 'upgrade the bridge (npm i -g browser-use-ext@latest)';
+      peer.sendError(
+        errorInfo('VERSION_MISMATCH', `Protocol version ${hello.protocol_version} is not supported; this bridge speaks ${this.o.protocolVersion}. To fix it, ${upgrade}.`, 'bridge', {
+          bridge_protocol_version: this.o.protocolVersion,
+          peer_protocol_version: hello.protocol_version,
+          upgrade: older ? hello.role : 'bridge',
+        }),
+        'hello',
+      );
+      this.refused(peer, 'protocol version mismatch');
+      peer.close(CLOSE_CODES.versionMismatch, `protocol version mismatch: bridge speaks ${this.o.protocolVersion}, ${peer.role} ${hello.protocol_version}; upgrade the ${older ? peer.role : 'bridge'}`);
+      return;
+    }
+    if (clientNonceBytes(hello.client_nonce) < 16) {
+      peer.sendError(errorInfo('INVALID_MESSAGE', 'hello.client_nonce must carry at least 16 random bytes (base64). Generate a fresh one per connection.', 'bridge', { instance_path: '/client_nonce' }), 'hello');
+      this.refused(peer, 'weak client nonce');
+      peer.close(CLOSE.policy, 'weak client nonce');
+      return;
+    }
+    peer.hello = hello;
+    peer.nonce = newNonce();
+    peer.stage = 'auth';
+    peer.send({ type: 'auth_challenge', nonce: peer.nonce, bridge_proof: bridgeProof(this.secretFor(peer.role), hello.client_nonce) });
+  }
+
+  onAuthResponse(peer: Peer, response: AuthResponseMessage): void {
+    const hello = peer.hello;
+    const nonce = peer.nonce;
+    if (!hello || !nonce) return;
+    const expected = clientProof(this.secretFor(peer.role), peer.role, nonce, hello.client_nonce);
+    if (!proofsEqual(expected, response.proof)) {
+      // Answered late when many proofs fail (rate-limit.ts); never refuses anyone else's right proof.
+      peer.stage = 'refused';
+      peer.nonce = null;
+      const verdict = this.o.failures.book(peer.role, peer.connectedAt + this.o.handshakeTimeoutMs);
+      this.o.log.warn('handshake refused: wrong proof', { peer: peer.id, role: peer.role, remote: peer.remoteAddress, answer_delay_ms: verdict.answerInMs ?? 'left to the handshake timeout' });
+      if (verdict.answerInMs === null) return;
+      const how =
+        peer.role === 'extension'
+          ? 'Paste the extension secret shown by `browser-use-ext bridge --print-pairing` into the extension\'s options page.'
+          : 'Set BROWSER_USE_EXT_AGENT_SECRET to the agent secret shown by `browser-use-ext bridge --print-pairing` (or run on the machine where the bridge created its secrets file).';
+      const refuse = () => {
+        peer.sendError(errorInfo('UNAUTHORIZED', `Authentication failed: the proof does not match this bridge's ${peer.role} secret. ${how}`, 'bridge'), 'auth_response');
+        peer.close(CLOSE_CODES.secretRefused, `pairing secret refused: pair the ${peer.role} again (npx browser-use-ext pair)`);
+      };
+      if (verdict.answerInMs === 0) refuse();
+      else setTimeout(refuse, verdict.answerInMs).unref();
+      return;
+    }
+    peer.nonce = null;
+    peer.stage = 'ready';
+    peer.client = hello.client;
+    peer.capabilities = hello.capabilities;
+    this.o.onReady(peer, hello);
+  }
+}
