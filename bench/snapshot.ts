@@ -95,6 +95,10 @@ interface ColResult {
   /** The text an LLM reads, for the columns that make one. */
   text_bytes?: number;
   tokens?: number;
+  /** Ours: the default rendering (long off-screen runs summarised). */
+  default_tokens?: number;
+  /** Playwright: ariaSnapshot({mode: 'ai'}), which carries refs. */
+  ai_tokens?: number;
   /** Ours only: the same state in browser_use's prompt format (renderBrowserUse). */
   browser_use_format_tokens?: number;
   json_bytes?: number;
@@ -342,17 +346,25 @@ async function main(): Promise<void> {
         const base: ColResult = { first_ms: first[col] ?? NaN, runs_ms: runs[col].map(r1), p50_ms: r1(pct(runs[col], 50)), p95_ms: r1(pct(runs[col], 95)) };
         if (col === 'ours_viewport' || col === 'ours_whole') {
           const state = states[col].at(-1) as SimplifiedState;
-          const text = renderAriaTree(state);
+          // Like for like with Playwright (every element, each with its ref): the full listing. The
+          // default rendering summarises long off-screen runs (schemas/lib/render/aria-tree.ts), so
+          // it is reported beside it, not in its place.
+          const text = renderAriaTree(state, { summarize: false });
           Object.assign(base, {
             text_bytes: bytes(text),
             tokens: countTokens(text),
+            default_tokens: countTokens(renderAriaTree(state)),
             browser_use_format_tokens: countTokens(renderBrowserUse(state)),
             json_bytes: bytes(JSON.stringify(state)),
             count: state.actionable_elements.length,
             ...(state.truncation ? { truncated: state.truncation.message } : {}),
             timings: states[col].slice(1).map((s) => s.timings_ms ?? {}),
           });
-        } else if (col === 'playwright') Object.assign(base, { text_bytes: bytes(yaml), tokens: countTokens(yaml), count: countPlaywrightInteractive(yaml) });
+        } else if (col === 'playwright') {
+          // Its "ai" mode carries refs like ours (tokens only, untimed).
+          const ai = await body.ariaSnapshot({ mode: 'ai', timeout: 120_000 }).catch(() => null);
+          Object.assign(base, { text_bytes: bytes(yaml), tokens: countTokens(yaml), count: countPlaywrightInteractive(yaml), ...(ai === null ? {} : { ai_tokens: countTokens(ai) }) });
+        }
         else if (col === 'bu_viewport' || col === 'bu_whole') Object.assign(base, { json_bytes: bytes(JSON.stringify(buMaps[col])), count: buCounts[col] });
         else Object.assign(base, { count: floorCounts[col] });
         colResults[col] = base;
@@ -453,7 +465,8 @@ function targetsOf(r: PageResult): Record<string, Target> {
   const wp = ratio(whole?.p50_ms, pw?.p50_ms);
   t['whole_le_0.25x_playwright'] = { met: wp <= 0.25, detail: `${wp.toFixed(2)}x` };
   const tp = ratio(whole?.tokens, pw?.tokens);
-  t['tokens_le_0.5x_playwright'] = { met: tp <= 0.5, detail: `${tp.toFixed(2)}x` };
+  const tpAi = ratio(whole?.tokens, pw?.ai_tokens);
+  t['tokens_le_0.5x_playwright'] = { met: tp <= 0.5, detail: `${tp.toFixed(2)}x (vs its ai mode with refs: ${Number.isFinite(tpAi) ? `${tpAi.toFixed(2)}x` : 'n/a'})` };
   t['nothing_missed'] = { met: r.missing_vs_ax === 0, detail: `${r.missing_vs_ax} of ${r.ax_interactive}` };
   const over = (vp?.p50_ms ?? NaN) - (floor?.p50_ms ?? NaN);
   t['viewport_le_floor_plus_10ms'] = { met: over <= 10, detail: `${over >= 0 ? '+' : ''}${over.toFixed(1)} ms` };
@@ -502,15 +515,15 @@ function markdown(meta: Record<string, unknown> & { click: ReturnType<typeof cli
     '',
     '## Text an LLM reads, tokens',
     '',
-    'Ours: `renderAriaTree` (seed 001) and, beside it, the same state in browser_use\'s prompt format (`renderBrowserUse`, what the Python shim gives agents). browser_use: the real 0.1.48 `clickable_elements_to_string` of its own tree (bench/bu_tokens.py). Listed = elements ours lists / interactive lines in Playwright\'s YAML / browser_use highlight indexes.',
+    'Ours: `renderAriaTree` (seed 001/MCP text). "every element" = `{summarize: false}`, each interactive element with its ref: the like-for-like column; "default" = the default rendering, which summarises long off-screen runs into one line pointing at scroll (the agent lists them by scrolling). Beside them, the same state in browser_use\'s prompt format (`renderBrowserUse`, what the Python shim gives agents). Playwright: `ariaSnapshot()` (no refs) and `ariaSnapshot({mode: \'ai\'})` (with refs, like ours). browser_use: the real 0.1.48 `clickable_elements_to_string` of its own tree (bench/bu_tokens.py). Listed = elements ours lists / interactive lines in Playwright\'s YAML / browser_use highlight indexes.',
     '',
-    '| page | ours viewport | ours whole | ours whole, browser_use format | Playwright | browser_use viewport | browser_use whole | ours whole / Playwright | listed: ours / Playwright / browser_use whole | Chromium AX interactive | missed by ours |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|',
+    '| page | ours viewport | ours whole, every element | ours whole, default | ours whole, browser_use format | Playwright | Playwright ai (refs) | browser_use viewport | browser_use whole | every element / Playwright | every element / Playwright ai | listed: ours / Playwright / browser_use whole | Chromium AX interactive | missed by ours |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|',
   );
   for (const r of results) {
     const c = r.cols;
     const trunc = c.ours_whole?.truncated ? ' (truncated)' : '';
-    L.push(`| ${r.page} | ${c.ours_viewport?.tokens} | ${c.ours_whole?.tokens}${trunc} | ${c.ours_whole?.browser_use_format_tokens} | ${c.playwright?.tokens} | ${r.browser_use_tokens?.viewport ?? 'n/a'} | ${r.browser_use_tokens?.whole ?? 'n/a'} | ${((c.ours_whole?.tokens ?? NaN) / (c.playwright?.tokens ?? NaN)).toFixed(2)} | ${c.ours_whole?.count} / ${c.playwright?.count} / ${c.bu_whole?.count ?? 'n/a'} | ${r.ax_interactive} | ${r.missing_vs_ax}${r.missing_examples.length ? ` (${r.missing_examples.join('; ')})` : ''} |`);
+    L.push(`| ${r.page} | ${c.ours_viewport?.tokens} | ${c.ours_whole?.tokens}${trunc} | ${c.ours_whole?.default_tokens ?? 'n/a'} | ${c.ours_whole?.browser_use_format_tokens} | ${c.playwright?.tokens} | ${c.playwright?.ai_tokens ?? 'n/a'} | ${r.browser_use_tokens?.viewport ?? 'n/a'} | ${r.browser_use_tokens?.whole ?? 'n/a'} | ${((c.ours_whole?.tokens ?? NaN) / (c.playwright?.tokens ?? NaN)).toFixed(2)} | ${((c.ours_whole?.tokens ?? NaN) / (c.playwright?.ai_tokens ?? NaN)).toFixed(2)} | ${c.ours_whole?.count} / ${c.playwright?.count} / ${c.bu_whole?.count ?? 'n/a'} | ${r.ax_interactive} | ${r.missing_vs_ax}${r.missing_examples.length ? ` (${r.missing_examples.join('; ')})` : ''} |`);
   }
   if (meta['browser_use_tokens'] && !results.some((r) => r.browser_use_tokens)) L.push('', `browser_use tokens n/a: ${meta['browser_use_tokens']}`);
   L.push('', '## Ratios (p50)', '', '| page | whole / floor | whole / Playwright | whole / browser_use whole | viewport - floor (ms) | viewport / whole | viewport floor ms |', '|---|---:|---:|---:|---:|---:|---:|');
