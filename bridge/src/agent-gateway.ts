@@ -174,7 +174,7 @@ export class AgentGateway {
     if (result.status === 'success') {
       // list_tabs/open_tab without a tab act on the browser, not on the active tab: no hand-over.
       const browserLevel = sentTab === null && BROWSER_LEVEL.has(action.action);
-      if (actedTab !== null && actedTab !== undefined && !browserLevel) lease(actedTab, state?.url ?? null, action.action !== 'close_tab');
+      if (actedTab !== null && actedTab !== undefined && !browserLevel) lease(actedTab, state?.url ?? result.state_delta?.facts?.url ?? null, action.action !== 'close_tab');
       if (action.action === 'open_tab' || action.action === 'open_tool' || action.action === 'switch_tab') {
         const opened = numberField(resultFields, 'tab_id');
         if (opened !== undefined) lease(opened, state?.tab_id === opened ? state.url : urlParam(action.params), true);

@@ -21,6 +21,7 @@ from .config import context_config_from
 from .dom_tree import DOM_TREE_FLAVOR, TAB_ID_ATTR, build_tree, element_id_of
 from .errors import browser_error_from
 from .page import ExtensionPage
+from .state_delta import StateDeltaError, apply_state_delta
 from .transport import ActionFailed, BridgeConnection, BridgeError
 
 if TYPE_CHECKING:
@@ -87,6 +88,10 @@ class ExtensionBrowserContext:
         self._unsupported: set[str] = set()
         self._session_token: Optional[str] = None
         self.last_protocol_state: Optional[dict] = None  # the latest simplified_state seen
+        # tab -> (params, state) of the last get_state with dom_tree: the base of the next one's delta (issue 13 item 3).
+        self._state_bases: dict[int, tuple[str, dict]] = {}
+        # tab -> the state that came with the last other action there: the base of the next action's state delta.
+        self._action_bases: dict[int, dict] = {}
         self._last_capture = 0.0
         self._notices: list[str] = []
         self._init_lock = asyncio.Lock() if _loop_running() else None
@@ -153,7 +158,26 @@ class ExtensionBrowserContext:
         assert self.conn is not None
         if tab_id is None:
             tab_id = self.current_tab_id
-        r = await self.conn.call(action, params, tab_id=tab_id, timeout_ms=timeout_ms or getattr(self.browser.config, 'action_timeout_ms', None))
+        # The state after the action as a delta against this tab's last action state (README "Deltas").
+        base = self._action_bases.get(tab_id) if tab_id is not None and action != 'get_state' and 'state_since' not in self._unsupported else None
+        since = base.get('state_id') if base is not None else None
+        r = await self.conn.call(action, params, tab_id=tab_id, timeout_ms=timeout_ms or getattr(self.browser.config, 'action_timeout_ms', None), state_since=since)
+        if since is not None and r.get('status') != 'success' and (r.get('error_info') or {}).get('error_code') == 'INVALID_MESSAGE' and 'state_since' in str(r.get('error_info')):
+            # A bridge or extension from before state deltas refused the field (the action did not run).
+            self._unsupported.add('state_since')
+            return await self._call(action, params, tab_id=tab_id, timeout_ms=timeout_ms)
+        delta = r.get('state_delta')
+        if isinstance(delta, dict) and base is not None and r.get('new_simplified_state') is None:
+            try:
+                r['new_simplified_state'] = apply_state_delta(base, delta)
+            except StateDeltaError as e:
+                logger.warning('state delta not applicable (%s); the next action takes a full state', e)
+        if action != 'get_state':
+            got = r.get('new_simplified_state')
+            if isinstance(got, dict) and isinstance(got.get('tab_id'), int) and got.get('state_id'):
+                self._action_bases[got['tab_id']] = got
+            elif tab_id is not None:
+                self._action_bases.pop(tab_id, None)
         ran_in = r.get('tab_id')
         if isinstance(ran_in, int) and self.agent_current_page is None and action not in ('list_tabs', 'open_tab'):
             # The bridge leased this tab to the session (contract I), even if the action failed.
@@ -300,9 +324,33 @@ class ExtensionBrowserContext:
             # browser_use's buildDomTree.js rules of the installed version (0.1.40 differs from 0.1.48).
             params['dom_tree_flavor'] = DOM_TREE_FLAVOR
             params['highlight_elements'] = bool(getattr(self.config, 'highlight_elements', True))
+        # Only what changed since this tab's last state of the same kind (get_state since): a step
+        # after a small change moves a few hundred bytes instead of the whole tree (README "Deltas").
+        key = repr(sorted(params.items()))
+        tab = self.current_tab_id
+        base = self._state_bases.get(tab) if tab is not None and 'since' not in self._unsupported else None
+        base_state = base[1] if base is not None and base[0] == key and base[1].get('state_id') else None
+        call_params = dict(params, since=base_state['state_id']) if base_state is not None else params
         try:
-            r = await self._call('get_state', params)
+            r = await self._call('get_state', call_params)
+            st = r.get('new_simplified_state')
+            delta = r.get('state_delta')
+            if st is None and isinstance(delta, dict):
+                try:
+                    if base_state is None:
+                        raise StateDeltaError('a delta arrived for a get_state without since')
+                    st = apply_state_delta(base_state, delta)
+                except StateDeltaError as e:
+                    logger.warning('state delta not applicable (%s); taking a full state', e)
+                    r = await self._call('get_state', params)
+                    st = r.get('new_simplified_state')
+                if isinstance(st, dict):
+                    self._note_state(st)
         except ActionFailed as e:
+            if e.code == 'INVALID_MESSAGE' and 'since' in call_params:
+                # A bridge or extension from before state deltas.
+                self._unsupported.add('since')
+                return await self._get_updated_state(focus_element, with_screenshot)
             if e.code == 'INVALID_MESSAGE' and 'dom_tree_flavor' not in self._unsupported:
                 # A bridge from before issue 9: dom_tree without the browser_use version rules.
                 self._unsupported.add('dom_tree_flavor')
@@ -321,7 +369,10 @@ class ExtensionBrowserContext:
             raise browser_error_from(e, 'Could not read the page state: ') from e
         except BridgeError as e:
             raise browser_error_from(e, 'Browser closed: no valid pages available. ') from e
-        st = r.get('new_simplified_state') or {}
+        st = st if isinstance(st, dict) else {}
+        st_tab = st.get('tab_id')
+        if isinstance(st_tab, int) and st.get('state_id'):
+            self._state_bases[st_tab] = (key, st)
         element_tree, selector_map = build_tree(st)
         tabs = await self.get_tabs_info()
         screenshot = None

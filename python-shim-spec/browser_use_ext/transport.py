@@ -346,15 +346,16 @@ class BridgeConnection:
                     raise BridgeError('not connected to the bridge (the connection closed); create a new ExtensionBrowser context', 'COMMUNICATION_ERROR_WITH_TARGET') from None
                 await asyncio.sleep(0)
 
-    async def call(self, action: str, params: Optional[dict] = None, tab_id: Optional[int] = None, timeout_ms: Optional[int] = None, settle: Optional[dict] = None) -> dict:
-        """Sends one action and returns its action_result message (status success or error). settle: the action's settle rule.
+    async def call(self, action: str, params: Optional[dict] = None, tab_id: Optional[int] = None, timeout_ms: Optional[int] = None, settle: Optional[dict] = None, state_since: Optional[str] = None) -> dict:
+        """Sends one action and returns its action_result message (status success or error). settle: the action's settle rule;
+        state_since: the state after the action as a state_delta against this state_id (README "Deltas").
 
         Bounded by ``timeout_ms`` (or default_timeout_ms) plus ANSWER_GRACE_S, outages included."""
         budget = (timeout_ms or self.default_timeout_ms) / 1000 + ANSWER_GRACE_S
         deadline = time.monotonic() + budget
         extension_waited = False
         while True:
-            r = await self._call_once(action, params, tab_id, timeout_ms, deadline, budget, settle)
+            r = await self._call_once(action, params, tab_id, timeout_ms, deadline, budget, settle, state_since)
             code = (r.get('error_info') or {}).get('error_code') if r.get('status') != 'success' else None
             retry = code == 'NO_EXTENSION_CONNECTED' and self._extension_seen
             retry = retry or (code == 'EXTENSION_DISCONNECTED' and action in REPEATABLE_ACTIONS)
@@ -372,7 +373,7 @@ class BridgeConnection:
             except asyncio.TimeoutError:
                 pass
 
-    async def _call_once(self, action: str, params: Optional[dict], tab_id: Optional[int], timeout_ms: Optional[int], deadline: float, budget: float, settle: Optional[dict] = None) -> dict:
+    async def _call_once(self, action: str, params: Optional[dict], tab_id: Optional[int], timeout_ms: Optional[int], deadline: float, budget: float, settle: Optional[dict] = None, state_since: Optional[str] = None) -> dict:
         await self._ready(deadline, f'action "{action}"')
         if action not in REPEATABLE_ACTIONS:
             # An action that must not run twice goes out only on a socket known to be open: let the
@@ -395,6 +396,8 @@ class BridgeConnection:
             msg['timeout_ms'] = max(1, left_ms)
         if settle is not None:
             msg['settle'] = settle
+        if state_since is not None:
+            msg['state_since'] = state_since
         fut: asyncio.Future = asyncio.get_running_loop().create_future()
         self._waiters[action_id] = fut
         entry = [msg, False]

@@ -1894,6 +1894,12 @@ export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = 
         "type": "boolean",
         "default": true,
         "description": "Withhold values of autocomplete cc-* and one-time-code fields (default). Password values never leave the page whatever this says."
+      },
+      "since": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 128,
+        "description": "state_id of a state of this tab the caller still holds: the answer is then a state_delta (action_result.state_delta, no new_simplified_state) that turns that state into the new one. When no delta can be given (unknown or expired state, another tab, a navigation) the answer is a full new_simplified_state with delta_unavailable saying why; never an error."
       }
     }
   },

@@ -92,6 +92,10 @@ export type ActionMessage = {
    */
   timeout_ms?: number;
   settle?: SettleOptions;
+  /**
+   * state_id of a state of the tab the caller holds: the page state after this action then comes as action_result.state_delta against it (no new_simplified_state), as get_state since does; a full state with delta_unavailable when no delta can be given. For get_state use params.since.
+   */
+  state_since?: string;
 };
 /**
  * Which action to run; params must match that action's params schema.
@@ -253,9 +257,10 @@ export type ActionResultMessage = {
    */
   outcome_details?: OutcomeDetails | null;
   /**
-   * Page state after the action, or null when it could not be taken.
+   * Page state after the action, or null when it could not be taken. Absent when state_delta carries the state.
    */
   new_simplified_state?: SimplifiedState | null;
+  state_delta?: StateDelta;
   /**
    * Why the action failed (status error), else null.
    */
@@ -352,6 +357,71 @@ export type DomNode = DomElementNode | DomTextNode;
  * browser_use's element tree for the Python shim (contract F), built by the rules of its buildDomTree.js (0.1.48 or 0.1.40, get_state dom_tree_flavor), so that the real DOMElementNode.clickable_elements_to_string prints the same lines and the element hashes (branch_path_hash, attributes_hash, xpath_hash) come out as under Playwright. Pruning rule: a node is kept only if it has a highlight_index, is a text node that clickable_elements_to_string can print or collect into an indexed element's text, is an iframe, or is an ancestor of a kept node. Iframe documents (same- and cross-origin) are the children of their iframe element, starting at their <html> element (xpath "html"). Shadow-root children come before light-DOM children, as in buildDomTree.js.
  */
 export type DomNode1 = DomElementNode | DomTextNode;
+/**
+ * New focused_element.
+ */
+export type FocusedElement = {
+  /**
+   * Lower-case tag name.
+   */
+  tag: string;
+  /**
+   * Its ref when it is listed.
+   */
+  element_id?: string;
+  /**
+   * Its accessible name.
+   */
+  name?: string;
+  /**
+   * Frame of the focused document.
+   */
+  frame_id?: number;
+} | null;
+/**
+ * The whole new text_context, sent only when the base state had none (otherwise text_splices).
+ */
+export type TextContext = TextItem[];
+/**
+ * The whole new frames list.
+ */
+export type Frames = FrameInfo[];
+/**
+ * The whole new dom_tree, sent only when the base state had none or its tree could not be patched (otherwise dom_tree_ops).
+ */
+export type DomNode2 = DomElementNode | DomTextNode;
+/**
+ * New type.
+ */
+export type ElementType1 =
+  | 'BUTTON'
+  | 'LINK'
+  | 'INPUT_FIELD'
+  | 'TEXT_AREA'
+  | 'SELECT'
+  | 'CHECKBOX'
+  | 'RADIO'
+  | 'CONTENT_EDITABLE'
+  | 'SLIDER'
+  | 'TAB'
+  | 'MENU_ITEM'
+  | 'OPTION'
+  | 'SUMMARY'
+  | 'IFRAME'
+  | 'TEXT_CONTENT'
+  | 'IMAGE'
+  | 'VIDEO'
+  | 'FORM'
+  | 'LIST_ITEM'
+  | 'OTHER';
+/**
+ * New available_operations.
+ */
+export type AvailableOperations = Operation[];
+/**
+ * Replace the node's own fields by this node's, keeping its children (node.children is empty).
+ */
+export type DomNode3 = DomElementNode | DomTextNode;
 /**
  * Machine-readable failure code.
  */
@@ -730,6 +800,10 @@ export interface GetStateParams {
    * Withhold values of autocomplete cc-* and one-time-code fields (default). Password values never leave the page whatever this says.
    */
   redact_card_and_otp?: boolean;
+  /**
+   * state_id of a state of this tab the caller still holds: the answer is then a state_delta (action_result.state_delta, no new_simplified_state) that turns that state into the new one. When no delta can be given (unknown or expired state, another tab, a navigation) the answer is a full new_simplified_state with delta_unavailable saying why; never an error.
+   */
+  since?: string;
 }
 /**
  * Parameters of navigate.
@@ -2593,6 +2667,23 @@ export interface SimplifiedState {
      */
     [k: string]: number | undefined;
   };
+  /**
+   * Opaque id of this state, unique per tab and state (and per extension run). Pass it as get_state since to receive only what changed next time (a state_delta).
+   */
+  state_id?: string;
+  /**
+   * Set on a full state that answers a get_state since which could not be answered with a delta; says why.
+   */
+  delta_unavailable?: {
+    /**
+     * unknown_state: since names no state this extension still holds for the tab (never issued, evicted from the few kept per tab, or the extension restarted); other_tab: since is a state of another tab; navigated: the tab loaded another document since; not_smaller: the delta would not be smaller than the full state; not_representable: the states break an invariant deltas rely on (duplicate ids, index not in order).
+     */
+    reason: 'unknown_state' | 'other_tab' | 'navigated' | 'not_smaller' | 'not_representable';
+    /**
+     * What happened, for logs; the full state is valid as it is.
+     */
+    message: string;
+  };
 }
 /**
  * One element the agent can act on or read, as listed in a simplified_state. The extension always fills index, role, name, is_in_viewport, is_top_element, bounds and xpath; states, frame_id, in_shadow_root, is_new, parent_index and redacted appear only when they apply (a whole-page state can list 20,000 elements). Optional so that hand-written seed 004 examples still validate.
@@ -2961,6 +3052,493 @@ export interface DomTextNode {
   is_visible: boolean;
 }
 /**
+ * Only for get_state with since, when a delta could be computed: what changed since that state (apply it to the state named base_state_id). new_simplified_state is then absent.
+ */
+export interface StateDelta {
+  /**
+   * state_id of the state this delta applies to (the since of the request).
+   */
+  base_state_id: string;
+  /**
+   * state_id of the state the delta produces; pass it as the next since.
+   */
+  state_id: string;
+  /**
+   * Page facts whose value changed, each with its new value (whole value: a changed frames list or truncation is sent entire).
+   */
+  facts?: {
+    /**
+     * New url.
+     */
+    url?: string;
+    /**
+     * New title.
+     */
+    title?: string;
+    /**
+     * New tab_id.
+     */
+    tab_id?: number;
+    /**
+     * New active_element_id.
+     */
+    active_element_id?: string | null;
+    scroll_position?: Point5;
+    viewport_dimensions?: Size2;
+    page_size?: Size3;
+    /**
+     * New pixels_above.
+     */
+    pixels_above?: number;
+    /**
+     * New pixels_below.
+     */
+    pixels_below?: number;
+    /**
+     * New viewport_expansion.
+     */
+    viewport_expansion?: number;
+    focused_element?: FocusedElement;
+    text_context?: TextContext;
+    frames?: Frames;
+    truncation?: Truncation1;
+    dom_tree?: DomNode2;
+    timings_ms?: TimingsMs;
+  };
+  /**
+   * Optional page facts the new state no longer has.
+   *
+   * Items: Name of a removed fact.
+   */
+  facts_removed?: (
+    | 'tab_id'
+    | 'active_element_id'
+    | 'scroll_position'
+    | 'viewport_dimensions'
+    | 'page_size'
+    | 'pixels_above'
+    | 'pixels_below'
+    | 'viewport_expansion'
+    | 'focused_element'
+    | 'text_context'
+    | 'frames'
+    | 'truncation'
+    | 'dom_tree'
+    | 'timings_ms'
+  )[];
+  /**
+   * Refs (id) of base elements the new state no longer lists (or lists elsewhere: a moved element is removed and added).
+   *
+   * Items: Element id.
+   */
+  elements_removed?: string[];
+  /**
+   * Elements the new state lists that the base did not (or lists at another place), in document order, each after the element it follows in the new state.
+   */
+  elements_added?: {
+    /**
+     * id of the element it follows in the new state (a kept or an earlier added one); null = first.
+     */
+    after: string | null;
+    element: ActionableElement1;
+  }[];
+  /**
+   * Kept elements (same id, same place) that changed: only the fields that changed, with their new values, and unset for fields they lost. index is never sent (renumbered from the order).
+   */
+  elements_patched?: {
+    /**
+     * Element id (the key; it does not change).
+     */
+    id: string;
+    /**
+     * Other elements that got exactly the same patch (e.g. their is_new marker went away): each gets the fields below too.
+     *
+     * @minItems 1
+     *
+     * Items: Element id.
+     */
+    also?: [string, ...string[]];
+    type?: ElementType1;
+    /**
+     * New tag.
+     */
+    tag?: string;
+    /**
+     * New role.
+     */
+    role?: string;
+    /**
+     * New name.
+     */
+    name?: string;
+    /**
+     * New text_content.
+     */
+    text_content?: string;
+    /**
+     * New current_value.
+     */
+    current_value?: string;
+    attributes?: Attributes;
+    /**
+     * New is_visible.
+     */
+    is_visible?: boolean;
+    available_operations?: AvailableOperations;
+    states?: ElementStates1;
+    /**
+     * New is_in_viewport.
+     */
+    is_in_viewport?: boolean;
+    /**
+     * New is_top_element.
+     */
+    is_top_element?: boolean;
+    bounds?: Bounds1;
+    /**
+     * New xpath.
+     */
+    xpath?: string;
+    /**
+     * New frame_id.
+     */
+    frame_id?: number;
+    /**
+     * New in_shadow_root.
+     */
+    in_shadow_root?: boolean;
+    /**
+     * New is_new.
+     */
+    is_new?: boolean;
+    /**
+     * New parent_index. Set only when the element's parent changed (otherwise parent_index is renumbered).
+     */
+    parent_index?: number;
+    redacted?: Redaction1;
+    /**
+     * Optional fields the element no longer has.
+     *
+     * Items: Field name.
+     */
+    unset?: (
+      | 'role'
+      | 'name'
+      | 'text_content'
+      | 'current_value'
+      | 'states'
+      | 'is_in_viewport'
+      | 'is_top_element'
+      | 'bounds'
+      | 'xpath'
+      | 'frame_id'
+      | 'in_shadow_root'
+      | 'is_new'
+      | 'parent_index'
+      | 'redacted'
+    )[];
+  }[];
+  /**
+   * Kept elements whose only change is that their box moved by the same offset (content above them grew or shrank, the page scrolled): bounds.x += dx, bounds.y += dy.
+   */
+  elements_shifted?: {
+    /**
+     * Horizontal offset in CSS pixels.
+     */
+    dx: number;
+    /**
+     * Vertical offset in CSS pixels.
+     */
+    dy: number;
+    /**
+     * The elements moved by this offset.
+     *
+     * Items: Element id.
+     */
+    ids: string[];
+  }[];
+  /**
+   * Edits of text_context in ascending order of at, not overlapping: remove items [at, at+remove) of the base's text_context and put insert there. Kept items get their after_index renumbered (they follow the same element as before).
+   */
+  text_splices?: {
+    /**
+     * Position in the base state's text_context.
+     */
+    at: number;
+    /**
+     * How many base items to remove there.
+     */
+    remove: number;
+    /**
+     * Items of the new state to put there.
+     */
+    insert: TextItem[];
+  }[];
+  /**
+   * Edits of dom_tree, applied in order. path: child positions from the root, in the tree as the earlier edits left it (the list is ordered so that they are the base's positions). After the edits, highlight_index is renumbered 0, 1, ... in document order over the nodes that carry one.
+   */
+  dom_tree_ops?: {
+    /**
+     * Node to edit ([] = the root).
+     *
+     * Items: Child position.
+     */
+    path: number[];
+    node?: DomNode3;
+    /**
+     * Splice of the node's children: position.
+     */
+    at?: number;
+    /**
+     * Splice: how many children to remove at at.
+     */
+    remove?: number;
+    /**
+     * Splice: nodes to put at at.
+     */
+    insert?: DomNode1[];
+  }[];
+}
+/**
+ * New scroll_position.
+ */
+export interface Point5 {
+  /**
+   * Horizontal CSS pixels.
+   */
+  x: number;
+  /**
+   * Vertical CSS pixels.
+   */
+  y: number;
+}
+/**
+ * New viewport_dimensions.
+ */
+export interface Size2 {
+  /**
+   * Width in CSS pixels.
+   */
+  width: number;
+  /**
+   * Height in CSS pixels.
+   */
+  height: number;
+}
+/**
+ * New page_size.
+ */
+export interface Size3 {
+  /**
+   * Width in CSS pixels.
+   */
+  width: number;
+  /**
+   * Height in CSS pixels.
+   */
+  height: number;
+}
+/**
+ * New truncation.
+ */
+export interface Truncation1 {
+  /**
+   * true when more interactive elements exist in scope than max_elements allowed; the listed ones are the first in document order.
+   */
+  elements_cut: boolean;
+  /**
+   * true when the visible text in scope exceeded max_text_chars; text_context stops there.
+   */
+  text_cut: boolean;
+  /**
+   * The element limit that applied.
+   */
+  max_elements?: number;
+  /**
+   * The text limit that applied.
+   */
+  max_text_chars?: number;
+  /**
+   * How many more interactive elements in scope were found but not listed (counted in the same pass).
+   */
+  elements_omitted?: number;
+  /**
+   * How to see more: scroll and take a new state, narrow viewport_expansion, or raise max_elements / max_text_chars.
+   */
+  message: string;
+}
+/**
+ * Timings of the new snapshot.
+ */
+export interface TimingsMs {
+  /**
+   * Milliseconds.
+   */
+  [k: string]: number | undefined;
+}
+/**
+ * One element the agent can act on or read, as listed in a simplified_state. The extension always fills index, role, name, is_in_viewport, is_top_element, bounds and xpath; states, frame_id, in_shadow_root, is_new, parent_index and redacted appear only when they apply (a whole-page state can list 20,000 elements). Optional so that hand-written seed 004 examples still validate.
+ */
+export interface ActionableElement1 {
+  /**
+   * Ref of the element, stable while the node lives in its document. Pass it back as element_id.
+   */
+  id: string;
+  /**
+   * 1-based position of the element in this state, depth-first across all frames stitched in place (what browser_use prompts show as [N]). Valid against this tab's latest state only; actions may target by index.
+   */
+  index?: number;
+  type: ElementType;
+  /**
+   * Lower-case HTML tag name.
+   */
+  tag: string;
+  /**
+   * ARIA role: the explicit role attribute (first token) or the implicit role per HTML-AAM (button, link, textbox, checkbox, combobox, ...); "generic" when neither applies.
+   */
+  role?: string;
+  /**
+   * Accessible name per accname 1.2 (aria-labelledby, aria-label, <label>/labels, alt, title, placeholder, content), whitespace-collapsed, at most 200 characters.
+   */
+  name?: string;
+  /**
+   * Visible text, trimmed and whitespace-collapsed.
+   */
+  text_content?: string;
+  /**
+   * Current value of a form control (or the text of a contenteditable). Absent when redacted is set with a reason other than pii; masked ([email]/[phone]) when redacted.reason is pii.
+   */
+  current_value?: string;
+  /**
+   * HTML attributes that identify the element: those browser_use shows (title, type, name, role, aria-label, placeholder, value, alt, aria-expanded, data-date-format) plus id, href and autocomplete. Sensitive value attributes carry a [redacted:<reason>] marker instead of the value.
+   */
+  attributes: {
+    [k: string]: string | undefined;
+  };
+  /**
+   * Rendered with non-zero size and not hidden by CSS.
+   */
+  is_visible: boolean;
+  /**
+   * Operations this element supports beyond the universal ones: hover, focus and scroll_into_view apply to every listed element and are not repeated here. Disabled elements list no acting operations.
+   */
+  available_operations: Operation[];
+  states?: ElementStates;
+  /**
+   * Intersects the viewport (expanded by the state's viewport_expansion).
+   */
+  is_in_viewport?: boolean;
+  /**
+   * Not covered by another element at its centre (document.elementFromPoint, through shadow roots). Only hit-tested when its centre is inside the viewport; otherwise true, as browser_use does.
+   */
+  is_top_element?: boolean;
+  bounds?: Bounds;
+  /**
+   * XPath in browser_use form: relative to the last shadow-root/iframe boundary, no leading slash, tag[n] only when a same-tag sibling exists (e.g. "html/body/div[2]/a").
+   */
+  xpath?: string;
+  /**
+   * Chrome frame id of the element's document; absent for the top frame (0). See the state's frames list.
+   */
+  frame_id?: number;
+  /**
+   * Present (true) when the element lives inside a shadow root (open, or closed via chrome.dom.openOrClosedShadowRoot); absent otherwise.
+   */
+  in_shadow_root?: boolean;
+  /**
+   * Present (true) when the element was not listed in the previous state of the same document (browser_use's *[N]* marker); absent otherwise and on a document's first state.
+   */
+  is_new?: boolean;
+  /**
+   * index of the nearest listed ancestor, for elements nested inside another listed element (e.g. a link inside a clickable card).
+   */
+  parent_index?: number;
+  redacted?: Redaction;
+}
+/**
+ * New attributes.
+ */
+export interface Attributes {
+  [k: string]: string | undefined;
+}
+/**
+ * New states.
+ */
+export interface ElementStates1 {
+  /**
+   * Checkbox, radio, switch or menuitemcheckbox/radio: checked ("mixed" for indeterminate). Present (possibly false) on every checkable element.
+   */
+  checked?: true | false | 'mixed';
+  /**
+   * Option, tab, row or gridcell that is selected.
+   */
+  selected?: boolean;
+  /**
+   * aria-expanded, or the open state of <details>/<summary>. Present (possibly false) when the element controls something that expands.
+   */
+  expanded?: boolean;
+  /**
+   * Toggle button (aria-pressed). Present (possibly false) on toggle buttons.
+   */
+  pressed?: true | false | 'mixed';
+  /**
+   * Disabled (disabled attribute, a disabled fieldset, or aria-disabled=true). Disabled elements stay listed.
+   */
+  disabled?: true;
+  /**
+   * readonly attribute or aria-readonly=true.
+   */
+  readonly?: true;
+  /**
+   * required attribute or aria-required=true.
+   */
+  required?: true;
+  /**
+   * The element has keyboard focus (document.activeElement, through shadow roots and frames).
+   */
+  focused?: true;
+}
+/**
+ * New bounds.
+ */
+export interface Bounds1 {
+  /**
+   * Left edge, viewport-relative.
+   */
+  x: number;
+  /**
+   * Top edge, viewport-relative.
+   */
+  y: number;
+  /**
+   * Width.
+   */
+  width: number;
+  /**
+   * Height.
+   */
+  height: number;
+}
+/**
+ * New redacted.
+ */
+export interface Redaction1 {
+  /**
+   * password: type=password, the value never leaves the page (always). payment_card: autocomplete cc-* (redacted unless get_state redact_card_and_otp=false). one_time_code: autocomplete one-time-code (same option). pii: e-mail addresses/phone numbers inside the value were replaced by [email]/[phone] (get_state redact_pii=true).
+   */
+  reason: 'password' | 'payment_card' | 'one_time_code' | 'pii';
+  /**
+   * Whether the field holds a non-empty value (so the agent knows it is filled in without seeing it).
+   */
+  has_value: boolean;
+  /**
+   * For reason pii: which kinds were masked.
+   *
+   * Items: Kind of personal data masked.
+   */
+  kinds?: ('email' | 'phone')[];
+}
+/**
  * A structured failure: a closed code, a message written for the agent (what happened, then what to do next), open details, and where it was detected.
  */
 export interface ErrorInfo {
@@ -3073,6 +3651,23 @@ export interface SimplifiedState1 {
      * Milliseconds.
      */
     [k: string]: number | undefined;
+  };
+  /**
+   * Opaque id of this state, unique per tab and state (and per extension run). Pass it as get_state since to receive only what changed next time (a state_delta).
+   */
+  state_id?: string;
+  /**
+   * Set on a full state that answers a get_state since which could not be answered with a delta; says why.
+   */
+  delta_unavailable?: {
+    /**
+     * unknown_state: since names no state this extension still holds for the tab (never issued, evicted from the few kept per tab, or the extension restarted); other_tab: since is a state of another tab; navigated: the tab loaded another document since; not_smaller: the delta would not be smaller than the full state; not_representable: the states break an invariant deltas rely on (duplicate ids, index not in order).
+     */
+    reason: 'unknown_state' | 'other_tab' | 'navigated' | 'not_smaller' | 'not_representable';
+    /**
+     * What happened, for logs; the full state is valid as it is.
+     */
+    message: string;
   };
 }
 /**

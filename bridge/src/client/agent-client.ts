@@ -12,13 +12,15 @@
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
-import type { ActionResultMessage, ErrorInfo, HelloAckMessage, ProtocolMessage, SettleOptions, TaskProgressMessage } from '../../../schemas/generated/protocol';
+import type { ActionResultMessage, ErrorInfo, GetStateParams, HelloAckMessage, ProtocolMessage, SettleOptions, TaskProgressMessage } from '../../../schemas/generated/protocol';
+import { StateDeltaError } from '../../../schemas/lib/state-delta';
 import { PROTOCOL_VERSION, type ActionName, type ActionParams } from '../../../schemas/generated/registry';
 import { checkMessage } from '../../../schemas/lib/wire';
 import { decodeFromBridge } from './decode-from-bridge';
 import { bridgeProof, clientProof, proofsEqual } from '../auth';
 import { AGENT_SECRET_ENV, readAgentSecret } from '../secrets';
 import { BRIDGE_VERSION } from '../version';
+import { StateTracker } from './state-tracker';
 
 export class BridgeClientError extends Error {
   override name = 'BridgeClientError';
@@ -56,6 +58,11 @@ export interface CallOptions {
   actionId?: string;
   /** Settle rule for this action (the action message's settle field). */
   settle?: SettleOptions;
+  /**
+   * The state after the action as a delta against this client's last state of the tab (the action
+   * message's state_since); the result comes back with the whole state rebuilt in new_simplified_state.
+   */
+  deltaState?: boolean;
 }
 
 interface Waiter {
@@ -75,6 +82,8 @@ export class AgentClient extends EventEmitter {
   private reconnecting: Promise<void> | null = null;
   private readonly secret: string;
   hello: HelloAckMessage | null = null;
+  /** Last state per tab, for getState's deltas. */
+  readonly states = new StateTracker();
 
   constructor(private readonly opts: AgentClientOptions) {
     super();
@@ -174,9 +183,11 @@ export class AgentClient extends EventEmitter {
     if (options.tabId !== undefined) message.tab_id = options.tabId;
     if (options.timeoutMs !== undefined) message.timeout_ms = options.timeoutMs;
     if (options.settle !== undefined) message.settle = options.settle;
+    const since = options.deltaState && action !== 'get_state' ? this.states.sinceFor(options.tabId) : undefined;
+    if (since !== undefined) message.state_since = since;
     const clientTimeout = (options.timeoutMs ?? 15_000) + (this.opts.callTimeoutMs ?? 5_000);
     const error = new BridgeClientError(`action "${action}" (${actionId}) got no answer within ${clientTimeout} ms`, 'TIMEOUT');
-    return new Promise((resolve, reject) => {
+    const answered = new Promise<ActionResultMessage>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(actionId);
         reject(error);
@@ -195,6 +206,32 @@ export class AgentClient extends EventEmitter {
         reject(e instanceof Error ? e : new Error(String(e)));
       }
     });
+    if (since === undefined) return answered;
+    return answered.then((r) => {
+      try {
+        return this.states.absorb(r);
+      } catch (e) {
+        if (!(e instanceof StateDeltaError)) throw e;
+        if (r.tab_id !== undefined) this.states.forget(r.tab_id); // the action ran; its state is lost to this client: getState() takes a full one
+        return r;
+      }
+    });
+  }
+
+  /**
+   * get_state that moves only what changed (issue 13 item 3): passes the last state of the tab as
+   * `since` and answers with the whole new state in new_simplified_state (a state_delta answer is
+   * applied here and stays in state_delta). A delta that does not fit is retried as a full state.
+   */
+  async getState(params: Omit<GetStateParams, 'since'> = {}, options: CallOptions = {}): Promise<ActionResultMessage> {
+    const since = this.states.sinceFor(options.tabId);
+    const r = await this.call('get_state', since === undefined ? params : { ...params, since }, options);
+    try {
+      return this.states.absorb(r);
+    } catch (e) {
+      if (!(e instanceof StateDeltaError)) throw e;
+      return this.states.absorb(await this.call('get_state', params, { ...options, actionId: undefined }));
+    }
   }
 
   /** Reports progress of a task received through the 'task' event (contract H). */
@@ -241,6 +278,7 @@ export class AgentClient extends EventEmitter {
         if (!w) return;
         clearTimeout(w.timer);
         this.waiters.delete(m.original_action_id);
+        if (m.new_simplified_state) this.states.absorb(m); // any full state is a base for getState's next delta
         w.resolve(m);
         return;
       }

@@ -142,7 +142,7 @@ export const TOOLS: readonly ToolDef[] = [
       'Accessibility-tree text of the page with a [ref=...] on every element you can act on (pass it as element_id). ' +
       'Default: what is in the viewport; viewport_expansion -1 = the whole page. `ref` limits it to one element\'s subtree; `incremental` returns only what changed since your last snapshot of this tab.',
     readOnly: true,
-    schema: { from: [{ action: 'get_state', omit: ['include_dom_tree', 'redact_card_and_otp'] }], extras: ['tab_id', 'ref', 'incremental'] },
+    schema: { from: [{ action: 'get_state', omit: ['include_dom_tree', 'redact_card_and_otp', 'since'] }], extras: ['tab_id', 'ref', 'incremental'] },
     async run(args, ctx) {
       const { params, tabId } = splitArgs(args, ['tab_id', 'ref', 'incremental']);
       const ref = typeof args['ref'] === 'string' ? args['ref'] : undefined;

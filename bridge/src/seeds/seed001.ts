@@ -122,7 +122,9 @@ export class Seed001Translator {
     const state = r.new_simplified_state;
     this.refs = new Map(state.actionable_elements.map((el, i) => [`e${el.index ?? i + 1}`, el.id]));
     this.lastTab = state.tab_id ?? tab.tab_id;
-    return renderAriaTree(withSeedRefs(state));
+    // Seed 001's snapshot gives every interactive element of the page a ref (its RefRegistry covers
+    // the whole DOM): nothing is summarised away, unlike the default rendering.
+    return renderAriaTree(withSeedRefs(state), { summarize: false });
   }
 
   private resolveRef(p: Params): string {

@@ -18,6 +18,7 @@ import { STORAGE_KEYS } from './config';
 import { sendToContent } from './content-channel';
 import { ANSWER_REQUIRED, EXPECTS_CHANGE, lostAnswer, noChangeNotice, resolveSettle, SETTLE_OPTIONS_KEY, settleSend, takeDeferred, waitParams, watchInBackground, type ResolvedSettle } from './settle-rule';
 import { collectState, elementIdForIndex, frameOffset } from './state';
+import { answerState, rememberState, withStateDelta } from './state-cache';
 import { TabWatch } from './tab-watch';
 import { isRestrictedUrl, resolveTab } from './tabs';
 import { performTrustedInput, TrustedInputRefused, trustedPlan, type TrustedPlan } from './trusted-input';
@@ -47,6 +48,12 @@ const stamps = (started: number): Pick<Timings, 'total' | 'received_at' | 'sent_
 };
 
 export async function runAction(action: ActionMessage): Promise<ActionResultMessage> {
+  const result = await runActionOnce(action);
+  // state_since: the state after the action as a delta (issue 13 item 3; get_state uses params.since).
+  return action.state_since === undefined || action.action === 'get_state' ? result : withStateDelta(result, action.state_since);
+}
+
+async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage> {
   const started = now();
   const budget = new Budget(action.timeout_ms);
   const settings = await readSettings();
@@ -69,6 +76,7 @@ export async function runAction(action: ActionMessage): Promise<ActionResultMess
     // The person's PII redaction default applies to every state; a snapshot taken without it is redone.
     const params = await withPersonDefaults({});
     const s = await collectState(tabId, params, 'redact_pii' in params ? undefined : topSnapshot);
+    if (s.ok) rememberState(tabId, s.state); // a base for a later get_state since
     return s.ok ? s.state : null;
   };
   try {
@@ -82,14 +90,18 @@ export async function runAction(action: ActionMessage): Promise<ActionResultMess
       return fail(errorInfo('RESTRICTED_PAGE', `Tab ${tab.id} shows ${tab.url}, a page Chrome does not let extensions script. Navigate the tab to a web page (navigate) or use another tab (list_tabs, switch_tab).`, WS, { tab_id: tab.id, current_url: tab.url }), null, tab.id);
     }
     if (action.action === 'get_state') {
-      const [s, drained] = await Promise.all([collectState(tab.id, await withPersonDefaults(action.params as GetStateParams)), settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500)]);
+      const { since, ...stateParams } = action.params as GetStateParams;
+      const [s, drained] = await Promise.all([collectState(tab.id, await withPersonDefaults(stateParams)), settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500)]);
       if (!s.ok) return fail(s.error, null, tab.id);
       const details: OutcomeDetails = { message: 'State taken.', navigation_occurred: false, result: {} };
       const left = takeDeferred(tab.id);
       const all = left ? mergeDrained(left.drained, drained?.drained ?? { api_activity: [], dialogs: [], dialog_count: 0, pending: [] }) : drained?.drained;
       if (all) Object.assign(details, activityFields(all));
       if (left?.notice) details.no_change_notice = left.notice;
-      return { ...base, tab_id: tab.id, status: 'success', outcome_details: details, new_simplified_state: s.state, error_info: null };
+      // since: only what changed (issue 13 item 3); a full state with delta_unavailable when no delta can be given.
+      const answer = answerState(tab.id, s.state, since);
+      if ('delta' in answer) return { ...base, tab_id: tab.id, status: 'success', outcome_details: details, state_delta: answer.delta, error_info: null };
+      return { ...base, tab_id: tab.id, status: 'success', outcome_details: details, new_simplified_state: answer.state, error_info: null };
     }
     if (worker) {
       const out = await worker({ tab, budget, settle }, action.params as never);
