@@ -13,35 +13,16 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { Page } from 'puppeteer-core';
-import { EXTENSION_ID } from '../../bridge/src/extension-id';
 import { createLogger } from '../../bridge/src/log';
 import { BridgeServer } from '../../bridge/src/server';
 import { launchWithExtension, REPO_ROOT, type LaunchedBrowser } from '../harness/browser';
 import { startHarness, type Harness } from '../harness/harness';
+import { artifactShot, openPanel } from '../harness/panel';
 
-const PANEL_URL = `chrome-extension://${EXTENSION_ID}/sidepanel/index.html`;
-const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts', 'sidepanel');
 const SHIM = path.join(REPO_ROOT, 'python-shim-spec');
 const PYTHON = process.env['BUX_BROWSER_USE_PYTHON'] ?? path.join(process.env['BUX_VENVS_DIR'] ?? path.join(REPO_ROOT, '.venvs'), 'bu048', 'bin', 'python');
 
-async function shot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) as `${string}.png`, fullPage: true });
-}
-
-/** The panel page in a popup window of its own: like the real side panel it is not a tab of the
- * person's window, so it never becomes the agent's "active tab" (list_tabs lists normal windows). */
-async function openPanel(browser: LaunchedBrowser['browser']): Promise<Page> {
-  const opener = await browser.newPage();
-  await opener.goto(PANEL_URL, { waitUntil: 'load' });
-  const target = browser.waitForTarget((t) => t.url() === PANEL_URL && t.type() === 'page' && t !== opener.target(), { timeout: 20_000 });
-  await opener.evaluate((u) => (globalThis as unknown as { chrome: { windows: { create(o: unknown): Promise<unknown> } } }).chrome.windows.create({ url: u, type: 'popup', width: 420, height: 820 }), PANEL_URL);
-  const panel = (await (await target).page()) as Page;
-  await opener.close();
-  await panel.setViewport({ width: 420, height: 820 });
-  await panel.waitForSelector('#connection');
-  return panel;
-}
+const shot = (page: Page, name: string) => artifactShot('sidepanel', page, name);
 
 const connState = (panel: Page) => panel.$eval('#connection', (e) => (e as HTMLElement).dataset['state'] ?? '');
 async function waitConn(panel: Page, state: string, timeout = 30_000): Promise<void> {

@@ -18,33 +18,15 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 import type { AgentClient } from '../../bridge/src/client/agent-client';
-import { EXTENSION_ID } from '../../bridge/src/extension-id';
-import { REPO_ROOT, type LaunchedBrowser } from '../harness/browser';
+import { REPO_ROOT } from '../harness/browser';
 import { startHarness, type Harness } from '../harness/harness';
+import { artifactShot, openPanel } from '../harness/panel';
 import { Seed000Backend, Seed001Backend } from './backends';
 import { idOf, keywordOf, ScriptedLlm, type ChatMsg } from './scripted-llm';
 
-const PANEL_URL = `chrome-extension://${EXTENSION_ID}/sidepanel/index.html`;
-const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts', 'seeds-panel');
 const SHOP = path.join(REPO_ROOT, 'python-shim-spec/tests/fixtures/shop');
 
-async function shot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) as `${string}.png`, fullPage: true });
-}
-
-/** The panel in a popup window of its own, so it is never the agent's "active tab". */
-async function openPanel(browser: LaunchedBrowser['browser']): Promise<Page> {
-  const opener = await browser.newPage();
-  await opener.goto(PANEL_URL, { waitUntil: 'load' });
-  const target = browser.waitForTarget((t) => t.url() === PANEL_URL && t.type() === 'page' && t !== opener.target(), { timeout: 20_000 });
-  await opener.evaluate((u) => (globalThis as unknown as { chrome: { windows: { create(o: unknown): Promise<unknown> } } }).chrome.windows.create({ url: u, type: 'popup', width: 420, height: 900 }), PANEL_URL);
-  const panel = (await (await target).page()) as Page;
-  await opener.close();
-  await panel.setViewport({ width: 420, height: 900 });
-  await panel.waitForSelector('#connection');
-  return panel;
-}
+const shot = (page: Page, name: string) => artifactShot('seeds-panel', page, name);
 
 const text = (panel: Page, sel: string) => panel.$eval(sel, (e) => (e as HTMLElement).innerText);
 const attrOf = (panel: Page, sel: string, key: string) => panel.$eval(sel, (e, k) => (e as HTMLElement).dataset[k] ?? '', key);
@@ -94,7 +76,7 @@ describe('seeds from the side panel: connect a backend (real Chromium)', functio
     h = await startHarness({ fixturesDir: SHOP, bridgeOptions: { configDir: cfg } });
     const shop = await h.openPage(h.fixtures.url('/index.html'));
     for (const p of await h.launched.browser.pages()) if (p !== shop && p.url() === 'about:blank') await p.close();
-    panel = await openPanel(h.launched.browser);
+    panel = await openPanel(h.launched.browser, { width: 420, height: 900 });
     await shop.bringToFront();
     await panel.waitForFunction(() => (document.getElementById('connection') as HTMLElement).dataset['state'] === 'connected', { timeout: 30_000 });
   });
@@ -201,7 +183,7 @@ describe('seeds from the side panel: the built-in seed 002 agent as the task run
     });
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    panel = await openPanel(h.launched.browser);
+    panel = await openPanel(h.launched.browser, { width: 420, height: 900 });
     await shop.bringToFront();
   });
   after(async () => {
