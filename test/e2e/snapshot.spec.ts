@@ -27,6 +27,14 @@ async function state(params: GetStateParams = {}): Promise<SimplifiedState> {
   return s;
 }
 
+/** Resolves once the frame at url runs scripts again (an evaluate waits for its main thread), then lets its late replies arrive. */
+async function busyFrameAnswers(p: Page, url: string): Promise<void> {
+  const frame = p.frames().find((f) => f.url() === url);
+  if (!frame) throw new Error(`no frame at ${url}`);
+  await frame.evaluate(() => 1);
+  await new Promise((r) => setTimeout(r, 200));
+}
+
 const roleName = (s: SimplifiedState) => s.actionable_elements.map((e) => [e.role, e.name]);
 const byName = (s: SimplifiedState, name: string): ActionableElement => {
   const found = s.actionable_elements.find((e) => e.name === name);
@@ -315,6 +323,20 @@ describe('e2e: snapshot (get_state)', function () {
     expect((s.frames ?? []).filter((f) => f.status === 'outside_scope')).to.have.length(10);
     // The budget (250 ms) plus a walk, not the 5 s the frame is stuck (generous for a loaded CI machine).
     expect(ms).to.be.below(2500);
+    // The next state does not pay the budget again for a frame that still owes the last one an
+    // answer (frame-liveness.ts): it is left out at once, and says so.
+    const again = await state();
+    const owed = (again.frames ?? []).find((f) => f.url === busy);
+    expect(owed?.status).to.equal('unreachable');
+    expect(owed?.reason).to.equal('timeout');
+    expect(owed?.waited_ms, 'not waited for a second time').to.equal(0);
+    expect(owed?.message).to.match(/has not answered a request sent \d+\.\d s ago/);
+    expect(again.actionable_elements.map((e) => e.name)).to.deep.equal(['Top story', 'Buy now']);
+    // Once its script ends, the frame answers the pending request and is asked normally again.
+    await busyFrameAnswers(page, busy);
+    const back = await state();
+    expect((back.frames ?? []).find((f) => f.url === busy)?.status).to.equal('ok');
+    expect(back.actionable_elements.map((e) => e.name)).to.deep.equal(['Top story', 'Busy ad', 'Buy now']);
     await blocker.close();
   });
 

@@ -12,6 +12,7 @@ import type { FrameChild, FrameSnapshot } from '../shared/frame-snapshot';
 import { CONTENT_CHANNEL } from '../shared/internal-messages';
 import { sendToContent } from './content-channel';
 import { leftOutMessage, PROBE_BUDGET_MS, SNAPSHOT_BUDGET_MS, type LeftOutReason } from './frame-budget';
+import { forgetTabRequests, overdueFor, trackRequest } from './frame-liveness';
 
 export type StateOutcome = { ok: true; state: SimplifiedState } | { ok: false; error: ErrorInfo };
 
@@ -22,8 +23,11 @@ const TOP_FRAME_CAP_MS = 60_000;
 
 type FrameAnswer = { ok: true; snap: FrameSnapshot } | { ok: false; why: string; reason: LeftOutReason; waited: number; error?: ErrorInfo };
 
-async function snapshotFrame(tabId: number, frameId: number, params: GetStateParams, topViewport?: { width: number; height: number }): Promise<FrameAnswer> {
+async function snapshotFrame(tabId: number, frameId: number, params: GetStateParams, topViewport?: { width: number; height: number }, documentId?: string): Promise<FrameAnswer> {
   const t0 = performance.now();
+  // A child frame that still owes an earlier request (frame-liveness.ts) is not waited for again.
+  const owed = frameId === 0 ? null : overdueFor(tabId, frameId, documentId);
+  if (owed !== null) return { ok: false, why: overdueWhy(owed), reason: 'timeout', waited: 0 };
   const capMs = frameId === 0 ? TOP_FRAME_CAP_MS : SNAPSHOT_BUDGET_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const capped = new Promise<FrameAnswer>((resolve) => {
@@ -40,7 +44,7 @@ async function snapshotFrame(tabId: number, frameId: number, params: GetStatePar
     }
     return sent;
   };
-  const asked = send().then((sent): FrameAnswer => {
+  const asked = (frameId === 0 ? send() : trackRequest(tabId, frameId, documentId, send())).then((sent): FrameAnswer => {
     const waited = Math.round(performance.now() - t0);
     if (!sent.ok) return { ok: false, why: sent.error.message, reason: 'not_scriptable', waited, error: sent.error };
     if (!sent.response.ok) return { ok: false, why: sent.response.error.message, reason: 'not_scriptable', waited, error: sent.response.error };
@@ -79,7 +83,11 @@ interface WebFrame {
   frameId: number;
   parentFrameId: number;
   url: string;
+  documentId?: string;
 }
+
+/** The left-out detail of a frame that still owes an earlier request (see frame-liveness.ts). */
+const overdueWhy = (ms: number) => `${PROBE_BUDGET_MS} ms, and it has not answered a request sent ${(ms / 1000).toFixed(1)} s ago`;
 
 /** The token a child frame got from its parent's walk; null when it has none of them, 'error' when it could not be asked. */
 async function askToken(tabId: number, frameId: number, tokens: string[]): Promise<string | null | 'error'> {
@@ -109,15 +117,26 @@ async function probeToken(tabId: number, frameId: number, tokens: string[]): Pro
  * settles when the frame answered (or Chrome answered for it: no listener yet, which the token
  * question then handles with an injection); a frame that has not by the liveness deadline is silent.
  */
-type Liveness = Map<number, Promise<void>>;
+interface Liveness {
+  pings: Map<number, Promise<void>>;
+  /** Frames not pinged because an earlier request to them is still unanswered past the budget: frame id -> ms it has been owed. */
+  overdue: Map<number, number>;
+}
 
 function pingFrames(tabId: number, frames: WebFrame[]): Liveness {
-  const out: Liveness = new Map();
+  const out: Liveness = { pings: new Map(), overdue: new Map() };
+  const now = performance.now();
   for (const f of frames) {
     if (f.frameId === 0) continue;
-    out.set(
+    const owed = overdueFor(tabId, f.frameId, f.documentId, now);
+    if (owed !== null) {
+      out.overdue.set(f.frameId, owed);
+      continue;
+    }
+    const ping = chrome.tabs.sendMessage(tabId, { channel: CONTENT_CHANNEL, kind: 'ping' }, { frameId: f.frameId });
+    out.pings.set(
       f.frameId,
-      chrome.tabs.sendMessage(tabId, { channel: CONTENT_CHANNEL, kind: 'ping' }, { frameId: f.frameId }).then(
+      trackRequest(tabId, f.frameId, f.documentId, ping).then(
         () => undefined,
         () => undefined,
       ),
@@ -129,18 +148,32 @@ function pingFrames(tabId: number, frames: WebFrame[]): Liveness {
 /**
  * Which child frame sits under which iframe placeholder: every child frame that answered the
  * liveness ping is asked for the token its parent's walk posted it, in parallel. The wait ends as
- * soon as every wanted placeholder is matched (children outside the scope got no token and would
- * only say so after the content script's 200 ms token wait), once every child answered or fell
+ * soon as every wanted placeholder is matched or known dead (children outside the scope got no
+ * token and would only say so after the content script's 200 ms token wait), once every child answered or fell
  * silent, or after PROBE_BUDGET_MS. Silent: no answer to the ping by `silentAt` (the state's start
  * + PROBE_BUDGET_MS, or now when the walk took longer): still loading, or stuck in a script.
  */
-async function matchChildren(tabId: number, kids: WebFrame[], tokens: string[], live: Liveness, silentAt: number): Promise<{ byToken: Map<string, number>; silent: WebFrame[]; refused: WebFrame[] }> {
+async function matchChildren(tabId: number, kids: WebFrame[], wanted: FrameChild[], live: Liveness, silentAt: number): Promise<{ byToken: Map<string, number>; silent: WebFrame[]; refused: WebFrame[] }> {
+  const tokens = wanted.map((f) => f.token as string);
   const byToken = new Map<string, number>();
   const done = new Set<number>();
   const pinged = new Set<number>();
   const silent: WebFrame[] = [];
   const refused: WebFrame[] = [];
   if (kids.length === 0 || tokens.length === 0) return { byToken, silent, refused };
+  // A wanted iframe is accounted for once a child frame answered its token, or once the child
+  // frame at its src fell silent or was refused: no answer can come for it then, so the wait does
+  // not run on for the frames outside the scope (they answer "no token" only after 200 ms).
+  const unaccounted = new Map<string, number>();
+  for (const f of wanted) if (f.src) unaccounted.set(f.src, (unaccounted.get(f.src) ?? 0) + 1);
+  const srcOfToken = new Map(wanted.map((f) => [f.token as string, f.src]));
+  let accounted = 0;
+  const account = (src: string | undefined) => {
+    const n = src === undefined ? undefined : unaccounted.get(src);
+    if (src === undefined || n === undefined || n <= 0) return false;
+    unaccounted.set(src, n - 1);
+    return true;
+  };
   await new Promise<void>((resolve) => {
     let pending = kids.length;
     const timers: ReturnType<typeof setTimeout>[] = [];
@@ -148,31 +181,47 @@ async function matchChildren(tabId: number, kids: WebFrame[], tokens: string[], 
       for (const t of timers) clearTimeout(t);
       resolve();
     };
-    const settle = (k: WebFrame) => {
+    /** token: the wanted placeholder it answered for; 'dead': silent or refused; null: answered "not mine". */
+    const settle = (k: WebFrame, outcome: string | 'dead' | null) => {
       if (done.has(k.frameId)) return;
       done.add(k.frameId);
-      if (--pending === 0 || byToken.size === tokens.length) finish();
+      if (outcome === 'dead') {
+        if (account(k.url)) accounted++;
+      } else if (outcome !== null) account(srcOfToken.get(outcome));
+      if (--pending === 0 || byToken.size + accounted >= tokens.length) finish();
     };
     timers.push(setTimeout(finish, PROBE_BUDGET_MS));
+    // Known unresponsive (an earlier request is still unanswered): silent now, without waiting.
+    for (const k of kids) {
+      if (!live.overdue.has(k.frameId)) continue;
+      silent.push(k);
+      settle(k, 'dead');
+    }
+    if (done.size === kids.length) return;
     timers.push(
       setTimeout(() => {
         for (const k of kids) {
           if (pinged.has(k.frameId) || done.has(k.frameId)) continue;
           silent.push(k);
-          settle(k);
+          settle(k, 'dead');
         }
       }, Math.max(0, silentAt - performance.now())),
     );
     for (const k of kids) {
-      const alive = live.get(k.frameId) ?? Promise.resolve();
+      if (live.overdue.has(k.frameId)) continue;
+      const alive = live.pings.get(k.frameId) ?? Promise.resolve();
       void alive.then(async () => {
         if (done.has(k.frameId)) return; // declared silent before it answered
         pinged.add(k.frameId);
         const t = await askToken(tabId, k.frameId, tokens);
         if (done.has(k.frameId)) return;
-        if (t === 'error') refused.push(k);
-        else if (t !== null && !byToken.has(t)) byToken.set(t, k.frameId);
-        settle(k);
+        if (t === 'error') {
+          refused.push(k);
+          settle(k, 'dead');
+        } else if (t !== null && !byToken.has(t)) {
+          byToken.set(t, k.frameId);
+          settle(k, t);
+        } else settle(k, null);
       });
     }
   });
@@ -188,7 +237,7 @@ async function fetchTree(tabId: number, frameId: number, parentFrameId: number |
   const probeStart = performance.now();
   if (wanted.length > 0 && depth < MAX_FRAME_DEPTH) {
     const kids = webFrames.filter((w) => w.parentFrameId === frameId);
-    const m = await matchChildren(tabId, kids, wanted.map((f) => f.token as string), live, silentAt);
+    const m = await matchChildren(tabId, kids, wanted, live, silentAt);
     for (const ph of wanted) {
       const fid = m.byToken.get(ph.token as string);
       if (fid !== undefined) ph.frame_id = fid;
@@ -214,10 +263,13 @@ async function fetchTree(tabId: number, frameId: number, parentFrameId: number |
       if (f.frame_id < 0) {
         const kid = kidFor.get(f);
         const reason: LeftOutReason = kid ? (silent.includes(kid) ? 'timeout' : 'not_scriptable') : silent.length > 0 ? 'timeout' : refused.length > 0 ? 'not_scriptable' : 'not_identified';
+        const owed = kid ? live.overdue.get(kid.frameId) : undefined;
+        if (kid && owed !== undefined) return { frameId: kid.frameId, failed: 'unreachable', reason, waited: 0, detail: overdueWhy(owed), url: kid.url };
         return { frameId: kid?.frameId ?? f.frame_id, failed: 'unreachable', reason, waited: probeWaited, ...(kid ? { url: kid.url } : {}) };
       }
-      const answer = await snapshotFrame(tabId, f.frame_id, params, topViewport);
-      if (!answer.ok) return { frameId: f.frame_id, failed: 'unreachable', reason: answer.reason, waited: probeWaited + answer.waited, detail: answer.reason === 'timeout' ? `${SNAPSHOT_BUDGET_MS} ms` : answer.why };
+      const web = webFrames.find((w) => w.frameId === f.frame_id);
+      const answer = await snapshotFrame(tabId, f.frame_id, params, topViewport, web?.documentId);
+      if (!answer.ok) return { frameId: f.frame_id, failed: 'unreachable', reason: answer.reason, waited: probeWaited + answer.waited, detail: answer.reason === 'timeout' ? (answer.waited === 0 ? answer.why : `${SNAPSHOT_BUDGET_MS} ms`) : answer.why };
       return fetchTree(tabId, f.frame_id, frameId, answer.snap, params, depth + 1, webFrames, live, Math.max(silentAt, performance.now()), topViewport);
     }),
   );
@@ -508,6 +560,7 @@ export async function forgetTabState(tabId: number): Promise<void> {
   latestIndex.delete(tabId);
   persistedIndex.delete(tabId);
   latestHighlights.delete(tabId);
+  forgetTabRequests(tabId);
   await chrome.storage.session.remove(INDEX_KEY(tabId));
 }
 
