@@ -32,6 +32,7 @@ import { renderAriaTree, renderBrowserUse } from '../schemas/lib/render';
 import { REPO_ROOT } from '../test/harness/browser';
 import { startHarness } from '../test/harness/harness';
 import { findBrowserUseJs } from './browser-use-js';
+import { hopCosts, hopCostsMarkdown, type HopCosts } from './hop-costs';
 import { FLOOR_VIEWPORT, FLOOR_WHOLE } from './floor';
 import { AD_SLOTS, BENCH_PAGES, serveBenchPages, startBenchSites, type BenchPage } from './pages';
 
@@ -97,6 +98,8 @@ interface ColResult {
   tokens?: number;
   /** Ours: the default rendering (long off-screen runs summarised). */
   default_tokens?: number;
+  /** Ours: the full listing with every ` [ref=eN]` removed (what the refs alone cost; Playwright's plain snapshot has none). */
+  no_ref_tokens?: number;
   /** Playwright: ariaSnapshot({mode: 'ai'}), which carries refs. */
   ai_tokens?: number;
   /** Ours only: the same state in browser_use's prompt format (renderBrowserUse). */
@@ -138,6 +141,8 @@ interface PageResult {
   missing_vs_ax: number;
   missing_examples: string[];
   frames?: FramesReport;
+  /** Where the whole-page time goes (bench/hop-costs.ts). */
+  hops?: HopCosts | null;
   targets: Record<string, Target>;
 }
 
@@ -354,6 +359,7 @@ async function main(): Promise<void> {
             text_bytes: bytes(text),
             tokens: countTokens(text),
             default_tokens: countTokens(renderAriaTree(state)),
+            no_ref_tokens: countTokens(text.replace(/ \[ref=[^\]]+\]/g, '')),
             browser_use_format_tokens: countTokens(renderBrowserUse(state)),
             json_bytes: bytes(JSON.stringify(state)),
             count: state.actionable_elements.length,
@@ -385,6 +391,7 @@ async function main(): Promise<void> {
         missing_vs_ax: missing.length,
         missing_examples: missing.slice(0, 5),
         ...(spec.badFrames ? { frames: framesReport(states) } : {}),
+        hops: colResults.ours_whole ? hopCosts(states.ours_whole.slice(1), runs.ours_whole) : null,
         targets: {},
       });
       const c = colResults;
@@ -466,7 +473,8 @@ function targetsOf(r: PageResult): Record<string, Target> {
   t['whole_le_0.25x_playwright'] = { met: wp <= 0.25, detail: `${wp.toFixed(2)}x` };
   const tp = ratio(whole?.tokens, pw?.tokens);
   const tpAi = ratio(whole?.tokens, pw?.ai_tokens);
-  t['tokens_le_0.5x_playwright'] = { met: tp <= 0.5, detail: `${tp.toFixed(2)}x (vs its ai mode with refs: ${Number.isFinite(tpAi) ? `${tpAi.toFixed(2)}x` : 'n/a'})` };
+  const tpDefault = ratio(whole?.default_tokens, pw?.tokens);
+  t['tokens_le_0.5x_playwright'] = { met: tp <= 0.5, detail: `${tp.toFixed(2)}x (vs its ai mode with refs: ${Number.isFinite(tpAi) ? `${tpAi.toFixed(2)}x` : 'n/a'}; default rendering: ${tpDefault.toFixed(2)}x)` };
   t['nothing_missed'] = { met: r.missing_vs_ax === 0, detail: `${r.missing_vs_ax} of ${r.ax_interactive}` };
   const over = (vp?.p50_ms ?? NaN) - (floor?.p50_ms ?? NaN);
   t['viewport_le_floor_plus_10ms'] = { met: over <= 10, detail: `${over >= 0 ? '+' : ''}${over.toFixed(1)} ms` };
@@ -517,15 +525,16 @@ function markdown(meta: Record<string, unknown> & { click: ReturnType<typeof cli
     '',
     'Ours: `renderAriaTree` (seed 001/MCP text). "every element" = `{summarize: false}`, each interactive element with its ref: the like-for-like column; "default" = the default rendering, which summarises long off-screen runs into one line pointing at scroll (the agent lists them by scrolling). Beside them, the same state in browser_use\'s prompt format (`renderBrowserUse`, what the Python shim gives agents). Playwright: `ariaSnapshot()` (no refs) and `ariaSnapshot({mode: \'ai\'})` (with refs, like ours). browser_use: the real 0.1.48 `clickable_elements_to_string` of its own tree (bench/bu_tokens.py). Listed = elements ours lists / interactive lines in Playwright\'s YAML / browser_use highlight indexes.',
     '',
-    '| page | ours viewport | ours whole, every element | ours whole, default | ours whole, browser_use format | Playwright | Playwright ai (refs) | browser_use viewport | browser_use whole | every element / Playwright | every element / Playwright ai | listed: ours / Playwright / browser_use whole | Chromium AX interactive | missed by ours |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|',
+    '| page | ours viewport | ours whole, every element | ours whole, default | ours whole, browser_use format | Playwright | Playwright ai (refs) | browser_use viewport | browser_use whole | every element / Playwright | every element / Playwright ai | every element without refs / Playwright | default / Playwright | listed: ours / Playwright / browser_use whole | Chromium AX interactive | missed by ours |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|',
   );
   for (const r of results) {
     const c = r.cols;
     const trunc = c.ours_whole?.truncated ? ' (truncated)' : '';
-    L.push(`| ${r.page} | ${c.ours_viewport?.tokens} | ${c.ours_whole?.tokens}${trunc} | ${c.ours_whole?.default_tokens ?? 'n/a'} | ${c.ours_whole?.browser_use_format_tokens} | ${c.playwright?.tokens} | ${c.playwright?.ai_tokens ?? 'n/a'} | ${r.browser_use_tokens?.viewport ?? 'n/a'} | ${r.browser_use_tokens?.whole ?? 'n/a'} | ${((c.ours_whole?.tokens ?? NaN) / (c.playwright?.tokens ?? NaN)).toFixed(2)} | ${((c.ours_whole?.tokens ?? NaN) / (c.playwright?.ai_tokens ?? NaN)).toFixed(2)} | ${c.ours_whole?.count} / ${c.playwright?.count} / ${c.bu_whole?.count ?? 'n/a'} | ${r.ax_interactive} | ${r.missing_vs_ax}${r.missing_examples.length ? ` (${r.missing_examples.join('; ')})` : ''} |`);
+    L.push(`| ${r.page} | ${c.ours_viewport?.tokens} | ${c.ours_whole?.tokens}${trunc} | ${c.ours_whole?.default_tokens ?? 'n/a'} | ${c.ours_whole?.browser_use_format_tokens} | ${c.playwright?.tokens} | ${c.playwright?.ai_tokens ?? 'n/a'} | ${r.browser_use_tokens?.viewport ?? 'n/a'} | ${r.browser_use_tokens?.whole ?? 'n/a'} | ${((c.ours_whole?.tokens ?? NaN) / (c.playwright?.tokens ?? NaN)).toFixed(2)} | ${((c.ours_whole?.tokens ?? NaN) / (c.playwright?.ai_tokens ?? NaN)).toFixed(2)} | ${((c.ours_whole?.no_ref_tokens ?? NaN) / (c.playwright?.tokens ?? NaN)).toFixed(2)} | ${((c.ours_whole?.default_tokens ?? NaN) / (c.playwright?.tokens ?? NaN)).toFixed(2)} | ${c.ours_whole?.count} / ${c.playwright?.count} / ${c.bu_whole?.count ?? 'n/a'} | ${r.ax_interactive} | ${r.missing_vs_ax}${r.missing_examples.length ? ` (${r.missing_examples.join('; ')})` : ''} |`);
   }
   if (meta['browser_use_tokens'] && !results.some((r) => r.browser_use_tokens)) L.push('', `browser_use tokens n/a: ${meta['browser_use_tokens']}`);
+  L.push('', ...hopCostsMarkdown(results.map((r) => ({ page: r.page, hops: r.hops, ...(r.cols.floor_whole ? { floor_ms: r.cols.floor_whole.p50_ms } : {}), ...(r.cols.playwright ? { playwright_ms: r.cols.playwright.p50_ms } : {}) }))));
   L.push('', '## Ratios (p50)', '', '| page | whole / floor | whole / Playwright | whole / browser_use whole | viewport - floor (ms) | viewport / whole | viewport floor ms |', '|---|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     const c = r.cols;

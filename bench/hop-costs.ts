@@ -1,0 +1,104 @@
+// Where a whole-page state's time goes, hop by hop (issue 13 "move less": measure the cost per
+// hop). Two sources, both on the very state the bench took:
+// - the extension's own timings_ms (the content script's walk; the worker's clock around the top
+//   frame request and the child frames) and the caller's clock around get_state: walk, content
+//   script -> worker (serialize, Chrome's message channel, parse), child frames, worker assembly,
+//   and worker -> agent (stringify, WebSocket, bridge parse + validation + relay, client parse);
+// - the CPU cost of the JSON work on those bytes, measured here in Node (the same V8 as the worker,
+//   the bridge and the TS client): JSON.parse, the bridge's full schema validation of the
+//   action_result, JSON.stringify; and what a keyless row-per-element form of the same state would
+//   weigh and cost to parse (the "compact wire form" question: does it pay?).
+import type { ActionResultMessage, SimplifiedState } from '../schemas/generated/protocol';
+import { checkMessage } from '../schemas/lib/wire';
+
+export interface HopCosts {
+  caller_p50_ms: number;
+  walk_p50_ms: number;
+  content_to_worker_p50_ms: number;
+  child_frames_p50_ms: number;
+  worker_assembly_p50_ms: number;
+  worker_to_agent_p50_ms: number;
+  json_bytes: number;
+  elements: number;
+  /** CPU on this state's bytes, p50 of 5, Node. */
+  parse_ms: number;
+  validate_ms: number;
+  stringify_ms: number;
+  compact_bytes: number;
+  compact_parse_ms: number;
+}
+
+const median = (xs: number[]) => {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  return s.length ? (s[Math.floor((s.length - 1) / 2)] as number) : NaN;
+};
+const r1 = (n: number) => Math.round(n * 10) / 10;
+
+function timeIt(fn: () => unknown, runs = 5): number {
+  fn(); // warm
+  const xs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    xs.push(performance.now() - t0);
+  }
+  return r1(median(xs));
+}
+
+/** The same state with elements and text items as rows of values under one key list (no repeated keys, no defaults). */
+export function compactForm(state: SimplifiedState): unknown {
+  const table = <T extends object>(items: T[]) => {
+    const keys = [...new Set(items.flatMap((i) => Object.keys(i)))];
+    return { keys, rows: items.map((i) => keys.map((k) => (i as Record<string, unknown>)[k] ?? null)) };
+  };
+  return { ...state, actionable_elements: table(state.actionable_elements), text_context: table(state.text_context ?? []) };
+}
+
+export function hopCosts(states: SimplifiedState[], callerRuns: number[]): HopCosts | null {
+  const last = states.at(-1);
+  if (!last || states.length === 0) return null;
+  const ts = states.map((s) => s.timings_ms ?? {});
+  const at = (k: string) => ts.map((t) => Number((t as Record<string, number>)[k]));
+  const walk = at('top_frame_walk');
+  const fetched = at('frames_fetched');
+  const child = at('child_frames');
+  const total = at('total');
+  const envelope: ActionResultMessage = { type: 'action_result', original_action_id: 'a-1', status: 'success', new_simplified_state: last } as ActionResultMessage;
+  const text = JSON.stringify(envelope);
+  const compact = JSON.stringify(compactForm(last));
+  return {
+    caller_p50_ms: r1(median(callerRuns)),
+    walk_p50_ms: r1(median(walk)),
+    content_to_worker_p50_ms: r1(median(fetched.map((f, i) => f - (child[i] ?? 0) - (walk[i] ?? 0)))),
+    child_frames_p50_ms: r1(median(child)),
+    worker_assembly_p50_ms: r1(median(total.map((t, i) => t - (fetched[i] ?? 0)))),
+    // The caller runs and the states are paired (the last run's state is the last of both).
+    worker_to_agent_p50_ms: r1(median(callerRuns.slice(-total.length).map((c, i) => c - (total[i] ?? 0)))),
+    json_bytes: Buffer.byteLength(text),
+    elements: last.actionable_elements.length,
+    parse_ms: timeIt(() => JSON.parse(text)),
+    validate_ms: timeIt(() => checkMessage(JSON.parse(text), 'bridge')) - timeIt(() => JSON.parse(text)),
+    stringify_ms: timeIt(() => JSON.stringify(envelope)),
+    compact_bytes: Buffer.byteLength(compact),
+    compact_parse_ms: timeIt(() => JSON.parse(compact)),
+  };
+}
+
+export function hopCostsMarkdown(rows: { page: string; hops?: HopCosts | null; floor_ms?: number; playwright_ms?: number }[]): string[] {
+  const L: string[] = [
+    '## Where the whole-page time goes (ours, p50 ms)',
+    '',
+    "From the extension's timings_ms and the caller's clock (first six columns), and the JSON work on the state's own bytes measured in Node, the same V8 as the worker, bridge and client (the rest). worker -> agent = worker JSON.stringify + WebSocket + bridge parse and full validation + relay of the same bytes + client parse. Compact: the same state with elements and text items as keyless rows (what a compact wire form would weigh).",
+    '',
+    '| page | elements | get_state | walk | content -> worker | child frames | worker assembly | worker -> agent | JSON bytes | parse | validate | stringify | compact bytes | compact parse | floor | 0.25x Playwright |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of rows) {
+    const h = r.hops;
+    if (!h) continue;
+    L.push(
+      `| ${r.page} | ${h.elements} | ${h.caller_p50_ms} | ${h.walk_p50_ms} | ${h.content_to_worker_p50_ms} | ${h.child_frames_p50_ms} | ${h.worker_assembly_p50_ms} | ${h.worker_to_agent_p50_ms} | ${h.json_bytes} | ${h.parse_ms} | ${r1(h.validate_ms)} | ${h.stringify_ms} | ${h.compact_bytes} (${((h.compact_bytes / h.json_bytes) * 100).toFixed(0)}%) | ${h.compact_parse_ms} | ${r.floor_ms ?? 'n/a'} | ${r.playwright_ms === undefined ? 'n/a' : r1(r.playwright_ms / 4)} |`,
+    );
+  }
+  return L;
+}
