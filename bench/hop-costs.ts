@@ -10,6 +10,7 @@
 //   weigh and cost to parse (the "compact wire form" question: does it pay?).
 import type { ActionResultMessage, SimplifiedState } from '../schemas/generated/protocol';
 import { checkMessage } from '../schemas/lib/wire';
+import { transportFor, type TransportRow } from './transport-floor';
 
 export interface HopCosts {
   caller_p50_ms: number;
@@ -84,21 +85,30 @@ export function hopCosts(states: SimplifiedState[], callerRuns: number[]): HopCo
   };
 }
 
-export function hopCostsMarkdown(rows: { page: string; hops?: HopCosts | null; floor_ms?: number; playwright_ms?: number }[]): string[] {
+export function hopCostsMarkdown(rows: { page: string; hops?: HopCosts | null; floor_ms?: number; playwright_ms?: number }[], transport: TransportRow[] = []): string[] {
   const L: string[] = [
     '## Where the whole-page time goes (ours, p50 ms)',
     '',
     "From the extension's timings_ms and the caller's clock (first six columns), and the JSON work on the state's own bytes measured in Node, the same V8 as the worker, bridge and client (the rest). worker -> agent = worker JSON.stringify + WebSocket + bridge parse and full validation + relay of the same bytes + client parse. Compact: the same state with elements and text items as keyless rows (what a compact wire form would weigh).",
     '',
-    '| page | elements | get_state | walk | content -> worker | child frames | worker assembly | worker -> agent | JSON bytes | parse | validate | stringify | compact bytes | compact parse | floor | 0.25x Playwright |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| page | elements | get_state | walk | content -> worker | child frames | worker assembly | worker -> agent | JSON bytes | parse | validate | stringify | compact bytes | compact parse | bytes alone: messaging + WebSocket | floor | floor + bytes alone + JSON work | 0.25x Playwright |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of rows) {
     const h = r.hops;
     if (!h) continue;
+    const moved = transportFor(transport, h.json_bytes);
+    const bytesAlone = r1(moved.messaging + moved.websocket);
+    // The JSON work a state cannot avoid on its way: stringify in the page and in the worker,
+    // parse in the worker, the bridge (plus its validation) and the client.
+    const jsonWork = 2 * h.stringify_ms + 3 * h.parse_ms + h.validate_ms;
+    const least = r.floor_ms === undefined ? NaN : r1(r.floor_ms + bytesAlone + jsonWork);
     L.push(
-      `| ${r.page} | ${h.elements} | ${h.caller_p50_ms} | ${h.walk_p50_ms} | ${h.content_to_worker_p50_ms} | ${h.child_frames_p50_ms} | ${h.worker_assembly_p50_ms} | ${h.worker_to_agent_p50_ms} | ${h.json_bytes} | ${h.parse_ms} | ${r1(h.validate_ms)} | ${h.stringify_ms} | ${h.compact_bytes} (${((h.compact_bytes / h.json_bytes) * 100).toFixed(0)}%) | ${h.compact_parse_ms} | ${r.floor_ms ?? 'n/a'} | ${r.playwright_ms === undefined ? 'n/a' : r1(r.playwright_ms / 4)} |`,
+      `| ${r.page} | ${h.elements} | ${h.caller_p50_ms} | ${h.walk_p50_ms} | ${h.content_to_worker_p50_ms} | ${h.child_frames_p50_ms} | ${h.worker_assembly_p50_ms} | ${h.worker_to_agent_p50_ms} | ${h.json_bytes} | ${h.parse_ms} | ${r1(h.validate_ms)} | ${h.stringify_ms} | ${h.compact_bytes} (${((h.compact_bytes / h.json_bytes) * 100).toFixed(0)}%) | ${h.compact_parse_ms} | ${Number.isFinite(bytesAlone) ? `${moved.messaging} + ${moved.websocket}` : 'n/a'} | ${r.floor_ms ?? 'n/a'} | ${Number.isFinite(least) ? least : 'n/a'} | ${r.playwright_ms === undefined ? 'n/a' : r1(r.playwright_ms / 4)} |`,
     );
+  }
+  if (transport.length) {
+    L.push('', 'Moving bytes alone in this browser (bench/transport-floor.ts, p50): ' + transport.map((t) => `${(t.bytes / 1e6).toFixed(2)} MB: messaging ${t.messaging_p50_ms} ms, WebSocket ${t.websocket_p50_ms} ms`).join('; ') + '. "floor + bytes alone + JSON work" is what a state of that size costs at the least on this path (a walk as cheap as the floor, then the bytes moved twice and the JSON work of four hops), before any of our own work.');
   }
   return L;
 }

@@ -33,6 +33,7 @@ import { REPO_ROOT } from '../test/harness/browser';
 import { startHarness } from '../test/harness/harness';
 import { findBrowserUseJs } from './browser-use-js';
 import { hopCosts, hopCostsMarkdown, type HopCosts } from './hop-costs';
+import { measureTransport, type TransportRow } from './transport-floor';
 import { FLOOR_VIEWPORT, FLOOR_WHOLE } from './floor';
 import { AD_SLOTS, BENCH_PAGES, serveBenchPages, startBenchSites, type BenchPage } from './pages';
 
@@ -244,6 +245,7 @@ async function main(): Promise<void> {
   const h = await startHarness();
   const pw = await chromium.connectOverCDP(h.launched.browser.wsEndpoint());
   const results: PageResult[] = [];
+  let transport: TransportRow[] = [];
   const buDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-bench-bu-'));
   const chromiumVersion = await h.launched.browser.version();
   try {
@@ -398,6 +400,13 @@ async function main(): Promise<void> {
       if (!spec.badFrames) await tab.close().catch(() => undefined);
       process.stdout.write(`${spec.key}: ours viewport ${c.ours_viewport?.p50_ms} ms, whole ${c.ours_whole?.p50_ms} ms / ${c.ours_whole?.tokens} tok; playwright ${c.playwright?.p50_ms} ms / ${c.playwright?.tokens} tok; browser_use ${c.bu_whole?.p50_ms ?? 'n/a'} ms; floor ${c.floor_whole?.p50_ms} ms; missed ${missing.length}\n`);
     }
+    // What moving the bytes alone costs in this browser (bench/transport-floor.ts).
+    const tUrl = sites.main.set('/bench/transport', { kind: 'page', body: '<!doctype html><title>transport</title><p>transport</p>' });
+    await h.openPage(tUrl);
+    transport = await measureTransport(h, tUrl, [10_000, 100_000, 500_000, 1_000_000, 2_000_000], 7).catch((e: Error) => {
+      process.stdout.write(`transport floor not measured: ${e.message}\n`);
+      return [];
+    });
   } finally {
     await pw.close().catch(() => undefined);
     await h.close();
@@ -439,6 +448,7 @@ async function main(): Promise<void> {
     load_end: uptime(),
     machine_note: 'shared machine: other engineers run builds, tests and Chromium at the same time',
     click,
+    transport,
     wall_s: Math.round((Date.now() - started) / 1000),
   };
   fs.mkdirSync(args.out, { recursive: true });
@@ -534,7 +544,7 @@ function markdown(meta: Record<string, unknown> & { click: ReturnType<typeof cli
     L.push(`| ${r.page} | ${c.ours_viewport?.tokens} | ${c.ours_whole?.tokens}${trunc} | ${c.ours_whole?.default_tokens ?? 'n/a'} | ${c.ours_whole?.browser_use_format_tokens} | ${c.playwright?.tokens} | ${c.playwright?.ai_tokens ?? 'n/a'} | ${r.browser_use_tokens?.viewport ?? 'n/a'} | ${r.browser_use_tokens?.whole ?? 'n/a'} | ${((c.ours_whole?.tokens ?? NaN) / (c.playwright?.tokens ?? NaN)).toFixed(2)} | ${((c.ours_whole?.tokens ?? NaN) / (c.playwright?.ai_tokens ?? NaN)).toFixed(2)} | ${((c.ours_whole?.no_ref_tokens ?? NaN) / (c.playwright?.tokens ?? NaN)).toFixed(2)} | ${((c.ours_whole?.default_tokens ?? NaN) / (c.playwright?.tokens ?? NaN)).toFixed(2)} | ${c.ours_whole?.count} / ${c.playwright?.count} / ${c.bu_whole?.count ?? 'n/a'} | ${r.ax_interactive} | ${r.missing_vs_ax}${r.missing_examples.length ? ` (${r.missing_examples.join('; ')})` : ''} |`);
   }
   if (meta['browser_use_tokens'] && !results.some((r) => r.browser_use_tokens)) L.push('', `browser_use tokens n/a: ${meta['browser_use_tokens']}`);
-  L.push('', ...hopCostsMarkdown(results.map((r) => ({ page: r.page, hops: r.hops, ...(r.cols.floor_whole ? { floor_ms: r.cols.floor_whole.p50_ms } : {}), ...(r.cols.playwright ? { playwright_ms: r.cols.playwright.p50_ms } : {}) }))));
+  L.push('', ...hopCostsMarkdown(results.map((r) => ({ page: r.page, hops: r.hops, ...(r.cols.floor_whole ? { floor_ms: r.cols.floor_whole.p50_ms } : {}), ...(r.cols.playwright ? { playwright_ms: r.cols.playwright.p50_ms } : {}) })), (meta['transport'] as TransportRow[] | undefined) ?? []));
   L.push('', '## Ratios (p50)', '', '| page | whole / floor | whole / Playwright | whole / browser_use whole | viewport - floor (ms) | viewport / whole | viewport floor ms |', '|---|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     const c = r.cols;
