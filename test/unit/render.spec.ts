@@ -215,6 +215,15 @@ describe('accessibility-tree text: token economy', () => {
     ]);
   });
 
+  it('never puts text of one document on the line of an element of another (an ad iframe after a caption)', () => {
+    const s = base([el(1, 'link', 'Offer', 'html/body/div/a', true, { id: 'f6e1', frame_id: 6 })], [
+      { text: 'Advertisement', after_index: 0 },
+      { text: 'today only', after_index: 1, frame_id: 6 },
+      { text: 'More stories', after_index: 1 },
+    ]);
+    expect(renderAriaTree(s).split('\n')).to.deep.equal(['Advertisement', '- link "Offer" [ref=f6e1]', 'today only', 'More stories']);
+  });
+
   it('summarises a later run of a shape already listed from its first repetition (the paragraphs of the next section)', () => {
     const elements: El[] = [];
     const text: SimplifiedState['text_context'] = [];
