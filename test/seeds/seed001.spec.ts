@@ -11,10 +11,11 @@ import { Seed001Backend } from './backends';
 
 const SHOP = path.join(REPO_ROOT, 'python-shim-spec/tests/fixtures/shop');
 
-/** The ref of the line `- <role> "<name>"... [ref=eN]` in a seed 001 text tree. */
+/** The ref of `<role> "<name>"... [ref=eN]` in a seed 001 text tree (its own line, or inline in a block's line). */
 function refOf(tree: string, role: string, name: string): string {
-  const line = tree.split('\n').find((l) => l.trim().startsWith(`- ${role} ${JSON.stringify(name)}`));
-  const m = line ? /\[ref=(e\d+)\]/.exec(line) : null;
+  const phrase = `${role} ${JSON.stringify(name)}`;
+  const line = tree.split('\n').find((l) => l.trim().startsWith(`- ${phrase}`) || l.includes(` ${phrase} `));
+  const m = line ? /\[ref=(e\d+)\]/.exec(line.slice(line.indexOf(phrase))) : null;
   if (!m?.[1]) throw new Error(`no ${role} "${name}" in\n${tree}`);
   return m[1];
 }

@@ -134,6 +134,114 @@ describe('accessibility-tree text: token economy', () => {
     );
   });
 
+  it('prints a block (table row, list item, heading, paragraph, text container) as one line with its elements inline', () => {
+    const s = base(
+      [
+        // Infobox row: <th>alpha zeta</th><td><a>gamma 0</a>, <a>kappa</a><sup><a>[1]</a></sup></td>
+        el(1, 'link', 'gamma 0', 'html/body/table/tbody/tr[2]/td/a[1]', true),
+        el(2, 'link', 'kappa', 'html/body/table/tbody/tr[2]/td/a[2]', true),
+        el(3, 'link', '[1]', 'html/body/table/tbody/tr[2]/td/sup/a', true),
+        // Data row: <td>1</td><td><a>Customer 1</a></td><td><a>Order 1</a></td><td>shipped</td>
+        el(4, 'link', 'Customer 1', 'html/body/table/tbody/tr[3]/td[2]/a', true),
+        el(5, 'link', 'Order 1', 'html/body/table/tbody/tr[3]/td[3]/a', true),
+        // <h2>Intro<span>[<a>edit</a>]</span></h2>
+        el(6, 'link', 'edit', 'html/body/h2/span/a', true),
+        // <p>alpha <a>beta</a><sup><a>[2]</a></sup> gamma.</p>
+        el(7, 'link', 'beta', 'html/body/p/a', true),
+        el(8, 'link', '[2]', 'html/body/p/sup/a', true),
+        // <li><a>^</a> <a>A study</a>. Retrieved 2000.</li>
+        el(9, 'link', 'Jump up', 'html/body/ol/li[1]/a[1]', true),
+        el(10, 'link', 'A study', 'html/body/ol/li[1]/a[2]', true),
+        // <div>For other uses, see <a>Other</a>.</div>
+        el(11, 'link', 'Other', 'html/body/div[2]/a', true),
+        // <nav><a>Home</a><a>News</a></nav>: no text between, separate lines
+        el(12, 'link', 'Home', 'html/body/nav/a[1]', true),
+        el(13, 'link', 'News', 'html/body/nav/a[2]', true),
+        // <li><div><input type=checkbox><label>Buy milk</label><button aria-label="Delete Buy milk"></div></li>
+        el(14, 'checkbox', '', 'html/body/ul/li[1]/div/input', true, { type: 'CHECKBOX', tag: 'input' }),
+        el(15, 'button', 'Delete Buy milk', 'html/body/ul/li[1]/div/button', true),
+      ],
+      [
+        { text: 'alpha zeta', role: 'row', after_index: 0 },
+        { text: ',', role: 'row', after_index: 1 },
+        { text: '1', role: 'row', after_index: 3 },
+        { text: 'shipped', role: 'row', after_index: 5 },
+        { text: 'Intro [', role: 'heading', level: 2, after_index: 5 },
+        { text: ']', role: 'heading', level: 2, after_index: 6 },
+        { text: 'alpha', role: 'paragraph', after_index: 6 },
+        { text: 'gamma.', role: 'paragraph', after_index: 8 },
+        { text: '. Retrieved 2000.', role: 'listitem', after_index: 10 },
+        { text: 'For other uses, see', after_index: 10 },
+        { text: '.', after_index: 11 },
+        { text: 'Buy milk', role: 'label', after_index: 14 },
+      ],
+    );
+    expect(renderAriaTree(s).split('\n')).to.deep.equal([
+      '- row: alpha zeta | link "gamma 0" [ref=e1], link "kappa" [ref=e2] link "[1]" [ref=e3]',
+      '- row: 1 | link "Customer 1" [ref=e4] | link "Order 1" [ref=e5] | shipped',
+      '- heading [level=2]: Intro [link "edit" [ref=e6]]',
+      'alpha link "beta" [ref=e7] link "[2]" [ref=e8] gamma.',
+      '- listitem: link "Jump up" [ref=e9] link "A study" [ref=e10]. Retrieved 2000.',
+      'For other uses, see link "Other" [ref=e11].',
+      '- link "Home" [ref=e12]',
+      '- link "News" [ref=e13]',
+      '- checkbox [ref=e14] Buy milk button "Delete Buy milk" [ref=e15]',
+    ]);
+  });
+
+  it('keeps a line per element where the block is unknown (shadow DOM), the element has children, or its value ends the line', () => {
+    const s = base(
+      [
+        el(1, 'button', 'Add', '', true),
+        el(2, 'button', 'More', '', true),
+        el(3, 'textbox', 'Qty', 'html/body/table/tr[1]/td[2]/input', true, { type: 'INPUT_FIELD', tag: 'input', current_value: '3' }),
+        el(4, 'menu', 'Menu', 'html/body/table/tr[2]/td[1]/div', true),
+        el(5, 'menuitem', 'Open', 'html/body/table/tr[2]/td[1]/div/a', true, { parent_index: 4 }),
+      ],
+      [
+        { text: 'Card', role: 'heading', level: 3, after_index: 0 },
+        { text: 'Quantity', role: 'row', after_index: 2 },
+        { text: 'units', role: 'row', after_index: 3 },
+      ],
+    );
+    expect(renderAriaTree(s).split('\n')).to.deep.equal([
+      '- heading "Card" [level=3]',
+      '- button "Add" [ref=e1]',
+      '- button "More" [ref=e2]',
+      '- row: Quantity | textbox "Qty" [ref=e3]: 3',
+      '- row: units',
+      '- menu "Menu" [ref=e4]',
+      '  - menuitem "Open" [ref=e5]',
+    ]);
+  });
+
+  it('never puts text of one document on the line of an element of another (an ad iframe after a caption)', () => {
+    const s = base([el(1, 'link', 'Offer', 'html/body/div/a', true, { id: 'f6e1', frame_id: 6 })], [
+      { text: 'Advertisement', after_index: 0 },
+      { text: 'today only', after_index: 1, frame_id: 6 },
+      { text: 'More stories', after_index: 1 },
+    ]);
+    expect(renderAriaTree(s).split('\n')).to.deep.equal(['Advertisement', '- link "Offer" [ref=f6e1]', 'today only', 'More stories']);
+  });
+
+  it('summarises a later run of a shape already listed from its first repetition (the paragraphs of the next section)', () => {
+    const elements: El[] = [];
+    const text: SimplifiedState['text_context'] = [];
+    for (let sec = 1; sec <= 2; sec++) {
+      text.push({ text: `Section ${sec}`, role: 'heading', level: 2, after_index: elements.length });
+      // A sidebar of 9 single links between sections breaks the run of paragraphs.
+      if (sec === 2) for (let i = 0; i < 9; i++) elements.push(el(elements.length + 1, 'button', `Tool ${i}`, `html/body/aside/ul/li[${i + 1}]/button`, false));
+      for (let p = 1; p <= 10; p++) {
+        const n = elements.length + 1;
+        text.push({ text: `Words ${n}`, role: 'paragraph', after_index: elements.length });
+        elements.push(el(n, 'link', `topic ${n}`, `html/body/div[${sec}]/p[${p}]/a`, sec === 1 && p === 1));
+      }
+    }
+    const out = renderAriaTree(base(elements, text)).split('\n');
+    expect(out.filter((l) => l.startsWith('Words'))).to.have.length(3);
+    expect(out.at(-1)).to.equal('- … 10 more blocks like those listed earlier (10 links), off screen below: scroll down and take a new state to list them with refs');
+  });
+
   // A table: header on screen, 4 rows on screen, then 20 rows below the viewport (row text, link, button).
   const table = (): SimplifiedState => {
     const elements: El[] = [];
@@ -151,11 +259,11 @@ describe('accessibility-tree text: token economy', () => {
   it('summarises a long run of same-shaped rows once they are off screen, pointing at scroll', () => {
     const out = renderAriaTree(table());
     const lines = out.split('\n');
-    expect(lines).to.have.length(1 + 4 * 3 + 1 + 1);
-    expect(lines.slice(0, 4)).to.deep.equal(['- heading "Orders" [level=1]', '- row: 1 | Customer 1', '- link "Order 1" [ref=e1]', '- button "Cancel 1" [ref=e2]']);
-    expect(lines[10]).to.equal('- row: 4 | Customer 4');
-    expect(lines[13]).to.equal('- … 60 more blocks like the above (20 links, 20 buttons), off screen below: scroll down and take a new state to list them with refs');
-    expect(lines[14]).to.equal('End of orders');
+    expect(lines).to.have.length(1 + 4 + 1 + 1);
+    expect(lines.slice(0, 2)).to.deep.equal(['- heading "Orders" [level=1]', '- row: 1 | Customer 1 | link "Order 1" [ref=e1] | button "Cancel 1" [ref=e2]']);
+    expect(lines[4]).to.equal('- row: 4 | Customer 4 | link "Order 4" [ref=e7] | button "Cancel 4" [ref=e8]');
+    expect(lines[5]).to.equal('- … 20 more blocks like the above (20 links, 20 buttons), off screen below: scroll down and take a new state to list them with refs');
+    expect(lines[6]).to.equal('End of orders');
     // Every on-screen element keeps its ref; nothing off screen is listed without one.
     expect(refsIn(out)).to.deep.equal(['e1', 'e2', 'e3', 'e4', 'e5', 'e6', 'e7', 'e8']);
   });
@@ -174,7 +282,7 @@ describe('accessibility-tree text: token economy', () => {
     // Scrolled: rows 1-20 above the viewport, 21-24 on screen.
     s.actionable_elements = s.actionable_elements.map((e) => ({ ...e, is_in_viewport: (e.index ?? 0) > 40 }));
     const out = renderAriaTree(s);
-    expect(out).to.contain('- … 51 more blocks like the above (17 links, 17 buttons), off screen above: scroll up and take a new state to list them with refs');
+    expect(out).to.contain('- … 17 more blocks like the above (17 links, 17 buttons), off screen above: scroll up and take a new state to list them with refs');
     expect(refsIn(out)).to.deep.equal(['e1', 'e2', 'e3', 'e4', 'e5', 'e6', ...Array.from({ length: 8 }, (_, i) => `e${41 + i}`)]);
   });
 
