@@ -101,10 +101,15 @@ export function operationsFor(type: ElementType, disabled: boolean): Operation[]
 const FORM_CONTROLS = new Set(['button', 'input', 'select', 'textarea', 'optgroup', 'option', 'fieldset']);
 const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 
-/** States per WAI-ARIA 1.2 from DOM properties first, aria-* attributes second. */
-export function statesOf(el: Element, role: string, focused: boolean): ElementStates {
+const NO_ATTRIBUTE = () => null;
+
+/**
+ * States per WAI-ARIA 1.2 from DOM properties first, aria-* attributes second. hasAria: whether el
+ * has any aria-* attribute (false: the seven aria lookups are skipped).
+ */
+export function statesOf(el: Element, role: string, focused: boolean, hasAria = true): ElementStates {
   const s: ElementStates = {};
-  const aria = (n: string) => el.getAttribute(`aria-${n}`);
+  const aria: (n: string) => string | null = hasAria ? (n) => el.getAttribute(`aria-${n}`) : NO_ATTRIBUTE;
   if (CHECKABLE.has(role)) {
     if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) s.checked = el.indeterminate ? 'mixed' : el.checked;
     else s.checked = aria('checked') === 'mixed' ? 'mixed' : aria('checked') === 'true';

@@ -36,10 +36,15 @@ const BLOCK_ROLE: Record<string, TextItem['role'] | null> = {
 const CURSOR_INTERACTIVE = 'pointer';
 const NO_VALUE_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image']);
 
-/** The value a listed control shows (inputs with a value, textarea, select), or null. */
-function valueOf(t: Element): string | null {
-  if (t instanceof HTMLInputElement) return NO_VALUE_INPUTS.has(t.type) ? null : t.value;
-  if (t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement) return t.value;
+function hasAriaAttribute(names: string[]): boolean {
+  for (let i = 0; i < names.length; i++) if ((names[i] as string).startsWith('aria-')) return true;
+  return false;
+}
+
+/** The value a listed control shows (inputs with a value, textarea, select), or null. tag: t.localName (checked first: cheaper than instanceof). */
+function valueOf(t: Element, tag: string): string | null {
+  if (tag === 'input' && t instanceof HTMLInputElement) return NO_VALUE_INPUTS.has(t.type) ? null : t.value;
+  if ((tag === 'textarea' && t instanceof HTMLTextAreaElement) || (tag === 'select' && t instanceof HTMLSelectElement)) return t.value;
   return null;
 }
 /** xpath segments: up to this many element siblings are counted per ask; more are indexed once per parent. */
@@ -65,6 +70,11 @@ interface Parent {
   rect: DOMRect | null;
   /** Viewport scope: the box is not read yet; the first text child that needs it reads it. */
   rectPending: boolean;
+  /** xpath bookkeeping of parentEl: the record of its own parent, its 1-based position among same-tag siblings (0: not counted), whether it is a shadow root's child, its xpath once built. */
+  up: Parent | null;
+  ordinal: number;
+  top: boolean;
+  xpath: string | undefined;
 }
 
 interface Scope {
@@ -196,9 +206,9 @@ export class Walker {
   run(isTop: boolean): FrameSnapshot {
     const start = performance.now();
     const doc = document;
-    const base: Parent = { listed: undefined, pointer: false, inShadow: false, block: null, blockRole: null, level: undefined, parentEl: null, cell: null, cssVisible: true, contents: false, rect: null, rectPending: false };
+    const base: Parent = { listed: undefined, pointer: false, inShadow: false, block: null, blockRole: null, level: undefined, parentEl: null, cell: null, cssVisible: true, contents: false, rect: null, rectPending: false, up: null, ordinal: 0, top: false, xpath: undefined };
     const root = isTop ? doc.body : doc.documentElement;
-    if (root) this.visitElement(root, base, false);
+    if (root) this.visitElement(root, root.localName, 0, base, false);
     const tree = this.params.include_dom_tree === true ? this.browserUseTree(isTop) : undefined;
     for (let i = 0; i < this.elements.length; i++) {
       const buf = this.textBufs[i];
@@ -275,7 +285,7 @@ export class Walker {
   /** Parents with many element children: each child's 1-based position among same-tag siblings, and the count per tag. */
   private readonly ordinals = new Map<Element, { pos: Map<Element, number>; count: Map<string, number> }>();
 
-  /** browser_use xpath of el, computed on demand (listed elements only) with memoised ancestors. */
+  /** browser_use xpath of any element (the walk's root, and segments it could not count). */
   xpathOf(el: Element): string {
     const known = this.xpaths.get(el);
     if (known !== undefined) return known;
@@ -292,6 +302,37 @@ export class Walker {
     }
     this.xpaths.set(el, out);
     return out;
+  }
+
+  /**
+   * browser_use xpath of a visited element from the walk's records: p is the record of its parent,
+   * ordinal its position among same-tag siblings as the walk counted them (0: not counted), top
+   * whether it is a shadow root's child. Ancestors' xpaths are kept on their records.
+   */
+  private xpathAt(el: Element, tag: string, ordinal: number, p: Parent, top: boolean): string {
+    if (top) return '';
+    const parent = p.parentEl;
+    if (parent === null || p.up === null) return this.xpathOf(el);
+    let seg: string;
+    if (ordinal > 1) seg = `${tag}[${ordinal}]`;
+    else {
+      seg = '';
+      if (ordinal === 1) {
+        // The first of its tag: alone unless a later sibling has the tag.
+        let c = el.nextElementSibling;
+        for (let seen = 0; c !== null && seen < SCAN_SIBLINGS; c = c.nextElementSibling, seen++) {
+          if (c.localName === tag) {
+            seg = `${tag}[1]`;
+            break;
+          }
+        }
+        if (!seg && c === null) seg = tag;
+      }
+      if (!seg) seg = this.segmentOf(el, parent);
+    }
+    let px = p.xpath;
+    if (px === undefined) px = p.xpath = this.xpathAt(parent, parent.localName, p.ordinal, p.up, p.top);
+    return px ? `${px}/${seg}` : seg;
   }
 
   /** el's xpath segment under parent (xpath.ts segmentsOf's answer for el). */
@@ -329,8 +370,7 @@ export class Walker {
    * (viewport scope: prunable blocks, candidates, iframes, and lazily the parent of a text node;
    * whole page: candidates and iframes), read once and reused.
    */
-  private visitElement(el: Element, p: Parent, shadowTop: boolean): void {
-    const tag = el.localName;
+  private visitElement(el: Element, tag: string, ordinal: number, p: Parent, shadowTop: boolean): void {
     if (SKIP_TAGS.has(tag)) return;
     // Most elements have no attributes: one call answers for the five attribute checks below.
     const attrs = el.hasAttributes();
@@ -386,7 +426,7 @@ export class Walker {
           this.omitted++;
         } else {
           listedPos = this.elements.length;
-          this.elements.push(this.describe(el, tag, role || roleOf(el), rect, inShadow, p, labelFor));
+          this.elements.push(this.describe(el, tag, role || roleOf(el), rect, inShadow, p, labelFor, this.xpathAt(el, tag, ordinal, p, shadowTop)));
           this.listedEls.push(el);
           this.order.push('e');
           this.listedNow.add(el);
@@ -451,13 +491,17 @@ export class Walker {
       // elements' text counts as visible with the style alone. Viewport: the box, read on demand.
       rect: all ? (candidate ? box : null) : box,
       rectPending: !all && box === null && cssVisible && !contents,
+      up: p,
+      ordinal,
+      top: shadowTop,
+      xpath: undefined,
     };
 
     if (sr) this.visitChildren(sr.firstChild, child, true, null);
     if (tag === 'details' && !(el as HTMLDetailsElement).open) {
       for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
         if (c.localName === 'summary') {
-          this.visitElement(c, child, false);
+          this.visitElement(c, 'summary', 0, child, false);
           break;
         }
       }
@@ -506,22 +550,39 @@ export class Walker {
   private visitRows(section: Element, p: Parent, host: Element | null): void {
     const nodes = section.childNodes;
     const [from, to] = this.rowWindow(nodes);
-    for (let i = from; i < to; i++) this.visitNode(nodes[i] as Node, p, false, host);
-  }
-
-  /** Visits first and its following siblings. */
-  private visitChildren(first: Node | null, p: Parent, shadowTop: boolean, host: Element | null): void {
-    for (let n = first; n !== null; n = n.nextSibling) this.visitNode(n, p, shadowTop, host);
-  }
-
-  private visitNode(n: Node, p: Parent, shadowTop: boolean, host: Element | null): void {
-    const type = n.nodeType;
-    if (type === 1) this.visitElement(n as Element, p, shadowTop);
-    else if (type === 3) {
-      // Light children of a shadow host render only when slotted.
-      if (host && !(n as Text).assignedSlot) return;
-      this.visitText(n as Text, p);
+    for (let i = from; i < to; i++) {
+      const n = nodes[i] as Node;
+      const type = n.nodeType;
+      // Rows outside the window are not counted: the row's xpath is worked out from the DOM.
+      if (type === 1) this.visitElement(n as Element, (n as Element).localName, 0, p, false);
+      else if (type === 3 && (!host || (n as Text).assignedSlot)) this.visitText(n as Text, p);
     }
+  }
+
+  /** Per depth of sibling loops, the count of each tag so far (reused: one Map per depth, not per element). */
+  private readonly tagCounts: Map<string, number>[] = [];
+  private depth = 0;
+
+  /** Visits first and its following siblings, counting element siblings per tag for the xpaths. */
+  private visitChildren(first: Node | null, p: Parent, shadowTop: boolean, host: Element | null): void {
+    const d = this.depth++;
+    let counts = this.tagCounts[d];
+    if (counts === undefined) counts = this.tagCounts[d] = new Map();
+    else if (counts.size !== 0) counts.clear();
+    for (let n = first; n !== null; n = n.nextSibling) {
+      const type = n.nodeType;
+      if (type === 1) {
+        const tag = (n as Element).localName;
+        const k = (counts.get(tag) ?? 0) + 1;
+        counts.set(tag, k);
+        this.visitElement(n as Element, tag, k, p, shadowTop);
+      } else if (type === 3) {
+        // Light children of a shadow host render only when slotted.
+        if (host && !(n as Text).assignedSlot) continue;
+        this.visitText(n as Text, p);
+      }
+    }
+    this.depth = d;
   }
 
   private visitText(node: Text, p: Parent): void {
@@ -589,17 +650,17 @@ export class Walker {
     }
   }
 
-  private describe(el: Element, tag: string, role: string, rect: DOMRect, inShadow: boolean, p: Parent, labelFor: Element | null): FrameElement {
+  private describe(el: Element, tag: string, role: string, rect: DOMRect, inShadow: boolean, p: Parent, labelFor: Element | null, xpath: string): FrameElement {
     const target = labelFor ?? el;
     const effRole = labelFor ? roleOf(labelFor) : role;
     const type = elementType(target, effRole);
     const isFocused = this.focused === el || (labelFor !== null && this.focused === labelFor);
-    const states = statesOf(target, effRole, isFocused);
+    const names = el.getAttributeNames();
+    const states = statesOf(target, effRole, isFocused, hasAriaAttribute(target === el ? names : target.getAttributeNames()));
     const attributes: Record<string, string> = {};
     const sensitive = sensitiveReason(target, this.privacy);
     // One pass over the element's attribute names (no Attr nodes are made, unlike el.attributes)
     // instead of 13 lookups; keeps the element's order, as browser_use does.
-    const names = el.getAttributeNames();
     for (let i = 0; i < names.length; i++) {
       const name = names[i] as string;
       if (!SHOWN.has(name)) continue;
@@ -625,7 +686,7 @@ export class Walker {
       is_in_viewport: this.intersects(rect, this.vp),
       is_top_element: centreInView ? hitTarget(el, cx, cy) : true,
       bounds: { x: Math.round(rect.left), y: Math.round(rect.top), width: Math.round(rect.width), height: Math.round(rect.height) },
-      xpath: this.xpathOf(el),
+      xpath,
     };
     // Lean on the wire (a whole-page state can list 20,000 elements): these appear only when they apply.
     if (Object.keys(states).length > 0) item.states = states;
@@ -635,7 +696,8 @@ export class Walker {
     if (this.privacy.redactPii && item.name) item.name = maskPii(item.name).text;
     if (p.listed !== undefined) item.parent_pos = p.listed;
     // Values: read here, redacted here.
-    const value = valueOf(target);
+    const targetTag = labelFor ? labelFor.localName : tag;
+    const value = valueOf(target, targetTag);
     if (sensitive) {
       item.redacted = { reason: sensitive, has_value: (value ?? '') !== '' } satisfies Redaction;
     } else if (value !== null) {
@@ -645,7 +707,7 @@ export class Walker {
         if (m.kinds.length) item.redacted = { reason: 'pii', has_value: value !== '', kinds: m.kinds };
       } else item.current_value = value;
     }
-    if (!sensitive && target instanceof HTMLSelectElement && target.selectedOptions[0]) {
+    if (!sensitive && targetTag === 'select' && target instanceof HTMLSelectElement && target.selectedOptions[0]) {
       item.current_value = target.selectedOptions[0].value;
     }
     return item;
