@@ -1,8 +1,8 @@
 // The snapshot walk: ONE depth-first pass over this document (shadow roots included, open and
 // closed; iframes recorded as placeholders the worker fills), in browser_use's order (shadow
-// children before light children). Per element it reads the computed style and the bounding rect
-// once; everything else (accessible name, hit test, attributes) is computed only for the elements
-// that end up listed. Subtrees that are hidden (display:none, inert, closed <details>, our own
+// children before light children). Per element it reads the computed style once and the bounding
+// rect at most once, only where something needs it; everything else (accessible name, hit test,
+// attributes, xpath) is computed only for the elements that end up listed. Subtrees that are hidden (display:none, inert, closed <details>, our own
 // data-browser-agent-ui) are never entered, and in viewport scope the rows/blocks that lie wholly
 // outside the expanded viewport are skipped with their subtree.
 import type { ActionableElement, DomNode, GetStateParams, Redaction, TextItem } from '../../../../schemas/generated/protocol';
@@ -285,6 +285,11 @@ export class Walker {
   /** Parents with many element children: each child's 1-based position among same-tag siblings, and the count per tag. */
   private readonly ordinals = new Map<Element, { pos: Map<Element, number>; count: Map<string, number> }>();
 
+  // XPaths in browser_use 0.1.48's form (buildDomTree.js getXPathTree): `tag` when the element is
+  // the only child of its tag under its parent element, else `tag[n]` with n its 1-based position
+  // among same-tag siblings; paths restart at every shadow root and iframe document (no leading
+  // slash).
+
   /** browser_use xpath of any element (the walk's root, and segments it could not count). */
   xpathOf(el: Element): string {
     const known = this.xpaths.get(el);
@@ -335,7 +340,7 @@ export class Walker {
     return px ? `${px}/${seg}` : seg;
   }
 
-  /** el's xpath segment under parent (xpath.ts segmentsOf's answer for el). */
+  /** el's xpath segment under parent, from the DOM. */
   private segmentOf(el: Element, parent: Element): string {
     const tag = el.localName;
     let ord = this.ordinals.get(parent);
