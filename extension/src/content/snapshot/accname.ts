@@ -294,7 +294,7 @@ function compute(el: Element, ctx: Ctx, inContent: boolean): string {
     if (content) return content;
   }
   // 2I: tooltip; HTML-AAM: then the placeholder of a text field.
-  if (el instanceof HTMLInputElement && el.type === 'file') return '';
+  if (tag === 'input' && el instanceof HTMLInputElement && el.type === 'file') return '';
   const title = collapse(el.getAttribute('title') ?? '');
   if (title) return title;
   if (!inContent && el === ctx.root) {
@@ -308,7 +308,8 @@ const LABELABLE = new Set(['input', 'select', 'textarea', 'button', 'meter', 'ou
 
 function nativeName(el: Element, ctx: Ctx): string {
   const tag = el.localName;
-  if (el instanceof HTMLInputElement) {
+  // The tag first: instanceof walks the whole prototype chain for every other element.
+  if (tag === 'input' && el instanceof HTMLInputElement) {
     const t = el.type;
     if (t === 'button' || t === 'submit' || t === 'reset') {
       const fromLabels = labelsOf(el, ctx);
@@ -329,7 +330,7 @@ function nativeName(el: Element, ctx: Ctx): string {
       return title || 'Submit';
     }
   }
-  if (el instanceof HTMLInputElement && el.type === 'file') {
+  if (tag === 'input' && el instanceof HTMLInputElement && el.type === 'file') {
     // Chromium (en-US) names an unlabelled file input by its button's text; its title is a description.
     return labelsOf(el, ctx) || (el.multiple ? 'Choose Files' : 'Choose File');
   }
