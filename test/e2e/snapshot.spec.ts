@@ -365,6 +365,56 @@ describe('e2e: snapshot (get_state)', function () {
     expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
   });
 
+  it('gives every listed element browser_use\'s xpath (narrow, wide and row-windowed parents, both scopes) and its shown attributes in order', async () => {
+    // The walk counts same-tag siblings while it visits them; first-of-tag elements, rows of a
+    // row-windowed table body and the walk's root are worked out from the DOM. All must agree with
+    // buildDomTree.js's getXPathTree, computed here in the page from scratch.
+    const wide = Array.from({ length: 9 }, (_, i) => `<span>w${i}</span><a id="w${i}" href="#w${i}">wide ${i}</a>`).join('');
+    const distinct = ['b', 'i', 'em', 'strong', 'small', 'mark', 'code', 'kbd', 'var'].map((t) => `<${t}>${t}</${t}>`).join('');
+    const rows = Array.from({ length: 80 }, (_, i) => `<tr><td>r${i}</td><td><a id="r${i}" href="#r${i}">row ${i}</a></td></tr>`).join('');
+    await open('/xpaths', `
+      <div><button id="only">only</button></div>
+      <div><button id="first" title="t" name="n" type="button">first</button><i>x</i><button id="second">second</button></div>
+      <section>${distinct}<button id="late">late unique</button></section>
+      <p>${wide}</p>
+      <ul>${Array.from({ length: 3 }, (_, i) => `<li><a id="li${i}" href="#li${i}">item ${i}</a></li>`).join('')}</ul>
+      <table><tbody>${rows}</tbody></table>
+      <script>
+        // Two attributes of one qualified name: the element's attribute list decides order and value.
+        document.getElementById('first').setAttributeNS('urn:x', 'title', 'again');
+      </script>`);
+    // A string, not a function: the test runner's transpiler would add helpers the page lacks.
+    const reference = `(() => {
+      const xp = (el) => {
+        const segs = [];
+        for (let cur = el; cur; ) {
+          const parent = cur.parentNode;
+          const same = parent instanceof Element ? [...parent.children].filter((c) => c.localName === cur.localName) : [cur];
+          segs.unshift(same.length > 1 ? cur.localName + '[' + (same.indexOf(cur) + 1) + ']' : cur.localName);
+          cur = parent instanceof Element ? parent : null;
+        }
+        return segs.join('/');
+      };
+      return Object.fromEntries([...document.querySelectorAll('[id]')].map((e) => [e.id, xp(e)]));
+    })()`;
+    const want = (await page.evaluate(reference)) as Record<string, string>;
+    const check = (s: SimplifiedState) => {
+      const got = s.actionable_elements.filter((e) => e.attributes['id']).map((e) => [e.attributes['id'], e.xpath]);
+      expect(got.length).to.be.greaterThan(5);
+      expect(got).to.deep.equal(got.map(([id]) => [id, want[id as string]]));
+    };
+    const all = await state({ viewport_expansion: -1 });
+    check(all);
+    expect(all.actionable_elements.map((e) => e.attributes['id'])).to.include.members(['only', 'first', 'second', 'late', 'w0', 'w8', 'li2', 'r0', 'r79']);
+    const first = all.actionable_elements.find((e) => e.attributes['id'] === 'first') as ActionableElement;
+    expect(Object.entries(first.attributes)).to.deep.equal([['id', 'first'], ['title', 'again'], ['name', 'n'], ['type', 'button']]);
+    check(await state());
+    await page.evaluate(() => document.getElementById('r40')!.scrollIntoView({ block: 'start' }));
+    const mid = await state();
+    expect(mid.actionable_elements[0]?.attributes['id']).to.equal('r40');
+    check(mid);
+  });
+
   it('keeps refs stable across re-renders, marks new elements and rejects stale refs', async () => {
     await open('/spa', `
       <nav><button id="keep">Keep</button></nav>

@@ -195,12 +195,14 @@ function mayHavePseudo(el: Element): boolean {
   return sel !== '' && el.matches(sel);
 }
 
+const NO_PSEUDO: { text: string; block: boolean } = Object.freeze({ text: '', block: false });
+
 /** CSS generated content of ::before/::after (strings, attr(); the alt text after "/" when given), or "". */
 function pseudoText(el: Element, which: '::before' | '::after', may: boolean): { text: string; block: boolean } {
-  if (!may) return { text: '', block: false };
+  if (!may) return NO_PSEUDO;
   const s = getComputedStyle(el, which);
   const content = s.content;
-  if (!content || content === 'none' || content === 'normal') return { text: '', block: false };
+  if (!content || content === 'none' || content === 'normal') return NO_PSEUDO;
   // content: url(x) / "alt"  ->  the alternative text is what is spoken.
   const slash = content.lastIndexOf(' / ');
   const source = slash >= 0 ? content.slice(slash + 3) : content;
@@ -224,25 +226,31 @@ function textFromContent(el: Element, ctx: Ctx): string {
   const may = mayHavePseudo(el);
   const before = pseudoText(el, '::before', may);
   if (before.text) parts.push(before.block ? ` ${before.text} ` : before.text);
-  const kids = el.shadowRoot && el.shadowRoot.childNodes.length ? [...el.shadowRoot.childNodes] : [...el.childNodes];
-  const pushNode = (node: Node) => {
-    if (node.nodeType === Node.TEXT_NODE) {
-      parts.push(node.nodeValue ?? '');
-    } else if (node instanceof Element) {
-      if (node.localName === 'slot') {
-        const assigned = (node as HTMLSlotElement).assignedNodes({ flatten: true });
-        for (const a of assigned.length ? assigned : [...node.childNodes]) pushNode(a);
-        return;
-      }
-      const piece = compute(node, ctx, true);
-      if (!piece) return;
-      parts.push(isInline(node) ? piece : ` ${piece} `);
-    }
-  };
-  for (const node of kids) pushNode(node);
+  const sr = el.shadowRoot;
+  const first = sr && sr.firstChild ? sr.firstChild : el.firstChild;
+  for (let node = first; node !== null; node = node.nextSibling) pushContent(node, ctx, parts);
   const after = pseudoText(el, '::after', may);
   if (after.text) parts.push(after.block ? ` ${after.text} ` : after.text);
   return parts.join('');
+}
+
+/** One child's contribution to its parent's name from content (slots contribute what they show). */
+function pushContent(node: Node, ctx: Ctx, parts: string[]): void {
+  const type = node.nodeType;
+  if (type === 3) {
+    parts.push(node.nodeValue ?? '');
+  } else if (type === 1) {
+    const el = node as Element;
+    if (el.localName === 'slot') {
+      const assigned = (el as HTMLSlotElement).assignedNodes({ flatten: true });
+      if (assigned.length) for (const a of assigned) pushContent(a, ctx, parts);
+      else for (let c = el.firstChild; c !== null; c = c.nextSibling) pushContent(c, ctx, parts);
+      return;
+    }
+    const piece = compute(el, ctx, true);
+    if (!piece) return;
+    parts.push(isInline(el) ? piece : ` ${piece} `);
+  }
 }
 
 function compute(el: Element, ctx: Ctx, inContent: boolean): string {
@@ -286,7 +294,7 @@ function compute(el: Element, ctx: Ctx, inContent: boolean): string {
     if (content) return content;
   }
   // 2I: tooltip; HTML-AAM: then the placeholder of a text field.
-  if (el instanceof HTMLInputElement && el.type === 'file') return '';
+  if (tag === 'input' && el instanceof HTMLInputElement && el.type === 'file') return '';
   const title = collapse(el.getAttribute('title') ?? '');
   if (title) return title;
   if (!inContent && el === ctx.root) {
@@ -300,7 +308,8 @@ const LABELABLE = new Set(['input', 'select', 'textarea', 'button', 'meter', 'ou
 
 function nativeName(el: Element, ctx: Ctx): string {
   const tag = el.localName;
-  if (el instanceof HTMLInputElement) {
+  // The tag first: instanceof walks the whole prototype chain for every other element.
+  if (tag === 'input' && el instanceof HTMLInputElement) {
     const t = el.type;
     if (t === 'button' || t === 'submit' || t === 'reset') {
       const fromLabels = labelsOf(el, ctx);
@@ -321,7 +330,7 @@ function nativeName(el: Element, ctx: Ctx): string {
       return title || 'Submit';
     }
   }
-  if (el instanceof HTMLInputElement && el.type === 'file') {
+  if (tag === 'input' && el instanceof HTMLInputElement && el.type === 'file') {
     // Chromium (en-US) names an unlabelled file input by its button's text; its title is a description.
     return labelsOf(el, ctx) || (el.multiple ? 'Choose Files' : 'Choose File');
   }

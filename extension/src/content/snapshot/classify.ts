@@ -13,8 +13,11 @@ const INTERACTIVE_TAGS = new Set(['button', 'select', 'textarea', 'summary']);
  * cursor:pointer and labels of hidden controls are decided by the walker, which has the styles.
  */
 /** role: the element's role when it has a role attribute ('' when it has none: only explicit roles count here). */
-export function isInteractiveByMarkup(el: Element, role: string): boolean {
-  const tag = el.localName;
+/**
+ * tag: el.localName; attrs: el.hasAttributes() (false skips the attribute checks: the walk asks
+ * this of every rendered element, and most have no attributes).
+ */
+export function isInteractiveByMarkup(el: Element, role: string, tag: string = el.localName, attrs = true): boolean {
   if (INTERACTIVE_TAGS.has(tag)) return true;
   if (tag === 'input') return (el as HTMLInputElement).type !== 'hidden';
   // Options of a listbox <select> (size > 1 or multiple) are rendered rows an agent picks (role option);
@@ -23,12 +26,15 @@ export function isInteractiveByMarkup(el: Element, role: string): boolean {
     const select = (el as HTMLOptionElement).parentElement?.closest('select');
     return !!select && (select.multiple || select.size > 1);
   }
-  if (tag === 'a' || tag === 'area') return el.hasAttribute('href');
-  if (INTERACTIVE_ROLES.has(role) && el.hasAttribute('role')) return true;
-  const tabindex = el.getAttribute('tabindex');
-  if (tabindex !== null && tabindex.trim() !== '' && Number(tabindex) >= 0) return true;
+  if (tag === 'a' || tag === 'area') return attrs && el.hasAttribute('href');
+  if (attrs) {
+    if (INTERACTIVE_ROLES.has(role) && el.hasAttribute('role')) return true;
+    const tabindex = el.getAttribute('tabindex');
+    if (tabindex !== null && tabindex.trim() !== '' && Number(tabindex) >= 0) return true;
+  }
+  // Without attributes an element can still be an editing host (designMode).
   if (isEditingHost(el)) return true;
-  if (el.hasAttribute('onclick') && tag !== 'body' && tag !== 'html') return true;
+  if (attrs && el.hasAttribute('onclick') && tag !== 'body' && tag !== 'html') return true;
   return false;
 }
 
@@ -95,10 +101,15 @@ export function operationsFor(type: ElementType, disabled: boolean): Operation[]
 const FORM_CONTROLS = new Set(['button', 'input', 'select', 'textarea', 'optgroup', 'option', 'fieldset']);
 const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 
-/** States per WAI-ARIA 1.2 from DOM properties first, aria-* attributes second. */
-export function statesOf(el: Element, role: string, focused: boolean): ElementStates {
+const NO_ATTRIBUTE = () => null;
+
+/**
+ * States per WAI-ARIA 1.2 from DOM properties first, aria-* attributes second. hasAria: whether el
+ * has any aria-* attribute (false: the seven aria lookups are skipped).
+ */
+export function statesOf(el: Element, role: string, focused: boolean, hasAria = true): ElementStates {
   const s: ElementStates = {};
-  const aria = (n: string) => el.getAttribute(`aria-${n}`);
+  const aria: (n: string) => string | null = hasAria ? (n) => el.getAttribute(`aria-${n}`) : NO_ATTRIBUTE;
   if (CHECKABLE.has(role)) {
     if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) s.checked = el.indeterminate ? 'mixed' : el.checked;
     else s.checked = aria('checked') === 'mixed' ? 'mixed' : aria('checked') === 'true';

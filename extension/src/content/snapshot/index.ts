@@ -1,6 +1,6 @@
 // Page-side snapshot of one frame (issue 3). The walk lives in ./walk, the rules it applies in
 // ./classify (interactivity, type, operations, states), ./roles (HTML-AAM), ./accname (accname 1.2),
-// ./xpath (browser_use form) and ./privacy (redaction). The worker stitches frames together.
+// ./privacy (redaction); xpaths (browser_use form) are built in ./walk. The worker stitches frames together.
 import type { GetStateParams } from '../../../../schemas/generated/protocol';
 import type { FrameSnapshot } from '../../shared/frame-snapshot';
 import type { RunActionResponse, SnapshotRequest } from '../../shared/internal-messages';

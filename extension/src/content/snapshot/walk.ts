@@ -1,19 +1,18 @@
 // The snapshot walk: ONE depth-first pass over this document (shadow roots included, open and
 // closed; iframes recorded as placeholders the worker fills), in browser_use's order (shadow
-// children before light children). Per element it reads the computed style and the bounding rect
-// once; everything else (accessible name, hit test, attributes) is computed only for the elements
-// that end up listed. Subtrees that are hidden (display:none, inert, closed <details>, our own
+// children before light children). Per element it reads the computed style once and the bounding
+// rect at most once, only where something needs it; everything else (accessible name, hit test,
+// attributes, xpath) is computed only for the elements that end up listed. Subtrees that are hidden (display:none, inert, closed <details>, our own
 // data-browser-agent-ui) are never entered, and in viewport scope the rows/blocks that lie wholly
 // outside the expanded viewport are skipped with their subtree.
-import type { ActionableElement, DomElementNode, DomNode, GetStateParams, Redaction, TextItem } from '../../../../schemas/generated/protocol';
+import type { ActionableElement, DomNode, GetStateParams, Redaction, TextItem } from '../../../../schemas/generated/protocol';
 import type { FrameChild, FrameElement, FrameSnapshot, FrameText } from '../../shared/frame-snapshot';
 import type { RefRegistry } from '../refs';
 import { accessibleName, LabelIndex } from './accname';
 import { contentBoxIfEmpty } from '../interaction/dom';
 import { elementType, isInteractiveByMarkup, operationsFor, statesOf } from './classify';
-import { maskPii, redactedMarker, sensitiveReason, type PrivacyOptions } from './privacy';
+import { maskPii, redactedMarker, sensitiveReason, type PrivacyOptions, type SensitiveReason } from './privacy';
 import { roleOf } from './roles';
-import { segmentsOf } from './xpath';
 import { buildBrowserUseTree } from '../browser-use-tree/build';
 import { rememberHighlights } from '../browser-use-tree/highlight';
 
@@ -35,6 +34,21 @@ const BLOCK_ROLE: Record<string, TextItem['role'] | null> = {
   figure: null, figcaption: 'caption', details: null, summary: null, dialog: null, address: null, center: null, hr: null, br: null,
 };
 const CURSOR_INTERACTIVE = 'pointer';
+const NO_VALUE_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image']);
+
+function hasAriaAttribute(names: string[]): boolean {
+  for (let i = 0; i < names.length; i++) if ((names[i] as string).startsWith('aria-')) return true;
+  return false;
+}
+
+/** The value a listed control shows (inputs with a value, textarea, select), or null. tag: t.localName (checked first: cheaper than instanceof). */
+function valueOf(t: Element, tag: string): string | null {
+  if (tag === 'input' && t instanceof HTMLInputElement) return NO_VALUE_INPUTS.has(t.type) ? null : t.value;
+  if ((tag === 'textarea' && t instanceof HTMLTextAreaElement) || (tag === 'select' && t instanceof HTMLSelectElement)) return t.value;
+  return null;
+}
+/** xpath segments: up to this many element siblings are counted per ask; more are indexed once per parent. */
+const SCAN_SIBLINGS = 6;
 
 interface Parent {
   /** Position in `elements` of the nearest listed ancestor. */
@@ -44,12 +58,23 @@ interface Parent {
   block: Element | null;
   blockRole: TextItem['role'] | null;
   level: number | undefined;
-  /** The parent element's visibility and (viewport scope only) box, for its text children. */
+  /** The parent element (its box is read on demand, for its text children). */
   parentEl: Element | null;
   /** Nearest table cell: cells of one row share the row's text item, separated by " | ". */
   cell: Element | null;
-  parentVisible: boolean;
-  parentRect: DOMRect | null;
+  /** The parent's visibility:visible. */
+  cssVisible: boolean;
+  /** The parent is display:contents (no box of its own). */
+  contents: boolean;
+  /** The parent's box when read (whole page: candidates only). */
+  rect: DOMRect | null;
+  /** Viewport scope: the box is not read yet; the first text child that needs it reads it. */
+  rectPending: boolean;
+  /** xpath bookkeeping of parentEl: the record of its own parent, its 1-based position among same-tag siblings (0: not counted), whether it is a shadow root's child, its xpath once built. */
+  up: Parent | null;
+  ordinal: number;
+  top: boolean;
+  xpath: string | undefined;
 }
 
 interface Scope {
@@ -72,10 +97,11 @@ const chromeDom = (globalThis as { chrome?: { dom?: { openOrClosedShadowRoot?: (
 const SHADOW_HOSTS = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
 
 /** The shadow root of el, open or closed (chrome.dom.openOrClosedShadowRoot; content scripts only). */
-export function shadowRootOf(el: Element): ShadowRoot | null {
-  if (el.shadowRoot) return el.shadowRoot;
+export function shadowRootOf(el: Element, tag: string = el.localName): ShadowRoot | null {
+  const open = el.shadowRoot;
+  if (open) return open;
   // The chrome.dom binding costs microseconds per call: ask only for elements that can be hosts.
-  if (!SHADOW_HOSTS.has(el.localName) && !el.localName.includes('-')) return null;
+  if (!SHADOW_HOSTS.has(tag) && !tag.includes('-')) return null;
   if (!chromeDom?.openOrClosedShadowRoot || !(el instanceof HTMLElement)) return null;
   try {
     return chromeDom.openOrClosedShadowRoot(el) ?? null;
@@ -104,11 +130,14 @@ export function isVisible(el: Element): boolean {
   return el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true });
 }
 
-/** A control styled away (opacity 0, 1px box, clipped) and operated through its label instead. */
-function visuallyHidden(el: Element): boolean {
-  if (!isVisible(el)) return true;
-  const r = el.getBoundingClientRect();
-  if (r.width <= 1 || r.height <= 1) return true;
+/**
+ * A control styled away (opacity 0, 1px box, clipped) and operated through its label instead.
+ * box = el.getBoundingClientRect(); el is connected (the walk reached it or its label). Same answer
+ * as "not isVisible(el), or a box of 1px or less, or hidden by opacity/visibility", with one box
+ * and one checkVisibility (a box of 0 is also one of 1px or less; hidden by visibility fails both).
+ */
+function visuallyHidden(el: Element, box: DOMRect): boolean {
+  if (box.width <= 1 || box.height <= 1) return true;
   return !el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
 }
 
@@ -150,7 +179,6 @@ export class Walker {
   private readonly vh = window.innerHeight;
   private readonly maxElements: number;
   private readonly maxText: number;
-  private readonly withTree: boolean;
   private readonly privacy: PrivacyOptions;
   private readonly focused: Element | null;
   private readonly listedNow = new WeakSet<Element>();
@@ -171,8 +199,6 @@ export class Walker {
     this.vp = { all: false, left: -e0, top: -e0, right: this.vw + e0, bottom: this.vh + e0 };
     this.maxElements = params.max_elements ?? DEFAULTS.max_elements;
     this.maxText = params.max_text_chars ?? DEFAULTS.max_text_chars;
-    // dom_tree now comes from content/browser-use-tree (browserUseTree below); the walk no longer builds its own.
-    this.withTree = false;
     this.privacy = { redactPii: params.redact_pii === true, redactCardAndOtp: params.redact_card_and_otp !== false };
     this.focused = deepActiveElement();
   }
@@ -180,20 +206,14 @@ export class Walker {
   run(isTop: boolean): FrameSnapshot {
     const start = performance.now();
     const doc = document;
-    let tree: DomNode | undefined;
-    const base: Parent = { listed: undefined, pointer: false, inShadow: false, block: null, blockRole: null, level: undefined, parentEl: null, cell: null, parentVisible: true, parentRect: null };
-    if (isTop) {
-      const body = doc.body;
-      const node = body ? this.visitElement(body, base, false) : null;
-      tree = this.withTree ? ({ kind: 'element', tag: 'body', xpath: '/body', attributes: {}, children: node && node.kind === 'element' ? node.children : [] } satisfies DomElementNode) : undefined;
-    } else {
-      const html = doc.documentElement;
-      const node = html ? this.visitElement(html, base, false) : null;
-      tree = this.withTree ? (node ?? { kind: 'element', tag: 'html', xpath: 'html', attributes: {}, children: [] }) : undefined;
-    }
-    if (this.params.include_dom_tree === true) tree = this.browserUseTree(isTop);
+    const base: Parent = { listed: undefined, pointer: false, inShadow: false, block: null, blockRole: null, level: undefined, parentEl: null, cell: null, cssVisible: true, contents: false, rect: null, rectPending: false, up: null, ordinal: 0, top: false, xpath: undefined };
+    const root = isTop ? doc.body : doc.documentElement;
+    if (root) this.visitElement(root, root.localName, 0, base, false);
+    const tree = this.params.include_dom_tree === true ? this.browserUseTree(isTop) : undefined;
     for (let i = 0; i < this.elements.length; i++) {
-      const text = (this.textBufs[i] ?? []).join(' ').replace(/\s+/g, ' ').trim();
+      const buf = this.textBufs[i];
+      if (buf === undefined) continue;
+      const text = buf.join(' ').replace(/\s+/g, ' ').trim();
       const el = this.elements[i] as FrameElement;
       if (text) {
         if (this.privacy.redactPii) {
@@ -262,9 +282,15 @@ export class Walker {
   }
 
   private readonly xpaths = new Map<Element, string>();
-  private readonly segments = new Map<Element, Map<Element, string>>();
+  /** Parents with many element children: each child's 1-based position among same-tag siblings, and the count per tag. */
+  private readonly ordinals = new Map<Element, { pos: Map<Element, number>; count: Map<string, number> }>();
 
-  /** browser_use xpath of el, computed on demand (listed elements and tree nodes only) with memoised ancestors and sibling lists. */
+  // XPaths in browser_use 0.1.48's form (buildDomTree.js getXPathTree): `tag` when the element is
+  // the only child of its tag under its parent element, else `tag[n]` with n its 1-based position
+  // among same-tag siblings; paths restart at every shadow root and iframe document (no leading
+  // slash).
+
+  /** browser_use xpath of any element (the walk's root, and segments it could not count). */
   xpathOf(el: Element): string {
     const known = this.xpaths.get(el);
     if (known !== undefined) return known;
@@ -274,15 +300,7 @@ export class Walker {
       const parent = el.parentElement;
       if (!parent) out = el.localName;
       else {
-        let segs = this.segments.get(parent);
-        if (!segs) {
-          const kids = parent.children;
-          const list = segmentsOf(kids);
-          segs = new Map();
-          for (let i = 0; i < kids.length; i++) segs.set(kids[i] as Element, list[i] as string);
-          this.segments.set(parent, segs);
-        }
-        const seg = segs.get(el) ?? el.localName;
+        const seg = this.segmentOf(el, parent);
         const px = this.xpathOf(parent);
         out = px ? `${px}/${seg}` : seg;
       }
@@ -291,97 +309,143 @@ export class Walker {
     return out;
   }
 
-  /** Visits one element; returns its dom_tree node when the tree is asked for and the node is kept. */
-  private visitElement(el: Element, p: Parent, shadowTop: boolean): DomElementNode | null {
+  /**
+   * browser_use xpath of a visited element from the walk's records: p is the record of its parent,
+   * ordinal its position among same-tag siblings as the walk counted them (0: not counted), top
+   * whether it is a shadow root's child. Ancestors' xpaths are kept on their records.
+   */
+  private xpathAt(el: Element, tag: string, ordinal: number, p: Parent, top: boolean): string {
+    if (top) return '';
+    const parent = p.parentEl;
+    if (parent === null || p.up === null) return this.xpathOf(el);
+    let seg: string;
+    if (ordinal > 1) seg = `${tag}[${ordinal}]`;
+    else {
+      seg = '';
+      if (ordinal === 1) {
+        // The first of its tag: alone unless a later sibling has the tag.
+        let c = el.nextElementSibling;
+        for (let seen = 0; c !== null && seen < SCAN_SIBLINGS; c = c.nextElementSibling, seen++) {
+          if (c.localName === tag) {
+            seg = `${tag}[1]`;
+            break;
+          }
+        }
+        if (!seg && c === null) seg = tag;
+      }
+      if (!seg) seg = this.segmentOf(el, parent);
+    }
+    let px = p.xpath;
+    if (px === undefined) px = p.xpath = this.xpathAt(parent, parent.localName, p.ordinal, p.up, p.top);
+    return px ? `${px}/${seg}` : seg;
+  }
+
+  /** el's xpath segment under parent, from the DOM. */
+  private segmentOf(el: Element, parent: Element): string {
     const tag = el.localName;
-    if (SKIP_TAGS.has(tag)) return null;
-    if (el.hasAttribute('data-browser-agent-ui') || el.hasAttribute('inert')) return null;
+    let ord = this.ordinals.get(parent);
+    if (!ord) {
+      // Few siblings: count them (no cache to build). childElementCount would walk all children.
+      let pos = 0;
+      let count = 0;
+      let seen = 0;
+      let c = parent.firstElementChild;
+      for (; c !== null && seen < SCAN_SIBLINGS; c = c.nextElementSibling, seen++) {
+        if (c.localName !== tag) continue;
+        count++;
+        if (c === el) pos = count;
+      }
+      if (c === null) return count === 1 ? tag : `${tag}[${pos}]`;
+      const position = new Map<Element, number>();
+      const counts = new Map<string, number>();
+      for (c = parent.firstElementChild; c !== null; c = c.nextElementSibling) {
+        const t = c.localName;
+        const k = (counts.get(t) ?? 0) + 1;
+        counts.set(t, k);
+        position.set(c, k);
+      }
+      ord = { pos: position, count: counts };
+      this.ordinals.set(parent, ord);
+    }
+    return ord.count.get(tag) === 1 ? tag : `${tag}[${ord.pos.get(el)}]`;
+  }
+
+  /**
+   * Visits one element. Per element: one computed style; the box only where something needs it
+   * (viewport scope: prunable blocks, candidates, iframes, and lazily the parent of a text node;
+   * whole page: candidates and iframes), read once and reused.
+   */
+  private visitElement(el: Element, tag: string, ordinal: number, p: Parent, shadowTop: boolean): void {
+    if (SKIP_TAGS.has(tag)) return;
+    // Most elements have no attributes: one call answers for the five attribute checks below.
+    const attrs = el.hasAttributes();
+    if (attrs && (el.hasAttribute('data-browser-agent-ui') || el.hasAttribute('inert'))) return;
     const style = getComputedStyle(el);
     const display = style.display;
-    if (display === 'none') return null;
-    const inShadow = p.inShadow || shadowTop;
-    // The box is read eagerly only in viewport scope (to prune); for the whole page only where needed.
-    let rectCache: DOMRect | null = this.scope.all ? null : el.getBoundingClientRect();
-    const getRect = (): DOMRect => (rectCache ??= el.getBoundingClientRect());
-    const cssVisible = style.visibility === 'visible';
-    if (rectCache) {
-      const r = rectCache;
-      if (r.width > 0 && r.height > 0 && !this.intersects(r, this.scope) && PRUNABLE.has(tag) && style.position !== 'fixed' && style.position !== 'sticky') return null;
+    if (display === 'none') return;
+    const all = this.scope.all;
+    /** el's border box (getBoundingClientRect), once read. */
+    let box: DOMRect | null = null;
+    if (!all && PRUNABLE.has(tag)) {
+      box = el.getBoundingClientRect();
+      if (box.width > 0 && box.height > 0 && !this.intersects(box, this.scope) && style.position !== 'fixed' && style.position !== 'sticky') return;
     }
+    const inShadow = p.inShadow || shadowTop;
+    const cssVisible = style.visibility === 'visible';
     const pointer = style.cursor === CURSOR_INTERACTIVE;
     // The role matters here only when it is explicit (an interactive ARIA role, role=heading);
     // the implicit role (HTML-AAM: a <td> looks up its table, a <header> its sectioning ancestors)
     // is computed in describe(), for listed elements only. '' = no role attribute.
-    const role = el.getAttribute('role') !== null ? roleOf(el) : '';
+    const role = attrs && el.getAttribute('role') !== null ? roleOf(el) : '';
 
     // Is it listed?
-    let candidate = isInteractiveByMarkup(el, role);
+    let candidate = isInteractiveByMarkup(el, role, tag, attrs);
     if (!candidate && pointer && !p.pointer && tag !== 'label' && tag !== 'body' && tag !== 'html') candidate = true;
     let labelFor: Element | null = null;
     if (tag === 'label') {
       const control = (el as HTMLLabelElement).control;
-      if (control && visuallyHidden(control)) {
+      if (control && visuallyHidden(control, control.getBoundingClientRect())) {
         candidate = true;
         labelFor = control;
         this.operatedByLabel.add(control);
       }
     }
     if (candidate && this.operatedByLabel.has(el)) candidate = false;
-    if (candidate && el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio' || el.type === 'file') && visuallyHidden(el)) candidate = false;
+    if (candidate && tag === 'input') {
+      const type = (el as HTMLInputElement).type;
+      if (type === 'checkbox' || type === 'radio' || type === 'file') {
+        box ??= el.getBoundingClientRect();
+        if (visuallyHidden(el, box)) candidate = false;
+      }
+    }
     let listedPos: number | undefined;
-    let listedNode: FrameElement | undefined;
-    let rect: DOMRect | null = null;
-    let visible = false;
-    if (candidate) {
-      rect = getRect();
+    // A hidden (visibility) candidate is never listed: its box is not needed.
+    if (candidate && cssVisible) {
+      box ??= el.getBoundingClientRect();
+      let rect = box;
       // display:contents and zero-size elements with visibly overflowing content (a link around an
       // absolutely positioned label) are where their content is (Chromium lists them too).
       if ((rect.width === 0 || rect.height === 0) && el.firstChild) rect = contentBoxIfEmpty(el, rect);
-      visible = cssVisible && rect.width > 0 && rect.height > 0;
-    }
-    if (candidate && visible && this.intersects(rect as DOMRect, this.scope)) {
-      if (this.elements.length >= this.maxElements) {
-        this.omitted++;
-      } else {
-        listedPos = this.elements.length;
-        listedNode = this.describe(el, tag, role || roleOf(el), rect as DOMRect, inShadow, p, labelFor);
-        this.elements.push(listedNode);
-        this.listedEls.push(el);
-        this.order.push('e');
-        this.listedNow.add(el);
+      if (rect.width > 0 && rect.height > 0 && this.intersects(rect, this.scope)) {
+        if (this.elements.length >= this.maxElements) {
+          this.omitted++;
+        } else {
+          listedPos = this.elements.length;
+          this.elements.push(this.describe(el, tag, role || roleOf(el), rect, inShadow, p, labelFor, this.xpathAt(el, tag, ordinal, p, shadowTop)));
+          this.listedEls.push(el);
+          this.order.push('e');
+          this.listedNow.add(el);
+        }
       }
     }
-
-    // Text blocks for the text context.
-    let block = p.block;
-    let blockRole = p.blockRole;
-    let level = p.level;
-    const br = BLOCK_ROLE[tag];
-    if (br !== undefined || role === 'heading') {
-      block = el;
-      blockRole = role === 'heading' ? 'heading' : br ?? null;
-      level = blockRole === 'heading' ? Number(el.getAttribute('aria-level') ?? tag.slice(1)) || 2 : undefined;
-    }
-
-    const child: Parent = {
-      listed: listedPos ?? p.listed,
-      pointer,
-      inShadow,
-      block,
-      blockRole,
-      level,
-      parentEl: el,
-      cell: tag === 'td' || tag === 'th' ? el : tag === 'tr' ? null : p.cell,
-      parentVisible: cssVisible && rectCache && display !== 'contents' ? rectCache.width > 0 && rectCache.height > 0 : cssVisible,
-      parentRect: display === 'contents' ? null : rectCache,
-    };
+    const listed = listedPos ?? p.listed;
 
     // iframes: a placeholder the worker fills with the child document's snapshot.
     if (tag === 'iframe' || tag === 'frame') {
       // The worker finds this iframe's chrome frame id by the token: the child frame's content
       // script keeps the last token its parent posted (chrome.runtime.getFrameId is not available
       // to content scripts in current Chromium).
-      const fr = getRect();
+      const fr = (box ??= el.getBoundingClientRect());
       const frVisible = cssVisible && fr.width > 0 && fr.height > 0;
       const frInScope = this.intersects(fr, this.scope);
       let token: string | undefined;
@@ -393,56 +457,64 @@ export class Walker {
           token = undefined;
         }
       }
-      const frameId = -1;
-      const cs = style;
-      const offset = { x: fr.left + el.clientLeft + parseFloat(cs.paddingLeft || '0'), y: fr.top + el.clientTop + parseFloat(cs.paddingTop || '0') };
+      const offset = { x: fr.left + el.clientLeft + parseFloat(style.paddingLeft || '0'), y: fr.top + el.clientTop + parseFloat(style.paddingTop || '0') };
       const status: FrameChild['status'] = !frVisible ? 'hidden' : !frInScope ? 'outside_scope' : 'ok';
       this.frameEls.push(el);
       const src = token ? (el as HTMLIFrameElement).src : '';
-      this.frames.push({ frame_id: frameId, offset, status, ...(token ? { token } : {}), ...(src ? { src } : {}), ...(child.listed !== undefined ? { parent_pos: child.listed } : {}) });
+      this.frames.push({ frame_id: -1, offset, status, ...(token ? { token } : {}), ...(src ? { src } : {}), ...(listed !== undefined ? { parent_pos: listed } : {}) });
       this.order.push('f');
-      if (!this.withTree) return null;
-      return { kind: 'element', tag, xpath: this.xpathOf(el), attributes: this.allAttributes(el), is_visible: frVisible, is_interactive: false, is_top_element: frVisible, is_in_viewport: frVisible && this.intersects(fr, this.vp), shadow_root: false, ...(token ? { frame_id: -this.frames.length } : {}), children: [] };
+      return;
     }
 
-    const kids: DomNode[] | null = this.withTree ? [] : null;
-    const sr = shadowRootOf(el);
-    if (sr) this.visitChildren(sr.childNodes, child, kids, true, null);
-    if (tag === 'details' && !(el as HTMLDetailsElement).open) {
-      const summary = [...el.children].find((c) => c.localName === 'summary');
-      if (summary) this.visitChildren([summary], child, kids, false, null);
-    } else {
-      this.visitChildren(el.childNodes, child, kids, false, sr ? el : null);
-    }
+    const sr = shadowRootOf(el, tag);
+    const first = el.firstChild;
+    if (!sr && first === null) return; // a leaf: nothing below to visit
 
-    if (!this.withTree) return null;
-    // A <label> that is not listed stays in the tree whenever it is rendered: browser_use 0.1.48
-    // indexed every visible label, and the Python shim reproduces that from this node (dom_node.json).
-    const shimLabel = tag === 'label' && listedNode === undefined;
-    if (listedNode === undefined && (kids as DomNode[]).length === 0 && !shimLabel) return null;
-    const box = getRect();
-    const boxed = box.width > 0 && box.height > 0;
-    if (listedNode === undefined && (kids as DomNode[]).length === 0 && !(cssVisible && boxed)) return null;
-    let top = cssVisible && boxed;
-    if (shimLabel && top) {
-      const cx = box.left + box.width / 2;
-      const cy = box.top + box.height / 2;
-      if (cx >= 0 && cy >= 0 && cx < this.vw && cy < this.vh) top = hitTarget(el, cx, cy);
+    // Text blocks for the text context.
+    let block = p.block;
+    let blockRole = p.blockRole;
+    let level = p.level;
+    const br = BLOCK_ROLE[tag];
+    if (br !== undefined || role === 'heading') {
+      block = el;
+      blockRole = role === 'heading' ? 'heading' : br ?? null;
+      level = blockRole === 'heading' ? Number(el.getAttribute('aria-level') ?? tag.slice(1)) || 2 : undefined;
     }
-    const node: DomElementNode = {
-      kind: 'element',
-      tag,
-      xpath: this.xpathOf(el),
-      attributes: listedNode ? this.allAttributes(el) : shimLabel ? this.labelAttributes(el) : {},
-      is_visible: cssVisible && boxed,
-      is_interactive: listedNode !== undefined,
-      is_top_element: listedNode ? listedNode.is_top_element === true : top,
-      is_in_viewport: boxed && this.intersects(box, this.vp),
-      shadow_root: sr !== null,
-      ...(listedNode ? { element_id: listedNode.id } : {}),
-      children: kids as DomNode[],
+    const contents = display === 'contents';
+    const child: Parent = {
+      listed,
+      pointer,
+      inShadow,
+      block,
+      blockRole,
+      level,
+      parentEl: el,
+      cell: tag === 'td' || tag === 'th' ? el : tag === 'tr' ? null : p.cell,
+      cssVisible,
+      contents,
+      // Whole page: the box of a candidate (read above) decides its text's visibility; other
+      // elements' text counts as visible with the style alone. Viewport: the box, read on demand.
+      rect: all ? (candidate ? box : null) : box,
+      rectPending: !all && box === null && cssVisible && !contents,
+      up: p,
+      ordinal,
+      top: shadowTop,
+      xpath: undefined,
     };
-    return node;
+
+    if (sr) this.visitChildren(sr.firstChild, child, true, null);
+    if (tag === 'details' && !(el as HTMLDetailsElement).open) {
+      for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+        if (c.localName === 'summary') {
+          this.visitElement(c, 'summary', 0, child, false);
+          break;
+        }
+      }
+    } else if (!all && first !== null && (tag === 'tbody' || tag === 'thead' || tag === 'tfoot')) {
+      this.visitRows(el, child, sr ? el : null);
+    } else {
+      this.visitChildren(first, child, false, sr ? el : null);
+    }
   }
 
   /**
@@ -450,10 +522,8 @@ export class Walker {
    * reaches the scope is found by binary search and the walk stops after the last one; a
    * 10,000-row table costs a few dozen boxes instead of 10,000. Returns [from, to) over childNodes.
    */
-  private rowWindow(parent: Element | null, nodes: ArrayLike<Node>): [number, number] {
-    if (this.scope.all || !parent || nodes.length < 64) return [0, nodes.length];
-    const tag = parent.localName;
-    if (tag !== 'tbody' && tag !== 'thead' && tag !== 'tfoot') return [0, nodes.length];
+  private rowWindow(nodes: NodeListOf<ChildNode>): [number, number] {
+    if (nodes.length < 64) return [0, nodes.length];
     const rowAt = (i: number): DOMRect | null => {
       const n = nodes[i] as Node;
       return n.nodeType === 1 && (n as Element).localName === 'tr' ? (n as Element).getBoundingClientRect() : null;
@@ -481,31 +551,60 @@ export class Walker {
     return [lo, end];
   }
 
-  private visitChildren(nodes: ArrayLike<Node>, p: Parent, kids: DomNode[] | null, shadowTop: boolean, host: Element | null): void {
-    const [from, to] = this.rowWindow(p.parentEl, nodes);
+  /** Viewport scope, children of a table section: only the window of rows that reaches the scope (rowWindow). */
+  private visitRows(section: Element, p: Parent, host: Element | null): void {
+    const nodes = section.childNodes;
+    const [from, to] = this.rowWindow(nodes);
     for (let i = from; i < to; i++) {
       const n = nodes[i] as Node;
-      if (n.nodeType === 1) {
-        const node = this.visitElement(n as Element, p, shadowTop);
-        if (node && kids) kids.push(node);
-      } else if (n.nodeType === 3) {
-        // Light children of a shadow host render only when slotted.
-        if (host && !(n as Text).assignedSlot) continue;
-        const t = this.visitText(n as Text, p);
-        if (t && kids) kids.push(t);
-      }
+      const type = n.nodeType;
+      // Rows outside the window are not counted: the row's xpath is worked out from the DOM.
+      if (type === 1) this.visitElement(n as Element, (n as Element).localName, 0, p, false);
+      else if (type === 3 && (!host || (n as Text).assignedSlot)) this.visitText(n as Text, p);
     }
   }
 
-  private visitText(node: Text, p: Parent): DomNode | null {
+  /** Per depth of sibling loops, the count of each tag so far (reused: one Map per depth, not per element). */
+  private readonly tagCounts: Map<string, number>[] = [];
+  private depth = 0;
+
+  /** Visits first and its following siblings, counting element siblings per tag for the xpaths. */
+  private visitChildren(first: Node | null, p: Parent, shadowTop: boolean, host: Element | null): void {
+    const d = this.depth++;
+    let counts = this.tagCounts[d];
+    if (counts === undefined) counts = this.tagCounts[d] = new Map();
+    else if (counts.size !== 0) counts.clear();
+    for (let n = first; n !== null; n = n.nextSibling) {
+      const type = n.nodeType;
+      if (type === 1) {
+        const tag = (n as Element).localName;
+        const k = (counts.get(tag) ?? 0) + 1;
+        counts.set(tag, k);
+        this.visitElement(n as Element, tag, k, p, shadowTop);
+      } else if (type === 3) {
+        // Light children of a shadow host render only when slotted.
+        if (host && !(n as Text).assignedSlot) continue;
+        this.visitText(n as Text, p);
+      }
+    }
+    this.depth = d;
+  }
+
+  private visitText(node: Text, p: Parent): void {
     const raw = node.nodeValue;
-    if (!raw) return null;
+    if (!raw) return;
     const text = raw.trim();
-    if (!text) return null;
-    if (!p.parentVisible) return null;
+    if (!text) return;
+    if (!p.cssVisible) return;
+    if (p.rectPending) {
+      p.rect = (p.parentEl as Element).getBoundingClientRect();
+      p.rectPending = false;
+    }
+    // The parent's box (none for display:contents): a zero-size box hides its text.
+    const r = p.contents ? null : p.rect;
+    if (r && (r.width === 0 || r.height === 0)) return;
     let inScope = true;
     if (!this.scope.all) {
-      const r = p.parentRect;
       if (r && r.width > 0 && r.height > 0 && r.left >= this.scope.left && r.right <= this.scope.right && r.top >= this.scope.top && r.bottom <= this.scope.bottom) inScope = true;
       else if (r && r.width > 0 && !this.intersects(r, this.scope)) inScope = false;
       else {
@@ -520,7 +619,7 @@ export class Walker {
         }
       }
     }
-    if (!inScope) return null;
+    if (!inScope) return;
     if (p.listed !== undefined) {
       (this.textBufs[p.listed] ??= []).push(text);
     } else if (!this.textCut && this.maxText > 0) {
@@ -554,26 +653,28 @@ export class Walker {
         this.lastTextCell = p.cell;
       }
     }
-    if (!this.withTree) return null;
-    return { kind: 'text', text: this.privacy.redactPii ? maskPii(text).text : text, is_visible: true };
   }
 
-  private describe(el: Element, tag: string, role: string, rect: DOMRect, inShadow: boolean, p: Parent, labelFor: Element | null): FrameElement {
+  private describe(el: Element, tag: string, role: string, rect: DOMRect, inShadow: boolean, p: Parent, labelFor: Element | null, xpath: string): FrameElement {
     const target = labelFor ?? el;
     const effRole = labelFor ? roleOf(labelFor) : role;
     const type = elementType(target, effRole);
     const isFocused = this.focused === el || (labelFor !== null && this.focused === labelFor);
-    const states = statesOf(target, effRole, isFocused);
+    const names = el.getAttributeNames();
+    const states = statesOf(target, effRole, isFocused, hasAriaAttribute(target === el ? names : target.getAttributeNames()));
     const attributes: Record<string, string> = {};
     const sensitive = sensitiveReason(target, this.privacy);
-    // One pass over the element's own attributes (usually a handful) instead of 13 lookups; keeps the element's order, as browser_use does.
-    for (const at of el.attributes) {
-      const name = at.name;
+    // One pass over the element's attribute names (no Attr nodes are made, unlike el.attributes)
+    // instead of 13 lookups; keeps the element's order, as browser_use does.
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i] as string;
       if (!SHOWN.has(name)) continue;
-      const v = at.value;
-      if (name === 'value' && sensitive) attributes[name] = redactedMarker(sensitive);
-      else if (this.privacy.redactPii && name !== 'href' && name !== 'type') attributes[name] = maskPii(v).text;
-      else attributes[name] = v;
+      if (Object.hasOwn(attributes, name)) {
+        // Two attributes of one qualified name (setAttributeNS): the last one's value, as the Attr loop gave.
+        this.shownAttributesSlow(el, attributes, sensitive);
+        break;
+      }
+      this.shownAttribute(attributes, name, el.getAttribute(name) as string, sensitive);
     }
     const cx = rect.left + rect.width / 2;
     const cy = rect.top + rect.height / 2;
@@ -590,7 +691,7 @@ export class Walker {
       is_in_viewport: this.intersects(rect, this.vp),
       is_top_element: centreInView ? hitTarget(el, cx, cy) : true,
       bounds: { x: Math.round(rect.left), y: Math.round(rect.top), width: Math.round(rect.width), height: Math.round(rect.height) },
-      xpath: this.xpathOf(el),
+      xpath,
     };
     // Lean on the wire (a whole-page state can list 20,000 elements): these appear only when they apply.
     if (Object.keys(states).length > 0) item.states = states;
@@ -600,12 +701,8 @@ export class Walker {
     if (this.privacy.redactPii && item.name) item.name = maskPii(item.name).text;
     if (p.listed !== undefined) item.parent_pos = p.listed;
     // Values: read here, redacted here.
-    const valueOf = (t: Element): string | null => {
-      if (t instanceof HTMLInputElement) return ['checkbox', 'radio', 'button', 'submit', 'reset', 'image'].includes(t.type) ? null : t.value;
-      if (t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement) return t.value;
-      return null;
-    };
-    const value = valueOf(target);
+    const targetTag = labelFor ? labelFor.localName : tag;
+    const value = valueOf(target, targetTag);
     if (sensitive) {
       item.redacted = { reason: sensitive, has_value: (value ?? '') !== '' } satisfies Redaction;
     } else if (value !== null) {
@@ -615,38 +712,23 @@ export class Walker {
         if (m.kinds.length) item.redacted = { reason: 'pii', has_value: value !== '', kinds: m.kinds };
       } else item.current_value = value;
     }
-    if (!sensitive && target instanceof HTMLSelectElement && target.selectedOptions[0]) {
+    if (!sensitive && targetTag === 'select' && target instanceof HTMLSelectElement && target.selectedOptions[0]) {
       item.current_value = target.selectedOptions[0].value;
     }
     return item;
   }
 
-  /**
-   * A label's attributes as buildDomTree.js 0.1.48 collected them: all of them for an "interactive
-   * candidate" (onclick, role, tabindex, data-action, contenteditable="true", or an attribute literally
-   * named "aria-": its check was hasAttribute('aria-')),
-   * none otherwise; `disabled`/`readonly` are always passed so the shim can skip labels 0.1.48 did not index.
-   */
-  private labelAttributes(el: Element): Record<string, string> {
-    const candidate = ['onclick', 'role', 'tabindex', 'data-action'].some((a) => el.hasAttribute(a)) || el.getAttribute('contenteditable') === 'true' || el.hasAttribute('aria-');
-    if (candidate) return this.allAttributes(el);
-    const out: Record<string, string> = {};
-    for (const a of ['disabled', 'readonly']) {
-      const v = el.getAttribute(a);
-      if (v !== null) out[a] = v;
-    }
-    return out;
+
+  private shownAttribute(out: Record<string, string>, name: string, v: string, sensitive: SensitiveReason | null): void {
+    if (name === 'value' && sensitive) out[name] = redactedMarker(sensitive);
+    else if (this.privacy.redactPii && name !== 'href' && name !== 'type') out[name] = maskPii(v).text;
+    else out[name] = v;
   }
 
-  private allAttributes(el: Element): Record<string, string> {
-    const out: Record<string, string> = {};
-    const sensitive = sensitiveReason(el, this.privacy);
-    for (const a of el.attributes) {
-      if (a.name === 'value' && sensitive) out[a.name] = redactedMarker(sensitive);
-      else if (this.privacy.redactPii) out[a.name] = maskPii(a.value).text;
-      else out[a.name] = a.value;
-    }
-    return out;
+  /** The shown attributes through el.attributes (every Attr, duplicates of a qualified name included). */
+  private shownAttributesSlow(el: Element, out: Record<string, string>, sensitive: SensitiveReason | null): void {
+    for (const k of Object.keys(out)) delete out[k];
+    for (const at of el.attributes) if (SHOWN.has(at.name)) this.shownAttribute(out, at.name, at.value, sensitive);
   }
 }
 
