@@ -31,7 +31,9 @@ interface Link {
   retired: boolean;
 }
 
+/** Open ports, oldest first. Bounded: past MAX_LINKS the oldest idle one is closed (a page with many ad iframes). */
 const links = new Map<string, Link>();
+const MAX_LINKS = 64;
 let nextRequestId = 1;
 
 // A frame that commits a new document gets a new content script: new requests go to it on a new
@@ -56,6 +58,14 @@ function linkTo(tabId: number, frameId: number): Link | null {
     port = chrome.tabs.connect(tabId, { frameId, name: CONTENT_PORT });
   } catch {
     return null; // the old path says why
+  }
+  if (links.size >= MAX_LINKS) {
+    for (const [k, l] of links) {
+      if (l.pending.size > 0) continue;
+      links.delete(k);
+      l.port.disconnect();
+      break;
+    }
   }
   const link: Link = { port, reached: false, pending: new Map(), retired: false };
   port.onMessage.addListener((m: PortMessage) => {
