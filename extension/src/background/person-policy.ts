@@ -70,6 +70,12 @@ export async function policyError(action: ActionMessage, tabUrl: string | undefi
   return errorInfo('NOT_PERMITTED', `"${action.action}" refused: ${why}, set in the browser-use-ext settings. Work on another site, or ask the person to change the domain settings.`, 'background_script', { reason: 'domain_policy', ...(target !== undefined ? { url: target } : { tab_url: tabUrl ?? null }) });
 }
 
+/** Whether the person limits agents to or away from domains (then every action checks its tab's URL first). */
+export async function hasDomainPolicy(): Promise<boolean> {
+  const p = await policy();
+  return p.allowed.length > 0 || p.blocked.length > 0;
+}
+
 /** get_state params with the person's redaction default (an explicit redact_pii wins). */
 export async function withPersonDefaults<T extends object>(params: T): Promise<T> {
   const p = await policy();

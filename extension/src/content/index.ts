@@ -1,6 +1,6 @@
 // Content script entry: runs in the page's isolated world and answers the service worker.
 import { errorInfo } from '../../../schemas/lib/errors';
-import { isContentRequest, type HighlightRequest, type PrepareRequest, type ReadValueRequest, type RunActionRequest, type RunActionResponse, type SnapshotRequest } from '../shared/internal-messages';
+import { CONTENT_PORT, isContentRequest, type HighlightRequest, type PortMessage, type PrepareRequest, type ReadValueRequest, type RunActionRequest, type RunActionResponse, type SnapshotRequest } from '../shared/internal-messages';
 import { PAGE_HANDLERS, type PageContext } from './actions/registry';
 import { prepareTrusted, readValue } from './actions/trusted-prepare';
 import { RefRegistry } from './refs';
@@ -25,13 +25,37 @@ if (!window.__browserUseExtLoaded) {
       sendResponse({ ok: true });
       return false;
     }
-    run(ctx, message).then(sendResponse, (e: unknown) => {
-      const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-      const what = message.kind === 'run_action' ? message.action : message.kind;
-      const response: RunActionResponse = { ok: false, error: errorInfo('EXTENSION_INTERNAL_ERROR', `The content script failed while running "${what}": ${why}. Take a new state and retry; report the bug if it repeats.`, 'content_script') };
-      sendResponse(response);
-    });
+    void answer(ctx, message).then(sendResponse);
     return true; // async reply
+  });
+
+  // The worker's long-lived port (background/content-channel.ts): hello first, so the worker knows
+  // a request on it reached a content script; then each request is answered by its id.
+  chrome.runtime.onConnect.addListener((port) => {
+    if (port.name !== CONTENT_PORT) return;
+    const post = (m: PortMessage) => {
+      try {
+        port.postMessage(m);
+      } catch {
+        // The worker went away (restarted) while this ran: it asks again on a new port.
+      }
+    };
+    post({ kind: 'hello' });
+    port.onMessage.addListener((m: PortMessage) => {
+      if (m.kind !== 'request' || !isContentRequest(m.request)) return;
+      const id = m.id;
+      if (m.request.kind === 'ping') post({ kind: 'answer', id, response: { ok: true, message: 'pong', result: {} } });
+      else void answer(ctx, m.request).then((response) => post({ kind: 'answer', id, response }));
+    });
+  });
+}
+
+/** run(), with a thrown error turned into a typed answer. */
+function answer(ctx: PageContext, req: RunActionRequest | SnapshotRequest | PrepareRequest | ReadValueRequest | HighlightRequest): Promise<RunActionResponse> {
+  return run(ctx, req).catch((e: unknown) => {
+    const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    const what = req.kind === 'run_action' ? req.action : req.kind;
+    return { ok: false, error: errorInfo('EXTENSION_INTERNAL_ERROR', `The content script failed while running "${what}": ${why}. Take a new state and retry; report the bug if it repeats.`, 'content_script') } satisfies RunActionResponse;
   });
 }
 

@@ -70,6 +70,12 @@ export type RunActionResponse =
   | { ok: true; message: string; result: Record<string, unknown>; state?: SimplifiedState; frame?: FrameSnapshot; frame_json?: string }
   | { ok: false; error: ErrorInfo };
 
+/** The worker's long-lived port to a frame's content script (background/content-channel.ts). */
+export const CONTENT_PORT = 'bux-port';
+
+/** On that port: the content script's hello when it takes the port, requests, and their answers by id. */
+export type PortMessage = { kind: 'hello' } | { kind: 'request'; id: number; request: ContentRequest } | { kind: 'answer'; id: number; response: RunActionResponse };
+
 export function isContentRequest(m: unknown): m is ContentRequest {
   return typeof m === 'object' && m !== null && (m as { channel?: unknown }).channel === CONTENT_CHANNEL;
 }

@@ -1,0 +1,126 @@
+// content-channel.ts with a fake chrome: requests go over one port per frame; a port that closes
+// before the content script's hello never reached one (the request goes the old way, sendMessage,
+// which injects the script); a port that closes after it means the document went away (portClosed);
+// a frame that commits a new document gets a new port.
+import { expect } from 'chai';
+import type { ChannelOutcome } from '../../extension/src/background/content-channel';
+
+type Listener = (...args: unknown[]) => void;
+const event = () => {
+  const ls: Listener[] = [];
+  return { addListener: (l: Listener) => ls.push(l), fire: (...a: unknown[]) => ls.forEach((l) => l(...a)) };
+};
+
+class FakePort {
+  onMessage = event();
+  onDisconnect = event();
+  posted: { kind: string; id: number; request: unknown }[] = [];
+  disconnected = false;
+  postMessage(m: { kind: string; id: number; request: unknown }): void {
+    if (this.disconnected) throw new Error('Attempting to use a disconnected port object');
+    this.posted.push(m);
+  }
+  disconnect(): void {
+    this.disconnected = true;
+  }
+}
+
+const ports: FakePort[] = [];
+const sent: unknown[] = [];
+let lastError: { message: string } | undefined;
+const onCommitted = event();
+const fakeChrome = {
+  runtime: {
+    get lastError() {
+      return lastError;
+    },
+  },
+  tabs: {
+    connect: () => {
+      const p = new FakePort();
+      ports.push(p);
+      return p;
+    },
+    sendMessage: async (_tab: number, m: unknown) => {
+      sent.push(m);
+      return { ok: true, message: 'by message', result: {} };
+    },
+  },
+  scripting: { executeScript: async () => [] },
+  webNavigation: { onCommitted },
+};
+
+let sendToContent: typeof import('../../extension/src/background/content-channel').sendToContent;
+const req = { channel: 'bux', kind: 'run_action', action: 'click', params: { element_id: 'e1' } } as const;
+const tick = () => new Promise((r) => setTimeout(r, 0));
+const close = (p: FakePort, why?: string) => {
+  lastError = why === undefined ? undefined : { message: why };
+  p.disconnected = true;
+  p.onDisconnect.fire(p);
+  lastError = undefined;
+};
+
+describe('content channel (ports)', () => {
+  // The fake chrome only while these tests run (and the module loads): other specs import modules that look for one.
+  before(async () => {
+    (globalThis as unknown as { chrome?: unknown }).chrome = fakeChrome;
+    ({ sendToContent } = await import('../../extension/src/background/content-channel'));
+  });
+  after(() => {
+    delete (globalThis as unknown as { chrome?: unknown }).chrome;
+  });
+
+  beforeEach(() => {
+    ports.length = 0;
+    sent.length = 0;
+  });
+
+  it('answers over one port per frame, by request id, and reuses it', async () => {
+    const first = sendToContent(1, req);
+    const port = ports[0]!;
+    port.onMessage.fire({ kind: 'hello' });
+    port.onMessage.fire({ kind: 'answer', id: port.posted[0]!.id, response: { ok: true, message: 'one', result: {} } });
+    expect(((await first) as Extract<ChannelOutcome, { ok: true }>).response).to.include({ message: 'one' });
+    const second = sendToContent(1, req);
+    expect(ports).to.have.length(1);
+    port.onMessage.fire({ kind: 'answer', id: port.posted[1]!.id, response: { ok: true, message: 'two', result: {} } });
+    expect(((await second) as Extract<ChannelOutcome, { ok: true }>).response).to.include({ message: 'two' });
+    expect(sent).to.have.length(0);
+    close(port);
+  });
+
+  it('falls back to sendMessage when the port closes before any content script took it', async () => {
+    const asked = sendToContent(2, req);
+    close(ports[0]!, 'Could not establish connection. Receiving end does not exist.');
+    const out = await asked;
+    expect(out.ok).to.equal(true);
+    expect(sent).to.have.length(1);
+  });
+
+  it('a port that closes after its hello: the document went away (portClosed), never asked again', async () => {
+    const asked = sendToContent(3, req);
+    ports[0]!.onMessage.fire({ kind: 'hello' });
+    close(ports[0]!);
+    const out = await asked;
+    expect(out.ok).to.equal(false);
+    expect(out.ok === false && out.portClosed).to.equal(true);
+    expect(sent).to.have.length(0);
+    // The next request opens a new port.
+    void sendToContent(3, req);
+    expect(ports).to.have.length(2);
+  });
+
+  it('a frame committing a new document gets a new port; the old one ends its request in flight first', async () => {
+    const asked = sendToContent(4, req, { frameId: 7 });
+    const old = ports[0]!;
+    old.onMessage.fire({ kind: 'hello' });
+    onCommitted.fire({ tabId: 4, frameId: 7 });
+    expect(old.disconnected).to.equal(false); // a request is in flight on it
+    void sendToContent(4, req, { frameId: 7 });
+    expect(ports).to.have.length(2);
+    old.onMessage.fire({ kind: 'answer', id: old.posted[0]!.id, response: { ok: true, message: 'late', result: {} } });
+    expect((await asked).ok).to.equal(true);
+    expect(old.disconnected).to.equal(true);
+    await tick();
+  });
+});
