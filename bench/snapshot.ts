@@ -33,6 +33,7 @@ import { REPO_ROOT } from '../test/harness/browser';
 import { startHarness } from '../test/harness/harness';
 import { findBrowserUseJs } from './browser-use-js';
 import { hopCosts, hopCostsMarkdown, type HopCosts } from './hop-costs';
+import { pct, r1 } from './stats';
 import { measureTransport, type TransportRow } from './transport-floor';
 import { FLOOR_VIEWPORT, FLOOR_WHOLE } from './floor';
 import { AD_SLOTS, BENCH_PAGES, serveBenchPages, startBenchSites, type BenchPage } from './pages';
@@ -147,11 +148,6 @@ interface PageResult {
   targets: Record<string, Target>;
 }
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? NaN;
-};
-const r1 = (n: number) => Math.round(n * 10) / 10;
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const uptime = () => spawnSync('uptime', { encoding: 'utf8' }).stdout.trim();

@@ -9,6 +9,7 @@
 //              that server's 'message' event (the worker -> bridge hop without the bridge's work).
 import { WebSocketServer } from 'ws';
 import type { Harness } from '../test/harness/harness';
+import { median, r1 } from './stats';
 
 export interface TransportRow {
   bytes: number;
@@ -16,11 +17,6 @@ export interface TransportRow {
   websocket_p50_ms: number;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s[Math.floor((s.length - 1) / 2)] as number) : NaN;
-};
-const r1 = (n: number) => Math.round(n * 10) / 10;
 
 // Plain JS strings for the worker (the bench runs through tsx, whose helpers do not exist there).
 const INSTALL_ECHO = `(async (tabId) => {
