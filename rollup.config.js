@@ -48,11 +48,11 @@ export default [
   { input: 'extension/src/sidepanel/index.ts', output: { file: `${EXT_OUT}/sidepanel/index.js`, format: 'es' }, plugins: browserPlugins('tsconfig.json'), onwarn },
   { input: 'extension/src/options/options.ts', output: { file: `${EXT_OUT}/options.js`, format: 'es' }, plugins: [...browserPlugins('tsconfig.json'), extensionAssets()], onwarn },
   {
-    input: 'bridge/src/cli.ts',
+    input: 'bridge/cli/main.ts',
     output: { file: 'dist/bridge/cli.js', format: 'es', banner: '#!/usr/bin/env node' },
     // The MCP SDK (and its own dependencies) load from node_modules at run time, like ws.
     external: [/^node:/, 'ws', /^@modelcontextprotocol\/sdk\//],
-    plugins: [nodeResolve({ preferBuiltins: true }), commonjs({ transformMixedEsModules: true }), typescript({ tsconfig: 'tsconfig.bridge.json', noEmit: false, declaration: false, sourceMap: false, include: ['bridge/src/**/*.ts', 'schemas/**/*.ts'] })],
+    plugins: [nodeResolve({ preferBuiltins: true }), commonjs({ transformMixedEsModules: true }), typescript({ tsconfig: 'tsconfig.bridge.json', noEmit: false, declaration: false, sourceMap: false, include: ['bridge/**/*.ts', 'schemas/**/*.ts'] })],
     onwarn,
   },
 ];

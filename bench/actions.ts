@@ -14,7 +14,7 @@ import { build } from 'esbuild';
 import type { Page, WebWorker } from 'puppeteer-core';
 import type { WebSocket } from 'ws';
 import type { ActionResultMessage, OutcomeDetails, SimplifiedState } from '../schemas/generated/protocol';
-import type { AgentClient } from '../bridge/src/client/agent-client';
+import type { AgentClient } from '../bridge/client/agent-client';
 import { REPO_ROOT } from '../test/harness/browser';
 import { startHarness, type Harness } from '../test/harness/harness';
 

@@ -8,9 +8,9 @@ import path from 'node:path';
 import { WebSocketServer } from 'ws';
 import WebSocket from 'ws';
 import type { ActionMessage } from '../schemas/generated/protocol';
-import { AgentClient } from '../bridge/src/client/agent-client';
-import { createLogger } from '../bridge/src/log';
-import { BridgeServer } from '../bridge/src/server';
+import { AgentClient } from '../bridge/client/agent-client';
+import { createLogger } from '../bridge/common/log';
+import { createBridge } from '../bridge/cli/wire';
 import { REPO_ROOT } from '../test/harness/browser';
 import { RawPeer } from '../test/bridge/raw-peer';
 
@@ -22,7 +22,7 @@ const pct = (xs: number[], p: number) => {
 };
 const summary = (xs: number[]) => ({ n: xs.length, p50_ms: pct(xs, 50), p95_ms: pct(xs, 95), max_ms: pct(xs, 100) });
 
-const bridge = new BridgeServer({ port: 0, logger: createLogger('silent') });
+const bridge = createBridge({ port: 0, logger: createLogger('silent') });
 await bridge.start();
 const ext = await RawPeer.hello(bridge.extensionUrl, 'extension', { secret: bridge.secrets.extension_secret });
 ext.ws.on('message', (d) => {

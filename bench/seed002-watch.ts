@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Seed002Driver } from '../bridge/src/seed002/driver';
+import { Seed002Driver } from '../bridge/agents/text-driver/driver';
 import { REPO_ROOT } from '../test/harness/browser';
 import { startHarness } from '../test/harness/harness';
 

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { domSnapshot, executeStep, type Seed003ToolCall } from '../bridge/src/seed003/executor';
+import { domSnapshot, executeStep, type Seed003ToolCall } from '../bridge/agents/step-executor/executor';
 import { REPO_ROOT } from '../test/harness/browser';
 import { startHarness } from '../test/harness/harness';
 

@@ -102,7 +102,7 @@ export type ErrorCode = P.ErrorCode;
 export const ERROR_CODES: { readonly [C in ErrorCode]: string } = ${JSON.stringify(errorCodeSchema['x-enum-descriptions'], null, 2)};
 `;
 
-// --- MCP tool schemas (bridge/src/mcp): $refs inlined, since MCP clients get one object per tool --
+// --- MCP tool schemas (bridge/agents/mcp): $refs inlined, since MCP clients get one object per tool --
 const mcpFile = path.join(root, 'schemas', 'mcp', 'tool-params.json');
 const schemaByFile = new Map(schemas.map((s) => [s.file, s.schema]));
 schemaByFile.set(mcpFile, JSON.parse(fs.readFileSync(mcpFile, 'utf8')));

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: the one command that runs everything CI runs, in order, and ends with a single
 // summary line "N passed, N failed[, N skipped]" over every suite.
-//   1. generated files are fresh   2. type checking   3. build (the e2e tests load dist/extension)
+//   1. generated files are fresh, imports follow DEPS.json   2. type checking   3. build (the e2e tests load dist/extension)
 //   4. mocha (unit, schema, bridge, e2e)   5. the Python shim's unittest modules, each in the venvs
 //      that scripts/python-envs.mjs assigns it to (real browser_use 0.1.48 and 0.1.40 from PyPI, and
 //      one without browser_use); the venvs are created or refreshed first (in parallel with 1-3).
@@ -40,6 +40,7 @@ const npx = (bin, ...args) => [process.execPath, [path.join(root, 'node_modules'
 // Venv creation is mostly downloads and unpacking: overlap it with type checking and the build.
 const pyEnvs = ensureEnvs().catch((e) => ({ ok: false, failed: PY_ENVS.map((env) => env.name), text: `${e?.stack ?? e}\n` }));
 await step('generated files', process.execPath, ['scripts/gen.mjs', '--check']);
+await step('import rules (DEPS.json)', process.execPath, ['scripts/check-deps.mjs']);
 await step('typecheck', ...npx('tsc', '-p', 'tsconfig.json')).then(() => step('typecheck bridge', ...npx('tsc', '-p', 'tsconfig.bridge.json'))).then(() => step('typecheck tests', ...npx('tsc', '-p', 'tsconfig.test.json')));
 const build = await step('build', ...npx('rollup', '-c', '--silent'));
 

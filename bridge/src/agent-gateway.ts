@@ -21,12 +21,12 @@ import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
 import { cappedMaxTabs, holderDescription, resolveControl, type SessionsPublisher, takeOverFromPredecessor } from './agent-sessions';
 import { errorResult, type ExtensionLink } from './extension-link';
-import type { Logger } from './log';
+import type { Logger } from '../common/log';
 import { CLOSE, type Peer } from './peer';
 import type { Released, Session, SessionRegistry } from './sessions';
 import { TabQueues } from './tab-queue';
 import { FINAL_TASK_STATUSES, type TaskRegistry } from './tasks';
-import { BRIDGE_NAME, BRIDGE_VERSION } from './version';
+import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
 import { relayText } from './raw-relay';
 
 type Target = { ok: true; tabId: number | null } | { ok: false; error: ErrorInfo };

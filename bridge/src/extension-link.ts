@@ -9,10 +9,10 @@ import { EventEmitter } from 'node:events';
 import type { ActionMessage, ActionResultMessage, ErrorInfo, ProtocolMessage } from '../../schemas/generated/protocol';
 import { ACTION_NAMES, PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { errorInfo } from '../../schemas/lib/wire';
-import type { Logger } from './log';
+import type { Logger } from '../common/log';
 import { PendingRegistry, type PendingEntry } from './pending';
 import { CLOSE, type Peer } from './peer';
-import { BRIDGE_NAME, BRIDGE_VERSION } from './version';
+import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
 
 interface InFlight {
   action: ActionMessage['action'];

@@ -5,11 +5,11 @@
 import type { AuthResponseMessage, HelloMessage } from '../../schemas/generated/protocol';
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
-import { bridgeProof, clientNonceBytes, clientProof, newNonce, proofsEqual } from './auth';
-import type { Logger } from './log';
+import { bridgeProof, clientNonceBytes, clientProof, newNonce, proofsEqual } from '../common/auth';
+import type { Logger } from '../common/log';
 import { CLOSE, type Peer, type Role } from './peer';
-import type { FailureGate } from './rate-limit';
-import type { Secrets } from './secrets';
+import type { FailureGate } from '../common/rate-limit';
+import type { Secrets } from '../common/secrets';
 
 export interface HandshakeOptions {
   log: Logger;

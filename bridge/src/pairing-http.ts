@@ -5,9 +5,9 @@
 // guessing, never locks the person out; codes also expire and work once), and nothing is logged but
 // the outcome.
 import type http from 'node:http';
-import type { Logger } from './log';
+import type { Logger } from '../common/log';
 import type { PairingCodes } from './pairing';
-import type { FailureGate } from './rate-limit';
+import type { FailureGate } from '../common/rate-limit';
 
 export interface PairContext {
   codes: PairingCodes;

@@ -5,7 +5,7 @@ import type { WebSocket } from 'ws';
 import type { ErrorInfo, HelloMessage, ProtocolMessage } from '../../schemas/generated/protocol';
 import { MESSAGE_SENDERS, type Sender } from '../../schemas/generated/registry';
 import { checkMessage, decodeMessage, errorInfo } from '../../schemas/lib/wire';
-import type { Logger } from './log';
+import type { Logger } from '../common/log';
 
 export type Role = Exclude<Sender, 'bridge'>;
 

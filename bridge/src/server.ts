@@ -1,13 +1,12 @@
 // The bridge's HTTP/upgrade/routing shell: one HTTP server (loopback by default) carrying two
 // WebSocket endpoints, /extension (the Chrome extension) and /agent (every kind of agent: Python
-// shim, TypeScript client, MCP clients, seed connectors), plus /mcp, /pair, /healthz and /status.
-// Every connection passes the upgrade checks (origin-check.ts) and the handshake (handshake.ts,
-// contract G); then its messages go to its side: extension-link.ts (the extension, actions in
+// shim, TypeScript client, MCP clients, seed connectors), plus /pair, /healthz, /status and the
+// HTTP services handed in as options (MCP's /mcp: services.ts). Every connection passes the upgrade
+// checks (origin-check.ts) and the handshake (handshake.ts: hello, HMAC challenge, version); then its messages go to its side: extension-link.ts (the extension, actions in
 // flight, its absences) or agent-gateway.ts (sessions, leases, per-tab queues, tasks, the person's
 // controls).
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { rememberRaw } from './raw-relay';
@@ -17,25 +16,24 @@ import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
 import { AgentGateway } from './agent-gateway';
 import { describeSessions, SessionsPublisher } from './agent-sessions';
-import { EXTENSION_ID, extensionOrigin } from './extension-id';
+import { EXTENSION_ID, extensionOrigin } from '../common/extension-id';
 import { DEFAULT_TIMEOUT_MS, ExtensionLink } from './extension-link';
 import { Handshake } from './handshake';
-import { createLogger, type Logger, type LogLevel } from './log';
-import { checkUpgrade, isLoopbackHost, type UpgradePolicy } from './origin-check';
+import { createLogger, type Logger, type LogLevel } from '../common/log';
+import { checkUpgrade, isLoopbackHost, type UpgradePolicy } from '../common/origin-check';
 import { PairingCodes } from './pairing';
-import { CONNECTORS_FILE, PanelConnectors } from './seeds/panel-connectors';
 import { handlePairRequest } from './pairing-http';
-import { McpHttpEndpoint } from './mcp/http-endpoint';
-import { McpTokenStore } from './mcp/tokens';
 import { CLOSE, Peer, type Role } from './peer';
-import { FailureGate } from './rate-limit';
-import { configDir, newSecret, type Secrets } from './secrets';
+import { FailureGate } from '../common/rate-limit';
+import { newSecret, type Secrets } from '../common/secrets';
+import { DEFAULT_MAX_TABS, DEFAULT_PORT } from '../common/ports';
 import { DebouncedWriter, loadSessions, saveSessions } from './session-store';
+import type { BridgeContext, BridgeServices, ConnectorService, HttpService } from './services';
 import { SessionRegistry } from './sessions';
 import { TaskRegistry } from './tasks';
-import { BRIDGE_NAME, BRIDGE_VERSION } from './version';
+import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
 
-export { DEFAULT_TIMEOUT_MS };
+export { DEFAULT_MAX_TABS, DEFAULT_PORT, DEFAULT_TIMEOUT_MS };
 
 export interface BridgeOptions {
   /** Interface to bind. Loopback by default: the bridge drives a person's logged-in browser. */
@@ -73,18 +71,17 @@ export interface BridgeOptions {
   maxAuthFailures?: number;
   /** Past that burst, one failing proof per role is answered per this many ms. A right proof never waits. */
   authFailureIntervalMs?: number;
-  /** Bearer tokens of MCP clients on /mcp (mcp/tokens.ts). Default: mcp-tokens.json in the config dir. */
-  mcpTokens?: McpTokenStore;
+  /** The services beside the relay (MCP's /mcp, the panel's backend connectors), built by the CLI
+   * (bridge/cli/wire.ts). Omitted: the relay alone. */
+  services?: BridgeServices;
   /** Where `browser-use-ext pair` writes one-time pairing codes (pairing.ts). Omitted: in-process codes only. */
   configDir?: string;
   /** Protocol version this bridge speaks (default PROTOCOL_VERSION); tests set another to play a different release. */
   protocolVersion?: number;
 }
 
-type ResolvedOptions = Required<Omit<BridgeOptions, 'logger' | 'logLevel' | 'secrets' | 'extensionOrigins' | 'stateFile' | 'mcpTokens' | 'configDir' | 'protocolVersion'>>;
+type ResolvedOptions = Required<Omit<BridgeOptions, 'logger' | 'logLevel' | 'secrets' | 'extensionOrigins' | 'stateFile' | 'services' | 'configDir' | 'protocolVersion'>>;
 
-export const DEFAULT_PORT = 8765;
-export const DEFAULT_MAX_TABS = 10;
 export class BridgeServer extends EventEmitter {
   readonly secrets: Secrets;
   private readonly opts: ResolvedOptions;
@@ -105,9 +102,10 @@ export class BridgeServer extends EventEmitter {
   /** One-time pairing codes redeemed on POST /pair (pairing.ts). */
   readonly pairing: PairingCodes;
   private readonly publisher: SessionsPublisher;
-  private readonly mcp: McpHttpEndpoint;
-  /** Seed 000/001 connectors the person starts from the side panel (seeds/panel-connectors.ts). */
-  private readonly panelConnectors: PanelConnectors;
+  /** HTTP endpoints beside the relay (MCP's /mcp), by path. */
+  private readonly httpServices = new Map<string, HttpService>();
+  /** Backend connectors the person starts from the side panel; null when the CLI gave none. */
+  private readonly connectors: ConnectorService | null;
 
   constructor(options: BridgeOptions = {}) {
     super();
@@ -139,7 +137,7 @@ export class BridgeServer extends EventEmitter {
       broadcastToAgents: (m) => this.agents.broadcast(m),
       onUp: (id) => {
         this.publisher.flush(true);
-        this.panelConnectors.publish();
+        this.connectors?.publish();
         this.emit('extension-connected', id);
       },
       onDown: (id) => this.emit('extension-disconnected', id),
@@ -149,13 +147,6 @@ export class BridgeServer extends EventEmitter {
       this.sessions.restore(saved);
       if (saved.length) this.extension.noteRestored();
     }
-    this.mcp = new McpHttpEndpoint({
-      tokens: options.mcpTokens ?? new McpTokenStore(configDir()),
-      agentUrl: () => this.agentUrl,
-      agentSecret: () => this.secrets.agent_secret,
-      checkHeaders: (headers) => checkUpgrade('agent', headers, this.upgradePolicy()),
-      log: this.log,
-    });
     this.pairing = new PairingCodes(options.configDir ?? null);
     this.publisher = new SessionsPublisher(
       () => ({ type: 'agent_sessions', sessions: describeSessions(this.sessions.all(), this.tasks, this.opts.sessionGraceMs) }),
@@ -179,7 +170,16 @@ export class BridgeServer extends EventEmitter {
       handshakeTimeoutMs: this.opts.handshakeTimeoutMs,
       onReady: (peer, hello) => (peer.role === 'extension' ? this.extension.onReady(peer) : this.agents.onReady(peer, hello)),
     });
-    this.panelConnectors = new PanelConnectors({ logger: this.log, file: options.configDir ? path.join(options.configDir, CONNECTORS_FILE) : null, send: (m) => this.extension.send(m) });
+    const ctx: BridgeContext = {
+      log: this.log,
+      configDir: options.configDir ?? null,
+      agentUrl: () => this.agentUrl,
+      agentSecret: () => this.secrets.agent_secret,
+      checkAgentHeaders: (headers) => checkUpgrade('agent', headers, this.upgradePolicy()),
+      sendToExtension: (m) => this.extension.send(m),
+    };
+    for (const service of options.services?.http?.(ctx) ?? []) this.httpServices.set(service.path, service);
+    this.connectors = options.services?.connectors?.(ctx) ?? null;
     this.http = http.createServer((req, res) => this.onHttp(req, res));
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.opts.maxPayloadBytes });
     this.http.on('upgrade', (req: http.IncomingMessage, socket, head) => {
@@ -213,7 +213,7 @@ export class BridgeServer extends EventEmitter {
     this.keepalive = setInterval(() => this.extension.ping(), this.opts.keepaliveMs);
     this.keepalive.unref();
     this.log.info('bridge listening', { host: this.address.address, port: this.address.port });
-    await this.panelConnectors.start(this.agentUrl, this.secrets.agent_secret);
+    await this.connectors?.start(this.agentUrl, this.secrets.agent_secret);
     return { host: this.address.address, port: this.address.port };
   }
 
@@ -282,8 +282,8 @@ export class BridgeServer extends EventEmitter {
   async close(): Promise<void> {
     if (this.keepalive) clearInterval(this.keepalive);
     this.publisher.stop();
-    await this.panelConnectors.close();
-    await this.mcp.close();
+    await this.connectors?.close();
+    for (const service of this.httpServices.values()) await service.close();
     this.extension.close();
     this.agents.closeAll();
     // Sessions stay on disk so agents resume them after a restart (session-store.ts).
@@ -308,8 +308,9 @@ export class BridgeServer extends EventEmitter {
 
   private onHttp(req: http.IncomingMessage, res: http.ServerResponse): void {
     const path = (req.url ?? '/').split('?')[0];
-    // MCP over Streamable HTTP (mcp/http-endpoint.ts does its own loopback, Host/Origin and token checks).
-    if (path === '/mcp') return void this.mcp.handle(req, res);
+    // A service beside the relay (MCP's /mcp) does its own loopback, Host/Origin and token checks.
+    const service = path === undefined ? undefined : this.httpServices.get(path);
+    if (service) return void service.handle(req, res);
     const json = (code: number, body: unknown) => {
       res.writeHead(code, { 'content-type': 'application/json', 'cache-control': 'no-store' });
       res.end(JSON.stringify(body));
@@ -325,7 +326,7 @@ export class BridgeServer extends EventEmitter {
     if (req.method !== 'GET') return json(405, { error: 'only GET' });
     if (path === '/healthz') return json(200, { ok: true });
     if (path === '/status') return json(200, this.status());
-    json(404, { error: 'not found', endpoints: ['/agent (WebSocket)', '/extension (WebSocket)', '/mcp (MCP Streamable HTTP)', '/healthz', '/status'] });
+    json(404, { error: 'not found', endpoints: ['/agent (WebSocket)', '/extension (WebSocket)', ...[...this.httpServices.values()].map((s) => `${s.path} (${s.label})`), '/healthz', '/status'] });
   }
 
   // --- WebSocket ----------------------------------------------------------------------------
@@ -419,7 +420,11 @@ export class BridgeServer extends EventEmitter {
         this.agents.onSessionControl(peer, message);
         return;
       case 'connector_control':
-        void this.panelConnectors.handle(message).then((r) => (r.ok ? peer.send(r.reply) : peer.sendError(r.error, message.request_id)));
+        if (!this.connectors) {
+          peer.sendError(errorInfo('INVALID_MESSAGE', 'This bridge runs without backend connectors (it was started as a bare relay). Start it with `npx browser-use-ext bridge` to connect backends from the panel.', 'bridge'), message.request_id);
+          return;
+        }
+        void this.connectors.handle(message).then((r) => (r.ok ? peer.send(r.reply) : peer.sendError(r.error, message.request_id)));
         return;
       case 'error':
         this.log.warn('peer reported an error', { peer: peer.id, code: message.error_info.error_code, message: message.error_info.message });

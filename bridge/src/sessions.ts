@@ -7,7 +7,7 @@
 // the oldest lease is released (seed 002).
 import crypto from 'node:crypto';
 import type { ActionResultMessage } from '../../schemas/generated/protocol';
-import { Lru } from './lru';
+import { Lru } from '../common/lru';
 import type { Peer } from './peer';
 import { tokenHash, type PersistedSession } from './session-store';
 

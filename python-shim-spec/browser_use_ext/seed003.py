@@ -11,7 +11,7 @@
 
 Output is exactly the seed's schema: {action, args{url, role, name, text, direction, key, seconds},
 status, error_type, message}. One browser action per call, no retries (fail fast); clicks are
-grounded in dom_snapshot. Same contract and error_type table as bridge/src/seed003/executor.ts.
+grounded in dom_snapshot. Same contract and error_type table as bridge/agents/step-executor/executor.ts.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`serve` through the real bridge (bridge/src/cli.ts, no browser needed): a stand-in extension
+"""`serve` through the real bridge (bridge/cli/main.ts, no browser needed): a stand-in extension
 connection (contract G with the extension secret) submits tasks; the Python TaskServer, which finds
 the agent secret in the bridge's secrets.json via BROWSER_USE_EXT_CONFIG_DIR, runs them through an
 agent factory; task_progress comes back relayed, and task_control stop ends a run (contract H)."""
@@ -31,7 +31,7 @@ def _hmac(secret, msg):
 class Bridge:
     def __init__(self):
         self.dir = tempfile.TemporaryDirectory()
-        self.proc = subprocess.Popen(['node', '--import', 'tsx', 'bridge/src/cli.ts', 'bridge', '--port', '0', '--config-dir', self.dir.name, '--log-level', 'warn'],
+        self.proc = subprocess.Popen(['node', '--import', 'tsx', 'bridge/cli/main.ts', 'bridge', '--port', '0', '--config-dir', self.dir.name, '--log-level', 'warn'],
                                      cwd=str(REPO_ROOT), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         lines = []
 

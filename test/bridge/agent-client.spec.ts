@@ -5,10 +5,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ActionMessage, ProtocolMessage } from '../../schemas/generated/protocol';
-import { AgentClient, BridgeClientError } from '../../bridge/src/client/agent-client';
-import { createLogger } from '../../bridge/src/log';
-import { AGENT_SECRET_ENV, CONFIG_DIR_ENV } from '../../bridge/src/secrets';
+import { AgentClient, BridgeClientError } from '../../bridge/client/agent-client';
+import { createLogger } from '../../bridge/common/log';
+import { AGENT_SECRET_ENV, CONFIG_DIR_ENV } from '../../bridge/common/secrets';
 import { BridgeServer } from '../../bridge/src/server';
+import { createBridge } from '../../bridge/cli/wire';
 import { RawPeer } from './raw-peer';
 
 const isAction = (m: ProtocolMessage): m is ActionMessage => m.type === 'action';
@@ -20,7 +21,7 @@ describe('AgentClient (real bridge)', () => {
   const saved = { secret: process.env[AGENT_SECRET_ENV], dir: process.env[CONFIG_DIR_ENV] };
 
   beforeEach(async () => {
-    bridge = new BridgeServer({ port: 0, logger: createLogger('silent'), defaultTimeoutMs: 2000 });
+    bridge = createBridge({ port: 0, logger: createLogger('silent'), defaultTimeoutMs: 2000 });
     await bridge.start();
   });
   afterEach(async () => {

@@ -8,10 +8,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ActionMessage, ActionResultMessage, AgentSessionsMessage, ProtocolMessage, TabReleasedMessage } from '../../schemas/generated/protocol';
-import { bridgeProof } from '../../bridge/src/auth';
-import { createLogger } from '../../bridge/src/log';
+import { bridgeProof } from '../../bridge/common/auth';
+import { createLogger } from '../../bridge/common/log';
 import { writePairingCode } from '../../bridge/src/pairing';
 import { BridgeServer, type BridgeOptions } from '../../bridge/src/server';
+import { createBridge } from '../../bridge/cli/wire';
 import { EXTENSION_ORIGIN, RawPeer, type HelloOptions } from './raw-peer';
 
 const isAction = (m: ProtocolMessage): m is ActionMessage => m.type === 'action';
@@ -36,7 +37,7 @@ describe('bridge: agent sessions for the person, pairing codes, refusal close co
 
   async function start(extra: Partial<BridgeOptions> = {}) {
     logs.length = 0;
-    bridge = new BridgeServer({ port: 0, logger: createLogger('info', (l) => logs.push(l)), defaultTimeoutMs: 2000, ...extra });
+    bridge = createBridge({ port: 0, logger: createLogger('info', (l) => logs.push(l)), defaultTimeoutMs: 2000, ...extra });
     await bridge.start();
   }
   beforeEach(() => start());

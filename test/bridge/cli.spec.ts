@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../harness/browser';
 
-const CLI = path.join(REPO_ROOT, 'bridge', 'src', 'cli.ts');
+const CLI = path.join(REPO_ROOT, 'bridge', 'cli', 'main.ts');
 
 function run(args: string[], env: Record<string, string> = {}): { child: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

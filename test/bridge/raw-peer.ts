@@ -2,8 +2,8 @@
 // correct client never would.
 import crypto from 'node:crypto';
 import WebSocket from 'ws';
-import { bridgeProof, clientProof } from '../../bridge/src/auth';
-import { EXTENSION_ID } from '../../bridge/src/extension-id';
+import { bridgeProof, clientProof } from '../../bridge/common/auth';
+import { EXTENSION_ID } from '../../bridge/common/extension-id';
 import type { HelloAckMessage, ProtocolMessage } from '../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
 

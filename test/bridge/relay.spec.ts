@@ -1,8 +1,9 @@
 // The bridge over real `ws` on port 0, with hand-driven extension and agent peers.
 import { expect } from 'chai';
 import type { ActionMessage, ActionResultMessage, ErrorMessage } from '../../schemas/generated/protocol';
-import { createLogger } from '../../bridge/src/log';
+import { createLogger } from '../../bridge/common/log';
 import { BridgeServer } from '../../bridge/src/server';
+import { createBridge } from '../../bridge/cli/wire';
 import { RawPeer } from './raw-peer';
 
 const isResult = (m: { type: string }): m is ActionResultMessage => m.type === 'action_result';
@@ -17,7 +18,7 @@ describe('bridge relay (real ws)', () => {
   const nonce = 'q83vEjRWeJq83vEjRWeJqw==';
 
   beforeEach(async () => {
-    bridge = new BridgeServer({ port: 0, logger: createLogger('silent'), defaultTimeoutMs: 2000 });
+    bridge = createBridge({ port: 0, logger: createLogger('silent'), defaultTimeoutMs: 2000 });
     await bridge.start();
   });
   afterEach(async () => {

@@ -5,11 +5,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ActionMessage, ActionResultMessage, ProtocolMessage } from '../../schemas/generated/protocol';
-import { AgentClient } from '../../bridge/src/client/agent-client';
-import { createLogger } from '../../bridge/src/log';
+import { AgentClient } from '../../bridge/client/agent-client';
+import { createLogger } from '../../bridge/common/log';
 import { BridgeServer } from '../../bridge/src/server';
+import { createBridge } from '../../bridge/cli/wire';
 import { SESSIONS_FILE, tokenHash } from '../../bridge/src/session-store';
-import { newSecret, type Secrets } from '../../bridge/src/secrets';
+import { newSecret, type Secrets } from '../../bridge/common/secrets';
 import { RawPeer } from './raw-peer';
 
 const isResult = (m: ProtocolMessage): m is ActionResultMessage => m.type === 'action_result';
@@ -22,7 +23,7 @@ describe('bridge restart keeps sessions and leases (real ws)', () => {
   const peers: RawPeer[] = [];
   const track = (p: RawPeer) => (peers.push(p), p);
   const start = async (port = 0) => {
-    bridge = new BridgeServer({ port, secrets, stateFile: path.join(dir, SESSIONS_FILE), logger: createLogger(process.env['BUX_LOG'] === 'debug' ? 'debug' : 'silent'), defaultTimeoutMs: 3000 });
+    bridge = createBridge({ port, secrets, stateFile: path.join(dir, SESSIONS_FILE), logger: createLogger(process.env['BUX_LOG'] === 'debug' ? 'debug' : 'silent'), defaultTimeoutMs: 3000 });
     await bridge.start();
     return bridge;
   };

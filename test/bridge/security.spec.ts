@@ -3,9 +3,10 @@
 import { expect } from 'chai';
 import crypto from 'node:crypto';
 import type { ErrorMessage } from '../../schemas/generated/protocol';
-import { bridgeProof, clientProof } from '../../bridge/src/auth';
-import { createLogger } from '../../bridge/src/log';
+import { bridgeProof, clientProof } from '../../bridge/common/auth';
+import { createLogger } from '../../bridge/common/log';
 import { BridgeServer, type BridgeOptions } from '../../bridge/src/server';
+import { createBridge } from '../../bridge/cli/wire';
 import { EXTENSION_ORIGIN, RawPeer } from './raw-peer';
 
 const isError = (m: { type: string }): m is ErrorMessage => m.type === 'error';
@@ -20,7 +21,7 @@ describe('bridge security (real ws)', () => {
 
   async function startBridge(extra: Partial<BridgeOptions> = {}): Promise<void> {
     logLines = [];
-    bridge = new BridgeServer({ port: 0, logger: createLogger('debug', (l) => logLines.push(l)), ...extra });
+    bridge = createBridge({ port: 0, logger: createLogger('debug', (l) => logLines.push(l)), ...extra });
     await bridge.start();
   }
 
@@ -191,7 +192,7 @@ describe('bridge security (real ws)', () => {
     });
 
     it('refuses to start on a non-loopback interface without allowRemote', async () => {
-      const b = new BridgeServer({ host: '0.0.0.0', port: 0, logger: createLogger('silent') });
+      const b = createBridge({ host: '0.0.0.0', port: 0, logger: createLogger('silent') });
       let error: unknown;
       await b.start().catch((e: unknown) => (error = e));
       expect(String(error)).to.match(/loopback only/);

@@ -2,8 +2,9 @@
 // reconnect, the tab limit, and extension restarts, over real `ws` with a hand-driven extension.
 import { expect } from 'chai';
 import type { ActionMessage, ActionResultMessage, ExtensionStatusMessage, ProtocolMessage, StateUpdateMessage, TabReleasedMessage } from '../../schemas/generated/protocol';
-import { createLogger } from '../../bridge/src/log';
+import { createLogger } from '../../bridge/common/log';
 import { BridgeServer, type BridgeOptions } from '../../bridge/src/server';
+import { createBridge } from '../../bridge/cli/wire';
 import { RawPeer, type HelloOptions } from './raw-peer';
 
 const isResult = (m: ProtocolMessage): m is ActionResultMessage => m.type === 'action_result';
@@ -34,7 +35,7 @@ describe('bridge sessions and tabs (real ws)', () => {
   };
 
   async function start(extra: Partial<BridgeOptions> = {}) {
-    bridge = new BridgeServer({ port: 0, logger: createLogger('silent'), defaultTimeoutMs: 2000, ...extra });
+    bridge = createBridge({ port: 0, logger: createLogger('silent'), defaultTimeoutMs: 2000, ...extra });
     await bridge.start();
   }
   beforeEach(() => start());

@@ -2,8 +2,9 @@
 // its progress comes back to the extension, stop/redirect go to that agent.
 import { expect } from 'chai';
 import type { ErrorMessage, ProtocolMessage, TaskControlMessage, TaskProgressMessage, UserTaskSubmissionMessage } from '../../schemas/generated/protocol';
-import { createLogger } from '../../bridge/src/log';
+import { createLogger } from '../../bridge/common/log';
 import { BridgeServer } from '../../bridge/src/server';
+import { createBridge } from '../../bridge/cli/wire';
 import { RawPeer } from './raw-peer';
 
 const isError = (m: ProtocolMessage): m is ErrorMessage => m.type === 'error';
@@ -23,7 +24,7 @@ describe('bridge task relay (real ws)', () => {
   const agent = async (capabilities: string[] = []) => track(await RawPeer.hello(bridge.agentUrl, 'agent', { secret: bridge.secrets.agent_secret, capabilities }));
 
   beforeEach(async () => {
-    bridge = new BridgeServer({ port: 0, logger: createLogger('silent') });
+    bridge = createBridge({ port: 0, logger: createLogger('silent') });
     await bridge.start();
   });
   afterEach(async () => {

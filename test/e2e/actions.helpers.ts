@@ -2,7 +2,7 @@
 // call an action and assert its success or its typed error.
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
-import type { AgentClient } from '../../bridge/src/client/agent-client';
+import type { AgentClient } from '../../bridge/client/agent-client';
 import type { ActionResultMessage, ErrorCode, SimplifiedState } from '../../schemas/generated/protocol';
 import type { ActionName, ActionParams } from '../../schemas/generated/registry';
 import type { Harness } from '../harness/harness';

@@ -3,7 +3,7 @@
 // the extension reconnects and an agent's session continues on the same tab id.
 import { expect } from 'chai';
 import type { ExtensionStatusMessage } from '../../schemas/generated/protocol';
-import { EXTENSION_ID } from '../../bridge/src/extension-id';
+import { EXTENSION_ID } from '../../bridge/common/extension-id';
 import { FixtureServer } from '../harness/fixture-server';
 import { startHarness, type Harness } from '../harness/harness';
 

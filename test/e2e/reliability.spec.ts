@@ -3,7 +3,7 @@
 // answers when the page has settled.
 import { expect } from 'chai';
 import type { ExtensionStatusMessage } from '../../schemas/generated/protocol';
-import type { AgentClient } from '../../bridge/src/client/agent-client';
+import type { AgentClient } from '../../bridge/client/agent-client';
 import { startHarness, type Harness } from '../harness/harness';
 import { open } from './actions.helpers';
 

@@ -13,8 +13,9 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { Page } from 'puppeteer-core';
-import { createLogger } from '../../bridge/src/log';
+import { createLogger } from '../../bridge/common/log';
 import { BridgeServer } from '../../bridge/src/server';
+import { createBridge } from '../../bridge/cli/wire';
 import { launchWithExtension, REPO_ROOT, type LaunchedBrowser } from '../harness/browser';
 import { startHarness, type Harness } from '../harness/harness';
 import { artifactShot, openPanel } from '../harness/panel';
@@ -243,7 +244,7 @@ describe('e2e: the side panel names every connection problem', function () {
   const setStorage = (values: Record<string, unknown>) => panel.evaluate((v) => (globalThis as unknown as { chrome: { storage: { local: { set(x: unknown): Promise<void> } } } }).chrome.storage.local.set(v), values);
 
   before(async () => {
-    bridge = new BridgeServer({ port: 0, logger: createLogger('info', (l) => logs.push(l)) });
+    bridge = createBridge({ port: 0, logger: createLogger('info', (l) => logs.push(l)) });
     await bridge.start();
     // A fresh install: no secret yet.
     launched = await launchWithExtension({ extensionBridgeUrl: bridge.extensionUrl, extensionConfig: {} });
@@ -303,7 +304,7 @@ describe('e2e: the side panel names every connection problem', function () {
   });
 
   it('version mismatch -> says which side to upgrade', async () => {
-    const newer = new BridgeServer({ port: 0, secrets: bridge.secrets, protocolVersion: 2, logger: createLogger('silent') });
+    const newer = createBridge({ port: 0, secrets: bridge.secrets, protocolVersion: 2, logger: createLogger('silent') });
     await newer.start();
     try {
       await setStorage({ bridge_url: newer.extensionUrl });

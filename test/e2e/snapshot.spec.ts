@@ -3,7 +3,7 @@
 // navigates that tab to its fixture and asserts exact element lists, names, roles and states.
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
-import type { AgentClient } from '../../bridge/src/client/agent-client';
+import type { AgentClient } from '../../bridge/client/agent-client';
 import type { ActionableElement, DomElementNode, DomNode, GetStateParams, SimplifiedState } from '../../schemas/generated/protocol';
 import { renderAriaTree, renderBrowserUse, renderBrowsingContext } from '../../schemas/lib/render';
 import { FixtureServer } from '../harness/fixture-server';

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
-import type { AgentClient } from '../../bridge/src/client/agent-client';
+import type { AgentClient } from '../../bridge/client/agent-client';
 import type { ActionResultMessage, GetStateParams, SimplifiedState, StateDelta } from '../../schemas/generated/protocol';
 import { renderBrowserUse } from '../../schemas/lib/render';
 import { applyStateDelta, jsonBytes } from '../../schemas/lib/state-delta';

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import net from 'node:net';
 import type { ActionResultMessage, ListTabsResult, OpenTabResult, ScreenshotResult } from '../../schemas/generated/protocol';
-import type { AgentClient } from '../../bridge/src/client/agent-client';
+import type { AgentClient } from '../../bridge/client/agent-client';
 import { startHarness, type Harness } from '../harness/harness';
 import { clearSettings, debuggerAttached, idOf, ok, setSettings, stateOf } from './worker-actions.helpers';
 

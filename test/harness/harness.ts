@@ -5,10 +5,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
-import { AgentClient } from '../../bridge/src/client/agent-client';
-import { createLogger, type LogLevel } from '../../bridge/src/log';
-import { loadOrCreateSecrets, type Secrets } from '../../bridge/src/secrets';
-import { BridgeServer, type BridgeOptions } from '../../bridge/src/server';
+import { AgentClient } from '../../bridge/client/agent-client';
+import { createLogger, type LogLevel } from '../../bridge/common/log';
+import { loadOrCreateSecrets, type Secrets } from '../../bridge/common/secrets';
+import type { BridgeServer } from '../../bridge/src/server';
+import { createBridge, type WiredBridgeOptions } from '../../bridge/cli/wire';
 import { launchWithExtension, type LaunchedBrowser } from './browser';
 import { FixtureServer } from './fixture-server';
 
@@ -19,7 +20,7 @@ export interface HarnessOptions {
   bridgePort?: number;
   fixturesPort?: number;
   /** Extra BridgeServer options (timeouts, tab limit, ...). */
-  bridgeOptions?: Omit<BridgeOptions, 'port' | 'logger' | 'secrets'>;
+  bridgeOptions?: Omit<WiredBridgeOptions, 'port' | 'logger' | 'secrets'>;
 }
 
 export interface Harness {
@@ -46,7 +47,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-config-'));
   const { secrets } = loadOrCreateSecrets(configDir);
   const logger = createLogger(options.logLevel ?? (process.env['BUX_LOG'] as LogLevel | undefined) ?? 'warn');
-  const bridge = new BridgeServer({ ...options.bridgeOptions, port: options.bridgePort ?? 0, secrets, logger });
+  const bridge = createBridge({ ...options.bridgeOptions, port: options.bridgePort ?? 0, secrets, logger });
   await bridge.start();
   const removeConfig = () => fs.rmSync(configDir, { recursive: true, force: true });
   const fixtures = await new FixtureServer(options.fixturesDir).start(options.fixturesPort ?? 0);
@@ -84,7 +85,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       const port = h.bridge.port;
       await h.bridge.close();
       if (o.downMs) await new Promise((r) => setTimeout(r, o.downMs));
-      const next = new BridgeServer({ ...options.bridgeOptions, port, secrets, logger });
+      const next = createBridge({ ...options.bridgeOptions, port, secrets, logger });
       await next.start();
       h.bridge = next;
       await next.waitForExtension(30_000);

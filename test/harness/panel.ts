@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
-import { EXTENSION_ID } from '../../bridge/src/extension-id';
+import { EXTENSION_ID } from '../../bridge/common/extension-id';
 import { REPO_ROOT, type LaunchedBrowser } from './browser';
 
 export const PANEL_URL = `chrome-extension://${EXTENSION_ID}/sidepanel/index.html`;

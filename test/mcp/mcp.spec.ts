@@ -9,7 +9,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { expect } from 'chai';
-import { McpTokenStore } from '../../bridge/src/mcp/tokens';
+import { McpTokenStore } from '../../bridge/agents/mcp/tokens';
 import { setSettings, clearSettings } from '../e2e/worker-actions.helpers';
 import { REPO_ROOT } from '../harness/browser';
 import { startHarness, type Harness } from '../harness/harness';
@@ -316,7 +316,7 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
 
   it('refuses a web page in the real browser: its requests to /mcp carry an Origin, even with a stolen token', async () => {
     const page = await h.openPage(h.fixtures.html('/evil-mcp', '<p>a page</p>', 'Evil'));
-    const endpoint = h.bridge['mcp'] as { sessionCount: number };
+    const endpoint = h.bridge['httpServices'].get('/mcp') as unknown as { sessionCount: number };
     const before = endpoint.sessionCount;
     const script = `(async () => {
       const url = 'http://127.0.0.1:${h.bridge.port}/mcp';

@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ACTION_NAMES } from '../../schemas/generated/registry';
-import { runAsBridge } from '../../bridge/src/conformance/as-bridge';
-import { formatReport, runConformance } from '../../bridge/src/conformance/checks';
-import { loadOrCreateSecrets } from '../../bridge/src/secrets';
+import { runAsBridge } from '../../bridge/cli/conformance-as-bridge';
+import { formatReport, runConformance } from '../../bridge/agents/conformance/checks';
+import { loadOrCreateSecrets } from '../../bridge/common/secrets';
 import { launchWithExtension, REPO_ROOT, type LaunchedBrowser } from '../harness/browser';
 import { startHarness, type Harness } from '../harness/harness';
 
@@ -36,7 +36,7 @@ describe('conformance kit', function () {
 
   it('fails the handshake checks against a bridge holding another secret, and the CLI exits 1', async function () {
     this.timeout(120_000);
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bridge/src/cli.ts'), 'conformance', '--against', h.bridge.agentUrl], { env: { ...process.env, BROWSER_USE_EXT_AGENT_SECRET: 'x'.repeat(43) } });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bridge/cli/main.ts'), 'conformance', '--against', h.bridge.agentUrl], { env: { ...process.env, BROWSER_USE_EXT_AGENT_SECRET: 'x'.repeat(43) } });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const code = await new Promise<number | null>((r) => child.on('exit', r));

@@ -5,8 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BackendConnectorsMessage, ErrorMessage, ProtocolMessage, UserTaskSubmissionMessage } from '../../schemas/generated/protocol';
-import { createLogger } from '../../bridge/src/log';
+import { createLogger } from '../../bridge/common/log';
 import { BridgeServer } from '../../bridge/src/server';
+import { createBridge } from '../../bridge/cli/wire';
 import { RawPeer } from '../bridge/raw-peer';
 import { Seed001Backend } from './backends';
 
@@ -23,7 +24,7 @@ describe('seeds: the panel\'s wire paths at the bridge (real ws)', () => {
 
   beforeEach(async () => {
     cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-wire-'));
-    bridge = new BridgeServer({ port: 0, logger: createLogger('silent'), configDir: cfg });
+    bridge = createBridge({ port: 0, logger: createLogger('silent'), configDir: cfg });
     await bridge.start();
   });
   afterEach(async () => {

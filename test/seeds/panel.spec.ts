@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
-import type { AgentClient } from '../../bridge/src/client/agent-client';
+import type { AgentClient } from '../../bridge/client/agent-client';
 import { REPO_ROOT } from '../harness/browser';
 import { startHarness, type Harness } from '../harness/harness';
 import { artifactShot, openPanel } from '../harness/panel';
@@ -178,7 +178,7 @@ describe('seeds from the side panel: the built-in seed 002 agent as the task run
     // An older task-accepting agent: without the person's pick the bridge would give it the task.
     other = await h.connectAgent({ capabilities: ['accepts_tasks'] });
     other.on('task', (m: unknown) => otherTasks.push(m));
-    child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bridge/src/cli.ts'), 'agent', '--base-url', llm.baseUrl, '--model', 'scripted', '--bridge', h.bridge.agentUrl, '--max-steps', '40'], {
+    child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bridge/cli/main.ts'), 'agent', '--base-url', llm.baseUrl, '--model', 'scripted', '--bridge', h.bridge.agentUrl, '--max-steps', '40'], {
       env: { ...process.env, BROWSER_USE_EXT_AGENT_SECRET: h.secrets.agent_secret, OPENAI_API_KEY: 'sk-test' },
     });
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));

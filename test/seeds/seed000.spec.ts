@@ -3,8 +3,8 @@
 // `connect --dialect 000`, in real Chromium. The seed's example flow, then a shop task.
 import path from 'node:path';
 import { expect } from 'chai';
-import { SeedConnector } from '../../bridge/src/seeds/connector';
-import { ConnectorManager } from '../../bridge/src/seeds/connector-manager';
+import { SeedConnector } from '../../bridge/agents/connectors/connector';
+import { ConnectorManager } from '../../bridge/agents/connectors/connector-manager';
 import { REPO_ROOT } from '../harness/browser';
 import { startHarness, type Harness } from '../harness/harness';
 import { Seed000Backend, type Seed000Node } from './backends';

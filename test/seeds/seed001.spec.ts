@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
-import { SeedConnector } from '../../bridge/src/seeds/connector';
+import { SeedConnector } from '../../bridge/agents/connectors/connector';
 import { REPO_ROOT } from '../harness/browser';
 import { startHarness, type Harness } from '../harness/harness';
 import { Seed001Backend } from './backends';
@@ -159,7 +159,7 @@ describe('seed 001: a backend from the seed document drives the browser', functi
   it('`browser-use-ext connect --dialect 001` from the command line: joins, serves, and Ctrl+C ends its session', async function () {
     this.timeout(60_000);
     const other = await new Seed001Backend().start();
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bridge/src/cli.ts'), 'connect', '--dialect', '001', other.url, '--bridge', h.bridge.agentUrl, '--log-level', 'warn'], { env: { ...process.env, BROWSER_USE_EXT_AGENT_SECRET: h.secrets.agent_secret } });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bridge/cli/main.ts'), 'connect', '--dialect', '001', other.url, '--bridge', h.bridge.agentUrl, '--log-level', 'warn'], { env: { ...process.env, BROWSER_USE_EXT_AGENT_SECRET: h.secrets.agent_secret } });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));

@@ -5,12 +5,12 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
-import { AgentClient } from '../../bridge/src/client/agent-client';
-import { runSeed002Agent } from '../../bridge/src/seed002/agent-loop';
-import { Seed002Driver } from '../../bridge/src/seed002/driver';
-import { openAiChat } from '../../bridge/src/seed002/llm';
-import { parseReply } from '../../bridge/src/seed002/parse';
-import { systemPrompt } from '../../bridge/src/seed002/prompt';
+import { AgentClient } from '../../bridge/client/agent-client';
+import { runSeed002Agent } from '../../bridge/agents/text-driver/agent-loop';
+import { Seed002Driver } from '../../bridge/agents/text-driver/driver';
+import { openAiChat } from '../../bridge/agents/text-driver/llm';
+import { parseReply } from '../../bridge/agents/text-driver/parse';
+import { systemPrompt } from '../../bridge/agents/text-driver/prompt';
 import { REPO_ROOT } from '../harness/browser';
 import { startHarness, type Harness } from '../harness/harness';
 import { clearSettings, setSettings } from '../e2e/worker-actions.helpers';
@@ -223,7 +223,7 @@ describe('seed 002: driver and built-in agent in real Chromium', function () {
       if (messages.length === 4) return `<tool_code>{"action": "click", "id": ${idOf(last, 'button', 'Search')}}</tool_code>\n${k}`;
       return `Found: ${last.includes('Add Blue Ballpoint Pen (10 pack) to cart') ? 'Blue Ballpoint Pen' : 'nothing'}\n${k}`;
     });
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bridge/src/cli.ts'), 'agent', '--goal', 'Find a pen', '--base-url', llm.baseUrl, '--model', 'scripted', '--bridge', h.bridge.agentUrl, '--max-steps', '5'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bridge/cli/main.ts'), 'agent', '--goal', 'Find a pen', '--base-url', llm.baseUrl, '--model', 'scripted', '--bridge', h.bridge.agentUrl, '--max-steps', '5'], {
       env: { ...process.env, BROWSER_USE_EXT_AGENT_SECRET: h.secrets.agent_secret, OPENAI_API_KEY: 'sk-test' },
     });
     let out = '';

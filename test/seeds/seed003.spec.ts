@@ -3,8 +3,8 @@
 // each error_type is produced by the situation the seed names.
 import path from 'node:path';
 import { expect } from 'chai';
-import type { AgentClient } from '../../bridge/src/client/agent-client';
-import { domSnapshot, executeStep, type Seed003Input, type Seed003Output } from '../../bridge/src/seed003/executor';
+import type { AgentClient } from '../../bridge/client/agent-client';
+import { domSnapshot, executeStep, type Seed003Input, type Seed003Output } from '../../bridge/agents/step-executor/executor';
 import { REPO_ROOT } from '../harness/browser';
 import { startHarness, type Harness } from '../harness/harness';
 

@@ -19,8 +19,8 @@ import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import type { Page } from 'puppeteer-core';
-import { AgentClient } from '../../bridge/src/client/agent-client';
-import { loadOrCreateSecrets, type Secrets } from '../../bridge/src/secrets';
+import { AgentClient } from '../../bridge/client/agent-client';
+import { loadOrCreateSecrets, type Secrets } from '../../bridge/common/secrets';
 import type { ActionResultMessage, ExtensionStatusMessage } from '../../schemas/generated/protocol';
 import type { ActionName, ActionParams } from '../../schemas/generated/registry';
 import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
@@ -463,7 +463,7 @@ async function fuzz(port: number, secrets: Secrets, o: SoakOptions, report: Soak
         return JSON.stringify({ ...base, params: { selector: 'x'.repeat(rnd(20000)) }, __proto__: { polluted: true } });
     }
   };
-  const { clientProof, bridgeProof } = await import('../../bridge/src/auth');
+  const { clientProof, bridgeProof } = await import('../../bridge/common/auth');
   const handshake = (ws: WebSocket, role: 'agent' | 'extension', secret: string) =>
     new Promise<boolean>((resolve) => {
       const cn = crypto.randomBytes(16).toString('base64');

@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BRIDGE_VERSION } from '../../bridge/src/version';
+import { BRIDGE_VERSION } from '../../bridge/common/version';
 import { buildManifest, EXTENSION_ID, EXTENSION_KEY, PERMISSION_REASONS } from '../../extension/manifest.mjs';
 import { REPO_ROOT } from '../harness/browser';
 

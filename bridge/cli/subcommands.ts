@@ -1,0 +1,13 @@
+// Subcommands for the seed clients (issue 14), dispatched from cli.ts before its own option parsing.
+import { agentCommand, driverCommand } from './text-driver';
+import { conformanceCommand } from './conformance';
+import { seed003Command } from './step-executor';
+import { connectCommand } from './connect';
+
+export const SUBCOMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  connect: connectCommand,
+  agent: agentCommand,
+  seed002: driverCommand,
+  seed003: seed003Command,
+  conformance: conformanceCommand,
+};

@@ -1,0 +1,359 @@
+// Typed agent-side client of the bridge, used by tests, benchmarks and TypeScript users.
+// - Handshake (contract G): hello with a fresh client_nonce, checks the bridge's proof, answers the
+//   challenge. The agent secret comes from options, else env BROWSER_USE_EXT_AGENT_SECRET, else
+//   the install's secrets file (bridge/common/secrets.ts).
+// - `call()` sends an action and resolves with its action_result (success or error: a failed action
+//   is an answer, not an exception). Transport failures reject with BridgeClientError.
+// - Reconnection: when the socket drops unexpectedly the client reconnects for as long as it is not
+//   closed (backoff 100 ms doubling to 2 s, with jitter), presents its session_token (same session,
+//   same tabs, also after a bridge restart: the bridge persists sessions) and re-sends unanswered
+//   actions with the same action_id; the bridge answers those from its record instead of running
+//   them twice. A caller sees an outage only as a longer wait inside its own call timeout (issue 11).
+import crypto from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import WebSocket from 'ws';
+import type { ActionResultMessage, ErrorInfo, GetStateParams, HelloAckMessage, ProtocolMessage, SettleOptions, TaskProgressMessage } from '../../schemas/generated/protocol';
+import { StateDeltaError } from '../../schemas/lib/state-delta';
+import { PROTOCOL_VERSION, type ActionName, type ActionParams } from '../../schemas/generated/registry';
+import { checkMessage } from '../../schemas/lib/wire';
+import { decodeFromBridge } from './decode-from-bridge';
+import { bridgeProof, clientProof, proofsEqual } from '../common/auth';
+import { AGENT_SECRET_ENV, readAgentSecret } from '../common/secrets';
+import { BRIDGE_VERSION } from '../common/version';
+import { StateTracker } from './state-tracker';
+
+export class BridgeClientError extends Error {
+  override name = 'BridgeClientError';
+  constructor(
+    message: string,
+    public code: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export interface AgentClientOptions {
+  /** ws://127.0.0.1:PORT/agent */
+  url: string;
+  /** The agent secret. Omitted: env BROWSER_USE_EXT_AGENT_SECRET, else the install's secrets.json. */
+  secret?: string;
+  clientName?: string;
+  capabilities?: string[];
+  /** Tab limit for this session (hello.max_tabs). */
+  maxTabs?: number;
+  /** Slack the client adds on top of the bridge's own timeout (which answers TIMEOUT). */
+  callTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  /** Reconnect after an unexpected drop (default true), for as long as the client is not closed. */
+  reconnect?: boolean;
+  /** Longest pause between reconnect attempts (default 2000 ms). */
+  reconnectMaxDelayMs?: number;
+}
+
+export interface CallOptions {
+  tabId?: number;
+  /** Forwarded as timeout_ms: the bridge answers TIMEOUT after it. */
+  timeoutMs?: number;
+  actionId?: string;
+  /** Settle rule for this action (the action message's settle field). */
+  settle?: SettleOptions;
+  /**
+   * The state after the action as a delta against this client's last state of the tab (the action
+   * message's state_since); the result comes back with the whole state rebuilt in new_simplified_state.
+   */
+  deltaState?: boolean;
+}
+
+interface Waiter {
+  message: ProtocolMessage;
+  resolve: (r: ActionResultMessage) => void;
+  reject: (e: Error) => void;
+  timer: ReturnType<typeof setTimeout>;
+  /** Created at send time so a failure points at the caller (puppeteer's CallbackRegistry). */
+  error: BridgeClientError;
+}
+
+export class AgentClient extends EventEmitter {
+  private ws: WebSocket | null = null;
+  private readonly waiters = new Map<string, Waiter>();
+  private seq = 0;
+  private closing = false;
+  private reconnecting: Promise<void> | null = null;
+  private readonly secret: string;
+  hello: HelloAckMessage | null = null;
+  /** Last state per tab, for getState's deltas. */
+  readonly states = new StateTracker();
+
+  constructor(private readonly opts: AgentClientOptions) {
+    super();
+    const secret = opts.secret ?? readAgentSecret();
+    if (!secret) throw new BridgeClientError(`No agent secret: pass { secret }, set ${AGENT_SECRET_ENV}, or run the bridge once on this machine so it creates its secrets file.`, 'UNAUTHORIZED');
+    this.secret = secret;
+  }
+
+  static async connect(opts: AgentClientOptions): Promise<AgentClient> {
+    const c = new AgentClient(opts);
+    await c.open();
+    return c;
+  }
+
+  get sessionId(): string | null {
+    return this.hello?.session_id ?? null;
+  }
+
+  /** Connects and completes the handshake; resumes the session when one was established before. */
+  async open(): Promise<HelloAckMessage> {
+    const ws = new WebSocket(this.opts.url);
+    this.ws = ws;
+    const timeoutMs = this.opts.connectTimeoutMs ?? 10_000;
+    const clientNonce = crypto.randomBytes(24).toString('base64');
+    const ack = await new Promise<HelloAckMessage>((resolve, reject) => {
+      let settled = false;
+      let established = false;
+      const fail = (e: BridgeClientError) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        ws.terminate();
+        reject(e);
+      };
+      const timer = setTimeout(() => fail(new BridgeClientError(`no hello_ack from ${this.opts.url} within ${timeoutMs} ms`, 'TIMEOUT')), timeoutMs);
+      ws.once('error', (err) => fail(new BridgeClientError(`cannot connect to the bridge at ${this.opts.url}: ${err.message}. Is it running (npm start)?`, 'COMMUNICATION_ERROR_WITH_TARGET', { cause: err })));
+      ws.once('open', () => {
+        const hello: ProtocolMessage = {
+          type: 'hello',
+          role: 'agent',
+          protocol_version: PROTOCOL_VERSION,
+          client: { name: this.opts.clientName ?? 'browser-use-ext-ts-client', version: BRIDGE_VERSION },
+          capabilities: this.opts.capabilities ?? [],
+          client_nonce: clientNonce,
+        };
+        if (this.hello?.session_token) hello.session_token = this.hello.session_token;
+        if (this.opts.maxTabs !== undefined) hello.max_tabs = this.opts.maxTabs;
+        this.sendOn(ws, hello);
+      });
+      ws.on('message', (data) => {
+        const decoded = decodeFromBridge(data.toString());
+        if (!decoded.ok) {
+          this.emit('protocol-error', decoded.error, decoded.inReplyTo);
+          return;
+        }
+        const m = decoded.value;
+        if (!settled) {
+          if (m.type === 'auth_challenge') {
+            // Check the bridge first: an impostor on the port never gets a proof to replay.
+            if (!proofsEqual(bridgeProof(this.secret, clientNonce), m.bridge_proof)) {
+              fail(new BridgeClientError(`The server at ${this.opts.url} could not prove it knows the agent secret: it is not your bridge, or your secret is wrong/outdated. Check ${AGENT_SECRET_ENV} against \`browser-use-ext bridge --print-pairing\`.`, 'UNAUTHORIZED'));
+              return;
+            }
+            this.sendOn(ws, { type: 'auth_response', proof: clientProof(this.secret, 'agent', m.nonce, clientNonce) });
+            return;
+          }
+          if (m.type === 'hello_ack') {
+            settled = true;
+            established = true;
+            clearTimeout(timer);
+            resolve(m);
+            return;
+          }
+          if (m.type === 'error') {
+            fail(new BridgeClientError(m.error_info.message, m.error_info.error_code));
+            return;
+          }
+        }
+        this.onMessage(m);
+      });
+      ws.on('close', (code, reason) => {
+        if (!established) {
+          fail(new BridgeClientError(`the bridge closed the connection during the handshake (${code} ${reason.toString()})`, code === 1008 ? 'UNAUTHORIZED' : 'COMMUNICATION_ERROR_WITH_TARGET'));
+          return;
+        }
+        if (this.ws === ws) this.onClose(code, reason.toString());
+      });
+    });
+    this.hello = ack;
+    return ack;
+  }
+
+  /** Sends an action and resolves with its action_result. */
+  call<A extends ActionName>(action: A, params: ActionParams<A>, options: CallOptions = {}): Promise<ActionResultMessage> {
+    const actionId = options.actionId ?? `a${++this.seq}-${Date.now().toString(36)}`;
+    const message: ProtocolMessage = { type: 'action', action_id: actionId, action, params };
+    if (options.tabId !== undefined) message.tab_id = options.tabId;
+    if (options.timeoutMs !== undefined) message.timeout_ms = options.timeoutMs;
+    if (options.settle !== undefined) message.settle = options.settle;
+    const since = options.deltaState && action !== 'get_state' ? this.states.sinceFor(options.tabId) : undefined;
+    if (since !== undefined) message.state_since = since;
+    const clientTimeout = (options.timeoutMs ?? 15_000) + (this.opts.callTimeoutMs ?? 5_000);
+    const error = new BridgeClientError(`action "${action}" (${actionId}) got no answer within ${clientTimeout} ms`, 'TIMEOUT');
+    const answered = new Promise<ActionResultMessage>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(actionId);
+        reject(error);
+      }, clientTimeout);
+      this.waiters.set(actionId, { message, resolve, reject, timer, error });
+      if (this.reconnecting) return; // sent once the connection is back
+      if (!this.closing && this.hello && this.opts.reconnect !== false && (!this.ws || this.ws.readyState !== WebSocket.OPEN)) {
+        this.startReconnect(); // the drop was not noticed yet (or an earlier loop ended): wait for it
+        return;
+      }
+      try {
+        this.sendRaw(message);
+      } catch (e) {
+        clearTimeout(timer);
+        this.waiters.delete(actionId);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      }
+    });
+    if (since === undefined) return answered;
+    return answered.then((r) => {
+      try {
+        return this.states.absorb(r);
+      } catch (e) {
+        if (!(e instanceof StateDeltaError)) throw e;
+        if (r.tab_id !== undefined) this.states.forget(r.tab_id); // the action ran; its state is lost to this client: getState() takes a full one
+        return r;
+      }
+    });
+  }
+
+  /**
+   * get_state that moves only what changed (issue 13 item 3): passes the last state of the tab as
+   * `since` and answers with the whole new state in new_simplified_state (a state_delta answer is
+   * applied here and stays in state_delta). A delta that does not fit is retried as a full state.
+   */
+  async getState(params: Omit<GetStateParams, 'since'> = {}, options: CallOptions = {}): Promise<ActionResultMessage> {
+    const since = this.states.sinceFor(options.tabId);
+    const r = await this.call('get_state', since === undefined ? params : { ...params, since }, options);
+    try {
+      return this.states.absorb(r);
+    } catch (e) {
+      if (!(e instanceof StateDeltaError)) throw e;
+      return this.states.absorb(await this.call('get_state', params, { ...options, actionId: undefined }));
+    }
+  }
+
+  /** Reports progress of a task received through the 'task' event (contract H). */
+  sendTaskProgress(progress: Omit<TaskProgressMessage, 'type'>): void {
+    this.sendRaw({ type: 'task_progress', ...progress });
+  }
+
+  /** Sends any protocol message after validating it. */
+  sendRaw(message: ProtocolMessage): void {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) throw new BridgeClientError('not connected to the bridge; call open() first', 'COMMUNICATION_ERROR_WITH_TARGET');
+    this.sendOn(this.ws, message);
+  }
+
+  /** Sends a frame without validation (tests of the bridge's own validation). */
+  sendUnchecked(text: string): void {
+    this.ws?.send(text);
+  }
+
+  /** Drops the socket without a close handshake (tests of reconnection). */
+  dropConnection(): void {
+    this.ws?.terminate();
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    const ws = this.ws;
+    if (!ws || ws.readyState === WebSocket.CLOSED) return;
+    await new Promise<void>((resolve) => {
+      ws.once('close', () => resolve());
+      ws.close(1000, 'client closing');
+    });
+  }
+
+  private sendOn(ws: WebSocket, message: ProtocolMessage): void {
+    const checked = checkMessage(message, 'client');
+    if (!checked.ok) throw new BridgeClientError(checked.error.message, 'INVALID_MESSAGE');
+    ws.send(JSON.stringify(message));
+  }
+
+  private onMessage(m: ProtocolMessage): void {
+    switch (m.type) {
+      case 'action_result': {
+        const w = this.waiters.get(m.original_action_id);
+        if (!w) return;
+        clearTimeout(w.timer);
+        this.waiters.delete(m.original_action_id);
+        if (m.new_simplified_state) this.states.absorb(m); // any full state is a base for getState's next delta
+        w.resolve(m);
+        return;
+      }
+      case 'ping':
+        this.sendRaw({ type: 'pong', sent_at: m.sent_at });
+        return;
+      case 'state_update':
+        this.emit('state_update', m);
+        return;
+      case 'user_task_submission':
+        this.emit('task', m);
+        return;
+      case 'task_control':
+        this.emit('task_control', m);
+        return;
+      case 'tab_released':
+        this.emit('tab_released', m);
+        return;
+      case 'extension_status':
+        this.emit('extension_status', m);
+        return;
+      case 'error':
+        this.emit('protocol-error', m.error_info satisfies ErrorInfo, m.in_reply_to ?? null);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private onClose(code: number, reason: string): void {
+    this.emit('close', code, reason);
+    // 1008: the bridge refused us (auth, policy); reconnecting would only repeat that.
+    if (this.closing || this.opts.reconnect === false || !this.hello || code === 1008) {
+      this.failAll(`connection to the bridge closed (${code} ${reason})`);
+      return;
+    }
+    this.startReconnect();
+  }
+
+  private startReconnect(): void {
+    if (this.reconnecting) return;
+    this.reconnecting = this.reconnectLoop().finally(() => {
+      this.reconnecting = null;
+    });
+  }
+
+  private async reconnectLoop(): Promise<void> {
+    const maxDelay = this.opts.reconnectMaxDelayMs ?? 2_000;
+    let delay = 100;
+    while (!this.closing) {
+      // Jitter: several agents of one bridge do not all knock at the same instant after a restart.
+      await new Promise((r) => setTimeout(r, delay * (0.75 + Math.random() * 0.5)));
+      delay = Math.min(delay * 2, maxDelay);
+      try {
+        await this.open();
+      } catch (e) {
+        // A refused secret will not get better by retrying; anything else (down, restarting) will.
+        if (e instanceof BridgeClientError && e.code === 'UNAUTHORIZED') break;
+        continue;
+      }
+      // Same action ids: the bridge replays recorded results or joins still-running actions.
+      for (const w of this.waiters.values()) this.sendRaw(w.message);
+      this.emit('reconnected', this.hello);
+      return;
+    }
+    this.failAll('could not reconnect to the bridge');
+  }
+
+  private failAll(why: string): void {
+    for (const [id, w] of this.waiters) {
+      clearTimeout(w.timer);
+      w.error.message = `${why} before action ${id} was answered`;
+      w.error.code = 'EXTENSION_DISCONNECTED';
+      w.reject(w.error);
+    }
+    this.waiters.clear();
+  }
+}

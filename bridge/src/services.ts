@@ -1,0 +1,50 @@
+// What the relay core offers the services that live beside it, and what it expects of them. The
+// core (this folder) relays between agents and the extension; the agents that serve another
+// protocol on the same port (MCP at /mcp) or that the person starts from the side panel (the seed
+// 000/001 backend connectors) are built by the CLI (bridge/cli/wire.ts) and handed to the server as
+// options, so the core never imports an agent and each agent reaches the relay as any agent does.
+import type http from 'node:http';
+import type { BackendConnectorsMessage, ConnectorControlMessage, ErrorInfo } from '../../schemas/generated/protocol';
+import type { Logger } from '../common/log';
+import type { UpgradeVerdict } from '../common/origin-check';
+
+/** What a service may use of the running bridge. */
+export interface BridgeContext {
+  log: Logger;
+  /** The bridge's config dir (secrets, sessions, tokens), or null when it keeps nothing on disk. */
+  configDir: string | null;
+  /** ws://host:port/agent, once listening. */
+  agentUrl(): string;
+  agentSecret(): string;
+  /** The bridge's Host + Origin rule (origin-check.ts) as it applies to /agent. */
+  checkAgentHeaders(headers: http.IncomingHttpHeaders): UpgradeVerdict;
+  /** Sends to the connected extension; false when none is connected. */
+  sendToExtension(m: BackendConnectorsMessage): boolean;
+}
+
+/** An HTTP endpoint beside the relay on the same port, e.g. MCP's Streamable HTTP at /mcp. */
+export interface HttpService {
+  readonly path: string;
+  /** Shown in the 404 answer's list of endpoints. */
+  readonly label: string;
+  /** Does its own loopback, Host/Origin and credential checks. */
+  handle(req: http.IncomingMessage, res: http.ServerResponse): void;
+  close(): Promise<void>;
+}
+
+export type ConnectorReply = { ok: true; reply: BackendConnectorsMessage } | { ok: false; error: ErrorInfo };
+
+/** The side panel's "Connect a backend": connector_control in, backend_connectors out. */
+export interface ConnectorService {
+  /** After the bridge listens: dial the saved backends again. */
+  start(agentUrl: string, agentSecret: string): Promise<void>;
+  /** The list, now (a newly connected extension). */
+  publish(): void;
+  handle(c: ConnectorControlMessage): Promise<ConnectorReply>;
+  close(): Promise<void>;
+}
+
+export interface BridgeServices {
+  http?: (ctx: BridgeContext) => HttpService[];
+  connectors?: (ctx: BridgeContext) => ConnectorService;
+}
