@@ -1,4 +1,4 @@
-// Subcommands for the seed clients (issue 14), dispatched from cli.ts before its own option parsing.
+// Subcommands for the seed clients, dispatched from cli.ts before its own option parsing.
 import { agentCommand, driverCommand } from './text-driver';
 import { conformanceCommand } from './conformance';
 import { seed003Command } from './step-executor';

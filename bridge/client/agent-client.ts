@@ -1,5 +1,5 @@
 // Typed agent-side client of the bridge, used by tests, benchmarks and TypeScript users.
-// - Handshake (contract G): hello with a fresh client_nonce, checks the bridge's proof, answers the
+// - Handshake: hello with a fresh client_nonce, checks the bridge's proof, answers the
 //   challenge. The agent secret comes from options, else env BROWSER_USE_EXT_AGENT_SECRET, else
 //   the install's secrets file (bridge/common/secrets.ts).
 // - `call()` sends an action and resolves with its action_result (success or error: a failed action
@@ -8,7 +8,7 @@
 //   closed (backoff 100 ms doubling to 2 s, with jitter), presents its session_token (same session,
 //   same tabs, also after a bridge restart: the bridge persists sessions) and re-sends unanswered
 //   actions with the same action_id; the bridge answers those from its record instead of running
-//   them twice. A caller sees an outage only as a longer wait inside its own call timeout (issue 11).
+//   them twice. A caller sees an outage only as a longer wait inside its own call timeout.
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
@@ -219,7 +219,7 @@ export class AgentClient extends EventEmitter {
   }
 
   /**
-   * get_state that moves only what changed (issue 13 item 3): passes the last state of the tab as
+   * get_state that moves only what changed: passes the last state of the tab as
    * `since` and answers with the whole new state in new_simplified_state (a state_delta answer is
    * applied here and stays in state_delta). A delta that does not fit is retried as a full state.
    */
@@ -234,7 +234,7 @@ export class AgentClient extends EventEmitter {
     }
   }
 
-  /** Reports progress of a task received through the 'task' event (contract H). */
+  /** Reports progress of a task received through the 'task' event. */
   sendTaskProgress(progress: Omit<TaskProgressMessage, 'type'>): void {
     this.sendRaw({ type: 'task_progress', ...progress });
   }

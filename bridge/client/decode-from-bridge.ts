@@ -1,4 +1,4 @@
-// The agent's side of the bridge -> agent hop: one validation per trust boundary (issue 13 "move less").
+// The agent's side of the bridge -> agent hop: one validation per trust boundary.
 //
 // Where the checks are, and why:
 // - agent -> bridge: the bridge validates every message an agent sends (agents are untrusted input).

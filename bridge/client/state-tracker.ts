@@ -1,4 +1,4 @@
-// The client side of state deltas (issue 13 item 3): keeps the last state per tab, passes its
+// The client side of state deltas: keeps the last state per tab, passes its
 // state_id as get_state `since`, and turns an answer's state_delta back into the full state
 // (schemas/lib/state-delta.ts) so that renderers and callers always see whole states.
 import type { ActionResultMessage, SimplifiedState } from '../../schemas/generated/protocol';

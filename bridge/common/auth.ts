@@ -1,4 +1,4 @@
-// Challenge-response handshake (contract G). HMAC-SHA256 keyed with the secret string's UTF-8
+// Challenge-response handshake. HMAC-SHA256 keyed with the secret string's UTF-8
 // bytes; proofs are lowercase hex. The secret itself never crosses the wire:
 //   bridge_proof = HMAC(secret, "bridge:" + client_nonce)              (bridge -> client)
 //   proof        = HMAC(secret, role + ":" + nonce + ":" + client_nonce) (client -> bridge)

@@ -1,4 +1,4 @@
-// Slowing down secret guessing without ever locking the person out (issue 11, finding 4).
+// Slowing down secret guessing without ever locking the person out.
 //
 // The old limiter refused every handshake from an address after 10 failures, so any local program
 // could lock the real extension and agents out for a minute, while guesses spread over 127.x.y.z

@@ -1,4 +1,4 @@
-// Per-install pairing secrets (contract G). One file, owner-only (0600), in the user's config dir:
+// Per-install pairing secrets. One file, owner-only (0600), in the user's config dir:
 //   ${BROWSER_USE_EXT_CONFIG_DIR:-${XDG_CONFIG_HOME:-~/.config}/browser-use-ext}/secrets.json
 //   {"extension_secret": "...", "agent_secret": "..."}  (base64url of 32 random bytes each)
 // The extension proves extension_secret (pasted once into its options page); agents prove

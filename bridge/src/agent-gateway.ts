@@ -1,8 +1,8 @@
 // The agent side of the bridge: every kind of agent (Python shim, TypeScript client, MCP clients
 // through mcp/bridge-link.ts, seed 000/001 connectors, the seed 002 agent) is an ordinary agent
-// session here, with one interface: sessions lease tabs (sessions.ts, contract I), actions for one
+// session here, with one interface: sessions lease tabs (sessions.ts), actions for one
 // tab run one at a time (tab-queue.ts) and go to the extension through extension-link.ts, tasks a
-// person submits are relayed (tasks.ts, contract H), and the person's controls from the side panel
+// person submits are relayed (tasks.ts), and the person's controls from the side panel
 // apply (agent-sessions.ts). server.ts routes an agent's messages here after its handshake.
 import type {
   ActionMessage,
@@ -101,7 +101,7 @@ export class AgentGateway {
     this.o.log.info(resumed ? 'agent resumed its session' : 'agent connected', { peer: peer.id, session: session.id, client: peer.client });
   }
 
-  // --- actions (contract I) -------------------------------------------------------------------
+  // --- actions -------------------------------------------------------------------
 
   onAction(peer: Peer, action: ActionMessage): void {
     const session = this.sessionOf.get(peer);
@@ -219,7 +219,7 @@ export class AgentGateway {
     owner?.peer?.send(update);
   }
 
-  // --- tasks (contract H) ---------------------------------------------------------------------
+  // --- tasks ---------------------------------------------------------------------
 
   onTaskSubmission(from: Peer, submitted: UserTaskSubmissionMessage): void {
     // The person may pick the agent (agent_session_id, the panel's "Run with"); else the oldest taker.

@@ -1,4 +1,4 @@
-// What the person sees and controls of agent sessions (issue 10): the bridge sends the extension an
+// What the person sees and controls of agent sessions: the bridge sends the extension an
 // `agent_sessions` list (name, version, tabs held, tasks) whenever it changes, and acts on the
 // extension's `session_control` (release a tab, disconnect an agent, cap tabs per agent). Generic
 // over every kind of agent session: each is named by its hello.client.

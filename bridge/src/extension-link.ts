@@ -3,7 +3,7 @@
 // agent-gateway.ts asks relay() for every action an agent sends.
 //
 // An MV3 service worker restarts often (idle timeouts, updates, crashes): relay() waits for it
-// within the action's own timeout instead of failing at once (issue 11), and a read in flight when
+// within the action's own timeout instead of failing at once, and a read in flight when
 // it left is asked again once it is back.
 import { EventEmitter } from 'node:events';
 import type { ActionMessage, ActionResultMessage, ErrorInfo, ProtocolMessage } from '../../schemas/generated/protocol';
@@ -132,7 +132,7 @@ export class ExtensionLink {
       this.hooks.log.debug('late or unknown action_result dropped', { id: result.original_action_id });
       return;
     }
-    // A result for another action than the one asked is a broken extension, never a success (issue 11).
+    // A result for another action than the one asked is a broken extension, never a success.
     if (result.action !== undefined && result.action !== entry.value.action) {
       this.hooks.log.error('extension answered with a result for another action', { id: result.original_action_id, asked: entry.value.action, answered: result.action });
       this.failInFlight(entry, errorInfo('EXTENSION_INTERNAL_ERROR', `The extension answered "${entry.value.action}" with a result for "${result.action}"; the outcome is unknown. Take a new state before retrying; report the bug if it repeats.`, 'bridge', { asked: entry.value.action, answered: result.action }));
@@ -147,7 +147,7 @@ export class ExtensionLink {
    * validated: the action came from an agent (checked on receive); only its ids/tab_id change here.
    */
   async relay(action: ActionMessage, deadline: number, timeoutMs: number, validated = false, retried = false): Promise<ActionResultMessage> {
-    // The extension was here and left (its service worker restarts, issue 11): wait for it within
+    // The extension was here and left (its service worker restarts): wait for it within
     // the action's own timeout instead of failing at once; it is usually back within a second.
     if (!(this.peer?.ready && this.peer.open) && (this.awaySince !== null || this.awaitingAfterRestart())) await this.back(deadline);
     const ext = this.peer;

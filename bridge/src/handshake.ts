@@ -1,4 +1,4 @@
-// The challenge-response handshake every connection passes before anything else (contract G):
+// The challenge-response handshake every connection passes before anything else:
 // hello -> auth_challenge (with the bridge's proof, so a client can tell an impostor bridge) ->
 // auth_response -> hello_ack (sent by extension-link.ts or agent-gateway.ts). Wrong proofs are
 // answered late through the failure gate (rate-limit.ts); refusals are logged without secrets.
@@ -24,7 +24,7 @@ export interface HandshakeOptions {
 export class Handshake {
   constructor(private readonly o: HandshakeOptions) {}
 
-  /** Handshake refusals are WARN (issue 11): the reason and who, never the secret or a proof. */
+  /** Handshake refusals are WARN: the reason and who, never the secret or a proof. */
   refused(peer: Peer, reason: string): void {
     this.o.log.warn('handshake refused', { peer: peer.id, role: peer.role, remote: peer.remoteAddress, reason });
   }

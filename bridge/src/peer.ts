@@ -12,7 +12,7 @@ export type Role = Exclude<Sender, 'bridge'>;
 /** WebSocket close codes we use (RFC 6455 section 7.4.1). */
 export const CLOSE = { normal: 1000, goingAway: 1001, unsupportedData: 1003, policy: 1008, tooBig: 1009 } as const;
 
-/** Handshake stage (contract G): hello -> auth_challenge -> auth_response -> hello_ack; 'refused':
+/** Handshake stage: hello -> auth_challenge -> auth_response -> hello_ack; 'refused':
  * a wrong proof whose (possibly delayed, rate-limit.ts) refusal is pending, nothing more is read. */
 export type Stage = 'hello' | 'auth' | 'ready' | 'refused';
 

@@ -1,5 +1,5 @@
-// Relaying an extension's action_result to its agent without serializing it again (issue 13 "move
-// less"). The bridge parses and validates every action_result once, on receive (the extension ->
+// Relaying an extension's action_result to its agent without serializing it again, to move
+// less. The bridge parses and validates every action_result once, on receive (the extension ->
 // bridge boundary), and reads only its envelope (ids, tab, status); the agent gets the very bytes
 // the extension sent, with the relay id swapped for the agent's own action id. A whole-page state
 // of a 3,000-link article is ~1.5 MB of JSON: JSON.stringify of it again cost ~26 ms per step.

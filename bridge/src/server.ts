@@ -336,7 +336,7 @@ export class BridgeServer extends EventEmitter {
     this.log.debug('connection opened', { peer: peer.id });
     const handshakeTimer = setTimeout(() => {
       if (peer.ready) return;
-      peer.sendError(errorInfo('UNAUTHORIZED', `No completed handshake within ${this.opts.handshakeTimeoutMs} ms. Send hello, then auth_response to the auth_challenge (contract G).`, 'bridge'), null);
+      peer.sendError(errorInfo('UNAUTHORIZED', `No completed handshake within ${this.opts.handshakeTimeoutMs} ms. Send hello, then auth_response to the auth_challenge.`, 'bridge'), null);
       this.handshake.refused(peer, 'handshake timeout');
       peer.close(CLOSE.policy, 'handshake timeout');
     }, this.opts.handshakeTimeoutMs);

@@ -1,4 +1,4 @@
-// Sessions and tab leases survive a bridge restart (issue 11, finding 5): a small JSON file in the
+// Sessions and tab leases survive a bridge restart: a small JSON file in the
 // config dir, written atomically (temp file + rename, mode 0600). It holds what resuming needs and
 // no secret: the SHA-256 of each session token (the agent presents the token itself), never the
 // token; no recorded results, no page content beyond the leased tabs' URLs.

@@ -1,4 +1,4 @@
-// Agent sessions and the tabs they lease (contract I).
+// Agent sessions and the tabs they lease.
 // A session outlives its WebSocket: the agent gets a session_token in hello_ack and presents it in
 // the next hello to resume (same session_id, tabs, current tab, task and recorded results). The
 // bridge keeps a detached session for `graceMs`, then releases its tabs.

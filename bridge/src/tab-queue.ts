@@ -1,4 +1,4 @@
-// Commands for one tab run one at a time, in arrival order (contract I): two actions racing on
+// Commands for one tab run one at a time, in arrival order: two actions racing on
 // the same page would interleave their DOM effects and snapshots. Different tabs run in parallel.
 export class TabQueues<K> {
   private readonly tails = new Map<K, Promise<unknown>>();

@@ -1,4 +1,4 @@
-// State deltas (issue 13 item 3, seed 004 section 5 "partial updates"): what changed between two
+// State deltas (seed 004 section 5 "partial updates"): what changed between two
 // simplified_states of one tab, and how to get the new state back from the old one. Pure functions
 // shared by the extension (computes) and the clients (apply); the Python twin is
 // python-shim-spec/browser_use_ext/state_delta.py and must follow the same rules.

@@ -1,4 +1,4 @@
-// What the person sees and controls through the bridge (issue 10), over real `ws` with a hand-driven
+// What the person sees and controls through the bridge, over real `ws` with a hand-driven
 // extension: agent_sessions (name, tabs), session_control (release a tab, disconnect an agent, tab
 // limit), the crashed-predecessor rule, one-time pairing codes on POST /pair, and the close codes
 // that tell a peer its secret or version was refused.

@@ -39,7 +39,7 @@ describe('bridge relay (real ws)', () => {
     expect(result).to.deep.equal({ type: 'action_result', original_action_id: 'mine-1', action: 'click', status: 'success', outcome_details: { message: 'Clicked.' }, new_simplified_state: null, error_info: null });
   });
 
-  it('rejects a result that names another action as EXTENSION_INTERNAL_ERROR, never success (issue 11)', async () => {
+  it('rejects a result that names another action as EXTENSION_INTERNAL_ERROR, never success', async () => {
     const ext = track(await extHello());
     const agent = track(await agentHello());
     agent.send({ type: 'action', action_id: 'w-1', action: 'wait_for', params: { text: 'Done' }, tab_id: 4 });

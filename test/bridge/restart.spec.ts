@@ -1,4 +1,4 @@
-// Sessions and leases survive a bridge restart (issue 11, finding 5): the persisted file, resuming
+// Sessions and leases survive a bridge restart: the persisted file, resuming
 // with the same token and tabs, no race for the active tab, and the TS client riding it out.
 import { expect } from 'chai';
 import fs from 'node:fs';

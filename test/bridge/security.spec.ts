@@ -1,4 +1,4 @@
-// Every refusal of the bridge over real `ws` on port 0: pairing (contract G), browser Origins,
+// Every refusal of the bridge over real `ws` on port 0: pairing, browser Origins,
 // DNS rebinding, oversize and malformed traffic, handshake abuse. Secrets never leak.
 import { expect } from 'chai';
 import crypto from 'node:crypto';
@@ -46,7 +46,7 @@ describe('bridge security (real ws)', () => {
     await bridge.close();
   });
 
-  describe('pairing (contract G)', () => {
+  describe('pairing', () => {
     it('accepts the right secrets and proves itself first with bridge_proof', async () => {
       const p = track(await RawPeer.open(bridge.agentUrl));
       const cn = nonce();
@@ -89,7 +89,7 @@ describe('bridge security (real ws)', () => {
       expect((await p.waitClose()).code).to.equal(1008);
     });
 
-    it('never refuses the right secret because someone else guessed wrong (issue 11, finding 4)', async () => {
+    it('never refuses the right secret because someone else guessed wrong', async () => {
       await bridge.close();
       await startBridge({ maxAuthFailures: 2, authFailureIntervalMs: 60_000 });
       for (let i = 0; i < 2; i++) expect((await tryHandshake('agent', `wrong-secret-wrong-secret-${i}`)).error?.error_info.error_code).to.equal('UNAUTHORIZED');

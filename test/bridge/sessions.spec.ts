@@ -1,4 +1,4 @@
-// Sessions that lease tabs (contract I), per-tab ordering, idempotent action ids across a
+// Sessions that lease tabs, per-tab ordering, idempotent action ids across a
 // reconnect, the tab limit, and extension restarts, over real `ws` with a hand-driven extension.
 import { expect } from 'chai';
 import type { ActionMessage, ActionResultMessage, ExtensionStatusMessage, ProtocolMessage, StateUpdateMessage, TabReleasedMessage } from '../../schemas/generated/protocol';

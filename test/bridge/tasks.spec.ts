@@ -1,4 +1,4 @@
-// Task relay (contract H) over real `ws`: a person's task goes to the agent that accepts tasks,
+// Task relay over real `ws`: a person's task goes to the agent that accepts tasks,
 // its progress comes back to the extension, stop/redirect go to that agent.
 import { expect } from 'chai';
 import type { ErrorMessage, ProtocolMessage, TaskControlMessage, TaskProgressMessage, UserTaskSubmissionMessage } from '../../schemas/generated/protocol';

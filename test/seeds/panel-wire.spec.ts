@@ -1,5 +1,5 @@
 // The panel's two new wire paths at the bridge, over real `ws` (no browser): connector_control /
-// backend_connectors (issue 14 item 1) and user_task_submission.agent_session_id ("Run with").
+// backend_connectors and user_task_submission.agent_session_id ("Run with").
 import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,4 +1,4 @@
-// Connectors the bridge runs itself: the side panel's "Connect a backend" (issue 14 item 1). Each is
+// Connectors the bridge runs itself: the side panel's "Connect a backend". Each is
 // a SeedConnector (an agent session of this bridge dialing its backend), tracked with the state of
 // its backend link for the panel. The list is kept in a file (<config dir>/connectors.json) so the
 // bridge dials the same backends again after a restart; a connector the person removes, or

@@ -1,4 +1,4 @@
-// The bridge's side of the side panel's "Connect a backend" (issue 14 item 1): connector_control
+// The bridge's side of the side panel's "Connect a backend": connector_control
 // from the extension starts or removes a seed 000/001 connector run by this bridge
 // (connector-manager.ts); backend_connectors tells the extension the list and each backend link's
 // state after its handshake, on every change and in answer to each control. The panel can only

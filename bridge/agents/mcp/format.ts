@@ -22,7 +22,7 @@ export interface ToolResult {
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-/** The outcome of a successful action, from outcome_details (contract E). */
+/** The outcome of a successful action, from outcome_details. */
 export function outcomeLines(action: string, d: OutcomeDetails | null | undefined, url: string | undefined): string[] {
   if (!d) return [`${action}: done.`];
   // Worker messages often start with the action's name already ("reload: loaded ...", "Clicked ...").

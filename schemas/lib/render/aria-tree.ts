@@ -2,8 +2,8 @@
 //   - heading "Sign in" [level=1]
 //   - textbox "Email" [ref=e2]: ada@example.org
 //   - button "Submit" [disabled] [ref=e3]
-// One line per element or text block, indented two spaces per nesting level. Token economy (issue 13
-// item 4; rules in README "Text rendering"):
+// One line per element or text block, indented two spaces per nesting level. Token economy (rules in
+// README "Text rendering"):
 //   - one line per block: a table row, list item, heading, paragraph or text container prints its text
 //     and the leaf elements inside it on one line, each element still `role "name" [flags] [ref=eN]`:
 //       - row: alpha zeta | link "gamma 0" [ref=e40], link "kappa" [ref=e41] link "[1]" [ref=e42]

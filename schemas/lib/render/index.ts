@@ -1,4 +1,4 @@
-// Three text renderings of one SimplifiedState, for LLM prompts (issue 3 "Text renderings"):
+// Three text renderings of one SimplifiedState, for LLM prompts:
 // seed 001's accessibility-tree text, seed 002's <browsing_context> block and browser_use 0.1.48's
 // clickable_elements_to_string format. Pure functions of the state; used by TS clients and tests.
 export { renderAriaTree } from './aria-tree';

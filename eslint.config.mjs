@@ -1,0 +1,58 @@
+// eslint for every TypeScript and JavaScript file we write (`npm run lint`, run by `npm test`).
+// typescript-eslint's recommended rules; layout (indentation, wrapping at 140) is prettier's
+// (.prettierrc.json, checked in the same step), so eslint-config-prettier turns off the rules that
+// would fight it, and @stylistic/max-len catches what prettier cannot wrap: comments and code over
+// 140 columns. Strings and template literals may run longer, so a message a person reads in a log
+// can still be found with grep. simple-import-sort orders imports. Boundaries: the per-folder import rules come from DEPS.json
+// (the same file scripts/check-deps.mjs checks exactly), so an editor flags a forbidden import as
+// it is typed.
+import fs from 'node:fs';
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import stylistic from '@stylistic/eslint-plugin';
+import simpleImportSort from 'eslint-plugin-simple-import-sort';
+import tseslint from 'typescript-eslint';
+
+const { rules: depRules } = JSON.parse(fs.readFileSync(new URL('./DEPS.json', import.meta.url), 'utf8'));
+
+/** A rule's forbidden folders as import patterns: every other rule's folder it may not import. */
+function restrictedImports(rule) {
+  const forbidden = depRules
+    .map((r) => r.files)
+    .filter((folder) => !rule.may_import.some((ok) => folder.startsWith(ok)) && !rule.files.startsWith(folder));
+  // Relative specifiers end in the folder's last segments, e.g. '../../agents/mcp/tools'.
+  const patterns = forbidden.map((folder) => `**/${folder.split('/').filter(Boolean).slice(-2).join('/')}/**`);
+  return {
+    files: [`${rule.files}**/*.ts`],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: patterns.length ? [{ group: patterns, message: `DEPS.json rule "${rule.name}": ${rule.why}` }] : [],
+      }],
+    },
+  };
+}
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', '.venvs/**', 'schemas/generated/**', 'bench/tmp/**', 'test-artifacts/**', '**/*.cjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  prettier,
+  {
+    files: ['**/*.{ts,mts,mjs,js}'],
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: 'module',
+      globals: { console: 'readonly', process: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' },
+    },
+    plugins: { '@stylistic': stylistic, 'simple-import-sort': simpleImportSort },
+    rules: {
+      '@stylistic/max-len': ['error', { code: 140, ignoreUrls: true, ignoreRegExpLiterals: true, ignoreStrings: true, ignoreTemplateLiterals: true }],
+      'simple-import-sort/imports': 'error',
+      'simple-import-sort/exports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // Browser and Node globals differ per folder; TypeScript already checks every name.
+      'no-undef': 'off',
+    },
+  },
+  ...depRules.map(restrictedImports),
+);
