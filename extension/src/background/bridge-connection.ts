@@ -8,8 +8,8 @@ import type { ProtocolMessage } from '../../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../../schemas/generated/registry';
 import { checkMessage, decodeMessage } from '../../../schemas/lib/wire';
 import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
-import { loadConfig, STORAGE_KEYS } from './config';
-import { redactCardNumbers } from '../content/snapshot/privacy';
+import { loadConfig, STORAGE_KEYS } from '../shared/config';
+import { redactCardNumbers } from '../shared/redaction';
 import * as status from './connection-status';
 import { hmacHex, newClientNonce, sameHex } from './handshake';
 

@@ -14,7 +14,7 @@ import type { Drained, SettleReport } from '../shared/settle-messages';
 import { TAB_LEVEL, WORKER_HANDLERS } from './actions/registry';
 import type { Tab } from './actions/types';
 import { Budget, withTimeout } from './budget';
-import { STORAGE_KEYS } from './config';
+import { STORAGE_KEYS } from '../shared/config';
 import { sendToContent } from './content-channel';
 import { ANSWER_REQUIRED, EXPECTS_CHANGE, lostAnswer, noChangeNotice, resolveSettle, SETTLE_OPTIONS_KEY, settleSend, takeDeferred, waitParams, watchInBackground, type ResolvedSettle } from './settle-rule';
 import { collectState, elementIdForIndex, frameOffset } from './state';

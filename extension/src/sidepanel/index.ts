@@ -4,7 +4,7 @@
 // worker: panel-relay.ts, connection-status.ts, task-relay.ts) and follows its changes; commands go
 // to the worker with chrome.runtime.sendMessage.
 import type { AgentSessionInfo, BackendConnectorInfo, ContextElement } from '../../../schemas/generated/protocol';
-import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../background/config';
+import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../shared/config';
 import { PANEL_KEYS, type ConnectionStatus, type PanelRequest, type PanelResponse, type TaskLogEntry, type TaskRecord } from '../shared/panel-messages';
 import { pairWithCode, pairWithSecret } from './pair';
 

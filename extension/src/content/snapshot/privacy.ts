@@ -10,8 +10,10 @@
 //      redactCardNumbers over every string, so a card number printed as page text, echoed in an
 //      error or a message is caught whatever produced it.
 // Every redaction is reported (Redaction object or TextItem.redacted, or the visible marker), never
-// a silent blank. Pure functions only at module level: the worker bundle imports this file too.
-import type { Redaction } from '../../../../schemas/generated/protocol';
+// a silent blank. The worker's part (card numbers in free text) lives in shared/redaction.ts.
+import { isCardNumber, redactCardNumbers, redactedMarker } from '../../shared/redaction';
+
+export { isCardNumber, redactCardNumbers, redactedMarker };
 
 export interface PrivacyOptions {
   redactPii: boolean;
@@ -49,32 +51,6 @@ export function sensitiveReason(el: Element, opts: PrivacyOptions): SensitiveRea
   const value = (el as HTMLInputElement | HTMLTextAreaElement).value ?? '';
   if (value && isCardNumber(value)) return 'payment_card';
   return null;
-}
-
-/** Luhn (ISO/IEC 7812) over 13 to 19 digits, spaces and dashes allowed between them. */
-export function isCardNumber(text: string): boolean {
-  const digits = text.replace(/[\s-]/g, '');
-  if (!/^\d{13,19}$/.test(digits)) return false;
-  if (/^(\d)\1+$/.test(digits)) return false; // 0000 0000 0000 0000 is a placeholder, not a card
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
-// 13-19 digits, optionally grouped by single spaces or dashes, not part of a longer digit run.
-const CARD_RUN = /(?<![\d.,-])\d(?:[ -]?\d){12,18}(?![\d,]|\.\d)/g;
-
-/** Replaces every Luhn-valid card number inside free text with the payment_card marker. */
-export function redactCardNumbers(text: string): string {
-  if (text.length < 13 || !/\d{4}/.test(text)) return text;
-  return text.replace(CARD_RUN, (m) => (isCardNumber(m) ? redactedMarker('payment_card') : m));
 }
 
 /** The value of a field as reading actions may show it: the marker when the field is sensitive. */
@@ -167,4 +143,3 @@ export function maskPii(text: string): { text: string; kinds: ('email' | 'phone'
   return { text: out, kinds };
 }
 
-export const redactedMarker = (reason: Redaction['reason']) => `[redacted:${reason}]`;
