@@ -53,13 +53,31 @@ export async function runAction(action: ActionMessage): Promise<ActionResultMess
   return action.state_since === undefined || action.action === 'get_state' ? result : withStateDelta(result, action.state_since);
 }
 
+/** One action's run: made once when the action arrives, handed to whatever runs it. */
+interface ActionRun {
+  action: ActionMessage;
+  /** performance.now() when the action arrived (timings_ms). */
+  started: number;
+  /** What is left of the action's timeout_ms. */
+  budget: Budget;
+  /** The settle rule for this action: the caller's settle options over the person's defaults. */
+  settle: ResolvedSettle;
+  /** Pointer and keyboard input go through chrome.debugger Input.* (trusted events). */
+  trusted: boolean;
+  /** The error result; state: the tab's state after the failure, when there is one. */
+  fail: (error: ErrorInfo, state?: SimplifiedState | null, tabId?: number) => ActionResultMessage;
+  /** The tab's state for a result, or null (no tab, a closed tab, a restricted page). knownUrl: the
+   * tab's URL when the caller knows it has not changed (saves a tabs.get on the hot path). */
+  stateOrNull: (tabId: number | null | undefined, knownUrl?: string, topSnapshot?: FrameSnapshot) => Promise<SimplifiedState | null>;
+}
+
 async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage> {
   const started = now();
   const budget = new Budget(action.timeout_ms);
   const settings = await readSettings();
   const settle = resolveSettle(settings[SETTLE_OPTIONS_KEY], action.settle);
   const trusted = (action.params as { trusted?: unknown } | undefined)?.trusted === true || settings[TRUSTED_INPUT_KEY] === true;
-  const base = { type: 'action_result' as const, original_action_id: action.action_id, action: action.action };
+  const base = resultBase(action);
   const fail = (error: ErrorInfo, state: SimplifiedState | null = null, tabId?: number): ActionResultMessage => ({
     ...base,
     ...(tabId === undefined ? {} : { tab_id: tabId }),
@@ -68,7 +86,6 @@ async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage
     new_simplified_state: state,
     error_info: error,
   });
-  /** knownUrl: the tab's URL when the caller knows it has not changed (saves a tabs.get on the hot path). */
   const stateOrNull = async (tabId: number | null | undefined, knownUrl?: string, topSnapshot?: FrameSnapshot): Promise<SimplifiedState | null> => {
     if (tabId === null || tabId === undefined) return null;
     const tab = knownUrl !== undefined ? { url: knownUrl } : await chrome.tabs.get(tabId).catch(() => null);
@@ -79,6 +96,7 @@ async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage
     if (s.ok) rememberState(tabId, s.state); // a base for a later get_state since
     return s.ok ? s.state : null;
   };
+  const run: ActionRun = { action, started, budget, settle, trusted, fail, stateOrNull };
   try {
     const worker = WORKER_HANDLERS[action.action];
     // The hot path (a page action on a given tab, no settling, synthetic input, no domain lists):
@@ -87,7 +105,7 @@ async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage
     // tab and a restricted page (chrome://, the Web Store) have no content script to act.
     const tabId = action.tab_id;
     if (!worker && action.action !== 'get_state' && tabId !== undefined && !settle.enabled && !trusted && !(await hasDomainPolicy())) {
-      return await runPageAction(action, { id: tabId, check: () => checkedTab(resolveTab(tabId)) }, budget, settle, trusted, started, fail, stateOrNull);
+      return await runPageAction(run, { id: tabId, check: () => checkedTab(resolveTab(tabId)) });
     }
     const resolved = await resolveTab(action.tab_id);
     if (!resolved.ok) return fail(resolved.error);
@@ -95,20 +113,7 @@ async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage
     const denied = await policyError(action, tab.url);
     if (denied) return fail(denied, null, tab.id);
     if (isRestrictedUrl(tab.url) && !TAB_LEVEL.has(action.action)) return fail(restricted(tab), null, tab.id);
-    if (action.action === 'get_state') {
-      const { since, ...stateParams } = action.params as GetStateParams;
-      const [s, drained] = await Promise.all([collectState(tab.id, await withPersonDefaults(stateParams)), settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500)]);
-      if (!s.ok) return fail(s.error, null, tab.id);
-      const details: OutcomeDetails = { message: 'State taken.', navigation_occurred: false, result: {} };
-      const left = takeDeferred(tab.id);
-      const all = left ? mergeDrained(left.drained, drained?.drained ?? { api_activity: [], dialogs: [], dialog_count: 0, pending: [] }) : drained?.drained;
-      if (all) Object.assign(details, activityFields(all));
-      if (left?.notice) details.no_change_notice = left.notice;
-      // since: only what changed (issue 13 item 3); a full state with delta_unavailable when no delta can be given.
-      const answer = answerState(tab.id, s.state, since);
-      if ('delta' in answer) return { ...base, tab_id: tab.id, status: 'success', outcome_details: details, state_delta: answer.delta, error_info: null };
-      return { ...base, tab_id: tab.id, status: 'success', outcome_details: details, new_simplified_state: answer.state, error_info: null };
-    }
+    if (action.action === 'get_state') return await runGetState(run, tab);
     if (worker) {
       const out = await worker({ tab, budget, settle }, action.params as never);
       const stateTab = out.stateTabId === undefined ? tab.id : out.stateTabId;
@@ -122,11 +127,29 @@ async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage
       if (out.settled !== undefined) details.settled = out.settled;
       return { ...base, tab_id: stateTab ?? tab.id, status: 'success', outcome_details: details, new_simplified_state: state, error_info: null };
     }
-    return await runPageAction(action, { id: tab.id, check: () => Promise.resolve({ ok: true, tab }) }, budget, settle, trusted, started, fail, stateOrNull);
+    return await runPageAction(run, { id: tab.id, check: () => Promise.resolve({ ok: true, tab }) });
   } catch (e) {
     const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
     return fail(errorInfo('EXTENSION_INTERNAL_ERROR', `The extension failed while running "${action.action}": ${why}. Retry; report the bug if it repeats.`, WS));
   }
+}
+
+/** get_state: the tab's state (or a delta since a given one), with the page's activity since the last result. */
+async function runGetState(run: ActionRun, tab: Tab): Promise<ActionResultMessage> {
+  const { action, fail } = run;
+  const base = resultBase(action);
+  const { since, ...stateParams } = action.params as GetStateParams;
+  const [s, drained] = await Promise.all([collectState(tab.id, await withPersonDefaults(stateParams)), settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500)]);
+  if (!s.ok) return fail(s.error, null, tab.id);
+  const details: OutcomeDetails = { message: 'State taken.', navigation_occurred: false, result: {} };
+  const left = takeDeferred(tab.id);
+  const all = left ? mergeDrained(left.drained, drained?.drained ?? { api_activity: [], dialogs: [], dialog_count: 0, pending: [] }) : drained?.drained;
+  if (all) Object.assign(details, activityFields(all));
+  if (left?.notice) details.no_change_notice = left.notice;
+  // since: only what changed (issue 13 item 3); a full state with delta_unavailable when no delta can be given.
+  const answer = answerState(tab.id, s.state, since);
+  if ('delta' in answer) return { ...base, tab_id: tab.id, status: 'success', outcome_details: details, state_delta: answer.delta, error_info: null };
+  return { ...base, tab_id: tab.id, status: 'success', outcome_details: details, new_simplified_state: answer.state, error_info: null };
 }
 
 const restricted = (tab: Tab): ErrorInfo => errorInfo('RESTRICTED_PAGE', `Tab ${tab.id} shows ${tab.url}, a page Chrome does not let extensions script. Navigate the tab to a web page (navigate) or use another tab (list_tabs, switch_tab).`, WS, { tab_id: tab.id, current_url: tab.url });
@@ -211,16 +234,8 @@ function globalIds<T extends { message?: string }>(frameId: number, obj: T, fiel
   if (seen.size && typeof obj.message === 'string') obj.message = obj.message.replace(/(?<![\w-])e\d+\b/g, (m) => seen.get(m) ?? m);
 }
 
-async function runPageAction(
-  action: ActionMessage,
-  pageTab: PageTab,
-  budget: Budget,
-  settle: ResolvedSettle,
-  trusted: boolean,
-  started: number,
-  fail: (error: ErrorInfo, state?: SimplifiedState | null, tabId?: number) => ActionResultMessage,
-  stateOrNull: (tabId: number, knownUrl?: string, topSnapshot?: FrameSnapshot) => Promise<SimplifiedState | null>,
-): Promise<ActionResultMessage> {
+async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionResultMessage> {
+  const { action, budget, settle, trusted, started, fail, stateOrNull } = run;
   const tabId = pageTab.id;
   const routed = await route(tabId, action.params);
   if (!routed.ok) {

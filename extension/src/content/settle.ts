@@ -8,6 +8,7 @@
 import type { ApiCall, DialogRecord } from '../../../schemas/generated/protocol';
 import type { MainToIsolated } from '../shared/page-link';
 import type { Drained, SettleReport, SettleWaitParams } from '../shared/settle-messages';
+import { isAgentUi, isAgentUiRoot } from '../shared/agent-ui-marker';
 
 const LOG_MAX = 50;
 
@@ -239,10 +240,10 @@ export async function waitForSettle(): Promise<{ settled: boolean; elapsedMs: nu
   return { settled: true, elapsedMs: 0, mutated: false };
 }
 
-const isAgentUi = (n: Node) => n instanceof Element && n.hasAttribute('data-browser-agent-ui');
+const isAgentUiNode = (n: Node) => n instanceof Element && isAgentUiRoot(n);
 function isAgentUiRecord(r: MutationRecord): boolean {
-  if (r.target instanceof Element && r.target.closest('[data-browser-agent-ui]')) return true;
+  if (r.target instanceof Element && isAgentUi(r.target)) return true;
   if (r.type !== 'childList') return false;
   const nodes = [...r.addedNodes, ...r.removedNodes];
-  return nodes.length > 0 && nodes.every(isAgentUi);
+  return nodes.length > 0 && nodes.every(isAgentUiNode);
 }

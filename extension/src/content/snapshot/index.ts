@@ -10,7 +10,8 @@ import { FRAME_TOKEN_KEY, Walker, type WalkMemory } from './walk';
 
 export { accessibleName } from './accname';
 export { roleOf } from './roles';
-export { deepActiveElement, isVisible, shadowRootOf } from './walk';
+export { deepActiveElement, isVisible } from './walk';
+export { shadowRootOf } from '../shadow-root';
 
 // is_new compares with the previous snapshot of the same document; one memory per registry (one
 // registry per document), kept outside the registry so its public API stays resolve/refFor.
