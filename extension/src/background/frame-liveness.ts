@@ -57,3 +57,8 @@ export function overdueFor(tabId: number, frameId: number, documentId: string | 
 export function forgetTabRequests(tabId: number): void {
   inFlight.delete(tabId);
 }
+
+/** Requests in flight to this tab's child frames (closed-tabs.ts, tests). */
+export function requestsHeldFor(tabId: number): number {
+  return inFlight.get(tabId)?.size ?? 0;
+}

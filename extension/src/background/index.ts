@@ -4,6 +4,7 @@
 // stopped worker stayed blind until the 30 s alarm). The worker is disposable: the connection is
 // rebuilt at once on every wake, and nothing that matters lives only here.
 import { BridgeConnection } from './bridge-connection';
+import './closed-tabs';
 import { runAction } from './dispatch';
 import { onBridgeMessage, registerPanelRelay } from './panel-relay';
 import { installTabWatchListeners } from './tab-watch';

@@ -83,6 +83,16 @@ export function watchInBackground(tabId: number, frameId: number, s: ResolvedSet
   });
 }
 
+/** Drops what a background watch left for a closed tab (closed-tabs.ts). */
+export function forgetDeferred(tabId: number): void {
+  deferred.delete(tabId);
+}
+
+/** Whether a background watch left something for this tab's next result (closed-tabs.ts, tests). */
+export function deferredHeldFor(tabId: number): number {
+  return deferred.has(tabId) ? 1 : 0;
+}
+
 /** The notice and activity a background watch left for this tab's next result (taken once). */
 export function takeDeferred(tabId: number): { notice: string | null; drained: Drained } | undefined {
   const d = deferred.get(tabId);

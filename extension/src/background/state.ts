@@ -555,7 +555,12 @@ export async function elementIdForIndex(tabId: number, index: number): Promise<s
   return got?.ids?.[index - 1] ?? null;
 }
 
-/** Forget a closed tab's index map. */
+/** How many per-tab entries this module keeps for the tab: index map (memory, last stored), dom_tree highlights (closed-tabs.ts, tests). */
+export function indexHeldFor(tabId: number): number {
+  return (latestIndex.has(tabId) ? 1 : 0) + (persistedIndex.has(tabId) ? 1 : 0) + (latestHighlights.has(tabId) ? 1 : 0);
+}
+
+/** Forgets a closed tab's index map (memory and storage.session), highlights and frame requests (closed-tabs.ts). */
 export async function forgetTabState(tabId: number): Promise<void> {
   latestIndex.delete(tabId);
   persistedIndex.delete(tabId);
