@@ -49,7 +49,10 @@ const topSnapshot = (url: string): FrameSnapshot => ({
   texts: [],
   frames: [],
   order: '',
-  tree: { kind: 'element', tag: 'body', xpath: '/body', attributes: {}, is_visible: false, is_interactive: false, is_top_element: false, is_in_viewport: false, shadow_root: false, children: [] },
+  tree: {
+    kind: 'element', tag: 'body', xpath: '/body', attributes: {}, children: [],
+    is_visible: false, is_interactive: false, is_top_element: false, is_in_viewport: false, shadow_root: false,
+  },
   scroll: { x: 0, y: 0 },
   viewport: { width: 800, height: 600 },
   page_size: { width: 800, height: 600 },

@@ -1,4 +1,4 @@
-// The worker's WebSocket to the bridge: hello + challenge-response handshake (contract G: the
+// The worker's WebSocket to the bridge: hello + challenge-response handshake (the
 // bridge proves it knows the extension secret, then we do; the secret never crosses the wire),
 // application-level keepalive (MV3 workers
 // die after 30 s without extension-API activity or messages; WebSocket ping frames do not count),

@@ -1,10 +1,11 @@
 // Runs one `action` message and produces its `action_result`.
 //   - worker-side actions (navigate, tabs, screenshot, waits, evaluate: actions/registry.ts) run here;
 //   - page-side actions go to the content script of the frame that owns the target: "f<frameId>e<N>"
-//     element ids name their frame (contract A), index targets go through the tab's last index map
-//     (contract B), role/selector targets are searched in the top frame;
+//     element ids name their frame, index targets (1-based, across frames) go through the tab's last
+//     index map, role/selector targets are searched in the top frame;
 //   - around a page-side action the settle rule runs (settle-rule.ts), then the worker collects the
-//     tab's new state. outcome_details carries what happened (contract E).
+//     tab's new state. outcome_details carries what happened (navigation, settling, new tab, page
+//     activity).
 import type { ActionMessage, ActionResultMessage, ErrorInfo, GetStateParams, OutcomeDetails, SimplifiedState } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/errors';
 import { formatElementId, parseElementId } from '../shared/element-ref';
@@ -49,7 +50,7 @@ const stamps = (started: number): Pick<Timings, 'total' | 'received_at' | 'sent_
 
 export async function runAction(action: ActionMessage): Promise<ActionResultMessage> {
   const result = await runActionOnce(action);
-  // state_since: the state after the action as a delta (issue 13 item 3; get_state uses params.since).
+  // state_since: the state after the action as a delta (get_state uses params.since).
   return action.state_since === undefined || action.action === 'get_state' ? result : withStateDelta(result, action.state_since);
 }
 
@@ -139,17 +140,20 @@ async function runGetState(run: ActionRun, tab: Tab): Promise<ActionResultMessag
   const { action, fail } = run;
   const base = resultBase(action);
   const { since, ...stateParams } = action.params as GetStateParams;
-  const [s, drained] = await Promise.all([collectState(tab.id, await withPersonDefaults(stateParams)), settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500)]);
+  const [s, drained] = await Promise.all([
+    collectState(tab.id, await withPersonDefaults(stateParams)),
+    settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500),
+  ]);
   if (!s.ok) return fail(s.error, null, tab.id);
   const details: OutcomeDetails = { message: 'State taken.', navigation_occurred: false, result: {} };
   const left = takeDeferred(tab.id);
-  const all = left ? mergeDrained(left.drained, drained?.drained ?? { api_activity: [], dialogs: [], dialog_count: 0, pending: [] }) : drained?.drained;
+  const all = left ? mergeDrained(left.drained, drained?.drained ?? NOTHING_DRAINED) : drained?.drained;
   if (all) Object.assign(details, activityFields(all));
   if (left?.notice) details.no_change_notice = left.notice;
-  // since: only what changed (issue 13 item 3); a full state with delta_unavailable when no delta can be given.
+  // since: only what changed; a full state with delta_unavailable when no delta can be given.
   const answer = answerState(tab.id, s.state, since);
-  if ('delta' in answer) return { ...base, tab_id: tab.id, status: 'success', outcome_details: details, state_delta: answer.delta, error_info: null };
-  return { ...base, tab_id: tab.id, status: 'success', outcome_details: details, new_simplified_state: answer.state, error_info: null };
+  const ok = { ...base, tab_id: tab.id, status: 'success', outcome_details: details, error_info: null } as const;
+  return 'delta' in answer ? { ...ok, state_delta: answer.delta } : { ...ok, new_simplified_state: answer.state };
 }
 
 const restricted = (tab: Tab): ErrorInfo => errorInfo('RESTRICTED_PAGE', `Tab ${tab.id} shows ${tab.url}, a page Chrome does not let extensions script. Navigate the tab to a web page (navigate) or use another tab (list_tabs, switch_tab).`, WS, { tab_id: tab.id, current_url: tab.url });
@@ -211,7 +215,7 @@ async function localTarget(tabId: number, p: Record<string, unknown>): Promise<{
 
 /**
  * A subframe's content script answers with its local refs ("e3"); on the wire they are "f<frame>e3"
- * (contract A). Re-prefixes element_id fields in a result or error details (also in candidates and
+ * (element ids name their frame). Re-prefixes element_id fields in a result or error details (also in candidates and
  * covering_element) and the same ids where the message mentions them.
  */
 function globalIds<T extends { message?: string }>(frameId: number, obj: T, fields: Record<string, unknown> | undefined): void {
@@ -409,6 +413,8 @@ async function runTrusted(tabId: number, frameId: number, plan: TrustedPlan): Re
   const where = input.kind === 'mouse' ? ` at (${Math.round(input.x)}, ${Math.round(input.y)})${id ? ` on${id}` : ''}` : input.kind === 'keys' && plan.verb === 'Trusted key press' ? ` ${input.keys.join(' ')}${id ? ` in${id}` : ''}` : id ? ` into${id}` : '';
   return { ok: true, response: { ok: true, message: `${plan.verb}${where}.`, result: plan.result(prepared, value) } };
 }
+
+const NOTHING_DRAINED: Drained = { api_activity: [], dialogs: [], dialog_count: 0, pending: [] };
 
 const resultBase = (action: ActionMessage) => ({ type: 'action_result' as const, original_action_id: action.action_id, action: action.action });
 

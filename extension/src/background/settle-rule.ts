@@ -35,7 +35,7 @@ export function noChangeNotice(ms: number): string {
 
 /**
  * Actions whose answer comes from the page: when the page goes away before answering, nothing was
- * observed, so they must fail (issue 11, finding 1: wait_for used to report "caused a navigation"
+ * observed, so they must fail (wait_for used to report "caused a navigation"
  * as success while its condition was never met).
  */
 export const ANSWER_REQUIRED = new Set<string>(['wait_for', 'get', 'is', 'extract_content', 'get_dropdown_options', 'scroll_to_text']);
@@ -57,7 +57,7 @@ export const SETTLE_OPTIONS_KEY = 'settle_options';
 
 /**
  * Defaults < chrome.storage.local settle_options < the action message's settle.
- * The no-change watch (issue 11, finding 7): by default an action answers as soon as the page has
+ * The no-change watch: by default an action answers as soon as the page has
  * settled, and the watch for a first change goes on in the background; when no_change_timeout_ms
  * passes with no change, the seed 002 notice rides on the tab's next result (takeDeferred). A caller
  * that sets no_change_timeout_ms itself (the seed 002 flow wanting the notice in the action's own

@@ -1,6 +1,6 @@
 /// <reference types="chrome" />
-// The last few states of each tab, so that get_state `since` can answer with a state_delta (issue 13
-// item 3). Memory only: a restarted worker has none and answers full states (reason unknown_state),
+// The last few states of each tab, so that get_state `since` can answer with a state_delta.
+// Memory only: a restarted worker has none and answers full states (reason unknown_state),
 // and state ids carry a per-run nonce so an id of an earlier run never names a state of this one.
 // A tab's states are dropped when its top frame commits a new document (the refs start over there)
 // and when the tab closes (closed-tabs.ts). Bounded: STATES_PER_TAB + ASKED_PER_TAB per tab, MAX_TABS tabs, MAX_ELEMENTS elements in all.

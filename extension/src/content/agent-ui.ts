@@ -1,4 +1,4 @@
-// The page side of the person's UI (issue 10), in every frame:
+// The page side of the person's UI, in every frame:
 //   - the overlay "Agent is controlling this tab" with Stop, in the top frame of a tab an agent holds.
 //     Marked as our own UI (shared/agent-ui-marker.ts), so snapshots never list it and the hit test
 //     (content/interaction/hit-test.ts) looks through it; the bar itself has

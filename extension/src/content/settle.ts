@@ -63,8 +63,8 @@ const MAX_CONTROLS = 500;
 
 /**
  * What the DOM does not show: properties (a checkbox's `checked` set by a handler, a value set by
- * script), the selection and the scroll position. Compared against the state at `begin` (issue 11,
- * finding 7: these used to count as "no change" and hold the result for 15 s).
+ * script), the selection and the scroll position. Compared against the state at `begin` (these used to
+ * count as "no change" and hold the result for 15 s).
  */
 function propertyFingerprint(): string {
   const parts: string[] = [];
@@ -96,7 +96,7 @@ export class SettleTracker {
 
   constructor(private readonly activity: PageActivity) {
     // Events that are effects although they need not mutate the DOM: a typed value, a toggled
-    // checkbox, a moved focus or selection, a scrolled container (issue 11, finding 7).
+    // checkbox, a moved focus or selection, a scrolled container.
     const mark = () => {
       if (!this.observer) return;
       this.otherEffect = true;

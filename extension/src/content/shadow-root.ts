@@ -4,7 +4,9 @@
 const chromeDom = (globalThis as { chrome?: { dom?: { openOrClosedShadowRoot?: (el: HTMLElement) => ShadowRoot | null } } }).chrome?.dom;
 
 /** Elements that may host a shadow root (DOM "attachShadow" valid names), besides custom elements. */
-const SHADOW_HOSTS = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
+const SHADOW_HOSTS = new Set([
+  'article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span',
+]);
 
 /** The shadow root of el, open or closed (chrome.dom.openOrClosedShadowRoot; content scripts only). */
 export function shadowRootOf(el: Element, tag: string = el.localName): ShadowRoot | null {

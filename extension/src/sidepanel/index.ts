@@ -1,4 +1,4 @@
-// The side panel (issue 10): connection state with what to do next, pairing, a task box with the
+// The side panel: connection state with what to do next, pairing, a task box with the
 // page's context, the running task's live step log with Stop and "send command" (seed 002), agents
 // with their tabs (release / disconnect), past tasks. Renders from chrome.storage (written by the
 // worker: panel-relay.ts, connection-status.ts, task-relay.ts) and follows its changes; commands go

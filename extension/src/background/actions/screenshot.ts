@@ -98,7 +98,8 @@ function frameForCapture(on: boolean, ourLabel: string): Promise<number> {
 }
 
 async function prepareFrames(tabId: number, on: boolean): Promise<void> {
-  const run = (target: chrome.scripting.InjectionTarget) => chrome.scripting.executeScript({ target, func: frameForCapture, args: [on, OUR_LABEL] }).catch(() => []);
+  const run = (target: chrome.scripting.InjectionTarget) =>
+    chrome.scripting.executeScript({ target, func: frameForCapture, args: [on, OUR_LABEL] }).catch(() => []);
   const results = await run({ tabId, allFrames: true });
   if (!on) return;
   const missing = results.filter((r) => r.result === -1).map((r) => r.frameId);

@@ -1,7 +1,7 @@
 // browser_use's element tree for this document, computed the way its own buildDomTree.js computes
 // it under Playwright (browser_use 0.1.48 and 0.1.40, python package browser_use/dom/buildDomTree.js;
 // MIT licensed), so that the real DOMElementNode.clickable_elements_to_string prints the same lines
-// with the same 0-based indexes (issue 9). Every rule below is that file's rule, kept as it is even
+// with the same 0-based indexes. Every rule below is that file's rule, kept as it is even
 // where it looks odd (e.g. `hasAttribute('aria-')`, the empty-anchor skip after the index was used),
 // because the prompt must match line for line. Differences that an extension cannot or should not
 // copy are named in MIGRATION.md ("Prompt parity with browser_use on Playwright"):

@@ -1,4 +1,4 @@
-// Page-side snapshot of one frame (issue 3). The walk lives in ./walk, the rules it applies in
+// Page-side snapshot of one frame (get_state's elements and text). The walk lives in ./walk, the rules it applies in
 // ./classify (interactivity, type, operations, states), ./roles (HTML-AAM), ./accname (accname 1.2),
 // ./privacy (redaction); xpaths (browser_use form) are built in ./walk. The worker stitches frames together.
 import type { GetStateParams } from '../../../../schemas/generated/protocol';

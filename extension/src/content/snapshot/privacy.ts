@@ -1,4 +1,4 @@
-// The privacy filter, one for the whole product (issue 11, finding 2). Two layers:
+// The privacy filter, one for the whole product. Two layers:
 //   1. On the page, element-aware (this module's sensitiveReason and reading helpers), used by the
 //      snapshot, get (value/attribute/html/text), extract_content and the fill/type result messages:
 //        password fields: the value never leaves the page (always);
@@ -84,7 +84,7 @@ export function readableHtml(el: Element, opts: PrivacyOptions = DEFAULT_PRIVACY
 const MASK_ATTR = 'data-bux-masked';
 
 /**
- * Screenshots (issue 11): while on, card, CVC, one-time-code and PIN fields of this document are
+ * Screenshots: while on, card, CVC, one-time-code and PIN fields of this document are
  * drawn as discs (password fields already are); returns how many fields were masked. The worker
  * turns it on right before capturing and off right after.
  */

@@ -3,8 +3,9 @@
 // children before light children). Per element it reads the computed style once and the bounding
 // rect at most once, only where something needs it; everything else (accessible name, hit test,
 // attributes, xpath) is computed only for the elements that end up listed. Subtrees that are hidden
-// (display:none, inert, closed <details>, our own UI: shared/agent-ui-marker.ts) are never entered, and in viewport scope the rows/blocks that lie wholly
-// outside the expanded viewport are skipped with their subtree.
+// (display:none, inert, closed <details>, our own UI: shared/agent-ui-marker.ts) are never entered,
+// and in viewport scope the rows/blocks that lie wholly outside the expanded viewport are skipped
+// with their subtree.
 import type { ActionableElement, DomNode, GetStateParams, Redaction, TextItem } from '../../../../schemas/generated/protocol';
 import type { FrameChild, FrameElement, FrameSnapshot, FrameText } from '../../shared/frame-snapshot';
 import type { RefRegistry } from '../refs';
