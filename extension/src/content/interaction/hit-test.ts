@@ -11,6 +11,9 @@ import { shadowRootOf } from '../shadow-root';
  * through our own UI. elementFromPoint first, elementsFromPoint only when our UI is on top:
  * elementsFromPoint lists elements with boxes only, so the text of a display:contents button would
  * hit <body> there, where elementFromPoint answers the button itself.
+ * root: the snapshot and the dom_tree pass the tested element's own root (its document or shadow
+ * root), so a hit in another shadow tree comes back as its host, as buildDomTree.js tests it;
+ * actionability passes the document and goes down with deepElementAt.
  */
 export function topElementAt(root: Document | ShadowRoot, x: number, y: number): Element | null {
   const hit = root.elementFromPoint(x, y);
