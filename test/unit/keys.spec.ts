@@ -1,7 +1,7 @@
-// Playwright key syntax parser (extension/src/content/interaction/keys.ts): names, characters,
+// Playwright key syntax parser (extension/src/shared/keys.ts): names, characters,
 // code names, chords, the "+" key, aliases, ControlOrMeta, and the errors an agent sees.
 import { expect } from 'chai';
-import { insertedText, keyForChar, needsShift, parseChord, splitChord } from '../../extension/src/content/interaction/keys';
+import { insertedText, keyForChar, needsShift, parseChord, splitChord } from '../../extension/src/shared/keys';
 
 const parse = (s: string, mac = false) => {
   const r = parseChord(s, mac);

@@ -1,4 +1,4 @@
-// The worker's WebSocket to the bridge: hello + challenge-response handshake (contract G: the
+// The worker's WebSocket to the bridge: hello + challenge-response handshake (the
 // bridge proves it knows the extension secret, then we do; the secret never crosses the wire),
 // application-level keepalive (MV3 workers
 // die after 30 s without extension-API activity or messages; WebSocket ping frames do not count),
@@ -8,8 +8,8 @@ import type { ProtocolMessage } from '../../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../../schemas/generated/registry';
 import { checkMessage, decodeMessage } from '../../../schemas/lib/wire';
 import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
-import { loadConfig, STORAGE_KEYS } from './config';
-import { redactCardNumbers } from '../content/snapshot/privacy';
+import { loadConfig, STORAGE_KEYS } from '../shared/config';
+import { redactCardNumbers } from '../shared/redaction';
 import * as status from './connection-status';
 import { hmacHex, newClientNonce, sameHex } from './handshake';
 

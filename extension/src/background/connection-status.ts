@@ -1,4 +1,4 @@
-// The connection as the person sees it (issue 10): one state with what happened and what to do next,
+// The connection as the person sees it: one state with what happened and what to do next,
 // written to chrome.storage.session for the side panel and the options page. The handshake (in
 // bridge-connection.ts) reports each event here; this module turns it into words.
 import { PROTOCOL_VERSION } from '../../../schemas/generated/registry';

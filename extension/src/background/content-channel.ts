@@ -49,6 +49,29 @@ if (typeof chrome !== 'undefined') {
   });
 }
 
+/** Closes a closed tab's ports (Chrome closes them too; this only drops what is left here). */
+export function forgetTabLinks(tabId: number): void {
+  const prefix = `${tabId}:`;
+  for (const [key, link] of links) {
+    if (!key.startsWith(prefix)) continue;
+    links.delete(key);
+    link.retired = true;
+    try {
+      link.port.disconnect();
+    } catch {
+      // Already closed with its tab.
+    }
+  }
+}
+
+/** Open ports to this tab's frames (closed-tabs.ts, tests). */
+export function linksHeldFor(tabId: number): number {
+  const prefix = `${tabId}:`;
+  let n = 0;
+  for (const key of links.keys()) if (key.startsWith(prefix)) n++;
+  return n;
+}
+
 function linkTo(tabId: number, frameId: number): Link | null {
   const key = `${tabId}:${frameId}`;
   const open = links.get(key);

@@ -1,4 +1,4 @@
-// Tabs an agent holds are visible to the person (issue 10): each agent's tabs sit in a tab group
+// Tabs an agent holds are visible to the person: each agent's tabs sit in a tab group
 // titled with the agent's name, and the page shows the overlay "Agent is controlling this tab" with
 // Stop (content/agent-ui.ts). Driven by the bridge's agent_sessions; released tabs leave the group
 // and lose the overlay. Only groups this module made are touched (remembered in storage.session, so a

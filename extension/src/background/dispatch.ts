@@ -1,10 +1,11 @@
 // Runs one `action` message and produces its `action_result`.
 //   - worker-side actions (navigate, tabs, screenshot, waits, evaluate: actions/registry.ts) run here;
 //   - page-side actions go to the content script of the frame that owns the target: "f<frameId>e<N>"
-//     element ids name their frame (contract A), index targets go through the tab's last index map
-//     (contract B), role/selector targets are searched in the top frame;
+//     element ids name their frame, index targets (1-based, across frames) go through the tab's last
+//     index map, role/selector targets are searched in the top frame;
 //   - around a page-side action the settle rule runs (settle-rule.ts), then the worker collects the
-//     tab's new state. outcome_details carries what happened (contract E).
+//     tab's new state. outcome_details carries what happened (navigation, settling, new tab, page
+//     activity).
 import type { ActionMessage, ActionResultMessage, ErrorInfo, GetStateParams, OutcomeDetails, SimplifiedState } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/errors';
 import { formatElementId, parseElementId } from '../shared/element-ref';
@@ -14,7 +15,7 @@ import type { Drained, SettleReport } from '../shared/settle-messages';
 import { TAB_LEVEL, WORKER_HANDLERS } from './actions/registry';
 import type { Tab } from './actions/types';
 import { Budget, withTimeout } from './budget';
-import { STORAGE_KEYS } from './config';
+import { STORAGE_KEYS } from '../shared/config';
 import { sendToContent } from './content-channel';
 import { ANSWER_REQUIRED, EXPECTS_CHANGE, lostAnswer, noChangeNotice, resolveSettle, SETTLE_OPTIONS_KEY, settleSend, takeDeferred, waitParams, watchInBackground, type ResolvedSettle } from './settle-rule';
 import { collectState, elementIdForIndex, frameOffset } from './state';
@@ -49,8 +50,26 @@ const stamps = (started: number): Pick<Timings, 'total' | 'received_at' | 'sent_
 
 export async function runAction(action: ActionMessage): Promise<ActionResultMessage> {
   const result = await runActionOnce(action);
-  // state_since: the state after the action as a delta (issue 13 item 3; get_state uses params.since).
+  // state_since: the state after the action as a delta (get_state uses params.since).
   return action.state_since === undefined || action.action === 'get_state' ? result : withStateDelta(result, action.state_since);
+}
+
+/** One action's run: made once when the action arrives, handed to whatever runs it. */
+interface ActionRun {
+  action: ActionMessage;
+  /** performance.now() when the action arrived (timings_ms). */
+  started: number;
+  /** What is left of the action's timeout_ms. */
+  budget: Budget;
+  /** The settle rule for this action: the caller's settle options over the person's defaults. */
+  settle: ResolvedSettle;
+  /** Pointer and keyboard input go through chrome.debugger Input.* (trusted events). */
+  trusted: boolean;
+  /** The error result; state: the tab's state after the failure, when there is one. */
+  fail: (error: ErrorInfo, state?: SimplifiedState | null, tabId?: number) => ActionResultMessage;
+  /** The tab's state for a result, or null (no tab, a closed tab, a restricted page). knownUrl: the
+   * tab's URL when the caller knows it has not changed (saves a tabs.get on the hot path). */
+  stateOrNull: (tabId: number | null | undefined, knownUrl?: string, topSnapshot?: FrameSnapshot) => Promise<SimplifiedState | null>;
 }
 
 async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage> {
@@ -59,7 +78,7 @@ async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage
   const settings = await readSettings();
   const settle = resolveSettle(settings[SETTLE_OPTIONS_KEY], action.settle);
   const trusted = (action.params as { trusted?: unknown } | undefined)?.trusted === true || settings[TRUSTED_INPUT_KEY] === true;
-  const base = { type: 'action_result' as const, original_action_id: action.action_id, action: action.action };
+  const base = resultBase(action);
   const fail = (error: ErrorInfo, state: SimplifiedState | null = null, tabId?: number): ActionResultMessage => ({
     ...base,
     ...(tabId === undefined ? {} : { tab_id: tabId }),
@@ -68,7 +87,6 @@ async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage
     new_simplified_state: state,
     error_info: error,
   });
-  /** knownUrl: the tab's URL when the caller knows it has not changed (saves a tabs.get on the hot path). */
   const stateOrNull = async (tabId: number | null | undefined, knownUrl?: string, topSnapshot?: FrameSnapshot): Promise<SimplifiedState | null> => {
     if (tabId === null || tabId === undefined) return null;
     const tab = knownUrl !== undefined ? { url: knownUrl } : await chrome.tabs.get(tabId).catch(() => null);
@@ -79,6 +97,7 @@ async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage
     if (s.ok) rememberState(tabId, s.state); // a base for a later get_state since
     return s.ok ? s.state : null;
   };
+  const run: ActionRun = { action, started, budget, settle, trusted, fail, stateOrNull };
   try {
     const worker = WORKER_HANDLERS[action.action];
     // The hot path (a page action on a given tab, no settling, synthetic input, no domain lists):
@@ -87,7 +106,7 @@ async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage
     // tab and a restricted page (chrome://, the Web Store) have no content script to act.
     const tabId = action.tab_id;
     if (!worker && action.action !== 'get_state' && tabId !== undefined && !settle.enabled && !trusted && !(await hasDomainPolicy())) {
-      return await runPageAction(action, { id: tabId, check: () => checkedTab(resolveTab(tabId)) }, budget, settle, trusted, started, fail, stateOrNull);
+      return await runPageAction(run, { id: tabId, check: () => checkedTab(resolveTab(tabId)) });
     }
     const resolved = await resolveTab(action.tab_id);
     if (!resolved.ok) return fail(resolved.error);
@@ -95,20 +114,7 @@ async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage
     const denied = await policyError(action, tab.url);
     if (denied) return fail(denied, null, tab.id);
     if (isRestrictedUrl(tab.url) && !TAB_LEVEL.has(action.action)) return fail(restricted(tab), null, tab.id);
-    if (action.action === 'get_state') {
-      const { since, ...stateParams } = action.params as GetStateParams;
-      const [s, drained] = await Promise.all([collectState(tab.id, await withPersonDefaults(stateParams)), settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500)]);
-      if (!s.ok) return fail(s.error, null, tab.id);
-      const details: OutcomeDetails = { message: 'State taken.', navigation_occurred: false, result: {} };
-      const left = takeDeferred(tab.id);
-      const all = left ? mergeDrained(left.drained, drained?.drained ?? { api_activity: [], dialogs: [], dialog_count: 0, pending: [] }) : drained?.drained;
-      if (all) Object.assign(details, activityFields(all));
-      if (left?.notice) details.no_change_notice = left.notice;
-      // since: only what changed (issue 13 item 3); a full state with delta_unavailable when no delta can be given.
-      const answer = answerState(tab.id, s.state, since);
-      if ('delta' in answer) return { ...base, tab_id: tab.id, status: 'success', outcome_details: details, state_delta: answer.delta, error_info: null };
-      return { ...base, tab_id: tab.id, status: 'success', outcome_details: details, new_simplified_state: answer.state, error_info: null };
-    }
+    if (action.action === 'get_state') return await runGetState(run, tab);
     if (worker) {
       const out = await worker({ tab, budget, settle }, action.params as never);
       const stateTab = out.stateTabId === undefined ? tab.id : out.stateTabId;
@@ -122,11 +128,32 @@ async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage
       if (out.settled !== undefined) details.settled = out.settled;
       return { ...base, tab_id: stateTab ?? tab.id, status: 'success', outcome_details: details, new_simplified_state: state, error_info: null };
     }
-    return await runPageAction(action, { id: tab.id, check: () => Promise.resolve({ ok: true, tab }) }, budget, settle, trusted, started, fail, stateOrNull);
+    return await runPageAction(run, { id: tab.id, check: () => Promise.resolve({ ok: true, tab }) });
   } catch (e) {
     const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
     return fail(errorInfo('EXTENSION_INTERNAL_ERROR', `The extension failed while running "${action.action}": ${why}. Retry; report the bug if it repeats.`, WS));
   }
+}
+
+/** get_state: the tab's state (or a delta since a given one), with the page's activity since the last result. */
+async function runGetState(run: ActionRun, tab: Tab): Promise<ActionResultMessage> {
+  const { action, fail } = run;
+  const base = resultBase(action);
+  const { since, ...stateParams } = action.params as GetStateParams;
+  const [s, drained] = await Promise.all([
+    collectState(tab.id, await withPersonDefaults(stateParams)),
+    settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500),
+  ]);
+  if (!s.ok) return fail(s.error, null, tab.id);
+  const details: OutcomeDetails = { message: 'State taken.', navigation_occurred: false, result: {} };
+  const left = takeDeferred(tab.id);
+  const all = left ? mergeDrained(left.drained, drained?.drained ?? NOTHING_DRAINED) : drained?.drained;
+  if (all) Object.assign(details, activityFields(all));
+  if (left?.notice) details.no_change_notice = left.notice;
+  // since: only what changed; a full state with delta_unavailable when no delta can be given.
+  const answer = answerState(tab.id, s.state, since);
+  const ok = { ...base, tab_id: tab.id, status: 'success', outcome_details: details, error_info: null } as const;
+  return 'delta' in answer ? { ...ok, state_delta: answer.delta } : { ...ok, new_simplified_state: answer.state };
 }
 
 const restricted = (tab: Tab): ErrorInfo => errorInfo('RESTRICTED_PAGE', `Tab ${tab.id} shows ${tab.url}, a page Chrome does not let extensions script. Navigate the tab to a web page (navigate) or use another tab (list_tabs, switch_tab).`, WS, { tab_id: tab.id, current_url: tab.url });
@@ -188,7 +215,7 @@ async function localTarget(tabId: number, p: Record<string, unknown>): Promise<{
 
 /**
  * A subframe's content script answers with its local refs ("e3"); on the wire they are "f<frame>e3"
- * (contract A). Re-prefixes element_id fields in a result or error details (also in candidates and
+ * (element ids name their frame). Re-prefixes element_id fields in a result or error details (also in candidates and
  * covering_element) and the same ids where the message mentions them.
  */
 function globalIds<T extends { message?: string }>(frameId: number, obj: T, fields: Record<string, unknown> | undefined): void {
@@ -211,16 +238,8 @@ function globalIds<T extends { message?: string }>(frameId: number, obj: T, fiel
   if (seen.size && typeof obj.message === 'string') obj.message = obj.message.replace(/(?<![\w-])e\d+\b/g, (m) => seen.get(m) ?? m);
 }
 
-async function runPageAction(
-  action: ActionMessage,
-  pageTab: PageTab,
-  budget: Budget,
-  settle: ResolvedSettle,
-  trusted: boolean,
-  started: number,
-  fail: (error: ErrorInfo, state?: SimplifiedState | null, tabId?: number) => ActionResultMessage,
-  stateOrNull: (tabId: number, knownUrl?: string, topSnapshot?: FrameSnapshot) => Promise<SimplifiedState | null>,
-): Promise<ActionResultMessage> {
+async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionResultMessage> {
+  const { action, budget, settle, trusted, started, fail, stateOrNull } = run;
   const tabId = pageTab.id;
   const routed = await route(tabId, action.params);
   if (!routed.ok) {
@@ -394,6 +413,8 @@ async function runTrusted(tabId: number, frameId: number, plan: TrustedPlan): Re
   const where = input.kind === 'mouse' ? ` at (${Math.round(input.x)}, ${Math.round(input.y)})${id ? ` on${id}` : ''}` : input.kind === 'keys' && plan.verb === 'Trusted key press' ? ` ${input.keys.join(' ')}${id ? ` in${id}` : ''}` : id ? ` into${id}` : '';
   return { ok: true, response: { ok: true, message: `${plan.verb}${where}.`, result: plan.result(prepared, value) } };
 }
+
+const NOTHING_DRAINED: Drained = { api_activity: [], dialogs: [], dialog_count: 0, pending: [] };
 
 const resultBase = (action: ActionMessage) => ({ type: 'action_result' as const, original_action_id: action.action_id, action: action.action });
 

@@ -1,4 +1,4 @@
-// How long a state waits for its iframes (issue 13: "frames that do not answer never hold a state
+// How long a state waits for its iframes ("frames that do not answer never hold a state
 // for more than a small, documented budget"; README "Page state" > "Frames: the wait budget").
 //
 // A child frame is asked twice: first which iframe element it sits under (the token probe, which

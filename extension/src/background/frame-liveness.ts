@@ -1,4 +1,4 @@
-// Which child frames still owe the worker an answer (issue 13: "frames that do not answer never
+// Which child frames still owe the worker an answer ("frames that do not answer never
 // hold a state for more than a small, documented budget").
 //
 // A frame whose renderer is blocked (a cross-origin ad stuck in a synchronous request or a busy
@@ -56,4 +56,9 @@ export function overdueFor(tabId: number, frameId: number, documentId: string | 
 /** Forget a closed tab. */
 export function forgetTabRequests(tabId: number): void {
   inFlight.delete(tabId);
+}
+
+/** Requests in flight to this tab's child frames (closed-tabs.ts, tests). */
+export function requestsHeldFor(tabId: number): number {
+  return inFlight.get(tabId)?.size ?? 0;
 }

@@ -1,4 +1,5 @@
-// The extension's side of the challenge-response handshake (contract G), with WebCrypto (the
+// The extension's side of the challenge-response handshake (each side proves it knows the pairing
+// secret without sending it), with WebCrypto (the
 // service worker has no Node crypto). HMAC-SHA256 keyed with the secret's UTF-8 bytes, hex output.
 export async function hmacHex(secret: string, message: string): Promise<string> {
   const enc = new TextEncoder();

@@ -1,9 +1,10 @@
 // Service worker entry: a flat list of top-level registrations. MV3 wakes a stopped worker only for
 // events whose listeners exist when the script first runs, so every listener is registered here,
-// synchronously (issue 11, finding 3: navigation and tab events used to be registered lazily, and a
+// synchronously (navigation and tab events used to be registered lazily, and a
 // stopped worker stayed blind until the 30 s alarm). The worker is disposable: the connection is
 // rebuilt at once on every wake, and nothing that matters lives only here.
 import { BridgeConnection } from './bridge-connection';
+import './closed-tabs';
 import { runAction } from './dispatch';
 import { onBridgeMessage, registerPanelRelay } from './panel-relay';
 import { installTabWatchListeners } from './tab-watch';

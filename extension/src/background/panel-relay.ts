@@ -1,4 +1,4 @@
-// The worker's side of the person's UI (issue 10): the side panel (toolbar icon or Alt+Shift+B),
+// The worker's side of the person's UI: the side panel (toolbar icon or Alt+Shift+B),
 // the "Ask the agent about this" context-menu item, the in-page overlay's Stop, and the bridge
 // messages meant for the person (task_progress, agent_sessions, errors about tasks). Registered
 // synchronously at top level from index.ts (MV3: a worker woken by an event sees only listeners that

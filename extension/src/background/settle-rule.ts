@@ -35,7 +35,7 @@ export function noChangeNotice(ms: number): string {
 
 /**
  * Actions whose answer comes from the page: when the page goes away before answering, nothing was
- * observed, so they must fail (issue 11, finding 1: wait_for used to report "caused a navigation"
+ * observed, so they must fail (wait_for used to report "caused a navigation"
  * as success while its condition was never met).
  */
 export const ANSWER_REQUIRED = new Set<string>(['wait_for', 'get', 'is', 'extract_content', 'get_dropdown_options', 'scroll_to_text']);
@@ -57,7 +57,7 @@ export const SETTLE_OPTIONS_KEY = 'settle_options';
 
 /**
  * Defaults < chrome.storage.local settle_options < the action message's settle.
- * The no-change watch (issue 11, finding 7): by default an action answers as soon as the page has
+ * The no-change watch: by default an action answers as soon as the page has
  * settled, and the watch for a first change goes on in the background; when no_change_timeout_ms
  * passes with no change, the seed 002 notice rides on the tab's next result (takeDeferred). A caller
  * that sets no_change_timeout_ms itself (the seed 002 flow wanting the notice in the action's own
@@ -81,6 +81,16 @@ export function watchInBackground(tabId: number, frameId: number, s: ResolvedSet
     const drained = prev ? { api_activity: [...prev.drained.api_activity, ...w.drained.api_activity].slice(-50), dialogs: [...prev.drained.dialogs, ...w.drained.dialogs], dialog_count: prev.drained.dialog_count + w.drained.dialog_count, pending: w.drained.pending } : w.drained;
     deferred.set(tabId, { notice: w.changed ? (prev?.notice ?? null) : noChangeNotice(watchMs), drained });
   });
+}
+
+/** Drops what a background watch left for a closed tab (closed-tabs.ts). */
+export function forgetDeferred(tabId: number): void {
+  deferred.delete(tabId);
+}
+
+/** Whether a background watch left something for this tab's next result (closed-tabs.ts, tests). */
+export function deferredHeldFor(tabId: number): number {
+  return deferred.has(tabId) ? 1 : 0;
 }
 
 /** The notice and activity a background watch left for this tab's next result (taken once). */

@@ -1,9 +1,9 @@
 /// <reference types="chrome" />
-// The last few states of each tab, so that get_state `since` can answer with a state_delta (issue 13
-// item 3). Memory only: a restarted worker has none and answers full states (reason unknown_state),
+// The last few states of each tab, so that get_state `since` can answer with a state_delta.
+// Memory only: a restarted worker has none and answers full states (reason unknown_state),
 // and state ids carry a per-run nonce so an id of an earlier run never names a state of this one.
 // A tab's states are dropped when its top frame commits a new document (the refs start over there)
-// and when the tab closes. Bounded: STATES_PER_TAB + ASKED_PER_TAB per tab, MAX_TABS tabs, MAX_ELEMENTS elements in all.
+// and when the tab closes (closed-tabs.ts). Bounded: STATES_PER_TAB + ASKED_PER_TAB per tab, MAX_TABS tabs, MAX_ELEMENTS elements in all.
 import type { ActionResultMessage, SimplifiedState, StateDelta } from '../../../schemas/generated/protocol';
 import { diffStates, jsonBytes } from '../../../schemas/lib/state-delta';
 
@@ -39,11 +39,18 @@ function listen(): void {
     while (navigatedAway.size > 200) navigatedAway.delete(navigatedAway.keys().next().value as string);
     byTab.delete(d.tabId);
   });
-  chrome.tabs?.onRemoved.addListener((tabId) => {
-    byTab.delete(tabId);
-  });
 }
 listen();
+
+/** Drops a closed tab's states (closed-tabs.ts). */
+export function forgetTabStates(tabId: number): void {
+  byTab.delete(tabId);
+}
+
+/** How many states this tab has kept (closed-tabs.ts, tests). */
+export function statesHeldFor(tabId: number): number {
+  return byTab.get(tabId)?.length ?? 0;
+}
 
 /** Gives `state` its state_id and keeps it as a base for later deltas of the tab (asked: a get_state answer). */
 export function rememberState(tabId: number, state: SimplifiedState, asked = false): string {

@@ -1,9 +1,9 @@
-// Assembles the simplified_state of a tab from every frame (issue 3 "Frames and shadow DOM"): the
+// Assembles the simplified_state of a tab from every frame, through iframes and shadow DOM: the
 // top frame's content script walks its document and reports each iframe it meets as a placeholder
 // carrying the iframe's chrome frame id (chrome.runtime.getFrameId); the worker snapshots those
 // frames (in parallel, each with a time cap), splices their items in at the iframe's place, numbers
-// `index` across frames (contract B), prefixes element ids with their frame (contract A), shifts
-// bounds by the iframe offsets, and remembers the index -> element_id map of the tab in
+// `index` across frames (1-based, one sequence for the tab), prefixes element ids with their
+// frame, shifts bounds by the iframe offsets, and remembers the index -> element_id map of the tab in
 // chrome.storage.session (the worker is disposable).
 import type { ActionableElement, DomElementNode, DomNode, ErrorInfo, FrameInfo, GetStateParams, SimplifiedState, TextItem, Truncation } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/errors';
@@ -366,7 +366,7 @@ function stitch(node: FrameNode, offset: { x: number; y: number }, parentIndex: 
 }
 
 /**
- * Splices child frame trees under their iframe (dom_tree, contract F) and numbers highlight_index
+ * Splices child frame trees under their iframe (dom_tree, browser_use's tree) and numbers highlight_index
  * as browser_use's buildDomTree.js does: one 0-based counter in document order, an iframe's
  * elements right after the elements before that iframe. Element ids get their frame prefix.
  * `highlights` collects, per frame, the tab-wide index of each local highlight (local order), for
@@ -544,7 +544,7 @@ function anyTextCut(n: FrameNode): boolean {
 }
 
 /**
- * The element id that `index` named in the tab's latest state (contract B), or null when that
+ * The element id that `index` named in the tab's latest state (1-based, across frames), or null when that
  * state had no such index (or no state was taken in this tab yet).
  */
 export async function elementIdForIndex(tabId: number, index: number): Promise<string | null> {
@@ -555,7 +555,12 @@ export async function elementIdForIndex(tabId: number, index: number): Promise<s
   return got?.ids?.[index - 1] ?? null;
 }
 
-/** Forget a closed tab's index map. */
+/** How many per-tab entries this module keeps for the tab: index map (memory, last stored), dom_tree highlights (closed-tabs.ts, tests). */
+export function indexHeldFor(tabId: number): number {
+  return (latestIndex.has(tabId) ? 1 : 0) + (persistedIndex.has(tabId) ? 1 : 0) + (latestHighlights.has(tabId) ? 1 : 0);
+}
+
+/** Forgets a closed tab's index map (memory and storage.session), highlights and frame requests (closed-tabs.ts). */
 export async function forgetTabState(tabId: number): Promise<void> {
   latestIndex.delete(tabId);
   persistedIndex.delete(tabId);

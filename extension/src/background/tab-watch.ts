@@ -115,7 +115,7 @@ let onBrowserEvent: () => void = () => undefined;
 /**
  * One set of chrome.webNavigation / chrome.tabs listeners for the worker's life, fanned out to the
  * watches of running actions: adding and removing filtered listeners per action costs IPC to the
- * browser process on the hot path. index.ts calls this at the top level (issue 11, finding 3): only
+ * browser process on the hot path. index.ts calls this at the top level: only
  * listeners registered while the worker script first runs wake a stopped worker, and a woken
  * worker reconnects to the bridge at once (`wake`), instead of staying blind until the 30 s alarm.
  */

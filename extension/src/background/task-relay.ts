@@ -1,4 +1,4 @@
-// Tasks a person gives from the side panel (contract H, seed 004 phase 2, seed 002 SEND COMMAND):
+// Tasks a person gives from the side panel (user_task_submission / task_progress; seed 004 phase 2, seed 002 SEND COMMAND):
 // user_task_submission with the context bundle goes to the bridge; each task_progress that comes back
 // is appended to the task's log in chrome.storage.local (the panel renders it live, and past tasks
 // survive restarts); Stop and redirect go out as task_control. With no task-accepting agent the bridge

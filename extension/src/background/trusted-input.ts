@@ -4,7 +4,7 @@
 import type { PrepareRequest } from '../shared/internal-messages';
 import type { TrustedInputRequest } from '../shared/trusted-input';
 
-import { keyForChar, modifierKey, needsShift, parseChord, type KeyDef, type Modifier } from '../content/interaction/keys';
+import { keyForChar, modifierKey, needsShift, parseChord, type KeyDef, type Modifier } from '../shared/keys';
 
 type Debuggee = chrome.debugger.Debuggee;
 const PROTOCOL = '1.3';

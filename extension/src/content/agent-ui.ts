@@ -1,10 +1,11 @@
-// The page side of the person's UI (issue 10), in every frame:
+// The page side of the person's UI, in every frame:
 //   - the overlay "Agent is controlling this tab" with Stop, in the top frame of a tab an agent holds.
-//     Marked data-browser-agent-ui, so snapshots never list it (walk.ts skips it) and hit tests never
-//     count it as covering an element (walk.ts, actionability.ts); the bar itself has
+//     Marked as our own UI (shared/agent-ui-marker.ts), so snapshots never list it and the hit test
+//     (content/interaction/hit-test.ts) looks through it; the bar itself has
 //     pointer-events: none, only its Stop button takes clicks. A closed shadow root keeps the page's
 //     CSS out and the page's scripts from reading it.
 //   - the element under the pointer at the last right-click, for "Ask the agent about this".
+import { AGENT_UI_ATTR, AGENT_UI_OVERLAY } from '../shared/agent-ui-marker';
 import { UI_CHANNEL, type UiRequest } from '../shared/panel-messages';
 
 declare global {
@@ -69,7 +70,7 @@ function showOverlay(agent: string, task: string | null | undefined): void {
   if (window.top !== window) return;
   if (!overlay) {
     const host = document.createElement('div');
-    host.setAttribute('data-browser-agent-ui', 'overlay');
+    host.setAttribute(AGENT_UI_ATTR, AGENT_UI_OVERLAY);
     host.setAttribute('aria-hidden', 'true');
     // Fixed, on top, transparent to the pointer except the Stop button.
     host.style.cssText = 'all: initial; position: fixed; left: 12px; bottom: 12px; z-index: 2147483647; pointer-events: none;';

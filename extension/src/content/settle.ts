@@ -8,6 +8,7 @@
 import type { ApiCall, DialogRecord } from '../../../schemas/generated/protocol';
 import type { MainToIsolated } from '../shared/page-link';
 import type { Drained, SettleReport, SettleWaitParams } from '../shared/settle-messages';
+import { isAgentUi, isAgentUiRoot } from '../shared/agent-ui-marker';
 
 const LOG_MAX = 50;
 
@@ -62,8 +63,8 @@ const MAX_CONTROLS = 500;
 
 /**
  * What the DOM does not show: properties (a checkbox's `checked` set by a handler, a value set by
- * script), the selection and the scroll position. Compared against the state at `begin` (issue 11,
- * finding 7: these used to count as "no change" and hold the result for 15 s).
+ * script), the selection and the scroll position. Compared against the state at `begin` (these used to
+ * count as "no change" and hold the result for 15 s).
  */
 function propertyFingerprint(): string {
   const parts: string[] = [];
@@ -95,7 +96,7 @@ export class SettleTracker {
 
   constructor(private readonly activity: PageActivity) {
     // Events that are effects although they need not mutate the DOM: a typed value, a toggled
-    // checkbox, a moved focus or selection, a scrolled container (issue 11, finding 7).
+    // checkbox, a moved focus or selection, a scrolled container.
     const mark = () => {
       if (!this.observer) return;
       this.otherEffect = true;
@@ -239,10 +240,10 @@ export async function waitForSettle(): Promise<{ settled: boolean; elapsedMs: nu
   return { settled: true, elapsedMs: 0, mutated: false };
 }
 
-const isAgentUi = (n: Node) => n instanceof Element && n.hasAttribute('data-browser-agent-ui');
+const isAgentUiNode = (n: Node) => n instanceof Element && isAgentUiRoot(n);
 function isAgentUiRecord(r: MutationRecord): boolean {
-  if (r.target instanceof Element && r.target.closest('[data-browser-agent-ui]')) return true;
+  if (r.target instanceof Element && isAgentUi(r.target)) return true;
   if (r.type !== 'childList') return false;
   const nodes = [...r.addedNodes, ...r.removedNodes];
-  return nodes.length > 0 && nodes.every(isAgentUi);
+  return nodes.length > 0 && nodes.every(isAgentUiNode);
 }

@@ -1,4 +1,4 @@
-// Resolves a target (contract C: exactly one of element_id, index, role [+ name, exact], selector)
+// Resolves a target (a target names exactly one of element_id, index, role [+ name, exact], selector)
 // to one element of this frame. The worker routes element ids of subframes ("f7e3") and indexes to
 // the owning frame and rewrites them to the local ref ("e3") before calling the page (see
 // background/targets.ts); this file never guesses across frames, so it cannot act on the wrong element.
@@ -15,6 +15,7 @@ import type { PageContext } from './actions/registry';
 import { allElements, composedParent, describe, isVisible, queryAllDeep } from './interaction/dom';
 import { accessibleName } from './snapshot/accname';
 import { roleOf } from './snapshot/roles';
+import { isAgentUi } from '../shared/agent-ui-marker';
 
 /** The target fields every element action's params carry (schemas/v1/defs/target.json). */
 export type TargetParams = Target;
@@ -38,13 +39,6 @@ const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 export function nameMatches(actual: string, wanted: string, exact: boolean): boolean {
   return exact ? norm(actual) === norm(wanted) : norm(actual).toLowerCase().includes(norm(wanted).toLowerCase());
-}
-
-/** The browser agent's own UI on the page (data-browser-agent-ui, also across shadow roots): never
- * a target, never listed, and the hit test sees through it (issue 11, finding 6). */
-export function isAgentUi(el: Element): boolean {
-  for (let n: Element | null = el; n; n = composedParent(n)) if (n.hasAttribute('data-browser-agent-ui')) return true;
-  return false;
 }
 
 /** Hidden from the accessibility tree: aria-hidden on it or an ancestor, or not rendered. */

@@ -3,7 +3,7 @@
 // makes the worker reconnect (chrome.storage.onChanged in bridge-connection.ts); the connection
 // status below the title is the worker's (connection-status.ts), so a wrong secret or port shows as
 // such instead of "Saved.".
-import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../background/config';
+import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../shared/config';
 import { DEFAULT_DIALOG_POLICY, type DialogPolicy } from '../shared/page-link';
 import { PANEL_KEYS, SETTING_KEYS, type ConnectionStatus, type SavedTool } from '../shared/panel-messages';
 

@@ -32,7 +32,8 @@ export interface FrameSnapshot {
   frames: FrameChild[];
   /** Document order of all items: one char each, 'e' element, 't' text, 'f' frame (consumed in order from the three arrays). */
   order: string;
-  /** Pruned DOM tree (contract F), only when asked: <body> for the top frame, <html> for child frames. An iframe node to stitch carries frame_id = -(k+1) for frames[k] until the worker puts the real id. */
+  /** Pruned DOM tree in browser_use's form (state.dom_tree), only when asked: <body> for the top
+   * frame, <html> for child frames. An iframe node to stitch carries frame_id = -(k+1) for frames[k] until the worker puts the real id. */
   tree?: DomNode;
   scroll: Point;
   viewport: Size;

@@ -1,10 +1,10 @@
-// The side panel (issue 10): connection state with what to do next, pairing, a task box with the
+// The side panel: connection state with what to do next, pairing, a task box with the
 // page's context, the running task's live step log with Stop and "send command" (seed 002), agents
 // with their tabs (release / disconnect), past tasks. Renders from chrome.storage (written by the
 // worker: panel-relay.ts, connection-status.ts, task-relay.ts) and follows its changes; commands go
 // to the worker with chrome.runtime.sendMessage.
 import type { AgentSessionInfo, BackendConnectorInfo, ContextElement } from '../../../schemas/generated/protocol';
-import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../background/config';
+import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../shared/config';
 import { PANEL_KEYS, type ConnectionStatus, type PanelRequest, type PanelResponse, type TaskLogEntry, type TaskRecord } from '../shared/panel-messages';
 import { pairWithCode, pairWithSecret } from './pair';
 

@@ -2,7 +2,7 @@
 // the bridge's POST /pair (bridge/src/pairing-http.ts), or store a pasted secret. Either way the
 // secret lands in chrome.storage.local (it survives browser restarts) and the worker reconnects at
 // once (bridge-connection.ts watches those keys).
-import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../background/config';
+import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../shared/config';
 
 export const BRIDGE_URL_RE = /^ws:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/extension$/;
 

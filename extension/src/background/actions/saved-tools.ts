@@ -1,5 +1,5 @@
 // Seed 002's saved Tools: chrome.storage.local key saved_tools = Array<{name: string, url: string}>.
-// The settings UI (side panel / options, issue 10) writes it; open_tool and list_tools read it.
+// The settings UI (side panel / options) writes it; open_tool and list_tools read it.
 export const SAVED_TOOLS_KEY = 'saved_tools';
 
 export interface SavedTool {

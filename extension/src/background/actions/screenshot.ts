@@ -1,5 +1,6 @@
 import type { ScreenshotParams } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
+import { AGENT_UI_ATTR, AGENT_UI_HIGHLIGHTS, AGENT_UI_SELECTOR } from '../../shared/agent-ui-marker';
 import { CONTENT_CHANNEL } from '../../shared/internal-messages';
 import { sendToContent } from '../content-channel';
 import { highlightsOf } from '../state';
@@ -53,23 +54,26 @@ async function captureWithinQuota(windowId: number): Promise<string> {
   }
 }
 
+/** Our own UI in the page except browser_use's numbered boxes, which the agent asked for. */
+const OUR_LABEL = `${AGENT_UI_SELECTOR}:not([${AGENT_UI_ATTR}="${AGENT_UI_HIGHLIGHTS}"])`;
+
 /**
  * Runs in every frame of the tab (chrome.scripting serializes it: self-contained). While `on`:
  * card, CVC, one-time-code and PIN fields are drawn masked (privacy.ts maskSecretFields, reached
- * through the content script's global), and our own page UI (the "Agent is controlling this tab"
- * label; not browser_use's numbered boxes, which the agent asked for) is hidden, so the model sees
+ * through the content script's global), and our own page UI (ourLabel: the "Agent is controlling
+ * this tab" label; not browser_use's numbered boxes, which the agent asked for) is hidden, so the model sees
  * the page as browser_use on Playwright would. Answers -1 when the frame's content script has not
  * started yet (a page opened a moment ago): the caller injects it and asks again, because a
  * screenshot must never show a card number it could have masked.
  */
-function frameForCapture(on: boolean): Promise<number> {
+function frameForCapture(on: boolean, ourLabel: string): Promise<number> {
   const HIDDEN = 'data-bux-capture-hidden';
   let changed = 0;
   // The label may be shown while the picture is taken (the lease that shows it is announced
   // asynchronously): agent-ui.ts reads this flag and adds it hidden.
   (globalThis as { __buxCapturing?: boolean }).__buxCapturing = on;
   if (on) {
-    for (const el of document.querySelectorAll<HTMLElement>('[data-browser-agent-ui]:not([data-browser-agent-ui="highlights"])')) {
+    for (const el of document.querySelectorAll<HTMLElement>(ourLabel)) {
       el.setAttribute(HIDDEN, '');
       el.style.setProperty('visibility', 'hidden', 'important');
       changed++;
@@ -94,7 +98,8 @@ function frameForCapture(on: boolean): Promise<number> {
 }
 
 async function prepareFrames(tabId: number, on: boolean): Promise<void> {
-  const run = (target: chrome.scripting.InjectionTarget) => chrome.scripting.executeScript({ target, func: frameForCapture, args: [on] }).catch(() => []);
+  const run = (target: chrome.scripting.InjectionTarget) =>
+    chrome.scripting.executeScript({ target, func: frameForCapture, args: [on, OUR_LABEL] }).catch(() => []);
   const results = await run({ tabId, allFrames: true });
   if (!on) return;
   const missing = results.filter((r) => r.result === -1).map((r) => r.frameId);

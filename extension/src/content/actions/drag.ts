@@ -4,12 +4,13 @@
 // dragstart, drag, dragenter/dragover on the drop target, drop (if dragover was cancelled), dragend,
 // with one DataTransfer shared by all of them, as Chrome does for a real drag.
 import type { DragAndDropParams } from '../../../../schemas/generated/protocol';
-import { HOVER_CHECKS, POINTER_CHECKS, hitTest, type Point } from '../interaction/actionability';
+import { HOVER_CHECKS, POINTER_CHECKS, type Point } from '../interaction/actionability';
 import { nextFrame } from '../interaction/dom';
 import { pointerDown, pointerMove } from '../interaction/pointer';
 import { hasTarget, type TargetParams } from '../target';
 import { fail, label, ok, prepare } from './common';
 import type { PageHandler } from './registry';
+import { deepElementAt } from '../interaction/hit-test';
 
 function isDraggable(el: Element): boolean {
   for (let n: Element | null = el; n; n = n.parentElement) {
@@ -42,7 +43,7 @@ export const dragAndDrop: PageHandler = async (ctx, raw) => {
     sourceLabel = label(r.id, r.el);
   } else if (p.from_point) {
     from = p.from_point;
-    const hit = hitTest(from.x, from.y);
+    const hit = deepElementAt(from.x, from.y);
     if (!hit) return fail('TARGET_ELEMENT_NOT_FOUND', `Nothing is at (${from.x}, ${from.y}) to drag from; the point is outside the viewport. Use viewport coordinates or a source element.`, { reason: 'no_element_at_point' });
     source = hit;
     sourceLabel = `(${from.x}, ${from.y})`;
@@ -78,7 +79,7 @@ export const dragAndDrop: PageHandler = async (ctx, raw) => {
   }
   for (let i = 1; i <= steps; i++) {
     const pt = { x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps };
-    const under = hitTest(pt.x, pt.y) ?? document.body;
+    const under = deepElementAt(pt.x, pt.y) ?? document.body;
     if (html5) {
       dragEvent('drag', source, pt, dt);
       if (under !== over) {
@@ -93,7 +94,7 @@ export const dragAndDrop: PageHandler = async (ctx, raw) => {
     }
     await nextFrame();
   }
-  const end = hitTest(to.x, to.y) ?? document.body;
+  const end = deepElementAt(to.x, to.y) ?? document.body;
   if (html5) {
     if (accepted) dragEvent('drop', end, to, dt);
     else if (over) dragEvent('dragleave', over, to, dt, false);

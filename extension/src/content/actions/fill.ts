@@ -83,7 +83,7 @@ export function filledResult(el: Element, id: string): Record<string, unknown> {
 
 export const fill: PageHandler = (ctx, raw) => {
   const p = raw as FillParams;
-  // The message goes to LLM transcripts and logs: a sensitive field's value is never echoed (issue 11).
+  // The message goes to LLM transcripts and logs: a sensitive field's value is never echoed.
   return replace(ctx, p, p.value, (el) => {
     if (p.value === '') return 'Emptied';
     const reason = sensitiveReason(el, DEFAULT_PRIVACY);

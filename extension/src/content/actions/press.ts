@@ -4,7 +4,7 @@
 import type { PressParams, SendKeysParams } from '../../../../schemas/generated/protocol';
 import { composedContains, deepActiveElement } from '../interaction/dom';
 import { focusedDescription, pressChord, typeText } from '../interaction/keyboard';
-import { parseChord } from '../interaction/keys';
+import { parseChord } from '../../shared/keys';
 import { hasTarget } from '../target';
 import { fail, label, ok, prepare } from './common';
 import type { PageHandler } from './registry';

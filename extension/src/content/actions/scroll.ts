@@ -2,11 +2,12 @@
 // scroll_to), an element into view, and to a text (browser_use scroll_to_text). Scrolls are
 // instant so the result reports where the page ended up.
 import type { ScrollIntoViewParams, ScrollParams, ScrollToParams, ScrollToTextParams } from '../../../../schemas/generated/protocol';
-import { hitTest, waitForActionable } from '../interaction/actionability';
+import { waitForActionable } from '../interaction/actionability';
 import { composedParent, inViewport, isVisible, nextFrame } from '../interaction/dom';
 import { hasTarget, resolveTarget } from '../target';
 import { label, ok } from './common';
 import type { PageHandler } from './registry';
+import { deepElementAt } from '../interaction/hit-test';
 
 const pos = (el: Element | null) => (el ? { scroll_x: Math.round(el.scrollLeft), scroll_y: Math.round(el.scrollTop) } : { scroll_x: Math.round(window.scrollX), scroll_y: Math.round(window.scrollY) });
 
@@ -55,7 +56,7 @@ export const scroll: PageHandler = async (ctx, raw) => {
 };
 
 function scrollContainerAtCentre(vertical: boolean): Element | null {
-  let n: Element | null = hitTest(window.innerWidth / 2, window.innerHeight / 2);
+  let n: Element | null = deepElementAt(window.innerWidth / 2, window.innerHeight / 2);
   for (; n && n !== document.documentElement && n !== document.body; n = composedParent(n)) {
     const style = getComputedStyle(n);
     const overflow = vertical ? style.overflowY : style.overflowX;

@@ -1,7 +1,7 @@
 // browser_use's element tree for this document, computed the way its own buildDomTree.js computes
 // it under Playwright (browser_use 0.1.48 and 0.1.40, python package browser_use/dom/buildDomTree.js;
 // MIT licensed), so that the real DOMElementNode.clickable_elements_to_string prints the same lines
-// with the same 0-based indexes (issue 9). Every rule below is that file's rule, kept as it is even
+// with the same 0-based indexes. Every rule below is that file's rule, kept as it is even
 // where it looks odd (e.g. `hasAttribute('aria-')`, the empty-anchor skip after the index was used),
 // because the prompt must match line for line. Differences that an extension cannot or should not
 // copy are named in MIGRATION.md ("Prompt parity with browser_use on Playwright"):
@@ -18,7 +18,10 @@
 import type { DomElementNode, DomNode } from '../../../../schemas/generated/protocol';
 import type { RefRegistry } from '../refs';
 import { maskPii, redactedMarker, sensitiveReason, type PrivacyOptions } from '../snapshot/privacy';
-import { shadowRootOf } from '../snapshot/walk';
+import { isAgentUiRoot } from '../../shared/agent-ui-marker';
+import { topElementAt } from '../interaction/hit-test';
+import { shadowRootOf } from '../shadow-root';
+import { segmentFromDom } from '../xpath';
 
 export type Flavor = '0.1.48' | '0.1.40';
 
@@ -130,19 +133,7 @@ export class BrowserUseTree {
     while (cur) {
       const parent: Node | null = cur.parentNode;
       if (parent instanceof ShadowRoot) break;
-      const tag = cur.nodeName.toLowerCase();
-      let seg = tag;
-      if (this.v40) {
-        let i = 0;
-        for (let s = cur.previousSibling; s; s = s.previousSibling) if (s.nodeType === 1 && s.nodeName === cur.nodeName && !isOurUi(s as Element)) i++;
-        if (i > 0) seg = `${tag}[${i + 1}]`;
-      } else if (cur.parentElement) {
-        // Our own UI (the controlled-tab overlay, appended last to <body>) is not a sibling real
-        // browser_use would see: counting it turned html/body/div into html/body/div[1].
-        const same = [...cur.parentElement.children].filter((s) => s.nodeName.toLowerCase() === tag && (s === cur || !isOurUi(s)));
-        if (same.length > 1) seg = `${tag}[${same.indexOf(cur) + 1}]`;
-      }
-      segs.unshift(seg);
+      segs.unshift(segmentFromDom(cur, this.v40));
       cur = parent && parent.nodeType === 1 ? (parent as Element) : null;
     }
     const out = segs.join('/');
@@ -212,12 +203,12 @@ export class BrowserUseTree {
     const root = el.getRootNode();
     try {
       if (root instanceof ShadowRoot) {
-        const top = topAt(root, x, y);
+        const top = topElementAt(root, x, y);
         if (!top) return false;
         for (let cur: Element | null = top; cur; cur = cur.parentElement) if (cur === el) return true;
         return false;
       }
-      const top = topAt(document, x, y);
+      const top = topElementAt(document, x, y);
       if (!top) return false;
       for (let cur: Element | null = top; cur && cur !== document.documentElement; cur = cur.parentElement) if (cur === el) return true;
       return false;
@@ -318,7 +309,7 @@ export class BrowserUseTree {
     }
     if (n.nodeType !== 1) return null;
     const el = n as Element;
-    if (el.id === HIGHLIGHT_CONTAINER_ID || el.hasAttribute('data-browser-agent-ui')) return null;
+    if (el.id === HIGHLIGHT_CONTAINER_ID || isAgentUiRoot(el)) return null;
     const tag = el.localName;
     if (!ALWAYS_ACCEPT.has(tag) && LEAF_DENY.has(tag)) return null;
     if (this.exp !== -1) {
@@ -405,19 +396,4 @@ export class BrowserUseTree {
 /** The tree of this document in browser_use's form (see the file comment). */
 export function buildBrowserUseTree(refs: RefRegistry, opts: TreeOptions): BuiltTree {
   return new BrowserUseTree(refs, opts).build();
-}
-
-/**
- * The topmost element at a point, looking through our own UI (data-browser-agent-ui: the "Agent is
- * controlling this tab" overlay, highlight boxes). Real browser_use on Playwright has no such overlay,
- * so an element under it is still "top" for the prompt, as it is for our actionability hit test.
- */
-function topAt(root: Document | ShadowRoot, x: number, y: number): Element | null {
-  const top = root.elementFromPoint(x, y);
-  if (!top || !top.closest('[data-browser-agent-ui]')) return top;
-  return root.elementsFromPoint(x, y).find((e) => !e.closest('[data-browser-agent-ui]')) ?? null;
-}
-
-function isOurUi(el: Element): boolean {
-  return el.hasAttribute('data-browser-agent-ui');
 }

@@ -2,8 +2,10 @@
 // that "bounding boxes with labels correspond to element indexes". Drawn like buildDomTree.js 0.1.48
 // highlightElement (one 2px box per client rect in the index's colour with a 10% fill, one label
 // at the top right of the first rect, inside a fixed full-viewport container with pointer-events
-// none), but marked data-browser-agent-ui (no snapshot or dom_tree ever lists it) and removed right
-// after the capture instead of staying in the person's page until the next state.
+// none), but marked as our own UI (shared/agent-ui-marker.ts: no snapshot or dom_tree ever lists
+// it) and removed right after the capture instead of staying in the person's page until the next state.
+import { AGENT_UI_ATTR, AGENT_UI_HIGHLIGHTS } from '../../shared/agent-ui-marker';
+
 const COLORS = ['#FF0000', '#00FF00', '#0000FF', '#FFA500', '#800080', '#008080', '#FF69B4', '#4B0082', '#FF4500', '#2E8B57', '#DC143C', '#4682B4'];
 
 /** This frame's indexed elements of its latest dom_tree, in local highlight order (weakly held). */
@@ -18,7 +20,7 @@ export function rememberHighlights(els: Element[]): void {
 export function drawHighlights(indexes: number[]): number {
   removeHighlights();
   const root = document.createElement('div');
-  root.setAttribute('data-browser-agent-ui', 'highlights');
+  root.setAttribute(AGENT_UI_ATTR, AGENT_UI_HIGHLIGHTS);
   root.setAttribute('aria-hidden', 'true');
   Object.assign(root.style, { position: 'fixed', pointerEvents: 'none', top: '0', left: '0', width: '100%', height: '100%', zIndex: '2147483640', backgroundColor: 'transparent' });
   const frag = document.createDocumentFragment();
@@ -63,5 +65,5 @@ export function drawHighlights(indexes: number[]): number {
 export function removeHighlights(): void {
   container?.remove();
   container = null;
-  for (const stale of document.querySelectorAll('[data-browser-agent-ui="highlights"]')) stale.remove();
+  for (const stale of document.querySelectorAll(`[${AGENT_UI_ATTR}="${AGENT_UI_HIGHLIGHTS}"]`)) stale.remove();
 }

@@ -8,8 +8,8 @@ import type { ErrorInfo } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import type { PageContext } from '../actions/registry';
 import { composedContains, composedParent, contentBoxIfEmpty, describe, inViewport, isVisible, nextFrame } from './dom';
-import { shadowRootOf } from '../snapshot/walk';
-import { isAgentUi } from '../target';
+import { isAgentUi } from '../../shared/agent-ui-marker';
+import { deepElementAt } from './hit-test';
 
 export type Check = 'visible' | 'stable' | 'enabled' | 'editable' | 'receives_events';
 
@@ -51,22 +51,6 @@ export function isEditable(el: Element): boolean {
   return isTextEditableKind(el) && !isDisabled(el) && !isReadOnly(el);
 }
 
-/** The element at a viewport point, descending into open and closed shadow roots (a closed root's
- * host would otherwise count as covering its own content). */
-export function hitTest(x: number, y: number): Element | null {
-  // Our own UI (data-browser-agent-ui) never covers the page for the agent: look through it. Only
-  // then elementsFromPoint: it lists elements with boxes only, so the text of a display:contents
-  // button would hit <body> there, where elementFromPoint answers the button itself.
-  let hit = document.elementFromPoint(x, y);
-  if (hit && isAgentUi(hit)) hit = document.elementsFromPoint(x, y).find((e) => !isAgentUi(e)) ?? null;
-  for (let root = hit ? shadowRootOf(hit) : null; hit && root; root = shadowRootOf(hit)) {
-    const inner = root.elementFromPoint(x, y);
-    if (!inner || inner === hit) break;
-    hit = inner;
-  }
-  return hit;
-}
-
 /**
  * The element's box: its border box, or for an element without one (`display: contents`, or a
  * zero-size element whose content overflows visibly, e.g. a link around an absolutely positioned
@@ -105,7 +89,7 @@ function pointOnShape(el: Element, belongs: (hit: Element | null) => boolean): {
   for (const fy of steps) {
     for (const fx of steps) {
       const point = { x: Math.round((left + (right - left) * fx) * 100) / 100, y: Math.round((top + (bottom - top) * fy) * 100) / 100 };
-      const hit = hitTest(point.x, point.y);
+      const hit = deepElementAt(point.x, point.y);
       if (belongs(hit)) return { point, hit: hit as Element };
     }
   }
@@ -117,7 +101,7 @@ function hitBelongsTo(el: Element, hit: Element | null): boolean {
   if (!hit) return false;
   if (composedContains(el, hit)) return true;
   // Our own UI (the "Agent is controlling this tab" overlay, content/agent-ui.ts) never blocks an agent.
-  if (hit.closest('[data-browser-agent-ui]')) return true;
+  if (isAgentUi(hit)) return true;
   const labels = (el as HTMLInputElement).labels;
   if (labels) for (const l of labels) if (composedContains(l, hit)) return true;
   return false;
@@ -264,7 +248,7 @@ export async function waitForActionable(ctx: PageContext, el: Element, elementId
       if (isReadOnly(el)) return { check: 'editable', detail: { reason: 'readonly' } };
     }
     let point = actionPoint(el);
-    let hit = hitTest(point.x, point.y);
+    let hit = deepElementAt(point.x, point.y);
     if (active.includes('receives_events') && !hitBelongsTo(el, hit)) {
       // The centre fell on the element's own ancestor (a rotated link's wrapper): find a point on its shape.
       const onShape = hit && composedContains(hit, el) ? pointOnShape(el, (h) => hitBelongsTo(el, h)) : null;

@@ -7,7 +7,7 @@
 // arrows/Home/End (caret), Space (clicks a focused button/checkbox/radio on keyup).
 import { composedParent, deepActiveElement, isVisible, sleep } from './dom';
 import { deleteText, fireChange, fireInput, insertText, isTextField, moveCaret, selectAll } from './editing';
-import { insertedText, keyForChar, modifierKey, needsShift, type Chord, type KeyDef, type Modifier } from './keys';
+import { insertedText, keyForChar, modifierKey, needsShift, type Chord, type KeyDef, type Modifier } from '../../shared/keys';
 
 function keyEvent(type: string, target: Element, def: KeyDef, mods: readonly Modifier[], repeat = false): boolean {
   const charCode = type === 'keypress' ? (def.text ? def.text.charCodeAt(0) : 0) : 0;

@@ -4,7 +4,7 @@
 //   press: pointerdown, mousedown, (focus), pointerup, mouseup, click | auxclick | contextmenu
 // Only `click` runs activation behaviour for untrusted events (links, checkboxes, submit buttons),
 // so focus is moved by hand after mousedown, as the browser's default action would.
-import type { Modifier } from './keys';
+import type { Modifier } from '../../shared/keys';
 import { deepActiveElement, focusableAncestor } from './dom';
 import type { Point } from './actionability';
 

@@ -1,4 +1,4 @@
-// Which elements are interactive (issue 3 "Which elements", seed 000 section 5, seed 004 "Criteria
+// Which elements are interactive (seed 000 section 5, seed 004 "Criteria
 // for Actionable") and what an agent can do with them: type, available_operations and states.
 import type { ElementStates, ElementType, Operation } from '../../../../schemas/generated/protocol';
 import { INTERACTIVE_ROLES } from './roles';

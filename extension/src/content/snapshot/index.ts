@@ -1,4 +1,4 @@
-// Page-side snapshot of one frame (issue 3). The walk lives in ./walk, the rules it applies in
+// Page-side snapshot of one frame (get_state's elements and text). The walk lives in ./walk, the rules it applies in
 // ./classify (interactivity, type, operations, states), ./roles (HTML-AAM), ./accname (accname 1.2),
 // ./privacy (redaction); xpaths (browser_use form) are built in ./walk. The worker stitches frames together.
 import type { GetStateParams } from '../../../../schemas/generated/protocol';
@@ -10,7 +10,8 @@ import { FRAME_TOKEN_KEY, Walker, type WalkMemory } from './walk';
 
 export { accessibleName } from './accname';
 export { roleOf } from './roles';
-export { deepActiveElement, isVisible, shadowRootOf } from './walk';
+export { deepActiveElement, isVisible } from './walk';
+export { shadowRootOf } from '../shadow-root';
 
 // is_new compares with the previous snapshot of the same document; one memory per registry (one
 // registry per document), kept outside the registry so its public API stays resolve/refFor.

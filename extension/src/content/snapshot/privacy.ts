@@ -1,4 +1,4 @@
-// The privacy filter, one for the whole product (issue 11, finding 2). Two layers:
+// The privacy filter, one for the whole product. Two layers:
 //   1. On the page, element-aware (this module's sensitiveReason and reading helpers), used by the
 //      snapshot, get (value/attribute/html/text), extract_content and the fill/type result messages:
 //        password fields: the value never leaves the page (always);
@@ -10,8 +10,10 @@
 //      redactCardNumbers over every string, so a card number printed as page text, echoed in an
 //      error or a message is caught whatever produced it.
 // Every redaction is reported (Redaction object or TextItem.redacted, or the visible marker), never
-// a silent blank. Pure functions only at module level: the worker bundle imports this file too.
-import type { Redaction } from '../../../../schemas/generated/protocol';
+// a silent blank. The worker's part (card numbers in free text) lives in shared/redaction.ts.
+import { isCardNumber, redactCardNumbers, redactedMarker } from '../../shared/redaction';
+
+export { isCardNumber, redactCardNumbers, redactedMarker };
 
 export interface PrivacyOptions {
   redactPii: boolean;
@@ -51,32 +53,6 @@ export function sensitiveReason(el: Element, opts: PrivacyOptions): SensitiveRea
   return null;
 }
 
-/** Luhn (ISO/IEC 7812) over 13 to 19 digits, spaces and dashes allowed between them. */
-export function isCardNumber(text: string): boolean {
-  const digits = text.replace(/[\s-]/g, '');
-  if (!/^\d{13,19}$/.test(digits)) return false;
-  if (/^(\d)\1+$/.test(digits)) return false; // 0000 0000 0000 0000 is a placeholder, not a card
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
-// 13-19 digits, optionally grouped by single spaces or dashes, not part of a longer digit run.
-const CARD_RUN = /(?<![\d.,-])\d(?:[ -]?\d){12,18}(?![\d,]|\.\d)/g;
-
-/** Replaces every Luhn-valid card number inside free text with the payment_card marker. */
-export function redactCardNumbers(text: string): string {
-  if (text.length < 13 || !/\d{4}/.test(text)) return text;
-  return text.replace(CARD_RUN, (m) => (isCardNumber(m) ? redactedMarker('payment_card') : m));
-}
-
 /** The value of a field as reading actions may show it: the marker when the field is sensitive. */
 export function readableValue(el: Element, value: string, opts: PrivacyOptions = DEFAULT_PRIVACY): { value: string; redacted: SensitiveReason | null } {
   const reason = sensitiveReason(el, opts);
@@ -108,7 +84,7 @@ export function readableHtml(el: Element, opts: PrivacyOptions = DEFAULT_PRIVACY
 const MASK_ATTR = 'data-bux-masked';
 
 /**
- * Screenshots (issue 11): while on, card, CVC, one-time-code and PIN fields of this document are
+ * Screenshots: while on, card, CVC, one-time-code and PIN fields of this document are
  * drawn as discs (password fields already are); returns how many fields were masked. The worker
  * turns it on right before capturing and off right after.
  */
@@ -167,4 +143,3 @@ export function maskPii(text: string): { text: string; kinds: ('email' | 'phone'
   return { text: out, kinds };
 }
 
-export const redactedMarker = (reason: Redaction['reason']) => `[redacted:${reason}]`;

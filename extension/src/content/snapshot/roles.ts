@@ -1,7 +1,7 @@
 // ARIA roles: the explicit role attribute (first token we know) or the implicit role per HTML-AAM
 // (https://www.w3.org/TR/html-aam-1.0/#html-element-role-mappings), the subset an agent acts on.
 
-/** Roles that make an element interactive (issue 3 / seed 000 section 5). */
+/** Roles that make an element interactive (seed 000 section 5). */
 export const INTERACTIVE_ROLES = new Set([
   'button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option',
   'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'treeitem', 'listbox', 'scrollbar', 'gridcell',

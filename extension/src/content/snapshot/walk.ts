@@ -2,9 +2,10 @@
 // closed; iframes recorded as placeholders the worker fills), in browser_use's order (shadow
 // children before light children). Per element it reads the computed style once and the bounding
 // rect at most once, only where something needs it; everything else (accessible name, hit test,
-// attributes, xpath) is computed only for the elements that end up listed. Subtrees that are hidden (display:none, inert, closed <details>, our own
-// data-browser-agent-ui) are never entered, and in viewport scope the rows/blocks that lie wholly
-// outside the expanded viewport are skipped with their subtree.
+// attributes, xpath) is computed only for the elements that end up listed. Subtrees that are hidden
+// (display:none, inert, closed <details>, our own UI: shared/agent-ui-marker.ts) are never entered,
+// and in viewport scope the rows/blocks that lie wholly outside the expanded viewport are skipped
+// with their subtree.
 import type { ActionableElement, DomNode, GetStateParams, Redaction, TextItem } from '../../../../schemas/generated/protocol';
 import type { FrameChild, FrameElement, FrameSnapshot, FrameText } from '../../shared/frame-snapshot';
 import type { RefRegistry } from '../refs';
@@ -14,6 +15,10 @@ import { elementType, isInteractiveByMarkup, operationsFor, statesOf } from './c
 import { maskPii, redactedMarker, sensitiveReason, type PrivacyOptions, type SensitiveReason } from './privacy';
 import { roleOf } from './roles';
 import { buildBrowserUseTree } from '../browser-use-tree/build';
+import { isAgentUiRoot } from '../../shared/agent-ui-marker';
+import { topElementAt } from '../interaction/hit-test';
+import { shadowRootOf } from '../shadow-root';
+import { countsAsSibling, segment } from '../xpath';
 import { rememberHighlights } from '../browser-use-tree/highlight';
 
 /** Key of the postMessage a parent frame sends its iframes during a snapshot. */
@@ -49,6 +54,8 @@ function valueOf(t: Element, tag: string): string | null {
 }
 /** xpath segments: up to this many element siblings are counted per ask; more are indexed once per parent. */
 const SCAN_SIBLINGS = 6;
+/** visitElement's answer for our own UI: not listed, and not counted among its siblings. */
+const NOT_A_SIBLING = 1;
 
 interface Parent {
   /** Position in `elements` of the nearest listed ancestor. */
@@ -91,25 +98,6 @@ export interface WalkMemory {
   previous: WeakSet<Element> | null;
 }
 
-const chromeDom = (globalThis as { chrome?: { dom?: { openOrClosedShadowRoot?: (el: HTMLElement) => ShadowRoot | null } } }).chrome?.dom;
-
-/** Elements that may host a shadow root (DOM "attachShadow" valid names), besides custom elements. */
-const SHADOW_HOSTS = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
-
-/** The shadow root of el, open or closed (chrome.dom.openOrClosedShadowRoot; content scripts only). */
-export function shadowRootOf(el: Element, tag: string = el.localName): ShadowRoot | null {
-  const open = el.shadowRoot;
-  if (open) return open;
-  // The chrome.dom binding costs microseconds per call: ask only for elements that can be hosts.
-  if (!SHADOW_HOSTS.has(tag) && !tag.includes('-')) return null;
-  if (!chromeDom?.openOrClosedShadowRoot || !(el instanceof HTMLElement)) return null;
-  try {
-    return chromeDom.openOrClosedShadowRoot(el) ?? null;
-  } catch {
-    return null;
-  }
-}
-
 /** The focused element of this document, through open and closed shadow roots. */
 export function deepActiveElement(doc: Document = document): Element | null {
   let a: Element | null = doc.activeElement;
@@ -141,11 +129,12 @@ function visuallyHidden(el: Element, box: DOMRect): boolean {
   return !el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
 }
 
+/** Is el on top at (x, y) (content/interaction/hit-test.ts, as seen from el's own tree)? */
 function hitTarget(el: Element, x: number, y: number): boolean {
   const root = el.getRootNode() as Document | ShadowRoot;
   let hit: Element | null;
   try {
-    hit = root.elementFromPoint(x, y);
+    hit = topElementAt(root, x, y);
   } catch {
     return true;
   }
@@ -155,8 +144,7 @@ function hitTarget(el: Element, x: number, y: number): boolean {
     if (n === el) return true;
   }
   // A <label> over its control counts as the control being reachable (the label forwards the click).
-  if (hit instanceof HTMLLabelElement && hit.control === el) return true;
-  return !!hit.closest('[data-browser-agent-ui]');
+  return hit instanceof HTMLLabelElement && hit.control === el;
 }
 
 export class Walker {
@@ -298,7 +286,7 @@ export class Walker {
     if (el.parentNode instanceof ShadowRoot) out = '';
     else {
       const parent = el.parentElement;
-      if (!parent) out = el.localName;
+      if (!parent) out = segment(el.localName, 1, true);
       else {
         const seg = this.segmentOf(el, parent);
         const px = this.xpathOf(parent);
@@ -319,19 +307,19 @@ export class Walker {
     const parent = p.parentEl;
     if (parent === null || p.up === null) return this.xpathOf(el);
     let seg: string;
-    if (ordinal > 1) seg = `${tag}[${ordinal}]`;
+    if (ordinal > 1) seg = segment(tag, ordinal, false);
     else {
       seg = '';
       if (ordinal === 1) {
         // The first of its tag: alone unless a later sibling has the tag.
         let c = el.nextElementSibling;
         for (let seen = 0; c !== null && seen < SCAN_SIBLINGS; c = c.nextElementSibling, seen++) {
-          if (c.localName === tag) {
-            seg = `${tag}[1]`;
+          if (c.localName === tag && countsAsSibling(c)) {
+            seg = segment(tag, 1, false);
             break;
           }
         }
-        if (!seg && c === null) seg = tag;
+        if (!seg && c === null) seg = segment(tag, 1, true);
       }
       if (!seg) seg = this.segmentOf(el, parent);
     }
@@ -351,14 +339,15 @@ export class Walker {
       let seen = 0;
       let c = parent.firstElementChild;
       for (; c !== null && seen < SCAN_SIBLINGS; c = c.nextElementSibling, seen++) {
-        if (c.localName !== tag) continue;
+        if (c.localName !== tag || (c !== el && !countsAsSibling(c))) continue;
         count++;
         if (c === el) pos = count;
       }
-      if (c === null) return count === 1 ? tag : `${tag}[${pos}]`;
+      if (c === null) return segment(tag, pos, count === 1);
       const position = new Map<Element, number>();
       const counts = new Map<string, number>();
       for (c = parent.firstElementChild; c !== null; c = c.nextElementSibling) {
+        if (!countsAsSibling(c)) continue;
         const t = c.localName;
         const k = (counts.get(t) ?? 0) + 1;
         counts.set(t, k);
@@ -367,7 +356,7 @@ export class Walker {
       ord = { pos: position, count: counts };
       this.ordinals.set(parent, ord);
     }
-    return ord.count.get(tag) === 1 ? tag : `${tag}[${ord.pos.get(el)}]`;
+    return segment(tag, ord.pos.get(el) ?? 0, ord.count.get(tag) === 1);
   }
 
   /**
@@ -375,11 +364,15 @@ export class Walker {
    * (viewport scope: prunable blocks, candidates, iframes, and lazily the parent of a text node;
    * whole page: candidates and iframes), read once and reused.
    */
-  private visitElement(el: Element, tag: string, ordinal: number, p: Parent, shadowTop: boolean): void {
+  private visitElement(el: Element, tag: string, ordinal: number, p: Parent, shadowTop: boolean): typeof NOT_A_SIBLING | undefined {
     if (SKIP_TAGS.has(tag)) return;
     // Most elements have no attributes: one call answers for the five attribute checks below.
     const attrs = el.hasAttributes();
-    if (attrs && (el.hasAttribute('data-browser-agent-ui') || el.hasAttribute('inert'))) return;
+    if (attrs) {
+      // Our own UI is neither listed nor a sibling in xpaths (content/xpath.ts): the caller uncounts it.
+      if (isAgentUiRoot(el)) return NOT_A_SIBLING;
+      if (el.hasAttribute('inert')) return;
+    }
     const style = getComputedStyle(el);
     const display = style.display;
     if (display === 'none') return;
@@ -580,7 +573,7 @@ export class Walker {
         const tag = (n as Element).localName;
         const k = (counts.get(tag) ?? 0) + 1;
         counts.set(tag, k);
-        this.visitElement(n as Element, tag, k, p, shadowTop);
+        if (this.visitElement(n as Element, tag, k, p, shadowTop) === NOT_A_SIBLING) counts.set(tag, k - 1);
       } else if (type === 3) {
         // Light children of a shadow host render only when slotted.
         if (host && !(n as Text).assignedSlot) continue;

@@ -8,7 +8,8 @@ export const STORAGE_KEYS = { bridgeUrl: 'bridge_url', extensionSecret: 'extensi
 
 export interface ExtensionConfig {
   bridgeUrl: string;
-  /** The pairing secret (contract G); null until the person pastes it into the options page. */
+  /** The pairing secret (the bridge and the extension prove they know it in the handshake); null
+   * until the person pastes it into the options page. */
   extensionSecret: string | null;
 }
 

@@ -4,7 +4,7 @@
 // by code ("KeyA", "ShiftRight") or by key ("a", "Shift", "-"; the first code that produces a key
 // wins, as in Playwright). Pure (no DOM): the content script and the worker's trusted input both
 // use it, and it is unit-tested alone. Lookups go through Maps: "toString" or "__proto__" are
-// unknown keys, never Object.prototype members (issue 11 item 6).
+// unknown keys, never Object.prototype members.
 //   "Enter", "a", "A", "KeyA", "Digit1", "F5", "ArrowDown", "Control+A", "Shift+Tab", "Control+Shift+T",
 //   "Shift++" (Shift and the "+" key), "ControlOrMeta+A" (Meta on macOS, Control elsewhere).
 

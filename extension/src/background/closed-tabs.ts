@@ -1,0 +1,32 @@
+// What the worker keeps per tab is freed when Chrome says the tab is gone (tabs.onRemoved): the
+// last states (state_delta bases), the index map (index targets; memory and storage.session), the
+// dom_tree highlights, what a background no-change watch left for the next result, requests in
+// flight to child frames, and the ports to the content scripts. Without this, a long-lived worker
+// kept every closed tab's maps until it stopped. Imported by the worker's entry (index.ts), which
+// registers this listener synchronously, like every other.
+import { forgetTabLinks, linksHeldFor } from './content-channel';
+import { requestsHeldFor } from './frame-liveness';
+import { deferredHeldFor, forgetDeferred } from './settle-rule';
+import { forgetTabState, indexHeldFor } from './state';
+import { forgetTabStates, statesHeldFor } from './state-cache';
+
+/** Frees everything the worker keeps for the tab. */
+export async function forgetTab(tabId: number): Promise<void> {
+  forgetTabStates(tabId);
+  forgetDeferred(tabId);
+  forgetTabLinks(tabId);
+  await forgetTabState(tabId);
+}
+
+/** What the worker keeps for the tab, per kind (0 everywhere once the tab is forgotten). */
+export function heldForTab(tabId: number): Record<'states' | 'index' | 'deferred' | 'frame_requests' | 'ports', number> {
+  return {
+    states: statesHeldFor(tabId),
+    index: indexHeldFor(tabId),
+    deferred: deferredHeldFor(tabId),
+    frame_requests: requestsHeldFor(tabId),
+    ports: linksHeldFor(tabId),
+  };
+}
+
+if (typeof chrome !== 'undefined') chrome.tabs?.onRemoved.addListener((tabId) => void forgetTab(tabId).catch(() => undefined));

@@ -1,0 +1,23 @@
+// The shadow root of an element, open or closed, for every page-side walk and hit test (the
+// snapshot, the dom_tree, actionability): one place that knows how to reach closed roots.
+
+const chromeDom = (globalThis as { chrome?: { dom?: { openOrClosedShadowRoot?: (el: HTMLElement) => ShadowRoot | null } } }).chrome?.dom;
+
+/** Elements that may host a shadow root (DOM "attachShadow" valid names), besides custom elements. */
+const SHADOW_HOSTS = new Set([
+  'article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span',
+]);
+
+/** The shadow root of el, open or closed (chrome.dom.openOrClosedShadowRoot; content scripts only). */
+export function shadowRootOf(el: Element, tag: string = el.localName): ShadowRoot | null {
+  const open = el.shadowRoot;
+  if (open) return open;
+  // The chrome.dom binding costs microseconds per call: ask only for elements that can be hosts.
+  if (!SHADOW_HOSTS.has(tag) && !tag.includes('-')) return null;
+  if (!chromeDom?.openOrClosedShadowRoot || !(el instanceof HTMLElement)) return null;
+  try {
+    return chromeDom.openOrClosedShadowRoot(el) ?? null;
+  } catch {
+    return null;
+  }
+}
