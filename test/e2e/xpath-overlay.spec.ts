@@ -4,7 +4,7 @@
 // dom_tree (include_dom_tree) name every node the same way, and as browser_use names it.
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
-import type { AgentClient } from '../../bridge/src/client/agent-client';
+import type { AgentClient } from '../../bridge/client/agent-client';
 import type { DomNode, SimplifiedState } from '../../schemas/generated/protocol';
 import { startHarness, type Harness } from '../harness/harness';
 
