@@ -10,25 +10,24 @@ import unittest
 from pathlib import Path
 from types import SimpleNamespace
 
-from tests.harness import Harness, set_extension_settings
+from tests.harness import ShimModule, set_extension_settings
 from browser_use_ext import (ActionResult, BrowserContextConfig, ExtensionBrowser, ExtensionBrowserConfig, ExtensionController, FeatureNotAvailable,
                              NotPermittedError, TabInfo, URLNotAllowedError)
 from browser_use_ext.compat import BrowserState, DOMElementNode
 
+S = ShimModule()
 H = None
-LOOP = None
-BROWSER = None
 CTX = None
 CONTROLLER = ExtensionController()
 AM = CONTROLLER.registry.create_action_model()
 
 
 def run(coro, timeout=60):
-    return LOOP.run_until_complete(asyncio.wait_for(coro, timeout))
+    return S.run(coro, timeout)
 
 
 def setUpModule():
-    global H, LOOP, BROWSER, CTX
+    global H, CTX
     try:
         import importlib.metadata
         installed = importlib.metadata.version('browser-use')
@@ -38,19 +37,11 @@ def setUpModule():
         # This suite calls the 0.1.48 action names and prompt format directly; with 0.1.40 installed the
         # registry and DOM classes are 0.1.40's own, which test_real_agent_actions drives through the Agent.
         raise unittest.SkipTest('browser_use 0.1.40 is installed: its own actions are checked by test_real_agent_actions')
-    H = Harness()
-    LOOP = asyncio.new_event_loop()
-    BROWSER = ExtensionBrowser(bridge_url=H.agent_url, agent_secret=H.agent_secret)
-    CTX = run(BROWSER.new_context(BrowserContextConfig(include_screenshot=False, allowed_domains=['127.0.0.1'])))
+    H = S.start()
+    _, CTX = S.open_context(BrowserContextConfig(include_screenshot=False, allowed_domains=['127.0.0.1']))
 
 
-def tearDownModule():
-    try:
-        run(CTX.close())
-        run(BROWSER.close())
-        LOOP.close()
-    finally:
-        H.close()
+tearDownModule = S.close
 
 
 def act(**action):

@@ -5,21 +5,11 @@ LangChain chat model subclass, on the shop fixture in real Chromium through brid
 Scripts pick element indexes from the state the model received, never hard-coded numbers."""
 import unittest
 
-from tests.real_agent_support import V40, RealAgentModule, actions_of, require_browser_use, results_of
+from tests.real_agent_support import V40, RealAgentModule, actions_of, chat_openai, results_of
 from tests.scripted_llm import Script, ScriptedChatModel, ScriptedOpenAIServer
 
-M: RealAgentModule = None  # type: ignore[assignment]
-
-
-def setUpModule():
-    global M
-    require_browser_use()
-    M = RealAgentModule()
-
-
-def tearDownModule():
-    if M is not None:
-        M.close()
+M = RealAgentModule()
+setUpModule, tearDownModule = M.hooks()
 
 
 def shop_steps(base: str) -> list:
@@ -55,11 +45,6 @@ def shop_steps(base: str) -> list:
 
 def click() -> str:
     return 'click_element' if V40 else 'click_element_by_index'
-
-
-def chat_openai(server, **kw):
-    from langchain_openai import ChatOpenAI
-    return ChatOpenAI(base_url=server.base_url, api_key='sk-scripted-not-a-real-key', model='gpt-4o', temperature=0, max_retries=0, **kw)
 
 
 async def run_agent(llm, *, browser=None, controller=None, max_steps=12, **kw):

@@ -6,21 +6,11 @@ never offers them on fixture pages: they run through the same real registry with
 import re
 import unittest
 
-from tests.real_agent_support import V40, RealAgentModule, require_browser_use, results_of
+from tests.real_agent_support import V40, RealAgentModule, chat_openai, results_of
 from tests.scripted_llm import Script, ScriptedOpenAIServer
 
-M: RealAgentModule = None  # type: ignore[assignment]
-
-
-def setUpModule():
-    global M
-    require_browser_use()
-    M = RealAgentModule()
-
-
-def tearDownModule():
-    if M is not None:
-        M.close()
+M = RealAgentModule()
+setUpModule, tearDownModule = M.hooks()
 
 
 def tab_of(seen, url_part: str) -> int:
@@ -29,11 +19,6 @@ def tab_of(seen, url_part: str) -> int:
     if not ids:
         raise LookupError(f'no tab with {url_part} in:\n{seen.last_text}')
     return ids[-1]
-
-
-def chat_openai(server):
-    from langchain_openai import ChatOpenAI
-    return ChatOpenAI(base_url=server.base_url, api_key='sk-scripted-not-a-real-key', model='gpt-4o', temperature=0, max_retries=0)
 
 
 class EveryDefaultAction(unittest.TestCase):

@@ -13,31 +13,12 @@ import unittest
 from pathlib import Path
 
 
-from tests.real_agent_support import V40, LogCapture, RealAgentModule, actions_of, require_browser_use, results_of
+from tests.real_agent_support import V40, LogCapture, RealAgentModule, actions_of, chat_openai, done, results_of
 from tests.scripted_llm import Script, ScriptedChatModel, ScriptedOpenAIServer
 
-M: RealAgentModule = None  # type: ignore[assignment]
+M = RealAgentModule()
+setUpModule, tearDownModule = M.hooks()
 CLICK = 'click_element' if V40 else 'click_element_by_index'
-
-
-def setUpModule():
-    global M
-    require_browser_use()
-    M = RealAgentModule()
-
-
-def tearDownModule():
-    if M is not None:
-        M.close()
-
-
-def chat_openai(server):
-    from langchain_openai import ChatOpenAI
-    return ChatOpenAI(base_url=server.base_url, api_key='sk-scripted-not-a-real-key', model='gpt-4o', temperature=0, max_retries=0)
-
-
-def done(text='done', success=True):
-    return [{'done': {'text': text, 'success': success}}]
 
 
 async def run(agent, max_steps=10, before_close=None):
