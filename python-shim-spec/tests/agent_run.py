@@ -21,12 +21,34 @@ import browser_use_ext  # noqa: E402
 from browser_use_ext import ExtensionBrowser, ExtensionBrowserContext, ExtensionController, compat  # noqa: E402
 from tests.scripted_llm import ScriptedChatModel, ShopScript  # noqa: E402
 
-DEFAULT_INCLUDE_ATTRIBUTES = ['title', 'type', 'name', 'role', 'aria-label', 'placeholder', 'value', 'alt', 'aria-expanded', 'data-date-format']
+DEFAULT_INCLUDE_ATTRIBUTES = [
+    'title',
+    'type',
+    'name',
+    'role',
+    'aria-label',
+    'placeholder',
+    'value',
+    'alt',
+    'aria-expanded',
+    'data-date-format',
+]
 
 
 def record_calls(ctx, calls, states):
     """Logs the BrowserContext calls the Agent and the Controller make, in order."""
-    for name in ['get_state', 'get_current_page', 'get_selector_map', 'get_dom_element_by_index', 'remove_highlights', 'is_file_uploader', '_click_element_node', '_input_text_element_node', 'switch_to_tab', 'go_back']:
+    for name in [
+        'get_state',
+        'get_current_page',
+        'get_selector_map',
+        'get_dom_element_by_index',
+        'remove_highlights',
+        'is_file_uploader',
+        '_click_element_node',
+        '_input_text_element_node',
+        'switch_to_tab',
+        'go_back',
+    ]:
         original = getattr(ctx, name)
 
         def make(original=original, name=name):
@@ -48,7 +70,10 @@ async def main(agent_url, secret, fixtures_url):
     report = {
         'browser_use_version': importlib.metadata.version('browser-use'),
         'browser_use_file': browser_use.__file__,
-        'classes': {n: getattr(compat, n).__module__ for n in ['DOMElementNode', 'DOMTextNode', 'TabInfo', 'BrowserState', 'ActionResult', 'BrowserError', 'HistoryTreeProcessor']},
+        'classes': {
+            n: getattr(compat, n).__module__
+            for n in ['DOMElementNode', 'DOMTextNode', 'TabInfo', 'BrowserState', 'ActionResult', 'BrowserError', 'HistoryTreeProcessor']
+        },
         'patched': browser_use_ext.PATCHED_BROWSER_USE_AGENT,
     }
     script = ShopScript(fixtures_url + '/shop/')
@@ -72,16 +97,34 @@ async def main(agent_url, secret, fixtures_url):
         item = agent.state.history.history[-1]
         state = states[-1]
         actions = [a.model_dump(exclude_unset=True) for a in item.model_output.action] if item.model_output else []
-        steps.append({
-            'calls': calls[before:],
-            'actions': [{k: v for k, v in a.items() if v is not None} for a in actions],
-            'results': [{'extracted_content': r.extracted_content, 'error': r.error, 'is_done': r.is_done, 'success': r.success} for r in item.result],
-            'interacted': [None if e is None else {'css_selector': e.css_selector, 'tag_name': e.tag_name, 'xpath': e.xpath,
-                                                  'ours': ExtensionBrowserContext._enhanced_css_selector_for_element(state.selector_map[e.highlight_index])}
-                           for e in item.state.interacted_element],
-            'state_types': [type(state).__module__, type(state.element_tree).__module__, type(state.tabs[0]).__module__ if state.tabs else None],
-            'url': state.url,
-        })
+        steps.append(
+            {
+                'calls': calls[before:],
+                'actions': [{k: v for k, v in a.items() if v is not None} for a in actions],
+                'results': [
+                    {'extracted_content': r.extracted_content, 'error': r.error, 'is_done': r.is_done, 'success': r.success}
+                    for r in item.result
+                ],
+                'interacted': [
+                    None
+                    if e is None
+                    else {
+                        'css_selector': e.css_selector,
+                        'tag_name': e.tag_name,
+                        'xpath': e.xpath,
+                        'ours': ExtensionBrowserContext._enhanced_css_selector_for_element(state.selector_map[e.highlight_index]),
+                    }
+                    for e in item.state.interacted_element
+                ],
+                'state_types': [
+                    type(state).__module__,
+                    type(state.element_tree).__module__,
+                    type(state.tabs[0]).__module__ if state.tabs else None,
+                ],
+                'url': state.url,
+            }
+        )
+
     agent.step = step
     try:
         history = await agent.run(max_steps=8)
@@ -94,7 +137,7 @@ async def main(agent_url, secret, fixtures_url):
         st = await ctx.get_state(True)
         report['prompt_text'] = st.element_tree.clickable_elements_to_string(include_attributes=DEFAULT_INCLUDE_ATTRIBUTES)
         report['prompt_selectors'] = {}
-        for idx, node in st.selector_map.items():
+        for node in st.selector_map.values():
             css = browser_use.browser.context.BrowserContext._enhanced_css_selector_for_element(node)
             r = await ctx.call('get', {'selector': css, 'what': 'count'})
             report['prompt_selectors'][css] = ((r.get('outcome_details') or {}).get('result') or {}).get('value')

@@ -1,6 +1,6 @@
-"""Issue 11 item 5 (the Python half): the bridge restarts under a running shim and the caller never
-sees it. The real setup (bridge + extension in Chromium + fixture server, tests/harness.py) restarts
-its bridge on the same port with the same secrets (`restart-bridge` on the harness's stdin); the shim
+"""A bridge restart is invisible to a running shim's caller (the Python half; the extension's half
+is in the Node e2e tests). The real setup (bridge + extension in Chromium + fixture server,
+tests/harness.py) restarts its bridge on the same port with the same secrets (`restart-bridge` on the harness's stdin); the shim
 reconnects by itself, resumes its session when the bridge kept it, and a call made meanwhile waits,
 bounded by its own timeout. With browser_use installed, the unmodified real Agent runs the shop task
 to done across two restarts."""

@@ -29,7 +29,19 @@ tearDownModule = S.close
 
 def step(plan, tool, args, allowed=ALL):
     snap = run(dom_snapshot(CONN))
-    return run(execute_step(CONN, {'main_goal': 'Buy a stapler', 'plan_step': plan, 'dom_snapshot': snap['dom_snapshot'], 'url': snap['url'], 'allowed_tools': allowed}, {'tool': tool, 'args': args}))
+    return run(
+        execute_step(
+            CONN,
+            {
+                'main_goal': 'Buy a stapler',
+                'plan_step': plan,
+                'dom_snapshot': snap['dom_snapshot'],
+                'url': snap['url'],
+                'allowed_tools': allowed,
+            },
+            {'tool': tool, 'args': args},
+        )
+    )
 
 
 class Seed003Test(unittest.TestCase):

@@ -35,7 +35,7 @@ export interface Harness {
   /**
    * Stops the bridge (as its process exiting would: every connection closes, in-memory state goes)
    * and, with `start`, starts a new one on the same port with the same options and secrets, then
-   * waits for the extension to reconnect to it. `bridge` names the new one. Issue 11 item 5.
+   * waits for the extension to reconnect to it. `bridge` names the new one. For the tests that a bridge restart is invisible to agents.
    */
   restartBridge(options?: { downMs?: number }): Promise<void>;
   close(): Promise<void>;
