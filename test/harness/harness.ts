@@ -104,3 +104,28 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
   return h;
 }
+
+/**
+ * One harness for the enclosing mocha `describe` (Chromium costs about a second and the CI machine
+ * has 2 cores): started in before(), then `prepare(h)` (fixture routes, settings), handed to `use`;
+ * `cleanup(h)` then close() in after().
+ *   let h: Harness;
+ *   useHarness((started) => (h = started), { prepare: quietSettle });
+ */
+export function useHarness(
+  use: (h: Harness) => void,
+  options: HarnessOptions & { prepare?: (h: Harness) => unknown; cleanup?: (h: Harness) => unknown } = {},
+): void {
+  const { prepare, cleanup, ...harnessOptions } = options;
+  let h: Harness | undefined;
+  before(async function () {
+    this.timeout(60_000);
+    h = await startHarness(harnessOptions);
+    use(h);
+    await prepare?.(h);
+  });
+  after(async () => {
+    if (h && cleanup) await cleanup(h);
+    await h?.close();
+  });
+}
