@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any, Awaitable, Callable, Optional
 
 TESTS_DIR = Path(__file__).resolve().parent
 SHIM_DIR = TESTS_DIR.parent
@@ -88,6 +89,57 @@ class Harness:
                 stream.close()
             except Exception:
                 pass
+
+
+class ShimModule:
+    """What a test module shares between its tests: one harness, one event loop, and what the module
+    opened on them (a browser, a context, a connection), closed in reverse order by close().
+    ``S = ShimModule()``, ``S.start()`` in setUpModule, ``tearDownModule = S.close``."""
+
+    def __init__(self, fixtures_dir: Path = FIXTURES_DIR, timeout_s: float = 60) -> None:
+        self.fixtures_dir = fixtures_dir
+        self.timeout_s = timeout_s  # run()'s default
+        self.h: Optional[Harness] = None
+        self.loop: Optional[asyncio.AbstractEventLoop] = None
+        self._closers: list[Callable[[], Awaitable[Any]]] = []
+
+    def start(self) -> Harness:
+        self.h = Harness(self.fixtures_dir)
+        self.loop = asyncio.new_event_loop()
+        return self.h
+
+    def run(self, coro: Awaitable[Any], timeout: Optional[float] = None) -> Any:
+        assert self.loop is not None, 'ShimModule.run before start()'
+        return self.loop.run_until_complete(asyncio.wait_for(coro, timeout or self.timeout_s))
+
+    def on_close(self, closer: Callable[[], Awaitable[Any]]) -> None:
+        """close() awaits closer() first (the last registered runs first)."""
+        self._closers.append(closer)
+
+    def open_browser(self) -> Any:
+        """An ExtensionBrowser on this harness's bridge, closed by close()."""
+        from browser_use_ext import ExtensionBrowser
+        assert self.h is not None, 'ShimModule.open_browser before start()'
+        browser = ExtensionBrowser(bridge_url=self.h.agent_url, agent_secret=self.h.agent_secret)
+        self.on_close(browser.close)
+        return browser
+
+    def open_context(self, config: Any) -> tuple[Any, Any]:
+        """(browser, context) with that BrowserContextConfig, both closed by close()."""
+        browser = self.open_browser()
+        ctx = self.run(browser.new_context(config))
+        self.on_close(ctx.close)
+        return browser, ctx
+
+    def close(self) -> None:
+        try:
+            if self.loop is not None:
+                while self._closers:
+                    self.run(self._closers.pop()())
+                self.loop.close()
+        finally:
+            if self.h is not None:
+                self.h.close()
 
 
 async def _cdp_set_extension_settings(ws_endpoint: str, values: dict) -> None:

@@ -2,17 +2,17 @@
 the running venv has) with its unmodified Agent, the shim, and one harness (bridge + extension in real
 Chromium + fixture server) per module. Without browser_use installed the modules skip (the fallback
 venv runs test_fallback.py instead)."""
-import asyncio
 import importlib.metadata
 import logging
 import os
 import unittest
+from typing import Any, Callable
 
 os.environ.setdefault('ANONYMIZED_TELEMETRY', 'false')  # no posthog calls from the test machine
 os.environ.setdefault('BROWSER_USE_LOGGING_LEVEL', 'info')
 os.environ.setdefault('OPENAI_API_KEY', 'sk-scripted-not-a-real-key')
 
-from tests.harness import Harness  # noqa: E402  (also puts the package on sys.path)
+from tests.harness import ShimModule  # noqa: E402  (also puts the package on sys.path)
 
 try:
     BU_VERSION = importlib.metadata.version('browser-use')
@@ -45,27 +45,36 @@ class LogCapture(logging.Handler):
             self.lines.append(str(record.msg))
 
 
-class RealAgentModule:
-    """One harness and one event loop for a test module."""
+class RealAgentModule(ShimModule):
+    """One harness and one event loop for a test module:
+    ``M = RealAgentModule()`` then ``setUpModule, tearDownModule = M.hooks()``."""
 
     def __init__(self) -> None:
-        self.h = Harness()
-        self.loop = asyncio.new_event_loop()
+        super().__init__(timeout_s=180)
 
-    def run(self, coro, timeout: float = 180):
-        return self.loop.run_until_complete(asyncio.wait_for(coro, timeout))
+    def hooks(self) -> tuple[Callable[[], None], Callable[[], None]]:
+        def set_up_module() -> None:
+            require_browser_use()
+            self.start()
+        return set_up_module, self.close
 
-    def browser(self, **config):
-        from browser_use_ext import ExtensionBrowser, ExtensionBrowserConfig, BrowserContextConfig
+    def browser(self, **config: Any) -> Any:
+        from browser_use_ext import BrowserContextConfig, ExtensionBrowser, ExtensionBrowserConfig
+        assert self.h is not None, 'RealAgentModule.browser before setUpModule'
         cfg = ExtensionBrowserConfig()
         cfg.new_context_config = BrowserContextConfig(**{'wait_between_actions': 0.1, **config})
         return ExtensionBrowser(cfg, bridge_url=self.h.agent_url, agent_secret=self.h.agent_secret)
 
-    def close(self) -> None:
-        try:
-            self.loop.close()
-        finally:
-            self.h.close()
+
+def chat_openai(server: Any, **kw: Any) -> Any:
+    """browser_use's usual model class, ChatOpenAI, pointed at a ScriptedOpenAIServer."""
+    from langchain_openai import ChatOpenAI
+    return ChatOpenAI(base_url=server.base_url, api_key='sk-scripted-not-a-real-key', model='gpt-4o', temperature=0, max_retries=0, **kw)
+
+
+def done(text: str = 'done', success: bool = True) -> list:
+    """The agent step that ends the run."""
+    return [{'done': {'text': text, 'success': success}}]
 
 
 def results_of(agent) -> list:

@@ -1,31 +1,66 @@
-"""A scripted model in place of a paid one, two ways, so the real browser_use Agent runs unchanged:
+"""The one scripted model every test suite uses in place of a paid one (Python and Node alike).
+
+Why the server lives here, in Python (stdlib only), and Node starts it: the Python tests need their
+script in-process (step callables that read the state message the real browser_use Agent built,
+and ``ScriptedChatModel``, a LangChain model answering from the same script without HTTP), so a
+Python implementation has to exist anyway. Node needs no dependency to start it: any python3,
+Debian's /usr/bin/python3 included, runs this file. The reverse (a Node server that the Python
+tests start) would need node and tsx on every Python test run and still leave the in-process model
+in Python. Node's scripts stay in Node: the server asks the test for each reply over a loopback
+HTTP callback (``--callback URL``), see test/harness/scripted-llm.ts.
+
+Two ways to reach a script, so the real Agent runs unchanged:
 
 - ``ScriptedChatModel``: a LangChain ``BaseChatModel`` subclass. ``bind_tools`` is real, so the Agent's
   ``with_structured_output(AgentOutput)`` goes through LangChain's own tool-call parsing.
-- ``ScriptedOpenAIServer``: a local OpenAI-compatible HTTP server (stdlib, 127.0.0.1, ephemeral port,
-  stops on ``close()``/``with`` exit or after ``idle_timeout_s`` without a request) that
-  ``ChatOpenAI(base_url=server.base_url)`` talks to: tool calling (function calling with the
-  AgentOutput schema), ``response_format`` (json_schema / json_object) and plain content (what
-  ``tool_calling_method='raw'`` parses).
+- ``ScriptedOpenAIServer``: a local OpenAI-compatible HTTP server (127.0.0.1, ephemeral port, stops
+  on ``close()``/``with`` exit or after ``idle_timeout_s`` without a request) that
+  ``ChatOpenAI(base_url=server.base_url)``, ``serve --base-url`` or the Node agents talk to: tool
+  calling (function calling with the AgentOutput schema), ``response_format`` (json_schema /
+  json_object) and plain content (what ``tool_calling_method='raw'`` parses). Besides
+  ``POST /v1/chat/completions`` and ``GET /v1/models`` it serves test controls (JSON):
+    POST /control {"hold_on": "results.html"}  hold the next agent request whose page URL contains
+                                               that, until
+    POST /release                              answers it with a harmless scroll step (the held
+                                               conversation is stale by then).
+    GET  /log                                  the agent steps answered so far: [{"url", "goal", ...}].
 
-Both answer from one ``Script``: a list of agent step outputs, consumed in order. A step is an
-AgentOutput dict, a list of actions, or a callable ``step(seen) -> dict | list`` that reads the state
-message the Agent built (``seen.index_of('Add to cart')`` finds the ``[N]`` of a line, so scripts do
-not hard-code element indexes). Every request is recorded (``script.requests``) as a ``Seen``: its
-kind (verify / agent / planner / validator / extract / other), text, images and the raw payload, so
-tests assert what the model received (an image per step with use_vision, never a secret).
+Scripts (all answer a ``Seen``; every request is recorded in ``script.requests``):
+
+- ``Script``: a list of agent step outputs, consumed in order. A step is an AgentOutput dict, a list
+  of actions, or a callable ``step(seen) -> dict | list`` that reads the state message
+  (``seen.index_of('Add to cart')`` finds the ``[N]`` of a line, so scripts do not hard-code element
+  indexes). A ``Seen`` has its kind (verify / agent / planner / validator / extract / other), text,
+  images and the raw payload, so tests assert what the model received (an image per step with
+  use_vision, never a secret).
+- ``ShopScript``: decides every step from the prompt, as a model would, on the fixture shop
+  (tests/fixtures/shop): open the shop, search "stapler", add the cheapest stapler to the cart (the
+  most expensive one after the person redirected the agent: browser_use's add_new_task text), open
+  the cart, done.
+- ``CallbackScript``: asks ``POST <callback>`` {"model", "messages", "authorization"} for each reply,
+  which answers {"content": str} or {"error": str} (a 500 to the client).
+
+    python3 tests/scripted_llm.py [--script shop|callback] [--callback URL] [--shop-url URL] [--port N]
+        prints {"base_url": "http://127.0.0.1:<port>/v1"} and serves until killed or stdin closes.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import re
+import sys
 import threading
 import time
-from dataclasses import dataclass
+import urllib.request
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Optional, Union
 
 StepOutput = Union[dict, list, Callable[['Seen'], Union[dict, list]]]
+
+# What a held request is answered with after /release: the conversation it carries is stale (the
+# person may have redirected the agent meanwhile), so the step must change nothing.
+HELD_STEP: list = [{'scroll_down': {'amount': 100}}]
 
 
 @dataclass
@@ -35,6 +70,8 @@ class Seen:
     messages: list[dict]  # [{'role', 'text', 'images': [url, ...]}]
     tool_name: Optional[str]
     raw: str  # everything that was sent, serialized (for "this secret never reached the model")
+    body: dict = field(default_factory=dict)  # the parsed HTTP request ({} from ScriptedChatModel)
+    authorization: Optional[str] = None  # the HTTP Authorization header, when there was one
 
     @property
     def last_text(self) -> str:
@@ -51,6 +88,16 @@ class Seen:
     @property
     def url(self) -> str:
         m = re.search(r'Current url: (\S+)', self.last_text)
+        return m.group(1) if m else ''
+
+    @property
+    def state_text(self) -> str:
+        """The latest message that carries a page state ('Current url: ...'), wherever it stands."""
+        return next((m['text'] for m in reversed(self.messages) if 'Current url:' in m['text']), '')
+
+    @property
+    def page_url(self) -> str:
+        m = re.search(r'Current url: (\S+)', self.state_text)
         return m.group(1) if m else ''
 
     def element_lines(self) -> list[tuple[int, str]]:
@@ -70,8 +117,8 @@ class Seen:
         return hits[nth]
 
 
-def _brain(goal: str) -> dict:
-    return {'evaluation_previous_goal': 'Unknown', 'memory': '', 'next_goal': goal}
+def _brain(goal: str, evaluation: str = 'Unknown', memory: str = '') -> dict:
+    return {'evaluation_previous_goal': evaluation, 'memory': memory, 'next_goal': goal}
 
 
 def _classify(messages: list[dict], tool_name: Optional[str]) -> str:
@@ -90,56 +137,193 @@ def _classify(messages: list[dict], tool_name: Optional[str]) -> str:
     return 'other'
 
 
+def _default_plan(seen: Seen) -> str:
+    return json.dumps({'state_analysis': 'scripted', 'progress_evaluation': '0%', 'challenges': [], 'next_steps': ['continue'],
+                       'reasoning': 'scripted plan'})
+
+
 class Script:
     """steps: the agent's step outputs in order. planner/extract/validator: callables(seen) -> str/dict."""
 
     def __init__(self, steps: list[StepOutput], *, planner: Optional[Callable[[Seen], str]] = None,
                  extract: Optional[Callable[[Seen], str]] = None, validator: Optional[Callable[[Seen], dict]] = None) -> None:
         self.steps = list(steps)
-        self.planner = planner or (lambda seen: json.dumps({'state_analysis': 'scripted', 'progress_evaluation': '0%', 'challenges': [], 'next_steps': ['continue'], 'reasoning': 'scripted plan'}))
+        self.planner = planner or _default_plan
         self.extract = extract or (lambda seen: json.dumps({'extracted': 'nothing'}))
         self.validator = validator or (lambda seen: {'is_valid': True, 'reason': 'scripted validator: looks right'})
         self.requests: list[Seen] = []
         self.errors: list[str] = []
+        self.decisions: list[dict] = []  # GET /log
         self._lock = threading.Lock()
+        self._hold_on: Optional[str] = None
+        self._released = threading.Event()
 
     def of_kind(self, kind: str) -> list[Seen]:
         return [s for s in self.requests if s.kind == kind]
+
+    # -- test controls (POST /control, POST /release, GET /log) --
+
+    def hold_on(self, url_part: Optional[str]) -> None:
+        """Hold the next agent request whose page URL contains url_part until release()."""
+        self._hold_on = url_part
+        self._released.clear()
+
+    def release(self) -> None:
+        self._released.set()
+
+    def log(self) -> list[dict]:
+        with self._lock:
+            return list(self.decisions)
+
+    # -- answering --
 
     def answer(self, seen: Seen) -> Any:
         """A str (content) or dict (structured output) for this request."""
         with self._lock:
             self.requests.append(seen)
-            if seen.kind == 'verify':
-                return 'Paris'
-            if seen.kind == 'planner':
-                return self.planner(seen)
-            if seen.kind == 'extract':
-                return self.extract(seen)
-            if seen.kind == 'validator':
-                return self.validator(seen)
-            if seen.kind != 'agent':
-                return 'ok'
-            if not self.steps:
-                out: Any = [{'done': {'text': 'the script ran out of steps', 'success': False}}]
-            else:
-                step = self.steps.pop(0)
-                try:
-                    out = step(seen) if callable(step) else step
-                except Exception as e:  # a script bug shows in the test, not as a hung agent
-                    self.errors.append(f'{type(e).__name__}: {e}')
-                    out = [{'done': {'text': f'script error: {e}', 'success': False}}]
-            if isinstance(out, list):
-                out = {'current_state': _brain('scripted'), 'action': out}
-            return out
+        if seen.kind == 'verify':
+            return 'Paris'
+        if seen.kind == 'planner':
+            return self.planner(seen)
+        if seen.kind == 'extract':
+            return self.extract(seen)
+        if seen.kind == 'validator':
+            return self.validator(seen)
+        if seen.kind != 'agent':
+            return 'ok'
+        hold = self._hold_on
+        if hold and hold in seen.page_url:
+            self._hold_on = None
+            self._record(seen, 'held')
+            self._released.wait(60)
+            out: Any = self._as_output(HELD_STEP, 'Look at the results again')
+        else:
+            with self._lock:
+                out = self._as_output(self._step_output(seen), 'scripted')
+        self._record(seen, str(out.get('current_state', {}).get('next_goal', '')))
+        return out
+
+    def _step_output(self, seen: Seen) -> Any:
+        if not self.steps:
+            return [{'done': {'text': 'the script ran out of steps', 'success': False}}]
+        step = self.steps.pop(0)
+        try:
+            return step(seen) if callable(step) else step
+        except Exception as e:  # a script bug shows in the test, not as a hung agent
+            self.errors.append(f'{type(e).__name__}: {e}')
+            return [{'done': {'text': f'script error: {e}', 'success': False}}]
+
+    @staticmethod
+    def _as_output(out: Any, goal: str) -> Any:
+        return {'current_state': _brain(goal), 'action': out} if isinstance(out, list) else out
+
+    def _record(self, seen: Seen, goal: str) -> None:
+        with self._lock:
+            self.decisions.append({'url': seen.page_url, 'goal': goal, **self._log_extra(seen)})
+
+    def _log_extra(self, seen: Seen) -> dict:
+        return {}
+
+
+class ShopScript(Script):
+    """Shops on the fixture shop, deciding each step from the prompt (see the module docstring).
+    ``choice`` is the offer it added: {'name', 'price', 'index', 'offers': [names in page order]}."""
+
+    def __init__(self, shop_url: Optional[str] = None) -> None:
+        super().__init__([])
+        self.shop_url = shop_url  # .../shop/; else the first shop URL in the conversation
+        self.choice: Optional[dict] = None
+
+    @staticmethod
+    def redirected(seen: Seen) -> bool:
+        return any('Your new ultimate task is' in m['text'] and 'most expensive' in m['text'].lower() for m in seen.messages)
+
+    def _log_extra(self, seen: Seen) -> dict:
+        return {'redirected': self.redirected(seen)}
+
+    def _step_output(self, seen: Seen) -> Any:
+        n = len(self.of_kind('agent'))
+        goal, actions = self.decide(seen)
+        return {'current_state': _brain(goal, 'Success' if n > 2 else 'Unknown - first step', f'step {n}'), 'action': actions}
+
+    def decide(self, seen: Seen) -> tuple[str, list[dict]]:
+        """(next goal, actions) from the conversation browser_use sent."""
+        state, url = seen.state_text, seen.page_url
+        redirected = self.redirected(seen)
+        base = re.sub(r'/shop/.*$', '/shop/', url) if '/shop/' in url else None
+        if base is None:
+            shop = self.shop_url or next(
+                (m.group(1) for m in (re.search(r'(https?://[^\s"\']+/shop/)', x['text']) for x in seen.messages) if m),
+                'http://127.0.0.1/shop/',
+            )
+            return 'Open the shop', [{'go_to_url': {'url': shop + 'index.html'}}]
+        page = url.split('?')[0]
+        if page.endswith('index.html'):
+            box = re.search(r"\[(\d+)\]<input[^>]*name='q'", state)
+            button = re.search(r"\[(\d+)\]<button type='submit'>Search", state)
+            if not box or not button:
+                return 'Find the search box', [{'scroll_down': {'amount': 200}}]
+            return 'Search for staplers', [
+                {'input_text': {'index': int(box.group(1)), 'text': 'stapler'}},
+                {'click_element_by_index': {'index': int(button.group(1))}},
+            ]
+        if '/results.html' in url and 'added to your cart' not in state:
+            # Lines: "<name>", "$<price>", "[k]<button ... aria-label='Add <name> to cart'>Add to cart />"
+            offers = []
+            lines = state.splitlines()
+            for i, line in enumerate(lines):
+                m = re.search(r"\[(\d+)\]<button[^>]*aria-label='Add (.+?) to cart'", line)
+                if m:
+                    prices = re.findall(r'\$([\d.]+)', '\n'.join(lines[max(0, i - 2) : i + 1]))
+                    if prices:
+                        offers.append((float(prices[-1]), int(m.group(1)), m.group(2)))
+            if not offers:
+                return 'Look for the results', [{'scroll_down': {'amount': 200}}]
+            price, index, name = (max if redirected else min)(offers)
+            self.choice = {'name': name, 'price': price, 'index': index, 'offers': [o[2] for o in offers]}
+            which = 'most expensive' if redirected else 'cheapest'
+            return f'Add the {which} stapler ({name}, ${price:.2f}) to the cart', [{'click_element_by_index': {'index': index}}]
+        if '/results.html' in url:
+            return 'Check the cart', [{'go_to_url': {'url': base + 'cart.html'}}]
+        if page.endswith('cart.html'):
+            items = [line.strip() for line in state.splitlines() if ' - $' in line and '[' not in line]
+            return 'Report the cart', [{'done': {'text': '; '.join(items), 'success': True}}]
+        return 'Unexpected page', [{'done': {'text': 'lost at ' + url, 'success': False}}]
+
+
+class CallbackScript(Script):
+    """Asks ``callback_url`` for every reply (the Node tests keep their scripts in Node)."""
+
+    def __init__(self, callback_url: str, timeout_s: float = 600) -> None:
+        super().__init__([])
+        self.callback_url = callback_url
+        self.timeout_s = timeout_s
+        # Never through an http_proxy from the environment: the callback is on loopback.
+        self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+    def answer(self, seen: Seen) -> Any:
+        with self._lock:
+            self.requests.append(seen)
+        payload = {'model': seen.body.get('model'), 'messages': seen.body.get('messages') or [], 'authorization': seen.authorization}
+        req = urllib.request.Request(
+            self.callback_url, data=json.dumps(payload).encode('utf-8'), headers={'content-type': 'application/json'}
+        )
+        with self._opener.open(req, timeout=self.timeout_s) as r:
+            reply = json.loads(r.read().decode('utf-8'))
+        if 'error' in reply:
+            raise RuntimeError(str(reply['error']))
+        return str(reply['content'])
 
 
 # ---- LangChain chat model -----------------------------------------------------------------------
 
+
 def _lc_messages(messages: list) -> list[dict]:
     out = []
     for m in messages:
-        role = {'human': 'user', 'ai': 'assistant', 'system': 'system', 'tool': 'tool'}.get(getattr(m, 'type', ''), str(getattr(m, 'type', '')))
+        role = {'human': 'user', 'ai': 'assistant', 'system': 'system', 'tool': 'tool'}.get(
+            getattr(m, 'type', ''), str(getattr(m, 'type', ''))
+        )
         text, images = _parts(getattr(m, 'content', ''))
         for call in getattr(m, 'tool_calls', None) or []:
             text += '\n' + json.dumps(call.get('args'), default=str)
@@ -170,6 +354,7 @@ try:
     class ScriptedChatModel(BaseChatModel):
         """``Agent(task, llm=ScriptedChatModel(script=...))``: answers from the script; tool calls when
         tools are bound (the Agent's with_structured_output), JSON content otherwise (raw)."""
+
         script: Any
         model_name: str = 'scripted-model'
 
@@ -179,26 +364,31 @@ try:
 
         def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
             from langchain_core.utils.function_calling import convert_to_openai_tool
+
             return self.bind(tools=[convert_to_openai_tool(t) for t in tools], **kwargs)
 
         def _generate(self, messages: list, stop: Any = None, run_manager: Any = None, **kwargs: Any) -> ChatResult:
             tools = kwargs.get('tools') or []
             tool_name = tools[0]['function']['name'] if tools else None
             norm = _lc_messages(messages)
-            raw = json.dumps({'messages': [m.model_dump() if hasattr(m, 'model_dump') else str(m) for m in messages], 'tools': tools}, default=str)
+            raw = json.dumps(
+                {'messages': [m.model_dump() if hasattr(m, 'model_dump') else str(m) for m in messages], 'tools': tools}, default=str
+            )
             seen = Seen(_classify(norm, tool_name), norm, tool_name, raw)
             answer = self.script.answer(seen)
             if tool_name:
                 args = answer if isinstance(answer, dict) else {'content': answer}
-                msg = AIMessage(content='', tool_calls=[{'name': tool_name, 'args': args, 'id': f'call_{len(self.script.requests)}', 'type': 'tool_call'}])
+                call = {'name': tool_name, 'args': args, 'id': f'call_{len(self.script.requests)}', 'type': 'tool_call'}
+                msg = AIMessage(content='', tool_calls=[call])
             else:
                 msg = AIMessage(content=answer if isinstance(answer, str) else json.dumps(answer))
             return ChatResult(generations=[ChatGeneration(message=msg)])
-except ImportError:  # pragma: no cover - langchain is installed with browser_use
+except ImportError:  # pragma: no cover - langchain is installed with browser_use; the Node tests run this without it
     ScriptedChatModel = None  # type: ignore[assignment, misc]
 
 
 # ---- OpenAI-compatible HTTP server --------------------------------------------------------------
+
 
 def _openai_messages(messages: list) -> list[dict]:
     out = []
@@ -213,7 +403,7 @@ def _openai_messages(messages: list) -> list[dict]:
 class ScriptedOpenAIServer:
     """``with ScriptedOpenAIServer(script) as s: ChatOpenAI(base_url=s.base_url, api_key='sk-scripted', model='gpt-4o')``."""
 
-    def __init__(self, script: Script, idle_timeout_s: float = 300) -> None:
+    def __init__(self, script: Script, idle_timeout_s: float = 300, port: int = 0) -> None:
         self.script = script
         self.idle_timeout_s = idle_timeout_s
         self._last = time.monotonic()
@@ -225,32 +415,45 @@ class ScriptedOpenAIServer:
                 pass
 
             def do_GET(self) -> None:
-                if self.path.rstrip('/').endswith('/models'):
+                path = self.path.rstrip('/')
+                if path == '/log':
+                    self._send(200, owner.script.log())
+                elif path.endswith('/models'):
                     self._send(200, {'object': 'list', 'data': [{'id': 'gpt-4o', 'object': 'model', 'owned_by': 'scripted'}]})
                 else:
-                    self._send(404, {'error': {'message': 'not found', 'type': 'invalid_request_error'}})
+                    self._send(404, {'error': {'message': f'{self.path} is not served', 'type': 'invalid_request_error'}})
 
             def do_POST(self) -> None:
                 owner._last = time.monotonic()
                 body = self.rfile.read(int(self.headers.get('content-length') or 0)).decode('utf-8')
-                if not self.path.rstrip('/').endswith('/chat/completions'):
+                path = self.path.rstrip('/')
+                if path == '/control':
+                    owner.script.hold_on((json.loads(body or '{}') or {}).get('hold_on'))
+                    self._send(200, {'ok': True})
+                elif path == '/release':
+                    owner.script.release()
+                    self._send(200, {'ok': True})
+                elif not path.endswith('/chat/completions'):
                     self._send(404, {'error': {'message': f'{self.path} is not served', 'type': 'invalid_request_error'}})
-                    return
-                try:
-                    self._send(200, owner._complete(json.loads(body), body))
-                except Exception as e:
-                    owner.script.errors.append(f'server: {type(e).__name__}: {e}')
-                    self._send(500, {'error': {'message': str(e), 'type': 'server_error'}})
+                else:
+                    try:
+                        self._send(200, owner._complete(json.loads(body), body, self.headers.get('authorization')))
+                    except Exception as e:
+                        owner.script.errors.append(f'server: {type(e).__name__}: {e}')
+                        self._send(500, {'error': {'message': str(e), 'type': 'server_error'}})
 
-            def _send(self, code: int, payload: dict) -> None:
+            def _send(self, code: int, payload: Any) -> None:
                 data = json.dumps(payload).encode('utf-8')
-                self.send_response(code)
-                self.send_header('content-type', 'application/json')
-                self.send_header('content-length', str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.send_response(code)
+                    self.send_header('content-type', 'application/json')
+                    self.send_header('content-length', str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (an agent stopped while its request was held)
 
-        self._httpd = ThreadingHTTPServer(('127.0.0.1', 0), Handler)
+        self._httpd = ThreadingHTTPServer(('127.0.0.1', port), Handler)
         self._httpd.daemon_threads = True
         self.port = self._httpd.server_address[1]
         self.base_url = f'http://127.0.0.1:{self.port}/v1'
@@ -265,7 +468,7 @@ class ScriptedOpenAIServer:
             if time.monotonic() - self._last > self.idle_timeout_s:
                 self.close()
 
-    def _complete(self, req: dict, raw: str) -> dict:
+    def _complete(self, req: dict, raw: str, authorization: Optional[str]) -> dict:
         tools = req.get('tools') or []
         functions = req.get('functions') or []
         rf = req.get('response_format') or {}
@@ -277,23 +480,37 @@ class ScriptedOpenAIServer:
         elif rf.get('type') == 'json_schema':
             tool_name = (rf.get('json_schema') or {}).get('name')
         norm = _openai_messages(req.get('messages') or [])
-        answer = self.script.answer(Seen(_classify(norm, tool_name), norm, tool_name, raw))
+        answer = self.script.answer(Seen(_classify(norm, tool_name), norm, tool_name, raw, req, authorization))
         content = answer if isinstance(answer, str) else json.dumps(answer)
         message: dict = {'role': 'assistant', 'content': content}
         finish = 'stop'
         if tools:
-            message = {'role': 'assistant', 'content': None, 'tool_calls': [
-                {'id': f'call_{len(self.script.requests)}', 'type': 'function', 'function': {'name': tool_name, 'arguments': content}}]}
+            message = {
+                'role': 'assistant',
+                'content': None,
+                'tool_calls': [
+                    {'id': f'call_{len(self.script.requests)}', 'type': 'function', 'function': {'name': tool_name, 'arguments': content}}
+                ],
+            }
             finish = 'tool_calls'
         elif functions:
             message = {'role': 'assistant', 'content': None, 'function_call': {'name': tool_name, 'arguments': content}}
             finish = 'function_call'
         return {
-            'id': f'chatcmpl-{len(self.script.requests)}', 'object': 'chat.completion', 'created': int(time.time()),
+            'id': f'chatcmpl-{len(self.script.requests)}',
+            'object': 'chat.completion',
+            'created': int(time.time()),
             'model': req.get('model', 'gpt-4o'),
             'choices': [{'index': 0, 'message': message, 'finish_reason': finish, 'logprobs': None}],
-            'usage': {'prompt_tokens': len(raw) // 4, 'completion_tokens': len(content) // 4, 'total_tokens': (len(raw) + len(content)) // 4},
+            'usage': {
+                'prompt_tokens': len(raw) // 4,
+                'completion_tokens': len(content) // 4,
+                'total_tokens': (len(raw) + len(content)) // 4,
+            },
         }
+
+    def wait_closed(self) -> None:
+        self._thread.join()
 
     def close(self) -> None:
         if self._closed:
@@ -307,3 +524,26 @@ class ScriptedOpenAIServer:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    ap = argparse.ArgumentParser(description='A scripted OpenAI-compatible chat server for the tests.')
+    ap.add_argument('--script', choices=['shop', 'callback'], default='shop')
+    ap.add_argument('--callback', help='with --script callback: the URL asked for each reply')
+    ap.add_argument('--shop-url', help='with --script shop: the shop to open (.../shop/); else found in the conversation')
+    ap.add_argument('--port', type=int, default=0)
+    ap.add_argument('--idle-timeout', type=float, default=900, help='stop after this many seconds without a request')
+    ap.add_argument('--exit-with-stdin', action='store_true', help='stop when stdin closes (the parent test process ended)')
+    args = ap.parse_args(argv)
+    if args.script == 'callback' and not args.callback:
+        ap.error('--script callback needs --callback URL (where to ask for each reply)')
+    script: Script = CallbackScript(args.callback) if args.script == 'callback' else ShopScript(args.shop_url)
+    server = ScriptedOpenAIServer(script, idle_timeout_s=args.idle_timeout, port=args.port)
+    print(json.dumps({'base_url': server.base_url}), flush=True)
+    if args.exit_with_stdin:
+        threading.Thread(target=lambda: (sys.stdin.read(), server.close()), daemon=True).start()
+    server.wait_closed()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,7 +1,6 @@
 """Each default action of the ExtensionController on fixture pages through the real bridge,
 extension and Chromium: its 0.1.48 result string, and its failure shape (ActionResult(error=...),
 or the RuntimeError('Error executing action <name>: ...') the Registry raises)."""
-import asyncio
 import base64
 import os
 import re
@@ -10,25 +9,32 @@ import unittest
 from pathlib import Path
 from types import SimpleNamespace
 
-from tests.harness import Harness, set_extension_settings
-from browser_use_ext import (ActionResult, BrowserContextConfig, ExtensionBrowser, ExtensionBrowserConfig, ExtensionController, FeatureNotAvailable,
-                             NotPermittedError, TabInfo, URLNotAllowedError)
+from browser_use_ext import (
+    ActionResult,
+    BrowserContextConfig,
+    ExtensionBrowser,
+    ExtensionBrowserConfig,
+    ExtensionController,
+    FeatureNotAvailable,
+    NotPermittedError,
+    TabInfo,
+)
 from browser_use_ext.compat import BrowserState, DOMElementNode
+from tests.harness import ShimModule, set_extension_settings
 
+S = ShimModule()
 H = None
-LOOP = None
-BROWSER = None
 CTX = None
 CONTROLLER = ExtensionController()
 AM = CONTROLLER.registry.create_action_model()
 
 
 def run(coro, timeout=60):
-    return LOOP.run_until_complete(asyncio.wait_for(coro, timeout))
+    return S.run(coro, timeout)
 
 
 def setUpModule():
-    global H, LOOP, BROWSER, CTX
+    global H, CTX
     try:
         import importlib.metadata
         installed = importlib.metadata.version('browser-use')
@@ -38,19 +44,11 @@ def setUpModule():
         # This suite calls the 0.1.48 action names and prompt format directly; with 0.1.40 installed the
         # registry and DOM classes are 0.1.40's own, which test_real_agent_actions drives through the Agent.
         raise unittest.SkipTest('browser_use 0.1.40 is installed: its own actions are checked by test_real_agent_actions')
-    H = Harness()
-    LOOP = asyncio.new_event_loop()
-    BROWSER = ExtensionBrowser(bridge_url=H.agent_url, agent_secret=H.agent_secret)
-    CTX = run(BROWSER.new_context(BrowserContextConfig(include_screenshot=False, allowed_domains=['127.0.0.1'])))
+    H = S.start()
+    _, CTX = S.open_context(BrowserContextConfig(include_screenshot=False, allowed_domains=['127.0.0.1']))
 
 
-def tearDownModule():
-    try:
-        run(CTX.close())
-        run(BROWSER.close())
-        LOOP.close()
-    finally:
-        H.close()
+tearDownModule = S.close
 
 
 def act(**action):
@@ -152,20 +150,29 @@ class Actions(unittest.TestCase):
         self.assertIn('read_title', controller.registry.get_prompt_description())
 
     def test_click_and_input_on_a_missing_index_raise(self):
-        with self.assertRaisesRegex(RuntimeError, r'^Error executing action click_element_by_index: Element with index 999 does not exist - retry or use alternative actions$'):
+        with self.assertRaisesRegex(
+            RuntimeError,
+            r'^Error executing action click_element_by_index: Element with index 999 does not exist - retry or use alternative actions$',
+        ):
             act(click_element_by_index={'index': 999})
         with self.assertRaisesRegex(RuntimeError, r'^Error executing action input_text: Element index 999 does not exist'):
             act(input_text={'index': 999, 'text': 'x'})
 
     def test_click_on_a_file_input_does_not_open_the_dialog(self):
         i = by_id(self.state, 'upload')
-        self.assertEqual(act(click_element_by_index={'index': i}).extracted_content,
-                         f'Index {i} - has an element which opens file upload dialog. To upload files please use a specific function to upload files ')
+        self.assertEqual(
+            act(click_element_by_index={'index': i}).extracted_content,
+            f'Index {i} - has an element which opens file upload dialog. To upload files please use a specific function to upload files ',
+        )
 
     def test_click_that_opens_a_tab_switches_to_it_then_switch_and_close(self):
         i = by_id(self.state, 'newtab')
         r = act(click_element_by_index={'index': i})
-        self.assertEqual(r.extracted_content, f'🖱️  Clicked button with index {i}: Open other page in a new tab - New tab opened - switching to it', r.error)
+        self.assertEqual(
+            r.extracted_content,
+            f'🖱️  Clicked button with index {i}: Open other page in a new tab - New tab opened - switching to it',
+            r.error,
+        )
         page = run(CTX.get_current_page())
         self.assertEqual(page.url, H.url('other.html'))
         tabs = run(CTX.get_tabs_info())
@@ -191,7 +198,9 @@ class Actions(unittest.TestCase):
         self.assertEqual(run(CTX.get_state(False)).url, H.url('actions.html'))
 
     def test_go_to_url_outside_allowed_domains_is_refused(self):
-        with self.assertRaisesRegex(RuntimeError, r'^Error executing action go_to_url: Navigation to non-allowed URL: https://example.com/'):
+        with self.assertRaisesRegex(
+            RuntimeError, r'^Error executing action go_to_url: Navigation to non-allowed URL: https://example.com/'
+        ):
             act(go_to_url={'url': 'https://example.com/'})
         with self.assertRaises(Exception) as cm:
             run(CTX.create_new_tab('https://example.com/'))
@@ -213,18 +222,26 @@ class Actions(unittest.TestCase):
     def test_scroll_to_text(self):
         self.assertEqual(act(scroll_to_text={'text': 'hidden treasure'}).extracted_content, '🔍  Scrolled to text: hidden treasure')
         self.assertGreater(run(CTX.get_state(False)).pixels_above, 2000)
-        self.assertEqual(act(scroll_to_text={'text': 'no such words'}).extracted_content, "Text 'no such words' not found or not visible on page")
+        self.assertEqual(
+            act(scroll_to_text={'text': 'no such words'}).extracted_content, "Text 'no such words' not found or not visible on page"
+        )
 
     def test_dropdown_options_and_selection(self):
         sel, name = by_id(self.state, 'fruit'), by_id(self.state, 'fullname')
         text = act(get_dropdown_options={'index': sel}).extracted_content
         lines = text.split('\n')
         self.assertEqual(lines[-1], 'Use the exact text string in select_dropdown_option')
-        self.assertEqual([re.sub(r'^\d+: ', '', l) for l in lines[:-1]], ['text="Apple"', 'text="Banana"', 'text="Cherry"'])
-        self.assertEqual(act(select_dropdown_option={'index': sel, 'text': 'Banana'}).extracted_content, "selected option Banana with value ['b']")
-        self.assertEqual(act(select_dropdown_option={'index': sel, 'text': 'Durian'}).extracted_content, "Could not select option 'Durian' in any frame")
-        self.assertEqual(act(select_dropdown_option={'index': name, 'text': 'x'}).extracted_content,
-                         f'Cannot select option: Element with index {name} is a input, not a select')
+        self.assertEqual([re.sub(r'^\d+: ', '', line) for line in lines[:-1]], ['text="Apple"', 'text="Banana"', 'text="Cherry"'])
+        self.assertEqual(
+            act(select_dropdown_option={'index': sel, 'text': 'Banana'}).extracted_content, "selected option Banana with value ['b']"
+        )
+        self.assertEqual(
+            act(select_dropdown_option={'index': sel, 'text': 'Durian'}).extracted_content, "Could not select option 'Durian' in any frame"
+        )
+        self.assertEqual(
+            act(select_dropdown_option={'index': name, 'text': 'x'}).extracted_content,
+            f'Cannot select option: Element with index {name} is a input, not a select',
+        )
 
     def test_extract_content_uses_the_page_extraction_llm(self):
         r = act(extract_content={'goal': 'find the treasure', 'should_strip_link_urls': True})
@@ -352,7 +369,9 @@ class Frames(unittest.TestCase):
         self.assertEqual(chain, ['body', 'html', 'iframe', 'body'])
         self.assertEqual(node.xpath, 'html/body/button')  # relative to the iframe boundary, as buildDomTree.js
         text = state.element_tree.clickable_elements_to_string(['id'])
-        self.assertEqual(text, "Top document\n[0]<button id='top-btn'>Top button />\ninner untouched\n[1]<button id='inner-btn'>Inner button />")
+        self.assertEqual(
+            text, "Top document\n[0]<button id='top-btn'>Top button />\ninner untouched\n[1]<button id='inner-btn'>Inner button />"
+        )
         r = act(click_element_by_index={'index': inner})
         self.assertEqual(r.extracted_content, f'🖱️  Clicked button with index {inner}: Inner button')
         self.assertIn('inner clicked', run(CTX.get_state(False)).element_tree.clickable_elements_to_string([]))
@@ -408,7 +427,9 @@ class SheetsKeyboard(unittest.TestCase):
         self.assertEqual(r.extracted_content, 'Inputted text cell')
         run(field.focus())
         run(run(CTX.get_current_page()).keyboard.press('End'))  # the action's ArrowUp put the caret at the start
-        self.assertEqual(run(CONTROLLER.registry.execute_action('clear_selected_range', {}, browser=CTX)).extracted_content, 'Cleared selected range')
+        self.assertEqual(
+            run(CONTROLLER.registry.execute_action('clear_selected_range', {}, browser=CTX)).extracted_content, 'Cleared selected range'
+        )
         self.assertEqual(run(field._do('get', {'what': 'value'}))['outcome_details']['result']['value'], 'cel')
 
 
@@ -420,8 +441,8 @@ class PromptGaps(unittest.TestCase):
             ['title', 'type', 'name', 'role', 'aria-label', 'placeholder', 'value', 'alt', 'aria-expanded', 'data-date-format'])
         self.assertEqual(text, "[0]<label >Remember me />\n\t[1]<input type='checkbox' name='remember' />\n[2]<img alt='logo' />")
         self.assertEqual([state.selector_map[i].tag_name for i in (0, 1, 2)], ['label', 'input', 'img'])
-        # The snapshot itself still lists only the checkbox and the image (issue 3: a label is listed
-        # only when it operates a hidden control); the label is the shim's own index.
+        # The snapshot itself still lists only the checkbox and the image (a label is listed only when
+        # it operates a hidden control, else it is noise); the label is the shim's own index.
         self.assertEqual([e['tag'] for e in CTX.last_protocol_state['actionable_elements']], ['input', 'img'])
 
     def test_clicking_the_label_index_clicks_the_label(self):
@@ -486,7 +507,7 @@ class PageFacade(unittest.TestCase):
 
     def test_playwright_only_features_name_the_alternative(self):
         with self.assertRaises(FeatureNotAvailable) as cm:
-            self.page.pdf
+            _ = self.page.pdf
         self.assertIn('extract_content', str(cm.exception))
         self.assertFalse(hasattr(self.page, 'route'))
 

@@ -75,7 +75,10 @@ class ShopTask(unittest.TestCase):
         add = REPORT['steps'][2]['interacted'][0]
         self.assertEqual(add['tag_name'], 'button')
         self.assertEqual(add['xpath'], 'html/body/main/ul/li[2]/button')
-        self.assertEqual(add['css_selector'], 'html > body > main > ul > li:nth-of-type(2) > button[type="button"][data-id="mini-s"][aria-label="Add Mini Stapler to cart"]')
+        self.assertEqual(
+            add['css_selector'],
+            'html > body > main > ul > li:nth-of-type(2) > button[type="button"][data-id="mini-s"][aria-label="Add Mini Stapler to cart"]',
+        )
         for step in REPORT['steps']:
             for el in step['interacted']:
                 if el:

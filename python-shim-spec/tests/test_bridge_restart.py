@@ -1,6 +1,6 @@
-"""Issue 11 item 5 (the Python half): the bridge restarts under a running shim and the caller never
-sees it. The real setup (bridge + extension in Chromium + fixture server, tests/harness.py) restarts
-its bridge on the same port with the same secrets (`restart-bridge` on the harness's stdin); the shim
+"""A bridge restart is invisible to a running shim's caller (the Python half; the extension's half
+is in the Node e2e tests). The real setup (bridge + extension in Chromium + fixture server,
+tests/harness.py) restarts its bridge on the same port with the same secrets (`restart-bridge` on the harness's stdin); the shim
 reconnects by itself, resumes its session when the bridge kept it, and a call made meanwhile waits,
 bounded by its own timeout. With browser_use installed, the unmodified real Agent runs the shop task
 to done across two restarts."""
@@ -10,36 +10,27 @@ import threading
 import time
 import unittest
 
-from tests.harness import Harness
 from browser_use_ext import BrowserContextConfig, ExtensionBrowser, ExtensionController
+from tests.harness import ShimModule
 
+S = ShimModule()
 H = None
-LOOP = None
-BROWSER = None
 CTX = None
 CONTROLLER = ExtensionController()
 AM = CONTROLLER.registry.create_action_model()
 
 
 def run(coro, timeout=90):
-    return LOOP.run_until_complete(asyncio.wait_for(coro, timeout))
+    return S.run(coro, timeout)
 
 
 def setUpModule():
-    global H, LOOP, BROWSER, CTX
-    H = Harness()
-    LOOP = asyncio.new_event_loop()
-    BROWSER = ExtensionBrowser(bridge_url=H.agent_url, agent_secret=H.agent_secret)
-    CTX = run(BROWSER.new_context(BrowserContextConfig(include_screenshot=False, wait_between_actions=0.1)))
+    global H, CTX
+    H = S.start()
+    _, CTX = S.open_context(BrowserContextConfig(include_screenshot=False, wait_between_actions=0.1))
 
 
-def tearDownModule():
-    try:
-        run(CTX.close())
-        run(BROWSER.close())
-        LOOP.close()
-    finally:
-        H.close()
+tearDownModule = S.close
 
 
 def index_of(state, ident):
@@ -114,14 +105,15 @@ class RestartUnderTheRealAgent(unittest.TestCase):
 
     def test_the_agent_reaches_done_across_two_restarts_without_a_failed_step(self):
         from browser_use import Agent
-        from tests.agent_run import ScriptedShopLLM
+
+        from tests.scripted_llm import ScriptedChatModel, ShopScript
 
         restarts, reconnected, agents = [], [], []
 
-        class RestartingLLM(ScriptedShopLLM):
-            def _decide(self, prompt):
-                answer = super()._decide(prompt)
-                n = len(self.seen)
+        class RestartingShop(ShopScript):
+            def _step_output(self, seen):
+                answer = super()._step_output(seen)
+                n = len(self.of_kind('agent'))
                 conn = agents[0].browser_context.conn
                 if n == 1:
                     conn.on('reconnected', reconnected.append)
@@ -134,7 +126,7 @@ class RestartUnderTheRealAgent(unittest.TestCase):
                     time.sleep(0.4)
                 return answer
 
-        llm = RestartingLLM(base=H.url('shop/'))
+        llm = ScriptedChatModel(script=RestartingShop(H.url('shop/')))
         browser = ExtensionBrowser(bridge_url=H.agent_url, agent_secret=H.agent_secret)
         agent = Agent('Find the cheapest stapler and add it to the cart', llm, browser=browser, controller=ExtensionController(),
                       use_vision=False, tool_calling_method='raw')

@@ -1,5 +1,5 @@
-"""Side by side with the real browser_use on Playwright (issue 9 item 3): for each fixture page of
-tests/fixtures/compat/, the real browser_use of this venv, on its own Playwright Browser launched on
+"""Side by side with the real browser_use on Playwright (the model must get the same prompt): for each
+fixture page of tests/fixtures/compat/, the real browser_use of this venv, on its own Playwright Browser launched on
 /usr/bin/chromium (tests/compat_real.py), and the shim (browser_use_ext through the real bridge,
 extension and Chromium of the harness) must print the same
 ``state.element_tree.clickable_elements_to_string(include_attributes=<the real Agent's list>)``:
@@ -167,7 +167,8 @@ def prompts(page: str) -> tuple[str, str, Any, Any]:
 
 
 def diff_text(page: str, real: list[str], shim: list[str]) -> str:
-    return '\n'.join(difflib.unified_diff(real, shim, f'real browser_use {compat_real.BU_VERSION} on Playwright: {page}', f'shim: {page}', lineterm=''))
+    real_name = f'real browser_use {compat_real.BU_VERSION} on Playwright: {page}'
+    return '\n'.join(difflib.unified_diff(real, shim, real_name, f'shim: {page}', lineterm=''))
 
 
 class PromptParity(unittest.TestCase):
@@ -212,6 +213,7 @@ class ScriptedTask(unittest.TestCase):
 
     def _controllers(self) -> tuple[Any, Any]:
         from browser_use import Controller
+
         from browser_use_ext import ExtensionController
 
         return Controller(), ExtensionController()
@@ -236,7 +238,9 @@ class ScriptedTask(unittest.TestCase):
         results = []
         for controller, ctx, goto in ((real_c, REAL_CTX, real_goto), (shim_c, SHIM_CTX, shim_goto)):
             state = run(goto(H.url('compat/overlays.html')))
-            close = self._index(state, lambda n: n.attributes.get('id') == 'close' or n.get_all_text_till_next_clickable_element() == 'No thanks')
+            close = self._index(
+                state, lambda n: n.attributes.get('id') == 'close' or n.get_all_text_till_next_clickable_element() == 'No thanks'
+            )
             r1 = self._act(controller, ctx, click_element={'index': close})
             state = run(compat_real.real_state(ctx)) if ctx is REAL_CTX else run(ctx.get_state(True))
             text = state.element_tree.clickable_elements_to_string(include_attributes=compat_real.include_attributes())
@@ -254,7 +258,11 @@ class ScriptedTask(unittest.TestCase):
             r1 = self._act(controller, ctx, select_dropdown_option={'index': sel, 'text': 'United States'})
             send = self._index(state, lambda n: n.get_all_text_till_next_clickable_element() == 'Send order')
             r2 = self._act(controller, ctx, click_element={'index': send})
-            r3 = self._act(controller, ctx, input_text={'index': self._index(state, lambda n: n.attributes.get('name') == 'note'), 'text': 'ring twice'})
+            r3 = self._act(
+                controller,
+                ctx,
+                input_text={'index': self._index(state, lambda n: n.attributes.get('name') == 'note'), 'text': 'ring twice'},
+            )
             run(asyncio.sleep(0.3))
             state = run(compat_real.real_state(ctx)) if ctx is REAL_CTX else run(ctx.get_state(True))
             text = state.element_tree.clickable_elements_to_string(include_attributes=compat_real.include_attributes())

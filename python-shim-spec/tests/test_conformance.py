@@ -8,9 +8,9 @@ import re
 import unittest
 from pathlib import Path
 
-from tests import harness  # noqa: F401  (puts the package on sys.path)
 from browser_use_ext import ExtensionBrowser, ExtensionBrowserContext, ExtensionController
 from browser_use_ext.fallback.registry import Registry
+from tests import harness  # noqa: F401  (puts the package on sys.path)
 
 SURFACE = json.loads((Path(__file__).parent / 'data' / 'browser_use_surface.json').read_text(encoding='utf-8'))
 OURS = {'BrowserContext': ExtensionBrowserContext, 'Browser': ExtensionBrowser, 'Controller': ExtensionController, 'Registry': Registry}
@@ -27,7 +27,9 @@ class SurfaceCopy(unittest.TestCase):
         shared = Path(__file__).resolve().parents[2].parent / 'shared' / 'reference' / 'browser_use_surface.json'
         if not shared.exists():
             self.skipTest(f'{shared} is not beside the clone')
-        self.assertEqual(json.loads(shared.read_text(encoding='utf-8')), SURFACE, 'refresh tests/data/browser_use_surface.json from ../shared/reference')
+        self.assertEqual(
+            json.loads(shared.read_text(encoding='utf-8')), SURFACE, 'refresh tests/data/browser_use_surface.json from ../shared/reference'
+        )
 
 
 class SurfaceMethods(unittest.TestCase):
@@ -43,7 +45,11 @@ class SurfaceMethods(unittest.TestCase):
                 target = fn.__func__ if isinstance(fn, (classmethod, staticmethod)) else fn
                 if m['method'] != '__init__' and m['class'] != 'Registry':
                     # get_state/act are sync-wrapped in 0.1.48 but return coroutines: async here is compatible.
-                    self.assertEqual(inspect.iscoroutinefunction(target), m['async'] or m['method'] in ('get_state', 'act'), f"{m['method']}: async should be {m['async']}")
+                    self.assertEqual(
+                        inspect.iscoroutinefunction(target),
+                        m['async'] or m['method'] in ('get_state', 'act'),
+                        f"{m['method']}: async should be {m['async']}",
+                    )
                 sig = inspect.signature(target)
                 ours = [p for p in sig.parameters.values() if p.name not in ('self', 'cls')]
                 accepts_kwargs = any(p.kind is p.VAR_KEYWORD for p in ours)
@@ -57,7 +63,11 @@ class SurfaceMethods(unittest.TestCase):
                     self.assertEqual(names.index(name), position, f"{m['method']}: {name} must be positional #{position}")
                     if has_default:
                         self.assertIsNot(ours[names.index(name)].default, inspect.Parameter.empty, f"{m['method']}: {name} needs a default")
-                extra_required = [p.name for p in ours[len(m['params']):] if p.default is inspect.Parameter.empty and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
+                extra_required = [
+                    p.name
+                    for p in ours[len(m['params']) :]
+                    if p.default is inspect.Parameter.empty and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)
+                ]
                 self.assertEqual(extra_required, [], f"{m['method']} has extra required parameters")
                 checked += 1
         self.assertGreaterEqual(checked, 25)
@@ -67,12 +77,16 @@ class SurfaceMethods(unittest.TestCase):
             if m['class'] == 'BrowserContext':
                 with self.subTest(method=m['method']):
                     self.assertTrue(hasattr(ExtensionBrowserContext, m['method']))
-                    self.assertEqual(inspect.iscoroutinefunction(getattr(ExtensionBrowserContext, m['method'])), m['async'] or m['method'] == 'get_state')
+                    self.assertEqual(
+                        inspect.iscoroutinefunction(getattr(ExtensionBrowserContext, m['method'])), m['async'] or m['method'] == 'get_state'
+                    )
 
     def test_css_selector_helpers_are_classmethods_callable_on_the_class(self):
         for name in ('_enhanced_css_selector_for_element', '_convert_simple_xpath_to_css_selector'):
             self.assertIsInstance(inspect.getattr_static(ExtensionBrowserContext, name), classmethod)
-        self.assertEqual(ExtensionBrowserContext._convert_simple_xpath_to_css_selector('html/body/div[2]/a'), 'html > body > div:nth-of-type(2) > a')
+        self.assertEqual(
+            ExtensionBrowserContext._convert_simple_xpath_to_css_selector('html/body/div[2]/a'), 'html > body > div:nth-of-type(2) > a'
+        )
 
     def test_attributes_read_from_outside(self):
         browser = ExtensionBrowser()
@@ -122,7 +136,11 @@ class DefaultActions(unittest.TestCase):
 
     def test_prompt_description_matches_0_1_48_format(self):
         ra = self.controller.registry.registry.actions['click_element_by_index']
-        self.assertEqual(ra.prompt_description(), "Click element by index: \n{click_element_by_index: {'index': {'type': 'integer'}, 'xpath': {'anyOf': [{'type': 'string'}, {'type': 'null'}], 'default': None}}}")
+        self.assertEqual(
+            ra.prompt_description(),
+            "Click element by index: \n{click_element_by_index: {'index': {'type': 'integer'}, "
+            "'xpath': {'anyOf': [{'type': 'string'}, {'type': 'null'}], 'default': None}}}",
+        )
 
     def test_sheets_actions_only_appear_for_sheets_pages(self):
         class Page:
@@ -159,9 +177,30 @@ class Version0140(unittest.TestCase):
             if absent != 'Google Sheets actions':
                 self.assertNotIn(absent, names)
         self.assertFalse([n for n in names if getattr(c.registry.registry.actions[n], 'domains', None)])  # 0.1.40 has no domains field
-        self.assertEqual(sorted(c.registry.registry.actions['extract_content'].param_model.model_fields), sorted(v['extract_content_params']))
-        self.assertEqual(names, ['done', 'search_google', 'go_to_url', 'go_back', 'wait', 'click_element', 'input_text', 'switch_tab', 'open_tab',
-                                 'extract_content', 'scroll_down', 'scroll_up', 'send_keys', 'scroll_to_text', 'get_dropdown_options', 'select_dropdown_option'])
+        self.assertEqual(
+            sorted(c.registry.registry.actions['extract_content'].param_model.model_fields), sorted(v['extract_content_params'])
+        )
+        self.assertEqual(
+            names,
+            [
+                'done',
+                'search_google',
+                'go_to_url',
+                'go_back',
+                'wait',
+                'click_element',
+                'input_text',
+                'switch_tab',
+                'open_tab',
+                'extract_content',
+                'scroll_down',
+                'scroll_up',
+                'send_keys',
+                'scroll_to_text',
+                'get_dropdown_options',
+                'select_dropdown_option',
+            ],
+        )
 
 
 if __name__ == '__main__':

@@ -1,19 +1,28 @@
 """The package's own browser_use classes (used when browser_use is not installed) against the 0.1.48
-algorithms: the prompt text, hashes, is_new marking, the tree rebuilt from a contract-F dom_tree,
+algorithms: the prompt text, hashes, is_new marking, the tree rebuilt from the snapshot's dom_tree (schemas/v1),
 CSS selectors, and the Registry's execution rules."""
 import asyncio
 import unittest
 
-from tests import harness  # noqa: F401
 from browser_use_ext import ExtensionBrowserContext, ExtensionController
 from browser_use_ext.dom_tree import build_tree, element_id_of
 from browser_use_ext.fallback.views import ActionResult, ClickableElementProcessor, DOMElementNode, DOMTextNode, HistoryTreeProcessor
+from tests import harness  # noqa: F401
 
 INCLUDE = ['title', 'type', 'name', 'role', 'aria-label', 'placeholder', 'value', 'alt', 'aria-expanded', 'data-date-format']
 
 
 def el(tag, attrs=None, children=(), index=None, xpath=None, parent=None, visible=True, top=True):
-    node = DOMElementNode(tag_name=tag, xpath=xpath or tag, attributes=dict(attrs or {}), children=[], is_visible=visible, is_top_element=top, highlight_index=index, parent=parent)
+    node = DOMElementNode(
+        tag_name=tag,
+        xpath=xpath or tag,
+        attributes=dict(attrs or {}),
+        children=[],
+        is_visible=visible,
+        is_top_element=top,
+        highlight_index=index,
+        parent=parent,
+    )
     for c in children:
         c.parent = node
         node.children.append(c)
@@ -69,21 +78,54 @@ class PromptFormat(unittest.TestCase):
         ]))
 
     def test_text_of_hidden_or_covered_parents_is_not_printed(self):
-        root = el('body', {}, [el('p', {}, [text('hidden')], visible=False), el('p', {}, [text('covered')], top=False), el('p', {}, [text('shown')])])
+        root = el(
+            'body',
+            {},
+            [el('p', {}, [text('hidden')], visible=False), el('p', {}, [text('covered')], top=False), el('p', {}, [text('shown')])],
+        )
         self.assertEqual(root.clickable_elements_to_string(INCLUDE), 'shown')
 
 
 class TreeFromState(unittest.TestCase):
     STATE = {
-        'url': 'http://x/', 'title': 't', 'tab_id': 7, 'actionable_elements': [],
-        'dom_tree': {'kind': 'element', 'tag': 'body', 'xpath': '/body', 'attributes': {}, 'is_visible': True, 'is_top_element': True, 'children': [
-            {'kind': 'element', 'tag': 'div', 'xpath': 'html/body/div', 'attributes': {}, 'is_visible': True, 'is_top_element': True, 'children': [
-                {'kind': 'text', 'text': 'Hello', 'is_visible': True},
-                {'kind': 'element', 'tag': 'a', 'xpath': 'html/body/div/a[2]', 'attributes': {'href': '/x', 'class': 'btn primary'}, 'is_visible': True,
-                 'is_interactive': True, 'is_top_element': True, 'is_in_viewport': True, 'highlight_index': 1, 'element_id': 'e5', 'children': [
-                     {'kind': 'text', 'text': 'Go', 'is_visible': True}]},
-            ]},
-        ]},
+        'url': 'http://x/',
+        'title': 't',
+        'tab_id': 7,
+        'actionable_elements': [],
+        'dom_tree': {
+            'kind': 'element',
+            'tag': 'body',
+            'xpath': '/body',
+            'attributes': {},
+            'is_visible': True,
+            'is_top_element': True,
+            'children': [
+                {
+                    'kind': 'element',
+                    'tag': 'div',
+                    'xpath': 'html/body/div',
+                    'attributes': {},
+                    'is_visible': True,
+                    'is_top_element': True,
+                    'children': [
+                        {'kind': 'text', 'text': 'Hello', 'is_visible': True},
+                        {
+                            'kind': 'element',
+                            'tag': 'a',
+                            'xpath': 'html/body/div/a[2]',
+                            'attributes': {'href': '/x', 'class': 'btn primary'},
+                            'is_visible': True,
+                            'is_interactive': True,
+                            'is_top_element': True,
+                            'is_in_viewport': True,
+                            'highlight_index': 1,
+                            'element_id': 'e5',
+                            'children': [{'kind': 'text', 'text': 'Go', 'is_visible': True}],
+                        },
+                    ],
+                },
+            ],
+        },
     }
 
     def test_nodes_parents_selector_map_and_refs(self):
@@ -94,7 +136,9 @@ class TreeFromState(unittest.TestCase):
         self.assertEqual(element_id_of(a), 'e5')
         self.assertEqual(tree.clickable_elements_to_string(INCLUDE), 'Hello\n[1]<a >Go />')
         self.assertEqual(HistoryTreeProcessor._get_parent_branch_path(a), ['div', 'a'])
-        self.assertEqual(ExtensionBrowserContext._enhanced_css_selector_for_element(a), 'html > body > div > a:nth-of-type(2).btn.primary[href="/x"]')
+        self.assertEqual(
+            ExtensionBrowserContext._enhanced_css_selector_for_element(a), 'html > body > div > a:nth-of-type(2).btn.primary[href="/x"]'
+        )
 
     def test_flat_tree_when_no_dom_tree_is_sent(self):
         state = {'url': 'u', 'title': 't', 'actionable_elements': [
@@ -112,14 +156,32 @@ class TreeFromState(unittest.TestCase):
                 n.update(highlight_index=index, element_id=eid)
             return n
         t = lambda s: {'kind': 'text', 'text': s, 'is_visible': True}  # noqa: E731
-        state = {'url': 'u', 'title': 't', 'tab_id': 3, 'actionable_elements': [], 'dom_tree': node('body', '/body', [
-            node('button', 'html/body/button', [t('Before')], 0, 'e1'),
-            node('label', 'html/body/label', [t('Remember me'), node('input', 'html/body/label/input', [], 2, 'e3', {'type': 'checkbox'})], 1, 'e2'),
-            node('p', 'html/body/p', [t('Covered')], top=False),
-        ])}
+        state = {
+            'url': 'u',
+            'title': 't',
+            'tab_id': 3,
+            'actionable_elements': [],
+            'dom_tree': node(
+                'body',
+                '/body',
+                [
+                    node('button', 'html/body/button', [t('Before')], 0, 'e1'),
+                    node(
+                        'label',
+                        'html/body/label',
+                        [t('Remember me'), node('input', 'html/body/label/input', [], 2, 'e3', {'type': 'checkbox'})],
+                        1,
+                        'e2',
+                    ),
+                    node('p', 'html/body/p', [t('Covered')], top=False),
+                ],
+            ),
+        }
         tree, selector_map = build_tree(state)
         # The indexes are the extension's (browser_use's buildDomTree.js rules, 0-based): nothing is renumbered here.
-        self.assertEqual(tree.clickable_elements_to_string(INCLUDE), "[0]<button >Before />\n[1]<label >Remember me />\n\t[2]<input type='checkbox' />")
+        self.assertEqual(
+            tree.clickable_elements_to_string(INCLUDE), "[0]<button >Before />\n[1]<label >Remember me />\n\t[2]<input type='checkbox' />"
+        )
         self.assertEqual(sorted(selector_map), [0, 1, 2])
         ctx = ExtensionBrowserContext.__new__(ExtensionBrowserContext)
         ctx.config = type('C', (), {'include_dynamic_attributes': True})()
@@ -158,11 +220,17 @@ class RegistryRules(unittest.TestCase):
             return ActionResult(extracted_content=type(browser).__name__)
 
         AM = controller.registry.create_action_model()
-        r = self.run_async(controller.act(AM(remember={'value': '<secret>pw</secret>', 'times': 2}), browser_context=object(), sensitive_data={'pw': 'hunter2'}))
+        r = self.run_async(
+            controller.act(
+                AM(remember={'value': '<secret>pw</secret>', 'times': 2}), browser_context=object(), sensitive_data={'pw': 'hunter2'}
+            )
+        )
         self.assertEqual((r.extracted_content, seen['value']), ('remembered hunter2', 'hunter2hunter2'))
         r = self.run_async(controller.act(AM(needs_browser={}), browser_context='ctx'))
         self.assertEqual(r.extracted_content, 'str')
-        with self.assertRaisesRegex(RuntimeError, r'^Error executing action needs_browser: Action needs_browser requires browser but none provided\.'):
+        with self.assertRaisesRegex(
+            RuntimeError, r'^Error executing action needs_browser: Action needs_browser requires browser but none provided\.'
+        ):
             self.run_async(controller.act(AM(needs_browser={}), browser_context=None))
         with self.assertRaisesRegex(RuntimeError, 'Error executing action click_element_by_index: Invalid parameters'):
             self.run_async(controller.registry.execute_action('click_element_by_index', {'index': 'first'}, browser='b'))

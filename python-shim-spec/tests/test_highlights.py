@@ -1,38 +1,31 @@
-"""Vision (issue 9 item 4): the state's screenshot carries browser_use's numbered boxes, drawn in the
+"""Vision (use_vision): the state's screenshot carries browser_use's numbered boxes, drawn in the
 page only for the capture (a container marked data-browser-agent-ui, removed right after), never
 listed by a snapshot; highlight_elements=False gives a plain screenshot. Real bridge, extension and
 Chromium; runs with or without browser_use installed."""
-import asyncio
 import base64
 import unittest
 
-from tests.harness import FIXTURES_DIR, Harness, set_extension_settings
-from browser_use_ext import BrowserContextConfig, ExtensionBrowser
+from browser_use_ext import BrowserContextConfig
+from tests.harness import ShimModule, set_extension_settings
 
+S = ShimModule()
 H = None
-LOOP = None
 BROWSER = None
 
 
 def run(coro, timeout=60):
-    return LOOP.run_until_complete(asyncio.wait_for(coro, timeout))
+    return S.run(coro, timeout)
 
 
 def setUpModule():
-    global H, LOOP, BROWSER
-    H = Harness(FIXTURES_DIR)
-    LOOP = asyncio.new_event_loop()
-    BROWSER = ExtensionBrowser(bridge_url=H.agent_url, agent_secret=H.agent_secret)
+    global H, BROWSER
+    H = S.start()
+    BROWSER = S.open_browser()
     # The test reads the page with evaluate (the person's consent setting, as the options page sets it).
     set_extension_settings(H, {'allow_evaluate': True})
 
 
-def tearDownModule():
-    try:
-        run(BROWSER.close())
-        LOOP.close()
-    finally:
-        H.close()
+tearDownModule = S.close
 
 
 # The highlight container only: the "Agent is controlling this tab" overlay is agent UI too and stays.

@@ -41,7 +41,11 @@ class InstalledShim(unittest.TestCase):
     def test_the_venv_imports_the_installed_copy_and_it_holds_the_current_sources(self):
         self.assertNotEqual(self.pkg.resolve(), SRC.resolve())
         self.assertIn('site-packages', self.pkg.parts)
-        stale = [str(rel) for rel in source_files() if not (self.pkg / rel).is_file() or (self.pkg / rel).read_bytes() != (SRC / rel).read_bytes()]
+        stale = [
+            str(rel)
+            for rel in source_files()
+            if not (self.pkg / rel).is_file() or (self.pkg / rel).read_bytes() != (SRC / rel).read_bytes()
+        ]
         self.assertEqual(stale, [], 'installed copy differs from the sources (node scripts/python-envs.mjs reinstalls it)')
         self.assertTrue((self.pkg / 'py.typed').is_file(), 'PEP 561 marker missing from the installed package')
 
@@ -79,7 +83,9 @@ class InstalledShim(unittest.TestCase):
         self.assertEqual(importlib.metadata.version('websockets'), wscompat.VERSION)
 
 
-@unittest.skipIf(importlib.util.find_spec('browser_use') is not None, 'built once, in the venv without browser_use (the same pip as the others)')
+@unittest.skipIf(
+    importlib.util.find_spec('browser_use') is not None, 'built once, in the venv without browser_use (the same pip as the others)'
+)
 class WheelBuild(unittest.TestCase):
     def test_pip_wheel_builds_a_complete_wheel_without_the_wheel_package(self):
         # pip's isolated build gets setuptools (and `wheel` if an old setuptools asks for it) itself.

@@ -5,21 +5,11 @@ LangChain chat model subclass, on the shop fixture in real Chromium through brid
 Scripts pick element indexes from the state the model received, never hard-coded numbers."""
 import unittest
 
-from tests.real_agent_support import V40, RealAgentModule, actions_of, require_browser_use, results_of
+from tests.real_agent_support import V40, RealAgentModule, actions_of, chat_openai, results_of
 from tests.scripted_llm import Script, ScriptedChatModel, ScriptedOpenAIServer
 
-M: RealAgentModule = None  # type: ignore[assignment]
-
-
-def setUpModule():
-    global M
-    require_browser_use()
-    M = RealAgentModule()
-
-
-def tearDownModule():
-    if M is not None:
-        M.close()
+M = RealAgentModule()
+setUpModule, tearDownModule = M.hooks()
 
 
 def shop_steps(base: str) -> list:
@@ -33,13 +23,13 @@ def shop_steps(base: str) -> list:
         offers = []
         for i, line in enumerate(lines):
             if 'Add to cart' in line and '[' in line:
-                price_line = next(l for l in reversed(lines[:i]) if '$' in l)
+                price_line = next(p for p in reversed(lines[:i]) if '$' in p)
                 price = float(price_line.strip().split('$')[-1])
                 offers.append((price, seen.index_of(line.strip())))
         return [{click(): {'index': min(offers)[1]}}]
 
     def done(seen):
-        items = [l.strip() for l in seen.last_text.splitlines() if ' - $' in l]
+        items = [line.strip() for line in seen.last_text.splitlines() if ' - $' in line]
         return [{'done': {'text': '; '.join(items), 'success': True}}]
 
     return [
@@ -57,13 +47,9 @@ def click() -> str:
     return 'click_element' if V40 else 'click_element_by_index'
 
 
-def chat_openai(server, **kw):
-    from langchain_openai import ChatOpenAI
-    return ChatOpenAI(base_url=server.base_url, api_key='sk-scripted-not-a-real-key', model='gpt-4o', temperature=0, max_retries=0, **kw)
-
-
 async def run_agent(llm, *, browser=None, controller=None, max_steps=12, **kw):
     from browser_use import Agent
+
     from browser_use_ext import ExtensionController
     browser = browser or M.browser()
     agent = Agent('Find the cheapest stapler and add it to the cart', llm, browser=browser,
@@ -122,6 +108,7 @@ class ShopTask(unittest.TestCase):
 class ScriptedServerItself(unittest.TestCase):
     def test_it_answers_over_http_records_what_it_got_and_stops(self):
         import socket
+
         from langchain_core.messages import HumanMessage
         from pydantic import BaseModel
 
@@ -131,7 +118,9 @@ class ScriptedServerItself(unittest.TestCase):
         script = Script([], validator=lambda seen: {'is_valid': False, 'reason': 'scripted'})
         with ScriptedOpenAIServer(script) as server:
             llm = chat_openai(server)
-            self.assertEqual(llm.invoke([HumanMessage(content='What is the capital of France? Respond with a single word.')]).content, 'Paris')
+            self.assertEqual(
+                llm.invoke([HumanMessage(content='What is the capital of France? Respond with a single word.')]).content, 'Paris'
+            )
             for method in ('function_calling', 'json_schema', 'json_mode'):
                 with self.subTest(method=method):
                     out = llm.with_structured_output(ValidationResult, method=method).invoke(
@@ -156,14 +145,16 @@ class RealClasses(unittest.TestCase):
     def test_extension_controller_is_a_real_controller_with_the_real_registry(self):
         from browser_use.controller.registry.service import Registry
         from browser_use.controller.service import Controller
+
         from browser_use_ext import ExtensionController
         c = ExtensionController()
         self.assertIsInstance(c, Controller)
         self.assertIsInstance(c.registry, Registry)
 
     def test_agent_with_browser_only_builds_the_extension_context(self):
-        import browser_use_ext
         from browser_use import Agent
+
+        import browser_use_ext
         from browser_use_ext import ExtensionBrowserContext, ExtensionController
         self.assertTrue(browser_use_ext.PATCHED_BROWSER_USE_AGENT)
         script = Script([])
@@ -175,6 +166,7 @@ class RealClasses(unittest.TestCase):
         BrowserContext classmethods; the shim's copies must give the same string for every element,
         and each must select exactly that element on the live page."""
         from browser_use.browser.context import BrowserContext
+
         from browser_use_ext import ExtensionBrowserContext
         browser = M.browser(include_screenshot=False)
 

@@ -6,21 +6,11 @@ never offers them on fixture pages: they run through the same real registry with
 import re
 import unittest
 
-from tests.real_agent_support import V40, RealAgentModule, require_browser_use, results_of
+from tests.real_agent_support import V40, RealAgentModule, chat_openai, results_of
 from tests.scripted_llm import Script, ScriptedOpenAIServer
 
-M: RealAgentModule = None  # type: ignore[assignment]
-
-
-def setUpModule():
-    global M
-    require_browser_use()
-    M = RealAgentModule()
-
-
-def tearDownModule():
-    if M is not None:
-        M.close()
+M = RealAgentModule()
+setUpModule, tearDownModule = M.hooks()
 
 
 def tab_of(seen, url_part: str) -> int:
@@ -31,15 +21,11 @@ def tab_of(seen, url_part: str) -> int:
     return ids[-1]
 
 
-def chat_openai(server):
-    from langchain_openai import ChatOpenAI
-    return ChatOpenAI(base_url=server.base_url, api_key='sk-scripted-not-a-real-key', model='gpt-4o', temperature=0, max_retries=0)
-
-
 class EveryDefaultAction(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         from browser_use import Agent
+
         from browser_use_ext import ExtensionController
         actions_url, other_url = M.h.url('actions.html'), M.h.url('other.html')
         click = 'click_element' if V40 else 'click_element_by_index'
@@ -49,20 +35,41 @@ class EveryDefaultAction(unittest.TestCase):
             ([{'go_to_url': {'url': actions_url}}], f'🔗  Navigated to {actions_url}'),
             (lambda s: [{'input_text': {'index': s.index_of('fullname'), 'text': 'Ada'}}], re.compile(r'^⌨️  Input Ada into index \d+$')),
             (lambda s: [{click: {'index': s.index_of('Say hello')}}], re.compile(r'^🖱️  Clicked button with index \d+: Say hello$')),
-            (lambda s: [{click: {'index': s.index_of('re:<input[^>]*file')}}], re.compile(r'^Index \d+ - has an element which opens file upload dialog\. To upload files please use a specific function to upload files $')),
-            (lambda s: [{'get_dropdown_options': {'index': s.index_of('fruit')}}], '0: text="Apple"\n1: text="Banana"\n2: text="Cherry"\nUse the exact text string in select_dropdown_option'),
-            (lambda s: [{'select_dropdown_option': {'index': s.index_of('fruit'), 'text': 'Banana'}}], "selected option Banana with value ['b']"),
-            (lambda s: [{'select_dropdown_option': {'index': s.index_of('Say hello'), 'text': 'Banana'}}], re.compile(r'^Cannot select option: Element with index \d+ is a button, not a select$')),
+            (
+                lambda s: [{click: {'index': s.index_of('re:<input[^>]*file')}}],
+                re.compile(
+                    r'^Index \d+ - has an element which opens file upload dialog\. '
+                    r'To upload files please use a specific function to upload files $'
+                ),
+            ),
+            (
+                lambda s: [{'get_dropdown_options': {'index': s.index_of('fruit')}}],
+                '0: text="Apple"\n1: text="Banana"\n2: text="Cherry"\nUse the exact text string in select_dropdown_option',
+            ),
+            (
+                lambda s: [{'select_dropdown_option': {'index': s.index_of('fruit'), 'text': 'Banana'}}],
+                "selected option Banana with value ['b']",
+            ),
+            (
+                lambda s: [{'select_dropdown_option': {'index': s.index_of('Say hello'), 'text': 'Banana'}}],
+                re.compile(r'^Cannot select option: Element with index \d+ is a button, not a select$'),
+            ),
             ([{'send_keys': {'keys': 'Escape'}}], '⌨️  Sent keys: Escape'),
             ([{'send_keys': {'keys': 'hi'}}], '⌨️  Sent keys: hi'),  # "Unknown key" -> h, i pressed one by one
             ([{'scroll_down': {}}], '🔍  Scrolled down the page by one page'),
             ([{'scroll_up': {'amount': 100}}], '🔍  Scrolled up the page by 100 pixels'),
             ([{'scroll_to_text': {'text': 'hidden treasure'}}], '🔍  Scrolled to text: hidden treasure'),
             ([{'scroll_to_text': {'text': 'no such words anywhere'}}], "Text 'no such words anywhere' not found or not visible on page"),
-            ([{'extract_content': {'goal': 'the hidden treasure', **({} if V40 else {'should_strip_link_urls': True})}}], '📄  Extracted from page\n: {"treasure": "found"}\n'),
+            (
+                [{'extract_content': {'goal': 'the hidden treasure', **({} if V40 else {'should_strip_link_urls': True})}}],
+                '📄  Extracted from page\n: {"treasure": "found"}\n',
+            ),
             ([{'wait': {'seconds': 1}}], '🕒  Waiting for 1 seconds'),
             ([{'go_to_url': {'url': actions_url}}], f'🔗  Navigated to {actions_url}'),
-            (lambda s: [{click: {'index': s.index_of('Open other page in a new tab')}}], re.compile(r'^🖱️  Clicked button with index \d+: Open other page in a new tab - New tab opened - switching to it$')),
+            (
+                lambda s: [{click: {'index': s.index_of('Open other page in a new tab')}}],
+                re.compile(r'^🖱️  Clicked button with index \d+: Open other page in a new tab - New tab opened - switching to it$'),
+            ),
             (lambda s: [{'switch_tab': {'page_id': tab_of(s, 'actions.html')}}], re.compile(r'^🔄  Switched to tab \d+$')),
             ([{'open_tab': {'url': other_url}}], f'🔗  Opened new tab with {other_url}'),
             ([{'go_to_url': {'url': actions_url}}], f'🔗  Navigated to {actions_url}'),
@@ -70,11 +77,20 @@ class EveryDefaultAction(unittest.TestCase):
         ]
         if not V40:
             plan += [
-                (lambda s: [{'close_tab': {'page_id': tab_of(s, 'other.html')}}], re.compile(r'^❌  Closed tab #\d+ with url ' + re.escape(other_url) + '$')),
+                (
+                    lambda s: [{'close_tab': {'page_id': tab_of(s, 'other.html')}}],
+                    re.compile(r'^❌  Closed tab #\d+ with url ' + re.escape(other_url) + '$'),
+                ),
                 ([{'go_to_url': {'url': actions_url}}], f'🔗  Navigated to {actions_url}'),
                 ([{'drag_drop': {'element_source': '#drag-src', 'element_target': '#drop'}}], "🖱️ Dragged element '#drag-src' to '#drop'"),
-                ([{'drag_drop': {'element_source': '#nothing-here', 'element_target': '#drop'}}], ('error', '^Failed to find source element$')),
-                ([{'drag_drop': {'coord_source_x': 10, 'coord_source_y': 10, 'coord_target_x': 60, 'coord_target_y': 15}}], '🖱️ Dragged from (10, 10) to (60, 15)'),
+                (
+                    [{'drag_drop': {'element_source': '#nothing-here', 'element_target': '#drop'}}],
+                    ('error', '^Failed to find source element$'),
+                ),
+                (
+                    [{'drag_drop': {'coord_source_x': 10, 'coord_source_y': 10, 'coord_target_x': 60, 'coord_target_y': 15}}],
+                    '🖱️ Dragged from (10, 10) to (60, 15)',
+                ),
                 ([{'drag_drop': {}}], ('error', '^Must provide either source/target selectors or source/target coordinates$')),
                 ([{'save_pdf': {}}], ('error', r'^save_pdf is not available through the browser-use-ext extension')),
             ]
@@ -83,7 +99,12 @@ class EveryDefaultAction(unittest.TestCase):
             # does there; the error names the exact URL browser_use builds, wrapped by the real Registry.
             # (0.1.40's Agent cannot record a failed step when google-api-core is not installed -- its
             # _handle_step_error imports it -- so there search_google runs in SearchGoogle below.)
-            plan += [([{'search_google': {'query': 'staplers'}}], ('error', r'^Error executing action search_google: .*https://www\.google\.com/search\?q=staplers&udm=14'))]
+            plan += [
+                (
+                    [{'search_google': {'query': 'staplers'}}],
+                    ('error', r'^Error executing action search_google: .*https://www\.google\.com/search\?q=staplers&udm=14'),
+                )
+            ]
         plan += [
             ([{'done': {'text': 'all actions ran', 'success': True}}], 'all actions ran'),
         ]
@@ -92,7 +113,14 @@ class EveryDefaultAction(unittest.TestCase):
         cls.script = script
         browser = M.browser(include_screenshot=False)
         with ScriptedOpenAIServer(script) as server:
-            agent = Agent('Use every action once', chat_openai(server), browser=browser, controller=ExtensionController(), use_vision=False, max_failures=len(plan))
+            agent = Agent(
+                'Use every action once',
+                chat_openai(server),
+                browser=browser,
+                controller=ExtensionController(),
+                use_vision=False,
+                max_failures=len(plan),
+            )
 
             async def go():
                 try:
@@ -102,7 +130,12 @@ class EveryDefaultAction(unittest.TestCase):
                     await browser.close()
             cls.history = M.run(go(), timeout=400)
         cls.agent = agent
-        cls.names = [next(iter(a.model_dump(exclude_unset=True))) for item in agent.state.history.history if item.model_output for a in item.model_output.action]
+        cls.names = [
+            next(iter(a.model_dump(exclude_unset=True)))
+            for item in agent.state.history.history
+            if item.model_output
+            for a in item.model_output.action
+        ]
 
     def test_the_script_ran_every_step_and_finished(self):
         self.assertEqual(self.script.errors, [])
@@ -111,14 +144,18 @@ class EveryDefaultAction(unittest.TestCase):
 
     def test_every_default_action_of_the_real_registry_was_picked_by_the_agent(self):
         registered = set(self.agent.controller.registry.registry.actions)
-        sheets = {n for n in registered if n.startswith(('get_sheet', 'select_cell', 'get_range', 'clear_selected', 'input_selected', 'update_range'))}
+        sheets = {
+            n
+            for n in registered
+            if n.startswith(('get_sheet', 'select_cell', 'get_range', 'clear_selected', 'input_selected', 'update_range'))
+        }
         self.assertEqual(registered - sheets - set(self.names), {'search_google'} if V40 else set())
         self.assertEqual(len(registered), 16 if V40 else 25)
 
     def test_each_result_string_is_the_real_one(self):
         results = results_of(self.agent)
         self.assertEqual(len(results), len(self.plan))
-        for (step, expected), result, name in zip(self.plan, results, self.names):
+        for (_step, expected), result, name in zip(self.plan, results, self.names):
             with self.subTest(action=name, expected=expected):
                 if isinstance(expected, tuple):
                     self.assertIsNotNone(result.error, result)
@@ -158,7 +195,10 @@ class SearchGoogle(unittest.TestCase):
                 await ctx.close()
                 await browser.close()
         # the machine has no network: the navigation to the real URL fails with Chromium's own error
-        self.assertRegex(M.run(go()), r'^Error executing action search_google: .*https://www\.google\.com/search\?q=staplers&udm=14.*ERR_NAME_NOT_RESOLVED')
+        self.assertRegex(
+            M.run(go()),
+            r'^Error executing action search_google: .*https://www\.google\.com/search\?q=staplers&udm=14.*ERR_NAME_NOT_RESOLVED',
+        )
 
 
 class GoogleSheetsActions(unittest.TestCase):
@@ -179,7 +219,11 @@ class GoogleSheetsActions(unittest.TestCase):
             try:
                 await controller.registry.execute_action('go_to_url', {'url': M.h.url('actions.html')}, browser=ctx)
                 out = []
-                for name, params in (('select_cell_or_range', {'cell_or_range': 'A1:B2'}), ('clear_selected_range', {}), ('input_selected_cell_text', {'text': 'x'})):
+                for name, params in (
+                    ('select_cell_or_range', {'cell_or_range': 'A1:B2'}),
+                    ('clear_selected_range', {}),
+                    ('input_selected_cell_text', {'text': 'x'}),
+                ):
                     r = await controller.registry.execute_action(name, params, browser=ctx)
                     out.append((r.extracted_content, r.error))
                 return out

@@ -12,32 +12,12 @@ import tempfile
 import unittest
 from pathlib import Path
 
-
-from tests.real_agent_support import V40, LogCapture, RealAgentModule, actions_of, require_browser_use, results_of
+from tests.real_agent_support import V40, LogCapture, RealAgentModule, actions_of, chat_openai, done, results_of
 from tests.scripted_llm import Script, ScriptedChatModel, ScriptedOpenAIServer
 
-M: RealAgentModule = None  # type: ignore[assignment]
+M = RealAgentModule()
+setUpModule, tearDownModule = M.hooks()
 CLICK = 'click_element' if V40 else 'click_element_by_index'
-
-
-def setUpModule():
-    global M
-    require_browser_use()
-    M = RealAgentModule()
-
-
-def tearDownModule():
-    if M is not None:
-        M.close()
-
-
-def chat_openai(server):
-    from langchain_openai import ChatOpenAI
-    return ChatOpenAI(base_url=server.base_url, api_key='sk-scripted-not-a-real-key', model='gpt-4o', temperature=0, max_retries=0)
-
-
-def done(text='done', success=True):
-    return [{'done': {'text': text, 'success': success}}]
 
 
 async def run(agent, max_steps=10, before_close=None):
@@ -59,6 +39,7 @@ async def field_value(ctx, selector):
 
 def make_agent(task, llm, *, browser_config=None, controller=None, **kw):
     from browser_use import Agent
+
     from browser_use_ext import ExtensionController
     return Agent(task, llm, browser=M.browser(**(browser_config or {})), controller=controller or ExtensionController(), **kw)
 
@@ -67,6 +48,7 @@ class CustomAction(unittest.TestCase):
     def test_a_registered_action_uses_get_current_page_and_the_page_facade(self):
         from browser_use.agent.views import ActionResult
         from pydantic import BaseModel
+
         from browser_use_ext import ExtensionController
 
         controller = ExtensionController()
@@ -102,6 +84,7 @@ class OutputModel(unittest.TestCase):
         """ExtensionController(output_model=...) builds the installed version's own done model: 0.1.48
         wraps the fields in data, 0.1.40 adds success beside them."""
         from pydantic import BaseModel
+
         from browser_use_ext import ExtensionController
 
         class Cheapest(BaseModel):
@@ -111,7 +94,9 @@ class OutputModel(unittest.TestCase):
         answer = {**fields, 'success': True} if V40 else {'data': fields, 'success': True}
         script = Script([[{'done': answer}]])
         with ScriptedOpenAIServer(script) as server:
-            agent = make_agent('Name the cheapest stapler', chat_openai(server), controller=ExtensionController(output_model=Cheapest), use_vision=False)
+            agent = make_agent(
+                'Name the cheapest stapler', chat_openai(server), controller=ExtensionController(output_model=Cheapest), use_vision=False
+            )
             history, _ = M.run(run(agent))
         self.assertEqual(script.errors, [])
         self.assertTrue(history.is_done())
@@ -143,7 +128,16 @@ class Planner(unittest.TestCase):
 
         def planner(seen):
             plans.append(seen.last_text)
-            return json.dumps({'state_analysis': f'plan {len(plans)}', 'progress_evaluation': '50%', 'challenges': [], 'next_steps': ['go on'], 'reasoning': 'scripted plan'})
+            return json.dumps(
+                {
+                    'state_analysis': f'plan {len(plans)}',
+                    'progress_evaluation': '50%',
+                    'challenges': [],
+                    'next_steps': ['go on'],
+                    'reasoning': 'scripted plan',
+                }
+            )
+
         script = Script([[{'go_to_url': {'url': M.h.url('shop/index.html')}}], done('planned')], planner=planner)
         with ScriptedOpenAIServer(script) as server:
             agent = make_agent('Plan and go', chat_openai(server), use_vision=False, planner_llm=chat_openai(server), planner_interval=1)
@@ -193,9 +187,21 @@ class SensitiveData(unittest.TestCase):
                 done('typed it'),
             ])
             with ScriptedOpenAIServer(script) as server:
-                agent = make_agent('Log in', chat_openai(server), browser_config={'allowed_domains': ['127.0.0.1']},
-                                   use_vision=False, sensitive_data={'password': self.SECRET})
-                history, (value, out) = M.run(run(agent, before_close=lambda ctx: asyncio.gather(field_value(ctx, '#fullname'), ctx.call('get', {'selector': '#out', 'what': 'text'}))))
+                agent = make_agent(
+                    'Log in',
+                    chat_openai(server),
+                    browser_config={'allowed_domains': ['127.0.0.1']},
+                    use_vision=False,
+                    sensitive_data={'password': self.SECRET},
+                )
+                history, (value, out) = M.run(
+                    run(
+                        agent,
+                        before_close=lambda ctx: asyncio.gather(
+                            field_value(ctx, '#fullname'), ctx.call('get', {'selector': '#out', 'what': 'text'})
+                        ),
+                    )
+                )
         finally:
             for lg, level in zip(loggers, levels):
                 lg.removeHandler(capture)
@@ -230,7 +236,9 @@ class AllowedDomains(unittest.TestCase):
             done('stayed'),
         ])
         with ScriptedOpenAIServer(script) as server:
-            agent = make_agent('Try to leave', chat_openai(server), browser_config={'allowed_domains': ['127.0.0.1']}, use_vision=False, max_failures=5)
+            agent = make_agent(
+                'Try to leave', chat_openai(server), browser_config={'allowed_domains': ['127.0.0.1']}, use_vision=False, max_failures=5
+            )
             history, url = M.run(run(agent, before_close=lambda ctx: ctx.get_current_page()))
         self.assertTrue(history.is_done())
         steps = script.of_kind('agent')
@@ -250,7 +258,10 @@ class AllowedDomains(unittest.TestCase):
         from browser_use_ext import BrowserContextConfig, ExtensionBrowser
         ctx = ExtensionBrowser().__class__  # noqa: F841  (no connection needed for the check)
         from browser_use_ext.context import ExtensionBrowserContext
-        c = ExtensionBrowserContext(browser=ExtensionBrowser(), config=BrowserContextConfig(allowed_domains=['example.com', '*.trusted.org']))
+
+        c = ExtensionBrowserContext(
+            browser=ExtensionBrowser(), config=BrowserContextConfig(allowed_domains=['example.com', '*.trusted.org'])
+        )
         cases = {
             'https://example.com/x': True,
             'https://sub.example.com/x': V40,  # 0.1.40 allows subdomains; 0.1.48 only the exact host
@@ -306,7 +317,11 @@ class RerunHistory(unittest.TestCase):
             self.assertTrue(history.is_done())
             history.save_to_file(path)
             # each interacted element was recorded with its xpath and css selector
-            clicked = [item.state.interacted_element[0] for item in history.history if item.model_output and CLICK in item.model_output.action[0].model_dump(exclude_unset=True)]
+            clicked = [
+                item.state.interacted_element[0]
+                for item in history.history
+                if item.model_output and CLICK in item.model_output.action[0].model_dump(exclude_unset=True)
+            ]
             self.assertEqual(clicked[0].tag_name, 'button')
 
             replay_script = Script([])  # the replay must not ask the model anything
@@ -383,6 +398,7 @@ class PauseResumeStop(unittest.TestCase):
         """Agent(browser_context=ExtensionBrowserContext(...)) without browser=: resume() (0.1.48 calls
         browser._init() there) must not start Playwright; pause waits, resume continues, stop ends."""
         from browser_use import Agent
+
         from browser_use_ext import ExtensionBrowser, ExtensionBrowserContext, ExtensionController
         browser = M.browser()
         ctx = ExtensionBrowserContext(browser=browser, config=browser.config.new_context_config)
@@ -404,7 +420,15 @@ class PauseResumeStop(unittest.TestCase):
                     asyncio.get_event_loop().call_later(0.5, agent.resume)
                 if len(events) == 4:
                     agent.stop()
-            agent = Agent('Pause and stop', chat_openai(server), browser_context=ctx, controller=ExtensionController(), use_vision=False, register_new_step_callback=on_step)
+
+            agent = Agent(
+                'Pause and stop',
+                chat_openai(server),
+                browser_context=ctx,
+                controller=ExtensionController(),
+                use_vision=False,
+                register_new_step_callback=on_step,
+            )
             holder['agent'] = agent
             self.assertIs(agent.browser, browser)
             self.assertIsInstance(agent.browser, ExtensionBrowser)

@@ -1,41 +1,47 @@
 """Seed 003's executor as a Python function (browser_use_ext.seed003) through the real bridge,
 extension and Chromium: the output is exactly the seed's schema, the seven tools act on the fixture
 shop, and error_type follows the documented table."""
-import asyncio
 import unittest
 
-from tests.harness import FIXTURES_DIR, Harness
 from browser_use_ext import BridgeConnection
 from browser_use_ext.seed003 import dom_snapshot, execute_step
+from tests.harness import FIXTURES_DIR, ShimModule
 
+S = ShimModule(FIXTURES_DIR / 'shop')
 H = None
-LOOP = None
 CONN = None
 ALL = ['navigate', 'click', 'type', 'search', 'scroll', 'press_key', 'wait']
 
 
 def run(coro, timeout=60):
-    return LOOP.run_until_complete(asyncio.wait_for(coro, timeout))
+    return S.run(coro, timeout)
 
 
 def setUpModule():
-    global H, LOOP, CONN
-    H = Harness(FIXTURES_DIR / 'shop')
-    LOOP = asyncio.new_event_loop()
+    global H, CONN
+    H = S.start()
     CONN = run(BridgeConnection.connect(H.agent_url, H.agent_secret, client_name='seed003-py-test'))
+    S.on_close(CONN.close)
 
 
-def tearDownModule():
-    try:
-        run(CONN.close())
-        LOOP.close()
-    finally:
-        H.close()
+tearDownModule = S.close
 
 
 def step(plan, tool, args, allowed=ALL):
     snap = run(dom_snapshot(CONN))
-    return run(execute_step(CONN, {'main_goal': 'Buy a stapler', 'plan_step': plan, 'dom_snapshot': snap['dom_snapshot'], 'url': snap['url'], 'allowed_tools': allowed}, {'tool': tool, 'args': args}))
+    return run(
+        execute_step(
+            CONN,
+            {
+                'main_goal': 'Buy a stapler',
+                'plan_step': plan,
+                'dom_snapshot': snap['dom_snapshot'],
+                'url': snap['url'],
+                'allowed_tools': allowed,
+            },
+            {'tool': tool, 'args': args},
+        )
+    )
 
 
 class Seed003Test(unittest.TestCase):

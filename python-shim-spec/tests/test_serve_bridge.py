@@ -1,7 +1,8 @@
 """`serve` through the real bridge (bridge/cli/main.ts, no browser needed): a stand-in extension
-connection (contract G with the extension secret) submits tasks; the Python TaskServer, which finds
-the agent secret in the bridge's secrets.json via BROWSER_USE_EXT_CONFIG_DIR, runs them through an
-agent factory; task_progress comes back relayed, and task_control stop ends a run (contract H)."""
+connection (the hello / auth_challenge handshake with the extension secret) submits tasks; the Python
+TaskServer, which finds the agent secret in the bridge's secrets.json via BROWSER_USE_EXT_CONFIG_DIR,
+runs them through an agent factory; task_progress comes back relayed, and task_control stop ends a
+run (the task messages of schemas/v1)."""
 import asyncio
 import base64
 import hashlib
@@ -18,8 +19,8 @@ from unittest import mock
 
 import websockets
 
-from tests.harness import REPO_ROOT
 from browser_use_ext.serve import TaskServer
+from tests.harness import REPO_ROOT
 
 EXTENSION_ORIGIN = 'chrome-extension://hlpljhaoajogiafnlkgfmcioikalboec'
 
@@ -31,8 +32,14 @@ def _hmac(secret, msg):
 class Bridge:
     def __init__(self):
         self.dir = tempfile.TemporaryDirectory()
-        self.proc = subprocess.Popen(['node', '--import', 'tsx', 'bridge/cli/main.ts', 'bridge', '--port', '0', '--config-dir', self.dir.name, '--log-level', 'warn'],
-                                     cwd=str(REPO_ROOT), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.proc = subprocess.Popen(
+            ['node', '--import', 'tsx', 'bridge/cli/main.ts', 'bridge', '--port', '0', '--config-dir', self.dir.name, '--log-level', 'warn'],
+            cwd=str(REPO_ROOT),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
         lines = []
 
         def read():
@@ -67,7 +74,18 @@ class Bridge:
 async def extension_connect(bridge):
     ws = await websockets.connect(bridge.extension_url, origin=EXTENSION_ORIGIN, max_size=None)
     nonce = base64.b64encode(os.urandom(32)).decode()
-    await ws.send(json.dumps({'type': 'hello', 'role': 'extension', 'protocol_version': 1, 'client': {'name': 'test-extension', 'version': '0'}, 'capabilities': [], 'client_nonce': nonce}))
+    await ws.send(
+        json.dumps(
+            {
+                'type': 'hello',
+                'role': 'extension',
+                'protocol_version': 1,
+                'client': {'name': 'test-extension', 'version': '0'},
+                'capabilities': [],
+                'client_nonce': nonce,
+            }
+        )
+    )
     secret = bridge.secrets['extension_secret']
     while True:
         m = json.loads(await ws.recv())
@@ -128,7 +146,9 @@ class ServeThroughTheBridge(unittest.IsolatedAsyncioTestCase):
                           'context': {'url': 'https://shop.example/', 'page_title': 'Shop', 'selected_text': None, 'active_tab_id': 1}}
             await ext.send(json.dumps(submission))
             progress = []
-            done = await next_message(ext, lambda m: m['type'] == 'task_progress' and (progress.append(m) or m['status'] in ('done', 'failed')))
+            done = await next_message(
+                ext, lambda m: m['type'] == 'task_progress' and (progress.append(m) or m['status'] in ('done', 'failed'))
+            )
             self.assertEqual([m['status'] for m in progress], ['accepted', 'running', 'step', 'done'])
             self.assertEqual(progress[2]['message'], 'looking at https://shop.example/')
             self.assertEqual(done['final_result'], 'did: buy staplers')

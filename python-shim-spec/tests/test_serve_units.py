@@ -3,9 +3,9 @@ seed 004's context bundle, and the step details the panel shows (from browser_us
 import unittest
 from types import SimpleNamespace
 
-from tests.harness import SHIM_DIR  # noqa: F401  (puts the shim on sys.path)
 from browser_use_ext import llm
 from browser_use_ext.serve import build_parser, step_details, task_text
+from tests.harness import SHIM_DIR  # noqa: F401  (puts the shim on sys.path)
 
 
 class ChooseTheLLM(unittest.TestCase):
@@ -28,7 +28,10 @@ class ChooseTheLLM(unittest.TestCase):
     def test_provider_from_the_environment(self):
         self.assertEqual(llm.choose(env={'GOOGLE_API_KEY': 'g'}).provider, 'google')
         self.assertEqual(llm.choose(env={'OLLAMA_HOST': 'http://h:11434'}).base_url, 'http://h:11434')
-        self.assertEqual(llm.choose(env={'BROWSER_USE_EXT_LLM': 'openai', 'OPENAI_API_KEY': 'k', 'BROWSER_USE_EXT_MODEL': 'gpt-4o-mini'}).model, 'gpt-4o-mini')
+        self.assertEqual(
+            llm.choose(env={'BROWSER_USE_EXT_LLM': 'openai', 'OPENAI_API_KEY': 'k', 'BROWSER_USE_EXT_MODEL': 'gpt-4o-mini'}).model,
+            'gpt-4o-mini',
+        )
 
     def test_unknown_provider(self):
         with self.assertRaises(llm.LLMSetupError):
@@ -41,8 +44,17 @@ class ChooseTheLLM(unittest.TestCase):
 
 class TaskText(unittest.TestCase):
     def test_carries_the_context_bundle(self):
-        t = task_text('What does this do?', {'url': 'https://shop.test/', 'page_title': 'Shop', 'active_tab_id': 4, 'selected_text': 'Mini Stapler',
-                                             'viewport_summary': '[1] button "Add to cart"', 'element': {'tag': 'button', 'role': 'button', 'name': 'Add to cart', 'selector': '#add'}})
+        t = task_text(
+            'What does this do?',
+            {
+                'url': 'https://shop.test/',
+                'page_title': 'Shop',
+                'active_tab_id': 4,
+                'selected_text': 'Mini Stapler',
+                'viewport_summary': '[1] button "Add to cart"',
+                'element': {'tag': 'button', 'role': 'button', 'name': 'Add to cart', 'selector': '#add'},
+            },
+        )
         self.assertTrue(t.startswith('What does this do?'))
         for part in ('https://shop.test/', "'Mini Stapler'", 'button "Add to cart" (selector #add)', '[1] button "Add to cart"'):
             self.assertIn(part, t)
@@ -58,19 +70,33 @@ class StepDetails(unittest.TestCase):
                 return self.d
         item = SimpleNamespace(
             state=SimpleNamespace(url='https://shop.test/results.html'),
-            model_output=SimpleNamespace(current_state=SimpleNamespace(evaluation_previous_goal='Success', memory='m', next_goal='Add it'),
-                                         action=[Action({'click_element_by_index': {'index': 5}}), Action({'done': {'text': 'ok', 'success': True}})]),
-            result=[SimpleNamespace(extracted_content='Clicked button 5', error=None, is_done=False), SimpleNamespace(extracted_content='ok', error=None, is_done=True)],
+            model_output=SimpleNamespace(
+                current_state=SimpleNamespace(evaluation_previous_goal='Success', memory='m', next_goal='Add it'),
+                action=[Action({'click_element_by_index': {'index': 5}}), Action({'done': {'text': 'ok', 'success': True}})],
+            ),
+            result=[
+                SimpleNamespace(extracted_content='Clicked button 5', error=None, is_done=False),
+                SimpleNamespace(extracted_content='ok', error=None, is_done=True),
+            ],
         )
         agent = SimpleNamespace(state=SimpleNamespace(history=SimpleNamespace(history=[item])))
         d = step_details(agent)
         self.assertEqual(d['next_goal'], 'Add it')
         self.assertEqual(d['url'], 'https://shop.test/results.html')
-        self.assertEqual(d['actions'], [{'name': 'click_element_by_index', 'params': {'index': 5}, 'result': 'Clicked button 5', 'error': None},
-                                        {'name': 'done', 'params': {'text': 'ok', 'success': True}, 'result': 'ok', 'error': None, 'is_done': True}])
+        self.assertEqual(
+            d['actions'],
+            [
+                {'name': 'click_element_by_index', 'params': {'index': 5}, 'result': 'Clicked button 5', 'error': None},
+                {'name': 'done', 'params': {'text': 'ok', 'success': True}, 'result': 'ok', 'error': None, 'is_done': True},
+            ],
+        )
 
     def test_an_error_before_any_action_is_shown(self):
-        item = SimpleNamespace(state=SimpleNamespace(url='u'), model_output=None, result=[SimpleNamespace(extracted_content=None, error='Could not parse response', is_done=False)])
+        item = SimpleNamespace(
+            state=SimpleNamespace(url='u'),
+            model_output=None,
+            result=[SimpleNamespace(extracted_content=None, error='Could not parse response', is_done=False)],
+        )
         d = step_details(SimpleNamespace(state=SimpleNamespace(history=SimpleNamespace(history=[item]))))
         self.assertEqual(d['actions'], [{'name': 'step', 'params': {}, 'result': None, 'error': 'Could not parse response'}])
 

@@ -1,21 +1,20 @@
-"""The wire client against a scripted bridge (a websockets server in the test): the contract-G
-handshake from both sides, action/result matching, pings, failures, and the serve loop's
-task_progress / task_control handling (contract H)."""
+"""The wire client against a scripted bridge (a websockets server in the test): the hello /
+auth_challenge handshake (each side proves it holds the agent secret, schemas/v1) from both sides,
+action/result matching, pings, failures, and the serve loop's task messages (task_progress out,
+task_control in)."""
 import asyncio
 import hashlib
 import hmac
 import itertools
 import json
-import sys
-import types
 import unittest
 from unittest import mock
 
 import websockets
 
-from tests import harness  # noqa: F401
 from browser_use_ext.serve import TaskServer
 from browser_use_ext.transport import BridgeConnection, BridgeError
+from tests import harness  # noqa: F401
 
 SECRET = 'c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA'
 
@@ -25,7 +24,7 @@ def hmac_hex(msg):
 
 
 class FakeBridge:
-    """Speaks the bridge side of contract G, then runs ``script(ws, hello)``."""
+    """Speaks the bridge side of the hello / auth_challenge handshake, then runs ``script(ws, hello)``."""
 
     def __init__(self, script=None, proof_ok=True, require_auth=True, reject_nonce=False):
         self.script = script
@@ -39,7 +38,20 @@ class FakeBridge:
         hello = json.loads(await ws.recv())
         self.hellos.append(hello)
         if self.reject_nonce and 'client_nonce' in hello:
-            await ws.send(json.dumps({'type': 'error', 'in_reply_to': 'hello', 'error_info': {'error_code': 'INVALID_MESSAGE', 'message': 'must NOT have additional properties', 'details': {'instance_path': '/client_nonce'}, 'component_origin': 'bridge'}}))
+            await ws.send(
+                json.dumps(
+                    {
+                        'type': 'error',
+                        'in_reply_to': 'hello',
+                        'error_info': {
+                            'error_code': 'INVALID_MESSAGE',
+                            'message': 'must NOT have additional properties',
+                            'details': {'instance_path': '/client_nonce'},
+                            'component_origin': 'bridge',
+                        },
+                    }
+                )
+            )
             return
         if self.require_auth:
             nonce = 'bm9uY2Vub25jZW5vbmNlbm9uY2Vub25jZW5vbmNlMTI'
@@ -47,10 +59,28 @@ class FakeBridge:
             await ws.send(json.dumps({'type': 'auth_challenge', 'nonce': nonce, 'bridge_proof': proof}))
             resp = json.loads(await ws.recv())
             if resp.get('proof') != hmac_hex(f"agent:{nonce}:{hello['client_nonce']}"):
-                await ws.send(json.dumps({'type': 'error', 'error_info': {'error_code': 'UNAUTHORIZED', 'message': 'bad proof', 'component_origin': 'bridge'}}))
+                await ws.send(
+                    json.dumps(
+                        {
+                            'type': 'error',
+                            'error_info': {'error_code': 'UNAUTHORIZED', 'message': 'bad proof', 'component_origin': 'bridge'},
+                        }
+                    )
+                )
                 await ws.close(1008, 'unauthorized')
                 return
-        await ws.send(json.dumps({'type': 'hello_ack', 'protocol_version': 1, 'bridge': {'name': 'fake', 'version': '0'}, 'session_id': 's1', 'extension_connected': True, 'session_token': 'tok-1234567890abcdef'}))
+        await ws.send(
+            json.dumps(
+                {
+                    'type': 'hello_ack',
+                    'protocol_version': 1,
+                    'bridge': {'name': 'fake', 'version': '0'},
+                    'session_id': 's1',
+                    'extension_connected': True,
+                    'session_token': 'tok-1234567890abcdef',
+                }
+            )
+        )
         if self.script:
             await self.script(ws, hello, self)
         else:
@@ -120,9 +150,30 @@ class Calls(unittest.IsolatedAsyncioTestCase):
             pong = json.loads(await ws.recv())
             bridge.received.append(pong)
             for a in (a2, a1):  # answer out of order
-                await ws.send(json.dumps({'type': 'action_result', 'original_action_id': a['action_id'], 'status': 'success', 'outcome_details': {'message': a['action'], 'result': {'url': a['params'].get('url', '')}}}))
+                await ws.send(
+                    json.dumps(
+                        {
+                            'type': 'action_result',
+                            'original_action_id': a['action_id'],
+                            'status': 'success',
+                            'outcome_details': {'message': a['action'], 'result': {'url': a['params'].get('url', '')}},
+                        }
+                    )
+                )
             a3 = json.loads(await ws.recv())
-            await ws.send(json.dumps({'type': 'error', 'in_reply_to': a3['action_id'], 'error_info': {'error_code': 'INVALID_MESSAGE', 'message': 'params/url: must be string', 'component_origin': 'bridge'}}))
+            await ws.send(
+                json.dumps(
+                    {
+                        'type': 'error',
+                        'in_reply_to': a3['action_id'],
+                        'error_info': {
+                            'error_code': 'INVALID_MESSAGE',
+                            'message': 'params/url: must be string',
+                            'component_origin': 'bridge',
+                        },
+                    }
+                )
+            )
             a4 = json.loads(await ws.recv())
             bridge.received.append(a4)
             await ws.close(1001, 'going away')
@@ -168,12 +219,27 @@ class SessionBridge:
         await ws.send(json.dumps({'type': 'auth_challenge', 'nonce': nonce, 'bridge_proof': hmac_hex('bridge:' + hello['client_nonce'])}))
         resp = json.loads(await ws.recv())
         if self.refuse or resp.get('proof') != hmac_hex(f"agent:{nonce}:{hello['client_nonce']}"):
-            await ws.send(json.dumps({'type': 'error', 'error_info': {'error_code': 'UNAUTHORIZED', 'message': 'bad proof', 'component_origin': 'bridge'}}))
+            await ws.send(
+                json.dumps(
+                    {'type': 'error', 'error_info': {'error_code': 'UNAUTHORIZED', 'message': 'bad proof', 'component_origin': 'bridge'}}
+                )
+            )
             await ws.close(1008, 'unauthorized')
             return
         resumed = self.keep_sessions and hello.get('session_token') == self.TOKEN
-        await ws.send(json.dumps({'type': 'hello_ack', 'protocol_version': 1, 'bridge': {'name': 'fake', 'version': '0'}, 'session_id': 's1',
-                                  'extension_connected': self.extension_connected, 'session_token': self.TOKEN, 'resumed': resumed}))
+        await ws.send(
+            json.dumps(
+                {
+                    'type': 'hello_ack',
+                    'protocol_version': 1,
+                    'bridge': {'name': 'fake', 'version': '0'},
+                    'session_id': 's1',
+                    'extension_connected': self.extension_connected,
+                    'session_token': self.TOKEN,
+                    'resumed': resumed,
+                }
+            )
+        )
         script = self.scripts[n] if n < len(self.scripts) else None
         if script:
             await script(ws, hello)
@@ -203,7 +269,7 @@ def ok(action, result=None):
 
 
 class Reconnect(unittest.IsolatedAsyncioTestCase):
-    """Issue 11 item 5: the client reconnects forever with capped backoff, resumes its session, and a
+    """A bridge restart is invisible to the caller: the client reconnects forever with capped backoff, resumes its session, and a
     call in flight or made during the outage is answered instead of failing (bounded by its timeout)."""
 
     async def asyncTearDown(self):
@@ -325,8 +391,20 @@ class Reconnect(unittest.IsolatedAsyncioTestCase):
         async def extension_blips(ws, hello):
             a = await recv(ws)
             await ws.send(json.dumps({'type': 'extension_status', 'connected': False, 'message': 'gone'}))
-            await ws.send(json.dumps({'type': 'action_result', 'original_action_id': a['action_id'], 'status': 'error',
-                                      'error_info': {'error_code': 'NO_EXTENSION_CONNECTED', 'message': 'No browser extension is connected', 'component_origin': 'bridge'}}))
+            await ws.send(
+                json.dumps(
+                    {
+                        'type': 'action_result',
+                        'original_action_id': a['action_id'],
+                        'status': 'error',
+                        'error_info': {
+                            'error_code': 'NO_EXTENSION_CONNECTED',
+                            'message': 'No browser extension is connected',
+                            'component_origin': 'bridge',
+                        },
+                    }
+                )
+            )
             await asyncio.sleep(0.3)
             await ws.send(json.dumps({'type': 'extension_status', 'connected': True, 'away_ms': 300, 'message': 'back'}))
             b = await recv(ws)
@@ -344,8 +422,20 @@ class Reconnect(unittest.IsolatedAsyncioTestCase):
         async def no_extension(ws, hello):
             async for raw in ws:
                 a = json.loads(raw)
-                await ws.send(json.dumps({'type': 'action_result', 'original_action_id': a['action_id'], 'status': 'error',
-                                          'error_info': {'error_code': 'NO_EXTENSION_CONNECTED', 'message': 'No browser extension is connected', 'component_origin': 'bridge'}}))
+                await ws.send(
+                    json.dumps(
+                        {
+                            'type': 'action_result',
+                            'original_action_id': a['action_id'],
+                            'status': 'error',
+                            'error_info': {
+                                'error_code': 'NO_EXTENSION_CONNECTED',
+                                'message': 'No browser extension is connected',
+                                'component_origin': 'bridge',
+                            },
+                        }
+                    )
+                )
 
         conn = await self.connect(SessionBridge([no_extension], extension_connected=False))
         loop = asyncio.get_running_loop()
@@ -417,13 +507,33 @@ class Serve(unittest.IsolatedAsyncioTestCase):
 
         async def script(ws, hello, bridge):
             bridge.received.append(hello)
-            await ws.send(json.dumps({'type': 'user_task_submission', 'task_id': 't1', 'user_prompt': 'say hi', 'timestamp': '2026-01-01T00:00:00Z', 'context': {'url': 'http://x/', 'page_title': 'X', 'active_tab_id': 1}}))
+            await ws.send(
+                json.dumps(
+                    {
+                        'type': 'user_task_submission',
+                        'task_id': 't1',
+                        'user_prompt': 'say hi',
+                        'timestamp': '2026-01-01T00:00:00Z',
+                        'context': {'url': 'http://x/', 'page_title': 'X', 'active_tab_id': 1},
+                    }
+                )
+            )
             while True:
                 m = json.loads(await ws.recv())
                 events.append(m)
                 if m['task_id'] == 't1' and m['status'] in ('done', 'failed'):
                     break
-            await ws.send(json.dumps({'type': 'user_task_submission', 'task_id': 't2', 'user_prompt': 'wait forever', 'timestamp': '2026-01-01T00:00:00Z', 'context': {'url': 'http://x/', 'page_title': 'X', 'active_tab_id': 1}}))
+            await ws.send(
+                json.dumps(
+                    {
+                        'type': 'user_task_submission',
+                        'task_id': 't2',
+                        'user_prompt': 'wait forever',
+                        'timestamp': '2026-01-01T00:00:00Z',
+                        'context': {'url': 'http://x/', 'page_title': 'X', 'active_tab_id': 1},
+                    }
+                )
+            )
             while True:
                 m = json.loads(await ws.recv())
                 events.append(m)

@@ -2,7 +2,7 @@
 // scroll / scroll_to / scroll_into_view / scroll_to_text, get, is, extract_content, wait_for.
 import { expect } from 'chai';
 import { FixtureServer } from '../harness/fixture-server';
-import { startHarness, type Harness } from '../harness/harness';
+import { useHarness, type Harness } from '../harness/harness';
 import { EVENT_LOG, open, quietSettle } from './actions.helpers';
 
 const SELECTS = `<select id="country"><option value="">Choose…</option><option value="de">Germany</option><option value="fr" disabled>France</option><option value="jp">日本 "Japan"</option></select>
@@ -11,14 +11,7 @@ const SELECTS = `<select id="country"><option value="">Choose…</option><option
 
 describe('e2e actions: forms, scrolling, reading, waiting', function () {
   let h: Harness;
-  before(async function () {
-    this.timeout(60_000);
-    h = await startHarness();
-    await quietSettle(h);
-  });
-  after(async () => {
-    await h?.close();
-  });
+  useHarness((started) => (h = started), { prepare: quietSettle });
 
   it('get_dropdown_options answers browser_use\'s exact text plus structured options', async () => {
     const o = await open(h, SELECTS);

@@ -5,21 +5,16 @@ import { expect } from 'chai';
 import { build } from 'esbuild';
 import path from 'node:path';
 import { REPO_ROOT } from '../harness/browser';
-import { startHarness, type Harness } from '../harness/harness';
+import { useHarness, type Harness } from '../harness/harness';
 import { EVENT_LOG, open, quietSettle } from './actions.helpers';
 
 describe('e2e actions: keyboard and text', function () {
   let h: Harness;
+  useHarness((started) => (h = started), { prepare: quietSettle });
   before(async function () {
-    this.timeout(60_000);
-    h = await startHarness();
-    await quietSettle(h);
     // Real react + react-dom from node_modules, bundled for the browser.
     const bundle = await build({ entryPoints: [path.join(REPO_ROOT, 'test/fixtures/react/controlled-form.jsx')], bundle: true, write: false, format: 'iife', minify: true, define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'silent' });
     h.fixtures.route('/react-form.js', { body: Buffer.from(bundle.outputFiles[0]!.contents), contentType: 'text/javascript' });
-  });
-  after(async () => {
-    await h?.close();
   });
 
   it('fill replaces the value, fires input and change, and React-controlled inputs update', async () => {

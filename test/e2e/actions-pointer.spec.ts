@@ -3,19 +3,12 @@
 // drag_and_drop; failures for hidden, disabled, covered, detached, stale, ambiguous targets;
 // role/name and selector targets; shadow DOM and iframes.
 import { expect } from 'chai';
-import { startHarness, type Harness } from '../harness/harness';
+import { useHarness, type Harness } from '../harness/harness';
 import { EVENT_LOG, open, quietSettle } from './actions.helpers';
 
 describe('e2e actions: pointer', function () {
   let h: Harness;
-  before(async function () {
-    this.timeout(60_000);
-    h = await startHarness();
-    await quietSettle(h);
-  });
-  after(async () => {
-    await h?.close();
-  });
+  useHarness((started) => (h = started), { prepare: quietSettle });
 
   it('click fires the real mouse sequence with coordinates and moves focus', async () => {
     const o = await open(h, `<button id="b" style="position:absolute;left:100px;top:50px;width:80px;height:30px">Go</button>${EVENT_LOG}`);

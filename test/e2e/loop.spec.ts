@@ -2,7 +2,7 @@
 // script -> page, and back, in headless Chromium with the real built extension.
 import { expect } from 'chai';
 import type { ActionResultMessage, SimplifiedState } from '../../schemas/generated/protocol';
-import { startHarness, type Harness } from '../harness/harness';
+import { useHarness, type Harness } from '../harness/harness';
 
 const PAGE = `
   <h1>Counter</h1>
@@ -21,13 +21,8 @@ function stateOf(r: ActionResultMessage): SimplifiedState {
 
 describe('e2e: agent -> bridge -> extension -> page', function () {
   let h: Harness;
-  before(async function () {
-    this.timeout(60_000);
-    h = await startHarness();
-    h.fixtures.html('/other', '<h1>Other</h1><button>Back home</button>', 'Other');
-  });
-  after(async () => {
-    await h?.close();
+  useHarness((started) => (h = started), {
+    prepare: (started) => started.fixtures.html('/other', '<h1>Other</h1><button>Back home</button>', 'Other'),
   });
 
   it('get_state lists the visible buttons and inputs with stable ids', async () => {

@@ -1,27 +1,28 @@
-// The person's side, as a person uses it (issue 10), in real Chromium with the built extension:
+// The person's side, as a person uses the side panel, in real Chromium with the built extension:
 // the side panel page (chrome-extension://<id>/sidepanel/index.html, opened in a tab) driven by
 // puppeteer; `python -m browser_use_ext serve` running browser_use's real Agent (0.1.48) with
-// ChatOpenAI pointed at a scripted OpenAI-compatible server (python-shim-spec/tests/
-// scripted_openai_server.py, in place of a paid model) that shops on the fixture shop. Every panel
+// ChatOpenAI pointed at the scripted OpenAI-compatible server (test/harness/scripted-llm.ts with the
+// built-in 'shop' script, in place of a paid model) that shops on the fixture shop. Every panel
 // state is saved as a PNG under test-artifacts/sidepanel/.
 // Needs a Python with browser-use 0.1.48: $BUX_BROWSER_USE_PYTHON, else the bu048 venv that
 // `npm test` builds (scripts/python-envs.mjs: .venvs/bu048).
 import { expect } from 'chai';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { Page } from 'puppeteer-core';
 import { createLogger } from '../../bridge/common/log';
 import { BridgeServer } from '../../bridge/src/server';
 import { createBridge } from '../../bridge/cli/wire';
-import { launchWithExtension, REPO_ROOT, type LaunchedBrowser } from '../harness/browser';
+import { launchWithExtension, type LaunchedBrowser } from '../harness/browser';
 import { startHarness, type Harness } from '../harness/harness';
 import { artifactShot, openPanel } from '../harness/panel';
+import { BROWSER_USE_PYTHON, SHIM_DIR, shimPythonEnv } from '../harness/python';
+import { ScriptedLlm } from '../harness/scripted-llm';
 
-const SHIM = path.join(REPO_ROOT, 'python-shim-spec');
-const PYTHON = process.env['BUX_BROWSER_USE_PYTHON'] ?? path.join(process.env['BUX_VENVS_DIR'] ?? path.join(REPO_ROOT, '.venvs'), 'bu048', 'bin', 'python');
+const SHIM = SHIM_DIR;
+const PYTHON = BROWSER_USE_PYTHON;
 
 const shot = (page: Page, name: string) => artifactShot('sidepanel', page, name);
 
@@ -32,54 +33,11 @@ async function waitConn(panel: Page, state: string, timeout = 30_000): Promise<v
 // textContent for the state badge (CSS upper-cases what innerText returns), innerText elsewhere (line breaks).
 const text = (panel: Page, sel: string) => panel.$eval(sel, (e, s) => (s === '#task-state' ? (e.textContent ?? '') : (e as HTMLElement).innerText), sel);
 
-/** PYTHONPATH for the shim, plus websockets when the browser_use venv lacks it (dev venv only). */
-function pythonEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const paths = [SHIM];
-  if (spawnSync(PYTHON, ['-c', 'import websockets']).status !== 0 && fs.existsSync('/usr/lib/python3/dist-packages/websockets')) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-pyws-'));
-    fs.symlinkSync('/usr/lib/python3/dist-packages/websockets', path.join(dir, 'websockets'));
-    paths.push(dir);
-  }
-  return { ...process.env, PYTHONPATH: paths.join(path.delimiter), ANONYMIZED_TELEMETRY: 'false', PYTHONUNBUFFERED: '1', ...extra };
-}
-
-class ScriptedLLM {
-  proc!: ChildProcess;
-  baseUrl = '';
-  async start(): Promise<this> {
-    this.proc = spawn('python3', [path.join(SHIM, 'tests', 'scripted_openai_server.py')], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const line = await new Promise<string>((resolve, reject) => {
-      readline.createInterface({ input: this.proc.stdout! }).once('line', resolve);
-      this.proc.once('exit', (c) => reject(new Error(`scripted server exited ${c}`)));
-    });
-    this.baseUrl = (JSON.parse(line) as { base_url: string }).base_url;
-    return this;
-  }
-  private root = () => this.baseUrl.replace(/\/v1$/, '');
-  async post(p: string, body: unknown = {}): Promise<void> {
-    await fetch(this.root() + p, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-  }
-  async log(): Promise<{ url: string; goal: string; redirected: boolean }[]> {
-    return (await (await fetch(this.root() + '/log')).json()) as { url: string; goal: string; redirected: boolean }[];
-  }
-  async waitHeld(timeout = 90_000): Promise<void> {
-    const end = Date.now() + timeout;
-    while (Date.now() < end) {
-      if ((await this.log()).some((e) => e.goal === 'held')) return;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    throw new Error('the agent never reached the held step');
-  }
-  stop(): void {
-    this.proc?.kill();
-  }
-}
-
-function startServe(h: Harness, llm: ScriptedLLM): { proc: ChildProcess; output: string[] } {
+function startServe(h: Harness, llm: ScriptedLlm): { proc: ChildProcess; output: string[] } {
   const output: string[] = [];
   const proc = spawn(PYTHON, ['-m', 'browser_use_ext', 'serve', '--bridge-url', h.bridge.agentUrl, '--llm', 'openai', '--model', 'scripted-shopper', '--base-url', llm.baseUrl, '--api-key', 'test', '--no-vision', '--max-steps', '12'], {
     cwd: SHIM,
-    env: pythonEnv({ BROWSER_USE_EXT_AGENT_SECRET: h.secrets.agent_secret }),
+    env: shimPythonEnv(PYTHON, { BROWSER_USE_EXT_AGENT_SECRET: h.secrets.agent_secret }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   for (const s of [proc.stdout!, proc.stderr!]) readline.createInterface({ input: s }).on('line', (l) => output.push(l));
@@ -101,7 +59,7 @@ const waitTaskState = (panel: Page, states: string[], timeout = 120_000) =>
 describe('e2e: the side panel with a real browser_use Agent behind it', function () {
   this.timeout(300_000);
   let h: Harness;
-  let llm: ScriptedLLM;
+  let llm: ScriptedLlm;
   let panel: Page;
   let shop: Page;
   let serve: { proc: ChildProcess; output: string[] } | null = null;
@@ -111,7 +69,7 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
       throw new Error(`These tests run browser_use's real Agent: ${PYTHON} cannot import browser_use. Set BUX_BROWSER_USE_PYTHON to a Python with browser-use==0.1.48.`);
     }
     h = await startHarness({ fixturesDir: path.join(SHIM, 'tests', 'fixtures') });
-    llm = await new ScriptedLLM().start();
+    llm = await new ScriptedLlm('shop').start();
     shop = await h.openPage(h.fixtures.url('/shop/index.html'));
     // The launch's about:blank tab would be another window's active tab: the shop is the person's tab.
     for (const p of await h.launched.browser.pages()) if (p !== shop && p.url() === 'about:blank') await p.close();
@@ -121,7 +79,7 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
   });
   after(async () => {
     serve?.proc.kill('SIGKILL');
-    llm?.stop();
+    await llm?.close();
     await h?.close();
   });
 
@@ -178,14 +136,14 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
     await shop.evaluate(() => localStorage.removeItem('cart'));
     await shop.goto(h.fixtures.url('/shop/index.html'));
     await shop.bringToFront();
-    await llm.post('/control', { hold_on: 'results.html' });
+    await llm.holdOn('results.html');
     await submitTask(panel, 'Find the cheapest stapler and add it to the cart');
     await llm.waitHeld();
     await panel.type('#redirect-input', 'Buy the most expensive stapler instead');
     await panel.click('#redirect-send');
     await panel.waitForFunction(() => document.getElementById('task-log')?.textContent?.includes('Redirected: Buy the most expensive stapler instead') ?? false, { timeout: 15_000 });
     await shot(panel, '07-redirected');
-    await llm.post('/release');
+    await llm.release();
     await waitTaskState(panel, ['done', 'failed', 'stopped']);
     const diag = `${await text(panel, '#task-log')}\n--- llm: ${JSON.stringify(await llm.log())}\n--- serve:\n${serve?.output.slice(-60).join('\n')}`;
     expect(await text(panel, '#task-state'), diag).to.equal('done');
@@ -199,14 +157,14 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
   it('Stop mid-task stops the agent and frees its tab; past tasks keep their outcome', async () => {
     await shop.goto(h.fixtures.url('/shop/index.html'));
     await shop.bringToFront();
-    await llm.post('/control', { hold_on: 'results.html' });
+    await llm.holdOn('results.html');
     await submitTask(panel, 'Find a stapler and add it to the cart');
     await llm.waitHeld();
     const t0 = Date.now();
     await panel.click('#task-stop');
     await waitTaskState(panel, ['stopped'], 10_000);
     const stoppedMs = Date.now() - t0;
-    await llm.post('/release');
+    await llm.release();
     await panel.waitForFunction(() => document.querySelector('#agent-list .tabs button[data-tab-id]') === null, { timeout: 10_000 });
     await shot(panel, '08-task-stopped');
     expect(stoppedMs).to.be.below(5000);
@@ -217,7 +175,7 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
   it('Ctrl+C ends serve within 2 s, stops its task and releases its tab at once', async () => {
     await shop.goto(h.fixtures.url('/shop/index.html'));
     await shop.bringToFront();
-    await llm.post('/control', { hold_on: 'results.html' });
+    await llm.holdOn('results.html');
     await submitTask(panel, 'Find a stapler');
     await llm.waitHeld();
     const proc = serve!.proc;
@@ -226,7 +184,7 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
     proc.kill('SIGINT');
     const tExit = await exited;
     await waitTaskState(panel, ['stopped'], 5000);
-    await llm.post('/release');
+    await llm.release();
     // No session of serve is left holding a tab (a normal close frees leases at once, no 60 s grace).
     const sessions = h.bridge.status()['sessions'] as { tabs: unknown[] }[];
     expect(sessions.every((s) => s.tabs.length === 0), JSON.stringify(sessions)).to.equal(true);

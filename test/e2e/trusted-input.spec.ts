@@ -2,7 +2,7 @@
 // chrome.debugger Input.* (event.isTrusted), the debugger detached after each action, and pointer
 // actions inside an iframe landing on the right element (the frame's offset added to its point).
 import { expect } from 'chai';
-import { startHarness, type Harness } from '../harness/harness';
+import { useHarness, type Harness } from '../harness/harness';
 import { open, quietSettle } from './actions.helpers';
 import { clearSettings, debuggerAttached, setSettings } from './worker-actions.helpers';
 
@@ -15,15 +15,12 @@ const TRUST_LOG = `<script>
 
 describe('e2e actions: trusted input', function () {
   let h: Harness;
-  before(async function () {
-    this.timeout(60_000);
-    h = await startHarness();
-    await quietSettle(h);
-    await setSettings(h, { trusted_input: true });
-  });
-  after(async () => {
-    if (h) await clearSettings(h, ['trusted_input']);
-    await h?.close();
+  useHarness((started) => (h = started), {
+    prepare: async (started) => {
+      await quietSettle(started);
+      await setSettings(started, { trusted_input: true });
+    },
+    cleanup: (started) => clearSettings(started, ['trusted_input']),
   });
 
   it('hover, fill and type are real input; fill replaces the value; the debugger is detached after', async () => {

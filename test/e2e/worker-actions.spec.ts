@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import net from 'node:net';
 import type { ActionResultMessage, ListTabsResult, OpenTabResult, ScreenshotResult } from '../../schemas/generated/protocol';
 import type { AgentClient } from '../../bridge/client/agent-client';
-import { startHarness, type Harness } from '../harness/harness';
+import { useHarness, type Harness } from '../harness/harness';
 import { clearSettings, debuggerAttached, idOf, ok, setSettings, stateOf } from './worker-actions.helpers';
 
 /** Visible text of the state after an action. */
@@ -15,18 +15,15 @@ const FAST_SETTLE = { quiet_ms: 60, dom_cap_ms: 800, network_cap_ms: 3000, no_ch
 
 describe('e2e: worker-side actions and settling', function () {
   let h: Harness;
-  before(async function () {
-    this.timeout(60_000);
-    h = await startHarness();
-    h.fixtures.html('/plain', '<h1>Plain</h1><a id="next" href="/second">Second</a>', 'Plain');
-    h.fixtures.html('/second', '<h1>Second</h1><button id="b">B</button>', 'Second');
-    h.fixtures.route('/api/slow', { body: '{"answer":42}', contentType: 'application/json', delayMs: 700 });
+  useHarness((started) => (h = started), {
+    prepare: (started) => {
+      started.fixtures.html('/plain', '<h1>Plain</h1><a id="next" href="/second">Second</a>', 'Plain');
+      started.fixtures.html('/second', '<h1>Second</h1><button id="b">B</button>', 'Second');
+      started.fixtures.route('/api/slow', { body: '{"answer":42}', contentType: 'application/json', delayMs: 700 });
+    },
   });
   afterEach(async () => {
     await clearSettings(h, ['settle_options', 'dialog_policy', 'allow_evaluate']);
-  });
-  after(async () => {
-    await h?.close();
   });
 
   async function agentOn(path: string, html: string, title = 'Fixture'): Promise<{ agent: AgentClient; tabId: number }> {

@@ -18,7 +18,8 @@ process.stdout.write(
     status_url: `http://127.0.0.1:${h.bridge.port}/status`,
     fixtures_url: h.fixtures.origin,
     chromium_ws_endpoint: h.launched.browser.wsEndpoint(),
-    // The agent secret of this run's temp config dir (contract G); the extension already has its own.
+    // The agent secret of this run's temp config dir (agents prove they hold it in the hello handshake);
+    // the extension already has its own.
     credentials: { agent_secret: h.secrets.agent_secret },
     config_dir: h.configDir,
   }) + '\n',

@@ -36,7 +36,7 @@ export interface Harness {
   /**
    * Stops the bridge (as its process exiting would: every connection closes, in-memory state goes)
    * and, with `start`, starts a new one on the same port with the same options and secrets, then
-   * waits for the extension to reconnect to it. `bridge` names the new one. Issue 11 item 5.
+   * waits for the extension to reconnect to it. `bridge` names the new one. For the tests that a bridge restart is invisible to agents.
    */
   restartBridge(options?: { downMs?: number }): Promise<void>;
   close(): Promise<void>;
@@ -104,4 +104,29 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   };
   return h;
+}
+
+/**
+ * One harness for the enclosing mocha `describe` (Chromium costs about a second and the CI machine
+ * has 2 cores): started in before(), then `prepare(h)` (fixture routes, settings), handed to `use`;
+ * `cleanup(h)` then close() in after().
+ *   let h: Harness;
+ *   useHarness((started) => (h = started), { prepare: quietSettle });
+ */
+export function useHarness(
+  use: (h: Harness) => void,
+  options: HarnessOptions & { prepare?: (h: Harness) => unknown; cleanup?: (h: Harness) => unknown } = {},
+): void {
+  const { prepare, cleanup, ...harnessOptions } = options;
+  let h: Harness | undefined;
+  before(async function () {
+    this.timeout(60_000);
+    h = await startHarness(harnessOptions);
+    use(h);
+    await prepare?.(h);
+  });
+  after(async () => {
+    if (h && cleanup) await cleanup(h);
+    await h?.close();
+  });
 }

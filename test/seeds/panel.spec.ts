@@ -1,4 +1,4 @@
-// Every seed's system from the person's side, in real Chromium with the built extension: the side panel page
+// Backends and the built-in agent in the side panel, from the person's side, in real Chromium with the built extension: the side panel page
 // (chrome-extension://<id>/sidepanel/index.html in a popup window, as the side-panel e2e opens it)
 // driven by puppeteer.
 // 1. "Connect a backend": a seed 001 / seed 000 backend written from the seed documents alone
