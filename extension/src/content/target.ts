@@ -11,7 +11,7 @@
 import type { ErrorInfo, Target } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/errors';
 import { parseElementId } from '../shared/element-ref';
-import type { PageContext } from './actions/registry';
+import type { PageContext } from './actions/types';
 import { allElements, composedParent, describe, isVisible, queryAllDeep } from './interaction/dom';
 import { accessibleName } from './snapshot/accname';
 import { roleOf } from './snapshot/roles';

@@ -9,7 +9,7 @@ import { POINTER_CHECKS } from '../interaction/actionability';
 import { clickAt } from '../interaction/pointer';
 import { roleOf } from '../snapshot/roles';
 import { fail, label, ok, prepare } from './common';
-import type { HandlerOutcome, PageContext, PageHandler } from './registry';
+import type { HandlerOutcome, PageContext, PageHandler } from './types';
 
 const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 /** Roles that are checkable only when the page gives them a checked state. */

@@ -4,7 +4,7 @@ import type { ClickParams } from '../../../../schemas/generated/protocol';
 import { POINTER_CHECKS } from '../interaction/actionability';
 import { clickAt } from '../interaction/pointer';
 import { label, ok, prepare } from './common';
-import type { PageHandler } from './registry';
+import type { PageHandler } from './types';
 
 export const click: PageHandler = async (ctx, raw) => {
   const p = raw as ClickParams;

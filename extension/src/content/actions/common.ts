@@ -4,7 +4,7 @@ import { errorInfo } from '../../../../schemas/lib/errors';
 import { waitForActionable, type Check, type Point } from '../interaction/actionability';
 import { DEFAULT_PRIVACY, sensitiveReason } from '../snapshot/privacy';
 import { resolveTarget, type TargetParams } from '../target';
-import type { HandlerOutcome, PageContext } from './registry';
+import type { HandlerOutcome, PageContext } from './types';
 
 export interface ActionCommon extends TargetParams {
   timeout_ms?: number;

@@ -9,7 +9,7 @@ import { nextFrame } from '../interaction/dom';
 import { pointerDown, pointerMove } from '../interaction/pointer';
 import { hasTarget, type TargetParams } from '../target';
 import { fail, label, ok, prepare } from './common';
-import type { PageHandler } from './registry';
+import type { PageHandler } from './types';
 import { deepElementAt } from '../interaction/hit-test';
 
 function isDraggable(el: Element): boolean {

@@ -8,7 +8,7 @@ import { fireChange, fireInput } from '../interaction/editing';
 import { clickAt } from '../interaction/pointer';
 import { actionPoint } from '../interaction/actionability';
 import { fail, label, ok, prepare } from './common';
-import type { PageHandler } from './registry';
+import type { PageHandler } from './types';
 
 interface Opt {
   index: number;

@@ -10,7 +10,7 @@ import { EDIT_CHECKS } from '../interaction/actionability';
 import { replaceValue, setNativeValue } from '../interaction/editing';
 import { DEFAULT_PRIVACY, sensitiveReason } from '../snapshot/privacy';
 import { fail, label, ok, prepare, safeValue } from './common';
-import type { HandlerOutcome, PageContext, PageHandler } from './registry';
+import type { HandlerOutcome, PageContext, PageHandler } from './types';
 
 /** Input types whose value is set directly rather than typed (Playwright's kInputTypesToSetValue). */
 export const SET_VALUE_TYPES = new Set(['color', 'date', 'time', 'datetime-local', 'month', 'range', 'week']);

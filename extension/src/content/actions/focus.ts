@@ -2,7 +2,7 @@
 import type { FocusParams } from '../../../../schemas/generated/protocol';
 import { composedContains, deepActiveElement } from '../interaction/dom';
 import { label, ok, prepare } from './common';
-import type { PageHandler } from './registry';
+import type { PageHandler } from './types';
 
 export const focus: PageHandler = async (ctx, raw) => {
   const p = raw as FocusParams;

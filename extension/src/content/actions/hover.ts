@@ -3,7 +3,7 @@ import type { HoverParams } from '../../../../schemas/generated/protocol';
 import { HOVER_CHECKS } from '../interaction/actionability';
 import { pointerMove } from '../interaction/pointer';
 import { label, ok, prepare } from './common';
-import type { PageHandler } from './registry';
+import type { PageHandler } from './types';
 
 export const hover: PageHandler = async (ctx, raw) => {
   const p = raw as HoverParams;

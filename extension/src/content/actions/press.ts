@@ -7,7 +7,7 @@ import { focusedDescription, pressChord, typeText } from '../interaction/keyboar
 import { parseChord } from '../../shared/keys';
 import { hasTarget } from '../target';
 import { fail, label, ok, prepare } from './common';
-import type { PageHandler } from './registry';
+import type { PageHandler } from './types';
 
 const isMac = () => /Mac|iPhone|iPad/.test(navigator.platform);
 

@@ -8,7 +8,7 @@ import { readableAttribute, readableHtml, readableValue, redactCardNumbers, sens
 import { findAll, hasTarget, resolveTarget } from '../target';
 import { checkedState } from './check';
 import { fail, label, ok } from './common';
-import type { PageHandler } from './registry';
+import type { PageHandler } from './types';
 
 const MAX_HTML = 200_000;
 

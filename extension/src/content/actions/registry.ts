@@ -3,9 +3,7 @@
 // Handler contract: (ctx, params) => HandlerOutcome. params arrive validated against the action's
 // params schema, with element ids already local to this frame (the worker routes "f7e3" to frame 7
 // as "e3", and translates index to element_id; see background/targets.ts).
-import type { ErrorInfo } from '../../../../schemas/generated/protocol';
 import type { ActionName } from '../../../../schemas/generated/registry';
-import type { RefRegistry } from '../refs';
 import { check, uncheck } from './check';
 import { click, doubleClick } from './click';
 import { dragAndDrop } from './drag';
@@ -18,22 +16,10 @@ import { press, sendKeys } from './press';
 import { get, is } from './read';
 import { scroll, scrollIntoView, scrollTo, scrollToText } from './scroll';
 import { type } from './type';
+import type { PageHandler } from './types';
 import { waitFor } from './wait-for';
 
-export interface PageContext {
-  refs: RefRegistry;
-}
-
-/**
- * Expected failures are values (STYLE habit 7); only broken contracts throw.
- * settle: whether the action may have changed the page, so the worker should wait for it to settle
- * (false for reads and no-ops).
- */
-export type HandlerOutcome =
-  | { ok: true; message: string; result: Record<string, unknown>; settle?: boolean }
-  | { ok: false; error: ErrorInfo };
-
-export type PageHandler = (ctx: PageContext, params: unknown) => HandlerOutcome | Promise<HandlerOutcome>;
+export type { HandlerOutcome, PageContext, PageHandler } from './types';
 
 export const PAGE_HANDLERS: Partial<Record<ActionName, PageHandler>> = {
   click,

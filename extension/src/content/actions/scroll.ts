@@ -6,7 +6,7 @@ import { waitForActionable } from '../interaction/actionability';
 import { composedParent, inViewport, isVisible, nextFrame } from '../interaction/dom';
 import { hasTarget, resolveTarget } from '../target';
 import { label, ok } from './common';
-import type { PageHandler } from './registry';
+import type { PageHandler } from './types';
 import { deepElementAt } from '../interaction/hit-test';
 
 const pos = (el: Element | null) => (el ? { scroll_x: Math.round(el.scrollLeft), scroll_y: Math.round(el.scrollTop) } : { scroll_x: Math.round(window.scrollX), scroll_y: Math.round(window.scrollY) });

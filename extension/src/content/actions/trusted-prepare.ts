@@ -8,7 +8,7 @@ import { caretToEnd, replaceValue } from '../interaction/editing';
 import { filledResult, planFill } from './fill';
 import { composedContains, deepActiveElement } from '../interaction/dom';
 import { type ActionCommon, label, prepare, safeValue } from './common';
-import type { PageContext } from './registry';
+import type { PageContext } from './types';
 
 const CHECKS: Record<PrepareRequest['checks'], Check[]> = { pointer: POINTER_CHECKS, hover: HOVER_CHECKS, edit: EDIT_CHECKS, none: [] };
 

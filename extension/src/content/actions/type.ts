@@ -8,7 +8,7 @@ import { composedContains, deepActiveElement } from '../interaction/dom';
 import { caretToEnd } from '../interaction/editing';
 import { typeText } from '../interaction/keyboard';
 import { fail, label, ok, prepare, safeValue } from './common';
-import type { PageHandler } from './registry';
+import type { PageHandler } from './types';
 
 export const type: PageHandler = async (ctx, raw) => {
   const p = raw as TypeParams;

@@ -6,7 +6,7 @@ import { isVisible, sleep } from '../interaction/dom';
 import { findAll, hasTarget, resolveTarget } from '../target';
 import { findText } from './scroll';
 import { fail, ok } from './common';
-import type { HandlerOutcome, PageContext, PageHandler } from './registry';
+import type { HandlerOutcome, PageContext, PageHandler } from './types';
 
 type Probe = { done: boolean; elementId?: string } | { error: HandlerOutcome };
 

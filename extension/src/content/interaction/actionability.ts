@@ -6,7 +6,7 @@
 // failure names the check that did not pass (details.check) and, for a covered element, the cover.
 import type { ErrorInfo } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
-import type { PageContext } from '../actions/registry';
+import type { PageContext } from '../actions/types';
 import { composedContains, composedParent, contentBoxIfEmpty, describe, inViewport, isVisible, nextFrame } from './dom';
 import { isAgentUi } from '../../shared/agent-ui-marker';
 import { deepElementAt } from './hit-test';
