@@ -8,6 +8,9 @@
 //   hops:   from the worker's wall-clock stamps (timings_ms.received_at/sent_at), a raw ping to
 //           the bridge (agent <-> bridge) and a worker -> content script ping loop (page messaging).
 // Writes bench/results/actions.json and bench/results/actions.md. BENCH_RUNS sets runs per series.
+// BENCH_OUT=DIR writes there instead. BENCH_QUICK=1 is the quick check (same 40 runs per series: the
+// whole bench takes about 40 s on an idle machine, 1-2 min under load, and its p50 ratios need
+// those runs) that writes to bench/tmp/quick (git-ignored) so bench/results keeps the published run.
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -20,7 +23,10 @@ import { startHarness, type Harness } from '../test/harness/harness';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 40);
 const WARMUP = 5;
-const OUT = path.join(REPO_ROOT, 'bench', 'results');
+const QUICK = process.env['BENCH_QUICK'] === '1';
+const OUT = process.env['BENCH_OUT']
+  ? path.resolve(process.env['BENCH_OUT'])
+  : path.join(REPO_ROOT, 'bench', QUICK ? 'tmp/quick' : 'results');
 const SETTLE = { quiet_ms: 100, dom_cap_ms: 3000, network_cap_ms: 5000 };
 
 const CONTROLS = `<button id="inc" onclick="document.getElementById('count').textContent = String(++window.n)">Add one</button>

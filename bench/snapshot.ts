@@ -2,7 +2,10 @@
 // interleaved, on generated pages (bench/pages.ts). Not a timed test: it writes
 // bench/results/snapshot.{json,md}. Flags: --pages a,b (keys from bench/pages.ts), --runs N
 // (default 5, or $BENCH_RUNS), --out DIR (default bench/results; a quick run can write elsewhere),
-// --render (rewrite snapshot.md from snapshot.json only).
+// --render (rewrite snapshot.md from snapshot.json only), --quick (or BENCH_QUICK=1): the pages in
+// QUICK_PAGES only, same runs per column, written to bench/tmp/quick unless --out is given; about a
+// third of the full run's wall time (the full run takes about 4.5 min on an idle machine), for
+// before/after comparisons of the ratios between columns on one machine, not for bench/results.
 // Columns, each timed at its caller, one warm-up round (reported as "first call") then N rounds in a
 // rotating order so drift hits every column alike:
 //   ours viewport   agent.call('get_state', {}) through the real bridge and extension (harness)
@@ -56,6 +59,9 @@ const LABEL: Record<Col, string> = {
   floor_viewport: 'floor (viewport, pruned walk)',
 };
 
+/** The quick run's pages: one of each kind (many links, frames, a huge table, forms, shadow DOM). */
+const QUICK_PAGES = ['wiki-article', 'news-ads', 'table-10k', 'form-heavy', 'shadow-app'];
+
 interface Args {
   /** Only re-render snapshot.md from the snapshot.json in --out (no browser). */
   render: boolean;
@@ -67,8 +73,9 @@ interface Args {
 function parseArgs(argv: string[]): Args {
   let runs = Number(process.env['BENCH_RUNS'] ?? 5);
   let pages = BENCH_PAGES;
-  let out = path.join(REPO_ROOT, 'bench', 'results');
+  let out: string | undefined;
   let render = false;
+  let quick = process.env['BENCH_QUICK'] === '1';
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     const value = () => {
@@ -77,6 +84,7 @@ function parseArgs(argv: string[]): Args {
       return v;
     };
     if (a === '--render') render = true;
+    else if (a === '--quick') quick = true;
     else if (a === '--runs') runs = Number(value());
     else if (a === '--out') out = path.resolve(value());
     else if (a === '--pages') {
@@ -84,9 +92,13 @@ function parseArgs(argv: string[]): Args {
       const unknown = keys.filter((k) => !BENCH_PAGES.some((p) => p.key === k));
       if (unknown.length) throw new Error(`unknown page(s) ${unknown.join(', ')}; pages: ${BENCH_PAGES.map((p) => p.key).join(', ')}`);
       pages = BENCH_PAGES.filter((p) => keys.includes(p.key));
-    } else throw new Error(`unknown argument ${a}; usage: npm run bench:snapshot -- [--pages a,b] [--runs N] [--out DIR] [--render]`);
+    } else {
+      throw new Error(`unknown argument ${a}; usage: npm run bench:snapshot -- [--pages a,b] [--runs N] [--out DIR] [--quick] [--render]`);
+    }
   }
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a positive integer');
+  if (quick && pages === BENCH_PAGES) pages = BENCH_PAGES.filter((p) => QUICK_PAGES.includes(p.key));
+  out ??= path.join(REPO_ROOT, 'bench', quick ? 'tmp/quick' : 'results');
   return { render, pages, runs, out };
 }
 
