@@ -1,7 +1,7 @@
 // npm run bench:actions — click -> action_result with the new state, through agent -> bridge ->
 // extension worker -> content script and back, beside puppeteer's own CDP click plus the same state
 // extraction (the extension's page-side snapshot code, injected into the page) on the same tab of
-// the same Chromium run. Not a timed test (issue 4 "Benchmark").
+// the same Chromium run. A bench, not a timed test: timings on a shared machine vary too much to assert.
 //   modes:  settle off on both sides; settle on on both sides (the same rule: DOM quiet for
 //           quiet_ms after the click, no request in flight, each capped); and on a button that
 //           changes nothing, what the settle rule costs (settle on minus settle off, ours).
@@ -20,6 +20,7 @@ import type { ActionResultMessage, OutcomeDetails, SimplifiedState } from '../sc
 import type { AgentClient } from '../bridge/src/client/agent-client';
 import { REPO_ROOT } from '../test/harness/browser';
 import { startHarness, type Harness } from '../test/harness/harness';
+import { median, pct, r2 } from './stats';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 40);
 const WARMUP = 5;
@@ -40,12 +41,8 @@ function largePage(rows = 1500): string {
 }
 
 const now = () => performance.timeOrigin + performance.now();
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] as number) : NaN;
-};
-const r2 = (n: number) => Math.round(n * 100) / 100;
-const median = (xs: number[]) => r2(pct(xs, 50));
+/** The median to 0.01 ms (bench/stats.ts: nearest rank, so a measured run; a missing hop stamp is left out). */
+const p50 = (xs: number[]) => r2(median(xs));
 
 interface Series {
   side: 'ours' | 'puppeteer';
@@ -101,7 +98,7 @@ async function main(): Promise<void> {
       });
       pingRtts.push(now() - t0);
     }
-    extra['agent_bridge_rtt_p50'] = median(pingRtts.slice(5));
+    extra['agent_bridge_rtt_p50'] = p50(pingRtts.slice(5));
 
     let page: Page | undefined;
     let tabIdOf: number | undefined;
@@ -143,7 +140,7 @@ async function main(): Promise<void> {
         port.disconnect();
         return out;
       }, tabId);
-      extra[`${pageName}_worker_page_port_rtt_p50`] = median(portRtts.slice(5));
+      extra[`${pageName}_worker_page_port_rtt_p50`] = p50(portRtts.slice(5));
       // The same on a one-off message channel (chrome.tabs.sendMessage: the fallback, and settle messages).
       const pageRtts = await worker.evaluate(async (id: number) => {
         const c = (globalThis as unknown as ChromeLike).chrome;
@@ -155,7 +152,7 @@ async function main(): Promise<void> {
         }
         return out;
       }, tabId);
-      extra[`${pageName}_worker_page_rtt_p50`] = median(pageRtts.slice(5));
+      extra[`${pageName}_worker_page_rtt_p50`] = p50(pageRtts.slice(5));
 
       await page.addScriptTag({ content: snapshotJs });
       // Puppeteer's pending requests, for its side of the settle rule.
@@ -190,7 +187,7 @@ async function main(): Promise<void> {
           hops['state']!.push(t.state ?? 0);
           hops['worker_other']!.push((t.total ?? 0) - (t.action ?? 0) - settleMs - (t.state ?? 0));
         }
-        series.push({ side: 'ours', page: pageName, settle, button, runs_ms: ms.map(r2), p50_ms: median(ms), p95_ms: r2(pct(ms, 95)), hops_p50_ms: Object.fromEntries(Object.entries(hops).map(([k, v]) => [k, median(v)])) });
+        series.push({ side: 'ours', page: pageName, settle, button, runs_ms: ms.map(r2), p50_ms: p50(ms), p95_ms: r2(pct(ms, 95)), hops_p50_ms: Object.fromEntries(Object.entries(hops).map(([k, v]) => [k, p50(v)])) });
       };
 
       const runPuppeteer = async (button: 'inc' | 'inert', settle: 'on' | 'off') => {
@@ -219,7 +216,7 @@ async function main(): Promise<void> {
           const t1 = now();
           if (i >= WARMUP) ms.push(t1 - t0);
         }
-        series.push({ side: 'puppeteer', page: pageName, settle, button, runs_ms: ms.map(r2), p50_ms: median(ms), p95_ms: r2(pct(ms, 95)) });
+        series.push({ side: 'puppeteer', page: pageName, settle, button, runs_ms: ms.map(r2), p50_ms: p50(ms), p95_ms: r2(pct(ms, 95)) });
       };
 
       for (const settle of ['off', 'on'] as const) {
