@@ -1,11 +1,12 @@
 // npm run bench:snapshot — the snapshot performance targets (the Targets table it writes), every
 // column side by side, in ONE Chromium, interleaved, on generated pages (bench/pages.ts). Not a
-// timed test: it writes bench/results/snapshot.{json,md}. Flags: --pages a,b (keys from bench/pages.ts), --runs N
-// (default 5, or $BENCH_RUNS), --out DIR (default bench/results; a quick run can write elsewhere),
+// timed test: it writes bench/results/snapshot.{json,md}. Flags: --pages a,b (keys from
+// bench/pages.ts), --runs N (default 5, or $BENCH_RUNS), --out DIR (default bench/results),
 // --render (rewrite snapshot.md from snapshot.json only), --quick (or BENCH_QUICK=1): the pages in
-// QUICK_PAGES only, same runs per column, written to bench/tmp/quick unless --out is given; about a
-// third of the full run's wall time (the full run takes about 4.5 min on an idle machine), for
-// before/after comparisons of the ratios between columns on one machine, not for bench/results.
+// QUICK_PAGES only, same runs per column, written to bench/tmp/quick unless --out is given. Quick
+// is about half the full run's work (the full run takes about 4.5 min on an idle machine; quick
+// took 6 min at load average 12 on 2 cores), for before/after comparisons of the ratios between
+// columns on one machine, not for bench/results.
 // Columns, each timed at its caller, one warm-up round (reported as "first call") then N rounds in a
 // rotating order so drift hits every column alike:
 //   ours viewport   agent.call('get_state', {}) through the real bridge and extension (harness)
