@@ -15,18 +15,19 @@ import puppeteer from 'puppeteer-core';
 import { CHROMIUM_PATH, REPO_ROOT } from '../test/harness/browser';
 import { startHarness } from '../test/harness/harness';
 import { articlePage, formPage } from './pages';
+import { median, r1 } from './stats';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
 const OUT = path.join(REPO_ROOT, 'bench', 'results');
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const r1 = (n: number) => Math.round(n * 10) / 10;
 
 /** The accname/roles code on main before this change (BENCH_BASELINE_REF, default main), for "not materially slower". */
 function baselineDir(): string | null {
   const ref = process.env['BENCH_BASELINE_REF'] ?? 'main';
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-accname-base-'));
   try {
-    for (const f of ['accname', 'roles']) fs.writeFileSync(path.join(dir, `${f}.ts`), execSync(`git show ${ref}:extension/src/content/snapshot/${f}.ts`, { cwd: REPO_ROOT }));
+    for (const f of ['accname', 'roles']) {
+      fs.writeFileSync(path.join(dir, `${f}.ts`), execSync(`git show ${ref}:extension/src/content/snapshot/${f}.ts`, { cwd: REPO_ROOT }));
+    }
     return dir;
   } catch {
     return null;
@@ -34,11 +35,16 @@ function baselineDir(): string | null {
 }
 
 async function bundle(base: string | null): Promise<string> {
+  const baseImports = base
+    ? `import * as baseName from ${JSON.stringify(path.join(base, 'accname.ts'))};
+        import * as baseRole from ${JSON.stringify(path.join(base, 'roles.ts'))};`
+    : 'const baseName = null, baseRole = null;';
   const out = await build({
     stdin: {
-      contents: `import { accessibleName, LabelIndex } from './extension/src/content/snapshot/accname'; import { roleOf } from './extension/src/content/snapshot/roles';
+      contents: `import { accessibleName, LabelIndex } from './extension/src/content/snapshot/accname';
+        import { roleOf } from './extension/src/content/snapshot/roles';
         import { computeAccessibleName, getRole } from 'dom-accessibility-api';
-        ${base ? `import * as baseName from ${JSON.stringify(path.join(base, 'accname.ts'))}; import * as baseRole from ${JSON.stringify(path.join(base, 'roles.ts'))};` : 'const baseName = null, baseRole = null;'}
+        ${baseImports}
         window.__bench = { accessibleName, LabelIndex, roleOf, computeAccessibleName, getRole, baseName, baseRole };`,
       resolveDir: REPO_ROOT,
       loader: 'ts',
@@ -48,7 +54,15 @@ async function bundle(base: string | null): Promise<string> {
   return out.outputFiles[0]!.text;
 }
 
-interface Timing { elements: number; bare_walk_ms: number; ours_ms: number; previous_ms: number | null; dom_a11y_ms: number; name_differs: number; examples: string[] }
+interface Timing {
+  elements: number;
+  bare_walk_ms: number;
+  ours_ms: number;
+  previous_ms: number | null;
+  dom_a11y_ms: number;
+  name_differs: number;
+  examples: string[];
+}
 
 async function main(): Promise<void> {
   const code = await bundle(baselineDir());
@@ -65,7 +79,13 @@ async function main(): Promise<void> {
       for (let i = 0; i < RUNS; i++) {
         runs.push(await page.evaluate(() => {
           type Own = { accessibleName(e: Element, h?: unknown, l?: unknown): string; LabelIndex: new () => unknown };
-          type B = Own & { roleOf(e: Element): string; computeAccessibleName(e: Element): string; getRole(e: Element): string | null; baseName: Own | null; baseRole: { roleOf(e: Element): string } | null };
+          type B = Own & {
+            roleOf(e: Element): string;
+            computeAccessibleName(e: Element): string;
+            getRole(e: Element): string | null;
+            baseName: Own | null;
+            baseRole: { roleOf(e: Element): string } | null;
+          };
           const b = (window as unknown as { __bench: B }).__bench;
           const targets = [...document.querySelectorAll('a[href], button, input, select, textarea, [role]')];
           let t = performance.now();
@@ -91,11 +111,29 @@ async function main(): Promise<void> {
           const theirs = targets.map((el) => `${b.getRole(el) ?? ''}|${b.computeAccessibleName(el)}`);
           const theirsMs = performance.now() - t;
           const differs: string[] = [];
-          ours.forEach((o, i) => { if (o.split('|')[1] !== theirs[i]!.split('|')[1]) differs.push(`${targets[i]!.outerHTML.slice(0, 80)} ours=${o} dom-a11y=${theirs[i]}`); });
-          return { elements: targets.length + (sink < 0 ? 1 : 0), bare_walk_ms: bare, ours_ms: oursMs, previous_ms: previousMs, dom_a11y_ms: theirsMs, name_differs: differs.length, examples: differs.slice(0, 3) };
+          ours.forEach((o, i) => {
+            if (o.split('|')[1] === theirs[i]!.split('|')[1]) return;
+            differs.push(`${targets[i]!.outerHTML.slice(0, 80)} ours=${o} dom-a11y=${theirs[i]}`);
+          });
+          return {
+            elements: targets.length + (sink < 0 ? 1 : 0),
+            bare_walk_ms: bare,
+            ours_ms: oursMs,
+            previous_ms: previousMs,
+            dom_a11y_ms: theirsMs,
+            name_differs: differs.length,
+            examples: differs.slice(0, 3),
+          };
         }));
       }
-      results[name] = { ...runs[0]!, bare_walk_ms: r1(median(runs.map((r) => r.bare_walk_ms))), ours_ms: r1(median(runs.map((r) => r.ours_ms))), previous_ms: runs[0]!.previous_ms === null ? null : r1(median(runs.map((r) => r.previous_ms as number))), dom_a11y_ms: r1(median(runs.map((r) => r.dom_a11y_ms))) };
+      const p50 = (k: 'bare_walk_ms' | 'ours_ms' | 'previous_ms' | 'dom_a11y_ms') => r1(median(runs.map((r) => r[k] as number)));
+      results[name] = {
+        ...runs[0]!,
+        bare_walk_ms: p50('bare_walk_ms'),
+        ours_ms: p50('ours_ms'),
+        previous_ms: runs[0]!.previous_ms === null ? null : p50('previous_ms'),
+        dom_a11y_ms: p50('dom_a11y_ms'),
+      };
     }
   } finally {
     await browser.close();
@@ -125,9 +163,49 @@ async function main(): Promise<void> {
   }
   const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
   fs.mkdirSync(OUT, { recursive: true });
-  fs.writeFileSync(path.join(OUT, 'accname.json'), `${JSON.stringify({ date: new Date().toISOString(), load, runs: RUNS, results }, null, 2)}\n`);
-  const rows = Object.entries(results).map(([n, r]) => `| ${n} | ${r.elements} | ${r.bare_walk_ms} | ${r.previous_ms ?? '-'} | ${r.ours_ms} | ${r.dom_a11y_ms} | ${r1(r.dom_a11y_ms / Math.max(0.1, r.ours_ms))}x | ${r.walk_ms ?? '-'} | ${r1((r.walk_ms ?? 0) / Math.max(0.1, r.bare_walk_ms))}x | ${r.state_ms ?? '-'} | ${r.name_differs} |`);
-  const md = `# accname: own code vs dom-accessibility-api\n\n${new Date().toISOString()}, load average ${load} (2 shared cores), median of ${RUNS} runs, headless Chromium.\n\n| page | named elements | bare DOM walk ms | previous own code (main) ms | ours ms | dom-accessibility-api ms | dom-a11y / ours | in-page walk ms (get_state) | walk / bare walk | whole get_state ms (bridge+validation incl.) | names differ |\n|---|---|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n\nExamples of differing names: ${JSON.stringify(Object.fromEntries(Object.entries(results).map(([n, r]) => [n, r.examples])))}\n`;
+  const json = { date: new Date().toISOString(), load, runs: RUNS, results };
+  fs.writeFileSync(path.join(OUT, 'accname.json'), `${JSON.stringify(json, null, 2)}\n`);
+  const rows = Object.entries(results).map(([n, r]) =>
+    [
+      n,
+      r.elements,
+      r.bare_walk_ms,
+      r.previous_ms ?? '-',
+      r.ours_ms,
+      r.dom_a11y_ms,
+      `${r1(r.dom_a11y_ms / Math.max(0.1, r.ours_ms))}x`,
+      r.walk_ms ?? '-',
+      `${r1((r.walk_ms ?? 0) / Math.max(0.1, r.bare_walk_ms))}x`,
+      r.state_ms ?? '-',
+      r.name_differs,
+    ].reduce((line: string, cell) => `${line} ${cell} |`, '|'),
+  );
+  const head = [
+    'page',
+    'named elements',
+    'bare DOM walk ms',
+    'previous own code (main) ms',
+    'ours ms',
+    'dom-accessibility-api ms',
+    'dom-a11y / ours',
+    'in-page walk ms (get_state)',
+    'walk / bare walk',
+    'whole get_state ms (bridge+validation incl.)',
+    'names differ',
+  ];
+  const examples = JSON.stringify(Object.fromEntries(Object.entries(results).map(([n, r]) => [n, r.examples])));
+  const md = [
+    '# accname: own code vs dom-accessibility-api',
+    '',
+    `${new Date().toISOString()}, load average ${load} (2 shared cores), median of ${RUNS} runs, headless Chromium.`,
+    '',
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows,
+    '',
+    `Examples of differing names: ${examples}`,
+    '',
+  ].join('\n');
   fs.writeFileSync(path.join(OUT, 'accname.md'), md);
   process.stdout.write(md);
 }

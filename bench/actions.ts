@@ -1,13 +1,16 @@
 // npm run bench:actions — click -> action_result with the new state, through agent -> bridge ->
 // extension worker -> content script and back, beside puppeteer's own CDP click plus the same state
 // extraction (the extension's page-side snapshot code, injected into the page) on the same tab of
-// the same Chromium run. Not a timed test (issue 4 "Benchmark").
+// the same Chromium run. A bench, not a timed test: timings on a shared machine vary too much to assert.
 //   modes:  settle off on both sides; settle on on both sides (the same rule: DOM quiet for
 //           quiet_ms after the click, no request in flight, each capped); and on a button that
 //           changes nothing, what the settle rule costs (settle on minus settle off, ours).
 //   hops:   from the worker's wall-clock stamps (timings_ms.received_at/sent_at), a raw ping to
 //           the bridge (agent <-> bridge) and a worker -> content script ping loop (page messaging).
 // Writes bench/results/actions.json and bench/results/actions.md. BENCH_RUNS sets runs per series.
+// BENCH_OUT=DIR writes there instead. BENCH_QUICK=1 is the quick check (same 40 runs per series: the
+// whole bench takes about 40 s on an idle machine, 1-2 min under load, and its p50 ratios need
+// those runs) that writes to bench/tmp/quick (git-ignored) so bench/results keeps the published run.
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -17,10 +20,14 @@ import type { ActionResultMessage, OutcomeDetails, SimplifiedState } from '../sc
 import type { AgentClient } from '../bridge/client/agent-client';
 import { REPO_ROOT } from '../test/harness/browser';
 import { startHarness, type Harness } from '../test/harness/harness';
+import { median, pct, r2 } from './stats';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 40);
 const WARMUP = 5;
-const OUT = path.join(REPO_ROOT, 'bench', 'results');
+const QUICK = process.env['BENCH_QUICK'] === '1';
+const OUT = process.env['BENCH_OUT']
+  ? path.resolve(process.env['BENCH_OUT'])
+  : path.join(REPO_ROOT, 'bench', QUICK ? 'tmp/quick' : 'results');
 const SETTLE = { quiet_ms: 100, dom_cap_ms: 3000, network_cap_ms: 5000 };
 
 const CONTROLS = `<button id="inc" onclick="document.getElementById('count').textContent = String(++window.n)">Add one</button>
@@ -28,18 +35,18 @@ const CONTROLS = `<button id="inc" onclick="document.getElementById('count').tex
 const SMALL = `<h1>Small</h1>${CONTROLS}<label>Name <input id="name"></label><a href="#x">A link</a>`;
 function largePage(rows = 1500): string {
   const body: string[] = [`<h1>Large</h1>${CONTROLS}<table>`];
-  for (let i = 0; i < rows; i++) body.push(`<tr><td>Row ${i} with some text to read</td><td><a href="#r${i}">Open ${i}</a></td><td><input name="q${i}" placeholder="Qty ${i}"></td><td><button>Buy ${i}</button></td></tr>`);
+  for (let i = 0; i < rows; i++)
+    body.push(
+      `<tr><td>Row ${i} with some text to read</td><td><a href="#r${i}">Open ${i}</a></td><td><input name="q${i}" placeholder="Qty ` +
+        `${i}"></td><td><button>Buy ${i}</button></td></tr>`,
+    );
   body.push('</table>');
   return body.join('');
 }
 
 const now = () => performance.timeOrigin + performance.now();
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] as number) : NaN;
-};
-const r2 = (n: number) => Math.round(n * 100) / 100;
-const median = (xs: number[]) => r2(pct(xs, 50));
+/** The median to 0.01 ms (bench/stats.ts: nearest rank, so a measured run; a missing hop stamp is left out). */
+const p50 = (xs: number[]) => r2(median(xs));
 
 interface Series {
   side: 'ours' | 'puppeteer';
@@ -65,15 +72,28 @@ interface PortLike {
   onMessage: { addListener(f: (m: { kind?: string }) => void): void };
   disconnect(): void;
 }
-type ChromeLike = { chrome: { storage: { local: { set(o: object): Promise<void> } }; tabs: { sendMessage(tabId: number, m: object, o: object): Promise<unknown>; connect(tabId: number, o: object): PortLike } } };
+type ChromeLike = {
+  chrome: {
+    storage: { local: { set(o: object): Promise<void> } };
+    tabs: { sendMessage(tabId: number, m: object, o: object): Promise<unknown>; connect(tabId: number, o: object): PortLike };
+  };
+};
 
 async function main(): Promise<void> {
   const wallStart = Date.now();
-  const bundle = await build({ entryPoints: [path.join(REPO_ROOT, 'bench', 'actions-page-snapshot.ts')], bundle: true, format: 'iife', write: false, target: 'chrome120', logLevel: 'silent' });
+  const bundle = await build({
+    entryPoints: [path.join(REPO_ROOT, 'bench', 'actions-page-snapshot.ts')],
+    bundle: true,
+    format: 'iife',
+    write: false,
+    target: 'chrome120',
+    logLevel: 'silent',
+  });
   const snapshotJs = bundle.outputFiles[0]!.text;
   const h = await startHarness();
   const worker = await serviceWorker(h);
-  const setSettle = (o: object) => worker.evaluate((v) => (globalThis as unknown as ChromeLike).chrome.storage.local.set({ settle_options: v }), o);
+  const setSettle = (o: object) =>
+    worker.evaluate((v) => (globalThis as unknown as ChromeLike).chrome.storage.local.set({ settle_options: v }), o);
   const agent: AgentClient = await h.connectAgent();
   const ws = (agent as unknown as { ws: WebSocket }).ws;
   const series: Series[] = [];
@@ -95,13 +115,16 @@ async function main(): Promise<void> {
       });
       pingRtts.push(now() - t0);
     }
-    extra['agent_bridge_rtt_p50'] = median(pingRtts.slice(5));
+    extra['agent_bridge_rtt_p50'] = p50(pingRtts.slice(5));
 
     let page: Page | undefined;
     let tabIdOf: number | undefined;
     let listening = false;
     let pending = 0;
-    for (const [pageName, html] of [['small', SMALL], ['large', largePage()]] as const) {
+    for (const [pageName, html] of [
+      ['small', SMALL],
+      ['large', largePage()],
+    ] as const) {
       const url = h.fixtures.html(`/bench-actions/${pageName}`, html, `Bench ${pageName}`);
       // One tab for the whole run (the session leases it on its first action): navigate it.
       if (!page) page = await h.openPage(url);
@@ -137,7 +160,7 @@ async function main(): Promise<void> {
         port.disconnect();
         return out;
       }, tabId);
-      extra[`${pageName}_worker_page_port_rtt_p50`] = median(portRtts.slice(5));
+      extra[`${pageName}_worker_page_port_rtt_p50`] = p50(portRtts.slice(5));
       // The same on a one-off message channel (chrome.tabs.sendMessage: the fallback, and settle messages).
       const pageRtts = await worker.evaluate(async (id: number) => {
         const c = (globalThis as unknown as ChromeLike).chrome;
@@ -149,7 +172,7 @@ async function main(): Promise<void> {
         }
         return out;
       }, tabId);
-      extra[`${pageName}_worker_page_rtt_p50`] = median(pageRtts.slice(5));
+      extra[`${pageName}_worker_page_rtt_p50`] = p50(pageRtts.slice(5));
 
       await page.addScriptTag({ content: snapshotJs });
       // Puppeteer's pending requests, for its side of the settle rule.
@@ -164,7 +187,16 @@ async function main(): Promise<void> {
       const runOurs = async (button: 'inc' | 'inert', settle: 'on' | 'off') => {
         await setSettle(settle === 'on' ? { ...SETTLE, no_change_timeout_ms: 0 } : { enabled: false });
         const ms: number[] = [];
-        const hops: Record<string, number[]> = { agent_to_worker: [], worker_to_agent: [], bridge_to_worker_est: [], worker_to_page_and_page_work: [], page_work_est: [], settle: [], state: [], worker_other: [] };
+        const hops: Record<string, number[]> = {
+          agent_to_worker: [],
+          worker_to_agent: [],
+          bridge_to_worker_est: [],
+          worker_to_page_and_page_work: [],
+          page_work_est: [],
+          settle: [],
+          state: [],
+          worker_other: [],
+        };
         const elementId = idOf(button);
         for (let i = 0; i < WARMUP + RUNS; i++) {
           const t0 = now();
@@ -184,7 +216,16 @@ async function main(): Promise<void> {
           hops['state']!.push(t.state ?? 0);
           hops['worker_other']!.push((t.total ?? 0) - (t.action ?? 0) - settleMs - (t.state ?? 0));
         }
-        series.push({ side: 'ours', page: pageName, settle, button, runs_ms: ms.map(r2), p50_ms: median(ms), p95_ms: r2(pct(ms, 95)), hops_p50_ms: Object.fromEntries(Object.entries(hops).map(([k, v]) => [k, median(v)])) });
+        series.push({
+          side: 'ours',
+          page: pageName,
+          settle,
+          button,
+          runs_ms: ms.map(r2),
+          p50_ms: p50(ms),
+          p95_ms: r2(pct(ms, 95)),
+          hops_p50_ms: Object.fromEntries(Object.entries(hops).map(([k, v]) => [k, p50(v)])),
+        });
       };
 
       const runPuppeteer = async (button: 'inc' | 'inert', settle: 'on' | 'off') => {
@@ -203,17 +244,23 @@ async function main(): Promise<void> {
           await pg.click(`#${button}`);
           if (settle === 'on') {
             // A string, not a function: tsx would wrap named inner functions in a __name() helper the page lacks.
-            const quiet = (q: number, cap: number) => pg.evaluate(`new Promise((resolve) => { const start = performance.now(); const tick = () => { const n = performance.now(); if (n - window.__benchLast >= ${q} || n - start >= ${cap}) resolve(); else setTimeout(tick, Math.max(1, ${q} - (n - window.__benchLast))); }; tick(); })`);
+            const quiet = (q: number, cap: number) =>
+              pg.evaluate(
+                `new Promise((resolve) => { const start = performance.now(); const tick = () => { const n = performance.now(); if (n - ` +
+                  `window.__benchLast >= ${q} || n - start >= ${cap}) resolve(); else setTimeout(tick, Math.max(1, ${q} - (n - ` +
+                  `window.__benchLast))); }; tick(); })`,
+              );
             await quiet(SETTLE.quiet_ms, SETTLE.dom_cap_ms);
             const capAt = performance.now() + SETTLE.network_cap_ms;
             while (pending > 0 && performance.now() < capAt) await new Promise((r) => setTimeout(r, 5));
           }
-          const json = await pg.evaluate(() => (window as unknown as { __buxBenchSnapshot: (p: object) => string }).__buxBenchSnapshot({}));
+          type Snapshotting = { __buxBenchSnapshot: (p: object) => string };
+          const json = await pg.evaluate(() => (window as unknown as Snapshotting).__buxBenchSnapshot({}));
           JSON.parse(json);
           const t1 = now();
           if (i >= WARMUP) ms.push(t1 - t0);
         }
-        series.push({ side: 'puppeteer', page: pageName, settle, button, runs_ms: ms.map(r2), p50_ms: median(ms), p95_ms: r2(pct(ms, 95)) });
+        series.push({ side: 'puppeteer', page: pageName, settle, button, runs_ms: ms.map(r2), p50_ms: p50(ms), p95_ms: r2(pct(ms, 95)) });
       };
 
       for (const settle of ['off', 'on'] as const) {
@@ -227,7 +274,8 @@ async function main(): Promise<void> {
     await h.close();
   }
 
-  const find = (side: Series['side'], page: Series['page'], settle: Series['settle'], button: Series['button']) => series.find((s) => s.side === side && s.page === page && s.settle === settle && s.button === button)!;
+  const find = (side: Series['side'], page: Series['page'], settle: Series['settle'], button: Series['button']) =>
+    series.find((s) => s.side === side && s.page === page && s.settle === settle && s.button === button)!;
   const summary = (['small', 'large'] as const).map((pg) => {
     const oursOff = find('ours', pg, 'off', 'inc');
     const ppOff = find('puppeteer', pg, 'off', 'inc');
@@ -240,22 +288,46 @@ async function main(): Promise<void> {
       settle_off: { ours_p50: oursOff.p50_ms, puppeteer_p50: ppOff.p50_ms, ratio: r2(oursOff.p50_ms / ppOff.p50_ms) },
       settle_on: { ours_p50: oursOn.p50_ms, puppeteer_p50: ppOn.p50_ms, ratio: r2(oursOn.p50_ms / ppOn.p50_ms) },
       settle_cost_on_inert_page_p50: r2(inertOn.p50_ms - inertOff.p50_ms),
-      targets: pg === 'small' ? { within_1_2x_of_puppeteer: oursOff.p50_ms <= 1.2 * ppOff.p50_ms, under_5ms: oursOff.p50_ms < 5 } : undefined,
+      targets:
+        pg === 'small' ? { within_1_2x_of_puppeteer: oursOff.p50_ms <= 1.2 * ppOff.p50_ms, under_5ms: oursOff.p50_ms < 5 } : undefined,
     };
   });
-  const result = { generated_at: new Date().toISOString(), runs_per_series: RUNS, warmup: WARMUP, settle_rule: SETTLE, chromium: await h.launched.browser.version().catch(() => 'closed'), measured: extra, summary, series, wall_s: Math.round((Date.now() - wallStart) / 1000) };
+  const result = {
+    generated_at: new Date().toISOString(),
+    runs_per_series: RUNS,
+    warmup: WARMUP,
+    settle_rule: SETTLE,
+    chromium: await h.launched.browser.version().catch(() => 'closed'),
+    measured: extra,
+    summary,
+    series,
+    wall_s: Math.round((Date.now() - wallStart) / 1000),
+  };
   fs.mkdirSync(OUT, { recursive: true });
   fs.writeFileSync(path.join(OUT, 'actions.json'), JSON.stringify(result, null, 2) + '\n');
   fs.writeFileSync(path.join(OUT, 'actions.md'), markdown(result.summary, series, extra, result.wall_s));
   process.stdout.write(markdown(result.summary, series, extra, result.wall_s));
 }
 
-function markdown(summary: { page: string; settle_off: { ours_p50: number; puppeteer_p50: number; ratio: number }; settle_on: { ours_p50: number; puppeteer_p50: number; ratio: number }; settle_cost_on_inert_page_p50: number; targets?: { within_1_2x_of_puppeteer: boolean; under_5ms: boolean } }[], series: Series[], extra: Record<string, number>, wall: number): string {
+function markdown(
+  summary: {
+    page: string;
+    settle_off: { ours_p50: number; puppeteer_p50: number; ratio: number };
+    settle_on: { ours_p50: number; puppeteer_p50: number; ratio: number };
+    settle_cost_on_inert_page_p50: number;
+    targets?: { within_1_2x_of_puppeteer: boolean; under_5ms: boolean };
+  }[],
+  series: Series[],
+  extra: Record<string, number>,
+  wall: number,
+): string {
   const lines = [
     '# bench:actions — click -> action_result with new state',
     '',
-    `Runs per series: ${RUNS} (after ${WARMUP} warm-up). Settle rule: DOM quiet ${SETTLE.quiet_ms} ms (cap ${SETTLE.dom_cap_ms}), no fetch/XHR in flight (cap ${SETTLE.network_cap_ms}). Wall time ${wall} s.`,
-    `Small page: ${extra['small_listed_elements']} listed elements; large page: ${extra['large_html_bytes']} bytes of HTML, ${extra['large_listed_elements']} listed (viewport).`,
+    `Runs per series: ${RUNS} (after ${WARMUP} warm-up). Settle rule: DOM quiet ${SETTLE.quiet_ms} ms (cap ${SETTLE.dom_cap_ms}), no ` +
+      `fetch/XHR in flight (cap ${SETTLE.network_cap_ms}). Wall time ${wall} s.`,
+    `Small page: ${extra['small_listed_elements']} listed elements; large page: ${extra['large_html_bytes']} bytes of HTML, ` +
+      `${extra['large_listed_elements']} listed (viewport).`,
     '',
     '| page | settle | ours p50 / p95 (ms) | puppeteer click + same extraction p50 / p95 (ms) | ratio p50 |',
     '|---|---|---|---|---|',
@@ -267,22 +339,60 @@ function markdown(summary: { page: string; settle_off: { ours_p50: number; puppe
       lines.push(`| ${s.page} | ${mode} | ${o.p50_ms} / ${o.p95_ms} | ${p.p50_ms} / ${p.p95_ms} | ${r2(o.p50_ms / p.p50_ms)}x |`);
     }
   }
-  lines.push('', '## What the settle rule costs on a button that changes nothing (ours, p50)', '', '| page | settle off | settle on | cost |', '|---|---|---|---|');
+  lines.push(
+    '',
+    '## What the settle rule costs on a button that changes nothing (ours, p50)',
+    '',
+    '| page | settle off | settle on | cost |',
+    '|---|---|---|---|',
+  );
   for (const s of summary) {
     const off = series.find((x) => x.side === 'ours' && x.page === s.page && x.settle === 'off' && x.button === 'inert')!;
     const on = series.find((x) => x.side === 'ours' && x.page === s.page && x.settle === 'on' && x.button === 'inert')!;
     lines.push(`| ${s.page} | ${off.p50_ms} | ${on.p50_ms} | ${s.settle_cost_on_inert_page_p50} |`);
   }
-  lines.push('', 'The no-change watch (default no_change_timeout_ms 15000) is off in these runs; with it on, a click that changes nothing waits the full window before answering with the seed 002 notice.');
-  lines.push('', '## Hops (ours, p50 ms, click on the counter button)', '', `agent <-> bridge ping RTT p50: ${extra['agent_bridge_rtt_p50']} ms. Worker <-> content script ping RTT p50 on the port actions use: small ${extra['small_worker_page_port_rtt_p50']} ms, large ${extra['large_worker_page_port_rtt_p50']} ms (chrome.tabs.sendMessage: small ${extra['small_worker_page_rtt_p50']} ms, large ${extra['large_worker_page_rtt_p50']} ms).`, '');
-  const hopNames = ['agent_to_worker', 'bridge_to_worker_est', 'worker_to_page_and_page_work', 'page_work_est', 'settle', 'state', 'worker_other', 'worker_to_agent'];
-  lines.push(`| page | settle | ${hopNames.join(' | ')} |`, `|---|---|${hopNames.map(() => '---').join('|')}|`);
-  for (const s of series.filter((x) => x.side === 'ours' && x.button === 'inc')) lines.push(`| ${s.page} | ${s.settle} | ${hopNames.map((k) => s.hops_p50_ms?.[k] ?? '').join(' | ')} |`);
   lines.push(
     '',
-    'agent_to_worker / worker_to_agent: agent send -> worker receive and worker send -> agent receive (wall clocks of one machine), each including the bridge\'s validation and relay; bridge_to_worker_est subtracts half the agent <-> bridge ping. worker_to_page_and_page_work: the worker -> content script request including the page-side click (actionability checks and events) and, settle off, the snapshot of the page; page_work_est subtracts the port ping RTT. state: collecting new_simplified_state (page walk, frame stitching). worker_other: settings read, tab lookup, routing.',
+    'The no-change watch (default no_change_timeout_ms 15000) is off in these runs; with it on, a click that changes nothing waits the ' +
+      'full window before answering with the seed 002 notice.',
   );
-  for (const s of summary) if (s.targets) lines.push('', `Targets (small page, settle off): p50 within 1.2x of puppeteer: ${s.targets.within_1_2x_of_puppeteer ? 'yes' : 'no'} (${s.settle_off.ratio}x); under 5 ms: ${s.targets.under_5ms ? 'yes' : 'no'} (${s.settle_off.ours_p50} ms).`);
+  lines.push(
+    '',
+    '## Hops (ours, p50 ms, click on the counter button)',
+    '',
+    `agent <-> bridge ping RTT p50: ${extra['agent_bridge_rtt_p50']} ms. Worker <-> content script ping RTT p50 on the port actions ` +
+      `use: small ${extra['small_worker_page_port_rtt_p50']} ms, large ${extra['large_worker_page_port_rtt_p50']} ms ` +
+      `(chrome.tabs.sendMessage: small ${extra['small_worker_page_rtt_p50']} ms, large ${extra['large_worker_page_rtt_p50']} ms).`,
+    '',
+  );
+  const hopNames = [
+    'agent_to_worker',
+    'bridge_to_worker_est',
+    'worker_to_page_and_page_work',
+    'page_work_est',
+    'settle',
+    'state',
+    'worker_other',
+    'worker_to_agent',
+  ];
+  lines.push(`| page | settle | ${hopNames.join(' | ')} |`, `|---|---|${hopNames.map(() => '---').join('|')}|`);
+  for (const s of series.filter((x) => x.side === 'ours' && x.button === 'inc'))
+    lines.push(`| ${s.page} | ${s.settle} | ${hopNames.map((k) => s.hops_p50_ms?.[k] ?? '').join(' | ')} |`);
+  lines.push(
+    '',
+    "agent_to_worker / worker_to_agent: agent send -> worker receive and worker send -> agent receive (wall clocks of one machine), " +
+      "each including the bridge's validation and relay; bridge_to_worker_est subtracts half the agent <-> bridge ping. " +
+      "worker_to_page_and_page_work: the worker -> content script request including the page-side click (actionability checks and " +
+      "events) and, settle off, the snapshot of the page; page_work_est subtracts the port ping RTT. state: collecting " +
+      "new_simplified_state (page walk, frame stitching). worker_other: settings read, tab lookup, routing.",
+  );
+  for (const s of summary)
+    if (s.targets)
+      lines.push(
+        '',
+        `Targets (small page, settle off): p50 within 1.2x of puppeteer: ${s.targets.within_1_2x_of_puppeteer ? 'yes' : 'no'} ` +
+          `(${s.settle_off.ratio}x); under 5 ms: ${s.targets.under_5ms ? 'yes' : 'no'} (${s.settle_off.ours_p50} ms).`,
+      );
   return lines.join('\n') + '\n';
 }
 

@@ -1,4 +1,4 @@
-"""bench:snapshot helper (issue 13 item 4): the text browser_use 0.1.48 itself puts in the prompt for
+"""bench:snapshot helper (the token comparison): the text browser_use 0.1.48 itself puts in the prompt for
 a page, from the output of its own buildDomTree.js (which bench/snapshot.ts evaluated in the page).
 Builds the element tree with browser_use's DomService._construct_dom_tree and renders it with
 clickable_elements_to_string(AgentSettings().include_attributes), as its AgentMessagePrompt does.

@@ -1,5 +1,6 @@
-"""npm run bench:compat (issue 9 item 5): one real Agent step's browser cost, the extension against
-Playwright, same pages, same run, interleaved. A step is what the real Agent does per step:
+"""npm run bench:compat: one real Agent step's browser cost, the extension against
+Playwright, same pages, same run, interleaved (does a step through the extension cost no more than
+browser_use's own Playwright step?). A step is what the real Agent does per step:
 ``get_state(cache_clickable_elements_hashes=True)`` (element tree + screenshot) and one action
 (click_element by index through the Controller). Both sides are the same browser_use version:
 real browser_use on its own Playwright Browser (/usr/bin/chromium, headless) and the shim through
@@ -13,6 +14,7 @@ Split:
   settle      real: _wait_for_page_and_frames_load (its minimum_wait_page_load_time is 0.25 s) in
               get_state and after the click; shim: the extension's settle (dom_quiet, network_idle,
               no-change watch) from the click's timings
+p50 and p95 per part: python-shim-spec/bench/stats.py (nearest rank, the rule of bench/stats.ts).
 Writes the JSON to argv[1]; bench/compat-step.ts renders the markdown.
 """
 from __future__ import annotations
@@ -20,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -28,8 +29,10 @@ from typing import Any, Callable
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / 'python-shim-spec'))
+sys.path.insert(0, str(HERE.parent / 'python-shim-spec' / 'bench'))
 os.environ.setdefault('ANONYMIZED_TELEMETRY', 'false')
 
+from stats import median, pct, r1  # noqa: E402
 from tests import test_compat_prompt as T  # noqa: E402
 
 RUNS = int(os.environ.get('BENCH_RUNS', '7'))
@@ -97,12 +100,6 @@ async def step(side: str, page: str, controller: Any, model: Any, click_name: st
     }
 
 
-def pct(xs: list[float], p: float) -> float:
-    s = sorted(xs)
-    k = min(len(s) - 1, max(0, round(p * (len(s) - 1))))
-    return s[k]
-
-
 async def main(out: str) -> None:
     from browser_use import Controller
     from browser_use_ext import ExtensionController
@@ -117,14 +114,24 @@ async def main(out: str) -> None:
         r = await shim_call(action, params, *a, **kw)
         if action == 'click':
             tm = (r.get('outcome_details') or {}).get('timings_ms') or {}
-            timers['extension'].t['ext_settle'] = sum(float(tm.get(k) or 0) for k in ('navigation', 'dom_quiet', 'network_idle', 'no_change_watch'))
+            settle_parts = ('navigation', 'dom_quiet', 'network_idle', 'no_change_watch')
+            timers['extension'].t['ext_settle'] = sum(float(tm.get(k) or 0) for k in settle_parts)
         return r
 
     T.SHIM_CTX._call = call
     ctrl = {'playwright': Controller(), 'extension': ExtensionController()}
     models = {k: c.registry.create_action_model() for k, c in ctrl.items()}
-    names = {k: 'click_element_by_index' if 'click_element_by_index' in c.registry.registry.actions else 'click_element' for k, c in ctrl.items()}
-    results: dict[str, Any] = {'browser_use': T.compat_real.BU_VERSION, 'runs': RUNS, 'viewport': list(T.VIEWPORT), 'load_before': os.getloadavg(), 'pages': {}}
+    names = {
+        k: 'click_element_by_index' if 'click_element_by_index' in c.registry.registry.actions else 'click_element'
+        for k, c in ctrl.items()
+    }
+    results: dict[str, Any] = {
+        'browser_use': T.compat_real.BU_VERSION,
+        'runs': RUNS,
+        'viewport': list(T.VIEWPORT),
+        'load_before': os.getloadavg(),
+        'pages': {},
+    }
     for page in CLICK:
         samples: dict[str, list[dict[str, float]]] = {'playwright': [], 'extension': []}
         for i in range(RUNS + 1):
@@ -135,9 +142,10 @@ async def main(out: str) -> None:
                     samples[side].append(s)
         page_out: dict[str, Any] = {}
         for side, runs in samples.items():
-            page_out[side] = {k: {'p50': round(statistics.median([r[k] for r in runs]), 1), 'p95': round(pct([r[k] for r in runs], 0.95), 1)} for k in runs[0]}
-        page_out['ratio_p50'] = round(page_out['extension']['total']['p50'] / page_out['playwright']['total']['p50'], 2)
-        page_out['ratio_p50_without_real_wait'] = round(page_out['extension']['total']['p50'] / max(1.0, page_out['playwright']['total']['p50'] - page_out['playwright']['settle']['p50']), 2)
+            page_out[side] = {k: {'p50': r1(median([r[k] for r in runs])), 'p95': r1(pct([r[k] for r in runs], 95))} for k in runs[0]}
+        ext, pw = page_out['extension'], page_out['playwright']
+        page_out['ratio_p50'] = round(ext['total']['p50'] / pw['total']['p50'], 2)
+        page_out['ratio_p50_without_real_wait'] = round(ext['total']['p50'] / max(1.0, pw['total']['p50'] - pw['settle']['p50']), 2)
         results['pages'][page] = page_out
         print(page, json.dumps(page_out), flush=True)
     results['load_after'] = os.getloadavg()

@@ -1,7 +1,8 @@
-// The floor of issue 13: the least any DOM snapshot must do — visit every element (open shadow roots
-// included) and ask its box (getBoundingClientRect, which also forces the layout a real snapshot
-// needs). Evaluated in the page over CDP (Runtime.evaluate, result by value), timed at the caller
-// like every other column; it returns only counts, so its transfer cost is nil. Top document only
+// The snapshot floor (what the targets in bench/snapshot.ts compare with): the least any DOM
+// snapshot must do — visit every element (open shadow roots included) and ask its box
+// (getBoundingClientRect, which also forces the layout a real snapshot needs). Evaluated in the page
+// over CDP (Runtime.evaluate, result by value), timed at the caller like every other column; it
+// returns only counts, so its transfer cost is nil. Top document only
 // (a cross-site iframe is another renderer: no in-page walk reaches it).
 
 /** Whole page: every element's box. Returns the number of elements visited. */

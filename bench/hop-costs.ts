@@ -1,4 +1,4 @@
-// Where a whole-page state's time goes, hop by hop (issue 13 "move less": measure the cost per
+// Where a whole-page state's time goes, hop by hop (what moving less data would save: the cost per
 // hop). Two sources, both on the very state the bench took:
 // - the extension's own timings_ms (the content script's walk; the worker's clock around the top
 //   frame request and the child frames) and the caller's clock around get_state: walk, content
@@ -30,7 +30,6 @@ export interface HopCosts {
   compact_parse_ms: number;
 }
 
-
 function timeIt(fn: () => unknown, runs = 5): number {
   fn(); // warm
   const xs: number[] = [];
@@ -60,7 +59,12 @@ export function hopCosts(states: SimplifiedState[], callerRuns: number[]): HopCo
   const fetched = at('frames_fetched');
   const child = at('child_frames');
   const total = at('total');
-  const envelope: ActionResultMessage = { type: 'action_result', original_action_id: 'a-1', status: 'success', new_simplified_state: last } as ActionResultMessage;
+  const envelope: ActionResultMessage = {
+    type: 'action_result',
+    original_action_id: 'a-1',
+    status: 'success',
+    new_simplified_state: last,
+  } as ActionResultMessage;
   const text = JSON.stringify(envelope);
   const compact = JSON.stringify(compactForm(last));
   const parseMs = timeIt(() => JSON.parse(text));
@@ -82,13 +86,21 @@ export function hopCosts(states: SimplifiedState[], callerRuns: number[]): HopCo
   };
 }
 
-export function hopCostsMarkdown(rows: { page: string; hops?: HopCosts | null; floor_ms?: number; playwright_ms?: number }[], transport: TransportRow[] = []): string[] {
+export function hopCostsMarkdown(
+  rows: { page: string; hops?: HopCosts | null; floor_ms?: number; playwright_ms?: number }[],
+  transport: TransportRow[] = [],
+): string[] {
   const L: string[] = [
     '## Where the whole-page time goes (ours, p50 ms)',
     '',
-    "From the extension's timings_ms and the caller's clock (first six columns), and the JSON work on the state's own bytes measured in Node, the same V8 as the worker, bridge and client (the rest). worker -> agent = worker JSON.stringify + WebSocket + bridge parse and full validation + relay of the same bytes + client parse. Compact: the same state with elements and text items as keyless rows (what a compact wire form would weigh).",
+    "From the extension's timings_ms and the caller's clock (first six columns), and the JSON work on the state's own bytes measured in " +
+      "Node, the same V8 as the worker, bridge and client (the rest). worker -> agent = worker JSON.stringify + WebSocket + bridge " +
+      "parse and full validation + relay of the same bytes + client parse. Compact: the same state with elements and text items as " +
+      "keyless rows (what a compact wire form would weigh).",
     '',
-    '| page | elements | get_state | walk | content -> worker | child frames | worker assembly | worker -> agent | JSON bytes | parse | validate | stringify | compact bytes | compact parse | bytes alone: messaging + WebSocket | floor | floor + bytes alone + JSON work | 0.25x Playwright |',
+    '| page | elements | get_state | walk | content -> worker | child frames | worker assembly | worker -> agent | JSON bytes | parse | ' +
+      'validate | stringify | compact bytes | compact parse | bytes alone: messaging + WebSocket | floor | floor + bytes alone + JSON ' +
+      'work | 0.25x Playwright |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of rows) {
@@ -101,11 +113,23 @@ export function hopCostsMarkdown(rows: { page: string; hops?: HopCosts | null; f
     const jsonWork = 2 * h.stringify_ms + 3 * h.parse_ms + h.validate_ms;
     const least = r.floor_ms === undefined ? NaN : r1(r.floor_ms + bytesAlone + jsonWork);
     L.push(
-      `| ${r.page} | ${h.elements} | ${h.caller_p50_ms} | ${h.walk_p50_ms} | ${h.content_to_worker_p50_ms} | ${h.child_frames_p50_ms} | ${h.worker_assembly_p50_ms} | ${h.worker_to_agent_p50_ms} | ${h.json_bytes} | ${h.parse_ms} | ${r1(h.validate_ms)} | ${h.stringify_ms} | ${h.compact_bytes} (${((h.compact_bytes / h.json_bytes) * 100).toFixed(0)}%) | ${h.compact_parse_ms} | ${Number.isFinite(bytesAlone) ? `${moved.messaging} + ${moved.websocket}` : 'n/a'} | ${r.floor_ms ?? 'n/a'} | ${Number.isFinite(least) ? least : 'n/a'} | ${r.playwright_ms === undefined ? 'n/a' : r1(r.playwright_ms / 4)} |`,
+      `| ${r.page} | ${h.elements} | ${h.caller_p50_ms} | ${h.walk_p50_ms} | ${h.content_to_worker_p50_ms} | ${h.child_frames_p50_ms} | ` +
+        `${h.worker_assembly_p50_ms} | ${h.worker_to_agent_p50_ms} | ${h.json_bytes} | ${h.parse_ms} | ${r1(h.validate_ms)} | ` +
+        `${h.stringify_ms} | ${h.compact_bytes} (${((h.compact_bytes / h.json_bytes) * 100).toFixed(0)}%) | ${h.compact_parse_ms} | ` +
+        `${Number.isFinite(bytesAlone) ? `${moved.messaging} + ${moved.websocket}` : 'n/a'} | ${r.floor_ms ?? 'n/a'} | ` +
+        `${Number.isFinite(least) ? least : 'n/a'} | ${r.playwright_ms === undefined ? 'n/a' : r1(r.playwright_ms / 4)} |`,
     );
   }
   if (transport.length) {
-    L.push('', 'Moving bytes alone in this browser (bench/transport-floor.ts, p50): ' + transport.map((t) => `${(t.bytes / 1e6).toFixed(2)} MB: messaging ${t.messaging_p50_ms} ms, WebSocket ${t.websocket_p50_ms} ms`).join('; ') + '. "floor + bytes alone + JSON work" is what a state of that size costs at the least on this path (a walk as cheap as the floor, then the bytes moved twice and the JSON work of four hops), before any of our own work.');
+    L.push(
+      '',
+      'Moving bytes alone in this browser (bench/transport-floor.ts, p50): ' +
+        transport
+          .map((t) => `${(t.bytes / 1e6).toFixed(2)} MB: messaging ${t.messaging_p50_ms} ms, WebSocket ${t.websocket_p50_ms} ms`)
+          .join('; ') +
+        '. "floor + bytes alone + JSON work" is what a state of that size costs at the least on this path (a walk as cheap as the ' +
+          'floor, then the bytes moved twice and the JSON work of four hops), before any of our own work.',
+    );
   }
   return L;
 }

@@ -16,6 +16,7 @@ import { CHROMIUM_PATH, REPO_ROOT } from '../test/harness/browser';
 import { startHarness } from '../test/harness/harness';
 import { callTool, connectStdioClient } from '../test/harness/mcp-clients';
 import { articlePage, formPage } from './pages';
+import { pct, r1 } from './stats';
 
 const PW_MCP_VERSION = process.env['BUX_PW_MCP_VERSION'] ?? '0.0.83';
 const PW_DIR = process.env['BUX_PW_MCP_DIR'] ?? path.join(os.tmpdir(), `bux-pwmcp-${PW_MCP_VERSION}`);
@@ -27,7 +28,8 @@ function ensurePlaywrightMcp(): string {
   if (fs.existsSync(cli)) return cli;
   fs.mkdirSync(PW_DIR, { recursive: true });
   process.stderr.write(`installing @playwright/mcp@${PW_MCP_VERSION} into ${PW_DIR} (no browser download)...\n`);
-  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefix', PW_DIR, `@playwright/mcp@${PW_MCP_VERSION}`], {
+  const args = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefix', PW_DIR, `@playwright/mcp@${PW_MCP_VERSION}`];
+  const r = spawnSync('npm', args, {
     env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', PUPPETEER_SKIP_DOWNLOAD: '1' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -50,7 +52,10 @@ async function connectPlaywrightMcp(cli: string, cwd: string): Promise<Client> {
 /** Whole page with the element/text limits raised, so nothing is cut (like Playwright MCP). */
 const WHOLE_PAGE = { viewport_expansion: -1, max_elements: 100_000, max_text_chars: 2_000_000 };
 
-const clickPage = `<h1>Counter</h1><nav><a href="#a">Alpha</a> <a href="#b">Beta</a></nav><button onclick="document.getElementById('n').textContent = String(Number(document.getElementById('n').textContent) + 1)">Increment</button><p>Count: <span id="n">0</span></p>`;
+const clickPage =
+  '<h1>Counter</h1><nav><a href="#a">Alpha</a> <a href="#b">Beta</a></nav>' +
+  `<button onclick="document.getElementById('n').textContent = String(Number(document.getElementById('n').textContent) + 1)">` +
+  'Increment</button><p>Count: <span id="n">0</span></p>';
 
 interface Sample {
   ms: number;
@@ -66,9 +71,10 @@ interface Row {
   note: string;
 }
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return Math.round((s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0) * 10) / 10;
+/** A row's numbers: p50 / p95 time to 0.1 ms and the p50 of the tokens (percentiles: bench/stats.ts, nearest rank). */
+const numbersOf = (xs: Sample[]): Pick<Row, 'p50_ms' | 'p95_ms' | 'tokens'> => {
+  const ms = xs.map((x) => x.ms);
+  return { p50_ms: r1(pct(ms, 50)), p95_ms: r1(pct(ms, 95)), tokens: Math.round(pct(xs.map((x) => x.tokens), 50)) };
 };
 
 async function timed(f: () => Promise<{ text: string }>): Promise<Sample> {
@@ -112,7 +118,9 @@ async function main(): Promise<void> {
     // What the tool definitions cost: every request to the model carries them.
     const [ourTools, pwTools] = await Promise.all([ours.listTools(), pw.listTools()]);
     for (const [side, list] of [['ours', ourTools.tools], ['Playwright MCP', pwTools.tools]] as const) {
-      rows.push({ page: '-', what: 'tools/list', side: `${side} (${list.length} tools)`, p50_ms: 0, p95_ms: 0, tokens: countTokens(JSON.stringify(list)), note: 'JSON of the tool definitions' });
+      const tokens = countTokens(JSON.stringify(list));
+      const note = 'JSON of the tool definitions';
+      rows.push({ page: '-', what: 'tools/list', side: `${side} (${list.length} tools)`, p50_ms: 0, p95_ms: 0, tokens, note });
     }
     for (const [label, url] of pages) {
       await ourCall('browser_navigate', { url, snapshot: 'none' });
@@ -128,9 +136,10 @@ async function main(): Promise<void> {
         s['page']?.push(await timed(() => ourCall('browser_snapshot', WHOLE_PAGE)));
       }
       const row = (what: string, side: string, xs: Sample[], note: string) =>
-        rows.push({ page: label, what, side, p50_ms: pct(xs.map((x) => x.ms), 50), p95_ms: pct(xs.map((x) => x.ms), 95), tokens: Math.round(pct(xs.map((x) => x.tokens), 50)), note });
+        rows.push({ page: label, what, side, ...numbersOf(xs), note });
       row('browser_snapshot', 'ours, viewport (default)', s['vp'] ?? [], 'what our snapshot returns by default');
-      row('browser_snapshot', 'ours, whole page (viewport_expansion -1, limits raised)', s['page'] ?? [], 'like for like with Playwright MCP');
+      const wholeSide = 'ours, whole page (viewport_expansion -1, limits raised)';
+      row('browser_snapshot', wholeSide, s['page'] ?? [], 'like for like with Playwright MCP');
       row('browser_snapshot', 'Playwright MCP (whole page)', s['pw'] ?? [], '');
     }
 
@@ -156,10 +165,11 @@ async function main(): Promise<void> {
       );
     }
     const crow = (side: string, xs: Sample[], note: string) =>
-      rows.push({ page: 'counter (click)', what: 'click round trip', side, p50_ms: pct(xs.map((x) => x.ms), 50), p95_ms: pct(xs.map((x) => x.ms), 95), tokens: Math.round(pct(xs.map((x) => x.tokens), 50)), note });
+      rows.push({ page: 'counter (click)', what: 'click round trip', side, ...numbersOf(xs), note });
     crow('ours, browser_click (outcome + full snapshot inline)', c['ours'] ?? [], 'settle: DOM quiet 100 ms');
     crow('ours, browser_click snapshot=incremental', c['oursInc'] ?? [], 'only the changed lines');
-    crow('Playwright MCP, browser_click', c['pwClick'] ?? [], 'its snapshot goes to a .yml file, not into the answer (0.0.83); settle 500 ms');
+    const pwClickNote = 'its snapshot goes to a .yml file, not into the answer (0.0.83); settle 500 ms';
+    crow('Playwright MCP, browser_click', c['pwClick'] ?? [], pwClickNote);
     crow('Playwright MCP, browser_click + browser_snapshot', c['pwFull'] ?? [], 'the model needs the new snapshot to continue');
     await ours.close();
     await pw.close();
@@ -179,8 +189,11 @@ async function main(): Promise<void> {
   const md = [
     '# MCP benchmark: browser-use-ext MCP vs Playwright MCP',
     '',
-    `Generated by \`npm run bench:mcp\` on ${meta.date}: ${RUNS} runs per row after one warm-up, interleaved (ours, Playwright, ours, ...); ${meta.machine}; tokens: ${meta.tokenizer}.`,
-    `Both are driven by the official MCP SDK client over stdio. Ours: \`dist/bridge/cli.js mcp\` -> bridge -> extension in headless Chromium (the harness). Theirs: ${meta.playwright_mcp} (its own browser, same binary, viewport 800x600 like the harness's puppeteer default). Same fixture pages from the same local server. Time = tool call round trip at the client.`,
+    `Generated by \`npm run bench:mcp\` on ${meta.date}: ${RUNS} runs per row after one warm-up, ` +
+      `interleaved (ours, Playwright, ours, ...); ${meta.machine}; tokens: ${meta.tokenizer}.`,
+    'Both are driven by the official MCP SDK client over stdio. Ours: `dist/bridge/cli.js mcp` -> bridge -> extension in ' +
+      `headless Chromium (the harness). Theirs: ${meta.playwright_mcp} (its own browser, same binary, viewport 800x600 like ` +
+      "the harness's puppeteer default). Same fixture pages from the same local server. Time = tool call round trip at the client.",
     '',
     '| page | tool | side | p50 ms | p95 ms | tokens (p50) | note |',
     '|---|---|---|---:|---:|---:|---|',

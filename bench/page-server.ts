@@ -1,4 +1,4 @@
-// Loopback HTTP servers for the generated benchmark pages (issue 13 item 1), with the misbehaving
+// Loopback HTTP servers for the generated benchmark pages (bench/pages.ts), with the misbehaving
 // responses real ad iframes have: answers that come late, bodies that never finish, and requests
 // that are never answered. The harness's FixtureServer answers every request at once; these shapes
 // need a held response that close() can still end, so that the process exits when the bench does.

@@ -1,5 +1,6 @@
-// Generated benchmark pages (issue 3 "Benchmark", issue 13 item 1): deterministic HTML built in
-// code, served by bench/page-server.ts on loopback only. Issue 13's shapes: a Wikipedia-like article
+// Generated benchmark pages for the snapshot benches: deterministic HTML built in code, served by
+// bench/page-server.ts on loopback only. The shapes real pages have that make a snapshot slow or big
+// (the whole-page targets in bench/snapshot.ts are measured on them): a Wikipedia-like article
 // (about 3,000 inline links, infoboxes, navboxes), a news page with a dozen cross-site ad iframes
 // (some slow, some that never finish or never answer), a TodoMVC app inside thousands of hidden menu
 // nodes, a 10,000-row table with two links per row; plus the earlier pages (plain long article,
@@ -7,26 +8,37 @@
 import { PageServer } from './page-server';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-const WORDS = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega'.split(' ');
+const WORDS =
+  'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega'.split(' ');
 const word = (i: number) => WORDS[i % WORDS.length] as string;
 
-/** A 10,000-row table with two links per row (customer, order) — issue 13's table shape. */
+/** A 10,000-row table with two links per row (customer, order): the biggest DOM of the snapshot targets. */
 export function tablePage(rows = 10_000): string {
   const out: string[] = ['<h1>Orders</h1><table><thead><tr><th>#</th><th>Customer</th><th>Order</th><th>Status</th></tr></thead><tbody>'];
-  for (let i = 1; i <= rows; i++) out.push(`<tr><td>${i}</td><td><a href="/customer/${i}">Customer ${word(i)} ${i}</a></td><td><a href="/order/${i}">Order ${i}</a></td><td>${i % 3 ? 'shipped' : 'open'}</td></tr>`);
+  for (let i = 1; i <= rows; i++)
+    out.push(
+      `<tr><td>${i}</td><td><a href="/customer/${i}">Customer ${word(i)} ${i}</a></td><td><a href="/order/${i}">Order ` +
+        `${i}</a></td><td>${i % 3 ? 'shipped' : 'open'}</td></tr>`,
+    );
   out.push('</tbody></table>');
   return out.join('');
 }
 
 /** A long article with about 3,000 links in running text. */
 export function articlePage(paragraphs = 600, linksPer = 5): string {
-  const out: string[] = ['<header><nav><a href="/">Home</a> <a href="/news">News</a> <a href="/about">About</a></nav></header><article><h1>A very long article</h1>'];
+  const out: string[] = [
+    '<header><nav><a href="/">Home</a> <a href="/news">News</a> <a href="/about">About</a></nav></header><article><h1>A very long ' +
+      'article</h1>',
+  ];
   for (let p = 0; p < paragraphs; p++) {
     if (p % 25 === 0) out.push(`<h2>Section ${p / 25 + 1}</h2>`);
     const parts: string[] = [];
     for (let l = 0; l < linksPer; l++) {
       const n = p * linksPer + l;
-      parts.push(`${esc(`${word(n)} ${word(n + 3)} ${word(n + 7)} and ${word(n + 11)} were discussed at length`)} <a href="/wiki/${n}">topic ${n}</a>`);
+      parts.push(
+        `${esc(`${word(n)} ${word(n + 3)} ${word(n + 7)} and ${word(n + 11)} were discussed at length`)} <a href="/wiki/${n}">topic ` +
+          `${n}</a>`,
+      );
     }
     out.push(`<p>${parts.join(', ')}.</p>`);
   }
@@ -41,8 +53,16 @@ export function formPage(groups = 50): string {
     out.push(`<fieldset><legend>Applicant ${g}</legend>`);
     out.push(`<label for="n${g}">Name ${g}</label><input id="n${g}" name="name${g}" required>`);
     out.push(`<label>E-mail ${g} <input type="email" name="email${g}" placeholder="you@example.org"></label>`);
-    out.push(`<label for="c${g}">Country ${g}</label><select id="c${g}" name="country${g}"><option>France</option><option>Germany</option><option>Japan</option><option>Peru</option><option>Kenya</option></select>`);
-    out.push(`<div role="radiogroup" aria-label="Plan ${g}">${['Basic', 'Pro', 'Team'].map((p) => `<label><input type="radio" name="plan${g}" value="${p}"> ${p}</label>`).join('')}</div>`);
+    out.push(
+      `<label for="c${g}">Country ${g}</label><select id="c${g}" ` +
+        `name="country${g}"><option>France</option><option>Germany</option><option>Japan</option><option>Peru</option><option>` +
+        `Kenya</option></select>`,
+    );
+    out.push(
+      `<div role="radiogroup" aria-label="Plan ` +
+        `${g}">` +
+        `${['Basic', 'Pro', 'Team'].map((p) => `<label><input type="radio" name="plan${g}" value="${p}"> ${p}</label>`).join('')}</div>`,
+    );
     out.push(`<label><input type="checkbox" name="terms${g}"> Accept terms ${g}</label>`);
     out.push(`<label for="t${g}">Notes ${g}</label><textarea id="t${g}" name="notes${g}"></textarea>`);
     out.push('</fieldset>');
@@ -70,9 +90,9 @@ for (let i = 1; i <= ${cards}; i++) { const c = document.createElement('app-card
 </script>`;
 }
 
-
 const doc = (title: string, body: string, style = '') =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>${style ? `<style>${style}</style>` : ''}</head><body>${body}</body></html>`;
+  `<!doctype html><html lang="en"><head><meta ` +
+    `charset="utf-8"><title>${esc(title)}</title>${style ? `<style>${style}</style>` : ''}</head><body>${body}</body></html>`;
 
 /**
  * A Wikipedia-like article: site header with search, sidebar portlets, table of contents, a main
@@ -81,37 +101,81 @@ const doc = (title: string, body: string, style = '') =>
  */
 export function wikiPage(sections = 25, parasPer = 10): string {
   const out: string[] = [];
-  out.push('<header class="mw-header"><a href="/" class="logo">WikiBench, the free benchmark</a><form role="search" action="/search"><input type="search" name="q" placeholder="Search WikiBench" aria-label="Search WikiBench"><button>Search</button></form>');
-  out.push(`<nav aria-label="Personal tools">${['Donate', 'Create account', 'Log in', 'Contributions', 'Talk'].map((t) => `<a href="/special/${t.replace(/ /g, '_')}">${t}</a>`).join(' ')}</nav></header>`);
+  out.push(
+    '<header class="mw-header"><a href="/" class="logo">WikiBench, the free benchmark</a><form role="search" action="/search"><input ' +
+      'type="search" name="q" placeholder="Search WikiBench" aria-label="Search WikiBench"><button>Search</button></form>',
+  );
+  out.push(
+    `<nav aria-label="Personal tools">${['Donate', 'Create account', 'Log in', 'Contributions', 'Talk']
+      .map((t) => `<a href="/special/${t.replace(/ /g, '_')}">${t}</a>`)
+      .join(' ')}</nav></header>`,
+  );
   out.push('<div class="page"><nav id="mw-panel" aria-label="Site">');
-  for (const [p, items] of [['Navigation', 10], ['Contribute', 8], ['Tools', 12], ['Print/export', 4], ['In other projects', 6]] as const) {
-    out.push(`<div class="portlet"><h3>${p}</h3><ul>${Array.from({ length: items }, (_, i) => `<li><a href="/portal/${p.replace(/\W/g, '')}/${i}">${p} ${word(i)} ${i}</a></li>`).join('')}</ul></div>`);
+  for (const [p, items] of [
+    ['Navigation', 10],
+    ['Contribute', 8],
+    ['Tools', 12],
+    ['Print/export', 4],
+    ['In other projects', 6],
+  ] as const) {
+    out.push(
+      `<div class="portlet"><h3>${p}</h3><ul>${Array.from(
+        { length: items },
+        (_, i) => `<li><a href="/portal/${p.replace(/\W/g, '')}/${i}">${p} ${word(i)} ${i}</a></li>`,
+      ).join('')}</ul></div>`,
+    );
   }
   out.push('<div class="portlet"><h3>Languages</h3><ul>');
-  for (let i = 0; i < 60; i++) out.push(`<li><a hreflang="x${i}" href="https://l${i}.example.org/wiki/Bench">Lang ${word(i)}-${i}</a></li>`);
+  for (let i = 0; i < 60; i++)
+    out.push(`<li><a hreflang="x${i}" href="https://l${i}.example.org/wiki/Bench">Lang ${word(i)}-${i}</a></li>`);
   out.push('</ul></div></nav><main id="content"><h1 id="firstHeading">Benchmark (computing)</h1>');
-  out.push('<div class="tabs"><a href="/wiki/Benchmark">Article</a> <a href="/wiki/Talk:Benchmark">Talk</a> <a href="/w/edit">Edit</a> <a href="/w/history">View history</a> <button aria-expanded="false">Tools</button></div>');
+  out.push(
+    '<div class="tabs"><a href="/wiki/Benchmark">Article</a> <a href="/wiki/Talk:Benchmark">Talk</a> <a href="/w/edit">Edit</a> <a ' +
+      'href="/w/history">View history</a> <button aria-expanded="false">Tools</button></div>',
+  );
   out.push('<div class="hatnote">For other uses, see <a href="/wiki/Benchmark_(disambiguation)">Benchmark (disambiguation)</a>.</div>');
   // Main infobox: a table of labelled rows, an image, links inside cells.
-  out.push('<table class="infobox"><caption>Benchmark</caption><tbody><tr><td colspan="2"><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="220" height="160" alt="A benchmark run on a shared machine"><div>A benchmark run on a shared machine</div></td></tr>');
-  for (let r = 0; r < 30; r++) out.push(`<tr><th scope="row">${esc(`${word(r)} ${word(r + 5)}`)}</th><td><a href="/wiki/Info_${r}">${word(r + 2)} ${r}</a>${r % 3 === 0 ? `, <a href="/wiki/Info_${r}_b">${word(r + 9)}</a>` : ''}${r % 4 === 0 ? '<sup><a href="#cite-' + r + '">[' + (r + 1) + ']</a></sup>' : ''}</td></tr>`);
+  out.push(
+    '<table class="infobox"><caption>Benchmark</caption><tbody><tr><td colspan="2"><img ' +
+      'src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="220" height="160" alt="A benchmark run on a shared machine"><div>A ' +
+      'benchmark run on a shared machine</div></td></tr>',
+  );
+  for (let r = 0; r < 30; r++)
+    out.push(
+      `<tr><th scope="row">${esc(`${word(r)} ${word(r + 5)}`)}</th><td><a href="/wiki/Info_${r}">${word(r + 2)} ${r}</a>` +
+        `${r % 3 === 0 ? `, <a href="/wiki/Info_${r}_b">${word(r + 9)}</a>` : ''}` +
+        `${r % 4 === 0 ? '<sup><a href="#cite-' + r + '">[' + (r + 1) + ']</a></sup>' : ''}</td></tr>`,
+    );
   out.push('</tbody></table>');
-  out.push('<div id="toc" role="navigation" aria-labelledby="toc-title"><h2 id="toc-title">Contents</h2><button aria-expanded="true">hide</button><ol>');
+  out.push(
+    '<div id="toc" role="navigation" aria-labelledby="toc-title"><h2 id="toc-title">Contents</h2><button ' +
+      'aria-expanded="true">hide</button><ol>',
+  );
   for (let s = 0; s < sections; s++) out.push(`<li><a href="#s${s}">${s + 1} ${esc(`${word(s)} ${word(s + 4)}`)}</a></li>`);
   out.push('</ol></div>');
   let link = 0;
   let cite = 0;
   for (let s = 0; s < sections; s++) {
-    out.push(`<h2 id="s${s}">${esc(`${word(s)} ${word(s + 4)}`)}<span class="edit">[<a href="/w/edit?section=${s + 1}">edit</a>]</span></h2>`);
+    out.push(
+      `<h2 id="s${s}">${esc(`${word(s)} ${word(s + 4)}`)}<span class="edit">[<a href="/w/edit?section=${s + 1}">edit</a>]</span></h2>`,
+    );
     if (s % 6 === 2) {
       // A side infobox inside a section (a "sidebar" template).
-      out.push(`<table class="infobox side"><caption>Part of a series on ${word(s)}</caption>${Array.from({ length: 8 }, (_, i) => `<tr><td><a href="/wiki/Series_${s}_${i}">${word(s + i)} series ${i}</a></td></tr>`).join('')}</table>`);
+      out.push(
+        `<table class="infobox side"><caption>Part of a series on ${word(s)}</caption>${Array.from(
+          { length: 8 },
+          (_, i) => `<tr><td><a href="/wiki/Series_${s}_${i}">${word(s + i)} series ${i}</a></td></tr>`,
+        ).join('')}</table>`,
+      );
     }
     for (let p = 0; p < parasPer; p++) {
       const parts: string[] = [];
       for (let l = 0; l < 10; l++) {
         const n = link++;
-        parts.push(`${esc(`${word(n)} ${word(n + 3)} ${l % 2 ? 'of the' : 'and'} ${word(n + 7)}`)} <a href="/wiki/${word(n + 1)}_${n}" title="${word(n + 1)} ${n}">${word(n + 1)} ${n}</a>`);
+        parts.push(
+          `${esc(`${word(n)} ${word(n + 3)} ${l % 2 ? 'of the' : 'and'} ${word(n + 7)}`)} <a href="/wiki/${word(n + 1)}_${n}" ` +
+            `title="${word(n + 1)} ${n}">${word(n + 1)} ${n}</a>`,
+        );
         if (l === 4 || l === 9) {
           const c = cite++;
           parts.push(`<sup class="reference"><a href="#cite-${c % 200}">[${(c % 200) + 1}]</a></sup>`);
@@ -121,19 +185,39 @@ export function wikiPage(sections = 25, parasPer = 10): string {
     }
   }
   out.push('<h2 id="refs">References</h2><ol class="references">');
-  for (let r = 0; r < 200; r++) out.push(`<li id="cite-${r}"><a href="#ret-${r}" aria-label="Jump up">^</a> <a class="external" href="https://journal${r % 17}.example.org/${r}">${esc(`${word(r)} ${word(r + 2)}: a study, vol. ${r}`)}</a>. Retrieved ${2000 + (r % 25)}.</li>`);
+  for (let r = 0; r < 200; r++)
+    out.push(
+      `<li id="cite-${r}"><a href="#ret-${r}" aria-label="Jump up">^</a> <a class="external" ` +
+        `href="https://journal${r % 17}.example.org/${r}">${esc(`${word(r)} ${word(r + 2)}: a study, vol. ${r}`)}</a>. Retrieved ` +
+        `${2000 + (r % 25)}.</li>`,
+    );
   out.push('</ol>');
   for (const nb of ['Computing benchmarks', 'Performance engineering']) {
-    out.push(`<div role="navigation" class="navbox" aria-label="${nb}"><button aria-expanded="true">hide</button><table><caption>${nb}</caption>`);
-    for (let g = 0; g < 10; g++) out.push(`<tr><th scope="row">${word(g)} group</th><td>${Array.from({ length: 15 }, (_, i) => `<a href="/wiki/${nb.replace(/ /g, '_')}_${g}_${i}">${word(g + i)} ${g}.${i}</a>`).join(' · ')}</td></tr>`);
+    out.push(
+      `<div role="navigation" class="navbox" aria-label="${nb}"><button aria-expanded="true">hide</button><table><caption>${nb}</caption>`,
+    );
+    for (let g = 0; g < 10; g++)
+      out.push(
+        `<tr><th scope="row">${word(g)} group</th><td>${Array.from(
+          { length: 15 },
+          (_, i) => `<a href="/wiki/${nb.replace(/ /g, '_')}_${g}_${i}">${word(g + i)} ${g}.${i}</a>`,
+        ).join(' · ')}</td></tr>`,
+      );
     out.push('</table></div>');
   }
-  out.push(`<div class="catlinks"><a href="/wiki/Help:Category">Categories</a>: ${Array.from({ length: 12 }, (_, i) => `<a href="/wiki/Category:${word(i)}">${word(i)} articles</a>`).join(' | ')}</div>`);
-  out.push('</main></div><footer><a href="/privacy">Privacy policy</a> <a href="/about">About WikiBench</a> <a href="/disclaimer">Disclaimers</a></footer>');
+  out.push(
+    `<div class="catlinks"><a href="/wiki/Help:Category">Categories</a>: ` +
+      `${Array.from({ length: 12 }, (_, i) => `<a href="/wiki/Category:${word(i)}">${word(i)} articles</a>`).join(' | ')}</div>`,
+  );
+  out.push(
+    '</main></div><footer><a href="/privacy">Privacy policy</a> <a href="/about">About WikiBench</a> <a ' +
+      'href="/disclaimer">Disclaimers</a></footer>',
+  );
   return doc(
     'Benchmark (computing) - WikiBench',
     out.join(''),
-    'body{font:14px sans-serif;margin:0}.page{display:flex}#mw-panel{width:170px;flex:none}#content{flex:1;min-width:0;padding:0 12px}.infobox{float:right;width:260px;margin:0 0 8px 12px;border:1px solid #aaa;font-size:12px}.navbox td a{white-space:nowrap}',
+    'body{font:14px sans-serif;margin:0}.page{display:flex}#mw-panel{width:170px;flex:none}#content{flex:1;min-width:0;padding:0 ' +
+      '12px}.infobox{float:right;width:260px;margin:0 0 8px 12px;border:1px solid #aaa;font-size:12px}.navbox td a{white-space:nowrap}',
   );
 }
 
@@ -154,7 +238,9 @@ export const AD_SLOTS: readonly { kind: 'ok' | 'nested' | 'slow' | 'stall' | 'ha
 ];
 
 const adBody = (n: number) =>
-  `<div style="font:12px sans-serif;border:1px solid #ddd;height:230px"><b>Sponsored ${n}</b><p>${esc(`${word(n)} deals on ${word(n + 3)}`)}</p><a href="https://ads.example.org/click/${n}" target="_blank">Learn more about offer ${n}</a> <button>Dismiss ad ${n}</button></div>`;
+  `<div style="font:12px sans-serif;border:1px solid #ddd;height:230px"><b>Sponsored ` +
+    `${n}</b><p>${esc(`${word(n)} deals on ${word(n + 3)}`)}</p><a href="https://ads.example.org/click/${n}" target="_blank">Learn more ` +
+    `about offer ${n}</a> <button>Dismiss ad ${n}</button></div>`;
 
 /**
  * A news front page with a dozen cross-site ad iframes (AD_SLOTS): ads on http://localhost:<port>,
@@ -169,29 +255,74 @@ export function newsPage(ads: PageServer, frozenAds: PageServer): string {
     if (slot.kind === 'ok') server.set(p, { kind: 'page', body: doc(`Ad ${i}`, adBody(i)) });
     else if (slot.kind === 'nested') {
       server.set(`${p}/inner`, { kind: 'page', body: doc(`Ad ${i} inner`, adBody(100 + i)) });
-      server.set(p, { kind: 'page', body: doc(`Ad ${i}`, `${adBody(i)}<iframe src="${server.url(`${p}/inner`)}" width="280" height="120" title="Ad ${i} partner"></iframe>`) });
+      server.set(p, {
+        kind: 'page',
+        body: doc(
+          `Ad ${i}`,
+          `${adBody(i)}<iframe src="${server.url(`${p}/inner`)}" width="280" height="120" title="Ad ${i} partner"></iframe>`,
+        ),
+      });
     } else if (slot.kind === 'slow') server.set(p, { kind: 'page', body: doc(`Ad ${i}`, adBody(i)), delayMs: slot.delayMs ?? 1000 });
-    else if (slot.kind === 'stall') server.set(p, { kind: 'stall', head: `<!doctype html><html><head><title>Ad ${i}</title></head><body>${adBody(i)}<p>loading more` });
+    else if (slot.kind === 'stall')
+      server.set(p, { kind: 'stall', head: `<!doctype html><html><head><title>Ad ${i}</title></head><body>${adBody(i)}<p>loading more` });
     else if (slot.kind === 'hang') server.set(p, { kind: 'hang' });
     else {
       // Blocks the frame's main thread without burning CPU: a synchronous request the server never answers.
       server.set(`${p}/beacon`, { kind: 'hang' });
-      server.set(p, { kind: 'page', body: doc(`Ad ${i}`, `${adBody(i)}<script>addEventListener('load', () => setTimeout(() => { const x = new XMLHttpRequest(); x.open('GET', '${p}/beacon', false); try { x.send(); } catch {} }, 50));</script>`) });
+      server.set(p, {
+        kind: 'page',
+        body: doc(
+          `Ad ${i}`,
+          `${adBody(i)}<script>addEventListener('load', () => setTimeout(() => { const x = new XMLHttpRequest(); x.open('GET', ` +
+            `'${p}/beacon', false); try { x.send(); } catch {} }, 50));</script>`,
+        ),
+      });
     }
-    return `<div class="ad"><span class="ad-label">Advertisement</span><iframe src="${server.url(p)}" width="${w}" height="${h}" title="Advertisement ${i + 1}" scrolling="no"></iframe></div>`;
+    return `<div class="ad"><span class="ad-label">Advertisement</span><iframe src="${server.url(p)}" width="${w}" height="${h}" ` +
+      `title="Advertisement ${i + 1}" scrolling="no"></iframe></div>`;
   };
   const out: string[] = [];
-  out.push(`<header><a href="/" class="brand">The Daily Bench</a><nav aria-label="Sections">${['World', 'Politics', 'Business', 'Tech', 'Science', 'Health', 'Sport', 'Culture', 'Opinion', 'Travel', 'Food', 'Weather'].map((s) => `<a href="/section/${s.toLowerCase()}">${s}</a>`).join(' ')}</nav><form role="search"><input type="search" aria-label="Search news" placeholder="Search"><button>Go</button></form><button>Sign in</button><button>Subscribe</button></header>`);
+  out.push(
+    '<header><a href="/" class="brand">The Daily Bench</a><nav aria-label="Sections">' +
+      ['World', 'Politics', 'Business', 'Tech', 'Science', 'Health', 'Sport', 'Culture', 'Opinion', 'Travel', 'Food', 'Weather']
+        .map((s) => `<a href="/section/${s.toLowerCase()}">${s}</a>`)
+        .join(' ') +
+      '</nav><form role="search"><input type="search" aria-label="Search news" placeholder="Search"><button>Go</button></form>' +
+      '<button>Sign in</button><button>Subscribe</button></header>',
+  );
   out.push(`<div class="banner">${frame(0, 728, 90)}</div><div class="layout"><main>`);
   let ad = 3;
   for (let a = 0; a < 60; a++) {
-    out.push(`<article><h3><a href="/story/${a}">${esc(`${word(a)} ${word(a + 5)} ${word(a + 9)}: what the ${word(a + 2)} means for ${word(a + 13)}`)}</a></h3><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="120" height="80" alt="Photo for story ${a}"><p>${esc(`${word(a + 1)} ${word(a + 4)} reported on ${word(a + 6)} as ${word(a + 8)} ${word(a + 10)} continued; analysts expect ${word(a + 12)}.`)}</p><a class="tag" href="/topic/${word(a)}">${word(a)}</a> <button aria-label="Save story ${a}">☆</button> <a href="/story/${a}#comments">${a * 7} comments</a></article>`);
+    out.push(
+      `<article><h3><a href="/story/${a}">` +
+        esc(`${word(a)} ${word(a + 5)} ${word(a + 9)}: what the ${word(a + 2)} means for ${word(a + 13)}`) +
+        `</a></h3><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="120" height="80" alt="Photo for story ${a}"><p>` +
+        esc(
+          `${word(a + 1)} ${word(a + 4)} reported on ${word(a + 6)} as ${word(a + 8)} ${word(a + 10)} continued; ` +
+            `analysts expect ${word(a + 12)}.`,
+        ) +
+        `</p><a class="tag" href="/topic/${word(a)}">${word(a)}</a> <button aria-label="Save story ${a}">☆</button> ` +
+        `<a href="/story/${a}#comments">${a * 7} comments</a></article>`,
+    );
     if (a % 7 === 3 && ad < 11) out.push(frame(ad++));
   }
   while (ad < 11) out.push(frame(ad++));
-  out.push(`</main><aside>${frame(1)}${frame(2)}<h2>Most read</h2><ol>${Array.from({ length: 10 }, (_, i) => `<li><a href="/story/${i * 3}">${esc(`${word(i)} ${word(i + 2)}`)}</a></li>`).join('')}</ol></aside></div>`);
-  out.push(`<footer>${frame(11, 728, 90)}${Array.from({ length: 30 }, (_, i) => `<a href="/footer/${i}">${word(i)} ${i}</a>`).join(' ')}</footer>`);
-  return doc('The Daily Bench', out.join(''), 'body{font:14px sans-serif;margin:0}.layout{display:flex}main{flex:1}aside{width:320px}article{border-bottom:1px solid #eee;padding:6px}.ad{margin:8px 0}.ad iframe{border:0;display:block}');
+  out.push(
+    `</main><aside>${frame(1)}${frame(2)}<h2>Most read</h2><ol>${Array.from(
+      { length: 10 },
+      (_, i) => `<li><a href="/story/${i * 3}">${esc(`${word(i)} ${word(i + 2)}`)}</a></li>`,
+    ).join('')}</ol></aside></div>`,
+  );
+  out.push(
+    `<footer>` +
+      `${frame(11, 728, 90)}${Array.from({ length: 30 }, (_, i) => `<a href="/footer/${i}">${word(i)} ${i}</a>`).join(' ')}</footer>`,
+  );
+  return doc(
+    'The Daily Bench',
+    out.join(''),
+    'body{font:14px sans-serif;margin:0}.layout{display:flex}main{flex:1}aside{width:320px}article{border-bottom:1px solid ' +
+      '#eee;padding:6px}.ad{margin:8px 0}.ad iframe{border:0;display:block}',
+  );
 }
 
 /**
@@ -203,17 +334,32 @@ export function todoHiddenMenusPage(menus = 30, linksPerMenu = 125, todos = 30):
   const out: string[] = ['<header class="site"><a href="/" class="brand">AppSuite</a><nav aria-label="Main"><ul class="menubar">'];
   for (let m = 0; m < menus; m++) {
     const hide = m % 3 === 0 ? 'hidden' : m % 3 === 1 ? 'class="mega closed"' : 'class="mega invisible"';
-    out.push(`<li><button aria-haspopup="true" aria-expanded="false" aria-controls="mega${m}">${esc(`${word(m)} menu`)}</button><div id="mega${m}" ${hide}>`);
+    out.push(
+      `<li><button aria-haspopup="true" aria-expanded="false" aria-controls="mega${m}">${esc(`${word(m)} menu`)}</button><div ` +
+        `id="mega${m}" ${hide}>`,
+    );
     for (let c = 0; c < 5; c++) {
       out.push(`<div class="col"><h4>${word(m + c)} ${c}</h4><ul>`);
-      for (let l = 0; l < linksPerMenu / 5; l++) out.push(`<li><a href="/m/${m}/${c}/${l}"><span class="icon"></span><span>${esc(`${word(m + l)} ${word(c + l)} ${l}`)}</span></a></li>`);
+      for (let l = 0; l < linksPerMenu / 5; l++)
+        out.push(
+          `<li><a href="/m/${m}/${c}/${l}"><span class="icon"></span><span>${esc(`${word(m + l)} ${word(c + l)} ${l}`)}</span></a></li>`,
+        );
       out.push('</ul></div>');
     }
     out.push('</div></li>');
   }
   out.push('</ul></nav><button aria-controls="drawer" aria-expanded="false">Menu</button></header>');
-  out.push(`<nav id="drawer" aria-label="Drawer">${Array.from({ length: 40 }, (_, i) => `<a href="/drawer/${i}">${word(i)} drawer ${i}</a>`).join('')}</nav>`);
-  out.push('<section class="todoapp"><header class="header"><h1>todos</h1><input class="new-todo" placeholder="What needs to be done?" autofocus></header><section class="main"><input id="toggle-all" class="toggle-all" type="checkbox"><label for="toggle-all">Mark all as complete</label><ul class="todo-list"></ul></section><footer class="footer"><span class="todo-count"></span><ul class="filters"><li><a href="#/" class="selected">All</a></li><li><a href="#/active">Active</a></li><li><a href="#/completed">Completed</a></li></ul><button class="clear-completed">Clear completed</button></footer></section>');
+  out.push(
+    `<nav id="drawer" ` +
+      `aria-label="Drawer">${Array.from({ length: 40 }, (_, i) => `<a href="/drawer/${i}">${word(i)} drawer ${i}</a>`).join('')}</nav>`,
+  );
+  out.push(
+    '<section class="todoapp"><header class="header"><h1>todos</h1><input class="new-todo" placeholder="What needs to be done?" ' +
+      'autofocus></header><section class="main"><input id="toggle-all" class="toggle-all" type="checkbox"><label for="toggle-all">Mark ' +
+      'all as complete</label><ul class="todo-list"></ul></section><footer class="footer"><span class="todo-count"></span><ul ' +
+      'class="filters"><li><a href="#/" class="selected">All</a></li><li><a href="#/active">Active</a></li><li><a ' +
+      'href="#/completed">Completed</a></li></ul><button class="clear-completed">Clear completed</button></footer></section>',
+  );
   out.push('<footer class="info"><p>Double-click to edit a todo</p><p>Part of <a href="http://todomvc.com">TodoMVC</a></p></footer>');
   const items = Array.from({ length: todos }, (_, i) => ({ title: `${word(i)} ${word(i + 3)} task ${i + 1}`, completed: i % 4 === 0 }));
   out.push(`<script>
@@ -234,13 +380,16 @@ function render() {
   const left = todos.filter((t) => !t.completed).length;
   document.querySelector('.todo-count').textContent = left + (left === 1 ? ' item' : ' items') + ' left';
 }
-document.querySelector('.new-todo').addEventListener('keydown', (e) => { if (e.key === 'Enter' && e.target.value.trim()) { todos.push({ title: e.target.value.trim(), completed: false }); e.target.value = ''; render(); } });
+document.querySelector('.new-todo').addEventListener('keydown', (e) => { if (e.key === 'Enter' && e.target.value.trim()) { ` +
+    `todos.push({ title: e.target.value.trim(), completed: false }); e.target.value = ''; render(); } });
 render();
 </script>`);
   return doc(
     'AppSuite • TodoMVC',
     out.join(''),
-    '.menubar{display:flex;flex-wrap:wrap;list-style:none;padding:0}.mega{position:absolute}.closed{display:none}.invisible{visibility:hidden}#drawer{position:fixed;top:0;left:-420px;width:400px}.todoapp{max-width:550px;margin:40px auto}.todo-list li{list-style:none}.completed label{text-decoration:line-through}',
+    '.menubar{display:flex;flex-wrap:wrap;list-style:none;' +
+      'padding:0}.mega{position:absolute}.closed{display:none}.invisible{visibility:hidden}#drawer{position:fixed;top:0;left:-420px;' +
+      'width:400px}.todoapp{max-width:550px;margin:40px auto}.todo-list li{list-style:none}.completed label{text-decoration:line-through}',
   );
 }
 
@@ -253,7 +402,11 @@ export interface BenchSites {
 }
 
 export async function startBenchSites(): Promise<BenchSites> {
-  const [main, ads, frozenAds] = await Promise.all([new PageServer('127.0.0.1').start(), new PageServer('localhost').start(), new PageServer('127.0.0.2').start()]);
+  const [main, ads, frozenAds] = await Promise.all([
+    new PageServer('127.0.0.1').start(),
+    new PageServer('localhost').start(),
+    new PageServer('127.0.0.2').start(),
+  ]);
   return { main, ads, frozenAds, close: async () => void (await Promise.all([main.close(), ads.close(), frozenAds.close()])) };
 }
 
@@ -272,11 +425,32 @@ export interface BenchPage {
 }
 
 export const BENCH_PAGES: BenchPage[] = [
-  { key: 'wiki-article', title: 'Wikipedia-like article: 3,000 inline links, infoboxes, navboxes', html: () => wikiPage(), ready: { until: 'load' } },
-  { key: 'news-ads', title: 'News page, 12 cross-site ad iframes (3 slow, 2 never finish, 2 frozen, 1 never answered)', html: (s) => newsPage(s.ads, s.frozenAds), ready: { until: 'domcontentloaded', waitMs: 3000 }, badFrames: true },
-  { key: 'todo-hidden-menus', title: 'TodoMVC inside 3,750 hidden menu links (30 closed mega-menus) + off-canvas drawer', html: () => todoHiddenMenusPage(), ready: { until: 'load' } },
+  {
+    key: 'wiki-article',
+    title: 'Wikipedia-like article: 3,000 inline links, infoboxes, navboxes',
+    html: () => wikiPage(),
+    ready: { until: 'load' },
+  },
+  {
+    key: 'news-ads',
+    title: 'News page, 12 cross-site ad iframes (3 slow, 2 never finish, 2 frozen, 1 never answered)',
+    html: (s) => newsPage(s.ads, s.frozenAds),
+    ready: { until: 'domcontentloaded', waitMs: 3000 },
+    badFrames: true,
+  },
+  {
+    key: 'todo-hidden-menus',
+    title: 'TodoMVC inside 3,750 hidden menu links (30 closed mega-menus) + off-canvas drawer',
+    html: () => todoHiddenMenusPage(),
+    ready: { until: 'load' },
+  },
   { key: 'table-10k', title: '10,000-row table, two links per row', html: () => doc('Orders', tablePage()), ready: { until: 'load' } },
-  { key: 'article-3k-links', title: 'Plain long article, 3,000 links (issue 3 page)', html: () => doc('Article', articlePage()), ready: { until: 'load' } },
+  {
+    key: 'article-3k-links',
+    title: 'Plain long article, 3,000 links (the first bench page)',
+    html: () => doc('Article', articlePage()),
+    ready: { until: 'load' },
+  },
   { key: 'form-heavy', title: 'Form-heavy page (400 controls)', html: () => doc('Form', formPage()), ready: { until: 'load' } },
   { key: 'shadow-app', title: 'Shadow-DOM app (300 cards)', html: () => doc('Shadow app', shadowPage()), ready: { until: 'load' } },
 ];

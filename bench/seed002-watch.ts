@@ -10,15 +10,16 @@ import path from 'node:path';
 import { Seed002Driver } from '../bridge/agents/text-driver/driver';
 import { REPO_ROOT } from '../test/harness/browser';
 import { startHarness } from '../test/harness/harness';
+import { summary } from './stats';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 10);
 const OUT = path.join(REPO_ROOT, 'bench', 'results');
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)] as number;
 
 function largePage(rows = 1500): string {
   const body = ['<h1>Large</h1><table>'];
-  for (let i = 0; i < rows; i++) body.push(`<tr><td>Row ${i}</td><td><a href="#r${i}">Open ${i}</a></td><td><button>Buy ${i}</button></td></tr>`);
+  for (let i = 0; i < rows; i++) {
+    body.push(`<tr><td>Row ${i}</td><td><a href="#r${i}">Open ${i}</a></td><td><button>Buy ${i}</button></td></tr>`);
+  }
   return body.join('') + '</table>';
 }
 
@@ -29,8 +30,10 @@ async function main(): Promise<void> {
   try {
     const large = h.fixtures.html('/large', largePage(), 'Large');
     // A page whose button appears when the bench asks (window.change()), with no command involved.
-    const later = h.fixtures.html('/later', `<input aria-label="Query"><script>window.change = () => { const b = document.createElement('button'); b.textContent = 'New ' + Date.now(); document.body.append(b); }</script>`, 'Later');
-    for (const [site, url] of [['shop', h.fixtures.url('/index.html')], ['large (1500 rows, 500 elements cap)', large]] as const) {
+    const change = "const b = document.createElement('button'); b.textContent = 'New ' + Date.now(); document.body.append(b);";
+    const later = h.fixtures.html('/later', `<input aria-label="Query"><script>window.change = () => { ${change} }</script>`, 'Later');
+    const sites = [['shop', h.fixtures.url('/index.html')], ['large (1500 rows, 500 elements cap)', large]] as const;
+    for (const [site, url] of sites) {
       const page = await h.openPage(url);
       const agent = await h.connectAgent();
       const driver = new Seed002Driver(agent, agent);
@@ -60,14 +63,18 @@ async function main(): Promise<void> {
   } finally {
     await h.close();
   }
-  const rows = Object.entries(times).map(([k, xs]) => ({ what: k, n: xs.length, mean_ms: Math.round(mean(xs)), p50_ms: Math.round(pct(xs, 50)), p95_ms: Math.round(pct(xs, 95)) }));
-  const summary = { runs: RUNS, load: os.loadavg().map((x) => x.toFixed(2)).join(' '), cpus: os.cpus().length, date: new Date().toISOString() };
+  const rows = Object.entries(times).map(([k, xs]) => {
+    const s = summary(xs);
+    return { what: k, n: s.n, mean_ms: Math.round(s.mean), p50_ms: Math.round(s.p50), p95_ms: Math.round(s.p95) };
+  });
+  const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
+  const machine = { runs: RUNS, load, cpus: os.cpus().length, date: new Date().toISOString() };
   fs.mkdirSync(OUT, { recursive: true });
-  fs.writeFileSync(path.join(OUT, 'seed002-watch.json'), JSON.stringify({ summary, rows }, null, 2) + '\n');
+  fs.writeFileSync(path.join(OUT, 'seed002-watch.json'), JSON.stringify({ summary: machine, rows }, null, 2) + '\n');
   const md = [
     '# Seed 002 change watch: cost of a poll, delay of a delivery',
     '',
-    `${summary.date}, ${RUNS} rounds, load average ${summary.load} on ${summary.cpus} cores (machine shared with other jobs).`,
+    `${machine.date}, ${RUNS} rounds, load average ${machine.load} on ${machine.cpus} cores (machine shared with other jobs).`,
     'A poll runs only while the LLM thinks; delivery needs two agreeing polls, so expect 1-2 poll intervals plus two polls.',
     '',
     '| what | n | mean ms | p50 ms | p95 ms |',

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { domSnapshot, executeStep, type Seed003ToolCall } from '../bridge/agents/step-executor/executor';
 import { REPO_ROOT } from '../test/harness/browser';
 import { startHarness } from '../test/harness/harness';
+import { mean, summary } from './stats';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 10);
 const OUT = path.join(REPO_ROOT, 'bench', 'results');
@@ -17,12 +18,14 @@ const ALL = ['navigate', 'click', 'type', 'search', 'scroll', 'press_key', 'wait
 
 function largePage(rows = 1500): string {
   const body = ['<h1>Large</h1><label>Search catalogue <input type="search" placeholder="Search"></label><table>'];
-  for (let i = 0; i < rows; i++) body.push(`<tr><td>Row ${i}</td><td><a href="#r${i}">Open ${i}</a></td><td><button onclick="this.textContent='Added ${i}'">Buy ${i}</button></td></tr>`);
+  for (let i = 0; i < rows; i++) {
+    body.push(
+      `<tr><td>Row ${i}</td><td><a href="#r${i}">Open ${i}</a></td>` +
+        `<td><button onclick="this.textContent='Added ${i}'">Buy ${i}</button></td></tr>`,
+    );
+  }
   return body.join('') + '</table>';
 }
-
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)] as number;
 
 async function main(): Promise<void> {
   const h = await startHarness({ fixturesDir: path.join(REPO_ROOT, 'python-shim-spec/tests/fixtures/shop') });
@@ -35,7 +38,9 @@ async function main(): Promise<void> {
     const step = async (site: string, tool: Seed003ToolCall) => {
       const snap = await domSnapshot(agent);
       const t0 = performance.now();
-      const out = await executeStep(agent, { main_goal: 'bench', plan_step: tool.tool, dom_snapshot: snap.dom_snapshot as unknown as Record<string, unknown>, url: snap.url, allowed_tools: ALL }, tool);
+      const dom = snap.dom_snapshot as unknown as Record<string, unknown>;
+      const input = { main_goal: 'bench', plan_step: tool.tool, dom_snapshot: dom, url: snap.url, allowed_tools: ALL };
+      const out = await executeStep(agent, input, tool);
       const ms = performance.now() - t0;
       const key = `${site} ${tool.tool}`;
       (times[key] ??= []).push(ms);
@@ -59,17 +64,30 @@ async function main(): Promise<void> {
   } finally {
     await h.close();
   }
-  const rows = Object.entries(times).map(([k, xs]) => ({ step: k, n: xs.length, mean_ms: Math.round(mean(xs)), p50_ms: Math.round(pct(xs, 50)), p95_ms: Math.round(pct(xs, 95)) }));
+  const rows = Object.entries(times).map(([k, xs]) => {
+    const s = summary(xs);
+    return { step: k, n: s.n, mean_ms: Math.round(s.mean), p50_ms: Math.round(s.p50), p95_ms: Math.round(s.p95) };
+  });
   const noWait = Object.entries(times).filter(([k]) => !k.endsWith(' wait')).flatMap(([, xs]) => xs);
   const all = Object.values(times).flat();
-  const summary = { runs: RUNS, mean_ms_all_steps: Math.round(mean(all)), mean_ms_without_wait: Math.round(mean(noWait)), target_ms: 2000, failures, load: os.loadavg().map((x) => x.toFixed(2)).join(' '), cpus: os.cpus().length, date: new Date().toISOString() };
+  const totals = {
+    runs: RUNS,
+    mean_ms_all_steps: Math.round(mean(all)),
+    mean_ms_without_wait: Math.round(mean(noWait)),
+    target_ms: 2000,
+    failures,
+    load: os.loadavg().map((x) => x.toFixed(2)).join(' '),
+    cpus: os.cpus().length,
+    date: new Date().toISOString(),
+  };
   fs.mkdirSync(OUT, { recursive: true });
-  fs.writeFileSync(path.join(OUT, 'seed003.json'), JSON.stringify({ summary, rows }, null, 2) + '\n');
+  fs.writeFileSync(path.join(OUT, 'seed003.json'), JSON.stringify({ summary: totals, rows }, null, 2) + '\n');
   const md = [
     '# Seed 003 executor: time per executed step',
     '',
-    `${summary.date}, ${RUNS} rounds, load average ${summary.load} on ${summary.cpus} cores (machine shared with other jobs).`,
-    `Seed 003's target: within 2 s on average. Mean over all steps: **${summary.mean_ms_all_steps} ms** (without the 1 s wait tool: ${summary.mean_ms_without_wait} ms). Failures: ${failures.length}.`,
+    `${totals.date}, ${RUNS} rounds, load average ${totals.load} on ${totals.cpus} cores (machine shared with other jobs).`,
+    `Seed 003's target: within 2 s on average. Mean over all steps: **${totals.mean_ms_all_steps} ms** ` +
+      `(without the 1 s wait tool: ${totals.mean_ms_without_wait} ms). Failures: ${failures.length}.`,
     '',
     '| site / tool | n | mean ms | p50 ms | p95 ms |',
     '|---|---|---|---|---|',

@@ -1,6 +1,6 @@
 // What moving N bytes costs on the two hops a page state takes inside the browser, with nothing
-// else in the way (issue 13: "a measured explanation of what stands in the way, e.g. the cost of
-// Chrome's messaging"). Measured from the extension's own service worker, in the bench's Chromium:
+// else in the way: when a snapshot misses its target, a measured explanation of what stands in the
+// way (e.g. the cost of Chrome's messaging). Measured from the extension's own service worker, in the bench's Chromium:
 //   messaging: chrome.tabs.sendMessage to a content script (an isolated-world listener injected
 //              for the purpose) that answers with a string of N bytes, as the snapshot answers with
 //              its frame_json: Chrome serializes the answer, hands it across processes and the
@@ -16,7 +16,6 @@ export interface TransportRow {
   messaging_p50_ms: number;
   websocket_p50_ms: number;
 }
-
 
 // Plain JS strings for the worker (the bench runs through tsx, whose helpers do not exist there).
 const INSTALL_ECHO = `(async (tabId) => {
@@ -64,7 +63,9 @@ export async function measureTransport(h: Harness, pageUrl: string, sizes: numbe
   const target = await h.launched.browser.waitForTarget((x) => x.type() === 'service_worker' && x.url().endsWith('/background.js'));
   const worker = await target.worker();
   if (!worker) throw new Error('no service worker');
-  const tabId = (await worker.evaluate(`chrome.tabs.query({}).then((ts) => (ts.find((t) => t.url === ${JSON.stringify(pageUrl)}) || {}).id)`)) as number | undefined;
+  const tabId = (await worker.evaluate(
+    `chrome.tabs.query({}).then((ts) => (ts.find((t) => t.url === ${JSON.stringify(pageUrl)}) || {}).id)`,
+  )) as number | undefined;
   if (tabId === undefined) throw new Error(`no tab at ${pageUrl}`);
   await worker.evaluate(`${INSTALL_ECHO}(${tabId})`);
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });

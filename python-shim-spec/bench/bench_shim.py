@@ -1,5 +1,6 @@
 """Benchmark of the Python shim against the real harness (bridge + extension + Chromium):
-what an Agent step costs through the shim. Prints one JSON object (medians in ms).
+what an Agent step costs through the shim. Prints one JSON object (medians in ms, by the nearest-rank
+rule of stats.py, the same as bench/stats.ts).
 
     /usr/bin/python3 python-shim-spec/bench/bench_shim.py [--runs 20]
 
@@ -8,15 +9,15 @@ Requires dist/ (npx rollup -c --silent). Timings live here, never in the unit te
 import argparse
 import asyncio
 import json
-import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.harness import Harness  # noqa: E402
 from browser_use_ext import BrowserContextConfig, ExtensionBrowser, ExtensionController  # noqa: E402
 from browser_use_ext.transport import BridgeConnection  # noqa: E402
+from stats import median, r1  # noqa: E402 (this directory, first on sys.path when run as a script)
+from tests.harness import Harness  # noqa: E402
 
 
 async def timed(fn, runs, gap_s=0.0):
@@ -27,7 +28,7 @@ async def timed(fn, runs, gap_s=0.0):
         t = time.perf_counter()
         await fn()
         out.append((time.perf_counter() - t) * 1000)
-    return round(statistics.median(out), 1)
+    return r1(median(out))
 
 
 async def main(h, runs):

@@ -1,5 +1,5 @@
-// The fault suite, short (issue 11): runs inside `npm test` in well under a minute of faults. The long
-// run is `npm run soak` (bench/soak.ts), which also writes docs/RELIABILITY.md.
+// The fault suite, short: runs inside `npm test` in well under a minute of faults. The long run is
+// `npm run soak` (bench/soak.ts), which also writes docs/RELIABILITY.md.
 import { expect } from 'chai';
 import { percentile, runSoak, type SoakReport } from './fault-suite';
 
@@ -8,8 +8,29 @@ describe('fault suite (short): nothing lost, nothing false, nothing crashed', fu
   let r: SoakReport;
 
   before(async () => {
-    r = await runSoak({ actions: Number(process.env['SOAK_ACTIONS'] ?? 180), agents: 3, faultEvery: 22, restartPhase: 1, fuzzAgentFrames: 200, fuzzHandshakes: 30, sampleEvery: 40, fightAll: true });
-    process.stderr.write(`fault suite: ${JSON.stringify({ actions: r.actions, lost: r.lost, falseSuccess: r.falseSuccess, crashes: r.crashes, faults: r.faults, reconnect: r.reconnectMs, errors: r.errorsByCode, fightBack: r.fightBack, memory: r.memory })}\n`);
+    r = await runSoak({
+      actions: Number(process.env['SOAK_ACTIONS'] ?? 180),
+      agents: 3,
+      faultEvery: 22,
+      restartPhase: 1,
+      fuzzAgentFrames: 200,
+      fuzzHandshakes: 30,
+      sampleEvery: 40,
+      fightAll: true,
+    });
+    process.stderr.write(
+      `fault suite: ${JSON.stringify({
+        actions: r.actions,
+        lost: r.lost,
+        falseSuccess: r.falseSuccess,
+        crashes: r.crashes,
+        faults: r.faults,
+        reconnect: r.reconnectMs,
+        errors: r.errorsByCode,
+        fightBack: r.fightBack,
+        memory: r.memory,
+      })}\n`,
+    );
   });
 
   it('loses no result', () => expect(r.lost, r.lostDetails.join('\n')).to.equal(0));

@@ -1,4 +1,4 @@
-// The fault suite (issue 11, item 6): the real bridge (the built CLI, as a child process so a crash
+// The fault suite (the reliability run behind docs/RELIABILITY.md): the real bridge (the built CLI, as a child process so a crash
 // is an exit and memory is its own RSS), real Chromium with the built extension, several agents
 // acting at once, and faults injected while they act:
 //   - the service worker stopped while idle and mid-action (CDP Target.closeTarget, what Chrome does
@@ -26,6 +26,7 @@ import type { ActionName, ActionParams } from '../../schemas/generated/registry'
 import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { launchWithExtension, REPO_ROOT, type LaunchedBrowser } from '../harness/browser';
 import { FixtureServer } from '../harness/fixture-server';
+import { pct } from '../../bench/stats';
 
 export interface SoakOptions {
   /** Agent actions in total (all agents together). */
@@ -66,10 +67,9 @@ export interface SoakReport {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** The p-th percentile by nearest rank (bench/stats.ts, the rule every bench uses), or null for no samples. */
 export function percentile(values: number[], p: number): number | null {
-  if (!values.length) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? null;
+  return values.length ? pct(values, p) : null;
 }
 
 async function freePort(): Promise<number> {
@@ -99,7 +99,20 @@ class BridgeProcess {
   async start(): Promise<void> {
     this.expectingExit = false;
     this.generation++;
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist', 'bridge', 'cli.js'), 'bridge', '--port', String(this.port), '--config-dir', this.configDir, '--log-level', 'warn'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(REPO_ROOT, 'dist', 'bridge', 'cli.js'),
+        'bridge',
+        '--port',
+        String(this.port),
+        '--config-dir',
+        this.configDir,
+        '--log-level',
+        'warn',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     this.child = child;
     child.stderr?.on('data', (d: Buffer) => {
       for (const line of d.toString().split('\n')) if (line.trim()) this.stderr.push(line);
@@ -161,10 +174,20 @@ const APP = `<h1>Soak app</h1>
 
 const FIGHT_BACK: Record<string, string> = {
   alert_loop: `<p>alerts</p><button>Press me</button><script>setInterval(() => alert('again'), 200);</script>`,
-  mutation_storm: `<p id="x">storm</p><button>Press me</button><script>setInterval(() => { const d = document.createElement('div'); d.textContent = Math.random(); document.body.appendChild(d); if (document.body.children.length > 400) document.body.removeChild(document.body.children[3]); }, 1);</script>`,
-  huge_dom: `<button>Press me</button><div id="big"></div><script>const b = document.getElementById('big'); let h = ''; for (let i = 0; i < 20000; i++) h += '<div><span>row ' + i + '</span><a href="#r' + i + '">link ' + i + '</a></div>'; b.innerHTML = h;</script>`,
+  mutation_storm:
+    `<p id="x">storm</p><button>Press me</button><script>setInterval(() => { const d = document.createElement('div'); ` +
+    'd.textContent = Math.random(); document.body.appendChild(d); ' +
+    'if (document.body.children.length > 400) document.body.removeChild(document.body.children[3]); }, 1);</script>',
+  huge_dom:
+    `<button>Press me</button><div id="big"></div><script>const b = document.getElementById('big'); let h = ''; ` +
+    `for (let i = 0; i < 20000; i++) h += '<div><span>row ' + i + '</span><a href="#r' + i + '">link ' + i + '</a></div>'; ` +
+    'b.innerHTML = h;</script>',
   navigation_loop: `<p>loop</p><button>Press me</button><script>setTimeout(() => location.reload(), 300);</script>`,
-  event_blocker: `<p>blocker</p><button onclick="document.title='clicked'">Press me</button><input id="i"><script>for (const t of ['click','mousedown','mouseup','pointerdown','pointerup','keydown','keyup','keypress','input','change','focus','blur','submit','beforeinput']) window.addEventListener(t, (e) => { e.stopImmediatePropagation(); e.preventDefault(); }, true);</script>`,
+  event_blocker:
+    `<p>blocker</p><button onclick="document.title='clicked'">Press me</button><input id="i"><script>` +
+    "for (const t of ['click','mousedown','mouseup','pointerdown','pointerup','keydown','keyup','keypress','input','change'," +
+    "'focus','blur','submit','beforeinput']) " +
+    'window.addEventListener(t, (e) => { e.stopImmediatePropagation(); e.preventDefault(); }, true);</script>',
 };
 
 type Outcome = { kind: 'answered'; result: ActionResultMessage } | { kind: 'lost'; why: string };
@@ -177,7 +200,16 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const port = await freePort();
   const bridge = new BridgeProcess(port, configDir);
   const report: SoakReport = {
-    options: { actions: o.actions, agents: o.agents, faultEvery: o.faultEvery, restartPhase: o.restartPhase, fuzzAgentFrames: o.fuzzAgentFrames, fuzzHandshakes: o.fuzzHandshakes, sampleEvery: o.sampleEvery, fightAll: o.fightAll === true },
+    options: {
+      actions: o.actions,
+      agents: o.agents,
+      faultEvery: o.faultEvery,
+      restartPhase: o.restartPhase,
+      fuzzAgentFrames: o.fuzzAgentFrames,
+      fuzzHandshakes: o.fuzzHandshakes,
+      sampleEvery: o.sampleEvery,
+      fightAll: o.fightAll === true,
+    },
     actions: 0,
     answered: 0,
     lost: 0,
@@ -204,20 +236,32 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     const waitUrl = fixtures.html('/soak/wait', '<p>waiting page</p>', 'Wait');
     const elsewhere = fixtures.html('/soak/elsewhere', '<p>elsewhere</p>', 'Elsewhere');
     const fight = Object.fromEntries(Object.entries(FIGHT_BACK).map(([k, body]) => [k, fixtures.html(`/soak/fight/${k}`, body, k)]));
-    launched = await launchWithExtension({ extensionBridgeUrl: `ws://127.0.0.1:${port}/extension`, extensionConfig: { extension_secret: secrets.extension_secret } });
+    launched = await launchWithExtension({
+      extensionBridgeUrl: `ws://127.0.0.1:${port}/extension`,
+      extensionConfig: { extension_secret: secrets.extension_secret },
+    });
     const browser = launched.browser;
     await waitFor(async () => (await bridge.status()).extension.connected, 20_000, 'the extension to connect');
     // Dialogs of the alert-loop page are the extension's to handle; puppeteer must not block on them.
-    const connectAgent = () => AgentClient.connect({ url: `ws://127.0.0.1:${port}/agent`, secret: secrets.agent_secret, callTimeoutMs: 20_000 });
+    const connectAgent = () =>
+      AgentClient.connect({ url: `ws://127.0.0.1:${port}/agent`, secret: secrets.agent_secret, callTimeoutMs: 20_000 });
     for (let i = 0; i < o.agents + 1; i++) agents.push(await connectAgent());
     const probe = agents[o.agents] as AgentClient;
     const workers = agents.slice(0, o.agents);
 
     /** Every call: answered (success or typed error) or lost (no answer: client timeout/rejection). */
-    const call = async <A extends ActionName>(agent: AgentClient, action: A, params: ActionParams<A>, opts: { tabId?: number; timeoutMs?: number } = {}): Promise<Outcome> => {
+    const call = async <A extends ActionName>(
+      agent: AgentClient,
+      action: A,
+      params: ActionParams<A>,
+      opts: { tabId?: number; timeoutMs?: number } = {},
+    ): Promise<Outcome> => {
       report.actions++;
       try {
-        const result = await agent.call(action, params, { timeoutMs: opts.timeoutMs ?? 15_000, ...(opts.tabId === undefined ? {} : { tabId: opts.tabId }) });
+        const result = await agent.call(action, params, {
+          timeoutMs: opts.timeoutMs ?? 15_000,
+          ...(opts.tabId === undefined ? {} : { tabId: opts.tabId }),
+        });
         report.answered++;
         if (result.status === 'error') {
           const code = result.error_info?.error_code ?? 'UNKNOWN';
@@ -240,7 +284,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     const tabOf = new Map<AgentClient, number>();
     for (const a of workers) {
       const r = await call(a, 'open_tab', { url: appUrl });
-      if (r.kind === 'answered' && r.result.status === 'success') tabOf.set(a, (r.result.outcome_details?.result as { tab_id: number }).tab_id);
+      if (r.kind === 'answered' && r.result.status === 'success')
+        tabOf.set(a, (r.result.outcome_details?.result as { tab_id: number }).tab_id);
     }
 
     // Reconnect timing: extension_status connected=true at an agent, from the moment of the wake.
@@ -253,11 +298,18 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       wakeAt = null;
       wakeKind = null;
     });
-    const extensionBack = () => waitFor(async () => (await bridge.status().catch(() => ({ extension: { connected: false } }))).extension.connected, 45_000, 'the extension to come back');
+    const extensionBack = () =>
+      waitFor(
+        async () => (await bridge.status().catch(() => ({ extension: { connected: false } }))).extension.connected,
+        45_000,
+        'the extension to come back',
+      );
 
     const pageFor = async (url: string): Promise<Page | undefined> => (await browser.pages()).find((p) => p.url() === url);
     const stopWorker = async () => {
-      const target = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().endsWith('/background.js'), { timeout: 10_000 });
+      const target = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().endsWith('/background.js'), {
+        timeout: 10_000,
+      });
       const w = await target.worker();
       await w?.close();
     };
@@ -271,7 +323,16 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       await p.close().catch(() => undefined);
     };
 
-    const faults = ['worker_idle', 'bridge_kill', 'wait_for_navigated', 'worker_mid_action', 'fight_back', 'bridge_restart', 'wait_for_tab_closed', 'wait_for_timeout'] as const;
+    const faults = [
+      'worker_idle',
+      'bridge_kill',
+      'wait_for_navigated',
+      'worker_mid_action',
+      'fight_back',
+      'bridge_restart',
+      'wait_for_tab_closed',
+      'wait_for_timeout',
+    ] as const;
     let faultIndex = 0;
     let fightIndex = 0;
     let stopping = false;
@@ -279,7 +340,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     let done = 0;
 
     const runFault = async (kind: (typeof faults)[number]) => {
-      if ((kind === 'bridge_restart' || kind === 'bridge_kill') && done > o.actions * o.restartPhase) return; // memory phase: one bridge process
+      // The memory phase runs on one bridge process.
+      if ((kind === 'bridge_restart' || kind === 'bridge_kill') && done > o.actions * o.restartPhase) return;
       report.faults[kind] = (report.faults[kind] ?? 0) + 1;
       log(`fault ${kind} at ${done} agent actions`);
       switch (kind) {
@@ -299,7 +361,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
           await sleep(100);
           await wakeWorker();
           const out = await pending;
-          if (out.kind === 'answered' && out.result.status === 'success') falseSuccess('wait_for succeeded although the worker stopped and the text never appeared');
+          if (out.kind === 'answered' && out.result.status === 'success')
+            falseSuccess('wait_for succeeded although the worker stopped and the text never appeared');
           await call(probe, 'close_tab', {}, { tabId: tab });
           return;
         }
@@ -309,13 +372,19 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
           const r = await call(probe, 'open_tab', { url: waitUrl });
           const tab = r.kind === 'answered' ? (r.result.outcome_details?.result as { tab_id?: number } | undefined)?.tab_id : undefined;
           if (tab === undefined) return;
-          const pending = call(probe, 'wait_for', { text: 'never there', timeout_ms: kind === 'wait_for_timeout' ? 500 : 6000 }, { tabId: tab });
+          const pending = call(
+            probe,
+            'wait_for',
+            { text: 'never there', timeout_ms: kind === 'wait_for_timeout' ? 500 : 6000 },
+            { tabId: tab },
+          );
           await sleep(400);
           const page = await pageFor(waitUrl);
           if (kind === 'wait_for_navigated') await page?.evaluate((u) => void (location.href = u), elsewhere).catch(() => undefined);
           if (kind === 'wait_for_tab_closed') await page?.close().catch(() => undefined);
           const out = await pending;
-          if (out.kind === 'answered' && out.result.status === 'success') falseSuccess(`wait_for reported success for a condition never met (${kind}): ${out.result.outcome_details?.message ?? ''}`);
+          if (out.kind === 'answered' && out.result.status === 'success')
+            falseSuccess(`wait_for reported success for a condition never met (${kind}): ${out.result.outcome_details?.message ?? ''}`);
           if (kind !== 'wait_for_tab_closed') await call(probe, 'close_tab', {}, { tabId: tab });
           return;
         }
@@ -351,8 +420,11 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
         ['wait_for', { text: 'never there', timeout_ms: 800 }],
       ] as const) {
         const out = await call(probe, action as ActionName, params as never, { tabId: tab, timeoutMs: 20_000 });
-        seen.push(`${action}: ${out.kind === 'lost' ? 'LOST' : out.result.status === 'success' ? 'success' : out.result.error_info?.error_code}`);
-        if (action === 'wait_for' && out.kind === 'answered' && out.result.status === 'success') falseSuccess(`wait_for success on ${name}`);
+        seen.push(
+          `${action}: ${out.kind === 'lost' ? 'LOST' : out.result.status === 'success' ? 'success' : out.result.error_info?.error_code}`,
+        );
+        if (action === 'wait_for' && out.kind === 'answered' && out.result.status === 'success')
+          falseSuccess(`wait_for success on ${name}`);
       }
       report.fightBack[name] = seen.join(', ');
       await call(probe, 'close_tab', {}, { tabId: tab });
@@ -388,8 +460,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
             const filled = await call(a, 'fill', { selector: '#name', value }, withTab(tabId));
             if (filled.kind === 'answered' && filled.result.status === 'success') {
               const read = await call(a, 'get', { selector: '#name', what: 'value' }, withTab(tabId));
-              const got = read.kind === 'answered' && read.result.status === 'success' ? (read.result.outcome_details?.result as { value?: unknown }).value : undefined;
-              if (read.kind === 'answered' && read.result.status === 'success' && got !== value) falseSuccess(`fill "${value}" succeeded but the field reads ${JSON.stringify(got)}`);
+              const got =
+                read.kind === 'answered' && read.result.status === 'success'
+                  ? (read.result.outcome_details?.result as { value?: unknown }).value
+                  : undefined;
+              if (read.kind === 'answered' && read.result.status === 'success' && got !== value)
+                falseSuccess(`fill "${value}" succeeded but the field reads ${JSON.stringify(got)}`);
             }
             break;
           }
@@ -403,7 +479,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
             await call(a, 'extract_content', { max_chars: 2000 }, withTab(tabId));
             break;
           case 6:
-            await call(a, 'scroll', { direction: "down" }, withTab(tabId));
+            await call(a, 'scroll', { direction: 'down' }, withTab(tabId));
             break;
         }
       }
@@ -417,7 +493,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   } finally {
     report.crashes = bridge.crashes;
     report.durationMs = Date.now() - started;
-    report.load = os.loadavg().map((x) => x.toFixed(2)).join(', ');
+    report.load = os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(', ');
     await Promise.all(agents.map((a) => a.close().catch(() => undefined)));
     await launched?.close().catch(() => undefined);
     await bridge.stop().catch(() => undefined);
@@ -482,7 +561,16 @@ async function fuzz(port: number, secrets: Secrets, o: SoakOptions, report: Soak
         }
       });
       ws.once('close', () => resolve(false));
-      ws.send(JSON.stringify({ type: 'hello', role, protocol_version: PROTOCOL_VERSION, client: { name: 'fuzz', version: '0' }, capabilities: [], client_nonce: cn }));
+      ws.send(
+        JSON.stringify({
+          type: 'hello',
+          role,
+          protocol_version: PROTOCOL_VERSION,
+          client: { name: 'fuzz', version: '0' },
+          capabilities: [],
+          client_nonce: cn,
+        }),
+      );
     });
   const open = (p: string, headers: Record<string, string> = {}) =>
     new Promise<WebSocket | null>((resolve) => {
@@ -512,7 +600,8 @@ async function fuzz(port: number, secrets: Secrets, o: SoakOptions, report: Soak
       ws.on('message', (d) => {
         try {
           const m = JSON.parse(d.toString()) as { type?: string; error_info?: { error_code?: string } };
-          if (typeof m.type !== 'string' || (m.type === 'error' && typeof m.error_info?.error_code !== 'string')) report.fuzz.untypedReplies++;
+          if (typeof m.type !== 'string' || (m.type === 'error' && typeof m.error_info?.error_code !== 'string'))
+            report.fuzz.untypedReplies++;
         } catch {
           report.fuzz.untypedReplies++;
         }
@@ -537,7 +626,12 @@ async function fuzz(port: number, secrets: Secrets, o: SoakOptions, report: Soak
         (async () => {
           report.fuzz.handshakes++;
           const forged = rnd(2) === 0;
-          const ws = await open('/extension', forged ? { Origin: ['http://evil.example', 'null', 'chrome-extension://abcdefghijklmnopabcdefghijklmnop'][rnd(3)] as string } : { Origin: origin });
+          const ws = await open(
+            '/extension',
+            forged
+              ? { Origin: ['http://evil.example', 'null', 'chrome-extension://abcdefghijklmnopabcdefghijklmnop'][rnd(3)] as string }
+              : { Origin: origin },
+          );
           if (!ws) return;
           if (await handshake(ws, 'extension', 'wrong')) report.fuzz.handshakeAccepted++;
           ws.terminate();
@@ -580,15 +674,27 @@ export function renderReport(r: SoakReport): string {
     `| lost results | ${r.lost} | 0 |`,
     `| false successes | ${r.falseSuccess} | 0 |`,
     `| bridge crashes | ${r.crashes} | 0 |`,
-    `| worker restart -> extension back (p50 / p95, n=${r.reconnectMs.worker.length}) | ${p(r.reconnectMs.worker, 50)} / ${p(r.reconnectMs.worker, 95)} | p95 <= 2000 ms |`,
-    `| bridge restart -> extension back (p50 / p95, n=${r.reconnectMs.bridge.length}) | ${p(r.reconnectMs.bridge, 50)} / ${p(r.reconnectMs.bridge, 95)} | |`,
-    `| bridge RSS after warm-up, last bridge process (first -> peak) | ${base ?? 'n/a'} -> ${peak ?? 'n/a'} MB (${growth ?? 'n/a'} %) | within 10 % |`,
-    `| bridge RSS range after warm-up, last bridge process (min - max) | ${warm.length ? Math.min(...warm.map((m) => m.rssMb)) : 'n/a'} - ${peak ?? 'n/a'} MB | |`,
+    `| worker restart -> extension back (p50 / p95, n=${r.reconnectMs.worker.length}) | ` +
+      `${p(r.reconnectMs.worker, 50)} / ${p(r.reconnectMs.worker, 95)} | p95 <= 2000 ms |`,
+    `| bridge restart -> extension back (p50 / p95, n=${r.reconnectMs.bridge.length}) | ` +
+      `${p(r.reconnectMs.bridge, 50)} / ${p(r.reconnectMs.bridge, 95)} | |`,
+    `| bridge RSS after warm-up, last bridge process (first -> peak) | ${base ?? 'n/a'} -> ${peak ?? 'n/a'} MB ` +
+      `(${growth ?? 'n/a'} %) | within 10 % |`,
+    `| bridge RSS range after warm-up, last bridge process (min - max) | ` +
+      `${warm.length ? Math.min(...warm.map((m) => m.rssMb)) : 'n/a'} - ${peak ?? 'n/a'} MB | |`,
     `| fuzzed /agent frames (untyped replies) | ${r.fuzz.agentFrames} (${r.fuzz.untypedReplies}) | 0 untyped |`,
     `| fuzzed /extension handshakes (accepted) | ${r.fuzz.handshakes} (${r.fuzz.handshakeAccepted}) | 0 accepted |`,
     '',
-    `Faults injected: ${Object.entries(r.faults).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}.`,
-    `Typed errors seen (expected under faults): ${Object.entries(r.errorsByCode).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}.`,
+    `Faults injected: ${
+      Object.entries(r.faults)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ') || 'none'
+    }.`,
+    `Typed errors seen (expected under faults): ${
+      Object.entries(r.errorsByCode)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ') || 'none'
+    }.`,
     '',
     'Pages that fight back (each action answered, or LOST):',
     '',
@@ -601,7 +707,18 @@ export function renderReport(r: SoakReport): string {
   ];
   if (r.lostDetails.length) lines.push('Lost:', '', ...r.lostDetails.map((d) => `- ${d}`), '');
   if (r.falseSuccessDetails.length) lines.push('False successes:', '', ...r.falseSuccessDetails.map((d) => `- ${d}`), '');
-  lines.push('RSS includes heap V8 has not returned to the system yet, so it swings with garbage collection; the', 'growth row compares the first sample after warm-up (20 % of the last process\'s samples) with the peak. The', 'unit-level check (bench-free, test/unit/bridge-units.spec.ts "keeps the page state of only the newest', 'recorded results") bounds what a session retains.', '');
-  lines.push('Worker reconnects are measured from the browser event that wakes the stopped worker (a page load) to', '`extension_status` connected at an agent; bridge reconnects from the new bridge answering /healthz to the', 'same message. The reconnect of the worker while no browser event comes is the 30 s alarm (not measured here).', '');
+  lines.push(
+    'RSS includes heap V8 has not returned to the system yet, so it swings with garbage collection; the',
+    "growth row compares the first sample after warm-up (20 % of the last process's samples) with the peak. The",
+    'unit-level check (bench-free, test/unit/bridge-units.spec.ts "keeps the page state of only the newest',
+    'recorded results") bounds what a session retains.',
+    '',
+  );
+  lines.push(
+    'Worker reconnects are measured from the browser event that wakes the stopped worker (a page load) to',
+    '`extension_status` connected at an agent; bridge reconnects from the new bridge answering /healthz to the',
+    'same message. The reconnect of the worker while no browser event comes is the 30 s alarm (not measured here).',
+    '',
+  );
   return lines.join('\n');
 }
