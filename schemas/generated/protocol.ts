@@ -40,7 +40,7 @@ export type ActionMessage = {
    */
   action_id: string;
   /**
-   * Chrome tab to act on; it must not be leased by another agent session (else TAB_NOT_LEASED). Omitted: the session's current tab (the tab it last acted on, opened or switched to); a session without one is handed the browser's active tab when no other session holds it (contract I). Between bridge and extension it is always set except for that first hand-over.
+   * Chrome tab to act on; it must not be leased by another agent session (else TAB_NOT_LEASED). Omitted: the session's current tab (the tab it last acted on, opened or switched to); a session without one is handed the browser's active tab when no other session holds it. Between bridge and extension it is always set except for that first hand-over.
    */
   tab_id?: number;
   action: ActionName;
@@ -350,11 +350,11 @@ export type Operation =
   | 'scroll_into_view'
   | 'press_key';
 /**
- * Only with get_state include_dom_tree=true: the pruned DOM tree rooted at the top document's <body> (contract F), for rebuilding browser_use's element tree.
+ * Only with get_state include_dom_tree=true: the pruned DOM tree rooted at the top document's <body>, for rebuilding browser_use's element tree.
  */
 export type DomNode = DomElementNode | DomTextNode;
 /**
- * browser_use's element tree for the Python shim (contract F), built by the rules of its buildDomTree.js (0.1.48 or 0.1.40, get_state dom_tree_flavor), so that the real DOMElementNode.clickable_elements_to_string prints the same lines and the element hashes (branch_path_hash, attributes_hash, xpath_hash) come out as under Playwright. Pruning rule: a node is kept only if it has a highlight_index, is a text node that clickable_elements_to_string can print or collect into an indexed element's text, is an iframe, or is an ancestor of a kept node. Iframe documents (same- and cross-origin) are the children of their iframe element, starting at their <html> element (xpath "html"). Shadow-root children come before light-DOM children, as in buildDomTree.js.
+ * browser_use's element tree for the Python shim, built by the rules of its buildDomTree.js (0.1.48 or 0.1.40, get_state dom_tree_flavor), so that the real DOMElementNode.clickable_elements_to_string prints the same lines and the element hashes (branch_path_hash, attributes_hash, xpath_hash) come out as under Playwright. Pruning rule: a node is kept only if it has a highlight_index, is a text node that clickable_elements_to_string can print or collect into an indexed element's text, is an iframe, or is an ancestor of a kept node. Iframe documents (same- and cross-origin) are the children of their iframe element, starting at their <html> element (xpath "html"). Shadow-root children come before light-DOM children, as in buildDomTree.js.
  */
 export type DomNode1 = DomElementNode | DomTextNode;
 /**
@@ -497,7 +497,7 @@ export type ContextElement = {
   frame_id?: number;
 } | null;
 /**
- * A person's command for a running task (contract H, seed 002 SEND COMMAND): the extension sends it to the bridge, which relays it to the agent holding the task. An unknown task id is answered with error TASK_NOT_FOUND.
+ * A person's command for a running task (seed 002 SEND COMMAND): the extension sends it to the bridge, which relays it to the agent holding the task. An unknown task id is answered with error TASK_NOT_FOUND.
  */
 export type TaskControlMessage = {
   /**
@@ -573,7 +573,7 @@ export type ConnectorControlMessage = {
 };
 
 /**
- * First message on every connection. Declares the peer's role and protocol version and starts the challenge-response handshake (contract G): the bridge answers with auth_challenge, the peer proves it holds its role's secret with auth_response, then the bridge sends hello_ack. Nothing else is accepted before hello_ack.
+ * First message on every connection. Declares the peer's role and protocol version and starts the challenge-response handshake: the bridge answers with auth_challenge, the peer proves it holds its role's secret with auth_response, then the bridge sends hello_ack. Nothing else is accepted before hello_ack.
  */
 export interface HelloMessage {
   /**
@@ -3754,7 +3754,7 @@ export interface ErrorInfo1 {
   component_origin: ComponentOrigin;
 }
 /**
- * Step 2 of the handshake (contract G): the bridge's answer to hello. The peer checks bridge_proof (it talks to the real bridge, which knows the secret) and answers with auth_response. Secrets never cross the wire; the HMAC key is the secret string's UTF-8 bytes.
+ * Step 2 of the handshake: the bridge's answer to hello. The peer checks bridge_proof (it talks to the real bridge, which knows the secret) and answers with auth_response. Secrets never cross the wire; the HMAC key is the secret string's UTF-8 bytes.
  */
 export interface AuthChallengeMessage {
   /**
@@ -3771,7 +3771,7 @@ export interface AuthChallengeMessage {
   bridge_proof: string;
 }
 /**
- * Step 3 of the handshake (contract G): the peer proves it holds its role's secret (extension_secret for the extension, agent_secret for agents). A wrong proof is answered with error UNAUTHORIZED and close 1008; repeated failures from one address get RATE_LIMITED.
+ * Step 3 of the handshake: the peer proves it holds its role's secret (extension_secret for the extension, agent_secret for agents). A wrong proof is answered with error UNAUTHORIZED and close 1008; repeated failures from one address get RATE_LIMITED.
  */
 export interface AuthResponseMessage {
   /**
@@ -3784,7 +3784,7 @@ export interface AuthResponseMessage {
   proof: string;
 }
 /**
- * Progress of a task a person submitted (contract H): the agent that took the user_task_submission sends it to the bridge, which relays it to the extension. Only the agent session holding the task may report on it.
+ * Progress of a task a person submitted: the agent that took the user_task_submission sends it to the bridge, which relays it to the extension. Only the agent session holding the task may report on it.
  */
 export interface TaskProgressMessage {
   /**
@@ -3864,7 +3864,7 @@ export interface TaskStepDetails {
   }[];
 }
 /**
- * The bridge tells an agent that its session no longer holds a tab (contract I). With reason tab_limit it is sent before the action_result of the action that opened one tab too many (seed 002: "Tab limit (3) reached. Released tab: <url>"); the released tab stays open in the browser for the person.
+ * The bridge tells an agent that its session no longer holds a tab. With reason tab_limit it is sent before the action_result of the action that opened one tab too many (seed 002: "Tab limit (3) reached. Released tab: <url>"); the released tab stays open in the browser for the person.
  */
 export interface TabReleasedMessage {
   /**
