@@ -18,6 +18,7 @@ import { STORAGE_KEYS } from './config';
 import { sendToContent } from './content-channel';
 import { ANSWER_REQUIRED, EXPECTS_CHANGE, lostAnswer, noChangeNotice, resolveSettle, SETTLE_OPTIONS_KEY, settleSend, takeDeferred, waitParams, watchInBackground, type ResolvedSettle } from './settle-rule';
 import { collectState, elementIdForIndex, frameOffset } from './state';
+import { stateExtras } from './state-extras';
 import { answerState, rememberState, withStateDelta } from './state-cache';
 import { TabWatch } from './tab-watch';
 import { isRestrictedUrl, resolveTab } from './tabs';
@@ -96,10 +97,11 @@ async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage
     if (denied) return fail(denied, null, tab.id);
     if (isRestrictedUrl(tab.url) && !TAB_LEVEL.has(action.action)) return fail(restricted(tab), null, tab.id);
     if (action.action === 'get_state') {
-      const { since, ...stateParams } = action.params as GetStateParams;
+      const { since, include_tabs, include_screenshot, ...stateParams } = action.params as GetStateParams;
       const [s, drained] = await Promise.all([collectState(tab.id, await withPersonDefaults(stateParams)), settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500)]);
       if (!s.ok) return fail(s.error, null, tab.id);
-      const details: OutcomeDetails = { message: 'State taken.', navigation_occurred: false, result: {} };
+      const result = await stateExtras({ tab, budget, settle }, { ...stateParams, include_tabs, include_screenshot });
+      const details: OutcomeDetails = { message: 'State taken.', navigation_occurred: false, result };
       const left = takeDeferred(tab.id);
       const all = left ? mergeDrained(left.drained, drained?.drained ?? { api_activity: [], dialogs: [], dialog_count: 0, pending: [] }) : drained?.drained;
       if (all) Object.assign(details, activityFields(all));
