@@ -32,7 +32,9 @@ BrowserError = _pick('browser_use.browser.views', 'BrowserError', _fb.BrowserErr
 URLNotAllowedError = _pick('browser_use.browser.views', 'URLNotAllowedError', _fb.URLNotAllowedError)
 ActionResult = _pick('browser_use.agent.views', 'ActionResult', _fb.ActionResult)
 HistoryTreeProcessor = _pick('browser_use.dom.history_tree_processor.service', 'HistoryTreeProcessor', _fb.HistoryTreeProcessor)
-ClickableElementProcessor = _pick('browser_use.dom.clickable_element_processor.service', 'ClickableElementProcessor', _fb.ClickableElementProcessor)
+ClickableElementProcessor = _pick(
+    'browser_use.dom.clickable_element_processor.service', 'ClickableElementProcessor', _fb.ClickableElementProcessor
+)
 
 
 def browser_use_available() -> bool:

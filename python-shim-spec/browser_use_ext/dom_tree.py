@@ -15,6 +15,7 @@ from typing import Any, Optional
 
 from .compat import DOMElementNode, DOMTextNode
 
+
 def _flavor() -> str:
     """Which buildDomTree.js rules the installed browser_use uses: read from its own file (0.1.48's
     has isElementDistinctInteraction and the cursor rule; 0.1.40's has neither). Without browser_use:
@@ -66,7 +67,7 @@ def _element(raw: dict, parent: Any, tab_id: Optional[int], selector_map: dict) 
     return node
 
 
-def _empty_body() -> Any:
+def empty_body() -> Any:
     # What DomService returns for about:blank (reference section 1.6).
     return DOMElementNode(tag_name='body', xpath='', attributes={}, children=[], is_visible=False, parent=None)
 

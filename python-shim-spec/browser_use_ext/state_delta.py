@@ -35,7 +35,8 @@ def apply_state_delta(prev: State, delta: State) -> State:
     """The state ``delta`` describes, built from ``prev`` (which must be the state named ``delta['base_state_id']``)."""
     base_id = delta.get('base_state_id')
     if prev.get('state_id') is not None and prev.get('state_id') != base_id:
-        raise StateDeltaError(f"The delta applies to state {base_id}, not to {prev.get('state_id')}: take a full state (get_state without since).")
+        raise StateDeltaError(f"The delta applies to state {base_id}, not to {prev.get('state_id')}: take a full state (get_state "
+                              "without since).")
     out: State = {k: v for k, v in prev.items() if k not in ('state_id', 'delta_unavailable')}
     out['state_id'] = delta['state_id']
     for f in delta.get('facts_removed') or []:
