@@ -1,5 +1,5 @@
 """ExtensionBrowser: drop-in for browser_use's ``Browser``; each context is one bridge connection
-(one bridge session, with its own leased tabs: contract I)."""
+(one bridge session, with its own leased tabs)."""
 from __future__ import annotations
 
 import functools

@@ -14,7 +14,7 @@ class NotPermittedError(BrowserError):
 #: frame" both when no option had the text and when Playwright could not select it (disabled).
 OPTION_UNSELECTABLE_CODES = frozenset({ErrorCode.OPTION_NOT_FOUND, ErrorCode.OPTION_DISABLED})
 
-#: Typed action failures (issue 12) whose message already says what to do; they reach browser_use
+#: Typed action failures (the page says exactly why the action cannot work) whose message already says what to do; they reach browser_use
 #: as BrowserError / ActionResult(error=...) with ``error_code`` set, like Playwright's errors did:
 #:   NOT_FILLABLE    input_text on a checkbox/radio/button/select ("Input of type ... cannot be filled")
 #:   NOT_CHECKABLE   check on something that is not a checkbox ("Not a checkbox or radio button")

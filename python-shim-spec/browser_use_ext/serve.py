@@ -1,5 +1,5 @@
 """``python -m browser_use_ext serve``: runs tasks a person types in the extension's side panel with
-the real browser_use Agent (contract H, issue 10).
+the real browser_use Agent (the bridge relays the person's tasks to agents that accept them).
 
 Connects to the bridge with capability ``accepts_tasks``; for each ``user_task_submission`` it runs an
 Agent (browser_use's own, with an LLM chosen by flags or environment: llm.py) on an

@@ -1,4 +1,4 @@
-"""State deltas (issue 13 item 3): turn a ``state_delta`` (get_state ``since``) back into the whole state.
+"""State deltas (README "Deltas"): turn a ``state_delta`` (get_state ``since``) back into the whole state.
 
 The Python twin of ``applyStateDelta`` in ``schemas/lib/state-delta.ts``; schemas/v1/defs/state_delta.json
 defines the format. The rules, in short: elements are keyed by their ref ``id``; removed ones go,

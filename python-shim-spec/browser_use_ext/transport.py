@@ -1,10 +1,10 @@
-"""The wire client: one WebSocket to the bridge's /agent endpoint (schemas/v1, contracts G and H).
+"""The wire client: one WebSocket to the bridge's /agent endpoint (schemas/v1: the authenticated handshake, then actions).
 
 hello (+ client_nonce) -> [auth_challenge -> auth_response] -> hello_ack, then
 action -> exactly one action_result (matched by action_id), application-level ping/pong, and
 pushed messages (state_update, user_task_submission, task_control, error) to callbacks.
 
-Outages (issue 11 item 5): after the first successful open() the connection is kept up for good.
+Outages (bridge restarts, network blips): after the first successful open() the connection is kept up for good.
 When the socket drops (bridge restart, network blip) it reconnects with capped backoff (0.1 s
 doubling to 2 s) and presents the same session_token, so the bridge resumes the session and its
 leased tabs. A call made during the outage waits for the reconnect, bounded by its own timeout; a
@@ -267,7 +267,7 @@ class BridgeConnection:
                 info = m.get('error_info') or {}
                 path = str((info.get('details') or {}).get('instance_path', '')) + ' ' + info.get('message', '')
                 if with_nonce and info.get('error_code') == ErrorCode.INVALID_MESSAGE and 'client_nonce' in path:
-                    # A bridge from before the auth handshake (contract G): retry the plain hello.
+                    # A bridge from before the authenticated handshake rejects client_nonce: retry the plain hello.
                     await self._drop()
                     return await self._handshake(with_nonce=False)
                 await self._drop()
