@@ -1930,11 +1930,20 @@ export interface ClickResult {
   y: number;
 }
 /**
- * What get_state adds beyond new_simplified_state (or state_delta). tabs (with include_tabs): the open tabs in tab-strip order, as list_tabs returns them. screenshot (with include_screenshot): the viewport's picture, as screenshot returns it. screenshot_error (with include_screenshot, when no picture could be taken): why.
+ * What get_state adds beyond new_simplified_state (or state_delta): the tab list and the screenshot when asked for.
  */
 export interface GetStateResult {
+  /**
+   * With include_tabs: the open tabs in tab-strip order, as list_tabs returns them.
+   */
   tabs?: Tabs;
+  /**
+   * With include_screenshot: the viewport's picture, as screenshot returns it.
+   */
   screenshot?: ScreenshotResult;
+  /**
+   * With include_screenshot, when no picture could be taken: why (what screenshot would have answered).
+   */
   screenshot_error?: ErrorInfo;
 }
 /**
