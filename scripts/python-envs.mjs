@@ -46,10 +46,10 @@ export const PY_ENVS = [
   },
   {
     name: 'nobu',
-    what: 'no browser_use (the fallback classes), websockets 10.4',
+    what: 'no browser_use (the fallback classes), websockets 10.4; ruff (npm test runs .venvs/nobu/bin/ruff check python-shim-spec)',
     constraints: 'python-shim-spec/constraints/fallback.txt',
-    requirements: ['websockets==10.4'],
-    modules: ['test_fallback.py', 'test_transport.py', 'test_serve_bridge.py', 'test_bridge_restart.py', 'test_install.py'],
+    requirements: ['websockets==10.4', 'ruff'],
+    modules: ['test_fallback.py', 'test_transport.py', 'test_serve_bridge.py', 'test_bridge_restart.py', 'test_install.py', 'test_protocol_codes.py'],
     exclude: [],
   },
 ];

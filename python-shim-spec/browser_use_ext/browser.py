@@ -1,5 +1,5 @@
 """ExtensionBrowser: drop-in for browser_use's ``Browser``; each context is one bridge connection
-(one bridge session, with its own leased tabs: contract I)."""
+(one bridge session, with its own leased tabs)."""
 from __future__ import annotations
 
 import functools
@@ -8,7 +8,7 @@ import logging
 from typing import Any, Optional
 
 from . import credentials
-from .config import BrowserContextConfig, ExtensionBrowserConfig, context_config_from
+from .config import ExtensionBrowserConfig, context_config_from
 from .context import ExtensionBrowserContext
 from .transport import BridgeConnection
 
@@ -18,7 +18,9 @@ logger = logging.getLogger(__name__)
 class ExtensionBrowser:
     """``Agent(task, llm, browser=ExtensionBrowser(), controller=ExtensionController())``."""
 
-    def __init__(self, config: Optional[ExtensionBrowserConfig] = None, *, bridge_url: Optional[str] = None, agent_secret: Optional[str] = None) -> None:
+    def __init__(
+        self, config: Optional[ExtensionBrowserConfig] = None, *, bridge_url: Optional[str] = None, agent_secret: Optional[str] = None
+    ) -> None:
         self.config = config or ExtensionBrowserConfig()
         if bridge_url:
             self.config.bridge_url = bridge_url
@@ -47,14 +49,17 @@ class ExtensionBrowser:
 
     async def new_context(self, config: Any = None) -> ExtensionBrowserContext:
         """async, as in 0.1.48."""
-        return ExtensionBrowserContext(browser=self, config=context_config_from(config) if config is not None else self.config.new_context_config)
+        return ExtensionBrowserContext(
+            browser=self, config=context_config_from(config) if config is not None else self.config.new_context_config
+        )
 
     async def _init(self) -> None:
         """0.1.48 started Playwright here (Agent.resume schedules it); nothing to start."""
         return None
 
     async def get_playwright_browser(self) -> Any:
-        raise NotImplementedError('There is no Playwright browser behind browser-use-ext: the person\'s own Chrome is driven through the extension. Use new_context() and the ExtensionBrowserContext methods.')
+        raise NotImplementedError('There is no Playwright browser behind browser-use-ext: the person\'s own Chrome is driven through '
+                                  'the extension. Use new_context() and the ExtensionBrowserContext methods.')
 
     async def close(self) -> None:
         """Closes the bridge connections; the person's Chrome keeps running."""

@@ -1,8 +1,9 @@
 """Picks browser_use's own classes when browser_use is importable, else the package's fallbacks.
 
 The Agent, its MessageManager and HistoryTreeProcessor use isinstance checks and read fields of
-these objects, so when browser_use is installed the shim must hand out *its* classes (issue 6).
-Each name is resolved separately: a partial install (or the test stand-in) works too.
+these objects, so when browser_use is installed the shim must hand out *its* classes (an Agent
+rejects look-alikes). Each name is resolved separately: a partial install (or the test stand-in)
+works too, and browser_use 0.1.40, which has no ClickableElementProcessor, gets the fallback's.
 """
 from __future__ import annotations
 
@@ -32,7 +33,9 @@ BrowserError = _pick('browser_use.browser.views', 'BrowserError', _fb.BrowserErr
 URLNotAllowedError = _pick('browser_use.browser.views', 'URLNotAllowedError', _fb.URLNotAllowedError)
 ActionResult = _pick('browser_use.agent.views', 'ActionResult', _fb.ActionResult)
 HistoryTreeProcessor = _pick('browser_use.dom.history_tree_processor.service', 'HistoryTreeProcessor', _fb.HistoryTreeProcessor)
-ClickableElementProcessor = _pick('browser_use.dom.clickable_element_processor.service', 'ClickableElementProcessor', _fb.ClickableElementProcessor)
+ClickableElementProcessor = _pick(
+    'browser_use.dom.clickable_element_processor.service', 'ClickableElementProcessor', _fb.ClickableElementProcessor
+)
 
 
 def browser_use_available() -> bool:

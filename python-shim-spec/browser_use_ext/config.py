@@ -20,7 +20,7 @@ def _context_config_base() -> Any:
 
 def _installed_viewport_expansion() -> int:
     """The installed browser_use's default (0.1.48: 0, 0.1.40: 500), so the element list covers what
-    that version's agents saw without a config; 0 without browser_use (issue 9)."""
+    that version's agents saw without a config; 0 without browser_use (the prompt then matches browser_use 0.1.48's)."""
     real = _context_config_base()
     try:
         return int(real().viewport_expansion) if real is not None else 0

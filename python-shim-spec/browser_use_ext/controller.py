@@ -12,11 +12,11 @@ import functools
 import inspect
 import json
 import logging
-import re
 from typing import Any, Callable, Generic, Optional, TypeVar
 
+from ._protocol_codes import ErrorCode
 from .compat import ActionResult, URLNotAllowedError, browser_use_available
-from .errors import OPTION_UNSELECTABLE_CODES, NotPermittedError
+from .errors import OPTION_UNSELECTABLE_CODES
 from .fallback import controller_views as fv
 from .fallback.models import create_model as fb_create_model
 from .fallback.registry import ActionModel as FallbackActionModel
@@ -26,8 +26,10 @@ from .transport import ActionFailed, BridgeError
 logger = logging.getLogger(__name__)
 
 DESCRIPTIONS = {
-    'done': 'Complete task - with return text and if the task is finished (success=True) or not yet  completely finished (success=False), because last step is reached',
-    'search_google': 'Search the query in Google in the current tab, the query should be a search query like humans search in Google, concrete and not vague or super long. More the single most important items. ',
+    'done': 'Complete task - with return text and if the task is finished (success=True) or not yet  completely finished '
+            '(success=False), because last step is reached',
+    'search_google': 'Search the query in Google in the current tab, the query should be a search query like humans search in Google, '
+                     'concrete and not vague or super long. More the single most important items. ',
     'go_to_url': 'Navigate to URL in the current tab',
     'go_back': 'Go back',
     'wait': 'Wait for x seconds default 3',
@@ -37,14 +39,17 @@ DESCRIPTIONS = {
     'switch_tab': 'Switch tab',
     'open_tab': 'Open url in new tab',
     'close_tab': 'Close an existing tab',
-    'extract_content': 'Extract page content to retrieve specific information from the page, e.g. all company names, a specific description, all information about, links with companies in structured format or simply links',
+    'extract_content': 'Extract page content to retrieve specific information from the page, e.g. all company names, a specific '
+                       'description, all information about, links with companies in structured format or simply links',
     'scroll_down': 'Scroll down the page by pixel amount - if no amount is specified, scroll down one page',
     'scroll_up': 'Scroll up the page by pixel amount - if no amount is specified, scroll up one page',
-    'send_keys': 'Send strings of special keys like Escape,Backspace, Insert, PageDown, Delete, Enter, Shortcuts such as `Control+o`, `Control+Shift+T` are supported as well. This gets used in keyboard.press. ',
+    'send_keys': 'Send strings of special keys like Escape,Backspace, Insert, PageDown, Delete, Enter, Shortcuts such as `Control+o`, '
+                 '`Control+Shift+T` are supported as well. This gets used in keyboard.press. ',
     'scroll_to_text': 'If you dont find something which you want to interact with, scroll to it',
     'get_dropdown_options': 'Get all options from a native dropdown',
     'select_dropdown_option': 'Select dropdown option for interactive element index by the text of the option you want to select',
-    'drag_drop': 'Drag and drop elements or between coordinates on the page - useful for canvas drawing, sortable lists, sliders, file uploads, and UI rearrangement',
+    'drag_drop': 'Drag and drop elements or between coordinates on the page - useful for canvas drawing, sortable lists, sliders, file '
+                 'uploads, and UI rearrangement',
     'get_sheet_contents': 'Google Sheets: Get the contents of the entire sheet',
     'select_cell_or_range': 'Google Sheets: Select a specific cell or range of cells',
     'get_range_contents': 'Google Sheets: Get the contents of a specific cell or range of cells',
@@ -148,7 +153,10 @@ async def click_element_by_index(params, browser):
     element_node = await browser.get_dom_element_by_index(params.index)
     initial_pages = len(session.context.pages)
     if await browser.is_file_uploader(element_node):
-        msg = f'Index {params.index} - has an element which opens file upload dialog. To upload files please use a specific function to upload files '
+        msg = (
+            f'Index {params.index} - has an element which opens file upload dialog. '
+            'To upload files please use a specific function to upload files '
+        )
         return _remembered(msg)
     msg = None
     try:
@@ -214,7 +222,11 @@ async def close_tab(params, browser):
     return _remembered(msg)
 
 
-EXTRACT_PROMPT = 'Your task is to extract the content of the page. You will be given a page and a goal and you should extract all relevant information around this goal from the page. If the goal is vague, summarize the page. Respond in json format. Extraction goal: {goal}, Page: {page}'
+EXTRACT_PROMPT = (
+    'Your task is to extract the content of the page. You will be given a page and a goal and you should extract all relevant '
+    'information around this goal from the page. If the goal is vague, summarize the page. Respond in json format. '
+    'Extraction goal: {goal}, Page: {page}'
+)
 
 
 async def extract_content(params, browser, page_extraction_llm):
@@ -286,7 +298,7 @@ async def scroll_to_text(params, browser):
             msg = f"Text '{text}' not found or not visible on page"
         return _remembered(msg)
     except ActionFailed as e:
-        if e.code in ('TARGET_ELEMENT_NOT_FOUND', 'OPERATION_FAILED_IN_TARGET'):
+        if e.code in (ErrorCode.TARGET_ELEMENT_NOT_FOUND, ErrorCode.OPERATION_FAILED_IN_TARGET):
             msg = f"Text '{text}' not found or not visible on page"
             return ActionResult(extracted_content=msg, include_in_memory=True)
         msg = f"Failed to scroll to text '{text}': {str(e)}"
@@ -377,7 +389,10 @@ async def drag_drop(params, browser):
             else:
                 p['to'] = {'selector': target}
         elif all(v is not None for v in (params.coord_source_x, params.coord_source_y, params.coord_target_x, params.coord_target_y)):
-            p = {'from_point': {'x': params.coord_source_x, 'y': params.coord_source_y}, 'to_point': {'x': params.coord_target_x, 'y': params.coord_target_y}}
+            p = {
+                'from_point': {'x': params.coord_source_x, 'y': params.coord_source_y},
+                'to_point': {'x': params.coord_target_x, 'y': params.coord_target_y},
+            }
         else:
             return ActionResult(error='Must provide either source/target selectors or source/target coordinates', include_in_memory=True)
         p['steps'] = min(50, steps)  # the protocol's limit; 0.1.48 moves `steps` times too
@@ -534,7 +549,9 @@ def _fallback_param_models(output_model: Optional[type]) -> dict[str, type]:
 class ExtensionController(_BaseController):  # type: ignore[misc, valid-type]
     """``Controller`` for the extension: ``ExtensionController(exclude_actions=[], output_model=None)``."""
 
-    def __init__(self, exclude_actions: Optional[list] = None, output_model: Optional[type] = None, *, actions_version: str = '0.1.48') -> None:
+    def __init__(
+        self, exclude_actions: Optional[list] = None, output_model: Optional[type] = None, *, actions_version: str = '0.1.48'
+    ) -> None:
         """actions_version='0.1.40' registers the 0.1.40 default set instead: ``click_element`` (the
         0.1.41 rename's old name), ``extract_content(goal)`` without should_strip_link_urls, and no
         save_pdf / close_tab / drag_drop / Google Sheets actions."""
@@ -563,7 +580,14 @@ class ExtensionController(_BaseController):  # type: ignore[misc, valid-type]
             if actions_version == '0.1.40' and name == 'click_element_by_index':
                 self.registry.action(DESCRIPTIONS[name], **kwargs)(_bind('click_element', IMPLEMENTATIONS[name], models[name]))
                 continue
-            if name in ('get_sheet_contents', 'select_cell_or_range', 'get_range_contents', 'clear_selected_range', 'input_selected_cell_text', 'update_range_contents'):
+            if name in (
+                'get_sheet_contents',
+                'select_cell_or_range',
+                'get_range_contents',
+                'clear_selected_range',
+                'input_selected_cell_text',
+                'update_range_contents',
+            ):
                 kwargs['domains'] = list(SHEETS_DOMAINS)
             self.registry.action(DESCRIPTIONS[name], **kwargs)(_bind(name, IMPLEMENTATIONS[name], models[name]))
 
@@ -593,7 +617,15 @@ class ExtensionController(_BaseController):  # type: ignore[misc, valid-type]
         """Decorator for registering custom actions (``@controller.action('...')``)."""
         return self.registry.action(description, **kwargs)
 
-    async def act(self, action: Any, browser_context: Any, page_extraction_llm: Any = None, sensitive_data: Optional[dict] = None, available_file_paths: Optional[list] = None, context: Any = None) -> Any:
+    async def act(
+        self,
+        action: Any,
+        browser_context: Any,
+        page_extraction_llm: Any = None,
+        sensitive_data: Optional[dict] = None,
+        available_file_paths: Optional[list] = None,
+        context: Any = None,
+    ) -> Any:
         if _REAL:
             return await super().act(action, browser_context, page_extraction_llm, sensitive_data, available_file_paths, context)
         for action_name, params in action.model_dump(exclude_unset=True).items():

@@ -1,4 +1,4 @@
-"""Where the agent's bridge URL and secret come from (contract G).
+"""Where the agent's bridge URL and secret come from (the authenticated handshake needs both).
 
 Order: explicit argument, then the environment (BROWSER_USE_EXT_BRIDGE_URL,
 BROWSER_USE_EXT_AGENT_SECRET), then the bridge's per-install secrets.json in

@@ -1,12 +1,12 @@
 """Rebuilds browser_use's element tree (DOMElementNode/DOMTextNode) from a protocol state.
 
-Preferred source: ``state.dom_tree`` (contract F, get_state include_dom_tree=true). The extension
+Preferred source: ``state.dom_tree`` (browser_use's element tree, get_state include_dom_tree=true). The extension
 builds it by the rules of browser_use's own buildDomTree.js (the installed version's, get_state
 dom_tree_flavor), so the real ``clickable_elements_to_string`` prints the lines browser_use on
-Playwright prints, with the same 0-based ``highlight_index`` (issue 9; known differences in
+Playwright prints, with the same 0-based ``highlight_index`` (known differences in
 MIGRATION.md "Prompt parity with browser_use on Playwright"). When a bridge/extension does not send
 ``dom_tree``, a flat tree (body -> one node per actionable element) is built from
-``actionable_elements``: the protocol ``index`` is 1-based (contract B) and is shifted to browser_use's
+``actionable_elements``: the protocol ``index`` is 1-based (actionable_elements numbering) and is shifted to browser_use's
 0-based numbering; nesting and xpaths are approximations (documented in SPEC.md).
 """
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from .compat import DOMElementNode, DOMTextNode
+
 
 def _flavor() -> str:
     """Which buildDomTree.js rules the installed browser_use uses: read from its own file (0.1.48's
@@ -66,7 +67,7 @@ def _element(raw: dict, parent: Any, tab_id: Optional[int], selector_map: dict) 
     return node
 
 
-def _empty_body() -> Any:
+def empty_body() -> Any:
     # What DomService returns for about:blank (reference section 1.6).
     return DOMElementNode(tag_name='body', xpath='', attributes={}, children=[], is_visible=False, parent=None)
 

@@ -15,7 +15,12 @@ from typing import Any, Optional
 
 PROVIDERS = ('openai', 'anthropic', 'google', 'ollama')
 
-_PACKAGES = {'openai': 'langchain-openai', 'anthropic': 'langchain-anthropic', 'google': 'langchain-google-genai', 'ollama': 'langchain-ollama'}
+_PACKAGES = {
+    'openai': 'langchain-openai',
+    'anthropic': 'langchain-anthropic',
+    'google': 'langchain-google-genai',
+    'ollama': 'langchain-ollama',
+}
 _KEY_ENV = {'openai': 'OPENAI_API_KEY', 'anthropic': 'ANTHROPIC_API_KEY', 'google': 'GOOGLE_API_KEY'}
 _DEFAULT_MODEL = {'openai': 'gpt-4o', 'anthropic': 'claude-3-5-sonnet-latest', 'google': 'gemini-2.0-flash', 'ollama': 'qwen2.5:7b'}
 
@@ -35,7 +40,13 @@ class LLMChoice:
         return f'{self.provider} model {self.model}' + (f' at {self.base_url}' if self.base_url else '')
 
 
-def choose(provider: Optional[str] = None, model: Optional[str] = None, base_url: Optional[str] = None, api_key: Optional[str] = None, env: Optional[dict] = None) -> LLMChoice:
+def choose(
+    provider: Optional[str] = None,
+    model: Optional[str] = None,
+    base_url: Optional[str] = None,
+    api_key: Optional[str] = None,
+    env: Optional[dict] = None,
+) -> LLMChoice:
     env = dict(os.environ if env is None else env)
     provider = (provider or env.get('BROWSER_USE_EXT_LLM') or '').strip().lower()
     base_url = base_url or env.get('BROWSER_USE_EXT_LLM_BASE_URL') or None
@@ -51,7 +62,8 @@ def choose(provider: Optional[str] = None, model: Optional[str] = None, base_url
         else:
             raise LLMSetupError(
                 'No LLM configured. Pick one: --llm openai --model gpt-4o (with OPENAI_API_KEY), --llm anthropic (ANTHROPIC_API_KEY), '
-                '--llm google (GOOGLE_API_KEY), --llm ollama --model qwen2.5:7b (a local Ollama), or --llm openai --base-url http://host:port/v1 '
+                '--llm google (GOOGLE_API_KEY), --llm ollama --model qwen2.5:7b (a local Ollama), or --llm openai --base-url '
+                'http://host:port/v1 '
                 'for any OpenAI-compatible server.')
     if provider not in PROVIDERS:
         raise LLMSetupError(f'Unknown --llm {provider!r}: use one of {", ".join(PROVIDERS)}.')
@@ -86,7 +98,9 @@ def build(choice: LLMChoice) -> Any:
         from langchain_ollama import ChatOllama  # type: ignore
         return ChatOllama(model=choice.model, base_url=choice.base_url, num_ctx=32000)
     except ImportError as e:
-        raise LLMSetupError(f'The {choice.provider} LLM needs its LangChain package: pip install {_PACKAGES[choice.provider]} ({e}).') from e
+        raise LLMSetupError(
+            f'The {choice.provider} LLM needs its LangChain package: pip install {_PACKAGES[choice.provider]} ({e}).'
+        ) from e
 
 
 async def check(llm: Any, choice: LLMChoice, timeout_s: float = 30.0) -> None:
@@ -101,11 +115,17 @@ async def check(llm: Any, choice: LLMChoice, timeout_s: float = 30.0) -> None:
     try:
         response = await asyncio.wait_for(llm.ainvoke(from_lc or 'What is the capital of France? Respond with a single word.'), timeout_s)
     except asyncio.TimeoutError:
-        raise LLMSetupError(f'The {choice.describe()} did not answer within {timeout_s:.0f} s. Is the server up and the model loaded?') from None
+        raise LLMSetupError(
+            f'The {choice.describe()} did not answer within {timeout_s:.0f} s. Is the server up and the model loaded?'
+        ) from None
     except Exception as e:  # the client libraries raise their own types (auth, connection, not found)
-        raise LLMSetupError(f'The {choice.describe()} is not usable: {type(e).__name__}: {str(e)[:300]}. Check the key, --base-url and --model.') from e
+        raise LLMSetupError(
+            f'The {choice.describe()} is not usable: {type(e).__name__}: {str(e)[:300]}. Check the key, --base-url and --model.'
+        ) from e
     if 'paris' not in str(getattr(response, 'content', response)).lower():
-        raise LLMSetupError(f'The {choice.describe()} answered the start-up question wrongly ({str(getattr(response, "content", response))[:100]!r}); it is unlikely to drive a browser. Pick a stronger model.')
+        raise LLMSetupError(f'The {choice.describe()} answered the start-up question wrongly '
+                            f'({str(getattr(response, "content", response))[:100]!r}); it is unlikely to drive a browser. Pick a '
+                            'stronger model.')
     try:
         llm._verified_api_keys = True  # browser_use's Agent skips its own (blocking) check then
     except Exception:

@@ -10,6 +10,7 @@ import base64
 import json
 from typing import TYPE_CHECKING, Any, Optional
 
+from ._protocol_codes import ErrorCode
 from .errors import ENABLE_EVALUATE_HINT, BrowserError, NotPermittedError, browser_error_from
 from .transport import ActionFailed, BridgeError
 
@@ -22,7 +23,8 @@ _ALTERNATIVES = {
     'set_viewport_size': 'the person\'s window decides the viewport; resize the window instead.',
     'expose_function': 'pages cannot call back into Python through the extension; poll with get_state() instead.',
     'route': 'request interception is not available; use the state\'s api_activity to observe requests.',
-    'locator': 'use the element indices of get_state() (click_element_by_index, input_text) or ExtensionBrowserContext.call("click", {"selector": ...}).',
+    'locator': 'use the element indices of get_state() (click_element_by_index, input_text) or ExtensionBrowserContext.call("click", '
+               '{"selector": ...}).',
     'query_selector': 'use ExtensionBrowserContext.get_locate_element_by_css_selector(css).',
     'query_selector_all': 'use get_state() and its selector_map.',
     'get_by_text': 'use the scroll_to_text action or get_state().',
@@ -50,7 +52,9 @@ class Keyboard:
         try:
             await self._page._act('press', {'key': key})
         except BrowserError as e:
-            if getattr(e, 'error_code', None) == 'INVALID_MESSAGE' and ('Unknown key' in str(e) or 'Unknown modifier' in str(e) or 'empty part' in str(e)):
+            if getattr(e, 'error_code', None) == ErrorCode.INVALID_MESSAGE and (
+                'Unknown key' in str(e) or 'Unknown modifier' in str(e) or 'empty part' in str(e)
+            ):
                 if len(key) == 1:
                     # Playwright presses any single character (é, ü, emoji): typed through send_keys.
                     await self._page._act('send_keys', {'keys': key})
@@ -72,10 +76,12 @@ class Keyboard:
             await self._page._act('send_keys', {'keys': ch})
 
     async def down(self, key: str) -> None:
-        raise NotImplementedError('keyboard.down() is not available through the extension; use keyboard.press("Shift+A") style chords instead.')
+        raise NotImplementedError('keyboard.down() is not available through the extension; use keyboard.press("Shift+A") style chords '
+                                  'instead.')
 
     async def up(self, key: str) -> None:
-        raise NotImplementedError('keyboard.up() is not available through the extension; use keyboard.press("Shift+A") style chords instead.')
+        raise NotImplementedError('keyboard.up() is not available through the extension; use keyboard.press("Shift+A") style chords '
+                                  'instead.')
 
     async def insert_text(self, text: str) -> None:
         await self.type(text)
@@ -104,7 +110,8 @@ class Mouse:
         if start is None:
             return
         if start == self._pos:
-            raise NotImplementedError('A click at page coordinates is not available through the extension; use click_element_by_index with an index from get_state().')
+            raise NotImplementedError('A click at page coordinates is not available through the extension; use click_element_by_index '
+                                      'with an index from get_state().')
         await self._page._act('drag_and_drop', {
             'from_point': {'x': start[0], 'y': start[1]},
             'to_point': {'x': self._pos[0], 'y': self._pos[1]},
@@ -112,7 +119,8 @@ class Mouse:
         })
 
     async def click(self, x: float, y: float, **_: Any) -> None:
-        raise NotImplementedError('A click at page coordinates is not available through the extension; use click_element_by_index with an index from get_state().')
+        raise NotImplementedError('A click at page coordinates is not available through the extension; use click_element_by_index with '
+                                  'an index from get_state().')
 
     async def wheel(self, delta_x: float, delta_y: float) -> None:
         direction = 'down' if delta_y > 0 else 'up' if delta_y < 0 else 'right' if delta_x > 0 else 'left'
@@ -136,7 +144,8 @@ class Frame:
     async def evaluate(self, expression: str, arg: Any = None) -> Any:
         if self.frame_id == 0:
             return await self._page.evaluate(expression, arg)
-        raise NotImplementedError('evaluate in subframes is not available; use the protocol actions, which reach every frame by element id.')
+        raise NotImplementedError('evaluate in subframes is not available; use the protocol actions, which reach every frame by '
+                                  'element id.')
 
     def locator(self, selector: str) -> Any:
         raise NotImplementedError('Frame.locator: ' + _ALTERNATIVES['locator'])
@@ -186,7 +195,9 @@ class ExtensionPage:
             self._title = value
         return self._title
 
-    async def goto(self, url: str, timeout: Optional[float] = None, wait_until: Optional[str] = None, referer: Optional[str] = None) -> None:
+    async def goto(
+        self, url: str, timeout: Optional[float] = None, wait_until: Optional[str] = None, referer: Optional[str] = None
+    ) -> None:
         params: dict[str, Any] = {'url': url}
         if timeout:
             params['timeout_ms'] = int(timeout)
@@ -224,7 +235,7 @@ class ExtensionPage:
         try:
             r = await self._context._call('evaluate', {'expression': expr}, tab_id=self.tab_id)
         except ActionFailed as e:
-            if e.code == 'NOT_PERMITTED':
+            if e.code == ErrorCode.NOT_PERMITTED:
                 raise NotPermittedError(f'evaluate is not permitted: {e}. {ENABLE_EVALUATE_HINT}') from e
             raise browser_error_from(e, 'evaluate failed: ') from e
         result = (r.get('outcome_details') or {}).get('result') or {}
@@ -273,5 +284,6 @@ class ExtensionPage:
     def __getattr__(self, name: str) -> Any:
         if name.startswith('_'):
             raise AttributeError(name)
-        hint = _ALTERNATIVES.get(name, 'use the ExtensionController actions or ExtensionBrowserContext.call(<protocol action>, params) (schemas/v1/actions/).')
+        hint = _ALTERNATIVES.get(name, 'use the ExtensionController actions or ExtensionBrowserContext.call(<protocol action>, params) '
+                                       '(schemas/v1/actions/).')
         raise FeatureNotAvailable(f'Page.{name} is not available through the browser-use-ext extension: {hint}')

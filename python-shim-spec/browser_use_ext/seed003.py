@@ -18,28 +18,29 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
+from ._protocol_codes import ErrorCode
 from .transport import BridgeConnection, BridgeError
 
 TOOLS = ('navigate', 'click', 'type', 'search', 'scroll', 'press_key', 'wait')
 
 # Our error codes -> seed 003 error_type; codes not listed are 'unknown' (the fallback layer decides).
 ERROR_TYPE_BY_CODE: dict[str, str] = {
-    'TARGET_ELEMENT_NOT_FOUND': 'element_not_found',
-    'TARGET_ELEMENT_NOT_INTERACTABLE': 'element_not_found',
-    'OPTION_NOT_FOUND': 'element_not_found',
-    'AMBIGUOUS_TARGET': 'ambiguous_step',
-    'INVALID_MESSAGE': 'ambiguous_step',
-    'UNSUPPORTED_ACTION': 'tool_limit',
-    'NOT_PERMITTED': 'tool_limit',
-    'NAVIGATION_FAILED': 'navigation_blocked',
-    'RESTRICTED_PAGE': 'navigation_blocked',
+    ErrorCode.TARGET_ELEMENT_NOT_FOUND: 'element_not_found',
+    ErrorCode.TARGET_ELEMENT_NOT_INTERACTABLE: 'element_not_found',
+    ErrorCode.OPTION_NOT_FOUND: 'element_not_found',
+    ErrorCode.AMBIGUOUS_TARGET: 'ambiguous_step',
+    ErrorCode.INVALID_MESSAGE: 'ambiguous_step',
+    ErrorCode.UNSUPPORTED_ACTION: 'tool_limit',
+    ErrorCode.NOT_PERMITTED: 'tool_limit',
+    ErrorCode.NAVIGATION_FAILED: 'navigation_blocked',
+    ErrorCode.RESTRICTED_PAGE: 'navigation_blocked',
 }
 
 
 def error_type_of(code: Optional[str], tool: str) -> str:
     if not code:
         return 'unknown'
-    if code == 'NOT_PERMITTED' and tool in ('navigate', 'search'):
+    if code == ErrorCode.NOT_PERMITTED and tool in ('navigate', 'search'):
         return 'navigation_blocked'
     return ERROR_TYPE_BY_CODE.get(code, 'unknown')
 
@@ -88,7 +89,7 @@ async def dom_snapshot(conn: BridgeConnection, tab_id: Optional[int] = None) -> 
     state = r.get('new_simplified_state')
     if r.get('status') != 'success' or not state:
         err = r.get('error_info') or {}
-        raise BridgeError(err.get('message', 'get_state failed'), err.get('error_code', 'COMMUNICATION_ERROR_WITH_TARGET'))
+        raise BridgeError(err.get('message', 'get_state failed'), err.get('error_code', ErrorCode.COMMUNICATION_ERROR_WITH_TARGET))
     return {'dom_snapshot': ax_tree(state), 'url': state['url']}
 
 
@@ -149,7 +150,8 @@ async def execute_step(conn: BridgeConnection, step_input: dict, tool_call: dict
                 if not matches:
                     return out('failure', 'element_not_found', f'No {a["role"]} named "{a["name"]}" in dom_snapshot.')
                 if len(matches) > 1:
-                    return out('failure', 'ambiguous_step', f'{len(matches)} {a["role"]} elements are named "{a["name"]}" in dom_snapshot; the step must say which.')
+                    return out('failure', 'ambiguous_step', f'{len(matches)} {a["role"]} elements are named "{a["name"]}" in '
+                                                            'dom_snapshot; the step must say which.')
                 name = matches[0]['name']
             return from_result(await act('click', {'role': a['role'], 'name': name, 'exact': True}), f'Clicked {a["role"]} "{name}".')
         if tool == 'type':
@@ -160,7 +162,8 @@ async def execute_step(conn: BridgeConnection, step_input: dict, tool_call: dict
             focused = (s.get('new_simplified_state') or {}).get('active_element_id')
             if not focused:
                 return out('failure', 'element_not_found', 'No focused field to type into. Click the field first (a separate step).')
-            return from_result(await act('type', {'element_id': focused, 'text': a['text']}), f'Typed "{a["text"]}" into the focused field.')
+            return from_result(await act('type', {'element_id': focused, 'text': a['text']}), f'Typed "{a["text"]}" into the focused '
+                                                                                              'field.')
         if tool == 'search':
             query = a.get('query') or a.get('text')
             args['text'] = query
@@ -168,7 +171,19 @@ async def execute_step(conn: BridgeConnection, step_input: dict, tool_call: dict
                 return out('failure', 'ambiguous_step', 'search needs args.query.')
             s = await act('get_state', {'viewport_expansion': -1, 'max_text_chars': 0})
             els = (s.get('new_simplified_state') or {}).get('actionable_elements') or []
-            boxes = [e for e in els if e.get('role') == 'searchbox' or (e.get('role') in ('textbox', 'combobox') and re.search('search', f'{e.get("name", "")} {e.get("attributes", {}).get("placeholder", "")} {e.get("attributes", {}).get("type", "")}', re.I))]
+            boxes = [
+                e
+                for e in els
+                if e.get('role') == 'searchbox'
+                or (
+                    e.get('role') in ('textbox', 'combobox')
+                    and re.search(
+                        'search',
+                        f'{e.get("name", "")} {e.get("attributes", {}).get("placeholder", "")} {e.get("attributes", {}).get("type", "")}',
+                        re.I,
+                    )
+                )
+            ]
             if len(boxes) == 1:
                 filled = await act('fill', {'element_id': boxes[0]['id'], 'value': query})
                 if filled.get('status') != 'success':

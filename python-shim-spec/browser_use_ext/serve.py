@@ -1,5 +1,5 @@
 """``python -m browser_use_ext serve``: runs tasks a person types in the extension's side panel with
-the real browser_use Agent (contract H, issue 10).
+the real browser_use Agent (the bridge relays the person's tasks to agents that accept them).
 
 Connects to the bridge with capability ``accepts_tasks``; for each ``user_task_submission`` it runs an
 Agent (browser_use's own, with an LLM chosen by flags or environment: llm.py) on an
@@ -28,6 +28,7 @@ import sys
 from typing import Any, Callable, Optional
 
 from . import llm as llm_setup
+from ._protocol_codes import ErrorCode
 from .browser import ExtensionBrowser
 from .config import BrowserContextConfig, ExtensionBrowserConfig
 from .controller import ExtensionController
@@ -43,14 +44,20 @@ def task_text(task: str, context: dict) -> str:
     """The person's words plus seed 004's context bundle, as the Agent's task."""
     parts = [task]
     if context.get('url'):
-        parts.append(f"The person is looking at {context.get('url')} ({context.get('page_title') or 'untitled'}), tab {context.get('active_tab_id')}.")
+        parts.append(f"The person is looking at {context.get('url')} ({context.get('page_title') or 'untitled'}), tab "
+                     f"{context.get('active_tab_id')}.")
     if context.get('selected_text'):
         parts.append(f"Text they selected: {context['selected_text']!r}.")
     el = context.get('element')
     if isinstance(el, dict):
         what = el.get('role') or el.get('tag')
         name = el.get('name') or el.get('text')
-        parts.append(f'They asked about this element: {what}' + (f' "{name}"' if name else '') + (f" (selector {el['selector']})" if el.get('selector') else '') + '.')
+        parts.append(
+            f'They asked about this element: {what}'
+            + (f' "{name}"' if name else '')
+            + (f' (selector {el["selector"]})' if el.get('selector') else '')
+            + '.'
+        )
     if context.get('viewport_summary'):
         parts.append('Elements visible on their screen:\n' + str(context['viewport_summary'])[:3000])
     return '\n'.join(parts)
@@ -90,11 +97,27 @@ def step_details(agent: Any) -> Optional[dict]:
     return out
 
 
-def default_agent_factory(task: str, browser: ExtensionBrowser, controller: ExtensionController, context: dict, llm: Any, use_vision: bool = True, tool_calling_method: str = 'auto', memory: bool = False) -> Any:
+def default_agent_factory(
+    task: str,
+    browser: ExtensionBrowser,
+    controller: ExtensionController,
+    context: dict,
+    llm: Any,
+    use_vision: bool = True,
+    tool_calling_method: str = 'auto',
+    memory: bool = False,
+) -> Any:
     """browser_use's own Agent on the person's Chrome."""
     from browser_use import Agent  # type: ignore
 
-    kwargs: dict[str, Any] = {'task': task_text(task, context), 'llm': llm, 'browser': browser, 'controller': controller, 'use_vision': use_vision, 'tool_calling_method': tool_calling_method}
+    kwargs: dict[str, Any] = {
+        'task': task_text(task, context),
+        'llm': llm,
+        'browser': browser,
+        'controller': controller,
+        'use_vision': use_vision,
+        'tool_calling_method': tool_calling_method,
+    }
     # 0.1.45+ summarises with mem0 by default, which embeds with OpenAI whatever the LLM is (it fails
     # without OPENAI_API_KEY); off unless --memory.
     if 'enable_memory' in inspect.signature(Agent.__init__).parameters:
@@ -149,8 +172,17 @@ def _call_with_supported(fn: Callable[..., Any], **kwargs: Any) -> Any:
 
 
 class TaskServer:
-    def __init__(self, factory: Optional[Callable[..., Any]] = None, bridge_url: Optional[str] = None, agent_secret: Optional[str] = None, max_steps: int = 50,
-                 llm: Any = None, use_vision: bool = True, tool_calling_method: str = 'auto', memory: bool = False) -> None:
+    def __init__(
+        self,
+        factory: Optional[Callable[..., Any]] = None,
+        bridge_url: Optional[str] = None,
+        agent_secret: Optional[str] = None,
+        max_steps: int = 50,
+        llm: Any = None,
+        use_vision: bool = True,
+        tool_calling_method: str = 'auto',
+        memory: bool = False,
+    ) -> None:
         self.factory = factory or default_agent_factory
         self.bridge_url = bridge_url
         self.agent_secret = agent_secret
@@ -180,7 +212,9 @@ class TaskServer:
         await conn.open()
         return conn
 
-    async def progress(self, task_id: str, status: str, message: str, step: Optional[int] = None, final_result: Any = ..., details: Optional[dict] = None) -> None:
+    async def progress(
+        self, task_id: str, status: str, message: str, step: Optional[int] = None, final_result: Any = ..., details: Optional[dict] = None
+    ) -> None:
         msg: dict[str, Any] = {'type': 'task_progress', 'task_id': task_id, 'status': status, 'message': message[:20000]}
         if step is not None:
             msg['step'] = step
@@ -199,7 +233,9 @@ class TaskServer:
     def _on_task(self, m: dict) -> None:
         task_id = str(m.get('task_id') or f'task-{len(self.tasks) + 1}')
         if self.stopping:
-            asyncio.ensure_future(self.progress(task_id, 'failed', 'The agent is shutting down; submit the task again once it runs.', final_result=None))
+            asyncio.ensure_future(
+                self.progress(task_id, 'failed', 'The agent is shutting down; submit the task again once it runs.', final_result=None)
+            )
             return
         self.tasks[task_id] = asyncio.ensure_future(self._run(task_id, m))
 
@@ -228,7 +264,8 @@ class TaskServer:
                 logger.info('task %s redirected: %s', task_id, text)
                 asyncio.ensure_future(self.progress(task_id, 'running', f'Redirected: {text} (the agent takes it at its next step)'))
             else:
-                asyncio.ensure_future(self.progress(task_id, 'running', 'This agent cannot change its task while running; stop it and submit the new task.'))
+                asyncio.ensure_future(self.progress(task_id, 'running', 'This agent cannot change its task while running; stop it and '
+                                                                        'submit the new task.'))
 
     async def _run(self, task_id: str, m: dict) -> None:
         prompt = str(m.get('user_prompt', ''))
@@ -246,7 +283,9 @@ class TaskServer:
         def on_step(n: int, message: str, details: Optional[dict] = None) -> None:
             # May be called synchronously from an agent callback: send in the background, in order,
             # and flush before the final status so a step never arrives after "done".
-            step_sends.append(loop.create_task(self.progress(task_id, 'step', message or f'step {n}', step=max(0, int(n)), details=details)))
+            step_sends.append(
+                loop.create_task(self.progress(task_id, 'step', message or f'step {n}', step=max(0, int(n)), details=details))
+            )
 
         async def flush() -> None:
             if step_sends:
@@ -263,8 +302,18 @@ class TaskServer:
             on_step(n, goal, details)
 
         try:
-            made = _call_with_supported(self.factory, task=prompt, browser=browser, controller=ExtensionController(), context=context, on_step=on_step,
-                                        llm=self.llm, use_vision=self.use_vision, tool_calling_method=self.tool_calling_method, memory=self.memory)
+            made = _call_with_supported(
+                self.factory,
+                task=prompt,
+                browser=browser,
+                controller=ExtensionController(),
+                context=context,
+                on_step=on_step,
+                llm=self.llm,
+                use_vision=self.use_vision,
+                tool_calling_method=self.tool_calling_method,
+                memory=self.memory,
+            )
             if inspect.isawaitable(made) and not hasattr(made, 'run'):
                 made = await made
             await self.progress(task_id, 'running', 'Running')
@@ -284,14 +333,17 @@ class TaskServer:
                 final, ok = made, True
             await flush()
             if task_id in self.stop_requested:
-                await self.progress(task_id, 'stopped', 'Stopped.' if not self.stopping else 'Stopped: the agent process is shutting down.', final_result=None)
+                await self.progress(task_id, 'stopped', 'Stopped.' if not self.stopping else 'Stopped: the agent process is shutting '
+                                                                                             'down.', final_result=None)
             elif ok is False:
                 await self.progress(task_id, 'failed', 'The agent gave up or ran out of steps.', final_result=final)
             else:
                 await self.progress(task_id, 'done', 'Done', final_result=final)
         except asyncio.CancelledError:
             await flush()
-            await self.progress(task_id, 'stopped', 'Stopped.' if not self.stopping else 'Stopped: the agent process is shutting down.', final_result=None)
+            await self.progress(
+                task_id, 'stopped', 'Stopped.' if not self.stopping else 'Stopped: the agent process is shutting down.', final_result=None
+            )
         except Exception as e:
             await flush()
             if task_id in self.stop_requested:
@@ -321,7 +373,7 @@ class TaskServer:
                     return
                 logger.warning('bridge connection closed; reconnecting')
             except BridgeError as e:
-                if e.code in ('UNAUTHORIZED', 'VERSION_MISMATCH'):
+                if e.code in (ErrorCode.UNAUTHORIZED, ErrorCode.VERSION_MISMATCH):
                     raise
                 logger.warning('%s; retrying in %.0f s', e, delay)
             await asyncio.sleep(delay)
@@ -381,7 +433,8 @@ def preflight(args: argparse.Namespace) -> Any:
         import browser_use  # type: ignore  # noqa: F401
         from browser_use import Agent  # type: ignore  # noqa: F401
     except ImportError as e:
-        raise SystemExit(f'error: serve runs browser_use\'s Agent, and browser_use is not importable ({e}). Install it: pip install "browser-use==0.1.48" (0.1.40 to 0.1.48 work), or pass --agent module:function.')
+        raise SystemExit(f'error: serve runs browser_use\'s Agent, and browser_use is not importable ({e}). Install it: pip install '
+                         '"browser-use==0.1.48" (0.1.40 to 0.1.48 work), or pass --agent module:function.') from e
     version = getattr(sys.modules.get('browser_use'), '__version__', None)
     if version is None:
         try:
@@ -399,7 +452,7 @@ def preflight(args: argparse.Namespace) -> Any:
         else:
             logger.info('LLM %s: not checked (--skip-llm-check)', choice.describe())
     except llm_setup.LLMSetupError as e:
-        raise SystemExit(f'error: {e}')
+        raise SystemExit(f'error: {e}') from e
     return model
 
 
@@ -408,13 +461,23 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest='command', required=True)
     s = sub.add_parser('serve', help='run the tasks a person types in the extension side panel with browser_use\'s Agent')
     s.add_argument('--bridge-url', default=None, help='ws://127.0.0.1:8765/agent (default: $BROWSER_USE_EXT_BRIDGE_URL or that)')
-    s.add_argument('--llm', choices=llm_setup.PROVIDERS, default=None, help='LLM provider (default: $BROWSER_USE_EXT_LLM, else the first of OPENAI_API_KEY / ANTHROPIC_API_KEY / GOOGLE_API_KEY / OLLAMA_HOST that is set)')
-    s.add_argument('--model', default=None, help='model name (default: $BROWSER_USE_EXT_MODEL, else gpt-4o / claude-3-5-sonnet-latest / gemini-2.0-flash / qwen2.5:7b)')
-    s.add_argument('--base-url', default=None, help='OpenAI-compatible server (http://host:port/v1) or Ollama URL (default: $BROWSER_USE_EXT_LLM_BASE_URL, $OPENAI_BASE_URL, $OLLAMA_HOST)')
+    s.add_argument('--llm', choices=llm_setup.PROVIDERS, default=None, help='LLM provider (default: $BROWSER_USE_EXT_LLM, else the '
+                                                                            'first of OPENAI_API_KEY / ANTHROPIC_API_KEY / '
+                                                                            'GOOGLE_API_KEY / OLLAMA_HOST that is set)')
+    s.add_argument('--model', default=None, help='model name (default: $BROWSER_USE_EXT_MODEL, else gpt-4o / claude-3-5-sonnet-latest '
+                                                 '/ gemini-2.0-flash / qwen2.5:7b)')
+    s.add_argument('--base-url', default=None, help='OpenAI-compatible server (http://host:port/v1) or Ollama URL (default: '
+                                                    '$BROWSER_USE_EXT_LLM_BASE_URL, $OPENAI_BASE_URL, $OLLAMA_HOST)')
     s.add_argument('--api-key', default=None, help='API key (default: $BROWSER_USE_EXT_LLM_API_KEY or the provider\'s usual variable)')
     s.add_argument('--no-vision', action='store_true', help='do not send screenshots to the LLM (text-only models, faster)')
-    s.add_argument('--tool-calling-method', default='auto', choices=['auto', 'function_calling', 'json_mode', 'raw', 'tools'], help='how browser_use asks the LLM for actions (default auto)')
-    s.add_argument('--memory', action='store_true', help='browser_use 0.1.45+ procedural memory (mem0; needs OPENAI_API_KEY for its embeddings)')
+    s.add_argument(
+        '--tool-calling-method',
+        default='auto',
+        choices=['auto', 'function_calling', 'json_mode', 'raw', 'tools'],
+        help='how browser_use asks the LLM for actions (default auto)',
+    )
+    s.add_argument('--memory', action='store_true', help='browser_use 0.1.45+ procedural memory (mem0; needs OPENAI_API_KEY for its '
+                                                         'embeddings)')
     s.add_argument('--skip-llm-check', action='store_true', help='do not ask the LLM a test question at start-up')
     s.add_argument('--agent', default=None, help='module:function agent factory instead of browser_use\'s Agent')
     s.add_argument('--max-steps', type=int, default=50)
@@ -426,7 +489,15 @@ def main(argv: Optional[list[str]] = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format='%(asctime)s %(levelname)s %(name)s: %(message)s')
     model = preflight(args)
-    server = TaskServer(load_factory(args.agent), bridge_url=args.bridge_url, max_steps=args.max_steps, llm=model, use_vision=not args.no_vision, tool_calling_method=args.tool_calling_method, memory=args.memory)
+    server = TaskServer(
+        load_factory(args.agent),
+        bridge_url=args.bridge_url,
+        max_steps=args.max_steps,
+        llm=model,
+        use_vision=not args.no_vision,
+        tool_calling_method=args.tool_calling_method,
+        memory=args.memory,
+    )
 
     async def run() -> None:
         loop = asyncio.get_running_loop()

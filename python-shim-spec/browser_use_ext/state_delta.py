@@ -1,4 +1,4 @@
-"""State deltas (issue 13 item 3): turn a ``state_delta`` (get_state ``since``) back into the whole state.
+"""State deltas (README "Deltas"): turn a ``state_delta`` (get_state ``since``) back into the whole state.
 
 The Python twin of ``applyStateDelta`` in ``schemas/lib/state-delta.ts``; schemas/v1/defs/state_delta.json
 defines the format. The rules, in short: elements are keyed by their ref ``id``; removed ones go,
@@ -35,7 +35,8 @@ def apply_state_delta(prev: State, delta: State) -> State:
     """The state ``delta`` describes, built from ``prev`` (which must be the state named ``delta['base_state_id']``)."""
     base_id = delta.get('base_state_id')
     if prev.get('state_id') is not None and prev.get('state_id') != base_id:
-        raise StateDeltaError(f"The delta applies to state {base_id}, not to {prev.get('state_id')}: take a full state (get_state without since).")
+        raise StateDeltaError(f"The delta applies to state {base_id}, not to {prev.get('state_id')}: take a full state (get_state "
+                              "without since).")
     out: State = {k: v for k, v in prev.items() if k not in ('state_id', 'delta_unavailable')}
     out['state_id'] = delta['state_id']
     for f in delta.get('facts_removed') or []:

@@ -1,10 +1,10 @@
-"""The wire client: one WebSocket to the bridge's /agent endpoint (schemas/v1, contracts G and H).
+"""The wire client: one WebSocket to the bridge's /agent endpoint (schemas/v1: the authenticated handshake, then actions).
 
 hello (+ client_nonce) -> [auth_challenge -> auth_response] -> hello_ack, then
 action -> exactly one action_result (matched by action_id), application-level ping/pong, and
 pushed messages (state_update, user_task_submission, task_control, error) to callbacks.
 
-Outages (issue 11 item 5): after the first successful open() the connection is kept up for good.
+Outages (bridge restarts, network blips): after the first successful open() the connection is kept up for good.
 When the socket drops (bridge restart, network blip) it reconnects with capped backoff (0.1 s
 doubling to 2 s) and presents the same session_token, so the bridge resumes the session and its
 leased tabs. A call made during the outage waits for the reconnect, bounded by its own timeout; a
@@ -28,6 +28,7 @@ import time
 from typing import Any, Awaitable, Callable, Iterator, Optional, Union
 
 from . import credentials, wscompat
+from ._protocol_codes import CLOSE_CODES, CloseCode, ErrorCode
 from .version import PROTOCOL_VERSION, __version__
 
 logger = logging.getLogger(__name__)
@@ -38,7 +39,7 @@ Handler = Callable[[dict], Union[None, Awaitable[None]]]
 class BridgeError(Exception):
     """A transport or protocol failure talking to the bridge. ``code`` is a schema error_code."""
 
-    def __init__(self, message: str, code: str = 'COMMUNICATION_ERROR_WITH_TARGET', details: Optional[dict] = None) -> None:
+    def __init__(self, message: str, code: str = ErrorCode.COMMUNICATION_ERROR_WITH_TARGET, details: Optional[dict] = None) -> None:
         super().__init__(message)
         self.code = code
         self.details = details or {}
@@ -49,7 +50,9 @@ class ActionFailed(BridgeError):
 
     def __init__(self, result: dict) -> None:
         info = result.get('error_info') or {}
-        super().__init__(info.get('message') or 'the action failed', info.get('error_code') or 'OPERATION_FAILED_IN_TARGET', info.get('details'))
+        super().__init__(
+            info.get('message') or 'the action failed', info.get('error_code') or ErrorCode.OPERATION_FAILED_IN_TARGET, info.get('details')
+        )
         self.result = result
 
 
@@ -66,12 +69,17 @@ REPEATABLE_ACTIONS = READ_ONLY_ACTIONS | frozenset({
     'fill', 'clear', 'check', 'uncheck', 'select_option', 'focus', 'hover', 'scroll_into_view',
     'scroll_to', 'scroll_to_text', 'navigate', 'search', 'switch_tab',
 })
-# Close codes of the protocol beyond RFC 6455's (schemas/lib/close-codes.ts): after these the
-# client does not reconnect by itself (4001 only on the handshake: see _reconnect_loop).
-CLOSE_SECRET_REFUSED = 4001
-CLOSE_VERSION_MISMATCH = 4002
-CLOSE_DISCONNECTED_BY_PERSON = 4003
-FINAL_CLOSE_CODES = frozenset({CLOSE_SECRET_REFUSED, CLOSE_VERSION_MISMATCH, CLOSE_DISCONNECTED_BY_PERSON})
+# After the protocol's close codes (CloseCode, schemas/v1/defs/close_code.json) the client does not
+# reconnect by itself (a refused secret only on the handshake: see _reconnect_loop).
+# RFC 6455 "policy violation": what a bridge without the protocol's own codes closes a refused hello with.
+CLOSE_POLICY_VIOLATION = 1008
+
+
+def _close_error_code(code: Optional[int], refused: tuple = (CloseCode.SECRET_REFUSED,)) -> str:
+    """The error code a close code becomes for callers."""
+    if code in refused:
+        return ErrorCode.UNAUTHORIZED
+    return ErrorCode.VERSION_MISMATCH if code == CloseCode.VERSION_MISMATCH else ErrorCode.COMMUNICATION_ERROR_WITH_TARGET
 # Seconds the bridge gets beyond an action's timeout_ms to answer TIMEOUT itself.
 ANSWER_GRACE_S = 5.0
 # After the bridge refused our secret, try again this rarely (no hammering of its rate limiter).
@@ -133,7 +141,7 @@ class BridgeConnection:
         self.closed: Optional[asyncio.Event] = None  # created inside the running loop by open(); set when closed for good
         self.last_pong_rtt_ms: Optional[float] = None
         self.reconnects = 0  # successful reconnects after the first open()
-        # Set when the bridge ended the connection for good (4001/4002/4003, or a bridge of another
+        # Set when the bridge ended the connection for good (a CloseCode, or a bridge of another
         # protocol version on reconnect): the error to give callers instead of connecting again.
         self.ended: Optional[BridgeError] = None
         self.last_resumed: Optional[bool] = None  # hello_ack.resumed of the latest reconnect
@@ -181,7 +189,9 @@ class BridgeConnection:
         except asyncio.TimeoutError:
             await self._drop()
             self.closed.set()
-            raise BridgeError(f'no hello_ack from {self.url} within {self.connect_timeout_s} s; is the bridge running (npm start)?', 'TIMEOUT') from None
+            raise BridgeError(
+                f'no hello_ack from {self.url} within {self.connect_timeout_s} s; is the bridge running (npm start)?', ErrorCode.TIMEOUT
+            ) from None
         except BaseException:
             self.closed.set()
             raise
@@ -194,7 +204,8 @@ class BridgeConnection:
         try:
             self._ws = await wscompat.connect(self.url, max_size=None, ping_interval=None, open_timeout=self.connect_timeout_s)
         except (OSError, wscompat.WebSocketException) as e:
-            raise BridgeError(f'cannot connect to the bridge at {self.url}: {e}. Is it running (npm start)? Set BROWSER_USE_EXT_BRIDGE_URL if it listens elsewhere.') from e
+            raise BridgeError(f'cannot connect to the bridge at {self.url}: {e}. Is it running (npm start)? Set '
+                              'BROWSER_USE_EXT_BRIDGE_URL if it listens elsewhere.') from e
         client_nonce = base64.b64encode(os.urandom(32)).decode('ascii')
         hello: dict[str, Any] = {
             'type': 'hello',
@@ -218,24 +229,31 @@ class BridgeConnection:
                 raw = await self._ws.recv()
             except wscompat.ConnectionClosed as e:
                 code, reason = wscompat.close_info(self._ws)
-                kind = 'UNAUTHORIZED' if code in (1008, CLOSE_SECRET_REFUSED) else 'VERSION_MISMATCH' if code == CLOSE_VERSION_MISMATCH else 'COMMUNICATION_ERROR_WITH_TARGET'
-                raise BridgeError(f'the bridge closed the connection during the handshake ({code} {reason}). If it requires authentication, set BROWSER_USE_EXT_AGENT_SECRET (see `npm start` output or secrets.json).', kind) from e
+                kind = _close_error_code(code, refused=(CLOSE_POLICY_VIOLATION, CloseCode.SECRET_REFUSED))
+                raise BridgeError(f'the bridge closed the connection during the handshake ({code} {reason}). If it requires '
+                                  'authentication, set BROWSER_USE_EXT_AGENT_SECRET (see `npm start` output or secrets.json).', kind) from e
             m = json.loads(raw)
             t = m.get('type')
             if t == 'auth_challenge':
                 if not self.secret:
                     await self._drop()
-                    raise BridgeError(f'the bridge at {self.url} requires authentication but no agent secret is configured: set BROWSER_USE_EXT_AGENT_SECRET or pass agent_secret=..., or make sure {credentials.config_dir() / "secrets.json"} is readable.', 'UNAUTHORIZED')
+                    raise BridgeError(f'the bridge at {self.url} requires authentication but no agent secret is configured: set '
+                                      'BROWSER_USE_EXT_AGENT_SECRET or pass agent_secret=..., or make sure '
+                                      f'{credentials.config_dir() / "secrets.json"} is readable.', ErrorCode.UNAUTHORIZED)
                 if not with_nonce:  # cannot happen with a secret, kept for clarity
-                    raise BridgeError('auth_challenge without a client_nonce in hello', 'UNAUTHORIZED')
+                    raise BridgeError('auth_challenge without a client_nonce in hello', ErrorCode.UNAUTHORIZED)
                 expected = _hmac_hex(self.secret, 'bridge:' + client_nonce)
                 if not hmac.compare_digest(expected, str(m.get('bridge_proof', ''))):
-                    # 4001: the bridge logs that our secret differs from its own.
+                    # SECRET_REFUSED: the bridge logs that our secret differs from its own.
                     try:
-                        await self._ws.close(CLOSE_SECRET_REFUSED, 'pairing secret mismatch')
+                        await self._ws.close(CloseCode.SECRET_REFUSED, 'pairing secret mismatch')
                     except Exception:
                         pass
-                    raise BridgeError(f'the server at {self.url} could not prove it knows the agent secret; it is not your bridge or the secret is out of date. Check BROWSER_USE_EXT_AGENT_SECRET / secrets.json.', 'UNAUTHORIZED')
+                    raise BridgeError(
+                        f'the server at {self.url} could not prove it knows the agent secret; it is not your bridge or '
+                        'the secret is out of date. Check BROWSER_USE_EXT_AGENT_SECRET / secrets.json.',
+                        ErrorCode.UNAUTHORIZED,
+                    )
                 proof = _hmac_hex(self.secret, f"agent:{m.get('nonce', '')}:{client_nonce}")
                 await self._ws.send(json.dumps({'type': 'auth_response', 'proof': proof}))
                 self.authenticated = True
@@ -248,12 +266,14 @@ class BridgeConnection:
             if t == 'error':
                 info = m.get('error_info') or {}
                 path = str((info.get('details') or {}).get('instance_path', '')) + ' ' + info.get('message', '')
-                if with_nonce and info.get('error_code') == 'INVALID_MESSAGE' and 'client_nonce' in path:
-                    # A bridge from before the auth handshake (contract G): retry the plain hello.
+                if with_nonce and info.get('error_code') == ErrorCode.INVALID_MESSAGE and 'client_nonce' in path:
+                    # A bridge from before the authenticated handshake rejects client_nonce: retry the plain hello.
                     await self._drop()
                     return await self._handshake(with_nonce=False)
                 await self._drop()
-                raise BridgeError(info.get('message', 'the bridge refused the hello'), info.get('error_code', 'UNAUTHORIZED'), info.get('details'))
+                raise BridgeError(
+                    info.get('message', 'the bridge refused the hello'), info.get('error_code', ErrorCode.UNAUTHORIZED), info.get('details')
+                )
             if t == 'ping':
                 await self._ws.send(json.dumps({'type': 'pong', 'sent_at': m.get('sent_at', 0)}))
 
@@ -302,7 +322,8 @@ class BridgeConnection:
             except (asyncio.TimeoutError, asyncio.CancelledError, Exception):
                 pass
         self._connected = False
-        self._fail_all(BridgeError('the connection to the bridge was closed by this client (close() was called); create a new ExtensionBrowser context', 'COMMUNICATION_ERROR_WITH_TARGET'))
+        self._fail_all(BridgeError('the connection to the bridge was closed by this client (close() was called); create a new '
+                                   'ExtensionBrowser context', ErrorCode.COMMUNICATION_ERROR_WITH_TARGET))
         if self.closed is not None:
             self.closed.set()
 
@@ -319,7 +340,10 @@ class BridgeConnection:
     async def _ready(self, deadline: float, what: str) -> None:
         """Waits (until the monotonic ``deadline``) for a connected socket; raises BridgeError when closed for good or out of time."""
         if not self.is_open:
-            raise BridgeError('not connected to the bridge (the connection was closed); create a new ExtensionBrowser context', 'COMMUNICATION_ERROR_WITH_TARGET')
+            raise BridgeError(
+                'not connected to the bridge (the connection was closed); create a new ExtensionBrowser context',
+                ErrorCode.COMMUNICATION_ERROR_WITH_TARGET,
+            )
         if self._connected:
             return
         fut: asyncio.Future = asyncio.get_running_loop().create_future()
@@ -327,7 +351,8 @@ class BridgeConnection:
         try:
             await asyncio.wait_for(fut, max(0.0, deadline - time.monotonic()))
         except asyncio.TimeoutError:
-            raise BridgeError(f'{what}: the bridge at {self.url} has been unreachable for {self._outage_s():.1f} s (reconnecting every {self.backoff_max_s:g} s at most). Is it running (npm start)?', 'TIMEOUT') from None
+            raise BridgeError(f'{what}: the bridge at {self.url} has been unreachable for {self._outage_s():.1f} s (reconnecting every '
+                              f'{self.backoff_max_s:g} s at most). Is it running (npm start)?', ErrorCode.TIMEOUT) from None
         finally:
             if fut in self._ready_waiters:
                 self._ready_waiters.remove(fut)
@@ -343,10 +368,21 @@ class BridgeConnection:
             except wscompat.ConnectionClosed:
                 self._connected = False  # the reader loop notices too and starts the reconnect
                 if not self.reconnect:
-                    raise BridgeError('not connected to the bridge (the connection closed); create a new ExtensionBrowser context', 'COMMUNICATION_ERROR_WITH_TARGET') from None
+                    raise BridgeError(
+                        'not connected to the bridge (the connection closed); create a new ExtensionBrowser context',
+                        ErrorCode.COMMUNICATION_ERROR_WITH_TARGET,
+                    ) from None
                 await asyncio.sleep(0)
 
-    async def call(self, action: str, params: Optional[dict] = None, tab_id: Optional[int] = None, timeout_ms: Optional[int] = None, settle: Optional[dict] = None, state_since: Optional[str] = None) -> dict:
+    async def call(
+        self,
+        action: str,
+        params: Optional[dict] = None,
+        tab_id: Optional[int] = None,
+        timeout_ms: Optional[int] = None,
+        settle: Optional[dict] = None,
+        state_since: Optional[str] = None,
+    ) -> dict:
         """Sends one action and returns its action_result message (status success or error). settle: the action's settle rule;
         state_since: the state after the action as a state_delta against this state_id (README "Deltas").
 
@@ -357,11 +393,13 @@ class BridgeConnection:
         while True:
             r = await self._call_once(action, params, tab_id, timeout_ms, deadline, budget, settle, state_since)
             code = (r.get('error_info') or {}).get('error_code') if r.get('status') != 'success' else None
-            retry = code == 'NO_EXTENSION_CONNECTED' and self._extension_seen
-            retry = retry or (code == 'EXTENSION_DISCONNECTED' and action in REPEATABLE_ACTIONS)
+            retry = code == ErrorCode.NO_EXTENSION_CONNECTED and self._extension_seen
+            retry = retry or (code == ErrorCode.EXTENSION_DISCONNECTED and action in REPEATABLE_ACTIONS)
             if not retry or not self.is_open or time.monotonic() >= deadline - ANSWER_GRACE_S:
-                if extension_waited and code == 'NO_EXTENSION_CONNECTED':
-                    r.setdefault('error_info', {})['message'] = f"{(r.get('error_info') or {}).get('message', '')} (waited {budget - ANSWER_GRACE_S:.0f} s for it to come back)"
+                if extension_waited and code == ErrorCode.NO_EXTENSION_CONNECTED:
+                    r.setdefault('error_info', {})['message'] = (
+                        f'{(r.get("error_info") or {}).get("message", "")} (waited {budget - ANSWER_GRACE_S:.0f} s for it to come back)'
+                    )
                 return r
             # The extension is away for a moment (bridge restart, service-worker restart): wait for
             # extension_status connected, or poll (a restarted bridge may not announce it), then retry.
@@ -373,7 +411,17 @@ class BridgeConnection:
             except asyncio.TimeoutError:
                 pass
 
-    async def _call_once(self, action: str, params: Optional[dict], tab_id: Optional[int], timeout_ms: Optional[int], deadline: float, budget: float, settle: Optional[dict] = None, state_since: Optional[str] = None) -> dict:
+    async def _call_once(
+        self,
+        action: str,
+        params: Optional[dict],
+        tab_id: Optional[int],
+        timeout_ms: Optional[int],
+        deadline: float,
+        budget: float,
+        settle: Optional[dict] = None,
+        state_since: Optional[str] = None,
+    ) -> dict:
         await self._ready(deadline, f'action "{action}"')
         if action not in REPEATABLE_ACTIONS:
             # An action that must not run twice goes out only on a socket known to be open: let the
@@ -408,18 +456,29 @@ class BridgeConnection:
                 entry[1] = True
             except wscompat.ConnectionClosed:
                 if not self.reconnect:
-                    raise BridgeError('not connected to the bridge (the connection closed); create a new ExtensionBrowser context', 'COMMUNICATION_ERROR_WITH_TARGET') from None
+                    raise BridgeError(
+                        'not connected to the bridge (the connection closed); create a new ExtensionBrowser context',
+                        ErrorCode.COMMUNICATION_ERROR_WITH_TARGET,
+                    ) from None
                 self._connected = False  # not sent: the reconnect sends it
             try:
                 return await asyncio.wait_for(fut, max(0.0, deadline - time.monotonic()))
             except asyncio.TimeoutError:
-                outage = f'; the bridge has been unreachable for {self._outage_s():.1f} s, is it running (npm start)?' if not self._connected else ''
-                raise BridgeError(f'action "{action}" ({action_id}) got no answer within {budget:.0f} s{outage}', 'TIMEOUT') from None
+                outage = (
+                    f'; the bridge has been unreachable for {self._outage_s():.1f} s, is it running (npm start)?'
+                    if not self._connected
+                    else ''
+                )
+                raise BridgeError(
+                    f'action "{action}" ({action_id}) got no answer within {budget:.0f} s{outage}', ErrorCode.TIMEOUT
+                ) from None
         finally:
             self._waiters.pop(action_id, None)
             self._inflight.pop(action_id, None)
 
-    async def call_ok(self, action: str, params: Optional[dict] = None, tab_id: Optional[int] = None, timeout_ms: Optional[int] = None) -> dict:
+    async def call_ok(
+        self, action: str, params: Optional[dict] = None, tab_id: Optional[int] = None, timeout_ms: Optional[int] = None
+    ) -> dict:
         """Like call() but raises ActionFailed for status "error"."""
         r = await self.call(action, params, tab_id, timeout_ms)
         if r.get('status') != 'success':
@@ -458,21 +517,29 @@ class BridgeConnection:
     def _on_socket_closed(self, ws: Any) -> None:
         code, reason = wscompat.close_info(ws)
         self._connected = False
-        final = code in FINAL_CLOSE_CODES and not self._closing
+        final = code in CLOSE_CODES and not self._closing
         if self._closing or not self.reconnect or self.closed is None or final:
-            if code == CLOSE_DISCONNECTED_BY_PERSON:
-                why = f'the person disconnected this agent in the extension ({reason}); connect again with a new ExtensionBrowser context if they allow it'
+            if code == CloseCode.DISCONNECTED_BY_PERSON:
+                why = (
+                    f'the person disconnected this agent in the extension ({reason}); '
+                    'connect again with a new ExtensionBrowser context if they allow it'
+                )
             else:
                 why = f'connection to the bridge closed ({code} {reason})'
             if final:
                 logger.warning('%s; not reconnecting', why)
             for action_id, fut in list(self._waiters.items()):
                 if not fut.done():
-                    fut.set_exception(BridgeError(f'{why} before action {action_id} was answered', 'EXTENSION_DISCONNECTED' if not final else 'COMMUNICATION_ERROR_WITH_TARGET'))
+                    fut.set_exception(
+                        BridgeError(
+                            f'{why} before action {action_id} was answered',
+                            ErrorCode.EXTENSION_DISCONNECTED if not final else ErrorCode.COMMUNICATION_ERROR_WITH_TARGET,
+                        )
+                    )
             self._waiters.clear()
-            self._fail_all(BridgeError(why, 'COMMUNICATION_ERROR_WITH_TARGET'))
+            self._fail_all(BridgeError(why, ErrorCode.COMMUNICATION_ERROR_WITH_TARGET))
             if final:
-                self.ended = BridgeError(why, 'UNAUTHORIZED' if code == CLOSE_SECRET_REFUSED else 'VERSION_MISMATCH' if code == CLOSE_VERSION_MISMATCH else 'COMMUNICATION_ERROR_WITH_TARGET')
+                self.ended = BridgeError(why, _close_error_code(code))
             self._closing = self._closing or final
             if self._pinger:
                 self._pinger.cancel()
@@ -480,7 +547,9 @@ class BridgeConnection:
                 self.closed.set()
             return
         self._down_since = time.monotonic()
-        logger.warning('lost the connection to the bridge at %s (%s %s); reconnecting (calls wait, bounded by their timeouts)', self.url, code, reason)
+        logger.warning(
+            'lost the connection to the bridge at %s (%s %s); reconnecting (calls wait, bounded by their timeouts)', self.url, code, reason
+        )
         if self._reconnector is None or self._reconnector.done():
             self._reconnector = asyncio.ensure_future(self._reconnect_loop())
 
@@ -502,7 +571,7 @@ class BridgeConnection:
                 raise
             except (BridgeError, asyncio.TimeoutError, OSError, ValueError) as e:
                 await self._drop()
-                if isinstance(e, BridgeError) and e.code == 'VERSION_MISMATCH':
+                if isinstance(e, BridgeError) and e.code == ErrorCode.VERSION_MISMATCH:
                     # A bridge of another protocol version came back: waiting cannot fix that.
                     logger.warning('the bridge at %s speaks another protocol version: %s; not reconnecting', self.url, e)
                     self._closing = True
@@ -513,7 +582,7 @@ class BridgeConnection:
                     if self.closed is not None:
                         self.closed.set()
                     return
-                if isinstance(e, BridgeError) and e.code == 'UNAUTHORIZED':
+                if isinstance(e, BridgeError) and e.code == ErrorCode.UNAUTHORIZED:
                     # Waiting cannot fix a refused secret: tell the callers now, keep trying slowly
                     # (the person may re-pair, or the bridge may come back with its secrets.json).
                     if not warned_auth:
@@ -526,7 +595,8 @@ class BridgeConnection:
             resumed = bool(ack.get('resumed'))
             self.reconnects += 1
             self.last_resumed = resumed
-            logger.info('reconnected to the bridge after %d ms (session %s)', outage_ms, 'resumed' if resumed else 'new: the bridge did not know it')
+            logger.info('reconnected to the bridge after %d ms (session %s)', outage_ms, 'resumed' if resumed else 'new: the bridge '
+                                                                                                                   'did not know it')
             await self._resend_inflight(resumed)
             self._up()
             self._emit_local({'type': 'reconnected', 'resumed': resumed, 'outage_ms': outage_ms})
@@ -541,7 +611,9 @@ class BridgeConnection:
             if sent and not resumed and msg.get('action') not in REPEATABLE_ACTIONS:
                 # The bridge lost the session (and so the record of this action) while it ran:
                 # running it again could act twice, so the caller hears that the outcome is unknown.
-                fut.set_exception(BridgeError(f'the bridge restarted while action "{msg.get("action")}" ({action_id}) was running and did not keep the session, so whether it ran is unknown; take a new state before acting again', 'EXTENSION_DISCONNECTED'))
+                fut.set_exception(BridgeError(f'the bridge restarted while action "{msg.get("action")}" ({action_id}) was running and '
+                                              'did not keep the session, so whether it ran is unknown; take a new state before acting '
+                                              'again', ErrorCode.EXTENSION_DISCONNECTED))
                 continue
             try:
                 await self._ws.send(json.dumps(msg))  # same action_id: a resumed session answers it once

@@ -1,4 +1,4 @@
-"""The few websockets calls the shim makes, across websockets 10.4 .. 17.x (issue 9 item 1).
+"""The few websockets calls the shim makes, across websockets 10.4 .. 17.x (Debian 12 ships 10.4; the newest is supported too).
 
 websockets 14 made the new asyncio implementation the default behind ``websockets.connect``: its
 ``ClientConnection`` has no ``closed``/``open`` attributes (the legacy ``WebSocketClientProtocol``

@@ -1855,7 +1855,7 @@ export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = 
       "include_dom_tree": {
         "type": "boolean",
         "default": false,
-        "description": "Add dom_tree (contract F) to the state, for the Python shim: browser_use's element tree as its buildDomTree.js builds it (0-based highlight_index across frames), so clickable_elements_to_string prints what browser_use on Playwright prints."
+        "description": "Add dom_tree to the state, for the Python shim: browser_use's element tree as its buildDomTree.js builds it (0-based highlight_index across frames), so clickable_elements_to_string prints what browser_use on Playwright prints."
       },
       "dom_tree_flavor": {
         "type": "string",
@@ -1869,7 +1869,7 @@ export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = 
       "highlight_elements": {
         "type": "boolean",
         "default": true,
-        "description": "browser_use's BrowserContextConfig.highlight_elements. With it on, 0.1.48 indexes an element nested in an indexed one only when it is a distinct interaction (its highlighting pass marks the parent); with it off every nested interactive element gets an index. No boxes are drawn by get_state (screenshot draws them)."
+        "description": "browser_use's BrowserContextConfig.highlight_elements. With it on, 0.1.48 indexes an element nested in an indexed one only when it is a distinct interaction (its highlighting pass marks the parent); with it off every nested interactive element gets an index. get_state draws no boxes itself; include_screenshot (or screenshot with highlight_elements) draws them in the picture."
       },
       "max_elements": {
         "type": "integer",
@@ -1900,6 +1900,16 @@ export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = 
         "minLength": 1,
         "maxLength": 128,
         "description": "state_id of a state of this tab the caller still holds: the answer is then a state_delta (action_result.state_delta, no new_simplified_state) that turns that state into the new one. When no delta can be given (unknown or expired state, another tab, a navigation) the answer is a full new_simplified_state with delta_unavailable saying why; never an error."
+      },
+      "include_tabs": {
+        "type": "boolean",
+        "default": false,
+        "description": "Also list the open tabs (what list_tabs returns) in result.tabs, read right after the state: one round trip where a step needs both."
+      },
+      "include_screenshot": {
+        "type": "boolean",
+        "default": false,
+        "description": "Also capture the visible viewport (what screenshot returns) in result.screenshot, right after the state (the tab is activated first, as screenshot does). With include_dom_tree and highlight_elements (its default) the picture shows browser_use's numbered boxes of this very state, as screenshot with highlight_elements does. When Chrome refuses the capture (a page it does not let extensions capture, or its two-captures-a-second quota even after one retry) the state is still returned and result.screenshot_error says why."
       }
     }
   },

@@ -310,6 +310,51 @@ export type ActionName1 =
   | 'open_tool'
   | 'list_tools';
 /**
+ * Open tabs in tab-strip order.
+ */
+export type Tabs = TabInfo[];
+/**
+ * Machine-readable failure code.
+ */
+export type ErrorCode =
+  | 'TARGET_ELEMENT_NOT_FOUND'
+  | 'TARGET_ELEMENT_NOT_INTERACTABLE'
+  | 'OPERATION_FAILED_IN_TARGET'
+  | 'NAVIGATION_FAILED'
+  | 'EXTENSION_INTERNAL_ERROR'
+  | 'COMMUNICATION_ERROR_WITH_TARGET'
+  | 'INVALID_MESSAGE'
+  | 'UNSUPPORTED_ACTION'
+  | 'UNAUTHORIZED'
+  | 'VERSION_MISMATCH'
+  | 'NO_EXTENSION_CONNECTED'
+  | 'EXTENSION_DISCONNECTED'
+  | 'TIMEOUT'
+  | 'RESTRICTED_PAGE'
+  | 'TAB_NOT_FOUND'
+  | 'NO_TASK_AGENT'
+  | 'AMBIGUOUS_TARGET'
+  | 'OPTION_NOT_FOUND'
+  | 'DIALOG_OPEN'
+  | 'NOT_PERMITTED'
+  | 'TAB_NOT_LEASED'
+  | 'RATE_LIMITED'
+  | 'TASK_NOT_FOUND'
+  | 'NAVIGATED_AWAY'
+  | 'NOT_FILLABLE'
+  | 'NOT_CHECKABLE'
+  | 'OPTION_DISABLED'
+  | 'UNKNOWN_KEY'
+  | 'INVALID_VALUE'
+  | 'BACKEND_URL_INVALID'
+  | 'BACKEND_NOT_LOOPBACK'
+  | 'BACKEND_UNREACHABLE'
+  | 'CONNECTOR_NOT_FOUND';
+/**
+ * Component that detected the error.
+ */
+export type ComponentOrigin = 'content_script' | 'background_script' | 'bridge' | 'client';
+/**
  * Semantic category.
  */
 export type ElementType =
@@ -422,47 +467,6 @@ export type AvailableOperations = Operation[];
  * Replace the node's own fields by this node's, keeping its children (node.children is empty).
  */
 export type DomNode3 = DomElementNode | DomTextNode;
-/**
- * Machine-readable failure code.
- */
-export type ErrorCode =
-  | 'TARGET_ELEMENT_NOT_FOUND'
-  | 'TARGET_ELEMENT_NOT_INTERACTABLE'
-  | 'OPERATION_FAILED_IN_TARGET'
-  | 'NAVIGATION_FAILED'
-  | 'EXTENSION_INTERNAL_ERROR'
-  | 'COMMUNICATION_ERROR_WITH_TARGET'
-  | 'INVALID_MESSAGE'
-  | 'UNSUPPORTED_ACTION'
-  | 'UNAUTHORIZED'
-  | 'VERSION_MISMATCH'
-  | 'NO_EXTENSION_CONNECTED'
-  | 'EXTENSION_DISCONNECTED'
-  | 'TIMEOUT'
-  | 'RESTRICTED_PAGE'
-  | 'TAB_NOT_FOUND'
-  | 'NO_TASK_AGENT'
-  | 'AMBIGUOUS_TARGET'
-  | 'OPTION_NOT_FOUND'
-  | 'DIALOG_OPEN'
-  | 'NOT_PERMITTED'
-  | 'TAB_NOT_LEASED'
-  | 'RATE_LIMITED'
-  | 'TASK_NOT_FOUND'
-  | 'NAVIGATED_AWAY'
-  | 'NOT_FILLABLE'
-  | 'NOT_CHECKABLE'
-  | 'OPTION_DISABLED'
-  | 'UNKNOWN_KEY'
-  | 'INVALID_VALUE'
-  | 'BACKEND_URL_INVALID'
-  | 'BACKEND_NOT_LOOPBACK'
-  | 'BACKEND_UNREACHABLE'
-  | 'CONNECTOR_NOT_FOUND';
-/**
- * Component that detected the error.
- */
-export type ComponentOrigin = 'content_script' | 'background_script' | 'bridge' | 'client';
 /**
  * The element under the pointer when the person chose "Ask the agent about this" in the page's context menu, or null.
  */
@@ -773,7 +777,7 @@ export interface GetStateParams {
    */
   viewport_expansion?: number;
   /**
-   * Add dom_tree (contract F) to the state, for the Python shim: browser_use's element tree as its buildDomTree.js builds it (0-based highlight_index across frames), so clickable_elements_to_string prints what browser_use on Playwright prints.
+   * Add dom_tree to the state, for the Python shim: browser_use's element tree as its buildDomTree.js builds it (0-based highlight_index across frames), so clickable_elements_to_string prints what browser_use on Playwright prints.
    */
   include_dom_tree?: boolean;
   /**
@@ -781,7 +785,7 @@ export interface GetStateParams {
    */
   dom_tree_flavor?: '0.1.48' | '0.1.40';
   /**
-   * browser_use's BrowserContextConfig.highlight_elements. With it on, 0.1.48 indexes an element nested in an indexed one only when it is a distinct interaction (its highlighting pass marks the parent); with it off every nested interactive element gets an index. No boxes are drawn by get_state (screenshot draws them).
+   * browser_use's BrowserContextConfig.highlight_elements. With it on, 0.1.48 indexes an element nested in an indexed one only when it is a distinct interaction (its highlighting pass marks the parent); with it off every nested interactive element gets an index. get_state draws no boxes itself; include_screenshot (or screenshot with highlight_elements) draws them in the picture.
    */
   highlight_elements?: boolean;
   /**
@@ -804,6 +808,14 @@ export interface GetStateParams {
    * state_id of a state of this tab the caller still holds: the answer is then a state_delta (action_result.state_delta, no new_simplified_state) that turns that state into the new one. When no delta can be given (unknown or expired state, another tab, a navigation) the answer is a full new_simplified_state with delta_unavailable saying why; never an error.
    */
   since?: string;
+  /**
+   * Also list the open tabs (what list_tabs returns) in result.tabs, read right after the state: one round trip where a step needs both.
+   */
+  include_tabs?: boolean;
+  /**
+   * Also capture the visible viewport (what screenshot returns) in result.screenshot, right after the state (the tab is activated first, as screenshot does). With include_dom_tree and highlight_elements (its default) the picture shows browser_use's numbered boxes of this very state, as screenshot with highlight_elements does. When Chrome refuses the capture (a page it does not let extensions capture, or its two-captures-a-second quota even after one retry) the state is still returned and result.screenshot_error says why.
+   */
+  include_screenshot?: boolean;
 }
 /**
  * Parameters of navigate.
@@ -1918,9 +1930,85 @@ export interface ClickResult {
   y: number;
 }
 /**
- * get_state returns nothing beyond new_simplified_state.
+ * What get_state adds beyond new_simplified_state (or state_delta): the tab list and the screenshot when asked for.
  */
-export interface GetStateResult {}
+export interface GetStateResult {
+  /**
+   * With include_tabs: the open tabs in tab-strip order, as list_tabs returns them.
+   */
+  tabs?: Tabs;
+  /**
+   * With include_screenshot: the viewport's picture, as screenshot returns it.
+   */
+  screenshot?: ScreenshotResult;
+  /**
+   * With include_screenshot, when no picture could be taken: why (what screenshot would have answered).
+   */
+  screenshot_error?: ErrorInfo;
+}
+/**
+ * One open tab (list_tabs).
+ */
+export interface TabInfo {
+  /**
+   * Chrome tab id.
+   */
+  tab_id: number;
+  /**
+   * Current URL (pending URL while loading).
+   */
+  url: string;
+  /**
+   * Tab title.
+   */
+  title: string;
+  /**
+   * Whether the tab is the active tab of its window.
+   */
+  active: boolean;
+  /**
+   * Position in its window's tab strip (0-based).
+   */
+  index: number;
+  /**
+   * Chrome window id.
+   */
+  window_id?: number;
+}
+/**
+ * Result of screenshot.
+ */
+export interface ScreenshotResult {
+  /**
+   * PNG image, base64 (no data: prefix).
+   */
+  data_base64: string;
+  /**
+   * Image width in pixels (device pixels).
+   */
+  width: number;
+  /**
+   * Image height in pixels (device pixels).
+   */
+  height: number;
+}
+/**
+ * A structured failure: a closed code, a message written for the agent (what happened, then what to do next), open details, and where it was detected.
+ */
+export interface ErrorInfo {
+  error_code: ErrorCode;
+  /**
+   * What happened and what to do next, for an LLM agent or a person.
+   */
+  message: string;
+  /**
+   * Open bag of context (selector or id used, current_url, instance_path of an invalid field, candidates, ...). Keys vary by error_code.
+   */
+  details?: {
+    [k: string]: unknown | undefined;
+  };
+  component_origin: ComponentOrigin;
+}
 /**
  * Result of navigate.
  */
@@ -2001,56 +2089,7 @@ export interface CloseTabResult {
  * Result of list_tabs.
  */
 export interface ListTabsResult {
-  /**
-   * Open tabs in tab-strip order.
-   */
-  tabs: TabInfo[];
-}
-/**
- * One open tab (list_tabs).
- */
-export interface TabInfo {
-  /**
-   * Chrome tab id.
-   */
-  tab_id: number;
-  /**
-   * Current URL (pending URL while loading).
-   */
-  url: string;
-  /**
-   * Tab title.
-   */
-  title: string;
-  /**
-   * Whether the tab is the active tab of its window.
-   */
-  active: boolean;
-  /**
-   * Position in its window's tab strip (0-based).
-   */
-  index: number;
-  /**
-   * Chrome window id.
-   */
-  window_id?: number;
-}
-/**
- * Result of screenshot.
- */
-export interface ScreenshotResult {
-  /**
-   * PNG image, base64 (no data: prefix).
-   */
-  data_base64: string;
-  /**
-   * Image width in pixels (device pixels).
-   */
-  width: number;
-  /**
-   * Image height in pixels (device pixels).
-   */
-  height: number;
+  tabs: Tabs;
 }
 /**
  * Result of wait.
@@ -3537,23 +3576,6 @@ export interface Redaction1 {
    * Items: Kind of personal data masked.
    */
   kinds?: ('email' | 'phone')[];
-}
-/**
- * A structured failure: a closed code, a message written for the agent (what happened, then what to do next), open details, and where it was detected.
- */
-export interface ErrorInfo {
-  error_code: ErrorCode;
-  /**
-   * What happened and what to do next, for an LLM agent or a person.
-   */
-  message: string;
-  /**
-   * Open bag of context (selector or id used, current_url, instance_path of an invalid field, candidates, ...). Keys vary by error_code.
-   */
-  details?: {
-    [k: string]: unknown | undefined;
-  };
-  component_origin: ComponentOrigin;
 }
 /**
  * A state the extension pushes without being asked (page load, navigation, significant DOM change; seed 004 section 5).

@@ -19,6 +19,7 @@ import { STORAGE_KEYS } from '../shared/config';
 import { sendToContent } from './content-channel';
 import { ANSWER_REQUIRED, EXPECTS_CHANGE, lostAnswer, noChangeNotice, resolveSettle, SETTLE_OPTIONS_KEY, settleSend, takeDeferred, waitParams, watchInBackground, type ResolvedSettle } from './settle-rule';
 import { collectState, elementIdForIndex, frameOffset } from './state';
+import { stateExtras } from './state-extras';
 import { answerState, rememberState, withStateDelta } from './state-cache';
 import { TabWatch } from './tab-watch';
 import { isRestrictedUrl, resolveTab } from './tabs';
@@ -137,15 +138,17 @@ async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage
 
 /** get_state: the tab's state (or a delta since a given one), with the page's activity since the last result. */
 async function runGetState(run: ActionRun, tab: Tab): Promise<ActionResultMessage> {
-  const { action, fail } = run;
+  const { action, fail, budget, settle } = run;
   const base = resultBase(action);
-  const { since, ...stateParams } = action.params as GetStateParams;
+  const { since, include_tabs, include_screenshot, ...stateParams } = action.params as GetStateParams;
   const [s, drained] = await Promise.all([
     collectState(tab.id, await withPersonDefaults(stateParams)),
     settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500),
   ]);
   if (!s.ok) return fail(s.error, null, tab.id);
-  const details: OutcomeDetails = { message: 'State taken.', navigation_occurred: false, result: {} };
+  // The tab list and a screenshot of this very state, so a browser_use step is one round trip.
+  const result = await stateExtras({ tab, budget, settle }, { ...stateParams, include_tabs, include_screenshot });
+  const details: OutcomeDetails = { message: 'State taken.', navigation_occurred: false, result };
   const left = takeDeferred(tab.id);
   const all = left ? mergeDrained(left.drained, drained?.drained ?? NOTHING_DRAINED) : drained?.drained;
   if (all) Object.assign(details, activityFields(all));

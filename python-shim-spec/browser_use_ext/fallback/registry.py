@@ -37,7 +37,15 @@ class ActionModel(Model):
 
 
 class RegisteredAction:
-    def __init__(self, name: str, description: str, function: Callable, param_model: type, domains: Optional[list[str]] = None, page_filter: Optional[Callable[[Any], bool]] = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        description: str,
+        function: Callable,
+        param_model: type,
+        domains: Optional[list[str]] = None,
+        page_filter: Optional[Callable[[Any], bool]] = None,
+    ) -> None:
         self.name = name
         self.description = description
         self.function = function
@@ -49,7 +57,12 @@ class RegisteredAction:
         skip_keys = ['title']
         s = f'{self.description}: \n'
         s += '{' + str(self.name) + ': '
-        s += str({k: {sub_k: sub_v for sub_k, sub_v in v.items() if sub_k not in skip_keys} for k, v in self.param_model.model_json_schema()['properties'].items()})
+        s += str(
+            {
+                k: {sub_k: sub_v for sub_k, sub_v in v.items() if sub_k not in skip_keys}
+                for k, v in self.param_model.model_json_schema()['properties'].items()
+            }
+        )
         s += '}'
         return s
 
@@ -101,13 +114,22 @@ class Registry:
         except Exception:
             pass
         params = {
-            name: (hints.get(name, param.annotation if param.annotation is not inspect.Parameter.empty else Any), ... if param.default is inspect.Parameter.empty else param.default)
+            name: (
+                hints.get(name, param.annotation if param.annotation is not inspect.Parameter.empty else Any),
+                ... if param.default is inspect.Parameter.empty else param.default,
+            )
             for name, param in sig.parameters.items()
             if name not in _INJECTED
         }
         return create_model(f'{function.__name__}_parameters', __base__=ActionModel, **params)
 
-    def action(self, description: str, param_model: Optional[type] = None, domains: Optional[list[str]] = None, page_filter: Optional[Callable[[Any], bool]] = None) -> Callable:
+    def action(
+        self,
+        description: str,
+        param_model: Optional[type] = None,
+        domains: Optional[list[str]] = None,
+        page_filter: Optional[Callable[[Any], bool]] = None,
+    ) -> Callable:
         def decorator(func: Callable) -> Callable:
             if func.__name__ in self.exclude_actions:
                 return func
@@ -119,11 +141,22 @@ class Registry:
                 wrapped = async_wrapper
             else:
                 wrapped = func
-            self.registry.actions[func.__name__] = RegisteredAction(func.__name__, description, wrapped, actual_param_model, domains, page_filter)
+            self.registry.actions[func.__name__] = RegisteredAction(
+                func.__name__, description, wrapped, actual_param_model, domains, page_filter
+            )
             return func
         return decorator
 
-    async def execute_action(self, action_name: str, params: dict, browser: Any = None, page_extraction_llm: Any = None, sensitive_data: Optional[dict[str, str]] = None, available_file_paths: Optional[list[str]] = None, context: Any = None) -> Any:
+    async def execute_action(
+        self,
+        action_name: str,
+        params: dict,
+        browser: Any = None,
+        page_extraction_llm: Any = None,
+        sensitive_data: Optional[dict[str, str]] = None,
+        available_file_paths: Optional[list[str]] = None,
+        context: Any = None,
+    ) -> Any:
         if action_name not in self.registry.actions:
             raise ValueError(f'Action {action_name} not found')
         action = self.registry.actions[action_name]

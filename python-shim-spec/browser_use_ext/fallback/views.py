@@ -7,7 +7,7 @@ the 0.1.48 algorithms exactly (reference section 1.8 and 1.5): the Agent compare
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field, asdict
+from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any, Optional
 
@@ -201,7 +201,10 @@ class DOMElementNode(DOMBaseNode):
                             del attributes_to_include['role']
                         if attributes_to_include.get('aria-label') and attributes_to_include.get('aria-label', '').strip() == text.strip():
                             del attributes_to_include['aria-label']
-                        if attributes_to_include.get('placeholder') and attributes_to_include.get('placeholder', '').strip() == text.strip():
+                        if (
+                            attributes_to_include.get('placeholder')
+                            and attributes_to_include.get('placeholder', '').strip() == text.strip()
+                        ):
                             del attributes_to_include['placeholder']
                         if attributes_to_include:
                             attributes_html_str = ' '.join(f"{key}='{value}'" for key, value in attributes_to_include.items())
@@ -388,7 +391,14 @@ class ActionResult:
 
     __slots__ = ('is_done', 'success', 'extracted_content', 'error', 'include_in_memory')
 
-    def __init__(self, is_done: Optional[bool] = False, success: Optional[bool] = None, extracted_content: Optional[str] = None, error: Optional[str] = None, include_in_memory: bool = False) -> None:
+    def __init__(
+        self,
+        is_done: Optional[bool] = False,
+        success: Optional[bool] = None,
+        extracted_content: Optional[str] = None,
+        error: Optional[str] = None,
+        include_in_memory: bool = False,
+    ) -> None:
         self.is_done = is_done
         self.success = success
         self.extracted_content = extracted_content

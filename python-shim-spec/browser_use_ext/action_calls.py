@@ -1,0 +1,65 @@
+"""One protocol action for the shim's BrowserContext: (re)connects when needed, asks for the state
+after the action as a delta against the tab's last one and rebuilds it (README "Deltas"), keeps the
+page list in step (a tab the bridge leased, a tab the action opened), raises ActionFailed on error."""
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Optional
+
+from .state_delta import StateDeltaError, apply_state_delta
+from .transport import ActionFailed, BridgeError
+
+if TYPE_CHECKING:
+    from .context import ExtensionBrowserContext
+
+logger = logging.getLogger(__name__)
+
+
+async def call_action(ctx: 'ExtensionBrowserContext', action: str, params: dict, tab_id: Optional[int] = None,
+                      timeout_ms: Optional[int] = None) -> dict:
+    await ctx.get_session()
+    if ctx.conn is not None and ctx.conn.ended is not None:
+        # The bridge ended the connection for good (the person disconnected this agent, or a
+        # protocol version mismatch): do not connect again behind the person's back.
+        raise BridgeError(str(ctx.conn.ended), ctx.conn.ended.code)
+    if ctx.conn is None or not ctx.conn.is_open:
+        # Closed for good (close() was called): open a new connection that resumes the same
+        # bridge session by its token, so the leased tabs stay ours. Outages (bridge restart,
+        # network blip) never get here: the connection reconnects by itself and calls wait.
+        ctx.conn = await ctx.browser._connect(session_token=ctx._session_token)
+        ctx.conn.on('tab_released', ctx._on_tab_released)
+        ctx._session_token = ctx.conn.session_token or ctx._session_token
+    assert ctx.conn is not None
+    if tab_id is None:
+        tab_id = ctx.current_tab_id
+    # The state after the action as a delta against this tab's last action state (README "Deltas").
+    base = ctx._action_bases.get(tab_id) if tab_id is not None and action != 'get_state' else None
+    since = base.get('state_id') if base is not None else None
+    r = await ctx.conn.call(
+        action, params, tab_id=tab_id, timeout_ms=timeout_ms or getattr(ctx.browser.config, 'action_timeout_ms', None), state_since=since
+    )
+    delta = r.get('state_delta')
+    if isinstance(delta, dict) and base is not None and r.get('new_simplified_state') is None:
+        try:
+            r['new_simplified_state'] = apply_state_delta(base, delta)
+        except StateDeltaError as e:
+            logger.warning('state delta not applicable (%s); the next action takes a full state', e)
+    if action != 'get_state':
+        got = r.get('new_simplified_state')
+        if isinstance(got, dict) and isinstance(got.get('tab_id'), int) and got.get('state_id'):
+            ctx._action_bases[got['tab_id']] = got
+        elif tab_id is not None:
+            ctx._action_bases.pop(tab_id, None)
+    ran_in = r.get('tab_id')
+    if isinstance(ran_in, int) and ctx.agent_current_page is None and action not in ('list_tabs', 'open_tab'):
+        # The bridge leased this tab to the session on its first tab action, even if the action failed.
+        ctx.agent_current_page = ctx._page_for(ran_in)
+    if r.get('status') != 'success':
+        raise ActionFailed(r)
+    st = r.get('new_simplified_state')
+    if isinstance(st, dict):
+        ctx._note_state(st)
+    new_tab = (r.get('outcome_details') or {}).get('new_tab_id')
+    if isinstance(new_tab, int):
+        ctx._page_for(new_tab)
+    return r

@@ -1,0 +1,87 @@
+"""Clicks and text input on browser_use's DOM nodes, and the allowed_domains guard around them
+(0.1.48's _check_and_handle_navigation: a disallowed URL -> go back, raise URLNotAllowedError)."""
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, Optional
+
+from .compat import BrowserError, URLNotAllowedError
+from .css_selectors import enhanced_css_selector_for_element
+from .dom_tree import TAB_ID_ATTR, element_id_of
+from .transport import ActionFailed, BridgeError
+
+if TYPE_CHECKING:
+    from .context import ExtensionBrowserContext
+
+logger = logging.getLogger(__name__)
+
+
+def target_of(element_node: Any, include_dynamic_attributes: bool = True) -> tuple[dict, Optional[int]]:
+    """The protocol target of a node (its element id, else its index, else a CSS selector) and its tab."""
+    eid = element_id_of(element_node)
+    tab = getattr(element_node, TAB_ID_ATTR, None)
+    if eid:
+        return {'element_id': eid}, tab
+    if element_node.highlight_index is not None:
+        return {'index': int(element_node.highlight_index) + 1}, tab  # browser_use 0-based -> protocol 1-based
+    return {'selector': enhanced_css_selector_for_element(element_node, include_dynamic_attributes)}, tab
+
+
+async def click_element_node(ctx: 'ExtensionBrowserContext', element_node: Any) -> Optional[str]:
+    """click by element id; a tab the click opened joins session.context.pages. Returns None:
+    browser_use returns a path only with ``save_downloads_path`` (Playwright's expect_download);
+    in the person's Chrome a download goes to their download folder and the extension cannot
+    name the file, so the click is reported as a click (MIGRATION.md)."""
+    if getattr(ctx.config, 'save_downloads_path', None) and not getattr(ctx, '_warned_downloads', False):
+        ctx._warned_downloads = True
+        logger.warning('save_downloads_path=%r is not used: downloads a click starts go to Chrome\'s download folder, '
+                       'and the click result cannot name the file.', ctx.config.save_downloads_path)
+    target, tab = ctx._target(element_node)
+    try:
+        r = await ctx._call('click', target, tab_id=tab)
+    except (ActionFailed, BridgeError) as e:
+        raise Exception(f'Failed to click element: {repr(element_node)}. Error: {str(e)}') from e
+    await _after_navigation(ctx, r)
+    return None
+
+
+async def input_text_element_node(ctx: 'ExtensionBrowserContext', element_node: Any, text: str) -> None:
+    target, tab = ctx._target(element_node)
+    try:
+        r = await ctx._call('fill', {**target, 'value': text}, tab_id=tab)
+    except (ActionFailed, BridgeError) as e:
+        err = BrowserError(f'Failed to input text into index {element_node.highlight_index}')
+        err.error_code = getattr(e, 'code', None)
+        raise err from e
+    await _after_navigation(ctx, r)
+
+
+async def check_current_url(ctx: 'ExtensionBrowserContext') -> None:
+    """Before a state: an agent tab on a disallowed URL goes back, and URLNotAllowedError is raised."""
+    page = ctx.agent_current_page
+    if page is not None and page.url and not ctx._is_url_allowed(page.url):
+        url = page.url
+        await _leave_disallowed(ctx, url)
+        raise URLNotAllowedError(f'Navigation to non-allowed URL: {url}')
+
+
+async def _after_navigation(ctx: 'ExtensionBrowserContext', r: dict) -> None:
+    """0.1.48 _check_and_handle_navigation: a disallowed URL -> go back and raise URLNotAllowedError."""
+    st = r.get('new_simplified_state') or {}
+    url = st.get('url')
+    if url and not ctx._is_url_allowed(url):
+        await _leave_disallowed(ctx, url)
+        raise URLNotAllowedError(f'Navigation to non-allowed URL: {url}')
+
+
+async def _leave_disallowed(ctx: 'ExtensionBrowserContext', url: str) -> None:
+    """Back to where the agent was: history back, or (when the tab has no usable history entry)
+    a navigation to the last allowed URL the shim saw."""
+    previous = getattr(ctx.current_state, 'url', None)
+    await ctx.go_back()
+    page = ctx.agent_current_page
+    if page is not None and not ctx._is_url_allowed(page.url) and previous and ctx._is_url_allowed(previous) and previous != url:
+        try:
+            await page.goto(previous)
+        except Exception as e:
+            logger.warning('could not leave the non-allowed URL %s: %s', url, e)
