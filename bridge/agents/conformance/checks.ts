@@ -1,6 +1,7 @@
 // The conformance checks, as an agent against a bridge (and, through it, the extension side):
 // handshake, schema checks both ways, every action of schemas/v1/actions with its result checked
 // against the action's result schema, and the error codes each provoked by its situation.
+import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
 import crypto from 'node:crypto';
 import type { ActionResultMessage, ProtocolMessage } from '../../../schemas/generated/protocol';
 import { ACTION_NAMES, ACTION_VALIDATORS, PROTOCOL_VERSION, type ActionName, type ActionParams, type ErrorCode } from '../../../schemas/generated/registry';
@@ -84,7 +85,7 @@ export async function runConformance(o: ConformanceOptions): Promise<CheckResult
     p.send({ type: 'auth_response', proof: clientProof('not-the-secret-' + nonce(), 'agent', ch.nonce, cn) });
     const err = await p.next(isType('error'));
     const code = await p.waitClose();
-    return err?.error_info.error_code === 'UNAUTHORIZED' && code === 4001 ? true : `got ${err?.error_info.error_code ?? 'no error'} and close ${code}`;
+    return err?.error_info.error_code === 'UNAUTHORIZED' && code === CLOSE_CODES.secretRefused ? true : `got ${err?.error_info.error_code ?? 'no error'} and close ${code}`;
   });
   await check('handshake', 'an unknown protocol_version is refused with VERSION_MISMATCH', async () => {
     const p = await raw();

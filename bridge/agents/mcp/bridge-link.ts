@@ -7,9 +7,7 @@
 // client in the side panel (close 4003), every later call is refused with NOT_PERMITTED.
 import { AgentClient, BridgeClientError } from '../../client/agent-client';
 import type { TabReleasedMessage } from '../../../schemas/generated/protocol';
-
-/** Close code of a session the person disconnected from the extension (schemas/lib/close-codes.ts, disconnectedByPerson). */
-export const DISCONNECTED_BY_PERSON = 4003;
+import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
 
 export interface BridgeLinkOptions {
   /** ws://127.0.0.1:PORT/agent */
@@ -80,10 +78,10 @@ export class BridgeLink {
       // AgentClient resumes after a drop or a bridge restart (1001) by itself. The person
       // disconnecting this client in the side panel is final for this server's life; a normal close
       // or a refusal from the bridge ends the session, and the next call starts a new one.
-      if (code === DISCONNECTED_BY_PERSON) {
+      if (code === CLOSE_CODES.disconnectedByPerson) {
         this.disconnectedByPerson = true;
         this.sessionEnded(null);
-      } else if (code === 1000 || code === 1008 || code === 4001) this.sessionEnded(`the bridge closed the session (${code}${reason ? ` ${reason}` : ''})`);
+      } else if (code === 1000 || code === 1008 || code === CLOSE_CODES.secretRefused) this.sessionEnded(`the bridge closed the session (${code}${reason ? ` ${reason}` : ''})`);
     });
     this.client = client;
     this.onNewSession();
