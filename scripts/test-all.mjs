@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // `npm test`: the one command that runs everything CI runs, in order, and ends with a single
 // summary line "N passed, N failed[, N skipped]" over every suite.
-//   1. generated files are fresh, imports follow DEPS.json   2. type checking   3. build (the e2e tests load dist/extension)
+//   1. generated files are fresh, imports follow DEPS.json, eslint, prettier (ruff once the venvs exist)
+//   2. type checking   3. build (the e2e tests load dist/extension)
 //   4. mocha (unit, schema, bridge, e2e)   5. the Python shim's unittest modules, each in the venvs
 //      that scripts/python-envs.mjs assigns it to (real browser_use 0.1.48 and 0.1.40 from PyPI, and
 //      one without browser_use); the venvs are created or refreshed first (in parallel with 1-3).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PY_ENVS, ensureEnvs, modulesFor, unassignedModules, venvPython } from './python-envs.mjs';
+import { ensureEnvs, modulesFor, PY_ENVS, unassignedModules, venvPython, venvsDir } from './python-envs.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -41,6 +42,8 @@ const npx = (bin, ...args) => [process.execPath, [path.join(root, 'node_modules'
 const pyEnvs = ensureEnvs().catch((e) => ({ ok: false, failed: PY_ENVS.map((env) => env.name), text: `${e?.stack ?? e}\n` }));
 await step('generated files', process.execPath, ['scripts/gen.mjs', '--check']);
 await step('import rules (DEPS.json)', process.execPath, ['scripts/check-deps.mjs']);
+await step('eslint', ...npx('eslint', '--max-warnings', '0', '.'));
+await step('prettier', ...npx('prettier', '--check', '.'));
 await step('typecheck', ...npx('tsc', '-p', 'tsconfig.json')).then(() => step('typecheck bridge', ...npx('tsc', '-p', 'tsconfig.bridge.json'))).then(() => step('typecheck tests', ...npx('tsc', '-p', 'tsconfig.test.json')));
 const build = await step('build', ...npx('rollup', '-c', '--silent'));
 
@@ -50,6 +53,9 @@ process.stdout.write(`\n=== python venvs (scripts/python-envs.mjs)\n${envs.text}
 if (!envs.ok) {
   failedSteps.push('python venvs');
   totals.failed += 1;
+} else {
+  // ruff comes with the 'nobu' venv (its constraints pin the version); config in python-shim-spec/pyproject.toml.
+  await step('ruff', path.join(venvsDir, 'nobu', 'bin', 'ruff'), ['check', 'python-shim-spec']);
 }
 
 if (build.code === 0) {
