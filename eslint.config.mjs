@@ -7,9 +7,10 @@
 // (the same file scripts/check-deps.mjs checks exactly), so an editor flags a forbidden import as
 // it is typed.
 import fs from 'node:fs';
+
 import js from '@eslint/js';
-import prettier from 'eslint-config-prettier';
 import stylistic from '@stylistic/eslint-plugin';
+import prettier from 'eslint-config-prettier';
 import simpleImportSort from 'eslint-plugin-simple-import-sort';
 import tseslint from 'typescript-eslint';
 
@@ -25,9 +26,12 @@ function restrictedImports(rule) {
   return {
     files: [`${rule.files}**/*.ts`],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: patterns.length ? [{ group: patterns, message: `DEPS.json rule "${rule.name}": ${rule.why}` }] : [],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: patterns.length ? [{ group: patterns, message: `DEPS.json rule "${rule.name}": ${rule.why}` }] : [],
+        },
+      ],
     },
   };
 }
@@ -46,13 +50,21 @@ export default tseslint.config(
     },
     plugins: { '@stylistic': stylistic, 'simple-import-sort': simpleImportSort },
     rules: {
-      '@stylistic/max-len': ['error', { code: 140, ignoreUrls: true, ignoreRegExpLiterals: true, ignoreStrings: true, ignoreTemplateLiterals: true }],
+      '@stylistic/max-len': [
+        'error',
+        { code: 140, ignoreUrls: true, ignoreRegExpLiterals: true, ignoreStrings: true, ignoreTemplateLiterals: true },
+      ],
       'simple-import-sort/imports': 'error',
       'simple-import-sort/exports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       // Browser and Node globals differ per folder; TypeScript already checks every name.
       'no-undef': 'off',
     },
+  },
+  {
+    // chai's property assertions (expect(x).to.be.true) are expressions by design.
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-unused-expressions': 'off' },
   },
   ...depRules.map(restrictedImports),
 );

@@ -5,9 +5,11 @@
 // the worker from starting at all (measured, see ../shared/reference/e2e-recipe.md section 6).
 import fs from 'node:fs';
 import path from 'node:path';
+
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import typescript from '@rollup/plugin-typescript';
+
 import { buildManifest } from './extension/manifest.mjs';
 
 const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
@@ -16,7 +18,14 @@ const EXT_OUT = 'dist/extension';
 const browserPlugins = (tsconfig) => [
   nodeResolve({ browser: true }),
   commonjs({ transformMixedEsModules: true }),
-  typescript({ tsconfig, noEmit: false, outDir: undefined, declaration: false, sourceMap: false, include: ['extension/src/**/*.ts', 'schemas/**/*.ts'] }),
+  typescript({
+    tsconfig,
+    noEmit: false,
+    outDir: undefined,
+    declaration: false,
+    sourceMap: false,
+    include: ['extension/src/**/*.ts', 'schemas/**/*.ts'],
+  }),
 ];
 
 /** Copies static files and writes manifest.json once the bundles exist. */
@@ -28,7 +37,8 @@ const extensionAssets = () => ({
     fs.copyFileSync('extension/src/options/options.html', path.join(EXT_OUT, 'options.html'));
     // One folder per UI page; the icons are drawn by scripts/make-icons.mjs.
     fs.mkdirSync(path.join(EXT_OUT, 'sidepanel'), { recursive: true });
-    for (const f of ['index.html', 'panel.css']) fs.copyFileSync(path.join('extension/src/sidepanel', f), path.join(EXT_OUT, 'sidepanel', f));
+    for (const f of ['index.html', 'panel.css'])
+      fs.copyFileSync(path.join('extension/src/sidepanel', f), path.join(EXT_OUT, 'sidepanel', f));
     fs.cpSync('extension/icons', path.join(EXT_OUT, 'icons'), { recursive: true });
   },
 });
@@ -40,19 +50,64 @@ const onwarn = (warning, warn) => {
 };
 
 export default [
-  { input: 'extension/src/background/index.ts', output: { file: `${EXT_OUT}/background.js`, format: 'es' }, plugins: browserPlugins('tsconfig.json'), onwarn },
-  { input: 'extension/src/content/index.ts', output: { file: `${EXT_OUT}/content.js`, format: 'iife' }, plugins: browserPlugins('tsconfig.json'), onwarn },
-  { input: 'extension/src/main-world/hooks.ts', output: { file: `${EXT_OUT}/main-hooks.js`, format: 'iife' }, plugins: browserPlugins('tsconfig.json'), onwarn },
-  { input: 'extension/src/content/early.ts', output: { file: `${EXT_OUT}/early.js`, format: 'iife' }, plugins: browserPlugins('tsconfig.json'), onwarn },
-  { input: 'extension/src/content/agent-ui.ts', output: { file: `${EXT_OUT}/agent-ui.js`, format: 'iife' }, plugins: browserPlugins('tsconfig.json'), onwarn },
-  { input: 'extension/src/sidepanel/index.ts', output: { file: `${EXT_OUT}/sidepanel/index.js`, format: 'es' }, plugins: browserPlugins('tsconfig.json'), onwarn },
-  { input: 'extension/src/options/options.ts', output: { file: `${EXT_OUT}/options.js`, format: 'es' }, plugins: [...browserPlugins('tsconfig.json'), extensionAssets()], onwarn },
+  {
+    input: 'extension/src/background/index.ts',
+    output: { file: `${EXT_OUT}/background.js`, format: 'es' },
+    plugins: browserPlugins('tsconfig.json'),
+    onwarn,
+  },
+  {
+    input: 'extension/src/content/index.ts',
+    output: { file: `${EXT_OUT}/content.js`, format: 'iife' },
+    plugins: browserPlugins('tsconfig.json'),
+    onwarn,
+  },
+  {
+    input: 'extension/src/main-world/hooks.ts',
+    output: { file: `${EXT_OUT}/main-hooks.js`, format: 'iife' },
+    plugins: browserPlugins('tsconfig.json'),
+    onwarn,
+  },
+  {
+    input: 'extension/src/content/early.ts',
+    output: { file: `${EXT_OUT}/early.js`, format: 'iife' },
+    plugins: browserPlugins('tsconfig.json'),
+    onwarn,
+  },
+  {
+    input: 'extension/src/content/agent-ui.ts',
+    output: { file: `${EXT_OUT}/agent-ui.js`, format: 'iife' },
+    plugins: browserPlugins('tsconfig.json'),
+    onwarn,
+  },
+  {
+    input: 'extension/src/sidepanel/index.ts',
+    output: { file: `${EXT_OUT}/sidepanel/index.js`, format: 'es' },
+    plugins: browserPlugins('tsconfig.json'),
+    onwarn,
+  },
+  {
+    input: 'extension/src/options/options.ts',
+    output: { file: `${EXT_OUT}/options.js`, format: 'es' },
+    plugins: [...browserPlugins('tsconfig.json'), extensionAssets()],
+    onwarn,
+  },
   {
     input: 'bridge/cli/main.ts',
     output: { file: 'dist/bridge/cli.js', format: 'es', banner: '#!/usr/bin/env node' },
     // The MCP SDK (and its own dependencies) load from node_modules at run time, like ws.
     external: [/^node:/, 'ws', /^@modelcontextprotocol\/sdk\//],
-    plugins: [nodeResolve({ preferBuiltins: true }), commonjs({ transformMixedEsModules: true }), typescript({ tsconfig: 'tsconfig.bridge.json', noEmit: false, declaration: false, sourceMap: false, include: ['bridge/**/*.ts', 'schemas/**/*.ts'] })],
+    plugins: [
+      nodeResolve({ preferBuiltins: true }),
+      commonjs({ transformMixedEsModules: true }),
+      typescript({
+        tsconfig: 'tsconfig.bridge.json',
+        noEmit: false,
+        declaration: false,
+        sourceMap: false,
+        include: ['bridge/**/*.ts', 'schemas/**/*.ts'],
+      }),
+    ],
     onwarn,
   },
 ];

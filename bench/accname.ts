@@ -7,11 +7,13 @@
 //   whole state: our get_state of the whole page (viewport_expansion -1) through bridge + extension.
 // Also: how often the two names differ on these pages. Writes bench/results/accname.{json,md}.
 import { execSync } from 'node:child_process';
-import { build } from 'esbuild';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+import { build } from 'esbuild';
 import puppeteer from 'puppeteer-core';
+
 import { CHROMIUM_PATH, REPO_ROOT } from '../test/harness/browser';
 import { startHarness } from '../test/harness/harness';
 import { articlePage, formPage } from './pages';
@@ -49,7 +51,11 @@ async function bundle(base: string | null): Promise<string> {
       resolveDir: REPO_ROOT,
       loader: 'ts',
     },
-    bundle: true, write: false, format: 'iife', target: 'chrome120', logLevel: 'silent',
+    bundle: true,
+    write: false,
+    format: 'iife',
+    target: 'chrome120',
+    logLevel: 'silent',
   });
   return out.outputFiles[0]!.text;
 }
@@ -66,7 +72,10 @@ interface Timing {
 
 async function main(): Promise<void> {
   const code = await bundle(baselineDir());
-  const pages: [string, string][] = [['article-3k-links', articlePage()], ['form-50-groups', formPage()]];
+  const pages: [string, string][] = [
+    ['article-3k-links', articlePage()],
+    ['form-50-groups', formPage()],
+  ];
   const browser = await puppeteer.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox'] });
   const results: Record<string, Timing & { state_ms?: number; walk_ms?: number }> = {};
   try {
@@ -77,54 +86,56 @@ async function main(): Promise<void> {
       await page.addScriptTag({ content: code });
       const runs: Timing[] = [];
       for (let i = 0; i < RUNS; i++) {
-        runs.push(await page.evaluate(() => {
-          type Own = { accessibleName(e: Element, h?: unknown, l?: unknown): string; LabelIndex: new () => unknown };
-          type B = Own & {
-            roleOf(e: Element): string;
-            computeAccessibleName(e: Element): string;
-            getRole(e: Element): string | null;
-            baseName: Own | null;
-            baseRole: { roleOf(e: Element): string } | null;
-          };
-          const b = (window as unknown as { __bench: B }).__bench;
-          const targets = [...document.querySelectorAll('a[href], button, input, select, textarea, [role]')];
-          let t = performance.now();
-          const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
-          let sink = 0;
-          for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-            const el = n as Element;
-            sink += getComputedStyle(el).display.length + el.getBoundingClientRect().width;
-          }
-          const bare = performance.now() - t;
-          t = performance.now();
-          const labels = new b.LabelIndex();
-          const ours = targets.map((el) => `${b.roleOf(el)}|${b.accessibleName(el, undefined, labels)}`);
-          const oursMs = performance.now() - t;
-          let previousMs: number | null = null;
-          if (b.baseName && b.baseRole) {
+        runs.push(
+          await page.evaluate(() => {
+            type Own = { accessibleName(e: Element, h?: unknown, l?: unknown): string; LabelIndex: new () => unknown };
+            type B = Own & {
+              roleOf(e: Element): string;
+              computeAccessibleName(e: Element): string;
+              getRole(e: Element): string | null;
+              baseName: Own | null;
+              baseRole: { roleOf(e: Element): string } | null;
+            };
+            const b = (window as unknown as { __bench: B }).__bench;
+            const targets = [...document.querySelectorAll('a[href], button, input, select, textarea, [role]')];
+            let t = performance.now();
+            const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
+            let sink = 0;
+            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+              const el = n as Element;
+              sink += getComputedStyle(el).display.length + el.getBoundingClientRect().width;
+            }
+            const bare = performance.now() - t;
             t = performance.now();
-            const pl = new b.baseName.LabelIndex();
-            for (const el of targets) sink += b.baseRole.roleOf(el).length + b.baseName.accessibleName(el, undefined, pl).length;
-            previousMs = performance.now() - t;
-          }
-          t = performance.now();
-          const theirs = targets.map((el) => `${b.getRole(el) ?? ''}|${b.computeAccessibleName(el)}`);
-          const theirsMs = performance.now() - t;
-          const differs: string[] = [];
-          ours.forEach((o, i) => {
-            if (o.split('|')[1] === theirs[i]!.split('|')[1]) return;
-            differs.push(`${targets[i]!.outerHTML.slice(0, 80)} ours=${o} dom-a11y=${theirs[i]}`);
-          });
-          return {
-            elements: targets.length + (sink < 0 ? 1 : 0),
-            bare_walk_ms: bare,
-            ours_ms: oursMs,
-            previous_ms: previousMs,
-            dom_a11y_ms: theirsMs,
-            name_differs: differs.length,
-            examples: differs.slice(0, 3),
-          };
-        }));
+            const labels = new b.LabelIndex();
+            const ours = targets.map((el) => `${b.roleOf(el)}|${b.accessibleName(el, undefined, labels)}`);
+            const oursMs = performance.now() - t;
+            let previousMs: number | null = null;
+            if (b.baseName && b.baseRole) {
+              t = performance.now();
+              const pl = new b.baseName.LabelIndex();
+              for (const el of targets) sink += b.baseRole.roleOf(el).length + b.baseName.accessibleName(el, undefined, pl).length;
+              previousMs = performance.now() - t;
+            }
+            t = performance.now();
+            const theirs = targets.map((el) => `${b.getRole(el) ?? ''}|${b.computeAccessibleName(el)}`);
+            const theirsMs = performance.now() - t;
+            const differs: string[] = [];
+            ours.forEach((o, i) => {
+              if (o.split('|')[1] === theirs[i]!.split('|')[1]) return;
+              differs.push(`${targets[i]!.outerHTML.slice(0, 80)} ours=${o} dom-a11y=${theirs[i]}`);
+            });
+            return {
+              elements: targets.length + (sink < 0 ? 1 : 0),
+              bare_walk_ms: bare,
+              ours_ms: oursMs,
+              previous_ms: previousMs,
+              dom_a11y_ms: theirsMs,
+              name_differs: differs.length,
+              examples: differs.slice(0, 3),
+            };
+          }),
+        );
       }
       const p50 = (k: 'bare_walk_ms' | 'ours_ms' | 'previous_ms' | 'dom_a11y_ms') => r1(median(runs.map((r) => r[k] as number)));
       results[name] = {
@@ -161,7 +172,10 @@ async function main(): Promise<void> {
   } finally {
     await h.close();
   }
-  const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
+  const load = os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
   fs.mkdirSync(OUT, { recursive: true });
   const json = { date: new Date().toISOString(), load, runs: RUNS, results };
   fs.writeFileSync(path.join(OUT, 'accname.json'), `${JSON.stringify(json, null, 2)}\n`);

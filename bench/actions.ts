@@ -13,13 +13,15 @@
 // those runs) that writes to bench/tmp/quick (git-ignored) so bench/results keeps the published run.
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { build } from 'esbuild';
 import type { Page, WebWorker } from 'puppeteer-core';
 import type { WebSocket } from 'ws';
-import type { ActionResultMessage, OutcomeDetails, SimplifiedState } from '../schemas/generated/protocol';
+
 import type { AgentClient } from '../bridge/client/agent-client';
+import type { ActionResultMessage, OutcomeDetails, SimplifiedState } from '../schemas/generated/protocol';
 import { REPO_ROOT } from '../test/harness/browser';
-import { startHarness, type Harness } from '../test/harness/harness';
+import { type Harness, startHarness } from '../test/harness/harness';
 import { median, pct, r2 } from './stats';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 40);
@@ -380,11 +382,11 @@ function markdown(
     lines.push(`| ${s.page} | ${s.settle} | ${hopNames.map((k) => s.hops_p50_ms?.[k] ?? '').join(' | ')} |`);
   lines.push(
     '',
-    "agent_to_worker / worker_to_agent: agent send -> worker receive and worker send -> agent receive (wall clocks of one machine), " +
+    'agent_to_worker / worker_to_agent: agent send -> worker receive and worker send -> agent receive (wall clocks of one machine), ' +
       "each including the bridge's validation and relay; bridge_to_worker_est subtracts half the agent <-> bridge ping. " +
-      "worker_to_page_and_page_work: the worker -> content script request including the page-side click (actionability checks and " +
-      "events) and, settle off, the snapshot of the page; page_work_est subtracts the port ping RTT. state: collecting " +
-      "new_simplified_state (page walk, frame stitching). worker_other: settings read, tab lookup, routing.",
+      'worker_to_page_and_page_work: the worker -> content script request including the page-side click (actionability checks and ' +
+      'events) and, settle off, the snapshot of the page; page_work_est subtracts the port ping RTT. state: collecting ' +
+      'new_simplified_state (page walk, frame stitching). worker_other: settings read, tab lookup, routing.',
   );
   for (const s of summary)
     if (s.targets)

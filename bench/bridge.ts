@@ -6,14 +6,16 @@
 // runs. Percentiles: bench/stats.ts (nearest rank), rounded to the microsecond.
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { WebSocketServer } from 'ws';
 import WebSocket from 'ws';
-import type { ActionMessage } from '../schemas/generated/protocol';
+
+import { createBridge } from '../bridge/cli/wire';
 import { AgentClient } from '../bridge/client/agent-client';
 import { createLogger } from '../bridge/common/log';
-import { createBridge } from '../bridge/cli/wire';
-import { REPO_ROOT } from '../test/harness/browser';
+import type { ActionMessage } from '../schemas/generated/protocol';
 import { RawPeer } from '../test/bridge/raw-peer';
+import { REPO_ROOT } from '../test/harness/browser';
 import { roundTo, summary as stats } from './stats';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 500);
@@ -79,9 +81,11 @@ const agents = await Promise.all(
   [1, 2, 3, 4].map(() => AgentClient.connect({ url: bridge.agentUrl, secret: bridge.secrets.agent_secret })),
 );
 const t0 = performance.now();
-await Promise.all(agents.map(async (a, i) => {
-  for (let k = 0; k < RUNS / 4; k++) await a.call('get_state', {}, { tabId: 10 + i });
-}));
+await Promise.all(
+  agents.map(async (a, i) => {
+    for (let k = 0; k < RUNS / 4; k++) await a.call('get_state', {}, { tabId: 10 + i });
+  }),
+);
 const parallelMs = performance.now() - t0;
 
 const results = {

@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { REPO_ROOT } from '../test/harness/browser';
 
 export const WANTED_VERSION = '0.1.48';
@@ -14,7 +15,9 @@ export type BrowserUseJs = { ok: true; python: string; version: string; file: st
 
 function candidates(): string[] {
   const venvs = process.env['BUX_VENVS_DIR'] ? path.resolve(process.env['BUX_VENVS_DIR']) : path.join(REPO_ROOT, '.venvs');
-  return [process.env['BUX_BROWSER_USE_PYTHON'], path.join(venvs, 'bu048', 'bin', 'python'), '/tmp/v48/bin/python'].filter((p): p is string => !!p);
+  return [process.env['BUX_BROWSER_USE_PYTHON'], path.join(venvs, 'bu048', 'bin', 'python'), '/tmp/v48/bin/python'].filter(
+    (p): p is string => !!p,
+  );
 }
 
 const PROBE = [
@@ -47,5 +50,8 @@ export function findBrowserUseJs(): BrowserUseJs {
     }
     return { ok: true, python, version, file, js: fs.readFileSync(file, 'utf8') };
   }
-  return { ok: false, why: `browser-use ${WANTED_VERSION} not found (${tried.join('; ')}); set BUX_BROWSER_USE_PYTHON to an interpreter that has it` };
+  return {
+    ok: false,
+    why: `browser-use ${WANTED_VERSION} not found (${tried.join('; ')}); set BUX_BROWSER_USE_PYTHON to an interpreter that has it`,
+  };
 }

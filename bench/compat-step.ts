@@ -8,6 +8,7 @@
 import { execSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { REPO_ROOT } from '../test/harness/browser';
 
 interface Stat {
@@ -53,7 +54,7 @@ const lines = [
   `Load before: \`${before}\``,
   `Load after: \`${after}\``,
   '',
-  '| page | side | state | screenshot | action | settle | step total | ratio ext/pw (p50) | ratio without real\'s page-load wait |',
+  "| page | side | state | screenshot | action | settle | step total | ratio ext/pw (p50) | ratio without real's page-load wait |",
   '|---|---|---|---|---|---|---|---|---|',
 ];
 let worst = 0;
@@ -72,11 +73,11 @@ lines.push(
     `(${worst <= 0.5 ? 'met' : 'NOT met'}).`,
   '',
   "Split: state = get_state minus its screenshot and minus real's `_wait_for_page_and_frames_load`; screenshot = the state's screenshot " +
-    "(real: `page.screenshot`; extension: `captureVisibleTab` with the numbered boxes drawn and removed); action = the click minus " +
+    '(real: `page.screenshot`; extension: `captureVisibleTab` with the numbered boxes drawn and removed); action = the click minus ' +
     "settle; settle = real's `_wait_for_page_and_frames_load` (its `minimum_wait_page_load_time` is 0.25 s, once in get_state and once " +
     "after the click) / the extension's settle after the click (dom_quiet, network_idle, no-change watch).",
   "The last column leaves real's page-load waits out entirely (a lower bound for Playwright's cost that no real step achieves); it is " +
-    "reported so the ratio is not flattered by those fixed waits.",
+    'reported so the ratio is not flattered by those fixed waits.',
   'The clicked elements change the page (a click that changes nothing makes the extension wait for its 15 s no-change watch; see ' +
     'MIGRATION.md "Prompt parity with browser_use on Playwright").',
 );

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { REPO_ROOT } from '../test/harness/browser';
 
 const venvs = (process.env['BUX_COMPAT_VENVS'] ?? '/tmp/v48,/tmp/v40')
@@ -17,7 +18,10 @@ const venvs = (process.env['BUX_COMPAT_VENVS'] ?? '/tmp/v48,/tmp/v40')
   .map((v) => v.trim())
   .filter(Boolean);
 const out = path.join(REPO_ROOT, 'bench', 'results', 'compat.md');
-const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = os
+  .loadavg()
+  .map((l) => l.toFixed(2))
+  .join(' ');
 const parts: string[] = [
   `# Side by side: real browser_use on Playwright vs browser_use_ext`,
   '',
@@ -41,7 +45,12 @@ for (const venv of venvs) {
     timeout: 600_000,
   });
   if (fs.existsSync(tmp)) {
-    parts.push(fs.readFileSync(tmp, 'utf-8').replace(/^# /m, `## ${venv}: `).replace(/^## (?!\/)/gm, '### '));
+    parts.push(
+      fs
+        .readFileSync(tmp, 'utf-8')
+        .replace(/^# /m, `## ${venv}: `)
+        .replace(/^## (?!\/)/gm, '### '),
+    );
     fs.rmSync(tmp, { force: true });
   } else {
     parts.push(`## ${venv}: the report did not run`, '', '```', (r.stderr ?? '').split('\n').slice(-30).join('\n'), '```', '');

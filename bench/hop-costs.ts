@@ -94,9 +94,9 @@ export function hopCostsMarkdown(
     '## Where the whole-page time goes (ours, p50 ms)',
     '',
     "From the extension's timings_ms and the caller's clock (first six columns), and the JSON work on the state's own bytes measured in " +
-      "Node, the same V8 as the worker, bridge and client (the rest). worker -> agent = worker JSON.stringify + WebSocket + bridge " +
-      "parse and full validation + relay of the same bytes + client parse. Compact: the same state with elements and text items as " +
-      "keyless rows (what a compact wire form would weigh).",
+      'Node, the same V8 as the worker, bridge and client (the rest). worker -> agent = worker JSON.stringify + WebSocket + bridge ' +
+      'parse and full validation + relay of the same bytes + client parse. Compact: the same state with elements and text items as ' +
+      'keyless rows (what a compact wire form would weigh).',
     '',
     '| page | elements | get_state | walk | content -> worker | child frames | worker assembly | worker -> agent | JSON bytes | parse | ' +
       'validate | stringify | compact bytes | compact parse | bytes alone: messaging + WebSocket | floor | floor + bytes alone + JSON ' +
@@ -128,7 +128,7 @@ export function hopCostsMarkdown(
           .map((t) => `${(t.bytes / 1e6).toFixed(2)} MB: messaging ${t.messaging_p50_ms} ms, WebSocket ${t.websocket_p50_ms} ms`)
           .join('; ') +
         '. "floor + bytes alone + JSON work" is what a state of that size costs at the least on this path (a walk as cheap as the ' +
-          'floor, then the bytes moved twice and the JSON work of four hops), before any of our own work.',
+        'floor, then the bytes moved twice and the JSON work of four hops), before any of our own work.',
     );
   }
   return L;

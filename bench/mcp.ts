@@ -9,9 +9,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { countTokens } from 'gpt-tokenizer';
+
 import { CHROMIUM_PATH, REPO_ROOT } from '../test/harness/browser';
 import { startHarness } from '../test/harness/harness';
 import { callTool, connectStdioClient } from '../test/harness/mcp-clients';
@@ -74,7 +76,16 @@ interface Row {
 /** A row's numbers: p50 / p95 time to 0.1 ms and the p50 of the tokens (percentiles: bench/stats.ts, nearest rank). */
 const numbersOf = (xs: Sample[]): Pick<Row, 'p50_ms' | 'p95_ms' | 'tokens'> => {
   const ms = xs.map((x) => x.ms);
-  return { p50_ms: r1(pct(ms, 50)), p95_ms: r1(pct(ms, 95)), tokens: Math.round(pct(xs.map((x) => x.tokens), 50)) };
+  return {
+    p50_ms: r1(pct(ms, 50)),
+    p95_ms: r1(pct(ms, 95)),
+    tokens: Math.round(
+      pct(
+        xs.map((x) => x.tokens),
+        50,
+      ),
+    ),
+  };
 };
 
 async function timed(f: () => Promise<{ text: string }>): Promise<Sample> {
@@ -85,12 +96,21 @@ async function timed(f: () => Promise<{ text: string }>): Promise<Sample> {
 
 function pwText(r: Awaited<ReturnType<Client['callTool']>>): { text: string; isError: boolean } {
   const content = (r.content ?? []) as { type: string; text?: string }[];
-  return { text: content.filter((c) => c.type === 'text').map((c) => c.text ?? '').join('\n'), isError: r.isError === true };
+  return {
+    text: content
+      .filter((c) => c.type === 'text')
+      .map((c) => c.text ?? '')
+      .join('\n'),
+    isError: r.isError === true,
+  };
 }
 
 async function main(): Promise<void> {
   const cli = ensurePlaywrightMcp();
-  const uptimeBefore = os.loadavg().map((x) => x.toFixed(2)).join(' ');
+  const uptimeBefore = os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
   const h = await startHarness({ fixturesDir: path.join(REPO_ROOT, 'python-shim-spec', 'tests', 'fixtures', 'shop') });
   const pwCwd = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-pwmcp-run-'));
   const rows: Row[] = [];
@@ -117,7 +137,10 @@ async function main(): Promise<void> {
 
     // What the tool definitions cost: every request to the model carries them.
     const [ourTools, pwTools] = await Promise.all([ours.listTools(), pw.listTools()]);
-    for (const [side, list] of [['ours', ourTools.tools], ['Playwright MCP', pwTools.tools]] as const) {
+    for (const [side, list] of [
+      ['ours', ourTools.tools],
+      ['Playwright MCP', pwTools.tools],
+    ] as const) {
       const tokens = countTokens(JSON.stringify(list));
       const note = 'JSON of the tool definitions';
       rows.push({ page: '-', what: 'tools/list', side: `${side} (${list.length} tools)`, p50_ms: 0, p95_ms: 0, tokens, note });
@@ -180,7 +203,10 @@ async function main(): Promise<void> {
   const meta = {
     date: new Date().toISOString(),
     runs: RUNS,
-    machine: `${os.cpus().length} cores, load average before ${uptimeBefore}, after ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`,
+    machine: `${os.cpus().length} cores, load average before ${uptimeBefore}, after ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
     tokenizer: 'gpt-tokenizer (o200k_base), over the text content of the tool result',
     playwright_mcp: `@playwright/mcp@${PW_MCP_VERSION} --executable-path ${CHROMIUM_PATH} --headless --isolated`,
   };
@@ -205,6 +231,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`bench:mcp failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+  process.stderr.write(`bench:mcp failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);
 });

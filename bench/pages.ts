@@ -92,7 +92,7 @@ for (let i = 1; i <= ${cards}; i++) { const c = document.createElement('app-card
 
 const doc = (title: string, body: string, style = '') =>
   `<!doctype html><html lang="en"><head><meta ` +
-    `charset="utf-8"><title>${esc(title)}</title>${style ? `<style>${style}</style>` : ''}</head><body>${body}</body></html>`;
+  `charset="utf-8"><title>${esc(title)}</title>${style ? `<style>${style}</style>` : ''}</head><body>${body}</body></html>`;
 
 /**
  * A Wikipedia-like article: site header with search, sidebar portlets, table of contents, a main
@@ -239,8 +239,8 @@ export const AD_SLOTS: readonly { kind: 'ok' | 'nested' | 'slow' | 'stall' | 'ha
 
 const adBody = (n: number) =>
   `<div style="font:12px sans-serif;border:1px solid #ddd;height:230px"><b>Sponsored ` +
-    `${n}</b><p>${esc(`${word(n)} deals on ${word(n + 3)}`)}</p><a href="https://ads.example.org/click/${n}" target="_blank">Learn more ` +
-    `about offer ${n}</a> <button>Dismiss ad ${n}</button></div>`;
+  `${n}</b><p>${esc(`${word(n)} deals on ${word(n + 3)}`)}</p><a href="https://ads.example.org/click/${n}" target="_blank">Learn more ` +
+  `about offer ${n}</a> <button>Dismiss ad ${n}</button></div>`;
 
 /**
  * A news front page with a dozen cross-site ad iframes (AD_SLOTS): ads on http://localhost:<port>,
@@ -278,8 +278,10 @@ export function newsPage(ads: PageServer, frozenAds: PageServer): string {
         ),
       });
     }
-    return `<div class="ad"><span class="ad-label">Advertisement</span><iframe src="${server.url(p)}" width="${w}" height="${h}" ` +
-      `title="Advertisement ${i + 1}" scrolling="no"></iframe></div>`;
+    return (
+      `<div class="ad"><span class="ad-label">Advertisement</span><iframe src="${server.url(p)}" width="${w}" height="${h}" ` +
+      `title="Advertisement ${i + 1}" scrolling="no"></iframe></div>`
+    );
   };
   const out: string[] = [];
   out.push(
@@ -362,7 +364,8 @@ export function todoHiddenMenusPage(menus = 30, linksPerMenu = 125, todos = 30):
   );
   out.push('<footer class="info"><p>Double-click to edit a todo</p><p>Part of <a href="http://todomvc.com">TodoMVC</a></p></footer>');
   const items = Array.from({ length: todos }, (_, i) => ({ title: `${word(i)} ${word(i + 3)} task ${i + 1}`, completed: i % 4 === 0 }));
-  out.push(`<script>
+  out.push(
+    `<script>
 const todos = ${JSON.stringify(items)};
 const list = document.querySelector('.todo-list');
 function render() {
@@ -381,9 +384,10 @@ function render() {
   document.querySelector('.todo-count').textContent = left + (left === 1 ? ' item' : ' items') + ' left';
 }
 document.querySelector('.new-todo').addEventListener('keydown', (e) => { if (e.key === 'Enter' && e.target.value.trim()) { ` +
-    `todos.push({ title: e.target.value.trim(), completed: false }); e.target.value = ''; render(); } });
+      `todos.push({ title: e.target.value.trim(), completed: false }); e.target.value = ''; render(); } });
 render();
-</script>`);
+</script>`,
+  );
   return doc(
     'AppSuite • TodoMVC',
     out.join(''),

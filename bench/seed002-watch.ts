@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { Seed002Driver } from '../bridge/agents/text-driver/driver';
 import { REPO_ROOT } from '../test/harness/browser';
 import { startHarness } from '../test/harness/harness';
@@ -32,7 +33,10 @@ async function main(): Promise<void> {
     // A page whose button appears when the bench asks (window.change()), with no command involved.
     const change = "const b = document.createElement('button'); b.textContent = 'New ' + Date.now(); document.body.append(b);";
     const later = h.fixtures.html('/later', `<input aria-label="Query"><script>window.change = () => { ${change} }</script>`, 'Later');
-    const sites = [['shop', h.fixtures.url('/index.html')], ['large (1500 rows, 500 elements cap)', large]] as const;
+    const sites = [
+      ['shop', h.fixtures.url('/index.html')],
+      ['large (1500 rows, 500 elements cap)', large],
+    ] as const;
     for (const [site, url] of sites) {
       const page = await h.openPage(url);
       const agent = await h.connectAgent();
@@ -67,7 +71,10 @@ async function main(): Promise<void> {
     const s = summary(xs);
     return { what: k, n: s.n, mean_ms: Math.round(s.mean), p50_ms: Math.round(s.p50), p95_ms: Math.round(s.p95) };
   });
-  const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
+  const load = os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
   const machine = { runs: RUNS, load, cpus: os.cpus().length, date: new Date().toISOString() };
   fs.mkdirSync(OUT, { recursive: true });
   fs.writeFileSync(path.join(OUT, 'seed002-watch.json'), JSON.stringify({ summary: machine, rows }, null, 2) + '\n');

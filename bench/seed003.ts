@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { domSnapshot, executeStep, type Seed003ToolCall } from '../bridge/agents/step-executor/executor';
 import { REPO_ROOT } from '../test/harness/browser';
 import { startHarness } from '../test/harness/harness';
@@ -68,7 +69,9 @@ async function main(): Promise<void> {
     const s = summary(xs);
     return { step: k, n: s.n, mean_ms: Math.round(s.mean), p50_ms: Math.round(s.p50), p95_ms: Math.round(s.p95) };
   });
-  const noWait = Object.entries(times).filter(([k]) => !k.endsWith(' wait')).flatMap(([, xs]) => xs);
+  const noWait = Object.entries(times)
+    .filter(([k]) => !k.endsWith(' wait'))
+    .flatMap(([, xs]) => xs);
   const all = Object.values(times).flat();
   const totals = {
     runs: RUNS,
@@ -76,7 +79,10 @@ async function main(): Promise<void> {
     mean_ms_without_wait: Math.round(mean(noWait)),
     target_ms: 2000,
     failures,
-    load: os.loadavg().map((x) => x.toFixed(2)).join(' '),
+    load: os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' '),
     cpus: os.cpus().length,
     date: new Date().toISOString(),
   };

@@ -28,19 +28,21 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { countTokens } from 'gpt-tokenizer';
 import { chromium, type Page as PwPage } from 'playwright-core';
 import type { CDPSession, Page } from 'puppeteer-core';
+
 import type { GetStateParams, SimplifiedState } from '../schemas/generated/protocol';
 import { renderAriaTree, renderBrowserUse } from '../schemas/lib/render';
 import { REPO_ROOT } from '../test/harness/browser';
 import { startHarness } from '../test/harness/harness';
 import { findBrowserUseJs } from './browser-use-js';
-import { hopCosts, hopCostsMarkdown, type HopCosts } from './hop-costs';
+import { FLOOR_VIEWPORT, FLOOR_WHOLE } from './floor';
+import { type HopCosts, hopCosts, hopCostsMarkdown } from './hop-costs';
+import { AD_SLOTS, BENCH_PAGES, type BenchPage, serveBenchPages, startBenchSites } from './pages';
 import { pct, r1 } from './stats';
 import { measureTransport, type TransportRow } from './transport-floor';
-import { FLOOR_VIEWPORT, FLOOR_WHOLE } from './floor';
-import { AD_SLOTS, BENCH_PAGES, serveBenchPages, startBenchSites, type BenchPage } from './pages';
 
 const INTERACTIVE = new Set([
   'button',
@@ -589,7 +591,8 @@ function targetsOf(r: PageResult): Record<string, Target> {
   const tpDefault = ratio(whole?.default_tokens, pw?.tokens);
   t['tokens_le_0.5x_playwright'] = {
     met: tp <= 0.5,
-    detail: `${tp.toFixed(2)}x (vs its ai mode with refs: ${Number.isFinite(tpAi) ? `${tpAi.toFixed(2)}x` : 'n/a'}; default rendering: ` +
+    detail:
+      `${tp.toFixed(2)}x (vs its ai mode with refs: ${Number.isFinite(tpAi) ? `${tpAi.toFixed(2)}x` : 'n/a'}; default rendering: ` +
       `${tpDefault.toFixed(2)}x)`,
   };
   t['nothing_missed'] = { met: r.missing_vs_ax === 0, detail: `${r.missing_vs_ax} of ${r.ax_interactive}` };
@@ -605,7 +608,8 @@ function targetsOf(r: PageResult): Record<string, Target> {
     const withinBudget = f.budget_ms !== null && held <= f.budget_ms + 50;
     t['dead_frames_bounded_and_listed'] = {
       met: withinBudget && listed,
-      detail: `waited up to ${held} ms on frames (budget ${f.budget_ms === null ? 'not stated' : `${f.budget_ms} ms`}); ` +
+      detail:
+        `waited up to ${held} ms on frames (budget ${f.budget_ms === null ? 'not stated' : `${f.budget_ms} ms`}); ` +
         `${f.listed_left_out} frames listed as left out for ${f.dead_frames.length} dead ones (${named.length} recognisable by URL)`,
     };
   }
@@ -658,10 +662,10 @@ function markdown(meta: Record<string, unknown> & { click: ReturnType<typeof cli
     '',
     'Ours: `renderAriaTree` (seed 001/MCP text). "every element" = `{summarize: false}`, each interactive element with its ref: the ' +
       'like-for-like column; "default" = the default rendering, which summarises long off-screen runs into one line pointing at scroll ' +
-      '(the agent lists them by scrolling). Beside them, the same state in browser_use\'s prompt format (`renderBrowserUse`, what the ' +
-      'Python shim gives agents). Playwright: `ariaSnapshot()` (no refs) and `ariaSnapshot({mode: \'ai\'})` (with refs, like ours). ' +
+      "(the agent lists them by scrolling). Beside them, the same state in browser_use's prompt format (`renderBrowserUse`, what the " +
+      "Python shim gives agents). Playwright: `ariaSnapshot()` (no refs) and `ariaSnapshot({mode: 'ai'})` (with refs, like ours). " +
       'browser_use: the real 0.1.48 `clickable_elements_to_string` of its own tree (bench/bu_tokens.py). Listed = elements ours lists / ' +
-      'interactive lines in Playwright\'s YAML / browser_use highlight indexes.',
+      "interactive lines in Playwright's YAML / browser_use highlight indexes.",
     '',
     '| page | ours viewport | ours whole, every element | ours whole, default | ours whole, browser_use format | Playwright | ' +
       'Playwright ai (refs) | browser_use viewport | browser_use whole | every element / Playwright | every element / Playwright ai | ' +
@@ -721,10 +725,10 @@ function markdown(meta: Record<string, unknown> & { click: ReturnType<typeof cli
     '',
     "whole page (limits raised): <= 3x the floor, <= 0.25x Playwright's time, <= 0.5x its tokens, nothing interactive missed that " +
       "Chromium's AX tree lists; viewport (default): <= the whole-page floor + 10 ms (the floor as bench/floor.ts defines it; " +
-      "on the 10k-row table that floor is itself slow, so compare with the viewport floor column above too) and never slower than " +
-      "the whole page; frames that never answer: the state waits at most its documented budget (+50 ms slack) and lists each of " +
-      "them as left out. All " +
-      "from one run: compare ratios, not absolute times, when the load above is high.",
+      'on the 10k-row table that floor is itself slow, so compare with the viewport floor column above too) and never slower than ' +
+      'the whole page; frames that never answer: the state waits at most its documented budget (+50 ms slack) and lists each of ' +
+      'them as left out. All ' +
+      'from one run: compare ratios, not absolute times, when the load above is high.',
     '',
     '| page | whole <= 3x floor | whole <= 0.25x Playwright | tokens <= 0.5x Playwright | nothing missed | viewport <= floor + 10 ms | ' +
       'viewport <= whole | dead frames bounded + listed |',

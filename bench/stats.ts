@@ -16,7 +16,11 @@ export function pct(xs: readonly number[], p: number): number {
 }
 
 /** The median of the finite samples (a missing timing is NaN): the lower middle one for an even count. */
-export const median = (xs: readonly number[]): number => pct(xs.filter((x) => Number.isFinite(x)), 50);
+export const median = (xs: readonly number[]): number =>
+  pct(
+    xs.filter((x) => Number.isFinite(x)),
+    50,
+  );
 
 /** The arithmetic mean, summed left to right; NaN for no samples. */
 export function mean(xs: readonly number[]): number {

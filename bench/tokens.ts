@@ -14,8 +14,10 @@
 // YAML there and, with `--cached`, re-renders from them without a browser (to iterate on renderers).
 import fs from 'node:fs';
 import path from 'node:path';
+
 import { countTokens } from 'gpt-tokenizer';
 import { chromium } from 'playwright-core';
+
 import type { GetStateParams, SimplifiedState } from '../schemas/generated/protocol';
 import { renderAriaTree, renderBrowserUse, renderBrowsingContext } from '../schemas/lib/render';
 import { REPO_ROOT } from '../test/harness/browser';

@@ -8,6 +8,7 @@
 //   websocket: the worker's WebSocket sends N bytes to a loopback ws server in this process, until
 //              that server's 'message' event (the worker -> bridge hop without the bridge's work).
 import { WebSocketServer } from 'ws';
+
 import type { Harness } from '../test/harness/harness';
 import { median, r1 } from './stats';
 

@@ -3,7 +3,8 @@
 // each permission in the manifest has an entry in PERMISSION_REASONS.
 
 /** Public key of the extension; it fixes the id so the bridge can pin the Origin. */
-export const EXTENSION_KEY = 'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA3kvtdv6+OV3m6uMBsRSwTrhP+bMZqmpbrSM10tuSfOrQj7jOWkLJsuD3TI7OUrboDIUZZGuSZG03/Wq/+mnZlUovM76AzNb99QvK1QMcykoZOZavmCigbslGzqYVfshbofy/xFH6Ca1eE2QBc60ESz9p3ssi8AwSGMgqs4d+r26siQkw1y71FJ4maFAgHwXgFG8J3vzpckmNfoUdDv56XVCO1Gy75O0mfiAvVWRnN66FEG+8ckNgDPdKaWCkGk0DySHv9hBNjQ//Er/Smhb25btCVXPL2loOVHcX17FgLiCF0hOVog6DGAjMu9q6i9gx22rZ5zjUV5bjxGI3/tgjewIDAQAB';
+export const EXTENSION_KEY =
+  'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA3kvtdv6+OV3m6uMBsRSwTrhP+bMZqmpbrSM10tuSfOrQj7jOWkLJsuD3TI7OUrboDIUZZGuSZG03/Wq/+mnZlUovM76AzNb99QvK1QMcykoZOZavmCigbslGzqYVfshbofy/xFH6Ca1eE2QBc60ESz9p3ssi8AwSGMgqs4d+r26siQkw1y71FJ4maFAgHwXgFG8J3vzpckmNfoUdDv56XVCO1Gy75O0mfiAvVWRnN66FEG+8ckNgDPdKaWCkGk0DySHv9hBNjQ//Er/Smhb25btCVXPL2loOVHcX17FgLiCF0hOVog6DGAjMu9q6i9gx22rZ5zjUV5bjxGI3/tgjewIDAQAB';
 /** chrome-extension://<id> derived from EXTENSION_KEY (sha256 of the DER key, first 32 hex digits mapped 0-f -> a-p). */
 export const EXTENSION_ID = 'hlpljhaoajogiafnlkgfmcioikalboec';
 
@@ -12,8 +13,10 @@ export const PERMISSION_REASONS = {
   storage: 'keep the bridge URL and pairing secret (local) and per-worker scratch state (session) across worker restarts',
   scripting: 'inject the content script into tabs that were open before the extension was installed or reloaded',
   alarms: 'wake the service worker every 30 s so a dropped bridge connection is re-established',
-  webNavigation: 'list every frame of a tab (getAllFrames) so a state covers iframes and names the ones it could not reach; follow navigations an action starts (load, net errors, new tabs)',
-  debugger: 'trusted input (Input.dispatchMouseEvent/KeyEvent) when the person turns it on; attached for one action and detached right after',
+  webNavigation:
+    'list every frame of a tab (getAllFrames) so a state covers iframes and names the ones it could not reach; follow navigations an action starts (load, net errors, new tabs)',
+  debugger:
+    'trusted input (Input.dispatchMouseEvent/KeyEvent) when the person turns it on; attached for one action and detached right after',
   sidePanel: 'the side panel where the person pairs, types tasks, watches steps, stops or redirects agents and releases tabs',
   contextMenus: 'the "Ask the agent about this" item on the page context menu, sending the right-clicked element with a question',
   tabGroups: 'put the tabs an agent controls in a tab group named for the agent, so the person sees which tabs are driven',
@@ -27,7 +30,8 @@ export function buildManifest(version) {
     manifest_version: 3,
     name: 'Browser Use Agent Bridge',
     short_name: 'browser-use-ext',
-    description: 'Give browser_use agents tasks from a side panel and watch them work in your own Chrome, through a local bridge you pair with.',
+    description:
+      'Give browser_use agents tasks from a side panel and watch them work in your own Chrome, through a local bridge you pair with.',
     version,
     key: EXTENSION_KEY,
     minimum_chrome_version: '120',
@@ -42,10 +46,32 @@ export function buildManifest(version) {
     content_scripts: [
       // document_start, before any page script: dialogs never block and fetch/XHR are recorded
       // (main-world/hooks.ts); early.js links to it and answers the worker's settle requests.
-      { matches: ['<all_urls>'], js: ['main-hooks.js'], run_at: 'document_start', all_frames: true, match_about_blank: true, match_origin_as_fallback: true, world: 'MAIN' },
-      { matches: ['<all_urls>'], js: ['early.js'], run_at: 'document_start', all_frames: true, match_about_blank: true, match_origin_as_fallback: true },
+      {
+        matches: ['<all_urls>'],
+        js: ['main-hooks.js'],
+        run_at: 'document_start',
+        all_frames: true,
+        match_about_blank: true,
+        match_origin_as_fallback: true,
+        world: 'MAIN',
+      },
+      {
+        matches: ['<all_urls>'],
+        js: ['early.js'],
+        run_at: 'document_start',
+        all_frames: true,
+        match_about_blank: true,
+        match_origin_as_fallback: true,
+      },
       // The overlay on controlled tabs and the right-clicked element (content/agent-ui.ts).
-      { matches: ['<all_urls>'], js: ['agent-ui.js'], run_at: 'document_start', all_frames: true, match_about_blank: true, match_origin_as_fallback: true },
+      {
+        matches: ['<all_urls>'],
+        js: ['agent-ui.js'],
+        run_at: 'document_start',
+        all_frames: true,
+        match_about_blank: true,
+        match_origin_as_fallback: true,
+      },
       {
         matches: ['<all_urls>'],
         js: ['content.js'],

@@ -11,7 +11,15 @@ const FG = [255, 255, 255];
 const DOT = [76, 217, 123];
 
 // Shapes in a 0..1 unit square.
-const ARROW = [[0.3, 0.2], [0.3, 0.78], [0.44, 0.64], [0.54, 0.86], [0.63, 0.82], [0.53, 0.6], [0.72, 0.6]];
+const ARROW = [
+  [0.3, 0.2],
+  [0.3, 0.78],
+  [0.44, 0.64],
+  [0.54, 0.86],
+  [0.63, 0.82],
+  [0.53, 0.6],
+  [0.72, 0.6],
+];
 const inPoly = (x, y, poly) => {
   let inside = false;
   for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
@@ -40,12 +48,18 @@ function render(size) {
   const rgba = Buffer.alloc(size * size * 4);
   for (let py = 0; py < size; py++) {
     for (let px = 0; px < size; px++) {
-      let r = 0, g = 0, b = 0, a = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
       for (let sy = 0; sy < S; sy++) {
         for (let sx = 0; sx < S; sx++) {
           const c = pixel((px + (sx + 0.5) / S) / size, (py + (sy + 0.5) / S) / size);
           if (!c) continue;
-          r += c[0]; g += c[1]; b += c[2]; a += 1;
+          r += c[0];
+          g += c[1];
+          b += c[2];
+          a += 1;
         }
       }
       const o = (py * size + px) * 4;
@@ -86,7 +100,12 @@ function png(w, h, rgba) {
   ihdr[9] = 6; // RGBA
   const raw = Buffer.alloc((w * 4 + 1) * h);
   for (let y = 0; y < h; y++) rgba.copy(raw, y * (w * 4 + 1) + 1, y * w * 4, (y + 1) * w * 4);
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 fs.mkdirSync(OUT, { recursive: true });

@@ -29,11 +29,14 @@ const crc32 = (buf) => {
 };
 
 function files(dir, base = '') {
-  return fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((e) => {
-    const rel = base ? `${base}/${e.name}` : e.name;
-    if (e.isDirectory()) return files(path.join(dir, e.name), rel);
-    return SKIP.has(rel) ? [] : [rel];
-  });
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((e) => {
+      const rel = base ? `${base}/${e.name}` : e.name;
+      if (e.isDirectory()) return files(path.join(dir, e.name), rel);
+      return SKIP.has(rel) ? [] : [rel];
+    });
 }
 
 // DOS date/time of a fixed moment (1 Jan 2020): the zip's bytes depend only on the files.
@@ -83,4 +86,6 @@ end.writeUInt16LE(central.length / 2, 10);
 end.writeUInt32LE(centralBuf.length, 12);
 end.writeUInt32LE(offset, 16);
 fs.writeFileSync(OUT, Buffer.concat([...locals, centralBuf, end]));
-console.log(`${OUT}: ${central.length / 2} files, ${fs.statSync(OUT).size} bytes. Upload it to the Chrome Web Store, or unzip it and use Load unpacked on the folder.`);
+console.log(
+  `${OUT}: ${central.length / 2} files, ${fs.statSync(OUT).size} bytes. Upload it to the Chrome Web Store, or unzip it and use Load unpacked on the folder.`,
+);

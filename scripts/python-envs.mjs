@@ -49,7 +49,14 @@ export const PY_ENVS = [
     what: 'no browser_use (the fallback classes), websockets 10.4; ruff (npm test runs .venvs/nobu/bin/ruff check python-shim-spec)',
     constraints: 'python-shim-spec/constraints/fallback.txt',
     requirements: ['websockets==10.4', 'ruff'],
-    modules: ['test_fallback.py', 'test_transport.py', 'test_serve_bridge.py', 'test_bridge_restart.py', 'test_install.py', 'test_protocol_codes.py'],
+    modules: [
+      'test_fallback.py',
+      'test_transport.py',
+      'test_serve_bridge.py',
+      'test_bridge_restart.py',
+      'test_install.py',
+      'test_protocol_codes.py',
+    ],
     exclude: [],
   },
 ];
@@ -68,11 +75,19 @@ export function basePython() {
 }
 
 function globToRe(glob) {
-  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  return new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
 }
 
 export function allTestModules() {
-  return fs.readdirSync(path.join(shimDir, 'tests')).filter((f) => /^test_.*\.py$/.test(f)).sort();
+  return fs
+    .readdirSync(path.join(shimDir, 'tests'))
+    .filter((f) => /^test_.*\.py$/.test(f))
+    .sort();
 }
 
 /** Test modules (file names) that run in env. */
@@ -105,13 +120,21 @@ function listFiles(dir) {
 
 /** Hash of what goes into the shim's wheel: reinstall it when this changes. */
 export function shimHash() {
-  const files = [path.join(shimDir, 'pyproject.toml'), path.join(shimDir, 'README.md'), ...listFiles(path.join(shimDir, 'browser_use_ext'))];
+  const files = [
+    path.join(shimDir, 'pyproject.toml'),
+    path.join(shimDir, 'README.md'),
+    ...listFiles(path.join(shimDir, 'browser_use_ext')),
+  ];
   return sha256(...files.flatMap((f) => [path.relative(shimDir, f), fs.readFileSync(f)]));
 }
 
 function run(cmd, args, opts = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd ?? root, env: { ...process.env, PIP_NO_INPUT: '1', PIP_DISABLE_PIP_VERSION_CHECK: '1', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      cwd: opts.cwd ?? root,
+      env: { ...process.env, PIP_NO_INPUT: '1', PIP_DISABLE_PIP_VERSION_CHECK: '1', ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -199,13 +222,31 @@ async function ensureEnv(env, pyVersion, shim) {
       const py = venvPython(env.name);
       // --no-compile: byte-compiling ~90 packages is most of the CPU of a cold install; Python
       // compiles what the tests import on first use anyway.
-      await must(log, `pip install -c ${env.constraints} ${env.requirements.join(' ')}`, py, ['-m', 'pip', 'install', '-q', '--no-compile', '-c', path.join(root, env.constraints), ...env.requirements]);
+      await must(log, `pip install -c ${env.constraints} ${env.requirements.join(' ')}`, py, [
+        '-m',
+        'pip',
+        'install',
+        '-q',
+        '--no-compile',
+        '-c',
+        path.join(root, env.constraints),
+        ...env.requirements,
+      ]);
       await installShim(env, log, false);
     } else if (stamp.shim !== shim) {
       action = 'shim reinstalled (its sources changed)';
       await installShim(env, log, true);
     }
-    if (action !== 'up to date') writeStamp(env.name, { format: STAMP_FORMAT, key, shim, python: pyVersion, requirements: env.requirements, constraints: env.constraints, built_at: new Date().toISOString() });
+    if (action !== 'up to date')
+      writeStamp(env.name, {
+        format: STAMP_FORMAT,
+        key,
+        shim,
+        python: pyVersion,
+        requirements: env.requirements,
+        constraints: env.constraints,
+        built_at: new Date().toISOString(),
+      });
     return { name: env.name, action, seconds: (Date.now() - started) / 1000, log, ok: true };
   } catch (e) {
     if (!(e instanceof EnvError)) log.push(String(e?.stack ?? e));
@@ -219,11 +260,19 @@ async function ensureEnv(env, pyVersion, shim) {
 export async function ensureEnvs(names = PY_ENVS.map((e) => e.name)) {
   const pyVersion = await pythonVersion(basePython());
   if (!pyVersion) {
-    return { ok: false, failed: names, text: `cannot run ${basePython()}: install python3 (and python3-venv on Debian), or set BUX_PYTHON\n` };
+    return {
+      ok: false,
+      failed: names,
+      text: `cannot run ${basePython()}: install python3 (and python3-venv on Debian), or set BUX_PYTHON\n`,
+    };
   }
   const venvCheck = await run(basePython(), ['-c', 'import ensurepip, venv']);
   if (venvCheck.code !== 0) {
-    return { ok: false, failed: names, text: `${basePython()} cannot create virtual environments (no ensurepip): apt-get install python3-venv\n` };
+    return {
+      ok: false,
+      failed: names,
+      text: `${basePython()} cannot create virtual environments (no ensurepip): apt-get install python3-venv\n`,
+    };
   }
   fs.mkdirSync(venvsDir, { recursive: true });
   const shim = shimHash();

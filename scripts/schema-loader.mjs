@@ -2,6 +2,7 @@
 // instance the protocol is defined for (draft 2020-12, strict mode, our annotation keywords).
 import fs from 'node:fs';
 import path from 'node:path';
+
 import Ajv2020 from 'ajv/dist/2020.js';
 
 /** Annotation keywords our schemas use. They document; they never validate. */
@@ -20,7 +21,8 @@ export function loadSchemas(dir) {
     for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.json')) out.push({ rel: path.relative(dir, p).split(path.sep).join('/'), file: p, schema: JSON.parse(fs.readFileSync(p, 'utf8')) });
+      else if (e.name.endsWith('.json'))
+        out.push({ rel: path.relative(dir, p).split(path.sep).join('/'), file: p, schema: JSON.parse(fs.readFileSync(p, 'utf8')) });
     }
   };
   walk(dir);

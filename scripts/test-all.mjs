@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { ensureEnvs, modulesFor, PY_ENVS, unassignedModules, venvPython, venvsDir } from './python-envs.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -20,7 +21,11 @@ function run(label, cmd, args, opts = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: opts.cwd ?? root, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    const tee = (stream, sink) => stream.on('data', (d) => { out += d; sink.write(d); });
+    const tee = (stream, sink) =>
+      stream.on('data', (d) => {
+        out += d;
+        sink.write(d);
+      });
     tee(child.stdout, process.stdout);
     tee(child.stderr, process.stderr);
     child.on('close', (code) => resolve({ code: code ?? 1, out }));
@@ -44,7 +49,9 @@ await step('generated files', process.execPath, ['scripts/gen.mjs', '--check']);
 await step('import rules (DEPS.json)', process.execPath, ['scripts/check-deps.mjs']);
 await step('eslint', ...npx('eslint', '--max-warnings', '0', '.'));
 await step('prettier', ...npx('prettier', '--check', '.'));
-await step('typecheck', ...npx('tsc', '-p', 'tsconfig.json')).then(() => step('typecheck bridge', ...npx('tsc', '-p', 'tsconfig.bridge.json'))).then(() => step('typecheck tests', ...npx('tsc', '-p', 'tsconfig.test.json')));
+await step('typecheck', ...npx('tsc', '-p', 'tsconfig.json'))
+  .then(() => step('typecheck bridge', ...npx('tsc', '-p', 'tsconfig.bridge.json')))
+  .then(() => step('typecheck tests', ...npx('tsc', '-p', 'tsconfig.test.json')));
 const build = await step('build', ...npx('rollup', '-c', '--silent'));
 
 // The venvs are ready before mocha starts, so pip does not compete with the e2e tests' Chromium.
@@ -86,10 +93,15 @@ if (build.code === 0) {
   }
   for (const env of PY_ENVS) {
     const modules = modulesFor(env).map((f) => `tests.${f.replace(/\.py$/, '')}`);
-    if (!modules.length || envs.failed.includes(env.name)) continue;  // a venv that failed to build is counted above
+    if (!modules.length || envs.failed.includes(env.name)) continue; // a venv that failed to build is counted above
     // cwd python-shim-spec: `tests` is a package there; harness.py puts the shim's sources first on
     // sys.path, and tests/test_install.py checks that the installed wheel holds the same files.
-    const r = await run(`python ${env.name} (${env.what})`, venvPython(env.name), [path.join(root, 'scripts', 'py-unittest.py'), ...modules], { cwd: path.join(root, 'python-shim-spec') });
+    const r = await run(
+      `python ${env.name} (${env.what})`,
+      venvPython(env.name),
+      [path.join(root, 'scripts', 'py-unittest.py'), ...modules],
+      { cwd: path.join(root, 'python-shim-spec') },
+    );
     const line = r.out.match(/^BUX_RESULT (\{.*\})$/m)?.[1];
     const c = line ? JSON.parse(line) : null;
     if (c) {

@@ -2,11 +2,10 @@
 // BridgeServer listens on loopback; once the extension under test has paired (extension secret)
 // and connected, the same checks run through it, so every action and error code reaches that
 // extension and every action_result it sends is checked against the schemas.
+import { type CheckResult, runConformance } from '../agents/conformance/checks';
 import type { Logger } from '../common/log';
 import type { Secrets } from '../common/secrets';
-import { BridgeServer } from '../src/server';
 import { createBridge } from './wire';
-import { runConformance, type CheckResult } from '../agents/conformance/checks';
 
 export interface AsBridgeOptions {
   secrets: Secrets;
@@ -20,7 +19,12 @@ export interface AsBridgeOptions {
 }
 
 export async function runAsBridge(o: AsBridgeOptions): Promise<CheckResult[]> {
-  const bridge = createBridge({ port: o.port ?? 0, secrets: o.secrets, ...(o.logger ? { logger: o.logger } : { logLevel: 'error' }), ...(o.extensionOrigins ? { extensionOrigins: o.extensionOrigins } : {}) });
+  const bridge = createBridge({
+    port: o.port ?? 0,
+    secrets: o.secrets,
+    ...(o.logger ? { logger: o.logger } : { logLevel: 'error' }),
+    ...(o.extensionOrigins ? { extensionOrigins: o.extensionOrigins } : {}),
+  });
   await bridge.start();
   try {
     const up = bridge.waitForExtension(o.waitForExtensionMs ?? 120_000);
@@ -28,13 +32,30 @@ export async function runAsBridge(o: AsBridgeOptions): Promise<CheckResult[]> {
     try {
       await up;
     } catch {
-      const r: CheckResult = { section: 'handshake', name: 'an extension connects and completes the handshake', outcome: 'fail', detail: `no extension completed the handshake on ${bridge.extensionUrl} within ${o.waitForExtensionMs ?? 120_000} ms` };
+      const r: CheckResult = {
+        section: 'handshake',
+        name: 'an extension connects and completes the handshake',
+        outcome: 'fail',
+        detail: `no extension completed the handshake on ${bridge.extensionUrl} within ${o.waitForExtensionMs ?? 120_000} ms`,
+      };
       o.onResult?.(r);
       return [r];
     }
-    const connected: CheckResult = { section: 'handshake', name: 'an extension connects and completes the handshake', outcome: 'pass', detail: '' };
+    const connected: CheckResult = {
+      section: 'handshake',
+      name: 'an extension connects and completes the handshake',
+      outcome: 'pass',
+      detail: '',
+    };
     o.onResult?.(connected);
-    return [connected, ...(await runConformance({ against: bridge.agentUrl, secret: o.secrets.agent_secret, ...(o.onResult ? { onResult: o.onResult } : {}) }))];
+    return [
+      connected,
+      ...(await runConformance({
+        against: bridge.agentUrl,
+        secret: o.secrets.agent_secret,
+        ...(o.onResult ? { onResult: o.onResult } : {}),
+      })),
+    ];
   } finally {
     await bridge.close();
   }

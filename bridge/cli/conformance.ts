@@ -1,15 +1,25 @@
 // `browser-use-ext conformance --against ws://127.0.0.1:PORT/agent`: runs the kit as an agent and
 // prints the report; exit 0 only when every check passes.
 import { parseArgs } from 'node:util';
+
+import { type CheckResult, formatReport, runConformance } from '../agents/conformance/checks';
 import { EXTENSION_ID } from '../common/extension-id';
 import { AGENT_SECRET_ENV, configDir, loadOrCreateSecrets, readAgentSecret } from '../common/secrets';
 import { runAsBridge } from './conformance-as-bridge';
-import { formatReport, runConformance, type CheckResult } from '../agents/conformance/checks';
 
 export async function conformanceCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { against: { type: 'string' }, 'as-bridge': { type: 'boolean' }, port: { type: 'string' }, 'extension-id': { type: 'string' }, 'config-dir': { type: 'string' }, wait: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      against: { type: 'string' },
+      'as-bridge': { type: 'boolean' },
+      port: { type: 'string' },
+      'extension-id': { type: 'string' },
+      'config-dir': { type: 'string' },
+      wait: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help || (!values.against && !values['as-bridge'])) {
     process.stdout.write(
@@ -21,7 +31,9 @@ export async function conformanceCommand(argv: string[]): Promise<number> {
     );
     return values.help ? 0 : 2;
   }
-  const progress = values.json ? undefined : (r: CheckResult) => process.stderr.write(`${r.outcome === 'pass' ? '.' : r.outcome === 'skip' ? 's' : 'F'}`);
+  const progress = values.json
+    ? undefined
+    : (r: CheckResult) => process.stderr.write(`${r.outcome === 'pass' ? '.' : r.outcome === 'skip' ? 's' : 'F'}`);
   if (values['as-bridge']) {
     const loaded = loadOrCreateSecrets(values['config-dir'] ?? configDir());
     const results = await runAsBridge({
@@ -29,7 +41,8 @@ export async function conformanceCommand(argv: string[]): Promise<number> {
       port: values.port === undefined ? 0 : Number(values.port),
       extensionOrigins: [`chrome-extension://${values['extension-id'] ?? EXTENSION_ID}`],
       waitForExtensionMs: (values.wait === undefined ? 120 : Number(values.wait)) * 1000,
-      onListening: (url) => void process.stderr.write(`Waiting for the extension under test on ${url} (extension secret in ${loaded.file}) ...\n`),
+      onListening: (url) =>
+        void process.stderr.write(`Waiting for the extension under test on ${url} (extension secret in ${loaded.file}) ...\n`),
       ...(progress ? { onResult: progress } : {}),
     });
     if (!values.json) process.stderr.write('\n');

@@ -1,10 +1,11 @@
 // `browser-use-ext connect --dialect 000|001 URL`: runs a seed connector until SIGINT/SIGTERM or until
 // the person disconnects it from the side panel.
 import { parseArgs } from 'node:util';
+
+import { BackendUrlError, checkBackendUrl } from '../agents/connectors/backend-link';
+import { type Dialect, SeedConnector } from '../agents/connectors/connector';
 import { createLogger, LOG_LEVELS, type LogLevel } from '../common/log';
 import { DEFAULT_PORT } from '../common/ports';
-import { BackendUrlError, checkBackendUrl } from '../agents/connectors/backend-link';
-import { SeedConnector, type Dialect } from '../agents/connectors/connector';
 
 export const CONNECT_HELP = `Usage: browser-use-ext connect --dialect 000|001 [URL] [options]
 
@@ -68,14 +69,23 @@ export async function connectCommand(argv: string[]): Promise<number> {
     return 2;
   }
   const log = createLogger(level);
-  const connector = new SeedConnector({ dialect: dialect as Dialect, backendUrl: url, bridgeUrl: values.bridge ?? `ws://127.0.0.1:${DEFAULT_PORT}/agent`, allowRemote: values['allow-remote'] ?? false, logger: log, ...(maxTabs === undefined ? {} : { maxTabs }) });
+  const connector = new SeedConnector({
+    dialect: dialect as Dialect,
+    backendUrl: url,
+    bridgeUrl: values.bridge ?? `ws://127.0.0.1:${DEFAULT_PORT}/agent`,
+    allowRemote: values['allow-remote'] ?? false,
+    logger: log,
+    ...(maxTabs === undefined ? {} : { maxTabs }),
+  });
   try {
     await connector.start();
   } catch (e) {
     process.stderr.write(`Cannot join the bridge: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
   }
-  process.stdout.write(`${connector.clientName}: agent session open on the bridge; dialing ${url} (reconnects with backoff). Ctrl+C to stop.\n`);
+  process.stdout.write(
+    `${connector.clientName}: agent session open on the bridge; dialing ${url} (reconnects with backoff). Ctrl+C to stop.\n`,
+  );
   const why = await new Promise<string>((resolve) => {
     connector.once('stopped', (w: string) => resolve(w));
     process.once('SIGINT', () => resolve('SIGINT'));

@@ -1,18 +1,19 @@
 // `browser-use-ext bridge`: runs the bridge until SIGINT/SIGTERM.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+
+import { McpTokenStore } from '../agents/mcp/tokens';
 import { EXTENSION_ID } from '../common/extension-id';
 import { createLogger, LOG_LEVELS, type LogLevel } from '../common/log';
-import { MCP_HELP, runMcpCli } from './mcp';
-import { McpTokenStore } from '../agents/mcp/tokens';
-import { createBridge } from './wire';
 import { isLoopbackHost } from '../common/origin-check';
-import { runPair } from './pair';
-import { AGENT_SECRET_ENV, CONFIG_DIR_ENV, configDir, loadOrCreateSecrets, type Secrets } from '../common/secrets';
 import { DEFAULT_MAX_TABS, DEFAULT_PORT } from '../common/ports';
-import { SESSIONS_FILE } from '../src/session-store';
-import { SUBCOMMANDS } from './subcommands';
+import { AGENT_SECRET_ENV, CONFIG_DIR_ENV, configDir, loadOrCreateSecrets, type Secrets } from '../common/secrets';
 import { BRIDGE_VERSION } from '../common/version';
+import { SESSIONS_FILE } from '../src/session-store';
+import { MCP_HELP, runMcpCli } from './mcp';
+import { runPair } from './pair';
+import { SUBCOMMANDS } from './subcommands';
+import { createBridge } from './wire';
 
 const HELP = `browser-use-ext ${BRIDGE_VERSION}
 
@@ -78,7 +79,12 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'pair') {
     const pairPort = values.port === undefined ? DEFAULT_PORT : Number(values.port);
-    return runPair({ configDir: values['config-dir'] ?? configDir(), port: pairPort, open: values.open === true, ...(values['extension-id']?.[0] ? { extensionId: values['extension-id'][0] } : {}) });
+    return runPair({
+      configDir: values['config-dir'] ?? configDir(),
+      port: pairPort,
+      open: values.open === true,
+      ...(values['extension-id']?.[0] ? { extensionId: values['extension-id'][0] } : {}),
+    });
   }
   if (command !== 'bridge') {
     process.stderr.write(`Unknown command "${command}".\n\n${HELP}`);
@@ -108,7 +114,9 @@ async function main(argv: string[]): Promise<number> {
   const host = values.host ?? '127.0.0.1';
   const remote = !isLoopbackHost(host);
   if (remote && !values['allow-remote']) {
-    process.stderr.write(`Refusing to bind ${host}: the bridge drives your logged-in browser and listens on loopback only. Add --allow-remote if you really mean it.\n`);
+    process.stderr.write(
+      `Refusing to bind ${host}: the bridge drives your logged-in browser and listens on loopback only. Add --allow-remote if you really mean it.\n`,
+    );
     return 2;
   }
   const dir = values['config-dir'] ?? configDir();
@@ -124,7 +132,10 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const log = createLogger(level);
-  if (loaded.fixedMode) log.warn(`${loaded.file} was readable by other users; its mode is now 0600. Consider rotating the secrets (delete the file, restart, pair again).`);
+  if (loaded.fixedMode)
+    log.warn(
+      `${loaded.file} was readable by other users; its mode is now 0600. Consider rotating the secrets (delete the file, restart, pair again).`,
+    );
   if (remote) {
     process.stderr.write(
       `\n!!! WARNING: binding ${host}, reachable from other machines. Anyone on that network who learns a\n` +
@@ -132,12 +143,27 @@ async function main(argv: string[]): Promise<number> {
         `!!! Prefer an SSH tunnel to 127.0.0.1 instead.\n\n`,
     );
   }
-  const bridge = createBridge({ host, port, configDir: dir, logger: log, secrets: loaded.secrets, stateFile: path.join(dir, SESSIONS_FILE), allowRemote: remote, maxTabsPerSession: maxTabs, extensionOrigins: ids.map((id) => `chrome-extension://${id}`), mcpTokens: new McpTokenStore(dir) });
+  const bridge = createBridge({
+    host,
+    port,
+    configDir: dir,
+    logger: log,
+    secrets: loaded.secrets,
+    stateFile: path.join(dir, SESSIONS_FILE),
+    allowRemote: remote,
+    maxTabsPerSession: maxTabs,
+    extensionOrigins: ids.map((id) => `chrome-extension://${id}`),
+    mcpTokens: new McpTokenStore(dir),
+  });
   try {
     await bridge.start();
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    process.stderr.write(err.code === 'EADDRINUSE' ? `Port ${port} is in use. Is another bridge running? Pick another with --port.\n` : `Cannot start the bridge: ${err.message}\n`);
+    process.stderr.write(
+      err.code === 'EADDRINUSE'
+        ? `Port ${port} is in use. Is another bridge running? Pick another with --port.\n`
+        : `Cannot start the bridge: ${err.message}\n`,
+    );
     return 1;
   }
   const shownHost = host.includes(':') ? `[${host}]` : host;
@@ -147,7 +173,9 @@ async function main(argv: string[]): Promise<number> {
       `  agent endpoint:     ${bridge.agentUrl}\n` +
       `  health:             http://${shownHost}:${bridge.port}/healthz  status: http://${shownHost}:${bridge.port}/status\n` +
       `  MCP (HTTP):         http://${shownHost}:${bridge.port}/mcp (bearer tokens: browser-use-ext mcp-token add NAME; stdio: browser-use-ext mcp)\n` +
-      (loaded.created ? `\nFirst run: new pairing secrets were created.\n${pairingText(loaded.secrets, loaded.file, bridge.port)}\n` : `  pairing:            secrets in ${loaded.file} (show them with --print-pairing)\n`) +
+      (loaded.created
+        ? `\nFirst run: new pairing secrets were created.\n${pairingText(loaded.secrets, loaded.file, bridge.port)}\n`
+        : `  pairing:            secrets in ${loaded.file} (show them with --print-pairing)\n`) +
       `Press Ctrl+C to stop.\n`,
   );
   await new Promise<void>((resolve) => {

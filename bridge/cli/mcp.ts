@@ -2,11 +2,13 @@
 // `browser-use-ext mcp-token add|list|revoke` (bearer tokens for MCP over HTTP at /mcp).
 // On stdio, stdout is the MCP channel: everything else goes to stderr.
 import { parseArgs } from 'node:util';
+
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { AGENT_SECRET_ENV, configDir, readAgentSecret, readSecrets } from '../common/secrets';
-import { DEFAULT_PORT } from '../common/ports';
+
 import { createMcpSession } from '../agents/mcp/mcp-server';
 import { McpTokenStore } from '../agents/mcp/tokens';
+import { DEFAULT_PORT } from '../common/ports';
+import { AGENT_SECRET_ENV, configDir, readAgentSecret, readSecrets } from '../common/secrets';
 
 export const BRIDGE_URL_ENV = 'BROWSER_USE_EXT_BRIDGE_URL';
 
@@ -61,13 +63,16 @@ export async function runMcpCli(argv: string[]): Promise<number> {
   }
   let secret: string | null;
   try {
-    secret = values['config-dir'] !== undefined ? (process.env[AGENT_SECRET_ENV] ?? readSecrets(dir)?.agent_secret ?? null) : readAgentSecret();
+    secret =
+      values['config-dir'] !== undefined ? (process.env[AGENT_SECRET_ENV] ?? readSecrets(dir)?.agent_secret ?? null) : readAgentSecret();
   } catch (e) {
     process.stderr.write(`Cannot read the agent secret: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
   }
   if (!secret) {
-    process.stderr.write(`No agent secret: set ${AGENT_SECRET_ENV} (from \`browser-use-ext bridge --print-pairing\`) or run the bridge once on this machine so it creates ${dir}/secrets.json.\n`);
+    process.stderr.write(
+      `No agent secret: set ${AGENT_SECRET_ENV} (from \`browser-use-ext bridge --print-pairing\`) or run the bridge once on this machine so it creates ${dir}/secrets.json.\n`,
+    );
     return 1;
   }
   const session = createMcpSession({ url, secret, ...(maxTabs === undefined ? {} : { maxTabs }) });
@@ -101,7 +106,11 @@ function tokenCommand(args: string[], store: McpTokenStore): number {
     }
     if (verb === 'list') {
       const tokens = store.list();
-      process.stdout.write(tokens.length ? tokens.map((t) => `${t.name}\t${t.created_at}\n`).join('') : `No MCP tokens (file ${store.file}). Issue one with: browser-use-ext mcp-token add NAME\n`);
+      process.stdout.write(
+        tokens.length
+          ? tokens.map((t) => `${t.name}\t${t.created_at}\n`).join('')
+          : `No MCP tokens (file ${store.file}). Issue one with: browser-use-ext mcp-token add NAME\n`,
+      );
       return 0;
     }
     if (verb === 'revoke' && name) {
@@ -109,7 +118,9 @@ function tokenCommand(args: string[], store: McpTokenStore): number {
         process.stderr.write(`No token named "${name}" (see: browser-use-ext mcp-token list).\n`);
         return 1;
       }
-      process.stdout.write(`Revoked "${name}". Requests with it are refused from now on; its open MCP sessions end at their next request.\n`);
+      process.stdout.write(
+        `Revoked "${name}". Requests with it are refused from now on; its open MCP sessions end at their next request.\n`,
+      );
       return 0;
     }
   } catch (e) {

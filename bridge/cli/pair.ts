@@ -1,9 +1,10 @@
 // `browser-use-ext pair`: prints a one-time pairing code and link (pairing.ts) so the person pairs the
 // extension by typing 8 characters (or opening a link) instead of copying the secret by hand.
 import { spawn } from 'node:child_process';
+
 import { EXTENSION_ID } from '../common/extension-id';
-import { writePairingCode } from '../src/pairing';
 import { loadOrCreateSecrets } from '../common/secrets';
+import { writePairingCode } from '../src/pairing';
 
 export interface PairOptions {
   configDir: string;
@@ -26,7 +27,8 @@ async function bridgeRunning(port: number): Promise<boolean> {
 }
 
 function openLink(link: string): Promise<boolean> {
-  const cmd = process.platform === 'darwin' ? ['open', link] : process.platform === 'win32' ? ['cmd', '/c', 'start', '', link] : ['xdg-open', link];
+  const cmd =
+    process.platform === 'darwin' ? ['open', link] : process.platform === 'win32' ? ['cmd', '/c', 'start', '', link] : ['xdg-open', link];
   return new Promise((resolve) => {
     try {
       const child = spawn(cmd[0] as string, cmd.slice(1), { stdio: 'ignore', detached: true });
@@ -55,7 +57,11 @@ export async function runPair(o: PairOptions, out: (s: string) => void = (s) => 
   );
   if (o.open) {
     const opened = await openLink(link);
-    out(opened ? '  Opened the link in your default browser.\n' : '  Could not open the link automatically; paste it into Chrome\'s address bar.\n');
+    out(
+      opened
+        ? '  Opened the link in your default browser.\n'
+        : "  Could not open the link automatically; paste it into Chrome's address bar.\n",
+    );
   }
   return 0;
 }

@@ -2,9 +2,10 @@
 // ({"input": {main_goal, plan_step, dom_snapshot, url, allowed_tools}, "tool": {"tool", "args"}}),
 // the seed's output JSON on stdout. `--snapshot` prints {dom_snapshot, url} of the current tab instead.
 import { parseArgs } from 'node:util';
+
+import { domSnapshot, executeStep, type Seed003Input, type Seed003ToolCall } from '../agents/step-executor/executor';
 import { AgentClient } from '../client/agent-client';
 import { DEFAULT_PORT } from '../common/ports';
-import { domSnapshot, executeStep, type Seed003Input, type Seed003ToolCall } from '../agents/step-executor/executor';
 
 async function readStdin(): Promise<string> {
   let s = '';
@@ -13,12 +14,20 @@ async function readStdin(): Promise<string> {
 }
 
 export async function seed003Command(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { bridge: { type: 'string' }, snapshot: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: { bridge: { type: 'string' }, snapshot: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
   if (values.help) {
-    process.stdout.write(`Usage: browser-use-ext seed003 [--snapshot] [--bridge URL] < step.json\nstep.json: {"input": {"main_goal", "plan_step", "dom_snapshot", "url", "allowed_tools"}, "tool": {"tool": "click", "args": {"role": "button", "name": "Submit"}}}\nPrints seed 003's output {action, args, status, error_type, message}. --snapshot prints {dom_snapshot, url} of the current tab.\n`);
+    process.stdout.write(
+      `Usage: browser-use-ext seed003 [--snapshot] [--bridge URL] < step.json\nstep.json: {"input": {"main_goal", "plan_step", "dom_snapshot", "url", "allowed_tools"}, "tool": {"tool": "click", "args": {"role": "button", "name": "Submit"}}}\nPrints seed 003's output {action, args, status, error_type, message}. --snapshot prints {dom_snapshot, url} of the current tab.\n`,
+    );
     return 0;
   }
-  const client = await AgentClient.connect({ url: values.bridge ?? `ws://127.0.0.1:${DEFAULT_PORT}/agent`, clientName: 'seed003-executor' });
+  const client = await AgentClient.connect({
+    url: values.bridge ?? `ws://127.0.0.1:${DEFAULT_PORT}/agent`,
+    clientName: 'seed003-executor',
+  });
   try {
     if (values.snapshot) {
       process.stdout.write(JSON.stringify(await domSnapshot(client)) + '\n');

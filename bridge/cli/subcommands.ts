@@ -1,8 +1,8 @@
 // Subcommands for the seed clients, dispatched from cli.ts before its own option parsing.
-import { agentCommand, driverCommand } from './text-driver';
 import { conformanceCommand } from './conformance';
-import { seed003Command } from './step-executor';
 import { connectCommand } from './connect';
+import { seed003Command } from './step-executor';
+import { agentCommand, driverCommand } from './text-driver';
 
 export const SUBCOMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   connect: connectCommand,

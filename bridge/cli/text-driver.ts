@@ -3,11 +3,12 @@
 // "error"} out (the first output line is the initial observation), for clients in any language.
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';
-import { AgentClient } from '../client/agent-client';
-import { DEFAULT_PORT } from '../common/ports';
+
 import { Seed002Driver } from '../agents/text-driver/driver';
 import { openAiChat } from '../agents/text-driver/llm';
 import { runGoal, serveTasks } from '../agents/text-driver/task-runner';
+import { AgentClient } from '../client/agent-client';
+import { DEFAULT_PORT } from '../common/ports';
 
 export const LLM_KEY_ENVS = ['BROWSER_USE_EXT_LLM_API_KEY', 'OPENAI_API_KEY'] as const;
 
@@ -37,7 +38,15 @@ function intOpt(v: string | undefined, dflt: number, name: string, max: number):
 export async function agentCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { 'base-url': { type: 'string' }, model: { type: 'string' }, goal: { type: 'string' }, 'max-steps': { type: 'string' }, 'max-tabs': { type: 'string' }, bridge: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      goal: { type: 'string' },
+      'max-steps': { type: 'string' },
+      'max-tabs': { type: 'string' },
+      bridge: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help) {
     process.stdout.write(AGENT_HELP);
@@ -53,11 +62,21 @@ export async function agentCommand(argv: string[]): Promise<number> {
     return 2;
   }
   const apiKey = LLM_KEY_ENVS.map((k) => process.env[k]).find((v) => v);
-  const llm = openAiChat({ baseUrl: values['base-url'] ?? process.env['OPENAI_BASE_URL'] ?? 'https://api.openai.com/v1', model: values.model ?? process.env['OPENAI_MODEL'] ?? 'gpt-4o-mini', ...(apiKey ? { apiKey } : {}) });
+  const llm = openAiChat({
+    baseUrl: values['base-url'] ?? process.env['OPENAI_BASE_URL'] ?? 'https://api.openai.com/v1',
+    model: values.model ?? process.env['OPENAI_MODEL'] ?? 'gpt-4o-mini',
+    ...(apiKey ? { apiKey } : {}),
+  });
   const goal = values.goal;
   let client: AgentClient;
   try {
-    client = await AgentClient.connect({ url: values.bridge ?? `ws://127.0.0.1:${DEFAULT_PORT}/agent`, clientName: 'seed002-agent', capabilities: goal ? [] : ['accepts_tasks'], maxTabs, callTimeoutMs: 15_000 });
+    client = await AgentClient.connect({
+      url: values.bridge ?? `ws://127.0.0.1:${DEFAULT_PORT}/agent`,
+      clientName: 'seed002-agent',
+      capabilities: goal ? [] : ['accepts_tasks'],
+      maxTabs,
+      callTimeoutMs: 15_000,
+    });
   } catch (e) {
     process.stderr.write(`Cannot join the bridge: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
@@ -67,7 +86,13 @@ export async function agentCommand(argv: string[]): Promise<number> {
     const abort = new AbortController();
     process.once('SIGINT', () => abort.abort());
     try {
-      const out = await runGoal({ client, llm, maxTabs, maxSteps }, goal, { signal: abort.signal, onStep: (s) => log(`step ${s.step}: ${s.turn.command ? JSON.stringify(s.turn.command) : 'no command'}${s.turn.error ? ` -> ${s.turn.text.split('\n')[0] ?? ''}` : ''}`) });
+      const out = await runGoal({ client, llm, maxTabs, maxSteps }, goal, {
+        signal: abort.signal,
+        onStep: (s) =>
+          log(
+            `step ${s.step}: ${s.turn.command ? JSON.stringify(s.turn.command) : 'no command'}${s.turn.error ? ` -> ${s.turn.text.split('\n')[0] ?? ''}` : ''}`,
+          ),
+      });
       log(`${out.status}: ${out.final}`);
       return out.status === 'done' ? 0 : 1;
     } catch (e) {
@@ -91,12 +116,22 @@ export async function agentCommand(argv: string[]): Promise<number> {
 }
 
 export async function driverCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { bridge: { type: 'string' }, 'max-tabs': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: { bridge: { type: 'string' }, 'max-tabs': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
   if (values.help) {
-    process.stdout.write(`Usage: browser-use-ext seed002 [--bridge URL] [--max-tabs N]\nReads JSON lines {"reply": "<LLM reply>"} on stdin; writes {"text", "done", "error"} per line (the first line is the initial observation).\nA line {"wait_for_change": <ms>} answers {"text", "update": true} with the <browsing_context> of a target tab that changed by itself within ms, else {"text": "", "update": false}.\n`);
+    process.stdout.write(
+      `Usage: browser-use-ext seed002 [--bridge URL] [--max-tabs N]\nReads JSON lines {"reply": "<LLM reply>"} on stdin; writes {"text", "done", "error"} per line (the first line is the initial observation).\nA line {"wait_for_change": <ms>} answers {"text", "update": true} with the <browsing_context> of a target tab that changed by itself within ms, else {"text": "", "update": false}.\n`,
+    );
     return 0;
   }
-  const client = await AgentClient.connect({ url: values.bridge ?? `ws://127.0.0.1:${DEFAULT_PORT}/agent`, clientName: 'seed002-driver', maxTabs: intOpt(values['max-tabs'], 3, 'max-tabs', 100), callTimeoutMs: 15_000 });
+  const client = await AgentClient.connect({
+    url: values.bridge ?? `ws://127.0.0.1:${DEFAULT_PORT}/agent`,
+    clientName: 'seed002-driver',
+    maxTabs: intOpt(values['max-tabs'], 3, 'max-tabs', 100),
+    callTimeoutMs: 15_000,
+  });
   const driver = new Seed002Driver(client, client);
   const write = (v: unknown) => process.stdout.write(JSON.stringify(v) + '\n');
   write({ text: await driver.observe(), done: false, error: false });

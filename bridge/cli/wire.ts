@@ -3,11 +3,12 @@
 // the side panel's seed 000/001 backend connectors (agents/connectors). The CLI runs this; tests
 // that need only the relay may construct BridgeServer alone.
 import path from 'node:path';
+
 import { CONNECTORS_FILE, PanelConnectors } from '../agents/connectors/panel-connectors';
 import { McpHttpEndpoint } from '../agents/mcp/http-endpoint';
 import { McpTokenStore } from '../agents/mcp/tokens';
 import { configDir } from '../common/secrets';
-import { BridgeServer, type BridgeOptions } from '../src/server';
+import { type BridgeOptions, BridgeServer } from '../src/server';
 
 export interface WiredBridgeOptions extends Omit<BridgeOptions, 'services'> {
   /** Bearer tokens of MCP clients on /mcp (agents/mcp/tokens.ts). Default: mcp-tokens.json in the config dir. */
@@ -29,7 +30,11 @@ export function createBridge(options: WiredBridgeOptions = {}): BridgeServer {
         }),
       ],
       connectors: (ctx) =>
-        new PanelConnectors({ logger: ctx.log, file: ctx.configDir ? path.join(ctx.configDir, CONNECTORS_FILE) : null, send: ctx.sendToExtension }),
+        new PanelConnectors({
+          logger: ctx.log,
+          file: ctx.configDir ? path.join(ctx.configDir, CONNECTORS_FILE) : null,
+          send: ctx.sendToExtension,
+        }),
     },
   });
 }

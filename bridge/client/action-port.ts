@@ -4,7 +4,11 @@ import type { ActionResultMessage, SettleOptions, SimplifiedState } from '../../
 import type { ActionName, ActionParams } from '../../schemas/generated/registry';
 
 export interface ActionPort {
-  call<A extends ActionName>(action: A, params: ActionParams<A>, options?: { tabId?: number; timeoutMs?: number; settle?: SettleOptions }): Promise<ActionResultMessage>;
+  call<A extends ActionName>(
+    action: A,
+    params: ActionParams<A>,
+    options?: { tabId?: number; timeoutMs?: number; settle?: SettleOptions },
+  ): Promise<ActionResultMessage>;
 }
 
 export interface TabRow {

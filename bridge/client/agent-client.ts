@@ -11,15 +11,25 @@
 //   them twice. A caller sees an outage only as a longer wait inside its own call timeout.
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
+
 import WebSocket from 'ws';
-import type { ActionResultMessage, ErrorInfo, GetStateParams, HelloAckMessage, ProtocolMessage, SettleOptions, TaskProgressMessage } from '../../schemas/generated/protocol';
+
+import type {
+  ActionResultMessage,
+  ErrorInfo,
+  GetStateParams,
+  HelloAckMessage,
+  ProtocolMessage,
+  SettleOptions,
+  TaskProgressMessage,
+} from '../../schemas/generated/protocol';
+import { type ActionName, type ActionParams, PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { StateDeltaError } from '../../schemas/lib/state-delta';
-import { PROTOCOL_VERSION, type ActionName, type ActionParams } from '../../schemas/generated/registry';
 import { checkMessage } from '../../schemas/lib/wire';
-import { decodeFromBridge } from './decode-from-bridge';
 import { bridgeProof, clientProof, proofsEqual } from '../common/auth';
 import { AGENT_SECRET_ENV, readAgentSecret } from '../common/secrets';
 import { BRIDGE_VERSION } from '../common/version';
+import { decodeFromBridge } from './decode-from-bridge';
 import { StateTracker } from './state-tracker';
 
 export class BridgeClientError extends Error {
@@ -88,7 +98,11 @@ export class AgentClient extends EventEmitter {
   constructor(private readonly opts: AgentClientOptions) {
     super();
     const secret = opts.secret ?? readAgentSecret();
-    if (!secret) throw new BridgeClientError(`No agent secret: pass { secret }, set ${AGENT_SECRET_ENV}, or run the bridge once on this machine so it creates its secrets file.`, 'UNAUTHORIZED');
+    if (!secret)
+      throw new BridgeClientError(
+        `No agent secret: pass { secret }, set ${AGENT_SECRET_ENV}, or run the bridge once on this machine so it creates its secrets file.`,
+        'UNAUTHORIZED',
+      );
     this.secret = secret;
   }
 
@@ -118,8 +132,19 @@ export class AgentClient extends EventEmitter {
         ws.terminate();
         reject(e);
       };
-      const timer = setTimeout(() => fail(new BridgeClientError(`no hello_ack from ${this.opts.url} within ${timeoutMs} ms`, 'TIMEOUT')), timeoutMs);
-      ws.once('error', (err) => fail(new BridgeClientError(`cannot connect to the bridge at ${this.opts.url}: ${err.message}. Is it running (npm start)?`, 'COMMUNICATION_ERROR_WITH_TARGET', { cause: err })));
+      const timer = setTimeout(
+        () => fail(new BridgeClientError(`no hello_ack from ${this.opts.url} within ${timeoutMs} ms`, 'TIMEOUT')),
+        timeoutMs,
+      );
+      ws.once('error', (err) =>
+        fail(
+          new BridgeClientError(
+            `cannot connect to the bridge at ${this.opts.url}: ${err.message}. Is it running (npm start)?`,
+            'COMMUNICATION_ERROR_WITH_TARGET',
+            { cause: err },
+          ),
+        ),
+      );
       ws.once('open', () => {
         const hello: ProtocolMessage = {
           type: 'hello',
@@ -144,7 +169,12 @@ export class AgentClient extends EventEmitter {
           if (m.type === 'auth_challenge') {
             // Check the bridge first: an impostor on the port never gets a proof to replay.
             if (!proofsEqual(bridgeProof(this.secret, clientNonce), m.bridge_proof)) {
-              fail(new BridgeClientError(`The server at ${this.opts.url} could not prove it knows the agent secret: it is not your bridge, or your secret is wrong/outdated. Check ${AGENT_SECRET_ENV} against \`browser-use-ext bridge --print-pairing\`.`, 'UNAUTHORIZED'));
+              fail(
+                new BridgeClientError(
+                  `The server at ${this.opts.url} could not prove it knows the agent secret: it is not your bridge, or your secret is wrong/outdated. Check ${AGENT_SECRET_ENV} against \`browser-use-ext bridge --print-pairing\`.`,
+                  'UNAUTHORIZED',
+                ),
+              );
               return;
             }
             this.sendOn(ws, { type: 'auth_response', proof: clientProof(this.secret, 'agent', m.nonce, clientNonce) });
@@ -166,7 +196,12 @@ export class AgentClient extends EventEmitter {
       });
       ws.on('close', (code, reason) => {
         if (!established) {
-          fail(new BridgeClientError(`the bridge closed the connection during the handshake (${code} ${reason.toString()})`, code === 1008 ? 'UNAUTHORIZED' : 'COMMUNICATION_ERROR_WITH_TARGET'));
+          fail(
+            new BridgeClientError(
+              `the bridge closed the connection during the handshake (${code} ${reason.toString()})`,
+              code === 1008 ? 'UNAUTHORIZED' : 'COMMUNICATION_ERROR_WITH_TARGET',
+            ),
+          );
           return;
         }
         if (this.ws === ws) this.onClose(code, reason.toString());
@@ -212,7 +247,8 @@ export class AgentClient extends EventEmitter {
         return this.states.absorb(r);
       } catch (e) {
         if (!(e instanceof StateDeltaError)) throw e;
-        if (r.tab_id !== undefined) this.states.forget(r.tab_id); // the action ran; its state is lost to this client: getState() takes a full one
+        // the action ran; its state is lost to this client: getState() takes a full one
+        if (r.tab_id !== undefined) this.states.forget(r.tab_id);
         return r;
       }
     });
@@ -241,7 +277,8 @@ export class AgentClient extends EventEmitter {
 
   /** Sends any protocol message after validating it. */
   sendRaw(message: ProtocolMessage): void {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) throw new BridgeClientError('not connected to the bridge; call open() first', 'COMMUNICATION_ERROR_WITH_TARGET');
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN)
+      throw new BridgeClientError('not connected to the bridge; call open() first', 'COMMUNICATION_ERROR_WITH_TARGET');
     this.sendOn(this.ws, message);
   }
 

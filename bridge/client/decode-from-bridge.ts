@@ -13,8 +13,8 @@
 //   second time cost ~22-29 ms per step. BROWSER_USE_EXT_CLIENT_FULL_VALIDATION=1 restores the full
 //   check (for a client talking to a bridge it does not trust to validate).
 import type { SimplifiedState } from '../../schemas/generated/protocol';
-import { checkMessage, decodeMessage } from '../../schemas/lib/wire';
 import { errorInfo } from '../../schemas/lib/errors';
+import { checkMessage, decodeMessage } from '../../schemas/lib/wire';
 
 const FULL = process.env['BROWSER_USE_EXT_CLIENT_FULL_VALIDATION'] === '1';
 
@@ -29,13 +29,23 @@ export function decodeFromBridge(text: string): Decoded {
   } catch {
     return decodeMessage(text, 'client'); // the typed not-JSON error
   }
-  if (!isObject(value) || value['type'] !== 'action_result' || !isObject(value['new_simplified_state'])) return checkMessage(value, 'client');
+  if (!isObject(value) || value['type'] !== 'action_result' || !isObject(value['new_simplified_state']))
+    return checkMessage(value, 'client');
   const state = value['new_simplified_state'];
   const checked = checkMessage({ ...value, new_simplified_state: null }, 'client');
   if (!checked.ok) return checked;
   if (!Array.isArray(state['actionable_elements']) || typeof state['url'] !== 'string') {
     const id = typeof value['original_action_id'] === 'string' ? value['original_action_id'] : null;
-    return { ok: false, inReplyTo: id, error: errorInfo('INVALID_MESSAGE', 'Invalid action_result message: new_simplified_state lacks url or actionable_elements. The bridge should have refused it: update the bridge.', 'client', { instance_path: '/new_simplified_state' }) };
+    return {
+      ok: false,
+      inReplyTo: id,
+      error: errorInfo(
+        'INVALID_MESSAGE',
+        'Invalid action_result message: new_simplified_state lacks url or actionable_elements. The bridge should have refused it: update the bridge.',
+        'client',
+        { instance_path: '/new_simplified_state' },
+      ),
+    };
   }
   const envelope = checked.value;
   if (envelope.type !== 'action_result') return checked;

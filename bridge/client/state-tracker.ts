@@ -35,7 +35,10 @@ export class StateTracker {
     if (!delta) return r;
     const tab = r.tab_id;
     const base = tab === undefined ? undefined : this.last.get(tab);
-    if (tab === undefined || !base) throw new StateDeltaError(`A state delta for tab ${String(tab)} arrived but this client holds no state of that tab: ask get_state without since.`);
+    if (tab === undefined || !base)
+      throw new StateDeltaError(
+        `A state delta for tab ${String(tab)} arrived but this client holds no state of that tab: ask get_state without since.`,
+      );
     const state = applyStateDelta(base, delta);
     this.last.set(tab, state);
     this.lastTab = tab;

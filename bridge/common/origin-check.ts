@@ -12,7 +12,10 @@ export interface UpgradePolicy {
   extensionOrigins: readonly string[];
   /** Extra Host names accepted besides loopback (the bound address with --allow-remote). */
   extraHosts?: readonly string[];
-  /** Any Host name with our port (--allow-remote on a wildcard address: remote peers use names we cannot know). Browsers still fail the Origin rules. */
+  /**
+   * Any Host name with our port (--allow-remote on a wildcard address: remote peers use names we cannot know). Browsers still fail the
+   * Origin rules.
+   */
   anyHostName?: boolean;
 }
 
@@ -35,19 +38,34 @@ export function checkUpgrade(role: 'agent' | 'extension', headers: IncomingHttpH
   const host = headers.host;
   if (!host) return { ok: false, status: 403, reason: 'missing Host header' };
   const { name, port } = parseHostHeader(host);
-  const allowed = [...LOOPBACK_HOSTS, ...(policy.extraHosts ?? []).map((h) => (h.includes(':') && !h.startsWith('[') ? `[${h}]` : h).toLowerCase())];
+  const allowed = [
+    ...LOOPBACK_HOSTS,
+    ...(policy.extraHosts ?? []).map((h) => (h.includes(':') && !h.startsWith('[') ? `[${h}]` : h).toLowerCase()),
+  ];
   if ((!policy.anyHostName && !allowed.includes(name)) || port !== policy.port) {
-    return { ok: false, status: 403, reason: `Host "${host}" is not this bridge (expected 127.0.0.1:${policy.port}); refusing a possible DNS-rebinding request` };
+    return {
+      ok: false,
+      status: 403,
+      reason: `Host "${host}" is not this bridge (expected 127.0.0.1:${policy.port}); refusing a possible DNS-rebinding request`,
+    };
   }
   const origin = headers.origin;
   if (role === 'extension') {
     if (origin === undefined || !policy.extensionOrigins.includes(origin)) {
-      return { ok: false, status: 403, reason: `Origin ${origin === undefined ? '(none)' : JSON.stringify(origin)} may not connect to /extension; only ${policy.extensionOrigins.join(', ')}` };
+      return {
+        ok: false,
+        status: 403,
+        reason: `Origin ${origin === undefined ? '(none)' : JSON.stringify(origin)} may not connect to /extension; only ${policy.extensionOrigins.join(', ')}`,
+      };
     }
     return { ok: true };
   }
   if (origin !== undefined) {
-    return { ok: false, status: 403, reason: `browser Origin ${JSON.stringify(origin)} may not connect to /agent; agents are local programs that send no Origin` };
+    return {
+      ok: false,
+      status: 403,
+      reason: `browser Origin ${JSON.stringify(origin)} may not connect to /agent; agents are local programs that send no Origin`,
+    };
   }
   return { ok: true };
 }

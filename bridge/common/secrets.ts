@@ -48,7 +48,9 @@ export function readSecrets(dir: string): Secrets | null {
   }
   const o = parsed as Record<string, unknown>;
   if (!isSecret(o['extension_secret']) || !isSecret(o['agent_secret'])) {
-    throw new Error(`${file} lacks extension_secret/agent_secret. Delete it and restart the bridge to create new secrets (then pair the extension again).`);
+    throw new Error(
+      `${file} lacks extension_secret/agent_secret. Delete it and restart the bridge to create new secrets (then pair the extension again).`,
+    );
   }
   return { extension_secret: o['extension_secret'], agent_secret: o['agent_secret'] };
 }

@@ -19,15 +19,15 @@ import type {
 import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
+import type { Logger } from '../common/log';
+import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
 import { cappedMaxTabs, holderDescription, resolveControl, type SessionsPublisher, takeOverFromPredecessor } from './agent-sessions';
 import { errorResult, type ExtensionLink } from './extension-link';
-import type { Logger } from '../common/log';
 import { CLOSE, type Peer } from './peer';
+import { relayText } from './raw-relay';
 import type { Released, Session, SessionRegistry } from './sessions';
 import { TabQueues } from './tab-queue';
 import { FINAL_TASK_STATUSES, type TaskRegistry } from './tasks';
-import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
-import { relayText } from './raw-relay';
 
 type Target = { ok: true; tabId: number | null } | { ok: false; error: ErrorInfo };
 
@@ -134,7 +134,8 @@ export class AgentGateway {
     for (const tabId of [action.tab_id, paramTab]) {
       if (tabId === undefined) continue;
       const owner = sessions.ownerOf(tabId);
-      if (owner && owner !== session && !takeOverFromPredecessor(sessions, owner, session)) return { ok: false, error: notLeased(tabId, holderDescription(owner, this.o.sessionGraceMs)) };
+      if (owner && owner !== session && !takeOverFromPredecessor(sessions, owner, session))
+        return { ok: false, error: notLeased(tabId, holderDescription(owner, this.o.sessionGraceMs)) };
     }
     if (action.tab_id !== undefined) return { ok: true, tabId: action.tab_id };
     if (session.currentTab !== null) return { ok: true, tabId: session.currentTab };
@@ -143,14 +144,28 @@ export class AgentGateway {
     return { ok: true, tabId: null };
   }
 
-  private async execute(session: Session, action: ActionMessage, tabId: number | null, deadline: number, timeoutMs: number): Promise<ActionResultMessage> {
+  private async execute(
+    session: Session,
+    action: ActionMessage,
+    tabId: number | null,
+    deadline: number,
+    timeoutMs: number,
+  ): Promise<ActionResultMessage> {
     const { sessions } = this.o;
     if (tabId === null && sessions.othersHoldTabs(session) && !BROWSER_LEVEL.has(action.action)) {
       const active = await this.o.extension.activeTab(deadline);
       if (!active.ok) return errorResult(action, active.error);
       const owner = sessions.ownerOf(active.tabId);
       if (owner && owner !== session && !takeOverFromPredecessor(sessions, owner, session)) {
-        return errorResult(action, errorInfo('TAB_NOT_LEASED', `The active tab (${active.tabId}) belongs to another agent session, so it cannot be handed to you. ${holderDescription(owner, this.o.sessionGraceMs)} Or open a tab of your own with open_tab, or pass the tab_id of one of yours.`, 'bridge', { tab_id: active.tabId, holder_session_id: owner.id }));
+        return errorResult(
+          action,
+          errorInfo(
+            'TAB_NOT_LEASED',
+            `The active tab (${active.tabId}) belongs to another agent session, so it cannot be handed to you. ${holderDescription(owner, this.o.sessionGraceMs)} Or open a tab of your own with open_tab, or pass the tab_id of one of yours.`,
+            'bridge',
+            { tab_id: active.tabId, holder_session_id: owner.id },
+          ),
+        );
       }
       tabId = active.tabId;
     }
@@ -174,7 +189,8 @@ export class AgentGateway {
     if (result.status === 'success') {
       // list_tabs/open_tab without a tab act on the browser, not on the active tab: no hand-over.
       const browserLevel = sentTab === null && BROWSER_LEVEL.has(action.action);
-      if (actedTab !== null && actedTab !== undefined && !browserLevel) lease(actedTab, state?.url ?? result.state_delta?.facts?.url ?? null, action.action !== 'close_tab');
+      if (actedTab !== null && actedTab !== undefined && !browserLevel)
+        lease(actedTab, state?.url ?? result.state_delta?.facts?.url ?? null, action.action !== 'close_tab');
       if (action.action === 'open_tab' || action.action === 'open_tool' || action.action === 'switch_tab') {
         const opened = numberField(resultFields, 'tab_id');
         if (opened !== undefined) lease(opened, state?.tab_id === opened ? state.url : urlParam(action.params), true);
@@ -185,7 +201,12 @@ export class AgentGateway {
         const closed = numberField(resultFields, 'closed_tab_id') ?? numberField(action.params, 'tab_id') ?? sentTab ?? undefined;
         if (closed !== undefined && sessions.ownerOf(closed) === session) sessions.release(closed);
       }
-    } else if (result.error_info?.error_code === 'TAB_NOT_FOUND' && actedTab !== null && actedTab !== undefined && sessions.ownerOf(actedTab) === session) {
+    } else if (
+      result.error_info?.error_code === 'TAB_NOT_FOUND' &&
+      actedTab !== null &&
+      actedTab !== undefined &&
+      sessions.ownerOf(actedTab) === session
+    ) {
       const url = session.tabs.get(actedTab)?.url ?? null;
       sessions.release(actedTab);
       released.push({ tabId: actedTab, url, reason: 'tab_closed' });
@@ -204,7 +225,10 @@ export class AgentGateway {
         url: r.url,
         reason: r.reason,
         ...(r.reason === 'tab_limit' ? { max_tabs: session.maxTabs } : {}),
-        message: r.reason === 'tab_limit' ? `Tab limit (${session.maxTabs}) reached. Released tab: ${r.url ?? `tab ${r.tabId}`}` : `Tab ${r.tabId} (${r.url ?? 'unknown URL'}) was closed and is no longer yours.`,
+        message:
+          r.reason === 'tab_limit'
+            ? `Tab limit (${session.maxTabs}) reached. Released tab: ${r.url ?? `tab ${r.tabId}`}`
+            : `Tab ${r.tabId} (${r.url ?? 'unknown URL'}) was closed and is no longer yours.`,
       });
     }
     // The extension's validated bytes with the agent's id (raw-relay.ts), else serialized.
@@ -224,13 +248,30 @@ export class AgentGateway {
   onTaskSubmission(from: Peer, submitted: UserTaskSubmissionMessage): void {
     // The person may pick the agent (agent_session_id, the panel's "Run with"); else the oldest taker.
     const chosen = submitted.agent_session_id ?? null;
-    const taker = this.o.sessions.all().find((s) => s.connected && s.capabilities.includes('accepts_tasks') && (chosen === null || s.id === chosen));
+    const taker = this.o.sessions
+      .all()
+      .find((s) => s.connected && s.capabilities.includes('accepts_tasks') && (chosen === null || s.id === chosen));
     if (!taker?.peer && chosen !== null) {
-      from.sendError(errorInfo('NO_TASK_AGENT', `The agent you chose to run the task (session ${chosen}) is not connected or does not accept tasks any more. Pick another agent under "Run with", or start one, then submit the task again.`, 'bridge', { agent_session_id: chosen }), submitted.task_id ?? 'user_task_submission');
+      from.sendError(
+        errorInfo(
+          'NO_TASK_AGENT',
+          `The agent you chose to run the task (session ${chosen}) is not connected or does not accept tasks any more. Pick another agent under "Run with", or start one, then submit the task again.`,
+          'bridge',
+          { agent_session_id: chosen },
+        ),
+        submitted.task_id ?? 'user_task_submission',
+      );
       return;
     }
     if (!taker?.peer) {
-      from.sendError(errorInfo('NO_TASK_AGENT', 'No agent that accepts tasks is connected. Start one with `python -m browser_use_ext serve`, or with no Python `npx browser-use-ext agent --base-url <OpenAI-compatible URL> --model <model>`, then submit the task again.', 'bridge'), submitted.task_id ?? 'user_task_submission');
+      from.sendError(
+        errorInfo(
+          'NO_TASK_AGENT',
+          'No agent that accepts tasks is connected. Start one with `python -m browser_use_ext serve`, or with no Python `npx browser-use-ext agent --base-url <OpenAI-compatible URL> --model <model>`, then submit the task again.',
+          'bridge',
+        ),
+        submitted.task_id ?? 'user_task_submission',
+      );
       return;
     }
     const task: UserTaskSubmissionMessage = { ...submitted, task_id: submitted.task_id ?? this.o.tasks.newId() };
@@ -242,25 +283,50 @@ export class AgentGateway {
   onTaskProgress(peer: Peer, progress: TaskProgressMessage): void {
     const session = this.sessionOf.get(peer);
     if (!session || this.o.tasks.holderOf(progress.task_id) !== session.id) {
-      peer.sendError(errorInfo('TASK_NOT_FOUND', `Task "${progress.task_id}" is not held by this session (never assigned, already finished, or another agent's). Report progress only for tasks you received in user_task_submission.`, 'bridge', { task_id: progress.task_id }), progress.task_id);
+      peer.sendError(
+        errorInfo(
+          'TASK_NOT_FOUND',
+          `Task "${progress.task_id}" is not held by this session (never assigned, already finished, or another agent's). Report progress only for tasks you received in user_task_submission.`,
+          'bridge',
+          { task_id: progress.task_id },
+        ),
+        progress.task_id,
+      );
       return;
     }
     if (FINAL_TASK_STATUSES.has(progress.status)) {
       this.o.tasks.finish(progress.task_id);
       this.o.publisher.schedule();
     }
-    if (!this.o.extension.send(progress)) this.o.log.info('task progress not delivered: no extension connected', { task_id: progress.task_id, status: progress.status });
+    if (!this.o.extension.send(progress))
+      this.o.log.info('task progress not delivered: no extension connected', { task_id: progress.task_id, status: progress.status });
   }
 
   onTaskControl(from: Peer, control: TaskControlMessage): void {
     const holderId = this.o.tasks.holderOf(control.task_id);
     const holder = holderId === null ? undefined : this.o.sessions.all().find((s) => s.id === holderId);
     if (!holder) {
-      from.sendError(errorInfo('TASK_NOT_FOUND', `No running task "${control.task_id}". It may have finished already; submit a new task instead.`, 'bridge', { task_id: control.task_id }), control.task_id);
+      from.sendError(
+        errorInfo(
+          'TASK_NOT_FOUND',
+          `No running task "${control.task_id}". It may have finished already; submit a new task instead.`,
+          'bridge',
+          { task_id: control.task_id },
+        ),
+        control.task_id,
+      );
       return;
     }
     if (!holder.peer?.send(control)) {
-      from.sendError(errorInfo('NO_TASK_AGENT', `The agent running task "${control.task_id}" is disconnected right now; it may resume within ${Math.round(this.o.sessionGraceMs / 1000)} s. Try the command again then.`, 'bridge', { task_id: control.task_id }), control.task_id);
+      from.sendError(
+        errorInfo(
+          'NO_TASK_AGENT',
+          `The agent running task "${control.task_id}" is disconnected right now; it may resume within ${Math.round(this.o.sessionGraceMs / 1000)} s. Try the command again then.`,
+          'bridge',
+          { task_id: control.task_id },
+        ),
+        control.task_id,
+      );
     }
   }
 
@@ -279,7 +345,13 @@ export class AgentGateway {
     } else if (outcome.kind === 'released') {
       sessions.release(outcome.tabId);
       this.o.log.info('the person released a tab', { session: outcome.session.id, tab_id: outcome.tabId });
-      outcome.session.peer?.send({ type: 'tab_released', tab_id: outcome.tabId, url: outcome.url, reason: 'released_by_user', message: `The person took tab ${outcome.tabId} (${outcome.url ?? 'unknown URL'}) back in the extension; it is no longer yours. Open a tab of your own with open_tab if you still need one.` });
+      outcome.session.peer?.send({
+        type: 'tab_released',
+        tab_id: outcome.tabId,
+        url: outcome.url,
+        reason: 'released_by_user',
+        message: `The person took tab ${outcome.tabId} (${outcome.url ?? 'unknown URL'}) back in the extension; it is no longer yours. Open a tab of your own with open_tab if you still need one.`,
+      });
     } else {
       const { session } = outcome;
       this.o.log.info('the person disconnected an agent', { session: session.id, client: session.client });
@@ -302,7 +374,13 @@ export class AgentGateway {
     this.o.publisher.schedule();
     for (const taskId of this.o.tasks.heldBy(session.id)) {
       this.o.tasks.finish(taskId);
-      this.o.extension.send({ type: 'task_progress', task_id: taskId, status: 'failed', message: 'The agent running this task disconnected and did not come back. Submit the task again.', final_result: null });
+      this.o.extension.send({
+        type: 'task_progress',
+        task_id: taskId,
+        status: 'failed',
+        message: 'The agent running this task disconnected and did not come back. Submit the task again.',
+        final_result: null,
+      });
     }
   }
 
@@ -320,7 +398,12 @@ export class AgentGateway {
 }
 
 function notLeased(tabId: number, why: string): ErrorInfo {
-  return errorInfo('TAB_NOT_LEASED', `Tab ${tabId} belongs to another agent session. ${why} Or open a tab of your own with open_tab, or act on one of your tabs (hello_ack.leased_tab_ids, open_tab results).`, 'bridge', { tab_id: tabId });
+  return errorInfo(
+    'TAB_NOT_LEASED',
+    `Tab ${tabId} belongs to another agent session. ${why} Or open a tab of your own with open_tab, or act on one of your tabs (hello_ack.leased_tab_ids, open_tab results).`,
+    'bridge',
+    { tab_id: tabId },
+  );
 }
 
 /** Reads an integer field from an open wire object (params, outcome details) without `any`. */

@@ -28,7 +28,10 @@ export class SessionsPublisher {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private last = '';
 
-  constructor(private readonly build: () => AgentSessionsMessage, private readonly send: (m: AgentSessionsMessage) => boolean) {}
+  constructor(
+    private readonly build: () => AgentSessionsMessage,
+    private readonly send: (m: AgentSessionsMessage) => boolean,
+  ) {}
 
   schedule(): void {
     if (this.timer) return;
@@ -70,13 +73,30 @@ export function resolveControl(control: SessionControlMessage, registry: Session
   if (control.command === 'set_tab_limit') return { ok: true, kind: 'tab_limit', maxTabs: control.max_tabs ?? null };
   if (control.command === 'disconnect') {
     const session = registry.all().find((s) => s.id === control.session_id);
-    if (!session) return { ok: false, error: errorInfo('INVALID_MESSAGE', `No agent session "${control.session_id}" (it may have ended already). Refresh the agent list.`, 'bridge', { session_id: control.session_id ?? null }) };
+    if (!session)
+      return {
+        ok: false,
+        error: errorInfo(
+          'INVALID_MESSAGE',
+          `No agent session "${control.session_id}" (it may have ended already). Refresh the agent list.`,
+          'bridge',
+          { session_id: control.session_id ?? null },
+        ),
+      };
     return { ok: true, kind: 'disconnect', session };
   }
   const tabId = control.tab_id ?? -1;
   const owner = registry.ownerOf(tabId);
   if (!owner || (control.session_id !== undefined && owner.id !== control.session_id)) {
-    return { ok: false, error: errorInfo('TAB_NOT_FOUND', `Tab ${tabId} is not held by ${control.session_id ? `session "${control.session_id}"` : 'any agent'}; nothing to release.`, 'bridge', { tab_id: tabId }) };
+    return {
+      ok: false,
+      error: errorInfo(
+        'TAB_NOT_FOUND',
+        `Tab ${tabId} is not held by ${control.session_id ? `session "${control.session_id}"` : 'any agent'}; nothing to release.`,
+        'bridge',
+        { tab_id: tabId },
+      ),
+    };
   }
   const url = owner.tabs.get(tabId)?.url ?? null;
   return { ok: true, kind: 'released', session: owner, tabId, url };
@@ -89,7 +109,8 @@ export function resolveControl(control: SessionControlMessage, registry: Session
  */
 export function takeOverFromPredecessor(registry: SessionRegistry, holder: Session, claimant: Session): boolean {
   if (holder === claimant || holder.connected) return false;
-  if (!holder.client || !claimant.client || holder.client.name !== claimant.client.name || holder.remoteAddress !== claimant.remoteAddress) return false;
+  if (!holder.client || !claimant.client || holder.client.name !== claimant.client.name || holder.remoteAddress !== claimant.remoteAddress)
+    return false;
   const moved = [...holder.tabs.values()];
   for (const lease of moved) registry.release(lease.tabId);
   registry.end(holder);
@@ -100,7 +121,8 @@ export function takeOverFromPredecessor(registry: SessionRegistry, holder: Sessi
 /** Who holds a tab, in words for a refused agent: name, state, and how the person can free it. */
 export function holderDescription(holder: Session, graceMs: number, now = Date.now()): string {
   const name = holder.client ? `"${holder.client.name}" ${holder.client.version}` : 'another agent';
-  if (holder.connected) return `It is held by agent ${name} (session ${holder.id}), which is connected. The person can release it in the extension's side panel (Agents -> release).`;
+  if (holder.connected)
+    return `It is held by agent ${name} (session ${holder.id}), which is connected. The person can release it in the extension's side panel (Agents -> release).`;
   const left = holder.detachedAt === null ? graceMs : Math.max(0, holder.detachedAt + graceMs - now);
   return `It is held by agent ${name} (session ${holder.id}), which disconnected without saying goodbye; the bridge keeps its tabs ${Math.ceil(left / 1000)} s more in case it resumes. Wait for that, release the tab in the extension's side panel, or re-run from the same program (the same agent software takes its predecessor's tabs over).`;
 }

@@ -6,13 +6,14 @@
 // within the action's own timeout instead of failing at once, and a read in flight when
 // it left is asked again once it is back.
 import { EventEmitter } from 'node:events';
+
 import type { ActionMessage, ActionResultMessage, ErrorInfo, ProtocolMessage } from '../../schemas/generated/protocol';
 import { ACTION_NAMES, PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { errorInfo } from '../../schemas/lib/wire';
 import type { Logger } from '../common/log';
-import { PendingRegistry, type PendingEntry } from './pending';
-import { CLOSE, type Peer } from './peer';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
+import { CLOSE, type Peer } from './peer';
+import { type PendingEntry, PendingRegistry } from './pending';
 
 interface InFlight {
   action: ActionMessage['action'];
@@ -36,7 +37,15 @@ export interface ExtensionLinkHooks {
 }
 
 export function errorResult(action: ActionMessage, error: ErrorInfo): ActionResultMessage {
-  return { type: 'action_result', original_action_id: action.action_id, action: action.action, status: 'error', outcome_details: null, new_simplified_state: null, error_info: error };
+  return {
+    type: 'action_result',
+    original_action_id: action.action_id,
+    action: action.action,
+    status: 'error',
+    outcome_details: null,
+    new_simplified_state: null,
+    error_info: error,
+  };
 }
 
 export class ExtensionLink {
@@ -93,7 +102,13 @@ export class ExtensionLink {
     this.peer = peer;
     // A restarted service worker can reconnect before the old socket is noticed dead: newest wins.
     if (previous && previous !== peer) previous.close(CLOSE.normal, 'replaced by a newer extension connection');
-    peer.send({ type: 'hello_ack', protocol_version: PROTOCOL_VERSION, bridge: { name: BRIDGE_NAME, version: BRIDGE_VERSION }, session_id: peer.id, extension_connected: true });
+    peer.send({
+      type: 'hello_ack',
+      protocol_version: PROTOCOL_VERSION,
+      bridge: { name: BRIDGE_NAME, version: BRIDGE_VERSION },
+      session_id: peer.id,
+      extension_connected: true,
+    });
     this.hooks.log.info('extension connected', { peer: peer.id, client: peer.client });
     if (this.awaySince !== null) {
       const awayMs = Date.now() - this.awaySince;
@@ -114,16 +129,38 @@ export class ExtensionLink {
     this.peer = null;
     this.awaySince = Date.now();
     const inFlight = this.pending.drain();
-    for (const e of inFlight) this.failInFlight(e, errorInfo('EXTENSION_DISCONNECTED', `The extension disconnected while "${e.value.action}" was running; it may or may not have taken effect. Wait for the extension to reconnect, take a new state, then decide whether to retry.`, 'bridge'));
+    for (const e of inFlight)
+      this.failInFlight(
+        e,
+        errorInfo(
+          'EXTENSION_DISCONNECTED',
+          `The extension disconnected while "${e.value.action}" was running; it may or may not have taken effect. Wait for the extension to reconnect, take a new state, then decide whether to retry.`,
+          'bridge',
+        ),
+      );
     this.hooks.log.warn('extension disconnected', { failed_in_flight: inFlight.length });
-    this.hooks.broadcastToAgents({ type: 'extension_status', connected: false, message: 'The browser extension disconnected (its service worker restarted or the browser closed). New actions wait for it within their timeout (reads in flight are asked again); you will get extension_status connected true, with your tabs unchanged.' });
+    this.hooks.broadcastToAgents({
+      type: 'extension_status',
+      connected: false,
+      message:
+        'The browser extension disconnected (its service worker restarted or the browser closed). New actions wait for it within their timeout (reads in flight are asked again); you will get extension_status connected true, with your tabs unchanged.',
+    });
     this.hooks.onDown(peer.id);
   }
 
   /** The extension answered an action with a message that failed validation: its agent must not wait for the timeout. */
   onInvalidAnswer(inReplyTo: string, problem: { message: string; details?: Record<string, unknown> }): void {
     const entry = this.pending.take(inReplyTo);
-    if (entry) this.failInFlight(entry, errorInfo('EXTENSION_INTERNAL_ERROR', `The extension answered "${entry.value.action}" with an invalid message (${problem.message}). Take a new state and retry; report the bug if it repeats.`, 'bridge', { validation: problem.details ?? {} }));
+    if (entry)
+      this.failInFlight(
+        entry,
+        errorInfo(
+          'EXTENSION_INTERNAL_ERROR',
+          `The extension answered "${entry.value.action}" with an invalid message (${problem.message}). Take a new state and retry; report the bug if it repeats.`,
+          'bridge',
+          { validation: problem.details ?? {} },
+        ),
+      );
   }
 
   onResult(result: ActionResultMessage): void {
@@ -134,8 +171,20 @@ export class ExtensionLink {
     }
     // A result for another action than the one asked is a broken extension, never a success.
     if (result.action !== undefined && result.action !== entry.value.action) {
-      this.hooks.log.error('extension answered with a result for another action', { id: result.original_action_id, asked: entry.value.action, answered: result.action });
-      this.failInFlight(entry, errorInfo('EXTENSION_INTERNAL_ERROR', `The extension answered "${entry.value.action}" with a result for "${result.action}"; the outcome is unknown. Take a new state before retrying; report the bug if it repeats.`, 'bridge', { asked: entry.value.action, answered: result.action }));
+      this.hooks.log.error('extension answered with a result for another action', {
+        id: result.original_action_id,
+        asked: entry.value.action,
+        answered: result.action,
+      });
+      this.failInFlight(
+        entry,
+        errorInfo(
+          'EXTENSION_INTERNAL_ERROR',
+          `The extension answered "${entry.value.action}" with a result for "${result.action}"; the outcome is unknown. Take a new state before retrying; report the bug if it repeats.`,
+          'bridge',
+          { asked: entry.value.action, answered: result.action },
+        ),
+      );
       return;
     }
     this.relayed.add(result);
@@ -146,17 +195,38 @@ export class ExtensionLink {
    * Sends one action to the extension and resolves with its result, TIMEOUT or EXTENSION_DISCONNECTED.
    * validated: the action came from an agent (checked on receive); only its ids/tab_id change here.
    */
-  async relay(action: ActionMessage, deadline: number, timeoutMs: number, validated = false, retried = false): Promise<ActionResultMessage> {
+  async relay(
+    action: ActionMessage,
+    deadline: number,
+    timeoutMs: number,
+    validated = false,
+    retried = false,
+  ): Promise<ActionResultMessage> {
     // The extension was here and left (its service worker restarts): wait for it within
     // the action's own timeout instead of failing at once; it is usually back within a second.
     if (!(this.peer?.ready && this.peer.open) && (this.awaySince !== null || this.awaitingAfterRestart())) await this.back(deadline);
     const ext = this.peer;
     if (!ext?.ready || !ext.open) {
-      return errorResult(action, errorInfo('NO_EXTENSION_CONNECTED', 'No browser extension is connected to the bridge. Open Chrome with the browser-use-ext extension installed and paired, then retry.', 'bridge'));
+      return errorResult(
+        action,
+        errorInfo(
+          'NO_EXTENSION_CONNECTED',
+          'No browser extension is connected to the bridge. Open Chrome with the browser-use-ext extension installed and paired, then retry.',
+          'bridge',
+        ),
+      );
     }
     const remaining = deadline - Date.now();
     const timeout = () =>
-      errorResult(action, errorInfo('TIMEOUT', `Action "${action.action}" got no result within ${timeoutMs} ms (including time queued behind earlier actions on the same tab). The page may still be busy: take a new state (get_state) before retrying, or raise timeout_ms.`, 'bridge', { timeout_ms: timeoutMs }));
+      errorResult(
+        action,
+        errorInfo(
+          'TIMEOUT',
+          `Action "${action.action}" got no result within ${timeoutMs} ms (including time queued behind earlier actions on the same tab). The page may still be busy: take a new state (get_state) before retrying, or raise timeout_ms.`,
+          'bridge',
+          { timeout_ms: timeoutMs },
+        ),
+      );
     if (remaining <= 0) return timeout();
     // Agents choose their own ids; the bridge relays under its own so two agents never collide.
     const relayId = `b${this.nextId++}`;
@@ -164,23 +234,52 @@ export class ExtensionLink {
       // A read that was in flight when the extension dropped is asked again once it is back (within
       // the deadline): reading twice is harmless, and the agent gets its answer instead of an outage.
       const settle = (r: ActionResultMessage) => {
-        if (!retried && r.error_info?.error_code === 'EXTENSION_DISCONNECTED' && READ_ONLY_ACTIONS.has(action.action) && Date.now() < deadline) resolve(this.relay(action, deadline, timeoutMs, validated, true));
+        if (
+          !retried &&
+          r.error_info?.error_code === 'EXTENSION_DISCONNECTED' &&
+          READ_ONLY_ACTIONS.has(action.action) &&
+          Date.now() < deadline
+        )
+          resolve(this.relay(action, deadline, timeoutMs, validated, true));
         else resolve(r);
       };
       this.pending.add(relayId, { action: action.action, resolve: settle }, remaining, () => resolve(timeout()));
       if (!ext.send({ ...action, action_id: relayId }, validated)) {
         this.pending.take(relayId);
-        resolve(errorResult(action, errorInfo('EXTENSION_DISCONNECTED', 'The extension connection closed before the action could be sent. Wait for it to reconnect, then retry.', 'bridge')));
+        resolve(
+          errorResult(
+            action,
+            errorInfo(
+              'EXTENSION_DISCONNECTED',
+              'The extension connection closed before the action could be sent. Wait for it to reconnect, then retry.',
+              'bridge',
+            ),
+          ),
+        );
       }
     });
   }
 
   /** The browser's active tab, asked of the extension (list_tabs), for the implicit hand-over. */
   async activeTab(deadline: number): Promise<{ ok: true; tabId: number } | { ok: false; error: ErrorInfo }> {
-    const noHandOver = (why: string) => ({ ok: false as const, error: errorInfo('TAB_NOT_LEASED', `Other agent sessions hold tabs, so the bridge cannot hand you the active tab implicitly (${why}). Pass tab_id, or open a tab of your own with open_tab.`, 'bridge') });
+    const noHandOver = (why: string) => ({
+      ok: false as const,
+      error: errorInfo(
+        'TAB_NOT_LEASED',
+        `Other agent sessions hold tabs, so the bridge cannot hand you the active tab implicitly (${why}). Pass tab_id, or open a tab of your own with open_tab.`,
+        'bridge',
+      ),
+    });
     if (!(ACTION_NAMES as readonly string[]).includes('list_tabs')) return noHandOver('this build has no list_tabs');
-    const r = await this.relay({ type: 'action', action_id: 'list-tabs', action: 'list_tabs', params: {} } as ActionMessage, deadline, DEFAULT_TIMEOUT_MS);
-    const tabs = r.status === 'success' ? (r.outcome_details?.result as { tabs?: { tab_id: number; active: boolean }[] } | undefined)?.tabs : undefined;
+    const r = await this.relay(
+      { type: 'action', action_id: 'list-tabs', action: 'list_tabs', params: {} } as ActionMessage,
+      deadline,
+      DEFAULT_TIMEOUT_MS,
+    );
+    const tabs =
+      r.status === 'success'
+        ? (r.outcome_details?.result as { tabs?: { tab_id: number; active: boolean }[] } | undefined)?.tabs
+        : undefined;
     const active = tabs?.find((t) => t.active);
     if (!active) return noHandOver(r.error_info?.message ?? 'no active tab');
     return { ok: true, tabId: active.tab_id };
@@ -188,7 +287,15 @@ export class ExtensionLink {
 
   /** Fails what is in flight and closes the connection (bridge shutdown). */
   close(): void {
-    for (const e of this.pending.drain()) this.failInFlight(e, errorInfo('EXTENSION_DISCONNECTED', 'The bridge is shutting down; the action may or may not have run. Reconnect and take a new state.', 'bridge'));
+    for (const e of this.pending.drain())
+      this.failInFlight(
+        e,
+        errorInfo(
+          'EXTENSION_DISCONNECTED',
+          'The bridge is shutting down; the action may or may not have run. Reconnect and take a new state.',
+          'bridge',
+        ),
+      );
     this.peer?.close(CLOSE.goingAway, 'bridge shutting down');
   }
 
@@ -210,6 +317,14 @@ export class ExtensionLink {
   }
 
   private failInFlight(entry: PendingEntry<InFlight>, error: ErrorInfo): void {
-    entry.value.resolve({ type: 'action_result', original_action_id: entry.id, action: entry.value.action, status: 'error', outcome_details: null, new_simplified_state: null, error_info: error });
+    entry.value.resolve({
+      type: 'action_result',
+      original_action_id: entry.id,
+      action: entry.value.action,
+      status: 'error',
+      outcome_details: null,
+      new_simplified_state: null,
+      error_info: error,
+    });
   }
 }

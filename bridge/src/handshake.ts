@@ -7,9 +7,9 @@ import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
 import { bridgeProof, clientNonceBytes, clientProof, newNonce, proofsEqual } from '../common/auth';
 import type { Logger } from '../common/log';
-import { CLOSE, type Peer, type Role } from './peer';
 import type { FailureGate } from '../common/rate-limit';
 import type { Secrets } from '../common/secrets';
+import { CLOSE, type Peer, type Role } from './peer';
 
 export interface HandshakeOptions {
   log: Logger;
@@ -35,7 +35,14 @@ export class Handshake {
 
   onHello(peer: Peer, hello: HelloMessage): void {
     if (hello.role !== peer.role) {
-      peer.sendError(errorInfo('UNAUTHORIZED', `This endpoint is for role "${peer.role}", but hello says "${hello.role}". Connect to /${hello.role} instead.`, 'bridge'), 'hello');
+      peer.sendError(
+        errorInfo(
+          'UNAUTHORIZED',
+          `This endpoint is for role "${peer.role}", but hello says "${hello.role}". Connect to /${hello.role} instead.`,
+          'bridge',
+        ),
+        'hello',
+      );
       this.refused(peer, 'role does not match endpoint');
       peer.close(CLOSE.policy, 'role does not match endpoint');
       return;
@@ -44,19 +51,35 @@ export class Handshake {
       const older = hello.protocol_version < this.o.protocolVersion;
       const upgrade = older ? `upgrade the ${hello.role} (${hello.client.name})` : 'upgrade the bridge (npm i -g browser-use-ext@latest)';
       peer.sendError(
-        errorInfo('VERSION_MISMATCH', `Protocol version ${hello.protocol_version} is not supported; this bridge speaks ${this.o.protocolVersion}. To fix it, ${upgrade}.`, 'bridge', {
-          bridge_protocol_version: this.o.protocolVersion,
-          peer_protocol_version: hello.protocol_version,
-          upgrade: older ? hello.role : 'bridge',
-        }),
+        errorInfo(
+          'VERSION_MISMATCH',
+          `Protocol version ${hello.protocol_version} is not supported; this bridge speaks ${this.o.protocolVersion}. To fix it, ${upgrade}.`,
+          'bridge',
+          {
+            bridge_protocol_version: this.o.protocolVersion,
+            peer_protocol_version: hello.protocol_version,
+            upgrade: older ? hello.role : 'bridge',
+          },
+        ),
         'hello',
       );
       this.refused(peer, 'protocol version mismatch');
-      peer.close(CLOSE_CODES.versionMismatch, `protocol version mismatch: bridge speaks ${this.o.protocolVersion}, ${peer.role} ${hello.protocol_version}; upgrade the ${older ? peer.role : 'bridge'}`);
+      peer.close(
+        CLOSE_CODES.versionMismatch,
+        `protocol version mismatch: bridge speaks ${this.o.protocolVersion}, ${peer.role} ${hello.protocol_version}; upgrade the ${older ? peer.role : 'bridge'}`,
+      );
       return;
     }
     if (clientNonceBytes(hello.client_nonce) < 16) {
-      peer.sendError(errorInfo('INVALID_MESSAGE', 'hello.client_nonce must carry at least 16 random bytes (base64). Generate a fresh one per connection.', 'bridge', { instance_path: '/client_nonce' }), 'hello');
+      peer.sendError(
+        errorInfo(
+          'INVALID_MESSAGE',
+          'hello.client_nonce must carry at least 16 random bytes (base64). Generate a fresh one per connection.',
+          'bridge',
+          { instance_path: '/client_nonce' },
+        ),
+        'hello',
+      );
       this.refused(peer, 'weak client nonce');
       peer.close(CLOSE.policy, 'weak client nonce');
       return;
@@ -77,14 +100,22 @@ export class Handshake {
       peer.stage = 'refused';
       peer.nonce = null;
       const verdict = this.o.failures.book(peer.role, peer.connectedAt + this.o.handshakeTimeoutMs);
-      this.o.log.warn('handshake refused: wrong proof', { peer: peer.id, role: peer.role, remote: peer.remoteAddress, answer_delay_ms: verdict.answerInMs ?? 'left to the handshake timeout' });
+      this.o.log.warn('handshake refused: wrong proof', {
+        peer: peer.id,
+        role: peer.role,
+        remote: peer.remoteAddress,
+        answer_delay_ms: verdict.answerInMs ?? 'left to the handshake timeout',
+      });
       if (verdict.answerInMs === null) return;
       const how =
         peer.role === 'extension'
-          ? 'Paste the extension secret shown by `browser-use-ext bridge --print-pairing` into the extension\'s options page.'
+          ? "Paste the extension secret shown by `browser-use-ext bridge --print-pairing` into the extension's options page."
           : 'Set BROWSER_USE_EXT_AGENT_SECRET to the agent secret shown by `browser-use-ext bridge --print-pairing` (or run on the machine where the bridge created its secrets file).';
       const refuse = () => {
-        peer.sendError(errorInfo('UNAUTHORIZED', `Authentication failed: the proof does not match this bridge's ${peer.role} secret. ${how}`, 'bridge'), 'auth_response');
+        peer.sendError(
+          errorInfo('UNAUTHORIZED', `Authentication failed: the proof does not match this bridge's ${peer.role} secret. ${how}`, 'bridge'),
+          'auth_response',
+        );
         peer.close(CLOSE_CODES.secretRefused, `pairing secret refused: pair the ${peer.role} again (npx browser-use-ext pair)`);
       };
       if (verdict.answerInMs === 0) refuse();

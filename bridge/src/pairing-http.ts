@@ -5,9 +5,10 @@
 // guessing, never locks the person out; codes also expire and work once), and nothing is logged but
 // the outcome.
 import type http from 'node:http';
+
 import type { Logger } from '../common/log';
-import type { PairingCodes } from './pairing';
 import type { FailureGate } from '../common/rate-limit';
+import type { PairingCodes } from './pairing';
 
 export interface PairContext {
   codes: PairingCodes;
@@ -38,7 +39,10 @@ function readBody(req: http.IncomingMessage): Promise<string | null> {
   });
 }
 
-export async function handlePairRequest(req: http.IncomingMessage, ctx: PairContext): Promise<{ code: number; body: Record<string, unknown> }> {
+export async function handlePairRequest(
+  req: http.IncomingMessage,
+  ctx: PairContext,
+): Promise<{ code: number; body: Record<string, unknown> }> {
   const origin = req.headers.origin;
   if (req.method !== 'POST') return { code: 405, body: { error: 'POST {"code": "XXXX-XXXX"} from the extension' } };
   if (typeof origin !== 'string' || !ctx.extensionOrigins.includes(origin)) {
@@ -52,7 +56,8 @@ export async function handlePairRequest(req: http.IncomingMessage, ctx: PairCont
   } catch {
     code = null;
   }
-  if (typeof code !== 'string' || code.length > 64) return { code: 400, body: { error: 'Send {"code": "XXXX-XXXX"} as printed by `npx browser-use-ext pair`.' } };
+  if (typeof code !== 'string' || code.length > 64)
+    return { code: 400, body: { error: 'Send {"code": "XXXX-XXXX"} as printed by `npx browser-use-ext pair`.' } };
   const r = ctx.codes.redeem(code);
   if (!r.ok) {
     const verdict = ctx.gate.book('pair');
@@ -64,7 +69,10 @@ export async function handlePairRequest(req: http.IncomingMessage, ctx: PairCont
         : r.reason === 'no_code'
           ? 'This bridge has no pairing code waiting.'
           : 'That is not the pairing code this bridge is waiting for (codes work once).';
-    return { code: 401, body: { error: `${why} Run \`npx browser-use-ext pair\` for a new one, with the same --config-dir as the bridge.`, reason: r.reason } };
+    return {
+      code: 401,
+      body: { error: `${why} Run \`npx browser-use-ext pair\` for a new one, with the same --config-dir as the bridge.`, reason: r.reason },
+    };
   }
   ctx.log.info('extension paired with a one-time code');
   return { code: 200, body: { extension_secret: ctx.secret, bridge_url: ctx.extensionUrl } };

@@ -61,7 +61,9 @@ export class PairingCodes {
     if (!this.dir) return null;
     try {
       const r = JSON.parse(fs.readFileSync(path.join(this.dir, PAIRING_FILE), 'utf8')) as Partial<PairingRecord>;
-      return typeof r.code_sha256 === 'string' && typeof r.expires_at === 'number' ? { code_sha256: r.code_sha256, expires_at: r.expires_at } : null;
+      return typeof r.code_sha256 === 'string' && typeof r.expires_at === 'number'
+        ? { code_sha256: r.code_sha256, expires_at: r.expires_at }
+        : null;
     } catch {
       return null;
     }

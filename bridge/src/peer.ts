@@ -2,6 +2,7 @@
 // directions with the generated validators; an invalid incoming message gets a typed `error`
 // and the connection stays open.
 import type { WebSocket } from 'ws';
+
 import type { ErrorInfo, HelloMessage, ProtocolMessage } from '../../schemas/generated/protocol';
 import { MESSAGE_SENDERS, type Sender } from '../../schemas/generated/registry';
 import { checkMessage, decodeMessage, errorInfo } from '../../schemas/lib/wire';
@@ -80,7 +81,14 @@ export class Peer {
   countBad(): void {
     this.badMessages += 1;
     if (this.badMessages <= this.badMessageBudget) return;
-    this.sendError(errorInfo('RATE_LIMITED', `More than ${this.badMessageBudget} invalid messages on this connection; closing it. Fix the client (each error above names the field), then reconnect.`, 'bridge'), null);
+    this.sendError(
+      errorInfo(
+        'RATE_LIMITED',
+        `More than ${this.badMessageBudget} invalid messages on this connection; closing it. Fix the client (each error above names the field), then reconnect.`,
+        'bridge',
+      ),
+      null,
+    );
     this.close(CLOSE.policy, 'too many invalid messages');
   }
 
@@ -99,7 +107,14 @@ export class Peer {
     }
     const message = decoded.value;
     if (!MESSAGE_SENDERS[message.type].includes(this.role)) {
-      this.sendError(errorInfo('UNAUTHORIZED', `A ${this.role} may not send "${message.type}" messages. See x-senders in schemas/v1/messages/${message.type}.json.`, 'bridge'), message.type);
+      this.sendError(
+        errorInfo(
+          'UNAUTHORIZED',
+          `A ${this.role} may not send "${message.type}" messages. See x-senders in schemas/v1/messages/${message.type}.json.`,
+          'bridge',
+        ),
+        message.type,
+      );
       this.countBad();
       return null;
     }

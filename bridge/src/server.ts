@@ -2,36 +2,39 @@
 // WebSocket endpoints, /extension (the Chrome extension) and /agent (every kind of agent: Python
 // shim, TypeScript client, MCP clients, seed connectors), plus /pair, /healthz, /status and the
 // HTTP services handed in as options (MCP's /mcp: services.ts). Every connection passes the upgrade
-// checks (origin-check.ts) and the handshake (handshake.ts: hello, HMAC challenge, version); then its messages go to its side: extension-link.ts (the extension, actions in
+// checks (origin-check.ts) and the handshake (handshake.ts: hello, HMAC challenge, version); then its messages go to its side:
+// extension-link.ts (the extension, actions in
 // flight, its absences) or agent-gateway.ts (sessions, leases, per-tab queues, tasks, the person's
 // controls).
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { rememberRaw } from './raw-relay';
+
+import { type RawData, type WebSocket, WebSocketServer } from 'ws';
+
 import type { ProtocolMessage } from '../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
-import { AgentGateway } from './agent-gateway';
-import { describeSessions, SessionsPublisher } from './agent-sessions';
 import { EXTENSION_ID, extensionOrigin } from '../common/extension-id';
-import { DEFAULT_TIMEOUT_MS, ExtensionLink } from './extension-link';
-import { Handshake } from './handshake';
 import { createLogger, type Logger, type LogLevel } from '../common/log';
 import { checkUpgrade, isLoopbackHost, type UpgradePolicy } from '../common/origin-check';
+import { DEFAULT_MAX_TABS, DEFAULT_PORT } from '../common/ports';
+import { FailureGate } from '../common/rate-limit';
+import { newSecret, type Secrets } from '../common/secrets';
+import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
+import { AgentGateway } from './agent-gateway';
+import { describeSessions, SessionsPublisher } from './agent-sessions';
+import { DEFAULT_TIMEOUT_MS, ExtensionLink } from './extension-link';
+import { Handshake } from './handshake';
 import { PairingCodes } from './pairing';
 import { handlePairRequest } from './pairing-http';
 import { CLOSE, Peer, type Role } from './peer';
-import { FailureGate } from '../common/rate-limit';
-import { newSecret, type Secrets } from '../common/secrets';
-import { DEFAULT_MAX_TABS, DEFAULT_PORT } from '../common/ports';
-import { DebouncedWriter, loadSessions, saveSessions } from './session-store';
+import { rememberRaw } from './raw-relay';
 import type { BridgeContext, BridgeServices, ConnectorService, HttpService } from './services';
+import { DebouncedWriter, loadSessions, saveSessions } from './session-store';
 import { SessionRegistry } from './sessions';
 import { TaskRegistry } from './tasks';
-import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
 
 export { DEFAULT_MAX_TABS, DEFAULT_PORT, DEFAULT_TIMEOUT_MS };
 
@@ -80,7 +83,9 @@ export interface BridgeOptions {
   protocolVersion?: number;
 }
 
-type ResolvedOptions = Required<Omit<BridgeOptions, 'logger' | 'logLevel' | 'secrets' | 'extensionOrigins' | 'stateFile' | 'services' | 'configDir' | 'protocolVersion'>>;
+type ResolvedOptions = Required<
+  Omit<BridgeOptions, 'logger' | 'logLevel' | 'secrets' | 'extensionOrigins' | 'stateFile' | 'services' | 'configDir' | 'protocolVersion'>
+>;
 
 export class BridgeServer extends EventEmitter {
   readonly secrets: Secrets;
@@ -130,8 +135,16 @@ export class BridgeServer extends EventEmitter {
     this.log = options.logger ?? createLogger(options.logLevel ?? 'info');
     this.failures = new FailureGate({ burst: this.opts.maxAuthFailures, intervalMs: this.opts.authFailureIntervalMs });
     const stateFile = options.stateFile;
-    if (stateFile) this.persist = new DebouncedWriter(() => saveSessions(stateFile, this.sessions.snapshot()), 50, (e) => this.log.error('could not save sessions', { file: stateFile, error: e instanceof Error ? e.message : String(e) }));
-    this.sessions = new SessionRegistry({ graceMs: this.opts.sessionGraceMs, resultCapacity: this.opts.resultCacheSize, onChange: () => this.persist?.schedule() }, (s, released) => this.agents.onSessionEnded(s, released));
+    if (stateFile)
+      this.persist = new DebouncedWriter(
+        () => saveSessions(stateFile, this.sessions.snapshot()),
+        50,
+        (e) => this.log.error('could not save sessions', { file: stateFile, error: e instanceof Error ? e.message : String(e) }),
+      );
+    this.sessions = new SessionRegistry(
+      { graceMs: this.opts.sessionGraceMs, resultCapacity: this.opts.resultCacheSize, onChange: () => this.persist?.schedule() },
+      (s, released) => this.agents.onSessionEnded(s, released),
+    );
     this.extension = new ExtensionLink({
       log: this.log,
       broadcastToAgents: (m) => this.agents.broadcast(m),
@@ -200,7 +213,9 @@ export class BridgeServer extends EventEmitter {
 
   async start(): Promise<{ host: string; port: number }> {
     if (!isLoopbackHost(this.opts.host) && !this.opts.allowRemote) {
-      throw new Error(`Refusing to bind ${this.opts.host}: the bridge drives a logged-in browser and listens on loopback only unless allowRemote (--allow-remote) is set.`);
+      throw new Error(
+        `Refusing to bind ${this.opts.host}: the bridge drives a logged-in browser and listens on loopback only unless allowRemote (--allow-remote) is set.`,
+      );
     }
     await new Promise<void>((resolve, reject) => {
       this.http.once('error', reject);
@@ -246,7 +261,11 @@ export class BridgeServer extends EventEmitter {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.off('extension-connected', onUp);
-        reject(new Error(`no extension connected to ${this.extensionUrl} within ${timeoutMs} ms: is it loaded, paired (extension secret) and pointed at this port?`));
+        reject(
+          new Error(
+            `no extension connected to ${this.extensionUrl} within ${timeoutMs} ms: is it loaded, paired (extension secret) and pointed at this port?`,
+          ),
+        );
       }, timeoutMs);
       const onUp = () => {
         clearTimeout(timer);
@@ -271,11 +290,17 @@ export class BridgeServer extends EventEmitter {
       bridge: { name: BRIDGE_NAME, version: BRIDGE_VERSION, protocol_version: PROTOCOL_VERSION },
       extension: this.extension.status(),
       sessions,
-      agents: sessions.filter((s) => s.connected).map((s) => ({ session_id: s.session_id, client: s.client, capabilities: s.capabilities })),
+      agents: sessions
+        .filter((s) => s.connected)
+        .map((s) => ({ session_id: s.session_id, client: s.client, capabilities: s.capabilities })),
       leased_tabs: sessions.reduce((n, s) => n + s.tabs.length, 0),
       in_flight_actions: this.extension.inFlight,
       running_tasks: this.tasks.size,
-      security: { loopback_only: !this.opts.allowRemote, extension_origins: this.extensionOrigins, authentication: 'hmac-sha256 challenge-response' },
+      security: {
+        loopback_only: !this.opts.allowRemote,
+        extension_origins: this.extensionOrigins,
+        authentication: 'hmac-sha256 challenge-response',
+      },
     };
   }
 
@@ -301,7 +326,12 @@ export class BridgeServer extends EventEmitter {
 
   private upgradePolicy(): UpgradePolicy {
     const wildcard = this.opts.host === '0.0.0.0' || this.opts.host === '::';
-    return { port: this.port, extensionOrigins: this.extensionOrigins, extraHosts: this.opts.allowRemote ? [this.opts.host] : [], anyHostName: this.opts.allowRemote && wildcard };
+    return {
+      port: this.port,
+      extensionOrigins: this.extensionOrigins,
+      extraHosts: this.opts.allowRemote ? [this.opts.host] : [],
+      anyHostName: this.opts.allowRemote && wildcard,
+    };
   }
 
   // --- HTTP ---------------------------------------------------------------------------------
@@ -320,23 +350,53 @@ export class BridgeServer extends EventEmitter {
     const verdict = checkUpgrade('agent', { host: req.headers.host }, this.upgradePolicy());
     if (!verdict.ok) return json(403, { error: verdict.reason });
     if (path === '/pair') {
-      void handlePairRequest(req, { codes: this.pairing, gate: this.failures, extensionOrigins: this.extensionOrigins, secret: this.secrets.extension_secret, extensionUrl: this.extensionUrl, log: this.log }).then(({ code, body }) => json(code, body));
+      void handlePairRequest(req, {
+        codes: this.pairing,
+        gate: this.failures,
+        extensionOrigins: this.extensionOrigins,
+        secret: this.secrets.extension_secret,
+        extensionUrl: this.extensionUrl,
+        log: this.log,
+      }).then(({ code, body }) => json(code, body));
       return;
     }
     if (req.method !== 'GET') return json(405, { error: 'only GET' });
     if (path === '/healthz') return json(200, { ok: true });
     if (path === '/status') return json(200, this.status());
-    json(404, { error: 'not found', endpoints: ['/agent (WebSocket)', '/extension (WebSocket)', ...[...this.httpServices.values()].map((s) => `${s.path} (${s.label})`), '/healthz', '/status'] });
+    json(404, {
+      error: 'not found',
+      endpoints: [
+        '/agent (WebSocket)',
+        '/extension (WebSocket)',
+        ...[...this.httpServices.values()].map((s) => `${s.path} (${s.label})`),
+        '/healthz',
+        '/status',
+      ],
+    });
   }
 
   // --- WebSocket ----------------------------------------------------------------------------
 
   private onConnection(ws: WebSocket, role: Role, remote: string): void {
-    const peer = new Peer(`${role === 'extension' ? 'ext' : 'agent'}-${this.nextId++}`, role, ws, this.log, remote, this.opts.badMessageBudget);
+    const peer = new Peer(
+      `${role === 'extension' ? 'ext' : 'agent'}-${this.nextId++}`,
+      role,
+      ws,
+      this.log,
+      remote,
+      this.opts.badMessageBudget,
+    );
     this.log.debug('connection opened', { peer: peer.id });
     const handshakeTimer = setTimeout(() => {
       if (peer.ready) return;
-      peer.sendError(errorInfo('UNAUTHORIZED', `No completed handshake within ${this.opts.handshakeTimeoutMs} ms. Send hello, then auth_response to the auth_challenge.`, 'bridge'), null);
+      peer.sendError(
+        errorInfo(
+          'UNAUTHORIZED',
+          `No completed handshake within ${this.opts.handshakeTimeoutMs} ms. Send hello, then auth_response to the auth_challenge.`,
+          'bridge',
+        ),
+        null,
+      );
       this.handshake.refused(peer, 'handshake timeout');
       peer.close(CLOSE.policy, 'handshake timeout');
     }, this.opts.handshakeTimeoutMs);
@@ -369,9 +429,12 @@ export class BridgeServer extends EventEmitter {
     if (peer.stage === 'refused') return; // its refusal is on the way (rate-limit.ts): one proof per connection
     if (peer.stage === 'hello') {
       if (message.type !== 'hello') {
-        peer.sendError(errorInfo('UNAUTHORIZED', `Send "hello" first; got "${message.type}" before the handshake.`, 'bridge'), message.type);
+        peer.sendError(
+          errorInfo('UNAUTHORIZED', `Send "hello" first; got "${message.type}" before the handshake.`, 'bridge'),
+          message.type,
+        );
         this.handshake.refused(peer, 'hello required first');
-      peer.close(CLOSE.policy, 'hello required first');
+        peer.close(CLOSE.policy, 'hello required first');
         return;
       }
       this.handshake.onHello(peer, message);
@@ -379,9 +442,12 @@ export class BridgeServer extends EventEmitter {
     }
     if (peer.stage === 'auth') {
       if (message.type !== 'auth_response') {
-        peer.sendError(errorInfo('UNAUTHORIZED', `Answer the auth_challenge with auth_response; got "${message.type}".`, 'bridge'), message.type);
+        peer.sendError(
+          errorInfo('UNAUTHORIZED', `Answer the auth_challenge with auth_response; got "${message.type}".`, 'bridge'),
+          message.type,
+        );
         this.handshake.refused(peer, 'auth_response required');
-      peer.close(CLOSE.policy, 'auth_response required');
+        peer.close(CLOSE.policy, 'auth_response required');
         return;
       }
       this.handshake.onAuthResponse(peer, message);
@@ -390,7 +456,14 @@ export class BridgeServer extends EventEmitter {
     switch (message.type) {
       case 'hello':
       case 'auth_response':
-        peer.sendError(errorInfo('INVALID_MESSAGE', `The handshake is already complete on this connection; do not send "${message.type}" again.`, 'bridge'), message.type);
+        peer.sendError(
+          errorInfo(
+            'INVALID_MESSAGE',
+            `The handshake is already complete on this connection; do not send "${message.type}" again.`,
+            'bridge',
+          ),
+          message.type,
+        );
         peer.countBad();
         return;
       case 'ping':
@@ -421,13 +494,24 @@ export class BridgeServer extends EventEmitter {
         return;
       case 'connector_control':
         if (!this.connectors) {
-          peer.sendError(errorInfo('INVALID_MESSAGE', 'This bridge runs without backend connectors (it was started as a bare relay). Start it with `npx browser-use-ext bridge` to connect backends from the panel.', 'bridge'), message.request_id);
+          peer.sendError(
+            errorInfo(
+              'INVALID_MESSAGE',
+              'This bridge runs without backend connectors (it was started as a bare relay). Start it with `npx browser-use-ext bridge` to connect backends from the panel.',
+              'bridge',
+            ),
+            message.request_id,
+          );
           return;
         }
         void this.connectors.handle(message).then((r) => (r.ok ? peer.send(r.reply) : peer.sendError(r.error, message.request_id)));
         return;
       case 'error':
-        this.log.warn('peer reported an error', { peer: peer.id, code: message.error_info.error_code, message: message.error_info.message });
+        this.log.warn('peer reported an error', {
+          peer: peer.id,
+          code: message.error_info.error_code,
+          message: message.error_info.message,
+        });
         return;
       case 'hello_ack':
       case 'auth_challenge':
@@ -449,7 +533,10 @@ export class BridgeServer extends EventEmitter {
     // and says so with this code instead of sending a proof. Log it: the person has to pair again.
     if (peer.stage === 'auth' && code === CLOSE_CODES.secretRefused) {
       this.failures.book(peer.role); // counts like a failed proof (slows the next wrong answers)
-      this.log.warn(`handshake refused by the ${peer.role}: its pairing secret does not match this bridge's. Pair it again (npx browser-use-ext pair).`, { peer: peer.id, role: peer.role, remote: peer.remoteAddress });
+      this.log.warn(
+        `handshake refused by the ${peer.role}: its pairing secret does not match this bridge's. Pair it again (npx browser-use-ext pair).`,
+        { peer: peer.id, role: peer.role, remote: peer.remoteAddress },
+      );
     }
     if (peer.role === 'agent') this.agents.onClosed(peer, code);
     else this.extension.onClosed(peer);

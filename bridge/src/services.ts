@@ -4,6 +4,7 @@
 // 000/001 backend connectors) are built by the CLI (bridge/cli/wire.ts) and handed to the server as
 // options, so the core never imports an agent and each agent reaches the relay as any agent does.
 import type http from 'node:http';
+
 import type { BackendConnectorsMessage, ConnectorControlMessage, ErrorInfo } from '../../schemas/generated/protocol';
 import type { Logger } from '../common/log';
 import type { UpgradeVerdict } from '../common/origin-check';

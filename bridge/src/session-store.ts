@@ -61,7 +61,9 @@ function isSession(x: unknown): x is PersistedSession {
     (s['current_tab'] === null || typeof s['current_tab'] === 'number') &&
     Array.isArray(s['capabilities']) &&
     Array.isArray(s['tabs']) &&
-    (s['tabs'] as unknown[]).every((t) => typeof t === 'object' && t !== null && typeof (t as Record<string, unknown>)['tab_id'] === 'number')
+    (s['tabs'] as unknown[]).every(
+      (t) => typeof t === 'object' && t !== null && typeof (t as Record<string, unknown>)['tab_id'] === 'number',
+    )
   );
 }
 

@@ -6,10 +6,11 @@
 // on it by id while nobody holds it, or gets the active tab handed over implicitly. Past max_tabs
 // the oldest lease is released (seed 002).
 import crypto from 'node:crypto';
+
 import type { ActionResultMessage } from '../../schemas/generated/protocol';
 import { Lru } from '../common/lru';
 import type { Peer } from './peer';
-import { tokenHash, type PersistedSession } from './session-store';
+import { type PersistedSession, tokenHash } from './session-store';
 
 /** Recorded results keep their page state only for the newest few: a re-send after a reconnect asks
  * for what was in flight, and 256 full states per session were most of the bridge's memory. */

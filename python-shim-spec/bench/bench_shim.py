@@ -14,9 +14,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from stats import median, r1  # noqa: E402 (this directory, first on sys.path when run as a script)
+
 from browser_use_ext import BrowserContextConfig, ExtensionBrowser, ExtensionController  # noqa: E402
 from browser_use_ext.transport import BridgeConnection  # noqa: E402
-from stats import median, r1  # noqa: E402 (this directory, first on sys.path when run as a script)
 from tests.harness import Harness  # noqa: E402
 
 

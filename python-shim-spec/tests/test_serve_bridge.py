@@ -33,7 +33,8 @@ class Bridge:
     def __init__(self):
         self.dir = tempfile.TemporaryDirectory()
         self.proc = subprocess.Popen(
-            ['node', '--import', 'tsx', 'bridge/cli/main.ts', 'bridge', '--port', '0', '--config-dir', self.dir.name, '--log-level', 'warn'],
+            ['node', '--import', 'tsx', 'bridge/cli/main.ts', 'bridge',
+             '--port', '0', '--config-dir', self.dir.name, '--log-level', 'warn'],
             cwd=str(REPO_ROOT),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,

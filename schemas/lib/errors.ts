@@ -3,5 +3,7 @@
 import type { ComponentOrigin, ErrorCode, ErrorInfo } from '../generated/protocol';
 
 export function errorInfo(code: ErrorCode, message: string, origin: ComponentOrigin, details?: Record<string, unknown>): ErrorInfo {
-  return details === undefined ? { error_code: code, message, component_origin: origin } : { error_code: code, message, details, component_origin: origin };
+  return details === undefined
+    ? { error_code: code, message, component_origin: origin }
+    : { error_code: code, message, details, component_origin: origin };
 }

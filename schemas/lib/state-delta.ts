@@ -25,7 +25,22 @@ type Shifted = NonNullable<StateDelta['elements_shifted']>[number];
 type Splice = NonNullable<StateDelta['text_splices']>[number];
 
 /** Facts compared as whole values (text_context and dom_tree have their own edits). */
-const PLAIN_FACTS = ['url', 'title', 'tab_id', 'active_element_id', 'scroll_position', 'viewport_dimensions', 'page_size', 'pixels_above', 'pixels_below', 'viewport_expansion', 'focused_element', 'frames', 'truncation', 'timings_ms'] as const satisfies readonly FactName[];
+const PLAIN_FACTS = [
+  'url',
+  'title',
+  'tab_id',
+  'active_element_id',
+  'scroll_position',
+  'viewport_dimensions',
+  'page_size',
+  'pixels_above',
+  'pixels_below',
+  'viewport_expansion',
+  'focused_element',
+  'frames',
+  'truncation',
+  'timings_ms',
+] as const satisfies readonly FactName[];
 
 export type DiffOutcome = { ok: true; delta: StateDelta } | { ok: false; reason: 'not_representable'; message: string };
 
@@ -58,7 +73,12 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 /** Same element apart from index, and parent_index naming the same parent by id. */
-function sameElement(a: ActionableElement, b: ActionableElement, pe: readonly ActionableElement[], ne: readonly ActionableElement[]): boolean {
+function sameElement(
+  a: ActionableElement,
+  b: ActionableElement,
+  pe: readonly ActionableElement[],
+  ne: readonly ActionableElement[],
+): boolean {
   const A = a as unknown as Record<string, unknown>;
   const B = b as unknown as Record<string, unknown>;
   let n = 0;
@@ -173,13 +193,16 @@ function checkElements(s: SimplifiedState, which: string): string | null {
     if (e.index !== i + 1) return `${which}: element ${e.id} has index ${String(e.index)} at position ${i + 1}`;
     if (seen.has(e.id)) return `${which}: element id ${e.id} appears twice`;
     seen.add(e.id);
-    if (e.parent_index !== undefined && (e.parent_index < 1 || e.parent_index > els.length)) return `${which}: element ${e.id} has parent_index ${e.parent_index} outside 1..${els.length}`;
+    if (e.parent_index !== undefined && (e.parent_index < 1 || e.parent_index > els.length))
+      return `${which}: element ${e.id} has parent_index ${e.parent_index} outside 1..${els.length}`;
   }
-  for (const t of s.text_context ?? []) if (t.after_index > els.length) return `${which}: a text item follows index ${t.after_index} of ${els.length}`;
+  for (const t of s.text_context ?? [])
+    if (t.after_index > els.length) return `${which}: a text item follows index ${t.after_index} of ${els.length}`;
   return null;
 }
 
-const idAt = (els: readonly ActionableElement[], index: number | undefined): string | null => (index === undefined || index === 0 ? null : (els[index - 1]?.id ?? null));
+const idAt = (els: readonly ActionableElement[], index: number | undefined): string | null =>
+  index === undefined || index === 0 ? null : (els[index - 1]?.id ?? null);
 
 function textKey(t: TextItem, els: readonly ActionableElement[]): string {
   const { after_index, ...rest } = t;
@@ -323,7 +346,8 @@ export function diffStates(prev: SimplifiedState, next: SimplifiedState, baseId:
       removedIds.push((pe[i] as ActionableElement).id);
       unmatchedA.add(i);
     }
-    for (let j = r.b0; j < r.b1; j++) added.push({ after: j === 0 ? null : (ne[j - 1] as ActionableElement).id, element: ne[j] as ActionableElement });
+    for (let j = r.b0; j < r.b1; j++)
+      added.push({ after: j === 0 ? null : (ne[j - 1] as ActionableElement).id, element: ne[j] as ActionableElement });
   }
   const patched: Patched[] = [];
   const shifts = new Map<string, Shifted>();
@@ -372,7 +396,13 @@ export function diffStates(prev: SimplifiedState, next: SimplifiedState, baseId:
 
   // dom_tree.
   if (next.dom_tree) {
-    if (!prev.dom_tree || prev.dom_tree.kind !== 'element' || next.dom_tree.kind !== 'element' || prev.dom_tree.tag !== next.dom_tree.tag || !highlightsInOrder(next.dom_tree)) {
+    if (
+      !prev.dom_tree ||
+      prev.dom_tree.kind !== 'element' ||
+      next.dom_tree.kind !== 'element' ||
+      prev.dom_tree.tag !== next.dom_tree.tag ||
+      !highlightsInOrder(next.dom_tree)
+    ) {
       if (!prev.dom_tree || !same(prev.dom_tree, next.dom_tree)) facts.dom_tree = next.dom_tree;
     } else {
       const ops: DomOp[] = [];
@@ -391,7 +421,10 @@ export function diffStates(prev: SimplifiedState, next: SimplifiedState, baseId:
 
 /** The state `delta` describes, from `prev` (not modified). Throws StateDeltaError when they do not fit. */
 export function applyStateDelta(prev: SimplifiedState, delta: StateDelta): SimplifiedState {
-  if (prev.state_id !== undefined && prev.state_id !== delta.base_state_id) throw new StateDeltaError(`The delta applies to state ${delta.base_state_id}, not to ${prev.state_id}: take a full state (get_state without since).`);
+  if (prev.state_id !== undefined && prev.state_id !== delta.base_state_id)
+    throw new StateDeltaError(
+      `The delta applies to state ${delta.base_state_id}, not to ${prev.state_id}: take a full state (get_state without since).`,
+    );
   const { state_id: _s, delta_unavailable: _d, ...rest } = prev;
   const out: SimplifiedState = { ...rest, state_id: delta.state_id };
   const O = out as unknown as Record<string, unknown>;
@@ -403,7 +436,8 @@ export function applyStateDelta(prev: SimplifiedState, delta: StateDelta): Simpl
   const removed = new Set(delta.elements_removed ?? []);
   const follower = new Map<string | null, ActionableElement>();
   for (const a of delta.elements_added ?? []) {
-    if (follower.has(a.after)) throw new StateDeltaError(`Two elements added after ${String(a.after)}: the delta is corrupt; take a full state.`);
+    if (follower.has(a.after))
+      throw new StateDeltaError(`Two elements added after ${String(a.after)}: the delta is corrupt; take a full state.`);
     follower.set(a.after, a.element);
   }
   const patches = new Map<string, Patched>();
@@ -437,8 +471,10 @@ export function applyStateDelta(prev: SimplifiedState, delta: StateDelta): Simpl
     if (removed.has(e.id)) continue;
     emit(e, false);
   }
-  for (const id of removed) if (!prevIds.has(id)) throw new StateDeltaError(`The delta removes element ${id}, which the state does not list: take a full state.`);
-  if (order.length !== pe.length - removed.size + follower.size) throw new StateDeltaError('Added elements follow elements the state does not list: the delta is corrupt; take a full state.');
+  for (const id of removed)
+    if (!prevIds.has(id)) throw new StateDeltaError(`The delta removes element ${id}, which the state does not list: take a full state.`);
+  if (order.length !== pe.length - removed.size + follower.size)
+    throw new StateDeltaError('Added elements follow elements the state does not list: the delta is corrupt; take a full state.');
   const newIndex = new Map(order.map((e, i) => [e.id, i + 1]));
   const els: ActionableElement[] = order.map((e, i) => {
     if (fresh.has(e)) return e;
@@ -449,7 +485,8 @@ export function applyStateDelta(prev: SimplifiedState, delta: StateDelta): Simpl
     if (e.parent_index !== undefined && p?.parent_index === undefined && !p?.unset?.includes('parent_index')) {
       const pid = idAt(pe, e.parent_index);
       const ni = pid === null ? undefined : newIndex.get(pid);
-      if (ni === undefined) throw new StateDeltaError(`Element ${e.id}'s parent is gone but the delta does not change it: take a full state.`);
+      if (ni === undefined)
+        throw new StateDeltaError(`Element ${e.id}'s parent is gone but the delta does not change it: take a full state.`);
       c.parent_index = ni;
     }
     if (p) {
@@ -463,7 +500,9 @@ export function applyStateDelta(prev: SimplifiedState, delta: StateDelta): Simpl
     }
     return c;
   });
-  for (const id of [...patches.keys(), ...shiftOf.keys()]) if (!newIndex.has(id) || removed.has(id)) throw new StateDeltaError(`The delta changes element ${id}, which the state does not list: take a full state.`);
+  for (const id of [...patches.keys(), ...shiftOf.keys()])
+    if (!newIndex.has(id) || removed.has(id))
+      throw new StateDeltaError(`The delta changes element ${id}, which the state does not list: take a full state.`);
   out.actionable_elements = els;
 
   // Text.
@@ -473,7 +512,8 @@ export function applyStateDelta(prev: SimplifiedState, delta: StateDelta): Simpl
     const renumber = (t: TextItem): TextItem => {
       const id = idAt(pe, t.after_index);
       const ni = id === null ? 0 : newIndex.get(id);
-      if (ni === undefined) throw new StateDeltaError('A kept text follows an element that is gone: the delta is corrupt; take a full state.');
+      if (ni === undefined)
+        throw new StateDeltaError('A kept text follows an element that is gone: the delta is corrupt; take a full state.');
       return ni === t.after_index ? t : { ...t, after_index: ni };
     };
     const texts: TextItem[] = [];
@@ -490,14 +530,16 @@ export function applyStateDelta(prev: SimplifiedState, delta: StateDelta): Simpl
     out.text_context = out.text_context.map((t) => {
       const id = idAt(pe, t.after_index);
       const ni = id === null ? 0 : newIndex.get(id);
-      if (ni === undefined) throw new StateDeltaError('A kept text follows an element that is gone: the delta is corrupt; take a full state.');
+      if (ni === undefined)
+        throw new StateDeltaError('A kept text follows an element that is gone: the delta is corrupt; take a full state.');
       return ni === t.after_index ? t : { ...t, after_index: ni };
     });
   }
 
   // dom_tree.
   if (delta.dom_tree_ops?.length) {
-    if (!prev.dom_tree) throw new StateDeltaError('The delta edits dom_tree, which the state does not have: take a full state (include_dom_tree).');
+    if (!prev.dom_tree)
+      throw new StateDeltaError('The delta edits dom_tree, which the state does not have: take a full state (include_dom_tree).');
     let root = prev.dom_tree;
     for (const op of delta.dom_tree_ops) root = applyDomOp(root, op);
     out.dom_tree = renumberHighlights(root);
@@ -523,7 +565,8 @@ function applyDomOp(root: DomNode, op: DomOp): DomNode {
       out = { ...op.node, children: node.children };
     }
     if (op.at !== undefined) {
-      if (out.kind !== 'element' || op.at + (op.remove ?? 0) > out.children.length) throw new StateDeltaError('A dom_tree splice does not fit the tree: take a full state.');
+      if (out.kind !== 'element' || op.at + (op.remove ?? 0) > out.children.length)
+        throw new StateDeltaError('A dom_tree splice does not fit the tree: take a full state.');
       const children = out.children.slice();
       children.splice(op.at, op.remove ?? 0, ...(op.insert ?? []));
       out = { ...out, children };

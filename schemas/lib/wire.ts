@@ -1,6 +1,7 @@
 // Decoding and checking of wire messages, shared by the bridge, the extension and the clients.
 // Every check uses the generated ajv standalone validators (no eval, so it runs in the MV3 worker).
 import type { ErrorObject } from 'ajv';
+
 import type { ComponentOrigin, ErrorInfo, ProtocolMessage } from '../generated/protocol';
 import { MESSAGE_TYPES, MESSAGE_VALIDATORS, type MessageMap, type MessageType } from '../generated/registry';
 import { errorInfo } from './errors';
@@ -18,7 +19,12 @@ export function decodeMessage(text: string, origin: ComponentOrigin): Checked<Pr
     value = JSON.parse(text);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    return { ok: false, notJson: true, inReplyTo: null, error: errorInfo('INVALID_MESSAGE', `Message is not JSON (${why}). Send one JSON object per WebSocket text frame.`, origin) };
+    return {
+      ok: false,
+      notJson: true,
+      inReplyTo: null,
+      error: errorInfo('INVALID_MESSAGE', `Message is not JSON (${why}). Send one JSON object per WebSocket text frame.`, origin),
+    };
   }
   return checkMessage(value, origin);
 }
@@ -26,22 +32,47 @@ export function decodeMessage(text: string, origin: ComponentOrigin): Checked<Pr
 /** Validates a parsed value as a protocol message against its type's schema. */
 export function checkMessage(value: unknown, origin: ComponentOrigin): Checked<ProtocolMessage> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, inReplyTo: null, error: errorInfo('INVALID_MESSAGE', 'Message must be a JSON object with a "type" field.', origin, { instance_path: '' }) };
+    return {
+      ok: false,
+      inReplyTo: null,
+      error: errorInfo('INVALID_MESSAGE', 'Message must be a JSON object with a "type" field.', origin, { instance_path: '' }),
+    };
   }
   const record = value as Record<string, unknown>;
   const type = record['type'];
-  const inReplyTo = typeof record['action_id'] === 'string' ? record['action_id'] : typeof record['original_action_id'] === 'string' ? record['original_action_id'] : typeof type === 'string' ? type : null;
+  const inReplyTo =
+    typeof record['action_id'] === 'string'
+      ? record['action_id']
+      : typeof record['original_action_id'] === 'string'
+        ? record['original_action_id']
+        : typeof type === 'string'
+          ? type
+          : null;
   if (!isMessageType(type)) {
     return {
       ok: false,
       inReplyTo,
-      error: errorInfo('INVALID_MESSAGE', `Unknown message type ${JSON.stringify(type)}. Use one of: ${MESSAGE_TYPES.join(', ')}.`, origin, { instance_path: '/type', allowed: [...MESSAGE_TYPES] }),
+      error: errorInfo(
+        'INVALID_MESSAGE',
+        `Unknown message type ${JSON.stringify(type)}. Use one of: ${MESSAGE_TYPES.join(', ')}.`,
+        origin,
+        { instance_path: '/type', allowed: [...MESSAGE_TYPES] },
+      ),
     };
   }
   const validate = MESSAGE_VALIDATORS[type];
   if (!validate(value)) {
     const errors = validate.errors ?? [];
-    return { ok: false, inReplyTo, error: errorInfo('INVALID_MESSAGE', `Invalid ${type} message: ${describeAjvErrors(errors)}. Fix the field and resend; the connection stays open.`, origin, ajvDetails(errors)) };
+    return {
+      ok: false,
+      inReplyTo,
+      error: errorInfo(
+        'INVALID_MESSAGE',
+        `Invalid ${type} message: ${describeAjvErrors(errors)}. Fix the field and resend; the connection stays open.`,
+        origin,
+        ajvDetails(errors),
+      ),
+    };
   }
   return { ok: true, value: value as ProtocolMessage };
 }
@@ -80,6 +111,8 @@ export function ajvDetails(errors: readonly ErrorObject[]): Record<string, unkno
     instance_path: e?.instancePath ?? '',
     schema_path: e?.schemaPath ?? '',
     keyword: e?.keyword ?? '',
-    errors: errors.slice(0, 8).map((x) => ({ instance_path: x.instancePath, keyword: x.keyword, message: x.message ?? '', params: x.params })),
+    errors: errors
+      .slice(0, 8)
+      .map((x) => ({ instance_path: x.instancePath, keyword: x.keyword, message: x.message ?? '', params: x.params })),
   };
 }

@@ -1,15 +1,17 @@
 // The typed TypeScript client against a real bridge: handshake and credential lookup, refusing an
 // impostor bridge, per-call timeouts, and reconnection with idempotent re-sends.
-import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ActionMessage, ProtocolMessage } from '../../schemas/generated/protocol';
+
+import { expect } from 'chai';
+
+import { createBridge } from '../../bridge/cli/wire';
 import { AgentClient, BridgeClientError } from '../../bridge/client/agent-client';
 import { createLogger } from '../../bridge/common/log';
 import { AGENT_SECRET_ENV, CONFIG_DIR_ENV } from '../../bridge/common/secrets';
 import { BridgeServer } from '../../bridge/src/server';
-import { createBridge } from '../../bridge/cli/wire';
+import type { ActionMessage, ProtocolMessage } from '../../schemas/generated/protocol';
 import { RawPeer } from './raw-peer';
 
 const isAction = (m: ProtocolMessage): m is ActionMessage => m.type === 'action';
@@ -28,7 +30,10 @@ describe('AgentClient (real bridge)', () => {
     for (const c of clients.splice(0)) await c.close().catch(() => undefined);
     for (const p of peers.splice(0)) p.close();
     await bridge.close();
-    for (const [k, v] of [[AGENT_SECRET_ENV, saved.secret], [CONFIG_DIR_ENV, saved.dir]] as const) {
+    for (const [k, v] of [
+      [AGENT_SECRET_ENV, saved.secret],
+      [CONFIG_DIR_ENV, saved.dir],
+    ] as const) {
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
     }
@@ -95,7 +100,15 @@ describe('AgentClient (real bridge)', () => {
     await reconnected;
     expect(c.sessionId).to.equal(sessionId);
     expect(c.hello?.resumed).to.equal(true);
-    ext.send({ type: 'action_result', original_action_id: relayed.action_id, tab_id: 8, status: 'success', outcome_details: { message: 'Clicked.' }, new_simplified_state: null, error_info: null });
+    ext.send({
+      type: 'action_result',
+      original_action_id: relayed.action_id,
+      tab_id: 8,
+      status: 'success',
+      outcome_details: { message: 'Clicked.' },
+      new_simplified_state: null,
+      error_info: null,
+    });
     const r = await pending;
     expect(r.outcome_details?.message).to.equal('Clicked.');
     await new Promise((res) => setTimeout(res, 50));

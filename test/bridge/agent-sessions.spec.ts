@@ -2,22 +2,38 @@
 // extension: agent_sessions (name, tabs), session_control (release a tab, disconnect an agent, tab
 // limit), the crashed-predecessor rule, one-time pairing codes on POST /pair, and the close codes
 // that tell a peer its secret or version was refused.
-import { expect } from 'chai';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ActionMessage, ActionResultMessage, AgentSessionsMessage, ProtocolMessage, TabReleasedMessage } from '../../schemas/generated/protocol';
+
+import { expect } from 'chai';
+
+import { createBridge } from '../../bridge/cli/wire';
 import { bridgeProof } from '../../bridge/common/auth';
 import { createLogger } from '../../bridge/common/log';
 import { writePairingCode } from '../../bridge/src/pairing';
-import { BridgeServer, type BridgeOptions } from '../../bridge/src/server';
-import { createBridge } from '../../bridge/cli/wire';
-import { EXTENSION_ORIGIN, RawPeer, type HelloOptions } from './raw-peer';
+import { type BridgeOptions, BridgeServer } from '../../bridge/src/server';
+import type {
+  ActionMessage,
+  ActionResultMessage,
+  AgentSessionsMessage,
+  ProtocolMessage,
+  TabReleasedMessage,
+} from '../../schemas/generated/protocol';
+import { EXTENSION_ORIGIN, type HelloOptions, RawPeer } from './raw-peer';
 
 const isAction = (m: ProtocolMessage): m is ActionMessage => m.type === 'action';
 const isResult = (m: ProtocolMessage): m is ActionResultMessage => m.type === 'action_result';
-const ok = (id: string, tabId: number): ActionResultMessage => ({ type: 'action_result', original_action_id: id, tab_id: tabId, status: 'success', outcome_details: { message: 'ok' }, new_simplified_state: null, error_info: null });
+const ok = (id: string, tabId: number): ActionResultMessage => ({
+  type: 'action_result',
+  original_action_id: id,
+  tab_id: tabId,
+  status: 'success',
+  outcome_details: { message: 'ok' },
+  new_simplified_state: null,
+  error_info: null,
+});
 
 describe('bridge: agent sessions for the person, pairing codes, refusal close codes (real ws)', () => {
   let bridge: BridgeServer;
@@ -25,8 +41,10 @@ describe('bridge: agent sessions for the person, pairing codes, refusal close co
   const peers: RawPeer[] = [];
   const track = (p: RawPeer) => (peers.push(p), p);
   const ext = async () => track(await RawPeer.hello(bridge.extensionUrl, 'extension', { secret: bridge.secrets.extension_secret }));
-  const agent = async (o: Partial<HelloOptions> = {}) => track(await RawPeer.hello(bridge.agentUrl, 'agent', { secret: bridge.secrets.agent_secret, ...o }));
-  const sessionsMsg = (e: RawPeer, pred: (m: AgentSessionsMessage) => boolean) => e.next((m) => m.type === 'agent_sessions' && pred(m)) as Promise<AgentSessionsMessage>;
+  const agent = async (o: Partial<HelloOptions> = {}) =>
+    track(await RawPeer.hello(bridge.agentUrl, 'agent', { secret: bridge.secrets.agent_secret, ...o }));
+  const sessionsMsg = (e: RawPeer, pred: (m: AgentSessionsMessage) => boolean) =>
+    e.next((m) => m.type === 'agent_sessions' && pred(m)) as Promise<AgentSessionsMessage>;
   /** An agent acts on tabId and the fake extension answers: the agent then holds the tab. */
   const lease = async (e: RawPeer, a: RawPeer, tabId: number, id = `g${tabId}`) => {
     a.send({ type: 'action', action_id: id, action: 'get_state', params: {}, tab_id: tabId });
@@ -51,7 +69,14 @@ describe('bridge: agent sessions for the person, pairing codes, refusal close co
     expect((await sessionsMsg(e, () => true)).sessions).to.deep.equal([]);
     const a = await agent({ clientName: 'my-shopper', capabilities: ['accepts_tasks'] });
     const listed = await sessionsMsg(e, (m) => m.sessions.length === 1);
-    expect(listed.sessions[0]).to.deep.include({ client: { name: 'my-shopper', version: '0' }, capabilities: ['accepts_tasks'], connected: true, tabs: [], task_ids: [], max_tabs: 10 });
+    expect(listed.sessions[0]).to.deep.include({
+      client: { name: 'my-shopper', version: '0' },
+      capabilities: ['accepts_tasks'],
+      connected: true,
+      tabs: [],
+      task_ids: [],
+      max_tabs: 10,
+    });
     await lease(e, a, 42);
     const withTab = await sessionsMsg(e, (m) => m.sessions[0]?.tabs.length === 1);
     expect(withTab.sessions[0]?.tabs).to.deep.equal([{ tab_id: 42, url: null }]);
@@ -71,7 +96,9 @@ describe('bridge: agent sessions for the person, pairing codes, refusal close co
     await sessionsMsg(e, (m) => m.sessions[0]?.tabs.length === 0);
     // Releasing a tab nobody holds says so.
     e.send({ type: 'session_control', command: 'release_tab', tab_id: 7 });
-    expect(((await e.next((m) => m.type === 'error')) as { error_info: { error_code: string } }).error_info.error_code).to.equal('TAB_NOT_FOUND');
+    expect(((await e.next((m) => m.type === 'error')) as { error_info: { error_code: string } }).error_info.error_code).to.equal(
+      'TAB_NOT_FOUND',
+    );
     await lease(e, a, 8);
     e.send({ type: 'session_control', command: 'disconnect', session_id: sid });
     expect((await a.waitClose()).code).to.equal(4003);
@@ -95,7 +122,7 @@ describe('bridge: agent sessions for the person, pairing codes, refusal close co
     await sessionsMsg(e, (m) => m.sessions[0]?.max_tabs === 5);
   });
 
-  it('a re-run of the same agent takes back its crashed predecessor\'s tabs; another agent is told who holds them and why', async () => {
+  it("a re-run of the same agent takes back its crashed predecessor's tabs; another agent is told who holds them and why", async () => {
     const e = await ext();
     const first = await agent({ clientName: 'shop-bot' });
     await lease(e, first, 5);
@@ -105,7 +132,10 @@ describe('bridge: agent sessions for the person, pairing codes, refusal close co
     other.send({ type: 'action', action_id: 'x', action: 'click', params: { element_id: 'e1' }, tab_id: 5 });
     const refused = (await other.next(isResult)) as ActionResultMessage;
     expect(refused.error_info?.error_code).to.equal('TAB_NOT_LEASED');
-    expect(refused.error_info?.message).to.contain('"shop-bot"').and.to.contain('disconnected without saying goodbye').and.to.contain('side panel');
+    expect(refused.error_info?.message)
+      .to.contain('"shop-bot"')
+      .and.to.contain('disconnected without saying goodbye')
+      .and.to.contain('side panel');
     const rerun = await agent({ clientName: 'shop-bot' });
     expect((await lease(e, rerun, 5)).status).to.equal('success');
     const after = await sessionsMsg(e, (m) => m.sessions.some((s) => s.session_id === rerun.ack?.session_id && s.tabs.length === 1));
@@ -114,7 +144,8 @@ describe('bridge: agent sessions for the person, pairing codes, refusal close co
 
   it('pairs the extension with a one-time code on POST /pair (extension Origin only)', async () => {
     const url = `http://127.0.0.1:${bridge.port}/pair`;
-    const post = (code: string, origin: string | null) => fetch(url, { method: 'POST', body: JSON.stringify({ code }), headers: origin ? { origin } : {} });
+    const post = (code: string, origin: string | null) =>
+      fetch(url, { method: 'POST', body: JSON.stringify({ code }), headers: origin ? { origin } : {} });
     const code = bridge.pairing.create();
     expect((await post(code, 'http://evil.test')).status).to.equal(403);
     expect((await post('AAAA-BBBB', EXTENSION_ORIGIN)).status).to.equal(401);
@@ -133,7 +164,11 @@ describe('bridge: agent sessions for the person, pairing codes, refusal close co
       const { code, file } = writePairingCode(dir);
       expect(fs.statSync(file).mode & 0o777).to.equal(0o600);
       expect(fs.readFileSync(file, 'utf8')).not.to.contain(code.replace('-', ''));
-      const r = await fetch(`http://127.0.0.1:${bridge.port}/pair`, { method: 'POST', body: JSON.stringify({ code }), headers: { origin: EXTENSION_ORIGIN } });
+      const r = await fetch(`http://127.0.0.1:${bridge.port}/pair`, {
+        method: 'POST',
+        body: JSON.stringify({ code }),
+        headers: { origin: EXTENSION_ORIGIN },
+      });
       expect(r.status).to.equal(200);
       expect(fs.existsSync(file)).to.equal(false);
     } finally {
@@ -144,7 +179,14 @@ describe('bridge: agent sessions for the person, pairing codes, refusal close co
   it('logs at WARN when a client closes the handshake with 4001 (its secret differs), revealing nothing', async () => {
     const p = track(await RawPeer.open(bridge.extensionUrl, { Origin: EXTENSION_ORIGIN }));
     const cn = crypto.randomBytes(16).toString('base64');
-    p.send({ type: 'hello', role: 'extension', protocol_version: 1, client: { name: 'x', version: '0' }, capabilities: [], client_nonce: cn });
+    p.send({
+      type: 'hello',
+      role: 'extension',
+      protocol_version: 1,
+      client: { name: 'x', version: '0' },
+      capabilities: [],
+      client_nonce: cn,
+    });
     const challenge = await p.next((m) => m.type === 'auth_challenge');
     if (challenge.type !== 'auth_challenge') throw new Error('unexpected');
     // The client's outdated secret gives a different bridge proof; it says so and leaves.
@@ -161,7 +203,14 @@ describe('bridge: agent sessions for the person, pairing codes, refusal close co
     await bridge.close();
     await start({ protocolVersion: 2 });
     const p = track(await RawPeer.open(bridge.extensionUrl, { Origin: EXTENSION_ORIGIN }));
-    p.send({ type: 'hello', role: 'extension', protocol_version: 1, client: { name: 'x', version: '0' }, capabilities: [], client_nonce: crypto.randomBytes(16).toString('base64') });
+    p.send({
+      type: 'hello',
+      role: 'extension',
+      protocol_version: 1,
+      client: { name: 'x', version: '0' },
+      capabilities: [],
+      client_nonce: crypto.randomBytes(16).toString('base64'),
+    });
     const err = await p.next((m) => m.type === 'error');
     if (err.type !== 'error') throw new Error('unexpected');
     expect(err.error_info.error_code).to.equal('VERSION_MISMATCH');

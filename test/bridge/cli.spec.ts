@@ -1,16 +1,25 @@
 // The `browser-use-ext bridge` CLI as a person runs it: first-run pairing text, --print-pairing,
 // refusing a public interface without --allow-remote, clean shutdown on SIGTERM.
-import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+import { expect } from 'chai';
+
 import { REPO_ROOT } from '../harness/browser';
 
 const CLI = path.join(REPO_ROOT, 'bridge', 'cli', 'main.ts');
 
-function run(args: string[], env: Record<string, string> = {}): { child: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): { child: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout?.on('data', (d) => (out += d));
@@ -37,7 +46,10 @@ describe('bridge CLI', function () {
     const cfg = path.join(dir, 'cfg');
     const p = run(['bridge', '--port', '0', '--config-dir', cfg, '--log-level', 'warn']);
     await waitFor(() => p.out().includes('Press Ctrl+C'));
-    const secrets = JSON.parse(fs.readFileSync(path.join(cfg, 'secrets.json'), 'utf8')) as { extension_secret: string; agent_secret: string };
+    const secrets = JSON.parse(fs.readFileSync(path.join(cfg, 'secrets.json'), 'utf8')) as {
+      extension_secret: string;
+      agent_secret: string;
+    };
     expect(fs.statSync(path.join(cfg, 'secrets.json')).mode & 0o777).to.equal(0o600);
     expect(p.out()).to.contain('First run');
     expect(p.out()).to.contain(secrets.extension_secret);
@@ -59,7 +71,10 @@ describe('bridge CLI', function () {
   it('--print-pairing shows both secrets and exits', async () => {
     const p = run(['bridge', '--print-pairing', '--config-dir', dir]);
     expect(await p.exit).to.equal(0);
-    const secrets = JSON.parse(fs.readFileSync(path.join(dir, 'secrets.json'), 'utf8')) as { extension_secret: string; agent_secret: string };
+    const secrets = JSON.parse(fs.readFileSync(path.join(dir, 'secrets.json'), 'utf8')) as {
+      extension_secret: string;
+      agent_secret: string;
+    };
     expect(p.out()).to.contain(secrets.extension_secret);
     expect(p.out()).to.contain(`BROWSER_USE_EXT_AGENT_SECRET=${secrets.agent_secret}`);
   });
@@ -78,6 +93,16 @@ describe('bridge CLI', function () {
   it('--help lists every option', async () => {
     const p = run(['--help']);
     expect(await p.exit).to.equal(0);
-    for (const flag of ['--port', '--host', '--allow-remote', '--log-level', '--max-tabs', '--extension-id', '--config-dir', '--print-pairing']) expect(p.out()).to.contain(flag);
+    for (const flag of [
+      '--port',
+      '--host',
+      '--allow-remote',
+      '--log-level',
+      '--max-tabs',
+      '--extension-id',
+      '--config-dir',
+      '--print-pairing',
+    ])
+      expect(p.out()).to.contain(flag);
   });
 });

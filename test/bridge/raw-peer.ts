@@ -1,7 +1,9 @@
 // A raw WebSocket peer for bridge tests: speaks the protocol by hand so tests can also send what a
 // correct client never would.
 import crypto from 'node:crypto';
+
 import WebSocket from 'ws';
+
 import { bridgeProof, clientProof } from '../../bridge/common/auth';
 import { EXTENSION_ID } from '../../bridge/common/extension-id';
 import type { HelloAckMessage, ProtocolMessage } from '../../schemas/generated/protocol';
@@ -55,7 +57,14 @@ export class RawPeer {
   static async hello(url: string, role: 'agent' | 'extension', o: HelloOptions): Promise<RawPeer> {
     const p = await RawPeer.open(url, o.headers ?? (role === 'extension' ? { Origin: EXTENSION_ORIGIN } : {}));
     const clientNonce = crypto.randomBytes(16).toString('base64');
-    const hello: Record<string, unknown> = { type: 'hello', role, protocol_version: PROTOCOL_VERSION, client: { name: o.clientName ?? `test-${role}`, version: '0' }, capabilities: o.capabilities ?? [], client_nonce: clientNonce };
+    const hello: Record<string, unknown> = {
+      type: 'hello',
+      role,
+      protocol_version: PROTOCOL_VERSION,
+      client: { name: o.clientName ?? `test-${role}`, version: '0' },
+      capabilities: o.capabilities ?? [],
+      client_nonce: clientNonce,
+    };
     if (o.sessionToken) hello['session_token'] = o.sessionToken;
     if (o.maxTabs !== undefined) hello['max_tabs'] = o.maxTabs;
     p.send(hello);
@@ -100,7 +109,10 @@ export class RawPeer {
       return Promise.resolve(already);
     }
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(this.received)}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(this.received)}`)),
+        timeoutMs,
+      );
       this.waiters.push({
         pred,
         resolve: (m) => {

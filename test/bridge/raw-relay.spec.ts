@@ -1,11 +1,20 @@
 // raw-relay: an action_result goes to its agent as the bytes the extension sent (validated once by
 // the bridge), with only the leading relay id swapped for the agent's id; anything else is re-serialized.
 import { expect } from 'chai';
+
+import { relayText, rememberRaw } from '../../bridge/src/raw-relay';
 import type { ActionResultMessage } from '../../schemas/generated/protocol';
-import { rememberRaw, relayText } from '../../bridge/src/raw-relay';
 
 describe('raw-relay (forward the validated bytes)', () => {
-  const result = (): ActionResultMessage => ({ type: 'action_result', original_action_id: 'b7', action: 'get_state', status: 'success', outcome_details: { message: 'State taken.' }, new_simplified_state: null, error_info: null });
+  const result = (): ActionResultMessage => ({
+    type: 'action_result',
+    original_action_id: 'b7',
+    action: 'get_state',
+    status: 'success',
+    outcome_details: { message: 'State taken.' },
+    new_simplified_state: null,
+    error_info: null,
+  });
 
   it('swaps the relay id for the agent id and keeps every other byte', () => {
     const m = result();

@@ -1,9 +1,10 @@
 // The bridge over real `ws` on port 0, with hand-driven extension and agent peers.
 import { expect } from 'chai';
-import type { ActionMessage, ActionResultMessage, ErrorMessage } from '../../schemas/generated/protocol';
+
+import { createBridge } from '../../bridge/cli/wire';
 import { createLogger } from '../../bridge/common/log';
 import { BridgeServer } from '../../bridge/src/server';
-import { createBridge } from '../../bridge/cli/wire';
+import type { ActionMessage, ActionResultMessage, ErrorMessage } from '../../schemas/generated/protocol';
 import { RawPeer } from './raw-peer';
 
 const isResult = (m: { type: string }): m is ActionResultMessage => m.type === 'action_result';
@@ -26,7 +27,7 @@ describe('bridge relay (real ws)', () => {
     await bridge.close();
   });
 
-  it('relays an action to the extension and its result back under the agent\'s id', async () => {
+  it("relays an action to the extension and its result back under the agent's id", async () => {
     const ext = track(await extHello());
     const agent = track(await agentHello());
     agent.send({ type: 'action', action_id: 'mine-1', action: 'click', params: { element_id: 'e3' }, tab_id: 4 });
@@ -34,9 +35,25 @@ describe('bridge relay (real ws)', () => {
     expect(relayed.action).to.equal('click');
     expect(relayed.params).to.deep.equal({ element_id: 'e3' });
     expect(relayed.tab_id).to.equal(4);
-    ext.send({ type: 'action_result', original_action_id: relayed.action_id, action: 'click', status: 'success', outcome_details: { message: 'Clicked.' }, new_simplified_state: null, error_info: null });
+    ext.send({
+      type: 'action_result',
+      original_action_id: relayed.action_id,
+      action: 'click',
+      status: 'success',
+      outcome_details: { message: 'Clicked.' },
+      new_simplified_state: null,
+      error_info: null,
+    });
     const result = (await agent.next(isResult)) as ActionResultMessage;
-    expect(result).to.deep.equal({ type: 'action_result', original_action_id: 'mine-1', action: 'click', status: 'success', outcome_details: { message: 'Clicked.' }, new_simplified_state: null, error_info: null });
+    expect(result).to.deep.equal({
+      type: 'action_result',
+      original_action_id: 'mine-1',
+      action: 'click',
+      status: 'success',
+      outcome_details: { message: 'Clicked.' },
+      new_simplified_state: null,
+      error_info: null,
+    });
   });
 
   it('rejects a result that names another action as EXTENSION_INTERNAL_ERROR, never success', async () => {
@@ -44,7 +61,15 @@ describe('bridge relay (real ws)', () => {
     const agent = track(await agentHello());
     agent.send({ type: 'action', action_id: 'w-1', action: 'wait_for', params: { text: 'Done' }, tab_id: 4 });
     const relayed = (await ext.next((m) => m.type === 'action')) as ActionMessage;
-    ext.send({ type: 'action_result', original_action_id: relayed.action_id, action: 'click', status: 'success', outcome_details: { message: 'Clicked.' }, new_simplified_state: null, error_info: null });
+    ext.send({
+      type: 'action_result',
+      original_action_id: relayed.action_id,
+      action: 'click',
+      status: 'success',
+      outcome_details: { message: 'Clicked.' },
+      new_simplified_state: null,
+      error_info: null,
+    });
     const result = (await agent.next(isResult)) as ActionResultMessage;
     expect(result.status).to.equal('error');
     expect(result.action).to.equal('wait_for');
@@ -147,16 +172,30 @@ describe('bridge relay (real ws)', () => {
 
   it('refuses another protocol version with VERSION_MISMATCH naming the side to upgrade', async () => {
     const p = track(await RawPeer.open(bridge.agentUrl));
-    p.send({ type: 'hello', role: 'agent', protocol_version: 99, client: { name: 'future', version: '9' }, capabilities: [], client_nonce: nonce });
+    p.send({
+      type: 'hello',
+      role: 'agent',
+      protocol_version: 99,
+      client: { name: 'future', version: '9' },
+      capabilities: [],
+      client_nonce: nonce,
+    });
     const e = (await p.next(isError)) as ErrorMessage;
     expect(e.error_info.error_code).to.equal('VERSION_MISMATCH');
     expect(e.error_info.message).to.match(/upgrade the bridge/);
-    expect((await p.waitClose()).code, "4002: version mismatch (schemas/lib/close-codes.ts)").to.equal(4002);
+    expect((await p.waitClose()).code, '4002: version mismatch (schemas/lib/close-codes.ts)').to.equal(4002);
   });
 
   it('refuses a hello whose role does not match the endpoint', async () => {
     const p = track(await RawPeer.open(bridge.agentUrl));
-    p.send({ type: 'hello', role: 'extension', protocol_version: 1, client: { name: 'x', version: '0' }, capabilities: [], client_nonce: nonce });
+    p.send({
+      type: 'hello',
+      role: 'extension',
+      protocol_version: 1,
+      client: { name: 'x', version: '0' },
+      capabilities: [],
+      client_nonce: nonce,
+    });
     const e = (await p.next(isError)) as ErrorMessage;
     expect(e.error_info.error_code).to.equal('UNAUTHORIZED');
     expect((await p.waitClose()).code).to.equal(1008);

@@ -1,16 +1,18 @@
 // Sessions and leases survive a bridge restart: the persisted file, resuming
 // with the same token and tabs, no race for the active tab, and the TS client riding it out.
-import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ActionMessage, ActionResultMessage, ProtocolMessage } from '../../schemas/generated/protocol';
+
+import { expect } from 'chai';
+
+import { createBridge } from '../../bridge/cli/wire';
 import { AgentClient } from '../../bridge/client/agent-client';
 import { createLogger } from '../../bridge/common/log';
-import { BridgeServer } from '../../bridge/src/server';
-import { createBridge } from '../../bridge/cli/wire';
-import { SESSIONS_FILE, tokenHash } from '../../bridge/src/session-store';
 import { newSecret, type Secrets } from '../../bridge/common/secrets';
+import { BridgeServer } from '../../bridge/src/server';
+import { SESSIONS_FILE, tokenHash } from '../../bridge/src/session-store';
+import type { ActionMessage, ActionResultMessage, ProtocolMessage } from '../../schemas/generated/protocol';
 import { RawPeer } from './raw-peer';
 
 const isResult = (m: ProtocolMessage): m is ActionResultMessage => m.type === 'action_result';
@@ -23,7 +25,13 @@ describe('bridge restart keeps sessions and leases (real ws)', () => {
   const peers: RawPeer[] = [];
   const track = (p: RawPeer) => (peers.push(p), p);
   const start = async (port = 0) => {
-    bridge = createBridge({ port, secrets, stateFile: path.join(dir, SESSIONS_FILE), logger: createLogger(process.env['BUX_LOG'] === 'debug' ? 'debug' : 'silent'), defaultTimeoutMs: 3000 });
+    bridge = createBridge({
+      port,
+      secrets,
+      stateFile: path.join(dir, SESSIONS_FILE),
+      logger: createLogger(process.env['BUX_LOG'] === 'debug' ? 'debug' : 'silent'),
+      defaultTimeoutMs: 3000,
+    });
     await bridge.start();
     return bridge;
   };
@@ -34,7 +42,16 @@ describe('bridge restart keeps sessions and leases (real ws)', () => {
       if (!isAction(m)) return;
       const tab = m.action === 'list_tabs' ? undefined : (m.tab_id ?? 99);
       const result = m.action === 'list_tabs' ? { tabs: [{ tab_id: 99, active: true, url: 'http://a/', title: 'A' }] } : {};
-      e.send({ type: 'action_result', original_action_id: m.action_id, action: m.action, ...(tab === undefined ? {} : { tab_id: tab }), status: 'success', outcome_details: { message: `ran ${m.action}`, navigation_occurred: false, result }, new_simplified_state: null, error_info: null });
+      e.send({
+        type: 'action_result',
+        original_action_id: m.action_id,
+        action: m.action,
+        ...(tab === undefined ? {} : { tab_id: tab }),
+        status: 'success',
+        outcome_details: { message: `ran ${m.action}`, navigation_occurred: false, result },
+        new_simplified_state: null,
+        error_info: null,
+      });
     };
     // Actions that arrived right behind hello_ack, before this handler existed.
     for (const m of e.received) onMessage(m);
@@ -181,7 +198,10 @@ describe('bridge restart keeps sessions and leases (real ws)', () => {
       await b1.close();
       await new Promise((r) => setTimeout(r, 600));
       const t = Date.now();
-      const err = await client.call('click', { element_id: 'e2' }, { timeoutMs: 700 }).then(() => null, (e: Error & { code?: string }) => e);
+      const err = await client.call('click', { element_id: 'e2' }, { timeoutMs: 700 }).then(
+        () => null,
+        (e: Error & { code?: string }) => e,
+      );
       expect(err?.code).to.equal('TIMEOUT');
       expect(Date.now() - t).to.be.within(600, 1500);
     } finally {

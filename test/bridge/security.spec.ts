@@ -1,17 +1,26 @@
 // Every refusal of the bridge over real `ws` on port 0: pairing, browser Origins,
 // DNS rebinding, oversize and malformed traffic, handshake abuse. Secrets never leak.
-import { expect } from 'chai';
 import crypto from 'node:crypto';
-import type { ErrorMessage } from '../../schemas/generated/protocol';
+
+import { expect } from 'chai';
+
+import { createBridge } from '../../bridge/cli/wire';
 import { bridgeProof, clientProof } from '../../bridge/common/auth';
 import { createLogger } from '../../bridge/common/log';
-import { BridgeServer, type BridgeOptions } from '../../bridge/src/server';
-import { createBridge } from '../../bridge/cli/wire';
+import { type BridgeOptions, BridgeServer } from '../../bridge/src/server';
+import type { ErrorMessage } from '../../schemas/generated/protocol';
 import { EXTENSION_ORIGIN, RawPeer } from './raw-peer';
 
 const isError = (m: { type: string }): m is ErrorMessage => m.type === 'error';
 const nonce = () => crypto.randomBytes(16).toString('base64');
-const hello = (role: 'agent' | 'extension', clientNonce: string) => ({ type: 'hello', role, protocol_version: 1, client: { name: 'test', version: '0' }, capabilities: [], client_nonce: clientNonce });
+const hello = (role: 'agent' | 'extension', clientNonce: string) => ({
+  type: 'hello',
+  role,
+  protocol_version: 1,
+  client: { name: 'test', version: '0' },
+  capabilities: [],
+  client_nonce: clientNonce,
+});
 
 describe('bridge security (real ws)', () => {
   let bridge: BridgeServer;
@@ -92,7 +101,8 @@ describe('bridge security (real ws)', () => {
     it('never refuses the right secret because someone else guessed wrong', async () => {
       await bridge.close();
       await startBridge({ maxAuthFailures: 2, authFailureIntervalMs: 60_000 });
-      for (let i = 0; i < 2; i++) expect((await tryHandshake('agent', `wrong-secret-wrong-secret-${i}`)).error?.error_info.error_code).to.equal('UNAUTHORIZED');
+      for (let i = 0; i < 2; i++)
+        expect((await tryHandshake('agent', `wrong-secret-wrong-secret-${i}`)).error?.error_info.error_code).to.equal('UNAUTHORIZED');
       const t = Date.now();
       expect((await tryHandshake('agent', bridge.secrets.agent_secret)).error).to.equal(null);
       expect((await tryHandshake('extension', bridge.secrets.extension_secret)).error).to.equal(null);
@@ -121,7 +131,7 @@ describe('bridge security (real ws)', () => {
       expect(delays[3]).to.be.at.least(700);
       // The right secret in the middle of all that is answered at once.
       expect((await tryHandshake('agent', bridge.secrets.agent_secret)).error).to.equal(null);
-      const warns = logLines.filter((l) => / WARN  handshake refused/.test(l));
+      const warns = logLines.filter((l) => / WARN {2}handshake refused/.test(l));
       expect(warns.length).to.be.at.least(4);
       for (const w of warns) expect(w).not.to.contain(bridge.secrets.agent_secret);
     });
@@ -136,7 +146,7 @@ describe('bridge security (real ws)', () => {
       if (ch.type !== 'auth_challenge') throw new Error('unexpected');
       p.send({ type: 'auth_response', proof: clientProof('wrong-secret-wrong-secret', 'agent', ch.nonce, cn) });
       p.send(hello('agent', nonce()));
-      expect((await p.waitClose()).code, "4001: secret refused").to.equal(4001);
+      expect((await p.waitClose()).code, '4001: secret refused').to.equal(4001);
       expect(p.received.filter((m) => m.type === 'auth_challenge')).to.have.length(0); // the first one was taken by next()
     });
 
@@ -149,7 +159,8 @@ describe('bridge security (real ws)', () => {
       const token = agent.ack?.session_token;
       expect(token).to.be.a('string');
       const everything = [status, ...logLines, ...peers.flatMap((p) => p.received.map((m) => JSON.stringify(m)))].join('\n');
-      for (const secret of [bridge.secrets.agent_secret, bridge.secrets.extension_secret, token as string]) expect(everything).not.to.contain(secret);
+      for (const secret of [bridge.secrets.agent_secret, bridge.secrets.extension_secret, token as string])
+        expect(everything).not.to.contain(secret);
       expect(logLines.join('\n')).to.contain('handshake refused');
       expect(JSON.parse(status).sessions).to.have.length(1);
     });
@@ -165,7 +176,9 @@ describe('bridge security (real ws)', () => {
 
     it('refuses /extension without our extension Origin', async () => {
       expect(await RawPeer.refusedStatus(bridge.extensionUrl, {})).to.equal(403);
-      expect(await RawPeer.refusedStatus(bridge.extensionUrl, { Origin: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop' })).to.equal(403);
+      expect(await RawPeer.refusedStatus(bridge.extensionUrl, { Origin: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop' })).to.equal(
+        403,
+      );
       expect(await RawPeer.refusedStatus(bridge.extensionUrl, { Origin: 'http://127.0.0.1:8000' })).to.equal(403);
       expect(await RawPeer.refusedStatus(bridge.extensionUrl, { Origin: EXTENSION_ORIGIN })).to.equal(null);
     });
@@ -186,7 +199,11 @@ describe('bridge security (real ws)', () => {
       }
       expect(await RawPeer.refusedStatus(bridge.agentUrl, { Host: `localhost:${port}` })).to.equal(null);
       const res = await new Promise<number>((resolve) => {
-        import('node:http').then(({ default: http }) => http.get({ host: '127.0.0.1', port, path: '/status', headers: { Host: `evil.example:${port}` } }, (r) => resolve(r.statusCode ?? 0)));
+        import('node:http').then(({ default: http }) =>
+          http.get({ host: '127.0.0.1', port, path: '/status', headers: { Host: `evil.example:${port}` } }, (r) =>
+            resolve(r.statusCode ?? 0),
+          ),
+        );
       });
       expect(res).to.equal(403);
     });

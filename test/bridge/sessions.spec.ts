@@ -1,11 +1,19 @@
 // Sessions that lease tabs, per-tab ordering, idempotent action ids across a
 // reconnect, the tab limit, and extension restarts, over real `ws` with a hand-driven extension.
 import { expect } from 'chai';
-import type { ActionMessage, ActionResultMessage, ExtensionStatusMessage, ProtocolMessage, StateUpdateMessage, TabReleasedMessage } from '../../schemas/generated/protocol';
-import { createLogger } from '../../bridge/common/log';
-import { BridgeServer, type BridgeOptions } from '../../bridge/src/server';
+
 import { createBridge } from '../../bridge/cli/wire';
-import { RawPeer, type HelloOptions } from './raw-peer';
+import { createLogger } from '../../bridge/common/log';
+import { type BridgeOptions, BridgeServer } from '../../bridge/src/server';
+import type {
+  ActionMessage,
+  ActionResultMessage,
+  ExtensionStatusMessage,
+  ProtocolMessage,
+  StateUpdateMessage,
+  TabReleasedMessage,
+} from '../../schemas/generated/protocol';
+import { type HelloOptions, RawPeer } from './raw-peer';
 
 const isResult = (m: ProtocolMessage): m is ActionResultMessage => m.type === 'action_result';
 const isAction = (m: ProtocolMessage): m is ActionMessage => m.type === 'action';
@@ -19,14 +27,16 @@ const ok = (id: string, tabId: number | undefined, extra: Partial<ActionResultMe
   error_info: null,
   ...extra,
 });
-const minimalState = (tabId: number, url: string) => ({ url, title: 'T', tab_id: tabId, actionable_elements: [] }) as unknown as StateUpdateMessage['state'];
+const minimalState = (tabId: number, url: string) =>
+  ({ url, title: 'T', tab_id: tabId, actionable_elements: [] }) as unknown as StateUpdateMessage['state'];
 
 describe('bridge sessions and tabs (real ws)', () => {
   let bridge: BridgeServer;
   const peers: RawPeer[] = [];
   const track = (p: RawPeer) => (peers.push(p), p);
   const ext = async () => track(await RawPeer.hello(bridge.extensionUrl, 'extension', { secret: bridge.secrets.extension_secret }));
-  const agent = async (o: Partial<HelloOptions> = {}) => track(await RawPeer.hello(bridge.agentUrl, 'agent', { secret: bridge.secrets.agent_secret, ...o }));
+  const agent = async (o: Partial<HelloOptions> = {}) =>
+    track(await RawPeer.hello(bridge.agentUrl, 'agent', { secret: bridge.secrets.agent_secret, ...o }));
   /** Answers the next relayed action on the fake extension with `make(action)`. */
   const answer = async (e: RawPeer, make: (a: ActionMessage) => ActionResultMessage) => {
     const a = (await e.next(isAction)) as ActionMessage;
@@ -61,7 +71,9 @@ describe('bridge sessions and tabs (real ws)', () => {
     expect(update.tab_id).to.equal(22);
     await new Promise((r) => setTimeout(r, 50));
     expect(a.received.filter((m) => m.type === 'state_update')).to.deep.equal([]);
-    const status = (await (await fetch(`http://127.0.0.1:${bridge.port}/status`)).json()) as { sessions: { tabs: { tab_id: number; url: string | null }[] }[] };
+    const status = (await (await fetch(`http://127.0.0.1:${bridge.port}/status`)).json()) as {
+      sessions: { tabs: { tab_id: number; url: string | null }[] }[];
+    };
     expect(status.sessions.map((s) => s.tabs)).to.deep.equal([[{ tab_id: 11, url: null }], [{ tab_id: 22, url: 'http://b.test/' }]]);
   });
 
@@ -100,7 +112,7 @@ describe('bridge sessions and tabs (real ws)', () => {
     expect(((await a.next(isResult)) as ActionResultMessage).original_action_id).to.equal('2');
   });
 
-  it('sends an action without tab_id to the session\'s current tab', async () => {
+  it("sends an action without tab_id to the session's current tab", async () => {
     const e = await ext();
     const a = await agent();
     a.send({ type: 'action', action_id: 'first', action: 'get_state', params: {} });
@@ -120,7 +132,11 @@ describe('bridge sessions and tabs (real ws)', () => {
     await answer(e, (m) => ok(m.action_id, 7));
     await a.next(isResult);
     b.send({ type: 'action', action_id: 'b1', action: 'get_state', params: {} });
-    const list = await answer(e, (m) => ok(m.action_id, undefined, { outcome_details: { message: 'tabs', result: { tabs: [{ tab_id: 7, url: 'http://a.test/', title: 'A', active: true, index: 0 }] } } }));
+    const list = await answer(e, (m) =>
+      ok(m.action_id, undefined, {
+        outcome_details: { message: 'tabs', result: { tabs: [{ tab_id: 7, url: 'http://a.test/', title: 'A', active: true, index: 0 }] } },
+      }),
+    );
     expect(list.action).to.equal('list_tabs');
     const r = (await b.next(isResult)) as ActionResultMessage;
     expect(r.error_info?.error_code).to.equal('TAB_NOT_LEASED');
@@ -132,15 +148,33 @@ describe('bridge sessions and tabs (real ws)', () => {
     const a = await agent({ maxTabs: 2 });
     expect(a.ack?.max_tabs).to.equal(2);
     const results: number[] = [];
-    for (const [i, tab] of [[1, 101], [2, 102], [3, 103]] as const) {
+    for (const [i, tab] of [
+      [1, 101],
+      [2, 102],
+      [3, 103],
+    ] as const) {
       a.send({ type: 'action', action_id: `open${i}`, action: 'open_tab', params: { url: `http://t${i}.test/` } });
-      await answer(e, (m) => ok(m.action_id, tab, { outcome_details: { message: 'opened', result: { tab_id: tab } }, new_simplified_state: minimalState(tab, `http://t${i}.test/`) }));
+      await answer(e, (m) =>
+        ok(m.action_id, tab, {
+          outcome_details: { message: 'opened', result: { tab_id: tab } },
+          new_simplified_state: minimalState(tab, `http://t${i}.test/`),
+        }),
+      );
       const r = (await a.next(isResult)) as ActionResultMessage;
       results.push((r.outcome_details?.result as { tab_id: number }).tab_id);
     }
     expect(results).to.deep.equal([101, 102, 103]);
     const released = a.received.filter((m): m is TabReleasedMessage => m.type === 'tab_released');
-    expect(released).to.deep.equal([{ type: 'tab_released', tab_id: 101, url: 'http://t1.test/', reason: 'tab_limit', max_tabs: 2, message: 'Tab limit (2) reached. Released tab: http://t1.test/' }]);
+    expect(released).to.deep.equal([
+      {
+        type: 'tab_released',
+        tab_id: 101,
+        url: 'http://t1.test/',
+        reason: 'tab_limit',
+        max_tabs: 2,
+        message: 'Tab limit (2) reached. Released tab: http://t1.test/',
+      },
+    ]);
     // The released tab is free: another session may now use it.
     const b = await agent();
     b.send({ type: 'action', action_id: 'b', action: 'get_state', params: {}, tab_id: 101 });
@@ -243,4 +277,3 @@ describe('bridge sessions and tabs (real ws)', () => {
     expect(resumed.ack?.resumed, 'a goodbye ends the session').to.equal(false);
   });
 });
-

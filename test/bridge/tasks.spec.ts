@@ -1,10 +1,17 @@
 // Task relay over real `ws`: a person's task goes to the agent that accepts tasks,
 // its progress comes back to the extension, stop/redirect go to that agent.
 import { expect } from 'chai';
-import type { ErrorMessage, ProtocolMessage, TaskControlMessage, TaskProgressMessage, UserTaskSubmissionMessage } from '../../schemas/generated/protocol';
+
+import { createBridge } from '../../bridge/cli/wire';
 import { createLogger } from '../../bridge/common/log';
 import { BridgeServer } from '../../bridge/src/server';
-import { createBridge } from '../../bridge/cli/wire';
+import type {
+  ErrorMessage,
+  ProtocolMessage,
+  TaskControlMessage,
+  TaskProgressMessage,
+  UserTaskSubmissionMessage,
+} from '../../schemas/generated/protocol';
 import { RawPeer } from './raw-peer';
 
 const isError = (m: ProtocolMessage): m is ErrorMessage => m.type === 'error';
@@ -21,7 +28,8 @@ describe('bridge task relay (real ws)', () => {
   const peers: RawPeer[] = [];
   const track = (p: RawPeer) => (peers.push(p), p);
   const ext = async () => track(await RawPeer.hello(bridge.extensionUrl, 'extension', { secret: bridge.secrets.extension_secret }));
-  const agent = async (capabilities: string[] = []) => track(await RawPeer.hello(bridge.agentUrl, 'agent', { secret: bridge.secrets.agent_secret, capabilities }));
+  const agent = async (capabilities: string[] = []) =>
+    track(await RawPeer.hello(bridge.agentUrl, 'agent', { secret: bridge.secrets.agent_secret, capabilities }));
 
   beforeEach(async () => {
     bridge = createBridge({ port: 0, logger: createLogger('silent') });
@@ -53,11 +61,17 @@ describe('bridge task relay (real ws)', () => {
     const taskId = task.task_id as string;
     runner.send({ type: 'task_progress', task_id: taskId, status: 'accepted', message: 'On it.' });
     runner.send({ type: 'task_progress', task_id: taskId, status: 'step', message: 'Searching.', step: 1 });
-    const progress = [(await e.next((m) => m.type === 'task_progress')) as TaskProgressMessage, (await e.next((m) => m.type === 'task_progress')) as TaskProgressMessage];
+    const progress = [
+      (await e.next((m) => m.type === 'task_progress')) as TaskProgressMessage,
+      (await e.next((m) => m.type === 'task_progress')) as TaskProgressMessage,
+    ];
     expect(progress.map((p) => p.status)).to.deep.equal(['accepted', 'step']);
     e.send({ type: 'task_control', task_id: taskId, command: 'redirect', text: 'Only under $5.' });
     e.send({ type: 'task_control', task_id: taskId, command: 'stop' });
-    const controls = [(await runner.next((m) => m.type === 'task_control')) as TaskControlMessage, (await runner.next((m) => m.type === 'task_control')) as TaskControlMessage];
+    const controls = [
+      (await runner.next((m) => m.type === 'task_control')) as TaskControlMessage,
+      (await runner.next((m) => m.type === 'task_control')) as TaskControlMessage,
+    ];
     expect(controls.map((c) => [c.command, c.text])).to.deep.equal([
       ['redirect', 'Only under $5.'],
       ['stop', undefined],
@@ -70,7 +84,7 @@ describe('bridge task relay (real ws)', () => {
     expect(bystander.received.filter((m) => m.type !== 'pong')).to.deep.equal([]);
   });
 
-  it("refuses progress for a task the session does not hold", async () => {
+  it('refuses progress for a task the session does not hold', async () => {
     const e = await ext();
     const runner = await agent(['accepts_tasks']);
     const other = await agent(['accepts_tasks']);
@@ -104,4 +118,3 @@ describe('bridge task relay (real ws)', () => {
     expect(p.message).to.match(/Submit the task again/);
   });
 });
-

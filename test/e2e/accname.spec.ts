@@ -4,23 +4,48 @@
 // Oracle: the spec value of each case AND Chromium's own accessibility tree (CDP
 // Accessibility.getPartialAXTree); where Chromium deviates from the spec the case records it and we
 // follow the spec. A second part checks the same computation end to end through get_state.
+import path from 'node:path';
+
 import { expect } from 'chai';
 import { build } from 'esbuild';
-import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+
 import type { SimplifiedState } from '../../schemas/generated/protocol';
 import { CHROMIUM_PATH, REPO_ROOT } from '../harness/browser';
-import { startHarness, type Harness } from '../harness/harness';
+import { type Harness, startHarness } from '../harness/harness';
 import { NAME_CASES } from './accname.cases';
 import { quietSettle } from './actions.helpers';
 
 /** Chromium's internal role names (CDP) -> ARIA role names, where they differ. */
-const CHROMIUM_ROLE: Record<string, string> = { image: 'img', none: 'presentation', LabelText: 'label', ListBoxOption: 'option', MenuListPopup: 'listbox', DescriptionListTerm: 'term', DescriptionListDetail: 'definition', contentinfo: 'contentinfo', Section: 'region', sectionfooter: 'generic', sectionheader: 'generic', SectionFooter: 'generic', SectionHeader: 'generic', term: 'term', definition: 'definition' };
+const CHROMIUM_ROLE: Record<string, string> = {
+  image: 'img',
+  none: 'presentation',
+  LabelText: 'label',
+  ListBoxOption: 'option',
+  MenuListPopup: 'listbox',
+  DescriptionListTerm: 'term',
+  DescriptionListDetail: 'definition',
+  contentinfo: 'contentinfo',
+  Section: 'region',
+  sectionfooter: 'generic',
+  sectionheader: 'generic',
+  SectionFooter: 'generic',
+  SectionHeader: 'generic',
+  term: 'term',
+  definition: 'definition',
+};
 
 async function bundle(): Promise<string> {
   const out = await build({
-    stdin: { contents: `import { accessibleName } from './accname'; import { roleOf } from './roles'; window.__bux = { accessibleName, roleOf };`, resolveDir: path.join(REPO_ROOT, 'extension/src/content/snapshot'), loader: 'ts' },
-    bundle: true, write: false, format: 'iife', target: 'chrome120',
+    stdin: {
+      contents: `import { accessibleName } from './accname'; import { roleOf } from './roles'; window.__bux = { accessibleName, roleOf };`,
+      resolveDir: path.join(REPO_ROOT, 'extension/src/content/snapshot'),
+      loader: 'ts',
+    },
+    bundle: true,
+    write: false,
+    format: 'iife',
+    target: 'chrome120',
   });
   return out.outputFiles[0]!.text;
 }
@@ -87,14 +112,18 @@ describe('e2e: names, options, zero-size links and display:contents buttons in g
   });
 
   it('lists <option>s of a listbox select, a zero-size link with visible content, and a display:contents button, named per spec', async () => {
-    const url = h.fixtures.html('/accname-state', `
+    const url = h.fixtures.html(
+      '/accname-state',
+      `
       <style>.ic::before{content:"Edit"}</style>
       <select id="sel" size="3" aria-label="Colour"><option id="o1">Red</option><option id="o2" label="Grn">Green</option></select>
       <a id="zero" href="/x" style="display:inline-block;width:0;height:0"><span style="position:absolute">Float link</span></a>
       <div style="display:contents"><button id="contents" style="display:contents">Contents button</button></div>
       <button id="pseudo"><span class="ic"></span></button>
       <button id="pres" role="presentation">Conflict</button>
-      <input type="image" id="img" src="data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==" style="width:20px;height:20px">`, 'Names');
+      <input type="image" id="img" src="data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==" style="width:20px;height:20px">`,
+      'Names',
+    );
     await h.openPage(url);
     const agent = await h.connectAgent();
     const r = await agent.call('get_state', { viewport_expansion: -1 });

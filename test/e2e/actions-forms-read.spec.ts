@@ -1,8 +1,9 @@
 // Forms, scrolling, reading and waiting: select_option / get_dropdown_options (browser_use's text),
 // scroll / scroll_to / scroll_into_view / scroll_to_text, get, is, extract_content, wait_for.
 import { expect } from 'chai';
+
 import { FixtureServer } from '../harness/fixture-server';
-import { useHarness, type Harness } from '../harness/harness';
+import { type Harness, useHarness } from '../harness/harness';
 import { EVENT_LOG, open, quietSettle } from './actions.helpers';
 
 const SELECTS = `<select id="country"><option value="">Choose…</option><option value="de">Germany</option><option value="fr" disabled>France</option><option value="jp">日本 "Japan"</option></select>
@@ -13,11 +14,12 @@ describe('e2e actions: forms, scrolling, reading, waiting', function () {
   let h: Harness;
   useHarness((started) => (h = started), { prepare: quietSettle });
 
-  it('get_dropdown_options answers browser_use\'s exact text plus structured options', async () => {
+  it("get_dropdown_options answers browser_use's exact text plus structured options", async () => {
     const o = await open(h, SELECTS);
     const r = await o.call('get_dropdown_options', { element_id: await o.id('country') });
     const result = r.outcome_details?.result as { options: unknown[]; formatted: string };
-    const expected = '0: text="Choose\\u2026"\n1: text="Germany"\n2: text="France"\n3: text="\\u65e5\\u672c \\"Japan\\""\nUse the exact text string in select_dropdown_option';
+    const expected =
+      '0: text="Choose\\u2026"\n1: text="Germany"\n2: text="France"\n3: text="\\u65e5\\u672c \\"Japan\\""\nUse the exact text string in select_dropdown_option';
     expect(result.formatted).to.equal(expected);
     expect(r.outcome_details?.message).to.equal(expected);
     expect(result.options[2]).to.deep.equal({ index: 2, text: 'France', value: 'fr', selected: false, disabled: true });
@@ -31,7 +33,10 @@ describe('e2e actions: forms, scrolling, reading, waiting', function () {
     const o = await open(h, `${SELECTS}${EVENT_LOG}`);
     let r = await o.ok('select_option', { selector: '#country', labels: ['日本 "Japan"'] });
     expect(r).to.deep.include({ values: ['jp'], labels: ['日本 "Japan"'] });
-    expect(await o.eval('window.log.filter(e => e === "input:country" || e === "change:country")')).to.deep.equal(['input:country', 'change:country']);
+    expect(await o.eval('window.log.filter(e => e === "input:country" || e === "change:country")')).to.deep.equal([
+      'input:country',
+      'change:country',
+    ]);
     r = await o.ok('select_option', { selector: '#country', values: ['de'] });
     expect(r['values']).to.deep.equal(['de']);
     r = await o.ok('select_option', { selector: '#multi', labels: ['alpha', 'Gamma label'] });
@@ -53,7 +58,10 @@ describe('e2e actions: forms, scrolling, reading, waiting', function () {
   });
 
   it('scroll by pages and pixels, of the page and of a scrollable element; scroll_to; reports the end', async () => {
-    const o = await open(h, `<div style="height:5000px">tall</div><div id="box" style="height:100px;overflow:auto"><div style="height:1000px">inner</div></div>`);
+    const o = await open(
+      h,
+      `<div style="height:5000px">tall</div><div id="box" style="height:100px;overflow:auto"><div style="height:1000px">inner</div></div>`,
+    );
     const vh = await o.eval<number>('innerHeight');
     let r = await o.ok('scroll', {});
     expect(r).to.include({ scroll_y: vh, moved: true });
@@ -73,7 +81,10 @@ describe('e2e actions: forms, scrolling, reading, waiting', function () {
   });
 
   it('scroll on an app-like page whose window cannot scroll scrolls the container under the viewport centre', async () => {
-    const o = await open(h, `<style>html,body{height:100%;margin:0;overflow:hidden}</style><main id="app" style="height:100%;overflow-y:auto"><div style="height:4000px">feed</div></main>`);
+    const o = await open(
+      h,
+      `<style>html,body{height:100%;margin:0;overflow:hidden}</style><main id="app" style="height:100%;overflow-y:auto"><div style="height:4000px">feed</div></main>`,
+    );
     const r = await o.ok('scroll', { amount: 300 });
     expect(r).to.include({ scroll_y: 300, moved: true });
     expect(r['element_id']).to.match(/^e\d+$/);
@@ -81,13 +92,20 @@ describe('e2e actions: forms, scrolling, reading, waiting', function () {
   });
 
   it('scroll_into_view and scroll_to_text (browser_use messages, not found is a success)', async () => {
-    const o = await open(h, `<div style="height:3000px">top</div><p id="far">The <b>hidden treasure</b> is here</p><div style="height:3000px"></div>`);
+    const o = await open(
+      h,
+      `<div style="height:3000px">top</div><p id="far">The <b>hidden treasure</b> is here</p><div style="height:3000px"></div>`,
+    );
     let r = await o.ok('scroll_into_view', { selector: '#far' });
     expect(r['in_viewport']).to.equal(true);
     await o.ok('scroll_to', { y: 0 });
     const res = await o.call('scroll_to_text', { text: 'HIDDEN treasure' });
     expect(res.outcome_details?.message).to.equal('🔍  Scrolled to text: HIDDEN treasure');
-    expect(await o.eval('(() => { const r = document.getElementById("far").getBoundingClientRect(); return r.top > 0 && r.bottom < innerHeight; })()')).to.equal(true);
+    expect(
+      await o.eval(
+        '(() => { const r = document.getElementById("far").getBoundingClientRect(); return r.top > 0 && r.bottom < innerHeight; })()',
+      ),
+    ).to.equal(true);
     const miss = await o.call('scroll_to_text', { text: 'nowhere to be found' });
     expect(miss.status).to.equal('success');
     expect(miss.outcome_details?.message).to.equal("Text 'nowhere to be found' not found or not visible on page");
@@ -96,7 +114,11 @@ describe('e2e actions: forms, scrolling, reading, waiting', function () {
   });
 
   it('get: text, value, attribute, html, title, url, count; password values are refused', async () => {
-    const o = await open(h, `<p id="p" data-x="1">Hello <b>there</b></p><input id="i" value="v1"><input id="pw" type="password" value="secret"><li>a</li><li>b</li><li style="display:none">c</li>`, 'Read me');
+    const o = await open(
+      h,
+      `<p id="p" data-x="1">Hello <b>there</b></p><input id="i" value="v1"><input id="pw" type="password" value="secret"><li>a</li><li>b</li><li style="display:none">c</li>`,
+      'Read me',
+    );
     expect((await o.ok('get', { what: 'text', selector: '#p' }))['value']).to.equal('Hello there');
     expect((await o.ok('get', { what: 'value', element_id: await o.id('i') }))['value']).to.equal('v1');
     expect((await o.ok('get', { what: 'attribute', selector: '#p', attribute: 'data-x' }))['value']).to.equal('1');
@@ -111,8 +133,12 @@ describe('e2e actions: forms, scrolling, reading, waiting', function () {
   });
 
   it('is: visible, enabled, checked, editable, focused', async () => {
-    const o = await open(h, `<button id="b">b</button><button id="h" style="visibility:hidden">h</button><input id="d" disabled><input id="c" type="checkbox" checked><input id="ro" readonly><input id="t" autofocus>`);
-    const is = async (what: 'visible' | 'enabled' | 'checked' | 'editable' | 'focused', selector: string) => (await o.ok('is', { what, selector }))['value'];
+    const o = await open(
+      h,
+      `<button id="b">b</button><button id="h" style="visibility:hidden">h</button><input id="d" disabled><input id="c" type="checkbox" checked><input id="ro" readonly><input id="t" autofocus>`,
+    );
+    const is = async (what: 'visible' | 'enabled' | 'checked' | 'editable' | 'focused', selector: string) =>
+      (await o.ok('is', { what, selector }))['value'];
     expect(await is('visible', '#b')).to.equal(true);
     expect(await is('visible', '#h')).to.equal(false);
     expect(await is('visible', '#missing')).to.equal(false);
@@ -130,8 +156,12 @@ describe('e2e actions: forms, scrolling, reading, waiting', function () {
 
   it('extract_content: markdown-ish text of the page and its iframe, hidden parts skipped, links kept or stripped', async () => {
     h.fixtures.html('/extract-inner', '<p>Frame says hi</p>');
-    const o = await open(h, `<h1>Shop</h1><p>Welcome to <a href="/deals">our deals</a>.</p><ul><li>Apples</li><li>Pears</li></ul><div style="display:none">secret stuff</div><script>var x = "no"</script>
-      <table><tr><th>Item</th><th>Price</th></tr><tr><td>Tea</td><td>3</td></tr></table><iframe src="/extract-inner" style="width:200px;height:80px"></iframe>`, 'Shop page');
+    const o = await open(
+      h,
+      `<h1>Shop</h1><p>Welcome to <a href="/deals">our deals</a>.</p><ul><li>Apples</li><li>Pears</li></ul><div style="display:none">secret stuff</div><script>var x = "no"</script>
+      <table><tr><th>Item</th><th>Price</th></tr><tr><td>Tea</td><td>3</td></tr></table><iframe src="/extract-inner" style="width:200px;height:80px"></iframe>`,
+      'Shop page',
+    );
     const inner = await o.page.waitForFrame((f) => f.url().endsWith('/extract-inner'));
     await inner.waitForSelector('p');
     const r = await o.ok('extract_content', {});
@@ -143,7 +173,7 @@ describe('e2e actions: forms, scrolling, reading, waiting', function () {
     expect(text).to.include('| Tea | 3 |');
     expect(text).to.not.include('secret stuff');
     expect(text).to.not.include('var x');
-    expect(text, text).to.include(`IFRAME ${h.fixtures.url("/extract-inner")}:\nFrame says hi`);
+    expect(text, text).to.include(`IFRAME ${h.fixtures.url('/extract-inner')}:\nFrame says hi`);
     const stripped = await o.ok('extract_content', { include_links: false });
     expect(stripped['text']).to.include('Welcome to our deals.');
     const cut = await o.ok('extract_content', { max_chars: 100 });
@@ -167,7 +197,10 @@ describe('e2e actions: forms, scrolling, reading, waiting', function () {
   });
 
   it('wait_for: text and elements appearing and going, TIMEOUT otherwise', async () => {
-    const o = await open(h, `<div id="spinner">Loading…</div><script>setTimeout(() => { document.getElementById('spinner').remove(); document.body.insertAdjacentHTML('beforeend', '<p id="done">Results ready</p>'); }, 400)</script>`);
+    const o = await open(
+      h,
+      `<div id="spinner">Loading…</div><script>setTimeout(() => { document.getElementById('spinner').remove(); document.body.insertAdjacentHTML('beforeend', '<p id="done">Results ready</p>'); }, 400)</script>`,
+    );
     let r = await o.ok('wait_for', { text: 'results ready', timeout_ms: 5000 });
     expect(r['waited_ms']).to.be.a('number');
     r = await o.ok('wait_for', { selector: '#spinner', state: 'detached' });

@@ -1,11 +1,13 @@
 // Keyboard and text actions: fill (native setter, React-controlled inputs), type (per-key events,
 // delay), clear, press (Playwright key syntax and the default actions synthetic events lack),
 // send_keys; contenteditable; readonly / not editable / disabled failures.
+import path from 'node:path';
+
 import { expect } from 'chai';
 import { build } from 'esbuild';
-import path from 'node:path';
+
 import { REPO_ROOT } from '../harness/browser';
-import { useHarness, type Harness } from '../harness/harness';
+import { type Harness, useHarness } from '../harness/harness';
 import { EVENT_LOG, open, quietSettle } from './actions.helpers';
 
 describe('e2e actions: keyboard and text', function () {
@@ -13,7 +15,15 @@ describe('e2e actions: keyboard and text', function () {
   useHarness((started) => (h = started), { prepare: quietSettle });
   before(async function () {
     // Real react + react-dom from node_modules, bundled for the browser.
-    const bundle = await build({ entryPoints: [path.join(REPO_ROOT, 'test/fixtures/react/controlled-form.jsx')], bundle: true, write: false, format: 'iife', minify: true, define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'silent' });
+    const bundle = await build({
+      entryPoints: [path.join(REPO_ROOT, 'test/fixtures/react/controlled-form.jsx')],
+      bundle: true,
+      write: false,
+      format: 'iife',
+      minify: true,
+      define: { 'process.env.NODE_ENV': '"production"' },
+      logLevel: 'silent',
+    });
     h.fixtures.route('/react-form.js', { body: Buffer.from(bundle.outputFiles[0]!.contents), contentType: 'text/javascript' });
   });
 
@@ -31,22 +41,39 @@ describe('e2e actions: keyboard and text', function () {
     expect(r['value']).to.equal('ADA L');
     // Enter in the single-line input submits the React form (implicit submission).
     await o.ok('press', { selector: '#name', key: 'Enter' });
-    expect(JSON.parse(await o.eval<string>('document.getElementById("submitted").textContent'))).to.deep.equal({ name: 'ADA L', bio: 'mathematician', color: 'blue', agree: true });
+    expect(JSON.parse(await o.eval<string>('document.getElementById("submitted").textContent'))).to.deep.equal({
+      name: 'ADA L',
+      bio: 'mathematician',
+      color: 'blue',
+      agree: true,
+    });
   });
 
   it('type fires keydown, keypress, beforeinput, input, keyup per character with key/code/keyCode', async () => {
-    const o = await open(h, `<input id="t" value="x">${EVENT_LOG}<script>window.keys=[];document.getElementById('t').addEventListener('keydown', e => keys.push([e.key, e.code, e.keyCode, e.shiftKey]));</script>`);
+    const o = await open(
+      h,
+      `<input id="t" value="x">${EVENT_LOG}<script>window.keys=[];document.getElementById('t').addEventListener('keydown', e => keys.push([e.key, e.code, e.keyCode, e.shiftKey]));</script>`,
+    );
     await o.ok('type', { selector: '#t', text: 'aB!' });
     expect(await o.eval('document.getElementById("t").value')).to.equal('xaB!');
     // "B" and "!" are typed with Shift held down first, as on a real US keyboard.
-    expect(await o.eval('window.keys')).to.deep.equal([['a', 'KeyA', 65, false], ['Shift', 'ShiftLeft', 16, true], ['B', 'KeyB', 66, true], ['Shift', 'ShiftLeft', 16, true], ['!', 'Digit1', 49, true]]);
+    expect(await o.eval('window.keys')).to.deep.equal([
+      ['a', 'KeyA', 65, false],
+      ['Shift', 'ShiftLeft', 16, true],
+      ['B', 'KeyB', 66, true],
+      ['Shift', 'ShiftLeft', 16, true],
+      ['!', 'Digit1', 49, true],
+    ]);
     const log = await o.eval<string[]>('window.log.filter(e => /^(key|before|input)/.test(e))');
     expect(log.slice(0, 5)).to.deep.equal(['keydown:t', 'keypress:t', 'beforeinput:t', 'input:t', 'keyup:t']);
     expect(log.filter((e) => e === 'input:t')).to.have.length(3);
   });
 
   it('type honours delay_ms and a page that cancels keydown', async () => {
-    const o = await open(h, `<input id="t"><script>document.getElementById('t').addEventListener('keydown', e => { if (e.key === 'x') e.preventDefault(); });</script>`);
+    const o = await open(
+      h,
+      `<input id="t"><script>document.getElementById('t').addEventListener('keydown', e => { if (e.key === 'x') e.preventDefault(); });</script>`,
+    );
     const t0 = Date.now();
     await o.ok('type', { selector: '#t', text: 'axbx', delay_ms: 60 });
     expect(Date.now() - t0).to.be.greaterThan(180);
@@ -54,7 +81,10 @@ describe('e2e actions: keyboard and text', function () {
   });
 
   it('clear empties; readonly, disabled and non-text targets fail with the failing check', async () => {
-    const o = await open(h, `<input id="v" value="old"><input id="ro" readonly value="fixed"><input id="dis" disabled><button id="btn">b</button><input id="num" type="number">`);
+    const o = await open(
+      h,
+      `<input id="v" value="old"><input id="ro" readonly value="fixed"><input id="dis" disabled><button id="btn">b</button><input id="num" type="number">`,
+    );
     await o.ok('clear', { selector: '#v' });
     expect(await o.eval('document.getElementById("v").value')).to.equal('');
     const ro = await o.fails('fill', { selector: '#ro', value: 'x', timeout_ms: 300 }, 'TARGET_ELEMENT_NOT_INTERACTABLE');
@@ -70,7 +100,10 @@ describe('e2e actions: keyboard and text', function () {
   });
 
   it('fill sets date, color and range inputs directly, with input and change', async () => {
-    const o = await open(h, `<input id="d" type="date"><input id="c" type="color"><input id="r" type="range" min="0" max="10">${EVENT_LOG}`);
+    const o = await open(
+      h,
+      `<input id="d" type="date"><input id="c" type="color"><input id="r" type="range" min="0" max="10">${EVENT_LOG}`,
+    );
     await o.ok('fill', { selector: '#d', value: '2024-05-01' });
     await o.ok('fill', { selector: '#c', value: '#ff0000' });
     await o.ok('fill', { selector: '#r', value: '7' });
@@ -81,7 +114,10 @@ describe('e2e actions: keyboard and text', function () {
   });
 
   it('contenteditable: fill replaces, type appends, Enter makes a new paragraph, Backspace deletes', async () => {
-    const o = await open(h, `<div id="ed" contenteditable="true" style="min-height:40px;border:1px solid">old text</div><script>window.inputs=0;document.getElementById('ed').addEventListener('input', () => inputs++);</script>`);
+    const o = await open(
+      h,
+      `<div id="ed" contenteditable="true" style="min-height:40px;border:1px solid">old text</div><script>window.inputs=0;document.getElementById('ed').addEventListener('input', () => inputs++);</script>`,
+    );
     await o.ok('fill', { selector: '#ed', value: 'Hello' });
     expect(await o.eval('document.getElementById("ed").innerText')).to.equal('Hello');
     await o.ok('type', { selector: '#ed', text: ' world' });
@@ -95,7 +131,10 @@ describe('e2e actions: keyboard and text', function () {
   });
 
   it('press: Tab and Shift+Tab move focus in tab order (positive tabindex first, skipping disabled)', async () => {
-    const o = await open(h, `<input id="a"><button id="b">b</button><input id="c" disabled><a id="d" href="#x">d</a><input id="e" tabindex="-1"><input id="p" tabindex="2"><input id="q" tabindex="1">`);
+    const o = await open(
+      h,
+      `<input id="a"><button id="b">b</button><input id="c" disabled><a id="d" href="#x">d</a><input id="e" tabindex="-1"><input id="p" tabindex="2"><input id="q" tabindex="1">`,
+    );
     await o.ok('focus', { selector: '#a' });
     const order: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -128,8 +167,11 @@ describe('e2e actions: keyboard and text', function () {
   });
 
   it('press Enter: submits a form without a submit button via requestSubmit, newline in a textarea; keydown handlers see the chord', async () => {
-    const o = await open(h, `<form id="f" onsubmit="event.preventDefault(); window.submitted=(window.submitted||0)+1"><input id="q" name="q"></form><textarea id="ta">a</textarea>
-      <script>window.chords=[];document.addEventListener('keydown', e => chords.push((e.ctrlKey?'C+':'')+(e.shiftKey?'S+':'')+e.key));</script>`);
+    const o = await open(
+      h,
+      `<form id="f" onsubmit="event.preventDefault(); window.submitted=(window.submitted||0)+1"><input id="q" name="q"></form><textarea id="ta">a</textarea>
+      <script>window.chords=[];document.addEventListener('keydown', e => chords.push((e.ctrlKey?'C+':'')+(e.shiftKey?'S+':'')+e.key));</script>`,
+    );
     await o.ok('press', { selector: '#q', key: 'Enter' });
     expect(await o.eval('window.submitted')).to.equal(1);
     await o.ok('type', { selector: '#ta', text: '\nb' });
@@ -139,7 +181,10 @@ describe('e2e actions: keyboard and text', function () {
   });
 
   it('press: Space toggles a focused checkbox, arrows step a focused select (with change)', async () => {
-    const o = await open(h, `<input type="checkbox" id="cb"><select id="s" onchange="window.changed=this.value"><option value="a">A</option><option value="b" disabled>B</option><option value="c">C</option></select>`);
+    const o = await open(
+      h,
+      `<input type="checkbox" id="cb"><select id="s" onchange="window.changed=this.value"><option value="a">A</option><option value="b" disabled>B</option><option value="c">C</option></select>`,
+    );
     await o.ok('press', { selector: '#cb', key: ' ' });
     expect(await o.eval('document.getElementById("cb").checked')).to.equal(true);
     await o.ok('press', { selector: '#cb', key: 'Space' });

@@ -3,7 +3,8 @@
 // drag_and_drop; failures for hidden, disabled, covered, detached, stale, ambiguous targets;
 // role/name and selector targets; shadow DOM and iframes.
 import { expect } from 'chai';
-import { useHarness, type Harness } from '../harness/harness';
+
+import { type Harness, useHarness } from '../harness/harness';
 import { EVENT_LOG, open, quietSettle } from './actions.helpers';
 
 describe('e2e actions: pointer', function () {
@@ -16,25 +17,52 @@ describe('e2e actions: pointer', function () {
     expect(r['x']).to.equal(140);
     expect(r['y']).to.equal(65);
     const log = await o.eval<string[]>('window.log');
-    expect(log).to.deep.equal(['pointerover:b', 'pointerenter:b', 'mouseover:b', 'mouseenter:b', 'pointermove:b', 'mousemove:b', 'pointerdown:b', 'mousedown:b', 'focus:b', 'pointerup:b', 'mouseup:b', 'click:b']);
+    expect(log).to.deep.equal([
+      'pointerover:b',
+      'pointerenter:b',
+      'mouseover:b',
+      'mouseenter:b',
+      'pointermove:b',
+      'mousemove:b',
+      'pointerdown:b',
+      'mousedown:b',
+      'focus:b',
+      'pointerup:b',
+      'mouseup:b',
+      'click:b',
+    ]);
     expect(await o.eval('document.activeElement.id')).to.equal('b');
   });
 
   it('click honours button, click_count and modifiers', async () => {
-    const o = await open(h, `<div id="t" tabindex="0" style="width:100px;height:40px;background:#ccc">target</div>
-      <script>window.seen=[];const t=document.getElementById('t');for (const k of ['click','dblclick','contextmenu','auxclick']) t.addEventListener(k, e => seen.push([e.type, e.button, e.detail, e.shiftKey, e.ctrlKey]));</script>`);
+    const o = await open(
+      h,
+      `<div id="t" tabindex="0" style="width:100px;height:40px;background:#ccc">target</div>
+      <script>window.seen=[];const t=document.getElementById('t');for (const k of ['click','dblclick','contextmenu','auxclick']) t.addEventListener(k, e => seen.push([e.type, e.button, e.detail, e.shiftKey, e.ctrlKey]));</script>`,
+    );
     await o.ok('click', { selector: '#t', click_count: 2, modifiers: ['Shift'] });
-    expect(await o.eval('window.seen')).to.deep.equal([['click', 0, 1, true, false], ['click', 0, 2, true, false], ['dblclick', 0, 2, true, false]]);
+    expect(await o.eval('window.seen')).to.deep.equal([
+      ['click', 0, 1, true, false],
+      ['click', 0, 2, true, false],
+      ['dblclick', 0, 2, true, false],
+    ]);
     await o.eval('window.seen = []');
     await o.ok('click', { selector: '#t', button: 'right', modifiers: ['Control'] });
     expect(await o.eval('window.seen')).to.deep.equal([['contextmenu', 2, 1, false, true]]);
     await o.eval('window.seen = []');
     await o.ok('double_click', { selector: '#t' });
-    expect(await o.eval('window.seen')).to.deep.equal([['click', 0, 1, false, false], ['click', 0, 2, false, false], ['dblclick', 0, 2, false, false]]);
+    expect(await o.eval('window.seen')).to.deep.equal([
+      ['click', 0, 1, false, false],
+      ['click', 0, 2, false, false],
+      ['dblclick', 0, 2, false, false],
+    ]);
   });
 
   it('a hidden element fails the visible check after the timeout; a disabled one the enabled check', async () => {
-    const o = await open(h, `<button id="shown">ok</button><button id="h" style="display:none">hidden</button><button id="d" disabled>off</button>`);
+    const o = await open(
+      h,
+      `<button id="shown">ok</button><button id="h" style="display:none">hidden</button><button id="d" disabled>off</button>`,
+    );
     const hidden = await o.fails('click', { selector: '#h', timeout_ms: 300 }, 'TARGET_ELEMENT_NOT_INTERACTABLE');
     expect(hidden.details).to.include({ check: 'visible' });
     expect(hidden.message).to.match(/not visible/);
@@ -43,16 +71,22 @@ describe('e2e actions: pointer', function () {
   });
 
   it('waits for an element that becomes enabled and visible within the timeout', async () => {
-    const o = await open(h, `<button id="late" disabled onclick="this.textContent='done'">wait</button>
-      <script>setTimeout(() => document.getElementById('late').disabled = false, 400)</script>`);
+    const o = await open(
+      h,
+      `<button id="late" disabled onclick="this.textContent='done'">wait</button>
+      <script>setTimeout(() => document.getElementById('late').disabled = false, 400)</script>`,
+    );
     await o.ok('click', { selector: '#late', timeout_ms: 3000 });
     expect(await o.eval('document.getElementById("late").textContent')).to.equal('done');
   });
 
   it('a moving element fails the stable check; one that stops moving is clicked', async () => {
-    const o = await open(h, `<style>@keyframes slide { from { margin-left: 0 } to { margin-left: 300px } }</style>
+    const o = await open(
+      h,
+      `<style>@keyframes slide { from { margin-left: 0 } to { margin-left: 300px } }</style>
       <button id="mover" style="animation: slide 1s linear infinite" onclick="window.hit='mover'">Moving</button>
-      <button id="settles" style="animation: slide 0.3s linear 1 forwards" onclick="window.hit='settles'">Settles</button>`);
+      <button id="settles" style="animation: slide 0.3s linear 1 forwards" onclick="window.hit='settles'">Settles</button>`,
+    );
     // No `alternate`: at a reversal two consecutive frames can show the same box, which is stable
     // by the definition (same box across two frames) and made this test flaky.
     const err = await o.fails('click', { selector: '#mover', timeout_ms: 400 }, 'TARGET_ELEMENT_NOT_INTERACTABLE');
@@ -66,15 +100,23 @@ describe('e2e actions: pointer', function () {
   });
 
   it('an element covered by a cookie banner fails naming the banner, and the page is not clicked', async () => {
-    const o = await open(h, `<button id="buy" onclick="window.bought=true">Buy</button>
-      <div id="cookie-banner" class="consent overlay" style="position:fixed;inset:0;background:rgba(0,0,0,.5)"><p>We use cookies</p><button id="accept" onclick="document.getElementById('cookie-banner').remove()">Accept</button></div>`);
+    const o = await open(
+      h,
+      `<button id="buy" onclick="window.bought=true">Buy</button>
+      <div id="cookie-banner" class="consent overlay" style="position:fixed;inset:0;background:rgba(0,0,0,.5)"><p>We use cookies</p><button id="accept" onclick="document.getElementById('cookie-banner').remove()">Accept</button></div>`,
+    );
     const err = await o.fails('click', { selector: '#buy', timeout_ms: 300 }, 'TARGET_ELEMENT_NOT_INTERACTABLE');
-    const details = err.details as { check: string; covering_element: { tag: string; id: string; class: string; text: string; element_id: string } };
+    const details = err.details as {
+      check: string;
+      covering_element: { tag: string; id: string; class: string; text: string; element_id: string };
+    };
     expect(details.check).to.equal('receives_events');
     expect(details.covering_element).to.include({ tag: 'div', id: 'cookie-banner', class: 'consent overlay' });
     expect(details.covering_element.text).to.match(/We use cookies/);
     expect(details.covering_element.element_id).to.match(/^e\d+$/);
-    expect(err.message).to.match(/cookie-banner/).and.match(/Close or accept/);
+    expect(err.message)
+      .to.match(/cookie-banner/)
+      .and.match(/Close or accept/);
     expect(await o.eval('window.bought === true')).to.equal(false);
     // Accepting the banner makes the button clickable.
     await o.ok('click', { role: 'button', name: 'Accept' });
@@ -83,7 +125,10 @@ describe('e2e actions: pointer', function () {
   });
 
   it('a removed element is stale (never another element), also when removed after the state', async () => {
-    const o = await open(h, `<div id="box"><button id="x" onclick="window.hit='x'">X</button></div><button id="y" onclick="window.hit='y'">Y</button>`);
+    const o = await open(
+      h,
+      `<div id="box"><button id="x" onclick="window.hit='x'">X</button></div><button id="y" onclick="window.hit='y'">Y</button>`,
+    );
     const id = await o.id('x');
     await o.eval(`document.getElementById('box').innerHTML = '<button id="x" onclick="window.hit=\\'new\\'">X</button>'`);
     const err = await o.fails('click', { element_id: id }, 'TARGET_ELEMENT_NOT_FOUND');
@@ -93,14 +138,20 @@ describe('e2e actions: pointer', function () {
   });
 
   it('an element detached while waiting for actionability is reported stale', async () => {
-    const o = await open(h, `<button id="goner" disabled>bye</button><script>setTimeout(() => document.getElementById('goner').remove(), 300)</script>`);
+    const o = await open(
+      h,
+      `<button id="goner" disabled>bye</button><script>setTimeout(() => document.getElementById('goner').remove(), 300)</script>`,
+    );
     const err = await o.fails('click', { selector: '#goner', timeout_ms: 3000 }, 'TARGET_ELEMENT_NOT_FOUND');
     expect(err.details).to.include({ reason: 'stale' });
   });
 
   it('role + name targets: implicit roles, labels, exact; more than one match is AMBIGUOUS_TARGET with candidates', async () => {
-    const o = await open(h, `<button onclick="window.hit='save'">Save</button><button onclick="window.hit='saveas'">Save as…</button>
-      <a href="#top" onclick="window.hit='link'">Home</a><label>Email <input id="mail"></label><div role="button" aria-label="Close dialog" onclick="window.hit='close'">×</div>`);
+    const o = await open(
+      h,
+      `<button onclick="window.hit='save'">Save</button><button onclick="window.hit='saveas'">Save as…</button>
+      <a href="#top" onclick="window.hit='link'">Home</a><label>Email <input id="mail"></label><div role="button" aria-label="Close dialog" onclick="window.hit='close'">×</div>`,
+    );
     const amb = await o.fails('click', { role: 'button', name: 'save' }, 'AMBIGUOUS_TARGET');
     const cands = (amb.details as { candidates: { element_id: string; name: string; role: string }[] }).candidates;
     expect(cands.map((c) => c.name)).to.deep.equal(['Save', 'Save as…']);
@@ -120,8 +171,11 @@ describe('e2e actions: pointer', function () {
   });
 
   it('selector targets are strict about visible duplicates but skip hidden ones', async () => {
-    const o = await open(h, `<button class="menu" style="display:none" onclick="window.hit='mobile'">Menu</button><button class="menu" onclick="window.hit='desktop'">Menu</button>
-      <button class="two">A</button><button class="two">B</button>`);
+    const o = await open(
+      h,
+      `<button class="menu" style="display:none" onclick="window.hit='mobile'">Menu</button><button class="menu" onclick="window.hit='desktop'">Menu</button>
+      <button class="two">A</button><button class="two">B</button>`,
+    );
     await o.ok('click', { selector: '.menu' });
     expect(await o.eval('window.hit')).to.equal('desktop');
     const amb = await o.fails('click', { selector: '.two' }, 'AMBIGUOUS_TARGET');
@@ -138,8 +192,11 @@ describe('e2e actions: pointer', function () {
   });
 
   it('hover dispatches over/enter/move and triggers hover menus; focus focuses without clicking', async () => {
-    const o = await open(h, `<div id="menu" onmouseenter="document.getElementById('sub').style.display='block'" style="width:120px;height:30px;background:#eee">Products</div>
-      <div id="sub" style="display:none"><a id="sub1" href="#a">Sub item</a></div><input id="field" onclick="window.clicked=true">`);
+    const o = await open(
+      h,
+      `<div id="menu" onmouseenter="document.getElementById('sub').style.display='block'" style="width:120px;height:30px;background:#eee">Products</div>
+      <div id="sub" style="display:none"><a id="sub1" href="#a">Sub item</a></div><input id="field" onclick="window.clicked=true">`,
+    );
     await o.ok('hover', { selector: '#menu' });
     expect(await o.eval('getComputedStyle(document.getElementById("sub")).display')).to.equal('block');
     const r = await o.ok('focus', { selector: '#field' });
@@ -149,10 +206,13 @@ describe('e2e actions: pointer', function () {
   });
 
   it('check/uncheck: checkbox, radio, role=switch; no-op when already in state; labels hit-test as the input', async () => {
-    const o = await open(h, `<label><input type="checkbox" id="cb" onchange="window.changes=(window.changes||0)+1"> Subscribe</label>
+    const o = await open(
+      h,
+      `<label><input type="checkbox" id="cb" onchange="window.changes=(window.changes||0)+1"> Subscribe</label>
       <input type="radio" name="r" id="r1" checked><input type="radio" name="r" id="r2">
       <div role="switch" id="sw" aria-checked="false" tabindex="0" onclick="this.setAttribute('aria-checked', this.getAttribute('aria-checked')==='true'?'false':'true')">Wifi</div>
-      <button id="notcheck">x</button>`);
+      <button id="notcheck">x</button>`,
+    );
     let r = await o.ok('check', { selector: '#cb' });
     expect(r).to.include({ checked: true, changed: true });
     r = await o.ok('check', { selector: '#cb' });
@@ -170,20 +230,26 @@ describe('e2e actions: pointer', function () {
   });
 
   it('custom checkbox: a hidden-by-opacity input under its label is checked through the label', async () => {
-    const o = await open(h, `<label id="lab" style="position:relative;display:inline-block;width:100px;height:30px"><input type="checkbox" id="c" style="position:absolute;opacity:0;left:0;top:0"><span style="position:absolute;inset:0;background:#09f">Agree</span></label>`);
+    const o = await open(
+      h,
+      `<label id="lab" style="position:relative;display:inline-block;width:100px;height:30px"><input type="checkbox" id="c" style="position:absolute;opacity:0;left:0;top:0"><span style="position:absolute;inset:0;background:#09f">Agree</span></label>`,
+    );
     const r = await o.ok('check', { selector: '#c' });
     expect(r).to.include({ checked: true });
   });
 
   it('drag_and_drop: HTML5 draggable to a drop zone with a shared DataTransfer', async () => {
-    const o = await open(h, `<div id="src" draggable="true" style="width:60px;height:60px;background:red">drag</div>
+    const o = await open(
+      h,
+      `<div id="src" draggable="true" style="width:60px;height:60px;background:red">drag</div>
       <div id="zone" style="width:120px;height:120px;margin-top:40px;background:#ddd">drop here</div>
       <script>
         const z = document.getElementById('zone');
         document.getElementById('src').addEventListener('dragstart', e => e.dataTransfer.setData('text/plain', 'payload'));
         z.addEventListener('dragover', e => e.preventDefault());
         z.addEventListener('drop', e => { e.preventDefault(); window.dropped = e.dataTransfer.getData('text/plain'); });
-      </script>${EVENT_LOG}`);
+      </script>${EVENT_LOG}`,
+    );
     const r = await o.ok('drag_and_drop', { selector: '#src', to: { selector: '#zone' } });
     expect(r).to.include({ html5: true, drop_accepted: true });
     expect(await o.eval('window.dropped')).to.equal('payload');
@@ -194,13 +260,16 @@ describe('e2e actions: pointer', function () {
   });
 
   it('drag_and_drop without HTML5: mouse down, moves, up at coordinates (a slider)', async () => {
-    const o = await open(h, `<div id="track" style="position:absolute;left:0;top:100px;width:300px;height:20px;background:#eee"><div id="knob" style="position:absolute;left:0;width:20px;height:20px;background:#333"></div></div>
+    const o = await open(
+      h,
+      `<div id="track" style="position:absolute;left:0;top:100px;width:300px;height:20px;background:#eee"><div id="knob" style="position:absolute;left:0;width:20px;height:20px;background:#333"></div></div>
       <script>
         let down = false; const k = document.getElementById('knob');
         k.addEventListener('mousedown', () => down = true);
         document.addEventListener('mousemove', e => { if (down && e.buttons === 1) k.style.left = (e.clientX - 10) + 'px'; });
         document.addEventListener('mouseup', e => { down = false; window.upAt = e.clientX; });
-      </script>`);
+      </script>`,
+    );
     const r = await o.ok('drag_and_drop', { selector: '#knob', to_point: { x: 210, y: 110 } });
     expect(r['html5']).to.equal(false);
     expect(await o.eval('document.getElementById("knob").style.left')).to.equal('200px');
@@ -208,22 +277,29 @@ describe('e2e actions: pointer', function () {
   });
 
   it('shadow DOM: role and selector targets reach into open shadow roots; hit-testing works inside', async () => {
-    const o = await open(h, `<my-widget id="w"></my-widget><script>
+    const o = await open(
+      h,
+      `<my-widget id="w"></my-widget><script>
       customElements.define('my-widget', class extends HTMLElement { connectedCallback() { const r = this.attachShadow({ mode: 'open' });
         r.innerHTML = '<button id="inner">Shadow action</button><input id="sin" aria-label="Shadow field">';
         r.getElementById('inner').addEventListener('click', () => window.shadowClicked = true); } });
-    </script>`);
+    </script>`,
+    );
     await o.ok('click', { role: 'button', name: 'Shadow action' });
     expect(await o.eval('window.shadowClicked')).to.equal(true);
     await o.ok('fill', { selector: '#sin', value: 'deep' });
     expect(await o.eval('document.getElementById("w").shadowRoot.getElementById("sin").value')).to.equal('deep');
-    const listed = (await o.call('get_state', {})).new_simplified_state!.actionable_elements.find((e) => e.text_content === 'Shadow action' || e.name === 'Shadow action');
+    const listed = (await o.call('get_state', {})).new_simplified_state!.actionable_elements.find(
+      (e) => e.text_content === 'Shadow action' || e.name === 'Shadow action',
+    );
     expect(listed, 'shadow button listed').to.not.equal(undefined);
     await o.ok('click', { element_id: listed!.id });
   });
 
   it('drag_and_drop inside an iframe: to.element_id and to.index route to the frame; cross-frame drags are refused; ids come back frame-prefixed', async () => {
-    h.fixtures.html('/frame-drag', `<div id="src" role="button" tabindex="0" draggable="true" style="position:absolute;left:0;top:0;width:60px;height:40px;background:red">drag</div>
+    h.fixtures.html(
+      '/frame-drag',
+      `<div id="src" role="button" tabindex="0" draggable="true" style="position:absolute;left:0;top:0;width:60px;height:40px;background:red">drag</div>
       <div id="zone" role="button" tabindex="0" style="position:absolute;left:0;top:60px;width:120px;height:60px;background:#ddd">zone</div>
       <button id="covered" style="position:absolute;left:0;top:150px">Covered</button><div id="cover" style="position:absolute;left:0;top:140px;width:200px;height:50px;background:#000">cover</div>
       <script>
@@ -231,7 +307,8 @@ describe('e2e actions: pointer', function () {
         document.getElementById('src').addEventListener('dragstart', e => e.dataTransfer.setData('text/plain', 'framed'));
         z.addEventListener('dragover', e => e.preventDefault());
         z.addEventListener('drop', e => { e.preventDefault(); window.drops = (window.drops || 0) + 1; });
-      </script>`);
+      </script>`,
+    );
     const o = await open(h, `<button id="top">Top</button><iframe src="/frame-drag" style="width:300px;height:220px"></iframe>`);
     await new Promise((r) => setTimeout(r, 300));
     const s = (await o.call('get_state', {})).new_simplified_state!;
@@ -241,7 +318,10 @@ describe('e2e actions: pointer', function () {
     expect(src && zone && top, JSON.stringify(s.actionable_elements.map((e) => [e.id, e.attributes['id']]))).to.not.equal(undefined);
     expect(zone!.id).to.match(/^f\d+e\d+$/);
     const frame = o.page.frames().find((f) => f.url().endsWith('/frame-drag'))!;
-    expect(await o.ok('drag_and_drop', { element_id: src!.id, to: { element_id: zone!.id } })).to.include({ html5: true, drop_accepted: true });
+    expect(await o.ok('drag_and_drop', { element_id: src!.id, to: { element_id: zone!.id } })).to.include({
+      html5: true,
+      drop_accepted: true,
+    });
     expect(await o.ok('drag_and_drop', { index: src!.index, to: { index: zone!.index } })).to.include({ html5: true, drop_accepted: true });
     expect(await frame.evaluate('window.drops')).to.equal(2);
     const cross = await o.fails('drag_and_drop', { element_id: top!.id, to: { element_id: zone!.id } }, 'INVALID_MESSAGE');
@@ -265,7 +345,9 @@ describe('e2e actions: pointer', function () {
     await new Promise((r) => setTimeout(r, 300));
     const s = (await o.call('get_state', {})).new_simplified_state!;
     const btn = s.actionable_elements.find((e) => e.text_content === 'Inside frame');
-    expect(btn, `frame button listed in ${JSON.stringify(s.actionable_elements.map((e) => [e.id, e.tag, e.text_content]))}`).to.not.equal(undefined);
+    expect(btn, `frame button listed in ${JSON.stringify(s.actionable_elements.map((e) => [e.id, e.tag, e.text_content]))}`).to.not.equal(
+      undefined,
+    );
     expect(btn!.id).to.match(/^f\d+e\d+$/);
     await o.ok('click', { element_id: btn!.id });
     const frame = o.page.frames().find((f) => f.url().endsWith('/frame-inner'));

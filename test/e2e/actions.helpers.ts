@@ -2,6 +2,7 @@
 // call an action and assert its success or its typed error.
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
+
 import type { AgentClient } from '../../bridge/client/agent-client';
 import type { ActionResultMessage, ErrorCode, SimplifiedState } from '../../schemas/generated/protocol';
 import type { ActionName, ActionParams } from '../../schemas/generated/registry';
@@ -75,8 +76,14 @@ export const EVENT_LOG = `<script>
  * Written to chrome.storage.local from the service worker, as the options page would.
  */
 export async function quietSettle(h: Harness): Promise<void> {
-  const target = await h.launched.browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().endsWith('/background.js'), { timeout: 10_000 });
+  const target = await h.launched.browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().endsWith('/background.js'), {
+    timeout: 10_000,
+  });
   const w = await target.worker();
   if (!w) throw new Error('no extension service worker');
-  await w.evaluate(() => (globalThis as unknown as { chrome: { storage: { local: { set(o: object): Promise<void> } } } }).chrome.storage.local.set({ settle_options: { no_change_timeout_ms: 0 } }));
+  await w.evaluate(() =>
+    (globalThis as unknown as { chrome: { storage: { local: { set(o: object): Promise<void> } } } }).chrome.storage.local.set({
+      settle_options: { no_change_timeout_ms: 0 },
+    }),
+  );
 }

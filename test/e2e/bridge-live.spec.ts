@@ -2,10 +2,11 @@
 // WebSocket hijacking, peers.md section 3), and when Chrome stops the extension's service worker
 // the extension reconnects and an agent's session continues on the same tab id.
 import { expect } from 'chai';
-import type { ExtensionStatusMessage } from '../../schemas/generated/protocol';
+
 import { EXTENSION_ID } from '../../bridge/common/extension-id';
+import type { ExtensionStatusMessage } from '../../schemas/generated/protocol';
 import { FixtureServer } from '../harness/fixture-server';
-import { startHarness, type Harness } from '../harness/harness';
+import { type Harness, startHarness } from '../harness/harness';
 
 describe('e2e: bridge security and restarts in the real browser', function () {
   let h: Harness;
@@ -41,7 +42,10 @@ describe('e2e: bridge security and restarts in the real browser', function () {
     })()`;
     const outcome = await page.evaluate(script);
     // 1006: the upgrade was answered 403, so the browser never got a WebSocket.
-    expect(outcome).to.deep.equal({ agent: { opened: false, messages: 0, code: 1006 }, extension: { opened: false, messages: 0, code: 1006 } });
+    expect(outcome).to.deep.equal({
+      agent: { opened: false, messages: 0, code: 1006 },
+      extension: { opened: false, messages: 0, code: 1006 },
+    });
     expect((h.bridge.status()['sessions'] as unknown[]).length).to.equal(0);
     await page.close();
   });

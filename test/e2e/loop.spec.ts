@@ -1,8 +1,9 @@
 // The whole loop, as an agent sees it: agent -> bridge -> extension service worker -> content
 // script -> page, and back, in headless Chromium with the real built extension.
 import { expect } from 'chai';
+
 import type { ActionResultMessage, SimplifiedState } from '../../schemas/generated/protocol';
-import { useHarness, type Harness } from '../harness/harness';
+import { type Harness, useHarness } from '../harness/harness';
 
 const PAGE = `
   <h1>Counter</h1>

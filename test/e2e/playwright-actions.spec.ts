@@ -5,8 +5,9 @@
 // (values, events, key/code/location, checked state), never about which route was taken, except
 // where a case is about trusted input itself.
 import { expect } from 'chai';
-import { startHarness, type Harness } from '../harness/harness';
-import { open, quietSettle, type Opened } from './actions.helpers';
+
+import { type Harness, startHarness } from '../harness/harness';
+import { open, type Opened, quietSettle } from './actions.helpers';
 import { clearSettings, setSettings } from './worker-actions.helpers';
 
 const KEY_LOG = `<script>
@@ -33,7 +34,9 @@ for (const trusted of [false, true]) {
     // ---- page-click ------------------------------------------------------------------------------
     describe('click', () => {
       it('clicks a button; the click handler runs once', async () => {
-        const o = await page(`<button id="b" onclick="window.result = (window.result || 0) + 1; window.trusted = event.isTrusted">Click target</button>`);
+        const o = await page(
+          `<button id="b" onclick="window.result = (window.result || 0) + 1; window.trusted = event.isTrusted">Click target</button>`,
+        );
         await o.ok('click', { selector: '#b' });
         expect(await o.eval('window.result')).to.equal(1);
         expect(await o.eval('window.trusted'), 'the suite runs the input route it names').to.equal(trusted);
@@ -58,15 +61,19 @@ for (const trusted of [false, true]) {
         expect(await o.eval('location.hash')).to.equal('#clicked');
       });
 
-      it('clicks an inline link split over two lines whose box centre is on its wrapper\'s text', async () => {
-        const o = await page(`<div id="wrap" style="width:20ch;font:16px/20px monospace">0123456789012345 <a id="a" href="#split">ab cd</a> 0123456789012345</div>`);
+      it("clicks an inline link split over two lines whose box centre is on its wrapper's text", async () => {
+        const o = await page(
+          `<div id="wrap" style="width:20ch;font:16px/20px monospace">0123456789012345 <a id="a" href="#split">ab cd</a> 0123456789012345</div>`,
+        );
         expect(await o.eval('document.getElementById("a").getClientRects().length'), 'the link is on two lines').to.equal(2);
         await o.ok('click', { selector: '#a' });
         expect(await o.eval('location.hash')).to.equal('#split');
       });
 
       it('clicks a rotated link that is not reported covered by its own wrapper', async () => {
-        const o = await page(`<div id="wrap" style="padding:40px"><a id="a" href="#rot" style="display:inline-block;width:160px;height:16px;transform:rotate(50deg);transform-origin:0 0">Rotated link text</a></div>`);
+        const o = await page(
+          `<div id="wrap" style="padding:40px"><a id="a" href="#rot" style="display:inline-block;width:160px;height:16px;transform:rotate(50deg);transform-origin:0 0">Rotated link text</a></div>`,
+        );
         await o.ok('click', { selector: '#a' });
         expect(await o.eval('location.hash')).to.equal('#rot');
       });
@@ -74,13 +81,16 @@ for (const trusted of [false, true]) {
       it('clicks an element inside a scrolled container (not covered by <html>)', async () => {
         // The button's box is inside the window but outside its container's visible part: the centre
         // falls on the page background (<html>) until the container itself is scrolled.
-        const o = await page(`<div id="box" style="height:100px;overflow:auto"><div style="height:300px"></div><button id="b" onclick="window.result='inner'">Inner</button><div style="height:300px"></div></div>`);
+        const o = await page(
+          `<div id="box" style="height:100px;overflow:auto"><div style="height:300px"></div><button id="b" onclick="window.result='inner'">Inner</button><div style="height:300px"></div></div>`,
+        );
         await o.ok('click', { selector: '#b' });
         expect(await o.eval('window.result')).to.equal('inner');
       });
 
       it('clicks an element under a sticky header by retrying another scroll alignment', async () => {
-        const o = await page(`<div style="position:sticky;top:0;height:200px;background:#eee;z-index:5">sticky header</div><div style="height:1200px"></div>
+        const o =
+          await page(`<div style="position:sticky;top:0;height:200px;background:#eee;z-index:5">sticky header</div><div style="height:1200px"></div>
           <button id="b" onclick="window.result='sticky'">Under header</button><div style="height:1200px"></div>
           <script>scrollTo(0, document.getElementById('b').offsetTop - 50);</script>`);
         await o.ok('click', { selector: '#b' });
@@ -88,7 +98,8 @@ for (const trusted of [false, true]) {
       });
 
       it('waits for an overlay to go away, and reports the covering element when it stays', async () => {
-        const o = await page(`<button id="b" onclick="window.result='hit'">Target</button><div id="ov" style="position:fixed;inset:0;background:rgba(0,0,0,.2)">cookie banner</div>
+        const o =
+          await page(`<button id="b" onclick="window.result='hit'">Target</button><div id="ov" style="position:fixed;inset:0;background:rgba(0,0,0,.2)">cookie banner</div>
           <script>setTimeout(() => document.getElementById('ov').remove(), 300)</script>`);
         await o.ok('click', { selector: '#b' });
         expect(await o.eval('window.result')).to.equal('hit');
@@ -99,7 +110,9 @@ for (const trusted of [false, true]) {
       });
 
       it('waits for a disabled button to become enabled', async () => {
-        const o = await page(`<button id="b" disabled onclick="window.result='enabled-click'">Later</button><script>setTimeout(() => document.getElementById('b').disabled = false, 300)</script>`);
+        const o = await page(
+          `<button id="b" disabled onclick="window.result='enabled-click'">Later</button><script>setTimeout(() => document.getElementById('b').disabled = false, 300)</script>`,
+        );
         await o.ok('click', { selector: '#b' });
         expect(await o.eval('window.result')).to.equal('enabled-click');
       });
@@ -113,7 +126,9 @@ for (const trusted of [false, true]) {
       });
 
       it('double_click fires dblclick; right click fires contextmenu', async () => {
-        const o = await page(`<button id="b">B</button><script>window.ev=[];for (const t of ['click','dblclick','contextmenu']) document.getElementById('b').addEventListener(t, () => ev.push(t));</script>`);
+        const o = await page(
+          `<button id="b">B</button><script>window.ev=[];for (const t of ['click','dblclick','contextmenu']) document.getElementById('b').addEventListener(t, () => ev.push(t));</script>`,
+        );
         await o.ok('double_click', { selector: '#b' });
         expect(await o.eval('window.ev')).to.deep.equal(['click', 'click', 'dblclick']);
         await o.eval('window.ev = []');
@@ -161,8 +176,18 @@ for (const trusted of [false, true]) {
       });
 
       it('fills date, time, datetime-local, month, week, range and color by setting the value, with input and change', async () => {
-        const cases: [string, string][] = [['date', '2020-03-02'], ['time', '13:15'], ['datetime-local', '2020-03-02T05:15'], ['month', '2020-07'], ['week', '2020-W50'], ['range', '42'], ['color', '#aaaaaa']];
-        const o = await page(`${cases.map(([t]) => `<input id="i-${t}" type="${t}">`).join('')}<script>window.ev=[];for (const t of ['input','change']) document.addEventListener(t, e => ev.push(t + ':' + e.target.id));</script>`);
+        const cases: [string, string][] = [
+          ['date', '2020-03-02'],
+          ['time', '13:15'],
+          ['datetime-local', '2020-03-02T05:15'],
+          ['month', '2020-07'],
+          ['week', '2020-W50'],
+          ['range', '42'],
+          ['color', '#aaaaaa'],
+        ];
+        const o = await page(
+          `${cases.map(([t]) => `<input id="i-${t}" type="${t}">`).join('')}<script>window.ev=[];for (const t of ['input','change']) document.addEventListener(t, e => ev.push(t + ':' + e.target.id));</script>`,
+        );
         for (const [t, v] of cases) {
           await o.ok('fill', { selector: `#i-${t}`, value: v });
           expect(await o.eval(`document.getElementById("i-${t}").value`), t).to.equal(v);
@@ -172,7 +197,9 @@ for (const trusted of [false, true]) {
       });
 
       it('a malformed date/time/color value is INVALID_VALUE and changes nothing', async () => {
-        const o = await page(`<input id="d" type="date" value="2021-01-01"><input id="t" type="time"><input id="c" type="color"><input id="r" type="range" max="10">`);
+        const o = await page(
+          `<input id="d" type="date" value="2021-01-01"><input id="t" type="time"><input id="c" type="color"><input id="r" type="range" max="10">`,
+        );
         const e = await o.fails('fill', { selector: '#d', value: '2020-13-05' }, 'INVALID_VALUE');
         expect(e.details).to.deep.include({ input_type: 'date' });
         expect(e.message).to.match(/YYYY-MM-DD/);
@@ -193,7 +220,9 @@ for (const trusted of [false, true]) {
       });
 
       it('checkbox, radio, file, button and select cannot be filled: NOT_FILLABLE at once, not after the timeout', async () => {
-        const o = await page(`<input id="c" type="checkbox"><input id="r" type="radio"><input id="f" type="file"><button id="b">B</button><select id="s"><option>a</option></select><div id="d">plain</div>`);
+        const o = await page(
+          `<input id="c" type="checkbox"><input id="r" type="radio"><input id="f" type="file"><button id="b">B</button><select id="s"><option>a</option></select><div id="d">plain</div>`,
+        );
         for (const id of ['c', 'r', 'f', 'b', 's', 'd']) {
           const t0 = Date.now();
           const e = await o.fails('fill', { selector: `#${id}`, value: 'x', timeout_ms: 5000 }, 'NOT_FILLABLE');
@@ -209,7 +238,9 @@ for (const trusted of [false, true]) {
       });
 
       it('waits for a readonly input to become editable, and fails on the editable check when it stays readonly', async () => {
-        const o = await page(`<input id="i" readonly><script>setTimeout(() => document.getElementById('i').readOnly = false, 300)</script>`);
+        const o = await page(
+          `<input id="i" readonly><script>setTimeout(() => document.getElementById('i').readOnly = false, 300)</script>`,
+        );
         await o.ok('fill', { selector: '#i', value: 'later' });
         expect(await o.eval('document.getElementById("i").value')).to.equal('later');
         const p = await page(`<input id="ro" readonly value="fixed">`);
@@ -234,7 +265,9 @@ for (const trusted of [false, true]) {
       });
 
       it('type into an unfocused field appends at the end', async () => {
-        const o = await page(`<input id="i" value="abc"><button id="other">o</button><script>document.getElementById('i').addEventListener('keydown', (e) => window.trusted = e.isTrusted)</script>`);
+        const o = await page(
+          `<input id="i" value="abc"><button id="other">o</button><script>document.getElementById('i').addEventListener('keydown', (e) => window.trusted = e.isTrusted)</script>`,
+        );
         await o.ok('type', { selector: '#i', text: 'def' });
         expect(await o.eval('window.trusted')).to.equal(trusted);
         expect(await o.eval('document.getElementById("i").value')).to.equal('abcdef');
@@ -245,7 +278,13 @@ for (const trusted of [false, true]) {
         await o.ok('type', { selector: '#t', text: 'a!^+~' });
         expect(await o.eval('document.getElementById("t").value')).to.equal('a!^+~');
         const downs = (await o.eval<string[]>('window.keys')).filter((k) => k.startsWith('keydown') && !k.startsWith('keydown|Shift'));
-        expect(downs.map((k) => k.split('|').slice(1, 5).join('|'))).to.deep.equal(['a|KeyA|0|false', '!|Digit1|0|true', '^|Digit6|0|true', '+|Equal|0|true', '~|Backquote|0|true']);
+        expect(downs.map((k) => k.split('|').slice(1, 5).join('|'))).to.deep.equal([
+          'a|KeyA|0|false',
+          '!|Digit1|0|true',
+          '^|Digit6|0|true',
+          '+|Equal|0|true',
+          '~|Backquote|0|true',
+        ]);
       });
 
       it('type of characters outside the layout (emoji, accents) inserts them', async () => {
@@ -255,16 +294,30 @@ for (const trusted of [false, true]) {
       });
 
       it('type does not insert what a cancelled keydown blocked', async () => {
-        const o = await page(`<input id="i"><script>document.getElementById('i').addEventListener('keydown', e => { if (e.key === 'q') e.preventDefault(); });</script>`);
+        const o = await page(
+          `<input id="i"><script>document.getElementById('i').addEventListener('keydown', e => { if (e.key === 'q') e.preventDefault(); });</script>`,
+        );
         await o.ok('type', { selector: '#i', text: 'qwq' });
         expect(await o.eval('document.getElementById("i").value')).to.equal('w');
       });
 
       it('press reports key, code and location of named keys: ShiftRight, ControlRight, NumpadSubtract, Enter', async () => {
         const o = await page(`<input id="i">${KEY_LOG}`);
-        for (const key of ['ShiftLeft', 'ShiftRight', 'ControlRight', 'AltRight', 'NumpadSubtract', 'Numpad0', 'Enter', 'NumpadEnter']) await o.ok('press', { selector: '#i', key });
-        const downs = (await o.eval<string[]>('window.keys')).filter((k) => k.startsWith('keydown')).map((k) => k.split('|').slice(1, 4).join('|'));
-        expect(downs).to.deep.equal(['Shift|ShiftLeft|1', 'Shift|ShiftRight|2', 'Control|ControlRight|2', 'Alt|AltRight|2', '-|NumpadSubtract|3', 'Insert|Numpad0|3', 'Enter|Enter|0', 'Enter|NumpadEnter|3']);
+        for (const key of ['ShiftLeft', 'ShiftRight', 'ControlRight', 'AltRight', 'NumpadSubtract', 'Numpad0', 'Enter', 'NumpadEnter'])
+          await o.ok('press', { selector: '#i', key });
+        const downs = (await o.eval<string[]>('window.keys'))
+          .filter((k) => k.startsWith('keydown'))
+          .map((k) => k.split('|').slice(1, 4).join('|'));
+        expect(downs).to.deep.equal([
+          'Shift|ShiftLeft|1',
+          'Shift|ShiftRight|2',
+          'Control|ControlRight|2',
+          'Alt|AltRight|2',
+          '-|NumpadSubtract|3',
+          'Insert|Numpad0|3',
+          'Enter|Enter|0',
+          'Enter|NumpadEnter|3',
+        ]);
       });
 
       it('press "+" and "Shift++" produce the plus key; "Shift+~" and "Control+Shift+~" report their modifiers', async () => {
@@ -273,8 +326,15 @@ for (const trusted of [false, true]) {
         await o.ok('press', { selector: '#i', key: 'Shift++' });
         await o.ok('press', { selector: '#i', key: 'Shift+~' });
         await o.ok('press', { selector: '#i', key: 'Control+Shift+~' });
-        const downs = (await o.eval<string[]>('window.keys')).filter((k) => k.startsWith('keydown') && !/^keydown\|(Shift|Control)\|/.test(k)).map((k) => k.split('|').slice(1, 6).join('|'));
-        expect(downs).to.deep.equal(['+|Equal|0|false|false', '+|Equal|0|true|false', '~|Backquote|0|true|false', '~|Backquote|0|true|true']);
+        const downs = (await o.eval<string[]>('window.keys'))
+          .filter((k) => k.startsWith('keydown') && !/^keydown\|(Shift|Control)\|/.test(k))
+          .map((k) => k.split('|').slice(1, 6).join('|'));
+        expect(downs).to.deep.equal([
+          '+|Equal|0|false|false',
+          '+|Equal|0|true|false',
+          '~|Backquote|0|true|false',
+          '~|Backquote|0|true|true',
+        ]);
         expect(await o.eval('document.getElementById("i").value')).to.equal('++~');
       });
 
@@ -306,7 +366,9 @@ for (const trusted of [false, true]) {
       });
 
       it('Enter in a single-line input submits its form; in a textarea it inserts a newline', async () => {
-        const o = await page(`<form id="f" onsubmit="event.preventDefault(); window.submitted = true"><input id="i"></form><textarea id="t"></textarea>`);
+        const o = await page(
+          `<form id="f" onsubmit="event.preventDefault(); window.submitted = true"><input id="i"></form><textarea id="t"></textarea>`,
+        );
         await o.ok('press', { selector: '#i', key: 'Enter' });
         expect(await o.eval('window.submitted')).to.equal(true);
         await o.ok('type', { selector: '#t', text: 'a\nb' });
@@ -325,7 +387,9 @@ for (const trusted of [false, true]) {
       });
 
       it('checks a radio and a checkbox through its label', async () => {
-        const o = await page(`<input type="radio" id="r1" name="g" checked><input type="radio" id="r2" name="g"><label><input type="checkbox" id="c"> inside label</label><label for="c2" id="l2">outside</label><input type="checkbox" id="c2">`);
+        const o = await page(
+          `<input type="radio" id="r1" name="g" checked><input type="radio" id="r2" name="g"><label><input type="checkbox" id="c"> inside label</label><label for="c2" id="l2">outside</label><input type="checkbox" id="c2">`,
+        );
         await o.ok('check', { selector: '#r2' });
         expect(await o.eval('[document.getElementById("r1").checked, document.getElementById("r2").checked]')).to.deep.equal([false, true]);
         await o.ok('check', { selector: '#l2' });
@@ -334,7 +398,8 @@ for (const trusted of [false, true]) {
 
       it('checks ARIA checkables: role checkbox, switch, treeitem and menuitemcheckbox with aria-checked', async () => {
         const toggle = `onclick="this.setAttribute('aria-checked', this.getAttribute('aria-checked') !== 'true')"`;
-        const o = await page(`<div id="cb" role="checkbox" aria-checked="false" tabindex="0" ${toggle}>CB</div><div id="sw" role="switch" aria-checked="false" tabindex="0" ${toggle}>SW</div>
+        const o =
+          await page(`<div id="cb" role="checkbox" aria-checked="false" tabindex="0" ${toggle}>CB</div><div id="sw" role="switch" aria-checked="false" tabindex="0" ${toggle}>SW</div>
           <div role="tree"><div id="ti" role="treeitem" aria-checked="false" tabindex="0" ${toggle}>TI</div></div><div role="menu"><div id="mi" role="menuitemcheckbox" aria-checked="true" tabindex="0" ${toggle}>MI</div></div>`);
         for (const id of ['cb', 'sw', 'ti']) {
           await o.ok('check', { selector: `#${id}` });
@@ -414,10 +479,15 @@ for (const trusted of [false, true]) {
     // ---- elementhandle-* ----------------------------------------------------------------------------------
     describe('hover and focus', () => {
       it('hover moves the pointer onto the element (mouseover, :hover)', async () => {
-        const o = await page(`<style>#h:hover{color:rgb(255, 0, 0)}</style><div id="h" style="width:100px;height:40px" onmouseover="window.over = true">hover me</div>`);
+        const o = await page(
+          `<style>#h:hover{color:rgb(255, 0, 0)}</style><div id="h" style="width:100px;height:40px" onmouseover="window.over = true">hover me</div>`,
+        );
         await o.ok('hover', { selector: '#h' });
         expect(await o.eval('window.over')).to.equal(true);
-        if (trusted) expect(await o.eval('getComputedStyle(document.getElementById("h")).color'), ':hover applies to real pointer input').to.equal('rgb(255, 0, 0)');
+        if (trusted)
+          expect(await o.eval('getComputedStyle(document.getElementById("h")).color'), ':hover applies to real pointer input').to.equal(
+            'rgb(255, 0, 0)',
+          );
       });
     });
   });

@@ -2,14 +2,17 @@
 // page goes away), nothing leaked (one privacy filter over every reading action), and settling that
 // answers when the page has settled.
 import { expect } from 'chai';
-import type { ExtensionStatusMessage } from '../../schemas/generated/protocol';
+
 import type { AgentClient } from '../../bridge/client/agent-client';
-import { startHarness, type Harness } from '../harness/harness';
+import type { ExtensionStatusMessage } from '../../schemas/generated/protocol';
+import { type Harness, startHarness } from '../harness/harness';
 import { open } from './actions.helpers';
 
 /** Stops the extension's service worker as Chrome does when it idles it out (CDP Target.closeTarget). */
 export async function stopWorker(h: Harness): Promise<void> {
-  const target = await h.launched.browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().endsWith('/background.js'), { timeout: 10_000 });
+  const target = await h.launched.browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().endsWith('/background.js'), {
+    timeout: 10_000,
+  });
   const w = await target.worker();
   if (!w) throw new Error('no extension service worker');
   await w.close();
@@ -64,7 +67,10 @@ describe('e2e reliability: nothing false, nothing leaked', function () {
     });
 
     it('still succeeds when the condition is met before anything goes away', async () => {
-      const o = await open(h, `<p>waiting</p><script>setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<p>ready now</p>'), 200);</script>`);
+      const o = await open(
+        h,
+        `<p>waiting</p><script>setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<p>ready now</p>'), 200);</script>`,
+      );
       const r = await o.ok('wait_for', { text: 'ready now', timeout_ms: 5000 });
       expect(r['waited_ms']).to.be.a('number');
       await o.page.close();
@@ -122,7 +128,19 @@ describe('e2e reliability: nothing false, nothing leaked', function () {
       <input id="ok" name="city" aria-label="City" value="Berlin 10115">
     </form>
     <p id="txt">Your card 4000 0566 5566 5556 is on file.</p>`;
-    const LEAKS = ['hunter2-SECRET', '4111 1111 1111 1111', '4111111111111111', '5500005555555559', '7z3q', '492817', '86q42', '4012888888881881', '4242-4242-4242-4242', '4000 0566 5566 5556', 'newpass-XYZ'];
+    const LEAKS = [
+      'hunter2-SECRET',
+      '4111 1111 1111 1111',
+      '4111111111111111',
+      '5500005555555559',
+      '7z3q',
+      '492817',
+      '86q42',
+      '4012888888881881',
+      '4242-4242-4242-4242',
+      '4000 0566 5566 5556',
+      'newpass-XYZ',
+    ];
     const leaked = (x: unknown) => LEAKS.filter((l) => JSON.stringify(x).includes(l));
 
     it('get_state, get value/attribute/html/text, extract_content and fill messages never show a secret', async () => {
@@ -162,7 +180,10 @@ describe('e2e reliability: nothing false, nothing leaked', function () {
   describe('screenshots draw card fields masked (finding 2)', () => {
     it('two different card numbers in the same field give the same picture; an ordinary field does not', async () => {
       const shot = async (card: string, city: string) => {
-        const o = await open(h, `<label>Card number <input id="c" size="24" value="${card}"></label><br><label>City <input id="t" value="${city}"></label>`);
+        const o = await open(
+          h,
+          `<label>Card number <input id="c" size="24" value="${card}"></label><br><label>City <input id="t" value="${city}"></label>`,
+        );
         const r = await o.call('screenshot', {});
         expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
         await o.page.close();
@@ -177,19 +198,28 @@ describe('e2e reliability: nothing false, nothing leaked', function () {
 
     it('a card field inside a cross-origin iframe is masked too', async () => {
       const shot = async (card: string) => {
-        const inner = h.fixtures.html(`/card-frame-${card.replace(/\D/g, '')}`, `<label>Card number <input autocomplete="cc-number" size="24" value="${card}"></label>`).replace('127.0.0.1', 'localhost');
+        const inner = h.fixtures
+          .html(
+            `/card-frame-${card.replace(/\D/g, '')}`,
+            `<label>Card number <input autocomplete="cc-number" size="24" value="${card}"></label>`,
+          )
+          .replace('127.0.0.1', 'localhost');
         const o = await open(h, `<p>Pay</p><iframe src="${inner}" width="400" height="80"></iframe>`);
-        await o.page.waitForFunction(() => document.querySelector('iframe')?.contentWindow !== null && performance.getEntriesByType('resource').length > 0);
+        await o.page.waitForFunction(
+          () => document.querySelector('iframe')?.contentWindow !== null && performance.getEntriesByType('resource').length > 0,
+        );
         await new Promise((r) => setTimeout(r, 300)); // the frame painted
         const r = await o.call('screenshot', {});
         expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
         await o.page.close();
         return (r.outcome_details?.result as { data_base64: string }).data_base64;
       };
-      expect((await shot('4111 1111 1111 1111')) === (await shot('5500 0055 5555 5559')), 'card digits visible inside the iframe').to.equal(true);
+      expect((await shot('4111 1111 1111 1111')) === (await shot('5500 0055 5555 5559')), 'card digits visible inside the iframe').to.equal(
+        true,
+      );
     });
 
-    it("the agent's own \"controlling this tab\" label is not in the picture the model gets", async () => {
+    it('the agent\'s own "controlling this tab" label is not in the picture the model gets', async () => {
       const o = await open(h, '<p>Plain white page</p>');
       await o.page.waitForSelector('[data-browser-agent-ui="overlay"]', { timeout: 10_000 });
       const r = await o.call('screenshot', {});
@@ -236,7 +266,7 @@ describe('e2e reliability: nothing false, nothing leaked', function () {
       await o.page.close();
     });
 
-    it('gives seed 002\'s 15-second notice with the next result when the page really changed nothing for 15 s', async function () {
+    it("gives seed 002's 15-second notice with the next result when the page really changed nothing for 15 s", async function () {
       this.timeout(60_000);
       const o = await open(h, PAGE);
       const t = Date.now();
@@ -252,10 +282,13 @@ describe('e2e reliability: nothing false, nothing leaked', function () {
     });
   });
 
-  describe('the agent\'s own page UI (data-browser-agent-ui) is neither a target nor a cover (finding 6)', () => {
+  describe("the agent's own page UI (data-browser-agent-ui) is neither a target nor a cover (finding 6)", () => {
     it('is not targetable by selector or role+name, and a real button under it is clickable', async () => {
-      const o = await open(h, `<button id="real" onclick="window.hit = 'real'">Pay now</button>
-        <div data-browser-agent-ui style="position:fixed;inset:0;background:rgba(0,0,0,.1);z-index:99"><button id="bux-stop" onclick="window.hit = 'ui'">Stop agent</button></div>`);
+      const o = await open(
+        h,
+        `<button id="real" onclick="window.hit = 'real'">Pay now</button>
+        <div data-browser-agent-ui style="position:fixed;inset:0;background:rgba(0,0,0,.1);z-index:99"><button id="bux-stop" onclick="window.hit = 'ui'">Stop agent</button></div>`,
+      );
       const byRole = await o.call('click', { role: 'button', name: 'Stop agent' });
       expect(byRole.error_info?.error_code).to.equal('TARGET_ELEMENT_NOT_FOUND');
       const bySelector = await o.call('click', { selector: '#bux-stop' });

@@ -6,17 +6,19 @@
 // state is saved as a PNG under test-artifacts/sidepanel/.
 // Needs a Python with browser-use 0.1.48: $BUX_BROWSER_USE_PYTHON, else the bu048 venv that
 // `npm test` builds (scripts/python-envs.mjs: .venvs/bu048).
-import { expect } from 'chai';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+
+import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
+
+import { createBridge } from '../../bridge/cli/wire';
 import { createLogger } from '../../bridge/common/log';
 import { BridgeServer } from '../../bridge/src/server';
-import { createBridge } from '../../bridge/cli/wire';
-import { launchWithExtension, type LaunchedBrowser } from '../harness/browser';
-import { startHarness, type Harness } from '../harness/harness';
+import { type LaunchedBrowser, launchWithExtension } from '../harness/browser';
+import { type Harness, startHarness } from '../harness/harness';
 import { artifactShot, openPanel } from '../harness/panel';
 import { BROWSER_USE_PYTHON, SHIM_DIR, shimPythonEnv } from '../harness/python';
 import { ScriptedLlm } from '../harness/scripted-llm';
@@ -31,15 +33,37 @@ async function waitConn(panel: Page, state: string, timeout = 30_000): Promise<v
   await panel.waitForFunction((s) => (document.getElementById('connection') as HTMLElement).dataset['state'] === s, { timeout }, state);
 }
 // textContent for the state badge (CSS upper-cases what innerText returns), innerText elsewhere (line breaks).
-const text = (panel: Page, sel: string) => panel.$eval(sel, (e, s) => (s === '#task-state' ? (e.textContent ?? '') : (e as HTMLElement).innerText), sel);
+const text = (panel: Page, sel: string) =>
+  panel.$eval(sel, (e, s) => (s === '#task-state' ? (e.textContent ?? '') : (e as HTMLElement).innerText), sel);
 
 function startServe(h: Harness, llm: ScriptedLlm): { proc: ChildProcess; output: string[] } {
   const output: string[] = [];
-  const proc = spawn(PYTHON, ['-m', 'browser_use_ext', 'serve', '--bridge-url', h.bridge.agentUrl, '--llm', 'openai', '--model', 'scripted-shopper', '--base-url', llm.baseUrl, '--api-key', 'test', '--no-vision', '--max-steps', '12'], {
-    cwd: SHIM,
-    env: shimPythonEnv(PYTHON, { BROWSER_USE_EXT_AGENT_SECRET: h.secrets.agent_secret }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawn(
+    PYTHON,
+    [
+      '-m',
+      'browser_use_ext',
+      'serve',
+      '--bridge-url',
+      h.bridge.agentUrl,
+      '--llm',
+      'openai',
+      '--model',
+      'scripted-shopper',
+      '--base-url',
+      llm.baseUrl,
+      '--api-key',
+      'test',
+      '--no-vision',
+      '--max-steps',
+      '12',
+    ],
+    {
+      cwd: SHIM,
+      env: shimPythonEnv(PYTHON, { BROWSER_USE_EXT_AGENT_SECRET: h.secrets.agent_secret }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   for (const s of [proc.stdout!, proc.stderr!]) readline.createInterface({ input: s }).on('line', (l) => output.push(l));
   return { proc, output };
 }
@@ -49,12 +73,23 @@ async function submitTask(panel: Page, task: string): Promise<string> {
   await panel.type('#task-input', task);
   const before = await panel.$eval('#current-task', (e) => (e as HTMLElement).dataset['taskId'] ?? '');
   await panel.click('#task-submit');
-  await panel.waitForFunction((b) => { const id = (document.getElementById('current-task') as HTMLElement).dataset['taskId']; return id && id !== b; }, { timeout: 20_000 }, before);
+  await panel.waitForFunction(
+    (b) => {
+      const id = (document.getElementById('current-task') as HTMLElement).dataset['taskId'];
+      return id && id !== b;
+    },
+    { timeout: 20_000 },
+    before,
+  );
   return panel.$eval('#current-task', (e) => (e as HTMLElement).dataset['taskId'] ?? '');
 }
 
 const waitTaskState = (panel: Page, states: string[], timeout = 120_000) =>
-  panel.waitForFunction((s: string[]) => s.includes(document.getElementById('task-state')?.textContent ?? ''), { timeout, polling: 250 }, states);
+  panel.waitForFunction(
+    (s: string[]) => s.includes(document.getElementById('task-state')?.textContent ?? ''),
+    { timeout, polling: 250 },
+    states,
+  );
 
 describe('e2e: the side panel with a real browser_use Agent behind it', function () {
   this.timeout(300_000);
@@ -66,7 +101,9 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
 
   before(async function () {
     if (!fs.existsSync(PYTHON) || spawnSync(PYTHON, ['-c', 'import browser_use']).status !== 0) {
-      throw new Error(`These tests run browser_use's real Agent: ${PYTHON} cannot import browser_use. Set BUX_BROWSER_USE_PYTHON to a Python with browser-use==0.1.48.`);
+      throw new Error(
+        `These tests run browser_use's real Agent: ${PYTHON} cannot import browser_use. Set BUX_BROWSER_USE_PYTHON to a Python with browser-use==0.1.48.`,
+      );
     }
     h = await startHarness({ fixturesDir: path.join(SHIM, 'tests', 'fixtures') });
     llm = await new ScriptedLlm('shop').start();
@@ -98,10 +135,17 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
 
   it('starts `serve` (real browser_use Agent), which appears in the agents list', async () => {
     serve = startServe(h, llm);
-    await panel.waitForFunction(() => document.getElementById('agent-list')?.textContent?.includes('browser-use-ext-python-serve') ?? false, { timeout: 120_000, polling: 500 }).catch((e: unknown) => {
-      throw new Error(`serve did not connect: ${String(e)}\n${serve?.output.join('\n')}`);
-    });
-    expect(serve.output.join('\n')).to.match(/browser_use 0\.1\.48: ok/).and.to.match(/LLM openai model scripted-shopper at .*: ok/);
+    await panel
+      .waitForFunction(() => document.getElementById('agent-list')?.textContent?.includes('browser-use-ext-python-serve') ?? false, {
+        timeout: 120_000,
+        polling: 500,
+      })
+      .catch((e: unknown) => {
+        throw new Error(`serve did not connect: ${String(e)}\n${serve?.output.join('\n')}`);
+      });
+    expect(serve.output.join('\n'))
+      .to.match(/browser_use 0\.1\.48: ok/)
+      .and.to.match(/LLM openai model scripted-shopper at .*: ok/);
     await panel.waitForSelector('#no-agent[hidden]');
     await shot(panel, '03-agent-ready');
   });
@@ -110,14 +154,22 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
     await shop.bringToFront();
     await submitTask(panel, 'Go to the shop, find the cheapest stapler and add it to the cart');
     // While the agent holds the shop tab: the overlay is in the page and the tab is listed under the agent.
-    const overlay = shop.waitForSelector('[data-browser-agent-ui]', { timeout: 90_000 }).then(async () => {
-      await shot(shop, '04-overlay-on-controlled-tab');
-      return true;
-    }, () => false);
-    const listed = panel.waitForFunction(() => document.querySelector('#agent-list .tabs button[data-tab-id]') !== null, { timeout: 90_000 }).then(async () => {
-      await shot(panel, '05-task-running');
-      return true;
-    }, () => false);
+    const overlay = shop.waitForSelector('[data-browser-agent-ui]', { timeout: 90_000 }).then(
+      async () => {
+        await shot(shop, '04-overlay-on-controlled-tab');
+        return true;
+      },
+      () => false,
+    );
+    const listed = panel
+      .waitForFunction(() => document.querySelector('#agent-list .tabs button[data-tab-id]') !== null, { timeout: 90_000 })
+      .then(
+        async () => {
+          await shot(panel, '05-task-running');
+          return true;
+        },
+        () => false,
+      );
     await waitTaskState(panel, ['done', 'failed', 'stopped']).catch(() => undefined);
     const log = await text(panel, '#task-log');
     const diag = `${log}\n--- serve:\n${serve?.output.slice(-40).join('\n')}`;
@@ -129,7 +181,10 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
     expect(await text(panel, '#final-result')).to.contain('Mini Stapler - $3.99');
     expect(await shop.evaluate(() => localStorage.getItem('cart'))).to.equal('["mini-s"]');
     // The task's session closed normally: the tab is free at once and the overlay is gone.
-    await shop.waitForFunction(() => document.querySelector('[data-browser-agent-ui]') === null || !document.querySelector('[data-browser-agent-ui]')?.isConnected, { timeout: 10_000 });
+    await shop.waitForFunction(
+      () => document.querySelector('[data-browser-agent-ui]') === null || !document.querySelector('[data-browser-agent-ui]')?.isConnected,
+      { timeout: 10_000 },
+    );
   });
 
   it('redirect mid-task changes what the agent does next', async () => {
@@ -141,7 +196,10 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
     await llm.waitHeld();
     await panel.type('#redirect-input', 'Buy the most expensive stapler instead');
     await panel.click('#redirect-send');
-    await panel.waitForFunction(() => document.getElementById('task-log')?.textContent?.includes('Redirected: Buy the most expensive stapler instead') ?? false, { timeout: 15_000 });
+    await panel.waitForFunction(
+      () => document.getElementById('task-log')?.textContent?.includes('Redirected: Buy the most expensive stapler instead') ?? false,
+      { timeout: 15_000 },
+    );
     await shot(panel, '07-redirected');
     await llm.release();
     await waitTaskState(panel, ['done', 'failed', 'stopped']);
@@ -151,7 +209,12 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
     expect(await text(panel, '#final-result')).to.contain('Heavy Duty Stapler SX-200');
     expect(await shop.evaluate(() => localStorage.getItem('cart'))).to.equal('["sx-200"]');
     const decisions = await llm.log();
-    expect(decisions.filter((d) => d.redirected).map((d) => d.goal).join('|')).to.contain('most expensive');
+    expect(
+      decisions
+        .filter((d) => d.redirected)
+        .map((d) => d.goal)
+        .join('|'),
+    ).to.contain('most expensive');
   });
 
   it('Stop mid-task stops the agent and frees its tab; past tasks keep their outcome', async () => {
@@ -187,7 +250,10 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
     await llm.release();
     // No session of serve is left holding a tab (a normal close frees leases at once, no 60 s grace).
     const sessions = h.bridge.status()['sessions'] as { tabs: unknown[] }[];
-    expect(sessions.every((s) => s.tabs.length === 0), JSON.stringify(sessions)).to.equal(true);
+    expect(
+      sessions.every((s) => s.tabs.length === 0),
+      JSON.stringify(sessions),
+    ).to.equal(true);
     expect(tExit - t0).to.be.below(2000);
     serve = null;
   });
@@ -199,7 +265,11 @@ describe('e2e: the side panel names every connection problem', function () {
   let bridge: BridgeServer;
   let launched: LaunchedBrowser;
   let panel: Page;
-  const setStorage = (values: Record<string, unknown>) => panel.evaluate((v) => (globalThis as unknown as { chrome: { storage: { local: { set(x: unknown): Promise<void> } } } }).chrome.storage.local.set(v), values);
+  const setStorage = (values: Record<string, unknown>) =>
+    panel.evaluate(
+      (v) => (globalThis as unknown as { chrome: { storage: { local: { set(x: unknown): Promise<void> } } } }).chrome.storage.local.set(v),
+      values,
+    );
 
   before(async () => {
     bridge = createBridge({ port: 0, logger: createLogger('info', (l) => logs.push(l)) });
@@ -220,15 +290,28 @@ describe('e2e: the side panel names every connection problem', function () {
     // Reproduce that order: the field holds the default (as when the panel loaded first), then the
     // worker publishes its status.
     await panel.$eval('#pair-url', (e) => ((e as HTMLInputElement).value = 'ws://127.0.0.1:8765/extension'));
-    await panel.evaluate(() => void (globalThis as unknown as { chrome: { runtime: { sendMessage(m: unknown): Promise<unknown> } } }).chrome.runtime.sendMessage({ bux: 'panel', op: 'reconnect' }));
-    await panel.waitForFunction((u) => (document.getElementById('pair-url') as HTMLInputElement).value === u, { timeout: 10_000 }, bridge.extensionUrl);
+    await panel.evaluate(
+      () =>
+        void (globalThis as unknown as { chrome: { runtime: { sendMessage(m: unknown): Promise<unknown> } } }).chrome.runtime.sendMessage({
+          bux: 'panel',
+          op: 'reconnect',
+        }),
+    );
+    await panel.waitForFunction(
+      (u) => (document.getElementById('pair-url') as HTMLInputElement).value === u,
+      { timeout: 10_000 },
+      bridge.extensionUrl,
+    );
     await waitConn(panel, 'not_paired');
     await waitConn(panel, 'not_paired');
     expect(await text(panel, '#conn-next')).to.contain('npx browser-use-ext pair');
     await shot(panel, '10-not-paired');
     await panel.type('#pair-code', 'ABCD-EFGH');
     await panel.click('#pair-button');
-    await panel.waitForFunction(() => /not the pairing code|no pairing code/.test(document.getElementById('pair-result')?.textContent ?? ''), { timeout: 10_000 });
+    await panel.waitForFunction(
+      () => /not the pairing code|no pairing code/.test(document.getElementById('pair-result')?.textContent ?? ''),
+      { timeout: 10_000 },
+    );
     const code = bridge.pairing.create();
     await panel.$eval('#pair-code', (e) => ((e as HTMLInputElement).value = ''));
     await panel.type('#pair-code', code.toLowerCase());
@@ -236,7 +319,10 @@ describe('e2e: the side panel names every connection problem', function () {
     await waitConn(panel, 'connected');
     await shot(panel, '11-paired-connected');
     // One-time: the same code is refused afterwards.
-    const again = await panel.evaluate(async (u) => (await fetch(u, { method: 'POST', body: JSON.stringify({ code: 'x' }) })).status, bridge.url.replace('ws:', 'http:') + '/pair');
+    const again = await panel.evaluate(
+      async (u) => (await fetch(u, { method: 'POST', body: JSON.stringify({ code: 'x' }) })).status,
+      bridge.url.replace('ws:', 'http:') + '/pair',
+    );
     expect(again).to.equal(401);
   });
 

@@ -3,11 +3,12 @@
 // navigates that tab to its fixture and asserts exact element lists, names, roles and states.
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
+
 import type { AgentClient } from '../../bridge/client/agent-client';
 import type { ActionableElement, DomElementNode, DomNode, GetStateParams, SimplifiedState } from '../../schemas/generated/protocol';
 import { renderAriaTree, renderBrowserUse, renderBrowsingContext } from '../../schemas/lib/render';
 import { FixtureServer } from '../harness/fixture-server';
-import { startHarness, type Harness } from '../harness/harness';
+import { type Harness, startHarness } from '../harness/harness';
 
 let h: Harness;
 let agent: AgentClient;
@@ -56,7 +57,9 @@ describe('e2e: snapshot (get_state)', function () {
   });
 
   it('names every kind of label per accname and gives implicit roles per HTML-AAM', async () => {
-    await open('/labels', `
+    await open(
+      '/labels',
+      `
       <label for="a">Full name</label><input id="a">
       <label>Email <input type="email"></label>
       <input aria-label="Search the site" type="search">
@@ -72,7 +75,8 @@ describe('e2e: snapshot (get_state)', function () {
       <button aria-label="Menu">☰</button>
       <select aria-label="Size"><option>S</option><option selected>M</option></select>
       <textarea aria-label="Notes"></textarea>
-      <label class="toggle"><input type="checkbox" style="opacity:0;position:absolute"> Dark mode</label>`);
+      <label class="toggle"><input type="checkbox" style="opacity:0;position:absolute"> Dark mode</label>`,
+    );
     const s = await state();
     expect(roleName(s)).to.deep.equal([
       ['textbox', 'Full name'],
@@ -93,7 +97,10 @@ describe('e2e: snapshot (get_state)', function () {
       ['checkbox', 'Dark mode'],
     ]);
     expect(s.actionable_elements.map((e) => e.index)).to.deep.equal(s.actionable_elements.map((_, i) => i + 1));
-    expect(s.actionable_elements.map((e) => e.id)).to.deep.equal(s.actionable_elements.map((_, i) => `e${i + 1}`), 'first state numbers refs from 1 in DFS order');
+    expect(s.actionable_elements.map((e) => e.id)).to.deep.equal(
+      s.actionable_elements.map((_, i) => `e${i + 1}`),
+      'first state numbers refs from 1 in DFS order',
+    );
     const toggle = byName(s, 'Dark mode');
     expect(toggle.tag, 'the label operates the hidden checkbox, so the label is listed').to.equal('label');
     expect(toggle.type).to.equal('CHECKBOX');
@@ -110,7 +117,9 @@ describe('e2e: snapshot (get_state)', function () {
   });
 
   it('reads ARIA widgets: roles, states and types', async () => {
-    await open('/aria', `
+    await open(
+      '/aria',
+      `
       <div role="tablist"><div role="tab" aria-selected="true" tabindex="0">Home</div><div role="tab" aria-selected="false" tabindex="-1">Settings</div></div>
       <div role="switch" aria-checked="true" tabindex="0">Wi-Fi</div>
       <div role="checkbox" aria-checked="mixed" tabindex="0">All</div>
@@ -122,7 +131,8 @@ describe('e2e: snapshot (get_state)', function () {
       <div role="treeitem" aria-expanded="true" tabindex="0">Docs</div>
       <div tabindex="0">Focusable panel</div>
       <div contenteditable="true">Edit me</div>
-      <div aria-disabled="true" role="button" tabindex="0">Later</div>`);
+      <div aria-disabled="true" role="button" tabindex="0">Later</div>`,
+    );
     const s = await state();
     expect(s.actionable_elements.map((e) => [e.role, e.name, e.type, e.states ?? {}])).to.deep.equal([
       ['tab', 'Home', 'TAB', { selected: true }],
@@ -149,7 +159,9 @@ describe('e2e: snapshot (get_state)', function () {
   });
 
   it('leaves out hidden elements, keeps disabled ones, flags covered ones and scopes to the viewport', async () => {
-    await open('/hidden', `
+    await open(
+      '/hidden',
+      `
       <style>body{margin:0} .cover{position:fixed;left:0;top:300px;width:400px;height:60px;background:#fff}</style>
       <button>Visible</button>
       <button style="display:none">None</button>
@@ -162,7 +174,8 @@ describe('e2e: snapshot (get_state)', function () {
       <div style="position:absolute;top:310px;left:10px"><button>Covered</button></div>
       <div class="cover"></div>
       <div style="position:absolute;top:2000px"><button>Far below</button><p>Below text</p></div>
-      <div style="height:4000px"></div>`);
+      <div style="height:4000px"></div>`,
+    );
     const s = await state();
     expect(s.actionable_elements.map((e) => e.name)).to.deep.equal(['Visible', 'More', 'Disabled', 'Covered']);
     expect(byName(s, 'Disabled').states).to.deep.equal({ disabled: true });
@@ -189,14 +202,17 @@ describe('e2e: snapshot (get_state)', function () {
   });
 
   it('lists cursor:pointer elements unless the pointer is inherited, onclick elements, and nests interactive elements', async () => {
-    await open('/pointer', `
+    await open(
+      '/pointer',
+      `
       <style>.card{cursor:pointer;border:1px solid #ccc;padding:4px}</style>
       <div class="card" id="card">Product card <span>with inner text</span> <button>Add to cart</button></div>
       <a href="/p"><div style="cursor:pointer">Link body</div></a>
       <ul><li style="cursor:pointer">Pick me</li><li>Plain</li></ul>
       <div onclick="void 0">No pointer, no role, but onclick</div>
       <div>Plain div</div>
-      <img alt="logo" width="20" height="20" onclick="void 0" src="data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7">`);
+      <img alt="logo" width="20" height="20" onclick="void 0" src="data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7">`,
+    );
     const s = await state();
     expect(s.actionable_elements.map((e) => [e.tag, e.role, e.text_content ?? e.name, e.parent_index ?? null])).to.deep.equal([
       ['div', 'generic', 'Product card with inner text', null],
@@ -211,12 +227,15 @@ describe('e2e: snapshot (get_state)', function () {
   });
 
   it('indexes rendered labels in the dom_tree as buildDomTree.js does (hit-tested, attributes only for candidates) without listing them', async () => {
-    await open('/labels-tree', `
+    await open(
+      '/labels-tree',
+      `
       <label id="plain" title="t">Remember me <input type="checkbox" name="remember"></label>
       <label for="far" aria-="" style="display:inline-block;width:20px;height:10px"></label>
       <div style="position:relative"><label id="covered">Covered <input name="c"></label>
         <div style="position:absolute;inset:0;background:#fff"></div></div>
-      <input id="far">`);
+      <input id="far">`,
+    );
     const s = await state({ include_dom_tree: true });
     expect(s.actionable_elements.map((e) => e.tag)).to.deep.equal(['input', 'input', 'input']);
     const labels: DomElementNode[] = [];
@@ -236,13 +255,19 @@ describe('e2e: snapshot (get_state)', function () {
 
   it('stitches same- and cross-origin iframes under their iframe with frame-carrying ids', async () => {
     const inner = h.fixtures.html('/inner', '<button>Same-origin button</button><p>Inner text</p>');
-    const cross = other.html('/cross', '<label>Cross field <input value="x1"></label><iframe src="about:blank" style="display:none"></iframe>');
-    await open('/frames', `
+    const cross = other.html(
+      '/cross',
+      '<label>Cross field <input value="x1"></label><iframe src="about:blank" style="display:none"></iframe>',
+    );
+    await open(
+      '/frames',
+      `
       <style>body{margin:0} iframe{border:0;display:block}</style>
       <button>Top before</button>
       <iframe id="same" src="${inner}" style="width:300px;height:80px"></iframe>
       <iframe id="cross" src="${cross}" style="width:300px;height:80px;margin-left:50px"></iframe>
-      <button>Top after</button>`);
+      <button>Top after</button>`,
+    );
     await page.waitForFunction(() => [...document.querySelectorAll('iframe')].every((f) => (f as HTMLIFrameElement).dataset['x'] !== 'y'));
     await new Promise((r) => setTimeout(r, 300));
     const s = await state();
@@ -269,7 +294,10 @@ describe('e2e: snapshot (get_state)', function () {
     expect(s.text_context?.find((t) => t.text === 'Inner text')?.frame_id).to.equal(same.frame_id);
     const r = await agent.call('get_state', { include_dom_tree: true }, { tabId });
     const again = r.new_simplified_state as SimplifiedState;
-    expect(again.actionable_elements.map((e) => e.id)).to.deep.equal(s.actionable_elements.map((e) => e.id), 'ids are stable across states');
+    expect(again.actionable_elements.map((e) => e.id)).to.deep.equal(
+      s.actionable_elements.map((e) => e.id),
+      'ids are stable across states',
+    );
     // dom_tree: each iframe document hangs under its iframe element, from its <html>.
     const iframes: DomElementNode[] = [];
     const walk = (n: DomNode): void => {
@@ -282,7 +310,16 @@ describe('e2e: snapshot (get_state)', function () {
       [same.frame_id, 'html'],
       [crossEl.frame_id, 'html'],
     ]);
-    expect(renderBrowserUse(again)).to.equal(['[0]<button >Top before />', '[1]<button >Same-origin button />', 'Inner text', '[2]<label >Cross field />', "\t[3]<input value='x1' />", '[4]<button >Top after />'].join('\n'));
+    expect(renderBrowserUse(again)).to.equal(
+      [
+        '[0]<button >Top before />',
+        '[1]<button >Same-origin button />',
+        'Inner text',
+        '[2]<label >Cross field />',
+        "\t[3]<input value='x1' />",
+        '[4]<button >Top after />',
+      ].join('\n'),
+    );
   });
 
   it('leaves out a frame that does not answer within the frame budget, and says which and why (issue 13)', async () => {
@@ -291,18 +328,24 @@ describe('e2e: snapshot (get_state)', function () {
     // nothing is waited for there). The busy ad lives on its own site (127.0.0.2): frames of one
     // site share a renderer thread, and the other ads must still answer.
     const blocker = await new FixtureServer(undefined, '127.0.0.2').start(0);
-    const busy = blocker.html('/busy-ad', `<button>Busy ad</button><script>
-      addEventListener('message', (e) => { if (e.data === 'spin') { const end = Date.now() + 5000; while (Date.now() < end); } });</script>`);
+    const busy = blocker.html(
+      '/busy-ad',
+      `<button>Busy ad</button><script>
+      addEventListener('message', (e) => { if (e.data === 'spin') { const end = Date.now() + 5000; while (Date.now() < end); } });</script>`,
+    );
     const ad = other.html('/ok-ad', '<a href="/buy">Buy now</a>');
     other.route('/loading-ad', { body: '<p>late</p>', contentType: 'text/html', delayMs: 20_000 });
-    await open('/news', `
+    await open(
+      '/news',
+      `
       <style>body{margin:0} iframe{border:0;display:block;width:300px;height:120px}</style>
       <button>Top story</button>
       <iframe id="busy" src="${busy}"></iframe>
       <iframe id="ad" src="${ad}"></iframe>
       <div id="late"></div>
       <div style="height:3000px"></div>
-      ${Array.from({ length: 10 }, (_, i) => `<iframe src="${ad}?n=${i}"></iframe>`).join('')}`);
+      ${Array.from({ length: 10 }, (_, i) => `<iframe src="${ad}?n=${i}"></iframe>`).join('')}`,
+    );
     await page.evaluate((u) => {
       const f = document.createElement('iframe');
       f.src = u;
@@ -341,7 +384,9 @@ describe('e2e: snapshot (get_state)', function () {
   });
 
   it('walks open and closed shadow roots (shadow children first, xpath relative to the root)', async () => {
-    await open('/shadow', `
+    await open(
+      '/shadow',
+      `
       <div id="open-host"></div><div id="closed-host"><span slot="s">Slotted <a href="/s">slotted link</a></span></div>
       <script>
         const o = document.getElementById('open-host').attachShadow({ mode: 'open' });
@@ -350,7 +395,8 @@ describe('e2e: snapshot (get_state)', function () {
         c.innerHTML = '<nav><button>Closed shadow</button></nav><slot name="s"></slot><inner-x></inner-x>';
         const n = c.querySelector('inner-x').attachShadow({ mode: 'closed' });
         n.innerHTML = '<button>Nested closed</button>';
-      </script>`);
+      </script>`,
+    );
     const s = await state();
     expect(s.actionable_elements.map((e) => [e.name, e.in_shadow_root ?? false, e.xpath])).to.deep.equal([
       ['Open shadow', true, 'button'],
@@ -365,14 +411,16 @@ describe('e2e: snapshot (get_state)', function () {
     expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
   });
 
-  it('gives every listed element browser_use\'s xpath (narrow, wide and row-windowed parents, both scopes) and its shown attributes in order', async () => {
+  it("gives every listed element browser_use's xpath (narrow, wide and row-windowed parents, both scopes) and its shown attributes in order", async () => {
     // The walk counts same-tag siblings while it visits them; first-of-tag elements, rows of a
     // row-windowed table body and the walk's root are worked out from the DOM. All must agree with
     // buildDomTree.js's getXPathTree, computed here in the page from scratch.
     const wide = Array.from({ length: 9 }, (_, i) => `<span>w${i}</span><a id="w${i}" href="#w${i}">wide ${i}</a>`).join('');
     const distinct = ['b', 'i', 'em', 'strong', 'small', 'mark', 'code', 'kbd', 'var'].map((t) => `<${t}>${t}</${t}>`).join('');
     const rows = Array.from({ length: 80 }, (_, i) => `<tr><td>r${i}</td><td><a id="r${i}" href="#r${i}">row ${i}</a></td></tr>`).join('');
-    await open('/xpaths', `
+    await open(
+      '/xpaths',
+      `
       <div><button id="only">only</button></div>
       <div><button id="first" title="t" name="n" type="button">first</button><i>x</i><button id="second">second</button></div>
       <section>${distinct}<button id="late">late unique</button></section>
@@ -382,7 +430,8 @@ describe('e2e: snapshot (get_state)', function () {
       <script>
         // Two attributes of one qualified name: the element's attribute list decides order and value.
         document.getElementById('first').setAttributeNS('urn:x', 'title', 'again');
-      </script>`);
+      </script>`,
+    );
     // A string, not a function: the test runner's transpiler would add helpers the page lacks.
     const reference = `(() => {
       const xp = (el) => {
@@ -405,9 +454,24 @@ describe('e2e: snapshot (get_state)', function () {
     };
     const all = await state({ viewport_expansion: -1 });
     check(all);
-    expect(all.actionable_elements.map((e) => e.attributes['id'])).to.include.members(['only', 'first', 'second', 'late', 'w0', 'w8', 'li2', 'r0', 'r79']);
+    expect(all.actionable_elements.map((e) => e.attributes['id'])).to.include.members([
+      'only',
+      'first',
+      'second',
+      'late',
+      'w0',
+      'w8',
+      'li2',
+      'r0',
+      'r79',
+    ]);
     const first = all.actionable_elements.find((e) => e.attributes['id'] === 'first') as ActionableElement;
-    expect(Object.entries(first.attributes)).to.deep.equal([['id', 'first'], ['title', 'again'], ['name', 'n'], ['type', 'button']]);
+    expect(Object.entries(first.attributes)).to.deep.equal([
+      ['id', 'first'],
+      ['title', 'again'],
+      ['name', 'n'],
+      ['type', 'button'],
+    ]);
     check(await state());
     await page.evaluate(() => document.getElementById('r40')!.scrollIntoView({ block: 'start' }));
     const mid = await state();
@@ -416,7 +480,9 @@ describe('e2e: snapshot (get_state)', function () {
   });
 
   it('keeps refs stable across re-renders, marks new elements and rejects stale refs', async () => {
-    await open('/spa', `
+    await open(
+      '/spa',
+      `
       <nav><button id="keep">Keep</button></nav>
       <main id="app"></main>
       <script>
@@ -426,7 +492,8 @@ describe('e2e: snapshot (get_state)', function () {
           document.getElementById('app').innerHTML = '<h2>Page ' + n + '</h2><button onclick="render()">Next</button><a href="#i' + n + '">Item ' + n + '</a>';
         }
         render();
-      </script>`);
+      </script>`,
+    );
     const s1 = await state();
     expect(s1.actionable_elements.map((e) => [e.id, e.name, e.is_new ?? false])).to.deep.equal([
       ['e1', 'Keep', false],
@@ -448,7 +515,11 @@ describe('e2e: snapshot (get_state)', function () {
     expect(stale.error_info?.message).to.match(/stale/i);
     expect(await page.$eval('h2', (el) => el.textContent), 'a stale ref never resolves to another element').to.equal('Page 2');
     const s3 = await state();
-    expect(s3.actionable_elements.map((e) => [e.id, e.is_new ?? false])).to.deep.equal([['e1', false], ['e4', false], ['e5', false]]);
+    expect(s3.actionable_elements.map((e) => [e.id, e.is_new ?? false])).to.deep.equal([
+      ['e1', false],
+      ['e4', false],
+      ['e5', false],
+    ]);
     // index targets the latest state's element (contract B): index 2 is "Next" (e4).
     const byIndex = await agent.call('click', { index: 2 }, { tabId });
     expect(byIndex.status, JSON.stringify(byIndex.error_info)).to.equal('success');
@@ -456,11 +527,14 @@ describe('e2e: snapshot (get_state)', function () {
   });
 
   it('keeps a 5,000-row table bounded: viewport rows by default, everything on request, truncation reported', async () => {
-    await open('/table', `<table><tbody id="tb"></tbody></table><script>
+    await open(
+      '/table',
+      `<table><tbody id="tb"></tbody></table><script>
       const rows = [];
       for (let i = 1; i <= 5000; i++) rows.push('<tr><td>Row ' + i + '</td><td><a href="/r/' + i + '">Open ' + i + '</a></td><td><button>Delete ' + i + '</button></td></tr>');
       document.getElementById('tb').innerHTML = rows.join('');
-    </script>`);
+    </script>`,
+    );
     const s = await state();
     const n = s.actionable_elements.length;
     expect(n).to.be.within(20, 80);
@@ -486,13 +560,16 @@ describe('e2e: snapshot (get_state)', function () {
   });
 
   it('never lets password values leave the page and redacts card, one-time-code and (on request) PII', async () => {
-    await open('/private', `
+    await open(
+      '/private',
+      `
       <label>Password <input type="password" value="hunter2-secret"></label>
       <label>Card <input autocomplete="cc-number" value="4111111111111111"></label>
       <label>Code <input autocomplete="one-time-code" value="934512"></label>
       <label>Empty card <input autocomplete="cc-csc"></label>
       <label>Note <input value="mail ada@example.org or +1 (555) 010-2233"></label>
-      <p>Contact bob@example.com</p>`);
+      <p>Contact bob@example.com</p>`,
+    );
     const s = await state({ include_dom_tree: true });
     const raw = JSON.stringify(s);
     for (const secret of ['hunter2-secret', '4111111111111111', '934512']) expect(raw, secret).to.not.include(secret);
@@ -510,41 +587,56 @@ describe('e2e: snapshot (get_state)', function () {
     expect(byName(shown, 'Card').current_value).to.equal('4111111111111111');
     expect(byName(shown, 'Note').current_value).to.equal('mail [email] or [phone]');
     expect(byName(shown, 'Note').redacted).to.deep.equal({ reason: 'pii', has_value: true, kinds: ['email', 'phone'] });
-    expect(shown.text_context?.find((t) => t.text.startsWith('Contact'))).to.deep.equal({ text: 'Contact [email]', role: 'paragraph', after_index: 5, redacted: true });
+    expect(shown.text_context?.find((t) => t.text.startsWith('Contact'))).to.deep.equal({
+      text: 'Contact [email]',
+      role: 'paragraph',
+      after_index: 5,
+      redacted: true,
+    });
   });
 
   it('renders one state three ways and builds the dom_tree browser_use needs', async () => {
-    await open('/render', `<h1>Sign in</h1><p>Welcome back</p><form>
+    await open(
+      '/render',
+      `<h1>Sign in</h1><p>Welcome back</p><form>
       <label>Email <input name="email" placeholder="you@example.org" value="ada@example.org"></label>
       <button type="submit" aria-label="Sign in now">Sign in</button>
-      <a href="/help?x=1">Help</a></form>`, 'Sign in');
-    const s = await state({ include_dom_tree: true });
-    expect(renderAriaTree(s)).to.equal([
-      '- heading "Sign in" [level=1]',
-      'Welcome back',
-      '- textbox "Email" [ref=e1]: ada@example.org',
-      '- button "Sign in now" [ref=e2]',
-      '- link "Help" [ref=e3]',
-    ].join('\n'));
-    expect(renderBrowsingContext(s)).to.equal([
-      '<browsing_context>',
-      '[Target Update]',
-      `URL: ${h.fixtures.url('/render')}`,
-      '',
-      'Interactive Elements:',
-      '<input id="1" label="Email" placeholder="you@example.org" value="ada@example.org">',
-      '<button id="2" type="submit" label="Sign in now">Sign in</button>',
-      '<a id="3" href="/help" label="Help">Help</a>',
-      '</browsing_context>',
-    ].join('\n'));
-    expect(renderBrowserUse(s)).to.equal([
+      <a href="/help?x=1">Help</a></form>`,
       'Sign in',
-      'Welcome back',
-      '[0]<label >Email />',
-      "\t[1]<input name='email' placeholder='you@example.org' value='ada@example.org' />",
-      "[2]<button type='submit' aria-label='Sign in now'>Sign in />",
-      '[3]<a >Help />',
-    ].join('\n'));
+    );
+    const s = await state({ include_dom_tree: true });
+    expect(renderAriaTree(s)).to.equal(
+      [
+        '- heading "Sign in" [level=1]',
+        'Welcome back',
+        '- textbox "Email" [ref=e1]: ada@example.org',
+        '- button "Sign in now" [ref=e2]',
+        '- link "Help" [ref=e3]',
+      ].join('\n'),
+    );
+    expect(renderBrowsingContext(s)).to.equal(
+      [
+        '<browsing_context>',
+        '[Target Update]',
+        `URL: ${h.fixtures.url('/render')}`,
+        '',
+        'Interactive Elements:',
+        '<input id="1" label="Email" placeholder="you@example.org" value="ada@example.org">',
+        '<button id="2" type="submit" label="Sign in now">Sign in</button>',
+        '<a id="3" href="/help" label="Help">Help</a>',
+        '</browsing_context>',
+      ].join('\n'),
+    );
+    expect(renderBrowserUse(s)).to.equal(
+      [
+        'Sign in',
+        'Welcome back',
+        '[0]<label >Email />',
+        "\t[1]<input name='email' placeholder='you@example.org' value='ada@example.org' />",
+        "[2]<button type='submit' aria-label='Sign in now'>Sign in />",
+        '[3]<a >Help />',
+      ].join('\n'),
+    );
     const tree = s.dom_tree;
     expect(tree && tree.kind === 'element' && tree.tag).to.equal('body');
     expect(tree && tree.kind === 'element' && tree.xpath).to.equal('/body');

@@ -2,7 +2,8 @@
 // chrome.debugger Input.* (event.isTrusted), the debugger detached after each action, and pointer
 // actions inside an iframe landing on the right element (the frame's offset added to its point).
 import { expect } from 'chai';
-import { useHarness, type Harness } from '../harness/harness';
+
+import { type Harness, useHarness } from '../harness/harness';
 import { open, quietSettle } from './actions.helpers';
 import { clearSettings, debuggerAttached, setSettings } from './worker-actions.helpers';
 
@@ -24,13 +25,19 @@ describe('e2e actions: trusted input', function () {
   });
 
   it('hover, fill and type are real input; fill replaces the value; the debugger is detached after', async () => {
-    const o = await open(h, `<div id="menu" style="width:100px;height:30px">Menu</div><input id="f" value="old text"><textarea id="t"></textarea>${TRUST_LOG}`);
+    const o = await open(
+      h,
+      `<div id="menu" style="width:100px;height:30px">Menu</div><input id="f" value="old text"><textarea id="t"></textarea>${TRUST_LOG}`,
+    );
     const hovered = await o.ok('hover', { selector: '#menu' });
     expect(hovered).to.have.property('element_id');
     const log = () => o.eval<string[]>('window.tlog.splice(0)');
     const hoverLog = await log();
     expect(hoverLog).to.include('mouseover:menu:true');
-    expect(hoverLog.filter((e) => e.endsWith(':false')), 'no synthetic event before the real one').to.deep.equal([]);
+    expect(
+      hoverLog.filter((e) => e.endsWith(':false')),
+      'no synthetic event before the real one',
+    ).to.deep.equal([]);
 
     const filled = await o.ok('fill', { selector: '#f', value: 'new value' });
     expect(filled['value']).to.equal('new value');
@@ -55,10 +62,16 @@ describe('e2e actions: trusted input', function () {
   });
 
   it('click and hover inside an offset iframe land on the element (frame offset added), with frame-prefixed ids', async () => {
-    h.fixtures.html('/trusted-frame', `<div style="height:40px"></div><button id="a" style="margin-left:150px">A</button> <button id="b">B</button><input id="fi">
+    h.fixtures.html(
+      '/trusted-frame',
+      `<div style="height:40px"></div><button id="a" style="margin-left:150px">A</button> <button id="b">B</button><input id="fi">
       <script>for (const id of ['a', 'b']) document.getElementById(id).addEventListener('click', (e) => document.body.dataset.clicked = id + ':' + e.isTrusted);
-      document.getElementById('b').addEventListener('mouseover', (e) => document.body.dataset.hovered = 'b:' + e.isTrusted);</script>`);
-    const o = await open(h, `<div style="height:180px">spacer</div><iframe src="/trusted-frame" style="margin-left:90px;width:400px;height:160px"></iframe>`);
+      document.getElementById('b').addEventListener('mouseover', (e) => document.body.dataset.hovered = 'b:' + e.isTrusted);</script>`,
+    );
+    const o = await open(
+      h,
+      `<div style="height:180px">spacer</div><iframe src="/trusted-frame" style="margin-left:90px;width:400px;height:160px"></iframe>`,
+    );
     await new Promise((r) => setTimeout(r, 300));
     const s = (await o.call('get_state', {})).new_simplified_state!;
     const a = s.actionable_elements.find((e) => e.attributes['id'] === 'a');
@@ -82,7 +95,10 @@ describe('e2e actions: trusted input', function () {
 
   it('a point that stays outside the viewport (a fixed iframe below the screen) is refused, never a false success', async () => {
     h.fixtures.html('/trusted-offscreen', `<button id="x" onclick="document.body.dataset.clicked='yes'">Off screen</button>`);
-    const o = await open(h, `<p>top</p><iframe src="/trusted-offscreen" style="position:fixed;left:0;top:150vh;width:300px;height:80px"></iframe>`);
+    const o = await open(
+      h,
+      `<p>top</p><iframe src="/trusted-offscreen" style="position:fixed;left:0;top:150vh;width:300px;height:80px"></iframe>`,
+    );
     await new Promise((r) => setTimeout(r, 300));
     const s = (await o.call('get_state', { viewport_expansion: -1 })).new_simplified_state!;
     const x = s.actionable_elements.find((e) => e.attributes['id'] === 'x');
@@ -96,8 +112,11 @@ describe('e2e actions: trusted input', function () {
   });
 
   it('fill of a date or range takes the DOM route after validation; keys carry code and location', async () => {
-    const o = await open(h, `<input id="d" type="date"><input id="r" type="range" max="10"><input id="t">
-      <script>window.k=[];document.getElementById('t').addEventListener('keydown', e => k.push([e.key, e.code, e.location, e.shiftKey, e.isTrusted].join('|')));</script>`);
+    const o = await open(
+      h,
+      `<input id="d" type="date"><input id="r" type="range" max="10"><input id="t">
+      <script>window.k=[];document.getElementById('t').addEventListener('keydown', e => k.push([e.key, e.code, e.location, e.shiftKey, e.isTrusted].join('|')));</script>`,
+    );
     const r = await o.call('fill', { selector: '#d', value: '2024-02-29' });
     expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
     expect(r.outcome_details!.message).to.match(/through the DOM/);
@@ -108,7 +127,13 @@ describe('e2e actions: trusted input', function () {
     expect(await o.eval('document.getElementById("r").value')).to.equal('3');
     await o.ok('type', { selector: '#t', text: 'A+' });
     await o.ok('press', { selector: '#t', key: 'ShiftRight' });
-    expect(await o.eval('window.k')).to.deep.equal(['Shift|ShiftLeft|1|true|true', 'A|KeyA|0|true|true', 'Shift|ShiftLeft|1|true|true', '+|Equal|0|true|true', 'Shift|ShiftRight|2|true|true']);
+    expect(await o.eval('window.k')).to.deep.equal([
+      'Shift|ShiftLeft|1|true|true',
+      'A|KeyA|0|true|true',
+      'Shift|ShiftLeft|1|true|true',
+      '+|Equal|0|true|true',
+      'Shift|ShiftRight|2|true|true',
+    ]);
     expect(await o.eval('document.getElementById("t").value')).to.equal('A+');
   });
 });

@@ -1,14 +1,22 @@
 // Helpers for the worker-actions e2e specs: extension settings set the way the options page sets
 // them (chrome.storage.local, from the service worker), and lookups of elements in a state.
 import { expect } from 'chai';
+
 import type { ActionResultMessage, SimplifiedState } from '../../schemas/generated/protocol';
 import type { Harness } from '../harness/harness';
 
 type StorageArea = { set(o: Record<string, unknown>): Promise<void>; remove(k: string[]): Promise<void> };
-type ChromeGlobal = { chrome: { storage: { local: StorageArea }; debugger: { attach(t: { tabId: number }, v: string): Promise<void>; detach(t: { tabId: number }): Promise<void> } } };
+type ChromeGlobal = {
+  chrome: {
+    storage: { local: StorageArea };
+    debugger: { attach(t: { tabId: number }, v: string): Promise<void>; detach(t: { tabId: number }): Promise<void> };
+  };
+};
 
 async function worker(h: Harness) {
-  const target = await h.launched.browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().endsWith('/background.js'), { timeout: 10_000 });
+  const target = await h.launched.browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().endsWith('/background.js'), {
+    timeout: 10_000,
+  });
   const w = await target.worker();
   if (!w) throw new Error('no extension service worker');
   return w;

@@ -1,11 +1,13 @@
 // Worker-side actions and the settle rule, through the whole loop (agent -> bridge -> extension ->
 // page) in headless Chromium with the real built extension: navigation, tabs, screenshot, waits,
 // evaluate consent, dialogs, fetch/XHR recording, settling and its caps, typed errors.
-import { expect } from 'chai';
 import net from 'node:net';
-import type { ActionResultMessage, ListTabsResult, OpenTabResult, ScreenshotResult } from '../../schemas/generated/protocol';
+
+import { expect } from 'chai';
+
 import type { AgentClient } from '../../bridge/client/agent-client';
-import { useHarness, type Harness } from '../harness/harness';
+import type { ActionResultMessage, ListTabsResult, OpenTabResult, ScreenshotResult } from '../../schemas/generated/protocol';
+import { type Harness, useHarness } from '../harness/harness';
 import { clearSettings, debuggerAttached, idOf, ok, setSettings, stateOf } from './worker-actions.helpers';
 
 /** Visible text of the state after an action. */
@@ -168,7 +170,7 @@ describe('e2e: worker-side actions and settling', function () {
       expect(shot.width).to.be.closeTo(vp?.width ?? -1, 1);
     });
 
-    it('four screenshots in a row all succeed: past Chrome\'s two captures a second the next waits, not refused', async () => {
+    it("four screenshots in a row all succeed: past Chrome's two captures a second the next waits, not refused", async () => {
       const { agent, tabId } = await agentOn('/shots', '<h1>Shots</h1>');
       for (let i = 0; i < 4; i++) ok(await agent.call('screenshot', {}, { tabId }));
     });
@@ -222,7 +224,9 @@ describe('e2e: worker-side actions and settling', function () {
       expect(d.settled, JSON.stringify(d)).to.equal(true);
       expect(d.dom_changed, JSON.stringify(d)).to.equal(true);
       expect(d.timings_ms?.network_idle).to.be.greaterThan(300);
-      expect(d.api_activity).to.deep.equal([{ method: 'POST', url: h.fixtures.url('/api/slow'), kind: 'fetch', body: '{"q":"weather"}', status: 200 }]);
+      expect(d.api_activity).to.deep.equal([
+        { method: 'POST', url: h.fixtures.url('/api/slow'), kind: 'fetch', body: '{"q":"weather"}', status: 200 },
+      ]);
       expect(pageText(r)).to.contain('answer 42');
       // "since the last state": the next state does not repeat it.
       const again = await agent.call('get_state', {}, { tabId });
@@ -242,7 +246,10 @@ describe('e2e: worker-side actions and settling', function () {
     });
 
     it('a page that never stops mutating answers settled:false at the DOM cap', async () => {
-      const { agent, tabId } = await agentOn('/busy', `<button id="b">B</button><p id="t"></p><script>setInterval(() => { document.getElementById('t').textContent = String(Date.now()) }, 20)</script>`);
+      const { agent, tabId } = await agentOn(
+        '/busy',
+        `<button id="b">B</button><p id="t"></p><script>setInterval(() => { document.getElementById('t').textContent = String(Date.now()) }, 20)</script>`,
+      );
       await setSettings(h, { settle_options: { ...FAST_SETTLE, dom_cap_ms: 600 } });
       const s = stateOf(await agent.call('get_state', {}, { tabId }));
       const d = ok(await agent.call('click', { element_id: idOf(s, 'b') }, { tabId }));
@@ -262,7 +269,10 @@ describe('e2e: worker-side actions and settling', function () {
     });
 
     it('a change that comes late (within the watch window) is waited for and shown', async () => {
-      const { agent, tabId } = await agentOn('/late', `<button id="late" onclick="setTimeout(() => document.body.append('arrived late'), 400)">Late</button>`);
+      const { agent, tabId } = await agentOn(
+        '/late',
+        `<button id="late" onclick="setTimeout(() => document.body.append('arrived late'), 400)">Late</button>`,
+      );
       await setSettings(h, { settle_options: { ...FAST_SETTLE, no_change_timeout_ms: 3000 } });
       const s = stateOf(await agent.call('get_state', {}, { tabId }));
       const r = await agent.call('click', { element_id: idOf(s, 'late') }, { tabId });
@@ -273,7 +283,10 @@ describe('e2e: worker-side actions and settling', function () {
     });
 
     it('wait_for_network_idle waits for requests in flight, and is TIMEOUT listing them when they outlast it', async () => {
-      const { agent, tabId } = await agentOn('/netidle', `<button id="go" onclick="fetch('/api/slow').then(() => document.body.append('back'))">Go</button>`);
+      const { agent, tabId } = await agentOn(
+        '/netidle',
+        `<button id="go" onclick="fetch('/api/slow').then(() => document.body.append('back'))">Go</button>`,
+      );
       await setSettings(h, { settle_options: { enabled: false } });
       const s = stateOf(await agent.call('get_state', {}, { tabId }));
       ok(await agent.call('click', { element_id: idOf(s, 'go') }, { tabId }));
@@ -286,7 +299,10 @@ describe('e2e: worker-side actions and settling', function () {
     });
 
     it('settling off answers without waiting and without settle fields', async () => {
-      const { agent, tabId } = await agentOn('/off', `<button id="b" onclick="setTimeout(() => document.body.append('later'), 300)">B</button>`);
+      const { agent, tabId } = await agentOn(
+        '/off',
+        `<button id="b" onclick="setTimeout(() => document.body.append('later'), 300)">B</button>`,
+      );
       await setSettings(h, { settle_options: { enabled: false } });
       const s = stateOf(await agent.call('get_state', {}, { tabId }));
       const d = ok(await agent.call('click', { element_id: idOf(s, 'b') }, { tabId }));
@@ -296,14 +312,20 @@ describe('e2e: worker-side actions and settling', function () {
     });
     it('settling off: the new state (taken by the page with its action reply) shows the change, and iframes are still stitched in', async () => {
       h.fixtures.html('/off-inner', `<button id="deep">Deep</button>`, 'Inner');
-      const { agent, tabId } = await agentOn('/off2', `<button id="b" onclick="const n = document.createElement('button'); n.id = 'added'; n.textContent = 'Added now'; document.body.append(n)">B</button>`);
+      const { agent, tabId } = await agentOn(
+        '/off2',
+        `<button id="b" onclick="const n = document.createElement('button'); n.id = 'added'; n.textContent = 'Added now'; document.body.append(n)">B</button>`,
+      );
       await setSettings(h, { settle_options: { enabled: false } });
       const s = stateOf(await agent.call('get_state', {}, { tabId }));
       const r = await agent.call('click', { element_id: idOf(s, 'b') }, { tabId });
       ok(r);
       expect(stateOf(r).actionable_elements.map((e) => e.attributes['id'])).to.include('added');
       // A page that gains an iframe after the last state: its elements are collected too.
-      const { agent: a2, tabId: t2 } = await agentOn('/off3', `<button id="mk" onclick="const f = document.createElement('iframe'); f.src = '/off-inner'; document.body.append(f)">Make frame</button>`);
+      const { agent: a2, tabId: t2 } = await agentOn(
+        '/off3',
+        `<button id="mk" onclick="const f = document.createElement('iframe'); f.src = '/off-inner'; document.body.append(f)">Make frame</button>`,
+      );
       const s2 = stateOf(await a2.call('get_state', {}, { tabId: t2 }));
       ok(await a2.call('click', { element_id: idOf(s2, 'mk') }, { tabId: t2 }));
       await new Promise((res) => setTimeout(res, 400));
@@ -315,9 +337,12 @@ describe('e2e: worker-side actions and settling', function () {
   });
 
   describe('routing', () => {
-    it('an element id inside an iframe runs in that frame, and index targets go through the tab\'s index map', async () => {
+    it("an element id inside an iframe runs in that frame, and index targets go through the tab's index map", async () => {
       h.fixtures.html('/inner', `<button id="inner" onclick="this.textContent = 'inner clicked'">Inner</button>`, 'Inner');
-      const { agent, tabId } = await agentOn('/outer', `<button id="outer" onclick="this.textContent = 'outer clicked'">Outer</button><iframe src="/inner" style="width:300px;height:100px"></iframe>`);
+      const { agent, tabId } = await agentOn(
+        '/outer',
+        `<button id="outer" onclick="this.textContent = 'outer clicked'">Outer</button><iframe src="/inner" style="width:300px;height:100px"></iframe>`,
+      );
       await setSettings(h, { settle_options: FAST_SETTLE });
       const s = stateOf(await agent.call('get_state', {}, { tabId }));
       const inner = s.actionable_elements.find((e) => e.attributes['id'] === 'inner');
@@ -397,7 +422,10 @@ describe('e2e: worker-side actions and settling', function () {
     });
 
     it('a beforeunload handler does not stop navigate', async () => {
-      const { agent, tabId } = await agentOn('/unload', `<p>leaving</p><script>window.addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = 'Unsaved changes' })</script>`);
+      const { agent, tabId } = await agentOn(
+        '/unload',
+        `<p>leaving</p><script>window.addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = 'Unsaved changes' })</script>`,
+      );
       const r = await agent.call('navigate', { url: h.fixtures.url('/second') }, { tabId, timeoutMs: 5000 });
       expect(stateOf(r).title).to.equal('Second');
     });

@@ -4,9 +4,10 @@
 // dom_tree (include_dom_tree) name every node the same way, and as browser_use names it.
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
+
 import type { AgentClient } from '../../bridge/client/agent-client';
 import type { DomNode, SimplifiedState } from '../../schemas/generated/protocol';
-import { startHarness, type Harness } from '../harness/harness';
+import { type Harness, startHarness } from '../harness/harness';
 
 let h: Harness;
 let agent: AgentClient;
@@ -45,9 +46,15 @@ describe('e2e: xpaths with the agent overlay on the page', function () {
   });
 
   it('elements[].xpath and the dom_tree name the same node the same way, leaving our overlay out of sibling counts', async () => {
-    await page.goto(h.fixtures.html('/xpaths', `
+    await page.goto(
+      h.fixtures.html(
+        '/xpaths',
+        `
       <div id="only"><button>First</button></div>
-      <p><a href="/a">Link</a></p>`), { waitUntil: 'load' });
+      <p><a href="/a">Link</a></p>`,
+      ),
+      { waitUntil: 'load' },
+    );
     await state(); // the agent now holds the tab: the overlay is shown
     await page.waitForSelector('[data-browser-agent-ui="overlay"]', { timeout: 20_000 });
     // A div the page adds after the overlay: its position must not count the overlay either.

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import puppeteer, { type Browser } from 'puppeteer-core';
 
 export const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -36,7 +37,10 @@ export async function launchWithExtension(opts: LaunchOptions): Promise<Launched
   const extensionDir = path.join(tmp, 'extension');
   const profileDir = path.join(tmp, 'profile');
   fs.cpSync(BUILT_EXTENSION, extensionDir, { recursive: true });
-  fs.writeFileSync(path.join(extensionDir, 'config.json'), JSON.stringify({ bridge_url: opts.extensionBridgeUrl, ...opts.extensionConfig }));
+  fs.writeFileSync(
+    path.join(extensionDir, 'config.json'),
+    JSON.stringify({ bridge_url: opts.extensionBridgeUrl, ...opts.extensionConfig }),
+  );
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM_PATH,
     headless: opts.headless ?? true,

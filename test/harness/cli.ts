@@ -2,11 +2,16 @@
 // with the extension) and prints one JSON line with what a client needs, then runs until SIGINT,
 // SIGTERM or stdin closing (so a parent test process that dies takes it down too).
 import { parseArgs } from 'node:util';
+
 import { startHarness } from './harness';
 
-const { values } = parseArgs({ options: { serve: { type: 'string' }, help: { type: 'boolean', short: 'h' }, 'keep-stdin': { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: { serve: { type: 'string' }, help: { type: 'boolean', short: 'h' }, 'keep-stdin': { type: 'boolean' } },
+});
 if (values.help) {
-  process.stdout.write('Usage: npm run harness -- [--serve <dir>] [--keep-stdin]\nPrints {"agent_url", "fixtures_url", "credentials": {"agent_secret"}, "config_dir", ...} as JSON, then runs until stopped.\n');
+  process.stdout.write(
+    'Usage: npm run harness -- [--serve <dir>] [--keep-stdin]\nPrints {"agent_url", "fixtures_url", "credentials": {"agent_secret"}, "config_dir", ...} as JSON, then runs until stopped.\n',
+  );
   process.exit(0);
 }
 const h = await startHarness(values.serve ? { fixturesDir: values.serve } : {});
@@ -49,7 +54,9 @@ process.stdin.on('data', (chunk: Buffer) => {
         if (cmd === 'restart-bridge') {
           const started = Date.now();
           await h.restartBridge({ downMs: Number(arg ?? 0) || 0 });
-          process.stdout.write(JSON.stringify({ event: 'bridge_restarted', agent_url: h.bridge.agentUrl, ms: Date.now() - started }) + '\n');
+          process.stdout.write(
+            JSON.stringify({ event: 'bridge_restarted', agent_url: h.bridge.agentUrl, ms: Date.now() - started }) + '\n',
+          );
         } else if (cmd) {
           process.stdout.write(JSON.stringify({ event: 'error', message: `unknown command ${cmd}` }) + '\n');
         }

@@ -14,7 +14,14 @@ export interface Route {
   delayMs?: number;
 }
 
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+};
 
 export class FixtureServer {
   private readonly routes = new Map<string, Route | ((req: http.IncomingMessage) => Route)>();
@@ -53,7 +60,9 @@ export class FixtureServer {
 
   /** Registers an inline HTML page and returns its URL. */
   html(p: string, body: string, title = 'Fixture'): string {
-    const doc = /<html[\s>]/i.test(body) ? body : `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
+    const doc = /<html[\s>]/i.test(body)
+      ? body
+      : `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
     return this.route(p, { body: doc, contentType: TYPES['.html'] });
   }
 
@@ -69,7 +78,11 @@ export class FixtureServer {
     if (!route && this.staticDir) route = this.fromStatic(pathname);
     if (!route) route = { status: 404, contentType: 'text/plain', body: `no fixture at ${pathname}` };
     if (route.delayMs) await new Promise((r) => setTimeout(r, route.delayMs));
-    res.writeHead(route.status ?? 200, { 'content-type': route.contentType ?? 'text/html; charset=utf-8', 'cache-control': 'no-store', ...route.headers });
+    res.writeHead(route.status ?? 200, {
+      'content-type': route.contentType ?? 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      ...route.headers,
+    });
     res.end(route.body);
   }
 

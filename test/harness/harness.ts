@@ -4,13 +4,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import type { Page } from 'puppeteer-core';
+
+import { createBridge, type WiredBridgeOptions } from '../../bridge/cli/wire';
 import { AgentClient } from '../../bridge/client/agent-client';
 import { createLogger, type LogLevel } from '../../bridge/common/log';
 import { loadOrCreateSecrets, type Secrets } from '../../bridge/common/secrets';
 import type { BridgeServer } from '../../bridge/src/server';
-import { createBridge, type WiredBridgeOptions } from '../../bridge/cli/wire';
-import { launchWithExtension, type LaunchedBrowser } from './browser';
+import { type LaunchedBrowser, launchWithExtension } from './browser';
 import { FixtureServer } from './fixture-server';
 
 export interface HarnessOptions {
@@ -55,7 +57,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   let launched: LaunchedBrowser;
   try {
     // The extension gets its pairing secret through config.json, as if pasted on the options page.
-    launched = await launchWithExtension({ extensionBridgeUrl: bridge.extensionUrl, extensionConfig: { extension_secret: secrets.extension_secret } });
+    launched = await launchWithExtension({
+      extensionBridgeUrl: bridge.extensionUrl,
+      extensionConfig: { extension_secret: secrets.extension_secret },
+    });
   } catch (e) {
     extensionUp.catch(() => undefined);
     await Promise.all([bridge.close(), fixtures.close()]);
@@ -77,7 +82,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     configDir,
     secrets,
     async connectAgent(o = {}) {
-      const agent = await AgentClient.connect({ url: bridge.agentUrl, secret: secrets.agent_secret, capabilities: o.capabilities ?? [], ...(o.maxTabs === undefined ? {} : { maxTabs: o.maxTabs }) });
+      const agent = await AgentClient.connect({
+        url: bridge.agentUrl,
+        secret: secrets.agent_secret,
+        capabilities: o.capabilities ?? [],
+        ...(o.maxTabs === undefined ? {} : { maxTabs: o.maxTabs }),
+      });
       agents.push(agent);
       return agent;
     },

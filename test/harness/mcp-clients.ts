@@ -2,9 +2,11 @@
 // the built CLI `dist/bridge/cli.js mcp`, exactly what an MCP client config runs) and one over
 // Streamable HTTP to the bridge's /mcp with a bearer token.
 import path from 'node:path';
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
 import { REPO_ROOT } from './browser';
 
 export const BUILT_CLI = path.join(REPO_ROOT, 'dist', 'bridge', 'cli.js');
@@ -20,7 +22,10 @@ export async function callTool(client: Client, name: string, args: Record<string
   const r = await client.callTool({ name, arguments: args });
   const content = (r.content ?? []) as { type: string; text?: string; data?: string; mimeType?: string }[];
   return {
-    text: content.filter((c) => c.type === 'text').map((c) => c.text ?? '').join('\n'),
+    text: content
+      .filter((c) => c.type === 'text')
+      .map((c) => c.text ?? '')
+      .join('\n'),
     isError: r.isError === true,
     images: content.filter((c) => c.type === 'image').map((c) => ({ data: c.data ?? '', mimeType: c.mimeType ?? '' })),
   };
@@ -30,7 +35,11 @@ export async function connectStdioClient(opts: { agentUrl: string; agentSecret: 
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BUILT_CLI, 'mcp', '--bridge-url', opts.agentUrl],
-    env: { PATH: process.env['PATH'] ?? '', BROWSER_USE_EXT_AGENT_SECRET: opts.agentSecret, BROWSER_USE_EXT_CONFIG_DIR: '/nonexistent-bux-config' },
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      BROWSER_USE_EXT_AGENT_SECRET: opts.agentSecret,
+      BROWSER_USE_EXT_CONFIG_DIR: '/nonexistent-bux-config',
+    },
     stderr: 'pipe',
   });
   const client = new Client({ name: opts.name, version: '1.0.0' });

@@ -1,9 +1,11 @@
 // The extension's side panel page for e2e tests, and screenshots of it into test-artifacts/.
 import fs from 'node:fs';
 import path from 'node:path';
+
 import type { Page } from 'puppeteer-core';
+
 import { EXTENSION_ID } from '../../bridge/common/extension-id';
-import { REPO_ROOT, type LaunchedBrowser } from './browser';
+import { type LaunchedBrowser, REPO_ROOT } from './browser';
 
 export const PANEL_URL = `chrome-extension://${EXTENSION_ID}/sidepanel/index.html`;
 
@@ -13,7 +15,16 @@ export async function openPanel(browser: LaunchedBrowser['browser'], size = { wi
   const opener = await browser.newPage();
   await opener.goto(PANEL_URL, { waitUntil: 'load' });
   const target = browser.waitForTarget((t) => t.url() === PANEL_URL && t.type() === 'page' && t !== opener.target(), { timeout: 20_000 });
-  await opener.evaluate((u, s) => (globalThis as unknown as { chrome: { windows: { create(o: unknown): Promise<unknown> } } }).chrome.windows.create({ url: u, type: 'popup', ...s }), PANEL_URL, size);
+  await opener.evaluate(
+    (u, s) =>
+      (globalThis as unknown as { chrome: { windows: { create(o: unknown): Promise<unknown> } } }).chrome.windows.create({
+        url: u,
+        type: 'popup',
+        ...s,
+      }),
+    PANEL_URL,
+    size,
+  );
   const panel = (await (await target).page()) as Page;
   await opener.close();
   await panel.setViewport(size);

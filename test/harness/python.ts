@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { REPO_ROOT } from './browser';
 
 export const SHIM_DIR = path.join(REPO_ROOT, 'python-shim-spec');
@@ -17,7 +18,8 @@ export function stdlibPython(): string {
 
 /** A Python with browser-use 0.1.48: $BUX_BROWSER_USE_PYTHON, else the bu048 venv (`node scripts/python-envs.mjs`). */
 export const BROWSER_USE_PYTHON =
-  process.env['BUX_BROWSER_USE_PYTHON'] ?? path.join(process.env['BUX_VENVS_DIR'] ?? path.join(REPO_ROOT, '.venvs'), 'bu048', 'bin', 'python');
+  process.env['BUX_BROWSER_USE_PYTHON'] ??
+  path.join(process.env['BUX_VENVS_DIR'] ?? path.join(REPO_ROOT, '.venvs'), 'bu048', 'bin', 'python');
 
 /** PYTHONPATH for the shim, plus websockets when the Python lacks it (a dev venv only). */
 export function shimPythonEnv(python: string, extra: Record<string, string>): NodeJS.ProcessEnv {

@@ -12,7 +12,12 @@ export function rng(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T, chance: (p: number) => next() < p };
+  return {
+    next,
+    int: (n: number) => Math.floor(next() * n),
+    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T,
+    chance: (p: number) => next() < p,
+  };
 }
 export type R = ReturnType<typeof rng>;
 
@@ -54,18 +59,40 @@ function domTree(r: R, els: ActionableElement[]): DomElementNode {
   let container = body;
   for (const e of els) {
     if (r.chance(0.2)) {
-      const div: DomElementNode = { kind: 'element', tag: 'div', xpath: `html/body/div[${r.int(5)}]`, attributes: {}, is_visible: true, children: [] };
+      const div: DomElementNode = {
+        kind: 'element',
+        tag: 'div',
+        xpath: `html/body/div[${r.int(5)}]`,
+        attributes: {},
+        is_visible: true,
+        children: [],
+      };
       body.children.push(div);
       container = div;
     }
     if (r.chance(0.3)) container.children.push({ kind: 'text', text: r.pick(['a', 'b', 'c']), is_visible: true });
-    container.children.push({ kind: 'element', tag: e.tag, xpath: e.xpath ?? '', attributes: {}, is_visible: true, highlight_index: hi++, element_id: e.id, children: [{ kind: 'text', text: e.name ?? '', is_visible: true }] });
+    container.children.push({
+      kind: 'element',
+      tag: e.tag,
+      xpath: e.xpath ?? '',
+      attributes: {},
+      is_visible: true,
+      highlight_index: hi++,
+      element_id: e.id,
+      children: [{ kind: 'text', text: e.name ?? '', is_visible: true }],
+    });
   }
   return body;
 }
 
 /** Numbers elements, keeps parent_index / after_index pointing at the same elements, rebuilds the tree. */
-export function finish(s: SimplifiedState, parents: Map<string, string>, afters: (string | null)[], r: R, withTree: boolean): SimplifiedState {
+export function finish(
+  s: SimplifiedState,
+  parents: Map<string, string>,
+  afters: (string | null)[],
+  r: R,
+  withTree: boolean,
+): SimplifiedState {
   const els = s.actionable_elements.map((e, i) => ({ ...e, index: i + 1 }));
   const at = new Map(els.map((e) => [e.id, e.index as number]));
   for (const e of els) {
@@ -86,7 +113,8 @@ export function finish(s: SimplifiedState, parents: Map<string, string>, afters:
 export function randomState(r: R, withTree: boolean): { s: SimplifiedState; parents: Map<string, string>; afters: (string | null)[] } {
   const els = Array.from({ length: r.int(40) }, () => element(r));
   const parents = new Map<string, string>();
-  for (let i = 1; i < els.length; i++) if (r.chance(0.2)) parents.set((els[i] as ActionableElement).id, (els[r.int(i)] as ActionableElement).id);
+  for (let i = 1; i < els.length; i++)
+    if (r.chance(0.2)) parents.set((els[i] as ActionableElement).id, (els[r.int(i)] as ActionableElement).id);
   const afters = Array.from({ length: r.int(30) }, () => (els.length && r.chance(0.8) ? (r.pick(els) as ActionableElement).id : null));
   const s: SimplifiedState = {
     url: 'https://shop.test/',
@@ -158,4 +186,3 @@ export function mutate(r: R, base: ReturnType<typeof randomState>, withTree: boo
   if (r.chance(0.1)) els = els.slice().reverse();
   return finish({ ...s, actionable_elements: els, text_context: texts }, base.parents, afters, r, withTree);
 }
-

@@ -4,11 +4,12 @@
 // /control /release /log test controls), or it asks this process for every reply over a loopback
 // HTTP callback, so Node scripts stay `(messages, call) => string` functions. Every request is
 // recorded here (`requests`).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
+
 import { SHIM_DIR, stdlibPython } from './python';
 
 export interface ChatMsg {
@@ -47,7 +48,8 @@ export class ScriptedLlm {
 
   /** A new callback script (not for a built-in one); forgets the requests so far. */
   setScript(script: Script): void {
-    if (typeof this.script === 'string') throw new Error(`setScript: this server runs the built-in '${this.script}' script; start one with a function`);
+    if (typeof this.script === 'string')
+      throw new Error(`setScript: this server runs the built-in '${this.script}' script; start one with a function`);
     this.script = script;
     this.requests.length = 0;
   }
@@ -98,7 +100,11 @@ export class ScriptedLlm {
 
   /** Hold the next agent request whose page URL contains urlPart, until release(). */
   async holdOn(urlPart: string): Promise<void> {
-    await fetch(this.root() + '/control', { method: 'POST', body: JSON.stringify({ hold_on: urlPart }), headers: { 'content-type': 'application/json' } });
+    await fetch(this.root() + '/control', {
+      method: 'POST',
+      body: JSON.stringify({ hold_on: urlPart }),
+      headers: { 'content-type': 'application/json' },
+    });
   }
 
   /** Answer the held request (with a harmless scroll: its conversation is stale). */

@@ -1,11 +1,13 @@
 // The MCP commands as a person runs them (the built CLI, dist/bridge/cli.js): issue a token with
 // `mcp-token add`, start `bridge` with the same --config-dir, and the MCP SDK client gets in over
 // HTTP with it; `mcp-token revoke` locks it out without a restart. No browser needed.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { expect } from 'chai';
+
 import { BUILT_CLI, connectHttpClient } from '../harness/mcp-clients';
 
 function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
@@ -13,7 +15,7 @@ function cli(args: string[]): { status: number | null; stdout: string; stderr: s
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-describe('mcp CLI: mcp-token and the bridge\'s /mcp', function () {
+describe("mcp CLI: mcp-token and the bridge's /mcp", function () {
   this.timeout(60_000);
   let dir: string;
   let bridge: ChildProcess | null = null;
@@ -39,7 +41,9 @@ describe('mcp CLI: mcp-token and the bridge\'s /mcp', function () {
     expect(listed.stdout).not.to.contain(token);
     expect(cli(['mcp-token', 'add', 'vscode', '--config-dir', dir]).status).to.equal(1);
 
-    bridge = spawn(process.execPath, [BUILT_CLI, 'bridge', '--port', '0', '--config-dir', dir, '--log-level', 'error'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    bridge = spawn(process.execPath, [BUILT_CLI, 'bridge', '--port', '0', '--config-dir', dir, '--log-level', 'error'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     bridge.stdout?.on('data', (d) => (out += d));
     const end = Date.now() + 20_000;
@@ -59,7 +63,11 @@ describe('mcp CLI: mcp-token and the bridge\'s /mcp', function () {
   });
 
   it('mcp without an agent secret exits with a message that says where to get one', () => {
-    const r = spawnSync(process.execPath, [BUILT_CLI, 'mcp', '--config-dir', dir], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' }, input: '' });
+    const r = spawnSync(process.execPath, [BUILT_CLI, 'mcp', '--config-dir', dir], {
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'] ?? '' },
+      input: '',
+    });
     expect(r.status).to.equal(1);
     expect(r.stderr).to.contain('No agent secret');
     expect(r.stderr).to.contain('--print-pairing');

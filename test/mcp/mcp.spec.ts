@@ -5,14 +5,16 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { expect } from 'chai';
+
 import { McpTokenStore } from '../../bridge/agents/mcp/tokens';
-import { setSettings, clearSettings } from '../e2e/worker-actions.helpers';
+import { clearSettings, setSettings } from '../e2e/worker-actions.helpers';
 import { REPO_ROOT } from '../harness/browser';
-import { startHarness, type Harness } from '../harness/harness';
+import { type Harness, startHarness } from '../harness/harness';
 import { callTool, connectHttpClient, connectStdioClient } from '../harness/mcp-clients';
 
 const SHOP = path.join(REPO_ROOT, 'python-shim-spec', 'tests', 'fixtures', 'shop');
@@ -27,10 +29,26 @@ function refOf(snapshot: string, pattern: RegExp): string {
 
 /** A raw request to /mcp, so tests control every header (fetch cannot set Host or Origin). */
 function rawMcp(port: number, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body), ...headers } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': Buffer.byteLength(body),
+          ...headers,
+        },
+      },
       (res) => {
         let text = '';
         res.on('data', (d) => (text += d));
@@ -92,9 +110,28 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
     const [la, lb] = await Promise.all([a.listTools(), b.listTools()]);
     const names = la.tools.map((t) => t.name);
     expect(names).to.include.members([
-      'browser_snapshot', 'browser_click', 'browser_double_click', 'browser_hover', 'browser_type', 'browser_fill', 'browser_fill_form', 'browser_press_key',
-      'browser_select_option', 'browser_check', 'browser_uncheck', 'browser_drag', 'browser_scroll', 'browser_navigate', 'browser_navigate_back',
-      'browser_navigate_forward', 'browser_reload', 'browser_tabs', 'browser_wait_for', 'browser_take_screenshot', 'browser_extract_text', 'browser_evaluate',
+      'browser_snapshot',
+      'browser_click',
+      'browser_double_click',
+      'browser_hover',
+      'browser_type',
+      'browser_fill',
+      'browser_fill_form',
+      'browser_press_key',
+      'browser_select_option',
+      'browser_check',
+      'browser_uncheck',
+      'browser_drag',
+      'browser_scroll',
+      'browser_navigate',
+      'browser_navigate_back',
+      'browser_navigate_forward',
+      'browser_reload',
+      'browser_tabs',
+      'browser_wait_for',
+      'browser_take_screenshot',
+      'browser_extract_text',
+      'browser_evaluate',
     ]);
     expect(lb.tools).to.deep.equal(la.tools);
     const ajv = new Ajv2020({ strict: true, allErrors: true });
@@ -144,7 +181,11 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
   });
 
   it('snapshots a subtree by ref, the whole page, and gives a tool error for a ref that is gone', async () => {
-    const tall = h.fixtures.html('/tall', '<nav aria-label="Main"><a href="#a">Alpha</a><a href="#b">Beta</a></nav><div style="height:3000px"></div><button>Far below</button>', 'Tall');
+    const tall = h.fixtures.html(
+      '/tall',
+      '<nav aria-label="Main"><a href="#a">Alpha</a><a href="#b">Beta</a></nav><div style="height:3000px"></div><button>Far below</button>',
+      'Tall',
+    );
     await h.openPage(tall);
     const c = await stdio('subtree');
     const viewport = await callTool(c, 'browser_snapshot');
@@ -165,7 +206,11 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
   });
 
   it('reports dialogs, typed errors with what to do next, screenshots as images, page text, evaluate only when allowed', async () => {
-    const page = h.fixtures.html('/misc', '<button onclick="document.title = confirm(\'Really delete?\') ? \'yes\' : \'no\'">Delete</button><label>Qty <input type="number" id="q"></label><p>Plain text here.</p>', 'Misc');
+    const page = h.fixtures.html(
+      '/misc',
+      '<button onclick="document.title = confirm(\'Really delete?\') ? \'yes\' : \'no\'">Delete</button><label>Qty <input type="number" id="q"></label><p>Plain text here.</p>',
+      'Misc',
+    );
     await h.openPage(page);
     const c = await overHttp('misc-http');
     const del = await callTool(c, 'browser_click', { role: 'button', name: 'Delete' });
@@ -178,7 +223,11 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
     expect(shot.isError, shot.text).to.equal(false);
     expect(shot.images).to.have.length(1);
     expect(shot.images[0]?.mimeType).to.equal('image/png');
-    expect(Buffer.from(shot.images[0]?.data ?? '', 'base64').subarray(1, 4).toString()).to.equal('PNG');
+    expect(
+      Buffer.from(shot.images[0]?.data ?? '', 'base64')
+        .subarray(1, 4)
+        .toString(),
+    ).to.equal('PNG');
     const txt = await callTool(c, 'browser_extract_text');
     expect(txt.text).to.contain('Plain text here.');
     const denied = await callTool(c, 'browser_evaluate', { expression: '1 + 1' });
@@ -244,7 +293,7 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
     expect(list.text).not.to.contain(`tab ${newTab} `);
   });
 
-  it('runs two clients at once on their own tabs (stdio + HTTP); another client\'s tab is refused; closing frees the tabs', async () => {
+  it("runs two clients at once on their own tabs (stdio + HTTP); another client's tab is refused; closing frees the tabs", async () => {
     await h.openPage(h.fixtures.url('/index.html'));
     const a = await stdio('claude-desktop');
     const b = await overHttp('cursor', tokenB);
@@ -290,7 +339,9 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
     const c = await stdio('to-be-disconnected');
     expect((await callTool(c, 'browser_snapshot')).isError).to.equal(false);
     // What the side panel's disconnect does (h10: session_control disconnect -> close 4003).
-    const agents = (h.bridge['agents'] as unknown as { agents: Set<{ client: { name: string } | null; close(code: number, reason: string): void }> }).agents;
+    const agents = (
+      h.bridge['agents'] as unknown as { agents: Set<{ client: { name: string } | null; close(code: number, reason: string): void }> }
+    ).agents;
     const peer = [...agents].find((p) => p.client?.name === 'mcp:to-be-disconnected');
     expect(peer, 'the bridge peer of the MCP client').not.to.equal(undefined);
     peer?.close(4003, 'disconnected by the person in the extension side panel');
@@ -307,7 +358,9 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
     clients.push(down);
     const r = await callTool(down, 'browser_snapshot');
     expect(r.isError).to.equal(true);
-    expect(r.text).to.match(/^Error COMMUNICATION_ERROR_WITH_TARGET: cannot connect to the bridge .*Start the bridge \(npx browser-use-ext bridge\)/);
+    expect(r.text).to.match(
+      /^Error COMMUNICATION_ERROR_WITH_TARGET: cannot connect to the bridge .*Start the bridge \(npx browser-use-ext bridge\)/,
+    );
     const wrong = await stdioWith('wrong-secret', 'not-the-agent-secret-of-this-bridge-00');
     const w = await callTool(wrong, 'browser_snapshot');
     expect(w.isError).to.equal(true);

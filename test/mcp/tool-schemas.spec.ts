@@ -1,22 +1,24 @@
 // No browser: the MCP tools' input schemas are derived from schemas/ (never hand-written), the
 // snapshot diff and subtree cut, and the HTTP token store.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
-import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger } from '../../bridge/common/log';
+import os from 'node:os';
+import path from 'node:path';
+
+import Ajv2020 from 'ajv/dist/2020.js';
+import { expect } from 'chai';
+
 import { isLoopbackAddress, McpHttpEndpoint } from '../../bridge/agents/mcp/http-endpoint';
-import { connectHttpClient } from '../harness/mcp-clients';
-import { McpTokenStore } from '../../bridge/agents/mcp/tokens';
 import { diffSnapshots, SnapshotMemory, subtreeState } from '../../bridge/agents/mcp/snapshot-text';
+import { McpTokenStore } from '../../bridge/agents/mcp/tokens';
 import { buildInputSchema, firstSentence, forClients, propertySources } from '../../bridge/agents/mcp/tool-schemas';
 import { listTools, TOOLS } from '../../bridge/agents/mcp/tools';
+import { createLogger } from '../../bridge/common/log';
 import type { SimplifiedState } from '../../schemas/generated/protocol';
-import { ACTION_VALIDATORS, ACTION_NAMES, type ActionName } from '../../schemas/generated/registry';
+import { ACTION_NAMES, ACTION_VALIDATORS, type ActionName } from '../../schemas/generated/registry';
 import { REPO_ROOT } from '../harness/browser';
+import { connectHttpClient } from '../harness/mcp-clients';
 
 type Json = Record<string, unknown>;
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as Json;
@@ -59,7 +61,7 @@ describe('mcp: tool schemas come from schemas/', () => {
       for (const [name, src] of sources) {
         const raw =
           src.kind === 'action'
-            ? ((readJson(actionFile(src.action))['properties'] as Json)['params'] as Json)['properties'] as Json
+            ? (((readJson(actionFile(src.action))['properties'] as Json)['params'] as Json)['properties'] as Json)
             : (readJson(MCP_FILE)['$defs'] as Json);
         const key = src.kind === 'action' ? name : src.key;
         const expected = forClients(resolve(raw[key], src.kind === 'action' ? actionFile(src.action) : MCP_FILE));
@@ -73,11 +75,12 @@ describe('mcp: tool schemas come from schemas/', () => {
   it('the only keywords dropped are not and dependentSchemas (the exactly-one-target rule stays with the bridge)', () => {
     const keywords = (s: unknown, out = new Set<string>()): Set<string> => {
       if (Array.isArray(s)) s.forEach((x) => keywords(x, out));
-      else if (typeof s === 'object' && s !== null) for (const [k, v] of Object.entries(s)) {
-        out.add(k);
-        if (k !== 'properties') keywords(v, out);
-        else Object.values(v as Json).forEach((x) => keywords(x, out));
-      }
+      else if (typeof s === 'object' && s !== null)
+        for (const [k, v] of Object.entries(s)) {
+          out.add(k);
+          if (k !== 'properties') keywords(v, out);
+          else Object.values(v as Json).forEach((x) => keywords(x, out));
+        }
       return out;
     };
     for (const t of listed) {
@@ -90,26 +93,36 @@ describe('mcp: tool schemas come from schemas/', () => {
   });
 
   it('model-facing form: first sentence of each description, bounds left to the bridge, meaning kept', () => {
-    expect(firstSentence('Target by ARIA role (e.g. button, link), with optional name. Hidden elements never match.')).to.equal('Target by ARIA role (e.g. button, link), with optional name.');
+    expect(firstSentence('Target by ARIA role (e.g. button, link), with optional name. Hidden elements never match.')).to.equal(
+      'Target by ARIA role (e.g. button, link), with optional name.',
+    );
     expect(firstSentence('Clicks in a row; 2 also fires dblclick. Default 1.')).to.equal('Clicks in a row; 2 also fires dblclick.');
     expect(firstSentence('One sentence only')).to.equal('One sentence only');
     const click = listed.find((t) => t.name === 'browser_click')!.inputSchema as Json;
     const p = click['properties'] as Record<string, Json>;
-    expect(p['role']!['description']).to.equal('Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name.');
+    expect(p['role']!['description']).to.equal(
+      'Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name.',
+    );
     expect(p['element_id']).to.not.have.property('maxLength');
     expect(p['click_count']).to.include({ minimum: 1, maximum: 3 });
     expect((p['modifiers']!['items'] as Json)['enum']).to.deep.equal(['Alt', 'Control', 'Meta', 'Shift']);
     // The bounds are still the bridge's: a too-long ref is refused there, naming the field.
     expect(ACTION_VALIDATORS.click.params({ element_id: 'e'.repeat(201) })).to.equal(false);
     // A property named like a dropped keyword is a property, not a keyword.
-    const shape = forClients({ type: 'object', properties: { title: { type: 'string', title: 'T', maxLength: 3, description: 'The title. More.' } } });
+    const shape = forClients({
+      type: 'object',
+      properties: { title: { type: 'string', title: 'T', maxLength: 3, description: 'The title. More.' } },
+    });
     expect(shape).to.deep.equal({ type: 'object', properties: { title: { type: 'string', description: 'The title.' } } });
   });
 
   it('every tool schema compiles in ajv strict mode, and what the protocol accepts the tool accepts', () => {
     const ajv = new Ajv2020({ strict: true, allErrors: true });
     const samples: Partial<Record<string, { action: ActionName; params: Json }[]>> = {
-      browser_click: [{ action: 'click', params: { element_id: 'e3', button: 'left', modifiers: ['Shift'] } }, { action: 'click', params: { role: 'button', name: 'Go', exact: true } }],
+      browser_click: [
+        { action: 'click', params: { element_id: 'e3', button: 'left', modifiers: ['Shift'] } },
+        { action: 'click', params: { role: 'button', name: 'Go', exact: true } },
+      ],
       browser_fill: [{ action: 'fill', params: { selector: '#q', value: 'x' } }],
       browser_navigate: [{ action: 'navigate', params: { url: 'https://example.com' } }],
       browser_select_option: [{ action: 'select_option', params: { element_id: 'e2', labels: ['Red'] } }],
@@ -134,7 +147,31 @@ describe('mcp: tool schemas come from schemas/', () => {
   it('covers the actions the issue lists, each tool mapping to a real action', () => {
     const used = new Set(TOOLS.flatMap((t) => t.schema.from.map((f) => f.action)));
     for (const a of used) expect(ACTION_NAMES).to.include(a);
-    for (const a of ['get_state', 'click', 'double_click', 'hover', 'type', 'fill', 'press', 'select_option', 'check', 'uncheck', 'drag_and_drop', 'scroll', 'navigate', 'go_back', 'go_forward', 'reload', 'open_tab', 'wait_for', 'wait', 'wait_for_network_idle', 'screenshot', 'extract_content', 'evaluate'] as const) {
+    for (const a of [
+      'get_state',
+      'click',
+      'double_click',
+      'hover',
+      'type',
+      'fill',
+      'press',
+      'select_option',
+      'check',
+      'uncheck',
+      'drag_and_drop',
+      'scroll',
+      'navigate',
+      'go_back',
+      'go_forward',
+      'reload',
+      'open_tab',
+      'wait_for',
+      'wait',
+      'wait_for_network_idle',
+      'screenshot',
+      'extract_content',
+      'evaluate',
+    ] as const) {
       expect(used.has(a), a).to.equal(true);
     }
     expect(buildInputSchema({ from: [{ action: 'fill' }], extras: [] })['required']).to.deep.equal(['value']);
@@ -143,20 +180,44 @@ describe('mcp: tool schemas come from schemas/', () => {
 
 describe('mcp: snapshot text', () => {
   const el = (id: string, index: number, name: string, parent?: number) => ({
-    id, index, type: 'BUTTON', tag: 'button', role: 'button', name, attributes: {}, is_visible: true, is_in_viewport: true, is_top_element: true, xpath: '', bounds: { x: 0, y: 0, width: 1, height: 1 }, available_operations: [],
+    id,
+    index,
+    type: 'BUTTON',
+    tag: 'button',
+    role: 'button',
+    name,
+    attributes: {},
+    is_visible: true,
+    is_in_viewport: true,
+    is_top_element: true,
+    xpath: '',
+    bounds: { x: 0, y: 0, width: 1, height: 1 },
+    available_operations: [],
     ...(parent === undefined ? {} : { parent_index: parent }),
   });
-  const state = (elements: unknown[], texts: unknown[] = [], url = 'http://x/'): SimplifiedState => ({ url, title: 't', actionable_elements: elements, text_context: texts }) as unknown as SimplifiedState;
+  const state = (elements: unknown[], texts: unknown[] = [], url = 'http://x/'): SimplifiedState =>
+    ({ url, title: 't', actionable_elements: elements, text_context: texts }) as unknown as SimplifiedState;
 
   it('diffs by ref (a changed line shows as new) and by text with repeats; reports what is gone', () => {
-    const d = diffSnapshots(['- button "A" [ref=e1]', '- text: x', '- text: x', '- button "B" [ref=e2]'], ['- button "A" [pressed] [ref=e1]', '- text: x', '- text: y']);
+    const d = diffSnapshots(
+      ['- button "A" [ref=e1]', '- text: x', '- text: x', '- button "B" [ref=e2]'],
+      ['- button "A" [pressed] [ref=e1]', '- text: x', '- text: y'],
+    );
     expect(d.added).to.deep.equal(['- button "A" [pressed] [ref=e1]', '- text: y']);
     expect(d.removed).to.deep.equal(['- button "B" [ref=e2]', '- text: x']);
   });
 
   it('summarises long off-screen runs of a whole-page snapshot, but lists a subtree asked for by ref in full', () => {
-    const rows = Array.from({ length: 20 }, (_, i) => ({ ...(el(`e${i + 2}`, i + 2, `Row ${i}`, 1) as object), is_in_viewport: i < 2, bounds: { x: 0, y: 40 * i, width: 50, height: 20 } }));
-    const s = { ...state([el('e1', 1, 'List'), ...rows]), page_size: { width: 800, height: 2000 }, scroll_position: { x: 0, y: 0 } } as SimplifiedState;
+    const rows = Array.from({ length: 20 }, (_, i) => ({
+      ...(el(`e${i + 2}`, i + 2, `Row ${i}`, 1) as object),
+      is_in_viewport: i < 2,
+      bounds: { x: 0, y: 40 * i, width: 50, height: 20 },
+    }));
+    const s = {
+      ...state([el('e1', 1, 'List'), ...rows]),
+      page_size: { width: 800, height: 2000 },
+      scroll_position: { x: 0, y: 0 },
+    } as SimplifiedState;
     const whole = new SnapshotMemory().render(1, '-1', s, false).text;
     expect(whole).to.contain('\n  - … 17 more blocks like the above (17 buttons), off screen below');
     const sub = new SnapshotMemory().render(1, '-1#e1', s, false).text;
@@ -176,11 +237,20 @@ describe('mcp: snapshot text', () => {
     const s1 = state([el('e1', 1, 'Go')]);
     expect(m.render(1, '0', s1, true).text).to.equal('- button "Go" [ref=e1]');
     expect(m.render(1, '0', s1, true).text).to.equal('(no change since the last snapshot)');
-    expect(m.render(1, '0', state([el('e1', 1, 'Go')], [], 'http://y/'), true)).to.deep.equal({ text: '- button "Go" [ref=e1]', incremental: false });
+    expect(m.render(1, '0', state([el('e1', 1, 'Go')], [], 'http://y/'), true)).to.deep.equal({
+      text: '- button "Go" [ref=e1]',
+      incremental: false,
+    });
   });
 
   it('cuts a subtree by ref with its nested elements and text, and null for an unknown ref', () => {
-    const s = state([el('e1', 1, 'Menu'), el('e2', 2, 'Inside', 1), el('e3', 3, 'Deeper', 2), el('e4', 4, 'Outside')], [{ text: 'inner text', after_index: 2 }, { text: 'outer text', after_index: 4 }]);
+    const s = state(
+      [el('e1', 1, 'Menu'), el('e2', 2, 'Inside', 1), el('e3', 3, 'Deeper', 2), el('e4', 4, 'Outside')],
+      [
+        { text: 'inner text', after_index: 2 },
+        { text: 'outer text', after_index: 4 },
+      ],
+    );
     const cut = subtreeState(s, 'e1');
     expect(cut?.actionable_elements.map((e) => e.id)).to.deep.equal(['e1', 'e2', 'e3']);
     expect(cut?.text_context?.map((t) => t.text)).to.deep.equal(['inner text']);
@@ -191,7 +261,8 @@ describe('mcp: snapshot text', () => {
 describe('mcp: /mcp serves loopback peers only', () => {
   it('accepts 127.0.0.0/8, ::1 and their IPv4-mapped forms; refuses everything else', () => {
     for (const a of ['127.0.0.1', '127.3.2.1', '::1', '::ffff:127.0.0.1']) expect(isLoopbackAddress(a), a).to.equal(true);
-    for (const a of ['10.0.0.5', '192.168.1.2', '::ffff:10.0.0.5', 'fe80::1', '0.0.0.0', '', undefined]) expect(isLoopbackAddress(a), String(a)).to.equal(false);
+    for (const a of ['10.0.0.5', '192.168.1.2', '::ffff:10.0.0.5', 'fe80::1', '0.0.0.0', '', undefined])
+      expect(isLoopbackAddress(a), String(a)).to.equal(false);
   });
 });
 
@@ -202,7 +273,14 @@ describe('mcp: HTTP sessions end when idle', () => {
     const tokens = new McpTokenStore(dir);
     const token = tokens.add('idle');
     // No bridge needed: the bridge session starts lazily at the first browser tool call.
-    const endpoint = new McpHttpEndpoint({ tokens, agentUrl: () => 'ws://127.0.0.1:9/agent', agentSecret: () => 'x'.repeat(43), checkHeaders: () => ({ ok: true }), log: createLogger('silent'), idleMs: 1500 });
+    const endpoint = new McpHttpEndpoint({
+      tokens,
+      agentUrl: () => 'ws://127.0.0.1:9/agent',
+      agentSecret: () => 'x'.repeat(43),
+      checkHeaders: () => ({ ok: true }),
+      log: createLogger('silent'),
+      idleMs: 1500,
+    });
     const server = http.createServer((req, res) => void endpoint.handle(req, res));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     try {

@@ -1,11 +1,13 @@
 // Schema conformance: every schema compiles in ajv strict mode; per message a fixture folder
 // (valid, minimal, missing-required, extra-property, wrong-type) asserting the exact ajv errors,
 // through both a freshly compiled validator and the generated standalone one that ships.
-import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createProtocolAjv, loadSchemas } from '../../scripts/schema-loader.mjs';
+
+import { expect } from 'chai';
+
 import { ACTION_NAMES, MESSAGE_TYPES, MESSAGE_VALIDATORS, type MessageType } from '../../schemas/generated/registry';
+import { createProtocolAjv, loadSchemas } from '../../scripts/schema-loader.mjs';
 import { REPO_ROOT } from '../harness/browser';
 
 const SCHEMA_DIR = path.join(REPO_ROOT, 'schemas', 'v1');
@@ -68,7 +70,9 @@ describe('schemas', () => {
     expect([...nameEnum].sort()).to.deep.equal([...files].sort());
     expect([...ACTION_NAMES].sort()).to.deep.equal([...files].sort());
     const action = schemas.find((s) => s.rel === 'messages/action.json')?.schema;
-    const branches = (action.allOf as { if: { properties: { action: { const: string } } }; then: { properties: { params: { $ref: string } } } }[]).map((b) => [b.if.properties.action.const, b.then.properties.params.$ref]);
+    const branches = (
+      action.allOf as { if: { properties: { action: { const: string } } }; then: { properties: { params: { $ref: string } } } }[]
+    ).map((b) => [b.if.properties.action.const, b.then.properties.params.$ref]);
     expect(branches.map((b) => b[0]).sort()).to.deep.equal([...files].sort());
     for (const [name, ref] of branches) expect(ref).to.equal(`../actions/${name}.json#/properties/params`);
     const anyOf = (action.properties.params.anyOf as { $ref: string }[]).map((r) => r.$ref).sort();
@@ -81,8 +85,14 @@ describe('schemas', () => {
       const standalone = MESSAGE_VALIDATORS[type as MessageType];
       for (const kind of ['valid', 'minimal', 'missing-required', 'extra-property', 'wrong-type']) {
         it(kind, () => {
-          const fixture = JSON.parse(fs.readFileSync(path.join(FIXTURES, type, `${kind}.json`), 'utf8')) as { message: unknown; errors?: Expected[] };
-          for (const [label, validate] of [['compiled', compiled], ['standalone', standalone]] as const) {
+          const fixture = JSON.parse(fs.readFileSync(path.join(FIXTURES, type, `${kind}.json`), 'utf8')) as {
+            message: unknown;
+            errors?: Expected[];
+          };
+          for (const [label, validate] of [
+            ['compiled', compiled],
+            ['standalone', standalone],
+          ] as const) {
             expect(validate, `${label} validator for ${type}`).to.be.a('function');
             const ok = validate!(fixture.message);
             if (kind === 'valid' || kind === 'minimal') {
@@ -102,7 +112,10 @@ describe('schemas', () => {
     const dir = path.join(REPO_ROOT, 'test', 'fixtures', 'seed-004');
     for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json'))) {
       it(file, () => {
-        const { validates_as, message } = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as { validates_as: string; message: unknown };
+        const { validates_as, message } = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as {
+          validates_as: string;
+          message: unknown;
+        };
         const id = validates_as === 'simplified_state' ? `${BASE}defs/simplified_state.json` : `${BASE}messages/${validates_as}.json`;
         const validate = ajv.getSchema(id);
         expect(validate!(message), JSON.stringify(validate!.errors)).to.equal(true);

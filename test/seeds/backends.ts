@@ -1,7 +1,8 @@
 // Backends written from the seed documents alone (no import from the product): each is the
 // WebSocket *server* its seed describes, which an extension dials. Used by the seed tests.
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+
+import { type WebSocket, WebSocketServer } from 'ws';
 
 /** Seed 001's backend: sends AgentCommand {id, type, params} and awaits AgentResponse {id, success, data|error}. */
 export class Seed001Backend {

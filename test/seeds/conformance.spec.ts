@@ -4,13 +4,15 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { expect } from 'chai';
-import { ACTION_NAMES } from '../../schemas/generated/registry';
-import { runAsBridge } from '../../bridge/cli/conformance-as-bridge';
+
 import { formatReport, runConformance } from '../../bridge/agents/conformance/checks';
+import { runAsBridge } from '../../bridge/cli/conformance-as-bridge';
 import { loadOrCreateSecrets } from '../../bridge/common/secrets';
-import { launchWithExtension, REPO_ROOT, type LaunchedBrowser } from '../harness/browser';
-import { startHarness, type Harness } from '../harness/harness';
+import { ACTION_NAMES } from '../../schemas/generated/registry';
+import { type LaunchedBrowser, launchWithExtension, REPO_ROOT } from '../harness/browser';
+import { type Harness, startHarness } from '../harness/harness';
 
 describe('conformance kit', function () {
   let h: Harness;
@@ -27,16 +29,32 @@ describe('conformance kit', function () {
     this.timeout(180_000);
     const results = await runConformance({ against: h.bridge.agentUrl, secret: h.secrets.agent_secret });
     const report = formatReport(results);
-    expect(results.filter((r) => r.outcome !== 'pass'), report).to.deep.equal([]);
+    expect(
+      results.filter((r) => r.outcome !== 'pass'),
+      report,
+    ).to.deep.equal([]);
     const actions = new Set(results.filter((r) => r.section === 'action').flatMap((r) => r.name.split(/[ +()]+/)));
     for (const a of ACTION_NAMES) expect(actions, `action ${a} is checked`).to.include(a);
     expect(results.filter((r) => r.section === 'handshake').length).to.equal(5);
-    expect(results.filter((r) => r.section === 'error_code').map((r) => r.name.split(' ')[0])).to.include.members(['TARGET_ELEMENT_NOT_FOUND', 'AMBIGUOUS_TARGET', 'TARGET_ELEMENT_NOT_INTERACTABLE', 'OPTION_NOT_FOUND', 'TIMEOUT', 'TAB_NOT_FOUND', 'NAVIGATION_FAILED', 'INVALID_MESSAGE']);
+    expect(results.filter((r) => r.section === 'error_code').map((r) => r.name.split(' ')[0])).to.include.members([
+      'TARGET_ELEMENT_NOT_FOUND',
+      'AMBIGUOUS_TARGET',
+      'TARGET_ELEMENT_NOT_INTERACTABLE',
+      'OPTION_NOT_FOUND',
+      'TIMEOUT',
+      'TAB_NOT_FOUND',
+      'NAVIGATION_FAILED',
+      'INVALID_MESSAGE',
+    ]);
   });
 
   it('fails the handshake checks against a bridge holding another secret, and the CLI exits 1', async function () {
     this.timeout(120_000);
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bridge/cli/main.ts'), 'conformance', '--against', h.bridge.agentUrl], { env: { ...process.env, BROWSER_USE_EXT_AGENT_SECRET: 'x'.repeat(43) } });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(REPO_ROOT, 'bridge/cli/main.ts'), 'conformance', '--against', h.bridge.agentUrl],
+      { env: { ...process.env, BROWSER_USE_EXT_AGENT_SECRET: 'x'.repeat(43) } },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const code = await new Promise<number | null>((r) => child.on('exit', r));
@@ -55,13 +73,19 @@ describe('conformance kit', function () {
         secrets,
         waitForExtensionMs: 30_000,
         onListening: async (url) => {
-          launched = await launchWithExtension({ extensionBridgeUrl: url, extensionConfig: { extension_secret: secrets.extension_secret } });
+          launched = await launchWithExtension({
+            extensionBridgeUrl: url,
+            extensionConfig: { extension_secret: secrets.extension_secret },
+          });
           const page = await launched.browser.newPage();
           await page.goto('about:blank');
         },
       });
       expect(results[0]).to.include({ name: 'an extension connects and completes the handshake', outcome: 'pass' });
-      expect(results.filter((r) => r.outcome !== 'pass'), formatReport(results)).to.deep.equal([]);
+      expect(
+        results.filter((r) => r.outcome !== 'pass'),
+        formatReport(results),
+      ).to.deep.equal([]);
       expect(results.length).to.be.greaterThan(50);
     } finally {
       await (launched as LaunchedBrowser | null)?.close();

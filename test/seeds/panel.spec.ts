@@ -10,19 +10,21 @@
 //    over an older task-accepting agent, runs a typed task against a scripted OpenAI-compatible
 //    server, shows its steps, obeys "send command" and Stop.
 // Panel PNGs go to test-artifacts/seeds-panel/.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
+
 import type { AgentClient } from '../../bridge/client/agent-client';
 import { REPO_ROOT } from '../harness/browser';
-import { startHarness, type Harness } from '../harness/harness';
+import { type Harness, startHarness } from '../harness/harness';
 import { artifactShot, openPanel } from '../harness/panel';
 import { Seed000Backend, Seed001Backend } from './backends';
-import { idOf, keywordOf, ScriptedLlm, type ChatMsg } from './scripted-llm';
+import { type ChatMsg, idOf, keywordOf, ScriptedLlm } from './scripted-llm';
 
 const SHOP = path.join(REPO_ROOT, 'python-shim-spec/tests/fixtures/shop');
 
@@ -68,7 +70,9 @@ describe('seeds from the side panel: connect a backend (real Chromium)', functio
   const backends: { close(): Promise<void> }[] = [];
   const savedUrls = () => {
     const file = path.join(cfg, 'connectors.json');
-    return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { connectors: { url: string }[] }).connectors.map((c) => c.url) : [];
+    return fs.existsSync(file)
+      ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { connectors: { url: string }[] }).connectors.map((c) => c.url)
+      : [];
   };
 
   before(async () => {
@@ -78,7 +82,9 @@ describe('seeds from the side panel: connect a backend (real Chromium)', functio
     for (const p of await h.launched.browser.pages()) if (p !== shop && p.url() === 'about:blank') await p.close();
     panel = await openPanel(h.launched.browser, { width: 420, height: 900 });
     await shop.bringToFront();
-    await panel.waitForFunction(() => (document.getElementById('connection') as HTMLElement).dataset['state'] === 'connected', { timeout: 30_000 });
+    await panel.waitForFunction(() => (document.getElementById('connection') as HTMLElement).dataset['state'] === 'connected', {
+      timeout: 30_000,
+    });
   });
   after(async () => {
     for (const b of backends) await b.close().catch(() => undefined);
@@ -88,11 +94,17 @@ describe('seeds from the side panel: connect a backend (real Chromium)', functio
 
   it('a remote URL is refused with BACKEND_NOT_LOOPBACK and the CLI command that allows it; a non-WebSocket URL with BACKEND_URL_INVALID', async () => {
     await addBackend(panel, '001', 'ws://192.0.2.1:8080');
-    await panel.waitForFunction(() => document.getElementById('backend-result')?.dataset['errorCode'] === 'BACKEND_NOT_LOOPBACK', { timeout: 15_000 });
-    expect(await text(panel, '#backend-result')).to.contain('only to backends on this machine').and.to.contain('npx browser-use-ext connect --dialect 001 ws://192.0.2.1:8080 --allow-remote');
+    await panel.waitForFunction(() => document.getElementById('backend-result')?.dataset['errorCode'] === 'BACKEND_NOT_LOOPBACK', {
+      timeout: 15_000,
+    });
+    expect(await text(panel, '#backend-result'))
+      .to.contain('only to backends on this machine')
+      .and.to.contain('npx browser-use-ext connect --dialect 001 ws://192.0.2.1:8080 --allow-remote');
     await shot(panel, '01-remote-refused');
     await addBackend(panel, '000', 'http://localhost:8080');
-    await panel.waitForFunction(() => document.getElementById('backend-result')?.dataset['errorCode'] === 'BACKEND_URL_INVALID', { timeout: 15_000 });
+    await panel.waitForFunction(() => document.getElementById('backend-result')?.dataset['errorCode'] === 'BACKEND_URL_INVALID', {
+      timeout: 15_000,
+    });
     expect(await text(panel, '#backend-result')).to.contain('ws://localhost:8080');
     expect(await panel.$$('#backend-list li')).to.have.length(0);
     expect(agentNames(h).some((n) => n.includes('connector'))).to.equal(false);
@@ -105,15 +117,28 @@ describe('seeds from the side panel: connect a backend (real Chromium)', functio
     const port = await freePort();
     url = `ws://127.0.0.1:${port}`;
     await addBackend(panel, '001', url);
-    await panel.waitForSelector('#backend-list li[data-backend="retrying"] .why[data-error-code="BACKEND_UNREACHABLE"]', { timeout: 20_000 });
-    expect(await text(panel, '#backend-list li .why')).to.contain(url).and.to.contain('Start the backend');
+    await panel.waitForSelector('#backend-list li[data-backend="retrying"] .why[data-error-code="BACKEND_UNREACHABLE"]', {
+      timeout: 20_000,
+    });
+    expect(await text(panel, '#backend-list li .why'))
+      .to.contain(url)
+      .and.to.contain('Start the backend');
     await shot(panel, '02-backend-unreachable');
     backend = await new Seed001Backend().start(port);
     backends.push(backend);
     await backend.waitConnected();
     await panel.waitForSelector('#backend-list li[data-backend="connected"]', { timeout: 20_000 });
     // In the agent list, named by its hello.client, with its backend under it.
-    await panel.waitForFunction((u: string) => [...document.querySelectorAll('#agent-list > li')].some((li) => (li as HTMLElement).innerText.includes(`seed001-connector ${u}`) && (li as HTMLElement).innerText.includes(`seed 001 backend ${u}: connected`)), { timeout: 15_000 }, url);
+    await panel.waitForFunction(
+      (u: string) =>
+        [...document.querySelectorAll('#agent-list > li')].some(
+          (li) =>
+            (li as HTMLElement).innerText.includes(`seed001-connector ${u}`) &&
+            (li as HTMLElement).innerText.includes(`seed 001 backend ${u}: connected`),
+        ),
+      { timeout: 15_000 },
+      url,
+    );
     const snap = await backend.send({ type: 'snapshot' });
     expect(snap['success'], JSON.stringify(snap)).to.equal(true);
     expect(String(snap['data'])).to.match(/- (link|button|textbox) "[^"]*" \[ref=e1\]/);
@@ -124,14 +149,29 @@ describe('seeds from the side panel: connect a backend (real Chromium)', functio
   it('survives a bridge restart: the bridge dials the saved backend again', async () => {
     const before = await attrOf(panel, '#backend-list li', 'connectorId');
     await h.restartBridge();
-    await panel.waitForFunction((b: string) => { const li = document.querySelector('#backend-list li') as HTMLElement | null; return !!li && li.dataset['connectorId'] !== b && li.dataset['backend'] === 'connected'; }, { timeout: 30_000 }, before);
+    await panel.waitForFunction(
+      (b: string) => {
+        const li = document.querySelector('#backend-list li') as HTMLElement | null;
+        return !!li && li.dataset['connectorId'] !== b && li.dataset['backend'] === 'connected';
+      },
+      { timeout: 30_000 },
+      before,
+    );
     await until(() => backend.clientCount === 1, 'the backend has one connection again');
     const snap = await backend.send({ type: 'snapshot' });
     expect(snap['success'], JSON.stringify(snap)).to.equal(true);
   });
 
   it('Disconnect in the agent list stops the connector and forgets it', async () => {
-    const sid = await attrOf(panel, '#backend-list li', 'connectorId').then(() => panel.evaluate((u: string) => [...document.querySelectorAll('#agent-list > li')].find((li) => (li as HTMLElement).innerText.includes(`seed001-connector ${u}`))?.getAttribute('data-session-id') ?? '', url));
+    const sid = await attrOf(panel, '#backend-list li', 'connectorId').then(() =>
+      panel.evaluate(
+        (u: string) =>
+          [...document.querySelectorAll('#agent-list > li')]
+            .find((li) => (li as HTMLElement).innerText.includes(`seed001-connector ${u}`))
+            ?.getAttribute('data-session-id') ?? '',
+        url,
+      ),
+    );
     expect(sid).to.not.equal('');
     // The list re-renders on every agents/connectors change: click in the page, not on a held handle.
     await panel.$eval(`#agent-list button[data-session-id="${sid}"]`, (b) => (b as HTMLButtonElement).click());
@@ -178,9 +218,26 @@ describe('seeds from the side panel: the built-in seed 002 agent as the task run
     // An older task-accepting agent: without the person's pick the bridge would give it the task.
     other = await h.connectAgent({ capabilities: ['accepts_tasks'] });
     other.on('task', (m: unknown) => otherTasks.push(m));
-    child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bridge/cli/main.ts'), 'agent', '--base-url', llm.baseUrl, '--model', 'scripted', '--bridge', h.bridge.agentUrl, '--max-steps', '40'], {
-      env: { ...process.env, BROWSER_USE_EXT_AGENT_SECRET: h.secrets.agent_secret, OPENAI_API_KEY: 'sk-test' },
-    });
+    child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(REPO_ROOT, 'bridge/cli/main.ts'),
+        'agent',
+        '--base-url',
+        llm.baseUrl,
+        '--model',
+        'scripted',
+        '--bridge',
+        h.bridge.agentUrl,
+        '--max-steps',
+        '40',
+      ],
+      {
+        env: { ...process.env, BROWSER_USE_EXT_AGENT_SECRET: h.secrets.agent_secret, OPENAI_API_KEY: 'sk-test' },
+      },
+    );
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     panel = await openPanel(h.launched.browser, { width: 420, height: 900 });
@@ -201,26 +258,48 @@ describe('seeds from the side panel: the built-in seed 002 agent as the task run
   const slow = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   it('"Run with" lists the built-in agent as such; picked, it runs a typed task step by step, obeys "send command" and finishes', async () => {
-    await panel.waitForFunction(() => [...(document.getElementById('task-runner') as HTMLSelectElement).options].some((o) => o.textContent?.startsWith('Built-in agent (seed 002)')) && (document.getElementById('task-runner') as HTMLSelectElement).options.length === 2, { timeout: 30_000 });
-    const options = await panel.$$eval('#task-runner option', (os) => os.map((o) => ({ value: (o as HTMLOptionElement).value, text: o.textContent ?? '' })));
+    await panel.waitForFunction(
+      () =>
+        [...(document.getElementById('task-runner') as HTMLSelectElement).options].some((o) =>
+          o.textContent?.startsWith('Built-in agent (seed 002)'),
+        ) && (document.getElementById('task-runner') as HTMLSelectElement).options.length === 2,
+      { timeout: 30_000 },
+    );
+    const options = await panel.$$eval('#task-runner option', (os) =>
+      os.map((o) => ({ value: (o as HTMLOptionElement).value, text: o.textContent ?? '' })),
+    );
     expect(options[0]?.text, 'the older agent comes first (the default)').to.not.contain('Built-in');
     const builtin = options.find((o) => o.text.startsWith('Built-in agent (seed 002)'));
     await panel.select('#task-runner', builtin!.value);
-    expect(await panel.evaluate(() => new Promise((r) => (globalThis as unknown as { chrome: { storage: { local: { get(k: string): Promise<Record<string, unknown>> } } } }).chrome.storage.local.get('bux_task_runner').then((v) => r(v['bux_task_runner']))))).to.equal('seed002-agent');
+    expect(
+      await panel.evaluate(
+        () =>
+          new Promise((r) =>
+            (
+              globalThis as unknown as { chrome: { storage: { local: { get(k: string): Promise<Record<string, unknown>> } } } }
+            ).chrome.storage.local
+              .get('bux_task_runner')
+              .then((v) => r(v['bux_task_runner'])),
+          ),
+      ),
+    ).to.equal('seed002-agent');
     llm.setScript(async (messages) => {
       const k = keywordOf(messages);
       const last = messages[messages.length - 1]?.content ?? '';
       if (last.includes('The person sent a command: only the blue one')) return `Found: Blue Ballpoint Pen (10 pack).\n${k}`;
-      if (!said(messages, 'Typing')) return `Typing the query.\n<tool_code>{"action": "type", "id": ${idOf(last, 'input', 'Search products')}, "value": "pen"}</tool_code>\n${k}`;
+      if (!said(messages, 'Typing'))
+        return `Typing the query.\n<tool_code>{"action": "type", "id": ${idOf(last, 'input', 'Search products')}, "value": "pen"}</tool_code>\n${k}`;
       // Until the person's command arrives: keep working, slowly (a click into the search box).
       await slow(700);
       return `Checking the query.\n<tool_code>{"action": "type", "id": ${idOf(last, 'input', 'Search products')}, "value": ""}</tool_code>\n${k}`;
     });
     await panel.type('#task-input', 'Find a pen');
     await panel.click('#task-submit');
-    await panel.waitForFunction(() => document.querySelectorAll('#task-log li.step').length >= 2, { timeout: 60_000, polling: 250 }).catch(async (e: unknown) => {
-      throw new Error(`${String(e)}\nagent output: ${output}\nLLM requests: ${llm.requests.length}\npanel: ${await text(panel, 'body')}`);
-    });
+    await panel
+      .waitForFunction(() => document.querySelectorAll('#task-log li.step').length >= 2, { timeout: 60_000, polling: 250 })
+      .catch(async (e: unknown) => {
+        throw new Error(`${String(e)}\nagent output: ${output}\nLLM requests: ${llm.requests.length}\npanel: ${await text(panel, 'body')}`);
+      });
     const log = await text(panel, '#task-log');
     expect(log).to.contain('Step 1 · Typing the query.').and.to.contain('type {"id":').and.to.contain('Checking the query.');
     await shot(panel, '10-builtin-running');
@@ -232,17 +311,24 @@ describe('seeds from the side panel: the built-in seed 002 agent as the task run
     await shot(panel, '11-builtin-done');
   });
 
-  it('Stop ends the built-in agent\'s task at once; the pick is kept for the next task', async () => {
+  it("Stop ends the built-in agent's task at once; the pick is kept for the next task", async () => {
     llm.setScript(async (messages) => {
       const k = keywordOf(messages);
       const last = messages[messages.length - 1]?.content ?? '';
       await slow(700);
       return `Looking.\n<tool_code>{"action": "type", "id": ${idOf(last, 'input', 'Search products')}, "value": ""}</tool_code>\n${k}`;
     });
-    expect(await panel.$eval('#task-runner', (e) => (e as HTMLSelectElement).selectedOptions[0]?.textContent ?? '')).to.match(/^Built-in agent \(seed 002\)/);
+    expect(await panel.$eval('#task-runner', (e) => (e as HTMLSelectElement).selectedOptions[0]?.textContent ?? '')).to.match(
+      /^Built-in agent \(seed 002\)/,
+    );
     await panel.type('#task-input', 'Keep looking');
     await panel.click('#task-submit');
-    await panel.waitForFunction(() => document.getElementById('current-prompt')?.textContent === 'Keep looking' && document.querySelectorAll('#task-log li.step').length >= 1, { timeout: 60_000, polling: 250 });
+    await panel.waitForFunction(
+      () =>
+        document.getElementById('current-prompt')?.textContent === 'Keep looking' &&
+        document.querySelectorAll('#task-log li.step').length >= 1,
+      { timeout: 60_000, polling: 250 },
+    );
     const steps = llm.requests.length;
     await panel.click('#task-stop');
     await panel.waitForFunction(() => document.getElementById('task-state')?.textContent === 'stopped', { timeout: 15_000, polling: 250 });

@@ -3,7 +3,7 @@
 // readers of the prompts the seed 002 agent builds, for the scripts that answer them.
 import type { ChatMsg } from '../harness/scripted-llm';
 
-export { ScriptedLlm, type ChatMsg, type Script } from '../harness/scripted-llm';
+export { type ChatMsg, type Script, ScriptedLlm } from '../harness/scripted-llm';
 
 /** The session keyword the system prompt asks every reply to end with. */
 export function keywordOf(messages: ChatMsg[]): string {

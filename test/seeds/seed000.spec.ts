@@ -2,11 +2,13 @@
 // receives Snapshot / ActionResult WsMessages and sends ActionCommands, through
 // `connect --dialect 000`, in real Chromium. The seed's example flow, then a shop task.
 import path from 'node:path';
+
 import { expect } from 'chai';
+
 import { SeedConnector } from '../../bridge/agents/connectors/connector';
 import { ConnectorManager } from '../../bridge/agents/connectors/connector-manager';
 import { REPO_ROOT } from '../harness/browser';
-import { startHarness, type Harness } from '../harness/harness';
+import { type Harness, startHarness } from '../harness/harness';
 import { Seed000Backend, type Seed000Node } from './backends';
 
 const SHOP = path.join(REPO_ROOT, 'python-shim-spec/tests/fixtures/shop');
@@ -40,7 +42,13 @@ describe('seed 000: a backend from the seed document drives the browser', functi
     );
     await h.openPage(h.fixtures.url('/login'));
     backend = await new Seed000Backend().start();
-    connector = new SeedConnector({ dialect: '000', backendUrl: backend.url, bridgeUrl: h.bridge.agentUrl, secret: h.secrets.agent_secret, minDelayMs: 50 });
+    connector = new SeedConnector({
+      dialect: '000',
+      backendUrl: backend.url,
+      bridgeUrl: h.bridge.agentUrl,
+      secret: h.secrets.agent_secret,
+      minDelayMs: 50,
+    });
     await connector.start();
   });
   after(async () => {
@@ -52,7 +60,10 @@ describe('seed 000: a backend from the seed document drives the browser', functi
   it('the example flow: the extension sends a Snapshot, the backend clicks ref 1, gets ActionResult success', async () => {
     const snap = (await backend.next('Snapshot')) as { tree: Seed000Node[] };
     const tree = snap.tree;
-    expect(tree.map((n) => n.id), 'DFS ids from 1').to.deep.equal(tree.map((_, i) => i + 1));
+    expect(
+      tree.map((n) => n.id),
+      'DFS ids from 1',
+    ).to.deep.equal(tree.map((_, i) => i + 1));
     const names = tree.map((n) => n.name);
     expect(names).to.include.members(['Login', 'User', 'Pick me', 'Focusable box']);
     expect(names, 'agent UI, hidden and off-viewport elements are excluded').not.to.include.members(['Agent panel']);
@@ -82,7 +93,12 @@ describe('seed 000: a backend from the seed document drives the browser', functi
     backend.command({ type: 'scroll_to', x: 0, y: 3000 });
     await backend.next('ActionResult');
     tree = ((await backend.next('Snapshot')) as { tree: Seed000Node[] }).tree;
-    expect(tree.map((n) => n.name), 'viewport only: after scrolling the far button is in, Login is out').to.include('Far below').and.not.include('Login');
+    expect(
+      tree.map((n) => n.name),
+      'viewport only: after scrolling the far button is in, Login is out',
+    )
+      .to.include('Far below')
+      .and.not.include('Login');
     backend.command({ type: 'click_element', ref: 99 });
     const bad = await backend.next('ActionResult');
     expect(bad['success']).to.equal(false);

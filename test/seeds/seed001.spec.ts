@@ -3,10 +3,12 @@
 // agent session on the bridge. First the seed's literal command examples, then a shop task.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+
 import { expect } from 'chai';
+
 import { SeedConnector } from '../../bridge/agents/connectors/connector';
 import { REPO_ROOT } from '../harness/browser';
-import { startHarness, type Harness } from '../harness/harness';
+import { type Harness, startHarness } from '../harness/harness';
 import { Seed001Backend } from './backends';
 
 const SHOP = path.join(REPO_ROOT, 'python-shim-spec/tests/fixtures/shop');
@@ -41,7 +43,14 @@ describe('seed 001: a backend from the seed document drives the browser', functi
       'Form',
     );
     backend = await new Seed001Backend().start();
-    connector = new SeedConnector({ dialect: '001', backendUrl: backend.url, bridgeUrl: h.bridge.agentUrl, secret: h.secrets.agent_secret, minDelayMs: 50, maxDelayMs: 200 });
+    connector = new SeedConnector({
+      dialect: '001',
+      backendUrl: backend.url,
+      bridgeUrl: h.bridge.agentUrl,
+      secret: h.secrets.agent_secret,
+      minDelayMs: 50,
+      maxDelayMs: 200,
+    });
     await connector.start();
     await backend.waitConnected();
   });
@@ -60,7 +69,7 @@ describe('seed 001: a backend from the seed document drives the browser', functi
     expect(await backend.ping()).to.deep.equal({ type: 'pong' });
   });
 
-  it('runs the seed\'s literal examples: snapshot, click, dblclick, fill, type, press, hover, focus, check, uncheck, select, get, is', async () => {
+  it("runs the seed's literal examples: snapshot, click, dblclick, fill, type, press, hover, focus, check, uncheck, select, get, is", async () => {
     await h.openPage(h.fixtures.url('/form'));
     const snap = await backend.send({ type: 'snapshot' });
     expect(snap['success'], JSON.stringify(snap)).to.equal(true);
@@ -77,7 +86,9 @@ describe('seed 001: a backend from the seed document drives the browser', functi
     expect(await backend.send({ type: 'type', params: { ref: email, text: '@x.org', delay: 50 } })).to.include({ success: true });
     expect((await backend.send({ type: 'get', params: { what: 'value', ref: email } }))['data']).to.equal('text@x.org');
     expect(await backend.send({ type: 'click', params: { ref: submit } })).to.include({ success: true });
-    expect((await backend.send({ type: 'get', params: { what: 'text', ref: refOf(tree, 'button', 'Submit') } }))['data']).to.equal('Submit');
+    expect((await backend.send({ type: 'get', params: { what: 'text', ref: refOf(tree, 'button', 'Submit') } }))['data']).to.equal(
+      'Submit',
+    );
     const page = (await h.launched.browser.pages()).find((p) => p.url().endsWith('/form'));
     expect(await page?.$eval('#out', (e) => e.textContent)).to.equal('sent text@x.org');
 
@@ -92,7 +103,7 @@ describe('seed 001: a backend from the seed document drives the browser', functi
     expect(await backend.send({ type: 'uncheck', params: { ref: agree } })).to.include({ success: true });
     expect((await backend.send({ type: 'is', params: { what: 'checked', ref: agree } }))['data']).to.equal(false);
 
-    const size = refOf(tree, "combobox", "Size");
+    const size = refOf(tree, 'combobox', 'Size');
     expect(await backend.send({ type: 'select', params: { ref: size, value: 'option1' } })).to.include({ success: true });
     expect(await page?.$eval('#size', (e) => (e as HTMLSelectElement).value)).to.equal('option1');
 
@@ -118,7 +129,11 @@ describe('seed 001: a backend from the seed document drives the browser', functi
     const made = await backend.send({ type: 'tab', params: { action: 'new', url: h.fixtures.url('/index.html') } });
     expect(made['success'], JSON.stringify(made)).to.equal(true);
     const newId = (made['data'] as { tabId: number }).tabId;
-    const list = (await backend.send({ type: 'tab', params: { action: 'list' } }))['data'] as { tabId: number; url: string; active: boolean }[];
+    const list = (await backend.send({ type: 'tab', params: { action: 'list' } }))['data'] as {
+      tabId: number;
+      url: string;
+      active: boolean;
+    }[];
     expect(list.length).to.equal(before.length + 1);
     expect(list.find((t) => t.tabId === newId)?.url).to.contain('/index.html');
     const opened = await backend.send({ type: 'open', params: { url: h.fixtures.url('/cart.html') } });
@@ -134,11 +149,17 @@ describe('seed 001: a backend from the seed document drives the browser', functi
   it('a shop task: search for staplers, add the cheapest to the cart, see it in the cart', async () => {
     expect(await backend.send({ type: 'open', params: { url: h.fixtures.url('/index.html') } })).to.include({ success: true });
     let tree = (await backend.send({ type: 'snapshot' }))['data'] as string;
-    expect(await backend.send({ type: 'fill', params: { ref: refOf(tree, 'textbox', 'Search products'), value: 'stapler' } })).to.include({ success: true });
-    expect(await backend.send({ type: 'press', params: { key: 'Enter', ref: refOf(tree, 'textbox', 'Search products') } })).to.include({ success: true });
+    expect(await backend.send({ type: 'fill', params: { ref: refOf(tree, 'textbox', 'Search products'), value: 'stapler' } })).to.include({
+      success: true,
+    });
+    expect(await backend.send({ type: 'press', params: { key: 'Enter', ref: refOf(tree, 'textbox', 'Search products') } })).to.include({
+      success: true,
+    });
     tree = (await backend.send({ type: 'snapshot' }))['data'] as string;
     expect(tree).to.contain('Add Mini Stapler to cart');
-    expect(await backend.send({ type: 'click', params: { ref: refOf(tree, 'button', 'Add Mini Stapler to cart') } })).to.include({ success: true });
+    expect(await backend.send({ type: 'click', params: { ref: refOf(tree, 'button', 'Add Mini Stapler to cart') } })).to.include({
+      success: true,
+    });
     tree = (await backend.send({ type: 'snapshot' }))['data'] as string;
     expect(tree).to.contain('Mini Stapler added to your cart.');
     expect(await backend.send({ type: 'click', params: { ref: refOf(tree, 'link', 'Cart') } })).to.include({ success: true });
@@ -159,7 +180,23 @@ describe('seed 001: a backend from the seed document drives the browser', functi
   it('`browser-use-ext connect --dialect 001` from the command line: joins, serves, and Ctrl+C ends its session', async function () {
     this.timeout(60_000);
     const other = await new Seed001Backend().start();
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bridge/cli/main.ts'), 'connect', '--dialect', '001', other.url, '--bridge', h.bridge.agentUrl, '--log-level', 'warn'], { env: { ...process.env, BROWSER_USE_EXT_AGENT_SECRET: h.secrets.agent_secret } });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(REPO_ROOT, 'bridge/cli/main.ts'),
+        'connect',
+        '--dialect',
+        '001',
+        other.url,
+        '--bridge',
+        h.bridge.agentUrl,
+        '--log-level',
+        'warn',
+      ],
+      { env: { ...process.env, BROWSER_USE_EXT_AGENT_SECRET: h.secrets.agent_secret } },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));

@@ -4,27 +4,38 @@
 // OpenAI-compatible server.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+
 import { expect } from 'chai';
-import { AgentClient } from '../../bridge/client/agent-client';
+
 import { runSeed002Agent } from '../../bridge/agents/text-driver/agent-loop';
 import { Seed002Driver } from '../../bridge/agents/text-driver/driver';
 import { openAiChat } from '../../bridge/agents/text-driver/llm';
 import { parseReply } from '../../bridge/agents/text-driver/parse';
 import { systemPrompt } from '../../bridge/agents/text-driver/prompt';
-import { REPO_ROOT } from '../harness/browser';
-import { startHarness, type Harness } from '../harness/harness';
+import { AgentClient } from '../../bridge/client/agent-client';
 import { clearSettings, setSettings } from '../e2e/worker-actions.helpers';
-import { idOf, keywordOf, ScriptedLlm, type ChatMsg } from './scripted-llm';
+import { REPO_ROOT } from '../harness/browser';
+import { type Harness, startHarness } from '../harness/harness';
+import { type ChatMsg, idOf, keywordOf, ScriptedLlm } from './scripted-llm';
 
 const SHOP = path.join(REPO_ROOT, 'python-shim-spec/tests/fixtures/shop');
 
 describe('seed 002: command format (parser)', () => {
   it('takes the one <tool_code> command, whitespace allowed', () => {
-    expect(parseReply('Let me click.\n\n<tool_code> {"action": "click", "id": 12} </tool_code>\n\n[END:x]')).to.deep.equal({ kind: 'command', command: { action: 'click', id: 12 } });
-    expect(parseReply('<tool_code>{"action": "type", "id": 7, "value": "hello world"}</tool_code>')).to.deep.equal({ kind: 'command', command: { action: 'type', id: 7, value: 'hello world' } });
+    expect(parseReply('Let me click.\n\n<tool_code> {"action": "click", "id": 12} </tool_code>\n\n[END:x]')).to.deep.equal({
+      kind: 'command',
+      command: { action: 'click', id: 12 },
+    });
+    expect(parseReply('<tool_code>{"action": "type", "id": 7, "value": "hello world"}</tool_code>')).to.deep.equal({
+      kind: 'command',
+      command: { action: 'type', id: 7, value: 'hello world' },
+    });
   });
   it('accepts a legacy ```json block only when it has a "tool" property', () => {
-    expect(parseReply('```json\n{"tool": "open_tab", "url": "https://a.example"}\n```')).to.deep.equal({ kind: 'command', command: { action: 'open_tab', url: 'https://a.example' } });
+    expect(parseReply('```json\n{"tool": "open_tab", "url": "https://a.example"}\n```')).to.deep.equal({
+      kind: 'command',
+      command: { action: 'open_tab', url: 'https://a.example' },
+    });
     expect(parseReply('```json\n{"action": "click", "id": 3}\n```')).to.deep.equal({ kind: 'none' });
   });
   it('more than one command, invalid JSON or an unknown action is an error, not a guess', () => {
@@ -34,11 +45,29 @@ describe('seed 002: command format (parser)', () => {
     const mixed = parseReply('<tool_code>{"action":"click","id":1}</tool_code>\n```json\n{"tool":"click","id":2}\n```');
     expect(mixed.kind).to.equal('error');
     expect(parseReply('<tool_code>{"action": "click", id: 3}</tool_code>').kind).to.equal('error');
-    expect((parseReply('<tool_code>{"action": "scroll"}</tool_code>') as { message: string }).message).to.contain('Available: click, type, open_tab, open_tool');
+    expect((parseReply('<tool_code>{"action": "scroll"}</tool_code>') as { message: string }).message).to.contain(
+      'Available: click, type, open_tab, open_tool',
+    );
   });
-  it('the system prompt carries the seed\'s sections', () => {
-    const p = systemPrompt({ goal: 'Find the top story', tools: [{ name: 'Hacker News', url: 'https://news.ycombinator.com' }], maxTabs: 3, keyword: '[END:k-1]' });
-    for (const s of ['═══ COMMAND REFERENCE ═══', '═══ AVAILABLE TOOLS ═══', '═══ CONSTRAINTS ═══', '═══ YOUR GOAL ═══', '• Hacker News', '→ https://news.ycombinator.com', 'You may control up to 3 tabs simultaneously.', 'Find the top story', 'IMPORTANT: End EVERY response with this exact keyword: [END:k-1]']) expect(p).to.contain(s);
+  it("the system prompt carries the seed's sections", () => {
+    const p = systemPrompt({
+      goal: 'Find the top story',
+      tools: [{ name: 'Hacker News', url: 'https://news.ycombinator.com' }],
+      maxTabs: 3,
+      keyword: '[END:k-1]',
+    });
+    for (const s of [
+      '═══ COMMAND REFERENCE ═══',
+      '═══ AVAILABLE TOOLS ═══',
+      '═══ CONSTRAINTS ═══',
+      '═══ YOUR GOAL ═══',
+      '• Hacker News',
+      '→ https://news.ycombinator.com',
+      'You may control up to 3 tabs simultaneously.',
+      'Find the top story',
+      'IMPORTANT: End EVERY response with this exact keyword: [END:k-1]',
+    ])
+      expect(p).to.contain(s);
   });
 });
 
@@ -66,7 +95,12 @@ describe('seed 002: driver and built-in agent in real Chromium', function () {
        <script>setTimeout(() => { const b = document.createElement('button'); b.textContent = 'Show results'; b.onclick = () => { document.getElementById('status').textContent = 'shown' }; document.body.append(b); document.getElementById('status').textContent = 'Results ready'; }, 1500)</script>`,
       'Later page',
     );
-    await setSettings(h, { saved_tools: [{ name: 'Paper Shop', url: h.fixtures.url('/index.html') }, { name: 'Api Page', url: h.fixtures.url('/api') }] });
+    await setSettings(h, {
+      saved_tools: [
+        { name: 'Paper Shop', url: h.fixtures.url('/index.html') },
+        { name: 'Api Page', url: h.fixtures.url('/api') },
+      ],
+    });
     llm = await new ScriptedLlm(() => 'nothing').start();
   });
   after(async () => {
@@ -95,33 +129,50 @@ describe('seed 002: driver and built-in agent in real Chromium', function () {
     expect(blocks.length, 'one block per target tab').to.equal(2);
     expect(t.text).to.contain('/api\n\nInteractive Elements:');
     expect(t.text).to.match(/<input id="\d+" type="text"|<input id="\d+" label="Query" placeholder="Search..." value="">/);
-    expect(t.text, "href without query string").to.match(/<a id="\d+" href="\/about" label="About Us">About Us<\/a>/);
+    expect(t.text, 'href without query string').to.match(/<a id="\d+" href="\/about" label="About Us">About Us<\/a>/);
     expect(t.text).to.match(/<button id="\d+" label="Submit" disabled="true">/);
-    expect(await page.evaluate(() => document.visibilityState === 'visible' || document.hasFocus()), 'the person\'s tab keeps focus').to.equal(true);
+    expect(
+      await page.evaluate(() => document.visibilityState === 'visible' || document.hasFocus()),
+      "the person's tab keeps focus",
+    ).to.equal(true);
     const tabs = await agent.call('list_tabs', {});
     const active = (tabs.outcome_details?.result as { tabs: { url: string; active: boolean }[] }).tabs.find((x) => x.active);
     expect(active?.url).to.contain('/cart.html');
   });
 
-  it('type and click with trusted input; the page\'s fetch shows in <api_activity>', async () => {
+  it("type and click with trusted input; the page's fetch shows in <api_activity>", async () => {
     await h.openPage(h.fixtures.url('/api'));
     const obs = await driver.observe();
-    const typed = await driver.execute(`<tool_code>{"action": "type", "id": ${idOf(obs, 'input', 'Query')}, "value": "weather today"}</tool_code>`);
+    const typed = await driver.execute(
+      `<tool_code>{"action": "type", "id": ${idOf(obs, 'input', 'Query')}, "value": "weather today"}</tool_code>`,
+    );
     expect(typed.error, typed.text).to.equal(false);
     expect(typed.text).to.contain('value="weather today"');
     const clicked = await driver.execute(`<tool_code>{"action": "click", "id": ${idOf(typed.text, 'button', 'Search')}}</tool_code>`);
     expect(clicked.error, clicked.text).to.equal(false);
-    expect(clicked.text).to.contain('<api_activity>\n  <call method="POST" url="/api/search">\n    {"query":"weather today"}\n  </call>\n</api_activity>');
+    expect(clicked.text).to.contain(
+      '<api_activity>\n  <call method="POST" url="/api/search">\n    {"query":"weather today"}\n  </call>\n</api_activity>',
+    );
   });
 
   it('System Error lines: unknown element id, unknown tool (listing the saved names), bad URL, two commands, invalid JSON', async () => {
     await h.openPage(h.fixtures.url('/api'));
     await driver.observe();
-    expect((await driver.execute('<tool_code>{"action": "click", "id": 999}</tool_code>')).text.split('\n')[0]).to.equal('System Error: Element ID 999 not found.');
-    expect((await driver.execute('<tool_code>{"action": "open_tool", "name": "Outlook"}</tool_code>')).text.split('\n')[0]).to.equal('System Error: Tool "Outlook" not found. Available tools: "Paper Shop", "Api Page"');
-    expect((await driver.execute('<tool_code>{"action": "open_tab", "url": "notaurl://x y"}</tool_code>')).text.split('\n')[0]).to.match(/^System Error: Failed to open URL "notaurl:\/\/x y"\. /);
-    expect((await driver.execute('<tool_code>{"action":"click","id":1}</tool_code> and <tool_code>{"action":"click","id":2}</tool_code>')).text).to.match(/^System Error: 2 commands in one response/);
-    expect((await driver.execute('<tool_code>{"action": "click", "id": }</tool_code>')).text).to.match(/^System Error: Invalid JSON in <tool_code>/);
+    expect((await driver.execute('<tool_code>{"action": "click", "id": 999}</tool_code>')).text.split('\n')[0]).to.equal(
+      'System Error: Element ID 999 not found.',
+    );
+    expect((await driver.execute('<tool_code>{"action": "open_tool", "name": "Outlook"}</tool_code>')).text.split('\n')[0]).to.equal(
+      'System Error: Tool "Outlook" not found. Available tools: "Paper Shop", "Api Page"',
+    );
+    expect((await driver.execute('<tool_code>{"action": "open_tab", "url": "notaurl://x y"}</tool_code>')).text.split('\n')[0]).to.match(
+      /^System Error: Failed to open URL "notaurl:\/\/x y"\. /,
+    );
+    expect(
+      (await driver.execute('<tool_code>{"action":"click","id":1}</tool_code> and <tool_code>{"action":"click","id":2}</tool_code>')).text,
+    ).to.match(/^System Error: 2 commands in one response/);
+    expect((await driver.execute('<tool_code>{"action": "click", "id": }</tool_code>')).text).to.match(
+      /^System Error: Invalid JSON in <tool_code>/,
+    );
   });
 
   it('the tab limit releases the oldest target and says which one', async () => {
@@ -149,13 +200,25 @@ describe('seed 002: driver and built-in agent in real Chromium', function () {
         return say('Typing the query.', { action: 'type', id: idOf(shop, 'input', 'Search products'), value: 'stapler' });
       }
       if (/URL: \S+\/results\.html/.test(shop)) {
-        if (!said('Adding')) return say('Adding the Mini Stapler.', { action: 'click', id: idOf(shop, 'button', 'Add Mini Stapler to cart') });
+        if (!said('Adding'))
+          return say('Adding the Mini Stapler.', { action: 'click', id: idOf(shop, 'button', 'Add Mini Stapler to cart') });
         return say('Opening the cart.', { action: 'click', id: idOf(shop, 'a', 'Cart') });
       }
       return say('The Mini Stapler is in the cart.');
     };
     llm.setScript(script);
-    const out = await runSeed002Agent({ driver, llm: openAiChat({ baseUrl: llm.baseUrl, model: 'scripted' }), goal: 'Add the Mini Stapler to the cart.', tools: [{ name: 'Paper Shop', url: h.fixtures.url('/index.html') }], maxTabs: 2, keyword: '[END:shop-test-1]', maxSteps: 10, onStep: (s) => process.env['SEED_DEBUG'] && console.log(new Date().toISOString(), s.step, JSON.stringify(s.turn.command), s.turn.text.slice(0, 200)) });
+    const out = await runSeed002Agent({
+      driver,
+      llm: openAiChat({ baseUrl: llm.baseUrl, model: 'scripted' }),
+      goal: 'Add the Mini Stapler to the cart.',
+      tools: [{ name: 'Paper Shop', url: h.fixtures.url('/index.html') }],
+      maxTabs: 2,
+      keyword: '[END:shop-test-1]',
+      maxSteps: 10,
+      onStep: (s) =>
+        process.env['SEED_DEBUG'] &&
+        console.log(new Date().toISOString(), s.step, JSON.stringify(s.turn.command), s.turn.text.slice(0, 200)),
+    });
     expect(out.status, JSON.stringify(llm.requests.map((r) => r.messages[r.messages.length - 1]?.content.slice(0, 300)))).to.equal('done');
     expect(out.final).to.equal('The Mini Stapler is in the cart.');
     expect(out.steps).to.equal(6);
@@ -197,10 +260,20 @@ describe('seed 002: driver and built-in agent in real Chromium', function () {
         await new Promise((r) => setTimeout(r, 8_000));
         return `<tool_code>{"action": "type", "id": ${idOf(last, 'input', 'Query')}, "value": "stale"}</tool_code>\n${k}`;
       }
-      if (!messages.some((m) => m.role === 'assistant')) return `<tool_code>{"action": "click", "id": ${idOf(last, 'button', 'Show results')}}</tool_code>\n${k}`;
+      if (!messages.some((m) => m.role === 'assistant'))
+        return `<tool_code>{"action": "click", "id": ${idOf(last, 'button', 'Show results')}}</tool_code>\n${k}`;
       return `Shown.\n${k}`;
     });
-    const out = await runSeed002Agent({ driver, llm: openAiChat({ baseUrl: llm.baseUrl, model: 'scripted' }), goal: 'Show the results.', tools: [], maxTabs: 2, keyword: '[END:test-1]', maxSteps: 5, onUpdate: (t) => updates.push(t) });
+    const out = await runSeed002Agent({
+      driver,
+      llm: openAiChat({ baseUrl: llm.baseUrl, model: 'scripted' }),
+      goal: 'Show the results.',
+      tools: [],
+      maxTabs: 2,
+      keyword: '[END:test-1]',
+      maxSteps: 5,
+      onUpdate: (t) => updates.push(t),
+    });
     expect(out.status, JSON.stringify(llm.requests.map((r) => r.messages[r.messages.length - 1]?.content.slice(-400)))).to.equal('done');
     expect(updates.length, 'one update delivered').to.equal(1);
     expect(updates[0]).to.contain('label="Show results"');
@@ -219,13 +292,33 @@ describe('seed 002: driver and built-in agent in real Chromium', function () {
     llm.setScript((messages) => {
       const k = keywordOf(messages);
       const last = messages[messages.length - 1]?.content ?? '';
-      if (messages.length === 2) return `<tool_code>{"action": "type", "id": ${idOf(last, 'input', 'Search products')}, "value": "pen"}</tool_code>\n${k}`;
+      if (messages.length === 2)
+        return `<tool_code>{"action": "type", "id": ${idOf(last, 'input', 'Search products')}, "value": "pen"}</tool_code>\n${k}`;
       if (messages.length === 4) return `<tool_code>{"action": "click", "id": ${idOf(last, 'button', 'Search')}}</tool_code>\n${k}`;
       return `Found: ${last.includes('Add Blue Ballpoint Pen (10 pack) to cart') ? 'Blue Ballpoint Pen' : 'nothing'}\n${k}`;
     });
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'bridge/cli/main.ts'), 'agent', '--goal', 'Find a pen', '--base-url', llm.baseUrl, '--model', 'scripted', '--bridge', h.bridge.agentUrl, '--max-steps', '5'], {
-      env: { ...process.env, BROWSER_USE_EXT_AGENT_SECRET: h.secrets.agent_secret, OPENAI_API_KEY: 'sk-test' },
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(REPO_ROOT, 'bridge/cli/main.ts'),
+        'agent',
+        '--goal',
+        'Find a pen',
+        '--base-url',
+        llm.baseUrl,
+        '--model',
+        'scripted',
+        '--bridge',
+        h.bridge.agentUrl,
+        '--max-steps',
+        '5',
+      ],
+      {
+        env: { ...process.env, BROWSER_USE_EXT_AGENT_SECRET: h.secrets.agent_secret, OPENAI_API_KEY: 'sk-test' },
+      },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));

@@ -2,11 +2,13 @@
 // checked against the seed's Interface Contracts literally; each of the seven tools runs once and
 // each error_type is produced by the situation the seed names.
 import path from 'node:path';
+
 import { expect } from 'chai';
-import type { AgentClient } from '../../bridge/client/agent-client';
+
 import { domSnapshot, executeStep, type Seed003Input, type Seed003Output } from '../../bridge/agents/step-executor/executor';
+import type { AgentClient } from '../../bridge/client/agent-client';
 import { REPO_ROOT } from '../harness/browser';
-import { startHarness, type Harness } from '../harness/harness';
+import { type Harness, startHarness } from '../harness/harness';
 
 const SHOP = path.join(REPO_ROOT, 'python-shim-spec/tests/fixtures/shop');
 const ALL = ['navigate', 'click', 'type', 'search', 'scroll', 'press_key', 'wait'];
@@ -37,7 +39,13 @@ describe('seed 003: the action execution step', function () {
 
   const input = async (plan_step: string, allowed_tools = ALL): Promise<Seed003Input> => {
     const snap = await domSnapshot(agent);
-    return { main_goal: 'Buy a cheap stapler', plan_step, dom_snapshot: snap.dom_snapshot as unknown as Record<string, unknown>, url: snap.url, allowed_tools };
+    return {
+      main_goal: 'Buy a cheap stapler',
+      plan_step,
+      dom_snapshot: snap.dom_snapshot as unknown as Record<string, unknown>,
+      url: snap.url,
+      allowed_tools,
+    };
   };
 
   it('dom_snapshot is an accessibility tree (role, name, children) of the page', async () => {
@@ -48,15 +56,26 @@ describe('seed 003: the action execution step', function () {
     expect(roles).to.include.members(['heading:Office supplies', 'textbox:Search products', 'button:Search', 'link:Cart']);
   });
 
-  it('the seven tools on the fixture shop, each output exactly the seed\'s schema', async () => {
+  it("the seven tools on the fixture shop, each output exactly the seed's schema", async () => {
     const nav = await executeStep(agent, await input('Go to the shop'), { tool: 'navigate', args: { url: h.fixtures.url('/index.html') } });
     expectSeedShape(nav);
     expect(nav).to.deep.include({ action: 'navigate', status: 'success', error_type: 'none' });
     expect(nav.args.url).to.equal(h.fixtures.url('/index.html'));
-    const click = await executeStep(agent, await input('Click the search box'), { tool: 'click', args: { role: 'textbox', name: 'Search products' } });
+    const click = await executeStep(agent, await input('Click the search box'), {
+      tool: 'click',
+      args: { role: 'textbox', name: 'Search products' },
+    });
     expectSeedShape(click);
     expect(click.status, click.message).to.equal('success');
-    expect(click.args).to.deep.equal({ url: null, role: 'textbox', name: 'Search products', text: null, direction: null, key: null, seconds: null });
+    expect(click.args).to.deep.equal({
+      url: null,
+      role: 'textbox',
+      name: 'Search products',
+      text: null,
+      direction: null,
+      key: null,
+      seconds: null,
+    });
     const typed = await executeStep(agent, await input('Type "stapler"'), { tool: 'type', args: { text: 'stapler' } });
     expectSeedShape(typed);
     expect(typed.status, typed.message).to.equal('success');
@@ -64,7 +83,10 @@ describe('seed 003: the action execution step', function () {
     expectSeedShape(pressed);
     expect(pressed.status, pressed.message).to.equal('success');
     expect((await domSnapshot(agent)).url).to.contain('results.html?q=stapler');
-    const add = await executeStep(agent, await input('Add the Mini Stapler to the cart'), { tool: 'click', args: { role: 'button', name: 'Add Mini Stapler to cart' } });
+    const add = await executeStep(agent, await input('Add the Mini Stapler to the cart'), {
+      tool: 'click',
+      args: { role: 'button', name: 'Add Mini Stapler to cart' },
+    });
     expect(add.status, add.message).to.equal('success');
     const scrolled = await executeStep(agent, await input('Scroll down'), { tool: 'scroll', args: { direction: 'down' } });
     expectSeedShape(scrolled);
@@ -94,7 +116,10 @@ describe('seed 003: the action execution step', function () {
     expect(unknownTool).to.deep.include({ status: 'failure', error_type: 'tool_limit' });
     const noFocus = await executeStep(agent, await input('Type hello'), { tool: 'type', args: { text: 'hello' } });
     expect(noFocus).to.deep.include({ status: 'failure', error_type: 'element_not_found' });
-    const blocked = await executeStep(agent, await input('Open the closed port'), { tool: 'navigate', args: { url: 'http://127.0.0.1:1/' } });
+    const blocked = await executeStep(agent, await input('Open the closed port'), {
+      tool: 'navigate',
+      args: { url: 'http://127.0.0.1:1/' },
+    });
     expectSeedShape(blocked);
     expect(blocked).to.deep.include({ status: 'failure', error_type: 'navigation_blocked' });
   });

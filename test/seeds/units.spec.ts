@@ -4,19 +4,39 @@ import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { expect } from 'chai';
-import type { ActionResultMessage, ActionableElement, SimplifiedState, TaskProgressMessage } from '../../schemas/generated/protocol';
+
 import { BackendUrlError, checkBackendUrl } from '../../bridge/agents/connectors/backend-link';
-import { connectCommand } from '../../bridge/cli/connect';
 import { ConnectorManager } from '../../bridge/agents/connectors/connector-manager';
 import { seed000Tree } from '../../bridge/agents/connectors/seed000';
 import { Seed001Translator } from '../../bridge/agents/connectors/seed001';
+import { errorTypeOf } from '../../bridge/agents/step-executor/executor';
 import { Seed002Driver } from '../../bridge/agents/text-driver/driver';
 import { serveTasks } from '../../bridge/agents/text-driver/task-runner';
-import { errorTypeOf } from '../../bridge/agents/step-executor/executor';
+import { connectCommand } from '../../bridge/cli/connect';
+import type { ActionableElement, ActionResultMessage, SimplifiedState, TaskProgressMessage } from '../../schemas/generated/protocol';
 
-const el = (id: string, index: number, over: Partial<ActionableElement> = {}): ActionableElement => ({ id, index, type: 'BUTTON', tag: 'button', role: 'button', name: `B${index}`, attributes: {}, is_visible: true, is_in_viewport: true, available_operations: ['click'], bounds: { x: 0, y: 10 * index, width: 10, height: 10 }, ...over });
-const state = (els: ActionableElement[]): SimplifiedState => ({ url: 'http://127.0.0.1/x', title: 'X', tab_id: 7, actionable_elements: els });
+const el = (id: string, index: number, over: Partial<ActionableElement> = {}): ActionableElement => ({
+  id,
+  index,
+  type: 'BUTTON',
+  tag: 'button',
+  role: 'button',
+  name: `B${index}`,
+  attributes: {},
+  is_visible: true,
+  is_in_viewport: true,
+  available_operations: ['click'],
+  bounds: { x: 0, y: 10 * index, width: 10, height: 10 },
+  ...over,
+});
+const state = (els: ActionableElement[]): SimplifiedState => ({
+  url: 'http://127.0.0.1/x',
+  title: 'X',
+  tab_id: 7,
+  actionable_elements: els,
+});
 
 /** A fake bridge: list_tabs has one active tab; get_state returns the queued states in turn. */
 class FakePort extends EventEmitter {
@@ -26,8 +46,13 @@ class FakePort extends EventEmitter {
   async call(action: string, params: unknown, options: { tabId?: number } = {}): Promise<ActionResultMessage> {
     this.calls.push({ action, params, ...(options.tabId === undefined ? {} : { tabId: options.tabId }) });
     const base = { type: 'action_result' as const, original_action_id: 'x', action, status: 'success' as const };
-    if (action === 'list_tabs') return { ...base, outcome_details: { result: { tabs: [{ tab_id: 7, url: 'http://127.0.0.1/x', title: 'X', active: true, index: 0, window_id: 1 }] } } } as unknown as ActionResultMessage;
-    if (action === 'get_state') return { ...base, new_simplified_state: this.states.shift() ?? state([]) } as unknown as ActionResultMessage;
+    if (action === 'list_tabs')
+      return {
+        ...base,
+        outcome_details: { result: { tabs: [{ tab_id: 7, url: 'http://127.0.0.1/x', title: 'X', active: true, index: 0, window_id: 1 }] } },
+      } as unknown as ActionResultMessage;
+    if (action === 'get_state')
+      return { ...base, new_simplified_state: this.states.shift() ?? state([]) } as unknown as ActionResultMessage;
     if (action === 'list_tools') return { ...base, outcome_details: { result: { tools: [] } } } as unknown as ActionResultMessage;
     return { ...base, outcome_details: { result: {} } } as unknown as ActionResultMessage;
   }
@@ -47,7 +72,7 @@ describe('seeds: units', () => {
     expect(await connectCommand(['--dialect', '002', 'ws://localhost:8080'])).to.equal(2);
   });
 
-  it('seed 001: refs are replaced on every snapshot; a command goes to the last snapshot\'s tab', async () => {
+  it("seed 001: refs are replaced on every snapshot; a command goes to the last snapshot's tab", async () => {
     const port = new FakePort();
     const t = new Seed001Translator(port as never);
     port.states.push(state([el('e40', 1), el('e41', 2)]), state([el('e77', 1)]));
@@ -60,13 +85,24 @@ describe('seeds: units', () => {
     expect(port.calls.at(-1)?.params).to.deep.equal({ element_id: 'e77' });
     const stale = await t.handle({ id: 5, type: 'click', params: { ref: 'e2' } });
     expect(stale).to.deep.include({ id: 5, success: false });
-    expect(await t.handle({ id: 6, type: 'fill', params: { ref: 'e1' } })).to.deep.equal({ id: 6, success: false, error: 'params.value is required (a string).' });
+    expect(await t.handle({ id: 6, type: 'fill', params: { ref: 'e1' } })).to.deep.equal({
+      id: 6,
+      success: false,
+      error: 'params.value is required (a string).',
+    });
     expect(await t.handle({ type: 'ping' })).to.deep.equal({ type: 'pong' });
     expect(await t.handle('nope')).to.deep.include({ success: false });
   });
 
   it('seed 000: viewport-only visible elements, renumbered 1..n in document order', () => {
-    const { tree, ids } = seed000Tree(state([el('e1', 1), el('e2', 2, { is_in_viewport: false }), el('e3', 3, { is_visible: false }), el('e4', 4, { name: '', text_content: 'Buy', tag: 'span', role: 'generic' })]));
+    const { tree, ids } = seed000Tree(
+      state([
+        el('e1', 1),
+        el('e2', 2, { is_in_viewport: false }),
+        el('e3', 3, { is_visible: false }),
+        el('e4', 4, { name: '', text_content: 'Buy', tag: 'span', role: 'generic' }),
+      ]),
+    );
     expect(tree.map((n) => [n.id, n.name, n.tag, n.role])).to.deep.equal([
       [1, 'B1', 'BUTTON', 'button'],
       [2, 'Buy', 'SPAN', 'generic'],
@@ -91,13 +127,31 @@ describe('seeds: units', () => {
       return '<tool_code>{"action": "open_tab", "url": "http://127.0.0.1/y"}</tool_code>';
     };
     serveTasks({ client: port as never, llm, maxTabs: 3, maxSteps: 10 });
-    port.emit('task', { type: 'user_task_submission', task_id: 't1', user_prompt: 'do it', timestamp: new Date().toISOString(), context: { url: 'http://127.0.0.1/x', page_title: 'X', active_tab_id: 7 } });
+    port.emit('task', {
+      type: 'user_task_submission',
+      task_id: 't1',
+      user_prompt: 'do it',
+      timestamp: new Date().toISOString(),
+      context: { url: 'http://127.0.0.1/x', page_title: 'X', active_tab_id: 7 },
+    });
     await new Promise((r) => setTimeout(r, 50));
-    port.emit('task', { type: 'user_task_submission', task_id: 't2', user_prompt: 'another', timestamp: new Date().toISOString(), context: { url: 'http://127.0.0.1/x', page_title: 'X', active_tab_id: 7 } });
+    port.emit('task', {
+      type: 'user_task_submission',
+      task_id: 't2',
+      user_prompt: 'another',
+      timestamp: new Date().toISOString(),
+      context: { url: 'http://127.0.0.1/x', page_title: 'X', active_tab_id: 7 },
+    });
     port.emit('task_control', { type: 'task_control', task_id: 't1', command: 'stop' });
     release();
     await new Promise((r) => setTimeout(r, 50));
-    expect(port.progress.map((p) => `${p.task_id}:${p.status}`)).to.deep.equal(['t1:accepted', 't1:running', 't1:step', 't2:failed', 't1:stopped']);
+    expect(port.progress.map((p) => `${p.task_id}:${p.status}`)).to.deep.equal([
+      't1:accepted',
+      't1:running',
+      't1:step',
+      't2:failed',
+      't1:stopped',
+    ]);
   });
 
   it('seed 002: the 15-second notice, api activity and the tab-limit notice in what the agent receives', async () => {
@@ -105,17 +159,40 @@ describe('seeds: units', () => {
     const origCall = port.call.bind(port);
     port.call = async (action: string, params: unknown, options: { tabId?: number } = {}) => {
       const r = await origCall(action, params, options);
-      if (action === 'click') return { ...r, outcome_details: { message: 'ok', result: {}, no_change_notice: 'Action executed but no DOM change detected within 15 seconds.', api_activity: [{ method: 'POST', url: 'http://127.0.0.1/api/search', body: '{"query":"weather today"}' }] } } as unknown as ActionResultMessage;
+      if (action === 'click')
+        return {
+          ...r,
+          outcome_details: {
+            message: 'ok',
+            result: {},
+            no_change_notice: 'Action executed but no DOM change detected within 15 seconds.',
+            api_activity: [{ method: 'POST', url: 'http://127.0.0.1/api/search', body: '{"query":"weather today"}' }],
+          },
+        } as unknown as ActionResultMessage;
       return r;
     };
     const driver = new Seed002Driver(port as never, port as never);
     port.states.push(state([el('e5', 1)]));
-    expect(await driver.observe()).to.equal('<browsing_context>\n[Target Update]\nURL: http://127.0.0.1/x\n\nInteractive Elements:\n<button id="1" label="B1"></button>\n</browsing_context>');
+    expect(await driver.observe()).to.equal(
+      '<browsing_context>\n[Target Update]\nURL: http://127.0.0.1/x\n\nInteractive Elements:\n<button id="1" label="B1"></button>\n</browsing_context>',
+    );
     port.states.push(state([el('e5', 1)]));
-    port.emit('tab_released', { type: 'tab_released', tab_id: 3, url: 'https://example.com', reason: 'tab_limit', max_tabs: 3, message: 'Tab limit (3) reached. Released tab: https://example.com' });
+    port.emit('tab_released', {
+      type: 'tab_released',
+      tab_id: 3,
+      url: 'https://example.com',
+      reason: 'tab_limit',
+      max_tabs: 3,
+      message: 'Tab limit (3) reached. Released tab: https://example.com',
+    });
     const t = await driver.execute('<tool_code>{"action": "click", "id": 1}</tool_code>');
-    expect(t.text.split('\n').slice(0, 2)).to.deep.equal(['System: Tab limit (3) reached. Released tab: https://example.com', 'System: Action executed but no DOM change detected within 15 seconds.']);
-    expect(t.text).to.contain('</browsing_context>\n<api_activity>\n  <call method="POST" url="/api/search">\n    {"query":"weather today"}\n  </call>\n</api_activity>');
+    expect(t.text.split('\n').slice(0, 2)).to.deep.equal([
+      'System: Tab limit (3) reached. Released tab: https://example.com',
+      'System: Action executed but no DOM change detected within 15 seconds.',
+    ]);
+    expect(t.text).to.contain(
+      '</browsing_context>\n<api_activity>\n  <call method="POST" url="/api/search">\n    {"query":"weather today"}\n  </call>\n</api_activity>',
+    );
     expect(port.calls.find((c) => c.action === 'click')?.params).to.deep.equal({ element_id: 'e5', trusted: true });
   });
 
@@ -134,7 +211,9 @@ describe('seeds: units', () => {
     expect(await driver.pollChanges()).to.equal(null);
     port.states = [next()];
     const update = await driver.pollChanges();
-    expect(update).to.equal('<browsing_context>\n[Target Update]\nURL: http://127.0.0.1/x\n\nInteractive Elements:\n<button id="2" label="B1"></button>\n<button id="3" label="New"></button>\n</browsing_context>');
+    expect(update).to.equal(
+      '<browsing_context>\n[Target Update]\nURL: http://127.0.0.1/x\n\nInteractive Elements:\n<button id="2" label="B1"></button>\n<button id="3" label="New"></button>\n</browsing_context>',
+    );
     // Delivered once.
     port.states = [next()];
     expect(await driver.pollChanges()).to.equal(null);
@@ -155,7 +234,11 @@ describe('seeds: units', () => {
     const file = path.join(dir, 'connectors.json');
     try {
       const m = new ConnectorManager({ bridgeAgentUrl: 'ws://127.0.0.1:9/agent', agentSecret: 'x', file });
-      for (const [url, code] of [['ws://192.0.2.1:8080', 'BACKEND_NOT_LOOPBACK'], ['http://localhost:8080', 'BACKEND_URL_INVALID'], ['localhost:8080', 'BACKEND_URL_INVALID']] as const) {
+      for (const [url, code] of [
+        ['ws://192.0.2.1:8080', 'BACKEND_NOT_LOOPBACK'],
+        ['http://localhost:8080', 'BACKEND_URL_INVALID'],
+        ['localhost:8080', 'BACKEND_URL_INVALID'],
+      ] as const) {
         try {
           await m.add('001', url);
           expect.fail(`${url} was accepted`);
@@ -167,7 +250,16 @@ describe('seeds: units', () => {
       expect(m.list()).to.deep.equal([]);
       expect(fs.existsSync(file)).to.equal(false);
       // A saved remote URL (a hand-edited file) is not dialed either.
-      fs.writeFileSync(file, JSON.stringify({ version: 1, connectors: [{ dialect: '001', url: 'ws://192.0.2.1:8080' }, { dialect: '999', url: 'ws://localhost:1' }] }));
+      fs.writeFileSync(
+        file,
+        JSON.stringify({
+          version: 1,
+          connectors: [
+            { dialect: '001', url: 'ws://192.0.2.1:8080' },
+            { dialect: '999', url: 'ws://localhost:1' },
+          ],
+        }),
+      );
       await m.restore();
       expect(m.list()).to.deep.equal([]);
     } finally {

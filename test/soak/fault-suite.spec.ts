@@ -1,6 +1,7 @@
 // The fault suite, short: runs inside `npm test` in well under a minute of faults. The long run is
 // `npm run soak` (bench/soak.ts), which also writes docs/RELIABILITY.md.
 import { expect } from 'chai';
+
 import { percentile, runSoak, type SoakReport } from './fault-suite';
 
 describe('fault suite (short): nothing lost, nothing false, nothing crashed', function () {

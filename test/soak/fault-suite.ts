@@ -11,22 +11,24 @@
 // Counted: lost results (a call with no answer), false successes, crashes (the bridge exiting on its
 // own), reconnect times, bridge RSS at intervals. `npm run soak` runs it long and writes
 // docs/RELIABILITY.md; test/soak/fault-suite.spec.ts runs it short inside `npm test`.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import WebSocket from 'ws';
+
 import type { Page } from 'puppeteer-core';
+import WebSocket from 'ws';
+
+import { pct } from '../../bench/stats';
 import { AgentClient } from '../../bridge/client/agent-client';
 import { loadOrCreateSecrets, type Secrets } from '../../bridge/common/secrets';
 import type { ActionResultMessage, ExtensionStatusMessage } from '../../schemas/generated/protocol';
 import type { ActionName, ActionParams } from '../../schemas/generated/registry';
 import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
-import { launchWithExtension, REPO_ROOT, type LaunchedBrowser } from '../harness/browser';
+import { type LaunchedBrowser, launchWithExtension, REPO_ROOT } from '../harness/browser';
 import { FixtureServer } from '../harness/fixture-server';
-import { pct } from '../../bench/stats';
 
 export interface SoakOptions {
   /** Agent actions in total (all agents together). */

@@ -1,22 +1,24 @@
 // Unit tests of the bridge's small modules; the WebSocket is a sinon fake at the Peer seam.
-import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+import { expect } from 'chai';
 import sinon from 'sinon';
 import type { WebSocket } from 'ws';
+
 import { bridgeProof, clientProof, hmacHex, proofsEqual } from '../../bridge/common/auth';
 import { EXTENSION_ID } from '../../bridge/common/extension-id';
 import { createLogger } from '../../bridge/common/log';
 import { Lru } from '../../bridge/common/lru';
 import { checkUpgrade, parseHostHeader } from '../../bridge/common/origin-check';
-import { CLOSE, Peer } from '../../bridge/src/peer';
 import { FailureGate } from '../../bridge/common/rate-limit';
 import { configDir, loadOrCreateSecrets, readAgentSecret } from '../../bridge/common/secrets';
+import { CLOSE, Peer } from '../../bridge/src/peer';
 import { RECORDED_STATES, SessionRegistry } from '../../bridge/src/sessions';
-import type { ActionResultMessage } from '../../schemas/generated/protocol';
 import { TabQueues } from '../../bridge/src/tab-queue';
 import { EXTENSION_ID as MANIFEST_EXTENSION_ID } from '../../extension/manifest.mjs';
+import type { ActionResultMessage } from '../../schemas/generated/protocol';
 
 function fakeSocket() {
   return { OPEN: 1, CONNECTING: 0, readyState: 1, send: sinon.spy(), close: sinon.spy() };
@@ -92,7 +94,9 @@ describe('bridge units', () => {
       expect(checkUpgrade('agent', { host: '127.0.0.1:8765', origin: 'http://127.0.0.1:8765' }, policy).ok).to.equal(false);
       expect(checkUpgrade('agent', {}, policy).ok).to.equal(false);
       expect(checkUpgrade('extension', { host: 'localhost:8765', origin: `chrome-extension://${EXTENSION_ID}` }, policy)).to.deep.equal(ok);
-      expect(checkUpgrade('extension', { host: 'attacker.test:8765', origin: `chrome-extension://${EXTENSION_ID}` }, policy).ok).to.equal(false);
+      expect(checkUpgrade('extension', { host: 'attacker.test:8765', origin: `chrome-extension://${EXTENSION_ID}` }, policy).ok).to.equal(
+        false,
+      );
       expect(checkUpgrade('agent', { host: '192.168.1.5:8765' }, { ...policy, extraHosts: ['192.168.1.5'] })).to.deep.equal(ok);
     });
   });
@@ -120,11 +124,13 @@ describe('bridge units', () => {
   it('tab queues run one task per tab at a time, tabs in parallel, and survive a failure', async () => {
     const q = new TabQueues<number>();
     const log: string[] = [];
-    const task = (name: string, ms: number, fail = false) => () =>
-      new Promise<string>((resolve, reject) => {
-        log.push(`start ${name}`);
-        setTimeout(() => (log.push(`end ${name}`), fail ? reject(new Error(name)) : resolve(name)), ms);
-      });
+    const task =
+      (name: string, ms: number, fail = false) =>
+      () =>
+        new Promise<string>((resolve, reject) => {
+          log.push(`start ${name}`);
+          setTimeout(() => (log.push(`end ${name}`), fail ? reject(new Error(name)) : resolve(name)), ms);
+        });
     const results = await Promise.allSettled([q.run(1, task('a1', 30, true)), q.run(1, task('a2', 1)), q.run(2, task('b1', 5))]);
     expect(results.map((r) => r.status)).to.deep.equal(['rejected', 'fulfilled', 'fulfilled']);
     expect(log).to.deep.equal(['start a1', 'start b1', 'end b1', 'end a1', 'start a2', 'end a2']);
@@ -154,7 +160,15 @@ describe('bridge units', () => {
       const reg = new SessionRegistry({ graceMs: 1000, resultCapacity: 64 });
       const s = reg.create(peer(), 3);
       const state = { url: 'http://x/', title: 'T', tab_id: 1 } as unknown as NonNullable<ActionResultMessage['new_simplified_state']>;
-      for (let i = 0; i < 40; i++) s.record(`a${i}`, { type: 'action_result', original_action_id: `a${i}`, status: 'success', outcome_details: { message: 'ok' }, new_simplified_state: state, error_info: null });
+      for (let i = 0; i < 40; i++)
+        s.record(`a${i}`, {
+          type: 'action_result',
+          original_action_id: `a${i}`,
+          status: 'success',
+          outcome_details: { message: 'ok' },
+          new_simplified_state: state,
+          error_info: null,
+        });
       const withState = Array.from({ length: 40 }, (_, i) => s.results.get(`a${i}`)?.new_simplified_state !== null);
       expect(withState.filter(Boolean)).to.have.length(RECORDED_STATES);
       expect(withState.slice(-RECORDED_STATES).every(Boolean)).to.equal(true);
@@ -189,14 +203,23 @@ describe('bridge units', () => {
       const p = new Peer('p', 'agent', ws as unknown as WebSocket, createLogger('silent'), 'addr', 2);
       for (let i = 0; i < 3; i++) expect(p.receive('{"type":"ping"}')).to.equal(null);
       const sent = ws.send.getCalls().map((c) => JSON.parse(c.args[0] as string) as { error_info: { error_code: string } });
-      expect(sent.map((m) => m.error_info.error_code)).to.deep.equal(['INVALID_MESSAGE', 'INVALID_MESSAGE', 'INVALID_MESSAGE', 'RATE_LIMITED']);
+      expect(sent.map((m) => m.error_info.error_code)).to.deep.equal([
+        'INVALID_MESSAGE',
+        'INVALID_MESSAGE',
+        'INVALID_MESSAGE',
+        'RATE_LIMITED',
+      ]);
       expect(ws.close.calledOnceWith(CLOSE.policy)).to.equal(true);
     });
 
     it('closes with 1003 on non-JSON and refuses a message its role may not send', () => {
       const ws = fakeSocket();
       const p = new Peer('p', 'agent', ws as unknown as WebSocket, createLogger('silent'));
-      expect(p.receive('{"type":"hello_ack","protocol_version":1,"bridge":{"name":"x","version":"1"},"session_id":"s","extension_connected":true}')).to.equal(null);
+      expect(
+        p.receive(
+          '{"type":"hello_ack","protocol_version":1,"bridge":{"name":"x","version":"1"},"session_id":"s","extension_connected":true}',
+        ),
+      ).to.equal(null);
       expect(JSON.parse(ws.send.lastCall.args[0] as string).error_info.error_code).to.equal('UNAUTHORIZED');
       p.receive('nope');
       expect(ws.close.lastCall.args[0]).to.equal(CLOSE.unsupportedData);

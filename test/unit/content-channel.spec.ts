@@ -3,6 +3,7 @@
 // which injects the script); a port that closes after it means the document went away (portClosed);
 // a frame that commits a new document gets a new port.
 import { expect } from 'chai';
+
 import type { ChannelOutcome } from '../../extension/src/background/content-channel';
 
 type Listener = (...args: unknown[]) => void;

@@ -1,9 +1,10 @@
 // browser_use's get_dropdown_options text, reproduced exactly: Python's json.dumps (ensure_ascii)
 // for each option text, and the closing hint line.
 import { expect } from 'chai';
+
 import { formatOptions, pyJsonString } from '../../extension/src/content/actions/dropdown';
 
-describe("get_dropdown_options text (browser_use 0.1.48 shape)", () => {
+describe('get_dropdown_options text (browser_use 0.1.48 shape)', () => {
   it('escapes like json.dumps with ensure_ascii: quotes, backslashes, controls, non-ASCII, astral pairs', () => {
     expect(pyJsonString('Germany')).to.equal('"Germany"');
     expect(pyJsonString('say "hi"\\')).to.equal('"say \\"hi\\"\\\\"');
@@ -14,6 +15,11 @@ describe("get_dropdown_options text (browser_use 0.1.48 shape)", () => {
   });
 
   it('lists "{index}: text=..." lines and ends with the select_dropdown_option hint', () => {
-    expect(formatOptions([{ index: 0, text: 'Choose' }, { index: 1, text: 'Zürich' }])).to.equal('0: text="Choose"\n1: text="Z\\u00fcrich"\nUse the exact text string in select_dropdown_option');
+    expect(
+      formatOptions([
+        { index: 0, text: 'Choose' },
+        { index: 1, text: 'Zürich' },
+      ]),
+    ).to.equal('0: text="Choose"\n1: text="Z\\u00fcrich"\nUse the exact text string in select_dropdown_option');
   });
 });

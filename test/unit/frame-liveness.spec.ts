@@ -1,8 +1,9 @@
 // frame-liveness.ts: a frame that still owes an answer past the probe budget is not waited for again
 // (issue 13 "frames that do not answer never hold a state for more than a small, documented budget").
 import { expect } from 'chai';
-import { forgetTabRequests, overdueFor, trackRequest } from '../../extension/src/background/frame-liveness';
+
 import { PROBE_BUDGET_MS } from '../../extension/src/background/frame-budget';
+import { forgetTabRequests, overdueFor, trackRequest } from '../../extension/src/background/frame-liveness';
 
 function deferred(): { promise: Promise<void>; resolve: () => void; reject: (e: Error) => void } {
   let resolve!: () => void;

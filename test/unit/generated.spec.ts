@@ -1,9 +1,11 @@
 // Generated files are committed; this fails when they are stale (someone edited a schema without
 // running `npm run gen`, or edited a generated file by hand).
-import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+
+import { expect } from 'chai';
+
 import { REPO_ROOT } from '../harness/browser';
 
 describe('generated code', () => {

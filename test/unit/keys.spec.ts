@@ -1,6 +1,7 @@
 // Playwright key syntax parser (extension/src/shared/keys.ts): names, characters,
 // code names, chords, the "+" key, aliases, ControlOrMeta, and the errors an agent sees.
 import { expect } from 'chai';
+
 import { insertedText, keyForChar, needsShift, parseChord, splitChord } from '../../extension/src/shared/keys';
 
 const parse = (s: string, mac = false) => {
@@ -66,7 +67,7 @@ describe('key syntax (Playwright keyboard.press)', () => {
     expect(parseChord('Control+').ok).to.equal(false);
   });
 
-  it('knows every key of Playwright\'s US layout by code, with location (ControlRight, NumpadSubtract, media keys)', () => {
+  it("knows every key of Playwright's US layout by code, with location (ControlRight, NumpadSubtract, media keys)", () => {
     expect(parse('ControlRight').key).to.deep.equal({ key: 'Control', code: 'ControlRight', keyCode: 17, text: '', location: 2 });
     expect(parse('ShiftRight').key).to.include({ key: 'Shift', location: 2 });
     expect(parse('NumpadSubtract').key).to.deep.equal({ key: '-', code: 'NumpadSubtract', keyCode: 109, text: '-', location: 3 });

@@ -1,10 +1,12 @@
 // Facts about the package that other parts rely on.
-import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
-import os from 'node:os';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+
+import { expect } from 'chai';
+
 import { BRIDGE_VERSION } from '../../bridge/common/version';
 import { buildManifest, EXTENSION_ID, EXTENSION_KEY, PERMISSION_REASONS } from '../../extension/manifest.mjs';
 import { REPO_ROOT } from '../harness/browser';
@@ -53,8 +55,16 @@ describe('packaging', () => {
       fs.writeFileSync(path.join(src, 'config.json'), '{"extension_secret":"do-not-ship"}');
       const out = path.join(dir, 'x.zip');
       execFileSync('node', [path.join(REPO_ROOT, 'scripts', 'package.mjs'), src, out], { cwd: REPO_ROOT });
-      const listing = execFileSync('python3', ['-c', 'import sys,zipfile,hashlib; z=zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; print(sorted((i.filename, hashlib.sha256(z.read(i)).hexdigest()) for i in z.infolist()))', out]).toString();
-      const sha = (f: string) => crypto.createHash('sha256').update(fs.readFileSync(path.join(src, f))).digest('hex');
+      const listing = execFileSync('python3', [
+        '-c',
+        'import sys,zipfile,hashlib; z=zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; print(sorted((i.filename, hashlib.sha256(z.read(i)).hexdigest()) for i in z.infolist()))',
+        out,
+      ]).toString();
+      const sha = (f: string) =>
+        crypto
+          .createHash('sha256')
+          .update(fs.readFileSync(path.join(src, f)))
+          .digest('hex');
       expect(listing.trim()).to.equal(`[('icons/a.bin', '${sha('icons/a.bin')}'), ('manifest.json', '${sha('manifest.json')}')]`);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -1,14 +1,18 @@
 // The three text renderings of one state (schemas/lib/render), on one shared fixture whose dom_tree
 // is the hand-built tree of the browser_use 0.1.48 reference (section 1.8): renderBrowserUse must
 // print that section's output exactly, tabs, `*[N]*`, dropped attributes and ` />` included.
-import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
+
+import { expect } from 'chai';
+
 import type { SimplifiedState } from '../../schemas/generated/protocol';
 import { renderAriaTree, renderBrowserUse, renderBrowsingContext } from '../../schemas/lib/render';
 import { REPO_ROOT } from '../harness/browser';
 
-const { state } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'test', 'fixtures', 'render', 'state.json'), 'utf8')) as { state: SimplifiedState };
+const { state } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'test', 'fixtures', 'render', 'state.json'), 'utf8')) as {
+  state: SimplifiedState;
+};
 
 describe('text renderings of a state', () => {
   it('browser_use 0.1.48 clickable_elements_to_string, exactly as the reference prints it', () => {
@@ -102,7 +106,14 @@ describe('accessibility-tree text: token economy', () => {
     ...extra,
   });
   const base = (elements: El[], text: SimplifiedState['text_context']): SimplifiedState =>
-    ({ ...state, actionable_elements: elements, text_context: text, truncation: undefined, scroll_position: { x: 0, y: 0 }, page_size: { width: 800, height: 5000 } }) as SimplifiedState;
+    ({
+      ...state,
+      actionable_elements: elements,
+      text_context: text,
+      truncation: undefined,
+      scroll_position: { x: 0, y: 0 },
+      page_size: { width: 800, height: 5000 },
+    }) as SimplifiedState;
   const refsIn = (s: string) => [...s.matchAll(/\[ref=([^\]]+)\]/g)].map((m) => m[1]);
 
   it('prints a paragraph with its links inline, tail punctuation attached, and drops a label that repeats the control name', () => {
@@ -216,11 +227,14 @@ describe('accessibility-tree text: token economy', () => {
   });
 
   it('never puts text of one document on the line of an element of another (an ad iframe after a caption)', () => {
-    const s = base([el(1, 'link', 'Offer', 'html/body/div/a', true, { id: 'f6e1', frame_id: 6 })], [
-      { text: 'Advertisement', after_index: 0 },
-      { text: 'today only', after_index: 1, frame_id: 6 },
-      { text: 'More stories', after_index: 1 },
-    ]);
+    const s = base(
+      [el(1, 'link', 'Offer', 'html/body/div/a', true, { id: 'f6e1', frame_id: 6 })],
+      [
+        { text: 'Advertisement', after_index: 0 },
+        { text: 'today only', after_index: 1, frame_id: 6 },
+        { text: 'More stories', after_index: 1 },
+      ],
+    );
     expect(renderAriaTree(s).split('\n')).to.deep.equal(['Advertisement', '- link "Offer" [ref=f6e1]', 'today only', 'More stories']);
   });
 
@@ -230,7 +244,9 @@ describe('accessibility-tree text: token economy', () => {
     for (let sec = 1; sec <= 2; sec++) {
       text.push({ text: `Section ${sec}`, role: 'heading', level: 2, after_index: elements.length });
       // A sidebar of 9 single links between sections breaks the run of paragraphs.
-      if (sec === 2) for (let i = 0; i < 9; i++) elements.push(el(elements.length + 1, 'button', `Tool ${i}`, `html/body/aside/ul/li[${i + 1}]/button`, false));
+      if (sec === 2)
+        for (let i = 0; i < 9; i++)
+          elements.push(el(elements.length + 1, 'button', `Tool ${i}`, `html/body/aside/ul/li[${i + 1}]/button`, false));
       for (let p = 1; p <= 10; p++) {
         const n = elements.length + 1;
         text.push({ text: `Words ${n}`, role: 'paragraph', after_index: elements.length });
@@ -239,7 +255,9 @@ describe('accessibility-tree text: token economy', () => {
     }
     const out = renderAriaTree(base(elements, text)).split('\n');
     expect(out.filter((l) => l.startsWith('Words'))).to.have.length(3);
-    expect(out.at(-1)).to.equal('- … 10 more blocks like those listed earlier (10 links), off screen below: scroll down and take a new state to list them with refs');
+    expect(out.at(-1)).to.equal(
+      '- … 10 more blocks like those listed earlier (10 links), off screen below: scroll down and take a new state to list them with refs',
+    );
   });
 
   // A table: header on screen, 4 rows on screen, then 20 rows below the viewport (row text, link, button).
@@ -260,9 +278,14 @@ describe('accessibility-tree text: token economy', () => {
     const out = renderAriaTree(table());
     const lines = out.split('\n');
     expect(lines).to.have.length(1 + 4 + 1 + 1);
-    expect(lines.slice(0, 2)).to.deep.equal(['- heading "Orders" [level=1]', '- row: 1 | Customer 1 | link "Order 1" [ref=e1] | button "Cancel 1" [ref=e2]']);
+    expect(lines.slice(0, 2)).to.deep.equal([
+      '- heading "Orders" [level=1]',
+      '- row: 1 | Customer 1 | link "Order 1" [ref=e1] | button "Cancel 1" [ref=e2]',
+    ]);
     expect(lines[4]).to.equal('- row: 4 | Customer 4 | link "Order 4" [ref=e7] | button "Cancel 4" [ref=e8]');
-    expect(lines[5]).to.equal('- … 20 more blocks like the above (20 links, 20 buttons), off screen below: scroll down and take a new state to list them with refs');
+    expect(lines[5]).to.equal(
+      '- … 20 more blocks like the above (20 links, 20 buttons), off screen below: scroll down and take a new state to list them with refs',
+    );
     expect(lines[6]).to.equal('End of orders');
     // Every on-screen element keeps its ref; nothing off screen is listed without one.
     expect(refsIn(out)).to.deep.equal(['e1', 'e2', 'e3', 'e4', 'e5', 'e6', 'e7', 'e8']);
@@ -282,7 +305,9 @@ describe('accessibility-tree text: token economy', () => {
     // Scrolled: rows 1-20 above the viewport, 21-24 on screen.
     s.actionable_elements = s.actionable_elements.map((e) => ({ ...e, is_in_viewport: (e.index ?? 0) > 40 }));
     const out = renderAriaTree(s);
-    expect(out).to.contain('- … 17 more blocks like the above (17 links, 17 buttons), off screen above: scroll up and take a new state to list them with refs');
+    expect(out).to.contain(
+      '- … 17 more blocks like the above (17 links, 17 buttons), off screen above: scroll up and take a new state to list them with refs',
+    );
     expect(refsIn(out)).to.deep.equal(['e1', 'e2', 'e3', 'e4', 'e5', 'e6', ...Array.from({ length: 8 }, (_, i) => `e${41 + i}`)]);
   });
 
@@ -294,7 +319,9 @@ describe('accessibility-tree text: token economy', () => {
   });
 
   it('says an off-canvas run (outside the page at every scroll position) is revealed by the page, not by scrolling', () => {
-    const links = Array.from({ length: 12 }, (_, i) => el(i + 1, 'link', `drawer ${i}`, `html/body/nav/a[${i + 1}]`, false, { bounds: { x: -400, y: 20 * i, width: 100, height: 17 } }));
+    const links = Array.from({ length: 12 }, (_, i) =>
+      el(i + 1, 'link', `drawer ${i}`, `html/body/nav/a[${i + 1}]`, false, { bounds: { x: -400, y: 20 * i, width: 100, height: 17 } }),
+    );
     const out = renderAriaTree(base([el(13, 'button', 'Menu', 'html/body/button', true), ...links], []));
     expect(out.split('\n')).to.deep.equal([
       '- button "Menu" [ref=e13]',

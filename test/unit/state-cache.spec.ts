@@ -2,11 +2,29 @@
 // states it keeps for get_state since, and that every miss answers a full state saying why.
 // Navigation and tab-close drops use chrome events and are covered by test/e2e/state-delta.spec.ts.
 import { expect } from 'chai';
-import type { ActionResultMessage, ActionableElement, SimplifiedState } from '../../schemas/generated/protocol';
-import { answerState, heldStates, rememberState, withStateDelta } from '../../extension/src/background/state-cache';
 
-const el = (i: number, value = ''): ActionableElement => ({ id: `e${i}`, index: i, type: 'INPUT_FIELD', tag: 'input', role: 'textbox', name: `Field ${i}`, attributes: { name: `f${i}` }, is_visible: true, available_operations: ['input_text'], current_value: value, xpath: `html/body/input[${i}]` });
-const page = (tab: number, typed = ''): SimplifiedState => ({ url: 'https://x.test/', title: 'X', tab_id: tab, actionable_elements: Array.from({ length: 60 }, (_, i) => el(i + 1, i === 30 ? typed : '')) });
+import { answerState, heldStates, rememberState, withStateDelta } from '../../extension/src/background/state-cache';
+import type { ActionableElement, ActionResultMessage, SimplifiedState } from '../../schemas/generated/protocol';
+
+const el = (i: number, value = ''): ActionableElement => ({
+  id: `e${i}`,
+  index: i,
+  type: 'INPUT_FIELD',
+  tag: 'input',
+  role: 'textbox',
+  name: `Field ${i}`,
+  attributes: { name: `f${i}` },
+  is_visible: true,
+  available_operations: ['input_text'],
+  current_value: value,
+  xpath: `html/body/input[${i}]`,
+});
+const page = (tab: number, typed = ''): SimplifiedState => ({
+  url: 'https://x.test/',
+  title: 'X',
+  tab_id: tab,
+  actionable_elements: Array.from({ length: 60 }, (_, i) => el(i + 1, i === 30 ? typed : '')),
+});
 
 describe('extension state cache (state-cache.ts)', () => {
   it('answers since with a delta that names both states, and gives every state an id unique per run', () => {
@@ -21,7 +39,7 @@ describe('extension state cache (state-cache.ts)', () => {
     }
   });
 
-  it('an unknown id, another tab\'s id, or a delta that would not pay: the full state with the reason', () => {
+  it("an unknown id, another tab's id, or a delta that would not pay: the full state with the reason", () => {
     const s1 = answerState(102, page(102), undefined);
     const id102 = 'state' in s1 ? (s1.state.state_id as string) : '';
     const unknown = answerState(103, page(103), 'nope');
@@ -43,12 +61,21 @@ describe('extension state cache (state-cache.ts)', () => {
     expect('delta' in later).to.equal(true);
   });
 
-  it('withStateDelta turns an action result\'s remembered state into a delta, or leaves it full with the reason', () => {
+  it("withStateDelta turns an action result's remembered state into a delta, or leaves it full with the reason", () => {
     const first = page(106);
     const baseId = rememberState(106, first);
     const after = page(106, 'clicked');
     rememberState(106, after);
-    const result: ActionResultMessage = { type: 'action_result', original_action_id: 'a', action: 'click', tab_id: 106, status: 'success', outcome_details: { message: 'ok', navigation_occurred: false, result: {} }, new_simplified_state: after, error_info: null };
+    const result: ActionResultMessage = {
+      type: 'action_result',
+      original_action_id: 'a',
+      action: 'click',
+      tab_id: 106,
+      status: 'success',
+      outcome_details: { message: 'ok', navigation_occurred: false, result: {} },
+      new_simplified_state: after,
+      error_info: null,
+    };
     const r = withStateDelta(result, baseId);
     expect(r.new_simplified_state).to.equal(undefined);
     expect(r.state_delta?.base_state_id).to.equal(baseId);

@@ -2,12 +2,22 @@
 // `next`, for random states and random edits of them (elements inserted, removed, moved, changed,
 // reordered; text edited; dom_tree edited), and every delta must be a valid wire message.
 import { expect } from 'chai';
-import type { ActionResultMessage, ActionableElement, SimplifiedState } from '../../schemas/generated/protocol';
+
+import type { ActionableElement, ActionResultMessage, SimplifiedState } from '../../schemas/generated/protocol';
 import { validate_action_result } from '../../schemas/generated/validators.cjs';
 import { applyStateDelta, diffSequences, diffStates, jsonBytes, StateDeltaError } from '../../schemas/lib/state-delta';
 import { element, finish, mutate, randomState, resetIds, rng } from '../harness/random-states';
 
-const resultWith = (delta: unknown): ActionResultMessage => ({ type: 'action_result', original_action_id: 'a1', action: 'get_state', status: 'success', outcome_details: { message: 'x', navigation_occurred: false, result: {} }, error_info: null, state_delta: delta } as ActionResultMessage);
+const resultWith = (delta: unknown): ActionResultMessage =>
+  ({
+    type: 'action_result',
+    original_action_id: 'a1',
+    action: 'get_state',
+    status: 'success',
+    outcome_details: { message: 'x', navigation_occurred: false, result: {} },
+    error_info: null,
+    state_delta: delta,
+  }) as ActionResultMessage;
 
 describe('state deltas (schemas/lib/state-delta.ts)', () => {
   it('diffSequences finds the fewest edits (Myers) and covers every unmatched item', () => {
@@ -69,7 +79,13 @@ describe('state deltas (schemas/lib/state-delta.ts)', () => {
     let base = randomState(r, true);
     while (base.s.actionable_elements.length < 30) base = randomState(r, true);
     const many = Array.from({ length: 300 }, () => element(r));
-    const s = finish({ ...base.s, actionable_elements: many }, new Map(), base.afters.map(() => null), r, true);
+    const s = finish(
+      { ...base.s, actionable_elements: many },
+      new Map(),
+      base.afters.map(() => null),
+      r,
+      true,
+    );
     const next = structuredClone(s);
     (next.actionable_elements[150] as ActionableElement).current_value = 'hello';
     const d = diffStates(s, next, 'a', 'b');
@@ -124,7 +140,10 @@ describe('state deltas (schemas/lib/state-delta.ts)', () => {
     const base = randomState(rng(13), false);
     const e = base.s.actionable_elements[0];
     if (!e) throw new Error('seed gives elements');
-    const dup: SimplifiedState = { ...base.s, actionable_elements: [...base.s.actionable_elements, { ...e, index: base.s.actionable_elements.length + 1 }] };
+    const dup: SimplifiedState = {
+      ...base.s,
+      actionable_elements: [...base.s.actionable_elements, { ...e, index: base.s.actionable_elements.length + 1 }],
+    };
     const d = diffStates(base.s, dup, 'a', 'b');
     expect(d.ok).to.equal(false);
     if (!d.ok) expect(d.message).to.match(/appears twice/);
@@ -141,4 +160,3 @@ describe('state deltas (schemas/lib/state-delta.ts)', () => {
     expect(() => applyStateDelta(base.s, { ...d.delta, elements_removed: ['nope'] })).to.throw(StateDeltaError);
   });
 });
-

@@ -3,7 +3,9 @@
 // language that measured them, so both run here on the same samples and must agree to the digit.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+
 import { expect } from 'chai';
+
 import { mean, median, pct, r1, r2, summary } from '../../bench/stats';
 import { REPO_ROOT } from '../harness/browser';
 

@@ -6,8 +6,9 @@
 // Named to run after content-channel.spec.ts: modules register chrome listeners once, on the fake
 // chrome present when they are first imported, and that spec fires its own webNavigation events.
 import { expect } from 'chai';
-import type { SimplifiedState } from '../../schemas/generated/protocol';
+
 import type { FrameSnapshot } from '../../extension/src/shared/frame-snapshot';
+import type { SimplifiedState } from '../../schemas/generated/protocol';
 
 type Listener = (...args: unknown[]) => unknown;
 const event = () => {
@@ -50,8 +51,16 @@ const topSnapshot = (url: string): FrameSnapshot => ({
   frames: [],
   order: '',
   tree: {
-    kind: 'element', tag: 'body', xpath: '/body', attributes: {}, children: [],
-    is_visible: false, is_interactive: false, is_top_element: false, is_in_viewport: false, shadow_root: false,
+    kind: 'element',
+    tag: 'body',
+    xpath: '/body',
+    attributes: {},
+    children: [],
+    is_visible: false,
+    is_interactive: false,
+    is_top_element: false,
+    is_in_viewport: false,
+    shadow_root: false,
   },
   scroll: { x: 0, y: 0 },
   viewport: { width: 800, height: 600 },

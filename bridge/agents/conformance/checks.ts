@@ -1,13 +1,21 @@
 // The conformance checks, as an agent against a bridge (and, through it, the extension side):
 // handshake, schema checks both ways, every action of schemas/v1/actions with its result checked
 // against the action's result schema, and the error codes each provoked by its situation.
-import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
 import crypto from 'node:crypto';
+
 import type { ActionResultMessage, ProtocolMessage } from '../../../schemas/generated/protocol';
-import { ACTION_NAMES, ACTION_VALIDATORS, PROTOCOL_VERSION, type ActionName, type ActionParams, type ErrorCode } from '../../../schemas/generated/registry';
+import {
+  ACTION_NAMES,
+  ACTION_VALIDATORS,
+  type ActionName,
+  type ActionParams,
+  type ErrorCode,
+  PROTOCOL_VERSION,
+} from '../../../schemas/generated/registry';
+import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
 import { checkMessage } from '../../../schemas/lib/wire';
-import { bridgeProof, clientProof, proofsEqual } from '../../common/auth';
 import { AgentClient } from '../../client/agent-client';
+import { bridgeProof, clientProof, proofsEqual } from '../../common/auth';
 import { ConformancePageServer } from './page';
 import { isType, RawPeer } from './raw-peer';
 
@@ -27,7 +35,15 @@ export interface ConformanceOptions {
 }
 
 const nonce = () => crypto.randomBytes(24).toString('base64');
-const hello = (clientNonce: string, extra: Record<string, unknown> = {}) => ({ type: 'hello', role: 'agent', protocol_version: PROTOCOL_VERSION, client: { name: 'browser-use-ext-conformance', version: '1' }, capabilities: [], client_nonce: clientNonce, ...extra });
+const hello = (clientNonce: string, extra: Record<string, unknown> = {}) => ({
+  type: 'hello',
+  role: 'agent',
+  protocol_version: PROTOCOL_VERSION,
+  client: { name: 'browser-use-ext-conformance', version: '1' },
+  capabilities: [],
+  client_nonce: clientNonce,
+  ...extra,
+});
 
 /** Typed errors an action may legitimately answer in a person's browser (settings, network). */
 const ACCEPTED_ERRORS: Partial<Record<ActionName, ErrorCode[]>> = {
@@ -85,13 +101,17 @@ export async function runConformance(o: ConformanceOptions): Promise<CheckResult
     p.send({ type: 'auth_response', proof: clientProof('not-the-secret-' + nonce(), 'agent', ch.nonce, cn) });
     const err = await p.next(isType('error'));
     const code = await p.waitClose();
-    return err?.error_info.error_code === 'UNAUTHORIZED' && code === CLOSE_CODES.secretRefused ? true : `got ${err?.error_info.error_code ?? 'no error'} and close ${code}`;
+    return err?.error_info.error_code === 'UNAUTHORIZED' && code === CLOSE_CODES.secretRefused
+      ? true
+      : `got ${err?.error_info.error_code ?? 'no error'} and close ${code}`;
   });
   await check('handshake', 'an unknown protocol_version is refused with VERSION_MISMATCH', async () => {
     const p = await raw();
     p.send(hello(nonce(), { protocol_version: 999 }));
     const err = await p.next(isType('error'));
-    return err?.error_info.error_code === 'VERSION_MISMATCH' ? true : `got ${err?.error_info.error_code ?? `no error (close ${p.closeCode})`}`;
+    return err?.error_info.error_code === 'VERSION_MISMATCH'
+      ? true
+      : `got ${err?.error_info.error_code ?? `no error (close ${p.closeCode})`}`;
   });
   await check('handshake', 'an action before the handshake is refused', async () => {
     const p = await raw();
@@ -122,7 +142,12 @@ export async function runConformance(o: ConformanceOptions): Promise<CheckResult
     const opened = await c.call('open_tab', { url: server.url + '/' });
     const tabId = (opened.outcome_details?.result as { tab_id?: number } | undefined)?.tab_id;
     if (opened.status !== 'success' || tabId === undefined) {
-      add({ section: 'action', name: 'open_tab (the conformance page)', outcome: 'fail', detail: opened.error_info ? `${opened.error_info.error_code}: ${opened.error_info.message}` : 'no tab_id' });
+      add({
+        section: 'action',
+        name: 'open_tab (the conformance page)',
+        outcome: 'fail',
+        detail: opened.error_info ? `${opened.error_info.error_code}: ${opened.error_info.message}` : 'no tab_id',
+      });
       return results;
     }
     const on = { tabId };
@@ -207,7 +232,8 @@ export async function runConformance(o: ConformanceOptions): Promise<CheckResult
     const expectCode = async (code: ErrorCode, name: ActionName, params: unknown, opts: { tabId?: number; timeoutMs?: number } = on) => {
       await check('error_code', code, async () => {
         const r = await c.call(name, params as never, opts);
-        if (r.error_info?.error_code !== code) return `${name} ${JSON.stringify(params)} answered ${r.status} ${r.error_info?.error_code ?? ''}`;
+        if (r.error_info?.error_code !== code)
+          return `${name} ${JSON.stringify(params)} answered ${r.status} ${r.error_info?.error_code ?? ''}`;
         return r.error_info.message.length > 0 ? true : 'no message saying what to do next';
       });
     };
@@ -221,15 +247,21 @@ export async function runConformance(o: ConformanceOptions): Promise<CheckResult
     await reset();
     await check('error_code', 'INVALID_MESSAGE (schema checks agent -> bridge: bad params answered with instance_path)', async () => {
       const p = new Promise<ProtocolMessage>((resolve) => {
-        c.once('protocol-error', (info: { error_code: string; details?: { instance_path?: string } }) => resolve({ type: 'error', error_info: info } as unknown as ProtocolMessage));
+        c.once('protocol-error', (info: { error_code: string; details?: { instance_path?: string } }) =>
+          resolve({ type: 'error', error_info: info } as unknown as ProtocolMessage),
+        );
         setTimeout(() => resolve({ type: 'pong', sent_at: 0 } as ProtocolMessage), 5000);
       });
       c.sendUnchecked(JSON.stringify({ type: 'action', action_id: 'bad-1', action: 'click', params: { selector: 42 } }));
       const got = await p;
       if (got.type !== 'error') return 'no error for an action with a number as selector';
-      return got.error_info.error_code === 'INVALID_MESSAGE' && typeof got.error_info.details?.['instance_path'] === 'string' ? true : `got ${got.error_info.error_code}`;
+      return got.error_info.error_code === 'INVALID_MESSAGE' && typeof got.error_info.details?.['instance_path'] === 'string'
+        ? true
+        : `got ${got.error_info.error_code}`;
     });
-    await check('schema', 'every message from the bridge matched its schema (bridge -> agent)', async () => (invalidFromBridge === 0 ? true : `${invalidFromBridge} invalid message(s)`));
+    await check('schema', 'every message from the bridge matched its schema (bridge -> agent)', async () =>
+      invalidFromBridge === 0 ? true : `${invalidFromBridge} invalid message(s)`,
+    );
     await check('schema', 'every message the kit sent was checked against its schema before sending (agent -> bridge)', async () => true);
     const rawInvalid = peers.flatMap((p) => p.invalid);
     await check('schema', 'handshake messages matched their schemas', async () => (rawInvalid.length === 0 ? true : rawInvalid.join('; ')));
@@ -250,10 +282,15 @@ export function formatReport(results: readonly CheckResult[]): string {
     const rs = results.filter((r) => r.section === section);
     if (!rs.length) continue;
     lines.push(`${section} (${rs.filter((r) => r.outcome === 'pass').length}/${rs.length} pass)`);
-    for (const r of rs) lines.push(`  ${r.outcome === 'pass' ? 'PASS' : r.outcome === 'skip' ? 'SKIP' : 'FAIL'}  ${r.name}${r.detail ? `  -- ${r.detail}` : ''}`);
+    for (const r of rs)
+      lines.push(
+        `  ${r.outcome === 'pass' ? 'PASS' : r.outcome === 'skip' ? 'SKIP' : 'FAIL'}  ${r.name}${r.detail ? `  -- ${r.detail}` : ''}`,
+      );
     lines.push('');
   }
   const fails = results.filter((r) => r.outcome === 'fail').length;
-  lines.push(`${results.length} checks: ${results.filter((r) => r.outcome === 'pass').length} pass, ${fails} fail, ${results.filter((r) => r.outcome === 'skip').length} skip`);
+  lines.push(
+    `${results.length} checks: ${results.filter((r) => r.outcome === 'pass').length} pass, ${fails} fail, ${results.filter((r) => r.outcome === 'skip').length} skip`,
+  );
   return lines.join('\n');
 }

@@ -29,7 +29,9 @@ export class ConformancePageServer {
       return;
     }
     if (p === '/page2') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Page 2</title><h1>Page 2</h1><a href="/">Back</a>');
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><title>Page 2</title><h1>Page 2</h1><a href="/">Back</a>');
       return;
     }
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');

@@ -1,6 +1,7 @@
 // A bare WebSocket peer for handshake checks: records every frame and checks each one the bridge
 // sends against the schemas (the bridge -> agent direction of "schema checks both ways").
 import WebSocket from 'ws';
+
 import type { ProtocolMessage } from '../../../schemas/generated/protocol';
 import { decodeMessage } from '../../../schemas/lib/wire';
 

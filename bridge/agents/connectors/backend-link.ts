@@ -3,7 +3,9 @@
 // backoff, answers WebSocket ping frames (ws does it) and sends its own ping frames so a half-open
 // link is noticed. Loopback only unless allowRemote: the backend gets to drive the person's browser.
 import { EventEmitter } from 'node:events';
+
 import WebSocket from 'ws';
+
 import { isLoopbackHost } from '../../common/origin-check';
 
 export class BackendUrlError extends Error {
@@ -28,7 +30,10 @@ export function checkBackendUrl(url: string, allowRemote: boolean): URL {
   if (u.protocol !== 'ws:' && u.protocol !== 'wss:') throw new BackendUrlError(`"${url}" is not a WebSocket URL (ws:// or wss://).`);
   const host = u.hostname.replace(/^\[|\]$/g, '');
   if (!allowRemote && !isLoopbackHost(host)) {
-    throw new BackendUrlError(`Refusing to connect to ${u.host}: a backend can drive your logged-in browser, so only loopback backends are allowed. Add --allow-remote if you really mean it.`, 'BACKEND_NOT_LOOPBACK');
+    throw new BackendUrlError(
+      `Refusing to connect to ${u.host}: a backend can drive your logged-in browser, so only loopback backends are allowed. Add --allow-remote if you really mean it.`,
+      'BACKEND_NOT_LOOPBACK',
+    );
   }
   return u;
 }

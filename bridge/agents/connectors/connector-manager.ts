@@ -8,11 +8,12 @@ import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
+
 import type { BackendConnectorInfo, ErrorInfo } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/wire';
 import type { Logger } from '../../common/log';
 import { checkBackendUrl } from './backend-link';
-import { SeedConnector, type ConnectorOptions, type Dialect } from './connector';
+import { type ConnectorOptions, type Dialect, SeedConnector } from './connector';
 
 export type { BackendConnectorInfo };
 
@@ -45,7 +46,12 @@ interface SavedFile {
 
 /** What the person reads when a backend does not answer (the link's own error, e.g. ECONNREFUSED). */
 export function unreachableError(dialect: Dialect, url: string, why: string, retryMs: number): ErrorInfo {
-  return errorInfo('BACKEND_UNREACHABLE', `No seed ${dialect} backend answers at ${url} (${why}). Start the backend (it must listen on that address), or remove this connector. Dialing again in ${Math.max(1, Math.round(retryMs / 1000))} s.`, 'bridge', { url });
+  return errorInfo(
+    'BACKEND_UNREACHABLE',
+    `No seed ${dialect} backend answers at ${url} (${why}). Start the backend (it must listen on that address), or remove this connector. Dialing again in ${Math.max(1, Math.round(retryMs / 1000))} s.`,
+    'bridge',
+    { url },
+  );
 }
 
 /** Events: 'change' (the list or a connector's state changed). */
@@ -73,9 +79,19 @@ export class ConnectorManager extends EventEmitter {
       ...(this.opts.maxDelayMs === undefined ? {} : { maxDelayMs: this.opts.maxDelayMs }),
     };
     const connector = new SeedConnector(copts);
-    const entry: Entry = { id: `c${crypto.randomBytes(4).toString('hex')}`, dialect, url, connector, backend: 'connecting', retryInMs: null, lastError: null };
+    const entry: Entry = {
+      id: `c${crypto.randomBytes(4).toString('hex')}`,
+      dialect,
+      url,
+      connector,
+      backend: 'connecting',
+      retryInMs: null,
+      lastError: null,
+    };
     connector.on('backend-open', () => this.update(entry, { backend: 'connected', retryInMs: null, lastError: null }));
-    connector.on('backend-retry', (ms: number, why: string) => this.update(entry, { backend: 'retrying', retryInMs: ms, lastError: unreachableError(dialect, url, why, ms) }));
+    connector.on('backend-retry', (ms: number, why: string) =>
+      this.update(entry, { backend: 'retrying', retryInMs: ms, lastError: unreachableError(dialect, url, why, ms) }),
+    );
     // The person disconnected it in the agent list (its session ended): forget it, unless the
     // bridge itself is shutting down.
     connector.on('stopped', () => {
@@ -117,7 +133,11 @@ export class ConnectorManager extends EventEmitter {
       try {
         await this.add(c.dialect, c.url, false);
       } catch (e) {
-        this.opts.logger?.warn('could not restore a backend connector', { dialect: c.dialect, url: c.url, error: e instanceof Error ? e.message : String(e) });
+        this.opts.logger?.warn('could not restore a backend connector', {
+          dialect: c.dialect,
+          url: c.url,
+          error: e instanceof Error ? e.message : String(e),
+        });
       }
     }
   }
@@ -136,7 +156,16 @@ export class ConnectorManager extends EventEmitter {
   }
 
   private info(e: Entry): BackendConnectorInfo {
-    return { connector_id: e.id, dialect: e.dialect, url: e.url, client_name: e.connector.clientName, session_id: e.connector.sessionId, backend: e.backend, retry_in_ms: e.retryInMs, last_error: e.lastError };
+    return {
+      connector_id: e.id,
+      dialect: e.dialect,
+      url: e.url,
+      client_name: e.connector.clientName,
+      session_id: e.connector.sessionId,
+      backend: e.backend,
+      retry_in_ms: e.retryInMs,
+      last_error: e.lastError,
+    };
   }
 
   private load(): SavedFile['connectors'] {

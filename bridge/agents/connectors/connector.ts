@@ -4,6 +4,7 @@
 // Commands from the backend run one at a time, in arrival order, as the seeds' single-threaded
 // extensions do.
 import { EventEmitter } from 'node:events';
+
 import { AgentClient } from '../../client/agent-client';
 import type { Logger } from '../../common/log';
 import { BackendLink } from './backend-link';
@@ -52,8 +53,18 @@ export class SeedConnector extends EventEmitter {
   }
 
   async start(): Promise<void> {
-    const link = new BackendLink({ url: this.opts.backendUrl, allowRemote: this.opts.allowRemote ?? false, ...(this.opts.minDelayMs === undefined ? {} : { minDelayMs: this.opts.minDelayMs }), ...(this.opts.maxDelayMs === undefined ? {} : { maxDelayMs: this.opts.maxDelayMs }) });
-    const agent = await AgentClient.connect({ url: this.opts.bridgeUrl, clientName: this.clientName, ...(this.opts.secret === undefined ? {} : { secret: this.opts.secret }), ...(this.opts.maxTabs === undefined ? {} : { maxTabs: this.opts.maxTabs }) });
+    const link = new BackendLink({
+      url: this.opts.backendUrl,
+      allowRemote: this.opts.allowRemote ?? false,
+      ...(this.opts.minDelayMs === undefined ? {} : { minDelayMs: this.opts.minDelayMs }),
+      ...(this.opts.maxDelayMs === undefined ? {} : { maxDelayMs: this.opts.maxDelayMs }),
+    });
+    const agent = await AgentClient.connect({
+      url: this.opts.bridgeUrl,
+      clientName: this.clientName,
+      ...(this.opts.secret === undefined ? {} : { secret: this.opts.secret }),
+      ...(this.opts.maxTabs === undefined ? {} : { maxTabs: this.opts.maxTabs }),
+    });
     this.agent = agent;
     this.link = link;
     const log = this.opts.logger;
@@ -81,7 +92,11 @@ export class SeedConnector extends EventEmitter {
     link.on('bad-frame', (text: string) => {
       log?.warn(`backend sent a frame that is not JSON (${text.length} chars); answered with an error`);
       if (translator001) link.send({ id: null, success: false, error: 'Frame is not JSON. Send {"id":"...","type":"snapshot"}.' });
-      else link.send({ type: 'ActionResult', data: { success: false, error: 'Frame is not JSON. Send {"type":"ActionCommand","data":{...}}.', data: {} } });
+      else
+        link.send({
+          type: 'ActionResult',
+          data: { success: false, error: 'Frame is not JSON. Send {"type":"ActionCommand","data":{...}}.', data: {} },
+        });
     });
     link.on('message', (frame: unknown) => {
       this.enqueue(async () => {
@@ -97,7 +112,11 @@ export class SeedConnector extends EventEmitter {
   }
 
   private enqueue(job: () => Promise<void>): void {
-    this.queue = this.queue.then(job).catch((e: unknown) => this.opts.logger?.error(`seed ${this.opts.dialect} command failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`));
+    this.queue = this.queue
+      .then(job)
+      .catch((e: unknown) =>
+        this.opts.logger?.error(`seed ${this.opts.dialect} command failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`),
+      );
   }
 
   async stop(why = 'stopped'): Promise<void> {

@@ -59,12 +59,29 @@ export class PanelConnectors {
     if (!m) return { ok: false, error: errorInfo('INVALID_MESSAGE', 'The bridge is still starting; try again in a second.', 'bridge') };
     if (c.command === 'remove') {
       const id = c.connector_id ?? '';
-      if (!(await m.remove(id))) return { ok: false, error: errorInfo('CONNECTOR_NOT_FOUND', `No connector "${id}" runs on the bridge (removed already, or disconnected in the agent list). Nothing to do.`, 'bridge', { connector_id: id }) };
+      if (!(await m.remove(id)))
+        return {
+          ok: false,
+          error: errorInfo(
+            'CONNECTOR_NOT_FOUND',
+            `No connector "${id}" runs on the bridge (removed already, or disconnected in the agent list). Nothing to do.`,
+            'bridge',
+            { connector_id: id },
+          ),
+        };
       return { ok: true, reply: this.message(c.request_id) };
     }
     const dialect = c.dialect;
     const url = (c.url ?? '').trim();
-    if (dialect !== '000' && dialect !== '001') return { ok: false, error: errorInfo('INVALID_MESSAGE', 'Choose the backend\'s dialect: 000 (Action Protocol) or 001 (Extension Architecture).', 'bridge') };
+    if (dialect !== '000' && dialect !== '001')
+      return {
+        ok: false,
+        error: errorInfo(
+          'INVALID_MESSAGE',
+          "Choose the backend's dialect: 000 (Action Protocol) or 001 (Extension Architecture).",
+          'bridge',
+        ),
+      };
     try {
       await m.add(dialect, url);
     } catch (e) {
@@ -75,12 +92,36 @@ export class PanelConnectors {
         } catch {
           /* checkBackendUrl parsed it already */
         }
-        return { ok: false, error: errorInfo('BACKEND_NOT_LOOPBACK', `Refusing to connect to ${host} from the panel: a backend can drive your logged-in browser, so the panel connects only to backends on this machine (localhost, 127.0.0.1, [::1]). To allow a remote backend, run in a terminal: npx browser-use-ext connect --dialect ${dialect} ${url} --allow-remote`, 'bridge', { url }) };
+        return {
+          ok: false,
+          error: errorInfo(
+            'BACKEND_NOT_LOOPBACK',
+            `Refusing to connect to ${host} from the panel: a backend can drive your logged-in browser, so the panel connects only to backends on this machine (localhost, 127.0.0.1, [::1]). To allow a remote backend, run in a terminal: npx browser-use-ext connect --dialect ${dialect} ${url} --allow-remote`,
+            'bridge',
+            { url },
+          ),
+        };
       }
-      if (e instanceof BackendUrlError) return { ok: false, error: errorInfo('BACKEND_URL_INVALID', `${e.message} Type the backend's WebSocket address, e.g. ws://localhost:8080.`, 'bridge', { url }) };
+      if (e instanceof BackendUrlError)
+        return {
+          ok: false,
+          error: errorInfo(
+            'BACKEND_URL_INVALID',
+            `${e.message} Type the backend's WebSocket address, e.g. ws://localhost:8080.`,
+            'bridge',
+            { url },
+          ),
+        };
       const why = e instanceof Error ? e.message : String(e);
       this.opts.logger.error('could not start a backend connector', { dialect, url, error: why });
-      return { ok: false, error: errorInfo('EXTENSION_INTERNAL_ERROR', `The bridge could not start the connector (${why}). Check the bridge's log; restart the bridge if it repeats.`, 'bridge') };
+      return {
+        ok: false,
+        error: errorInfo(
+          'EXTENSION_INTERNAL_ERROR',
+          `The bridge could not start the connector (${why}). Check the bridge's log; restart the bridge if it repeats.`,
+          'bridge',
+        ),
+      };
     }
     return { ok: true, reply: this.message(c.request_id) };
   }

@@ -10,7 +10,7 @@
 // the extension answers with an ActionResult. We send a Snapshot on connect and after every
 // ActionResult, so the backend always holds the ids its next command refers to.
 import type { Bounds, SimplifiedState } from '../../../schemas/generated/protocol';
-import { activeTab, errorText, resultOf, type ActionPort } from '../../client/action-port';
+import { type ActionPort, activeTab, errorText, resultOf } from '../../client/action-port';
 
 export interface Seed000Node {
   id: number;
@@ -72,7 +72,8 @@ export class Seed000Translator {
   /** Handles one frame; returns what to send back in order (an ActionResult, then a Snapshot). */
   async handle(frame: unknown): Promise<Seed000Out[]> {
     const fail = (error: string): Seed000Out => ({ type: 'ActionResult', data: { success: false, error, data: {} } });
-    if (!frame || typeof frame !== 'object' || Array.isArray(frame)) return [fail('Expected a WsMessage {"type":"ActionCommand","data":{...}}.')];
+    if (!frame || typeof frame !== 'object' || Array.isArray(frame))
+      return [fail('Expected a WsMessage {"type":"ActionCommand","data":{...}}.')];
     const f = frame as Record<string, unknown>;
     if (f['type'] === 'ping') return [];
     if (f['type'] === 'GetSnapshot' || f['type'] === 'Snapshot') {
@@ -82,9 +83,15 @@ export class Seed000Translator {
         return [fail(`No snapshot: ${e instanceof Error ? e.message : String(e)}`)];
       }
     }
-    if (f['type'] !== 'ActionCommand') return [fail(`Unsupported message type ${JSON.stringify(f['type'])}: send {"type":"ActionCommand","data":{"type":"${COMMANDS.join('|')}", ...}}.`)];
+    if (f['type'] !== 'ActionCommand')
+      return [
+        fail(
+          `Unsupported message type ${JSON.stringify(f['type'])}: send {"type":"ActionCommand","data":{"type":"${COMMANDS.join('|')}", ...}}.`,
+        ),
+      ];
     const data = f['data'];
-    if (!data || typeof data !== 'object' || Array.isArray(data)) return [fail('ActionCommand.data must be an object like {"type":"click_element","ref":1}.')];
+    if (!data || typeof data !== 'object' || Array.isArray(data))
+      return [fail('ActionCommand.data must be an object like {"type":"click_element","ref":1}.')];
     let result: Seed000Result;
     try {
       result = await this.run(data as Record<string, unknown>);
@@ -107,9 +114,11 @@ export class Seed000Translator {
     const opts = this.tabId === null ? {} : { tabId: this.tabId };
     const element = (): string | Seed000Result => {
       const ref = c['ref'];
-      if (typeof ref !== 'number' || !Number.isInteger(ref)) return no(`"ref" must be the integer id of an element in the latest Snapshot, got ${JSON.stringify(ref)}.`);
+      if (typeof ref !== 'number' || !Number.isInteger(ref))
+        return no(`"ref" must be the integer id of an element in the latest Snapshot, got ${JSON.stringify(ref)}.`);
       const id = this.ids.get(ref);
-      if (id === undefined) return no(`Element ref ${ref} is not in the latest Snapshot (ids 1..${this.ids.size}). Use an id from the latest Snapshot.`);
+      if (id === undefined)
+        return no(`Element ref ${ref} is not in the latest Snapshot (ids 1..${this.ids.size}). Use an id from the latest Snapshot.`);
       return id;
     };
     switch (c['type']) {

@@ -7,9 +7,25 @@
 import type { ActionResultMessage, SimplifiedState } from '../../../schemas/generated/protocol';
 import type { ActionName, ActionParams } from '../../../schemas/generated/registry';
 import { renderAriaTree } from '../../../schemas/lib/render/aria-tree';
-import { activeTab, errorText, listTabs, resultOf, type ActionPort } from '../../client/action-port';
+import { type ActionPort, activeTab, errorText, listTabs, resultOf } from '../../client/action-port';
 
-export const SEED001_COMMANDS = ['snapshot', 'click', 'dblclick', 'fill', 'type', 'press', 'hover', 'focus', 'check', 'uncheck', 'select', 'tab', 'open', 'get', 'is'] as const;
+export const SEED001_COMMANDS = [
+  'snapshot',
+  'click',
+  'dblclick',
+  'fill',
+  'type',
+  'press',
+  'hover',
+  'focus',
+  'check',
+  'uncheck',
+  'select',
+  'tab',
+  'open',
+  'get',
+  'is',
+] as const;
 export type Seed001CommandType = (typeof SEED001_COMMANDS)[number];
 
 export interface Seed001Response {
@@ -59,7 +75,8 @@ export class Seed001Translator {
       return { id, success: false, error: `Unknown command type ${JSON.stringify(type)}. Supported: ${SEED001_COMMANDS.join(', ')}.` };
     }
     const params = f['params'] ?? {};
-    if (typeof params !== 'object' || params === null || Array.isArray(params)) return { id, success: false, error: 'params must be an object.' };
+    if (typeof params !== 'object' || params === null || Array.isArray(params))
+      return { id, success: false, error: 'params must be an object.' };
     try {
       const data = await this.run(type as Seed001CommandType, params as Params);
       const out: Seed001Response = { id, success: true };
@@ -90,8 +107,12 @@ export class Seed001Translator {
         return this.onRef('fill', p, { value: str(p, 'value') ?? '' });
       case 'type': {
         const delay = p['delay'];
-        if (delay !== undefined && (typeof delay !== 'number' || delay < 0)) throw new CommandError('params.delay must be a number of milliseconds >= 0.');
-        return this.onRef('type', p, { text: str(p, 'text') ?? '', ...(typeof delay === 'number' ? { delay_ms: Math.min(Math.round(delay), 1000) } : {}) });
+        if (delay !== undefined && (typeof delay !== 'number' || delay < 0))
+          throw new CommandError('params.delay must be a number of milliseconds >= 0.');
+        return this.onRef('type', p, {
+          text: str(p, 'text') ?? '',
+          ...(typeof delay === 'number' ? { delay_ms: Math.min(Math.round(delay), 1000) } : {}),
+        });
       }
       case 'press': {
         const key = str(p, 'key') ?? '';
@@ -131,7 +152,11 @@ export class Seed001Translator {
     const ref = str(p, 'ref') ?? '';
     const elementId = this.refs.get(ref);
     if (elementId === undefined) {
-      throw new CommandError(this.refs.size === 0 ? `Ref "${ref}" not found: no snapshot taken yet. Send {"type":"snapshot"} first.` : `Ref "${ref}" not found in the latest snapshot (e1..e${this.refs.size}). Take a new snapshot and use a ref from it.`);
+      throw new CommandError(
+        this.refs.size === 0
+          ? `Ref "${ref}" not found: no snapshot taken yet. Send {"type":"snapshot"} first.`
+          : `Ref "${ref}" not found in the latest snapshot (e1..e${this.refs.size}). Take a new snapshot and use a ref from it.`,
+      );
     }
     return elementId;
   }
@@ -139,13 +164,18 @@ export class Seed001Translator {
   /** Acting on a ref always goes to the tab that produced the snapshot the ref came from. */
   private async onRef<A extends ActionName>(action: A, p: Params, extra: Params): Promise<unknown> {
     const element_id = this.resolveRef(p);
-    const r = await this.port.call(action, { ...extra, element_id } as ActionParams<A>, this.lastTab === null ? {} : { tabId: this.lastTab });
+    const r = await this.port.call(
+      action,
+      { ...extra, element_id } as ActionParams<A>,
+      this.lastTab === null ? {} : { tabId: this.lastTab },
+    );
     if (r.status !== 'success') throw new CommandError(this.refError(r, p));
     return this.data(r);
   }
 
   private refError(r: ActionResultMessage, p: Params): string {
-    if (r.error_info?.error_code === 'TARGET_ELEMENT_NOT_FOUND') return `Ref "${String(p['ref'])}" is gone from the page (it changed since the snapshot). Take a new snapshot. (${errorText(r)})`;
+    if (r.error_info?.error_code === 'TARGET_ELEMENT_NOT_FOUND')
+      return `Ref "${String(p['ref'])}" is gone from the page (it changed since the snapshot). Take a new snapshot. (${errorText(r)})`;
     return errorText(r);
   }
 
@@ -199,13 +229,22 @@ export class Seed001Translator {
       return resultOf(r)['value'];
     }
     if (action === 'get' && what === 'attribute') {
-      const r = await this.port.call('get', { what, attribute: str(p, 'name') ?? str(p, 'attribute') ?? '', element_id: this.resolveRef(p) }, this.lastTab === null ? {} : { tabId: this.lastTab });
+      const r = await this.port.call(
+        'get',
+        { what, attribute: str(p, 'name') ?? str(p, 'attribute') ?? '', element_id: this.resolveRef(p) },
+        this.lastTab === null ? {} : { tabId: this.lastTab },
+      );
       if (r.status !== 'success') throw new CommandError(this.refError(r, p));
       return resultOf(r)['value'];
     }
     const params = { what, element_id: this.resolveRef(p) } as ActionParams<typeof action>;
     const r = await this.port.call(action, params, this.lastTab === null ? {} : { tabId: this.lastTab });
-    if (r.status !== 'success') throw new CommandError(r.error_info?.error_code === 'INVALID_MESSAGE' ? `params.what ${JSON.stringify(what)} is not supported by "${action}". ${errorText(r)}` : this.refError(r, p));
+    if (r.status !== 'success')
+      throw new CommandError(
+        r.error_info?.error_code === 'INVALID_MESSAGE'
+          ? `params.what ${JSON.stringify(what)} is not supported by "${action}". ${errorText(r)}`
+          : this.refError(r, p),
+      );
     return resultOf(r)['value'];
   }
 

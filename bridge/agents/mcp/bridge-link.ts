@@ -5,9 +5,9 @@
 // session, same tabs). When the bridge ended the session instead (closed it, or forgot it across a
 // restart), the next call starts a new session and says so. When the person disconnected this
 // client in the side panel (close 4003), every later call is refused with NOT_PERMITTED.
-import { AgentClient, BridgeClientError } from '../../client/agent-client';
 import type { TabReleasedMessage } from '../../../schemas/generated/protocol';
 import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
+import { AgentClient, BridgeClientError } from '../../client/agent-client';
 
 export interface BridgeLinkOptions {
   /** ws://127.0.0.1:PORT/agent */
@@ -52,7 +52,10 @@ export class BridgeLink {
   async agent(): Promise<AgentClient> {
     if (this.closed) throw new BridgeClientError('This MCP session is closed.', 'COMMUNICATION_ERROR_WITH_TARGET');
     if (this.disconnectedByPerson) {
-      throw new BridgeClientError('The person disconnected this MCP client in the browser-use-ext side panel, so it no longer drives their browser. Ask them; to use the browser again they restart this MCP server (or reconnect it in the MCP client).', 'NOT_PERMITTED');
+      throw new BridgeClientError(
+        'The person disconnected this MCP client in the browser-use-ext side panel, so it no longer drives their browser. Ask them; to use the browser again they restart this MCP server (or reconnect it in the MCP client).',
+        'NOT_PERMITTED',
+      );
     }
     if (this.client) return this.client;
     this.connecting ??= this.connect().finally(() => {
@@ -81,7 +84,8 @@ export class BridgeLink {
       if (code === CLOSE_CODES.disconnectedByPerson) {
         this.disconnectedByPerson = true;
         this.sessionEnded(null);
-      } else if (code === 1000 || code === 1008 || code === CLOSE_CODES.secretRefused) this.sessionEnded(`the bridge closed the session (${code}${reason ? ` ${reason}` : ''})`);
+      } else if (code === 1000 || code === 1008 || code === CLOSE_CODES.secretRefused)
+        this.sessionEnded(`the bridge closed the session (${code}${reason ? ` ${reason}` : ''})`);
     });
     this.client = client;
     this.onNewSession();
@@ -93,7 +97,10 @@ export class BridgeLink {
     const old = this.client;
     if (!old) return;
     this.client = null;
-    this.notice = why === null ? null : `Note: ${why}; this call started a new bridge session, so earlier tabs are no longer yours (browser_tabs list).`;
+    this.notice =
+      why === null
+        ? null
+        : `Note: ${why}; this call started a new bridge session, so earlier tabs are no longer yours (browser_tabs list).`;
     void old.close().catch(() => undefined);
   }
 

@@ -26,17 +26,22 @@ const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…`
 export function outcomeLines(action: string, d: OutcomeDetails | null | undefined, url: string | undefined): string[] {
   if (!d) return [`${action}: done.`];
   // Worker messages often start with the action's name already ("reload: loaded ...", "Clicked ...").
-  const lines = [d.message.toLowerCase().startsWith(action.replace(/_/g, ' ').split(' ')[0] ?? action) ? d.message : `${action}: ${d.message}`];
+  const lines = [
+    d.message.toLowerCase().startsWith(action.replace(/_/g, ' ').split(' ')[0] ?? action) ? d.message : `${action}: ${d.message}`,
+  ];
   const facts: string[] = [];
   if (d.navigation_occurred) facts.push(`navigated${url ? ` to ${url}` : ''}`);
   if (d.new_tab_id !== undefined) facts.push(`opened tab ${d.new_tab_id} (yours: browser_tabs select to work in it)`);
   if (d.dialog) {
     const dl = d.dialog;
-    facts.push(`${dl.kind} dialog "${clip(dl.message, 200)}" was ${dl.handled}${dl.prompt_text ? ` with "${clip(dl.prompt_text, 100)}"` : ''}${dl.count && dl.count > 1 ? ` (${dl.count} dialogs)` : ''} by the person's dialog policy`);
+    facts.push(
+      `${dl.kind} dialog "${clip(dl.message, 200)}" was ${dl.handled}${dl.prompt_text ? ` with "${clip(dl.prompt_text, 100)}"` : ''}${dl.count && dl.count > 1 ? ` (${dl.count} dialogs)` : ''} by the person's dialog policy`,
+    );
   }
   if (d.dom_changed === true && !d.navigation_occurred) facts.push('the page changed');
   if (d.dom_changed === false && !d.navigation_occurred && d.new_tab_id === undefined) facts.push('no DOM change');
-  if (d.settled === false) facts.push('the page had not settled yet (still changing or loading; take a snapshot again before relying on it)');
+  if (d.settled === false)
+    facts.push('the page had not settled yet (still changing or loading; take a snapshot again before relying on it)');
   if (d.no_change_notice) facts.push(d.no_change_notice);
   if (facts.length) lines.push(`Outcome: ${facts.join('; ')}.`);
   return lines;
@@ -54,7 +59,10 @@ export function text(s: string): TextContent {
 export function errorResult(error: Pick<ErrorInfo, 'error_code' | 'message'> & { details?: unknown }, extra: string[] = []): ToolResult {
   const meaning = (ERROR_CODES as Record<string, string>)[error.error_code as ErrorCode];
   const lines = [`Error ${error.error_code}: ${error.message}`];
-  const details = error.details && typeof error.details === 'object' && Object.keys(error.details).length ? clip(JSON.stringify(error.details), 1500) : null;
+  const details =
+    error.details && typeof error.details === 'object' && Object.keys(error.details).length
+      ? clip(JSON.stringify(error.details), 1500)
+      : null;
   if (details) lines.push(`Details: ${details}`);
   if (meaning) lines.push(`(${error.error_code}: ${meaning})`);
   return { content: [text([...lines, ...extra].join('\n'))], isError: true };

@@ -11,7 +11,9 @@
 // (bench:bridge), instead of a second, in-process session interface into server.ts to keep correct.
 import crypto from 'node:crypto';
 import type http from 'node:http';
+
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
 import type { Logger } from '../../common/log';
 import type { UpgradeVerdict } from '../../common/origin-check';
 import { FailureGate } from '../../common/rate-limit';
@@ -71,14 +73,21 @@ export class McpHttpEndpoint {
       await this.handleChecked(req, res);
     } catch (e) {
       this.opts.log.warn('mcp request failed', { error: e instanceof Error ? e.message : String(e) });
-      if (!res.headersSent) refuse(res, 500, -32603, 'Internal error in the bridge\'s MCP endpoint; retry, and report the bug if it repeats.');
+      if (!res.headersSent)
+        refuse(res, 500, -32603, "Internal error in the bridge's MCP endpoint; retry, and report the bug if it repeats.");
       else res.end();
     }
   }
 
   private async handleChecked(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const remote = req.socket.remoteAddress;
-    if (!isLoopbackAddress(remote)) return refuse(res, 403, -32001, 'MCP over HTTP is served to this machine only (loopback). Run the MCP client on the machine where the bridge runs, or use `browser-use-ext mcp` (stdio) there.');
+    if (!isLoopbackAddress(remote))
+      return refuse(
+        res,
+        403,
+        -32001,
+        'MCP over HTTP is served to this machine only (loopback). Run the MCP client on the machine where the bridge runs, or use `browser-use-ext mcp` (stdio) there.',
+      );
     const verdict = this.opts.checkHeaders(req.headers);
     if (!verdict.ok) {
       // Same rule as /agent (origin-check.ts); name the endpoint the caller actually used.
@@ -101,7 +110,12 @@ export class McpHttpEndpoint {
         return refuse(res, 429, -32001, 'Too many requests with a wrong token; try again with the right one.');
       }
       res.setHeader('www-authenticate', 'Bearer realm="browser-use-ext"');
-      return refuse(res, 401, -32001, 'Missing or wrong bearer token. Issue one with `npx browser-use-ext mcp-token add <client-name>` and send it as "Authorization: Bearer <token>".');
+      return refuse(
+        res,
+        401,
+        -32001,
+        'Missing or wrong bearer token. Issue one with `npx browser-use-ext mcp-token add <client-name>` and send it as "Authorization: Bearer <token>".',
+      );
     }
     const length = Number(req.headers['content-length'] ?? 0);
     if (length > (this.opts.maxBodyBytes ?? 4 * 1024 * 1024)) return refuse(res, 413, -32600, 'Request body too large.');
@@ -115,7 +129,8 @@ export class McpHttpEndpoint {
       await entry.transport.handleRequest(req, res);
       return;
     }
-    if (req.method !== 'POST') return refuse(res, 400, -32000, 'Send initialize (POST) first; other requests need the Mcp-Session-Id it returns.');
+    if (req.method !== 'POST')
+      return refuse(res, 400, -32000, 'Send initialize (POST) first; other requests need the Mcp-Session-Id it returns.');
     await this.startSession(req, res, tokenName);
   }
 

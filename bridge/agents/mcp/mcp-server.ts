@@ -3,6 +3,7 @@
 // schemas/ (tool-schemas.ts); the high-level McpServer wants zod schemas instead.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
 import type { TabReleasedMessage } from '../../../schemas/generated/protocol';
 import { BRIDGE_VERSION } from '../../common/version';
 import { BridgeLink, type BridgeLinkOptions } from './bridge-link';
@@ -13,11 +14,11 @@ import { listTools, TOOL_BY_NAME, type ToolContext } from './tools';
 export const MCP_SERVER_NAME = 'browser-use-ext';
 
 const INSTRUCTIONS =
-  'These tools drive the person\'s own Chrome through the browser-use-ext extension. Start with browser_snapshot: every element you can act on has a [ref=...]; pass it as element_id. ' +
+  "These tools drive the person's own Chrome through the browser-use-ext extension. Start with browser_snapshot: every element you can act on has a [ref=...]; pass it as element_id. " +
   'You work only in your own tabs (the first one is the tab that was active when you started, if no other client holds it; open more with browser_tabs new). ' +
   'Element tools take exactly one target: element_id (a ref), role (+ name, exact) or selector. ' +
   'Each action waits until the page settled and returns the outcome (navigation, new tab, dialog, change or no change) and the new snapshot (parameter snapshot: full, incremental or none); errors carry a code and what to do next. ' +
-  'JavaScript dialogs never block: the extension answers them by the person\'s policy and the outcome reports them.';
+  "JavaScript dialogs never block: the extension answers them by the person's policy and the outcome reports them.";
 
 export interface McpSession {
   server: Server;
@@ -32,7 +33,10 @@ export interface McpSessionOptions extends BridgeLinkOptions {
 
 export function createMcpSession(opts: McpSessionOptions): McpSession {
   const link = new BridgeLink(opts);
-  const server = new Server({ name: MCP_SERVER_NAME, version: BRIDGE_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: MCP_SERVER_NAME, version: BRIDGE_VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
   const memory = new SnapshotMemory();
   const myTabs = new Set<number>();
   link.onTabReleased = (m: TabReleasedMessage) => {
@@ -57,13 +61,20 @@ export function createMcpSession(opts: McpSessionOptions): McpSession {
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
   server.setRequestHandler(CallToolRequestSchema, async (req): Promise<ToolResult> => {
     const tool = TOOL_BY_NAME.get(req.params.name);
-    if (!tool) return errorResult({ error_code: 'UNSUPPORTED_ACTION', message: `No tool "${req.params.name}". Call tools/list for the tools this server has.` });
+    if (!tool)
+      return errorResult({
+        error_code: 'UNSUPPORTED_ACTION',
+        message: `No tool "${req.params.name}". Call tools/list for the tools this server has.`,
+      });
     const args = (req.params.arguments ?? {}) as Record<string, unknown>;
     try {
       return await tool.run(args, ctx);
     } catch (e) {
       // A bug here must not take the MCP connection down; the client gets a tool error instead.
-      return errorResult({ error_code: 'EXTENSION_INTERNAL_ERROR', message: `The MCP server failed while running ${tool.name}: ${e instanceof Error ? e.message : String(e)}. Take a new browser_snapshot and retry; report the bug if it repeats.` });
+      return errorResult({
+        error_code: 'EXTENSION_INTERNAL_ERROR',
+        message: `The MCP server failed while running ${tool.name}: ${e instanceof Error ? e.message : String(e)}. Take a new browser_snapshot and retry; report the bug if it repeats.`,
+      });
     }
   });
   return {

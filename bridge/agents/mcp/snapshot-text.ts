@@ -2,7 +2,7 @@
 // of a simplified_state, optionally cut to one element's subtree, optionally as the difference from
 // the client's previous snapshot of the same tab (only what changed, to save the model's tokens).
 import type { SimplifiedState } from '../../../schemas/generated/protocol';
-import { renderAriaTree, type AriaTreeOptions } from '../../../schemas/lib/render/aria-tree';
+import { type AriaTreeOptions, renderAriaTree } from '../../../schemas/lib/render/aria-tree';
 
 /** The state cut to the element `ref` and the elements (and text) nested inside it; null when absent. */
 export function subtreeState(state: SimplifiedState, ref: string): SimplifiedState | null {
@@ -25,7 +25,9 @@ export function subtreeState(state: SimplifiedState, ref: string): SimplifiedSta
     }
   }
   // Text between the root and its last descendant (text_context is in document order by after_index).
-  const texts = (state.text_context ?? []).filter((t) => rootIndex !== undefined && t.after_index >= rootIndex && t.after_index < lastIndex);
+  const texts = (state.text_context ?? []).filter(
+    (t) => rootIndex !== undefined && t.after_index >= rootIndex && t.after_index < lastIndex,
+  );
   const cut: SimplifiedState = { ...state, actionable_elements: kept, text_context: texts };
   delete cut.truncation;
   return cut;

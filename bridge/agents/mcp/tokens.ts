@@ -43,14 +43,23 @@ export class McpTokenStore {
     }
     const tokens = (parsed as { tokens?: unknown }).tokens;
     if (!Array.isArray(tokens)) return [];
-    return tokens.filter((t): t is TokenRecord => typeof t === 'object' && t !== null && typeof t.name === 'string' && typeof t.sha256 === 'string' && /^[0-9a-f]{64}$/.test(t.sha256));
+    return tokens.filter(
+      (t): t is TokenRecord =>
+        typeof t === 'object' &&
+        t !== null &&
+        typeof t.name === 'string' &&
+        typeof t.sha256 === 'string' &&
+        /^[0-9a-f]{64}$/.test(t.sha256),
+    );
   }
 
   /** Issues a token for a new client name; returns the token (shown once, never stored). */
   add(name: string): string {
-    if (!NAME.test(name)) throw new Error(`Token name "${name}" must be 1-64 letters, digits, dot, dash or underscore (e.g. claude-desktop).`);
+    if (!NAME.test(name))
+      throw new Error(`Token name "${name}" must be 1-64 letters, digits, dot, dash or underscore (e.g. claude-desktop).`);
     const tokens = this.list();
-    if (tokens.some((t) => t.name === name)) throw new Error(`A token named "${name}" exists. Revoke it first (mcp-token revoke ${name}) or pick another name.`);
+    if (tokens.some((t) => t.name === name))
+      throw new Error(`A token named "${name}" exists. Revoke it first (mcp-token revoke ${name}) or pick another name.`);
     const token = PREFIX + crypto.randomBytes(32).toString('base64url');
     this.write([...tokens, { name, sha256: sha256(token), created_at: new Date().toISOString() }]);
     return token;

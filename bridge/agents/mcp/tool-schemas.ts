@@ -9,7 +9,7 @@
 // clients also reject combinators in tool schemas. The rule is still enforced: every call is
 // validated against the full protocol schema before it leaves (AgentClient) and again by the
 // bridge, and a violation comes back as an INVALID_MESSAGE tool error naming the field.
-import { ACTION_PARAMS_SCHEMAS, MCP_TOOL_PARAMS, type JsonSchema } from '../../../schemas/generated/mcp-schemas';
+import { ACTION_PARAMS_SCHEMAS, type JsonSchema, MCP_TOOL_PARAMS } from '../../../schemas/generated/mcp-schemas';
 import type { ActionName } from '../../../schemas/generated/registry';
 
 export type { JsonSchema };
@@ -50,7 +50,7 @@ const BOUNDS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'uniqu
  */
 export function firstSentence(text: string): string {
   // A sentence ends at . ! or ? followed by a space and a capital, a quote or a bracket (not "e.g. b").
-  const m = /^([\s\S]+?[.!?])\s+(?=[A-Z"`(\[])/.exec(text);
+  const m = /^([\s\S]+?[.!?])\s+(?=[A-Z"`([])/.exec(text);
   return m?.[1] ?? text;
 }
 
@@ -61,14 +61,18 @@ export function firstSentence(text: string): string {
  */
 export function forClients(schema: unknown, key?: string): unknown {
   if (Array.isArray(schema)) return schema.map((s) => forClients(s));
-  if (typeof schema !== 'object' || schema === null) return key === 'description' && typeof schema === 'string' ? firstSentence(schema) : schema;
+  if (typeof schema !== 'object' || schema === null)
+    return key === 'description' && typeof schema === 'string' ? firstSentence(schema) : schema;
   const isParamsObject = 'properties' in schema;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) {
     if (isParamsObject && DROPPED.has(k)) continue;
     if (BOUNDS.has(k)) continue;
     // Under `properties`, keys are property names, not keywords.
-    out[k] = k === 'properties' && typeof v === 'object' && v !== null ? Object.fromEntries(Object.entries(v).map(([n, p]) => [n, forClients(p)])) : forClients(v, k);
+    out[k] =
+      k === 'properties' && typeof v === 'object' && v !== null
+        ? Object.fromEntries(Object.entries(v).map(([n, p]) => [n, forClients(p)]))
+        : forClients(v, k);
   }
   return out;
 }

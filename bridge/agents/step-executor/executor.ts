@@ -110,7 +110,8 @@ export function axTree(state: SimplifiedState): AxNode {
 /** Takes the dom_snapshot of the session's current tab. */
 export async function domSnapshot(port: ActionPort, tabId?: number): Promise<{ dom_snapshot: AxNode; url: string }> {
   const r = await port.call('get_state', { viewport_expansion: -1 }, tabId === undefined ? {} : { tabId });
-  if (r.status !== 'success' || !r.new_simplified_state) throw new Error(r.error_info ? `${r.error_info.error_code}: ${r.error_info.message}` : 'get_state failed');
+  if (r.status !== 'success' || !r.new_simplified_state)
+    throw new Error(r.error_info ? `${r.error_info.error_code}: ${r.error_info.message}` : 'get_state failed');
   return { dom_snapshot: axTree(r.new_simplified_state), url: r.new_simplified_state.url };
 }
 
@@ -130,16 +131,32 @@ function findNodes(tree: unknown, role: string, name: string): AxNode[] {
 const EMPTY: Seed003Args = { url: null, role: null, name: null, text: null, direction: null, key: null, seconds: null };
 
 /** Runs one plan step's chosen tool. Never throws for a browser failure: it is reported. */
-export async function executeStep(port: ActionPort, input: Seed003Input, call: Seed003ToolCall, opts: { tabId?: number } = {}): Promise<Seed003Output> {
+export async function executeStep(
+  port: ActionPort,
+  input: Seed003Input,
+  call: Seed003ToolCall,
+  opts: { tabId?: number } = {},
+): Promise<Seed003Output> {
   const a = call.args ?? {};
   const tool = call.tool;
   const args: Seed003Args = { ...EMPTY };
-  const out = (status: 'success' | 'failure', error_type: Seed003ErrorType, message: string): Seed003Output => ({ action: tool, args, status, error_type, message });
-  const fromResult = (r: ActionResultMessage, ok: string): Seed003Output => (r.status === 'success' ? out('success', 'none', ok) : out('failure', errorTypeOf(r.error_info?.error_code, tool), r.error_info?.message ?? `${tool} failed`));
+  const out = (status: 'success' | 'failure', error_type: Seed003ErrorType, message: string): Seed003Output => ({
+    action: tool,
+    args,
+    status,
+    error_type,
+    message,
+  });
+  const fromResult = (r: ActionResultMessage, ok: string): Seed003Output =>
+    r.status === 'success'
+      ? out('success', 'none', ok)
+      : out('failure', errorTypeOf(r.error_info?.error_code, tool), r.error_info?.message ?? `${tool} failed`);
   // No 15 s no-change watch (a seed 002 notion): the executor reports at once, verification is upstream.
   const tab = { ...(opts.tabId === undefined ? {} : { tabId: opts.tabId }), settle: { no_change_timeout_ms: 0 } };
-  if (!(SEED003_TOOLS as readonly string[]).includes(tool)) return out('failure', 'tool_limit', `Unknown tool "${tool}". The executor has: ${SEED003_TOOLS.join(', ')}.`);
-  if (!input.allowed_tools.includes(tool)) return out('failure', 'tool_limit', `Tool "${tool}" is not in allowed_tools (${input.allowed_tools.join(', ') || 'none'}).`);
+  if (!(SEED003_TOOLS as readonly string[]).includes(tool))
+    return out('failure', 'tool_limit', `Unknown tool "${tool}". The executor has: ${SEED003_TOOLS.join(', ')}.`);
+  if (!input.allowed_tools.includes(tool))
+    return out('failure', 'tool_limit', `Tool "${tool}" is not in allowed_tools (${input.allowed_tools.join(', ') || 'none'}).`);
   try {
     switch (tool as Seed003Tool) {
       case 'navigate': {
@@ -150,13 +167,19 @@ export async function executeStep(port: ActionPort, input: Seed003Input, call: S
       case 'click': {
         args.role = a.role ?? null;
         args.name = a.name ?? null;
-        if (!a.role || a.name === undefined) return out('failure', 'ambiguous_step', 'click needs args.role and args.name from dom_snapshot.');
+        if (!a.role || a.name === undefined)
+          return out('failure', 'ambiguous_step', 'click needs args.role and args.name from dom_snapshot.');
         const hasSnapshot = input.dom_snapshot && Object.keys(input.dom_snapshot).length > 0;
         let name = a.name;
         if (hasSnapshot) {
           const matches = findNodes(input.dom_snapshot, a.role, a.name);
           if (matches.length === 0) return out('failure', 'element_not_found', `No ${a.role} named "${a.name}" in dom_snapshot.`);
-          if (matches.length > 1) return out('failure', 'ambiguous_step', `${matches.length} ${a.role} elements are named "${a.name}" in dom_snapshot; the step must say which.`);
+          if (matches.length > 1)
+            return out(
+              'failure',
+              'ambiguous_step',
+              `${matches.length} ${a.role} elements are named "${a.name}" in dom_snapshot; the step must say which.`,
+            );
           name = (matches[0] as AxNode).name;
         }
         return fromResult(await port.call('click', { role: a.role, name, exact: true }, tab), `Clicked ${a.role} "${name}".`);
@@ -175,7 +198,12 @@ export async function executeStep(port: ActionPort, input: Seed003Input, call: S
         if (!query) return out('failure', 'ambiguous_step', 'search needs args.query.');
         // The page's own search box when it has exactly one, else Google (the seed: "on Google or search UI").
         const s = await port.call('get_state', { viewport_expansion: -1, max_text_chars: 0 }, tab);
-        const boxes = (s.new_simplified_state?.actionable_elements ?? []).filter((e) => e.role === 'searchbox' || ((e.role === 'textbox' || e.role === 'combobox') && /search/i.test(`${e.name ?? ''} ${e.attributes['placeholder'] ?? ''} ${e.attributes['type'] ?? ''}`)));
+        const boxes = (s.new_simplified_state?.actionable_elements ?? []).filter(
+          (e) =>
+            e.role === 'searchbox' ||
+            ((e.role === 'textbox' || e.role === 'combobox') &&
+              /search/i.test(`${e.name ?? ''} ${e.attributes['placeholder'] ?? ''} ${e.attributes['type'] ?? ''}`)),
+        );
         if (boxes.length === 1) {
           const box = boxes[0] as { id: string };
           const filled = await port.call('fill', { element_id: box.id, value: query }, tab);
@@ -186,10 +214,12 @@ export async function executeStep(port: ActionPort, input: Seed003Input, call: S
       }
       case 'scroll': {
         args.direction = a.direction ?? null;
-        if (a.direction !== 'up' && a.direction !== 'down') return out('failure', 'ambiguous_step', 'scroll takes args.direction "up" or "down".');
+        if (a.direction !== 'up' && a.direction !== 'down')
+          return out('failure', 'ambiguous_step', 'scroll takes args.direction "up" or "down".');
         const r = await port.call('scroll', { direction: a.direction }, tab);
         const moved = (r.outcome_details?.result as { moved?: boolean } | undefined)?.moved;
-        if (r.status === 'success' && moved === false) return out('success', 'none', `Already at the ${a.direction === 'down' ? 'bottom' : 'top'}; nothing moved.`);
+        if (r.status === 'success' && moved === false)
+          return out('success', 'none', `Already at the ${a.direction === 'down' ? 'bottom' : 'top'}; nothing moved.`);
         return fromResult(r, `Scrolled ${a.direction}.`);
       }
       case 'press_key': {
@@ -200,8 +230,12 @@ export async function executeStep(port: ActionPort, input: Seed003Input, call: S
       case 'wait': {
         const seconds = a.seconds;
         args.seconds = typeof seconds === 'number' ? seconds : null;
-        if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < 0 || seconds > 60) return out('failure', 'ambiguous_step', 'wait takes args.seconds, an integer 0-60.');
-        return fromResult(await port.call('wait', { ms: seconds * 1000 }, { ...tab, timeoutMs: seconds * 1000 + 15_000 }), `Waited ${seconds} s.`);
+        if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < 0 || seconds > 60)
+          return out('failure', 'ambiguous_step', 'wait takes args.seconds, an integer 0-60.');
+        return fromResult(
+          await port.call('wait', { ms: seconds * 1000 }, { ...tab, timeoutMs: seconds * 1000 + 15_000 }),
+          `Waited ${seconds} s.`,
+        );
       }
     }
   } catch (e) {

@@ -8,7 +8,7 @@
 // per step, so a page that never holds still cannot starve the agent).
 import { type Seed002Driver, type TurnResult } from './driver';
 import type { ChatFn, ChatMessage } from './llm';
-import { systemPrompt, type PromptTool } from './prompt';
+import { type PromptTool, systemPrompt } from './prompt';
 
 export interface AgentStep {
   step: number;
@@ -53,7 +53,9 @@ export function stripKeyword(reply: string, keyword: string): string {
 
 export async function runSeed002Agent(o: AgentLoopOptions): Promise<AgentOutcome> {
   const maxSteps = o.maxSteps ?? 30;
-  const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt({ goal: o.goal, tools: o.tools, maxTabs: o.maxTabs, keyword: o.keyword }) }];
+  const messages: ChatMessage[] = [
+    { role: 'system', content: systemPrompt({ goal: o.goal, tools: o.tools, maxTabs: o.maxTabs, keyword: o.keyword }) },
+  ];
   messages.push({ role: 'user', content: await o.driver.observe(o.startTabId) });
   for (let step = 1; step <= maxSteps; step++) {
     if (o.signal?.aborted) return { status: 'stopped', final: 'Stopped by the person.', steps: step - 1 };
@@ -67,7 +69,8 @@ export async function runSeed002Agent(o: AgentLoopOptions): Promise<AgentOutcome
     messages.push({ role: 'assistant', content: reply });
     const turn = await o.driver.execute(reply);
     o.onStep?.({ step, reply, turn });
-    if (turn.done) return { status: 'done', final: turn.command?.action === 'done' ? turn.command.text : stripKeyword(reply, o.keyword), steps: step };
+    if (turn.done)
+      return { status: 'done', final: turn.command?.action === 'done' ? turn.command.text : stripKeyword(reply, o.keyword), steps: step };
     const redirects = o.takeRedirects?.() ?? [];
     const text = redirects.length ? `${turn.text}\n\nThe person sent a command: ${redirects.join('\n')}` : turn.text;
     messages.push({ role: 'user', content: text });

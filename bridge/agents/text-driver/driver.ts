@@ -15,7 +15,7 @@
 // render the same (debounce: the page held still for one poll interval).
 import type { ActionResultMessage, ApiCall, SimplifiedState, TabReleasedMessage } from '../../../schemas/generated/protocol';
 import { renderBrowsingContext } from '../../../schemas/lib/render/browsing-context';
-import { errorText, resultOf, type ActionPort } from '../../client/action-port';
+import { type ActionPort, errorText, resultOf } from '../../client/action-port';
 import { parseReply, type Seed002Command } from './parse';
 
 export interface DriverEvents {
@@ -89,7 +89,10 @@ export class Seed002Driver {
     events?.on('tab_released', (m) => {
       this.targets = this.targets.filter((t) => t.tabId !== m.tab_id);
       this.forgetTab(m.tab_id);
-      if (m.reason === 'tab_limit') this.notices.push(`System: ${m.message ?? `Tab limit (${m.max_tabs ?? '?'}) reached. Released tab: ${m.url ?? `tab ${m.tab_id}`}`}`);
+      if (m.reason === 'tab_limit')
+        this.notices.push(
+          `System: ${m.message ?? `Tab limit (${m.max_tabs ?? '?'}) reached. Released tab: ${m.url ?? `tab ${m.tab_id}`}`}`,
+        );
       else this.notices.push(`System: Target tab closed: ${m.url ?? `tab ${m.tab_id}`}`);
     });
   }
@@ -146,11 +149,19 @@ export class Seed002Driver {
         // Seed 002: clicks and keys go through CDP Input.* (trusted), and type clicks the field first.
         // The focusing click of a type changes nothing by design: no 15 s no-change watch for it.
         const settle = c.action === 'type' ? { settle: { no_change_timeout_ms: 0 } } : {};
-        const click = await this.port.call('click', { element_id: el.elementId, trusted: true }, { tabId: el.tabId, ...this.timeout(), ...settle });
+        const click = await this.port.call(
+          'click',
+          { element_id: el.elementId, trusted: true },
+          { tabId: el.tabId, ...this.timeout(), ...settle },
+        );
         this.noteResult(el.tabId, click, lines);
         if (click.status !== 'success') return this.fail(click, c.id, lines);
         if (c.action === 'type' && c.value !== '') {
-          const typed = await this.port.call('type', { element_id: el.elementId, text: c.value, trusted: true }, { tabId: el.tabId, ...this.timeout() });
+          const typed = await this.port.call(
+            'type',
+            { element_id: el.elementId, text: c.value, trusted: true },
+            { tabId: el.tabId, ...this.timeout() },
+          );
           this.noteResult(el.tabId, typed, lines);
           if (typed.status !== 'success') return this.fail(typed, c.id, lines);
         }
@@ -158,7 +169,10 @@ export class Seed002Driver {
       }
       case 'open_tab':
       case 'open_tool': {
-        const r = c.action === 'open_tab' ? await this.port.call('open_tab', { url: c.url, active: false }, this.timeout()) : await this.port.call('open_tool', { name: c.name }, this.timeout());
+        const r =
+          c.action === 'open_tab'
+            ? await this.port.call('open_tab', { url: c.url, active: false }, this.timeout())
+            : await this.port.call('open_tool', { name: c.name }, this.timeout());
         if (r.status !== 'success') {
           if (c.action === 'open_tab') lines.push(sysError(`Failed to open URL "${c.url}". ${r.error_info?.message ?? errorText(r)}`));
           else lines.push(sysError(r.error_info?.message ?? errorText(r)));
@@ -166,7 +180,10 @@ export class Seed002Driver {
         }
         const tabId = resultOf(r)['tab_id'];
         if (typeof tabId === 'number' && !this.targets.some((t) => t.tabId === tabId)) {
-          this.targets.push({ tabId, url: r.new_simplified_state?.url ?? (c.action === 'open_tab' ? c.url : String(resultOf(r)['url'] ?? '')) });
+          this.targets.push({
+            tabId,
+            url: r.new_simplified_state?.url ?? (c.action === 'open_tab' ? c.url : String(resultOf(r)['url'] ?? '')),
+          });
         }
         this.noteResult(typeof tabId === 'number' ? tabId : null, r, lines);
         return false;
@@ -271,7 +288,8 @@ export class Seed002Driver {
     }
     const state: SimplifiedState = r.new_simplified_state;
     t.url = state.url;
-    if (r.outcome_details?.api_activity?.length) this.api.set(t.tabId, [...(this.api.get(t.tabId) ?? []), ...r.outcome_details.api_activity]);
+    if (r.outcome_details?.api_activity?.length)
+      this.api.set(t.tabId, [...(this.api.get(t.tabId) ?? []), ...r.outcome_details.api_activity]);
     const doc = state.url.replace(/#.*$/, '');
     const before = this.idsByTab.get(t.tabId) ?? new Map<string, number>();
     const now = new Map<string, number>();

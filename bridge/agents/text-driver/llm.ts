@@ -38,7 +38,12 @@ export function openAiChat(o: OpenAiChatOptions): ChatFn {
     }
     const body = await res.text();
     if (!res.ok) {
-      const hint = res.status === 401 || res.status === 403 ? ' Check the API key (env OPENAI_API_KEY).' : res.status === 404 ? ' Check --base-url and --model.' : '';
+      const hint =
+        res.status === 401 || res.status === 403
+          ? ' Check the API key (env OPENAI_API_KEY).'
+          : res.status === 404
+            ? ' Check --base-url and --model.'
+            : '';
       throw new LlmError(`The LLM at ${url} answered HTTP ${res.status}: ${body.slice(0, 300)}.${hint}`);
     }
     let content: unknown;

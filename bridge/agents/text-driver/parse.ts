@@ -20,26 +20,40 @@ function validate(obj: Record<string, unknown>): ParseResult {
   const action = obj['action'] ?? obj['tool'];
   const isId = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1;
   // Models often quote numbers ("id": "12"); the id is still unambiguous.
-  const idOf = (v: unknown): number | null => (isId(v) ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) && Number(v) >= 1 ? Number(v) : null);
+  const idOf = (v: unknown): number | null =>
+    isId(v) ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) && Number(v) >= 1 ? Number(v) : null;
   switch (action) {
     case 'click': {
       const id = idOf(obj['id']);
-      return id === null ? { kind: 'error', message: `"click" needs "id": the number of an element in the latest snapshot, e.g. {"action": "click", "id": 12}.` } : { kind: 'command', command: { action, id } };
+      return id === null
+        ? {
+            kind: 'error',
+            message: `"click" needs "id": the number of an element in the latest snapshot, e.g. {"action": "click", "id": 12}.`,
+          }
+        : { kind: 'command', command: { action, id } };
     }
     case 'type': {
       const id = idOf(obj['id']);
       const value = obj['value'] ?? obj['text'];
-      if (id === null) return { kind: 'error', message: `"type" needs "id": the number of an input in the latest snapshot, e.g. {"action": "type", "id": 7, "value": "hello"}.` };
+      if (id === null)
+        return {
+          kind: 'error',
+          message: `"type" needs "id": the number of an input in the latest snapshot, e.g. {"action": "type", "id": 7, "value": "hello"}.`,
+        };
       if (typeof value !== 'string') return { kind: 'error', message: `"type" needs "value": the text to type (a string).` };
       return { kind: 'command', command: { action, id, value } };
     }
     case 'open_tab': {
       const url = obj['url'];
-      return typeof url === 'string' && url.trim() ? { kind: 'command', command: { action, url: url.trim() } } : { kind: 'error', message: `"open_tab" needs "url": the full URL including protocol.` };
+      return typeof url === 'string' && url.trim()
+        ? { kind: 'command', command: { action, url: url.trim() } }
+        : { kind: 'error', message: `"open_tab" needs "url": the full URL including protocol.` };
     }
     case 'open_tool': {
       const name = obj['name'];
-      return typeof name === 'string' && name.trim() ? { kind: 'command', command: { action, name } } : { kind: 'error', message: `"open_tool" needs "name": the name of a saved Tool.` };
+      return typeof name === 'string' && name.trim()
+        ? { kind: 'command', command: { action, name } }
+        : { kind: 'error', message: `"open_tool" needs "name": the name of a saved Tool.` };
     }
     case 'done': {
       const text = obj['text'] ?? obj['result'] ?? '';
@@ -63,14 +77,22 @@ export function parseReply(reply: string): ParseResult {
     }
   }
   if (found.length === 0) return { kind: 'none' };
-  if (found.length > 1) return { kind: 'error', message: `${found.length} commands in one response. Send exactly one command per response and wait for the DOM update.` };
+  if (found.length > 1)
+    return {
+      kind: 'error',
+      message: `${found.length} commands in one response. Send exactly one command per response and wait for the DOM update.`,
+    };
   const only = found[0] as { raw: string; legacy: boolean };
   let value: unknown;
   try {
     value = JSON.parse(only.raw.trim());
   } catch (e) {
-    return { kind: 'error', message: `Invalid JSON in <tool_code> (${e instanceof Error ? e.message : String(e)}). Send one valid JSON object, e.g. <tool_code>{"action": "click", "id": 3}</tool_code>.` };
+    return {
+      kind: 'error',
+      message: `Invalid JSON in <tool_code> (${e instanceof Error ? e.message : String(e)}). Send one valid JSON object, e.g. <tool_code>{"action": "click", "id": 3}</tool_code>.`,
+    };
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return { kind: 'error', message: 'The command must be a JSON object like {"action": "click", "id": 3}.' };
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    return { kind: 'error', message: 'The command must be a JSON object like {"action": "click", "id": 3}.' };
   return validate(value as Record<string, unknown>);
 }

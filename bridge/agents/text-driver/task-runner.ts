@@ -3,10 +3,10 @@
 // and obeying task_control stop / redirect.
 import type { TaskControlMessage, TaskStepDetails, UserTaskSubmissionMessage } from '../../../schemas/generated/protocol';
 import type { AgentClient } from '../../client/agent-client';
-import { runSeed002Agent, type AgentOutcome } from './agent-loop';
+import { type AgentOutcome, runSeed002Agent } from './agent-loop';
 import { Seed002Driver, type TurnResult } from './driver';
 import type { ChatFn } from './llm';
-import { sessionKeyword, type PromptTool } from './prompt';
+import { type PromptTool, sessionKeyword } from './prompt';
 
 export interface TaskRunnerOptions {
   client: AgentClient;
@@ -33,7 +33,17 @@ export function hostOf(url: string): string {
 }
 
 /** One goal, start to finish, on this client's session. */
-export async function runGoal(o: TaskRunnerOptions, goal: string, extra: { signal?: AbortSignal; takeRedirects?: () => string[]; onStep?: Parameters<typeof runSeed002Agent>[0]['onStep']; host?: string; startTabId?: number } = {}): Promise<AgentOutcome> {
+export async function runGoal(
+  o: TaskRunnerOptions,
+  goal: string,
+  extra: {
+    signal?: AbortSignal;
+    takeRedirects?: () => string[];
+    onStep?: Parameters<typeof runSeed002Agent>[0]['onStep'];
+    host?: string;
+    startTabId?: number;
+  } = {},
+): Promise<AgentOutcome> {
   const driver = new Seed002Driver(o.client, o.client, o.driverOptions);
   const tools = o.tools ?? (await loadTools(o.client));
   return runSeed002Agent({
@@ -81,7 +91,11 @@ export function serveTasks(o: TaskRunnerOptions, log: (line: string) => void = (
   o.client.on('task', (m: UserTaskSubmissionMessage) => {
     const id = m.task_id ?? `t${Date.now()}`;
     if (running) {
-      o.client.sendTaskProgress({ task_id: id, status: 'failed', message: `This agent is busy with task ${running.id}. Stop it first or wait for it to finish.` });
+      o.client.sendTaskProgress({
+        task_id: id,
+        status: 'failed',
+        message: `This agent is busy with task ${running.id}. Stop it first or wait for it to finish.`,
+      });
       return;
     }
     const state = { id, abort: new AbortController(), redirects: [] as string[] };
@@ -89,7 +103,9 @@ export function serveTasks(o: TaskRunnerOptions, log: (line: string) => void = (
     o.client.sendTaskProgress({ task_id: id, status: 'accepted', message: `seed 002 agent took the task: ${m.user_prompt.slice(0, 200)}` });
     o.client.sendTaskProgress({ task_id: id, status: 'running', message: 'started' });
     log(`task ${id}: ${m.user_prompt}`);
-    const goal = m.context.selected_text ? `${m.user_prompt}\n\n(The person had selected: "${m.context.selected_text}" on ${m.context.url})` : m.user_prompt;
+    const goal = m.context.selected_text
+      ? `${m.user_prompt}\n\n(The person had selected: "${m.context.selected_text}" on ${m.context.url})`
+      : m.user_prompt;
     runGoal(o, goal, {
       signal: state.abort.signal,
       takeRedirects: () => state.redirects.splice(0),
@@ -99,13 +115,24 @@ export function serveTasks(o: TaskRunnerOptions, log: (line: string) => void = (
       onStep: (s) => {
         const cmd = s.turn.command ? JSON.stringify(s.turn.command) : 'no command';
         const firstError = s.turn.text.split('\n').find((l) => l.startsWith('System Error:'));
-        o.client.sendTaskProgress({ task_id: id, status: 'step', step: s.step, message: `${cmd}${firstError ? ` -> ${firstError}` : ''}`.slice(0, 2000), step_details: stepDetails(s.reply, s.turn) });
+        o.client.sendTaskProgress({
+          task_id: id,
+          status: 'step',
+          step: s.step,
+          message: `${cmd}${firstError ? ` -> ${firstError}` : ''}`.slice(0, 2000),
+          step_details: stepDetails(s.reply, s.turn),
+        });
         log(`  step ${s.step}: ${cmd}`);
       },
     })
       .then((out) => {
         const status = out.status === 'done' ? 'done' : out.status === 'stopped' ? 'stopped' : 'failed';
-        o.client.sendTaskProgress({ task_id: id, status, message: out.final.slice(0, 2000) || status, final_result: out.status === 'done' ? out.final : null });
+        o.client.sendTaskProgress({
+          task_id: id,
+          status,
+          message: out.final.slice(0, 2000) || status,
+          final_result: out.status === 'done' ? out.final : null,
+        });
         log(`task ${id} ${status}: ${out.final}`);
       })
       .catch((e: unknown) => {

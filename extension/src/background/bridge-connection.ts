@@ -6,8 +6,8 @@
 // killed and woken again.
 import type { ProtocolMessage } from '../../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../../schemas/generated/registry';
-import { checkMessage, decodeMessage } from '../../../schemas/lib/wire';
 import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
+import { checkMessage, decodeMessage } from '../../../schemas/lib/wire';
 import { loadConfig, STORAGE_KEYS } from '../shared/config';
 import { redactCardNumbers } from '../shared/redaction';
 import * as status from './connection-status';
@@ -87,7 +87,9 @@ export class BridgeConnection {
     if (this.ws && (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)) return;
     if (!extensionSecret) {
       // Not paired yet: the bridge would refuse us. The options page's save triggers reconnectNow().
-      console.warn('[browser-use-ext] not paired: paste the extension secret from `browser-use-ext bridge --print-pairing` into the extension options.');
+      console.warn(
+        '[browser-use-ext] not paired: paste the extension secret from `browser-use-ext bridge --print-pairing` into the extension options.',
+      );
       void status.notPaired(bridgeUrl);
       return;
     }
@@ -106,7 +108,14 @@ export class BridgeConnection {
     const clientNonce = newClientNonce();
     ws.onopen = () => {
       opened = true;
-      this.sendNow({ type: 'hello', role: 'extension', protocol_version: PROTOCOL_VERSION, client: { name: 'browser-use-ext-extension', version: chrome.runtime.getManifest().version }, capabilities: ['tabs', 'navigation'], client_nonce: clientNonce });
+      this.sendNow({
+        type: 'hello',
+        role: 'extension',
+        protocol_version: PROTOCOL_VERSION,
+        client: { name: 'browser-use-ext-extension', version: chrome.runtime.getManifest().version },
+        capabilities: ['tabs', 'navigation'],
+        client_nonce: clientNonce,
+      });
     };
     ws.onmessage = (ev: MessageEvent) => {
       if (typeof ev.data !== 'string') return;
@@ -125,9 +134,16 @@ export class BridgeConnection {
         if (m.type === 'error') {
           console.warn('[browser-use-ext] bridge refused the handshake:', m.error_info.error_code, m.error_info.message);
           const d = m.error_info.details ?? {};
-          if (m.error_info.error_code === 'VERSION_MISMATCH') void status.versionMismatch(bridgeUrl, typeof d['bridge_protocol_version'] === 'number' ? d['bridge_protocol_version'] : null, d['upgrade'] === 'bridge' ? 'bridge' : 'extension', m.error_info.message);
+          if (m.error_info.error_code === 'VERSION_MISMATCH')
+            void status.versionMismatch(
+              bridgeUrl,
+              typeof d['bridge_protocol_version'] === 'number' ? d['bridge_protocol_version'] : null,
+              d['upgrade'] === 'bridge' ? 'bridge' : 'extension',
+              m.error_info.message,
+            );
           else if (m.error_info.error_code === 'UNAUTHORIZED') void status.secretRefused(bridgeUrl, 'bridge');
-          else if (m.error_info.error_code === 'RATE_LIMITED') void status.rateLimited(bridgeUrl, typeof d['retry_after_ms'] === 'number' ? d['retry_after_ms'] : null);
+          else if (m.error_info.error_code === 'RATE_LIMITED')
+            void status.rateLimited(bridgeUrl, typeof d['retry_after_ms'] === 'number' ? d['retry_after_ms'] : null);
         }
         return; // nothing but the handshake is acted on before hello_ack
       }
@@ -161,17 +177,27 @@ export class BridgeConnection {
     };
   }
 
-  private async answerChallenge(ws: WebSocket, secret: string, clientNonce: string, nonce: string, bridgeProof: string, url: string): Promise<void> {
+  private async answerChallenge(
+    ws: WebSocket,
+    secret: string,
+    clientNonce: string,
+    nonce: string,
+    bridgeProof: string,
+    url: string,
+  ): Promise<void> {
     // Check the bridge first: something else listening on the port never gets a proof to replay.
     if (!sameHex(await hmacHex(secret, `bridge:${clientNonce}`), bridgeProof)) {
-      console.warn('[browser-use-ext] the server at the bridge URL could not prove it knows the pairing secret; not your bridge, or the secret in the options is outdated.');
+      console.warn(
+        '[browser-use-ext] the server at the bridge URL could not prove it knows the pairing secret; not your bridge, or the secret in the options is outdated.',
+      );
       void status.secretRefused(url, 'extension');
       // 4001 tells the bridge (which logs it) that the secrets differ; nothing about the secret itself.
       ws.close(CLOSE_CODES.secretRefused, 'pairing secret mismatch');
       return;
     }
     const proof = await hmacHex(secret, `extension:${nonce}:${clientNonce}`);
-    if (this.ws === ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'auth_response', proof } satisfies ProtocolMessage));
+    if (this.ws === ws && ws.readyState === WebSocket.OPEN)
+      ws.send(JSON.stringify({ type: 'auth_response', proof } satisfies ProtocolMessage));
   }
 
   /**

@@ -6,7 +6,10 @@ const MARGIN_MS = 750;
 
 export class Budget {
   private readonly deadline: number;
-  constructor(timeoutMs: number | undefined, private readonly startedAt = Date.now()) {
+  constructor(
+    timeoutMs: number | undefined,
+    private readonly startedAt = Date.now(),
+  ) {
     this.deadline = startedAt + Math.max(250, (timeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS) - MARGIN_MS);
   }
   remaining(): number {

@@ -127,8 +127,20 @@ function askOverPort(tabId: number, frameId: number, request: ContentRequest): P
   });
 }
 
-const closedBeforeAnswer = (): ChannelOutcome => ({ ok: false, portClosed: true, error: errorInfo('COMMUNICATION_ERROR_WITH_TARGET', 'The page closed the channel before answering (it probably navigated).', 'background_script') });
-const wentAway = (why: string): ChannelOutcome => ({ ok: false, portClosed: true, error: errorInfo('COMMUNICATION_ERROR_WITH_TARGET', `The page went away while the action ran (${why}).`, 'background_script') });
+const closedBeforeAnswer = (): ChannelOutcome => ({
+  ok: false,
+  portClosed: true,
+  error: errorInfo(
+    'COMMUNICATION_ERROR_WITH_TARGET',
+    'The page closed the channel before answering (it probably navigated).',
+    'background_script',
+  ),
+});
+const wentAway = (why: string): ChannelOutcome => ({
+  ok: false,
+  portClosed: true,
+  error: errorInfo('COMMUNICATION_ERROR_WITH_TARGET', `The page went away while the action ran (${why}).`, 'background_script'),
+});
 
 /** opts.frameId: the frame to reach (default 0, the top frame). */
 export async function sendToContent(tabId: number, request: ContentRequest, opts: { frameId?: number } = {}): Promise<ChannelOutcome> {
@@ -161,11 +173,38 @@ async function sendByMessage(tabId: number, frameId: number, request: ContentReq
           continue;
         } catch (injectError) {
           const injectWhy = injectError instanceof Error ? injectError.message : String(injectError);
-          return { ok: false, portClosed: false, error: errorInfo('COMMUNICATION_ERROR_WITH_TARGET', `The extension cannot reach this page (${injectWhy}). If the page is still loading, wait and retry; some pages block extensions entirely.`, 'background_script', { tab_id: tabId }) };
+          return {
+            ok: false,
+            portClosed: false,
+            error: errorInfo(
+              'COMMUNICATION_ERROR_WITH_TARGET',
+              `The extension cannot reach this page (${injectWhy}). If the page is still loading, wait and retry; some pages block extensions entirely.`,
+              'background_script',
+              { tab_id: tabId },
+            ),
+          };
         }
       }
-      return { ok: false, portClosed: false, error: errorInfo('COMMUNICATION_ERROR_WITH_TARGET', `The extension could not reach the page's content script (${why}). Wait for the page to load and retry.`, 'background_script', { tab_id: tabId }) };
+      return {
+        ok: false,
+        portClosed: false,
+        error: errorInfo(
+          'COMMUNICATION_ERROR_WITH_TARGET',
+          `The extension could not reach the page's content script (${why}). Wait for the page to load and retry.`,
+          'background_script',
+          { tab_id: tabId },
+        ),
+      };
     }
   }
-  return { ok: false, portClosed: false, error: errorInfo('COMMUNICATION_ERROR_WITH_TARGET', 'The content script did not start in this tab. Reload the tab and retry.', 'background_script', { tab_id: tabId }) };
+  return {
+    ok: false,
+    portClosed: false,
+    error: errorInfo(
+      'COMMUNICATION_ERROR_WITH_TARGET',
+      'The content script did not start in this tab. Reload the tab and retry.',
+      'background_script',
+      { tab_id: tabId },
+    ),
+  };
 }

@@ -36,8 +36,16 @@ export async function activeTab(): Promise<chrome.tabs.Tab | null> {
 
 export async function buildContext(element: ContextElement | null): Promise<UserTaskContext> {
   const tab = await activeTab();
-  if (!tab || tab.id === undefined) return { url: '', page_title: '', selected_text: null, active_tab_id: 0, viewport_summary: null, element };
+  if (!tab || tab.id === undefined)
+    return { url: '', page_title: '', selected_text: null, active_tab_id: 0, viewport_summary: null, element };
   const readable = !isRestrictedUrl(tab.url);
   const [selected, summary] = readable ? await Promise.all([selectedText(tab.id), viewportSummary(tab.id)]) : [null, null];
-  return { url: tab.url ?? '', page_title: tab.title ?? '', selected_text: selected, active_tab_id: tab.id, viewport_summary: summary, element };
+  return {
+    url: tab.url ?? '',
+    page_title: tab.title ?? '',
+    selected_text: selected,
+    active_tab_id: tab.id,
+    viewport_summary: summary,
+    element,
+  };
 }

@@ -38,7 +38,8 @@ export function onAgentSessions(sessions: AgentSessionInfo[]): Promise<unknown> 
 async function apply(sessions: AgentSessionInfo[]): Promise<void> {
   const state = await load();
   const next: Controlled['tabs'] = {};
-  for (const s of sessions) for (const t of s.tabs) next[String(t.tab_id)] = { session: s.session_id, label: label(s), task: s.task_ids[0] ?? null };
+  for (const s of sessions)
+    for (const t of s.tabs) next[String(t.tab_id)] = { session: s.session_id, label: label(s), task: s.task_ids[0] ?? null };
   // Released: out of our group, overlay off.
   for (const [id, was] of Object.entries(state.tabs)) {
     if (next[id]?.session === was.session) continue;
@@ -58,7 +59,9 @@ async function apply(sessions: AgentSessionInfo[]): Promise<void> {
       // chrome.tabs.group with a group of another window would move the tab there.
       const existing = group === undefined ? null : await chrome.tabGroups.get(group).catch(() => null);
       const reuse = existing && existing.windowId === tab.windowId ? existing.id : undefined;
-      const gid = await chrome.tabs.group(reuse !== undefined ? { groupId: reuse, tabIds: tabId } : { tabIds: tabId, createProperties: { windowId: tab.windowId } }).catch(() => null);
+      const gid = await chrome.tabs
+        .group(reuse !== undefined ? { groupId: reuse, tabIds: tabId } : { tabIds: tabId, createProperties: { windowId: tab.windowId } })
+        .catch(() => null);
       if (gid !== null && gid !== reuse) {
         state.groups[now.session] = gid;
         const color = COLORS[Object.keys(state.groups).length % COLORS.length];
@@ -66,7 +69,8 @@ async function apply(sessions: AgentSessionInfo[]): Promise<void> {
       }
     }
     const was = state.tabs[id];
-    if (!was || was.session !== now.session || was.task !== now.task) tellTab(tabId, { channel: UI_CHANNEL, kind: 'overlay', show: true, agent: now.label, task: now.task });
+    if (!was || was.session !== now.session || was.task !== now.task)
+      tellTab(tabId, { channel: UI_CHANNEL, kind: 'overlay', show: true, agent: now.label, task: now.task });
   }
   // Groups of sessions that are gone are left to Chrome: an empty group disappears by itself.
   const live = new Set(sessions.map((s) => s.session_id));

@@ -6,8 +6,16 @@
 //   - around a page-side action the settle rule runs (settle-rule.ts), then the worker collects the
 //     tab's new state. outcome_details carries what happened (navigation, settling, new tab, page
 //     activity).
-import type { ActionMessage, ActionResultMessage, ErrorInfo, GetStateParams, OutcomeDetails, SimplifiedState } from '../../../schemas/generated/protocol';
+import type {
+  ActionMessage,
+  ActionResultMessage,
+  ErrorInfo,
+  GetStateParams,
+  OutcomeDetails,
+  SimplifiedState,
+} from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/errors';
+import { STORAGE_KEYS } from '../shared/config';
 import { formatElementId, parseElementId } from '../shared/element-ref';
 import type { FrameSnapshot } from '../shared/frame-snapshot';
 import { CONTENT_CHANNEL } from '../shared/internal-messages';
@@ -15,16 +23,27 @@ import type { Drained, SettleReport } from '../shared/settle-messages';
 import { TAB_LEVEL, WORKER_HANDLERS } from './actions/registry';
 import type { Tab } from './actions/types';
 import { Budget, withTimeout } from './budget';
-import { STORAGE_KEYS } from '../shared/config';
 import { sendToContent } from './content-channel';
-import { ANSWER_REQUIRED, EXPECTS_CHANGE, lostAnswer, noChangeNotice, resolveSettle, SETTLE_OPTIONS_KEY, settleSend, takeDeferred, waitParams, watchInBackground, type ResolvedSettle } from './settle-rule';
+import { hasDomainPolicy, policyError, withPersonDefaults } from './person-policy';
+import {
+  ANSWER_REQUIRED,
+  EXPECTS_CHANGE,
+  lostAnswer,
+  noChangeNotice,
+  type ResolvedSettle,
+  resolveSettle,
+  SETTLE_OPTIONS_KEY,
+  settleSend,
+  takeDeferred,
+  waitParams,
+  watchInBackground,
+} from './settle-rule';
 import { collectState, elementIdForIndex, frameOffset } from './state';
-import { stateExtras } from './state-extras';
 import { answerState, rememberState, withStateDelta } from './state-cache';
+import { stateExtras } from './state-extras';
 import { TabWatch } from './tab-watch';
 import { isRestrictedUrl, resolveTab } from './tabs';
-import { performTrustedInput, TrustedInputRefused, trustedPlan, type TrustedPlan } from './trusted-input';
-import { hasDomainPolicy, policyError, withPersonDefaults } from './person-policy';
+import { performTrustedInput, TrustedInputRefused, type TrustedPlan, trustedPlan } from './trusted-input';
 
 const WS = 'background_script' as const;
 /** chrome.storage.local key: true = pointer/keyboard actions use chrome.debugger Input.* (trusted events). */
@@ -88,7 +107,11 @@ async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage
     new_simplified_state: state,
     error_info: error,
   });
-  const stateOrNull = async (tabId: number | null | undefined, knownUrl?: string, topSnapshot?: FrameSnapshot): Promise<SimplifiedState | null> => {
+  const stateOrNull = async (
+    tabId: number | null | undefined,
+    knownUrl?: string,
+    topSnapshot?: FrameSnapshot,
+  ): Promise<SimplifiedState | null> => {
     if (tabId === null || tabId === undefined) return null;
     const tab = knownUrl !== undefined ? { url: knownUrl } : await chrome.tabs.get(tabId).catch(() => null);
     if (!tab || isRestrictedUrl(tab.url)) return null;
@@ -121,18 +144,40 @@ async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage
       const stateTab = out.stateTabId === undefined ? tab.id : out.stateTabId;
       const t0 = now();
       const state = await stateOrNull(stateTab);
-      const timings: Timings = { action: ms(t0 - started - (out.ok ? (out.navigation_ms ?? 0) : 0)), state: ms(now() - t0), ...stamps(started) };
+      const timings: Timings = {
+        action: ms(t0 - started - (out.ok ? (out.navigation_ms ?? 0) : 0)),
+        state: ms(now() - t0),
+        ...stamps(started),
+      };
       if (!out.ok) return fail(out.error, state, stateTab ?? tab.id);
       if (out.navigation_ms !== undefined) timings.navigation = out.navigation_ms;
-      const details: OutcomeDetails = { message: out.message, navigation_occurred: out.navigation_occurred ?? false, result: out.result as OutcomeDetails['result'], timings_ms: timings };
+      const details: OutcomeDetails = {
+        message: out.message,
+        navigation_occurred: out.navigation_occurred ?? false,
+        result: out.result as OutcomeDetails['result'],
+        timings_ms: timings,
+      };
       if (out.new_tab_id !== undefined) details.new_tab_id = out.new_tab_id;
       if (out.settled !== undefined) details.settled = out.settled;
-      return { ...base, tab_id: stateTab ?? tab.id, status: 'success', outcome_details: details, new_simplified_state: state, error_info: null };
+      return {
+        ...base,
+        tab_id: stateTab ?? tab.id,
+        status: 'success',
+        outcome_details: details,
+        new_simplified_state: state,
+        error_info: null,
+      };
     }
     return await runPageAction(run, { id: tab.id, check: () => Promise.resolve({ ok: true, tab }) });
   } catch (e) {
     const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-    return fail(errorInfo('EXTENSION_INTERNAL_ERROR', `The extension failed while running "${action.action}": ${why}. Retry; report the bug if it repeats.`, WS));
+    return fail(
+      errorInfo(
+        'EXTENSION_INTERNAL_ERROR',
+        `The extension failed while running "${action.action}": ${why}. Retry; report the bug if it repeats.`,
+        WS,
+      ),
+    );
   }
 }
 
@@ -159,7 +204,13 @@ async function runGetState(run: ActionRun, tab: Tab): Promise<ActionResultMessag
   return 'delta' in answer ? { ...ok, state_delta: answer.delta } : { ...ok, new_simplified_state: answer.state };
 }
 
-const restricted = (tab: Tab): ErrorInfo => errorInfo('RESTRICTED_PAGE', `Tab ${tab.id} shows ${tab.url}, a page Chrome does not let extensions script. Navigate the tab to a web page (navigate) or use another tab (list_tabs, switch_tab).`, WS, { tab_id: tab.id, current_url: tab.url });
+const restricted = (tab: Tab): ErrorInfo =>
+  errorInfo(
+    'RESTRICTED_PAGE',
+    `Tab ${tab.id} shows ${tab.url}, a page Chrome does not let extensions script. Navigate the tab to a web page (navigate) or use another tab (list_tabs, switch_tab).`,
+    WS,
+    { tab_id: tab.id, current_url: tab.url },
+  );
 
 type TabVerdict = { ok: true; tab: Tab } | { ok: false; error: ErrorInfo; tabId?: number };
 
@@ -178,7 +229,10 @@ function checkedTab(resolved: ReturnType<typeof resolveTab>): Promise<TabVerdict
 }
 
 /** Which frame runs a page-side action, and the params it gets (element ids made frame-local). */
-async function route(tabId: number, params: unknown): Promise<{ ok: true; frameId: number; params: unknown } | { ok: false; error: ErrorInfo }> {
+async function route(
+  tabId: number,
+  params: unknown,
+): Promise<{ ok: true; frameId: number; params: unknown } | { ok: false; error: ErrorInfo }> {
   const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
   const source = await localTarget(tabId, p);
   if (!source.ok) return source;
@@ -191,7 +245,15 @@ async function route(tabId: number, params: unknown): Promise<{ ok: true; frameI
     if (!to.ok) return to;
     const toFrame = to.frameId ?? 0;
     if (toFrame !== frameId) {
-      return { ok: false, error: errorInfo('INVALID_MESSAGE', `drag_and_drop cannot drag between frames: the source is in ${frameLabel(frameId)} and "to" in ${frameLabel(toFrame)}. Both ends must be in one frame; pick a source and destination from the same frame (their ids share the "f<frame>" prefix), or use from_point/to_point in the top frame.`, WS, { reason: 'cross_frame', from_frame_id: frameId, to_frame_id: toFrame }) };
+      return {
+        ok: false,
+        error: errorInfo(
+          'INVALID_MESSAGE',
+          `drag_and_drop cannot drag between frames: the source is in ${frameLabel(frameId)} and "to" in ${frameLabel(toFrame)}. Both ends must be in one frame; pick a source and destination from the same frame (their ids share the "f<frame>" prefix), or use from_point/to_point in the top frame.`,
+          WS,
+          { reason: 'cross_frame', from_frame_id: frameId, to_frame_id: toFrame },
+        ),
+      };
     }
     out['to'] = to.params;
   }
@@ -201,18 +263,39 @@ async function route(tabId: number, params: unknown): Promise<{ ok: true; frameI
 const frameLabel = (frameId: number) => (frameId === 0 ? 'the top frame' : `frame ${frameId}`);
 
 /** One target's element_id/index made frame-local; frameId undefined when the target names no frame (role, selector, points). */
-async function localTarget(tabId: number, p: Record<string, unknown>): Promise<{ ok: true; frameId: number | undefined; params: Record<string, unknown> } | { ok: false; error: ErrorInfo }> {
+async function localTarget(
+  tabId: number,
+  p: Record<string, unknown>,
+): Promise<{ ok: true; frameId: number | undefined; params: Record<string, unknown> } | { ok: false; error: ErrorInfo }> {
   let elementId = typeof p['element_id'] === 'string' ? (p['element_id'] as string) : undefined;
   const rest = { ...p };
   if (typeof p['index'] === 'number') {
     const found = await elementIdForIndex(tabId, p['index'] as number);
-    if (!found) return { ok: false, error: errorInfo('TARGET_ELEMENT_NOT_FOUND', `Index ${p['index'] as number} is not in the latest state of tab ${tabId}. Take a new state (get_state) and use an index from it.`, WS, { index: p['index'], tab_id: tabId, reason: 'unknown' }) };
+    if (!found)
+      return {
+        ok: false,
+        error: errorInfo(
+          'TARGET_ELEMENT_NOT_FOUND',
+          `Index ${p['index'] as number} is not in the latest state of tab ${tabId}. Take a new state (get_state) and use an index from it.`,
+          WS,
+          { index: p['index'], tab_id: tabId, reason: 'unknown' },
+        ),
+      };
     elementId = found;
     delete rest['index'];
   }
   if (elementId === undefined) return { ok: true, frameId: undefined, params: rest };
   const parsed = parseElementId(elementId);
-  if (!parsed) return { ok: false, error: errorInfo('TARGET_ELEMENT_NOT_FOUND', `"${elementId}" is not an element id (they look like "e12", or "f7e3" inside a frame). Take a new state (get_state) and use an id from it.`, WS, { element_id: elementId, reason: 'unknown' }) };
+  if (!parsed)
+    return {
+      ok: false,
+      error: errorInfo(
+        'TARGET_ELEMENT_NOT_FOUND',
+        `"${elementId}" is not an element id (they look like "e12", or "f7e3" inside a frame). Take a new state (get_state) and use an id from it.`,
+        WS,
+        { element_id: elementId, reason: 'unknown' },
+      ),
+    };
   return { ok: true, frameId: parsed.frameId, params: { ...rest, element_id: parsed.local } };
 }
 
@@ -259,7 +342,19 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
     // Settling off and the top frame acting: the state is taken right after the action, so the page
     // answers with its snapshot at once (one round trip instead of two).
     const withSnapshot = !plan && !settle.enabled && frameId === 0;
-    const asked = plan ? runTrusted(tabId, frameId, plan) : sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'run_action', action: action.action, params: routed.params, ...(withSnapshot ? { snapshot: {} } : {}) }, { frameId });
+    const asked = plan
+      ? runTrusted(tabId, frameId, plan)
+      : sendToContent(
+          tabId,
+          {
+            channel: CONTENT_CHANNEL,
+            kind: 'run_action',
+            action: action.action,
+            params: routed.params,
+            ...(withSnapshot ? { snapshot: {} } : {}),
+          },
+          { frameId },
+        );
     const checking = pageTab.check();
     // A page blocked by a native dialog (one the main-world hooks could not intercept) never answers:
     // answer before the bridge's timeout instead, saying what to check.
@@ -270,7 +365,16 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
     if (!checked.ok) return fail(checked.error, null, checked.tabId);
     const tab = checked.tab;
     if (sent === null) {
-      return fail(errorInfo('TIMEOUT', `The page did not finish "${action.action}" within the action's timeout. A JavaScript dialog (alert/confirm/prompt/beforeunload) may be blocking the tab, or the page is busy: look at the tab, answer any dialog, take a new state, or raise timeout_ms.`, WS, { tab_id: tab.id, frame_id: frameId, timeout_ms: action.timeout_ms ?? 15_000 }), null, tab.id);
+      return fail(
+        errorInfo(
+          'TIMEOUT',
+          `The page did not finish "${action.action}" within the action's timeout. A JavaScript dialog (alert/confirm/prompt/beforeunload) may be blocking the tab, or the page is busy: look at the tab, answer any dialog, take a new state, or raise timeout_ms.`,
+          WS,
+          { tab_id: tab.id, frame_id: frameId, timeout_ms: action.timeout_ms ?? 15_000 },
+        ),
+        null,
+        tab.id,
+      );
     }
     if (!sent.ok && !sent.portClosed) return fail(sent.error, await stateOrNull(tab.id), tab.id);
     if (!sent.ok && ANSWER_REQUIRED.has(action.action)) {
@@ -303,7 +407,10 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
     } else if (settle.enabled) {
       const t = now();
       const capMs = budget.remaining();
-      const waited = await Promise.race([settleSend(tab.id, frameId, { channel: 'bux-settle', kind: 'wait', params: waitParams(settle, capMs) }, capMs), watch.started().then(() => 'navigation' as const)]);
+      const waited = await Promise.race([
+        settleSend(tab.id, frameId, { channel: 'bux-settle', kind: 'wait', params: waitParams(settle, capMs) }, capMs),
+        watch.started().then(() => 'navigation' as const),
+      ]);
       if (waited === 'navigation' && watch.navigationStarted) {
         await followNavigation();
       } else if (waited && waited !== 'navigation') {
@@ -316,7 +423,9 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
         timings.network_idle = report.network_idle_ms;
       } else if (watch.navigationStarted) {
         await followNavigation();
-      } else if (await watch.waitForStartOrNewTab(budget.cap(300)) && watch.navigationStarted) {
+        // navigationStarted is read again after the wait: it may have turned true meanwhile.
+        // eslint-disable-next-line no-dupe-else-if
+      } else if ((await watch.waitForStartOrNewTab(budget.cap(300))) && watch.navigationStarted) {
         // The page stopped answering because it is unloading: the navigation event came a moment later.
         await followNavigation();
       } else {
@@ -325,11 +434,34 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
       }
       // Nothing observable happened after an action that should change something: watch a while longer.
       const watchMs = budget.cap(settle.no_change_timeout_ms);
-      if (report && !report.effects && !watch.navigated && watch.newTabId === undefined && EXPECTS_CHANGE.has(action.action) && settle.no_change_timeout_ms > 0 && !settle.blockOnNoChange) {
+      if (
+        report &&
+        !report.effects &&
+        !watch.navigated &&
+        watch.newTabId === undefined &&
+        EXPECTS_CHANGE.has(action.action) &&
+        settle.no_change_timeout_ms > 0 &&
+        !settle.blockOnNoChange
+      ) {
         watchInBackground(tab.id, frameId, settle);
-      } else if (report && !report.effects && !watch.navigated && watch.newTabId === undefined && EXPECTS_CHANGE.has(action.action) && settle.no_change_timeout_ms > 0) {
+      } else if (
+        report &&
+        !report.effects &&
+        !watch.navigated &&
+        watch.newTabId === undefined &&
+        EXPECTS_CHANGE.has(action.action) &&
+        settle.no_change_timeout_ms > 0
+      ) {
         const tw = now();
-        const watched = await Promise.race([settleSend(tab.id, frameId, { channel: 'bux-settle', kind: 'watch', watch_ms: watchMs, params: waitParams(settle, budget.remaining()) }, watchMs + 1000), watch.started().then(() => 'navigation' as const)]);
+        const watched = await Promise.race([
+          settleSend(
+            tab.id,
+            frameId,
+            { channel: 'bux-settle', kind: 'watch', watch_ms: watchMs, params: waitParams(settle, budget.remaining()) },
+            watchMs + 1000,
+          ),
+          watch.started().then(() => 'navigation' as const),
+        ]);
         timings.no_change_watch = ms(now() - tw);
         if (watched === 'navigation') {
           if (watch.navigationStarted) await followNavigation();
@@ -344,7 +476,11 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
     if (watch.navigationStarted && settled === undefined) await followNavigation();
     const tState = now();
     const frameJson = sent.ok && sent.response.ok && !watch.navigationStarted ? sent.response.frame_json : undefined;
-    const state = await stateOrNull(tab.id, watch.navigated || !sent.ok ? undefined : (tab.url ?? ''), frameJson === undefined ? undefined : (JSON.parse(frameJson) as FrameSnapshot));
+    const state = await stateOrNull(
+      tab.id,
+      watch.navigated || !sent.ok ? undefined : (tab.url ?? ''),
+      frameJson === undefined ? undefined : (JSON.parse(frameJson) as FrameSnapshot),
+    );
     timings.state = ms(now() - tState);
     if (watch.navigationStarted) {
       // The old document's log is gone with it; report what the new one did while loading.
@@ -369,7 +505,14 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
     if (watch.newTabId !== undefined) details.new_tab_id = watch.newTabId;
     if (drained) Object.assign(details, activityFields(drained));
     if (notice) details.no_change_notice = notice;
-    return { ...resultBase(action), tab_id: tab.id, status: 'success', outcome_details: details, new_simplified_state: state, error_info: null };
+    return {
+      ...resultBase(action),
+      tab_id: tab.id,
+      status: 'success',
+      outcome_details: details,
+      new_simplified_state: state,
+      error_info: null,
+    };
   } finally {
     watch.stop();
   }
@@ -386,44 +529,117 @@ async function runTrusted(tabId: number, frameId: number, plan: TrustedPlan): Re
   // The page did it through the DOM (fill of a date/range/color...: CDP typing cannot set those).
   if (prepared['done'] === true) {
     const { done: _done, x: _x, y: _y, focused: _f, ...rest } = prepared;
-    return { ok: true, response: { ok: true, message: `${plan.verb} (value set through the DOM: real key events cannot set this input type) into ${String(prepared['element_id'])}.`, result: plan.result(rest, typeof rest['value'] === 'string' ? { value: rest['value'] } : {}) } };
+    return {
+      ok: true,
+      response: {
+        ok: true,
+        message: `${plan.verb} (value set through the DOM: real key events cannot set this input type) into ${String(prepared['element_id'])}.`,
+        result: plan.result(rest, typeof rest['value'] === 'string' ? { value: rest['value'] } : {}),
+      },
+    };
   }
   const input = plan.input(prepared);
   if (!input) {
     const focusable = plan.prepare?.focus && prepared['focused'] !== true;
-    return { ok: true, response: { ok: false, error: errorInfo('OPERATION_FAILED_IN_TARGET', focusable ? 'The target did not take focus, so trusted keys would go elsewhere. Click it first, or turn trusted_input off, and retry.' : 'The page did not give a point for trusted input. Turn trusted_input off and retry.', WS, { ...(typeof prepared['element_id'] === 'string' ? { element_id: prepared['element_id'] } : {}) }) } };
+    return {
+      ok: true,
+      response: {
+        ok: false,
+        error: errorInfo(
+          'OPERATION_FAILED_IN_TARGET',
+          focusable
+            ? 'The target did not take focus, so trusted keys would go elsewhere. Click it first, or turn trusted_input off, and retry.'
+            : 'The page did not give a point for trusted input. Turn trusted_input off and retry.',
+          WS,
+          { ...(typeof prepared['element_id'] === 'string' ? { element_id: prepared['element_id'] } : {}) },
+        ),
+      },
+    };
   }
   if (input.kind === 'mouse' && frameId !== 0) {
     // The page gave a point in its frame's viewport; Input.* takes top-level viewport coordinates.
     const offset = await frameOffset(tabId, frameId);
-    if (!offset) return { ok: true, response: { ok: false, error: errorInfo('COMMUNICATION_ERROR_WITH_TARGET', `Could not find where frame ${frameId} sits on the page, so a trusted click there would miss. Take a new state and retry, or turn trusted_input off.`, WS, { tab_id: tabId, frame_id: frameId }) } };
+    if (!offset)
+      return {
+        ok: true,
+        response: {
+          ok: false,
+          error: errorInfo(
+            'COMMUNICATION_ERROR_WITH_TARGET',
+            `Could not find where frame ${frameId} sits on the page, so a trusted click there would miss. Take a new state and retry, or turn trusted_input off.`,
+            WS,
+            { tab_id: tabId, frame_id: frameId },
+          ),
+        },
+      };
     input.x += offset.x;
     input.y += offset.y;
   }
   try {
     await performTrustedInput(tabId, input);
   } catch (e) {
-    if (e instanceof TrustedInputRefused) return { ok: true, response: { ok: false, error: errorInfo(e.code, e.message, WS, { ...e.details, ...(typeof prepared['element_id'] === 'string' ? { element_id: prepared['element_id'] } : {}) }) } };
+    if (e instanceof TrustedInputRefused)
+      return {
+        ok: true,
+        response: {
+          ok: false,
+          error: errorInfo(e.code, e.message, WS, {
+            ...e.details,
+            ...(typeof prepared['element_id'] === 'string' ? { element_id: prepared['element_id'] } : {}),
+          }),
+        },
+      };
     const why = e instanceof Error ? e.message : String(e);
-    return { ok: true, response: { ok: false, error: errorInfo('OPERATION_FAILED_IN_TARGET', `Trusted input failed (${why}); another debugger (DevTools?) may be attached to this tab. Close it, or turn trusted_input off, and retry.`, WS, { tab_id: tabId }) } };
+    return {
+      ok: true,
+      response: {
+        ok: false,
+        error: errorInfo(
+          'OPERATION_FAILED_IN_TARGET',
+          `Trusted input failed (${why}); another debugger (DevTools?) may be attached to this tab. Close it, or turn trusted_input off, and retry.`,
+          WS,
+          { tab_id: tabId },
+        ),
+      },
+    };
   }
   let value: Record<string, unknown> = {};
   if (plan.readValue && typeof prepared['element_id'] === 'string') {
-    const read = await sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'read_value', element_id: prepared['element_id'] }, { frameId });
+    const read = await sendToContent(
+      tabId,
+      { channel: CONTENT_CHANNEL, kind: 'read_value', element_id: prepared['element_id'] },
+      { frameId },
+    );
     if (read.ok && read.response.ok) value = read.response.result;
   }
   const id = typeof prepared['element_id'] === 'string' ? ` ${prepared['element_id']}` : '';
-  const where = input.kind === 'mouse' ? ` at (${Math.round(input.x)}, ${Math.round(input.y)})${id ? ` on${id}` : ''}` : input.kind === 'keys' && plan.verb === 'Trusted key press' ? ` ${input.keys.join(' ')}${id ? ` in${id}` : ''}` : id ? ` into${id}` : '';
+  const where =
+    input.kind === 'mouse'
+      ? ` at (${Math.round(input.x)}, ${Math.round(input.y)})${id ? ` on${id}` : ''}`
+      : input.kind === 'keys' && plan.verb === 'Trusted key press'
+        ? ` ${input.keys.join(' ')}${id ? ` in${id}` : ''}`
+        : id
+          ? ` into${id}`
+          : '';
   return { ok: true, response: { ok: true, message: `${plan.verb}${where}.`, result: plan.result(prepared, value) } };
 }
 
 const NOTHING_DRAINED: Drained = { api_activity: [], dialogs: [], dialog_count: 0, pending: [] };
 
-const resultBase = (action: ActionMessage) => ({ type: 'action_result' as const, original_action_id: action.action_id, action: action.action });
+const resultBase = (action: ActionMessage) => ({
+  type: 'action_result' as const,
+  original_action_id: action.action_id,
+  action: action.action,
+});
 
 function mergeDrained(a: Drained | undefined, b: Drained): Drained {
   if (!a) return b;
-  return { api_activity: [...a.api_activity, ...b.api_activity].slice(-50), dialogs: [...a.dialogs, ...b.dialogs], dialog_count: a.dialog_count + b.dialog_count, pending: b.pending };
+  return {
+    api_activity: [...a.api_activity, ...b.api_activity].slice(-50),
+    dialogs: [...a.dialogs, ...b.dialogs],
+    dialog_count: a.dialog_count + b.dialog_count,
+    pending: b.pending,
+  };
 }
 
 function activityFields(d: Drained): Pick<OutcomeDetails, 'api_activity' | 'dialog'> {

@@ -24,15 +24,33 @@ export async function extractAllFrames(tabId: number, params: ExtractContentPara
     await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, files: ['content.js'] }).catch(() => undefined);
     results = (await chrome.scripting.executeScript({
       target: { tabId, allFrames: true },
-      func: (links: boolean) => (globalThis as { __buxExtractFrame?: (l: boolean) => { url: string; text: string } }).__buxExtractFrame?.(links) ?? null,
+      func: (links: boolean) =>
+        (globalThis as { __buxExtractFrame?: (l: boolean) => { url: string; text: string } }).__buxExtractFrame?.(links) ?? null,
       args: [includeLinks],
     })) as chrome.scripting.InjectionResult<FrameText | null>[];
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    return { ok: false, error: errorInfo('COMMUNICATION_ERROR_WITH_TARGET', `Could not read the page's frames (${why}). Wait for the page to load and retry.`, 'background_script', { tab_id: tabId }) };
+    return {
+      ok: false,
+      error: errorInfo(
+        'COMMUNICATION_ERROR_WITH_TARGET',
+        `Could not read the page's frames (${why}). Wait for the page to load and retry.`,
+        'background_script',
+        { tab_id: tabId },
+      ),
+    };
   }
   const top = results.find((r) => r.frameId === 0)?.result;
-  if (!top) return { ok: false, error: errorInfo('COMMUNICATION_ERROR_WITH_TARGET', 'The top frame did not answer. Wait for the page to load and retry.', 'background_script', { tab_id: tabId }) };
+  if (!top)
+    return {
+      ok: false,
+      error: errorInfo(
+        'COMMUNICATION_ERROR_WITH_TARGET',
+        'The top frame did not answer. Wait for the page to load and retry.',
+        'background_script',
+        { tab_id: tabId },
+      ),
+    };
   let text = top.text;
   let frames = 1;
   for (const r of results) {

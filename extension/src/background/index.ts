@@ -3,8 +3,9 @@
 // synchronously (navigation and tab events used to be registered lazily, and a
 // stopped worker stayed blind until the 30 s alarm). The worker is disposable: the connection is
 // rebuilt at once on every wake, and nothing that matters lives only here.
-import { BridgeConnection } from './bridge-connection';
 import './closed-tabs';
+
+import { BridgeConnection } from './bridge-connection';
 import { runAction } from './dispatch';
 import { onBridgeMessage, registerPanelRelay } from './panel-relay';
 import { installTabWatchListeners } from './tab-watch';
@@ -15,7 +16,8 @@ const connection = new BridgeConnection((message, send) => {
   switch (message.type) {
     case 'action': {
       // get_state with redact_card_and_otp false is the agent's explicit opt-out (snapshot privacy).
-      const showCards = message.action === 'get_state' && (message.params as { redact_card_and_otp?: unknown } | undefined)?.redact_card_and_otp === false;
+      const showCards =
+        message.action === 'get_state' && (message.params as { redact_card_and_otp?: unknown } | undefined)?.redact_card_and_otp === false;
       void runAction(message).then((result) => send(result, { showCards }));
       return;
     }

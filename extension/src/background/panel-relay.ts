@@ -4,7 +4,15 @@
 // synchronously at top level from index.ts (MV3: a worker woken by an event sees only listeners that
 // exist when the script first runs).
 import type { ContextElement, ErrorMessage, ProtocolMessage } from '../../../schemas/generated/protocol';
-import { isPanelRequest, PANEL_KEYS, SETTING_KEYS, UI_CHANNEL, type PanelRequest, type PanelResponse, type UiRequest } from '../shared/panel-messages';
+import {
+  isPanelRequest,
+  PANEL_KEYS,
+  type PanelRequest,
+  type PanelResponse,
+  SETTING_KEYS,
+  UI_CHANNEL,
+  type UiRequest,
+} from '../shared/panel-messages';
 import type { BridgeConnection } from './bridge-connection';
 import { controllerOf, onAgentSessions, onTabComplete } from './controlled-tabs';
 import { clearFinishedTasks, onTaskError, onTaskProgress, runningTaskIds, submitTask, taskControl } from './task-relay';
@@ -15,7 +23,10 @@ const MENU_ID = 'bux-ask-agent';
 const connectorReplies = new Map<string, (r: PanelResponse) => void>();
 const CONNECTOR_REPLY_MS = 15_000;
 
-function connectorControl(send: (m: ProtocolMessage) => boolean, m: { command: 'add'; dialect: '000' | '001'; url: string } | { command: 'remove'; connector_id: string }): Promise<PanelResponse> {
+function connectorControl(
+  send: (m: ProtocolMessage) => boolean,
+  m: { command: 'add'; dialect: '000' | '001'; url: string } | { command: 'remove'; connector_id: string },
+): Promise<PanelResponse> {
   const request_id = `conn-${crypto.randomUUID()}`;
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
@@ -27,7 +38,8 @@ function connectorControl(send: (m: ProtocolMessage) => boolean, m: { command: '
       connectorReplies.delete(request_id);
       resolve(r);
     });
-    if (!send({ type: 'connector_control', request_id, ...m })) connectorReplies.get(request_id)?.({ ok: false, error: 'Not connected to the bridge; see the connection status above.' });
+    if (!send({ type: 'connector_control', request_id, ...m }))
+      connectorReplies.get(request_id)?.({ ok: false, error: 'Not connected to the bridge; see the connection status above.' });
   });
 }
 
@@ -64,7 +76,9 @@ export function registerPanelRelay(connection: BridgeConnection): void {
 
   chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse: (r: PanelResponse) => void) => {
     if (!isPanelRequest(message)) return false;
-    void handle(message, sender, send, connection).then(sendResponse, (e: unknown) => sendResponse({ ok: false, error: e instanceof Error ? e.message : String(e) }));
+    void handle(message, sender, send, connection).then(sendResponse, (e: unknown) =>
+      sendResponse({ ok: false, error: e instanceof Error ? e.message : String(e) }),
+    );
     return true;
   });
 
@@ -72,7 +86,11 @@ export function registerPanelRelay(connection: BridgeConnection): void {
   const sendTabLimit = () =>
     void chrome.storage.local.get(SETTING_KEYS.maxTabsPerAgent).then((v) => {
       const n = v[SETTING_KEYS.maxTabsPerAgent];
-      send({ type: 'session_control', command: 'set_tab_limit', max_tabs: typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 100 ? n : null });
+      send({
+        type: 'session_control',
+        command: 'set_tab_limit',
+        max_tabs: typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 100 ? n : null,
+      });
     });
   connection.onReady = sendTabLimit;
   chrome.storage.onChanged.addListener((changes, area) => {
@@ -101,7 +119,12 @@ export function onBridgeMessage(message: ProtocolMessage): boolean {
   }
 }
 
-async function handle(req: PanelRequest, sender: chrome.runtime.MessageSender, send: (m: ProtocolMessage) => boolean, connection: BridgeConnection): Promise<PanelResponse> {
+async function handle(
+  req: PanelRequest,
+  sender: chrome.runtime.MessageSender,
+  send: (m: ProtocolMessage) => boolean,
+  connection: BridgeConnection,
+): Promise<PanelResponse> {
   if (req.bux === 'overlay') {
     // Stop in the page: stop the agent's task, or take the tab back when it runs none.
     const tabId = sender.tab?.id;
@@ -112,11 +135,15 @@ async function handle(req: PanelRequest, sender: chrome.runtime.MessageSender, s
     // `serve` runs each task in a session of its own (the one holding the tab), apart from the session
     // that took the task: stop the panel's running tasks too, then take the tab back.
     for (const id of await runningTaskIds()) taskControl(send, id, 'stop');
-    return send({ type: 'session_control', command: 'release_tab', session_id: c.session, tab_id: tabId }) ? { ok: true } : { ok: false, error: 'Not connected to the bridge.' };
+    return send({ type: 'session_control', command: 'release_tab', session_id: c.session, tab_id: tabId })
+      ? { ok: true }
+      : { ok: false, error: 'Not connected to the bridge.' };
   }
   switch (req.op) {
     case 'submit_task': {
-      const element = req.use_element ? (((await chrome.storage.session.get(PANEL_KEYS.pendingElement))[PANEL_KEYS.pendingElement] as ContextElement | undefined) ?? null) : null;
+      const element = req.use_element
+        ? (((await chrome.storage.session.get(PANEL_KEYS.pendingElement))[PANEL_KEYS.pendingElement] as ContextElement | undefined) ?? null)
+        : null;
       const r = await submitTask(send, connection.connected, req.prompt, element, req.agent_session_id ?? null);
       if (r.ok) await chrome.storage.session.remove(PANEL_KEYS.pendingElement);
       return r;
@@ -124,15 +151,22 @@ async function handle(req: PanelRequest, sender: chrome.runtime.MessageSender, s
     case 'task_control':
       return taskControl(send, req.task_id, req.command, req.text);
     case 'release_tab':
-      return send({ type: 'session_control', command: 'release_tab', session_id: req.session_id, tab_id: req.tab_id }) ? { ok: true } : { ok: false, error: 'Not connected to the bridge.' };
+      return send({ type: 'session_control', command: 'release_tab', session_id: req.session_id, tab_id: req.tab_id })
+        ? { ok: true }
+        : { ok: false, error: 'Not connected to the bridge.' };
     case 'disconnect_agent':
-      return send({ type: 'session_control', command: 'disconnect', session_id: req.session_id }) ? { ok: true } : { ok: false, error: 'Not connected to the bridge.' };
+      return send({ type: 'session_control', command: 'disconnect', session_id: req.session_id })
+        ? { ok: true }
+        : { ok: false, error: 'Not connected to the bridge.' };
     case 'connector_add':
     case 'connector_remove':
       // Only the extension's own pages (the side panel) may point the bridge at a backend, never a
       // content script running in a web page.
-      if (!sender.url?.startsWith(chrome.runtime.getURL(''))) return { ok: false, error: 'Backends can be connected only from the extension\'s side panel.' };
-      return req.op === 'connector_add' ? connectorControl(send, { command: 'add', dialect: req.dialect, url: req.url }) : connectorControl(send, { command: 'remove', connector_id: req.connector_id });
+      if (!sender.url?.startsWith(chrome.runtime.getURL('')))
+        return { ok: false, error: "Backends can be connected only from the extension's side panel." };
+      return req.op === 'connector_add'
+        ? connectorControl(send, { command: 'add', dialect: req.dialect, url: req.url })
+        : connectorControl(send, { command: 'remove', connector_id: req.connector_id });
     case 'reconnect':
       connection.reconnectNow();
       return { ok: true };
@@ -145,6 +179,17 @@ async function handle(req: PanelRequest, sender: chrome.runtime.MessageSender, s
 async function rememberElement(tabId: number, frameId: number, selection: string | null): Promise<void> {
   const req: UiRequest = { channel: UI_CHANNEL, kind: 'context_element' };
   const got = (await chrome.tabs.sendMessage(tabId, req, { frameId }).catch(() => null)) as ContextElement | null;
-  const element: ContextElement = got && typeof got === 'object' && typeof got.tag === 'string' ? { ...got, frame_id: frameId } : { tag: 'selection', role: null, name: null, text: selection?.slice(0, 2000) ?? null, href: null, selector: null, frame_id: frameId };
+  const element: ContextElement =
+    got && typeof got === 'object' && typeof got.tag === 'string'
+      ? { ...got, frame_id: frameId }
+      : {
+          tag: 'selection',
+          role: null,
+          name: null,
+          text: selection?.slice(0, 2000) ?? null,
+          href: null,
+          selector: null,
+          frame_id: frameId,
+        };
   await chrome.storage.session.set({ [PANEL_KEYS.pendingElement]: element });
 }

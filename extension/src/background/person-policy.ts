@@ -14,7 +14,8 @@ interface Policy {
 
 let cache: Promise<Policy> | null = null;
 
-const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim().toLowerCase()) : []);
+const list = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim().toLowerCase()) : [];
 
 function policy(): Promise<Policy> {
   cache ??= chrome.storage.local.get([SETTING_KEYS.allowedDomains, SETTING_KEYS.blockedDomains, SETTING_KEYS.redactPii]).then((v) => ({
@@ -26,7 +27,11 @@ function policy(): Promise<Policy> {
 }
 
 chrome.storage.onChanged.addListener((changes, area) => {
-  if (area === 'local' && (SETTING_KEYS.allowedDomains in changes || SETTING_KEYS.blockedDomains in changes || SETTING_KEYS.redactPii in changes)) cache = null;
+  if (
+    area === 'local' &&
+    (SETTING_KEYS.allowedDomains in changes || SETTING_KEYS.blockedDomains in changes || SETTING_KEYS.redactPii in changes)
+  )
+    cache = null;
 });
 
 /** "example.com" matches example.com and every subdomain; "*.example.com" only subdomains. */
@@ -48,7 +53,8 @@ export function domainVerdict(url: string | undefined, allowed: string[], blocke
   }
   const b = blocked.find((p) => hostMatches(host, p));
   if (b) return `${host} is on the person's blocked domains (${b})`;
-  if (allowed.length && !allowed.some((p) => hostMatches(host, p))) return `${host} is not on the person's allowed domains (${allowed.join(', ')})`;
+  if (allowed.length && !allowed.some((p) => hostMatches(host, p)))
+    return `${host} is not on the person's allowed domains (${allowed.join(', ')})`;
   return null;
 }
 
@@ -58,16 +64,37 @@ const TARGET_URL_ACTIONS: Record<string, (params: Record<string, unknown>) => st
   search: () => 'https://www.google.com/search',
 };
 /** Actions that touch no page content: allowed on any tab. */
-const TAB_ONLY = new Set(['list_tabs', 'switch_tab', 'close_tab', 'wait', 'open_tab', 'navigate', 'search', 'go_back', 'go_forward', 'open_tool']);
+const TAB_ONLY = new Set([
+  'list_tabs',
+  'switch_tab',
+  'close_tab',
+  'wait',
+  'open_tab',
+  'navigate',
+  'search',
+  'go_back',
+  'go_forward',
+  'open_tool',
+]);
 
 export async function policyError(action: ActionMessage, tabUrl: string | undefined): Promise<ErrorInfo | null> {
   const p = await policy();
   if (!p.allowed.length && !p.blocked.length) return null;
   const params = (typeof action.params === 'object' && action.params !== null ? action.params : {}) as Record<string, unknown>;
   const target = TARGET_URL_ACTIONS[action.action]?.(params);
-  const why = target !== undefined ? domainVerdict(target, p.allowed, p.blocked) : TAB_ONLY.has(action.action) ? null : domainVerdict(tabUrl, p.allowed, p.blocked);
+  const why =
+    target !== undefined
+      ? domainVerdict(target, p.allowed, p.blocked)
+      : TAB_ONLY.has(action.action)
+        ? null
+        : domainVerdict(tabUrl, p.allowed, p.blocked);
   if (!why) return null;
-  return errorInfo('NOT_PERMITTED', `"${action.action}" refused: ${why}, set in the browser-use-ext settings. Work on another site, or ask the person to change the domain settings.`, 'background_script', { reason: 'domain_policy', ...(target !== undefined ? { url: target } : { tab_url: tabUrl ?? null }) });
+  return errorInfo(
+    'NOT_PERMITTED',
+    `"${action.action}" refused: ${why}, set in the browser-use-ext settings. Work on another site, or ask the person to change the domain settings.`,
+    'background_script',
+    { reason: 'domain_policy', ...(target !== undefined ? { url: target } : { tab_url: tabUrl ?? null }) },
+  );
 }
 
 /** Whether the person limits agents to or away from domains (then every action checks its tab's URL first). */

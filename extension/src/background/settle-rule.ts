@@ -25,7 +25,16 @@ export const SETTLE_DEFAULTS: ResolvedSettle = {
 };
 
 /** Pointer and keyboard actions: a person doing them expects the page to react. */
-export const EXPECTS_CHANGE = new Set<string>(['click', 'double_click', 'press', 'send_keys', 'drag_and_drop', 'check', 'uncheck', 'select_option']);
+export const EXPECTS_CHANGE = new Set<string>([
+  'click',
+  'double_click',
+  'press',
+  'send_keys',
+  'drag_and_drop',
+  'check',
+  'uncheck',
+  'select_option',
+]);
 
 export const NO_CHANGE_NOTICE_15S = 'Action executed but no DOM change detected within 15 seconds.';
 
@@ -41,14 +50,31 @@ export function noChangeNotice(ms: number): string {
 export const ANSWER_REQUIRED = new Set<string>(['wait_for', 'get', 'is', 'extract_content', 'get_dropdown_options', 'scroll_to_text']);
 
 /** The error for an ANSWER_REQUIRED action whose page went away: TAB_NOT_FOUND or NAVIGATED_AWAY. */
-export async function lostAnswer(action: string, tabId: number, urlBefore: string | undefined): Promise<{ error: ErrorInfo; tabGone: boolean }> {
+export async function lostAnswer(
+  action: string,
+  tabId: number,
+  urlBefore: string | undefined,
+): Promise<{ error: ErrorInfo; tabGone: boolean }> {
   const tab = await chrome.tabs.get(tabId).catch(() => null);
   if (!tab) {
-    return { tabGone: true, error: errorInfo('TAB_NOT_FOUND', `Tab ${tabId} was closed while "${action}" was running, so it has no answer (for wait_for: the condition was not met). Use another tab (list_tabs, switch_tab) or open one (open_tab).`, 'background_script', { tab_id: tabId, action }) };
+    return {
+      tabGone: true,
+      error: errorInfo(
+        'TAB_NOT_FOUND',
+        `Tab ${tabId} was closed while "${action}" was running, so it has no answer (for wait_for: the condition was not met). Use another tab (list_tabs, switch_tab) or open one (open_tab).`,
+        'background_script',
+        { tab_id: tabId, action },
+      ),
+    };
   }
   return {
     tabGone: false,
-    error: errorInfo('NAVIGATED_AWAY', `The page navigated away${tab.url && tab.url !== urlBefore ? ` (to ${tab.url})` : ''} while "${action}" was running, so it has no answer (for wait_for: the condition was not met on the old page). Take a new state and decide again.`, 'background_script', { tab_id: tabId, action, ...(urlBefore ? { previous_url: urlBefore } : {}), ...(tab.url ? { current_url: tab.url } : {}) }),
+    error: errorInfo(
+      'NAVIGATED_AWAY',
+      `The page navigated away${tab.url && tab.url !== urlBefore ? ` (to ${tab.url})` : ''} while "${action}" was running, so it has no answer (for wait_for: the condition was not met on the old page). Take a new state and decide again.`,
+      'background_script',
+      { tab_id: tabId, action, ...(urlBefore ? { previous_url: urlBefore } : {}), ...(tab.url ? { current_url: tab.url } : {}) },
+    ),
   };
 }
 
@@ -75,10 +101,22 @@ const deferred = new Map<number, { notice: string | null; drained: Drained }>();
 /** Starts the no-change watch without holding the action's result (see resolveSettle). */
 export function watchInBackground(tabId: number, frameId: number, s: ResolvedSettle): void {
   const watchMs = s.no_change_timeout_ms;
-  void settleSend(tabId, frameId, { channel: 'bux-settle', kind: 'watch', watch_ms: watchMs, params: waitParams(s, s.dom_cap_ms + s.network_cap_ms) }, watchMs + s.dom_cap_ms + s.network_cap_ms + 1000).then((w) => {
+  void settleSend(
+    tabId,
+    frameId,
+    { channel: 'bux-settle', kind: 'watch', watch_ms: watchMs, params: waitParams(s, s.dom_cap_ms + s.network_cap_ms) },
+    watchMs + s.dom_cap_ms + s.network_cap_ms + 1000,
+  ).then((w) => {
     if (!w || (w as { superseded?: boolean }).superseded) return;
     const prev = deferred.get(tabId);
-    const drained = prev ? { api_activity: [...prev.drained.api_activity, ...w.drained.api_activity].slice(-50), dialogs: [...prev.drained.dialogs, ...w.drained.dialogs], dialog_count: prev.drained.dialog_count + w.drained.dialog_count, pending: w.drained.pending } : w.drained;
+    const drained = prev
+      ? {
+          api_activity: [...prev.drained.api_activity, ...w.drained.api_activity].slice(-50),
+          dialogs: [...prev.drained.dialogs, ...w.drained.dialogs],
+          dialog_count: prev.drained.dialog_count + w.drained.dialog_count,
+          pending: w.drained.pending,
+        }
+      : w.drained;
     deferred.set(tabId, { notice: w.changed ? (prev?.notice ?? null) : noChangeNotice(watchMs), drained });
   });
 }
@@ -101,7 +139,11 @@ export function takeDeferred(tabId: number): { notice: string | null; drained: D
 }
 
 export function waitParams(s: ResolvedSettle, capMs: number): SettleWaitParams {
-  return { quiet_ms: s.quiet_ms, dom_cap_ms: Math.min(s.dom_cap_ms, capMs), network_cap_ms: Math.max(0, Math.min(s.network_cap_ms, capMs - Math.min(s.dom_cap_ms, capMs))) };
+  return {
+    quiet_ms: s.quiet_ms,
+    dom_cap_ms: Math.min(s.dom_cap_ms, capMs),
+    network_cap_ms: Math.max(0, Math.min(s.network_cap_ms, capMs - Math.min(s.dom_cap_ms, capMs))),
+  };
 }
 
 const NO_RECEIVER = /Receiving end does not exist|Could not establish connection/i;
@@ -111,7 +153,12 @@ const NO_RECEIVER = /Receiving end does not exist|Could not establish connection
  * no script) or did not answer within timeoutMs: settling then reports what the worker saw itself.
  * Tabs open before the extension was installed get the two document_start scripts injected late.
  */
-export async function settleSend<K extends SettleRequest['kind']>(tabId: number, frameId: number, request: Extract<SettleRequest, { kind: K }>, timeoutMs: number): Promise<Extract<SettleResponse, { kind: K }> | null> {
+export async function settleSend<K extends SettleRequest['kind']>(
+  tabId: number,
+  frameId: number,
+  request: Extract<SettleRequest, { kind: K }>,
+  timeoutMs: number,
+): Promise<Extract<SettleResponse, { kind: K }> | null> {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const p = chrome.tabs.sendMessage(tabId, request, { frameId }) as Promise<unknown>;
@@ -122,7 +169,12 @@ export async function settleSend<K extends SettleRequest['kind']>(tabId: number,
       const why = e instanceof Error ? e.message : String(e);
       if (attempt > 0 || !NO_RECEIVER.test(why)) return null;
       try {
-        await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ['main-hooks.js'], world: 'MAIN', injectImmediately: true });
+        await chrome.scripting.executeScript({
+          target: { tabId, frameIds: [frameId] },
+          files: ['main-hooks.js'],
+          world: 'MAIN',
+          injectImmediately: true,
+        });
         await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ['early.js'], injectImmediately: true });
       } catch {
         return null;
@@ -131,4 +183,3 @@ export async function settleSend<K extends SettleRequest['kind']>(tabId: number,
   }
   return null;
 }
-

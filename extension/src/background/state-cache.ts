@@ -8,7 +8,9 @@ import type { ActionResultMessage, SimplifiedState, StateDelta } from '../../../
 import { diffStates, jsonBytes } from '../../../schemas/lib/state-delta';
 
 const STATES_PER_TAB = 3;
-/** get_state answers are also kept apart, so the actions of one agent step do not push out the state the agent's next get_state is based on. */
+/**
+ * get_state answers are also kept apart, so the actions of one agent step do not push out the state the agent's next get_state is based on.
+ */
 const ASKED_PER_TAB = 2;
 const MAX_TABS = 10;
 const MAX_ELEMENTS = 100_000;
@@ -72,7 +74,8 @@ export function rememberState(tabId: number, state: SimplifiedState, asked = fal
   for (const l of byTab.values()) for (const e of l) total += e.state.actionable_elements.length;
   // Over the element budget: drop the oldest states of the least recently used tabs, never the newest.
   for (const [t, l] of byTab) {
-    while (total > MAX_ELEMENTS && l.length > 0 && !(t === tabId && l.length === 1)) total -= (l.shift() as Entry).state.actionable_elements.length;
+    while (total > MAX_ELEMENTS && l.length > 0 && !(t === tabId && l.length === 1))
+      total -= (l.shift() as Entry).state.actionable_elements.length;
     if (l.length === 0) byTab.delete(t);
     if (total <= MAX_ELEMENTS) break;
   }
@@ -106,9 +109,18 @@ function deltaFrom(tabId: number, state: SimplifiedState, since: string): StateA
   const unavailable = (reason: Reason, message: string): StateAnswer => ({ state: { ...state, delta_unavailable: { reason, message } } });
   const base = byTab.get(tabId)?.find((e) => e.id === since);
   if (!base) {
-    if (navigatedAway.has(since)) return unavailable('navigated', `State ${since} belonged to a document the tab has left; this is the full state of the new one.`);
-    for (const [t, l] of byTab) if (l.some((e) => e.id === since)) return unavailable('other_tab', `State ${since} is a state of tab ${t}, not of tab ${tabId}; this is the full state of tab ${tabId}.`);
-    return unavailable('unknown_state', `The extension no longer holds state ${since} (it keeps the last ${STATES_PER_TAB} states of a tab and its last ${ASKED_PER_TAB} get_state answers, drops them on navigation, and forgets them when it restarts); this is the full state.`);
+    if (navigatedAway.has(since))
+      return unavailable('navigated', `State ${since} belonged to a document the tab has left; this is the full state of the new one.`);
+    for (const [t, l] of byTab)
+      if (l.some((e) => e.id === since))
+        return unavailable(
+          'other_tab',
+          `State ${since} is a state of tab ${t}, not of tab ${tabId}; this is the full state of tab ${tabId}.`,
+        );
+    return unavailable(
+      'unknown_state',
+      `The extension no longer holds state ${since} (it keeps the last ${STATES_PER_TAB} states of a tab and its last ${ASKED_PER_TAB} get_state answers, drops them on navigation, and forgets them when it restarts); this is the full state.`,
+    );
   }
   const d = diffStates(base.state, state, since, id);
   if (!d.ok) return unavailable('not_representable', d.message);
@@ -117,7 +129,11 @@ function deltaFrom(tabId: number, state: SimplifiedState, since: string): StateA
   // state with many elements always pays (an element is ~200 bytes or more on the wire).
   if (deltaBytes <= SMALL_DELTA_BYTES && state.actionable_elements.length * 200 * WORTH > deltaBytes) return { delta: d.delta };
   const fullBytes = jsonBytes(state);
-  if (deltaBytes >= fullBytes * WORTH) return unavailable('not_smaller', `The delta (${deltaBytes} bytes) would not be much smaller than the full state (${fullBytes} bytes).`);
+  if (deltaBytes >= fullBytes * WORTH)
+    return unavailable(
+      'not_smaller',
+      `The delta (${deltaBytes} bytes) would not be much smaller than the full state (${fullBytes} bytes).`,
+    );
   return { delta: d.delta };
 }
 

@@ -5,13 +5,23 @@
 // `index` across frames (1-based, one sequence for the tab), prefixes element ids with their
 // frame, shifts bounds by the iframe offsets, and remembers the index -> element_id map of the tab in
 // chrome.storage.session (the worker is disposable).
-import type { ActionableElement, DomElementNode, DomNode, ErrorInfo, FrameInfo, GetStateParams, SimplifiedState, TextItem, Truncation } from '../../../schemas/generated/protocol';
+import type {
+  ActionableElement,
+  DomElementNode,
+  DomNode,
+  ErrorInfo,
+  FrameInfo,
+  GetStateParams,
+  SimplifiedState,
+  TextItem,
+  Truncation,
+} from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/errors';
 import { formatElementId } from '../shared/element-ref';
 import type { FrameChild, FrameSnapshot } from '../shared/frame-snapshot';
 import { CONTENT_CHANNEL } from '../shared/internal-messages';
 import { sendToContent } from './content-channel';
-import { leftOutMessage, PROBE_BUDGET_MS, SNAPSHOT_BUDGET_MS, type LeftOutReason } from './frame-budget';
+import { leftOutMessage, type LeftOutReason, PROBE_BUDGET_MS, SNAPSHOT_BUDGET_MS } from './frame-budget';
 import { forgetTabRequests, overdueFor, trackRequest } from './frame-liveness';
 
 export type StateOutcome = { ok: true; state: SimplifiedState } | { ok: false; error: ErrorInfo };
@@ -23,7 +33,13 @@ const TOP_FRAME_CAP_MS = 60_000;
 
 type FrameAnswer = { ok: true; snap: FrameSnapshot } | { ok: false; why: string; reason: LeftOutReason; waited: number; error?: ErrorInfo };
 
-async function snapshotFrame(tabId: number, frameId: number, params: GetStateParams, topViewport?: { width: number; height: number }, documentId?: string): Promise<FrameAnswer> {
+async function snapshotFrame(
+  tabId: number,
+  frameId: number,
+  params: GetStateParams,
+  topViewport?: { width: number; height: number },
+  documentId?: string,
+): Promise<FrameAnswer> {
   const t0 = performance.now();
   // A child frame that still owes an earlier request (frame-liveness.ts) is not waited for again.
   const owed = frameId === 0 ? null : overdueFor(tabId, frameId, documentId);
@@ -31,14 +47,21 @@ async function snapshotFrame(tabId: number, frameId: number, params: GetStatePar
   const capMs = frameId === 0 ? TOP_FRAME_CAP_MS : SNAPSHOT_BUDGET_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const capped = new Promise<FrameAnswer>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, why: `no answer within ${capMs} ms (still loading?)`, reason: 'timeout', waited: capMs }), capMs);
+    timer = setTimeout(
+      () => resolve({ ok: false, why: `no answer within ${capMs} ms (still loading?)`, reason: 'timeout', waited: capMs }),
+      capMs,
+    );
   });
   // Right after a navigation commits, the new document's content script may not be reachable yet
   // (the old one is gone, injection into the new one races its creation): retry the top frame briefly.
   const send = async () => {
     const req = { channel: CONTENT_CHANNEL, kind: 'snapshot', params, ...(topViewport ? { top_viewport: topViewport } : {}) } as const;
     let sent = await sendToContent(tabId, req, { frameId });
-    for (let attempt = 0; frameId === 0 && !sent.ok && sent.error.error_code === 'COMMUNICATION_ERROR_WITH_TARGET' && attempt < 3; attempt++) {
+    for (
+      let attempt = 0;
+      frameId === 0 && !sent.ok && sent.error.error_code === 'COMMUNICATION_ERROR_WITH_TARGET' && attempt < 3;
+      attempt++
+    ) {
       await new Promise((r) => setTimeout(r, 100));
       sent = await sendToContent(tabId, req, { frameId });
     }
@@ -47,7 +70,8 @@ async function snapshotFrame(tabId: number, frameId: number, params: GetStatePar
   const asked = (frameId === 0 ? send() : trackRequest(tabId, frameId, documentId, send())).then((sent): FrameAnswer => {
     const waited = Math.round(performance.now() - t0);
     if (!sent.ok) return { ok: false, why: sent.error.message, reason: 'not_scriptable', waited, error: sent.error };
-    if (!sent.response.ok) return { ok: false, why: sent.response.error.message, reason: 'not_scriptable', waited, error: sent.response.error };
+    if (!sent.response.ok)
+      return { ok: false, why: sent.response.error.message, reason: 'not_scriptable', waited, error: sent.response.error };
     const r = sent.response;
     const snap = r.frame ?? (r.frame_json ? (JSON.parse(r.frame_json) as FrameSnapshot) : undefined);
     if (!snap) return { ok: false, why: 'the content script answered without a snapshot', reason: 'not_scriptable', waited };
@@ -153,7 +177,13 @@ function pingFrames(tabId: number, frames: WebFrame[]): Liveness {
  * silent, or after PROBE_BUDGET_MS. Silent: no answer to the ping by `silentAt` (the state's start
  * + PROBE_BUDGET_MS, or now when the walk took longer): still loading, or stuck in a script.
  */
-async function matchChildren(tabId: number, kids: WebFrame[], wanted: FrameChild[], live: Liveness, silentAt: number): Promise<{ byToken: Map<string, number>; silent: WebFrame[]; refused: WebFrame[] }> {
+async function matchChildren(
+  tabId: number,
+  kids: WebFrame[],
+  wanted: FrameChild[],
+  live: Liveness,
+  silentAt: number,
+): Promise<{ byToken: Map<string, number>; silent: WebFrame[]; refused: WebFrame[] }> {
   const tokens = wanted.map((f) => f.token as string);
   const byToken = new Map<string, number>();
   const done = new Set<number>();
@@ -199,13 +229,16 @@ async function matchChildren(tabId: number, kids: WebFrame[], wanted: FrameChild
     }
     if (done.size === kids.length) return;
     timers.push(
-      setTimeout(() => {
-        for (const k of kids) {
-          if (pinged.has(k.frameId) || done.has(k.frameId)) continue;
-          silent.push(k);
-          settle(k, 'dead');
-        }
-      }, Math.max(0, silentAt - performance.now())),
+      setTimeout(
+        () => {
+          for (const k of kids) {
+            if (pinged.has(k.frameId) || done.has(k.frameId)) continue;
+            silent.push(k);
+            settle(k, 'dead');
+          }
+        },
+        Math.max(0, silentAt - performance.now()),
+      ),
     );
     for (const k of kids) {
       if (live.overdue.has(k.frameId)) continue;
@@ -230,7 +263,18 @@ async function matchChildren(tabId: number, kids: WebFrame[], wanted: FrameChild
   return { byToken, silent, refused };
 }
 
-async function fetchTree(tabId: number, frameId: number, parentFrameId: number | null, snap: FrameSnapshot, params: GetStateParams, depth: number, webFrames: WebFrame[], live: Liveness, silentAt: number, topViewport: { width: number; height: number } = snap.viewport): Promise<FrameNode> {
+async function fetchTree(
+  tabId: number,
+  frameId: number,
+  parentFrameId: number | null,
+  snap: FrameSnapshot,
+  params: GetStateParams,
+  depth: number,
+  webFrames: WebFrame[],
+  live: Liveness,
+  silentAt: number,
+  topViewport: { width: number; height: number } = snap.viewport,
+): Promise<FrameNode> {
   const wanted = snap.frames.filter((f) => f.status === 'ok' && f.token);
   let silent: WebFrame[] = [];
   let refused: WebFrame[] = [];
@@ -259,18 +303,52 @@ async function fetchTree(tabId: number, frameId: number, parentFrameId: number |
   const children = await Promise.all(
     snap.frames.map(async (f): Promise<FrameNode | LeftOut> => {
       if (f.status !== 'ok') return { frameId: f.frame_id, failed: f.status };
-      if (depth >= MAX_FRAME_DEPTH) return { frameId: f.frame_id, failed: 'unreachable', reason: 'too_deep', waited: 0, detail: `${MAX_FRAME_DEPTH} frames` };
+      if (depth >= MAX_FRAME_DEPTH)
+        return { frameId: f.frame_id, failed: 'unreachable', reason: 'too_deep', waited: 0, detail: `${MAX_FRAME_DEPTH} frames` };
       if (f.frame_id < 0) {
         const kid = kidFor.get(f);
-        const reason: LeftOutReason = kid ? (silent.includes(kid) ? 'timeout' : 'not_scriptable') : silent.length > 0 ? 'timeout' : refused.length > 0 ? 'not_scriptable' : 'not_identified';
+        const reason: LeftOutReason = kid
+          ? silent.includes(kid)
+            ? 'timeout'
+            : 'not_scriptable'
+          : silent.length > 0
+            ? 'timeout'
+            : refused.length > 0
+              ? 'not_scriptable'
+              : 'not_identified';
         const owed = kid ? live.overdue.get(kid.frameId) : undefined;
-        if (kid && owed !== undefined) return { frameId: kid.frameId, failed: 'unreachable', reason, waited: 0, detail: overdueWhy(owed), url: kid.url };
-        return { frameId: kid?.frameId ?? f.frame_id, failed: 'unreachable', reason, waited: probeWaited, ...(kid ? { url: kid.url } : {}) };
+        if (kid && owed !== undefined)
+          return { frameId: kid.frameId, failed: 'unreachable', reason, waited: 0, detail: overdueWhy(owed), url: kid.url };
+        return {
+          frameId: kid?.frameId ?? f.frame_id,
+          failed: 'unreachable',
+          reason,
+          waited: probeWaited,
+          ...(kid ? { url: kid.url } : {}),
+        };
       }
       const web = webFrames.find((w) => w.frameId === f.frame_id);
       const answer = await snapshotFrame(tabId, f.frame_id, params, topViewport, web?.documentId);
-      if (!answer.ok) return { frameId: f.frame_id, failed: 'unreachable', reason: answer.reason, waited: probeWaited + answer.waited, detail: answer.reason === 'timeout' ? (answer.waited === 0 ? answer.why : `${SNAPSHOT_BUDGET_MS} ms`) : answer.why };
-      return fetchTree(tabId, f.frame_id, frameId, answer.snap, params, depth + 1, webFrames, live, Math.max(silentAt, performance.now()), topViewport);
+      if (!answer.ok)
+        return {
+          frameId: f.frame_id,
+          failed: 'unreachable',
+          reason: answer.reason,
+          waited: probeWaited + answer.waited,
+          detail: answer.reason === 'timeout' ? (answer.waited === 0 ? answer.why : `${SNAPSHOT_BUDGET_MS} ms`) : answer.why,
+        };
+      return fetchTree(
+        tabId,
+        f.frame_id,
+        frameId,
+        answer.snap,
+        params,
+        depth + 1,
+        webFrames,
+        live,
+        Math.max(silentAt, performance.now()),
+        topViewport,
+      );
     }),
   );
   return { frameId, parentFrameId, snap, children };
@@ -319,13 +397,19 @@ function stitch(node: FrameNode, offset: { x: number; y: number }, parentIndex: 
       }
       const index = st.elements.length + 1;
       const parent = parent_pos !== undefined ? posToIndex[parent_pos] : parentIndex;
-      const el: ActionableElement = { ...rest, id: formatElementId(frameId, fe.id), index, ...(frameId !== 0 ? { frame_id: frameId } : {}) };
+      const el: ActionableElement = {
+        ...rest,
+        id: formatElementId(frameId, fe.id),
+        index,
+        ...(frameId !== 0 ? { frame_id: frameId } : {}),
+      };
       if (bounds) {
         el.bounds = bounds;
         if (frameId !== 0) {
           const v = st.viewport;
           const e0 = Math.max(v.exp, 0);
-          el.is_in_viewport = bounds.x + bounds.width >= -e0 && bounds.x <= v.width + e0 && bounds.y + bounds.height >= -e0 && bounds.y <= v.height + e0;
+          el.is_in_viewport =
+            bounds.x + bounds.width >= -e0 && bounds.x <= v.width + e0 && bounds.y + bounds.height >= -e0 && bounds.y <= v.height + e0;
         }
       }
       if (parent !== undefined) el.parent_index = parent;
@@ -354,7 +438,12 @@ function stitch(node: FrameNode, offset: { x: number; y: number }, parentIndex: 
           status,
           element_count: 0,
           ...(status === 'unreachable' ? { reason, waited_ms: left?.waited ?? 0 } : {}),
-          message: status === 'unreachable' ? leftOutMessage(reason, left?.detail) : status === 'hidden' ? 'The iframe is not rendered.' : 'The iframe lies outside the requested scope; scroll to it or pass a larger viewport_expansion.',
+          message:
+            status === 'unreachable'
+              ? leftOutMessage(reason, left?.detail)
+              : status === 'hidden'
+                ? 'The iframe is not rendered.'
+                : 'The iframe lies outside the requested scope; scroll to it or pass a larger viewport_expansion.',
         });
         continue;
       }
@@ -409,7 +498,10 @@ function stitchTree(root: FrameNode, highlights: Map<number, number[]>): DomNode
 /** Per tab: frame id -> tab-wide index of each local highlight of the latest dom_tree (see stitchTree). */
 const latestHighlights = new Map<number, Map<number, number[]>>();
 
-/** The numbered boxes to draw for a screenshot of this tab: frame id -> indexes in the frame's local order; null when no dom_tree state was taken. */
+/**
+ * The numbered boxes to draw for a screenshot of this tab: frame id -> indexes in the frame's local order; null when no dom_tree state was
+ * taken.
+ */
 export function highlightsOf(tabId: number): Map<number, number[]> | null {
   return latestHighlights.get(tabId) ?? null;
 }
@@ -428,13 +520,25 @@ const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((
 export async function collectState(tabId: number, params: GetStateParams = {}, topSnapshot?: FrameSnapshot): Promise<StateOutcome> {
   const started = performance.now();
   const noFrames = topSnapshot !== undefined && topSnapshot.frames.length === 0;
-  const allFrames: Promise<WebFrame[] | null> = noFrames ? Promise.resolve([]) : (chrome.webNavigation?.getAllFrames({ tabId }).catch(() => null) ?? Promise.resolve(null));
+  const allFrames: Promise<WebFrame[] | null> = noFrames
+    ? Promise.resolve([])
+    : (chrome.webNavigation?.getAllFrames({ tabId }).catch(() => null) ?? Promise.resolve(null));
   // Child frames are pinged while the top frame walks (see pingFrames); none when the page has none.
   const live: Promise<Liveness> = allFrames.then((fs) => pingFrames(tabId, fs ?? []));
   const top: FrameAnswer = topSnapshot ? { ok: true, snap: topSnapshot } : await snapshotFrame(tabId, 0, params);
   const topAt = performance.now();
   if (!top.ok) {
-    return { ok: false, error: top.error ?? errorInfo('COMMUNICATION_ERROR_WITH_TARGET', `The page did not give its state (${top.why}). Wait for the page to load and retry.`, 'background_script', { tab_id: tabId }) };
+    return {
+      ok: false,
+      error:
+        top.error ??
+        errorInfo(
+          'COMMUNICATION_ERROR_WITH_TARGET',
+          `The page did not give its state (${top.why}). Wait for the page to load and retry.`,
+          'background_script',
+          { tab_id: tabId },
+        ),
+    };
   }
   const webFrames = (await allFrames) ?? [];
   const tree = await fetchTree(tabId, 0, null, top.snap, params, 1, webFrames, await live, started + PROBE_BUDGET_MS);
@@ -450,7 +554,10 @@ export async function collectState(tabId: number, params: GetStateParams = {}, t
     refIndex: new Map(),
     omitted: 0,
     max: params.max_elements ?? DEFAULT_MAX_ELEMENTS,
-    scope: exp === -1 ? { all: true, left: 0, top: 0, right: 0, bottom: 0 } : { all: false, left: -exp, top: -exp, right: vw + exp, bottom: vh + exp },
+    scope:
+      exp === -1
+        ? { all: true, left: 0, top: 0, right: 0, bottom: 0 }
+        : { all: false, left: -exp, top: -exp, right: vw + exp, bottom: vh + exp },
     viewport: { width: vw, height: vh, exp },
   };
   stitch(tree, { x: 0, y: 0 }, undefined, st);
@@ -490,7 +597,10 @@ export async function collectState(tabId: number, params: GetStateParams = {}, t
     const max = st.max;
     const maxText = params.max_text_chars ?? 30000;
     const parts: string[] = [];
-    if (omitted > 0) parts.push(`${omitted} more interactive element${omitted === 1 ? '' : 's'} in scope were not listed (max_elements ${max}; the first ${max} in document order are listed)`);
+    if (omitted > 0)
+      parts.push(
+        `${omitted} more interactive element${omitted === 1 ? '' : 's'} in scope were not listed (max_elements ${max}; the first ${max} in document order are listed)`,
+      );
     if (textCut) parts.push(`the visible text was cut at max_text_chars ${maxText}`);
     truncation = {
       elements_cut: omitted > 0,
@@ -519,7 +629,12 @@ export async function collectState(tabId: number, params: GetStateParams = {}, t
     frames: st.frames,
     ...(truncation ? { truncation } : {}),
     ...(domTree ? { dom_tree: domTree } : {}),
-    timings_ms: { top_frame_walk: snap.walk_ms, frames_fetched: round(fetched - started), child_frames: round(fetched - topAt), total: round(performance.now() - started) },
+    timings_ms: {
+      top_frame_walk: snap.walk_ms,
+      frames_fetched: round(fetched - started),
+      child_frames: round(fetched - topAt),
+      total: round(performance.now() - started),
+    },
   };
   // The index map: in memory for this worker's life, in storage.session for the next worker. The
   // write is skipped when it would store what is stored already (a click that changed no list), and
@@ -579,7 +694,7 @@ export async function frameOffset(tabId: number, frameId: number): Promise<{ x: 
   if (frameId === 0) return { x: 0, y: 0 };
   const webFrames: WebFrame[] = (await chrome.webNavigation?.getAllFrames({ tabId }).catch(() => null)) ?? [];
   const chain: number[] = [];
-  for (let f = frameId; f !== 0; ) {
+  for (let f = frameId; f !== 0;) {
     const w = webFrames.find((x) => x.frameId === f);
     if (!w || chain.length > MAX_FRAME_DEPTH) return null;
     chain.unshift(f);

@@ -42,7 +42,8 @@ export class TabWatch {
         if (top && this.navigationStarted) this.end = { ok: true, ...(d.url === undefined ? {} : { url: d.url }) };
         break;
       case 'error':
-        if (top && this.navigationStarted) this.end = { ok: false, ...(d.url === undefined ? {} : { url: d.url }), ...(d.error === undefined ? {} : { error: d.error }) };
+        if (top && this.navigationStarted)
+          this.end = { ok: false, ...(d.url === undefined ? {} : { url: d.url }), ...(d.error === undefined ? {} : { error: d.error }) };
         break;
       case 'same_document':
         if (top) this.sameDocumentNavigation = true;

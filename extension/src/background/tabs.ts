@@ -2,14 +2,26 @@
 import type { ErrorInfo } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/wire';
 
-const RESTRICTED_PREFIXES = ['chrome://', 'chrome-extension://', 'edge://', 'devtools://', 'view-source:', 'chrome-search://', 'chrome-untrusted://', 'https://chromewebstore.google.com/', 'https://chrome.google.com/webstore'];
+const RESTRICTED_PREFIXES = [
+  'chrome://',
+  'chrome-extension://',
+  'edge://',
+  'devtools://',
+  'view-source:',
+  'chrome-search://',
+  'chrome-untrusted://',
+  'https://chromewebstore.google.com/',
+  'https://chrome.google.com/webstore',
+];
 
 export function isRestrictedUrl(url: string | undefined): boolean {
   if (!url) return false;
   return RESTRICTED_PREFIXES.some((p) => url.startsWith(p));
 }
 
-export async function resolveTab(tabId: number | undefined): Promise<{ ok: true; tab: chrome.tabs.Tab & { id: number } } | { ok: false; error: ErrorInfo }> {
+export async function resolveTab(
+  tabId: number | undefined,
+): Promise<{ ok: true; tab: chrome.tabs.Tab & { id: number } } | { ok: false; error: ErrorInfo }> {
   if (tabId !== undefined) {
     try {
       const tab = await chrome.tabs.get(tabId);
@@ -17,11 +29,23 @@ export async function resolveTab(tabId: number | undefined): Promise<{ ok: true;
     } catch {
       // fall through to the typed error
     }
-    return { ok: false, error: errorInfo('TAB_NOT_FOUND', `Tab ${tabId} does not exist (it was closed or never opened). List the tabs and pick an open one.`, 'background_script', { tab_id: tabId }) };
+    return {
+      ok: false,
+      error: errorInfo(
+        'TAB_NOT_FOUND',
+        `Tab ${tabId} does not exist (it was closed or never opened). List the tabs and pick an open one.`,
+        'background_script',
+        { tab_id: tabId },
+      ),
+    };
   }
   const [active] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
   const tab = active ?? (await chrome.tabs.query({ active: true }))[0];
-  if (tab?.id === undefined) return { ok: false, error: errorInfo('TAB_NOT_FOUND', 'There is no active tab to act on. Open a tab or pass tab_id.', 'background_script') };
+  if (tab?.id === undefined)
+    return {
+      ok: false,
+      error: errorInfo('TAB_NOT_FOUND', 'There is no active tab to act on. Open a tab or pass tab_id.', 'background_script'),
+    };
   return { ok: true, tab: tab as chrome.tabs.Tab & { id: number } };
 }
 

@@ -30,15 +30,37 @@ function newTaskId(): string {
   return `task-${Date.now().toString(36)}-${Array.from(rnd, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-export async function submitTask(send: Send, connected: boolean, prompt: string, element: ContextElement | null, agentSessionId: string | null = null): Promise<{ ok: true; task_id: string } | { ok: false; error: string }> {
+export async function submitTask(
+  send: Send,
+  connected: boolean,
+  prompt: string,
+  element: ContextElement | null,
+  agentSessionId: string | null = null,
+): Promise<{ ok: true; task_id: string } | { ok: false; error: string }> {
   const text = prompt.trim();
   if (!text) return { ok: false, error: 'Type what the agent should do first.' };
   if (!connected) return { ok: false, error: 'Not connected to the bridge; see the connection status above.' };
   const context = await buildContext(element);
   const task_id = newTaskId();
-  const record: TaskRecord = { task_id, prompt: text, url: context.url, page_title: context.page_title, element, submitted_at: Date.now(), state: 'submitted', log: [{ at: Date.now(), status: 'submitted', message: 'Sent to the bridge.' }] };
+  const record: TaskRecord = {
+    task_id,
+    prompt: text,
+    url: context.url,
+    page_title: context.page_title,
+    element,
+    submitted_at: Date.now(),
+    state: 'submitted',
+    log: [{ at: Date.now(), status: 'submitted', message: 'Sent to the bridge.' }],
+  };
   await updateTasks((tasks) => [record, ...tasks]);
-  const sent = send({ type: 'user_task_submission', task_id, user_prompt: text.slice(0, 20_000), timestamp: new Date().toISOString(), context, ...(agentSessionId ? { agent_session_id: agentSessionId } : {}) });
+  const sent = send({
+    type: 'user_task_submission',
+    task_id,
+    user_prompt: text.slice(0, 20_000),
+    timestamp: new Date().toISOString(),
+    context,
+    ...(agentSessionId ? { agent_session_id: agentSessionId } : {}),
+  });
   if (!sent) {
     await fail(task_id, 'The task could not be sent: the bridge connection closed. Submit it again once connected.');
     return { ok: false, error: 'The bridge connection closed; try again once connected.' };
@@ -46,13 +68,26 @@ export async function submitTask(send: Send, connected: boolean, prompt: string,
   return { ok: true, task_id };
 }
 
-export function taskControl(send: Send, taskId: string, command: 'stop' | 'redirect', text?: string): { ok: true } | { ok: false; error: string } {
+export function taskControl(
+  send: Send,
+  taskId: string,
+  command: 'stop' | 'redirect',
+  text?: string,
+): { ok: true } | { ok: false; error: string } {
   if (command === 'redirect' && !text?.trim()) return { ok: false, error: 'Type the new instruction first.' };
-  const ok = send(command === 'redirect' ? { type: 'task_control', task_id: taskId, command, text: (text ?? '').trim().slice(0, 20_000) } : { type: 'task_control', task_id: taskId, command });
+  const ok = send(
+    command === 'redirect'
+      ? { type: 'task_control', task_id: taskId, command, text: (text ?? '').trim().slice(0, 20_000) }
+      : { type: 'task_control', task_id: taskId, command },
+  );
   if (!ok) return { ok: false, error: 'Not connected to the bridge; the command was not sent.' };
   void updateTasks((tasks) => {
     const t = tasks.find((x) => x.task_id === taskId);
-    t?.log.push({ at: Date.now(), status: command === 'stop' ? 'stop_requested' : 'redirect_sent', message: command === 'stop' ? 'Stop requested…' : `You: ${(text ?? '').trim()}` });
+    t?.log.push({
+      at: Date.now(),
+      status: command === 'stop' ? 'stop_requested' : 'redirect_sent',
+      message: command === 'stop' ? 'Stop requested…' : `You: ${(text ?? '').trim()}`,
+    });
   });
   return { ok: true };
 }
@@ -62,10 +97,24 @@ export function onTaskProgress(p: TaskProgressMessage): Promise<unknown> {
     let t = tasks.find((x) => x.task_id === p.task_id);
     if (!t) {
       // A task submitted by another client of the bridge, or before the storage was cleared.
-      t = { task_id: p.task_id, prompt: '(task from elsewhere)', url: '', page_title: '', submitted_at: Date.now(), state: 'accepted', log: [] };
+      t = {
+        task_id: p.task_id,
+        prompt: '(task from elsewhere)',
+        url: '',
+        page_title: '',
+        submitted_at: Date.now(),
+        state: 'accepted',
+        log: [],
+      };
       tasks.unshift(t);
     }
-    t.log.push({ at: Date.now(), status: p.status, message: p.message, ...(p.step !== undefined ? { step: p.step } : {}), ...(p.step_details ? { details: p.step_details } : {}) });
+    t.log.push({
+      at: Date.now(),
+      status: p.status,
+      message: p.message,
+      ...(p.step !== undefined ? { step: p.step } : {}),
+      ...(p.step_details ? { details: p.step_details } : {}),
+    });
     if (t.log.length > 300) t.log.splice(0, t.log.length - 300);
     if (!FINAL.has(t.state)) t.state = p.status === 'step' ? 'running' : (p.status as TaskState);
     if (p.final_result !== undefined) t.final_result = p.final_result;
@@ -81,7 +130,8 @@ function fail(taskId: string, message: string): Promise<unknown> {
   });
 }
 
-const NO_AGENT_HELP = 'No agent that accepts tasks is connected. Start one in a terminal: `python -m browser_use_ext serve --llm openai --model gpt-4o` (see the README for Anthropic, Google, Ollama or any OpenAI-compatible server), or with no Python the built-in agent: `npx browser-use-ext agent --base-url <OpenAI-compatible URL> --model <model>`; then submit the task again.';
+const NO_AGENT_HELP =
+  'No agent that accepts tasks is connected. Start one in a terminal: `python -m browser_use_ext serve --llm openai --model gpt-4o` (see the README for Anthropic, Google, Ollama or any OpenAI-compatible server), or with no Python the built-in agent: `npx browser-use-ext agent --base-url <OpenAI-compatible URL> --model <model>`; then submit the task again.';
 
 /** An `error` from the bridge that answers one of our task messages. Returns true when handled. */
 export function onTaskError(e: ErrorMessage): boolean {

@@ -2,9 +2,8 @@
 // with isTrusted = true, for sites that ignore synthetic ones. The debugger is attached only for the
 // one action and detached right after, so Chrome's "is debugging this browser" bar does not linger.
 import type { PrepareRequest } from '../shared/internal-messages';
+import { type KeyDef, keyForChar, type Modifier, modifierKey, needsShift, parseChord } from '../shared/keys';
 import type { TrustedInputRequest } from '../shared/trusted-input';
-
-import { keyForChar, modifierKey, needsShift, parseChord, type KeyDef, type Modifier } from '../shared/keys';
 
 type Debuggee = chrome.debugger.Debuggee;
 const PROTOCOL = '1.3';
@@ -22,7 +21,10 @@ export class TrustedInputRefused extends Error {
   }
 }
 
-export async function withDebugger<T>(tabId: number, fn: (send: (method: string, params?: object) => Promise<unknown>) => Promise<T>): Promise<T> {
+export async function withDebugger<T>(
+  tabId: number,
+  fn: (send: (method: string, params?: object) => Promise<unknown>) => Promise<T>,
+): Promise<T> {
   const target: Debuggee = { tabId };
   await chrome.debugger.attach(target, PROTOCOL);
   try {
@@ -36,11 +38,23 @@ type Send = (method: string, params?: object) => Promise<unknown>;
 
 /** Input.dispatchKeyEvent fields of a key from the shared US layout (Playwright's crInput does the same). */
 function keyEventFields(k: KeyDef, modifiers: number): Record<string, unknown> {
-  return { key: k.key, code: k.code, windowsVirtualKeyCode: k.keyCode, nativeVirtualKeyCode: k.keyCode, location: k.location, isKeypad: k.location === 3, modifiers };
+  return {
+    key: k.key,
+    code: k.code,
+    windowsVirtualKeyCode: k.keyCode,
+    nativeVirtualKeyCode: k.keyCode,
+    location: k.location,
+    isKeypad: k.location === 3,
+    modifiers,
+  };
 }
 
 async function keyDown(send: Send, k: KeyDef, modifiers: number, text: string): Promise<void> {
-  await send('Input.dispatchKeyEvent', { type: text ? 'keyDown' : 'rawKeyDown', ...keyEventFields(k, modifiers), ...(text ? { text, unmodifiedText: text } : {}) });
+  await send('Input.dispatchKeyEvent', {
+    type: text ? 'keyDown' : 'rawKeyDown',
+    ...keyEventFields(k, modifiers),
+    ...(text ? { text, unmodifiedText: text } : {}),
+  });
 }
 
 async function keyUp(send: Send, k: KeyDef, modifiers: number): Promise<void> {
@@ -69,7 +83,10 @@ async function pressChord(send: Send, modKeys: { m: Modifier; k: KeyDef }[], key
 /** The visible viewport in CSS pixels (the coordinate space of Input.dispatchMouseEvent). */
 async function viewportSize(send: Send): Promise<{ width: number; height: number } | null> {
   try {
-    const m = (await send('Page.getLayoutMetrics')) as { cssVisualViewport?: { clientWidth: number; clientHeight: number }; cssLayoutViewport?: { clientWidth: number; clientHeight: number } };
+    const m = (await send('Page.getLayoutMetrics')) as {
+      cssVisualViewport?: { clientWidth: number; clientHeight: number };
+      cssLayoutViewport?: { clientWidth: number; clientHeight: number };
+    };
     const v = m.cssVisualViewport ?? m.cssLayoutViewport;
     return v ? { width: v.clientWidth, height: v.clientHeight } : null;
   } catch {
@@ -79,16 +96,28 @@ async function viewportSize(send: Send): Promise<{ width: number; height: number
 
 export async function performTrustedInput(tabId: number, req: TrustedInputRequest): Promise<void> {
   // Keys are parsed before the debugger is attached: an unknown key attaches nothing.
-  const chords = req.kind === 'keys' ? req.keys.map((key) => {
-    const parsed = parseChord(key, false);
-    if (!parsed.ok) throw new TrustedInputRefused('UNKNOWN_KEY', `${parsed.reason.replace(/\.$/, '')}. Use Playwright key names (US keyboard layout) such as Enter, Tab, ArrowDown, ControlRight, NumpadSubtract, or chords like Control+A.`, { key });
-    return parsed.chord;
-  }) : [];
+  const chords =
+    req.kind === 'keys'
+      ? req.keys.map((key) => {
+          const parsed = parseChord(key, false);
+          if (!parsed.ok)
+            throw new TrustedInputRefused(
+              'UNKNOWN_KEY',
+              `${parsed.reason.replace(/\.$/, '')}. Use Playwright key names (US keyboard layout) such as Enter, Tab, ArrowDown, ControlRight, NumpadSubtract, or chords like Control+A.`,
+              { key },
+            );
+          return parsed.chord;
+        })
+      : [];
   await withDebugger(tabId, async (send) => {
     if (req.kind === 'mouse') {
       const vp = await viewportSize(send);
       if (vp && (req.x < 0 || req.y < 0 || req.x >= vp.width || req.y >= vp.height)) {
-        throw new TrustedInputRefused('TARGET_ELEMENT_NOT_INTERACTABLE', `The element's point (${Math.round(req.x)}, ${Math.round(req.y)}) is outside the visible viewport (${vp.width}x${vp.height}), so a real click there would miss; nothing was clicked. Scroll the element (or its iframe) into view (scroll_into_view) and retry, or turn trusted_input off.`, { check: 'visible', reason: 'outside_viewport', x: req.x, y: req.y });
+        throw new TrustedInputRefused(
+          'TARGET_ELEMENT_NOT_INTERACTABLE',
+          `The element's point (${Math.round(req.x)}, ${Math.round(req.y)}) is outside the visible viewport (${vp.width}x${vp.height}), so a real click there would miss; nothing was clicked. Scroll the element (or its iframe) into view (scroll_into_view) and retry, or turn trusted_input off.`,
+          { check: 'visible', reason: 'outside_viewport', x: req.x, y: req.y },
+        );
       }
       const modifiers = (req.modifiers ?? []).reduce((m, k) => m | (MODIFIER_BITS[k as Modifier] ?? 0), 0);
       const base = { x: req.x, y: req.y, modifiers };
@@ -135,7 +164,11 @@ export async function performTrustedInput(tabId: number, req: TrustedInputReques
       return;
     }
     for (const chord of chords) {
-      await pressChord(send, chord.modifiers.map((m, i) => ({ m, k: chord.modifierKeys?.[i] ?? modifierKey(m) })), chord.key);
+      await pressChord(
+        send,
+        chord.modifiers.map((m, i) => ({ m, k: chord.modifierKeys?.[i] ?? modifierKey(m) })),
+        chord.key,
+      );
       if (req.delay_ms) await new Promise((r) => setTimeout(r, req.delay_ms));
     }
   });
@@ -161,13 +194,15 @@ export interface TrustedPlan {
 
 const TARGET_KEYS = ['element_id', 'index', 'role', 'name', 'exact', 'selector', 'timeout_ms', 'force'];
 const pick = (p: Record<string, unknown>, keys: string[]) => Object.fromEntries(Object.entries(p).filter(([k]) => keys.includes(k)));
-const pointOf = (r: Record<string, unknown>) => (typeof r['x'] === 'number' && typeof r['y'] === 'number' ? { x: r['x'] as number, y: r['y'] as number } : null);
+const pointOf = (r: Record<string, unknown>) =>
+  typeof r['x'] === 'number' && typeof r['y'] === 'number' ? { x: r['x'] as number, y: r['y'] as number } : null;
 
 export function trustedPlan(action: string, params: unknown): TrustedPlan | null {
   const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
   const modifiers = Array.isArray(p['modifiers']) ? (p['modifiers'] as string[]) : [];
   if (action === 'click' || action === 'double_click' || action === 'hover') {
-    const clickCount = action === 'hover' ? 0 : action === 'double_click' ? 2 : typeof p['click_count'] === 'number' ? (p['click_count'] as number) : 1;
+    const clickCount =
+      action === 'hover' ? 0 : action === 'double_click' ? 2 : typeof p['click_count'] === 'number' ? (p['click_count'] as number) : 1;
     const button = p['button'] === 'right' || p['button'] === 'middle' ? (p['button'] as 'right' | 'middle') : 'left';
     return {
       prepare: { checks: action === 'hover' ? 'hover' : 'pointer', focus: false, params: pick(p, TARGET_KEYS) },
@@ -184,8 +219,18 @@ export function trustedPlan(action: string, params: unknown): TrustedPlan | null
     const text = (action === 'fill' ? p['value'] : p['text']) as string;
     const delay = typeof p['delay_ms'] === 'number' ? (p['delay_ms'] as number) : 0;
     return {
-      prepare: { checks: 'edit', focus: true, params: pick(p, TARGET_KEYS), ...(action === 'fill' ? { fill: text } : { caret: 'end' as const }) },
-      input: (r) => (r['focused'] !== true ? null : action === 'fill' ? { kind: 'insert_text', text: typeof r['fill_value'] === 'string' ? (r['fill_value'] as string) : text } : { kind: 'type', text, ...(delay ? { delay_ms: delay } : {}) }),
+      prepare: {
+        checks: 'edit',
+        focus: true,
+        params: pick(p, TARGET_KEYS),
+        ...(action === 'fill' ? { fill: text } : { caret: 'end' as const }),
+      },
+      input: (r) =>
+        r['focused'] !== true
+          ? null
+          : action === 'fill'
+            ? { kind: 'insert_text', text: typeof r['fill_value'] === 'string' ? (r['fill_value'] as string) : text }
+            : { kind: 'type', text, ...(delay ? { delay_ms: delay } : {}) },
       readValue: true,
       result: (r, v) => ({ element_id: r['element_id'], ...v }),
       verb: action === 'fill' ? 'Trusted fill' : 'Trusted typing',
@@ -195,7 +240,16 @@ export function trustedPlan(action: string, params: unknown): TrustedPlan | null
     const key = p['key'] as string;
     const hasTarget = TARGET_KEYS.slice(0, 6).some((k) => p[k] !== undefined);
     return {
-      prepare: hasTarget ? { checks: 'none', focus: true, params: pick(p, TARGET_KEYS.filter((k) => k !== 'force')) } : null,
+      prepare: hasTarget
+        ? {
+            checks: 'none',
+            focus: true,
+            params: pick(
+              p,
+              TARGET_KEYS.filter((k) => k !== 'force'),
+            ),
+          }
+        : null,
       input: () => ({ kind: 'keys', keys: [key] }),
       readValue: false,
       result: () => ({ keys: [key] }),

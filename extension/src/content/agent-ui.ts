@@ -43,15 +43,43 @@ function selectorOf(el: Element): string {
   return parts.join(' > ');
 }
 
-const IMPLICIT_ROLES: Record<string, string> = { a: 'link', button: 'button', select: 'combobox', textarea: 'textbox', img: 'img', h1: 'heading', h2: 'heading', h3: 'heading', li: 'listitem', table: 'table', form: 'form', nav: 'navigation' };
+const IMPLICIT_ROLES: Record<string, string> = {
+  a: 'link',
+  button: 'button',
+  select: 'combobox',
+  textarea: 'textbox',
+  img: 'img',
+  h1: 'heading',
+  h2: 'heading',
+  h3: 'heading',
+  li: 'listitem',
+  table: 'table',
+  form: 'form',
+  nav: 'navigation',
+};
 
 function describe(el: Element): ElementInfo {
   // The nearest interactive ancestor is what the person means when right-clicking a link's text.
   const target = el.closest('a[href],button,input,select,textarea,[role],label,img') ?? el;
   const tag = target.tagName.toLowerCase();
   const input = target instanceof HTMLInputElement ? target : null;
-  const role = target.getAttribute('role') ?? (input ? (input.type === 'checkbox' ? 'checkbox' : input.type === 'radio' ? 'radio' : input.type === 'submit' || input.type === 'button' ? 'button' : 'textbox') : IMPLICIT_ROLES[tag] ?? null);
-  const labelled = target.getAttribute('aria-label') ?? input?.labels?.[0]?.textContent ?? target.getAttribute('alt') ?? target.getAttribute('title') ?? (input ? input.placeholder : null);
+  const role =
+    target.getAttribute('role') ??
+    (input
+      ? input.type === 'checkbox'
+        ? 'checkbox'
+        : input.type === 'radio'
+          ? 'radio'
+          : input.type === 'submit' || input.type === 'button'
+            ? 'button'
+            : 'textbox'
+      : (IMPLICIT_ROLES[tag] ?? null));
+  const labelled =
+    target.getAttribute('aria-label') ??
+    input?.labels?.[0]?.textContent ??
+    target.getAttribute('alt') ??
+    target.getAttribute('title') ??
+    (input ? input.placeholder : null);
   const text = clip((target as HTMLElement).innerText ?? target.textContent, 2000);
   return {
     tag,
@@ -109,7 +137,11 @@ function hideOverlay(): void {
 
 if (!window.__browserUseExtUiLoaded) {
   window.__browserUseExtUiLoaded = true;
-  document.addEventListener('contextmenu', (ev) => (lastRightClicked = ev.composedPath()[0] instanceof Element ? (ev.composedPath()[0] as Element) : null), true);
+  document.addEventListener(
+    'contextmenu',
+    (ev) => (lastRightClicked = ev.composedPath()[0] instanceof Element ? (ev.composedPath()[0] as Element) : null),
+    true,
+  );
   chrome.runtime.onMessage.addListener((message: unknown, _sender, sendResponse) => {
     const m = message as UiRequest | null;
     if (!m || typeof m !== 'object' || m.channel !== UI_CHANNEL) return false;

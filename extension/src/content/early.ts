@@ -2,7 +2,16 @@
 // (main-world/hooks.ts: dialogs and fetch/XHR) and answers the worker's settle requests
 // (shared/settle-messages.ts). Separate from content.js, which runs at document_idle: requests and
 // dialogs must be recorded from the first byte of the page.
-import { DEFAULT_DIALOG_POLICY, HELLO_FROM_ISOLATED, HELLO_FROM_MAIN, TO_ISOLATED, TO_MAIN, type DialogPolicy, type Envelope, type IsolatedToMain } from '../shared/page-link';
+import {
+  DEFAULT_DIALOG_POLICY,
+  type DialogPolicy,
+  type Envelope,
+  HELLO_FROM_ISOLATED,
+  HELLO_FROM_MAIN,
+  type IsolatedToMain,
+  TO_ISOLATED,
+  TO_MAIN,
+} from '../shared/page-link';
 import { isSettleRequest, type SettleRequest, type SettleResponse } from '../shared/settle-messages';
 import { PageActivity, SettleTracker } from './settle';
 
@@ -45,7 +54,10 @@ if (!window.__browserUseExtEarly) {
     if (typeof raw === 'object' && raw !== null) policy = { ...DEFAULT_DIALOG_POLICY, ...(raw as Partial<DialogPolicy>) };
     toMain({ t: 'policy', policy });
   };
-  chrome.storage.local.get('dialog_policy').then((v) => readPolicy(v['dialog_policy']), () => undefined);
+  chrome.storage.local.get('dialog_policy').then(
+    (v) => readPolicy(v['dialog_policy']),
+    () => undefined,
+  );
   chrome.storage.onChanged.addListener((changes, area) => {
     if (area === 'local' && changes['dialog_policy']) readPolicy(changes['dialog_policy'].newValue);
   });
@@ -69,7 +81,8 @@ if (!window.__browserUseExtEarly) {
       case 'watch': {
         const w = await tracker.watch(req.watch_ms, req.params);
         // Superseded by a newer action: its observer and activity log belong to that action.
-        if (w.superseded) return { ok: true, kind: 'watch', ...w, drained: { api_activity: [], dialogs: [], dialog_count: 0, pending: [] } };
+        if (w.superseded)
+          return { ok: true, kind: 'watch', ...w, drained: { api_activity: [], dialogs: [], dialog_count: 0, pending: [] } };
         tracker.end();
         return { ok: true, kind: 'watch', ...w, drained: activity.drain() };
       }
@@ -89,7 +102,13 @@ if (!window.__browserUseExtEarly) {
         clearTimeout(idleTimer);
         clearTimeout(cap);
         unsubscribe();
-        resolve({ ok: true, kind: 'network_idle', idle, waited_ms: Math.round(performance.now() - start), pending: [...activity.pending.values()] });
+        resolve({
+          ok: true,
+          kind: 'network_idle',
+          idle,
+          waited_ms: Math.round(performance.now() - start),
+          pending: [...activity.pending.values()],
+        });
       };
       const arm = () => {
         clearTimeout(idleTimer);

@@ -1,12 +1,22 @@
 // Content script entry: runs in the page's isolated world and answers the service worker.
 import { errorInfo } from '../../../schemas/lib/errors';
-import { CONTENT_PORT, isContentRequest, type HighlightRequest, type PortMessage, type PrepareRequest, type ReadValueRequest, type RunActionRequest, type RunActionResponse, type SnapshotRequest } from '../shared/internal-messages';
+import {
+  CONTENT_PORT,
+  type HighlightRequest,
+  isContentRequest,
+  type PortMessage,
+  type PrepareRequest,
+  type ReadValueRequest,
+  type RunActionRequest,
+  type RunActionResponse,
+  type SnapshotRequest,
+} from '../shared/internal-messages';
 import { PAGE_HANDLERS, type PageContext } from './actions/registry';
 import { prepareTrusted, readValue } from './actions/trusted-prepare';
+import { drawHighlights, removeHighlights } from './browser-use-tree/highlight';
 import { RefRegistry } from './refs';
 import { waitForSettle } from './settle';
 import { answerSnapshot } from './snapshot';
-import { drawHighlights, removeHighlights } from './browser-use-tree/highlight';
 
 declare global {
   interface Window {
@@ -51,15 +61,28 @@ if (!window.__browserUseExtLoaded) {
 }
 
 /** run(), with a thrown error turned into a typed answer. */
-function answer(ctx: PageContext, req: RunActionRequest | SnapshotRequest | PrepareRequest | ReadValueRequest | HighlightRequest): Promise<RunActionResponse> {
+function answer(
+  ctx: PageContext,
+  req: RunActionRequest | SnapshotRequest | PrepareRequest | ReadValueRequest | HighlightRequest,
+): Promise<RunActionResponse> {
   return run(ctx, req).catch((e: unknown) => {
     const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
     const what = req.kind === 'run_action' ? req.action : req.kind;
-    return { ok: false, error: errorInfo('EXTENSION_INTERNAL_ERROR', `The content script failed while running "${what}": ${why}. Take a new state and retry; report the bug if it repeats.`, 'content_script') } satisfies RunActionResponse;
+    return {
+      ok: false,
+      error: errorInfo(
+        'EXTENSION_INTERNAL_ERROR',
+        `The content script failed while running "${what}": ${why}. Take a new state and retry; report the bug if it repeats.`,
+        'content_script',
+      ),
+    } satisfies RunActionResponse;
   });
 }
 
-async function run(ctx: PageContext, req: RunActionRequest | SnapshotRequest | PrepareRequest | ReadValueRequest | HighlightRequest): Promise<RunActionResponse> {
+async function run(
+  ctx: PageContext,
+  req: RunActionRequest | SnapshotRequest | PrepareRequest | ReadValueRequest | HighlightRequest,
+): Promise<RunActionResponse> {
   if (req.kind === 'highlight') {
     if (!req.draw) {
       removeHighlights();
@@ -78,13 +101,15 @@ async function run(ctx: PageContext, req: RunActionRequest | SnapshotRequest | P
   if (req.kind === 'prepare') return prepareTrusted(ctx, req);
   if (req.kind === 'read_value') return readValue(ctx, req);
   const handler = PAGE_HANDLERS[req.action];
-  if (!handler) return { ok: false, error: errorInfo('UNSUPPORTED_ACTION', `The page side does not implement "${req.action}".`, 'content_script') };
+  if (!handler)
+    return { ok: false, error: errorInfo('UNSUPPORTED_ACTION', `The page side does not implement "${req.action}".`, 'content_script') };
   const out = await handler(ctx, req.params);
   if (!out.ok) return out;
   if (out.settle) await waitForSettle();
   if (req.snapshot) {
     const snap = await answerSnapshot(ctx.refs, { channel: req.channel, kind: 'snapshot', params: req.snapshot });
-    if (snap.ok && snap.frame_json !== undefined) return { ok: true, message: out.message, result: out.result, frame_json: snap.frame_json };
+    if (snap.ok && snap.frame_json !== undefined)
+      return { ok: true, message: out.message, result: out.result, frame_json: snap.frame_json };
   }
   return { ok: true, message: out.message, result: out.result };
 }

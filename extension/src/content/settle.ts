@@ -6,9 +6,9 @@
 // Timers only, never requestAnimationFrame: rAF does not run in background tabs, and the agent's
 // tab is often not the one the person looks at.
 import type { ApiCall, DialogRecord } from '../../../schemas/generated/protocol';
+import { isAgentUi, isAgentUiRoot } from '../shared/agent-ui-marker';
 import type { MainToIsolated } from '../shared/page-link';
 import type { Drained, SettleReport, SettleWaitParams } from '../shared/settle-messages';
-import { isAgentUi, isAgentUiRoot } from '../shared/agent-ui-marker';
 
 const LOG_MAX = 50;
 
@@ -48,7 +48,12 @@ export class PageActivity {
   }
 
   drain(): Drained {
-    const out: Drained = { api_activity: this.log, dialogs: this.dialogs, dialog_count: this.dialogCount, pending: [...this.pending.values()] };
+    const out: Drained = {
+      api_activity: this.log,
+      dialogs: this.dialogs,
+      dialog_count: this.dialogCount,
+      pending: [...this.pending.values()],
+    };
     this.log = [];
     this.dialogs = [];
     this.dialogCount = 0;
@@ -72,7 +77,12 @@ function propertyFingerprint(): string {
   const n = Math.min(controls.length, MAX_CONTROLS);
   for (let i = 0; i < n; i++) {
     const c = controls[i];
-    if (c instanceof HTMLInputElement) parts.push(c.type === 'checkbox' || c.type === 'radio' ? (c.checked ? '1' : '0') + (c.indeterminate ? 'i' : '') : `${c.value.length}:${c.value.slice(0, 32)}`);
+    if (c instanceof HTMLInputElement)
+      parts.push(
+        c.type === 'checkbox' || c.type === 'radio'
+          ? (c.checked ? '1' : '0') + (c.indeterminate ? 'i' : '')
+          : `${c.value.length}:${c.value.slice(0, 32)}`,
+      );
     else if (c instanceof HTMLSelectElement) parts.push(String(c.selectedIndex));
     else if (c instanceof HTMLTextAreaElement) parts.push(`${c.value.length}:${c.value.slice(0, 32)}`);
   }
@@ -129,7 +139,8 @@ export class SettleTracker {
   }
 
   private effects(): boolean {
-    if (this.mutated || this.otherEffect || this.activity.requestsStarted > 0 || this.activity.dialogsSeen > 0 || this.focusMoved()) return true;
+    if (this.mutated || this.otherEffect || this.activity.requestsStarted > 0 || this.activity.dialogsSeen > 0 || this.focusMoved())
+      return true;
     if (this.observer && propertyFingerprint() !== this.fingerprintAtBegin) {
       this.otherEffect = true;
       return true;
@@ -144,7 +155,11 @@ export class SettleTracker {
     if (!el || el === document.body) return this.focusAtBegin !== null && this.focusAtBegin !== document.body;
     if (el instanceof HTMLElement && el.isContentEditable) return true;
     if (el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return true;
-    if (el instanceof HTMLInputElement && !['button', 'submit', 'reset', 'checkbox', 'radio', 'image', 'file', 'color', 'range'].includes(el.type)) return true;
+    if (
+      el instanceof HTMLInputElement &&
+      !['button', 'submit', 'reset', 'checkbox', 'radio', 'image', 'file', 'color', 'range'].includes(el.type)
+    )
+      return true;
     // A button taking focus because it was clicked is not a reaction of the page.
     return false;
   }
@@ -190,7 +205,14 @@ export class SettleTracker {
       domMs += dom2.ms;
       quiet = dom2.quiet;
     }
-    return { dom_changed: this.mutated, effects: this.effects(), settled: quiet && net.idle, dom_quiet_ms: domMs, network_idle_ms: net.ms, pending: this.activity.pending.size };
+    return {
+      dom_changed: this.mutated,
+      effects: this.effects(),
+      settled: quiet && net.idle,
+      dom_quiet_ms: domMs,
+      network_idle_ms: net.ms,
+      pending: this.activity.pending.size,
+    };
   }
 
   /**
@@ -198,7 +220,10 @@ export class SettleTracker {
    * superseded: another action began meanwhile (the agent moved on; no notice, and the newer
    * action's tracking and activity log are left alone).
    */
-  async watch(watchMs: number, p: SettleWaitParams): Promise<{ changed: boolean; watched_ms: number; report: SettleReport; superseded: boolean }> {
+  async watch(
+    watchMs: number,
+    p: SettleWaitParams,
+  ): Promise<{ changed: boolean; watched_ms: number; report: SettleReport; superseded: boolean }> {
     if (!this.observer) this.begin();
     const gen = this.generation;
     const start = performance.now();
@@ -223,7 +248,17 @@ export class SettleTracker {
         });
     const watched = Math.round(performance.now() - start);
     const superseded = this.generation !== gen;
-    const report = changed && !superseded ? await this.wait(p) : { dom_changed: this.mutated, effects: changed, settled: true, dom_quiet_ms: 0, network_idle_ms: 0, pending: this.activity.pending.size };
+    const report =
+      changed && !superseded
+        ? await this.wait(p)
+        : {
+            dom_changed: this.mutated,
+            effects: changed,
+            settled: true,
+            dom_quiet_ms: 0,
+            network_idle_ms: 0,
+            pending: this.activity.pending.size,
+          };
     return { changed, watched_ms: watched, report, superseded };
   }
 

@@ -5,7 +5,24 @@ const chromeDom = (globalThis as { chrome?: { dom?: { openOrClosedShadowRoot?: (
 
 /** Elements that may host a shadow root (DOM "attachShadow" valid names), besides custom elements. */
 const SHADOW_HOSTS = new Set([
-  'article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span',
+  'article',
+  'aside',
+  'blockquote',
+  'body',
+  'div',
+  'footer',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'main',
+  'nav',
+  'p',
+  'section',
+  'span',
 ]);
 
 /** The shadow root of el, open or closed (chrome.dom.openOrClosedShadowRoot; content scripts only). */

@@ -10,12 +10,12 @@
 //   none of which is visible is AMBIGUOUS_TARGET too.
 import type { ErrorInfo, Target } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/errors';
+import { isAgentUi } from '../shared/agent-ui-marker';
 import { parseElementId } from '../shared/element-ref';
 import type { PageContext } from './actions/types';
-import { allElements, composedParent, describe, isVisible, queryAllDeep } from './interaction/dom';
+import { allElements, describe, isVisible, queryAllDeep } from './interaction/dom';
 import { accessibleName } from './snapshot/accname';
 import { roleOf } from './snapshot/roles';
-import { isAgentUi } from '../shared/agent-ui-marker';
 
 /** The target fields every element action's params carry (schemas/v1/defs/target.json). */
 export type TargetParams = Target;
@@ -31,7 +31,8 @@ export function hasTarget(p: TargetParams): boolean {
 function describeTarget(p: TargetParams): string {
   if (p.element_id !== undefined) return `element ${p.element_id}`;
   if (p.index !== undefined) return `index ${p.index}`;
-  if (p.role !== undefined) return `role=${p.role}${p.name !== undefined ? ` name=${JSON.stringify(p.name)}${p.exact ? ' (exact)' : ''}` : ''}`;
+  if (p.role !== undefined)
+    return `role=${p.role}${p.name !== undefined ? ` name=${JSON.stringify(p.name)}${p.exact ? ' (exact)' : ''}` : ''}`;
   return `selector ${JSON.stringify(p.selector)}`;
 }
 
@@ -67,7 +68,15 @@ export function findAll(p: TargetParams): { ok: true; elements: Element[] } | { 
       return { ok: true, elements: queryAllDeep(p.selector).filter((el) => !isAgentUi(el)) };
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
-      return { ok: false, error: errorInfo('INVALID_MESSAGE', `The selector ${JSON.stringify(p.selector)} is not valid CSS (${why}). Fix it, or target by element_id from get_state.`, 'content_script', { selector: p.selector }) };
+      return {
+        ok: false,
+        error: errorInfo(
+          'INVALID_MESSAGE',
+          `The selector ${JSON.stringify(p.selector)} is not valid CSS (${why}). Fix it, or target by element_id from get_state.`,
+          'content_script',
+          { selector: p.selector },
+        ),
+      };
     }
   }
   return { ok: false, error: errorInfo('INVALID_MESSAGE', 'Counting needs a role or selector target.', 'content_script') };
@@ -76,7 +85,14 @@ export function findAll(p: TargetParams): { ok: true; elements: Element[] } | { 
 function ambiguous(ctx: PageContext, p: TargetParams, matches: Element[]): ErrorInfo {
   const candidates = matches.slice(0, MAX_CANDIDATES).map((el) => {
     const d = describe(el);
-    return { element_id: ctx.refs.refFor(el), role: roleOf(el), name: accessibleName(el), tag: d.tag, description: d.summary, visible: isVisible(el) };
+    return {
+      element_id: ctx.refs.refFor(el),
+      role: roleOf(el),
+      name: accessibleName(el),
+      tag: d.tag,
+      description: d.summary,
+      visible: isVisible(el),
+    };
   });
   const list = candidates.map((c) => `${c.element_id} ${c.role} "${c.name}"`).join('; ');
   return errorInfo(
@@ -88,28 +104,79 @@ function ambiguous(ctx: PageContext, p: TargetParams, matches: Element[]): Error
 }
 
 function notFound(p: TargetParams, reason: string, hint: string): ErrorInfo {
-  return errorInfo('TARGET_ELEMENT_NOT_FOUND', `No element matches ${describeTarget(p)}${reason ? ` (${reason})` : ''}. ${hint}`, 'content_script', { reason: reason || 'no_match', current_url: location.href, ...(p.role !== undefined ? { role: p.role, name: p.name } : {}), ...(p.selector !== undefined ? { selector: p.selector } : {}) });
+  return errorInfo(
+    'TARGET_ELEMENT_NOT_FOUND',
+    `No element matches ${describeTarget(p)}${reason ? ` (${reason})` : ''}. ${hint}`,
+    'content_script',
+    {
+      reason: reason || 'no_match',
+      current_url: location.href,
+      ...(p.role !== undefined ? { role: p.role, name: p.name } : {}),
+      ...(p.selector !== undefined ? { selector: p.selector } : {}),
+    },
+  );
 }
 
 /** The one element the params target, or a typed error (never a different element). */
 export function resolveTarget(ctx: PageContext, p: TargetParams): Resolved {
   if (p.element_id !== undefined) {
     const parsed = parseElementId(p.element_id);
-    if (!parsed) return { ok: false, error: errorInfo('TARGET_ELEMENT_NOT_FOUND', `"${p.element_id}" is not an element id (ids look like e12 or f7e3). Take a new state (get_state) and use an id from it.`, 'content_script', { element_id: p.element_id, reason: 'unknown' }) };
+    if (!parsed)
+      return {
+        ok: false,
+        error: errorInfo(
+          'TARGET_ELEMENT_NOT_FOUND',
+          `"${p.element_id}" is not an element id (ids look like e12 or f7e3). Take a new state (get_state) and use an id from it.`,
+          'content_script',
+          { element_id: p.element_id, reason: 'unknown' },
+        ),
+      };
     if (parsed.frameId !== 0) {
-      return { ok: false, error: errorInfo('EXTENSION_INTERNAL_ERROR', `Element ${p.element_id} lives in frame ${parsed.frameId}, but the action reached a frame that cannot resolve it (the worker did not route it). Report the bug; meanwhile target it by role/name or selector.`, 'content_script', { element_id: p.element_id }) };
+      return {
+        ok: false,
+        error: errorInfo(
+          'EXTENSION_INTERNAL_ERROR',
+          `Element ${p.element_id} lives in frame ${parsed.frameId}, but the action reached a frame that cannot resolve it (the worker did not route it). Report the bug; meanwhile target it by role/name or selector.`,
+          'content_script',
+          { element_id: p.element_id },
+        ),
+      };
     }
     const found = ctx.refs.resolve(parsed.local);
-    if (found.ok && isAgentUi(found.element)) return { ok: false, error: errorInfo('TARGET_ELEMENT_NOT_FOUND', `Element ${p.element_id} is part of the browser agent's own UI, which agents do not act on. Take a new state (get_state) and use an id from it.`, 'content_script', { element_id: p.element_id, reason: 'unknown' }) };
+    if (found.ok && isAgentUi(found.element))
+      return {
+        ok: false,
+        error: errorInfo(
+          'TARGET_ELEMENT_NOT_FOUND',
+          `Element ${p.element_id} is part of the browser agent's own UI, which agents do not act on. Take a new state (get_state) and use an id from it.`,
+          'content_script',
+          { element_id: p.element_id, reason: 'unknown' },
+        ),
+      };
     if (found.ok) return { ok: true, element: found.element, elementId: p.element_id };
     const message =
       found.reason === 'stale'
         ? `Element ${p.element_id} is stale: it was removed from the page after the state that listed it. Take a new state (get_state) and use an id from it.`
         : `Element ${p.element_id} is not in this page's state: it was never listed here (or the page navigated). Take a new state (get_state) and use an id from it.`;
-    return { ok: false, error: errorInfo('TARGET_ELEMENT_NOT_FOUND', message, 'content_script', { element_id: p.element_id, reason: found.reason, current_url: location.href }) };
+    return {
+      ok: false,
+      error: errorInfo('TARGET_ELEMENT_NOT_FOUND', message, 'content_script', {
+        element_id: p.element_id,
+        reason: found.reason,
+        current_url: location.href,
+      }),
+    };
   }
   if (p.index !== undefined) {
-    return { ok: false, error: errorInfo('EXTENSION_INTERNAL_ERROR', `Index ${p.index} reached the page untranslated; the worker maps indexes to element ids. Retry with the element_id from get_state.`, 'content_script', { index: p.index }) };
+    return {
+      ok: false,
+      error: errorInfo(
+        'EXTENSION_INTERNAL_ERROR',
+        `Index ${p.index} reached the page untranslated; the worker maps indexes to element ids. Retry with the element_id from get_state.`,
+        'content_script',
+        { index: p.index },
+      ),
+    };
   }
   const all = findAll(p);
   if (!all.ok) return all;
@@ -119,7 +186,10 @@ export function resolveTarget(ctx: PageContext, p: TargetParams): Resolved {
     if (visible.length >= 1) matches = visible;
   }
   if (matches.length === 0) {
-    const hint = p.role !== undefined ? 'Hidden elements do not count. Check the role and name in a new state (get_state), or use exact=false.' : 'Take a new state (get_state) and target by element_id, or fix the selector.';
+    const hint =
+      p.role !== undefined
+        ? 'Hidden elements do not count. Check the role and name in a new state (get_state), or use exact=false.'
+        : 'Take a new state (get_state) and target by element_id, or fix the selector.';
     return { ok: false, error: notFound(p, '', hint) };
   }
   if (matches.length > 1) return { ok: false, error: ambiguous(ctx, p, matches) };

@@ -15,7 +15,16 @@
 // report carries the secret, which the isolated side checks. If the isolated script is injected
 // late (a tab open before the extension was installed) the page could in principle observe the
 // handshake; the secret then still keeps stray events from other extensions or frames out.
-import { DEFAULT_DIALOG_POLICY, HELLO_FROM_ISOLATED, HELLO_FROM_MAIN, TO_ISOLATED, TO_MAIN, type DialogPolicy, type IsolatedToMain, type MainToIsolated } from '../shared/page-link';
+import {
+  DEFAULT_DIALOG_POLICY,
+  type DialogPolicy,
+  HELLO_FROM_ISOLATED,
+  HELLO_FROM_MAIN,
+  type IsolatedToMain,
+  type MainToIsolated,
+  TO_ISOLATED,
+  TO_MAIN,
+} from '../shared/page-link';
 
 const BODY_MAX = 500;
 const URL_MAX = 2000;
@@ -124,7 +133,11 @@ const TEXT_MAX = 1000;
     if (info) {
       const id = ++nextId;
       const text = textBody(body);
-      post({ t: 'req_start', id, call: { method: info.method, url: info.url, kind: 'xhr', ...(text === undefined ? {} : { body: text }) } });
+      post({
+        t: 'req_start',
+        id,
+        call: { method: info.method, url: info.url, kind: 'xhr', ...(text === undefined ? {} : { body: text }) },
+      });
       addListener.call(this, 'loadend', () => post({ t: 'req_end', id, status: this.status }), { once: true } as AddEventListenerOptions);
     }
     return xhrSend.call(this, body);
@@ -132,7 +145,15 @@ const TEXT_MAX = 1000;
 
   // --- dialogs --------------------------------------------------------------------------------
   const report = (kind: 'alert' | 'confirm' | 'prompt', message: unknown, accepted: boolean, promptText?: string | null) =>
-    post({ t: 'dialog', record: { kind, message: clip(String(message ?? ''), TEXT_MAX), handled: accepted ? 'accepted' : 'dismissed', ...(kind === 'prompt' ? { prompt_text: promptText ?? null } : {}) } });
+    post({
+      t: 'dialog',
+      record: {
+        kind,
+        message: clip(String(message ?? ''), TEXT_MAX),
+        handled: accepted ? 'accepted' : 'dismissed',
+        ...(kind === 'prompt' ? { prompt_text: promptText ?? null } : {}),
+      },
+    });
   window.alert = function alert(message?: unknown): void {
     report('alert', message, true);
   };

@@ -5,7 +5,7 @@
 // such instead of "Saved.".
 import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../shared/config';
 import { DEFAULT_DIALOG_POLICY, type DialogPolicy } from '../shared/page-link';
-import { PANEL_KEYS, SETTING_KEYS, type ConnectionStatus, type SavedTool } from '../shared/panel-messages';
+import { type ConnectionStatus, PANEL_KEYS, type SavedTool, SETTING_KEYS } from '../shared/panel-messages';
 
 const urlInput = document.getElementById('bridge-url') as HTMLInputElement;
 const secretInput = document.getElementById('extension-secret') as HTMLInputElement;
@@ -31,13 +31,24 @@ function showStatus(s: ConnectionStatus | undefined): void {
 }
 void chrome.storage.session.get(PANEL_KEYS.connection).then((v) => showStatus(v[PANEL_KEYS.connection] as ConnectionStatus | undefined));
 chrome.storage.onChanged.addListener((changes, area) => {
-  if (area === 'session' && PANEL_KEYS.connection in changes) showStatus(changes[PANEL_KEYS.connection]?.newValue as ConnectionStatus | undefined);
+  if (area === 'session' && PANEL_KEYS.connection in changes)
+    showStatus(changes[PANEL_KEYS.connection]?.newValue as ConnectionStatus | undefined);
 });
 
 function addToolRow(tool: SavedTool = { name: '', url: '' }): void {
   const li = document.createElement('li');
-  const name = Object.assign(document.createElement('input'), { type: 'text', name: 'tool-name', placeholder: 'Name (e.g. Hacker News)', value: tool.name });
-  const url = Object.assign(document.createElement('input'), { type: 'url', name: 'tool-url', placeholder: 'https://news.ycombinator.com', value: tool.url });
+  const name = Object.assign(document.createElement('input'), {
+    type: 'text',
+    name: 'tool-name',
+    placeholder: 'Name (e.g. Hacker News)',
+    value: tool.name,
+  });
+  const url = Object.assign(document.createElement('input'), {
+    type: 'url',
+    name: 'tool-url',
+    placeholder: 'https://news.ycombinator.com',
+    value: tool.url,
+  });
   const remove = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Remove' });
   remove.addEventListener('click', () => li.remove());
   li.append(name, url, remove);
@@ -60,30 +71,44 @@ function readTools(): { tools: SavedTool[]; error: string | null } {
   return { tools, error: null };
 }
 
-const lines = (t: string) => t.split(/[\n,]/).map((x) => x.trim().toLowerCase()).filter(Boolean);
+const lines = (t: string) =>
+  t
+    .split(/[\n,]/)
+    .map((x) => x.trim().toLowerCase())
+    .filter(Boolean);
 const badDomain = (d: string) => !/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(d);
 
-void chrome.storage.local.get([STORAGE_KEYS.bridgeUrl, STORAGE_KEYS.extensionSecret, STORAGE_KEYS.allowEvaluate, STORAGE_KEYS.trustedInput, STORAGE_KEYS.dialogPolicy, ...Object.values(SETTING_KEYS)]).then((v) => {
-  const n = v[SETTING_KEYS.maxTabsPerAgent];
-  maxTabs.value = typeof n === 'number' ? String(n) : '';
-  allowedBox.value = Array.isArray(v[SETTING_KEYS.allowedDomains]) ? (v[SETTING_KEYS.allowedDomains] as string[]).join('\n') : '';
-  blockedBox.value = Array.isArray(v[SETTING_KEYS.blockedDomains]) ? (v[SETTING_KEYS.blockedDomains] as string[]).join('\n') : '';
-  redactBox.checked = v[SETTING_KEYS.redactPii] === true;
-  const tools = Array.isArray(v[SETTING_KEYS.savedTools]) ? (v[SETTING_KEYS.savedTools] as SavedTool[]) : [];
-  for (const t of tools) if (typeof t?.name === 'string' && typeof t.url === 'string') addToolRow(t);
-  if (!tools.length) addToolRow();
-  const url = v[STORAGE_KEYS.bridgeUrl];
-  urlInput.value = typeof url === 'string' ? url : DEFAULT_BRIDGE_URL;
-  // The secret is never shown back; only whether one is stored.
-  secretState.textContent = typeof v[STORAGE_KEYS.extensionSecret] === 'string' ? 'A secret is saved; paste a new one to replace it.' : 'Not paired yet.';
-  evaluateBox.checked = v[STORAGE_KEYS.allowEvaluate] === true;
-  trustedBox.checked = v[STORAGE_KEYS.trustedInput] === true;
-  const policy: DialogPolicy = { ...DEFAULT_DIALOG_POLICY, ...(v[STORAGE_KEYS.dialogPolicy] as Partial<DialogPolicy> | undefined) };
-  confirmSel.value = policy.confirm;
-  promptSel.value = policy.prompt;
-  promptText.value = policy.prompt_text ?? '';
-  unloadSel.value = policy.beforeunload;
-});
+void chrome.storage.local
+  .get([
+    STORAGE_KEYS.bridgeUrl,
+    STORAGE_KEYS.extensionSecret,
+    STORAGE_KEYS.allowEvaluate,
+    STORAGE_KEYS.trustedInput,
+    STORAGE_KEYS.dialogPolicy,
+    ...Object.values(SETTING_KEYS),
+  ])
+  .then((v) => {
+    const n = v[SETTING_KEYS.maxTabsPerAgent];
+    maxTabs.value = typeof n === 'number' ? String(n) : '';
+    allowedBox.value = Array.isArray(v[SETTING_KEYS.allowedDomains]) ? (v[SETTING_KEYS.allowedDomains] as string[]).join('\n') : '';
+    blockedBox.value = Array.isArray(v[SETTING_KEYS.blockedDomains]) ? (v[SETTING_KEYS.blockedDomains] as string[]).join('\n') : '';
+    redactBox.checked = v[SETTING_KEYS.redactPii] === true;
+    const tools = Array.isArray(v[SETTING_KEYS.savedTools]) ? (v[SETTING_KEYS.savedTools] as SavedTool[]) : [];
+    for (const t of tools) if (typeof t?.name === 'string' && typeof t.url === 'string') addToolRow(t);
+    if (!tools.length) addToolRow();
+    const url = v[STORAGE_KEYS.bridgeUrl];
+    urlInput.value = typeof url === 'string' ? url : DEFAULT_BRIDGE_URL;
+    // The secret is never shown back; only whether one is stored.
+    secretState.textContent =
+      typeof v[STORAGE_KEYS.extensionSecret] === 'string' ? 'A secret is saved; paste a new one to replace it.' : 'Not paired yet.';
+    evaluateBox.checked = v[STORAGE_KEYS.allowEvaluate] === true;
+    trustedBox.checked = v[STORAGE_KEYS.trustedInput] === true;
+    const policy: DialogPolicy = { ...DEFAULT_DIALOG_POLICY, ...(v[STORAGE_KEYS.dialogPolicy] as Partial<DialogPolicy> | undefined) };
+    confirmSel.value = policy.confirm;
+    promptSel.value = policy.prompt;
+    promptText.value = policy.prompt_text ?? '';
+    unloadSel.value = policy.beforeunload;
+  });
 
 const choice = (sel: HTMLSelectElement): 'accept' | 'dismiss' => (sel.value === 'dismiss' ? 'dismiss' : 'accept');
 
@@ -116,10 +141,25 @@ form.addEventListener('submit', (ev) => {
     saved.textContent = error;
     return;
   }
-  const dialogPolicy: DialogPolicy = { confirm: choice(confirmSel), prompt: choice(promptSel), prompt_text: promptText.value === '' ? null : promptText.value, beforeunload: choice(unloadSel) };
-  const values: Record<string, unknown> = { [STORAGE_KEYS.bridgeUrl]: url, [STORAGE_KEYS.allowEvaluate]: evaluateBox.checked, [STORAGE_KEYS.trustedInput]: trustedBox.checked, [STORAGE_KEYS.dialogPolicy]: dialogPolicy };
+  const dialogPolicy: DialogPolicy = {
+    confirm: choice(confirmSel),
+    prompt: choice(promptSel),
+    prompt_text: promptText.value === '' ? null : promptText.value,
+    beforeunload: choice(unloadSel),
+  };
+  const values: Record<string, unknown> = {
+    [STORAGE_KEYS.bridgeUrl]: url,
+    [STORAGE_KEYS.allowEvaluate]: evaluateBox.checked,
+    [STORAGE_KEYS.trustedInput]: trustedBox.checked,
+    [STORAGE_KEYS.dialogPolicy]: dialogPolicy,
+  };
   if (secret) values[STORAGE_KEYS.extensionSecret] = secret;
-  Object.assign(values, { [SETTING_KEYS.allowedDomains]: allowed, [SETTING_KEYS.blockedDomains]: blocked, [SETTING_KEYS.redactPii]: redactBox.checked, [SETTING_KEYS.savedTools]: tools });
+  Object.assign(values, {
+    [SETTING_KEYS.allowedDomains]: allowed,
+    [SETTING_KEYS.blockedDomains]: blocked,
+    [SETTING_KEYS.redactPii]: redactBox.checked,
+    [SETTING_KEYS.savedTools]: tools,
+  });
   if (tabs === null) void chrome.storage.local.remove(SETTING_KEYS.maxTabsPerAgent);
   else values[SETTING_KEYS.maxTabsPerAgent] = tabs;
   void chrome.storage.local.set(values).then(() => {

@@ -22,7 +22,7 @@ export function isAgentUiRoot(el: Element): boolean {
 
 /** Is el part of our own UI: marked itself or inside a marked element, also across shadow roots? */
 export function isAgentUi(el: Element): boolean {
-  for (let n: Element | null = el; n; ) {
+  for (let n: Element | null = el; n;) {
     if (n.hasAttribute(AGENT_UI_ATTR)) return true;
     if (n.parentElement) n = n.parentElement;
     else {

@@ -4,7 +4,13 @@
 export const DEFAULT_BRIDGE_URL = 'ws://127.0.0.1:8765/extension';
 
 /** chrome.storage.local keys the options page writes. */
-export const STORAGE_KEYS = { bridgeUrl: 'bridge_url', extensionSecret: 'extension_secret', allowEvaluate: 'allow_evaluate', trustedInput: 'trusted_input', dialogPolicy: 'dialog_policy' } as const;
+export const STORAGE_KEYS = {
+  bridgeUrl: 'bridge_url',
+  extensionSecret: 'extension_secret',
+  allowEvaluate: 'allow_evaluate',
+  trustedInput: 'trusted_input',
+  dialogPolicy: 'dialog_policy',
+} as const;
 
 export interface ExtensionConfig {
   bridgeUrl: string;

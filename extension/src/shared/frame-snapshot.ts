@@ -4,7 +4,10 @@
 // frame's items in at its iframe's place. Field types come from the generated protocol types.
 import type { ActionableElement, DomNode, Point, Size, TextItem } from '../../../schemas/generated/protocol';
 
-/** A listed element before stitching: local ref id, no index yet; parent_pos = position of the nearest listed ancestor in this frame's `elements`. */
+/**
+ * A listed element before stitching: local ref id, no index yet; parent_pos = position of the nearest listed ancestor in this frame's
+ * `elements`.
+ */
 export type FrameElement = Omit<ActionableElement, 'index' | 'parent_index' | 'frame_id'> & { parent_pos?: number };
 
 export type FrameText = Omit<TextItem, 'after_index' | 'frame_id'>;

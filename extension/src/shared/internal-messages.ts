@@ -11,7 +11,10 @@ export interface RunActionRequest {
   kind: 'run_action';
   action: ActionName;
   params: unknown;
-  /** Also answer with this frame's snapshot taken right after the action (frame_json), saving the worker a second round trip when it collects the new state at once (settling off). */
+  /**
+   * Also answer with this frame's snapshot taken right after the action (frame_json), saving the worker a second round trip when it
+   * collects the new state at once (settling off).
+   */
   snapshot?: GetStateParams;
 }
 
@@ -55,7 +58,10 @@ export interface ReadValueRequest {
   element_id: string;
 }
 
-/** Draw (draw: true) or remove browser_use's numbered boxes around this frame's indexed elements of its latest dom_tree; indexes are the tab-wide ones, in this frame's local highlight order. */
+/**
+ * Draw (draw: true) or remove browser_use's numbered boxes around this frame's indexed elements of its latest dom_tree; indexes are the
+ * tab-wide ones, in this frame's local highlight order.
+ */
 export interface HighlightRequest {
   channel: typeof CONTENT_CHANNEL;
   kind: 'highlight';
@@ -65,7 +71,10 @@ export interface HighlightRequest {
 
 export type ContentRequest = RunActionRequest | SnapshotRequest | PingRequest | PrepareRequest | ReadValueRequest | HighlightRequest;
 
-/** Answer to run_action (no state: the worker collects it after the action) or snapshot (frame_json: the frame snapshot as JSON text, since one string crosses the message channel far faster than a large object graph). */
+/**
+ * Answer to run_action (no state: the worker collects it after the action) or snapshot (frame_json: the frame snapshot as JSON text, since
+ * one string crosses the message channel far faster than a large object graph).
+ */
 export type RunActionResponse =
   | { ok: true; message: string; result: Record<string, unknown>; state?: SimplifiedState; frame?: FrameSnapshot; frame_json?: string }
   | { ok: false; error: ErrorInfo };
@@ -74,7 +83,10 @@ export type RunActionResponse =
 export const CONTENT_PORT = 'bux-port';
 
 /** On that port: the content script's hello when it takes the port, requests, and their answers by id. */
-export type PortMessage = { kind: 'hello' } | { kind: 'request'; id: number; request: ContentRequest } | { kind: 'answer'; id: number; response: RunActionResponse };
+export type PortMessage =
+  | { kind: 'hello' }
+  | { kind: 'request'; id: number; request: ContentRequest }
+  | { kind: 'answer'; id: number; response: RunActionResponse };
 
 export function isContentRequest(m: unknown): m is ContentRequest {
   return typeof m === 'object' && m !== null && (m as { channel?: unknown }).channel === CONTENT_CHANNEL;

@@ -20,16 +20,16 @@ export interface DialogPolicy {
   prompt: 'accept' | 'dismiss';
   /** Text answered to prompt() when accepting; null = the default value the page offered. */
   prompt_text: string | null;
-  /** beforeunload: accept = leave without asking (the page's handlers are skipped); dismiss = let Chrome ask (hangs unless someone answers). */
+  /**
+   * beforeunload: accept = leave without asking (the page's handlers are skipped); dismiss = let Chrome ask (hangs unless someone answers).
+   */
   beforeunload: 'accept' | 'dismiss';
 }
 
 export const DEFAULT_DIALOG_POLICY: DialogPolicy = { confirm: 'accept', prompt: 'accept', prompt_text: null, beforeunload: 'accept' };
 
 export type MainToIsolated =
-  | { t: 'req_start'; id: number; call: ApiCall }
-  | { t: 'req_end'; id: number; status: number }
-  | { t: 'dialog'; record: DialogRecord };
+  { t: 'req_start'; id: number; call: ApiCall } | { t: 'req_end'; id: number; status: number } | { t: 'dialog'; record: DialogRecord };
 
 export type IsolatedToMain = { t: 'policy'; policy: DialogPolicy } | { t: 'secret'; secret: string };
 

@@ -37,7 +37,8 @@ export interface SavedTool {
 
 export const MAX_TASKS = 50;
 
-export type ConnectionState = 'not_paired' | 'connecting' | 'connected' | 'unreachable' | 'refused' | 'secret_refused' | 'version_mismatch' | 'rate_limited';
+export type ConnectionState =
+  'not_paired' | 'connecting' | 'connected' | 'unreachable' | 'refused' | 'secret_refused' | 'version_mismatch' | 'rate_limited';
 
 export interface ConnectionStatus {
   state: ConnectionState;

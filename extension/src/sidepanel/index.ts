@@ -5,11 +5,22 @@
 // to the worker with chrome.runtime.sendMessage.
 import type { AgentSessionInfo, BackendConnectorInfo, ContextElement } from '../../../schemas/generated/protocol';
 import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../shared/config';
-import { PANEL_KEYS, type ConnectionStatus, type PanelRequest, type PanelResponse, type TaskLogEntry, type TaskRecord } from '../shared/panel-messages';
+import {
+  type ConnectionStatus,
+  PANEL_KEYS,
+  type PanelRequest,
+  type PanelResponse,
+  type TaskLogEntry,
+  type TaskRecord,
+} from '../shared/panel-messages';
 import { pairWithCode, pairWithSecret } from './pair';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]) => {
+const el = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> = {},
+  ...children: (Node | string)[]
+) => {
   const e = Object.assign(document.createElement(tag), props);
   e.append(...children);
   return e;
@@ -37,10 +48,16 @@ let runnerName: string | null = null;
 
 /** The built-in seed 002 agent (`npx browser-use-ext agent`) says so, for a person who has no Python. */
 const BUILTIN_AGENT = 'seed002-agent';
-const agentLabel = (a: AgentSessionInfo) => (a.client.name === BUILTIN_AGENT ? `Built-in agent (seed 002) · ${a.client.name} ${a.client.version}` : `${a.client.name} ${a.client.version}`);
+const agentLabel = (a: AgentSessionInfo) =>
+  a.client.name === BUILTIN_AGENT
+    ? `Built-in agent (seed 002) · ${a.client.name} ${a.client.version}`
+    : `${a.client.name} ${a.client.version}`;
 const takers = () => agents.filter((a) => a.connected && a.capabilities.includes('accepts_tasks'));
 
-const ask = (req: PanelRequest): Promise<PanelResponse> => chrome.runtime.sendMessage(req).catch((e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) })) as Promise<PanelResponse>;
+const ask = (req: PanelRequest): Promise<PanelResponse> =>
+  chrome.runtime
+    .sendMessage(req)
+    .catch((e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) })) as Promise<PanelResponse>;
 
 function renderConnection(): void {
   const c = connection;
@@ -49,7 +66,8 @@ function renderConnection(): void {
   $('conn-title').textContent = TITLES[state];
   $('conn-message').textContent = c?.message ?? 'Waiting for the extension to report its connection…';
   const taker = agents.some((a) => a.connected && a.capabilities.includes('accepts_tasks'));
-  $('conn-next').textContent = state === 'connected' && taker ? 'An agent that accepts tasks is connected: type a task below.' : (c?.next_step ?? '');
+  $('conn-next').textContent =
+    state === 'connected' && taker ? 'An agent that accepts tasks is connected: type a task below.' : (c?.next_step ?? '');
   $('conn-retry').hidden = state === 'connected' || state === 'not_paired';
   $('show-pair').hidden = state === 'not_paired' || state === 'connected' || pairOpen;
   $('pair').hidden = !(pairOpen || state === 'not_paired' || state === 'secret_refused');
@@ -98,7 +116,9 @@ function logItem(entry: TaskLogEntry): HTMLLIElement {
 }
 
 function renderTasks(): void {
-  const current = tasks.find((t) => !['done', 'failed', 'stopped'].includes(t.state)) ?? (tasks[0] && Date.now() - tasks[0].submitted_at < 10 * 60_000 ? tasks[0] : undefined);
+  const current =
+    tasks.find((t) => !['done', 'failed', 'stopped'].includes(t.state)) ??
+    (tasks[0] && Date.now() - tasks[0].submitted_at < 10 * 60_000 ? tasks[0] : undefined);
   $('current-task').hidden = !current;
   if (current) {
     $('current-task').dataset['taskId'] = current.task_id;
@@ -119,7 +139,18 @@ function renderTasks(): void {
   $('history-list').replaceChildren(
     ...past.map((t) => {
       const details = el('details', {}, el('summary', {}, `${t.log.length} events`), el('ol', {}, ...t.log.map(logItem)));
-      return el('li', { className: `task-${t.state}` }, el('div', { className: 'row' }, el('span', { className: 'prompt' }, t.prompt), el('span', { className: `badge ${t.state}` }, t.state)), ...(t.final_result ? [el('div', { className: 'result' }, t.final_result.slice(0, 500))] : []), details);
+      return el(
+        'li',
+        { className: `task-${t.state}` },
+        el(
+          'div',
+          { className: 'row' },
+          el('span', { className: 'prompt' }, t.prompt),
+          el('span', { className: `badge ${t.state}` }, t.state),
+        ),
+        ...(t.final_result ? [el('div', { className: 'result' }, t.final_result.slice(0, 500))] : []),
+        details,
+      );
     }),
   );
 }
@@ -128,9 +159,23 @@ function renderAgents(): void {
   $('agents-empty').hidden = agents.length > 0;
   $('agent-list').replaceChildren(
     ...agents.map((a) => {
-      const status = a.connected ? (a.capabilities.includes('accepts_tasks') ? 'accepts tasks' : 'connected') : `disconnected, tabs freed in ${Math.ceil((a.release_in_ms ?? 0) / 1000)} s`;
-      const head = el('div', { className: 'row agent' }, el('span', { className: 'agent-name' }, agentLabel(a)), el('span', { className: 'badge' }, status));
-      const disconnect = el('button', { type: 'button', className: 'secondary', textContent: 'Disconnect', title: 'End this agent session now: its tabs are freed and its task ends' });
+      const status = a.connected
+        ? a.capabilities.includes('accepts_tasks')
+          ? 'accepts tasks'
+          : 'connected'
+        : `disconnected, tabs freed in ${Math.ceil((a.release_in_ms ?? 0) / 1000)} s`;
+      const head = el(
+        'div',
+        { className: 'row agent' },
+        el('span', { className: 'agent-name' }, agentLabel(a)),
+        el('span', { className: 'badge' }, status),
+      );
+      const disconnect = el('button', {
+        type: 'button',
+        className: 'secondary',
+        textContent: 'Disconnect',
+        title: 'End this agent session now: its tabs are freed and its task ends',
+      });
       disconnect.dataset['sessionId'] = a.session_id;
       disconnect.addEventListener('click', () => void ask({ bux: 'panel', op: 'disconnect_agent', session_id: a.session_id }));
       head.append(disconnect);
@@ -138,15 +183,29 @@ function renderAgents(): void {
         'ul',
         { className: 'tabs' },
         ...a.tabs.map((t) => {
-          const release = el('button', { type: 'button', className: 'secondary', textContent: 'Release', title: 'Take this tab back from the agent (it stays open)' });
+          const release = el('button', {
+            type: 'button',
+            className: 'secondary',
+            textContent: 'Release',
+            title: 'Take this tab back from the agent (it stays open)',
+          });
           release.dataset['tabId'] = String(t.tab_id);
-          release.addEventListener('click', () => void ask({ bux: 'panel', op: 'release_tab', session_id: a.session_id, tab_id: t.tab_id }));
+          release.addEventListener(
+            'click',
+            () => void ask({ bux: 'panel', op: 'release_tab', session_id: a.session_id, tab_id: t.tab_id }),
+          );
           return el('li', {}, el('span', { title: t.url ?? '' }, `Tab ${t.tab_id}: ${t.url ?? 'unknown page'}`), release);
         }),
       );
       if (!a.tabs.length) tabs.append(el('li', {}, el('span', {}, 'holds no tab')));
       const backend = connectors.find((c) => c.session_id === a.session_id);
-      const li = el('li', {}, head, ...(backend ? [el('div', { className: 'backend-of' }, `seed ${backend.dialect} backend ${backend.url}: ${backend.backend}`)] : []), tabs);
+      const li = el(
+        'li',
+        {},
+        head,
+        ...(backend ? [el('div', { className: 'backend-of' }, `seed ${backend.dialect} backend ${backend.url}: ${backend.backend}`)] : []),
+        tabs,
+      );
       li.dataset['sessionId'] = a.session_id;
       return li;
     }),
@@ -157,10 +216,31 @@ function renderAgents(): void {
 function renderConnectors(): void {
   $('backend-list').replaceChildren(
     ...connectors.map((c) => {
-      const remove = el('button', { type: 'button', className: 'secondary', textContent: 'Remove', title: 'Stop this connector and forget it (the bridge no longer dials this backend)' });
-      remove.addEventListener('click', () => void ask({ bux: 'panel', op: 'connector_remove', connector_id: c.connector_id }).then((r) => showBackendResult(r.ok ? 'Removed.' : r.error, !r.ok)));
+      const remove = el('button', {
+        type: 'button',
+        className: 'secondary',
+        textContent: 'Remove',
+        title: 'Stop this connector and forget it (the bridge no longer dials this backend)',
+      });
+      remove.addEventListener(
+        'click',
+        () =>
+          void ask({ bux: 'panel', op: 'connector_remove', connector_id: c.connector_id }).then((r) =>
+            showBackendResult(r.ok ? 'Removed.' : r.error, !r.ok),
+          ),
+      );
       const state = c.backend === 'connected' ? 'connected' : c.backend === 'connecting' ? 'connecting…' : 'not reachable';
-      const li = el('li', {}, el('div', { className: 'row' }, el('span', { className: 'url', title: c.url }, `seed ${c.dialect} · ${c.url}`), el('span', { className: 'badge' }, state), remove));
+      const li = el(
+        'li',
+        {},
+        el(
+          'div',
+          { className: 'row' },
+          el('span', { className: 'url', title: c.url }, `seed ${c.dialect} · ${c.url}`),
+          el('span', { className: 'badge' }, state),
+          remove,
+        ),
+      );
       if (c.last_error) {
         const why = el('div', { className: 'why' }, `${c.last_error.error_code}: ${c.last_error.message}`);
         why.dataset['errorCode'] = c.last_error.error_code;
@@ -182,7 +262,10 @@ function showBackendResult(message: string, error: boolean, code?: string): void
 }
 
 async function load(): Promise<void> {
-  const [s, l] = await Promise.all([chrome.storage.session.get([PANEL_KEYS.connection, PANEL_KEYS.agents, PANEL_KEYS.pendingElement, PANEL_KEYS.connectors]), chrome.storage.local.get([PANEL_KEYS.tasks, STORAGE_KEYS.bridgeUrl, PANEL_KEYS.taskRunner])]);
+  const [s, l] = await Promise.all([
+    chrome.storage.session.get([PANEL_KEYS.connection, PANEL_KEYS.agents, PANEL_KEYS.pendingElement, PANEL_KEYS.connectors]),
+    chrome.storage.local.get([PANEL_KEYS.tasks, STORAGE_KEYS.bridgeUrl, PANEL_KEYS.taskRunner]),
+  ]);
   connectors = (s[PANEL_KEYS.connectors] as BackendConnectorInfo[] | undefined) ?? [];
   runnerName = typeof l[PANEL_KEYS.taskRunner] === 'string' ? (l[PANEL_KEYS.taskRunner] as string) : null;
   connection = (s[PANEL_KEYS.connection] as ConnectionStatus | undefined) ?? null;
@@ -208,7 +291,8 @@ chrome.storage.onChanged.addListener((changes, area) => {
       if (connection?.state === 'connected') pairOpen = false;
       // "Paired. Connecting…" is stale once the connection says what happened.
       const result = $('pair-result');
-      if (connection?.state !== before && connection?.state !== 'connecting' && /^(Paired|Saved)\./.test(result.textContent ?? '')) result.textContent = '';
+      if (connection?.state !== before && connection?.state !== 'connecting' && /^(Paired|Saved)\./.test(result.textContent ?? ''))
+        result.textContent = '';
       renderConnection();
     }
     if (PANEL_KEYS.agents in changes) {
@@ -273,7 +357,11 @@ async function doPair(): Promise<void> {
   const secret = $<HTMLInputElement>('pair-secret').value;
   const url = $<HTMLInputElement>('pair-url').value;
   result.textContent = 'Pairing…';
-  const r = code.trim() ? await pairWithCode(code, url) : secret.trim() ? await pairWithSecret(secret, url) : { ok: false, message: 'Type the pairing code (or paste the secret).' };
+  const r = code.trim()
+    ? await pairWithCode(code, url)
+    : secret.trim()
+      ? await pairWithSecret(secret, url)
+      : { ok: false, message: 'Type the pairing code (or paste the secret).' };
   result.textContent = r.message;
   result.className = r.ok ? '' : 'error';
   if (r.ok) {
@@ -305,7 +393,13 @@ async function submit(): Promise<void> {
   const err = $('task-error');
   err.textContent = '';
   const runner = takers().find((a) => a.session_id === $<HTMLSelectElement>('task-runner').value);
-  const r = await ask({ bux: 'panel', op: 'submit_task', prompt: input.value, use_element: pending !== null, agent_session_id: runner?.session_id ?? null });
+  const r = await ask({
+    bux: 'panel',
+    op: 'submit_task',
+    prompt: input.value,
+    use_element: pending !== null,
+    agent_session_id: runner?.session_id ?? null,
+  });
   if (r.ok) input.value = '';
   else err.textContent = r.error;
 }
@@ -322,7 +416,10 @@ $('task-input').addEventListener('keydown', (ev) => {
 $('pending-element-clear').addEventListener('click', () => void chrome.storage.session.remove(PANEL_KEYS.pendingElement));
 $('task-stop').addEventListener('click', () => {
   const id = $('current-task').dataset['taskId'];
-  if (id) void ask({ bux: 'panel', op: 'task_control', task_id: id, command: 'stop' }).then((r) => ($('task-error').textContent = r.ok ? '' : r.error));
+  if (id)
+    void ask({ bux: 'panel', op: 'task_control', task_id: id, command: 'stop' }).then(
+      (r) => ($('task-error').textContent = r.ok ? '' : r.error),
+    );
 });
 $<HTMLFormElement>('redirect-form').addEventListener('submit', (ev) => {
   ev.preventDefault();
@@ -346,11 +443,18 @@ $<HTMLFormElement>('backend-form').addEventListener('submit', (ev) => {
   const dialect = $<HTMLSelectElement>('backend-dialect').value === '000' ? '000' : '001';
   const url = $<HTMLInputElement>('backend-url').value.trim();
   if (!url) {
-    showBackendResult('Type the backend\'s WebSocket address, e.g. ws://localhost:8080.', true);
+    showBackendResult("Type the backend's WebSocket address, e.g. ws://localhost:8080.", true);
     return;
   }
   showBackendResult(`Connecting to ${url}…`, false);
-  void ask({ bux: 'panel', op: 'connector_add', dialect, url }).then((r) => (r.ok ? showBackendResult(`Added: the bridge dials ${url} (seed ${dialect}) and keeps dialing it, also after a restart, until you remove it.`, false) : showBackendResult(r.error, true, r.error_code)));
+  void ask({ bux: 'panel', op: 'connector_add', dialect, url }).then((r) =>
+    r.ok
+      ? showBackendResult(
+          `Added: the bridge dials ${url} (seed ${dialect}) and keeps dialing it, also after a restart, until you remove it.`,
+          false,
+        )
+      : showBackendResult(r.error, true, r.error_code),
+  );
 });
 
 $('clear-history').addEventListener('click', () => void ask({ bux: 'panel', op: 'clear_tasks' }));
@@ -358,7 +462,11 @@ $('clear-history').addEventListener('click', () => void ask({ bux: 'panel', op: 
 // Disconnected agents count down to their release.
 setInterval(() => {
   if (agents.some((a) => !a.connected)) {
-    agents = agents.map((a) => (a.connected || a.release_in_ms === null || a.release_in_ms === undefined ? a : { ...a, release_in_ms: Math.max(0, a.release_in_ms - 1000) }));
+    agents = agents.map((a) =>
+      a.connected || a.release_in_ms === null || a.release_in_ms === undefined
+        ? a
+        : { ...a, release_in_ms: Math.max(0, a.release_in_ms - 1000) },
+    );
     renderAgents();
   }
 }, 1000);

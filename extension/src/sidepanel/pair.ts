@@ -16,15 +16,21 @@ export async function pairWithCode(code: string, bridgeUrl: string): Promise<Pai
   const url = bridgeUrl.trim() || DEFAULT_BRIDGE_URL;
   if (!BRIDGE_URL_RE.test(url)) return { ok: false, message: 'Use ws://127.0.0.1:<port>/extension (the bridge listens on loopback only).' };
   const clean = code.trim();
-  if (!/^[A-Za-z0-9]{4}-?[A-Za-z0-9]{4}$/.test(clean)) return { ok: false, message: 'A pairing code has 8 letters and digits, like K7F2-9QXM.' };
+  if (!/^[A-Za-z0-9]{4}-?[A-Za-z0-9]{4}$/.test(clean))
+    return { ok: false, message: 'A pairing code has 8 letters and digits, like K7F2-9QXM.' };
   let res: Response;
   try {
-    res = await fetch(pairEndpoint(url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: clean }) });
+    res = await fetch(pairEndpoint(url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: clean }),
+    });
   } catch {
     return { ok: false, message: `No bridge answers at ${url}. Start it with \`npx browser-use-ext bridge\`, or correct the URL.` };
   }
   const body = (await res.json().catch(() => ({}))) as { extension_secret?: unknown; bridge_url?: unknown; error?: unknown };
-  if (!res.ok || typeof body.extension_secret !== 'string') return { ok: false, message: typeof body.error === 'string' ? body.error : `The bridge refused the code (HTTP ${res.status}).` };
+  if (!res.ok || typeof body.extension_secret !== 'string')
+    return { ok: false, message: typeof body.error === 'string' ? body.error : `The bridge refused the code (HTTP ${res.status}).` };
   await chrome.storage.local.set({ [STORAGE_KEYS.extensionSecret]: body.extension_secret, [STORAGE_KEYS.bridgeUrl]: url });
   return { ok: true, message: 'Paired. Connecting…' };
 }
@@ -33,7 +39,11 @@ export async function pairWithSecret(secret: string, bridgeUrl: string): Promise
   const url = bridgeUrl.trim() || DEFAULT_BRIDGE_URL;
   if (!BRIDGE_URL_RE.test(url)) return { ok: false, message: 'Use ws://127.0.0.1:<port>/extension (the bridge listens on loopback only).' };
   const s = secret.trim();
-  if (!/^[A-Za-z0-9_-]{16,}$/.test(s)) return { ok: false, message: 'That does not look like a pairing secret: copy the extension secret exactly as --print-pairing shows it.' };
+  if (!/^[A-Za-z0-9_-]{16,}$/.test(s))
+    return {
+      ok: false,
+      message: 'That does not look like a pairing secret: copy the extension secret exactly as --print-pairing shows it.',
+    };
   await chrome.storage.local.set({ [STORAGE_KEYS.extensionSecret]: s, [STORAGE_KEYS.bridgeUrl]: url });
   return { ok: true, message: 'Saved. Connecting…' };
 }

@@ -28,7 +28,7 @@
 //     What is on screen is always listed in full, so every element the default (viewport) state
 //     holds keeps its ref.
 import type { ActionableElement, SimplifiedState, TextItem } from '../../generated/protocol';
-import { entries, labelOf, shownValue, type Entry } from './common';
+import { entries, type Entry, labelOf, shownValue } from './common';
 
 const quote = (s: string) => JSON.stringify(s);
 
@@ -90,11 +90,48 @@ type BlockRole = NonNullable<TextItem['role']> | 'plain';
  * ancestor with one of these tags, found from its xpath, so it can be matched with the text around it.
  */
 const BLOCK_TAGS: Record<string, BlockRole> = {
-  p: 'paragraph', li: 'listitem', caption: 'caption', figcaption: 'caption', label: 'label', legend: 'legend', pre: 'code', blockquote: 'blockquote',
-  h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading', h5: 'heading', h6: 'heading', tr: 'row',
-  div: 'plain', section: 'plain', article: 'plain', main: 'plain', header: 'plain', footer: 'plain', nav: 'plain', aside: 'plain', form: 'plain', fieldset: 'plain',
-  table: 'plain', tbody: 'plain', thead: 'plain', tfoot: 'plain', ul: 'plain', ol: 'plain', dl: 'plain', dt: 'plain', dd: 'plain', body: 'plain', html: 'plain',
-  figure: 'plain', details: 'plain', summary: 'plain', dialog: 'plain', address: 'plain', center: 'plain',
+  p: 'paragraph',
+  li: 'listitem',
+  caption: 'caption',
+  figcaption: 'caption',
+  label: 'label',
+  legend: 'legend',
+  pre: 'code',
+  blockquote: 'blockquote',
+  h1: 'heading',
+  h2: 'heading',
+  h3: 'heading',
+  h4: 'heading',
+  h5: 'heading',
+  h6: 'heading',
+  tr: 'row',
+  div: 'plain',
+  section: 'plain',
+  article: 'plain',
+  main: 'plain',
+  header: 'plain',
+  footer: 'plain',
+  nav: 'plain',
+  aside: 'plain',
+  form: 'plain',
+  fieldset: 'plain',
+  table: 'plain',
+  tbody: 'plain',
+  thead: 'plain',
+  tfoot: 'plain',
+  ul: 'plain',
+  ol: 'plain',
+  dl: 'plain',
+  dt: 'plain',
+  dd: 'plain',
+  body: 'plain',
+  html: 'plain',
+  figure: 'plain',
+  details: 'plain',
+  summary: 'plain',
+  dialog: 'plain',
+  address: 'plain',
+  center: 'plain',
 };
 const roleOfText = (t: TextItem): BlockRole => (t.role === undefined || t.role === 'text' ? 'plain' : t.role);
 
@@ -164,7 +201,10 @@ function separator(line: Open, k: number): string {
   const b = line.pieces[k] as Piece;
   if (line.role === 'row') {
     // Cells: elements know theirs; text between two elements of one cell is in that cell.
-    const prevEl = line.pieces.slice(0, k).reverse().find((p) => p.el);
+    const prevEl = line.pieces
+      .slice(0, k)
+      .reverse()
+      .find((p) => p.el);
     const nextEl = line.pieces.slice(k).find((p) => p.el);
     if (a.el && b.el) return a.cell === b.cell ? ' ' : ' | ';
     if (prevEl && nextEl && prevEl.cell === nextEl.cell) return !b.el && GLUE_AFTER_ELEMENT.test(b.text) ? '' : ' ';
@@ -182,7 +222,8 @@ function finish(line: Open): Line {
   const level = line.level ?? 2;
   if (elements.length === 0) {
     const text = line.pieces.map((p) => p.text).join(' ');
-    if (line.role === 'heading') return { text: `${pad}- heading ${quote(text)} [level=${level}]`, depth: line.depth, key: `h${level}`, elements };
+    if (line.role === 'heading')
+      return { text: `${pad}- heading ${quote(text)} [level=${level}]`, depth: line.depth, key: `h${level}`, elements };
     if (line.role === 'plain' || line.role === 'paragraph') return { text: `${pad}${text}`, depth: line.depth, key: 'prose', elements };
     return { text: `${pad}- ${line.role}: ${text}`, depth: line.depth, key: line.role, elements };
   }
@@ -193,8 +234,10 @@ function finish(line: Open): Line {
   let content = (line.pieces[0] as Piece).text;
   for (let k = 1; k < line.pieces.length; k++) content += separator(line, k) + (line.pieces[k] as Piece).text;
   const shape = elements.map((el) => `+${el.role ?? el.type}`).join('');
-  if (line.role === 'heading') return { text: `${pad}- heading [level=${level}]: ${content}`, depth: line.depth, key: `h${level}${shape}`, elements };
-  if (line.role === 'plain' || line.role === 'paragraph') return { text: `${pad}${line.textFirst ? '' : '- '}${content}`, depth: line.depth, key: `prose${shape}`, elements };
+  if (line.role === 'heading')
+    return { text: `${pad}- heading [level=${level}]: ${content}`, depth: line.depth, key: `h${level}${shape}`, elements };
+  if (line.role === 'plain' || line.role === 'paragraph')
+    return { text: `${pad}${line.textFirst ? '' : '- '}${content}`, depth: line.depth, key: `prose${shape}`, elements };
   return { text: `${pad}- ${line.role}: ${content}`, depth: line.depth, key: `${line.role}${shape}`, elements };
 }
 
@@ -207,7 +250,8 @@ function buildLines(list: Entry[]): Line[] {
   };
   const blocks = list.map((e) => (e.kind === 'element' ? blockOf(e.el) : null));
   /** Whether entry j is a leaf element at `depth` in block `key`. */
-  const leafIn = (j: number, depth: number, key: string) => list[j]?.kind === 'element' && list[j]?.depth === depth && isLeaf(j) && blocks[j]?.key === key;
+  const leafIn = (j: number, depth: number, key: string) =>
+    list[j]?.kind === 'element' && list[j]?.depth === depth && isLeaf(j) && blocks[j]?.key === key;
   let open: Open | null = null;
   const close = () => {
     if (open) lines.push(finish(open));
@@ -251,13 +295,25 @@ function buildLines(list: Entry[]): Line[] {
       // A <label>'s text right before or after the control it names is already that control's name.
       const prev = list[i - 1];
       const next = list[i + 1];
-      if (t.role === 'label' && ((next?.kind === 'element' && labelOf(next.el) === t.text) || (prev?.kind === 'element' && labelOf(prev.el) === t.text))) continue;
+      if (
+        t.role === 'label' &&
+        ((next?.kind === 'element' && labelOf(next.el) === t.text) || (prev?.kind === 'element' && labelOf(prev.el) === t.text))
+      )
+        continue;
       if (open && takesText(open, i)) {
         open.pieces.push({ text: t.text });
         continue;
       }
       close();
-      open = { depth: e.depth, frame: t.frame_id, block: null, role: roleOfText(t), pieces: [{ text: t.text }], textFirst: true, sealed: false };
+      open = {
+        depth: e.depth,
+        frame: t.frame_id,
+        block: null,
+        role: roleOfText(t),
+        pieces: [{ text: t.text }],
+        textFirst: true,
+        sealed: false,
+      };
       if (t.role === 'heading') open.level = t.level ?? 2;
       continue;
     }
@@ -329,13 +385,16 @@ function plural(role: string, n: number): string {
 
 function summaryLine(skipped: Unit[], where: 'above' | 'below' | 'elsewhere' | 'outside', depth: number, like = 'the above'): string {
   const byRole = new Map<string, number>();
-  for (const u of skipped) for (const l of u.lines) for (const el of l.elements) byRole.set(el.role ?? el.type.toLowerCase(), (byRole.get(el.role ?? el.type.toLowerCase()) ?? 0) + 1);
+  for (const u of skipped)
+    for (const l of u.lines)
+      for (const el of l.elements) byRole.set(el.role ?? el.type.toLowerCase(), (byRole.get(el.role ?? el.type.toLowerCase()) ?? 0) + 1);
   const what = [...byRole].map(([role, n]) => `${fmt(n)} ${plural(role, n)}`).join(', ');
   const how = {
     above: 'off screen above: scroll up and take a new state to list them with refs',
     below: 'off screen below: scroll down and take a new state to list them with refs',
     elsewhere: 'off screen: scroll to them and take a new state to list them with refs',
-    outside: 'outside the page at every scroll position (off canvas): they are listed once something on the page, such as a menu button, reveals them',
+    outside:
+      'outside the page at every scroll position (off canvas): they are listed once something on the page, such as a menu button, reveals them',
   }[where];
   return `${'  '.repeat(depth)}- … ${fmt(skipped.length)} more block${skipped.length === 1 ? '' : 's'} like ${like} (${what}), ${how}`;
 }
@@ -434,14 +493,28 @@ function summarize(state: SimplifiedState, top: Unit[], minRepeats: number, keep
         if (it.rep !== null) return hiddenRep[it.rep] === true;
         const before = repBefore[k] ?? null;
         const after = repAfter[k] ?? null;
-        return !isHeading(all[it.at] as Unit) && offScreen(all[it.at] as Unit) && before !== null && after !== null && hiddenRep[before] === true && hiddenRep[after] === true;
+        return (
+          !isHeading(all[it.at] as Unit) &&
+          offScreen(all[it.at] as Unit) &&
+          before !== null &&
+          after !== null &&
+          hiddenRep[before] === true &&
+          hiddenRep[after] === true
+        );
       });
       let pending: Unit[] = [];
       // Whether a repetition of this run is listed yet (else the summary points at the earlier run).
       let listed = false;
       const flush = () => {
         if (pending.length === 0) return;
-        out.push(summaryLine(pending, outside(pending) ? 'outside' : seenOnScreen ? 'below' : anyOnScreen ? 'above' : 'elsewhere', depth, listed ? 'the above' : 'those listed earlier'));
+        out.push(
+          summaryLine(
+            pending,
+            outside(pending) ? 'outside' : seenOnScreen ? 'below' : anyOnScreen ? 'above' : 'elsewhere',
+            depth,
+            listed ? 'the above' : 'those listed earlier',
+          ),
+        );
         pending = [];
       };
       for (const [k, it] of run.items.entries()) {
@@ -463,7 +536,8 @@ function summarize(state: SimplifiedState, top: Unit[], minRepeats: number, keep
 
 export function renderAriaTree(state: SimplifiedState, options: AriaTreeOptions = {}): string {
   const lines = buildLines(entries(state));
-  const text = options.summarize === false ? lines.map((l) => l.text) : summarize(state, units(lines), options.minRepeats ?? 8, options.keep ?? 3);
+  const text =
+    options.summarize === false ? lines.map((l) => l.text) : summarize(state, units(lines), options.minRepeats ?? 8, options.keep ?? 3);
   if (state.truncation) text.push(`# truncated: ${state.truncation.message}`);
   return text.join('\n');
 }

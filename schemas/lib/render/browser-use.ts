@@ -13,9 +13,28 @@ import type { DomElementNode, DomNode, SimplifiedState } from '../../generated/p
 import { entries } from './common';
 
 /** Agent's default include_attributes in 0.1.40 and 0.1.48. */
-export const DEFAULT_INCLUDE_ATTRIBUTES = ['title', 'type', 'name', 'role', 'aria-label', 'placeholder', 'value', 'alt', 'aria-expanded', 'data-date-format'];
+export const DEFAULT_INCLUDE_ATTRIBUTES = [
+  'title',
+  'type',
+  'name',
+  'role',
+  'aria-label',
+  'placeholder',
+  'value',
+  'alt',
+  'aria-expanded',
+  'data-date-format',
+];
 
-function line(depth: number, index: number, isNew: boolean, tag: string, attributes: [string, string][], rawText: string, include: readonly string[]): string {
+function line(
+  depth: number,
+  index: number,
+  isNew: boolean,
+  tag: string,
+  attributes: [string, string][],
+  rawText: string,
+  include: readonly string[],
+): string {
   const text = rawText.trim();
   let kept = attributes.filter(([k]) => include.includes(k));
   kept = kept.filter(([k, v]) => !(k === 'role' && v === tag) && !((k === 'aria-label' || k === 'placeholder') && v.trim() === text));
@@ -41,15 +60,30 @@ function textTillNextClickable(node: DomElementNode): string {
   return parts.join('\n').trim();
 }
 
-export function renderBrowserUseTree(root: DomNode, isNew: (elementId: string) => boolean, include: readonly string[] = DEFAULT_INCLUDE_ATTRIBUTES): string {
+export function renderBrowserUseTree(
+  root: DomNode,
+  isNew: (elementId: string) => boolean,
+  include: readonly string[] = DEFAULT_INCLUDE_ATTRIBUTES,
+): string {
   const out: string[] = [];
   const visit = (n: DomNode, depth: number, parent: DomElementNode | null, highlightedAbove: boolean) => {
     if (n.kind === 'text') {
-      if (!highlightedAbove && parent && parent.is_visible !== false && parent.is_top_element !== false) out.push(`${'\t'.repeat(depth)}${n.text}`);
+      if (!highlightedAbove && parent && parent.is_visible !== false && parent.is_top_element !== false)
+        out.push(`${'\t'.repeat(depth)}${n.text}`);
       return;
     }
     if (n.highlight_index !== undefined) {
-      out.push(line(depth, n.highlight_index, n.element_id !== undefined && isNew(n.element_id), n.tag, Object.entries(n.attributes).filter((p): p is [string, string] => p[1] !== undefined), textTillNextClickable(n), include));
+      out.push(
+        line(
+          depth,
+          n.highlight_index,
+          n.element_id !== undefined && isNew(n.element_id),
+          n.tag,
+          Object.entries(n.attributes).filter((p): p is [string, string] => p[1] !== undefined),
+          textTillNextClickable(n),
+          include,
+        ),
+      );
       for (const c of n.children) visit(c, depth + 1, n, true);
     } else {
       for (const c of n.children) visit(c, depth, n, highlightedAbove);

@@ -9,5 +9,10 @@ export async function closeTab(ctx: WorkerContext, params: CloseTabParams): Prom
   await chrome.tabs.remove(id);
   const [next] = await chrome.tabs.query({ active: true, windowId }).catch(() => [] as chrome.tabs.Tab[]);
   const active = next?.id ?? null;
-  return { ok: true, message: `Closed tab ${id}.${active === null ? '' : ` Tab ${active} is now active in that window.`}`, result: { closed_tab_id: id, active_tab_id: active }, stateTabId: active };
+  return {
+    ok: true,
+    message: `Closed tab ${id}.${active === null ? '' : ` Tab ${active} is now active in that window.`}`,
+    result: { closed_tab_id: id, active_tab_id: active },
+    stateTabId: active,
+  };
 }

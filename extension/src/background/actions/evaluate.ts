@@ -3,7 +3,7 @@
 import type { EvaluateParams } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { isRestrictedUrl } from '../tabs';
-import { WS, type WorkerContext, type WorkerOutcome } from './types';
+import { type WorkerContext, type WorkerOutcome, WS } from './types';
 
 export const ALLOW_EVALUATE_KEY = 'allow_evaluate';
 
@@ -31,19 +31,65 @@ async function evaluateInPage(expression: string): Promise<EvalOutcome> {
 export async function evaluate(ctx: WorkerContext, params: EvaluateParams): Promise<WorkerOutcome> {
   const stored = await chrome.storage.local.get(ALLOW_EVALUATE_KEY);
   if (stored[ALLOW_EVALUATE_KEY] !== true) {
-    return { ok: false, error: errorInfo('NOT_PERMITTED', 'evaluate is off: running arbitrary JavaScript in your pages needs your consent. Open the browser-use-ext options page (chrome://extensions -> browser-use-ext -> Details -> Extension options) and turn on "Allow evaluate" (chrome.storage.local allow_evaluate = true), or use the element actions instead.', WS, { setting: ALLOW_EVALUATE_KEY }) };
+    return {
+      ok: false,
+      error: errorInfo(
+        'NOT_PERMITTED',
+        'evaluate is off: running arbitrary JavaScript in your pages needs your consent. Open the browser-use-ext options page (chrome://extensions -> browser-use-ext -> Details -> Extension options) and turn on "Allow evaluate" (chrome.storage.local allow_evaluate = true), or use the element actions instead.',
+        WS,
+        { setting: ALLOW_EVALUATE_KEY },
+      ),
+    };
   }
   if (isRestrictedUrl(ctx.tab.url)) {
-    return { ok: false, error: errorInfo('RESTRICTED_PAGE', `Tab ${ctx.tab.id} shows ${ctx.tab.url}, where Chrome does not let extensions run script. Navigate it to a web page first.`, WS, { tab_id: ctx.tab.id, current_url: ctx.tab.url }), stateTabId: null };
+    return {
+      ok: false,
+      error: errorInfo(
+        'RESTRICTED_PAGE',
+        `Tab ${ctx.tab.id} shows ${ctx.tab.url}, where Chrome does not let extensions run script. Navigate it to a web page first.`,
+        WS,
+        { tab_id: ctx.tab.id, current_url: ctx.tab.url },
+      ),
+      stateTabId: null,
+    };
   }
   let results: chrome.scripting.InjectionResult<Awaited<EvalOutcome>>[];
   try {
-    results = await chrome.scripting.executeScript({ target: { tabId: ctx.tab.id, frameIds: [0] }, world: 'MAIN', func: evaluateInPage, args: [params.expression] });
+    results = await chrome.scripting.executeScript({
+      target: { tabId: ctx.tab.id, frameIds: [0] },
+      world: 'MAIN',
+      func: evaluateInPage,
+      args: [params.expression],
+    });
   } catch (e) {
-    return { ok: false, error: errorInfo('COMMUNICATION_ERROR_WITH_TARGET', `Could not run script in tab ${ctx.tab.id}: ${e instanceof Error ? e.message : String(e)}. Wait for the page to load and retry.`, WS, { tab_id: ctx.tab.id }) };
+    return {
+      ok: false,
+      error: errorInfo(
+        'COMMUNICATION_ERROR_WITH_TARGET',
+        `Could not run script in tab ${ctx.tab.id}: ${e instanceof Error ? e.message : String(e)}. Wait for the page to load and retry.`,
+        WS,
+        { tab_id: ctx.tab.id },
+      ),
+    };
   }
   const out = results[0]?.result;
-  if (!out) return { ok: false, error: errorInfo('OPERATION_FAILED_IN_TARGET', 'The page returned no result (it may have navigated or blocked script). Take a new state and retry.', WS, { tab_id: ctx.tab.id }) };
-  if (!out.ok) return { ok: false, error: errorInfo('OPERATION_FAILED_IN_TARGET', `The expression threw ${out.error}. Fix the expression and retry.`, WS, { tab_id: ctx.tab.id, exception: out.error }) };
+  if (!out)
+    return {
+      ok: false,
+      error: errorInfo(
+        'OPERATION_FAILED_IN_TARGET',
+        'The page returned no result (it may have navigated or blocked script). Take a new state and retry.',
+        WS,
+        { tab_id: ctx.tab.id },
+      ),
+    };
+  if (!out.ok)
+    return {
+      ok: false,
+      error: errorInfo('OPERATION_FAILED_IN_TARGET', `The expression threw ${out.error}. Fix the expression and retry.`, WS, {
+        tab_id: ctx.tab.id,
+        exception: out.error,
+      }),
+    };
   return { ok: true, message: `Evaluated: ${out.value_type}.`, result: { value_json: out.value_json, value_type: out.value_type } };
 }

@@ -26,7 +26,9 @@ export function historyStep(ctx: WorkerContext, direction: -1 | 1, timeoutMs: nu
     name,
     async () => {
       if (!isRestrictedUrl(ctx.tab.url)) {
-        const [r] = await chrome.scripting.executeScript({ target: { tabId: ctx.tab.id, frameIds: [0] }, func: stepInPage, args: [direction] }).catch(() => [] as chrome.scripting.InjectionResult<boolean>[]);
+        const [r] = await chrome.scripting
+          .executeScript({ target: { tabId: ctx.tab.id, frameIds: [0] }, func: stepInPage, args: [direction] })
+          .catch(() => [] as chrome.scripting.InjectionResult<boolean>[]);
         if (r?.result === true) return;
       }
       await viaTabs();

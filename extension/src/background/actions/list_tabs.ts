@@ -7,6 +7,13 @@ export async function listTabs(_ctx: WorkerContext): Promise<WorkerOutcome> {
   all.sort((a, b) => a.windowId - b.windowId || a.index - b.index);
   const tabs: TabInfo[] = all
     .filter((t): t is chrome.tabs.Tab & { id: number } => t.id !== undefined)
-    .map((t) => ({ tab_id: t.id, url: t.url ?? t.pendingUrl ?? '', title: t.title ?? '', active: t.active, index: t.index, window_id: t.windowId }));
+    .map((t) => ({
+      tab_id: t.id,
+      url: t.url ?? t.pendingUrl ?? '',
+      title: t.title ?? '',
+      active: t.active,
+      index: t.index,
+      window_id: t.windowId,
+    }));
   return { ok: true, message: `${tabs.length} open tab${tabs.length === 1 ? '' : 's'}.`, result: { tabs }, stateTabId: null };
 }

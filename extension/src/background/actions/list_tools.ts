@@ -1,6 +1,6 @@
 // The person's saved tools, for seed 002's AVAILABLE TOOLS prompt section.
-import type { WorkerOutcome } from './types';
 import { readSavedTools } from './saved-tools';
+import type { WorkerOutcome } from './types';
 
 export async function listTools(): Promise<WorkerOutcome> {
   const tools = await readSavedTools();

@@ -2,9 +2,15 @@
 // chrome.webNavigation reports when it fails.
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { TabWatch } from '../tab-watch';
-import { WS, type WorkerContext, type WorkerOutcome } from './types';
+import { type WorkerContext, type WorkerOutcome, WS } from './types';
 
-export async function navigateAndWait(ctx: WorkerContext, tabId: number, what: string, start: () => Promise<unknown>, timeoutMs: number | undefined): Promise<WorkerOutcome> {
+export async function navigateAndWait(
+  ctx: WorkerContext,
+  tabId: number,
+  what: string,
+  start: () => Promise<unknown>,
+  timeoutMs: number | undefined,
+): Promise<WorkerOutcome> {
   const watch = new TabWatch(tabId);
   const t0 = performance.now(); // same clock as dispatch.ts: a coarser Date.now() made the derived action time negative
   try {
@@ -18,15 +24,48 @@ export async function navigateAndWait(ctx: WorkerContext, tabId: number, what: s
     const end = await watch.waitForNavigationEnd(cap);
     const navigation_ms = Math.round(performance.now() - t0);
     if (end && !end.ok) {
-      return { ok: false, error: errorInfo('NAVIGATION_FAILED', `${what} failed with ${end.error ?? 'an unknown network error'} for ${end.url ?? 'the URL'}. Check the URL, or that the site is reachable, and retry.`, WS, { tab_id: tabId, url: end.url, net_error: end.error }) };
+      return {
+        ok: false,
+        error: errorInfo(
+          'NAVIGATION_FAILED',
+          `${what} failed with ${end.error ?? 'an unknown network error'} for ${end.url ?? 'the URL'}. Check the URL, or that the site is reachable, and retry.`,
+          WS,
+          { tab_id: tabId, url: end.url, net_error: end.error },
+        ),
+      };
     }
     const tab = await chrome.tabs.get(tabId);
     const url = tab.url ?? tab.pendingUrl ?? end?.url ?? '';
     if (!end && !watch.sameDocumentNavigation) {
-      if (!watch.navigationStarted) return { ok: false, error: errorInfo('TIMEOUT', `${what} did not start a navigation within ${cap} ms. Take a new state to see where the tab is.`, WS, { tab_id: tabId, timeout_ms: cap }) };
-      return { ok: true, message: `${what}: ${url} is still loading after ${cap} ms (answering with the state so far).`, result: { url }, navigation_occurred: true, settled: false, navigation_ms, stateTabId: tabId };
+      if (!watch.navigationStarted)
+        return {
+          ok: false,
+          error: errorInfo(
+            'TIMEOUT',
+            `${what} did not start a navigation within ${cap} ms. Take a new state to see where the tab is.`,
+            WS,
+            { tab_id: tabId, timeout_ms: cap },
+          ),
+        };
+      return {
+        ok: true,
+        message: `${what}: ${url} is still loading after ${cap} ms (answering with the state so far).`,
+        result: { url },
+        navigation_occurred: true,
+        settled: false,
+        navigation_ms,
+        stateTabId: tabId,
+      };
     }
-    return { ok: true, message: `${what}: loaded ${url}.`, result: { url }, navigation_occurred: true, settled: true, navigation_ms, stateTabId: tabId };
+    return {
+      ok: true,
+      message: `${what}: loaded ${url}.`,
+      result: { url },
+      navigation_occurred: true,
+      settled: true,
+      navigation_ms,
+      stateTabId: tabId,
+    };
   } finally {
     watch.stop();
   }

@@ -7,8 +7,8 @@ import { evaluate } from './evaluate';
 import { goBack } from './go_back';
 import { goForward } from './go_forward';
 import { listTabs } from './list_tabs';
-import { navigate } from './navigate';
 import { listTools } from './list_tools';
+import { navigate } from './navigate';
 import { openTab } from './open_tab';
 import { openTool } from './open_tool';
 import { reload } from './reload';
@@ -42,4 +42,18 @@ export const WORKER_HANDLERS: Partial<Record<ActionName, WorkerHandler>> = {
 };
 
 /** Worker actions that work on any tab, including chrome:// pages (they do not script the page). */
-export const TAB_LEVEL = new Set<ActionName>(['navigate', 'go_back', 'go_forward', 'reload', 'search', 'open_tab', 'switch_tab', 'close_tab', 'list_tabs', 'wait', 'wait_for_navigation', 'open_tool', 'list_tools']);
+export const TAB_LEVEL = new Set<ActionName>([
+  'navigate',
+  'go_back',
+  'go_forward',
+  'reload',
+  'search',
+  'open_tab',
+  'switch_tab',
+  'close_tab',
+  'list_tabs',
+  'wait',
+  'wait_for_navigation',
+  'open_tool',
+  'list_tools',
+]);

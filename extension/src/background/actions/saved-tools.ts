@@ -14,7 +14,14 @@ export async function readSavedTools(): Promise<SavedTool[]> {
   if (!Array.isArray(raw)) return [];
   const tools: SavedTool[] = [];
   for (const t of raw) {
-    if (t && typeof t === 'object' && typeof (t as SavedTool).name === 'string' && typeof (t as SavedTool).url === 'string' && (t as SavedTool).name.trim() && (t as SavedTool).url.trim()) {
+    if (
+      t &&
+      typeof t === 'object' &&
+      typeof (t as SavedTool).name === 'string' &&
+      typeof (t as SavedTool).url === 'string' &&
+      (t as SavedTool).name.trim() &&
+      (t as SavedTool).url.trim()
+    ) {
       tools.push({ name: (t as SavedTool).name.trim(), url: (t as SavedTool).url.trim() });
     }
   }

@@ -5,12 +5,13 @@ import { CONTENT_CHANNEL } from '../../shared/internal-messages';
 import { sendToContent } from '../content-channel';
 import { highlightsOf } from '../state';
 import { isRestrictedUrl } from '../tabs';
-import { WS, type WorkerContext, type WorkerOutcome } from './types';
+import { type WorkerContext, type WorkerOutcome, WS } from './types';
 
 /** Width and height from a PNG's IHDR chunk (bytes 16..23, big-endian). */
 export function pngSize(base64: string): { width: number; height: number } {
   const bin = atob(base64.slice(0, 44));
-  const u32 = (o: number) => ((bin.charCodeAt(o) << 24) | (bin.charCodeAt(o + 1) << 16) | (bin.charCodeAt(o + 2) << 8) | bin.charCodeAt(o + 3)) >>> 0;
+  const u32 = (o: number) =>
+    ((bin.charCodeAt(o) << 24) | (bin.charCodeAt(o + 1) << 16) | (bin.charCodeAt(o + 2) << 8) | bin.charCodeAt(o + 3)) >>> 0;
   return { width: u32(16), height: u32(20) };
 }
 
@@ -34,7 +35,11 @@ async function drawBoxes(tabId: number): Promise<{ frames: number[]; boxes: numb
 }
 
 async function removeBoxes(tabId: number, frames: number[]): Promise<void> {
-  await Promise.all(frames.map((frameId) => sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'highlight', draw: false }, { frameId }).catch(() => undefined)));
+  await Promise.all(
+    frames.map((frameId) =>
+      sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'highlight', draw: false }, { frameId }).catch(() => undefined),
+    ),
+  );
 }
 
 /**
@@ -113,7 +118,16 @@ async function prepareFrames(tabId: number, on: boolean): Promise<void> {
 /** captureVisibleTab shoots the active tab of a window, so the tab is activated first. */
 export async function screenshot(ctx: WorkerContext, params: ScreenshotParams = {}): Promise<WorkerOutcome> {
   if (isRestrictedUrl(ctx.tab.url)) {
-    return { ok: false, error: errorInfo('RESTRICTED_PAGE', `Tab ${ctx.tab.id} shows ${ctx.tab.url}, which Chrome does not let extensions capture. Navigate it to a web page first.`, WS, { tab_id: ctx.tab.id, current_url: ctx.tab.url }), stateTabId: null };
+    return {
+      ok: false,
+      error: errorInfo(
+        'RESTRICTED_PAGE',
+        `Tab ${ctx.tab.id} shows ${ctx.tab.url}, which Chrome does not let extensions capture. Navigate it to a web page first.`,
+        WS,
+        { tab_id: ctx.tab.id, current_url: ctx.tab.url },
+      ),
+      stateTabId: null,
+    };
   }
   if (!ctx.tab.active) await chrome.tabs.update(ctx.tab.id, { active: true });
   let dataUrl: string;
@@ -123,7 +137,15 @@ export async function screenshot(ctx: WorkerContext, params: ScreenshotParams = 
     dataUrl = await captureWithinQuota(ctx.tab.windowId);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    return { ok: false, error: errorInfo('OPERATION_FAILED_IN_TARGET', `Chrome refused the screenshot (${why}). Wait a second and retry (Chrome allows two captures per second).`, WS, { tab_id: ctx.tab.id }) };
+    return {
+      ok: false,
+      error: errorInfo(
+        'OPERATION_FAILED_IN_TARGET',
+        `Chrome refused the screenshot (${why}). Wait a second and retry (Chrome allows two captures per second).`,
+        WS,
+        { tab_id: ctx.tab.id },
+      ),
+    };
   } finally {
     await prepareFrames(ctx.tab.id, false);
     // Right after the capture: the boxes never outlive the screenshot.

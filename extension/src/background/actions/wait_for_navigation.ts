@@ -1,7 +1,7 @@
 import type { WaitForNavigationParams } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { TabWatch } from '../tab-watch';
-import { WS, type WorkerContext, type WorkerOutcome } from './types';
+import { type WorkerContext, type WorkerOutcome, WS } from './types';
 
 /** Waits for the next top-frame navigation of the tab to start and load. */
 export async function waitForNavigation(ctx: WorkerContext, params: WaitForNavigationParams): Promise<WorkerOutcome> {
@@ -12,10 +12,34 @@ export async function waitForNavigation(ctx: WorkerContext, params: WaitForNavig
     const end = await watch.waitForNavigationEnd(cap);
     if (!end) {
       const what = watch.navigationStarted ? 'A navigation started but did not finish loading' : 'No navigation started';
-      return { ok: false, error: errorInfo('TIMEOUT', `${what} within ${cap} ms. If the navigation already happened, take a new state; otherwise raise timeout_ms.`, WS, { tab_id: ctx.tab.id, timeout_ms: cap, navigation_started: watch.navigationStarted }) };
+      return {
+        ok: false,
+        error: errorInfo(
+          'TIMEOUT',
+          `${what} within ${cap} ms. If the navigation already happened, take a new state; otherwise raise timeout_ms.`,
+          WS,
+          { tab_id: ctx.tab.id, timeout_ms: cap, navigation_started: watch.navigationStarted },
+        ),
+      };
     }
-    if (!end.ok) return { ok: false, error: errorInfo('NAVIGATION_FAILED', `The navigation failed with ${end.error ?? 'an unknown error'} for ${end.url ?? 'the URL'}.`, WS, { tab_id: ctx.tab.id, url: end.url, net_error: end.error }) };
-    return { ok: true, message: `Navigated to ${end.url ?? ''}.`, result: { url: end.url ?? '' }, navigation_occurred: true, settled: true, navigation_ms: Math.round(performance.now() - t0) };
+    if (!end.ok)
+      return {
+        ok: false,
+        error: errorInfo(
+          'NAVIGATION_FAILED',
+          `The navigation failed with ${end.error ?? 'an unknown error'} for ${end.url ?? 'the URL'}.`,
+          WS,
+          { tab_id: ctx.tab.id, url: end.url, net_error: end.error },
+        ),
+      };
+    return {
+      ok: true,
+      message: `Navigated to ${end.url ?? ''}.`,
+      result: { url: end.url ?? '' },
+      navigation_occurred: true,
+      settled: true,
+      navigation_ms: Math.round(performance.now() - t0),
+    };
   } finally {
     watch.stop();
   }

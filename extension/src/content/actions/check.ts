@@ -38,16 +38,40 @@ async function setChecked(ctx: PageContext, p: CheckParams, want: boolean): Prom
   const before = checkedState(r.el);
   if (before === null) {
     const what = r.el instanceof HTMLInputElement ? `an input of type ${r.el.type}` : `a <${r.el.localName}> with role ${roleOf(r.el)}`;
-    return fail('NOT_CHECKABLE', `${label(r.id, r.el)} is ${what}, not a checkbox, radio or switch, so it cannot be ${want ? 'checked' : 'unchecked'}. Pick the checkbox itself (or its label, or an element with role=checkbox and aria-checked) from a new state; use click for other elements.`, { element_id: r.id, check: 'checkable', element_type: r.el instanceof HTMLInputElement ? `input[type=${r.el.type}]` : r.el.localName, role: roleOf(r.el) });
+    return fail(
+      'NOT_CHECKABLE',
+      `${label(r.id, r.el)} is ${what}, not a checkbox, radio or switch, so it cannot be ${want ? 'checked' : 'unchecked'}. Pick the checkbox itself (or its label, or an element with role=checkbox and aria-checked) from a new state; use click for other elements.`,
+      {
+        element_id: r.id,
+        check: 'checkable',
+        element_type: r.el instanceof HTMLInputElement ? `input[type=${r.el.type}]` : r.el.localName,
+        role: roleOf(r.el),
+      },
+    );
   }
-  if (before === want) return ok(`${label(r.id, r.el)} is already ${want ? 'checked' : 'unchecked'}; nothing to do.`, { element_id: r.id, checked: before, changed: false }, false);
+  if (before === want)
+    return ok(
+      `${label(r.id, r.el)} is already ${want ? 'checked' : 'unchecked'}; nothing to do.`,
+      { element_id: r.id, checked: before, changed: false },
+      false,
+    );
   const input = checkTarget(r.el);
-  if (!want && ((input instanceof HTMLInputElement && input.type === 'radio') || ['radio', 'menuitemradio'].includes(roleOf(input)))) return fail('OPERATION_FAILED_IN_TARGET', `${label(r.id, r.el)} is a radio button; it cannot be unchecked by itself. Check another option of its group instead.`, { element_id: r.id });
+  if (!want && ((input instanceof HTMLInputElement && input.type === 'radio') || ['radio', 'menuitemradio'].includes(roleOf(input))))
+    return fail(
+      'OPERATION_FAILED_IN_TARGET',
+      `${label(r.id, r.el)} is a radio button; it cannot be unchecked by itself. Check another option of its group instead.`,
+      { element_id: r.id },
+    );
   const a = await prepare(ctx, p, POINTER_CHECKS);
   if (!a.ok) return a;
   clickAt(a.hit, a.point);
   const after = checkedState(r.el);
-  if (after !== want) return fail('OPERATION_FAILED_IN_TARGET', `Clicked ${label(r.id, r.el)} but it is still ${after ? 'checked' : 'unchecked'} (the page reverted or ignored the click). Take a new state to see why.`, { element_id: r.id, checked: after });
+  if (after !== want)
+    return fail(
+      'OPERATION_FAILED_IN_TARGET',
+      `Clicked ${label(r.id, r.el)} but it is still ${after ? 'checked' : 'unchecked'} (the page reverted or ignored the click). Take a new state to see why.`,
+      { element_id: r.id, checked: after },
+    );
   return ok(`${want ? 'Checked' : 'Unchecked'} ${label(r.id, r.el)}.`, { element_id: r.id, checked: want, changed: true });
 }
 

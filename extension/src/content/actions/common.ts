@@ -1,7 +1,7 @@
 // Shared steps of the element actions: resolve the target, wait for actionability, and shape results.
 import type { ErrorInfo } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
-import { waitForActionable, type Check, type Point } from '../interaction/actionability';
+import { type Check, type Point, waitForActionable } from '../interaction/actionability';
 import { DEFAULT_PRIVACY, sensitiveReason } from '../snapshot/privacy';
 import { resolveTarget, type TargetParams } from '../target';
 import type { HandlerOutcome, PageContext } from './types';

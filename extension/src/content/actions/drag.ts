@@ -4,13 +4,13 @@
 // dragstart, drag, dragenter/dragover on the drop target, drop (if dragover was cancelled), dragend,
 // with one DataTransfer shared by all of them, as Chrome does for a real drag.
 import type { DragAndDropParams } from '../../../../schemas/generated/protocol';
-import { HOVER_CHECKS, POINTER_CHECKS, type Point } from '../interaction/actionability';
+import { HOVER_CHECKS, type Point, POINTER_CHECKS } from '../interaction/actionability';
 import { nextFrame } from '../interaction/dom';
+import { deepElementAt } from '../interaction/hit-test';
 import { pointerDown, pointerMove } from '../interaction/pointer';
 import { hasTarget, type TargetParams } from '../target';
 import { fail, label, ok, prepare } from './common';
 import type { PageHandler } from './types';
-import { deepElementAt } from '../interaction/hit-test';
 
 function isDraggable(el: Element): boolean {
   for (let n: Element | null = el; n; n = n.parentElement) {
@@ -21,12 +21,16 @@ function isDraggable(el: Element): boolean {
 }
 
 function dragEvent(type: string, target: Element, p: Point, dt: DataTransfer, cancelable = true): boolean {
-  return target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable, composed: true, clientX: p.x, clientY: p.y, dataTransfer: dt, view: window }));
+  return target.dispatchEvent(
+    new DragEvent(type, { bubbles: true, cancelable, composed: true, clientX: p.x, clientY: p.y, dataTransfer: dt, view: window }),
+  );
 }
 
 function mouse(type: string, target: Element, p: Point, buttons: number): void {
   const init = { bubbles: true, cancelable: true, composed: true, clientX: p.x, clientY: p.y, button: 0, buttons, view: window };
-  target.dispatchEvent(new PointerEvent(type === 'mouseup' ? 'pointerup' : 'pointermove', { ...init, pointerId: 1, pointerType: 'mouse', isPrimary: true }));
+  target.dispatchEvent(
+    new PointerEvent(type === 'mouseup' ? 'pointerup' : 'pointermove', { ...init, pointerId: 1, pointerType: 'mouse', isPrimary: true }),
+  );
   target.dispatchEvent(new MouseEvent(type, init));
 }
 
@@ -44,7 +48,12 @@ export const dragAndDrop: PageHandler = async (ctx, raw) => {
   } else if (p.from_point) {
     from = p.from_point;
     const hit = deepElementAt(from.x, from.y);
-    if (!hit) return fail('TARGET_ELEMENT_NOT_FOUND', `Nothing is at (${from.x}, ${from.y}) to drag from; the point is outside the viewport. Use viewport coordinates or a source element.`, { reason: 'no_element_at_point' });
+    if (!hit)
+      return fail(
+        'TARGET_ELEMENT_NOT_FOUND',
+        `Nothing is at (${from.x}, ${from.y}) to drag from; the point is outside the viewport. Use viewport coordinates or a source element.`,
+        { reason: 'no_element_at_point' },
+      );
     source = hit;
     sourceLabel = `(${from.x}, ${from.y})`;
   } else return fail('INVALID_MESSAGE', 'drag_and_drop needs a source: a target (element_id, index, role or selector) or from_point.');
@@ -53,7 +62,12 @@ export const dragAndDrop: PageHandler = async (ctx, raw) => {
   let toLabel: string;
   if (p.to) {
     // The worker translates index and frame ids of the top-level target only.
-    if (p.to.index !== undefined) return fail('INVALID_MESSAGE', `drag_and_drop's "to" cannot take an index; use to.element_id (the id listed with [${p.to.index}] in the state), to.role/name or to.selector.`, { index: p.to.index });
+    if (p.to.index !== undefined)
+      return fail(
+        'INVALID_MESSAGE',
+        `drag_and_drop's "to" cannot take an index; use to.element_id (the id listed with [${p.to.index}] in the state), to.role/name or to.selector.`,
+        { index: p.to.index },
+      );
     const r = await prepare(ctx, { ...(p.to as TargetParams), timeout_ms: p.timeout_ms, force: p.force }, HOVER_CHECKS);
     if (!r.ok) return r;
     to = r.point;
@@ -74,7 +88,12 @@ export const dragAndDrop: PageHandler = async (ctx, raw) => {
     if (!dragEvent('dragstart', source, from, dt)) {
       // The page cancelled dragstart: no drag happens; the mouse is still released.
       mouse('mouseup', source, from, 0);
-      return ok(`The page refused to start dragging ${sourceLabel} (dragstart was cancelled).`, { from, to, html5: true, drop_accepted: false });
+      return ok(`The page refused to start dragging ${sourceLabel} (dragstart was cancelled).`, {
+        from,
+        to,
+        html5: true,
+        drop_accepted: false,
+      });
     }
   }
   for (let i = 1; i <= steps; i++) {
@@ -102,5 +121,10 @@ export const dragAndDrop: PageHandler = async (ctx, raw) => {
   } else {
     mouse('mouseup', end, to, 0);
   }
-  return ok(`🖱️ Dragged ${sourceLabel} to ${toLabel}${html5 && !accepted ? ' (the drop target did not accept the drop)' : ''}.`, { from, to, html5, ...(html5 ? { drop_accepted: accepted } : {}) });
+  return ok(`🖱️ Dragged ${sourceLabel} to ${toLabel}${html5 && !accepted ? ' (the drop target did not accept the drop)' : ''}.`, {
+    from,
+    to,
+    html5,
+    ...(html5 ? { drop_accepted: accepted } : {}),
+  });
 };

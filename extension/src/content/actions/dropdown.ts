@@ -4,9 +4,9 @@
 import type { GetDropdownOptionsParams, SelectOptionParams } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { POINTER_CHECKS } from '../interaction/actionability';
+import { actionPoint } from '../interaction/actionability';
 import { fireChange, fireInput } from '../interaction/editing';
 import { clickAt } from '../interaction/pointer';
-import { actionPoint } from '../interaction/actionability';
 import { fail, label, ok, prepare } from './common';
 import type { PageHandler } from './types';
 
@@ -35,13 +35,27 @@ function listboxOf(el: Element): Element | null {
 function optionsOf(el: Element): Opt[] | null {
   if (el instanceof HTMLSelectElement) {
     // :disabled covers an option inside a disabled <optgroup> too (its own .disabled stays false).
-    return [...el.options].map((o, index) => ({ index, text: o.text, value: o.value, selected: o.selected, disabled: o.disabled || o.matches(':disabled'), el: o }));
+    return [...el.options].map((o, index) => ({
+      index,
+      text: o.text,
+      value: o.value,
+      selected: o.selected,
+      disabled: o.disabled || o.matches(':disabled'),
+      el: o,
+    }));
   }
   const box = listboxOf(el);
   if (!box) return null;
   return [...box.querySelectorAll('[role=option]')].map((o, index) => {
     const text = collapse((o as HTMLElement).innerText ?? o.textContent ?? '');
-    return { index, text, value: o.getAttribute('data-value') ?? o.getAttribute('value') ?? text, selected: o.getAttribute('aria-selected') === 'true', disabled: o.getAttribute('aria-disabled') === 'true', el: o };
+    return {
+      index,
+      text,
+      value: o.getAttribute('data-value') ?? o.getAttribute('value') ?? text,
+      selected: o.getAttribute('aria-selected') === 'true',
+      disabled: o.getAttribute('aria-disabled') === 'true',
+      el: o,
+    };
   });
 }
 
@@ -61,8 +75,18 @@ export const getDropdownOptions: PageHandler = async (ctx, raw) => {
   const r = await prepare(ctx, p, []);
   if (!r.ok) return r;
   const options = optionsOf(r.el);
-  if (!options) return fail('TARGET_ELEMENT_NOT_INTERACTABLE', `${label(r.id, r.el)} is not a dropdown (<select> or role=listbox). Pick the select element from a new state; for a custom dropdown, click it open and take a new state.`, { element_id: r.id, check: 'dropdown' });
-  if (options.length === 0) return ok('No options found in any frame for dropdown', { options: [], formatted: 'No options found in any frame for dropdown' }, false);
+  if (!options)
+    return fail(
+      'TARGET_ELEMENT_NOT_INTERACTABLE',
+      `${label(r.id, r.el)} is not a dropdown (<select> or role=listbox). Pick the select element from a new state; for a custom dropdown, click it open and take a new state.`,
+      { element_id: r.id, check: 'dropdown' },
+    );
+  if (options.length === 0)
+    return ok(
+      'No options found in any frame for dropdown',
+      { options: [], formatted: 'No options found in any frame for dropdown' },
+      false,
+    );
   const formatted = formatOptions(options);
   return ok(formatted, { options: options.map(publicOpt), formatted }, false);
 };
@@ -76,7 +100,10 @@ type Match = { ok: true; picked: Opt[] } | { ok: false; missing: string | number
  */
 function matchOptions(options: Opt[], p: SelectOptionParams): Match {
   const picked: Opt[] = [];
-  const byLabel = (wanted: string) => options.find((o) => collapse(o.text) === collapse(wanted)) ?? options.find((o) => collapse(o.text).toLowerCase() === collapse(wanted).toLowerCase()) ?? labelAttributeMatch(options, wanted);
+  const byLabel = (wanted: string) =>
+    options.find((o) => collapse(o.text) === collapse(wanted)) ??
+    options.find((o) => collapse(o.text).toLowerCase() === collapse(wanted).toLowerCase()) ??
+    labelAttributeMatch(options, wanted);
   const wants: { key: string | number; find: () => Opt | undefined }[] = [
     ...(p.values ?? []).map((v) => ({ key: v, find: () => options.find((o) => o.value === v) ?? byLabel(v) })),
     ...(p.labels ?? []).map((l) => ({ key: l, find: () => byLabel(l) })),
@@ -98,21 +125,54 @@ function labelAttributeMatch(options: Opt[], wanted: string): Opt | undefined {
 
 export const selectOption: PageHandler = async (ctx, raw) => {
   const p = raw as SelectOptionParams;
-  if (p.values === undefined && p.labels === undefined && p.option_indexes === undefined) return fail('INVALID_MESSAGE', 'select_option needs values, labels or option_indexes (option values or labels, visible option texts, or zero-based positions).');
+  if (p.values === undefined && p.labels === undefined && p.option_indexes === undefined)
+    return fail(
+      'INVALID_MESSAGE',
+      'select_option needs values, labels or option_indexes (option values or labels, visible option texts, or zero-based positions).',
+    );
   // The kind of element does not change while waiting: a non-dropdown fails at once.
   const t = await prepare(ctx, p, []);
   if (!t.ok) return t;
-  if (!optionsOf(t.el)) return fail('TARGET_ELEMENT_NOT_INTERACTABLE', `${label(t.id, t.el)} is not a dropdown (<select> or role=listbox). Pick the select element from a new state, or click a custom dropdown open and click the option.`, { element_id: t.id, check: 'dropdown' });
+  if (!optionsOf(t.el))
+    return fail(
+      'TARGET_ELEMENT_NOT_INTERACTABLE',
+      `${label(t.id, t.el)} is not a dropdown (<select> or role=listbox). Pick the select element from a new state, or click a custom dropdown open and click the option.`,
+      { element_id: t.id, check: 'dropdown' },
+    );
   const r = await prepare(ctx, p, ['visible', 'enabled']);
   if (!r.ok) return r;
   const options = optionsOf(r.el) ?? [];
   const m = matchOptions(options, p);
   if (!m.ok) {
     const listed = options.map(publicOpt);
-    const list = options.map((o) => `${JSON.stringify(o.text)} (value ${JSON.stringify(o.value)})${o.disabled ? ' disabled' : ''}`).join(', ');
-    const what = typeof m.missing === 'number' ? `index ${m.missing}` : p.labels?.includes(m.missing) ? `text ${JSON.stringify(m.missing)}` : `value or text ${JSON.stringify(m.missing)}`;
-    if (m.disabled) return { ok: false, error: errorInfo('OPTION_DISABLED', `The option with ${what} in ${label(r.id, r.el)} is disabled${m.disabled.el instanceof HTMLOptionElement && !m.disabled.el.disabled ? ' (its <optgroup> is disabled)' : ''}, so it cannot be selected. Pick an enabled option: ${list}.`, 'content_script', { element_id: r.id, requested: m.missing, options: listed }) };
-    return { ok: false, error: errorInfo('OPTION_NOT_FOUND', `${label(r.id, r.el)} has no option with ${what}. Options: ${list}. Use one of these exactly.`, 'content_script', { element_id: r.id, requested: m.missing, options: listed }) };
+    const list = options
+      .map((o) => `${JSON.stringify(o.text)} (value ${JSON.stringify(o.value)})${o.disabled ? ' disabled' : ''}`)
+      .join(', ');
+    const what =
+      typeof m.missing === 'number'
+        ? `index ${m.missing}`
+        : p.labels?.includes(m.missing)
+          ? `text ${JSON.stringify(m.missing)}`
+          : `value or text ${JSON.stringify(m.missing)}`;
+    if (m.disabled)
+      return {
+        ok: false,
+        error: errorInfo(
+          'OPTION_DISABLED',
+          `The option with ${what} in ${label(r.id, r.el)} is disabled${m.disabled.el instanceof HTMLOptionElement && !m.disabled.el.disabled ? ' (its <optgroup> is disabled)' : ''}, so it cannot be selected. Pick an enabled option: ${list}.`,
+          'content_script',
+          { element_id: r.id, requested: m.missing, options: listed },
+        ),
+      };
+    return {
+      ok: false,
+      error: errorInfo(
+        'OPTION_NOT_FOUND',
+        `${label(r.id, r.el)} has no option with ${what}. Options: ${list}. Use one of these exactly.`,
+        'content_script',
+        { element_id: r.id, requested: m.missing, options: listed },
+      ),
+    };
   }
   const el = r.el;
   let note = '';
@@ -127,7 +187,10 @@ export const selectOption: PageHandler = async (ctx, raw) => {
     fireInput(el, 'insertReplacementText', null);
     fireChange(el);
     const selected = [...el.selectedOptions];
-    return ok(`selected option ${selected.map((o) => o.text).join(', ')} with value ${JSON.stringify(selected.map((o) => o.value))}${note}`, { element_id: r.id, values: selected.map((o) => o.value), labels: selected.map((o) => o.text) });
+    return ok(
+      `selected option ${selected.map((o) => o.text).join(', ')} with value ${JSON.stringify(selected.map((o) => o.value))}${note}`,
+      { element_id: r.id, values: selected.map((o) => o.value), labels: selected.map((o) => o.text) },
+    );
   }
   for (const o of m.picked) {
     if (o.selected) continue;
@@ -138,5 +201,9 @@ export const selectOption: PageHandler = async (ctx, raw) => {
   }
   const after = optionsOf(el) ?? [];
   const selected = after.filter((o) => o.selected || m.picked.some((x) => x.el === o.el));
-  return ok(`selected option ${selected.map((o) => o.text).join(', ')} in ${label(r.id, el)} by clicking it`, { element_id: r.id, values: selected.map((o) => o.value), labels: selected.map((o) => o.text) });
+  return ok(`selected option ${selected.map((o) => o.text).join(', ')} in ${label(r.id, el)} by clicking it`, {
+    element_id: r.id,
+    values: selected.map((o) => o.value),
+    labels: selected.map((o) => o.text),
+  });
 };

@@ -8,8 +8,60 @@ import { maskSecretFields, redactCardNumbers } from '../snapshot/privacy';
 import { ok } from './common';
 import type { PageHandler } from './types';
 
-const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'head', 'iframe', 'frame', 'object', 'select', 'option', 'button', 'input', 'textarea', 'img', 'video', 'audio', 'picture']);
-const BLOCK = new Set(['p', 'div', 'section', 'article', 'main', 'header', 'footer', 'nav', 'aside', 'form', 'fieldset', 'ul', 'ol', 'dl', 'dt', 'dd', 'table', 'thead', 'tbody', 'tfoot', 'blockquote', 'pre', 'figure', 'figcaption', 'address', 'details', 'summary', 'hr', 'body', 'label', 'legend']);
+const SKIP = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'canvas',
+  'head',
+  'iframe',
+  'frame',
+  'object',
+  'select',
+  'option',
+  'button',
+  'input',
+  'textarea',
+  'img',
+  'video',
+  'audio',
+  'picture',
+]);
+const BLOCK = new Set([
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'header',
+  'footer',
+  'nav',
+  'aside',
+  'form',
+  'fieldset',
+  'ul',
+  'ol',
+  'dl',
+  'dt',
+  'dd',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'blockquote',
+  'pre',
+  'figure',
+  'figcaption',
+  'address',
+  'details',
+  'summary',
+  'hr',
+  'body',
+  'label',
+  'legend',
+]);
 
 export interface FrameText {
   url: string;

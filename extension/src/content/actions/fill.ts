@@ -23,7 +23,7 @@ const FORMATS: Record<string, string> = {
   month: 'YYYY-MM, e.g. 2024-03',
   week: 'YYYY-Www, e.g. 2024-W13',
   color: 'a lowercase hex colour #rrggbb, e.g. #ff0000',
-  range: 'a number within the slider\'s min/max (and step)',
+  range: "a number within the slider's min/max (and step)",
 };
 
 /** Does the input keep this value exactly? Tried with the native setter and put back (no events). */
@@ -59,17 +59,30 @@ export function planFill(el: Element, id: string, value: string): FillPlan {
 }
 
 function invalid(el: Element, id: string, value: string, type: string): HandlerOutcome {
-  return fail('INVALID_VALUE', `${label(id, el)} is a ${type} field and cannot hold ${JSON.stringify(value)}; nothing was changed. Fill it with ${FORMATS[type] ?? 'a valid value'}.`, { element_id: id, input_type: type, expected_format: FORMATS[type] ?? 'valid value' });
+  return fail(
+    'INVALID_VALUE',
+    `${label(id, el)} is a ${type} field and cannot hold ${JSON.stringify(value)}; nothing was changed. Fill it with ${FORMATS[type] ?? 'a valid value'}.`,
+    { element_id: id, input_type: type, expected_format: FORMATS[type] ?? 'valid value' },
+  );
 }
 
-async function replace(ctx: PageContext, p: FillParams | ClearParams, value: string, verb: string | ((el: Element) => string)): Promise<HandlerOutcome> {
+async function replace(
+  ctx: PageContext,
+  p: FillParams | ClearParams,
+  value: string,
+  verb: string | ((el: Element) => string),
+): Promise<HandlerOutcome> {
   const r = await prepare(ctx, p, EDIT_CHECKS);
   if (!r.ok) return r;
   const plan = planFill(r.el, r.id, value);
   if (!plan.ok) return plan.outcome;
   (r.el as HTMLElement).focus({ preventScroll: true });
   if (!replaceValue(r.el, plan.value)) {
-    return fail('OPERATION_FAILED_IN_TARGET', `The page cancelled the edit of ${label(r.id, r.el)} (beforeinput was prevented). Try type (key by key) instead.`, { element_id: r.id });
+    return fail(
+      'OPERATION_FAILED_IN_TARGET',
+      `The page cancelled the edit of ${label(r.id, r.el)} (beforeinput was prevented). Try type (key by key) instead.`,
+      { element_id: r.id },
+    );
   }
   return ok(`${typeof verb === 'string' ? verb : verb(r.el)} ${label(r.id, r.el)}.`, filledResult(r.el, r.id));
 }

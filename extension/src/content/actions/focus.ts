@@ -10,5 +10,9 @@ export const focus: PageHandler = async (ctx, raw) => {
   if (!r.ok) return r;
   (r.el as HTMLElement).focus?.();
   const focused = composedContains(r.el, deepActiveElement());
-  return ok(focused ? `Focused ${label(r.id, r.el)}.` : `Called focus() on ${label(r.id, r.el)}, but it is not focusable, so focus did not move.`, { element_id: r.id, focused }, false);
+  return ok(
+    focused ? `Focused ${label(r.id, r.el)}.` : `Called focus() on ${label(r.id, r.el)}, but it is not focusable, so focus did not move.`,
+    { element_id: r.id, focused },
+    false,
+  );
 };

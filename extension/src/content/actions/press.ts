@@ -2,9 +2,9 @@
 // send_keys (the focused element; an unknown key name is typed character by character, as
 // browser_use does when Playwright answers "Unknown key").
 import type { PressParams, SendKeysParams } from '../../../../schemas/generated/protocol';
+import { parseChord } from '../../shared/keys';
 import { composedContains, deepActiveElement } from '../interaction/dom';
 import { focusedDescription, pressChord, typeText } from '../interaction/keyboard';
-import { parseChord } from '../../shared/keys';
 import { hasTarget } from '../target';
 import { fail, label, ok, prepare } from './common';
 import type { PageHandler } from './types';
@@ -14,7 +14,12 @@ const isMac = () => /Mac|iPhone|iPad/.test(navigator.platform);
 export const press: PageHandler = async (ctx, raw) => {
   const p = raw as PressParams;
   const parsed = parseChord(p.key, isMac());
-  if (!parsed.ok) return fail('UNKNOWN_KEY', `${parsed.reason.replace(/\.$/, '')}. Use Playwright key names (US keyboard layout) such as Enter, Tab, ArrowDown, Escape, Backspace, ControlRight, NumpadSubtract, F5, a single character, or chords like Control+A and Shift+Tab.`, { key: p.key, ...(parsed.unknownKey !== undefined ? { unknown: parsed.unknownKey } : {}) });
+  if (!parsed.ok)
+    return fail(
+      'UNKNOWN_KEY',
+      `${parsed.reason.replace(/\.$/, '')}. Use Playwright key names (US keyboard layout) such as Enter, Tab, ArrowDown, Escape, Backspace, ControlRight, NumpadSubtract, F5, a single character, or chords like Control+A and Shift+Tab.`,
+      { key: p.key, ...(parsed.unknownKey !== undefined ? { unknown: parsed.unknownKey } : {}) },
+    );
   let where = 'the focused element';
   if (hasTarget(p)) {
     const r = await prepare(ctx, p, []);
@@ -23,7 +28,10 @@ export const press: PageHandler = async (ctx, raw) => {
     where = label(r.id, r.el);
   }
   pressChord(parsed.chord);
-  return ok(`Pressed ${p.key} on ${where}; focus is now on ${focusedDescription()}.`, { keys: [p.key], focused_element: focusedDescription() });
+  return ok(`Pressed ${p.key} on ${where}; focus is now on ${focusedDescription()}.`, {
+    keys: [p.key],
+    focused_element: focusedDescription(),
+  });
 };
 
 export const sendKeys: PageHandler = async (_ctx, raw) => {

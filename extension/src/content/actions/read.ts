@@ -4,7 +4,7 @@
 import type { GetParams, IsParams } from '../../../../schemas/generated/protocol';
 import { isDisabled, isEditable } from '../interaction/actionability';
 import { composedContains, deepActiveElement, isVisible } from '../interaction/dom';
-import { readableAttribute, readableHtml, readableValue, redactCardNumbers, sensitiveReason, DEFAULT_PRIVACY } from '../snapshot/privacy';
+import { DEFAULT_PRIVACY, readableAttribute, readableHtml, readableValue, redactCardNumbers, sensitiveReason } from '../snapshot/privacy';
 import { findAll, hasTarget, resolveTarget } from '../target';
 import { checkedState } from './check';
 import { fail, label, ok } from './common';
@@ -17,7 +17,8 @@ export const get: PageHandler = (ctx, raw) => {
   if (p.what === 'title') return ok(document.title, { value: document.title }, false);
   if (p.what === 'url') return ok(location.href, { value: location.href }, false);
   if (p.what === 'count') {
-    if (p.role === undefined && p.selector === undefined) return fail('INVALID_MESSAGE', 'get count needs a role (+ name) or a selector to count.');
+    if (p.role === undefined && p.selector === undefined)
+      return fail('INVALID_MESSAGE', 'get count needs a role (+ name) or a selector to count.');
     const all = findAll(p);
     if (!all.ok) return all;
     return ok(`${all.elements.length} elements match.`, { value: all.elements.length }, false);
@@ -32,11 +33,26 @@ export const get: PageHandler = (ctx, raw) => {
       return ok(text, { value: text }, false);
     }
     case 'value': {
-      if (el instanceof HTMLInputElement && el.type === 'password') return fail('NOT_PERMITTED', `${label(t.elementId, el)} is a password field; its value never leaves the page.`, { element_id: t.elementId });
+      if (el instanceof HTMLInputElement && el.type === 'password')
+        return fail('NOT_PERMITTED', `${label(t.elementId, el)} is a password field; its value never leaves the page.`, {
+          element_id: t.elementId,
+        });
       // The same filter as the snapshot (privacy.ts): card, CVC, one-time codes and PINs are withheld.
       const reason = sensitiveReason(el, DEFAULT_PRIVACY);
-      if (reason) return ok(`${label(t.elementId, el)} holds a ${reason.replace(/_/g, ' ')}; its value is withheld.`, { value: readableValue(el, '').value }, false);
-      if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || el instanceof HTMLOptionElement || el instanceof HTMLButtonElement || el instanceof HTMLOutputElement) {
+      if (reason)
+        return ok(
+          `${label(t.elementId, el)} holds a ${reason.replace(/_/g, ' ')}; its value is withheld.`,
+          { value: readableValue(el, '').value },
+          false,
+        );
+      if (
+        el instanceof HTMLInputElement ||
+        el instanceof HTMLTextAreaElement ||
+        el instanceof HTMLSelectElement ||
+        el instanceof HTMLOptionElement ||
+        el instanceof HTMLButtonElement ||
+        el instanceof HTMLOutputElement
+      ) {
         const v = redactCardNumbers(el.value);
         return ok(v, { value: v }, false);
       }
@@ -44,7 +60,11 @@ export const get: PageHandler = (ctx, raw) => {
         const v = redactCardNumbers((el as HTMLElement).innerText);
         return ok(v, { value: v }, false);
       }
-      return fail('TARGET_ELEMENT_NOT_INTERACTABLE', `${label(t.elementId, el)} has no value (it is not an input, textarea, select or contenteditable). Use what=text.`, { element_id: t.elementId, check: 'has_value' });
+      return fail(
+        'TARGET_ELEMENT_NOT_INTERACTABLE',
+        `${label(t.elementId, el)} has no value (it is not an input, textarea, select or contenteditable). Use what=text.`,
+        { element_id: t.elementId, check: 'has_value' },
+      );
     }
     case 'attribute': {
       if (!p.attribute) return fail('INVALID_MESSAGE', 'get attribute needs "attribute" (the attribute name).');
@@ -65,7 +85,8 @@ export const is: PageHandler = (ctx, raw) => {
   const p = raw as IsParams;
   const t = resolveTarget(ctx, p);
   if (!t.ok) {
-    if (p.what === 'visible' && t.error.error_code === 'TARGET_ELEMENT_NOT_FOUND') return ok('false (no such element)', { value: false }, false);
+    if (p.what === 'visible' && t.error.error_code === 'TARGET_ELEMENT_NOT_FOUND')
+      return ok('false (no such element)', { value: false }, false);
     return t;
   }
   const el = t.element;
@@ -85,7 +106,12 @@ export const is: PageHandler = (ctx, raw) => {
       break;
     case 'checked': {
       const c = checkedState(el);
-      if (c === null) return fail('TARGET_ELEMENT_NOT_INTERACTABLE', `${label(t.elementId, el)} is not a checkbox, radio or switch, so it has no checked state.`, { element_id: t.elementId, check: 'checkable' });
+      if (c === null)
+        return fail(
+          'TARGET_ELEMENT_NOT_INTERACTABLE',
+          `${label(t.elementId, el)} is not a checkbox, radio or switch, so it has no checked state.`,
+          { element_id: t.elementId, check: 'checkable' },
+        );
       value = c;
       break;
     }

@@ -4,12 +4,15 @@
 import type { ScrollIntoViewParams, ScrollParams, ScrollToParams, ScrollToTextParams } from '../../../../schemas/generated/protocol';
 import { waitForActionable } from '../interaction/actionability';
 import { composedParent, inViewport, isVisible, nextFrame } from '../interaction/dom';
+import { deepElementAt } from '../interaction/hit-test';
 import { hasTarget, resolveTarget } from '../target';
 import { label, ok } from './common';
 import type { PageHandler } from './types';
-import { deepElementAt } from '../interaction/hit-test';
 
-const pos = (el: Element | null) => (el ? { scroll_x: Math.round(el.scrollLeft), scroll_y: Math.round(el.scrollTop) } : { scroll_x: Math.round(window.scrollX), scroll_y: Math.round(window.scrollY) });
+const pos = (el: Element | null) =>
+  el
+    ? { scroll_x: Math.round(el.scrollLeft), scroll_y: Math.round(el.scrollTop) }
+    : { scroll_x: Math.round(window.scrollX), scroll_y: Math.round(window.scrollY) };
 
 export const scroll: PageHandler = async (ctx, raw) => {
   const p = raw as ScrollParams;
@@ -51,7 +54,9 @@ export const scroll: PageHandler = async (ctx, raw) => {
   }
   const what = p.amount !== undefined ? `${amount} pixels` : (p.pages ?? 1) === 1 ? 'one page' : `${p.pages} pages`;
   const where = el ? ` inside ${label(id, el)}` : '';
-  const message = moved ? `🔍  Scrolled ${dir} the page by ${what}${where}` : `Did not scroll ${dir}${where}: already at the ${sign < 0 ? 'start' : 'end'}.`;
+  const message = moved
+    ? `🔍  Scrolled ${dir} the page by ${what}${where}`
+    : `Did not scroll ${dir}${where}: already at the ${sign < 0 ? 'start' : 'end'}.`;
   return ok(message, { ...after, moved, ...(el ? { element_id: id } : {}) });
 };
 
@@ -90,7 +95,12 @@ export const scrollIntoView: PageHandler = async (ctx, raw) => {
   const a = await waitForActionable(ctx, t.element, t.elementId, ['stable'], p.timeout_ms);
   if (!a.ok) return a;
   const visible = inViewport(t.element) && isVisible(t.element);
-  return ok(visible ? `Scrolled ${label(t.elementId, t.element)} into view.` : `Scrolled towards ${label(t.elementId, t.element)}, but it is not visible (hidden or zero-sized).`, { element_id: t.elementId, in_viewport: visible, ...pos(null) });
+  return ok(
+    visible
+      ? `Scrolled ${label(t.elementId, t.element)} into view.`
+      : `Scrolled towards ${label(t.elementId, t.element)}, but it is not visible (hidden or zero-sized).`,
+    { element_id: t.elementId, in_viewport: visible, ...pos(null) },
+  );
 };
 
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
@@ -99,7 +109,8 @@ const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 export function findText(text: string): Element | null {
   const wanted = norm(text);
   if (!document.body || !norm(document.body.textContent ?? '').includes(wanted)) return null;
-  const contains = (el: Element) => el.localName !== 'script' && el.localName !== 'style' && el.localName !== 'noscript' && norm(el.textContent ?? '').includes(wanted);
+  const contains = (el: Element) =>
+    el.localName !== 'script' && el.localName !== 'style' && el.localName !== 'noscript' && norm(el.textContent ?? '').includes(wanted);
   const descend = (el: Element): Element | null => {
     for (const child of el.children) {
       if (!contains(child) || !isVisible(child)) continue;

@@ -3,11 +3,11 @@
 // (isTrusted) one the worker dispatches through chrome.debugger.
 import { errorInfo } from '../../../../schemas/lib/errors';
 import type { PrepareRequest, ReadValueRequest, RunActionResponse } from '../../shared/internal-messages';
-import { EDIT_CHECKS, HOVER_CHECKS, POINTER_CHECKS, type Check } from '../interaction/actionability';
-import { caretToEnd, replaceValue } from '../interaction/editing';
-import { filledResult, planFill } from './fill';
+import { type Check, EDIT_CHECKS, HOVER_CHECKS, POINTER_CHECKS } from '../interaction/actionability';
 import { composedContains, deepActiveElement } from '../interaction/dom';
+import { caretToEnd, replaceValue } from '../interaction/editing';
 import { type ActionCommon, label, prepare, safeValue } from './common';
+import { filledResult, planFill } from './fill';
 import type { PageContext } from './types';
 
 const CHECKS: Record<PrepareRequest['checks'], Check[]> = { pointer: POINTER_CHECKS, hover: HOVER_CHECKS, edit: EDIT_CHECKS, none: [] };
@@ -24,7 +24,16 @@ export async function prepareTrusted(ctx: PageContext, req: PrepareRequest): Pro
     if (!plan.ok) return plan.outcome;
     if (plan.route === 'set') {
       (r.el as HTMLElement).focus?.({ preventScroll: true });
-      if (!replaceValue(r.el, plan.value)) return { ok: false, error: errorInfo('OPERATION_FAILED_IN_TARGET', `The page cancelled the edit of ${label(r.id, r.el)} (beforeinput was prevented).`, 'content_script', { element_id: r.id }) };
+      if (!replaceValue(r.el, plan.value))
+        return {
+          ok: false,
+          error: errorInfo(
+            'OPERATION_FAILED_IN_TARGET',
+            `The page cancelled the edit of ${label(r.id, r.el)} (beforeinput was prevented).`,
+            'content_script',
+            { element_id: r.id },
+          ),
+        };
       return { ok: true, message: '', result: { ...filledResult(r.el, r.id), done: true } };
     }
     fillValue = plan.value;
@@ -44,14 +53,28 @@ export async function prepareTrusted(ctx: PageContext, req: PrepareRequest): Pro
     const before = r.el.getBoundingClientRect();
     r.el.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
     const after = r.el.getBoundingClientRect();
-    if (before.left !== after.left || before.top !== after.top) point = { x: point.x + after.left - before.left, y: point.y + after.top - before.top };
+    if (before.left !== after.left || before.top !== after.top)
+      point = { x: point.x + after.left - before.left, y: point.y + after.top - before.top };
   }
-  return { ok: true, message: '', result: { element_id: r.id, x: point.x, y: point.y, focused, ...(fillValue !== undefined ? { fill_value: fillValue } : {}) } };
+  return {
+    ok: true,
+    message: '',
+    result: { element_id: r.id, x: point.x, y: point.y, focused, ...(fillValue !== undefined ? { fill_value: fillValue } : {}) },
+  };
 }
 
 export function readValue(ctx: PageContext, req: ReadValueRequest): RunActionResponse {
   const found = ctx.refs.resolve(req.element_id);
-  if (!found.ok) return { ok: false, error: errorInfo('TARGET_ELEMENT_NOT_FOUND', `Element ${req.element_id} left the page. Take a new state (get_state).`, 'content_script', { element_id: req.element_id, reason: 'stale' }) };
+  if (!found.ok)
+    return {
+      ok: false,
+      error: errorInfo(
+        'TARGET_ELEMENT_NOT_FOUND',
+        `Element ${req.element_id} left the page. Take a new state (get_state).`,
+        'content_script',
+        { element_id: req.element_id, reason: 'stale' },
+      ),
+    };
   const value = safeValue(found.element);
   return { ok: true, message: '', result: value === undefined ? {} : { value } };
 }

@@ -16,7 +16,12 @@ export const type: PageHandler = async (ctx, raw) => {
   if (!r.ok) return r;
   const wasFocused = composedContains(r.el, deepActiveElement());
   if (!wasFocused) (r.el as HTMLElement).focus({ preventScroll: true });
-  if (!composedContains(r.el, deepActiveElement())) return fail('TARGET_ELEMENT_NOT_INTERACTABLE', `${label(r.id, r.el)} did not take focus, so keystrokes would go elsewhere. Click it first, then type.`, { element_id: r.id, check: 'focus' });
+  if (!composedContains(r.el, deepActiveElement()))
+    return fail(
+      'TARGET_ELEMENT_NOT_INTERACTABLE',
+      `${label(r.id, r.el)} did not take focus, so keystrokes would go elsewhere. Click it first, then type.`,
+      { element_id: r.id, check: 'focus' },
+    );
   if (!wasFocused) caretToEnd(r.el);
   await typeText(p.text, p.delay_ms ?? 0);
   const result: Record<string, unknown> = { element_id: r.id };

@@ -16,11 +16,11 @@
 // or is an ancestor of a kept node. Pruning never changes the printed lines nor the element hashes
 // (branch path, attributes, xpath), which depend only on kept nodes and their ancestors.
 import type { DomElementNode, DomNode } from '../../../../schemas/generated/protocol';
-import type { RefRegistry } from '../refs';
-import { maskPii, redactedMarker, sensitiveReason, type PrivacyOptions } from '../snapshot/privacy';
 import { isAgentUiRoot } from '../../shared/agent-ui-marker';
 import { topElementAt } from '../interaction/hit-test';
+import type { RefRegistry } from '../refs';
 import { shadowRootOf } from '../shadow-root';
+import { maskPii, type PrivacyOptions, redactedMarker, sensitiveReason } from '../snapshot/privacy';
 import { segmentFromDom } from '../xpath';
 
 export type Flavor = '0.1.48' | '0.1.40';
@@ -28,10 +28,14 @@ export type Flavor = '0.1.48' | '0.1.40';
 export interface TreeOptions {
   flavor: Flavor;
   viewportExpansion: number;
-  /** The top window's viewport: buildDomTree.js runs in the top document and compares every rect with its size, iframe contents included. */
+  /**
+   * The top window's viewport: buildDomTree.js runs in the top document and compares every rect with its size, iframe contents included.
+   */
   viewport: { width: number; height: number };
   isTop: boolean;
-  /** browser_use's highlight_elements: with it on, 0.1.48 indexes an element inside an indexed one only when it is a distinct interaction. */
+  /**
+   * browser_use's highlight_elements: with it on, 0.1.48 indexes an element inside an indexed one only when it is a distinct interaction.
+   */
   highlightElements: boolean;
   /** The state's redaction rules (snapshot/privacy.ts) apply to attribute values and text here too. */
   privacy: PrivacyOptions;
@@ -50,19 +54,142 @@ const ALWAYS_ACCEPT = new Set(['body', 'div', 'main', 'article', 'section', 'nav
 const LEAF_DENY = new Set(['svg', 'script', 'style', 'link', 'meta', 'noscript', 'template']);
 
 // 0.1.48 isInteractiveElement
-const INTERACTIVE_CURSORS = new Set(['pointer', 'move', 'text', 'grab', 'grabbing', 'cell', 'copy', 'alias', 'all-scroll', 'col-resize', 'context-menu', 'crosshair', 'e-resize', 'ew-resize', 'help', 'n-resize', 'ne-resize', 'nesw-resize', 'ns-resize', 'nw-resize', 'nwse-resize', 'row-resize', 's-resize', 'se-resize', 'sw-resize', 'vertical-text', 'w-resize', 'zoom-in', 'zoom-out']);
+const INTERACTIVE_CURSORS = new Set([
+  'pointer',
+  'move',
+  'text',
+  'grab',
+  'grabbing',
+  'cell',
+  'copy',
+  'alias',
+  'all-scroll',
+  'col-resize',
+  'context-menu',
+  'crosshair',
+  'e-resize',
+  'ew-resize',
+  'help',
+  'n-resize',
+  'ne-resize',
+  'nesw-resize',
+  'ns-resize',
+  'nw-resize',
+  'nwse-resize',
+  'row-resize',
+  's-resize',
+  'se-resize',
+  'sw-resize',
+  'vertical-text',
+  'w-resize',
+  'zoom-in',
+  'zoom-out',
+]);
 const NON_INTERACTIVE_CURSORS = new Set(['not-allowed', 'no-drop', 'wait', 'progress', 'initial', 'inherit']);
-const INTERACTIVE_TAGS_48 = new Set(['a', 'button', 'input', 'select', 'textarea', 'details', 'summary', 'label', 'option', 'optgroup', 'fieldset', 'legend']);
-const INTERACTIVE_ROLES_48 = new Set(['button', 'menuitemradio', 'menuitemcheckbox', 'radio', 'checkbox', 'tab', 'switch', 'slider', 'spinbutton', 'combobox', 'searchbox', 'textbox', 'option', 'scrollbar']);
+const INTERACTIVE_TAGS_48 = new Set([
+  'a',
+  'button',
+  'input',
+  'select',
+  'textarea',
+  'details',
+  'summary',
+  'label',
+  'option',
+  'optgroup',
+  'fieldset',
+  'legend',
+]);
+const INTERACTIVE_ROLES_48 = new Set([
+  'button',
+  'menuitemradio',
+  'menuitemcheckbox',
+  'radio',
+  'checkbox',
+  'tab',
+  'switch',
+  'slider',
+  'spinbutton',
+  'combobox',
+  'searchbox',
+  'textbox',
+  'option',
+  'scrollbar',
+]);
 const DISTINCT_TAGS = new Set(['a', 'button', 'input', 'select', 'textarea', 'summary', 'details', 'label', 'option']);
-const DISTINCT_ROLES = new Set(['button', 'link', 'menuitem', 'menuitemradio', 'menuitemcheckbox', 'radio', 'checkbox', 'tab', 'switch', 'slider', 'spinbutton', 'combobox', 'searchbox', 'textbox', 'listbox', 'option', 'scrollbar']);
+const DISTINCT_ROLES = new Set([
+  'button',
+  'link',
+  'menuitem',
+  'menuitemradio',
+  'menuitemcheckbox',
+  'radio',
+  'checkbox',
+  'tab',
+  'switch',
+  'slider',
+  'spinbutton',
+  'combobox',
+  'searchbox',
+  'textbox',
+  'listbox',
+  'option',
+  'scrollbar',
+]);
 const DISTINCT_EVENT_ATTRS = ['onmousedown', 'onmouseup', 'onkeydown', 'onkeyup', 'onsubmit', 'onchange', 'oninput', 'onfocus', 'onblur'];
 const MOUSE_ATTRS = ['onclick', 'onmousedown', 'onmouseup', 'ondblclick'];
 const CANDIDATE_TAGS = new Set(['a', 'button', 'input', 'select', 'textarea', 'details', 'summary']);
 
 // 0.1.40 isInteractiveElement
-const INTERACTIVE_TAGS_40 = new Set(['a', 'button', 'details', 'embed', 'input', 'menu', 'menuitem', 'object', 'select', 'textarea', 'canvas', 'summary']);
-const INTERACTIVE_ROLES_40 = new Set(['button', 'menu', 'menuitem', 'link', 'checkbox', 'radio', 'slider', 'tab', 'tabpanel', 'textbox', 'combobox', 'grid', 'listbox', 'option', 'progressbar', 'scrollbar', 'searchbox', 'switch', 'tree', 'treeitem', 'spinbutton', 'tooltip', 'a-button-inner', 'a-dropdown-button', 'click', 'menuitemcheckbox', 'menuitemradio', 'a-button-text', 'button-text', 'button-icon', 'button-icon-only', 'button-text-icon-only', 'dropdown']);
+const INTERACTIVE_TAGS_40 = new Set([
+  'a',
+  'button',
+  'details',
+  'embed',
+  'input',
+  'menu',
+  'menuitem',
+  'object',
+  'select',
+  'textarea',
+  'canvas',
+  'summary',
+]);
+const INTERACTIVE_ROLES_40 = new Set([
+  'button',
+  'menu',
+  'menuitem',
+  'link',
+  'checkbox',
+  'radio',
+  'slider',
+  'tab',
+  'tabpanel',
+  'textbox',
+  'combobox',
+  'grid',
+  'listbox',
+  'option',
+  'progressbar',
+  'scrollbar',
+  'searchbox',
+  'switch',
+  'tree',
+  'treeitem',
+  'spinbutton',
+  'tooltip',
+  'a-button-inner',
+  'a-dropdown-button',
+  'click',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'a-button-text',
+  'button-text',
+  'button-icon',
+  'button-icon-only',
+  'button-text-icon-only',
+  'dropdown',
+]);
 
 /** A built node: kept for the wire, or built and pruned (it still counts as a child for the empty-anchor rule). */
 type Raw = { el: DomElementNode } | { text: DomNode & { kind: 'text' } } | { pruned: true };
@@ -95,12 +222,37 @@ export class BrowserUseTree {
       const body = document.body;
       const children: DomNode[] = [];
       if (body) for (const c of body.childNodes) this.push(children, this.node(c, false, false));
-      tree = { kind: 'element', tag: 'body', xpath: '/body', attributes: {}, is_visible: false, is_interactive: false, is_top_element: false, is_in_viewport: false, shadow_root: false, children };
+      tree = {
+        kind: 'element',
+        tag: 'body',
+        xpath: '/body',
+        attributes: {},
+        is_visible: false,
+        is_interactive: false,
+        is_top_element: false,
+        is_in_viewport: false,
+        shadow_root: false,
+        children,
+      };
     } else {
       // An iframe's document: its childNodes (the <html> element), as buildDomTree recurses into iframeDoc.childNodes.
       const html = document.documentElement;
       const got = html ? this.node(html, false, false) : null;
-      tree = got && 'el' in got ? got.el : { kind: 'element', tag: 'html', xpath: 'html', attributes: {}, is_visible: false, is_interactive: false, is_top_element: false, is_in_viewport: false, shadow_root: false, children: [] };
+      tree =
+        got && 'el' in got
+          ? got.el
+          : {
+              kind: 'element',
+              tag: 'html',
+              xpath: 'html',
+              attributes: {},
+              is_visible: false,
+              is_interactive: false,
+              is_top_element: false,
+              is_in_viewport: false,
+              shadow_root: false,
+              children: [],
+            };
     }
     return { tree, highlighted: this.highlighted, iframes: this.iframes };
   }
@@ -239,7 +391,8 @@ export class BrowserUseTree {
     if (tag !== 'html' && INTERACTIVE_CURSORS.has(s.cursor)) return true;
     if (INTERACTIVE_TAGS_48.has(tag)) {
       if (NON_INTERACTIVE_CURSORS.has(s.cursor)) return false;
-      for (const a of ['disabled', 'readonly']) if (el.hasAttribute(a) || el.getAttribute(a) === 'true' || el.getAttribute(a) === '') return false;
+      for (const a of ['disabled', 'readonly'])
+        if (el.hasAttribute(a) || el.getAttribute(a) === 'true' || el.getAttribute(a) === '') return false;
       const f = el as HTMLInputElement;
       if (f.disabled || f.readOnly || (el as HTMLElement).inert) return false;
       return true;
@@ -247,7 +400,15 @@ export class BrowserUseTree {
     const role = el.getAttribute('role');
     const ariaRole = el.getAttribute('aria-role');
     if (el.getAttribute('contenteditable') === 'true' || (el as HTMLElement).isContentEditable) return true;
-    if (el.classList && (el.classList.contains('button') || el.classList.contains('dropdown-toggle') || el.getAttribute('data-index') || el.getAttribute('data-toggle') === 'dropdown' || el.getAttribute('aria-haspopup') === 'true')) return true;
+    if (
+      el.classList &&
+      (el.classList.contains('button') ||
+        el.classList.contains('dropdown-toggle') ||
+        el.getAttribute('data-index') ||
+        el.getAttribute('data-toggle') === 'dropdown' ||
+        el.getAttribute('aria-haspopup') === 'true')
+    )
+      return true;
     if ((role !== null && INTERACTIVE_ROLES_48.has(role)) || (ariaRole !== null && INTERACTIVE_ROLES_48.has(ariaRole))) return true;
     // getEventListeners is a DevTools console API: page.evaluate falls back to these attributes too.
     return MOUSE_ATTRS.some((a) => el.hasAttribute(a));
@@ -269,16 +430,29 @@ export class BrowserUseTree {
     )
       return true;
     // element.onclick of page JS is not visible from the isolated world; the attribute is.
-    const hasClick = el.getAttribute('onclick') !== null || el.hasAttribute('ng-click') || el.hasAttribute('@click') || el.hasAttribute('v-on:click');
+    const hasClick =
+      el.getAttribute('onclick') !== null || el.hasAttribute('ng-click') || el.hasAttribute('@click') || el.hasAttribute('v-on:click');
     const aria = ['aria-expanded', 'aria-pressed', 'aria-selected', 'aria-checked'].some((a) => el.hasAttribute(a));
-    const editable = el.getAttribute('contenteditable') === 'true' || (el as HTMLElement).isContentEditable || el.id === 'tinymce' || el.classList.contains('mce-content-body') || (tag === 'body' && (el.getAttribute('data-id') ?? '').startsWith('mce_'));
+    const editable =
+      el.getAttribute('contenteditable') === 'true' ||
+      (el as HTMLElement).isContentEditable ||
+      el.id === 'tinymce' ||
+      el.classList.contains('mce-content-body') ||
+      (tag === 'body' && (el.getAttribute('data-id') ?? '').startsWith('mce_'));
     const draggable = (el as HTMLElement).draggable || el.getAttribute('draggable') === 'true';
     return aria || hasClick || draggable || editable;
   }
 
   private isCandidate(el: Element): boolean {
     if (CANDIDATE_TAGS.has(el.localName)) return true;
-    return el.hasAttribute('onclick') || el.hasAttribute('role') || el.hasAttribute('tabindex') || el.hasAttribute('aria-') || el.hasAttribute('data-action') || (!this.v40 && el.getAttribute('contenteditable') === 'true');
+    return (
+      el.hasAttribute('onclick') ||
+      el.hasAttribute('role') ||
+      el.hasAttribute('tabindex') ||
+      el.hasAttribute('aria-') ||
+      el.hasAttribute('data-action') ||
+      (!this.v40 && el.getAttribute('contenteditable') === 'true')
+    );
   }
 
   private isDistinct(el: Element): boolean {
@@ -324,12 +498,24 @@ export class BrowserUseTree {
         if (!fixed && !hasSize && this.outside(rect)) return null;
       }
     }
-    const node: DomElementNode = { kind: 'element', tag, xpath: this.xpath(el), attributes: {}, is_visible: false, is_interactive: false, is_top_element: false, is_in_viewport: false, shadow_root: false, children: [] };
+    const node: DomElementNode = {
+      kind: 'element',
+      tag,
+      xpath: this.xpath(el),
+      attributes: {},
+      is_visible: false,
+      is_interactive: false,
+      is_top_element: false,
+      is_in_viewport: false,
+      shadow_root: false,
+      children: [],
+    };
     if (this.isCandidate(el) || tag === 'iframe' || tag === 'body') {
       const sensitive = sensitiveReason(el, this.opts.privacy);
       for (const name of el.getAttributeNames()) {
         const v = el.getAttribute(name) ?? '';
-        node.attributes[name] = name === 'value' && sensitive ? redactedMarker(sensitive) : this.opts.privacy.redactPii ? maskPii(v).text : v;
+        node.attributes[name] =
+          name === 'value' && sensitive ? redactedMarker(sensitive) : this.opts.privacy.redactPii ? maskPii(v).text : v;
       }
     }
     let highlighted = false;
@@ -361,7 +547,12 @@ export class BrowserUseTree {
       if (r) kids.push(r);
     };
     if (node.highlight_index !== undefined) this.indexedDepth++;
-    const editable = (el as HTMLElement).isContentEditable || el.getAttribute('contenteditable') === 'true' || el.id === 'tinymce' || el.classList.contains('mce-content-body') || (tag === 'body' && (el.getAttribute('data-id') ?? '').startsWith('mce_'));
+    const editable =
+      (el as HTMLElement).isContentEditable ||
+      el.getAttribute('contenteditable') === 'true' ||
+      el.id === 'tinymce' ||
+      el.classList.contains('mce-content-body') ||
+      (tag === 'body' && (el.getAttribute('data-id') ?? '').startsWith('mce_'));
     if (tag === 'iframe') {
       // The frame's own content script walks its document; the worker puts it here.
       this.iframes.push(el);

@@ -6,7 +6,20 @@
 // it) and removed right after the capture instead of staying in the person's page until the next state.
 import { AGENT_UI_ATTR, AGENT_UI_HIGHLIGHTS } from '../../shared/agent-ui-marker';
 
-const COLORS = ['#FF0000', '#00FF00', '#0000FF', '#FFA500', '#800080', '#008080', '#FF69B4', '#4B0082', '#FF4500', '#2E8B57', '#DC143C', '#4682B4'];
+const COLORS = [
+  '#FF0000',
+  '#00FF00',
+  '#0000FF',
+  '#FFA500',
+  '#800080',
+  '#008080',
+  '#FF69B4',
+  '#4B0082',
+  '#FF4500',
+  '#2E8B57',
+  '#DC143C',
+  '#4682B4',
+];
 
 /** This frame's indexed elements of its latest dom_tree, in local highlight order (weakly held). */
 let latest: WeakRef<Element>[] = [];
@@ -22,7 +35,16 @@ export function drawHighlights(indexes: number[]): number {
   const root = document.createElement('div');
   root.setAttribute(AGENT_UI_ATTR, AGENT_UI_HIGHLIGHTS);
   root.setAttribute('aria-hidden', 'true');
-  Object.assign(root.style, { position: 'fixed', pointerEvents: 'none', top: '0', left: '0', width: '100%', height: '100%', zIndex: '2147483640', backgroundColor: 'transparent' });
+  Object.assign(root.style, {
+    position: 'fixed',
+    pointerEvents: 'none',
+    top: '0',
+    left: '0',
+    width: '100%',
+    height: '100%',
+    zIndex: '2147483640',
+    backgroundColor: 'transparent',
+  });
   const frag = document.createDocumentFragment();
   let drawn = 0;
   latest.forEach((ref, i) => {
@@ -36,11 +58,30 @@ export function drawHighlights(indexes: number[]): number {
     for (const r of rects) {
       if (r.width === 0 || r.height === 0) continue;
       const box = document.createElement('div');
-      Object.assign(box.style, { position: 'fixed', border: `2px solid ${color}`, backgroundColor: `${color}1A`, pointerEvents: 'none', boxSizing: 'border-box', top: `${r.top}px`, left: `${r.left}px`, width: `${r.width}px`, height: `${r.height}px` });
+      Object.assign(box.style, {
+        position: 'fixed',
+        border: `2px solid ${color}`,
+        backgroundColor: `${color}1A`,
+        pointerEvents: 'none',
+        boxSizing: 'border-box',
+        top: `${r.top}px`,
+        left: `${r.left}px`,
+        width: `${r.width}px`,
+        height: `${r.height}px`,
+      });
       frag.appendChild(box);
     }
     const label = document.createElement('div');
-    Object.assign(label.style, { position: 'fixed', background: color, color: 'white', padding: '1px 4px', borderRadius: '4px', fontSize: `${Math.min(12, Math.max(8, first.height / 2))}px`, fontFamily: 'sans-serif', lineHeight: 'normal' });
+    Object.assign(label.style, {
+      position: 'fixed',
+      background: color,
+      color: 'white',
+      padding: '1px 4px',
+      borderRadius: '4px',
+      fontSize: `${Math.min(12, Math.max(8, first.height / 2))}px`,
+      fontFamily: 'sans-serif',
+      lineHeight: 'normal',
+    });
     label.textContent = String(index);
     frag.appendChild(label);
     const lw = 20;

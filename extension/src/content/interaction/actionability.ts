@@ -6,9 +6,9 @@
 // failure names the check that did not pass (details.check) and, for a covered element, the cover.
 import type { ErrorInfo } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
+import { isAgentUi } from '../../shared/agent-ui-marker';
 import type { PageContext } from '../actions/types';
 import { composedContains, composedParent, contentBoxIfEmpty, describe, inViewport, isVisible, nextFrame } from './dom';
-import { isAgentUi } from '../../shared/agent-ui-marker';
 import { deepElementAt } from './hit-test';
 
 export type Check = 'visible' | 'stable' | 'enabled' | 'editable' | 'receives_events';
@@ -26,7 +26,23 @@ export interface Point {
 
 export type Actionable = { ok: true; point: Point; hit: Element } | { ok: false; error: ErrorInfo };
 
-const TEXT_INPUT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date', 'datetime-local', 'month', 'week', 'time', 'color', 'range', '']);
+const TEXT_INPUT_TYPES = new Set([
+  'text',
+  'search',
+  'email',
+  'url',
+  'tel',
+  'password',
+  'number',
+  'date',
+  'datetime-local',
+  'month',
+  'week',
+  'time',
+  'color',
+  'range',
+  '',
+]);
 
 /** Disabled like Playwright: the disabled property (incl. a disabled fieldset), or aria-disabled on it or an ancestor. */
 export function isDisabled(el: Element): boolean {
@@ -150,10 +166,14 @@ function sameBox(a: DOMRect, b: DOMRect): boolean {
 }
 
 const MESSAGES: Record<Check, (id: string, tag: string) => string> = {
-  visible: (id, tag) => `Element ${id} <${tag}> is not visible (hidden, collapsed or zero-sized). Open or scroll to the part of the page that shows it, take a new state, and retry.`,
-  stable: (id, tag) => `Element ${id} <${tag}> kept moving (animating) and never held still for two frames. Wait for the animation to end and retry.`,
-  enabled: (id, tag) => `Element ${id} <${tag}> is disabled. Do what enables it first (for example fill the required fields), then take a new state and retry.`,
-  editable: (id, tag) => `Element ${id} <${tag}> is not editable (read-only, or not a text field). Pick the text input itself from a new state.`,
+  visible: (id, tag) =>
+    `Element ${id} <${tag}> is not visible (hidden, collapsed or zero-sized). Open or scroll to the part of the page that shows it, take a new state, and retry.`,
+  stable: (id, tag) =>
+    `Element ${id} <${tag}> kept moving (animating) and never held still for two frames. Wait for the animation to end and retry.`,
+  enabled: (id, tag) =>
+    `Element ${id} <${tag}> is disabled. Do what enables it first (for example fill the required fields), then take a new state and retry.`,
+  editable: (id, tag) =>
+    `Element ${id} <${tag}> is not editable (read-only, or not a text field). Pick the text input itself from a new state.`,
   receives_events: (id, tag) => `Element ${id} <${tag}> is covered by another element, so a click would land there instead.`,
 };
 
@@ -180,7 +200,14 @@ function scrollIntoViewIfNeeded(el: Element, align: ScrollLogicalPosition | null
  * Waits until `el` passes `checks` (attached is always checked), scrolling it into view first.
  * Returns the action point and the element the hit test found there.
  */
-export async function waitForActionable(ctx: PageContext, el: Element, elementId: string, checks: Check[], timeoutMs = DEFAULT_TIMEOUT_MS, force = false): Promise<Actionable> {
+export async function waitForActionable(
+  ctx: PageContext,
+  el: Element,
+  elementId: string,
+  checks: Check[],
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+  force = false,
+): Promise<Actionable> {
   const active = force ? [] : checks;
   const deadline = performance.now() + timeoutMs;
   let lastBox: DOMRect | null = null;
@@ -199,7 +226,15 @@ export async function waitForActionable(ctx: PageContext, el: Element, elementId
     if (attempt > 10) await new Promise((r) => setTimeout(r, Math.min(100, attempt * 5)));
   }
   if (!el.isConnected) {
-    return { ok: false, error: errorInfo('TARGET_ELEMENT_NOT_FOUND', `Element ${elementId} is stale: it left the page before the action could run. Take a new state (get_state) and use an id from it.`, 'content_script', { element_id: elementId, reason: 'stale', current_url: location.href }) };
+    return {
+      ok: false,
+      error: errorInfo(
+        'TARGET_ELEMENT_NOT_FOUND',
+        `Element ${elementId} is stale: it left the page before the action could run. Take a new state (get_state) and use an id from it.`,
+        'content_script',
+        { element_id: elementId, reason: 'stale', current_url: location.href },
+      ),
+    };
   }
   const check = state.check as Check;
   const tag = el.localName;
@@ -213,7 +248,15 @@ export async function waitForActionable(ctx: PageContext, el: Element, elementId
     message = `Element ${elementId} <${tag}> is covered by ${d.summary} (element ${coverId}), so a click would land there instead. Close or accept that overlay first (for example the cookie banner's button), then take a new state and retry.`;
   }
   if (check === 'editable' && state.detail?.['reason'] === 'not_a_text_field') {
-    return { ok: false, error: errorInfo('NOT_FILLABLE', `Element ${elementId} <${tag}>${el instanceof HTMLInputElement ? ` (type=${el.type})` : ''} takes no typed text, so it cannot be filled or typed into. Use check/uncheck for a checkbox or radio, select_option for a select, click for a button; for a text field pick the input itself from a new state.`, 'content_script', { element_id: elementId, check, element_type: el instanceof HTMLInputElement ? `input[type=${el.type}]` : tag }) };
+    return {
+      ok: false,
+      error: errorInfo(
+        'NOT_FILLABLE',
+        `Element ${elementId} <${tag}>${el instanceof HTMLInputElement ? ` (type=${el.type})` : ''} takes no typed text, so it cannot be filled or typed into. Use check/uncheck for a checkbox or radio, select_option for a select, click for a button; for a text field pick the input itself from a new state.`,
+        'content_script',
+        { element_id: elementId, check, element_type: el instanceof HTMLInputElement ? `input[type=${el.type}]` : tag },
+      ),
+    };
   }
   return { ok: false, error: errorInfo('TARGET_ELEMENT_NOT_INTERACTABLE', message, 'content_script', details) };
 

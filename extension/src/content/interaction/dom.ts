@@ -81,7 +81,8 @@ function treeOrder(a: Element, b: Element): number {
 export function contentBoxIfEmpty(el: Element, rect: DOMRect): DOMRect {
   if ((rect.width > 0 && rect.height > 0) || !el.firstChild) return rect;
   const style = getComputedStyle(el);
-  if (style.display !== 'contents' && (style.display === 'none' || style.overflowX !== 'visible' || style.overflowY !== 'visible')) return rect;
+  if (style.display !== 'contents' && (style.display === 'none' || style.overflowX !== 'visible' || style.overflowY !== 'visible'))
+    return rect;
   const range = document.createRange();
   range.selectNodeContents(el);
   const inner = range.getBoundingClientRect();
@@ -106,7 +107,8 @@ export function deepActiveElement(): Element | null {
   return a;
 }
 
-const FOCUSABLE = 'a[href], area[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable=""], [contenteditable="true"], [contenteditable="plaintext-only"]';
+const FOCUSABLE =
+  'a[href], area[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable=""], [contenteditable="true"], [contenteditable="plaintext-only"]';
 
 export function isFocusable(el: Element): boolean {
   if (!(el instanceof HTMLElement || el instanceof SVGElement)) return false;

@@ -23,7 +23,12 @@ function isValueField(el: Element): el is TextField {
 
 /** Sets .value through HTMLInputElement/HTMLTextAreaElement/HTMLSelectElement.prototype's setter. */
 export function setNativeValue(el: TextField | HTMLSelectElement, value: string): void {
-  const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : el instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+  const proto =
+    el instanceof HTMLTextAreaElement
+      ? HTMLTextAreaElement.prototype
+      : el instanceof HTMLSelectElement
+        ? HTMLSelectElement.prototype
+        : HTMLInputElement.prototype;
   const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
   if (setter) setter.call(el, value);
   else el.value = value;
@@ -85,7 +90,8 @@ export function insertText(el: Element, text: string, inputType = 'insertText'):
     return true;
   }
   if (editingHost(el)) {
-    const command = inputType === 'insertParagraph' ? 'insertParagraph' : inputType === 'insertLineBreak' ? 'insertLineBreak' : 'insertText';
+    const command =
+      inputType === 'insertParagraph' ? 'insertParagraph' : inputType === 'insertLineBreak' ? 'insertLineBreak' : 'insertText';
     return document.execCommand(command, false, command === 'insertText' ? text : undefined);
   }
   return false;

@@ -5,16 +5,28 @@
 // requestSubmit, or activating a focused button/link, a newline in textareas and contenteditable),
 // Tab/Shift+Tab (focus moves in sequential focus order), Backspace/Delete, Control/Meta+A (select all),
 // arrows/Home/End (caret), Space (clicks a focused button/checkbox/radio on keyup).
+import { type Chord, insertedText, type KeyDef, keyForChar, type Modifier, modifierKey, needsShift } from '../../shared/keys';
 import { composedParent, deepActiveElement, isVisible, sleep } from './dom';
 import { deleteText, fireChange, fireInput, insertText, isTextField, moveCaret, selectAll } from './editing';
-import { insertedText, keyForChar, modifierKey, needsShift, type Chord, type KeyDef, type Modifier } from '../../shared/keys';
 
 function keyEvent(type: string, target: Element, def: KeyDef, mods: readonly Modifier[], repeat = false): boolean {
   const charCode = type === 'keypress' ? (def.text ? def.text.charCodeAt(0) : 0) : 0;
   const init: KeyboardEventInit & { keyCode: number; which: number; charCode: number } = {
-    bubbles: true, cancelable: true, composed: true, view: window, key: def.key, code: def.code, location: def.location, repeat,
-    altKey: mods.includes('Alt'), ctrlKey: mods.includes('Control'), metaKey: mods.includes('Meta'), shiftKey: mods.includes('Shift'),
-    keyCode: type === 'keypress' ? charCode : def.keyCode, which: type === 'keypress' ? charCode : def.keyCode, charCode,
+    bubbles: true,
+    cancelable: true,
+    composed: true,
+    view: window,
+    key: def.key,
+    code: def.code,
+    location: def.location,
+    repeat,
+    altKey: mods.includes('Alt'),
+    ctrlKey: mods.includes('Control'),
+    metaKey: mods.includes('Meta'),
+    shiftKey: mods.includes('Shift'),
+    keyCode: type === 'keypress' ? charCode : def.keyCode,
+    which: type === 'keypress' ? charCode : def.keyCode,
+    charCode,
   };
   return target.dispatchEvent(new KeyboardEvent(type, init));
 }
@@ -26,7 +38,8 @@ export function keyTarget(): Element {
 
 // --- default actions ----------------------------------------------------------------------------
 
-const TABBABLE = 'a[href], area[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable=""], [contenteditable="true"]';
+const TABBABLE =
+  'a[href], area[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable=""], [contenteditable="true"]';
 
 function tabIndexOf(el: Element): number {
   const attr = el.getAttribute('tabindex');
@@ -39,7 +52,16 @@ export function tabOrder(): HTMLElement[] {
   const found: HTMLElement[] = [];
   const visit = (root: Document | ShadowRoot) => {
     for (const el of root.querySelectorAll('*')) {
-      if (el.matches(TABBABLE) && el instanceof HTMLElement && tabIndexOf(el) >= 0 && !el.matches(':disabled') && !(el instanceof HTMLInputElement && el.type === 'hidden') && isVisible(el) && !el.closest('[inert]')) found.push(el);
+      if (
+        el.matches(TABBABLE) &&
+        el instanceof HTMLElement &&
+        tabIndexOf(el) >= 0 &&
+        !el.matches(':disabled') &&
+        !(el instanceof HTMLInputElement && el.type === 'hidden') &&
+        isVisible(el) &&
+        !el.closest('[inert]')
+      )
+        found.push(el);
       if (el.shadowRoot) visit(el.shadowRoot);
     }
   };
@@ -49,7 +71,9 @@ export function tabOrder(): HTMLElement[] {
   const filtered = found.filter((el) => {
     if (!(el instanceof HTMLInputElement) || el.type !== 'radio' || !el.name) return true;
     const key = `${el.form ? 'f' : 'd'}:${el.name}`;
-    const group = found.filter((o) => o instanceof HTMLInputElement && o.type === 'radio' && o.name === el.name && o.form === el.form) as HTMLInputElement[];
+    const group = found.filter(
+      (o) => o instanceof HTMLInputElement && o.type === 'radio' && o.name === el.name && o.form === el.form,
+    ) as HTMLInputElement[];
     const stop = group.find((r) => r.checked) ?? group[0];
     if (stop !== el || seenGroups.has(key)) return false;
     seenGroups.add(key);
@@ -66,7 +90,7 @@ function moveFocus(from: Element, backward: boolean): void {
   if (i < 0) {
     // Focus is on something outside the order (body, a tabindex=-1 element): continue from its position.
     const after = order.findIndex((el) => from.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
-    i = backward ? (after < 0 ? order.length : after) : (after < 0 ? -1 : after - 1);
+    i = backward ? (after < 0 ? order.length : after) : after < 0 ? -1 : after - 1;
   }
   const next = order[(i + (backward ? -1 : 1) + order.length) % order.length];
   if (!next) return;
@@ -86,17 +110,29 @@ const SUBMIT_BLOCKING_TYPES = new Set(['button', 'checkbox', 'radio', 'file', 'i
 function implicitSubmit(input: HTMLInputElement): void {
   const form = input.form;
   if (!form || SUBMIT_BLOCKING_TYPES.has(input.type)) return;
-  const defaultButton = [...form.elements].find((e) => (e instanceof HTMLButtonElement && e.type === 'submit') || (e instanceof HTMLInputElement && (e.type === 'submit' || e.type === 'image'))) as HTMLElement | undefined;
+  const defaultButton = [...form.elements].find(
+    (e) =>
+      (e instanceof HTMLButtonElement && e.type === 'submit') ||
+      (e instanceof HTMLInputElement && (e.type === 'submit' || e.type === 'image')),
+  ) as HTMLElement | undefined;
   if (defaultButton) {
     if (!(defaultButton as HTMLButtonElement).disabled) defaultButton.click();
     return;
   }
-  const blocking = [...form.elements].filter((e) => e instanceof HTMLInputElement && !SUBMIT_BLOCKING_TYPES.has(e.type) && e.type !== 'hidden');
+  const blocking = [...form.elements].filter(
+    (e) => e instanceof HTMLInputElement && !SUBMIT_BLOCKING_TYPES.has(e.type) && e.type !== 'hidden',
+  );
   if (blocking.length <= 1) form.requestSubmit();
 }
 
 function isActivatable(el: Element): boolean {
-  return el instanceof HTMLButtonElement || (el instanceof HTMLAnchorElement && el.hasAttribute('href')) || el.localName === 'summary' || (el instanceof HTMLInputElement && ['button', 'submit', 'reset', 'image', 'checkbox', 'radio'].includes(el.type)) || ['button', 'link', 'checkbox', 'radio', 'switch', 'menuitem', 'tab', 'option'].includes(el.getAttribute('role') ?? '');
+  return (
+    el instanceof HTMLButtonElement ||
+    (el instanceof HTMLAnchorElement && el.hasAttribute('href')) ||
+    el.localName === 'summary' ||
+    (el instanceof HTMLInputElement && ['button', 'submit', 'reset', 'image', 'checkbox', 'radio'].includes(el.type)) ||
+    ['button', 'link', 'checkbox', 'radio', 'switch', 'menuitem', 'tab', 'option'].includes(el.getAttribute('role') ?? '')
+  );
 }
 
 /** Arrow keys on a focused closed <select> change the choice (Windows/Linux behaviour), firing input and change. */
@@ -104,7 +140,12 @@ function stepSelect(select: HTMLSelectElement, key: string): void {
   const enabled = [...select.options].filter((o) => !o.disabled);
   if (enabled.length === 0) return;
   const current = enabled.indexOf(select.options[select.selectedIndex] as HTMLOptionElement);
-  const next = key === 'Home' ? 0 : key === 'End' ? enabled.length - 1 : Math.min(enabled.length - 1, Math.max(0, current + (key === 'ArrowDown' ? 1 : -1)));
+  const next =
+    key === 'Home'
+      ? 0
+      : key === 'End'
+        ? enabled.length - 1
+        : Math.min(enabled.length - 1, Math.max(0, current + (key === 'ArrowDown' ? 1 : -1)));
   const option = enabled[next];
   if (!option || option.selected) return;
   option.selected = true;
@@ -117,18 +158,21 @@ function defaultAction(target: Element, chord: Chord, text: string): void {
   const mods = chord.modifiers;
   const shortcut = mods.includes('Control') || mods.includes('Meta');
   if (shortcut && (key === 'a' || key === 'A')) return selectAll(target);
-  if (key === 'Tab' && !mods.includes('Control') && !mods.includes('Alt') && !mods.includes('Meta')) return moveFocus(target, mods.includes('Shift'));
+  if (key === 'Tab' && !mods.includes('Control') && !mods.includes('Alt') && !mods.includes('Meta'))
+    return moveFocus(target, mods.includes('Shift'));
   if (key === 'Enter' && !shortcut) {
     if (target instanceof HTMLTextAreaElement) {
       insertText(target, '\n', 'insertLineBreak');
       return;
     }
-    if (target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset', 'image'].includes(target.type)) return implicitSubmit(target);
+    if (target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset', 'image'].includes(target.type))
+      return implicitSubmit(target);
     if ((target as HTMLElement).isContentEditable) {
       insertText(target, '\n', mods.includes('Shift') ? 'insertLineBreak' : 'insertParagraph');
       return;
     }
-    if (isActivatable(target) && !(target instanceof HTMLInputElement && (target.type === 'checkbox' || target.type === 'radio'))) (target as HTMLElement).click();
+    if (isActivatable(target) && !(target instanceof HTMLInputElement && (target.type === 'checkbox' || target.type === 'radio')))
+      (target as HTMLElement).click();
     return;
   }
   if (key === 'Backspace' || key === 'Delete') {
@@ -162,18 +206,33 @@ export function pressChord(chord: Chord): Element {
   const isModifierKey = (['Shift', 'Control', 'Alt', 'Meta'] as string[]).includes(chord.key.key);
   const text = insertedText(chord);
   // A modifier key is held during its own keydown (shiftKey is true on Shift's keydown), not its keyup.
-  const downOk = keyEvent('keydown', target, chord.key, isModifierKey && !mods.includes(chord.key.key as Modifier) ? [...mods, chord.key.key as Modifier] : mods);
+  const downOk = keyEvent(
+    'keydown',
+    target,
+    chord.key,
+    isModifierKey && !mods.includes(chord.key.key as Modifier) ? [...mods, chord.key.key as Modifier] : mods,
+  );
   // A keydown handler may move focus (e.g. to a search box); the rest goes to the new focus.
   target = keyTarget();
   if (downOk && !isModifierKey) {
-    const producesKeypress = text !== '' || (chord.key.key === 'Enter' && !mods.includes('Control') && !mods.includes('Meta') && !mods.includes('Alt'));
+    const producesKeypress =
+      text !== '' || (chord.key.key === 'Enter' && !mods.includes('Control') && !mods.includes('Meta') && !mods.includes('Alt'));
     const pressOk = producesKeypress ? keyEvent('keypress', target, chord.key, mods) : true;
     if (pressOk) defaultAction(target, chord, text);
   }
   const upTarget = keyTarget();
   const upOk = keyEvent('keyup', upTarget, chord.key, mods);
   // Space activates a focused button, checkbox or radio on keyup.
-  if (upOk && downOk && chord.key.key === ' ' && mods.length === 0 && isActivatable(upTarget) && !isTextField(upTarget) && !(upTarget as HTMLElement).isContentEditable) (upTarget as HTMLElement).click();
+  if (
+    upOk &&
+    downOk &&
+    chord.key.key === ' ' &&
+    mods.length === 0 &&
+    isActivatable(upTarget) &&
+    !isTextField(upTarget) &&
+    !(upTarget as HTMLElement).isContentEditable
+  )
+    (upTarget as HTMLElement).click();
   for (let i = mods.length - 1; i >= 0; i--) {
     const m = mods[i] as Modifier;
     held.splice(held.indexOf(m), 1);

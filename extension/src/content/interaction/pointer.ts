@@ -5,23 +5,53 @@
 // Only `click` runs activation behaviour for untrusted events (links, checkboxes, submit buttons),
 // so focus is moved by hand after mousedown, as the browser's default action would.
 import type { Modifier } from '../../shared/keys';
-import { deepActiveElement, focusableAncestor } from './dom';
 import type { Point } from './actionability';
+import { deepActiveElement, focusableAncestor } from './dom';
 
 export type Button = 'left' | 'right' | 'middle';
 const BUTTON_CODE: Record<Button, number> = { left: 0, middle: 1, right: 2 };
 const BUTTONS_MASK: Record<Button, number> = { left: 1, middle: 4, right: 2 };
 
 function modifierInit(mods: readonly Modifier[]) {
-  return { altKey: mods.includes('Alt'), ctrlKey: mods.includes('Control'), metaKey: mods.includes('Meta'), shiftKey: mods.includes('Shift') };
+  return {
+    altKey: mods.includes('Alt'),
+    ctrlKey: mods.includes('Control'),
+    metaKey: mods.includes('Meta'),
+    shiftKey: mods.includes('Shift'),
+  };
 }
 
 function mouseInit(p: Point, mods: readonly Modifier[], button: number, buttons: number, detail: number): MouseEventInit {
-  return { bubbles: true, cancelable: true, composed: true, view: window, clientX: p.x, clientY: p.y, screenX: p.x + window.screenX, screenY: p.y + window.screenY, button, buttons, detail, ...modifierInit(mods) };
+  return {
+    bubbles: true,
+    cancelable: true,
+    composed: true,
+    view: window,
+    clientX: p.x,
+    clientY: p.y,
+    screenX: p.x + window.screenX,
+    screenY: p.y + window.screenY,
+    button,
+    buttons,
+    detail,
+    ...modifierInit(mods),
+  };
 }
 
 function pointer(type: string, target: Element, init: MouseEventInit, bubbles = true): boolean {
-  return target.dispatchEvent(new PointerEvent(type, { ...init, bubbles, cancelable: bubbles, pointerId: 1, pointerType: 'mouse', isPrimary: true, width: 1, height: 1, pressure: init.buttons ? 0.5 : 0 }));
+  return target.dispatchEvent(
+    new PointerEvent(type, {
+      ...init,
+      bubbles,
+      cancelable: bubbles,
+      pointerId: 1,
+      pointerType: 'mouse',
+      isPrimary: true,
+      width: 1,
+      height: 1,
+      pressure: init.buttons ? 0.5 : 0,
+    }),
+  );
 }
 
 function mouse(type: string, target: Element, init: MouseEventInit, bubbles = true): boolean {
@@ -66,7 +96,11 @@ export function pointerUp(target: Element, p: Point, mods: readonly Modifier[], 
 }
 
 /** A full click: hover, then clickCount press/release pairs (detail 1..n); dblclick after the second. */
-export function clickAt(target: Element, p: Point, opts: { button?: Button; clickCount?: number; modifiers?: readonly Modifier[] } = {}): void {
+export function clickAt(
+  target: Element,
+  p: Point,
+  opts: { button?: Button; clickCount?: number; modifiers?: readonly Modifier[] } = {},
+): void {
   const button = opts.button ?? 'left';
   const mods = opts.modifiers ?? [];
   pointerMove(target, p, mods);

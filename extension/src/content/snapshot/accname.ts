@@ -103,7 +103,10 @@ function embeddedValue(el: Element, role: string, ctx: Ctx): string | null {
     if (el instanceof HTMLSelectElement) return [...el.selectedOptions].map((o) => collapse(o.label || o.text)).join(' ');
     if (el instanceof HTMLInputElement) return el.value;
     // ARIA: the selected option(s) of the listbox it is or contains/controls.
-    const box = role === 'listbox' ? el : (el.querySelector('[role=listbox]') ?? byIdRefs(el, 'aria-controls').find((r) => r.getAttribute('role') === 'listbox') ?? null);
+    const box =
+      role === 'listbox'
+        ? el
+        : (el.querySelector('[role=listbox]') ?? byIdRefs(el, 'aria-controls').find((r) => r.getAttribute('role') === 'listbox') ?? null);
     if (!box) return '';
     const selected = [...box.querySelectorAll('[role=option]')].filter((o) => o.getAttribute('aria-selected') === 'true');
     return selected.map((o) => compute(o, { ...ctx, visited: new Set(ctx.visited) }, true)).join(' ');
@@ -210,7 +213,10 @@ function pseudoText(el: Element, which: '::before' | '::after', may: boolean): {
   const re = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)/g;
   for (let m = re.exec(source); m; m = re.exec(source)) {
     if (m[3] !== undefined) text += el.getAttribute(m[3]) ?? '';
-    else text += (m[1] ?? m[2] ?? '').replace(/\\([0-9a-fA-F]{1,6}\s?|.)/g, (_, esc: string) => (/^[0-9a-fA-F]/.test(esc) ? String.fromCodePoint(parseInt(esc, 16)) : esc));
+    else
+      text += (m[1] ?? m[2] ?? '').replace(/\\([0-9a-fA-F]{1,6}\s?|.)/g, (_, esc: string) =>
+        /^[0-9a-fA-F]/.test(esc) ? String.fromCodePoint(parseInt(esc, 16)) : esc,
+      );
   }
   return { text, block: s.display !== 'inline' && s.display !== 'contents' };
 }
@@ -265,12 +271,16 @@ function compute(el: Element, ctx: Ctx, inContent: boolean): string {
   if (!ctx.inLabelledBy && !inContent) {
     const refs = byIdRefs(el, 'aria-labelledby');
     if (refs.length) {
-      const joined = collapse(refs.map((r) => {
-        // A self-reference names the element by its own aria-label or content (2B, "current node").
-        const hiddenRef = r !== el && hiddenWithAncestors(r);
-        const sub: Ctx = { ...ctx, visited: new Set(r === el ? [] : [el]), inLabelledBy: true, includeHidden: hiddenRef };
-        return compute(r, sub, r !== el);
-      }).join(' '));
+      const joined = collapse(
+        refs
+          .map((r) => {
+            // A self-reference names the element by its own aria-label or content (2B, "current node").
+            const hiddenRef = r !== el && hiddenWithAncestors(r);
+            const sub: Ctx = { ...ctx, visited: new Set(r === el ? [] : [el]), inLabelledBy: true, includeHidden: hiddenRef };
+            return compute(r, sub, r !== el);
+          })
+          .join(' '),
+      );
       if (joined) return joined;
     }
   }
@@ -289,7 +299,15 @@ function compute(el: Element, ctx: Ctx, inContent: boolean): string {
   }
   // 2F: name from content (roles that allow it, any node in a recursion or labelledby traversal,
   // and the descendants of a native label).
-  if (inContent || ctx.inLabelledBy || NAME_FROM_CONTENT.has(role) || tag === 'label' || tag === 'legend' || tag === 'caption' || tag === 'figcaption') {
+  if (
+    inContent ||
+    ctx.inLabelledBy ||
+    NAME_FROM_CONTENT.has(role) ||
+    tag === 'label' ||
+    tag === 'legend' ||
+    tag === 'caption' ||
+    tag === 'figcaption'
+  ) {
     const content = collapse(textFromContent(el, ctx));
     if (content) return content;
   }
@@ -299,7 +317,8 @@ function compute(el: Element, ctx: Ctx, inContent: boolean): string {
   if (title) return title;
   if (!inContent && el === ctx.root) {
     const placeholder = collapse(el.getAttribute('placeholder') ?? el.getAttribute('aria-placeholder') ?? '');
-    if (placeholder && (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el.hasAttribute('aria-placeholder'))) return placeholder;
+    if (placeholder && (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el.hasAttribute('aria-placeholder')))
+      return placeholder;
   }
   return '';
 }
@@ -367,12 +386,16 @@ function labelsOf(el: Element, ctx: Ctx): string {
   // A <label>'s content is computed with the control skipped (visited). A hidden label is not
   // referenced directly (2A): it names nothing, as in Chromium, unless we are already inside a
   // hidden labelledby traversal.
-  return collapse(labels.map((l) => {
-    if (ctx.visited.has(l)) return '';
-    if (!ctx.includeHidden && hiddenWithAncestors(l)) return '';
-    ctx.visited.add(l);
-    return collapse(textFromContent(l, ctx));
-  }).join(' '));
+  return collapse(
+    labels
+      .map((l) => {
+        if (ctx.visited.has(l)) return '';
+        if (!ctx.includeHidden && hiddenWithAncestors(l)) return '';
+        ctx.visited.add(l);
+        return collapse(textFromContent(l, ctx));
+      })
+      .join(' '),
+  );
 }
 
 /** The accessible name of el, whitespace-collapsed, at most 200 characters. */

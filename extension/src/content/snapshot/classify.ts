@@ -60,19 +60,39 @@ export function elementType(el: Element, role: string): ElementType {
   if (tag === 'summary') return 'SUMMARY';
   if (tag === 'iframe') return 'IFRAME';
   switch (role) {
-    case 'link': return 'LINK';
-    case 'button': return 'BUTTON';
-    case 'checkbox': case 'switch': case 'menuitemcheckbox': return role === 'menuitemcheckbox' ? 'MENU_ITEM' : 'CHECKBOX';
-    case 'radio': return 'RADIO';
-    case 'menuitemradio': case 'menuitem': return 'MENU_ITEM';
-    case 'tab': return 'TAB';
-    case 'option': return 'OPTION';
-    case 'slider': case 'scrollbar': return 'SLIDER';
-    case 'combobox': case 'listbox': return 'SELECT';
-    case 'textbox': case 'searchbox': case 'spinbutton': return isEditingHost(el) ? 'CONTENT_EDITABLE' : 'INPUT_FIELD';
-    case 'img': return 'IMAGE';
-    case 'listitem': return 'LIST_ITEM';
-    default: break;
+    case 'link':
+      return 'LINK';
+    case 'button':
+      return 'BUTTON';
+    case 'checkbox':
+    case 'switch':
+    case 'menuitemcheckbox':
+      return role === 'menuitemcheckbox' ? 'MENU_ITEM' : 'CHECKBOX';
+    case 'radio':
+      return 'RADIO';
+    case 'menuitemradio':
+    case 'menuitem':
+      return 'MENU_ITEM';
+    case 'tab':
+      return 'TAB';
+    case 'option':
+      return 'OPTION';
+    case 'slider':
+    case 'scrollbar':
+      return 'SLIDER';
+    case 'combobox':
+    case 'listbox':
+      return 'SELECT';
+    case 'textbox':
+    case 'searchbox':
+    case 'spinbutton':
+      return isEditingHost(el) ? 'CONTENT_EDITABLE' : 'INPUT_FIELD';
+    case 'img':
+      return 'IMAGE';
+    case 'listitem':
+      return 'LIST_ITEM';
+    default:
+      break;
   }
   if (isEditingHost(el)) return 'CONTENT_EDITABLE';
   if (tag === 'img') return 'IMAGE';
@@ -85,11 +105,14 @@ export function operationsFor(type: ElementType, disabled: boolean): Operation[]
   const base: Operation[] = ['get_attributes'];
   if (disabled) return ['read_text', ...base];
   switch (type) {
-    case 'INPUT_FIELD': case 'TEXT_AREA': case 'CONTENT_EDITABLE':
+    case 'INPUT_FIELD':
+    case 'TEXT_AREA':
+    case 'CONTENT_EDITABLE':
       return ['click', 'input_text', 'read_value', 'press_key', ...base];
     case 'SELECT':
       return ['select_option', 'click', 'read_value', ...base];
-    case 'CHECKBOX': case 'RADIO':
+    case 'CHECKBOX':
+    case 'RADIO':
       return ['click', 'check', 'uncheck', 'read_value', ...base];
     case 'SLIDER':
       return ['click', 'read_value', 'press_key', ...base];
@@ -111,18 +134,25 @@ export function statesOf(el: Element, role: string, focused: boolean, hasAria = 
   const s: ElementStates = {};
   const aria: (n: string) => string | null = hasAria ? (n) => el.getAttribute(`aria-${n}`) : NO_ATTRIBUTE;
   if (CHECKABLE.has(role)) {
-    if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) s.checked = el.indeterminate ? 'mixed' : el.checked;
+    if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio'))
+      s.checked = el.indeterminate ? 'mixed' : el.checked;
     else s.checked = aria('checked') === 'mixed' ? 'mixed' : aria('checked') === 'true';
   }
   if (el instanceof HTMLOptionElement) s.selected = el.selected;
   else if (aria('selected') !== null) s.selected = aria('selected') === 'true';
   const expanded = aria('expanded');
   if (expanded !== null) s.expanded = expanded === 'true';
-  else if (el.localName === 'summary' && el.parentElement?.localName === 'details') s.expanded = (el.parentElement as HTMLDetailsElement).open;
+  else if (el.localName === 'summary' && el.parentElement?.localName === 'details')
+    s.expanded = (el.parentElement as HTMLDetailsElement).open;
   const pressed = aria('pressed');
   if (pressed !== null && role === 'button') s.pressed = pressed === 'mixed' ? 'mixed' : pressed === 'true';
   // :disabled also covers controls inside a disabled <fieldset>; only form controls can match it.
-  if ((el as HTMLButtonElement).disabled === true || (FORM_CONTROLS.has(el.localName) && el.matches(':disabled')) || aria('disabled') === 'true') s.disabled = true;
+  if (
+    (el as HTMLButtonElement).disabled === true ||
+    (FORM_CONTROLS.has(el.localName) && el.matches(':disabled')) ||
+    aria('disabled') === 'true'
+  )
+    s.disabled = true;
   if ((el as HTMLInputElement).readOnly === true || aria('readonly') === 'true') s.readonly = true;
   if ((el as HTMLInputElement).required === true || aria('required') === 'true') s.required = true;
   if (focused) s.focused = true;

@@ -8,16 +8,20 @@ import type { RefRegistry } from '../refs';
 import { withPseudoSelectorPinned } from './accname';
 import { FRAME_TOKEN_KEY, Walker, type WalkMemory } from './walk';
 
+export { shadowRootOf } from '../shadow-root';
 export { accessibleName } from './accname';
 export { roleOf } from './roles';
 export { deepActiveElement, isVisible } from './walk';
-export { shadowRootOf } from '../shadow-root';
 
 // is_new compares with the previous snapshot of the same document; one memory per registry (one
 // registry per document), kept outside the registry so its public API stays resolve/refFor.
 const memories = new WeakMap<RefRegistry, WalkMemory>();
 
-export function takeFrameSnapshot(refs: RefRegistry, params: GetStateParams = {}, topViewport?: { width: number; height: number }): FrameSnapshot {
+export function takeFrameSnapshot(
+  refs: RefRegistry,
+  params: GetStateParams = {},
+  topViewport?: { width: number; height: number },
+): FrameSnapshot {
   let memory = memories.get(refs);
   if (!memory) {
     memory = { previous: null };
@@ -65,5 +69,10 @@ async function tokenFor(expected: string[], capMs = TOKEN_WAIT_MS): Promise<stri
 export async function answerSnapshot(refs: RefRegistry, req: SnapshotRequest): Promise<RunActionResponse> {
   if (req.token_probe) return { ok: true, message: 'Frame token.', result: { token: await tokenFor(req.token_probe) } };
   // Sent as one JSON string: Chrome converts a message object node by node, a string in one copy.
-  return { ok: true, message: 'State taken.', result: {}, frame_json: JSON.stringify(takeFrameSnapshot(refs, req.params, req.top_viewport)) };
+  return {
+    ok: true,
+    message: 'State taken.',
+    result: {},
+    frame_json: JSON.stringify(takeFrameSnapshot(refs, req.params, req.top_viewport)),
+  };
 }

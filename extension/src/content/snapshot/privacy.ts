@@ -27,8 +27,10 @@ export const DEFAULT_PRIVACY: PrivacyOptions = { redactPii: false, redactCardAnd
 
 // Field hints without autocomplete (what checkout and 2FA forms are actually named). Word edges are
 // letters, so "pin" matches user_pin / pin-code but not spinner or pinterest.
-const CARD_HINT = /(^|[^a-z])(card.?(number|num|no)|cc.?(num|number)|credit.?card|debit.?card|cardnumber|cvc2?|cvv2?|csc|cid|security.?code|card.?code|card.?verification)([^a-z]|$)/i;
-const OTP_HINT = /(^|[^a-z])(otp|one.?time|verification.?code|verify.?code|2fa|mfa|totp|auth.?code|sms.?code|security.?pin|pin|pincode|pin.?code|passcode|tan)([^a-z]|$)/i;
+const CARD_HINT =
+  /(^|[^a-z])(card.?(number|num|no)|cc.?(num|number)|credit.?card|debit.?card|cardnumber|cvc2?|cvv2?|csc|cid|security.?code|card.?code|card.?verification)([^a-z]|$)/i;
+const OTP_HINT =
+  /(^|[^a-z])(otp|one.?time|verification.?code|verify.?code|2fa|mfa|totp|auth.?code|sms.?code|security.?pin|pin|pincode|pin.?code|passcode|tan)([^a-z]|$)/i;
 const FIELD_TYPES_WITH_SECRETS = new Set(['text', 'tel', 'number', 'search', '']);
 
 /** Why this field's value must be withheld, or null. */
@@ -43,7 +45,15 @@ export function sensitiveReason(el: Element, opts: PrivacyOptions): SensitiveRea
     if (tokens.includes('one-time-code')) return 'one_time_code';
   }
   if (!(isInput && FIELD_TYPES_WITH_SECRETS.has(el.type)) && !(el instanceof HTMLTextAreaElement)) return null;
-  const hints = [el.getAttribute('name'), el.id, el.getAttribute('placeholder'), el.getAttribute('aria-label'), ...(isInput || el instanceof HTMLTextAreaElement ? Array.from(el.labels ?? [], (l) => l.textContent) : [])].filter((x): x is string => !!x).join(' ');
+  const hints = [
+    el.getAttribute('name'),
+    el.id,
+    el.getAttribute('placeholder'),
+    el.getAttribute('aria-label'),
+    ...(isInput || el instanceof HTMLTextAreaElement ? Array.from(el.labels ?? [], (l) => l.textContent) : []),
+  ]
+    .filter((x): x is string => !!x)
+    .join(' ');
   if (hints) {
     if (CARD_HINT.test(hints)) return 'payment_card';
     if (OTP_HINT.test(hints)) return 'one_time_code';
@@ -54,7 +64,11 @@ export function sensitiveReason(el: Element, opts: PrivacyOptions): SensitiveRea
 }
 
 /** The value of a field as reading actions may show it: the marker when the field is sensitive. */
-export function readableValue(el: Element, value: string, opts: PrivacyOptions = DEFAULT_PRIVACY): { value: string; redacted: SensitiveReason | null } {
+export function readableValue(
+  el: Element,
+  value: string,
+  opts: PrivacyOptions = DEFAULT_PRIVACY,
+): { value: string; redacted: SensitiveReason | null } {
   const reason = sensitiveReason(el, opts);
   if (reason) return { value: redactedMarker(reason), redacted: reason };
   return { value: redactCardNumbers(value), redacted: null };
@@ -65,11 +79,15 @@ export function readableValue(el: Element, value: string, opts: PrivacyOptions =
  * of sensitive fields inside (a password prefilled in the page's HTML), card numbers anywhere.
  */
 export function readableHtml(el: Element, opts: PrivacyOptions = DEFAULT_PRIVACY): string {
-  const fields = [el, ...el.querySelectorAll('input, textarea')].filter((f) => f instanceof HTMLInputElement || f instanceof HTMLTextAreaElement);
+  const fields = [el, ...el.querySelectorAll('input, textarea')].filter(
+    (f) => f instanceof HTMLInputElement || f instanceof HTMLTextAreaElement,
+  );
   const sensitive = fields.filter((f) => sensitiveReason(f, opts) !== null);
   if (!sensitive.length) return redactCardNumbers(el.outerHTML);
   const clone = el.cloneNode(true) as Element;
-  const cloneFields = [clone, ...clone.querySelectorAll('input, textarea')].filter((f) => f instanceof HTMLInputElement || f instanceof HTMLTextAreaElement);
+  const cloneFields = [clone, ...clone.querySelectorAll('input, textarea')].filter(
+    (f) => f instanceof HTMLInputElement || f instanceof HTMLTextAreaElement,
+  );
   // querySelectorAll order is document order in both trees, so indexes match.
   fields.forEach((f, i) => {
     const c = cloneFields[i];
@@ -142,4 +160,3 @@ export function maskPii(text: string): { text: string; kinds: ('email' | 'phone'
   }
   return { text: out, kinds };
 }
-

@@ -3,29 +3,119 @@
 
 /** Roles that make an element interactive (seed 000 section 5). */
 export const INTERACTIVE_ROLES = new Set([
-  'button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option',
-  'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'treeitem', 'listbox', 'scrollbar', 'gridcell',
+  'button',
+  'link',
+  'checkbox',
+  'radio',
+  'switch',
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'combobox',
+  'textbox',
+  'searchbox',
+  'slider',
+  'spinbutton',
+  'treeitem',
+  'listbox',
+  'scrollbar',
+  'gridcell',
 ]);
 
 /** Roles whose accessible name comes from their content (accname 1.2 step 2F, WAI-ARIA "name from: contents"). */
 export const NAME_FROM_CONTENT = new Set([
-  'button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link', 'menuitem', 'menuitemcheckbox',
-  'menuitemradio', 'option', 'radio', 'row', 'rowheader', 'switch', 'tab', 'tooltip', 'treeitem', 'legend', 'caption',
+  'button',
+  'cell',
+  'checkbox',
+  'columnheader',
+  'gridcell',
+  'heading',
+  'link',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'radio',
+  'row',
+  'rowheader',
+  'switch',
+  'tab',
+  'tooltip',
+  'treeitem',
+  'legend',
+  'caption',
 ]);
 
 const KNOWN_ROLES = new Set([
-  ...INTERACTIVE_ROLES, 'alert', 'alertdialog', 'application', 'article', 'banner', 'blockquote', 'caption', 'cell', 'code',
-  'columnheader', 'complementary', 'contentinfo', 'definition', 'dialog', 'directory', 'document', 'feed', 'figure', 'form',
-  'generic', 'grid', 'group', 'heading', 'img', 'list', 'listitem', 'log', 'main', 'marquee', 'math', 'menu', 'menubar',
-  'meter', 'navigation', 'none', 'note', 'paragraph', 'presentation', 'progressbar', 'radiogroup', 'region', 'row',
-  'rowgroup', 'rowheader', 'search', 'separator', 'status', 'table', 'tablist', 'tabpanel', 'term', 'timer', 'toolbar',
-  'tooltip', 'tree', 'treegrid',
+  ...INTERACTIVE_ROLES,
+  'alert',
+  'alertdialog',
+  'application',
+  'article',
+  'banner',
+  'blockquote',
+  'caption',
+  'cell',
+  'code',
+  'columnheader',
+  'complementary',
+  'contentinfo',
+  'definition',
+  'dialog',
+  'directory',
+  'document',
+  'feed',
+  'figure',
+  'form',
+  'generic',
+  'grid',
+  'group',
+  'heading',
+  'img',
+  'list',
+  'listitem',
+  'log',
+  'main',
+  'marquee',
+  'math',
+  'menu',
+  'menubar',
+  'meter',
+  'navigation',
+  'none',
+  'note',
+  'paragraph',
+  'presentation',
+  'progressbar',
+  'radiogroup',
+  'region',
+  'row',
+  'rowgroup',
+  'rowheader',
+  'search',
+  'separator',
+  'status',
+  'table',
+  'tablist',
+  'tabpanel',
+  'term',
+  'timer',
+  'toolbar',
+  'tooltip',
+  'tree',
+  'treegrid',
 ]);
 
 function inputRole(el: HTMLInputElement): string {
   const hasList = el.hasAttribute('list');
   switch (el.type) {
-    case 'button': case 'submit': case 'reset': case 'image': case 'file':
+    case 'button':
+    case 'submit':
+    case 'reset':
+    case 'image':
+    case 'file':
       return 'button';
     case 'hidden':
       return 'none';
@@ -39,7 +129,11 @@ function inputRole(el: HTMLInputElement): string {
       return 'spinbutton';
     case 'search':
       return hasList ? 'combobox' : 'searchbox';
-    case 'email': case 'tel': case 'text': case 'url': case 'password':
+    case 'email':
+    case 'tel':
+    case 'text':
+    case 'url':
+    case 'password':
       return hasList ? 'combobox' : 'textbox';
     default:
       return 'textbox'; // date, time, color, ... Chromium exposes them as editable fields
@@ -47,7 +141,8 @@ function inputRole(el: HTMLInputElement): string {
 }
 
 /** Sectioning content and roots: header/footer inside them are not page-level landmarks (HTML-AAM). */
-const SECTIONING = 'article, aside, main, nav, section, [role=article], [role=complementary], [role=main], [role=navigation], [role=region]';
+const SECTIONING =
+  'article, aside, main, nav, section, [role=article], [role=complementary], [role=main], [role=navigation], [role=region]';
 
 function hasAccessibleNameAttr(el: Element): boolean {
   return !!(el.getAttribute('aria-label')?.trim() || el.getAttribute('aria-labelledby')?.trim() || el.getAttribute('title')?.trim());
@@ -55,9 +150,11 @@ function hasAccessibleNameAttr(el: Element): boolean {
 
 export function implicitRole(el: Element): string {
   switch (el.localName) {
-    case 'a': case 'area':
+    case 'a':
+    case 'area':
       return el.hasAttribute('href') ? 'link' : 'generic';
-    case 'button': case 'summary':
+    case 'button':
+    case 'summary':
       return 'button';
     case 'input':
       return inputRole(el as HTMLInputElement);
@@ -71,14 +168,21 @@ export function implicitRole(el: Element): string {
       return 'textbox';
     case 'option':
       return 'option';
-    case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6':
+    case 'h1':
+    case 'h2':
+    case 'h3':
+    case 'h4':
+    case 'h5':
+    case 'h6':
       return 'heading';
     case 'img':
       // HTML-AAM: alt="" (and no name from elsewhere) is presentational.
       return el.getAttribute('alt') === '' && !hasAccessibleNameAttr(el) ? 'presentation' : 'img';
     case 'svg':
       return 'img';
-    case 'ul': case 'ol': case 'menu':
+    case 'ul':
+    case 'ol':
+    case 'menu':
       return 'list';
     case 'li':
       return 'listitem';
@@ -109,15 +213,21 @@ export function implicitRole(el: Element): string {
       if (scope === 'col' || scope === 'colgroup') return 'columnheader';
       // No scope: a header cell in a row that also has data cells heads that row.
       const row = el.parentElement;
-      return row && el.closest('thead') === null && [...row.children].some((c) => c.localName === 'td') && row.firstElementChild === el ? 'rowheader' : 'columnheader';
+      return row && el.closest('thead') === null && [...row.children].some((c) => c.localName === 'td') && row.firstElementChild === el
+        ? 'rowheader'
+        : 'columnheader';
     }
-    case 'thead': case 'tbody': case 'tfoot':
+    case 'thead':
+    case 'tbody':
+    case 'tfoot':
       return 'rowgroup';
     case 'caption':
       return 'caption';
     case 'dialog':
       return 'dialog';
-    case 'fieldset': case 'details': case 'optgroup':
+    case 'fieldset':
+    case 'details':
+    case 'optgroup':
       return 'group';
     case 'form':
       return hasAccessibleNameAttr(el) ? 'form' : 'generic';
@@ -157,15 +267,38 @@ export function implicitRole(el: Element): string {
 }
 
 /** Global ARIA states/properties: their presence makes role=presentation/none ignored (ARIA 1.2, 9.1 conflict resolution). */
-const GLOBAL_ARIA = ['aria-atomic', 'aria-busy', 'aria-controls', 'aria-current', 'aria-describedby', 'aria-details', 'aria-dropeffect', 'aria-flowto', 'aria-grabbed', 'aria-haspopup', 'aria-keyshortcuts', 'aria-label', 'aria-labelledby', 'aria-live', 'aria-owns', 'aria-relevant', 'aria-roledescription'];
+const GLOBAL_ARIA = [
+  'aria-atomic',
+  'aria-busy',
+  'aria-controls',
+  'aria-current',
+  'aria-describedby',
+  'aria-details',
+  'aria-dropeffect',
+  'aria-flowto',
+  'aria-grabbed',
+  'aria-haspopup',
+  'aria-keyshortcuts',
+  'aria-label',
+  'aria-labelledby',
+  'aria-live',
+  'aria-owns',
+  'aria-relevant',
+  'aria-roledescription',
+];
 
 /** Focusable in the sense of the conflict rule: natively focusable or with a tabindex. */
 function focusable(el: Element): boolean {
   if (el.hasAttribute('tabindex')) return true;
   switch (el.localName) {
-    case 'a': case 'area':
+    case 'a':
+    case 'area':
       return el.hasAttribute('href');
-    case 'button': case 'select': case 'textarea': case 'summary': case 'iframe':
+    case 'button':
+    case 'select':
+    case 'textarea':
+    case 'summary':
+    case 'iframe':
       return !(el as HTMLButtonElement).disabled;
     case 'input':
       return (el as HTMLInputElement).type !== 'hidden' && !(el as HTMLInputElement).disabled;

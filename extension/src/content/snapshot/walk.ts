@@ -7,19 +7,19 @@
 // and in viewport scope the rows/blocks that lie wholly outside the expanded viewport are skipped
 // with their subtree.
 import type { ActionableElement, DomNode, GetStateParams, Redaction, TextItem } from '../../../../schemas/generated/protocol';
-import type { FrameChild, FrameElement, FrameSnapshot, FrameText } from '../../shared/frame-snapshot';
-import type { RefRegistry } from '../refs';
-import { accessibleName, LabelIndex } from './accname';
-import { contentBoxIfEmpty } from '../interaction/dom';
-import { elementType, isInteractiveByMarkup, operationsFor, statesOf } from './classify';
-import { maskPii, redactedMarker, sensitiveReason, type PrivacyOptions, type SensitiveReason } from './privacy';
-import { roleOf } from './roles';
-import { buildBrowserUseTree } from '../browser-use-tree/build';
 import { isAgentUiRoot } from '../../shared/agent-ui-marker';
+import type { FrameChild, FrameElement, FrameSnapshot, FrameText } from '../../shared/frame-snapshot';
+import { buildBrowserUseTree } from '../browser-use-tree/build';
+import { rememberHighlights } from '../browser-use-tree/highlight';
+import { contentBoxIfEmpty } from '../interaction/dom';
 import { topElementAt } from '../interaction/hit-test';
+import type { RefRegistry } from '../refs';
 import { shadowRootOf } from '../shadow-root';
 import { countsAsSibling, segment } from '../xpath';
-import { rememberHighlights } from '../browser-use-tree/highlight';
+import { accessibleName, LabelIndex } from './accname';
+import { elementType, isInteractiveByMarkup, operationsFor, statesOf } from './classify';
+import { maskPii, type PrivacyOptions, redactedMarker, type SensitiveReason, sensitiveReason } from './privacy';
+import { roleOf } from './roles';
 
 /** Key of the postMessage a parent frame sends its iframes during a snapshot. */
 export const FRAME_TOKEN_KEY = '__browser_use_ext_frame_token';
@@ -28,15 +28,88 @@ export const DEFAULTS = { viewport_expansion: 0, max_elements: 1500, max_text_ch
 
 const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'svg', 'math', 'object', 'embed']);
 /** Attributes an agent needs to identify an element: browser_use's include_attributes plus id, href, autocomplete. */
-const SHOWN = new Set(['id', 'title', 'type', 'name', 'role', 'aria-label', 'placeholder', 'value', 'alt', 'aria-expanded', 'data-date-format', 'href', 'autocomplete']);
+const SHOWN = new Set([
+  'id',
+  'title',
+  'type',
+  'name',
+  'role',
+  'aria-label',
+  'placeholder',
+  'value',
+  'alt',
+  'aria-expanded',
+  'data-date-format',
+  'href',
+  'autocomplete',
+]);
 /** Block-level containers whose children cannot normally escape their box: skipped whole when outside the scope. */
-const PRUNABLE = new Set(['tr', 'li', 'p', 'td', 'th', 'dt', 'dd', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'option', 'label', 'thead', 'tfoot']);
+const PRUNABLE = new Set([
+  'tr',
+  'li',
+  'p',
+  'td',
+  'th',
+  'dt',
+  'dd',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'pre',
+  'option',
+  'label',
+  'thead',
+  'tfoot',
+]);
 const BLOCK_ROLE: Record<string, TextItem['role'] | null> = {
-  p: 'paragraph', li: 'listitem', caption: 'caption', label: 'label', legend: 'legend',
-  pre: 'code', blockquote: 'blockquote', h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading', h5: 'heading', h6: 'heading',
-  div: null, section: null, article: null, main: null, header: null, footer: null, nav: null, aside: null, form: null, fieldset: null,
-  table: null, tr: 'row', tbody: null, thead: null, tfoot: null, ul: null, ol: null, dl: null, dt: null, dd: null, body: null, html: null,
-  figure: null, figcaption: 'caption', details: null, summary: null, dialog: null, address: null, center: null, hr: null, br: null,
+  p: 'paragraph',
+  li: 'listitem',
+  caption: 'caption',
+  label: 'label',
+  legend: 'legend',
+  pre: 'code',
+  blockquote: 'blockquote',
+  h1: 'heading',
+  h2: 'heading',
+  h3: 'heading',
+  h4: 'heading',
+  h5: 'heading',
+  h6: 'heading',
+  div: null,
+  section: null,
+  article: null,
+  main: null,
+  header: null,
+  footer: null,
+  nav: null,
+  aside: null,
+  form: null,
+  fieldset: null,
+  table: null,
+  tr: 'row',
+  tbody: null,
+  thead: null,
+  tfoot: null,
+  ul: null,
+  ol: null,
+  dl: null,
+  dt: null,
+  dd: null,
+  body: null,
+  html: null,
+  figure: null,
+  figcaption: 'caption',
+  details: null,
+  summary: null,
+  dialog: null,
+  address: null,
+  center: null,
+  hr: null,
+  br: null,
 };
 const CURSOR_INTERACTIVE = 'pointer';
 const NO_VALUE_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image']);
@@ -46,7 +119,10 @@ function hasAriaAttribute(names: string[]): boolean {
   return false;
 }
 
-/** The value a listed control shows (inputs with a value, textarea, select), or null. tag: t.localName (checked first: cheaper than instanceof). */
+/**
+ * The value a listed control shows (inputs with a value, textarea, select), or null. tag: t.localName (checked first: cheaper than
+ * instanceof).
+ */
 function valueOf(t: Element, tag: string): string | null {
   if (tag === 'input' && t instanceof HTMLInputElement) return NO_VALUE_INPUTS.has(t.type) ? null : t.value;
   if ((tag === 'textarea' && t instanceof HTMLTextAreaElement) || (tag === 'select' && t instanceof HTMLSelectElement)) return t.value;
@@ -77,7 +153,10 @@ interface Parent {
   rect: DOMRect | null;
   /** Viewport scope: the box is not read yet; the first text child that needs it reads it. */
   rectPending: boolean;
-  /** xpath bookkeeping of parentEl: the record of its own parent, its 1-based position among same-tag siblings (0: not counted), whether it is a shadow root's child, its xpath once built. */
+  /**
+   * xpath bookkeeping of parentEl: the record of its own parent, its 1-based position among same-tag siblings (0: not counted), whether it
+   * is a shadow root's child, its xpath once built.
+   */
   up: Parent | null;
   ordinal: number;
   top: boolean;
@@ -182,7 +261,10 @@ export class Walker {
     private readonly topViewport?: { width: number; height: number },
   ) {
     const exp = params.viewport_expansion ?? DEFAULTS.viewport_expansion;
-    this.scope = exp === -1 ? { all: true, left: -Infinity, top: -Infinity, right: Infinity, bottom: Infinity } : { all: false, left: -exp, top: -exp, right: this.vw + exp, bottom: this.vh + exp };
+    this.scope =
+      exp === -1
+        ? { all: true, left: -Infinity, top: -Infinity, right: Infinity, bottom: Infinity }
+        : { all: false, left: -exp, top: -exp, right: this.vw + exp, bottom: this.vh + exp };
     const e0 = Math.max(exp, 0);
     this.vp = { all: false, left: -e0, top: -e0, right: this.vw + e0, bottom: this.vh + e0 };
     this.maxElements = params.max_elements ?? DEFAULTS.max_elements;
@@ -194,7 +276,24 @@ export class Walker {
   run(isTop: boolean): FrameSnapshot {
     const start = performance.now();
     const doc = document;
-    const base: Parent = { listed: undefined, pointer: false, inShadow: false, block: null, blockRole: null, level: undefined, parentEl: null, cell: null, cssVisible: true, contents: false, rect: null, rectPending: false, up: null, ordinal: 0, top: false, xpath: undefined };
+    const base: Parent = {
+      listed: undefined,
+      pointer: false,
+      inShadow: false,
+      block: null,
+      blockRole: null,
+      level: undefined,
+      parentEl: null,
+      cell: null,
+      cssVisible: true,
+      contents: false,
+      rect: null,
+      rectPending: false,
+      up: null,
+      ordinal: 0,
+      top: false,
+      xpath: undefined,
+    };
     const root = isTop ? doc.body : doc.documentElement;
     if (root) this.visitElement(root, root.localName, 0, base, false);
     const tree = this.params.include_dom_tree === true ? this.browserUseTree(isTop) : undefined;
@@ -228,7 +327,10 @@ export class Walker {
       ...(tree ? { tree } : {}),
       scroll: { x: Math.round(window.scrollX), y: Math.round(window.scrollY) },
       viewport: { width: this.vw, height: this.vh },
-      page_size: { width: Math.max(de?.scrollWidth ?? 0, doc.body?.scrollWidth ?? 0), height: Math.max(de?.scrollHeight ?? 0, doc.body?.scrollHeight ?? 0) },
+      page_size: {
+        width: Math.max(de?.scrollWidth ?? 0, doc.body?.scrollWidth ?? 0),
+        height: Math.max(de?.scrollHeight ?? 0, doc.body?.scrollHeight ?? 0),
+      },
       focused,
       elements_omitted: this.omitted,
       text_cut: this.textCut,
@@ -381,7 +483,8 @@ export class Walker {
     let box: DOMRect | null = null;
     if (!all && PRUNABLE.has(tag)) {
       box = el.getBoundingClientRect();
-      if (box.width > 0 && box.height > 0 && !this.intersects(box, this.scope) && style.position !== 'fixed' && style.position !== 'sticky') return;
+      if (box.width > 0 && box.height > 0 && !this.intersects(box, this.scope) && style.position !== 'fixed' && style.position !== 'sticky')
+        return;
     }
     const inShadow = p.inShadow || shadowTop;
     const cssVisible = style.visibility === 'visible';
@@ -424,7 +527,9 @@ export class Walker {
           this.omitted++;
         } else {
           listedPos = this.elements.length;
-          this.elements.push(this.describe(el, tag, role || roleOf(el), rect, inShadow, p, labelFor, this.xpathAt(el, tag, ordinal, p, shadowTop)));
+          this.elements.push(
+            this.describe(el, tag, role || roleOf(el), rect, inShadow, p, labelFor, this.xpathAt(el, tag, ordinal, p, shadowTop)),
+          );
           this.listedEls.push(el);
           this.order.push('e');
           this.listedNow.add(el);
@@ -450,11 +555,21 @@ export class Walker {
           token = undefined;
         }
       }
-      const offset = { x: fr.left + el.clientLeft + parseFloat(style.paddingLeft || '0'), y: fr.top + el.clientTop + parseFloat(style.paddingTop || '0') };
+      const offset = {
+        x: fr.left + el.clientLeft + parseFloat(style.paddingLeft || '0'),
+        y: fr.top + el.clientTop + parseFloat(style.paddingTop || '0'),
+      };
       const status: FrameChild['status'] = !frVisible ? 'hidden' : !frInScope ? 'outside_scope' : 'ok';
       this.frameEls.push(el);
       const src = token ? (el as HTMLIFrameElement).src : '';
-      this.frames.push({ frame_id: -1, offset, status, ...(token ? { token } : {}), ...(src ? { src } : {}), ...(listed !== undefined ? { parent_pos: listed } : {}) });
+      this.frames.push({
+        frame_id: -1,
+        offset,
+        status,
+        ...(token ? { token } : {}),
+        ...(src ? { src } : {}),
+        ...(listed !== undefined ? { parent_pos: listed } : {}),
+      });
       this.order.push('f');
       return;
     }
@@ -470,7 +585,7 @@ export class Walker {
     const br = BLOCK_ROLE[tag];
     if (br !== undefined || role === 'heading') {
       block = el;
-      blockRole = role === 'heading' ? 'heading' : br ?? null;
+      blockRole = role === 'heading' ? 'heading' : (br ?? null);
       level = blockRole === 'heading' ? Number(el.getAttribute('aria-level') ?? tag.slice(1)) || 2 : undefined;
     }
     const contents = display === 'contents';
@@ -598,7 +713,16 @@ export class Walker {
     if (r && (r.width === 0 || r.height === 0)) return;
     let inScope = true;
     if (!this.scope.all) {
-      if (r && r.width > 0 && r.height > 0 && r.left >= this.scope.left && r.right <= this.scope.right && r.top >= this.scope.top && r.bottom <= this.scope.bottom) inScope = true;
+      if (
+        r &&
+        r.width > 0 &&
+        r.height > 0 &&
+        r.left >= this.scope.left &&
+        r.right <= this.scope.right &&
+        r.top >= this.scope.top &&
+        r.bottom <= this.scope.bottom
+      )
+        inScope = true;
       else if (r && r.width > 0 && !this.intersects(r, this.scope)) inScope = false;
       else {
         const range = document.createRange();
@@ -648,7 +772,16 @@ export class Walker {
     }
   }
 
-  private describe(el: Element, tag: string, role: string, rect: DOMRect, inShadow: boolean, p: Parent, labelFor: Element | null, xpath: string): FrameElement {
+  private describe(
+    el: Element,
+    tag: string,
+    role: string,
+    rect: DOMRect,
+    inShadow: boolean,
+    p: Parent,
+    labelFor: Element | null,
+    xpath: string,
+  ): FrameElement {
     const target = labelFor ?? el;
     const effRole = labelFor ? roleOf(labelFor) : role;
     const type = elementType(target, effRole);
@@ -711,7 +844,6 @@ export class Walker {
     return item;
   }
 
-
   private shownAttribute(out: Record<string, string>, name: string, v: string, sensitive: SensitiveReason | null): void {
     if (name === 'value' && sensitive) out[name] = redactedMarker(sensitive);
     else if (this.privacy.redactPii && name !== 'href' && name !== 'type') out[name] = maskPii(v).text;
@@ -724,6 +856,5 @@ export class Walker {
     for (const at of el.attributes) if (SHOWN.has(at.name)) this.shownAttribute(out, at.name, at.value, sensitive);
   }
 }
-
 
 export type { ActionableElement };
