@@ -90,7 +90,7 @@ describe('e2e: bridge security and restarts in the real browser', function () {
       await options.$eval('#bridge-url', (el, v) => ((el as HTMLInputElement).value = v as string), h.bridge.extensionUrl);
       await options.$eval('#extension-secret', (el, v) => ((el as HTMLInputElement).value = v as string), secret);
       await options.click('button[type=submit]');
-      // "Saved." then, with a new secret, that it is connecting; the status box shows the outcome (issue 10).
+      // "Saved." then, with a new secret, that it is connecting; the status box shows the outcome.
       await options.waitForFunction('document.getElementById("saved").textContent.startsWith("Saved.")');
       await options.$eval('#saved', (el) => (el.textContent = ''));
     };

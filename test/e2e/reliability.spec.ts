@@ -1,4 +1,4 @@
-// Issue 11 in the real setup (Chromium + built extension + bridge): nothing false (wait_for when the
+// Reliability in the real setup (Chromium + built extension + bridge): nothing false (wait_for when the
 // page goes away), nothing leaked (one privacy filter over every reading action), and settling that
 // answers when the page has settled.
 import { expect } from 'chai';

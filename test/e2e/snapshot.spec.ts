@@ -1,4 +1,4 @@
-// The snapshot as an agent gets it (issue 3): real Chromium, the real extension, through the bridge.
+// The snapshot as an agent gets it: real Chromium, the real extension, through the bridge.
 // One agent and one tab for the whole file (the bridge leases the tab to the session); each test
 // navigates that tab to its fixture and asserts exact element lists, names, roles and states.
 import { expect } from 'chai';
@@ -322,7 +322,7 @@ describe('e2e: snapshot (get_state)', function () {
     );
   });
 
-  it('leaves out a frame that does not answer within the frame budget, and says which and why (issue 13)', async () => {
+  it('leaves out a frame that does not answer within the frame budget, and says which and why', async () => {
     // One ad's page is stuck in a script for 5 s (told to spin by a message), so its content script
     // cannot reply; one ad never finishes loading; ten more lie below the fold (viewport scope:
     // nothing is waited for there). The busy ad lives on its own site (127.0.0.2): frames of one
@@ -520,7 +520,7 @@ describe('e2e: snapshot (get_state)', function () {
       ['e4', false],
       ['e5', false],
     ]);
-    // index targets the latest state's element (contract B): index 2 is "Next" (e4).
+    // index targets the latest state's element (an index names an element of the last state taken): index 2 is "Next" (e4).
     const byIndex = await agent.call('click', { index: 2 }, { tabId });
     expect(byIndex.status, JSON.stringify(byIndex.error_info)).to.equal('success');
     expect(await page.$eval('h2', (el) => el.textContent)).to.equal('Page 3');

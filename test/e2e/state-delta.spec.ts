@@ -1,4 +1,4 @@
-// State deltas in real Chromium (issue 13 item 3): get_state since -> state_delta; the delta applied
+// State deltas in real Chromium: get_state since -> state_delta; the delta applied
 // to the base state equals a fresh full state taken right after; after a small change it moves at
 // most 10% of the full state's bytes; a navigation, an unknown id and another tab's id answer a full
 // state with delta_unavailable, never an error. The TS client's getState() does all of it for a caller.

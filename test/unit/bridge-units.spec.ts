@@ -25,7 +25,7 @@ function fakeSocket() {
 }
 
 describe('bridge units', () => {
-  describe('auth (contract G)', () => {
+  describe('auth (the challenge-response handshake)', () => {
     it('computes HMAC-SHA256 hex keyed with the UTF-8 secret (RFC 4231 test case 2)', () => {
       expect(hmacHex('Jefe', 'what do ya want for nothing?')).to.equal('5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843');
     });
@@ -156,7 +156,7 @@ describe('bridge units', () => {
       expect(reg.find(a.token as string)).to.equal(null);
     });
 
-    it('keeps the page state of only the newest recorded results (bounded memory, issue 11)', () => {
+    it('keeps the page state of only the newest recorded results (bounded memory)', () => {
       const reg = new SessionRegistry({ graceMs: 1000, resultCapacity: 64 });
       const s = reg.create(peer(), 3);
       const state = { url: 'http://x/', title: 'T', tab_id: 1 } as unknown as NonNullable<ActionResultMessage['new_simplified_state']>;

@@ -52,6 +52,7 @@ const fakeChrome = {
 };
 
 let sendToContent: typeof import('../../extension/src/background/content-channel').sendToContent;
+let forgetTabLinks: typeof import('../../extension/src/background/content-channel').forgetTabLinks;
 const req = { channel: 'bux', kind: 'run_action', action: 'click', params: { element_id: 'e1' } } as const;
 const tick = () => new Promise((r) => setTimeout(r, 0));
 const close = (p: FakePort, why?: string) => {
@@ -65,7 +66,7 @@ describe('content channel (ports)', () => {
   // The fake chrome only while these tests run (and the module loads): other specs import modules that look for one.
   before(async () => {
     (globalThis as unknown as { chrome?: unknown }).chrome = fakeChrome;
-    ({ sendToContent } = await import('../../extension/src/background/content-channel'));
+    ({ sendToContent, forgetTabLinks } = await import('../../extension/src/background/content-channel'));
   });
   after(() => {
     delete (globalThis as unknown as { chrome?: unknown }).chrome;
@@ -123,5 +124,16 @@ describe('content channel (ports)', () => {
     expect((await asked).ok).to.equal(true);
     expect(old.disconnected).to.equal(true);
     await tick();
+  });
+
+  it('a tab closing ends its requests in flight at once (our own disconnect fires no onDisconnect here)', async () => {
+    const asked = sendToContent(5, req);
+    const port = ports[0]!;
+    port.onMessage.fire({ kind: 'hello' });
+    forgetTabLinks(5);
+    const out = await Promise.race([asked, new Promise<'pending'>((r) => setTimeout(() => r('pending'), 200))]);
+    expect(out, 'the request was left waiting for its timeout').to.not.equal('pending');
+    expect(out !== 'pending' && out.ok === false && out.portClosed).to.equal(true);
+    expect(port.disconnected).to.equal(true);
   });
 });

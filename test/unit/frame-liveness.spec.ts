@@ -1,5 +1,5 @@
 // frame-liveness.ts: a frame that still owes an answer past the probe budget is not waited for again
-// (issue 13 "frames that do not answer never hold a state for more than a small, documented budget").
+// (frames that do not answer never hold a state for more than a small, documented budget).
 import { expect } from 'chai';
 
 import { PROBE_BUDGET_MS } from '../../extension/src/background/frame-budget';

@@ -1,5 +1,5 @@
 // The privacy filter's pure parts (extension/src/content/snapshot/privacy.ts): card numbers by Luhn,
-// in fields and in free text (issue 11, finding 2). The element-aware parts run in the e2e suite.
+// in fields and in free text. The element-aware parts run in the e2e suite.
 import { expect } from 'chai';
 
 import { isCardNumber, redactCardNumbers } from '../../extension/src/content/snapshot/privacy';

@@ -87,7 +87,7 @@ describe('text renderings of a state', () => {
   });
 });
 
-// Token economy of the accessibility-tree text (issue 13 item 4; README "Text rendering").
+// Token economy of the accessibility-tree text (README "Text rendering").
 describe('accessibility-tree text: token economy', () => {
   type El = SimplifiedState['actionable_elements'][number];
   const el = (index: number, role: string, name: string, xpath: string, onScreen: boolean | undefined, extra: Partial<El> = {}): El => ({

@@ -1,4 +1,4 @@
-// State deltas (issue 13 item 3): applyStateDelta(prev, diffStates(prev, next)) must give exactly
+// State deltas: applyStateDelta(prev, diffStates(prev, next)) must give exactly
 // `next`, for random states and random edits of them (elements inserted, removed, moved, changed,
 // reordered; text edited; dom_tree edited), and every delta must be a valid wire message.
 import { expect } from 'chai';

@@ -54,7 +54,9 @@ export function forgetTabLinks(tabId: number): void {
   const prefix = `${tabId}:`;
   for (const [key, link] of links) {
     if (!key.startsWith(prefix)) continue;
-    links.delete(key);
+    // Our own disconnect() fires no onDisconnect on this side: answer what waits here, as the tab's
+    // closing would have, so an action in flight fails now (the tab is gone) instead of at its timeout.
+    endLink(key, link, 'the tab was closed');
     link.retired = true;
     try {
       link.port.disconnect();
@@ -62,6 +64,14 @@ export function forgetTabLinks(tabId: number): void {
       // Already closed with its tab.
     }
   }
+}
+
+/** Forgets the link and answers every request still waiting on it as closed. */
+function endLink(key: string, link: Link, why: string): void {
+  if (links.get(key) === link) links.delete(key);
+  const waiting = [...link.pending.values()];
+  link.pending.clear();
+  for (const done of waiting) done({ kind: 'closed', reached: link.reached, why });
 }
 
 /** Open ports to this tab's frames (closed-tabs.ts, tests). */
@@ -99,13 +109,7 @@ function linkTo(tabId: number, frameId: number): Link | null {
     if (link.retired && link.pending.size === 0) link.port.disconnect();
     done?.({ kind: 'answer', response: m.response });
   });
-  port.onDisconnect.addListener(() => {
-    const why = chrome.runtime.lastError?.message ?? '';
-    if (links.get(key) === link) links.delete(key);
-    const waiting = [...link.pending.values()];
-    link.pending.clear();
-    for (const done of waiting) done({ kind: 'closed', reached: link.reached, why });
-  });
+  port.onDisconnect.addListener(() => endLink(key, link, chrome.runtime.lastError?.message ?? ''));
   links.set(key, link);
   return link;
 }
