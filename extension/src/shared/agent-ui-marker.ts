@@ -20,15 +20,14 @@ export function isAgentUiRoot(el: Element): boolean {
   return el.hasAttribute(AGENT_UI_ATTR);
 }
 
-/** Is el part of our own UI: marked itself or inside a marked element, also across shadow roots? */
+/** Is el part of our own UI: marked itself or inside a marked element, also across shadow roots?
+ * closest() per tree (one native call each) rather than a step per ancestor: the settle watch asks
+ * this for every mutation record. */
 export function isAgentUi(el: Element): boolean {
   for (let n: Element | null = el; n;) {
-    if (n.hasAttribute(AGENT_UI_ATTR)) return true;
-    if (n.parentElement) n = n.parentElement;
-    else {
-      const root = n.getRootNode();
-      n = root instanceof ShadowRoot ? root.host : null;
-    }
+    if (n.closest(AGENT_UI_SELECTOR)) return true;
+    const root = n.getRootNode();
+    n = root instanceof ShadowRoot ? root.host : null;
   }
   return false;
 }
