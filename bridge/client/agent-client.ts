@@ -24,6 +24,7 @@ import type {
   TaskProgressMessage,
 } from '../../schemas/generated/protocol';
 import { type ActionName, type ActionParams, PROTOCOL_VERSION } from '../../schemas/generated/registry';
+import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { StateDeltaError } from '../../schemas/lib/state-delta';
 import { checkMessage } from '../../schemas/lib/wire';
 import { bridgeProof, clientProof, proofsEqual } from '../common/auth';
@@ -40,6 +41,33 @@ export class BridgeClientError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
+  }
+}
+
+/**
+ * The bridge's close codes after which a client must not come back by itself, as the error every
+ * later call gets (schemas/v1/defs/close_code.json); null for any other close.
+ */
+export function finalClose(code: number, reason: string): BridgeClientError | null {
+  const said = reason ? ` (${reason})` : '';
+  switch (code) {
+    case CLOSE_CODES.disconnectedByPerson:
+      return new BridgeClientError(
+        `The person disconnected this agent in the browser's side panel${said}. It stays disconnected: start the agent again when the person wants it back.`,
+        'NOT_PERMITTED',
+      );
+    case CLOSE_CODES.secretRefused:
+      return new BridgeClientError(
+        `The bridge refused this agent's secret${said}. Pair again (npx browser-use-ext pair) or pass the current agent secret, then start the agent again.`,
+        'UNAUTHORIZED',
+      );
+    case CLOSE_CODES.versionMismatch:
+      return new BridgeClientError(
+        `The bridge speaks another protocol version${said}. Update the older side, then start the agent again.`,
+        'VERSION_MISMATCH',
+      );
+    default:
+      return null;
   }
 }
 
@@ -90,6 +118,8 @@ export class AgentClient extends EventEmitter {
   private seq = 0;
   private closing = false;
   private reconnecting: Promise<void> | null = null;
+  /** Set when the bridge closed the session for good (close codes 4001-4003): every later call fails with it. */
+  private ended: BridgeClientError | null = null;
   private readonly secret: string;
   hello: HelloAckMessage | null = null;
   /** Last state per tab, for getState's deltas. */
@@ -213,6 +243,7 @@ export class AgentClient extends EventEmitter {
 
   /** Sends an action and resolves with its action_result. */
   call<A extends ActionName>(action: A, params: ActionParams<A>, options: CallOptions = {}): Promise<ActionResultMessage> {
+    if (this.ended) return Promise.reject(this.ended);
     const actionId = options.actionId ?? `a${++this.seq}-${Date.now().toString(36)}`;
     const message: ProtocolMessage = { type: 'action', action_id: actionId, action, params };
     if (options.tabId !== undefined) message.tab_id = options.tabId;
@@ -346,10 +377,15 @@ export class AgentClient extends EventEmitter {
   }
 
   private onClose(code: number, reason: string): void {
+    const final = finalClose(code, reason);
+    if (final) this.ended = final;
     this.emit('close', code, reason);
-    // 1008: the bridge refused us (auth, policy); reconnecting would only repeat that.
-    if (this.closing || this.opts.reconnect === false || !this.hello || code === 1008) {
-      this.failAll(`connection to the bridge closed (${code} ${reason})`);
+    // 1008: the bridge refused us (auth, policy); reconnecting would only repeat that. 4001-4003: the
+    // secret was refused, the versions differ, or the person disconnected this agent in the side
+    // panel; coming back as a new session would undo the person's Stop.
+    if (final || this.closing || this.opts.reconnect === false || !this.hello || code === 1008) {
+      if (final) this.failAll(final.message, final.code);
+      else this.failAll(`connection to the bridge closed (${code} ${reason})`);
       return;
     }
     this.startReconnect();
@@ -384,11 +420,11 @@ export class AgentClient extends EventEmitter {
     this.failAll('could not reconnect to the bridge');
   }
 
-  private failAll(why: string): void {
+  private failAll(why: string, code = 'EXTENSION_DISCONNECTED'): void {
     for (const [id, w] of this.waiters) {
       clearTimeout(w.timer);
-      w.error.message = `${why} before action ${id} was answered`;
-      w.error.code = 'EXTENSION_DISCONNECTED';
+      w.error.message = `${why} (action ${id} was not answered)`;
+      w.error.code = code;
       w.reject(w.error);
     }
     this.waiters.clear();

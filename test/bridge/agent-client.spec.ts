@@ -89,6 +89,24 @@ describe('AgentClient (real bridge)', () => {
     expect(r.error_info?.error_code).to.equal('TIMEOUT');
   });
 
+  it("stays disconnected after the person's Disconnect (close 4003): no new session, every later call NOT_PERMITTED", async () => {
+    await extension();
+    const c = await connect({ clientName: 'disconnect-me', reconnectMaxDelayMs: 100 });
+    const sid = c.hello?.session_id;
+    expect(sid).to.be.a('string');
+    const closed = new Promise<number>((resolve) => c.once('close', (code: number) => resolve(code)));
+    const e = peers[0]!;
+    e.send({ type: 'session_control', command: 'disconnect', session_id: sid as string });
+    expect(await closed).to.equal(4003);
+    // Long enough for several reconnect attempts at the 100 ms cap, had the client made any.
+    await new Promise((r) => setTimeout(r, 800));
+    expect(bridge['sessions'].all(), 'the client came back as a new session').to.have.length(0);
+    const err = await c.call('list_tabs', {}).catch((x: unknown) => x);
+    expect(err).to.be.instanceOf(BridgeClientError);
+    expect((err as BridgeClientError).code).to.equal('NOT_PERMITTED');
+    expect((err as BridgeClientError).message).to.match(/side panel/);
+  });
+
   it('reconnects after a drop, resumes its session and gets the answer to an in-flight call once', async () => {
     const ext = await extension();
     const c = await connect();
