@@ -50,6 +50,11 @@ function onConnectorError(e: ErrorMessage): boolean {
   return true;
 }
 
+/** A message from one of this extension's own pages (not a content script, not another extension). */
+export function isFromExtensionPage(sender: chrome.runtime.MessageSender): boolean {
+  return sender.id === chrome.runtime.id && !!sender.url?.startsWith(chrome.runtime.getURL(''));
+}
+
 export function registerPanelRelay(connection: BridgeConnection): void {
   const send = (m: ProtocolMessage): boolean => {
     if (!connection.connected) return false;
@@ -125,6 +130,12 @@ async function handle(
   send: (m: ProtocolMessage) => boolean,
   connection: BridgeConnection,
 ): Promise<PanelResponse> {
+  // Every panel request comes from the extension's own pages (the side panel, the options page),
+  // never from a content script in a web page: a compromised page must not submit tasks, end or
+  // redirect agents, take tabs or reconnect the bridge. The overlay's Stop is the one request a
+  // content script sends, and it acts on its own tab only.
+  if (req.bux !== 'overlay' && !isFromExtensionPage(sender))
+    return { ok: false, error: "This request is accepted only from the extension's side panel." };
   if (req.bux === 'overlay') {
     // Stop in the page: stop the agent's task, or take the tab back when it runs none.
     const tabId = sender.tab?.id;
@@ -160,10 +171,6 @@ async function handle(
         : { ok: false, error: 'Not connected to the bridge.' };
     case 'connector_add':
     case 'connector_remove':
-      // Only the extension's own pages (the side panel) may point the bridge at a backend, never a
-      // content script running in a web page.
-      if (!sender.url?.startsWith(chrome.runtime.getURL('')))
-        return { ok: false, error: "Backends can be connected only from the extension's side panel." };
       return req.op === 'connector_add'
         ? connectorControl(send, { command: 'add', dialect: req.dialect, url: req.url })
         : connectorControl(send, { command: 'remove', connector_id: req.connector_id });
