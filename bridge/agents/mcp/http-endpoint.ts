@@ -96,7 +96,17 @@ export class McpHttpEndpoint {
       return refuse(res, 403, -32001, reason);
     }
     const auth = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-    const tokenName = auth?.[1] ? this.opts.tokens.verify(auth[1]) : null;
+    let tokenName: string | null;
+    try {
+      tokenName = auth?.[1] ? this.opts.tokens.verify(auth[1]) : null;
+    } catch (e) {
+      // A damaged token file is the bridge's problem, not the client's: say so and how to fix it
+      // (the message names the file and the command), instead of a 500 that says "report the bug".
+      const why = e instanceof Error ? e.message : String(e);
+      this.opts.log.error('cannot read the MCP token file', { error: why });
+      res.setHeader('retry-after', '5');
+      return refuse(res, 503, -32001, `The bridge cannot read its MCP token list: ${why}`);
+    }
     if (!tokenName) {
       // Same rule as the handshakes (rate-limit.ts): a wrong token is answered late, one bucket for
       // every address, so no local program can lock the right token out and guessing stays slow.

@@ -41,6 +41,8 @@ export class McpTokenStore {
     } catch {
       throw new Error(`${this.file} is not valid JSON. Delete it and issue new tokens with \`browser-use-ext mcp-token add NAME\`.`);
     }
+    if (typeof parsed !== 'object' || parsed === null)
+      throw new Error(`${this.file} is not a token list. Delete it and issue new tokens with \`browser-use-ext mcp-token add NAME\`.`);
     const tokens = (parsed as { tokens?: unknown }).tokens;
     if (!Array.isArray(tokens)) return [];
     return tokens.filter(
