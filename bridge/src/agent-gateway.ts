@@ -124,7 +124,7 @@ export class AgentGateway {
     const deadline = Date.now() + timeoutMs;
     void this.queues
       .run(target.tabId ?? 'active', () => this.execute(session, action, target.tabId, deadline, timeoutMs))
-      .then((result) => this.finishAction(session, action, target.tabId, result));
+      .then(({ result, sentTab }) => this.finishAction(session, action, sentTab, result));
   }
 
   /** Which tab the action goes to, refusing another session's tabs (TAB_NOT_LEASED). */
@@ -144,20 +144,22 @@ export class AgentGateway {
     return { ok: true, tabId: null };
   }
 
+  /** Runs the action; sentTab: the tab it was meant for (null: the browser or its active tab). */
   private async execute(
     session: Session,
     action: ActionMessage,
-    tabId: number | null,
+    target: number | null,
     deadline: number,
     timeoutMs: number,
-  ): Promise<ActionResultMessage> {
+  ): Promise<{ result: ActionResultMessage; sentTab: number | null }> {
     const { sessions } = this.o;
+    let tabId = target;
     if (tabId === null && sessions.othersHoldTabs(session) && !BROWSER_LEVEL.has(action.action)) {
       const active = await this.o.extension.activeTab(deadline);
-      if (!active.ok) return errorResult(action, active.error);
+      if (!active.ok) return { result: errorResult(action, active.error), sentTab: target };
       const owner = sessions.ownerOf(active.tabId);
       if (owner && owner !== session && !takeOverFromPredecessor(sessions, owner, session)) {
-        return errorResult(
+        const refused = errorResult(
           action,
           errorInfo(
             'TAB_NOT_LEASED',
@@ -166,11 +168,35 @@ export class AgentGateway {
             { tab_id: active.tabId, holder_session_id: owner.id },
           ),
         );
+        return { result: refused, sentTab: target };
       }
       tabId = active.tabId;
     }
     const message: ActionMessage = tabId === null ? { ...action } : { ...action, tab_id: tabId };
-    return this.o.extension.relay(message, deadline, timeoutMs, true);
+    const result = await this.o.extension.relay(message, deadline, timeoutMs, true);
+    // The session's current tab closed without its doing (a page's window.close(), the person): a
+    // browser-level action (open_tab, list_tabs) does not need that tab, so it must not fail for it.
+    // The stale lease goes (the agent is told, tab_closed) and the action runs on the browser as for a
+    // session without a tab. Any other action keeps its TAB_NOT_FOUND: it was meant for that tab.
+    if (
+      action.tab_id === undefined &&
+      tabId !== null &&
+      BROWSER_LEVEL.has(action.action) &&
+      result.error_info?.error_code === 'TAB_NOT_FOUND' &&
+      sessions.ownerOf(tabId) === session
+    ) {
+      const url = session.tabs.get(tabId)?.url ?? null;
+      sessions.release(tabId);
+      session.peer?.send({
+        type: 'tab_released',
+        tab_id: tabId,
+        url,
+        reason: 'tab_closed',
+        message: `Tab ${tabId} (${url ?? 'unknown URL'}) was closed and is no longer yours.`,
+      });
+      return { result: await this.o.extension.relay({ ...action }, deadline, timeoutMs, true), sentTab: null };
+    }
+    return { result, sentTab: target };
   }
 
   /** Updates leases from what the action did, records the result and delivers it. */

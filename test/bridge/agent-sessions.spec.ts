@@ -156,6 +156,40 @@ describe('bridge: agent sessions for the person, pairing codes, refusal close co
     for (const l of logs) expect(l).not.to.contain(bridge.secrets.extension_secret).and.not.to.contain(code);
   });
 
+  it('a current tab closed by the page never blocks open_tab: the stale lease goes (tab_closed) and open_tab runs', async () => {
+    const e = await ext();
+    const a = await agent();
+    await lease(e, a, 7);
+    a.send({ type: 'action', action_id: 'o1', action: 'open_tab', params: { url: 'https://example.org/' } });
+    // The bridge first sends it for the current tab (its window); the page had closed that tab.
+    const first = (await e.next((m) => isAction(m) && m.action === 'open_tab')) as ActionMessage;
+    expect(first.tab_id).to.equal(7);
+    e.send({
+      type: 'action_result',
+      original_action_id: first.action_id,
+      tab_id: 7,
+      status: 'error',
+      outcome_details: null,
+      new_simplified_state: null,
+      error_info: { error_code: 'TAB_NOT_FOUND', message: 'No tab with id 7.', component_origin: 'background_script' },
+    });
+    const released = (await a.next((m) => m.type === 'tab_released')) as TabReleasedMessage;
+    expect(released).to.deep.include({ tab_id: 7, reason: 'tab_closed' });
+    const again = (await e.next((m) => isAction(m) && m.action === 'open_tab')) as ActionMessage;
+    expect(again.tab_id, 'sent again for the browser, not the closed tab').to.equal(undefined);
+    e.send({ ...ok(again.action_id, 5), action: 'open_tab', outcome_details: { message: 'Opened.', result: { tab_id: 9 } } });
+    const r = (await a.next((m) => isResult(m) && m.original_action_id === 'o1')) as ActionResultMessage;
+    expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+    const listed = await sessionsMsg(e, (m) => m.sessions[0]?.tabs.some((t) => t.tab_id === 9) ?? false);
+    expect(
+      listed.sessions[0]?.tabs.map((t) => t.tab_id),
+      'the opened tab, not the active one (5)',
+    ).to.deep.equal([9]);
+    // A page action without tab_id still means the closed tab's successor: the new current tab.
+    a.send({ type: 'action', action_id: 'g2', action: 'get_state', params: {} });
+    expect(((await e.next((m) => isAction(m) && m.action_id !== again.action_id)) as ActionMessage).tab_id).to.equal(9);
+  });
+
   it('accepts a code `browser-use-ext pair` wrote to the config dir, once', async () => {
     await bridge.close();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-pair-'));
