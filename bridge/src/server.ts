@@ -139,7 +139,12 @@ export class BridgeServer extends EventEmitter {
       this.persist = new DebouncedWriter(
         () => saveSessions(stateFile, this.sessions.snapshot()),
         50,
-        (e) => this.log.error('could not save sessions', { file: stateFile, error: e instanceof Error ? e.message : String(e) }),
+        (e) =>
+          this.log.error('could not save sessions; agents keep their sessions but would lose them if the bridge restarted now', {
+            file: stateFile,
+            error: e instanceof Error ? e.message : String(e),
+          }),
+        () => this.log.info('sessions are saved again', { file: stateFile }),
       );
     this.sessions = new SessionRegistry(
       { graceMs: this.opts.sessionGraceMs, resultCapacity: this.opts.resultCacheSize, onChange: () => this.persist?.schedule() },
@@ -156,7 +161,7 @@ export class BridgeServer extends EventEmitter {
       onDown: (id) => this.emit('extension-disconnected', id),
     });
     if (stateFile) {
-      const saved = loadSessions(stateFile);
+      const saved = loadSessions(stateFile, (message, fields) => this.log.warn(message, fields));
       this.sessions.restore(saved);
       if (saved.length) this.extension.noteRestored();
     }

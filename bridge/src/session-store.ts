@@ -33,57 +33,96 @@ export function tokenHash(token: string): string {
   return crypto.createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
-/** Reads the file; anything missing, unreadable or malformed is "no sessions" (never a crash). */
-export function loadSessions(file: string): PersistedSession[] {
+/** What loadSessions says about a file it could not use whole (the bridge logs it at WARN). */
+export type LoadWarning = (message: string, fields: Record<string, unknown>) => void;
+
+/**
+ * Reads the file. A missing file is "no sessions"; an unreadable, malformed or foreign one, and each
+ * session in it with fields out of the protocol's ranges, is dropped with a warning that says so and
+ * what it means for the agents (they start new sessions), never a crash and never silence.
+ */
+export function loadSessions(file: string, warn: LoadWarning = () => undefined): PersistedSession[] {
+  const lost = 'Agents that were connected start new sessions; their tabs stay open in the browser.';
   let raw: string;
   try {
     raw = fs.readFileSync(file, 'utf8');
-  } catch {
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+      warn(`Could not read the saved sessions: ${e instanceof Error ? e.message : String(e)}. ${lost}`, { file });
     return [];
   }
+  let parsed: Partial<PersistedState>;
   try {
-    const parsed = JSON.parse(raw) as Partial<PersistedState>;
-    if (parsed.version !== 1 || !Array.isArray(parsed.sessions)) return [];
-    return parsed.sessions.filter(isSession);
+    parsed = JSON.parse(raw) as Partial<PersistedState>;
   } catch {
+    warn(`The saved sessions file is not valid JSON (${raw.length === 0 ? 'empty' : 'truncated or damaged'}). ${lost}`, { file });
     return [];
   }
+  if (typeof parsed !== 'object' || parsed === null || parsed.version !== 1 || !Array.isArray(parsed.sessions)) {
+    warn(`The saved sessions file is not one this bridge wrote (expected version 1 with a sessions list). ${lost}`, { file });
+    return [];
+  }
+  const kept = parsed.sessions.filter(isSession);
+  const dropped = parsed.sessions.length - kept.length;
+  if (dropped > 0)
+    warn(`Dropped ${dropped} saved session(s) with fields out of range; those agents start new sessions.`, { file, kept: kept.length });
+  return kept;
 }
 
+const isTabId = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
+
+/** A session as saveSessions writes it, with every field in the range the protocol allows (hello_ack). */
 function isSession(x: unknown): x is PersistedSession {
   if (typeof x !== 'object' || x === null) return false;
   const s = x as Record<string, unknown>;
   return (
     typeof s['session_id'] === 'string' &&
+    s['session_id'].length >= 1 &&
+    s['session_id'].length <= 100 &&
     typeof s['token_sha256'] === 'string' &&
     /^[0-9a-f]{64}$/.test(s['token_sha256']) &&
     typeof s['max_tabs'] === 'number' &&
-    (s['current_tab'] === null || typeof s['current_tab'] === 'number') &&
+    Number.isInteger(s['max_tabs']) &&
+    s['max_tabs'] >= 1 &&
+    s['max_tabs'] <= 100 &&
+    (s['current_tab'] === null || isTabId(s['current_tab'])) &&
     Array.isArray(s['capabilities']) &&
+    (s['capabilities'] as unknown[]).every((c) => typeof c === 'string') &&
     Array.isArray(s['tabs']) &&
-    (s['tabs'] as unknown[]).every(
-      (t) => typeof t === 'object' && t !== null && typeof (t as Record<string, unknown>)['tab_id'] === 'number',
-    )
+    (s['tabs'] as unknown[]).every((t) => {
+      if (typeof t !== 'object' || t === null) return false;
+      const l = t as Record<string, unknown>;
+      return isTabId(l['tab_id']) && (l['url'] === null || typeof l['url'] === 'string') && typeof l['leased_at'] === 'number';
+    })
   );
 }
 
-/** Writes atomically: a reader (or a crash mid-write) sees the old file or the new one, never half. */
+/** Writes atomically: a reader (or a crash mid-write) sees the old file or the new one, never half.
+ * A failed write (full disk) removes its temp file before it throws. */
 export function saveSessions(file: string, sessions: PersistedSession[]): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
   const state: PersistedState = { version: 1, saved_at: new Date().toISOString(), sessions };
-  fs.writeFileSync(tmp, JSON.stringify(state) + '\n', { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  try {
+    fs.writeFileSync(tmp, JSON.stringify(state) + '\n', { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
 }
 
 /** Coalesces bursts of changes (every action result changes leases) into one write per delayMs. */
 export class DebouncedWriter {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private stopped = false;
+  /** A write failed and none has succeeded since: later failures of the streak are not reported again. */
+  private failing = false;
   constructor(
     private readonly write: () => void,
     private readonly delayMs = 50,
     private readonly onError: (e: unknown) => void = () => undefined,
+    private readonly onRecovered: () => void = () => undefined,
   ) {}
 
   schedule(): void {
@@ -98,8 +137,12 @@ export class DebouncedWriter {
     if (this.stopped) return;
     try {
       this.write();
+      if (this.failing) this.onRecovered();
+      this.failing = false;
     } catch (e) {
-      this.onError(e);
+      // One line per streak (a full disk fails every write), not one per change.
+      if (!this.failing) this.onError(e);
+      this.failing = true;
     }
   }
 
