@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { BackendUrlError, checkBackendUrl } from '../agents/connectors/backend-link';
 import { type Dialect, SeedConnector } from '../agents/connectors/connector';
 import { createLogger, LOG_LEVELS, type LogLevel } from '../common/log';
-import { DEFAULT_PORT } from '../common/ports';
+import { defaultAgentUrl } from '../common/ports';
 
 export const CONNECT_HELP = `Usage: browser-use-ext connect --dialect 000|001 [URL] [options]
 
@@ -15,7 +15,7 @@ it leases tabs and obeys the tab limit, and the person can disconnect it from th
 
   URL                   the backend's WebSocket server (seed 001 default ws://localhost:8080)
   --dialect <d>         000 or 001 (required)
-  --bridge <url>        the bridge's agent endpoint (default ws://127.0.0.1:${DEFAULT_PORT}/agent)
+  --bridge <url>        the bridge's agent endpoint (default ${defaultAgentUrl()})
   --allow-remote        allow a backend that is not on this machine (it can drive your browser)
   --max-tabs <n>        tab limit of the session
   --log-level <lvl>     ${LOG_LEVELS.join(' | ')} (default info)
@@ -72,7 +72,7 @@ export async function connectCommand(argv: string[]): Promise<number> {
   const connector = new SeedConnector({
     dialect: dialect as Dialect,
     backendUrl: url,
-    bridgeUrl: values.bridge ?? `ws://127.0.0.1:${DEFAULT_PORT}/agent`,
+    bridgeUrl: values.bridge ?? defaultAgentUrl(),
     allowRemote: values['allow-remote'] ?? false,
     logger: log,
     ...(maxTabs === undefined ? {} : { maxTabs }),

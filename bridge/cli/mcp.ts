@@ -7,13 +7,13 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 
 import { createMcpSession } from '../agents/mcp/mcp-server';
 import { McpTokenStore } from '../agents/mcp/tokens';
-import { DEFAULT_PORT } from '../common/ports';
+import { DEFAULT_PORT, defaultAgentUrl } from '../common/ports';
 import { AGENT_SECRET_ENV, configDir, readAgentSecret, readSecrets } from '../common/secrets';
 
 export const BRIDGE_URL_ENV = 'BROWSER_USE_EXT_BRIDGE_URL';
 
 export const MCP_HELP = `Usage:
-  browser-use-ext mcp [--bridge-url ws://127.0.0.1:${DEFAULT_PORT}/agent | --port N] [--max-tabs N] [--config-dir DIR]
+  browser-use-ext mcp [--bridge-url ${defaultAgentUrl()} | --port N] [--max-tabs N] [--config-dir DIR]
       MCP server on stdio for an MCP client (Claude Desktop/Code, Cursor, VS Code, ...). It connects
       to the running bridge as an agent: secret from $${AGENT_SECRET_ENV}, else the bridge's
       secrets.json in the config dir. Bridge URL: --bridge-url, else $${BRIDGE_URL_ENV}, else port ${DEFAULT_PORT}.
@@ -51,9 +51,9 @@ export async function runMcpCli(argv: string[]): Promise<number> {
     }
     url = `ws://127.0.0.1:${port}/agent`;
   }
-  url ??= `ws://127.0.0.1:${DEFAULT_PORT}/agent`;
+  url ??= defaultAgentUrl();
   if (!/^wss?:\/\/[^/]+\/agent$/.test(url)) {
-    process.stderr.write(`The bridge URL must look like ws://127.0.0.1:${DEFAULT_PORT}/agent, got "${url}".\n`);
+    process.stderr.write(`The bridge URL must look like ${defaultAgentUrl()}, got "${url}".\n`);
     return 2;
   }
   const maxTabs = values['max-tabs'] === undefined ? undefined : Number(values['max-tabs']);

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 
 import { domSnapshot, executeStep, type Seed003Input, type Seed003ToolCall } from '../agents/step-executor/executor';
 import { AgentClient } from '../client/agent-client';
-import { DEFAULT_PORT } from '../common/ports';
+import { defaultAgentUrl } from '../common/ports';
 
 async function readStdin(): Promise<string> {
   let s = '';
@@ -25,7 +25,7 @@ export async function seed003Command(argv: string[]): Promise<number> {
     return 0;
   }
   const client = await AgentClient.connect({
-    url: values.bridge ?? `ws://127.0.0.1:${DEFAULT_PORT}/agent`,
+    url: values.bridge ?? defaultAgentUrl(),
     clientName: 'seed003-executor',
   });
   try {

@@ -8,7 +8,7 @@ import { Seed002Driver } from '../agents/text-driver/driver';
 import { openAiChat } from '../agents/text-driver/llm';
 import { runGoal, serveTasks } from '../agents/text-driver/task-runner';
 import { AgentClient } from '../client/agent-client';
-import { DEFAULT_PORT } from '../common/ports';
+import { defaultAgentUrl } from '../common/ports';
 
 export const LLM_KEY_ENVS = ['BROWSER_USE_EXT_LLM_API_KEY', 'OPENAI_API_KEY'] as const;
 
@@ -24,7 +24,7 @@ Without --goal it waits for tasks typed in the extension's panel (accepts_tasks)
   --goal <text>      run this one goal and exit (0 when done)
   --max-steps <n>    default 30
   --max-tabs <n>     tab limit (default 3, as seed 002's example)
-  --bridge <url>     agent endpoint (default ws://127.0.0.1:${DEFAULT_PORT}/agent)
+  --bridge <url>     agent endpoint (default ${defaultAgentUrl()})
 The API key comes from $${LLM_KEY_ENVS.join(' or $')}; the agent secret from $BROWSER_USE_EXT_AGENT_SECRET or the bridge's secrets file.
 `;
 
@@ -71,7 +71,7 @@ export async function agentCommand(argv: string[]): Promise<number> {
   let client: AgentClient;
   try {
     client = await AgentClient.connect({
-      url: values.bridge ?? `ws://127.0.0.1:${DEFAULT_PORT}/agent`,
+      url: values.bridge ?? defaultAgentUrl(),
       clientName: 'seed002-agent',
       capabilities: goal ? [] : ['accepts_tasks'],
       maxTabs,
@@ -127,7 +127,7 @@ export async function driverCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const client = await AgentClient.connect({
-    url: values.bridge ?? `ws://127.0.0.1:${DEFAULT_PORT}/agent`,
+    url: values.bridge ?? defaultAgentUrl(),
     clientName: 'seed002-driver',
     maxTabs: intOpt(values['max-tabs'], 3, 'max-tabs', 100),
     callTimeoutMs: 15_000,

@@ -12,6 +12,7 @@ import type {
   ProtocolMessage,
   SessionControlMessage,
   StateUpdateMessage,
+  TabReleasedMessage,
   TaskControlMessage,
   TaskProgressMessage,
   UserTaskSubmissionMessage,
@@ -187,13 +188,7 @@ export class AgentGateway {
     ) {
       const url = session.tabs.get(tabId)?.url ?? null;
       sessions.release(tabId);
-      session.peer?.send({
-        type: 'tab_released',
-        tab_id: tabId,
-        url,
-        reason: 'tab_closed',
-        message: `Tab ${tabId} (${url ?? 'unknown URL'}) was closed and is no longer yours.`,
-      });
+      session.peer?.send(tabReleased(session, { tabId, url, reason: 'tab_closed' }));
       return { result: await this.o.extension.relay({ ...action }, deadline, timeoutMs, true), sentTab: null };
     }
     return { result, sentTab: target };
@@ -244,19 +239,7 @@ export class AgentGateway {
     sessions.changed();
     const peer = session.peer;
     if (!peer) return; // recorded: a re-send after the agent reconnects gets it
-    for (const r of released) {
-      peer.send({
-        type: 'tab_released',
-        tab_id: r.tabId,
-        url: r.url,
-        reason: r.reason,
-        ...(r.reason === 'tab_limit' ? { max_tabs: session.maxTabs } : {}),
-        message:
-          r.reason === 'tab_limit'
-            ? `Tab limit (${session.maxTabs}) reached. Released tab: ${r.url ?? `tab ${r.tabId}`}`
-            : `Tab ${r.tabId} (${r.url ?? 'unknown URL'}) was closed and is no longer yours.`,
-      });
-    }
+    for (const r of released) peer.send(tabReleased(session, r));
     // The extension's validated bytes with the agent's id (raw-relay.ts), else serialized.
     const relayed = this.o.extension.isRelayed(result) ? relayText(result, action.action_id) : null;
     if (relayed === null || !peer.sendText(relayed)) peer.send(answer, this.o.extension.isRelayed(result));
@@ -443,4 +426,19 @@ function urlParam(params: unknown): string | null {
   if (typeof params !== 'object' || params === null) return null;
   const v = (params as Record<string, unknown>)['url'];
   return typeof v === 'string' ? v : null;
+}
+
+/** What the agent is told when the bridge takes a tab from its session on its own. */
+function tabReleased(session: Session, r: Released & { reason: 'tab_limit' | 'tab_closed' }): TabReleasedMessage {
+  return {
+    type: 'tab_released',
+    tab_id: r.tabId,
+    url: r.url,
+    reason: r.reason,
+    ...(r.reason === 'tab_limit' ? { max_tabs: session.maxTabs } : {}),
+    message:
+      r.reason === 'tab_limit'
+        ? `Tab limit (${session.maxTabs}) reached. Released tab: ${r.url ?? `tab ${r.tabId}`}`
+        : `Tab ${r.tabId} (${r.url ?? 'unknown URL'}) was closed and is no longer yours.`,
+  };
 }

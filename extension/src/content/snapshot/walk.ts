@@ -7,6 +7,7 @@
 // and in viewport scope the rows/blocks that lie wholly outside the expanded viewport are skipped
 // with their subtree.
 import type { ActionableElement, DomNode, GetStateParams, Redaction, TextItem } from '../../../../schemas/generated/protocol';
+import { DEFAULT_INCLUDE_ATTRIBUTES } from '../../../../schemas/lib/render/browser-use';
 import { isAgentUiRoot } from '../../shared/agent-ui-marker';
 import type { FrameChild, FrameElement, FrameSnapshot, FrameText } from '../../shared/frame-snapshot';
 import { buildBrowserUseTree } from '../browser-use-tree/build';
@@ -28,21 +29,7 @@ export const DEFAULTS = { viewport_expansion: 0, max_elements: 1500, max_text_ch
 
 const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'svg', 'math', 'object', 'embed']);
 /** Attributes an agent needs to identify an element: browser_use's include_attributes plus id, href, autocomplete. */
-const SHOWN = new Set([
-  'id',
-  'title',
-  'type',
-  'name',
-  'role',
-  'aria-label',
-  'placeholder',
-  'value',
-  'alt',
-  'aria-expanded',
-  'data-date-format',
-  'href',
-  'autocomplete',
-]);
+const SHOWN = new Set([...DEFAULT_INCLUDE_ATTRIBUTES, 'id', 'href', 'autocomplete']);
 /** Block-level containers whose children cannot normally escape their box: skipped whole when outside the scope. */
 const PRUNABLE = new Set([
   'tr',
