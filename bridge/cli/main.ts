@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
+import { DEFAULT_MCP_IDLE_MS, DEFAULT_MCP_SESSIONS, DEFAULT_MCP_SESSIONS_PER_TOKEN } from '../agents/mcp/http-endpoint';
 import { McpTokenStore } from '../agents/mcp/tokens';
 import { EXTENSION_ID } from '../common/extension-id';
 import { createLogger, LOG_LEVELS, type LogLevel } from '../common/log';
@@ -9,6 +10,7 @@ import { isLoopbackHost } from '../common/origin-check';
 import { DEFAULT_MAX_TABS, DEFAULT_PORT } from '../common/ports';
 import { AGENT_SECRET_ENV, CONFIG_DIR_ENV, configDir, loadOrCreateSecrets, type Secrets } from '../common/secrets';
 import { BRIDGE_VERSION } from '../common/version';
+import { DEFAULT_MAX_AGENT_SESSIONS } from '../src/server';
 import { SESSIONS_FILE } from '../src/session-store';
 import { MCP_HELP, runMcpCli } from './mcp';
 import { runPair } from './pair';
@@ -30,6 +32,10 @@ Options:
   --allow-remote        allow a non-loopback --host (every peer still needs the secret; read the warning)
   --log-level <lvl>     ${LOG_LEVELS.join(' | ')} (default info)
   --max-tabs <n>        default tab limit per agent session (default ${DEFAULT_MAX_TABS}; agents may ask for fewer or more in hello)
+  --max-agent-sessions <n>      agent sessions kept at most, connected or awaiting resume (default ${DEFAULT_MAX_AGENT_SESSIONS})
+  --mcp-sessions-per-token <n>  MCP sessions per bearer token on /mcp (default ${DEFAULT_MCP_SESSIONS_PER_TOKEN}; the least recently used idle one makes room)
+  --mcp-sessions <n>            MCP sessions on /mcp in all (default ${DEFAULT_MCP_SESSIONS})
+  --mcp-idle-minutes <n>        an MCP session without a request this long is closed (default ${DEFAULT_MCP_IDLE_MS / 60_000})
   --extension-id <id>   extension id allowed on /extension (default ${EXTENSION_ID}; repeat for several, e.g. a store build)
   --config-dir <dir>    where secrets.json lives (default $${CONFIG_DIR_ENV}, else $XDG_CONFIG_HOME/browser-use-ext, else ~/.config/browser-use-ext)
   --print-pairing       print the pairing secrets and how to use them, then exit
@@ -65,6 +71,10 @@ async function main(argv: string[]): Promise<number> {
       'allow-remote': { type: 'boolean' },
       'log-level': { type: 'string' },
       'max-tabs': { type: 'string' },
+      'max-agent-sessions': { type: 'string' },
+      'mcp-sessions-per-token': { type: 'string' },
+      'mcp-sessions': { type: 'string' },
+      'mcp-idle-minutes': { type: 'string' },
       'extension-id': { type: 'string', multiple: true },
       'config-dir': { type: 'string' },
       'print-pairing': { type: 'boolean' },
@@ -99,6 +109,21 @@ async function main(argv: string[]): Promise<number> {
   if (!Number.isInteger(maxTabs) || maxTabs < 1 || maxTabs > 100) {
     process.stderr.write(`--max-tabs must be an integer 1-100, got "${values['max-tabs']}".\n`);
     return 2;
+  }
+  const caps: Record<string, number> = {};
+  for (const [flag, fallback, max] of [
+    ['max-agent-sessions', DEFAULT_MAX_AGENT_SESSIONS, 10_000],
+    ['mcp-sessions-per-token', DEFAULT_MCP_SESSIONS_PER_TOKEN, 10_000],
+    ['mcp-sessions', DEFAULT_MCP_SESSIONS, 10_000],
+    ['mcp-idle-minutes', DEFAULT_MCP_IDLE_MS / 60_000, 24 * 60],
+  ] as const) {
+    const given = values[flag];
+    const n = given === undefined ? fallback : Number(given);
+    if (!Number.isInteger(n) || n < 1 || n > max) {
+      process.stderr.write(`--${flag} must be an integer 1-${max}, got "${given}".\n`);
+      return 2;
+    }
+    caps[flag] = n;
   }
   const level = (values['log-level'] ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(level)) {
@@ -154,6 +179,12 @@ async function main(argv: string[]): Promise<number> {
     maxTabsPerSession: maxTabs,
     extensionOrigins: ids.map((id) => `chrome-extension://${id}`),
     mcpTokens: new McpTokenStore(dir),
+    maxAgentSessions: caps['max-agent-sessions'] ?? DEFAULT_MAX_AGENT_SESSIONS,
+    mcp: {
+      maxSessionsPerToken: caps['mcp-sessions-per-token'] ?? DEFAULT_MCP_SESSIONS_PER_TOKEN,
+      maxSessions: caps['mcp-sessions'] ?? DEFAULT_MCP_SESSIONS,
+      idleMs: (caps['mcp-idle-minutes'] ?? DEFAULT_MCP_IDLE_MS / 60_000) * 60_000,
+    },
   });
   try {
     await bridge.start();

@@ -5,7 +5,7 @@
 import path from 'node:path';
 
 import { CONNECTORS_FILE, PanelConnectors } from '../agents/connectors/panel-connectors';
-import { McpHttpEndpoint } from '../agents/mcp/http-endpoint';
+import { McpHttpEndpoint, type McpHttpOptions } from '../agents/mcp/http-endpoint';
 import { McpTokenStore } from '../agents/mcp/tokens';
 import { configDir } from '../common/secrets';
 import { type BridgeOptions, BridgeServer } from '../src/server';
@@ -13,10 +13,12 @@ import { type BridgeOptions, BridgeServer } from '../src/server';
 export interface WiredBridgeOptions extends Omit<BridgeOptions, 'services'> {
   /** Bearer tokens of MCP clients on /mcp (agents/mcp/tokens.ts). Default: mcp-tokens.json in the config dir. */
   mcpTokens?: McpTokenStore;
+  /** Caps and idle expiry of MCP sessions on /mcp (agents/mcp/http-endpoint.ts has the defaults). */
+  mcp?: Pick<McpHttpOptions, 'maxSessionsPerToken' | 'maxSessions' | 'idleMs' | 'evictIdleMs'>;
 }
 
 export function createBridge(options: WiredBridgeOptions = {}): BridgeServer {
-  const { mcpTokens, ...relay } = options;
+  const { mcpTokens, mcp, ...relay } = options;
   return new BridgeServer({
     ...relay,
     services: {
@@ -27,6 +29,7 @@ export function createBridge(options: WiredBridgeOptions = {}): BridgeServer {
           agentSecret: ctx.agentSecret,
           checkHeaders: ctx.checkAgentHeaders,
           log: ctx.log,
+          ...mcp,
         }),
       ],
       connectors: (ctx) =>

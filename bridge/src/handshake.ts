@@ -1,13 +1,14 @@
 // The challenge-response handshake every connection passes before anything else:
 // hello -> auth_challenge (with the bridge's proof, so a client can tell an impostor bridge) ->
 // auth_response -> hello_ack (sent by extension-link.ts or agent-gateway.ts). Wrong proofs are
-// answered late through the failure gate (rate-limit.ts); refusals are logged without secrets.
+// answered late through the failure gate (rate-limit.ts: bounded wrong answers per second, excess
+// closed unanswered, one summary line per window); refusals are logged without secrets.
 import type { AuthResponseMessage, HelloMessage } from '../../schemas/generated/protocol';
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
 import { bridgeProof, clientNonceBytes, clientProof, newNonce, proofsEqual } from '../common/auth';
 import type { Logger } from '../common/log';
-import type { FailureGate } from '../common/rate-limit';
+import type { FailureGate, WrongTry } from '../common/rate-limit';
 import type { Secrets } from '../common/secrets';
 import { CLOSE, type Peer, type Role } from './peer';
 
@@ -19,10 +20,21 @@ export interface HandshakeOptions {
   handshakeTimeoutMs: number;
   /** The peer proved its secret: hand it to its side (extension or agent). */
   onReady(peer: Peer, hello: HelloMessage): void;
+  /** Closes a connection at once without any answer (a wrong try the gate will not answer). */
+  drop(peer: Peer): void;
 }
 
 export class Handshake {
+  /** Wrong proofs waiting for their answer, so a connection that goes away frees its place. */
+  private readonly waiting = new WeakMap<Peer, WrongTry>();
+
   constructor(private readonly o: HandshakeOptions) {}
+
+  /** The connection closed: a wrong proof still waiting leaves the gate's queue. */
+  gone(peer: Peer): void {
+    this.waiting.get(peer)?.cancel();
+    this.waiting.delete(peer);
+  }
 
   /** Handshake refusals are WARN: the reason and who, never the secret or a proof. */
   refused(peer: Peer, reason: string): void {
@@ -96,30 +108,30 @@ export class Handshake {
     if (!hello || !nonce) return;
     const expected = clientProof(this.secretFor(peer.role), peer.role, nonce, hello.client_nonce);
     if (!proofsEqual(expected, response.proof)) {
-      // Answered late when many proofs fail (rate-limit.ts); never refuses anyone else's right proof.
+      // Verified first, so a right proof never waits for the gate; a wrong one is answered when the
+      // gate has a slot, or the connection is closed unanswered when too many wait (rate-limit.ts).
       peer.stage = 'refused';
       peer.nonce = null;
-      const verdict = this.o.failures.book(peer.role, peer.connectedAt + this.o.handshakeTimeoutMs);
-      this.o.log.warn('handshake refused: wrong proof', {
-        peer: peer.id,
-        role: peer.role,
+      const wrong = this.o.failures.fail(`${peer.role} secret`, {
         remote: peer.remoteAddress,
-        answer_delay_ms: verdict.answerInMs ?? 'left to the handshake timeout',
+        deadline: peer.connectedAt + this.o.handshakeTimeoutMs,
+        message: 'handshake refused: wrong proof (more in this window are summarised in one line)',
+        fields: { peer: peer.id, role: peer.role, remote: peer.remoteAddress },
       });
-      if (verdict.answerInMs === null) return;
-      const how =
-        peer.role === 'extension'
-          ? "Paste the extension secret shown by `browser-use-ext bridge --print-pairing` into the extension's options page."
-          : 'Set BROWSER_USE_EXT_AGENT_SECRET to the agent secret shown by `browser-use-ext bridge --print-pairing` (or run on the machine where the bridge created its secrets file).';
-      const refuse = () => {
+      this.waiting.set(peer, wrong);
+      void wrong.outcome.then((outcome) => {
+        this.waiting.delete(peer);
+        if (outcome === 'drop') return this.o.drop(peer);
+        const how =
+          peer.role === 'extension'
+            ? "Paste the extension secret shown by `browser-use-ext bridge --print-pairing` into the extension's options page."
+            : 'Set BROWSER_USE_EXT_AGENT_SECRET to the agent secret shown by `browser-use-ext bridge --print-pairing` (or run on the machine where the bridge created its secrets file).';
         peer.sendError(
           errorInfo('UNAUTHORIZED', `Authentication failed: the proof does not match this bridge's ${peer.role} secret. ${how}`, 'bridge'),
           'auth_response',
         );
         peer.close(CLOSE_CODES.secretRefused, `pairing secret refused: pair the ${peer.role} again (npx browser-use-ext pair)`);
-      };
-      if (verdict.answerInMs === 0) refuse();
-      else setTimeout(refuse, verdict.answerInMs).unref();
+      });
       return;
     }
     peer.nonce = null;

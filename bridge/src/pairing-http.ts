@@ -1,9 +1,9 @@
 // POST /pair {code}: the extension's side panel redeems a one-time pairing code (pairing.ts) for the
 // extension secret. Only the extension's Origin is served (a web page cannot forge Origin; a local
 // program that could would also need the code, printed only to the person's terminal), a wrong code
-// is answered late through the same failure gate as wrong handshake proofs (rate-limit.ts: slows
-// guessing, never locks the person out; codes also expire and work once), and nothing is logged but
-// the outcome.
+// is answered late through the same failure gate as wrong handshake proofs (rate-limit.ts: a few
+// wrong answers per second, excess requests closed unanswered, never locks the person out; codes
+// also expire and work once), and nothing is logged but the outcome, summarised per window.
 import type http from 'node:http';
 
 import type { Logger } from '../common/log';
@@ -17,6 +17,8 @@ export interface PairContext {
   secret: string;
   extensionUrl: string;
   log: Logger;
+  /** A wrong code is answered within this long or not at all (the request is closed unanswered). */
+  maxWaitMs: number;
 }
 
 const MAX_BODY = 1024;
@@ -42,7 +44,7 @@ function readBody(req: http.IncomingMessage): Promise<string | null> {
 export async function handlePairRequest(
   req: http.IncomingMessage,
   ctx: PairContext,
-): Promise<{ code: number; body: Record<string, unknown> }> {
+): Promise<{ code: number; body: Record<string, unknown> } | 'drop'> {
   const origin = req.headers.origin;
   if (req.method !== 'POST') return { code: 405, body: { error: 'POST {"code": "XXXX-XXXX"} from the extension' } };
   if (typeof origin !== 'string' || !ctx.extensionOrigins.includes(origin)) {
@@ -60,9 +62,20 @@ export async function handlePairRequest(
     return { code: 400, body: { error: 'Send {"code": "XXXX-XXXX"} as printed by `npx browser-use-ext pair`.' } };
   const r = ctx.codes.redeem(code);
   if (!r.ok) {
-    const verdict = ctx.gate.book('pair');
-    await new Promise((r) => setTimeout(r, Math.min(verdict.answerInMs ?? 10_000, 10_000)));
-    ctx.log.warn('pairing refused', { reason: r.reason, remote: req.socket.remoteAddress });
+    // Verified first (the right code is answered at once, whatever floods the gate); a wrong one is
+    // answered when the gate has a slot, or the request is closed unanswered (rate-limit.ts).
+    const remote = req.socket.remoteAddress;
+    const wrong = ctx.gate.fail('pairing code', {
+      remote,
+      deadline: Date.now() + ctx.maxWaitMs,
+      message: 'pairing refused (more in this window are summarised in one line)',
+      fields: { reason: r.reason, remote },
+    });
+    const cancel = () => wrong.cancel();
+    req.socket.once('close', cancel);
+    const outcome = await wrong.outcome;
+    req.socket.off('close', cancel);
+    if (outcome === 'drop') return 'drop';
     const why =
       r.reason === 'expired'
         ? 'That pairing code has expired (codes last 10 minutes).'

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 
-import type { ProtocolMessage } from '../../schemas/generated/protocol';
+import type { ErrorInfo, HelloMessage, ProtocolMessage } from '../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
@@ -20,7 +20,7 @@ import { EXTENSION_ID, extensionOrigin } from '../common/extension-id';
 import { createLogger, type Logger, type LogLevel } from '../common/log';
 import { checkUpgrade, isLoopbackHost, type UpgradePolicy } from '../common/origin-check';
 import { DEFAULT_MAX_TABS, DEFAULT_PORT } from '../common/ports';
-import { FailureGate } from '../common/rate-limit';
+import { DEFAULT_FAILURE_BURST, DEFAULT_FAILURE_INTERVAL_MS, DEFAULT_FAILURE_MAX_PENDING, FailureGate } from '../common/rate-limit';
 import { newSecret, type Secrets } from '../common/secrets';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
 import { AgentGateway } from './agent-gateway';
@@ -37,6 +37,14 @@ import { SessionRegistry } from './sessions';
 import { TaskRegistry } from './tasks';
 
 export { DEFAULT_MAX_TABS, DEFAULT_PORT, DEFAULT_TIMEOUT_MS };
+
+/**
+ * Agent sessions a bridge keeps at most unless told otherwise (--max-agent-sessions). One person's
+ * browser rarely has more than a handful of agents; 64 leaves room for MCP clients that open a
+ * session per conversation (16 per token by default, agents/mcp/http-endpoint.ts) and for sessions
+ * waiting out their resume grace, while keeping memory, fds and the panel's list small.
+ */
+export const DEFAULT_MAX_AGENT_SESSIONS = 64;
 
 export interface BridgeOptions {
   /** Interface to bind. Loopback by default: the bridge drives a person's logged-in browser. */
@@ -70,10 +78,17 @@ export interface BridgeOptions {
   stateFile?: string;
   /** Invalid messages tolerated per connection before it is closed with 1008. */
   badMessageBudget?: number;
-  /** Failing proofs (per role, all addresses together) answered at once before they are slowed (rate-limit.ts). */
+  /** Wrong guesses (per credential kind, all addresses together) answered at once before they are slowed (rate-limit.ts). */
   maxAuthFailures?: number;
-  /** Past that burst, one failing proof per role is answered per this many ms. A right proof never waits. */
+  /** Past that burst, one wrong guess per kind is answered per this many ms. A right secret never waits. */
   authFailureIntervalMs?: number;
+  /** Wrong guesses per kind waiting for their answer; more are closed unanswered (bounds fds). */
+  maxPendingAuthFailures?: number;
+  /** Wrong guesses are logged once in full, then summarised in one line per this many ms. */
+  authFailureLogWindowMs?: number;
+  /** Agent sessions (connected or waiting to be resumed) the bridge keeps at most; a new one past it
+   * is refused with TOO_MANY_SESSIONS. Resuming an existing session is always allowed. */
+  maxAgentSessions?: number;
   /** The services beside the relay (MCP's /mcp, the panel's backend connectors), built by the CLI
    * (bridge/cli/wire.ts). Omitted: the relay alone. */
   services?: BridgeServices;
@@ -100,6 +115,8 @@ export class BridgeServer extends EventEmitter {
   private readonly sessions: SessionRegistry;
   private readonly tasks = new TaskRegistry();
   private readonly failures: FailureGate;
+  /** Each peer's socket, to close a connection without any answer (rate-limit.ts). */
+  private readonly sockets = new WeakMap<Peer, WebSocket>();
   private nextId = 1;
   private readonly persist: DebouncedWriter | null = null;
   private keepalive: ReturnType<typeof setInterval> | null = null;
@@ -127,13 +144,22 @@ export class BridgeServer extends EventEmitter {
       resultCacheSize: options.resultCacheSize ?? 256,
       handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
       badMessageBudget: options.badMessageBudget ?? 20,
-      maxAuthFailures: options.maxAuthFailures ?? 10,
-      authFailureIntervalMs: options.authFailureIntervalMs ?? 1_000,
+      maxAuthFailures: options.maxAuthFailures ?? DEFAULT_FAILURE_BURST,
+      authFailureIntervalMs: options.authFailureIntervalMs ?? DEFAULT_FAILURE_INTERVAL_MS,
+      maxPendingAuthFailures: options.maxPendingAuthFailures ?? DEFAULT_FAILURE_MAX_PENDING,
+      authFailureLogWindowMs: options.authFailureLogWindowMs ?? 10_000,
+      maxAgentSessions: options.maxAgentSessions ?? DEFAULT_MAX_AGENT_SESSIONS,
     };
     this.secrets = options.secrets ?? { extension_secret: newSecret(), agent_secret: newSecret() };
     this.extensionOrigins = options.extensionOrigins ?? [extensionOrigin(EXTENSION_ID)];
     this.log = options.logger ?? createLogger(options.logLevel ?? 'info');
-    this.failures = new FailureGate({ burst: this.opts.maxAuthFailures, intervalMs: this.opts.authFailureIntervalMs });
+    this.failures = new FailureGate({
+      burst: this.opts.maxAuthFailures,
+      intervalMs: this.opts.authFailureIntervalMs,
+      maxPending: this.opts.maxPendingAuthFailures,
+      windowMs: this.opts.authFailureLogWindowMs,
+      warn: (message, fields) => this.log.warn(message, fields),
+    });
     const stateFile = options.stateFile;
     if (stateFile)
       this.persist = new DebouncedWriter(
@@ -186,7 +212,19 @@ export class BridgeServer extends EventEmitter {
       protocolVersion: options.protocolVersion ?? PROTOCOL_VERSION,
       failures: this.failures,
       handshakeTimeoutMs: this.opts.handshakeTimeoutMs,
-      onReady: (peer, hello) => (peer.role === 'extension' ? this.extension.onReady(peer) : this.agents.onReady(peer, hello)),
+      onReady: (peer, hello) => {
+        if (peer.role === 'extension') return this.extension.onReady(peer);
+        const refusal = this.sessionCapRefusal(hello);
+        if (!refusal) return this.agents.onReady(peer, hello);
+        this.log.warn('agent session refused: the bridge is at its session cap', {
+          peer: peer.id,
+          client: hello.client,
+          max_agent_sessions: this.opts.maxAgentSessions,
+        });
+        peer.sendError(refusal, 'hello');
+        peer.close(CLOSE.policy, `too many agent sessions (${this.opts.maxAgentSessions}); close idle ones`);
+      },
+      drop: (peer) => this.sockets.get(peer)?.terminate(),
     });
     const ctx: BridgeContext = {
       log: this.log,
@@ -311,6 +349,7 @@ export class BridgeServer extends EventEmitter {
 
   async close(): Promise<void> {
     if (this.keepalive) clearInterval(this.keepalive);
+    this.failures.close();
     this.publisher.stop();
     await this.connectors?.close();
     for (const service of this.httpServices.values()) await service.close();
@@ -327,6 +366,31 @@ export class BridgeServer extends EventEmitter {
       this.http.close(() => resolve());
       this.http.closeAllConnections();
     });
+  }
+
+  /**
+   * A new agent session past maxAgentSessions is refused (each holds a socket, tabs and recorded
+   * results: a thousand of them cost 231 MB and 2,000 fds, and the panel cannot show them). Resuming
+   * a session that exists is always allowed, so a reconnecting agent never loses its tabs to the cap.
+   */
+  private sessionCapRefusal(hello: HelloMessage): ErrorInfo | null {
+    if (hello.session_token && this.sessions.find(hello.session_token)) return null;
+    const all = this.sessions.all();
+    const max = this.opts.maxAgentSessions;
+    if (all.length < max) return null;
+    const waiting = all.filter((s) => !s.connected).length;
+    return errorInfo(
+      'TOO_MANY_SESSIONS',
+      `This bridge already has ${all.length} agent sessions (${waiting} of them disconnected, kept ${Math.round(this.opts.sessionGraceMs / 1000)} s for a resume), its cap is ${max}. ` +
+        `Close agents you no longer need (end them normally, or Disconnect them in the extension's side panel; ${this.statusUrl} lists every session), ` +
+        `wait for disconnected ones to expire, or restart the bridge with --max-agent-sessions N.`,
+      'bridge',
+      { max_agent_sessions: max, agent_sessions: all.length },
+    );
+  }
+
+  private get statusUrl(): string {
+    return `${this.url.replace(/^ws/, 'http')}/status`;
   }
 
   private upgradePolicy(): UpgradePolicy {
@@ -362,7 +426,8 @@ export class BridgeServer extends EventEmitter {
         secret: this.secrets.extension_secret,
         extensionUrl: this.extensionUrl,
         log: this.log,
-      }).then(({ code, body }) => json(code, body));
+        maxWaitMs: this.opts.handshakeTimeoutMs,
+      }).then((answer) => (answer === 'drop' ? req.socket.destroy() : json(answer.code, answer.body)));
       return;
     }
     if (req.method !== 'GET') return json(405, { error: 'only GET' });
@@ -392,8 +457,11 @@ export class BridgeServer extends EventEmitter {
       this.opts.badMessageBudget,
     );
     this.log.debug('connection opened', { peer: peer.id });
+    this.sockets.set(peer, ws);
     const handshakeTimer = setTimeout(() => {
-      if (peer.ready) return;
+      // A refused peer waits for the gate (rate-limit.ts), which answers or closes it: answering it
+      // here would hand a guesser its "wrong" faster than the gate allows.
+      if (peer.ready || peer.stage === 'refused') return;
       peer.sendError(
         errorInfo(
           'UNAUTHORIZED',
@@ -422,6 +490,7 @@ export class BridgeServer extends EventEmitter {
     });
     ws.on('close', (code: number) => {
       clearTimeout(handshakeTimer);
+      this.handshake.gone(peer);
       this.onClose(peer, code);
     });
     ws.on('error', (err) => {
@@ -537,11 +606,13 @@ export class BridgeServer extends EventEmitter {
     // The client checks the bridge's proof first; a client whose secret is outdated finds it wrong
     // and says so with this code instead of sending a proof. Log it: the person has to pair again.
     if (peer.stage === 'auth' && code === CLOSE_CODES.secretRefused) {
-      this.failures.book(peer.role); // counts like a failed proof (slows the next wrong answers)
-      this.log.warn(
-        `handshake refused by the ${peer.role}: its pairing secret does not match this bridge's. Pair it again (npx browser-use-ext pair).`,
-        { peer: peer.id, role: peer.role, remote: peer.remoteAddress },
-      );
+      // Counted and logged like a wrong proof (once in full, then summarised); nothing to answer.
+      this.failures.fail(`${peer.role} secret`, {
+        remote: peer.remoteAddress,
+        deadline: 0,
+        message: `handshake refused by the ${peer.role}: its pairing secret does not match this bridge's. Pair it again (npx browser-use-ext pair).`,
+        fields: { peer: peer.id, role: peer.role, remote: peer.remoteAddress },
+      });
     }
     if (peer.role === 'agent') this.agents.onClosed(peer, code);
     else this.extension.onClosed(peer);

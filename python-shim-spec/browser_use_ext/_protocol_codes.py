@@ -118,6 +118,11 @@ class ErrorCode:
     #: No connector with that connector_id runs on the bridge (removed already, or disconnected from the agent list).
     CONNECTOR_NOT_FOUND: Final = 'CONNECTOR_NOT_FOUND'
 
+    #: The bridge (or this MCP token) already holds as many agent sessions as it allows, so no new one was opened; resuming an
+    #: existing session is never refused. The message names the cap, where to see the sessions and end idle ones, and the flag that
+    #: raises the cap.
+    TOO_MANY_SESSIONS: Final = 'TOO_MANY_SESSIONS'
+
 
 #: Every error code.
 ERROR_CODES: Final = frozenset({
@@ -154,6 +159,7 @@ ERROR_CODES: Final = frozenset({
     ErrorCode.BACKEND_NOT_LOOPBACK,
     ErrorCode.BACKEND_UNREACHABLE,
     ErrorCode.CONNECTOR_NOT_FOUND,
+    ErrorCode.TOO_MANY_SESSIONS,
 })
 
 

@@ -349,7 +349,8 @@ export type ErrorCode =
   | 'BACKEND_URL_INVALID'
   | 'BACKEND_NOT_LOOPBACK'
   | 'BACKEND_UNREACHABLE'
-  | 'CONNECTOR_NOT_FOUND';
+  | 'CONNECTOR_NOT_FOUND'
+  | 'TOO_MANY_SESSIONS';
 /**
  * Component that detected the error.
  */

@@ -101,15 +101,27 @@ describe('bridge units', () => {
     });
   });
 
-  it('answers failures at once up to the burst, then one per interval, and never past the deadline', () => {
-    let now = 1000;
-    const g = new FailureGate({ burst: 2, intervalMs: 100, now: () => now });
-    expect([g.book('agent'), g.book('agent'), g.book('agent'), g.book('agent')].map((v) => v.answerInMs)).to.deep.equal([0, 0, 100, 200]);
-    expect(g.book('extension').answerInMs).to.equal(0);
-    expect(g.book('agent', now + 250)).to.deep.equal({ answerInMs: null, reason: 'queue_beyond_deadline' });
-    now += 1000;
-    expect(g.book('agent').answerInMs).to.equal(0);
-    expect(g.delayMs('agent')).to.equal(0);
+  it('answers wrong tries at once up to the burst, then one per interval; closes the excess and those past the deadline unanswered', async () => {
+    const g = new FailureGate({ burst: 2, intervalMs: 100, maxPending: 2, windowMs: 50 });
+    const t0 = Date.now();
+    const at = (kind: string, deadline?: number) => {
+      const t = g.fail(kind, { message: 'wrong', ...(deadline === undefined ? {} : { deadline }) });
+      return t.outcome.then((o) => ({ o, ms: Date.now() - t0 }));
+    };
+    const tries = [at('agent'), at('agent'), at('agent'), at('agent'), at('agent'), at('extension')];
+    const cancelled = g.fail('pairing', { message: 'wrong' });
+    g.fail('pairing', { message: 'wrong' });
+    const queued = g.fail('pairing', { message: 'wrong' });
+    queued.cancel(); // its connection went away: it leaves the queue
+    expect(g.pending('pairing')).to.equal(0);
+    expect(await cancelled.outcome).to.equal('answer');
+    expect(await at('pairing', Date.now() + 50)).to.include({ o: 'drop' }); // its slot would come after its deadline
+    const r = await Promise.all(tries);
+    expect(r.map((x) => x.o)).to.deep.equal(['answer', 'answer', 'answer', 'answer', 'drop', 'answer']);
+    expect(r[1]?.ms).to.be.below(50);
+    expect(r[2]?.ms).to.be.within(80, 180);
+    expect(r[3]?.ms).to.be.within(180, 280);
+    g.close();
   });
 
   it('LRU forgets the least recently used entry', () => {

@@ -4,11 +4,23 @@
 //   2. the bridge's Host/Origin rule (origin-check.ts, the /agent rule): Host must be this bridge
 //      (DNS rebinding), and any Origin header is refused (a web page cannot call /mcp; MCP clients
 //      are local programs and send none);
-//   3. a per-client bearer token (tokens.ts), with the handshake rate limit for wrong ones.
+//   3. a per-client bearer token (tokens.ts), verified first; wrong ones go through the failure gate
+//      (rate-limit.ts: a few answers per second, excess requests closed unanswered).
 // Each MCP session (Mcp-Session-Id) is bound to the token that created it and is its own bridge
-// agent session: an AgentClient over loopback to /agent with the bridge's agent secret. That keeps
-// one code path for every agent (handshake, validation, leases, queues, resume) at ~0.5 ms per hop
-// (bench:bridge), instead of a second, in-process session interface into server.ts to keep correct.
+// agent session. Sessions are capped, because clients that never DELETE theirs are common (2,000
+// un-deleted initializes held 49 MB for 30 minutes, one token opened 1,000 bridge sessions):
+//   - at most `maxSessionsPerToken` (16) per token: a new initialize past it closes that token's
+//     least recently used session with no request in flight (a client's own leaked sessions make
+//     room for it); when all of them are busy it is refused with TOO_MANY_SESSIONS;
+//   - at most `maxSessions` (64, the bridge's agent-session cap) in all: past it, the least recently
+//     used session idle for `evictIdleMs` (1 min) is closed, whichever token it has; another
+//     client's session is never taken while it is in use; otherwise TOO_MANY_SESSIONS;
+//   - a session without a request for `idleMs` (10 min, was 30) is closed and its tabs freed; its
+//     client gets 404 and, as the MCP spec says, initializes a new one.
+// Each session reaches the relay as an AgentClient over loopback to /agent with the bridge's agent
+// secret. That keeps one code path for every agent (handshake, validation, leases, queues, resume)
+// at ~0.5 ms per hop (bench:bridge), instead of a second, in-process session interface into
+// server.ts to keep correct.
 import crypto from 'node:crypto';
 import type http from 'node:http';
 
@@ -16,7 +28,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 
 import type { Logger } from '../../common/log';
 import type { UpgradeVerdict } from '../../common/origin-check';
-import { FailureGate } from '../../common/rate-limit';
+import { DEFAULT_FAILURE_BURST, DEFAULT_FAILURE_INTERVAL_MS, DEFAULT_FAILURE_MAX_PENDING, FailureGate } from '../../common/rate-limit';
 import { createMcpSession, type McpSession } from './mcp-server';
 import type { McpTokenStore } from './tokens';
 
@@ -27,20 +39,39 @@ export interface McpHttpOptions {
   /** The bridge's Host + Origin rule for this request. */
   checkHeaders: (headers: http.IncomingHttpHeaders) => UpgradeVerdict;
   log: Logger;
-  /** An MCP session without a request for this long is closed and its tabs freed (default 30 min). */
+  /** An MCP session without a request for this long is closed and its tabs freed (default 10 min). */
   idleMs?: number;
+  /** MCP sessions per token (default 16). */
+  maxSessionsPerToken?: number;
+  /** MCP sessions in all (default 64). */
+  maxSessions?: number;
+  /** At the total cap, another token's session is closed only after idling this long (default 60 s). */
+  evictIdleMs?: number;
   maxBodyBytes?: number;
   /** Wrong tokens answered at once before they are slowed (rate-limit.ts: a right token never waits). */
   maxFailures?: number;
   /** Past that burst, one wrong-token answer per this many ms, across all addresses. */
   failureIntervalMs?: number;
+  /** Wrong-token requests waiting for their answer; more are closed unanswered. */
+  maxPendingFailures?: number;
+  /** Clock for idle expiry (tests). */
+  now?: () => number;
 }
+
+export const DEFAULT_MCP_IDLE_MS = 10 * 60_000;
+export const DEFAULT_MCP_SESSIONS_PER_TOKEN = 16;
+export const DEFAULT_MCP_SESSIONS = 64;
+const DEFAULT_EVICT_IDLE_MS = 60_000;
+/** A wrong token is answered within this long or not at all. */
+const WRONG_TOKEN_MAX_WAIT_MS = 10_000;
 
 interface Entry {
   transport: StreamableHTTPServerTransport;
   session: McpSession;
   tokenName: string;
   lastSeen: number;
+  /** Requests of this session not yet answered (a long tool call, an open SSE stream). */
+  busy: number;
 }
 
 export function isLoopbackAddress(address: string | undefined): boolean {
@@ -56,11 +87,18 @@ export class McpHttpEndpoint {
   private readonly failures: FailureGate;
   private readonly sweep: ReturnType<typeof setInterval>;
   private readonly idleMs: number;
+  private readonly now: () => number;
 
   constructor(private readonly opts: McpHttpOptions) {
-    this.failures = new FailureGate({ burst: opts.maxFailures ?? 10, intervalMs: opts.failureIntervalMs ?? 1_000 });
-    this.idleMs = opts.idleMs ?? 30 * 60_000;
-    this.sweep = setInterval(() => this.closeIdle(), Math.min(60_000, this.idleMs));
+    this.failures = new FailureGate({
+      burst: opts.maxFailures ?? DEFAULT_FAILURE_BURST,
+      intervalMs: opts.failureIntervalMs ?? DEFAULT_FAILURE_INTERVAL_MS,
+      maxPending: opts.maxPendingFailures ?? DEFAULT_FAILURE_MAX_PENDING,
+      warn: (message, fields) => opts.log.warn(message, fields),
+    });
+    this.idleMs = opts.idleMs ?? DEFAULT_MCP_IDLE_MS;
+    this.now = opts.now ?? Date.now;
+    this.sweep = setInterval(() => this.closeIdle(), Math.max(50, Math.min(60_000, this.idleMs / 4)));
     this.sweep.unref();
   }
 
@@ -109,16 +147,23 @@ export class McpHttpEndpoint {
     }
     if (!tokenName) {
       // Same rule as the handshakes (rate-limit.ts): a wrong token is answered late, one bucket for
-      // every address, so no local program can lock the right token out and guessing stays slow.
-      // Queued answers are bounded: past 10 s of backlog the request is refused with 429 at once.
-      const late = this.failures.book('mcp', Date.now() + 10_000);
-      if (late.answerInMs) await new Promise((r) => setTimeout(r, late.answerInMs));
+      // every address, so no local program can lock the right token out and guessing stays slow;
+      // past the gate's queue the request is closed unanswered (no 429: that said "wrong" at once).
+      // A request with no token at all guesses nothing and is answered at once.
+      if (auth?.[1]) {
+        const wrong = this.failures.fail('MCP token', {
+          remote,
+          deadline: Date.now() + WRONG_TOKEN_MAX_WAIT_MS,
+          message: 'refused mcp request: wrong token (more in this window are summarised in one line)',
+          fields: { remote },
+        });
+        const cancel = () => wrong.cancel();
+        req.socket.once('close', cancel);
+        const outcome = await wrong.outcome;
+        req.socket.off('close', cancel);
+        if (outcome === 'drop') return void req.socket.destroy();
+      } else this.opts.log.debug('refused mcp request: no bearer token');
       this.closeRevoked();
-      this.opts.log.warn('refused mcp request: missing or wrong token');
-      if (late.answerInMs === null) {
-        res.setHeader('retry-after', '1');
-        return refuse(res, 429, -32001, 'Too many requests with a wrong token; try again with the right one.');
-      }
       res.setHeader('www-authenticate', 'Bearer realm="browser-use-ext"');
       return refuse(
         res,
@@ -135,13 +180,71 @@ export class McpHttpEndpoint {
       const entry = this.sessions.get(sessionId);
       // Another token's session id is "not found" too: ids are not capabilities on their own.
       if (!entry || entry.tokenName !== tokenName) return refuse(res, 404, -32001, 'Unknown or expired MCP session; initialize a new one.');
-      entry.lastSeen = Date.now();
+      entry.lastSeen = this.now();
+      entry.busy++;
+      res.once('close', () => {
+        entry.busy--;
+        entry.lastSeen = this.now();
+      });
       await entry.transport.handleRequest(req, res);
       return;
     }
     if (req.method !== 'POST')
       return refuse(res, 400, -32000, 'Send initialize (POST) first; other requests need the Mcp-Session-Id it returns.');
+    const full = this.makeRoom(tokenName);
+    if (full) {
+      this.opts.log.warn('mcp session refused: at the session cap', { token: tokenName, sessions: this.sessions.size });
+      res.setHeader('retry-after', '60');
+      return refuse(res, 429, -32001, full, { error_code: 'TOO_MANY_SESSIONS' });
+    }
     await this.startSession(req, res, tokenName);
+  }
+
+  /**
+   * Before a new session of `tokenName`: closes expired sessions, then evicts one when a cap is
+   * reached (see the top of this file). Returns the refusal message when no room can be made.
+   */
+  private makeRoom(tokenName: string): string | null {
+    this.closeIdle();
+    const perToken = this.opts.maxSessionsPerToken ?? DEFAULT_MCP_SESSIONS_PER_TOKEN;
+    const total = this.opts.maxSessions ?? DEFAULT_MCP_SESSIONS;
+    const now = this.now();
+    const own = [...this.sessions].filter(([, e]) => e.tokenName === tokenName);
+    if (own.length >= perToken) {
+      if (!this.evictOldestIdle(own, now, 0, 'its token reached its session cap'))
+        return (
+          `The MCP token "${tokenName}" already has ${own.length} open MCP sessions, all busy; its cap is ${perToken}. ` +
+          `Close sessions you no longer use (the MCP client ends one with DELETE /mcp, or restart the client), ` +
+          `end them all with \`npx browser-use-ext mcp-token revoke ${tokenName}\` (then add a new token), ` +
+          `or restart the bridge with --mcp-sessions-per-token N.`
+        );
+    }
+    if (this.sessions.size >= total) {
+      const evictIdleMs = this.opts.evictIdleMs ?? DEFAULT_EVICT_IDLE_MS;
+      if (!this.evictOldestIdle([...this.sessions], now, evictIdleMs, 'the bridge reached its MCP session cap'))
+        return (
+          `The bridge already has ${this.sessions.size} MCP sessions, none idle for ${Math.round(evictIdleMs / 1000)} s; its cap is ${total}. ` +
+          `Close MCP sessions you no longer use (DELETE /mcp, or restart idle MCP clients), revoke tokens nobody uses ` +
+          `(\`npx browser-use-ext mcp-token list\`, then \`mcp-token revoke NAME\`), or restart the bridge with --mcp-sessions N.`
+        );
+    }
+    return null;
+  }
+
+  /** Closes the least recently used of `candidates` that has no request in flight and idled `minIdleMs`. */
+  private evictOldestIdle(candidates: [string, Entry][], now: number, minIdleMs: number, why: string): boolean {
+    let oldest: [string, Entry] | null = null;
+    for (const c of candidates) {
+      const e = c[1];
+      if (e.busy > 0 || now - e.lastSeen < minIdleMs) continue;
+      if (!oldest || e.lastSeen < oldest[1].lastSeen) oldest = c;
+    }
+    if (!oldest) return false;
+    const [id, e] = oldest;
+    this.sessions.delete(id);
+    this.opts.log.info(`mcp session closed: ${why}; it was the least recently used`, { token: e.tokenName, idle_ms: now - e.lastSeen });
+    void e.transport.close();
+    return true;
   }
 
   private async startSession(req: http.IncomingMessage, res: http.ServerResponse, tokenName: string): Promise<void> {
@@ -150,7 +253,7 @@ export class McpHttpEndpoint {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: (id) => {
-        entry = { transport, session, tokenName, lastSeen: Date.now() };
+        entry = { transport, session, tokenName, lastSeen: this.now(), busy: 0 };
         this.sessions.set(id, entry);
         this.opts.log.info('mcp session started', { token: tokenName });
       },
@@ -167,9 +270,9 @@ export class McpHttpEndpoint {
   }
 
   private closeIdle(): void {
-    const cutoff = Date.now() - this.idleMs;
+    const cutoff = this.now() - this.idleMs;
     for (const [id, e] of this.sessions) {
-      if (e.lastSeen >= cutoff) continue;
+      if (e.lastSeen >= cutoff || e.busy > 0) continue;
       this.sessions.delete(id);
       this.opts.log.info('mcp session closed after idling', { token: e.tokenName });
       void e.transport.close();
@@ -196,13 +299,14 @@ export class McpHttpEndpoint {
 
   async close(): Promise<void> {
     clearInterval(this.sweep);
+    this.failures.close();
     const all = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(all.map((e) => e.transport.close().catch(() => undefined)));
   }
 }
 
-function refuse(res: http.ServerResponse, status: number, code: number, message: string): void {
+function refuse(res: http.ServerResponse, status: number, code: number, message: string, data?: Record<string, unknown>): void {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message, ...(data ? { data } : {}) }, id: null }));
 }
