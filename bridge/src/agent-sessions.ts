@@ -23,6 +23,33 @@ export function describeSessions(sessions: Session[], tasks: TaskRegistry, grace
   }));
 }
 
+/**
+ * Sessions in one agent_sessions message at most. The schema allows 1000, and a bridge past 1000
+ * sessions used to send a message that failed its own schema, so the panel's list silently stopped
+ * updating; the session caps keep the count far lower by default (64), but a raised cap or sessions
+ * restored from disk must never break the list. 100 rows is more than a person reads.
+ */
+export const AGENT_SESSIONS_PAGE = 100;
+
+/**
+ * The page of sessions the person needs most, oldest first, and how many there are in all: those
+ * holding tabs or running tasks (the panel's Release/Disconnect act on them), then connected ones
+ * (an agent that accepts tasks before others: "Run with" picks from them), then sessions waiting to
+ * be resumed with nothing held.
+ */
+export function pageOfSessions(all: AgentSessionInfo[], pageSize = AGENT_SESSIONS_PAGE): Pick<AgentSessionsMessage, 'sessions' | 'total'> {
+  if (all.length <= pageSize) return { sessions: all, total: all.length };
+  const rank = (s: AgentSessionInfo) =>
+    s.tabs.length > 0 || s.task_ids.length > 0 ? 0 : s.connected ? (s.capabilities.includes('accepts_tasks') ? 1 : 2) : 3;
+  const kept = all
+    .map((s, i) => ({ s, i, r: rank(s) }))
+    .sort((a, b) => a.r - b.r || a.i - b.i)
+    .slice(0, pageSize)
+    .sort((a, b) => a.i - b.i)
+    .map((x) => x.s);
+  return { sessions: kept, total: all.length };
+}
+
 /** Sends agent_sessions to the extension at most once per tick, and only when it changed. */
 export class SessionsPublisher {
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -46,7 +73,7 @@ export class SessionsPublisher {
   flush(force: boolean): void {
     const m = this.build();
     // release_in_ms counts down by itself; compare without it.
-    const key = JSON.stringify(m.sessions.map((s) => ({ ...s, release_in_ms: s.release_in_ms === null ? null : 'pending' })));
+    const key = JSON.stringify([m.total, m.sessions.map((s) => ({ ...s, release_in_ms: s.release_in_ms === null ? null : 'pending' }))]);
     if (!force && key === this.last) return;
     if (this.send(m)) this.last = key;
   }

@@ -24,7 +24,7 @@ import { DEFAULT_FAILURE_BURST, DEFAULT_FAILURE_INTERVAL_MS, DEFAULT_FAILURE_MAX
 import { newSecret, type Secrets } from '../common/secrets';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
 import { AgentGateway } from './agent-gateway';
-import { describeSessions, SessionsPublisher } from './agent-sessions';
+import { describeSessions, pageOfSessions, SessionsPublisher } from './agent-sessions';
 import { DEFAULT_TIMEOUT_MS, ExtensionLink } from './extension-link';
 import { Handshake } from './handshake';
 import { PairingCodes } from './pairing';
@@ -193,7 +193,7 @@ export class BridgeServer extends EventEmitter {
     }
     this.pairing = new PairingCodes(options.configDir ?? null);
     this.publisher = new SessionsPublisher(
-      () => ({ type: 'agent_sessions', sessions: describeSessions(this.sessions.all(), this.tasks, this.opts.sessionGraceMs) }),
+      () => ({ type: 'agent_sessions', ...pageOfSessions(describeSessions(this.sessions.all(), this.tasks, this.opts.sessionGraceMs)) }),
       (m) => this.extension.send(m),
     );
     this.agents = new AgentGateway({

@@ -3945,7 +3945,11 @@ export interface AgentSessionsMessage {
    */
   type: 'agent_sessions';
   /**
-   * Every live agent session, connected or waiting to be resumed, oldest first.
+   * How many agent sessions the bridge holds. More than sessions.length when the list was cut to one page (the message stays small whatever the bridge's session cap): the panel says how many more there are and where to see them all (the bridge's /status). Absent from older bridges: then sessions is the whole list.
+   */
+  total?: number;
+  /**
+   * The live agent sessions, connected or waiting to be resumed, oldest first. When there are more than one page (total > sessions.length) this is the page the person needs most: sessions holding tabs or running tasks, then connected ones, then the rest.
    *
    * @maxItems 1000
    */

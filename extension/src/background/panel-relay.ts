@@ -110,7 +110,10 @@ export function onBridgeMessage(message: ProtocolMessage): boolean {
       void onTaskProgress(message);
       return true;
     case 'agent_sessions':
-      void chrome.storage.session.set({ [PANEL_KEYS.agents]: message.sessions });
+      void chrome.storage.session.set({
+        [PANEL_KEYS.agents]: message.sessions,
+        [PANEL_KEYS.agentsTotal]: message.total ?? message.sessions.length,
+      });
       void onAgentSessions(message.sessions);
       return true;
     case 'backend_connectors':

@@ -10,6 +10,8 @@ export const PANEL_KEYS = {
   connection: 'bux_connection',
   /** storage.session: AgentSessionInfo[] from the bridge's latest agent_sessions. */
   agents: 'bux_agents',
+  /** storage.session: agent_sessions.total, how many sessions the bridge holds (more than listed past one page). */
+  agentsTotal: 'bux_agents_total',
   /** storage.local: TaskRecord[], newest first, at most MAX_TASKS. */
   tasks: 'bux_tasks',
   /** storage.session: the element the person right-clicked ("Ask the agent about this"), waiting for a question. */

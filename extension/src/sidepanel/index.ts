@@ -39,6 +39,8 @@ const TITLES: Record<ConnectionStatus['state'], string> = {
 
 let connection: ConnectionStatus | null = null;
 let agents: AgentSessionInfo[] = [];
+/** How many sessions the bridge holds; more than agents.length when it sent one page of them. */
+let agentsTotal = 0;
 let tasks: TaskRecord[] = [];
 let pending: ContextElement | null = null;
 let pairOpen = false;
@@ -155,6 +157,31 @@ function renderTasks(): void {
   );
 }
 
+/** The bridge's /status page (every session, unpaged), from the bridge URL the panel uses. */
+function statusUrl(): string {
+  const ws = savedBridgeUrl ?? connection?.url ?? DEFAULT_BRIDGE_URL;
+  try {
+    const u = new URL(ws);
+    return `${u.protocol === 'wss:' ? 'https:' : 'http:'}//${u.host}/status`;
+  } catch {
+    return "the bridge's /status page";
+  }
+}
+
+/** Past one page the bridge lists the sessions that matter most; say how many are not shown, and where they are. */
+function agentsMore(): HTMLLIElement[] {
+  const more = agentsTotal - agents.length;
+  if (more <= 0) return [];
+  return [
+    el(
+      'li',
+      { className: 'agents-more' },
+      `${more} more agent session${more === 1 ? '' : 's'} not listed here (the panel shows ${agents.length}: those holding tabs or tasks first). ` +
+        `See all at ${statusUrl()}; end idle ones in their own programs.`,
+    ),
+  ];
+}
+
 function renderAgents(): void {
   $('agents-empty').hidden = agents.length > 0;
   $('agent-list').replaceChildren(
@@ -209,6 +236,7 @@ function renderAgents(): void {
       li.dataset['sessionId'] = a.session_id;
       return li;
     }),
+    ...agentsMore(),
   );
   renderConnection();
 }
@@ -270,6 +298,7 @@ async function load(): Promise<void> {
   runnerName = typeof l[PANEL_KEYS.taskRunner] === 'string' ? (l[PANEL_KEYS.taskRunner] as string) : null;
   connection = (s[PANEL_KEYS.connection] as ConnectionStatus | undefined) ?? null;
   agents = (s[PANEL_KEYS.agents] as AgentSessionInfo[] | undefined) ?? [];
+  agentsTotal = (s[PANEL_KEYS.agentsTotal] as number | undefined) ?? agents.length;
   pending = (s[PANEL_KEYS.pendingElement] as ContextElement | undefined) ?? null;
   tasks = (l[PANEL_KEYS.tasks] as TaskRecord[] | undefined) ?? [];
   const url = l[STORAGE_KEYS.bridgeUrl];
@@ -295,8 +324,10 @@ chrome.storage.onChanged.addListener((changes, area) => {
         result.textContent = '';
       renderConnection();
     }
-    if (PANEL_KEYS.agents in changes) {
-      agents = (changes[PANEL_KEYS.agents]?.newValue as AgentSessionInfo[] | undefined) ?? [];
+    if (PANEL_KEYS.agents in changes || PANEL_KEYS.agentsTotal in changes) {
+      if (PANEL_KEYS.agents in changes) agents = (changes[PANEL_KEYS.agents]?.newValue as AgentSessionInfo[] | undefined) ?? [];
+      agentsTotal =
+        PANEL_KEYS.agentsTotal in changes ? ((changes[PANEL_KEYS.agentsTotal]?.newValue as number | undefined) ?? 0) : agentsTotal;
       renderAgents();
     }
     if (PANEL_KEYS.connectors in changes) {
