@@ -210,3 +210,47 @@ export class FailureGate {
     }
   }
 }
+
+/**
+ * WARN lines for refusals anybody can trigger at will (a browser Origin, a foreign Host, a
+ * handshake abandoned or malformed): the first of each kind per window in full, then one line with
+ * how many more there were, so a flood writes O(windows) lines instead of one per connection.
+ */
+export class RefusalLog {
+  private readonly windows = new Map<string, { more: number; timer: ReturnType<typeof setTimeout> }>();
+
+  constructor(
+    private readonly warn: (message: string, fields?: Record<string, unknown>) => void,
+    private readonly windowMs = 10_000,
+  ) {}
+
+  refused(kind: string, message: string, fields?: Record<string, unknown>): void {
+    const open = this.windows.get(kind);
+    if (open) {
+      open.more++;
+      return;
+    }
+    this.warn(message, fields);
+    const entry = {
+      more: 0,
+      timer: setTimeout(() => {
+        this.windows.delete(kind);
+        if (entry.more > 0)
+          this.warn(
+            `${kind}: ${entry.more} more in the last ${Math.round(this.windowMs / 1000)} s (one line per window; the first is logged above)`,
+            {
+              kind,
+              more: entry.more,
+            },
+          );
+      }, this.windowMs),
+    };
+    entry.timer.unref?.();
+    this.windows.set(kind, entry);
+  }
+
+  close(): void {
+    for (const w of this.windows.values()) clearTimeout(w.timer);
+    this.windows.clear();
+  }
+}

@@ -8,7 +8,7 @@ import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
 import { bridgeProof, clientNonceBytes, clientProof, newNonce, proofsEqual } from '../common/auth';
 import type { Logger } from '../common/log';
-import type { FailureGate, WrongTry } from '../common/rate-limit';
+import type { FailureGate, RefusalLog, WrongTry } from '../common/rate-limit';
 import type { Secrets } from '../common/secrets';
 import { CLOSE, type Peer, type Role } from './peer';
 
@@ -17,6 +17,8 @@ export interface HandshakeOptions {
   secrets: Secrets;
   protocolVersion: number;
   failures: FailureGate;
+  /** Where refusals before the proof are logged (summarised per window: anybody can trigger them). */
+  refusals: RefusalLog;
   handshakeTimeoutMs: number;
   /** The peer proved its secret: hand it to its side (extension or agent). */
   onReady(peer: Peer, hello: HelloMessage): void;
@@ -38,7 +40,12 @@ export class Handshake {
 
   /** Handshake refusals are WARN: the reason and who, never the secret or a proof. */
   refused(peer: Peer, reason: string): void {
-    this.o.log.warn('handshake refused', { peer: peer.id, role: peer.role, remote: peer.remoteAddress, reason });
+    this.o.refusals.refused(`handshake refused (${reason})`, 'handshake refused', {
+      peer: peer.id,
+      role: peer.role,
+      remote: peer.remoteAddress,
+      reason,
+    });
   }
 
   private secretFor(role: Role): string {

@@ -7,12 +7,13 @@
 import type http from 'node:http';
 
 import type { Logger } from '../common/log';
-import type { FailureGate } from '../common/rate-limit';
+import type { FailureGate, RefusalLog } from '../common/rate-limit';
 import type { PairingCodes } from './pairing';
 
 export interface PairContext {
   codes: PairingCodes;
   gate: FailureGate;
+  refusals: RefusalLog;
   extensionOrigins: string[];
   secret: string;
   extensionUrl: string;
@@ -48,7 +49,10 @@ export async function handlePairRequest(
   const origin = req.headers.origin;
   if (req.method !== 'POST') return { code: 405, body: { error: 'POST {"code": "XXXX-XXXX"} from the extension' } };
   if (typeof origin !== 'string' || !ctx.extensionOrigins.includes(origin)) {
-    ctx.log.warn('pairing refused: not the extension origin', { origin: origin ?? null, remote: req.socket.remoteAddress });
+    ctx.refusals.refused('pairing refused: not the extension origin', 'pairing refused: not the extension origin', {
+      origin: origin ?? null,
+      remote: req.socket.remoteAddress,
+    });
     return { code: 403, body: { error: 'Only the browser-use-ext extension may pair.' } };
   }
   const text = await readBody(req);

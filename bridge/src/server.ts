@@ -20,7 +20,13 @@ import { EXTENSION_ID, extensionOrigin } from '../common/extension-id';
 import { createLogger, type Logger, type LogLevel } from '../common/log';
 import { checkUpgrade, isLoopbackHost, type UpgradePolicy } from '../common/origin-check';
 import { DEFAULT_MAX_TABS, DEFAULT_PORT } from '../common/ports';
-import { DEFAULT_FAILURE_BURST, DEFAULT_FAILURE_INTERVAL_MS, DEFAULT_FAILURE_MAX_PENDING, FailureGate } from '../common/rate-limit';
+import {
+  DEFAULT_FAILURE_BURST,
+  DEFAULT_FAILURE_INTERVAL_MS,
+  DEFAULT_FAILURE_MAX_PENDING,
+  FailureGate,
+  RefusalLog,
+} from '../common/rate-limit';
 import { newSecret, type Secrets } from '../common/secrets';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
 import { AgentGateway } from './agent-gateway';
@@ -115,6 +121,8 @@ export class BridgeServer extends EventEmitter {
   private readonly sessions: SessionRegistry;
   private readonly tasks = new TaskRegistry();
   private readonly failures: FailureGate;
+  /** Refusals anybody can trigger (browser Origins, abandoned handshakes): summarised per window. */
+  private readonly refusals: RefusalLog;
   /** Each peer's socket, to close a connection without any answer (rate-limit.ts). */
   private readonly sockets = new WeakMap<Peer, WebSocket>();
   private nextId = 1;
@@ -160,6 +168,7 @@ export class BridgeServer extends EventEmitter {
       windowMs: this.opts.authFailureLogWindowMs,
       warn: (message, fields) => this.log.warn(message, fields),
     });
+    this.refusals = new RefusalLog((message, fields) => this.log.warn(message, fields), this.opts.authFailureLogWindowMs);
     const stateFile = options.stateFile;
     if (stateFile)
       this.persist = new DebouncedWriter(
@@ -211,16 +220,21 @@ export class BridgeServer extends EventEmitter {
       secrets: this.secrets,
       protocolVersion: options.protocolVersion ?? PROTOCOL_VERSION,
       failures: this.failures,
+      refusals: this.refusals,
       handshakeTimeoutMs: this.opts.handshakeTimeoutMs,
       onReady: (peer, hello) => {
         if (peer.role === 'extension') return this.extension.onReady(peer);
         const refusal = this.sessionCapRefusal(hello);
         if (!refusal) return this.agents.onReady(peer, hello);
-        this.log.warn('agent session refused: the bridge is at its session cap', {
-          peer: peer.id,
-          client: hello.client,
-          max_agent_sessions: this.opts.maxAgentSessions,
-        });
+        this.refusals.refused(
+          'agent session refused: the bridge is at its session cap',
+          'agent session refused: the bridge is at its session cap',
+          {
+            peer: peer.id,
+            client: hello.client,
+            max_agent_sessions: this.opts.maxAgentSessions,
+          },
+        );
         peer.sendError(refusal, 'hello');
         peer.close(CLOSE.policy, `too many agent sessions (${this.opts.maxAgentSessions}); close idle ones`);
       },
@@ -246,7 +260,11 @@ export class BridgeServer extends EventEmitter {
       }
       const verdict = checkUpgrade(role, req.headers, this.upgradePolicy());
       if (!verdict.ok) {
-        this.log.warn('refused connection', { endpoint: role, reason: verdict.reason, remote: req.socket.remoteAddress });
+        this.refusals.refused(`refused connection to /${role}`, 'refused connection', {
+          endpoint: role,
+          reason: verdict.reason,
+          remote: req.socket.remoteAddress,
+        });
         socket.end(`HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${verdict.reason}\n`);
         return;
       }
@@ -350,6 +368,7 @@ export class BridgeServer extends EventEmitter {
   async close(): Promise<void> {
     if (this.keepalive) clearInterval(this.keepalive);
     this.failures.close();
+    this.refusals.close();
     this.publisher.stop();
     await this.connectors?.close();
     for (const service of this.httpServices.values()) await service.close();
@@ -422,6 +441,7 @@ export class BridgeServer extends EventEmitter {
       void handlePairRequest(req, {
         codes: this.pairing,
         gate: this.failures,
+        refusals: this.refusals,
         extensionOrigins: this.extensionOrigins,
         secret: this.secrets.extension_secret,
         extensionUrl: this.extensionUrl,

@@ -180,6 +180,20 @@ describe('failure gates: floods of wrong guesses (real bridge)', function () {
     expect(warns.length).to.be.at.most(2 * Math.ceil((Date.now() - t0) / WINDOW_MS) + 1);
   });
 
+  it('logs a flood of refused upgrades (browser Origin on /agent) once, then one summary per window', async () => {
+    await start();
+    const t0 = Date.now();
+    const statuses = await Promise.all(
+      Array.from({ length: 300 }, () => RawPeer.refusedStatus(bridge.agentUrl, { Origin: 'https://evil.example' })),
+    );
+    expect(statuses.every((s) => s === 403)).to.equal(true);
+    await sleep(WINDOW_MS + 300);
+    const warns = warnsBetween(t0, Date.now());
+    expect(warns.map((w) => w.line.replace(/^\S+ /, '').slice(0, 60))).to.have.length(2);
+    expect(warns[0]?.line).to.contain('refused connection');
+    expect(warns[1]?.line).to.contain('refused connection to /agent: 299 more in the last 2 s');
+  });
+
   it('answers wrong MCP tokens at the gate rate, never 429, and initializes with the right token at once', async () => {
     const dir = crypto.randomBytes(6).toString('hex');
     const tokens = new McpTokenStore(`/tmp/bux-gates-${dir}`);

@@ -28,7 +28,13 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 
 import type { Logger } from '../../common/log';
 import type { UpgradeVerdict } from '../../common/origin-check';
-import { DEFAULT_FAILURE_BURST, DEFAULT_FAILURE_INTERVAL_MS, DEFAULT_FAILURE_MAX_PENDING, FailureGate } from '../../common/rate-limit';
+import {
+  DEFAULT_FAILURE_BURST,
+  DEFAULT_FAILURE_INTERVAL_MS,
+  DEFAULT_FAILURE_MAX_PENDING,
+  FailureGate,
+  RefusalLog,
+} from '../../common/rate-limit';
 import { createMcpSession, type McpSession } from './mcp-server';
 import type { McpTokenStore } from './tokens';
 
@@ -85,6 +91,8 @@ export class McpHttpEndpoint {
   readonly label = 'MCP Streamable HTTP';
   private readonly sessions = new Map<string, Entry>();
   private readonly failures: FailureGate;
+  /** Origin/Host refusals and cap refusals, summarised per window (anybody local can trigger them). */
+  private readonly refusals: RefusalLog;
   private readonly sweep: ReturnType<typeof setInterval>;
   private readonly idleMs: number;
   private readonly now: () => number;
@@ -96,6 +104,7 @@ export class McpHttpEndpoint {
       maxPending: opts.maxPendingFailures ?? DEFAULT_FAILURE_MAX_PENDING,
       warn: (message, fields) => opts.log.warn(message, fields),
     });
+    this.refusals = new RefusalLog((message, fields) => opts.log.warn(message, fields));
     this.idleMs = opts.idleMs ?? DEFAULT_MCP_IDLE_MS;
     this.now = opts.now ?? Date.now;
     this.sweep = setInterval(() => this.closeIdle(), Math.max(50, Math.min(60_000, this.idleMs / 4)));
@@ -130,7 +139,7 @@ export class McpHttpEndpoint {
     if (!verdict.ok) {
       // Same rule as /agent (origin-check.ts); name the endpoint the caller actually used.
       const reason = verdict.reason.replace('connect to /agent', 'call /mcp');
-      this.opts.log.warn('refused mcp request', { reason });
+      this.refusals.refused('refused mcp request', 'refused mcp request', { reason });
       return refuse(res, 403, -32001, reason);
     }
     const auth = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
@@ -193,7 +202,10 @@ export class McpHttpEndpoint {
       return refuse(res, 400, -32000, 'Send initialize (POST) first; other requests need the Mcp-Session-Id it returns.');
     const full = this.makeRoom(tokenName);
     if (full) {
-      this.opts.log.warn('mcp session refused: at the session cap', { token: tokenName, sessions: this.sessions.size });
+      this.refusals.refused(`mcp session refused (${tokenName})`, 'mcp session refused: at the session cap', {
+        token: tokenName,
+        sessions: this.sessions.size,
+      });
       res.setHeader('retry-after', '60');
       return refuse(res, 429, -32001, full, { error_code: 'TOO_MANY_SESSIONS' });
     }
@@ -300,6 +312,7 @@ export class McpHttpEndpoint {
   async close(): Promise<void> {
     clearInterval(this.sweep);
     this.failures.close();
+    this.refusals.close();
     const all = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(all.map((e) => e.transport.close().catch(() => undefined)));
