@@ -235,6 +235,7 @@ export class BridgeServer extends EventEmitter {
             max_agent_sessions: this.opts.maxAgentSessions,
           },
         );
+        peer.stage = 'refused'; // nothing it sends before the close reaches the gateway
         peer.sendError(refusal, 'hello');
         peer.close(CLOSE.policy, `too many agent sessions (${this.opts.maxAgentSessions}); close idle ones`);
       },
