@@ -22,7 +22,8 @@ export type ProtocolMessage =
   | AgentSessionsMessage
   | SessionControlMessage
   | ConnectorControlMessage
-  | BackendConnectorsMessage;
+  | BackendConnectorsMessage
+  | PersistenceStatusMessage;
 /**
  * Protocol version the connection will use.
  */
@@ -4066,4 +4067,21 @@ export interface BackendConnectorInfo {
    * Why the backend link is down (BACKEND_UNREACHABLE with what to do next), or null while it is up.
    */
   last_error: ErrorInfo | null;
+}
+/**
+ * The bridge tells agents whether it can save their sessions, tab leases and action ids to disk (sessions.json and the action journal in its config dir). Sent to every connected agent when saving starts failing (durable false: a full disk, a read-only or removed config dir), to each agent that connects while it fails, and once more when saving works again (durable true). Nothing changes while the bridge keeps running; only a bridge restart during the failure loses sessions (agents start new ones) and may let an action re-sent after that restart run a second time.
+ */
+export interface PersistenceStatusMessage {
+  /**
+   * Message discriminator.
+   */
+  type: 'persistence_status';
+  /**
+   * Whether sessions, leases and action ids are being saved now, so they survive a bridge restart.
+   */
+  durable: boolean;
+  /**
+   * What happened and what it means for the agent, in plain words.
+   */
+  message: string;
 }

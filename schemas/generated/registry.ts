@@ -6,8 +6,8 @@ import type { ValidateFunction } from 'ajv';
 /** Protocol version of this schema set (schemas/v1/defs/protocol_version.json). */
 export const PROTOCOL_VERSION = 1 as const;
 
-export type MessageType = 'action_result' | 'action' | 'agent_sessions' | 'auth_challenge' | 'auth_response' | 'backend_connectors' | 'connector_control' | 'error' | 'extension_status' | 'hello_ack' | 'hello' | 'ping' | 'pong' | 'session_control' | 'state_update' | 'tab_released' | 'task_control' | 'task_progress' | 'user_task_submission';
-export const MESSAGE_TYPES: readonly MessageType[] = ["action_result","action","agent_sessions","auth_challenge","auth_response","backend_connectors","connector_control","error","extension_status","hello_ack","hello","ping","pong","session_control","state_update","tab_released","task_control","task_progress","user_task_submission"];
+export type MessageType = 'action_result' | 'action' | 'agent_sessions' | 'auth_challenge' | 'auth_response' | 'backend_connectors' | 'connector_control' | 'error' | 'extension_status' | 'hello_ack' | 'hello' | 'persistence_status' | 'ping' | 'pong' | 'session_control' | 'state_update' | 'tab_released' | 'task_control' | 'task_progress' | 'user_task_submission';
+export const MESSAGE_TYPES: readonly MessageType[] = ["action_result","action","agent_sessions","auth_challenge","auth_response","backend_connectors","connector_control","error","extension_status","hello_ack","hello","persistence_status","ping","pong","session_control","state_update","tab_released","task_control","task_progress","user_task_submission"];
 
 /** Message type -> its TypeScript type. */
 export interface MessageMap {
@@ -22,6 +22,7 @@ export interface MessageMap {
   extension_status: P.ExtensionStatusMessage;
   hello_ack: P.HelloAckMessage;
   hello: P.HelloMessage;
+  persistence_status: P.PersistenceStatusMessage;
   ping: P.PingMessage;
   pong: P.PongMessage;
   session_control: P.SessionControlMessage;
@@ -34,7 +35,7 @@ export interface MessageMap {
 
 /** Who may send each message (x-senders in the schema). */
 export type Sender = 'agent' | 'extension' | 'bridge';
-export const MESSAGE_SENDERS: { readonly [T in MessageType]: readonly Sender[] } = {"action_result":["extension","bridge"],"action":["agent","bridge"],"agent_sessions":["bridge"],"auth_challenge":["bridge"],"auth_response":["agent","extension"],"backend_connectors":["bridge"],"connector_control":["extension"],"error":["bridge","extension","agent"],"extension_status":["bridge"],"hello_ack":["bridge"],"hello":["agent","extension"],"ping":["agent","extension","bridge"],"pong":["agent","extension","bridge"],"session_control":["extension"],"state_update":["extension","bridge"],"tab_released":["bridge"],"task_control":["extension","bridge"],"task_progress":["agent","bridge"],"user_task_submission":["extension","bridge"]};
+export const MESSAGE_SENDERS: { readonly [T in MessageType]: readonly Sender[] } = {"action_result":["extension","bridge"],"action":["agent","bridge"],"agent_sessions":["bridge"],"auth_challenge":["bridge"],"auth_response":["agent","extension"],"backend_connectors":["bridge"],"connector_control":["extension"],"error":["bridge","extension","agent"],"extension_status":["bridge"],"hello_ack":["bridge"],"hello":["agent","extension"],"persistence_status":["bridge"],"ping":["agent","extension","bridge"],"pong":["agent","extension","bridge"],"session_control":["extension"],"state_update":["extension","bridge"],"tab_released":["bridge"],"task_control":["extension","bridge"],"task_progress":["agent","bridge"],"user_task_submission":["extension","bridge"]};
 
 export const MESSAGE_VALIDATORS: { readonly [T in MessageType]: ValidateFunction } = {
   action_result: V.validate_action_result,
@@ -48,6 +49,7 @@ export const MESSAGE_VALIDATORS: { readonly [T in MessageType]: ValidateFunction
   extension_status: V.validate_extension_status,
   hello_ack: V.validate_hello_ack,
   hello: V.validate_hello,
+  persistence_status: V.validate_persistence_status,
   ping: V.validate_ping,
   pong: V.validate_pong,
   session_control: V.validate_session_control,

@@ -11,6 +11,7 @@ export declare const validate_error: ValidateFunction;
 export declare const validate_extension_status: ValidateFunction;
 export declare const validate_hello_ack: ValidateFunction;
 export declare const validate_hello: ValidateFunction;
+export declare const validate_persistence_status: ValidateFunction;
 export declare const validate_ping: ValidateFunction;
 export declare const validate_pong: ValidateFunction;
 export declare const validate_session_control: ValidateFunction;
