@@ -7,8 +7,12 @@
 // - Reconnection: when the socket drops unexpectedly the client reconnects for as long as it is not
 //   closed (backoff 100 ms doubling to 2 s, with jitter), presents its session_token (same session,
 //   same tabs, also after a bridge restart: the bridge persists sessions) and re-sends unanswered
-//   actions with the same action_id; the bridge answers those from its record instead of running
-//   them twice. A caller sees an outage only as a longer wait inside its own call timeout.
+//   actions with the same action_id; the bridge answers those from its record (kept on disk across
+//   its restarts) instead of running them twice. A caller sees an outage only as a longer wait inside
+//   its own call timeout. When the bridge did not resume the session (it lost it), an action that was
+//   already sent and is not a read is answered EXTENSION_DISCONNECTED (outcome unknown), not re-sent.
+// - persistence_status: the bridge says whether it can save sessions and action ids to disk; the
+//   client keeps it in `durable` and emits 'persistence_status' (a process warning when nobody listens).
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 
@@ -19,6 +23,7 @@ import type {
   ErrorInfo,
   GetStateParams,
   HelloAckMessage,
+  PersistenceStatusMessage,
   ProtocolMessage,
   SettleOptions,
   TaskProgressMessage,
@@ -26,7 +31,7 @@ import type {
 import { type ActionName, type ActionParams, PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { StateDeltaError } from '../../schemas/lib/state-delta';
-import { checkMessage } from '../../schemas/lib/wire';
+import { checkMessage, errorInfo } from '../../schemas/lib/wire';
 import { bridgeProof, clientProof, proofsEqual } from '../common/auth';
 import { AGENT_SECRET_ENV, readAgentSecret } from '../common/secrets';
 import { BRIDGE_VERSION } from '../common/version';
@@ -103,8 +108,26 @@ export interface CallOptions {
   deltaState?: boolean;
 }
 
+/** Actions that only read or wait: sending them again to a bridge that lost the session is harmless. */
+const REPEATABLE_ACTIONS: ReadonlySet<string> = new Set([
+  'get_state',
+  'get',
+  'is',
+  'extract_content',
+  'list_tabs',
+  'list_tools',
+  'screenshot',
+  'get_dropdown_options',
+  'wait',
+  'wait_for',
+  'wait_for_navigation',
+  'wait_for_network_idle',
+]);
+
 interface Waiter {
   message: ProtocolMessage;
+  /** It reached a bridge at least once (so it may have run). */
+  sent: boolean;
   resolve: (r: ActionResultMessage) => void;
   reject: (e: Error) => void;
   timer: ReturnType<typeof setTimeout>;
@@ -122,6 +145,9 @@ export class AgentClient extends EventEmitter {
   private ended: BridgeClientError | null = null;
   private readonly secret: string;
   hello: HelloAckMessage | null = null;
+  /** Whether the bridge saves this session and its action ids to disk (persistence_status); false
+   * means a bridge restart now would lose the session. */
+  durable = true;
   /** Last state per tab, for getState's deltas. */
   readonly states = new StateTracker();
 
@@ -258,7 +284,8 @@ export class AgentClient extends EventEmitter {
         this.waiters.delete(actionId);
         reject(error);
       }, clientTimeout);
-      this.waiters.set(actionId, { message, resolve, reject, timer, error });
+      const waiter: Waiter = { message, sent: false, resolve, reject, timer, error };
+      this.waiters.set(actionId, waiter);
       if (this.reconnecting) return; // sent once the connection is back
       if (!this.closing && this.hello && this.opts.reconnect !== false && (!this.ws || this.ws.readyState !== WebSocket.OPEN)) {
         this.startReconnect(); // the drop was not noticed yet (or an earlier loop ended): wait for it
@@ -266,6 +293,7 @@ export class AgentClient extends EventEmitter {
       }
       try {
         this.sendRaw(message);
+        waiter.sent = true;
       } catch (e) {
         clearTimeout(timer);
         this.waiters.delete(actionId);
@@ -368,6 +396,9 @@ export class AgentClient extends EventEmitter {
       case 'extension_status':
         this.emit('extension_status', m);
         return;
+      case 'persistence_status':
+        this.onPersistence(m);
+        return;
       case 'error':
         this.emit('protocol-error', m.error_info satisfies ErrorInfo, m.in_reply_to ?? null);
         return;
@@ -412,12 +443,51 @@ export class AgentClient extends EventEmitter {
         if (e instanceof BridgeClientError && e.code === 'UNAUTHORIZED') break;
         continue;
       }
-      // Same action ids: the bridge replays recorded results or joins still-running actions.
-      for (const w of this.waiters.values()) this.sendRaw(w.message);
+      this.resendWaiters();
       this.emit('reconnected', this.hello);
       return;
     }
     this.failAll('could not reconnect to the bridge');
+  }
+
+  /**
+   * Same action ids: a resumed session replays recorded results or joins still-running actions (the
+   * bridge keeps them on disk across its restarts). A session the bridge lost has no such record:
+   * an action already sent that is not a read may have run, so it is answered "outcome unknown"
+   * instead of being run again.
+   */
+  private resendWaiters(): void {
+    const resumed = this.hello?.resumed === true;
+    for (const [id, w] of this.waiters) {
+      if (w.message.type !== 'action') continue;
+      if (w.sent && !resumed && !REPEATABLE_ACTIONS.has(w.message.action)) {
+        clearTimeout(w.timer);
+        this.waiters.delete(id);
+        w.resolve({
+          type: 'action_result',
+          original_action_id: id,
+          action: w.message.action,
+          status: 'error',
+          outcome_details: null,
+          new_simplified_state: null,
+          error_info: errorInfo(
+            'EXTENSION_DISCONNECTED',
+            `The bridge restarted while "${w.message.action}" (${id}) was running and did not keep this agent's session, so whether the action took effect is unknown; it was not sent again. Take a new state and check whether it happened before repeating it.`,
+            'client',
+            { reason: 'outcome_unknown_session_lost' },
+          ),
+        });
+        continue;
+      }
+      this.sendRaw(w.message);
+      w.sent = true;
+    }
+  }
+
+  private onPersistence(m: PersistenceStatusMessage): void {
+    this.durable = m.durable;
+    if (this.listenerCount('persistence_status') > 0) this.emit('persistence_status', m);
+    else if (!m.durable) process.emitWarning(m.message, 'BridgePersistenceWarning');
   }
 
   private failAll(why: string, code = 'EXTENSION_DISCONNECTED'): void {

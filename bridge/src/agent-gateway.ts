@@ -9,6 +9,7 @@ import type {
   ActionResultMessage,
   ErrorInfo,
   HelloMessage,
+  PersistenceStatusMessage,
   ProtocolMessage,
   SessionControlMessage,
   StateUpdateMessage,
@@ -23,6 +24,7 @@ import { errorInfo } from '../../schemas/lib/wire';
 import type { Logger } from '../common/log';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
 import { cappedMaxTabs, holderDescription, resolveControl, type SessionsPublisher, takeOverFromPredecessor } from './agent-sessions';
+import { answerMismatch, mismatchError } from './answer-check';
 import { errorResult, type ExtensionLink } from './extension-link';
 import { CLOSE, type Peer } from './peer';
 import { relayText } from './raw-relay';
@@ -55,11 +57,40 @@ export class AgentGateway {
   private readonly queues = new TabQueues<number | 'active'>();
   /** The person's cap on tabs per agent (extension settings, session_control set_tab_limit). */
   private personMaxTabs: number | null = null;
+  /** What cannot be saved right now (sessions.json, the action journal) and why (an errno code). */
+  private readonly notSaving = new Map<'sessions' | 'actions', string>();
 
   constructor(private readonly o: AgentGatewayOptions) {}
 
   broadcast(message: ProtocolMessage): void {
     for (const a of this.agents) if (a.ready) a.send(message);
+  }
+
+  /**
+   * A store started failing (error) or works again (null). Agents are told when the bridge goes from
+   * saving everything to not (persistence_status durable false) and back, once each way: a full disk
+   * fails every write, and an agent needs one notice, not one per action.
+   */
+  onPersistence(store: 'sessions' | 'actions', error: unknown): void {
+    const before = this.notSaving.size > 0;
+    if (error === null) this.notSaving.delete(store);
+    else this.notSaving.set(store, errnoCode(error));
+    if (before !== this.notSaving.size > 0) this.broadcast(this.persistenceStatus());
+  }
+
+  private persistenceStatus(): PersistenceStatusMessage {
+    if (this.notSaving.size === 0)
+      return {
+        type: 'persistence_status',
+        durable: true,
+        message: 'The bridge saves sessions and action ids to disk again: your session and its tabs survive a bridge restart.',
+      };
+    const why = [...this.notSaving.entries()].map(([store, code]) => `${store === 'sessions' ? 'sessions' : 'action ids'}: ${code}`);
+    return {
+      type: 'persistence_status',
+      durable: false,
+      message: `The bridge cannot save to its config dir right now (${why.join('; ')}; a full disk or a read-only folder). Everything works as before while it runs. If the bridge restarts before saving works again, your session is not resumed (you start a new one; your tabs stay open but must be leased again), and an action re-sent across that restart may run a second time: after a restart, take a new state before repeating anything. You are told when saving works again.`,
+    };
   }
 
   /** Closes every agent connection (bridge shutdown); sessions stay on disk to be resumed. */
@@ -99,12 +130,14 @@ export class AgentGateway {
       max_tabs: session.maxTabs,
       leased_tab_ids: [...session.tabs.keys()],
     });
+    if (this.notSaving.size > 0) peer.send(this.persistenceStatus());
     this.o.log.info(resumed ? 'agent resumed its session' : 'agent connected', { peer: peer.id, session: session.id, client: peer.client });
   }
 
   // --- actions -------------------------------------------------------------------
 
   onAction(peer: Peer, action: ActionMessage): void {
+    const { sessions } = this.o;
     const session = this.sessionOf.get(peer);
     if (!session) return;
     // Idempotent ids: a re-sent action (same session, same action_id) gets the recorded result.
@@ -121,6 +154,8 @@ export class AgentGateway {
       return;
     }
     session.running.add(action.action_id);
+    // On disk before the extension can act on it: a bridge crashing from here on never reruns it.
+    sessions.beginAction(session, action);
     const timeoutMs = action.timeout_ms ?? this.o.defaultTimeoutMs;
     const deadline = Date.now() + timeoutMs;
     void this.queues
@@ -174,7 +209,7 @@ export class AgentGateway {
       tabId = active.tabId;
     }
     const message: ActionMessage = tabId === null ? { ...action } : { ...action, tab_id: tabId };
-    const result = await this.o.extension.relay(message, deadline, timeoutMs, true);
+    const result = await this.relayChecked(session, message, deadline, timeoutMs);
     // The session's current tab closed without its doing (a page's window.close(), the person): a
     // browser-level action (open_tab, list_tabs) does not need that tab, so it must not fail for it.
     // The stale lease goes (the agent is told, tab_closed) and the action runs on the browser as for a
@@ -189,9 +224,30 @@ export class AgentGateway {
       const url = session.tabs.get(tabId)?.url ?? null;
       sessions.release(tabId);
       session.peer?.send(tabReleased(session, { tabId, url, reason: 'tab_closed' }));
-      return { result: await this.o.extension.relay({ ...action }, deadline, timeoutMs, true), sentTab: null };
+      return { result: await this.relayChecked(session, { ...action }, deadline, timeoutMs), sentTab: null };
     }
     return { result, sentTab: target };
+  }
+
+  /**
+   * Relays the action; an answer naming a tab of another agent session is refused (the link checked
+   * the rest against the request: answer-check.ts). The agent never sees another session's tab.
+   */
+  private async relayChecked(session: Session, message: ActionMessage, deadline: number, timeoutMs: number): Promise<ActionResultMessage> {
+    const result = await this.o.extension.relay(message, deadline, timeoutMs, true);
+    if (!this.o.extension.isRelayed(result)) return result; // made by the bridge (TIMEOUT, ...)
+    const { sessions } = this.o;
+    const why = answerMismatch(message, result, (tabId) => {
+      const owner = sessions.ownerOf(tabId);
+      return owner !== null && owner !== session;
+    });
+    if (why === null) return result;
+    this.o.log.warn('extension answered something that does not match the request', {
+      session: session.id,
+      action: message.action,
+      mismatch: why,
+    });
+    return errorResult(message, mismatchError(message.action, why));
   }
 
   /** Updates leases from what the action did, records the result and delivers it. */
@@ -234,7 +290,7 @@ export class AgentGateway {
     }
     this.o.publisher.schedule();
     const answer: ActionResultMessage = { ...result, original_action_id: action.action_id };
-    session.record(action.action_id, answer);
+    sessions.recordResult(session, action.action_id, answer);
     session.running.delete(action.action_id);
     sessions.changed();
     const peer = session.peer;
@@ -413,6 +469,12 @@ function notLeased(tabId: number, why: string): ErrorInfo {
     'bridge',
     { tab_id: tabId },
   );
+}
+
+/** An I/O error's code (ENOSPC, EACCES, EROFS): names the cause without the config dir's path. */
+function errnoCode(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' ? code : 'write failed';
 }
 
 /** Reads an integer field from an open wire object (params, outcome details) without `any`. */

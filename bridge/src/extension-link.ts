@@ -12,11 +12,14 @@ import { ACTION_NAMES, PROTOCOL_VERSION } from '../../schemas/generated/registry
 import { errorInfo } from '../../schemas/lib/wire';
 import type { Logger } from '../common/log';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
+import { answerMismatch, mismatchError } from './answer-check';
 import { CLOSE, type Peer } from './peer';
 import { type PendingEntry, PendingRegistry } from './pending';
 
 interface InFlight {
   action: ActionMessage['action'];
+  /** The action as sent (its tab_id), to check the answer against (answer-check.ts). */
+  sent: ActionMessage;
   resolve: (result: ActionResultMessage) => void;
 }
 
@@ -169,22 +172,16 @@ export class ExtensionLink {
       this.hooks.log.debug('late or unknown action_result dropped', { id: result.original_action_id });
       return;
     }
-    // A result for another action than the one asked is a broken extension, never a success.
-    if (result.action !== undefined && result.action !== entry.value.action) {
-      this.hooks.log.error('extension answered with a result for another action', {
+    // An answer that does not fit the request (another action, no action, a success carrying an
+    // error, another tab) is a broken or foreign extension, never a success.
+    const why = answerMismatch(entry.value.sent, result);
+    if (why !== null) {
+      this.hooks.log.warn('extension answered something that does not match the request', {
         id: result.original_action_id,
         asked: entry.value.action,
-        answered: result.action,
+        mismatch: why,
       });
-      this.failInFlight(
-        entry,
-        errorInfo(
-          'EXTENSION_INTERNAL_ERROR',
-          `The extension answered "${entry.value.action}" with a result for "${result.action}"; the outcome is unknown. Take a new state before retrying; report the bug if it repeats.`,
-          'bridge',
-          { asked: entry.value.action, answered: result.action },
-        ),
-      );
+      this.failInFlight(entry, mismatchError(entry.value.action, why));
       return;
     }
     this.relayed.add(result);
@@ -243,8 +240,9 @@ export class ExtensionLink {
           resolve(this.relay(action, deadline, timeoutMs, validated, true));
         else resolve(r);
       };
-      this.pending.add(relayId, { action: action.action, resolve: settle }, remaining, () => resolve(timeout()));
-      if (!ext.send({ ...action, action_id: relayId }, validated)) {
+      const sent: ActionMessage = { ...action, action_id: relayId };
+      this.pending.add(relayId, { action: action.action, sent, resolve: settle }, remaining, () => resolve(timeout()));
+      if (!ext.send(sent, validated)) {
         this.pending.take(relayId);
         resolve(
           errorResult(

@@ -9,6 +9,7 @@
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 
@@ -29,6 +30,7 @@ import {
 } from '../common/rate-limit';
 import { newSecret, type Secrets } from '../common/secrets';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
+import { ACTION_JOURNAL_FILE, ActionJournal } from './action-journal';
 import { AgentGateway } from './agent-gateway';
 import { describeSessions, pageOfSessions, SessionsPublisher } from './agent-sessions';
 import { DEFAULT_TIMEOUT_MS, ExtensionLink } from './extension-link';
@@ -174,15 +176,25 @@ export class BridgeServer extends EventEmitter {
       this.persist = new DebouncedWriter(
         () => saveSessions(stateFile, this.sessions.snapshot()),
         50,
-        (e) =>
+        (e) => {
           this.log.error('could not save sessions; agents keep their sessions but would lose them if the bridge restarted now', {
             file: stateFile,
             error: e instanceof Error ? e.message : String(e),
-          }),
-        () => this.log.info('sessions are saved again', { file: stateFile }),
+          });
+          this.agents.onPersistence('sessions', e);
+        },
+        () => {
+          this.log.info('sessions are saved again', { file: stateFile });
+          this.agents.onPersistence('sessions', null);
+        },
       );
     this.sessions = new SessionRegistry(
-      { graceMs: this.opts.sessionGraceMs, resultCapacity: this.opts.resultCacheSize, onChange: () => this.persist?.schedule() },
+      {
+        graceMs: this.opts.sessionGraceMs,
+        resultCapacity: this.opts.resultCacheSize,
+        onChange: () => this.persist?.schedule(),
+        journal: stateFile ? this.actionJournal(path.join(path.dirname(stateFile), ACTION_JOURNAL_FILE)) : null,
+      },
       (s, released) => this.agents.onSessionEnded(s, released),
     );
     this.extension = new ExtensionLink({
@@ -364,6 +376,26 @@ export class BridgeServer extends EventEmitter {
         authentication: 'hmac-sha256 challenge-response',
       },
     };
+  }
+
+  /** Action ids across restarts (action-journal.ts); its failures are told like sessions.json's. */
+  private actionJournal(file: string): ActionJournal {
+    return new ActionJournal(file, {
+      capacity: this.opts.resultCacheSize,
+      warn: (message, fields) => this.log.warn(message, fields),
+      onWriteError: (e) => {
+        this.log.error('could not record action ids; an action re-sent after a bridge restart could run twice', {
+          file,
+          error: e instanceof Error ? e.message : String(e),
+        });
+        // Deferred: the journal is first written while the constructor runs, before the gateway exists.
+        queueMicrotask(() => this.agents.onPersistence('actions', e));
+      },
+      onRecovered: () => {
+        this.log.info('action ids are recorded again', { file });
+        queueMicrotask(() => this.agents.onPersistence('actions', null));
+      },
+    });
   }
 
   async close(): Promise<void> {
@@ -612,6 +644,7 @@ export class BridgeServer extends EventEmitter {
       case 'auth_challenge':
       case 'tab_released':
       case 'extension_status':
+      case 'persistence_status':
       case 'agent_sessions':
       case 'backend_connectors':
         return; // only the bridge sends these; Peer.receive already refused them

@@ -7,8 +7,9 @@
 // the oldest lease is released (seed 002).
 import crypto from 'node:crypto';
 
-import type { ActionResultMessage } from '../../schemas/generated/protocol';
+import type { ActionMessage, ActionResultMessage } from '../../schemas/generated/protocol';
 import { Lru } from '../common/lru';
+import { type ActionJournal, outcomeUnknown } from './action-journal';
 import type { Peer } from './peer';
 import { type PersistedSession, tokenHash } from './session-store';
 
@@ -80,6 +81,8 @@ export interface SessionOptions {
   resultCapacity: number;
   /** Called after any change worth persisting (session-store.ts). */
   onChange?: () => void;
+  /** Where action ids outlive the process (action-journal.ts); omitted: memory only (tests). */
+  journal?: ActionJournal | null;
 }
 
 export class SessionRegistry {
@@ -113,8 +116,10 @@ export class SessionRegistry {
     return s;
   }
 
-  /** Sessions persisted by the previous bridge process: detached, with a fresh grace period. */
+  /** Sessions persisted by the previous bridge process: detached, with a fresh grace period, with
+   * the action ids they ran (a re-sent id gets its recorded answer or "outcome unknown", never a rerun). */
   restore(saved: PersistedSession[]): void {
+    const journal = this.opts.journal?.load(new Set(saved.map((p) => p.token_sha256)));
     for (const p of saved) {
       if (this.byToken.has(p.token_sha256)) continue;
       const s = new Session(p.session_id, null, p.token_sha256, p.max_tabs, this.opts.resultCapacity);
@@ -125,6 +130,8 @@ export class SessionRegistry {
         this.owners.set(t.tab_id, s);
       }
       s.currentTab = p.current_tab !== null && s.tabs.has(p.current_tab) ? p.current_tab : null;
+      for (const [id, e] of journal?.get(p.token_sha256) ?? [])
+        s.record(id, e.result ? { ...e.result, original_action_id: id } : outcomeUnknown(id, e.action));
       this.byToken.set(s.tokenHash, s);
       const n = Number(/^session-(\d+)$/.exec(p.session_id)?.[1] ?? 0);
       if (n >= this.seq) this.seq = n + 1;
@@ -144,6 +151,17 @@ export class SessionRegistry {
       capabilities: [...s.capabilities],
       tabs: [...s.tabs.values()].map((l) => ({ tab_id: l.tabId, url: l.url, leased_at: l.leasedAt })),
     }));
+  }
+
+  /** The action is about to go to the extension: its id is on disk before it can take effect. */
+  beginAction(session: Session, action: ActionMessage): void {
+    this.opts.journal?.begin(session.tokenHash, action);
+  }
+
+  /** The action's answer, recorded in memory and (compact) on disk for re-sends. */
+  recordResult(session: Session, actionId: string, result: ActionResultMessage): void {
+    session.record(actionId, result);
+    this.opts.journal?.done(session.tokenHash, actionId, result);
   }
 
   /** Something persisted changed (also called by the server after it moves a current tab). */
@@ -174,6 +192,7 @@ export class SessionRegistry {
   end(session: Session): void {
     if (session.expiry) clearTimeout(session.expiry);
     this.byToken.delete(session.tokenHash);
+    this.opts.journal?.endSession(session.tokenHash);
     const released = [...session.tabs.values()].map((l) => ({ tabId: l.tabId, url: l.url }));
     for (const r of released) this.owners.delete(r.tabId);
     session.tabs.clear();
@@ -240,5 +259,6 @@ export class SessionRegistry {
     for (const s of this.byToken.values()) if (s.expiry) clearTimeout(s.expiry);
     this.byToken.clear();
     this.owners.clear();
+    this.opts.journal?.close();
   }
 }

@@ -121,6 +121,7 @@ describe('AgentClient (real bridge)', () => {
     ext.send({
       type: 'action_result',
       original_action_id: relayed.action_id,
+      action: 'click',
       tab_id: 8,
       status: 'success',
       outcome_details: { message: 'Clicked.' },

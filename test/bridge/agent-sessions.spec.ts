@@ -25,9 +25,10 @@ import { EXTENSION_ORIGIN, type HelloOptions, RawPeer } from './raw-peer';
 
 const isAction = (m: ProtocolMessage): m is ActionMessage => m.type === 'action';
 const isResult = (m: ProtocolMessage): m is ActionResultMessage => m.type === 'action_result';
-const ok = (id: string, tabId: number): ActionResultMessage => ({
+const ok = (id: string, tabId: number, action: ActionMessage['action'] = 'get_state'): ActionResultMessage => ({
   type: 'action_result',
   original_action_id: id,
+  action,
   tab_id: tabId,
   status: 'success',
   outcome_details: { message: 'ok' },
@@ -167,6 +168,7 @@ describe('bridge: agent sessions for the person, pairing codes, refusal close co
     e.send({
       type: 'action_result',
       original_action_id: first.action_id,
+      action: 'open_tab',
       tab_id: 7,
       status: 'error',
       outcome_details: null,

@@ -74,7 +74,7 @@ describe('bridge relay (real ws)', () => {
     expect(result.status).to.equal('error');
     expect(result.action).to.equal('wait_for');
     expect(result.error_info?.error_code).to.equal('EXTENSION_INTERNAL_ERROR');
-    expect(result.error_info?.message).to.match(/"wait_for" with a result for "click"/);
+    expect(result.error_info?.message).to.match(/"wait_for" with .*a result for "click"/);
   });
 
   it('keeps two agents that reuse the same action id apart', async () => {
@@ -88,7 +88,13 @@ describe('bridge relay (real ws)', () => {
     expect(first.action_id).not.to.equal(second.action_id);
     for (const m of [second, first]) {
       const id = (m.params as { element_id: string }).element_id;
-      ext.send({ type: 'action_result', original_action_id: m.action_id, status: 'success', outcome_details: { message: id } });
+      ext.send({
+        type: 'action_result',
+        original_action_id: m.action_id,
+        action: 'click',
+        status: 'success',
+        outcome_details: { message: id },
+      });
     }
     expect(((await a.next(isResult)) as ActionResultMessage).outcome_details?.message).to.equal('eA');
     expect(((await b.next(isResult)) as ActionResultMessage).outcome_details?.message).to.equal('eB');

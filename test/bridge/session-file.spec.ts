@@ -1,7 +1,7 @@
 // sessions.json as the disk hands it back: truncated, empty, foreign or out-of-range content is
 // dropped with a WARN that says what it means (never silently, never a crash), a valid session beside
 // a broken one still resumes, a failed write leaves no temp file behind, and a full disk is one ERROR
-// line per streak, not one per change.
+// line per streak, not one per change, and agents are told (persistence_status) once per streak.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,9 +9,11 @@ import path from 'node:path';
 import { expect } from 'chai';
 
 import { createBridge } from '../../bridge/cli/wire';
+import { AgentClient } from '../../bridge/client/agent-client';
 import { createLogger } from '../../bridge/common/log';
 import { newSecret } from '../../bridge/common/secrets';
 import { DebouncedWriter, loadSessions, saveSessions, SESSIONS_FILE, tokenHash } from '../../bridge/src/session-store';
+import type { PersistenceStatusMessage } from '../../schemas/generated/protocol';
 import { RawPeer } from './raw-peer';
 
 const valid = (id: string, token: string) => ({
@@ -120,5 +122,60 @@ describe('saved sessions file (sessions.json)', () => {
     w.flush();
     w.flush();
     expect(reported).to.deep.equal(['error', 'recovered']);
+  });
+
+  it('agents are told once when sessions cannot be saved (persistence_status durable false), and once when they can again', async () => {
+    const logs: string[] = [];
+    const secrets = { extension_secret: newSecret(), agent_secret: newSecret() };
+    const bridge = createBridge({ port: 0, secrets, stateFile: file, logger: createLogger('info', (l) => logs.push(l)) });
+    await bridge.start();
+    const peers: RawPeer[] = [];
+    const client = await AgentClient.connect({ url: bridge.agentUrl, secret: secrets.agent_secret });
+    try {
+      const heard: PersistenceStatusMessage[] = [];
+      client.on('persistence_status', (m: PersistenceStatusMessage) => heard.push(m));
+      const a = await RawPeer.hello(bridge.agentUrl, 'agent', { secret: secrets.agent_secret });
+      peers.push(a);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(
+        a.received.filter((m) => m.type === 'persistence_status'),
+        'nothing to tell while saving works',
+      ).to.deep.equal([]);
+      fs.rmSync(file, { force: true });
+      fs.mkdirSync(file); // the rename onto a directory fails, as a full disk fails the write
+      // Every action changes what is saved: several failing writes, one notice.
+      for (let i = 0; i < 3; i++) {
+        a.send({ type: 'action', action_id: `x${i}`, action: 'click', params: { element_id: 'e1' }, tab_id: 3 });
+        await a.next((m) => m.type === 'action_result');
+        await new Promise((r) => setTimeout(r, 80));
+      }
+      const told = a.received.filter((m): m is PersistenceStatusMessage => m.type === 'persistence_status');
+      expect(told).to.have.length(1);
+      expect(told[0]?.durable).to.equal(false);
+      expect(told[0]?.message).to.match(/cannot save.*If the bridge restarts before saving works again, your session is not resumed/);
+      expect(told[0]?.message, 'no path of the config dir').not.to.contain(dir);
+      a.received.splice(0);
+      expect(client.durable).to.equal(false);
+      expect(heard.map((m) => m.durable)).to.deep.equal([false]);
+      // An agent that connects during the failure is told right after hello_ack.
+      const late = await RawPeer.hello(bridge.agentUrl, 'agent', { secret: secrets.agent_secret });
+      peers.push(late);
+      expect(((await late.next((m) => m.type === 'persistence_status')) as PersistenceStatusMessage).durable).to.equal(false);
+      expect(logs.filter((l) => /could not save sessions/.test(l))).to.have.length(1);
+      // Saving works again: everyone hears it once.
+      fs.rmdirSync(file);
+      a.send({ type: 'action', action_id: 'y', action: 'click', params: { element_id: 'e1' }, tab_id: 3 });
+      const back = (await a.next((m) => m.type === 'persistence_status')) as PersistenceStatusMessage;
+      expect(back.durable).to.equal(true);
+      expect(back.message).to.match(/saves sessions and action ids to disk again/);
+      expect(((await late.next((m) => m.type === 'persistence_status')) as PersistenceStatusMessage).durable).to.equal(true);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(client.durable).to.equal(true);
+      expect(heard.map((m) => m.durable)).to.deep.equal([false, true]);
+    } finally {
+      for (const p of peers) p.close();
+      await client.close();
+      await bridge.close();
+    }
   });
 });

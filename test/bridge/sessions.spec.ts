@@ -40,7 +40,7 @@ describe('bridge sessions and tabs (real ws)', () => {
   /** Answers the next relayed action on the fake extension with `make(action)`. */
   const answer = async (e: RawPeer, make: (a: ActionMessage) => ActionResultMessage) => {
     const a = (await e.next(isAction)) as ActionMessage;
-    e.send(make(a));
+    e.send({ action: a.action, ...make(a) }); // names its action, as the extension does
     return a;
   };
 
@@ -63,7 +63,8 @@ describe('bridge sessions and tabs (real ws)', () => {
     // Both are relayed before either is answered: different tabs run in parallel.
     const first = (await e.next(isAction)) as ActionMessage;
     const second = (await e.next(isAction)) as ActionMessage;
-    for (const m of [second, first]) e.send(ok(m.action_id, m.tab_id, { outcome_details: { message: `tab ${m.tab_id}` } }));
+    for (const m of [second, first])
+      e.send(ok(m.action_id, m.tab_id, { action: m.action, outcome_details: { message: `tab ${m.tab_id}` } }));
     expect(((await a.next(isResult)) as ActionResultMessage).outcome_details?.message).to.equal('tab 11');
     expect(((await b.next(isResult)) as ActionResultMessage).outcome_details?.message).to.equal('tab 22');
     e.send({ type: 'state_update', tab_id: 22, reason: 'mutation', state: minimalState(22, 'http://b.test/') });
@@ -104,10 +105,10 @@ describe('bridge sessions and tabs (real ws)', () => {
     expect(first.params).to.deep.equal({ element_id: 'e1' });
     await new Promise((r) => setTimeout(r, 100));
     expect(e.received.filter(isAction), 'second waits for the first').to.deep.equal([]);
-    e.send(ok(first.action_id, 3));
+    e.send(ok(first.action_id, 3, { action: 'click' }));
     const second = (await e.next(isAction)) as ActionMessage;
     expect(second.params).to.deep.equal({ element_id: 'e2' });
-    e.send(ok(second.action_id, 3));
+    e.send(ok(second.action_id, 3, { action: 'click' }));
     expect(((await a.next(isResult)) as ActionResultMessage).original_action_id).to.equal('1');
     expect(((await a.next(isResult)) as ActionResultMessage).original_action_id).to.equal('2');
   });
@@ -210,7 +211,7 @@ describe('bridge sessions and tabs (real ws)', () => {
     a.ws.terminate();
     const again = await agent({ sessionToken: token });
     again.send({ type: 'action', action_id: 'long', action: 'click', params: { element_id: 'e1' }, tab_id: 9, timeout_ms: 5000 });
-    e.send(ok(relayed.action_id, 9));
+    e.send(ok(relayed.action_id, 9, { action: 'click' }));
     expect(((await again.next(isResult)) as ActionResultMessage).original_action_id).to.equal('long');
     await new Promise((r) => setTimeout(r, 50));
     expect(e.received.filter(isAction), 'not run twice').to.deep.equal([]);
