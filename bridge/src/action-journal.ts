@@ -25,6 +25,7 @@ import path from 'node:path';
 import type { ActionMessage, ActionResultMessage, ErrorInfo } from '../../schemas/generated/protocol';
 import { ACTION_NAMES } from '../../schemas/generated/registry';
 import { checkMessage, errorInfo } from '../../schemas/lib/wire';
+import type { Logger } from '../common/log';
 
 export const ACTION_JOURNAL_FILE = 'actions.journal';
 
@@ -170,7 +171,10 @@ export class ActionJournal {
     if (this.closed) return;
     try {
       if (this.fd === null) this.fd = fs.openSync(this.file, 'a', 0o600);
-      fs.writeSync(this.fd, JSON.stringify(line) + '\n');
+      // A leading newline ends whatever a failed write left half-written, so only that line is lost.
+      const bytes = Buffer.from(`\n${JSON.stringify(line)}\n`, 'utf8');
+      if (fs.writeSync(this.fd, bytes) !== bytes.length)
+        throw Object.assign(new Error('short write to the action journal'), { code: 'ENOSPC' });
       this.appended += 1;
       if (this.failing) this.o.onRecovered?.();
       this.failing = false;
@@ -216,6 +220,29 @@ export class ActionJournal {
       this.failing = true;
     }
   }
+}
+
+/**
+ * The journal next to sessions.json, logging like the sessions writer does. failing(error) when
+ * writes start failing, failing(null) when they work again: the bridge tells agents (persistence_status).
+ */
+export function journalBeside(sessionsFile: string, capacity: number, log: Logger, failing: (error: unknown) => void): ActionJournal {
+  const file = path.join(path.dirname(sessionsFile), ACTION_JOURNAL_FILE);
+  return new ActionJournal(file, {
+    capacity,
+    warn: (message, fields) => log.warn(message, fields),
+    onWriteError: (e) => {
+      log.error('could not record action ids; an action re-sent after a bridge restart could run twice', {
+        file,
+        error: e instanceof Error ? e.message : String(e),
+      });
+      failing(e);
+    },
+    onRecovered: () => {
+      log.info('action ids are recorded again', { file });
+      failing(null);
+    },
+  });
 }
 
 /** The answer a re-sent action gets when the bridge died before its result came back. */

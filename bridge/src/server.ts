@@ -9,7 +9,6 @@
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 
@@ -30,7 +29,7 @@ import {
 } from '../common/rate-limit';
 import { newSecret, type Secrets } from '../common/secrets';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
-import { ACTION_JOURNAL_FILE, ActionJournal } from './action-journal';
+import { journalBeside } from './action-journal';
 import { AgentGateway } from './agent-gateway';
 import { describeSessions, pageOfSessions, SessionsPublisher } from './agent-sessions';
 import { DEFAULT_TIMEOUT_MS, ExtensionLink } from './extension-link';
@@ -193,7 +192,12 @@ export class BridgeServer extends EventEmitter {
         graceMs: this.opts.sessionGraceMs,
         resultCapacity: this.opts.resultCacheSize,
         onChange: () => this.persist?.schedule(),
-        journal: stateFile ? this.actionJournal(path.join(path.dirname(stateFile), ACTION_JOURNAL_FILE)) : null,
+        // Its first write runs inside this constructor, before the gateway exists: tell agents after.
+        journal: stateFile
+          ? journalBeside(stateFile, this.opts.resultCacheSize, this.log, (e) =>
+              queueMicrotask(() => this.agents.onPersistence('actions', e)),
+            )
+          : null,
       },
       (s, released) => this.agents.onSessionEnded(s, released),
     );
@@ -376,26 +380,6 @@ export class BridgeServer extends EventEmitter {
         authentication: 'hmac-sha256 challenge-response',
       },
     };
-  }
-
-  /** Action ids across restarts (action-journal.ts); its failures are told like sessions.json's. */
-  private actionJournal(file: string): ActionJournal {
-    return new ActionJournal(file, {
-      capacity: this.opts.resultCacheSize,
-      warn: (message, fields) => this.log.warn(message, fields),
-      onWriteError: (e) => {
-        this.log.error('could not record action ids; an action re-sent after a bridge restart could run twice', {
-          file,
-          error: e instanceof Error ? e.message : String(e),
-        });
-        // Deferred: the journal is first written while the constructor runs, before the gateway exists.
-        queueMicrotask(() => this.agents.onPersistence('actions', e));
-      },
-      onRecovered: () => {
-        this.log.info('action ids are recorded again', { file });
-        queueMicrotask(() => this.agents.onPersistence('actions', null));
-      },
-    });
   }
 
   async close(): Promise<void> {
