@@ -22,7 +22,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import type { ActionMessage, ActionResultMessage, ErrorInfo } from '../../schemas/generated/protocol';
+import type { ActionMessage, ActionResultMessage, ErrorInfo, OutcomeDetails } from '../../schemas/generated/protocol';
 import { ACTION_NAMES } from '../../schemas/generated/registry';
 import { checkMessage, errorInfo } from '../../schemas/lib/wire';
 import type { Logger } from '../common/log';
@@ -264,12 +264,21 @@ export function outcomeUnknown(actionId: string, action: ActionMessage['action']
   };
 }
 
-/** What is kept of an answer: status, tab, outcome (small results only) and error; never page state. */
+/** What is kept of an answer: status, tab, what happened (message, navigation, opened tab, small
+ * results) and the error; never page state, the page's fetch/XHR calls, dialog texts or timings. */
 function compactResult(r: ActionResultMessage): ActionResultMessage {
-  const details = r.outcome_details ? { ...r.outcome_details } : null;
-  if (details && details.result !== undefined && JSON.stringify(details.result).length > MAX_KEPT_RESULT_CHARS) {
-    delete details.result;
-    details.message = `${details.message} (Its result was too large to keep across a bridge restart; take a new state to see the page.)`;
+  let details: OutcomeDetails | null = null;
+  if (r.outcome_details) {
+    const d = r.outcome_details;
+    details = { message: d.message };
+    if (d.navigation_occurred !== undefined) details.navigation_occurred = d.navigation_occurred;
+    if (d.new_tab_id !== undefined) details.new_tab_id = d.new_tab_id;
+    if (d.settled !== undefined) details.settled = d.settled;
+    if (d.dom_changed !== undefined) details.dom_changed = d.dom_changed;
+    if (d.result !== undefined) {
+      if (JSON.stringify(d.result).length <= MAX_KEPT_RESULT_CHARS) details.result = d.result;
+      else details.message = `${d.message} (Its result was too large to keep across a bridge restart; take a new state to see the page.)`;
+    }
   }
   const kept: ActionResultMessage = {
     type: 'action_result',

@@ -89,13 +89,19 @@ describe('action journal (actions.journal)', () => {
     j.begin(S1, { type: 'action', action_id: 'ev', action: 'evaluate', params: { expression: 'document.body.innerText' } });
     j.done(S1, 'ev', {
       ...answer('ev', { action: 'evaluate' }),
-      outcome_details: { message: 'Evaluated.', result: { value: 'secret page text '.repeat(500) } as never },
+      outcome_details: {
+        message: 'Evaluated.',
+        result: { value: 'secret page text '.repeat(500) } as never,
+        api_activity: [{ method: 'GET', url: 'https://bank.test/api?token=abc' }] as never,
+        dialog: { type: 'alert', message: 'Your code is 1234' } as never,
+      },
       new_simplified_state: { url: 'https://bank.test/', title: 'Bank', tab_id: 3 } as never,
     });
     const text = fs.readFileSync(file, 'utf8');
     expect(text).not.to.contain('secret page text');
     expect(text).not.to.contain('bank.test');
     expect(text).not.to.contain('innerText');
+    expect(text).not.to.contain('1234');
     const back = open()
       .load(new Set([S1]))
       .get(S1)
