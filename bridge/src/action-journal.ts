@@ -169,21 +169,32 @@ export class ActionJournal {
 
   private append(line: Line): void {
     if (this.closed) return;
+    // After failed writes, or when the file was removed under the open handle (the config dir
+    // deleted or replaced), the file is rewritten whole from memory, which already holds this line.
+    if (this.failing || this.fd === null || this.unlinked()) {
+      this.compact();
+      return;
+    }
     try {
-      if (this.fd === null) this.fd = fs.openSync(this.file, 'a', 0o600);
       // A leading newline ends whatever a failed write left half-written, so only that line is lost.
       const bytes = Buffer.from(`\n${JSON.stringify(line)}\n`, 'utf8');
       if (fs.writeSync(this.fd, bytes) !== bytes.length)
         throw Object.assign(new Error('short write to the action journal'), { code: 'ENOSPC' });
       this.appended += 1;
-      if (this.failing) this.o.onRecovered?.();
-      this.failing = false;
     } catch (e) {
       if (!this.failing) this.o.onWriteError?.(e);
       this.failing = true;
       return;
     }
     if (this.appended > 4 * (this.entries() + 64)) this.compact();
+  }
+
+  private unlinked(): boolean {
+    try {
+      return this.fd !== null && fs.fstatSync(this.fd).nlink === 0;
+    } catch {
+      return true;
+    }
   }
 
   private entries(): number {

@@ -150,6 +150,21 @@ describe('action journal (actions.journal)', () => {
     fs.mkdirSync(path.join(dir, 'sub'));
     j.begin(S1, click('c'));
     expect(recovered).to.equal(1);
+    // What could not be written during the failure is on disk now too.
+    const back = new ActionJournal(path.join(dir, 'sub', ACTION_JOURNAL_FILE), { capacity: 8, warn: () => undefined }).load(new Set([S1]));
+    expect([...(back.get(S1)?.keys() ?? [])]).to.deep.equal(['a', 'b', 'c']);
+  });
+
+  it('a journal whose folder was removed under it is written again whole, not into the deleted file', () => {
+    const sub = path.join(dir, 'sub');
+    fs.mkdirSync(sub);
+    const j = new ActionJournal(path.join(sub, ACTION_JOURNAL_FILE), { capacity: 8, warn: () => undefined });
+    j.load(new Set());
+    j.begin(S1, click('a'));
+    fs.rmSync(sub, { recursive: true }); // the open handle now points at a deleted file
+    j.begin(S1, click('b'));
+    const back = new ActionJournal(path.join(sub, ACTION_JOURNAL_FILE), { capacity: 8, warn: () => undefined }).load(new Set([S1]));
+    expect([...(back.get(S1)?.keys() ?? [])]).to.deep.equal(['a', 'b']);
   });
 
   it('costs well under a millisecond per action (start + answer)', () => {
