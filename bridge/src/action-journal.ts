@@ -65,6 +65,9 @@ export interface ActionJournalOptions {
   /** A write failed (first of a streak: ERROR, agents told) / writes work again. */
   onWriteError?: (e: unknown) => void;
   onRecovered?: () => void;
+  /** While failing, the journal is written again this often without waiting for the next action,
+   * so the end of a failure streak is noticed and told (default 5 s). */
+  retryMs?: number;
 }
 
 export class ActionJournal {
@@ -76,6 +79,7 @@ export class ActionJournal {
   private failing = false;
   /** After close() (bridge shutdown) nothing more is written: answers still arriving leave their id "started". */
   private closed = false;
+  private retry: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     readonly file: string,
@@ -138,6 +142,8 @@ export class ActionJournal {
 
   close(): void {
     this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
     this.closeFd();
   }
 
@@ -182,8 +188,7 @@ export class ActionJournal {
         throw Object.assign(new Error('short write to the action journal'), { code: 'ENOSPC' });
       this.appended += 1;
     } catch (e) {
-      if (!this.failing) this.o.onWriteError?.(e);
-      this.failing = true;
+      this.fail(e);
       return;
     }
     if (this.appended > 4 * (this.entries() + 64)) this.compact();
@@ -227,9 +232,20 @@ export class ActionJournal {
       } catch {
         // the folder itself is gone or is a file now: there is no temp file to remove
       }
-      if (!this.failing) this.o.onWriteError?.(e);
-      this.failing = true;
+      this.fail(e);
     }
+  }
+
+  /** First failure of a streak: reported; every failure: a retry that rewrites the whole file. */
+  private fail(e: unknown): void {
+    if (!this.failing) this.o.onWriteError?.(e);
+    this.failing = true;
+    if (this.retry || this.closed) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      if (this.failing && !this.closed) this.compact();
+    }, this.o.retryMs ?? 5_000);
+    this.retry.unref?.();
   }
 }
 

@@ -118,15 +118,22 @@ export class DebouncedWriter {
   private stopped = false;
   /** A write failed and none has succeeded since: later failures of the streak are not reported again. */
   private failing = false;
+  /** The pending timer is the failure streak's retry, not a debounced change. */
+  private retrying = false;
   constructor(
     private readonly write: () => void,
     private readonly delayMs = 50,
     private readonly onError: (e: unknown) => void = () => undefined,
     private readonly onRecovered: () => void = () => undefined,
+    /** While failing, a write is tried again this often even without changes, so the end of the
+     * streak (disk space freed) is noticed and told without waiting for the next change. */
+    private readonly retryMs = 5_000,
   ) {}
 
   schedule(): void {
-    if (this.timer || this.stopped) return;
+    if (this.stopped || (this.timer && !this.retrying)) return;
+    if (this.timer) clearTimeout(this.timer); // a change during a failure streak retries now, not at the next retry
+    this.retrying = false;
     this.timer = setTimeout(() => this.flush(), this.delayMs);
     this.timer.unref?.();
   }
@@ -143,6 +150,9 @@ export class DebouncedWriter {
       // One line per streak (a full disk fails every write), not one per change.
       if (!this.failing) this.onError(e);
       this.failing = true;
+      this.retrying = true;
+      this.timer = setTimeout(() => this.flush(), this.retryMs);
+      this.timer.unref?.();
     }
   }
 
@@ -150,5 +160,7 @@ export class DebouncedWriter {
   stop(): void {
     this.flush();
     this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
   }
 }

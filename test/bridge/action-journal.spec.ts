@@ -155,6 +155,26 @@ describe('action journal (actions.journal)', () => {
     expect([...(back.get(S1)?.keys() ?? [])]).to.deep.equal(['a', 'b', 'c']);
   });
 
+  it('a failing journal is written again by itself once the disk works, and says so', async () => {
+    const sub = path.join(dir, 'sub');
+    fs.writeFileSync(sub, 'a file where the config dir was');
+    let recovered = 0;
+    const j = new ActionJournal(path.join(sub, ACTION_JOURNAL_FILE), {
+      capacity: 8,
+      warn: () => undefined,
+      onRecovered: () => (recovered += 1),
+      retryMs: 30,
+    });
+    j.load(new Set());
+    j.begin(S1, click('a'));
+    fs.rmSync(sub);
+    fs.mkdirSync(sub); // no further action: the retry notices
+    await new Promise((r) => setTimeout(r, 120));
+    expect(recovered).to.equal(1);
+    expect(fs.readFileSync(path.join(sub, ACTION_JOURNAL_FILE), 'utf8')).to.contain('"id":"a"');
+    j.close();
+  });
+
   it('a journal whose folder was removed under it is written again whole, not into the deleted file', () => {
     const sub = path.join(dir, 'sub');
     fs.mkdirSync(sub);

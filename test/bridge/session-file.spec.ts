@@ -124,6 +124,27 @@ describe('saved sessions file (sessions.json)', () => {
     expect(reported).to.deep.equal(['error', 'recovered']);
   });
 
+  it('a failure streak ends by itself when the disk works again, without waiting for another change', async () => {
+    let fail = true;
+    const reported: string[] = [];
+    const w = new DebouncedWriter(
+      () => {
+        if (fail) throw new Error('ENOSPC');
+      },
+      0,
+      () => reported.push('error'),
+      () => reported.push('recovered'),
+      30,
+    );
+    w.schedule();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(reported).to.deep.equal(['error']);
+    fail = false; // disk space freed; nothing changes in the sessions
+    await new Promise((r) => setTimeout(r, 100));
+    expect(reported).to.deep.equal(['error', 'recovered']);
+    w.stop();
+  });
+
   it('agents are told once when sessions cannot be saved (persistence_status durable false), and once when they can again', async () => {
     const logs: string[] = [];
     const secrets = { extension_secret: newSecret(), agent_secret: newSecret() };
