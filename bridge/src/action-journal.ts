@@ -128,7 +128,7 @@ export class ActionJournal {
 
   /** Records the answer of an action begun here (compact: no page state, no large result). */
   done(session: string, actionId: string, result: ActionResultMessage): void {
-    if (!this.index.get(session)?.has(actionId)) return; // read-only, or not begun (the journal was failing)
+    if (!this.index.get(session)?.has(actionId)) return; // a read (never journaled), or an id already evicted
     const line: Line = { k: 'done', s: session, id: actionId, r: compactResult(result) };
     this.apply(line);
     this.append(line);
