@@ -145,6 +145,9 @@ class BridgeConnection:
         # protocol version on reconnect): the error to give callers instead of connecting again.
         self.ended: Optional[BridgeError] = None
         self.last_resumed: Optional[bool] = None  # hello_ack.resumed of the latest reconnect
+        # persistence_status.durable: False while the bridge cannot save sessions and action ids, so
+        # this session would not survive a bridge restart.
+        self.durable = True
         # The extension behind the bridge: hello_ack.extension_connected and extension_status.
         self.extension_connected: Optional[bool] = None
         self._extension_seen = False
@@ -648,6 +651,14 @@ class BridgeConnection:
             return
         if t == 'extension_status':
             self._set_extension(m.get('connected'))
+        if t == 'persistence_status':
+            # The bridge could not save sessions and action ids (a full disk, a read-only config dir):
+            # a bridge restart now would end this session and its leases. Said once per change.
+            self.durable = m.get('durable') is not False
+            if self.durable:
+                logger.info('bridge: %s', m.get('message'))
+            else:
+                logger.warning('bridge: %s', m.get('message'))
         if t == 'error':
             in_reply = m.get('in_reply_to')
             fut = self._waiters.get(str(in_reply)) if in_reply else None

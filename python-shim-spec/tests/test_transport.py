@@ -418,6 +418,26 @@ class Reconnect(unittest.IsolatedAsyncioTestCase):
         self.assertEqual(r['status'], 'success')
         self.assertTrue(conn.extension_connected)
 
+    async def test_a_bridge_that_cannot_save_sessions_is_said_once_and_its_recovery_too(self):
+        async def disk_full(ws, hello):
+            await ws.send(json.dumps({'type': 'persistence_status', 'durable': False, 'message': 'cannot save (ENOSPC)'}))
+            a = await recv(ws)
+            await ws.send(ok(a))
+            b = await recv(ws)
+            await ws.send(json.dumps({'type': 'persistence_status', 'durable': True, 'message': 'saving again'}))
+            await ws.send(ok(b))
+            async for _ in ws:
+                pass
+
+        conn = await self.connect(SessionBridge([disk_full]))
+        with self.assertLogs('browser_use_ext', level='INFO') as logs:
+            await conn.call('get_state', {})
+            self.assertFalse(conn.durable)
+            await conn.call('get_state', {})
+            self.assertTrue(conn.durable)
+        self.assertTrue(any('WARNING' in line and 'ENOSPC' in line for line in logs.output), logs.output)
+        self.assertTrue(any('INFO' in line and 'saving again' in line for line in logs.output), logs.output)
+
     async def test_no_extension_connected_surfaces_at_once_when_the_extension_was_never_there(self):
         async def no_extension(ws, hello):
             async for raw in ws:
