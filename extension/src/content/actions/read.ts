@@ -33,12 +33,13 @@ export const get: PageHandler = (ctx, raw) => {
       return ok(text, { value: text }, false);
     }
     case 'value': {
-      if (el instanceof HTMLInputElement && el.type === 'password')
+      // A password field, also one a "show password" button switched to text (privacy.ts).
+      const reason = sensitiveReason(el, DEFAULT_PRIVACY);
+      if (reason === 'password')
         return fail('NOT_PERMITTED', `${label(t.elementId, el)} is a password field; its value never leaves the page.`, {
           element_id: t.elementId,
         });
       // The same filter as the snapshot (privacy.ts): card, CVC, one-time codes and PINs are withheld.
-      const reason = sensitiveReason(el, DEFAULT_PRIVACY);
       if (reason)
         return ok(
           `${label(t.elementId, el)} holds a ${reason.replace(/_/g, ' ')}; its value is withheld.`,
