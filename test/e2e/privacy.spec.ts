@@ -121,12 +121,19 @@ describe('e2e privacy: every shape of secret is masked in every output', functio
       outputs.push(await o.call('get', { selector: sel, what: 'html' }));
       outputs.push(await o.call('get', { selector: sel, what: 'text' }));
     }
-    for (const span of [1, 2, 3, 4]) outputs.push(await o.call('get', { selector: `#spans span:nth-of-type(${span})`, what: 'html' }));
+    for (const span of [1, 2, 3, 4]) {
+      outputs.push(await o.call('get', { selector: `#spans span:nth-of-type(${span})`, what: 'html' }));
+      // One span alone holds a part of the number: still masked, so four reads cannot rebuild it.
+      const part = await o.call('get', { selector: `#spans span:nth-of-type(${span})`, what: 'text' });
+      expect(valueOf(part), `span ${span}`).to.equal('[redacted:payment_card]');
+    }
     const extracted = await o.call('extract_content', {});
     outputs.push(extracted);
     expect(leaks(outputs)).to.deep.equal([]);
     expect(JSON.stringify(outputs).includes('5105') && JSON.stringify(outputs).includes('5100')).to.equal(false);
-    // Not everything is hidden: an order id, a phone number, a date and a price read as they are.
+    // Not everything is hidden: the cardholder's name under a "Credit card details" legend, an order
+    // id, a phone number, a date and a price read as they are.
+    expect(valueOf(await o.call('get', { selector: '#holder', what: 'value' }))).to.equal('Ada Lovelace');
     const plain = JSON.stringify([st, extracted]);
     for (const x of ['1234-5678-9012-3456', '+1 555 010 2233', '2026-11-26', '1,234.56']) expect(plain, x).to.include(x);
     await o.page.close();

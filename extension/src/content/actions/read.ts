@@ -4,7 +4,15 @@
 import type { GetParams, IsParams } from '../../../../schemas/generated/protocol';
 import { isDisabled, isEditable } from '../interaction/actionability';
 import { composedContains, deepActiveElement, isVisible } from '../interaction/dom';
-import { DEFAULT_PRIVACY, readableAttribute, readableHtml, readableValue, redactCardNumbers, sensitiveReason } from '../snapshot/privacy';
+import {
+  DEFAULT_PRIVACY,
+  readableAttribute,
+  readableElementText,
+  readableHtml,
+  readableValue,
+  redactCardNumbers,
+  sensitiveReason,
+} from '../snapshot/privacy';
 import { findAll, hasTarget, resolveTarget } from '../target';
 import { checkedState } from './check';
 import { fail, label, ok } from './common';
@@ -29,7 +37,7 @@ export const get: PageHandler = (ctx, raw) => {
   const el = t.element;
   switch (p.what) {
     case 'text': {
-      const text = redactCardNumbers((el as HTMLElement).innerText ?? el.textContent ?? '');
+      const text = readableElementText(el, (el as HTMLElement).innerText ?? el.textContent ?? '');
       return ok(text, { value: text }, false);
     }
     case 'value': {
@@ -58,7 +66,7 @@ export const get: PageHandler = (ctx, raw) => {
         return ok(v, { value: v }, false);
       }
       if ((el as HTMLElement).isContentEditable) {
-        const v = redactCardNumbers((el as HTMLElement).innerText);
+        const v = readableElementText(el, (el as HTMLElement).innerText);
         return ok(v, { value: v }, false);
       }
       return fail(

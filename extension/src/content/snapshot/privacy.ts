@@ -46,19 +46,36 @@ const FIELD_TYPES_WITH_SECRETS = new Set(['text', 'tel', 'number', 'search', '']
 const PASSWORD_HINT = /(^|[^a-z])(password|passwd|pwd|passphrase)([^a-z]|$)/i;
 const PASSWORD_AUTOCOMPLETE = new Set(['current-password', 'new-password']);
 
-/** The text of the elements an aria-labelledby names, and of the fieldset legends around el. */
-function groupLabelText(el: Element): string[] {
-  const out: string[] = [];
+/** The text of the elements el's aria-labelledby names. */
+function labelledByText(el: Element): string[] {
   const root = el.getRootNode() as Document | ShadowRoot;
+  const out: string[] = [];
   for (const id of (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean)) {
     const t = root.getElementById?.(id)?.textContent;
     if (t) out.push(t);
   }
+  return out;
+}
+
+/** The legends of the fieldsets around el, innermost first. */
+function legendText(el: Element): string[] {
+  const out: string[] = [];
   for (let fs = el.closest('fieldset'); fs; fs = fs.parentElement?.closest('fieldset') ?? null) {
     const legend = fs.querySelector(':scope > legend')?.textContent;
     if (legend) out.push(legend);
   }
   return out;
+}
+
+/** A box for a few digits: short maxlength, numeric keyboard, or digits in it. */
+function isDigitBox(el: HTMLInputElement): boolean {
+  return (
+    (el.maxLength > 0 && el.maxLength <= 7) ||
+    el.inputMode === 'numeric' ||
+    el.type === 'tel' ||
+    el.type === 'number' ||
+    /^\d{1,7}$/.test(el.value)
+  );
 }
 
 const SHORT_DIGITS = /^\d{1,7}$/;
@@ -106,23 +123,26 @@ export function sensitiveReason(el: Element, opts: PrivacyOptions): SensitiveRea
   const tokens = ac ? ac.split(/\s+/) : [];
   if (isField && tokens.some((t) => PASSWORD_AUTOCOMPLETE.has(t))) return 'password';
   const textLike = (isInput && FIELD_TYPES_WITH_SECRETS.has(el.type)) || el instanceof HTMLTextAreaElement;
-  const hints = textLike
+  // The field's own names; a fieldset legend ("Card number", "Security PIN") names the short digit
+  // boxes inside it, not every field (a cardholder name under "Credit card details" is no card).
+  const own = textLike
     ? [
         el.getAttribute('name'),
         el.id,
         el.getAttribute('placeholder'),
         el.getAttribute('aria-label'),
         ...Array.from((el as HTMLInputElement | HTMLTextAreaElement).labels ?? [], (l) => l.textContent),
-        ...groupLabelText(el),
+        ...labelledByText(el),
       ]
         .filter((x): x is string => !!x)
         .join(' ')
     : '';
-  if (hints && PASSWORD_HINT.test(hints) && !/^(e-?mail|user(name)?|login)$/i.test(el.getAttribute('name') ?? '')) return 'password';
+  if (own && PASSWORD_HINT.test(own) && !/^(e-?mail|user(name)?|login)$/i.test(el.getAttribute('name') ?? '')) return 'password';
   if (!opts.redactCardAndOtp) return null;
   if (tokens.some((t) => t.startsWith('cc-'))) return 'payment_card';
   if (tokens.includes('one-time-code')) return 'one_time_code';
   if (!textLike) return null;
+  const hints = isInput && isDigitBox(el) ? [own, ...legendText(el)].join(' ') : own;
   if (hints) {
     if (CARD_HINT.test(hints)) return 'payment_card';
     if (OTP_HINT.test(hints)) return 'one_time_code';
@@ -265,6 +285,24 @@ export function readableTextNode(node: Text): string {
     at = e;
   }
   return out + node.data.slice(at);
+}
+
+/**
+ * An element's text (innerText) as reading actions may show it: card numbers masked, also the part
+ * of one split over inline elements that this element holds (get text of one <span>4242</span> of
+ * four).
+ */
+export function readableElementText(el: Element, text: string): string {
+  let out = text;
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
+    for (const [s, e] of cardRangesOf(t)) {
+      const part = t.data.slice(s, e).trim();
+      // Every occurrence: the same digits elsewhere in the text are masked too, never left in clear.
+      if (part) out = out.split(part).join(redactedMarker('payment_card'));
+    }
+  }
+  return redactCardNumbers(out);
 }
 
 /**
