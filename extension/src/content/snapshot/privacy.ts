@@ -7,9 +7,10 @@
 //        (name, id, label: password, passwd, pwd);
 //        payment card / one-time code / PIN fields: withheld by default (redact_card_and_otp), found
 //        by autocomplete cc-* / one-time-code AND, without such hints, by the field's name, id,
-//        placeholder, aria-label, label, aria-labelledby or fieldset legend text, by a value that is
-//        a Luhn-valid card number, or by being one of several boxes (a fieldset, one aria-labelledby,
-//        one name with a running number) whose values together are one;
+//        placeholder, aria-label, label or aria-labelledby text (a short digit box also by its
+//        fieldset's legend), by a value that is a Luhn-valid card number, or by being one of several
+//        boxes (a fieldset, one aria-labelledby, one name with a running number) whose values
+//        together are one;
 //        card numbers in page text, also split over inline elements (<span>4242</span> <span>4242</span>),
 //        in get html, the browser_use tree and screenshots (masked boxes while capturing);
 //        redact_pii: e-mail addresses and phone numbers inside values and text become [email]/[phone].
@@ -19,7 +20,8 @@
 //      message is caught whatever produced it. Request bodies (api_activity) are filtered where
 //      they are recorded, in the main world (main-world/hooks.ts), with the same shared/redaction.ts.
 // Every redaction is reported (Redaction object or TextItem.redacted, or the visible marker), never
-// a silent blank. The worker's part (card numbers in free text) lives in shared/redaction.ts.
+// a silent blank. The pure rules (card shapes, secret key names, URLs, bodies) live in
+// shared/redaction.ts.
 import { findCardRanges, isCardNumber, redactCardNumbers, redactedMarker } from '../../shared/redaction';
 import { wasPassword } from './password-history';
 
