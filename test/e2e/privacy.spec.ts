@@ -9,7 +9,7 @@ import type { ActionResultMessage, SimplifiedState } from '../../schemas/generat
 import { type Harness, useHarness } from '../harness/harness';
 import { open, type Opened, quietSettle } from './actions.helpers';
 
-const PASSWORDS = ['hunter2-Sekret!', 'hunter3-Other!', 'Xy7-otherpass', 'Wordy-secret9'];
+const PASSWORDS = ['hunter2-Sekret!', 'hunter3-Other!', 'Xy7-otherpass', 'Wordy-secret9', 'Early-Secret7'];
 /** Card numbers on the fixture page (public test numbers), each written in another shape. */
 const CARDS = {
   nbsp: '5555555555554444',
@@ -72,7 +72,7 @@ describe('e2e privacy: every shape of secret is masked in every output', functio
     const st = await o.call('get_state', {});
     outputs.push(st);
     const s = st.new_simplified_state as SimplifiedState;
-    for (const id of ['pw', 'ac', 'named']) {
+    for (const id of ['pw', 'ac', 'named', 'early']) {
       const el = s.actionable_elements.find((e) => e.attributes['id'] === id);
       expect(el?.redacted?.reason, id).to.equal('password');
       const v = await o.call('get', { selector: `#${id}`, what: 'value' });
