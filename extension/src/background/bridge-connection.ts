@@ -9,21 +9,21 @@ import { PROTOCOL_VERSION } from '../../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
 import { checkMessage, decodeMessage } from '../../../schemas/lib/wire';
 import { loadConfig, STORAGE_KEYS } from '../shared/config';
-import { redactCardNumbers } from '../shared/redaction';
+import { redactText, type TextOptions } from '../shared/redaction';
 import * as status from './connection-status';
 import { hmacHex, newClientNonce, sameHex } from './handshake';
 
 /** Fields holding binary data (base64), where a digit run is not a card number. */
 const BINARY_FIELDS = new Set(['screenshot', 'data', 'image']);
 
-/** Replaces card numbers (Luhn) in every string of a message, in place. */
-export function scrubStrings(value: unknown, depth = 0): void {
+/** Replaces card numbers (Luhn) and secrets in URLs in every string of a message, in place. */
+export function scrubStrings(value: unknown, depth = 0, opts: TextOptions = {}): void {
   if (depth > 64 || typeof value !== 'object' || value === null) return;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const v: unknown = value[i];
-      if (typeof v === 'string') value[i] = redactCardNumbers(v);
-      else scrubStrings(v, depth + 1);
+      if (typeof v === 'string') value[i] = redactText(v, opts);
+      else scrubStrings(v, depth + 1, opts);
     }
     return;
   }
@@ -31,8 +31,8 @@ export function scrubStrings(value: unknown, depth = 0): void {
   for (const key of Object.keys(obj)) {
     const v = obj[key];
     if (typeof v === 'string') {
-      if (!BINARY_FIELDS.has(key) && !v.startsWith('data:')) obj[key] = redactCardNumbers(v);
-    } else scrubStrings(v, depth + 1);
+      if (!BINARY_FIELDS.has(key) && !v.startsWith('data:')) obj[key] = redactText(v, opts);
+    } else scrubStrings(v, depth + 1, opts);
   }
 }
 
@@ -40,7 +40,7 @@ export const KEEPALIVE_MS = 20_000;
 const BACKOFF_MIN_MS = 250;
 const BACKOFF_MAX_MS = 10_000;
 
-/** showCards: the agent asked get_state for card numbers (redact_card_and_otp false): skip the scrub. */
+/** showCards: the agent asked get_state for card numbers (redact_card_and_otp false): passwords in URLs are still masked. */
 export type SendOptions = { showCards?: boolean };
 export type MessageHandler = (message: ProtocolMessage, send: (m: ProtocolMessage, opts?: SendOptions) => void) => void;
 
@@ -208,7 +208,7 @@ export class BridgeConnection {
    */
   send(message: ProtocolMessage, opts: SendOptions = {}): void {
     // The product-wide privacy filter's last layer (privacy.ts): every text leaving the extension.
-    if (!opts.showCards) scrubStrings(message);
+    scrubStrings(message, 0, { cards: !opts.showCards });
     if (message.type === 'action_result') {
       this.sendNow(message);
       return;

@@ -14,6 +14,7 @@ import {
 } from '../shared/page-link';
 import { isSettleRequest, type SettleRequest, type SettleResponse } from '../shared/settle-messages';
 import { PageActivity, SettleTracker } from './settle';
+import { watchPasswordTypes } from './snapshot/password-history';
 
 declare global {
   interface Window {
@@ -23,6 +24,9 @@ declare global {
 
 if (!window.__browserUseExtEarly) {
   window.__browserUseExtEarly = true;
+  // From the first byte: a password field a "show password" button later switches to text stays a
+  // password for the privacy filter (snapshot/password-history.ts).
+  watchPasswordTypes();
   const activity = new PageActivity();
   const tracker = new SettleTracker(activity);
   const link = document.createElement('div'); // detached: the page never gets a reference to it

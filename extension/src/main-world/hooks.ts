@@ -6,7 +6,9 @@
 //    stops the page's handlers, so leaving never asks (Chrome would otherwise show a modal that
 //    blocks the tab until someone answers).
 //  - Network: every fetch/XHR is reported (method, URL, small text body, status) so the worker can
-//    wait for requests in flight and report seed 002's api_activity.
+//    wait for requests in flight and report seed 002's api_activity. URL and body pass the privacy
+//    filter (shared/redaction.ts) here, whole, before they are cut to size: a login's password, a
+//    card number and its CVC never leave the page (a cut JSON body could no longer be parsed).
 //
 // Why the page cannot read or forge these reports: the isolated world creates a detached <div>
 // (never inserted into the document) and a random per-document secret, and hands both over in a
@@ -25,6 +27,7 @@ import {
   TO_ISOLATED,
   TO_MAIN,
 } from '../shared/page-link';
+import { redactBody, redactUrl } from '../shared/redaction';
 
 const BODY_MAX = 500;
 const URL_MAX = 2000;
@@ -90,16 +93,21 @@ const TEXT_MAX = 1000;
   dispatch.call(window, new CE(HELLO_FROM_MAIN));
 
   const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n)}…` : s);
+  const codec = { parse, stringify };
   const absolute = (u: string): string => {
     try {
-      return clip(new URL(u, location.href).href, URL_MAX);
+      return clip(redactUrl(new URL(u, location.href).href), URL_MAX);
     } catch {
-      return clip(u, URL_MAX);
+      return clip(redactUrl(u), URL_MAX);
     }
   };
   const textBody = (body: unknown): string | undefined => {
-    if (typeof body === 'string') return body ? clip(body, BODY_MAX) : undefined;
-    if (body instanceof URLSearchParams) return clip(body.toString(), BODY_MAX);
+    try {
+      if (typeof body === 'string') return body ? clip(redactBody(body, codec), BODY_MAX) : undefined;
+      if (body instanceof URLSearchParams) return clip(redactBody(body.toString(), codec), BODY_MAX);
+    } catch {
+      // a body the filter cannot read is not reported at all: never in clear
+    }
     return undefined; // FormData, Blob, streams: not read (reading could consume or be large)
   };
 

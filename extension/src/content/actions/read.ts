@@ -4,7 +4,15 @@
 import type { GetParams, IsParams } from '../../../../schemas/generated/protocol';
 import { isDisabled, isEditable } from '../interaction/actionability';
 import { composedContains, deepActiveElement, isVisible } from '../interaction/dom';
-import { DEFAULT_PRIVACY, readableAttribute, readableHtml, readableValue, redactCardNumbers, sensitiveReason } from '../snapshot/privacy';
+import {
+  DEFAULT_PRIVACY,
+  readableAttribute,
+  readableElementText,
+  readableHtml,
+  readableValue,
+  redactCardNumbers,
+  sensitiveReason,
+} from '../snapshot/privacy';
 import { findAll, hasTarget, resolveTarget } from '../target';
 import { checkedState } from './check';
 import { fail, label, ok } from './common';
@@ -29,16 +37,17 @@ export const get: PageHandler = (ctx, raw) => {
   const el = t.element;
   switch (p.what) {
     case 'text': {
-      const text = redactCardNumbers((el as HTMLElement).innerText ?? el.textContent ?? '');
+      const text = readableElementText(el, (el as HTMLElement).innerText ?? el.textContent ?? '');
       return ok(text, { value: text }, false);
     }
     case 'value': {
-      if (el instanceof HTMLInputElement && el.type === 'password')
+      // A password field, also one a "show password" button switched to text (privacy.ts).
+      const reason = sensitiveReason(el, DEFAULT_PRIVACY);
+      if (reason === 'password')
         return fail('NOT_PERMITTED', `${label(t.elementId, el)} is a password field; its value never leaves the page.`, {
           element_id: t.elementId,
         });
       // The same filter as the snapshot (privacy.ts): card, CVC, one-time codes and PINs are withheld.
-      const reason = sensitiveReason(el, DEFAULT_PRIVACY);
       if (reason)
         return ok(
           `${label(t.elementId, el)} holds a ${reason.replace(/_/g, ' ')}; its value is withheld.`,
@@ -57,7 +66,7 @@ export const get: PageHandler = (ctx, raw) => {
         return ok(v, { value: v }, false);
       }
       if ((el as HTMLElement).isContentEditable) {
-        const v = redactCardNumbers((el as HTMLElement).innerText);
+        const v = readableElementText(el, (el as HTMLElement).innerText);
         return ok(v, { value: v }, false);
       }
       return fail(

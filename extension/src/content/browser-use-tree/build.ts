@@ -20,7 +20,7 @@ import { isAgentUiRoot } from '../../shared/agent-ui-marker';
 import { topElementAt } from '../interaction/hit-test';
 import type { RefRegistry } from '../refs';
 import { shadowRootOf } from '../shadow-root';
-import { maskPii, type PrivacyOptions, redactedMarker, sensitiveReason } from '../snapshot/privacy';
+import { maskPii, type PrivacyOptions, readableTextNode, redactedMarker, sensitiveReason } from '../snapshot/privacy';
 import { segmentFromDom } from '../xpath';
 
 export type Flavor = '0.1.48' | '0.1.40';
@@ -473,7 +473,8 @@ export class BrowserUseTree {
    */
   private node(n: Node, parentHighlighted: boolean, parentShown: boolean): Raw | null {
     if (n.nodeType === 3) {
-      const text = (n.textContent ?? '').trim();
+      // Card numbers masked here too, also one split over inline elements (privacy.ts).
+      const text = (this.opts.privacy.redactCardAndOtp ? readableTextNode(n as Text) : (n.textContent ?? '')).trim();
       if (!text) return null;
       const parent = n.parentElement;
       if (!parent || parent.localName === 'script') return null;

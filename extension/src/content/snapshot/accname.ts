@@ -12,6 +12,7 @@
 //   2F name from content, with CSS ::before/::after content and spaces around non-inline boxes;
 //   2I title, then (HTML-AAM, text inputs) placeholder.
 // Chromium's own accessibility tree is the oracle in test/e2e/accname.spec.ts.
+import { wasPassword } from './password-history';
 import { isPresentational, NAME_FROM_CONTENT, roleOf } from './roles';
 
 const MAX_NAME = 200;
@@ -92,7 +93,7 @@ const RANGE_ROLES = new Set(['slider', 'spinbutton', 'scrollbar', 'progressbar',
 function embeddedValue(el: Element, role: string, ctx: Ctx): string | null {
   if (role === 'textbox' || role === 'searchbox') {
     if (el instanceof HTMLInputElement) {
-      if (el.type === 'password' || SECRET_AUTOCOMPLETE.test(el.autocomplete || el.getAttribute('autocomplete') || '')) return '';
+      if (wasPassword(el) || SECRET_AUTOCOMPLETE.test(el.autocomplete || el.getAttribute('autocomplete') || '')) return '';
       return el.value;
     }
     if (el instanceof HTMLTextAreaElement) return el.value;

@@ -1,17 +1,29 @@
 // The privacy filter, one for the whole product. Two layers:
 //   1. On the page, element-aware (this module's sensitiveReason and reading helpers), used by the
 //      snapshot, get (value/attribute/html/text), extract_content and the fill/type result messages:
-//        password fields: the value never leaves the page (always);
+//        password fields: the value never leaves the page (always); a field is a password when it
+//        is type=password now or ever was (password-history.ts: a "show password" button switches
+//        it to text), has autocomplete current-password/new-password, or is named like one
+//        (name, id, label: password, passwd, pwd);
 //        payment card / one-time code / PIN fields: withheld by default (redact_card_and_otp), found
 //        by autocomplete cc-* / one-time-code AND, without such hints, by the field's name, id,
-//        placeholder, aria-label or label text, or by a value that is a Luhn-valid card number;
+//        placeholder, aria-label, label or aria-labelledby text (a short digit box also by its
+//        fieldset's legend), by a value that is a Luhn-valid card number, or by being one of several
+//        boxes (a fieldset, one aria-labelledby, one name with a running number) whose values
+//        together are one;
+//        card numbers in page text, also split over inline elements (<span>4242</span> <span>4242</span>),
+//        in get html, the browser_use tree and screenshots (masked boxes while capturing);
 //        redact_pii: e-mail addresses and phone numbers inside values and text become [email]/[phone].
 //   2. In the service worker, on every message that leaves the extension (bridge-connection.ts):
-//      redactCardNumbers over every string, so a card number printed as page text, echoed in an
-//      error or a message is caught whatever produced it.
+//      redactText over every string (card numbers with any separator, secrets in URL queries), so
+//      a card number printed as page text, a URL of a GET form, a tab list entry, an error or a
+//      message is caught whatever produced it. Request bodies (api_activity) are filtered where
+//      they are recorded, in the main world (main-world/hooks.ts), with the same shared/redaction.ts.
 // Every redaction is reported (Redaction object or TextItem.redacted, or the visible marker), never
-// a silent blank. The worker's part (card numbers in free text) lives in shared/redaction.ts.
-import { isCardNumber, redactCardNumbers, redactedMarker } from '../../shared/redaction';
+// a silent blank. The pure rules (card shapes, secret key names, URLs, bodies) live in
+// shared/redaction.ts.
+import { findCardRanges, isCardNumber, redactCardNumbers, redactedMarker } from '../../shared/redaction';
+import { wasPassword } from './password-history';
 
 export { isCardNumber, redactCardNumbers, redactedMarker };
 
@@ -33,33 +45,113 @@ const OTP_HINT =
   /(^|[^a-z])(otp|one.?time|verification.?code|verify.?code|2fa|mfa|totp|auth.?code|sms.?code|security.?pin|pin|pincode|pin.?code|passcode|tan)([^a-z]|$)/i;
 const FIELD_TYPES_WITH_SECRETS = new Set(['text', 'tel', 'number', 'search', '']);
 
+const PASSWORD_HINT = /(^|[^a-z])(password|passwd|pwd|passphrase)([^a-z]|$)/i;
+const PASSWORD_AUTOCOMPLETE = new Set(['current-password', 'new-password']);
+
+/** The text of the elements el's aria-labelledby names. */
+function labelledByText(el: Element): string[] {
+  const root = el.getRootNode() as Document | ShadowRoot;
+  const out: string[] = [];
+  for (const id of (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean)) {
+    const t = root.getElementById?.(id)?.textContent;
+    if (t) out.push(t);
+  }
+  return out;
+}
+
+/** The legends of the fieldsets around el, innermost first. */
+function legendText(el: Element): string[] {
+  const out: string[] = [];
+  for (let fs = el.closest('fieldset'); fs; fs = fs.parentElement?.closest('fieldset') ?? null) {
+    const legend = fs.querySelector(':scope > legend')?.textContent;
+    if (legend) out.push(legend);
+  }
+  return out;
+}
+
+/** A box for a few digits: short maxlength, numeric keyboard, or digits in it. */
+function isDigitBox(el: HTMLInputElement): boolean {
+  return (
+    (el.maxLength > 0 && el.maxLength <= 7) ||
+    el.inputMode === 'numeric' ||
+    el.type === 'tel' ||
+    el.type === 'number' ||
+    /^\d{1,7}$/.test(el.value)
+  );
+}
+
+const SHORT_DIGITS = /^\d{1,7}$/;
+
+/**
+ * The boxes a card number may be split over (four 4-digit inputs): the text-like inputs that share
+ * el's fieldset, its aria-labelledby, or its name without a running number (cc1..cc4, card[0]..).
+ */
+function fieldGroup(el: HTMLInputElement): HTMLInputElement[] {
+  const root = el.getRootNode() as Document | ShadowRoot;
+  const textLike = (x: Element): x is HTMLInputElement => x instanceof HTMLInputElement && FIELD_TYPES_WITH_SECRETS.has(x.type);
+  const groups: HTMLInputElement[][] = [];
+  const labelledBy = el.getAttribute('aria-labelledby');
+  if (labelledBy) groups.push(Array.from(root.querySelectorAll(`input[aria-labelledby="${CSS.escape(labelledBy)}"]`)).filter(textLike));
+  const fs = el.closest('fieldset');
+  if (fs) groups.push(Array.from(fs.querySelectorAll('input')).filter(textLike));
+  const stem = (el.getAttribute('name') ?? '').replace(/(\[\d*\]|[-_.]?\d+)$/, '');
+  if (stem && stem !== el.getAttribute('name')) {
+    const scope = el.form ?? root;
+    groups.push(
+      Array.from(scope.querySelectorAll('input[name]')).filter(
+        (x): x is HTMLInputElement => textLike(x) && (x.getAttribute('name') ?? '').replace(/(\[\d*\]|[-_.]?\d+)$/, '') === stem,
+      ),
+    );
+  }
+  return groups.find((g) => g.length > 1 && g.length <= 8) ?? [];
+}
+
+/** Whether el is one of several short digit boxes whose values, in order, are a card number. */
+function isSplitCard(el: HTMLInputElement): boolean {
+  if (!SHORT_DIGITS.test(el.value)) return false;
+  const group = fieldGroup(el);
+  if (!group.includes(el)) return false;
+  const digits = group.map((x) => x.value).filter((v) => v !== '');
+  return digits.every((v) => SHORT_DIGITS.test(v)) && isCardNumber(digits.join(''));
+}
+
 /** Why this field's value must be withheld, or null. */
 export function sensitiveReason(el: Element, opts: PrivacyOptions): SensitiveReason | null {
   const isInput = el instanceof HTMLInputElement;
-  if (isInput && el.type === 'password') return 'password';
-  if (!opts.redactCardAndOtp) return null;
+  const isField = isInput || el instanceof HTMLTextAreaElement;
+  // Passwords, always: by the type the page declared at any time, by autocomplete, by name.
+  if (isInput && wasPassword(el)) return 'password';
   const ac = (el.getAttribute('autocomplete') ?? '').toLowerCase();
-  if (ac) {
-    const tokens = ac.split(/\s+/);
-    if (tokens.some((t) => t.startsWith('cc-'))) return 'payment_card';
-    if (tokens.includes('one-time-code')) return 'one_time_code';
-  }
-  if (!(isInput && FIELD_TYPES_WITH_SECRETS.has(el.type)) && !(el instanceof HTMLTextAreaElement)) return null;
-  const hints = [
-    el.getAttribute('name'),
-    el.id,
-    el.getAttribute('placeholder'),
-    el.getAttribute('aria-label'),
-    ...(isInput || el instanceof HTMLTextAreaElement ? Array.from(el.labels ?? [], (l) => l.textContent) : []),
-  ]
-    .filter((x): x is string => !!x)
-    .join(' ');
+  const tokens = ac ? ac.split(/\s+/) : [];
+  if (isField && tokens.some((t) => PASSWORD_AUTOCOMPLETE.has(t))) return 'password';
+  const textLike = (isInput && FIELD_TYPES_WITH_SECRETS.has(el.type)) || el instanceof HTMLTextAreaElement;
+  // The field's own names; a fieldset legend ("Card number", "Security PIN") names the short digit
+  // boxes inside it, not every field (a cardholder name under "Credit card details" is no card).
+  const own = textLike
+    ? [
+        el.getAttribute('name'),
+        el.id,
+        el.getAttribute('placeholder'),
+        el.getAttribute('aria-label'),
+        ...Array.from((el as HTMLInputElement | HTMLTextAreaElement).labels ?? [], (l) => l.textContent),
+        ...labelledByText(el),
+      ]
+        .filter((x): x is string => !!x)
+        .join(' ')
+    : '';
+  if (own && PASSWORD_HINT.test(own) && !/^(e-?mail|user(name)?|login)$/i.test(el.getAttribute('name') ?? '')) return 'password';
+  if (!opts.redactCardAndOtp) return null;
+  if (tokens.some((t) => t.startsWith('cc-'))) return 'payment_card';
+  if (tokens.includes('one-time-code')) return 'one_time_code';
+  if (!textLike) return null;
+  const hints = isInput && isDigitBox(el) ? [own, ...legendText(el)].join(' ') : own;
   if (hints) {
     if (CARD_HINT.test(hints)) return 'payment_card';
     if (OTP_HINT.test(hints)) return 'one_time_code';
   }
   const value = (el as HTMLInputElement | HTMLTextAreaElement).value ?? '';
   if (value && isCardNumber(value)) return 'payment_card';
+  if (isInput && value && isSplitCard(el)) return 'payment_card';
   return null;
 }
 
@@ -74,21 +166,167 @@ export function readableValue(
   return { value: redactCardNumbers(value), redacted: null };
 }
 
+// ---- card numbers in page text, also split over inline elements ----------------------------------
+
+// Elements that do not break a line: their text reads as one with their neighbours'
+// (<span>4242</span> <span>4242</span> ... is one number on screen and in innerText).
+const INLINE = new Set([
+  'a',
+  'abbr',
+  'b',
+  'bdi',
+  'bdo',
+  'cite',
+  'code',
+  'data',
+  'del',
+  'dfn',
+  'em',
+  'font',
+  'i',
+  'ins',
+  'kbd',
+  'label',
+  'mark',
+  'q',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'tt',
+  'u',
+  'var',
+  'wbr',
+]);
+
+function blockOf(n: Node): Node {
+  let p = n.parentNode;
+  while (p && p instanceof Element && INLINE.has(p.localName) && p.parentNode) p = p.parentNode;
+  return p ?? n;
+}
+
+interface MaskedText {
+  /** [start, end) inside the node's data that belong to a card number. */
+  ranges: [number, number][];
+}
+
+// Computed per block and kept until the current task ends (queueMicrotask), so a snapshot that reads
+// every text node of a block does the work once, and no later read sees an old answer.
+let cache: WeakMap<Node, WeakMap<Text, MaskedText>> | null = null;
+
+function maskBlock(block: Node): WeakMap<Text, MaskedText> {
+  const out = new WeakMap<Text, MaskedText>();
+  const chars: string[] = [];
+  const owners: { node: Text; index: number }[] = [];
+  const walker = (block.ownerDocument ?? document).createTreeWalker(block, NodeFilter.SHOW_TEXT);
+  for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
+    const parent = t.parentElement;
+    if (!parent || parent.localName === 'script' || parent.localName === 'style') continue;
+    if (blockOf(t) !== block) {
+      // a nested block breaks the line: the text on either side is not one number
+      if (chars[chars.length - 1] !== '\n') {
+        chars.push('\n');
+        owners.push({ node: t, index: -1 });
+      }
+      continue;
+    }
+    const d = t.data;
+    for (let i = 0; i < d.length; i++) {
+      const c = d[i] ?? '';
+      // Whitespace as the page shows it: collapsed, across element edges too.
+      if (/[ \t\n\r\f]/.test(c)) {
+        if (chars[chars.length - 1] === ' ') continue;
+        chars.push(' ');
+      } else chars.push(c);
+      owners.push({ node: t, index: i });
+    }
+  }
+  const text = chars.join('');
+  for (const [s, e] of findCardRanges(text)) {
+    for (let i = s; i < e; i++) {
+      const o = owners[i];
+      if (!o || o.index < 0) continue;
+      let m = out.get(o.node);
+      if (!m) out.set(o.node, (m = { ranges: [] }));
+      const last = m.ranges[m.ranges.length - 1];
+      if (last && last[1] >= o.index) last[1] = o.index + 1;
+      else m.ranges.push([o.index, o.index + 1]);
+    }
+  }
+  return out;
+}
+
+/** The parts of a text node that belong to a card number (alone or with its inline neighbours). */
+function cardRangesOf(node: Text): [number, number][] {
+  if (!/\d/.test(node.data)) return [];
+  if (!cache) {
+    cache = new WeakMap();
+    queueMicrotask(() => (cache = null));
+  }
+  const block = blockOf(node);
+  let masks = cache.get(block);
+  if (!masks) cache.set(block, (masks = maskBlock(block)));
+  return masks.get(node)?.ranges ?? [];
+}
+
+/**
+ * A text node's text as agents may see it: every part of a card number masked, also when the number
+ * is split over inline elements (the browser_use tree and get html show each node on its own).
+ */
+export function readableTextNode(node: Text): string {
+  const ranges = cardRangesOf(node);
+  if (!ranges.length) return node.data;
+  let out = '';
+  let at = 0;
+  for (const [s, e] of ranges) {
+    out += node.data.slice(at, s) + redactedMarker('payment_card');
+    at = e;
+  }
+  return out + node.data.slice(at);
+}
+
+/**
+ * An element's text (innerText) as reading actions may show it: card numbers masked, also the part
+ * of one split over inline elements that this element holds (get text of one <span>4242</span> of
+ * four).
+ */
+export function readableElementText(el: Element, text: string): string {
+  let out = text;
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
+    for (const [s, e] of cardRangesOf(t)) {
+      const part = t.data.slice(s, e).trim();
+      // Every occurrence: the same digits elsewhere in the text are masked too, never left in clear.
+      if (part) out = out.split(part).join(redactedMarker('payment_card'));
+    }
+  }
+  return redactCardNumbers(out);
+}
+
 /**
  * outerHTML with what the snapshot would withhold taken out: value attributes (and textarea text)
- * of sensitive fields inside (a password prefilled in the page's HTML), card numbers anywhere.
+ * of sensitive fields inside (a password prefilled in the page's HTML), card numbers anywhere, also
+ * split over inline elements.
  */
 export function readableHtml(el: Element, opts: PrivacyOptions = DEFAULT_PRIVACY): string {
   const fields = [el, ...el.querySelectorAll('input, textarea')].filter(
     (f) => f instanceof HTMLInputElement || f instanceof HTMLTextAreaElement,
   );
   const sensitive = fields.filter((f) => sensitiveReason(f, opts) !== null);
-  if (!sensitive.length) return redactCardNumbers(el.outerHTML);
+  const texts: Text[] = [];
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) texts.push(t);
+  const maskedTexts = opts.redactCardAndOtp ? texts.map((t) => (cardRangesOf(t).length ? readableTextNode(t) : null)) : [];
+  if (!sensitive.length && !maskedTexts.some((t) => t !== null)) return redactCardNumbers(el.outerHTML);
   const clone = el.cloneNode(true) as Element;
   const cloneFields = [clone, ...clone.querySelectorAll('input, textarea')].filter(
     (f) => f instanceof HTMLInputElement || f instanceof HTMLTextAreaElement,
   );
-  // querySelectorAll order is document order in both trees, so indexes match.
+  // querySelectorAll and TreeWalker order is document order in both trees, so indexes match.
   fields.forEach((f, i) => {
     const c = cloneFields[i];
     if (!c || !sensitive.includes(f)) return;
@@ -96,15 +334,53 @@ export function readableHtml(el: Element, opts: PrivacyOptions = DEFAULT_PRIVACY
     if (c.hasAttribute('value')) c.setAttribute('value', marker);
     if (c instanceof HTMLTextAreaElement) c.textContent = marker;
   });
+  const cloneWalker = document.createTreeWalker(clone, NodeFilter.SHOW_TEXT);
+  for (let i = 0, t = cloneWalker.nextNode() as Text | null; t; i++, t = cloneWalker.nextNode() as Text | null) {
+    const masked = maskedTexts[i];
+    if (masked != null) t.data = masked;
+  }
   return redactCardNumbers(clone.outerHTML);
 }
 
 const MASK_ATTR = 'data-bux-masked';
+const OVERLAY_ATTR = 'data-bux-mask-overlay';
+/** The colour of the boxes drawn over card numbers in screenshots. */
+export const MASK_COLOR = '#5f6368';
+
+/** Boxes over every card number in the page's text that is on screen (its client rects). */
+function overlayCardText(): number {
+  const body = document.body;
+  if (!body) return 0;
+  const boxes: DOMRect[] = [];
+  const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+  for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
+    for (const [s, e] of cardRangesOf(t)) {
+      const r = document.createRange();
+      r.setStart(t, s);
+      r.setEnd(t, e);
+      for (const rect of r.getClientRects()) {
+        if (rect.width > 0 && rect.height > 0 && rect.bottom > 0 && rect.top < innerHeight) boxes.push(rect);
+      }
+    }
+  }
+  if (!boxes.length) return 0;
+  const layer = document.createElement('div');
+  layer.setAttribute(OVERLAY_ATTR, '');
+  layer.style.cssText = 'position:fixed;inset:0;pointer-events:none;z-index:2147483647;margin:0;padding:0;border:0;background:none';
+  for (const b of boxes) {
+    const box = document.createElement('div');
+    box.style.cssText = `position:fixed;left:${b.left - 2}px;top:${b.top - 1}px;width:${b.width + 4}px;height:${b.height + 2}px;background:${MASK_COLOR};margin:0;padding:0;border:0`;
+    layer.appendChild(box);
+  }
+  (document.documentElement ?? body).appendChild(layer);
+  return boxes.length;
+}
 
 /**
- * Screenshots: while on, card, CVC, one-time-code and PIN fields of this document are
- * drawn as discs (password fields already are); returns how many fields were masked. The worker
- * turns it on right before capturing and off right after.
+ * Screenshots: while on, password (also one switched to text), card, CVC, one-time-code and PIN
+ * fields of this document are drawn as discs, and card numbers in the page's text are covered by
+ * boxes; returns how many things were masked. The worker turns it on right before capturing and off
+ * right after (background/actions/screenshot.ts).
  */
 export function maskSecretFields(on: boolean): number {
   let n = 0;
@@ -114,17 +390,18 @@ export function maskSecretFields(on: boolean): number {
       el.style.removeProperty('color');
       el.removeAttribute(MASK_ATTR);
     }
+    for (const el of document.querySelectorAll(`[${OVERLAY_ATTR}]`)) el.remove();
     return 0;
   }
   for (const el of document.querySelectorAll<HTMLElement>('input, textarea')) {
     const reason = sensitiveReason(el, DEFAULT_PRIVACY);
-    if (!reason || reason === 'password') continue;
+    if (!reason || (el instanceof HTMLInputElement && el.type === 'password')) continue; // native discs already
     el.setAttribute(MASK_ATTR, '');
     el.style.setProperty('-webkit-text-security', 'disc', 'important');
     if (el instanceof HTMLTextAreaElement) el.style.setProperty('color', 'transparent', 'important');
     n++;
   }
-  return n;
+  return n + overlayCardText();
 }
 
 /** An attribute as reading actions may show it. */
