@@ -24,7 +24,7 @@ import { TAB_LEVEL, WORKER_HANDLERS } from './actions/registry';
 import type { Tab } from './actions/types';
 import { Budget, withTimeout } from './budget';
 import { sendToContent } from './content-channel';
-import { hasDomainPolicy, policyError, withPersonDefaults } from './person-policy';
+import { hasDomainPolicy, localFileBlocked, localTabError, policyError, withPersonDefaults } from './person-policy';
 import {
   ANSWER_REQUIRED,
   EXPECTS_CHANGE,
@@ -135,7 +135,7 @@ async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage
     const resolved = await resolveTab(action.tab_id);
     if (!resolved.ok) return fail(resolved.error);
     const tab = resolved.tab;
-    const denied = await policyError(action, tab.url);
+    const denied = await policyError(action, tab.url, tab.id);
     if (denied) return fail(denied, null, tab.id);
     if (isRestrictedUrl(tab.url) && !TAB_LEVEL.has(action.action)) return fail(restricted(tab), null, tab.id);
     if (action.action === 'get_state') return await runGetState(run, tab);
@@ -205,12 +205,14 @@ async function runGetState(run: ActionRun, tab: Tab): Promise<ActionResultMessag
 }
 
 const restricted = (tab: Tab): ErrorInfo =>
-  errorInfo(
-    'RESTRICTED_PAGE',
-    `Tab ${tab.id} shows ${tab.url}, a page Chrome does not let extensions script. Navigate the tab to a web page (navigate) or use another tab (list_tabs, switch_tab).`,
-    WS,
-    { tab_id: tab.id, current_url: tab.url },
-  );
+  localFileBlocked(tab.url)
+    ? localTabError(tab.id, tab.url)
+    : errorInfo(
+        'RESTRICTED_PAGE',
+        `Tab ${tab.id} shows ${tab.url}, a page Chrome does not let extensions script. Navigate the tab to a web page (navigate) or use another tab (list_tabs, switch_tab).`,
+        WS,
+        { tab_id: tab.id, current_url: tab.url },
+      );
 
 type TabVerdict = { ok: true; tab: Tab } | { ok: false; error: ErrorInfo; tabId?: number };
 
