@@ -39,6 +39,10 @@ describe('e2e: local files are refused to agents unless the person allows their 
     fs.writeFileSync(path.join(dir, 'allowed', '.hidden', 'x.txt'), MARKER);
     fs.writeFileSync(path.join(dir, 'allowed', 'page.html'), '<title>Allowed page</title><p>Readable local text</p><button>Go</button>');
     fs.writeFileSync(
+      path.join(dir, 'allowed', 'late-framer.html'),
+      `<title>Late framer</title><button id="add" onclick="document.body.insertAdjacentHTML('beforeend', '<iframe src=../outside/secrets.json></iframe>')">Add</button>`,
+    );
+    fs.writeFileSync(
       path.join(dir, 'allowed', 'framer.html'),
       '<title>Framer</title><p>A page in the folder</p><iframe src="../outside/secrets.json"></iframe>',
     );
@@ -162,6 +166,16 @@ describe('e2e: local files are refused to agents unless the person allows their 
     expect(framed.error_info?.details?.['frame_url']).to.equal(file('outside/secrets.json'));
     refused(await call('extract_content', {}, webTab), 'extract_content of the framer');
     refused(await call('screenshot', {}, webTab), 'screenshot of the framer');
+
+    // A page in the folder that frames an outside file only after an action: the action's state is withheld.
+    const late = await call('navigate', { url: file('allowed/late-framer.html') }, webTab);
+    expect(late.status, JSON.stringify(late.error_info)).to.equal('success');
+    const add = late.new_simplified_state?.actionable_elements.find((e) => e.attributes['id'] === 'add');
+    expect(add, 'the Add button').to.not.equal(undefined);
+    const clicked = await call('click', { element_id: add!.id }, webTab);
+    expect(clicked.status, JSON.stringify(clicked.error_info)).to.equal('success');
+    expect(clicked.new_simplified_state, 'no state of a page framing an outside file').to.equal(null);
+    refused(await call('get_state', {}, webTab), 'get_state after the frame was added');
 
     // The setting removed: the folder is closed again at once.
     await clearSettings(h, [FOLDERS_KEY]);
