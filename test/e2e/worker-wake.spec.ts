@@ -106,4 +106,20 @@ describe('e2e: agents get the browser back fast', function () {
     console.log(`      bridge listening again -> extension connected (ms): ${JSON.stringify(s)}`);
     expect(s.max, JSON.stringify(s)).to.be.below(BRIDGE_BACK_MS);
   });
+
+  // Last: it closes every tab.
+  it('wakes the worker with no tab open at all (the wake document is no tab)', async () => {
+    for (const p of await h.launched.browser.pages()) await p.close();
+    expect(await h.launched.browser.pages(), 'no tab left').to.deep.equal([]);
+    const cdp = await h.launched.browser.target().createCDPSession();
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    const worker = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${EXTENSION_ID}/`));
+    const down = new Promise((r) => h.bridge.once('extension-disconnected', r));
+    await cdp.send('Target.closeTarget', { targetId: worker!.targetId });
+    await down;
+    const ms = await connectedWithin(h.bridge, 5000);
+    console.log(`      no tab: worker stopped -> back at the bridge in ${ms} ms`);
+    await cdp.detach();
+    expect(ms).to.be.below(WORKER_BACK_MS);
+  });
 });
