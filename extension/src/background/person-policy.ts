@@ -88,14 +88,14 @@ export function localFileError(action: string, why: string, details: Record<stri
 /** NOT_PERMITTED when an action would open this URL and it is a local file agents may not read; null otherwise. */
 export function localTargetError(action: string, url: string, allowed: readonly string[] | null = foldersNow): ErrorInfo | null {
   const v = localVerdict(url, allowed ?? []);
-  return v.local && !v.allowed ? localFileError(action, `${url} ${v.why.replace(/^it /, 'is ')}`, { url }) : null;
+  return v.local && !v.allowed ? localFileError(action, `${url}: ${v.why}`, { url }) : null;
 }
 
 /** NOT_PERMITTED for a tab found showing a blocked local file where the action was not judged first (dispatch.ts restricted()). */
 export function localTabError(tabId: number, url: string | undefined): ErrorInfo {
   const v = localVerdict(url, foldersNow ?? []);
   const why = v.local && !v.allowed ? v.why : 'it is a local file';
-  return errorInfo('NOT_PERMITTED', `Refused: tab ${tabId} shows ${url ?? ''}, and ${why}. ${SETTINGS_HINT}`, 'background_script', {
+  return errorInfo('NOT_PERMITTED', `Refused: tab ${tabId} shows ${url ?? ''}: ${why}. ${SETTINGS_HINT}`, 'background_script', {
     reason: 'local_file',
     tab_id: tabId,
     tab_url: url ?? null,
@@ -115,11 +115,11 @@ async function localFileRefusal(
   const v = localVerdict(tabUrl, p.localFolders);
   const tabLabel = `tab ${tabId ?? '?'} shows ${tabUrl ?? ''}`;
   if (v.local && !v.allowed)
-    return localFileError(action.action, `${tabLabel}, and ${v.why}`, { tab_id: tabId ?? null, tab_url: tabUrl ?? null });
+    return localFileError(action.action, `${tabLabel}: ${v.why}`, { tab_id: tabId ?? null, tab_url: tabUrl ?? null });
   if (tabId === undefined) return null;
   const frame = await blockedLocalFrame(tabId, p.localFolders);
   return frame
-    ? localFileError(action.action, `${tabLabel}, whose frame ${frame.url} ${frame.why.replace(/^it /, 'is ')}`, {
+    ? localFileError(action.action, `${tabLabel}, with a frame showing ${frame.url}: ${frame.why}`, {
         tab_id: tabId,
         tab_url: tabUrl ?? null,
         frame_url: frame.url,
