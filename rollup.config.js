@@ -39,6 +39,8 @@ const extensionAssets = () => ({
     fs.mkdirSync(path.join(EXT_OUT, 'sidepanel'), { recursive: true });
     for (const f of ['index.html', 'panel.css'])
       fs.copyFileSync(path.join('extension/src/sidepanel', f), path.join(EXT_OUT, 'sidepanel', f));
+    fs.mkdirSync(path.join(EXT_OUT, 'offscreen'), { recursive: true });
+    fs.copyFileSync('extension/src/offscreen/index.html', path.join(EXT_OUT, 'offscreen', 'index.html'));
     fs.cpSync('extension/icons', path.join(EXT_OUT, 'icons'), { recursive: true });
   },
 });
@@ -83,6 +85,12 @@ export default [
   {
     input: 'extension/src/sidepanel/index.ts',
     output: { file: `${EXT_OUT}/sidepanel/index.js`, format: 'es' },
+    plugins: browserPlugins('tsconfig.json'),
+    onwarn,
+  },
+  {
+    input: 'extension/src/offscreen/index.ts',
+    output: { file: `${EXT_OUT}/offscreen/index.js`, format: 'es' },
     plugins: browserPlugins('tsconfig.json'),
     onwarn,
   },

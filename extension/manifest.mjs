@@ -12,13 +12,16 @@ export const PERMISSION_REASONS = {
   tabs: 'read url/title of every tab for list_tabs, targeting and state; the agent addresses tabs by id',
   storage: 'keep the bridge URL and pairing secret (local) and per-worker scratch state (session) across worker restarts',
   scripting: 'inject the content script into tabs that were open before the extension was installed or reloaded',
-  alarms: 'wake the service worker every 30 s so a dropped bridge connection is re-established',
+  alarms:
+    'wake the service worker every 30 s so a dropped bridge connection is re-established (the fallback when the offscreen document cannot)',
   webNavigation:
     'list every frame of a tab (getAllFrames) so a state covers iframes and names the ones it could not reach; follow navigations an action starts (load, net errors, new tabs)',
   debugger:
     'trusted input (Input.dispatchMouseEvent/KeyEvent) when the person turns it on; attached for one action and detached right after',
   sidePanel: 'the side panel where the person pairs, types tasks, watches steps, stops or redirects agents and releases tabs',
   contextMenus: 'the "Ask the agent about this" item on the page context menu, sending the right-clicked element with a question',
+  offscreen:
+    'a hidden document that holds a port to the service worker and reopens it when Chrome stops the worker, so agents are not cut off from the browser until the 30 s alarm',
   tabGroups: 'put the tabs an agent controls in a tab group named for the agent, so the person sees which tabs are driven',
   '<all_urls>': 'content scripts must run on whatever page the person asks the agent to work on, in every frame',
 };
@@ -35,7 +38,18 @@ export function buildManifest(version) {
     version,
     key: EXTENSION_KEY,
     minimum_chrome_version: '120',
-    permissions: ['tabs', 'storage', 'scripting', 'alarms', 'webNavigation', 'debugger', 'sidePanel', 'contextMenus', 'tabGroups'],
+    permissions: [
+      'tabs',
+      'storage',
+      'scripting',
+      'alarms',
+      'webNavigation',
+      'debugger',
+      'sidePanel',
+      'contextMenus',
+      'tabGroups',
+      'offscreen',
+    ],
     host_permissions: ['<all_urls>'],
     background: { service_worker: 'background.js', type: 'module' },
     icons: ICONS,

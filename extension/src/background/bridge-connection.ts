@@ -2,8 +2,11 @@
 // bridge proves it knows the extension secret, then we do; the secret never crosses the wire),
 // application-level keepalive (MV3 workers
 // die after 30 s without extension-API activity or messages; WebSocket ping frames do not count),
-// and reconnection with capped exponential backoff. chrome.alarms re-arms it after the worker was
-// killed and woken again.
+// and reconnection: every 250 ms while nothing listens, for the first 15 s after a drop (a bridge
+// restarted within that time is reached within ~0.3 s of listening; Chrome refuses a loopback
+// connection to a closed port at once, so each try costs next to nothing), then capped exponential
+// backoff. A bridge that answers but refuses the handshake gets the backoff at once (its handshake
+// rate limit). chrome.alarms and the offscreen wake document re-arm it after the worker was stopped.
 import type { ProtocolMessage } from '../../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
@@ -37,7 +40,10 @@ export function scrubStrings(value: unknown, depth = 0, opts: TextOptions = {}):
 }
 
 export const KEEPALIVE_MS = 20_000;
-const BACKOFF_MIN_MS = 250;
+/** Retry period while nothing listens at the bridge URL, for FAST_PERIOD_MS after the connection dropped. */
+export const FAST_RETRY_MS = 250;
+const FAST_PERIOD_MS = 15_000;
+const BACKOFF_MIN_MS = 1000;
 const BACKOFF_MAX_MS = 10_000;
 
 /** showCards: the agent asked get_state for card numbers (redact_card_and_otp false): passwords in URLs are still masked. */
@@ -49,6 +55,8 @@ export class BridgeConnection {
   private ready = false;
   private backoffMs = BACKOFF_MIN_MS;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Date.now() when the last working connection dropped (or the first try failed); null while connected. */
+  private downSince: number | null = null;
   private keepaliveTimer: ReturnType<typeof setInterval> | null = null;
   /** Called after each hello_ack (the panel relay sends the person's settings then). */
   onReady: (() => void) | null = null;
@@ -98,7 +106,7 @@ export class BridgeConnection {
       ws = new WebSocket(bridgeUrl);
     } catch (e) {
       console.warn('[browser-use-ext] bad bridge URL', bridgeUrl, e);
-      this.scheduleReconnect();
+      this.scheduleReconnect(false);
       return;
     }
     this.ws = ws;
@@ -151,6 +159,7 @@ export class BridgeConnection {
         this.ready = true;
         wasReady = true;
         this.backoffMs = BACKOFF_MIN_MS;
+        this.downSince = null;
         this.startKeepalive();
         void status.connected(bridgeUrl, m.bridge);
         this.onReady?.();
@@ -170,7 +179,9 @@ export class BridgeConnection {
       }
       this.stopKeepalive();
       if (this.ws === ws) this.ws = null;
-      this.scheduleReconnect();
+      // Nothing listening (the bridge is restarting) or a working connection dropped: retry fast.
+      // A bridge that took the socket and refused the handshake: back off.
+      this.scheduleReconnect(!opened || wasReady);
     };
     ws.onerror = () => {
       // onclose follows and schedules the retry; nothing to add here.
@@ -226,10 +237,15 @@ export class BridgeConnection {
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
   }
 
-  private scheduleReconnect(): void {
+  private scheduleReconnect(fast: boolean): void {
     if (this.reconnectTimer) return;
-    const delay = this.backoffMs;
-    this.backoffMs = Math.min(this.backoffMs * 2, BACKOFF_MAX_MS);
+    this.downSince ??= Date.now();
+    let delay: number;
+    if (fast && Date.now() - this.downSince < FAST_PERIOD_MS) delay = FAST_RETRY_MS;
+    else {
+      delay = this.backoffMs;
+      this.backoffMs = Math.min(this.backoffMs * 2, BACKOFF_MAX_MS);
+    }
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
       void this.ensureConnected();

@@ -8,6 +8,16 @@ import { type ConnectionStatus, PANEL_KEYS } from '../shared/panel-messages';
 let current: ConnectionStatus | null = null;
 
 async function write(status: ConnectionStatus): Promise<void> {
+  // Retrying every 250 ms while the bridge is down repeats the same status: written once (and its
+  // `since` stays when it began).
+  if (
+    current &&
+    current.state === status.state &&
+    current.url === status.url &&
+    current.message === status.message &&
+    current.next_step === status.next_step
+  )
+    return;
   current = status;
   await chrome.storage.session.set({ [PANEL_KEYS.connection]: status }).catch(() => undefined);
 }

@@ -19,12 +19,13 @@ import { STORAGE_KEYS } from '../shared/config';
 import { formatElementId, parseElementId } from '../shared/element-ref';
 import type { FrameSnapshot } from '../shared/frame-snapshot';
 import { CONTENT_CHANNEL } from '../shared/internal-messages';
+import { isLocalUrl } from '../shared/local-files';
 import type { Drained, SettleReport } from '../shared/settle-messages';
 import { TAB_LEVEL, WORKER_HANDLERS } from './actions/registry';
 import type { Tab } from './actions/types';
 import { Budget, withTimeout } from './budget';
 import { sendToContent } from './content-channel';
-import { hasDomainPolicy, policyError, withPersonDefaults } from './person-policy';
+import { blockedLocalFrame, hasDomainPolicy, localFileBlocked, localTabError, policyError, withPersonDefaults } from './person-policy';
 import {
   ANSWER_REQUIRED,
   EXPECTS_CHANGE,
@@ -118,6 +119,9 @@ async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage
     // The person's PII redaction default applies to every state; a snapshot taken without it is redone.
     const params = await withPersonDefaults({});
     const s = await collectState(tabId, params, 'redact_pii' in params ? undefined : topSnapshot);
+    // An allowed local page may have framed a file from outside its folder (person-policy.ts); judged
+    // after the collection, so a frame added while it ran is seen too.
+    if (isLocalUrl(tab.url) && (await blockedLocalFrame(tabId))) return null;
     if (s.ok) rememberState(tabId, s.state); // a base for a later get_state since
     return s.ok ? s.state : null;
   };
@@ -135,12 +139,15 @@ async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage
     const resolved = await resolveTab(action.tab_id);
     if (!resolved.ok) return fail(resolved.error);
     const tab = resolved.tab;
-    const denied = await policyError(action, tab.url);
+    const denied = await policyError(action, tab.url, tab.id);
     if (denied) return fail(denied, null, tab.id);
     if (isRestrictedUrl(tab.url) && !TAB_LEVEL.has(action.action)) return fail(restricted(tab), null, tab.id);
     if (action.action === 'get_state') return await runGetState(run, tab);
     if (worker) {
       const out = await worker({ tab, budget, settle }, action.params as never);
+      // A local page's frames are judged again after reading (extract_content, screenshot): one may have been added meanwhile.
+      const after = isLocalUrl(tab.url) ? await policyError(action, tab.url, tab.id) : null;
+      if (after) return fail(after, null, tab.id);
       const stateTab = out.stateTabId === undefined ? tab.id : out.stateTabId;
       const t0 = now();
       const state = await stateOrNull(stateTab);
@@ -191,6 +198,9 @@ async function runGetState(run: ActionRun, tab: Tab): Promise<ActionResultMessag
     settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500),
   ]);
   if (!s.ok) return fail(s.error, null, tab.id);
+  // A local page's frames are judged again after the collection: one may have been added meanwhile.
+  const after = isLocalUrl(tab.url) ? await policyError(action, tab.url, tab.id) : null;
+  if (after) return fail(after, null, tab.id);
   // The tab list and a screenshot of this very state, so a browser_use step is one round trip.
   const result = await stateExtras({ tab, budget, settle }, { ...stateParams, include_tabs, include_screenshot });
   const details: OutcomeDetails = { message: 'State taken.', navigation_occurred: false, result };
@@ -205,12 +215,14 @@ async function runGetState(run: ActionRun, tab: Tab): Promise<ActionResultMessag
 }
 
 const restricted = (tab: Tab): ErrorInfo =>
-  errorInfo(
-    'RESTRICTED_PAGE',
-    `Tab ${tab.id} shows ${tab.url}, a page Chrome does not let extensions script. Navigate the tab to a web page (navigate) or use another tab (list_tabs, switch_tab).`,
-    WS,
-    { tab_id: tab.id, current_url: tab.url },
-  );
+  localFileBlocked(tab.url)
+    ? localTabError(tab.id, tab.url)
+    : errorInfo(
+        'RESTRICTED_PAGE',
+        `Tab ${tab.id} shows ${tab.url}, a page Chrome does not let extensions script. Navigate the tab to a web page (navigate) or use another tab (list_tabs, switch_tab).`,
+        WS,
+        { tab_id: tab.id, current_url: tab.url },
+      );
 
 type TabVerdict = { ok: true; tab: Tab } | { ok: false; error: ErrorInfo; tabId?: number };
 

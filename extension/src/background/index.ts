@@ -9,6 +9,7 @@ import { BridgeConnection } from './bridge-connection';
 import { runAction } from './dispatch';
 import { onBridgeMessage, registerPanelRelay } from './panel-relay';
 import { installTabWatchListeners } from './tab-watch';
+import { installWakeDocument } from './wake-document';
 
 const RECONNECT_ALARM = 'bux-reconnect';
 
@@ -35,6 +36,8 @@ registerPanelRelay(connection);
 const wake = () => void connection.ensureConnected();
 
 installTabWatchListeners(wake);
+// A worker stopped with no browser event is woken by the offscreen document's port (within ~0.5 s).
+installWakeDocument(wake);
 chrome.runtime.onInstalled.addListener(wake);
 chrome.runtime.onStartup.addListener(wake);
 chrome.windows.onFocusChanged.addListener(wake);
@@ -44,6 +47,6 @@ chrome.alarms.onAlarm.addListener((alarm) => {
 chrome.storage.onChanged.addListener((changes, area) => {
   if (area === 'local' && 'bridge_url' in changes) wake();
 });
-// Fallback when no browser event comes: Chrome's shortest alarm period (30 s).
+// Last fallback (no offscreen document): Chrome's shortest alarm period (30 s).
 void chrome.alarms.create(RECONNECT_ALARM, { periodInMinutes: 0.5 });
 wake();

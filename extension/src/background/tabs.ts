@@ -1,6 +1,7 @@
-// Tab targeting and the pages no extension may script.
+// Tab targeting and the pages agents must not script.
 import type { ErrorInfo } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/wire';
+import { localFileBlocked } from './person-policy';
 
 const RESTRICTED_PREFIXES = [
   'chrome://',
@@ -14,9 +15,14 @@ const RESTRICTED_PREFIXES = [
   'https://chrome.google.com/webstore',
 ];
 
+/**
+ * Pages no extension may script (chrome://, the Web Store), and local files the person has not
+ * allowed agents to read (person-policy.ts): every state, screenshot and context bundle skips them,
+ * whatever action led there (a go_back onto a file page included).
+ */
 export function isRestrictedUrl(url: string | undefined): boolean {
   if (!url) return false;
-  return RESTRICTED_PREFIXES.some((p) => url.startsWith(p));
+  return RESTRICTED_PREFIXES.some((p) => url.startsWith(p)) || localFileBlocked(url);
 }
 
 export async function resolveTab(

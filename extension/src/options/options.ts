@@ -4,6 +4,7 @@
 // status below the title is the worker's (connection-status.ts), so a wrong secret or port shows as
 // such instead of "Saved.".
 import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../shared/config';
+import { displayFolder, folderFromInput } from '../shared/local-files';
 import { DEFAULT_DIALOG_POLICY, type DialogPolicy } from '../shared/page-link';
 import { type ConnectionStatus, PANEL_KEYS, type SavedTool, SETTING_KEYS } from '../shared/panel-messages';
 
@@ -24,6 +25,8 @@ const allowedBox = document.getElementById('allowed-domains') as HTMLTextAreaEle
 const blockedBox = document.getElementById('blocked-domains') as HTMLTextAreaElement;
 const redactBox = document.getElementById('redact-pii') as HTMLInputElement;
 const toolsList = document.getElementById('tools-list') as HTMLUListElement;
+const foldersBox = document.getElementById('local-folders') as HTMLTextAreaElement;
+const foldersWarning = document.getElementById('local-folders-warning') as HTMLParagraphElement;
 
 function showStatus(s: ConnectionStatus | undefined): void {
   statusBox.dataset['state'] = s?.state ?? 'connecting';
@@ -93,6 +96,13 @@ void chrome.storage.local
     allowedBox.value = Array.isArray(v[SETTING_KEYS.allowedDomains]) ? (v[SETTING_KEYS.allowedDomains] as string[]).join('\n') : '';
     blockedBox.value = Array.isArray(v[SETTING_KEYS.blockedDomains]) ? (v[SETTING_KEYS.blockedDomains] as string[]).join('\n') : '';
     redactBox.checked = v[SETTING_KEYS.redactPii] === true;
+    const stored = v[SETTING_KEYS.localFileFolders];
+    foldersBox.value = Array.isArray(stored)
+      ? stored
+          .filter((f): f is string => typeof f === 'string')
+          .map(displayFolder)
+          .join('\n')
+      : '';
     const tools = Array.isArray(v[SETTING_KEYS.savedTools]) ? (v[SETTING_KEYS.savedTools] as SavedTool[]) : [];
     for (const t of tools) if (typeof t?.name === 'string' && typeof t.url === 'string') addToolRow(t);
     if (!tools.length) addToolRow();
@@ -136,6 +146,21 @@ form.addEventListener('submit', (ev) => {
     saved.textContent = `"${bad}" is not a domain: write example.com or *.example.com, one per line.`;
     return;
   }
+  const folders: string[] = [];
+  const warnings: string[] = [];
+  for (const line of foldersBox.value
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)) {
+    const f = folderFromInput(line);
+    if (!f.ok) {
+      saved.textContent = f.error;
+      return;
+    }
+    if (!folders.includes(f.url)) folders.push(f.url);
+    if (f.warning) warnings.push(f.warning);
+  }
+  foldersWarning.textContent = warnings.join(' ');
   const { tools, error } = readTools();
   if (error) {
     saved.textContent = error;
@@ -159,6 +184,7 @@ form.addEventListener('submit', (ev) => {
     [SETTING_KEYS.blockedDomains]: blocked,
     [SETTING_KEYS.redactPii]: redactBox.checked,
     [SETTING_KEYS.savedTools]: tools,
+    [SETTING_KEYS.localFileFolders]: folders,
   });
   if (tabs === null) void chrome.storage.local.remove(SETTING_KEYS.maxTabsPerAgent);
   else values[SETTING_KEYS.maxTabsPerAgent] = tabs;

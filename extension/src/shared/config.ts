@@ -12,6 +12,9 @@ export const STORAGE_KEYS = {
   dialogPolicy: 'dialog_policy',
 } as const;
 
+/** runtime.connect port name of the offscreen document that wakes a stopped worker (offscreen/index.ts). */
+export const WAKE_PORT = 'bux-wake';
+
 export interface ExtensionConfig {
   bridgeUrl: string;
   /** The pairing secret (the bridge and the extension prove they know it in the handshake); null

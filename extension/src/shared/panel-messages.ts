@@ -30,6 +30,8 @@ export const SETTING_KEYS = {
   redactPii: 'redact_pii',
   /** Array<{name, url}>: seed 002's saved tools; open_tool resolves a name case-insensitively (contract with h14). */
   savedTools: 'saved_tools',
+  /** string[]: folders (canonical file: URLs ending in "/", shared/local-files.ts) whose files agents may read; none by default. */
+  localFileFolders: 'local_file_folders',
 } as const;
 
 export interface SavedTool {

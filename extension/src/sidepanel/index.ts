@@ -5,11 +5,13 @@
 // to the worker with chrome.runtime.sendMessage.
 import type { AgentSessionInfo, BackendConnectorInfo, ContextElement } from '../../../schemas/generated/protocol';
 import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../shared/config';
+import { displayFolder } from '../shared/local-files';
 import {
   type ConnectionStatus,
   PANEL_KEYS,
   type PanelRequest,
   type PanelResponse,
+  SETTING_KEYS,
   type TaskLogEntry,
   type TaskRecord,
 } from '../shared/panel-messages';
@@ -372,6 +374,18 @@ $('show-pair').addEventListener('click', () => {
   renderConnection();
   $<HTMLInputElement>('pair-code').focus();
 });
+// The person's local-file setting, one line (the worker enforces it: person-policy.ts).
+function showLocalFiles(v: unknown): void {
+  const folders = Array.isArray(v) ? v.filter((f): f is string => typeof f === 'string') : [];
+  $('policy-local-files').textContent = folders.length
+    ? `Local files allowed in: ${folders.map(displayFolder).join(', ')}`
+    : 'Local files: blocked';
+}
+void chrome.storage.local.get(SETTING_KEYS.localFileFolders).then((v) => showLocalFiles(v[SETTING_KEYS.localFileFolders]));
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area === 'local' && SETTING_KEYS.localFileFolders in changes) showLocalFiles(changes[SETTING_KEYS.localFileFolders]?.newValue);
+});
+
 $('conn-retry').addEventListener('click', () => void ask({ bux: 'panel', op: 'reconnect' }));
 $('open-settings').addEventListener('click', (ev) => {
   ev.preventDefault();

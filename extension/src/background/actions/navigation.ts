@@ -1,6 +1,8 @@
 // Starting a navigation from the worker and waiting for it to load (capped), with the net error
 // chrome.webNavigation reports when it fails.
 import { errorInfo } from '../../../../schemas/lib/errors';
+import { isLocalUrl } from '../../shared/local-files';
+import { blockedLocalFrame } from '../person-policy';
 import { TabWatch } from '../tab-watch';
 import { type WorkerContext, type WorkerOutcome, WS } from './types';
 
@@ -57,6 +59,19 @@ export async function navigateAndWait(
         stateTabId: tabId,
       };
     }
+    // A local page the person allowed may frame a file from outside the folder: it loaded (the
+    // navigation happened), but its state is withheld, as get_state on it is refused.
+    const frame = isLocalUrl(url) ? await blockedLocalFrame(tabId) : null;
+    if (frame)
+      return {
+        ok: true,
+        message: `${what}: loaded ${url}; no state given: its frame ${frame.url} is a local file agents may not read. Navigate elsewhere.`,
+        result: { url },
+        navigation_occurred: true,
+        settled: true,
+        navigation_ms,
+        stateTabId: null,
+      };
     return {
       ok: true,
       message: `${what}: loaded ${url}.`,

@@ -3,6 +3,7 @@ import { errorInfo } from '../../../../schemas/lib/errors';
 import { AGENT_UI_ATTR, AGENT_UI_HIGHLIGHTS, AGENT_UI_SELECTOR } from '../../shared/agent-ui-marker';
 import { CONTENT_CHANNEL } from '../../shared/internal-messages';
 import { sendToContent } from '../content-channel';
+import { localFileBlocked, localTabError } from '../person-policy';
 import { highlightsOf } from '../state';
 import { isRestrictedUrl } from '../tabs';
 import { type WorkerContext, type WorkerOutcome, WS } from './types';
@@ -117,6 +118,7 @@ async function prepareFrames(tabId: number, on: boolean): Promise<void> {
 
 /** captureVisibleTab shoots the active tab of a window, so the tab is activated first. */
 export async function screenshot(ctx: WorkerContext, params: ScreenshotParams = {}): Promise<WorkerOutcome> {
+  if (localFileBlocked(ctx.tab.url)) return { ok: false, error: localTabError(ctx.tab.id, ctx.tab.url), stateTabId: null };
   if (isRestrictedUrl(ctx.tab.url)) {
     return {
       ok: false,
