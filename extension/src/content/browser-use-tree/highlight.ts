@@ -2,9 +2,9 @@
 // that "bounding boxes with labels correspond to element indexes". Drawn like buildDomTree.js 0.1.48
 // highlightElement (one 2px box per client rect in the index's colour with a 10% fill, one label
 // at the top right of the first rect, inside a fixed full-viewport container with pointer-events
-// none), but marked as our own UI (shared/agent-ui-marker.ts: no snapshot or dom_tree ever lists
+// none), but claimed as our own UI (shared/agent-ui-marker.ts: no snapshot or dom_tree ever lists
 // it) and removed right after the capture instead of staying in the person's page until the next state.
-import { AGENT_UI_ATTR, AGENT_UI_HIGHLIGHTS } from '../../shared/agent-ui-marker';
+import { AGENT_UI_ATTR, AGENT_UI_HIGHLIGHTS, claimAgentUiHost, isAgentUiRoot } from '../../shared/agent-ui-marker';
 
 const COLORS = [
   '#FF0000',
@@ -33,6 +33,7 @@ export function rememberHighlights(els: Element[]): void {
 export function drawHighlights(indexes: number[]): number {
   removeHighlights();
   const root = document.createElement('div');
+  claimAgentUiHost(root);
   root.setAttribute(AGENT_UI_ATTR, AGENT_UI_HIGHLIGHTS);
   root.setAttribute('aria-hidden', 'true');
   Object.assign(root.style, {
@@ -106,5 +107,6 @@ export function drawHighlights(indexes: number[]): number {
 export function removeHighlights(): void {
   container?.remove();
   container = null;
-  for (const stale of document.querySelectorAll(`[${AGENT_UI_ATTR}="${AGENT_UI_HIGHLIGHTS}"]`)) stale.remove();
+  // Only containers we drew: a page element carrying the same attribute is the page's own.
+  for (const stale of document.querySelectorAll(`[${AGENT_UI_ATTR}="${AGENT_UI_HIGHLIGHTS}"]`)) if (isAgentUiRoot(stale)) stale.remove();
 }
