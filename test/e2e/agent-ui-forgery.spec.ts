@@ -92,6 +92,29 @@ describe('e2e: the page cannot impersonate or remove the agent UI', function () 
     expect((await o.call('get', { selector: 'button', what: 'count' })).outcome_details?.result).to.deep.equal({ value: 1 });
     await o.ok('click', { selector: '#transfer' });
     expect(await o.eval('window.transferred === true')).to.equal(true);
+    // And in the screenshot the model gets (only our own bar is hidden there).
+    await o.page.evaluate(() => {
+      const red = document.createElement('div');
+      red.setAttribute('data-browser-agent-ui', 'overlay');
+      red.style.cssText = 'position:fixed;left:0;top:0;width:120px;height:120px;background:rgb(255,0,0)';
+      document.body.appendChild(red);
+    });
+    const shot = await o.call('screenshot', {});
+    expect(shot.status, JSON.stringify(shot.error_info)).to.equal('success');
+    const png = (shot.outcome_details?.result as { data_base64: string }).data_base64;
+    const rgb = await o.page.evaluate(async (b64) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${b64}`;
+      await img.decode();
+      const c = document.createElement('canvas');
+      c.width = img.width;
+      c.height = img.height;
+      const g = c.getContext('2d')!;
+      g.drawImage(img, 0, 0);
+      const ratio = img.width / window.innerWidth;
+      return [...g.getImageData(Math.round(60 * ratio), Math.round(60 * ratio), 1, 1).data.slice(0, 3)];
+    }, png);
+    expect(rgb, 'the marked page element is in the picture').to.deep.equal([255, 0, 0]);
     await o.page.close();
   });
 
