@@ -180,6 +180,32 @@ describe('e2e: the page cannot impersonate or remove the agent UI', function () 
     await o.page.close();
   });
 
+  it('a page dialog or popover opened after the bar does not cover it for long, and Stop works over a modal dialog', async () => {
+    await setSettings(h, { trusted_input: false });
+    const o = await open(h, '<p>Dialogs</p>');
+    await barBack(o.page, 10_000);
+    await o.page.evaluate(() => {
+      const pop = document.createElement('div');
+      pop.popover = 'manual';
+      pop.style.cssText = 'inset:0;width:100vw;height:100vh;margin:0;background:#fff';
+      document.body.appendChild(pop);
+      pop.showPopover();
+    });
+    const t1 = await barBack(o.page, 1500);
+    await o.page.evaluate(() => {
+      const dlg = document.createElement('dialog');
+      dlg.style.cssText = 'inset:0;width:100vw;height:100vh;max-width:none;max-height:none;margin:0;background:#fff';
+      document.body.appendChild(dlg);
+      dlg.showModal();
+    });
+    const t2 = await barBack(o.page, 1500);
+    expect({ t1, t2 }).to.satisfy((t: Record<string, number>) => Object.values(t).every((ms) => ms < 1500));
+    const bar = (await barRect(o.page))!;
+    await o.page.mouse.click(bar.right - 20, (bar.top + bar.bottom) / 2);
+    await o.page.waitForFunction(() => !document.querySelector('[data-browser-agent-ui="overlay"]')?.isConnected, { timeout: 10_000 });
+    await o.page.close();
+  });
+
   it("a trusted click never lands on the bar's Stop: another point of the target, or a typed error naming our bar", async () => {
     await setSettings(h, { trusted_input: true });
     const o = await open(h, '<p>Fixed buttons</p>');

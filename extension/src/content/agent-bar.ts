@@ -107,10 +107,28 @@ export function createAgentBar(onStop: () => void): AgentBar {
 
   const observer = new MutationObserver(() => repair());
   host.addEventListener('toggle', () => repair());
+  // A page dialog opening or closing moves where the bar belongs (parentFor); the heartbeat would
+  // see it too, this is sooner.
+  // A page popover or dialog opened after ours is raised over it in the top layer: raise ours again.
+  for (const type of ['toggle', 'close'] as const)
+    window.addEventListener(
+      type,
+      (ev) => {
+        if (!wanted || ev.target === host) return;
+        repair((ev as Event & { newState?: string }).newState === 'open');
+      },
+      true,
+    );
 
+  /** Where the host belongs: the page's topmost modal dialog while one is open (a modal dialog
+   * makes everything outside it inert, our top-layer bar included: measured, a popover shown after
+   * showModal() is painted on top but takes no click), else <body>, else <html> (no body, or an
+   * inert one). */
   function parentFor(): Element | null {
+    const modal = [...document.querySelectorAll('dialog:modal')].at(-1);
+    if (modal) return modal;
     const body = document.body;
-    return body && body.isConnected ? body : document.documentElement;
+    return body && body.isConnected && !body.closest('[inert]') ? body : document.documentElement;
   }
 
   function style(): string {
@@ -119,8 +137,7 @@ export function createAgentBar(onStop: () => void): AgentBar {
 
   /** What is wrong with the bar right now, or null. */
   function broken(): string | null {
-    const parent = host.parentElement;
-    if (!host.isConnected || !parent || (parent !== document.body && parent !== document.documentElement)) return 'removed';
+    if (!host.isConnected || host.parentElement !== parentFor()) return 'misplaced';
     for (const a of host.getAttributeNames()) if (!KEPT.has(a)) return 'attributes';
     if (host.getAttribute(AGENT_UI_ATTR) !== AGENT_UI_OVERLAY || host.getAttribute('popover') !== 'manual') return 'attributes';
     if (host.getAttribute('style') !== style()) return 'attributes';
@@ -156,6 +173,7 @@ export function createAgentBar(onStop: () => void): AgentBar {
     observer.observe(document, { childList: true });
     if (document.documentElement) observer.observe(document.documentElement, { childList: true });
     if (document.body) observer.observe(document.body, { childList: true });
+    if (host.parentElement) observer.observe(host.parentElement, { childList: true });
     observer.observe(host, { attributes: true, childList: true });
   }
 
