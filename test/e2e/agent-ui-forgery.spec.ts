@@ -146,6 +146,20 @@ describe('e2e: the page cannot impersonate or remove the agent UI', function () 
     const t3 = await barBack(o.page, 1000);
     await o.page.evaluate(() => (document.querySelector('[data-browser-agent-ui]') as HTMLElement).hidePopover());
     const t4 = await barBack(o.page, 1000);
+    // The page hides <body> (our bar's usual parent) and shows its own content beside it.
+    await o.page.evaluate(() => document.documentElement.appendChild(document.createElement('body')));
+    await o.page.waitForFunction(() => document.querySelector('[data-browser-agent-ui]')?.parentElement === document.body, {
+      timeout: 1000,
+    });
+    await o.page.evaluate(() => {
+      const css = document.createElement('style');
+      css.textContent = 'body { display: none !important }';
+      document.documentElement.appendChild(css);
+      const fake = document.createElement('div');
+      fake.textContent = 'A page that looks like it is yours alone';
+      document.documentElement.appendChild(fake);
+    });
+    const t4b = await barBack(o.page, 1000);
     // A page that removes the bar each time it is back: bounded re-insertion, the page keeps running.
     await o.page.evaluate(() => {
       const w = window as unknown as { removals: number; stopRemoving: () => void };
@@ -166,7 +180,7 @@ describe('e2e: the page cannot impersonate or remove the agent UI', function () 
     expect(removals, 'the fight is rate-limited').to.be.within(1, 60);
     await o.eval('window.stopRemoving()');
     const t5 = await barBack(o.page, 1000);
-    expect({ t1, t2, t3, t4, t5 }).to.satisfy((t: Record<string, number>) => Object.values(t).every((ms) => ms < 1000));
+    expect({ t1, t2, t3, t4, t4b, t5 }).to.satisfy((t: Record<string, number>) => Object.values(t).every((ms) => ms < 1000));
 
     // Stop, even past a page listener that swallows every click on its way down.
     await o.page.evaluate(() => window.addEventListener('click', (e) => e.stopImmediatePropagation(), true));

@@ -122,13 +122,16 @@ export function createAgentBar(onStop: () => void): AgentBar {
 
   /** Where the host belongs: the page's topmost modal dialog while one is open (a modal dialog
    * makes everything outside it inert, our top-layer bar included: measured, a popover shown after
-   * showModal() is painted on top but takes no click), else <body>, else <html> (no body, or an
-   * inert one). */
+   * showModal() is painted on top but takes no click), else <body>, else <html> (no body, or one
+   * that is inert or not rendered: the top layer escapes an ancestor's z-index, transform, filter
+   * and opacity, not its display: none or content-visibility: hidden). */
   function parentFor(): Element | null {
     const modal = [...document.querySelectorAll('dialog:modal')].at(-1);
     if (modal) return modal;
     const body = document.body;
-    return body && body.isConnected && !body.closest('[inert]') ? body : document.documentElement;
+    if (!body || !body.isConnected || body.closest('[inert]')) return document.documentElement;
+    const cs = getComputedStyle(body);
+    return cs.display === 'none' || cs.contentVisibility === 'hidden' ? document.documentElement : body;
   }
 
   function style(): string {
