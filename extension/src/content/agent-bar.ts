@@ -105,11 +105,20 @@ export function createAgentBar(onStop: () => void): AgentBar {
     true,
   );
 
-  const observer = new MutationObserver(() => repair());
+  // Only records that can concern the bar: on the host itself, our host taken out of its parent,
+  // or a change right under <html> or the document (a body replaced or removed, a style added). A
+  // page busy adding children to <body> costs one cheap scan per batch, no style read.
+  const observer = new MutationObserver((records) => {
+    const html = document.documentElement;
+    const relevant = records.some(
+      (r) => r.target === host || r.target === document || r.target === html || Array.prototype.includes.call(r.removedNodes, host),
+    );
+    if (relevant) repair();
+  });
   host.addEventListener('toggle', () => repair());
-  // A page dialog opening or closing moves where the bar belongs (parentFor); the heartbeat would
-  // see it too, this is sooner.
-  // A page popover or dialog opened after ours is raised over it in the top layer: raise ours again.
+  // A page popover or dialog opened after ours sits above it in the top layer: raise ours again. A
+  // modal dialog opening or closing also moves where the bar belongs (parentFor). The heartbeat
+  // would see both; this is sooner.
   for (const type of ['toggle', 'close'] as const)
     window.addEventListener(
       type,
