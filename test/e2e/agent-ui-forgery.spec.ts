@@ -220,6 +220,42 @@ describe('e2e: the page cannot impersonate or remove the agent UI', function () 
     await o.page.close();
   });
 
+  it("page CSS cannot hide or move browser_use's numbered boxes in the screenshot", async () => {
+    await setSettings(h, { trusted_input: false });
+    const o = await open(
+      h,
+      `<style>body{margin:0;background:#fff}
+        [data-browser-agent-ui] * { display: none !important }
+        [data-browser-agent-ui="highlights"] { transform: translateX(-5000px) !important }</style>
+      <button id="b" style="position:fixed;left:100px;top:100px;width:200px;height:60px;background:#fff;border:0">Buy</button>`,
+    );
+    const pixel = async (highlight: boolean) => {
+      const r = await o.call('screenshot', { highlight_elements: highlight });
+      expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+      const png = (r.outcome_details?.result as { data_base64: string }).data_base64;
+      return o.page.evaluate(async (b64) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${b64}`;
+        await img.decode();
+        const c = document.createElement('canvas');
+        c.width = img.width;
+        c.height = img.height;
+        const g = c.getContext('2d')!;
+        g.drawImage(img, 0, 0);
+        const ratio = img.width / window.innerWidth;
+        // On the box's 2px left border, halfway down the button.
+        return [...g.getImageData(Math.round(100.5 * ratio), Math.round(130 * ratio), 1, 1).data.slice(0, 3)];
+      }, png);
+    };
+    // The boxes are drawn for the elements of the latest dom_tree.
+    expect((await o.call('get_state', { include_dom_tree: true })).status).to.equal('success');
+    const plain = await pixel(false);
+    const boxed = await pixel(true);
+    expect(plain).to.deep.equal([255, 255, 255]);
+    expect(boxed, 'the box border is in the picture').to.not.deep.equal(plain);
+    await o.page.close();
+  });
+
   it("a trusted click never lands on the bar's Stop: another point of the target, or a typed error naming our bar", async () => {
     await setSettings(h, { trusted_input: true });
     const o = await open(h, '<p>Fixed buttons</p>');

@@ -36,16 +36,12 @@ export function drawHighlights(indexes: number[]): number {
   claimAgentUiHost(root);
   root.setAttribute(AGENT_UI_ATTR, AGENT_UI_HIGHLIGHTS);
   root.setAttribute('aria-hidden', 'true');
-  Object.assign(root.style, {
-    position: 'fixed',
-    pointerEvents: 'none',
-    top: '0',
-    left: '0',
-    width: '100%',
-    height: '100%',
-    zIndex: '2147483640',
-    backgroundColor: 'transparent',
-  });
+  // The boxes live in a closed shadow root and the container's inline style is !important: page CSS
+  // could otherwise hide the boxes or move a label onto another element in the picture the model
+  // reads indexes from.
+  root.style.cssText =
+    'all: initial !important; display: block !important; position: fixed !important; pointer-events: none !important; top: 0 !important; left: 0 !important; width: 100% !important; height: 100% !important; z-index: 2147483640 !important; background-color: transparent !important;';
+  const shadow = root.attachShadow({ mode: 'closed' });
   const frag = document.createDocumentFragment();
   let drawn = 0;
   latest.forEach((ref, i) => {
@@ -98,7 +94,7 @@ export function drawHighlights(indexes: number[]): number {
     label.style.left = `${Math.max(0, Math.min(left, window.innerWidth - lw))}px`;
     drawn++;
   });
-  root.appendChild(frag);
+  shadow.appendChild(frag);
   (document.body ?? document.documentElement).appendChild(root);
   container = root;
   return drawn;
