@@ -282,18 +282,19 @@ describe('e2e reliability: nothing false, nothing leaked', function () {
     });
   });
 
-  describe("the agent's own page UI (data-browser-agent-ui) is neither a target nor a cover (finding 6)", () => {
-    it('is not targetable by selector or role+name, and a real button under it is clickable', async () => {
+  describe("the agent's own page UI is neither a target nor a cover", () => {
+    it('its bar is not targetable by selector or role+name, and a real button under the bar is clickable', async () => {
       const o = await open(
         h,
-        `<button id="real" onclick="window.hit = 'real'">Pay now</button>
-        <div data-browser-agent-ui style="position:fixed;inset:0;background:rgba(0,0,0,.1);z-index:99"><button id="bux-stop" onclick="window.hit = 'ui'">Stop agent</button></div>`,
+        `<button id="real" style="position:fixed;left:0;bottom:0;width:60vw;height:80px" onclick="window.hit = 'real'">Pay now</button>`,
       );
-      const byRole = await o.call('click', { role: 'button', name: 'Stop agent' });
+      await o.page.waitForSelector('[data-browser-agent-ui="overlay"]', { timeout: 10_000 });
+      const byRole = await o.call('click', { role: 'button', name: 'Stop', timeout_ms: 500 });
       expect(byRole.error_info?.error_code).to.equal('TARGET_ELEMENT_NOT_FOUND');
-      const bySelector = await o.call('click', { selector: '#bux-stop' });
-      expect(bySelector.error_info?.error_code).to.equal('TARGET_ELEMENT_NOT_FOUND');
       expect((await o.call('get', { selector: 'button', what: 'count' })).outcome_details?.result).to.deep.equal({ value: 1 });
+      const s = (await o.call('get_state', {})).new_simplified_state;
+      expect(s?.actionable_elements.map((e) => e.name)).to.deep.equal(['Pay now']);
+      expect(s?.actionable_elements[0]?.is_top_element, 'our bar does not cover it').to.equal(true);
       const real = await o.call('click', { element_id: await o.id('real') });
       expect(real.status, JSON.stringify(real.error_info)).to.equal('success');
       expect(await o.page.evaluate(() => (window as unknown as { hit?: string }).hit)).to.equal('real');

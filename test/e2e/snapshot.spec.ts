@@ -169,7 +169,6 @@ describe('e2e: snapshot (get_state)', function () {
       <button style="width:0;height:0;padding:0;border:0;overflow:hidden">Zero</button>
       <div inert><button>Inert</button></div>
       <details><summary>More</summary><button>In closed details</button></details>
-      <div data-browser-agent-ui><button>Agent UI</button></div>
       <button disabled>Disabled</button>
       <div style="position:absolute;top:310px;left:10px"><button>Covered</button></div>
       <div class="cover"></div>

@@ -1,12 +1,11 @@
 // The page side of the person's UI, in every frame:
-//   - the overlay "Agent is controlling this tab" with Stop, in the top frame of a tab an agent holds.
-//     Marked as our own UI (shared/agent-ui-marker.ts), so snapshots never list it and the hit test
-//     (content/interaction/hit-test.ts) looks through it; the bar itself has
-//     pointer-events: none, only its Stop button takes clicks. A closed shadow root keeps the page's
-//     CSS out and the page's scripts from reading it.
+//   - the overlay "Agent is controlling this tab" with Stop, in the top frame of a tab an agent holds
+//     (content/agent-bar.ts: claimed as our own UI, closed shadow root, top layer, put back when
+//     the page removes it). Snapshots never list it and the hit test (content/interaction/hit-test.ts)
+//     looks through it; the bar itself has pointer-events: none, only its Stop button takes clicks.
 //   - the element under the pointer at the last right-click, for "Ask the agent about this".
-import { AGENT_UI_ATTR, AGENT_UI_OVERLAY } from '../shared/agent-ui-marker';
 import { UI_CHANNEL, type UiRequest } from '../shared/panel-messages';
+import { type AgentBar, createAgentBar } from './agent-bar';
 
 declare global {
   interface Window {
@@ -92,51 +91,22 @@ function describe(el: Element): ElementInfo {
 }
 
 let lastRightClicked: Element | null = null;
-let overlay: { host: HTMLElement; label: HTMLElement } | null = null;
+// Created at document_start in the top frame, so the bar's window click listener comes before any
+// page script's (content/agent-bar.ts).
+let overlay: AgentBar | null = null;
 
 function showOverlay(agent: string, task: string | null | undefined): void {
-  if (window.top !== window) return;
-  if (!overlay) {
-    const host = document.createElement('div');
-    host.setAttribute(AGENT_UI_ATTR, AGENT_UI_OVERLAY);
-    host.setAttribute('aria-hidden', 'true');
-    // Fixed, on top, transparent to the pointer except the Stop button.
-    host.style.cssText = 'all: initial; position: fixed; left: 12px; bottom: 12px; z-index: 2147483647; pointer-events: none;';
-    const root = host.attachShadow({ mode: 'closed' });
-    root.innerHTML = `<style>
-      .bar { display: flex; align-items: center; gap: 8px; font: 13px/1.3 system-ui, sans-serif; color: #fff;
-             background: rgba(40, 44, 120, 0.92); border-radius: 8px; padding: 6px 8px 6px 10px;
-             box-shadow: 0 2px 8px rgba(0,0,0,.3); pointer-events: none; max-width: 60vw; }
-      .dot { width: 8px; height: 8px; border-radius: 50%; background: #7CFC9A; flex: none; }
-      button { pointer-events: auto; font: inherit; font-weight: 600; color: #282c78; background: #fff;
-               border: 0; border-radius: 5px; padding: 3px 10px; cursor: pointer; }
-      button:hover { background: #ffe3e3; color: #a00; }
-    </style>
-    <div class="bar"><span class="dot"></span><span class="label"></span><button type="button">Stop</button></div>`;
-    const label = root.querySelector('.label') as HTMLElement;
-    (root.querySelector('button') as HTMLButtonElement).addEventListener('click', (ev) => {
-      ev.stopPropagation();
-      label.textContent = 'Stopping…';
-      void chrome.runtime.sendMessage({ bux: 'overlay', op: 'stop' }).catch(() => undefined);
-    });
-    overlay = { host, label };
-  }
-  overlay.label.textContent = `Agent is controlling this tab (${agent}${task ? ', running a task' : ''})`;
-  if (!overlay.host.isConnected) (document.body ?? document.documentElement).appendChild(overlay.host);
-  // A screenshot for the model is being taken (background/actions/screenshot.ts): it shows the page,
-  // not our label; the capture's clean-up makes it visible again.
-  if ((globalThis as { __buxCapturing?: boolean }).__buxCapturing) {
-    overlay.host.setAttribute('data-bux-capture-hidden', '');
-    overlay.host.style.setProperty('visibility', 'hidden', 'important');
-  }
+  overlay?.show(`Agent is controlling this tab (${agent}${task ? ', running a task' : ''})`);
 }
 
 function hideOverlay(): void {
-  overlay?.host.remove();
+  overlay?.hide();
 }
 
 if (!window.__browserUseExtUiLoaded) {
   window.__browserUseExtUiLoaded = true;
+  if (window.top === window)
+    overlay = createAgentBar(() => void chrome.runtime.sendMessage({ bux: 'overlay', op: 'stop' }).catch(() => undefined));
   document.addEventListener(
     'contextmenu',
     (ev) => (lastRightClicked = ev.composedPath()[0] instanceof Element ? (ev.composedPath()[0] as Element) : null),

@@ -6,7 +6,8 @@
 // in 0.1.40 only from the second of its tag on.
 // Our own UI (shared/agent-ui-marker.ts) is no sibling: real browser_use on Playwright has no
 // "Agent is controlling this tab" label in the page, and counting it (appended last to <body>)
-// turned html/body/div into html/body/div[1] while an agent held the tab.
+// turned html/body/div into html/body/div[1] while an agent held the tab. Only hosts we created are
+// left out: a page element that carries our attribute counts like any other.
 import { isAgentUiRoot } from '../shared/agent-ui-marker';
 
 /** Does el count among its parent's element children for xpath positions? */

@@ -1,6 +1,6 @@
 import type { ScreenshotParams } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
-import { AGENT_UI_ATTR, AGENT_UI_HIGHLIGHTS, AGENT_UI_SELECTOR } from '../../shared/agent-ui-marker';
+import { AGENT_UI_ATTR, AGENT_UI_HIGHLIGHTS, AGENT_UI_HOSTS_GLOBAL, AGENT_UI_SELECTOR } from '../../shared/agent-ui-marker';
 import { CONTENT_CHANNEL } from '../../shared/internal-messages';
 import { sendToContent } from '../content-channel';
 import { localFileBlocked, localTabError } from '../person-policy';
@@ -72,20 +72,26 @@ const OUR_LABEL = `${AGENT_UI_SELECTOR}:not([${AGENT_UI_ATTR}="${AGENT_UI_HIGHLI
  * started yet (a page opened a moment ago): the caller injects it and asks again, because a
  * screenshot must never show a card number it could have masked.
  */
-function frameForCapture(on: boolean, ourLabel: string): Promise<number> {
+function frameForCapture(on: boolean, ourLabel: string, hostsGlobal: string): Promise<number> {
   const HIDDEN = 'data-bux-capture-hidden';
+  // Only hosts our content scripts created (this runs in their isolated world): a page element that
+  // carries our attribute is page content and stays in the picture.
+  const ours = (globalThis as unknown as Record<string, WeakSet<Element> | undefined>)[hostsGlobal];
+  const isOurs = (el: Element) => ours?.has(el) === true;
   let changed = 0;
   // The label may be shown while the picture is taken (the lease that shows it is announced
   // asynchronously): agent-ui.ts reads this flag and adds it hidden.
   (globalThis as { __buxCapturing?: boolean }).__buxCapturing = on;
   if (on) {
     for (const el of document.querySelectorAll<HTMLElement>(ourLabel)) {
+      if (!isOurs(el)) continue;
       el.setAttribute(HIDDEN, '');
       el.style.setProperty('visibility', 'hidden', 'important');
       changed++;
     }
   } else {
     for (const el of document.querySelectorAll<HTMLElement>(`[${HIDDEN}]`)) {
+      if (!isOurs(el)) continue;
       el.style.removeProperty('visibility');
       el.removeAttribute(HIDDEN);
     }
@@ -105,7 +111,7 @@ function frameForCapture(on: boolean, ourLabel: string): Promise<number> {
 
 async function prepareFrames(tabId: number, on: boolean): Promise<void> {
   const run = (target: chrome.scripting.InjectionTarget) =>
-    chrome.scripting.executeScript({ target, func: frameForCapture, args: [on, OUR_LABEL] }).catch(() => []);
+    chrome.scripting.executeScript({ target, func: frameForCapture, args: [on, OUR_LABEL, AGENT_UI_HOSTS_GLOBAL] }).catch(() => []);
   const results = await run({ tabId, allFrames: true });
   if (!on) return;
   const missing = results.filter((r) => r.result === -1).map((r) => r.frameId);

@@ -2,9 +2,9 @@
 // that "bounding boxes with labels correspond to element indexes". Drawn like buildDomTree.js 0.1.48
 // highlightElement (one 2px box per client rect in the index's colour with a 10% fill, one label
 // at the top right of the first rect, inside a fixed full-viewport container with pointer-events
-// none), but marked as our own UI (shared/agent-ui-marker.ts: no snapshot or dom_tree ever lists
+// none), but claimed as our own UI (shared/agent-ui-marker.ts: no snapshot or dom_tree ever lists
 // it) and removed right after the capture instead of staying in the person's page until the next state.
-import { AGENT_UI_ATTR, AGENT_UI_HIGHLIGHTS } from '../../shared/agent-ui-marker';
+import { AGENT_UI_ATTR, AGENT_UI_HIGHLIGHTS, claimAgentUiHost, isAgentUiRoot } from '../../shared/agent-ui-marker';
 
 const COLORS = [
   '#FF0000',
@@ -33,18 +33,15 @@ export function rememberHighlights(els: Element[]): void {
 export function drawHighlights(indexes: number[]): number {
   removeHighlights();
   const root = document.createElement('div');
+  claimAgentUiHost(root);
   root.setAttribute(AGENT_UI_ATTR, AGENT_UI_HIGHLIGHTS);
   root.setAttribute('aria-hidden', 'true');
-  Object.assign(root.style, {
-    position: 'fixed',
-    pointerEvents: 'none',
-    top: '0',
-    left: '0',
-    width: '100%',
-    height: '100%',
-    zIndex: '2147483640',
-    backgroundColor: 'transparent',
-  });
+  // The boxes live in a closed shadow root and the container's inline style is !important: page CSS
+  // could otherwise hide the boxes or move a label onto another element in the picture the model
+  // reads indexes from.
+  root.style.cssText =
+    'all: initial !important; display: block !important; position: fixed !important; pointer-events: none !important; top: 0 !important; left: 0 !important; width: 100% !important; height: 100% !important; z-index: 2147483640 !important; background-color: transparent !important;';
+  const shadow = root.attachShadow({ mode: 'closed' });
   const frag = document.createDocumentFragment();
   let drawn = 0;
   latest.forEach((ref, i) => {
@@ -97,7 +94,7 @@ export function drawHighlights(indexes: number[]): number {
     label.style.left = `${Math.max(0, Math.min(left, window.innerWidth - lw))}px`;
     drawn++;
   });
-  root.appendChild(frag);
+  shadow.appendChild(frag);
   (document.body ?? document.documentElement).appendChild(root);
   container = root;
   return drawn;
@@ -106,5 +103,6 @@ export function drawHighlights(indexes: number[]): number {
 export function removeHighlights(): void {
   container?.remove();
   container = null;
-  for (const stale of document.querySelectorAll(`[${AGENT_UI_ATTR}="${AGENT_UI_HIGHLIGHTS}"]`)) stale.remove();
+  // Only containers we drew: a page element carrying the same attribute is the page's own.
+  for (const stale of document.querySelectorAll(`[${AGENT_UI_ATTR}="${AGENT_UI_HIGHLIGHTS}"]`)) if (isAgentUiRoot(stale)) stale.remove();
 }

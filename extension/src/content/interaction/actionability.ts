@@ -9,7 +9,7 @@ import { errorInfo } from '../../../../schemas/lib/errors';
 import { isAgentUi } from '../../shared/agent-ui-marker';
 import type { PageContext } from '../actions/types';
 import { composedContains, composedParent, contentBoxIfEmpty, describe, inViewport, isVisible, nextFrame } from './dom';
-import { deepElementAt } from './hit-test';
+import { agentUiTakesPointerAt, deepElementAt } from './hit-test';
 
 export type Check = 'visible' | 'stable' | 'enabled' | 'editable' | 'receives_events';
 
@@ -94,7 +94,7 @@ export function actionPoint(el: Element): Point {
  * test lands on the element. Only used when the centre hit an ancestor of the element (its own
  * wrapper, <body>, <html>), never to click around something that covers it.
  */
-function pointOnShape(el: Element, belongs: (hit: Element | null) => boolean): { point: Point; hit: Element } | null {
+function pointOnShape(el: Element, belongs: (hit: Element | null, point: Point) => boolean): { point: Point; hit: Element } | null {
   const r = boxOf(el);
   const left = Math.max(r.left, 0);
   const right = Math.min(r.right, window.innerWidth);
@@ -106,7 +106,7 @@ function pointOnShape(el: Element, belongs: (hit: Element | null) => boolean): {
     for (const fx of steps) {
       const point = { x: Math.round((left + (right - left) * fx) * 100) / 100, y: Math.round((top + (bottom - top) * fy) * 100) / 100 };
       const hit = deepElementAt(point.x, point.y);
-      if (belongs(hit)) return { point, hit: hit as Element };
+      if (belongs(hit, point)) return { point, hit: hit as Element };
     }
   }
   return null;
@@ -116,8 +116,6 @@ function pointOnShape(el: Element, belongs: (hit: Element | null) => boolean): {
 function hitBelongsTo(el: Element, hit: Element | null): boolean {
   if (!hit) return false;
   if (composedContains(el, hit)) return true;
-  // Our own UI (the "Agent is controlling this tab" overlay, content/agent-ui.ts) never blocks an agent.
-  if (isAgentUi(hit)) return true;
   const labels = (el as HTMLInputElement).labels;
   if (labels) for (const l of labels) if (composedContains(l, hit)) return true;
   return false;
@@ -240,7 +238,11 @@ export async function waitForActionable(
   const tag = el.localName;
   let message = MESSAGES[check](elementId, tag);
   const details: Record<string, unknown> = { element_id: elementId, check, timeout_ms: timeoutMs, ...state.detail };
-  if (check === 'receives_events' && state.hit) {
+  if (check === 'receives_events' && state.hit && isAgentUi(state.hit)) {
+    // Never a ref to our own UI: agents do not act on it.
+    details['covering_element'] = { agent_ui: 'overlay', text: 'Agent is controlling this tab (Stop)' };
+    message = `Element ${elementId} <${tag}> lies under the browser agent's own "Agent is controlling this tab" bar, whose Stop button would take the click and stop the agent. Scroll the page so the element moves away from the bottom-left corner (or scroll the element into view), then take a new state and retry.`;
+  } else if (check === 'receives_events' && state.hit) {
     const cover = coveringElement(state.hit);
     const d = describe(cover);
     const coverId = ctx.refs.refFor(cover);
@@ -291,10 +293,18 @@ export async function waitForActionable(
       if (isReadOnly(el)) return { check: 'editable', detail: { reason: 'readonly' } };
     }
     let point = actionPoint(el);
-    let hit = deepElementAt(point.x, point.y);
+    // The hit test looks through our own UI (an element under the bar is on top for the prompt),
+    // but a real click where the bar's Stop button is would press Stop: there another point on
+    // the element, else the retry's next scroll alignment moves it out from under the bar.
+    const ours = active.includes('receives_events') ? agentUiTakesPointerAt(point.x, point.y) : null;
+    let hit = ours ?? deepElementAt(point.x, point.y);
     if (active.includes('receives_events') && !hitBelongsTo(el, hit)) {
-      // The centre fell on the element's own ancestor (a rotated link's wrapper): find a point on its shape.
-      const onShape = hit && composedContains(hit, el) ? pointOnShape(el, (h) => hitBelongsTo(el, h)) : null;
+      // The centre fell on the element's own ancestor (a rotated link's wrapper) or under our bar's
+      // Stop button: find another point on its shape.
+      const onShape =
+        hit && (ours || composedContains(hit, el))
+          ? pointOnShape(el, (h, at) => hitBelongsTo(el, h) && !agentUiTakesPointerAt(at.x, at.y))
+          : null;
       if (!onShape) return hit ? { check: 'receives_events', hit } : { check: 'visible', detail: { reason: 'outside_viewport' } };
       point = onShape.point;
       hit = onShape.hit;

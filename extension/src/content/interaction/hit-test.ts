@@ -1,9 +1,11 @@
 // The one hit test of the page side: what is on top at a viewport point. Used by actionability (is
 // the click point on the target?), the snapshot (elements[].is_top_element) and the dom_tree
 // (browser_use's is_top_element). The shared rule: elementFromPoint, looking through our own UI
-// (shared/agent-ui-marker.ts). Real browser_use on Playwright has no such UI in the page, so an
-// element under it is still on top, for the prompt as for a click.
-import { AGENT_UI_SELECTOR } from '../../shared/agent-ui-marker';
+// (shared/agent-ui-marker.ts: hosts we created, never an element that merely carries our attribute).
+// Real browser_use on Playwright has no such UI in the page, so an element under it is still on top
+// for the prompt. Where our UI itself takes the pointer (the bar's Stop button) a real click would
+// land on it: agentUiTakesPointerAt tells actionability so.
+import { isAgentUi, isAgentUiRoot } from '../../shared/agent-ui-marker';
 import { shadowRootOf } from '../shadow-root';
 
 /**
@@ -17,10 +19,18 @@ import { shadowRootOf } from '../shadow-root';
  */
 export function topElementAt(root: Document | ShadowRoot, x: number, y: number): Element | null {
   const hit = root.elementFromPoint(x, y);
-  // closest() is enough: a retargeted hit on our UI is its marked host (our UI is never inside a
-  // page's shadow tree), and it is one native call on the snapshot's hot path.
-  if (!hit || !hit.closest(AGENT_UI_SELECTOR)) return hit;
-  return root.elementsFromPoint(x, y).find((e) => !e.closest(AGENT_UI_SELECTOR)) ?? null;
+  // A retargeted hit on our UI is our host itself (its shadow root is closed), or a node of our tree
+  // when root is one of our own shadow roots: isAgentUi covers both with one getRootNode.
+  if (!hit || !isAgentUi(hit)) return hit;
+  return root.elementsFromPoint(x, y).find((e) => !isAgentUi(e)) ?? null;
+}
+
+/** Is our own UI what a real pointer would hit at this viewport point (the bar's Stop button)?
+ * Our bar is pointer-events: none except that button, so any hit on our host is a part that takes
+ * the click. */
+export function agentUiTakesPointerAt(x: number, y: number): Element | null {
+  const hit = document.elementFromPoint(x, y);
+  return hit && isAgentUiRoot(hit) ? hit : null;
 }
 
 /** The deepest element at a viewport point: topElementAt(document), then down through open and

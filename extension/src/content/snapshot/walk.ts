@@ -456,12 +456,11 @@ export class Walker {
   private visitElement(el: Element, tag: string, ordinal: number, p: Parent, shadowTop: boolean): typeof NOT_A_SIBLING | undefined {
     if (SKIP_TAGS.has(tag)) return;
     // Most elements have no attributes: one call answers for the five attribute checks below.
+    // Our own UI (a host we created, whatever attributes the page left on it) is neither listed nor
+    // a sibling in xpaths (content/xpath.ts): the caller uncounts it.
+    if (isAgentUiRoot(el)) return NOT_A_SIBLING;
     const attrs = el.hasAttributes();
-    if (attrs) {
-      // Our own UI is neither listed nor a sibling in xpaths (content/xpath.ts): the caller uncounts it.
-      if (isAgentUiRoot(el)) return NOT_A_SIBLING;
-      if (el.hasAttribute('inert')) return;
-    }
+    if (attrs && el.hasAttribute('inert')) return;
     const style = getComputedStyle(el);
     const display = style.display;
     if (display === 'none') return;

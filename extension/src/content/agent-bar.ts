@@ -1,0 +1,253 @@
+// The "Agent is controlling this tab" bar with its Stop button, in the top frame of a tab an agent
+// holds. The page shares the DOM with us and may be hostile, so the bar is built to stay:
+//   - its host is claimed as our UI (shared/agent-ui-marker.ts), which the page cannot forge;
+//   - its content lives in a closed shadow root: the page can neither read nor restyle it;
+//   - the host is a manual popover shown in the top layer, above any z-index the page uses and
+//     unaffected by transforms or filters on <html> (measured in Chromium 156: a z-index 2147483647
+//     cover added after a plain fixed host hid it; the same cover did not hide the top-layer host);
+//     a page dialog or popover opened later is raised above ours, so we raise ours again;
+//   - its inline style is `all: initial !important` plus the few properties it needs, !important:
+//     the style attribute beats every author rule, !important ones included;
+//   - a MutationObserver puts it back when the page removes or moves it or edits its attributes,
+//     and a heartbeat catches what the observer cannot see (hidePopover, a later top-layer cover).
+//     Repairs are rate-limited: a page that removes the bar every time it comes back gets it back
+//     at a bounded rate instead of pinning both scripts in a loop.
+//   - Stop is also handled by a window capture listener registered at document_start, before any
+//     page script: a page's own capture listener cannot swallow the click on its way to the button.
+import { AGENT_UI_ATTR, AGENT_UI_OVERLAY, claimAgentUiHost } from '../shared/agent-ui-marker';
+
+/** The host's whole inline style: everything reset, then what the bar needs, all !important. */
+function hostStyle(hidden: boolean): string {
+  const decl = [
+    'all: initial',
+    'display: block',
+    'position: fixed',
+    'left: 12px',
+    'bottom: 12px',
+    'top: auto',
+    'right: auto',
+    'margin: 0',
+    'z-index: 2147483647',
+    'pointer-events: none',
+    `visibility: ${hidden ? 'hidden' : 'visible'}`,
+  ];
+  return decl.map((d) => `${d} !important`).join('; ') + ';';
+}
+
+/** Attributes our host keeps; any other the page adds (hidden, inert, class...) is removed. */
+const KEPT = new Set([AGENT_UI_ATTR, 'aria-hidden', 'style', 'popover', 'data-bux-capture-hidden']);
+
+/** Repairs allowed back to back within a window, then at most one per SPACED_MS: a page that
+ * removes the bar on every insertion sees at most ~BURST + 10 re-insertions a second. */
+const BURST = 20;
+const BURST_WINDOW_MS = 1000;
+const SPACED_MS = 100;
+/** The heartbeat that catches what no mutation shows (a page hidePopover, a later top-layer cover). */
+const HEARTBEAT_MS = 400;
+
+export interface AgentBar {
+  show(text: string): void;
+  hide(): void;
+}
+
+const capturing = () => (globalThis as { __buxCapturing?: boolean }).__buxCapturing === true;
+
+export function createAgentBar(onStop: () => void): AgentBar {
+  const host = document.createElement('div');
+  claimAgentUiHost(host);
+  const root = host.attachShadow({ mode: 'closed' });
+  root.innerHTML = `<style>
+      .bar { display: flex; align-items: center; gap: 8px; font: 13px/1.3 system-ui, sans-serif; color: #fff;
+             background: rgba(40, 44, 120, 0.92); border-radius: 8px; padding: 6px 8px 6px 10px;
+             box-shadow: 0 2px 8px rgba(0,0,0,.3); pointer-events: none; max-width: 60vw; }
+      .dot { width: 8px; height: 8px; border-radius: 50%; background: #7CFC9A; flex: none; }
+      button { pointer-events: auto; font: inherit; font-weight: 600; color: #282c78; background: #fff;
+               border: 0; border-radius: 5px; padding: 3px 10px; cursor: pointer; }
+      button:hover { background: #ffe3e3; color: #a00; }
+    </style>
+    <div class="bar"><span class="dot"></span><span class="label"></span><button type="button">Stop</button></div>`;
+  const label = root.querySelector('.label') as HTMLElement;
+  const button = root.querySelector('button') as HTMLButtonElement;
+
+  let wanted = false;
+  /** The page element last found above our Stop button and raised over: raised over once, so a
+   * cover we cannot beat (an inert-making modal dialog) does not make us toggle forever. */
+  let raisedOver: Element | null = null;
+  let recent: number[] = [];
+  let spaced: ReturnType<typeof setTimeout> | null = null;
+  let heartbeat: ReturnType<typeof setInterval> | null = null;
+  const stopped = new WeakSet<Event>();
+
+  const stop = (ev: Event) => {
+    if (!wanted || stopped.has(ev) || !ev.isTrusted) return;
+    stopped.add(ev);
+    label.textContent = 'Stopping…';
+    onStop();
+  };
+  button.addEventListener('click', (ev) => {
+    ev.stopPropagation();
+    stop(ev);
+  });
+  // First listener on the window (document_start): sees the click even if a page listener later
+  // stops it before it reaches the button. A click on our host at the button's box (or the button
+  // activated from the keyboard) is a click on Stop.
+  window.addEventListener(
+    'click',
+    (ev) => {
+      if (ev.target !== host) return;
+      const r = button.getBoundingClientRect();
+      const onButton =
+        ev.detail === 0
+          ? root.activeElement === button
+          : ev.clientX >= r.left && ev.clientX <= r.right && ev.clientY >= r.top && ev.clientY <= r.bottom;
+      if (onButton) stop(ev);
+    },
+    true,
+  );
+
+  // Only records that can concern the bar: on the host itself, our host taken out of its parent,
+  // or a change right under <html> or the document (a body replaced or removed, a style added). A
+  // page busy adding children to <body> costs one cheap scan per batch, no style read.
+  const observer = new MutationObserver((records) => {
+    const html = document.documentElement;
+    const relevant = records.some(
+      (r) => r.target === host || r.target === document || r.target === html || Array.prototype.includes.call(r.removedNodes, host),
+    );
+    if (relevant) repair();
+  });
+  host.addEventListener('toggle', () => repair());
+  // A page popover or dialog opened after ours sits above it in the top layer: raise ours again. A
+  // modal dialog opening or closing also moves where the bar belongs (parentFor). The heartbeat
+  // would see both; this is sooner.
+  for (const type of ['toggle', 'close'] as const)
+    window.addEventListener(
+      type,
+      (ev) => {
+        if (!wanted || ev.target === host) return;
+        repair((ev as Event & { newState?: string }).newState === 'open');
+      },
+      true,
+    );
+
+  /** Where the host belongs: the page's topmost modal dialog while one is open (a modal dialog
+   * makes everything outside it inert, our top-layer bar included: measured, a popover shown after
+   * showModal() is painted on top but takes no click), else <body>, else <html> (no body, or one
+   * that is inert or not rendered: the top layer escapes an ancestor's z-index, transform, filter
+   * and opacity, not its display: none or content-visibility: hidden). */
+  function parentFor(): Element | null {
+    const modal = [...document.querySelectorAll('dialog:modal')].at(-1);
+    if (modal) return modal;
+    const body = document.body;
+    if (!body || !body.isConnected || body.closest('[inert]')) return document.documentElement;
+    const cs = getComputedStyle(body);
+    return cs.display === 'none' || cs.contentVisibility === 'hidden' ? document.documentElement : body;
+  }
+
+  function style(): string {
+    return hostStyle(capturing());
+  }
+
+  /** What is wrong with the bar right now, or null. */
+  function broken(): string | null {
+    if (!host.isConnected || host.parentElement !== parentFor()) return 'misplaced';
+    for (const a of host.getAttributeNames()) if (!KEPT.has(a)) return 'attributes';
+    if (host.getAttribute(AGENT_UI_ATTR) !== AGENT_UI_OVERLAY || host.getAttribute('popover') !== 'manual') return 'attributes';
+    if (host.getAttribute('style') !== style()) return 'attributes';
+    if (host.firstChild) return 'children';
+    if (!host.matches(':popover-open')) return 'closed';
+    return null;
+  }
+
+  /** Puts everything back as we made it, and raises the bar to the top of the top layer when asked. */
+  function place(raise: boolean): void {
+    for (const a of host.getAttributeNames()) if (!KEPT.has(a)) host.removeAttribute(a);
+    if (host.getAttribute(AGENT_UI_ATTR) !== AGENT_UI_OVERLAY) host.setAttribute(AGENT_UI_ATTR, AGENT_UI_OVERLAY);
+    if (host.getAttribute('aria-hidden') !== 'true') host.setAttribute('aria-hidden', 'true');
+    if (host.getAttribute('popover') !== 'manual') host.setAttribute('popover', 'manual');
+    if (host.getAttribute('style') !== style()) host.setAttribute('style', style());
+    // Page nodes moved into our host are not rendered (no slot) but are not ours to keep either.
+    while (host.firstChild) host.firstChild.remove();
+    const parent = parentFor();
+    if (parent && (host.parentElement !== parent || !host.isConnected)) parent.appendChild(host);
+    if (!host.isConnected) return;
+    try {
+      if (raise && host.matches(':popover-open')) host.hidePopover();
+      if (!host.matches(':popover-open')) host.showPopover();
+    } catch {
+      // A document without a browsing context (being torn down) has no top layer: the plain
+      // fixed, max z-index host is still shown.
+    }
+    watch();
+  }
+
+  function watch(): void {
+    observer.disconnect();
+    observer.observe(document, { childList: true });
+    if (document.documentElement) observer.observe(document.documentElement, { childList: true });
+    if (document.body) observer.observe(document.body, { childList: true });
+    if (host.parentElement) observer.observe(host.parentElement, { childList: true });
+    observer.observe(host, { attributes: true, childList: true });
+  }
+
+  /** The page element above our Stop button (a dialog or popover opened after ours), or null. */
+  function cover(): Element | null {
+    if (capturing()) return null;
+    const r = button.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) return null;
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return hit !== null && hit !== host ? hit : null;
+  }
+
+  /** Repairs now, or (past the burst) once after a short delay: a bounded rate whatever the page does. */
+  function repair(raise = false): void {
+    observer.takeRecords();
+    if (!wanted) return;
+    const why = broken();
+    if (!why && !raise) return;
+    const now = performance.now();
+    recent = recent.filter((t) => now - t < BURST_WINDOW_MS);
+    const wait = recent.length >= BURST ? SPACED_MS - (now - (recent[recent.length - 1] ?? 0)) : 0;
+    if (wait > 0) {
+      spaced ??= setTimeout(() => {
+        spaced = null;
+        repair(raise);
+      }, wait);
+      return;
+    }
+    recent.push(now);
+    place(raise);
+  }
+
+  return {
+    show(text: string) {
+      label.textContent = text;
+      const first = !wanted;
+      wanted = true;
+      place(false);
+      if (first) {
+        recent = [];
+        heartbeat ??= setInterval(() => {
+          if (!wanted) return;
+          if (broken()) return repair();
+          const c = cover();
+          if (c && c !== raisedOver) repair(true);
+          raisedOver = c;
+        }, HEARTBEAT_MS);
+      }
+    },
+    hide() {
+      wanted = false;
+      observer.disconnect();
+      if (heartbeat !== null) clearInterval(heartbeat);
+      heartbeat = null;
+      if (spaced !== null) clearTimeout(spaced);
+      spaced = null;
+      try {
+        if (host.matches(':popover-open')) host.hidePopover();
+      } catch {
+        // not in a document any more
+      }
+      host.remove();
+    },
+  };
+}
