@@ -26,6 +26,7 @@ import { Budget, withTimeout } from './budget';
 import { sendToContent } from './content-channel';
 import { inputCutError, inputDone, TYPING_ACTIONS } from './interrupted-input';
 import { hasDomainPolicy, policyError, withPersonDefaults } from './person-policy';
+import { rereadWhileReloading } from './reread';
 import {
   ANSWER_REQUIRED,
   EXPECTS_CHANGE,
@@ -70,7 +71,8 @@ const stamps = (started: number): Pick<Timings, 'total' | 'received_at' | 'sent_
 };
 
 export async function runAction(action: ActionMessage): Promise<ActionResultMessage> {
-  const result = await runActionOnce(action);
+  // Reads have no side effects: one the page's navigation cut short is run again on the new document.
+  const result = await rereadWhileReloading(action, (budget) => runActionOnce(action, budget));
   // state_since: the state after the action as a delta (get_state uses params.since).
   return action.state_since === undefined || action.action === 'get_state' ? result : withStateDelta(result, action.state_since);
 }
