@@ -11,12 +11,12 @@ describe('e2e: reads on a page that reloads every 150 ms', function () {
   let h: Harness;
   useHarness((started) => (h = started), { prepare: (started) => quietSettle(started) });
 
-  /** Calls each read 30 times on o's tab; returns the tally of answers and the ones that were neither success nor NAVIGATED_AWAY. */
-  async function readLoop(o: Opened, reads: [string, () => Promise<ActionResultMessage>][]) {
+  /** Calls each read `times` times on o's tab; returns the tally of answers and the ones that were neither success nor NAVIGATED_AWAY. */
+  async function readLoop(o: Opened, reads: [string, () => Promise<ActionResultMessage>][], times = 30) {
     const tally: Record<string, number> = {};
     const bad: string[] = [];
     for (const [name, call] of reads) {
-      for (let i = 0; i < 30; i++) {
+      for (let i = 0; i < times; i++) {
         const r = await call();
         const key = `${name}:${r.status === 'success' ? 'success' : r.error_info?.error_code}`;
         tally[key] = (tally[key] ?? 0) + 1;
@@ -69,6 +69,22 @@ describe('e2e: reads on a page that reloads every 150 ms', function () {
     await o.page.close();
   });
 
+  it('10 screenshot and 10 get_state with a screenshot answer success or NAVIGATED_AWAY', async function () {
+    this.timeout(240_000);
+    const o = await reloadingPage();
+    const { tally, bad } = await readLoop(
+      o,
+      [
+        ['screenshot', () => o.call('screenshot', {})],
+        ['get_state+screenshot', () => o.call('get_state', { include_screenshot: true })],
+      ],
+      10,
+    ); // Chrome allows two captures a second
+    console.log('      reloading page:', JSON.stringify(tally));
+    expect(bad, JSON.stringify(tally)).to.deep.equal([]);
+    await o.page.close();
+  });
+
   it('a page that never stays long enough to be read: NAVIGATED_AWAY saying it keeps reloading, within the timeout', async function () {
     this.timeout(60_000);
     const o = await open(h, `<p>tick</p><script>if (sessionStorage.getItem('spin')) location.reload();</script>`);
@@ -88,7 +104,6 @@ describe('e2e: reads on a page that reloads every 150 ms', function () {
       expect(r.error_info?.error_code, JSON.stringify(r.error_info)).to.equal('NAVIGATED_AWAY');
       expect(r.error_info?.message).to.match(/keeps reloading or navigating: it went away \d+ times? in \d+ ms/);
     }
-    await o.page.evaluate(() => sessionStorage.removeItem('spin')).catch(() => undefined);
-    await o.page.close();
+    await o.page.close(); // its sessionStorage (the loop's switch) goes with the tab
   });
 });

@@ -1,6 +1,7 @@
 // Reads on a page that navigates or reloads under them. A read (get_state, extract_content, get, is,
-// get_dropdown_options) changes nothing, so when the document it was reading goes away (the port
-// closes, the frame is removed, the content script is not there yet), it is run again on the new
+// get_dropdown_options, screenshot) changes nothing, so when the document it was reading goes away
+// (the port closes, the frame is removed, the content script is not there yet, Chrome's capture of
+// a page being replaced fails with "image readback failed"), it is run again on the new
 // document within the action's time budget, and answers from the newest one. A page that never
 // stays long enough to be read answers NAVIGATED_AWAY saying so, never a channel error.
 import type { ActionMessage, ActionResultMessage, ErrorCode } from '../../../schemas/generated/protocol';
@@ -10,7 +11,7 @@ import { TabWatch } from './tab-watch';
 import { resolveTab } from './tabs';
 
 /** Pure reads: running one again has no effect on the page. */
-export const READ_ONLY_ACTIONS = new Set<string>(['get_state', 'extract_content', 'get', 'is', 'get_dropdown_options']);
+export const READ_ONLY_ACTIONS = new Set<string>(['get_state', 'extract_content', 'get', 'is', 'get_dropdown_options', 'screenshot']);
 
 /** What a read answers when its document went away under it (the channel closed, the frame was removed). */
 const WENT_AWAY: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
