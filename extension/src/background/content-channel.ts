@@ -174,15 +174,18 @@ const wentAway = (why: string, progress?: InputProgress, tracked = false): Chann
 export async function sendToContent(tabId: number, request: ContentRequest, opts: { frameId?: number } = {}): Promise<ChannelOutcome> {
   const frameId = opts.frameId ?? 0;
   const asked = askOverPort(tabId, frameId, request);
-  if (asked) {
-    const answer = await asked;
-    if (answer.kind === 'answer') return answer.response ? { ok: true, response: answer.response } : closedBeforeAnswer();
-    // The content script had the request: its document went away before answering.
-    if (answer.reached) return wentAway(answer.why || 'the document unloaded', answer.progress, true);
-    // Closed before any content script took the port: it never saw the request.
-    if (PORT_CLOSED.test(answer.why)) return wentAway(answer.why, undefined, true);
-  }
-  return sendByMessage(tabId, frameId, request);
+  const out = asked ? portOutcome(await asked) : null;
+  return out ?? sendByMessage(tabId, frameId, request);
+}
+
+/** A port's answer as an outcome; null when no content script took the port (the request goes the old way). */
+function portOutcome(answer: PortAnswer): ChannelOutcome | null {
+  if (answer.kind === 'answer') return answer.response ? { ok: true, response: answer.response } : closedBeforeAnswer();
+  // The content script had the request: its document went away before answering.
+  if (answer.reached) return wentAway(answer.why || 'the document unloaded', answer.progress, true);
+  // Closed before any content script took the port: it never saw the request.
+  if (PORT_CLOSED.test(answer.why)) return wentAway(answer.why, undefined, true);
+  return null;
 }
 
 /** One request on a one-off message channel; injects the content script when none answers. */
@@ -198,6 +201,11 @@ async function sendByMessage(tabId: number, frameId: number, request: ContentReq
       if (attempt === 0 && NO_RECEIVER.test(why)) {
         try {
           await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ['content.js'] });
+          // The script is there now: the request goes over its port, which also carries a typing
+          // action's progress (a one-off message channel cannot say how far typing got).
+          const again = askOverPort(tabId, frameId, request);
+          const out = again ? portOutcome(await again) : null;
+          if (out) return out;
           continue;
         } catch (injectError) {
           const injectWhy = injectError instanceof Error ? injectError.message : String(injectError);
