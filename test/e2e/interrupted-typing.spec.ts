@@ -94,6 +94,17 @@ function typingCases(trusted: boolean) {
       expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
       expect(r.outcome_details?.navigation_occurred).to.equal(true);
       expect(r.new_simplified_state?.url).to.match(/typing-results-.*\?q=kittens$/);
+      expect(r.outcome_details?.result).to.include({ chars_typed: 8 });
+      await o.page.close();
+    });
+
+    it('press Enter that submits the form: success with the navigation noted', async () => {
+      const results = h.fixtures.html(`/press-results-${trusted}`, '<p>Results</p>', 'Results');
+      const o = await open(h, SUBMITS_ON_ENTER(results).replace('<input id="q" name="q">', '<input id="q" name="q" value="cats">'));
+      const r = await o.call('press', { selector: '#q', key: 'Enter' });
+      expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+      expect(r.outcome_details?.navigation_occurred).to.equal(true);
+      expect(r.new_simplified_state?.url).to.match(/press-results-.*\?q=cats$/);
       await o.page.close();
     });
   };

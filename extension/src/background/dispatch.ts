@@ -24,7 +24,7 @@ import { TAB_LEVEL, WORKER_HANDLERS } from './actions/registry';
 import type { Tab } from './actions/types';
 import { Budget, withTimeout } from './budget';
 import { sendToContent } from './content-channel';
-import { inputCutError, inputDone, TYPING_ACTIONS } from './interrupted-input';
+import { allInBefore, inputCutError, inputDone, TYPING_ACTIONS } from './interrupted-input';
 import { hasDomainPolicy, policyError, withPersonDefaults } from './person-policy';
 import { rereadWhileReloading } from './reread';
 import {
@@ -405,7 +405,7 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
     const message = sent.ok && sent.response.ok ? sent.response.message : `"${action.action}" ran; the page unloaded before it answered.`;
     const result =
       sent.ok && sent.response.ok ? sent.response.result : typed && action.action === 'type' ? { chars_typed: typed.total } : {};
-    const allTyped = typed ? `All ${typed.total} characters went in; then ` : '';
+    const allTyped = typed ? allInBefore(action.action, typed.total) : '';
 
     let settled: boolean | undefined;
     let report: SettleReport | undefined;

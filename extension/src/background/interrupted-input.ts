@@ -37,6 +37,11 @@ export function inputDone(
 const unit = (action: string, total: number) =>
   action === 'press' || (action === 'send_keys' && total === 1) ? (total === 1 ? 'key' : 'keys') : 'characters';
 
+/** The start of a success message when every key went in before the page navigated. */
+export function allInBefore(action: string, total: number): string {
+  return total === 1 && unit(action, total) === 'key' ? 'The key went in; then ' : `All ${total} ${unit(action, total)} went in; then `;
+}
+
 /**
  * The error for typing the page cut short. count null: the request went the old way (no port) and
  * the page could not say how far it got. tab: the tab now (null: closed).
