@@ -8,7 +8,6 @@ import type { ActionMessage, ActionResultMessage, ErrorCode } from '../../../sch
 import { errorInfo } from '../../../schemas/lib/errors';
 import { Budget, sleep } from './budget';
 import { TabWatch } from './tab-watch';
-import { resolveTab } from './tabs';
 
 /** Pure reads: running one again has no effect on the page. */
 export const READ_ONLY_ACTIONS = new Set<string>(['get_state', 'extract_content', 'get', 'is', 'get_dropdown_options', 'screenshot']);
@@ -31,15 +30,17 @@ export async function rereadWhileReloading(
 ): Promise<ActionResultMessage> {
   const budget = new Budget(action.timeout_ms);
   if (!READ_ONLY_ACTIONS.has(action.action)) return runOnce(budget);
-  const tabId = action.tab_id ?? (await resolveTab(undefined).then((r) => (r.ok ? r.tab.id : undefined)));
-  if (tabId === undefined) return runOnce(budget);
+  // An action that names no tab learns it from its first result (no tab lookup on the way of a read that works).
+  let tabId = action.tab_id;
   let navigations = 0;
   for (;;) {
-    const watch = new TabWatch(tabId);
+    const watch = tabId === undefined ? null : new TabWatch(tabId);
     try {
       const r = await runOnce(budget);
       const code = r.error_info?.error_code;
       if (r.status === 'success' || code === undefined || !WENT_AWAY.has(code)) return r;
+      tabId ??= r.tab_id ?? undefined;
+      if (tabId === undefined) return r;
       const tab = await chrome.tabs.get(tabId).catch(() => null);
       if (!tab)
         return {
@@ -53,14 +54,15 @@ export async function rereadWhileReloading(
           ),
         };
       // Only a document that went away is read again; a page that stays and fails says so as before.
-      if (!watch.navigationStarted && tab.status !== 'loading') return r;
+      const moved = watch?.navigationStarted === true;
+      if (!moved && tab.status !== 'loading') return r;
       navigations++;
       if (budget.remaining() < LAST_TRY_MS) return keepsReloading(action, r, tabId, navigations, budget);
-      if (watch.navigationStarted) await watch.waitForNavigationEnd(budget.cap(LOAD_CAP_MS));
+      if (watch && moved) await watch.waitForNavigationEnd(budget.cap(LOAD_CAP_MS));
       else await sleep(budget.cap(50));
       if (budget.remaining() < LAST_TRY_MS) return keepsReloading(action, r, tabId, navigations, budget);
     } finally {
-      watch.stop();
+      watch?.stop();
     }
   }
 }
