@@ -52,7 +52,8 @@ class ErrorCode:
     #: The tab shows a page extensions may not script (chrome://, the Web Store, other extensions' pages).
     RESTRICTED_PAGE: Final = 'RESTRICTED_PAGE'
 
-    #: The requested tab id does not exist (closed, or never opened).
+    #: The requested tab id does not exist (closed, or never opened). When the tab closed while type/fill/press/send_keys was typing,
+    #: details.chars_typed of details.chars_total went in.
     TAB_NOT_FOUND: Final = 'TAB_NOT_FOUND'
 
     #: A person submitted a task but no agent that accepts tasks is connected to the bridge.
@@ -81,7 +82,9 @@ class ErrorCode:
     TASK_NOT_FOUND: Final = 'TASK_NOT_FOUND'
 
     #: The page navigated away (or reloaded) while an action whose answer comes from the page (wait_for, get, is, extract_content,
-    #: ...) was running, so it has no answer; the condition was not observed. Take a new state and decide again.
+    #: ...) was running, so it has no answer; the condition was not observed (a read is retried on the new document first, so for
+    #: reads this means the page kept reloading). Or it went away while type/fill/press/send_keys still had keys to type:
+    #: details.chars_typed of details.chars_total went in. Take a new state and decide again.
     NAVIGATED_AWAY: Final = 'NAVIGATED_AWAY'
 
     #: fill/clear/type was aimed at an element that takes no typed value (a checkbox, radio, button, file input, select). Use

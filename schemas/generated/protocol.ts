@@ -2246,6 +2246,10 @@ export interface TypeResult {
    * The element's value afterwards (text content for contenteditable). Omitted for password fields.
    */
   value?: string;
+  /**
+   * How many characters went in (all of them on success). When the page navigates or its tab closes before every character is typed, type fails instead (NAVIGATED_AWAY or TAB_NOT_FOUND) with error details chars_typed and chars_total.
+   */
+  chars_typed?: number;
 }
 /**
  * Result of clear.

@@ -29,6 +29,8 @@ class FakePort {
 const ports: FakePort[] = [];
 const sent: unknown[] = [];
 let lastError: { message: string } | undefined;
+/** sendMessage finds no content script until executeScript injects one (a tab older than the extension). */
+let noReceiver = false;
 const onCommitted = event();
 const fakeChrome = {
   runtime: {
@@ -44,10 +46,16 @@ const fakeChrome = {
     },
     sendMessage: async (_tab: number, m: unknown) => {
       sent.push(m);
+      if (noReceiver) throw new Error('Could not establish connection. Receiving end does not exist.');
       return { ok: true, message: 'by message', result: {} };
     },
   },
-  scripting: { executeScript: async () => [] },
+  scripting: {
+    executeScript: async () => {
+      noReceiver = false; // the content script is there now
+      return [];
+    },
+  },
   webNavigation: { onCommitted },
 };
 
@@ -135,5 +143,35 @@ describe('content channel (ports)', () => {
     expect(out, 'the request was left waiting for its timeout').to.not.equal('pending');
     expect(out !== 'pending' && out.ok === false && out.portClosed).to.equal(true);
     expect(port.disconnected).to.equal(true);
+  });
+
+  it("a typing action's last progress before its document went away comes back with the failure", async () => {
+    const typing = { channel: 'bux', kind: 'run_action', action: 'type', params: { selector: '#f', text: 'abcdef' } } as const;
+    const asked = sendToContent(6, typing);
+    const port = ports[0]!;
+    port.onMessage.fire({ kind: 'hello' });
+    const id = port.posted[0]!.id;
+    port.onMessage.fire({ kind: 'progress', id, progress: { done: 2, total: 6 } });
+    port.onMessage.fire({ kind: 'progress', id, progress: { done: 3, total: 6 } });
+    close(port);
+    const out = await asked;
+    expect(out.ok).to.equal(false);
+    if (out.ok) return;
+    expect(out).to.include({ portClosed: true, tracked: true });
+    expect(out.progress).to.deep.equal({ done: 3, total: 6 });
+  });
+
+  it('a request that needed the script injected goes over a port after the injection, where progress can be heard', async () => {
+    noReceiver = true;
+    const asked = sendToContent(7, req);
+    close(ports[0]!, 'Could not establish connection. Receiving end does not exist.');
+    for (let i = 0; i < 10 && ports.length < 2; i++) await tick();
+    const second = ports[1];
+    expect(second, 'a port after the injection').to.not.equal(undefined);
+    second!.onMessage.fire({ kind: 'hello' });
+    second!.onMessage.fire({ kind: 'answer', id: second!.posted[0]!.id, response: { ok: true, message: 'typed', result: {} } });
+    const out = await asked;
+    expect(out.ok).to.equal(true);
+    expect(sent, 'only the first try went by message').to.have.length(1);
   });
 });

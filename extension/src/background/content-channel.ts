@@ -13,20 +13,36 @@
 // then fails like a closed sendMessage channel (portClosed).
 import type { ErrorInfo } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/wire';
-import { CONTENT_PORT, type ContentRequest, type PortMessage, type RunActionResponse } from '../shared/internal-messages';
+import {
+  CONTENT_PORT,
+  type ContentRequest,
+  type InputProgress,
+  type PortMessage,
+  type RunActionResponse,
+} from '../shared/internal-messages';
 
-export type ChannelOutcome = { ok: true; response: RunActionResponse } | { ok: false; portClosed: boolean; error: ErrorInfo };
+/**
+ * progress (typing actions, on a failure where the page went away): how much went in before the
+ * document died, as the content script last reported it; absent when it reported nothing, and
+ * `tracked` false when the request did not go over a port (no report could come).
+ */
+export type ChannelOutcome =
+  | { ok: true; response: RunActionResponse }
+  | { ok: false; portClosed: boolean; error: ErrorInfo; progress?: InputProgress; tracked?: boolean };
 
 const NO_RECEIVER = /Receiving end does not exist|Could not establish connection/i;
 const PORT_CLOSED = /message port closed|message channel closed|page keeping the extension port is moved into back\/forward cache/i;
 
-type PortAnswer = { kind: 'answer'; response: RunActionResponse | undefined } | { kind: 'closed'; reached: boolean; why: string };
+type PortAnswer =
+  { kind: 'answer'; response: RunActionResponse | undefined } | { kind: 'closed'; reached: boolean; why: string; progress?: InputProgress };
 
 interface Link {
   port: chrome.runtime.Port;
   /** The content script accepted the port (its hello arrived). */
   reached: boolean;
   pending: Map<number, (a: PortAnswer) => void>;
+  /** The latest progress a request in flight reported (typing actions), by request id. */
+  progress: Map<number, InputProgress>;
   /** Its frame committed a new document: no new requests; closed once the ones in flight end. */
   retired: boolean;
 }
@@ -69,9 +85,13 @@ export function forgetTabLinks(tabId: number): void {
 /** Forgets the link and answers every request still waiting on it as closed. */
 function endLink(key: string, link: Link, why: string): void {
   if (links.get(key) === link) links.delete(key);
-  const waiting = [...link.pending.values()];
+  const waiting = [...link.pending.entries()];
   link.pending.clear();
-  for (const done of waiting) done({ kind: 'closed', reached: link.reached, why });
+  for (const [id, done] of waiting) {
+    const progress = link.progress.get(id);
+    done({ kind: 'closed', reached: link.reached, why, ...(progress ? { progress } : {}) });
+  }
+  link.progress.clear();
 }
 
 /** Open ports to this tab's frames (closed-tabs.ts, tests). */
@@ -100,12 +120,14 @@ function linkTo(tabId: number, frameId: number): Link | null {
       break;
     }
   }
-  const link: Link = { port, reached: false, pending: new Map(), retired: false };
+  const link: Link = { port, reached: false, pending: new Map(), progress: new Map(), retired: false };
   port.onMessage.addListener((m: PortMessage) => {
     link.reached = true;
+    if (m.kind === 'progress' && link.pending.has(m.id)) link.progress.set(m.id, m.progress);
     if (m.kind !== 'answer') return;
     const done = link.pending.get(m.id);
     link.pending.delete(m.id);
+    link.progress.delete(m.id);
     if (link.retired && link.pending.size === 0) link.port.disconnect();
     done?.({ kind: 'answer', response: m.response });
   });
@@ -140,25 +162,30 @@ const closedBeforeAnswer = (): ChannelOutcome => ({
     'background_script',
   ),
 });
-const wentAway = (why: string): ChannelOutcome => ({
+const wentAway = (why: string, progress?: InputProgress, tracked = false): ChannelOutcome => ({
   ok: false,
   portClosed: true,
   error: errorInfo('COMMUNICATION_ERROR_WITH_TARGET', `The page went away while the action ran (${why}).`, 'background_script'),
+  ...(progress ? { progress } : {}),
+  tracked,
 });
 
 /** opts.frameId: the frame to reach (default 0, the top frame). */
 export async function sendToContent(tabId: number, request: ContentRequest, opts: { frameId?: number } = {}): Promise<ChannelOutcome> {
   const frameId = opts.frameId ?? 0;
   const asked = askOverPort(tabId, frameId, request);
-  if (asked) {
-    const answer = await asked;
-    if (answer.kind === 'answer') return answer.response ? { ok: true, response: answer.response } : closedBeforeAnswer();
-    // The content script had the request: its document went away before answering.
-    if (answer.reached) return wentAway(answer.why || 'the document unloaded');
-    // Closed before any content script took the port: it never saw the request.
-    if (PORT_CLOSED.test(answer.why)) return wentAway(answer.why);
-  }
-  return sendByMessage(tabId, frameId, request);
+  const out = asked ? portOutcome(await asked) : null;
+  return out ?? sendByMessage(tabId, frameId, request);
+}
+
+/** A port's answer as an outcome; null when no content script took the port (the request goes the old way). */
+function portOutcome(answer: PortAnswer): ChannelOutcome | null {
+  if (answer.kind === 'answer') return answer.response ? { ok: true, response: answer.response } : closedBeforeAnswer();
+  // The content script had the request: its document went away before answering.
+  if (answer.reached) return wentAway(answer.why || 'the document unloaded', answer.progress, true);
+  // Closed before any content script took the port: it never saw the request.
+  if (PORT_CLOSED.test(answer.why)) return wentAway(answer.why, undefined, true);
+  return null;
 }
 
 /** One request on a one-off message channel; injects the content script when none answers. */
@@ -174,6 +201,11 @@ async function sendByMessage(tabId: number, frameId: number, request: ContentReq
       if (attempt === 0 && NO_RECEIVER.test(why)) {
         try {
           await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ['content.js'] });
+          // The script is there now: the request goes over its port, which also carries a typing
+          // action's progress (a one-off message channel cannot say how far typing got).
+          const again = askOverPort(tabId, frameId, request);
+          const out = again ? portOutcome(await again) : null;
+          if (out) return out;
           continue;
         } catch (injectError) {
           const injectWhy = injectError instanceof Error ? injectError.message : String(injectError);

@@ -25,7 +25,9 @@ import { TAB_LEVEL, WORKER_HANDLERS } from './actions/registry';
 import type { Tab } from './actions/types';
 import { Budget, withTimeout } from './budget';
 import { sendToContent } from './content-channel';
+import { allInBefore, inputCutError, inputDone, TYPING_ACTIONS } from './interrupted-input';
 import { blockedLocalFrame, hasDomainPolicy, localFileBlocked, localTabError, policyError, withPersonDefaults } from './person-policy';
+import { rereadWhileReloading } from './reread';
 import {
   ANSWER_REQUIRED,
   EXPECTS_CHANGE,
@@ -70,7 +72,8 @@ const stamps = (started: number): Pick<Timings, 'total' | 'received_at' | 'sent_
 };
 
 export async function runAction(action: ActionMessage): Promise<ActionResultMessage> {
-  const result = await runActionOnce(action);
+  // Reads have no side effects: one the page's navigation cut short is run again on the new document.
+  const result = await rereadWhileReloading(action, (budget) => runActionOnce(action, budget));
   // state_since: the state after the action as a delta (get_state uses params.since).
   return action.state_since === undefined || action.action === 'get_state' ? result : withStateDelta(result, action.state_since);
 }
@@ -93,9 +96,8 @@ interface ActionRun {
   stateOrNull: (tabId: number | null | undefined, knownUrl?: string, topSnapshot?: FrameSnapshot) => Promise<SimplifiedState | null>;
 }
 
-async function runActionOnce(action: ActionMessage): Promise<ActionResultMessage> {
+async function runActionOnce(action: ActionMessage, budget = new Budget(action.timeout_ms)): Promise<ActionResultMessage> {
   const started = now();
-  const budget = new Budget(action.timeout_ms);
   const settings = await readSettings();
   const settle = resolveSettle(settings[SETTLE_OPTIONS_KEY], action.settle);
   const trusted = (action.params as { trusted?: unknown } | undefined)?.trusted === true || settings[TRUSTED_INPUT_KEY] === true;
@@ -355,7 +357,7 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
     // answers with its snapshot at once (one round trip instead of two).
     const withSnapshot = !plan && !settle.enabled && frameId === 0;
     const asked = plan
-      ? runTrusted(tabId, frameId, plan)
+      ? runTrusted(tabId, frameId, plan, watch)
       : sendToContent(
           tabId,
           {
@@ -389,6 +391,17 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
       );
     }
     if (!sent.ok && !sent.portClosed) return fail(sent.error, await stateOrNull(tab.id), tab.id);
+    // Typing the page cut short (it navigated or its tab closed with keys still to type): never success.
+    const typed = !sent.ok && TYPING_ACTIONS.has(action.action) ? inputDone(action.action, action.params, sent) : undefined;
+    if (typed !== undefined && (typed === null || typed.done < typed.total)) {
+      let tabNow = await chrome.tabs.get(tab.id).catch(() => null);
+      // The port can close a moment before the tab's removal or the navigation's start is visible.
+      if (tabNow && !watch.navigationStarted && (await watch.waitForStartOrNewTab(budget.cap(300))) === false)
+        tabNow = await chrome.tabs.get(tab.id).catch(() => null);
+      if (tabNow && watch.navigationStarted) await watch.waitForNavigationEnd(budget.cap(settle.navigation_cap_ms));
+      tabNow = tabNow ? await chrome.tabs.get(tab.id).catch(() => null) : null;
+      return fail(inputCutError(action.action, tab.id, typed, tabNow, tab.url), tabNow ? await stateOrNull(tab.id) : null, tab.id);
+    }
     if (!sent.ok && ANSWER_REQUIRED.has(action.action)) {
       const lost = await lostAnswer(action.action, tab.id, tab.url);
       if (!lost.tabGone && watch.navigationStarted) await watch.waitForNavigationEnd(budget.cap(settle.navigation_cap_ms));
@@ -402,7 +415,9 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
     }
     if (sent.ok && sent.response.ok) globalIds(frameId, sent.response, sent.response.result);
     const message = sent.ok && sent.response.ok ? sent.response.message : `"${action.action}" ran; the page unloaded before it answered.`;
-    const result = sent.ok && sent.response.ok ? sent.response.result : {};
+    const result =
+      sent.ok && sent.response.ok ? sent.response.result : typed && action.action === 'type' ? { chars_typed: typed.total } : {};
+    const allTyped = typed ? allInBefore(action.action, typed.total) : '';
 
     let settled: boolean | undefined;
     let report: SettleReport | undefined;
@@ -507,7 +522,7 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
     }
     const navigated = watch.navigated || !sent.ok;
     const details: OutcomeDetails = {
-      message: navigated && !sent.ok ? `"${action.action}" caused a navigation${state ? ` to ${state.url}` : ''}.` : message,
+      message: navigated && !sent.ok ? `${allTyped}"${action.action}" caused a navigation${state ? ` to ${state.url}` : ''}.` : message,
       navigation_occurred: navigated,
       result: result as OutcomeDetails['result'],
       timings_ms: timings,
@@ -531,7 +546,7 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
 }
 
 /** Trusted mode: the page (of the target's frame) prepares the target, the worker sends real input. */
-async function runTrusted(tabId: number, frameId: number, plan: TrustedPlan): ReturnType<typeof sendToContent> {
+async function runTrusted(tabId: number, frameId: number, plan: TrustedPlan, watch: TabWatch): ReturnType<typeof sendToContent> {
   let prepared: Record<string, unknown> = {};
   if (plan.prepare) {
     const asked = await sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'prepare', ...plan.prepare }, { frameId });
@@ -587,9 +602,21 @@ async function runTrusted(tabId: number, frameId: number, plan: TrustedPlan): Re
     input.x += offset.x;
     input.y += offset.y;
   }
+  // Keys are counted as they go, and stop when the page starts navigating (CDP input outlives the
+  // document: keys sent on would land in whatever the next page focuses).
+  const total = input.kind === 'mouse' ? 0 : input.kind === 'keys' ? input.keys.length : [...input.text].length;
+  let done = 0;
+  const cut = (why: string): Awaited<ReturnType<typeof sendToContent>> => ({
+    ok: false,
+    portClosed: true,
+    error: errorInfo('COMMUNICATION_ERROR_WITH_TARGET', `The page went away while the action ran (${why}).`, WS),
+    progress: { done, total },
+    tracked: true,
+  });
   try {
-    await performTrustedInput(tabId, input);
+    await performTrustedInput(tabId, input, { progress: (n) => (done = n), stop: () => watch.navigationStarted });
   } catch (e) {
+    if (total > 0 && !(e instanceof TrustedInputRefused) && !(await chrome.tabs.get(tabId).catch(() => null))) return cut('the tab closed');
     if (e instanceof TrustedInputRefused)
       return {
         ok: true,
@@ -615,6 +642,7 @@ async function runTrusted(tabId: number, frameId: number, plan: TrustedPlan): Re
       },
     };
   }
+  if (done < total) return cut('the page navigated');
   let value: Record<string, unknown> = {};
   if (plan.readValue && typeof prepared['element_id'] === 'string') {
     const read = await sendToContent(

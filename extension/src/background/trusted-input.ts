@@ -94,7 +94,17 @@ async function viewportSize(send: Send): Promise<{ width: number; height: number
   }
 }
 
-export async function performTrustedInput(tabId: number, req: TrustedInputRequest): Promise<void> {
+/**
+ * Keyboard input as it goes: progress(n) after the n-th character (key, for keys; the whole text,
+ * for insert_text) went in; stop() is asked before each one, and true ends the typing there (the page
+ * started navigating: keys sent on would land in whatever the next page focuses).
+ */
+export interface InputWatch {
+  progress?: (done: number) => void;
+  stop?: () => boolean;
+}
+
+export async function performTrustedInput(tabId: number, req: TrustedInputRequest, watch: InputWatch = {}): Promise<void> {
   // Keys are parsed before the debugger is attached: an unknown key attaches nothing.
   const chords =
     req.kind === 'keys'
@@ -144,31 +154,35 @@ export async function performTrustedInput(tabId: number, req: TrustedInputReques
       await keyUp(send, a, MODIFIER_BITS.Control);
       await keyUp(send, ctrl, 0);
       if (del.ok) await pressChord(send, [], del.chord.key);
-      if (req.text) await send('Input.insertText', { text: req.text });
+      if (req.text && !watch.stop?.()) {
+        await send('Input.insertText', { text: req.text });
+        watch.progress?.([...req.text].length);
+      }
       return;
     }
     if (req.kind === 'type') {
       // Playwright keyboard.type: a key press per character the layout has (Shift held for shifted
       // ones, so key, code and shiftKey are what a person's keystroke gives), Input.insertText for the rest.
-      let first = true;
+      let done = 0;
       for (const ch of req.text) {
-        if (!first && req.delay_ms) await new Promise((r) => setTimeout(r, req.delay_ms));
-        first = false;
+        if (done > 0 && req.delay_ms) await new Promise((r) => setTimeout(r, req.delay_ms));
+        if (watch.stop?.()) return;
         const k = keyForChar(ch);
-        if (k.code === '') {
-          await send('Input.insertText', { text: ch });
-          continue;
-        }
-        await pressChord(send, needsShift(ch) ? [{ m: 'Shift', k: modifierKey('Shift') }] : [], k);
+        if (k.code === '') await send('Input.insertText', { text: ch });
+        else await pressChord(send, needsShift(ch) ? [{ m: 'Shift', k: modifierKey('Shift') }] : [], k);
+        watch.progress?.(++done);
       }
       return;
     }
+    let done = 0;
     for (const chord of chords) {
+      if (watch.stop?.()) return;
       await pressChord(
         send,
         chord.modifiers.map((m, i) => ({ m, k: chord.modifierKeys?.[i] ?? modifierKey(m) })),
         chord.key,
       );
+      watch.progress?.(++done);
       if (req.delay_ms) await new Promise((r) => setTimeout(r, req.delay_ms));
     }
   });
@@ -232,7 +246,7 @@ export function trustedPlan(action: string, params: unknown): TrustedPlan | null
             ? { kind: 'insert_text', text: typeof r['fill_value'] === 'string' ? (r['fill_value'] as string) : text }
             : { kind: 'type', text, ...(delay ? { delay_ms: delay } : {}) },
       readValue: true,
-      result: (r, v) => ({ element_id: r['element_id'], ...v }),
+      result: (r, v) => ({ element_id: r['element_id'], ...v, ...(action === 'type' ? { chars_typed: [...text].length } : {}) }),
       verb: action === 'fill' ? 'Trusted fill' : 'Trusted typing',
     };
   }

@@ -55,7 +55,11 @@ if (!window.__browserUseExtLoaded) {
       if (m.kind !== 'request' || !isContentRequest(m.request)) return;
       const id = m.id;
       if (m.request.kind === 'ping') post({ kind: 'answer', id, response: { ok: true, message: 'pong', result: {} } });
-      else void answer(ctx, m.request).then((response) => post({ kind: 'answer', id, response }));
+      else {
+        // Typing actions tell the worker how far they got, in case this document dies mid-way.
+        const progress = (done: number, total: number) => post({ kind: 'progress', id, progress: { done, total } });
+        void answer({ ...ctx, progress }, m.request).then((response) => post({ kind: 'answer', id, response }));
+      }
     });
   });
 }

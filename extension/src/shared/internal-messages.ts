@@ -82,11 +82,23 @@ export type RunActionResponse =
 /** The worker's long-lived port to a frame's content script (background/content-channel.ts). */
 export const CONTENT_PORT = 'bux-port';
 
-/** On that port: the content script's hello when it takes the port, requests, and their answers by id. */
+/**
+ * On that port: the content script's hello when it takes the port, requests, and their answers by id.
+ * progress: how much of a typing action (type, fill, press, send_keys) went into the page so far,
+ * posted before each pause and when the keys are all in. The document can die in a pause (the page
+ * navigates or its tab closes) and never answer: the worker then knows how far it got.
+ */
 export type PortMessage =
   | { kind: 'hello' }
   | { kind: 'request'; id: number; request: ContentRequest }
+  | { kind: 'progress'; id: number; progress: InputProgress }
   | { kind: 'answer'; id: number; response: RunActionResponse };
+
+/** Characters (keys for press) of a typing action that went into the page, of how many. */
+export interface InputProgress {
+  done: number;
+  total: number;
+}
 
 export function isContentRequest(m: unknown): m is ContentRequest {
   return typeof m === 'object' && m !== null && (m as { channel?: unknown }).channel === CONTENT_CHANNEL;

@@ -84,6 +84,9 @@ async function replace(
       { element_id: r.id },
     );
   }
+  // The value went in at once: tell the worker before settling (the page may navigate on input).
+  const n = [...plan.value].length;
+  ctx.progress?.(n, n);
   return ok(`${typeof verb === 'string' ? verb : verb(r.el)} ${label(r.id, r.el)}.`, filledResult(r.el, r.id));
 }
 

@@ -28,20 +28,24 @@ export const press: PageHandler = async (ctx, raw) => {
     where = label(r.id, r.el);
   }
   pressChord(parsed.chord);
+  ctx.progress?.(1, 1);
   return ok(`Pressed ${p.key} on ${where}; focus is now on ${focusedDescription()}.`, {
     keys: [p.key],
     focused_element: focusedDescription(),
   });
 };
 
-export const sendKeys: PageHandler = async (_ctx, raw) => {
+export const sendKeys: PageHandler = async (ctx, raw) => {
   const p = raw as SendKeysParams;
   const parsed = parseChord(p.keys, isMac());
   if (parsed.ok) {
     pressChord(parsed.chord);
+    ctx.progress?.(1, 1);
     return ok(`Sent keys: ${p.keys}`, { keys: [p.keys], focused_element: focusedDescription() });
   }
   // browser_use: on "Unknown key" it presses each character.
   await typeText(p.keys);
+  const n = [...p.keys].length;
+  ctx.progress?.(n, n);
   return ok(`Sent keys: ${p.keys}`, { keys: [...p.keys], focused_element: focusedDescription() });
 };

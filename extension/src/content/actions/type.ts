@@ -4,7 +4,7 @@
 // gets focus now has its caret put at the end, so type appends. fill replaces.
 import type { TypeParams } from '../../../../schemas/generated/protocol';
 import { EDIT_CHECKS } from '../interaction/actionability';
-import { composedContains, deepActiveElement } from '../interaction/dom';
+import { composedContains, deepActiveElement, sleep } from '../interaction/dom';
 import { caretToEnd } from '../interaction/editing';
 import { typeText } from '../interaction/keyboard';
 import { fail, label, ok, prepare, safeValue } from './common';
@@ -23,9 +23,20 @@ export const type: PageHandler = async (ctx, raw) => {
       { element_id: r.id, check: 'focus' },
     );
   if (!wasFocused) caretToEnd(r.el);
-  await typeText(p.text, p.delay_ms ?? 0);
-  const result: Record<string, unknown> = { element_id: r.id };
+  const chars = [...p.text];
+  const delay = p.delay_ms ?? 0;
+  // Key by key, so the worker hears how many went in before each pause: the page may navigate or
+  // close its tab during one, and this document (and this loop) dies with it.
+  for (let i = 0; i < chars.length; i++) {
+    if (i > 0 && delay > 0) {
+      ctx.progress?.(i, chars.length);
+      await sleep(delay);
+    }
+    await typeText(chars[i] as string);
+  }
+  ctx.progress?.(chars.length, chars.length);
+  const result: Record<string, unknown> = { element_id: r.id, chars_typed: chars.length };
   const v = safeValue(r.el);
   if (v !== undefined) result['value'] = v;
-  return ok(`Typed ${p.text.length} characters into ${label(r.id, r.el)}.`, result);
+  return ok(`Typed ${chars.length} characters into ${label(r.id, r.el)}.`, result);
 };

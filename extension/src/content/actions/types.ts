@@ -5,6 +5,8 @@ import type { RefRegistry } from '../refs';
 
 export interface PageContext {
   refs: RefRegistry;
+  /** Typing actions report how many characters went in (see InputProgress); absent off the worker's port. */
+  progress?: (done: number, total: number) => void;
 }
 
 /**

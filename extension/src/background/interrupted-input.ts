@@ -1,0 +1,79 @@
+// Typing that the page cut short. type, fill, press and send_keys report how much of their input
+// went in (content script: progress messages on the port; trusted mode: the worker counts the keys
+// it sent). When the document goes away before the action answers, that count decides the result:
+// everything went in, then the page navigated (Enter submitted a form) -> success with the
+// navigation noted; the page navigated or its tab closed with keys still to type -> NAVIGATED_AWAY
+// or TAB_NOT_FOUND with details {chars_typed, chars_total}, never success.
+import type { ErrorInfo } from '../../../schemas/generated/protocol';
+import { errorInfo } from '../../../schemas/lib/errors';
+import type { InputProgress } from '../shared/internal-messages';
+import { parseChord } from '../shared/keys';
+
+/** Actions whose input goes in piece by piece and can be cut short by the page. */
+export const TYPING_ACTIONS = new Set<string>(['type', 'fill', 'press', 'send_keys']);
+
+/** How many characters (keys, for press and a send_keys chord) the action means to put in. */
+export function inputTotal(action: string, params: unknown): number {
+  const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
+  const text = (key: string) => (typeof p[key] === 'string' ? [...(p[key] as string)].length : 0);
+  if (action === 'type') return text('text');
+  if (action === 'fill') return text('value');
+  if (action === 'press') return 1;
+  if (action === 'send_keys') return typeof p['keys'] === 'string' && parseChord(p['keys'], false).ok ? 1 : text('keys');
+  return 0;
+}
+
+/** What the page reported before it went away: null when nothing can be known (no port, no count). */
+export function inputDone(
+  action: string,
+  params: unknown,
+  sent: { progress?: InputProgress; tracked?: boolean },
+): { done: number; total: number } | null {
+  if (sent.tracked === false) return null;
+  const total = sent.progress?.total ?? inputTotal(action, params);
+  return { done: Math.min(sent.progress?.done ?? 0, total), total };
+}
+
+const unit = (action: string, total: number) =>
+  action === 'press' || (action === 'send_keys' && total === 1) ? (total === 1 ? 'key' : 'keys') : 'characters';
+
+/** The start of a success message when every key went in before the page navigated. */
+export function allInBefore(action: string, total: number): string {
+  return total === 1 && unit(action, total) === 'key' ? 'The key went in; then ' : `All ${total} ${unit(action, total)} went in; then `;
+}
+
+/**
+ * The error for typing the page cut short. count null: the request went the old way (no port) and
+ * the page could not say how far it got. tab: the tab now (null: closed).
+ */
+export function inputCutError(
+  action: string,
+  tabId: number,
+  count: { done: number; total: number } | null,
+  tab: { url?: string } | null,
+  previousUrl: string | undefined,
+): ErrorInfo {
+  const how = count
+    ? `${count.done} of ${count.total} ${unit(action, count.total)} went in`
+    : 'it could not be told how many characters went in';
+  const details: Record<string, unknown> = {
+    tab_id: tabId,
+    action,
+    ...(count ? { chars_typed: count.done, chars_total: count.total } : {}),
+    ...(previousUrl ? { previous_url: previousUrl } : {}),
+  };
+  if (!tab)
+    return errorInfo(
+      'TAB_NOT_FOUND',
+      `Tab ${tabId} was closed while "${action}" was typing: ${how} before it closed, and the rest was not typed. Use another tab (list_tabs, switch_tab) or open one (open_tab), take a new state, and type the text again there.`,
+      'background_script',
+      details,
+    );
+  if (tab.url) details['current_url'] = tab.url;
+  return errorInfo(
+    'NAVIGATED_AWAY',
+    `The page navigated away${tab.url && tab.url !== previousUrl ? ` (to ${tab.url})` : ''} while "${action}" was typing: ${how} before it left, and the rest was not typed. Take a new state: the field on the new page may be empty or partially filled; type what is missing there (or fill the whole value).`,
+    'background_script',
+    details,
+  );
+}

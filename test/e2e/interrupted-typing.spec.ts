@@ -1,0 +1,116 @@
+// Typing the page interrupts, in real Chromium with the built extension: type (or fill) cut short by
+// a navigation or a closed tab never answers success; it says how many characters went in. Both the
+// content script's synthetic keys and trusted keys (chrome.debugger).
+import { expect } from 'chai';
+
+import type { ActionResultMessage } from '../../schemas/generated/protocol';
+import { type Harness, useHarness } from '../harness/harness';
+import { open, type Opened, quietSettle } from './actions.helpers';
+import { clearSettings, setSettings } from './worker-actions.helpers';
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
+
+/** An input whose page navigates to `to` on its 5th keydown (a search box that jumps to results). */
+const navigatesOnFifthKey = (to: string) => `<input id="f">
+<script>
+  let keys = 0;
+  document.getElementById('f').addEventListener('keydown', () => { if (++keys === 5) location.href = ${JSON.stringify(to)}; });
+</script>`;
+
+/** An input whose page asks the test to close its tab on the 5th keydown. */
+const CLOSES_ON_FIFTH_KEY = `<input id="f">
+<script>
+  let keys = 0;
+  document.getElementById('f').addEventListener('keydown', () => { if (++keys === 5) window.closeMyTab(); });
+</script>`;
+
+/** A form whose Enter submits it (a navigation after every character went in). */
+const SUBMITS_ON_ENTER = (to: string) => `<form action=${JSON.stringify(to)} method="get"><input id="q" name="q"></form>`;
+
+function cutShort(r: ActionResultMessage, code: 'NAVIGATED_AWAY' | 'TAB_NOT_FOUND'): { typed: number; total: number } {
+  expect(r.status, `must not be success: ${JSON.stringify(r.outcome_details)}`).to.equal('error');
+  expect(r.error_info?.error_code, JSON.stringify(r.error_info)).to.equal(code);
+  const d = r.error_info?.details ?? {};
+  const typed = d['chars_typed'] as number;
+  const total = d['chars_total'] as number;
+  expect(total).to.equal(26);
+  expect(typed, `chars_typed ${typed}`).to.be.a('number').greaterThan(0).lessThan(26);
+  expect(r.error_info?.message).to.match(new RegExp(`${typed} of 26 characters`));
+  expect(r.error_info?.message).to.match(/new state/);
+  console.log(`      ${code}: chars_typed ${typed} of ${total}`);
+  return { typed, total };
+}
+
+async function closeOnRequest(o: Opened): Promise<void> {
+  await o.page.exposeFunction('closeMyTab', () => void o.page.close());
+}
+
+function typingCases(trusted: boolean) {
+  return () => {
+    let h: Harness;
+    useHarness((started) => (h = started), {
+      prepare: async (started) => {
+        await quietSettle(started);
+        if (trusted) await setSettings(started, { trusted_input: true });
+      },
+      cleanup: (started) => (trusted ? clearSettings(started, ['trusted_input']) : undefined),
+    });
+
+    it('a navigation after the 5th keystroke: NAVIGATED_AWAY with how many characters went in', async () => {
+      const other = h.fixtures.html(`/typing-elsewhere-${trusted}`, '<p>Results</p>', 'Elsewhere');
+      const o = await open(h, navigatesOnFifthKey(other));
+      const r = await o.call('type', { selector: '#f', text: ALPHABET, delay_ms: 150 });
+      const { typed } = cutShort(r, 'NAVIGATED_AWAY');
+      expect(typed, 'typing stops within a keystroke of the navigation').to.be.within(5, 6);
+      expect(r.error_info?.message).to.match(/navigated/);
+      expect(r.new_simplified_state?.url).to.equal(other);
+      await o.page.close();
+    });
+
+    it('the tab closed after the 5th keystroke: TAB_NOT_FOUND with how many characters went in', async () => {
+      const o = await open(h, CLOSES_ON_FIFTH_KEY);
+      await closeOnRequest(o);
+      const r = await o.call('type', { selector: '#f', text: ALPHABET, delay_ms: 150 });
+      const { typed } = cutShort(r, 'TAB_NOT_FOUND');
+      expect(typed).to.be.within(5, 7);
+      expect(r.error_info?.message).to.match(/closed/);
+    });
+
+    it('fill waiting for a disabled field when the page navigates: NAVIGATED_AWAY, nothing typed', async () => {
+      const other = h.fixtures.html(`/fill-elsewhere-${trusted}`, '<p>Moved on</p>', 'Elsewhere');
+      const o = await open(h, `<input id="f" disabled><script>setTimeout(() => (location.href = ${JSON.stringify(other)}), 400);</script>`);
+      const r = await o.call('fill', { selector: '#f', value: 'hello', timeout_ms: 3000 });
+      expect(r.status, `must not be success: ${JSON.stringify(r.outcome_details)}`).to.equal('error');
+      expect(r.error_info?.error_code, JSON.stringify(r.error_info)).to.equal('NAVIGATED_AWAY');
+      expect(r.error_info?.details).to.include({ chars_typed: 0, chars_total: 5 });
+      expect(r.error_info?.message).to.match(/0 of 5 characters went in/);
+      await o.page.close();
+    });
+
+    it('every character typed, then Enter submits the form: success with the navigation noted', async () => {
+      const results = h.fixtures.html(`/typing-results-${trusted}`, '<p>Results</p>', 'Results');
+      const o = await open(h, SUBMITS_ON_ENTER(results));
+      const r = await o.call('type', { selector: '#q', text: 'kittens\n' });
+      expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+      expect(r.outcome_details?.navigation_occurred).to.equal(true);
+      expect(r.new_simplified_state?.url).to.match(/typing-results-.*\?q=kittens$/);
+      expect(r.outcome_details?.result).to.include({ chars_typed: 8 });
+      await o.page.close();
+    });
+
+    it('press Enter that submits the form: success with the navigation noted', async () => {
+      const results = h.fixtures.html(`/press-results-${trusted}`, '<p>Results</p>', 'Results');
+      const o = await open(h, SUBMITS_ON_ENTER(results).replace('<input id="q" name="q">', '<input id="q" name="q" value="cats">'));
+      const r = await o.call('press', { selector: '#q', key: 'Enter' });
+      expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+      expect(r.outcome_details?.navigation_occurred).to.equal(true);
+      expect(r.new_simplified_state?.url).to.match(/press-results-.*\?q=cats$/);
+      await o.page.close();
+    });
+  };
+}
+
+describe('e2e: typing the page cuts short is never success', function () {
+  describe('synthetic typing (content script)', typingCases(false));
+  describe('trusted typing (chrome.debugger)', typingCases(true));
+});
