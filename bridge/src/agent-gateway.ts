@@ -24,7 +24,7 @@ import { errorInfo } from '../../schemas/lib/wire';
 import type { Logger } from '../common/log';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
 import { cappedMaxTabs, holderDescription, resolveControl, type SessionsPublisher, takeOverFromPredecessor } from './agent-sessions';
-import { answerMismatch, mismatchError } from './answer-check';
+import { answerMismatch, closeAnswerForAgent, mismatchError } from './answer-check';
 import { errorResult, type ExtensionLink } from './extension-link';
 import { CLOSE, type Peer } from './peer';
 import { relayText } from './raw-relay';
@@ -234,13 +234,15 @@ export class AgentGateway {
    * the rest against the request: answer-check.ts). The agent never sees another session's tab.
    */
   private async relayChecked(session: Session, message: ActionMessage, deadline: number, timeoutMs: number): Promise<ActionResultMessage> {
-    const result = await this.o.extension.relay(message, deadline, timeoutMs, true);
-    if (!this.o.extension.isRelayed(result)) return result; // made by the bridge (TIMEOUT, ...)
+    const relayed = await this.o.extension.relay(message, deadline, timeoutMs, true);
+    if (!this.o.extension.isRelayed(relayed)) return relayed; // made by the bridge (TIMEOUT, ...)
     const { sessions } = this.o;
-    const why = answerMismatch(message, result, (tabId) => {
+    const foreign = (tabId: number) => {
       const owner = sessions.ownerOf(tabId);
       return owner !== null && owner !== session;
-    });
+    };
+    const result = message.action === 'close_tab' ? closeAnswerForAgent(relayed, foreign) : relayed;
+    const why = answerMismatch(message, result, foreign);
     if (why === null) return result;
     this.o.log.warn('extension answered something that does not match the request', {
       session: session.id,

@@ -32,6 +32,27 @@ export function answerMismatch(
   return null;
 }
 
+/**
+ * close_tab answers with the tab now active in that window, and its page state. When that tab is
+ * another agent session's, the closing agent gets the close (it happened) without that tab: neither
+ * its id nor its page. Any other answer is returned as it is.
+ */
+export function closeAnswerForAgent(result: ActionResultMessage, foreign: (tabId: number) => boolean): ActionResultMessage {
+  const active = result.tab_id ?? result.new_simplified_state?.tab_id;
+  if (result.status !== 'success' || typeof active !== 'number' || !foreign(active)) return result;
+  const closed = (result.outcome_details?.result as Record<string, unknown> | undefined)?.['closed_tab_id'];
+  if (typeof closed !== 'number') return result; // not a close_tab answer: the checks refuse it
+  const { tab_id: _tab, new_simplified_state: _state, state_delta: _delta, ...rest } = result;
+  return {
+    ...rest,
+    outcome_details: {
+      ...result.outcome_details,
+      message: `Closed tab ${closed}.`,
+      result: { closed_tab_id: closed, active_tab_id: null },
+    },
+  };
+}
+
 /** The typed failure an agent gets instead of a mismatching answer. */
 export function mismatchError(action: string, why: string): ErrorInfo {
   return errorInfo(

@@ -100,6 +100,33 @@ describe('answers from the extension are checked against their request (real ws,
     expect(status.sessions.find((s) => s.session_id === a.ack?.session_id)?.tabs).to.deep.equal([]);
   });
 
+  it("closing a tab whose window then shows another session's tab is a success without that tab or its page", async () => {
+    const e = await ext();
+    const owner = await agent();
+    await lease(e, owner, 7);
+    const a = await agent();
+    await lease(e, a, 4);
+    a.send({ type: 'action', action_id: 'x1', action: 'close_tab', params: {}, tab_id: 4 });
+    // The real extension answers with the tab now active in that window, and its state.
+    e.send(
+      success((await e.next(isAction)) as ActionMessage, {
+        tab_id: 7,
+        outcome_details: { message: 'Closed tab 4. Tab 7 is now active in that window.', result: { closed_tab_id: 4, active_tab_id: 7 } },
+        new_simplified_state: { url: 'https://mail.test/', title: 'Mail', tab_id: 7, actionable_elements: [] },
+      }),
+    );
+    const r = (await a.next((m) => isResult(m) && m.original_action_id === 'x1')) as ActionResultMessage;
+    expect(r.status).to.equal('success');
+    expect(r.outcome_details?.result).to.deep.equal({ closed_tab_id: 4, active_tab_id: null });
+    expect(JSON.stringify(r)).not.to.match(/mail\.test|Tab 7/);
+    expect(r.tab_id).to.equal(undefined);
+    const status = (await (await fetch(`http://127.0.0.1:${bridge.port}/status`)).json()) as {
+      sessions: { session_id: string; tabs: { tab_id: number }[] }[];
+    };
+    expect(status.sessions.find((s) => s.session_id === owner.ack?.session_id)?.tabs.map((t) => t.tab_id)).to.deep.equal([7]);
+    expect(status.sessions.find((s) => s.session_id === a.ack?.session_id)?.tabs).to.deep.equal([]);
+  });
+
   it('a success carrying an error, or a result for another action, is refused; a proper open_tab still passes', async () => {
     const e = await ext();
     const a = await agent();
