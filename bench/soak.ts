@@ -1,17 +1,17 @@
 // `npm run soak`: the long fault suite (test/soak/fault-suite.ts); writes docs/RELIABILITY.md.
-// SOAK_ACTIONS (default 10000) sets the length.
+// 10 agents, each on its own tab, 200 actions each by default; SOAK_ACTIONS sets the total.
 import fs from 'node:fs';
 import path from 'node:path';
 
 import { REPO_ROOT } from '../test/harness/browser';
 import { renderReport, runSoak } from '../test/soak/fault-suite';
 
-const actions = Number(process.env['SOAK_ACTIONS'] ?? 10_000);
+const actions = Number(process.env['SOAK_ACTIONS'] ?? 2_000);
 const report = await runSoak({
   actions,
-  agents: 3,
-  faultEvery: 100,
-  restartPhase: 0.3,
+  agents: 10,
+  faultEvery: 25,
+  restartPhase: 0.7,
   fuzzAgentFrames: 10_000,
   fuzzHandshakes: 400,
   sampleEvery: Math.max(50, Math.round(actions / 100)),
@@ -20,4 +20,6 @@ const report = await runSoak({
 const md = renderReport(report);
 fs.writeFileSync(path.join(REPO_ROOT, 'docs', 'RELIABILITY.md'), md);
 process.stdout.write(md);
-process.exit(report.lost === 0 && report.falseSuccess === 0 && report.crashes === 0 ? 0 : 1);
+process.exit(
+  report.lost === 0 && report.falseSuccess === 0 && report.duplicated === 0 && report.leaked === 0 && report.crashes === 0 ? 0 : 1,
+);

@@ -10,9 +10,9 @@ describe('fault suite (short): nothing lost, nothing false, nothing crashed', fu
 
   before(async () => {
     r = await runSoak({
-      actions: Number(process.env['SOAK_ACTIONS'] ?? 180),
-      agents: 3,
-      faultEvery: 22,
+      actions: Number(process.env['SOAK_ACTIONS'] ?? 220),
+      agents: 4,
+      faultEvery: 18,
       restartPhase: 1,
       fuzzAgentFrames: 200,
       fuzzHandshakes: 30,
@@ -24,10 +24,14 @@ describe('fault suite (short): nothing lost, nothing false, nothing crashed', fu
         actions: r.actions,
         lost: r.lost,
         falseSuccess: r.falseSuccess,
+        duplicated: r.duplicated,
+        clicks: r.clicks,
+        leaked: r.leaked,
         crashes: r.crashes,
         faults: r.faults,
         reconnect: r.reconnectMs,
         errors: r.errorsByCode,
+        errorExamples: r.errorExamples,
         fightBack: r.fightBack,
         memory: r.memory,
       })}\n`,
@@ -36,6 +40,11 @@ describe('fault suite (short): nothing lost, nothing false, nothing crashed', fu
 
   it('loses no result', () => expect(r.lost, r.lostDetails.join('\n')).to.equal(0));
   it('reports no false success', () => expect(r.falseSuccess, r.falseSuccessDetails.join('\n')).to.equal(0));
+  it('runs no action twice: the page counts no click beyond those reported done or outcome-unknown', () => {
+    expect(r.clicks.success, 'clicks reported done').to.be.above(0);
+    expect(r.duplicated).to.equal(0);
+  });
+  it('leaks no secret in any answer', () => expect(r.leaked, r.leakDetails.join('\n')).to.equal(0));
   it('never crashes the bridge, and fuzzing gets typed answers only and no accepted handshake', () => {
     expect(r.crashes).to.equal(0);
     expect(r.fuzz.untypedReplies).to.equal(0);
@@ -44,6 +53,10 @@ describe('fault suite (short): nothing lost, nothing false, nothing crashed', fu
   it('brings the extension back after worker and bridge restarts well before the 30 s alarm', () => {
     expect(r.reconnectMs.worker.length + r.reconnectMs.bridge.length).to.be.above(0);
     expect(percentile([...r.reconnectMs.worker, ...r.reconnectMs.bridge], 100)).to.be.below(15_000);
+  });
+  it('wakes a worker stopped with no browser event by itself, within seconds', () => {
+    expect(r.reconnectMs.workerSilent.length).to.be.above(0);
+    expect(percentile(r.reconnectMs.workerSilent, 100)).to.be.below(5_000);
   });
   it('answers every action on pages that fight back', () => {
     for (const [page, seen] of Object.entries(r.fightBack)) expect(seen, page).not.to.contain('LOST');

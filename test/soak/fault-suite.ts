@@ -1,15 +1,20 @@
 // The fault suite (the reliability run behind docs/RELIABILITY.md): the real bridge (the built CLI, as a child process so a crash
 // is an exit and memory is its own RSS), real Chromium with the built extension, several agents
-// acting at once, and faults injected while they act:
+// acting at once, each on its own tab, and faults injected while they act:
 //   - the service worker stopped while idle and mid-action (CDP Target.closeTarget, what Chrome does
-//     to an idle MV3 worker), then woken by a browser event (a navigation, as a person browsing);
-//   - the bridge killed (SIGTERM and SIGKILL) and started again on the same port;
-//   - a tab navigated or closed while wait_for runs on it (must never be success);
+//     to an idle MV3 worker), then woken by a browser event (a navigation, as a person browsing), and
+//     stopped with no browser event at all (the extension must wake itself);
+//   - the bridge killed (SIGTERM and SIGKILL) and started again on the same port, while clicks wait
+//     for their page to settle (a click re-sent by the client must never run twice);
+//   - an agent's tab closed or navigated under it mid-action; a tab navigated or closed while
+//     wait_for runs on it (must never be success);
 //   - pages that fight back: alert loops, endless DOM mutation, a huge DOM, a navigation loop,
-//     stopPropagation/preventDefault on every event;
+//     stopPropagation/preventDefault on every event, a page forging the agent's own UI marker;
 //   - fuzzed frames on /agent and fuzzed handshakes on /extension.
-// Counted: lost results (a call with no answer), false successes, crashes (the bridge exiting on its
-// own), reconnect times, bridge RSS at intervals. `npm run soak` runs it long and writes
+// Counted: lost results (a call with no answer), duplicated actions (the page's own click counter
+// above what the agent was told), false successes, leaked secrets (the bridge's secrets, a password
+// the page shows in clear after declaring it a password, a card number, in any answer), crashes (the
+// bridge exiting on its own), reconnect times, bridge RSS at intervals. `npm run soak` runs it long and writes
 // docs/RELIABILITY.md; test/soak/fault-suite.spec.ts runs it short inside `npm test`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -55,10 +60,18 @@ export interface SoakReport {
   lostDetails: string[];
   falseSuccess: number;
   falseSuccessDetails: string[];
+  /** Clicks the page counted beyond those the agents were told happened or might have happened. */
+  duplicated: number;
+  clicks: { success: number; unknown: number; counted: number };
+  /** Answers that carried a secret (the bridge's secrets, the page's password, a card number). */
+  leaked: number;
+  leakDetails: string[];
   crashes: number;
   errorsByCode: Record<string, number>;
+  /** The first message seen per error code, with the action that got it. */
+  errorExamples: Record<string, string>;
   faults: Record<string, number>;
-  reconnectMs: { worker: number[]; bridge: number[] };
+  reconnectMs: { worker: number[]; workerSilent: number[]; bridge: number[] };
   fuzz: { agentFrames: number; untypedReplies: number; handshakes: number; handshakeAccepted: number };
   fightBack: Record<string, string>;
   memory: { actions: number; rssMb: number; bridgeGeneration: number }[];
@@ -166,13 +179,47 @@ class BridgeProcess {
   }
 }
 
+/** What the soak app shows and sends that must never reach an agent (checked in every answer). */
+const PAGE_PASSWORD = 'soak-Pw-7f3K9q';
+const PAGE_CARD = '4111 1111 1111 1111';
+const CARD_SHAPE = /4111\D{0,3}1111\D{0,3}1111\D{0,3}1111/;
+
+// Each agent's tab shows the app at ?agent=<i>. "Add one" counts into localStorage (it survives the
+// reloads, navigations and tab closes the faults cause), which is how duplicated clicks are counted,
+// and posts a request that takes 300 ms, so a click is still settling when the bridge is killed. The
+// password field turns into a text field after load, as a show-password button does.
 const APP = `<h1>Soak app</h1>
 <p id="counter">Counter: 0</p>
-<button onclick="document.getElementById('counter').textContent = 'Counter: ' + (++window.n)">Add one</button>
+<button id="add">Add one</button>
 <label>Name <input id="name"></label>
+<label>Note <input id="note"></label>
 <label><input type="checkbox" id="agree"> Agree</label>
+<label>Password <input type="password" id="pw" value="${PAGE_PASSWORD}"></label>
+<p>Card on file: ${PAGE_CARD}</p>
 <div style="height:1500px">tall</div>
-<script>window.n = 0;</script>`;
+<script>
+window.n = 0;
+const agent = new URLSearchParams(location.search).get('agent');
+document.getElementById('add').addEventListener('click', () => {
+  const k = 'hits-' + agent;
+  localStorage.setItem(k, String(Number(localStorage.getItem(k) || 0) + 1));
+  document.getElementById('counter').textContent = 'Counter: ' + (++window.n);
+  fetch('/soak/slow', { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ password: '${PAGE_PASSWORD}', card: '${PAGE_CARD}' }) }).catch(() => {});
+});
+setTimeout(() => { document.getElementById('pw').type = 'text'; }, 50);
+</script>`;
+
+/** Error codes after which a click may or may not have reached the page (the agent is told so). */
+const OUTCOME_MAYBE = new Set([
+  'EXTENSION_DISCONNECTED',
+  'TIMEOUT',
+  'COMMUNICATION_ERROR_WITH_TARGET',
+  'NAVIGATED_AWAY',
+  'OPERATION_FAILED_IN_TARGET',
+  'EXTENSION_INTERNAL_ERROR',
+  'TAB_NOT_FOUND',
+]);
 
 const FIGHT_BACK: Record<string, string> = {
   alert_loop: `<p>alerts</p><button>Press me</button><script>setInterval(() => alert('again'), 200);</script>`,
@@ -185,6 +232,11 @@ const FIGHT_BACK: Record<string, string> = {
     `for (let i = 0; i < 20000; i++) h += '<div><span>row ' + i + '</span><a href="#r' + i + '">link ' + i + '</a></div>'; ` +
     'b.innerHTML = h;</script>',
   navigation_loop: `<p>loop</p><button>Press me</button><script>setTimeout(() => location.reload(), 300);</script>`,
+  // A page forging the agent's own UI marker on a transparent cover over its button: a click must
+  // not be reported as success while the cover takes it.
+  impersonator:
+    `<button onclick="document.title='pressed'">Press me</button>` +
+    '<div data-browser-agent-ui style="position:fixed;inset:0;z-index:2147483647;background:transparent"></div>',
   event_blocker:
     `<p>blocker</p><button onclick="document.title='clicked'">Press me</button><input id="i"><script>` +
     "for (const t of ['click','mousedown','mouseup','pointerdown','pointerup','keydown','keyup','keypress','input','change'," +
@@ -218,10 +270,15 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     lostDetails: [],
     falseSuccess: 0,
     falseSuccessDetails: [],
+    duplicated: 0,
+    clicks: { success: 0, unknown: 0, counted: 0 },
+    leaked: 0,
+    leakDetails: [],
     crashes: 0,
     errorsByCode: {},
+    errorExamples: {},
     faults: {},
-    reconnectMs: { worker: [], bridge: [] },
+    reconnectMs: { worker: [], workerSilent: [], bridge: [] },
     fuzz: { agentFrames: 0, untypedReplies: 0, handshakes: 0, handshakeAccepted: 0 },
     fightBack: {},
     memory: [],
@@ -234,7 +291,15 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const agents: AgentClient[] = [];
   try {
     await bridge.start();
-    const appUrl = fixtures.html('/soak/app', APP, 'Soak app');
+    const appBase = fixtures.html('/soak/app', APP, 'Soak app');
+    const appUrl = (agent: number) => `${appBase}?agent=${agent}`;
+    fixtures.route('/soak/slow', { body: '{}', contentType: 'application/json', delayMs: 300 });
+    const leaks: [string, RegExp | string][] = [
+      ['agent secret', secrets.agent_secret],
+      ['extension secret', secrets.extension_secret],
+      ['page password', PAGE_PASSWORD],
+      ['card number', CARD_SHAPE],
+    ];
     const waitUrl = fixtures.html('/soak/wait', '<p>waiting page</p>', 'Wait');
     const elsewhere = fixtures.html('/soak/elsewhere', '<p>elsewhere</p>', 'Elsewhere');
     const fight = Object.fromEntries(Object.entries(FIGHT_BACK).map(([k, body]) => [k, fixtures.html(`/soak/fight/${k}`, body, k)]));
@@ -265,9 +330,16 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
           ...(opts.tabId === undefined ? {} : { tabId: opts.tabId }),
         });
         report.answered++;
+        const text = JSON.stringify(result);
+        for (const [what, secret] of leaks) {
+          if (typeof secret === 'string' ? !text.includes(secret) : !secret.test(text)) continue;
+          report.leaked++;
+          if (report.leakDetails.length < 20) report.leakDetails.push(`${what} in the answer to ${action} (${result.status})`);
+        }
         if (result.status === 'error') {
           const code = result.error_info?.error_code ?? 'UNKNOWN';
           report.errorsByCode[code] = (report.errorsByCode[code] ?? 0) + 1;
+          report.errorExamples[code] ??= `${action}: ${result.error_info?.message ?? ''}`;
         }
         return { kind: 'answered', result };
       } catch (e) {
@@ -282,13 +354,16 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       if (report.falseSuccessDetails.length < 20) report.falseSuccessDetails.push(why);
     };
 
-    // Each worker agent gets its own tab (open_tab leases it and makes it current).
+    // Each worker agent gets its own tab (open_tab leases it and makes it current), and a new one when
+    // a fault closed it.
     const tabOf = new Map<AgentClient, number>();
-    for (const a of workers) {
-      const r = await call(a, 'open_tab', { url: appUrl });
+    const openAppTab = async (a: AgentClient, idx: number) => {
+      const r = await call(a, 'open_tab', { url: appUrl(idx) });
       if (r.kind === 'answered' && r.result.status === 'success')
         tabOf.set(a, (r.result.outcome_details?.result as { tab_id: number }).tab_id);
-    }
+    };
+    for (const [i, a] of workers.entries()) await openAppTab(a, i);
+    const clicks = workers.map(() => ({ success: 0, unknown: 0 }));
 
     // Reconnect timing: extension_status connected=true at an agent, from the moment of the wake.
     let wakeAt: number | null = null;
@@ -325,11 +400,19 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       await p.close().catch(() => undefined);
     };
 
+    /** A worker agent's tab as puppeteer sees it (the app page of that agent, wherever it is). */
+    const agentPage = async (idx: number): Promise<Page | undefined> => {
+      const url = appUrl(idx);
+      return (await browser.pages()).find((p) => p.url() === url);
+    };
     const faults = [
       'worker_idle',
       'bridge_kill',
+      'agent_tab_navigated',
       'wait_for_navigated',
+      'worker_silent',
       'worker_mid_action',
+      'agent_tab_closed',
       'fight_back',
       'bridge_restart',
       'wait_for_tab_closed',
@@ -351,6 +434,22 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
           await stopWorker();
           await sleep(200);
           await wakeWorker();
+          return;
+        }
+        case 'worker_silent': {
+          // No browser event follows: the extension must notice and wake its worker by itself.
+          await stopWorker();
+          const t = Date.now();
+          await sleep(100);
+          await extensionBack();
+          report.reconnectMs.workerSilent.push(Date.now() - t);
+          return;
+        }
+        case 'agent_tab_closed':
+        case 'agent_tab_navigated': {
+          const page = await agentPage(crypto.randomInt(workers.length));
+          if (kind === 'agent_tab_closed') await page?.close().catch(() => undefined);
+          else await page?.evaluate(() => location.reload()).catch(() => undefined);
           return;
         }
         case 'worker_mid_action': {
@@ -427,6 +526,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
         );
         if (action === 'wait_for' && out.kind === 'answered' && out.result.status === 'success')
           falseSuccess(`wait_for success on ${name}`);
+        if (name === 'impersonator' && action === 'click' && out.kind === 'answered' && out.result.status === 'success') {
+          const title = await (await pageFor(fight[name] as string))?.title().catch(() => undefined);
+          if (title !== 'pressed') falseSuccess('click reported success on a button under a cover forging the agent UI marker');
+        }
       }
       report.fightBack[name] = seen.join(', ');
       await call(probe, 'close_tab', {}, { tabId: tab });
@@ -451,15 +554,21 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
           faultChain = faultChain.then(() => runFault(kind)).catch((e: unknown) => log(`fault ${kind} failed: ${String(e)}`));
         }
         const value = `agent${idx}-${n}`;
-        switch (n % 7) {
+        let out: Outcome | null = null;
+        switch (n % 8) {
           case 0:
-            await call(a, 'get_state', {}, withTab(tabId));
+            out = await call(a, 'get_state', {}, withTab(tabId));
             break;
-          case 1:
-            await call(a, 'click', { role: 'button', name: 'Add one' }, withTab(tabId));
+          case 1: {
+            out = await call(a, 'click', { role: 'button', name: 'Add one' }, withTab(tabId));
+            const tally = clicks[idx] as { success: number; unknown: number };
+            if (out.kind === 'lost') tally.unknown++;
+            else if (out.result.status === 'success') tally.success++;
+            else if (OUTCOME_MAYBE.has(out.result.error_info?.error_code ?? '')) tally.unknown++;
             break;
+          }
           case 2: {
-            const filled = await call(a, 'fill', { selector: '#name', value }, withTab(tabId));
+            const filled = (out = await call(a, 'fill', { selector: '#name', value }, withTab(tabId)));
             if (filled.kind === 'answered' && filled.result.status === 'success') {
               const read = await call(a, 'get', { selector: '#name', what: 'value' }, withTab(tabId));
               const got =
@@ -472,24 +581,58 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
             break;
           }
           case 3:
-            await call(a, 'check', { selector: '#agree' }, withTab(tabId));
+            out = await call(a, 'check', { selector: '#agree' }, withTab(tabId));
             break;
           case 4:
-            await call(a, 'wait_for', { text: 'Soak app', timeout_ms: 3000 }, withTab(tabId));
+            out = await call(a, 'wait_for', { text: 'Soak app', timeout_ms: 3000 }, withTab(tabId));
             break;
           case 5:
-            await call(a, 'extract_content', { max_chars: 2000 }, withTab(tabId));
+            out = await call(a, 'extract_content', { max_chars: 2000 }, withTab(tabId));
             break;
           case 6:
-            await call(a, 'scroll', { direction: 'down' }, withTab(tabId));
+            out = await call(a, 'scroll', { direction: 'down' }, withTab(tabId));
             break;
+          case 7: {
+            // Typed key by key into an emptied field: success means every character went in.
+            const cleared = (out = await call(a, 'fill', { selector: '#note', value: '' }, withTab(tabId)));
+            if (cleared.kind === 'lost' || cleared.result.status !== 'success') break;
+            const text = `typed ${value}`;
+            const typed = (out = await call(a, 'type', { selector: '#note', text }, withTab(tabId)));
+            if (typed.kind === 'lost' || typed.result.status !== 'success' || typed.result.outcome_details?.navigation_occurred) break;
+            const read = await call(a, 'get', { selector: '#note', what: 'value' }, withTab(tabId));
+            const got =
+              read.kind === 'answered' && read.result.status === 'success'
+                ? (read.result.outcome_details?.result as { value?: unknown }).value
+                : undefined;
+            if (read.kind === 'answered' && read.result.status === 'success' && got !== text)
+              falseSuccess(`type "${text}" succeeded but the field reads ${JSON.stringify(got)}`);
+            break;
+          }
         }
+        if (out?.kind === 'answered' && out.result.error_info?.error_code === 'TAB_NOT_FOUND') await openAppTab(a, idx);
       }
     };
     await Promise.all(workers.map((a, i) => work(a, i)));
     stopping = true;
     await faultChain;
     await fuzzer;
+    // The page's own count of "Add one" clicks per agent, against what each agent was told.
+    const counter = await browser.newPage();
+    await counter.goto(elsewhere, { waitUntil: 'domcontentloaded' });
+    const counted = await counter.evaluate((n: number) => {
+      const out: number[] = [];
+      for (let i = 0; i < n; i++) out.push(Number(localStorage.getItem(`hits-${i}`) ?? 0));
+      return out;
+    }, workers.length);
+    await counter.close().catch(() => undefined);
+    for (const [i, tally] of clicks.entries()) {
+      const hits = counted[i] ?? 0;
+      report.clicks.success += tally.success;
+      report.clicks.unknown += tally.unknown;
+      report.clicks.counted += hits;
+      if (hits > tally.success + tally.unknown) report.duplicated += hits - tally.success - tally.unknown;
+      if (hits < tally.success) falseSuccess(`agent ${i}: ${tally.success} clicks reported success, the page counted ${hits}`);
+    }
     const rss = bridge.rssMb();
     if (rss !== null) report.memory.push({ actions: done, rssMb: rss, bridgeGeneration: bridge.generation });
   } finally {
@@ -663,9 +806,11 @@ export function renderReport(r: SoakReport): string {
     '',
     'Written by `npm run soak` (test/soak/fault-suite.ts; a short variant runs in `npm test` as',
     'test/soak/fault-suite.spec.ts). The real bridge (built CLI, own process), real Chromium with the built',
-    'extension, agents acting at once while faults are injected: the service worker stopped idle and',
-    'mid-action (then woken by a page load), the bridge killed (SIGTERM and SIGKILL) and restarted on the same',
-    'port, tabs navigated and closed under wait_for, pages that fight back, fuzzed frames and handshakes.',
+    'extension, agents acting at once on their own tabs while faults are injected: the service worker stopped',
+    'idle and mid-action (then woken by a page load) and with no browser event at all, the bridge killed',
+    "(SIGTERM and SIGKILL) and restarted on the same port while clicks settle, agents' tabs closed and reloaded",
+    'under them, tabs navigated and closed under wait_for, pages that fight back (one forges the agent UI',
+    'marker), fuzzed frames and handshakes.',
     '',
     `Machine: ${r.machine}; load average at the end: ${r.load}. Duration ${(r.durationMs / 1000).toFixed(1)} s.`,
     `Options: ${JSON.stringify(r.options)}`,
@@ -674,10 +819,15 @@ export function renderReport(r: SoakReport): string {
     '|---|---|---|',
     `| actions (answered) | ${r.actions} (${r.answered}) | |`,
     `| lost results | ${r.lost} | 0 |`,
+    `| duplicated actions (page-counted clicks beyond those reported done or outcome-unknown) | ${r.duplicated} | 0 |`,
     `| false successes | ${r.falseSuccess} | 0 |`,
+    `| leaked secrets (bridge secrets, the page's password, a card number, in any answer) | ${r.leaked} | 0 |`,
+    `| clicks: reported done / outcome unknown / counted by the page | ${r.clicks.success} / ${r.clicks.unknown} / ${r.clicks.counted} | |`,
     `| bridge crashes | ${r.crashes} | 0 |`,
     `| worker restart -> extension back (p50 / p95, n=${r.reconnectMs.worker.length}) | ` +
       `${p(r.reconnectMs.worker, 50)} / ${p(r.reconnectMs.worker, 95)} | p95 <= 2000 ms |`,
+    `| worker stopped with no browser event -> extension back (p50 / max, n=${r.reconnectMs.workerSilent.length}) | ` +
+      `${p(r.reconnectMs.workerSilent, 50)} / ${p(r.reconnectMs.workerSilent, 100)} | max <= 2000 ms |`,
     `| bridge restart -> extension back (p50 / p95, n=${r.reconnectMs.bridge.length}) | ` +
       `${p(r.reconnectMs.bridge, 50)} / ${p(r.reconnectMs.bridge, 95)} | |`,
     `| bridge RSS after warm-up, last bridge process (first -> peak) | ${base ?? 'n/a'} -> ${peak ?? 'n/a'} MB ` +
@@ -709,6 +859,7 @@ export function renderReport(r: SoakReport): string {
   ];
   if (r.lostDetails.length) lines.push('Lost:', '', ...r.lostDetails.map((d) => `- ${d}`), '');
   if (r.falseSuccessDetails.length) lines.push('False successes:', '', ...r.falseSuccessDetails.map((d) => `- ${d}`), '');
+  if (r.leakDetails.length) lines.push('Leaks:', '', ...r.leakDetails.map((d) => `- ${d}`), '');
   lines.push(
     'RSS includes heap V8 has not returned to the system yet, so it swings with garbage collection; the',
     "growth row compares the first sample after warm-up (20 % of the last process's samples) with the peak. The",
@@ -718,8 +869,11 @@ export function renderReport(r: SoakReport): string {
   );
   lines.push(
     'Worker reconnects are measured from the browser event that wakes the stopped worker (a page load) to',
-    '`extension_status` connected at an agent; bridge reconnects from the new bridge answering /healthz to the',
-    'same message. The reconnect of the worker while no browser event comes is the 30 s alarm (not measured here).',
+    '`extension_status` connected at an agent; silent worker stops from the stop to the bridge seeing the',
+    'extension again; bridge reconnects from the new bridge answering /healthz to the same.',
+    'A click is "outcome unknown" when its answer says the extension or page went away mid-action',
+    '(EXTENSION_DISCONNECTED, TIMEOUT, NAVIGATED_AWAY, TAB_NOT_FOUND, ...) or no answer came; the page may',
+    'have counted it once. A duplicate is a count above done + unknown: a click that ran twice.',
     '',
   );
   return lines.join('\n');
