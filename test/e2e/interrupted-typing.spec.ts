@@ -110,7 +110,54 @@ function typingCases(trusted: boolean) {
   };
 }
 
+/** Clicks the page leaves while they still wait for their element: nothing was clicked, never success. */
+function pointerCases(trusted: boolean) {
+  return () => {
+    let h: Harness;
+    useHarness((started) => (h = started), {
+      prepare: async (started) => {
+        await quietSettle(started);
+        if (trusted) await setSettings(started, { trusted_input: true });
+      },
+      cleanup: (started) => (trusted ? clearSettings(started, ['trusted_input']) : undefined),
+    });
+
+    for (const action of ['click', 'check', 'hover'] as const) {
+      it(`${action} waiting for a hidden element when the page navigates: NAVIGATED_AWAY, nothing done`, async () => {
+        const other = h.fixtures.html(`/${action}-elsewhere-${trusted}`, '<p>Moved on</p>', 'Elsewhere');
+        const o = await open(
+          h,
+          `<label hidden id="l"><input type="checkbox" id="t"> Target</label>` +
+            `<script>setTimeout(() => (location.href = ${JSON.stringify(other)}), 400);</script>`,
+        );
+        const r = await o.call(action, { selector: '#t', timeout_ms: 3000 });
+        expect(r.status, `must not be success: ${JSON.stringify(r.outcome_details)}`).to.equal('error');
+        expect(r.error_info?.error_code, JSON.stringify(r.error_info)).to.equal('NAVIGATED_AWAY');
+        expect(r.error_info?.details).to.include({ acted: false });
+        expect(r.error_info?.message).to.match(/before anything was done to it/);
+        expect(r.new_simplified_state?.url).to.equal(other);
+        await o.page.close();
+      });
+    }
+
+    it('a link click that navigates: success with the navigation noted', async () => {
+      const other = h.fixtures.html(`/link-target-${trusted}`, '<p>Arrived</p>', 'Arrived');
+      const o = await open(h, `<a id="go" href=${JSON.stringify(other)}>Go</a>`);
+      const r = await o.call('click', { selector: '#go' });
+      expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+      expect(r.outcome_details?.navigation_occurred).to.equal(true);
+      expect(r.new_simplified_state?.url).to.equal(other);
+      await o.page.close();
+    });
+  };
+}
+
 describe('e2e: typing the page cuts short is never success', function () {
   describe('synthetic typing (content script)', typingCases(false));
   describe('trusted typing (chrome.debugger)', typingCases(true));
+});
+
+describe('e2e: a click the page leaves before it acts is never success', function () {
+  describe('synthetic input (content script)', pointerCases(false));
+  describe('trusted input (chrome.debugger)', pointerCases(true));
 });

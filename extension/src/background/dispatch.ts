@@ -25,7 +25,7 @@ import { TAB_LEVEL, WORKER_HANDLERS } from './actions/registry';
 import type { Tab } from './actions/types';
 import { Budget, withTimeout } from './budget';
 import { sendToContent } from './content-channel';
-import { allInBefore, inputCutError, inputDone, TYPING_ACTIONS } from './interrupted-input';
+import { allInBefore, inputCutError, inputDone, notActedError, POINTER_ACTIONS, TYPING_ACTIONS } from './interrupted-input';
 import { blockedLocalFrame, hasDomainPolicy, localFileBlocked, localTabError, policyError, withPersonDefaults } from './person-policy';
 import { rereadWhileReloading } from './reread';
 import {
@@ -401,6 +401,15 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
       if (tabNow && watch.navigationStarted) await watch.waitForNavigationEnd(budget.cap(settle.navigation_cap_ms));
       tabNow = tabNow ? await chrome.tabs.get(tab.id).catch(() => null) : null;
       return fail(inputCutError(action.action, tab.id, typed, tabNow, tab.url), tabNow ? await stateOrNull(tab.id) : null, tab.id);
+    }
+    // A pointer action the page left while it still waited for its element: nothing was clicked.
+    if (!sent.ok && sent.tracked === true && POINTER_ACTIONS.has(action.action) && (sent.progress?.done ?? 0) === 0) {
+      let tabNow = await chrome.tabs.get(tab.id).catch(() => null);
+      if (tabNow && !watch.navigationStarted && (await watch.waitForStartOrNewTab(budget.cap(300))) === false)
+        tabNow = await chrome.tabs.get(tab.id).catch(() => null);
+      if (tabNow && watch.navigationStarted) await watch.waitForNavigationEnd(budget.cap(settle.navigation_cap_ms));
+      tabNow = tabNow ? await chrome.tabs.get(tab.id).catch(() => null) : null;
+      return fail(notActedError(action.action, tab.id, tabNow, tab.url), tabNow ? await stateOrNull(tab.id) : null, tab.id);
     }
     if (!sent.ok && ANSWER_REQUIRED.has(action.action)) {
       const lost = await lostAnswer(action.action, tab.id, tab.url);

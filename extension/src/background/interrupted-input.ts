@@ -12,6 +12,32 @@ import { parseChord } from '../shared/keys';
 /** Actions whose input goes in piece by piece and can be cut short by the page. */
 export const TYPING_ACTIONS = new Set<string>(['type', 'fill', 'press', 'send_keys']);
 
+/**
+ * Pointer actions whose content script says (progress 1 of 1) right before it dispatches the input.
+ * When the page goes away without that word, the action was still waiting for its element (visible,
+ * stable, enabled): nothing was clicked, so the answer is never "caused a navigation".
+ */
+export const POINTER_ACTIONS = new Set<string>(['click', 'double_click', 'check', 'uncheck', 'hover']);
+
+/** The error for a pointer action the page left before its input went in. tab: the tab now (null: closed). */
+export function notActedError(action: string, tabId: number, tab: { url?: string } | null, previousUrl: string | undefined): ErrorInfo {
+  const details: Record<string, unknown> = { tab_id: tabId, action, acted: false, ...(previousUrl ? { previous_url: previousUrl } : {}) };
+  if (!tab)
+    return errorInfo(
+      'TAB_NOT_FOUND',
+      `Tab ${tabId} was closed while "${action}" was waiting for its element, before anything was done to it. Use another tab (list_tabs, switch_tab) or open one (open_tab).`,
+      'background_script',
+      details,
+    );
+  if (tab.url) details['current_url'] = tab.url;
+  return errorInfo(
+    'NAVIGATED_AWAY',
+    `The page navigated away${tab.url && tab.url !== previousUrl ? ` (to ${tab.url})` : ''} while "${action}" was waiting for its element, before anything was done to it. Take a new state and act on the page as it is now.`,
+    'background_script',
+    details,
+  );
+}
+
 /** How many characters (keys, for press and a send_keys chord) the action means to put in. */
 export function inputTotal(action: string, params: unknown): number {
   const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;

@@ -85,7 +85,8 @@ export const CONTENT_PORT = 'bux-port';
 /**
  * On that port: the content script's hello when it takes the port, requests, and their answers by id.
  * progress: how much of a typing action (type, fill, press, send_keys) went into the page so far,
- * posted before each pause and when the keys are all in. The document can die in a pause (the page
+ * posted before each pause and when the keys are all in; for a pointer action (click, double_click,
+ * check, uncheck, hover), 1 of 1 right before its input is dispatched. The document can die in a pause (the page
  * navigates or its tab closes) and never answer: the worker then knows how far it got.
  */
 export type PortMessage =
