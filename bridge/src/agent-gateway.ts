@@ -456,13 +456,18 @@ export class AgentGateway {
     const session = this.sessionOf.get(peer);
     this.sessionOf.delete(peer);
     if (!session) return;
-    // A normal close (1000) is a goodbye: the session ends and its tabs are free at once. Any
+    // A normal close (1000) is a goodbye: the session ends and its tabs are free at once. So is a
+    // connection the bridge closed for breaking the protocol (not JSON, too big, too many invalid
+    // messages): keeping those for a resume would let a broken client fill the session cap. Any
     // other end (network drop, crash) keeps it for sessionGraceMs so the agent can resume.
-    if (code === CLOSE.normal && session.peer === peer) this.o.sessions.end(session);
+    if (ENDS_SESSION.has(code) && session.peer === peer) this.o.sessions.end(session);
     else this.o.sessions.detach(session, peer);
     this.o.publisher.schedule();
   }
 }
+
+/** Close codes after which a session is not kept for a resume. */
+const ENDS_SESSION = new Set<number>([CLOSE.normal, CLOSE.unsupportedData, CLOSE.policy, CLOSE.tooBig]);
 
 function notLeased(tabId: number, why: string): ErrorInfo {
   return errorInfo(

@@ -141,6 +141,20 @@ describe('session caps (real ws and HTTP)', function () {
     peers.push(await RawPeer.hello(bridge.agentUrl, 'agent', { secret, clientName: 'next' }));
   });
 
+  it('a connection the bridge closes for breaking the protocol frees its place at once (a broken client cannot fill the cap)', async () => {
+    await start({ maxAgentSessions: 2, sessionGraceMs: 30_000 });
+    const secret = bridge.secrets.agent_secret;
+    for (let i = 0; i < 5; i++) {
+      const p = await RawPeer.hello(bridge.agentUrl, 'agent', { secret, clientName: `broken-${i}` });
+      peers.push(p);
+      p.ws.send('this is not JSON');
+      expect((await p.waitClose()).code).to.equal(1003);
+      await sleep(50);
+    }
+    expect((bridge.status()['sessions'] as unknown[]).length).to.equal(0);
+    peers.push(await RawPeer.hello(bridge.agentUrl, 'agent', { secret, clientName: 'well-behaved' }));
+  });
+
   it("MCP: a token's oldest idle session makes room for its next one; when all are busy the token is refused with TOO_MANY_SESSIONS", async () => {
     await start({ mcp: { maxSessionsPerToken: 2, maxSessions: 10 } });
     const a = tokens.add('client-a');

@@ -731,17 +731,19 @@ async function fuzz(port: number, secrets: Secrets, o: SoakOptions, report: Soak
   /** /agent: authenticated connections sending junk; every reply must be a typed protocol message. */
   async function fuzzAgent(): Promise<void> {
     let sent = 0;
+    // A bridge that stops taking fuzzing connections for a minute (restarting, or refusing new
+    // sessions) ends the fuzzing rather than the run: the tables report the frames sent.
+    let refusedSince: number | null = null;
     while (sent < o.fuzzAgentFrames) {
+      if (refusedSince !== null && Date.now() - refusedSince > 60_000) break;
       const ws = await open('/agent');
-      if (!ws) {
+      if (!ws || !(await handshake(ws, 'agent', secrets.agent_secret))) {
+        ws?.terminate();
+        refusedSince ??= Date.now();
         await sleep(200); // the bridge may be restarting
         continue;
       }
-      if (!(await handshake(ws, 'agent', secrets.agent_secret))) {
-        ws.terminate();
-        await sleep(200);
-        continue;
-      }
+      refusedSince = null;
       ws.on('message', (d) => {
         try {
           const m = JSON.parse(d.toString()) as { type?: string; error_info?: { error_code?: string } };
