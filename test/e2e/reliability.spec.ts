@@ -41,7 +41,7 @@ describe('e2e reliability: nothing false, nothing leaked', function () {
     await h?.close();
   });
 
-  describe('wait_for never reports success for a condition it did not see (finding 1)', () => {
+  describe('wait_for never reports success for a condition it did not see', () => {
     it('is NAVIGATED_AWAY when the page navigates before the condition is met', async () => {
       const other = h.fixtures.html('/rel-elsewhere', '<p>Another page</p>', 'Elsewhere');
       const o = await open(h, '<p>waiting</p>');
@@ -77,7 +77,7 @@ describe('e2e reliability: nothing false, nothing leaked', function () {
     });
   });
 
-  describe('service worker restarts (finding 3)', () => {
+  describe('service worker restarts', () => {
     it('a stopped idle worker is woken by a navigation and is back at the bridge within seconds, not at the 30 s alarm', async function () {
       this.timeout(60_000);
       const o = await open(h, '<p>idle</p>');
@@ -115,7 +115,7 @@ describe('e2e reliability: nothing false, nothing leaked', function () {
     });
   });
 
-  describe('one privacy filter over every reading action (finding 2)', () => {
+  describe('one privacy filter over every reading action', () => {
     const SECRETS_PAGE = `<form id="f">
       <label>Password <input id="pw" type="password" value="hunter2-SECRET"></label>
       <label>Card number <input id="card" name="cardnumber" value="4111 1111 1111 1111"></label>
@@ -177,7 +177,7 @@ describe('e2e reliability: nothing false, nothing leaked', function () {
     });
   });
 
-  describe('screenshots draw card fields masked (finding 2)', () => {
+  describe('screenshots draw card fields masked', () => {
     it('two different card numbers in the same field give the same picture; an ordinary field does not', async () => {
       const shot = async (card: string, city: string) => {
         const o = await open(
@@ -245,7 +245,7 @@ describe('e2e reliability: nothing false, nothing leaked', function () {
     });
   });
 
-  describe('no-change actions answer when the page has settled (finding 7)', () => {
+  describe('no-change actions answer when the page has settled', () => {
     const PAGE = `<button id="noop" onclick="window.clicked = (window.clicked || 0) + 1">Count silently</button>
       <input type="checkbox" id="cb" aria-label="Agree">
       <button id="toggle" onclick="document.getElementById('cb').checked = !document.getElementById('cb').checked">Toggle by property</button>
