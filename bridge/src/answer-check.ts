@@ -8,6 +8,9 @@ import { errorInfo } from '../../schemas/lib/wire';
 /** Actions whose answer may name another tab than the one they were sent to (they pick or open one). */
 const MAY_NAME_OTHER_TAB = new Set<string>(['open_tab', 'switch_tab', 'close_tab', 'open_tool', 'list_tabs', 'list_tools']);
 
+/** Actions on the browser rather than on a page (the gateway's BROWSER_LEVEL). */
+const BROWSER_WIDE = new Set<string>(['open_tab', 'list_tabs', 'open_tool', 'list_tools']);
+
 /**
  * What is wrong with `result` as the answer to `sent` (the message as sent to the extension), or
  * null. foreign(tabId): the tab belongs to another agent session (the gateway knows; the link does not).
@@ -27,8 +30,12 @@ export function answerMismatch(
       if ((field === 'tab_id' || field === 'new_simplified_state.tab_id') && tabId !== sent.tab_id)
         return `its ${field} is ${tabId}, but the action was sent to tab ${sent.tab_id}`;
   }
-  for (const [field, tabId] of named)
+  for (const [field, tabId] of named) {
+    // A browser-wide action sent without a tab runs wherever the browser's active tab is and says so
+    // in tab_id; that is no claim on the tab (the gateway leases nothing for it) and carries no page.
+    if (field === 'tab_id' && sent.tab_id === undefined && BROWSER_WIDE.has(sent.action)) continue;
     if (tabId !== sent.tab_id && foreign(tabId)) return `its ${field} is ${tabId}, a tab of another agent session`;
+  }
   return null;
 }
 

@@ -127,6 +127,24 @@ describe('answers from the extension are checked against their request (real ws,
     expect(status.sessions.find((s) => s.session_id === a.ack?.session_id)?.tabs).to.deep.equal([]);
   });
 
+  it("list_tabs without a tab, answered from another session's active tab, passes and hands nothing over", async () => {
+    const e = await ext();
+    const owner = await agent();
+    await lease(e, owner, 7);
+    const a = await agent();
+    a.send({ type: 'action', action_id: 'l1', action: 'list_tabs', params: {} });
+    const sent = (await e.next(isAction)) as ActionMessage;
+    expect(sent.tab_id).to.equal(undefined);
+    // The worker resolves the browser's active tab (the owner's) and names it in tab_id.
+    e.send(success(sent, { tab_id: 7, outcome_details: { message: '1 open tab.', result: { tabs: [] } } }));
+    const r = (await a.next((m) => isResult(m) && m.original_action_id === 'l1')) as ActionResultMessage;
+    expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+    const status = (await (await fetch(`http://127.0.0.1:${bridge.port}/status`)).json()) as {
+      sessions: { session_id: string; tabs: { tab_id: number }[] }[];
+    };
+    expect(status.sessions.find((s) => s.session_id === a.ack?.session_id)?.tabs).to.deep.equal([]);
+  });
+
   it('a success carrying an error, or a result for another action, is refused; a proper open_tab still passes', async () => {
     const e = await ext();
     const a = await agent();

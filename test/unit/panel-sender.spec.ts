@@ -18,7 +18,7 @@ const fakeChrome = {
     onMessage: { addListener: (l: Listener) => (onMessage = l) },
   },
   contextMenus: { onClicked: noop, create: () => undefined },
-  tabs: { onUpdated: noop, sendMessage: async () => undefined, query: async () => [], get: async () => ({}) },
+  tabs: { onUpdated: noop, onRemoved: noop, sendMessage: async () => undefined, query: async () => [], get: async () => ({}) },
   storage: {
     onChanged: noop,
     local: { get: async () => ({}) },
