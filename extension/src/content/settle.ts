@@ -106,9 +106,12 @@ export class SettleTracker {
 
   constructor(private readonly activity: PageActivity) {
     // Events that are effects although they need not mutate the DOM: a typed value, a toggled
-    // checkbox, a moved focus or selection, a scrolled container.
-    const mark = () => {
+    // checkbox, a moved focus or selection, a scrolled container. Events on our own UI are not the
+    // page reacting: the agent bar is a popover, and showing or raising it fires `toggle` on its host
+    // (events from inside its closed shadow root reach the window retargeted to the host).
+    const mark = (ev: Event) => {
       if (!this.observer) return;
+      if (ev.target instanceof Element && isAgentUi(ev.target)) return;
       this.otherEffect = true;
       this.lastChangeAt = performance.now();
       for (const w of this.changeWaiters) w();
