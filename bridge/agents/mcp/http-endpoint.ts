@@ -10,13 +10,14 @@
 // agent session. Sessions are capped, because clients that never DELETE theirs are common (2,000
 // un-deleted initializes held 49 MB for 30 minutes, one token opened 1,000 bridge sessions):
 //   - at most `maxSessionsPerToken` (16) per token: a new initialize past it closes that token's
-//     least recently used session with no request in flight (a client's own leaked sessions make
-//     room for it); when all of them are busy it is refused with TOO_MANY_SESSIONS;
+//     least recently used session with no request in flight and no GET stream open (a client's own
+//     leaked sessions make room for it); when all of them are busy it is refused with TOO_MANY_SESSIONS;
 //   - at most `maxSessions` (64, the bridge's agent-session cap) in all: past it, the least recently
 //     used session idle for `evictIdleMs` (1 min) is closed, whichever token it has; another
 //     client's session is never taken while it is in use; otherwise TOO_MANY_SESSIONS;
-//   - a session without a request for `idleMs` (10 min, was 30) is closed and its tabs freed; its
-//     client gets 404 and, as the MCP spec says, initializes a new one.
+//   - a session without a request for `idleMs` (10 min, was 30) is closed and its tabs freed, even
+//     while its client holds the GET stream every SDK client keeps open; its client gets 404 and, as
+//     the MCP spec says, initializes a new one.
 // Each session reaches the relay as an AgentClient over loopback to /agent with the bridge's agent
 // secret. That keeps one code path for every agent (handshake, validation, leases, queues, resume)
 // at ~0.5 ms per hop (bench:bridge), instead of a second, in-process session interface into
@@ -76,8 +77,14 @@ interface Entry {
   session: McpSession;
   tokenName: string;
   lastSeen: number;
-  /** Requests of this session not yet answered (a long tool call, an open SSE stream). */
+  /** POST/DELETE requests of this session not yet answered (a long tool call). */
   busy: number;
+  /**
+   * Open GET streams (server-to-client notifications). Every SDK client keeps one open for the
+   * whole session, so it says the client is alive, not that a request is in flight: it keeps the
+   * session from being evicted for another one, but not from idle expiry (which counts requests).
+   */
+  streams: number;
 }
 
 export function isLoopbackAddress(address: string | undefined): boolean {
@@ -190,9 +197,12 @@ export class McpHttpEndpoint {
       // Another token's session id is "not found" too: ids are not capabilities on their own.
       if (!entry || entry.tokenName !== tokenName) return refuse(res, 404, -32001, 'Unknown or expired MCP session; initialize a new one.');
       entry.lastSeen = this.now();
-      entry.busy++;
+      const stream = req.method === 'GET';
+      if (stream) entry.streams++;
+      else entry.busy++;
       res.once('close', () => {
-        entry.busy--;
+        if (stream) entry.streams--;
+        else entry.busy--;
         entry.lastSeen = this.now();
       });
       await entry.transport.handleRequest(req, res);
@@ -243,12 +253,12 @@ export class McpHttpEndpoint {
     return null;
   }
 
-  /** Closes the least recently used of `candidates` that has no request in flight and idled `minIdleMs`. */
+  /** Closes the least recently used of `candidates` with no request in flight or stream open that idled `minIdleMs`. */
   private evictOldestIdle(candidates: [string, Entry][], now: number, minIdleMs: number, why: string): boolean {
     let oldest: [string, Entry] | null = null;
     for (const c of candidates) {
       const e = c[1];
-      if (e.busy > 0 || now - e.lastSeen < minIdleMs) continue;
+      if (e.busy > 0 || e.streams > 0 || now - e.lastSeen < minIdleMs) continue;
       if (!oldest || e.lastSeen < oldest[1].lastSeen) oldest = c;
     }
     if (!oldest) return false;
@@ -265,7 +275,7 @@ export class McpHttpEndpoint {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: (id) => {
-        entry = { transport, session, tokenName, lastSeen: this.now(), busy: 0 };
+        entry = { transport, session, tokenName, lastSeen: this.now(), busy: 0, streams: 0 };
         this.sessions.set(id, entry);
         this.opts.log.info('mcp session started', { token: tokenName });
       },
