@@ -382,8 +382,11 @@ class Tabs(unittest.TestCase):
                 now = (await cb.get_state()).url
                 return [t.url for t in tabs], str(cm.exception), still, r.extracted_content, now
             finally:
-                await cb.close()
-                await b.close()
+                # Both sessions end however the test went (closing twice is harmless): a session A
+                # left connected would keep holding the active tab, and every later agent of this
+                # module would fail on it instead of on its own check.
+                for closing in (ca, a, cb, b):
+                    await closing.close()
         urls, error, still, switched, now = M.run(go())
         self.assertIn(M.h.url('other.html'), urls)
         self.assertIn(M.h.url('actions.html'), urls)

@@ -78,6 +78,26 @@ async function apply(sessions: AgentSessionInfo[]): Promise<void> {
   await chrome.storage.session.set({ [KEY]: { tabs: next, groups: state.groups } satisfies Controlled });
 }
 
+/**
+ * A tab an agent opens (open_tab) from a tab it holds joins that agent's group before the open is
+ * answered. Grouped later (when the bridge's agent_sessions names the new lease) Chrome could move
+ * it to the group's end after the agent had already listed the tabs: the same tab would then sit at
+ * another index in the next list, and browser_use's page_id (the position in the tab strip) would
+ * name another tab.
+ */
+export async function joinOpenersGroup(openerTabId: number, tabId: number): Promise<void> {
+  // An update still being applied may be the one that makes the opener's group.
+  await chain;
+  const state = await load();
+  const held = state.tabs[String(openerTabId)];
+  const group = held ? state.groups[held.session] : undefined;
+  if (group === undefined) return;
+  const [opener, tab] = await Promise.all([chrome.tabs.get(openerTabId).catch(() => null), chrome.tabs.get(tabId).catch(() => null)]);
+  // Only our group, and only in the new tab's own window (grouping across windows moves the tab).
+  if (!opener || !tab || opener.groupId !== group || tab.groupId !== -1 || tab.windowId !== opener.windowId) return;
+  await chrome.tabs.group({ groupId: group, tabIds: tabId }).catch(() => undefined);
+}
+
 /** A controlled tab loaded a new document: its overlay must be shown again. */
 export async function onTabComplete(tabId: number): Promise<void> {
   const state = await load();

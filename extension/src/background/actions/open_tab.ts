@@ -1,5 +1,6 @@
 import type { OpenTabParams } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
+import { joinOpenersGroup } from '../controlled-tabs';
 import { localTargetError } from '../person-policy';
 import { waitForTabComplete } from '../tabs';
 import { normalizeUrl } from './navigation';
@@ -7,7 +8,9 @@ import { type WorkerContext, type WorkerOutcome, WS } from './types';
 
 /**
  * Opens the tab in the acting tab's window, active (browser_use's open_tab switches to it) unless params.active is false (seed 002:
- * background).
+ * background). It opens right after the acting tab (where Chrome puts a tab a link opens) and joins that tab's group when it is
+ * the agent's: appended at the end of the window, it would be moved next to the agent's group once grouped (controlled-tabs.ts),
+ * after the agent had listed the tabs, and browser_use's page_id (the position in the tab strip) would then name another tab.
  */
 export async function openTab(ctx: WorkerContext, params: OpenTabParams): Promise<WorkerOutcome> {
   const url = params.url === undefined ? 'about:blank' : normalizeUrl(params.url);
@@ -17,7 +20,7 @@ export async function openTab(ctx: WorkerContext, params: OpenTabParams): Promis
   const t0 = performance.now(); // same clock as dispatch.ts: a coarser Date.now() made the derived action time negative
   let tab: chrome.tabs.Tab;
   try {
-    tab = await chrome.tabs.create({ url, active: params.active !== false, windowId: ctx.tab.windowId });
+    tab = await chrome.tabs.create({ url, active: params.active !== false, windowId: ctx.tab.windowId, index: ctx.tab.index + 1 });
   } catch (e) {
     return {
       ok: false,
@@ -31,6 +34,9 @@ export async function openTab(ctx: WorkerContext, params: OpenTabParams): Promis
   }
   if (tab.id === undefined)
     return { ok: false, error: errorInfo('EXTENSION_INTERNAL_ERROR', 'Chrome opened a tab without an id. Retry.', WS) };
+  // Before the answer, so the tab is where it stays when the agent next lists the tabs. Best effort: a tab left out of the
+  // group is still the agent's (grouped when the bridge's agent_sessions names it, already beside its opener).
+  await joinOpenersGroup(ctx.tab.id, tab.id).catch(() => undefined);
   const loaded = await waitForTabComplete(tab.id, ctx.budget.cap(params.timeout_ms ?? ctx.settle.navigation_cap_ms));
   return {
     ok: true,
