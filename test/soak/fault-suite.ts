@@ -364,6 +364,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     };
     for (const [i, a] of workers.entries()) await openAppTab(a, i);
     const clicks = workers.map(() => ({ success: 0, unknown: 0 }));
+    // Faults that reload or close an agent's tab, per agent: a field read back after one of them is
+    // empty because the page reloaded, which says nothing about the fill or type before it.
+    const disturbed = workers.map(() => 0);
 
     // Reconnect timing: extension_status connected=true at an agent, from the moment the worker was
     // stopped (the extension may come back before any browser event: its offscreen document wakes it).
@@ -453,7 +456,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
           return;
         case 'agent_tab_closed':
         case 'agent_tab_navigated': {
-          const page = await agentPage(crypto.randomInt(workers.length));
+          const victim = crypto.randomInt(workers.length);
+          disturbed[victim] = (disturbed[victim] ?? 0) + 1;
+          const page = await agentPage(victim);
           if (kind === 'agent_tab_closed') await page?.close().catch(() => undefined);
           else await page?.evaluate(() => location.reload()).catch(() => undefined);
           return;
@@ -544,9 +549,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
 
     // The agents' work: a fixed cycle of actions on their own tab, checking what can be checked.
     const work = async (a: AgentClient, idx: number) => {
-      const tabId = tabOf.get(a);
       let n = 0;
       while (!stopping && done < o.actions) {
+        const tabId = tabOf.get(a); // a new one after a fault closed the last
         n++;
         done++;
         if (done % o.sampleEvery === 0) {
@@ -572,6 +577,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
             break;
           }
           case 2: {
+            const before = disturbed[idx];
             const filled = (out = await call(a, 'fill', { selector: '#name', value }, withTab(tabId)));
             if (filled.kind === 'answered' && filled.result.status === 'success') {
               const read = await call(a, 'get', { selector: '#name', what: 'value' }, withTab(tabId));
@@ -579,7 +585,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
                 read.kind === 'answered' && read.result.status === 'success'
                   ? (read.result.outcome_details?.result as { value?: unknown }).value
                   : undefined;
-              if (read.kind === 'answered' && read.result.status === 'success' && got !== value)
+              if (read.kind === 'answered' && read.result.status === 'success' && got !== value && disturbed[idx] === before)
                 falseSuccess(`fill "${value}" succeeded but the field reads ${JSON.stringify(got)}`);
             }
             break;
@@ -598,6 +604,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
             break;
           case 7: {
             // Typed key by key into an emptied field: success means every character went in.
+            const before = disturbed[idx];
             const cleared = (out = await call(a, 'fill', { selector: '#note', value: '' }, withTab(tabId)));
             if (cleared.kind === 'lost' || cleared.result.status !== 'success') break;
             const text = `typed ${value}`;
@@ -608,7 +615,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
               read.kind === 'answered' && read.result.status === 'success'
                 ? (read.result.outcome_details?.result as { value?: unknown }).value
                 : undefined;
-            if (read.kind === 'answered' && read.result.status === 'success' && got !== text)
+            if (read.kind === 'answered' && read.result.status === 'success' && got !== text && disturbed[idx] === before)
               falseSuccess(`type "${text}" succeeded but the field reads ${JSON.stringify(got)}`);
             break;
           }
@@ -840,6 +847,7 @@ export function renderReport(r: SoakReport): string {
       `(${growth ?? 'n/a'} %) | within 10 % |`,
     `| bridge RSS range after warm-up, last bridge process (min - max) | ` +
       `${warm.length ? Math.min(...warm.map((m) => m.rssMb)) : 'n/a'} - ${peak ?? 'n/a'} MB | |`,
+    `| bridge RSS when the agents had stopped, same process | ${last.at(-1)?.rssMb ?? 'n/a'} MB | at most the first |`,
     `| fuzzed /agent frames (untyped replies) | ${r.fuzz.agentFrames} (${r.fuzz.untypedReplies}) | 0 untyped |`,
     `| fuzzed /extension handshakes (accepted) | ${r.fuzz.handshakes} (${r.fuzz.handshakeAccepted}) | 0 accepted |`,
     '',
