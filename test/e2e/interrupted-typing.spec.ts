@@ -72,7 +72,10 @@ function typingCases(trusted: boolean) {
       await closeOnRequest(o);
       const r = await o.call('type', { selector: '#f', text: ALPHABET, delay_ms: 150 });
       const { typed } = cutShort(r, 'TAB_NOT_FOUND');
-      expect(typed).to.be.within(5, 7);
+      // Trusted keys count once their key press has returned. The key the tab closed in the middle of
+      // (the 5th, whose keydown closes it) may or may not have gone in and is not counted: chars_typed
+      // never claims a key it could not confirm, so 4 is a correct answer there.
+      expect(typed).to.be.within(trusted ? 4 : 5, 7);
       expect(r.error_info?.message).to.match(/closed/);
     });
 
