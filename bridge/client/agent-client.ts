@@ -30,6 +30,7 @@ import type {
 } from '../../schemas/generated/protocol';
 import { type ActionName, type ActionParams, PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
+import { READ_ONLY_ACTIONS } from '../../schemas/lib/read-only-actions';
 import { StateDeltaError } from '../../schemas/lib/state-delta';
 import { checkMessage, errorInfo } from '../../schemas/lib/wire';
 import { bridgeProof, clientProof, proofsEqual } from '../common/auth';
@@ -107,22 +108,6 @@ export interface CallOptions {
    */
   deltaState?: boolean;
 }
-
-/** Actions that only read or wait: sending them again to a bridge that lost the session is harmless. */
-const REPEATABLE_ACTIONS: ReadonlySet<string> = new Set([
-  'get_state',
-  'get',
-  'is',
-  'extract_content',
-  'list_tabs',
-  'list_tools',
-  'screenshot',
-  'get_dropdown_options',
-  'wait',
-  'wait_for',
-  'wait_for_navigation',
-  'wait_for_network_idle',
-]);
 
 interface Waiter {
   message: ProtocolMessage;
@@ -460,7 +445,7 @@ export class AgentClient extends EventEmitter {
     const resumed = this.hello?.resumed === true;
     for (const [id, w] of this.waiters) {
       if (w.message.type !== 'action') continue;
-      if (w.sent && !resumed && !REPEATABLE_ACTIONS.has(w.message.action)) {
+      if (w.sent && !resumed && !READ_ONLY_ACTIONS.has(w.message.action)) {
         clearTimeout(w.timer);
         this.waiters.delete(id);
         w.resolve({

@@ -24,26 +24,11 @@ import path from 'node:path';
 
 import type { ActionMessage, ActionResultMessage, ErrorInfo, OutcomeDetails } from '../../schemas/generated/protocol';
 import { ACTION_NAMES } from '../../schemas/generated/registry';
+import { READ_ONLY_ACTIONS } from '../../schemas/lib/read-only-actions';
 import { checkMessage, errorInfo } from '../../schemas/lib/wire';
 import type { Logger } from '../common/log';
 
 export const ACTION_JOURNAL_FILE = 'actions.journal';
-
-/** Actions that only read or wait: asking them again after a restart is harmless, so they are not journaled. */
-export const RERUNNABLE_ACTIONS: ReadonlySet<string> = new Set([
-  'get_state',
-  'get',
-  'is',
-  'extract_content',
-  'list_tabs',
-  'list_tools',
-  'screenshot',
-  'get_dropdown_options',
-  'wait',
-  'wait_for',
-  'wait_for_navigation',
-  'wait_for_network_idle',
-]);
 
 /** An action's own result kept on disk only up to this size (open_tab's tab id, a click's outcome);
  * larger ones (evaluate's return value) are page content and are dropped from the record. */
@@ -121,7 +106,7 @@ export class ActionJournal {
 
   /** Records that an action is about to be sent to the extension. Read-only actions are not recorded. */
   begin(session: string, action: ActionMessage): void {
-    if (RERUNNABLE_ACTIONS.has(action.action)) return;
+    if (READ_ONLY_ACTIONS.has(action.action)) return;
     this.apply({ k: 'start', s: session, id: action.action_id, a: action.action });
     this.append({ k: 'start', s: session, id: action.action_id, a: action.action });
   }

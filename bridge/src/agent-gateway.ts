@@ -24,7 +24,7 @@ import { errorInfo } from '../../schemas/lib/wire';
 import type { Logger } from '../common/log';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
 import { cappedMaxTabs, holderDescription, resolveControl, type SessionsPublisher, takeOverFromPredecessor } from './agent-sessions';
-import { answerMismatch, closeAnswerForAgent, mismatchError } from './answer-check';
+import { answerMismatch, BROWSER_LEVEL, closeAnswerForAgent, mismatchError } from './answer-check';
 import { errorResult, type ExtensionLink } from './extension-link';
 import { CLOSE, type Peer } from './peer';
 import { relayText } from './raw-relay';
@@ -33,9 +33,6 @@ import { TabQueues } from './tab-queue';
 import { FINAL_TASK_STATUSES, type TaskRegistry } from './tasks';
 
 type Target = { ok: true; tabId: number | null } | { ok: false; error: ErrorInfo };
-
-/** Actions on the browser rather than a tab: no implicit hand-over of the active tab. open_tool/list_tools: seed 002. */
-const BROWSER_LEVEL = new Set<string>(['open_tab', 'list_tabs', 'open_tool', 'list_tools']);
 
 export interface AgentGatewayOptions {
   log: Logger;

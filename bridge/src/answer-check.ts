@@ -8,8 +8,8 @@ import { errorInfo } from '../../schemas/lib/wire';
 /** Actions whose answer may name another tab than the one they were sent to (they pick or open one). */
 const MAY_NAME_OTHER_TAB = new Set<string>(['open_tab', 'switch_tab', 'close_tab', 'open_tool', 'list_tabs', 'list_tools']);
 
-/** Actions on the browser rather than on a page (the gateway's BROWSER_LEVEL). */
-const BROWSER_WIDE = new Set<string>(['open_tab', 'list_tabs', 'open_tool', 'list_tools']);
+/** Actions on the browser rather than a tab: no implicit hand-over of the active tab. open_tool/list_tools: seed 002. */
+export const BROWSER_LEVEL: ReadonlySet<string> = new Set(['open_tab', 'list_tabs', 'open_tool', 'list_tools']);
 
 /**
  * What is wrong with `result` as the answer to `sent` (the message as sent to the extension), or
@@ -33,7 +33,7 @@ export function answerMismatch(
   for (const [field, tabId] of named) {
     // A browser-wide action sent without a tab runs wherever the browser's active tab is and says so
     // in tab_id; that is no claim on the tab (the gateway leases nothing for it) and carries no page.
-    if (field === 'tab_id' && sent.tab_id === undefined && BROWSER_WIDE.has(sent.action)) continue;
+    if (field === 'tab_id' && sent.tab_id === undefined && BROWSER_LEVEL.has(sent.action)) continue;
     if (tabId !== sent.tab_id && foreign(tabId)) return `its ${field} is ${tabId}, a tab of another agent session`;
   }
   return null;

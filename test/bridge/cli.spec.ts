@@ -1,5 +1,6 @@
 // The `browser-use-ext bridge` CLI as a person runs it: first-run pairing text, --print-pairing,
-// refusing a public interface without --allow-remote, clean shutdown on SIGTERM.
+// refusing a public interface without --allow-remote, clean shutdown on SIGTERM, the session-cap
+// flags reaching the running bridge (a refusal names the flag; a bad value exits 2).
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -7,7 +8,9 @@ import path from 'node:path';
 
 import { expect } from 'chai';
 
+import { readSecrets } from '../../bridge/common/secrets';
 import { REPO_ROOT } from '../harness/browser';
+import { RawPeer } from './raw-peer';
 
 const CLI = path.join(REPO_ROOT, 'bridge', 'cli', 'main.ts');
 
@@ -104,5 +107,32 @@ describe('bridge CLI', function () {
       '--print-pairing',
     ])
       expect(p.out()).to.contain(flag);
+  });
+
+  it('--max-agent-sessions caps agent sessions; --help lists the cap flags; a bad value exits 2', async () => {
+    const help = run(['--help']);
+    expect(await help.exit).to.equal(0);
+    for (const flag of ['--max-agent-sessions', '--mcp-sessions-per-token', '--mcp-sessions', '--mcp-idle-minutes'])
+      expect(help.out()).to.contain(flag);
+    const bad = run(['bridge', '--port', '0', '--config-dir', dir, '--mcp-sessions-per-token', '0']);
+    expect(await bad.exit).to.equal(2);
+    expect(bad.err()).to.contain('--mcp-sessions-per-token must be an integer 1-');
+
+    const bridge = run(['bridge', '--port', '0', '--config-dir', dir, '--log-level', 'silent', '--max-agent-sessions', '1']);
+    try {
+      await waitFor(() => /agent endpoint: +(ws:\S+)/.test(bridge.out()), 30_000);
+      const url = /agent endpoint: +(ws:\S+)/.exec(bridge.out())?.[1];
+      const secret = readSecrets(dir)?.agent_secret;
+      if (!url || !secret) throw new Error(`bridge did not start: ${bridge.err()}`);
+      const first = await RawPeer.hello(url, 'agent', { secret });
+      let refused = '';
+      await RawPeer.hello(url, 'agent', { secret }).catch((e: unknown) => (refused = String(e)));
+      expect(refused).to.contain('TOO_MANY_SESSIONS');
+      expect(refused).to.contain('--max-agent-sessions');
+      first.close();
+    } finally {
+      bridge.child.kill('SIGTERM');
+      await bridge.exit;
+    }
   });
 });

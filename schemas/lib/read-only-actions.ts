@@ -1,0 +1,19 @@
+// Actions that only read the page or wait, and change nothing: doing one again is harmless. The bridge
+// does not journal them (a re-sent id after a crash simply runs again) and the agent client re-sends
+// them to a bridge that lost its session; every other action runs at most once.
+import type { ActionName } from '../generated/registry';
+
+export const READ_ONLY_ACTIONS: ReadonlySet<string> = new Set<ActionName>([
+  'get_state',
+  'get',
+  'is',
+  'extract_content',
+  'list_tabs',
+  'list_tools',
+  'screenshot',
+  'get_dropdown_options',
+  'wait',
+  'wait_for',
+  'wait_for_navigation',
+  'wait_for_network_idle',
+]);
