@@ -45,16 +45,21 @@ async function closeOnRequest(o: Opened): Promise<void> {
   await o.page.exposeFunction('closeMyTab', () => void o.page.close());
 }
 
+/** A harness with settling quiet, and trusted input on for the trusted variant (off again after). */
+function useInputHarness(trusted: boolean, got: (h: Harness) => void): void {
+  useHarness(got, {
+    prepare: async (started) => {
+      await quietSettle(started);
+      if (trusted) await setSettings(started, { trusted_input: true });
+    },
+    cleanup: (started) => (trusted ? clearSettings(started, ['trusted_input']) : undefined),
+  });
+}
+
 function typingCases(trusted: boolean) {
   return () => {
     let h: Harness;
-    useHarness((started) => (h = started), {
-      prepare: async (started) => {
-        await quietSettle(started);
-        if (trusted) await setSettings(started, { trusted_input: true });
-      },
-      cleanup: (started) => (trusted ? clearSettings(started, ['trusted_input']) : undefined),
-    });
+    useInputHarness(trusted, (started) => (h = started));
 
     it('a navigation after the 5th keystroke: NAVIGATED_AWAY with how many characters went in', async () => {
       const other = h.fixtures.html(`/typing-elsewhere-${trusted}`, '<p>Results</p>', 'Elsewhere');
@@ -117,13 +122,7 @@ function typingCases(trusted: boolean) {
 function pointerCases(trusted: boolean) {
   return () => {
     let h: Harness;
-    useHarness((started) => (h = started), {
-      prepare: async (started) => {
-        await quietSettle(started);
-        if (trusted) await setSettings(started, { trusted_input: true });
-      },
-      cleanup: (started) => (trusted ? clearSettings(started, ['trusted_input']) : undefined),
-    });
+    useInputHarness(trusted, (started) => (h = started));
 
     for (const action of ['click', 'check', 'hover'] as const) {
       it(`${action} waiting for a hidden element when the page navigates: NAVIGATED_AWAY, nothing done`, async () => {
