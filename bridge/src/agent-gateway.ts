@@ -7,6 +7,7 @@
 import type {
   ActionMessage,
   ActionResultMessage,
+  CdpEventMessage,
   ErrorInfo,
   HelloMessage,
   PersistenceStatusMessage,
@@ -145,6 +146,7 @@ export class AgentGateway {
     }
     // Still running (the agent reconnected and re-sent it): the running one answers session.peer.
     if (session.running.has(action.action_id)) return;
+    if (action.action === 'cdp_send') return void this.cdpSend(peer, session, action);
     const target = this.targetOf(session, action);
     if (!target.ok) {
       peer.send(errorResult(action, target.error));
@@ -298,6 +300,52 @@ export class AgentGateway {
     // The extension's validated bytes with the agent's id (raw-relay.ts), else serialized.
     const relayed = this.o.extension.isRelayed(result) ? relayText(result, action.action_id) : null;
     if (relayed === null || !peer.sendText(relayed)) peer.send(answer, this.o.extension.isRelayed(result));
+  }
+
+  /**
+   * A DevTools command of a CDP client (bridge/agents/cdp): only to a tab this session holds (it
+   * leased it with cdp_attach), and not queued behind the tab's other actions, since a CDP client keeps
+   * many commands in flight (a waitForSelector's long Runtime.evaluate must not block the clicks that
+   * follow). Not journaled and not remembered for re-sends: a CDP client never re-sends an id, and its
+   * results (screenshots, DOM snapshots) are large.
+   */
+  private async cdpSend(peer: Peer, session: Session, action: ActionMessage): Promise<void> {
+    const { sessions } = this.o;
+    const tabId = action.tab_id;
+    if (tabId === undefined || sessions.ownerOf(tabId) !== session) {
+      const owner = tabId === undefined ? null : sessions.ownerOf(tabId);
+      const error =
+        tabId === undefined
+          ? errorInfo('INVALID_MESSAGE', 'cdp_send needs tab_id: the tab you attached with cdp_attach.', 'bridge')
+          : owner
+            ? notLeased(tabId, holderDescription(owner, this.o.sessionGraceMs))
+            : errorInfo(
+                'TAB_NOT_LEASED',
+                `Tab ${tabId} is not held by this session (it was released, closed, or never attached): attach it with cdp_attach first.`,
+                'bridge',
+                { tab_id: tabId },
+              );
+      peer.send(errorResult(action, error));
+      return;
+    }
+    const timeoutMs = action.timeout_ms ?? this.o.defaultTimeoutMs;
+    const result = await this.relayChecked(session, action, Date.now() + timeoutMs, timeoutMs);
+    if (result.error_info?.error_code === 'TAB_NOT_FOUND' && sessions.ownerOf(tabId) === session) {
+      const url = session.tabs.get(tabId)?.url ?? null;
+      sessions.release(tabId);
+      this.o.publisher.schedule();
+      session.peer?.send(tabReleased(session, { tabId, url, reason: 'tab_closed' }));
+    }
+    const to = session.peer;
+    if (!to) return;
+    const relayed = this.o.extension.isRelayed(result) ? relayText(result, action.action_id) : null;
+    if (relayed === null || !to.sendText(relayed))
+      to.send({ ...result, original_action_id: action.action_id }, this.o.extension.isRelayed(result));
+  }
+
+  /** A DevTools event of an attached tab reaches only the session holding that tab. */
+  onCdpEvent(event: CdpEventMessage): void {
+    this.o.sessions.ownerOf(event.tab_id)?.peer?.send(event, true);
   }
 
   /** state_update reaches only the session leasing that tab (no cross-talk between agents). */

@@ -38,7 +38,7 @@ import { PairingCodes } from './pairing';
 import { handlePairRequest } from './pairing-http';
 import { CLOSE, Peer, type Role } from './peer';
 import { rememberRaw } from './raw-relay';
-import type { BridgeContext, BridgeServices, ConnectorService, HttpService } from './services';
+import type { BridgeContext, BridgeServices, CdpService, ConnectorService, HttpService } from './services';
 import { DebouncedWriter, loadSessions, saveSessions } from './session-store';
 import { SessionRegistry } from './sessions';
 import { TaskRegistry } from './tasks';
@@ -137,6 +137,8 @@ export class BridgeServer extends EventEmitter {
   private readonly httpServices = new Map<string, HttpService>();
   /** Backend connectors the person starts from the side panel; null when the CLI gave none. */
   private readonly connectors: ConnectorService | null;
+  /** The CDP endpoint (/cdp/...); null when the CLI gave none. */
+  private readonly cdp: CdpService | null;
 
   constructor(options: BridgeOptions = {}) {
     super();
@@ -207,6 +209,7 @@ export class BridgeServer extends EventEmitter {
       onUp: (id) => {
         this.publisher.flush(true);
         this.connectors?.publish();
+        this.cdp?.publish();
         this.emit('extension-connected', id);
       },
       onDown: (id) => this.emit('extension-disconnected', id),
@@ -267,10 +270,15 @@ export class BridgeServer extends EventEmitter {
     };
     for (const service of options.services?.http?.(ctx) ?? []) this.httpServices.set(service.path, service);
     this.connectors = options.services?.connectors?.(ctx) ?? null;
+    this.cdp = options.services?.cdp?.(ctx) ?? null;
     this.http = http.createServer((req, res) => this.onHttp(req, res));
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.opts.maxPayloadBytes });
     this.http.on('upgrade', (req: http.IncomingMessage, socket, head) => {
       const role = roleForPath(req.url);
+      if (!role && this.cdp && (req.url ?? '').startsWith(this.cdp.prefix)) {
+        this.cdp.upgrade(req, socket, head);
+        return;
+      }
       if (!role) {
         socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
         return;
@@ -374,6 +382,7 @@ export class BridgeServer extends EventEmitter {
       leased_tabs: sessions.reduce((n, s) => n + s.tabs.length, 0),
       in_flight_actions: this.extension.inFlight,
       running_tasks: this.tasks.size,
+      ...(this.cdp ? { cdp_clients: this.cdp.status() } : {}),
       security: {
         loopback_only: !this.opts.allowRemote,
         extension_origins: this.extensionOrigins,
@@ -388,6 +397,7 @@ export class BridgeServer extends EventEmitter {
     this.refusals.close();
     this.publisher.stop();
     await this.connectors?.close();
+    await this.cdp?.close();
     for (const service of this.httpServices.values()) await service.close();
     this.extension.close();
     this.agents.closeAll();
@@ -446,6 +456,7 @@ export class BridgeServer extends EventEmitter {
     // A service beside the relay (MCP's /mcp) does its own loopback, Host/Origin and token checks.
     const service = path === undefined ? undefined : this.httpServices.get(path);
     if (service) return void service.handle(req, res);
+    if (this.cdp && path?.startsWith(this.cdp.prefix)) return void this.cdp.handle(req, res);
     const json = (code: number, body: unknown) => {
       res.writeHead(code, { 'content-type': 'application/json', 'cache-control': 'no-store' });
       res.end(JSON.stringify(body));
@@ -476,6 +487,7 @@ export class BridgeServer extends EventEmitter {
         '/agent (WebSocket)',
         '/extension (WebSocket)',
         ...[...this.httpServices.values()].map((s) => `${s.path} (${s.label})`),
+        ...(this.cdp ? [`${this.cdp.prefix}<token> (${this.cdp.label})`] : []),
         '/healthz',
         '/status',
       ],
@@ -617,6 +629,23 @@ export class BridgeServer extends EventEmitter {
         }
         void this.connectors.handle(message).then((r) => (r.ok ? peer.send(r.reply) : peer.sendError(r.error, message.request_id)));
         return;
+      case 'cdp_event':
+        this.agents.onCdpEvent(message);
+        return;
+      case 'cdp_client_control':
+        if (!this.cdp) {
+          peer.sendError(
+            errorInfo(
+              'INVALID_MESSAGE',
+              'This bridge runs without the CDP endpoint (it was started as a bare relay). Start it with `npx browser-use-ext bridge` to use CDP clients.',
+              'bridge',
+            ),
+            message.request_id,
+          );
+          return;
+        }
+        void this.cdp.handleControl(message).then((r) => (r.ok ? peer.send(r.reply) : peer.sendError(r.error, message.request_id)));
+        return;
       case 'error':
         this.log.warn('peer reported an error', {
           peer: peer.id,
@@ -631,6 +660,7 @@ export class BridgeServer extends EventEmitter {
       case 'persistence_status':
       case 'agent_sessions':
       case 'backend_connectors':
+      case 'cdp_clients':
         return; // only the bridge sends these; Peer.receive already refused them
       default:
         assertNever(message);

@@ -4,8 +4,15 @@
 // 000/001 backend connectors) are built by the CLI (bridge/cli/wire.ts) and handed to the server as
 // options, so the core never imports an agent and each agent reaches the relay as any agent does.
 import type http from 'node:http';
+import type { Duplex } from 'node:stream';
 
-import type { BackendConnectorsMessage, ConnectorControlMessage, ErrorInfo } from '../../schemas/generated/protocol';
+import type {
+  BackendConnectorsMessage,
+  CdpClientControlMessage,
+  CdpClientsMessage,
+  ConnectorControlMessage,
+  ErrorInfo,
+} from '../../schemas/generated/protocol';
 import type { Logger } from '../common/log';
 import type { UpgradeVerdict } from '../common/origin-check';
 
@@ -20,7 +27,7 @@ export interface BridgeContext {
   /** The bridge's Host + Origin rule (origin-check.ts) as it applies to /agent. */
   checkAgentHeaders(headers: http.IncomingHttpHeaders): UpgradeVerdict;
   /** Sends to the connected extension; false when none is connected. */
-  sendToExtension(m: BackendConnectorsMessage): boolean;
+  sendToExtension(m: BackendConnectorsMessage | CdpClientsMessage): boolean;
 }
 
 /** An HTTP endpoint beside the relay on the same port, e.g. MCP's Streamable HTTP at /mcp. */
@@ -45,7 +52,33 @@ export interface ConnectorService {
   close(): Promise<void>;
 }
 
+export type CdpControlReply = { ok: true; reply: CdpClientsMessage } | { ok: false; error: ErrorInfo };
+
+/**
+ * The CDP endpoint (bridge/agents/cdp): standard DevTools clients (Playwright connectOverCDP,
+ * puppeteer, today's browser_use) reach the person's leased tabs under one path prefix, over HTTP
+ * discovery (/json/version) and WebSocket. Each client is an ordinary agent session of the relay.
+ */
+export interface CdpService {
+  /** The path prefix it owns, e.g. "/cdp/": every HTTP request and upgrade under it goes to the service. */
+  readonly prefix: string;
+  /** Shown in the 404 answer's list of endpoints. */
+  readonly label: string;
+  /** Does its own loopback, Host/Origin and token checks. */
+  handle(req: http.IncomingMessage, res: http.ServerResponse): void;
+  /** A WebSocket upgrade under the prefix; does its own checks and answers 403/404 itself. */
+  upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** What /status shows of the CDP clients (never a token). */
+  status(): unknown;
+  /** Sends cdp_clients to the extension now (it just connected). */
+  publish(): void;
+  /** The side panel's cdp_client_control (revoke a URL). */
+  handleControl(c: CdpClientControlMessage): Promise<CdpControlReply>;
+  close(): Promise<void>;
+}
+
 export interface BridgeServices {
   http?: (ctx: BridgeContext) => HttpService[];
   connectors?: (ctx: BridgeContext) => ConnectorService;
+  cdp?: (ctx: BridgeContext) => CdpService;
 }

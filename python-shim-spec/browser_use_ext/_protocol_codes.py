@@ -126,6 +126,10 @@ class ErrorCode:
     #: raises the cap.
     TOO_MANY_SESSIONS: Final = 'TOO_MANY_SESSIONS'
 
+    #: Chrome answered a DevTools command (cdp_send) with an error; error_info.details.cdp_error is Chrome's own {code, message,
+    #: data}, passed back to the CDP client unchanged.
+    CDP_ERROR: Final = 'CDP_ERROR'
+
 
 #: Every error code.
 ERROR_CODES: Final = frozenset({
@@ -163,6 +167,7 @@ ERROR_CODES: Final = frozenset({
     ErrorCode.BACKEND_UNREACHABLE,
     ErrorCode.CONNECTOR_NOT_FOUND,
     ErrorCode.TOO_MANY_SESSIONS,
+    ErrorCode.CDP_ERROR,
 })
 
 

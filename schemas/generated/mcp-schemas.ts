@@ -5,6 +5,49 @@
 export type JsonSchema = { readonly [key: string]: unknown };
 
 export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = {
+  "cdp_attach": {
+    "title": "CdpAttachParams",
+    "description": "No parameters: the tab is the message's tab_id.",
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {}
+  },
+  "cdp_detach": {
+    "title": "CdpDetachParams",
+    "description": "No parameters: the tab is the message's tab_id.",
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {}
+  },
+  "cdp_send": {
+    "title": "CdpSendParams",
+    "description": "One DevTools command.",
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "method"
+    ],
+    "properties": {
+      "method": {
+        "type": "string",
+        "minLength": 3,
+        "maxLength": 100,
+        "pattern": "^[A-Za-z][A-Za-z0-9]*\\.[A-Za-z][A-Za-z0-9]*$",
+        "description": "Domain.method, e.g. Page.navigate."
+      },
+      "params": {
+        "type": "object",
+        "description": "The command's parameters, as the DevTools protocol defines them.",
+        "additionalProperties": true
+      },
+      "session_id": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 64,
+        "description": "A child session Chrome created inside this tab (Target.attachedToTarget with flatten, as a cdp_event reported it). Omitted: the tab itself."
+      }
+    }
+  },
   "check": {
     "title": "CheckParams",
     "description": "Parameters of check.",

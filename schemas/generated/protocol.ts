@@ -23,7 +23,10 @@ export type ProtocolMessage =
   | SessionControlMessage
   | ConnectorControlMessage
   | BackendConnectorsMessage
-  | PersistenceStatusMessage;
+  | PersistenceStatusMessage
+  | CdpEventMessage
+  | CdpClientsMessage
+  | CdpClientControlMessage;
 /**
  * Protocol version the connection will use.
  */
@@ -87,7 +90,10 @@ export type ActionMessage = {
     | ExtractContentParams
     | WaitForParams
     | OpenToolParams
-    | ListToolsParams;
+    | ListToolsParams
+    | CdpAttachParams
+    | CdpDetachParams
+    | CdpSendParams;
   /**
    * How long the bridge waits for the result before answering TIMEOUT. Default 15000.
    */
@@ -140,7 +146,10 @@ export type ActionName =
   | 'extract_content'
   | 'wait_for'
   | 'open_tool'
-  | 'list_tools';
+  | 'list_tools'
+  | 'cdp_attach'
+  | 'cdp_detach'
+  | 'cdp_send';
 /**
  * Matches params that name more than one target (used under "not" by actions whose target is optional).
  *
@@ -309,7 +318,10 @@ export type ActionName1 =
   | 'extract_content'
   | 'wait_for'
   | 'open_tool'
-  | 'list_tools';
+  | 'list_tools'
+  | 'cdp_attach'
+  | 'cdp_detach'
+  | 'cdp_send';
 /**
  * Open tabs in tab-strip order.
  */
@@ -351,7 +363,8 @@ export type ErrorCode =
   | 'BACKEND_NOT_LOOPBACK'
   | 'BACKEND_UNREACHABLE'
   | 'CONNECTOR_NOT_FOUND'
-  | 'TOO_MANY_SESSIONS';
+  | 'TOO_MANY_SESSIONS'
+  | 'CDP_ERROR';
 /**
  * Component that detected the error.
  */
@@ -1808,6 +1821,33 @@ export interface OpenToolParams {
  */
 export interface ListToolsParams {}
 /**
+ * No parameters: the tab is the message's tab_id.
+ */
+export interface CdpAttachParams {}
+/**
+ * No parameters: the tab is the message's tab_id.
+ */
+export interface CdpDetachParams {}
+/**
+ * One DevTools command.
+ */
+export interface CdpSendParams {
+  /**
+   * Domain.method, e.g. Page.navigate.
+   */
+  method: string;
+  /**
+   * The command's parameters, as the DevTools protocol defines them.
+   */
+  params?: {
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * A child session Chrome created inside this tab (Target.attachedToTarget with flatten, as a cdp_event reported it). Omitted: the tab itself.
+   */
+  session_id?: string;
+}
+/**
  * Settle rule for this action (defaults apply when omitted; see defs/settle_options.json).
  */
 export interface SettleOptions {
@@ -1890,7 +1930,10 @@ export interface OutcomeDetails {
     | ExtractContentResult
     | WaitForResult
     | OpenToolResult
-    | ListToolsResult;
+    | ListToolsResult
+    | CdpAttachResult
+    | CdpDetachResult
+    | CdpSendResult;
   /**
    * A tab or popup the action opened (chrome.tabs.onCreated with this tab as opener); it is leased to the session.
    */
@@ -2541,6 +2584,47 @@ export interface ListToolsResult {
      */
     url: string;
   }[];
+}
+/**
+ * The attached tab.
+ */
+export interface CdpAttachResult {
+  /**
+   * The Chrome tab.
+   */
+  tab_id: number;
+  /**
+   * Chrome's DevTools targetId of the tab (also its main frame's id), as Target.getTargets gives it.
+   */
+  target_id: string;
+  /**
+   * The tab's URL (redacted as every URL the worker sends).
+   */
+  url: string;
+  /**
+   * The tab's title.
+   */
+  title: string;
+}
+/**
+ * Whether a debugger was detached.
+ */
+export interface CdpDetachResult {
+  /**
+   * true when the tab was attached and is now detached; false when it was not attached.
+   */
+  detached: boolean;
+}
+/**
+ * Chrome's answer.
+ */
+export interface CdpSendResult {
+  /**
+   * Chrome's result object for the command.
+   */
+  result: {
+    [k: string]: unknown | undefined;
+  };
 }
 /**
  * The JavaScript dialog the page opened during the action and how it was handled.
@@ -4088,4 +4172,107 @@ export interface PersistenceStatusMessage {
    * What happened and what it means for the agent, in plain words.
    */
   message: string;
+}
+/**
+ * One DevTools protocol event of a tab attached by cdp_attach. The extension sends it to the bridge, which passes it on to the agent session holding the tab (and drops it when none does). chrome.debugger's detach of the tab (the person cancelled the debugging bar, the tab closed, DevTools took over) comes as method Inspector.detached with params {reason}.
+ */
+export interface CdpEventMessage {
+  /**
+   * Message discriminator.
+   */
+  type: 'cdp_event';
+  /**
+   * The attached tab.
+   */
+  tab_id: number;
+  /**
+   * The child session inside the tab the event belongs to (an out-of-process frame or a worker); omitted: the tab itself.
+   */
+  session_id?: string;
+  /**
+   * Domain.event, e.g. Page.loadEventFired.
+   */
+  method: string;
+  /**
+   * The event's parameters as Chrome gave them.
+   */
+  params: {
+    [k: string]: unknown | undefined;
+  };
+}
+/**
+ * The bridge tells the extension which CDP endpoint URLs exist (made with browser-use-ext cdp-url; never the token itself) and what each connected client is doing, for the side panel. Sent when the extension connects, when the list changes, and at most once a second while clients are busy.
+ */
+export interface CdpClientsMessage {
+  /**
+   * Message discriminator.
+   */
+  type: 'cdp_clients';
+  /**
+   * Set when this answers a cdp_client_control.
+   */
+  request_id?: string;
+  /**
+   * Every CDP endpoint URL, oldest first.
+   */
+  clients: {
+    /**
+     * The name given at cdp-url --name.
+     */
+    name: string;
+    /**
+     * Tabs the client may hold at once (cdp-url --tabs).
+     */
+    max_tabs: number;
+    /**
+     * When the URL was made (ISO 8601).
+     */
+    created_at: string;
+    /**
+     * When a client last connected with it (ISO 8601), or null.
+     */
+    last_used_at: string | null;
+    /**
+     * Connected clients using this URL now.
+     */
+    connections: {
+      /**
+       * The client's agent session (as in agent_sessions), or null while it connects.
+       */
+      session_id: string | null;
+      /**
+       * DevTools commands per second over the last 10 s.
+       */
+      commands_per_s: number;
+      /**
+       * The last DevTools method the client sent, or null.
+       */
+      last_method: string | null;
+      /**
+       * Tabs the client has the DevTools protocol attached to.
+       */
+      tab_ids: number[];
+    }[];
+  }[];
+}
+/**
+ * The side panel asks the bridge to revoke a CDP endpoint URL: its clients are disconnected at once and the URL stops working. The bridge answers with cdp_clients carrying the same request_id, or an error (CONNECTOR_NOT_FOUND when no URL has that name).
+ */
+export interface CdpClientControlMessage {
+  /**
+   * Message discriminator.
+   */
+  type: 'cdp_client_control';
+  /**
+   * Echoed in the answer.
+   */
+  request_id: string;
+  /**
+   * revoke: the URL stops working and its clients are disconnected.
+   */
+  op: 'revoke';
+  /**
+   * The URL's name.
+   */
+  name: string;
 }
