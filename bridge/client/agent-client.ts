@@ -381,6 +381,9 @@ export class AgentClient extends EventEmitter {
       case 'extension_status':
         this.emit('extension_status', m);
         return;
+      case 'cdp_event':
+        this.emit('cdp_event', m);
+        return;
       case 'persistence_status':
         this.onPersistence(m);
         return;
