@@ -45,6 +45,17 @@ export const PY_ENVS = [
     exclude: [],
   },
   {
+    // browser_use 0.13 drives Chrome over CDP itself (no Playwright): the CDP endpoint's client. It
+    // has no shim test module; test/e2e/cdp-browser-use.spec.ts runs its agent from Node. An empty
+    // `modules` still builds it (ensureEnvs) and runs no python unittest step for it.
+    name: 'bu013',
+    what: 'browser-use 0.13.14 (the CDP client), no extras',
+    constraints: 'python-shim-spec/constraints/browser-use-0.13.14.txt',
+    requirements: ['browser-use==0.13.14'],
+    modules: [],
+    exclude: [],
+  },
+  {
     name: 'nobu',
     what: 'no browser_use (the fallback classes), websockets 10.4; ruff (npm test runs .venvs/nobu/bin/ruff check python-shim-spec)',
     constraints: 'python-shim-spec/constraints/fallback.txt',
