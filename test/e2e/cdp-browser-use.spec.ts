@@ -1,0 +1,83 @@
+// browser_use 0.13's own Agent (unmodified: Agent(task, llm=ChatOpenAI(base_url=<scripted>),
+// browser=Browser(cdp_url=URL))) shops on the fixture shop through a CDP endpoint: search, add the
+// cheapest stapler, open a second tab, switch back, read the cart, done. The first case runs it
+// against Chromium's own --remote-debugging-port (the side-by-side baseline that proves the script);
+// the second runs the very same task against the bridge's CDP endpoint, changing only the URL.
+import path from 'node:path';
+
+import { expect } from 'chai';
+
+import { REPO_ROOT } from '../harness/browser';
+import { runBu013ShopTask } from '../harness/bu013';
+import { type CdpChromium, launchCdpChromium } from '../harness/cdp-chromium';
+import { FixtureServer } from '../harness/fixture-server';
+import { ScriptedLlm } from '../harness/scripted-llm';
+
+const FIXTURES = path.join(REPO_ROOT, 'python-shim-spec', 'tests', 'fixtures');
+
+interface JsonTarget {
+  id: string;
+  type: string;
+  url: string;
+}
+
+describe('e2e: browser_use 0.13 over CDP', function () {
+  this.timeout(300_000);
+  let fixtures: FixtureServer;
+  let llm: ScriptedLlm;
+
+  before(async () => {
+    fixtures = await new FixtureServer(FIXTURES).start();
+    llm = await new ScriptedLlm('shop013').start();
+  });
+  after(async () => {
+    await llm?.close();
+    await fixtures?.close();
+  });
+
+  it("completes the shop task over Chromium's own DevTools endpoint (the baseline)", async () => {
+    const chromium: CdpChromium = await launchCdpChromium();
+    try {
+      const shopUrl = fixtures.url('/shop/');
+      const r = await runBu013ShopTask({ cdpUrl: chromium.httpUrl, llmBaseUrl: llm.baseUrl, shopUrl });
+      const why = `${r.error ?? ''}\n${r.output.slice(-4000)}`;
+      expect(r.error, why).to.equal(null);
+      expect(r.done, why).to.equal(true);
+      expect(r.success, why).to.equal(true);
+      // The cheapest stapler, read back from the cart page the agent opened in its first tab.
+      expect(r.final_result).to.equal('Cart: Mini Stapler - $3.99');
+      expect(r.errors).to.deep.equal([]);
+      expect(r.actions).to.include.members(['input', 'click', 'navigate', 'switch', 'done']);
+      expect(r.urls_visited).to.include(`${shopUrl}results.html?q=stapler`);
+      expect(r.urls_visited.at(-1)).to.equal(`${shopUrl}cart.html`);
+      // Every step the model decided, in order (the scripted server's log): the second tab was opened
+      // and left again before the cart was read.
+      const goals = (await llm.log()).map((d) => d.goal.replace(/ \(.*\)/, ''));
+      expect(goals).to.deep.equal([
+        'Search for staplers',
+        'Add the cheapest stapler to the cart',
+        'Open the shop in a second tab',
+        'Go back to the first tab',
+        'Open the cart',
+        'Report the cart',
+      ]);
+      // In the browser: both tabs are still open (browser_use closes no tab at the end), the first one
+      // on the cart, the second on the shop's home page.
+      const pages = ((await (await fetch(`${chromium.httpUrl}/json/list`)).json()) as JsonTarget[]).filter((t) => t.type === 'page');
+      expect(pages.map((p) => p.url).sort()).to.deep.equal([`${shopUrl}cart.html`, `${shopUrl}index.html`]);
+    } finally {
+      await chromium.close();
+    }
+  });
+
+  it('completes the same shop task over the bridge endpoint (/cdp/<token>)', function () {
+    // Skeleton for the coordinator, to wire once the bridge's CDP endpoint and the extension's
+    // cdp_attach/cdp_send land: start the harness (startHarness with the built extension), mint a
+    // token with mintCdpClient(h.configDir, {name: 'bu013', maxTabs: 2}) from
+    // bridge/agents/cdp/cdp-clients-file.ts, then run the same assertions as the baseline with
+    // cdpUrl = <token url on the bridge's port> (the scripted server's log is per server: start a
+    // fresh ScriptedLlm('shop013') for this case, or compare only the new entries). The tab check reads
+    // /cdp/<token>/json/list instead of Chromium's /json/list. Remove this skip when wiring it.
+    this.skip();
+  });
+});
