@@ -319,7 +319,12 @@ async function refreeze(name) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   if (args[0] === '--list') {
-    for (const env of PY_ENVS) process.stdout.write(`${env.name} (${env.what}): ${modulesFor(env).join(' ')}\n`);
+    for (const env of PY_ENVS) {
+      const mods = modulesFor(env);
+      process.stdout.write(
+        `${env.name} (${env.what}): ${mods.length ? mods.join(' ') : '(no python test module; used by the Node tests)'}\n`,
+      );
+    }
     const lost = unassignedModules();
     if (lost.length) process.stdout.write(`not run in any venv: ${lost.join(' ')}\n`);
   } else if (args[0] === '--refreeze') {

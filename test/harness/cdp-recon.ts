@@ -1,7 +1,7 @@
 // CDP recon: runs real CDP clients through the recording proxy (cdp-recorder.ts) against a plain
 // Chromium, and summarizes what each one needs from a browser endpoint. docs/CDP-CLIENTS.md is written
 // from its output. By hand:
-//   node scripts/python-envs.mjs bu013 && npx tsx test/harness/cdp-recon.ts [outDir]
+//   node scripts/python-envs.mjs bu013 && npx tsx test/harness/cdp-recon.ts [outDir [client...]]
 // writes <outDir>/<client>.json (every message) and prints the summaries.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -5,7 +5,9 @@
 // bridge's CDP endpoint has to emulate (docs/CDP-CLIENTS.md is written from these logs).
 //
 // The only rewrite: `webSocketDebuggerUrl` / `devtoolsFrontendUrl` in /json/* answers point at this
-// proxy instead of the browser, so the client's WebSocket comes through here too.
+// proxy instead of the browser, so the client's WebSocket comes through here too. The upstream may
+// have a path prefix (the bridge's http://127.0.0.1:P/cdp/<token>): the proxy serves it at its root
+// and adds the prefix to every request it forwards.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -71,6 +73,7 @@ function trim(value: unknown, depth = 0): unknown {
 
 export async function startCdpRecorder(upstream: string): Promise<CdpRecorder> {
   const up = new URL(upstream);
+  const prefix = up.pathname.replace(/\/$/, '');
   const log: Entry[] = [];
   const started = Date.now();
   const now = (): number => Date.now() - started;
@@ -84,14 +87,14 @@ export async function startCdpRecorder(upstream: string): Promise<CdpRecorder> {
         .filter(([k]) => ['host', 'origin', 'user-agent', 'accept'].includes(k))
         .map(([k, v]) => [k, String(v)]),
     );
-    fetch(new URL(path, up), { method: req.method ?? 'GET' })
+    fetch(`${up.origin}${prefix}${path}`, { method: req.method ?? 'GET' })
       .then(async (r) => {
         let text = await r.text();
         let body: unknown = text;
         try {
           body = JSON.parse(text);
           const own = `${req.headers.host ?? ''}`;
-          text = text.split(up.host).join(own);
+          text = text.split(`${up.host}${prefix}`).join(own);
           body = JSON.parse(text);
         } catch {
           // not JSON: forwarded as is
@@ -114,7 +117,7 @@ export async function startCdpRecorder(upstream: string): Promise<CdpRecorder> {
         .filter(([k]) => ['host', 'origin', 'user-agent'].includes(k))
         .map(([k, v]) => [k, String(v)]),
     );
-    const target = new WebSocket(`ws://${up.host}${path}`, { maxPayload: 512 * 1024 * 1024, perMessageDeflate: false });
+    const target = new WebSocket(`ws://${up.host}${prefix}${path}`, { maxPayload: 512 * 1024 * 1024, perMessageDeflate: false });
     const pending: Buffer[] = [];
     // Which method each command id was, per connection, so answers are logged with their method.
     const methods = new Map<string, string>();
