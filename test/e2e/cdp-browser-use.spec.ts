@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { REPO_ROOT } from '../harness/browser';
 import { runBu013ShopTask } from '../harness/bu013';
 import { type CdpChromium, launchCdpChromium } from '../harness/cdp-chromium';
+import { startCdpRecorder, type WsEntry } from '../harness/cdp-recorder';
 import { FixtureServer } from '../harness/fixture-server';
 import { ScriptedLlm } from '../harness/scripted-llm';
 
@@ -66,6 +67,33 @@ describe('e2e: browser_use 0.13 over CDP', function () {
       const pages = ((await (await fetch(`${chromium.httpUrl}/json/list`)).json()) as JsonTarget[]).filter((t) => t.type === 'page');
       expect(pages.map((p) => p.url).sort()).to.deep.equal([`${shopUrl}cart.html`, `${shopUrl}index.html`]);
     } finally {
+      await chromium.close();
+    }
+  });
+
+  it('still completes it when the browser-wide methods a relay cannot honour are refused with a CDP error', async () => {
+    // A relay in front of a person's Chrome must not change downloads or permissions for the whole
+    // profile. browser_use sends Browser.setDownloadBehavior, Browser.grantPermissions (every origin)
+    // and a session-less Page.enable; answering each with a CDP error must not stop the task.
+    const refused = new Set(['Browser.setDownloadBehavior', 'Browser.grantPermissions', 'Page.enable']);
+    const chromium = await launchCdpChromium();
+    const recorder = await startCdpRecorder(chromium.httpUrl, {
+      refuse: (method, browserLevel) =>
+        browserLevel && refused.has(method) ? { code: -32000, message: `${method} is not available through this endpoint` } : undefined,
+    });
+    const fresh = await new ScriptedLlm('shop013').start();
+    try {
+      const shopUrl = fixtures.url('/shop/');
+      const r = await runBu013ShopTask({ cdpUrl: recorder.url, llmBaseUrl: fresh.baseUrl, shopUrl });
+      const why = `${r.error ?? ''}\n${r.output.slice(-4000)}`;
+      expect(r.success, why).to.equal(true);
+      expect(r.final_result).to.equal('Cart: Mini Stapler - $3.99');
+      // They were really asked for, and really refused.
+      const errors = recorder.log.filter((e): e is WsEntry => e.kind === 'error' && !e.sessionId).map((e) => e.method);
+      expect(errors).to.include.members(['Browser.setDownloadBehavior', 'Browser.grantPermissions', 'Page.enable']);
+    } finally {
+      await fresh.close();
+      await recorder.close();
       await chromium.close();
     }
   });

@@ -51,6 +51,19 @@ export interface CdpRecorder {
   close(): Promise<void>;
 }
 
+export interface CdpError {
+  code: number;
+  message: string;
+}
+
+export interface RecorderOptions {
+  /**
+   * Answer a command with this CDP error instead of forwarding it (what a relay that cannot honour
+   * a method does): called with the method and whether it came without a sessionId (browser level).
+   */
+  refuse?: (method: string, browserLevel: boolean) => CdpError | undefined;
+}
+
 interface CdpFrame {
   id?: number;
   method?: string;
@@ -71,7 +84,7 @@ function trim(value: unknown, depth = 0): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, trim(v, depth + 1)]));
 }
 
-export async function startCdpRecorder(upstream: string): Promise<CdpRecorder> {
+export async function startCdpRecorder(upstream: string, options: RecorderOptions = {}): Promise<CdpRecorder> {
   const up = new URL(upstream);
   const prefix = up.pathname.replace(/\/$/, '');
   const log: Entry[] = [];
@@ -141,11 +154,28 @@ export async function startCdpRecorder(upstream: string): Promise<CdpRecorder> {
         else log.push({ ...base, kind: 'result', id: f.id, method, result: trim(f.result) });
       }
     };
+    const refusal = (raw: string): string | undefined => {
+      if (!options.refuse) return undefined;
+      let f: CdpFrame;
+      try {
+        f = JSON.parse(raw) as CdpFrame;
+      } catch {
+        return undefined;
+      }
+      const error = f.method ? options.refuse(f.method, !f.sessionId) : undefined;
+      return error ? JSON.stringify({ id: f.id, ...(f.sessionId ? { sessionId: f.sessionId } : {}), error }) : undefined;
+    };
     wss.handleUpgrade(req, socket, head, (client) => {
       sockets.add(client).add(target);
       log.push({ kind: 'open', t: now(), conn, path, dir: 'client->browser', params: headers });
       client.on('message', (data: Buffer) => {
         record('client->browser', data.toString());
+        const refused = refusal(data.toString());
+        if (refused) {
+          record('browser->client', refused);
+          client.send(refused);
+          return;
+        }
         if (target.readyState === WebSocket.OPEN) target.send(data.toString());
         else pending.push(data);
       });
