@@ -62,6 +62,11 @@ export interface RecorderOptions {
    * a method does): called with the method and whether it came without a sessionId (browser level).
    */
   refuse?: (method: string, browserLevel: boolean) => CdpError | undefined;
+  /**
+   * Hold an event from the browser this many ms before passing it on (later messages are not held):
+   * e.g. an attachedToTarget that arrives after createTarget's answer, as a slower relay may send it.
+   */
+  delayEvent?: (method: string, browserLevel: boolean) => number;
 }
 
 interface CdpFrame {
@@ -183,8 +188,15 @@ export async function startCdpRecorder(upstream: string, options: RecorderOption
         for (const d of pending.splice(0)) target.send(d.toString());
       });
       target.on('message', (data: Buffer) => {
-        record('browser->client', data.toString());
-        if (client.readyState === WebSocket.OPEN) client.send(data.toString());
+        const raw = data.toString();
+        const f = options.delayEvent ? (JSON.parse(raw) as CdpFrame) : undefined;
+        const hold = f?.method && f.id === undefined ? (options.delayEvent?.(f.method, !f.sessionId) ?? 0) : 0;
+        const pass = (): void => {
+          record('browser->client', raw);
+          if (client.readyState === WebSocket.OPEN) client.send(raw);
+        };
+        if (hold > 0) setTimeout(pass, hold);
+        else pass();
       });
       const closeBoth = (dir: Direction, code: number): void => {
         if (!log.some((e) => e.kind === 'close' && e.conn === conn))
