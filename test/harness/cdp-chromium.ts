@@ -61,7 +61,8 @@ export async function launchCdpChromium(opts: { headless?: boolean } = {}): Prom
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
         if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
       }
-      fs.rmSync(profileDir, { recursive: true, force: true });
+      // Chromium's helper processes may still be writing to the profile for a moment after it exits.
+      fs.rmSync(profileDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     },
   };
 }
