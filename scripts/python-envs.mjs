@@ -45,6 +45,17 @@ export const PY_ENVS = [
     exclude: [],
   },
   {
+    // browser_use 0.13 drives Chrome over CDP itself (no Playwright): the CDP endpoint's client. It
+    // has no shim test module; test/e2e/cdp-browser-use.spec.ts runs its agent from Node. An empty
+    // `modules` still builds it (ensureEnvs) and runs no python unittest step for it.
+    name: 'bu013',
+    what: 'browser-use 0.13.14 (the CDP client), no extras',
+    constraints: 'python-shim-spec/constraints/browser-use-0.13.14.txt',
+    requirements: ['browser-use==0.13.14'],
+    modules: [],
+    exclude: [],
+  },
+  {
     name: 'nobu',
     what: 'no browser_use (the fallback classes), websockets 10.4; ruff (npm test runs .venvs/nobu/bin/ruff check python-shim-spec)',
     constraints: 'python-shim-spec/constraints/fallback.txt',
@@ -308,7 +319,12 @@ async function refreeze(name) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   if (args[0] === '--list') {
-    for (const env of PY_ENVS) process.stdout.write(`${env.name} (${env.what}): ${modulesFor(env).join(' ')}\n`);
+    for (const env of PY_ENVS) {
+      const mods = modulesFor(env);
+      process.stdout.write(
+        `${env.name} (${env.what}): ${mods.length ? mods.join(' ') : '(no python test module; used by the Node tests)'}\n`,
+      );
+    }
     const lost = unassignedModules();
     if (lost.length) process.stdout.write(`not run in any venv: ${lost.join(' ')}\n`);
   } else if (args[0] === '--refreeze') {

@@ -37,10 +37,13 @@ Scripts (all answer a ``Seen``; every request is recorded in ``script.requests``
   (tests/fixtures/shop): open the shop, search "stapler", add the cheapest stapler to the cart (the
   most expensive one after the person redirected the agent: browser_use's add_new_task text), open
   the cart, done.
+- ``Shop013Script``: the same shop for browser_use 0.13 (its state format and flat AgentOutput), with a
+  second tab: search, add the cheapest stapler, open a second tab, switch back, read the cart, done.
+  Its run also answers 0.13's judge (``Agent(use_judge=True)``, the default) with the done's success.
 - ``CallbackScript``: asks ``POST <callback>`` {"model", "messages", "authorization"} for each reply,
   which answers {"content": str} or {"error": str} (a 500 to the client).
 
-    python3 tests/scripted_llm.py [--script shop|callback] [--callback URL] [--shop-url URL] [--port N]
+    python3 tests/scripted_llm.py [--script shop|shop013|callback] [--callback URL] [--shop-url URL] [--port N]
         prints {"base_url": "http://127.0.0.1:<port>/v1"} and serves until killed or stdin closes.
 """
 from __future__ import annotations
@@ -92,12 +95,26 @@ class Seen:
 
     @property
     def state_text(self) -> str:
-        """The latest message that carries a page state ('Current url: ...'), wherever it stands."""
-        return next((m['text'] for m in reversed(self.messages) if 'Current url:' in m['text']), '')
+        """The latest message that carries a page state ('Current url: ...', or 0.13's <browser_state>), wherever it stands."""
+        return next((m['text'] for m in reversed(self.messages) if 'Current url:' in m['text'] or '<browser_state>' in m['text']), '')
 
     @property
     def page_url(self) -> str:
         m = re.search(r'Current url: (\S+)', self.state_text)
+        if m:
+            return m.group(1)
+        tab = self.current_tab
+        return next((url for tab_id, url in self.tabs if tab_id == tab), '')
+
+    @property
+    def tabs(self) -> list[tuple[str, str]]:
+        """browser_use 0.13's "Available tabs": (4-char tab id, url), in the order it lists them."""
+        return re.findall(r'^Tab (\w{4}): (\S*)', self.state_text, re.M)
+
+    @property
+    def current_tab(self) -> str:
+        """browser_use 0.13's "Current tab: <id>" ('' in 0.1's format)."""
+        m = re.search(r'^Current tab: (\w{4})', self.state_text, re.M)
         return m.group(1) if m else ''
 
     def element_lines(self) -> list[tuple[int, str]]:
@@ -126,7 +143,10 @@ def _classify(messages: list[dict], tool_name: Optional[str]) -> str:
     last = messages[-1]['text'] if messages else ''
     if 'What is the capital of France' in last:
         return 'verify'
-    if tool_name == 'AgentOutput' or 'AI agent designed to automate browser tasks' in system:
+    if 'expert judge evaluating browser automation' in system:
+        return 'judge'  # browser_use 0.13 grades every finished run (Agent(use_judge=True) by default)
+    # browser_use 0.1 binds the AgentOutput tool; 0.13 asks for the 'agent_output' json_schema.
+    if tool_name in ('AgentOutput', 'agent_output') or 'AI agent designed to automate browser tasks' in system:
         return 'agent'
     if tool_name == 'ValidationResult' or 'You are a validator' in system + last:
         return 'validator'
@@ -142,6 +162,19 @@ def _default_plan(seen: Seen) -> str:
                        'reasoning': 'scripted plan'})
 
 
+def _default_judgement(seen: Seen) -> dict:
+    """browser_use 0.13's JudgementResult. The verdict follows the agent's own done(success=...): the judge
+    must not turn a run green that the script finished as a failure."""
+    ok = re.search(r'"done":\s*\{[^{}]*"success":\s*true', seen.last_text) is not None
+    return {
+        'reasoning': "scripted judge: the verdict is the done action's success flag",
+        'verdict': ok,
+        'failure_reason': '' if ok else 'the agent reported failure',
+        'impossible_task': False,
+        'reached_captcha': False,
+    }
+
+
 class Script:
     """steps: the agent's step outputs in order. planner/extract/validator: callables(seen) -> str/dict."""
 
@@ -151,6 +184,7 @@ class Script:
         self.planner = planner or _default_plan
         self.extract = extract or (lambda seen: json.dumps({'extracted': 'nothing'}))
         self.validator = validator or (lambda seen: {'is_valid': True, 'reason': 'scripted validator: looks right'})
+        self.judge: Callable[[Seen], dict] = _default_judgement
         self.requests: list[Seen] = []
         self.errors: list[str] = []
         self.decisions: list[dict] = []  # GET /log
@@ -189,6 +223,8 @@ class Script:
             return self.extract(seen)
         if seen.kind == 'validator':
             return self.validator(seen)
+        if seen.kind == 'judge':
+            return self.judge(seen)
         if seen.kind != 'agent':
             return 'ok'
         hold = self._hold_on
@@ -200,7 +236,7 @@ class Script:
         else:
             with self._lock:
                 out = self._as_output(self._step_output(seen), 'scripted')
-        self._record(seen, str(out.get('current_state', {}).get('next_goal', '')))
+        self._record(seen, str(out.get('current_state', {}).get('next_goal', '') or out.get('next_goal', '')))
         return out
 
     def _step_output(self, seen: Seen) -> Any:
@@ -288,6 +324,94 @@ class ShopScript(Script):
         if page.endswith('cart.html'):
             items = [line.strip() for line in state.splitlines() if ' - $' in line and '[' not in line]
             return 'Report the cart', [{'done': {'text': '; '.join(items), 'success': True}}]
+        return 'Unexpected page', [{'done': {'text': 'lost at ' + url, 'success': False}}]
+
+
+class Shop013Script(Script):
+    """The fixture-shop task for browser_use 0.13 (``--script shop013``), decided from each state as a model
+    would. 0.13 lists elements as ``[N]<tag attr=value />`` with their text on the lines below, names tabs
+    by a 4-char id ("Current tab: 89A6", "Tab 89A6: <url> - <title>") and wants a flat AgentOutput
+    ({thinking?, evaluation_previous_goal, memory, next_goal, action: [{name: params}]}).
+
+    The run: open the shop, search "stapler", add the cheapest stapler, open the shop's home page in a
+    second tab, switch back to the first tab, open the cart there and finish with ``done`` listing its
+    items (success only when the cheapest stapler is in it). ``choice`` is the offer added, as in ShopScript.
+    """
+
+    def __init__(self, shop_url: Optional[str] = None) -> None:
+        super().__init__([])
+        self.shop_url = shop_url
+        self.choice: Optional[dict] = None
+
+    def _step_output(self, seen: Seen) -> Any:
+        n = len(self.of_kind('agent'))
+        goal, actions = self.decide(seen)
+        return {
+            'thinking': f'scripted step {n}',
+            'evaluation_previous_goal': 'Success' if n > 1 else 'Unknown - first step',
+            'memory': f'step {n}: {goal}',
+            'next_goal': goal,
+            'action': actions,
+        }
+
+    @staticmethod
+    def _as_output(out: Any, goal: str) -> Any:
+        # A held request (/control hold_on) answers with a list of actions: 0.13 has no current_state,
+        # and its scroll action is `scroll`.
+        if out is HELD_STEP:
+            out = [{'scroll': {'down': True, 'pages': 0.1}}]
+        if isinstance(out, list):
+            return {'evaluation_previous_goal': 'Unknown', 'memory': goal, 'next_goal': goal, 'action': out}
+        return out
+
+    def decide(self, seen: Seen) -> tuple[str, list[dict]]:
+        state, url, tabs, current = seen.state_text, seen.page_url, seen.tabs, seen.current_tab
+        if '/shop/' not in url:
+            shop = self.shop_url or next(
+                (m.group(1) for m in (re.search(r'(https?://[^\s"\'<]+/shop/)', x['text']) for x in seen.messages) if m),
+                'http://127.0.0.1/shop/',
+            )
+            return 'Open the shop', [{'navigate': {'url': shop + 'index.html', 'new_tab': False}}]
+        base = re.sub(r'/shop/.*$', '/shop/', url)
+        page = url.split('?')[0]
+        first = tabs[0][0] if tabs else current
+        if len(tabs) > 1 and current != first:
+            return 'Go back to the first tab', [{'switch': {'tab_id': first}}]
+        if page.endswith('index.html') and len(tabs) == 1 and not self.choice:
+            box = re.search(r'\[(\d+)\]<input[^>]*name=q\b', state)
+            button = re.search(r'\[(\d+)\]<button type=submit[^>]*>\s*\n\s*Search', state)
+            if not box or not button:
+                return 'Find the search box', [{'scroll': {'down': True, 'pages': 0.5}}]
+            return 'Search for staplers', [
+                {'input': {'index': int(box.group(1)), 'text': 'stapler', 'clear': True}},
+                {'click': {'index': int(button.group(1))}},
+            ]
+        if '/results.html' in page and 'added to your cart' not in state:
+            # "<name>" and "$<price>" are text lines before "[k]<button ... aria-label=Add <name> to cart />".
+            offers = []
+            lines = state.splitlines()
+            for i, line in enumerate(lines):
+                m = re.search(r'\[(\d+)\]<button[^>]*aria-label=Add (.+?) to cart', line)
+                if m:
+                    prices = re.findall(r'\$([\d.]+)', '\n'.join(lines[max(0, i - 3) : i + 1]))
+                    if prices:
+                        offers.append((float(prices[-1]), int(m.group(1)), m.group(2)))
+            if not offers:
+                return 'Look for the results', [{'scroll': {'down': True, 'pages': 0.5}}]
+            price, index, name = min(offers)
+            self.choice = {'name': name, 'price': price, 'index': index, 'offers': [o[2] for o in offers]}
+            return f'Add the cheapest stapler ({name}, ${price:.2f}) to the cart', [{'click': {'index': index}}]
+        if '/results.html' in page and len(tabs) == 1:
+            return 'Open the shop in a second tab', [{'navigate': {'url': base + 'index.html', 'new_tab': True}}]
+        if '/results.html' in page:
+            link = re.search(r'\[(\d+)\]<a id=cart-link', state)
+            if link:
+                return 'Open the cart', [{'click': {'index': int(link.group(1))}}]
+            return 'Open the cart', [{'navigate': {'url': base + 'cart.html', 'new_tab': False}}]
+        if page.endswith('cart.html'):
+            items = [line.strip() for line in state.splitlines() if re.search(r' - \$[\d.]+$', line.strip()) and '[' not in line]
+            ok = bool(self.choice) and any(line.startswith(str(self.choice['name'])) for line in items)
+            return 'Report the cart', [{'done': {'text': 'Cart: ' + '; '.join(items), 'success': ok}}]
         return 'Unexpected page', [{'done': {'text': 'lost at ' + url, 'success': False}}]
 
 
@@ -528,7 +652,7 @@ class ScriptedOpenAIServer:
 
 def main(argv: Optional[list[str]] = None) -> None:
     ap = argparse.ArgumentParser(description='A scripted OpenAI-compatible chat server for the tests.')
-    ap.add_argument('--script', choices=['shop', 'callback'], default='shop')
+    ap.add_argument('--script', choices=['shop', 'shop013', 'callback'], default='shop')
     ap.add_argument('--callback', help='with --script callback: the URL asked for each reply')
     ap.add_argument('--shop-url', help='with --script shop: the shop to open (.../shop/); else found in the conversation')
     ap.add_argument('--port', type=int, default=0)
@@ -537,7 +661,13 @@ def main(argv: Optional[list[str]] = None) -> None:
     args = ap.parse_args(argv)
     if args.script == 'callback' and not args.callback:
         ap.error('--script callback needs --callback URL (where to ask for each reply)')
-    script: Script = CallbackScript(args.callback) if args.script == 'callback' else ShopScript(args.shop_url)
+    script: Script
+    if args.script == 'callback':
+        script = CallbackScript(args.callback)
+    elif args.script == 'shop013':
+        script = Shop013Script(args.shop_url)
+    else:
+        script = ShopScript(args.shop_url)
     server = ScriptedOpenAIServer(script, idle_timeout_s=args.idle_timeout, port=args.port)
     print(json.dumps({'base_url': server.base_url}), flush=True)
     if args.exit_with_stdin:

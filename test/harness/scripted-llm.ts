@@ -1,6 +1,6 @@
 // The Node side of the one scripted OpenAI-compatible chat server (python-shim-spec/tests/scripted_llm.py,
 // which says why it is Python): started as a subprocess on 127.0.0.1 with a plain python3, it prints
-// its base URL. Either it runs a built-in script ('shop': shops on the fixture shop, with the
+// its base URL. Either it runs a built-in script ('shop' / 'shop013': shops on the fixture shop, with the
 // /control /release /log test controls), or it asks this process for every reply over a loopback
 // HTTP callback, so Node scripts stay `(messages, call) => string` functions. Every request is
 // recorded here (`requests`).
@@ -20,8 +20,8 @@ export interface ChatMsg {
 /** May answer later (a slow model): return a Promise. Throwing answers the client with HTTP 500. */
 export type Script = (messages: ChatMsg[], call: number) => string | Promise<string>;
 
-/** Scripts built into the server (see scripted_llm.py). */
-export type BuiltinScript = 'shop';
+/** Scripts built into the server (see scripted_llm.py): 'shop' for classic browser_use 0.1, 'shop013' for 0.13. */
+export type BuiltinScript = 'shop' | 'shop013';
 
 export interface ScriptedRequest {
   model: string;
