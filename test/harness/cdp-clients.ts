@@ -679,3 +679,40 @@ export async function startLoggingProxy(upstream: Required<CdpEndpoint>): Promis
     },
   };
 }
+
+/** Browser-level commands (no sessionId) a client sent, each method once, in first-use order. */
+export function browserLevelMethods(log: readonly CdpLogEntry[]): string[] {
+  const seen: string[] = [];
+  for (const e of log) {
+    const method = e.msg?.method;
+    if (e.kind === 'send' && method && !e.msg?.sessionId && !seen.includes(method)) seen.push(method);
+  }
+  return seen;
+}
+
+/**
+ * For each browser-level `command` the client sent: did an `event` for the same target (matched by
+ * the answer's targetId) reach the client before the answer? Chromium sends Target.attachedToTarget
+ * before answering Target.createTarget, and Playwright depends on it.
+ */
+export function eventsBeforeAnswers(log: readonly CdpLogEntry[], command: string, event: string): boolean[] {
+  const out: boolean[] = [];
+  for (const [i, e] of log.entries()) {
+    if (e.kind !== 'send' || e.msg?.method !== command || e.msg.sessionId) continue;
+    const answerAt = log.findIndex(
+      (a, j) => j > i && a.conn === e.conn && a.kind === 'recv' && a.msg?.id === e.msg?.id && !a.msg?.sessionId,
+    );
+    const answer = log[answerAt]?.msg?.result as { targetId?: string } | undefined;
+    const before = log.slice(i + 1, answerAt < 0 ? undefined : answerAt);
+    out.push(
+      answerAt >= 0 &&
+        before.some(
+          (b) =>
+            b.conn === e.conn &&
+            b.msg?.method === event &&
+            (b.msg.params as { targetInfo?: { targetId?: string } })?.targetInfo?.targetId === answer?.targetId,
+        ),
+    );
+  }
+  return out;
+}
