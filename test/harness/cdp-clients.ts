@@ -716,3 +716,32 @@ export function eventsBeforeAnswers(log: readonly CdpLogEntry[], command: string
   }
   return out;
 }
+
+/**
+ * One line per browser-level message (no sessionId) plus the Target.* events on any session, as in
+ * docs/CDP-CLIENTS-PW-PPTR.md section 2. To re-record against any endpoint (Chromium or the bridge):
+ *   const proxy = await startLoggingProxy(endpoint);
+ *   await playwrightScenario(proxy.endpoint, fixtures, 'http');
+ *   console.log(formatBrowserLevelLog(proxy.log));
+ */
+export function formatBrowserLevelLog(log: readonly CdpLogEntry[]): string {
+  const methods = new Map<string, string>();
+  const lines: string[] = [];
+  const brief = (v: unknown): string => JSON.stringify(v ?? {}).slice(0, 300);
+  for (const e of log) {
+    const m = e.msg;
+    if (e.kind === 'http') lines.push(`HTTP GET ${e.path} -> ${e.status} (User-Agent: ${String(e.headers?.['user-agent'])})`);
+    else if (e.kind === 'open') lines.push(`[${e.conn}] WebSocket ${e.path} (User-Agent: ${String(e.headers?.['user-agent'])})`);
+    else if (e.kind === 'close') lines.push(`[${e.conn}] closed: ${e.path}`);
+    else if (m && e.kind === 'send' && m.id !== undefined) {
+      methods.set(`${e.conn}:${m.id}`, m.method ?? '?');
+      if (!m.sessionId) lines.push(`[${e.conn}] -> #${m.id} ${m.method} ${brief(m.params)}`);
+    } else if (m && e.kind === 'recv' && m.id !== undefined && !m.sessionId) {
+      const answer = m.error ? `ERROR ${brief(m.error)}` : brief(m.result);
+      lines.push(`[${e.conn}] <- #${m.id} (${methods.get(`${e.conn}:${m.id}`) ?? '?'}) ${answer}`);
+    } else if (m && e.kind === 'recv' && m.method && (!m.sessionId || m.method.startsWith('Target.'))) {
+      lines.push(`[${e.conn}] <- ev ${m.method}${m.sessionId ? ` (on session ${m.sessionId.slice(0, 6)})` : ''} ${brief(m.params)}`);
+    }
+  }
+  return lines.join('\n');
+}
