@@ -32,6 +32,12 @@ import { FixtureServer } from '../harness/fixture-server';
 interface CaseContext {
   endpoint: CdpEndpoint & { token?: string };
   fixtures: CdpFixtures;
+  /**
+   * URLs of the tabs really open in the browser, seen from outside the endpoint (the bridge's
+   * /json/list shows only the client's leases, which may end when it disconnects). Without it the
+   * endpoint's own /json/list, read right after the close, is used.
+   */
+  openPageUrls?: () => Promise<string[]>;
 }
 
 /** Runs assertions; on failure the message also shows every step of the scenario. */
@@ -88,10 +94,13 @@ function expectPageBehaviour(rec: ScenarioRecord, fixtures: CdpFixtures): void {
 }
 
 /** After close/disconnect the browser answers and the person's tab is still open. */
-function expectBrowserLeftOpen(rec: ScenarioRecord, step: string, fixtures: CdpFixtures): void {
+async function expectBrowserLeftOpen(rec: ScenarioRecord, step: string, ctx: CaseContext): Promise<void> {
   const after = stepValue<{ alive: boolean; pageUrls: string[] }>(rec, step);
-  expect(after.alive, `the browser still answers after ${step}`).to.equal(true);
-  expect(after.pageUrls, `the tab the client used is still open after ${step}`).to.include(fixtures.formUrl);
+  const open = ctx.openPageUrls ? await ctx.openPageUrls() : after.pageUrls;
+  withRecord(rec, () => {
+    expect(after.alive, `the browser still answers after ${step}`).to.equal(true);
+    expect(open, `the tab the client used is still open after ${step}`).to.include(ctx.fixtures.formUrl);
+  });
 }
 
 interface AxNode {
@@ -171,8 +180,8 @@ function cdpClientCases(ctx: () => CaseContext, probes: ProbeExpectations): void
         const aria = stepValue<string>(rec, 'ariaSnapshot');
         expect(aria).to.include('- heading "CDP client fixture" [level=1]');
         expect(aria).to.include('- textbox "Name": Ada Lovelace');
-        expectBrowserLeftOpen(rec, 'browser close', fixtures);
       });
+      await expectBrowserLeftOpen(rec, 'browser close', ctx());
     });
   }
 
@@ -185,8 +194,8 @@ function cdpClientCases(ctx: () => CaseContext, probes: ProbeExpectations): void
         const ax = stepValue<AxNode | null>(rec, 'accessibility snapshot');
         expect(findAx(ax, 'heading', 'CDP client fixture'), 'the heading is in the accessibility snapshot').to.equal(true);
         expect(findAx(ax, 'textbox', 'Name'), 'the textbox is in the accessibility snapshot').to.equal(true);
-        expectBrowserLeftOpen(rec, 'disconnect', fixtures);
       });
+      await expectBrowserLeftOpen(rec, 'disconnect', ctx());
     });
   }
 
@@ -203,8 +212,8 @@ function cdpClientCases(ctx: () => CaseContext, probes: ProbeExpectations): void
         expect(snapshot).to.include('textbox "Name"');
         expect(snapshot, 'the snapshot descends into the same-origin frame').to.include('"frame from 127.0.0.1"');
         expect(snapshot, 'the snapshot descends into the cross-origin frame').to.include('"frame from localhost"');
-        expectBrowserLeftOpen(rec, 'close', fixtures);
       });
+      await expectBrowserLeftOpen(rec, 'close', ctx());
     });
   }
 
@@ -293,12 +302,14 @@ describe('over the bridge CDP endpoint', function () {
     fx = await new FixtureServer(CDP_FIXTURE_DIR).start();
     const fixtures = { formUrl: fx.url('/cdp/form.html'), lateUrl: fx.url('/cdp/late.html') };
     // To wire (the bridge's CDP endpoint is not on main yet):
-    //   h = await startHarness();                       // bridge + Chromium with the extension
+    //   h = await startHarness();                        // bridge + Chromium with the built extension
     //   const { token, url } = mintCdpClient(h.configDir, { name: 'cdp-clients-test', maxTabs: 3 });
-    //   const httpBase = url(h.port);                   // http://127.0.0.1:PORT/cdp/<token>
+    //   const httpBase = url(h.bridge.port);             // http://127.0.0.1:PORT/cdp/<token>
     //   const { webSocketDebuggerUrl } = await (await fetch(`${httpBase}/json/version`)).json();
-    //   context = { endpoint: { httpBase, wsUrl: webSocketDebuggerUrl, token }, fixtures };
-    // and close the harness in after(). Until then the cases below are skipped.
+    //   const openPageUrls = async () => (await h.launched.browser.pages()).map((p) => p.url());
+    //   context = { endpoint: { httpBase, wsUrl: webSocketDebuggerUrl, token }, fixtures, openPageUrls };
+    // (fixtures from this file's own server: the cross-origin frame needs both 127.0.0.1 and localhost
+    // allowed by the person's policy), and close the harness in after(). Until then these cases skip.
     void fixtures;
     this.skip();
   });

@@ -63,20 +63,39 @@ export const CHROME_DEVTOOLS_MCP_BIN = path.join(
 );
 
 const STEP_TIMEOUT_MS = 15_000;
+/** A whole scenario's steps, so it returns within a 60 s test timeout even when every step hangs. */
+const SCENARIO_BUDGET_MS = 40_000;
+const CLOSE_TIMEOUT_MS = 8_000;
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
-/** Runs steps in order, recording each; a step that throws is recorded and later steps still run. */
+/**
+ * Runs steps in order, recording each; a step that throws is recorded and later steps still run.
+ * The whole scenario has a budget, so a broken endpoint (every step timing out) still returns its
+ * record within a test's timeout: once the budget is spent, steps are recorded as not run, except
+ * the closing step (`always`), which runs with its own short timeout so no connection is left open.
+ */
 class StepRunner {
   readonly steps: StepRecord[] = [];
   private readonly started = Date.now();
 
   /** `toRecord` picks what goes into the record when the step returns a live object (a page). */
-  async run<T>(step: string, fn: () => Promise<T>, toRecord: (v: T) => unknown = (v) => v): Promise<T | undefined> {
+  async run<T>(
+    step: string,
+    fn: () => Promise<T>,
+    toRecord: (v: T) => unknown = (v) => v,
+    opts: { always?: boolean } = {},
+  ): Promise<T | undefined> {
     const t0 = Date.now();
+    const left = SCENARIO_BUDGET_MS - (t0 - this.started);
+    if (left <= 0 && !opts.always) {
+      this.steps.push({ step, ok: false, ms: 0, error: `not run: the scenario's ${SCENARIO_BUDGET_MS} ms budget was spent` });
+      return undefined;
+    }
+    const limit = opts.always ? CLOSE_TIMEOUT_MS : Math.min(STEP_TIMEOUT_MS, left);
     let timer: NodeJS.Timeout | undefined;
     try {
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`step "${step}" took more than ${STEP_TIMEOUT_MS} ms`)), STEP_TIMEOUT_MS);
+        timer = setTimeout(() => reject(new Error(`step "${step}" took more than ${limit} ms`)), limit);
       });
       const value = await Promise.race([fn(), timeout]);
       this.steps.push({ step, ok: true, ms: Date.now() - t0, value: toRecord(value) });
@@ -239,10 +258,15 @@ export async function playwrightScenario(endpoint: CdpEndpoint, fixtures: CdpFix
       return { closed: p2.isClosed(), pages: context.pages().length };
     });
   }
-  await r.run('browser close', async () => {
-    await browser.close();
-    return browserStillUp(endpoint);
-  });
+  await r.run(
+    'browser close',
+    async () => {
+      await browser.close();
+      return browserStillUp(endpoint);
+    },
+    undefined,
+    { always: true },
+  );
   return r.record('playwright', via, url);
 }
 
@@ -363,10 +387,15 @@ export async function puppeteerScenario(endpoint: CdpEndpoint, fixtures: CdpFixt
       return { closed: p2.isClosed(), pages: (await browser.pages()).length };
     });
   }
-  await r.run('disconnect', async () => {
-    await browser.disconnect();
-    return browserStillUp(endpoint);
-  });
+  await r.run(
+    'disconnect',
+    async () => {
+      await browser.disconnect();
+      return browserStillUp(endpoint);
+    },
+    undefined,
+    { always: true },
+  );
   return r.record('puppeteer', via, url);
 }
 
@@ -430,10 +459,15 @@ export async function chromeDevtoolsMcpScenario(endpoint: CdpEndpoint, fixtures:
     await r.run('navigate_page', async () => call('navigate_page', { ...pageArgs, type: 'url', url: fixtures.formUrl }));
     await r.run('take_snapshot', async () => call('take_snapshot', pageArgs));
   }
-  await r.run('close', async () => {
-    await client.close();
-    return browserStillUp(endpoint);
-  });
+  await r.run(
+    'close',
+    async () => {
+      await client.close();
+      return browserStillUp(endpoint);
+    },
+    undefined,
+    { always: true },
+  );
   const rec = r.record('chrome-devtools-mcp', via, url);
   const failed = rec.steps.find((s) => !s.ok);
   if (failed && stderr.length) failed.error = `${failed.error}; server stderr: ${stderr.join('').slice(-600)}`;
