@@ -435,7 +435,14 @@ export async function chromeDevtoolsMcpScenario(endpoint: CdpEndpoint, fixtures:
       '--no-usage-statistics',
       '--no-performance-crux',
     ],
-    env: { PATH: process.env['PATH'] ?? '', CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1', HOME: os.tmpdir() },
+    // No update check either: it would spawn a detached process that asks the npm registry for the
+    // latest version and writes ~/.cache/chrome-devtools-mcp.
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1',
+      CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS: '1',
+      HOME: os.tmpdir(),
+    },
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (d: Buffer) => stderr.push(String(d)));
