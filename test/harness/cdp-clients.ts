@@ -786,3 +786,123 @@ export function formatBrowserLevelLog(log: readonly CdpLogEntry[]): string {
   }
   return lines.join('\n');
 }
+
+// ---- what chrome.debugger allows ------------------------------------------------------------------
+
+/** A throwaway MV3 extension whose worker records chrome.debugger events (for probeChromeDebugger). */
+const PROBE_MANIFEST = {
+  manifest_version: 3,
+  name: 'cdp probe',
+  version: '1.0',
+  permissions: ['debugger', 'tabs'],
+  background: { service_worker: 'sw.js' },
+};
+const PROBE_WORKER = `self.events = [];
+chrome.debugger.onEvent.addListener((source, method, params) => {
+  self.events.push({ sessionId: source.sessionId, method, sid: params && params.sessionId,
+    type: params && params.targetInfo && params.targetInfo.type, waiting: params && params.waitingForDebugger });
+});
+chrome.debugger.onDetach.addListener((source, reason) => self.events.push({ method: 'onDetach', reason }));`;
+/** Runs in the extension's worker: attaches to the tab at formUrl and tries each command in turn. */
+const PROBE_SCRIPT = `async (formUrl) => {
+    const tabs = await chrome.tabs.query({});
+    const tab = tabs.find((t) => t.url === formUrl);
+    const target = { tabId: tab.id };
+    await chrome.debugger.attach(target, '1.3');
+    const results = {};
+    const send = async (label, method, params = {}, t = target) => {
+      try { const r = await chrome.debugger.sendCommand(t , method, params); results[label] = 'ok ' + JSON.stringify(r).slice(0, 160); return r; }
+      catch (e) { results[label] = 'ERR ' + String(e.message).slice(0, 160); return undefined; }
+    };
+    const ft = await send('Page.getFrameTree', 'Page.getFrameTree');
+    const frameId = ft?.frameTree.frame.id ?? '';
+    const me = await send('Target.getTargetInfo {}', 'Target.getTargetInfo');
+    for (const [m, p] of [
+      ['Browser.getVersion', {}], ['Target.getBrowserContexts', {}], ['Target.setDiscoverTargets', { discover: true }], ['Target.getTargets', {}],
+      ['Target.getDevToolsTarget', { targetId: me?.targetInfo.targetId }],
+      ['Browser.setDownloadBehavior', { behavior: 'default' }], ['Browser.getWindowForTarget', {}],
+      ['Page.enable', {}], ['Log.enable', {}], ['Page.setLifecycleEventsEnabled', { enabled: true }], ['Runtime.enable', {}],
+      ['Page.addScriptToEvaluateOnNewDocument', { source: '', worldName: 'probe_world' }], ['Network.enable', {}],
+      ['Emulation.setFocusEmulationEnabled', { enabled: true }], ['Page.setFontFamilies', { fontFamilies: { standard: 'Arial' } }],
+      ['Emulation.setEmulatedMedia', { media: '', features: [{ name: 'prefers-color-scheme', value: 'light' }] }], ['Inspector.enable', {}],
+      ['Runtime.runIfWaitingForDebugger', {}], ['Page.createIsolatedWorld', { frameId, worldName: 'probe_world', grantUniveralAccess: true }],
+      ['Audits.enable', {}], ['Performance.enable', {}], ['WebMCP.enable', {}], ['Autofill.enable', {}], ['Autofill.setAddresses', { addresses: [] }],
+      ['Debugger.enable', {}], ['Debugger.disable', {}], ['Profiler.enable', {}], ['CSS.enable', {}], ['DOM.enable', {}], ['Storage.getStorageKey', { frameId }],
+      ['Network.setAttachDebugStack', { enabled: true }], ['Page.bringToFront', {}], ['Page.getLayoutMetrics', {}], ['Accessibility.getFullAXTree', {}],
+      ['Page.captureScreenshot', { format: 'png' }], ['Input.dispatchMouseEvent', { type: 'mouseMoved', x: 1, y: 1 }],
+      ['Runtime.addBinding', { name: 'probeBinding' }], ['Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }],
+    ]) await send(m, m, p);
+    await new Promise((r) => setTimeout(r, 500));
+    const child = self.events.find((e) => e.method === 'Target.attachedToTarget' && e.type === 'iframe');
+    if (child?.sid) {
+      await send('child Runtime.evaluate', 'Runtime.evaluate', { expression: 'location.href', returnByValue: true }, { ...target, sessionId: child.sid });
+      await send('child Runtime.runIfWaitingForDebugger', 'Runtime.runIfWaitingForDebugger', {}, { ...target, sessionId: child.sid });
+      await send('child Target.setAutoAttach', 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }, { ...target, sessionId: child.sid });
+    }
+    // A second attach to the same tab from the same extension.
+    try { await chrome.debugger.attach(target, '1.3'); results['second chrome.debugger.attach'] = 'ok'; } catch (e) { results['second chrome.debugger.attach'] = 'ERR ' + String(e.message); }
+    await send('Target.attachToTarget (own page)', 'Target.attachToTarget', { targetId: me?.targetInfo.targetId, flatten: true });
+    const tabsBeforeCreate0 = (await chrome.tabs.query({})).length;
+    const created = await send('Target.createTarget', 'Target.createTarget', { url: 'about:blank' });
+    await new Promise((r) => setTimeout(r, 300));
+    const tabsBefore = (await chrome.tabs.query({})).length;
+    await send('Target.activateTarget (created)', 'Target.activateTarget', { targetId: created?.targetId });
+    await send('Target.closeTarget (created)', 'Target.closeTarget', { targetId: created?.targetId });
+    await new Promise((r) => setTimeout(r, 300));
+    results['tabs before/after createTarget'] = tabsBeforeCreate0 + ' / ' + tabsBefore;
+    results['tabs before/after closeTarget'] = tabsBefore + ' / ' + (await chrome.tabs.query({})).length;
+    await send('Target.attachToBrowserTarget', 'Target.attachToBrowserTarget');
+    await send('Target.exposeDevToolsProtocol', 'Target.exposeDevToolsProtocol', { targetId: me?.targetInfo.targetId });
+    await send('Target.createBrowserContext', 'Target.createBrowserContext');
+    await send('Target.autoAttachRelated', 'Target.autoAttachRelated', { targetId: me?.targetInfo.targetId, waitForDebuggerOnStart: false });
+    await send('Target.detachFromTarget (child)', 'Target.detachFromTarget', { sessionId: child?.sid });
+    await send('Page.navigate file', 'Page.navigate', { url: 'file:///etc/hostname' });
+    await new Promise((r) => setTimeout(r, 500));
+    results['tab url after file navigation'] = (await chrome.tabs.get(tab.id)).url;
+    await send('Page.navigate chrome://', 'Page.navigate', { url: 'chrome://settings' });
+    await new Promise((r) => setTimeout(r, 300));
+    results['onDetach after chrome:// navigation'] = JSON.stringify(self.events.filter((e) => e.method === 'onDetach'));
+    await send('Page.close', 'Page.close');
+    await send('Browser.close', 'Browser.close');
+    const events = self.events;
+    return { results, me, events: events.filter((e) => String(e.method).startsWith('Target.') || e.method === 'onDetach').slice(0, 20), eventCount: events.length };
+  }`;
+
+export interface ChromeDebuggerProbe {
+  /** Per command: "ok <answer>" or "ERR <Chrome's error>"; plus a few observations (tab counts, urls). */
+  results: Record<string, string>;
+  events: unknown[];
+}
+
+/**
+ * What an extension can and cannot send through chrome.debugger to a tab showing `formUrl` (the
+ * form fixture, with its cross-origin frame): every browser-level method the CDP clients use, their
+ * page setup lists, a child (OOPIF) session, a second attach, navigations to file: and chrome: URLs.
+ * Measured in Debian's Chromium with a throwaway extension; docs/CDP-CLIENTS-PW-PPTR.md section 5
+ * quotes the answers.
+ */
+export async function probeChromeDebugger(formUrl: string): Promise<ChromeDebuggerProbe> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-dbgprobe-'));
+  const ext = path.join(dir, 'extension');
+  fs.mkdirSync(ext);
+  fs.writeFileSync(path.join(ext, 'manifest.json'), JSON.stringify(PROBE_MANIFEST));
+  fs.writeFileSync(path.join(ext, 'sw.js'), PROBE_WORKER);
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    userDataDir: path.join(dir, 'profile'),
+    ignoreDefaultArgs: ['--disable-extensions'],
+    args: ['--no-sandbox', '--disable-gpu', '--site-per-process', `--disable-extensions-except=${ext}`, `--load-extension=${ext}`],
+  });
+  try {
+    const page = (await browser.pages())[0] ?? (await browser.newPage());
+    await page.goto(formUrl, { waitUntil: 'load' });
+    const worker = await (await browser.waitForTarget((t) => t.type() === 'service_worker', { timeout: 10_000 })).worker();
+    if (!worker) throw new Error('the probe extension has no service worker');
+    // A string, not a function: the test runner's transpiler would add helpers the worker lacks.
+    return (await worker.evaluate(`(${PROBE_SCRIPT})(${JSON.stringify(formUrl)})`)) as ChromeDebuggerProbe;
+  } finally {
+    await browser.close().catch(() => undefined);
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  }
+}
