@@ -69,6 +69,14 @@ const CLOSE_TIMEOUT_MS = 8_000;
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 /**
+ * The bridge's endpoint carries its secret in the path (/cdp/<token>); client errors quote URLs, so
+ * every text a record or log keeps goes through this. Fixture paths (/cdp/form.html) do not match.
+ */
+export function redactToken(text: string): string {
+  return text.replace(/\/cdp\/[A-Za-z0-9_-]{16,}/g, '/cdp/<token>');
+}
+
+/**
  * Runs steps in order, recording each; a step that throws is recorded and later steps still run.
  * The whole scenario has a budget, so a broken endpoint (every step timing out) still returns its
  * record within a test's timeout: once the budget is spent, steps are recorded as not run, except
@@ -101,7 +109,8 @@ class StepRunner {
       this.steps.push({ step, ok: true, ms: Date.now() - t0, value: toRecord(value) });
       return value;
     } catch (err) {
-      this.steps.push({ step, ok: false, ms: Date.now() - t0, error: err instanceof Error ? err.message.split('\n')[0] : String(err) });
+      const message = err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
+      this.steps.push({ step, ok: false, ms: Date.now() - t0, error: redactToken(message) });
       return undefined;
     } finally {
       clearTimeout(timer);
@@ -109,7 +118,7 @@ class StepRunner {
   }
 
   record(client: ScenarioRecord['client'], via: ScenarioRecord['via'], url: string): ScenarioRecord {
-    return { client, via, url, steps: this.steps, totalMs: Date.now() - this.started };
+    return { client, via, url: redactToken(url), steps: this.steps, totalMs: Date.now() - this.started };
   }
 }
 
@@ -477,7 +486,7 @@ export async function chromeDevtoolsMcpScenario(endpoint: CdpEndpoint, fixtures:
   );
   const rec = r.record('chrome-devtools-mcp', via, url);
   const failed = rec.steps.find((s) => !s.ok);
-  if (failed && stderr.length) failed.error = `${failed.error}; server stderr: ${stderr.join('').slice(-600)}`;
+  if (failed && stderr.length) failed.error = redactToken(`${failed.error}; server stderr: ${stderr.join('').slice(-600)}`);
   return rec;
 }
 
@@ -667,7 +676,7 @@ export async function startLoggingProxy(upstream: Required<CdpEndpoint>): Promis
     void (async () => {
       const r = await fetch(`${upstream.httpBase}${req.url ?? '/'}`, { method: req.method });
       const body = rewrite(await r.text());
-      log.push({ conn: 0, t: Date.now() - t0, kind: 'http', path: req.url, status: r.status, headers: req.headers });
+      log.push({ conn: 0, t: Date.now() - t0, kind: 'http', path: redactToken(req.url ?? ''), status: r.status, headers: req.headers });
       res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' });
       res.end(body);
     })().catch((err: unknown) => {
@@ -678,7 +687,7 @@ export async function startLoggingProxy(upstream: Required<CdpEndpoint>): Promis
   server.on('upgrade', (req, socket, head) => {
     wss.handleUpgrade(req, socket, head, (client) => {
       const conn = ++conns;
-      log.push({ conn, t: Date.now() - t0, kind: 'open', path: req.url, headers: req.headers });
+      log.push({ conn, t: Date.now() - t0, kind: 'open', path: redactToken(req.url ?? ''), headers: req.headers });
       const browser = new WebSocket(`ws://${up.host}${req.url ?? '/'}`, { perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
       const pending: string[] = [];
       const entry = (kind: 'send' | 'recv', data: string): void => {
