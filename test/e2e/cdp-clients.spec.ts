@@ -1,0 +1,324 @@
+// Standard CDP clients, unchanged, against a CDP endpoint: Playwright connectOverCDP (HTTP base and
+// ws URL), puppeteer connect (browserURL and browserWSEndpoint), chrome-devtools-mcp over the MCP SDK,
+// and requests a hostile page or a client without the token would make. The first describe runs them
+// against Chromium's own --remote-debugging-port (the reference: every case here passes there); the
+// second runs the very same cases against the bridge's /cdp/<token> endpoint. Assertions are about
+// what a user of those clients relies on: the click changed the page, the filled value reads back,
+// the cross-origin frame's text is read, the screenshot is a PNG, the accessibility snapshot has the
+// heading, and closing the client leaves the person's browser and tab open.
+import { expect } from 'chai';
+
+import {
+  browserLevelMethods,
+  browserStillUp,
+  CDP_FIXTURE_DIR,
+  type CdpEndpoint,
+  type CdpFixtures,
+  chromeDevtoolsMcpScenario,
+  eventsBeforeAnswers,
+  formatRecord,
+  hostileProbes,
+  launchPlainChromium,
+  type PlainChromium,
+  playwrightScenario,
+  type ProbeResult,
+  puppeteerScenario,
+  type ScenarioRecord,
+  startLoggingProxy,
+  stepValue,
+} from '../harness/cdp-clients';
+import { FixtureServer } from '../harness/fixture-server';
+
+interface CaseContext {
+  endpoint: CdpEndpoint & { token?: string };
+  fixtures: CdpFixtures;
+  /**
+   * URLs of the tabs really open in the browser, seen from outside the endpoint (the bridge's
+   * /json/list shows only the client's leases, which may end when it disconnects). Without it the
+   * endpoint's own /json/list, read right after the close, is used.
+   */
+  openPageUrls?: () => Promise<string[]>;
+}
+
+/** Runs assertions; on failure the message also shows every step of the scenario. */
+function withRecord(rec: ScenarioRecord, check: () => void): void {
+  try {
+    check();
+  } catch (err) {
+    // A new Error, so the runner prints all of it: the failed expectation, then every step.
+    const e = err as { message?: string; actual?: unknown; expected?: unknown; showDiff?: boolean };
+    const diff = e.showDiff ? ` (expected ${JSON.stringify(e.expected)}, got ${JSON.stringify(e.actual)})` : '';
+    throw new Error(`${e.message ?? String(err)}${diff}\n${formatRecord(rec)}`);
+  }
+}
+
+interface FrameRead {
+  url: string;
+  crossOrigin: boolean;
+  text: string | null;
+  status: string | null;
+}
+
+/** The steps Playwright and puppeteer share, read the way a user reads them. */
+function expectPageBehaviour(rec: ScenarioRecord, fixtures: CdpFixtures): void {
+  stepValue(rec, 'connect');
+  stepValue(rec, 'page');
+  const goto = stepValue<{ status: number | null; title: string; url: string }>(rec, 'goto');
+  expect(goto.status, 'goto answers the fixture page').to.equal(200);
+  expect(goto.title).to.equal('CDP client fixture');
+  expect(stepValue(rec, 'click'), 'the click ran the page handler').to.equal('clicked');
+  expect(stepValue(rec, 'fill'), 'the filled value reads back').to.equal('Ada Lovelace');
+  expect(stepValue(rec, 'press'), 'Enter reached the key handler with the filled value').to.equal('Enter pressed: Ada Lovelace');
+  expect(stepValue(rec, 'evaluate')).to.deep.equal({ title: 'CDP client fixture', sum: 3, href: fixtures.formUrl });
+  expect(stepValue(rec, 'waitForSelector'), 'waited for an element that was not there yet').to.deep.equal({
+    absentBefore: true,
+    text: 'arrived late',
+  });
+  const same = stepValue<FrameRead>(rec, 'same-origin frame');
+  expect(same.crossOrigin).to.equal(false);
+  expect(same.text).to.equal('frame from 127.0.0.1');
+  expect(same.status, 'a click inside the same-origin frame').to.equal('frame clicked');
+  const cross = stepValue<FrameRead>(rec, 'cross-origin frame');
+  expect(cross.crossOrigin, `the frame at ${cross.url} is on another origin`).to.equal(true);
+  expect(cross.text, 'text read from the out-of-process frame').to.equal('frame from localhost');
+  expect(cross.status, 'a click inside the cross-origin frame').to.equal('frame clicked');
+  const second = stepValue<{ title: string; text: string; pages: number }>(rec, 'new page');
+  expect(second.title).to.equal('CDP late fixture');
+  expect(second.text, 'waited for content that appears after load').to.equal('Loaded later');
+  const shot = stepValue<{ bytes: number; png: boolean }>(rec, 'screenshot');
+  expect(shot.png, 'the screenshot is a PNG').to.equal(true);
+  expect(shot.bytes).to.be.greaterThan(1000);
+  const closed = stepValue<{ closed: boolean; pages: number }>(rec, 'page close');
+  expect(closed.closed).to.equal(true);
+  expect(closed.pages, 'one page fewer after closing the new one').to.equal(second.pages - 1);
+}
+
+/** After close/disconnect the browser answers and the person's tab is still open. */
+async function expectBrowserLeftOpen(rec: ScenarioRecord, step: string, ctx: CaseContext): Promise<void> {
+  const after = stepValue<{ alive: boolean; pageUrls: string[] }>(rec, step);
+  const open = ctx.openPageUrls ? await ctx.openPageUrls() : after.pageUrls;
+  withRecord(rec, () => {
+    expect(after.alive, `the browser still answers after ${step}`).to.equal(true);
+    expect(open, `the tab the client used is still open after ${step}`).to.include(ctx.fixtures.formUrl);
+  });
+}
+
+interface AxNode {
+  role: string;
+  name?: string;
+  children?: AxNode[];
+}
+
+function findAx(node: AxNode | null | undefined, role: string, name: string): boolean {
+  if (!node) return false;
+  if (node.role === role && node.name === name) return true;
+  return (node.children ?? []).some((c) => findAx(c, role, name));
+}
+
+/** Section 2 of docs/CDP-CLIENTS-PW-PPTR.md: every browser-level method each client was seen to send. */
+const DOCUMENTED_BROWSER_LEVEL: Record<ScenarioRecord['client'], string[]> = {
+  playwright: [
+    'Browser.getVersion',
+    'Target.setAutoAttach',
+    'Browser.setDownloadBehavior',
+    'Target.getTargetInfo',
+    'Target.detachFromTarget',
+    'Target.createTarget',
+    'Target.closeTarget',
+  ],
+  puppeteer: [
+    'Target.getBrowserContexts',
+    'Target.setDiscoverTargets',
+    'Target.setAutoAttach',
+    'Target.createTarget',
+    'Target.closeTarget',
+  ],
+  'chrome-devtools-mcp': [
+    'Target.getBrowserContexts',
+    'Target.setDiscoverTargets',
+    'Target.setAutoAttach',
+    'Target.detachFromTarget',
+    'Target.attachToTarget',
+    'Target.getDevToolsTarget',
+    'Target.getTargets',
+  ],
+};
+
+/** How the hostile probes must be answered: by Chromium itself, or by the bridge (stricter). */
+type ProbeExpectations = Record<string, (status: ProbeResult['status']) => boolean>;
+
+const CHROMIUM_PROBES: ProbeExpectations = {
+  'http baseline': (s) => s === 200,
+  // Chromium checks Host (DNS rebinding) on HTTP, and Origin and Host on the WebSocket upgrade.
+  'http foreign Host': (s) => s !== 200,
+  'ws baseline': (s) => s === 101,
+  'ws Origin header': (s) => s === 403,
+  'ws foreign Host': (s) => s !== 101,
+};
+
+const BRIDGE_PROBES: ProbeExpectations = {
+  'http baseline': (s) => s === 200,
+  'http no token': (s) => s === 404,
+  'http wrong token': (s) => s === 404,
+  'http Origin header': (s) => s === 403,
+  'http foreign Host': (s) => s === 403,
+  'ws baseline': (s) => s === 101,
+  'ws no token': (s) => s === 403,
+  'ws wrong token': (s) => s === 403,
+  'ws Origin header': (s) => s === 403,
+  'ws foreign Host': (s) => s === 403,
+};
+
+/** The same cases for any endpoint; `ctx()` is read when each case runs (after the before hook). */
+function cdpClientCases(ctx: () => CaseContext, probes: ProbeExpectations): void {
+  for (const via of ['http', 'ws'] as const) {
+    it(`Playwright connectOverCDP (${via === 'http' ? 'HTTP base' : 'ws URL'}): page actions, frames, new page, screenshot, aria snapshot, close keeps the browser`, async () => {
+      const { endpoint, fixtures } = ctx();
+      const rec = await playwrightScenario(endpoint, fixtures, via);
+      withRecord(rec, () => {
+        expectPageBehaviour(rec, fixtures);
+        const aria = stepValue<string>(rec, 'ariaSnapshot');
+        expect(aria).to.include('- heading "CDP client fixture" [level=1]');
+        expect(aria).to.include('- textbox "Name": Ada Lovelace');
+      });
+      await expectBrowserLeftOpen(rec, 'browser close', ctx());
+    });
+  }
+
+  for (const via of ['http', 'ws'] as const) {
+    it(`puppeteer connect (${via === 'http' ? 'browserURL' : 'browserWSEndpoint'}): page actions, frames, new page, screenshot, accessibility snapshot, disconnect keeps the browser`, async () => {
+      const { endpoint, fixtures } = ctx();
+      const rec = await puppeteerScenario(endpoint, fixtures, via);
+      withRecord(rec, () => {
+        expectPageBehaviour(rec, fixtures);
+        const ax = stepValue<AxNode | null>(rec, 'accessibility snapshot');
+        expect(findAx(ax, 'heading', 'CDP client fixture'), 'the heading is in the accessibility snapshot').to.equal(true);
+        expect(findAx(ax, 'textbox', 'Name'), 'the textbox is in the accessibility snapshot').to.equal(true);
+      });
+      await expectBrowserLeftOpen(rec, 'disconnect', ctx());
+    });
+  }
+
+  for (const via of ['http', 'ws'] as const) {
+    it(`chrome-devtools-mcp (${via === 'http' ? '--browserUrl' : '--wsEndpoint'}): list_pages, navigate_page and take_snapshot, frames included`, async () => {
+      const { endpoint, fixtures } = ctx();
+      const rec = await chromeDevtoolsMcpScenario(endpoint, fixtures, via);
+      withRecord(rec, () => {
+        expect(stepValue<string[]>(rec, 'tools')).to.include.members(['list_pages', 'take_snapshot', 'navigate_page']);
+        expect(stepValue<{ text: string }>(rec, 'list_pages').text, 'list_pages lists the open page as page 1').to.match(/^1: /m);
+        expect(stepValue<{ text: string }>(rec, 'navigate_page').text).to.include(fixtures.formUrl);
+        const snapshot = stepValue<{ text: string }>(rec, 'take_snapshot').text;
+        expect(snapshot).to.include('heading "CDP client fixture"');
+        expect(snapshot).to.include('textbox "Name"');
+        expect(snapshot, 'the snapshot descends into the same-origin frame').to.include('"frame from 127.0.0.1"');
+        expect(snapshot, 'the snapshot descends into the cross-origin frame').to.include('"frame from localhost"');
+      });
+      await expectBrowserLeftOpen(rec, 'close', ctx());
+    });
+  }
+
+  it('the browser-level CDP each client sends stays within docs/CDP-CLIENTS-PW-PPTR.md, and Playwright gets its new page attached before createTarget answers', async () => {
+    const { endpoint, fixtures } = ctx();
+    if (!endpoint.httpBase || !endpoint.wsUrl) throw new Error('this case needs both the HTTP base and the ws URL');
+    const proxy = await startLoggingProxy({ httpBase: endpoint.httpBase, wsUrl: endpoint.wsUrl });
+    try {
+      const runs = [
+        {
+          rec: () => playwrightScenario(proxy.endpoint, fixtures, 'http'),
+          core: ['Browser.getVersion', 'Target.setAutoAttach', 'Target.createTarget'],
+        },
+        {
+          rec: () => puppeteerScenario(proxy.endpoint, fixtures, 'http'),
+          core: ['Target.getBrowserContexts', 'Target.setDiscoverTargets', 'Target.setAutoAttach'],
+        },
+        { rec: () => chromeDevtoolsMcpScenario(proxy.endpoint, fixtures, 'http'), core: ['Target.setAutoAttach', 'Target.attachToTarget'] },
+      ];
+      for (const run of runs) {
+        const from = proxy.log.length;
+        const rec = await run.rec();
+        const log = proxy.log.slice(from);
+        withRecord(rec, () => {
+          const methods = browserLevelMethods(log);
+          const undocumented = methods.filter((m) => !DOCUMENTED_BROWSER_LEVEL[rec.client].includes(m));
+          expect(
+            undocumented,
+            `${rec.client} sent browser-level methods the doc (and so the emulation) does not cover; update both`,
+          ).to.deep.equal([]);
+          expect(methods).to.include.members(run.core);
+          if (rec.client === 'playwright') {
+            const order = eventsBeforeAnswers(log, 'Target.createTarget', 'Target.attachedToTarget');
+            expect(order, 'Target.attachedToTarget for each created page arrived before the createTarget answer').to.not.include(false);
+            expect(order).to.not.be.empty;
+          }
+        });
+      }
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('requests a hostile page or a client without the token would make are refused', async () => {
+    const results = await hostileProbes(ctx().endpoint);
+    const got = Object.fromEntries(results.map((r) => [r.probe, r.status]));
+    for (const [probe, ok] of Object.entries(probes)) {
+      expect(ok(got[probe] ?? null), `${probe}: answered ${got[probe]}; all answers: ${JSON.stringify(got)}`).to.equal(true);
+    }
+  });
+}
+
+describe("CDP clients against Chromium's own --remote-debugging-port", function () {
+  this.timeout(60_000);
+  let chrome: PlainChromium | undefined;
+  let fx: FixtureServer | undefined;
+  let context: CaseContext | undefined;
+
+  before(async () => {
+    fx = await new FixtureServer(CDP_FIXTURE_DIR).start();
+    chrome = await launchPlainChromium();
+    context = { endpoint: chrome.endpoint, fixtures: { formUrl: fx.url('/cdp/form.html'), lateUrl: fx.url('/cdp/late.html') } };
+  });
+  after(async () => {
+    await chrome?.close();
+    await fx?.close();
+  });
+
+  cdpClientCases(() => {
+    if (!context) throw new Error('the before hook did not start Chromium and the fixture server');
+    return context;
+  }, CHROMIUM_PROBES);
+
+  it('Chromium itself is still running after every client closed or disconnected', async () => {
+    expect(chrome?.process.exitCode, 'the browser process did not exit').to.equal(null);
+    expect((await browserStillUp(chrome?.endpoint ?? {})).alive, 'the browser still answers /json/version').to.equal(true);
+  });
+});
+
+describe('over the bridge CDP endpoint', function () {
+  this.timeout(60_000);
+  let fx: FixtureServer | undefined;
+  let context: CaseContext | undefined;
+
+  before(async function () {
+    fx = await new FixtureServer(CDP_FIXTURE_DIR).start();
+    const fixtures = { formUrl: fx.url('/cdp/form.html'), lateUrl: fx.url('/cdp/late.html') };
+    // To wire (the bridge's CDP endpoint is not on main yet):
+    //   h = await startHarness();                        // bridge + Chromium with the built extension
+    //   const { token, url } = mintCdpClient(h.configDir, { name: 'cdp-clients-test', maxTabs: 3 });
+    //   const httpBase = url(h.bridge.port);             // http://127.0.0.1:PORT/cdp/<token>
+    //   const { webSocketDebuggerUrl } = await (await fetch(`${httpBase}/json/version`)).json();
+    //   const openPageUrls = async () => (await h.launched.browser.pages()).map((p) => p.url());
+    //   context = { endpoint: { httpBase, wsUrl: webSocketDebuggerUrl, token }, fixtures, openPageUrls };
+    // (fixtures from this file's own server: the cross-origin frame needs both 127.0.0.1 and localhost
+    // allowed by the person's policy), and close the harness in after(). Until then these cases skip.
+    void fixtures;
+    this.skip();
+  });
+  after(async () => {
+    await fx?.close();
+  });
+
+  cdpClientCases(() => {
+    if (!context) throw new Error('the before hook did not set up the bridge CDP endpoint');
+    return context;
+  }, BRIDGE_PROBES);
+});
