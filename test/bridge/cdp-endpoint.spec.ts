@@ -15,6 +15,7 @@ import WebSocket from 'ws';
 import { listCdpClients, mintCdpClient, revokeCdpClient } from '../../bridge/agents/cdp/cdp-clients-file';
 import type { CdpEmulator, CdpEmulatorOptions } from '../../bridge/agents/cdp/cdp-endpoint';
 import { createBridge } from '../../bridge/cli/wire';
+import { AgentClient } from '../../bridge/client/agent-client';
 import { createLogger } from '../../bridge/common/log';
 import { sha256Hex } from '../../bridge/common/token-file';
 import type { BridgeServer } from '../../bridge/src/server';
@@ -248,7 +249,8 @@ describe('CDP endpoint (real bridge, real HTTP and WebSocket)', function () {
     // A page endpoint names its target.
     StandInEmulator.startDelayMs = 0;
     const page = await connect(`ws://127.0.0.1:${bridge.port}/cdp/${token}/devtools/page/A1B2C3`);
-    expect(StandInEmulator.all[1]?.o.target).to.deep.equal({ kind: 'page', targetId: 'A1B2C3' });
+    // The tab is held by the first connection, so the page endpoint is told which tab it is.
+    expect(StandInEmulator.all[1]?.o.target).to.deep.equal({ kind: 'page', targetId: 'A1B2C3', tabId: 7 });
     page.ws.close();
     // The client going away ends the session.
     c.ws.close();
@@ -412,6 +414,21 @@ describe('CDP endpoint (real bridge, real HTTP and WebSocket)', function () {
     const c2 = await connect(`ws://127.0.0.1:${bridge.port}/cdp/${fresh}/devtools/browser/x`);
     revokeCdpClient(dir, 'pw');
     expect((await c2.closed).code).to.equal(1008);
+  });
+
+  it('refuses the upgrade with the reason when the bridge cannot open an agent session for it (session cap)', async () => {
+    await start({ maxAgentSessions: 1 });
+    const other = await AgentClient.connect({ url: bridge.agentUrl, secret: bridge.secrets.agent_secret, reconnect: false });
+    // puppeteer's browserWSEndpoint as cdp-url prints it: no browser id.
+    const r = await upgradeRefusal(`ws://127.0.0.1:${bridge.port}/cdp/${token}/devtools/browser`);
+    expect(r?.status).to.equal(503);
+    expect(r?.body).to.contain('could not open an agent session').and.to.contain('--max-agent-sessions');
+    expect(StandInEmulator.all).to.have.length(0);
+    await other.close();
+    await until(() => (bridge.status()['sessions'] as unknown[]).length === 0, 3000, 'the other session to end');
+    const c = await connect(`ws://127.0.0.1:${bridge.port}/cdp/${token}/devtools/browser`);
+    expect(StandInEmulator.all[0]?.o.target).to.deep.equal({ kind: 'browser' });
+    c.ws.close();
   });
 
   it('caps connections per URL with a refusal that says why', async () => {

@@ -23,7 +23,7 @@ import { type RawData, WebSocket, WebSocketServer } from 'ws';
 
 import type { CdpClientControlMessage, CdpClientsMessage, ErrorInfo } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/wire';
-import { AgentClient, finalClose } from '../../client/agent-client';
+import { AgentClient } from '../../client/agent-client';
 import type { Logger } from '../../common/log';
 import type { UpgradeVerdict } from '../../common/origin-check';
 import {
@@ -58,7 +58,8 @@ export interface CdpEmulatorOptions {
   socket: CdpSocket;
   /** Already open (hello done), clientName `cdp:<name>`, maxTabs from the URL. */
   agent: AgentClient;
-  target: { kind: 'browser' } | { kind: 'page'; targetId: string };
+  /** A page endpoint names the tab too when another connection of the same URL holds it (its targets()). */
+  target: { kind: 'browser' } | { kind: 'page'; targetId: string; tabId?: number };
   log: Logger;
   /** <config dir>/downloads/<URL name>, created before the emulator starts. */
   downloadsDir: string;
@@ -384,7 +385,7 @@ export class CdpEndpoint {
       emulator = this.opts.emulator({
         socket,
         agent,
-        target: route.kind === 'page-ws' ? { kind: 'page', targetId: route.targetId } : { kind: 'browser' },
+        target: route.kind === 'page-ws' ? this.pageTarget(conn.name, route.targetId) : { kind: 'browser' },
         log: this.opts.log,
         downloadsDir,
       });
@@ -422,12 +423,9 @@ export class CdpEndpoint {
       this.opts.log.info('cdp client disconnected', { name: conn.name, code });
       void this.endConnection(conn, conn.ended ?? 'client closed');
     });
-    // The person disconnected the agent in the side panel (or the bridge refused it for good): the
-    // session cannot come back, so the CDP client is told instead of left with a dead connection.
-    agent.on('close', (code: number, reason: string) => {
-      if (!finalClose(code, reason) || ws.readyState !== WebSocket.OPEN) return;
-      ws.close(CLOSE_REVOKED, closeReason(reason || 'the agent session ended in the browser-use-ext side panel'));
-    });
+    // The person's Stop (the agent session closed for good) is the emulator's to report: the client
+    // sees its pages detached and then a CDP error per command naming the Stop, as the contract says,
+    // rather than a bare closed socket.
     this.publishChanges();
     emulator.start().then(
       () => {
@@ -501,8 +499,13 @@ export class CdpEndpoint {
 
   // --- What the panel and /status see ------------------------------------------------------------
 
-  private targetsOf(name: string): ListedTarget[] {
-    const seen = new Map<string, ListedTarget>();
+  private pageTarget(name: string, targetId: string): CdpEmulatorOptions['target'] {
+    const tabId = this.targetsOf(name).find((t) => t.targetId === targetId)?.tabId;
+    return tabId === undefined ? { kind: 'page', targetId } : { kind: 'page', targetId, tabId };
+  }
+
+  private targetsOf(name: string): (ListedTarget & { tabId: number })[] {
+    const seen = new Map<string, ListedTarget & { tabId: number }>();
     for (const c of this.connections.values()) {
       if (c.name !== name || !c.emulator) continue;
       for (const t of safe(() => c.emulator?.targets() ?? [], [])) if (!seen.has(t.targetId)) seen.set(t.targetId, t);
