@@ -64,3 +64,47 @@ export function writeJsonFileAtomic(file: string, value: unknown): void {
     throw e;
   }
 }
+
+const LOCK_WAIT_MS = 2_000;
+/** A lock older than this was left by a process that died mid-write. */
+const LOCK_STALE_MS = 10_000;
+
+/**
+ * Runs a read-modify-write of `file` under a lock file beside it (`<file>.lock`, created exclusively),
+ * so two processes that both change the list (the bridge noting a URL's last use while a CLI makes a
+ * new URL) cannot lose each other's change. Each holder keeps it for a millisecond or so; a lock
+ * left by a crashed process is taken over after 10 s.
+ */
+export function withFileLock<T>(file: string, fn: () => T): T {
+  const lock = `${file}.lock`;
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      fs.closeSync(fs.openSync(lock, 'wx', 0o600));
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      let age = 0;
+      try {
+        age = Date.now() - fs.statSync(lock).mtimeMs;
+      } catch {
+        continue; // released meanwhile
+      }
+      if (age > LOCK_STALE_MS) {
+        fs.rmSync(lock, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline)
+        throw new Error(
+          `${file} is being changed by another process (lock ${lock}). Try again; delete the lock file if no browser-use-ext command is running.`,
+        );
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    fs.rmSync(lock, { force: true });
+  }
+}

@@ -92,6 +92,41 @@ describe('CDP URL store (cdp-clients.json)', () => {
     expect(fs.existsSync(cdpClientsPath(dir))).to.equal(false);
   });
 
+  it("two processes changing the list at once do not lose each other's change (lock beside the file)", async () => {
+    mintCdpClient(dir, { name: 'first' });
+    const file = cdpClientsPath(dir);
+    // Another process (a CLI) in the middle of its read-modify-write: it holds the lock for 400 ms.
+    const other = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const fs = require('fs');
+         fs.closeSync(fs.openSync(process.argv[1] + '.lock', 'wx'));
+         const list = JSON.parse(fs.readFileSync(process.argv[1], 'utf8'));
+         process.stdout.write('locked\\n');
+         setTimeout(() => {
+           list.clients.push({ name: 'other', sha256: '${'0'.repeat(64)}', max_tabs: 3, created_at: new Date().toISOString(), last_used_at: null });
+           fs.writeFileSync(process.argv[1], JSON.stringify(list));
+           fs.rmSync(process.argv[1] + '.lock');
+         }, 400);`,
+        file,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve) => other.stdout.once('data', () => resolve()));
+    const started = Date.now();
+    mintCdpClient(dir, { name: 'mine' });
+    expect(Date.now() - started).to.be.above(200); // it waited for the other writer
+    await new Promise((r) => other.once('close', r));
+    expect(listCdpClients(dir).map((r) => r.name)).to.deep.equal(['first', 'other', 'mine']);
+    expect(fs.existsSync(`${file}.lock`)).to.equal(false);
+    // A lock left by a crashed process does not block for ever.
+    fs.writeFileSync(`${file}.lock`, '');
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(`${file}.lock`, old, old);
+    expect(revokeCdpClient(dir, 'other')).to.equal(true);
+  });
+
   it('a damaged file says which file and how to fix it; the bridge view recovers once it is repaired', () => {
     fs.writeFileSync(cdpClientsPath(dir), '{"clients": [');
     expect(() => listCdpClients(dir)).to.throw(/not valid JSON.*cdp-url --name NAME/);

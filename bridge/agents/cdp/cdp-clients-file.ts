@@ -8,7 +8,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { DEFAULT_PORT } from '../../common/ports';
-import { CLIENT_NAME, findByToken, isSha256Hex, newToken, readJsonFile, sha256Hex, writeJsonFileAtomic } from '../../common/token-file';
+import {
+  CLIENT_NAME,
+  findByToken,
+  isSha256Hex,
+  newToken,
+  readJsonFile,
+  sha256Hex,
+  withFileLock,
+  writeJsonFileAtomic,
+} from '../../common/token-file';
 
 export const CDP_CLIENTS_FILE = 'cdp-clients.json';
 export const CDP_TOKEN_PREFIX = 'cdp_';
@@ -99,36 +108,42 @@ export function mintCdpClient(configDir: string, o: { name: string; maxTabs?: nu
   const maxTabs = o.maxTabs ?? DEFAULT_CDP_MAX_TABS;
   if (!Number.isInteger(maxTabs) || maxTabs < 1 || maxTabs > MAX_CDP_TABS)
     throw new Error(`The tab limit must be an integer 1-${MAX_CDP_TABS}, got ${String(o.maxTabs)}.`);
-  const records = listCdpClients(configDir);
-  const kept = records.filter((r) => r.name !== o.name);
-  const token = newToken(CDP_TOKEN_PREFIX);
-  const record: CdpClientRecord = {
-    name: o.name,
-    sha256: sha256Hex(token),
-    max_tabs: maxTabs,
-    created_at: new Date().toISOString(),
-    last_used_at: null,
-  };
-  writeRecords(configDir, [...kept, record]);
-  return { token, record, replaced: kept.length !== records.length, url: (port, host) => cdpUrl(token, port, host) };
+  return withFileLock(cdpClientsPath(configDir), () => {
+    const records = listCdpClients(configDir);
+    const kept = records.filter((r) => r.name !== o.name);
+    const token = newToken(CDP_TOKEN_PREFIX);
+    const record: CdpClientRecord = {
+      name: o.name,
+      sha256: sha256Hex(token),
+      max_tabs: maxTabs,
+      created_at: new Date().toISOString(),
+      last_used_at: null,
+    };
+    writeRecords(configDir, [...kept, record]);
+    return { token, record, replaced: kept.length !== records.length, url: (port?: number, host?: string) => cdpUrl(token, port, host) };
+  });
 }
 
 /** Removes the URL named `name`; false when there was none. */
 export function revokeCdpClient(configDir: string, name: string): boolean {
-  const records = listCdpClients(configDir);
-  const kept = records.filter((r) => r.name !== name);
-  if (kept.length === records.length) return false;
-  writeRecords(configDir, kept);
-  return true;
+  return withFileLock(cdpClientsPath(configDir), () => {
+    const records = listCdpClients(configDir);
+    const kept = records.filter((r) => r.name !== name);
+    if (kept.length === records.length) return false;
+    writeRecords(configDir, kept);
+    return true;
+  });
 }
 
 /** Notes that a client connected with the URL `name` (the panel shows it). No-op if it was replaced meanwhile. */
 export function touchCdpClient(configDir: string, name: string, sha256: string, at: Date = new Date()): void {
-  const records = listCdpClients(configDir);
-  const r = records.find((x) => x.name === name && x.sha256 === sha256);
-  if (!r) return;
-  r.last_used_at = at.toISOString();
-  writeRecords(configDir, records);
+  withFileLock(cdpClientsPath(configDir), () => {
+    const records = listCdpClients(configDir);
+    const r = records.find((x) => x.name === name && x.sha256 === sha256);
+    if (!r) return;
+    r.last_used_at = at.toISOString();
+    writeRecords(configDir, records);
+  });
 }
 
 /**
