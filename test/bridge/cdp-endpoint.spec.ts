@@ -246,6 +246,8 @@ describe('CDP endpoint (real bridge, real HTTP and WebSocket)', function () {
     expect(sessions).to.have.length(1);
     expect(sessions[0]?.max_tabs).to.equal(4);
     expect(listCdpClients(dir)[0]?.last_used_at).to.be.a('string');
+    // The bridge's own write (last use) keeps the file owner-only.
+    if (process.platform !== 'win32') expect(fs.statSync(path.join(dir, 'cdp-clients.json')).mode & 0o777).to.equal(0o600);
     // A page endpoint names its target.
     StandInEmulator.startDelayMs = 0;
     const page = await connect(`ws://127.0.0.1:${bridge.port}/cdp/${token}/devtools/page/A1B2C3`);
