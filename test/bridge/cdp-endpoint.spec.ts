@@ -317,6 +317,19 @@ describe('CDP endpoint (real bridge, real HTTP and WebSocket)', function () {
     for (const l of lines) expect(l).not.to.contain(token).and.not.to.contain(revoked);
   });
 
+  it('serves loopback peers only, even on a bridge bound to every interface with --allow-remote', async function () {
+    const lan = Object.values(os.networkInterfaces())
+      .flat()
+      .find((i) => i && !i.internal && i.family === 'IPv4')?.address;
+    if (!lan) this.skip();
+    await start({ host: '0.0.0.0', allowRemote: true });
+    const r = await fetch(`http://${lan}:${bridge.port}/cdp/${token}/json/version`);
+    expect(r.status).to.equal(403);
+    expect(((await r.json()) as { error: string }).error).to.contain('this machine only (loopback)');
+    expect((await upgradeRefusal(`ws://${lan}:${bridge.port}/cdp/${token}/devtools/browser`))?.status).to.equal(403);
+    expect((await fetch(`${base}/json/version`)).status).to.equal(200);
+  });
+
   it('slows wrong tokens through the failure gate and summarises them, while the right token is answered at once', async () => {
     await start({ maxAuthFailures: 2, authFailureIntervalMs: 300, maxPendingAuthFailures: 50, authFailureLogWindowMs: 1500 });
     const wrongs = Array.from({ length: 8 }, (_, i) => `cdp_${String(i).repeat(43)}`);
