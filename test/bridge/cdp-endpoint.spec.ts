@@ -28,6 +28,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 class StandInEmulator implements CdpEmulator {
   static all: StandInEmulator[] = [];
   static startDelayMs = 0;
+  /** What Browser.getVersion answers (the real emulator answers a placeholder until a tab is attached). */
+  static product = 'Chrome/131.0.6778.85';
   readonly handled: string[] = [];
   disposed: string | null = null;
   started = false;
@@ -46,7 +48,7 @@ class StandInEmulator implements CdpEmulator {
       m.method === 'Browser.getVersion'
         ? {
             protocolVersion: '1.3',
-            product: 'Chrome/131.0.6778.85',
+            product: StandInEmulator.product,
             revision: '@abc',
             userAgent: 'Mozilla/5.0 Chrome/131',
             jsVersion: '13.1.201',
@@ -181,6 +183,7 @@ describe('CDP endpoint (real bridge, real HTTP and WebSocket)', function () {
     lines = [];
     StandInEmulator.all = [];
     StandInEmulator.startDelayMs = 0;
+    StandInEmulator.product = 'Chrome/131.0.6778.85';
     token = mintCdpClient(dir, { name: 'pw', maxTabs: 4 }).token;
   });
   afterEach(async () => {
@@ -203,7 +206,7 @@ describe('CDP endpoint (real bridge, real HTTP and WebSocket)', function () {
         'webSocketDebuggerUrl',
       ]);
       expect(v['Protocol-Version']).to.equal('1.3');
-      expect(v['Browser']).to.match(/^Chrome\//);
+      expect(v['Browser']).to.equal('Chrome/0.0.0.0'); // no tab has said which Chrome yet
       expect(v['webSocketDebuggerUrl']).to.match(new RegExp(`^ws://localhost:${bridge.port}/cdp/${token}/devtools/browser/[0-9a-f-]{36}$`));
     }
     for (const p of ['/json/list', '/json', '/json/']) expect((await request(bridge.port, `/cdp/${token}${p}`))?.json, p).to.deep.equal([]);
@@ -225,6 +228,12 @@ describe('CDP endpoint (real bridge, real HTTP and WebSocket)', function () {
     // Once the browser described itself, /json/version says the same.
     const again = (await (await fetch(`${base}/json/version`)).json()) as Record<string, string>;
     expect(again).to.include({ Browser: 'Chrome/131.0.6778.85', 'User-Agent': 'Mozilla/5.0 Chrome/131', 'V8-Version': '13.1.201' });
+    // A later client whose browser endpoint has no tab yet answers the placeholder; that does not undo it.
+    StandInEmulator.product = 'Chrome/0.0.0.0';
+    const later = await connect(version.webSocketDebuggerUrl);
+    expect((await later.call('Browser.getVersion', 1))['result']).to.include({ product: 'Chrome/0.0.0.0' });
+    expect(((await (await fetch(`${base}/json/version`)).json()) as Record<string, string>)['Browser']).to.equal('Chrome/131.0.6778.85');
+    later.ws.close();
     c.ws.close();
     await c.closed;
   });

@@ -483,7 +483,8 @@ export class CdpEndpoint {
       const m = JSON.parse(text) as { id?: unknown; result?: Partial<Record<keyof BrowserVersion, unknown>> };
       if (typeof m.id !== 'number' || !conn.versionIds.delete(m.id)) return;
       const r = m.result;
-      if (typeof r?.product !== 'string') return;
+      // The placeholder (no tab attached yet) must not replace what a tab already told.
+      if (typeof r?.product !== 'string' || r.product === UNKNOWN_BROWSER.product) return;
       const s = (v: unknown, fallback: string) => (typeof v === 'string' ? v : fallback);
       this.browser = {
         product: r.product,

@@ -54,14 +54,14 @@ export interface BrowserVersion {
 /**
  * What /json/version says before any client has asked the browser itself (Browser.getVersion over
  * the WebSocket, whose answer is remembered): the bridge does not know the person's Chrome version
- * until then. Clients read only webSocketDebuggerUrl from it; they take the version from
- * Browser.getVersion, which the emulator answers from the real browser.
+ * until a tab is attached. The same placeholder as the emulator's Browser.getVersion answers then, so
+ * both say the same. Clients read only webSocketDebuggerUrl from /json/version.
  */
 export const UNKNOWN_BROWSER: BrowserVersion = {
-  product: 'Chrome/unknown',
+  product: 'Chrome/0.0.0.0',
   protocolVersion: '1.3',
-  userAgent: '',
-  jsVersion: '',
+  userAgent: 'Mozilla/5.0 (browser-use-ext: no tab attached yet)',
+  jsVersion: '0.0',
   revision: '',
 };
 
