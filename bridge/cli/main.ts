@@ -21,10 +21,12 @@ const HELP = `browser-use-ext ${BRIDGE_VERSION}
 
 Usage: browser-use-ext bridge [options]
        browser-use-ext pair [--port <n>] [--config-dir <dir>] [--open]
+       browser-use-ext cdp-url [--name NAME] [--tabs N] [--list] [--revoke NAME] [--bridge-url URL]   (--help for more)
        browser-use-ext connect|agent|seed002|seed003|conformance --help   (other clients: seeds 000-003)
 
 bridge: runs the bridge between the browser-use-ext Chrome extension and agents.
 pair:   prints a one-time pairing code and link for the extension's side panel (--open opens the link).
+cdp-url: makes a Chrome DevTools Protocol URL for browser_use, Playwright, puppeteer or chrome-devtools-mcp.
 
 Options:
   --port <n>            TCP port (default ${DEFAULT_PORT}; 0 picks a free one)
@@ -204,6 +206,7 @@ async function main(argv: string[]): Promise<number> {
       `  agent endpoint:     ${bridge.agentUrl}\n` +
       `  health:             http://${shownHost}:${bridge.port}/healthz  status: http://${shownHost}:${bridge.port}/status\n` +
       `  MCP (HTTP):         http://${shownHost}:${bridge.port}/mcp (bearer tokens: browser-use-ext mcp-token add NAME; stdio: browser-use-ext mcp)\n` +
+      `  CDP:                http://${shownHost}:${bridge.port}/cdp/<token> (make a URL: browser-use-ext cdp-url --name NAME)\n` +
       (loaded.created
         ? `\nFirst run: new pairing secrets were created.\n${pairingText(loaded.secrets, loaded.file, bridge.port)}\n`
         : `  pairing:            secrets in ${loaded.file} (show them with --print-pairing)\n`) +

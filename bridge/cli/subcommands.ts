@@ -1,4 +1,5 @@
-// Subcommands for the seed clients, dispatched from cli.ts before its own option parsing.
+// Subcommands for the seed clients and the CDP URLs, dispatched from main.ts before its own option parsing.
+import { cdpUrlCommand } from './cdp-url';
 import { conformanceCommand } from './conformance';
 import { connectCommand } from './connect';
 import { seed003Command } from './step-executor';
@@ -10,4 +11,5 @@ export const SUBCOMMANDS: Record<string, (argv: string[]) => Promise<number>> = 
   seed002: driverCommand,
   seed003: seed003Command,
   conformance: conformanceCommand,
+  'cdp-url': cdpUrlCommand,
 };

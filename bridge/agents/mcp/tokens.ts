@@ -3,9 +3,9 @@
 // leaking does not leak a usable token; `revoke` removes it and takes effect on the next request
 // (the bridge reads the file per request, no restart). Tokens are 32 random bytes: a plain hash is
 // enough (nothing to brute-force), and the comparison is constant-time.
-import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
+
+import { CLIENT_NAME, findByToken, isSha256Hex, newToken, readJsonFile, sha256Hex, writeJsonFileAtomic } from '../../common/token-file';
 
 export const MCP_TOKENS_FILE = 'mcp-tokens.json';
 const PREFIX = 'bux_mcp_';
@@ -16,10 +16,6 @@ export interface TokenRecord {
   created_at: string;
 }
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
-const sha256 = (s: string) => crypto.createHash('sha256').update(s, 'utf8').digest('hex');
-
 export class McpTokenStore {
   readonly file: string;
 
@@ -28,42 +24,29 @@ export class McpTokenStore {
   }
 
   list(): TokenRecord[] {
-    let text: string;
-    try {
-      text = fs.readFileSync(this.file, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw e;
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new Error(`${this.file} is not valid JSON. Delete it and issue new tokens with \`browser-use-ext mcp-token add NAME\`.`);
-    }
+    const parsed = readJsonFile(
+      this.file,
+      `${this.file} is not valid JSON. Delete it and issue new tokens with \`browser-use-ext mcp-token add NAME\`.`,
+    );
+    if (parsed === undefined) return [];
     if (typeof parsed !== 'object' || parsed === null)
       throw new Error(`${this.file} is not a token list. Delete it and issue new tokens with \`browser-use-ext mcp-token add NAME\`.`);
     const tokens = (parsed as { tokens?: unknown }).tokens;
     if (!Array.isArray(tokens)) return [];
     return tokens.filter(
-      (t): t is TokenRecord =>
-        typeof t === 'object' &&
-        t !== null &&
-        typeof t.name === 'string' &&
-        typeof t.sha256 === 'string' &&
-        /^[0-9a-f]{64}$/.test(t.sha256),
+      (t): t is TokenRecord => typeof t === 'object' && t !== null && typeof t.name === 'string' && isSha256Hex(t.sha256),
     );
   }
 
   /** Issues a token for a new client name; returns the token (shown once, never stored). */
   add(name: string): string {
-    if (!NAME.test(name))
+    if (!CLIENT_NAME.test(name))
       throw new Error(`Token name "${name}" must be 1-64 letters, digits, dot, dash or underscore (e.g. claude-desktop).`);
     const tokens = this.list();
     if (tokens.some((t) => t.name === name))
       throw new Error(`A token named "${name}" exists. Revoke it first (mcp-token revoke ${name}) or pick another name.`);
-    const token = PREFIX + crypto.randomBytes(32).toString('base64url');
-    this.write([...tokens, { name, sha256: sha256(token), created_at: new Date().toISOString() }]);
+    const token = newToken(PREFIX);
+    this.write([...tokens, { name, sha256: sha256Hex(token), created_at: new Date().toISOString() }]);
     return token;
   }
 
@@ -78,16 +61,10 @@ export class McpTokenStore {
 
   /** The name of the client a presented token belongs to, or null. Constant-time per record. */
   verify(token: string): string | null {
-    const presented = Buffer.from(sha256(token), 'hex');
-    let match: string | null = null;
-    for (const t of this.list()) if (crypto.timingSafeEqual(presented, Buffer.from(t.sha256, 'hex'))) match = t.name;
-    return match;
+    return findByToken(token, this.list())?.name ?? null;
   }
 
   private write(tokens: TokenRecord[]): void {
-    fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify({ tokens }, null, 2) + '\n', { mode: 0o600 });
-    fs.renameSync(tmp, this.file);
+    writeJsonFileAtomic(this.file, { tokens });
   }
 }
