@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 
 import { BrowserEmulator, type CdpSocket } from '../../bridge/agents/cdp/browser-emulator';
-import { REFUSED_BROWSER_METHODS, STOPPED_MESSAGE } from '../../bridge/agents/cdp/browser-methods';
+import { EMULATED_BROWSER_METHODS, REFUSED_BROWSER_METHODS, STOPPED_MESSAGE } from '../../bridge/agents/cdp/browser-methods';
 import { createBridge } from '../../bridge/cli/wire';
 import { AgentClient, BridgeClientError, type CallOptions } from '../../bridge/client/agent-client';
 import { createLogger } from '../../bridge/common/log';
@@ -586,11 +586,19 @@ describe('CDP browser emulator (scripted agent session)', () => {
     agent.cdpEvent(1, 'Page.frameNavigated', { frame: { id: 'F2', parentId: 'T1', url: 'https://ads.example/' } });
     agent.cdpEvent(1, 'Page.loadEventFired', { timestamp: 1 });
     await new Promise((r) => setTimeout(r, 120));
-    expect(em.targets()[0]).to.deep.include({ url: 'https://example.com/next', title: 'Next page' });
-    const changes = client.events('Target.targetInfoChanged').map((e) => e.params?.['targetInfo'] as Params);
+    agent.cdpEvent(1, 'Target.targetInfoChanged', {
+      targetInfo: { targetId: 'T1', type: 'page', url: 'https://example.com/next#top', title: 'Top' },
+    });
+    await tick();
+    expect(em.targets()[0]).to.deep.include({ url: 'https://example.com/next#top', title: 'Top' });
+    const changes = client
+      .events('Target.targetInfoChanged')
+      .filter((e) => e.sessionId === undefined)
+      .map((e) => e.params?.['targetInfo'] as Params);
     expect(changes.map((i) => [i['url'], i['title']])).to.deep.equal([
       ['https://example.com/next', 'Tab 1'],
       ['https://example.com/next', 'Next page'],
+      ['https://example.com/next#top', 'Top'],
     ]);
   });
 
@@ -637,6 +645,49 @@ describe('CDP browser emulator (scripted agent session)', () => {
     await em2.start();
     expect((await other.command('Page.enable')).error?.message).to.match(/T7 is not available to this connection/);
     expect(agent2.calls.map((c) => c.action)).to.deep.equal(['cdp_attach', 'cdp_detach']);
+  });
+
+  it('answers every method of the documented emulated list itself, none of them refused or unknown', async () => {
+    await start();
+    const params: Record<string, Params> = {
+      'Target.attachToTarget': { targetId: 'T1', flatten: true },
+      'Target.getTargetInfo': { targetId: 'T1' },
+      'Target.activateTarget': { targetId: 'T1' },
+      'Browser.getWindowForTarget': { targetId: 'T1' },
+      'Browser.getWindowBounds': { windowId: 1 },
+      'Browser.setDownloadBehavior': { behavior: 'default' },
+      'Target.setAutoAttach': { autoAttach: true, flatten: true },
+      'Target.setDiscoverTargets': { discover: true },
+      'Target.detachFromTarget': { targetId: 'T1' },
+    };
+    agent.cdp = (method, p) =>
+      method === 'Runtime.evaluate' && String(p['expression']).includes('screenX')
+        ? { result: { type: 'object', value: { left: 10, top: 20, width: 1280, height: 800 } } }
+        : method === 'Network.getCookies'
+          ? { cookies: [] }
+          : FakeAgent.prototype.cdp.call(agent, method, p, 1, undefined);
+    const methods = Object.keys(EMULATED_BROWSER_METHODS).filter((m) => m !== 'Target.createTarget' && m !== 'Target.closeTarget');
+    for (const m of methods) {
+      const r = await client.command(m, params[m] ?? {});
+      expect(r.error, `${m}: ${JSON.stringify(r.error)}`).to.equal(undefined);
+    }
+    expect((await client.command('Browser.getWindowForTarget', { targetId: 'T1' })).result).to.deep.equal({
+      windowId: 1,
+      bounds: { left: 10, top: 20, width: 1280, height: 800, windowState: 'normal' },
+    });
+    for (const m of Object.keys(EMULATED_BROWSER_METHODS)) expect(REFUSED_BROWSER_METHODS[m], m).to.equal(undefined);
+  });
+
+  it('a bridge restart that lost the session reports the pages gone (their tabs are no longer held)', async () => {
+    await start();
+    const s = String((await client.command('Target.attachToTarget', { targetId: 'T1', flatten: true })).result?.['sessionId']);
+    agent.emit('reconnected', { type: 'hello_ack', session_id: 'session-fake', resumed: true });
+    await tick();
+    expect(client.events('Target.detachedFromTarget')).to.have.length(0);
+    agent.emit('reconnected', { type: 'hello_ack', session_id: 'session-new', resumed: false });
+    await tick();
+    expect(client.events('Target.detachedFromTarget').map((e) => e.params)).to.deep.equal([{ sessionId: s, targetId: 'T1' }]);
+    expect(em.targets()).to.deep.equal([]);
   });
 
   it('answers bad messages as Chrome does, and stats() counts commands over 10 s', async () => {
@@ -747,7 +798,7 @@ describe('CDP browser emulator through a real bridge and AgentClient (scripted e
     }
     times.sort((a, b) => a - b);
     const at = (q: number) => (times[Math.floor(q * (times.length - 1))] ?? 0).toFixed(0);
-    // eslint-disable-next-line no-console
+
     console.log(
       `      whole relay per command (emulator + AgentClient + bridge + 2 loopback ws hops each way, extension answering at once): p50 ${at(0.5)} us, p90 ${at(0.9)} us, p99 ${at(0.99)} us over ${n}`,
     );

@@ -16,6 +16,7 @@ import type {
   CdpEventMessage,
   CdpSendParams,
   ErrorInfo,
+  HelloAckMessage,
   TabReleasedMessage,
 } from '../../../schemas/generated/protocol';
 import type { ActionName, ActionParams } from '../../../schemas/generated/registry';
@@ -141,6 +142,12 @@ export class BrowserEmulator {
       if (tab) this.targetGone(tab);
     });
   };
+  /** The bridge restarted without this session: its tabs are no longer held, so the pages are gone for the client. */
+  private readonly onReconnected = (ack: HelloAckMessage | null) => {
+    if (this.disposed || ack?.resumed === true) return;
+    this.o.log.info('cdp: the bridge did not keep the session; the client is told its pages are gone', { session: ack?.session_id });
+    for (const tab of this.s.liveTabs()) this.targetGone(tab);
+  };
   private readonly onClose = (code: number, reason: string) => {
     if (this.disposed) return;
     const final = finalClose(code, reason);
@@ -163,6 +170,7 @@ export class BrowserEmulator {
     agent.on('cdp_event', this.onEvent);
     agent.on('tab_released', this.onReleased);
     agent.on('close', this.onClose);
+    agent.on('reconnected', this.onReconnected);
     const wanted = target.kind === 'page' ? target : null;
     const attached = await this.attachTab(wanted?.tabId);
     if (!attached.ok)
@@ -188,6 +196,7 @@ export class BrowserEmulator {
     agent.off('cdp_event', this.onEvent);
     agent.off('tab_released', this.onReleased);
     agent.off('close', this.onClose);
+    agent.off('reconnected', this.onReconnected);
     for (const t of this.titleTimers.values()) clearTimeout(t);
     this.titleTimers.clear();
     if (!this.ended)
@@ -652,6 +661,13 @@ export class BrowserEmulator {
       this.setInfo(tab, `${String(f['url'] ?? '')}${typeof f['urlFragment'] === 'string' ? f['urlFragment'] : ''}`, tab.title);
     } else if (method === 'Page.navigatedWithinDocument' && params['frameId'] === tab.targetId && typeof params['url'] === 'string') {
       this.setInfo(tab, params['url'], tab.title);
+    } else if (
+      method === 'Target.targetInfoChanged' &&
+      isObject(params['targetInfo']) &&
+      params['targetInfo']['targetId'] === tab.targetId
+    ) {
+      const info = params['targetInfo'];
+      this.setInfo(tab, String(info['url'] ?? tab.url), String(info['title'] ?? tab.title));
     } else if (method === 'Page.loadEventFired' || method === 'Page.domContentEventFired') {
       this.refreshTitleSoon(tab);
     } else if (method.startsWith('Page.download')) {

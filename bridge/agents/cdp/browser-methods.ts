@@ -70,6 +70,36 @@ export const REFUSED_BROWSER_METHODS: Readonly<Record<string, string>> = {
   'Extensions.triggerAction': "the person's extensions are theirs to use.",
 };
 
+/**
+ * Browser-level methods the endpoint answers itself, over the tabs this client holds, each with how
+ * (for the docs). In a page session, Target.getTargetInfo of the page itself and the browser-wide
+ * Target methods are answered the same way; every other page-session command goes to the tab.
+ */
+export const EMULATED_BROWSER_METHODS: Readonly<Record<string, string>> = {
+  'Browser.getVersion':
+    'protocolVersion 1.3; product, userAgent and jsVersion from the first tab (navigator.userAgent; jsVersion is the V8 that ships with that Chrome); revision empty.',
+  'Browser.setDownloadBehavior':
+    "accepted; sent to each tab as Page.setDownloadBehavior with the bridge's downloads folder (Chrome refuses that to extensions, and then downloads land in the person's own Downloads folder). Browser.downloadWillBegin / downloadProgress come from the tabs, with filePath when the file was found.",
+  'Browser.getWindowForTarget': 'a window id per tab and the bounds the page reports (screenX/Y, outerWidth/Height).',
+  'Browser.getWindowBounds': 'the bounds the page of that window reports.',
+  'Target.setDiscoverTargets':
+    "targetCreated for every target the filter takes (the browser, each held tab's tab and page targets), then for new ones.",
+  'Target.getTargets': "the browser, tab and page targets the filter takes (Chrome's default filter: pages).",
+  'Target.getTargetInfo': 'the browser target without targetId, else the tab or page target.',
+  'Target.setAutoAttach':
+    'flat sessions only: attachedToTarget with a new sessionId for each held tab (its page, or its tab target when the filter asks for tabs, as puppeteer does), waitingForDebugger false.',
+  'Target.attachToTarget': 'flat only: a new session on a held page or tab target, announced before the answer.',
+  'Target.attachToBrowserTarget': 'a browser-level session with its own discovery and auto-attach.',
+  'Target.detachFromTarget': 'ends a session this client opened (a tab session takes its page session with it).',
+  'Target.createTarget':
+    "open_tab (the person's domain policy decides; its refusal is the CDP error), then cdp_attach; targetCreated and attachedToTarget come before the answer.",
+  'Target.closeTarget': 'close_tab; then detachedFromTarget and targetDestroyed.',
+  'Target.activateTarget': 'switch_tab.',
+  'Target.getBrowserContexts': "browserContextIds [] (the person's profile is the default context, which Chrome never lists).",
+  'Storage.getCookies':
+    "the cookies of the held tabs' pages (Network.getCookies in each, which the person's policy checks), never the whole profile's.",
+};
+
 export function refused(method: string, reason: string): CdpError {
   return { code: SERVER_ERROR, message: `'${method}' is not available through browser-use-ext: ${reason}` };
 }
