@@ -602,7 +602,7 @@ describe('CDP browser emulator (scripted agent session)', () => {
     ]);
   });
 
-  it("browser-level Storage.getCookies answers the cookies of the client's tabs, never the whole profile", async () => {
+  it("Storage.getCookies answers the cookies of the client's tabs (in a page session, that page's), never the whole profile", async () => {
     await start();
     await client.command('Target.createTarget', { url: 'https://example.org/' });
     agent.cdp = (method, _p, tabId) =>
@@ -619,6 +619,14 @@ describe('CDP browser emulator (scripted agent session)', () => {
       'sid@example.com',
       'shared@.cdn.example',
       'sid@example.org',
+    ]);
+    // in a page session (browser_use): that page's own cookies
+    const s = String((await client.command('Target.attachToTarget', { targetId: 'T10', flatten: true })).result?.['sessionId']);
+    const own = await client.command('Storage.getCookies', {}, s);
+    expect(own.sessionId).to.equal(s);
+    expect((own.result?.['cookies'] as Params[]).map((c) => `${String(c['name'])}@${String(c['domain'])}`)).to.deep.equal([
+      'sid@example.org',
+      'shared@.cdn.example',
     ]);
     expect(agent.sends().filter((c) => c.params['method'] === 'Storage.getCookies')).to.have.length(0);
   });

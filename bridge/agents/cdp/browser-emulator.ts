@@ -279,6 +279,14 @@ export class BrowserEmulator {
   /** A page session: to Chrome through the tab, but for the Target methods the endpoint answers itself. */
   private onPageCommand(ps: PageSession, c: Command): void {
     const m = c.method;
+    // The profile's cookies are refused in a tab; a page's own are what browser_use reads this way.
+    if (m === 'Storage.getCookies') {
+      void this.cookiesOfTabs(c.params, [ps.tab]).then(
+        (a) => ('error' in a ? this.fail(c.id, c.sessionId, a.error) : this.reply(c, a.result)),
+        (e: unknown) => this.fail(c.id, c.sessionId, this.rejection(e)),
+      );
+      return;
+    }
     if (m.startsWith('Target.') || m.startsWith('Browser.')) {
       if (m === 'Target.getTargetInfo' && (c.params['targetId'] === undefined || c.params['targetId'] === ps.tab.targetId))
         return this.reply(c, { targetInfo: this.pageInfo(ps.tab) });
@@ -480,7 +488,7 @@ export class BrowserEmulator {
         return 'error' in w ? w : ok({ bounds: w.result['bounds'] });
       }
       case 'Storage.getCookies':
-        return this.cookiesOfTabs(p);
+        return this.cookiesOfTabs(p, this.s.liveTabs());
       default: {
         const why = REFUSED_BROWSER_METHODS[c.method];
         return err(why ? refused(c.method, why) : methodNotFound(c.method));
@@ -756,15 +764,15 @@ export class BrowserEmulator {
   }
 
   /**
-   * Browser-level Storage.getCookies: the cookies of the pages this client holds (Network.getCookies in
-   * each tab, which the person's policy checks), never the whole profile's.
+   * Storage.getCookies: the cookies of the pages this client holds (Network.getCookies in each tab,
+   * which the person's policy checks), never the whole profile's; in a page session, that page's.
    */
-  private async cookiesOfTabs(p: Params): Promise<{ result: Params } | { error: CdpError }> {
+  private async cookiesOfTabs(p: Params, tabs: TabTarget[]): Promise<{ result: Params } | { error: CdpError }> {
     const ctx = p['browserContextId'];
     if (ctx !== undefined && ctx !== this.s.contextId)
       return { error: { code: SERVER_ERROR, message: `Failed to find browser context for id ${String(ctx)}` } };
     const seen = new Map<string, unknown>();
-    for (const tab of this.s.liveTabs()) {
+    for (const tab of tabs) {
       const r = await this.cdpSend(tab.tabId, 'Network.getCookies', {});
       if (!r.ok) return { error: r.error };
       const cookies = r.result['cookies'];
