@@ -183,7 +183,10 @@ describe('CDP browser emulator (scripted agent session)', () => {
     const infos = result?.['targetInfos'] as Params[];
     expect(infos.map((t) => [t['targetId'], t['type']])).to.deep.equal([['T1', 'page']]);
     expect(infos[0]?.['browserContextId']).to.be.a('string').and.not.equal('');
-    expect((await client.command('Target.getBrowserContexts')).result).to.deep.equal({ browserContextIds: [] });
+    expect((await client.command('Target.getBrowserContexts')).result).to.deep.equal({
+      browserContextIds: [],
+      defaultBrowserContextId: infos[0]?.['browserContextId'],
+    });
   });
 
   it('starts with no targets when no tab can be handed over, and the client creates one', async () => {
@@ -334,7 +337,8 @@ describe('CDP browser emulator (scripted agent session)', () => {
     const attach = agent.calls.filter((c) => c.action === 'cdp_attach').at(-1);
     expect(attach?.options.tabId).to.equal(10);
     const after = client.got.slice(before).map((m) => m.method ?? `answer ${m.id}`);
-    expect(after).to.deep.equal(['Target.targetCreated', 'Target.attachedToTarget', `answer ${r.id}`]);
+    // Chrome's order (recorded): created, attached:true, attachedToTarget, then the answer
+    expect(after).to.deep.equal(['Target.targetCreated', 'Target.targetInfoChanged', 'Target.attachedToTarget', `answer ${r.id}`]);
     expect(em.targets().map((t) => t.tabId)).to.deep.equal([1, 10]);
   });
 
@@ -420,6 +424,19 @@ describe('CDP browser emulator (scripted agent session)', () => {
     const pageSession = String(pageAttach?.params?.['sessionId']);
     await client.command('Page.enable', {}, pageSession);
     expect(agent.sends().at(-1)?.options.tabId).to.equal(1);
+    // newPage(): the tab is created and attached, then its page announced; the answer is the page's id
+    const before = client.got.length;
+    const created = await client.command('Target.createTarget', { url: 'about:blank' });
+    expect(created.result).to.deep.equal({ targetId: 'T10' });
+    expect(
+      client.got.slice(before).map((m) => [m.method ?? 'answer', ((m.params?.['targetInfo'] ?? {}) as Params)['type'] ?? null]),
+    ).to.deep.equal([
+      ['Target.targetCreated', 'tab'],
+      ['Target.targetInfoChanged', 'tab'],
+      ['Target.attachedToTarget', 'tab'],
+      ['Target.targetCreated', 'page'],
+      ['answer', null],
+    ]);
     const closed = await client.command('Target.closeTarget', { targetId: 'T1' });
     expect(closed.result).to.deep.equal({ success: true });
     expect(agent.calls.find((c) => c.action === 'close_tab')?.params).to.deep.equal({ tab_id: 1 });
@@ -427,13 +444,14 @@ describe('CDP browser emulator (scripted agent session)', () => {
     expect(
       tail.map((m) => [m.method ?? 'answer', m.sessionId ?? null, m.params?.['sessionId'] ?? m.params?.['targetId'] ?? null]),
     ).to.deep.equal([
+      // Chrome's order (recorded): the page goes (on the tab session), then the tab
       ['answer', null, null],
       ['Target.detachedFromTarget', tabSession, pageSession],
-      ['Target.detachedFromTarget', null, tabSession],
       ['Target.targetDestroyed', null, 'T1'],
+      ['Target.detachedFromTarget', null, tabSession],
       ['Target.targetDestroyed', null, tabInfo['targetId']],
     ]);
-    expect(em.targets()).to.deep.equal([]);
+    expect(em.targets().map((t) => t.tabId)).to.deep.equal([10]);
     expect((await client.command('Page.enable', {}, pageSession)).error?.code).to.equal(-32001);
   });
 
@@ -596,6 +614,7 @@ describe('CDP browser emulator (scripted agent session)', () => {
       .filter((e) => e.sessionId === undefined)
       .map((e) => e.params?.['targetInfo'] as Params);
     expect(changes.map((i) => [i['url'], i['title']])).to.deep.equal([
+      ['https://example.com/1', 'Tab 1'], // attached: true
       ['https://example.com/next', 'Tab 1'],
       ['https://example.com/next', 'Next page'],
       ['https://example.com/next#top', 'Top'],
@@ -667,6 +686,7 @@ describe('CDP browser emulator (scripted agent session)', () => {
       'Target.setAutoAttach': { autoAttach: true, flatten: true },
       'Target.setDiscoverTargets': { discover: true },
       'Target.detachFromTarget': { targetId: 'T1' },
+      'Target.getDevToolsTarget': { targetId: 'T1' },
     };
     agent.cdp = (method, p) =>
       method === 'Runtime.evaluate' && String(p['expression']).includes('screenX')

@@ -463,8 +463,12 @@ export class BrowserEmulator {
         return switched.ok ? ok() : err(switched.error);
       }
       case 'Target.getBrowserContexts':
-        // Only the default context, which Chrome never lists.
-        return ok({ browserContextIds: [] });
+        // Only the default context, which Chrome never lists among browserContextIds.
+        return ok({ browserContextIds: [], defaultBrowserContextId: this.s.contextId });
+      case 'Target.getDevToolsTarget': {
+        // No DevTools window of the person's is reported (chrome-devtools-mcp then uses its own session).
+        return this.s.byTarget(String(p['targetId'])) ? ok() : err(NO_TARGET);
+      }
       case 'Browser.setDownloadBehavior': {
         const ctx = p['browserContextId'];
         if (ctx !== undefined && ctx !== this.s.contextId)
@@ -537,8 +541,13 @@ export class BrowserEmulator {
 
   /** A new tab to every scope: targetCreated where discovering, attachedToTarget where auto-attaching. */
   private announce(tab: TabTarget): void {
-    for (const scope of this.s.scopes()) this.announceTo(scope, tab);
-    for (const scope of this.s.scopes()) this.autoAttach(scope, tab);
+    // Chrome's order: the tab target (created, then attached where auto-attach takes tabs), then its page.
+    for (const type of ['tab', 'page'] as const)
+      for (const scope of this.s.scopes()) {
+        if (scope.discover && filterAccepts(scope.discover, type))
+          this.event(scope.sessionId, 'Target.targetCreated', { targetInfo: this.info(tab, type) });
+        if (autoAttachType(scope) === type) this.autoAttach(scope, tab);
+      }
   }
 
   private announceTo(scope: Scope, tab: TabTarget): void {
@@ -548,8 +557,7 @@ export class BrowserEmulator {
   }
 
   private autoAttach(scope: Scope, tab: TabTarget): void {
-    if (!scope.autoAttach) return;
-    const type = filterAccepts(scope.autoAttach, 'page') ? 'page' : filterAccepts(scope.autoAttach, 'tab') ? 'tab' : null;
+    const type = autoAttachType(scope);
     if (!type) return;
     if (this.s.sessionsUnder(scope.sessionId).some((s) => s.kind === type && s.tab === tab)) return;
     this.attachSession(tab, type, scope.sessionId);
@@ -558,9 +566,11 @@ export class BrowserEmulator {
   private attachSession(tab: TabTarget, type: 'page' | 'tab', parent: string | undefined): ClientSession {
     const s: ClientSession =
       type === 'page' ? { kind: 'page', id: mintId(), tab, parent } : { kind: 'tab', id: mintId(), tab, parent, page: null };
+    const wasAttached = this.s.isAttached(type === 'page' ? tab.targetId : tab.tabTargetId);
     this.s.addSession(s);
-    const targetInfo = type === 'page' ? this.pageInfo(tab) : this.tabInfo(tab);
-    this.event(parent, 'Target.attachedToTarget', { sessionId: s.id, targetInfo, waitingForDebugger: false });
+    // As Chrome: discovering clients see the target become attached, then the attach itself.
+    if (!wasAttached) this.infoChanged(tab, type);
+    this.event(parent, 'Target.attachedToTarget', { sessionId: s.id, targetInfo: this.info(tab, type), waitingForDebugger: false });
     return s;
   }
 
@@ -598,15 +608,13 @@ export class BrowserEmulator {
       this.pageRoot = null;
       this.sendEvent(undefined, 'Inspector.detached', JSON.stringify({ reason: 'target_closed' }));
     }
-    // Pages first: a page's parent may be one of the tab sessions that follow (puppeteer).
-    for (const s of [...sessions.filter((x) => x.kind === 'page'), ...sessions.filter((x) => x.kind === 'tab')]) {
-      if (s.id === '') continue;
-      this.event(s.parent, 'Target.detachedFromTarget', { sessionId: s.id, targetId: s.kind === 'page' ? tab.targetId : tab.tabTargetId });
-    }
-    for (const scope of this.s.scopes()) {
-      if (!scope.discover) continue;
-      if (filterAccepts(scope.discover, 'page')) this.event(scope.sessionId, 'Target.targetDestroyed', { targetId: tab.targetId });
-      if (filterAccepts(scope.discover, 'tab')) this.event(scope.sessionId, 'Target.targetDestroyed', { targetId: tab.tabTargetId });
+    // Pages first: a page's parent may be one of the tab sessions that follow (puppeteer waits for the tab's).
+    for (const type of ['page', 'tab'] as const) {
+      const targetId = type === 'page' ? tab.targetId : tab.tabTargetId;
+      for (const s of sessions)
+        if (s.kind === type && s.id !== '') this.event(s.parent, 'Target.detachedFromTarget', { sessionId: s.id, targetId });
+      for (const scope of this.s.scopes())
+        if (scope.discover && filterAccepts(scope.discover, type)) this.event(scope.sessionId, 'Target.targetDestroyed', { targetId });
     }
   }
 
@@ -616,6 +624,10 @@ export class BrowserEmulator {
     this.ended = message;
     this.o.log.info('cdp: the session ended; the client is told its pages are gone', { session: this.o.agent.sessionId });
     for (const tab of this.s.liveTabs()) this.targetGone(tab);
+  }
+
+  private info(tab: TabTarget, type: 'tab' | 'page'): Params {
+    return type === 'page' ? this.pageInfo(tab) : this.tabInfo(tab);
   }
 
   private pageInfo(tab: TabTarget): Params {
@@ -689,12 +701,15 @@ export class BrowserEmulator {
     if (tab.url === url && tab.title === title) return;
     tab.url = url;
     tab.title = title;
-    for (const scope of this.s.scopes()) {
-      if (!scope.discover) continue;
-      if (filterAccepts(scope.discover, 'tab')) this.event(scope.sessionId, 'Target.targetInfoChanged', { targetInfo: this.tabInfo(tab) });
-      if (filterAccepts(scope.discover, 'page'))
-        this.event(scope.sessionId, 'Target.targetInfoChanged', { targetInfo: this.pageInfo(tab) });
-    }
+    this.infoChanged(tab, 'tab');
+    this.infoChanged(tab, 'page');
+  }
+
+  /** Target.targetInfoChanged to every scope discovering that type of target. */
+  private infoChanged(tab: TabTarget, type: 'tab' | 'page'): void {
+    for (const scope of this.s.scopes())
+      if (scope.discover && filterAccepts(scope.discover, type))
+        this.event(scope.sessionId, 'Target.targetInfoChanged', { targetInfo: this.info(tab, type) });
   }
 
   /** The page's title after a load (the Page domain has no title event). */
@@ -817,6 +832,12 @@ export class BrowserEmulator {
       this.o.log.debug('cdp: the client socket refused a message', { error: e instanceof Error ? e.message : String(e) });
     }
   }
+}
+
+/** What a scope's auto-attach takes: pages, or tab targets when its filter leaves pages out (puppeteer). */
+function autoAttachType(scope: Scope): 'page' | 'tab' | null {
+  if (!scope.autoAttach) return null;
+  return filterAccepts(scope.autoAttach, 'page') ? 'page' : filterAccepts(scope.autoAttach, 'tab') ? 'tab' : null;
 }
 
 function notFlat(): CdpError {

@@ -53,7 +53,6 @@ export const REFUSED_BROWSER_METHODS: Readonly<Record<string, string>> = {
     'only flat sessions are relayed: attach with flatten: true and send commands with their sessionId (every current client does).',
   'Target.exposeDevToolsProtocol': "the DevTools protocol is never exposed to the person's pages.",
   'Target.openDevTools': "DevTools windows in the person's browser are theirs to open.",
-  'Target.getDevToolsTarget': "DevTools windows in the person's browser are theirs to open.",
   'Target.setRemoteLocations': 'remote target discovery is not relayed; every tab this client holds is reported already.',
   'Storage.setCookies':
     "browser-level cookies are the person's whole profile; set cookies for a tab you hold in its page session (Network.setCookie), which the person's policy checks.",
@@ -95,7 +94,8 @@ export const EMULATED_BROWSER_METHODS: Readonly<Record<string, string>> = {
     "open_tab (the person's domain policy decides; its refusal is the CDP error), then cdp_attach; targetCreated and attachedToTarget come before the answer.",
   'Target.closeTarget': 'close_tab; then detachedFromTarget and targetDestroyed.',
   'Target.activateTarget': 'switch_tab.',
-  'Target.getBrowserContexts': "browserContextIds [] (the person's profile is the default context, which Chrome never lists).",
+  'Target.getBrowserContexts': "browserContextIds [] and defaultBrowserContextId: the person's profile is the only context.",
+  'Target.getDevToolsTarget': 'no DevTools target (chrome-devtools-mcp then keeps to its own session) for a held page.',
   'Storage.getCookies':
     "the cookies of the held tabs' pages (Network.getCookies in each, which the person's policy checks), never the whole profile's.",
 };
