@@ -56,6 +56,12 @@ function failed(action: string, error_code: string, message: string, details?: P
   } as unknown as ActionResultMessage;
 }
 
+/** Chrome's answers by default: the user agent, else {}. */
+const defaultCdp = (method: string, params: Params): Params =>
+  method === 'Runtime.evaluate' && String(params['expression']).includes('navigator.userAgent')
+    ? { result: { type: 'object', value: { userAgent: UA, fullVersion: null } } }
+    : {};
+
 /** The agent session, scripted: tabs 1.. with target ids T1.., cdp_send answered by `cdp`. */
 class FakeAgent extends EventEmitter {
   readonly calls: Call[] = [];
@@ -63,10 +69,7 @@ class FakeAgent extends EventEmitter {
   activeTab: number | null = 1;
   nextTab = 10;
   readonly sessionId = 'session-fake';
-  cdp: (method: string, params: Params, tabId: number, childSession: string | undefined) => Params | ActionResultMessage = (
-    method,
-    params,
-  ) => (method === 'Runtime.evaluate' && params['expression'] === 'navigator.userAgent' ? { result: { type: 'string', value: UA } } : {});
+  cdp: (method: string, params: Params, tabId: number, childSession: string | undefined) => Params | ActionResultMessage = defaultCdp;
   readonly handlers: Record<string, Handler> = {
     cdp_attach: (_p, o) => {
       const tab = o.tabId ?? this.activeTab;
@@ -211,7 +214,24 @@ describe('CDP browser emulator (scripted agent session)', () => {
       jsVersion: '13.1',
     });
     await client.command('Browser.getVersion');
-    expect(agent.sends().filter((c) => (c.params['params'] as Params)['expression'] === 'navigator.userAgent')).to.have.length(1);
+    expect(
+      agent.sends().filter((c) => String((c.params['params'] as Params)['expression']).includes('navigator.userAgent')),
+    ).to.have.length(1);
+    // the user agent string says <major>.0.0.0 since Chrome's user-agent reduction: the full version comes from userAgentData
+    const reduced = UA.replace('131.0.6778.85', '131.0.0.0');
+    const other = new Client();
+    const agent2 = new FakeAgent();
+    agent2.cdp = () => ({ result: { type: 'object', value: { userAgent: reduced, fullVersion: '131.0.6778.86' } } });
+    const em2 = new BrowserEmulator({
+      socket: other,
+      agent: agent2 as unknown as AgentClient,
+      target: { kind: 'browser' },
+      log: createLogger('silent'),
+      downloadsDir,
+    });
+    other.em = em2;
+    await em2.start();
+    expect((await other.command('Browser.getVersion')).result).to.deep.include({ product: 'Chrome/131.0.6778.86', userAgent: reduced });
   });
 
   it("Playwright's connect: flat browser auto-attach gives each page a session of its own; its commands reach the tab and answers keep id and sessionId", async () => {
@@ -693,7 +713,7 @@ describe('CDP browser emulator (scripted agent session)', () => {
         ? { result: { type: 'object', value: { left: 10, top: 20, width: 1280, height: 800 } } }
         : method === 'Network.getCookies'
           ? { cookies: [] }
-          : FakeAgent.prototype.cdp.call(agent, method, p, 1, undefined);
+          : defaultCdp(method, p);
     const methods = Object.keys(EMULATED_BROWSER_METHODS).filter((m) => m !== 'Target.createTarget' && m !== 'Target.closeTarget');
     for (const m of methods) {
       const r = await client.command(m, params[m] ?? {});

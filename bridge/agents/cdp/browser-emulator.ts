@@ -73,6 +73,19 @@ const METHOD_RE = /^[A-Za-z][A-Za-z0-9]*\.[A-Za-z][A-Za-z0-9]*$/;
 /** Until a tab tells the real one (no tab attached yet). */
 const FALLBACK_VERSION = { product: 'Chrome/0.0.0.0', jsVersion: '0.0', userAgent: 'Mozilla/5.0 (browser-use-ext: no tab attached yet)' };
 
+/**
+ * The tab's user agent, and Chrome's full version where the page may ask for it: navigator.userAgent
+ * says Chrome/<major>.0.0.0 since Chrome's user-agent reduction.
+ */
+const USER_AGENT_EXPRESSION = `(async () => {
+  let fullVersion = null;
+  try {
+    const h = await navigator.userAgentData?.getHighEntropyValues(['fullVersionList']);
+    fullVersion = h?.fullVersionList?.find((b) => /Chrom/.test(b.brand))?.version ?? null;
+  } catch {}
+  return { userAgent: navigator.userAgent, fullVersion };
+})()`;
+
 /** Target methods a page session answers from what the endpoint knows (Chrome answers them per browser). */
 const BROWSER_WIDE_IN_PAGE = new Set([
   'Target.createTarget',
@@ -758,9 +771,15 @@ export class BrowserEmulator {
     if (this.version) return this.version;
     const tab = this.s.liveTabs()[0];
     if (!tab) return FALLBACK_VERSION;
-    const r = await this.cdpSend(tab.tabId, 'Runtime.evaluate', { expression: 'navigator.userAgent', returnByValue: true });
-    const ua = r.ok && isObject(r.result['result']) ? r.result['result']['value'] : undefined;
-    const v = typeof ua === 'string' ? versionFromUserAgent(ua) : null;
+    const r = await this.cdpSend(tab.tabId, 'Runtime.evaluate', {
+      expression: USER_AGENT_EXPRESSION,
+      awaitPromise: true,
+      returnByValue: true,
+    });
+    const value = r.ok && isObject(r.result['result']) ? r.result['result']['value'] : undefined;
+    const ua = isObject(value) ? value['userAgent'] : undefined;
+    const full = isObject(value) ? value['fullVersion'] : undefined;
+    const v = typeof ua === 'string' ? versionFromUserAgent(ua, typeof full === 'string' ? full : null) : null;
     if (typeof ua !== 'string' || !v) return FALLBACK_VERSION;
     this.version = { ...v, userAgent: ua };
     return this.version;

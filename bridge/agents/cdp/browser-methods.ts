@@ -136,11 +136,18 @@ export function filterAccepts(filter: TargetFilterEntry[], type: string): boolea
   return false;
 }
 
-/** Chrome/<version> and the V8 version that ships with it, from a tab's navigator.userAgent. */
-export function versionFromUserAgent(userAgent: string): { product: string; jsVersion: string } | null {
+/**
+ * Chrome/<version> and the V8 version that ships with it, from a tab's navigator.userAgent, or from the
+ * full version the page's userAgentData gives (the user agent string says <major>.0.0.0 nowadays).
+ */
+export function versionFromUserAgent(userAgent: string, fullVersion: string | null = null): { product: string; jsVersion: string } | null {
   const m = /(?:Chrome|Chromium|HeadlessChrome)\/(\d+)\.(\d+)\.(\d+)\.(\d+)/.exec(userAgent);
   if (!m) return null;
   const major = Number(m[1]);
+  const version =
+    fullVersion !== null && fullVersion.startsWith(`${m[1]}.`) && /^\d+\.\d+\.\d+\.\d+$/.test(fullVersion)
+      ? fullVersion
+      : `${m[1]}.${m[2]}.${m[3]}.${m[4]}`;
   // V8 majors follow Chrome's (Chrome 131 ships V8 13.1): the page cannot tell the exact build.
-  return { product: `Chrome/${m[1]}.${m[2]}.${m[3]}.${m[4]}`, jsVersion: `${Math.floor(major / 10)}.${major % 10}` };
+  return { product: `Chrome/${version}`, jsVersion: `${Math.floor(major / 10)}.${major % 10}` };
 }
