@@ -1,0 +1,135 @@
+// Downloads for a CDP client: Browser.setDownloadBehavior is a browser-wide command, so it becomes
+// Page.setDownloadBehavior on each tab the client holds, with the bridge's downloads folder (never a
+// path the client names). Chrome refuses that command to extensions (chrome.debugger may not write
+// local files), and then the download lands where the person's Chrome puts it. Either way the client's
+// Browser.downloadWillBegin / Browser.downloadProgress come from the tab's Page.download* events, with
+// filePath on completion only when the file was found there.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import type { Logger } from '../../common/log';
+import { type CdpError, SERVER_ERROR } from './browser-methods';
+
+export type SendOutcome = { ok: true; result: Record<string, unknown> } | { ok: false; error: CdpError };
+
+interface Pending {
+  suggestedFilename: string;
+}
+
+export class Downloads {
+  /** The client's behavior (allow, allowAndName, deny, default); null until it sets one. */
+  private behavior: string | null = null;
+  /** Where downloads land: the bridge's folder, or Chrome's own when the tab refused to redirect. */
+  private landing: 'dir' | 'chrome' = 'chrome';
+  private refusedOnce = false;
+  private readonly pending = new Map<string, Pending>();
+
+  constructor(
+    private readonly o: {
+      downloadsDir: string;
+      log: Logger;
+      send: (tabId: number, method: string, params: Record<string, unknown>) => Promise<SendOutcome>;
+    },
+  ) {}
+
+  /** Browser.setDownloadBehavior: applied to every tab held; null when accepted. */
+  async setBehavior(params: Record<string, unknown>, tabIds: number[]): Promise<CdpError | null> {
+    const behavior = typeof params['behavior'] === 'string' ? params['behavior'] : '';
+    if (!['allow', 'allowAndName', 'deny', 'default'].includes(behavior))
+      return { code: -32602, message: 'Invalid parameters: behavior must be one of deny, allow, allowAndName, default' };
+    this.behavior = behavior;
+    const outcomes = await Promise.all(tabIds.map((t) => this.applyTo(t)));
+    if (behavior === 'deny' && outcomes.some((ok) => !ok))
+      return {
+        code: SERVER_ERROR,
+        message:
+          "Downloads cannot be denied through browser-use-ext: Chrome does not let the extension change a tab's download behavior. Downloads still need the person's Chrome settings to start.",
+      };
+    return null;
+  }
+
+  /** Applies the client's behavior to a tab (also one attached later); whether the tab took it. */
+  async applyTo(tabId: number): Promise<boolean> {
+    if (this.behavior === null || this.refusedOnce) return false;
+    const pageBehavior = this.behavior === 'allowAndName' ? 'allow' : this.behavior;
+    const params: Record<string, unknown> = { behavior: pageBehavior };
+    if (pageBehavior === 'allow') {
+      try {
+        fs.mkdirSync(this.o.downloadsDir, { recursive: true });
+      } catch (e) {
+        this.o.log.warn('cdp: cannot create the downloads folder; downloads go to the browser default', {
+          error: e instanceof Error ? e.message : String(e),
+        });
+        return false;
+      }
+      params['downloadPath'] = this.o.downloadsDir;
+    }
+    const r = await this.o.send(tabId, 'Page.setDownloadBehavior', params);
+    if (r.ok) {
+      if (pageBehavior === 'allow') this.landing = 'dir';
+      return true;
+    }
+    this.refusedOnce = true;
+    this.landing = 'chrome';
+    this.o.log.info("cdp: the tab refused Page.setDownloadBehavior; downloads land in the browser's own folder", {
+      message: r.error.message,
+    });
+    return false;
+  }
+
+  /** Browser.* events for a tab's Page.download* event; null for any other event. */
+  translate(method: string, params: Record<string, unknown>): { method: string; params: Record<string, unknown> } | null {
+    if (method === 'Page.downloadWillBegin') {
+      const guid = String(params['guid'] ?? '');
+      this.pending.set(guid, { suggestedFilename: String(params['suggestedFilename'] ?? '') });
+      return { method: 'Browser.downloadWillBegin', params };
+    }
+    if (method !== 'Page.downloadProgress') return null;
+    const guid = String(params['guid'] ?? '');
+    const out: Record<string, unknown> = { ...params };
+    if (params['state'] === 'completed' || params['state'] === 'canceled') {
+      const p = this.pending.get(guid);
+      this.pending.delete(guid);
+      if (p && params['state'] === 'completed') {
+        const size = typeof params['totalBytes'] === 'number' ? params['totalBytes'] : -1;
+        const found = findDownloadedFile(this.landing === 'dir' ? [this.o.downloadsDir] : chromeDownloadDirs(), p.suggestedFilename, size);
+        if (found) out['filePath'] = found;
+      }
+    }
+    return { method: 'Browser.downloadProgress', params: out };
+  }
+}
+
+/** Where Chrome puts downloads by default (the person may have chosen another folder). */
+function chromeDownloadDirs(): string[] {
+  const dirs = [path.join(os.homedir(), 'Downloads')];
+  const xdg = process.env['XDG_DOWNLOAD_DIR'];
+  if (xdg) dirs.unshift(xdg);
+  return dirs;
+}
+
+/**
+ * The file Chrome wrote for a download: its suggested name or Chrome's de-duplicated "name (N).ext",
+ * of the right size, the newest. null when none is found: filePath is then left out, never guessed.
+ */
+export function findDownloadedFile(dirs: string[], suggestedFilename: string, size: number): string | null {
+  if (!suggestedFilename || suggestedFilename.includes('/') || suggestedFilename.includes('\\')) return null;
+  const ext = path.extname(suggestedFilename);
+  const base = suggestedFilename.slice(0, suggestedFilename.length - ext.length);
+  const names = [suggestedFilename, ...Array.from({ length: 99 }, (_, i) => `${base} (${i + 1})${ext}`)];
+  let best: { file: string; mtime: number } | null = null;
+  for (const dir of dirs)
+    for (const name of names) {
+      const file = path.join(dir, name);
+      let st: fs.Stats;
+      try {
+        st = fs.statSync(file);
+      } catch {
+        continue;
+      }
+      if (!st.isFile() || (size >= 0 && st.size !== size)) continue;
+      if (!best || st.mtimeMs > best.mtime) best = { file, mtime: st.mtimeMs };
+    }
+  return best?.file ?? null;
+}
