@@ -19,23 +19,27 @@ import { hmacHex, newClientNonce, sameHex } from './handshake';
 /** Fields holding binary data (base64), where a digit run is not a card number. */
 const BINARY_FIELDS = new Set(['screenshot', 'data', 'image']);
 
+/** Fields left as they are (keep(key, owner) true): protocol identifiers, never page text. */
+export type KeepField = (key: string, owner: Record<string, unknown>) => boolean;
+
 /** Replaces card numbers (Luhn) and secrets in URLs in every string of a message, in place. */
-export function scrubStrings(value: unknown, depth = 0, opts: TextOptions = {}): void {
+export function scrubStrings(value: unknown, depth = 0, opts: TextOptions = {}, keep?: KeepField): void {
   if (depth > 64 || typeof value !== 'object' || value === null) return;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const v: unknown = value[i];
       if (typeof v === 'string') value[i] = redactText(v, opts);
-      else scrubStrings(v, depth + 1, opts);
+      else scrubStrings(v, depth + 1, opts, keep);
     }
     return;
   }
   const obj = value as Record<string, unknown>;
   for (const key of Object.keys(obj)) {
     const v = obj[key];
+    if (keep?.(key, obj)) continue;
     if (typeof v === 'string') {
       if (!BINARY_FIELDS.has(key) && !v.startsWith('data:')) obj[key] = redactText(v, opts);
-    } else scrubStrings(v, depth + 1, opts);
+    } else scrubStrings(v, depth + 1, opts, keep);
   }
 }
 
@@ -47,7 +51,7 @@ const BACKOFF_MIN_MS = 1000;
 const BACKOFF_MAX_MS = 10_000;
 
 /** showCards: the agent asked get_state for card numbers (redact_card_and_otp false): passwords in URLs are still masked. */
-export type SendOptions = { showCards?: boolean };
+export type SendOptions = { showCards?: boolean; keep?: KeepField };
 export type MessageHandler = (message: ProtocolMessage, send: (m: ProtocolMessage, opts?: SendOptions) => void) => void;
 
 export class BridgeConnection {
@@ -219,7 +223,7 @@ export class BridgeConnection {
    */
   send(message: ProtocolMessage, opts: SendOptions = {}): void {
     // The product-wide privacy filter's last layer (privacy.ts): every text leaving the extension.
-    scrubStrings(message, 0, { cards: !opts.showCards });
+    scrubStrings(message, 0, { cards: !opts.showCards }, opts.keep);
     if (message.type === 'action_result') {
       this.sendNow(message);
       return;

@@ -5,6 +5,7 @@
 // restarted worker still knows them); a tab the person moved into their own group stays there.
 import type { AgentSessionInfo } from '../../../schemas/generated/protocol';
 import { UI_CHANNEL, type UiRequest } from '../shared/panel-messages';
+import { onLeases } from './cdp-relay';
 
 const KEY = 'bux_controlled';
 const COLORS = ['blue', 'purple', 'cyan', 'orange', 'pink', 'green', 'yellow', 'red'] as chrome.tabGroups.Color[];
@@ -30,7 +31,11 @@ function tellTab(tabId: number, req: UiRequest): void {
 
 let chain: Promise<unknown> = Promise.resolve();
 
-export function onAgentSessions(sessions: AgentSessionInfo[]): Promise<unknown> {
+/** total: how many sessions the bridge holds (more than listed when the list was cut to one page). */
+export function onAgentSessions(sessions: AgentSessionInfo[], total = sessions.length): Promise<unknown> {
+  // A tab's lease ended (released, Stop, the agent gone): a CDP client's debugger leaves it at once.
+  const owners = new Map(sessions.flatMap((s) => s.tabs.map((t) => [t.tab_id, s.session_id] as const)));
+  void onLeases(owners, total <= sessions.length);
   chain = chain.then(() => apply(sessions)).catch((e: unknown) => console.warn('[browser-use-ext] controlled tabs update failed', e));
   return chain;
 }

@@ -141,7 +141,8 @@ async function runActionOnce(action: ActionMessage, budget = new Budget(action.t
     const resolved = await resolveTab(action.tab_id);
     if (!resolved.ok) return fail(resolved.error);
     const tab = resolved.tab;
-    const denied = await policyError(action, tab.url, tab.id);
+    // Letting go of the DevTools protocol is never refused, whatever the tab shows now.
+    const denied = action.action === 'cdp_detach' ? null : await policyError(action, tab.url, tab.id);
     if (denied) return fail(denied, null, tab.id);
     if (isRestrictedUrl(tab.url) && !TAB_LEVEL.has(action.action)) return fail(restricted(tab), null, tab.id);
     if (action.action === 'get_state') return await runGetState(run, tab);

@@ -5,7 +5,9 @@
 // rebuilt at once on every wake, and nothing that matters lives only here.
 import './closed-tabs';
 
+import { runCdpSend } from './actions/cdp_send';
 import { BridgeConnection } from './bridge-connection';
+import { keepCdpField, setCdpSink } from './cdp-relay';
 import { runAction } from './dispatch';
 import { onBridgeMessage, registerPanelRelay } from './panel-relay';
 import { installTabWatchListeners } from './tab-watch';
@@ -16,6 +18,11 @@ const RECONNECT_ALARM = 'bux-reconnect';
 const connection = new BridgeConnection((message, send) => {
   switch (message.type) {
     case 'action': {
+      // A CDP client's command: relayed as is, nothing else around it (actions/cdp_send.ts).
+      if (message.action === 'cdp_send') {
+        void runCdpSend(message).then((result) => send(result, { keep: keepCdpField }));
+        return;
+      }
       // get_state with redact_card_and_otp false is the agent's explicit opt-out (snapshot privacy).
       const showCards =
         message.action === 'get_state' && (message.params as { redact_card_and_otp?: unknown } | undefined)?.redact_card_and_otp === false;
@@ -33,6 +40,11 @@ const connection = new BridgeConnection((message, send) => {
   }
 });
 registerPanelRelay(connection);
+setCdpSink((event) => {
+  if (!connection.connected) return false;
+  connection.send(event, { keep: keepCdpField });
+  return true;
+});
 const wake = () => void connection.ensureConnected();
 
 installTabWatchListeners(wake);

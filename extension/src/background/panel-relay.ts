@@ -114,7 +114,7 @@ export function onBridgeMessage(message: ProtocolMessage): boolean {
         [PANEL_KEYS.agents]: message.sessions,
         [PANEL_KEYS.agentsTotal]: message.total ?? message.sessions.length,
       });
-      void onAgentSessions(message.sessions);
+      void onAgentSessions(message.sessions, message.total);
       return true;
     case 'backend_connectors':
       void chrome.storage.session.set({ [PANEL_KEYS.connectors]: message.connectors });

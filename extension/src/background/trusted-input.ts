@@ -1,12 +1,13 @@
 // Trusted input through chrome.debugger (Input.dispatchMouseEvent / Input.dispatchKeyEvent): events
 // with isTrusted = true, for sites that ignore synthetic ones. The debugger is attached only for the
-// one action and detached right after, so Chrome's "is debugging this browser" bar does not linger.
+// one action and detached right after, so Chrome's "is debugging this browser" bar does not linger
+// (unless a CDP client holds the tab: its attachment is reused and kept, debugger-attachments.ts).
 import type { PrepareRequest } from '../shared/internal-messages';
 import { type KeyDef, keyForChar, type Modifier, modifierKey, needsShift, parseChord } from '../shared/keys';
 import type { TrustedInputRequest } from '../shared/trusted-input';
+import { withAttachment } from './debugger-attachments';
 
 type Debuggee = chrome.debugger.Debuggee;
-const PROTOCOL = '1.3';
 
 const MODIFIER_BITS: Record<Modifier, number> = { Alt: 1, Control: 2, Meta: 4, Shift: 8 };
 
@@ -26,12 +27,8 @@ export async function withDebugger<T>(
   fn: (send: (method: string, params?: object) => Promise<unknown>) => Promise<T>,
 ): Promise<T> {
   const target: Debuggee = { tabId };
-  await chrome.debugger.attach(target, PROTOCOL);
-  try {
-    return await fn((method, params) => chrome.debugger.sendCommand(target, method, params) as Promise<unknown>);
-  } finally {
-    await chrome.debugger.detach(target).catch(() => undefined);
-  }
+  // The tab's one attachment, shared with a CDP client holding it (then left attached after fn).
+  return withAttachment(tabId, () => fn((method, params) => chrome.debugger.sendCommand(target, method, params) as Promise<unknown>));
 }
 
 type Send = (method: string, params?: object) => Promise<unknown>;

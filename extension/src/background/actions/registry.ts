@@ -2,6 +2,8 @@
 // goes to the content script of the frame that owns its target.
 import type { ActionName } from '../../../../schemas/generated/registry';
 import { extractAllFrames } from '../extract';
+import { cdpAttach } from './cdp_attach';
+import { cdpDetach } from './cdp_detach';
 import { closeTab } from './close_tab';
 import { evaluate } from './evaluate';
 import { goBack } from './go_back';
@@ -39,6 +41,9 @@ export const WORKER_HANDLERS: Partial<Record<ActionName, WorkerHandler>> = {
   evaluate: evaluate as WorkerHandler,
   // Every frame, cross-origin ones included (the page-side handler alone reaches same-origin frames only).
   extract_content: ((ctx, p) => extractAllFrames(ctx.tab.id, p)) as WorkerHandler,
+  // cdp_send is not here: a raw relay, run straight from index.ts (actions/cdp_send.ts).
+  cdp_attach: cdpAttach as WorkerHandler,
+  cdp_detach: cdpDetach as WorkerHandler,
 };
 
 /** Worker actions that work on any tab, including chrome:// pages (they do not script the page). */
@@ -56,4 +61,6 @@ export const TAB_LEVEL = new Set<ActionName>([
   'wait_for_navigation',
   'open_tool',
   'list_tools',
+  // Letting go of a tab works whatever it shows now.
+  'cdp_detach',
 ]);

@@ -1,0 +1,132 @@
+// cdp_send: one DevTools command of a CDP client, relayed to chrome.debugger as is. A raw relay on
+// the hot path: no settling, no page state, no re-read, no queue behind the tab's other actions (a
+// CDP client keeps many commands in flight), so it is run straight from index.ts, not by dispatch.ts.
+// Refused before Chrome sees them: commands that reach beyond the tab (cdp-policy.ts) and navigations
+// the person's settings forbid (person-policy.ts, the same verdict as the navigate action's).
+import type { ActionMessage, ActionResultMessage, CdpSendParams, ErrorInfo } from '../../../../schemas/generated/protocol';
+import { errorInfo } from '../../../../schemas/lib/errors';
+import { refusedMethod, SITE_SCOPED_CDP_METHODS, siteShown } from '../cdp-policy';
+import { relayHolds } from '../debugger-attachments';
+import { hasDomainPolicy, policyError } from '../person-policy';
+import { WS } from './types';
+
+type Debuggee = chrome.debugger.DebuggerSession;
+
+export async function runCdpSend(action: ActionMessage): Promise<ActionResultMessage> {
+  const tabId = action.tab_id;
+  const base = { type: 'action_result', original_action_id: action.action_id, action: 'cdp_send' } as const;
+  const fail = (error: ErrorInfo): ActionResultMessage => ({
+    ...base,
+    ...(tabId === undefined ? {} : { tab_id: tabId }),
+    status: 'error',
+    outcome_details: null,
+    new_simplified_state: null,
+    error_info: error,
+  });
+  const p = action.params as CdpSendParams;
+  try {
+    if (tabId === undefined)
+      return fail(errorInfo('INVALID_MESSAGE', 'cdp_send needs tab_id: the tab you attached with cdp_attach.', WS, { method: p.method }));
+    if (!relayHolds(tabId)) return fail(await notAttached(tabId));
+    const target: Debuggee = p.session_id === undefined ? { tabId } : { tabId, sessionId: p.session_id };
+    const refused = await refusal(action, tabId, target, p);
+    if (refused) return fail(refused);
+    const result = (await chrome.debugger.sendCommand(target, p.method, p.params)) as Record<string, unknown> | undefined;
+    return {
+      ...base,
+      tab_id: tabId,
+      status: 'success',
+      outcome_details: { message: `${p.method} done.`, result: { result: result ?? {} } },
+      new_simplified_state: null,
+      error_info: null,
+    };
+  } catch (e) {
+    const cdp = chromeError(e);
+    return fail(
+      errorInfo(
+        'CDP_ERROR',
+        `Chrome answered ${p.method} with an error: ${cdp.message}${cdp.data === undefined ? '' : ` (${typeof cdp.data === 'string' ? cdp.data : JSON.stringify(cdp.data)})`}. details.cdp_error is Chrome's error as given; correct the command and send it again.`,
+        WS,
+        { cdp_error: cdp, method: p.method, ...(tabId === undefined ? {} : { tab_id: tabId }) },
+      ),
+    );
+  }
+}
+
+/**
+ * Chrome rejects sendCommand with its protocol error serialized as JSON ('{"code":-32000,"message":
+ * "Could not find node with given id"}', Chromium 156), and with plain words for the extension
+ * layer's own failures ("Debugger is not attached to the tab with id: 5."): those get -32000, the
+ * protocol's generic server error.
+ */
+export function chromeError(e: unknown): { code: number; message: string; data?: unknown } {
+  const text = e instanceof Error ? e.message : String(e);
+  try {
+    const j = JSON.parse(text) as { code?: unknown; message?: unknown; data?: unknown };
+    if (typeof j.code === 'number' && typeof j.message === 'string')
+      return { code: j.code, message: j.message, ...(j.data === undefined ? {} : { data: j.data }) };
+  } catch {
+    // plain words: below
+  }
+  return { code: -32000, message: text };
+}
+
+async function notAttached(tabId: number): Promise<ErrorInfo> {
+  // A closed tab says so: the bridge ends the lease on TAB_NOT_FOUND.
+  if (!(await chrome.tabs.get(tabId).catch(() => null)))
+    return errorInfo('TAB_NOT_FOUND', `Tab ${tabId} was closed. Use another tab of yours, or open one.`, WS, { tab_id: tabId });
+  return errorInfo(
+    'CDP_ERROR',
+    `Tab ${tabId} is not attached to the DevTools protocol (never attached, detached by cdp_detach, or Chrome detached it: see the Inspector.detached event). Call cdp_attach on it first.`,
+    WS,
+    { cdp_error: { code: -32000, message: `Tab ${tabId} is not attached: call cdp_attach first.` }, reason: 'not_attached', tab_id: tabId },
+  );
+}
+
+const refusedError = (method: string, tabId: number, why: string): ErrorInfo =>
+  errorInfo(
+    'NOT_PERMITTED',
+    `${method} is refused: ${why}. A CDP client of browser-use-ext reaches only the tabs it holds; use the browser endpoint for tabs (Target.createTarget, Target.getTargets) and downloads.`,
+    WS,
+    { reason: 'cdp_method_refused', method, tab_id: tabId },
+  );
+
+/** Why the command may not run, or null. Most commands pass on the synchronous checks alone. */
+async function refusal(action: ActionMessage, tabId: number, target: Debuggee, p: CdpSendParams): Promise<ErrorInfo | null> {
+  const method = p.method;
+  const params = p.params ?? {};
+  const refused = refusedMethod(method);
+  if (refused) return refusedError(method, tabId, refused.why);
+  const scoped = SITE_SCOPED_CDP_METHODS[method];
+  if (scoped) {
+    const names = scoped.names(params);
+    if (names.length > 0) {
+      const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? [];
+      const hosts = frames.flatMap((f) => {
+        try {
+          return [new URL(f.url).hostname.toLowerCase()];
+        } catch {
+          return [];
+        }
+      });
+      const other = names.find((n) => !siteShown(n, hosts));
+      if (other !== undefined) return refusedError(method, tabId, `${scoped.why} (${other})`);
+    }
+  }
+  // A navigation is judged by where it goes, as the navigate action is (also away from a blocked page).
+  const url = await navigationUrl(target, method, params);
+  if (url !== null) return policyError({ ...action, action: 'navigate', params: { url } }, undefined, tabId);
+  if (!(await hasDomainPolicy())) return null;
+  const tab = await chrome.tabs.get(tabId).catch(() => null);
+  return policyError(action, tab?.url ?? tab?.pendingUrl, tabId);
+}
+
+/** Where a navigation command goes; null for any other command (or a history entry Chrome does not know: Chrome answers that). */
+async function navigationUrl(target: Debuggee, method: string, params: Record<string, unknown>): Promise<string | null> {
+  if (method === 'Page.navigate') return typeof params['url'] === 'string' ? params['url'] : null;
+  if (method !== 'Page.navigateToHistoryEntry') return null;
+  const history = (await chrome.debugger.sendCommand(target, 'Page.getNavigationHistory').catch(() => null)) as {
+    entries?: { id: number; url: string }[];
+  } | null;
+  return history?.entries?.find((e) => e.id === params['entryId'])?.url ?? null;
+}

@@ -1,0 +1,185 @@
+// The worker's half of the bridge's CDP endpoint: a CDP client (Playwright connectOverCDP, puppeteer,
+// browser_use) drives the tabs it holds through chrome.debugger. cdp_attach attaches a tab
+// (debugger-attachments.ts, shared with trusted input), every DevTools event of it then goes to the
+// bridge as a cdp_event (Chrome's child sessions of out-of-process frames and workers included,
+// with their sessionId), and cdp_send relays one command (actions/cdp_send.ts). The attachment ends
+// with cdp_detach, the end of the tab's lease (the bridge's agent_sessions: released, Stop, the agent
+// gone), or Chrome's own detach (the person cancelled the debugging bar, the tab closed), which the
+// client learns as Inspector.detached. While a tab is attached Chrome keeps the worker alive (active
+// chrome.debugger sessions extend an MV3 worker's life since Chrome 118).
+import type { CdpEventMessage, ErrorInfo } from '../../../schemas/generated/protocol';
+import { errorInfo } from '../../../schemas/lib/errors';
+import { isLocalUrl } from '../shared/local-files';
+import { holdForRelay, onChromeDetached, relayHolds, relayTabs, releaseRelay } from './debugger-attachments';
+
+const WS = 'background_script' as const;
+/** storage.session: the tabs CDP clients hold, so a restarted worker can tell the bridge they are gone. */
+const STORAGE_KEY = 'bux_cdp_tabs';
+
+/** Sends a message to the bridge; false when not connected (nothing was sent). */
+export type CdpSink = (message: CdpEventMessage) => boolean;
+let sink: CdpSink = () => false;
+
+export function setCdpSink(send: CdpSink): void {
+  sink = send;
+}
+
+/** The DevTools protocol's identifier fields (strings of hex or digits, never page text). */
+const CDP_ID_FIELDS = new Set([
+  'targetId',
+  'sessionId',
+  'frameId',
+  'parentFrameId',
+  'openerId',
+  'openerFrameId',
+  'parentId',
+  'loaderId',
+  'requestId',
+  'interceptionId',
+  'networkId',
+  'objectId',
+  'scriptId',
+  'browserContextId',
+  'uniqueId',
+  'executionContextUniqueId',
+  'workerId',
+  'registrationId',
+  'versionId',
+  'session_id',
+  'original_action_id',
+]);
+
+/**
+ * Protocol identifiers and base64 bodies pass the privacy filter unchanged: a 32-hex-digit target or
+ * session id holding 13 digits in a row that pass Luhn would otherwise be masked as a card number,
+ * and the client would lose that target. Every other string is scrubbed as always.
+ */
+export const keepCdpField = (key: string, owner: Record<string, unknown>): boolean =>
+  CDP_ID_FIELDS.has(key) || (key === 'body' && owner['base64Encoded'] === true);
+
+/**
+ * The agent session holding each attached tab, as the bridge's leases (agent_sessions) named it. A
+ * tab attached by a session's first action is leased only when its answer reaches the bridge, so a
+ * lease update may come after the attach and still not name the tab: the holder is set by the first
+ * update that names it, and only a later one that does not (or names another session) ends it.
+ */
+const holder = new Map<number, string>();
+/** The latest lease update's owners (a tab leased before its attach is not named again after). */
+let lastOwners: ReadonlyMap<number, string> = new Map();
+/** A tab attached for a client but never seen leased (its answer was lost): detached after this long. */
+const UNLEASED_MS = 10_000;
+
+// Registered when the worker script first runs (MV3 wakes a stopped worker only for listeners that exist then).
+chrome.debugger.onEvent.addListener((source, method, params) => {
+  const tabId = source.tabId;
+  // Trusted input's own short attachments are not a client's: nothing of them leaves the worker.
+  if (tabId === undefined || !relayHolds(tabId)) return;
+  const event: CdpEventMessage = { type: 'cdp_event', tab_id: tabId, method, params: (params ?? {}) as Record<string, unknown> };
+  if (source.sessionId) event.session_id = source.sessionId;
+  sink(event);
+});
+
+chrome.debugger.onDetach.addListener((source, reason) => {
+  const tabId = source.tabId;
+  if (tabId === undefined || !onChromeDetached(tabId)) return;
+  holder.delete(tabId);
+  void remember();
+  sink({ type: 'cdp_event', tab_id: tabId, method: 'Inspector.detached', params: { reason } });
+});
+
+/** Attaches the tab for a CDP client (or keeps the attachment it has). Throws Chrome's error. */
+export async function attachRelay(tabId: number): Promise<void> {
+  if (!(await holdForRelay(tabId))) return;
+  const owner = lastOwners.get(tabId);
+  if (owner !== undefined) holder.set(tabId, owner);
+  else
+    setTimeout(() => {
+      if (relayHolds(tabId) && !holder.has(tabId)) void detachRelay(tabId);
+    }, UNLEASED_MS);
+  await remember();
+}
+
+/** Detaches the tab from the CDP client; false when no client held it. */
+export async function detachRelay(tabId: number): Promise<boolean> {
+  const held = await releaseRelay(tabId);
+  holder.delete(tabId);
+  if (held) await remember();
+  return held;
+}
+
+/**
+ * The bridge's leases changed (agent_sessions): a tab the session that held it holds no more
+ * (released, Stop, the agent gone) is detached. complete: false when the bridge listed only a page
+ * of its sessions (a tab missing from it may still be held).
+ */
+export async function onLeases(owners: ReadonlyMap<number, string>, complete = true): Promise<void> {
+  lastOwners = owners;
+  const ended: number[] = [];
+  for (const tabId of relayTabs()) {
+    const owner = owners.get(tabId);
+    const was = holder.get(tabId);
+    if (was === undefined) {
+      if (owner !== undefined) holder.set(tabId, owner);
+    } else if (owner !== was && (owner !== undefined || complete)) ended.push(tabId);
+  }
+  await Promise.all(ended.map((tabId) => detachRelay(tabId)));
+}
+
+async function remember(): Promise<void> {
+  await chrome.storage.session.set({ [STORAGE_KEY]: relayTabs() }).catch(() => undefined);
+}
+
+/**
+ * A worker that starts again has lost its attachments' bookkeeping: each tab a client held is told
+ * gone (Inspector.detached, reason worker_restarted, once the bridge is reachable) and detached, so
+ * the client attaches again instead of waiting for events that never come.
+ */
+async function afterRestart(): Promise<void> {
+  const got = await chrome.storage.session.get(STORAGE_KEY).catch(() => ({}) as Record<string, unknown>);
+  const tabs = (got as Record<string, unknown>)[STORAGE_KEY];
+  if (!Array.isArray(tabs) || tabs.length === 0) return;
+  await chrome.storage.session.remove(STORAGE_KEY).catch(() => undefined);
+  const pending = tabs.filter((t): t is number => typeof t === 'number' && !relayHolds(t));
+  for (const tabId of pending) await chrome.debugger.detach({ tabId }).catch(() => undefined);
+  // The bridge connection is rebuilt at once on a wake; give it up to a minute.
+  for (let i = 0; i < 240 && pending.length > 0; i++) {
+    const tabId = pending[0]!;
+    if (sink({ type: 'cdp_event', tab_id: tabId, method: 'Inspector.detached', params: { reason: 'worker_restarted' } })) pending.shift();
+    else await new Promise((r) => setTimeout(r, 250));
+  }
+}
+void afterRestart();
+
+/** Chrome's refusal of chrome.debugger.attach, as the error the client gets. */
+export function attachError(tabId: number, url: string | undefined, e: unknown): ErrorInfo {
+  const why = e instanceof Error ? e.message : String(e);
+  if (/already attached/i.test(why))
+    return errorInfo(
+      'NOT_PERMITTED',
+      `Tab ${tabId} is already being debugged by DevTools or another extension, and Chrome lets only one of them attach. Close DevTools on that tab (or turn off the other debugging extension) and call cdp_attach again.`,
+      WS,
+      { reason: 'debugger_in_use', tab_id: tabId },
+    );
+  if (isLocalUrl(url))
+    return errorInfo(
+      'NOT_PERMITTED',
+      `Chrome does not let the extension debug tab ${tabId}, a local file (${why}). The person can turn on "Allow access to file URLs" for browser-use-ext in chrome://extensions; otherwise work on a web page.`,
+      WS,
+      { reason: 'local_file', tab_id: tabId },
+    );
+  if (/cannot (access|attach)/i.test(why))
+    return errorInfo(
+      'RESTRICTED_PAGE',
+      `Tab ${tabId} shows a page Chrome does not let extensions debug (${why}). Navigate it to a web page, or use another tab.`,
+      WS,
+      { tab_id: tabId, ...(url ? { current_url: url } : {}) },
+    );
+  return errorInfo(
+    'OPERATION_FAILED_IN_TARGET',
+    `Chrome could not attach the DevTools protocol to tab ${tabId}: ${why}. Retry cdp_attach.`,
+    WS,
+    {
+      tab_id: tabId,
+    },
+  );
+}

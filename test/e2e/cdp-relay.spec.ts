@@ -1,0 +1,306 @@
+// The worker's half of the CDP endpoint, driven by an agent client as the bridge's CDP service does:
+// cdp_attach a tab, DevTools commands relayed as is (cdp_send), its events back as cdp_event
+// (child sessions of a cross-origin iframe included), commands that reach beyond the tab refused,
+// Chrome's errors passed through, the attachment ended by cdp_detach and by the end of the lease.
+import { expect } from 'chai';
+import type { Page } from 'puppeteer-core';
+
+import type { AgentClient } from '../../bridge/client/agent-client';
+import type { ActionResultMessage, CdpEventMessage } from '../../schemas/generated/protocol';
+import { type Harness, useHarness } from '../harness/harness';
+import { openPanel } from '../harness/panel';
+import { clearSettings, debuggerAttached, setSettings } from './worker-actions.helpers';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An agent holding one attached tab, and the cdp_events it received. */
+interface Attached {
+  agent: AgentClient;
+  tabId: number;
+  page: Page;
+  events: CdpEventMessage[];
+  attach: ActionResultMessage;
+  send(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<ActionResultMessage>;
+  /** cdp_send that must succeed; Chrome's result. */
+  ok(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<Record<string, unknown>>;
+  event(method: string, pred?: (e: CdpEventMessage) => boolean, capMs?: number): Promise<CdpEventMessage>;
+}
+
+async function attached(h: Harness, url: string): Promise<Attached> {
+  const page = await h.openPage(url);
+  const agent = await h.connectAgent();
+  const events: CdpEventMessage[] = [];
+  agent.on('cdp_event', (e: CdpEventMessage) => events.push(e));
+  // No tab_id: the browser's active tab (openPage brought it to the front) is handed over, as on any first action.
+  const attach = await agent.call('cdp_attach', {});
+  expect(attach.status, JSON.stringify(attach.error_info)).to.equal('success');
+  const tabId = attach.tab_id as number;
+  const a: Attached = {
+    agent,
+    tabId,
+    page,
+    events,
+    attach,
+    send: (method, params, sessionId) =>
+      agent.call('cdp_send', { method, ...(params ? { params } : {}), ...(sessionId ? { session_id: sessionId } : {}) }, { tabId }),
+    async ok(method, params, sessionId) {
+      const r = await a.send(method, params, sessionId);
+      expect(r.status, `${method}: ${JSON.stringify(r.error_info)}`).to.equal('success');
+      return (r.outcome_details?.result as { result: Record<string, unknown> }).result;
+    },
+    async event(method, pred = () => true, capMs = 5000) {
+      const end = Date.now() + capMs;
+      for (;;) {
+        const e = events.find((x) => x.method === method && pred(x));
+        if (e) return e;
+        if (Date.now() > end) throw new Error(`no ${method} event within ${capMs} ms; got ${events.map((x) => x.method).join(', ')}`);
+        await sleep(20);
+      }
+    },
+  };
+  return a;
+}
+
+async function worker(h: Harness) {
+  const target = await h.launched.browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().endsWith('/background.js'));
+  const w = await target.worker();
+  if (!w) throw new Error('no extension service worker');
+  return w;
+}
+
+const refusal = (r: ActionResultMessage) => {
+  expect(r.status, JSON.stringify(r.outcome_details)).to.equal('error');
+  return r.error_info!;
+};
+
+describe('e2e: the CDP relay in the service worker', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  useHarness((started) => (h = started));
+
+  it('cdp_attach answers the tab and its target; Runtime.evaluate runs; Page.navigate brings Page.loadEventFired as cdp_event', async () => {
+    const url = h.fixtures.html('/cdp-one', '<p>one</p>', 'CDP one');
+    const a = await attached(h, url);
+    const session = await a.page.createCDPSession();
+    const { targetInfo } = await session.send('Target.getTargetInfo');
+    await session.detach();
+    expect(a.attach.outcome_details?.result).to.deep.equal({ tab_id: a.tabId, target_id: targetInfo.targetId, url, title: 'CDP one' });
+    expect(await a.ok('Runtime.evaluate', { expression: '1+1' })).to.deep.equal({ result: { type: 'number', value: 2, description: '2' } });
+
+    // Attaching again answers the same.
+    const again = await a.agent.call('cdp_attach', {}, { tabId: a.tabId });
+    expect(again.outcome_details?.result).to.deep.equal(a.attach.outcome_details?.result);
+
+    await a.ok('Page.enable');
+    const next = h.fixtures.html('/cdp-two', '<p>two</p>', 'CDP two');
+    const nav = await a.ok('Page.navigate', { url: next });
+    expect(nav['frameId']).to.equal(targetInfo.targetId);
+    const loaded = await a.event('Page.loadEventFired');
+    expect(loaded.tab_id).to.equal(a.tabId);
+    expect(loaded.session_id).to.equal(undefined);
+    expect(loaded.params).to.have.property('timestamp');
+    expect(await a.page.evaluate(() => location.href)).to.equal(next);
+    await a.agent.close();
+  });
+
+  it('a cross-origin iframe: Target.setAutoAttach flatten reports its child session, and commands run in it', async () => {
+    h.fixtures.html('/cdp-child', '<p id="t">text of the child frame</p>', 'child');
+    // localhost and 127.0.0.1 are two sites: the frame runs in its own process (site isolation).
+    const childUrl = h.fixtures.url('/cdp-child').replace('127.0.0.1', 'localhost');
+    const a = await attached(h, h.fixtures.html('/cdp-parent', `<iframe src="${childUrl}"></iframe>`, 'parent'));
+    await a.ok('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
+    const att = await a.event('Target.attachedToTarget');
+    const p = att.params as { sessionId: string; targetInfo: { type: string; url: string } };
+    expect(p.targetInfo).to.include({ type: 'iframe', url: childUrl });
+    expect(p.sessionId).to.match(/^[0-9A-F]{32}$/);
+    const inFrame = await a.ok('Runtime.evaluate', { expression: 'document.body.innerText', returnByValue: true }, p.sessionId);
+    expect(inFrame['result']).to.deep.equal({ type: 'string', value: 'text of the child frame' });
+    // The child session's own events carry its session id.
+    await a.ok('Runtime.enable', {}, p.sessionId);
+    const ctx = await a.event('Runtime.executionContextCreated', (e) => e.session_id === p.sessionId);
+    expect(ctx.tab_id).to.equal(a.tabId);
+    // A session id Chrome does not know is Chrome's error.
+    const bogus = refusal(await a.send('Runtime.evaluate', { expression: '1' }, 'B'.repeat(32)));
+    expect(bogus.error_code).to.equal('CDP_ERROR');
+    expect(bogus.details?.['cdp_error']).to.deep.equal({ code: -32001, message: 'Session with given id not found.' });
+    await a.agent.close();
+  });
+
+  it("Chrome's error comes back as CDP_ERROR with its code and message", async () => {
+    const a = await attached(h, h.fixtures.html('/cdp-err', '<p>x</p>', 'err'));
+    const e = refusal(await a.send('DOM.describeNode', { nodeId: 987654 }));
+    expect(e.error_code).to.equal('CDP_ERROR');
+    expect(e.details?.['cdp_error']).to.deep.equal({ code: -32000, message: 'Could not find node with given id' });
+    const bad = refusal(await a.send('Target.autoAttachRelated', {}));
+    expect(bad.details?.['cdp_error']).to.deep.include({ code: -32602, message: 'Invalid parameters' });
+    expect((bad.details?.['cdp_error'] as { data: string }).data).to.match(/targetId/);
+    await a.agent.close();
+  });
+
+  it('commands that reach beyond the tab are refused before Chrome runs them', async () => {
+    const a = await attached(h, h.fixtures.html('/cdp-refused', '<p>x</p>', 'refused'));
+    const tabsBefore = (await h.launched.browser.pages()).length;
+    const created = refusal(await a.send('Target.createTarget', { url: 'about:blank' }));
+    expect(created.error_code).to.equal('NOT_PERMITTED');
+    expect(created.details).to.include({ reason: 'cdp_method_refused', method: 'Target.createTarget' });
+    await sleep(300);
+    expect((await h.launched.browser.pages()).length, 'no tab was opened').to.equal(tabsBefore);
+
+    const cookies = refusal(await a.send('Storage.getCookies'));
+    expect(cookies.details).to.include({ reason: 'cdp_method_refused' });
+    expect(cookies.message).to.match(/^Storage\.getCookies is refused: it reads the cookies of the person's whole profile/);
+    for (const m of ['Network.getAllCookies', 'Browser.getVersion', 'SystemInfo.getInfo', 'Target.getTargets', 'Page.setDownloadBehavior'])
+      expect(refusal(await a.send(m)).details, m).to.include({ reason: 'cdp_method_refused', method: m });
+
+    // A cookie of another site: refused, and not written.
+    const planted = refusal(await a.send('Network.setCookie', { name: 'planted', value: '1', url: 'http://example.com/' }));
+    expect(planted.details).to.include({ reason: 'cdp_method_refused', method: 'Network.setCookie' });
+    const readOther = refusal(await a.send('Network.getCookies', { urls: ['http://example.com/'] }));
+    expect(readOther.details).to.include({ reason: 'cdp_method_refused' });
+    // The tab's own site: allowed.
+    await a.ok('Network.setCookie', { name: 'own', value: '1', url: h.fixtures.url('/') });
+    const own = await a.ok('Network.getCookies', { urls: [h.fixtures.url('/')] });
+    expect((own['cookies'] as { name: string }[]).map((c) => c.name)).to.include('own');
+    await a.agent.close();
+  });
+
+  it("a Page.navigate the person's settings forbid is refused before it happens, as navigate's is", async () => {
+    const url = h.fixtures.html('/cdp-policy', '<p>x</p>', 'policy');
+    const a = await attached(h, url);
+    await setSettings(h, { blocked_domains: ['localhost'] });
+    try {
+      const blocked = h.fixtures.url('/cdp-policy').replace('127.0.0.1', 'localhost');
+      const r = refusal(await a.send('Page.navigate', { url: blocked }));
+      const navigate = refusal(await a.agent.call('navigate', { url: blocked }, { tabId: a.tabId }));
+      expect(r.error_code).to.equal('NOT_PERMITTED');
+      expect(r.details).to.deep.include({ reason: 'domain_policy', url: blocked });
+      expect(r.message).to.equal(navigate.message);
+      const file = refusal(await a.send('Page.navigate', { url: 'file:///etc/hosts' }));
+      expect(file.details).to.include({ reason: 'local_file' });
+      await sleep(300);
+      expect(a.page.url(), 'the page did not change').to.equal(url);
+    } finally {
+      await clearSettings(h, ['blocked_domains']);
+    }
+    await a.agent.close();
+  });
+
+  it('page text is still scrubbed of card numbers; protocol ids pass unchanged', async () => {
+    const a = await attached(h, h.fixtures.html('/cdp-scrub', '<p>x</p>', 'scrub'));
+    const r = await a.ok('Runtime.evaluate', {
+      expression: '({ requestId: "4242424242424242", text: "card 4242424242424242" })',
+      returnByValue: true,
+    });
+    expect((r['result'] as { value: unknown }).value).to.deep.equal({
+      requestId: '4242424242424242',
+      text: 'card [redacted:payment_card]',
+    });
+    await a.agent.close();
+  });
+
+  it('another agent session cannot send to the tab (TAB_NOT_LEASED)', async () => {
+    const a = await attached(h, h.fixtures.html('/cdp-lease', '<p>x</p>', 'lease'));
+    const other = await h.connectAgent();
+    const r = await other.call('cdp_send', { method: 'Runtime.evaluate', params: { expression: '1' } }, { tabId: a.tabId });
+    expect(r.error_info?.error_code).to.equal('TAB_NOT_LEASED');
+    await other.close();
+    await a.agent.close();
+  });
+
+  it('cdp_detach detaches; trusted input on an attached tab reuses the attachment and leaves it attached', async () => {
+    const a = await attached(h, h.fixtures.html('/cdp-detach', '<button id="b" onclick="document.title=\'clicked\'">b</button>', 'detach'));
+    const clicked = await a.agent.call('click', { selector: '#b', trusted: true }, { tabId: a.tabId });
+    expect(clicked.status, JSON.stringify(clicked.error_info)).to.equal('success');
+    expect(await a.page.title()).to.equal('clicked');
+    expect(await debuggerAttached(h, a.tabId), 'still attached after the trusted click').to.equal(true);
+    await a.ok('Runtime.evaluate', { expression: '1' });
+
+    const d = await a.agent.call('cdp_detach', {}, { tabId: a.tabId });
+    expect(d.outcome_details?.result).to.deep.equal({ detached: true });
+    expect(await debuggerAttached(h, a.tabId)).to.equal(false);
+    const after = refusal(await a.send('Runtime.evaluate', { expression: '1' }));
+    expect(after.details).to.include({ reason: 'not_attached' });
+    expect((await a.agent.call('cdp_detach', {}, { tabId: a.tabId })).outcome_details?.result).to.deep.equal({ detached: false });
+    await a.agent.close();
+  });
+
+  it("the person's release (side panel, the overlay's Stop) detaches the tab's debugger", async () => {
+    const a = await attached(h, h.fixtures.html('/cdp-release', '<p>x</p>', 'release'));
+    expect(await debuggerAttached(h, a.tabId)).to.equal(true);
+    const panel = await openPanel(h.launched.browser);
+    try {
+      const sent = await panel.evaluate(
+        (req) =>
+          (globalThis as unknown as { chrome: { runtime: { sendMessage(m: unknown): Promise<unknown> } } }).chrome.runtime.sendMessage(req),
+        { bux: 'panel', op: 'release_tab', session_id: a.agent.hello!.session_id, tab_id: a.tabId },
+      );
+      expect(sent).to.deep.equal({ ok: true });
+    } finally {
+      await panel.close();
+    }
+    const end = Date.now() + 3000;
+    while ((await debuggerAttached(h, a.tabId)) && Date.now() < end) await sleep(100);
+    expect(await debuggerAttached(h, a.tabId), 'detached once the lease ended').to.equal(false);
+    await a.agent.close();
+  });
+
+  it('DevTools or another debugger holding the tab: NOT_PERMITTED debugger_in_use; chrome:// pages: RESTRICTED_PAGE', async () => {
+    const page = await h.openPage(h.fixtures.html('/cdp-busy', '<p>x</p>', 'busy'));
+    const agent = await h.connectAgent();
+    const first = await agent.call('get_state', {});
+    const tabId = first.tab_id as number;
+    const w = await worker(h);
+    // Another debugger (as DevTools would): an attachment the relay did not make.
+    await w.evaluate(
+      (id) =>
+        (globalThis as unknown as { chrome: { debugger: { attach(t: object, v: string): Promise<void> } } }).chrome.debugger.attach(
+          { tabId: id },
+          '1.3',
+        ),
+      tabId,
+    );
+    try {
+      const r = refusal(await agent.call('cdp_attach', {}, { tabId }));
+      expect(r.error_code).to.equal('NOT_PERMITTED');
+      expect(r.details).to.include({ reason: 'debugger_in_use' });
+      expect(r.message).to.match(/Close DevTools on that tab/);
+    } finally {
+      await w.evaluate(
+        (id) =>
+          (globalThis as unknown as { chrome: { debugger: { detach(t: object): Promise<void> } } }).chrome.debugger.detach({ tabId: id }),
+        tabId,
+      );
+    }
+    await page.goto('chrome://version');
+    const restricted = refusal(await agent.call('cdp_attach', {}, { tabId }));
+    expect(restricted.error_code).to.equal('RESTRICTED_PAGE');
+    await agent.close();
+  });
+
+  it('measures the relay: p50 of 200 Runtime.evaluate round trips through the bridge vs chrome.debugger in the worker', async () => {
+    const a = await attached(h, h.fixtures.html('/cdp-speed', '<p>x</p>', 'speed'));
+    const relay: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const t0 = performance.now();
+      await a.ok('Runtime.evaluate', { expression: '1' });
+      relay.push(performance.now() - t0);
+    }
+    await a.ok('Runtime.evaluate', { expression: '1' });
+    const w = await worker(h);
+    // The same command, straight from the worker on the same attachment (no bridge, no WebSocket).
+    const direct = await w.evaluate(async (id) => {
+      const dbg = (globalThis as unknown as { chrome: { debugger: { sendCommand(t: object, m: string, p: object): Promise<unknown> } } })
+        .chrome.debugger;
+      const out: number[] = [];
+      for (let i = 0; i < 200; i++) {
+        const t0 = performance.now();
+        await dbg.sendCommand({ tabId: id }, 'Runtime.evaluate', { expression: '1' });
+        out.push(performance.now() - t0);
+      }
+      return out;
+    }, a.tabId);
+    const p50 = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!.toFixed(2);
+    console.log(`      Runtime.evaluate p50 (ms): through the relay ${p50(relay)}, chrome.debugger in the worker ${p50(direct)}`);
+    await a.agent.close();
+  });
+});
