@@ -4,6 +4,7 @@
 // (agents/cdp). The CLI runs this; tests that need only the relay may construct BridgeServer alone.
 import path from 'node:path';
 
+import { BrowserEmulator } from '../agents/cdp/browser-emulator';
 import { type CdpEmulatorFactory, CdpEndpoint, type CdpEndpointOptions } from '../agents/cdp/cdp-endpoint';
 import { CONNECTORS_FILE, PanelConnectors } from '../agents/connectors/panel-connectors';
 import { McpHttpEndpoint, type McpHttpOptions } from '../agents/mcp/http-endpoint';
@@ -18,14 +19,9 @@ export interface WiredBridgeOptions extends Omit<BridgeOptions, 'services'> {
   mcp?: Pick<McpHttpOptions, 'maxSessionsPerToken' | 'maxSessions' | 'idleMs' | 'evictIdleMs'>;
   /** What drives each CDP connection (agents/cdp/browser-emulator.ts); tests hand in a stand-in. */
   cdpEmulator?: CdpEmulatorFactory;
-  /** Caps of the CDP endpoint (agents/cdp/cdp-endpoint.ts has the defaults). */
-  cdp?: Pick<CdpEndpointOptions, 'maxConnectionsPerUrl' | 'pollMs'>;
+  /** Caps of the CDP endpoint (agents/cdp/cdp-endpoint.ts has the defaults), and where its URL list lives (default: the config dir). */
+  cdp?: Partial<Pick<CdpEndpointOptions, 'maxConnectionsPerUrl' | 'pollMs' | 'configDir'>>;
 }
-
-/** Until the DevTools emulation is built in, a CDP connection is closed saying so (1011 and this reason). */
-const noEmulator: CdpEmulatorFactory = () => {
-  throw new Error('this build of the bridge has no DevTools emulation');
-};
 
 export function createBridge(options: WiredBridgeOptions = {}): BridgeServer {
   const { mcpTokens, mcp, cdpEmulator, cdp, ...relay } = options;
@@ -56,7 +52,7 @@ export function createBridge(options: WiredBridgeOptions = {}): BridgeServer {
           checkHeaders: ctx.checkAgentHeaders,
           sendToExtension: ctx.sendToExtension,
           log: ctx.log,
-          emulator: cdpEmulator ?? noEmulator,
+          emulator: cdpEmulator ?? ((o) => new BrowserEmulator(o)),
           // Wrong URL tokens are slowed like the bridge's other credentials, with the same settings.
           ...(relay.maxAuthFailures === undefined ? {} : { maxFailures: relay.maxAuthFailures }),
           ...(relay.authFailureIntervalMs === undefined ? {} : { failureIntervalMs: relay.authFailureIntervalMs }),

@@ -8,11 +8,13 @@ import path from 'node:path';
 
 import { expect } from 'chai';
 
+import { mintCdpClient } from '../../bridge/agents/cdp/cdp-clients-file';
 import { REPO_ROOT } from '../harness/browser';
 import { type Bu013Result, runBu013ShopTask } from '../harness/bu013';
 import { type CdpChromium, launchCdpChromium } from '../harness/cdp-chromium';
 import { startCdpRecorder, type WsEntry } from '../harness/cdp-recorder';
 import { FixtureServer } from '../harness/fixture-server';
+import { startHarness } from '../harness/harness';
 import { ScriptedLlm } from '../harness/scripted-llm';
 
 const FIXTURES = path.join(REPO_ROOT, 'python-shim-spec', 'tests', 'fixtures');
@@ -105,15 +107,21 @@ describe('e2e: browser_use 0.13 over CDP', function () {
     }
   });
 
-  it('completes the same shop task over the bridge endpoint (/cdp/<token>)', function () {
-    // Skeleton for the coordinator, to wire once the bridge's CDP endpoint and the extension's
-    // cdp_attach/cdp_send land (remove this skip then): start the harness with the built extension
-    // (startHarness), mint a token with mintCdpClient(h.configDir, {name: 'bu013', maxTabs: 2})
-    // (bridge/agents/cdp/cdp-clients-file.ts), start a fresh ScriptedLlm('shop013'), then:
-    //   const r = await runBu013ShopTask({ cdpUrl: <token url on h.bridge's port>, llmBaseUrl, shopUrl });
-    //   await expectShopTaskDone(r, shopUrl, freshLlm);
-    //   await expectTabsLeft(`${cdpUrl}/json/list`, shopUrl);  // only this client's leased tabs
-    // Wrapping the endpoint in startCdpRecorder(cdpUrl) logs its traffic for a side-by-side diff.
-    this.skip();
+  it('completes the same shop task over the bridge endpoint (/cdp/<token>), in the tabs it holds', async () => {
+    const h = await startHarness();
+    const fresh = await new ScriptedLlm('shop013').start();
+    try {
+      const { url } = mintCdpClient(h.configDir, { name: 'bu013', maxTabs: 2 });
+      const cdpUrl = url(h.bridge.port);
+      const shopUrl = fixtures.url('/shop/');
+      const r = await runBu013ShopTask({ cdpUrl, llmBaseUrl: fresh.baseUrl, shopUrl });
+      await expectShopTaskDone(r, shopUrl, fresh);
+      // Its tabs stay open in the person's browser after it disconnected (browser_use closes none).
+      const urls = (await h.launched.browser.pages()).map((p) => p.url());
+      expect(urls).to.include.members([`${shopUrl}cart.html`, `${shopUrl}index.html`]);
+    } finally {
+      await fresh.close();
+      await h.close();
+    }
   });
 });

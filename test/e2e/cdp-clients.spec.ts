@@ -8,6 +8,7 @@
 // heading, and closing the client leaves the person's browser and tab open.
 import { expect } from 'chai';
 
+import { mintCdpClient } from '../../bridge/agents/cdp/cdp-clients-file';
 import {
   browserLevelMethods,
   browserStillUp,
@@ -28,6 +29,7 @@ import {
   stepValue,
 } from '../harness/cdp-clients';
 import { FixtureServer } from '../harness/fixture-server';
+import { type Harness, startHarness } from '../harness/harness';
 
 interface CaseContext {
   endpoint: CdpEndpoint & { token?: string };
@@ -295,25 +297,23 @@ describe("CDP clients against Chromium's own --remote-debugging-port", function 
 
 describe('over the bridge CDP endpoint', function () {
   this.timeout(60_000);
+  let h: Harness | undefined;
   let fx: FixtureServer | undefined;
   let context: CaseContext | undefined;
 
   before(async function () {
     fx = await new FixtureServer(CDP_FIXTURE_DIR).start();
     const fixtures = { formUrl: fx.url('/cdp/form.html'), lateUrl: fx.url('/cdp/late.html') };
-    // To wire (the bridge's CDP endpoint is not on main yet):
-    //   h = await startHarness();                        // bridge + Chromium with the built extension
-    //   const { token, url } = mintCdpClient(h.configDir, { name: 'cdp-clients-test', maxTabs: 3 });
-    //   const httpBase = url(h.bridge.port);             // http://127.0.0.1:PORT/cdp/<token>
-    //   const { webSocketDebuggerUrl } = await (await fetch(`${httpBase}/json/version`)).json();
-    //   const openPageUrls = async () => (await h.launched.browser.pages()).map((p) => p.url());
-    //   context = { endpoint: { httpBase, wsUrl: webSocketDebuggerUrl, token }, fixtures, openPageUrls };
-    // (fixtures from this file's own server: the cross-origin frame needs both 127.0.0.1 and localhost
-    // allowed by the person's policy), and close the harness in after(). Until then these cases skip.
-    void fixtures;
-    this.skip();
+    h = await startHarness();
+    const { token, url } = mintCdpClient(h.configDir, { name: 'cdp-clients-test', maxTabs: 3 });
+    const httpBase = url(h.bridge.port);
+    const version = (await (await fetch(`${httpBase}/json/version`)).json()) as { webSocketDebuggerUrl: string };
+    const launched = h.launched;
+    const openPageUrls = async () => (await launched.browser.pages()).map((p) => p.url());
+    context = { endpoint: { httpBase, wsUrl: version.webSocketDebuggerUrl, token }, fixtures, openPageUrls };
   });
   after(async () => {
+    await h?.close();
     await fx?.close();
   });
 

@@ -49,7 +49,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-config-'));
   const { secrets } = loadOrCreateSecrets(configDir);
   const logger = createLogger(options.logLevel ?? (process.env['BUX_LOG'] as LogLevel | undefined) ?? 'warn');
-  const bridge = createBridge({ ...options.bridgeOptions, port: options.bridgePort ?? 0, secrets, logger });
+  // The CDP endpoint's URL list (cdp-url) lives in this run's config dir, never the person's.
+  const bridge = createBridge({
+    ...options.bridgeOptions,
+    cdp: { configDir, ...options.bridgeOptions?.cdp },
+    port: options.bridgePort ?? 0,
+    secrets,
+    logger,
+  });
   await bridge.start();
   const removeConfig = () => fs.rmSync(configDir, { recursive: true, force: true });
   const fixtures = await new FixtureServer(options.fixturesDir).start(options.fixturesPort ?? 0);
