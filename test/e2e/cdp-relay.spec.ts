@@ -324,6 +324,18 @@ describe('e2e: the CDP relay in the service worker', function () {
     await agent.close();
   });
 
+  it('the bridge gone for 10 s (every CDP connection runs through it): the debugger leaves the tab; a shorter drop keeps it', async () => {
+    const a = await attached(h, h.fixtures.html('/cdp-bridge-gone', '<p>x</p>', 'bridge gone'));
+    await sleep(1000); // the bridge's lease update reaches the worker
+    const restarting = h.restartBridge({ downMs: 14_000 });
+    await sleep(5000);
+    expect(await debuggerAttached(h, a.tabId), 'still attached 5 s into the drop').to.equal(true);
+    await sleep(7500);
+    expect(await debuggerAttached(h, a.tabId), 'detached once the bridge was gone 10 s').to.equal(false);
+    await restarting;
+    await a.agent.close();
+  });
+
   it('measures the relay: p50 of 200 Runtime.evaluate round trips through the bridge vs chrome.debugger in the worker', async () => {
     const a = await attached(h, h.fixtures.html('/cdp-speed', '<p>x</p>', 'speed'));
     const relay: number[] = [];
