@@ -78,6 +78,28 @@ describe('e2e: the CDP relay in the service worker', function () {
   let h: Harness;
   useHarness((started) => (h = started));
 
+  // First: once puppeteer has opened a session on the worker (the settings helpers do), a worker
+  // stopped from outside does not start again while that session lives.
+  it('a restarted worker tells the client its attachment is gone (Inspector.detached, worker_restarted), and cdp_attach works again', async () => {
+    const a = await attached(h, h.fixtures.html('/cdp-restart', '<p>x</p>', 'restart'));
+    const cdp = await h.launched.browser.target().createCDPSession();
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    const sw = targetInfos.find((t) => t.type === 'service_worker' && t.url.endsWith('/background.js'));
+    const down = new Promise((r) => h.bridge.once('extension-disconnected', r));
+    // Stopped as Chrome stops a worker (the attachment's bookkeeping lived in it).
+    await cdp.send('Target.closeTarget', { targetId: sw!.targetId });
+    await down;
+    await cdp.detach();
+    const gone = await a.event('Inspector.detached', () => true, 10_000);
+    expect(gone).to.deep.include({ tab_id: a.tabId, params: { reason: 'worker_restarted' } });
+    const again = await a.agent.call('cdp_attach', {}, { tabId: a.tabId });
+    expect(again.status, JSON.stringify(again.error_info)).to.equal('success');
+    expect(await a.ok('Runtime.evaluate', { expression: '1+1' })).to.deep.include({
+      result: { type: 'number', value: 2, description: '2' },
+    });
+    await a.agent.close();
+  });
+
   it('cdp_attach answers the tab and its target; Runtime.evaluate runs; Page.navigate brings Page.loadEventFired as cdp_event', async () => {
     const url = h.fixtures.html('/cdp-one', '<p>one</p>', 'CDP one');
     const a = await attached(h, url);
@@ -126,6 +148,24 @@ describe('e2e: the CDP relay in the service worker', function () {
     await a.agent.close();
   });
 
+  it('commands of one tab are not queued behind each other: a quick one answers while a slow one runs', async () => {
+    const a = await attached(h, h.fixtures.html('/cdp-parallel', '<p>x</p>', 'parallel'));
+    const order: string[] = [];
+    const slow = a
+      .ok('Runtime.evaluate', { expression: 'new Promise((r) => setTimeout(() => r("slow"), 1500))', awaitPromise: true })
+      .then((r) => (order.push('slow'), r));
+    await sleep(100);
+    const t0 = performance.now();
+    const quick = await a.ok('Runtime.evaluate', { expression: '"quick"' });
+    const quickMs = performance.now() - t0;
+    order.push('quick');
+    expect(quick['result']).to.deep.include({ value: 'quick' });
+    expect((await slow)['result']).to.deep.include({ value: 'slow' });
+    expect(order).to.deep.equal(['quick', 'slow']);
+    expect(quickMs, 'the quick command did not wait for the slow one').to.be.below(1000);
+    await a.agent.close();
+  });
+
   it("Chrome's error comes back as CDP_ERROR with its code and message", async () => {
     const a = await attached(h, h.fixtures.html('/cdp-err', '<p>x</p>', 'err'));
     const e = refusal(await a.send('DOM.describeNode', { nodeId: 987654 }));
@@ -167,9 +207,16 @@ describe('e2e: the CDP relay in the service worker', function () {
   it("a Page.navigate the person's settings forbid is refused before it happens, as navigate's is", async () => {
     const url = h.fixtures.html('/cdp-policy', '<p>x</p>', 'policy');
     const a = await attached(h, url);
+    const blocked = h.fixtures.url('/cdp-policy').replace('127.0.0.1', 'localhost');
+    // A history entry on the site about to be blocked.
+    await a.page.goto(blocked);
+    await a.page.goBack();
+    const { entries } = (await a.ok('Page.getNavigationHistory')) as { entries: { id: number; url: string }[] };
+    const blockedEntry = entries.find((e) => e.url === blocked)!;
     await setSettings(h, { blocked_domains: ['localhost'] });
     try {
-      const blocked = h.fixtures.url('/cdp-policy').replace('127.0.0.1', 'localhost');
+      const back = refusal(await a.send('Page.navigateToHistoryEntry', { entryId: blockedEntry.id }));
+      expect(back.details).to.deep.include({ reason: 'domain_policy', url: blocked });
       const r = refusal(await a.send('Page.navigate', { url: blocked }));
       const navigate = refusal(await a.agent.call('navigate', { url: blocked }, { tabId: a.tabId }));
       expect(r.error_code).to.equal('NOT_PERMITTED');
@@ -275,6 +322,18 @@ describe('e2e: the CDP relay in the service worker', function () {
     const restricted = refusal(await agent.call('cdp_attach', {}, { tabId }));
     expect(restricted.error_code).to.equal('RESTRICTED_PAGE');
     await agent.close();
+  });
+
+  it('the bridge gone for 10 s (every CDP connection runs through it): the debugger leaves the tab; a shorter drop keeps it', async () => {
+    const a = await attached(h, h.fixtures.html('/cdp-bridge-gone', '<p>x</p>', 'bridge gone'));
+    await sleep(1000); // the bridge's lease update reaches the worker
+    const restarting = h.restartBridge({ downMs: 14_000 });
+    await sleep(5000);
+    expect(await debuggerAttached(h, a.tabId), 'still attached 5 s into the drop').to.equal(true);
+    await sleep(7500);
+    expect(await debuggerAttached(h, a.tabId), 'detached once the bridge was gone 10 s').to.equal(false);
+    await restarting;
+    await a.agent.close();
   });
 
   it('measures the relay: p50 of 200 Runtime.evaluate round trips through the bridge vs chrome.debugger in the worker', async () => {

@@ -19,9 +19,12 @@ const STORAGE_KEY = 'bux_cdp_tabs';
 /** Sends a message to the bridge; false when not connected (nothing was sent). */
 export type CdpSink = (message: CdpEventMessage) => boolean;
 let sink: CdpSink = () => false;
+let bridgeUp: () => boolean = () => false;
 
-export function setCdpSink(send: CdpSink): void {
+/** send: to the bridge; connected: whether the bridge connection is up now. */
+export function setCdpSink(send: CdpSink, connected: () => boolean): void {
   sink = send;
+  bridgeUp = connected;
 }
 
 /** The DevTools protocol's identifier fields (strings of hex or digits, never page text). */
@@ -90,6 +93,7 @@ chrome.debugger.onDetach.addListener((source, reason) => {
 /** Attaches the tab for a CDP client (or keeps the attachment it has). Throws Chrome's error. */
 export async function attachRelay(tabId: number): Promise<void> {
   if (!(await holdForRelay(tabId))) return;
+  watch();
   const owner = lastOwners.get(tabId);
   if (owner !== undefined) holder.set(tabId, owner);
   else
@@ -129,24 +133,59 @@ async function remember(): Promise<void> {
   await chrome.storage.session.set({ [STORAGE_KEY]: relayTabs() }).catch(() => undefined);
 }
 
+/** Inspector.detached notices waiting for the bridge: the worker restarted, or the bridge was gone. */
+const notices: { tabId: number; reason: 'worker_restarted' | 'bridge_disconnected' }[] = [];
 /**
- * A worker that starts again has lost its attachments' bookkeeping: each tab a client held is told
- * gone (Inspector.detached, reason worker_restarted, once the bridge is reachable) and detached, so
- * the client attaches again instead of waiting for events that never come.
+ * How long the bridge may be out of reach before the attachments are let go: every CDP client's
+ * connection runs through the bridge, so while it is gone nobody uses them, and Chrome's debugging
+ * bar must not stay. A client still there when the bridge is back learns it from Inspector.detached.
+ */
+const BRIDGE_GONE_MS = 10_000;
+let bridgeDownSince: number | null = null;
+let watching: ReturnType<typeof setInterval> | null = null;
+
+/** Runs once a second while a tab is attached for a client or a notice waits; stops by itself. */
+function watch(): void {
+  watching ??= setInterval(() => void tick(), 1000);
+}
+
+async function tick(): Promise<void> {
+  if (bridgeUp()) {
+    bridgeDownSince = null;
+    for (let n = notices[0]; n; n = notices[0]) {
+      if (!sink({ type: 'cdp_event', tab_id: n.tabId, method: 'Inspector.detached', params: { reason: n.reason } })) break;
+      notices.shift();
+    }
+  } else if (relayTabs().length > 0) {
+    bridgeDownSince ??= Date.now();
+    if (Date.now() - bridgeDownSince >= BRIDGE_GONE_MS)
+      for (const tabId of relayTabs()) {
+        notices.push({ tabId, reason: 'bridge_disconnected' });
+        await detachRelay(tabId);
+      }
+  }
+  if (watching && relayTabs().length === 0 && notices.length === 0) {
+    clearInterval(watching);
+    watching = null;
+    bridgeDownSince = null;
+  }
+}
+
+/**
+ * A worker that starts again has lost its attachments' bookkeeping: each tab a client held is
+ * detached and told gone (Inspector.detached, reason worker_restarted, once the bridge is reachable),
+ * so the client attaches again instead of waiting for events that never come.
  */
 async function afterRestart(): Promise<void> {
   const got = await chrome.storage.session.get(STORAGE_KEY).catch(() => ({}) as Record<string, unknown>);
   const tabs = (got as Record<string, unknown>)[STORAGE_KEY];
   if (!Array.isArray(tabs) || tabs.length === 0) return;
   await chrome.storage.session.remove(STORAGE_KEY).catch(() => undefined);
-  const pending = tabs.filter((t): t is number => typeof t === 'number' && !relayHolds(t));
-  for (const tabId of pending) await chrome.debugger.detach({ tabId }).catch(() => undefined);
-  // The bridge connection is rebuilt at once on a wake; give it up to a minute.
-  for (let i = 0; i < 240 && pending.length > 0; i++) {
-    const tabId = pending[0]!;
-    if (sink({ type: 'cdp_event', tab_id: tabId, method: 'Inspector.detached', params: { reason: 'worker_restarted' } })) pending.shift();
-    else await new Promise((r) => setTimeout(r, 250));
+  for (const tabId of tabs.filter((t): t is number => typeof t === 'number' && !relayHolds(t))) {
+    await chrome.debugger.detach({ tabId }).catch(() => undefined);
+    notices.push({ tabId, reason: 'worker_restarted' });
   }
+  if (notices.length > 0) watch();
 }
 void afterRestart();
 

@@ -40,11 +40,14 @@ const connection = new BridgeConnection((message, send) => {
   }
 });
 registerPanelRelay(connection);
-setCdpSink((event) => {
-  if (!connection.connected) return false;
-  connection.send(event, { keep: keepCdpField });
-  return true;
-});
+setCdpSink(
+  (event) => {
+    if (!connection.connected) return false;
+    connection.send(event, { keep: keepCdpField });
+    return true;
+  },
+  () => connection.connected,
+);
 const wake = () => void connection.ensureConnected();
 
 installTabWatchListeners(wake);
