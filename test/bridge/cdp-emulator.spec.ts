@@ -894,4 +894,47 @@ describe('CDP browser emulator through a real bridge and AgentClient (scripted e
     );
     await em.dispose('test over');
   });
+
+  const connected = async () => {
+    const client = new Client();
+    const em = new BrowserEmulator({
+      socket: client,
+      agent,
+      target: { kind: 'browser' },
+      log: createLogger('silent'),
+      downloadsDir: os.tmpdir(),
+    });
+    client.em = em;
+    await em.start();
+    await client.command('Target.setDiscoverTargets', { discover: true });
+    await client.command('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
+    return { client, em, session: String(client.events('Target.attachedToTarget')[0]?.params?.['sessionId']) };
+  };
+  const waitFor = async (pred: () => boolean) => {
+    for (let i = 0; i < 300 && !pred(); i++) await new Promise((r) => setTimeout(r, 10));
+  };
+
+  it("the person's release of the tab in the panel reaches the client over the wire: its page detached, then destroyed", async () => {
+    const { client, em, session } = await connected();
+    ext.send({ type: 'session_control', command: 'release_tab', session_id: String(agent.sessionId), tab_id: 1 });
+    await waitFor(() => client.events('Target.targetDestroyed').length > 0);
+    expect(client.events('Target.detachedFromTarget').map((e) => e.params)).to.deep.equal([{ sessionId: session, targetId: 'T1' }]);
+    expect(client.events('Target.targetDestroyed').map((e) => e.params)).to.deep.equal([{ targetId: 'T1' }]);
+    expect(em.targets()).to.deep.equal([]);
+    await em.dispose('test over');
+  });
+
+  it("the person's Stop in the panel reaches the client over the wire: its page detached and destroyed, then every command gets the stopped error", async () => {
+    const { client, em, session } = await connected();
+    ext.send({ type: 'session_control', command: 'disconnect', session_id: String(agent.sessionId) });
+    await waitFor(() => client.events('Target.targetDestroyed').length > 0);
+    expect(client.events('Target.detachedFromTarget').map((e) => e.params)).to.deep.equal([{ sessionId: session, targetId: 'T1' }]);
+    expect(client.events('Target.targetDestroyed').map((e) => e.params)).to.deep.equal([{ targetId: 'T1' }]);
+    for (const [method, sid] of [
+      ['Target.getTargets', undefined],
+      ['Runtime.evaluate', session],
+    ] as const)
+      expect((await client.command(method, {}, sid)).error).to.deep.equal({ code: -32000, message: STOPPED_MESSAGE });
+    await em.dispose('client closed');
+  });
 });
