@@ -296,37 +296,79 @@ describe('CDP browser emulator (scripted agent session)', () => {
     });
   });
 
-  it("a tab's events reach every client session on it with its own sessionId; child-session events and commands keep Chrome's id", async () => {
+  it("a tab's events reach every client session on it under its own sessionId, and each session that auto-attaches gets Chrome's frames and workers under its own child ids", async () => {
     await start();
     const a = String((await client.command('Target.attachToTarget', { targetId: 'T1', flatten: true })).result?.['sessionId']);
     const b = String((await client.command('Target.attachToTarget', { targetId: 'T1', flatten: true })).result?.['sessionId']);
     expect(a).to.not.equal(b);
     agent.cdpEvent(1, 'Page.loadEventFired', { timestamp: 1 });
-    agent.cdpEvent(1, 'Target.attachedToTarget', {
-      sessionId: 'CHILD1',
-      targetInfo: { targetId: 'F1', type: 'iframe' },
-      waitingForDebugger: true,
-    });
-    agent.cdpEvent(1, 'Runtime.executionContextCreated', { context: { id: 7 } }, 'CHILD1');
     agent.cdpEvent(99, 'Page.loadEventFired', { timestamp: 2 }); // not a tab of this client
     await tick();
     expect(client.events('Page.loadEventFired').map((e) => e.sessionId)).to.deep.equal([a, b]);
-    expect(
-      client
-        .events('Target.attachedToTarget')
-        .filter((e) => e.params?.['sessionId'] === 'CHILD1')
-        .map((e) => e.sessionId),
-    ).to.deep.equal([a, b]);
+    // only session a asks Chrome to auto-attach (forwarded as it is): the frame Chrome attaches is a's
+    await client.command('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }, a);
+    expect(agent.sends().at(-1)?.params).to.deep.equal({
+      method: 'Target.setAutoAttach',
+      params: { autoAttach: true, waitForDebuggerOnStart: true, flatten: true },
+    });
+    const frameInfo = { targetId: 'F1', type: 'iframe', url: 'https://other.example/', attached: true };
+    agent.cdpEvent(1, 'Target.attachedToTarget', { sessionId: 'CHILD1', targetInfo: frameInfo, waitingForDebugger: true });
+    agent.cdpEvent(1, 'Runtime.executionContextCreated', { context: { id: 7 } }, 'CHILD1');
+    await tick();
+    const [forA] = client.events('Target.attachedToTarget').filter((e) => e.sessionId === a);
+    expect(client.events('Target.attachedToTarget').filter((e) => e.sessionId === b)).to.deep.equal([]);
+    expect(forA?.params).to.deep.include({ targetInfo: frameInfo, waitingForDebugger: true });
+    const childA = String(forA?.params?.['sessionId']);
+    expect(childA)
+      .to.match(/^[0-9A-F]{32}$/)
+      .and.not.equal('CHILD1');
     expect(client.events('Runtime.executionContextCreated')).to.deep.equal([
-      { method: 'Runtime.executionContextCreated', params: { context: { id: 7 } }, sessionId: 'CHILD1' },
+      { method: 'Runtime.executionContextCreated', params: { context: { id: 7 } }, sessionId: childA },
     ]);
-    await client.command('Runtime.runIfWaitingForDebugger', {}, 'CHILD1');
-    const sent = agent.sends().at(-1);
+    await client.command('Runtime.runIfWaitingForDebugger', {}, childA);
+    let sent = agent.sends().at(-1);
     expect(sent?.params).to.deep.equal({ method: 'Runtime.runIfWaitingForDebugger', params: {}, session_id: 'CHILD1' });
     expect(sent?.options.tabId).to.equal(1);
-    agent.cdpEvent(1, 'Target.detachedFromTarget', { sessionId: 'CHILD1' });
+    // session b asks later (chrome-devtools-mcp's second session): it gets the frame already there, under its own id
+    await client.command('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }, b);
+    const [forB] = client.events('Target.attachedToTarget').filter((e) => e.sessionId === b);
+    const childB = String(forB?.params?.['sessionId']);
+    expect(forB?.params).to.deep.include({ targetInfo: frameInfo, waitingForDebugger: false });
+    expect(childB).to.not.equal(childA);
+    agent.cdpEvent(1, 'Page.frameStoppedLoading', { frameId: 'F1' }, 'CHILD1');
     await tick();
+    expect(client.events('Page.frameStoppedLoading').map((e) => e.sessionId)).to.deep.equal([childA, childB]);
+    // b lets go of its child: only b loses it, Chrome's session stays for a
+    const sendsBefore = agent.sends().length;
+    expect((await client.command('Target.detachFromTarget', { sessionId: childB }, b)).result).to.deep.equal({});
+    expect(agent.sends().length).to.equal(sendsBefore);
+    expect(client.events('Target.detachedFromTarget').map((e) => [e.sessionId, e.params?.['sessionId']])).to.deep.equal([[b, childB]]);
+    expect((await client.command('DOM.enable', {}, childB)).error?.code).to.equal(-32001);
+    await client.command('DOM.enable', {}, childA);
+    expect(agent.sends().at(-1)?.params['session_id']).to.equal('CHILD1');
+    // a lets go too: now Chrome's child session is detached
+    await client.command('Target.detachFromTarget', { sessionId: childA }, a);
+    await tick();
+    sent = agent.sends().at(-1);
+    expect(sent?.params).to.deep.equal({ method: 'Target.detachFromTarget', params: { sessionId: 'CHILD1' } });
+    agent.cdpEvent(1, 'Target.detachedFromTarget', { sessionId: 'CHILD1', targetId: 'F1' });
+    await tick();
+    expect(client.events('Target.detachedFromTarget')).to.have.length(2);
     expect((await client.command('Runtime.enable', {}, 'CHILD1')).error?.code).to.equal(-32001);
+  });
+
+  it("a frame Chrome paused for a debugger that no client session auto-attaches is let go (the person's frame would stay blank)", async () => {
+    await start();
+    await client.command('Target.attachToTarget', { targetId: 'T1', flatten: true });
+    agent.cdpEvent(1, 'Target.attachedToTarget', {
+      sessionId: 'W1',
+      targetInfo: { targetId: 'W', type: 'worker' },
+      waitingForDebugger: true,
+    });
+    await tick();
+    expect(client.events('Target.attachedToTarget')).to.have.length(1); // the page's own
+    const sent = agent.sends().at(-1);
+    expect(sent?.params).to.deep.equal({ method: 'Runtime.runIfWaitingForDebugger', params: {}, session_id: 'W1' });
   });
 
   it('an answer and an event keep the order they arrived in, also when read in one go', async () => {
@@ -851,5 +893,48 @@ describe('CDP browser emulator through a real bridge and AgentClient (scripted e
       `      whole relay per command (emulator + AgentClient + bridge + 2 loopback ws hops each way, extension answering at once): p50 ${at(0.5)} us, p90 ${at(0.9)} us, p99 ${at(0.99)} us over ${n}`,
     );
     await em.dispose('test over');
+  });
+
+  const connected = async () => {
+    const client = new Client();
+    const em = new BrowserEmulator({
+      socket: client,
+      agent,
+      target: { kind: 'browser' },
+      log: createLogger('silent'),
+      downloadsDir: os.tmpdir(),
+    });
+    client.em = em;
+    await em.start();
+    await client.command('Target.setDiscoverTargets', { discover: true });
+    await client.command('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
+    return { client, em, session: String(client.events('Target.attachedToTarget')[0]?.params?.['sessionId']) };
+  };
+  const waitFor = async (pred: () => boolean) => {
+    for (let i = 0; i < 300 && !pred(); i++) await new Promise((r) => setTimeout(r, 10));
+  };
+
+  it("the person's release of the tab in the panel reaches the client over the wire: its page detached, then destroyed", async () => {
+    const { client, em, session } = await connected();
+    ext.send({ type: 'session_control', command: 'release_tab', session_id: String(agent.sessionId), tab_id: 1 });
+    await waitFor(() => client.events('Target.targetDestroyed').length > 0);
+    expect(client.events('Target.detachedFromTarget').map((e) => e.params)).to.deep.equal([{ sessionId: session, targetId: 'T1' }]);
+    expect(client.events('Target.targetDestroyed').map((e) => e.params)).to.deep.equal([{ targetId: 'T1' }]);
+    expect(em.targets()).to.deep.equal([]);
+    await em.dispose('test over');
+  });
+
+  it("the person's Stop in the panel reaches the client over the wire: its page detached and destroyed, then every command gets the stopped error", async () => {
+    const { client, em, session } = await connected();
+    ext.send({ type: 'session_control', command: 'disconnect', session_id: String(agent.sessionId) });
+    await waitFor(() => client.events('Target.targetDestroyed').length > 0);
+    expect(client.events('Target.detachedFromTarget').map((e) => e.params)).to.deep.equal([{ sessionId: session, targetId: 'T1' }]);
+    expect(client.events('Target.targetDestroyed').map((e) => e.params)).to.deep.equal([{ targetId: 'T1' }]);
+    for (const [method, sid] of [
+      ['Target.getTargets', undefined],
+      ['Runtime.evaluate', session],
+    ] as const)
+      expect((await client.command(method, {}, sid)).error).to.deep.equal({ code: -32000, message: STOPPED_MESSAGE });
+    await em.dispose('client closed');
   });
 });

@@ -37,6 +37,7 @@ import {
   versionFromUserAgent,
 } from './browser-methods';
 import { CdpSessions, type ClientSession, mintId, type PageSession, type Scope, type TabTarget } from './cdp-sessions';
+import { type ChildAlias, ChildSessions } from './child-sessions';
 import { Downloads, type SendOutcome } from './downloads';
 
 export interface CdpSocket {
@@ -132,6 +133,7 @@ export function cdpErrorOf(info: ErrorInfo | null | undefined): CdpError {
 
 export class BrowserEmulator {
   private readonly s = new CdpSessions();
+  private readonly children = new ChildSessions();
   private readonly downloads: Downloads;
   private readonly rate = new RateCounter();
   private lastMethod: string | null = null;
@@ -190,7 +192,7 @@ export class BrowserEmulator {
       this.o.log.info('cdp: no tab handed over at start; the client starts with no targets', { message: attached.error.message });
     if (!wanted) return;
     if (attached.ok && attached.tab.targetId === wanted.targetId) {
-      this.pageRoot = { kind: 'page', id: '', tab: attached.tab, parent: undefined };
+      this.pageRoot = { kind: 'page', id: '', tab: attached.tab, parent: undefined, autoAttach: false };
       this.s.addSession(this.pageRoot);
       return;
     }
@@ -260,8 +262,8 @@ export class BrowserEmulator {
     if (session?.kind === 'page') return this.onPageCommand(session, c);
     if (session?.kind === 'tab') return void this.onTabCommand(session, c);
     if (session?.kind === 'browser') return void this.onBrowserCommand(session.scope, c);
-    const childTab = this.s.childTab(c.sessionId);
-    if (childTab !== undefined) return this.forward(childTab, c, c.sessionId);
+    const alias = this.children.alias(c.sessionId);
+    if (alias) return this.onChildCommand(alias, c);
     this.fail(c.id, c.sessionId, NO_SESSION);
   }
 
@@ -313,7 +315,53 @@ export class BrowserEmulator {
         (m === 'Target.getTargetInfo' && this.s.byTarget(String(c.params['targetId'])) !== undefined);
       if (own) return void this.onBrowserCommand(this.s.root, c);
     }
+    if (m === 'Target.setAutoAttach') {
+      // Set before Chrome answers: it reports the frames and workers there are before its answer.
+      ps.autoAttach = c.params['autoAttach'] === true;
+      if (ps.autoAttach) this.replayChildren(ps, null, ps.id === '' ? undefined : ps.id);
+    } else if (m === 'Target.detachFromTarget') {
+      const a = this.children.alias(String(c.params['sessionId']));
+      if (a && a.owner === ps) return this.detachAlias(a, c);
+    }
     this.forward(ps.tab.tabId, c, undefined);
+  }
+
+  /** A client's alias of one of Chrome's child sessions: to that child, with Chrome's id. */
+  private onChildCommand(a: ChildAlias, c: Command): void {
+    if (c.method === 'Target.setAutoAttach') {
+      a.autoAttach = c.params['autoAttach'] === true;
+      if (a.autoAttach) this.replayChildren(a.owner, a.child.id, a.alias);
+    } else if (c.method === 'Target.detachFromTarget') {
+      const nested = this.children.alias(String(c.params['sessionId']));
+      if (nested && nested.owner === a.owner) return this.detachAlias(nested, c);
+    }
+    this.forward(a.child.tabId, c, a.child.id);
+  }
+
+  /**
+   * Chrome reports a tab's frames and workers once, to its one session: a client session that asks
+   * for auto-attach later gets the ones already there, under aliases of its own.
+   */
+  private replayChildren(owner: PageSession, parent: string | null, eventSession: string | undefined): void {
+    for (const child of this.children.childrenOf(owner.tab.tabId, parent)) {
+      if (this.children.aliasFor(child.id, owner)) continue;
+      const a = this.children.addAlias(child, owner);
+      this.event(eventSession, 'Target.attachedToTarget', { sessionId: a.alias, targetInfo: child.targetInfo, waitingForDebugger: false });
+    }
+  }
+
+  /**
+   * A client detached its alias of a child: only that client loses it (as with Chrome's own child
+   * sessions); Chrome's session is detached when no client knows the child any more.
+   */
+  private detachAlias(a: ChildAlias, c: Command): void {
+    const last = this.children.removeAlias(a);
+    this.event(c.sessionId === '' ? undefined : c.sessionId, 'Target.detachedFromTarget', {
+      sessionId: a.alias,
+      targetId: a.child.targetInfo['targetId'],
+    });
+    this.reply(c, {});
+    if (last) void this.cdpSend(a.child.tabId, 'Target.detachFromTarget', { sessionId: a.child.id }, a.child.parent ?? undefined);
   }
 
   /**
@@ -347,7 +395,7 @@ export class BrowserEmulator {
       case 'Target.setAutoAttach': {
         if (p['autoAttach'] === true && p['flatten'] !== true) return this.fail(c.id, c.sessionId, notFlat());
         if (p['autoAttach'] === true && ts.page === null && !ts.tab.gone) {
-          const page: PageSession = { kind: 'page', id: mintId(), tab: ts.tab, parent: ts.id };
+          const page: PageSession = { kind: 'page', id: mintId(), tab: ts.tab, parent: ts.id, autoAttach: false };
           this.s.addSession(page);
           ts.page = page.id;
           this.event(ts.id, 'Target.attachedToTarget', {
@@ -578,7 +626,9 @@ export class BrowserEmulator {
 
   private attachSession(tab: TabTarget, type: 'page' | 'tab', parent: string | undefined): ClientSession {
     const s: ClientSession =
-      type === 'page' ? { kind: 'page', id: mintId(), tab, parent } : { kind: 'tab', id: mintId(), tab, parent, page: null };
+      type === 'page'
+        ? { kind: 'page', id: mintId(), tab, parent, autoAttach: false }
+        : { kind: 'tab', id: mintId(), tab, parent, page: null };
     const wasAttached = this.s.isAttached(type === 'page' ? tab.targetId : tab.tabTargetId);
     this.s.addSession(s);
     // As Chrome: discovering clients see the target become attached, then the attach itself.
@@ -601,6 +651,7 @@ export class BrowserEmulator {
       if (page) this.detachSession(page);
     }
     this.s.removeSession(s.id);
+    if (s.kind === 'page') this.children.removeOwner(s);
     if (s.kind === 'browser')
       return this.event(undefined, 'Target.detachedFromTarget', { sessionId: s.id, targetId: this.s.browserTargetId });
     this.event(s.parent, 'Target.detachedFromTarget', {
@@ -616,6 +667,7 @@ export class BrowserEmulator {
     if (timer) clearTimeout(timer);
     this.titleTimers.delete(tab.tabId);
     const sessions = this.s.removeTab(tab.tabId);
+    this.children.removeTab(tab.tabId);
     if (this.pageRoot?.tab === tab) {
       this.pageRootMissing = `Target ${tab.targetId} is gone (closed, released by the person, or its debugger detached).`;
       this.pageRoot = null;
@@ -678,13 +730,51 @@ export class BrowserEmulator {
     const tab = this.s.tab(m.tab_id);
     if (!tab || tab.gone) return;
     const { method, params } = m;
-    if (method === 'Inspector.detached' && m.session_id === undefined) return this.targetGone(tab);
-    if (method === 'Target.attachedToTarget' && typeof params['sessionId'] === 'string') this.s.addChild(params['sessionId'], tab.tabId);
-    else if (method === 'Target.detachedFromTarget' && typeof params['sessionId'] === 'string') this.s.removeChild(params['sessionId']);
+    const from = m.session_id ?? null;
+    if (method === 'Inspector.detached' && from === null) return this.targetGone(tab);
+    if (method === 'Target.attachedToTarget' && typeof params['sessionId'] === 'string') return this.childAttached(tab, from, params);
+    if (method === 'Target.detachedFromTarget' && typeof params['sessionId'] === 'string') return this.childDetached(from, params);
     const json = JSON.stringify(params);
-    if (m.session_id !== undefined) return this.sendEvent(m.session_id, method, json);
+    if (from !== null) {
+      for (const a of this.children.aliasesOf(from)) this.sendEvent(a.alias, method, json);
+      return;
+    }
     this.noteTabEvent(tab, method, params);
     for (const ps of this.s.pageSessions(tab.tabId)) this.sendEvent(ps.id === '' ? undefined : ps.id, method, json);
+  }
+
+  /**
+   * Chrome attached a frame or worker of the tab (from: null) or of a child: each client session that
+   * asked for auto-attach there gets it under an alias of its own. Nobody asked: a child Chrome paused
+   * for a debugger is let go, or the person's frame would stay blank.
+   */
+  private childAttached(tab: TabTarget, from: string | null, params: Params): void {
+    if (from !== null && !this.children.child(from)) return;
+    const targetInfo = isObject(params['targetInfo']) ? params['targetInfo'] : {};
+    const child = this.children.addChild(String(params['sessionId']), tab.tabId, from, targetInfo);
+    const to: { owner: PageSession; session: string | undefined }[] =
+      from === null
+        ? this.s
+            .pageSessions(tab.tabId)
+            .filter((ps) => ps.autoAttach)
+            .map((ps) => ({ owner: ps, session: ps.id === '' ? undefined : ps.id }))
+        : this.children
+            .aliasesOf(from)
+            .filter((a) => a.autoAttach)
+            .map((a) => ({ owner: a.owner, session: a.alias }));
+    for (const { owner, session } of to)
+      this.event(session, 'Target.attachedToTarget', { ...params, sessionId: this.children.addAlias(child, owner).alias });
+    if (to.length === 0 && params['waitingForDebugger'] === true)
+      void this.cdpSend(tab.tabId, 'Runtime.runIfWaitingForDebugger', {}, child.id);
+  }
+
+  /** Chrome detached a child: every client that knew it is told under its own alias. */
+  private childDetached(from: string | null, params: Params): void {
+    for (const a of this.children.removeChild(String(params['sessionId']))) {
+      const session = from === null ? (a.owner.id === '' ? undefined : a.owner.id) : this.children.aliasFor(from, a.owner)?.alias;
+      if (from !== null && session === undefined) continue;
+      this.event(session, 'Target.detachedFromTarget', { ...params, sessionId: a.alias });
+    }
   }
 
   /** Keeps url/title current (targetInfoChanged, as Chrome) and turns downloads into Browser events. */
@@ -754,8 +844,10 @@ export class BrowserEmulator {
     return { ok: true, result: isObject(result) ? result : {} };
   }
 
-  private async cdpSend(tabId: number, method: string, params: Params): Promise<SendOutcome> {
-    const r = await this.act('cdp_send', { method, params }, { tabId, timeoutMs: 15_000 });
+  private async cdpSend(tabId: number, method: string, params: Params, childSession?: string): Promise<SendOutcome> {
+    const send: CdpSendParams = { method, params };
+    if (childSession !== undefined) send.session_id = childSession;
+    const r = await this.act('cdp_send', send, { tabId, timeoutMs: 15_000 });
     if (!r.ok) return r;
     return { ok: true, result: isObject(r.result['result']) ? r.result['result'] : {} };
   }

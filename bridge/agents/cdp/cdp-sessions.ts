@@ -3,8 +3,7 @@
 //   auto-attaches the page inside) and the "page" target (Chrome's own targetId, from cdp_attach).
 // - Client sessions are minted here: a page session goes to its tab (chrome.debugger), a tab session
 //   is emulated, a browser session (Target.attachToBrowserTarget) acts as the browser endpoint.
-// - Child sessions are Chrome's own (out-of-process frames, workers) inside a tab; their ids pass
-//   through unchanged.
+// - Child sessions Chrome creates inside a tab (out-of-process frames, workers) are in child-sessions.ts.
 // - A scope is a browser-level session (the connection itself or a browser session): each has its
 //   own discovery and auto-attach settings, as in Chrome.
 import crypto from 'node:crypto';
@@ -32,7 +31,8 @@ export interface Scope {
 }
 
 export type ClientSession =
-  | { kind: 'page'; id: string; tab: TabTarget; parent: string | undefined }
+  /** autoAttach: the client asked this session to auto-attach the page's frames and workers. */
+  | { kind: 'page'; id: string; tab: TabTarget; parent: string | undefined; autoAttach: boolean }
   | { kind: 'tab'; id: string; tab: TabTarget; parent: string | undefined; page: string | null }
   | { kind: 'browser'; id: string; scope: Scope };
 
@@ -55,8 +55,6 @@ export class CdpSessions {
   private readonly byTargetId = new Map<string, TabTarget>();
   private readonly sessions = new Map<string, ClientSession>();
   private readonly pagesOfTab = new Map<number, PageSession[]>();
-  /** Chrome's child session id -> its tab. */
-  private readonly children = new Map<string, number>();
 
   addTab(tabId: number, targetId: string, url: string, title: string): TabTarget {
     const known = this.tabs.get(tabId);
@@ -95,7 +93,6 @@ export class CdpSessions {
     this.tabs.delete(tabId);
     this.byTargetId.delete(tab.targetId);
     this.byTargetId.delete(tab.tabTargetId);
-    for (const [child, t] of this.children) if (t === tabId) this.children.delete(child);
     const gone = [...this.sessions.values()].filter((s): s is TabSession => s.kind !== 'browser' && s.tab === tab);
     for (const s of gone) this.removeSession(s.id);
     return gone;
@@ -146,17 +143,5 @@ export class CdpSessions {
     const out = [this.root];
     for (const s of this.sessions.values()) if (s.kind === 'browser') out.push(s.scope);
     return out;
-  }
-
-  addChild(sessionId: string, tabId: number): void {
-    this.children.set(sessionId, tabId);
-  }
-
-  childTab(sessionId: string): number | undefined {
-    return this.children.get(sessionId);
-  }
-
-  removeChild(sessionId: string): void {
-    this.children.delete(sessionId);
   }
 }
