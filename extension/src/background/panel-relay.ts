@@ -1,9 +1,9 @@
 // The worker's side of the person's UI: the side panel (toolbar icon or Alt+Shift+B),
 // the "Ask the agent about this" context-menu item, the in-page overlay's Stop, and the bridge
-// messages meant for the person (task_progress, agent_sessions, errors about tasks). Registered
+// messages meant for the person (task_progress, agent_sessions, backend_connectors, cdp_clients, errors about tasks). Registered
 // synchronously at top level from index.ts (MV3: a worker woken by an event sees only listeners that
 // exist when the script first runs).
-import type { ContextElement, ErrorMessage, ProtocolMessage } from '../../../schemas/generated/protocol';
+import type { CdpClientsMessage, ContextElement, ErrorMessage, ProtocolMessage } from '../../../schemas/generated/protocol';
 import {
   isPanelRequest,
   PANEL_KEYS,
@@ -19,34 +19,80 @@ import { clearFinishedTasks, onTaskError, onTaskProgress, runningTaskIds, submit
 
 const MENU_ID = 'bux-ask-agent';
 
-/** connector_control requests waiting for the bridge's answer (backend_connectors or error, by request_id). */
-const connectorReplies = new Map<string, (r: PanelResponse) => void>();
-const CONNECTOR_REPLY_MS = 15_000;
+/**
+ * Panel requests the bridge answers by request_id (connector_control with backend_connectors,
+ * cdp_client_control with cdp_clients, or an error): the answer settles the panel's request.
+ */
+const bridgeReplies = new Map<string, (r: PanelResponse) => void>();
+const BRIDGE_REPLY_MS = 15_000;
+
+function askBridge(
+  send: (m: ProtocolMessage) => boolean,
+  prefix: string,
+  build: (request_id: string) => ProtocolMessage,
+): Promise<PanelResponse> {
+  const request_id = `${prefix}-${crypto.randomUUID()}`;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      bridgeReplies.delete(request_id);
+      resolve({ ok: false, error: 'The bridge did not answer within 15 s. Check that it runs (connection status above), then try again.' });
+    }, BRIDGE_REPLY_MS);
+    bridgeReplies.set(request_id, (r) => {
+      clearTimeout(timer);
+      bridgeReplies.delete(request_id);
+      resolve(r);
+    });
+    if (!send(build(request_id)))
+      bridgeReplies.get(request_id)?.({ ok: false, error: 'Not connected to the bridge; see the connection status above.' });
+  });
+}
 
 function connectorControl(
   send: (m: ProtocolMessage) => boolean,
   m: { command: 'add'; dialect: '000' | '001'; url: string } | { command: 'remove'; connector_id: string },
 ): Promise<PanelResponse> {
-  const request_id = `conn-${crypto.randomUUID()}`;
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      connectorReplies.delete(request_id);
-      resolve({ ok: false, error: 'The bridge did not answer within 15 s. Check that it runs (connection status above), then try again.' });
-    }, CONNECTOR_REPLY_MS);
-    connectorReplies.set(request_id, (r) => {
-      clearTimeout(timer);
-      connectorReplies.delete(request_id);
-      resolve(r);
-    });
-    if (!send({ type: 'connector_control', request_id, ...m }))
-      connectorReplies.get(request_id)?.({ ok: false, error: 'Not connected to the bridge; see the connection status above.' });
-  });
+  return askBridge(send, 'conn', (request_id) => ({ type: 'connector_control', request_id, ...m }));
 }
 
-function onConnectorError(e: ErrorMessage): boolean {
-  const answer = e.in_reply_to ? connectorReplies.get(e.in_reply_to) : undefined;
+/** Names of the URLs a revoke is waiting for, by request_id: the answer must no longer list the name. */
+const revoking = new Map<string, string>();
+
+function cdpRevoke(send: (m: ProtocolMessage) => boolean, name: string): Promise<PanelResponse> {
+  let id = '';
+  return askBridge(send, 'cdp', (request_id) => {
+    id = request_id;
+    revoking.set(request_id, name);
+    return { type: 'cdp_client_control', request_id, op: 'revoke', name };
+  }).finally(() => revoking.delete(id));
+}
+
+function onCdpClients(m: CdpClientsMessage): void {
+  void chrome.storage.session.set({ [PANEL_KEYS.cdpClients]: m.clients });
+  if (!m.request_id) return;
+  const name = revoking.get(m.request_id);
+  // Nothing is reported revoked that the bridge still lists.
+  const still = name !== undefined && m.clients.some((c) => c.name === name);
+  bridgeReplies.get(m.request_id)?.(
+    still
+      ? {
+          ok: false,
+          error: `The bridge answered but still lists "${name}": it was not revoked. Try again, or run browser-use-ext cdp-url --revoke ${name} in a terminal.`,
+        }
+      : { ok: true },
+  );
+}
+
+function onReplyError(e: ErrorMessage): boolean {
+  const answer = e.in_reply_to ? bridgeReplies.get(e.in_reply_to) : undefined;
   if (!answer) return false;
-  answer({ ok: false, error_code: e.error_info.error_code, error: `${e.error_info.error_code}: ${e.error_info.message}` });
+  // A revoke shows the bridge's words, with the code apart (the panel puts it on a details line);
+  // the connector list keeps its "CODE: message" line.
+  const cdp = e.in_reply_to?.startsWith('cdp-') ?? false;
+  answer({
+    ok: false,
+    error_code: e.error_info.error_code,
+    error: cdp ? e.error_info.message : `${e.error_info.error_code}: ${e.error_info.message}`,
+  });
   return true;
 }
 
@@ -118,10 +164,13 @@ export function onBridgeMessage(message: ProtocolMessage): boolean {
       return true;
     case 'backend_connectors':
       void chrome.storage.session.set({ [PANEL_KEYS.connectors]: message.connectors });
-      if (message.request_id) connectorReplies.get(message.request_id)?.({ ok: true });
+      if (message.request_id) bridgeReplies.get(message.request_id)?.({ ok: true });
+      return true;
+    case 'cdp_clients':
+      onCdpClients(message);
       return true;
     case 'error':
-      return onConnectorError(message) || onTaskError(message);
+      return onReplyError(message) || onTaskError(message);
     default:
       return false;
   }
@@ -177,6 +226,8 @@ async function handle(
       return req.op === 'connector_add'
         ? connectorControl(send, { command: 'add', dialect: req.dialect, url: req.url })
         : connectorControl(send, { command: 'remove', connector_id: req.connector_id });
+    case 'cdp_revoke':
+      return cdpRevoke(send, req.name);
     case 'reconnect':
       connection.reconnectNow();
       return { ok: true };

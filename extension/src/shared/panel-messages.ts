@@ -3,7 +3,13 @@
 // sees into storage (connection status and agents in storage.session, tasks in storage.local so past
 // tasks survive a browser restart); pages render from storage and follow chrome.storage.onChanged,
 // so a panel opened later, or a worker that restarted, shows the same thing.
-import type { AgentSessionInfo, BackendConnectorInfo, ContextElement, TaskStepDetails } from '../../../schemas/generated/protocol';
+import type {
+  AgentSessionInfo,
+  BackendConnectorInfo,
+  CdpClientsMessage,
+  ContextElement,
+  TaskStepDetails,
+} from '../../../schemas/generated/protocol';
 
 export const PANEL_KEYS = {
   /** storage.session: ConnectionStatus. */
@@ -20,7 +26,21 @@ export const PANEL_KEYS = {
   connectors: 'bux_connectors',
   /** storage.local: hello.client.name of the agent the person picked under "Run with" (kept across restarts; session ids are not). */
   taskRunner: 'bux_task_runner',
+  /** storage.session: CdpClientInfo[] from the bridge's latest cdp_clients (the panel's "Clients connected over CDP"). */
+  cdpClients: 'bux_cdp_clients',
 } as const;
+
+/** One CDP endpoint URL (cdp-url --name) and the clients using it now, as the bridge reports them. */
+export type CdpClientInfo = CdpClientsMessage['clients'][number];
+
+/** The bridge's agent_sessions names a CDP client's session `cdp:<URL name>` (bridge/agents/cdp). */
+export const CDP_AGENT_PREFIX = 'cdp:';
+/** The URL name of a CDP client's agent session, or null for any other agent. */
+export function cdpClientName(clientName: string): string | null {
+  return clientName.startsWith(CDP_AGENT_PREFIX) && clientName.length > CDP_AGENT_PREFIX.length
+    ? clientName.slice(CDP_AGENT_PREFIX.length)
+    : null;
+}
 
 /** Settings keys in storage.local besides config.ts's (bridge URL, secret, evaluate, trusted input, dialogs). */
 export const SETTING_KEYS = {
@@ -89,6 +109,7 @@ export type PanelRequest =
   | { bux: 'panel'; op: 'submit_task'; prompt: string; use_element: boolean; agent_session_id?: string | null }
   | { bux: 'panel'; op: 'connector_add'; dialect: '000' | '001'; url: string }
   | { bux: 'panel'; op: 'connector_remove'; connector_id: string }
+  | { bux: 'panel'; op: 'cdp_revoke'; name: string }
   | { bux: 'panel'; op: 'task_control'; task_id: string; command: 'stop' | 'redirect'; text?: string }
   | { bux: 'panel'; op: 'release_tab'; session_id: string; tab_id: number }
   | { bux: 'panel'; op: 'disconnect_agent'; session_id: string }

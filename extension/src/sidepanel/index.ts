@@ -1,12 +1,14 @@
 // The side panel: connection state with what to do next, pairing, a task box with the
 // page's context, the running task's live step log with Stop and "send command" (seed 002), agents
-// with their tabs (release / disconnect), past tasks. Renders from chrome.storage (written by the
-// worker: panel-relay.ts, connection-status.ts, task-relay.ts) and follows its changes; commands go
-// to the worker with chrome.runtime.sendMessage.
+// with their tabs (release / disconnect), clients connected over CDP (cdp-clients.ts), past tasks.
+// Renders from chrome.storage (written by the worker: panel-relay.ts, connection-status.ts,
+// task-relay.ts) and follows its changes; commands go to the worker with chrome.runtime.sendMessage.
 import type { AgentSessionInfo, BackendConnectorInfo, ContextElement } from '../../../schemas/generated/protocol';
 import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../shared/config';
 import { displayFolder } from '../shared/local-files';
 import {
+  type CdpClientInfo,
+  cdpClientName,
   type ConnectionStatus,
   PANEL_KEYS,
   type PanelRequest,
@@ -15,7 +17,9 @@ import {
   type TaskLogEntry,
   type TaskRecord,
 } from '../shared/panel-messages';
+import { CdpClientsView } from './cdp-clients';
 import { pairWithCode, pairWithSecret } from './pair';
+import { TabNames } from './tab-names';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const el = <K extends keyof HTMLElementTagNameMap>(
@@ -52,16 +56,24 @@ let runnerName: string | null = null;
 
 /** The built-in seed 002 agent (`npx browser-use-ext agent`) says so, for a person who has no Python. */
 const BUILTIN_AGENT = 'seed002-agent';
-const agentLabel = (a: AgentSessionInfo) =>
-  a.client.name === BUILTIN_AGENT
+const agentLabel = (a: AgentSessionInfo) => {
+  // A CDP client's session (bridge/agents/cdp) is named cdp:<URL name>: show the name the person chose.
+  const cdp = cdpClientName(a.client.name);
+  if (cdp !== null) return `${cdp} (CDP client)`;
+  return a.client.name === BUILTIN_AGENT
     ? `Built-in agent (seed 002) · ${a.client.name} ${a.client.version}`
     : `${a.client.name} ${a.client.version}`;
+};
 const takers = () => agents.filter((a) => a.connected && a.capabilities.includes('accepts_tasks'));
 
 const ask = (req: PanelRequest): Promise<PanelResponse> =>
   chrome.runtime
     .sendMessage(req)
     .catch((e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) })) as Promise<PanelResponse>;
+
+const tabNames = new TabNames();
+const cdpView = new CdpClientsView(ask, tabNames);
+tabNames.onChange(() => renderAgents());
 
 function renderConnection(): void {
   const c = connection;
@@ -76,6 +88,7 @@ function renderConnection(): void {
   $('show-pair').hidden = state === 'not_paired' || state === 'connected' || pairOpen;
   $('pair').hidden = !(pairOpen || state === 'not_paired' || state === 'secret_refused');
   const connected = state === 'connected';
+  cdpView.setConnected(connected);
   $<HTMLButtonElement>('task-submit').disabled = !connected;
   $('no-agent').hidden = !connected || taker;
   renderRunner();
@@ -186,6 +199,7 @@ function agentsMore(): HTMLLIElement[] {
 
 function renderAgents(): void {
   $('agents-empty').hidden = agents.length > 0;
+  tabNames.want(agents.flatMap((a) => a.tabs.map((t) => t.tab_id)));
   $('agent-list').replaceChildren(
     ...agents.map((a) => {
       const status = a.connected
@@ -223,7 +237,7 @@ function renderAgents(): void {
             'click',
             () => void ask({ bux: 'panel', op: 'release_tab', session_id: a.session_id, tab_id: t.tab_id }),
           );
-          return el('li', {}, el('span', { title: t.url ?? '' }, `Tab ${t.tab_id}: ${t.url ?? 'unknown page'}`), release);
+          return el('li', {}, el('span', { title: t.url ?? '' }, tabNames.label(t.tab_id, t.url)), release);
         }),
       );
       if (!a.tabs.length) tabs.append(el('li', {}, el('span', {}, 'holds no tab')));
@@ -293,7 +307,13 @@ function showBackendResult(message: string, error: boolean, code?: string): void
 
 async function load(): Promise<void> {
   const [s, l] = await Promise.all([
-    chrome.storage.session.get([PANEL_KEYS.connection, PANEL_KEYS.agents, PANEL_KEYS.pendingElement, PANEL_KEYS.connectors]),
+    chrome.storage.session.get([
+      PANEL_KEYS.connection,
+      PANEL_KEYS.agents,
+      PANEL_KEYS.pendingElement,
+      PANEL_KEYS.connectors,
+      PANEL_KEYS.cdpClients,
+    ]),
     chrome.storage.local.get([PANEL_KEYS.tasks, STORAGE_KEYS.bridgeUrl, PANEL_KEYS.taskRunner]),
   ]);
   connectors = (s[PANEL_KEYS.connectors] as BackendConnectorInfo[] | undefined) ?? [];
@@ -311,6 +331,7 @@ async function load(): Promise<void> {
   renderPending();
   renderTasks();
   renderConnectors();
+  cdpView.set((s[PANEL_KEYS.cdpClients] as CdpClientInfo[] | undefined) ?? []);
 }
 
 chrome.storage.onChanged.addListener((changes, area) => {
@@ -337,6 +358,7 @@ chrome.storage.onChanged.addListener((changes, area) => {
       renderConnectors();
       renderAgents();
     }
+    if (PANEL_KEYS.cdpClients in changes) cdpView.set((changes[PANEL_KEYS.cdpClients]?.newValue as CdpClientInfo[] | undefined) ?? []);
     if (PANEL_KEYS.pendingElement in changes) {
       pending = (changes[PANEL_KEYS.pendingElement]?.newValue as ContextElement | undefined) ?? null;
       renderPending();
