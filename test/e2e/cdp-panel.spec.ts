@@ -17,7 +17,12 @@ import { createLogger } from '../../bridge/common/log';
 import { loadOrCreateSecrets } from '../../bridge/common/secrets';
 import { BridgeServer } from '../../bridge/src/server';
 import type { BridgeContext, CdpControlReply, CdpService } from '../../bridge/src/services';
-import type { CdpClientControlMessage, CdpClientsMessage } from '../../schemas/generated/protocol';
+import type {
+  CdpClientControlMessage,
+  CdpClientsMessage,
+  TaskControlMessage,
+  UserTaskSubmissionMessage,
+} from '../../schemas/generated/protocol';
 import { errorInfo } from '../../schemas/lib/errors';
 import { type LaunchedBrowser, launchWithExtension } from '../harness/browser';
 import { FixtureServer } from '../harness/fixture-server';
@@ -127,6 +132,8 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
     for (const p of await launched.browser.pages()) if (p !== shop && p.url() === 'about:blank') await p.close();
     panel = await openPanel(launched.browser, { width: WIDTH, height: 900 });
     await shop.bringToFront();
+    // The panel window is the focused one here: name the person's tab, as a client's cdp_attach with tab_id does.
+    shopTabId = await panel.evaluate(async (u) => (await chrome.tabs.query({ url: u }))[0]?.id ?? -1, fixtures.url('/shop.html'));
   });
   after(async () => {
     await agent?.close().catch(() => undefined);
@@ -155,8 +162,6 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
   it('one row per URL: name, up to N tabs, made / last used, and per connection its tabs by title and site, pace and last method', async () => {
     // A CDP client is an ordinary agent session named cdp:<name>; its first action leases the person's tab.
     agent = await AgentClient.connect({ url: bridge.agentUrl, secret: bridge.secrets.agent_secret, clientName: 'cdp:scraper', maxTabs: 2 });
-    // The panel window is the focused one here: name the person's tab, as a client's cdp_attach with tab_id would.
-    shopTabId = await panel.evaluate(async (u) => (await chrome.tabs.query({ url: u }))[0]?.id ?? -1, fixtures.url('/shop.html'));
     const got = await agent.call('get_state', {}, { tabId: shopTabId });
     expect(got.status, JSON.stringify(got.error_info)).to.equal('success');
     const sessions = bridge.status()['sessions'] as { session_id: string; tabs: { tab_id: number }[] }[];
@@ -331,6 +336,45 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
       await shot(panel, '08-cdp-client-stopped');
     } finally {
       await other.close();
+    }
+  });
+
+  it("the page's Stop on a CDP client's tab takes the tab back and leaves another agent's running task alone", async () => {
+    // An agent running a task typed in the panel, in a tab of its own.
+    const runner = await AgentClient.connect({
+      url: bridge.agentUrl,
+      secret: bridge.secrets.agent_secret,
+      clientName: 'task-runner',
+      capabilities: ['accepts_tasks'],
+    });
+    const controls: string[] = [];
+    runner.on('task', (m: UserTaskSubmissionMessage) =>
+      runner.sendTaskProgress({ task_id: m.task_id ?? '', status: 'running', message: 'Looking for staplers' }),
+    );
+    runner.on('task_control', (m: TaskControlMessage) => controls.push(m.command));
+    const client = await AgentClient.connect({ url: bridge.agentUrl, secret: bridge.secrets.agent_secret, clientName: 'cdp:tester' });
+    try {
+      await panel.waitForSelector('#runner-row:not([hidden])', { timeout: 10_000 });
+      await panel.type('#task-input', 'Find the cheapest stapler');
+      await panel.click('#task-submit');
+      await panel.waitForFunction(() => document.getElementById('task-state')?.textContent === 'running', { timeout: 10_000 });
+      expect((await client.call('get_state', {}, { tabId: shopTabId })).status).to.equal('success');
+      const bar = await shop.waitForSelector('[data-browser-agent-ui="overlay"]', { timeout: 10_000 });
+      const r = await bar!.boundingBox();
+      // Stop sits at the bar's right end (its content is in a closed shadow root).
+      await shop.mouse.click(r!.x + r!.width - 20, r!.y + r!.height / 2);
+      const held = () =>
+        (bridge.status()['sessions'] as { session_id: string; tabs: unknown[] }[]).find((s) => s.session_id === client.sessionId)?.tabs
+          .length;
+      const t0 = Date.now();
+      while (held() !== 0 && Date.now() - t0 < 5000) await new Promise((res) => setTimeout(res, 50));
+      expect(held(), 'the CDP client still holds the tab').to.equal(0);
+      await new Promise((res) => setTimeout(res, 1000));
+      expect(controls, "the other agent's task was stopped").to.deep.equal([]);
+      expect(await panel.$eval('#task-state', (e) => e.textContent)).to.equal('running');
+    } finally {
+      await client.close();
+      await runner.close();
     }
   });
 });

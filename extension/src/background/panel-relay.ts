@@ -5,6 +5,8 @@
 // exist when the script first runs).
 import type { CdpClientsMessage, ContextElement, ErrorMessage, ProtocolMessage } from '../../../schemas/generated/protocol';
 import {
+  type AgentSessionInfo,
+  cdpClientName,
   isPanelRequest,
   PANEL_KEYS,
   type PanelRequest,
@@ -196,8 +198,9 @@ async function handle(
     if (!c) return { ok: false, error: 'No agent controls this tab any more.' };
     if (c.task) return taskControl(send, c.task, 'stop');
     // `serve` runs each task in a session of its own (the one holding the tab), apart from the session
-    // that took the task: stop the panel's running tasks too, then take the tab back.
-    for (const id of await runningTaskIds()) taskControl(send, id, 'stop');
+    // that took the task: stop the panel's running tasks too, then take the tab back. A CDP client
+    // never runs the panel's tasks: Stop on its tab takes the tab back and leaves other agents' tasks alone.
+    if (!(await isCdpClient(c.session))) for (const id of await runningTaskIds()) taskControl(send, id, 'stop');
     return send({ type: 'session_control', command: 'release_tab', session_id: c.session, tab_id: tabId })
       ? { ok: true }
       : { ok: false, error: 'Not connected to the bridge.' };
@@ -235,6 +238,14 @@ async function handle(
       await clearFinishedTasks();
       return { ok: true };
   }
+}
+
+/** The session is a CDP client's (the bridge names it cdp:<URL name> in agent_sessions). */
+async function isCdpClient(sessionId: string): Promise<boolean> {
+  const got = await chrome.storage.session.get(PANEL_KEYS.agents);
+  const sessions = (got[PANEL_KEYS.agents] as AgentSessionInfo[] | undefined) ?? [];
+  const s = sessions.find((a) => a.session_id === sessionId);
+  return s !== undefined && cdpClientName(s.client.name) !== null;
 }
 
 async function rememberElement(tabId: number, frameId: number, selection: string | null): Promise<void> {
