@@ -108,6 +108,7 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
   let shop: Page;
   let agent: AgentClient | null = null;
   let shopTabId = -1;
+  let bridgeClosed = false;
 
   before(async () => {
     configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-cdp-panel-'));
@@ -138,7 +139,7 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
   after(async () => {
     await agent?.close().catch(() => undefined);
     await launched?.close();
-    await bridge?.close();
+    if (!bridgeClosed) await bridge?.close();
     await fixtures?.close();
     fs.rmSync(configDir, { recursive: true, force: true });
   });
@@ -376,5 +377,25 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
       await client.close();
       await runner.close();
     }
+  });
+
+  it('off the bridge, the list says it may be out of date and Revoke says in words that it cannot reach the bridge', async () => {
+    await panel.waitForSelector(row('scraper'), { visible: true });
+    expect(await visible(panel, '#cdp-stale')).to.equal(false);
+    await bridge.close();
+    bridgeClosed = true;
+    await panel.waitForSelector('#cdp-stale', { visible: true, timeout: 10_000 });
+    await panel.click(`${row('scraper')} .cdp-revoke`);
+    await panel.click(`${row('scraper')} .cdp-confirm-yes`);
+    await panel.waitForFunction(
+      (sel) => (document.querySelector(sel)?.textContent ?? '') !== '',
+      { timeout: 20_000 },
+      `${row('scraper')} .cdp-error`,
+    );
+    expect(await text(panel, `${row('scraper')} .cdp-error`)).to.equal(
+      'Could not revoke "scraper": Not connected to the bridge; see the connection status above.',
+    );
+    await noHorizontalScroll(panel);
+    await shot(panel, '09-off-the-bridge');
   });
 });
