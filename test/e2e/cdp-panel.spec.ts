@@ -11,7 +11,11 @@ import type { Duplex } from 'node:stream';
 
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
+import WebSocket from 'ws';
 
+import { listCdpClients, mintCdpClient } from '../../bridge/agents/cdp/cdp-clients-file';
+import type { CdpEmulatorFactory } from '../../bridge/agents/cdp/cdp-endpoint';
+import { createBridge } from '../../bridge/cli/wire';
 import { AgentClient } from '../../bridge/client/agent-client';
 import { createLogger } from '../../bridge/common/log';
 import { loadOrCreateSecrets } from '../../bridge/common/secrets';
@@ -108,6 +112,7 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
   let shop: Page;
   let agent: AgentClient | null = null;
   let shopTabId = -1;
+  let bridgeClosed = false;
 
   before(async () => {
     configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-cdp-panel-'));
@@ -138,7 +143,7 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
   after(async () => {
     await agent?.close().catch(() => undefined);
     await launched?.close();
-    await bridge?.close();
+    if (!bridgeClosed) await bridge?.close();
     await fixtures?.close();
     fs.rmSync(configDir, { recursive: true, force: true });
   });
@@ -376,5 +381,135 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
       await client.close();
       await runner.close();
     }
+  });
+
+  it('off the bridge, the list says it may be out of date and Revoke says in words that it cannot reach the bridge', async () => {
+    await panel.waitForSelector(row('scraper'), { visible: true });
+    expect(await visible(panel, '#cdp-stale')).to.equal(false);
+    await bridge.close();
+    bridgeClosed = true;
+    await panel.waitForSelector('#cdp-stale', { visible: true, timeout: 10_000 });
+    await panel.click(`${row('scraper')} .cdp-revoke`);
+    await panel.click(`${row('scraper')} .cdp-confirm-yes`);
+    await panel.waitForFunction(
+      (sel) => (document.querySelector(sel)?.textContent ?? '') !== '',
+      { timeout: 20_000 },
+      `${row('scraper')} .cdp-error`,
+    );
+    expect(await text(panel, `${row('scraper')} .cdp-error`)).to.equal(
+      'Could not revoke "scraper": Not connected to the bridge; see the connection status above.',
+    );
+    await noHorizontalScroll(panel);
+    await shot(panel, '09-off-the-bridge');
+  });
+});
+
+// The same section fed by the bridge's real CDP endpoint (bridge/agents/cdp): a URL made with
+// mintCdpClient, a DevTools client connecting over WebSocket, the endpoint's own cdp_clients and
+// revoke. Only what drives the DevTools commands is a stand-in (the emulation is a separate part).
+describe('e2e: side panel with the real CDP endpoint (real Chromium, real bridge)', function () {
+  this.timeout(120_000);
+  let configDir: string;
+  let bridge: BridgeServer;
+  let fixtures: FixtureServer;
+  let launched: LaunchedBrowser;
+  let panel: Page;
+  let shopTabId = -1;
+  const sockets: WebSocket[] = [];
+
+  /** Answers every command with {} and holds the person's shop tab, as a client's first cdp_attach would. */
+  const emulator: CdpEmulatorFactory = (o) => {
+    const sent: number[] = [];
+    let last: string | null = null;
+    let tabs: number[] = [];
+    return {
+      async start() {
+        const r = await o.agent.call('get_state', {}, { tabId: shopTabId });
+        if (r.status === 'success') tabs = [shopTabId];
+      },
+      handle(text: string) {
+        const m = JSON.parse(text) as { id: number; method: string };
+        sent.push(Date.now());
+        last = m.method;
+        o.socket.send(JSON.stringify({ id: m.id, result: {} }));
+      },
+      dispose: () => Promise.resolve(),
+      targets: () => [],
+      stats: () => ({
+        commands_per_s: sent.filter((t) => Date.now() - t < 10_000).length / 10,
+        last_method: last,
+        tab_ids: tabs,
+        session_id: o.agent.sessionId,
+      }),
+    };
+  };
+
+  before(async () => {
+    configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-cdp-panel-real-'));
+    const { secrets } = loadOrCreateSecrets(configDir);
+    bridge = createBridge({ port: 0, secrets, configDir, logger: createLogger('warn'), cdpEmulator: emulator });
+    await bridge.start();
+    fixtures = await new FixtureServer().start();
+    fixtures.html('/shop.html', '<h1>Staplers</h1>', 'Stapler Shop');
+    const up = bridge.waitForExtension(20_000);
+    launched = await launchWithExtension({
+      extensionBridgeUrl: bridge.extensionUrl,
+      extensionConfig: { extension_secret: secrets.extension_secret },
+    });
+    await up;
+    const shop = await launched.browser.newPage();
+    await shop.goto(fixtures.url('/shop.html'), { waitUntil: 'load' });
+    panel = await openPanel(launched.browser, { width: WIDTH, height: 900 });
+    shopTabId = await panel.evaluate(async (u) => (await chrome.tabs.query({ url: u }))[0]?.id ?? -1, fixtures.url('/shop.html'));
+  });
+  after(async () => {
+    for (const ws of sockets) ws.terminate();
+    await launched?.close();
+    await bridge?.close();
+    await fixtures?.close();
+    fs.rmSync(configDir, { recursive: true, force: true });
+  });
+
+  it('a URL made with cdp-url appears; its connected client shows its tab and last command; Revoke closes the client and removes the URL', async () => {
+    const minted = mintCdpClient(configDir, { name: 'pw-tests', maxTabs: 2 });
+    // The endpoint notices the new URL within its 1 s poll and tells the panel.
+    await panel.waitForSelector(row('pw-tests'), { timeout: 10_000 });
+    expect(await text(panel, row('pw-tests')))
+      .to.contain('not connected')
+      .and.contain('up to 2 tabs')
+      .and.contain('never used');
+
+    const ws = new WebSocket(minted.url(bridge.port).replace(/^http/, 'ws') + '/devtools/browser/panel-test');
+    sockets.push(ws);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+    for (let id = 1; id <= 3; id++) ws.send(JSON.stringify({ id, method: id === 3 ? 'Runtime.evaluate' : 'Page.enable', params: {} }));
+    await panel.waitForFunction(
+      (sel) => {
+        const t = document.querySelector(sel)?.textContent ?? '';
+        return t.includes('Stapler Shop') && t.includes('Runtime.evaluate');
+      },
+      { timeout: 10_000 },
+      `${row('pw-tests')} .cdp-conn`,
+    );
+    expect(await text(panel, row('pw-tests')))
+      .to.contain('1 connected')
+      .and.contain('last used just now');
+    expect(await text(panel, `${row('pw-tests')} .cdp-conn`)).to.contain('0.3 commands/s');
+    const sid = await panel.$eval(`${row('pw-tests')} .cdp-conn`, (e) => (e as HTMLElement).dataset['sessionId'] ?? '');
+    expect(await text(panel, `#agent-list > li[data-session-id="${sid}"] .agent-name`)).to.equal('pw-tests (CDP client)');
+    await noHorizontalScroll(panel);
+    await shot(panel, '10-real-endpoint');
+
+    await panel.click(`${row('pw-tests')} .cdp-revoke`);
+    await panel.click(`${row('pw-tests')} .cdp-confirm-yes`);
+    await panel.waitForSelector(row('pw-tests'), { hidden: true, timeout: 10_000 });
+    await Promise.race([closed, new Promise((_, reject) => setTimeout(() => reject(new Error('the client stayed connected')), 5000))]);
+    expect(listCdpClients(configDir).map((r) => r.name)).to.deep.equal([]);
+    await panel.waitForSelector('#cdp-empty', { visible: true, timeout: 5000 });
+    await shot(panel, '11-real-endpoint-revoked');
   });
 });

@@ -30,6 +30,7 @@ const REQUESTS: PanelRequest[] = [
   { bux: 'panel', op: 'submit_task', prompt: 'buy it', use_element: false },
   { bux: 'panel', op: 'connector_add', dialect: '001', url: 'ws://127.0.0.1:9' },
   { bux: 'panel', op: 'connector_remove', connector_id: 'c1' },
+  { bux: 'panel', op: 'cdp_revoke', name: 'ci-bot' },
   { bux: 'panel', op: 'task_control', task_id: 't1', command: 'stop' },
   { bux: 'panel', op: 'release_tab', session_id: 's1', tab_id: 3 },
   { bux: 'panel', op: 'disconnect_agent', session_id: 's2' },
