@@ -67,6 +67,13 @@ export const keepCdpField = (key: string, owner: Record<string, unknown>): boole
  * update that names it, and only a later one that does not (or names another session) ends it.
  */
 const holder = new Map<number, string>();
+/**
+ * Tabs attached since the last lease update that named their holder, and when (see attachRelay).
+ * The bridge publishes leases within a second of any change, so after UNSETTLED_MS the guess is
+ * settled and the usual rule applies (a later update that does not name the holder ends it).
+ */
+const unsettled = new Map<number, number>();
+const UNSETTLED_MS = 5_000;
 /** The latest lease update's owners (a tab leased before its attach is not named again after). */
 let lastOwners: ReadonlyMap<number, string> = new Map();
 /** A tab attached for a client but never seen leased (its answer was lost): detached after this long. */
@@ -92,14 +99,21 @@ chrome.debugger.onDetach.addListener((source, reason) => {
 
 /** Attaches the tab for a CDP client (or keeps the attachment it has). Throws Chrome's error. */
 export async function attachRelay(tabId: number): Promise<void> {
-  if (!(await holdForRelay(tabId))) return;
+  await holdForRelay(tabId);
   watch();
+  // Until a lease update names the tab again, its holder is only a guess: the tab may have just
+  // passed from a client that disconnected to this one (the update naming the new holder comes
+  // after this attach's answer reached the bridge), or this session leased it before attaching
+  // (then no later update names it again). The next update that names a holder settles it; one
+  // that names none leaves it unsettled (the old holder's release), and the timer below lets go of
+  // a tab nobody ever holds.
+  unsettled.set(tabId, Date.now());
   const owner = lastOwners.get(tabId);
   if (owner !== undefined) holder.set(tabId, owner);
-  else
-    setTimeout(() => {
-      if (relayHolds(tabId) && !holder.has(tabId)) void detachRelay(tabId);
-    }, UNLEASED_MS);
+  else holder.delete(tabId);
+  setTimeout(() => {
+    if (relayHolds(tabId) && !holder.has(tabId)) void detachRelay(tabId);
+  }, UNLEASED_MS);
   await remember();
 }
 
@@ -107,6 +121,7 @@ export async function attachRelay(tabId: number): Promise<void> {
 export async function detachRelay(tabId: number): Promise<boolean> {
   const held = await releaseRelay(tabId);
   holder.delete(tabId);
+  unsettled.delete(tabId);
   if (held) await remember();
   return held;
 }
@@ -122,7 +137,15 @@ export async function onLeases(owners: ReadonlyMap<number, string>, complete = t
   for (const tabId of relayTabs()) {
     const owner = owners.get(tabId);
     const was = holder.get(tabId);
-    if (was === undefined) {
+    const since = unsettled.get(tabId);
+    if (since !== undefined && Date.now() - since < UNSETTLED_MS) {
+      if (owner === undefined) holder.delete(tabId);
+      else {
+        holder.set(tabId, owner);
+        unsettled.delete(tabId);
+      }
+    } else if (was === undefined) {
+      unsettled.delete(tabId);
       if (owner !== undefined) holder.set(tabId, owner);
     } else if (owner !== was && (owner !== undefined || complete)) ended.push(tabId);
   }
