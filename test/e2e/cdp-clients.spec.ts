@@ -172,7 +172,14 @@ const BRIDGE_PROBES: ProbeExpectations = {
 };
 
 /** The same cases for any endpoint; `ctx()` is read when each case runs (after the before hook). */
-function cdpClientCases(ctx: () => CaseContext, probes: ProbeExpectations): void {
+/**
+ * Whether puppeteer's browserURL can work: puppeteer builds `new URL('/json/version', browserURL)`, an
+ * absolute path that drops the bridge's /cdp/<token> prefix, so through the bridge it cannot (the
+ * README and `cdp-url` give puppeteer the ws URL instead).
+ */
+type PuppeteerBrowserUrl = 'works' | 'drops the token path';
+
+function cdpClientCases(ctx: () => CaseContext, probes: ProbeExpectations, browserUrl: PuppeteerBrowserUrl = 'works'): void {
   for (const via of ['http', 'ws'] as const) {
     it(`Playwright connectOverCDP (${via === 'http' ? 'HTTP base' : 'ws URL'}): page actions, frames, new page, screenshot, aria snapshot, close keeps the browser`, async () => {
       const { endpoint, fixtures } = ctx();
@@ -187,7 +194,16 @@ function cdpClientCases(ctx: () => CaseContext, probes: ProbeExpectations): void
     });
   }
 
-  for (const via of ['http', 'ws'] as const) {
+  if (browserUrl === 'drops the token path') {
+    it('puppeteer connect (browserURL) cannot reach a URL with a path; it fails at once, naming the missing /json/version', async () => {
+      const { endpoint, fixtures } = ctx();
+      const rec = await puppeteerScenario(endpoint, fixtures, 'http');
+      const connect = rec.steps.find((s) => s.step === 'connect');
+      expect(connect?.ok, 'connect through browserURL').to.equal(false);
+      expect(String(connect?.error)).to.match(/json\/version: HTTP Not Found/);
+    });
+  }
+  for (const via of browserUrl === 'works' ? (['http', 'ws'] as const) : (['ws'] as const)) {
     it(`puppeteer connect (${via === 'http' ? 'browserURL' : 'browserWSEndpoint'}): page actions, frames, new page, screenshot, accessibility snapshot, disconnect keeps the browser`, async () => {
       const { endpoint, fixtures } = ctx();
       const rec = await puppeteerScenario(endpoint, fixtures, via);
@@ -317,8 +333,12 @@ describe('over the bridge CDP endpoint', function () {
     await fx?.close();
   });
 
-  cdpClientCases(() => {
-    if (!context) throw new Error('the before hook did not set up the bridge CDP endpoint');
-    return context;
-  }, BRIDGE_PROBES);
+  cdpClientCases(
+    () => {
+      if (!context) throw new Error('the before hook did not set up the bridge CDP endpoint');
+      return context;
+    },
+    BRIDGE_PROBES,
+    'drops the token path',
+  );
 });
