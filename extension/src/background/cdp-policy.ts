@@ -10,7 +10,7 @@
 // site WORK, which is why the list does not rely on Chrome. The bridge's CDP service answers the
 // browser-level commands a client needs (Target.* over the leased tabs, Browser.getVersion,
 // Browser.setDownloadBehavior) from its browser endpoint; they never reach a tab.
-import { hostMatches } from './person-policy';
+import { hostMatches } from './host-match';
 
 export interface RefusedCdpMethod {
   /** "Domain.method", or "Domain.*" for the whole domain. */

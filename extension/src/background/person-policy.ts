@@ -7,6 +7,7 @@ import type { ActionMessage, ErrorInfo } from '../../../schemas/generated/protoc
 import { errorInfo } from '../../../schemas/lib/errors';
 import { isLocalUrl, localVerdict } from '../shared/local-files';
 import { SETTING_KEYS } from '../shared/panel-messages';
+import { hostMatches } from './host-match';
 
 interface Policy {
   allowed: string[];
@@ -139,13 +140,6 @@ export async function blockedLocalFrame(tabId: number, allowed?: readonly string
     if (v.local && !v.allowed) return { url: f.url, why: v.why };
   }
   return null;
-}
-
-/** "example.com" matches example.com and every subdomain; "*.example.com" only subdomains. */
-export function hostMatches(host: string, pattern: string): boolean {
-  const h = host.toLowerCase().replace(/\.$/, '');
-  if (pattern.startsWith('*.')) return h.endsWith(pattern.slice(1));
-  return h === pattern || h.endsWith(`.${pattern}`);
 }
 
 /** Why the person's settings forbid an agent on this URL, or null. Non-web URLs (about:, chrome:) are not judged here. */
