@@ -207,6 +207,7 @@ export async function runConformance(o: ConformanceOptions): Promise<CheckResult
     };
     for (const name of ACTION_NAMES) {
       if (name === 'open_tab' || name === 'switch_tab' || name === 'close_tab') continue;
+      if (name === 'cdp_attach' || name === 'cdp_detach' || name === 'cdp_send') continue; // one sequence below
       const params = plan[name];
       // History actions need history: a page to go back from (and then forward to).
       if (name === 'go_back') await c.call('navigate', { url: server.url + '/page2' }, on);
@@ -225,6 +226,19 @@ export async function runConformance(o: ConformanceOptions): Promise<CheckResult
       const sw = await runOne('switch_tab', { tab_id: second }, { tabId: second });
       if (sw !== true) return `switch_tab: ${sw}`;
       return runOne('close_tab', { tab_id: second }, { tabId: second });
+    });
+
+    // The DevTools relay only works in order: attach, a command, detach.
+    await check('action', 'cdp_attach + cdp_send + cdp_detach', async () => {
+      const attached = await runOne('cdp_attach', {});
+      if (attached !== true) return `cdp_attach: ${attached}`;
+      const sent = await c.call('cdp_send', { method: 'Runtime.evaluate', params: { expression: '1 + 1', returnByValue: true } }, on);
+      const value = (sent.outcome_details?.result as { result?: { result?: { value?: unknown } } } | undefined)?.result?.result?.value;
+      if (sent.status !== 'success' || value !== 2)
+        return `cdp_send Runtime.evaluate 1 + 1 answered ${JSON.stringify(sent.error_info ?? value)}`;
+      const send = await runOne('cdp_send', { method: 'Runtime.evaluate', params: { expression: '1' } });
+      if (send !== true) return `cdp_send: ${send}`;
+      return runOne('cdp_detach', {});
     });
 
     // --- error codes --------------------------------------------------------------------------
