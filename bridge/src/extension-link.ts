@@ -191,6 +191,8 @@ export class ExtensionLink {
   /**
    * Sends one action to the extension and resolves with its result, TIMEOUT or EXTENSION_DISCONNECTED.
    * validated: the action came from an agent (checked on receive); only its ids/tab_id change here.
+   * onAnswer: called with the extension's answer the moment it is received, before the promise
+   * settles (a caller that must keep the answer in order with messages received after it).
    */
   async relay(
     action: ActionMessage,
@@ -198,6 +200,7 @@ export class ExtensionLink {
     timeoutMs: number,
     validated = false,
     retried = false,
+    onAnswer?: (result: ActionResultMessage) => void,
   ): Promise<ActionResultMessage> {
     // The extension was here and left (its service worker restarts): wait for it within
     // the action's own timeout instead of failing at once; it is usually back within a second.
@@ -237,8 +240,11 @@ export class ExtensionLink {
           READ_ONLY_ACTIONS.has(action.action) &&
           Date.now() < deadline
         )
-          resolve(this.relay(action, deadline, timeoutMs, validated, true));
-        else resolve(r);
+          resolve(this.relay(action, deadline, timeoutMs, validated, true, onAnswer));
+        else {
+          onAnswer?.(r);
+          resolve(r);
+        }
       };
       const sent: ActionMessage = { ...action, action_id: relayId };
       this.pending.add(relayId, { action: action.action, sent, resolve: settle }, remaining, () => resolve(timeout()));

@@ -1,0 +1,93 @@
+// A CDP client sees a tab's answers and events in the order Chrome sent them. The extension sends a
+// cdp_send answer and the tab's next events back to back; the bridge must not let the events
+// overtake the answer on the way to the agent session (Playwright drops an out-of-process frame's
+// execution contexts that arrive before its Page.getFrameTree answer, and then waits for the frame
+// forever). Driven by hand over real ws, the extension's messages written in one TCP chunk, as a busy
+// worker's are.
+import { expect } from 'chai';
+
+import { createBridge } from '../../bridge/cli/wire';
+import { createLogger } from '../../bridge/common/log';
+import type { BridgeServer } from '../../bridge/src/server';
+import type { ActionMessage, ProtocolMessage } from '../../schemas/generated/protocol';
+import { RawPeer } from './raw-peer';
+
+describe('bridge: CDP answers and events keep their order', () => {
+  let bridge: BridgeServer;
+  const peers: RawPeer[] = [];
+
+  beforeEach(async () => {
+    bridge = createBridge({ port: 0, logger: createLogger('silent'), defaultTimeoutMs: 2000 });
+    await bridge.start();
+  });
+  afterEach(async () => {
+    for (const p of peers.splice(0)) p.close();
+    await bridge.close();
+  });
+
+  /** Writes several messages in one TCP chunk (as a busy worker's arrive), not one write each. */
+  function sendTogether(peer: RawPeer, messages: object[]): void {
+    const socket = (peer.ws as unknown as { _socket: { cork(): void; uncork(): void } })._socket;
+    socket.cork();
+    for (const m of messages) peer.send(m as ProtocolMessage);
+    process.nextTick(() => socket.uncork());
+  }
+
+  it('an answer the extension sent before events reaches the agent before them', async () => {
+    const ext = await RawPeer.hello(bridge.extensionUrl, 'extension', { secret: bridge.secrets.extension_secret });
+    const agent = await RawPeer.hello(bridge.agentUrl, 'agent', { secret: bridge.secrets.agent_secret, clientName: 'cdp:order' });
+    peers.push(ext, agent);
+
+    agent.send({ type: 'action', action_id: 'attach', action: 'cdp_attach', params: {}, tab_id: 4 });
+    const attach = (await ext.next((m) => m.type === 'action')) as ActionMessage;
+    ext.send({
+      type: 'action_result',
+      original_action_id: attach.action_id,
+      action: 'cdp_attach',
+      tab_id: 4,
+      status: 'success',
+      outcome_details: { message: 'Attached.', result: { tab_id: 4, target_id: 'T4', url: 'https://a.test/', title: 'A' } },
+      new_simplified_state: null,
+      error_info: null,
+    });
+    await agent.next((m) => m.type === 'action_result');
+
+    for (let round = 0; round < 20; round++) {
+      agent.send({
+        type: 'action',
+        action_id: `send-${round}`,
+        action: 'cdp_send',
+        params: { method: 'Page.getFrameTree', params: {}, session_id: 'CHILD' },
+        tab_id: 4,
+      });
+      const send = (await ext.next((m) => m.type === 'action')) as ActionMessage;
+      const event = (n: number) => ({
+        type: 'cdp_event',
+        tab_id: 4,
+        session_id: 'CHILD',
+        method: 'Runtime.executionContextCreated',
+        params: { context: { id: n } },
+      });
+      sendTogether(ext, [
+        {
+          type: 'action_result',
+          original_action_id: send.action_id,
+          action: 'cdp_send',
+          tab_id: 4,
+          status: 'success',
+          outcome_details: { message: 'Page.getFrameTree done.', result: { result: { frameTree: {} } } },
+          new_simplified_state: null,
+          error_info: null,
+        },
+        event(1),
+        event(2),
+      ]);
+      const order: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const m = await agent.next((x) => x.type === 'action_result' || x.type === 'cdp_event');
+        order.push(m.type === 'cdp_event' ? `event ${String((m.params as { context: { id: number } }).context.id)}` : 'answer');
+      }
+      expect(order, `round ${round}`).to.deep.equal(['answer', 'event 1', 'event 2']);
+    }
+  });
+});
