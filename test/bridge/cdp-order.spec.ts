@@ -12,7 +12,7 @@ import type { BridgeServer } from '../../bridge/src/server';
 import type { ActionMessage, ProtocolMessage } from '../../schemas/generated/protocol';
 import { RawPeer } from './raw-peer';
 
-describe('bridge: CDP answers and events keep their order', () => {
+describe('bridge: CDP commands, answers and events', () => {
   let bridge: BridgeServer;
   const peers: RawPeer[] = [];
 
@@ -33,11 +33,11 @@ describe('bridge: CDP answers and events keep their order', () => {
     process.nextTick(() => socket.uncork());
   }
 
-  it('an answer the extension sent before events reaches the agent before them', async () => {
+  /** An extension and a CDP client's agent session holding tab 4 through cdp_attach. */
+  async function attached(): Promise<{ ext: RawPeer; agent: RawPeer }> {
     const ext = await RawPeer.hello(bridge.extensionUrl, 'extension', { secret: bridge.secrets.extension_secret });
     const agent = await RawPeer.hello(bridge.agentUrl, 'agent', { secret: bridge.secrets.agent_secret, clientName: 'cdp:order' });
     peers.push(ext, agent);
-
     agent.send({ type: 'action', action_id: 'attach', action: 'cdp_attach', params: {}, tab_id: 4 });
     const attach = (await ext.next((m) => m.type === 'action')) as ActionMessage;
     ext.send({
@@ -51,7 +51,11 @@ describe('bridge: CDP answers and events keep their order', () => {
       error_info: null,
     });
     await agent.next((m) => m.type === 'action_result');
+    return { ext, agent };
+  }
 
+  it('an answer the extension sent before events reaches the agent before them', async () => {
+    const { ext, agent } = await attached();
     for (let round = 0; round < 20; round++) {
       agent.send({
         type: 'action',
@@ -89,5 +93,26 @@ describe('bridge: CDP answers and events keep their order', () => {
       }
       expect(order, `round ${round}`).to.deep.equal(['answer', 'event 1', 'event 2']);
     }
+  });
+
+  it('a CDP command sent while the extension is away is answered NO_EXTENSION_CONNECTED after 10 s, not at its long timeout', async function () {
+    this.timeout(20_000);
+    const { ext, agent } = await attached();
+    ext.close();
+    await agent.next((m) => m.type === 'extension_status' && !m.connected);
+    const t0 = Date.now();
+    // A CDP client's commands carry a long timeout (a page's own long evaluation is legitimate).
+    agent.send({
+      type: 'action',
+      action_id: 'while-away',
+      action: 'cdp_send',
+      params: { method: 'Runtime.evaluate', params: { expression: '1' } },
+      tab_id: 4,
+      timeout_ms: 600_000,
+    });
+    const r = await agent.next((m) => m.type === 'action_result', 15_000);
+    const waited = Date.now() - t0;
+    expect(r.type === 'action_result' && r.error_info?.error_code).to.equal('NO_EXTENSION_CONNECTED');
+    expect(waited, 'it waited for the extension to come back first').to.be.within(9_000, 12_000);
   });
 });
