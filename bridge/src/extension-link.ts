@@ -209,7 +209,10 @@ export class ExtensionLink {
     // A CDP command's timeout is long (a page's own long evaluation is legitimate), so its wait for
     // the extension is capped: a CDP client hears within seconds that the browser is gone.
     const waitUntil = action.action === 'cdp_send' ? Math.min(deadline, Date.now() + CDP_EXTENSION_WAIT_MS) : deadline;
-    if (!(this.peer?.ready && this.peer.open) && (this.awaySince !== null || this.awaitingAfterRestart())) await this.back(waitUntil);
+    // A connection that is closing (its close frame came, its socket not gone yet) has left too.
+    const leaving = this.peer !== null && !(this.peer.ready && this.peer.open);
+    if (!(this.peer?.ready && this.peer.open) && (leaving || this.awaySince !== null || this.awaitingAfterRestart()))
+      await this.back(waitUntil);
     const ext = this.peer;
     if (!ext?.ready || !ext.open) {
       return errorResult(

@@ -115,4 +115,32 @@ describe('bridge: CDP commands, answers and events', () => {
     expect(r.type === 'action_result' && r.error_info?.error_code).to.equal('NO_EXTENSION_CONNECTED');
     expect(waited, 'it waited for the extension to come back first').to.be.within(9_000, 12_000);
   });
+
+  it("a CDP command sent while the extension's connection is closing waits for its next connection instead of failing at once", async function () {
+    this.timeout(20_000);
+    const { ext, agent } = await attached();
+    // The worker goes away: its close frame reaches the bridge, but the socket is not gone yet (the
+    // bridge's connection is closing, not closed), as in the first moments of a service worker restart.
+    const socket = (ext.ws as unknown as { _socket: { write(b: Buffer): void; pause(): void } })._socket;
+    socket.pause();
+    socket.write(Buffer.from([0x88, 0x82, 0, 0, 0, 0, 0x03, 0xe9])); // masked close frame, code 1001
+    await new Promise((r) => setTimeout(r, 300));
+    agent.send({
+      type: 'action',
+      action_id: 'while-closing',
+      action: 'cdp_send',
+      params: { method: 'Runtime.evaluate', params: { expression: '1' } },
+      tab_id: 4,
+      timeout_ms: 600_000,
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(
+      agent.received.filter((m) => m.type === 'action_result'),
+      'answered before the extension came back',
+    ).to.deep.equal([]);
+    const back = await RawPeer.hello(bridge.extensionUrl, 'extension', { secret: bridge.secrets.extension_secret });
+    peers.push(back);
+    const relayed = (await back.next((m) => m.type === 'action' && m.action === 'cdp_send', 5000)) as ActionMessage;
+    expect(relayed.params).to.deep.include({ method: 'Runtime.evaluate' });
+  });
 });
