@@ -233,7 +233,10 @@ export class AgentGateway {
    * the rest against the request: answer-check.ts). The agent never sees another session's tab.
    */
   private async relayChecked(session: Session, message: ActionMessage, deadline: number, timeoutMs: number): Promise<ActionResultMessage> {
-    const relayed = await this.o.extension.relay(message, deadline, timeoutMs, true);
+    return this.checkRelayed(session, message, await this.o.extension.relay(message, deadline, timeoutMs, true));
+  }
+
+  private checkRelayed(session: Session, message: ActionMessage, relayed: ActionResultMessage): ActionResultMessage {
     if (!this.o.extension.isRelayed(relayed)) return relayed; // made by the bridge (TIMEOUT, ...)
     const { sessions } = this.o;
     const foreign = (tabId: number) => {
@@ -329,7 +332,22 @@ export class AgentGateway {
       return;
     }
     const timeoutMs = action.timeout_ms ?? this.o.defaultTimeoutMs;
-    const result = await this.relayChecked(session, action, Date.now() + timeoutMs, timeoutMs);
+    // Delivered the moment the extension's answer is received, not a few promise hops later: the
+    // tab's events are passed on as they arrive (onCdpEvent), and an answer that waited for those
+    // hops would reach the client after events Chrome sent after it. Playwright drops an
+    // out-of-process frame's execution contexts that arrive before its Page.getFrameTree answer,
+    // and then waits for that frame forever.
+    let delivered = false;
+    const deliver = (relayed: ActionResultMessage) => {
+      if (delivered) return;
+      delivered = true;
+      this.deliverCdpResult(session, action, tabId, this.checkRelayed(session, action, relayed));
+    };
+    deliver(await this.o.extension.relay(action, Date.now() + timeoutMs, timeoutMs, true, false, deliver));
+  }
+
+  private deliverCdpResult(session: Session, action: ActionMessage, tabId: number, result: ActionResultMessage): void {
+    const { sessions } = this.o;
     if (result.error_info?.error_code === 'TAB_NOT_FOUND' && sessions.ownerOf(tabId) === session) {
       const url = session.tabs.get(tabId)?.url ?? null;
       sessions.release(tabId);

@@ -26,6 +26,8 @@ interface InFlight {
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /** After a restart with restored sessions, actions wait this long (within their timeout) for the extension. */
 const RESTART_GRACE_MS = 10_000;
+/** How long a CDP command (cdp_send) waits for an extension that left before it is answered NO_EXTENSION_CONNECTED. */
+export const CDP_EXTENSION_WAIT_MS = 10_000;
 /** Actions that only read: safe to ask again after the extension dropped mid-way. */
 const READ_ONLY_ACTIONS = new Set<string>(['get_state', 'get', 'is', 'extract_content', 'list_tabs', 'screenshot', 'get_dropdown_options']);
 
@@ -191,6 +193,8 @@ export class ExtensionLink {
   /**
    * Sends one action to the extension and resolves with its result, TIMEOUT or EXTENSION_DISCONNECTED.
    * validated: the action came from an agent (checked on receive); only its ids/tab_id change here.
+   * onAnswer: called with the extension's answer the moment it is received, before the promise
+   * settles (a caller that must keep the answer in order with messages received after it).
    */
   async relay(
     action: ActionMessage,
@@ -198,10 +202,17 @@ export class ExtensionLink {
     timeoutMs: number,
     validated = false,
     retried = false,
+    onAnswer?: (result: ActionResultMessage) => void,
   ): Promise<ActionResultMessage> {
     // The extension was here and left (its service worker restarts): wait for it within
     // the action's own timeout instead of failing at once; it is usually back within a second.
-    if (!(this.peer?.ready && this.peer.open) && (this.awaySince !== null || this.awaitingAfterRestart())) await this.back(deadline);
+    // A CDP command's timeout is long (a page's own long evaluation is legitimate), so its wait for
+    // the extension is capped: a CDP client hears within seconds that the browser is gone.
+    const waitUntil = action.action === 'cdp_send' ? Math.min(deadline, Date.now() + CDP_EXTENSION_WAIT_MS) : deadline;
+    // A connection that is closing (its close frame came, its socket not gone yet) has left too.
+    const leaving = this.peer !== null && !(this.peer.ready && this.peer.open);
+    if (!(this.peer?.ready && this.peer.open) && (leaving || this.awaySince !== null || this.awaitingAfterRestart()))
+      await this.back(waitUntil);
     const ext = this.peer;
     if (!ext?.ready || !ext.open) {
       return errorResult(
@@ -237,8 +248,11 @@ export class ExtensionLink {
           READ_ONLY_ACTIONS.has(action.action) &&
           Date.now() < deadline
         )
-          resolve(this.relay(action, deadline, timeoutMs, validated, true));
-        else resolve(r);
+          resolve(this.relay(action, deadline, timeoutMs, validated, true, onAnswer));
+        else {
+          onAnswer?.(r);
+          resolve(r);
+        }
       };
       const sent: ActionMessage = { ...action, action_id: relayId };
       this.pending.add(relayId, { action: action.action, sent, resolve: settle }, remaining, () => resolve(timeout()));

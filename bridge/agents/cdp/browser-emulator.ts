@@ -731,7 +731,11 @@ export class BrowserEmulator {
     if (!tab || tab.gone) return;
     const { method, params } = m;
     const from = m.session_id ?? null;
-    if (method === 'Inspector.detached' && from === null) return this.targetGone(tab);
+    if (method === 'Inspector.detached' && from === null) {
+      this.targetGone(tab);
+      if (params['reason'] === 'worker_restarted' || params['reason'] === 'bridge_disconnected') void this.reattach(tab.tabId);
+      return;
+    }
     if (method === 'Target.attachedToTarget' && typeof params['sessionId'] === 'string') return this.childAttached(tab, from, params);
     if (method === 'Target.detachedFromTarget' && typeof params['sessionId'] === 'string') return this.childDetached(from, params);
     const json = JSON.stringify(params);
@@ -766,6 +770,27 @@ export class BrowserEmulator {
       this.event(session, 'Target.attachedToTarget', { ...params, sessionId: this.children.addAlias(child, owner).alias });
     if (to.length === 0 && params['waitingForDebugger'] === true)
       void this.cdpSend(tab.tabId, 'Runtime.runIfWaitingForDebugger', {}, child.id);
+  }
+
+  /**
+   * The extension lost the tab's debugger through no choice of the person's (its service worker
+   * restarted, or the bridge was out of reach long enough that it let go): the tab is still this
+   * client's. The old page was reported gone (targetGone) and is not revived: Chrome forgot all the
+   * client had set up in it (enabled domains, scripts for new documents, auto-attach, bindings), which
+   * the emulator cannot replay in general, and a page that seemed to live on would leave the client
+   * waiting for events that never come. Instead the tab is attached again and announced as a new
+   * target, the way a newly opened tab is: the client picks it up as it picks up any new page
+   * (auto-attach, targetCreated). The person's own detach (the debugging bar's Cancel) and a closed
+   * tab are never undone.
+   */
+  private async reattach(tabId: number): Promise<void> {
+    const attached = await this.attachTab(tabId);
+    if (this.disposed || this.ended !== null) return;
+    if (!attached.ok) {
+      this.o.log.info('cdp: a tab whose debugger the extension lost could not be attached again', { message: attached.error.message });
+      return;
+    }
+    this.announce(attached.tab);
   }
 
   /** Chrome detached a child: every client that knew it is told under its own alias. */

@@ -18,7 +18,12 @@ export function methodNotFound(method: string): CdpError {
 }
 
 /** Chrome's answers to bad target and session ids (browser_use matches -32001 and this wording). */
-export const NO_TARGET: CdpError = { code: -32602, message: 'No target with given id found' };
+export const NO_TARGET: CdpError = {
+  code: -32602,
+  // Chrome's words first (clients match them), then why: this endpoint shows only the client's own tabs.
+  message:
+    'No target with given id found: this client reaches only the tabs it holds, and this one is closed, held by another client or agent, or was never handed to it. Target.getTargets lists the tabs it holds; Target.createTarget opens one.',
+};
 export const NO_SESSION: CdpError = { code: -32001, message: 'Session with given id not found.' };
 
 /**

@@ -100,6 +100,7 @@ chrome.debugger.onDetach.addListener((source, reason) => {
 /** Attaches the tab for a CDP client (or keeps the attachment it has). Throws Chrome's error. */
 export async function attachRelay(tabId: number): Promise<void> {
   await holdForRelay(tabId);
+  lost.delete(tabId);
   watch();
   // Until a lease update names the tab again, its holder is only a guess: the tab may have just
   // passed from a client that disconnected to this one (the update naming the new holder comes
@@ -156,8 +157,11 @@ async function remember(): Promise<void> {
   await chrome.storage.session.set({ [STORAGE_KEY]: relayTabs() }).catch(() => undefined);
 }
 
+type LostReason = 'worker_restarted' | 'bridge_disconnected';
 /** Inspector.detached notices waiting for the bridge: the worker restarted, or the bridge was gone. */
-const notices: { tabId: number; reason: 'worker_restarted' | 'bridge_disconnected' }[] = [];
+const notices: { tabId: number; reason: LostReason }[] = [];
+/** Tabs a client held whose attachment the extension let go of, and why (until attached again). */
+const lost = new Map<number, LostReason>();
 /**
  * How long the bridge may be out of reach before the attachments are let go: every CDP client's
  * connection runs through the bridge, so while it is gone nobody uses them, and Chrome's debugging
@@ -184,6 +188,7 @@ async function tick(): Promise<void> {
     if (Date.now() - bridgeDownSince >= BRIDGE_GONE_MS)
       for (const tabId of relayTabs()) {
         notices.push({ tabId, reason: 'bridge_disconnected' });
+        lost.set(tabId, 'bridge_disconnected');
         await detachRelay(tabId);
       }
   }
@@ -205,12 +210,29 @@ async function afterRestart(): Promise<void> {
   if (!Array.isArray(tabs) || tabs.length === 0) return;
   await chrome.storage.session.remove(STORAGE_KEY).catch(() => undefined);
   for (const tabId of tabs.filter((t): t is number => typeof t === 'number' && !relayHolds(t))) {
+    lost.set(tabId, 'worker_restarted');
     await chrome.debugger.detach({ tabId }).catch(() => undefined);
     notices.push({ tabId, reason: 'worker_restarted' });
   }
   if (notices.length > 0) watch();
 }
-void afterRestart();
+const restartChecked = afterRestart();
+
+/**
+ * Why a tab a client held is not attached, when the extension let go of it (its worker restarted, or
+ * the bridge was gone): commands that reach the restarted worker before the client heard of it (they
+ * waited in the bridge while the worker was away) are told so instead of a bare "not attached".
+ */
+export async function lostAttachment(tabId: number): Promise<string | null> {
+  await restartChecked;
+  const reason = lost.get(tabId);
+  if (reason === undefined) return null;
+  const why =
+    reason === 'worker_restarted'
+      ? "the extension's service worker restarted (Chrome stops idle workers) and its DevTools attachment of the tab ended with it"
+      : 'the bridge was out of reach for 10 s, so the extension let go of the tab';
+  return `Tab ${tabId} is no longer attached: ${why}. Your page was reported detached (Inspector.detached, reason ${reason}); the browser endpoint gives the tab back as a new target: use that one.`;
+}
 
 /** Chrome's refusal of chrome.debugger.attach, as the error the client gets. */
 export function attachError(tabId: number, url: string | undefined, e: unknown): ErrorInfo {

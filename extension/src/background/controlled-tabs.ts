@@ -4,7 +4,7 @@
 // and lose the overlay. Only groups this module made are touched (remembered in storage.session, so a
 // restarted worker still knows them); a tab the person moved into their own group stays there.
 import type { AgentSessionInfo } from '../../../schemas/generated/protocol';
-import { UI_CHANNEL, type UiRequest } from '../shared/panel-messages';
+import { cdpClientName, UI_CHANNEL, type UiRequest } from '../shared/panel-messages';
 import { onLeases } from './cdp-relay';
 
 const KEY = 'bux_controlled';
@@ -17,7 +17,11 @@ interface Controlled {
   groups: Record<string, number>;
 }
 
-const label = (s: AgentSessionInfo) => s.client.name.replace(/^browser-use-ext-/, '');
+/** The agent's name as the side panel shows it: a CDP client by the name the person gave its URL. */
+function label(s: AgentSessionInfo): string {
+  const cdp = cdpClientName(s.client.name);
+  return cdp === null ? s.client.name.replace(/^browser-use-ext-/, '') : `${cdp} (CDP client)`;
+}
 
 async function load(): Promise<Controlled> {
   const got = await chrome.storage.session.get(KEY);

@@ -6,6 +6,7 @@
 import type { ActionMessage, ActionResultMessage, CdpSendParams, ErrorInfo } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { refusedMethod, SITE_SCOPED_CDP_METHODS, siteShown } from '../cdp-policy';
+import { lostAttachment } from '../cdp-relay';
 import { relayHolds } from '../debugger-attachments';
 import { hasDomainPolicy, policyError } from '../person-policy';
 import { WS } from './types';
@@ -75,6 +76,9 @@ async function notAttached(tabId: number): Promise<ErrorInfo> {
   // A closed tab says so: the bridge ends the lease on TAB_NOT_FOUND.
   if (!(await chrome.tabs.get(tabId).catch(() => null)))
     return errorInfo('TAB_NOT_FOUND', `Tab ${tabId} was closed. Use another tab of yours, or open one.`, WS, { tab_id: tabId });
+  const lost = await lostAttachment(tabId);
+  if (lost !== null)
+    return errorInfo('CDP_ERROR', lost, WS, { cdp_error: { code: -32000, message: lost }, reason: 'not_attached', tab_id: tabId });
   return errorInfo(
     'CDP_ERROR',
     `Tab ${tabId} is not attached to the DevTools protocol (never attached, detached by cdp_detach, or Chrome detached it: see the Inspector.detached event). Call cdp_attach on it first.`,

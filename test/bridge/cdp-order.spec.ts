@@ -1,0 +1,146 @@
+// A CDP client sees a tab's answers and events in the order Chrome sent them. The extension sends a
+// cdp_send answer and the tab's next events back to back; the bridge must not let the events
+// overtake the answer on the way to the agent session (Playwright drops an out-of-process frame's
+// execution contexts that arrive before its Page.getFrameTree answer, and then waits for the frame
+// forever). Driven by hand over real ws, the extension's messages written in one TCP chunk, as a busy
+// worker's are.
+import { expect } from 'chai';
+
+import { createBridge } from '../../bridge/cli/wire';
+import { createLogger } from '../../bridge/common/log';
+import type { BridgeServer } from '../../bridge/src/server';
+import type { ActionMessage, ProtocolMessage } from '../../schemas/generated/protocol';
+import { RawPeer } from './raw-peer';
+
+describe('bridge: CDP commands, answers and events', () => {
+  let bridge: BridgeServer;
+  const peers: RawPeer[] = [];
+
+  beforeEach(async () => {
+    bridge = createBridge({ port: 0, logger: createLogger('silent'), defaultTimeoutMs: 2000 });
+    await bridge.start();
+  });
+  afterEach(async () => {
+    for (const p of peers.splice(0)) p.close();
+    await bridge.close();
+  });
+
+  /** Writes several messages in one TCP chunk (as a busy worker's arrive), not one write each. */
+  function sendTogether(peer: RawPeer, messages: object[]): void {
+    const socket = (peer.ws as unknown as { _socket: { cork(): void; uncork(): void } })._socket;
+    socket.cork();
+    for (const m of messages) peer.send(m as ProtocolMessage);
+    process.nextTick(() => socket.uncork());
+  }
+
+  /** An extension and a CDP client's agent session holding tab 4 through cdp_attach. */
+  async function attached(): Promise<{ ext: RawPeer; agent: RawPeer }> {
+    const ext = await RawPeer.hello(bridge.extensionUrl, 'extension', { secret: bridge.secrets.extension_secret });
+    const agent = await RawPeer.hello(bridge.agentUrl, 'agent', { secret: bridge.secrets.agent_secret, clientName: 'cdp:order' });
+    peers.push(ext, agent);
+    agent.send({ type: 'action', action_id: 'attach', action: 'cdp_attach', params: {}, tab_id: 4 });
+    const attach = (await ext.next((m) => m.type === 'action')) as ActionMessage;
+    ext.send({
+      type: 'action_result',
+      original_action_id: attach.action_id,
+      action: 'cdp_attach',
+      tab_id: 4,
+      status: 'success',
+      outcome_details: { message: 'Attached.', result: { tab_id: 4, target_id: 'T4', url: 'https://a.test/', title: 'A' } },
+      new_simplified_state: null,
+      error_info: null,
+    });
+    await agent.next((m) => m.type === 'action_result');
+    return { ext, agent };
+  }
+
+  it('an answer the extension sent before events reaches the agent before them', async () => {
+    const { ext, agent } = await attached();
+    for (let round = 0; round < 20; round++) {
+      agent.send({
+        type: 'action',
+        action_id: `send-${round}`,
+        action: 'cdp_send',
+        params: { method: 'Page.getFrameTree', params: {}, session_id: 'CHILD' },
+        tab_id: 4,
+      });
+      const send = (await ext.next((m) => m.type === 'action')) as ActionMessage;
+      const event = (n: number) => ({
+        type: 'cdp_event',
+        tab_id: 4,
+        session_id: 'CHILD',
+        method: 'Runtime.executionContextCreated',
+        params: { context: { id: n } },
+      });
+      sendTogether(ext, [
+        {
+          type: 'action_result',
+          original_action_id: send.action_id,
+          action: 'cdp_send',
+          tab_id: 4,
+          status: 'success',
+          outcome_details: { message: 'Page.getFrameTree done.', result: { result: { frameTree: {} } } },
+          new_simplified_state: null,
+          error_info: null,
+        },
+        event(1),
+        event(2),
+      ]);
+      const order: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const m = await agent.next((x) => x.type === 'action_result' || x.type === 'cdp_event');
+        order.push(m.type === 'cdp_event' ? `event ${String((m.params as { context: { id: number } }).context.id)}` : 'answer');
+      }
+      expect(order, `round ${round}`).to.deep.equal(['answer', 'event 1', 'event 2']);
+    }
+  });
+
+  it('a CDP command sent while the extension is away is answered NO_EXTENSION_CONNECTED after 10 s, not at its long timeout', async function () {
+    this.timeout(20_000);
+    const { ext, agent } = await attached();
+    ext.close();
+    await agent.next((m) => m.type === 'extension_status' && !m.connected);
+    const t0 = Date.now();
+    // A CDP client's commands carry a long timeout (a page's own long evaluation is legitimate).
+    agent.send({
+      type: 'action',
+      action_id: 'while-away',
+      action: 'cdp_send',
+      params: { method: 'Runtime.evaluate', params: { expression: '1' } },
+      tab_id: 4,
+      timeout_ms: 600_000,
+    });
+    const r = await agent.next((m) => m.type === 'action_result', 15_000);
+    const waited = Date.now() - t0;
+    expect(r.type === 'action_result' && r.error_info?.error_code).to.equal('NO_EXTENSION_CONNECTED');
+    expect(waited, 'it waited for the extension to come back first').to.be.within(9_000, 12_000);
+  });
+
+  it("a CDP command sent while the extension's connection is closing waits for its next connection instead of failing at once", async function () {
+    this.timeout(20_000);
+    const { ext, agent } = await attached();
+    // The worker goes away: its close frame reaches the bridge, but the socket is not gone yet (the
+    // bridge's connection is closing, not closed), as in the first moments of a service worker restart.
+    const socket = (ext.ws as unknown as { _socket: { write(b: Buffer): void; pause(): void } })._socket;
+    socket.pause();
+    socket.write(Buffer.from([0x88, 0x82, 0, 0, 0, 0, 0x03, 0xe9])); // masked close frame, code 1001
+    await new Promise((r) => setTimeout(r, 300));
+    agent.send({
+      type: 'action',
+      action_id: 'while-closing',
+      action: 'cdp_send',
+      params: { method: 'Runtime.evaluate', params: { expression: '1' } },
+      tab_id: 4,
+      timeout_ms: 600_000,
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(
+      agent.received.filter((m) => m.type === 'action_result'),
+      'answered before the extension came back',
+    ).to.deep.equal([]);
+    const back = await RawPeer.hello(bridge.extensionUrl, 'extension', { secret: bridge.secrets.extension_secret });
+    peers.push(back);
+    const relayed = (await back.next((m) => m.type === 'action' && m.action === 'cdp_send', 5000)) as ActionMessage;
+    expect(relayed.params).to.deep.include({ method: 'Runtime.evaluate' });
+  });
+});
