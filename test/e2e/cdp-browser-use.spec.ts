@@ -48,7 +48,8 @@ async function expectShopTaskDone(r: Bu013Result, shopUrl: string, llm: Scripted
   expect(r.urls_visited.at(-1)).to.equal(`${shopUrl}cart.html`);
   // Every step the model decided, in order: the second tab was opened and left again before the
   // cart was read. (One ScriptedLlm per run: its log holds every run it served.)
-  const goals = (await llm.log()).map((d) => d.goal.replace(/ \(.*\)/, ''));
+  // ('held': the slow model's pause on a step, answered with that step's decision once released.)
+  const goals = (await llm.log()).map((d) => d.goal.replace(/ \(.*\)/, '')).filter((g) => g !== 'held');
   expect(goals, why).to.deep.equal([
     'Search for staplers',
     'Add the cheapest stapler to the cart',
@@ -109,18 +110,20 @@ async function targetIdOf(page: Page): Promise<string> {
 interface ClassicReport {
   final_result: string | null;
   choice: { name: string } | null;
-  steps: { url: string; actions: Record<string, unknown>[] }[];
+  /** The page URL of every step's state. */
+  urls: string[];
+  errors: string[];
 }
 
 /**
- * browser_use 0.1.48's real Agent through the Python shim (tests/agent_run.py: "find the cheapest stapler
- * and add it to the cart" on <fixturesUrl>/shop/, then the prompt page), as the Python suite runs it.
+ * browser_use 0.1.48's real Agent through the Python shim (python-shim-spec/tests/cdp/run_bu048.py: "find
+ * the cheapest stapler and add it to the cart" on <fixturesUrl>/shop/, the in-process scripted model).
  */
 function runClassicAgent(h: Harness, fixturesUrl: string): { done: Promise<ClassicReport>; output: string[] } {
   const output: string[] = [];
   const proc = spawn(
     BROWSER_USE_PYTHON,
-    [path.join(SHIM_DIR, 'tests', 'agent_run.py'), h.bridge.agentUrl, h.secrets.agent_secret, fixturesUrl],
+    [path.join(SHIM_DIR, 'tests', 'cdp', 'run_bu048.py'), h.bridge.agentUrl, h.secrets.agent_secret, fixturesUrl],
     { cwd: SHIM_DIR, env: shimPythonEnv(BROWSER_USE_PYTHON, {}), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   for (const s of [proc.stdout, proc.stderr]) readline.createInterface({ input: s }).on('line', (l) => output.push(l));
@@ -130,7 +133,7 @@ function runClassicAgent(h: Harness, fixturesUrl: string): { done: Promise<Class
       clearTimeout(timer);
       const last = output.filter((l) => l.startsWith('{')).at(-1);
       if (code === 0 && last) resolve(JSON.parse(last) as ClassicReport);
-      else reject(new Error(`the classic agent (agent_run.py) exited with ${code}:\n${output.slice(-60).join('\n')}`));
+      else reject(new Error(`the classic agent (run_bu048.py) exited with ${code}:\n${output.slice(-60).join('\n')}`));
     }),
   );
   return { done, output };
@@ -356,8 +359,33 @@ describe('e2e: browser_use 0.13 over CDP', function () {
       const timeline: StatusSession[][] = [];
       const listed: JsonTarget[][] = [];
       try {
-        // The classic agent is handed the person's active tab, as its first get_state asks for none.
+        const { url } = mintCdpClient(h.configDir, { name: 'crosstalk-cdp', maxTabs: 2 });
+        const cdpUrl = url(h.bridge.port);
+        // Every 200 ms: who holds which tab (/status), and what the CDP client may see (/json/list).
+        watcher = (async () => {
+          while (watching) {
+            timeline.push(await statusSessions(h));
+            listed.push((await (await fetch(`${cdpUrl}/json/list`)).json()) as JsonTarget[]);
+            await new Promise((r) => setTimeout(r, 200));
+          }
+        })();
+        // Each agent is handed the tab the person has in front when it starts. The CDP client first; its
+        // model thinks on the results page until the other two hold their tabs, so all three overlap.
         await onlyFreshTab(h);
+        await fresh.holdOn('results.html');
+        const bu = runBu013ShopTask({ cdpUrl, llmBaseUrl: fresh.baseUrl, shopUrl: `${cdpOrigin}/shop/`, timeoutMs: 90_000 });
+        const buFailed = bu.then(
+          () => null,
+          (e: unknown) => e,
+        );
+        await Promise.race([
+          fresh.waitHeld(60_000),
+          buFailed.then((e) => {
+            throw e ?? new Error('browser_use 0.13 ended before it reached the results page');
+          }),
+        ]);
+        // The classic agent: its first get_state names no tab, so it is handed the fresh one in front.
+        await h.openPage('about:blank');
         const classic = runClassicAgent(h, classicOrigin);
         const classicDone = classic.done.then(
           (report) => ({ report, error: null }),
@@ -375,29 +403,25 @@ describe('e2e: browser_use 0.13 over CDP', function () {
         mcp = client;
         const opened = await callTool(client, 'browser_tabs', { action: 'new', url: `${mcpOrigin}/shop/index.html` });
         expect(opened.isError, opened.text).to.equal(false);
-        // The CDP client is handed a fresh tab the person brings to the front.
-        await h.openPage('about:blank');
-        const { url } = mintCdpClient(h.configDir, { name: 'crosstalk-cdp', maxTabs: 2 });
-        const cdpUrl = url(h.bridge.port);
-        // Every 200 ms: who holds which tab (/status), and what the CDP client may see (/json/list).
-        watcher = (async () => {
-          while (watching) {
-            timeline.push(await statusSessions(h));
-            listed.push((await (await fetch(`${cdpUrl}/json/list`)).json()) as JsonTarget[]);
-            await new Promise((r) => setTimeout(r, 200));
-          }
-        })();
-        const bu = runBu013ShopTask({ cdpUrl, llmBaseUrl: fresh.baseUrl, shopUrl: `${cdpOrigin}/shop/`, timeoutMs: 90_000 });
-        // The MCP client's own task meanwhile: add the pen pack to its cart and read the cart back.
+        await fresh.release();
+        // The MCP client's own task meanwhile: add the pen pack to its cart, then read its cart back
+        // until the two browser_use agents are done.
+        let othersDone = false;
+        const both = Promise.all([bu, classicDone]).finally(() => (othersDone = true));
         const mcpWork = (async () => {
           const calls = [
             await callTool(client, 'browser_navigate', { url: `${mcpOrigin}/shop/results.html?q=pen` }),
             await callTool(client, 'browser_click', { role: 'button', name: 'Add Blue Ballpoint Pen (10 pack) to cart', exact: true }),
             await callTool(client, 'browser_navigate', { url: `${mcpOrigin}/shop/cart.html` }),
           ];
-          return { calls, cart: await callTool(client, 'browser_extract_text') };
+          const reads = [await callTool(client, 'browser_extract_text')];
+          while (!othersDone) {
+            await new Promise((r) => setTimeout(r, 300));
+            reads.push(await callTool(client, 'browser_extract_text'));
+          }
+          return { calls, reads };
         })();
-        const [r, classicOut, mcpOut] = await Promise.all([bu, classicDone, mcpWork]);
+        const [[r, classicOut], mcpOut] = await Promise.all([both, mcpWork]);
         watching = false;
         await watcher;
         const seconds = (Date.now() - started) / 1000;
@@ -412,14 +436,19 @@ describe('e2e: browser_use 0.13 over CDP', function () {
         const report = classicOut.report;
         expect(report.choice?.name, classic.output.slice(-40).join('\n')).to.equal('Mini Stapler');
         expect(report.final_result).to.equal('Mini Stapler - $3.99');
-        const classicUrls = report.steps.map((st) => st.url).filter((u) => u !== 'about:blank' && u !== '');
+        expect(report.errors).to.deep.equal([]);
+        const classicUrls = report.urls.filter((u) => u !== 'about:blank');
         expect(classicUrls.length).to.be.above(2);
         expect(
           classicUrls.every((u) => u.startsWith(`${classicOrigin}/`)),
           classicUrls.join('\n'),
         ).to.equal(true);
         for (const c of mcpOut.calls) expect(c.isError, c.text).to.equal(false);
-        expect(mcpOut.cart.text).to.contain('Blue Ballpoint Pen (10 pack) - $2.49').and.not.contain('Stapler');
+        expect(mcpOut.reads.length).to.be.above(1);
+        for (const read of mcpOut.reads) {
+          expect(read.isError, read.text).to.equal(false);
+          expect(read.text).to.contain('Blue Ballpoint Pen (10 pack) - $2.49').and.not.contain('Stapler');
+        }
 
         // No agent's tab was ever another's, and each one's tabs only ever showed its own pages.
         const whose = (s: StatusSession): 'cdp' | 'classic' | 'mcp' | null => {
@@ -457,7 +486,9 @@ describe('e2e: browser_use 0.13 over CDP', function () {
           }
         }
         expect(listed.some((targets) => targets.length === 2)).to.equal(true);
-        console.log(`      three agents side by side: ${seconds.toFixed(1)} s, ${timeline.length} /status and /json/list samples`);
+        console.log(
+          `      three agents side by side: ${seconds.toFixed(1)} s in all (browser_use 0.13: ${r.seconds} s), ${timeline.length} /status and /json/list samples, ${together.length} with all three holding tabs`,
+        );
       } finally {
         watching = false;
         await watcher.catch(() => undefined);
