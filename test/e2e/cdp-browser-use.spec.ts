@@ -118,15 +118,44 @@ interface ClassicReport {
 /**
  * browser_use 0.1.48's real Agent through the Python shim (python-shim-spec/tests/cdp/run_bu048.py: "find
  * the cheapest stapler and add it to the cart" on <fixturesUrl>/shop/, the in-process scripted model).
+ * Started early, it imports browser_use and waits: go() lets it connect; its model then pauses on the
+ * results page (held) until release().
  */
-function runClassicAgent(h: Harness, fixturesUrl: string): { done: Promise<ClassicReport>; output: string[] } {
+function startClassicAgent(
+  h: Harness,
+  fixturesUrl: string,
+): {
+  ready: Promise<void>;
+  held: Promise<void>;
+  go(): void;
+  release(): void;
+  kill(): void;
+  done: Promise<ClassicReport>;
+  output: string[];
+} {
   const output: string[] = [];
   const proc = spawn(
     BROWSER_USE_PYTHON,
-    [path.join(SHIM_DIR, 'tests', 'cdp', 'run_bu048.py'), h.bridge.agentUrl, h.secrets.agent_secret, fixturesUrl],
-    { cwd: SHIM_DIR, env: shimPythonEnv(BROWSER_USE_PYTHON, {}), stdio: ['ignore', 'pipe', 'pipe'] },
+    [
+      path.join(SHIM_DIR, 'tests', 'cdp', 'run_bu048.py'),
+      h.bridge.agentUrl,
+      h.secrets.agent_secret,
+      fixturesUrl,
+      '--wait-for-go',
+      '--hold-on',
+      'results.html',
+    ],
+    { cwd: SHIM_DIR, env: shimPythonEnv(BROWSER_USE_PYTHON, {}), stdio: ['pipe', 'pipe', 'pipe'] },
   );
-  for (const s of [proc.stdout, proc.stderr]) readline.createInterface({ input: s }).on('line', (l) => output.push(l));
+  const signals = new Map<string, () => void>();
+  const signal = (line: string) => new Promise<void>((r) => signals.set(line, r));
+  const ready = signal('ready');
+  const held = signal('held');
+  for (const s of [proc.stdout, proc.stderr])
+    readline.createInterface({ input: s }).on('line', (l) => {
+      output.push(l);
+      signals.get(l)?.();
+    });
   const timer = setTimeout(() => proc.kill('SIGKILL'), 120_000);
   const done = new Promise<ClassicReport>((resolve, reject) =>
     proc.once('close', (code) => {
@@ -136,7 +165,15 @@ function runClassicAgent(h: Harness, fixturesUrl: string): { done: Promise<Class
       else reject(new Error(`the classic agent (run_bu048.py) exited with ${code}:\n${output.slice(-60).join('\n')}`));
     }),
   );
-  return { done, output };
+  return {
+    ready,
+    held,
+    go: () => proc.stdin.write('go\n'),
+    release: () => proc.stdin.end('release\n'),
+    kill: () => proc.kill('SIGKILL'),
+    done,
+    output,
+  };
 }
 
 describe('e2e: browser_use 0.13 over CDP', function () {
@@ -354,6 +391,7 @@ describe('e2e: browser_use 0.13 over CDP', function () {
       const fresh = await new ScriptedLlm('shop013').start();
       const started = Date.now();
       let mcp: Client | undefined;
+      let classic: ReturnType<typeof startClassicAgent> | undefined;
       let watching = true;
       let watcher: Promise<void> = Promise.resolve();
       const timeline: StatusSession[][] = [];
@@ -369,41 +407,41 @@ describe('e2e: browser_use 0.13 over CDP', function () {
             await new Promise((r) => setTimeout(r, 200));
           }
         })();
-        // Each agent is handed the tab the person has in front when it starts. The CDP client first; its
-        // model thinks on the results page until the other two hold their tabs, so all three overlap.
-        await onlyFreshTab(h);
-        await fresh.holdOn('results.html');
-        const bu = runBu013ShopTask({ cdpUrl, llmBaseUrl: fresh.baseUrl, shopUrl: `${cdpOrigin}/shop/`, timeoutMs: 90_000 });
-        const buFailed = bu.then(
-          () => null,
-          (e: unknown) => e,
-        );
-        await Promise.race([
-          fresh.waitHeld(60_000),
-          buFailed.then((e) => {
-            throw e ?? new Error('browser_use 0.13 ended before it reached the results page');
-          }),
-        ]);
-        // The classic agent: its first get_state names no tab, so it is handed the fresh one in front.
-        await h.openPage('about:blank');
-        const classic = runClassicAgent(h, classicOrigin);
-        const classicDone = classic.done.then(
+        // The classic agent and the MCP client start first (Python imports and a Node process take seconds).
+        const classicAgent = startClassicAgent(h, classicOrigin);
+        classic = classicAgent;
+        const classicDone = classicAgent.done.then(
           (report) => ({ report, error: null }),
           (error: unknown) => ({ report: null, error }),
         );
+        const client = await connectStdioClient({ agentUrl: h.bridge.agentUrl, agentSecret: h.secrets.agent_secret, name: 'crosstalk' });
+        mcp = client;
+        // Each agent is handed the tab the person has in front when it starts (its first action names no
+        // tab). The classic agent first; its model pauses on the results page until the CDP client holds
+        // its tab, so all three overlap.
+        await onlyFreshTab(h);
+        await classicAgent.ready;
+        classicAgent.go();
+        await Promise.race([
+          classicAgent.held,
+          classicDone.then((o) => {
+            throw o.error ?? new Error('the classic agent ended before it reached the results page');
+          }),
+        ]);
+        // The MCP client opens a tab of its own.
+        const opened = await callTool(client, 'browser_tabs', { action: 'new', url: `${mcpOrigin}/shop/index.html` });
+        expect(opened.isError, opened.text).to.equal(false);
+        // The CDP client last: the person brings a fresh tab to the front for it.
+        await h.openPage('about:blank');
+        const bu = runBu013ShopTask({ cdpUrl, llmBaseUrl: fresh.baseUrl, shopUrl: `${cdpOrigin}/shop/`, timeoutMs: 90_000 });
         await until(
-          'the classic agent to hold a tab',
+          'the CDP client to hold a tab',
           async () =>
-            (await statusSessions(h)).some((s) => s.client?.name === 'browser-use-ext-python' && s.tabs.length > 0) ? true : undefined,
+            (await statusSessions(h)).some((s) => s.client?.name === 'cdp:crosstalk-cdp' && s.tabs.length > 0) ? true : undefined,
           60_000,
           100,
         );
-        // The MCP client opens a tab of its own.
-        const client = await connectStdioClient({ agentUrl: h.bridge.agentUrl, agentSecret: h.secrets.agent_secret, name: 'crosstalk' });
-        mcp = client;
-        const opened = await callTool(client, 'browser_tabs', { action: 'new', url: `${mcpOrigin}/shop/index.html` });
-        expect(opened.isError, opened.text).to.equal(false);
-        await fresh.release();
+        classicAgent.release();
         // The MCP client's own task meanwhile: add the pen pack to its cart, then read its cart back
         // until the two browser_use agents are done.
         let othersDone = false;
@@ -434,7 +472,7 @@ describe('e2e: browser_use 0.13 over CDP', function () {
         ).to.equal(true);
         if (!classicOut.report) throw classicOut.error;
         const report = classicOut.report;
-        expect(report.choice?.name, classic.output.slice(-40).join('\n')).to.equal('Mini Stapler');
+        expect(report.choice?.name, classicAgent.output.slice(-40).join('\n')).to.equal('Mini Stapler');
         expect(report.final_result).to.equal('Mini Stapler - $3.99');
         expect(report.errors).to.deep.equal([]);
         const classicUrls = report.urls.filter((u) => u !== 'about:blank');
@@ -492,6 +530,7 @@ describe('e2e: browser_use 0.13 over CDP', function () {
       } finally {
         watching = false;
         await watcher.catch(() => undefined);
+        classic?.kill();
         await mcp?.close().catch(() => undefined);
         await fresh.close();
         await Promise.all(shops.map((s) => s.close()));

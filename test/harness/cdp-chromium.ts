@@ -61,8 +61,9 @@ export async function launchCdpChromium(opts: { headless?: boolean } = {}): Prom
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
         if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
       }
-      // Chromium's helper processes may still be writing to the profile for a moment after it exits.
-      fs.rmSync(profileDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+      // Chromium's helper processes may still be writing to the profile for a moment after it exits
+      // (up to seconds on a loaded 2-core machine).
+      fs.rmSync(profileDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 200 });
     },
   };
 }
