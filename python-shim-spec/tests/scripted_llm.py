@@ -39,6 +39,7 @@ Scripts (all answer a ``Seen``; every request is recorded in ``script.requests``
   the cart, done.
 - ``Shop013Script``: the same shop for browser_use 0.13 (its state format and flat AgentOutput), with a
   second tab: search, add the cheapest stapler, open a second tab, switch back, read the cart, done.
+  A held request (/control hold_on) is a slow model: once released it answers the step it decides.
   Its run also answers 0.13's judge (``Agent(use_judge=True)``, the default) with the done's success.
 - ``CallbackScript``: asks ``POST <callback>`` {"model", "messages", "authorization"} for each reply,
   which answers {"content": str} or {"error": str} (a 500 to the client).
@@ -232,7 +233,7 @@ class Script:
             self._hold_on = None
             self._record(seen, 'held')
             self._released.wait(60)
-            out: Any = self._as_output(HELD_STEP, 'Look at the results again')
+            out: Any = self._held_output(seen)
         else:
             with self._lock:
                 out = self._as_output(self._step_output(seen), 'scripted')
@@ -248,6 +249,11 @@ class Script:
         except Exception as e:  # a script bug shows in the test, not as a hung agent
             self.errors.append(f'{type(e).__name__}: {e}')
             return [{'done': {'text': f'script error: {e}', 'success': False}}]
+
+    def _held_output(self, seen: Seen) -> Any:
+        """The answer to a held request once released: a harmless step (the person may have redirected
+        the agent meanwhile, so the conversation it carries is stale)."""
+        return self._as_output(HELD_STEP, 'Look at the results again')
 
     @staticmethod
     def _as_output(out: Any, goal: str) -> Any:
@@ -354,18 +360,51 @@ class Shop013Script(Script):
             'action': actions,
         }
 
+    def _held_output(self, seen: Seen) -> Any:
+        # Nothing redirects a 0.13 agent: a held request is a slow model, answered once released with the
+        # step it decides for the state it got (the e2e Stop case presses Stop while it "thinks").
+        with self._lock:
+            return self._step_output(seen)
+
     @staticmethod
     def _as_output(out: Any, goal: str) -> Any:
-        # A held request (/control hold_on) answers with a list of actions: 0.13 has no current_state,
-        # and its scroll action is `scroll`.
-        if out is HELD_STEP:
-            out = [{'scroll': {'down': True, 'pages': 0.1}}]
+        # A list of actions becomes 0.13's flat AgentOutput (it has no current_state).
         if isinstance(out, list):
             return {'evaluation_previous_goal': 'Unknown', 'memory': goal, 'next_goal': goal, 'action': out}
         return out
 
+    # Which shop page the elements show, by what a reader sees on it (the URL part of that page).
+    _PAGE_SIGNS = (
+        ('results.html', re.compile(r'<button[^>]*aria-label=Add .+? to cart')),
+        ('cart.html', re.compile(r'<button id=empty\b|^\s*Your cart\s*$', re.M)),
+        ('index.html', re.compile(r'<input[^>]*name=q\b')),
+    )
+
+    @classmethod
+    def current_page(cls, seen: Seen) -> tuple[str, str]:
+        """(tab id, url) of the page the state shows. browser_use 0.13 writes "Current tab: <id>" only when
+        exactly one tab of its list has the url AND title it read for the page; it reads the list first and
+        the title last, so a title that changes in between (a page's <title> arriving while the state is
+        captured) leaves no current tab. A model then tells the page by what it shows: the one listed tab
+        whose URL is that kind of shop page, else the page the last action result says it opened."""
+        tabs, current = seen.tabs, seen.current_tab
+        if current:
+            return current, next((url for tab_id, url in tabs if tab_id == current), '')
+        if len(tabs) == 1:
+            return tabs[0]
+        elements = seen.state_text.split('Interactive elements', 1)[-1]
+        kind = next((part for part, sign in cls._PAGE_SIGNS if sign.search(elements)), None)
+        same_kind = [t for t in tabs if kind and kind in t[1].split('?')[0]]
+        if len(same_kind) == 1:
+            return same_kind[0]
+        history = seen.state_text.split('<browser_state>', 1)[0]
+        opened = re.findall(r'(?:Opened new tab with URL|Navigated to) (\S+)', history)
+        listed = [t for t in tabs if opened and t[1] == opened[-1]]
+        return listed[-1] if listed else ('', '')
+
     def decide(self, seen: Seen) -> tuple[str, list[dict]]:
-        state, url, tabs, current = seen.state_text, seen.page_url, seen.tabs, seen.current_tab
+        state, tabs = seen.state_text, seen.tabs
+        current, url = self.current_page(seen)
         if '/shop/' not in url:
             shop = self.shop_url or next(
                 (m.group(1) for m in (re.search(r'(https?://[^\s"\'<]+/shop/)', x['text']) for x in seen.messages) if m),

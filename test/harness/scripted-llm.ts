@@ -107,7 +107,8 @@ export class ScriptedLlm {
     });
   }
 
-  /** Answer the held request (with a harmless scroll: its conversation is stale). */
+  /** Answer the held request: 'shop' with a harmless scroll (its conversation is stale), 'shop013' with the
+   * step it decides (a slow model). */
   async release(): Promise<void> {
     await fetch(this.root() + '/release', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
   }
