@@ -363,6 +363,14 @@ export class AgentGateway {
 
   /** A DevTools event of an attached tab reaches only the session holding that tab. */
   onCdpEvent(event: CdpEventMessage): void {
+    // A CDP client's navigations never pass through a state: the lease learns the tab's URL from
+    // the main frame's commit, so /status and the panel show where its tabs are. Only the origin and
+    // path: the worker's URL redactor does not run on DevTools events, and a query may hold a secret.
+    if (event.method === 'Page.frameNavigated' && event.session_id === undefined) {
+      const frame = event.params['frame'] as { parentId?: unknown; url?: unknown } | undefined;
+      if (frame && frame.parentId === undefined && typeof frame.url === 'string')
+        this.o.sessions.noteUrl(event.tab_id, withoutQuery(frame.url));
+    }
     this.o.sessions.ownerOf(event.tab_id)?.peer?.send(event, true);
   }
 
@@ -573,4 +581,16 @@ function tabReleased(session: Session, r: Released & { reason: 'tab_limit' | 'ta
         ? `Tab limit (${session.maxTabs}) reached. Released tab: ${r.url ?? `tab ${r.tabId}`}`
         : `Tab ${r.tabId} (${r.url ?? 'unknown URL'}) was closed and is no longer yours.`,
   };
+}
+
+/** A URL without its query and fragment (where tokens travel); non-URLs as they are. */
+function withoutQuery(url: string): string {
+  try {
+    const u = new URL(url);
+    u.search = '';
+    u.hash = '';
+    return u.href;
+  } catch {
+    return url;
+  }
 }

@@ -655,7 +655,7 @@ describe('CDP browser emulator (scripted agent session)', () => {
     expect(deny.error?.message).to.match(/cannot be denied/);
   });
 
-  it("keeps a tab's url and title current and tells discovering clients (targetInfoChanged)", async () => {
+  it("keeps a tab's url and title current and tells discovering clients at commit, as Chrome does (targetInfoChanged)", async () => {
     await start();
     await client.command('Target.setDiscoverTargets', { discover: true });
     await client.command('Target.attachToTarget', { targetId: 'T1', flatten: true });
@@ -665,6 +665,9 @@ describe('CDP browser emulator (scripted agent session)', () => {
     agent.cdpEvent(1, 'Page.frameNavigated', { frame: { id: 'F2', parentId: 'T1', url: 'https://ads.example/' } });
     agent.cdpEvent(1, 'Page.loadEventFired', { timestamp: 1 });
     await new Promise((r) => setTimeout(r, 120));
+    // The <title> read after the load is kept for the target list, without an event of its own:
+    // Chrome sends none either, and browser_use lost its current tab to such a late update.
+    expect(em.targets()[0]).to.deep.include({ url: 'https://example.com/next', title: 'Next page' });
     agent.cdpEvent(1, 'Target.targetInfoChanged', {
       targetInfo: { targetId: 'T1', type: 'page', url: 'https://example.com/next#top', title: 'Top' },
     });
@@ -676,8 +679,7 @@ describe('CDP browser emulator (scripted agent session)', () => {
       .map((e) => e.params?.['targetInfo'] as Params);
     expect(changes.map((i) => [i['url'], i['title']])).to.deep.equal([
       ['https://example.com/1', 'Tab 1'], // attached: true
-      ['https://example.com/next', 'Tab 1'],
-      ['https://example.com/next', 'Next page'],
+      ['https://example.com/next', 'example.com/next'], // at commit: the URL without its scheme
       ['https://example.com/next#top', 'Top'],
     ]);
   });

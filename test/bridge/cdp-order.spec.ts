@@ -54,6 +54,27 @@ describe('bridge: CDP commands, answers and events', () => {
     return { ext, agent };
   }
 
+  it("the lease learns where a CDP client's tab went from its main frame's commit (origin and path only, for /status)", async () => {
+    const { ext, agent } = await attached();
+    ext.send({
+      type: 'cdp_event',
+      tab_id: 4,
+      method: 'Page.frameNavigated',
+      params: { frame: { id: 'F', parentId: 'T4', url: 'https://ads.test/frame' } },
+    } as ProtocolMessage);
+    ext.send({
+      type: 'cdp_event',
+      tab_id: 4,
+      method: 'Page.frameNavigated',
+      params: { frame: { id: 'T4', url: 'https://b.test/cart?token=s3cret#x' } },
+    } as ProtocolMessage);
+    await agent.next(
+      (m) => m.type === 'cdp_event' && m.method === 'Page.frameNavigated' && !String(JSON.stringify(m)).includes('ads.test'),
+    );
+    const tabs = (bridge.status()['sessions'] as { tabs: { tab_id: number; url: string | null }[] }[]).flatMap((s) => s.tabs);
+    expect(tabs).to.deep.equal([{ tab_id: 4, url: 'https://b.test/cart' }]);
+  });
+
   it('an answer the extension sent before events reaches the agent before them', async () => {
     const { ext, agent } = await attached();
     for (let round = 0; round < 20; round++) {

@@ -806,7 +806,11 @@ export class BrowserEmulator {
   private noteTabEvent(tab: TabTarget, method: string, params: Params): void {
     if (method === 'Page.frameNavigated' && isObject(params['frame']) && params['frame']['parentId'] === undefined) {
       const f = params['frame'];
-      this.setInfo(tab, `${String(f['url'] ?? '')}${typeof f['urlFragment'] === 'string' ? f['urlFragment'] : ''}`, tab.title);
+      const url = `${String(f['url'] ?? '')}${typeof f['urlFragment'] === 'string' ? f['urlFragment'] : ''}`;
+      // At commit Chrome names a page by its URL without the scheme (the <title> is not parsed yet),
+      // and sends no event when the title arrives: browser_use 0.13 matches its tab list against the
+      // page's title mid-capture, so a late title-only update made it lose its current tab.
+      this.setInfo(tab, url, titleAtCommit(url));
     } else if (method === 'Page.navigatedWithinDocument' && params['frameId'] === tab.targetId && typeof params['url'] === 'string') {
       this.setInfo(tab, params['url'], tab.title);
     } else if (
@@ -847,7 +851,8 @@ export class BrowserEmulator {
       this.titleTimers.delete(tab.tabId);
       void this.cdpSend(tab.tabId, 'Runtime.evaluate', { expression: 'document.title', returnByValue: true }).then((r) => {
         const value = r.ok && isObject(r.result['result']) ? r.result['result']['value'] : undefined;
-        if (typeof value === 'string' && !tab.gone) this.setInfo(tab, tab.url, value);
+        // Kept for Target.getTargets and /json/list, as Chrome's own list has it; no event (see above).
+        if (typeof value === 'string' && value !== '' && !tab.gone) tab.title = value;
       });
     }, 50);
     timer.unref?.();
@@ -982,4 +987,9 @@ function notFlat(): CdpError {
     message:
       'Only flatten protocol is supported (pass flatten: true): this endpoint relays flat sessions only, each command carrying its sessionId.',
   };
+}
+
+/** The title Chrome gives a page when it commits: its URL without the scheme (about:blank stays so). */
+export function titleAtCommit(url: string): string {
+  return /^https?:\/\//.test(url) ? url.replace(/^https?:\/\//, '') : url;
 }

@@ -45,8 +45,10 @@ export async function resolveTab(
       ),
     };
   }
-  const [active] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
-  const tab = active ?? (await chrome.tabs.query({ active: true }))[0];
+  // The tab the person looks at: the active tab of the last focused NORMAL window. The side panel's
+  // popup window, DevTools or an app window may have the focus, and their page is not one to act on.
+  const [active] = await chrome.tabs.query({ active: true, lastFocusedWindow: true, windowType: 'normal' });
+  const tab = active ?? (await chrome.tabs.query({ active: true, windowType: 'normal' }))[0];
   if (tab?.id === undefined)
     return {
       ok: false,
