@@ -61,20 +61,26 @@ export async function launchCdpChromium(opts: { headless?: boolean } = {}): Prom
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
         if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
       }
-      // Chromium's helper processes may still be writing to the profile for a while after it exits
-      // (seconds on a loaded machine): keep trying, and never fail a test over a temp folder.
-      for (let i = 0; ; i++) {
-        try {
-          fs.rmSync(profileDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
-          break;
-        } catch (e) {
-          if (i >= 10) {
-            process.stderr.write(`could not remove Chromium's temp profile ${profileDir}: ${String(e)}\n`);
-            break;
-          }
-          await new Promise((r) => setTimeout(r, 500));
-        }
-      }
+      await removeProfile(profileDir);
     },
   };
+}
+
+/**
+ * Removes a plain Chromium's temp profile. Its helper processes may still be writing to it for a
+ * while after it exits (seconds on a loaded machine): keep trying, and never fail a test over a temp folder.
+ */
+export async function removeProfile(profileDir: string): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      fs.rmSync(profileDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+      return;
+    } catch (e) {
+      if (i >= 10) {
+        process.stderr.write(`could not remove Chromium's temp profile ${profileDir}: ${String(e)}\n`);
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
 }

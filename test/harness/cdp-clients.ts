@@ -20,6 +20,7 @@ import puppeteer, { type Browser as PptrBrowser, type Page as PptrPage } from 'p
 import WebSocket, { WebSocketServer } from 'ws';
 
 import { CHROMIUM_PATH, REPO_ROOT } from './browser';
+import { removeProfile } from './cdp-chromium';
 
 /** Where a CDP client connects: the HTTP base (serves /json/version) and/or a browser ws URL. */
 export interface CdpEndpoint {
@@ -627,7 +628,7 @@ export async function launchPlainChromium(): Promise<PlainChromium> {
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
-      fs.rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      await removeProfile(profile);
     },
   };
 }
