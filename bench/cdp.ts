@@ -9,7 +9,6 @@
 //   and the hops of our path (client -> bridge, agent socket -> bridge, bridge -> extension, and
 //   chrome.debugger inside the worker), to say where the added time goes.
 // Writes bench/results/cdp.{json,md}. Percentiles: bench/stats.ts (nearest rank).
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,7 +20,7 @@ import { decodeFromBridge } from '../bridge/client/decode-from-bridge';
 import { redactText } from '../extension/src/shared/redaction';
 import { decodeMessage } from '../schemas/lib/wire';
 import { REPO_ROOT } from '../test/harness/browser';
-import { BU013_PYTHON } from '../test/harness/bu013';
+import { BU013_PYTHON, runBu013Python } from '../test/harness/bu013';
 import { type Harness, startHarness } from '../test/harness/harness';
 import { median, pct, r1, r2 } from './stats';
 
@@ -127,26 +126,12 @@ async function runBrowserUse(sides: PerSide<string>, url: string): Promise<BuOut
   const noWaits = { minimum_wait_page_load_time: 0, wait_for_network_idle_page_load_time: 0, wait_between_actions: 0 };
   fs.writeFileSync(argsFile, JSON.stringify({ sides, url, runs: BU_RUNS, configs: { default: {}, no_waits: noWaits } }));
   try {
-    const proc = spawn(BU013_PYTHON, [path.join(REPO_ROOT, 'bench', 'cdp_step.py'), argsFile, outFile], {
+    const { code, output } = await runBu013Python([path.join(REPO_ROOT, 'bench', 'cdp_step.py'), argsFile, outFile], {
+      configDir: dir,
+      timeoutMs: 900_000,
       cwd: REPO_ROOT,
-      // browser_use 0.13 keeps its config under BROWSER_USE_CONFIG_DIR: a temp dir, never ~/.config.
-      env: {
-        ...process.env,
-        ANONYMIZED_TELEMETRY: 'false',
-        BROWSER_USE_CLOUD_SYNC: 'false',
-        BROWSER_USE_CONFIG_DIR: dir,
-        BROWSER_USE_LOGGING_LEVEL: 'warning',
-        PYTHONUNBUFFERED: '1',
-        NO_PROXY: '127.0.0.1,localhost',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      logLevel: 'warning',
     });
-    let output = '';
-    proc.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    proc.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 900_000);
-    const code = await new Promise<number | null>((resolve) => proc.once('close', (c) => resolve(c)));
-    clearTimeout(timer);
     if (code !== 0 || !fs.existsSync(outFile)) {
       const tail = output.split('\n').slice(-40).join('\n');
       throw new Error(`bench/cdp_step.py failed (exit ${code}):\n${tail.replace(/\/cdp\/[A-Za-z0-9_-]{16,}/g, '/cdp/<token>')}`);

@@ -52,31 +52,8 @@ export async function runBu013ShopTask(opts: Bu013Options): Promise<Bu013Result>
   const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-bu013-'));
   const args = [RUNNER, '--cdp-url', opts.cdpUrl, '--llm-base-url', opts.llmBaseUrl, '--shop-url', opts.shopUrl];
   if (opts.maxSteps) args.push('--max-steps', String(opts.maxSteps));
-  const proc = spawn(BU013_PYTHON, args, {
-    cwd: SHIM_DIR,
-    env: {
-      ...process.env,
-      ANONYMIZED_TELEMETRY: 'false',
-      BROWSER_USE_CLOUD_SYNC: 'false',
-      BROWSER_USE_CONFIG_DIR: configDir,
-      BROWSER_USE_LOGGING_LEVEL: 'info',
-      PYTHONUNBUFFERED: '1',
-      // The endpoints are on loopback: never through a proxy from the environment.
-      NO_PROXY: '127.0.0.1,localhost',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  proc.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  proc.stderr.on('data', (d: Buffer) => (output += d.toString()));
   const timeoutMs = opts.timeoutMs ?? 240_000;
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    proc.kill('SIGKILL');
-  }, timeoutMs);
-  const code = await new Promise<number | null>((resolve) => proc.once('close', (c) => resolve(c)));
-  clearTimeout(timer);
+  const { code, output, timedOut } = await runBu013Python(args, { configDir, timeoutMs, cwd: SHIM_DIR });
   fs.rmSync(configDir, { recursive: true, force: true });
   const line = /^BU013_RESULT (\{.*\})$/m.exec(output)?.[1];
   if (!line) {
@@ -84,4 +61,39 @@ export async function runBu013ShopTask(opts: Bu013Options): Promise<Bu013Result>
     throw new Error(`browser_use 0.13 runner ${why}; its output:\n${output.slice(-6000)}`);
   }
   return { ...(JSON.parse(line) as Omit<Bu013Result, 'output'>), output };
+}
+
+/**
+ * Runs a script in the bu013 venv the way every browser_use 0.13 run here needs it: its config,
+ * profiles and downloads under configDir (never the person's ~/.config), no telemetry or cloud sync,
+ * and never through a proxy (the endpoints are on loopback). Output is stdout and stderr together.
+ */
+export async function runBu013Python(
+  args: string[],
+  o: { configDir: string; timeoutMs: number; cwd: string; logLevel?: string },
+): Promise<{ code: number | null; output: string; timedOut: boolean }> {
+  const proc = spawn(BU013_PYTHON, args, {
+    cwd: o.cwd,
+    env: {
+      ...process.env,
+      ANONYMIZED_TELEMETRY: 'false',
+      BROWSER_USE_CLOUD_SYNC: 'false',
+      BROWSER_USE_CONFIG_DIR: o.configDir,
+      BROWSER_USE_LOGGING_LEVEL: o.logLevel ?? 'info',
+      PYTHONUNBUFFERED: '1',
+      NO_PROXY: '127.0.0.1,localhost',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  proc.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  proc.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    proc.kill('SIGKILL');
+  }, o.timeoutMs);
+  const code = await new Promise<number | null>((resolve) => proc.once('close', (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, output, timedOut };
 }

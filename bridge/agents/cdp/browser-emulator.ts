@@ -36,6 +36,7 @@ import {
   STOPPED_MESSAGE,
   versionFromUserAgent,
 } from './browser-methods';
+import type { CdpConnectionStats } from './cdp-endpoint';
 import { CdpSessions, type ClientSession, mintId, type PageSession, type Scope, type TabTarget } from './cdp-sessions';
 import { type ChildAlias, ChildSessions } from './child-sessions';
 import { Downloads, type SendOutcome } from './downloads';
@@ -226,7 +227,7 @@ export class BrowserEmulator {
     return this.s.liveTabs().map((t) => ({ targetId: t.targetId, tabId: t.tabId, url: t.url, title: t.title }));
   }
 
-  stats(): { commands_per_s: number; last_method: string | null; tab_ids: number[]; session_id: string | null } {
+  stats(): CdpConnectionStats {
     return {
       commands_per_s: this.rate.perSecond(Date.now()),
       last_method: this.lastMethod,
@@ -304,7 +305,7 @@ export class BrowserEmulator {
     }
     if (m.startsWith('Target.') || m.startsWith('Browser.')) {
       if (m === 'Target.getTargetInfo' && (c.params['targetId'] === undefined || c.params['targetId'] === ps.tab.targetId))
-        return this.reply(c, { targetInfo: this.pageInfo(ps.tab) });
+        return this.reply(c, { targetInfo: this.info(ps.tab, 'page') });
       if (m === 'Browser.getWindowForTarget' && c.params['targetId'] === undefined)
         return void this.onBrowserCommand(this.s.root, { ...c, params: { ...c.params, targetId: ps.tab.targetId } });
       const own =
@@ -400,7 +401,7 @@ export class BrowserEmulator {
           ts.page = page.id;
           this.event(ts.id, 'Target.attachedToTarget', {
             sessionId: page.id,
-            targetInfo: this.pageInfo(ts.tab),
+            targetInfo: this.info(ts.tab, 'page'),
             waitingForDebugger: false,
           });
         }
@@ -409,7 +410,7 @@ export class BrowserEmulator {
       case 'Runtime.runIfWaitingForDebugger':
         return this.reply(c, {});
       case 'Target.getTargetInfo':
-        return this.reply(c, { targetInfo: this.tabInfo(ts.tab) });
+        return this.reply(c, { targetInfo: this.info(ts.tab, 'tab') });
       case 'Target.detachFromTarget': {
         const id = p['sessionId'];
         const page = typeof id === 'string' ? this.s.session(id) : undefined;
@@ -465,8 +466,8 @@ export class BrowserEmulator {
         const infos: Params[] = [];
         if (filterAccepts(filter, 'browser')) infos.push(this.browserInfo());
         for (const tab of this.s.liveTabs()) {
-          if (filterAccepts(filter, 'tab')) infos.push(this.tabInfo(tab));
-          if (filterAccepts(filter, 'page')) infos.push(this.pageInfo(tab));
+          if (filterAccepts(filter, 'tab')) infos.push(this.info(tab, 'tab'));
+          if (filterAccepts(filter, 'page')) infos.push(this.info(tab, 'page'));
         }
         return ok({ targetInfos: infos });
       }
@@ -475,7 +476,7 @@ export class BrowserEmulator {
         if (targetId === undefined || targetId === this.s.browserTargetId) return ok({ targetInfo: this.browserInfo() });
         const t = this.s.byTarget(String(targetId));
         if (!t) return err(NO_TARGET);
-        return ok({ targetInfo: t.type === 'page' ? this.pageInfo(t.tab) : this.tabInfo(t.tab) });
+        return ok({ targetInfo: this.info(t.tab, t.type) });
       }
       case 'Target.setAutoAttach': {
         if (p['autoAttach'] !== true) {
@@ -613,8 +614,8 @@ export class BrowserEmulator {
 
   private announceTo(scope: Scope, tab: TabTarget): void {
     if (!scope.discover) return;
-    if (filterAccepts(scope.discover, 'tab')) this.event(scope.sessionId, 'Target.targetCreated', { targetInfo: this.tabInfo(tab) });
-    if (filterAccepts(scope.discover, 'page')) this.event(scope.sessionId, 'Target.targetCreated', { targetInfo: this.pageInfo(tab) });
+    if (filterAccepts(scope.discover, 'tab')) this.event(scope.sessionId, 'Target.targetCreated', { targetInfo: this.info(tab, 'tab') });
+    if (filterAccepts(scope.discover, 'page')) this.event(scope.sessionId, 'Target.targetCreated', { targetInfo: this.info(tab, 'page') });
   }
 
   private autoAttach(scope: Scope, tab: TabTarget): void {
@@ -691,29 +692,15 @@ export class BrowserEmulator {
     for (const tab of this.s.liveTabs()) this.targetGone(tab);
   }
 
+  /** A held tab as Chrome lists it: its tab target or the page inside it. */
   private info(tab: TabTarget, type: 'tab' | 'page'): Params {
-    return type === 'page' ? this.pageInfo(tab) : this.tabInfo(tab);
-  }
-
-  private pageInfo(tab: TabTarget): Params {
+    const targetId = type === 'page' ? tab.targetId : tab.tabTargetId;
     return {
-      targetId: tab.targetId,
-      type: 'page',
+      targetId,
+      type,
       title: tab.title,
       url: tab.url,
-      attached: this.s.isAttached(tab.targetId),
-      canAccessOpener: false,
-      browserContextId: this.s.contextId,
-    };
-  }
-
-  private tabInfo(tab: TabTarget): Params {
-    return {
-      targetId: tab.tabTargetId,
-      type: 'tab',
-      title: tab.title,
-      url: tab.url,
-      attached: this.s.isAttached(tab.tabTargetId),
+      attached: this.s.isAttached(targetId),
       canAccessOpener: false,
       browserContextId: this.s.contextId,
     };

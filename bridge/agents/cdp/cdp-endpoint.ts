@@ -70,8 +70,11 @@ export interface CdpEmulator {
   handle(text: string): void;
   dispose(reason: string): Promise<void>;
   targets(): { targetId: string; tabId: number; url: string; title: string }[];
-  stats(): { commands_per_s: number; last_method: string | null; tab_ids: number[]; session_id: string | null };
+  stats(): CdpConnectionStats;
 }
+
+/** What the panel and /status show of one connection: the cdp_clients message's own shape (schemas/v1). */
+export type CdpConnectionStats = CdpClientsMessage['clients'][number]['connections'][number];
 
 export type CdpEmulatorFactory = (o: CdpEmulatorOptions) => CdpEmulator;
 
