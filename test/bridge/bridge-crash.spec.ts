@@ -188,7 +188,9 @@ describe('bridge crash (SIGKILL) mid-action: a re-sent action id never runs twic
     expect(r.error_info?.error_code).to.equal('EXTENSION_DISCONNECTED');
     expect(r.error_info?.details).to.deep.equal({ reason: 'outcome_unknown_session_lost' });
     expect(r.error_info?.message).to.match(/not sent again. Take a new state and check whether it happened/);
-    const again = (await ext2.next(isAction)) as ActionMessage;
+    // Within the read's own 10 s timeout: on a loaded machine the client's reconnect and re-send can
+    // take longer than the default 3 s wait.
+    const again = (await ext2.next(isAction, 10_000)) as ActionMessage;
     expect(again.action, 'only the read is asked again').to.equal('get_state');
     ext2.send({
       type: 'action_result',
