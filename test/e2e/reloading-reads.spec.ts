@@ -29,12 +29,14 @@ describe('e2e: reads on a page that reloads every 150 ms', function () {
   }
 
   /**
-   * Closed by the product's own close_tab: puppeteer's page.close() on a page that reloads every few
-   * ms sometimes never resolves on a loaded machine.
+   * Cleanup only (not the behaviour under test): a tab that reloads every few ms is closed by the
+   * product's close_tab, else by puppeteer, and neither may hang the suite. On a loaded machine
+   * puppeteer's page.close() sometimes never resolves there, and close_tab may wait behind a read.
    */
   async function closeTab(o: Opened): Promise<void> {
-    const closed = await o.agent.call('close_tab', {}, { tabId: o.tabId });
-    expect(closed.status, JSON.stringify(closed.error_info)).to.equal('success');
+    const closed = await o.agent.call('close_tab', {}, { tabId: o.tabId, timeoutMs: 5000 }).catch(() => null);
+    if (closed?.status === 'success') return;
+    await Promise.race([o.page.close().catch(() => undefined), new Promise((r) => setTimeout(r, 5000))]);
   }
 
   async function reloadingPage(): Promise<Opened> {
