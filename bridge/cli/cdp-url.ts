@@ -2,8 +2,6 @@
 // Playwright, puppeteer, chrome-devtools-mcp) use to reach this browser through the bridge
 // (agents/cdp). The URL alone goes to stdout, so `export CDP_URL=$(browser-use-ext cdp-url)` works;
 // everything else (how to use it, what it replaced) goes to stderr.
-import { parseArgs } from 'node:util';
-
 import {
   cdpBrowserWsUrl,
   cdpClientsPath,
@@ -14,74 +12,51 @@ import {
   mintCdpClient,
   revokeCdpClient,
 } from '../agents/cdp/cdp-clients-file';
-import { DEFAULT_PORT } from '../common/ports';
-import { CONFIG_DIR_ENV, configDir } from '../common/secrets';
-import { BRIDGE_URL_ENV } from './mcp';
+import { configDir } from '../common/secrets';
+import { type CommandSpec, flag, parseCommand, PRODUCT, resolveBridge, str } from './shared-options';
 
-const DEFAULT_BRIDGE = `http://127.0.0.1:${DEFAULT_PORT}`;
-
-export const CDP_URL_HELP = `Usage: browser-use-ext cdp-url [--name NAME] [--tabs N] [--bridge-url URL] [--config-dir DIR]
-       browser-use-ext cdp-url --list
-       browser-use-ext cdp-url --revoke NAME
-
-Makes a Chrome DevTools Protocol URL for a standard CDP client (browser_use, Playwright
-connectOverCDP, puppeteer, chrome-devtools-mcp) to drive this browser through the bridge. Each
-connection is an agent session: it sees only the tabs it opens or is handed, within its tab limit,
-and the person can stop it from the side panel. Prints the URL alone on stdout (shown once; only
-its hash is kept), how to use it on stderr.
-
-  --name <name>         which client it is for (default ${DEFAULT_CDP_NAME}); making a name again replaces its URL
-  --tabs <n>            tabs the client may hold at once (default ${DEFAULT_CDP_MAX_TABS}, at most ${MAX_CDP_TABS})
-  --list                the URLs' names, tab limits and dates (never the URLs)
-  --revoke <name>       the URL stops working and its clients are disconnected (no restart)
-  --bridge-url <url>    the bridge the URL points at (default $${BRIDGE_URL_ENV}, else ${DEFAULT_BRIDGE})
-  --config-dir <dir>    where cdp-clients.json lives (default $${CONFIG_DIR_ENV}, else $XDG_CONFIG_HOME/browser-use-ext, else ~/.config/browser-use-ext)
-  -h, --help            show this help
-`;
-
-/** http://host:port of the bridge from --bridge-url / $BROWSER_USE_EXT_BRIDGE_URL (http or ws, any path). */
-function bridgeBase(given: string | undefined): string | null {
-  if (given === undefined || given === '') return DEFAULT_BRIDGE;
-  let u: URL;
-  try {
-    u = new URL(given);
-  } catch {
-    return null;
-  }
-  if (!['http:', 'https:', 'ws:', 'wss:'].includes(u.protocol)) return null;
-  return `http://${u.host}`;
-}
+export const CDP_URL_COMMAND: CommandSpec = {
+  name: 'cdp-url',
+  usage: [`${PRODUCT} cdp-url [--name NAME] [--tabs N] [options]`, `${PRODUCT} cdp-url --list`, `${PRODUCT} cdp-url --revoke NAME`],
+  about:
+    `Makes a Chrome DevTools Protocol URL for a standard CDP client (browser_use, Playwright\n` +
+    `connectOverCDP, puppeteer, chrome-devtools-mcp) to drive this browser through the bridge. Each\n` +
+    `connection is an agent session: it sees only the tabs it opens or is handed, within its tab limit,\n` +
+    `and the person can stop it from the side panel. Prints the URL alone on stdout (shown once; only\n` +
+    `its hash is kept), how to use it on stderr. The URL points at the bridge of --bridge-url.`,
+  options: [
+    {
+      name: 'name',
+      spec: { type: 'string' },
+      row: { flags: '--name <name>', text: `which client it is for (default ${DEFAULT_CDP_NAME}); making a name again replaces its URL` },
+    },
+    {
+      name: 'tabs',
+      spec: { type: 'string' },
+      row: { flags: '--tabs <n>', text: `tabs the client may hold at once (default ${DEFAULT_CDP_MAX_TABS}, at most ${MAX_CDP_TABS})` },
+    },
+    { name: 'list', spec: { type: 'boolean' }, row: { flags: '--list', text: "the URLs' names, tab limits and dates (never the URLs)" } },
+    {
+      name: 'revoke',
+      spec: { type: 'string' },
+      row: { flags: '--revoke <name>', text: 'the URL stops working and its clients are disconnected (no restart)' },
+    },
+  ],
+  shared: ['bridge-url', 'config-dir'],
+};
 
 export async function cdpUrlCommand(argv: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        name: { type: 'string' },
-        tabs: { type: 'string' },
-        list: { type: 'boolean' },
-        revoke: { type: 'string' },
-        'bridge-url': { type: 'string' },
-        'config-dir': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (e) {
-    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n\n${CDP_URL_HELP}`);
-    return 2;
-  }
-  if (values.help) {
-    process.stdout.write(CDP_URL_HELP);
-    return 0;
-  }
-  const dir = values['config-dir'] ?? configDir();
+  const p = parseCommand(CDP_URL_COMMAND, argv);
+  if (!p.ok) return p.exitCode;
+  const v = p.values;
+  const values = { ...v, list: flag(v, 'list'), revoke: str(v, 'revoke'), tabs: str(v, 'tabs'), name: str(v, 'name') };
+  const dir = str(v, 'config-dir') ?? configDir();
   const file = cdpClientsPath(dir);
   try {
     if (values.list) {
       const all = listCdpClients(dir);
       if (!all.length) {
-        process.stderr.write(`No CDP URLs (file ${file}). Make one with: browser-use-ext cdp-url --name NAME\n`);
+        process.stderr.write(`No CDP URLs (file ${file}). Make one with: ${PRODUCT} cdp-url --name NAME\n`);
         return 0;
       }
       process.stdout.write(
@@ -114,12 +89,12 @@ export async function cdpUrlCommand(argv: string[]): Promise<number> {
     process.stderr.write(`--tabs must be an integer 1-${MAX_CDP_TABS}, got "${values.tabs}".\n`);
     return 2;
   }
-  const givenBridge = values['bridge-url'] ?? process.env[BRIDGE_URL_ENV];
-  const base = bridgeBase(givenBridge);
-  if (!base) {
-    process.stderr.write(`The bridge URL must look like ${DEFAULT_BRIDGE}, got "${givenBridge}".\n`);
+  const where = resolveBridge(v);
+  if (!where.ok) {
+    process.stderr.write(`${where.line}\n`);
     return 2;
   }
+  const base = where.address.httpBase;
   const name = values.name ?? DEFAULT_CDP_NAME;
   let minted;
   try {
@@ -146,7 +121,7 @@ export async function cdpUrlCommand(argv: string[]): Promise<number> {
       // puppeteer's browserURL drops the path (it fetches /json/version from the root), so it gets the WebSocket.
       `puppeteer:            const browser = await puppeteer.connect({ browserWSEndpoint: '${ws}' });\n` +
       `chrome-devtools-mcp:  npx chrome-devtools-mcp --wsEndpoint ${ws}\n` +
-      `Revoke it with: browser-use-ext cdp-url --revoke ${name} (or in the extension's side panel).\n`,
+      `Revoke it with: ${PRODUCT} cdp-url --revoke ${name} (or in the extension's side panel).\n`,
   );
   return 0;
 }
@@ -160,6 +135,6 @@ async function probe(url: string): Promise<string> {
       return `Warning: the bridge at ${new URL(url).host} does not know this URL: it reads another config dir. Run this command with that bridge's --config-dir.\n`;
     return `Warning: the bridge at ${new URL(url).host} answered ${r.status} for this URL.\n`;
   } catch {
-    return `No bridge answers at ${new URL(url).host} now: start it with \`npx browser-use-ext bridge\`; the URL works once it runs.\n`;
+    return `No bridge answers at ${new URL(url).host} now: start it with \`${PRODUCT} bridge\`; the URL works once it runs.\n`;
   }
 }

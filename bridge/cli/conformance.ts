@@ -1,40 +1,61 @@
 // `browser-use-ext conformance --against ws://127.0.0.1:PORT/agent`: runs the kit as an agent and
 // prints the report; exit 0 only when every check passes.
-import { parseArgs } from 'node:util';
-
 import { type CheckResult, formatReport, runConformance } from '../agents/conformance/checks';
 import { EXTENSION_ID } from '../common/extension-id';
 import { AGENT_SECRET_ENV, configDir, loadOrCreateSecrets, readAgentSecret } from '../common/secrets';
 import { runAsBridge } from './conformance-as-bridge';
+import { ALIAS_AGAINST, applyConfigDir, type CommandSpec, flag, parseCommand, PRODUCT, resolveBridge, str } from './shared-options';
+
+export const CONFORMANCE_COMMAND: CommandSpec = {
+  name: 'conformance',
+  usage: [
+    `${PRODUCT} conformance [--json] [options]`,
+    `${PRODUCT} conformance --as-bridge [--port N] [--extension-id ID] [--wait S] [--json] [options]`,
+  ],
+  about:
+    `Runs the protocol conformance kit: handshake, schema checks both ways, every action, the error codes.\n` +
+    `By default as an agent against the bridge at --bridge-url (and the extension behind it); it needs the\n` +
+    `agent secret ($${AGENT_SECRET_ENV} or the bridge's secrets.json in the config dir).\n` +
+    `--as-bridge: as the bridge for an extension-side implementation: listens on 127.0.0.1, waits for the\n` +
+    `extension to pair with the extension secret from the config dir's secrets.json, then runs the checks through it.`,
+  options: [
+    { name: 'as-bridge', spec: { type: 'boolean' }, row: { flags: '--as-bridge', text: 'be the bridge for an extension under test' } },
+    {
+      name: 'port',
+      spec: { type: 'string' },
+      row: { flags: '--port <n>', text: 'with --as-bridge: the port to listen on (default: a free one)' },
+    },
+    {
+      name: 'extension-id',
+      spec: { type: 'string' },
+      row: { flags: '--extension-id <id>', text: `with --as-bridge: the extension allowed to connect (default ${EXTENSION_ID})` },
+    },
+    {
+      name: 'wait',
+      spec: { type: 'string' },
+      row: { flags: '--wait <s>', text: 'with --as-bridge: seconds to wait for the extension (default 120)' },
+    },
+    { name: 'json', spec: { type: 'boolean' }, row: { flags: '--json', text: 'print the results as JSON' } },
+  ],
+  shared: ['bridge-url', 'config-dir'],
+  aliases: [ALIAS_AGAINST],
+};
 
 export async function conformanceCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      against: { type: 'string' },
-      'as-bridge': { type: 'boolean' },
-      port: { type: 'string' },
-      'extension-id': { type: 'string' },
-      'config-dir': { type: 'string' },
-      wait: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help || (!values.against && !values['as-bridge'])) {
-    process.stdout.write(
-      `Usage: browser-use-ext conformance --against ws://127.0.0.1:PORT/agent [--json]\n` +
-        `       browser-use-ext conformance --as-bridge [--port N] [--extension-id ID] [--config-dir DIR] [--wait S] [--json]\n` +
-        `Runs the protocol conformance kit: handshake, schema checks both ways, every action, the error codes.\n` +
-        `--against: as an agent against a bridge (and the extension behind it); needs the agent secret ($${AGENT_SECRET_ENV} or the bridge's secrets file).\n` +
-        `--as-bridge: as the bridge for an extension-side implementation: listens on 127.0.0.1, waits for the extension to pair with the extension secret from the config dir's secrets.json, then runs the checks through it.\n`,
-    );
-    return values.help ? 0 : 2;
-  }
+  const p = parseCommand(CONFORMANCE_COMMAND, argv);
+  if (!p.ok) return p.exitCode;
+  const values = {
+    ...p.values,
+    json: flag(p.values, 'json'),
+    wait: str(p.values, 'wait'),
+    port: str(p.values, 'port'),
+    'config-dir': str(p.values, 'config-dir'),
+    'extension-id': str(p.values, 'extension-id'),
+  };
   const progress = values.json
     ? undefined
     : (r: CheckResult) => process.stderr.write(`${r.outcome === 'pass' ? '.' : r.outcome === 'skip' ? 's' : 'F'}`);
-  if (values['as-bridge']) {
+  if (flag(values, 'as-bridge')) {
     const loaded = loadOrCreateSecrets(values['config-dir'] ?? configDir());
     const results = await runAsBridge({
       secrets: loaded.secrets,
@@ -49,10 +70,19 @@ export async function conformanceCommand(argv: string[]): Promise<number> {
     process.stdout.write(values.json ? JSON.stringify(results, null, 2) + '\n' : formatReport(results) + '\n');
     return results.some((r) => r.outcome === 'fail') ? 1 : 0;
   }
-  const against = values.against as string;
+  // --port is where --as-bridge listens, so it does not name the bridge to check here.
+  const where = resolveBridge({ 'bridge-url': str(values, 'bridge-url'), against: str(values, 'against') });
+  if (!where.ok) {
+    process.stderr.write(`${where.line}\n`);
+    return 2;
+  }
+  const against = where.address.agentUrl;
+  applyConfigDir(values);
   const secret = readAgentSecret();
   if (!secret) {
-    process.stderr.write(`No agent secret: set ${AGENT_SECRET_ENV}.\n`);
+    process.stderr.write(
+      `No agent secret: set ${AGENT_SECRET_ENV} (from \`${PRODUCT} bridge --print-pairing\`) or pass the bridge's --config-dir.\n`,
+    );
     return 2;
   }
   const results = await runConformance({ against, secret, ...(progress ? { onResult: progress } : {}) });

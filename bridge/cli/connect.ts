@@ -1,47 +1,51 @@
 // `browser-use-ext connect --dialect 000|001 URL`: runs a seed connector until SIGINT/SIGTERM or until
 // the person disconnects it from the side panel.
-import { parseArgs } from 'node:util';
-
 import { BackendUrlError, checkBackendUrl } from '../agents/connectors/backend-link';
 import { type Dialect, SeedConnector } from '../agents/connectors/connector';
-import { createLogger, LOG_LEVELS, type LogLevel } from '../common/log';
-import { defaultAgentUrl } from '../common/ports';
+import { createLogger } from '../common/log';
+import { AGENT_SECRET_ENV } from '../common/secrets';
+import {
+  ALIAS_BRIDGE,
+  applyConfigDir,
+  type CommandSpec,
+  flag,
+  logLevel,
+  parseCommand,
+  PRODUCT,
+  resolveBridge,
+  str,
+} from './shared-options';
 
-export const CONNECT_HELP = `Usage: browser-use-ext connect --dialect 000|001 [URL] [options]
-
-Dials a backend written for seed 000 (Action Protocol) or seed 001 (Extension Architecture) and
-presents this browser to it as that document's extension. On the bridge it is an agent session:
-it leases tabs and obeys the tab limit, and the person can disconnect it from the side panel.
-
-  URL                   the backend's WebSocket server (seed 001 default ws://localhost:8080)
-  --dialect <d>         000 or 001 (required)
-  --bridge <url>        the bridge's agent endpoint (default ${defaultAgentUrl()})
-  --allow-remote        allow a backend that is not on this machine (it can drive your browser)
-  --max-tabs <n>        tab limit of the session
-  --log-level <lvl>     ${LOG_LEVELS.join(' | ')} (default info)
-The agent secret comes from $BROWSER_USE_EXT_AGENT_SECRET, else the bridge's secrets file.
-`;
+export const CONNECT_COMMAND: CommandSpec = {
+  name: 'connect',
+  usage: [`${PRODUCT} connect --dialect 000|001 [URL] [options]`],
+  about:
+    `Dials a backend written for seed 000 (Action Protocol) or seed 001 (Extension Architecture) and\n` +
+    `presents this browser to it as that document's extension. On the bridge it is an agent session:\n` +
+    `it leases tabs and obeys the tab limit, and the person can disconnect it from the side panel.\n` +
+    `URL is the backend's WebSocket server (seed 001 default ws://localhost:8080).`,
+  options: [
+    { name: 'dialect', spec: { type: 'string' }, row: { flags: '--dialect <d>', text: '000 or 001 (required)' } },
+    {
+      name: 'allow-remote',
+      spec: { type: 'boolean' },
+      row: { flags: '--allow-remote', text: 'allow a backend that is not on this machine (it can drive your browser)' },
+    },
+    { name: 'max-tabs', spec: { type: 'string' }, row: { flags: '--max-tabs <n>', text: 'tab limit of the session' } },
+  ],
+  shared: ['bridge-url', 'config-dir', 'log-level'],
+  aliases: [ALIAS_BRIDGE],
+  allowPositionals: true,
+  footer: `The agent secret comes from $${AGENT_SECRET_ENV}, else the bridge's secrets.json in the config dir.`,
+};
 
 export async function connectCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      dialect: { type: 'string' },
-      bridge: { type: 'string' },
-      'allow-remote': { type: 'boolean' },
-      'max-tabs': { type: 'string' },
-      'log-level': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(CONNECT_HELP);
-    return 0;
-  }
-  const dialect = values.dialect;
+  const p = parseCommand(CONNECT_COMMAND, argv);
+  if (!p.ok) return p.exitCode;
+  const { values, positionals } = p;
+  const dialect = str(values, 'dialect');
   if (dialect !== '000' && dialect !== '001') {
-    process.stderr.write(`--dialect must be 000 or 001.\n\n${CONNECT_HELP}`);
+    process.stderr.write(`--dialect must be 000 or 001; see ${PRODUCT} connect --help\n`);
     return 2;
   }
   const url = positionals[0] ?? (dialect === '001' ? 'ws://localhost:8080' : undefined);
@@ -50,7 +54,7 @@ export async function connectCommand(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    checkBackendUrl(url, values['allow-remote'] ?? false);
+    checkBackendUrl(url, flag(values, 'allow-remote'));
   } catch (e) {
     if (e instanceof BackendUrlError) {
       process.stderr.write(`${e.message}\n`);
@@ -58,22 +62,29 @@ export async function connectCommand(argv: string[]): Promise<number> {
     }
     throw e;
   }
-  const level = (values['log-level'] ?? 'info') as LogLevel;
-  if (!LOG_LEVELS.includes(level)) {
-    process.stderr.write(`--log-level must be one of ${LOG_LEVELS.join(', ')}.\n`);
+  const lvl = logLevel(values);
+  if (!lvl.ok) {
+    process.stderr.write(`${lvl.line}\n`);
     return 2;
   }
-  const maxTabs = values['max-tabs'] === undefined ? undefined : Number(values['max-tabs']);
+  const where = resolveBridge(values);
+  if (!where.ok) {
+    process.stderr.write(`${where.line}\n`);
+    return 2;
+  }
+  applyConfigDir(values);
+  const maxTabsText = str(values, 'max-tabs');
+  const maxTabs = maxTabsText === undefined ? undefined : Number(maxTabsText);
   if (maxTabs !== undefined && (!Number.isInteger(maxTabs) || maxTabs < 1 || maxTabs > 100)) {
-    process.stderr.write(`--max-tabs must be an integer 1-100.\n`);
+    process.stderr.write(`--max-tabs must be an integer 1-100, got "${maxTabsText}".\n`);
     return 2;
   }
-  const log = createLogger(level);
+  const log = createLogger(lvl.level);
   const connector = new SeedConnector({
     dialect: dialect as Dialect,
     backendUrl: url,
-    bridgeUrl: values.bridge ?? defaultAgentUrl(),
-    allowRemote: values['allow-remote'] ?? false,
+    bridgeUrl: where.address.agentUrl,
+    allowRemote: flag(values, 'allow-remote'),
     logger: log,
     ...(maxTabs === undefined ? {} : { maxTabs }),
   });
@@ -93,5 +104,6 @@ export async function connectCommand(argv: string[]): Promise<number> {
   });
   await connector.stop(why);
   process.stdout.write(`connector stopped: ${why}\n`);
-  return 0;
+  // The bridge refused the agent secret (4001) or speaks another version (4002): not a normal stop.
+  return /\((4001|4002) /.test(why) ? 1 : 0;
 }

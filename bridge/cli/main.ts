@@ -1,233 +1,81 @@
-// `browser-use-ext bridge`: runs the bridge until SIGINT/SIGTERM.
-import path from 'node:path';
-import { parseArgs } from 'node:util';
-
-import { DEFAULT_MCP_IDLE_MS, DEFAULT_MCP_SESSIONS, DEFAULT_MCP_SESSIONS_PER_TOKEN } from '../agents/mcp/http-endpoint';
-import { McpTokenStore } from '../agents/mcp/tokens';
-import { EXTENSION_ID } from '../common/extension-id';
-import { createLogger, LOG_LEVELS, type LogLevel } from '../common/log';
-import { isLoopbackHost } from '../common/origin-check';
-import { DEFAULT_MAX_TABS, DEFAULT_PORT } from '../common/ports';
-import { AGENT_SECRET_ENV, CONFIG_DIR_ENV, configDir, loadOrCreateSecrets, type Secrets } from '../common/secrets';
+// The `browser-use-ext` command: dispatches to its subcommands (each in its own file, all parsing
+// their arguments through shared-options.ts). No subcommand runs the bridge.
 import { BRIDGE_VERSION } from '../common/version';
-import { DEFAULT_MAX_AGENT_SESSIONS } from '../src/server';
-import { SESSIONS_FILE } from '../src/session-store';
-import { MCP_HELP, runMcpCli } from './mcp';
-import { runPair } from './pair';
-import { SUBCOMMANDS } from './subcommands';
-import { createBridge } from './wire';
+import { bridgeCommand } from './bridge-command';
+import { cdpUrlCommand } from './cdp-url';
+import { conformanceCommand } from './conformance';
+import { connectCommand } from './connect';
+import { mcpCommand, mcpTokenCommand } from './mcp';
+import { pairCommand } from './pair';
+import { serveCommand } from './serve';
+import { BRIDGE_URL_ENV, DEFAULT_BRIDGE_URL, PRODUCT } from './shared-options';
+import { seed003Command } from './step-executor';
+import type { SubcommandName } from './subcommand-names';
+import { agentCommand, driverCommand } from './text-driver';
 
-const HELP = `browser-use-ext ${BRIDGE_VERSION}
+const SUBCOMMANDS: Record<SubcommandName, (argv: string[]) => Promise<number> | number> = {
+  bridge: bridgeCommand,
+  pair: pairCommand,
+  serve: serveCommand,
+  mcp: mcpCommand,
+  'mcp-token': mcpTokenCommand,
+  'cdp-url': cdpUrlCommand,
+  agent: agentCommand,
+  connect: connectCommand,
+  seed002: driverCommand,
+  seed003: seed003Command,
+  conformance: conformanceCommand,
+};
 
-Usage: browser-use-ext bridge [options]
-       browser-use-ext pair [--port <n>] [--config-dir <dir>] [--open]
-       browser-use-ext cdp-url [--name NAME] [--tabs N] [--list] [--revoke NAME] [--bridge-url URL]   (--help for more)
-       browser-use-ext connect|agent|seed002|seed003|conformance --help   (other clients: seeds 000-003)
+const HELP = `${PRODUCT} ${BRIDGE_VERSION}: drive your own Chrome from agents, through the ${PRODUCT} extension.
 
-bridge: runs the bridge between the browser-use-ext Chrome extension and agents.
-pair:   prints a one-time pairing code and link for the extension's side panel (--open opens the link).
-cdp-url: makes a Chrome DevTools Protocol URL for browser_use, Playwright, puppeteer or chrome-devtools-mcp.
+Usage: ${PRODUCT} <command> [options]      (${PRODUCT} <command> --help for its options)
 
-Options:
-  --port <n>            TCP port (default ${DEFAULT_PORT}; 0 picks a free one)
-  --host <addr>         interface to bind (default 127.0.0.1)
-  --allow-remote        allow a non-loopback --host (every peer still needs the secret; read the warning)
-  --log-level <lvl>     ${LOG_LEVELS.join(' | ')} (default info)
-  --max-tabs <n>        default tab limit per agent session (default ${DEFAULT_MAX_TABS}; agents may ask for fewer or more in hello)
-  --max-agent-sessions <n>      agent sessions kept at most, connected or awaiting resume (default ${DEFAULT_MAX_AGENT_SESSIONS})
-  --mcp-sessions-per-token <n>  MCP sessions per bearer token on /mcp (default ${DEFAULT_MCP_SESSIONS_PER_TOKEN}; the least recently used idle one makes room)
-  --mcp-sessions <n>            MCP sessions on /mcp in all (default ${DEFAULT_MCP_SESSIONS})
-  --mcp-idle-minutes <n>        an MCP session without a request this long is closed (default ${DEFAULT_MCP_IDLE_MS / 60_000})
-  --extension-id <id>   extension id allowed on /extension (default ${EXTENSION_ID}; repeat for several, e.g. a store build)
-  --config-dir <dir>    where secrets.json lives (default $${CONFIG_DIR_ENV}, else $XDG_CONFIG_HOME/browser-use-ext, else ~/.config/browser-use-ext)
-  --print-pairing       print the pairing secrets and how to use them, then exit
-  -h, --help            show this help
+Commands:
+  bridge        run the bridge between the extension and your agents (the default command)
+  pair          print a one-time code to pair the extension's side panel with the bridge
+  serve         run the tasks typed in the side panel with browser_use's Agent (Python)
+  agent         the built-in agent: tasks from the side panel, or one --goal, on any OpenAI-compatible model
+  mcp           an MCP server on stdio for Claude Desktop/Code, Cursor, VS Code, ...
+  mcp-token     bearer tokens for MCP clients over HTTP (add NAME | list | revoke NAME)
+  cdp-url       a Chrome DevTools Protocol URL for browser_use, Playwright, puppeteer, chrome-devtools-mcp
+  connect       connect a seed 000/001 backend to this browser
+  seed002       the built-in agent's text driver as a JSON-lines pipe
+  seed003       one seed 003 execution step from JSON on stdin
+  conformance   the protocol conformance kit
 
-MCP clients (stdio server, HTTP tokens):
-${MCP_HELP}`;
+Every command takes --bridge-url URL (default $${BRIDGE_URL_ENV}, else ${DEFAULT_BRIDGE_URL}) and --config-dir DIR.
+`;
 
-function pairingText(secrets: Secrets, file: string, port: number): string {
-  return (
-    `Pairing (secrets in ${file}, readable only by you):\n` +
-    `  1. Extension: easiest is \`npx browser-use-ext pair\` (a one-time code for the side panel). Or open the\n` +
-    `     extension's side panel (or Options page) and paste this extension secret:\n` +
-    `       ${secrets.extension_secret}\n` +
-    `     (and the bridge URL ws://127.0.0.1:${port}/extension if you changed the port).\n` +
-    `  2. Agents on this machine read the agent secret from that file automatically; elsewhere set\n` +
-    `       export ${AGENT_SECRET_ENV}=${secrets.agent_secret}\n` +
-    `  Treat both like passwords: whoever has them can drive your logged-in browser.\n` +
-    `  To revoke them, delete ${file} and restart the bridge (then pair again).\n`
-  );
+function commandOf(name: string): ((argv: string[]) => Promise<number> | number) | undefined {
+  return Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name as SubcommandName] : undefined;
 }
 
 async function main(argv: string[]): Promise<number> {
-  if (argv[0] === 'mcp' || argv[0] === 'mcp-token') return runMcpCli(argv);
-  const sub = SUBCOMMANDS[argv[0] ?? ''];
-  if (sub) return sub(argv.slice(1));
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'allow-remote': { type: 'boolean' },
-      'log-level': { type: 'string' },
-      'max-tabs': { type: 'string' },
-      'max-agent-sessions': { type: 'string' },
-      'mcp-sessions-per-token': { type: 'string' },
-      'mcp-sessions': { type: 'string' },
-      'mcp-idle-minutes': { type: 'string' },
-      'extension-id': { type: 'string', multiple: true },
-      'config-dir': { type: 'string' },
-      'print-pairing': { type: 'boolean' },
-      open: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  const command = positionals[0] ?? 'bridge';
-  if (values.help || command === 'help') {
+  const first = argv[0];
+  if (first === undefined) return bridgeCommand([]);
+  if (first === '-h' || first === '--help') {
     process.stdout.write(HELP);
     return 0;
   }
-  if (command === 'pair') {
-    const pairPort = values.port === undefined ? DEFAULT_PORT : Number(values.port);
-    return runPair({
-      configDir: values['config-dir'] ?? configDir(),
-      port: pairPort,
-      open: values.open === true,
-      ...(values['extension-id']?.[0] ? { extensionId: values['extension-id'][0] } : {}),
-    });
+  if (first === 'help') {
+    const sub = argv[1] === undefined ? undefined : commandOf(argv[1]);
+    if (sub) return sub(['--help']);
+    process.stdout.write(HELP);
+    return argv[1] === undefined ? 0 : 2;
   }
-  if (command !== 'bridge') {
-    process.stderr.write(`Unknown command "${command}".\n\n${HELP}`);
-    return 2;
-  }
-  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write(`--port must be an integer 0-65535, got "${values.port}".\n`);
-    return 2;
-  }
-  const maxTabs = values['max-tabs'] === undefined ? DEFAULT_MAX_TABS : Number(values['max-tabs']);
-  if (!Number.isInteger(maxTabs) || maxTabs < 1 || maxTabs > 100) {
-    process.stderr.write(`--max-tabs must be an integer 1-100, got "${values['max-tabs']}".\n`);
-    return 2;
-  }
-  const caps: Record<string, number> = {};
-  for (const [flag, fallback, max] of [
-    ['max-agent-sessions', DEFAULT_MAX_AGENT_SESSIONS, 10_000],
-    ['mcp-sessions-per-token', DEFAULT_MCP_SESSIONS_PER_TOKEN, 10_000],
-    ['mcp-sessions', DEFAULT_MCP_SESSIONS, 10_000],
-    ['mcp-idle-minutes', DEFAULT_MCP_IDLE_MS / 60_000, 24 * 60],
-  ] as const) {
-    const given = values[flag];
-    const n = given === undefined ? fallback : Number(given);
-    if (!Number.isInteger(n) || n < 1 || n > max) {
-      process.stderr.write(`--${flag} must be an integer 1-${max}, got "${given}".\n`);
-      return 2;
-    }
-    caps[flag] = n;
-  }
-  const level = (values['log-level'] ?? 'info') as LogLevel;
-  if (!LOG_LEVELS.includes(level)) {
-    process.stderr.write(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${level}".\n`);
-    return 2;
-  }
-  const ids = values['extension-id'] ?? [EXTENSION_ID];
-  const badId = ids.find((id) => !/^[a-p]{32}$/.test(id));
-  if (badId !== undefined) {
-    process.stderr.write(`--extension-id must be a 32-letter Chrome extension id (a-p), got "${badId}".\n`);
-    return 2;
-  }
-  const host = values.host ?? '127.0.0.1';
-  const remote = !isLoopbackHost(host);
-  if (remote && !values['allow-remote']) {
-    process.stderr.write(
-      `Refusing to bind ${host}: the bridge drives your logged-in browser and listens on loopback only. Add --allow-remote if you really mean it.\n`,
-    );
-    return 2;
-  }
-  const dir = values['config-dir'] ?? configDir();
-  let loaded: ReturnType<typeof loadOrCreateSecrets>;
-  try {
-    loaded = loadOrCreateSecrets(dir);
-  } catch (e) {
-    process.stderr.write(`Cannot load the pairing secrets: ${e instanceof Error ? e.message : String(e)}\n`);
-    return 1;
-  }
-  if (values['print-pairing']) {
-    process.stdout.write(pairingText(loaded.secrets, loaded.file, port));
-    return 0;
-  }
-  const log = createLogger(level);
-  if (loaded.fixedMode)
-    log.warn(
-      `${loaded.file} was readable by other users; its mode is now 0600. Consider rotating the secrets (delete the file, restart, pair again).`,
-    );
-  if (remote) {
-    process.stderr.write(
-      `\n!!! WARNING: binding ${host}, reachable from other machines. Anyone on that network who learns a\n` +
-        `!!! pairing secret can drive your logged-in browser, and traffic is unencrypted (ws://).\n` +
-        `!!! Prefer an SSH tunnel to 127.0.0.1 instead.\n\n`,
-    );
-  }
-  const bridge = createBridge({
-    host,
-    port,
-    configDir: dir,
-    logger: log,
-    secrets: loaded.secrets,
-    stateFile: path.join(dir, SESSIONS_FILE),
-    allowRemote: remote,
-    maxTabsPerSession: maxTabs,
-    extensionOrigins: ids.map((id) => `chrome-extension://${id}`),
-    mcpTokens: new McpTokenStore(dir),
-    maxAgentSessions: caps['max-agent-sessions'] ?? DEFAULT_MAX_AGENT_SESSIONS,
-    mcp: {
-      maxSessionsPerToken: caps['mcp-sessions-per-token'] ?? DEFAULT_MCP_SESSIONS_PER_TOKEN,
-      maxSessions: caps['mcp-sessions'] ?? DEFAULT_MCP_SESSIONS,
-      idleMs: (caps['mcp-idle-minutes'] ?? DEFAULT_MCP_IDLE_MS / 60_000) * 60_000,
-    },
-  });
-  try {
-    await bridge.start();
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    process.stderr.write(
-      err.code === 'EADDRINUSE'
-        ? `Port ${port} is in use. Is another bridge running? Pick another with --port.\n`
-        : `Cannot start the bridge: ${err.message}\n`,
-    );
-    return 1;
-  }
-  const shownHost = host.includes(':') ? `[${host}]` : host;
-  process.stdout.write(
-    `browser-use-ext bridge ${BRIDGE_VERSION} listening\n` +
-      `  extension endpoint: ${bridge.extensionUrl}\n` +
-      `  agent endpoint:     ${bridge.agentUrl}\n` +
-      `  health:             http://${shownHost}:${bridge.port}/healthz  status: http://${shownHost}:${bridge.port}/status\n` +
-      `  MCP (HTTP):         http://${shownHost}:${bridge.port}/mcp (bearer tokens: browser-use-ext mcp-token add NAME; stdio: browser-use-ext mcp)\n` +
-      `  CDP:                http://${shownHost}:${bridge.port}/cdp/<token> (make a URL: browser-use-ext cdp-url --name NAME)\n` +
-      (loaded.created
-        ? `\nFirst run: new pairing secrets were created.\n${pairingText(loaded.secrets, loaded.file, bridge.port)}\n`
-        : `  pairing:            secrets in ${loaded.file} (show them with --print-pairing)\n`) +
-      `Press Ctrl+C to stop.\n`,
-  );
-  await new Promise<void>((resolve) => {
-    const stop = (sig: string) => {
-      log.info(`${sig} received, closing connections`);
-      resolve();
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-  });
-  await bridge.close();
-  return 0;
+  const sub = commandOf(first);
+  if (sub) return sub(argv.slice(1));
+  // `browser-use-ext --port 0 ...`: options without a command are the bridge's (as before).
+  if (first.startsWith('-')) return bridgeCommand(argv);
+  process.stderr.write(`${PRODUCT}: unknown command "${first}"; see ${PRODUCT} --help\n`);
+  return 2;
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
-    process.stderr.write(`browser-use-ext: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`${PRODUCT}: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);
   },
 );

@@ -3,23 +3,72 @@
 import { spawn } from 'node:child_process';
 
 import { EXTENSION_ID } from '../common/extension-id';
-import { loadOrCreateSecrets } from '../common/secrets';
+import { DEFAULT_PORT } from '../common/ports';
+import { configDir, loadOrCreateSecrets } from '../common/secrets';
 import { writePairingCode } from '../src/pairing';
+import {
+  ALIAS_PORT,
+  type BridgeAddress,
+  type CommandSpec,
+  flag,
+  parseBridgeUrl,
+  parseCommand,
+  PRODUCT,
+  resolveBridge,
+  str,
+} from './shared-options';
 
 export interface PairOptions {
   configDir: string;
-  port: number;
+  /** The bridge the extension is to reach (its /extension endpoint goes into the link). */
+  bridge: BridgeAddress;
   open: boolean;
   extensionId?: string;
 }
 
-export function pairingLink(code: string, port: number, extensionId = EXTENSION_ID): string {
-  return `chrome-extension://${extensionId}/sidepanel/index.html#pair=${encodeURIComponent(code)}&bridge=${encodeURIComponent(`ws://127.0.0.1:${port}/extension`)}`;
+export const PAIR_COMMAND: CommandSpec = {
+  name: 'pair',
+  usage: [`${PRODUCT} pair [--open] [options]`],
+  about:
+    `Prints a one-time pairing code and link for the extension's side panel, so you pair the extension
+` + `by typing 8 characters instead of copying a secret. Run it with the bridge's --config-dir.`,
+  options: [
+    { name: 'open', spec: { type: 'boolean' }, row: { flags: '--open', text: 'open the pairing link in your default browser' } },
+    {
+      name: 'extension-id',
+      spec: { type: 'string', multiple: true },
+      row: { flags: '--extension-id <id>', text: `the extension the link opens (default ${EXTENSION_ID})` },
+    },
+  ],
+  shared: ['bridge-url', 'config-dir'],
+  aliases: [ALIAS_PORT],
+};
+
+export async function pairCommand(argv: string[]): Promise<number> {
+  const p = parseCommand(PAIR_COMMAND, argv);
+  if (!p.ok) return p.exitCode;
+  const where = resolveBridge(p.values);
+  if (!where.ok) {
+    process.stderr.write(`${where.line}\n`);
+    return 2;
+  }
+  const ids = p.values['extension-id'];
+  const extensionId = Array.isArray(ids) ? ids[0] : undefined;
+  return runPair({
+    configDir: str(p.values, 'config-dir') ?? configDir(),
+    bridge: where.address,
+    open: flag(p.values, 'open'),
+    ...(extensionId ? { extensionId } : {}),
+  });
 }
 
-async function bridgeRunning(port: number): Promise<boolean> {
+export function pairingLink(code: string, extensionUrl: string, extensionId = EXTENSION_ID): string {
+  return `chrome-extension://${extensionId}/sidepanel/index.html#pair=${encodeURIComponent(code)}&bridge=${encodeURIComponent(extensionUrl)}`;
+}
+
+async function bridgeRunning(bridge: BridgeAddress): Promise<boolean> {
   try {
-    const r = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(1500) });
+    const r = await fetch(`${bridge.httpBase}/healthz`, { signal: AbortSignal.timeout(1500) });
     return r.ok;
   } catch {
     return false;
@@ -44,15 +93,16 @@ function openLink(link: string): Promise<boolean> {
 export async function runPair(o: PairOptions, out: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
   loadOrCreateSecrets(o.configDir); // the bridge needs its secrets; create them on a first run
   const { code, expiresAt } = writePairingCode(o.configDir);
-  const link = pairingLink(code, o.port, o.extensionId);
-  const running = await bridgeRunning(o.port);
+  const link = pairingLink(code, o.bridge.extensionUrl, o.extensionId);
+  const running = await bridgeRunning(o.bridge);
+  const isDefault = o.bridge.httpBase === parseBridgeUrl(`127.0.0.1:${DEFAULT_PORT}`)?.httpBase;
   out(
     `Pairing code (works once, until ${new Date(expiresAt).toLocaleTimeString()}):\n\n      ${code}\n\n` +
-      `  In Chrome: click the browser-use-ext toolbar icon (side panel), type the code under "Pair" and press Pair.\n` +
+      `  In Chrome: click the ${PRODUCT} toolbar icon (side panel), type the code under "Pair" and press Pair.\n` +
       `  Or paste this link into Chrome's address bar:\n    ${link}\n\n` +
       (running
-        ? `  The bridge is running on port ${o.port}; the extension connects as soon as the code is accepted.\n`
-        : `  No bridge answers on port ${o.port} yet: start it with \`npx browser-use-ext bridge${o.port === 8765 ? '' : ` --port ${o.port}`}\` (same --config-dir); the code waits for it.\n`) +
+        ? `  The bridge is running at ${o.bridge.httpBase}; the extension connects as soon as the code is accepted.\n`
+        : `  No bridge answers at ${o.bridge.httpBase} yet: start it with \`${PRODUCT} bridge${isDefault ? '' : ` --bridge-url ${o.bridge.httpBase.replace(/^http/, 'ws')}`}\` (same --config-dir); the code waits for it.\n`) +
       `  Pairing is stored in the extension and survives browser restarts. Pair again only after deleting secrets.json.\n`,
   );
   if (o.open) {

@@ -1,11 +1,28 @@
 // `browser-use-ext seed003`: one seed 003 execution step from JSON on stdin
 // ({"input": {main_goal, plan_step, dom_snapshot, url, allowed_tools}, "tool": {"tool", "args"}}),
 // the seed's output JSON on stdout. `--snapshot` prints {dom_snapshot, url} of the current tab instead.
-import { parseArgs } from 'node:util';
-
 import { domSnapshot, executeStep, type Seed003Input, type Seed003ToolCall } from '../agents/step-executor/executor';
 import { AgentClient } from '../client/agent-client';
-import { defaultAgentUrl } from '../common/ports';
+import { ALIAS_BRIDGE, applyConfigDir, type CommandSpec, flag, parseCommand, PRODUCT, resolveBridge } from './shared-options';
+import { joinFailed } from './text-driver';
+
+export const SEED003_COMMAND: CommandSpec = {
+  name: 'seed003',
+  usage: [`${PRODUCT} seed003 [--snapshot] [options] < step.json`],
+  about:
+    `Runs one seed 003 execution step read as JSON on stdin and prints seed 003's output\n` +
+    `{action, args, status, error_type, message}. step.json: {"input": {"main_goal", "plan_step",\n` +
+    `"dom_snapshot", "url", "allowed_tools"}, "tool": {"tool": "click", "args": {"role": "button", "name": "Submit"}}}`,
+  options: [
+    {
+      name: 'snapshot',
+      spec: { type: 'boolean' },
+      row: { flags: '--snapshot', text: 'print {dom_snapshot, url} of the current tab instead (no stdin)' },
+    },
+  ],
+  shared: ['bridge-url', 'config-dir'],
+  aliases: [ALIAS_BRIDGE],
+};
 
 async function readStdin(): Promise<string> {
   let s = '';
@@ -14,22 +31,23 @@ async function readStdin(): Promise<string> {
 }
 
 export async function seed003Command(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { bridge: { type: 'string' }, snapshot: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-  });
-  if (values.help) {
-    process.stdout.write(
-      `Usage: browser-use-ext seed003 [--snapshot] [--bridge URL] < step.json\nstep.json: {"input": {"main_goal", "plan_step", "dom_snapshot", "url", "allowed_tools"}, "tool": {"tool": "click", "args": {"role": "button", "name": "Submit"}}}\nPrints seed 003's output {action, args, status, error_type, message}. --snapshot prints {dom_snapshot, url} of the current tab.\n`,
-    );
-    return 0;
+  const p = parseCommand(SEED003_COMMAND, argv);
+  if (!p.ok) return p.exitCode;
+  const where = resolveBridge(p.values);
+  if (!where.ok) {
+    process.stderr.write(`${where.line}\n`);
+    return 2;
   }
-  const client = await AgentClient.connect({
-    url: values.bridge ?? defaultAgentUrl(),
-    clientName: 'seed003-executor',
-  });
+  applyConfigDir(p.values);
+  let client: AgentClient;
   try {
-    if (values.snapshot) {
+    client = await AgentClient.connect({ url: where.address.agentUrl, clientName: 'seed003-executor' });
+  } catch (e) {
+    process.stderr.write(joinFailed(e));
+    return 1;
+  }
+  try {
+    if (flag(p.values, 'snapshot')) {
       process.stdout.write(JSON.stringify(await domSnapshot(client)) + '\n');
       return 0;
     }

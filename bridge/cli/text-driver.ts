@@ -1,32 +1,61 @@
-// `browser-use-ext agent`: the built-in seed 002 agent (any OpenAI-compatible endpoint).
+// `browser-use-ext agent`: the built-in agent (seed 002's prompt) (any OpenAI-compatible endpoint).
 // `browser-use-ext seed002`: the text driver as a pipe: JSON lines {"reply": "..."} in, {"text", "done",
 // "error"} out (the first output line is the initial observation), for clients in any language.
 import readline from 'node:readline';
-import { parseArgs } from 'node:util';
 
 import { Seed002Driver } from '../agents/text-driver/driver';
 import { openAiChat } from '../agents/text-driver/llm';
 import { runGoal, serveTasks } from '../agents/text-driver/task-runner';
-import { AgentClient } from '../client/agent-client';
-import { defaultAgentUrl } from '../common/ports';
+import { AgentClient, BridgeClientError } from '../client/agent-client';
+import { AGENT_SECRET_ENV } from '../common/secrets';
+import { ALIAS_BRIDGE, applyConfigDir, type CommandSpec, parseCommand, PRODUCT, resolveBridge, str } from './shared-options';
 
 export const LLM_KEY_ENVS = ['BROWSER_USE_EXT_LLM_API_KEY', 'OPENAI_API_KEY'] as const;
 
-export const AGENT_HELP = `Usage: browser-use-ext agent [--goal TEXT] [options]
+export const AGENT_COMMAND: CommandSpec = {
+  name: 'agent',
+  usage: [`${PRODUCT} agent [--goal TEXT] [options]`],
+  about:
+    `The built-in agent: sends its system prompt (commands, your saved tools, the tab limit, the goal)\n` +
+    `to an OpenAI-compatible chat endpoint and runs its commands in your browser until it answers\n` +
+    `without a command, --max-steps, or Stop. Without --goal it waits for tasks typed in the side panel.`,
+  options: [
+    {
+      name: 'base-url',
+      spec: { type: 'string' },
+      row: { flags: '--base-url <url>', text: 'chat endpoint base (default $OPENAI_BASE_URL, else https://api.openai.com/v1)' },
+    },
+    { name: 'model', spec: { type: 'string' }, row: { flags: '--model <name>', text: 'model (default $OPENAI_MODEL, else gpt-4o-mini)' } },
+    { name: 'goal', spec: { type: 'string' }, row: { flags: '--goal <text>', text: 'run this one goal and exit (0 when done)' } },
+    { name: 'max-steps', spec: { type: 'string' }, row: { flags: '--max-steps <n>', text: 'default 30' } },
+    { name: 'max-tabs', spec: { type: 'string' }, row: { flags: '--max-tabs <n>', text: 'tab limit (default 3)' } },
+  ],
+  shared: ['bridge-url', 'config-dir'],
+  aliases: [ALIAS_BRIDGE],
+  footer:
+    `The API key comes from $${LLM_KEY_ENVS.join(' or $')}; the agent secret from $${AGENT_SECRET_ENV}, else the\n` +
+    `bridge's secrets.json in the config dir.`,
+};
 
-The built-in seed 002 agent: sends seed 002's system prompt (commands, your saved tools, the tab
-limit, the goal, a session keyword) to an OpenAI-compatible chat endpoint and runs its commands in
-your browser until it answers without a command, --max-steps, or Stop.
-Without --goal it waits for tasks typed in the extension's panel (accepts_tasks).
+export const SEED002_COMMAND: CommandSpec = {
+  name: 'seed002',
+  usage: [`${PRODUCT} seed002 [--max-tabs N] [options]`],
+  about:
+    `The text driver as a pipe, for clients in any language. Reads JSON lines {"reply": "<LLM reply>"} on\n` +
+    `stdin; writes {"text", "done", "error"} per line (the first line is the initial observation).\n` +
+    `A line {"wait_for_change": <ms>} answers {"text", "update": true} with the <browsing_context> of a\n` +
+    `target tab that changed by itself within ms, else {"text": "", "update": false}.`,
+  options: [{ name: 'max-tabs', spec: { type: 'string' }, row: { flags: '--max-tabs <n>', text: 'tab limit (default 3)' } }],
+  shared: ['bridge-url', 'config-dir'],
+  aliases: [ALIAS_BRIDGE],
+};
 
-  --base-url <url>   chat endpoint base (default $OPENAI_BASE_URL, else https://api.openai.com/v1)
-  --model <name>     model (default $OPENAI_MODEL, else gpt-4o-mini)
-  --goal <text>      run this one goal and exit (0 when done)
-  --max-steps <n>    default 30
-  --max-tabs <n>     tab limit (default 3, as seed 002's example)
-  --bridge <url>     agent endpoint (default ${defaultAgentUrl()})
-The API key comes from $${LLM_KEY_ENVS.join(' or $')}; the agent secret from $BROWSER_USE_EXT_AGENT_SECRET or the bridge's secrets file.
-`;
+/** The one line an agent command ends with when it cannot join the bridge (or the bridge refused its secret). */
+export function joinFailed(e: unknown): string {
+  return e instanceof BridgeClientError && e.code === 'UNAUTHORIZED'
+    ? `${e.message}\n`
+    : `Cannot join the bridge: ${e instanceof Error ? e.message : String(e)}\n`;
+}
 
 function intOpt(v: string | undefined, dflt: number, name: string, max: number): number {
   if (v === undefined) return dflt;
@@ -36,49 +65,42 @@ function intOpt(v: string | undefined, dflt: number, name: string, max: number):
 }
 
 export async function agentCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      'base-url': { type: 'string' },
-      model: { type: 'string' },
-      goal: { type: 'string' },
-      'max-steps': { type: 'string' },
-      'max-tabs': { type: 'string' },
-      bridge: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(AGENT_HELP);
-    return 0;
-  }
+  const p = parseCommand(AGENT_COMMAND, argv);
+  if (!p.ok) return p.exitCode;
+  const values = p.values;
   let maxSteps: number;
   let maxTabs: number;
   try {
-    maxSteps = intOpt(values['max-steps'], 30, 'max-steps', 1000);
-    maxTabs = intOpt(values['max-tabs'], 3, 'max-tabs', 100);
+    maxSteps = intOpt(str(values, 'max-steps'), 30, 'max-steps', 1000);
+    maxTabs = intOpt(str(values, 'max-tabs'), 3, 'max-tabs', 100);
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n`);
     return 2;
   }
+  const where = resolveBridge(values);
+  if (!where.ok) {
+    process.stderr.write(`${where.line}\n`);
+    return 2;
+  }
+  applyConfigDir(values);
   const apiKey = LLM_KEY_ENVS.map((k) => process.env[k]).find((v) => v);
   const llm = openAiChat({
-    baseUrl: values['base-url'] ?? process.env['OPENAI_BASE_URL'] ?? 'https://api.openai.com/v1',
-    model: values.model ?? process.env['OPENAI_MODEL'] ?? 'gpt-4o-mini',
+    baseUrl: str(values, 'base-url') ?? process.env['OPENAI_BASE_URL'] ?? 'https://api.openai.com/v1',
+    model: str(values, 'model') ?? process.env['OPENAI_MODEL'] ?? 'gpt-4o-mini',
     ...(apiKey ? { apiKey } : {}),
   });
-  const goal = values.goal;
+  const goal = str(values, 'goal');
   let client: AgentClient;
   try {
     client = await AgentClient.connect({
-      url: values.bridge ?? defaultAgentUrl(),
+      url: where.address.agentUrl,
       clientName: 'seed002-agent',
       capabilities: goal ? [] : ['accepts_tasks'],
       maxTabs,
       callTimeoutMs: 15_000,
     });
   } catch (e) {
-    process.stderr.write(`Cannot join the bridge: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(joinFailed(e));
     return 1;
   }
   const log = (l: string) => process.stdout.write(l + '\n');
@@ -103,35 +125,47 @@ export async function agentCommand(argv: string[]): Promise<number> {
     }
   }
   serveTasks({ client, llm, maxTabs, maxSteps }, log);
-  log('seed002-agent connected (accepts_tasks): type a task in the extension panel. Ctrl+C to stop.');
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-    client.once('close', (code: number) => {
-      if (code === 1000 || code === 1008 || code >= 4000) resolve();
+  log(`${PRODUCT} built-in agent connected: type a task in the extension's side panel. Ctrl+C to stop.`);
+  const ended = await new Promise<string | null>((resolve) => {
+    process.once('SIGINT', () => resolve(null));
+    process.once('SIGTERM', () => resolve(null));
+    client.once('ended', (e: BridgeClientError) => resolve(e.message));
+    client.on('close', (code: number, reason: string) => {
+      if (code === 1000 || code === 1008) resolve(null);
+      else if (code >= 4000) resolve(client.ended?.message ?? `the bridge closed the session (${code} ${reason})`);
     });
   });
   await client.close();
+  if (ended !== null) {
+    process.stderr.write(`${ended}\n`);
+    return 1;
+  }
   return 0;
 }
 
 export async function driverCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { bridge: { type: 'string' }, 'max-tabs': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-  });
-  if (values.help) {
-    process.stdout.write(
-      `Usage: browser-use-ext seed002 [--bridge URL] [--max-tabs N]\nReads JSON lines {"reply": "<LLM reply>"} on stdin; writes {"text", "done", "error"} per line (the first line is the initial observation).\nA line {"wait_for_change": <ms>} answers {"text", "update": true} with the <browsing_context> of a target tab that changed by itself within ms, else {"text": "", "update": false}.\n`,
-    );
-    return 0;
+  const p = parseCommand(SEED002_COMMAND, argv);
+  if (!p.ok) return p.exitCode;
+  let maxTabs: number;
+  try {
+    maxTabs = intOpt(str(p.values, 'max-tabs'), 3, 'max-tabs', 100);
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    return 2;
   }
-  const client = await AgentClient.connect({
-    url: values.bridge ?? defaultAgentUrl(),
-    clientName: 'seed002-driver',
-    maxTabs: intOpt(values['max-tabs'], 3, 'max-tabs', 100),
-    callTimeoutMs: 15_000,
-  });
+  const where = resolveBridge(p.values);
+  if (!where.ok) {
+    process.stderr.write(`${where.line}\n`);
+    return 2;
+  }
+  applyConfigDir(p.values);
+  let client: AgentClient;
+  try {
+    client = await AgentClient.connect({ url: where.address.agentUrl, clientName: 'seed002-driver', maxTabs, callTimeoutMs: 15_000 });
+  } catch (e) {
+    process.stderr.write(joinFailed(e));
+    return 1;
+  }
   const driver = new Seed002Driver(client, client);
   const write = (v: unknown) => process.stdout.write(JSON.stringify(v) + '\n');
   write({ text: await driver.observe(), done: false, error: false });

@@ -11,6 +11,11 @@
 //   its restarts) instead of running them twice. A caller sees an outage only as a longer wait inside
 //   its own call timeout. When the bridge did not resume the session (it lost it), an action that was
 //   already sent and is not a read is answered EXTENSION_DISCONNECTED (outcome unknown), not re-sent.
+// - A refused secret (close 4001, an UNAUTHORIZED answer to the proof, or a bridge that cannot prove
+//   it knows our secret): the secret may have been rotated (a new secrets.json after a re-pair), so
+//   the client reads it again ONCE (env, else the secrets file) and, when it changed, tries with it.
+//   When that fails too it stops for good with one line that says what to check ('ended' event):
+//   retrying the same secret cannot help.
 // - persistence_status: the bridge says whether it can save sessions and action ids to disk; the
 //   client keeps it in `durable` and emits 'persistence_status' (a process warning when nobody listens).
 import crypto from 'node:crypto';
@@ -34,7 +39,7 @@ import { READ_ONLY_ACTIONS } from '../../schemas/lib/read-only-actions';
 import { StateDeltaError } from '../../schemas/lib/state-delta';
 import { checkMessage, errorInfo } from '../../schemas/lib/wire';
 import { bridgeProof, clientProof, proofsEqual } from '../common/auth';
-import { AGENT_SECRET_ENV, readAgentSecret } from '../common/secrets';
+import { AGENT_SECRET_ENV, readAgentSecret, SECRETS_FILE } from '../common/secrets';
 import { BRIDGE_VERSION } from '../common/version';
 import { decodeFromBridge } from './decode-from-bridge';
 import { StateTracker } from './state-tracker';
@@ -63,10 +68,7 @@ export function finalClose(code: number, reason: string): BridgeClientError | nu
         'NOT_PERMITTED',
       );
     case CLOSE_CODES.secretRefused:
-      return new BridgeClientError(
-        `The bridge refused this agent's secret${said}. Pair again (npx browser-use-ext pair) or pass the current agent secret, then start the agent again.`,
-        'UNAUTHORIZED',
-      );
+      return secretRefused();
     case CLOSE_CODES.versionMismatch:
       return new BridgeClientError(
         `The bridge speaks another protocol version${said}. Update the older side, then start the agent again.`,
@@ -74,6 +76,30 @@ export function finalClose(code: number, reason: string): BridgeClientError | nu
       );
     default:
       return null;
+  }
+}
+
+/**
+ * The one line an agent ends with when the bridge refused its secret (also after reading it again):
+ * pairing is for the extension, so it names what an agent can check.
+ */
+export function secretRefused(url?: string, what?: string): BridgeClientError {
+  return new BridgeClientError(
+    `${what ?? `The bridge${url ? ` at ${url}` : ''} refused this agent's secret.`} Check ${AGENT_SECRET_ENV} or the bridge's ${SECRETS_FILE} (run \`browser-use-ext bridge --print-pairing\`), then start the agent again.`,
+    'UNAUTHORIZED',
+  );
+}
+
+/** A handshake failure that means "wrong secret" (not "bridge down"): worth one re-read of the secret. */
+class SecretMismatch extends BridgeClientError {
+  override name = 'SecretMismatch';
+  /** What the final one line says first (default: the bridge refused the secret). */
+  constructor(
+    message: string,
+    code: string,
+    readonly what?: string,
+  ) {
+    super(message, code);
   }
 }
 
@@ -126,9 +152,10 @@ export class AgentClient extends EventEmitter {
   private seq = 0;
   private closing = false;
   private reconnecting: Promise<void> | null = null;
-  /** Set when the bridge closed the session for good (close codes 4001-4003): every later call fails with it. */
-  private ended: BridgeClientError | null = null;
-  private readonly secret: string;
+  /** Set when the bridge closed the session for good (close codes 4001-4003, or a secret it refused
+   * also after a re-read): every later call fails with it. */
+  ended: BridgeClientError | null = null;
+  private secret: string;
   hello: HelloAckMessage | null = null;
   /** Whether the bridge saves this session and its action ids to disk (persistence_status); false
    * means a bridge restart now would lose the session. */
@@ -138,7 +165,7 @@ export class AgentClient extends EventEmitter {
 
   constructor(private readonly opts: AgentClientOptions) {
     super();
-    const secret = opts.secret ?? readAgentSecret();
+    const secret = this.readSecret();
     if (!secret)
       throw new BridgeClientError(
         `No agent secret: pass { secret }, set ${AGENT_SECRET_ENV}, or run the bridge once on this machine so it creates its secrets file.`,
@@ -157,8 +184,43 @@ export class AgentClient extends EventEmitter {
     return this.hello?.session_id ?? null;
   }
 
-  /** Connects and completes the handshake; resumes the session when one was established before. */
+  /** The secret as configured now: options, else env BROWSER_USE_EXT_AGENT_SECRET, else the secrets file. */
+  private readSecret(): string | null {
+    if (this.opts.secret !== undefined) return this.opts.secret;
+    try {
+      return readAgentSecret();
+    } catch {
+      return null; // a broken file: keep the secret we have; the refusal line says to check the file
+    }
+  }
+
+  /**
+   * Connects and completes the handshake; resumes the session when one was established before.
+   * A refused secret is read again once (it may have been rotated); refused again, or unchanged, it
+   * rejects with the one line of secretRefused() and the client does not come back by itself.
+   */
   async open(): Promise<HelloAckMessage> {
+    if (this.ended) throw this.ended;
+    try {
+      return await this.openOnce();
+    } catch (e) {
+      if (!(e instanceof SecretMismatch)) throw e;
+      let refused: SecretMismatch = e;
+      const fresh = this.readSecret();
+      if (fresh && fresh !== this.secret) {
+        this.secret = fresh;
+        try {
+          return await this.openOnce();
+        } catch (again) {
+          if (!(again instanceof SecretMismatch)) throw again;
+          refused = again;
+        }
+      }
+      throw secretRefused(this.opts.url, refused.what);
+    }
+  }
+
+  private async openOnce(): Promise<HelloAckMessage> {
     const ws = new WebSocket(this.opts.url);
     this.ws = ws;
     const timeoutMs = this.opts.connectTimeoutMs ?? 10_000;
@@ -180,7 +242,7 @@ export class AgentClient extends EventEmitter {
       ws.once('error', (err) =>
         fail(
           new BridgeClientError(
-            `cannot connect to the bridge at ${this.opts.url}: ${err.message}. Is it running (npm start)?`,
+            `cannot connect to the bridge at ${this.opts.url}: ${err.message}. Is it running? Start it with browser-use-ext bridge.`,
             'COMMUNICATION_ERROR_WITH_TARGET',
             { cause: err },
           ),
@@ -210,12 +272,8 @@ export class AgentClient extends EventEmitter {
           if (m.type === 'auth_challenge') {
             // Check the bridge first: an impostor on the port never gets a proof to replay.
             if (!proofsEqual(bridgeProof(this.secret, clientNonce), m.bridge_proof)) {
-              fail(
-                new BridgeClientError(
-                  `The server at ${this.opts.url} could not prove it knows the agent secret: it is not your bridge, or your secret is wrong/outdated. Check ${AGENT_SECRET_ENV} against \`browser-use-ext bridge --print-pairing\`.`,
-                  'UNAUTHORIZED',
-                ),
-              );
+              const what = `The bridge at ${this.opts.url} refused this agent's secret: it could not prove it knows the same secret (the secret is wrong or outdated, or it is not your bridge).`;
+              fail(new SecretMismatch(what, 'UNAUTHORIZED', what));
               return;
             }
             this.sendOn(ws, { type: 'auth_response', proof: clientProof(this.secret, 'agent', m.nonce, clientNonce) });
@@ -229,7 +287,8 @@ export class AgentClient extends EventEmitter {
             return;
           }
           if (m.type === 'error') {
-            fail(new BridgeClientError(m.error_info.message, m.error_info.error_code));
+            const E = m.error_info.error_code === 'UNAUTHORIZED' && m.in_reply_to === 'auth_response' ? SecretMismatch : BridgeClientError;
+            fail(new E(m.error_info.message, m.error_info.error_code));
             return;
           }
         }
@@ -237,10 +296,11 @@ export class AgentClient extends EventEmitter {
       });
       ws.on('close', (code, reason) => {
         if (!established) {
+          const E = code === CLOSE_CODES.secretRefused ? SecretMismatch : BridgeClientError;
           fail(
-            new BridgeClientError(
+            new E(
               `the bridge closed the connection during the handshake (${code} ${reason.toString()})`,
-              code === 1008 ? 'UNAUTHORIZED' : 'COMMUNICATION_ERROR_WITH_TARGET',
+              code === 1008 || code === CLOSE_CODES.secretRefused ? 'UNAUTHORIZED' : 'COMMUNICATION_ERROR_WITH_TARGET',
             ),
           );
           return;
@@ -396,7 +456,9 @@ export class AgentClient extends EventEmitter {
   }
 
   private onClose(code: number, reason: string): void {
-    const final = finalClose(code, reason);
+    // 4001 on an established connection: the bridge no longer takes our secret. Reconnecting runs
+    // open(), which reads the secret again once and ends the client for good if that does not help.
+    const final = code === CLOSE_CODES.secretRefused && !this.closing && this.opts.reconnect !== false ? null : finalClose(code, reason);
     if (final) this.ended = final;
     this.emit('close', code, reason);
     // 1008: the bridge refused us (auth, policy); reconnecting would only repeat that. 4001-4003: the
@@ -427,8 +489,14 @@ export class AgentClient extends EventEmitter {
       try {
         await this.open();
       } catch (e) {
-        // A refused secret will not get better by retrying; anything else (down, restarting) will.
-        if (e instanceof BridgeClientError && e.code === 'UNAUTHORIZED') break;
+        // A refused secret (read again once inside open()) will not get better by retrying; anything
+        // else (down, restarting) will.
+        if (e instanceof BridgeClientError && e.code === 'UNAUTHORIZED') {
+          this.end(e);
+          // Listeners that stop on the bridge's close codes (connectors, the MCP link) stop here too.
+          this.emit('close', CLOSE_CODES.secretRefused, e.message);
+          return;
+        }
         continue;
       }
       this.resendWaiters();
@@ -470,6 +538,13 @@ export class AgentClient extends EventEmitter {
       this.sendRaw(w.message);
       w.sent = true;
     }
+  }
+
+  /** The client stops for good: every waiting and later call fails with e; 'ended' says it once. */
+  private end(e: BridgeClientError): void {
+    this.ended = e;
+    this.failAll(e.message, e.code);
+    this.emit('ended', e);
   }
 
   private onPersistence(m: PersistenceStatusMessage): void {

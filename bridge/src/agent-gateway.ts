@@ -405,7 +405,7 @@ export class AgentGateway {
       from.sendError(
         errorInfo(
           'NO_TASK_AGENT',
-          'No agent that accepts tasks is connected. Start one with `python -m browser_use_ext serve`, or with no Python `npx browser-use-ext agent --base-url <OpenAI-compatible URL> --model <model>`, then submit the task again.',
+          'No agent that accepts tasks is connected. Start one with `python -m browser_use_ext serve`, or with no Python `browser-use-ext agent --base-url <OpenAI-compatible URL> --model <model>`, then submit the task again.',
           'bridge',
         ),
         submitted.task_id ?? 'user_task_submission',

@@ -68,7 +68,10 @@ export class Handshake {
     }
     if (hello.protocol_version !== this.o.protocolVersion) {
       const older = hello.protocol_version < this.o.protocolVersion;
-      const upgrade = older ? `upgrade the ${hello.role} (${hello.client.name})` : 'upgrade the bridge (npm i -g browser-use-ext@latest)';
+      // The package is not on a registry: name what works, the bridge of the extension's release.
+      const upgrade = older
+        ? `upgrade the ${hello.role} (${hello.client.name})`
+        : 'upgrade the bridge: install the browser-use-ext bridge package of the same release as the extension (in a checkout: git pull && npm run build)';
       peer.sendError(
         errorInfo(
           'VERSION_MISMATCH',
@@ -137,7 +140,13 @@ export class Handshake {
           errorInfo('UNAUTHORIZED', `Authentication failed: the proof does not match this bridge's ${peer.role} secret. ${how}`, 'bridge'),
           'auth_response',
         );
-        peer.close(CLOSE_CODES.secretRefused, `pairing secret refused: pair the ${peer.role} again (npx browser-use-ext pair)`);
+        // A close reason is at most 123 bytes. Pairing is for the extension; an agent checks its secret.
+        peer.close(
+          CLOSE_CODES.secretRefused,
+          peer.role === 'extension'
+            ? 'pairing secret refused: pair the extension again (browser-use-ext pair)'
+            : "agent secret refused: check BROWSER_USE_EXT_AGENT_SECRET or the bridge's secrets.json",
+        );
       });
       return;
     }

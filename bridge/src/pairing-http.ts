@@ -63,7 +63,7 @@ export async function handlePairRequest(
     code = null;
   }
   if (typeof code !== 'string' || code.length > 64)
-    return { code: 400, body: { error: 'Send {"code": "XXXX-XXXX"} as printed by `npx browser-use-ext pair`.' } };
+    return { code: 400, body: { error: 'Send {"code": "XXXX-XXXX"} as printed by `browser-use-ext pair`.' } };
   const r = ctx.codes.redeem(code);
   if (!r.ok) {
     // Verified first (the right code is answered at once, whatever floods the gate); a wrong one is
@@ -88,7 +88,7 @@ export async function handlePairRequest(
           : 'That is not the pairing code this bridge is waiting for (codes work once).';
     return {
       code: 401,
-      body: { error: `${why} Run \`npx browser-use-ext pair\` for a new one, with the same --config-dir as the bridge.`, reason: r.reason },
+      body: { error: `${why} Run \`browser-use-ext pair\` for a new one, with the same --config-dir as the bridge.`, reason: r.reason },
     };
   }
   ctx.log.info('extension paired with a one-time code');

@@ -620,7 +620,7 @@ export class BridgeServer extends EventEmitter {
           peer.sendError(
             errorInfo(
               'INVALID_MESSAGE',
-              'This bridge runs without backend connectors (it was started as a bare relay). Start it with `npx browser-use-ext bridge` to connect backends from the panel.',
+              'This bridge runs without backend connectors (it was started as a bare relay). Start it with `browser-use-ext bridge` to connect backends from the panel.',
               'bridge',
             ),
             message.request_id,
@@ -637,7 +637,7 @@ export class BridgeServer extends EventEmitter {
           peer.sendError(
             errorInfo(
               'INVALID_MESSAGE',
-              'This bridge runs without the CDP endpoint (it was started as a bare relay). Start it with `npx browser-use-ext bridge` to use CDP clients.',
+              'This bridge runs without the CDP endpoint (it was started as a bare relay). Start it with `browser-use-ext bridge` to use CDP clients.',
               'bridge',
             ),
             message.request_id,
@@ -678,7 +678,10 @@ export class BridgeServer extends EventEmitter {
       this.failures.fail(`${peer.role} secret`, {
         remote: peer.remoteAddress,
         deadline: 0,
-        message: `handshake refused by the ${peer.role}: its pairing secret does not match this bridge's. Pair it again (npx browser-use-ext pair).`,
+        message:
+          peer.role === 'extension'
+            ? `handshake refused by the extension: its pairing secret does not match this bridge's. Pair it again (browser-use-ext pair).`
+            : `handshake refused by an agent: its agent secret does not match this bridge's. It should use BROWSER_USE_EXT_AGENT_SECRET or secrets.json as shown by browser-use-ext bridge --print-pairing.`,
         fields: { peer: peer.id, role: peer.role, remote: peer.remoteAddress },
       });
     }

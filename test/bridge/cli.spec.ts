@@ -93,8 +93,8 @@ describe('bridge CLI', function () {
     expect(await remote.exit).to.equal(0);
   });
 
-  it('--help lists every option', async () => {
-    const p = run(['--help']);
+  it('bridge --help lists every option', async () => {
+    const p = run(['bridge', '--help']);
     expect(await p.exit).to.equal(0);
     for (const flag of [
       '--port',
@@ -110,7 +110,7 @@ describe('bridge CLI', function () {
   });
 
   it('--max-agent-sessions caps agent sessions; --help lists the cap flags; a bad value exits 2', async () => {
-    const help = run(['--help']);
+    const help = run(['bridge', '--help']);
     expect(await help.exit).to.equal(0);
     for (const flag of ['--max-agent-sessions', '--mcp-sessions-per-token', '--mcp-sessions', '--mcp-idle-minutes'])
       expect(help.out()).to.contain(flag);

@@ -99,7 +99,7 @@ describe('seeds from the side panel: connect a backend (real Chromium)', functio
     });
     expect(await text(panel, '#backend-result'))
       .to.contain('only to backends on this machine')
-      .and.to.contain('npx browser-use-ext connect --dialect 001 ws://192.0.2.1:8080 --allow-remote');
+      .and.to.contain('browser-use-ext connect --dialect 001 ws://192.0.2.1:8080 --allow-remote');
     await shot(panel, '01-remote-refused');
     await addBackend(panel, '000', 'http://localhost:8080');
     await panel.waitForFunction(() => document.getElementById('backend-result')?.dataset['errorCode'] === 'BACKEND_URL_INVALID', {

@@ -96,7 +96,7 @@ export class PanelConnectors {
           ok: false,
           error: errorInfo(
             'BACKEND_NOT_LOOPBACK',
-            `Refusing to connect to ${host} from the panel: a backend can drive your logged-in browser, so the panel connects only to backends on this machine (localhost, 127.0.0.1, [::1]). To allow a remote backend, run in a terminal: npx browser-use-ext connect --dialect ${dialect} ${url} --allow-remote`,
+            `Refusing to connect to ${host} from the panel: a backend can drive your logged-in browser, so the panel connects only to backends on this machine (localhost, 127.0.0.1, [::1]). To allow a remote backend, run in a terminal: browser-use-ext connect --dialect ${dialect} ${url} --allow-remote`,
             'bridge',
             { url },
           ),
