@@ -23,6 +23,7 @@ import inspect
 import json
 import logging
 import os
+import re
 import signal
 import sys
 from typing import Any, Callable, Optional
@@ -171,6 +172,30 @@ def _call_with_supported(fn: Callable[..., Any], **kwargs: Any) -> Any:
     return fn(**{k: v for k, v in kwargs.items() if k in sig.parameters})
 
 
+class TaskBrowser(ExtensionBrowser):
+    """An ExtensionBrowser whose first bridge session starts on ``start_tab_id``: one get_state on that
+    tab leases it and makes it the session's current tab, so the Agent's first state (which names no
+    tab) is of the page the person was looking at. If that tab cannot be had (closed meanwhile, held
+    by another agent) the session starts as any other, on the browser's active tab, and the log says why."""
+
+    def __init__(self, config: Optional[ExtensionBrowserConfig] = None, *, start_tab_id: Optional[int] = None) -> None:
+        super().__init__(config)
+        self.start_tab_id = start_tab_id
+
+    async def _connect(self, capabilities: Optional[list[str]] = None, session_token: Optional[str] = None) -> BridgeConnection:
+        conn = await super()._connect(capabilities, session_token)
+        tab, self.start_tab_id = self.start_tab_id, None
+        if tab is not None:
+            try:
+                r = await conn.call('get_state', {'include_screenshot': False, 'highlight_elements': False}, tab_id=tab)
+            except BridgeError as e:
+                r = {'status': 'error', 'error_info': {'message': str(e)}}
+            if r.get('status') != 'success':
+                logger.warning('could not start on the tab the person was looking at (%s): %s; using the active tab', tab,
+                               (r.get('error_info') or {}).get('message'))
+        return conn
+
+
 class TaskServer:
     def __init__(
         self,
@@ -211,6 +236,16 @@ class TaskServer:
         self.conn = conn
         await conn.open()
         return conn
+
+    def browser_for(self, context: dict) -> 'ExtensionBrowser':
+        """The task's own browser (its own bridge session), starting on the tab the person was looking
+        at when they submitted the task (the context bundle's active_tab_id), not on whatever tab is
+        active when the Agent takes its first state."""
+        config = ExtensionBrowserConfig(bridge_url=self.bridge_url, agent_secret=self.agent_secret)
+        if not self.use_vision:
+            config.new_context_config = BrowserContextConfig(include_screenshot=False)
+        tab = context.get('active_tab_id')
+        return TaskBrowser(config, start_tab_id=tab if isinstance(tab, int) and not isinstance(tab, bool) and tab > 0 else None)
 
     async def progress(
         self, task_id: str, status: str, message: str, step: Optional[int] = None, final_result: Any = ..., details: Optional[dict] = None
@@ -273,10 +308,7 @@ class TaskServer:
         logger.info('task %s: %s', task_id, prompt[:200])
         keep_signals_for_serve()
         await self.progress(task_id, 'accepted', f'Accepted: {prompt[:200]}')
-        config = ExtensionBrowserConfig(bridge_url=self.bridge_url, agent_secret=self.agent_secret)
-        if not self.use_vision:
-            config.new_context_config = BrowserContextConfig(include_screenshot=False)
-        browser = ExtensionBrowser(config)
+        browser = self.browser_for(context)
         loop = asyncio.get_running_loop()
         step_sends: list[asyncio.Task] = []
 
@@ -371,6 +403,10 @@ class TaskServer:
                 await conn.closed.wait()
                 if self.stopping:
                     return
+                if conn.ended is not None and conn.ended.code in (ErrorCode.UNAUTHORIZED, ErrorCode.VERSION_MISMATCH):
+                    # The bridge refused the secret (also after reading it again) or speaks another
+                    # version: waiting cannot fix it; main() prints the one line that says what to do.
+                    raise conn.ended
                 logger.warning('bridge connection closed; reconnecting')
             except BridgeError as e:
                 if e.code in (ErrorCode.UNAUTHORIZED, ErrorCode.VERSION_MISMATCH):
@@ -456,38 +492,104 @@ def preflight(args: argparse.Namespace) -> Any:
     return model
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog='python -m browser_use_ext', description='browser-use-ext Python shim')
-    sub = parser.add_subparsers(dest='command', required=True)
-    s = sub.add_parser('serve', help='run the tasks a person types in the extension side panel with browser_use\'s Agent')
-    s.add_argument('--bridge-url', default=None, help='ws://127.0.0.1:8765/agent (default: $BROWSER_USE_EXT_BRIDGE_URL or that)')
-    s.add_argument('--llm', choices=llm_setup.PROVIDERS, default=None, help='LLM provider (default: $BROWSER_USE_EXT_LLM, else the '
-                                                                            'first of OPENAI_API_KEY / ANTHROPIC_API_KEY / '
-                                                                            'GOOGLE_API_KEY / OLLAMA_HOST that is set)')
-    s.add_argument('--model', default=None, help='model name (default: $BROWSER_USE_EXT_MODEL, else gpt-4o / claude-3-5-sonnet-latest '
-                                                 '/ gemini-2.0-flash / qwen2.5:7b)')
-    s.add_argument('--base-url', default=None, help='OpenAI-compatible server (http://host:port/v1) or Ollama URL (default: '
-                                                    '$BROWSER_USE_EXT_LLM_BASE_URL, $OPENAI_BASE_URL, $OLLAMA_HOST)')
-    s.add_argument('--api-key', default=None, help='API key (default: $BROWSER_USE_EXT_LLM_API_KEY or the provider\'s usual variable)')
-    s.add_argument('--no-vision', action='store_true', help='do not send screenshots to the LLM (text-only models, faster)')
-    s.add_argument(
-        '--tool-calling-method',
-        default='auto',
-        choices=['auto', 'function_calling', 'json_mode', 'raw', 'tools'],
-        help='how browser_use asks the LLM for actions (default auto)',
+# The options every `browser-use-ext` command shares, in the same words, order and column as the npm
+# CLI's help (bridge/cli/shared-options.ts; test/bridge/cli-help.spec.ts checks they are identical).
+HELP_COLUMN = 28
+SHARED_ROWS = (
+    ('--bridge-url <url>', "the bridge's address (default $BROWSER_USE_EXT_BRIDGE_URL, else ws://127.0.0.1:8765)"),
+    ('--config-dir <dir>', 'where secrets.json lives (default $BROWSER_USE_EXT_CONFIG_DIR, else ~/.config/browser-use-ext)'),
+    ('--log-level <lvl>', 'silent | error | warn | info | debug (default info)'),
+    ('-h, --help', 'show this help'),
+)
+LOG_LEVELS = {'silent': logging.CRITICAL + 10, 'error': logging.ERROR, 'warn': logging.WARNING, 'warning': logging.WARNING,
+              'info': logging.INFO, 'debug': logging.DEBUG, 'critical': logging.CRITICAL}
+COMMAND = 'browser-use-ext serve'
+
+
+def _help_row(flags: str, text: str) -> str:
+    head = '  ' + flags
+    return f'{head}\n{" " * HELP_COLUMN}{text}' if len(head) + 2 > HELP_COLUMN else head.ljust(HELP_COLUMN) + text
+
+
+SERVE_ROWS = (
+    ('--llm <provider>', 'openai | anthropic | google | ollama (default $BROWSER_USE_EXT_LLM, else the first of OPENAI_API_KEY, '
+                         'ANTHROPIC_API_KEY, GOOGLE_API_KEY, OLLAMA_HOST that is set)'),
+    ('--model <name>', 'model (default $BROWSER_USE_EXT_MODEL, else gpt-4o / claude-3-5-sonnet-latest / gemini-2.0-flash / qwen2.5:7b)'),
+    ('--base-url <url>', 'OpenAI-compatible server (http://host:port/v1) or Ollama URL (default $BROWSER_USE_EXT_LLM_BASE_URL, '
+                         '$OPENAI_BASE_URL, $OLLAMA_HOST)'),
+    ('--api-key <key>', "API key (default $BROWSER_USE_EXT_LLM_API_KEY or the provider's usual variable)"),
+    ('--no-vision', 'do not send screenshots to the LLM (text-only models, faster)'),
+    ('--tool-calling-method <m>', 'auto | function_calling | json_mode | raw | tools: how browser_use asks for actions (default auto)'),
+    ('--memory', 'browser_use 0.1.45+ procedural memory (mem0; needs OPENAI_API_KEY for its embeddings)'),
+    ('--skip-llm-check', 'do not ask the LLM a test question at start-up'),
+    ('--agent <module:function>', "an agent factory instead of browser_use's Agent"),
+    ('--max-steps <n>', 'steps per task at most (default 50)'),
+)
+
+
+def serve_help() -> str:
+    return (
+        'Usage: python -m browser_use_ext serve [options]\n'
+        f'       {COMMAND} [options]   (the npm CLI runs the line above)\n\n'
+        "Runs the tasks a person types in the browser-use-ext side panel with browser_use's Agent, starting on\n"
+        'the tab they were looking at, and reports each step to the panel.\n\n'
+        'Options:\n'
+        + '\n'.join(_help_row(f, t) for f, t in (*SERVE_ROWS, *SHARED_ROWS))
+        + '\n\nThe agent secret comes from $BROWSER_USE_EXT_AGENT_SECRET, else the bridge\'s secrets.json in the config dir.\n'
     )
-    s.add_argument('--memory', action='store_true', help='browser_use 0.1.45+ procedural memory (mem0; needs OPENAI_API_KEY for its '
-                                                         'embeddings)')
-    s.add_argument('--skip-llm-check', action='store_true', help='do not ask the LLM a test question at start-up')
-    s.add_argument('--agent', default=None, help='module:function agent factory instead of browser_use\'s Agent')
+
+
+class _Help(argparse.Action):
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, default: Any = argparse.SUPPRESS, help: Any = None):
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option_string: Optional[str] = None) -> None:
+        sys.stdout.write(serve_help())
+        parser.exit(0)
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """A refused argument is one line that names it and --help (exit 2), as in every browser-use-ext command."""
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        m = re.match(r'unrecognized arguments: (.*)', message)
+        line = f'unknown option {m.group(1)}' if m else message
+        self.exit(2, f'{COMMAND}: {line}; see {COMMAND} --help\n')
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _OneLineParser(prog='python -m browser_use_ext', description='browser-use-ext Python shim')
+    sub = parser.add_subparsers(dest='command', required=True, parser_class=_OneLineParser)
+    s = sub.add_parser('serve', add_help=False, help="run the tasks a person types in the extension side panel with browser_use's Agent")
+    s.add_argument('-h', '--help', action=_Help)
+    s.add_argument('--bridge-url', default=None)
+    s.add_argument('--config-dir', default=None)
+    s.add_argument('--log-level', default='info', type=str.lower, choices=sorted(LOG_LEVELS))
+    s.add_argument('--llm', choices=llm_setup.PROVIDERS, default=None)
+    s.add_argument('--model', default=None)
+    s.add_argument('--base-url', default=None)
+    s.add_argument('--api-key', default=None)
+    s.add_argument('--no-vision', action='store_true')
+    s.add_argument('--tool-calling-method', default='auto', choices=['auto', 'function_calling', 'json_mode', 'raw', 'tools'])
+    s.add_argument('--memory', action='store_true')
+    s.add_argument('--skip-llm-check', action='store_true')
+    s.add_argument('--agent', default=None)
     s.add_argument('--max-steps', type=int, default=50)
-    s.add_argument('--log-level', default='INFO')
     return parser
+
+
+def console_main() -> int:
+    """The `browser-use-ext-serve` console script: `serve` is implied."""
+    argv = sys.argv[1:]
+    return main(argv if argv[:1] == ['serve'] else ['serve', *argv])
 
 
 def main(argv: Optional[list[str]] = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=args.log_level.upper(), format='%(asctime)s %(levelname)s %(name)s: %(message)s')
+    logging.basicConfig(level=LOG_LEVELS[args.log_level], format='%(asctime)s %(levelname)s %(name)s: %(message)s')
+    if args.config_dir:
+        # Where the agent secret is read from, also when it is read again after a refusal (credentials.py).
+        os.environ['BROWSER_USE_EXT_CONFIG_DIR'] = args.config_dir
     model = preflight(args)
     server = TaskServer(
         load_factory(args.agent),

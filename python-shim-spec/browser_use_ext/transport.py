@@ -82,8 +82,32 @@ def _close_error_code(code: Optional[int], refused: tuple = (CloseCode.SECRET_RE
     return ErrorCode.VERSION_MISMATCH if code == CloseCode.VERSION_MISMATCH else ErrorCode.COMMUNICATION_ERROR_WITH_TARGET
 # Seconds the bridge gets beyond an action's timeout_ms to answer TIMEOUT itself.
 ANSWER_GRACE_S = 5.0
-# After the bridge refused our secret, try again this rarely (no hammering of its rate limiter).
-AUTH_RETRY_S = 10.0
+# What to check when the bridge refused the agent secret, also after reading it again (pairing is
+# for the extension: an agent's secret comes from the environment or the bridge's secrets.json).
+REFUSED_HINT = "Check BROWSER_USE_EXT_AGENT_SECRET or the bridge's secrets.json (run `browser-use-ext bridge --print-pairing`)."
+
+
+class _SecretMismatch(BridgeError):
+    """The handshake failed on the secret (not on the network): worth reading the secret once more.
+    ``hint``: whether the final message still needs REFUSED_HINT."""
+
+    def __init__(self, message: str, hint: bool = True) -> None:
+        super().__init__(message, ErrorCode.UNAUTHORIZED)
+        self.hint = hint
+
+
+def agent_url(url: str) -> str:
+    """The bridge's agent endpoint for any URL of it: http(s) becomes ws(s), an empty path /agent
+    (`--bridge-url ws://127.0.0.1:8765` and `http://127.0.0.1:8765` reach the same bridge)."""
+    for plain, ws in (('http://', 'ws://'), ('https://', 'wss://')):
+        if url.startswith(plain):
+            url = ws + url[len(plain):]
+    scheme, sep, rest = url.partition('://')
+    if sep and '/' not in rest:
+        url = f'{scheme}://{rest}/agent'
+    elif sep and rest.endswith('/') and rest.count('/') == 1:
+        url = f'{scheme}://{rest}agent'
+    return url
 
 
 def _hmac_hex(secret: str, msg: str) -> str:
@@ -109,7 +133,10 @@ class BridgeConnection:
         backoff_initial_s: float = 0.1,
         backoff_max_s: float = 2.0,
     ) -> None:
-        self.url = credentials.bridge_url(url)
+        self.url = agent_url(credentials.bridge_url(url))
+        # Read again once when the bridge refuses it (a new secrets.json after a re-pair): the
+        # explicit argument, else BROWSER_USE_EXT_AGENT_SECRET, else the secrets file (credentials.py).
+        self._explicit_secret = secret
         self.secret = credentials.agent_secret(secret)
         self.capabilities = capabilities or []
         self.client_name = client_name
@@ -188,12 +215,13 @@ class BridgeConnection:
         self._extension_up = asyncio.Event()
         self._closing = False
         try:
-            ack = await asyncio.wait_for(self._handshake(with_nonce=True), self.connect_timeout_s)
+            ack = await asyncio.wait_for(self._handshake_rereading(), self.connect_timeout_s)
         except asyncio.TimeoutError:
             await self._drop()
             self.closed.set()
             raise BridgeError(
-                f'no hello_ack from {self.url} within {self.connect_timeout_s} s; is the bridge running (npm start)?', ErrorCode.TIMEOUT
+                f'no hello_ack from {self.url} within {self.connect_timeout_s} s; is the bridge running (browser-use-ext bridge)?',
+                ErrorCode.TIMEOUT,
             ) from None
         except BaseException:
             self.closed.set()
@@ -203,11 +231,30 @@ class BridgeConnection:
             self._pinger = asyncio.ensure_future(self._ping_loop())
         return ack
 
+    async def _handshake_rereading(self) -> dict:
+        """The handshake; when the bridge refuses the secret, the secret is read again ONCE (it may have
+        been rotated) and, if it changed, tried. Refused again, or unchanged: one BridgeError
+        (UNAUTHORIZED) that says what to check, and no retry loop (waiting cannot fix a secret)."""
+        try:
+            return await self._handshake(with_nonce=True)
+        except _SecretMismatch as first:
+            refused: _SecretMismatch = first
+        await self._drop()
+        fresh = credentials.agent_secret(self._explicit_secret)
+        if fresh and fresh != self.secret:
+            self.secret = fresh
+            try:
+                return await self._handshake(with_nonce=True)
+            except _SecretMismatch as again:
+                refused = again
+            await self._drop()
+        raise BridgeError(f'{refused} {REFUSED_HINT}' if refused.hint else str(refused), ErrorCode.UNAUTHORIZED) from None
+
     async def _handshake(self, with_nonce: bool) -> dict:
         try:
             self._ws = await wscompat.connect(self.url, max_size=None, ping_interval=None, open_timeout=self.connect_timeout_s)
         except (OSError, wscompat.WebSocketException) as e:
-            raise BridgeError(f'cannot connect to the bridge at {self.url}: {e}. Is it running (npm start)? Set '
+            raise BridgeError(f'cannot connect to the bridge at {self.url}: {e}. Is it running (browser-use-ext bridge)? Set '
                               'BROWSER_USE_EXT_BRIDGE_URL if it listens elsewhere.') from e
         client_nonce = base64.b64encode(os.urandom(32)).decode('ascii')
         hello: dict[str, Any] = {
@@ -233,16 +280,17 @@ class BridgeConnection:
             except wscompat.ConnectionClosed as e:
                 code, reason = wscompat.close_info(self._ws)
                 kind = _close_error_code(code, refused=(CLOSE_POLICY_VIOLATION, CloseCode.SECRET_REFUSED))
-                raise BridgeError(f'the bridge closed the connection during the handshake ({code} {reason}). If it requires '
-                                  'authentication, set BROWSER_USE_EXT_AGENT_SECRET (see `npm start` output or secrets.json).', kind) from e
+                if kind == ErrorCode.UNAUTHORIZED:
+                    raise _SecretMismatch(f'The bridge at {self.url} refused this agent\'s secret ({code} {reason}).') from e
+                raise BridgeError(f'the bridge closed the connection during the handshake ({code} {reason}); retrying is safe', kind) from e
             m = json.loads(raw)
             t = m.get('type')
             if t == 'auth_challenge':
                 if not self.secret:
                     await self._drop()
-                    raise BridgeError(f'the bridge at {self.url} requires authentication but no agent secret is configured: set '
-                                      'BROWSER_USE_EXT_AGENT_SECRET or pass agent_secret=..., or make sure '
-                                      f'{credentials.config_dir() / "secrets.json"} is readable.', ErrorCode.UNAUTHORIZED)
+                    raise _SecretMismatch(f'the bridge at {self.url} requires authentication but no agent secret is configured: set '
+                                          'BROWSER_USE_EXT_AGENT_SECRET or pass agent_secret=..., or make sure '
+                                          f'{credentials.config_dir() / "secrets.json"} is readable.', hint=False)
                 if not with_nonce:  # cannot happen with a secret, kept for clarity
                     raise BridgeError('auth_challenge without a client_nonce in hello', ErrorCode.UNAUTHORIZED)
                 expected = _hmac_hex(self.secret, 'bridge:' + client_nonce)
@@ -252,10 +300,9 @@ class BridgeConnection:
                         await self._ws.close(CloseCode.SECRET_REFUSED, 'pairing secret mismatch')
                     except Exception:
                         pass
-                    raise BridgeError(
-                        f'the server at {self.url} could not prove it knows the agent secret; it is not your bridge or '
-                        'the secret is out of date. Check BROWSER_USE_EXT_AGENT_SECRET / secrets.json.',
-                        ErrorCode.UNAUTHORIZED,
+                    raise _SecretMismatch(
+                        f'The bridge at {self.url} refused this agent\'s secret: it could not prove it knows the same secret '
+                        '(the secret is wrong or outdated, or it is not your bridge).'
                     )
                 proof = _hmac_hex(self.secret, f"agent:{m.get('nonce', '')}:{client_nonce}")
                 await self._ws.send(json.dumps({'type': 'auth_response', 'proof': proof}))
@@ -274,6 +321,8 @@ class BridgeConnection:
                     await self._drop()
                     return await self._handshake(with_nonce=False)
                 await self._drop()
+                if info.get('error_code', ErrorCode.UNAUTHORIZED) == ErrorCode.UNAUTHORIZED and m.get('in_reply_to') != 'hello':
+                    raise _SecretMismatch(f'The bridge at {self.url} refused this agent\'s secret.')
                 raise BridgeError(
                     info.get('message', 'the bridge refused the hello'), info.get('error_code', ErrorCode.UNAUTHORIZED), info.get('details')
                 )
@@ -355,7 +404,7 @@ class BridgeConnection:
             await asyncio.wait_for(fut, max(0.0, deadline - time.monotonic()))
         except asyncio.TimeoutError:
             raise BridgeError(f'{what}: the bridge at {self.url} has been unreachable for {self._outage_s():.1f} s (reconnecting every '
-                              f'{self.backoff_max_s:g} s at most). Is it running (npm start)?', ErrorCode.TIMEOUT) from None
+                              f'{self.backoff_max_s:g} s at most). Is it running (browser-use-ext bridge)?', ErrorCode.TIMEOUT) from None
         finally:
             if fut in self._ready_waiters:
                 self._ready_waiters.remove(fut)
@@ -468,7 +517,7 @@ class BridgeConnection:
                 return await asyncio.wait_for(fut, max(0.0, deadline - time.monotonic()))
             except asyncio.TimeoutError:
                 outage = (
-                    f'; the bridge has been unreachable for {self._outage_s():.1f} s, is it running (npm start)?'
+                    f'; the bridge has been unreachable for {self._outage_s():.1f} s, is it running (browser-use-ext bridge)?'
                     if not self._connected
                     else ''
                 )
@@ -520,7 +569,9 @@ class BridgeConnection:
     def _on_socket_closed(self, ws: Any) -> None:
         code, reason = wscompat.close_info(ws)
         self._connected = False
-        final = code in CLOSE_CODES and not self._closing
+        # 4001 on an established connection: the bridge no longer takes our secret. The reconnect
+        # reads it again once and ends the connection for good if that does not help.
+        final = code in CLOSE_CODES and code != CloseCode.SECRET_REFUSED and not self._closing
         if self._closing or not self.reconnect or self.closed is None or final:
             if code == CloseCode.DISCONNECTED_BY_PERSON:
                 why = (
@@ -565,18 +616,18 @@ class BridgeConnection:
 
     async def _reconnect_loop(self) -> None:
         delays = self._backoff_delays()
-        warned_auth = False
         while not self._closing:
             await asyncio.sleep(next(delays))
             try:
-                ack = await asyncio.wait_for(self._handshake(with_nonce=True), self.connect_timeout_s)
+                ack = await asyncio.wait_for(self._handshake_rereading(), self.connect_timeout_s)
             except asyncio.CancelledError:
                 raise
             except (BridgeError, asyncio.TimeoutError, OSError, ValueError) as e:
                 await self._drop()
-                if isinstance(e, BridgeError) and e.code == ErrorCode.VERSION_MISMATCH:
-                    # A bridge of another protocol version came back: waiting cannot fix that.
-                    logger.warning('the bridge at %s speaks another protocol version: %s; not reconnecting', self.url, e)
+                if isinstance(e, BridgeError) and e.code in (ErrorCode.VERSION_MISMATCH, ErrorCode.UNAUTHORIZED):
+                    # A bridge of another protocol version came back, or it refused the secret (also
+                    # after reading it again): waiting cannot fix either. The caller reports e.
+                    logger.debug('not reconnecting to %s: %s', self.url, e)
                     self._closing = True
                     self.ended = e
                     self._fail_all(e)
@@ -585,14 +636,6 @@ class BridgeConnection:
                     if self.closed is not None:
                         self.closed.set()
                     return
-                if isinstance(e, BridgeError) and e.code == ErrorCode.UNAUTHORIZED:
-                    # Waiting cannot fix a refused secret: tell the callers now, keep trying slowly
-                    # (the person may re-pair, or the bridge may come back with its secrets.json).
-                    if not warned_auth:
-                        logger.warning('the bridge refused to resume: %s', e)
-                        warned_auth = True
-                    self._fail_all(e)
-                    await asyncio.sleep(AUTH_RETRY_S)
                 continue
             outage_ms = int(self._outage_s() * 1000)
             resumed = bool(ack.get('resumed'))

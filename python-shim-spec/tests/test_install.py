@@ -69,12 +69,14 @@ class InstalledShim(unittest.TestCase):
 
     def test_the_console_script_runs(self):
         eps = [ep for ep in self.dist.entry_points if ep.group == 'console_scripts']
-        self.assertEqual([(ep.name, ep.value) for ep in eps], [('browser-use-ext', 'browser_use_ext.serve:main')])
-        script = Path(sys.executable).parent / 'browser-use-ext'
+        # Not `browser-use-ext`: that name is the npm CLI's, and one would shadow the other on PATH.
+        self.assertEqual([(ep.name, ep.value) for ep in eps], [('browser-use-ext-serve', 'browser_use_ext.serve:console_main')])
+        self.assertFalse((Path(sys.executable).parent / 'browser-use-ext').exists(), 'the npm CLI owns the name browser-use-ext')
+        script = Path(sys.executable).parent / 'browser-use-ext-serve'
         self.assertTrue(script.is_file(), f'{script} missing')
         r = subprocess.run([str(script), '--help'], capture_output=True, text=True, timeout=120, cwd=tempfile.gettempdir())
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn('serve', r.stdout)
+        self.assertIn('--bridge-url <url>', r.stdout)
 
     def test_websockets_in_this_venv_is_a_supported_version(self):
         from browser_use_ext import wscompat

@@ -138,7 +138,7 @@ class Handshake(unittest.IsolatedAsyncioTestCase):
     async def test_unreachable_bridge_names_the_fix(self):
         with self.assertRaises(BridgeError) as cm:
             await BridgeConnection.connect(url='ws://127.0.0.1:9/agent', secret=SECRET, ping_interval_s=0, connect_timeout_s=3)
-        self.assertIn('npm start', str(cm.exception))
+        self.assertIn('browser-use-ext bridge', str(cm.exception))
 
 
 class Calls(unittest.IsolatedAsyncioTestCase):
@@ -368,7 +368,7 @@ class Reconnect(unittest.IsolatedAsyncioTestCase):
             elapsed = loop.time() - t0
         self.assertEqual(cm.exception.code, 'TIMEOUT')
         self.assertIn('unreachable', str(cm.exception))
-        self.assertIn('npm start', str(cm.exception))
+        self.assertIn('browser-use-ext bridge', str(cm.exception))
         self.assertGreater(elapsed, 0.6)
         self.assertLess(elapsed, 2.0)
 
