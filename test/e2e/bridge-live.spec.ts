@@ -79,6 +79,8 @@ describe('e2e: bridge security and restarts in the real browser', function () {
     expect(again.status, JSON.stringify(again.error_info)).to.equal('success');
     expect(again.tab_id).to.equal(tabId);
     expect(statuses.map((s) => s.connected)).to.deep.equal([false, true]);
+    // A closed session frees its tab: later cases start with no other session holding tabs.
+    await agent.close();
     await page.close();
   });
 
@@ -107,5 +109,57 @@ describe('e2e: bridge security and restarts in the real browser', function () {
     // The page never shows the stored secret back.
     expect(await options.$eval('#extension-secret', (el) => (el as HTMLInputElement).value)).to.equal('');
     await options.close();
+  });
+
+  it("an agent's first action without a tab acts on the last focused normal window's active tab, not on a popup focused after it", async function () {
+    this.timeout(60_000);
+    const first = await h.openPage(h.fixtures.html('/first-window', '<p>first window</p>', 'First window'));
+    // A second normal window, which the person uses last; then a popup window (window.open with
+    // popup features) takes the focus, as a sign-in or payment popup does.
+    const cdp = await h.launched.browser.target().createCDPSession();
+    const { targetId } = await cdp.send('Target.createTarget', {
+      url: h.fixtures.html('/second-window', '<p>second window</p>', 'Second window'),
+      newWindow: true,
+    });
+    const target = await h.launched.browser.waitForTarget((t) => (t as unknown as { _targetId: string })._targetId === targetId);
+    const second = await target.page();
+    if (!second) throw new Error('no page for the second window');
+    await second.waitForFunction('document.readyState === "complete"');
+    await second.bringToFront();
+    const popupTarget = h.launched.browser.waitForTarget((t) => t.url().includes('/popup-window'));
+    const popupUrl = h.fixtures.html('/popup-window', '<p>popup</p>', 'Popup');
+    await second.evaluate((u) => void window.open(u, 'signin', 'popup,width=420,height=320'), popupUrl);
+    const popup = await (await popupTarget).page();
+    await popup?.bringToFront();
+    // Chrome records the focus changes asynchronously: wait until it has (the popup focused last,
+    // after the second window).
+    const sw = await h.launched.browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().endsWith('/background.js'));
+    const worker = await sw.worker();
+    const focusSettled = async () =>
+      (await worker?.evaluate(async () => {
+        const [tab] = await chrome.tabs.query({ url: '*://*/second-window' });
+        const last = await chrome.windows.getLastFocused();
+        const order = await chrome.windows.getAll();
+        return last.type === 'popup' && tab !== undefined && order.some((w) => w.id === tab.windowId);
+      })) === true;
+    for (const end = Date.now() + 10_000; !(await focusSettled());) {
+      if (Date.now() > end) throw new Error('the popup window never took the focus');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // No other agent session holds a tab, so the bridge relays the action without a tab and the
+    // worker picks the tab (with one, the bridge picks the active tab from list_tabs itself).
+    expect(h.bridge.status()['sessions'] as unknown[]).to.have.length(0);
+    const agent = await h.connectAgent();
+    try {
+      const r = await agent.call('get_state', {});
+      expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+      expect(r.new_simplified_state?.url).to.contain('/second-window');
+    } finally {
+      await agent.close();
+      await popup?.close();
+      await second.close();
+      await first.close();
+      await cdp.detach();
+    }
   });
 });
