@@ -339,6 +339,23 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
       'submitted stapler',
     );
     expect(await ok('browser_press_key', { key: 'ArrowLeft' })).to.match(/^Pressed ArrowLeft/);
+    // Our element tools that Playwright MCP does not have take the same {element, ref} shape.
+    expect(await ok('browser_fill', { element: 'Email', ref: ref(/textbox "Email"/), value: 'x@y.z' })).to.match(
+      /textbox "Email" [^\n]*: x@y\.z/,
+    );
+    const unchecked = await ok('browser_uncheck', { element: 'Newsletter', ref: ref(/checkbox "Newsletter"/) });
+    expect(unchecked).to.match(/checkbox "Newsletter"/);
+    expect(unchecked).not.to.match(/checkbox "Newsletter" [^\n]*\[checked\]/);
+    expect(await ok('browser_check', { element: 'Newsletter', ref: ref(/checkbox "Newsletter"/) })).to.match(
+      /checkbox "Newsletter" [^\n]*\[checked\]/,
+    );
+    expect(await ok('browser_press_key', { element: 'Email', ref: ref(/textbox "Email"/), key: 'Backspace' })).to.match(
+      /textbox "Email" [^\n]*: x@y\.$/m,
+    );
+    expect(await ok('browser_double_click', { element: 'Submit button', ref: ref(/button "Submit"/) })).to.contain('double');
+    expect(await ok('browser_scroll', { element: 'Size', ref: ref(/listbox "Size"/), direction: 'down', amount: 10 })).not.to.match(
+      /^Error/,
+    );
     expect(
       await ok('browser_drag', {
         startElement: 'Card',
