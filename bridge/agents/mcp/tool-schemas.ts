@@ -7,8 +7,13 @@
 // They carry the "exactly one target" rule (target.json#/$defs/not_exactly_one), whose inlined form
 // is ~3 KB per element tool, and every tool definition is sent to the model on every request; some
 // clients also reject combinators in tool schemas. The rule is still enforced: every call is
-// validated against the full protocol schema before it leaves (AgentClient) and again by the
-// bridge, and a violation comes back as an INVALID_MESSAGE tool error naming the field.
+// checked (tools.ts runTool, then the full protocol schema in call()) before it leaves, and again by
+// the bridge; a violation comes back as one INVALID_MESSAGE tool error naming the argument.
+//
+// Descriptions are model-facing (schemas/mcp/descriptions.json overrides, else the protocol's first
+// sentence; none below the top level), and element_id is listed as `ref`, the name the snapshot
+// prints: tools/list is sent with every model request, so it is held to a token budget
+// (test/mcp/tool-calls.spec.ts).
 import { ACTION_PARAMS_SCHEMAS, type JsonSchema, MCP_PARAM_DESCRIPTIONS, MCP_TOOL_PARAMS } from '../../../schemas/generated/mcp-schemas';
 import type { ActionName } from '../../../schemas/generated/registry';
 
