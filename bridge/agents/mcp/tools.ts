@@ -544,7 +544,8 @@ export async function runTool(tool: ToolDef, raw: Args, ctx: ToolContext): Promi
   const problem = targetProblem(tool, args) ?? checkAgainst(inputSchemaOf(tool), args);
   if (problem) return errorResult({ error_code: 'INVALID_MESSAGE', message: `${tool.name}: ${problem}.` });
   const res = await tool.run(args, ctx, notes);
-  const first = res.content[0];
+  // The error text (a "new session" notice may come before it).
+  const first = res.content.find((c) => c.type === 'text' && c.text.startsWith('Error '));
   if (res.isError && first?.type === 'text') {
     // An argument the protocol schema refused (call()) is named with its tool, like the checks above.
     first.text = first.text.replace(/^Error INVALID_MESSAGE: (?!browser_)/, `Error INVALID_MESSAGE: ${tool.name}: `);
