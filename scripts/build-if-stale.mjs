@@ -7,7 +7,8 @@
 // file's content (INPUTS below: what gen and rollup read, plus the dependency versions) is recorded in
 // dist/.build-stamp.json after a successful build; the build is fresh while the same files have the same
 // contents and every output exists. Content, not mtimes: a `git checkout` back and forth or a `touch`
-// changes nothing that is built, so it costs no rebuild. Prints one line saying which it was.
+// changes nothing that is built, so it costs no rebuild. Prints one line saying which it was (on
+// stderr, so `npm pack --json` still prints only JSON on stdout).
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -86,7 +87,7 @@ export function writeStamp(root, files, stamp = STAMP) {
  * build steps; the inputs are hashed between them, after gen has rewritten schemas/generated, so a
  * file edited while rollup runs makes the next start rebuild again. Returns the line it printed.
  */
-export function buildIfStale({ root, force = false, generate, bundle, log = (line) => console.log(line), options = {} }) {
+export function buildIfStale({ root, force = false, generate, bundle, log = (line) => console.error(line), options = {} }) {
   const started = Date.now();
   const reason = force ? 'npm run build' : staleReason(root, options);
   const secs = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
