@@ -27,7 +27,8 @@ const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'ut
 };
 // What a printed command must never answer: the CLI does not know the subcommand or an option, or
 // npm/npx cannot find the package.
-const NOT_AS_PRINTED = /unknown option|unknown command|unexpected argument|\b404\b|command not found|ENOENT/i;
+const NOT_AS_PRINTED =
+  /unknown option|unknown command|unexpected argument|takes no value|argument missing|\b404\b|command not found|ENOENT/i;
 // A Node stack trace in the output: the CLI crashed instead of saying what to do.
 const CRASHED = /^\s+at .+:\d+:\d+\)?$/m;
 
@@ -72,29 +73,51 @@ describe('the npm package installed from its tarball, run from any folder', func
   let tarball: string;
   const installed = () => path.join(prefix, 'lib', 'node_modules', 'browser-use-ext');
 
-  /** Runs the installed CLI; a command still running after `ms` is stopped (SIGTERM, then SIGKILL). */
-  function run(argv: string[], ms = 8000): Promise<Ran> {
+  /**
+   * Runs the installed CLI; a command still running after `ms` is stopped (SIGTERM, then SIGKILL).
+   * With `settleMs`, one that has printed and then kept running that long is past its argument
+   * parsing (a server or a dialing client), and is stopped then.
+   */
+  function run(argv: string[], ms = 8000, settleMs?: number): Promise<Ran> {
     return new Promise((resolve) => {
       const child = spawn(path.join(prefix, 'bin', 'browser-use-ext'), argv, { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       let stillRunning = false;
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-      const timer = setTimeout(() => {
+      const stop = () => {
+        if (child.exitCode !== null || child.signalCode !== null || stillRunning) return;
         stillRunning = true;
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 3000).unref();
-      }, ms);
+      };
+      let settle: NodeJS.Timeout | undefined;
+      const onData = (d: Buffer) => {
+        out += d.toString();
+        if (settleMs !== undefined && !settle) settle = setTimeout(stop, settleMs);
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+      const timer = setTimeout(stop, ms);
       child.on('error', (e) => {
         clearTimeout(timer);
+        clearTimeout(settle);
         resolve({ code: -1, out: `${out}${e.message}`, stillRunning: false });
       });
       child.on('close', (code) => {
         clearTimeout(timer);
+        clearTimeout(settle);
         resolve({ code, out, stillRunning });
       });
     });
   }
+
+  // The same argv run by two cases (a --help, `pair`) runs once: each start of the CLI parses a 2 MB bundle.
+  const runs = new Map<string, Promise<Ran>>();
+  const runOnce = (argv: string[], ms?: number, settleMs?: number): Promise<Ran> => {
+    const key = JSON.stringify(argv);
+    const r = runs.get(key) ?? run(argv, ms, settleMs);
+    runs.set(key, r);
+    return r;
+  };
 
   before(async function () {
     this.timeout(180_000);
@@ -196,7 +219,7 @@ describe('the npm package installed from its tarball, run from any folder', func
     const r = await fetch(`http://127.0.0.1:${values.port}/healthz`);
     expect(r.status).to.equal(200);
     const subs = ['bridge', 'pair', 'mcp', 'mcp-token', 'cdp-url', 'connect', 'agent', 'seed002', 'seed003', 'conformance'];
-    const helps = await inPool([[], ...subs.map((s) => [s])], (argv) => run([...argv, '--help'], 20_000));
+    const helps = await inPool([[], ...subs.map((s) => [s])], (argv) => runOnce([...argv, '--help'], 20_000));
     helps.forEach((h, i) => {
       const what = `browser-use-ext ${subs[i - 1] ?? ''} --help`;
       expect(h.code, `${what}: ${h.out}`).to.equal(0);
@@ -205,7 +228,7 @@ describe('the npm package installed from its tarball, run from any folder', func
   });
 
   it('pair prints a one-time code; cdp-url prints a URL on the running bridge', async () => {
-    const pair = await run(['pair']);
+    const pair = await runOnce(['pair']);
     expect(pair.code, pair.out).to.equal(0);
     expect(pair.out).to.match(/\b[A-Z0-9]{4}-[A-Z0-9]{4}\b/);
     const cdp = await run(['cdp-url', '--name', 'install-test']);
@@ -280,14 +303,14 @@ describe('the npm package installed from its tarball, run from any folder', func
     expect(printed.length).to.be.greaterThan(10);
     // One run per distinct argv; each failure names every place that prints it.
     const byArgv = new Map<string, { argv: string[]; from: PrintedCommand[] }>();
-    for (const c of printed) {
-      const argv = toArgv(c.printed, values);
-      if (!argv) continue;
-      const key = JSON.stringify(argv);
-      const entry = byArgv.get(key) ?? { argv, from: [] };
-      entry.from.push(c);
-      byArgv.set(key, entry);
-    }
+    for (const c of printed)
+      for (const argv of [toArgv(c.printed, values), toArgv(c.printed, values, true)]) {
+        if (!argv) continue;
+        const key = JSON.stringify(argv);
+        const entry = byArgv.get(key) ?? { argv, from: [] };
+        if (!entry.from.includes(c)) entry.from.push(c);
+        byArgv.set(key, entry);
+      }
     const failures: string[] = [];
     for (const c of printed.filter((p) => p.npx))
       failures.push(
@@ -296,7 +319,7 @@ describe('the npm package installed from its tarball, run from any folder', func
     await inPool(
       [...byArgv.values()],
       async (job) => {
-        const r = await run(job.argv, 5000);
+        const r = await runOnce(job.argv, 6000, 1500);
         const bad = NOT_AS_PRINTED.test(r.out) ? 'not as printed' : CRASHED.test(r.out) ? 'crashed' : null;
         if (bad)
           failures.push(
@@ -306,7 +329,7 @@ describe('the npm package installed from its tarball, run from any folder', func
       // Most of these wait (a server, a dialing connector): more at once than there are cores.
       6,
     );
-    expect(failures, `\n${failures.join('\n')}\n`).to.deep.equal([]);
+    expect(failures.length, `${failures.length} printed commands do not work as printed:\n${failures.join('\n')}\n`).to.equal(0);
   });
 
   it('the installed bridge stops on SIGTERM', async () => {

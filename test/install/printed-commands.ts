@@ -131,6 +131,8 @@ function valueFor(option: string | undefined, v: TestValues): string {
     case '--tabs':
     case '--max-tabs':
       return '2';
+    case '--wait':
+      return '1';
     case '--dialect':
       return '000';
     case '--goal':
@@ -149,13 +151,17 @@ function valueFor(option: string | undefined, v: TestValues): string {
 const PLACEHOLDER = /^(?:<[^>]*>|\$\{\}|[A-Z][A-Z_]*|\S*\$\{\}\S*)$/;
 
 /**
- * The argv to run for a printed command: the first of a|b alternatives, optional [...] parts left
- * out, placeholders filled in from the option before them; null when the text is not a command.
+ * The argv to run for a printed command: the first of a|b alternatives, placeholders filled in from
+ * the option before them. Optional [...] parts are left out, or with `full` put in (the first
+ * alternative of each; never --open, which would open a browser window), so that both the form a
+ * person copies first and every flag a usage line offers are tried. Null when nothing is left.
  */
-export function toArgv(printed: string, v: TestValues): string[] | null {
+export function toArgv(printed: string, v: TestValues, full = false): string[] | null {
   const body = printed
     .replace(/^browser-use-ext\s+/, '')
-    .replace(/\[[^\]]*\]/g, ' ')
+    .replace(/\[([^\]]*)\]/g, (_m, inner: string) =>
+      full && !/^(options|--open)$/.test(inner.trim()) ? ` ${inner.split(' | ')[0]} ` : ' ',
+    )
     .replace(/<([^>]*)>/g, (_m, inner: string) => `<${inner.replace(/\s+/g, '_')}>`);
   const words = body.split(/\s+/).filter(Boolean);
   const argv: string[] = [];
@@ -167,6 +173,8 @@ export function toArgv(printed: string, v: TestValues): string[] | null {
     if (/^wss?:\/\/localhost[:/]/.test(w))
       argv.push(v.deadUrl); // a backend of one's own: not running here
     else if (/^wss?:\/\/127\.0\.0\.1:(\d+|PORT)\/agent$/.test(w)) argv.push(v.agentUrl);
+    else if (/^https?:\/\//.test(w) && !/^https?:\/\/(127\.0\.0\.1|localhost)[:/]/.test(w))
+      argv.push(`${v.deadUrl.replace(/^ws/, 'http')}/v1`); // no calls to outside services
     else if (!after && /URL/.test(w) && PLACEHOLDER.test(w)) argv.push(v.deadUrl);
     else if (PLACEHOLDER.test(w)) argv.push(valueFor(after, v));
     else argv.push(w);
