@@ -32,6 +32,9 @@ const NOT_AS_PRINTED =
 // A Node stack trace in the output: the CLI crashed instead of saying what to do.
 const CRASHED = /^\s+at .+:\d+:\d+\)?$/m;
 
+// Run by name, as a person types it: found on PATH, whose first entry is the install's bin folder.
+const BIN = 'browser-use-ext';
+
 interface Ran {
   code: number | null;
   out: string;
@@ -80,7 +83,7 @@ describe('the npm package installed from its tarball, run from any folder', func
    */
   function run(argv: string[], ms = 8000, settleMs?: number): Promise<Ran> {
     return new Promise((resolve) => {
-      const child = spawn(path.join(prefix, 'bin', 'browser-use-ext'), argv, { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(BIN, argv, { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       let stillRunning = false;
       const stop = () => {
@@ -157,7 +160,7 @@ describe('the npm package installed from its tarball, run from any folder', func
       BROWSER_USE_EXT_CONFIG_DIR: configDir,
       BROWSER_USE_EXT_BRIDGE_URL: values.agentUrl,
     };
-    bridge = spawn(path.join(prefix, 'bin', 'browser-use-ext'), ['bridge', '--port', String(port)], {
+    bridge = spawn(BIN, ['bridge', '--port', String(port)], {
       cwd: work,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -238,7 +241,7 @@ describe('the npm package installed from its tarball, run from any folder', func
 
   it('mcp: an MCP client lists the tools over stdio', async () => {
     const transport = new StdioClientTransport({
-      command: path.join(prefix, 'bin', 'browser-use-ext'),
+      command: BIN,
       args: ['mcp'],
       cwd: work,
       env: env as Record<string, string>,

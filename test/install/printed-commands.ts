@@ -69,7 +69,7 @@ function argText(text: string, start: number): string {
     if (c === '\\' && /[`nt]/.test(text[i + 1] ?? '')) break; // \` or \n in a TS/Python string: the command ended
     if ('`"\'\n;,()'.includes(c)) break;
     if (c === '<' && !/^<[a-zA-Z][\w -]*>/.test(text.slice(i))) break; // </code>, "< step.json"
-    if (c === '.' && /^\.(\s|$)/.test(text.slice(i))) break;
+    if (c === '.' && /^\.(\s|$|['"`\\])/.test(text.slice(i))) break; // a full stop, not a dot in a URL or file name
     if (c === '#' && /\s$/.test(out)) break; // a shell comment
     if (c === ' ' && text[i + 1] === ' ') break; // help text columns
     out += c;
