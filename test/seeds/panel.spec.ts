@@ -301,7 +301,10 @@ describe('seeds from the side panel: the built-in seed 002 agent as the task run
         throw new Error(`${String(e)}\nagent output: ${output}\nLLM requests: ${llm.requests.length}\npanel: ${await text(panel, 'body')}`);
       });
     const log = await text(panel, '#task-log');
-    expect(log).to.contain('Step 1 · Typing the query.').and.to.contain('type {"id":').and.to.contain('Checking the query.');
+    expect(log)
+      .to.contain("Step 1 · Type into 'Search products' · Typing the query.")
+      .and.to.contain('type {"id":')
+      .and.to.contain('Checking the query.');
     await shot(panel, '10-builtin-running');
     await panel.type('#redirect-input', 'only the blue one');
     await panel.click('#redirect-send');

@@ -119,12 +119,15 @@ function logItem(entry: TaskLogEntry): HTMLLIElement {
   const li = el('li', { className: entry.status === 'redirect_sent' || entry.status === 'stop_requested' ? 'you' : entry.status });
   if (entry.status === 'step') {
     const d = entry.details;
-    li.append(el('div', { className: 'goal' }, `Step ${entry.step ?? '?'} · ${d?.next_goal || entry.message}`));
+    // The whole title on hover too: a long one wraps, but the person may want it in one piece.
+    const goal = `Step ${entry.step ?? '?'} · ${d?.next_goal || entry.message}`;
+    li.append(el('div', { className: 'goal', title: goal }, goal));
     if (d?.evaluation_previous_goal) li.append(el('div', { className: 'eval' }, `Evaluation: ${d.evaluation_previous_goal}`));
     for (const a of d?.actions ?? []) {
       const params = a.params && Object.keys(a.params).length ? ` ${JSON.stringify(a.params).slice(0, 160)}` : '';
       const outcome = a.error ? ` ✗ ${a.error}` : a.result ? ` → ${a.result.slice(0, 200)}` : ' ✓';
-      li.append(el('div', { className: a.error ? 'act err' : 'act' }, `${a.name}${params}${outcome}`));
+      const full = `${a.name}${a.params && Object.keys(a.params).length ? ` ${JSON.stringify(a.params)}` : ''}${outcome}`;
+      li.append(el('div', { className: a.error ? 'act err' : 'act', title: full }, `${a.name}${params}${outcome}`));
     }
   } else {
     li.append(el('div', {}, entry.message));
@@ -132,24 +135,33 @@ function logItem(entry: TaskLogEntry): HTMLLIElement {
   return li;
 }
 
+// A task's outcome badge. Green "done" only when the agent said it reached the goal; an agent that
+// gave up or ran out of steps ends "not completed" with its last words shown, never as done.
+const ENDED: readonly string[] = ['done', 'incomplete', 'failed', 'stopped'];
+const STATE_WORDS: Partial<Record<TaskRecord['state'], string>> = { incomplete: 'not completed' };
+function outcomeBadge(badge: HTMLElement, state: TaskRecord['state']): HTMLElement {
+  badge.textContent = STATE_WORDS[state] ?? state;
+  badge.className = `badge ${state}`;
+  badge.dataset['state'] = state;
+  return badge;
+}
+const finalText = (t: TaskRecord) => (t.final_result ? `${t.state === 'incomplete' ? 'The agent said' : 'Result'}: ${t.final_result}` : '');
+
 function renderTasks(): void {
   const current =
-    tasks.find((t) => !['done', 'failed', 'stopped'].includes(t.state)) ??
-    (tasks[0] && Date.now() - tasks[0].submitted_at < 10 * 60_000 ? tasks[0] : undefined);
+    tasks.find((t) => !ENDED.includes(t.state)) ?? (tasks[0] && Date.now() - tasks[0].submitted_at < 10 * 60_000 ? tasks[0] : undefined);
   $('current-task').hidden = !current;
   if (current) {
     $('current-task').dataset['taskId'] = current.task_id;
     $('current-prompt').textContent = current.prompt;
-    const badge = $('task-state');
-    badge.textContent = current.state;
-    badge.className = `badge ${current.state}`;
+    outcomeBadge($('task-state'), current.state);
     const log = $('task-log');
     log.replaceChildren(...current.log.map(logItem));
     log.scrollTop = log.scrollHeight;
     const final = $('final-result');
-    final.hidden = !(current.state === 'done' && current.final_result);
-    final.textContent = current.final_result ? `Result: ${current.final_result}` : '';
-    $('task-controls').hidden = ['done', 'failed', 'stopped'].includes(current.state);
+    final.hidden = !((current.state === 'done' || current.state === 'incomplete') && current.final_result);
+    final.textContent = finalText(current);
+    $('task-controls').hidden = ENDED.includes(current.state);
   }
   const past = tasks.filter((t) => t !== current);
   $('history').hidden = past.length === 0;
@@ -159,12 +171,7 @@ function renderTasks(): void {
       return el(
         'li',
         { className: `task-${t.state}` },
-        el(
-          'div',
-          { className: 'row' },
-          el('span', { className: 'prompt' }, t.prompt),
-          el('span', { className: `badge ${t.state}` }, t.state),
-        ),
+        el('div', { className: 'row' }, el('span', { className: 'prompt' }, t.prompt), outcomeBadge(el('span'), t.state)),
         ...(t.final_result ? [el('div', { className: 'result' }, t.final_result.slice(0, 500))] : []),
         details,
       );
