@@ -13,14 +13,14 @@ import { AGENT_SECRET_ENV, configDir, loadOrCreateSecrets, type Secrets } from '
 import { BRIDGE_VERSION } from '../common/version';
 import { DEFAULT_MAX_AGENT_SESSIONS } from '../src/server';
 import { SESSIONS_FILE } from '../src/session-store';
-import { type CommandSpec, flag, logLevel, parseCommand, PRODUCT, resolveBridge, str } from './shared-options';
+import { type CommandSpec, flag, logLevel, parseCommand, resolveBridge, str } from './shared-options';
 import { createBridge } from './wire';
 
 export const BRIDGE_COMMAND: CommandSpec = {
   name: 'bridge',
-  usage: [`${PRODUCT} bridge [options]`],
+  usage: [`browser-use-ext bridge [options]`],
   about:
-    `Runs the bridge between the ${PRODUCT} Chrome extension and your agents (MCP clients, CDP clients,\n` +
+    `Runs the bridge between the browser-use-ext Chrome extension and your agents (MCP clients, CDP clients,\n` +
     `Python browser_use agents). It listens at the host and port of --bridge-url; --host and --port override them.`,
   options: [
     { name: 'port', spec: { type: 'string' }, row: { flags: '--port <n>', text: 'TCP port to listen on (0 picks a free one)' } },
@@ -87,7 +87,7 @@ export const BRIDGE_COMMAND: CommandSpec = {
 export function pairingText(secrets: Secrets, file: string, port: number): string {
   return (
     `Pairing (secrets in ${file}, readable only by you):\n` +
-    `  1. Extension: easiest is \`${PRODUCT} pair\` (a one-time code for the side panel). Or open the\n` +
+    `  1. Extension: easiest is \`browser-use-ext pair\` (a one-time code for the side panel). Or open the\n` +
     `     extension's side panel (or Options page) and paste this extension secret:\n` +
     `       ${secrets.extension_secret}\n` +
     `     (and the bridge URL ws://127.0.0.1:${port}/extension if you changed the port).\n` +
@@ -193,15 +193,15 @@ export async function bridgeCommand(argv: string[]): Promise<number> {
   }
   const shownHost = host.includes(':') ? `[${host}]` : host;
   process.stdout.write(
-    `${PRODUCT} bridge ${BRIDGE_VERSION} listening\n` +
+    `browser-use-ext bridge ${BRIDGE_VERSION} listening\n` +
       `  extension endpoint: ${bridge.extensionUrl}\n` +
       `  agent endpoint:     ${bridge.agentUrl}\n` +
       `  health:             http://${shownHost}:${bridge.port}/healthz  status: http://${shownHost}:${bridge.port}/status\n` +
-      `  MCP (HTTP):         http://${shownHost}:${bridge.port}/mcp (bearer tokens: ${PRODUCT} mcp-token add NAME; stdio: ${PRODUCT} mcp)\n` +
-      `  CDP:                http://${shownHost}:${bridge.port}/cdp/<token> (make a URL: ${PRODUCT} cdp-url --name NAME)\n` +
+      `  MCP (HTTP):         http://${shownHost}:${bridge.port}/mcp (bearer tokens: browser-use-ext mcp-token add NAME; stdio: browser-use-ext mcp)\n` +
+      `  CDP:                http://${shownHost}:${bridge.port}/cdp/<token> (make a URL: browser-use-ext cdp-url --name NAME)\n` +
       (loaded.created
         ? `\nFirst run: new pairing secrets were created.\n${pairingText(loaded.secrets, loaded.file, bridge.port)}\n`
-        : `  pairing:            secrets in ${loaded.file} (show them with ${PRODUCT} bridge --print-pairing)\n`) +
+        : `  pairing:            secrets in ${loaded.file} (show them with browser-use-ext bridge --print-pairing)\n`) +
       `Press Ctrl+C to stop.\n`,
   );
   await new Promise<void>((resolve) => {

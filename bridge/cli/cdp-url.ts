@@ -13,11 +13,15 @@ import {
   revokeCdpClient,
 } from '../agents/cdp/cdp-clients-file';
 import { configDir } from '../common/secrets';
-import { type CommandSpec, flag, parseCommand, PRODUCT, resolveBridge, str } from './shared-options';
+import { type CommandSpec, flag, parseCommand, resolveBridge, str } from './shared-options';
 
 export const CDP_URL_COMMAND: CommandSpec = {
   name: 'cdp-url',
-  usage: [`${PRODUCT} cdp-url [--name NAME] [--tabs N] [options]`, `${PRODUCT} cdp-url --list`, `${PRODUCT} cdp-url --revoke NAME`],
+  usage: [
+    `browser-use-ext cdp-url [--name NAME] [--tabs N] [options]`,
+    `browser-use-ext cdp-url --list`,
+    `browser-use-ext cdp-url --revoke NAME`,
+  ],
   about:
     `Makes a Chrome DevTools Protocol URL for a standard CDP client (browser_use, Playwright\n` +
     `connectOverCDP, puppeteer, chrome-devtools-mcp) to drive this browser through the bridge. Each\n` +
@@ -56,7 +60,7 @@ export async function cdpUrlCommand(argv: string[]): Promise<number> {
     if (values.list) {
       const all = listCdpClients(dir);
       if (!all.length) {
-        process.stderr.write(`No CDP URLs (file ${file}). Make one with: ${PRODUCT} cdp-url --name NAME\n`);
+        process.stderr.write(`No CDP URLs (file ${file}). Make one with: browser-use-ext cdp-url --name NAME\n`);
         return 0;
       }
       process.stdout.write(
@@ -121,7 +125,7 @@ export async function cdpUrlCommand(argv: string[]): Promise<number> {
       // puppeteer's browserURL drops the path (it fetches /json/version from the root), so it gets the WebSocket.
       `puppeteer:            const browser = await puppeteer.connect({ browserWSEndpoint: '${ws}' });\n` +
       `chrome-devtools-mcp:  npx chrome-devtools-mcp --wsEndpoint ${ws}\n` +
-      `Revoke it with: ${PRODUCT} cdp-url --revoke ${name} (or in the extension's side panel).\n`,
+      `Revoke it with: browser-use-ext cdp-url --revoke ${name} (or in the extension's side panel).\n`,
   );
   return 0;
 }
@@ -135,6 +139,6 @@ async function probe(url: string): Promise<string> {
       return `Warning: the bridge at ${new URL(url).host} does not know this URL: it reads another config dir. Run this command with that bridge's --config-dir.\n`;
     return `Warning: the bridge at ${new URL(url).host} answered ${r.status} for this URL.\n`;
   } catch {
-    return `No bridge answers at ${new URL(url).host} now: start it with \`${PRODUCT} bridge\`; the URL works once it runs.\n`;
+    return `No bridge answers at ${new URL(url).host} now: start it with \`browser-use-ext bridge\`; the URL works once it runs.\n`;
   }
 }

@@ -4,13 +4,13 @@ import { type CheckResult, formatReport, runConformance } from '../agents/confor
 import { EXTENSION_ID } from '../common/extension-id';
 import { AGENT_SECRET_ENV, configDir, loadOrCreateSecrets, readAgentSecret } from '../common/secrets';
 import { runAsBridge } from './conformance-as-bridge';
-import { ALIAS_AGAINST, applyConfigDir, type CommandSpec, flag, parseCommand, PRODUCT, resolveBridge, str } from './shared-options';
+import { ALIAS_AGAINST, applyConfigDir, type CommandSpec, flag, parseCommand, resolveBridge, str } from './shared-options';
 
 export const CONFORMANCE_COMMAND: CommandSpec = {
   name: 'conformance',
   usage: [
-    `${PRODUCT} conformance [--json] [options]`,
-    `${PRODUCT} conformance --as-bridge [--port N] [--extension-id ID] [--wait S] [--json] [options]`,
+    `browser-use-ext conformance [--json] [options]`,
+    `browser-use-ext conformance --as-bridge [--port N] [--extension-id ID] [--wait S] [--json] [options]`,
   ],
   about:
     `Runs the protocol conformance kit: handshake, schema checks both ways, every action, the error codes.\n` +
@@ -81,7 +81,7 @@ export async function conformanceCommand(argv: string[]): Promise<number> {
   const secret = readAgentSecret();
   if (!secret) {
     process.stderr.write(
-      `No agent secret: set ${AGENT_SECRET_ENV} (from \`${PRODUCT} bridge --print-pairing\`) or pass the bridge's --config-dir.\n`,
+      `No agent secret: set ${AGENT_SECRET_ENV} (from \`browser-use-ext bridge --print-pairing\`) or pass the bridge's --config-dir.\n`,
     );
     return 2;
   }

@@ -4,21 +4,11 @@ import { BackendUrlError, checkBackendUrl } from '../agents/connectors/backend-l
 import { type Dialect, SeedConnector } from '../agents/connectors/connector';
 import { createLogger } from '../common/log';
 import { AGENT_SECRET_ENV } from '../common/secrets';
-import {
-  ALIAS_BRIDGE,
-  applyConfigDir,
-  type CommandSpec,
-  flag,
-  logLevel,
-  parseCommand,
-  PRODUCT,
-  resolveBridge,
-  str,
-} from './shared-options';
+import { ALIAS_BRIDGE, applyConfigDir, type CommandSpec, flag, logLevel, parseCommand, resolveBridge, str } from './shared-options';
 
 export const CONNECT_COMMAND: CommandSpec = {
   name: 'connect',
-  usage: [`${PRODUCT} connect --dialect 000|001 [URL] [options]`],
+  usage: [`browser-use-ext connect --dialect 000|001 [URL] [options]`],
   about:
     `Dials a backend written for seed 000 (Action Protocol) or seed 001 (Extension Architecture) and\n` +
     `presents this browser to it as that document's extension. On the bridge it is an agent session:\n` +
@@ -45,7 +35,7 @@ export async function connectCommand(argv: string[]): Promise<number> {
   const { values, positionals } = p;
   const dialect = str(values, 'dialect');
   if (dialect !== '000' && dialect !== '001') {
-    process.stderr.write(`--dialect must be 000 or 001; see ${PRODUCT} connect --help\n`);
+    process.stderr.write(`--dialect must be 000 or 001; see browser-use-ext connect --help\n`);
     return 2;
   }
   const url = positionals[0] ?? (dialect === '001' ? 'ws://localhost:8080' : undefined);

@@ -8,7 +8,7 @@ import { connectCommand } from './connect';
 import { mcpCommand, mcpTokenCommand } from './mcp';
 import { pairCommand } from './pair';
 import { serveCommand } from './serve';
-import { BRIDGE_URL_ENV, DEFAULT_BRIDGE_URL, PRODUCT } from './shared-options';
+import { BRIDGE_URL_ENV, DEFAULT_BRIDGE_URL } from './shared-options';
 import { seed003Command } from './step-executor';
 import type { SubcommandName } from './subcommand-names';
 import { agentCommand, driverCommand } from './text-driver';
@@ -27,9 +27,9 @@ const SUBCOMMANDS: Record<SubcommandName, (argv: string[]) => Promise<number> | 
   conformance: conformanceCommand,
 };
 
-const HELP = `${PRODUCT} ${BRIDGE_VERSION}: drive your own Chrome from agents, through the ${PRODUCT} extension.
+const HELP = `browser-use-ext ${BRIDGE_VERSION}: drive your own Chrome from agents, through the browser-use-ext extension.
 
-Usage: ${PRODUCT} <command> [options]      (${PRODUCT} <command> --help for its options)
+Usage: browser-use-ext <command> [options]      (browser-use-ext <command> --help for its options)
 
 Commands:
   bridge        run the bridge between the extension and your agents (the default command)
@@ -68,14 +68,14 @@ async function main(argv: string[]): Promise<number> {
   if (sub) return sub(argv.slice(1));
   // `browser-use-ext --port 0 ...`: options without a command are the bridge's (as before).
   if (first.startsWith('-')) return bridgeCommand(argv);
-  process.stderr.write(`${PRODUCT}: unknown command "${first}"; see ${PRODUCT} --help\n`);
+  process.stderr.write(`browser-use-ext: unknown command "${first}"; see browser-use-ext --help\n`);
   return 2;
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
-    process.stderr.write(`${PRODUCT}: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`browser-use-ext: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);
   },
 );

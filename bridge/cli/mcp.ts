@@ -6,23 +6,14 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createMcpSession } from '../agents/mcp/mcp-server';
 import { McpTokenStore } from '../agents/mcp/tokens';
 import { AGENT_SECRET_ENV, configDir, readAgentSecret } from '../common/secrets';
-import {
-  ALIAS_PORT,
-  applyConfigDir,
-  type BridgeAddress,
-  type CommandSpec,
-  parseCommand,
-  PRODUCT,
-  resolveBridge,
-  str,
-} from './shared-options';
+import { ALIAS_PORT, applyConfigDir, type BridgeAddress, type CommandSpec, parseCommand, resolveBridge, str } from './shared-options';
 
 export const MCP_COMMAND: CommandSpec = {
   name: 'mcp',
-  usage: [`${PRODUCT} mcp [--max-tabs N] [options]`],
+  usage: [`browser-use-ext mcp [--max-tabs N] [options]`],
   about:
     `An MCP server on stdio for an MCP client (Claude Desktop/Code, Cursor, VS Code, ...). It connects to\n` +
-    `the running bridge as an agent. For MCP over HTTP (http://127.0.0.1:8765/mcp) see ${PRODUCT} mcp-token --help.`,
+    `the running bridge as an agent. For MCP over HTTP (http://127.0.0.1:8765/mcp) see browser-use-ext mcp-token --help.`,
   options: [
     {
       name: 'max-tabs',
@@ -37,7 +28,7 @@ export const MCP_COMMAND: CommandSpec = {
 
 export const MCP_TOKEN_COMMAND: CommandSpec = {
   name: 'mcp-token',
-  usage: [`${PRODUCT} mcp-token add NAME`, `${PRODUCT} mcp-token list`, `${PRODUCT} mcp-token revoke NAME`],
+  usage: [`browser-use-ext mcp-token add NAME`, `browser-use-ext mcp-token list`, `browser-use-ext mcp-token revoke NAME`],
   about:
     `Bearer tokens for MCP clients over HTTP (the bridge's /mcp endpoint).\n` +
     `  add NAME     issue a token for that client; printed once (only its hash is kept)\n` +
@@ -80,7 +71,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   }
   if (!secret) {
     process.stderr.write(
-      `No agent secret: set ${AGENT_SECRET_ENV} (from \`${PRODUCT} bridge --print-pairing\`) or run the bridge once on this machine so it creates ${configDir()}/secrets.json.\n`,
+      `No agent secret: set ${AGENT_SECRET_ENV} (from \`browser-use-ext bridge --print-pairing\`) or run the bridge once on this machine so it creates ${configDir()}/secrets.json.\n`,
     );
     return 1;
   }
@@ -94,7 +85,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     process.once('SIGTERM', () => resolve());
   });
   await session.server.connect(transport);
-  process.stderr.write(`${PRODUCT} MCP server on stdio; bridge ${url}\n`);
+  process.stderr.write(`browser-use-ext MCP server on stdio; bridge ${url}\n`);
   await done;
   // A normal close ends the bridge session: the client's tabs are free at once.
   await session.close();
@@ -120,7 +111,7 @@ function tokenCommand(args: string[], store: McpTokenStore, bridge: BridgeAddres
       process.stdout.write(
         `Token for "${name}" (shown once; only its hash is kept in ${store.file}):\n\n  ${token}\n\n` +
           `MCP client config: url ${bridge.httpBase}/mcp with header "Authorization: Bearer ${token}".\n` +
-          `Revoke it with: ${PRODUCT} mcp-token revoke ${name}\n`,
+          `Revoke it with: browser-use-ext mcp-token revoke ${name}\n`,
       );
       return 0;
     }
@@ -129,13 +120,13 @@ function tokenCommand(args: string[], store: McpTokenStore, bridge: BridgeAddres
       process.stdout.write(
         tokens.length
           ? tokens.map((t) => `${t.name}\t${t.created_at}\n`).join('')
-          : `No MCP tokens (file ${store.file}). Issue one with: ${PRODUCT} mcp-token add NAME\n`,
+          : `No MCP tokens (file ${store.file}). Issue one with: browser-use-ext mcp-token add NAME\n`,
       );
       return 0;
     }
     if (verb === 'revoke' && name) {
       if (!store.revoke(name)) {
-        process.stderr.write(`No token named "${name}" (see: ${PRODUCT} mcp-token list).\n`);
+        process.stderr.write(`No token named "${name}" (see: browser-use-ext mcp-token list).\n`);
         return 1;
       }
       process.stdout.write(
@@ -147,6 +138,6 @@ function tokenCommand(args: string[], store: McpTokenStore, bridge: BridgeAddres
     process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
   }
-  process.stderr.write(`${PRODUCT} mcp-token: say add NAME, list or revoke NAME; see ${PRODUCT} mcp-token --help\n`);
+  process.stderr.write(`browser-use-ext mcp-token: say add NAME, list or revoke NAME; see browser-use-ext mcp-token --help\n`);
   return 2;
 }

@@ -6,17 +6,7 @@ import { EXTENSION_ID } from '../common/extension-id';
 import { DEFAULT_PORT } from '../common/ports';
 import { configDir, loadOrCreateSecrets } from '../common/secrets';
 import { writePairingCode } from '../src/pairing';
-import {
-  ALIAS_PORT,
-  type BridgeAddress,
-  type CommandSpec,
-  flag,
-  parseBridgeUrl,
-  parseCommand,
-  PRODUCT,
-  resolveBridge,
-  str,
-} from './shared-options';
+import { ALIAS_PORT, type BridgeAddress, type CommandSpec, flag, parseBridgeUrl, parseCommand, resolveBridge, str } from './shared-options';
 
 export interface PairOptions {
   configDir: string;
@@ -28,7 +18,7 @@ export interface PairOptions {
 
 export const PAIR_COMMAND: CommandSpec = {
   name: 'pair',
-  usage: [`${PRODUCT} pair [--open] [options]`],
+  usage: [`browser-use-ext pair [--open] [options]`],
   about:
     `Prints a one-time pairing code and link for the extension's side panel, so you pair the extension
 ` + `by typing 8 characters instead of copying a secret. Run it with the bridge's --config-dir.`,
@@ -98,11 +88,11 @@ export async function runPair(o: PairOptions, out: (s: string) => void = (s) => 
   const isDefault = o.bridge.httpBase === parseBridgeUrl(`127.0.0.1:${DEFAULT_PORT}`)?.httpBase;
   out(
     `Pairing code (works once, until ${new Date(expiresAt).toLocaleTimeString()}):\n\n      ${code}\n\n` +
-      `  In Chrome: click the ${PRODUCT} toolbar icon (side panel), type the code under "Pair" and press Pair.\n` +
+      `  In Chrome: click the browser-use-ext toolbar icon (side panel), type the code under "Pair" and press Pair.\n` +
       `  Or paste this link into Chrome's address bar:\n    ${link}\n\n` +
       (running
         ? `  The bridge is running at ${o.bridge.httpBase}; the extension connects as soon as the code is accepted.\n`
-        : `  No bridge answers at ${o.bridge.httpBase} yet: start it with \`${PRODUCT} bridge${isDefault ? '' : ` --bridge-url ${o.bridge.httpBase.replace(/^http/, 'ws')}`}\` (same --config-dir); the code waits for it.\n`) +
+        : `  No bridge answers at ${o.bridge.httpBase} yet: start it with \`browser-use-ext bridge${isDefault ? '' : ` --bridge-url ${o.bridge.httpBase.replace(/^http/, 'ws')}`}\` (same --config-dir); the code waits for it.\n`) +
       `  Pairing is stored in the extension and survives browser restarts. Pair again only after deleting secrets.json.\n`,
   );
   if (o.open) {

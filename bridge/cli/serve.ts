@@ -6,14 +6,14 @@ import { spawn, spawnSync } from 'node:child_process';
 
 import { AGENT_SECRET_ENV } from '../common/secrets';
 import { BRIDGE_VERSION } from '../common/version';
-import { type CommandSpec, parseCommand, PRODUCT } from './shared-options';
+import { type CommandSpec, parseCommand } from './shared-options';
 
 export const PYTHON_ENV = 'BROWSER_USE_EXT_PYTHON';
 
 /** The help shown when the Python package is missing (with the Python package, Python prints its own). */
 export const SERVE_COMMAND: CommandSpec = {
   name: 'serve',
-  usage: [`${PRODUCT} serve [options]`],
+  usage: [`browser-use-ext serve [options]`],
   about:
     `Runs the tasks a person types in the extension's side panel with browser_use's Agent, on the tab they\n` +
     `are looking at. It runs the Python package: python -m browser_use_ext serve (Python from\n` +
@@ -26,7 +26,7 @@ export const SERVE_COMMAND: CommandSpec = {
 /** One line: how to get the Python package this command runs. */
 export function installLine(python: string): string {
   return (
-    `${PRODUCT} serve needs the Python package browser_use_ext, which ${python} cannot import. Install it: ` +
+    `The Python package browser_use_ext, which serve runs, is not importable by ${python}. Install it: ` +
     `pip install browser_use_ext-${BRIDGE_VERSION}-py3-none-any.whl (the release's Python package; in a checkout: pip install ./python-shim-spec), ` +
     `or set $${PYTHON_ENV} to the Python that has it.`
   );
@@ -49,7 +49,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     }
     process.stderr.write(
       found === 'no-python'
-        ? `${PRODUCT} serve runs Python, and ${python} was not found: install Python 3.9 or newer, or set $${PYTHON_ENV} to it.\n`
+        ? `The serve command runs Python, and ${python} was not found: install Python 3.9 or newer, or set $${PYTHON_ENV} to it.\n`
         : `${installLine(python)}\n`,
     );
     return 1;

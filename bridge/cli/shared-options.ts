@@ -102,7 +102,7 @@ function parseErrorLine(e: unknown): string {
   const quoted = /'([^']+)'/.exec(msg)?.[1];
   if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${quoted ?? msg}`;
   if (err.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `unexpected argument "${quoted ?? msg}"`;
-  if (quoted && /argument missing/.test(msg)) return `option ${quoted.replace(/ <value>$/, '')} needs a value`;
+  if (quoted && /argument missing/.test(msg)) return `option ${quoted.replace(/ <value>$/, '')}: argument missing`;
   if (quoted && /does not take an argument/.test(msg)) return `option ${quoted} takes no value`;
   return (msg.split('. ')[0] ?? msg).replace(/\.$/, '');
 }
@@ -123,7 +123,7 @@ export function parseCommand(
   for (const s of c.shared) options[s] = SHARED_SPECS[s];
   for (const o of c.options) options[o.name] = o.spec;
   for (const a of c.aliases ?? []) options[a.name] = { type: a.type };
-  const cmd = c.name ? `${PRODUCT} ${c.name}` : PRODUCT;
+  const cmd = c.name ? `browser-use-ext ${c.name}` : PRODUCT;
   let parsed: { values: Values; positionals: string[] };
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: c.allowPositionals ?? false, strict: true }) as typeof parsed;

@@ -3,12 +3,12 @@
 // the seed's output JSON on stdout. `--snapshot` prints {dom_snapshot, url} of the current tab instead.
 import { domSnapshot, executeStep, type Seed003Input, type Seed003ToolCall } from '../agents/step-executor/executor';
 import { AgentClient } from '../client/agent-client';
-import { ALIAS_BRIDGE, applyConfigDir, type CommandSpec, flag, parseCommand, PRODUCT, resolveBridge } from './shared-options';
+import { ALIAS_BRIDGE, applyConfigDir, type CommandSpec, flag, parseCommand, resolveBridge } from './shared-options';
 import { joinFailed } from './text-driver';
 
 export const SEED003_COMMAND: CommandSpec = {
   name: 'seed003',
-  usage: [`${PRODUCT} seed003 [--snapshot] [options] < step.json`],
+  usage: [`browser-use-ext seed003 [--snapshot] [options] < step.json`],
   about:
     `Runs one seed 003 execution step read as JSON on stdin and prints seed 003's output\n` +
     `{action, args, status, error_type, message}. step.json: {"input": {"main_goal", "plan_step",\n` +

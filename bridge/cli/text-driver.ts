@@ -8,13 +8,13 @@ import { openAiChat } from '../agents/text-driver/llm';
 import { runGoal, serveTasks } from '../agents/text-driver/task-runner';
 import { AgentClient, BridgeClientError } from '../client/agent-client';
 import { AGENT_SECRET_ENV } from '../common/secrets';
-import { ALIAS_BRIDGE, applyConfigDir, type CommandSpec, parseCommand, PRODUCT, resolveBridge, str } from './shared-options';
+import { ALIAS_BRIDGE, applyConfigDir, type CommandSpec, parseCommand, resolveBridge, str } from './shared-options';
 
 export const LLM_KEY_ENVS = ['BROWSER_USE_EXT_LLM_API_KEY', 'OPENAI_API_KEY'] as const;
 
 export const AGENT_COMMAND: CommandSpec = {
   name: 'agent',
-  usage: [`${PRODUCT} agent [--goal TEXT] [options]`],
+  usage: [`browser-use-ext agent [--goal TEXT] [options]`],
   about:
     `The built-in agent: sends its system prompt (commands, your saved tools, the tab limit, the goal)\n` +
     `to an OpenAI-compatible chat endpoint and runs its commands in your browser until it answers\n` +
@@ -39,7 +39,7 @@ export const AGENT_COMMAND: CommandSpec = {
 
 export const SEED002_COMMAND: CommandSpec = {
   name: 'seed002',
-  usage: [`${PRODUCT} seed002 [--max-tabs N] [options]`],
+  usage: [`browser-use-ext seed002 [--max-tabs N] [options]`],
   about:
     `The text driver as a pipe, for clients in any language. Reads JSON lines {"reply": "<LLM reply>"} on\n` +
     `stdin; writes {"text", "done", "error"} per line (the first line is the initial observation).\n` +
@@ -125,7 +125,7 @@ export async function agentCommand(argv: string[]): Promise<number> {
     }
   }
   serveTasks({ client, llm, maxTabs, maxSteps }, log);
-  log(`${PRODUCT} built-in agent connected: type a task in the extension's side panel. Ctrl+C to stop.`);
+  log(`The built-in agent is connected: type a task in the extension's side panel. Ctrl+C to stop.`);
   const ended = await new Promise<string | null>((resolve) => {
     process.once('SIGINT', () => resolve(null));
     process.once('SIGTERM', () => resolve(null));

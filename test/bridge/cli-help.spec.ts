@@ -111,7 +111,7 @@ describe('browser-use-ext: one CLI', function () {
 
     const missing = await run(['serve', '--help'], { BROWSER_USE_EXT_PYTHON: '/bin/false' });
     expect(missing.code).to.equal(0);
-    expect(missing.out).to.match(/cannot import\. Install it: pip install browser_use_ext-[\d.]+-py3-none-any\.whl/);
+    expect(missing.out).to.match(/is not importable by \/bin\/false\. Install it: pip install browser_use_ext-[\d.]+-py3-none-any\.whl/);
     const refused = await run(['serve'], { BROWSER_USE_EXT_PYTHON: '/bin/false' });
     expect(refused.code).to.equal(1);
     expect(refused.err.trim().split('\n')).to.have.length(1);
@@ -125,7 +125,7 @@ describe('browser-use-ext: one CLI', function () {
     }
     const missing = await run(['pair', '--bridge-url']);
     expect(missing.code).to.equal(2);
-    expect(missing.err).to.equal('browser-use-ext pair: option --bridge-url needs a value; see browser-use-ext pair --help\n');
+    expect(missing.err).to.equal('browser-use-ext pair: option --bridge-url: argument missing; see browser-use-ext pair --help\n');
   });
 
   it('connect and agent reach the bridge of $BROWSER_USE_EXT_BRIDGE_URL; --bridge-url wins over it', async () => {
