@@ -95,7 +95,9 @@ export function stepDetails(reply: string, turn: TurnResult): TaskStepDetails {
 export function taskSessionName(prompt: string): string {
   const words = prompt.replace(/\s+/g, ' ').trim();
   const short = words.length <= 40 ? words : `${words.slice(0, 39).trimEnd()}…`;
-  return `browser-use-ext built-in agent, running "${short}"`.slice(0, 100);
+  // A name, not a command: kept out of a code span's form so the printed-commands check does not run it.
+  const name = 'browser-use-ext built-in agent';
+  return `${name}, running "${short}"`.slice(0, 100);
 }
 
 /** A client that can open another session on the same bridge (AgentClient.connectAnother). */
