@@ -1,10 +1,13 @@
 """serve's pieces without a browser: the LLM choice and its messages (llm.py), the task text with
 seed 004's context bundle, and the step details the panel shows (from browser_use's history)."""
+import contextlib
+import io
 import unittest
 from types import SimpleNamespace
 
 from browser_use_ext import llm
-from browser_use_ext.serve import build_parser, step_details, task_text
+from browser_use_ext.serve import SHARED_ROWS, build_parser, serve_help, step_details, task_text
+from browser_use_ext.transport import agent_url
 from tests.harness import SHIM_DIR  # noqa: F401  (puts the shim on sys.path)
 
 
@@ -40,6 +43,34 @@ class ChooseTheLLM(unittest.TestCase):
     def test_the_cli_takes_the_flags(self):
         a = build_parser().parse_args(['serve', '--llm', 'ollama', '--model', 'qwen2.5:7b', '--no-vision', '--base-url', 'http://x:1'])
         self.assertEqual((a.llm, a.model, a.no_vision, a.base_url), ('ollama', 'qwen2.5:7b', True, 'http://x:1'))
+
+
+class SharedOptions(unittest.TestCase):
+    """The options every browser-use-ext command shares (test/bridge/cli-help.spec.ts compares the
+    help lines with the npm CLI's)."""
+
+    def test_the_shared_options_and_their_lines(self):
+        a = build_parser().parse_args(['serve', '--bridge-url', 'ws://127.0.0.1:9000', '--config-dir', '/cfg', '--log-level', 'warn'])
+        self.assertEqual((a.bridge_url, a.config_dir, a.log_level), ('ws://127.0.0.1:9000', '/cfg', 'warn'))
+        help_text = serve_help()
+        for flags, _ in SHARED_ROWS:
+            self.assertIn(f'\n  {flags}', help_text)
+
+    def test_an_unknown_option_is_one_line_and_exit_2(self):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), self.assertRaises(SystemExit) as cm:
+            build_parser().parse_args(['serve', '--no-such-flag'])
+        self.assertEqual(cm.exception.code, 2)
+        self.assertEqual(err.getvalue(), 'browser-use-ext serve: unknown option --no-such-flag; see browser-use-ext serve --help\n')
+
+    def test_any_url_of_the_bridge_reaches_its_agent_endpoint(self):
+        for given, expected in (
+            ('ws://127.0.0.1:8765/agent', 'ws://127.0.0.1:8765/agent'),
+            ('ws://127.0.0.1:9000', 'ws://127.0.0.1:9000/agent'),
+            ('http://127.0.0.1:9000/', 'ws://127.0.0.1:9000/agent'),
+            ('https://bridge.example:443', 'wss://bridge.example:443/agent'),
+        ):
+            self.assertEqual(agent_url(given), expected, given)
 
 
 class TaskText(unittest.TestCase):
