@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 import { expect } from 'chai';
@@ -151,6 +152,24 @@ describe('browser-use-ext: one CLI', function () {
     } finally {
       await fromEnv.close();
       await fromFlag.close();
+    }
+  });
+
+  it('bridge and pair take the bridge address from $BROWSER_USE_EXT_BRIDGE_URL too (--port still wins for bridge)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-cli-env-'));
+    try {
+      const env = { BROWSER_USE_EXT_BRIDGE_URL: 'http://127.0.0.1:9911', BROWSER_USE_EXT_CONFIG_DIR: dir };
+      const printed = await run(['bridge', '--print-pairing'], env);
+      expect(printed.code, printed.err).to.equal(0);
+      expect(printed.out).to.contain('ws://127.0.0.1:9911/extension');
+      const overridden = await run(['bridge', '--print-pairing', '--port', '9912'], env);
+      expect(overridden.out).to.contain('ws://127.0.0.1:9912/extension');
+      const pair = await run(['pair', '--config-dir', dir], env);
+      expect(pair.code, pair.err).to.equal(0);
+      expect(pair.out).to.contain(`bridge=${encodeURIComponent('ws://127.0.0.1:9911/extension')}`);
+      expect(pair.out).to.contain('start it with `browser-use-ext bridge --bridge-url ws://127.0.0.1:9911`');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
