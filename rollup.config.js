@@ -37,7 +37,7 @@ const extensionAssets = () => ({
     fs.copyFileSync('extension/src/options/options.html', path.join(EXT_OUT, 'options.html'));
     // One folder per UI page; the icons are drawn by scripts/make-icons.mjs.
     fs.mkdirSync(path.join(EXT_OUT, 'sidepanel'), { recursive: true });
-    for (const f of ['index.html', 'panel.css'])
+    for (const f of ['index.html', 'panel.css', 'connectors.css'])
       fs.copyFileSync(path.join('extension/src/sidepanel', f), path.join(EXT_OUT, 'sidepanel', f));
     fs.mkdirSync(path.join(EXT_OUT, 'offscreen'), { recursive: true });
     fs.copyFileSync('extension/src/offscreen/index.html', path.join(EXT_OUT, 'offscreen', 'index.html'));

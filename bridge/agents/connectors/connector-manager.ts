@@ -47,8 +47,9 @@ interface SavedFile {
 /** What the person reads when a backend link is down: nobody answers at the URL (e.g. ECONNREFUSED),
  * or a backend answers and refuses (an HTTP error status on the upgrade, a 1008/4xxx close).
  * details.reason tells the panel which ("Not reachable" or "Refused: <details.refusal>"). */
-export function linkDownError(url: string, failure: LinkFailure, retryMs: number): ErrorInfo {
-  const again = `Dialing again in ${Math.max(1, Math.round(retryMs / 1000))} s.`;
+export function linkDownError(url: string, failure: LinkFailure): ErrorInfo {
+  // When is in retry_in_ms (the panel counts it down); a number frozen into this text would go stale.
+  const again = 'The bridge keeps trying.';
   if (failure.kind === 'refused')
     return errorInfo(
       'BACKEND_UNREACHABLE',
@@ -100,7 +101,7 @@ export class ConnectorManager extends EventEmitter {
     };
     connector.on('backend-open', () => this.update(entry, { backend: 'connected', retryInMs: null, lastError: null }));
     connector.on('backend-retry', (ms: number, _why: string, failure: LinkFailure) =>
-      this.update(entry, { backend: 'retrying', retryInMs: ms, lastError: linkDownError(url, failure, ms) }),
+      this.update(entry, { backend: 'retrying', retryInMs: ms, lastError: linkDownError(url, failure) }),
     );
     // The person disconnected it in the agent list (its session ended): forget it, unless the
     // bridge itself is shutting down.
