@@ -161,6 +161,13 @@ describe('side panel: Connect a backend (real Chromium)', function () {
     // Fits 360 px: nothing in the section scrolls sideways.
     const overflow = await panel.$eval('#backends', (e) => e.scrollWidth - e.clientWidth);
     expect(overflow, 'horizontal overflow at 360 px').to.be.at.most(0);
+    // The connector's row in the agent list too (its name is the backend's address, one long word).
+    const rowOverflow = await panel.evaluate((u: string) => {
+      const li = [...document.querySelectorAll<HTMLElement>('#agent-list > li')].find((x) => x.innerText.includes(u));
+      const card = document.getElementById('agents')!.getBoundingClientRect();
+      return li ? Math.max(...[...li.querySelectorAll('*')].map((e) => e.getBoundingClientRect().right)) - card.right : NaN;
+    }, url);
+    expect(rowOverflow, 'the agent row sticks out of its card').to.be.at.most(0);
     await panel.$eval(`#backend-list li:last-child button`, (b) => (b as HTMLButtonElement).click());
     await panel.waitForFunction(
       (u: string) => ![...document.querySelectorAll('#backend-list li .url')].some((e) => e.textContent === u),
