@@ -169,6 +169,14 @@ describe('Settings page (real Chromium)', function () {
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.getElementById('saved')?.textContent === 'Saved.');
     expect(await stored(page, ['max_tabs_per_agent'])).to.deep.equal({ max_tabs_per_agent: 3 });
+    // Enter on a checkbox saves too.
+    await page.focus('#redact-pii');
+    await page.keyboard.press('Space');
+    await page.$eval('#saved', (e) => (e.textContent = ''));
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.getElementById('saved')?.textContent === 'Saved.');
+    expect(await stored(page, ['redact_pii'])).to.deep.equal({ redact_pii: true });
+    await page.keyboard.press('Space');
     // Ctrl+Enter saves from a text box.
     await page.click('#blocked-domains');
     await page.type('#blocked-domains', 'not a domain!');

@@ -88,9 +88,11 @@ form.addEventListener('change', () => {
     say('pending', 'Unsaved changes.');
   }
 });
-// Ctrl+Enter (Cmd+Enter) saves from a text box too, where Enter starts a new line.
+// Ctrl+Enter (Cmd+Enter) saves from a text box too, where Enter starts a new line; Enter on a
+// checkbox saves as it does in a text field (browsers submit a form from text fields only).
 form.addEventListener('keydown', (ev) => {
-  if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) {
+  const onCheckbox = ev.target instanceof HTMLInputElement && ev.target.type === 'checkbox';
+  if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey || onCheckbox)) {
     ev.preventDefault();
     form.requestSubmit();
   }
@@ -137,6 +139,8 @@ function addToolRow(tool: SavedTool = { name: '', url: '' }, focus = false): voi
     // Keep the keyboard user's place: the neighbouring row, else Add tool.
     ((next?.querySelector('input') as HTMLInputElement | null) ?? $('add-tool')).focus();
   });
+  // On focus after a failed Save, a screen reader reads the list's error with the field.
+  for (const f of [name, url]) f.setAttribute('aria-describedby', 'tools-error');
   li.append(nameLabel, name, urlLabel, url, remove);
   toolsList.append(li);
   const refresh = () => remove.setAttribute('aria-label', `Remove tool ${name.value.trim() || n}`);
