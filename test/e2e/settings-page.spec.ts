@@ -110,6 +110,21 @@ describe('Settings page (real Chromium)', function () {
     expect(await page.$eval('h1', (e) => e.textContent)).to.equal('browser-use-ext settings');
     expect(await page.title()).to.equal('browser-use-ext settings');
     expect(main).to.contain('browser-use-ext pair');
+    // The worker's status lines write commands in backticks: shown as code, never as a backtick.
+    await page.evaluate(() =>
+      (globalThis as unknown as { chrome: { storage: { session: { set(v: unknown): Promise<void> } } } }).chrome.storage.session.set({
+        bux_connection: {
+          state: 'not_paired',
+          url: 'ws://127.0.0.1:8765/extension',
+          message: 'Not paired with a bridge yet.',
+          next_step: 'Run `browser-use-ext pair` in a terminal and type the code it prints.',
+          since: Date.now(),
+        },
+      }),
+    );
+    await page.waitForFunction(() => document.getElementById('status')?.dataset['state'] === 'not_paired');
+    expect(await page.$eval('#status', (e) => e.textContent)).to.not.contain('`');
+    expect(await page.$eval('#status code', (e) => e.textContent)).to.equal('browser-use-ext pair');
     // The terms are still there for developers, folded away.
     const dev = await page.$$eval('details.dev', (ds) => ds.map((d) => d.textContent ?? '').join(' '));
     expect(dev).to.contain('NOT_PERMITTED').and.to.contain('open_tool').and.to.contain('outcome_details.dialog');

@@ -34,9 +34,18 @@ const foldersWarning = $('local-folders-warning');
 
 const SECRET_SAVED = 'A secret is saved; paste a new one only to replace it.';
 
+/** Text with `command` spans (how the worker's status lines write commands) as <code>, never a literal backtick. */
+function withCode(text: string): Node[] {
+  return text
+    .split('`')
+    .map((part, i) => (i % 2 === 1 ? Object.assign(document.createElement('code'), { textContent: part }) : document.createTextNode(part)));
+}
+
 function showStatus(s: ConnectionStatus | undefined): void {
   statusBox.dataset['state'] = s?.state ?? 'connecting';
-  statusText.textContent = s ? `${s.message} ${s.state === 'connected' ? '' : s.next_step}`.trim() : 'Connection: checking…';
+  statusText.replaceChildren(
+    ...withCode(s ? `${s.message} ${s.state === 'connected' ? '' : s.next_step}`.trim() : 'Connection: checking…'),
+  );
 }
 void chrome.storage.session.get(PANEL_KEYS.connection).then((v) => showStatus(v[PANEL_KEYS.connection] as ConnectionStatus | undefined));
 chrome.storage.onChanged.addListener((changes, area) => {
