@@ -35,10 +35,10 @@ const extensionAssets = () => ({
   writeBundle() {
     fs.mkdirSync(EXT_OUT, { recursive: true });
     fs.writeFileSync(path.join(EXT_OUT, 'manifest.json'), JSON.stringify(buildManifest(pkg.version), null, 2) + '\n');
-    fs.copyFileSync('extension/src/options/options.html', path.join(EXT_OUT, 'options.html'));
+    for (const f of ['options.html', 'options.css']) fs.copyFileSync(path.join('extension/src/options', f), path.join(EXT_OUT, f));
     // One folder per UI page; the icons are drawn by scripts/make-icons.mjs.
     fs.mkdirSync(path.join(EXT_OUT, 'sidepanel'), { recursive: true });
-    for (const f of ['index.html', 'panel.css'])
+    for (const f of ['index.html', 'panel.css', 'connectors.css'])
       fs.copyFileSync(path.join('extension/src/sidepanel', f), path.join(EXT_OUT, 'sidepanel', f));
     fs.mkdirSync(path.join(EXT_OUT, 'offscreen'), { recursive: true });
     fs.copyFileSync('extension/src/offscreen/index.html', path.join(EXT_OUT, 'offscreen', 'index.html'));

@@ -3,7 +3,7 @@
 // with their tabs (release / disconnect), clients connected over CDP (cdp-clients.ts), past tasks.
 // Renders from chrome.storage (written by the worker: panel-relay.ts, connection-status.ts,
 // task-relay.ts) and follows its changes; commands go to the worker with chrome.runtime.sendMessage.
-import type { AgentSessionInfo, BackendConnectorInfo, ContextElement } from '../../../schemas/generated/protocol';
+import type { AgentSessionInfo, ContextElement } from '../../../schemas/generated/protocol';
 import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../shared/config';
 import { displayFolder } from '../shared/local-files';
 import {
@@ -18,6 +18,7 @@ import {
   type TaskRecord,
 } from '../shared/panel-messages';
 import { CdpClientsView } from './cdp-clients';
+import { ConnectorsView } from './connectors';
 import { pairWithCode, pairWithSecret } from './pair';
 import { TabNames } from './tab-names';
 
@@ -50,7 +51,6 @@ let agentsTotal = 0;
 let tasks: TaskRecord[] = [];
 let pending: ContextElement | null = null;
 let pairOpen = false;
-let connectors: BackendConnectorInfo[] = [];
 /** hello.client.name of the agent the person picked under "Run with" (storage.local). */
 let runnerName: string | null = null;
 
@@ -73,6 +73,8 @@ const ask = (req: PanelRequest): Promise<PanelResponse> =>
 
 const tabNames = new TabNames();
 const cdpView = new CdpClientsView(ask, tabNames);
+const connectorsView = new ConnectorsView(ask);
+connectorsView.onChange(() => renderAgents());
 tabNames.onChange(() => renderAgents());
 
 function renderConnection(): void {
@@ -209,15 +211,19 @@ function renderAgents(): void {
   tabNames.want(agents.flatMap((a) => a.tabs.map((t) => t.tab_id)));
   $('agent-list').replaceChildren(
     ...agents.map((a) => {
-      const status = a.connected
-        ? a.capabilities.includes('accepts_tasks')
-          ? 'accepts tasks'
-          : 'connected'
-        : `disconnected, tabs freed in ${Math.ceil((a.release_in_ms ?? 0) / 1000)} s`;
+      // A backend connector's session is connected to the bridge even while its backend is not: show the backend's state.
+      const backend = connectorsView.forSession(a.session_id);
+      const status = backend
+        ? backend.state
+        : a.connected
+          ? a.capabilities.includes('accepts_tasks')
+            ? 'accepts tasks'
+            : 'connected'
+          : `disconnected, tabs freed in ${Math.ceil((a.release_in_ms ?? 0) / 1000)} s`;
       const head = el(
         'div',
         { className: 'row agent' },
-        el('span', { className: 'agent-name' }, agentLabel(a)),
+        el('span', { className: 'agent-name' }, backend?.label ?? agentLabel(a)),
         el('span', { className: 'badge' }, status),
       );
       const disconnect = el('button', {
@@ -248,14 +254,7 @@ function renderAgents(): void {
         }),
       );
       if (!a.tabs.length) tabs.append(el('li', {}, el('span', {}, 'holds no tab')));
-      const backend = connectors.find((c) => c.session_id === a.session_id);
-      const li = el(
-        'li',
-        {},
-        head,
-        ...(backend ? [el('div', { className: 'backend-of' }, `seed ${backend.dialect} backend ${backend.url}: ${backend.backend}`)] : []),
-        tabs,
-      );
+      const li = el('li', {}, head, ...(backend ? [el('div', { className: 'backend-of' }, backend.note)] : []), tabs);
       li.dataset['sessionId'] = a.session_id;
       return li;
     }),
@@ -264,66 +263,11 @@ function renderAgents(): void {
   renderConnection();
 }
 
-function renderConnectors(): void {
-  $('backend-list').replaceChildren(
-    ...connectors.map((c) => {
-      const remove = el('button', {
-        type: 'button',
-        className: 'secondary',
-        textContent: 'Remove',
-        title: 'Stop this connector and forget it (the bridge no longer dials this backend)',
-      });
-      remove.addEventListener(
-        'click',
-        () =>
-          void ask({ bux: 'panel', op: 'connector_remove', connector_id: c.connector_id }).then((r) =>
-            showBackendResult(r.ok ? 'Removed.' : r.error, !r.ok),
-          ),
-      );
-      const state = c.backend === 'connected' ? 'connected' : c.backend === 'connecting' ? 'connecting…' : 'not reachable';
-      const li = el(
-        'li',
-        {},
-        el(
-          'div',
-          { className: 'row' },
-          el('span', { className: 'url', title: c.url }, `seed ${c.dialect} · ${c.url}`),
-          el('span', { className: 'badge' }, state),
-          remove,
-        ),
-      );
-      if (c.last_error) {
-        const why = el('div', { className: 'why' }, `${c.last_error.error_code}: ${c.last_error.message}`);
-        why.dataset['errorCode'] = c.last_error.error_code;
-        li.append(why);
-      }
-      li.dataset['connectorId'] = c.connector_id;
-      li.dataset['backend'] = c.backend;
-      return li;
-    }),
-  );
-}
-
-function showBackendResult(message: string, error: boolean, code?: string): void {
-  const p = $('backend-result');
-  p.textContent = message;
-  p.className = error ? 'error' : 'hint';
-  if (code) p.dataset['errorCode'] = code;
-  else delete p.dataset['errorCode'];
-}
-
 async function load(): Promise<void> {
   const [s, l] = await Promise.all([
-    chrome.storage.session.get([
-      PANEL_KEYS.connection,
-      PANEL_KEYS.agents,
-      PANEL_KEYS.pendingElement,
-      PANEL_KEYS.connectors,
-      PANEL_KEYS.cdpClients,
-    ]),
+    chrome.storage.session.get([PANEL_KEYS.connection, PANEL_KEYS.agents, PANEL_KEYS.pendingElement, PANEL_KEYS.cdpClients]),
     chrome.storage.local.get([PANEL_KEYS.tasks, STORAGE_KEYS.bridgeUrl, PANEL_KEYS.taskRunner]),
   ]);
-  connectors = (s[PANEL_KEYS.connectors] as BackendConnectorInfo[] | undefined) ?? [];
   runnerName = typeof l[PANEL_KEYS.taskRunner] === 'string' ? (l[PANEL_KEYS.taskRunner] as string) : null;
   connection = (s[PANEL_KEYS.connection] as ConnectionStatus | undefined) ?? null;
   agents = (s[PANEL_KEYS.agents] as AgentSessionInfo[] | undefined) ?? [];
@@ -337,7 +281,6 @@ async function load(): Promise<void> {
   renderAgents();
   renderPending();
   renderTasks();
-  renderConnectors();
   cdpView.set((s[PANEL_KEYS.cdpClients] as CdpClientInfo[] | undefined) ?? []);
 }
 
@@ -358,11 +301,6 @@ chrome.storage.onChanged.addListener((changes, area) => {
       if (PANEL_KEYS.agents in changes) agents = (changes[PANEL_KEYS.agents]?.newValue as AgentSessionInfo[] | undefined) ?? [];
       agentsTotal =
         PANEL_KEYS.agentsTotal in changes ? ((changes[PANEL_KEYS.agentsTotal]?.newValue as number | undefined) ?? 0) : agentsTotal;
-      renderAgents();
-    }
-    if (PANEL_KEYS.connectors in changes) {
-      connectors = (changes[PANEL_KEYS.connectors]?.newValue as BackendConnectorInfo[] | undefined) ?? [];
-      renderConnectors();
       renderAgents();
     }
     if (PANEL_KEYS.cdpClients in changes) cdpView.set((changes[PANEL_KEYS.cdpClients]?.newValue as CdpClientInfo[] | undefined) ?? []);
@@ -509,26 +447,6 @@ $('task-runner').addEventListener('change', () => {
   const a = takers().find((t) => t.session_id === $<HTMLSelectElement>('task-runner').value);
   runnerName = a?.client.name ?? null;
   void chrome.storage.local.set({ [PANEL_KEYS.taskRunner]: runnerName });
-});
-
-// --- backends (seeds 000/001) -----------------------------------------------------------------------
-$<HTMLFormElement>('backend-form').addEventListener('submit', (ev) => {
-  ev.preventDefault();
-  const dialect = $<HTMLSelectElement>('backend-dialect').value === '000' ? '000' : '001';
-  const url = $<HTMLInputElement>('backend-url').value.trim();
-  if (!url) {
-    showBackendResult("Type the backend's WebSocket address, e.g. ws://localhost:8080.", true);
-    return;
-  }
-  showBackendResult(`Connecting to ${url}…`, false);
-  void ask({ bux: 'panel', op: 'connector_add', dialect, url }).then((r) =>
-    r.ok
-      ? showBackendResult(
-          `Added: the bridge dials ${url} (seed ${dialect}) and keeps dialing it, also after a restart, until you remove it.`,
-          false,
-        )
-      : showBackendResult(r.error, true, r.error_code),
-  );
 });
 
 $('clear-history').addEventListener('click', () => void ask({ bux: 'panel', op: 'clear_tasks' }));
