@@ -62,9 +62,10 @@ export async function agentCommand(argv: string[]): Promise<number> {
     return 2;
   }
   const apiKey = LLM_KEY_ENVS.map((k) => process.env[k]).find((v) => v);
+  const model = values.model ?? process.env['OPENAI_MODEL'] ?? 'gpt-4o-mini';
   const llm = openAiChat({
     baseUrl: values['base-url'] ?? process.env['OPENAI_BASE_URL'] ?? 'https://api.openai.com/v1',
-    model: values.model ?? process.env['OPENAI_MODEL'] ?? 'gpt-4o-mini',
+    model,
     ...(apiKey ? { apiKey } : {}),
   });
   const goal = values.goal;
@@ -73,6 +74,7 @@ export async function agentCommand(argv: string[]): Promise<number> {
     client = await AgentClient.connect({
       url: values.bridge ?? defaultAgentUrl(),
       clientName: 'seed002-agent',
+      model,
       capabilities: goal ? [] : ['accepts_tasks'],
       maxTabs,
       callTimeoutMs: 15_000,
