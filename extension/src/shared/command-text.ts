@@ -1,0 +1,52 @@
+// Text for the person with terminal commands in it. The worker's status and notice strings mark a
+// command with backticks (`browser-use-ext pair`); a page shows each marked command as a <code> box
+// of its own and never shows the backticks. Built with text nodes only (never innerHTML): the text
+// can carry a bridge's words or a page title, and none of it may become markup.
+
+/** The text split into plain runs and commands (the parts between backticks). An unpaired backtick stays text. */
+export function splitCommands(text: string): { text: string; command: boolean }[] {
+  const parts: { text: string; command: boolean }[] = [];
+  const re = /`([^`\n]+)`/g;
+  let at = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m.index > at) parts.push({ text: text.slice(at, m.index), command: false });
+    parts.push({ text: m[1] ?? '', command: true });
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) parts.push({ text: text.slice(at), command: false });
+  return parts;
+}
+
+/**
+ * Fills a command's <code> with one unbreakable run per word, the spaces between them as plain text:
+ * a line may wrap only at a space, never inside "gpt-4o-mini" or "--base-url" (Chrome breaks after
+ * any hyphen otherwise). Copying the command still gives exactly its text.
+ */
+export function setCommandWords(code: HTMLElement, command: string): void {
+  const parts: Node[] = [];
+  command.split(/( +)/).forEach((w, i) => {
+    if (!w) return;
+    if (i % 2 === 1) {
+      parts.push(document.createTextNode(w));
+      return;
+    }
+    const word = document.createElement('span');
+    word.className = 'word';
+    word.textContent = w;
+    parts.push(word);
+  });
+  code.replaceChildren(...parts);
+}
+
+/** Replaces the element's content with the text, each command in a <code class="cmd">. */
+export function setCommandText(target: HTMLElement, text: string): void {
+  target.replaceChildren(
+    ...splitCommands(text).map((p) => {
+      if (!p.command) return document.createTextNode(p.text);
+      const code = document.createElement('code');
+      code.className = 'cmd';
+      setCommandWords(code, p.text);
+      return code;
+    }),
+  );
+}
