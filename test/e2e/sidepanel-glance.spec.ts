@@ -139,7 +139,8 @@ describe('e2e: the side panel at a glance (360 px, keyboard, axe; real Chromium,
     a = bridgeIn('a');
     await a.start();
     fixtures = await new FixtureServer().start();
-    fixtures.html('/item.html', '<h1>SX-200</h1><p>$24.99</p>', LONG_TITLE);
+    // Page titles and agents' words may carry emoji: the panel shows the words only.
+    fixtures.html('/item.html', '<h1>SX-200</h1><p>$24.99</p>', `\u{1F525} ${LONG_TITLE}`);
     fixtures.html('/start.html', '<h1>Start</h1>', 'Start page');
     // A fresh install: not paired.
     launched = await launchWithExtension({ extensionBridgeUrl: a.extensionUrl, extensionConfig: {} });
@@ -300,6 +301,7 @@ describe('e2e: the side panel at a glance (360 px, keyboard, axe; real Chromium,
               result: null,
             },
             { name: 'click_element', params: { index: 12 }, error: 'Element 12 is covered by a cookie banner' },
+            { name: 'scroll_down', params: {}, result: '\u{1F50D} Scrolled down the page' },
           ],
         },
       });
@@ -324,7 +326,8 @@ describe('e2e: the side panel at a glance (360 px, keyboard, axe; real Chromium,
     await panel.waitForFunction(() => (document.getElementById('task-input') as HTMLTextAreaElement).value === '', { timeout: 5000 });
     expect(await text(panel, '#task-log'))
       .to.contain('click_element')
-      .and.contain('failed: Element 12 is covered');
+      .and.contain('failed: Element 12 is covered')
+      .and.contain('scroll_down: Scrolled down the page');
     await glance(panel, '05-task-running');
 
     // Tab order follows the page top to bottom, through the task to the agents' buttons.

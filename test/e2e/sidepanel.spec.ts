@@ -20,6 +20,7 @@ import { BridgeServer } from '../../bridge/src/server';
 import { type LaunchedBrowser, launchWithExtension } from '../harness/browser';
 import { type Harness, startHarness } from '../harness/harness';
 import { artifactShot, openPanel } from '../harness/panel';
+import { unreadableText } from '../harness/panel-checks';
 import { BROWSER_USE_PYTHON, SHIM_DIR, shimPythonEnv } from '../harness/python';
 import { ScriptedLlm } from '../harness/scripted-llm';
 
@@ -183,6 +184,8 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
     expect(await overlay, `overlay never shown\n${diag}`).to.equal(true);
     expect(await listed, `tab never listed under the agent\n${diag}`).to.equal(true);
     await shot(panel, '06-task-done');
+    // browser_use's results carry emoji ("🖱️ Clicked button"): shown as words only, no empty boxes.
+    expect(await unreadableText(panel)).to.deep.equal([]);
     expect(await text(panel, '#task-state'), diag).to.equal('done');
     expect(log).to.contain('Search for staplers').and.to.contain('input_text').and.to.contain('Add the cheapest stapler (Mini Stapler');
     expect(await text(panel, '#final-result')).to.contain('Mini Stapler - $3.99');

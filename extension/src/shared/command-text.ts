@@ -50,3 +50,26 @@ export function setCommandText(target: HTMLElement, text: string): void {
     }),
   );
 }
+
+/**
+ * Agents' own words (browser_use writes "🖱️ Clicked button", "⌨️ Input ..."), without the emoji and
+ * symbol glyphs: a system without an emoji font draws each as an empty box. The words stay.
+ */
+export function withoutPictographs(text: string): string {
+  // Each run of glyphs goes with the spaces after it ("🖱️  Clicked" -> "Clicked"); other text is untouched.
+  // Variation selectors, joiners and the keycap mark ride along with the glyph they belong to.
+  return text.replace(
+    /(?:[\p{Extended_Pictographic}\u{1F1E6}-\u{1F1FF}\u{2600}-\u{27BF}\u{2B00}-\u{2BFF}]|\u{FE0E}|\u{FE0F}|\u{200D}|\u{20E3})+ */gu,
+    '',
+  );
+}
+
+/** withoutPictographs on every text under `root` (a card just rendered from agents' and pages' words). */
+export function dropPictographs(root: HTMLElement): void {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const t = n as Text;
+    const clean = withoutPictographs(t.data);
+    if (clean !== t.data) t.data = clean;
+  }
+}

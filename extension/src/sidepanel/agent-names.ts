@@ -13,7 +13,8 @@ interface ClientInfo {
 const KINDS: Readonly<Record<string, string>> = {
   'seed002-agent': 'Built-in agent',
   'browser-use-ext-python-serve': 'browser_use agent',
-  'browser-use-ext-python': 'Python program',
+  // The Python shim's ExtensionBrowser: browser_use driving this browser (serve runs each task in one).
+  'browser-use-ext-python': 'browser_use session (Python)',
   'browser-use-ext-ts-client': 'TypeScript program',
   'seed002-driver': 'Text command driver',
   'seed003-executor': 'Step runner',

@@ -4,7 +4,7 @@
 // Renders from chrome.storage (written by the worker: panel-relay.ts, connection-status.ts,
 // task-relay.ts) and follows its changes; commands go to the worker with chrome.runtime.sendMessage.
 import type { AgentSessionInfo, BackendConnectorInfo, ContextElement } from '../../../schemas/generated/protocol';
-import { setCommandText, setCommandWords } from '../shared/command-text';
+import { dropPictographs, setCommandText, setCommandWords } from '../shared/command-text';
 import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../shared/config';
 import { displayFolder } from '../shared/local-files';
 import {
@@ -189,6 +189,9 @@ function renderTasks(): void {
       );
     }),
   );
+  // Agents' words carry emoji (browser_use: "🖱️ Clicked button"): boxes without an emoji font.
+  dropPictographs($('current-task'));
+  dropPictographs($('history'));
 }
 
 /** The bridge's /status page (every session, unpaged), from the bridge URL the panel uses. */
@@ -276,6 +279,7 @@ function renderAgents(): void {
     }),
     ...agentsMore(),
   );
+  dropPictographs($('agent-list')); // page titles may carry emoji too
   renderConnection();
 }
 
