@@ -419,14 +419,22 @@ describe('e2e: the side panel at a glance (360 px, keyboard, axe; real Chromium,
     const bUrl = b.extensionUrl;
     // Pair by pasting B's secret at an address where nothing answers yet: A's agents must go at once.
     await b.close();
+    // Keyboard alone: "Pair with another bridge", the address, the secret behind its disclosure, Enter.
     await focusTop(panel);
-    await tabUntil(panel, (f) => f.id === 'show-pair').catch(() => undefined);
-    await panel.evaluate(() => document.getElementById('show-pair')?.click());
-    await panel.$eval('#pair-url', (e) => ((e as HTMLInputElement).value = ''));
-    await panel.type('#pair-url', bUrl);
-    await panel.$eval('#pair-form details', (d) => ((d as HTMLDetailsElement).open = true));
-    await panel.type('#pair-secret', loadOrCreateSecrets(dirs[1]).secrets.extension_secret);
-    await panel.click('#pair-button');
+    await tabUntil(panel, (f) => f.id === 'show-pair');
+    expect(await text(panel, '#show-pair')).to.equal('Pair with another bridge');
+    await panel.keyboard.press('Enter');
+    await panel.waitForFunction(() => document.activeElement?.id === 'pair-code', { timeout: 5000 });
+    await tabUntil(panel, (f) => f.id === 'pair-url', 1);
+    await panel.keyboard.down('Control');
+    await panel.keyboard.press('KeyA');
+    await panel.keyboard.up('Control');
+    await panel.keyboard.type(bUrl);
+    await tabUntil(panel, (f) => f.text === 'Paste the extension secret instead', 1);
+    await panel.keyboard.press('Space');
+    await tabUntil(panel, (f) => f.id === 'pair-secret', 2);
+    await panel.keyboard.type(loadOrCreateSecrets(dirs[1]).secrets.extension_secret);
+    await panel.keyboard.press('Enter');
     await waitConn(panel, 'unreachable');
     await panel.waitForFunction(() => document.querySelectorAll('#agent-list .agent-name').length === 0, { timeout: 5000 });
     expect(await visible(panel, '#agents-empty')).to.equal(true);

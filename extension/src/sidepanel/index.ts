@@ -79,7 +79,9 @@ function renderConnection(): void {
   );
   $('conn-details').textContent = connectionDetails(c);
   $('conn-retry').hidden = state === 'connected' || state === 'not_paired';
-  $('show-pair').hidden = state === 'not_paired' || state === 'connected' || pairOpen;
+  // Also while connected: pairing with another bridge starts here (its lists replace this one's).
+  $('show-pair').hidden = state === 'not_paired' || pairOpen;
+  $('show-pair').textContent = state === 'connected' ? 'Pair with another bridge' : 'Pair again';
   $('pair').hidden = !(pairOpen || state === 'not_paired' || state === 'secret_refused');
   const connected = state === 'connected';
   cdpView.setConnected(connected);
