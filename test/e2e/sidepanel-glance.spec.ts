@@ -249,6 +249,18 @@ describe('e2e: the side panel at a glance (360 px, keyboard, axe; real Chromium,
     await panel.evaluate(() => chrome.storage.session.set({ bux_agents: [], bux_agents_total: 0 }));
     await panel.waitForSelector('#no-agent:not([hidden])');
     await glance(panel, '03-no-agent-task-failed');
+
+    // Words from elsewhere (an agent's or a bridge's message) stay text, inside and outside backticks.
+    const hostile = await panel.evaluate(async () => {
+      const got = await chrome.storage.local.get('bux_tasks');
+      const list = (got['bux_tasks'] as { log: { at: number; status: string; message: string }[] }[] | undefined) ?? [];
+      list[0]?.log.push({ at: Date.now(), status: 'failed', message: 'Run `<img src=x onerror="document.title=1">` or <b>this</b>' });
+      await chrome.storage.local.set({ bux_tasks: list });
+      await new Promise((r) => setTimeout(r, 300));
+      const log = document.getElementById('task-log') as HTMLElement;
+      return { imgs: log.querySelectorAll('img, b').length, code: log.querySelector('li:last-child code')?.textContent ?? '' };
+    });
+    expect(hostile).to.deep.equal({ imgs: 0, code: '<img src=x onerror="document.title=1">' });
   });
 
   it('agents are named in words with their model, tabs by title; a long name never widens the panel', async () => {
