@@ -9,6 +9,7 @@ import path from 'node:path';
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import typescript from '@rollup/plugin-typescript';
+import ts from 'typescript';
 
 import { buildManifest } from './extension/manifest.mjs';
 
@@ -34,14 +35,73 @@ const extensionAssets = () => ({
   writeBundle() {
     fs.mkdirSync(EXT_OUT, { recursive: true });
     fs.writeFileSync(path.join(EXT_OUT, 'manifest.json'), JSON.stringify(buildManifest(pkg.version), null, 2) + '\n');
-    fs.copyFileSync('extension/src/options/options.html', path.join(EXT_OUT, 'options.html'));
+    for (const f of ['options.html', 'options.css']) fs.copyFileSync(path.join('extension/src/options', f), path.join(EXT_OUT, f));
     // One folder per UI page; the icons are drawn by scripts/make-icons.mjs.
     fs.mkdirSync(path.join(EXT_OUT, 'sidepanel'), { recursive: true });
-    for (const f of ['index.html', 'panel.css'])
+    for (const f of ['index.html', 'panel.css', 'connectors.css'])
       fs.copyFileSync(path.join('extension/src/sidepanel', f), path.join(EXT_OUT, 'sidepanel', f));
     fs.mkdirSync(path.join(EXT_OUT, 'offscreen'), { recursive: true });
     fs.copyFileSync('extension/src/offscreen/index.html', path.join(EXT_OUT, 'offscreen', 'index.html'));
     fs.cpSync('extension/icons', path.join(EXT_OUT, 'icons'), { recursive: true });
+  },
+});
+
+/** The npm bin must be executable when the package is used from a checkout (npm link) too. */
+const executable = (file) => ({
+  name: 'executable',
+  writeBundle() {
+    fs.chmodSync(file, 0o755);
+  },
+});
+
+const CLIENT_TYPES = 'dist/client/types';
+/**
+ * Declarations of the agent client for `import { AgentClient } from 'browser-use-ext'`: tsc emits a
+ * .d.ts for every file the client reaches (rooted at the repository, so relative imports keep their
+ * shape), and each relative specifier gets a `.js` ending so consumers resolving with
+ * node16/nodenext (which need explicit extensions in an ES module package) find the files too.
+ */
+const clientTypes = (entry) => ({
+  name: 'client-types',
+  writeBundle() {
+    const parsed = ts.getParsedCommandLineOfConfigFile(
+      'tsconfig.bridge.json',
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+    );
+    if (!parsed) throw new Error('cannot read tsconfig.bridge.json');
+    fs.rmSync(CLIENT_TYPES, { recursive: true, force: true });
+    const program = ts.createProgram([entry], {
+      ...parsed.options,
+      noEmit: false,
+      declaration: true,
+      emitDeclarationOnly: true,
+      rootDir: '.',
+      outDir: CLIENT_TYPES,
+    });
+    const withJs = (text) =>
+      text.replace(/((?:from|import)\s*\(?\s*')(\.{1,2}\/[^']+?)(')/g, (m, a, spec, b) =>
+        /\.(?:js|cjs|mjs|json)$/.test(spec) ? m : `${a}${spec}.js${b}`,
+      );
+    const result = program.emit(
+      undefined,
+      (file, text) => {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, withJs(text));
+      },
+      undefined,
+      true,
+    );
+    const errors = result.diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error);
+    if (errors.length)
+      throw new Error(
+        ts.formatDiagnostics(errors, {
+          ...ts.sys,
+          getCanonicalFileName: (f) => f,
+          getCurrentDirectory: ts.sys.getCurrentDirectory,
+          getNewLine: () => '\n',
+        }),
+      );
   },
 });
 
@@ -115,6 +175,27 @@ export default [
         sourceMap: false,
         include: ['bridge/**/*.ts', 'schemas/**/*.ts'],
       }),
+      executable('dist/bridge/cli.js'),
+    ],
+    onwarn,
+  },
+  {
+    // The agent client as a library (package.json "exports"): ws stays a dependency, the generated
+    // validators and the shared helpers are bundled.
+    input: 'bridge/client/agent-client.ts',
+    output: { file: 'dist/client/index.js', format: 'es' },
+    external: [/^node:/, 'ws'],
+    plugins: [
+      nodeResolve({ preferBuiltins: true }),
+      commonjs({ transformMixedEsModules: true }),
+      typescript({
+        tsconfig: 'tsconfig.bridge.json',
+        noEmit: false,
+        declaration: false,
+        sourceMap: false,
+        include: ['bridge/**/*.ts', 'schemas/**/*.ts'],
+      }),
+      clientTypes('bridge/client/agent-client.ts'),
     ],
     onwarn,
   },

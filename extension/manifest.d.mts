@@ -3,3 +3,4 @@ export declare const EXTENSION_KEY: string;
 export declare const EXTENSION_ID: string;
 export declare const PERMISSION_REASONS: Record<string, string>;
 export declare function buildManifest(version: string): Record<string, unknown>;
+export declare function storeManifest(manifest: Record<string, unknown>): Record<string, unknown>;

@@ -98,3 +98,15 @@ export function buildManifest(version) {
     options_page: 'options.html',
   };
 }
+
+/**
+ * The Chrome Web Store build's manifest (scripts/package.mjs): without `key`, because the store
+ * assigns the listing its own id and rejects an upload that pins one (the unpacked dev build keeps
+ * the key: the bridge's default --extension-id is the id it fixes). Without a short_name longer
+ * than the store's 12 characters: Chrome then shows `name` wherever it would show short_name.
+ */
+export function storeManifest(manifest) {
+  const { key: _key, ...rest } = manifest;
+  if (typeof rest.short_name === 'string' && rest.short_name.length > 12) delete rest.short_name;
+  return rest;
+}

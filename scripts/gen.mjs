@@ -5,7 +5,8 @@
 //   schemas/generated/validators.d.cts their types
 //   schemas/generated/registry.ts      typed maps over the above (message types, senders, actions, codes)
 //   schemas/generated/mcp-schemas.ts   every action's params schema and schemas/mcp/tool-params.json with
-//                                      their $refs inlined: self-contained JSON Schemas for MCP tools
+//                                      their $refs inlined: self-contained JSON Schemas for MCP tools (and
+//                                      schemas/mcp/descriptions.json, their model-facing descriptions)
 //   schemas/generated/close-codes.ts   the WebSocket close codes (defs/close_code.json), without imports so
 //                                      any bundle can take them (schemas/lib/close-codes.ts re-exports them)
 //   python-shim-spec/browser_use_ext/_protocol_codes.py
@@ -125,6 +126,12 @@ const mcpTs =
   )};\n\n` +
   `export const MCP_TOOL_PARAMS: { readonly [param: string]: JsonSchema } = ${JSON.stringify(
     Object.fromEntries(Object.entries(schemaByFile.get(mcpFile).$defs).map(([k, v]) => [k, inlineRefs(v, mcpFile)])),
+    null,
+    2,
+  )};\n\n` +
+  `/** Model-facing parameter descriptions (schemas/mcp/descriptions.json): "param" or "tool.param"; null = none. */\n` +
+  `export const MCP_PARAM_DESCRIPTIONS: { readonly [param: string]: string | null } = ${JSON.stringify(
+    JSON.parse(fs.readFileSync(path.join(root, 'schemas', 'mcp', 'descriptions.json'), 'utf8')).params,
     null,
     2,
   )};\n`;

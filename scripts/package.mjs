@@ -1,10 +1,14 @@
 // `npm run package`: zips the built extension (dist/extension) into
 // dist/browser-use-ext-extension-<version>.zip for the Chrome Web Store upload, or to hand to someone
 // who unzips it and uses Load unpacked. A tiny ZIP writer (deflate via node:zlib, CRC-32, central
-// directory) so packaging needs no dependency. A harness config.json is never packed.
+// directory) so packaging needs no dependency. A harness config.json and source maps are never
+// packed, and the manifest is the store build's (extension/manifest.mjs storeManifest: no `key`, so
+// the store assigns the id; the unpacked dist/extension keeps its key and its fixed id).
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+
+import { storeManifest } from '../extension/manifest.mjs';
 
 // Arguments (tests): node scripts/package.mjs [src-dir] [out.zip]
 const SRC = process.argv[2] ?? 'dist/extension';
@@ -35,7 +39,7 @@ function files(dir, base = '') {
     .flatMap((e) => {
       const rel = base ? `${base}/${e.name}` : e.name;
       if (e.isDirectory()) return files(path.join(dir, e.name), rel);
-      return SKIP.has(rel) ? [] : [rel];
+      return SKIP.has(rel) || rel.endsWith('.map') ? [] : [rel];
     });
 }
 
@@ -45,8 +49,16 @@ const DOS_DATE = ((2020 - 1980) << 9) | (1 << 5) | 1;
 const locals = [];
 const central = [];
 let offset = 0;
-for (const rel of files(SRC)) {
+/** The file's bytes as packed: the manifest of a build that pins its id becomes the store manifest. */
+function packed(rel) {
   const data = fs.readFileSync(path.join(SRC, rel));
+  if (rel !== 'manifest.json') return data;
+  const manifest = JSON.parse(data.toString('utf8'));
+  return 'key' in manifest ? Buffer.from(JSON.stringify(storeManifest(manifest), null, 2) + '\n') : data;
+}
+
+for (const rel of files(SRC)) {
+  const data = packed(rel);
   const deflated = zlib.deflateRawSync(data, { level: 9 });
   const name = Buffer.from(rel, 'utf8');
   const crc = crc32(data);
@@ -87,5 +99,5 @@ end.writeUInt32LE(centralBuf.length, 12);
 end.writeUInt32LE(offset, 16);
 fs.writeFileSync(OUT, Buffer.concat([...locals, centralBuf, end]));
 console.log(
-  `${OUT}: ${central.length / 2} files, ${fs.statSync(OUT).size} bytes. Upload it to the Chrome Web Store, or unzip it and use Load unpacked on the folder.`,
+  `${OUT}: ${central.length / 2} files, ${fs.statSync(OUT).size} bytes, for the Chrome Web Store (no manifest key: the store assigns the id; start the bridge with --extension-id <that id>). To load it unpacked, use dist/extension instead: it keeps the fixed id the bridge expects.`,
 );

@@ -155,6 +155,14 @@ export class AgentClient extends EventEmitter {
     return c;
   }
 
+  /**
+   * Another session on the same bridge, with this client's address and secret: an agent that takes
+   * tasks on one session runs each on its own, and closing that one frees the task's tabs at once.
+   */
+  connectAnother(overrides: Pick<AgentClientOptions, 'clientName' | 'capabilities' | 'maxTabs'>): Promise<AgentClient> {
+    return AgentClient.connect({ ...this.opts, ...overrides });
+  }
+
   get sessionId(): string | null {
     return this.hello?.session_id ?? null;
   }

@@ -1,7 +1,7 @@
 // Tasks a person submits in the extension: which agent session holds which task.
 // user_task_submission goes to a session that said "accepts_tasks"; its task_progress goes back
 // to the extension; task_control (stop/redirect) goes to the holding session.
-export const FINAL_TASK_STATUSES = new Set(['done', 'failed', 'stopped']);
+export const FINAL_TASK_STATUSES = new Set(['done', 'incomplete', 'failed', 'stopped']);
 
 export class TaskRegistry {
   private readonly holder = new Map<string, string>();

@@ -4,7 +4,8 @@ the real browser_use Agent (the bridge relays the person's tasks to agents that 
 Connects to the bridge with capability ``accepts_tasks``; for each ``user_task_submission`` it runs an
 Agent (browser_use's own, with an LLM chosen by flags or environment: llm.py) on an
 ExtensionBrowser and streams ``task_progress``: accepted -> running -> step (each with the agent's
-evaluation, goal and every action with its result) ... -> done | failed | stopped. ``task_control``
+evaluation, goal and every action with its result) ... -> done | incomplete | failed | stopped (done only
+when the agent's done action says it succeeded: see task_outcome). ``task_control``
 stop ends the run at once; redirect injects the person's text as the agent's new task
 (browser_use's ``add_new_task``). At start-up it checks that browser_use and the LLM are usable and
 says what is missing. Ctrl+C stops running tasks, releases their tabs and exits within 2 s.
@@ -180,6 +181,37 @@ def llm_model_name(llm: Any) -> Optional[str]:
     return None
 
 
+def task_session_name(prompt: str) -> str:
+    """hello.client.name of the session a task's Agent drives the tabs with. serve itself is one session
+    (it takes the person's tasks); each task's ExtensionBrowser is another, holding the task's tabs. The
+    side panel, the tab group and the overlay name an agent by its client name, so the task's session
+    says in words what it is: the task it runs for serve (the person's first words, clipped)."""
+    words = ' '.join(prompt.split())
+    short = words if len(words) <= 40 else words[:39].rstrip() + '…'
+    return f'browser-use-ext serve, running "{short}"'[:100]
+
+
+class TaskBrowser(ExtensionBrowser):
+    """An ExtensionBrowser whose bridge sessions carry the task's name (task_session_name)."""
+
+    def __init__(self, config: ExtensionBrowserConfig, client_name: str) -> None:
+        super().__init__(config)
+        self.client_name = client_name
+
+    async def _connect(self, capabilities: Optional[list[str]] = None, session_token: Optional[str] = None) -> BridgeConnection:
+        conn = await BridgeConnection.connect(
+            session_token=session_token,
+            url=self.config.bridge_url,
+            secret=self.config.agent_secret,
+            capabilities=capabilities or [],
+            client_name=self.client_name,
+            default_timeout_ms=self.config.action_timeout_ms,
+            max_tabs=self.config.max_tabs,
+        )
+        self._connections.append(conn)
+        return conn
+
+
 class TaskServer:
     def __init__(
         self,
@@ -286,7 +318,7 @@ class TaskServer:
         config = ExtensionBrowserConfig(bridge_url=self.bridge_url, agent_secret=self.agent_secret)
         if not self.use_vision:
             config.new_context_config = BrowserContextConfig(include_screenshot=False)
-        browser = ExtensionBrowser(config)
+        browser = TaskBrowser(config, task_session_name(prompt))
         loop = asyncio.get_running_loop()
         step_sends: list[asyncio.Task] = []
 
@@ -305,7 +337,16 @@ class TaskServer:
             for text in self.pending_redirects.pop(task_id, []):
                 agent.add_new_task(text)
 
+        reported = {'items': 0}
+
         async def on_step_end(agent: Any) -> None:
+            # A step that added nothing to the history (browser_use 0.1.48 returns from a step the
+            # person's Stop interrupted, and still calls this hook) is no new step: reporting it would
+            # repeat the previous one under its number.
+            items = len(getattr(getattr(getattr(agent, 'state', None), 'history', None), 'history', None) or [])
+            if items <= reported['items']:
+                return
+            reported['items'] = items
             details = step_details(agent)
             n = max(0, int(getattr(getattr(agent, 'state', None), 'n_steps', 1)) - 1)
             goal = (details or {}).get('next_goal') or f'step {n}'
@@ -337,18 +378,15 @@ class TaskServer:
                     run_kwargs['on_step_start'] = on_step_start
                     self.hooked.add(task_id)
                 result = await made.run(**run_kwargs)
-                final = _final_of(made, result)
-                ok = _success_of(result)
+                status, message, final = task_outcome(made, result, self.max_steps)
             else:
-                final, ok = made, True
+                status, message, final = 'done', 'Done', made
             await flush()
             if task_id in self.stop_requested:
                 await self.progress(task_id, 'stopped', 'Stopped.' if not self.stopping else 'Stopped: the agent process is shutting '
                                                                                              'down.', final_result=None)
-            elif ok is False:
-                await self.progress(task_id, 'failed', 'The agent gave up or ran out of steps.', final_result=final)
             else:
-                await self.progress(task_id, 'done', 'Done', final_result=final)
+                await self.progress(task_id, status, message, final_result=final)
         except asyncio.CancelledError:
             await flush()
             await self.progress(
@@ -422,17 +460,50 @@ def _final_of(agent: Any, result: Any) -> Any:
     return result if isinstance(result, str) else None
 
 
-def _success_of(result: Any) -> Optional[bool]:
-    done = getattr(result, 'is_done', None)
-    if callable(done):
-        try:
-            if not done():
-                return False
-            ok = getattr(result, 'is_successful', None)
-            return ok() if callable(ok) else True
-        except Exception:
-            return None
+def _call(obj: Any, name: str) -> Any:
+    fn = getattr(obj, name, None)
+    if not callable(fn):
+        return None
+    try:
+        return fn()
+    except Exception:
+        return None
+
+
+def _last_error(history: Any) -> Optional[str]:
+    for item in reversed(list(getattr(history, 'history', None) or [])):
+        for r in reversed(list(getattr(item, 'result', None) or [])):
+            if getattr(r, 'error', None):
+                return str(r.error).strip().splitlines()[-1][:2000]
     return None
+
+
+def task_outcome(agent: Any, result: Any, max_steps: int) -> tuple[str, str, Any]:
+    """(status, message, final_result) of a finished run, from browser_use's history (0.1.40 and 0.1.48
+    alike: AgentHistoryList.is_done() and is_successful(), the done action's ``success`` as the last
+    result's flag). done only when the agent said it reached the goal; a done with success false
+    ("I cannot find the form fields") or a run that used all its steps is incomplete, with the
+    agent's own last words; a run that ended on repeated errors is failed."""
+    final = _final_of(agent, result)
+    history = result if callable(getattr(result, 'is_done', None)) else getattr(getattr(agent, 'state', None), 'history', None)
+    if not callable(getattr(history, 'is_done', None)):
+        # A factory's own agent that returns its answer, not a history: it has no way to say otherwise.
+        return 'done', 'Done', final
+    if _call(history, 'is_done'):
+        success = _call(history, 'is_successful')
+        if success is False:
+            said = f': {final}' if final else '.'
+            return 'incomplete', f'Not completed. The agent says it did not reach the goal{said}'[:20000], final
+        # True, or a done action without a success flag (a custom controller's): the agent ended with done.
+        return 'done', 'Done', final
+    # Not done: browser_use's run ends so after max_steps, or after max_failures errors in a row.
+    failures = getattr(getattr(agent, 'state', None), 'consecutive_failures', 0)
+    max_failures = getattr(getattr(agent, 'settings', None), 'max_failures', None)
+    if isinstance(failures, int) and isinstance(max_failures, int) and failures >= max_failures:
+        error = _last_error(history)
+        return 'failed', f'The agent stopped after {failures} errors in a row{f": {error}" if error else "."}'[:20000], final
+    return ('incomplete', f'Not completed: the agent used all its {max_steps} steps without finishing. Give it a smaller task, or '
+                          'more steps (serve --max-steps).', final)
 
 
 def preflight(args: argparse.Namespace) -> Any:

@@ -4266,15 +4266,20 @@ export const MCP_TOOL_PARAMS: { readonly [param: string]: JsonSchema } = {
     "minimum": 0,
     "description": "One of your tabs (browser_tabs list). Default: your current tab (the one you last used; at first the browser's active tab if no other client holds it)."
   },
+  "element": {
+    "type": "string",
+    "maxLength": 300,
+    "description": "What the element is, in words (e.g. \"Submit button\"), as Playwright MCP's tools take it: shown in errors about the element; the ref, role or selector picks the element."
+  },
   "ref": {
     "type": "string",
     "minLength": 1,
     "maxLength": 200,
-    "description": "Only the subtree of this element: the [ref=...] value of an element in an earlier snapshot (e.g. \"e12\", \"f7e3\"). The element and the elements nested inside it are shown."
+    "description": "Only this element's subtree: a ref from an earlier snapshot (e.g. \"e12\", \"f7e3\")."
   },
   "incremental": {
     "type": "boolean",
-    "description": "true: return only what changed since this client's last snapshot of the same tab (lines added or changed, refs removed). A navigation to another URL returns the whole snapshot. Default false."
+    "description": "Only what changed since your last snapshot of this tab. A navigation to another URL returns the whole snapshot."
   },
   "snapshot": {
     "type": "string",
@@ -4492,7 +4497,18 @@ export const MCP_TOOL_PARAMS: { readonly [param: string]: JsonSchema } = {
         ]
       }
     },
-    "description": "The fields to fill, in order; each is one fill action (a target and its value). Filling stops at the first field that fails; the error names it and the earlier fields stay filled."
+    "description": "Fields in order, each a target and its value. Stops at the first field that fails; the earlier ones stay filled."
+  },
+  "field_type": {
+    "type": "string",
+    "enum": [
+      "textbox",
+      "checkbox",
+      "radio",
+      "combobox",
+      "slider"
+    ],
+    "description": "How a fields item is set (Playwright MCP's field types): textbox and slider are filled with value; checkbox and radio are checked when value is \"true\", unchecked when \"false\"; combobox selects the option whose value or label is value. Default textbox."
   },
   "tabs_action": {
     "type": "string",
@@ -4502,10 +4518,59 @@ export const MCP_TOOL_PARAMS: { readonly [param: string]: JsonSchema } = {
       "select",
       "close"
     ],
-    "description": "list: this client's tabs and every tab of the browser; new: open a tab (url optional) that belongs to this client; select: make one of this client's tabs current (tab_id); close: close one of this client's tabs (tab_id, default the current one)."
+    "description": "list: every tab, yours marked; new: open a tab of yours (url); select/close: one of your tabs (tab_id; close defaults to the current one)."
   },
   "network_idle": {
     "type": "boolean",
-    "description": "true: wait until no fetch/XHR has been in flight for idle_ms (the page's network is idle)."
+    "description": "Wait until no fetch/XHR has been in flight for idle_ms."
   }
+};
+
+/** Model-facing parameter descriptions (schemas/mcp/descriptions.json): "param" or "tool.param"; null = none. */
+export const MCP_PARAM_DESCRIPTIONS: { readonly [param: string]: string | null } = {
+  "element_id": null,
+  "role": "ARIA role, e.g. button, link, textbox",
+  "name": "Accessible name, with role (substring unless exact)",
+  "exact": null,
+  "selector": "CSS selector",
+  "button": null,
+  "click_count": null,
+  "modifiers": null,
+  "timeout_ms": null,
+  "force": "Skip the actionability checks",
+  "trusted": "Real input events via chrome.debugger",
+  "delay_ms": null,
+  "text": null,
+  "value": null,
+  "key": "Key or chord: Enter, Control+A, Shift+Tab",
+  "values": "Option values or labels",
+  "labels": null,
+  "option_indexes": null,
+  "from_point": null,
+  "to": "Drop target: ref, role (+name) or selector",
+  "to_point": null,
+  "steps": null,
+  "direction": null,
+  "amount": "Pixels",
+  "pages": "Viewport heights, when no amount",
+  "url": null,
+  "bypass_cache": null,
+  "state": null,
+  "ms": "Just wait this long",
+  "idle_ms": null,
+  "include_links": null,
+  "max_chars": null,
+  "expression": "JavaScript expression",
+  "viewport_expansion": "Pixels beyond the viewport to include; -1 = whole page",
+  "max_elements": null,
+  "max_text_chars": null,
+  "redact_pii": "Mask e-mails and phone numbers",
+  "tab_id": null,
+  "snapshot": null,
+  "browser_type.text": "Typed at the end of the value; \"\\n\" presses Enter",
+  "browser_wait_for.text": "Text to appear (state hidden: to disappear)",
+  "browser_tabs.url": null,
+  "ref": "Element ref from the snapshot, e.g. e12",
+  "element": "The element in words, for errors",
+  "browser_snapshot.ref": "Only this element's subtree"
 };

@@ -3916,9 +3916,9 @@ export interface TaskProgressMessage {
    */
   task_id: string;
   /**
-   * accepted: the agent took the task. running: it started. step: one agent step finished (see step). done/failed/stopped: the task ended (final; stopped answers a task_control stop).
+   * accepted: the agent took the task. running: it started. step: one agent step finished (see step). The task ended (final): done when the agent says it reached the goal (browser_use's done action with success true); incomplete when it ended without reaching it (a done with success false, or it ran out of steps), with its last words in message and final_result; failed when an error ended it (the LLM or the browser failed); stopped answers a task_control stop.
    */
-  status: 'accepted' | 'running' | 'step' | 'done' | 'failed' | 'stopped';
+  status: 'accepted' | 'running' | 'step' | 'done' | 'incomplete' | 'failed' | 'stopped';
   /**
    * Short human-readable progress text for the person (for example the agent's current goal).
    */
@@ -3928,7 +3928,7 @@ export interface TaskProgressMessage {
    */
   step?: number;
   /**
-   * The task's answer when status is done (browser_use's final_result()), else null or absent.
+   * The agent's final text when status is done or incomplete (browser_use's final_result()), else null or absent.
    */
   final_result?: string | null;
   step_details?: TaskStepDetails;

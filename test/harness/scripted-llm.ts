@@ -140,3 +140,33 @@ export class ScriptedLlm {
     }
   }
 }
+
+// ---- Scripts for browser_use 0.1 agents (`python -m browser_use_ext serve`) ------------------------
+// With a callback script the server hands the reply string to browser_use as the AgentOutput tool
+// call's arguments: a step is that JSON. serve's start-up check asks the model a question first.
+
+/** serve's start-up check ("What is the capital of France?"), answered as the built-in scripts do. */
+export function startupCheck(messages: ChatMsg[]): string | null {
+  const last = messages[messages.length - 1]?.content;
+  return typeof last === 'string' && last.includes('What is the capital of France') ? 'Paris' : null;
+}
+
+/** One browser_use 0.1 step: its brain and actions, e.g. [{ done: { text, success: false } }]. */
+export function browserUseStep(nextGoal: string, actions: Record<string, unknown>[]): string {
+  return JSON.stringify({ current_state: { evaluation_previous_goal: 'Unknown', memory: '', next_goal: nextGoal }, action: actions });
+}
+
+/**
+ * A browser_use 0.1 agent's steps in order (a function may wait: a slow model); the last one repeats.
+ * The start-up check is answered; every other request counts as an agent step.
+ */
+export function browserUseScript(steps: (string | ((messages: ChatMsg[]) => string | Promise<string>))[]): Script {
+  let next = 0;
+  return async (messages) => {
+    const check = startupCheck(messages);
+    if (check !== null) return check;
+    const step = steps[Math.min(next++, steps.length - 1)];
+    if (step === undefined) throw new Error('browserUseScript: no steps');
+    return typeof step === 'string' ? step : step(messages);
+  };
+}

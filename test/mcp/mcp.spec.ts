@@ -218,7 +218,7 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
     expect(del.text).to.match(/confirm dialog "Really delete\?" was accepted by the person's dialog policy/);
     const bad = await callTool(c, 'browser_click', { role: 'button', name: 'Delete', selector: 'button' });
     expect(bad.isError).to.equal(true);
-    expect(bad.text).to.match(/^Error INVALID_MESSAGE: The arguments do not match the protocol schema/);
+    expect(bad.text).to.equal('Error INVALID_MESSAGE: browser_click: give the element once, not `role` and `selector`.');
     const shot = await callTool(c, 'browser_take_screenshot');
     expect(shot.isError, shot.text).to.equal(false);
     expect(shot.images).to.have.length(1);
@@ -293,6 +293,104 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
     expect(list.text).not.to.contain(`tab ${newTab} `);
   });
 
+  it("takes Playwright MCP 0.0.83's exact argument shapes with refs from our snapshot, for every tool we share a name with", async () => {
+    const log = "document.getElementById('log').textContent";
+    const page = h.fixtures.html(
+      '/pw-shapes',
+      `<form onsubmit="event.preventDefault(); ${log}='submitted ' + this.q.value"><label>Query <input name="q"></label></form>
+       <label>Size <select name="size" size="3"><option value="s">S</option><option value="m">M</option><option value="l">L</option></select></label>
+       <label><input type="checkbox" id="news"> Newsletter</label><label>Email <input id="mail"></label>
+       <button onclick="${log}='clicked ' + event.detail" ondblclick="${log}='double'">Submit</button>
+       <button onmouseover="${log}='hovered'">Hover target</button>
+       <div id="src" role="button" tabindex="0" draggable="true" ondragstart="event.dataTransfer.setData('text/plain','x')" style="width:80px;height:30px;background:#ccc">Card</div>
+       <div id="dst" ondragover="event.preventDefault()" ondrop="event.preventDefault(); ${log}='dropped'" style="width:120px;height:60px;background:#eee">Done</div>
+       <p id="log">nothing yet</p>`,
+      'PW shapes',
+    );
+    const second = h.fixtures.html('/pw-shapes-2', '<h1>Second</h1>', 'Second');
+    await h.openPage(page);
+    const c = await stdio('playwright-shaped');
+    const ok = async (name: string, args: Record<string, unknown>) => {
+      const r = await callTool(c, name, args);
+      expect(r.isError, `${name} ${JSON.stringify(args)}: ${r.text}`).to.equal(false);
+      return r.text;
+    };
+    const snap = await ok('browser_snapshot', {});
+    // The select's options are on its line, the selected one first.
+    expect(snap).to.match(/- listbox "Size" \[ref=[^\]]+\]: none selected \(options: S, M, L\)/);
+    const ref = (p: RegExp) => refOf(snap, p);
+    expect(await ok('browser_click', { element: 'Submit button', ref: ref(/button "Submit"/) })).to.contain('clicked 1');
+    expect(await ok('browser_click', { element: 'Submit button', target: ref(/button "Submit"/), doubleClick: true })).to.contain('double');
+    expect(await ok('browser_click', { element: 'Submit button', target: 'button[ondblclick]' })).to.contain('clicked');
+    expect(await ok('browser_hover', { element: 'Hover target', target: ref(/button "Hover target"/) })).to.contain('hovered');
+    const selected = await ok('browser_select_option', { element: 'Size', target: ref(/listbox "Size"/), values: ['M'] });
+    expect(selected).to.match(/listbox "Size" [^\n]*\[ref=[^\]]+\]: M \(options: S, M, L\)/);
+    const filled = await ok('browser_fill_form', {
+      fields: [
+        { name: 'Email', type: 'textbox', target: ref(/textbox "Email"/), value: 'a@b.c' },
+        { name: 'Newsletter', type: 'checkbox', target: ref(/checkbox "Newsletter"/), value: 'true' },
+        { name: 'Size', type: 'combobox', target: ref(/listbox "Size"/), value: 'L' },
+      ],
+    });
+    expect(filled).to.match(/textbox "Email" \[ref=[^\]]+\]: a@b\.c/);
+    expect(filled).to.match(/checkbox "Newsletter" \[checked\]/);
+    expect(filled).to.match(/listbox "Size" [^\n]*\[ref=[^\]]+\]: L \(options/);
+    expect(await ok('browser_type', { element: 'Query', target: ref(/textbox "Query"/), text: 'stapler', submit: true })).to.contain(
+      'submitted stapler',
+    );
+    expect(await ok('browser_press_key', { key: 'ArrowLeft' })).to.match(/^Pressed ArrowLeft/);
+    // Our element tools that Playwright MCP does not have take the same {element, ref} shape.
+    expect(await ok('browser_fill', { element: 'Email', ref: ref(/textbox "Email"/), value: 'x@y.z' })).to.match(
+      /textbox "Email" [^\n]*: x@y\.z/,
+    );
+    const unchecked = await ok('browser_uncheck', { element: 'Newsletter', ref: ref(/checkbox "Newsletter"/) });
+    expect(unchecked).to.match(/checkbox "Newsletter"/);
+    expect(unchecked).not.to.match(/checkbox "Newsletter" [^\n]*\[checked\]/);
+    expect(await ok('browser_check', { element: 'Newsletter', ref: ref(/checkbox "Newsletter"/) })).to.match(
+      /checkbox "Newsletter" [^\n]*\[checked\]/,
+    );
+    expect(await ok('browser_press_key', { element: 'Email', ref: ref(/textbox "Email"/), key: 'Backspace' })).to.match(
+      /textbox "Email" [^\n]*: x@y\.$/m,
+    );
+    expect(await ok('browser_double_click', { element: 'Submit button', ref: ref(/button "Submit"/) })).to.contain('double');
+    expect(await ok('browser_scroll', { element: 'Size', ref: ref(/listbox "Size"/), direction: 'down', amount: 10 })).not.to.match(
+      /^Error/,
+    );
+    expect(
+      await ok('browser_drag', {
+        startElement: 'Card',
+        startTarget: ref(/button "Card"/),
+        endElement: 'Done column',
+        endTarget: '#dst', // 0.0.83's target may be a selector
+      }),
+    ).to.contain('dropped');
+    expect(await ok('browser_wait_for', { text: 'dropped' })).not.to.match(/^Error/);
+    expect(await ok('browser_wait_for', { textGone: 'nothing yet' })).not.to.match(/^Error/);
+    expect(await ok('browser_wait_for', { time: 0.1 })).to.match(/"waited_ms":\d+/);
+    const shot = await callTool(c, 'browser_take_screenshot', { type: 'png', scale: 'css' });
+    expect(shot.isError, shot.text).to.equal(false);
+    expect(shot.images).to.have.length(1);
+    await setSettings(h, { allow_evaluate: true });
+    try {
+      expect(await ok('browser_evaluate', { function: '() => document.title' })).to.contain('PW shapes');
+    } finally {
+      await clearSettings(h, ['allow_evaluate']);
+    }
+    expect(await ok('browser_navigate', { url: second })).to.contain('heading "Second"');
+    expect(await ok('browser_navigate_back', {})).to.contain('PW shapes');
+    const sub = await ok('browser_snapshot', { target: ref(/listbox "Size"/) });
+    expect(sub).to.match(/listbox "Size"/);
+    expect(sub).not.to.contain('Newsletter');
+    const list = await ok('browser_tabs', { action: 'list' });
+    const opened = await ok('browser_tabs', { action: 'new', url: second });
+    const newTab = Number(/"tab_id":(\d+)/.exec(opened)?.[1]);
+    const relisted = await ok('browser_tabs', { action: 'list' });
+    const index = Number(new RegExp(`- \\[(\\d+)\\] tab ${newTab} `).exec(relisted)?.[1]);
+    expect(list).not.to.contain(`tab ${newTab} `);
+    expect(await ok('browser_tabs', { action: 'select', index })).to.contain(`Tab ${newTab}:`);
+    expect(await ok('browser_tabs', { action: 'close', index })).to.contain(`"closed_tab_id":${newTab}`);
+  });
+
   it("runs two clients at once on their own tabs (stdio + HTTP); another client's tab is refused; closing frees the tabs", async () => {
     await h.openPage(h.fixtures.url('/index.html'));
     const a = await stdio('claude-desktop');
@@ -358,8 +456,9 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
     clients.push(down);
     const r = await callTool(down, 'browser_snapshot');
     expect(r.isError).to.equal(true);
-    expect(r.text).to.match(
-      /^Error COMMUNICATION_ERROR_WITH_TARGET: cannot connect to the bridge .*Start the bridge \(npx browser-use-ext bridge\)/,
+    expect(r.text).to.equal(
+      'Error COMMUNICATION_ERROR_WITH_TARGET: Cannot reach the browser-use-ext bridge at ws://127.0.0.1:9/agent: it is not running, or runs on another port. ' +
+        'Ask the person to start it (browser-use-ext bridge) with the extension paired, then call the tool again.',
     );
     const wrong = await stdioWith('wrong-secret', 'not-the-agent-secret-of-this-bridge-00');
     const w = await callTool(wrong, 'browser_snapshot');

@@ -10,9 +10,10 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { expect } from 'chai';
 
 import { isLoopbackAddress, McpHttpEndpoint } from '../../bridge/agents/mcp/http-endpoint';
-import { diffSnapshots, SnapshotMemory, subtreeState } from '../../bridge/agents/mcp/snapshot-text';
+import { diffSnapshots, foldSelectOptions, snapshotLines, SnapshotMemory, subtreeState } from '../../bridge/agents/mcp/snapshot-text';
 import { McpTokenStore } from '../../bridge/agents/mcp/tokens';
-import { buildInputSchema, firstSentence, forClients, propertySources } from '../../bridge/agents/mcp/tool-schemas';
+import { toProtocol } from '../../bridge/agents/mcp/tool-args';
+import { buildInputSchema, firstSentence, forClients, paramForClients, propertySources } from '../../bridge/agents/mcp/tool-schemas';
 import { listTools, TOOLS } from '../../bridge/agents/mcp/tools';
 import { createLogger } from '../../bridge/common/log';
 import type { SimplifiedState } from '../../schemas/generated/protocol';
@@ -52,6 +53,10 @@ describe('mcp: tool schemas come from schemas/', () => {
   const listed = listTools();
 
   it('every property of every tool equals its protocol (or schemas/mcp) source in model-facing form', () => {
+    const descriptions = (readJson(path.join(REPO_ROOT, 'schemas', 'mcp', 'descriptions.json'))['params'] ?? {}) as Record<
+      string,
+      string | null
+    >;
     let checked = 0;
     for (const tool of TOOLS) {
       const schema = listed.find((t) => t.name === tool.name)?.inputSchema as Json;
@@ -63,13 +68,23 @@ describe('mcp: tool schemas come from schemas/', () => {
           src.kind === 'action'
             ? (((readJson(actionFile(src.action))['properties'] as Json)['params'] as Json)['properties'] as Json)
             : (readJson(MCP_FILE)['$defs'] as Json);
-        const key = src.kind === 'action' ? name : src.key;
-        const expected = forClients(resolve(raw[key], src.kind === 'action' ? actionFile(src.action) : MCP_FILE));
+        const key = src.kind === 'action' ? src.param : src.key;
+        const resolved = resolve(raw[key], src.kind === 'action' ? actionFile(src.action) : MCP_FILE) as Json;
+        const expected = paramForClients(tool.name, name, resolved) as Json;
+        if (name === 'fields') continue; // its items gain element and type: checked below
         expect(props[name], `${tool.name}.${name} from ${src.kind === 'action' ? src.action : 'schemas/mcp'}`).to.deep.equal(expected);
+        // The description is schemas/mcp/descriptions.json's (tool.param, then param), else the protocol's first sentence.
+        const own = descriptions[`${tool.name}.${name}`] !== undefined ? descriptions[`${tool.name}.${name}`] : descriptions[name];
+        const want = own !== undefined ? own : typeof resolved['description'] === 'string' ? firstSentence(resolved['description']) : null;
+        expect((props[name] as Json)['description'] ?? null, `${tool.name}.${name} description`).to.equal(want);
         checked++;
       }
     }
     expect(checked).to.be.greaterThan(100);
+    const fields = (listed.find((t) => t.name === 'browser_fill_form')?.inputSchema['properties'] as Json)['fields'] as Json;
+    const item = (fields['items'] as Json)['properties'] as Json;
+    expect(Object.keys(item)).to.include.members(['ref', 'role', 'name', 'selector', 'value', 'element', 'type']);
+    expect(item).not.to.have.property('element_id');
   });
 
   it('the only keywords dropped are not and dependentSchemas (the exactly-one-target rule stays with the bridge)', () => {
@@ -92,7 +107,7 @@ describe('mcp: tool schemas come from schemas/', () => {
     }
   });
 
-  it('model-facing form: first sentence of each description, bounds left to the bridge, meaning kept', () => {
+  it('model-facing form: short descriptions from schemas/mcp, none on obvious params, element_id shown as ref, meaning kept', () => {
     expect(firstSentence('Target by ARIA role (e.g. button, link), with optional name. Hidden elements never match.')).to.equal(
       'Target by ARIA role (e.g. button, link), with optional name.',
     );
@@ -100,12 +115,25 @@ describe('mcp: tool schemas come from schemas/', () => {
     expect(firstSentence('One sentence only')).to.equal('One sentence only');
     const click = listed.find((t) => t.name === 'browser_click')!.inputSchema as Json;
     const p = click['properties'] as Record<string, Json>;
-    expect(p['role']!['description']).to.equal(
-      'Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name.',
-    );
-    expect(p['element_id']).to.not.have.property('maxLength');
-    expect(p['click_count']).to.include({ minimum: 1, maximum: 3 });
+    expect(p['ref']).to.deep.equal({ type: 'string', description: 'Element ref from the snapshot, e.g. e12' });
+    expect(p).not.to.have.property('element_id');
+    expect(p).not.to.have.property('index');
+    expect(p['element']).to.have.property('type', 'string');
+    expect(p['role']!['description']).to.equal('ARIA role, e.g. button, link, textbox');
+    expect(p['exact']).to.deep.equal({ type: 'boolean' });
+    expect(p['click_count']).to.deep.equal({ type: 'integer', minimum: 1, maximum: 3 });
+    expect(p['button']).to.deep.equal({ enum: ['left', 'right', 'middle'] });
     expect((p['modifiers']!['items'] as Json)['enum']).to.deep.equal(['Alt', 'Control', 'Meta', 'Shift']);
+    expect(click['dependentRequired']).to.deep.equal({ name: ['role'], exact: ['role'] });
+    // A nested target (drag's `to`) says ref too, and no nested descriptions.
+    const to = ((listed.find((t) => t.name === 'browser_drag')!.inputSchema['properties'] as Json)['to'] as Json)['properties'] as Json;
+    expect(to).to.deep.equal({
+      ref: { type: 'string' },
+      role: { type: 'string' },
+      name: { type: 'string' },
+      exact: { type: 'boolean' },
+      selector: { type: 'string' },
+    });
     // The bounds are still the bridge's: a too-long ref is refused there, naming the field.
     expect(ACTION_VALIDATORS.click.params({ element_id: 'e'.repeat(201) })).to.equal(false);
     // A property named like a dropped keyword is a property, not a keyword.
@@ -113,26 +141,26 @@ describe('mcp: tool schemas come from schemas/', () => {
       type: 'object',
       properties: { title: { type: 'string', title: 'T', maxLength: 3, description: 'The title. More.' } },
     });
-    expect(shape).to.deep.equal({ type: 'object', properties: { title: { type: 'string', description: 'The title.' } } });
+    expect(shape).to.deep.equal({ type: 'object', properties: { title: { type: 'string' } } });
   });
 
-  it('every tool schema compiles in ajv strict mode, and what the protocol accepts the tool accepts', () => {
+  it('every tool schema compiles in ajv strict mode, and what the protocol accepts the tool accepts (ref for element_id)', () => {
     const ajv = new Ajv2020({ strict: true, allErrors: true });
     const samples: Partial<Record<string, { action: ActionName; params: Json }[]>> = {
       browser_click: [
-        { action: 'click', params: { element_id: 'e3', button: 'left', modifiers: ['Shift'] } },
+        { action: 'click', params: { ref: 'e3', button: 'left', modifiers: ['Shift'] } },
         { action: 'click', params: { role: 'button', name: 'Go', exact: true } },
       ],
       browser_fill: [{ action: 'fill', params: { selector: '#q', value: 'x' } }],
       browser_navigate: [{ action: 'navigate', params: { url: 'https://example.com' } }],
-      browser_select_option: [{ action: 'select_option', params: { element_id: 'e2', labels: ['Red'] } }],
-      browser_drag: [{ action: 'drag_and_drop', params: { element_id: 'e1', to: { element_id: 'e2' } } }],
+      browser_select_option: [{ action: 'select_option', params: { ref: 'e2', labels: ['Red'] } }],
+      browser_drag: [{ action: 'drag_and_drop', params: { ref: 'e1', to: { ref: 'e2' } } }],
       browser_snapshot: [{ action: 'get_state', params: { viewport_expansion: -1, max_elements: 50 } }],
     };
     for (const t of listed) {
       const validate = ajv.compile(t.inputSchema);
       for (const s of samples[t.name] ?? []) {
-        expect(ACTION_VALIDATORS[s.action].params(s.params), `${s.action} protocol`).to.equal(true);
+        expect(ACTION_VALIDATORS[s.action].params(toProtocol(s.params)), `${s.action} protocol`).to.equal(true);
         expect(validate(s.params), `${t.name}: ${JSON.stringify(validate.errors)}`).to.equal(true);
         expect(validate({ ...s.params, tab_id: 7 }), `${t.name} + tab_id`).to.equal(true);
         expect(validate({ ...s.params, bogus: 1 }), `${t.name} extra property`).to.equal(false);
@@ -140,7 +168,7 @@ describe('mcp: tool schemas come from schemas/', () => {
     }
     // browser_use's index target is left out of MCP tools (snapshots show refs, not indices).
     expect(ajv.compile(listed.find((t) => t.name === 'browser_click')?.inputSchema ?? {})({ index: 3 })).to.equal(false);
-    // Documented gap: two targets pass the tool schema but never the protocol's (INVALID_MESSAGE).
+    // Documented gap: two targets pass the tool schema but never the protocol's (the MCP server says so in words first).
     expect(ACTION_VALIDATORS.click.params({ element_id: 'e1', selector: 'a' })).to.equal(false);
   });
 
@@ -175,6 +203,7 @@ describe('mcp: tool schemas come from schemas/', () => {
       expect(used.has(a), a).to.equal(true);
     }
     expect(buildInputSchema({ from: [{ action: 'fill' }], extras: [] })['required']).to.deep.equal(['value']);
+    expect(buildInputSchema({ from: [{ action: 'fill' }], extras: [] })['properties']).to.have.property('ref');
   });
 });
 
@@ -255,6 +284,36 @@ describe('mcp: snapshot text', () => {
     expect(cut?.actionable_elements.map((e) => e.id)).to.deep.equal(['e1', 'e2', 'e3']);
     expect(cut?.text_context?.map((t) => t.text)).to.deep.equal(['inner text']);
     expect(subtreeState(s, 'e9')).to.equal(null);
+  });
+  it("folds a <select>'s option rows into its line (selected first, then the options), keeps ARIA listbox rows", () => {
+    const opt = (id: string, index: number, name: string, parent: number, selected = false, disabled = false) => ({
+      ...(el(id, index, name, parent) as object),
+      type: 'OPTION',
+      tag: 'option',
+      role: 'option',
+      ...(selected || disabled ? { states: { ...(selected ? { selected: true } : {}), ...(disabled ? { disabled: true } : {}) } } : {}),
+    });
+    const sel = { ...(el('e1', 1, 'Size') as object), type: 'SELECT', tag: 'select', role: 'listbox', current_value: 'm' };
+    const aria = { ...(el('e5', 5, 'Colour') as object), type: 'SELECT', tag: 'div', role: 'listbox' };
+    const s = state([
+      sel,
+      opt('e2', 2, 'S', 1),
+      opt('e3', 3, 'M', 1, true),
+      opt('e4', 4, 'XL', 1, false, true),
+      aria,
+      opt('e6', 6, 'Red', 5, true),
+    ]);
+    expect(snapshotLines(s)).to.deep.equal([
+      '- listbox "Size" [ref=e1]: M (options: S, M, XL [disabled])',
+      '- listbox "Colour" [ref=e5]',
+      '  - option "Red" [selected] [ref=e6]',
+    ]);
+    const many = state([sel, ...Array.from({ length: 30 }, (_, i) => opt(`e${i + 2}`, i + 2, `O${i}`, 1))]);
+    expect(foldSelectOptions(many, 3).actionable_elements[0]?.current_value).to.equal('none selected (options: O0, O1, O2, … 27 more)');
+    // A subtree asked for by ref lists every option.
+    expect(new SnapshotMemory().render(1, '-1#e1', many, false).text).to.contain('O29)');
+    // A closed dropdown whose options the state does not list keeps its value as it is.
+    expect(snapshotLines(state([{ ...sel, role: 'combobox' }]))).to.deep.equal(['- combobox "Size" [ref=e1]: m']);
   });
 });
 

@@ -3,6 +3,7 @@
 // backoff, answers WebSocket ping frames (ws does it) and sends its own ping frames so a half-open
 // link is noticed. Loopback only unless allowRemote: the backend gets to drive the person's browser.
 import { EventEmitter } from 'node:events';
+import { STATUS_CODES } from 'node:http';
 
 import WebSocket from 'ws';
 
@@ -48,9 +49,30 @@ export interface BackendLinkOptions {
   heartbeatMs?: number;
 }
 
+/** Why a dial or an open link ended: nobody answered, or the backend answered and said no. */
+export interface LinkFailure {
+  kind: 'unreachable' | 'refused';
+  /** The error or close as the link saw it (e.g. "connect ECONNREFUSED 127.0.0.1:8080", "HTTP 403 Forbidden"). */
+  why: string;
+}
+
+/** A backend that answers the WebSocket upgrade with an HTTP error status (ws: "Unexpected server
+ * response: 403"), or closes an open link with 1008 (policy) or a 4xxx code, is there but refuses
+ * us: telling the person "not reachable" would send them to start a backend that already runs. */
+export function classifyFailure(lastError: string, closeCode: number, closeReason: string, wasOpen: boolean): LinkFailure {
+  const http = /Unexpected server response: (\d{3})/.exec(lastError);
+  if (http) {
+    const status = Number(http[1]);
+    return { kind: 'refused', why: `HTTP ${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}` };
+  }
+  if (wasOpen && (closeCode === 1008 || (closeCode >= 4000 && closeCode <= 4999)))
+    return { kind: 'refused', why: `closed with ${closeCode}${closeReason ? ` ${closeReason}` : ''}` };
+  return { kind: 'unreachable', why: lastError || `closed ${closeCode}${closeReason ? ` ${closeReason}` : ''}` };
+}
+
 /**
  * Events: 'open', 'message' (parsed JSON value), 'bad-frame' (text that is not JSON), 'close'
- * (code, reason), 'retry' (delayMs, error message).
+ * (code, reason), 'retry' (delayMs, error message, LinkFailure).
  */
 export class BackendLink extends EventEmitter {
   private ws: WebSocket | null = null;
@@ -100,7 +122,9 @@ export class BackendLink extends EventEmitter {
     const ws = new WebSocket(this.opts.url, { handshakeTimeout: 10_000 });
     this.ws = ws;
     let lastError = '';
+    let wasOpen = false;
     ws.on('open', () => {
+      wasOpen = true;
       this.delay = this.opts.minDelayMs ?? 250;
       this.alive = true;
       const hb = this.opts.heartbeatMs ?? 20_000;
@@ -143,7 +167,8 @@ export class BackendLink extends EventEmitter {
       if (this.stopped) return;
       const wait = this.delay;
       this.delay = Math.min(this.delay * 2, this.opts.maxDelayMs ?? 10_000);
-      this.emit('retry', wait, lastError || `closed ${code}`);
+      const failure = classifyFailure(lastError, code, reason.toString(), wasOpen);
+      this.emit('retry', wait, failure.why, failure);
       this.timer = setTimeout(() => this.dial(), wait);
     });
   }

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { BackendConnectorInfo, ErrorInfo } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/wire';
 import type { Logger } from '../../common/log';
-import { checkBackendUrl } from './backend-link';
+import { checkBackendUrl, type LinkFailure } from './backend-link';
 import { type ConnectorOptions, type Dialect, SeedConnector } from './connector';
 
 export type { BackendConnectorInfo };
@@ -44,13 +44,24 @@ interface SavedFile {
   connectors: { dialect: Dialect; url: string }[];
 }
 
-/** What the person reads when a backend does not answer (the link's own error, e.g. ECONNREFUSED). */
-export function unreachableError(dialect: Dialect, url: string, why: string, retryMs: number): ErrorInfo {
+/** What the person reads when a backend link is down: nobody answers at the URL (e.g. ECONNREFUSED),
+ * or a backend answers and refuses (an HTTP error status on the upgrade, a 1008/4xxx close).
+ * details.reason tells the panel which ("Not reachable" or "Refused: <details.refusal>"). */
+export function linkDownError(url: string, failure: LinkFailure): ErrorInfo {
+  // When is in retry_in_ms (the panel counts it down); a number frozen into this text would go stale.
+  const again = 'The bridge keeps trying.';
+  if (failure.kind === 'refused')
+    return errorInfo(
+      'BACKEND_UNREACHABLE',
+      `The backend at ${url} answered but refused the connection (${failure.why}). Check that the address (including its path) is the one the backend expects and that it accepts a browser connection, or remove this connector. ${again}`,
+      'bridge',
+      { url, reason: 'refused', refusal: failure.why },
+    );
   return errorInfo(
     'BACKEND_UNREACHABLE',
-    `No seed ${dialect} backend answers at ${url} (${why}). Start the backend (it must listen on that address), or remove this connector. Dialing again in ${Math.max(1, Math.round(retryMs / 1000))} s.`,
+    `No backend answers at ${url} (${failure.why}). Start the backend (it must listen on that address), or remove this connector. ${again}`,
     'bridge',
-    { url },
+    { url, reason: 'unreachable' },
   );
 }
 
@@ -89,8 +100,8 @@ export class ConnectorManager extends EventEmitter {
       lastError: null,
     };
     connector.on('backend-open', () => this.update(entry, { backend: 'connected', retryInMs: null, lastError: null }));
-    connector.on('backend-retry', (ms: number, why: string) =>
-      this.update(entry, { backend: 'retrying', retryInMs: ms, lastError: unreachableError(dialect, url, why, ms) }),
+    connector.on('backend-retry', (ms: number, _why: string, failure: LinkFailure) =>
+      this.update(entry, { backend: 'retrying', retryInMs: ms, lastError: linkDownError(url, failure) }),
     );
     // The person disconnected it in the agent list (its session ended): forget it, unless the
     // bridge itself is shutting down.

@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 
 import { AgentClient } from '../../client/agent-client';
 import type { Logger } from '../../common/log';
-import { BackendLink } from './backend-link';
+import { BackendLink, type LinkFailure } from './backend-link';
 import { Seed000Translator } from './seed000';
 import { Seed001Translator } from './seed001';
 
@@ -32,7 +32,7 @@ export function connectorClientName(dialect: Dialect, backendUrl: string): strin
   return `seed${dialect}-connector ${backendUrl}`.slice(0, 100);
 }
 
-/** Events: 'backend-open', 'backend-close', 'backend-retry' (delayMs, why), 'stopped' (why). */
+/** Events: 'backend-open', 'backend-close', 'backend-retry' (delayMs, why, LinkFailure), 'stopped' (why). */
 export class SeedConnector extends EventEmitter {
   private agent: AgentClient | null = null;
   private link: BackendLink | null = null;
@@ -85,9 +85,9 @@ export class SeedConnector extends EventEmitter {
       log?.info(`backend link closed (${code})`);
       this.emit('backend-close', code);
     });
-    link.on('retry', (ms: number, why: string) => {
-      log?.debug(`backend ${this.opts.backendUrl} unreachable (${why}); retrying in ${ms} ms`);
-      this.emit('backend-retry', ms, why);
+    link.on('retry', (ms: number, why: string, failure: LinkFailure) => {
+      log?.debug(`backend ${this.opts.backendUrl} ${failure.kind} (${why}); retrying in ${ms} ms`);
+      this.emit('backend-retry', ms, why, failure);
     });
     link.on('bad-frame', (text: string) => {
       log?.warn(`backend sent a frame that is not JSON (${text.length} chars); answered with an error`);

@@ -1,9 +1,9 @@
 // Turns action_results into MCP tool results: the settled outcome in one or two short lines (what
 // outcome_details says happened: navigation, new tab, dialog, change or no change), then the page
-// and its snapshot. Failures are tool errors (isError) with the protocol's error code, its message
-// (which says what to do next) and the code's meaning.
+// and its snapshot. Failures are tool errors (isError) with the protocol's error code and one message
+// that says what happened and what to do next. The code's generic meaning is not appended: for a
+// failure the client saw first (bridge down, bad argument) it would describe another situation.
 import type { ActionResultMessage, ErrorInfo, OutcomeDetails } from '../../../schemas/generated/protocol';
-import { ERROR_CODES, type ErrorCode } from '../../../schemas/generated/registry';
 
 export interface TextContent {
   type: 'text';
@@ -57,14 +57,12 @@ export function text(s: string): TextContent {
 
 /** A tool error carrying a protocol error (what to do next is in the message). */
 export function errorResult(error: Pick<ErrorInfo, 'error_code' | 'message'> & { details?: unknown }, extra: string[] = []): ToolResult {
-  const meaning = (ERROR_CODES as Record<string, string>)[error.error_code as ErrorCode];
   const lines = [`Error ${error.error_code}: ${error.message}`];
   const details =
     error.details && typeof error.details === 'object' && Object.keys(error.details).length
       ? clip(JSON.stringify(error.details), 1500)
       : null;
   if (details) lines.push(`Details: ${details}`);
-  if (meaning) lines.push(`(${error.error_code}: ${meaning})`);
   return { content: [text([...lines, ...extra].join('\n'))], isError: true };
 }
 

@@ -185,7 +185,7 @@ export class McpHttpEndpoint {
         res,
         401,
         -32001,
-        'Missing or wrong bearer token. Issue one with `npx browser-use-ext mcp-token add <client-name>` and send it as "Authorization: Bearer <token>".',
+        'Missing or wrong bearer token. Issue one with `browser-use-ext mcp-token add <client-name>` and send it as "Authorization: Bearer <token>".',
       );
     }
     const length = Number(req.headers['content-length'] ?? 0);
@@ -237,7 +237,7 @@ export class McpHttpEndpoint {
         return (
           `The MCP token "${tokenName}" already has ${own.length} open MCP sessions, all busy; its cap is ${perToken}. ` +
           `Close sessions you no longer use (the MCP client ends one with DELETE /mcp, or restart the client), ` +
-          `end them all with \`npx browser-use-ext mcp-token revoke ${tokenName}\` (then add a new token), ` +
+          `end them all with \`browser-use-ext mcp-token revoke ${tokenName}\` (then add a new token), ` +
           `or restart the bridge with --mcp-sessions-per-token N.`
         );
     }
@@ -247,7 +247,7 @@ export class McpHttpEndpoint {
         return (
           `The bridge already has ${this.sessions.size} MCP sessions, none idle for ${Math.round(evictIdleMs / 1000)} s; its cap is ${total}. ` +
           `Close MCP sessions you no longer use (DELETE /mcp, or restart idle MCP clients), revoke tokens nobody uses ` +
-          `(\`npx browser-use-ext mcp-token list\`, then \`mcp-token revoke NAME\`), or restart the bridge with --mcp-sessions N.`
+          `(\`browser-use-ext mcp-token list\`, then \`mcp-token revoke NAME\`), or restart the bridge with --mcp-sessions N.`
         );
     }
     return null;

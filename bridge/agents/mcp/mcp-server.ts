@@ -9,15 +9,17 @@ import { BRIDGE_VERSION } from '../../common/version';
 import { BridgeLink, type BridgeLinkOptions } from './bridge-link';
 import { errorResult, type ToolResult } from './format';
 import { SnapshotMemory } from './snapshot-text';
-import { listTools, TOOL_BY_NAME, type ToolContext } from './tools';
+import { listTools, runTool, TOOL_BY_NAME, type ToolContext } from './tools';
 
 export const MCP_SERVER_NAME = 'browser-use-ext';
 
 const INSTRUCTIONS =
-  "These tools drive the person's own Chrome through the browser-use-ext extension. Start with browser_snapshot: every element you can act on has a [ref=...]; pass it as element_id. " +
-  'You work only in your own tabs (the first one is the tab that was active when you started, if no other client holds it; open more with browser_tabs new). ' +
-  'Element tools take exactly one target: element_id (a ref), role (+ name, exact) or selector. ' +
-  'Each action waits until the page settled and returns the outcome (navigation, new tab, dialog, change or no change) and the new snapshot (parameter snapshot: full, incremental or none); errors carry a code and what to do next. ' +
+  "These tools drive the person's own Chrome through the browser-use-ext extension. Start with browser_snapshot: every element you can act on has a [ref=...]. " +
+  'Element tools take one target: `ref` (e.g. "e12"), or `role` + `name` (substring unless exact), or a CSS `selector`; `element` describes it in words. ' +
+  "Playwright MCP's argument names work too (target, startTarget/endTarget, doubleClick, submit, time, textGone, function, index). " +
+  'You work only in your own tabs (the first is the tab that was active when you started, if no other client holds it; open more with browser_tabs new); `tab_id` picks one. ' +
+  'Each action waits until the page settled and returns the outcome (navigation, new tab, dialog, change or no change) and the new snapshot (`snapshot`: full, incremental = only what changed, none). ' +
+  'force skips the actionability checks; timeout_ms bounds the wait for them. Errors carry a code and what to do next. ' +
   "JavaScript dialogs never block: the extension answers them by the person's policy and the outcome reports them.";
 
 export interface McpSession {
@@ -68,7 +70,7 @@ export function createMcpSession(opts: McpSessionOptions): McpSession {
       });
     const args = (req.params.arguments ?? {}) as Record<string, unknown>;
     try {
-      return await tool.run(args, ctx);
+      return await runTool(tool, args, ctx);
     } catch (e) {
       // A bug here must not take the MCP connection down; the client gets a tool error instead.
       return errorResult({

@@ -33,8 +33,47 @@ export function subtreeState(state: SimplifiedState, ref: string): SimplifiedSta
   return cut;
 }
 
-export function snapshotLines(state: SimplifiedState, options: AriaTreeOptions = {}): string[] {
-  const text = renderAriaTree(state, options);
+/** Options shown on a select's line before "… N more" (a country list has ~250). */
+export const SELECT_OPTIONS_SHOWN = 25;
+
+/**
+ * A <select>'s options folded into its own line: `- listbox "Size" [ref=e5]: M (options: S, M, L)`,
+ * so a model sees what browser_select_option can pick, and which is selected, on one line instead of
+ * one line (and one ref) per option. Only for <select> elements whose options the state lists as
+ * child nodes (a listbox select's options are rendered rows; a closed dropdown's are not in the
+ * state); ARIA listboxes keep their option rows, whose refs may be clicked. `cap`: options shown.
+ */
+export function foldSelectOptions(state: SimplifiedState, cap = SELECT_OPTIONS_SHOWN): SimplifiedState {
+  const elements = state.actionable_elements;
+  const selects = new Map<number, (typeof elements)[number]>();
+  for (const el of elements) if (el.tag === 'select' && el.index !== undefined && !el.redacted) selects.set(el.index, el);
+  if (selects.size === 0) return state;
+  const optionsOf = new Map<number, (typeof elements)[number][]>();
+  const kept: typeof elements = [];
+  for (const el of elements) {
+    const parent = el.parent_index === undefined ? undefined : selects.get(el.parent_index);
+    if (parent && el.role === 'option' && parent.index !== undefined) {
+      optionsOf.set(parent.index, [...(optionsOf.get(parent.index) ?? []), el]);
+      continue;
+    }
+    kept.push(el);
+  }
+  if (optionsOf.size === 0) return state;
+  const label = (o: (typeof elements)[number]) => o.name || o.text_content || '';
+  const folded = kept.map((el) => {
+    const opts = el.index === undefined ? undefined : optionsOf.get(el.index);
+    if (!opts) return el;
+    const selected = opts.filter((o) => o.states?.selected === true).map(label);
+    const shown = opts.slice(0, cap).map((o) => `${label(o)}${o.states?.disabled === true ? ' [disabled]' : ''}`);
+    const more = opts.length > cap ? `, … ${opts.length - cap} more` : '';
+    const value = selected.length ? selected.join(', ') : 'none selected';
+    return { ...el, current_value: `${value} (options: ${shown.join(', ')}${more})` };
+  });
+  return { ...state, actionable_elements: folded };
+}
+
+export function snapshotLines(state: SimplifiedState, options: AriaTreeOptions = {}, optionsCap = SELECT_OPTIONS_SHOWN): string[] {
+  const text = renderAriaTree(foldSelectOptions(state, optionsCap), options);
   return text === '' ? [] : text.split('\n');
 }
 
@@ -91,8 +130,10 @@ export class SnapshotMemory {
    */
   render(tabId: number, scope: string, state: SimplifiedState, incremental: boolean): { text: string; incremental: boolean } {
     // A subtree asked for by ref (scope "<viewport_expansion>#<ref>") is listed in full: the client
-    // chose it to see exactly those elements, so long off-screen runs in it are not summarised.
-    const lines = snapshotLines(state, { summarize: !scope.includes('#') });
+    // chose it to see exactly those elements, so long off-screen runs in it are not summarised and
+    // a select shows all its options.
+    const whole = scope.includes('#');
+    const lines = snapshotLines(state, { summarize: !whole }, whole ? Number.POSITIVE_INFINITY : SELECT_OPTIONS_SHOWN);
     const key = this.key(tabId, scope);
     const prev = this.last.get(key);
     this.last.set(key, { url: state.url, lines });

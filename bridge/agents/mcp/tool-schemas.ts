@@ -7,9 +7,14 @@
 // They carry the "exactly one target" rule (target.json#/$defs/not_exactly_one), whose inlined form
 // is ~3 KB per element tool, and every tool definition is sent to the model on every request; some
 // clients also reject combinators in tool schemas. The rule is still enforced: every call is
-// validated against the full protocol schema before it leaves (AgentClient) and again by the
-// bridge, and a violation comes back as an INVALID_MESSAGE tool error naming the field.
-import { ACTION_PARAMS_SCHEMAS, type JsonSchema, MCP_TOOL_PARAMS } from '../../../schemas/generated/mcp-schemas';
+// checked (tools.ts runTool, then the full protocol schema in call()) before it leaves, and again by
+// the bridge; a violation comes back as one INVALID_MESSAGE tool error naming the argument.
+//
+// Descriptions are model-facing (schemas/mcp/descriptions.json overrides, else the protocol's first
+// sentence; none below the top level), and element_id is listed as `ref`, the name the snapshot
+// prints: tools/list is sent with every model request, so it is held to a token budget
+// (test/mcp/tool-calls.spec.ts).
+import { ACTION_PARAMS_SCHEMAS, type JsonSchema, MCP_PARAM_DESCRIPTIONS, MCP_TOOL_PARAMS } from '../../../schemas/generated/mcp-schemas';
 import type { ActionName } from '../../../schemas/generated/registry';
 
 export type { JsonSchema };
@@ -37,12 +42,19 @@ export interface ToolSchemaSpec {
 const DROPPED = new Set(['not', 'dependentSchemas']);
 /**
  * Length and count bounds are left to the bridge too: every tool definition is in the model's
- * context on every request (tools/list was 10.6k tokens against Playwright MCP's 4.4k), and a call
- * beyond a bound comes back as INVALID_MESSAGE naming the field. Number ranges stay: they carry
- * meaning (viewport_expansion -1 = whole page). `title` of nested objects ("Point", "Target") is
- * generator metadata.
+ * context on every request, and a call beyond a bound comes back as INVALID_MESSAGE naming the
+ * field. Number ranges stay: they carry meaning (viewport_expansion -1 = whole page). `title` of
+ * nested objects ("Point", "Target") is generator metadata.
  */
 const BOUNDS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'title']);
+
+/**
+ * The protocol's element_id is shown to models as `ref`: the snapshot prints [ref=e12], and
+ * Playwright MCP's tools called it ref too (0.0.83 calls it target; tools.ts accepts that as well).
+ */
+export const RENAMED: Readonly<Record<string, string>> = { element_id: 'ref' };
+/** browser_use's [N] index target: our snapshot shows refs, never indices. */
+const HIDDEN = new Set(['index']);
 
 /**
  * The first sentence of a protocol description: what the field is. The rest (defaults, edge cases,
@@ -54,27 +66,50 @@ export function firstSentence(text: string): string {
   return m?.[1] ?? text;
 }
 
+/** The model-facing description of a top-level tool parameter: schemas/mcp/descriptions.json, else the first sentence. */
+export function describeParam(tool: string | undefined, name: string, original: unknown): string | null {
+  const own = tool === undefined ? undefined : MCP_PARAM_DESCRIPTIONS[`${tool}.${name}`];
+  if (own !== undefined) return own;
+  const shared = MCP_PARAM_DESCRIPTIONS[name];
+  if (shared !== undefined) return shared;
+  return typeof original === 'string' ? firstSentence(original) : null;
+}
+
 /**
- * The model-facing form of a protocol schema: drops `not` and `dependentSchemas` from params
- * objects (see above), length and count bounds and titles everywhere, and keeps the first sentence of every
- * property description. Nothing else changes: types, enums, ranges and required stay.
+ * The model-facing form of a protocol schema: drops `not` and `dependentSchemas` (see above),
+ * length and count bounds, titles, a `type` an `enum` already implies, and every description below
+ * the top level (a nested point's "x" needs none); shows element_id as ref and leaves out index.
+ * Types, enums, ranges and required stay.
  */
-export function forClients(schema: unknown, key?: string): unknown {
-  if (Array.isArray(schema)) return schema.map((s) => forClients(s));
-  if (typeof schema !== 'object' || schema === null)
-    return key === 'description' && typeof schema === 'string' ? firstSentence(schema) : schema;
-  const isParamsObject = 'properties' in schema;
+export function forClients(schema: unknown, nested = false): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => forClients(s, nested));
+  if (typeof schema !== 'object' || schema === null) return schema;
   const out: Record<string, unknown> = {};
+  const hasEnum = 'enum' in schema;
   for (const [k, v] of Object.entries(schema)) {
-    if (isParamsObject && DROPPED.has(k)) continue;
-    if (BOUNDS.has(k)) continue;
-    // Under `properties`, keys are property names, not keywords.
-    out[k] =
-      k === 'properties' && typeof v === 'object' && v !== null
-        ? Object.fromEntries(Object.entries(v).map(([n, p]) => [n, forClients(p)]))
-        : forClients(v, k);
+    if (DROPPED.has(k) || BOUNDS.has(k)) continue;
+    if (k === 'description' && nested) continue;
+    if (k === 'type' && hasEnum) continue;
+    if (k === 'properties' && typeof v === 'object' && v !== null) {
+      // Under `properties`, keys are property names, not keywords.
+      out[k] = Object.fromEntries(
+        Object.entries(v)
+          .filter(([n]) => !HIDDEN.has(n))
+          .map(([n, p]) => [RENAMED[n] ?? n, forClients(p, true)]),
+      );
+    } else if (k === 'required' && Array.isArray(v)) out[k] = v.map((n: string) => RENAMED[n] ?? n);
+    else if (k === 'dependentRequired' && typeof v === 'object' && v !== null)
+      out[k] = Object.fromEntries(Object.entries(v).map(([n, deps]) => [RENAMED[n] ?? n, deps]));
+    else out[k] = forClients(v, true);
   }
   return out;
+}
+
+/** A top-level parameter in model-facing form: its own description from describeParam, the rest forClients. */
+export function paramForClients(tool: string | undefined, name: string, schema: JsonSchema): unknown {
+  const body = forClients(schema, true) as Record<string, unknown>;
+  const description = describeParam(tool, name, schema['description']);
+  return description === null ? body : { ...body, description };
 }
 
 export function actionParamsSchema(action: ActionName): JsonSchema {
@@ -92,37 +127,56 @@ export function mcpParamSchema(key: string): JsonSchema {
 const propsOf = (s: JsonSchema) => (s['properties'] ?? {}) as Record<string, JsonSchema>;
 const listOf = (v: unknown) => (Array.isArray(v) ? (v as string[]) : []);
 
-/** Which source each property of a tool comes from (the schema test checks every one). */
-export function propertySources(spec: ToolSchemaSpec): Map<string, { kind: 'action'; action: ActionName } | { kind: 'mcp'; key: string }> {
-  const out = new Map<string, { kind: 'action'; action: ActionName } | { kind: 'mcp'; key: string }>();
+type Source = { kind: 'action'; action: ActionName; param: string } | { kind: 'mcp'; key: string };
+
+/** The property name an MCP-only parameter (schemas/mcp/tool-params.json#/$defs key) is listed under. */
+export const EXTRA_NAMES: Readonly<Record<string, string>> = { tabs_action: 'action' };
+
+/** Which source each listed property of a tool comes from (the schema test checks every one), by listed name. */
+export function propertySources(spec: ToolSchemaSpec): Map<string, Source> {
+  const out = new Map<string, Source>();
   for (const src of spec.from) {
-    for (const name of Object.keys(propsOf(actionParamsSchema(src.action)))) {
-      if (src.pick && !src.pick.includes(name)) continue;
-      if (src.omit?.includes(name)) continue;
-      if (!out.has(name)) out.set(name, { kind: 'action', action: src.action });
+    for (const param of Object.keys(propsOf(actionParamsSchema(src.action)))) {
+      if (src.pick && !src.pick.includes(param)) continue;
+      if (src.omit?.includes(param) || HIDDEN.has(param)) continue;
+      const name = RENAMED[param] ?? param;
+      if (!out.has(name)) out.set(name, { kind: 'action', action: src.action, param });
     }
   }
-  for (const key of spec.extras) out.set(key === 'tabs_action' ? 'action' : key, { kind: 'mcp', key });
+  for (const key of spec.extras) out.set(EXTRA_NAMES[key] ?? key, { kind: 'mcp', key });
   return out;
 }
 
+/**
+ * browser_fill_form's items are fill params plus `element` and `type` (Playwright MCP's field kinds:
+ * checkboxes, radios and selects set by the same call), from schemas/mcp/tool-params.json.
+ */
+function withFieldExtras(fields: unknown): unknown {
+  const f = fields as { items?: { properties?: Record<string, unknown> } };
+  if (!f.items?.properties) return fields;
+  const extra = { element: forClients(mcpParamSchema('element'), true), type: forClients(mcpParamSchema('field_type'), true) };
+  return { ...f, items: { ...f.items, properties: { ...f.items.properties, ...extra } } };
+}
+
 /** The tool's inputSchema: an object schema clients can use as is. */
-export function buildInputSchema(spec: ToolSchemaSpec): { type: 'object'; [k: string]: unknown } {
+export function buildInputSchema(spec: ToolSchemaSpec, tool?: string): { type: 'object'; [k: string]: unknown } {
   const properties: Record<string, unknown> = {};
   const required = new Set<string>();
   const dependentRequired: Record<string, string[]> = {};
   for (const [name, source] of propertySources(spec)) {
     if (source.kind === 'mcp') {
-      properties[name] = forClients(mcpParamSchema(source.key));
+      properties[name] = paramForClients(tool, name, mcpParamSchema(source.key));
+      if (source.key === 'fields') properties[name] = withFieldExtras(properties[name]);
       if (spec.required?.includes(source.key)) required.add(name);
       continue;
     }
     const params = actionParamsSchema(source.action);
-    properties[name] = forClients(propsOf(params)[name]);
+    properties[name] = paramForClients(tool, name, propsOf(params)[source.param] ?? {});
     const src = spec.from.find((f) => f.action === source.action);
-    if (src?.keepRequired !== false && listOf(params['required']).includes(name)) required.add(name);
+    if (src?.keepRequired !== false && listOf(params['required']).includes(source.param)) required.add(name);
     const deps = (params['dependentRequired'] ?? {}) as Record<string, string[]>;
-    if (deps[name]) dependentRequired[name] = [...deps[name]];
+    const dep = deps[source.param];
+    if (dep) dependentRequired[name] = dep.map((d) => RENAMED[d] ?? d);
   }
   const schema: { type: 'object'; [k: string]: unknown } = { type: 'object', additionalProperties: false, properties };
   if (required.size) schema['required'] = [...required];

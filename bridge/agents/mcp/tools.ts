@@ -2,11 +2,13 @@
 // client's own bridge session and answers with the settled outcome and the new snapshot.
 // Names follow Playwright MCP's (browser_click, browser_snapshot, ...) so prompts written for it fit.
 import type { ActionResultMessage, SimplifiedState, TabInfo } from '../../../schemas/generated/protocol';
-import type { ActionName, ActionParams } from '../../../schemas/generated/registry';
+import { ACTION_VALIDATORS, type ActionName, type ActionParams } from '../../../schemas/generated/registry';
 import type { AgentClient } from '../../client/agent-client';
 import { BridgeClientError } from '../../client/agent-client';
+import { checkAgainst, describeProtocolErrors } from './arg-errors';
 import { errorResult, outcomeLines, pageHeader, resultSummary, text, type ToolResult } from './format';
 import { SnapshotMemory, subtreeState } from './snapshot-text';
+import { type CallNotes, normalizeArgs, toProtocol } from './tool-args';
 import { buildInputSchema, type ToolSchemaSpec } from './tool-schemas';
 
 type Args = Record<string, unknown>;
@@ -28,13 +30,15 @@ export interface ToolDef {
   description: string;
   schema: ToolSchemaSpec;
   readOnly?: boolean;
-  run(args: Args, ctx: ToolContext): Promise<ToolResult>;
+  /** Element tools: the element is required, optional (press, scroll, wait), or a drag's source. */
+  target?: 'required' | 'optional' | 'drag';
+  run(args: Args, ctx: ToolContext, notes: CallNotes): Promise<ToolResult>;
 }
 
-const TARGET_HELP = 'Target: exactly one of element_id (a ref), role (+ name), selector.';
-/** browser_use's [N] index target: our snapshot shows refs, never indices, so MCP tools leave it out
- * (one long property less in every element tool's definition, which each model request carries). */
-const NOT_FOR_MCP = ['index'];
+/** How to name an element, for argument errors. */
+export const TARGET_HELP = '`ref` (the ref of the element from the last snapshot, e.g. e12), or `role` (+ `name`), or `selector`';
+/** Element tools take the element in words too (Playwright MCP's `element`). */
+const ELEMENT = ['element'];
 
 // --- running actions ------------------------------------------------------------------------------
 
@@ -44,8 +48,36 @@ function messageTimeout(params: Args): number | undefined {
   return asked > 10_000 ? Math.min(asked + 5_000, 610_000) : undefined;
 }
 
-/** Runs one action; transport failures become an error action_result-like value. */
-async function call(ctx: ToolContext, action: ActionName, params: Args, tabId: number | undefined): Promise<ActionResultMessage> {
+/** An error action_result-like value made here, before or instead of the bridge's answer. */
+function clientError(action: ActionName, code: string, message: string): ActionResultMessage {
+  return {
+    type: 'action_result',
+    original_action_id: 'mcp',
+    action,
+    status: 'error',
+    outcome_details: null,
+    new_simplified_state: null,
+    error_info: { error_code: code as never, message, component_origin: 'client' },
+  };
+}
+
+/** What the person does when the MCP server cannot reach the bridge (one message, no second guess). */
+export function bridgeDownMessage(url: string): string {
+  return (
+    `Cannot reach the browser-use-ext bridge at ${url}: it is not running, or runs on another port. ` +
+    'Ask the person to start it (browser-use-ext bridge) with the extension paired, then call the tool again.'
+  );
+}
+
+/**
+ * Runs one action with our arguments (ref, element); transport failures become an error
+ * action_result-like value. The protocol schema is checked here first, so a bound the listed schema
+ * leaves out (a length, the exactly-one-target rule) comes back in words naming the argument.
+ */
+async function call(ctx: ToolContext, action: ActionName, args: Args, tabId: number | undefined): Promise<ActionResultMessage> {
+  const params = toProtocol(args);
+  const validate = ACTION_VALIDATORS[action].params;
+  if (!validate(params)) return clientError(action, 'INVALID_MESSAGE', `${describeProtocolErrors(validate.errors, TARGET_HELP)}.`);
   try {
     const agent = await ctx.agent();
     const timeoutMs = messageTimeout(params);
@@ -60,21 +92,10 @@ async function call(ctx: ToolContext, action: ActionName, params: Args, tabId: n
       e instanceof BridgeClientError
         ? e
         : new BridgeClientError(e instanceof Error ? e.message : String(e), 'COMMUNICATION_ERROR_WITH_TARGET');
-    const message =
-      err.code === 'INVALID_MESSAGE'
-        ? `The arguments do not match the protocol schema: ${err.message}. Fix the named field and call the tool again.`
-        : err.code === 'COMMUNICATION_ERROR_WITH_TARGET'
-          ? `${err.message} Start the bridge (npx browser-use-ext bridge) and make sure the extension is paired, then call the tool again.`
-          : err.message;
-    return {
-      type: 'action_result',
-      original_action_id: 'mcp',
-      action,
-      status: 'error',
-      outcome_details: null,
-      new_simplified_state: null,
-      error_info: { error_code: err.code as never, message, component_origin: 'client' },
-    };
+    // AgentClient says "cannot connect to the bridge at URL: <cause>" when the socket never opened.
+    const down = /^cannot connect to the bridge at (\S+):/.exec(err.message);
+    const message = down?.[1] ? bridgeDownMessage(down[1]) : err.message;
+    return clientError(action, err.code, message);
   }
 }
 
@@ -99,6 +120,8 @@ function noteTabs(ctx: ToolContext, action: ActionName, r: ActionResultMessage):
 }
 
 const splitArgs = (args: Args, mcpOnly: readonly string[]) => {
+  // `element` is the element in words (Playwright MCP's): for errors, never sent to the page.
+  mcpOnly = [...mcpOnly, 'element'];
   const params: Args = {};
   for (const [k, v] of Object.entries(args)) if (!mcpOnly.includes(k) && v !== undefined) params[k] = v;
   const tabId = typeof args['tab_id'] === 'number' ? args['tab_id'] : undefined;
@@ -150,13 +173,14 @@ function actionTool(
   action: ActionName,
   title: string,
   description: string,
-  o: { omit?: string[]; showResult?: boolean } = {},
+  o: { omit?: string[]; showResult?: boolean; target?: ToolDef['target'] } = {},
 ): ToolDef {
   return {
     name,
     title,
     description,
-    schema: { from: [{ action, omit: [...NOT_FOR_MCP, ...(o.omit ?? [])] }], extras: ['tab_id', 'snapshot'] },
+    ...(o.target ? { target: o.target } : {}),
+    schema: { from: [{ action, ...(o.omit ? { omit: o.omit } : {}) }], extras: [...(o.target ? ELEMENT : []), 'tab_id', 'snapshot'] },
     async run(args, ctx) {
       const { params, tabId } = splitArgs(args, ['tab_id', 'snapshot']);
       const r = await call(ctx, action, params, tabId);
@@ -169,18 +193,46 @@ function actionTool(
   };
 }
 
+/** One browser_fill_form field as the action that sets it (Playwright MCP's field types). */
+function fieldAction(field: Args): { action: ActionName; params: Args } | string {
+  const { type, value, ...rest } = field;
+  if (type === undefined || type === 'textbox' || type === 'slider') return { action: 'fill', params: { ...rest, value } };
+  if (type === 'checkbox' || type === 'radio') {
+    if (value !== 'true' && value !== 'false')
+      return `a ${type} field's \`value\` must be "true" or "false" (got ${JSON.stringify(value)})`;
+    return { action: value === 'true' ? 'check' : 'uncheck', params: rest };
+  }
+  return { action: 'select_option', params: { ...rest, values: [value] } };
+}
+
 // --- the catalogue --------------------------------------------------------------------------------
+// Descriptions are short on purpose: every definition is in the model's context on every request
+// (tools/list budget: test/mcp/tool-schemas.spec.ts). What all tools share (refs, one target, the
+// snapshot parameter, tab ownership) is said once, in the server's instructions (mcp-server.ts).
 
 export const TOOLS: readonly ToolDef[] = [
   {
     name: 'browser_snapshot',
     title: 'Page snapshot',
     description:
-      'Accessibility-tree text of the page with a [ref=...] on every element you can act on (pass it as element_id). ' +
-      "Default: what is in the viewport; viewport_expansion -1 = the whole page. `ref` limits it to one element's subtree; `incremental` returns only what changed since your last snapshot of this tab.",
+      'Accessibility tree of the page with [ref=...] on each element you can act on; pass the ref as `ref` to element tools. ' +
+      'Default: the viewport. ref: one subtree; incremental: only changes since your last snapshot.',
     readOnly: true,
     schema: {
-      from: [{ action: 'get_state', omit: ['include_dom_tree', 'redact_card_and_otp', 'since'] }],
+      from: [
+        {
+          action: 'get_state',
+          omit: [
+            'include_dom_tree',
+            'dom_tree_flavor',
+            'highlight_elements',
+            'include_tabs',
+            'include_screenshot',
+            'redact_card_and_otp',
+            'since',
+          ],
+        },
+      ],
       extras: ['tab_id', 'ref', 'incremental'],
     },
     async run(args, ctx) {
@@ -210,26 +262,19 @@ export const TOOLS: readonly ToolDef[] = [
       return { content: [...(notice ? [text(notice)] : []), text(lines.join('\n'))] };
     },
   },
-  actionTool(
-    'browser_click',
-    'click',
-    'Click',
-    `Click an element like a mouse (scrolls it into view, waits until it is visible, stable, enabled and not covered). ${TARGET_HELP}`,
-  ),
-  actionTool('browser_double_click', 'double_click', 'Double-click', `Double-click an element. ${TARGET_HELP}`),
-  actionTool('browser_hover', 'hover', 'Hover', `Move the mouse over an element. ${TARGET_HELP}`),
-  actionTool(
-    'browser_type',
-    'type',
-    'Type text',
-    `Type text key by key into an editable element at the caret (appends; use browser_fill to replace the value). ${TARGET_HELP}`,
-  ),
-  actionTool('browser_fill', 'fill', 'Fill a field', `Replace the value of an input, textarea or contenteditable element. ${TARGET_HELP}`),
+  actionTool('browser_click', 'click', 'Click', 'Click an element (waits until it is visible, stable, enabled and not covered).', {
+    target: 'required',
+  }),
+  actionTool('browser_double_click', 'double_click', 'Double-click', 'Double-click an element.', { target: 'required' }),
+  actionTool('browser_hover', 'hover', 'Hover', 'Move the mouse over an element.', { target: 'required' }),
+  actionTool('browser_type', 'type', 'Type text', 'Type text key by key at the end of the value (browser_fill replaces it).', {
+    target: 'required',
+  }),
+  actionTool('browser_fill', 'fill', 'Fill a field', 'Replace the value of an input, textarea or contenteditable.', { target: 'required' }),
   {
     name: 'browser_fill_form',
     title: 'Fill several fields',
-    description:
-      'Fill several fields in one call, in order (each item is a browser_fill: a target and its value). Stops at the first field that fails and names it.',
+    description: 'Fill several fields in order: text, checkbox, radio, select (type).',
     schema: { from: [], extras: ['fields', 'tab_id', 'snapshot'], required: ['fields'] },
     async run(args, ctx) {
       const fields = Array.isArray(args['fields']) ? (args['fields'] as Args[]) : [];
@@ -238,19 +283,28 @@ export const TOOLS: readonly ToolDef[] = [
       const done: string[] = [];
       let last: ActionResultMessage | null = null;
       for (const [i, field] of fields.entries()) {
-        const r = await call(ctx, 'fill', field, tabId);
+        const label = String(field['element'] ?? field['ref'] ?? field['name'] ?? field['selector'] ?? i + 1);
+        const step = fieldAction(field);
+        const r =
+          typeof step === 'string'
+            ? clientError('fill', 'INVALID_MESSAGE', `browser_fill_form: ${step}.`)
+            : await call(ctx, step.action, step.params, tabId);
         if (r.status !== 'success') {
           const res = answer(ctx, r, { mode, ...(tabId === undefined ? {} : { tabId }) });
           const first = res.content[0];
           if (first?.type === 'text')
-            first.text = `Field ${i + 1} of ${fields.length} failed (${done.length} filled before it).\n${first.text}`;
+            first.text = first.text.replace(
+              /^Error (\S+): /,
+              `Error $1: field ${i + 1} of ${fields.length} (${label}) failed, ${done.length} filled before it: `,
+            );
           return res;
         }
         tabId ??= r.tab_id;
-        done.push(String(field['element_id'] ?? field['name'] ?? field['selector'] ?? field['index'] ?? i + 1));
+        done.push(label);
         last = r;
       }
-      if (!last) return errorResult({ error_code: 'INVALID_MESSAGE', message: 'fields is empty: pass at least one {target, value}.' });
+      if (!last)
+        return errorResult({ error_code: 'INVALID_MESSAGE', message: 'browser_fill_form: `fields` is empty: pass at least one field.' });
       return answer(
         ctx,
         { ...last, outcome_details: { ...(last.outcome_details ?? {}), message: `Filled ${done.length} field(s): ${done.join(', ')}.` } },
@@ -258,98 +312,88 @@ export const TOOLS: readonly ToolDef[] = [
       );
     },
   },
-  actionTool(
-    'browser_press_key',
-    'press',
-    'Press a key',
-    'Press a key or chord (Playwright syntax: "Enter", "Control+A", "Shift+Tab"), on an element when a target is given, else on the focused element.',
-  ),
-  actionTool(
-    'browser_select_option',
-    'select_option',
-    'Select an option',
-    `Select options of a <select> (or ARIA listbox) by value or by label. ${TARGET_HELP}`,
-    { showResult: true },
-  ),
-  actionTool('browser_check', 'check', 'Check', `Check a checkbox or radio button (no change when it is checked already). ${TARGET_HELP}`),
-  actionTool('browser_uncheck', 'uncheck', 'Uncheck', `Uncheck a checkbox (no change when it is unchecked already). ${TARGET_HELP}`),
-  actionTool(
-    'browser_drag',
-    'drag_and_drop',
-    'Drag and drop',
-    `Drag an element (or from_point) onto another element ("to", a target) or to_point; HTML5 drag-and-drop and pointer-driven drags both work. ${TARGET_HELP}`,
-    { showResult: true },
-  ),
-  actionTool(
-    'browser_scroll',
-    'scroll',
-    'Scroll',
-    'Scroll the page, or a scrollable element when a target is given, by amount pixels or pages in a direction.',
-    { showResult: true },
-  ),
-  actionTool('browser_navigate', 'navigate', 'Navigate', 'Load a URL in the tab and wait for it to load.'),
-  actionTool('browser_navigate_back', 'go_back', 'Back', "Go back in the tab's history."),
-  actionTool('browser_navigate_forward', 'go_forward', 'Forward', "Go forward in the tab's history."),
+  actionTool('browser_press_key', 'press', 'Press a key', 'Press a key on the element, or on the focused one.', { target: 'optional' }),
+  actionTool('browser_select_option', 'select_option', 'Select an option', 'Select options of a <select> or listbox.', {
+    showResult: true,
+    target: 'required',
+  }),
+  actionTool('browser_check', 'check', 'Check', 'Check a checkbox or radio button.', { target: 'required' }),
+  actionTool('browser_uncheck', 'uncheck', 'Uncheck', 'Uncheck a checkbox.', { target: 'required' }),
+  actionTool('browser_drag', 'drag_and_drop', 'Drag and drop', 'Drag an element (or from_point) onto `to` or to_point.', {
+    showResult: true,
+    target: 'drag',
+  }),
+  actionTool('browser_scroll', 'scroll', 'Scroll', 'Scroll the page, or the element.', { showResult: true, target: 'optional' }),
+  actionTool('browser_navigate', 'navigate', 'Navigate', 'Load a URL and wait for it.'),
+  actionTool('browser_navigate_back', 'go_back', 'Back', 'Go back in history.'),
+  actionTool('browser_navigate_forward', 'go_forward', 'Forward', 'Go forward in history.'),
   actionTool('browser_reload', 'reload', 'Reload', 'Reload the tab.'),
   {
     name: 'browser_tabs',
     title: 'Tabs',
-    description:
-      "list: every tab of the browser, marking yours and the current one; new: open a tab of your own (url optional); select: make one of your tabs current; close: close one of your tabs. Other clients' tabs cannot be used (TAB_NOT_LEASED).",
+    description: "List, open, select or close tabs. You may use only your own tabs; others' answer TAB_NOT_LEASED.",
     schema: { from: [{ action: 'open_tab', pick: ['url'] }], extras: ['tabs_action', 'tab_id', 'snapshot'], required: ['tabs_action'] },
-    async run(args, ctx) {
+    async run(args, ctx, notes) {
       const what = args['action'];
       const mode = (args['snapshot'] as SnapshotMode | undefined) ?? 'full';
-      const tabId = typeof args['tab_id'] === 'number' ? args['tab_id'] : undefined;
-      if (what === 'list') {
+      let tabId = typeof args['tab_id'] === 'number' ? args['tab_id'] : undefined;
+      const listed = async (): Promise<{ tabs: TabInfo[] } | ActionResultMessage> => {
         const r = await call(ctx, 'list_tabs', {}, undefined);
-        if (r.status !== 'success') return answer(ctx, r, { mode: 'none' });
-        const tabs = ((r.outcome_details?.result ?? {}) as { tabs?: TabInfo[] }).tabs ?? [];
-        const lines = tabs.map(
-          (t) =>
-            `- tab ${t.tab_id}${ctx.myTabs.has(t.tab_id) ? ' [yours]' : ''}${t.active ? ' [active in its window]' : ''}: ${t.title || '(untitled)'} — ${t.url}`,
+        if (r.status !== 'success') return r;
+        return { tabs: ((r.outcome_details?.result ?? {}) as { tabs?: TabInfo[] }).tabs ?? [] };
+      };
+      if (what === 'list') {
+        const l = await listed();
+        if (!('tabs' in l)) return answer(ctx, l, { mode: 'none' });
+        const lines = l.tabs.map(
+          (t, i) =>
+            `- [${i}] tab ${t.tab_id}${ctx.myTabs.has(t.tab_id) ? ' [yours]' : ''}${t.active ? ' [active in its window]' : ''}: ${t.title || '(untitled)'} — ${t.url}`,
         );
         return {
-          content: [text([`${tabs.length} tab(s); act only on tabs marked [yours], or open one with action "new".`, ...lines].join('\n'))],
+          content: [
+            text([`${l.tabs.length} tab(s); act only on tabs marked [yours], or open one with action "new".`, ...lines].join('\n')),
+          ],
         };
       }
       if (what === 'new') {
         const params: Args = typeof args['url'] === 'string' ? { url: args['url'] } : {};
         return answer(ctx, await call(ctx, 'open_tab', params, undefined), { mode, showResult: true });
       }
+      if (notes.tabIndex !== undefined) {
+        // Playwright MCP names a tab by its position in the list.
+        const l = await listed();
+        if (!('tabs' in l)) return answer(ctx, l, { mode: 'none' });
+        const t = l.tabs[notes.tabIndex];
+        if (!t)
+          return errorResult({
+            error_code: 'TAB_NOT_FOUND',
+            message: `browser_tabs: there is no tab at index ${notes.tabIndex} (${l.tabs.length} tab(s)); call browser_tabs list and use an index or tab_id from it.`,
+          });
+        tabId = t.tab_id;
+      }
       if (what === 'select') {
         if (tabId === undefined)
           return errorResult({
             error_code: 'INVALID_MESSAGE',
-            message: 'action "select" needs tab_id: one of your tabs from browser_tabs list.',
+            message: 'browser_tabs: `tab_id` is required for select (one of your tabs, from browser_tabs list).',
           });
         return answer(ctx, await call(ctx, 'switch_tab', { tab_id: tabId }, tabId), { mode, tabId });
       }
-      if (what === 'close') {
-        const r = await call(ctx, 'close_tab', tabId === undefined ? {} : { tab_id: tabId }, tabId);
-        return answer(ctx, r, { mode: 'none', showResult: true });
-      }
-      return errorResult({
-        error_code: 'INVALID_MESSAGE',
-        message: `Unknown action ${JSON.stringify(what)}: use list, new, select or close.`,
-      });
+      const r = await call(ctx, 'close_tab', tabId === undefined ? {} : { tab_id: tabId }, tabId);
+      return answer(ctx, r, { mode: 'none', showResult: true });
     },
   },
   {
     name: 'browser_wait_for',
     title: 'Wait',
-    description:
-      'Wait for one thing: text to appear (text; state "hidden" = to disappear) or an element (a target), a time (ms), or the network to go idle (network_idle: true, idle_ms). Fails with TIMEOUT after timeout_ms.',
+    description: 'Wait for one thing: text, an element (state), ms, or network_idle. TIMEOUT after timeout_ms.',
+    target: 'optional',
     schema: {
-      from: [
-        { action: 'wait_for', omit: NOT_FOR_MCP },
-        { action: 'wait', keepRequired: false },
-        { action: 'wait_for_network_idle', pick: ['idle_ms'] },
-      ],
-      extras: ['network_idle', 'tab_id', 'snapshot'],
+      from: [{ action: 'wait_for' }, { action: 'wait', keepRequired: false }, { action: 'wait_for_network_idle', pick: ['idle_ms'] }],
+      extras: ['network_idle', ...ELEMENT, 'tab_id', 'snapshot'],
     },
     async run(args, ctx) {
-      const { params, tabId } = splitArgs(args, ['tab_id', 'snapshot', 'network_idle', 'ms', 'idle_ms']);
+      const { params, tabId } = splitArgs(args, ['tab_id', 'snapshot', 'network_idle', 'ms', 'idle_ms', 'element']);
       const mode = (args['snapshot'] as SnapshotMode | undefined) ?? 'full';
       const o = { mode, ...(tabId === undefined ? {} : { tabId }), showResult: true };
       if (args['network_idle'] === true) {
@@ -363,7 +407,14 @@ export const TOOLS: readonly ToolDef[] = [
       if (args['ms'] !== undefined)
         return errorResult({
           error_code: 'INVALID_MESSAGE',
-          message: 'Wait for one thing at a time: ms alone, or text/a target (with state, timeout_ms), or network_idle.',
+          message:
+            'browser_wait_for: wait for one thing at a time: `ms` alone, or `text` or an element (with `state`, `timeout_ms`), or `network_idle`.',
+        });
+      if (Object.keys(params).filter((k) => k !== 'timeout_ms' && k !== 'state').length === 0)
+        return errorResult({
+          error_code: 'INVALID_MESSAGE',
+          message:
+            'browser_wait_for: say what to wait for: `text`, an element (`ref`, `role` or `selector`), `ms`, or `network_idle: true`.',
         });
       return answer(ctx, await call(ctx, 'wait_for', params, tabId), o);
     },
@@ -371,9 +422,9 @@ export const TOOLS: readonly ToolDef[] = [
   {
     name: 'browser_take_screenshot',
     title: 'Screenshot',
-    description: 'PNG screenshot of the visible part of the tab (image content).',
+    description: 'PNG of the visible part of the tab.',
     readOnly: true,
-    schema: { from: [{ action: 'screenshot' }], extras: ['tab_id'] },
+    schema: { from: [{ action: 'screenshot', omit: ['highlight_elements'] }], extras: ['tab_id'] },
     async run(args, ctx) {
       const { tabId } = splitArgs(args, ['tab_id']);
       const r = await call(ctx, 'screenshot', {}, tabId);
@@ -397,7 +448,7 @@ export const TOOLS: readonly ToolDef[] = [
   {
     name: 'browser_extract_text',
     title: 'Page text',
-    description: 'The readable text of the page (every frame), as markdown-ish text with links.',
+    description: 'Readable text of the page and its frames, links as markdown.',
     readOnly: true,
     schema: { from: [{ action: 'extract_content' }], extras: ['tab_id'] },
     async run(args, ctx) {
@@ -414,26 +465,91 @@ export const TOOLS: readonly ToolDef[] = [
     'browser_evaluate',
     'evaluate',
     'Evaluate JavaScript',
-    "Evaluate a JavaScript expression in the page and return its JSON value. Works only when the person allowed it in the extension's Options (otherwise NOT_PERMITTED).",
+    "Evaluate a JavaScript expression in the page; returns its JSON value. Only if the person allowed it in the extension's Options.",
     { showResult: true },
   ),
 ];
 
 export const TOOL_BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));
 
-/** The tools/list entries. */
+const schemaCache = new Map<string, { type: 'object'; [k: string]: unknown }>();
+/** A tool's listed inputSchema (what tools/list sends; built once). */
+export function inputSchemaOf(tool: ToolDef): { type: 'object'; [k: string]: unknown } {
+  let s = schemaCache.get(tool.name);
+  if (!s) {
+    s = buildInputSchema(tool.schema, tool.name);
+    schemaCache.set(tool.name, s);
+  }
+  return s;
+}
+
+/** The tools/list entries. Annotations say only what differs from MCP's defaults (not read-only, open world). */
 export function listTools(): {
   name: string;
   title: string;
   description: string;
   inputSchema: { type: 'object'; [k: string]: unknown };
-  annotations: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
 }[] {
   return TOOLS.map((t) => ({
     name: t.name,
     title: t.title,
     description: t.description,
-    inputSchema: buildInputSchema(t.schema),
-    annotations: { title: t.title, readOnlyHint: t.readOnly === true, openWorldHint: true },
+    inputSchema: inputSchemaOf(t),
+    ...(t.readOnly ? { annotations: { readOnlyHint: true } } : {}),
   }));
+}
+
+const TARGETS = ['ref', 'role', 'selector'] as const;
+const named = (keys: readonly string[]) => keys.map((k) => `\`${k}\``).join(' and ');
+
+/** The exactly-one-target rule, in words (the listed schema leaves it out: see tool-schemas.ts). */
+function targetProblem(tool: ToolDef, a: Args): string | null {
+  const one = (t: Args, what: string, required: boolean, alt = ''): string | null => {
+    if (t['target'] !== undefined)
+      return `give the ${what} once: \`target\` and ${named(TARGETS.filter((k) => t[k] !== undefined))} both name it`;
+    const given = TARGETS.filter((k) => t[k] !== undefined);
+    if (given.length > 1) return `give the ${what} once, not ${named(given)}`;
+    if (given.length === 0 && required)
+      return `\`ref\` is required (the ref of the ${what} from the last snapshot, e.g. e12; or \`role\` + \`name\`, or \`selector\`${alt})`;
+    return null;
+  };
+  if (tool.target === 'required' || tool.target === 'optional') return one(a, 'element', tool.target === 'required');
+  if (tool.target === 'drag') {
+    const src = one(a, 'element to drag', a['from_point'] === undefined, ', or `from_point`');
+    if (src) return src;
+    if (typeof a['to'] === 'object' && a['to'] !== null) {
+      const to = one(a['to'] as Args, 'drop target', true);
+      return to === null ? null : to.replace(/`(ref|role|name|selector|target)`/g, '`to.$1`');
+    }
+    if (a['to_point'] === undefined)
+      return '`to` is required (the drop target: `{"ref": "e12"}`, or role + name, or selector; or `to_point`)';
+  }
+  if (tool.name === 'browser_fill_form' && Array.isArray(a['fields']))
+    for (const [i, f] of a['fields'].entries()) {
+      if (typeof f !== 'object' || f === null) continue;
+      const p = one(f as Args, 'field', true);
+      if (p) return p.replace(/`(ref|role|name|selector|target)`/g, `\`fields[${i}].$1\``);
+    }
+  return null;
+}
+
+/**
+ * Runs a tool call as the client wrote it: Playwright MCP's shapes are taken as ours (tool-args.ts),
+ * then the arguments are checked (one message naming the argument and what it expects), then run.
+ * A failure about an element the client described (`element`) names it.
+ */
+export async function runTool(tool: ToolDef, raw: Args, ctx: ToolContext): Promise<ToolResult> {
+  const { args, notes } = normalizeArgs(tool.name, raw);
+  const problem = targetProblem(tool, args) ?? checkAgainst(inputSchemaOf(tool), args);
+  if (problem) return errorResult({ error_code: 'INVALID_MESSAGE', message: `${tool.name}: ${problem}.` });
+  const res = await tool.run(args, ctx, notes);
+  // The error text (a "new session" notice may come before it).
+  const first = res.content.find((c) => c.type === 'text' && c.text.startsWith('Error '));
+  if (res.isError && first?.type === 'text') {
+    // An argument the protocol schema refused (call()) is named with its tool, like the checks above.
+    first.text = first.text.replace(/^Error INVALID_MESSAGE: (?!browser_)/, `Error INVALID_MESSAGE: ${tool.name}: `);
+    if (notes.element) first.text = first.text.replace(/^Error (\S+): /, (m) => `${m}${JSON.stringify(notes.element)}: `);
+  }
+  return res;
 }

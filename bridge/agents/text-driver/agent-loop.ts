@@ -41,10 +41,18 @@ export interface AgentLoopOptions {
 }
 
 export interface AgentOutcome {
-  status: 'done' | 'max_steps' | 'stopped';
-  /** The final reply without its session keyword (done), else why it ended. */
+  /** done: the agent said it reached the goal. gave_up: its done command said success false. */
+  status: 'done' | 'gave_up' | 'max_steps' | 'stopped';
+  /** The final reply without its session keyword (done), its reason (gave_up), else why it ended. */
   final: string;
   steps: number;
+  /** The agent's own words in its last reply (without commands and keyword), when it said any. */
+  said?: string;
+}
+
+/** A reply's prose: without its command blocks and its session keyword. */
+export function proseOf(reply: string, keyword: string): string {
+  return stripKeyword(reply.replace(/<tool_code>[\s\S]*?<\/tool_code>/g, '').replace(/```json[\s\S]*?```/g, ''), keyword);
 }
 
 export function stripKeyword(reply: string, keyword: string): string {
@@ -57,6 +65,7 @@ export async function runSeed002Agent(o: AgentLoopOptions): Promise<AgentOutcome
     { role: 'system', content: systemPrompt({ goal: o.goal, tools: o.tools, maxTabs: o.maxTabs, keyword: o.keyword }) },
   ];
   messages.push({ role: 'user', content: await o.driver.observe(o.startTabId) });
+  let said = '';
   for (let step = 1; step <= maxSteps; step++) {
     if (o.signal?.aborted) return { status: 'stopped', final: 'Stopped by the person.', steps: step - 1 };
     let reply: string;
@@ -68,14 +77,19 @@ export async function runSeed002Agent(o: AgentLoopOptions): Promise<AgentOutcome
     }
     messages.push({ role: 'assistant', content: reply });
     const turn = await o.driver.execute(reply);
+    said = proseOf(reply, o.keyword) || said;
     o.onStep?.({ step, reply, turn });
-    if (turn.done)
-      return { status: 'done', final: turn.command?.action === 'done' ? turn.command.text : stripKeyword(reply, o.keyword), steps: step };
+    if (turn.done) {
+      const c = turn.command;
+      if (c?.action === 'done')
+        return { status: c.success ? 'done' : 'gave_up', final: c.text || proseOf(reply, o.keyword), steps: step, said };
+      return { status: 'done', final: stripKeyword(reply, o.keyword), steps: step, said };
+    }
     const redirects = o.takeRedirects?.() ?? [];
     const text = redirects.length ? `${turn.text}\n\nThe person sent a command: ${redirects.join('\n')}` : turn.text;
     messages.push({ role: 'user', content: text });
   }
-  return { status: 'max_steps', final: `Stopped after ${maxSteps} steps without finishing.`, steps: maxSteps };
+  return { status: 'max_steps', final: `Stopped after ${maxSteps} steps without finishing.`, steps: maxSteps, said };
 }
 
 /** One reply, re-asked when a target tab changed meaningfully while the LLM was thinking. */

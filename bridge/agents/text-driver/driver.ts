@@ -17,6 +17,7 @@ import type { ActionResultMessage, ApiCall, SimplifiedState, TabReleasedMessage 
 import { renderBrowsingContext } from '../../../schemas/lib/render/browsing-context';
 import { type ActionPort, errorText, resultOf } from '../../client/action-port';
 import { parseReply, type Seed002Command } from './parse';
+import { commandTitle, elementLabel } from './titles';
 
 export interface DriverEvents {
   on(event: 'tab_released', listener: (m: TabReleasedMessage) => void): unknown;
@@ -41,6 +42,8 @@ export interface TurnResult {
   done: boolean;
   /** The command failed (a System Error line was produced). */
   error: boolean;
+  /** What the step did, in words for the person ("Click 'Add to cart'"): titles.ts. */
+  title: string;
 }
 
 interface Target {
@@ -71,7 +74,7 @@ export function renderApiActivity(calls: readonly ApiCall[], pageUrl: string): s
 
 export class Seed002Driver {
   private targets: Target[] = [];
-  private ids = new Map<number, { tabId: number; elementId: string }>();
+  private ids = new Map<number, { tabId: number; elementId: string; label: string }>();
   private notices: string[] = [];
   private api = new Map<number, ApiCall[]>();
   /** Stable ids: per tab, "<document URL>|<element ref>" -> the agent's number. */
@@ -119,13 +122,16 @@ export class Seed002Driver {
   /** Runs the reply's one command and returns what the agent receives. */
   async execute(reply: string): Promise<TurnResult> {
     const parsed = parseReply(reply);
-    if (parsed.kind === 'none') return { text: '', command: null, done: true, error: false };
-    if (parsed.kind === 'error') return { text: sysError(parsed.message), command: null, done: false, error: true };
+    if (parsed.kind === 'none') return { text: '', command: null, done: true, error: false, title: commandTitle(null) };
+    if (parsed.kind === 'error')
+      return { text: sysError(parsed.message), command: null, done: false, error: true, title: 'Reply not understood' };
     const command = parsed.command;
-    if (command.action === 'done') return { text: '', command, done: true, error: false };
+    // Named before it runs: a click may take the element (and its label) away.
+    const title = commandTitle(command, 'id' in command ? (this.ids.get(command.id)?.label ?? null) : null);
+    if (command.action === 'done') return { text: '', command, done: true, error: false, title };
     const lines: string[] = [];
     const error = await this.run(command, lines);
-    return { text: await this.render(lines), command, done: false, error };
+    return { text: await this.render(lines), command, done: false, error, title };
   }
 
   private stateParams() {
@@ -300,7 +306,7 @@ export class Seed002Driver {
         const key = `${doc}|${el.id}`;
         const id = before.get(key) ?? now.get(key) ?? ++this.lastId;
         now.set(key, id);
-        this.ids.set(id, { tabId: t.tabId, elementId: el.id });
+        this.ids.set(id, { tabId: t.tabId, elementId: el.id, label: elementLabel(el) });
         return { ...el, index: id };
       }),
     };

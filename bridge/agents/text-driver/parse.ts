@@ -6,8 +6,9 @@ export type Seed002Command =
   | { action: 'type'; id: number; value: string }
   | { action: 'open_tab'; url: string }
   | { action: 'open_tool'; name: string }
-  /** Not in seed 002 (it has no way to finish): the built-in loop's explicit end, see prompt.ts. */
-  | { action: 'done'; text: string };
+  /** Not in seed 002 (it has no way to finish): the built-in loop's explicit end, see prompt.ts.
+   * success false: the agent says it could not reach the goal (the task ends "not completed"). */
+  | { action: 'done'; text: string; success: boolean };
 
 export type ParseResult = { kind: 'command'; command: Seed002Command } | { kind: 'none' } | { kind: 'error'; message: string };
 
@@ -57,7 +58,9 @@ function validate(obj: Record<string, unknown>): ParseResult {
     }
     case 'done': {
       const text = obj['text'] ?? obj['result'] ?? '';
-      return { kind: 'command', command: { action, text: typeof text === 'string' ? text : JSON.stringify(text) } };
+      // Only an explicit false (or "false") says the goal was not reached; omitted, done means reached.
+      const success = !(obj['success'] === false || obj['success'] === 'false');
+      return { kind: 'command', command: { action, text: typeof text === 'string' ? text : JSON.stringify(text), success } };
     }
     default:
       return { kind: 'error', message: `Unknown action ${JSON.stringify(action)}. Available: ${SEED002_ACTIONS.join(', ')}.` };

@@ -1,7 +1,8 @@
 // Seed 002's system prompt ("Initial system prompt (injected automatically)"), section by section:
 // command reference, available tools, constraints, goal, session keyword. One addition, marked in
 // the reference: seed 002 has no way to say the goal is reached, so the built-in loop ends when a
-// reply carries no command (its text is the answer).
+// reply carries no command (its text is the answer), or with a done command whose success false
+// says the goal was not reached (the person sees "not completed", never done).
 export interface PromptTool {
   name: string;
   url: string;
@@ -33,6 +34,7 @@ Output ONE command at a time as JSON inside <tool_code> tags:
   Open a saved Tool:      <tool_code>{"action": "open_tool", "name": "<exact tool name>"}</tool_code>
 
 When the goal is complete, reply with your final answer and no command.
+If you cannot reach the goal, say why and end with: <tool_code>{"action": "done", "success": false, "text": "<why>"}</tool_code>
 
 ═══ AVAILABLE TOOLS ═══
 ${tools}

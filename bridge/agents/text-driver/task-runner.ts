@@ -1,7 +1,12 @@
 // Runs seed 002 agent tasks a person types into the extension (user_task_submission), one at a
 // time, reporting task_progress (accepted, running, a step per command, done | failed | stopped)
 // and obeying task_control stop / redirect.
-import type { TaskControlMessage, TaskStepDetails, UserTaskSubmissionMessage } from '../../../schemas/generated/protocol';
+import type {
+  TaskControlMessage,
+  TaskProgressMessage,
+  TaskStepDetails,
+  UserTaskSubmissionMessage,
+} from '../../../schemas/generated/protocol';
 import type { AgentClient } from '../../client/agent-client';
 import { type AgentOutcome, runSeed002Agent } from './agent-loop';
 import { Seed002Driver, type TurnResult } from './driver';
@@ -61,12 +66,14 @@ export async function runGoal(
   });
 }
 
-/** The panel's step log: what the agent said (its reply without the command and keyword), the command and its outcome. */
+/** The panel's step log: what the step did in words, then what the agent said (its reply without the
+ * command and keyword); the command and its outcome. */
 export function stepDetails(reply: string, turn: TurnResult): TaskStepDetails {
   const said = reply
     .replace(/<tool_code>[\s\S]*?<\/tool_code>/g, '')
     .replace(/```json[\s\S]*?```/g, '')
     .replace(/\[END:[^\]]*\]/g, '')
+    .replace(/\s+/g, ' ')
     .trim();
   const lines = turn.text.split('\n');
   const error = lines.find((l) => l.startsWith('System Error:')) ?? null;
@@ -77,7 +84,45 @@ export function stepDetails(reply: string, turn: TurnResult): TaskStepDetails {
     const { action, ...params } = turn.command;
     actions.push({ name: action, params, result: error ? null : notice, error, ...(turn.done ? { is_done: true } : {}) });
   }
-  return { url, next_goal: said.slice(0, 5000), actions };
+  return { url, next_goal: (said && turn.command ? `${turn.title} · ${said}` : said || turn.title).slice(0, 5000), actions };
+}
+
+/**
+ * hello.client.name of the session a task runs on. The built-in agent takes the person's tasks on one
+ * session and runs each on a session of its own (as `serve` does), so the side panel, the tab group
+ * and the overlay name that session: it says in words which task it runs.
+ */
+export function taskSessionName(prompt: string): string {
+  const words = prompt.replace(/\s+/g, ' ').trim();
+  const short = words.length <= 40 ? words : `${words.slice(0, 39).trimEnd()}…`;
+  return `browser-use-ext built-in agent, running "${short}"`.slice(0, 100);
+}
+
+/** A client that can open another session on the same bridge (AgentClient.connectAnother). */
+type CanConnectAnother = Pick<AgentClient, 'connectAnother'>;
+const canConnectAnother = (c: unknown): c is CanConnectAnother =>
+  typeof (c as Partial<CanConnectAnother> | null)?.connectAnother === 'function';
+
+/** task_progress of a finished run: done only when the agent said it reached the goal. */
+export function outcomeProgress(out: AgentOutcome, maxSteps: number): Omit<TaskProgressMessage, 'type' | 'task_id'> {
+  switch (out.status) {
+    case 'done':
+      return { status: 'done', message: out.final.slice(0, 2000) || 'done', final_result: out.final };
+    case 'gave_up':
+      return {
+        status: 'incomplete',
+        message: `Not completed. The agent says it did not reach the goal${out.final ? `: ${out.final}` : '.'}`.slice(0, 2000),
+        final_result: out.final || null,
+      };
+    case 'max_steps':
+      return {
+        status: 'incomplete',
+        message: `Not completed: the agent used all its ${maxSteps} steps without finishing. Give it a smaller task, or more steps (--max-steps).`,
+        final_result: out.said || null,
+      };
+    case 'stopped':
+      return { status: 'stopped', message: out.final.slice(0, 2000) || 'stopped', final_result: null };
+  }
 }
 
 /** Listens for tasks on the client until it closes. */
@@ -100,42 +145,52 @@ export function serveTasks(o: TaskRunnerOptions, log: (line: string) => void = (
     }
     const state = { id, abort: new AbortController(), redirects: [] as string[] };
     running = state;
-    o.client.sendTaskProgress({ task_id: id, status: 'accepted', message: `seed 002 agent took the task: ${m.user_prompt.slice(0, 200)}` });
+    o.client.sendTaskProgress({
+      task_id: id,
+      status: 'accepted',
+      message: `The built-in agent took the task: ${m.user_prompt.slice(0, 200)}`,
+    });
     o.client.sendTaskProgress({ task_id: id, status: 'running', message: 'started' });
     log(`task ${id}: ${m.user_prompt}`);
     const goal = m.context.selected_text
       ? `${m.user_prompt}\n\n(The person had selected: "${m.context.selected_text}" on ${m.context.url})`
       : m.user_prompt;
-    runGoal(o, goal, {
-      signal: state.abort.signal,
-      takeRedirects: () => state.redirects.splice(0),
-      host: hostOf(m.context.url),
-      // The tab the person was looking at when they typed the task (the panel itself is no tab).
-      startTabId: m.context.active_tab_id,
-      onStep: (s) => {
-        const cmd = s.turn.command ? JSON.stringify(s.turn.command) : 'no command';
-        const firstError = s.turn.text.split('\n').find((l) => l.startsWith('System Error:'));
-        o.client.sendTaskProgress({
-          task_id: id,
-          status: 'step',
-          step: s.step,
-          message: `${cmd}${firstError ? ` -> ${firstError}` : ''}`.slice(0, 2000),
-          step_details: stepDetails(s.reply, s.turn),
-        });
-        log(`  step ${s.step}: ${cmd}`);
-      },
-    })
-      .then((out) => {
-        const status = out.status === 'done' ? 'done' : out.status === 'stopped' ? 'stopped' : 'failed';
-        o.client.sendTaskProgress({
-          task_id: id,
-          status,
-          message: out.final.slice(0, 2000) || status,
-          final_result: out.status === 'done' ? out.final : null,
-        });
-        log(`task ${id} ${status}: ${out.final}`);
+    // The task's tabs are held by a session of its own: closing it when the task ends (done, not
+    // completed, failed or stopped) frees them at once, so the overlay and the tab group go away and
+    // the person has their tabs back. A client that cannot open another session (a test double) runs
+    // the task on its own session.
+    let session: AgentClient | null = null;
+    const run = async (): Promise<AgentOutcome> => {
+      if (canConnectAnother(o.client))
+        session = await o.client.connectAnother({ clientName: taskSessionName(m.user_prompt), capabilities: [], maxTabs: o.maxTabs });
+      return runGoal({ ...o, client: session ?? o.client }, goal, {
+        signal: state.abort.signal,
+        takeRedirects: () => state.redirects.splice(0),
+        host: hostOf(m.context.url),
+        // The tab the person was looking at when they typed the task (the panel itself is no tab).
+        startTabId: m.context.active_tab_id,
+        onStep: (s) => {
+          const firstError = s.turn.text.split('\n').find((l) => l.startsWith('System Error:'));
+          o.client.sendTaskProgress({
+            task_id: id,
+            status: 'step',
+            step: s.step,
+            message: `${s.turn.title}${firstError ? ` (${firstError.replace(/^System Error: /, 'error: ')})` : ''}`.slice(0, 2000),
+            step_details: stepDetails(s.reply, s.turn),
+          });
+          log(`  step ${s.step}: ${s.turn.command ? JSON.stringify(s.turn.command) : 'no command'}`);
+        },
+      });
+    };
+    run()
+      .then(async (out) => {
+        await closeSession(session);
+        const p = outcomeProgress(out, o.maxSteps);
+        o.client.sendTaskProgress({ task_id: id, ...p });
+        log(`task ${id} ${p.status}: ${out.final}`);
       })
-      .catch((e: unknown) => {
+      .catch(async (e: unknown) => {
+        await closeSession(session);
         const msg = e instanceof Error ? e.message : String(e);
         o.client.sendTaskProgress({ task_id: id, status: 'failed', message: msg.slice(0, 2000), final_result: null });
         log(`task ${id} failed: ${msg}`);
@@ -144,4 +199,9 @@ export function serveTasks(o: TaskRunnerOptions, log: (line: string) => void = (
         running = null;
       });
   });
+}
+
+/** Ends a task's own session (its tabs are freed at once); never throws. */
+async function closeSession(session: AgentClient | null): Promise<void> {
+  await session?.close().catch(() => undefined);
 }

@@ -23,7 +23,7 @@ function updateTasks(fn: (tasks: TaskRecord[]) => TaskRecord[] | void): Promise<
   return next;
 }
 
-const FINAL: ReadonlySet<string> = new Set(['done', 'failed', 'stopped']);
+const FINAL: ReadonlySet<string> = new Set(['done', 'incomplete', 'failed', 'stopped']);
 
 function newTaskId(): string {
   const rnd = crypto.getRandomValues(new Uint8Array(6));

@@ -14,6 +14,12 @@
 //     at a bounded rate instead of pinning both scripts in a loop.
 //   - Stop is also handled by a window capture listener registered at document_start, before any
 //     page script: a page's own capture listener cannot swallow the click on its way to the button.
+// The bar is for every person, screen reader users included: it is a labelled region whose status
+// line is a polite live region ("Agent is controlling this tab", "Stopping the agent…"), and Stop is
+// a button named "Stop the agent", reached with Tab (the host sits last in <body>). Nothing hides it
+// from the accessibility tree (an aria-hidden the page adds to the host is removed like any other
+// attribute). The agent's own snapshot still never lists it: that exclusion is the agent-UI claim
+// (shared/agent-ui-marker.ts), not aria-hidden.
 import { AGENT_UI_ATTR, AGENT_UI_OVERLAY, claimAgentUiHost } from '../shared/agent-ui-marker';
 
 /** The host's whole inline style: everything reset, then what the bar needs, all !important. */
@@ -34,8 +40,30 @@ function hostStyle(hidden: boolean): string {
   return decl.map((d) => `${d} !important`).join('; ') + ';';
 }
 
-/** Attributes our host keeps; any other the page adds (hidden, inert, class...) is removed. */
-const KEPT = new Set([AGENT_UI_ATTR, 'aria-hidden', 'style', 'popover', 'data-bux-capture-hidden']);
+/** Attributes our host keeps; any other the page adds (hidden, inert, aria-hidden, class...) is removed. */
+const KEPT = new Set([AGENT_UI_ATTR, 'style', 'popover', 'data-bux-capture-hidden']);
+
+/** The bar's shadow content. Exported for the accessibility test, which renders the same markup in
+ * an open page: axe-core cannot enter the closed shadow root the real bar lives in. */
+export const AGENT_BAR_MARKUP = `<style>
+      .bar { display: flex; align-items: center; gap: 8px; font: 13px/1.3 system-ui, sans-serif; color: #fff;
+             background: rgba(40, 44, 120, 0.92); border-radius: 8px; padding: 6px 8px 6px 10px;
+             box-shadow: 0 2px 8px rgba(0,0,0,.3); pointer-events: none; max-width: 60vw; }
+      .dot { width: 8px; height: 8px; border-radius: 50%; background: #7CFC9A; flex: none; }
+      button { pointer-events: auto; font: inherit; font-weight: 600; color: #282c78; background: #fff;
+               border: 0; border-radius: 5px; padding: 3px 10px; cursor: pointer; }
+      button:hover { background: #ffe3e3; color: #a00; }
+      button:focus-visible { outline: 3px solid #7CFC9A; outline-offset: 2px; }
+      .status { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+    </style>
+    <div class="bar" role="region" aria-label="browser-use-ext agent"><span class="dot" aria-hidden="true"></span><span
+      class="label" aria-hidden="true"></span><span class="status" role="status" aria-live="polite" aria-atomic="true"></span><button
+      type="button" aria-label="Stop the agent">Stop</button></div>`;
+
+/** A live region announces changes, not the words it is inserted with: the status line for screen
+ * readers (a visually hidden copy of the visible label, which is aria-hidden so it is read once) is
+ * written this long after the bar enters the page. The visible label is written at once. */
+const ANNOUNCE_DELAY_MS = 150;
 
 /** Repairs allowed back to back within a window, then at most one per SPACED_MS: a page that
  * removes the bar on every insertion sees at most ~BURST + 10 re-insertions a second. */
@@ -56,17 +84,9 @@ export function createAgentBar(onStop: () => void): AgentBar {
   const host = document.createElement('div');
   claimAgentUiHost(host);
   const root = host.attachShadow({ mode: 'closed' });
-  root.innerHTML = `<style>
-      .bar { display: flex; align-items: center; gap: 8px; font: 13px/1.3 system-ui, sans-serif; color: #fff;
-             background: rgba(40, 44, 120, 0.92); border-radius: 8px; padding: 6px 8px 6px 10px;
-             box-shadow: 0 2px 8px rgba(0,0,0,.3); pointer-events: none; max-width: 60vw; }
-      .dot { width: 8px; height: 8px; border-radius: 50%; background: #7CFC9A; flex: none; }
-      button { pointer-events: auto; font: inherit; font-weight: 600; color: #282c78; background: #fff;
-               border: 0; border-radius: 5px; padding: 3px 10px; cursor: pointer; }
-      button:hover { background: #ffe3e3; color: #a00; }
-    </style>
-    <div class="bar"><span class="dot"></span><span class="label"></span><button type="button">Stop</button></div>`;
+  root.innerHTML = AGENT_BAR_MARKUP;
   const label = root.querySelector('.label') as HTMLElement;
+  const status = root.querySelector('.status') as HTMLElement;
   const button = root.querySelector('button') as HTMLButtonElement;
 
   let wanted = false;
@@ -77,11 +97,28 @@ export function createAgentBar(onStop: () => void): AgentBar {
   let spaced: ReturnType<typeof setTimeout> | null = null;
   let heartbeat: ReturnType<typeof setInterval> | null = null;
   const stopped = new WeakSet<Event>();
+  let announce: ReturnType<typeof setTimeout> | null = null;
+
+  /** The bar's words, seen and announced; with delayMs, announced that much later. */
+  function setStatus(text: string, delayMs = 0): void {
+    if (announce !== null) clearTimeout(announce);
+    announce = null;
+    label.textContent = text;
+    if (delayMs === 0) {
+      status.textContent = text;
+      return;
+    }
+    status.textContent = '';
+    announce = setTimeout(() => {
+      announce = null;
+      if (wanted) status.textContent = text;
+    }, delayMs);
+  }
 
   const stop = (ev: Event) => {
     if (!wanted || stopped.has(ev) || !ev.isTrusted) return;
     stopped.add(ev);
-    label.textContent = 'Stopping…';
+    setStatus('Stopping the agent…');
     onStop();
   };
   button.addEventListener('click', (ev) => {
@@ -162,7 +199,6 @@ export function createAgentBar(onStop: () => void): AgentBar {
   function place(raise: boolean): void {
     for (const a of host.getAttributeNames()) if (!KEPT.has(a)) host.removeAttribute(a);
     if (host.getAttribute(AGENT_UI_ATTR) !== AGENT_UI_OVERLAY) host.setAttribute(AGENT_UI_ATTR, AGENT_UI_OVERLAY);
-    if (host.getAttribute('aria-hidden') !== 'true') host.setAttribute('aria-hidden', 'true');
     if (host.getAttribute('popover') !== 'manual') host.setAttribute('popover', 'manual');
     if (host.getAttribute('style') !== style()) host.setAttribute('style', style());
     // Page nodes moved into our host are not rendered (no slot) but are not ours to keep either.
@@ -220,9 +256,9 @@ export function createAgentBar(onStop: () => void): AgentBar {
 
   return {
     show(text: string) {
-      label.textContent = text;
       const first = !wanted;
       wanted = true;
+      setStatus(text, first ? ANNOUNCE_DELAY_MS : 0);
       place(false);
       if (first) {
         recent = [];
@@ -237,6 +273,7 @@ export function createAgentBar(onStop: () => void): AgentBar {
     },
     hide() {
       wanted = false;
+      setStatus('');
       observer.disconnect();
       if (heartbeat !== null) clearInterval(heartbeat);
       heartbeat = null;

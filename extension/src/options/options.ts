@@ -1,36 +1,51 @@
-// Options page: the pairing secret, the bridge URL, what agents may do (evaluate, trusted input, tab
-// limit, domains, PII redaction), saved tools and the dialog policy. Saving the secret or the URL
-// makes the worker reconnect (chrome.storage.onChanged in bridge-connection.ts); the connection
-// status below the title is the worker's (connection-status.ts), so a wrong secret or port shows as
-// such instead of "Saved.".
-import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../shared/config';
+// The Settings page: the connection (bridge address, pairing secret), what agents may do (tab
+// limit, scripts, real input), sites, local folders, privacy, saved tools and pop-up answers.
+// Saving the secret or the address makes the worker reconnect (chrome.storage.onChanged in
+// bridge-connection.ts); the status at the top is the worker's (connection-status.ts), so a wrong
+// secret or port shows as such instead of "Saved.". Save sits in a bar that stays in view; Enter in
+// a field (Ctrl+Enter in a text box) saves too. A value that cannot be saved is explained next to
+// its field, and nothing is saved until every field is right.
+import { DEFAULT_BRIDGE_URL, loadConfig, STORAGE_KEYS } from '../shared/config';
 import { displayFolder, folderFromInput } from '../shared/local-files';
 import { DEFAULT_DIALOG_POLICY, type DialogPolicy } from '../shared/page-link';
 import { type ConnectionStatus, PANEL_KEYS, type SavedTool, SETTING_KEYS } from '../shared/panel-messages';
 
-const urlInput = document.getElementById('bridge-url') as HTMLInputElement;
-const secretInput = document.getElementById('extension-secret') as HTMLInputElement;
-const secretState = document.getElementById('secret-state') as HTMLSpanElement;
-const evaluateBox = document.getElementById('allow-evaluate') as HTMLInputElement;
-const trustedBox = document.getElementById('trusted-input') as HTMLInputElement;
-const confirmSel = document.getElementById('dialog-confirm') as HTMLSelectElement;
-const promptSel = document.getElementById('dialog-prompt') as HTMLSelectElement;
-const promptText = document.getElementById('dialog-prompt-text') as HTMLInputElement;
-const unloadSel = document.getElementById('dialog-beforeunload') as HTMLSelectElement;
-const saved = document.getElementById('saved') as HTMLSpanElement;
-const form = document.getElementById('settings') as HTMLFormElement;
-const statusBox = document.getElementById('status') as HTMLDivElement;
-const maxTabs = document.getElementById('max-tabs') as HTMLInputElement;
-const allowedBox = document.getElementById('allowed-domains') as HTMLTextAreaElement;
-const blockedBox = document.getElementById('blocked-domains') as HTMLTextAreaElement;
-const redactBox = document.getElementById('redact-pii') as HTMLInputElement;
-const toolsList = document.getElementById('tools-list') as HTMLUListElement;
-const foldersBox = document.getElementById('local-folders') as HTMLTextAreaElement;
-const foldersWarning = document.getElementById('local-folders-warning') as HTMLParagraphElement;
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+const urlInput = $<HTMLInputElement>('bridge-url');
+const secretInput = $<HTMLInputElement>('extension-secret');
+const secretState = $('secret-state');
+const evaluateBox = $<HTMLInputElement>('allow-evaluate');
+const trustedBox = $<HTMLInputElement>('trusted-input');
+const confirmSel = $<HTMLSelectElement>('dialog-confirm');
+const promptSel = $<HTMLSelectElement>('dialog-prompt');
+const promptText = $<HTMLInputElement>('dialog-prompt-text');
+const unloadSel = $<HTMLSelectElement>('dialog-beforeunload');
+const saved = $('saved');
+const form = $<HTMLFormElement>('settings');
+const statusBox = $('status');
+const statusText = $('status-text');
+const maxTabs = $<HTMLInputElement>('max-tabs');
+const allowedBox = $<HTMLTextAreaElement>('allowed-domains');
+const blockedBox = $<HTMLTextAreaElement>('blocked-domains');
+const redactBox = $<HTMLInputElement>('redact-pii');
+const toolsList = $<HTMLUListElement>('tools-list');
+const foldersBox = $<HTMLTextAreaElement>('local-folders');
+const foldersWarning = $('local-folders-warning');
+
+const SECRET_SAVED = 'A secret is saved; paste a new one only to replace it.';
+
+/** Text with `command` spans (how the worker's status lines write commands) as <code>, never a literal backtick. */
+function withCode(text: string): Node[] {
+  return text
+    .split('`')
+    .map((part, i) => (i % 2 === 1 ? Object.assign(document.createElement('code'), { textContent: part }) : document.createTextNode(part)));
+}
 
 function showStatus(s: ConnectionStatus | undefined): void {
   statusBox.dataset['state'] = s?.state ?? 'connecting';
-  statusBox.textContent = s ? `${s.message} ${s.state === 'connected' ? '' : s.next_step}` : 'Connection: checking…';
+  statusText.replaceChildren(
+    ...withCode(s ? `${s.message} ${s.state === 'connected' ? '' : s.next_step}`.trim() : 'Connection: checking…'),
+  );
 }
 void chrome.storage.session.get(PANEL_KEYS.connection).then((v) => showStatus(v[PANEL_KEYS.connection] as ConnectionStatus | undefined));
 chrome.storage.onChanged.addListener((changes, area) => {
@@ -38,40 +53,130 @@ chrome.storage.onChanged.addListener((changes, area) => {
     showStatus(changes[PANEL_KEYS.connection]?.newValue as ConnectionStatus | undefined);
 });
 
-function addToolRow(tool: SavedTool = { name: '', url: '' }): void {
+// --- the line in the save bar and the errors next to fields ----------------------------------------
+function say(kind: 'ok' | 'error' | 'pending' | '', text: string): void {
+  saved.dataset['kind'] = kind;
+  if (saved.textContent !== text) {
+    saved.textContent = text;
+    return;
+  }
+  // The same words again (a second Save): empty the live region first, so a screen reader announces it again.
+  saved.textContent = '';
+  setTimeout(() => (saved.textContent = text), 50);
+}
+
+/** The element whose error paragraph is `${id}-error` (the tools list has one for all its rows). */
+function setError(field: HTMLElement, errorId: string, message: string | null): void {
+  $(errorId).textContent = message ?? '';
+  if (message) field.setAttribute('aria-invalid', 'true');
+  else field.removeAttribute('aria-invalid');
+}
+
+function clearErrors(): void {
+  for (const e of document.querySelectorAll('.field-error')) e.textContent = '';
+  for (const e of document.querySelectorAll('[aria-invalid]')) e.removeAttribute('aria-invalid');
+}
+
+let dirty = false;
+form.addEventListener('input', (ev) => {
+  const t = ev.target;
+  // An edited field's error is stale: clear it (the whole check runs again on Save).
+  if (t instanceof HTMLElement && t.getAttribute('aria-invalid') === 'true') {
+    t.removeAttribute('aria-invalid');
+    const errId = t.closest('#tools-list') ? 'tools-error' : `${t.id}-error`;
+    if (document.getElementById(errId)) $(errId).textContent = '';
+  }
+  if (!dirty) {
+    dirty = true;
+    say('pending', 'Unsaved changes.');
+  }
+});
+form.addEventListener('change', () => {
+  if (!dirty) {
+    dirty = true;
+    say('pending', 'Unsaved changes.');
+  }
+});
+// Ctrl+Enter (Cmd+Enter) saves from a text box too, where Enter starts a new line; Enter on a
+// checkbox saves as it does in a text field (browsers submit a form from text fields only).
+form.addEventListener('keydown', (ev) => {
+  const onCheckbox = ev.target instanceof HTMLInputElement && ev.target.type === 'checkbox';
+  if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey || onCheckbox)) {
+    ev.preventDefault();
+    form.requestSubmit();
+  }
+});
+
+// --- saved tools -------------------------------------------------------------------------------------
+let toolRows = 0;
+function addToolRow(tool: SavedTool = { name: '', url: '' }, focus = false): void {
+  const n = ++toolRows;
   const li = document.createElement('li');
+  const nameLabel = Object.assign(document.createElement('label'), {
+    className: 'sr-only',
+    htmlFor: `tool-name-${n}`,
+    textContent: 'Tool name',
+  });
   const name = Object.assign(document.createElement('input'), {
     type: 'text',
+    id: `tool-name-${n}`,
     name: 'tool-name',
-    placeholder: 'Name (e.g. Hacker News)',
+    placeholder: 'Name',
     value: tool.name,
+    autocomplete: 'off',
+  });
+  const urlLabel = Object.assign(document.createElement('label'), {
+    className: 'sr-only',
+    htmlFor: `tool-url-${n}`,
+    textContent: 'Tool address',
   });
   const url = Object.assign(document.createElement('input'), {
     type: 'url',
+    id: `tool-url-${n}`,
     name: 'tool-url',
-    placeholder: 'https://news.ycombinator.com',
+    placeholder: 'https://…',
     value: tool.url,
+    spellcheck: false,
+    autocomplete: 'off',
   });
-  const remove = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Remove' });
-  remove.addEventListener('click', () => li.remove());
-  li.append(name, url, remove);
+  const remove = Object.assign(document.createElement('button'), { type: 'button', className: 'secondary', textContent: 'Remove' });
+  remove.addEventListener('click', () => {
+    const next = li.nextElementSibling ?? li.previousElementSibling;
+    li.remove();
+    say('pending', 'Unsaved changes.');
+    dirty = true;
+    // Keep the keyboard user's place: the neighbouring row, else Add tool.
+    ((next?.querySelector('input') as HTMLInputElement | null) ?? $('add-tool')).focus();
+  });
+  // On focus after a failed Save, a screen reader reads the list's error with the field.
+  for (const f of [name, url]) f.setAttribute('aria-describedby', 'tools-error');
+  li.append(nameLabel, name, urlLabel, url, remove);
   toolsList.append(li);
+  const refresh = () => remove.setAttribute('aria-label', `Remove tool ${name.value.trim() || n}`);
+  name.addEventListener('input', refresh);
+  refresh();
+  if (focus) name.focus();
 }
-(document.getElementById('add-tool') as HTMLButtonElement).addEventListener('click', () => addToolRow());
+$('add-tool').addEventListener('click', () => addToolRow(undefined, true));
 
-function readTools(): { tools: SavedTool[]; error: string | null } {
+function readTools(): { tools: SavedTool[]; error: string | null; field: HTMLInputElement | null } {
   const tools: SavedTool[] = [];
   const seen = new Set<string>();
   for (const li of toolsList.querySelectorAll('li')) {
-    const name = (li.querySelector('input[name=tool-name]') as HTMLInputElement).value.trim();
-    const url = (li.querySelector('input[name=tool-url]') as HTMLInputElement).value.trim();
+    const nameInput = li.querySelector('input[name=tool-name]') as HTMLInputElement;
+    const urlInput = li.querySelector('input[name=tool-url]') as HTMLInputElement;
+    const name = nameInput.value.trim();
+    const url = urlInput.value.trim();
     if (!name && !url) continue;
-    if (!name || !/^https?:\/\//.test(url)) return { tools, error: `Each tool needs a name and an http(s) URL ("${name || url}").` };
-    if (seen.has(name.toLowerCase())) return { tools, error: `Two tools are named "${name}" (names are compared ignoring letter case).` };
+    if (!name) return { tools, error: `The tool for ${url} needs a name.`, field: nameInput };
+    if (!/^https?:\/\/\S+$/.test(url))
+      return { tools, error: `"${name}" needs a web address starting with http:// or https://.`, field: urlInput };
+    if (seen.has(name.toLowerCase()))
+      return { tools, error: `Two tools are named "${name}"; names are compared ignoring letter case.`, field: nameInput };
     seen.add(name.toLowerCase());
     tools.push({ name, url });
   }
-  return { tools, error: null };
+  return { tools, error: null, field: null };
 }
 
 const lines = (t: string) =>
@@ -81,6 +186,7 @@ const lines = (t: string) =>
     .filter(Boolean);
 const badDomain = (d: string) => !/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(d);
 
+// --- load ----------------------------------------------------------------------------------------------
 void chrome.storage.local
   .get([
     STORAGE_KEYS.bridgeUrl,
@@ -106,11 +212,13 @@ void chrome.storage.local
     const tools = Array.isArray(v[SETTING_KEYS.savedTools]) ? (v[SETTING_KEYS.savedTools] as SavedTool[]) : [];
     for (const t of tools) if (typeof t?.name === 'string' && typeof t.url === 'string') addToolRow(t);
     if (!tools.length) addToolRow();
-    const url = v[STORAGE_KEYS.bridgeUrl];
-    urlInput.value = typeof url === 'string' ? url : DEFAULT_BRIDGE_URL;
+    // The address the worker dials (stored, else the config.json shipped beside it, else the
+    // default): showing the bare default would make the next Save move a configured install to it.
+    void loadConfig().then((c) => {
+      if (!urlInput.value) urlInput.value = c.bridgeUrl;
+    });
     // The secret is never shown back; only whether one is stored.
-    secretState.textContent =
-      typeof v[STORAGE_KEYS.extensionSecret] === 'string' ? 'A secret is saved; paste a new one to replace it.' : 'Not paired yet.';
+    secretState.textContent = typeof v[STORAGE_KEYS.extensionSecret] === 'string' ? SECRET_SAVED : 'No secret pasted here.';
     evaluateBox.checked = v[STORAGE_KEYS.allowEvaluate] === true;
     trustedBox.checked = v[STORAGE_KEYS.trustedInput] === true;
     const policy: DialogPolicy = { ...DEFAULT_DIALOG_POLICY, ...(v[STORAGE_KEYS.dialogPolicy] as Partial<DialogPolicy> | undefined) };
@@ -122,29 +230,40 @@ void chrome.storage.local
 
 const choice = (sel: HTMLSelectElement): 'accept' | 'dismiss' => (sel.value === 'dismiss' ? 'dismiss' : 'accept');
 
+// --- save ------------------------------------------------------------------------------------------------
 form.addEventListener('submit', (ev) => {
   ev.preventDefault();
+  clearErrors();
+  /** Every field that cannot be saved, in page order; the first one gets the focus. */
+  const problems: { field: HTMLElement; errorId: string; message: string }[] = [];
+  const problem = (field: HTMLElement, errorId: string, message: string) => problems.push({ field, errorId, message });
+
   const url = urlInput.value.trim();
-  if (!/^ws:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/extension$/.test(url)) {
-    saved.textContent = 'Use ws://127.0.0.1:<port>/extension (the bridge listens on loopback only).';
-    return;
-  }
+  if (!/^ws:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/extension$/.test(url))
+    problem(
+      urlInput,
+      'bridge-url-error',
+      `Write it like ${DEFAULT_BRIDGE_URL} (the bridge listens on this computer only; change just the port).`,
+    );
   const secret = secretInput.value.trim();
-  if (secret && !/^[A-Za-z0-9_-]{16,}$/.test(secret)) {
-    saved.textContent = 'That does not look like a pairing secret: copy the extension secret exactly as --print-pairing shows it.';
-    return;
-  }
+  if (secret && !/^[A-Za-z0-9_-]{16,}$/.test(secret))
+    problem(
+      secretInput,
+      'extension-secret-error',
+      'That does not look like a pairing secret: copy the extension secret exactly as printed.',
+    );
   const tabs = maxTabs.value.trim() === '' ? null : Number(maxTabs.value);
-  if (tabs !== null && !(Number.isInteger(tabs) && tabs >= 1 && tabs <= 100)) {
-    saved.textContent = 'Tabs per agent must be a whole number from 1 to 100, or empty.';
-    return;
-  }
+  // A number field holding text reports an empty value but is not valid: say so instead of clearing the limit.
+  if (maxTabs.validity.badInput || (tabs !== null && !(Number.isInteger(tabs) && tabs >= 1 && tabs <= 100)))
+    problem(maxTabs, 'max-tabs-error', 'Write a whole number from 1 to 100, or leave it empty.');
   const allowed = lines(allowedBox.value);
   const blocked = lines(blockedBox.value);
-  const bad = [...allowed, ...blocked].find(badDomain);
-  if (bad) {
-    saved.textContent = `"${bad}" is not a domain: write example.com or *.example.com, one per line.`;
-    return;
+  for (const [box, list, errorId] of [
+    [allowedBox, allowed, 'allowed-domains-error'],
+    [blockedBox, blocked, 'blocked-domains-error'],
+  ] as const) {
+    const bad = list.find(badDomain);
+    if (bad) problem(box, errorId, `"${bad}" is not a site name: write example.com or *.example.com, one per line.`);
   }
   const folders: string[] = [];
   const warnings: string[] = [];
@@ -154,18 +273,22 @@ form.addEventListener('submit', (ev) => {
     .filter(Boolean)) {
     const f = folderFromInput(line);
     if (!f.ok) {
-      saved.textContent = f.error;
-      return;
+      problem(foldersBox, 'local-folders-error', f.error);
+      break;
     }
     if (!folders.includes(f.url)) folders.push(f.url);
     if (f.warning) warnings.push(f.warning);
   }
-  foldersWarning.textContent = warnings.join(' ');
-  const { tools, error } = readTools();
-  if (error) {
-    saved.textContent = error;
+  const { tools, error: toolError, field: toolField } = readTools();
+  if (toolError && toolField) problem(toolField, 'tools-error', toolError);
+
+  if (problems.length) {
+    for (const p of problems) setError(p.field, p.errorId, p.message);
+    say('error', `Not saved: ${problems.length === 1 ? 'one field needs' : `${problems.length} fields need`} a fix (marked above).`);
+    problems[0]?.field.focus();
     return;
   }
+  foldersWarning.textContent = warnings.join(' ');
   const dialogPolicy: DialogPolicy = {
     confirm: choice(confirmSel),
     prompt: choice(promptSel),
@@ -177,20 +300,23 @@ form.addEventListener('submit', (ev) => {
     [STORAGE_KEYS.allowEvaluate]: evaluateBox.checked,
     [STORAGE_KEYS.trustedInput]: trustedBox.checked,
     [STORAGE_KEYS.dialogPolicy]: dialogPolicy,
-  };
-  if (secret) values[STORAGE_KEYS.extensionSecret] = secret;
-  Object.assign(values, {
     [SETTING_KEYS.allowedDomains]: allowed,
     [SETTING_KEYS.blockedDomains]: blocked,
     [SETTING_KEYS.redactPii]: redactBox.checked,
     [SETTING_KEYS.savedTools]: tools,
     [SETTING_KEYS.localFileFolders]: folders,
-  });
-  if (tabs === null) void chrome.storage.local.remove(SETTING_KEYS.maxTabsPerAgent);
-  else values[SETTING_KEYS.maxTabsPerAgent] = tabs;
-  void chrome.storage.local.set(values).then(() => {
-    secretInput.value = '';
-    if (secret) secretState.textContent = 'A secret is saved; paste a new one to replace it.';
-    saved.textContent = secret ? 'Saved. Connecting with the new secret (see the status above)…' : 'Saved.';
-  });
+  };
+  if (secret) values[STORAGE_KEYS.extensionSecret] = secret;
+  if (tabs !== null) values[SETTING_KEYS.maxTabsPerAgent] = tabs;
+  const removed = tabs === null ? chrome.storage.local.remove(SETTING_KEYS.maxTabsPerAgent) : Promise.resolve();
+  void Promise.all([chrome.storage.local.set(values), removed]).then(
+    () => {
+      dirty = false;
+      secretInput.value = '';
+      if (secret) secretState.textContent = SECRET_SAVED;
+      say('ok', secret ? 'Saved. Connecting with the new secret (see the status at the top)…' : 'Saved.');
+    },
+    (e: unknown) =>
+      say('error', `Not saved: Chrome could not store the settings (${e instanceof Error ? e.message : String(e)}). Try again.`),
+  );
 });

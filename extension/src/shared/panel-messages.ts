@@ -81,7 +81,7 @@ export interface ConnectionStatus {
   extension_protocol_version?: number | null;
 }
 
-export type TaskState = 'submitted' | 'accepted' | 'running' | 'done' | 'failed' | 'stopped';
+export type TaskState = 'submitted' | 'accepted' | 'running' | 'done' | 'incomplete' | 'failed' | 'stopped';
 
 export interface TaskLogEntry {
   at: number;

@@ -3,7 +3,7 @@
 // with their tabs (release / disconnect), clients connected over CDP (cdp-clients.ts), past tasks.
 // Renders from chrome.storage (written by the worker: panel-relay.ts, connection-status.ts,
 // task-relay.ts) and follows its changes; commands go to the worker with chrome.runtime.sendMessage.
-import type { AgentSessionInfo, BackendConnectorInfo, ContextElement } from '../../../schemas/generated/protocol';
+import type { AgentSessionInfo, ContextElement } from '../../../schemas/generated/protocol';
 import { dropPictographs, setCommandText, setCommandWords } from '../shared/command-text';
 import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../shared/config';
 import { displayFolder } from '../shared/local-files';
@@ -19,6 +19,7 @@ import {
 } from '../shared/panel-messages';
 import { agentDetails, agentLabel } from './agent-names';
 import { CdpClientsView } from './cdp-clients';
+import { ConnectorsView } from './connectors';
 import { pairWithCode, pairWithSecret } from './pair';
 import { TabNames } from './tab-names';
 
@@ -51,7 +52,6 @@ let agentsTotal = 0;
 let tasks: TaskRecord[] = [];
 let pending: ContextElement | null = null;
 let pairOpen = false;
-let connectors: BackendConnectorInfo[] = [];
 /** hello.client.name of the agent the person picked under "Run with" (storage.local). */
 let runnerName: string | null = null;
 
@@ -64,6 +64,8 @@ const ask = (req: PanelRequest): Promise<PanelResponse> =>
 
 const tabNames = new TabNames();
 const cdpView = new CdpClientsView(ask, tabNames);
+const connectorsView = new ConnectorsView(ask);
+connectorsView.onChange(() => renderAgents());
 tabNames.onChange(() => renderAgents());
 
 function renderConnection(): void {
@@ -137,13 +139,16 @@ function logItem(entry: TaskLogEntry): HTMLLIElement {
   const li = el('li', { className: entry.status === 'redirect_sent' || entry.status === 'stop_requested' ? 'you' : entry.status });
   if (entry.status === 'step') {
     const d = entry.details;
-    li.append(el('div', { className: 'goal' }, `Step ${entry.step ?? '?'} · ${d?.next_goal || entry.message}`));
+    // The whole title on hover too: a long one wraps, but the person may want it in one piece.
+    const goal = `Step ${entry.step ?? '?'} · ${d?.next_goal || entry.message}`;
+    li.append(el('div', { className: 'goal', title: goal }, goal));
     if (d?.evaluation_previous_goal) li.append(el('div', { className: 'eval' }, `Evaluation: ${d.evaluation_previous_goal}`));
     for (const a of d?.actions ?? []) {
       const params = a.params && Object.keys(a.params).length ? ` ${JSON.stringify(a.params).slice(0, 160)}` : '';
       // Words, not check marks: a system without a symbol font shows those as empty boxes.
       const outcome = a.error ? `: failed: ${a.error}` : a.result ? `: ${a.result.slice(0, 200)}` : ': ok';
-      li.append(el('div', { className: a.error ? 'act err' : 'act' }, `${a.name}${params}${outcome}`));
+      const full = `${a.name}${a.params && Object.keys(a.params).length ? ` ${JSON.stringify(a.params)}` : ''}${outcome}`;
+      li.append(el('div', { className: a.error ? 'act err' : 'act', title: full }, `${a.name}${params}${outcome}`));
     }
   } else {
     const msg = el('div');
@@ -153,24 +158,33 @@ function logItem(entry: TaskLogEntry): HTMLLIElement {
   return li;
 }
 
+// A task's outcome badge. Green "done" only when the agent said it reached the goal; an agent that
+// gave up or ran out of steps ends "not completed" with its last words shown, never as done.
+const ENDED: readonly string[] = ['done', 'incomplete', 'failed', 'stopped'];
+const STATE_WORDS: Partial<Record<TaskRecord['state'], string>> = { incomplete: 'not completed' };
+function outcomeBadge(badge: HTMLElement, state: TaskRecord['state']): HTMLElement {
+  badge.textContent = STATE_WORDS[state] ?? state;
+  badge.className = `badge ${state}`;
+  badge.dataset['state'] = state;
+  return badge;
+}
+const finalText = (t: TaskRecord) => (t.final_result ? `${t.state === 'incomplete' ? 'The agent said' : 'Result'}: ${t.final_result}` : '');
+
 function renderTasks(): void {
   const current =
-    tasks.find((t) => !['done', 'failed', 'stopped'].includes(t.state)) ??
-    (tasks[0] && Date.now() - tasks[0].submitted_at < 10 * 60_000 ? tasks[0] : undefined);
+    tasks.find((t) => !ENDED.includes(t.state)) ?? (tasks[0] && Date.now() - tasks[0].submitted_at < 10 * 60_000 ? tasks[0] : undefined);
   $('current-task').hidden = !current;
   if (current) {
     $('current-task').dataset['taskId'] = current.task_id;
     $('current-prompt').textContent = current.prompt;
-    const badge = $('task-state');
-    badge.textContent = current.state;
-    badge.className = `badge ${current.state}`;
+    outcomeBadge($('task-state'), current.state);
     const log = $('task-log');
     log.replaceChildren(...current.log.map(logItem));
     log.scrollTop = log.scrollHeight;
     const final = $('final-result');
-    final.hidden = !(current.state === 'done' && current.final_result);
-    final.textContent = current.final_result ? `Result: ${current.final_result}` : '';
-    $('task-controls').hidden = ['done', 'failed', 'stopped'].includes(current.state);
+    final.hidden = !((current.state === 'done' || current.state === 'incomplete') && current.final_result);
+    final.textContent = finalText(current);
+    $('task-controls').hidden = ENDED.includes(current.state);
   }
   const past = tasks.filter((t) => t !== current);
   $('history').hidden = past.length === 0;
@@ -180,12 +194,7 @@ function renderTasks(): void {
       return el(
         'li',
         { className: `task-${t.state}` },
-        el(
-          'div',
-          { className: 'row' },
-          el('span', { className: 'prompt' }, t.prompt),
-          el('span', { className: `badge ${t.state}` }, t.state),
-        ),
+        el('div', { className: 'row' }, el('span', { className: 'prompt' }, t.prompt), outcomeBadge(el('span'), t.state)),
         ...(t.final_result ? [el('div', { className: 'result' }, t.final_result.slice(0, 500))] : []),
         details,
       );
@@ -226,15 +235,19 @@ function renderAgents(): void {
   tabNames.want(agents.flatMap((a) => a.tabs.map((t) => t.tab_id)));
   $('agent-list').replaceChildren(
     ...agents.map((a) => {
-      const status = a.connected
-        ? a.capabilities.includes('accepts_tasks')
-          ? 'accepts tasks'
-          : 'connected'
-        : `disconnected, tabs freed in ${Math.ceil((a.release_in_ms ?? 0) / 1000)} s`;
+      // A backend connector's session is connected to the bridge even while its backend is not: show the backend's state.
+      const backend = connectorsView.forSession(a.session_id);
+      const status = backend
+        ? backend.state
+        : a.connected
+          ? a.capabilities.includes('accepts_tasks')
+            ? 'accepts tasks'
+            : 'connected'
+          : `disconnected, tabs freed in ${Math.ceil((a.release_in_ms ?? 0) / 1000)} s`;
       const head = el(
         'div',
         { className: 'row agent' },
-        el('span', { className: 'agent-name' }, agentLabel(a.client)),
+        el('span', { className: 'agent-name' }, backend?.label ?? agentLabel(a.client)),
         el('span', { className: 'badge' }, status),
       );
       const disconnect = el('button', {
@@ -267,13 +280,12 @@ function renderAgents(): void {
         }),
       );
       if (!a.tabs.length) tabs.append(el('li', {}, el('span', {}, 'holds no tab')));
-      const backend = connectors.find((c) => c.session_id === a.session_id);
       const li = el(
         'li',
         {},
         head,
         el('p', { className: 'details agent-details' }, agentDetails(a.client)),
-        ...(backend ? [el('div', { className: 'backend-of' }, `Backend at ${backend.url}: ${backend.backend}`)] : []),
+        ...(backend ? [el('div', { className: 'backend-of' }, backend.note)] : []),
         tabs,
       );
       li.dataset['sessionId'] = a.session_id;
@@ -285,66 +297,11 @@ function renderAgents(): void {
   renderConnection();
 }
 
-function renderConnectors(): void {
-  $('backend-list').replaceChildren(
-    ...connectors.map((c) => {
-      const remove = el('button', {
-        type: 'button',
-        className: 'secondary',
-        textContent: 'Remove',
-        title: 'Stop this connector and forget it (the bridge no longer dials this backend)',
-      });
-      remove.addEventListener(
-        'click',
-        () =>
-          void ask({ bux: 'panel', op: 'connector_remove', connector_id: c.connector_id }).then((r) =>
-            showBackendResult(r.ok ? 'Removed.' : r.error, !r.ok),
-          ),
-      );
-      const state = c.backend === 'connected' ? 'connected' : c.backend === 'connecting' ? 'connecting…' : 'not reachable';
-      const li = el(
-        'li',
-        {},
-        el(
-          'div',
-          { className: 'row' },
-          el('span', { className: 'url', title: c.url }, `seed ${c.dialect} · ${c.url}`),
-          el('span', { className: 'badge' }, state),
-          remove,
-        ),
-      );
-      if (c.last_error) {
-        const why = el('div', { className: 'why' }, `${c.last_error.error_code}: ${c.last_error.message}`);
-        why.dataset['errorCode'] = c.last_error.error_code;
-        li.append(why);
-      }
-      li.dataset['connectorId'] = c.connector_id;
-      li.dataset['backend'] = c.backend;
-      return li;
-    }),
-  );
-}
-
-function showBackendResult(message: string, error: boolean, code?: string): void {
-  const p = $('backend-result');
-  p.textContent = message;
-  p.className = error ? 'error' : 'hint';
-  if (code) p.dataset['errorCode'] = code;
-  else delete p.dataset['errorCode'];
-}
-
 async function load(): Promise<void> {
   const [s, l] = await Promise.all([
-    chrome.storage.session.get([
-      PANEL_KEYS.connection,
-      PANEL_KEYS.agents,
-      PANEL_KEYS.pendingElement,
-      PANEL_KEYS.connectors,
-      PANEL_KEYS.cdpClients,
-    ]),
+    chrome.storage.session.get([PANEL_KEYS.connection, PANEL_KEYS.agents, PANEL_KEYS.pendingElement, PANEL_KEYS.cdpClients]),
     chrome.storage.local.get([PANEL_KEYS.tasks, STORAGE_KEYS.bridgeUrl, PANEL_KEYS.taskRunner]),
   ]);
-  connectors = (s[PANEL_KEYS.connectors] as BackendConnectorInfo[] | undefined) ?? [];
   runnerName = typeof l[PANEL_KEYS.taskRunner] === 'string' ? (l[PANEL_KEYS.taskRunner] as string) : null;
   connection = (s[PANEL_KEYS.connection] as ConnectionStatus | undefined) ?? null;
   agents = (s[PANEL_KEYS.agents] as AgentSessionInfo[] | undefined) ?? [];
@@ -358,7 +315,6 @@ async function load(): Promise<void> {
   renderAgents();
   renderPending();
   renderTasks();
-  renderConnectors();
   cdpView.set((s[PANEL_KEYS.cdpClients] as CdpClientInfo[] | undefined) ?? []);
 }
 
@@ -379,11 +335,6 @@ chrome.storage.onChanged.addListener((changes, area) => {
       if (PANEL_KEYS.agents in changes) agents = (changes[PANEL_KEYS.agents]?.newValue as AgentSessionInfo[] | undefined) ?? [];
       agentsTotal =
         PANEL_KEYS.agentsTotal in changes ? ((changes[PANEL_KEYS.agentsTotal]?.newValue as number | undefined) ?? 0) : agentsTotal;
-      renderAgents();
-    }
-    if (PANEL_KEYS.connectors in changes) {
-      connectors = (changes[PANEL_KEYS.connectors]?.newValue as BackendConnectorInfo[] | undefined) ?? [];
-      renderConnectors();
       renderAgents();
     }
     if (PANEL_KEYS.cdpClients in changes) cdpView.set((changes[PANEL_KEYS.cdpClients]?.newValue as CdpClientInfo[] | undefined) ?? []);
@@ -553,26 +504,6 @@ $('task-runner').addEventListener('change', () => {
   const a = takers().find((t) => t.session_id === $<HTMLSelectElement>('task-runner').value);
   runnerName = a?.client.name ?? null;
   void chrome.storage.local.set({ [PANEL_KEYS.taskRunner]: runnerName });
-});
-
-// --- backends (seeds 000/001) -----------------------------------------------------------------------
-$<HTMLFormElement>('backend-form').addEventListener('submit', (ev) => {
-  ev.preventDefault();
-  const dialect = $<HTMLSelectElement>('backend-dialect').value === '000' ? '000' : '001';
-  const url = $<HTMLInputElement>('backend-url').value.trim();
-  if (!url) {
-    showBackendResult("Type the backend's WebSocket address, e.g. ws://localhost:8080.", true);
-    return;
-  }
-  showBackendResult(`Connecting to ${url}…`, false);
-  void ask({ bux: 'panel', op: 'connector_add', dialect, url }).then((r) =>
-    r.ok
-      ? showBackendResult(
-          `Added: the bridge dials ${url} (seed ${dialect}) and keeps dialing it, also after a restart, until you remove it.`,
-          false,
-        )
-      : showBackendResult(r.error, true, r.error_code),
-  );
 });
 
 $('clear-history').addEventListener('click', () => void ask({ bux: 'panel', op: 'clear_tasks' }));

@@ -1,0 +1,52 @@
+// The built-in agent's words for the person: how a task ends (done only when the agent says it
+// reached the goal) and what each step did, without the raw JSON command.
+import { expect } from 'chai';
+
+import { parseReply } from '../../bridge/agents/text-driver/parse';
+import { outcomeProgress, taskSessionName } from '../../bridge/agents/text-driver/task-runner';
+import { commandTitle, elementLabel } from '../../bridge/agents/text-driver/titles';
+
+describe('built-in agent: outcomes and step titles', () => {
+  it('a done command with success false is the agent saying it did not reach the goal', () => {
+    expect(parseReply('<tool_code>{"action": "done", "success": false, "text": "No form here"}</tool_code>')).to.deep.equal({
+      kind: 'command',
+      command: { action: 'done', text: 'No form here', success: false },
+    });
+    expect(parseReply('<tool_code>{"action": "done", "text": "Found it"}</tool_code>')).to.deep.include({
+      command: { action: 'done', text: 'Found it', success: true },
+    });
+  });
+
+  it('done is reported only for a reached goal; giving up and running out of steps are incomplete with the words', () => {
+    expect(outcomeProgress({ status: 'done', final: 'The pen costs $2', steps: 3 }, 10)).to.deep.equal({
+      status: 'done',
+      message: 'The pen costs $2',
+      final_result: 'The pen costs $2',
+    });
+    const gaveUp = outcomeProgress({ status: 'gave_up', final: 'I cannot find the form fields', steps: 2 }, 10);
+    expect(gaveUp.status).to.equal('incomplete');
+    expect(gaveUp.message).to.equal('Not completed. The agent says it did not reach the goal: I cannot find the form fields');
+    expect(gaveUp.final_result).to.equal('I cannot find the form fields');
+    const outOfSteps = outcomeProgress({ status: 'max_steps', final: 'Stopped after 10 steps', steps: 10, said: 'Still looking' }, 10);
+    expect(outOfSteps.status).to.equal('incomplete');
+    expect(outOfSteps.message).to.contain('used all its 10 steps');
+    expect(outOfSteps.final_result).to.equal('Still looking');
+    expect(outcomeProgress({ status: 'stopped', final: 'Stopped by the person.', steps: 1 }, 10).status).to.equal('stopped');
+  });
+
+  it('step titles are words, never the JSON command nor a typed value', () => {
+    const search = elementLabel({ name: 'Search products', tag: 'input', role: 'textbox' });
+    expect(commandTitle({ action: 'click', id: 4 }, elementLabel({ name: 'Add to cart', tag: 'button' }))).to.equal("Click 'Add to cart'");
+    expect(commandTitle({ action: 'type', id: 3, value: 'hunter2' }, search)).to.equal("Type into 'Search products'");
+    expect(commandTitle({ action: 'click', id: 9 })).to.equal('Click element 9');
+    expect(commandTitle({ action: 'open_tab', url: 'https://example.com/a' })).to.equal('Open https://example.com/a');
+    expect(commandTitle({ action: 'open_tool', name: 'Hacker News' })).to.equal("Open the saved tool 'Hacker News'");
+    expect(elementLabel({ name: '', text_content: '', tag: 'input', role: 'checkbox' })).to.equal('the checkbox');
+    expect(elementLabel({ name: 'x'.repeat(100), tag: 'a' })).to.have.length(62);
+  });
+
+  it("a task's own session says in words which task it runs", () => {
+    expect(taskSessionName('Find  a\npen')).to.equal('browser-use-ext built-in agent, running "Find a pen"');
+    expect(taskSessionName('y'.repeat(300)).length).to.be.at.most(100);
+  });
+});
