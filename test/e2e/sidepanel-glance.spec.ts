@@ -282,7 +282,8 @@ describe('e2e: the side panel at a glance (360 px, keyboard, axe; real Chromium,
     expect(options).to.deep.equal(['Built-in agent · gpt-4o-mini', 'browser_use agent · gpt-4o']);
     // The raw program name is only on the small details line.
     const details = await panel.$$eval('#agent-list .agent-details', (ds) => ds.map((d) => d.textContent ?? ''));
-    expect(details.map((d) => d.split(' ')[0])).to.deep.equal(['seed002-agent', 'browser-use-ext-python-serve', `mcp:${LONG_MCP}`]);
+    expect(details.map((d) => d.split(' ')[0])).to.deep.equal(['version', 'browser-use-ext-python-serve', `mcp:${LONG_MCP}`]);
+    expect(await text(panel, '#agent-list')).to.not.match(/seed/i);
     const tabText = await text(panel, '#agent-list');
     expect(tabText).to.contain(`${LONG_TITLE} (${new URL(fixtures.origin).host})`);
     const tabId = await panel.$eval('#agent-list .tabs button[data-tab-id]', (b) => (b as HTMLElement).dataset['tabId'] ?? '');

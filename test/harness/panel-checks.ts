@@ -74,8 +74,9 @@ export function brokenCommands(panel: Page): Promise<string[]> {
         for (let i = 0; i < t.data.length; i++) {
           range.setStart(t, i);
           range.setEnd(t, i + 1);
+          // A space collapsed at a line end has no box: it still marks where the line may break.
           const rect = range.getClientRects()[0];
-          if (rect) chars.push({ ch: t.data[i] ?? '', top: rect.top });
+          chars.push({ ch: t.data[i] ?? '', top: rect ? rect.top : (chars[chars.length - 1]?.top ?? 0) });
         }
       }
       const s = chars.map((c) => c.ch).join('');

@@ -64,12 +64,17 @@ export function withoutPictographs(text: string): string {
   );
 }
 
-/** withoutPictographs on every text under `root` (a card just rendered from agents' and pages' words). */
+/** withoutPictographs on every text and tooltip under `root` (a card just rendered from agents' and pages' words). */
 export function dropPictographs(root: HTMLElement): void {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const t = n as Text;
     const clean = withoutPictographs(t.data);
     if (clean !== t.data) t.data = clean;
+  }
+  // Tooltips too: they are drawn with the same fonts.
+  for (const e of root.querySelectorAll<HTMLElement>('[title]')) {
+    const clean = withoutPictographs(e.title);
+    if (clean !== e.title) e.title = clean;
   }
 }

@@ -41,7 +41,8 @@ export function agentLabel(client: ClientInfo): string {
   return client.model ? `${kind} · ${client.model}` : kind;
 }
 
-/** The details line: the program's own name and version. */
+/** The details line: the program's own name and version. Our seed-numbered internal names
+ * (seed002-agent, seed001-connector ...) stay out of what a person reads: the version alone. */
 export function agentDetails(client: ClientInfo): string {
-  return `${client.name} ${client.version}`;
+  return /seed\d{3}/i.test(client.name) ? `version ${client.version}` : `${client.name} ${client.version}`;
 }

@@ -520,7 +520,8 @@ setInterval(() => {
   }
 }, 1000);
 
-// The commands written in index.html wrap at their spaces only, like those the worker's texts carry.
-for (const code of document.querySelectorAll<HTMLElement>('code.cmd')) setCommandWords(code, code.textContent ?? '');
+// The commands written in index.html wrap at their spaces only, like those the worker's texts carry
+// (every <code> of the page: a flag like --dialect must not lose its dashes to a line break).
+for (const code of document.querySelectorAll<HTMLElement>('code')) setCommandWords(code, code.textContent ?? '');
 
 void load().then(pairFromLink);
