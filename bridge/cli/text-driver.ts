@@ -84,9 +84,10 @@ export async function agentCommand(argv: string[]): Promise<number> {
   }
   applyConfigDir(values);
   const apiKey = LLM_KEY_ENVS.map((k) => process.env[k]).find((v) => v);
+  const model = str(values, 'model') ?? process.env['OPENAI_MODEL'] ?? 'gpt-4o-mini';
   const llm = openAiChat({
     baseUrl: str(values, 'base-url') ?? process.env['OPENAI_BASE_URL'] ?? 'https://api.openai.com/v1',
-    model: str(values, 'model') ?? process.env['OPENAI_MODEL'] ?? 'gpt-4o-mini',
+    model,
     ...(apiKey ? { apiKey } : {}),
   });
   const goal = str(values, 'goal');
@@ -95,6 +96,7 @@ export async function agentCommand(argv: string[]): Promise<number> {
     client = await AgentClient.connect({
       url: where.address.agentUrl,
       clientName: 'seed002-agent',
+      model,
       capabilities: goal ? [] : ['accepts_tasks'],
       maxTabs,
       callTimeoutMs: 15_000,

@@ -109,6 +109,8 @@ export interface AgentClientOptions {
   /** The agent secret. Omitted: env BROWSER_USE_EXT_AGENT_SECRET, else the install's secrets.json. */
   secret?: string;
   clientName?: string;
+  /** The language model the agent drives (hello.client.model): the side panel names the agent with it. */
+  model?: string;
   capabilities?: string[];
   /** Tab limit for this session (hello.max_tabs). */
   maxTabs?: number;
@@ -261,7 +263,11 @@ export class AgentClient extends EventEmitter {
           type: 'hello',
           role: 'agent',
           protocol_version: PROTOCOL_VERSION,
-          client: { name: this.opts.clientName ?? 'browser-use-ext-ts-client', version: BRIDGE_VERSION },
+          client: {
+            name: this.opts.clientName ?? 'browser-use-ext-ts-client',
+            version: BRIDGE_VERSION,
+            ...(this.opts.model ? { model: this.opts.model.slice(0, 100) } : {}),
+          },
           capabilities: this.opts.capabilities ?? [],
           client_nonce: clientNonce,
         };

@@ -173,6 +173,15 @@ def _call_with_supported(fn: Callable[..., Any], **kwargs: Any) -> Any:
     return fn(**{k: v for k, v in kwargs.items() if k in sig.parameters})
 
 
+def llm_model_name(llm: Any) -> Optional[str]:
+    """The model a LangChain chat model drives (ChatOpenAI: model_name, ChatAnthropic and others: model), for the side panel."""
+    for attr in ('model_name', 'model'):
+        name = getattr(llm, attr, None)
+        if isinstance(name, str) and name:
+            return name
+    return None
+
+
 def task_session_name(prompt: str) -> str:
     """hello.client.name of the session a task's Agent drives the tabs with. serve itself is one session
     (it takes the person's tasks); each task's ExtensionBrowser is another, holding the task's tabs. The
@@ -252,7 +261,8 @@ class TaskServer:
 
     async def connect(self) -> BridgeConnection:
         # Handlers first: the bridge may relay a waiting task right after hello_ack.
-        conn = BridgeConnection(url=self.bridge_url, secret=self.agent_secret, capabilities=['accepts_tasks'], client_name=CLIENT_NAME)
+        conn = BridgeConnection(url=self.bridge_url, secret=self.agent_secret, capabilities=['accepts_tasks'], client_name=CLIENT_NAME,
+                                client_model=llm_model_name(self.llm))
         conn.on('user_task_submission', self._on_task)
         conn.on('task_control', self._on_control)
         self.conn = conn

@@ -124,6 +124,7 @@ class BridgeConnection:
         secret: Optional[str] = None,
         capabilities: Optional[list[str]] = None,
         client_name: str = 'browser-use-ext-python',
+        client_model: Optional[str] = None,
         default_timeout_ms: int = 15_000,
         connect_timeout_s: float = 10.0,
         ping_interval_s: float = 20.0,
@@ -140,6 +141,8 @@ class BridgeConnection:
         self.secret = credentials.agent_secret(secret)
         self.capabilities = capabilities or []
         self.client_name = client_name
+        # The language model the agent drives (hello.client.model): the side panel names the agent with it.
+        self.client_model = client_model[:100] if client_model else None
         self.default_timeout_ms = default_timeout_ms
         self.connect_timeout_s = connect_timeout_s
         self.ping_interval_s = ping_interval_s
@@ -261,7 +264,8 @@ class BridgeConnection:
             'type': 'hello',
             'role': 'agent',
             'protocol_version': PROTOCOL_VERSION,
-            'client': {'name': self.client_name, 'version': __version__},
+            'client': {'name': self.client_name, 'version': __version__,
+                       **({'model': self.client_model} if self.client_model else {})},
             'capabilities': self.capabilities,
         }
         if with_nonce:

@@ -639,6 +639,10 @@ export interface ClientInfo {
    * Software version string.
    */
   version: string;
+  /**
+   * Agents that drive a language model: the model's name (e.g. gpt-4o), so the side panel names the agent with it ("Built-in agent · gpt-4o-mini"). Omitted by agents without one.
+   */
+  model?: string;
 }
 /**
  * The bridge's answer to a hello whose auth_response it accepted. After it the peer may send any message its role allows.
@@ -689,6 +693,10 @@ export interface ClientInfo1 {
    * Software version string.
    */
   version: string;
+  /**
+   * Agents that drive a language model: the model's name (e.g. gpt-4o), so the side panel names the agent with it ("Built-in agent · gpt-4o-mini"). Omitted by agents without one.
+   */
+  model?: string;
 }
 /**
  * Application-level keepalive. WebSocket ping frames do not keep an MV3 service worker alive; a JSON message at least every 25 s does. The receiver answers with pong.
@@ -4102,6 +4110,10 @@ export interface ClientInfo2 {
    * Software version string.
    */
   version: string;
+  /**
+   * Agents that drive a language model: the model's name (e.g. gpt-4o), so the side panel names the agent with it ("Built-in agent · gpt-4o-mini"). Omitted by agents without one.
+   */
+  model?: string;
 }
 /**
  * The bridge tells the extension which seed 000/001 backend connectors it runs itself (added from the side panel, kept in <config dir>/connectors.json and dialed again when the bridge starts) and how each backend link is doing. Sent after the extension's hello_ack, whenever a connector is added, removed, connects, drops or fails to dial, and in answer to every connector_control. Connectors started with `npx browser-use-ext connect` run in their own process and are not listed here (they are in agent_sessions).

@@ -20,6 +20,7 @@ import { BridgeServer } from '../../bridge/src/server';
 import { type LaunchedBrowser, launchWithExtension } from '../harness/browser';
 import { type Harness, startHarness } from '../harness/harness';
 import { artifactShot, openPanel } from '../harness/panel';
+import { unreadableText } from '../harness/panel-checks';
 import { BROWSER_USE_PYTHON, SHIM_DIR, shimPythonEnv } from '../harness/python';
 import { ScriptedLlm } from '../harness/scripted-llm';
 
@@ -120,23 +121,26 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
     await h?.close();
   });
 
-  it('shows connected, and with no task-accepting agent says how to start one', async () => {
+  it('shows connected, and with no task-accepting agent says how to start one; Run task waits for one', async () => {
     await waitConn(panel, 'connected');
     expect(await text(panel, '#conn-title')).to.equal('Connected');
     await panel.waitForSelector('#no-agent:not([hidden])');
-    expect(await text(panel, '#no-agent')).to.contain('python -m browser_use_ext serve');
+    expect(await panel.$$eval('#no-agent code.block', (cs) => cs.map((c) => c.textContent))).to.deep.equal([
+      'python -m browser_use_ext serve --llm openai --model gpt-4o',
+      'browser-use-ext agent --base-url https://api.openai.com/v1 --model gpt-4o-mini',
+    ]);
+    // A task typed now has no agent to run it: the button says why it is off, and the text stays.
+    await panel.type('#task-input', 'Find a stapler');
+    expect(await panel.$eval('#task-submit', (b) => (b as HTMLButtonElement).disabled)).to.equal(true);
+    expect(await text(panel, '#task-why')).to.contain('no agent that accepts tasks is connected');
     await shot(panel, '01-connected-no-agent');
-    const id = await submitTask(panel, 'Find a stapler');
-    await waitTaskState(panel, ['failed'], 15_000);
-    expect(id).to.match(/^task-/);
-    expect(await text(panel, '#task-log')).to.contain('No agent that accepts tasks is connected');
-    await shot(panel, '02-no-task-agent');
+    expect(await panel.$eval('#task-input', (e) => (e as HTMLTextAreaElement).value)).to.equal('Find a stapler');
   });
 
   it('starts `serve` (real browser_use Agent), which appears in the agents list', async () => {
     serve = startServe(h, llm);
     await panel
-      .waitForFunction(() => document.getElementById('agent-list')?.textContent?.includes('browser-use-ext-python-serve') ?? false, {
+      .waitForFunction(() => document.getElementById('agent-list')?.textContent?.includes('browser_use agent') ?? false, {
         timeout: 120_000,
         polling: 500,
       })
@@ -147,6 +151,10 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
       .to.match(/browser_use 0\.1\.48: ok/)
       .and.to.match(/LLM openai model scripted-shopper at .*: ok/);
     await panel.waitForSelector('#no-agent[hidden]');
+    // Named in words with the model it drives; the program's own name is on the details line.
+    expect(await text(panel, '#agent-list .agent-name')).to.equal('browser_use agent · scripted-shopper');
+    expect(await text(panel, '#agent-list .agent-details')).to.match(/^browser-use-ext-python-serve /);
+    expect(await panel.$eval('#task-submit', (b) => (b as HTMLButtonElement).disabled)).to.equal(false);
     await shot(panel, '03-agent-ready');
   });
 
@@ -176,6 +184,8 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
     expect(await overlay, `overlay never shown\n${diag}`).to.equal(true);
     expect(await listed, `tab never listed under the agent\n${diag}`).to.equal(true);
     await shot(panel, '06-task-done');
+    // browser_use's results carry emoji ("🖱️ Clicked button"): shown as words only, no empty boxes.
+    expect(await unreadableText(panel)).to.deep.equal([]);
     expect(await text(panel, '#task-state'), diag).to.equal('done');
     expect(log).to.contain('Search for staplers').and.to.contain('input_text').and.to.contain('Add the cheapest stapler (Mini Stapler');
     expect(await text(panel, '#final-result')).to.contain('Mini Stapler - $3.99');
@@ -304,7 +314,10 @@ describe('e2e: the side panel names every connection problem', function () {
     );
     await waitConn(panel, 'not_paired');
     await waitConn(panel, 'not_paired');
-    expect(await text(panel, '#conn-next')).to.contain('npx browser-use-ext pair');
+    expect(await panel.$eval('#conn-next code', (c) => c.textContent)).to.equal('browser-use-ext pair');
+    expect(await text(panel, '#conn-next'))
+      .to.not.contain('npx')
+      .and.not.contain('`');
     await shot(panel, '10-not-paired');
     await panel.type('#pair-code', 'ABCD-EFGH');
     await panel.click('#pair-button');
@@ -342,8 +355,8 @@ describe('e2e: the side panel names every connection problem', function () {
     const dead = `ws://127.0.0.1:${bridge.port + 1}/extension`;
     await setStorage({ extension_secret: bridge.secrets.extension_secret, bridge_url: dead });
     await waitConn(panel, 'unreachable');
-    expect(await text(panel, '#conn-message')).to.contain(dead);
-    expect(await text(panel, '#conn-next')).to.contain('npx browser-use-ext bridge');
+    expect(await text(panel, '#conn-details')).to.contain(dead);
+    expect(await panel.$eval('#conn-next code', (c) => c.textContent)).to.equal('browser-use-ext bridge');
     await shot(panel, '13-bridge-unreachable');
   });
 
@@ -353,7 +366,8 @@ describe('e2e: the side panel names every connection problem', function () {
     try {
       await setStorage({ bridge_url: newer.extensionUrl });
       await waitConn(panel, 'version_mismatch');
-      expect(await text(panel, '#conn-message')).to.contain('the bridge speaks 2, this extension speaks 1');
+      expect(await text(panel, '#conn-message')).to.contain('different versions');
+      expect(await text(panel, '#conn-details')).to.contain('protocol version: bridge 2, extension 1');
       expect(await text(panel, '#conn-next')).to.contain('Update the extension');
       await shot(panel, '14-version-mismatch');
     } finally {

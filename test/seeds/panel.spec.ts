@@ -259,7 +259,7 @@ describe('seeds from the side panel: the built-in seed 002 agent as the task run
     await panel.waitForFunction(
       () =>
         [...(document.getElementById('task-runner') as HTMLSelectElement).options].some((o) =>
-          o.textContent?.startsWith('Built-in agent (seed 002)'),
+          o.textContent?.startsWith('Built-in agent · '),
         ) && (document.getElementById('task-runner') as HTMLSelectElement).options.length === 2,
       { timeout: 30_000 },
     );
@@ -267,7 +267,7 @@ describe('seeds from the side panel: the built-in seed 002 agent as the task run
       os.map((o) => ({ value: (o as HTMLOptionElement).value, text: o.textContent ?? '' })),
     );
     expect(options[0]?.text, 'the older agent comes first (the default)').to.not.contain('Built-in');
-    const builtin = options.find((o) => o.text.startsWith('Built-in agent (seed 002)'));
+    const builtin = options.find((o) => o.text.startsWith('Built-in agent · '));
     await panel.select('#task-runner', builtin!.value);
     expect(
       await panel.evaluate(
@@ -320,7 +320,7 @@ describe('seeds from the side panel: the built-in seed 002 agent as the task run
       return `Looking.\n<tool_code>{"action": "type", "id": ${idOf(last, 'input', 'Search products')}, "value": ""}</tool_code>\n${k}`;
     });
     expect(await panel.$eval('#task-runner', (e) => (e as HTMLSelectElement).selectedOptions[0]?.textContent ?? '')).to.match(
-      /^Built-in agent \(seed 002\)/,
+      /^Built-in agent · /,
     );
     await panel.type('#task-input', 'Keep looking');
     await panel.click('#task-submit');

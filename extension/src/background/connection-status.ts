@@ -1,6 +1,9 @@
 // The connection as the person sees it: one state with what happened and what to do next,
 // written to chrome.storage.session for the side panel and the options page. The handshake (in
-// bridge-connection.ts) reports each event here; this module turns it into words.
+// bridge-connection.ts) reports each event here; this module turns it into words. Plain words only:
+// the bridge URL, versions and codes are shown apart on a small details line (the pages build it from
+// `url`, `bridge` and the protocol versions). A command to type is marked with backticks, which the
+// pages render as a <code> box (shared/command-text.ts), and is the installed command (no npx).
 import { PROTOCOL_VERSION } from '../../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
 import { type ConnectionStatus, PANEL_KEYS } from '../shared/panel-messages';
@@ -32,9 +35,9 @@ export function notPaired(url: string): Promise<void> {
   return write({
     ...base(url),
     state: 'not_paired',
-    message: 'Not paired with a bridge yet.',
+    message: 'This browser is not paired with a bridge yet.',
     next_step:
-      'Run `npx browser-use-ext pair` in a terminal and type the code it prints below (or paste the extension secret from `npx browser-use-ext bridge --print-pairing`).',
+      'In a terminal run `browser-use-ext pair` and type the code it prints below (or paste the extension secret that `browser-use-ext bridge --print-pairing` shows).',
   });
 }
 
@@ -49,8 +52,8 @@ export function connecting(url: string): Promise<void> {
   return write({
     ...base(url),
     state: 'connecting',
-    message: `Connecting to ${url}…`,
-    next_step: 'Wait a moment. If this stays, check that the bridge is running (`npx browser-use-ext bridge`).',
+    message: 'Connecting to the bridge…',
+    next_step: 'Wait a moment. If this stays, check that the bridge runs: `browser-use-ext bridge`.',
   });
 }
 
@@ -58,8 +61,8 @@ export function connected(url: string, bridge: { name: string; version: string }
   return write({
     ...base(url),
     state: 'connected',
-    message: `Connected to ${bridge.name} ${bridge.version} at ${url}.`,
-    next_step: 'Start an agent that accepts tasks (`python -m browser_use_ext serve`), then type a task below.',
+    message: `Connected to the bridge (version ${bridge.version}).`,
+    next_step: 'Start an agent that accepts tasks, then type a task below.',
     bridge,
   });
 }
@@ -67,13 +70,14 @@ export function connected(url: string, bridge: { name: string; version: string }
 export function secretRefused(url: string, bySide: 'bridge' | 'extension'): Promise<void> {
   const what =
     bySide === 'bridge'
-      ? "The bridge refused this extension's pairing secret."
-      : `The server at ${url} could not prove it knows this extension's pairing secret: the secret is outdated (new secrets.json) or this is not your bridge.`;
+      ? 'The bridge no longer accepts this browser: the pairing is outdated.'
+      : 'The program at the bridge address could not prove it is your bridge: the pairing is outdated, or it is not your bridge.';
   return write({
     ...base(url),
     state: 'secret_refused',
     message: what,
-    next_step: 'Pair again: run `npx browser-use-ext pair` and type the new code below. Check the bridge URL if you run several bridges.',
+    next_step:
+      'Pair again: run `browser-use-ext pair` in a terminal and type the new code below. If you run several bridges, check the bridge address.',
   });
 }
 
@@ -81,16 +85,17 @@ export function versionMismatch(
   url: string,
   bridgeVersion: number | null,
   upgrade: 'extension' | 'bridge' | null,
-  why: string,
+  _why: string,
 ): Promise<void> {
   const which =
     upgrade === 'extension'
-      ? 'Update the extension: rebuild (`npm run build`) and press Reload on chrome://extensions.'
-      : 'Update the bridge (`npm i -g browser-use-ext@latest`, or pull and `npm run build`), then restart it.';
+      ? 'Update the extension to the version of your bridge, then press Reload on the extensions page (chrome://extensions).'
+      : 'Update the bridge to the version that came with this extension, then start it again: `browser-use-ext bridge`.';
   return write({
     ...base(url),
     state: 'version_mismatch',
-    message: `Protocol version mismatch: the bridge speaks ${bridgeVersion ?? '?'}, this extension speaks ${PROTOCOL_VERSION}. ${why}`,
+    // The bridge's own words (`_why`) name codes and commands for developers: the worker logs them (bridge-connection.ts).
+    message: `The bridge and this extension are different versions and cannot work together.`,
     next_step: which,
     upgrade,
     bridge_protocol_version: bridgeVersion,
@@ -102,8 +107,8 @@ export function rateLimited(url: string, retryMs: number | null): Promise<void> 
   return write({
     ...base(url),
     state: 'rate_limited',
-    message: 'The bridge is refusing handshakes from this browser for a while after repeated failures.',
-    next_step: `Wait ${retryMs ? Math.ceil(retryMs / 1000) : 60} s; pair again if the secret is wrong.`,
+    message: 'The bridge stopped answering this browser for a while, after several failed tries.',
+    next_step: `Wait ${retryMs ? Math.ceil(retryMs / 1000) : 60} seconds. If the pairing is wrong, pair again.`,
   });
 }
 
@@ -127,23 +132,23 @@ export async function closedBeforeHandshake(url: string, code: number, reason: s
       return write({
         ...base(url),
         state: 'refused',
-        message: `A bridge answers at ${url} but refused this extension's connection.`,
-        next_step: `This extension's id (${chrome.runtime.id}) is not the one the bridge accepts: start the bridge with --extension-id ${chrome.runtime.id}.`,
+        message: 'A bridge answers, but it accepts another copy of the extension, not this one.',
+        next_step: `Start the bridge for this extension: \`browser-use-ext bridge --extension-id ${chrome.runtime.id}\``,
       });
     }
     return write({
       ...base(url),
       state: 'unreachable',
-      message: `The bridge is unreachable at ${url}.`,
+      message: 'The bridge does not answer.',
       next_step:
-        'Start it with `npx browser-use-ext bridge` (or `npm start`), or fix the bridge URL in Settings. The extension retries by itself.',
+        'Start it in a terminal: `browser-use-ext bridge`. Or fix the bridge address in Settings. The extension keeps trying by itself.',
     });
   }
   return write({
     ...base(url),
     state: 'unreachable',
-    message: `The bridge at ${url} closed the connection${reason ? ` (${reason})` : ''}.`,
-    next_step: 'The extension reconnects by itself; if this stays, restart the bridge.',
+    message: 'The bridge closed the connection.',
+    next_step: 'The extension reconnects by itself. If this stays, start the bridge again: `browser-use-ext bridge`.',
   });
 }
 

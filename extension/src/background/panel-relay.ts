@@ -4,6 +4,7 @@
 // synchronously at top level from index.ts (MV3: a worker woken by an event sees only listeners that
 // exist when the script first runs).
 import type { CdpClientsMessage, ContextElement, ErrorMessage, ProtocolMessage } from '../../../schemas/generated/protocol';
+import { STORAGE_KEYS } from '../shared/config';
 import {
   type AgentSessionInfo,
   cdpClientName,
@@ -148,7 +149,18 @@ export function registerPanelRelay(connection: BridgeConnection): void {
   connection.onReady = sendTabLimit;
   chrome.storage.onChanged.addListener((changes, area) => {
     if (area === 'local' && SETTING_KEYS.maxTabsPerAgent in changes) sendTabLimit();
+    // A new pairing or bridge address: what the old bridge listed (its agents, CDP clients, backends)
+    // is not what the panel is paired with now. Forgotten at once; the next bridge sends its own
+    // lists when it accepts this browser, and until then the panel lists none.
+    if (area === 'local' && (STORAGE_KEYS.extensionSecret in changes || STORAGE_KEYS.bridgeUrl in changes)) void forgetBridgeLists();
   });
+}
+
+/** The lists one bridge sent for the panel (chrome.storage.session). */
+export function forgetBridgeLists(): Promise<void> {
+  return chrome.storage.session
+    .remove([PANEL_KEYS.agents, PANEL_KEYS.agentsTotal, PANEL_KEYS.cdpClients, PANEL_KEYS.connectors])
+    .catch(() => undefined);
 }
 
 /** Bridge messages for the person. Returns true when handled. */

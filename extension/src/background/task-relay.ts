@@ -130,16 +130,20 @@ function fail(taskId: string, message: string): Promise<unknown> {
   });
 }
 
+// Commands between backticks: the panel shows each as a <code> box (shared/command-text.ts).
 const NO_AGENT_HELP =
-  'No agent that accepts tasks is connected. Start one in a terminal: `python -m browser_use_ext serve --llm openai --model gpt-4o` (see the README for Anthropic, Google, Ollama or any OpenAI-compatible server), or with no Python the built-in agent: `npx browser-use-ext agent --base-url <OpenAI-compatible URL> --model <model>`; then submit the task again.';
+  'No agent that accepts tasks is connected, so the task did not start. Start one in a terminal: `python -m browser_use_ext serve --llm openai --model gpt-4o` (the README covers Anthropic, Google, Ollama and any OpenAI-compatible server), or with no Python the built-in agent: `browser-use-ext agent --base-url https://api.openai.com/v1 --model gpt-4o-mini`. Then run the task again.';
+// The bridge's words name the session id; the person knows the agent by its place under "Run with".
+const CHOSEN_AGENT_GONE =
+  'The agent picked under "Run with" is no longer connected, so the task did not start. Pick another agent there, or start one, then run the task again.';
 
 /** An `error` from the bridge that answers one of our task messages. Returns true when handled. */
 export function onTaskError(e: ErrorMessage): boolean {
   const code = e.error_info.error_code;
   const id = e.in_reply_to ?? (typeof e.error_info.details?.['task_id'] === 'string' ? (e.error_info.details['task_id'] as string) : null);
   if (!id || !id.startsWith('task-')) return false;
-  // A chosen runner that is gone: the bridge's message names it; otherwise how to start an agent.
-  if (code === 'NO_TASK_AGENT') void fail(id, e.error_info.details?.['agent_session_id'] ? e.error_info.message : NO_AGENT_HELP);
+  // A chosen runner that is gone: say so; otherwise how to start an agent.
+  if (code === 'NO_TASK_AGENT') void fail(id, e.error_info.details?.['agent_session_id'] ? CHOSEN_AGENT_GONE : NO_AGENT_HELP);
   else if (code === 'TASK_NOT_FOUND') void fail(id, e.error_info.message);
   else void fail(id, `${code}: ${e.error_info.message}`);
   return true;

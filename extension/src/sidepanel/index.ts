@@ -4,11 +4,11 @@
 // Renders from chrome.storage (written by the worker: panel-relay.ts, connection-status.ts,
 // task-relay.ts) and follows its changes; commands go to the worker with chrome.runtime.sendMessage.
 import type { AgentSessionInfo, ContextElement } from '../../../schemas/generated/protocol';
+import { dropPictographs, setCommandText, setCommandWords } from '../shared/command-text';
 import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../shared/config';
 import { displayFolder } from '../shared/local-files';
 import {
   type CdpClientInfo,
-  cdpClientName,
   type ConnectionStatus,
   PANEL_KEYS,
   type PanelRequest,
@@ -17,6 +17,7 @@ import {
   type TaskLogEntry,
   type TaskRecord,
 } from '../shared/panel-messages';
+import { agentDetails, agentLabel } from './agent-names';
 import { CdpClientsView } from './cdp-clients';
 import { ConnectorsView } from './connectors';
 import { pairWithCode, pairWithSecret } from './pair';
@@ -54,16 +55,6 @@ let pairOpen = false;
 /** hello.client.name of the agent the person picked under "Run with" (storage.local). */
 let runnerName: string | null = null;
 
-/** The built-in seed 002 agent (`npx browser-use-ext agent`) says so, for a person who has no Python. */
-const BUILTIN_AGENT = 'seed002-agent';
-const agentLabel = (a: AgentSessionInfo) => {
-  // A CDP client's session (bridge/agents/cdp) is named cdp:<URL name>: show the name the person chose.
-  const cdp = cdpClientName(a.client.name);
-  if (cdp !== null) return `${cdp} (CDP client)`;
-  return a.client.name === BUILTIN_AGENT
-    ? `Built-in agent (seed 002) · ${a.client.name} ${a.client.version}`
-    : `${a.client.name} ${a.client.version}`;
-};
 const takers = () => agents.filter((a) => a.connected && a.capabilities.includes('accepts_tasks'));
 
 const ask = (req: PanelRequest): Promise<PanelResponse> =>
@@ -84,16 +75,41 @@ function renderConnection(): void {
   $('conn-title').textContent = TITLES[state];
   $('conn-message').textContent = c?.message ?? 'Waiting for the extension to report its connection…';
   const taker = agents.some((a) => a.connected && a.capabilities.includes('accepts_tasks'));
-  $('conn-next').textContent =
-    state === 'connected' && taker ? 'An agent that accepts tasks is connected: type a task below.' : (c?.next_step ?? '');
+  setCommandText(
+    $('conn-next'),
+    state === 'connected' && taker ? 'An agent that accepts tasks is connected: type a task below.' : (c?.next_step ?? ''),
+  );
+  $('conn-details').textContent = connectionDetails(c);
   $('conn-retry').hidden = state === 'connected' || state === 'not_paired';
-  $('show-pair').hidden = state === 'not_paired' || state === 'connected' || pairOpen;
+  // Also while connected: pairing with another bridge starts here (its lists replace this one's).
+  $('show-pair').hidden = state === 'not_paired' || pairOpen;
+  $('show-pair').textContent = state === 'connected' ? 'Pair with another bridge' : 'Pair again';
   $('pair').hidden = !(pairOpen || state === 'not_paired' || state === 'secret_refused');
   const connected = state === 'connected';
   cdpView.setConnected(connected);
-  $<HTMLButtonElement>('task-submit').disabled = !connected;
+  $('agents-stale').hidden = connected || agents.length === 0;
+  // Run task only when a task can start: a task sent to no agent failed, and the person lost what they typed.
+  const why = !connected
+    ? 'Run task is off until the extension is connected to the bridge (see above).'
+    : !taker
+      ? 'Run task is off: no agent that accepts tasks is connected. Start one as shown below; what you type here stays.'
+      : '';
+  $<HTMLButtonElement>('task-submit').disabled = why !== '';
+  if ($('task-why').textContent !== why) $('task-why').classList.remove('tried');
+  $('task-why').textContent = why;
+  $('task-why').hidden = why === '';
   $('no-agent').hidden = !connected || taker;
   renderRunner();
+}
+
+/** The small details line: the bridge address, and the versions when they matter. */
+function connectionDetails(c: ConnectionStatus | null): string {
+  if (!c) return '';
+  const parts = [`Bridge address: ${c.url}`];
+  if (c.state === 'connected' && c.bridge) parts.push(`${c.bridge.name} ${c.bridge.version}`);
+  if (c.state === 'version_mismatch')
+    parts.push(`protocol version: bridge ${c.bridge_protocol_version ?? '?'}, extension ${c.extension_protocol_version ?? '?'}`);
+  return parts.join(' · ');
 }
 
 /** "Run with": every connected agent that accepts tasks; the person's pick persists by client name. */
@@ -102,7 +118,9 @@ function renderRunner(): void {
   const select = $<HTMLSelectElement>('task-runner');
   $('runner-row').hidden = list.length === 0;
   const chosen = list.find((a) => a.session_id === select.value) ?? list.find((a) => a.client.name === runnerName) ?? list[0];
-  select.replaceChildren(...list.map((a) => el('option', { value: a.session_id, textContent: agentLabel(a), selected: a === chosen })));
+  select.replaceChildren(
+    ...list.map((a) => el('option', { value: a.session_id, textContent: agentLabel(a.client), selected: a === chosen })),
+  );
   if (chosen) select.value = chosen.session_id;
 }
 
@@ -127,12 +145,15 @@ function logItem(entry: TaskLogEntry): HTMLLIElement {
     if (d?.evaluation_previous_goal) li.append(el('div', { className: 'eval' }, `Evaluation: ${d.evaluation_previous_goal}`));
     for (const a of d?.actions ?? []) {
       const params = a.params && Object.keys(a.params).length ? ` ${JSON.stringify(a.params).slice(0, 160)}` : '';
-      const outcome = a.error ? ` ✗ ${a.error}` : a.result ? ` → ${a.result.slice(0, 200)}` : ' ✓';
+      // Words, not check marks: a system without a symbol font shows those as empty boxes.
+      const outcome = a.error ? `: failed: ${a.error}` : a.result ? `: ${a.result.slice(0, 200)}` : ': ok';
       const full = `${a.name}${a.params && Object.keys(a.params).length ? ` ${JSON.stringify(a.params)}` : ''}${outcome}`;
       li.append(el('div', { className: a.error ? 'act err' : 'act', title: full }, `${a.name}${params}${outcome}`));
     }
   } else {
-    li.append(el('div', {}, entry.message));
+    const msg = el('div');
+    setCommandText(msg, entry.message);
+    li.append(msg);
   }
   return li;
 }
@@ -179,6 +200,9 @@ function renderTasks(): void {
       );
     }),
   );
+  // Agents' words carry emoji (browser_use: "🖱️ Clicked button"): boxes without an emoji font.
+  dropPictographs($('current-task'));
+  dropPictographs($('history'));
 }
 
 /** The bridge's /status page (every session, unpaged), from the bridge URL the panel uses. */
@@ -223,7 +247,7 @@ function renderAgents(): void {
       const head = el(
         'div',
         { className: 'row agent' },
-        el('span', { className: 'agent-name' }, backend?.label ?? agentLabel(a)),
+        el('span', { className: 'agent-name' }, backend?.label ?? agentLabel(a.client)),
         el('span', { className: 'badge' }, status),
       );
       const disconnect = el('button', {
@@ -232,6 +256,7 @@ function renderAgents(): void {
         textContent: 'Disconnect',
         title: 'End this agent session now: its tabs are freed and its task ends',
       });
+      disconnect.setAttribute('aria-label', `Disconnect ${agentLabel(a.client)}`);
       disconnect.dataset['sessionId'] = a.session_id;
       disconnect.addEventListener('click', () => void ask({ bux: 'panel', op: 'disconnect_agent', session_id: a.session_id }));
       head.append(disconnect);
@@ -246,6 +271,7 @@ function renderAgents(): void {
             title: 'Take this tab back from the agent (it stays open)',
           });
           release.dataset['tabId'] = String(t.tab_id);
+          release.setAttribute('aria-label', `Release ${tabNames.label(t.tab_id, t.url)}`);
           release.addEventListener(
             'click',
             () => void ask({ bux: 'panel', op: 'release_tab', session_id: a.session_id, tab_id: t.tab_id }),
@@ -254,12 +280,20 @@ function renderAgents(): void {
         }),
       );
       if (!a.tabs.length) tabs.append(el('li', {}, el('span', {}, 'holds no tab')));
-      const li = el('li', {}, head, ...(backend ? [el('div', { className: 'backend-of' }, backend.note)] : []), tabs);
+      const li = el(
+        'li',
+        {},
+        head,
+        el('p', { className: 'details agent-details' }, agentDetails(a.client)),
+        ...(backend ? [el('div', { className: 'backend-of' }, backend.note)] : []),
+        tabs,
+      );
       li.dataset['sessionId'] = a.session_id;
       return li;
     }),
     ...agentsMore(),
   );
+  dropPictographs($('agent-list')); // page titles may carry emoji too
   renderConnection();
 }
 
@@ -318,6 +352,7 @@ chrome.storage.onChanged.addListener((changes, area) => {
   if (area === 'local' && PANEL_KEYS.tasks in changes) {
     tasks = (changes[PANEL_KEYS.tasks]?.newValue as TaskRecord[] | undefined) ?? [];
     renderTasks();
+    clearAcceptedTask();
   }
 });
 
@@ -374,7 +409,7 @@ async function doPair(): Promise<void> {
     : secret.trim()
       ? await pairWithSecret(secret, url)
       : { ok: false, message: 'Type the pairing code (or paste the secret).' };
-  result.textContent = r.message;
+  setCommandText(result, r.message);
   result.className = r.ok ? '' : 'error';
   if (r.ok) {
     $<HTMLInputElement>('pair-code').value = '';
@@ -383,7 +418,7 @@ async function doPair(): Promise<void> {
   }
 }
 
-// A link from `npx browser-use-ext pair`: #pair=CODE&bridge=ws://...
+// A link from `browser-use-ext pair`: #pair=CODE&bridge=ws://...
 function pairFromLink(): void {
   const h = new URLSearchParams(location.hash.slice(1));
   const code = h.get('pair');
@@ -400,10 +435,30 @@ function pairFromLink(): void {
 }
 
 // --- tasks ----------------------------------------------------------------------------------------
+/** The task last sent and the text it carried: the box is emptied only once an agent took the task,
+ * so a task that found no agent (or failed to start) leaves what the person typed in place. */
+let sentTask: { id: string; text: string } | null = null;
+
+function clearAcceptedTask(): void {
+  if (!sentTask) return;
+  const t = tasks.find((x) => x.task_id === sentTask?.id);
+  if (!t || t.state === 'submitted') return;
+  const accepted = t.state !== 'failed' || t.log.some((e) => e.status === 'accepted' || e.status === 'step');
+  const input = $<HTMLTextAreaElement>('task-input');
+  if (accepted && input.value === sentTask.text) input.value = '';
+  sentTask = null;
+}
+
 async function submit(): Promise<void> {
   const input = $<HTMLTextAreaElement>('task-input');
   const err = $('task-error');
   err.textContent = '';
+  const button = $<HTMLButtonElement>('task-submit');
+  if (button.disabled) {
+    // Ctrl+Enter while Run task is off: the reason under the button stands out; the text stays.
+    $('task-why').classList.add('tried');
+    return;
+  }
   const runner = takers().find((a) => a.session_id === $<HTMLSelectElement>('task-runner').value);
   const r = await ask({
     bux: 'panel',
@@ -412,8 +467,10 @@ async function submit(): Promise<void> {
     use_element: pending !== null,
     agent_session_id: runner?.session_id ?? null,
   });
-  if (r.ok) input.value = '';
-  else err.textContent = r.error;
+  if (r.ok) {
+    sentTask = r.task_id ? { id: r.task_id, text: input.value } : null;
+    clearAcceptedTask();
+  } else setCommandText(err, r.error);
 }
 $<HTMLFormElement>('task-form').addEventListener('submit', (ev) => {
   ev.preventDefault();
@@ -462,5 +519,9 @@ setInterval(() => {
     renderAgents();
   }
 }, 1000);
+
+// The commands written in index.html wrap at their spaces only, like those the worker's texts carry
+// (every <code> of the page: a flag like --dialect must not lose its dashes to a line break).
+for (const code of document.querySelectorAll<HTMLElement>('code')) setCommandWords(code, code.textContent ?? '');
 
 void load().then(pairFromLink);

@@ -1,4 +1,4 @@
-// Pairing from the extension's pages: redeem a one-time code printed by `npx browser-use-ext pair` at
+// Pairing from the extension's pages: redeem a one-time code printed by `browser-use-ext pair` at
 // the bridge's POST /pair (bridge/src/pairing-http.ts), or store a pasted secret. Either way the
 // secret lands in chrome.storage.local (it survives browser restarts) and the worker reconnects at
 // once (bridge-connection.ts watches those keys).
@@ -26,7 +26,10 @@ export async function pairWithCode(code: string, bridgeUrl: string): Promise<Pai
       body: JSON.stringify({ code: clean }),
     });
   } catch {
-    return { ok: false, message: `No bridge answers at ${url}. Start it with \`npx browser-use-ext bridge\`, or correct the URL.` };
+    return {
+      ok: false,
+      message: `No bridge answers at ${url}. Start it in a terminal: \`browser-use-ext bridge\`. Or correct the bridge address.`,
+    };
   }
   const body = (await res.json().catch(() => ({}))) as { extension_secret?: unknown; bridge_url?: unknown; error?: unknown };
   if (!res.ok || typeof body.extension_secret !== 'string')

@@ -2,6 +2,8 @@
 // CDP clients name the tabs they hold this way. Titles come from chrome.tabs (the extension's "tabs"
 // permission) and follow the pages as they load or navigate.
 
+import { withoutPictographs } from '../shared/command-text';
+
 export interface TabInfo {
   title: string;
   url: string;
@@ -17,7 +19,8 @@ export function tabLabel(info: TabInfo | undefined, fallbackUrl: string | null =
   } catch {
     site = '';
   }
-  const title = info?.title.trim() ?? '';
+  // A title's emoji would show as an empty box on a system without an emoji font.
+  const title = withoutPictographs(info?.title ?? '').trim();
   if (title && site && title !== site) return `${title} (${site})`;
   return title || site || 'a new tab';
 }
