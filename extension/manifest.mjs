@@ -31,8 +31,9 @@ const ICONS = { 16: 'icons/icon16.png', 32: 'icons/icon32.png', 48: 'icons/icon4
 export function buildManifest(version) {
   return {
     manifest_version: 3,
-    name: 'Browser Use Agent Bridge',
-    short_name: 'browser-use-ext',
+    // One product name everywhere a person reads it (store listing, toolbar, panel, CLI, packages).
+    // No short_name: the name fits where Chrome would use one.
+    name: 'browser-use-ext',
     description:
       'Give browser_use agents tasks from a side panel and watch them work in your own Chrome, through a local bridge you pair with.',
     version,
@@ -54,7 +55,7 @@ export function buildManifest(version) {
     background: { service_worker: 'background.js', type: 'module' },
     icons: ICONS,
     // The toolbar icon opens the side panel (panel-relay.ts sets openPanelOnActionClick).
-    action: { default_title: 'Browser Use Agent: pair, give tasks, watch', default_icon: ICONS },
+    action: { default_title: 'browser-use-ext: pair, give tasks, watch', default_icon: ICONS },
     side_panel: { default_path: 'sidepanel/index.html' },
     commands: { _execute_action: { suggested_key: { default: 'Alt+Shift+B' }, description: 'Open the browser-use-ext side panel' } },
     content_scripts: [

@@ -52,7 +52,8 @@ await step('prettier', ...npx('prettier', '--check', '.'));
 await step('typecheck', ...npx('tsc', '-p', 'tsconfig.json'))
   .then(() => step('typecheck bridge', ...npx('tsc', '-p', 'tsconfig.bridge.json')))
   .then(() => step('typecheck tests', ...npx('tsc', '-p', 'tsconfig.test.json')));
-const build = await step('build', ...npx('rollup', '-c', '--silent'));
+// Through build-if-stale (--force: always rebuild) so the build record is written and the next `npm start` is fast.
+const build = await step('build', process.execPath, ['scripts/build-if-stale.mjs', '--force']);
 
 // The venvs are ready before mocha starts, so pip does not compete with the e2e tests' Chromium.
 const envs = await pyEnvs;

@@ -110,8 +110,8 @@ class ErrorCode:
     #: A backend connector URL is not a ws:// or wss:// URL. Type the backend's WebSocket address, e.g. ws://localhost:8080.
     BACKEND_URL_INVALID: Final = 'BACKEND_URL_INVALID'
 
-    #: A backend connector URL names a host that is not this machine; only `npx browser-use-ext connect --allow-remote` may dial it
-    #: (the panel cannot grant that).
+    #: A backend connector URL names a host that is not this machine; only `browser-use-ext connect --allow-remote` may dial it (the
+    #: panel cannot grant that).
     BACKEND_NOT_LOOPBACK: Final = 'BACKEND_NOT_LOOPBACK'
 
     #: No seed 000/001 backend answers at the connector's URL (refused, timed out, or closed); the connector keeps dialing with
@@ -174,7 +174,8 @@ ERROR_CODES: Final = frozenset({
 class CloseCode:
     """WebSocket close codes beyond RFC 6455's; after any of them a client does not reconnect by itself."""
 
-    #: The pairing secret did not match (either side found the other's HMAC proof wrong). Pair again (npx browser-use-ext pair).
+    #: The pairing secret did not match (either side found the other's HMAC proof wrong). The extension pairs again (browser-use-ext
+    #: pair); an agent checks its agent secret (browser-use-ext bridge --print-pairing).
     SECRET_REFUSED: Final = 4001
 
     #: hello.protocol_version is not the bridge's; the reason names which side to upgrade.

@@ -3,7 +3,7 @@
 // reconnect by itself; the close reason says what to do next and never anything about the secret itself.
 
 export const CLOSE_CODES = {
-  /** The pairing secret did not match (either side found the other's HMAC proof wrong). Pair again (npx browser-use-ext pair). */
+  /** The pairing secret did not match (either side found the other's HMAC proof wrong). The extension pairs again (browser-use-ext pair); an agent checks its agent secret (browser-use-ext bridge --print-pairing). */
   secretRefused: 4001,
   /** hello.protocol_version is not the bridge's; the reason names which side to upgrade. */
   versionMismatch: 4002,

@@ -4116,7 +4116,7 @@ export interface ClientInfo2 {
   model?: string;
 }
 /**
- * The bridge tells the extension which seed 000/001 backend connectors it runs itself (added from the side panel, kept in <config dir>/connectors.json and dialed again when the bridge starts) and how each backend link is doing. Sent after the extension's hello_ack, whenever a connector is added, removed, connects, drops or fails to dial, and in answer to every connector_control. Connectors started with `npx browser-use-ext connect` run in their own process and are not listed here (they are in agent_sessions).
+ * The bridge tells the extension which seed 000/001 backend connectors it runs itself (added from the side panel, kept in <config dir>/connectors.json and dialed again when the bridge starts) and how each backend link is doing. Sent after the extension's hello_ack, whenever a connector is added, removed, connects, drops or fails to dial, and in answer to every connector_control. Connectors started with `browser-use-ext connect` run in their own process and are not listed here (they are in agent_sessions).
  */
 export interface BackendConnectorsMessage {
   /**

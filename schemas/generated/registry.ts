@@ -195,7 +195,7 @@ export const ERROR_CODES: { readonly [C in ErrorCode]: string } = {
   "UNKNOWN_KEY": "press was given a key name that is not in Playwright's US keyboard layout (details.key). Use names such as Enter, Tab, ArrowDown, ControlRight, NumpadSubtract, F5, a single character, or a chord like Control+Shift+T.",
   "INVALID_VALUE": "fill was given a value the field's type cannot hold (for example \"abc\" for a number input, or a date not in YYYY-MM-DD); nothing was changed. details.expected_format says the format to use.",
   "BACKEND_URL_INVALID": "A backend connector URL is not a ws:// or wss:// URL. Type the backend's WebSocket address, e.g. ws://localhost:8080.",
-  "BACKEND_NOT_LOOPBACK": "A backend connector URL names a host that is not this machine; only `npx browser-use-ext connect --allow-remote` may dial it (the panel cannot grant that).",
+  "BACKEND_NOT_LOOPBACK": "A backend connector URL names a host that is not this machine; only `browser-use-ext connect --allow-remote` may dial it (the panel cannot grant that).",
   "BACKEND_UNREACHABLE": "No seed 000/001 backend answers at the connector's URL (refused, timed out, or closed); the connector keeps dialing with backoff. Start the backend, or remove the connector.",
   "CONNECTOR_NOT_FOUND": "No connector with that connector_id runs on the bridge (removed already, or disconnected from the agent list).",
   "TOO_MANY_SESSIONS": "The bridge (or this MCP token) already holds as many agent sessions as it allows, so no new one was opened; resuming an existing session is never refused. The message names the cap, where to see the sessions and end idle ones, and the flag that raises the cap.",

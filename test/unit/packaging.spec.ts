@@ -35,7 +35,7 @@ describe('packaging', () => {
   it('the manifest opens the side panel from the toolbar, has icons and a name a person recognises', () => {
     const m = buildManifest(pkg.version) as Record<string, unknown>;
     expect(m['side_panel']).to.deep.equal({ default_path: 'sidepanel/index.html' });
-    expect(m['name']).to.equal('Browser Use Agent Bridge');
+    expect(m['name']).to.equal('browser-use-ext');
     const icons = m['icons'] as Record<string, string>;
     for (const size of ['16', '32', '48', '128']) {
       const file = path.join(REPO_ROOT, 'extension', icons[size] as string);

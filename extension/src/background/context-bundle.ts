@@ -3,7 +3,7 @@
 // came from "Ask the agent about this".
 import type { ContextElement, UserTaskContext } from '../../../schemas/generated/protocol';
 import { collectState } from './state';
-import { isRestrictedUrl } from './tabs';
+import { isRestrictedUrl, personsActiveTab } from './tabs';
 
 const SUMMARY_MAX_ELEMENTS = 60;
 
@@ -26,16 +26,9 @@ async function viewportSummary(tabId: number): Promise<string | null> {
   return lines.length ? lines.join('\n').slice(0, 20_000) : '(no actionable elements in view)';
 }
 
-/** The active tab of the last focused normal window (the side panel itself is not a tab). */
-export async function activeTab(): Promise<chrome.tabs.Tab | null> {
-  const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true, windowType: 'normal' });
-  if (tab?.id !== undefined) return tab;
-  const [any] = await chrome.tabs.query({ active: true, windowType: 'normal' });
-  return any ?? null;
-}
-
+/** The context bundle of a task the person typed: the page they were looking at (the side panel itself is not a tab). */
 export async function buildContext(element: ContextElement | null): Promise<UserTaskContext> {
-  const tab = await activeTab();
+  const tab = await personsActiveTab();
   if (!tab || tab.id === undefined)
     return { url: '', page_title: '', selected_text: null, active_tab_id: 0, viewport_summary: null, element };
   const readable = !isRestrictedUrl(tab.url);

@@ -45,14 +45,7 @@ export async function resolveTab(
       ),
     };
   }
-  // The tab the person looks at: the active tab of the last focused NORMAL window. The side panel's
-  // popup window, DevTools or an app window may have the focus, and their page is not one to act on.
-  // tabs.query's lastFocusedWindow is the last focused window of ANY type: with a popup focused it
-  // matches no normal tab. windows.getLastFocused filters by type first, so it names the normal
-  // window the person used last (with two normal windows, not just the first one).
-  const win = await chrome.windows.getLastFocused({ windowTypes: ['normal'] }).catch(() => null);
-  const [active] = win?.id === undefined ? [] : await chrome.tabs.query({ active: true, windowId: win.id });
-  const tab = active ?? (await chrome.tabs.query({ active: true, windowType: 'normal' }))[0];
+  const tab = await personsActiveTab();
   if (tab?.id === undefined)
     return {
       ok: false,
@@ -81,4 +74,17 @@ export function waitForTabComplete(tabId: number, capMs: number): Promise<boolea
       () => done(false),
     );
   });
+}
+
+/**
+ * The tab the person looks at: the active tab of the last focused NORMAL window. The side panel's
+ * popup window, DevTools or an app window may have the focus, and their page is not one to act on.
+ * tabs.query's lastFocusedWindow is the last focused window of ANY type: with a popup focused it
+ * matches no normal tab. windows.getLastFocused filters by type first, so it names the normal
+ * window the person used last (with two normal windows, not just the first one).
+ */
+export async function personsActiveTab(): Promise<chrome.tabs.Tab | undefined> {
+  const win = await chrome.windows.getLastFocused({ windowTypes: ['normal'] }).catch(() => null);
+  const [active] = win?.id === undefined ? [] : await chrome.tabs.query({ active: true, windowId: win.id });
+  return active ?? (await chrome.tabs.query({ active: true, windowType: 'normal' }))[0];
 }
