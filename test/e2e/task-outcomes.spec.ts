@@ -146,6 +146,8 @@ describe('e2e: how a task from the side panel ends (serve with the real Agent, t
     expect(b.text).to.equal('not completed');
     expect(b.cls).to.not.match(/\bdone\b/);
     expect(await innerText(panel, '#final-result')).to.equal('The agent said: I cannot find the form fields');
+    // Not the green box of a task done: nothing about a task that failed its goal reads as success.
+    expect(await panel.$eval('#final-result', (e) => getComputedStyle(e).backgroundColor)).to.not.equal('rgb(240, 250, 244)');
     expect(await innerText(panel, '#task-log'))
       .to.contain('Not completed')
       .and.to.contain('I cannot find the form fields');

@@ -184,6 +184,7 @@ function renderTasks(): void {
     const final = $('final-result');
     final.hidden = !((current.state === 'done' || current.state === 'incomplete') && current.final_result);
     final.textContent = finalText(current);
+    final.dataset['state'] = current.state; // green only for done (panel.css)
     $('task-controls').hidden = ENDED.includes(current.state);
   }
   const past = tasks.filter((t) => t !== current);
