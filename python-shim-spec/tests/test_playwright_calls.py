@@ -102,6 +102,8 @@ class PlaywrightCalls(unittest.TestCase):
         with self.assertRaises(BrowserError) as cm:
             run(items.nth(5).inner_text())
         self.assertEqual(cm.exception.error_code, 'TARGET_ELEMENT_NOT_FOUND')
+        self.assertIsNone(run(self.page.query_selector('#nothing-here')))
+        self.assertEqual(run(run(self.page.query_selector('.item')).inner_text()), 'Alpha')
         name = self.page.locator('#name')
         self.assertEqual(run(name.get_attribute('data-kind')), 'person')
         self.assertIsNone(run(name.get_attribute('data-missing')))
@@ -112,6 +114,9 @@ class PlaywrightCalls(unittest.TestCase):
         self.assertIn('CSS selector', str(cm.exception))
 
     def test_wait_for_selector_waits_for_an_element_added_later(self):
+        run(self.page.locator('#later').click())
+        self.assertEqual(run(self.page.locator('#late').inner_text()), 'I came late')  # auto-waits, as Playwright
+        run(CTX.navigate_to(H.url('playwright_calls.html')))
         run(self.page.locator('#later').click())
         started = time.monotonic()
         handle = run(self.page.wait_for_selector('#late', timeout=5000))
