@@ -70,18 +70,15 @@ async def element_at_point(page: 'ExtensionPage', x: float, y: float) -> Optiona
     Only elements the state lists (interactive ones) can be found: the point's top element among
     them, the smallest box winning (a button inside a clickable card)."""
     state = await page._context._fresh_protocol_state(page.tab_id)
-    best: Optional[tuple[float, bool, str]] = None
+    hits: list[tuple[bool, float, str]] = []
     for el in state.get('actionable_elements') or []:
-        b = el.get('bounds')
-        eid = el.get('id')
-        if not b or not eid or el.get('is_visible') is False:
+        b, eid = el.get('bounds'), el.get('id')
+        if not b or not isinstance(eid, str) or el.get('is_visible') is False:
             continue
-        if not (b['x'] <= x <= b['x'] + b['width'] and b['y'] <= y <= b['y'] + b['height']):
-            continue
-        key = (0.0 if el.get('is_top_element', True) else 1.0, b['width'] * b['height'])
-        if best is None or key < (best[0], best[1]):
-            best = (key[0], key[1], eid)  # type: ignore[assignment]
-    return best[2] if best else None
+        if b['x'] <= x <= b['x'] + b['width'] and b['y'] <= y <= b['y'] + b['height']:
+            # Covered elements last (a modal over the page wins), then the smallest box.
+            hits.append((el.get('is_top_element') is False, b['width'] * b['height'], eid))
+    return min(hits)[2] if hits else None
 
 
 def _nothing_at(x: float, y: float, what: str) -> BrowserError:
