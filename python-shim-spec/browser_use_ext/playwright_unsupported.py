@@ -61,7 +61,7 @@ ALTERNATIVES: dict[str, dict[str, str]] = {
     },
     'Mouse': {},
     'Locator': {
-        'set_input_files': 'ElementHandle.set_input_files() from get_element_by_index(), or the upload_file action',
+        'set_input_files': 'await locator.element_handle() and that handle\'s set_input_files(...)',
         'screenshot': 'page.screenshot()',
         'evaluate': 'page.evaluate(...) once the person allowed evaluate in the extension\'s Options',
         'all': 'count() and nth(i)',
