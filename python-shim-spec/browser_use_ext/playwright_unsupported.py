@@ -20,8 +20,8 @@ ALTERNATIVES: dict[str, dict[str, str]] = {
     'Page': {
         'pdf': 'take_screenshot() or the extract_content action (Chrome extensions cannot print to PDF without the debugger '
                'permission)',
-        'emulate_media': 'nothing: media emulation needs the DevTools protocol, the person\'s Chrome renders as it is',
-        'set_viewport_size': 'nothing: the person\'s window decides the viewport; resize the window',
+        'emulate_media': 'the page as the person\'s Chrome renders it (media emulation needs the DevTools protocol)',
+        'set_viewport_size': 'the person\'s window size (resize the window; the extension cannot set the viewport)',
         'expose_function': 'polling with get_state() (pages cannot call back into Python through the extension)',
         'expose_binding': 'polling with get_state() (pages cannot call back into Python through the extension)',
         'route': 'the state\'s api_activity to observe requests (request interception is not available)',
@@ -38,12 +38,13 @@ ALTERNATIVES: dict[str, dict[str, str]] = {
         'wait_for_function': 'page.wait_for_selector(selector) or ExtensionBrowserContext.call("wait_for", {"text": ...})',
         'wait_for_url': 'ExtensionBrowserContext.call("wait_for_navigation", {...})',
         'wait_for_event': 'page.wait_for_selector(selector) for what the event changes on the page',
-        'expect_download': 'nothing: downloads land in the person\'s download folder and the shim cannot intercept them',
+        'expect_download': 'the person\'s download folder (downloads land there; the shim cannot intercept them)',
         'expect_popup': 'the new tab appears in get_state().tabs; switch_to_tab() to it',
-        'add_init_script': 'nothing: the extension injects only its own content script',
+        'add_init_script': 'page.evaluate(...) after navigation once the person allowed evaluate (the extension injects only '
+                           'its own content script)',
         'add_script_tag': 'page.evaluate(...) once the person allowed evaluate in the extension\'s Options',
         'set_content': 'page.goto(url) (data: URLs work)',
-        'set_extra_http_headers': 'nothing: requests carry the person\'s own headers and cookies',
+        'set_extra_http_headers': 'the person\'s own session (requests carry their headers and cookies; extra headers cannot be added)',
         'context': 'the ExtensionBrowserContext you already hold (browser_use\'s browser context)',
         'video': 'page.screenshot() per step',
         'accessibility': 'get_state() (its elements carry role and accessible name)',
