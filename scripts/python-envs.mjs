@@ -67,6 +67,7 @@ export const PY_ENVS = [
       'test_bridge_restart.py',
       'test_install.py',
       'test_protocol_codes.py',
+      'test_playwright_calls.py',
     ],
     exclude: [],
   },

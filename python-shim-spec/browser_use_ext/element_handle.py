@@ -5,14 +5,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional
 
 from .errors import browser_error_from
+from .playwright_unsupported import UnsupportedAttributes
 from .transport import ActionFailed
 
 if TYPE_CHECKING:
     from .context import ExtensionBrowserContext
 
 
-class ElementHandle:
+class ElementHandle(UnsupportedAttributes):
     """The few ElementHandle methods custom actions use, by protocol target (element id or selector)."""
+
+    _playwright_owner = 'ElementHandle'
 
     def __init__(self, context: 'ExtensionBrowserContext', target: dict, tab_id: Optional[int]) -> None:
         self._context = context
