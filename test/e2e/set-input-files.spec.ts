@@ -7,6 +7,7 @@ import type { ActionResultMessage, ErrorCode, SimplifiedState } from '../../sche
 import type { ActionParams } from '../../schemas/generated/registry';
 import { type Harness, useHarness } from '../harness/harness';
 import { quietSettle } from './actions.helpers';
+import { clearSettings, setSettings } from './worker-actions.helpers';
 
 type Files = ActionParams<'set_input_files'>['files'];
 interface PageEvent {
@@ -113,6 +114,19 @@ describe('e2e set_input_files (upload form)', function () {
     expect(e.message).to.match(/is not base64/);
     expect(await o.events()).to.deep.equal([], 'no input or change event for a refused upload');
     expect(await o.text('#out')).to.equal('');
+  });
+
+  it("is refused on a site on the person's blocked domains (NOT_PERMITTED), and the input keeps no file", async () => {
+    const o = await openUpload();
+    await setSettings(h, { blocked_domains: ['127.0.0.1'] });
+    try {
+      const e = await o.fails({ selector: '#one', files: [{ name: 'x.txt', content_base64: b64('x') }] }, 'NOT_PERMITTED');
+      expect(e.details).to.deep.include({ reason: 'domain_policy' });
+    } finally {
+      await clearSettings(h, ['blocked_domains']);
+    }
+    expect(await o.page.$eval('#one', (el) => (el as HTMLInputElement).files?.length)).to.equal(0);
+    expect(await o.events()).to.deep.equal([]);
   });
 
   it('exactly 10 MiB in all goes through, and the page reads every byte', async () => {
