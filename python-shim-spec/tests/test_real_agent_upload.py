@@ -114,6 +114,8 @@ class PlaywrightForms(unittest.TestCase):
         self.addCleanup(tmp.cleanup)
         a = Path(tmp.name) / 'a.json'
         a.write_text('{"a": 1}')
+        ten = Path(tmp.name) / 'ten.bin'
+        ten.write_bytes(b'x' * (10 * 1024 * 1024))
 
         async def body(ctx, page):
             out = []
@@ -126,6 +128,9 @@ class PlaywrightForms(unittest.TestCase):
             out.append(await self.text(ctx, '#out'))
             await el.set_input_files([])
             out.append(await self.text(ctx, '#out'))
+            # The limit itself goes through: 10 MiB in one file, read in Python and sent in one action.
+            await page.set_input_files('#many', ten)
+            out.append(await self.text(ctx, '#out'))
             return out
 
         out = self._run(body)
@@ -133,6 +138,7 @@ class PlaywrightForms(unittest.TestCase):
         self.assertEqual(out[1], 'many: a.json (8 bytes, application/json)\nmany: b.png (4 bytes, image/png)')
         self.assertEqual(out[2], 'many: c.txt (3 bytes, text/plain)')
         self.assertEqual(out[3], '')
+        self.assertEqual(out[4], 'many: ten.bin (10485760 bytes, application/octet-stream)')
 
     def test_refusals_raise_browser_error_with_code_and_next_step(self):
         from browser_use_ext import BrowserError
