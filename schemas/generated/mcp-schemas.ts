@@ -3689,9 +3689,9 @@ export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = 
             },
             "content_base64": {
               "type": "string",
-              "maxLength": 16777216,
+              "maxLength": 33554432,
               "contentEncoding": "base64",
-              "description": "The file's bytes, base64 (standard alphabet, padding optional). 10 MiB of bytes are 13981016 characters."
+              "description": "The file's bytes, base64 (standard alphabet, padding optional). 10 MiB of bytes are 13981016 characters; the length cap is the bridge's 32 MiB message limit, so any file a message can carry reaches the FILES_TOO_LARGE check."
             }
           }
         }

@@ -1585,7 +1585,7 @@ export interface SetInputFilesParams {
      */
     mime_type?: string;
     /**
-     * The file's bytes, base64 (standard alphabet, padding optional). 10 MiB of bytes are 13981016 characters.
+     * The file's bytes, base64 (standard alphabet, padding optional). 10 MiB of bytes are 13981016 characters; the length cap is the bridge's 32 MiB message limit, so any file a message can carry reaches the FILES_TOO_LARGE check.
      */
     content_base64: string;
   }[];
