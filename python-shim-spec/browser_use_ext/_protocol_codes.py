@@ -87,8 +87,9 @@ class ErrorCode:
     #: details.chars_typed of details.chars_total went in. Take a new state and decide again.
     NAVIGATED_AWAY: Final = 'NAVIGATED_AWAY'
 
-    #: fill/clear/type was aimed at an element that takes no typed value (a checkbox, radio, button, file input, select). Use
-    #: check/uncheck for checkboxes and radios, select_option for selects, click for buttons; details.element_type says what it is.
+    #: fill/clear/type was aimed at an element that takes no typed value (a checkbox, radio, button, file input, select), or
+    #: set_input_files at anything but an <input type=file>. Use check/uncheck for checkboxes and radios, select_option for selects,
+    #: click for buttons, set_input_files for file inputs; details.element_type says what it is.
     NOT_FILLABLE: Final = 'NOT_FILLABLE'
 
     #: check/uncheck was aimed at an element that is neither a checkbox/radio input nor an element with role checkbox, radio, switch,
@@ -103,7 +104,8 @@ class ErrorCode:
     #: ArrowDown, ControlRight, NumpadSubtract, F5, a single character, or a chord like Control+Shift+T.
     UNKNOWN_KEY: Final = 'UNKNOWN_KEY'
 
-    #: fill was given a value the field's type cannot hold (for example "abc" for a number input, or a date not in YYYY-MM-DD);
+    #: fill was given a value the field's type cannot hold (for example "abc" for a number input, or a date not in YYYY-MM-DD), or
+    #: set_input_files two or more files for an input without the multiple attribute, or a file whose content_base64 is not base64;
     #: nothing was changed. details.expected_format says the format to use.
     INVALID_VALUE: Final = 'INVALID_VALUE'
 
@@ -129,6 +131,11 @@ class ErrorCode:
     #: Chrome answered a DevTools command (cdp_send) with an error; error_info.details.cdp_error is Chrome's own {code, message,
     #: data}, passed back to the CDP client unchanged.
     CDP_ERROR: Final = 'CDP_ERROR'
+
+    #: set_input_files was given more bytes than one action carries (details.limit_bytes, 10 MiB in all, decoded; details.total_bytes
+    #: is what was given); nothing was changed. Upload fewer or smaller files, or upload a large file through the site's own API
+    #: instead of the page.
+    FILES_TOO_LARGE: Final = 'FILES_TOO_LARGE'
 
 
 #: Every error code.
@@ -168,6 +175,7 @@ ERROR_CODES: Final = frozenset({
     ErrorCode.CONNECTOR_NOT_FOUND,
     ErrorCode.TOO_MANY_SESSIONS,
     ErrorCode.CDP_ERROR,
+    ErrorCode.FILES_TOO_LARGE,
 })
 
 

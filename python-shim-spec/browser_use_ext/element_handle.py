@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional
 
 from .errors import browser_error_from
+from .input_files import files_param
 from .playwright_unsupported import UnsupportedAttributes
 from .transport import ActionFailed
 
@@ -70,3 +71,10 @@ class ElementHandle(UnsupportedAttributes):
             params['values'] = value if isinstance(value, list) else [value]
         r = await self._do('select_option', params)
         return list(((r.get('outcome_details') or {}).get('result') or {}).get('values') or [])
+
+    # -- uploads ---------------------------------------------------------------------------------
+    async def set_input_files(self, files: Any, **_: Any) -> None:
+        """Playwright's ElementHandle.set_input_files on an <input type=file>: a path (str or Path), a
+        list of paths, a dict {name, mimeType, buffer} or a list of them; [] clears. The files are read
+        here (MIME type from mimetypes) and sent with the action; the page gets input and change."""
+        await self._do('set_input_files', {'files': files_param(files)})

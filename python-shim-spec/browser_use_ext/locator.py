@@ -16,6 +16,7 @@ from ._protocol_codes import ErrorCode
 from .compat import BrowserError
 from .css_selectors import convert_simple_xpath_to_css_selector
 from .element_handle import ElementHandle
+from .input_files import files_param
 from .playwright_unsupported import UnsupportedAttributes, unsupported
 
 if TYPE_CHECKING:
@@ -150,6 +151,10 @@ class Locator(UnsupportedAttributes):
 
     async def hover(self, timeout: Optional[float] = None, **_: Any) -> None:
         await self._do('hover', timeout=timeout)
+
+    async def set_input_files(self, files: Any, timeout: Optional[float] = None, **_: Any) -> None:
+        # The files are read here, on the machine running Python, as Playwright reads them (input_files.py).
+        await self._do('set_input_files', {'files': files_param(files)}, timeout)
 
     async def focus(self, timeout: Optional[float] = None) -> None:
         await self._do('focus', timeout=timeout)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from ._protocol_codes import ErrorCode
 from .errors import ENABLE_EVALUATE_HINT, NotPermittedError, browser_error_from
+from .input_files import files_param
 from .keyboard_mouse import Keyboard, Mouse
 from .page_playwright import PlaywrightPageCalls
 from .playwright_unsupported import FeatureNotAvailable, UnsupportedPlaywrightCall, unsupported
@@ -67,6 +68,15 @@ class ExtensionPage(PlaywrightPageCalls):
 
     def __repr__(self) -> str:
         return f'<ExtensionPage tab_id={self.tab_id} url={self._url!r}>'
+
+    # -- uploads ---------------------------------------------------------------------------------
+    async def set_input_files(self, selector: str, files: Any, timeout: Optional[float] = None, **_: Any) -> None:
+        """Playwright's Page.set_input_files: the files (a path, a list of paths, a dict {name,
+        mimeType, buffer} or a list of them; [] clears) on the <input type=file> the CSS selector names."""
+        params: dict[str, Any] = {'selector': selector, 'files': files_param(files)}
+        if timeout is not None:
+            params['timeout_ms'] = int(max(0, min(60000, timeout)))
+        await self._act('set_input_files', params)
 
     # -- internals -------------------------------------------------------------------------------
     async def _act(self, action: str, params: Optional[dict] = None, timeout_ms: Optional[int] = None) -> dict:

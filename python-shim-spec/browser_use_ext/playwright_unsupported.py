@@ -62,7 +62,6 @@ ALTERNATIVES: dict[str, dict[str, str]] = {
     },
     'Mouse': {},
     'Locator': {
-        'set_input_files': 'await locator.element_handle() and that handle\'s set_input_files(...)',
         'screenshot': 'page.screenshot()',
         'evaluate': 'page.evaluate(...) once the person allowed evaluate in the extension\'s Options',
         'all': 'count() and nth(i)',

@@ -3623,6 +3623,236 @@ export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = 
       }
     }
   },
+  "set_input_files": {
+    "title": "SetInputFilesParams",
+    "description": "Parameters of set_input_files.",
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "files"
+    ],
+    "properties": {
+      "element_id": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 200,
+        "description": "Target by id of an element from the latest simplified_state (\"e12\"; \"f7e3\" for an element in a subframe)."
+      },
+      "index": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show)."
+      },
+      "role": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 64,
+        "description": "Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates."
+      },
+      "name": {
+        "type": "string",
+        "maxLength": 1000,
+        "description": "With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true."
+      },
+      "exact": {
+        "type": "boolean",
+        "description": "With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring."
+      },
+      "selector": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 2000,
+        "description": "Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible."
+      },
+      "files": {
+        "type": "array",
+        "maxItems": 64,
+        "description": "The files the input holds afterwards, in order, replacing what it held (a person's new choice replaces the old one); [] clears it. At most 10 MiB (10485760 bytes) in all, decoded: more is FILES_TOO_LARGE and nothing is changed. Two or more files need an input with the multiple attribute (else INVALID_VALUE).",
+        "items": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "name",
+            "content_base64"
+          ],
+          "properties": {
+            "name": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 255,
+              "description": "The file name the page sees (File.name), without a folder, e.g. \"report.pdf\"."
+            },
+            "mime_type": {
+              "type": "string",
+              "maxLength": 255,
+              "description": "The file's MIME type the page sees (File.type), e.g. \"application/pdf\"; \"\" or absent = unknown (File.type is \"\")."
+            },
+            "content_base64": {
+              "type": "string",
+              "maxLength": 33554432,
+              "contentEncoding": "base64",
+              "description": "The file's bytes, base64 (standard alphabet, padding optional). 10 MiB of bytes are 13981016 characters; the length cap is the bridge's 32 MiB message limit, so any file a message can carry reaches the FILES_TOO_LARGE check."
+            }
+          }
+        }
+      },
+      "timeout_ms": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 60000,
+        "description": "How long to wait for the input to be attached and enabled before failing with the check that did not pass (details.check). Default 5000."
+      },
+      "force": {
+        "type": "boolean",
+        "description": "Skip the enabled check (Playwright's force). The element must still exist."
+      }
+    },
+    "dependentRequired": {
+      "name": [
+        "role"
+      ],
+      "exact": [
+        "role"
+      ]
+    },
+    "not": {
+      "description": "Matches params that name no target or more than one (used under \"not\").",
+      "type": "object",
+      "additionalProperties": true,
+      "anyOf": [
+        {
+          "properties": {
+            "element_id": {
+              "description": "Target by id of an element from the latest simplified_state (\"e12\"; \"f7e3\" for an element in a subframe)."
+            },
+            "index": {
+              "description": "Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show)."
+            }
+          },
+          "required": [
+            "element_id",
+            "index"
+          ]
+        },
+        {
+          "properties": {
+            "element_id": {
+              "description": "Target by id of an element from the latest simplified_state (\"e12\"; \"f7e3\" for an element in a subframe)."
+            },
+            "role": {
+              "description": "Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates."
+            }
+          },
+          "required": [
+            "element_id",
+            "role"
+          ]
+        },
+        {
+          "properties": {
+            "element_id": {
+              "description": "Target by id of an element from the latest simplified_state (\"e12\"; \"f7e3\" for an element in a subframe)."
+            },
+            "selector": {
+              "description": "Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible."
+            }
+          },
+          "required": [
+            "element_id",
+            "selector"
+          ]
+        },
+        {
+          "properties": {
+            "index": {
+              "description": "Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show)."
+            },
+            "role": {
+              "description": "Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates."
+            }
+          },
+          "required": [
+            "index",
+            "role"
+          ]
+        },
+        {
+          "properties": {
+            "index": {
+              "description": "Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show)."
+            },
+            "selector": {
+              "description": "Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible."
+            }
+          },
+          "required": [
+            "index",
+            "selector"
+          ]
+        },
+        {
+          "properties": {
+            "role": {
+              "description": "Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates."
+            },
+            "selector": {
+              "description": "Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible."
+            }
+          },
+          "required": [
+            "role",
+            "selector"
+          ]
+        },
+        {
+          "not": {
+            "anyOf": [
+              {
+                "properties": {
+                  "element_id": {
+                    "description": "Target by id of an element from the latest simplified_state (\"e12\"; \"f7e3\" for an element in a subframe)."
+                  }
+                },
+                "required": [
+                  "element_id"
+                ]
+              },
+              {
+                "properties": {
+                  "index": {
+                    "description": "Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show)."
+                  }
+                },
+                "required": [
+                  "index"
+                ]
+              },
+              {
+                "properties": {
+                  "role": {
+                    "description": "Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates."
+                  }
+                },
+                "required": [
+                  "role"
+                ]
+              },
+              {
+                "properties": {
+                  "selector": {
+                    "description": "Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible."
+                  }
+                },
+                "required": [
+                  "selector"
+                ]
+              }
+            ]
+          }
+        }
+      ]
+    }
+  },
   "switch_tab": {
     "title": "SwitchTabParams",
     "description": "Parameters of switch_tab.",

@@ -80,6 +80,7 @@ export type ActionMessage = {
     | CheckParams
     | UncheckParams
     | SelectOptionParams
+    | SetInputFilesParams
     | GetDropdownOptionsParams
     | ScrollParams
     | ScrollToParams
@@ -136,6 +137,7 @@ export type ActionName =
   | 'check'
   | 'uncheck'
   | 'select_option'
+  | 'set_input_files'
   | 'get_dropdown_options'
   | 'scroll'
   | 'scroll_to'
@@ -308,6 +310,7 @@ export type ActionName1 =
   | 'check'
   | 'uncheck'
   | 'select_option'
+  | 'set_input_files'
   | 'get_dropdown_options'
   | 'scroll'
   | 'scroll_to'
@@ -364,7 +367,8 @@ export type ErrorCode =
   | 'BACKEND_UNREACHABLE'
   | 'CONNECTOR_NOT_FOUND'
   | 'TOO_MANY_SESSIONS'
-  | 'CDP_ERROR';
+  | 'CDP_ERROR'
+  | 'FILES_TOO_LARGE';
 /**
  * Component that detected the error.
  */
@@ -1539,6 +1543,62 @@ export interface SelectOptionParams {
   force?: boolean;
 }
 /**
+ * Parameters of set_input_files.
+ */
+export interface SetInputFilesParams {
+  /**
+   * Target by id of an element from the latest simplified_state ("e12"; "f7e3" for an element in a subframe).
+   */
+  element_id?: string;
+  /**
+   * Target by the [N] index of an element in the tab's latest get_state (what browser_use prompts show).
+   */
+  index?: number;
+  /**
+   * Target by ARIA role (explicit role attribute or the implicit role of the tag, e.g. button, link, textbox, checkbox, combobox), with optional name. Hidden elements never match; more than one match is AMBIGUOUS_TARGET listing the candidates.
+   */
+  role?: string;
+  /**
+   * With role: the accessible name (aria-labelledby, aria-label, <label>, alt/title/placeholder, or text content). Case-insensitive substring match unless exact is true.
+   */
+  name?: string;
+  /**
+   * With role: match the name exactly (case-sensitive, whitespace-trimmed) instead of as a case-insensitive substring.
+   */
+  exact?: boolean;
+  /**
+   * Target by CSS selector (for migrating old scripts), searched in the document and its open shadow roots. Strict like Playwright: several visible matches is AMBIGUOUS_TARGET; hidden duplicates are ignored when exactly one match is visible.
+   */
+  selector?: string;
+  /**
+   * The files the input holds afterwards, in order, replacing what it held (a person's new choice replaces the old one); [] clears it. At most 10 MiB (10485760 bytes) in all, decoded: more is FILES_TOO_LARGE and nothing is changed. Two or more files need an input with the multiple attribute (else INVALID_VALUE).
+   *
+   * @maxItems 64
+   */
+  files: {
+    /**
+     * The file name the page sees (File.name), without a folder, e.g. "report.pdf".
+     */
+    name: string;
+    /**
+     * The file's MIME type the page sees (File.type), e.g. "application/pdf"; "" or absent = unknown (File.type is "").
+     */
+    mime_type?: string;
+    /**
+     * The file's bytes, base64 (standard alphabet, padding optional). 10 MiB of bytes are 13981016 characters; the length cap is the bridge's 32 MiB message limit, so any file a message can carry reaches the FILES_TOO_LARGE check.
+     */
+    content_base64: string;
+  }[];
+  /**
+   * How long to wait for the input to be attached and enabled before failing with the check that did not pass (details.check). Default 5000.
+   */
+  timeout_ms?: number;
+  /**
+   * Skip the enabled check (Playwright's force). The element must still exist.
+   */
+  force?: boolean;
+}
+/**
  * Parameters of get_dropdown_options.
  */
 export interface GetDropdownOptionsParams {
@@ -1928,6 +1988,7 @@ export interface OutcomeDetails {
     | CheckResult
     | UncheckResult
     | SelectOptionResult
+    | SetInputFilesResult
     | GetDropdownOptionsResult
     | ScrollResult
     | ScrollToResult
@@ -2399,6 +2460,32 @@ export interface SelectOptionResult {
    * Items: A label.
    */
   labels: string[];
+}
+/**
+ * Result of set_input_files.
+ */
+export interface SetInputFilesResult {
+  /**
+   * Local id of the input acted on, in its frame (useful when the target was a role or selector).
+   */
+  element_id?: string;
+  /**
+   * What the input holds afterwards (its FileList), in order; [] when cleared.
+   */
+  files?: {
+    /**
+     * File.name.
+     */
+    name: string;
+    /**
+     * File.size in bytes.
+     */
+    size: number;
+    /**
+     * File.type ("" when unknown).
+     */
+    mime_type: string;
+  }[];
 }
 /**
  * Result of get_dropdown_options.

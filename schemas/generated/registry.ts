@@ -67,7 +67,7 @@ export const MESSAGE_VALIDATORS: { readonly [T in MessageType]: ValidateFunction
 };
 
 export type ActionName = P.ActionName;
-export const ACTION_NAMES: readonly ActionName[] = ["cdp_attach","cdp_detach","cdp_send","check","clear","click","close_tab","double_click","drag_and_drop","evaluate","extract_content","fill","focus","get_dropdown_options","get_state","get","go_back","go_forward","hover","is","list_tabs","list_tools","navigate","open_tab","open_tool","press","reload","screenshot","scroll_into_view","scroll_to_text","scroll_to","scroll","search","select_option","send_keys","switch_tab","type","uncheck","wait_for_navigation","wait_for_network_idle","wait_for","wait"];
+export const ACTION_NAMES: readonly ActionName[] = ["cdp_attach","cdp_detach","cdp_send","check","clear","click","close_tab","double_click","drag_and_drop","evaluate","extract_content","fill","focus","get_dropdown_options","get_state","get","go_back","go_forward","hover","is","list_tabs","list_tools","navigate","open_tab","open_tool","press","reload","screenshot","scroll_into_view","scroll_to_text","scroll_to","scroll","search","select_option","send_keys","set_input_files","switch_tab","type","uncheck","wait_for_navigation","wait_for_network_idle","wait_for","wait"];
 
 /** Action name -> { params, result } types (schemas/v1/actions/<name>.json). */
 export interface ActionMap {
@@ -106,6 +106,7 @@ export interface ActionMap {
   search: { params: P.SearchParams; result: P.SearchResult };
   select_option: { params: P.SelectOptionParams; result: P.SelectOptionResult };
   send_keys: { params: P.SendKeysParams; result: P.SendKeysResult };
+  set_input_files: { params: P.SetInputFilesParams; result: P.SetInputFilesResult };
   switch_tab: { params: P.SwitchTabParams; result: P.SwitchTabResult };
   type: { params: P.TypeParams; result: P.TypeResult };
   uncheck: { params: P.UncheckParams; result: P.UncheckResult };
@@ -153,6 +154,7 @@ export const ACTION_VALIDATORS: { readonly [A in ActionName]: { readonly params:
   search: { params: V.validate_params_search, result: V.validate_result_search },
   select_option: { params: V.validate_params_select_option, result: V.validate_result_select_option },
   send_keys: { params: V.validate_params_send_keys, result: V.validate_result_send_keys },
+  set_input_files: { params: V.validate_params_set_input_files, result: V.validate_result_set_input_files },
   switch_tab: { params: V.validate_params_switch_tab, result: V.validate_result_switch_tab },
   type: { params: V.validate_params_type, result: V.validate_result_type },
   uncheck: { params: V.validate_params_uncheck, result: V.validate_result_uncheck },
@@ -189,15 +191,16 @@ export const ERROR_CODES: { readonly [C in ErrorCode]: string } = {
   "RATE_LIMITED": "Too many failed handshakes or invalid messages; wait before retrying.",
   "TASK_NOT_FOUND": "A stop or redirect named a task id that is not running.",
   "NAVIGATED_AWAY": "The page navigated away (or reloaded) while an action whose answer comes from the page (wait_for, get, is, extract_content, ...) was running, so it has no answer; the condition was not observed (a read is retried on the new document first, so for reads this means the page kept reloading). Or it went away while type/fill/press/send_keys still had keys to type: details.chars_typed of details.chars_total went in. Take a new state and decide again.",
-  "NOT_FILLABLE": "fill/clear/type was aimed at an element that takes no typed value (a checkbox, radio, button, file input, select). Use check/uncheck for checkboxes and radios, select_option for selects, click for buttons; details.element_type says what it is.",
+  "NOT_FILLABLE": "fill/clear/type was aimed at an element that takes no typed value (a checkbox, radio, button, file input, select), or set_input_files at anything but an <input type=file>. Use check/uncheck for checkboxes and radios, select_option for selects, click for buttons, set_input_files for file inputs; details.element_type says what it is.",
   "NOT_CHECKABLE": "check/uncheck was aimed at an element that is neither a checkbox/radio input nor an element with role checkbox, radio, switch, menuitemcheckbox, menuitemradio or treeitem carrying aria-checked. Pick the checkbox itself (or its label) from a new state.",
   "OPTION_DISABLED": "The requested <option> exists but is disabled (itself or through a disabled <optgroup>), so it cannot be selected. Pick an enabled option from details.options, or do what enables it first.",
   "UNKNOWN_KEY": "press was given a key name that is not in Playwright's US keyboard layout (details.key). Use names such as Enter, Tab, ArrowDown, ControlRight, NumpadSubtract, F5, a single character, or a chord like Control+Shift+T.",
-  "INVALID_VALUE": "fill was given a value the field's type cannot hold (for example \"abc\" for a number input, or a date not in YYYY-MM-DD); nothing was changed. details.expected_format says the format to use.",
+  "INVALID_VALUE": "fill was given a value the field's type cannot hold (for example \"abc\" for a number input, or a date not in YYYY-MM-DD), or set_input_files two or more files for an input without the multiple attribute, or a file whose content_base64 is not base64; nothing was changed. details.expected_format says the format to use.",
   "BACKEND_URL_INVALID": "A backend connector URL is not a ws:// or wss:// URL. Type the backend's WebSocket address, e.g. ws://localhost:8080.",
   "BACKEND_NOT_LOOPBACK": "A backend connector URL names a host that is not this machine; only `browser-use-ext connect --allow-remote` may dial it (the panel cannot grant that).",
   "BACKEND_UNREACHABLE": "No seed 000/001 backend answers at the connector's URL (refused, timed out, or closed); the connector keeps dialing with backoff. Start the backend, or remove the connector.",
   "CONNECTOR_NOT_FOUND": "No connector with that connector_id runs on the bridge (removed already, or disconnected from the agent list).",
   "TOO_MANY_SESSIONS": "The bridge (or this MCP token) already holds as many agent sessions as it allows, so no new one was opened; resuming an existing session is never refused. The message names the cap, where to see the sessions and end idle ones, and the flag that raises the cap.",
-  "CDP_ERROR": "Chrome answered a DevTools command (cdp_send) with an error; error_info.details.cdp_error is Chrome's own {code, message, data}, passed back to the CDP client unchanged."
+  "CDP_ERROR": "Chrome answered a DevTools command (cdp_send) with an error; error_info.details.cdp_error is Chrome's own {code, message, data}, passed back to the CDP client unchanged.",
+  "FILES_TOO_LARGE": "set_input_files was given more bytes than one action carries (details.limit_bytes, 10 MiB in all, decoded; details.total_bytes is what was given); nothing was changed. Upload fewer or smaller files, or upload a large file through the site's own API instead of the page."
 };

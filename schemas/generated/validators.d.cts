@@ -93,6 +93,8 @@ export declare const validate_params_select_option: ValidateFunction;
 export declare const validate_result_select_option: ValidateFunction;
 export declare const validate_params_send_keys: ValidateFunction;
 export declare const validate_result_send_keys: ValidateFunction;
+export declare const validate_params_set_input_files: ValidateFunction;
+export declare const validate_result_set_input_files: ValidateFunction;
 export declare const validate_params_switch_tab: ValidateFunction;
 export declare const validate_result_switch_tab: ValidateFunction;
 export declare const validate_params_type: ValidateFunction;

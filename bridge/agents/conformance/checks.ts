@@ -169,6 +169,7 @@ export async function runConformance(o: ConformanceOptions): Promise<CheckResult
       uncheck: { selector: '#agree' },
       select_option: { selector: '#size', values: ['l'] },
       get_dropdown_options: { selector: '#size' },
+      set_input_files: { selector: '#attachment', files: [{ name: 'a.txt', mime_type: 'text/plain', content_base64: 'aGk=' }] },
       drag_and_drop: { selector: '#drag', to: { selector: '#drop' } },
       scroll: { direction: 'down' },
       scroll_to: { y: 100 },

@@ -13,6 +13,7 @@ export const CONFORMANCE_PAGE = `<!doctype html><html><head><meta charset="utf-8
 <label>Name <input id="name" value="Ada"></label>
 <label><input type="checkbox" id="agree"> I agree</label>
 <select id="size" aria-label="Size"><option value="s">Small</option><option value="l">Large</option></select>
+<label>Attachment <input type="file" id="attachment"></label>
 <div id="drag" draggable="true" style="width:40px;height:20px;background:#ccc">drag</div>
 <div id="drop" style="width:80px;height:40px;border:1px solid" ondragover="event.preventDefault()" ondrop="this.textContent='dropped'">drop</div>
 <a href="/page2">Next page</a>

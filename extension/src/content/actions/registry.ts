@@ -15,6 +15,7 @@ import { hover } from './hover';
 import { press, sendKeys } from './press';
 import { get, is } from './read';
 import { scroll, scrollIntoView, scrollTo, scrollToText } from './scroll';
+import { setInputFiles } from './set-input-files';
 import { type } from './type';
 import type { PageHandler } from './types';
 import { waitFor } from './wait-for';
@@ -35,6 +36,7 @@ export const PAGE_HANDLERS: Partial<Record<ActionName, PageHandler>> = {
   check,
   uncheck,
   select_option: selectOption,
+  set_input_files: setInputFiles,
   get_dropdown_options: getDropdownOptions,
   scroll,
   scroll_to: scrollTo,
