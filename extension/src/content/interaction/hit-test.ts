@@ -6,6 +6,7 @@
 // for the prompt. Where our UI itself takes the pointer (the bar's Stop button) a real click would
 // land on it: agentUiTakesPointerAt tells actionability so.
 import { isAgentUi, isAgentUiRoot } from '../../shared/agent-ui-marker';
+import { AGENT_BAR_STEP_ASIDE_GLOBAL } from '../agent-bar';
 import { shadowRootOf } from '../shadow-root';
 
 /**
@@ -31,6 +32,17 @@ export function topElementAt(root: Document | ShadowRoot, x: number, y: number):
 export function agentUiTakesPointerAt(x: number, y: number): Element | null {
   const hit = document.elementFromPoint(x, y);
   return hit && isAgentUiRoot(hit) ? hit : null;
+}
+
+/** Our UI takes the pointer at this point (agentUiTakesPointerAt) and the action has no other
+ * point on its target: asks the bar to step aside for the action (content/agent-bar.ts hides it
+ * until the action's input has gone in). True when the point is then free of our UI; false leaves
+ * the typed error to the caller, never a click that would land on Stop. */
+export function agentUiStepsAsideAt(x: number, y: number): boolean {
+  if (!agentUiTakesPointerAt(x, y)) return true;
+  const stepAside = (globalThis as unknown as Record<string, (() => boolean) | undefined>)[AGENT_BAR_STEP_ASIDE_GLOBAL];
+  if (!stepAside?.()) return false;
+  return agentUiTakesPointerAt(x, y) === null;
 }
 
 /** The deepest element at a viewport point: topElementAt(document), then down through open and
