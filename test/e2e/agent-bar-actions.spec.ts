@@ -119,6 +119,34 @@ describe('e2e: the agent bar never gets between the agent and the page', functio
     });
   }
 
+  it('a trusted click just above the bar: the bar is out of the way while the click goes in (it could move up under it), and only then', async () => {
+    await setSettings(h, { trusted_input: true });
+    const o = await open(h, '<button id="far" style="position:fixed;left:10px;top:10px">Far</button>');
+    const bar = await barRect(o.page);
+    await o.page.evaluate((b: Rect) => {
+      const near = document.createElement('button');
+      near.id = 'near';
+      near.textContent = 'Near';
+      near.style.cssText = `position:fixed;left:${b.left}px;top:${b.top - 40}px;height:30px;width:${b.right - b.left}px`;
+      document.body.append(near);
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      for (const el of document.querySelectorAll('button'))
+        el.addEventListener('click', () => {
+          const host = document.querySelector('[data-browser-agent-ui="overlay"]')!;
+          seen.push(`${el.id}:${getComputedStyle(host).visibility}`);
+        });
+    }, bar);
+    await o.ok('click', { selector: '#near' });
+    // The bar is back for the person right after (well within a second).
+    const t = Date.now();
+    await barRect(o.page);
+    expect(Date.now() - t).to.be.below(1000);
+    await o.ok('click', { selector: '#far' });
+    expect(await o.eval('window.seen')).to.deep.equal(['near:hidden', 'far:visible']);
+    await o.page.close();
+  });
+
   it("the page's elementFromPoint / elementsFromPoint never answer the bar's host, except exactly over Stop", async () => {
     await setSettings(h, { trusted_input: false });
     const o = await open(h, '<p>Hit tests</p><div id="under" style="position:fixed;inset:0;z-index:1"></div>');

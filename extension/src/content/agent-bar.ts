@@ -223,13 +223,21 @@ export function createAgentBar(onStop: () => void): AgentBar {
 
   /**
    * An agent action aimed at a page element under the bar (its point under Stop, no other point of
-   * the element free): the bar is hidden (visibility: hidden, so no hit test, the page's or a real
-   * click's, lands on it) until the action's input has gone in, then comes back where it was. A
-   * click the page did not get must never be reported as done, and the alternative, refusing the
-   * action, leaves an agent no way to press a small fixed button in that corner.
+   * the element free; or, with near, a trusted pointer action whose point is close to it): the bar
+   * is hidden (visibility: hidden, so no hit test, the page's or a real click's, lands on it) until
+   * the action's input has gone in, then comes back where it was. A click the page did not get must
+   * never be reported as done, and the alternative, refusing the action, leaves an agent no way to
+   * press a small fixed button in that corner.
    */
-  function stepAside(): boolean {
+  function stepAside(near?: { x: number; y: number; margin: number }): boolean {
     if (!wanted || !host.isConnected) return false;
+    if (near) {
+      // Only when the point is on the bar or within margin of it (above or below): elsewhere the
+      // bar stays, so the person does not see it blink on every click.
+      const r = host.getBoundingClientRect();
+      const m = near.margin;
+      if (near.x < r.left - 8 || near.x > r.right + 8 || near.y < r.top - m || near.y > r.bottom + m) return true;
+    }
     asideUntil = performance.now() + ASIDE_MAX_MS;
     host.setAttribute('style', style());
     scheduleBack();

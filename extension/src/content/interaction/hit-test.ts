@@ -45,6 +45,21 @@ export function agentUiStepsAsideAt(x: number, y: number): boolean {
   return agentUiTakesPointerAt(x, y) === null;
 }
 
+/** How far above or below the bar a trusted pointer action's point still makes the bar step
+ * aside. Chrome shows its "is debugging this browser" info bar while chrome.debugger is attached,
+ * which makes the viewport shorter (about 56 px in headful Chrome; headless Chromium shows none,
+ * measured: 800x600 before, during and after): our bar, anchored to the viewport's bottom, then
+ * moves up between the page side choosing the point and the worker's real click, and could take a
+ * click aimed just above it. */
+const TRUSTED_NEAR_BAR_PX = 80;
+
+/** Before a trusted pointer action's input (dispatched by the worker after this frame chose the
+ * point): the bar steps aside if the point is on it or near enough that it could move under it. */
+export function agentBarClearForTrustedPoint(x: number, y: number): void {
+  const stepAside = (globalThis as unknown as Record<string, ((near?: object) => boolean) | undefined>)[AGENT_BAR_STEP_ASIDE_GLOBAL];
+  stepAside?.({ x, y, margin: TRUSTED_NEAR_BAR_PX });
+}
+
 /** The deepest element at a viewport point: topElementAt(document), then down through open and
  * closed shadow roots (a closed root's host would otherwise count as covering its own content). */
 export function deepElementAt(x: number, y: number): Element | null {
