@@ -46,11 +46,11 @@ export function agentUiStepsAsideAt(x: number, y: number): boolean {
 }
 
 /** How far above or below the bar a trusted pointer action's point still makes the bar step
- * aside. Chrome shows its "is debugging this browser" info bar while chrome.debugger is attached,
- * which makes the viewport shorter (about 56 px in headful Chrome; headless Chromium shows none,
- * measured: 800x600 before, during and after): our bar, anchored to the viewport's bottom, then
- * moves up between the page side choosing the point and the worker's real click, and could take a
- * click aimed just above it. */
+ * aside. Chrome shows its "is debugging this browser" info bar once chrome.debugger attaches, which
+ * makes the viewport shorter (measured in Chromium 156, headless, window viewport: 493 -> 437 px,
+ * kept after the detach): our bar, anchored to the viewport's bottom, then moves up 56 px between
+ * the page side choosing the point and the worker's real click, and could take a click aimed just
+ * above it. */
 const TRUSTED_NEAR_BAR_PX = 80;
 
 /** Before a trusted pointer action's input (dispatched by the worker after this frame chose the
