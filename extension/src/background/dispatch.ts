@@ -46,7 +46,7 @@ import { answerState, rememberState, withStateDelta } from './state-cache';
 import { stateExtras } from './state-extras';
 import { TabWatch } from './tab-watch';
 import { isRestrictedUrl, resolveTab } from './tabs';
-import { performTrustedInput, TrustedInputRefused, type TrustedPlan, trustedPlan } from './trusted-input';
+import { performTrustedInput, TrustedInputRefused, type TrustedPlan, trustedPlan, withCurrentViewport } from './trusted-input';
 
 const WS = 'background_script' as const;
 /** chrome.storage.local key: true = pointer/keyboard actions use chrome.debugger Input.* (trusted events). */
@@ -358,7 +358,7 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
     // answers with its snapshot at once (one round trip instead of two).
     const withSnapshot = !plan && !settle.enabled && frameId === 0;
     const asked = plan
-      ? runTrusted(tabId, frameId, plan, watch)
+      ? withCurrentViewport(plan, () => runTrusted(tabId, frameId, plan, watch))
       : sendToContent(
           tabId,
           {

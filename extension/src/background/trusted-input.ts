@@ -1,7 +1,8 @@
 // Trusted input through chrome.debugger (Input.dispatchMouseEvent / Input.dispatchKeyEvent): events
 // with isTrusted = true, for sites that ignore synthetic ones. The debugger is attached only for the
-// one action and detached right after, so Chrome's "is debugging this browser" bar does not linger
-// (unless a CDP client holds the tab: its attachment is reused and kept, debugger-attachments.ts).
+// one action and detached right after (unless a CDP client holds the tab: its attachment is reused
+// and kept, debugger-attachments.ts). Chrome's "is debugging this browser" info bar still stays
+// after the detach, and the viewport with it shorter: see withCurrentViewport.
 import type { PrepareRequest } from '../shared/internal-messages';
 import { type KeyDef, keyForChar, type Modifier, modifierKey, needsShift, parseChord } from '../shared/keys';
 import type { TrustedInputRequest } from '../shared/trusted-input';
@@ -268,4 +269,30 @@ export function trustedPlan(action: string, params: unknown): TrustedPlan | null
     };
   }
   return null;
+}
+
+/** Was this answer the worker's refusal of a point outside the visible viewport (TrustedInputRefused)? */
+function refusedOutsideViewport(asked: unknown): boolean {
+  const a = asked as {
+    ok?: boolean;
+    response?: { ok?: boolean; error?: { component_origin?: string; details?: Record<string, unknown> } };
+  };
+  const e = a.ok === true && a.response?.ok === false ? a.response.error : undefined;
+  return e?.component_origin === 'background_script' && e.details?.['reason'] === 'outside_viewport';
+}
+
+/**
+ * Runs a trusted pointer action (run: the page side's preparation, then the real input), once more
+ * when the worker refused its point as outside the viewport. Attaching chrome.debugger makes Chrome
+ * show its "is debugging this browser" info bar, which makes the viewport shorter (measured in
+ * Chromium 156 without viewport emulation: 493 -> 437 px, and it stays for the rest of the session):
+ * a point the page side measured a moment before can fall below the new bottom edge. The second
+ * preparation sees the current viewport, scrolls the element into view and gives a point inside it;
+ * a point still outside (a fixed element below the screen) is refused as before. Preparation sends
+ * no event, so running it twice is invisible to the page.
+ */
+export async function withCurrentViewport<T>(plan: TrustedPlan, run: () => Promise<T>): Promise<T> {
+  const first = await run();
+  if (plan.prepare?.checks !== 'pointer' && plan.prepare?.checks !== 'hover') return first;
+  return refusedOutsideViewport(first) ? run() : first;
 }

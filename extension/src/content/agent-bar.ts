@@ -34,6 +34,14 @@ function hostStyle(hidden: boolean): string {
     'right: auto',
     'margin: 0',
     'z-index: 2147483647',
+    // Hit testing: the host and the bar take no pointer (a page's elementFromPoint and
+    // elementsFromPoint, and a real click, go through them to the page), except the Stop button
+    // (pointer-events: auto in the shadow styles), where a hit is retargeted to this host. That is
+    // the one place the page's hit test can answer our host, and it has to be: hiding Stop from
+    // hit testing altogether would hide it from the person's pointer too (measured in Chromium:
+    // elementFromPoint over Stop answers the host, anywhere else on the bar the page under it, and
+    // elementsFromPoint lists the host only over Stop). An agent action aimed under Stop does not
+    // press it: the bar steps aside for the action (stepAside below).
     'pointer-events: none',
     `visibility: ${hidden ? 'hidden' : 'visible'}`,
   ];
@@ -80,6 +88,18 @@ export interface AgentBar {
 
 const capturing = () => (globalThis as { __buxCapturing?: boolean }).__buxCapturing === true;
 
+/** The isolated-world global through which the hit test (content/interaction/hit-test.ts, in
+ * content.js) asks the bar (in agent-ui.js, the same isolated world, unreachable from the page) to
+ * step aside for an action aimed under it. */
+export const AGENT_BAR_STEP_ASIDE_GLOBAL = '__buxAgentBarStepAside';
+/** How long the bar stays out of the way at most: a trusted click is dispatched by the worker after
+ * the page side found its point (attach, focus emulation: measured well under a second), and an
+ * action that fails before its input must not leave the person without Stop for long. */
+const ASIDE_MAX_MS = 3000;
+/** Once the action's mouse button is released (or its click delivered), the bar comes back this
+ * much later: a double click's second press follows the first release within a few ms. */
+const ASIDE_TAIL_MS = 300;
+
 export function createAgentBar(onStop: () => void): AgentBar {
   const host = document.createElement('div');
   claimAgentUiHost(host);
@@ -98,6 +118,10 @@ export function createAgentBar(onStop: () => void): AgentBar {
   let heartbeat: ReturnType<typeof setInterval> | null = null;
   const stopped = new WeakSet<Event>();
   let announce: ReturnType<typeof setTimeout> | null = null;
+  /** performance.now() until which the bar is out of the way of an agent action (0: in place). */
+  let asideUntil = 0;
+  let asideTimer: ReturnType<typeof setTimeout> | null = null;
+  const aside = () => asideUntil > performance.now();
 
   /** The bar's words, seen and announced; with delayMs, announced that much later. */
   function setStatus(text: string, delayMs = 0): void {
@@ -181,8 +205,62 @@ export function createAgentBar(onStop: () => void): AgentBar {
   }
 
   function style(): string {
-    return hostStyle(capturing());
+    return hostStyle(capturing() || aside());
   }
+
+  /** Puts the bar back (shown) at asideUntil, or now if that has passed. */
+  function scheduleBack(): void {
+    if (asideTimer !== null) clearTimeout(asideTimer);
+    asideTimer = null;
+    const left = asideUntil - performance.now();
+    if (left > 0) {
+      asideTimer = setTimeout(scheduleBack, left + 1);
+      return;
+    }
+    asideUntil = 0;
+    if (wanted && host.isConnected && host.getAttribute('style') !== style()) host.setAttribute('style', style());
+  }
+
+  /**
+   * An agent action aimed at a page element under the bar (its point under Stop, no other point of
+   * the element free; or, with near, a trusted pointer action whose point is close to it): the bar
+   * is hidden (visibility: hidden, so no hit test, the page's or a real click's, lands on it) until
+   * the action's input has gone in, then comes back where it was. A click the page did not get must
+   * never be reported as done, and the alternative, refusing the action, leaves an agent no way to
+   * press a small fixed button in that corner.
+   */
+  function stepAside(near?: { x: number; y: number; margin: number }): boolean {
+    if (!wanted || !host.isConnected) return false;
+    if (near) {
+      // Only when the point is on the bar or within margin of it (above or below): elsewhere the
+      // bar stays, so the person does not see it blink on every click.
+      const r = host.getBoundingClientRect();
+      const m = near.margin;
+      if (near.x < r.left - 8 || near.x > r.right + 8 || near.y < r.top - m || near.y > r.bottom + m) return true;
+    }
+    asideUntil = performance.now() + ASIDE_MAX_MS;
+    host.setAttribute('style', style());
+    scheduleBack();
+    return getComputedStyle(host).visibility === 'hidden';
+  }
+  Object.defineProperty(globalThis, AGENT_BAR_STEP_ASIDE_GLOBAL, {
+    value: stepAside,
+    writable: false,
+    configurable: true,
+    enumerable: false,
+  });
+  // The action's input went in (a trusted click from the worker, or the content script's own
+  // events): the bar comes back shortly after, not at the full deadline.
+  for (const type of ['mouseup', 'click', 'auxclick', 'contextmenu'] as const)
+    window.addEventListener(
+      type,
+      () => {
+        if (!aside()) return;
+        asideUntil = Math.min(asideUntil, performance.now() + ASIDE_TAIL_MS);
+        scheduleBack();
+      },
+      true,
+    );
 
   /** What is wrong with the bar right now, or null. */
   function broken(): string | null {
@@ -227,7 +305,7 @@ export function createAgentBar(onStop: () => void): AgentBar {
 
   /** The page element above our Stop button (a dialog or popover opened after ours), or null. */
   function cover(): Element | null {
-    if (capturing()) return null;
+    if (capturing() || aside()) return null;
     const r = button.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) return null;
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
@@ -273,6 +351,9 @@ export function createAgentBar(onStop: () => void): AgentBar {
     },
     hide() {
       wanted = false;
+      asideUntil = 0;
+      if (asideTimer !== null) clearTimeout(asideTimer);
+      asideTimer = null;
       setStatus('');
       observer.disconnect();
       if (heartbeat !== null) clearInterval(heartbeat);

@@ -6,6 +6,7 @@ import type { PrepareRequest, ReadValueRequest, RunActionResponse } from '../../
 import { type Check, EDIT_CHECKS, HOVER_CHECKS, POINTER_CHECKS } from '../interaction/actionability';
 import { composedContains, deepActiveElement } from '../interaction/dom';
 import { caretToEnd, replaceValue } from '../interaction/editing';
+import { agentBarClearForTrustedPoint } from '../interaction/hit-test';
 import { type ActionCommon, label, prepare, safeValue } from './common';
 import { filledResult, planFill } from './fill';
 import type { PageContext } from './types';
@@ -56,6 +57,8 @@ export async function prepareTrusted(ctx: PageContext, req: PrepareRequest): Pro
     if (before.left !== after.left || before.top !== after.top)
       point = { x: point.x + after.left - before.left, y: point.y + after.top - before.top };
   }
+  // The worker clicks at this point later: the bar must not be (or move) there by then.
+  if (req.checks === 'pointer' || req.checks === 'hover') agentBarClearForTrustedPoint(point.x, point.y);
   return {
     ok: true,
     message: '',

@@ -9,7 +9,7 @@ import { errorInfo } from '../../../../schemas/lib/errors';
 import { isAgentUi } from '../../shared/agent-ui-marker';
 import type { PageContext } from '../actions/types';
 import { composedContains, composedParent, contentBoxIfEmpty, describe, inViewport, isVisible, nextFrame } from './dom';
-import { agentUiTakesPointerAt, deepElementAt } from './hit-test';
+import { agentUiStepsAsideAt, agentUiTakesPointerAt, deepElementAt } from './hit-test';
 
 export type Check = 'visible' | 'stable' | 'enabled' | 'editable' | 'receives_events';
 
@@ -305,9 +305,17 @@ export async function waitForActionable(
         hit && (ours || composedContains(hit, el))
           ? pointOnShape(el, (h, at) => hitBelongsTo(el, h) && !agentUiTakesPointerAt(at.x, at.y))
           : null;
-      if (!onShape) return hit ? { check: 'receives_events', hit } : { check: 'visible', detail: { reason: 'outside_viewport' } };
-      point = onShape.point;
-      hit = onShape.hit;
+      if (onShape) {
+        point = onShape.point;
+        hit = onShape.hit;
+      } else {
+        // No point of the element is clear of Stop (a small button wholly under it): the bar
+        // steps aside for this action, and the element is hit tested again without it.
+        const cleared = ours && agentUiStepsAsideAt(point.x, point.y) ? deepElementAt(point.x, point.y) : null;
+        if (!cleared || !hitBelongsTo(el, cleared))
+          return hit ? { check: 'receives_events', hit } : { check: 'visible', detail: { reason: 'outside_viewport' } };
+        hit = cleared;
+      }
     }
     return { check: 'attached', point, hit: hit && composedContains(el, hit) ? hit : el };
   }

@@ -6,6 +6,7 @@
 // for the prompt. Where our UI itself takes the pointer (the bar's Stop button) a real click would
 // land on it: agentUiTakesPointerAt tells actionability so.
 import { isAgentUi, isAgentUiRoot } from '../../shared/agent-ui-marker';
+import { AGENT_BAR_STEP_ASIDE_GLOBAL } from '../agent-bar';
 import { shadowRootOf } from '../shadow-root';
 
 /**
@@ -31,6 +32,32 @@ export function topElementAt(root: Document | ShadowRoot, x: number, y: number):
 export function agentUiTakesPointerAt(x: number, y: number): Element | null {
   const hit = document.elementFromPoint(x, y);
   return hit && isAgentUiRoot(hit) ? hit : null;
+}
+
+/** Our UI takes the pointer at this point (agentUiTakesPointerAt) and the action has no other
+ * point on its target: asks the bar to step aside for the action (content/agent-bar.ts hides it
+ * until the action's input has gone in). True when the point is then free of our UI; false leaves
+ * the typed error to the caller, never a click that would land on Stop. */
+export function agentUiStepsAsideAt(x: number, y: number): boolean {
+  if (!agentUiTakesPointerAt(x, y)) return true;
+  const stepAside = (globalThis as unknown as Record<string, (() => boolean) | undefined>)[AGENT_BAR_STEP_ASIDE_GLOBAL];
+  if (!stepAside?.()) return false;
+  return agentUiTakesPointerAt(x, y) === null;
+}
+
+/** How far above or below the bar a trusted pointer action's point still makes the bar step
+ * aside. Chrome shows its "is debugging this browser" info bar once chrome.debugger attaches, which
+ * makes the viewport shorter (measured in Chromium 156, headless, window viewport: 493 -> 437 px,
+ * kept after the detach): our bar, anchored to the viewport's bottom, then moves up 56 px between
+ * the page side choosing the point and the worker's real click, and could take a click aimed just
+ * above it. */
+const TRUSTED_NEAR_BAR_PX = 80;
+
+/** Before a trusted pointer action's input (dispatched by the worker after this frame chose the
+ * point): the bar steps aside if the point is on it or near enough that it could move under it. */
+export function agentBarClearForTrustedPoint(x: number, y: number): void {
+  const stepAside = (globalThis as unknown as Record<string, ((near?: object) => boolean) | undefined>)[AGENT_BAR_STEP_ASIDE_GLOBAL];
+  stepAside?.({ x, y, margin: TRUSTED_NEAR_BAR_PX });
 }
 
 /** The deepest element at a viewport point: topElementAt(document), then down through open and
