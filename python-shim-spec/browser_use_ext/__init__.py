@@ -16,6 +16,7 @@ from .context import BrowserSession, ExtensionBrowserContext
 from .controller import DEFAULT_ACTIONS, ExtensionController
 from .errors import NotPermittedError
 from .page import ExtensionPage, FeatureNotAvailable
+from .playwright_unsupported import UnsupportedPlaywrightCall
 from .transport import ActionFailed, BridgeConnection, BridgeError
 from .version import PROTOCOL_VERSION, __version__
 
@@ -33,5 +34,5 @@ __all__ = [
     'BrowserSession', 'BrowserState', 'BridgeConnection', 'BridgeError', 'Controller', 'DEFAULT_ACTIONS', 'DOMElementNode',
     'DOMTextNode', 'ExtensionBrowser', 'ExtensionBrowserConfig', 'ExtensionBrowserContext', 'ExtensionBrowserContextConfig',
     'ExtensionController', 'ExtensionPage', 'FeatureNotAvailable', 'NotPermittedError', 'PROTOCOL_VERSION', 'TabInfo',
-    'URLNotAllowedError', '__version__',
+    'URLNotAllowedError', 'UnsupportedPlaywrightCall', '__version__',
 ]
