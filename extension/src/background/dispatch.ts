@@ -25,6 +25,7 @@ import { TAB_LEVEL, WORKER_HANDLERS } from './actions/registry';
 import type { Tab } from './actions/types';
 import { Budget, withTimeout } from './budget';
 import { sendToContent } from './content-channel';
+import { type DownloadRecord, downloadSentence, DownloadWatch } from './downloads';
 import { allInBefore, inputCutError, inputDone, notActedError, POINTER_ACTIONS, TYPING_ACTIONS } from './interrupted-input';
 import { blockedLocalFrame, hasDomainPolicy, localFileBlocked, localTabError, policyError, withPersonDefaults } from './person-policy';
 import { rereadWhileReloading } from './reread';
@@ -350,6 +351,7 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
   const { frameId } = routed;
   const timings: Timings = {};
   const watch = new TabWatch(tabId);
+  const downloads = new DownloadWatch();
   try {
     if (settle.enabled) await settleSend(tabId, frameId, { channel: 'bux-settle', kind: 'begin' }, 1000);
     const tAction = now();
@@ -511,6 +513,9 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
       }
     }
     if (watch.navigationStarted && settled === undefined) await followNavigation();
+    // A download the action started: reported once Chrome finished it (or as it stands when the
+    // action's time runs out), so a caller can open the file the result names.
+    const download: DownloadRecord | undefined = downloads.match(tab.url) ? await downloads.result(budget.remaining()) : undefined;
     const tState = now();
     const frameJson = sent.ok && sent.response.ok && !watch.navigationStarted ? sent.response.frame_json : undefined;
     const state = await stateOrNull(
@@ -542,6 +547,10 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
     if (watch.newTabId !== undefined) details.new_tab_id = watch.newTabId;
     if (drained) Object.assign(details, activityFields(drained));
     if (notice) details.no_change_notice = notice;
+    if (download) {
+      details.download = download;
+      details.message += downloadSentence(download);
+    }
     return {
       ...resultBase(action),
       tab_id: tab.id,
@@ -552,6 +561,7 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
     };
   } finally {
     watch.stop();
+    downloads.stop();
   }
 }
 

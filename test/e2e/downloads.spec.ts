@@ -1,0 +1,64 @@
+// Downloads in real Chromium: a click that downloads a file answers with the file Chrome saved (its
+// path in the profile's Downloads folder, size, state), as browser_use's click returns the path.
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { expect } from 'chai';
+
+import type { SimplifiedState } from '../../schemas/generated/protocol';
+import { type Harness, useHarness } from '../harness/harness';
+import { quietSettle } from './actions.helpers';
+
+const CSV = 'name,language\nGrace Hopper,COBOL\nAda Lovelace,Analytical Engine\n';
+
+describe('e2e downloads', function () {
+  let h: Harness;
+  useHarness((started) => (h = started), { prepare: quietSettle });
+
+  before(() => {
+    h.fixtures.route('/file.csv', {
+      body: CSV,
+      contentType: 'text/csv',
+      headers: { 'content-disposition': 'attachment; filename="people.csv"' },
+    });
+    h.fixtures.html('/downloads.html', '<a id="get" href="/file.csv?token=s3cr3t" download>Download people.csv</a>', 'Reports');
+  });
+
+  it('click by index on <a download>: the result names the saved file, which has the served bytes', async () => {
+    await h.openPage(h.fixtures.url('/downloads.html'));
+    const agent = await h.connectAgent();
+    const first = await agent.call('get_state', {});
+    expect(first.status, JSON.stringify(first.error_info)).to.equal('success');
+    const tabId = first.tab_id as number;
+    const state = first.new_simplified_state as SimplifiedState;
+    const link = state.actionable_elements.find((e) => (e.name ?? '').includes('Download people.csv'));
+    expect(link, 'the link is listed').to.exist;
+
+    const r = await agent.call('click', { index: link!.index! }, { tabId });
+    expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+    const d = r.outcome_details?.download;
+    expect(d, JSON.stringify(r.outcome_details)).to.exist;
+    expect(d!.state).to.equal('complete');
+    expect(path.dirname(d!.filename)).to.equal(h.launched.downloadDir);
+    expect(d!.suggested_filename).to.equal(path.basename(d!.filename));
+    expect(d!.suggested_filename).to.match(/\.csv$/);
+    expect(fs.readFileSync(d!.filename, 'utf8')).to.equal(CSV);
+    expect(d!.bytes).to.equal(Buffer.byteLength(CSV));
+    // The query (a token) never reaches the result.
+    expect(d!.url).to.equal(h.fixtures.url('/file.csv'));
+    expect(JSON.stringify(d) + (r.outcome_details?.message ?? '')).not.to.contain('s3cr3t');
+    expect(r.outcome_details?.message).to.contain(d!.filename);
+  });
+
+  it('a click that downloads nothing has no download field', async () => {
+    await h.openPage(h.fixtures.url('/downloads.html'));
+    const agent = await h.connectAgent();
+    const first = await agent.call('get_state', {});
+    const tabId = first.tab_id as number;
+    const state = first.new_simplified_state as SimplifiedState;
+    const p = state.actionable_elements.find((e) => (e.name ?? '').includes('Download'));
+    const r = await agent.call('focus', { index: p!.index! }, { tabId });
+    expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+    expect(r.outcome_details?.download).to.equal(undefined);
+  });
+});
