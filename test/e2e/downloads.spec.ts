@@ -48,6 +48,16 @@ describe('e2e downloads', function () {
     expect(d!.url).to.equal(h.fixtures.url('/file.csv'));
     expect(JSON.stringify(d) + (r.outcome_details?.message ?? '')).not.to.contain('s3cr3t');
     expect(r.outcome_details?.message).to.contain(d!.filename);
+
+    // The same file again: Chrome saves it under a new name next to the first, and says which.
+    // Trusted input (a real user gesture): Chrome blocks a page's second download without one
+    // (its "automatic downloads" rule, which a person can allow per site).
+    const again = await agent.call('click', { index: link!.index!, trusted: true }, { tabId });
+    const d2 = again.outcome_details?.download;
+    expect(d2, JSON.stringify(again.outcome_details)).to.exist;
+    expect(d2!.state).to.equal('complete');
+    expect(d2!.filename).not.to.equal(d!.filename);
+    expect(fs.readFileSync(d2!.filename, 'utf8')).to.equal(CSV);
   });
 
   it('a click that downloads nothing has no download field', async () => {
