@@ -21,6 +21,7 @@ describe('e2e downloads', function () {
       contentType: 'text/csv',
       headers: { 'content-disposition': 'attachment; filename="people.csv"' },
     });
+    h.fixtures.html('/attachment.html', '<a href="/file.csv">Export people</a>', 'Export');
     h.fixtures.html('/downloads.html', '<a id="get" href="/file.csv?token=s3cr3t" download>Download people.csv</a>', 'Reports');
   });
 
@@ -58,6 +59,26 @@ describe('e2e downloads', function () {
     expect(d2!.state).to.equal('complete');
     expect(d2!.filename).not.to.equal(d!.filename);
     expect(fs.readFileSync(d2!.filename, 'utf8')).to.equal(CSV);
+  });
+
+  it('a plain link answered with Content-Disposition: attachment (no download attribute) reports the file', async () => {
+    await h.openPage(h.fixtures.url('/attachment.html'));
+    const agent = await h.connectAgent();
+    const first = await agent.call('get_state', {});
+    const tabId = first.tab_id as number;
+    const state = first.new_simplified_state as SimplifiedState;
+    const link = state.actionable_elements.find((e) => (e.name ?? '').includes('Export'));
+    const r = await agent.call('click', { index: link!.index! }, { tabId });
+    expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+    const d = r.outcome_details?.download;
+    expect(d, JSON.stringify(r.outcome_details)).to.exist;
+    expect(d!.state).to.equal('complete');
+    // Chrome names it after Content-Disposition, numbered when the folder already has one.
+    expect(d!.suggested_filename).to.match(/^people( \(\d+\))?\.csv$/);
+    expect(fs.readFileSync(d!.filename, 'utf8')).to.equal(CSV);
+    expect(d!.mime_type).to.equal('text/csv');
+    // The tab stays on the page: a download is not a navigation.
+    expect((r.new_simplified_state as SimplifiedState).url).to.equal(h.fixtures.url('/attachment.html'));
   });
 
   it('a click that downloads nothing has no download field', async () => {

@@ -45,7 +45,7 @@ import {
 import { collectState, elementIdForIndex, frameOffset } from './state';
 import { answerState, rememberState, withStateDelta } from './state-cache';
 import { stateExtras } from './state-extras';
-import { TabWatch } from './tab-watch';
+import { type NavigationEnd, TabWatch } from './tab-watch';
 import { isRestrictedUrl, resolveTab } from './tabs';
 import { performTrustedInput, TrustedInputRefused, type TrustedPlan, trustedPlan, withCurrentViewport } from './trusted-input';
 
@@ -59,6 +59,9 @@ const readSettings = () => (settingsCache ??= chrome.storage.local.get([TRUSTED_
 chrome.storage.onChanged.addListener((changes, area) => {
   if (area === 'local' && (TRUSTED_INPUT_KEY in changes || SETTLE_OPTIONS_KEY in changes)) settingsCache = null;
 });
+
+/** How long a download may take to appear after the navigation it replaced was aborted. */
+const DOWNLOAD_AFTER_ABORT_MS = 1000;
 
 type Timings = NonNullable<OutcomeDetails['timings_ms']>;
 
@@ -435,9 +438,11 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
     let report: SettleReport | undefined;
     let drained: Drained | undefined;
     let notice: string | undefined;
+    let navigationEnd: NavigationEnd | null = null;
     const followNavigation = async () => {
       const t = now();
       const end = await watch.waitForNavigationEnd(budget.cap(settle.navigation_cap_ms));
+      navigationEnd = end;
       timings.navigation = ms((timings.navigation ?? 0) + now() - t);
       settled = end !== null;
     };
@@ -515,7 +520,11 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
     if (watch.navigationStarted && settled === undefined) await followNavigation();
     // A download the action started: reported once Chrome finished it (or as it stands when the
     // action's time runs out), so a caller can open the file the result names.
-    const download: DownloadRecord | undefined = downloads.match(tab.url) ? await downloads.result(budget.remaining()) : undefined;
+    // A navigation Chrome aborted (net::ERR_ABORTED) is how a link answered with Content-Disposition:
+    // attachment ends; its download item is created a moment later.
+    const aborted = (navigationEnd as NavigationEnd | null)?.error === 'net::ERR_ABORTED';
+    const downloadStarted = aborted ? await downloads.waitForMatch(tab.url, budget.cap(DOWNLOAD_AFTER_ABORT_MS)) : downloads.match(tab.url);
+    const download: DownloadRecord | undefined = downloadStarted ? await downloads.result(budget.remaining()) : undefined;
     const tState = now();
     const frameJson = sent.ok && sent.response.ok && !watch.navigationStarted ? sent.response.frame_json : undefined;
     const state = await stateOrNull(

@@ -86,6 +86,24 @@ export class DownloadWatch {
     return false;
   }
 
+  /** match(), waiting up to capMs for Chrome to create the item (it comes a moment after the
+   * navigation that turned into a download is aborted). */
+  async waitForMatch(pageUrl: string | undefined, capMs: number): Promise<boolean> {
+    if (this.match(pageUrl)) return true;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(finish, Math.max(0, capMs));
+      const check = () => {
+        if (this.match(pageUrl)) finish();
+      };
+      function finish() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.waiters.add(check);
+    });
+    return this.match(pageUrl);
+  }
+
   /** The download's record once it completes or is interrupted, or as it stands after capMs. */
   async result(capMs: number): Promise<DownloadRecord | undefined> {
     const id = this.id;
