@@ -81,6 +81,18 @@ describe('e2e downloads', function () {
     expect((r.new_simplified_state as SimplifiedState).url).to.equal(h.fixtures.url('/attachment.html'));
   });
 
+  it('with settling off, a click on <a download> still reports the file', async () => {
+    await h.openPage(h.fixtures.url('/downloads.html'));
+    const agent = await h.connectAgent();
+    const first = await agent.call('get_state', {});
+    const tabId = first.tab_id as number;
+    const state = first.new_simplified_state as SimplifiedState;
+    const link = state.actionable_elements.find((e) => (e.name ?? '').includes('Download people.csv'));
+    const r = await agent.call('click', { index: link!.index! }, { tabId, settle: { enabled: false } });
+    expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+    expect(r.outcome_details?.download?.state, JSON.stringify(r.outcome_details)).to.equal('complete');
+  });
+
   it('a click that downloads nothing has no download field', async () => {
     await h.openPage(h.fixtures.url('/downloads.html'));
     const agent = await h.connectAgent();

@@ -25,7 +25,7 @@ import { TAB_LEVEL, WORKER_HANDLERS } from './actions/registry';
 import type { Tab } from './actions/types';
 import { Budget, withTimeout } from './budget';
 import { sendToContent } from './content-channel';
-import { type DownloadRecord, downloadSentence, DownloadWatch } from './downloads';
+import { type DownloadRecord, downloadSentence, DownloadWatch, targetsLink } from './downloads';
 import { allInBefore, inputCutError, inputDone, notActedError, POINTER_ACTIONS, TYPING_ACTIONS } from './interrupted-input';
 import { blockedLocalFrame, hasDomainPolicy, localFileBlocked, localTabError, policyError, withPersonDefaults } from './person-policy';
 import { rereadWhileReloading } from './reread';
@@ -43,7 +43,7 @@ import {
   watchInBackground,
 } from './settle-rule';
 import { collectState, elementIdForIndex, frameOffset } from './state';
-import { answerState, rememberState, withStateDelta } from './state-cache';
+import { answerState, latestState, rememberState, withStateDelta } from './state-cache';
 import { stateExtras } from './state-extras';
 import { type NavigationEnd, TabWatch } from './tab-watch';
 import { isRestrictedUrl, resolveTab } from './tabs';
@@ -62,6 +62,9 @@ chrome.storage.onChanged.addListener((changes, area) => {
 
 /** How long a download may take to appear after the navigation it replaced was aborted. */
 const DOWNLOAD_AFTER_ABORT_MS = 1000;
+/** How long a click on a link that did not navigate waits for a download to appear. */
+const DOWNLOAD_AFTER_LINK_MS = 300;
+const CLICKS = new Set<string>(['click', 'double_click']);
 
 type Timings = NonNullable<OutcomeDetails['timings_ms']>;
 
@@ -355,6 +358,8 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
   const timings: Timings = {};
   const watch = new TabWatch(tabId);
   const downloads = new DownloadWatch();
+  // The target as the agent last saw it (taken before the action's own state replaces it).
+  const linkState = latestState(tabId);
   try {
     if (settle.enabled) await settleSend(tabId, frameId, { channel: 'bux-settle', kind: 'begin' }, 1000);
     const tAction = now();
@@ -523,7 +528,12 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
     // A navigation Chrome aborted (net::ERR_ABORTED) is how a link answered with Content-Disposition:
     // attachment ends; its download item is created a moment later.
     const aborted = (navigationEnd as NavigationEnd | null)?.error === 'net::ERR_ABORTED';
-    const downloadStarted = aborted ? await downloads.waitForMatch(tab.url, budget.cap(DOWNLOAD_AFTER_ABORT_MS)) : downloads.match(tab.url);
+    // A link clicked without navigating may be a download whose item Chrome creates a moment later.
+    const link = !watch.navigated && !downloads.match(tab.url) && CLICKS.has(action.action) && targetsLink(linkState, action.params);
+    const downloadStarted =
+      aborted || link
+        ? await downloads.waitForMatch(tab.url, budget.cap(aborted ? DOWNLOAD_AFTER_ABORT_MS : DOWNLOAD_AFTER_LINK_MS))
+        : downloads.match(tab.url);
     const download: DownloadRecord | undefined = downloadStarted ? await downloads.result(budget.remaining()) : undefined;
     const tState = now();
     const frameJson = sent.ok && sent.response.ok && !watch.navigationStarted ? sent.response.frame_json : undefined;

@@ -3,7 +3,7 @@
 // download belongs to the action whose tab shows the page it came from (the item's referrer) and
 // that was running when Chrome created it. Chrome saves it where the person's settings say (their
 // Downloads folder); nothing here changes that.
-import type { OutcomeDetails } from '../../../schemas/generated/protocol';
+import type { OutcomeDetails, SimplifiedState } from '../../../schemas/generated/protocol';
 
 export type DownloadRecord = NonNullable<OutcomeDetails['download']>;
 
@@ -160,4 +160,17 @@ export function downloadSentence(d: DownloadRecord): string {
   if (d.state === 'interrupted')
     return ` It started downloading "${d.suggested_filename}", which Chrome interrupted (${d.error ?? 'unknown reason'}).`;
   return ` It started downloading "${d.suggested_filename}", still running when the action's time ran out; Chrome saves it to ${d.filename || 'the Downloads folder'}.`;
+}
+
+/**
+ * Whether the action's target (by index or element id) is a link to a URL in the tab's latest
+ * state: Chrome creates a download item only once the response arrives, after the page answered
+ * the click, so only then is it worth waiting a moment for one.
+ */
+export function targetsLink(state: SimplifiedState | undefined, params: unknown): boolean {
+  if (!state || typeof params !== 'object' || params === null) return false;
+  const p = params as { index?: unknown; element_id?: unknown };
+  const el = state.actionable_elements.find((e) => (p.element_id !== undefined ? e.id === p.element_id : e.index === p.index));
+  const href = el?.tag === 'a' ? el.attributes['href'] : undefined;
+  return typeof href === 'string' && href !== '' && !href.startsWith('#') && !/^javascript:/i.test(href);
 }
