@@ -23,6 +23,8 @@ export const PERMISSION_REASONS = {
   offscreen:
     'a hidden document that holds a port to the service worker and reopens it when Chrome stops the worker, so agents are not cut off from the browser until the 30 s alarm',
   tabGroups: 'put the tabs an agent controls in a tab group named for the agent, so the person sees which tabs are driven',
+  downloads:
+    "report the file an agent's click or key press downloaded (its path in the Downloads folder Chrome uses, size, state), as browser_use returns it; the folder is never changed",
   '<all_urls>': 'content scripts must run on whatever page the person asks the agent to work on, in every frame',
 };
 
@@ -50,6 +52,7 @@ export function buildManifest(version) {
       'contextMenus',
       'tabGroups',
       'offscreen',
+      'downloads',
     ],
     host_permissions: ['<all_urls>'],
     background: { service_worker: 'background.js', type: 'module' },

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Optional
 
+from .downloads import deliver as deliver_download
 from .state_delta import StateDeltaError, apply_state_delta
 from .transport import ActionFailed, BridgeError
 
@@ -54,6 +55,7 @@ async def call_action(ctx: 'ExtensionBrowserContext', action: str, params: dict,
     if isinstance(ran_in, int) and ctx.agent_current_page is None and action not in ('list_tabs', 'open_tab'):
         # The bridge leased this tab to the session on its first tab action, even if the action failed.
         ctx.agent_current_page = ctx._page_for(ran_in)
+    deliver_download(ctx, r)  # page.expect_download: the action's download, if it started one
     if r.get('status') != 'success':
         raise ActionFailed(r)
     st = r.get('new_simplified_state')

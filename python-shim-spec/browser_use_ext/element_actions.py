@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
+import os
 from typing import TYPE_CHECKING, Any, Optional
 
 from .compat import BrowserError, URLNotAllowedError
 from .css_selectors import enhanced_css_selector_for_element
 from .dom_tree import TAB_ID_ATTR, element_id_of
+from .downloads import download_in, unique_path
 from .transport import ActionFailed, BridgeError
 
 if TYPE_CHECKING:
@@ -28,21 +30,32 @@ def target_of(element_node: Any, include_dynamic_attributes: bool = True) -> tup
 
 
 async def click_element_node(ctx: 'ExtensionBrowserContext', element_node: Any) -> Optional[str]:
-    """click by element id; a tab the click opened joins session.context.pages. Returns None:
-    browser_use returns a path only with ``save_downloads_path`` (Playwright's expect_download);
-    in the person's Chrome a download goes to their download folder and the extension cannot
-    name the file, so the click is reported as a click (MIGRATION.md)."""
-    if getattr(ctx.config, 'save_downloads_path', None) and not getattr(ctx, '_warned_downloads', False):
-        ctx._warned_downloads = True
-        logger.warning('save_downloads_path=%r is not used: downloads a click starts go to Chrome\'s download folder, '
-                       'and the click result cannot name the file.', ctx.config.save_downloads_path)
+    """click by element id; a tab the click opened joins session.context.pages. Returns the path of
+    the file the click downloaded, as browser_use (0.1.40 and 0.1.48) does: Chrome saves it in the
+    person's Downloads folder; with ``save_downloads_path`` and Python on Chrome's machine it is
+    also copied there under a unique name, as browser_use's download.save_as did."""
     target, tab = ctx._target(element_node)
     try:
         r = await ctx._call('click', target, tab_id=tab)
     except (ActionFailed, BridgeError) as e:
         raise Exception(f'Failed to click element: {repr(element_node)}. Error: {str(e)}') from e
     await _after_navigation(ctx, r)
-    return None
+    download = download_in(r)
+    if download is None:
+        return None
+    if download.state != 'complete':
+        logger.warning('The click started downloading "%s", which had not completed (%s) when the action ended.',
+                       download.suggested_filename, download.state)
+        return None
+    path = await download.path()
+    folder = getattr(ctx.config, 'save_downloads_path', None)
+    if folder and os.path.isfile(path):
+        os.makedirs(folder, exist_ok=True)
+        copy = unique_path(folder, download.suggested_filename)
+        await download.save_as(copy)
+        path = copy
+    logger.debug(f'⬇️  Download triggered. Saved file to: {path}')
+    return path
 
 
 async def input_text_element_node(ctx: 'ExtensionBrowserContext', element_node: Any, text: str) -> None:

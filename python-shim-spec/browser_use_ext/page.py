@@ -11,6 +11,7 @@ import json
 from typing import TYPE_CHECKING, Any, Optional
 
 from ._protocol_codes import ErrorCode
+from .downloads import ExpectDownload
 from .errors import ENABLE_EVALUATE_HINT, NotPermittedError, browser_error_from
 from .input_files import files_param
 from .keyboard_mouse import Keyboard, Mouse
@@ -68,6 +69,12 @@ class ExtensionPage(PlaywrightPageCalls):
 
     def __repr__(self) -> str:
         return f'<ExtensionPage tab_id={self.tab_id} url={self._url!r}>'
+
+    # -- downloads -------------------------------------------------------------------------------
+    def expect_download(self, timeout: Optional[float] = None, **_: Any) -> ExpectDownload:
+        """Playwright's Page.expect_download: ``async with page.expect_download() as info`` arms it;
+        ``await info.value`` is the Download the next action (click, press, goto) started."""
+        return ExpectDownload(self._context, timeout)
 
     # -- uploads ---------------------------------------------------------------------------------
     async def set_input_files(self, selector: str, files: Any, timeout: Optional[float] = None, **_: Any) -> None:

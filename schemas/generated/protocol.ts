@@ -2025,6 +2025,7 @@ export interface OutcomeDetails {
    * Set when an action that should change something changed nothing within settle.no_change_timeout_ms; seed 002 wording: "Action executed but no DOM change detected within 15 seconds."
    */
   no_change_notice?: string;
+  download?: DownloadRecord;
 }
 /**
  * Result of click.
@@ -2811,6 +2812,40 @@ export interface ApiCall {
    * Which API the page used.
    */
   kind?: 'fetch' | 'xhr';
+}
+/**
+ * A download the action started in its tab (chrome.downloads, matched by the page's URL as referrer). Chrome saves it in the person's own Downloads folder; the extension never changes that folder.
+ */
+export interface DownloadRecord {
+  /**
+   * chrome.downloads id.
+   */
+  id: number;
+  /**
+   * Absolute path of the file on the machine running Chrome (where Chrome saved it, or will save it while state is in_progress). Empty when Chrome has not chosen it yet.
+   */
+  filename: string;
+  /**
+   * The file's base name, as Playwright's Download.suggested_filename.
+   */
+  suggested_filename: string;
+  /**
+   * The download's URL, origin and path only: the query and fragment are dropped so no token in them reaches a result.
+   */
+  url: string;
+  mime_type?: string;
+  /**
+   * Bytes received (the file's size once complete).
+   */
+  bytes?: number;
+  /**
+   * in_progress: the action's timeout ended before the download finished.
+   */
+  state: 'complete' | 'interrupted' | 'in_progress';
+  /**
+   * Chrome's interrupt reason (e.g. NETWORK_FAILED) when state is interrupted.
+   */
+  error?: string;
 }
 /**
  * What the agent sees of one tab (seed 004 section 1): page facts, the actionable elements of every frame with stable refs and an index, the visible text around them, and what limits cut.

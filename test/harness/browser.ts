@@ -16,6 +16,8 @@ export interface LaunchedBrowser {
   browser: Browser;
   extensionDir: string;
   profileDir: string;
+  /** Where this browser's downloads land (the profile's download.default_directory). */
+  downloadDir: string;
   close(): Promise<void>;
 }
 
@@ -41,6 +43,15 @@ export async function launchWithExtension(opts: LaunchOptions): Promise<Launched
     path.join(extensionDir, 'config.json'),
     JSON.stringify({ bridge_url: opts.extensionBridgeUrl, ...opts.extensionConfig }),
   );
+  // Test-only: the profile's Downloads folder is a temp dir (as a person's Chrome setting would
+  // name one), never the extension's doing: the extension leaves Chrome's folder alone.
+  const downloadDir = path.join(tmp, 'downloads');
+  fs.mkdirSync(path.join(profileDir, 'Default'), { recursive: true });
+  fs.mkdirSync(downloadDir);
+  fs.writeFileSync(
+    path.join(profileDir, 'Default', 'Preferences'),
+    JSON.stringify({ download: { default_directory: downloadDir, prompt_for_download: false, directory_upgrade: true } }),
+  );
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM_PATH,
     headless: opts.headless ?? true,
@@ -62,6 +73,7 @@ export async function launchWithExtension(opts: LaunchOptions): Promise<Launched
     browser,
     extensionDir,
     profileDir,
+    downloadDir,
     async close() {
       await browser.close().catch(() => undefined);
       fs.rmSync(tmp, { recursive: true, force: true });

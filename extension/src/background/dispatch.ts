@@ -25,6 +25,7 @@ import { TAB_LEVEL, WORKER_HANDLERS } from './actions/registry';
 import type { Tab } from './actions/types';
 import { Budget, withTimeout } from './budget';
 import { sendToContent } from './content-channel';
+import { type DownloadRecord, downloadSentence, DownloadWatch, targetsLink } from './downloads';
 import { allInBefore, inputCutError, inputDone, notActedError, POINTER_ACTIONS, TYPING_ACTIONS } from './interrupted-input';
 import { blockedLocalFrame, hasDomainPolicy, localFileBlocked, localTabError, policyError, withPersonDefaults } from './person-policy';
 import { rereadWhileReloading } from './reread';
@@ -42,9 +43,9 @@ import {
   watchInBackground,
 } from './settle-rule';
 import { collectState, elementIdForIndex, frameOffset } from './state';
-import { answerState, rememberState, withStateDelta } from './state-cache';
+import { answerState, latestState, rememberState, withStateDelta } from './state-cache';
 import { stateExtras } from './state-extras';
-import { TabWatch } from './tab-watch';
+import { type NavigationEnd, TabWatch } from './tab-watch';
 import { isRestrictedUrl, resolveTab } from './tabs';
 import { performTrustedInput, TrustedInputRefused, type TrustedPlan, trustedPlan, withCurrentViewport } from './trusted-input';
 
@@ -58,6 +59,12 @@ const readSettings = () => (settingsCache ??= chrome.storage.local.get([TRUSTED_
 chrome.storage.onChanged.addListener((changes, area) => {
   if (area === 'local' && (TRUSTED_INPUT_KEY in changes || SETTLE_OPTIONS_KEY in changes)) settingsCache = null;
 });
+
+/** How long a download may take to appear after the navigation it replaced was aborted. */
+const DOWNLOAD_AFTER_ABORT_MS = 1000;
+/** How long a click on a link that did not navigate waits for a download to appear. */
+const DOWNLOAD_AFTER_LINK_MS = 300;
+const CLICKS = new Set<string>(['click', 'double_click']);
 
 type Timings = NonNullable<OutcomeDetails['timings_ms']>;
 
@@ -350,6 +357,9 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
   const { frameId } = routed;
   const timings: Timings = {};
   const watch = new TabWatch(tabId);
+  const downloads = new DownloadWatch();
+  // The target as the agent last saw it (taken before the action's own state replaces it).
+  const linkState = latestState(tabId);
   try {
     if (settle.enabled) await settleSend(tabId, frameId, { channel: 'bux-settle', kind: 'begin' }, 1000);
     const tAction = now();
@@ -433,9 +443,11 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
     let report: SettleReport | undefined;
     let drained: Drained | undefined;
     let notice: string | undefined;
+    let navigationEnd: NavigationEnd | null = null;
     const followNavigation = async () => {
       const t = now();
       const end = await watch.waitForNavigationEnd(budget.cap(settle.navigation_cap_ms));
+      navigationEnd = end;
       timings.navigation = ms((timings.navigation ?? 0) + now() - t);
       settled = end !== null;
     };
@@ -511,6 +523,18 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
       }
     }
     if (watch.navigationStarted && settled === undefined) await followNavigation();
+    // A download the action started: reported once Chrome finished it (or as it stands when the
+    // action's time runs out), so a caller can open the file the result names.
+    // A navigation Chrome aborted (net::ERR_ABORTED) is how a link answered with Content-Disposition:
+    // attachment ends; its download item is created a moment later.
+    const aborted = (navigationEnd as NavigationEnd | null)?.error === 'net::ERR_ABORTED';
+    // A link clicked without navigating may be a download whose item Chrome creates a moment later.
+    const link = !watch.navigated && !downloads.match(tab.url) && CLICKS.has(action.action) && targetsLink(linkState, action.params);
+    const downloadStarted =
+      aborted || link
+        ? await downloads.waitForMatch(tab.url, budget.cap(aborted ? DOWNLOAD_AFTER_ABORT_MS : DOWNLOAD_AFTER_LINK_MS))
+        : downloads.match(tab.url);
+    const download: DownloadRecord | undefined = downloadStarted ? await downloads.result(budget.remaining()) : undefined;
     const tState = now();
     const frameJson = sent.ok && sent.response.ok && !watch.navigationStarted ? sent.response.frame_json : undefined;
     const state = await stateOrNull(
@@ -542,6 +566,10 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
     if (watch.newTabId !== undefined) details.new_tab_id = watch.newTabId;
     if (drained) Object.assign(details, activityFields(drained));
     if (notice) details.no_change_notice = notice;
+    if (download) {
+      details.download = download;
+      details.message += downloadSentence(download);
+    }
     return {
       ...resultBase(action),
       tab_id: tab.id,
@@ -552,6 +580,7 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
     };
   } finally {
     watch.stop();
+    downloads.stop();
   }
 }
 

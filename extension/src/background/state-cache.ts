@@ -49,6 +49,12 @@ export function forgetTabStates(tabId: number): void {
   byTab.delete(tabId);
 }
 
+/** The tab's newest kept state (downloads.ts: what the action's target was). */
+export function latestState(tabId: number): SimplifiedState | undefined {
+  const list = byTab.get(tabId);
+  return list?.[list.length - 1]?.state;
+}
+
 /** How many states this tab has kept (closed-tabs.ts, tests). */
 export function statesHeldFor(tabId: number): number {
   return byTab.get(tabId)?.length ?? 0;

@@ -1,0 +1,176 @@
+// Downloads an action starts (a click on <a download>, a link answered with Content-Disposition:
+// attachment, Enter on a form that returns a file). chrome.downloads items carry no tab id, so a
+// download belongs to the action whose tab shows the page it came from (the item's referrer) and
+// that was running when Chrome created it. Chrome saves it where the person's settings say (their
+// Downloads folder); nothing here changes that.
+import type { OutcomeDetails, SimplifiedState } from '../../../schemas/generated/protocol';
+
+export type DownloadRecord = NonNullable<OutcomeDetails['download']>;
+
+const WATCHES = new Set<DownloadWatch>();
+let installed = false;
+
+function install(): void {
+  if (installed || !chrome.downloads) return;
+  installed = true;
+  chrome.downloads.onCreated.addListener((item) => {
+    for (const w of WATCHES) w.created(item);
+  });
+  chrome.downloads.onChanged.addListener((delta) => {
+    for (const w of WATCHES) w.changed(delta);
+  });
+}
+
+/** Origin and path only: a query or fragment may hold a token (signed URLs), never put in a result. */
+export function safeUrl(raw: string): string {
+  try {
+    const u = new URL(raw);
+    return u.protocol === 'data:' || u.protocol === 'blob:' ? `${u.protocol}` : `${u.origin}${u.pathname}`;
+  } catch {
+    return '';
+  }
+}
+
+const sameDocument = (a: string, b: string): boolean => {
+  try {
+    const x = new URL(a);
+    const y = new URL(b);
+    return x.origin === y.origin && x.pathname === y.pathname;
+  } catch {
+    return false;
+  }
+};
+
+const baseName = (p: string): string => p.split(/[\\/]/).pop() ?? '';
+
+/** Watches for a download started from one tab while an action runs; start before, stop() after. */
+export class DownloadWatch {
+  /** Every download Chrome created while the watch ran, by id (matched to the tab's page later: the
+   * tab's URL may not be known yet when Chrome creates the item). */
+  private readonly items = new Map<number, chrome.downloads.DownloadItem>();
+  private id: number | undefined;
+  private readonly waiters = new Set<() => void>();
+
+  constructor() {
+    install();
+    WATCHES.add(this);
+  }
+
+  created(item: chrome.downloads.DownloadItem): void {
+    this.items.set(item.id, item);
+    this.wake();
+  }
+
+  changed(delta: chrome.downloads.DownloadDelta): void {
+    const old = this.items.get(delta.id);
+    if (!old) return;
+    const item: chrome.downloads.DownloadItem = { ...old };
+    if (delta.filename?.current !== undefined) item.filename = delta.filename.current;
+    if (delta.state?.current !== undefined) item.state = delta.state.current as chrome.downloads.DownloadItem['state'];
+    if (delta.error?.current !== undefined) item.error = delta.error.current as chrome.downloads.DownloadItem['error'];
+    if (delta.mime?.current !== undefined) item.mime = delta.mime.current;
+    this.items.set(delta.id, item);
+    this.wake();
+  }
+
+  /** Whether a download from the page at pageUrl (the tab's URL when the action ran) was created. */
+  match(pageUrl: string | undefined): boolean {
+    if (this.id !== undefined) return true;
+    if (!pageUrl) return false;
+    for (const item of this.items.values()) {
+      if (sameDocument(item.referrer, pageUrl) || (item.referrer === '' && sameDocument(item.url, pageUrl))) {
+        this.id = item.id;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** match(), waiting up to capMs for Chrome to create the item (it comes a moment after the
+   * navigation that turned into a download is aborted). */
+  async waitForMatch(pageUrl: string | undefined, capMs: number): Promise<boolean> {
+    if (this.match(pageUrl)) return true;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(finish, Math.max(0, capMs));
+      const check = () => {
+        if (this.match(pageUrl)) finish();
+      };
+      function finish() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.waiters.add(check);
+    });
+    return this.match(pageUrl);
+  }
+
+  /** The download's record once it completes or is interrupted, or as it stands after capMs. */
+  async result(capMs: number): Promise<DownloadRecord | undefined> {
+    const id = this.id;
+    if (id === undefined) return undefined;
+    const current = () => this.items.get(id);
+    const done = () => current()?.state === 'complete' || current()?.state === 'interrupted';
+    if (!done()) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(finish, Math.max(0, capMs));
+        function finish() {
+          clearTimeout(timer);
+          resolve();
+        }
+        const check = () => {
+          if (done()) {
+            this.waiters.delete(check);
+            finish();
+          }
+        };
+        this.waiters.add(check);
+      });
+    }
+    // The item as Chrome has it now (bytes received, final path).
+    const [now] = await chrome.downloads.search({ id }).catch(() => []);
+    const item = now ?? current();
+    if (!item) return undefined;
+    const state = item.state === 'complete' ? 'complete' : item.state === 'interrupted' ? 'interrupted' : 'in_progress';
+    const record: DownloadRecord = {
+      id: item.id,
+      filename: item.filename,
+      suggested_filename: baseName(item.filename),
+      url: safeUrl(item.finalUrl || item.url),
+      state,
+      bytes: Math.max(0, item.bytesReceived),
+    };
+    if (item.mime) record.mime_type = item.mime;
+    if (state === 'interrupted' && item.error) record.error = item.error;
+    return record;
+  }
+
+  stop(): void {
+    WATCHES.delete(this);
+    this.waiters.clear();
+  }
+
+  private wake(): void {
+    for (const w of [...this.waiters]) w();
+  }
+}
+
+/** A sentence for the action's message. */
+export function downloadSentence(d: DownloadRecord): string {
+  if (d.state === 'complete') return ` It downloaded "${d.suggested_filename}" (${d.bytes} bytes) to ${d.filename}.`;
+  if (d.state === 'interrupted')
+    return ` It started downloading "${d.suggested_filename}", which Chrome interrupted (${d.error ?? 'unknown reason'}).`;
+  return ` It started downloading "${d.suggested_filename}", still running when the action's time ran out; Chrome saves it to ${d.filename || 'the Downloads folder'}.`;
+}
+
+/**
+ * Whether the action's target (by index or element id) is a link to a URL in the tab's latest
+ * state: Chrome creates a download item only once the response arrives, after the page answered
+ * the click, so only then is it worth waiting a moment for one.
+ */
+export function targetsLink(state: SimplifiedState | undefined, params: unknown): boolean {
+  if (!state || typeof params !== 'object' || params === null) return false;
+  const p = params as { index?: unknown; element_id?: unknown };
+  const el = state.actionable_elements.find((e) => (p.element_id !== undefined ? e.id === p.element_id : e.index === p.index));
+  const href = el?.tag === 'a' ? el.attributes['href'] : undefined;
+  return typeof href === 'string' && href !== '' && !href.startsWith('#') && !/^javascript:/i.test(href);
+}
