@@ -38,7 +38,6 @@ ALTERNATIVES: dict[str, dict[str, str]] = {
         'wait_for_function': 'page.wait_for_selector(selector) or ExtensionBrowserContext.call("wait_for", {"text": ...})',
         'wait_for_url': 'ExtensionBrowserContext.call("wait_for_navigation", {...})',
         'wait_for_event': 'page.wait_for_selector(selector) for what the event changes on the page',
-        'expect_download': 'the person\'s download folder (downloads land there; the shim cannot intercept them)',
         'expect_popup': 'the new tab appears in get_state().tabs; switch_to_tab() to it',
         'add_init_script': 'page.evaluate(...) after navigation once the person allowed evaluate (the extension injects only '
                            'its own content script)',
