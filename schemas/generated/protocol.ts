@@ -2833,6 +2833,9 @@ export interface DownloadRecord {
    * The download's URL, origin and path only: the query and fragment are dropped so no token in them reaches a result.
    */
   url: string;
+  /**
+   * The MIME type Chrome reports for the download (from the server's Content-Type); absent when Chrome reports none.
+   */
   mime_type?: string;
   /**
    * Bytes received (the file's size once complete).
