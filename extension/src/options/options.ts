@@ -5,6 +5,7 @@
 // secret or port shows as such instead of "Saved.". Save sits in a bar that stays in view; Enter in
 // a field (Ctrl+Enter in a text box) saves too. A value that cannot be saved is explained next to
 // its field, and nothing is saved until every field is right.
+import { setCommandText } from '../shared/command-text';
 import { DEFAULT_BRIDGE_URL, loadConfig, STORAGE_KEYS } from '../shared/config';
 import { displayFolder, folderFromInput } from '../shared/local-files';
 import { DEFAULT_DIALOG_POLICY, type DialogPolicy } from '../shared/page-link';
@@ -34,18 +35,10 @@ const foldersWarning = $('local-folders-warning');
 
 const SECRET_SAVED = 'A secret is saved; paste a new one only to replace it.';
 
-/** Text with `command` spans (how the worker's status lines write commands) as <code>, never a literal backtick. */
-function withCode(text: string): Node[] {
-  return text
-    .split('`')
-    .map((part, i) => (i % 2 === 1 ? Object.assign(document.createElement('code'), { textContent: part }) : document.createTextNode(part)));
-}
-
 function showStatus(s: ConnectionStatus | undefined): void {
   statusBox.dataset['state'] = s?.state ?? 'connecting';
-  statusText.replaceChildren(
-    ...withCode(s ? `${s.message} ${s.state === 'connected' ? '' : s.next_step}`.trim() : 'Connection: checking…'),
-  );
+  // Commands in the worker's status text as <code>, never literal backticks (the panel does the same).
+  setCommandText(statusText, s ? `${s.message} ${s.state === 'connected' ? '' : s.next_step}`.trim() : 'Connection: checking…');
 }
 void chrome.storage.session.get(PANEL_KEYS.connection).then((v) => showStatus(v[PANEL_KEYS.connection] as ConnectionStatus | undefined));
 chrome.storage.onChanged.addListener((changes, area) => {
