@@ -92,6 +92,12 @@ const capturing = () => (globalThis as { __buxCapturing?: boolean }).__buxCaptur
  * content.js) asks the bar (in agent-ui.js, the same isolated world, unreachable from the page) to
  * step aside for an action aimed under it. */
 export const AGENT_BAR_STEP_ASIDE_GLOBAL = '__buxAgentBarStepAside';
+/** The isolated-world global through which the hit test asks where a person's pointer would press
+ * Stop: (x, y) => our host when a pointer at that viewport point would land on Stop (the bar shown
+ * and not covered there), else null. The page's own hit test does not see Stop while no person's
+ * pointer is on the bar (it is armed only then), so a page-side check that the agent's click point
+ * is clear of Stop asks this instead of elementFromPoint. */
+export const AGENT_BAR_STOP_AT_GLOBAL = '__buxAgentBarStopAt';
 /** How long the bar stays out of the way at most: a trusted click is dispatched by the worker after
  * the page side found its point (attach, focus emulation: measured well under a second), and an
  * action that fails before its input must not leave the person without Stop for long. */
@@ -169,9 +175,8 @@ export function createAgentBar(onStop: () => void): AgentBar {
 
   // Armed: Stop takes the pointer. Why armed only while a person's pointer is over the bar, and
   // not always: a hit-testable Stop is also what the PAGE's hit test sees. A page script calling
-  // elementFromPoint / elementsFromPoint at a point under Stop got our host (a site checking "what
-  // is under this point" before acting on it broke), :hover and mouse events there went to Stop
-  // instead of the page element, and a page cannot tell why. Hiding Stop from hit testing for good
+  // elementFromPoint / elementsFromPoint at a point under Stop got our host, an element it never
+  // made, and :hover and mouse events there went to Stop instead of the page element under it. Hiding Stop from hit testing for good
   // would take it from the person's mouse. So the button is pointer-events: none, and a capture
   // listener on the window (registered at document_start, before any page listener, so the page
   // cannot stop it) arms it when a real pointer moves over the bar's box and disarms it when the
@@ -297,6 +302,22 @@ export function createAgentBar(onStop: () => void): AgentBar {
     scheduleBack();
     return getComputedStyle(host).visibility === 'hidden';
   }
+  /** Would a pointer at (x, y) press Stop? Armed for this one synchronous probe (no page script
+   * runs before it is put back), as in cover(). */
+  function stopAt(x: number, y: number): Element | null {
+    if (!wanted || !host.isConnected || capturing() || aside()) return null;
+    const was = armed;
+    arm(true);
+    const hit = document.elementFromPoint(x, y);
+    arm(was);
+    return hit === host ? host : null;
+  }
+  Object.defineProperty(globalThis, AGENT_BAR_STOP_AT_GLOBAL, {
+    value: stopAt,
+    writable: false,
+    configurable: true,
+    enumerable: false,
+  });
   Object.defineProperty(globalThis, AGENT_BAR_STEP_ASIDE_GLOBAL, {
     value: stepAside,
     writable: false,
