@@ -1,6 +1,7 @@
 // The "Agent is controlling this tab" bar never gets between the agent and the page: a page button
 // lying exactly under the bar's Stop button is clicked (the page counts the click, the result is
-// success), trusted input on and off, even while a person's pointer rests on Stop; the page's own
+// success), trusted input on and off, even while a person's pointer rests on Stop, and so is one in
+// an iframe under Stop (a trusted click there used to press Stop and report success); the page's own
 // elementFromPoint / elementsFromPoint / caretRangeFromPoint never answer the bar's host, Stop
 // included, unless a person's pointer is on the bar (then Stop takes it, so their click works); an
 // agent's trusted hover under Stop leaves the page element hovered; and after trusted input the
@@ -176,6 +177,47 @@ describe('e2e: the agent bar never gets between the agent and the page', functio
       const after = await viewport(o.page);
       console.log(`      viewport before ${before.w}x${before.h}, after ${after.w}x${after.h} (trusted ${trusted})`);
       expect(after).to.deep.equal(before);
+      await o.page.close();
+    });
+  }
+
+  for (const trusted of [false, true]) {
+    it(`a button in an iframe, under the bar's Stop, is clicked by index and Stop is not pressed (trusted input ${trusted ? 'on' : 'off'})`, async () => {
+      await setSettings(h, { trusted_input: trusted });
+      const o = await open(h, '<p>Frame under the bar</p>');
+      await barRect(o.page);
+      const stop = await stopRect(o.page);
+      const c = centre(stop);
+      // The frame fills the viewport; its button sits at Stop's place (fixed: the frame's viewport
+      // is the page's), no larger than Stop.
+      const inner = h.fixtures.html(
+        '/bar-frame',
+        `<button id="framed" aria-label="Framed" style="position:fixed;left:${c.x - 6}px;top:${c.y - 5}px;width:12px;height:10px;padding:0;border:0;min-width:0"
+          onclick="parent.postMessage('framed-click:' + event.isTrusted, '*')"></button>`,
+        'Frame',
+      );
+      await o.page.evaluate((src: string) => {
+        const w = window as unknown as { got: string[] };
+        w.got = [];
+        addEventListener('message', (e) => w.got.push(String(e.data)));
+        const f = document.createElement('iframe');
+        f.src = src;
+        f.style.cssText = 'position:fixed;inset:0;width:100%;height:100%;border:0;z-index:5';
+        document.body.append(f);
+        return new Promise((done) => f.addEventListener('load', done));
+      }, inner);
+      // The page's own hit test at Stop's place answers its frame.
+      expect(await pageHit(o.page, c)).to.equal('iframe');
+      const s = (await o.call('get_state', {})).new_simplified_state as SimplifiedState;
+      const framed = s.actionable_elements.find((e) => e.attributes['id'] === 'framed');
+      expect(framed, 'the framed button is listed').to.not.equal(undefined);
+      const r = await o.call('click', { index: framed!.index, timeout_ms: 2000 });
+      expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+      await o.page.waitForFunction(() => (window as unknown as { got: string[] }).got.length > 0, { timeout: 5000 });
+      expect(await o.eval('window.got')).to.deep.equal([`framed-click:${trusted}`]);
+      // Stop was not pressed: the agent still holds the tab.
+      expect((await o.call('get_state', {})).status).to.equal('success');
+      expect(await barRect(o.page)).to.deep.include({ left: 12 });
       await o.page.close();
     });
   }
