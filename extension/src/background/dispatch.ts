@@ -535,9 +535,14 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
       aborted || link
         ? await downloads.waitForMatch(tab.url, budget.cap(aborted ? DOWNLOAD_AFTER_ABORT_MS : DOWNLOAD_AFTER_LINK_MS))
         : downloads.match(tab.url);
-    const download: DownloadRecord | undefined = downloadStarted ? await downloads.result(budget.remaining()) : undefined;
     // Chrome refused the file (a repeated automatic download, or one it interrupted as blocked): a failure, not a silent success.
-    const blocked = download ? blockedDownload(download) : link ? await repeatedDownloadBlocked(linkState, action.params, tab.url) : null;
+    const repeated =
+      !downloadStarted && link
+        ? await repeatedDownloadBlocked(downloads, linkState, action.params, tab.url, budget.cap(DOWNLOAD_AFTER_ABORT_MS))
+        : null;
+    const download: DownloadRecord | undefined =
+      downloadStarted || (link && !repeated && downloads.match(tab.url)) ? await downloads.result(budget.remaining()) : undefined;
+    const blocked = download ? blockedDownload(download) : repeated;
     const tState = now();
     const frameJson = sent.ok && sent.response.ok && !watch.navigationStarted ? sent.response.frame_json : undefined;
     const state = await stateOrNull(

@@ -71,6 +71,9 @@ export class DownloadWatch {
   private id: number | undefined;
   private readonly waiters = new Set<() => void>();
 
+  /** Date.now() when the watch started (downloads in Chrome's history from before it are earlier ones). */
+  readonly startedAt = Date.now();
+
   constructor() {
     install();
     WATCHES.add(this);
@@ -253,9 +256,11 @@ export function blockedDownload(d: DownloadRecord): ErrorInfo | null {
  * files"). Without this the click reported a plain success and no file.
  */
 export async function repeatedDownloadBlocked(
+  watch: DownloadWatch,
   state: SimplifiedState | undefined,
   params: unknown,
   tabUrl: string | undefined,
+  lateMs: number,
 ): Promise<ErrorInfo | null> {
   if (!state || typeof params !== 'object' || params === null) return null;
   const p = params as { index?: unknown; element_id?: unknown };
@@ -270,9 +275,12 @@ export async function repeatedDownloadBlocked(
   if (target.protocol !== 'http:' && target.protocol !== 'https:') return null;
   const file = `${target.origin}${target.pathname}`;
   const before = await chrome.downloads
-    .search({ urlRegex: `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([?#]|$)`, limit: 1 })
+    .search({ urlRegex: `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([?#]|$)`, limit: 8 })
     .catch(() => []);
-  if (before.length === 0) return null;
+  // Only a download from before this action counts; then a moment more for a late item (a loaded
+  // machine): an item created now is this click's download after all, not a block.
+  if (!before.some((d) => Date.parse(d.startTime) < watch.startedAt)) return null;
+  if (await watch.waitForMatch(tabUrl, lateMs)) return null;
   tell({ state: 'blocked', name: baseName(target.pathname) || file, path: '', site: target.host });
   return errorInfo(
     'DOWNLOAD_BLOCKED',
