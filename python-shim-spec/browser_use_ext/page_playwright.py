@@ -19,6 +19,7 @@ class PlaywrightPageCalls(UnsupportedAttributes):
     """Needs ``_act``, ``_context`` and ``tab_id`` (ExtensionPage)."""
 
     _playwright_owner = 'Page'
+    context = property(lambda self: self._context.playwright_context)  # Playwright's page.context (cookies(): context.py)
 
     def locator(self, selector: str, **_: Any) -> Locator:
         return Locator(self, selector)  # type: ignore[arg-type]

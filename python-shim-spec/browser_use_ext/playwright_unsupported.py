@@ -44,7 +44,6 @@ ALTERNATIVES: dict[str, dict[str, str]] = {
         'add_script_tag': 'page.evaluate(...) once the person allowed evaluate in the extension\'s Options',
         'set_content': 'page.goto(url) (data: URLs work)',
         'set_extra_http_headers': 'the person\'s own session (requests carry their headers and cookies; extra headers cannot be added)',
-        'context': 'the ExtensionBrowserContext you already hold (browser_use\'s browser context)',
         'video': 'page.screenshot() per step',
         'accessibility': 'get_state() (its elements carry role and accessible name)',
         'eval_on_selector': 'page.locator(selector).inner_text() / get_attribute(name)',
