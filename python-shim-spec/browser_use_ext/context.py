@@ -448,7 +448,10 @@ class ExtensionBrowserContext:
         return ElementHandle(self, {'selector': css_selector}, None)
 
     async def get_locate_element_by_xpath(self, xpath: str) -> Optional[ElementHandle]:
-        return ElementHandle(self, {'selector': self._convert_simple_xpath_to_css_selector(xpath)}, None)
+        # The Page facade's XPath rule (attribute tests such as //*[@id="x"] included; browser_use's own
+        # converter turns that one into "*"); an XPath it cannot express raises UnsupportedPlaywrightCall.
+        from .locator import css_of
+        return ElementHandle(self, {'selector': css_of('xpath=' + xpath)}, None)
 
     async def get_locate_element_by_text(
         self, text: str, nth: Optional[int] = 0, element_type: Optional[str] = None
