@@ -1049,6 +1049,123 @@ function wptCases(): NameCase[] {
       });
     }
   }
+
+  // comp_labelledby_hidden_nodes: a hidden node referenced directly counts with all its content,
+  // hidden or not; a visible one only with its rendered content. Each way of hiding, six shapes.
+  for (const [how, h] of [
+    ['display:none', 'style="display: none;"'],
+    ['visibility:hidden', 'style="visibility: hidden;"'],
+    ['visibility:collapse', 'style="visibility: collapse;"'],
+    ['aria-hidden', 'aria-hidden="true"'],
+    ['hidden attribute', 'hidden'],
+  ] as const) {
+    const shapes: [string, string, string][] = [
+      ['hidden target with a hidden child', `<span id="r" ${h}>\n  foo\n  <span ${h}>bar</span>\n</span>`, 'foo bar'],
+      [
+        'hidden target with hidden children two deep',
+        `<span id="r" ${h}>\n  foo\n  <span ${h}>\n    bar\n    <span ${h}>baz</span>\n  </span>\n</span>`,
+        'foo bar baz',
+      ],
+      [
+        'visible target with hidden children two deep',
+        `<span id="r">\n  foo\n  <span ${h}>\n    bar\n    <span ${h}>baz</span>\n  </span>\n</span>`,
+        'foo',
+      ],
+      [
+        'hidden target with hidden sibling children',
+        `<span id="r" ${h}>\n  foo\n  <span ${h}>bar</span>\n  <span ${h}>baz</span>\n</span>`,
+        'foo bar baz',
+      ],
+      [
+        'visible target with hidden sibling children',
+        `<span id="r">\n  foo\n  <span ${h}>bar</span>\n  <span ${h}>baz</span>\n</span>`,
+        'foo',
+      ],
+      ['hidden target with visible children', `<span id="r" ${h}>\n  foo\n  <span>bar</span>\n  <span>baz</span>\n</span>`, 'foo bar baz'],
+    ];
+    for (const [shape, target, name] of shapes)
+      out.push({
+        title: `comp_labelledby_hidden_nodes (${how}): ${shape}`,
+        html: `<button id="test" aria-labelledby="r"></button>${target}`,
+        name,
+        role: 'button',
+      });
+  }
+
+  // comp_name_from_content: button, heading and link, plain and with ::before/::after content.
+  const PSEUDO_CSS = `<style>
+.simple-before::before { content: "before"; padding: 0 0.2em; }
+.simple-after::after { content: "after"; padding: 0 0.2em; }
+.simple-before:dir(rtl)::before { content: "\u0645\u0646 \u0642\u0628\u0644"; }
+.simple-after:dir(rtl)::after { content: "\u062e\u0644\u0641"; }
+.fallback-before::before { content: "before" / "alt-before"; }
+.fallback-after::after { content: "after" / "alt-after"; }
+</style>`;
+  for (const [kind, open, close, role] of [
+    ['button', '<button id="test"', '</button>', 'button'],
+    ['heading', '<h3 id="test"', '</h3>', 'heading'],
+    ['link', '<a id="test" href="#"', '</a>', 'link'],
+  ] as const) {
+    for (const [what, cls, name, text, dir] of [
+      ['plain', '', 'label', 'label', ''],
+      ['::before', 'simple-before', 'before label', 'label', ''],
+      ['::after', 'simple-after', 'label after', 'label', ''],
+      ['::before and ::after', 'simple-before simple-after', 'before label after', 'label', ''],
+      [
+        '::before and ::after in RTL',
+        'simple-before simple-after',
+        '\u0645\u0646 \u0642\u0628\u0644 \u0637\u0627\u0628\u0639 \u062e\u0644\u0641',
+        '\u0637\u0627\u0628\u0639',
+        ' dir="rtl" lang="ar"',
+      ],
+      ['alternative text of ::before and ::after', 'fallback-before fallback-after', 'alt-before label alt-after', 'label', ''],
+    ] as const)
+      out.push({
+        title: `comp_name_from_content: ${kind}, ${what}`,
+        html: `${PSEUDO_CSS}${open}${dir} class="${cls}">${text}${close}`,
+        name,
+        role,
+        // Inline generated content joins the text it touches (its padding is no space), as rendered.
+        ...(cls.startsWith('simple')
+          ? {
+              chromium: what.endsWith('RTL')
+                ? '\u0645\u0646 \u0642\u0628\u0644\u0637\u0627\u0628\u0639\u062e\u0644\u0641'
+                : name.replace(/ /g, ''),
+              follow: 'chromium' as const,
+              why: 'inline ::before/::after content touches the text with no space between (padding is not a space); Chromium joins them as rendered',
+            }
+          : {}),
+      });
+  }
+
+  // html-aam/roles: the interactive elements.
+  for (const [what, html, role, name] of [
+    ['a[href]', `<a id="test" href="#">x</a>`, 'link', 'x'],
+    ['a without href', `<a id="test">x</a>`, 'generic', ''],
+    ['button', `<button id="test">x</button>`, 'button', 'x'],
+    ['input type=button', `<input id="test" type="button" value="x">`, 'button', 'x'],
+    ['input type=checkbox', `<input id="test" type="checkbox">`, 'checkbox', ''],
+    ['input type=email', `<input id="test" type="email">`, 'textbox', ''],
+    ['input type=number', `<input id="test" type="number">`, 'spinbutton', ''],
+    ['input type=radio', `<input id="test" type="radio">`, 'radio', ''],
+    ['input type=range', `<input id="test" type="range">`, 'slider', ''],
+    ['input type=reset', `<input id="test" type="reset" value="x">`, 'button', 'x'],
+    ['input type=search', `<input id="test" type="search">`, 'searchbox', ''],
+    ['input type=submit', `<input id="test" type="submit" value="x">`, 'button', 'x'],
+    ['input type=tel', `<input id="test" type="tel">`, 'textbox', ''],
+    ['input type=text', `<input id="test" type="text">`, 'textbox', ''],
+    ['input type=url', `<input id="test" type="url">`, 'textbox', ''],
+    ['select size=2', `<select id="test" size="2"><option>b1</option><option>b2</option></select>`, 'listbox', ''],
+    [
+      'option of a list box',
+      `<select size="2"><optgroup label="x"><option id="test">x1</option><option>x2</option></optgroup></select>`,
+      'option',
+      'x1',
+    ],
+    ['textarea', `<textarea id="test">x</textarea>`, 'textbox', ''],
+    ['summary of details', `<details><summary id="test">x</summary>x</details>`, 'button', 'x'],
+  ] as const)
+    out.push({ title: `html-aam roles: ${what}`, html, name, role });
   return out;
 }
 

@@ -235,7 +235,8 @@ function pseudoText(el: Element, which: '::before' | '::after', may: boolean): {
         /^[0-9a-fA-F]/.test(esc) ? String.fromCodePoint(parseInt(esc, 16)) : esc,
       );
   }
-  return { text, block: s.display !== 'inline' && s.display !== 'contents' };
+  // Alternative text (content: x / "alt") stands for the content as a word of its own (Chromium spaces it).
+  return { text, block: slash >= 0 || (s.display !== 'inline' && s.display !== 'contents') };
 }
 
 /** Replaced elements: an inline box Chromium still separates from its neighbours' text (an image's alt is a word of its own). */
