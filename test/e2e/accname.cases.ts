@@ -1166,6 +1166,139 @@ function wptCases(): NameCase[] {
     ['summary of details', `<details><summary id="test">x</summary>x</details>`, 'button', 'x'],
   ] as const)
     out.push({ title: `html-aam roles: ${what}`, html, name, role });
+
+  // comp_name_from_content_menuitem and the tentative files (comp_name_from_content,
+  // comp_tooltip, comp_host_language_label).
+  out.push(
+    {
+      title: 'comp_name_from_content_menuitem: a link with role menuitem in a menu',
+      html: `<button id="mb" aria-haspopup="true" aria-controls="menu">Menu</button><ul id="menu" role="menu" aria-labelledby="mb"><li role="presentation"><a id="test" role="menuitem" href="#d">Description</a></li></ul>`,
+      name: 'Description',
+      role: 'menuitem',
+    },
+    {
+      title: 'comp_name_from_content_menuitem: the menu is named by its menu button',
+      html: `<button id="mb" aria-haspopup="true" aria-controls="test">Menu</button><ul id="test" role="menu" aria-labelledby="mb"><li role="presentation"><a role="menuitem" href="#d">Description</a></li></ul>`,
+      name: 'Menu',
+      role: 'menu',
+    },
+    {
+      title: 'comp_name_from_content (tentative): link labelled by an image that is labelled by the link text',
+      html: `<h3 id="test">
+  <a href="#" aria-labelledby="nil3">
+    <span id="crossref_link">link</span>
+  </a>
+  <img id="nil3" alt="image" aria-labelledby="crossref_link" src="${IMG}">
+</h3>`,
+      name: 'image link',
+      role: 'heading',
+      chromium: 'image',
+      follow: 'chromium',
+      why: 'tentative (accname issue 209, unresolved): nodes a labelledby traversal visited are not read again in the same computation',
+    },
+    {
+      title: 'comp_name_from_content (tentative): the image labels itself and the link text',
+      html: `<h3 id="test">
+  <a href="#" aria-labelledby="nil4">
+    <span id="crossref_link2">link</span>
+  </a>
+  <img id="nil4" alt="image" aria-labelledby="nil4 crossref_link2" src="${IMG}">
+</h3>`,
+      name: 'image link',
+      role: 'heading',
+      chromium: 'image',
+      follow: 'chromium',
+      why: 'tentative (accname issue 209, unresolved): nodes a labelledby traversal visited are not read again in the same computation',
+    },
+    {
+      title: 'comp_name_from_content (tentative): text-transform does not change the name (heading)',
+      html: `<h3 id="test" lang="ja" style="text-transform:full-size-kana;">\u3073\u3087\u3046\u3044\u3093\u306e\u304b\u3093\u3058\u3083\u30b5\u30fc\u30d3\u30b9</h3>`,
+      name: '\u3073\u3087\u3046\u3044\u3093\u306e\u304b\u3093\u3058\u3083\u30b5\u30fc\u30d3\u30b9',
+      role: 'heading',
+    },
+    {
+      title: 'comp_name_from_content (tentative): text-transform does not change the name (button)',
+      html: `<button id="test" lang="ja" style="text-transform: full-size-kana;">\u308a\u3085\u3046</button>`,
+      name: '\u308a\u3085\u3046',
+      role: 'button',
+    },
+    {
+      title: 'comp_tooltip (tentative): img with alt="" and a title has no name',
+      html: `<img id="test" title="title" alt="" src="${IMG}">`,
+      name: '',
+    },
+    {
+      title: 'comp_host_language_label (tentative): label[for][role=none]',
+      html: `<label role="none" for="test">input label</label><input id="test" type="text">`,
+      name: 'input label',
+      role: 'textbox',
+    },
+    {
+      title: 'comp_host_language_label (tentative): enclosing label[role=none]',
+      html: `<label role="none"><span>input label</span> <input id="test" type="text"></label>`,
+      name: 'input label',
+      role: 'textbox',
+    },
+    {
+      title: 'comp_host_language_label (tentative): label[for] on an input[role=none] (conflict: still a textbox)',
+      html: `<label for="test">input label</label><input id="test" type="text" role="none">`,
+      name: 'input label',
+      role: 'textbox',
+    },
+    {
+      title: 'comp_host_language_label (tentative): enclosing label of an input[role=none]',
+      html: `<label><span>input label</span> <input id="test" type="text" role="none"></label>`,
+      name: 'input label',
+      role: 'textbox',
+    },
+    {
+      title: 'comp_host_language_label (tentative): label[for][role=none] on an input[role=none]',
+      html: `<label role="none" for="test">input label</label><input id="test" type="text" role="none">`,
+      name: 'input label',
+      role: 'textbox',
+    },
+    {
+      title: 'comp_host_language_label (tentative): disabled input[role=none] with label[for] is presentational',
+      html: `<label for="test">input label</label><input id="test" type="text" role="none" disabled>`,
+      name: '',
+    },
+    {
+      title: 'comp_host_language_label (tentative): img[role=none] with alt has no name',
+      html: `<img id="test" src="${IMG}" role="none" alt="w3c logo">`,
+      name: '',
+      role: 'presentation',
+    },
+    {
+      title: 'comp_host_language_label (tentative): svg <title role=none> still names the svg',
+      html: `<svg id="test" viewBox="0 0 20 10"><circle cx="5" cy="5" r="4"><title role="none">circle</title></circle></svg>`,
+      name: 'circle',
+      chromium: '',
+      follow: 'chromium',
+      why: 'tentative: the <title> is a child of the circle, not of the svg; Chromium names the svg nothing',
+    },
+    {
+      title: 'comp_host_language_label (tentative): fieldset with legend[role=none]',
+      html: `<fieldset id="test"><legend role="none">legend</legend></fieldset>`,
+      name: 'legend',
+      role: 'group',
+    },
+    {
+      title: 'comp_host_language_label (tentative): fieldset[role=none] has no name',
+      html: `<fieldset id="test" role="none"><legend>legend</legend></fieldset>`,
+      name: '',
+    },
+    {
+      title: 'comp_host_language_label (tentative): table with caption[role=none]',
+      html: `<table id="test"><caption role="none">caption</caption></table>`,
+      name: 'caption',
+      role: 'table',
+    },
+    {
+      title: 'comp_host_language_label (tentative): table[role=none] has no name',
+      html: `<table id="test" role="none"><caption>caption</caption></table>`,
+      name: '',
+    },
+  );
   return out;
 }
 
