@@ -121,7 +121,7 @@ describe('e2e: names, options, zero-size links and display:contents buttons in g
     await h?.close();
   });
 
-  it('lists <option>s of a listbox select, a zero-size link with visible content, and a display:contents button, named per spec', async () => {
+  it('lists <option>s of a listbox select, a zero-size link with visible content, a display:contents button, self-labelled and decorated controls, named per spec', async () => {
     const url = h.fixtures.html(
       '/accname-state',
       `
@@ -131,7 +131,10 @@ describe('e2e: names, options, zero-size links and display:contents buttons in g
       <div style="display:contents"><button id="contents" style="display:contents">Contents button</button></div>
       <button id="pseudo"><span class="ic"></span></button>
       <button id="pres" role="presentation">Conflict</button>
-      <input type="image" id="img" src="data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==" style="width:20px;height:20px">`,
+      <input type="image" id="img" src="data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==" style="width:20px;height:20px">
+      <span id="nl">Name</span><input id="selfref" aria-labelledby="nl selfref" value="Ada">
+      <button id="deco"><img src="data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==" alt="" title="tip">Print</button>
+      <label><input type="checkbox" id="withmenu"> Pick <span role="menu"><span role="menuitem">A</span></span> one</label>`,
       'Names',
     );
     await h.openPage(url);
@@ -147,6 +150,9 @@ describe('e2e: names, options, zero-size links and display:contents buttons in g
     expect(by('pseudo')).to.deep.include({ name: 'Edit' });
     expect(by('pres')).to.deep.include({ role: 'button', name: 'Conflict' });
     expect(by('img')).to.deep.include({ role: 'button', name: 'Submit' });
+    expect(by('selfref'), 'a textbox labelled by itself adds its value').to.deep.include({ role: 'textbox', name: 'Name Ada' });
+    expect(by('deco'), "a decorative image's title is no part of the name").to.deep.include({ role: 'button', name: 'Print' });
+    expect(by('withmenu'), 'a menu inside a label is not words of it').to.deep.include({ role: 'checkbox', name: 'Pick one' });
     const click = await agent.call('click', { element_id: by('contents')!.id }, { tabId: s.tab_id });
     expect(click.status, JSON.stringify(click.error_info)).to.equal('success');
     await agent.close();

@@ -89,6 +89,8 @@ function byIdRefs(el: Element, attr: string): Element[] {
  * standard one is absent (WPT comp_labelledby; Chromium accepts both, the standard one wins).
  */
 function labelledByRefs(el: Element): Element[] {
+  // Most nodes met in name from content have no attributes at all: one call answers for both spellings.
+  if (!el.hasAttributes()) return [];
   return byIdRefs(el, el.hasAttribute('aria-labelledby') ? 'aria-labelledby' : 'aria-labeledby');
 }
 
