@@ -134,7 +134,9 @@ describe('e2e: names, options, zero-size links and display:contents buttons in g
       <input type="image" id="img" src="data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==" style="width:20px;height:20px">
       <span id="nl">Name</span><input id="selfref" aria-labelledby="nl selfref" value="Ada">
       <button id="deco"><img src="data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==" alt="" title="tip">Print</button>
-      <label><input type="checkbox" id="withmenu"> Pick <span role="menu"><span role="menuitem">A</span></span> one</label>`,
+      <label><input type="checkbox" id="withmenu"> Pick <span role="menu"><span role="menuitem">A</span></span> one</label>
+      <span id="cl">Card</span><input id="selfcard" name="card-number" aria-labelledby="cl selfcard" value="4111111111111111">
+      <span id="pl">Secret</span><input id="selfpw" type="password" aria-labelledby="pl selfpw" value="hunter2">`,
       'Names',
     );
     await h.openPage(url);
@@ -153,6 +155,10 @@ describe('e2e: names, options, zero-size links and display:contents buttons in g
     expect(by('selfref'), 'a textbox labelled by itself adds its value').to.deep.include({ role: 'textbox', name: 'Name Ada' });
     expect(by('deco'), "a decorative image's title is no part of the name").to.deep.include({ role: 'button', name: 'Print' });
     expect(by('withmenu'), 'a menu inside a label is not words of it').to.deep.include({ role: 'checkbox', name: 'Pick one' });
+    // A secret field labelled by itself never puts its value in its name (Chromium would announce the password's bullets).
+    expect(by('selfcard')?.name).to.equal('Card');
+    expect(by('selfpw')?.name).to.equal('Secret');
+    expect(JSON.stringify(s)).to.not.include('4111111111111111').and.not.include('hunter2');
     const click = await agent.call('click', { element_id: by('contents')!.id }, { tabId: s.tab_id });
     expect(click.status, JSON.stringify(click.error_info)).to.equal('success');
     await agent.close();

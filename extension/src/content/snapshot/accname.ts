@@ -12,7 +12,7 @@
 //   2F name from content, with CSS ::before/::after content and spaces around non-inline boxes;
 //   2I title, then (HTML-AAM, text inputs) placeholder.
 // Chromium's own accessibility tree is the oracle in test/e2e/accname.spec.ts.
-import { wasPassword } from './password-history';
+import { sensitiveReason } from './privacy';
 import { isPresentational, NAME_FROM_CONTENT, roleOf } from './roles';
 
 const MAX_NAME = 200;
@@ -97,6 +97,14 @@ function labelledByRefs(el: Element): Element[] {
 /** Values that must not leak into another element's name through label/content (privacy.ts has the full rules). */
 const SECRET_AUTOCOMPLETE = /(^|\s)(cc-|one-time-code)/i;
 
+/**
+ * A field whose value is a secret (password, card number, one-time code by type, autocomplete,
+ * name or label: privacy.ts): its value never enters a name, its own or another element's.
+ */
+function secretField(el: HTMLInputElement | HTMLTextAreaElement): boolean {
+  return sensitiveReason(el, { redactPii: false, redactCardAndOtp: true }) !== null;
+}
+
 const RANGE_ROLES = new Set(['slider', 'spinbutton', 'scrollbar', 'progressbar', 'meter']);
 
 /** The names of the aria-selected options of an ARIA listbox, space-separated. */
@@ -108,11 +116,7 @@ function selectedOptionsText(box: Element, ctx: Ctx): string {
 /** 2C: the text an embedded control contributes to another element's name, or null when el is not one. */
 function embeddedValue(el: Element, role: string, ctx: Ctx): string | null {
   if (role === 'textbox' || role === 'searchbox') {
-    if (el instanceof HTMLInputElement) {
-      if (wasPassword(el) || SECRET_AUTOCOMPLETE.test(el.autocomplete || el.getAttribute('autocomplete') || '')) return '';
-      return el.value;
-    }
-    if (el instanceof HTMLTextAreaElement) return el.value;
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return secretField(el) ? '' : el.value;
     return (el as HTMLElement).innerText ?? el.textContent ?? '';
   }
   if (role === 'combobox' || role === 'listbox') {
@@ -292,13 +296,11 @@ const SELECTABLE_CONTAINERS = new Set(['grid', 'menu', 'menubar', 'radiogroup', 
 
 /** The current value of a native text field (input or textarea), "" for a secret one; null for any other element. */
 function textFieldValue(el: Element): string | null {
-  if (el instanceof HTMLTextAreaElement) return el.value;
-  if (!(el instanceof HTMLInputElement)) return null;
-  const role = roleOf(el);
-  if (role !== 'textbox' && role !== 'searchbox' && role !== 'spinbutton' && role !== 'combobox') return null;
-  if (el.type === 'password' || wasPassword(el) || SECRET_AUTOCOMPLETE.test(el.autocomplete || el.getAttribute('autocomplete') || ''))
-    return '';
-  return el.value;
+  if (el instanceof HTMLInputElement) {
+    const role = roleOf(el);
+    if (role !== 'textbox' && role !== 'searchbox' && role !== 'spinbutton' && role !== 'combobox') return null;
+  } else if (!(el instanceof HTMLTextAreaElement)) return null;
+  return secretField(el) ? '' : el.value;
 }
 
 function compute(el: Element, ctx: Ctx, inContent: boolean): string {
