@@ -666,6 +666,32 @@ describe('e2e: snapshot (get_state)', function () {
     });
   });
 
+  it("keeps a closed dropdown's options out of the state (its line shows the selected one); a list box keeps its options", async () => {
+    await open(
+      '/closed-select',
+      `<p>Pick a size</p>
+      <select aria-label="Size"><option value="a">Alpha</option><option value="b" selected>Beta</option><option value="c">Gamma</option></select>
+      <div style="cursor:pointer" onclick="">Wrap <select aria-label="Inner"><option>Delta</option><option>Epsilon</option></select></div>
+      <select aria-label="Colour" size="3"><option>Red</option><option selected>Green</option></select>`,
+    );
+    for (const params of [{ viewport_expansion: -1 }, {}] as GetStateParams[]) {
+      const s = await state(params);
+      const seen =
+        JSON.stringify({ elements: s.actionable_elements, text: s.text_context ?? [] }) + renderAriaTree(s) + renderBrowserUse(s);
+      for (const hidden of ['Alpha', 'Gamma', 'Epsilon'])
+        expect(seen, `${hidden} (an option of a closed dropdown) in the state with ${JSON.stringify(params)}`).to.not.include(hidden);
+      const size = byName(s, 'Size');
+      expect(size.current_value).to.equal('b');
+      expect(size.text_content, 'the dropdown shows its selected option').to.equal('Beta');
+      expect(byName(s, 'Inner').text_content).to.equal('Delta');
+      expect(roleName(s).filter(([role]) => role === 'option')).to.deep.equal([
+        ['option', 'Red'],
+        ['option', 'Green'],
+      ]);
+      expect(renderAriaTree(s)).to.include('- combobox "Size" [ref=');
+    }
+  });
+
   it('renders one state three ways and builds the dom_tree browser_use needs', async () => {
     await open(
       '/render',

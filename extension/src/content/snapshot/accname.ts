@@ -12,7 +12,7 @@
 //   2F name from content, with CSS ::before/::after content and spaces around non-inline boxes;
 //   2I title, then (HTML-AAM, text inputs) placeholder.
 // Chromium's own accessibility tree is the oracle in test/e2e/accname.spec.ts.
-import { wasPassword } from './password-history';
+import { sensitiveReason } from './privacy';
 import { isPresentational, NAME_FROM_CONTENT, roleOf } from './roles';
 
 const MAX_NAME = 200;
@@ -84,33 +84,55 @@ function byIdRefs(el: Element, attr: string): Element[] {
   return out;
 }
 
+/**
+ * The aria-labelledby references, or those of the non-standard spelling aria-labeledby when the
+ * standard one is absent (WPT comp_labelledby; Chromium accepts both, the standard one wins).
+ */
+function labelledByRefs(el: Element): Element[] {
+  // Most nodes met in name from content have no attributes at all: one call answers for both spellings.
+  if (!el.hasAttributes()) return [];
+  return byIdRefs(el, el.hasAttribute('aria-labelledby') ? 'aria-labelledby' : 'aria-labeledby');
+}
+
 /** Values that must not leak into another element's name through label/content (privacy.ts has the full rules). */
 const SECRET_AUTOCOMPLETE = /(^|\s)(cc-|one-time-code)/i;
 
+/**
+ * A field whose value is a secret (password, card number, one-time code by type, autocomplete,
+ * name or label: privacy.ts): its value never enters a name, its own or another element's.
+ */
+function secretField(el: HTMLInputElement | HTMLTextAreaElement): boolean {
+  return sensitiveReason(el, { redactPii: false, redactCardAndOtp: true }) !== null;
+}
+
 const RANGE_ROLES = new Set(['slider', 'spinbutton', 'scrollbar', 'progressbar', 'meter']);
+
+/** The names of the aria-selected options of an ARIA listbox, space-separated. */
+function selectedOptionsText(box: Element, ctx: Ctx): string {
+  const selected = [...box.querySelectorAll('[role=option]')].filter((o) => o.getAttribute('aria-selected') === 'true');
+  return selected.map((o) => compute(o, { ...ctx, visited: new Set(ctx.visited) }, true)).join(' ');
+}
 
 /** 2C: the text an embedded control contributes to another element's name, or null when el is not one. */
 function embeddedValue(el: Element, role: string, ctx: Ctx): string | null {
   if (role === 'textbox' || role === 'searchbox') {
-    if (el instanceof HTMLInputElement) {
-      if (wasPassword(el) || SECRET_AUTOCOMPLETE.test(el.autocomplete || el.getAttribute('autocomplete') || '')) return '';
-      return el.value;
-    }
-    if (el instanceof HTMLTextAreaElement) return el.value;
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return secretField(el) ? '' : el.value;
     return (el as HTMLElement).innerText ?? el.textContent ?? '';
   }
   if (role === 'combobox' || role === 'listbox') {
     if (el instanceof HTMLSelectElement && SECRET_AUTOCOMPLETE.test(el.autocomplete || el.getAttribute('autocomplete') || '')) return '';
     if (el instanceof HTMLSelectElement) return [...el.selectedOptions].map((o) => collapse(o.label || o.text)).join(' ');
     if (el instanceof HTMLInputElement) return el.value;
-    // ARIA: the selected option(s) of the listbox it is or contains/controls.
-    const box =
-      role === 'listbox'
-        ? el
-        : (el.querySelector('[role=listbox]') ?? byIdRefs(el, 'aria-controls').find((r) => r.getAttribute('role') === 'listbox') ?? null);
-    if (!box) return '';
-    const selected = [...box.querySelectorAll('[role=option]')].filter((o) => o.getAttribute('aria-selected') === 'true');
-    return selected.map((o) => compute(o, { ...ctx, visited: new Set(ctx.visited) }, true)).join(' ');
+    if (role === 'listbox') return selectedOptionsText(el, ctx);
+    // An ARIA combobox: the chosen option of a listbox inside it, else its own text without that
+    // listbox (Chromium; accname 1.2 2C names only "the chosen option", a popup it merely
+    // aria-controls is not read, as in Chromium).
+    const box = el.querySelector('[role=listbox]');
+    const chosen = box ? selectedOptionsText(box, ctx) : '';
+    if (chosen) return chosen;
+    const sub: Ctx = { ...ctx, visited: new Set(ctx.visited) };
+    if (box) sub.visited.add(box);
+    return textFromContent(el, sub);
   }
   if (RANGE_ROLES.has(role)) {
     const text = el.getAttribute('aria-valuetext');
@@ -219,11 +241,16 @@ function pseudoText(el: Element, which: '::before' | '::after', may: boolean): {
         /^[0-9a-fA-F]/.test(esc) ? String.fromCodePoint(parseInt(esc, 16)) : esc,
       );
   }
-  return { text, block: s.display !== 'inline' && s.display !== 'contents' };
+  // Alternative text (content: x / "alt") stands for the content as a word of its own (Chromium spaces it).
+  return { text, block: slash >= 0 || (s.display !== 'inline' && s.display !== 'contents') };
 }
 
-/** Inline boxes join their neighbours without a space; block-level ones are separated (accname 2F.iii, CSS display). */
+/** Replaced elements: an inline box Chromium still separates from its neighbours' text (an image's alt is a word of its own). */
+const REPLACED = new Set(['img', 'svg', 'canvas', 'video', 'audio', 'iframe', 'object', 'embed']);
+
+/** Inline boxes join their neighbours without a space; block-level and replaced ones are separated (accname 2F.iii, CSS display). */
 function isInline(el: Element): boolean {
+  if (REPLACED.has(el.localName)) return false;
   const d = getComputedStyle(el).display;
   return d === 'inline' || d === 'contents' || d.startsWith('inline ') || d === 'inline flow';
 }
@@ -260,6 +287,22 @@ function pushContent(node: Node, ctx: Ctx, parts: string[]): void {
   }
 }
 
+/**
+ * Roles whose children Chromium leaves out of a name from content outside a labelledby traversal
+ * (ui::IsContainerWithSelectableChildren): a menu, toolbar or tab list inside a label is a widget
+ * of its own, not words of the label. A listbox is an embedded control (2C) and handled there.
+ */
+const SELECTABLE_CONTAINERS = new Set(['grid', 'menu', 'menubar', 'radiogroup', 'tablist', 'toolbar', 'tree', 'treegrid']);
+
+/** The current value of a native text field (input or textarea), "" for a secret one; null for any other element. */
+function textFieldValue(el: Element): string | null {
+  if (el instanceof HTMLInputElement) {
+    const role = roleOf(el);
+    if (role !== 'textbox' && role !== 'searchbox' && role !== 'spinbutton' && role !== 'combobox') return null;
+  } else if (!(el instanceof HTMLTextAreaElement)) return null;
+  return secretField(el) ? '' : el.value;
+}
+
 function compute(el: Element, ctx: Ctx, inContent: boolean): string {
   if (ctx.visited.has(el)) return '';
   ctx.visited.add(el);
@@ -268,16 +311,21 @@ function compute(el: Element, ctx: Ctx, inContent: boolean): string {
   // 2A. The element being named is rendered (the walk checked its style): only aria-hidden hides it.
   if (!ctx.includeHidden && el !== ctx.root && ctx.hidden(el)) return '';
   const role = roleOf(el);
-  // 2B: aria-labelledby, not followed again inside a labelledby traversal.
-  if (!ctx.inLabelledBy && !inContent) {
-    const refs = byIdRefs(el, 'aria-labelledby');
+  // 2B: aria-labelledby, also on a descendant met in name from content (its name is what its labels
+  // say), never again inside a labelledby traversal. Nodes visited in one traversal are skipped
+  // later in the same computation (WPT comp_labelledby: an image a link is labelled by does not
+  // count again in the next link's content).
+  if (!ctx.inLabelledBy) {
+    const refs = labelledByRefs(el);
     if (refs.length) {
       const joined = collapse(
         refs
           .map((r) => {
-            // A self-reference names the element by its own aria-label or content (2B, "current node").
+            // A self-reference names the element by its own aria-label, native label or content (2B "current node").
             const hiddenRef = r !== el && hiddenWithAncestors(r);
-            const sub: Ctx = { ...ctx, visited: new Set(r === el ? [] : [el]), inLabelledBy: true, includeHidden: hiddenRef };
+            const visited = inContent ? ctx.visited : new Set(r === el ? [] : [el]);
+            if (r === el) visited.delete(el);
+            const sub: Ctx = { ...ctx, visited, inLabelledBy: true, includeHidden: hiddenRef };
             return compute(r, sub, r !== el);
           })
           .join(' '),
@@ -289,29 +337,38 @@ function compute(el: Element, ctx: Ctx, inContent: boolean): string {
   if ((inContent || ctx.inLabelledBy) && el !== ctx.root) {
     const v = embeddedValue(el, role, ctx);
     if (v !== null) return v;
+    if (!ctx.inLabelledBy && SELECTABLE_CONTAINERS.has(role)) return '';
   }
   // 2D: aria-label.
   const ariaLabel = collapse(el.getAttribute('aria-label') ?? '');
   if (ariaLabel) return ariaLabel;
+  const presentational = isPresentational(el, role);
   // 2E: native host-language text alternative (never for a presentational element).
-  if (!isPresentational(el, role)) {
+  if (!presentational) {
     const native = nativeName(el, ctx);
     if (native) return native;
   }
+  // A text field's content is its value, not its child nodes (a textarea's children are its
+  // default text); a closed <select>'s children are options it does not show.
+  const field = tag === 'input' || tag === 'textarea' || tag === 'select';
   // 2F: name from content (roles that allow it, any node in a recursion or labelledby traversal,
   // and the descendants of a native label).
   if (
-    inContent ||
-    ctx.inLabelledBy ||
-    NAME_FROM_CONTENT.has(role) ||
-    tag === 'label' ||
-    tag === 'legend' ||
-    tag === 'caption' ||
-    tag === 'figcaption'
+    !field &&
+    (inContent ||
+      ctx.inLabelledBy ||
+      NAME_FROM_CONTENT.has(role) ||
+      tag === 'label' ||
+      tag === 'legend' ||
+      tag === 'caption' ||
+      tag === 'figcaption')
   ) {
     const content = collapse(textFromContent(el, ctx));
     if (content) return content;
   }
+  // A presentational element, and an image whose alt="" says it is decoration, has no name: its
+  // title is not used for it nor for the element whose name comes from its content (Chromium).
+  if (presentational || (tag === 'img' && el.getAttribute('alt') === '')) return '';
   // 2I: tooltip; HTML-AAM: then the placeholder of a text field.
   if (tag === 'input' && el instanceof HTMLInputElement && el.type === 'file') return '';
   const title = collapse(el.getAttribute('title') ?? '');
@@ -320,6 +377,9 @@ function compute(el: Element, ctx: Ctx, inContent: boolean): string {
     const placeholder = collapse(el.getAttribute('placeholder') ?? el.getAttribute('aria-placeholder') ?? '');
     if (placeholder && (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el.hasAttribute('aria-placeholder')))
       return placeholder;
+    // A text field that names itself through aria-labelledby contributes what it holds, after its
+    // labels, title and placeholder (Chromium: its name from content is its value).
+    if (ctx.inLabelledBy && field) return textFieldValue(el) ?? '';
   }
   return '';
 }
@@ -334,6 +394,8 @@ function nativeName(el: Element, ctx: Ctx): string {
     if (t === 'button' || t === 'submit' || t === 'reset') {
       const fromLabels = labelsOf(el, ctx);
       if (fromLabels) return fromLabels;
+      // A label that is not rendered still takes the place of the value: Chromium names the button nothing.
+      if ((ctx.labels ? ctx.labels.labelsOf(el) : [...(el.labels ?? [])]).length) return '';
       // HTML-AAM: the value attribute, else the localised default of submit/reset (none for type=button).
       if (el.hasAttribute('value')) return collapse(el.value);
       return t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : '';

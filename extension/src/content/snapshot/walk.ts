@@ -562,6 +562,16 @@ export class Walker {
       return;
     }
 
+    // A dropdown <select> shows only its selected option (its popup is not page content, and
+    // Chromium's accessibility tree has no options under a collapsed one): its line says that
+    // option, its other options are neither text nor elements of the state.
+    if (tag === 'select' && !(el as HTMLSelectElement).multiple && (el as HTMLSelectElement).size <= 1) {
+      const item = listedPos !== undefined ? this.elements[listedPos] : undefined;
+      const chosen = (el as HTMLSelectElement).selectedOptions[0];
+      // current_value is set only when the value may be shown (not a card or one-time-code field).
+      if (item && item.current_value !== undefined && chosen) this.textBufs[listedPos as number] = [chosen.label || chosen.text];
+      return;
+    }
     const sr = shadowRootOf(el, tag);
     const first = el.firstChild;
     if (!sr && first === null) return; // a leaf: nothing below to visit
