@@ -189,7 +189,17 @@ def _restrict(self: Examples, ours: dict, theirs: dict) -> None:
     self.assertEqual((pw['is_done'], pw['actions']), (False, []))
 
 
+def _scroll_to_text(self: Examples, ours: dict, theirs: dict) -> None:
+    self.assertEqual([r['actions'] for r in ours['runs']], [r['actions'] for r in theirs['runs']])
+    sentence = 'The vast majority of computer networks are connected through the Internet.'
+    self.assertEqual((ours['runs'][-1]['success'], ours['runs'][-1]['final_result']), (True, sentence))
+    if BU == '0.1.48':
+        self.assertEqual(theirs['runs'][-1]['success'], False)
+        self.assertIn('not found on the page', theirs['runs'][-1]['final_result'])
+
+
 CHECKS = {
+    'use-cases/scrolling_page.py': _scroll_to_text,
     'features/multi-tab_handling.py': _switch_tab,
     'features/restrict_urls.py': _restrict,
     'features/custom_user_agent.py': _user_agent,
@@ -223,3 +233,27 @@ class ExamplesTable(unittest.TestCase):
                 self.assertIn(words[sc.status_048], row)
             if sc.user_error:
                 self.assertIn(sc.user_error.replace('|', '\\|'), row)
+
+
+class RewriteRule(unittest.TestCase):
+    """The rewrite is the README's rule and nothing more (tests/examples/rewrite.py)."""
+
+    def test_the_five_names_move_to_browser_use_ext_and_agents_get_a_browser_and_controller(self) -> None:
+        from tests.examples.rewrite import rewrite_imports
+
+        before = (
+            'from browser_use import ActionResult, Agent, Controller\n'
+            'from browser_use.browser.context import (\n\tBrowserContext,\n\tBrowserContextWindowSize,\n)\n'
+            'agent = Agent(task, model, use_vision=True,\n)\n'
+            'other = Agent(task=t, llm=m, browser_context=ctx, controller=c)\n'
+        )
+        self.assertEqual(
+            rewrite_imports(before),
+            'from browser_use import ActionResult, Agent\n'
+            'from browser_use_ext import Controller\n'
+            'from browser_use_ext import Browser\n'
+            'from browser_use.browser.context import BrowserContextWindowSize\n'
+            'from browser_use_ext import BrowserContext\n'
+            'agent = Agent(task, model, use_vision=True, browser=Browser(), controller=Controller(),\n)\n'
+            'other = Agent(task=t, llm=m, browser_context=ctx, controller=c)\n',
+        )
