@@ -315,8 +315,9 @@ SCENARIOS: list[Scenario] = [
         '(tracked with the multiple-agents-on-one-browser work); run them one after another meanwhile',
         steps=_parallel,
         timeout_s=150,
-        user_error='no error: the four agents start on the same tab (the one active when they start) and navigate it in turn, '
-        'so each reports what another one opened',
+        user_error='get_state failed (Tab N belongs to another agent session. It is held by agent "browser-use-ext-python" 0.1.0 '
+        "(session session-N), which is connected. The person can release it in the extension's side panel (Agents -> release). "
+        'Or open a tab of your own with open_tab, or act on one of your tabs',
     ),
     Scenario(
         'features/pause_agent.py',
