@@ -44,42 +44,24 @@ def setUpModule() -> None:
     }
     procs = {}
     started = time.monotonic()
-    for side in ('ours', 'playwright'):
-        log = open(out / f'{side}.log', 'w')
-        procs[side] = (
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    '-m',
-                    'tests.examples.runner',
-                    '--side',
-                    side,
-                    '--examples',
-                    str(examples),
-                    '--origin',
-                    _h.fixtures_url,
-                    '--out',
-                    str(out / f'{side}.json'),
-                    '--only',
-                    ','.join(ONLY),
-                ],
-                cwd=str(SHIM_DIR),
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            ),
-            log,
-        )
-    for side, (proc, log) in procs.items():
+    # The Playwright side starts a Chromium per example and waits browser_use's fixed page-load and
+    # between-action delays, so it runs as two processes (half the examples each) beside ours.
+    for side, shard in (('ours', '0/1'), ('playwright', '0/2'), ('playwright', '1/2')):
+        name = f'{side}-{shard[0]}'
+        log = open(out / f'{name}.log', 'w')
+        cmd = [sys.executable, '-m', 'tests.examples.runner', '--side', side, '--examples', str(examples), '--origin', _h.fixtures_url]
+        cmd += ['--out', str(out / f'{name}.json'), '--only', ','.join(ONLY), '--shard', shard]
+        procs[name] = (side, subprocess.Popen(cmd, cwd=str(SHIM_DIR), env=env, stdout=log, stderr=subprocess.STDOUT), log)
+    for name, (side, proc, log) in procs.items():
         try:
             proc.wait(timeout=600)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
         log.close()
-        TIMES[side] = round(time.monotonic() - started, 1)
-        path = out / f'{side}.json'
-        RESULTS[side] = json.loads(path.read_text()) if path.exists() else {}
+        TIMES[name] = round(time.monotonic() - started, 1)
+        path = out / f'{name}.json'
+        RESULTS.setdefault(side, {}).update(json.loads(path.read_text()) if path.exists() else {})
     sys.stderr.write(f'\nexamples on browser_use {BU}: {TIMES} s (logs in {out})\n')
 
 

@@ -21,10 +21,14 @@ Choices, written down once:
        (``chrome_instance_path``, ``cdp_url``, ``wss_url``, ``headless=False`` neutralised: see
        compat_real.py for why the fixed debugging port is avoided);
     6. each example runs in its own empty working directory, with HOME pointing there too (the
-       download example saves to ~/downloads).
-- One process per side runs every example in turn (runpy, run_name='__main__'), both sides at the
-  same time; each records, per Agent.run / take_step, what a person sees: is_done, success, the
-  final result, the action names and the errors (runner.py). The test compares the two.
+       download example saves to ~/downloads);
+    7. our side only: before each example the harness Chromium is left with one blank tab (the
+       extension lists every tab of the person's Chrome; a Playwright browser starts with one).
+- Our side is one process that runs every example in turn (runpy, run_name='__main__'); the
+  Playwright side is two such processes (half the examples each: it starts a Chromium per example
+  and waits browser_use's fixed page-load delays); all three run at the same time, and each
+  records, per Agent.run / take_step, what a person sees: is_done, success, the final result, the
+  action names and the errors (runner.py). The test compares the two sides.
 - Scripts decide from the page state the model receives (element numbers are looked up, final
   answers read from the page), so a run that did not reach the page's result reports it.
 """

@@ -258,6 +258,7 @@ def main() -> None:
     ap.add_argument('--origin', required=True)
     ap.add_argument('--out', required=True)
     ap.add_argument('--only', default='')
+    ap.add_argument('--shard', default='0/1', help='i/n: run every n-th example starting at the i-th (of those this side runs)')
     args = ap.parse_args()
     sys.modules.setdefault('tests.examples.runner', sys.modules[__name__])  # one RUNS, also for `python -m`
 
@@ -284,13 +285,16 @@ def main() -> None:
     results: dict[str, dict] = {}
     work = Path(tempfile.mkdtemp(prefix=f'bux-examples-{args.side}-'))
     bu = '0.1.40' if v40 else '0.1.48'
-    for sc in SCENARIOS:
-        if only and sc.path not in only:
-            continue
-        if not sc.path.endswith('.py') or bu not in sc.versions:
-            continue
-        if status_on(sc, bu) == 'cannot' and not (sc.check_error and args.side == 'ours'):
-            continue
+    shard, shards = (int(x) for x in args.shard.split('/'))
+    todo = [
+        sc
+        for sc in SCENARIOS
+        if (not only or sc.path in only)
+        and sc.path.endswith('.py')
+        and bu in sc.versions
+        and (status_on(sc, bu) != 'cannot' or (sc.check_error and args.side == 'ours'))
+    ]
+    for sc in todo[shard::shards]:
         print(f'--- {sc.path}', flush=True)
         try:
             results[sc.path] = run_one(sc, args.side, Path(args.examples), args.origin, server, v40, work)
