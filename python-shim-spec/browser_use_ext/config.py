@@ -6,8 +6,11 @@ as it is (see SPEC.md, "What an extension cannot do"). Fields the shim honours a
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field, fields
 from typing import Any, Optional
+
+logger = logging.getLogger(__name__)
 
 
 def _context_config_base() -> Any:
@@ -48,6 +51,7 @@ class BrowserContextConfig:
     locale: Optional[str] = None
     user_agent: Optional[str] = None
     highlight_elements: bool = True
+    browser_window_size: Optional[dict] = None  # browser_use 0.1.40's name for the window size (accepted, no effect)
     viewport_expansion: int = field(default_factory=_installed_viewport_expansion)  # honoured: get_state viewport_expansion
     allowed_domains: Optional[list[str]] = None  # honoured: navigation checks
     include_dynamic_attributes: bool = True  # honoured: _enhanced_css_selector_for_element
@@ -92,6 +96,17 @@ class ExtensionBrowserConfig:
     extra_browser_args: list[str] = field(default_factory=list)
     deterministic_rendering: bool = False
     proxy: Any = None
+    # browser_use 0.1.40's names (0.1.48 reads chrome_instance_path as browser_binary_path): accepted, no effect.
+    chrome_instance_path: Optional[str] = None
+    extra_chromium_args: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        binary = self.chrome_instance_path or self.browser_binary_path
+        if binary:
+            # Examples point this at a Chrome to start in debug mode; the extension already runs in the
+            # person's Chrome, so nothing is started (and the Chrome need not be closed first).
+            logger.info('BrowserConfig chrome path %s is not used: browser-use-ext drives your running Chrome through the '
+                        'extension (no browser is started; keep Chrome open with the extension connected to the bridge).', binary)
 
     def model_dump(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -1,0 +1,34 @@
+"""browser_use 0.1.40's own examples (its sdist's examples/ folder), run on both sides in one test:
+our shim (the import rewrite a person applies, on the harness bridge + extension in real Chromium)
+and browser_use's own Playwright (unchanged example, on /usr/bin/chromium), with one scripted
+OpenAI-compatible model and loopback fixture sites. test_real_agent_examples.py drives it.
+
+Choices, written down once:
+
+- Source: ``pip download --no-deps --no-binary :all: browser-use==0.1.40`` with the running venv's
+  pip, cached in ``.venvs/_examples-sdist/`` (gitignored, like the venvs). 0.1.48's sdist ships no
+  examples; the same 0.1.40 examples also run in the 0.1.48 venv where their API still applies.
+- The person's rewrite is rewrite.py (imports + Agent arguments, nothing else). Everything else
+  that changes between the published file and what runs is test-only and listed here:
+    1. real URLs and host names in the example text -> the fixture site on loopback that reproduces
+       what the task needs (scenarios.py ``urls``; both sides get the same text);
+    2. ``input()`` answered from the scenario (``inputs``); ``sys.argv`` is the file alone;
+    3. the model: ``ChatOpenAI`` reaches the scripted server through OPENAI_BASE_URL / OPENAI_API_BASE;
+       ``ChatGoogleGenerativeAI`` and ``AzureChatOpenAI`` are replaced by ``ChatOpenAI(model='gpt-4o')``
+       (the model class is not what is tested; their API keys get placeholder values);
+    4. ``pyperclip`` is an in-memory clipboard (CI has no desktop clipboard);
+    5. Playwright side only: the browser is /usr/bin/chromium, headless, launched by Playwright
+       (``chrome_instance_path``, ``cdp_url``, ``wss_url``, ``headless=False`` neutralised: see
+       compat_real.py for why the fixed debugging port is avoided);
+    6. each example runs in its own empty working directory, with HOME pointing there too (the
+       download example saves to ~/downloads);
+    7. our side only: before each example the harness Chromium is left with one blank tab (the
+       extension lists every tab of the person's Chrome; a Playwright browser starts with one).
+- Our side is one process that runs every example in turn (runpy, run_name='__main__'); the
+  Playwright side is two such processes (half the examples each: it starts a Chromium per example
+  and waits browser_use's fixed page-load delays); all three run at the same time, and each
+  records, per Agent.run / take_step, what a person sees: is_done, success, the final result, the
+  action names and the errors (runner.py). The test compares the two sides.
+- Scripts decide from the page state the model receives (element numbers are looked up, final
+  answers read from the page), so a run that did not reach the page's result reports it.
+"""
