@@ -44,7 +44,8 @@ function splitSelectorList(list: string): string[] {
  */
 function hoveredPart(selector: string): string | null {
   const at = selector.search(/:hover(?![\w-])/);
-  if (at < 0) return null;
+  // A nested rule's "&" means its parent rule's selector, which matches() would read as :scope.
+  if (at < 0 || selector.includes('&')) return null;
   let depth = 0;
   let end = selector.length;
   for (let i = at + ':hover'.length; i < selector.length; i++) {
