@@ -2367,6 +2367,14 @@ export interface HoverResult {
    * Viewport y (CSS pixels) of the point the events were dispatched at.
    */
   y: number;
+  /**
+   * Whether CSS :hover now applies to the element. true with trusted input (a real pointer move). false with synthetic events (trusted input off): they run the page's mouseover/mouseenter handlers but cannot set :hover, so content shown only by a :hover style stays hidden; turn trusted_input on for such menus.
+   */
+  css_hover?: boolean;
+  /**
+   * With synthetic events: how many of the page's readable CSS :hover rules would have matched the element or an ancestor (0: none; the hover missed no styling that could be read).
+   */
+  hover_style_rules?: number;
 }
 /**
  * Result of focus.

@@ -9,6 +9,17 @@ import { build } from 'esbuild';
 import { REPO_ROOT } from '../harness/browser';
 import { type Harness, useHarness } from '../harness/harness';
 import { EVENT_LOG, open, quietSettle } from './actions.helpers';
+import { clearSettings, setSettings } from './worker-actions.helpers';
+
+/** Records "type key code keyCode charCode [modifiers]" for key events, like Playwright's input/keyboard.html. */
+const KEY_RESULT = `<script>
+  window.kres = [];
+  for (const t of ['keydown', 'keypress', 'keyup'])
+    document.addEventListener(t, (e) => {
+      const mods = ['Alt', 'Control', 'Meta', 'Shift'].filter((m) => e.getModifierState(m)).join(' ');
+      window.kres.push(t + ' ' + e.key + ' ' + e.code + ' ' + e.keyCode + ' ' + e.charCode + ' ' + e.location + ' [' + mods + ']');
+    }, true);
+</script>`;
 
 describe('e2e actions: keyboard and text', function () {
   let h: Harness;
@@ -49,20 +60,18 @@ describe('e2e actions: keyboard and text', function () {
     });
   });
 
-  it('type fires keydown, keypress, beforeinput, input, keyup per character with key/code/keyCode', async () => {
+  it('type fires keydown, keypress, beforeinput, input, keyup per character with key/code/keyCode, no Shift for shifted characters', async () => {
     const o = await open(
       h,
       `<input id="t" value="x">${EVENT_LOG}<script>window.keys=[];document.getElementById('t').addEventListener('keydown', e => keys.push([e.key, e.code, e.keyCode, e.shiftKey]));</script>`,
     );
     await o.ok('type', { selector: '#t', text: 'aB!' });
     expect(await o.eval('document.getElementById("t").value')).to.equal('xaB!');
-    // "B" and "!" are typed with Shift held down first, as on a real US keyboard.
+    // Playwright's keyboard.type sends "B" and "!" as their keys with no modifier: no Shift keydown.
     expect(await o.eval('window.keys')).to.deep.equal([
       ['a', 'KeyA', 65, false],
-      ['Shift', 'ShiftLeft', 16, true],
-      ['B', 'KeyB', 66, true],
-      ['Shift', 'ShiftLeft', 16, true],
-      ['!', 'Digit1', 49, true],
+      ['B', 'KeyB', 66, false],
+      ['!', 'Digit1', 49, false],
     ]);
     const log = await o.eval<string[]>('window.log.filter(e => /^(key|before|input)/.test(e))');
     expect(log.slice(0, 5)).to.deep.equal(['keydown:t', 'keypress:t', 'beforeinput:t', 'input:t', 'keyup:t']);
@@ -208,4 +217,224 @@ describe('e2e actions: keyboard and text', function () {
     const res = await o.call('send_keys', { keys: 'Enter' });
     expect(res.outcome_details?.message).to.equal('Sent keys: Enter');
   });
+  // Keyboard input as Playwright sends it on Chromium (page-keyboard, elementhandle-press,
+  // elementhandle-type, page-focus), the same with synthetic events and with trusted input.
+  for (const trusted of [false, true]) {
+    describe(`Playwright's keyboard (trusted input ${trusted ? 'on' : 'off'})`, () => {
+      before(() => setSettings(h, { trusted_input: trusted }));
+      after(() => clearSettings(h, ['trusted_input']));
+      const value = (o: { eval<T>(s: string): Promise<T> }, sel: string) =>
+        o.eval<string>(`(() => { const e = document.querySelector(${JSON.stringify(sel)}); return e.value ?? e.textContent; })()`);
+
+      it('type "!", "^", "A" and "~" sends each as its own key with no modifier: no Shift keydown, shiftKey false', async () => {
+        const o = await open(h, `<textarea id="t"></textarea>${KEY_RESULT}`);
+        await o.ok('type', { selector: '#t', text: '!^A~' });
+        expect(await value(o, '#t')).to.equal('!^A~');
+        expect(await o.eval('window.kres')).to.deep.equal([
+          'keydown ! Digit1 49 0 0 []',
+          'keypress ! Digit1 33 33 0 []',
+          'keyup ! Digit1 49 0 0 []',
+          'keydown ^ Digit6 54 0 0 []',
+          'keypress ^ Digit6 94 94 0 []',
+          'keyup ^ Digit6 54 0 0 []',
+          'keydown A KeyA 65 0 0 []',
+          'keypress A KeyA 65 65 0 []',
+          'keyup A KeyA 65 0 0 []',
+          'keydown ~ Backquote 192 0 0 []',
+          'keypress ~ Backquote 126 126 0 []',
+          'keyup ~ Backquote 192 0 0 []',
+        ]);
+      });
+
+      it('press "Shift+!" holds Shift around "!"; Control+! and Alt+! give no keypress; Control+Alt+; reports both modifiers', async () => {
+        const o = await open(h, `<input id="i">${KEY_RESULT}`);
+        await o.ok('press', { selector: '#i', key: 'Shift+!' });
+        expect(await o.eval('window.kres.splice(0)')).to.deep.equal([
+          'keydown Shift ShiftLeft 16 0 1 [Shift]',
+          'keydown ! Digit1 49 0 0 [Shift]',
+          'keypress ! Digit1 33 33 0 [Shift]',
+          'keyup ! Digit1 49 0 0 [Shift]',
+          'keyup Shift ShiftLeft 16 0 1 []',
+        ]);
+        await o.ok('press', { selector: '#i', key: 'Control+!' });
+        await o.ok('press', { selector: '#i', key: 'Alt+!' });
+        expect((await o.eval<string[]>('window.kres.splice(0)')).filter((k) => k.startsWith('keypress'))).to.deep.equal([]);
+        await o.ok('press', { selector: '#i', key: 'Control+Alt+;' });
+        expect(await o.eval('window.kres.splice(0)')).to.deep.equal([
+          'keydown Control ControlLeft 17 0 1 [Control]',
+          'keydown Alt AltLeft 18 0 1 [Alt Control]',
+          'keydown ; Semicolon 186 0 0 [Alt Control]',
+          'keyup ; Semicolon 186 0 0 [Alt Control]',
+          'keyup Alt AltLeft 18 0 1 [Control]',
+          'keyup Control ControlLeft 17 0 1 []',
+        ]);
+        await o.ok('press', { selector: '#i', key: 'Escape' });
+        await o.ok('press', { selector: '#i', key: 'Meta' });
+        expect(await o.eval('window.kres.splice(0)')).to.deep.equal([
+          'keydown Escape Escape 27 0 0 []',
+          'keyup Escape Escape 27 0 0 []',
+          'keydown Meta MetaLeft 91 0 1 [Meta]',
+          'keyup Meta MetaLeft 91 0 1 []',
+        ]);
+        expect(await value(o, '#i'), 'no modifier chord typed anything').to.equal('!');
+      });
+
+      it('key events are delivered like real ones: keydown microtasks run before keypress, its setTimeout(0) after the edit and before keyup', async () => {
+        const o = await open(
+          h,
+          `<input id="i"><script>
+            window.klog = [];
+            const i = document.getElementById('i');
+            for (const t of ['keydown', 'keypress', 'input', 'keyup'])
+              i.addEventListener(t, () => {
+                klog.push(t);
+                if (t !== 'keydown') return;
+                queueMicrotask(() => klog.push('microtask-keydown'));
+                setTimeout(() => klog.push('timeout-keydown:' + i.value), 0);
+              });
+          </script>`,
+        );
+        await o.ok('press', { selector: '#i', key: 'a' });
+        await o.ok('type', { selector: '#i', text: 'bc' });
+        const log = await o.eval<string[]>('window.klog');
+        const press = ['keydown', 'microtask-keydown', 'keypress', 'input'];
+        expect(log.filter((e) => !e.startsWith('timeout') && e !== 'keyup')).to.deep.equal([...press, ...press, ...press]);
+        // The timer from keydown sees its character already in (it never runs between keydown and
+        // keypress); with real keys sent back to back it may also see the next ones.
+        const timeouts = log.filter((e) => e.startsWith('timeout'));
+        expect(timeouts).to.have.length(3);
+        ['a', 'ab', 'abc'].forEach((v, n) => expect(timeouts[n]).to.match(new RegExp(`^timeout-keydown:${v}`)));
+        // Synthetic keys leave a task before keyup, as a person's key press does; real keys sent back
+        // to back may not (Chromium runs input ahead of timers).
+        if (!trusted) expect(log).to.deep.equal(['a', 'ab', 'abc'].flatMap((v) => [...press, `timeout-keydown:${v}`, 'keyup']));
+      });
+
+      it('a key press fires keydown, keypress, beforeinput, textInput, input, keyup; a cancelled textInput types nothing; PageDown and Home scroll the page', async () => {
+        const o = await open(
+          h,
+          `<input id="i"><div style="height:4000px">tall</div><script>
+            window.tlog = [];
+            const i = document.getElementById('i');
+            for (const t of ['keydown', 'keypress', 'beforeinput', 'textInput', 'input', 'keyup']) i.addEventListener(t, () => tlog.push(t));
+          </script>`,
+        );
+        await o.ok('press', { selector: '#i', key: 'f' });
+        expect(await o.eval('window.tlog')).to.deep.equal(['keydown', 'keypress', 'beforeinput', 'textInput', 'input', 'keyup']);
+        await o.eval(`document.getElementById('i').addEventListener('textInput', (e) => e.preventDefault())`);
+        await o.ok('type', { selector: '#i', text: 'zz' });
+        expect(await value(o, '#i')).to.equal('f');
+        await o.eval('document.activeElement.blur()');
+        await o.ok('press', { key: 'PageDown' });
+        await o.page.waitForFunction('scrollY > 100', { timeout: 3000 });
+        await o.ok('press', { key: 'Home' });
+        await o.page.waitForFunction('scrollY === 0', { timeout: 3000 });
+      });
+
+      it('type: all kinds of characters, a newline, and keys a page cancels are not typed', async () => {
+        const o = await open(
+          h,
+          `<textarea id="t"></textarea><textarea id="c"></textarea><script>
+            document.getElementById('c').addEventListener('keydown', (e) => { e.stopPropagation(); e.stopImmediatePropagation(); if (e.key === 'l' || e.key === 'o') e.preventDefault(); });
+          </script>`,
+        );
+        const text = 'This text goes onto two lines.\nThis character is 嗨.';
+        await o.ok('type', { selector: '#t', text });
+        expect(await value(o, '#t')).to.equal(text);
+        await o.ok('type', { selector: '#c', text: 'Hello World!' });
+        expect(await value(o, '#c')).to.equal('He Wrd!');
+      });
+
+      it('press: arrows move the caret, Shift+ArrowLeft selects, Backspace deletes the selection', async () => {
+        const o = await open(h, `<textarea id="t"></textarea>`);
+        await o.ok('type', { selector: '#t', text: 'Hello World!' });
+        for (let i = 0; i < 'World!'.length; i++) await o.ok('press', { key: 'ArrowLeft' });
+        await o.ok('type', { selector: '#t', text: 'inserted ' });
+        expect(await value(o, '#t')).to.equal('Hello inserted World!');
+        for (let i = 0; i < 'inserted '.length; i++) await o.ok('press', { key: 'Shift+ArrowLeft' });
+        await o.ok('press', { key: 'Backspace' });
+        expect(await value(o, '#t')).to.equal('Hello World!');
+      });
+
+      it('a page can prevent select-all; Meta alone inserts nothing', async () => {
+        const o = await open(h, `<textarea id="t"></textarea><input id="m" value="hello world">`);
+        await o.ok('type', { selector: '#t', text: 'some text' });
+        await o.eval(
+          `document.getElementById('t').addEventListener('keydown', (e) => { if (e.key === 'a' && (e.metaKey || e.ctrlKey)) e.preventDefault(); })`,
+        );
+        await o.ok('press', { key: 'ControlOrMeta+a' });
+        await o.ok('press', { key: 'Backspace' });
+        expect(await value(o, '#t')).to.equal('some tex');
+        await o.ok('press', { selector: '#m', key: 'Meta' });
+        expect(await value(o, '#m')).to.equal('hello world');
+      });
+
+      it('press and type keep the caret and selection of a focused field (elementhandle-press/type)', async () => {
+        const o = await open(h, `<input id="p" value="hello"><input id="t" value="hello"><input id="e" type="text">`);
+        await o.eval('(() => { const i = document.getElementById("p"); i.focus(); i.setSelectionRange(2, 4); })()');
+        await o.ok('press', { selector: '#p', key: 'w' });
+        expect(await value(o, '#p')).to.equal('hewo');
+        await o.eval('(() => { const i = document.getElementById("t"); i.focus(); i.setSelectionRange(2, 4); })()');
+        await o.ok('type', { selector: '#t', text: 'world' });
+        expect(await value(o, '#t')).to.equal('heworldo');
+        await o.ok('press', { selector: '#e', key: 'h' });
+        await o.ok('type', { selector: '#e', text: 'ello' });
+        expect(await value(o, '#e')).to.equal('hello');
+      });
+
+      it('type repeatedly into inputs and contenteditables inside a shadow root', async () => {
+        const o = await open(
+          h,
+          `<shadow-element></shadow-element><script>
+            customElements.define('shadow-element', class extends HTMLElement {
+              connectedCallback() {
+                this.attachShadow({ mode: 'open' }).innerHTML = '<div class=editor contenteditable id=foo style="min-height:20px"></div><hr><section><div class=editor contenteditable id=bar style="min-height:20px"></div></section><input id=fi><section><input id=bi></section>';
+              }
+            });
+          </script>`,
+        );
+        const inShadow = (id: string) => `document.querySelector("shadow-element").shadowRoot.getElementById("${id}")`;
+        await o.ok('type', { selector: '#foo', text: 'This is the first box.' });
+        await o.ok('type', { selector: '#bar', text: 'This is the second box.' });
+        await o.ok('type', { selector: '#fi', text: 'First input.' });
+        await o.ok('type', { selector: '#bi', text: 'Second input.' });
+        expect(
+          await o.eval(
+            `[${inShadow('foo')}.textContent, ${inShadow('bar')}.textContent, ${inShadow('fi')}.value, ${inShadow('bi')}.value]`,
+          ),
+        ).to.deep.equal(['This is the first box.', 'This is the second box.', 'First input.', 'Second input.']);
+      });
+
+      it('focus traversal: type, Tab, type fills two fields; Tab and Shift+Tab walk all inputs (page-focus)', async () => {
+        const o = await open(
+          h,
+          `<input id="i1"><input id="i2"><input value="3" id="i3"><script>document.getElementById('i2').addEventListener('focus', () => window.focused2 = true)</script>`,
+        );
+        await o.ok('type', { selector: '#i1', text: 'First' });
+        await o.ok('press', { key: 'Tab' });
+        await o.ok('type', { selector: '#i2', text: 'Last' });
+        expect(await o.eval('[i1.value, i2.value, window.focused2]')).to.deep.equal(['First', 'Last', true]);
+        await o.ok('press', { key: 'Tab' });
+        expect(await o.eval('document.activeElement.id')).to.equal('i3');
+        await o.ok('press', { key: 'Shift+Tab' });
+        await o.ok('press', { key: 'Shift+Tab' });
+        expect(await o.eval('document.activeElement.id')).to.equal('i1');
+      });
+
+      it('focus: emits focus and blur; focusing a non-focusable element keeps the old focus; type into it does not move focus', async () => {
+        const o = await open(
+          h,
+          `<div id="focusable" tabindex="0">focusable</div><div id="plain">not focusable</div><div id="d2" tabindex="0">DIV2</div>
+          <script>window.eventLog = []; for (const id of ['focusable', 'plain', 'd2']) for (const t of ['focus', 'blur']) document.getElementById(id).addEventListener(t, () => eventLog.push(t + ' ' + id));</script>`,
+        );
+        await o.ok('click', { selector: '#focusable' });
+        expect(await o.eval('document.activeElement.id')).to.equal('focusable');
+        await o.call('focus', { selector: '#plain' });
+        expect(await o.eval('document.activeElement.id')).to.equal('focusable');
+        await o.call('type', { selector: '#plain', text: 'foo', timeout_ms: 300 });
+        expect(await o.eval('document.activeElement.id')).to.equal('focusable');
+        await o.ok('focus', { selector: '#d2' });
+        expect(await o.eval('window.eventLog')).to.deep.equal(['focus focusable', 'blur focusable', 'focus d2']);
+      });
+    });
+  }
 });

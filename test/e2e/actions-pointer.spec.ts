@@ -6,6 +6,14 @@ import { expect } from 'chai';
 
 import { type Harness, useHarness } from '../harness/harness';
 import { EVENT_LOG, open, quietSettle } from './actions.helpers';
+import { clearSettings, setSettings } from './worker-actions.helpers';
+
+/** Records "type:button:buttons:detail" (and pressure for pointer events) of press/release events. */
+const MOUSE_LOG = `<script>
+  window.mlog = [];
+  for (const t of ['pointerdown', 'mousedown', 'contextmenu', 'pointerup', 'mouseup', 'click', 'auxclick', 'dblclick'])
+    document.addEventListener(t, (e) => window.mlog.push([t, e.button, e.buttons, e.detail].join(':') + (t.startsWith('pointer') ? '@' + e.pressure : '')), true);
+</script>`;
 
 describe('e2e actions: pointer', function () {
   let h: Harness;
@@ -48,7 +56,11 @@ describe('e2e actions: pointer', function () {
     ]);
     await o.eval('window.seen = []');
     await o.ok('click', { selector: '#t', button: 'right', modifiers: ['Control'] });
-    expect(await o.eval('window.seen')).to.deep.equal([['contextmenu', 2, 1, false, true]]);
+    // Chromium: contextmenu on press with detail 0, auxclick on release with the click count.
+    expect(await o.eval('window.seen')).to.deep.equal([
+      ['contextmenu', 2, 0, false, true],
+      ['auxclick', 2, 1, false, true],
+    ]);
     await o.eval('window.seen = []');
     await o.ok('double_click', { selector: '#t' });
     expect(await o.eval('window.seen')).to.deep.equal([
@@ -356,4 +368,151 @@ describe('e2e actions: pointer', function () {
     await o.ok('type', { index: input!.index, text: 'hi' });
     expect(await frame!.evaluate(() => (document.getElementById('fi') as HTMLInputElement).value)).to.equal('hi');
   });
+  // Mouse input as Chromium on Linux delivers it (measured with Input.dispatchMouseEvent, and what
+  // Playwright's page-click tests assert), the same with synthetic events and with trusted input.
+  for (const trusted of [false, true]) {
+    describe(`Chromium's mouse events (trusted input ${trusted ? 'on' : 'off'})`, () => {
+      before(() => setSettings(h, { trusted_input: trusted }));
+      after(() => clearSettings(h, ['trusted_input']));
+
+      it('mousedown and mouseup are separate tasks: microtasks and observers from mousedown run before mouseup (and, synthetic, its setTimeout(0) and messages)', async () => {
+        const o = await open(
+          h,
+          `<button id="b" style="width:120px;height:40px">B</button><div id="box"></div><script>
+            window.seen = [];
+            const n = { mutations: 0, micro: 0, timeout: 0, message: 0 };
+            const box = document.getElementById('box');
+            new MutationObserver((list) => (n.mutations += list.length)).observe(box, { childList: true });
+            const b = document.getElementById('b');
+            b.addEventListener('mousedown', () => {
+              for (const k in n) n[k] = 0;
+              box.appendChild(document.createElement('div'));
+              queueMicrotask(() => n.micro++);
+              setTimeout(() => n.timeout++, 0);
+              const c = new MessageChannel();
+              c.port1.onmessage = () => n.message++;
+              c.port2.postMessage(0);
+            });
+            for (const t of ['mouseup', 'click']) b.addEventListener(t, () => seen.push([t, n.mutations, n.micro, n.timeout, n.message]));
+          </script>`,
+        );
+        await o.ok('click', { selector: '#b' });
+        const seen = await o.eval<[string, number, number, number, number][]>('window.seen');
+        expect(seen.map((s) => s.slice(0, 3))).to.deep.equal([
+          ['mouseup', 1, 1],
+          ['click', 1, 1],
+        ]);
+        // Synthetic input leaves a task between press and release, as a person's click does; real
+        // input sent back to back may not (Chromium runs input ahead of timers).
+        if (!trusted)
+          expect(seen.map((s) => s.slice(3))).to.deep.equal([
+            [1, 1],
+            [1, 1],
+          ]);
+      });
+
+      it('right click: mousedown, contextmenu, mouseup, auxclick with button 2 and buttons 2 then 0; a left click after it still clicks', async () => {
+        const o = await open(
+          h,
+          `<button id="b" style="width:120px;height:40px" onclick="this.textContent='Clicked!'">Click me</button>${MOUSE_LOG}`,
+        );
+        await o.ok('click', { role: 'button', name: 'Click me', button: 'right' });
+        expect(await o.eval('window.mlog.splice(0)')).to.deep.equal([
+          'pointerdown:2:2:0@0.5',
+          'mousedown:2:2:1',
+          'contextmenu:2:2:0',
+          'pointerup:2:0:0@0',
+          'mouseup:2:0:1',
+          'auxclick:2:0:1',
+        ]);
+        await o.ok('click', { selector: '#b' });
+        expect(await o.eval('document.getElementById("b").textContent')).to.equal('Clicked!');
+      });
+
+      it('double click: two press/release pairs with detail 1 and 2, click after each, then dblclick; middle click ends in auxclick', async () => {
+        const o = await open(h, `<div id="t" style="width:120px;height:40px;background:#ccc">target</div>${MOUSE_LOG}`);
+        await o.ok('double_click', { selector: '#t' });
+        expect(await o.eval('window.mlog.splice(0)')).to.deep.equal([
+          'pointerdown:0:1:0@0.5',
+          'mousedown:0:1:1',
+          'pointerup:0:0:0@0',
+          'mouseup:0:0:1',
+          'click:0:0:1',
+          'pointerdown:0:1:0@0.5',
+          'mousedown:0:1:2',
+          'pointerup:0:0:0@0',
+          'mouseup:0:0:2',
+          'click:0:0:2',
+          'dblclick:0:0:2',
+        ]);
+        await o.ok('click', { selector: '#t', button: 'middle' });
+        expect(await o.eval('window.mlog.splice(0)')).to.deep.equal([
+          'pointerdown:1:4:0@0.5',
+          'mousedown:1:4:1',
+          'pointerup:1:0:0@0',
+          'mouseup:1:0:1',
+          'auxclick:1:0:1',
+        ]);
+      });
+
+      it('clicking a checkbox: mouse events, then click, input, change; it takes focus (page-click, page-focus)', async () => {
+        const o = await open(
+          h,
+          `<input type="checkbox" id="agree"><script>window.ev = []; for (const t of ['mouseover','mouseenter','mousemove','mousedown','mouseup','click','input','change']) document.getElementById('agree').addEventListener(t, () => ev.push(t));</script>`,
+        );
+        await o.ok('click', { selector: '#agree' });
+        expect(await o.eval('window.ev')).to.deep.equal([
+          'mouseover',
+          'mouseenter',
+          'mousemove',
+          'mousedown',
+          'mouseup',
+          'click',
+          'input',
+          'change',
+        ]);
+        expect(await o.eval('[document.getElementById("agree").checked, document.activeElement.id]')).to.deep.equal([true, 'agree']);
+        await o.ok('click', { selector: '#agree' });
+        expect(await o.eval('document.getElementById("agree").checked')).to.equal(false);
+      });
+
+      it('modifiers are per click: Shift on one click, none on the next', async () => {
+        const o = await open(h, `<button id="b" onclick="window.shiftKey = event.shiftKey">B</button>`);
+        await o.ok('click', { selector: '#b', modifiers: ['Shift'] });
+        expect(await o.eval('window.shiftKey')).to.equal(true);
+        await o.ok('click', { selector: '#b', modifiers: [] });
+        expect(await o.eval('window.shiftKey')).to.equal(false);
+      });
+
+      it(`hover ${trusted ? 'sets CSS :hover' : 'runs the JavaScript hover handlers and says CSS :hover was not applied'}`, async () => {
+        const o = await open(
+          h,
+          `<style>.sub { display: none } #menu:hover .sub { display: block }</style>
+          <div id="menu" style="width:160px;height:30px;background:#eee">Products<div class="sub" id="sub">Sub item</div></div>
+          <div id="js" style="width:160px;height:30px;margin-top:60px" onmouseenter="window.entered = true">JS menu</div>`,
+        );
+        const res = await o.call('hover', { selector: '#menu' });
+        expect(res.status, JSON.stringify(res.error_info)).to.equal('success');
+        const r = (res.outcome_details?.result ?? {}) as Record<string, unknown>;
+        const shown = () => o.eval<string>('getComputedStyle(document.getElementById("sub")).display');
+        if (trusted) {
+          expect(r['css_hover']).to.equal(true);
+          expect(await o.eval('document.getElementById("menu").matches(":hover")')).to.equal(true);
+          expect(await shown()).to.equal('block');
+        } else {
+          // Synthetic events cannot set :hover; the result says so instead of claiming it.
+          expect(r).to.include({ css_hover: false, hover_style_rules: 1 });
+          expect(res.outcome_details?.message)
+            .to.match(/:hover/)
+            .and.match(/#menu:hover \.sub/)
+            .and.match(/trusted_input/);
+          expect(await shown()).to.equal('none');
+        }
+        const js = await o.ok('hover', { selector: '#js' });
+        expect(await o.eval('window.entered')).to.equal(true);
+        expect(js['css_hover']).to.equal(trusted);
+        if (!trusted) expect(js['hover_style_rules']).to.equal(0);
+      });
+    });
+  }
 });

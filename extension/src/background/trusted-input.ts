@@ -4,7 +4,7 @@
 // and kept, debugger-attachments.ts). Chrome's "is debugging this browser" info bar still stays
 // after the detach, and the viewport with it shorter: see withCurrentViewport.
 import type { PrepareRequest } from '../shared/internal-messages';
-import { type KeyDef, keyForChar, type Modifier, modifierKey, needsShift, parseChord } from '../shared/keys';
+import { type KeyDef, keyForChar, type Modifier, modifierKey, parseChord } from '../shared/keys';
 import type { TrustedInputRequest } from '../shared/trusted-input';
 import { withAttachment } from './debugger-attachments';
 
@@ -136,9 +136,12 @@ export async function performTrustedInput(tabId: number, req: TrustedInputReques
       await send('Input.dispatchMouseEvent', { ...base, type: 'mouseMoved' });
       if (req.click_count === 0) return; // hover
       const button = req.button ?? 'left';
+      // The pressed button's mask and a pressure of 0.5 while it is down, as Playwright's crInput
+      // sends them: without `force`, Chromium reports pointerdown with pressure 0 (a pen lifted).
+      const buttons = { left: 1, right: 2, middle: 4 }[button];
       for (let i = 1; i <= req.click_count; i++) {
-        await send('Input.dispatchMouseEvent', { ...base, type: 'mousePressed', button, clickCount: i });
-        await send('Input.dispatchMouseEvent', { ...base, type: 'mouseReleased', button, clickCount: i });
+        await send('Input.dispatchMouseEvent', { ...base, type: 'mousePressed', button, buttons, clickCount: i, force: 0.5 });
+        await send('Input.dispatchMouseEvent', { ...base, type: 'mouseReleased', button, buttons: 0, clickCount: i });
       }
       return;
     }
@@ -159,15 +162,16 @@ export async function performTrustedInput(tabId: number, req: TrustedInputReques
       return;
     }
     if (req.kind === 'type') {
-      // Playwright keyboard.type: a key press per character the layout has (Shift held for shifted
-      // ones, so key, code and shiftKey are what a person's keystroke gives), Input.insertText for the rest.
+      // Playwright keyboard.type: a key press per character the layout has, with no modifier held
+      // ("!" is key "!", code Digit1, keyCode 49, modifiers 0, text "!": Playwright presses the
+      // shifted character without Shift), Input.insertText for the rest.
       let done = 0;
       for (const ch of req.text) {
         if (done > 0 && req.delay_ms) await new Promise((r) => setTimeout(r, req.delay_ms));
         if (watch.stop?.()) return;
         const k = keyForChar(ch);
         if (k.code === '') await send('Input.insertText', { text: ch });
-        else await pressChord(send, needsShift(ch) ? [{ m: 'Shift', k: modifierKey('Shift') }] : [], k);
+        else await pressChord(send, [], k);
         watch.progress?.(++done);
       }
       return;
@@ -223,7 +227,8 @@ export function trustedPlan(action: string, params: unknown): TrustedPlan | null
         return pt ? { kind: 'mouse', ...pt, button, click_count: clickCount, modifiers } : null;
       },
       readValue: false,
-      result: (r) => pick(r, ['element_id', 'x', 'y']),
+      // A real pointer move: Chromium sets :hover on the element under it (and its ancestors).
+      result: (r) => ({ ...pick(r, ['element_id', 'x', 'y']), ...(action === 'hover' ? { css_hover: true } : {}) }),
       verb: action === 'hover' ? 'Trusted hover' : `Trusted ${clickCount === 2 ? 'double ' : ''}click`,
     };
   }

@@ -173,7 +173,10 @@ export function keyForChar(ch: string): KeyDef {
   return { key: ch, code: '', keyCode: 0, text: ch, location: 0 };
 }
 
-/** Whether a character needs Shift on a US keyboard (to report shiftKey like a real keystroke). */
+/**
+ * Whether a person would hold Shift for a character on a US keyboard. `type` does not press Shift for
+ * these: Playwright's keyboard.type sends the shifted key ("!" on Digit1) with no modifier.
+ */
 export function needsShift(ch: string): boolean {
   const hit = BY_KEY.get(ch);
   return hit !== undefined && hit.shifted && [...ch].length === 1;

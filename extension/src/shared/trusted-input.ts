@@ -19,7 +19,7 @@ export type TrustedInputRequest =
       delay_ms?: number;
     }
   | {
-      /** type: one key press per character of the US layout (Shift held for shifted ones), Input.insertText for others. */
+      /** type: one key press per character of the US layout (no modifier held, as Playwright types "!"), Input.insertText for others. */
       kind: 'type';
       text: string;
       delay_ms?: number;

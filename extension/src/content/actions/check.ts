@@ -65,7 +65,7 @@ async function setChecked(ctx: PageContext, p: CheckParams, want: boolean): Prom
   const a = await prepare(ctx, p, POINTER_CHECKS);
   if (!a.ok) return a;
   ctx.progress?.(1, 1); // the input goes in now: a page that leaves after this was clicked
-  clickAt(a.hit, a.point);
+  await clickAt(a.hit, a.point);
   const after = checkedState(r.el);
   if (after !== want)
     return fail(

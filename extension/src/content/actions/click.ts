@@ -11,7 +11,7 @@ export const click: PageHandler = async (ctx, raw) => {
   const r = await prepare(ctx, p, POINTER_CHECKS);
   if (!r.ok) return r;
   ctx.progress?.(1, 1); // the input goes in now: a page that leaves after this was clicked
-  clickAt(r.hit, r.point, { button: p.button ?? 'left', clickCount: p.click_count ?? 1, modifiers: p.modifiers ?? [] });
+  await clickAt(r.hit, r.point, { button: p.button ?? 'left', clickCount: p.click_count ?? 1, modifiers: p.modifiers ?? [] });
   const how = `${p.button && p.button !== 'left' ? `${p.button}-` : ''}${(p.click_count ?? 1) > 1 ? `${p.click_count}x ` : ''}`;
   return ok(`Clicked ${how}${label(r.id, r.el)}.`, { element_id: r.id, x: r.point.x, y: r.point.y });
 };
@@ -21,6 +21,6 @@ export const doubleClick: PageHandler = async (ctx, raw) => {
   const r = await prepare(ctx, p, POINTER_CHECKS);
   if (!r.ok) return r;
   ctx.progress?.(1, 1);
-  clickAt(r.hit, r.point, { clickCount: 2, modifiers: p.modifiers ?? [] });
+  await clickAt(r.hit, r.point, { clickCount: 2, modifiers: p.modifiers ?? [] });
   return ok(`Double-clicked ${label(r.id, r.el)}.`, { element_id: r.id, x: r.point.x, y: r.point.y });
 };

@@ -197,7 +197,7 @@ export const selectOption: PageHandler = async (ctx, raw) => {
     o.el.scrollIntoView({ block: 'nearest', behavior: 'instant' });
     const a = await prepare(ctx, { element_id: ctx.refs.refFor(o.el), timeout_ms: p.timeout_ms, force: p.force }, POINTER_CHECKS);
     if (!a.ok) return a;
-    clickAt(a.hit, a.point ?? actionPoint(o.el));
+    await clickAt(a.hit, a.point ?? actionPoint(o.el));
   }
   const after = optionsOf(el) ?? [];
   const selected = after.filter((o) => o.selected || m.picked.some((x) => x.el === o.el));

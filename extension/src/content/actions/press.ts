@@ -27,7 +27,7 @@ export const press: PageHandler = async (ctx, raw) => {
     if (!composedContains(r.el, deepActiveElement())) (r.el as HTMLElement).focus?.({ preventScroll: true });
     where = label(r.id, r.el);
   }
-  pressChord(parsed.chord);
+  await pressChord(parsed.chord);
   ctx.progress?.(1, 1);
   return ok(`Pressed ${p.key} on ${where}; focus is now on ${focusedDescription()}.`, {
     keys: [p.key],
@@ -39,7 +39,7 @@ export const sendKeys: PageHandler = async (ctx, raw) => {
   const p = raw as SendKeysParams;
   const parsed = parseChord(p.keys, isMac());
   if (parsed.ok) {
-    pressChord(parsed.chord);
+    await pressChord(parsed.chord);
     ctx.progress?.(1, 1);
     return ok(`Sent keys: ${p.keys}`, { keys: [p.keys], focused_element: focusedDescription() });
   }

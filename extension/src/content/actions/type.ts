@@ -1,5 +1,6 @@
 // type (seed 001): focus, then one key press per character (keydown, keypress, beforeinput, input,
-// keyup) with an optional delay. Types at the caret like Playwright: a field that already has focus
+// keyup) with an optional delay; no modifier is held ("!" is the "!" key without Shift, as in
+// Playwright's keyboard.type). Types at the caret like Playwright: a field that already has focus
 // keeps its caret and selection (typing replaces a selection, as a keyboard does); a field that
 // gets focus now has its caret put at the end, so type appends. fill replaces.
 import type { TypeParams } from '../../../../schemas/generated/protocol';
@@ -7,6 +8,7 @@ import { EDIT_CHECKS } from '../interaction/actionability';
 import { composedContains, deepActiveElement, sleep } from '../interaction/dom';
 import { caretToEnd } from '../interaction/editing';
 import { typeText } from '../interaction/keyboard';
+import { nextTask } from '../interaction/tasks';
 import { fail, label, ok, prepare, safeValue } from './common';
 import type { PageHandler } from './types';
 
@@ -31,7 +33,7 @@ export const type: PageHandler = async (ctx, raw) => {
     if (i > 0 && delay > 0) {
       ctx.progress?.(i, chars.length);
       await sleep(delay);
-    }
+    } else if (i > 0) await nextTask(); // each key press is a new input event, in a later task
     await typeText(chars[i] as string);
   }
   ctx.progress?.(chars.length, chars.length);

@@ -73,10 +73,22 @@ function editingHost(el: Element): HTMLElement | null {
 }
 
 /** Inserts text at the caret of a text field or editing host; false when the page cancelled it. */
-export function insertText(el: Element, text: string, inputType = 'insertText'): boolean {
+/**
+ * The legacy textInput event Chromium fires for typed text right after beforeinput (React's
+ * onBeforeInput is built on it); cancelling it stops the insertion. false when the page cancelled it.
+ */
+function textInput(el: Element, data: string): boolean {
+  const e = document.createEvent('TextEvent');
+  e.initTextEvent('textInput', true, true, window, data);
+  return el.dispatchEvent(e);
+}
+
+/** Inserts text at the caret; `typed`: it comes from a key press, so textInput fires too (as Chromium does for keys). */
+export function insertText(el: Element, text: string, inputType = 'insertText', typed = false): boolean {
   if (isTextField(el)) {
     if (el.readOnly || el.disabled) return false;
     if (!beforeInput(el, inputType, text)) return false;
+    if (typed && !(el instanceof HTMLInputElement && inputType === 'insertLineBreak') && !textInput(el, text)) return false;
     const { start, end } = selectionOf(el);
     let insert = text;
     if (el instanceof HTMLInputElement) insert = insert.replace(/[\r\n]/g, '');
@@ -90,6 +102,7 @@ export function insertText(el: Element, text: string, inputType = 'insertText'):
     return true;
   }
   if (editingHost(el)) {
+    if (typed && !textInput(el, text)) return false;
     const command =
       inputType === 'insertParagraph' ? 'insertParagraph' : inputType === 'insertLineBreak' ? 'insertLineBreak' : 'insertText';
     return document.execCommand(command, false, command === 'insertText' ? text : undefined);
@@ -153,14 +166,19 @@ export function moveCaret(el: Element, key: string, extend: boolean): boolean {
   if (!isTextField(el)) return false;
   const { start, end } = selectionOf(el);
   const len = el.value.length;
+  // Shift extends the selection from its anchor: the end that moves is the focus, which is the start
+  // of a selection made leftwards (direction "backward"), else its end.
+  const backward = el.selectionDirection === 'backward';
+  const anchor = backward ? end : start;
+  const focus = backward ? start : end;
   let pos: number;
-  if (key === 'ArrowLeft') pos = start === end || extend ? Math.max(0, (extend ? end : start) - 1) : start;
-  else if (key === 'ArrowRight') pos = start === end || extend ? Math.min(len, end + 1) : end;
+  if (key === 'ArrowLeft') pos = extend ? Math.max(0, focus - 1) : start === end ? Math.max(0, start - 1) : start;
+  else if (key === 'ArrowRight') pos = extend ? Math.min(len, focus + 1) : start === end ? Math.min(len, end + 1) : end;
   else if (key === 'Home' || key === 'ArrowUp') pos = 0;
   else if (key === 'End' || key === 'ArrowDown') pos = len;
   else return false;
   try {
-    if (extend) el.setSelectionRange(Math.min(start, pos), Math.max(start, pos));
+    if (extend) el.setSelectionRange(Math.min(anchor, pos), Math.max(anchor, pos), pos < anchor ? 'backward' : 'forward');
     else el.setSelectionRange(pos, pos);
   } catch {
     return false;

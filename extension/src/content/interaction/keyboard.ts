@@ -1,13 +1,17 @@
 // Key presses as Chrome dispatches them (UI Events key order): keydown, keypress (keys that produce
 // a character, and Enter), beforeinput/input (the edit), keyup; modifiers go down first and up last.
+// Task boundaries as with real input (tasks.ts): the page's microtasks from keydown run before
+// keypress, its setTimeout(0) from keydown after the edit; keyup and every modifier key are events
+// of their own, each in a later task.
 // Synthetic key events do nothing by default, so the default actions a person relies on are done
 // here when the page did not cancel keydown: text insertion, Enter (implicit form submission via
 // requestSubmit, or activating a focused button/link, a newline in textareas and contenteditable),
 // Tab/Shift+Tab (focus moves in sequential focus order), Backspace/Delete, Control/Meta+A (select all),
 // arrows/Home/End (caret), Space (clicks a focused button/checkbox/radio on keyup).
-import { type Chord, insertedText, type KeyDef, keyForChar, type Modifier, modifierKey, needsShift } from '../../shared/keys';
+import { type Chord, insertedText, type KeyDef, keyForChar, type Modifier, modifierKey } from '../../shared/keys';
 import { composedParent, deepActiveElement, isVisible, sleep } from './dom';
 import { deleteText, fireChange, fireInput, insertText, isTextField, moveCaret, selectAll } from './editing';
+import { afterMicrotasks, nextTask } from './tasks';
 
 function keyEvent(type: string, target: Element, def: KeyDef, mods: readonly Modifier[], repeat = false): boolean {
   const charCode = type === 'keypress' ? (def.text ? def.text.charCodeAt(0) : 0) : 0;
@@ -162,13 +166,13 @@ function defaultAction(target: Element, chord: Chord, text: string): void {
     return moveFocus(target, mods.includes('Shift'));
   if (key === 'Enter' && !shortcut) {
     if (target instanceof HTMLTextAreaElement) {
-      insertText(target, '\n', 'insertLineBreak');
+      insertText(target, '\n', 'insertLineBreak', true);
       return;
     }
     if (target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset', 'image'].includes(target.type))
       return implicitSubmit(target);
     if ((target as HTMLElement).isContentEditable) {
-      insertText(target, '\n', mods.includes('Shift') ? 'insertLineBreak' : 'insertParagraph');
+      insertText(target, '\n', mods.includes('Shift') ? 'insertLineBreak' : 'insertParagraph', true);
       return;
     }
     if (isActivatable(target) && !(target instanceof HTMLInputElement && (target.type === 'checkbox' || target.type === 'radio')))
@@ -187,22 +191,79 @@ function defaultAction(target: Element, chord: Chord, text: string): void {
     moveCaret(target, key, mods.includes('Shift'));
     return;
   }
-  if (text) insertText(target, text);
+  if (!shortcut && !mods.includes('Alt') && scrollByKey(target, key, mods.includes('Shift'))) return;
+  if (text) insertText(target, text, 'insertText', true);
+}
+
+const SCROLL_KEYS = new Set(['PageDown', 'PageUp', 'ArrowDown', 'ArrowUp', 'ArrowLeft', 'ArrowRight', 'Home', 'End', ' ']);
+/** Chromium's steps: an arrow scrolls 40 px, a page 87.5% of the scroller's visible size. */
+const LINE_STEP = 40;
+const PAGE_FRACTION = 0.875;
+
+function canScroll(el: Element, dx: number, dy: number): boolean {
+  if (el !== document.scrollingElement) {
+    const style = getComputedStyle(el);
+    const axis = dy !== 0 ? style.overflowY : style.overflowX;
+    if (axis !== 'auto' && axis !== 'scroll') return false;
+  }
+  if (dy > 0) return el.scrollTop + el.clientHeight < el.scrollHeight - 1;
+  if (dy < 0) return el.scrollTop > 0;
+  if (dx > 0) return el.scrollLeft + el.clientWidth < el.scrollWidth - 1;
+  return el.scrollLeft > 0;
+}
+
+/**
+ * The scrolling keys' default action where they do not edit or choose (PageDown/PageUp, Space and
+ * Shift+Space, arrows, Home/End on the page or a focused button or link): the nearest ancestor
+ * that can scroll that way scrolls, else the page. Real keys do this in the browser; synthetic ones
+ * would leave the page where it was.
+ */
+function scrollByKey(target: Element, key: string, shift: boolean): boolean {
+  if (!SCROLL_KEYS.has(key)) return false;
+  if (
+    target instanceof HTMLInputElement ||
+    target instanceof HTMLTextAreaElement ||
+    target instanceof HTMLSelectElement ||
+    (target as HTMLElement).isContentEditable ||
+    (key === ' ' && isActivatable(target))
+  )
+    return false;
+  const page = key === 'PageDown' || key === 'PageUp' || key === ' ';
+  const sign = key === 'PageUp' || key === 'ArrowUp' || key === 'ArrowLeft' || key === 'Home' || (key === ' ' && shift) ? -1 : 1;
+  const horizontal = key === 'ArrowLeft' || key === 'ArrowRight';
+  const probeX = horizontal ? sign : 0;
+  const probeY = horizontal ? 0 : sign;
+  let scroller: Element | null = null;
+  for (let n: Element | null = target; n; n = composedParent(n)) {
+    if (n === document.body || n === document.documentElement) break;
+    if (canScroll(n, probeX, probeY)) {
+      scroller = n;
+      break;
+    }
+  }
+  scroller ??= document.scrollingElement;
+  if (!scroller) return false;
+  const size = horizontal ? scroller.clientWidth : scroller === document.scrollingElement ? window.innerHeight : scroller.clientHeight;
+  const step = key === 'Home' || key === 'End' ? scroller.scrollHeight : page ? Math.max(1, Math.floor(size * PAGE_FRACTION)) : LINE_STEP;
+  scroller.scrollBy({ left: horizontal ? sign * step : 0, top: horizontal ? 0 : sign * step, behavior: 'instant' });
+  return true;
 }
 
 // --- presses ------------------------------------------------------------------------------------
 
-/** Presses one chord on the focused element; returns the element that had focus for it. */
-export function pressChord(chord: Chord): Element {
+/** Presses one chord on the focused element; resolves with the element that had focus for it. */
+export async function pressChord(chord: Chord): Promise<Element> {
   const mods = chord.modifiers;
   const held: Modifier[] = [];
   let target = keyTarget();
   // The modifier keys as named (ShiftRight has location 2), else the left-hand ones.
   const modKey = (m: Modifier, i: number): KeyDef => chord.modifierKeys?.[i] ?? modifierKey(m);
-  mods.forEach((m, i) => {
+  for (const [i, m] of mods.entries()) {
     held.push(m);
     keyEvent('keydown', target, modKey(m, i), held);
-  });
+    await nextTask();
+    target = keyTarget();
+  }
   const isModifierKey = (['Shift', 'Control', 'Alt', 'Meta'] as string[]).includes(chord.key.key);
   const text = insertedText(chord);
   // A modifier key is held during its own keydown (shiftKey is true on Shift's keydown), not its keyup.
@@ -212,14 +273,16 @@ export function pressChord(chord: Chord): Element {
     chord.key,
     isModifierKey && !mods.includes(chord.key.key as Modifier) ? [...mods, chord.key.key as Modifier] : mods,
   );
-  // A keydown handler may move focus (e.g. to a search box); the rest goes to the new focus.
-  target = keyTarget();
   if (downOk && !isModifierKey) {
     const producesKeypress =
       text !== '' || (chord.key.key === 'Enter' && !mods.includes('Control') && !mods.includes('Meta') && !mods.includes('Alt'));
+    if (producesKeypress) await afterMicrotasks();
+    // A keydown handler may move focus (e.g. to a search box); the rest goes to the new focus.
+    target = keyTarget();
     const pressOk = producesKeypress ? keyEvent('keypress', target, chord.key, mods) : true;
     if (pressOk) defaultAction(target, chord, text);
   }
+  await nextTask();
   const upTarget = keyTarget();
   const upOk = keyEvent('keyup', upTarget, chord.key, mods);
   // Space activates a focused button, checkbox or radio on keyup.
@@ -236,16 +299,22 @@ export function pressChord(chord: Chord): Element {
   for (let i = mods.length - 1; i >= 0; i--) {
     const m = mods[i] as Modifier;
     held.splice(held.indexOf(m), 1);
-    keyEvent('keyup', upTarget, modKey(m, i), held);
+    await nextTask();
+    keyEvent('keyup', keyTarget(), modKey(m, i), held);
   }
   return target;
 }
 
-/** Types text key by key (Playwright keyboard.type): characters a US layout lacks are only inserted. */
+/**
+ * Types text key by key like Playwright's keyboard.type: each character the US layout has is pressed
+ * as its own key with no modifier held ("!" is key "!" on Digit1 with shiftKey false, no Shift
+ * keydown: Playwright sends the shifted character without pressing Shift); characters the layout
+ * lacks are only inserted (one input event, as Input.insertText).
+ */
 export async function typeText(text: string, delayMs = 0): Promise<void> {
   let first = true;
   for (const ch of text) {
-    if (!first && delayMs > 0) await sleep(delayMs);
+    if (!first) await (delayMs > 0 ? sleep(delayMs) : nextTask());
     first = false;
     const def = keyForChar(ch);
     if (def.code === '' && def.key !== 'Enter') {
@@ -253,7 +322,7 @@ export async function typeText(text: string, delayMs = 0): Promise<void> {
       insertText(target, ch);
       continue;
     }
-    pressChord({ modifiers: needsShift(ch) ? ['Shift'] : [], key: def });
+    await pressChord({ modifiers: [], key: def });
   }
 }
 

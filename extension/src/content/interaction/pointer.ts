@@ -1,12 +1,19 @@
-// Synthetic pointer and mouse sequences in the order Chrome fires them for a real mouse
-// (https://w3c.github.io/pointerevents/#the-pointerdown-event, UI Events "mouse event order"):
-//   move:  pointerover, pointerenter, mouseover, mouseenter, pointermove, mousemove
-//   press: pointerdown, mousedown, (focus), pointerup, mouseup, click | auxclick | contextmenu
+// Synthetic pointer and mouse sequences in the order Chromium on Linux fires them for a real mouse
+// (https://w3c.github.io/pointerevents/#the-pointerdown-event, UI Events "mouse event order"; the
+// order, buttons and detail below were measured with Input.dispatchMouseEvent in Chromium):
+//   move:    pointerover, pointerenter, mouseover, mouseenter, pointermove, mousemove
+//   press:   pointerdown, mousedown, (focus), contextmenu (right button: on press, as on Linux/macOS;
+//            Windows fires it after mouseup)
+//   release: pointerup, mouseup, click (left) | auxclick (middle, right), dblclick after the 2nd click
+// Each of move, press and release is its own task, as each real input event is (tasks.ts): work a
+// page schedules in mousedown (a microtask, a MutationObserver callback, a setTimeout(0) or a message)
+// runs before mouseup, never after the whole click. Pointer events carry detail 0; mouse events the click count.
 // Only `click` runs activation behaviour for untrusted events (links, checkboxes, submit buttons),
 // so focus is moved by hand after mousedown, as the browser's default action would.
 import type { Modifier } from '../../shared/keys';
 import type { Point } from './actionability';
 import { deepActiveElement, focusableAncestor } from './dom';
+import { nextTask } from './tasks';
 
 export type Button = 'left' | 'right' | 'middle';
 const BUTTON_CODE: Record<Button, number> = { left: 0, middle: 1, right: 2 };
@@ -42,6 +49,7 @@ function pointer(type: string, target: Element, init: MouseEventInit, bubbles = 
   return target.dispatchEvent(
     new PointerEvent(type, {
       ...init,
+      detail: 0,
       bubbles,
       cancelable: bubbles,
       pointerId: 1,
@@ -69,7 +77,10 @@ export function pointerMove(target: Element, p: Point, mods: readonly Modifier[]
   mouse('mousemove', target, init);
 }
 
-/** pointerdown + mousedown, then focus like the browser's default action (unless mousedown was cancelled). */
+/**
+ * pointerdown + mousedown, then focus like the browser's default action (unless mousedown was
+ * cancelled); for the right button, contextmenu right after (Chromium on Linux fires it on press).
+ */
 export function pointerDown(target: Element, p: Point, mods: readonly Modifier[], button: Button, detail: number): void {
   const init = mouseInit(p, mods, BUTTON_CODE[button], BUTTONS_MASK[button], detail);
   const pointerOk = pointer('pointerdown', target, init);
@@ -84,29 +95,36 @@ export function pointerDown(target: Element, p: Point, mods: readonly Modifier[]
       if (active instanceof HTMLElement && active !== document.body) active.blur();
     }
   }
+  // contextmenu is not a compatibility mouse event: it comes even when pointerdown or mousedown was
+  // cancelled. Chromium gives it the pressed button and detail 0.
+  if (button === 'right') mouse('contextmenu', target, { ...init, detail: 0 });
 }
 
+/** pointerup + mouseup, then click (left) or auxclick (middle, right), as Chromium does on release. */
 export function pointerUp(target: Element, p: Point, mods: readonly Modifier[], button: Button, detail: number): void {
   const init = mouseInit(p, mods, BUTTON_CODE[button], 0, detail);
   const pointerOk = pointer('pointerup', target, init);
   if (pointerOk) mouse('mouseup', target, init);
-  if (button === 'left') mouse('click', target, init);
-  else if (button === 'middle') mouse('auxclick', target, init);
-  else mouse('contextmenu', target, { ...init, buttons: 0 });
+  mouse(button === 'left' ? 'click' : 'auxclick', target, init);
 }
 
-/** A full click: hover, then clickCount press/release pairs (detail 1..n); dblclick after the second. */
-export function clickAt(
+/**
+ * A full click: hover, then clickCount press/release pairs (detail 1..n); dblclick after the second
+ * left release. Move, each press and each release go in separate tasks (see the top of this file).
+ */
+export async function clickAt(
   target: Element,
   p: Point,
   opts: { button?: Button; clickCount?: number; modifiers?: readonly Modifier[] } = {},
-): void {
+): Promise<void> {
   const button = opts.button ?? 'left';
   const mods = opts.modifiers ?? [];
   pointerMove(target, p, mods);
   const count = opts.clickCount ?? 1;
   for (let i = 1; i <= count; i++) {
+    await nextTask();
     pointerDown(target, p, mods, button, i);
+    await nextTask();
     pointerUp(target, p, mods, button, i);
     if (i === 2 && button === 'left') mouse('dblclick', target, mouseInit(p, mods, 0, 0, 2));
   }
