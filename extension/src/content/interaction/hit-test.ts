@@ -4,10 +4,12 @@
 // (shared/agent-ui-marker.ts: hosts we created, never an element that merely carries our attribute).
 // Real browser_use on Playwright has no such UI in the page, so an element under it is still on top
 // for the prompt. Where our UI itself takes the pointer (the bar's Stop button) a real click would
-// land on it: agentUiTakesPointerAt tells actionability so.
+// land on it: agentUiTakesPointerAt tells actionability so. Whether a hit counts as the action's
+// target (hitBelongsTo) is decided here too, so every caller uses one rule.
 import { isAgentUi, isAgentUiRoot } from '../../shared/agent-ui-marker';
 import { AGENT_BAR_STEP_ASIDE_GLOBAL } from '../agent-bar';
 import { shadowRootOf } from '../shadow-root';
+import { composedParent, retarget } from './dom';
 
 /**
  * The topmost element at a viewport point as root sees it (retargeted into root's tree), looking
@@ -70,4 +72,35 @@ export function deepElementAt(x: number, y: number): Element | null {
     hit = inner;
   }
   return hit;
+}
+
+/**
+ * Is `ancestor` the hit element or above it in the flat tree (the tree hit testing runs on)? A
+ * slotted light-DOM node goes up through its slot into the shadow tree first, so text slotted into
+ * a shadow <button> counts as inside that button; it still reaches its light-DOM parent (the host)
+ * after the shadow tree, as Playwright's expectHitTarget walks it.
+ */
+function inFlatTree(ancestor: Element, hit: Element): boolean {
+  for (let n: Element | null = hit; n; n = n.assignedSlot ?? composedParent(n)) if (n === ancestor) return true;
+  return false;
+}
+
+/**
+ * Does the element hit at the action point count as hitting el? Playwright's rule (the hit is el
+ * retargeted to its button or link, or inside it in the flat tree; so a label or icon inside a
+ * button, pointer-events:none or not, is hit through the button), plus el's own <label>s: a click there
+ * activates el too, so a label drawn over its checkbox does not block it.
+ */
+export function hitBelongsTo(el: Element, hit: Element | null): boolean {
+  if (!hit) return false;
+  if (inFlatTree(retarget(el, 'button-link'), hit)) return true;
+  const labels = (el as HTMLInputElement).labels;
+  if (labels) for (const l of labels) if (inFlatTree(l, hit)) return true;
+  return false;
+}
+
+/** Where synthetic pointer events go: the hit element when it is the (retargeted) target or inside
+ * it, as a real pointer's would go; else el. */
+export function eventTargetFor(el: Element, hit: Element | null): Element {
+  return hit && inFlatTree(retarget(el, 'button-link'), hit) ? hit : el;
 }
