@@ -4,8 +4,12 @@
 // (about 3,000 inline links, infoboxes, navboxes), a news page with a dozen cross-site ad iframes
 // (some slow, some that never finish or never answer), a TodoMVC app inside thousands of hidden menu
 // nodes, a 10,000-row table with two links per row; plus the earlier pages (plain long article,
-// form-heavy, shadow-DOM app). `BENCH_PAGES` is the list bench/snapshot.ts runs.
+// form-heavy, shadow-DOM app); a saved news article with nested cross-origin ad frames
+// (pages-saved-news.ts) and a web-components TodoMVC above a big shadow-DOM catalogue
+// (pages-wc-todo.ts). `BENCH_PAGES` is the list bench/snapshot.ts runs.
 import { PageServer } from './page-server';
+import { savedNewsPage } from './pages-saved-news';
+import { wcTodoPage } from './pages-wc-todo';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 const WORDS =
@@ -441,6 +445,19 @@ export const BENCH_PAGES: BenchPage[] = [
     html: (s) => newsPage(s.ads, s.frozenAds),
     ready: { until: 'domcontentloaded', waitMs: 3000 },
     badFrames: true,
+  },
+  {
+    key: 'news-saved',
+    title: 'Saved news article, every external request blocked; 8 cross-origin ad slots (20 frames: nested safeframes, late DOM)',
+    html: (s) => savedNewsPage(s.ads),
+    // The ads and the page add DOM until about 1.7 s after load.
+    ready: { until: 'domcontentloaded', waitMs: 2500 },
+  },
+  {
+    key: 'wc-todo',
+    title: 'TodoMVC as web components above 1,200 product-card hosts (shadow roots, nested hosts, slots), nearly all off screen',
+    html: () => wcTodoPage(),
+    ready: { until: 'load' },
   },
   {
     key: 'todo-hidden-menus',

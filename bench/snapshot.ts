@@ -79,8 +79,8 @@ const LABEL: Record<Col, string> = {
   floor_viewport: 'floor (viewport, pruned walk)',
 };
 
-/** The quick run's pages: one of each kind (many links, frames, a huge table, forms, shadow DOM). */
-const QUICK_PAGES = ['wiki-article', 'news-ads', 'table-10k', 'form-heavy', 'shadow-app'];
+/** The quick run's pages: one of each kind (many links, frames, a huge table, forms, shadow DOM, web components). */
+const QUICK_PAGES = ['wiki-article', 'news-ads', 'news-saved', 'wc-todo', 'table-10k', 'form-heavy', 'shadow-app'];
 
 interface Args {
   /** Only re-render snapshot.md from the snapshot.json in --out (no browser). */

@@ -25,6 +25,8 @@ export const PERMISSION_REASONS = {
   tabGroups: 'put the tabs an agent controls in a tab group named for the agent, so the person sees which tabs are driven',
   downloads:
     "report the file an agent's click or key press downloaded (its path in the Downloads folder Chrome uses, size, state), as browser_use returns it; the folder is never changed",
+  cookies:
+    "get_cookies (Playwright's context.cookies()): read the cookies of the sites an agent's own tabs show, HttpOnly ones included; never another site's, never written",
   '<all_urls>': 'content scripts must run on whatever page the person asks the agent to work on, in every frame',
 };
 
@@ -53,6 +55,7 @@ export function buildManifest(version) {
       'tabGroups',
       'offscreen',
       'downloads',
+      'cookies',
     ],
     host_permissions: ['<all_urls>'],
     background: { service_worker: 'background.js', type: 'module' },

@@ -68,6 +68,7 @@ export const PY_ENVS = [
       'test_install.py',
       'test_protocol_codes.py',
       'test_playwright_calls.py',
+      'test_context_cookies.py',
     ],
     exclude: [],
   },

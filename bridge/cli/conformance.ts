@@ -4,7 +4,7 @@ import { type CheckResult, formatReport, runConformance } from '../agents/confor
 import { EXTENSION_ID } from '../common/extension-id';
 import { AGENT_SECRET_ENV, configDir, loadOrCreateSecrets, readAgentSecret } from '../common/secrets';
 import { runAsBridge } from './conformance-as-bridge';
-import { ALIAS_AGAINST, applyConfigDir, type CommandSpec, flag, parseCommand, resolveBridge, str } from './shared-options';
+import { agentBridge, ALIAS_AGAINST, type CommandSpec, flag, parseCommand, str } from './shared-options';
 
 export const CONFORMANCE_COMMAND: CommandSpec = {
   name: 'conformance',
@@ -71,13 +71,13 @@ export async function conformanceCommand(argv: string[]): Promise<number> {
     return results.some((r) => r.outcome === 'fail') ? 1 : 0;
   }
   // --port is where --as-bridge listens, so it does not name the bridge to check here.
-  const where = resolveBridge({ 'bridge-url': str(values, 'bridge-url'), against: str(values, 'against') });
-  if (!where.ok) {
-    process.stderr.write(`${where.line}\n`);
-    return 2;
-  }
-  const against = where.address.agentUrl;
-  applyConfigDir(values);
+  const bridge = agentBridge({
+    'bridge-url': str(values, 'bridge-url'),
+    against: str(values, 'against'),
+    'config-dir': str(values, 'config-dir'),
+  });
+  if (!bridge) return 2;
+  const against = bridge.agentUrl;
   const secret = readAgentSecret();
   if (!secret) {
     process.stderr.write(

@@ -4,7 +4,7 @@ import { BackendUrlError, checkBackendUrl } from '../agents/connectors/backend-l
 import { type Dialect, SeedConnector } from '../agents/connectors/connector';
 import { createLogger } from '../common/log';
 import { AGENT_SECRET_ENV } from '../common/secrets';
-import { ALIAS_BRIDGE, applyConfigDir, type CommandSpec, flag, logLevel, parseCommand, resolveBridge, str } from './shared-options';
+import { agentBridge, ALIAS_BRIDGE, type CommandSpec, flag, logLevel, parseCommand, str } from './shared-options';
 
 export const CONNECT_COMMAND: CommandSpec = {
   name: 'connect',
@@ -57,12 +57,8 @@ export async function connectCommand(argv: string[]): Promise<number> {
     process.stderr.write(`${lvl.line}\n`);
     return 2;
   }
-  const where = resolveBridge(values);
-  if (!where.ok) {
-    process.stderr.write(`${where.line}\n`);
-    return 2;
-  }
-  applyConfigDir(values);
+  const bridge = agentBridge(values);
+  if (!bridge) return 2;
   const maxTabsText = str(values, 'max-tabs');
   const maxTabs = maxTabsText === undefined ? undefined : Number(maxTabsText);
   if (maxTabs !== undefined && (!Number.isInteger(maxTabs) || maxTabs < 1 || maxTabs > 100)) {
@@ -73,7 +69,7 @@ export async function connectCommand(argv: string[]): Promise<number> {
   const connector = new SeedConnector({
     dialect: dialect as Dialect,
     backendUrl: url,
-    bridgeUrl: where.address.agentUrl,
+    bridgeUrl: bridge.agentUrl,
     allowRemote: flag(values, 'allow-remote'),
     logger: log,
     ...(maxTabs === undefined ? {} : { maxTabs }),

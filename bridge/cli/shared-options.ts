@@ -229,6 +229,21 @@ export function applyConfigDir(v: Values, env: NodeJS.ProcessEnv = process.env):
   if (dir !== undefined) env[CONFIG_DIR_ENV] = dir;
 }
 
+/**
+ * The bridge an agent subcommand connects to, with --config-dir applied: what connect, agent,
+ * seed002, seed003 and conformance all do first. On a bad address it prints the one-line reason to
+ * stderr and returns undefined; the caller exits 2.
+ */
+export function agentBridge(v: Values, env: NodeJS.ProcessEnv = process.env): BridgeAddress | undefined {
+  const where = resolveBridge(v, env);
+  if (!where.ok) {
+    process.stderr.write(`${where.line}\n`);
+    return undefined;
+  }
+  applyConfigDir(v, env);
+  return where.address;
+}
+
 /** "same as --bridge-url" rows for the older flags. */
 export const ALIAS_BRIDGE: Alias = { name: 'bridge', type: 'string', text: 'same as --bridge-url' };
 export const ALIAS_PORT: Alias = { name: 'port', type: 'string', text: 'same as --bridge-url ws://127.0.0.1:<n>' };

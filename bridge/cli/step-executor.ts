@@ -3,7 +3,7 @@
 // the seed's output JSON on stdout. `--snapshot` prints {dom_snapshot, url} of the current tab instead.
 import { domSnapshot, executeStep, type Seed003Input, type Seed003ToolCall } from '../agents/step-executor/executor';
 import { AgentClient } from '../client/agent-client';
-import { ALIAS_BRIDGE, applyConfigDir, type CommandSpec, flag, parseCommand, resolveBridge } from './shared-options';
+import { agentBridge, ALIAS_BRIDGE, type CommandSpec, flag, parseCommand } from './shared-options';
 import { joinFailed } from './text-driver';
 
 export const SEED003_COMMAND: CommandSpec = {
@@ -33,15 +33,11 @@ async function readStdin(): Promise<string> {
 export async function seed003Command(argv: string[]): Promise<number> {
   const p = parseCommand(SEED003_COMMAND, argv);
   if (!p.ok) return p.exitCode;
-  const where = resolveBridge(p.values);
-  if (!where.ok) {
-    process.stderr.write(`${where.line}\n`);
-    return 2;
-  }
-  applyConfigDir(p.values);
+  const bridge = agentBridge(p.values);
+  if (!bridge) return 2;
   let client: AgentClient;
   try {
-    client = await AgentClient.connect({ url: where.address.agentUrl, clientName: 'seed003-executor' });
+    client = await AgentClient.connect({ url: bridge.agentUrl, clientName: 'seed003-executor' });
   } catch (e) {
     process.stderr.write(joinFailed(e));
     return 1;

@@ -8,7 +8,7 @@ import { openAiChat } from '../agents/text-driver/llm';
 import { runGoal, serveTasks } from '../agents/text-driver/task-runner';
 import { AgentClient, BridgeClientError } from '../client/agent-client';
 import { AGENT_SECRET_ENV } from '../common/secrets';
-import { ALIAS_BRIDGE, applyConfigDir, type CommandSpec, parseCommand, resolveBridge, str } from './shared-options';
+import { agentBridge, ALIAS_BRIDGE, type CommandSpec, parseCommand, str } from './shared-options';
 
 export const LLM_KEY_ENVS = ['BROWSER_USE_EXT_LLM_API_KEY', 'OPENAI_API_KEY'] as const;
 
@@ -77,12 +77,8 @@ export async function agentCommand(argv: string[]): Promise<number> {
     process.stderr.write(`${(e as Error).message}\n`);
     return 2;
   }
-  const where = resolveBridge(values);
-  if (!where.ok) {
-    process.stderr.write(`${where.line}\n`);
-    return 2;
-  }
-  applyConfigDir(values);
+  const bridge = agentBridge(values);
+  if (!bridge) return 2;
   const apiKey = LLM_KEY_ENVS.map((k) => process.env[k]).find((v) => v);
   const model = str(values, 'model') ?? process.env['OPENAI_MODEL'] ?? 'gpt-4o-mini';
   const llm = openAiChat({
@@ -94,7 +90,7 @@ export async function agentCommand(argv: string[]): Promise<number> {
   let client: AgentClient;
   try {
     client = await AgentClient.connect({
-      url: where.address.agentUrl,
+      url: bridge.agentUrl,
       clientName: 'seed002-agent',
       model,
       capabilities: goal ? [] : ['accepts_tasks'],
@@ -155,15 +151,11 @@ export async function driverCommand(argv: string[]): Promise<number> {
     process.stderr.write(`${(e as Error).message}\n`);
     return 2;
   }
-  const where = resolveBridge(p.values);
-  if (!where.ok) {
-    process.stderr.write(`${where.line}\n`);
-    return 2;
-  }
-  applyConfigDir(p.values);
+  const bridge = agentBridge(p.values);
+  if (!bridge) return 2;
   let client: AgentClient;
   try {
-    client = await AgentClient.connect({ url: where.address.agentUrl, clientName: 'seed002-driver', maxTabs, callTimeoutMs: 15_000 });
+    client = await AgentClient.connect({ url: bridge.agentUrl, clientName: 'seed002-driver', maxTabs, callTimeoutMs: 15_000 });
   } catch (e) {
     process.stderr.write(joinFailed(e));
     return 1;

@@ -147,6 +147,11 @@ export class AgentGateway {
     // Still running (the agent reconnected and re-sent it): the running one answers session.peer.
     if (session.running.has(action.action_id)) return;
     if (action.action === 'cdp_send') return void this.cdpSend(peer, session, action);
+    if (action.action === 'get_cookies') {
+      const scoped = this.cookieScope(session, action);
+      if (!scoped.ok) return void peer.send(errorResult(action, scoped.error));
+      action = scoped.action;
+    }
     const target = this.targetOf(session, action);
     if (!target.ok) {
       peer.send(errorResult(action, target.error));
@@ -160,6 +165,48 @@ export class AgentGateway {
     void this.queues
       .run(target.tabId ?? 'active', () => this.execute(session, action, target.tabId, deadline, timeoutMs))
       .then(({ result, sentTab }) => this.finishAction(session, action, sentTab, result));
+  }
+
+  /**
+   * get_cookies reads only the sites of this session's own tabs: every tab it names must be leased by
+   * this session already (no hand-over of the active tab or of a free tab, unlike other actions), and
+   * without tab_ids the extension gets all of them. So an agent never reads the cookies of a site
+   * only the person or another agent has open.
+   */
+  private cookieScope(session: Session, action: ActionMessage): { ok: true; action: ActionMessage } | { ok: false; error: ErrorInfo } {
+    const { sessions } = this.o;
+    const held = [...session.tabs.keys()];
+    const asked = (action.params as { tab_ids?: number[] }).tab_ids;
+    const named = [...(asked ?? []), ...(action.tab_id === undefined ? [] : [action.tab_id])];
+    for (const tabId of named) {
+      if (sessions.ownerOf(tabId) === session) continue;
+      const owner = sessions.ownerOf(tabId);
+      return {
+        ok: false,
+        error: owner
+          ? notLeased(tabId, holderDescription(owner, this.o.sessionGraceMs))
+          : errorInfo(
+              'TAB_NOT_LEASED',
+              `Tab ${tabId} is not one of this session's tabs, and get_cookies reads only the sites of your own tabs. Act on the tab first (get_state with its tab_id leases it), or leave tab_ids out to read all of yours (hello_ack.leased_tab_ids, open_tab results).`,
+              'bridge',
+              { tab_id: tabId },
+            ),
+      };
+    }
+    const tabIds = asked?.length ? asked : held;
+    if (tabIds.length === 0)
+      return {
+        ok: false,
+        error: errorInfo(
+          'TAB_NOT_LEASED',
+          'This session holds no tab yet, so there is no site to read cookies of. Take a state (get_state) or open a tab (open_tab) on the site first.',
+          'bridge',
+        ),
+      };
+    // Routed through a tab the session holds, its current tab when it has one (the answer leases the
+    // routing tab as current again: nothing changes); the extension reads params.tab_ids.
+    const via = action.tab_id ?? session.currentTab ?? tabIds[0];
+    return { ok: true, action: { ...action, tab_id: via, params: { ...action.params, tab_ids: tabIds } } };
   }
 
   /** Which tab the action goes to, refusing another session's tabs (TAB_NOT_LEASED). */

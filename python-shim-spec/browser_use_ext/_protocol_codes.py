@@ -137,6 +137,13 @@ class ErrorCode:
     #: instead of the page.
     FILES_TOO_LARGE: Final = 'FILES_TOO_LARGE'
 
+    #: The action asked Chrome for a file (a download link, a navigation to a file, Content-Disposition: attachment) and Chrome did
+    #: not save it: Chrome blocks a site's further automatic downloads after its first ("This site tried to download multiple files")
+    #: until the person allows them, or it interrupted the download with a blocked reason (details.reason, details.url). Nothing was
+    #: saved. Ask the person to allow automatic downloads for the site (the download icon in the address bar, or Chrome Settings >
+    #: Privacy and security > Site settings > Automatic downloads), or to click the download once by hand; then retry.
+    DOWNLOAD_BLOCKED: Final = 'DOWNLOAD_BLOCKED'
+
 
 #: Every error code.
 ERROR_CODES: Final = frozenset({
@@ -176,6 +183,7 @@ ERROR_CODES: Final = frozenset({
     ErrorCode.TOO_MANY_SESSIONS,
     ErrorCode.CDP_ERROR,
     ErrorCode.FILES_TOO_LARGE,
+    ErrorCode.DOWNLOAD_BLOCKED,
 })
 
 

@@ -10,12 +10,13 @@ import asyncio
 import logging
 import uuid
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 from .action_calls import call_action
 from .allowed_urls import is_url_allowed
 from .compat import BrowserError, ClickableElementProcessor, DOMElementNode
 from .config import context_config_from
+from .cookies import add_cookies_unsupported, note_cookies_file, read_cookies, save_cookies_file
 from .css_selectors import convert_simple_xpath_to_css_selector, enhanced_css_selector_for_element
 from .element_actions import check_current_url, click_element_node, input_text_element_node, target_of
 from .element_handle import ElementHandle
@@ -59,6 +60,14 @@ class TabsContext:
     async def close(self) -> None:
         await self._owner.close()
 
+    async def cookies(self, urls: Optional[Union[str, Sequence[str]]] = None) -> list[dict]:
+        """Playwright's BrowserContext.cookies(urls): dicts with name, value, domain, path, expires,
+        httpOnly, secure, sameSite; only of the sites this agent's own tabs show (cookies.py)."""
+        return await read_cookies(self._owner, urls)
+
+    async def add_cookies(self, cookies: Any) -> None:
+        raise add_cookies_unsupported()
+
 
 class BrowserSession:
     """0.1.48's internal BrowserSession: ``.context.pages``, ``.cached_state``, ``.cached_state_clickable_elements_hashes``."""
@@ -93,6 +102,7 @@ class ExtensionBrowserContext:
         self._action_bases: dict[int, dict] = {}
         self._notices: list[str] = []
         self._init_lock = asyncio.Lock() if _loop_running() else None
+        self._cookies_noted = False
 
     # -- lifecycle -------------------------------------------------------------------------------
     async def __aenter__(self) -> 'ExtensionBrowserContext':
@@ -118,12 +128,17 @@ class ExtensionBrowserContext:
             self.conn.on('tab_released', self._on_tab_released)
             self._session_token = self.conn.session_token
             self.session = BrowserSession(TabsContext(self))
+            if not self._cookies_noted:
+                self._cookies_noted = True
+                note_cookies_file(self.config)
             await self._refresh_tabs()
             return self.session
 
     async def close(self) -> None:
-        """Closes this context's bridge connection. The person's tabs stay open (they are theirs)."""
+        """Closes this context's bridge connection. The person's tabs stay open (they are theirs).
+        With ``cookies_file`` the agent's sites' cookies are written there first, as browser_use does."""
         if self.conn is not None:
+            await self.save_cookies()
             await self.conn.close()
         self.conn = None
         self.session = None
@@ -402,8 +417,15 @@ class ExtensionBrowserContext:
             raise browser_error_from(e, f'Element {selector} did not appear: ') from e
 
     async def save_cookies(self) -> None:
-        """Cookies belong to the person's Chrome profile and persist there; nothing to save."""
-        return None
+        """browser_use's save_cookies: with ``config.cookies_file``, the cookies of the sites the agent's
+        tabs show are written there as JSON (Playwright's format); nothing else. They also stay in the
+        person's Chrome profile, which keeps them anyway."""
+        await save_cookies_file(self)
+
+    @property
+    def playwright_context(self) -> TabsContext:
+        """What Playwright's ``page.context`` is: the BrowserContext stand-in (pages, cookies())."""
+        return self.session.context if self.session is not None else TabsContext(self)
 
     async def reset_context(self) -> None:
         """Forgets cached state; the person's tabs are not closed."""
@@ -426,7 +448,10 @@ class ExtensionBrowserContext:
         return ElementHandle(self, {'selector': css_selector}, None)
 
     async def get_locate_element_by_xpath(self, xpath: str) -> Optional[ElementHandle]:
-        return ElementHandle(self, {'selector': self._convert_simple_xpath_to_css_selector(xpath)}, None)
+        # The Page facade's XPath rule (attribute tests such as //*[@id="x"] included; browser_use's own
+        # converter turns that one into "*"); an XPath it cannot express raises UnsupportedPlaywrightCall.
+        from .locator import css_of
+        return ElementHandle(self, {'selector': css_of('xpath=' + xpath)}, None)
 
     async def get_locate_element_by_text(
         self, text: str, nth: Optional[int] = 0, element_type: Optional[str] = None

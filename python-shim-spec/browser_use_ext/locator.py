@@ -38,13 +38,58 @@ def css_of(selector: str) -> str:
     if s.startswith('xpath=') or s.startswith('//') or s.startswith('/'):
         xpath = s[6:] if s.startswith('xpath=') else s
         rest = _SIMPLE_PREDICATE.sub('', xpath)
-        if any(c in rest for c in '[]@()|*') or '::' in rest or '..' in rest:
-            raise unsupported('Locator', f'xpath {xpath!r}', 'a CSS selector (only simple paths like //div/ul/li[2] convert to CSS)')
-        return convert_simple_xpath_to_css_selector(xpath)
+        if not any(c in rest for c in '[]@()|*') and '::' not in rest and '..' not in rest:
+            return convert_simple_xpath_to_css_selector(xpath)
+        css = _xpath_steps_to_css(xpath)
+        if css is None:
+            raise unsupported('Locator', f'xpath {xpath!r}', 'a CSS selector (only paths of tag names, positions and attribute '
+                                                            'tests like //*[@id="menu"]/li[2] convert to CSS)')
+        return css
     if ' >> ' in s or re.match(r'^(text|id|data-testid|role|internal:[\w-]+)=', s):
         raise unsupported('Locator', f'selector {s!r}', 'a plain CSS selector (Playwright selector engines and >> chains are not '
                                                         'available)')
     return s
+
+
+_STEP = re.compile(r'(//?)([A-Za-z_][\w-]*|\*)((?:\[[^\[\]]+\])*)')
+_ATTR_EQUALS = re.compile(r'''@([A-Za-z_][\w-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')''')
+
+
+def _xpath_steps_to_css(xpath: str) -> Optional[str]:
+    """CSS for an XPath made of steps ``/tag`` or ``//tag`` (or ``*``) with predicates [n], [last()],
+    [@attr] and [@attr="v"] (what hover_element.py and click_fallback_options.py pass, e.g.
+    ``//*[@id="hoverdivpara"]``); None for anything else (functions, axes, unions)."""
+    parts: list[str] = []
+    pos = 0
+    while pos < len(xpath):
+        m = _STEP.match(xpath, pos)
+        if m is None:
+            return None
+        axis, tag, predicates = m.groups()
+        if not parts and axis == '/' and tag not in ('html', '*'):
+            return None  # an absolute path must start at the root element
+        any_tag = tag == '*'
+        css = '' if any_tag else tag
+        for p in (x.strip() for x in re.findall(r'\[([^\[\]]+)\]', predicates)):
+            attr = _ATTR_EQUALS.fullmatch(p)
+            if p.isdigit():
+                css += f':nth-child({int(p)})' if any_tag else f':nth-of-type({int(p)})'
+            elif p == 'last()':
+                css += ':last-child' if any_tag else ':last-of-type'
+            elif attr:
+                value = attr.group(2) if attr.group(2) is not None else attr.group(3)
+                css += '[{}="{}"]'.format(attr.group(1), value.replace('\\', '\\\\').replace('"', '\\"'))
+            elif re.fullmatch(r'@[A-Za-z_][\w-]*', p):
+                css += f'[{p[1:]}]'
+            else:
+                return None
+        if parts:
+            parts.append(' ' if axis == '//' else ' > ')
+        elif axis == '/' and any_tag:
+            css = ':root' + css  # /*[...]: the root element
+        parts.append(css or '*')
+        pos = m.end()
+    return ''.join(parts) or None
 
 
 def _value(r: dict) -> Any:
@@ -151,6 +196,16 @@ class Locator(UnsupportedAttributes):
 
     async def hover(self, timeout: Optional[float] = None, **_: Any) -> None:
         await self._do('hover', timeout=timeout)
+
+    async def drag_to(self, target: 'Locator', timeout: Optional[float] = None, **_: Any) -> None:
+        """Playwright's Locator.drag_to: one drag_and_drop from this element to the target's (pointer and
+        HTML5 drag events, as Playwright's mouse drag on Chromium sends)."""
+        if not isinstance(target, Locator):
+            raise TypeError(f'drag_to takes a Locator (page.locator(selector)), got {type(target).__name__}')
+        await self._do('drag_and_drop', {'to': await target._target(_wait_ms(timeout))}, timeout)
+
+    async def bounding_box(self, timeout: Optional[float] = None) -> Optional[dict[str, float]]:
+        return await (await self.element_handle(timeout)).bounding_box()
 
     async def set_input_files(self, files: Any, timeout: Optional[float] = None, **_: Any) -> None:
         # The files are read here, on the machine running Python, as Playwright reads them (input_files.py).

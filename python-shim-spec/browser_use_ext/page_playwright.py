@@ -19,12 +19,17 @@ class PlaywrightPageCalls(UnsupportedAttributes):
     """Needs ``_act``, ``_context`` and ``tab_id`` (ExtensionPage)."""
 
     _playwright_owner = 'Page'
+    context = property(lambda self: self._context.playwright_context)  # Playwright's page.context (cookies(): context.py)
 
     def locator(self, selector: str, **_: Any) -> Locator:
         return Locator(self, selector)  # type: ignore[arg-type]
 
     async def hover(self, selector: str, timeout: Optional[float] = None, **_: Any) -> None:
         await self.locator(selector).hover(timeout=timeout)
+
+    async def drag_and_drop(self, source: str, target: str, timeout: Optional[float] = None, **_: Any) -> None:
+        """Playwright's Page.drag_and_drop(source, target): drags the source element onto the target's center."""
+        await self.locator(source).drag_to(self.locator(target), timeout=timeout)
 
     async def click(self, selector: str, timeout: Optional[float] = None, click_count: int = 1, **_: Any) -> None:
         await self.locator(selector).click(timeout=timeout, click_count=click_count)

@@ -59,7 +59,7 @@ class ActionFailed(BridgeError):
 # Actions that only read.
 READ_ONLY_ACTIONS = frozenset({
     'get_state', 'screenshot', 'get', 'is', 'list_tabs', 'extract_content', 'get_dropdown_options',
-    'wait', 'wait_for', 'wait_for_navigation', 'wait_for_network_idle',
+    'wait', 'wait_for', 'wait_for_navigation', 'wait_for_network_idle', 'get_cookies',
 })
 # Actions whose end state is the same when they run twice (fill the same value, check, go to the
 # same URL, ...): re-sending one whose answer was lost in an outage cannot act twice in effect.

@@ -310,6 +310,9 @@ class ContextMethods(unittest.TestCase):
         self.assertTrue(run(button.is_visible()))
         run(button.click())
         self.assertEqual(run(run(CTX.get_locate_element_by_css_selector('#out')).inner_text()), 'clicked Grace')
+        # An attribute test, as browser_use's hover_element.py example passes: one element, not "*".
+        by_id_xpath = run(CTX.get_locate_element_by_xpath('//*[@id="hello"]'))
+        self.assertEqual(run(by_id_xpath.inner_text()), 'Say hello')
         link = run(CTX.get_locate_element_by_text('Open other page', element_type='a'))
         self.assertEqual(run(link.get_attribute('id')), 'newtab')
         self.assertIsNone(run(CTX.get_locate_element_by_text('no such text')))

@@ -109,9 +109,26 @@ class PlaywrightCalls(unittest.TestCase):
         self.assertIsNone(run(name.get_attribute('data-missing')))
         run(name.fill('Grace'))
         self.assertEqual(run(name.input_value()), 'Grace')
+        # XPaths with attribute tests, as browser_use's examples write them (//*[@id="..."]), convert to CSS.
+        run(self.page.locator('//*[@id="list"]/li[3]/button').click())
+        self.assertEqual(text_of(self.page, '#picked'), 'picked Gamma')
         with self.assertRaises(UnsupportedPlaywrightCall) as cm:
-            self.page.locator('//button[@id="point"]')  # predicates would be dropped by the CSS conversion
+            self.page.locator('//button[contains(@id, "poi")]')  # a function: no CSS says that
         self.assertIn('CSS selector', str(cm.exception))
+
+    def test_bounding_box_is_the_box_page_mouse_uses(self):
+        box = run(run(self.page.locator('#point').element_handle()).bounding_box())
+        x, y = centre_of('point')
+        self.assertEqual((box['x'] + box['width'] / 2, box['y'] + box['height'] / 2), (x, y))
+        self.assertGreater(box['width'], 0)
+        self.assertEqual(run(self.page.locator('#hover-me').bounding_box())['y'] < box['y'], True)
+        # What 0.1.48's drag_drop does with it: the mouse at the box's centre clicks that element.
+        run(self.page.mouse.click(box['x'] + box['width'] / 2, box['y'] + box['height'] / 2))
+        self.assertEqual(text_of(self.page, '#point-out'), 'clicked at point')
+        # A text the state does not list has no box there: the error names the calls that find it themselves.
+        with self.assertRaises(UnsupportedPlaywrightCall) as cm:
+            run(self.page.locator('#picked').bounding_box())
+        self.assertIn('page.drag_and_drop(source, target)', str(cm.exception))
 
     def test_wait_for_selector_waits_for_an_element_added_later(self):
         run(self.page.locator('#later').click())
@@ -138,7 +155,7 @@ class PlaywrightCalls(unittest.TestCase):
             (self.page.keyboard, 'frobnicate', 'Keyboard.frobnicate', GENERIC_HINT),
             (self.page.mouse, 'frobnicate', 'Mouse.frobnicate', GENERIC_HINT),
             (self.page.locator('#name'), 'filter', 'Locator.filter', ALTERNATIVES['Locator']['filter']),
-            (handle, 'bounding_box', 'ElementHandle.bounding_box', 'bounds'),
+            (handle, 'content_frame', 'ElementHandle.content_frame', 'selector_map'),
         ]
         for obj, attr, method, way in cases:
             with self.subTest(method=method):

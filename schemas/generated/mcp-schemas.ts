@@ -1698,6 +1698,35 @@ export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = 
       ]
     }
   },
+  "get_cookies": {
+    "title": "GetCookiesParams",
+    "description": "Parameters of get_cookies.",
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "urls": {
+        "type": "array",
+        "maxItems": 64,
+        "description": "Only the cookies that would be sent to one of these URLs (Playwright's cookies(urls): domain, path and Secure must match). A URL whose origin is not the origin of one of the session's tabs gets nothing and is listed in result.skipped_urls. Omitted or []: every cookie that applies to an origin of the session's tabs, whatever its path.",
+        "items": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 4096,
+          "description": "An absolute http:// or https:// URL, e.g. \"https://shop.example/cart\"."
+        }
+      },
+      "tab_ids": {
+        "type": "array",
+        "maxItems": 256,
+        "description": "Whose origins to read: ids of tabs this session holds (hello_ack.leased_tab_ids, open_tab results). A tab the session does not hold is TAB_NOT_LEASED and nothing is read. Omitted: every tab the session holds; the bridge fills them in before the extension sees the action, so the extension always gets the list.",
+        "items": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "A Chrome tab id."
+        }
+      }
+    }
+  },
   "get_dropdown_options": {
     "title": "GetDropdownOptionsParams",
     "description": "Parameters of get_dropdown_options.",

@@ -63,6 +63,7 @@ export type ActionMessage = {
     | SwitchTabParams
     | CloseTabParams
     | ListTabsParams
+    | GetCookiesParams
     | ScreenshotParams
     | WaitParams
     | WaitForNavigationParams
@@ -120,6 +121,7 @@ export type ActionName =
   | 'switch_tab'
   | 'close_tab'
   | 'list_tabs'
+  | 'get_cookies'
   | 'screenshot'
   | 'wait'
   | 'wait_for_navigation'
@@ -293,6 +295,7 @@ export type ActionName1 =
   | 'switch_tab'
   | 'close_tab'
   | 'list_tabs'
+  | 'get_cookies'
   | 'screenshot'
   | 'wait'
   | 'wait_for_navigation'
@@ -368,7 +371,8 @@ export type ErrorCode =
   | 'CONNECTOR_NOT_FOUND'
   | 'TOO_MANY_SESSIONS'
   | 'CDP_ERROR'
-  | 'FILES_TOO_LARGE';
+  | 'FILES_TOO_LARGE'
+  | 'DOWNLOAD_BLOCKED';
 /**
  * Component that detected the error.
  */
@@ -940,6 +944,27 @@ export interface CloseTabParams {
  * Parameters of list_tabs.
  */
 export interface ListTabsParams {}
+/**
+ * Parameters of get_cookies.
+ */
+export interface GetCookiesParams {
+  /**
+   * Only the cookies that would be sent to one of these URLs (Playwright's cookies(urls): domain, path and Secure must match). A URL whose origin is not the origin of one of the session's tabs gets nothing and is listed in result.skipped_urls. Omitted or []: every cookie that applies to an origin of the session's tabs, whatever its path.
+   *
+   * @maxItems 64
+   *
+   * Items: An absolute http:// or https:// URL, e.g. "https://shop.example/cart".
+   */
+  urls?: string[];
+  /**
+   * Whose origins to read: ids of tabs this session holds (hello_ack.leased_tab_ids, open_tab results). A tab the session does not hold is TAB_NOT_LEASED and nothing is read. Omitted: every tab the session holds; the bridge fills them in before the extension sees the action, so the extension always gets the list.
+   *
+   * @maxItems 256
+   *
+   * Items: A Chrome tab id.
+   */
+  tab_ids?: number[];
+}
 /**
  * Parameters of screenshot.
  */
@@ -1971,6 +1996,7 @@ export interface OutcomeDetails {
     | SwitchTabResult
     | CloseTabResult
     | ListTabsResult
+    | GetCookiesResult
     | ScreenshotResult
     | WaitResult
     | WaitForNavigationResult
@@ -2205,6 +2231,68 @@ export interface CloseTabResult {
  */
 export interface ListTabsResult {
   tabs: Tabs;
+}
+/**
+ * Result of get_cookies.
+ */
+export interface GetCookiesResult {
+  /**
+   * The cookies, each once (a cookie that applies to two origins is listed once), in Chrome's order.
+   */
+  cookies: Cookie[];
+  /**
+   * The origins whose cookies were read: those of the session's tabs that show an http(s) page on a site the person's domain settings allow (a tab on chrome:// or a blocked site adds none).
+   *
+   * Items: An origin, e.g. "https://shop.example".
+   */
+  origins: string[];
+  /**
+   * params.urls that got nothing because they are not on an origin in origins (origin and path only, no query). Empty when every URL was read.
+   */
+  skipped_urls: {
+    /**
+     * The URL as given, without its query and fragment.
+     */
+    url: string;
+    /**
+     * not_a_leased_origin: no tab of this session shows that origin; not_http: not an http(s) URL (or not a URL).
+     */
+    reason: 'not_a_leased_origin' | 'not_http';
+  }[];
+}
+export interface Cookie {
+  /**
+   * Cookie name.
+   */
+  name: string;
+  /**
+   * Cookie value, as stored (often a session secret: never log it).
+   */
+  value: string;
+  /**
+   * Cookie domain as Chrome stores it: the host for a host-only cookie ("shop.example"), with a leading dot for a domain cookie (".example").
+   */
+  domain: string;
+  /**
+   * Cookie path, e.g. "/".
+   */
+  path: string;
+  /**
+   * Expiry in seconds since the Unix epoch; -1 for a session cookie (as Playwright reports it).
+   */
+  expires: number;
+  /**
+   * HttpOnly: the page's script cannot read it (document.cookie does not show it).
+   */
+  http_only: boolean;
+  /**
+   * Secure: sent over https only (and to localhost).
+   */
+  secure: boolean;
+  /**
+   * SameSite as Playwright names it; a cookie set without SameSite is "Lax" (Chrome's default, as Playwright reports it).
+   */
+  same_site: 'Strict' | 'Lax' | 'None';
 }
 /**
  * Result of wait.

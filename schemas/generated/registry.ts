@@ -67,7 +67,7 @@ export const MESSAGE_VALIDATORS: { readonly [T in MessageType]: ValidateFunction
 };
 
 export type ActionName = P.ActionName;
-export const ACTION_NAMES: readonly ActionName[] = ["cdp_attach","cdp_detach","cdp_send","check","clear","click","close_tab","double_click","drag_and_drop","evaluate","extract_content","fill","focus","get_dropdown_options","get_state","get","go_back","go_forward","hover","is","list_tabs","list_tools","navigate","open_tab","open_tool","press","reload","screenshot","scroll_into_view","scroll_to_text","scroll_to","scroll","search","select_option","send_keys","set_input_files","switch_tab","type","uncheck","wait_for_navigation","wait_for_network_idle","wait_for","wait"];
+export const ACTION_NAMES: readonly ActionName[] = ["cdp_attach","cdp_detach","cdp_send","check","clear","click","close_tab","double_click","drag_and_drop","evaluate","extract_content","fill","focus","get_cookies","get_dropdown_options","get_state","get","go_back","go_forward","hover","is","list_tabs","list_tools","navigate","open_tab","open_tool","press","reload","screenshot","scroll_into_view","scroll_to_text","scroll_to","scroll","search","select_option","send_keys","set_input_files","switch_tab","type","uncheck","wait_for_navigation","wait_for_network_idle","wait_for","wait"];
 
 /** Action name -> { params, result } types (schemas/v1/actions/<name>.json). */
 export interface ActionMap {
@@ -84,6 +84,7 @@ export interface ActionMap {
   extract_content: { params: P.ExtractContentParams; result: P.ExtractContentResult };
   fill: { params: P.FillParams; result: P.FillResult };
   focus: { params: P.FocusParams; result: P.FocusResult };
+  get_cookies: { params: P.GetCookiesParams; result: P.GetCookiesResult };
   get_dropdown_options: { params: P.GetDropdownOptionsParams; result: P.GetDropdownOptionsResult };
   get_state: { params: P.GetStateParams; result: P.GetStateResult };
   get: { params: P.GetParams; result: P.GetResult };
@@ -132,6 +133,7 @@ export const ACTION_VALIDATORS: { readonly [A in ActionName]: { readonly params:
   extract_content: { params: V.validate_params_extract_content, result: V.validate_result_extract_content },
   fill: { params: V.validate_params_fill, result: V.validate_result_fill },
   focus: { params: V.validate_params_focus, result: V.validate_result_focus },
+  get_cookies: { params: V.validate_params_get_cookies, result: V.validate_result_get_cookies },
   get_dropdown_options: { params: V.validate_params_get_dropdown_options, result: V.validate_result_get_dropdown_options },
   get_state: { params: V.validate_params_get_state, result: V.validate_result_get_state },
   get: { params: V.validate_params_get, result: V.validate_result_get },
@@ -202,5 +204,6 @@ export const ERROR_CODES: { readonly [C in ErrorCode]: string } = {
   "CONNECTOR_NOT_FOUND": "No connector with that connector_id runs on the bridge (removed already, or disconnected from the agent list).",
   "TOO_MANY_SESSIONS": "The bridge (or this MCP token) already holds as many agent sessions as it allows, so no new one was opened; resuming an existing session is never refused. The message names the cap, where to see the sessions and end idle ones, and the flag that raises the cap.",
   "CDP_ERROR": "Chrome answered a DevTools command (cdp_send) with an error; error_info.details.cdp_error is Chrome's own {code, message, data}, passed back to the CDP client unchanged.",
-  "FILES_TOO_LARGE": "set_input_files was given more bytes than one action carries (details.limit_bytes, 10 MiB in all, decoded; details.total_bytes is what was given); nothing was changed. Upload fewer or smaller files, or upload a large file through the site's own API instead of the page."
+  "FILES_TOO_LARGE": "set_input_files was given more bytes than one action carries (details.limit_bytes, 10 MiB in all, decoded; details.total_bytes is what was given); nothing was changed. Upload fewer or smaller files, or upload a large file through the site's own API instead of the page.",
+  "DOWNLOAD_BLOCKED": "The action asked Chrome for a file (a download link, a navigation to a file, Content-Disposition: attachment) and Chrome did not save it: Chrome blocks a site's further automatic downloads after its first (\"This site tried to download multiple files\") until the person allows them, or it interrupted the download with a blocked reason (details.reason, details.url). Nothing was saved. Ask the person to allow automatic downloads for the site (the download icon in the address bar, or Chrome Settings > Privacy and security > Site settings > Automatic downloads), or to click the download once by hand; then retry."
 };

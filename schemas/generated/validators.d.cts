@@ -49,6 +49,8 @@ export declare const validate_params_fill: ValidateFunction;
 export declare const validate_result_fill: ValidateFunction;
 export declare const validate_params_focus: ValidateFunction;
 export declare const validate_result_focus: ValidateFunction;
+export declare const validate_params_get_cookies: ValidateFunction;
+export declare const validate_result_get_cookies: ValidateFunction;
 export declare const validate_params_get_dropdown_options: ValidateFunction;
 export declare const validate_result_get_dropdown_options: ValidateFunction;
 export declare const validate_params_get_state: ValidateFunction;

@@ -11,6 +11,8 @@ export const READ_ONLY_ACTIONS: ReadonlySet<string> = new Set<ActionName>([
   'is',
   'extract_content',
   'list_tabs',
+  // Also never journaled to disk: its answer holds cookie values.
+  'get_cookies',
   'list_tools',
   'screenshot',
   'get_dropdown_options',

@@ -1,8 +1,12 @@
 // The "Agent is controlling this tab" bar never gets between the agent and the page: a page button
 // lying exactly under the bar's Stop button is clicked (the page counts the click, the result is
-// success), trusted input on and off; the page's own elementFromPoint / elementsFromPoint never
-// answer the bar's host except exactly over Stop; and a trusted-input session leaves the viewport
-// as it found it.
+// success), trusted input on and off, even while a person's pointer rests on Stop, and so is one in
+// an iframe under Stop (a trusted click there used to press Stop and report success); the page's own
+// elementFromPoint / elementsFromPoint / caretRangeFromPoint never answer the bar's host, Stop
+// included, unless a person's pointer is on the bar (then Stop takes it, so their click works); an
+// agent's trusted hover under Stop leaves the page element hovered; and after trusted input the
+// state, the bar and the page's hit tests all use the viewport as it really is (Chrome's debugging
+// info bar takes 56 px of it).
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 
@@ -66,6 +70,15 @@ interface DomNode {
 }
 
 const viewport = (page: Page) => page.evaluate(() => ({ w: window.innerWidth, h: window.innerHeight }));
+const centre = (r: Rect) => ({ x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2 });
+
+/** What the page's own script gets from elementFromPoint at a point: 'host' for our bar, else the element's id or tag. */
+const pageHit = (page: Page, at: { x: number; y: number }) =>
+  page.evaluate(({ x, y }) => {
+    const hit = document.elementFromPoint(x, y);
+    if (!hit) return null;
+    return hit.hasAttribute('data-browser-agent-ui') ? 'host' : hit.id || hit.localName;
+  }, at);
 
 describe('e2e: the agent bar never gets between the agent and the page', function () {
   this.timeout(90_000);
@@ -100,6 +113,17 @@ describe('e2e: the agent bar never gets between the agent and the page', functio
     console.log(
       `      viewport height before ${before.h}, at each trusted click ${JSON.stringify(await o.eval('window.during'))}, after ${after.h}`,
     );
+    // The state describes the viewport as it is now, not as it was before the info bar.
+    const now = (await o.call('get_state', {})).new_simplified_state as SimplifiedState;
+    expect(now.viewport_dimensions, "the state's viewport is the page's").to.deep.equal({ width: after.w, height: after.h });
+    const scrollY = await o.eval<number>('scrollY');
+    expect(now.scroll_position?.y).to.equal(scrollY);
+    expect(now.pixels_below).to.equal(Math.max(0, (now.page_size?.height ?? 0) - after.h - scrollY));
+    // The bar sits at the real viewport's bottom, and the page's hit test under it (Stop included)
+    // answers the page, at its new place too.
+    const bar = await barRect(o.page);
+    expect(after.h - bar.bottom, "12 px above the real viewport's bottom").to.be.closeTo(12, 1);
+    expect(await pageHit(o.page, centre(await stopRect(o.page))), 'the page under Stop').to.not.equal('host');
     await o.page.close();
   });
 
@@ -133,6 +157,12 @@ describe('e2e: the agent bar never gets between the agent and the page', functio
       const s = (await o.call('get_state', {})).new_simplified_state as SimplifiedState;
       const under = s.actionable_elements.find((e) => e.attributes['id'] === 'under');
       expect(under, 'the button is listed').to.not.equal(undefined);
+      // The page's own hit test at that point answers its button, not our Stop.
+      expect(await pageHit(o.page, centre(stop))).to.equal('under');
+      // A person's pointer rests on Stop (so Stop takes the pointer) while the agent clicks: the
+      // agent's click still goes to the page, never to Stop.
+      await o.page.mouse.move(centre(stop).x, centre(stop).y);
+      expect(await pageHit(o.page, centre(stop)), "Stop is armed under the person's pointer").to.equal('host');
       const r = await o.call('click', { index: under!.index, timeout_ms: 2000 });
       expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
       expect(await o.eval('window.clicks ?? 0'), 'the page got the click').to.equal(1);
@@ -147,6 +177,47 @@ describe('e2e: the agent bar never gets between the agent and the page', functio
       const after = await viewport(o.page);
       console.log(`      viewport before ${before.w}x${before.h}, after ${after.w}x${after.h} (trusted ${trusted})`);
       expect(after).to.deep.equal(before);
+      await o.page.close();
+    });
+  }
+
+  for (const trusted of [false, true]) {
+    it(`a button in an iframe, under the bar's Stop, is clicked by index and Stop is not pressed (trusted input ${trusted ? 'on' : 'off'})`, async () => {
+      await setSettings(h, { trusted_input: trusted });
+      const o = await open(h, '<p>Frame under the bar</p>');
+      await barRect(o.page);
+      const stop = await stopRect(o.page);
+      const c = centre(stop);
+      // The frame fills the viewport; its button sits at Stop's place (fixed: the frame's viewport
+      // is the page's), no larger than Stop.
+      const inner = h.fixtures.html(
+        '/bar-frame',
+        `<button id="framed" aria-label="Framed" style="position:fixed;left:${c.x - 6}px;top:${c.y - 5}px;width:12px;height:10px;padding:0;border:0;min-width:0"
+          onclick="parent.postMessage('framed-click:' + event.isTrusted, '*')"></button>`,
+        'Frame',
+      );
+      await o.page.evaluate((src: string) => {
+        const w = window as unknown as { got: string[] };
+        w.got = [];
+        addEventListener('message', (e) => w.got.push(String(e.data)));
+        const f = document.createElement('iframe');
+        f.src = src;
+        f.style.cssText = 'position:fixed;inset:0;width:100%;height:100%;border:0;z-index:5';
+        document.body.append(f);
+        return new Promise((done) => f.addEventListener('load', done));
+      }, inner);
+      // The page's own hit test at Stop's place answers its frame.
+      expect(await pageHit(o.page, c)).to.equal('iframe');
+      const s = (await o.call('get_state', {})).new_simplified_state as SimplifiedState;
+      const framed = s.actionable_elements.find((e) => e.attributes['id'] === 'framed');
+      expect(framed, 'the framed button is listed').to.not.equal(undefined);
+      const r = await o.call('click', { index: framed!.index, timeout_ms: 2000 });
+      expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+      await o.page.waitForFunction(() => (window as unknown as { got: string[] }).got.length > 0, { timeout: 5000 });
+      expect(await o.eval('window.got')).to.deep.equal([`framed-click:${trusted}`]);
+      // Stop was not pressed: the agent still holds the tab.
+      expect((await o.call('get_state', {})).status).to.equal('success');
+      expect(await barRect(o.page)).to.deep.include({ left: 12 });
       await o.page.close();
     });
   }
@@ -179,25 +250,90 @@ describe('e2e: the agent bar never gets between the agent and the page', functio
     await o.page.close();
   });
 
-  it("the page's elementFromPoint / elementsFromPoint never answer the bar's host, except exactly over Stop", async () => {
+  it("trusted hover on an element under Stop: the page element is hovered, and stays so once the bar is back (the agent's move does not arm Stop)", async () => {
+    await setSettings(h, { trusted_input: true });
+    const o = await open(h, '<style>#hov{background:rgb(0,0,255)} #hov:hover{background:rgb(255,0,0)}</style><p>Hover under the bar</p>');
+    await barRect(o.page);
+    const stop = await stopRect(o.page);
+    await o.page.evaluate((st: Rect) => {
+      const b = document.createElement('button');
+      b.id = 'hov';
+      b.setAttribute('aria-label', 'Hover me');
+      const w = Math.min(16, st.right - st.left - 4);
+      const hh = Math.min(12, st.bottom - st.top - 4);
+      b.style.cssText = `position:fixed;left:${(st.left + st.right - w) / 2}px;top:${(st.top + st.bottom - hh) / 2}px;width:${w}px;height:${hh}px;padding:0;border:0;min-width:0;z-index:5`;
+      const w2 = window as unknown as { left: number };
+      w2.left = 0;
+      b.addEventListener('mouseleave', () => w2.left++);
+      document.body.append(b);
+    }, stop);
+    await o.page.mouse.move(5, 5);
+    const r = await o.ok('hover', { selector: '#hov' });
+    expect(r['element_id']).to.be.a('string');
+    // The bar comes back (it stepped aside while the agent's pointer went in) ...
+    await barRect(o.page);
+    await o.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    // ... and the page element under it is still the hovered one, as the page sees it.
+    const seen = await o.page.evaluate(() => {
+      const b = document.getElementById('hov')!;
+      return { hover: b.matches(':hover'), bg: getComputedStyle(b).backgroundColor, left: (window as unknown as { left: number }).left };
+    });
+    expect(seen).to.deep.equal({ hover: true, bg: 'rgb(255, 0, 0)', left: 0 });
+    expect(await pageHit(o.page, centre(stop)), "the page's hit test under Stop").to.equal('hov');
+    expect((await o.call('get_state', {})).status, 'the agent still holds the tab').to.equal('success');
+    await o.page.close();
+  });
+
+  it("the page's elementFromPoint / elementsFromPoint / caretRangeFromPoint never answer the bar, Stop included, until a person's pointer is on it", async () => {
     await setSettings(h, { trusted_input: false });
-    const o = await open(h, '<p>Hit tests</p><div id="under" style="position:fixed;inset:0;z-index:1"></div>');
+    const o = await open(
+      h,
+      `<p>Hit tests</p><div id="under" style="position:fixed;inset:0;z-index:1;font:20px/1 monospace;overflow:hidden;word-break:break-all">${'text '.repeat(2000)}</div>`,
+    );
+    await o.page.mouse.move(5, 5);
     const bar = await barRect(o.page);
     const stop = await stopRect(o.page);
-    const answers = await o.page.evaluate((b: Rect) => {
-      const host = document.querySelector('[data-browser-agent-ui="overlay"]');
-      const out: { x: number; y: number; one: boolean; many: boolean }[] = [];
-      for (let y = b.top + 0.5; y < b.bottom; y += 2)
-        for (let x = b.left + 0.5; x < b.right; x += 2)
-          out.push({ x, y, one: document.elementFromPoint(x, y) === host, many: document.elementsFromPoint(x, y).includes(host!) });
-      return out;
-    }, bar);
+    const sample = () =>
+      o.page.evaluate((b: Rect) => {
+        const host = document.querySelector('[data-browser-agent-ui="overlay"]')!;
+        const under = document.getElementById('under')!;
+        const out: { x: number; y: number; one: boolean; many: boolean; caret: boolean }[] = [];
+        for (let y = b.top + 0.5; y < b.bottom; y += 2)
+          for (let x = b.left + 0.5; x < b.right; x += 2) {
+            const range = document.caretRangeFromPoint(x, y);
+            out.push({
+              x,
+              y,
+              one: document.elementFromPoint(x, y) === host,
+              many: document.elementsFromPoint(x, y).includes(host),
+              caret: !!range && under.contains(range.startContainer),
+            });
+          }
+        return out;
+      }, bar);
+    const answers = await sample();
     const onStop = (p: { x: number; y: number }) => p.x >= stop.left && p.x <= stop.right && p.y >= stop.top && p.y <= stop.bottom;
-    const leaks = answers.filter((p) => (p.one || p.many) && !onStop(p));
     expect(answers.length, 'sampled the whole bar').to.be.above(100);
-    expect(leaks, 'points off Stop where the page hit test sees our host').to.deep.equal([]);
-    // Over Stop the host is what a real pointer hits: that is how the person presses it.
-    expect(answers.some((p) => p.one && onStop(p))).to.equal(true);
+    expect(answers.filter(onStop).length, 'sampled Stop').to.be.above(10);
+    const leaks = answers.filter((p) => p.one || p.many || !p.caret);
+    expect(leaks, 'points where the page sees our bar instead of its own element or text').to.deep.equal([]);
+    // A page's own (untrusted) pointer events over the bar do not arm Stop.
+    const c = centre(stop);
+    await o.page.evaluate(({ x, y }) => {
+      document
+        .getElementById('under')!
+        .dispatchEvent(new PointerEvent('pointermove', { bubbles: true, composed: true, clientX: x, clientY: y }));
+    }, c);
+    expect(await pageHit(o.page, c)).to.equal('under');
+    // A person's pointer on the bar: Stop takes the pointer (that is how their click presses it),
+    // while the rest of the bar still lets the page under it be hovered; off the bar, the page again.
+    await o.page.mouse.move(bar.left + 4, (bar.top + bar.bottom) / 2, { steps: 2 });
+    expect(await o.eval("document.getElementById('under').matches(':hover')"), 'the page under the bar is hovered').to.equal(true);
+    await o.page.mouse.move(c.x, c.y, { steps: 2 });
+    expect(await pageHit(o.page, c), 'Stop under the pointer').to.equal('host');
+    await o.page.mouse.move(5, 5, { steps: 2 });
+    expect(await pageHit(o.page, c), 'the pointer left: the page again').to.equal('under');
+    expect((await sample()).filter((p) => p.one || p.many || !p.caret)).to.deep.equal([]);
     await o.page.close();
   });
 });

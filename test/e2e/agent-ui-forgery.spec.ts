@@ -4,7 +4,7 @@
 // treated as the page cover it is, and marked page content stays in the agent's state. The
 // "Agent is controlling this tab" bar comes back when the page removes it, and its Stop works.
 import { expect } from 'chai';
-import type { Page } from 'puppeteer-core';
+import type { CDPSession, Page } from 'puppeteer-core';
 
 import type { SimplifiedState } from '../../schemas/generated/protocol';
 import { type Harness, useHarness } from '../harness/harness';
@@ -33,20 +33,47 @@ async function barRect(page: Page): Promise<{ left: number; top: number; right: 
 /** Waits until the bar is in the page and painted where the person sees it; returns how long it took. */
 async function barBack(page: Page, timeoutMs: number): Promise<number> {
   const t = Date.now();
-  await page.waitForFunction(
-    () => {
-      const host = document.querySelector('[data-browser-agent-ui="overlay"]');
-      if (!host || !host.isConnected) return false;
-      const r = host.getBoundingClientRect();
-      if (r.width === 0 || r.height === 0) return false;
-      const cs = getComputedStyle(host);
-      if (cs.display === 'none' || cs.visibility !== 'visible' || cs.opacity !== '1') return false;
-      // What the person sees at the Stop button is the bar, not something of the page.
-      return document.elementFromPoint(r.right - 20, (r.top + r.bottom) / 2) === host;
-    },
-    { timeout: timeoutMs, polling: 20 },
-  );
-  return Date.now() - t;
+  const cdp = await page.createCDPSession();
+  try {
+    for (;;) {
+      const at = await page.evaluate(() => {
+        const host = document.querySelector('[data-browser-agent-ui="overlay"]');
+        if (!host || !host.isConnected) return null;
+        const r = host.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0) return null;
+        const cs = getComputedStyle(host);
+        if (cs.display === 'none' || cs.visibility !== 'visible' || cs.opacity !== '1') return null;
+        return { x: Math.round(r.right - 20), y: Math.round((r.top + r.bottom) / 2) };
+      });
+      // What the person sees at the Stop button is the bar, not something of the page: the painted
+      // node there, pointer-events aside (Stop takes the pointer only under a person's pointer, so
+      // the page's own elementFromPoint sees through it).
+      if (at && (await paintedOursAt(cdp, at))) return Date.now() - t;
+      if (Date.now() - t > timeoutMs) throw new Error(`the bar was not back within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** Is the topmost painted node at a viewport point part of our bar (its host or its shadow tree)? */
+async function paintedOursAt(cdp: CDPSession, at: { x: number; y: number }): Promise<boolean> {
+  await cdp.send('DOM.getDocument', { depth: 0 });
+  const found = await cdp.send('DOM.getNodeForLocation', { ...at, ignorePointerEventsNone: true }).catch(() => null);
+  if (!found) return false;
+  const { object } = await cdp.send('DOM.resolveNode', { backendNodeId: found.backendNodeId });
+  if (!object.objectId) return false;
+  const r = await cdp.send('Runtime.callFunctionOn', {
+    objectId: object.objectId,
+    returnByValue: true,
+    functionDeclaration: `function () {
+      for (let n = this; n; n = n instanceof ShadowRoot ? n.host : n.parentNode)
+        if (n instanceof Element && n.getAttribute('data-browser-agent-ui') === 'overlay') return true;
+      return false;
+    }`,
+  });
+  return r.result.value === true;
 }
 
 describe('e2e: the page cannot impersonate or remove the agent UI', function () {

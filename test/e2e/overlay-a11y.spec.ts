@@ -3,7 +3,9 @@
 // - what a screen reader gets is Chromium's accessibility tree (CDP Accessibility.queryAXTree /
 //   getFullAXTree): the bar is a labelled region, its status line a polite live region, and Stop a
 //   button named "Stop the agent"; a page's aria-hidden on the host does not stay;
-// - Stop is reached with Tab and works with Enter;
+// - Stop is reached with Tab and works with Enter, while the page's own hit test sees through it
+//   (Stop takes the pointer only under a person's pointer: the keyboard needs none of that);
+// - a person's mouse click on Stop stops the agent, the page under it gets no click;
 // - the agent's own snapshot (get_state) never lists the bar or its words;
 // - axe-core finds no serious or critical violation in the bar. axe cannot enter the closed shadow
 //   root the real bar lives in, so it checks a copy: the same markup (AGENT_BAR_MARKUP) in an open
@@ -60,6 +62,22 @@ async function waitStatus(cdp: CDPSession, re: RegExp, ms = 10_000): Promise<{ s
   }
   throw new Error(`the bar's status never read ${String(re)}; last: ${JSON.stringify(last?.text ?? null)}`);
 }
+
+/** The centre of the bar's Stop button, found as assistive technology finds it (role and name). */
+async function stopCentre(cdp: CDPSession): Promise<{ x: number; y: number }> {
+  const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+  const [stop] = (
+    await cdp.send('Accessibility.queryAXTree', { backendNodeId: root.backendNodeId, role: 'button', accessibleName: 'Stop the agent' })
+  ).nodes.filter((n) => !n.ignored);
+  expect(stop?.backendDOMNodeId, 'Stop in the accessibility tree').to.be.a('number');
+  const { model } = await cdp.send('DOM.getBoxModel', { backendNodeId: stop!.backendDOMNodeId! });
+  const q = model.border;
+  return { x: (q[0]! + q[4]!) / 2, y: (q[1]! + q[5]!) / 2 };
+}
+
+/** Is our bar's host what the page's own elementFromPoint answers at this point? */
+const pageSeesBar = (page: Page, at: { x: number; y: number }) =>
+  page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.hasAttribute('data-browser-agent-ui') === true, at);
 
 const waitBar = (page: Page) =>
   page.waitForFunction(() => document.querySelector('[data-browser-agent-ui="overlay"]')?.isConnected === true, { timeout: 10_000 });
@@ -141,7 +159,9 @@ describe('e2e: the agent bar is announced to people and hidden from the agent', 
     }
   });
 
-  it('Stop is reached with Tab and works with Enter', async () => {
+  it("Stop is reached with Tab and works with Enter, while the page's hit test sees through it", async () => {
+    await o.page.mouse.move(5, 5);
+    expect(await pageSeesBar(o.page, await stopCentre(cdp)), "the page's elementFromPoint over Stop").to.equal(false);
     await o.page.focus('#before');
     let onStop = false;
     for (let i = 0; i < 10 && !onStop; i++) {
@@ -155,5 +175,36 @@ describe('e2e: the agent bar is announced to people and hidden from the agent', 
     // The overlay's Stop takes the tab back from the agent: the bar goes.
     await o.page.waitForFunction(() => !document.querySelector('[data-browser-agent-ui="overlay"]')?.isConnected, { timeout: 10_000 });
     expect(await released).to.equal('released_by_user');
+  });
+
+  it("a person's mouse click on Stop stops the agent; the page under Stop gets no click", async () => {
+    const p = await open(
+      h,
+      `${PAGE}<div id="floor" style="position:fixed;left:0;bottom:0;width:100%;height:160px;z-index:3;background:#eee"></div>`,
+      'Order 1043',
+    );
+    await p.page.evaluate(() => {
+      const w = window as unknown as { floorClicks: number };
+      w.floorClicks = 0;
+      document.getElementById('floor')!.addEventListener('click', () => w.floorClicks++);
+    });
+    await waitBar(p.page);
+    const pcdp = await p.page.createCDPSession();
+    try {
+      await pcdp.send('Accessibility.enable');
+      await waitStatus(pcdp, /Agent is controlling this tab/);
+      const at = await stopCentre(pcdp);
+      await p.page.mouse.move(5, 5);
+      expect(await pageSeesBar(p.page, at), 'the page sees its own element under Stop').to.equal(false);
+      const released = new Promise<string>((r) => p.agent.once('tab_released', (m: { reason: string }) => r(m.reason)));
+      // The person's hand: the pointer travels to Stop and clicks it.
+      await p.page.mouse.move(at.x, at.y, { steps: 5 });
+      await p.page.mouse.click(at.x, at.y);
+      expect(await released).to.equal('released_by_user');
+      await p.page.waitForFunction(() => !document.querySelector('[data-browser-agent-ui="overlay"]')?.isConnected, { timeout: 10_000 });
+      expect(await p.eval('window.floorClicks'), 'the click was on Stop, not the page').to.equal(0);
+    } finally {
+      await pcdp.detach();
+    }
   });
 });

@@ -233,14 +233,13 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
     await llm.holdOn('results.html');
     await submitTask(panel, 'Find a stapler and add it to the cart');
     await llm.waitHeld();
-    const t0 = Date.now();
     await panel.click('#task-stop');
-    await waitTaskState(panel, ['stopped'], 10_000);
-    const stoppedMs = Date.now() - t0;
+    // The model's answer is held until release() below, so reaching "stopped" here proves Stop
+    // does not wait for the model (a wall-clock bound would only measure the machine's load).
+    await waitTaskState(panel, ['stopped'], 30_000);
     await llm.release();
     await panel.waitForFunction(() => document.querySelector('#agent-list .tabs button[data-tab-id]') === null, { timeout: 10_000 });
     await shot(panel, '08-task-stopped');
-    expect(stoppedMs).to.be.below(5000);
     const history = await text(panel, '#history-list');
     expect(history).to.contain('Go to the shop, find the cheapest stapler').and.to.match(/done/i);
   });

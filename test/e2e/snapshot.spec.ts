@@ -379,6 +379,11 @@ describe('e2e: snapshot (get_state)', function () {
     const back = await state();
     expect((back.frames ?? []).find((f) => f.url === busy)?.status).to.equal('ok');
     expect(back.actionable_elements.map((e) => e.name)).to.deep.equal(['Top story', 'Busy ad', 'Buy now']);
+    // Whole page: the child frames' snapshots are asked while the top frame walks (state.ts
+    // prefetchFrames) and still land under their own iframe, in document order.
+    const whole = await state({ viewport_expansion: -1 });
+    expect(whole.actionable_elements.map((e) => e.name)).to.deep.equal(['Top story', 'Busy ad', ...Array<string>(11).fill('Buy now')]);
+    expect((whole.frames ?? []).filter((f) => f.url.startsWith(ad)).map((f) => f.status)).to.deep.equal(Array<string>(11).fill('ok'));
     await blocker.close();
   });
 
@@ -408,6 +413,73 @@ describe('e2e: snapshot (get_state)', function () {
     const closed = s.actionable_elements.find((e) => e.name === 'Nested closed');
     const r = await agent.call('click', { element_id: closed!.id }, { tabId });
     expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+  });
+
+  it('skips off-screen shadow hosts in viewport scope yet lists what they show in the viewport (fixed, slotted, ::part, nested, popover, overflow)', async () => {
+    // Each host below lies wholly outside the viewport; the ones named in \`shown\` paint a control
+    // inside it (escaping their host's box), which the viewport state must list exactly as the
+    // whole-page state does. x-plain shows nothing in the viewport (the walk may skip it).
+    await open(
+      '/host-prune',
+      `
+      <style>
+        body{margin:0} .clip{display:block;position:relative;overflow:hidden;height:40px}
+        .far{position:absolute;left:0;top:3000px;width:260px}
+        .docfixed{position:fixed;top:70px;left:300px} x-part::part(p){position:fixed;top:100px;left:300px}
+      </style>
+      <button>Top</button><x-contents style="display:contents"></x-contents><x-near class="clip"></x-near>
+      <x-over style="display:block;position:absolute;top:-500px;left:0;width:200px;height:20px"></x-over>
+      <div class="far">
+        <x-sheetfixed class="clip"></x-sheetfixed><x-inlinefixed class="clip"></x-inlinefixed>
+        <x-slot class="clip"><button slot="s" class="docfixed">Slotted fixed</button></x-slot>
+        <x-part class="clip"></x-part><x-static style="display:block;height:40px;overflow:hidden"></x-static>
+        <x-outer class="clip"></x-outer><x-pop class="clip"></x-pop><x-plain class="clip"></x-plain>
+      </div>
+      <div style="height:5000px"></div>
+      <script>
+        const def = (name, html, css) => customElements.define(name, class extends HTMLElement {
+          constructor() {
+            super();
+            const r = this.attachShadow({ mode: 'open' });
+            if (css) { const s = new CSSStyleSheet(); s.replaceSync(css); r.adoptedStyleSheets = [s]; }
+            r.innerHTML = html;
+          }
+        });
+        def('x-contents', '<button>Contents host</button>');
+        def('x-near', '<button>Near shadow</button>');
+        def('x-over', '<div style="height:640px"></div><button>Overflowing</button>');
+        def('x-sheetfixed', '<button class="f">Fixed by shadow sheet</button>', '.f{position:fixed;top:10px;left:300px}');
+        def('x-inlinefixed', '<button style="position:fixed;top:40px;left:300px">Inline fixed</button>');
+        def('x-slot', '<slot name="s"></slot>');
+        def('x-part', '<button part="p">Part fixed</button>');
+        def('x-static', '<button style="position:absolute;top:-2870px;left:300px">Escaped absolute</button>');
+        def('x-inner', '<button>Nested fixed</button>', 'button{position:fixed;top:160px;left:300px}');
+        def('x-outer', '<x-inner></x-inner>');
+        def('x-pop', '<div popover><button>In popover</button></div>');
+        def('x-plain', '<button>Far in shadow</button>');
+        document.querySelector('x-pop').shadowRoot.querySelector('[popover]').showPopover();
+      </script>`,
+    );
+    const shown = [
+      'Top',
+      'Contents host',
+      'Near shadow',
+      'Overflowing',
+      'Fixed by shadow sheet',
+      'Inline fixed',
+      'Slotted fixed',
+      'Part fixed',
+      'Escaped absolute',
+      'Nested fixed',
+      'In popover',
+    ];
+    const vp = await state();
+    const whole = await state({ viewport_expansion: -1 });
+    expect(whole.actionable_elements.filter((e) => e.is_in_viewport).map((e) => e.name)).to.have.members(shown);
+    expect(vp.actionable_elements.map((e) => e.name)).to.deep.equal(
+      whole.actionable_elements.filter((e) => e.is_in_viewport).map((e) => e.name),
+    );
+    expect(byName(whole, 'Far in shadow').is_in_viewport).to.equal(false);
   });
 
   it("gives every listed element browser_use's xpath (narrow, wide and row-windowed parents, both scopes) and its shown attributes in order", async () => {

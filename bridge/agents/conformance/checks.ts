@@ -184,6 +184,7 @@ export async function runConformance(o: ConformanceOptions): Promise<CheckResult
       evaluate: { expression: '1 + 1' },
       screenshot: {},
       list_tabs: {},
+      get_cookies: {},
       list_tools: {},
       open_tool: { name: 'browser-use-ext conformance: no such tool' },
       navigate: { url: server.url + '/page2' },

@@ -25,7 +25,7 @@ import { TAB_LEVEL, WORKER_HANDLERS } from './actions/registry';
 import type { Tab } from './actions/types';
 import { Budget, withTimeout } from './budget';
 import { sendToContent } from './content-channel';
-import { type DownloadRecord, downloadSentence, DownloadWatch, targetsLink } from './downloads';
+import { blockedDownload, type DownloadRecord, downloadSentence, DownloadWatch, repeatedDownloadBlocked, targetsLink } from './downloads';
 import { allInBefore, inputCutError, inputDone, notActedError, POINTER_ACTIONS, TYPING_ACTIONS } from './interrupted-input';
 import { blockedLocalFrame, hasDomainPolicy, localFileBlocked, localTabError, policyError, withPersonDefaults } from './person-policy';
 import { rereadWhileReloading } from './reread';
@@ -176,6 +176,7 @@ async function runActionOnce(action: ActionMessage, budget = new Budget(action.t
       };
       if (out.new_tab_id !== undefined) details.new_tab_id = out.new_tab_id;
       if (out.settled !== undefined) details.settled = out.settled;
+      if (out.download) details.download = out.download; // a navigation Chrome turned into a download (navigation.ts)
       return {
         ...base,
         tab_id: stateTab ?? tab.id,
@@ -534,7 +535,14 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
       aborted || link
         ? await downloads.waitForMatch(tab.url, budget.cap(aborted ? DOWNLOAD_AFTER_ABORT_MS : DOWNLOAD_AFTER_LINK_MS))
         : downloads.match(tab.url);
-    const download: DownloadRecord | undefined = downloadStarted ? await downloads.result(budget.remaining()) : undefined;
+    // Chrome refused the file (a repeated automatic download, or one it interrupted as blocked): a failure, not a silent success.
+    const repeated =
+      !downloadStarted && link
+        ? await repeatedDownloadBlocked(downloads, linkState, action.params, tab.url, budget.cap(DOWNLOAD_AFTER_ABORT_MS))
+        : null;
+    const download: DownloadRecord | undefined =
+      downloadStarted || (link && !repeated && downloads.match(tab.url)) ? await downloads.result(budget.remaining()) : undefined;
+    const blocked = download ? blockedDownload(download) : repeated;
     const tState = now();
     const frameJson = sent.ok && sent.response.ok && !watch.navigationStarted ? sent.response.frame_json : undefined;
     const state = await stateOrNull(
@@ -543,6 +551,7 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
       frameJson === undefined ? undefined : (JSON.parse(frameJson) as FrameSnapshot),
     );
     timings.state = ms(now() - tState);
+    if (blocked) return fail(blocked, state, tab.id);
     if (watch.navigationStarted) {
       // The old document's log is gone with it; report what the new one did while loading.
       const fresh = await settleSend(tab.id, 0, { channel: 'bux-settle', kind: 'drain' }, 500);

@@ -3,11 +3,31 @@
 // download belongs to the action whose tab shows the page it came from (the item's referrer) and
 // that was running when Chrome created it. Chrome saves it where the person's settings say (their
 // Downloads folder); nothing here changes that.
-import type { OutcomeDetails, SimplifiedState } from '../../../schemas/generated/protocol';
+import type { ErrorInfo, OutcomeDetails, SimplifiedState } from '../../../schemas/generated/protocol';
+import { errorInfo } from '../../../schemas/lib/errors';
+import type { DownloadLine } from '../shared/panel-messages';
 
 export type DownloadRecord = NonNullable<OutcomeDetails['download']>;
 
 const WATCHES = new Set<DownloadWatch>();
+/** Who hears of each download an action caused (panel-relay.ts: the panel's line). */
+const HEARD = new Set<(line: DownloadLine) => void>();
+
+export function onAgentDownload(listener: (line: DownloadLine) => void): void {
+  HEARD.add(listener);
+}
+
+function tell(line: Omit<DownloadLine, 'at'>): void {
+  for (const h of HEARD) h({ at: Date.now(), ...line });
+}
+
+const siteOf = (url: string): string => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+};
 let installed = false;
 
 function install(): void {
@@ -51,6 +71,9 @@ export class DownloadWatch {
   private id: number | undefined;
   private readonly waiters = new Set<() => void>();
 
+  /** Date.now() when the watch started (downloads in Chrome's history from before it are earlier ones). */
+  readonly startedAt = Date.now();
+
   constructor() {
     install();
     WATCHES.add(this);
@@ -86,14 +109,32 @@ export class DownloadWatch {
     return false;
   }
 
+  /** Whether Chrome created any download while the watch ran: a navigation the worker started and
+   * Chrome aborted turned into it (its item has no referrer and the URL before redirects). */
+  matchAny(): boolean {
+    if (this.id !== undefined) return true;
+    const first = this.items.values().next();
+    if (!first.done) this.id = first.value.id;
+    return this.id !== undefined;
+  }
+
+  /** matchAny(), waiting up to capMs for Chrome to create the item. */
+  async waitForAny(capMs: number): Promise<boolean> {
+    return this.waitFor(() => this.matchAny(), capMs);
+  }
+
   /** match(), waiting up to capMs for Chrome to create the item (it comes a moment after the
    * navigation that turned into a download is aborted). */
   async waitForMatch(pageUrl: string | undefined, capMs: number): Promise<boolean> {
-    if (this.match(pageUrl)) return true;
+    return this.waitFor(() => this.match(pageUrl), capMs);
+  }
+
+  private async waitFor(found: () => boolean, capMs: number): Promise<boolean> {
+    if (found()) return true;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(finish, Math.max(0, capMs));
       const check = () => {
-        if (this.match(pageUrl)) finish();
+        if (found()) finish();
       };
       function finish() {
         clearTimeout(timer);
@@ -101,7 +142,7 @@ export class DownloadWatch {
       }
       this.waiters.add(check);
     });
-    return this.match(pageUrl);
+    return found();
   }
 
   /** The download's record once it completes or is interrupted, or as it stands after capMs. */
@@ -141,6 +182,14 @@ export class DownloadWatch {
     };
     if (item.mime) record.mime_type = item.mime;
     if (state === 'interrupted' && item.error) record.error = item.error;
+    const blocked = state === 'interrupted' && record.error !== undefined && record.error in BLOCKED_REASONS;
+    tell({
+      state: blocked ? 'blocked' : state,
+      name: record.suggested_filename || baseName(record.url),
+      path: record.filename,
+      site: siteOf(record.url),
+      ...(record.error === undefined ? {} : { error: record.error }),
+    });
     return record;
   }
 
@@ -173,4 +222,70 @@ export function targetsLink(state: SimplifiedState | undefined, params: unknown)
   const el = state.actionable_elements.find((e) => (p.element_id !== undefined ? e.id === p.element_id : e.index === p.index));
   const href = el?.tag === 'a' ? el.attributes['href'] : undefined;
   return typeof href === 'string' && href !== '' && !href.startsWith('#') && !/^javascript:/i.test(href);
+}
+
+/** Interrupt reasons that mean Chrome (its policy, Safe Browsing, the virus scan) refused the file. */
+const BLOCKED_REASONS: Record<string, string> = {
+  FILE_BLOCKED: "Chrome's download settings or a policy blocked it",
+  FILE_SECURITY_CHECK_FAILED: "Chrome's security check refused it",
+  FILE_VIRUS_INFECTED: 'the virus scan flagged it',
+};
+
+const ASK_PERSON =
+  'Nothing was saved. Ask the person to allow automatic downloads for this site (the download icon at the right of the address bar, or Chrome Settings > Privacy and security > Site settings > Automatic downloads), or to click the download once by hand; then retry.';
+
+/** DOWNLOAD_BLOCKED for a download Chrome interrupted as blocked; null for any other record. */
+export function blockedDownload(d: DownloadRecord): ErrorInfo | null {
+  const why = d.state === 'interrupted' && d.error ? BLOCKED_REASONS[d.error] : undefined;
+  if (!why) return null;
+  return errorInfo(
+    'DOWNLOAD_BLOCKED',
+    `Chrome did not save "${d.suggested_filename || d.url}": ${why} (${d.error}). ${ASK_PERSON}`,
+    'background_script',
+    {
+      reason: d.error,
+      url: d.url,
+    },
+  );
+}
+
+/**
+ * A click on a link that started no download and no navigation, where the link's file was
+ * downloaded before: Chrome's automatic-downloads rule let the site's first download through and
+ * dropped this one without creating any download item ("This site tried to download multiple
+ * files"). Without this the click reported a plain success and no file.
+ */
+export async function repeatedDownloadBlocked(
+  watch: DownloadWatch,
+  state: SimplifiedState | undefined,
+  params: unknown,
+  tabUrl: string | undefined,
+  lateMs: number,
+): Promise<ErrorInfo | null> {
+  if (!state || typeof params !== 'object' || params === null) return null;
+  const p = params as { index?: unknown; element_id?: unknown };
+  const el = state.actionable_elements.find((e) => (p.element_id !== undefined ? e.id === p.element_id : e.index === p.index));
+  const href = el?.attributes['href'];
+  let target: URL;
+  try {
+    target = new URL(typeof href === 'string' ? href : '', tabUrl);
+  } catch {
+    return null;
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return null;
+  const file = `${target.origin}${target.pathname}`;
+  const before = await chrome.downloads
+    .search({ urlRegex: `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([?#]|$)`, limit: 8 })
+    .catch(() => []);
+  // Only a download from before this action counts; then a moment more for a late item (a loaded
+  // machine): an item created now is this click's download after all, not a block.
+  if (!before.some((d) => Date.parse(d.startTime) < watch.startedAt)) return null;
+  if (await watch.waitForMatch(tabUrl, lateMs)) return null;
+  tell({ state: 'blocked', name: baseName(target.pathname) || file, path: '', site: target.host });
+  return errorInfo(
+    'DOWNLOAD_BLOCKED',
+    `The click asked for ${file} again, and Chrome did not download it: it blocks a site's further automatic downloads after the first ("This site tried to download multiple files"). ${ASK_PERSON}`,
+    'background_script',
+    { reason: 'automatic_downloads_blocked', url: file },
+  );
 }

@@ -8,7 +8,9 @@ import { STORAGE_KEYS } from '../shared/config';
 import {
   type AgentSessionInfo,
   cdpClientName,
+  type DownloadLine,
   isPanelRequest,
+  MAX_DOWNLOAD_LINES,
   PANEL_KEYS,
   type PanelRequest,
   type PanelResponse,
@@ -18,6 +20,7 @@ import {
 } from '../shared/panel-messages';
 import type { BridgeConnection } from './bridge-connection';
 import { controllerOf, onAgentSessions, onTabComplete } from './controlled-tabs';
+import { onAgentDownload } from './downloads';
 import { clearFinishedTasks, onTaskError, onTaskProgress, runningTaskIds, submitTask, taskControl } from './task-relay';
 
 const MENU_ID = 'bux-ask-agent';
@@ -104,7 +107,21 @@ export function isFromExtensionPage(sender: chrome.runtime.MessageSender): boole
   return sender.id === chrome.runtime.id && !!sender.url?.startsWith(chrome.runtime.getURL(''));
 }
 
+/** The panel's line for a download an agent's action caused (newest first, a few kept for this browser session). */
+let downloadsWrite: Promise<void> = Promise.resolve();
+function noteDownload(line: DownloadLine): void {
+  // One write after another: two downloads answered together must both be kept.
+  downloadsWrite = downloadsWrite
+    .then(async () => {
+      const got = await chrome.storage.session.get(PANEL_KEYS.downloads);
+      const kept = (got[PANEL_KEYS.downloads] as DownloadLine[] | undefined) ?? [];
+      await chrome.storage.session.set({ [PANEL_KEYS.downloads]: [line, ...kept].slice(0, MAX_DOWNLOAD_LINES) });
+    })
+    .catch(() => undefined);
+}
+
 export function registerPanelRelay(connection: BridgeConnection): void {
+  onAgentDownload(noteDownload);
   const send = (m: ProtocolMessage): boolean => {
     if (!connection.connected) return false;
     connection.send(m);

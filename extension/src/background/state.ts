@@ -145,10 +145,12 @@ interface Liveness {
   pings: Map<number, Promise<void>>;
   /** Frames not pinged because an earlier request to them is still unanswered past the budget: frame id -> ms it has been owed. */
   overdue: Map<number, number>;
+  /** Whole-page states: each child frame's snapshot, asked as soon as it answered the ping (see prefetchFrames). */
+  prefetched: Map<number, Promise<FrameAnswer>>;
 }
 
 function pingFrames(tabId: number, frames: WebFrame[]): Liveness {
-  const out: Liveness = { pings: new Map(), overdue: new Map() };
+  const out: Liveness = { pings: new Map(), overdue: new Map(), prefetched: new Map() };
   const now = performance.now();
   for (const f of frames) {
     if (f.frameId === 0) continue;
@@ -167,6 +169,27 @@ function pingFrames(tabId: number, frames: WebFrame[]): Liveness {
     );
   }
   return out;
+}
+
+/**
+ * Whole page: every child frame's snapshot is asked as soon as the frame answers the ping, while
+ * the top frame (and each parent) still walks. Cross-site frames run in their own renderer
+ * processes, so their walks overlap the top frame's instead of following it level by level
+ * (a slot frame, its safeframe, its creative: three walks and three round trips in a row).
+ * The request is the one fetchTree would send once the frame is matched to its iframe; a frame
+ * that turns out hidden or unmatched is simply not used. Viewport states do not prefetch: most
+ * frames there are outside the scope and need no walk at all. dom_tree states neither: a child's
+ * tree needs the top frame's viewport.
+ */
+function prefetchFrames(tabId: number, frames: WebFrame[], live: Liveness, params: GetStateParams): void {
+  for (const f of frames) {
+    const ping = live.pings.get(f.frameId);
+    if (!ping) continue;
+    live.prefetched.set(
+      f.frameId,
+      ping.then(() => snapshotFrame(tabId, f.frameId, params, undefined, f.documentId)),
+    );
+  }
 }
 
 /**
@@ -220,7 +243,11 @@ async function matchChildren(
       } else if (outcome !== null) account(srcOfToken.get(outcome));
       if (--pending === 0 || byToken.size + accounted >= tokens.length) finish();
     };
-    timers.push(setTimeout(finish, PROBE_BUDGET_MS));
+    // A frame whose snapshot was prefetched answers the token question after that walk (one
+    // document answers in order): it answered the ping, so it gets the snapshot budget, as it
+    // would have for the snapshot asked after its token.
+    const prefetching = kids.some((k) => live.prefetched.has(k.frameId));
+    timers.push(setTimeout(finish, prefetching ? SNAPSHOT_BUDGET_MS : PROBE_BUDGET_MS));
     // Known unresponsive (an earlier request is still unanswered): silent now, without waiting.
     for (const k of kids) {
       if (!live.overdue.has(k.frameId)) continue;
@@ -246,6 +273,8 @@ async function matchChildren(
       void alive.then(async () => {
         if (done.has(k.frameId)) return; // declared silent before it answered
         pinged.add(k.frameId);
+        await live.prefetched.get(k.frameId);
+        if (done.has(k.frameId)) return;
         const t = await askToken(tabId, k.frameId, tokens);
         if (done.has(k.frameId)) return;
         if (t === 'error') {
@@ -328,7 +357,11 @@ async function fetchTree(
         };
       }
       const web = webFrames.find((w) => w.frameId === f.frame_id);
-      const answer = await snapshotFrame(tabId, f.frame_id, params, topViewport, web?.documentId);
+      const pre = live.prefetched.get(f.frame_id);
+      let answer = pre ? await pre : undefined;
+      // A prefetch refused (the frame's content script was not ready yet) is asked again; one that timed out is not waited for twice.
+      if (!answer || (!answer.ok && answer.reason !== 'timeout'))
+        answer = await snapshotFrame(tabId, f.frame_id, params, topViewport, web?.documentId);
       if (!answer.ok)
         return {
           frameId: f.frame_id,
@@ -524,7 +557,12 @@ export async function collectState(tabId: number, params: GetStateParams = {}, t
     ? Promise.resolve([])
     : (chrome.webNavigation?.getAllFrames({ tabId }).catch(() => null) ?? Promise.resolve(null));
   // Child frames are pinged while the top frame walks (see pingFrames); none when the page has none.
-  const live: Promise<Liveness> = allFrames.then((fs) => pingFrames(tabId, fs ?? []));
+  const prefetch = params.viewport_expansion === -1 && params.include_dom_tree !== true;
+  const live: Promise<Liveness> = allFrames.then((fs) => {
+    const l = pingFrames(tabId, fs ?? []);
+    if (prefetch) prefetchFrames(tabId, fs ?? [], l, params);
+    return l;
+  });
   const top: FrameAnswer = topSnapshot ? { ok: true, snap: topSnapshot } : await snapshotFrame(tabId, 0, params);
   const topAt = performance.now();
   if (!top.ok) {

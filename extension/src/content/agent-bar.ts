@@ -14,6 +14,10 @@
 //     at a bounded rate instead of pinning both scripts in a loop.
 //   - Stop is also handled by a window capture listener registered at document_start, before any
 //     page script: a page's own capture listener cannot swallow the click on its way to the button.
+//   - the bar is invisible to hit testing: the page's elementFromPoint / elementsFromPoint /
+//     caretRangeFromPoint, its :hover and its mouse events see the page under it, and an agent's
+//     click (trusted or not) aimed there lands on the page. Stop takes the pointer only while a
+//     person's pointer is over the bar (armed, see createAgentBar); it is always reachable with Tab.
 // The bar is for every person, screen reader users included: it is a labelled region whose status
 // line is a polite live region ("Agent is controlling this tab", "Stopping the agent…"), and Stop is
 // a button named "Stop the agent", reached with Tab (the host sits last in <body>). Nothing hides it
@@ -34,14 +38,9 @@ function hostStyle(hidden: boolean): string {
     'right: auto',
     'margin: 0',
     'z-index: 2147483647',
-    // Hit testing: the host and the bar take no pointer (a page's elementFromPoint and
-    // elementsFromPoint, and a real click, go through them to the page), except the Stop button
-    // (pointer-events: auto in the shadow styles), where a hit is retargeted to this host. That is
-    // the one place the page's hit test can answer our host, and it has to be: hiding Stop from
-    // hit testing altogether would hide it from the person's pointer too (measured in Chromium:
-    // elementFromPoint over Stop answers the host, anywhere else on the bar the page under it, and
-    // elementsFromPoint lists the host only over Stop). An agent action aimed under Stop does not
-    // press it: the bar steps aside for the action (stepAside below).
+    // Hit testing: the host, the bar and (unless armed, see createAgentBar) the Stop button take no
+    // pointer, so a page's elementFromPoint, elementsFromPoint and caretRangeFromPoint, its :hover
+    // and its mouse events all go through the bar to the page under it.
     'pointer-events: none',
     `visibility: ${hidden ? 'hidden' : 'visible'}`,
   ];
@@ -58,8 +57,9 @@ export const AGENT_BAR_MARKUP = `<style>
              background: rgba(40, 44, 120, 0.92); border-radius: 8px; padding: 6px 8px 6px 10px;
              box-shadow: 0 2px 8px rgba(0,0,0,.3); pointer-events: none; max-width: 60vw; }
       .dot { width: 8px; height: 8px; border-radius: 50%; background: #7CFC9A; flex: none; }
-      button { pointer-events: auto; font: inherit; font-weight: 600; color: #282c78; background: #fff;
+      button { pointer-events: none; font: inherit; font-weight: 600; color: #282c78; background: #fff;
                border: 0; border-radius: 5px; padding: 3px 10px; cursor: pointer; }
+      .bar.armed button { pointer-events: auto; }
       button:hover { background: #ffe3e3; color: #a00; }
       button:focus-visible { outline: 3px solid #7CFC9A; outline-offset: 2px; }
       .status { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
@@ -92,6 +92,12 @@ const capturing = () => (globalThis as { __buxCapturing?: boolean }).__buxCaptur
  * content.js) asks the bar (in agent-ui.js, the same isolated world, unreachable from the page) to
  * step aside for an action aimed under it. */
 export const AGENT_BAR_STEP_ASIDE_GLOBAL = '__buxAgentBarStepAside';
+/** The isolated-world global through which the hit test asks where a person's pointer would press
+ * Stop: (x, y) => our host when a pointer at that viewport point would land on Stop (the bar shown
+ * and not covered there), else null. The page's own hit test does not see Stop while no person's
+ * pointer is on the bar (it is armed only then), so a page-side check that the agent's click point
+ * is clear of Stop asks this instead of elementFromPoint. */
+export const AGENT_BAR_STOP_AT_GLOBAL = '__buxAgentBarStopAt';
 /** How long the bar stays out of the way at most: a trusted click is dispatched by the worker after
  * the page side found its point (attach, focus emulation: measured well under a second), and an
  * action that fails before its input must not leave the person without Stop for long. */
@@ -108,6 +114,7 @@ export function createAgentBar(onStop: () => void): AgentBar {
   const label = root.querySelector('.label') as HTMLElement;
   const status = root.querySelector('.status') as HTMLElement;
   const button = root.querySelector('button') as HTMLButtonElement;
+  const bar = root.querySelector('.bar') as HTMLElement;
 
   let wanted = false;
   /** The page element last found above our Stop button and raised over: raised over once, so a
@@ -165,6 +172,57 @@ export function createAgentBar(onStop: () => void): AgentBar {
     },
     true,
   );
+
+  // Armed: Stop takes the pointer. Why armed only while a person's pointer is over the bar, and
+  // not always: a hit-testable Stop is also what the PAGE's hit test sees. A page script calling
+  // elementFromPoint / elementsFromPoint at a point under Stop got our host, an element it never
+  // made, and :hover and mouse events there went to Stop instead of the page element under it. Hiding Stop from hit testing for good
+  // would take it from the person's mouse. So the button is pointer-events: none, and a capture
+  // listener on the window (registered at document_start, before any page listener, so the page
+  // cannot stop it) arms it when a real pointer moves over the bar's box and disarms it when the
+  // pointer moves off it, leaves the window, or the viewport changes. The pointermove that arms it
+  // was hit tested before (it reaches the page); every later event (hover, press, click) lands on
+  // Stop, so a person's mouse click on Stop works as before. The keyboard needs no arming: focus
+  // and Enter/Space ignore pointer-events.
+  // An agent's input never arms it: a trusted mouse move comes from the worker through
+  // chrome.debugger, which the page side cannot tell from a person's, but every trusted pointer
+  // action first asks the bar to step aside (stepAside: hidden until the input has gone in, and
+  // disarmed) when its point is on the bar or near it, and no move arms the bar while it is aside.
+  // A page's synthetic event (isTrusted false) never arms it, nor does a move with a button held (a
+  // drag passing over the bar drops on the page under it). Touch has no hover to arm with before
+  // the tap: on a touch screen Stop is reached by keyboard or the side panel.
+  let armed = false;
+  const arm = (on: boolean) => {
+    if (on === armed) return;
+    armed = on;
+    bar.classList.toggle('armed', on);
+  };
+  /** Is the viewport point on the bar (its host's box, where the person sees it)? */
+  const onBar = (x: number, y: number) => {
+    const r = host.getBoundingClientRect();
+    return r.width > 0 && x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+  };
+  window.addEventListener(
+    'pointermove',
+    (ev) => {
+      // A pressed button keeps the state the press found: a press on armed Stop that wobbles off it
+      // still releases on Stop; a drag from the page that crosses the bar is never armed under.
+      if (!ev.isTrusted || ev.buttons !== 0) return;
+      arm(wanted && !aside() && !capturing() && ev.pointerType !== 'touch' && onBar(ev.clientX, ev.clientY));
+    },
+    true,
+  );
+  window.addEventListener(
+    'pointerout',
+    (ev) => {
+      // Left the window (relatedTarget null: outside the document or into a frame).
+      if (ev.relatedTarget === null) arm(false);
+    },
+    true,
+  );
+  // The bar moves with the viewport's bottom (Chrome's debugging info bar takes 56 px of it): a
+  // still pointer is not over it any more.
+  window.addEventListener('resize', () => arm(false), true);
 
   // Only records that can concern the bar: on the host itself, our host taken out of its parent,
   // or a change right under <html> or the document (a body replaced or removed, a style added). A
@@ -239,10 +297,27 @@ export function createAgentBar(onStop: () => void): AgentBar {
       if (near.x < r.left - 8 || near.x > r.right + 8 || near.y < r.top - m || near.y > r.bottom + m) return true;
     }
     asideUntil = performance.now() + ASIDE_MAX_MS;
+    arm(false);
     host.setAttribute('style', style());
     scheduleBack();
     return getComputedStyle(host).visibility === 'hidden';
   }
+  /** Would a pointer at (x, y) press Stop? Armed for this one synchronous probe (no page script
+   * runs before it is put back), as in cover(). */
+  function stopAt(x: number, y: number): Element | null {
+    if (!wanted || !host.isConnected || capturing() || aside()) return null;
+    const was = armed;
+    arm(true);
+    const hit = document.elementFromPoint(x, y);
+    arm(was);
+    return hit === host ? host : null;
+  }
+  Object.defineProperty(globalThis, AGENT_BAR_STOP_AT_GLOBAL, {
+    value: stopAt,
+    writable: false,
+    configurable: true,
+    enumerable: false,
+  });
   Object.defineProperty(globalThis, AGENT_BAR_STEP_ASIDE_GLOBAL, {
     value: stepAside,
     writable: false,
@@ -308,7 +383,12 @@ export function createAgentBar(onStop: () => void): AgentBar {
     if (capturing() || aside()) return null;
     const r = button.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) return null;
+    // Stop is seen by hit testing only when armed: armed for this one synchronous probe (no page
+    // script runs before it is put back), so a page element above it is found, not the one below.
+    const was = armed;
+    arm(true);
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    arm(was);
     return hit !== null && hit !== host ? hit : null;
   }
 
@@ -351,6 +431,7 @@ export function createAgentBar(onStop: () => void): AgentBar {
     },
     hide() {
       wanted = false;
+      arm(false);
       asideUntil = 0;
       if (asideTimer !== null) clearTimeout(asideTimer);
       asideTimer = null;

@@ -2,7 +2,8 @@
 //   - the overlay "Agent is controlling this tab" with Stop, in the top frame of a tab an agent holds
 //     (content/agent-bar.ts: claimed as our own UI, closed shadow root, top layer, put back when
 //     the page removes it). Snapshots never list it and the hit test (content/interaction/hit-test.ts)
-//     looks through it; the bar itself has pointer-events: none, only its Stop button takes clicks.
+//     looks through it. The bar takes no pointer: its Stop button does only while a person's pointer
+//     is over the bar (armed), so the page's own hit tests, hover and mouse events see the page under it.
 //   - the element under the pointer at the last right-click, for "Ask the agent about this".
 import { UI_CHANNEL, type UiRequest } from '../shared/panel-messages';
 import { type AgentBar, createAgentBar } from './agent-bar';

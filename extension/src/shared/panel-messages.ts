@@ -28,7 +28,40 @@ export const PANEL_KEYS = {
   taskRunner: 'bux_task_runner',
   /** storage.session: CdpClientInfo[] from the bridge's latest cdp_clients (the panel's "Clients connected over CDP"). */
   cdpClients: 'bux_cdp_clients',
+  /** storage.session: DownloadLine[], newest first, at most MAX_DOWNLOAD_LINES: files agents' actions downloaded (or Chrome blocked). */
+  downloads: 'bux_downloads',
 } as const;
+
+/** A download an agent's action caused, for the panel's line under Agents. */
+export interface DownloadLine {
+  /** ms since epoch. */
+  at: number;
+  state: 'complete' | 'in_progress' | 'interrupted' | 'blocked';
+  /** The file's name ("report.csv"); for blocked: the URL's last path segment. */
+  name: string;
+  /** Absolute path where Chrome saved it ('' when blocked or not chosen yet). */
+  path: string;
+  /** The site it came from (host), for blocked ones. */
+  site: string;
+  /** Chrome's interrupt reason, when interrupted. */
+  error?: string;
+}
+
+export const MAX_DOWNLOAD_LINES = 5;
+
+/** The folder a path is in, by its own name ("Downloads"), as a person reads it. */
+export function folderName(filePath: string): string {
+  const parts = filePath.split(/[\\/]/).filter((p) => p !== '');
+  return parts.length >= 2 ? (parts[parts.length - 2] ?? '') : filePath;
+}
+
+/** "Downloaded report.csv to Downloads", and what to do when Chrome blocked one. */
+export function downloadLineText(d: DownloadLine): string {
+  if (d.state === 'complete') return `Downloaded ${d.name} to ${folderName(d.path)}`;
+  if (d.state === 'in_progress') return `Downloading ${d.name} to ${d.path ? folderName(d.path) : 'your Downloads folder'}…`;
+  if (d.state === 'interrupted') return `Download of ${d.name} stopped (${d.error ?? 'interrupted'})`;
+  return `Chrome blocked a download of ${d.name} from ${d.site}: allow automatic downloads for the site, or click it once by hand`;
+}
 
 /** One CDP endpoint URL (cdp-url --name) and the clients using it now, as the bridge reports them. */
 export type CdpClientInfo = CdpClientsMessage['clients'][number];

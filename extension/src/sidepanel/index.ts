@@ -20,6 +20,7 @@ import {
 import { agentDetails, agentLabel } from './agent-names';
 import { CdpClientsView } from './cdp-clients';
 import { ConnectorsView } from './connectors';
+import { showAgentDownloads } from './downloads-list';
 import { pairWithCode, pairWithSecret } from './pair';
 import { TabNames } from './tab-names';
 
@@ -372,6 +373,7 @@ function followBridgeUrl(): void {
 $<HTMLInputElement>('pair-url').addEventListener('input', () => {
   bridgeUrlEdited = true;
 });
+showAgentDownloads($('agent-list'));
 $('show-pair').addEventListener('click', () => {
   pairOpen = true;
   renderConnection();

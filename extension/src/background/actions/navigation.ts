@@ -2,6 +2,7 @@
 // chrome.webNavigation reports when it fails.
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { isLocalUrl } from '../../shared/local-files';
+import { blockedDownload, downloadSentence, DownloadWatch } from '../downloads';
 import { blockedLocalFrame } from '../person-policy';
 import { TabWatch } from '../tab-watch';
 import { type WorkerContext, type WorkerOutcome, WS } from './types';
@@ -14,6 +15,7 @@ export async function navigateAndWait(
   timeoutMs: number | undefined,
 ): Promise<WorkerOutcome> {
   const watch = new TabWatch(tabId);
+  const downloads = new DownloadWatch();
   const t0 = performance.now(); // same clock as dispatch.ts: a coarser Date.now() made the derived action time negative
   try {
     try {
@@ -25,6 +27,26 @@ export async function navigateAndWait(
     const cap = ctx.budget.cap(timeoutMs ?? ctx.settle.navigation_cap_ms);
     const end = await watch.waitForNavigationEnd(cap);
     const navigation_ms = Math.round(performance.now() - t0);
+    // A URL answered with a file (Content-Disposition: attachment, a .zip): Chrome aborts the
+    // navigation and downloads it instead; the item comes a moment after the abort.
+    if (end && !end.ok && end.error === 'net::ERR_ABORTED' && (await downloads.waitForAny(ctx.budget.cap(DOWNLOAD_AFTER_ABORT_MS)))) {
+      const download = await downloads.result(ctx.budget.remaining());
+      if (download) {
+        const blocked = blockedDownload(download);
+        if (blocked) return { ok: false, error: blocked, stateTabId: tabId };
+        const tab = await chrome.tabs.get(tabId).catch(() => null);
+        return {
+          ok: true,
+          message: `${what}: Chrome downloaded the file instead of showing a page; the tab stays on ${tab?.url ?? 'its page'}.${downloadSentence(download)}`,
+          result: { url: tab?.url ?? '' },
+          navigation_occurred: false,
+          settled: true,
+          navigation_ms: Math.round(performance.now() - t0),
+          stateTabId: tabId,
+          download,
+        };
+      }
+    }
     if (end && !end.ok) {
       return {
         ok: false,
@@ -83,8 +105,12 @@ export async function navigateAndWait(
     };
   } finally {
     watch.stop();
+    downloads.stop();
   }
 }
+
+/** How long a download may take to appear after the navigation it replaced was aborted. */
+const DOWNLOAD_AFTER_ABORT_MS = 1000;
 
 /** "example.com" -> "https://example.com"; URLs with a scheme pass through. */
 export function normalizeUrl(raw: string): string {

@@ -1,6 +1,7 @@
 // Worker-side actions by name. dispatch.ts runs these in the service worker; every other action
 // goes to the content script of the frame that owns its target.
 import type { ActionName } from '../../../../schemas/generated/registry';
+import { getCookies } from '../cookies';
 import { extractAllFrames } from '../extract';
 import { cdpAttach } from './cdp_attach';
 import { cdpDetach } from './cdp_detach';
@@ -34,6 +35,7 @@ export const WORKER_HANDLERS: Partial<Record<ActionName, WorkerHandler>> = {
   switch_tab: switchTab as WorkerHandler,
   close_tab: closeTab as WorkerHandler,
   list_tabs: listTabs as WorkerHandler,
+  get_cookies: getCookies as WorkerHandler,
   screenshot: screenshot as WorkerHandler,
   wait: wait as WorkerHandler,
   wait_for_navigation: waitForNavigation as WorkerHandler,
@@ -57,6 +59,8 @@ export const TAB_LEVEL = new Set<ActionName>([
   'switch_tab',
   'close_tab',
   'list_tabs',
+  // Reads chrome.cookies for the session's tabs (cookies.ts), whatever the routing tab shows.
+  'get_cookies',
   'wait',
   'wait_for_navigation',
   'open_tool',

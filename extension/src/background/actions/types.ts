@@ -1,6 +1,6 @@
 // Worker-side action handlers: one module per action, registered in registry.ts. They run in the
 // service worker with chrome.* APIs; expected failures are returned as values with a typed error.
-import type { ErrorInfo } from '../../../../schemas/generated/protocol';
+import type { ErrorInfo, OutcomeDetails } from '../../../../schemas/generated/protocol';
 import type { Budget } from '../budget';
 import type { ResolvedSettle } from '../settle-rule';
 
@@ -25,6 +25,8 @@ export type WorkerOutcome =
       settled?: boolean;
       /** ms spent waiting for a navigation to load. */
       navigation_ms?: number;
+      /** The file a navigation turned into (outcome_details.download). */
+      download?: OutcomeDetails['download'];
     }
   | { ok: false; error: ErrorInfo; stateTabId?: number | null };
 

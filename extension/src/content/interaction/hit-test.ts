@@ -3,11 +3,12 @@
 // (browser_use's is_top_element). The shared rule: elementFromPoint, looking through our own UI
 // (shared/agent-ui-marker.ts: hosts we created, never an element that merely carries our attribute).
 // Real browser_use on Playwright has no such UI in the page, so an element under it is still on top
-// for the prompt. Where our UI itself takes the pointer (the bar's Stop button) a real click would
-// land on it: agentUiTakesPointerAt tells actionability so. Whether a hit counts as the action's
-// target (hitBelongsTo) is decided here too, so every caller uses one rule.
+// for the prompt. The bar is out of the page's hit testing (pointer-events: none) except while a
+// person's pointer is over it; a real click there would land on Stop, and agentUiTakesPointerAt
+// asks the bar itself so actionability knows. Whether a hit counts as the action's target
+// (hitBelongsTo) is decided here too, so every caller uses one rule.
 import { isAgentUi, isAgentUiRoot } from '../../shared/agent-ui-marker';
-import { AGENT_BAR_STEP_ASIDE_GLOBAL } from '../agent-bar';
+import { AGENT_BAR_STEP_ASIDE_GLOBAL, AGENT_BAR_STOP_AT_GLOBAL } from '../agent-bar';
 import { shadowRootOf } from '../shadow-root';
 import { composedParent, retarget } from './dom';
 
@@ -29,9 +30,13 @@ export function topElementAt(root: Document | ShadowRoot, x: number, y: number):
 }
 
 /** Is our own UI what a real pointer would hit at this viewport point (the bar's Stop button)?
- * Our bar is pointer-events: none except that button, so any hit on our host is a part that takes
- * the click. */
+ * The page's elementFromPoint never sees the bar, so the bar answers: it tests Stop as a pointer
+ * would find it (content/agent-bar.ts). Without a bar in this frame, a hit on our host counts. */
 export function agentUiTakesPointerAt(x: number, y: number): Element | null {
+  const stopAt = (globalThis as unknown as Record<string, ((x: number, y: number) => Element | null) | undefined>)[
+    AGENT_BAR_STOP_AT_GLOBAL
+  ];
+  if (stopAt) return stopAt(x, y);
   const hit = document.elementFromPoint(x, y);
   return hit && isAgentUiRoot(hit) ? hit : null;
 }

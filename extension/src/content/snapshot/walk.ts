@@ -4,8 +4,8 @@
 // rect at most once, only where something needs it; everything else (accessible name, hit test,
 // attributes, xpath) is computed only for the elements that end up listed. Subtrees that are hidden
 // (display:none, inert, closed <details>, our own UI: shared/agent-ui-marker.ts) are never entered,
-// and in viewport scope the rows/blocks that lie wholly outside the expanded viewport are skipped
-// with their subtree.
+// and in viewport scope the rows/blocks and the shadow hosts (./host-prune) that lie wholly outside
+// the expanded viewport are skipped with their subtree.
 import type { ActionableElement, DomNode, GetStateParams, Redaction, TextItem } from '../../../../schemas/generated/protocol';
 import { DEFAULT_INCLUDE_ATTRIBUTES } from '../../../../schemas/lib/render/browser-use';
 import { isAgentUiRoot } from '../../shared/agent-ui-marker';
@@ -19,6 +19,7 @@ import { shadowRootOf } from '../shadow-root';
 import { countsAsSibling, segment } from '../xpath';
 import { accessibleName, LabelIndex } from './accname';
 import { elementType, isInteractiveByMarkup, operationsFor, statesOf } from './classify';
+import { HostPruner } from './host-prune';
 import { maskPii, type PrivacyOptions, redactedMarker, type SensitiveReason, sensitiveReason } from './privacy';
 import { roleOf } from './roles';
 
@@ -237,6 +238,7 @@ export class Walker {
   private readonly focused: Element | null;
   private readonly listedNow = new WeakSet<Element>();
   private readonly labels = new LabelIndex();
+  private readonly hosts = new HostPruner();
   /** Labels listed because they operate a hidden control: the control itself is not listed again. */
   private readonly operatedByLabel = new WeakSet<Element>();
 
@@ -563,6 +565,12 @@ export class Walker {
     const sr = shadowRootOf(el, tag);
     const first = el.firstChild;
     if (!sr && first === null) return; // a leaf: nothing below to visit
+    // Viewport scope: a shadow host (a web component) wholly outside the scope whose content cannot
+    // be seen outside its box is not entered (host-prune.ts says when that holds).
+    if (sr && !all) {
+      box ??= el.getBoundingClientRect();
+      if (box.width > 0 && box.height > 0 && !this.intersects(box, this.scope) && this.hosts.canSkip(el, style, sr)) return;
+    }
 
     // Text blocks for the text context.
     let block = p.block;
