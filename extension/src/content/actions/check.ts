@@ -1,34 +1,30 @@
-// check / uncheck with Playwright's semantics (elementHandle.check): a checkbox or radio input, or
-// an element whose ARIA role carries a checked state (checkbox, radio, switch, menuitemcheckbox,
-// menuitemradio; treeitem and option when they have aria-checked). A <label> stands for its control
-// (Playwright retargets labels). Already in the requested state: success without a click. Otherwise
-// a real click (so the page's handlers run), then the state is verified. Anything else is
+// check / uncheck with Playwright's semantics (elementHandle.check, injected elementState 'checked'):
+// a checkbox or radio input, or an element whose ARIA role carries a checked state (checkbox,
+// menuitemcheckbox, option, radio, switch, menuitemradio, treeitem), where a missing aria-checked
+// means unchecked. The target is retargeted as Playwright does: from inside a button, checkbox or
+// radio to that element, and from inside a <label> to its control. Already in the requested state:
+// success without a click. Otherwise a real click (so the page's handlers run), then the state is
+// verified (a click that changed nothing is an error, never a success). Anything else is
 // NOT_CHECKABLE at once (the kind of an element does not change while waiting).
 import type { CheckParams } from '../../../../schemas/generated/protocol';
 import { POINTER_CHECKS } from '../interaction/actionability';
+import { retarget } from '../interaction/dom';
 import { clickAt } from '../interaction/pointer';
 import { roleOf } from '../snapshot/roles';
 import { fail, label, ok, prepare } from './common';
 import type { HandlerOutcome, PageContext, PageHandler } from './types';
 
-const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
-/** Roles that are checkable only when the page gives them a checked state. */
-const CHECKABLE_WITH_ARIA = new Set(['treeitem', 'option']);
+/** Roles whose state is aria-checked (Playwright's kAriaCheckedRoles; WAI-ARIA 1.2 aria-checked). */
+const ARIA_CHECKED_ROLES = new Set(['checkbox', 'menuitemcheckbox', 'option', 'radio', 'switch', 'menuitemradio', 'treeitem']);
 
-/** The element whose checked state counts: a label's control, else the element. */
-export function checkTarget(el: Element): Element {
-  if (el instanceof HTMLLabelElement && el.control) return el.control;
-  return el;
-}
+/** The element whose checked state counts (Playwright's retarget 'follow-label'). */
+export const checkTarget = (el: Element): Element => retarget(el, 'follow-label');
 
 /** true/false for a checkable element, null for anything else. */
 export function checkedState(raw: Element): boolean | null {
   const el = checkTarget(raw);
   if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) return el.checked;
-  if (el instanceof HTMLInputElement) return null;
-  const role = roleOf(el);
-  const aria = el.getAttribute('aria-checked');
-  if (CHECKABLE_ROLES.has(role) || (CHECKABLE_WITH_ARIA.has(role) && aria !== null)) return aria === 'true';
+  if (ARIA_CHECKED_ROLES.has(roleOf(el))) return el.getAttribute('aria-checked') === 'true';
   return null;
 }
 
@@ -40,7 +36,7 @@ async function setChecked(ctx: PageContext, p: CheckParams, want: boolean): Prom
     const what = r.el instanceof HTMLInputElement ? `an input of type ${r.el.type}` : `a <${r.el.localName}> with role ${roleOf(r.el)}`;
     return fail(
       'NOT_CHECKABLE',
-      `${label(r.id, r.el)} is ${what}, not a checkbox, radio or switch, so it cannot be ${want ? 'checked' : 'unchecked'}. Pick the checkbox itself (or its label, or an element with role=checkbox and aria-checked) from a new state; use click for other elements.`,
+      `${label(r.id, r.el)} is ${what}, not a checkbox, radio or switch, so it cannot be ${want ? 'checked' : 'unchecked'}. Pick the checkbox itself (or its label, or an element with a checkable role such as checkbox, switch, radio, option or treeitem) from a new state; use click for other elements.`,
       {
         element_id: r.id,
         check: 'checkable',
@@ -55,8 +51,10 @@ async function setChecked(ctx: PageContext, p: CheckParams, want: boolean): Prom
       { element_id: r.id, checked: before, changed: false },
       false,
     );
+  // Only a radio input cannot be unchecked by a click (Playwright refuses it too); an ARIA radio's
+  // page may well toggle it.
   const input = checkTarget(r.el);
-  if (!want && ((input instanceof HTMLInputElement && input.type === 'radio') || ['radio', 'menuitemradio'].includes(roleOf(input))))
+  if (!want && input instanceof HTMLInputElement && input.type === 'radio')
     return fail(
       'OPERATION_FAILED_IN_TARGET',
       `${label(r.id, r.el)} is a radio button; it cannot be unchecked by itself. Check another option of its group instead.`,

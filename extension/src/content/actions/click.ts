@@ -2,6 +2,7 @@
 // element's centre. Activation (links, submit buttons, checkboxes) comes from the click event itself.
 import type { ClickParams } from '../../../../schemas/generated/protocol';
 import { POINTER_CHECKS } from '../interaction/actionability';
+import { selectParagraphAt } from '../interaction/editing';
 import { clickAt } from '../interaction/pointer';
 import { label, ok, prepare } from './common';
 import type { PageHandler } from './types';
@@ -12,6 +13,7 @@ export const click: PageHandler = async (ctx, raw) => {
   if (!r.ok) return r;
   ctx.progress?.(1, 1); // the input goes in now: a page that leaves after this was clicked
   await clickAt(r.hit, r.point, { button: p.button ?? 'left', clickCount: p.click_count ?? 1, modifiers: p.modifiers ?? [] });
+  if (p.click_count === 3 && (p.button ?? 'left') === 'left') selectParagraphAt(r.hit, r.point.x, r.point.y);
   const how = `${p.button && p.button !== 'left' ? `${p.button}-` : ''}${(p.click_count ?? 1) > 1 ? `${p.click_count}x ` : ''}`;
   return ok(`Clicked ${how}${label(r.id, r.el)}.`, { element_id: r.id, x: r.point.x, y: r.point.y });
 };

@@ -2,11 +2,11 @@
 // scroll_to), an element into view, and to a text (browser_use scroll_to_text). Scrolls are
 // instant so the result reports where the page ended up.
 import type { ScrollIntoViewParams, ScrollParams, ScrollToParams, ScrollToTextParams } from '../../../../schemas/generated/protocol';
-import { waitForActionable } from '../interaction/actionability';
-import { composedParent, inViewport, isVisible, nextFrame } from '../interaction/dom';
+import { DEFAULT_TIMEOUT_MS, waitForActionable } from '../interaction/actionability';
+import { composedParent, contentBoxIfEmpty, isVisible, nextFrame, scrollIntoViewIfNeeded } from '../interaction/dom';
 import { deepElementAt } from '../interaction/hit-test';
 import { hasTarget, resolveTarget } from '../target';
-import { label, ok } from './common';
+import { fail, label, ok } from './common';
 import type { PageHandler } from './types';
 
 const pos = (el: Element | null) =>
@@ -26,6 +26,14 @@ export const scroll: PageHandler = async (ctx, raw) => {
   }
   const dir = p.direction ?? 'down';
   const vertical = dir === 'up' || dir === 'down';
+  if (el && !scrollsOn(el, vertical)) {
+    // A target that cannot scroll itself (a display:contents wrapper, an element whose content fits)
+    // scrolls what a mouse wheel over it would: its nearest scroll container, else the page. Never
+    // "already at the end" for an element that has no scroll position at all.
+    const container = scrollContainerFrom(composedParent(el), vertical);
+    el = container;
+    id = container ? ctx.refs.refFor(container) : '';
+  }
   const page = el ? (vertical ? el.clientHeight : el.clientWidth) : vertical ? window.innerHeight : window.innerWidth;
   const amount = p.amount ?? Math.round((p.pages ?? 1) * page);
   const sign = dir === 'up' || dir === 'left' ? -1 : 1;
@@ -60,15 +68,23 @@ export const scroll: PageHandler = async (ctx, raw) => {
   return ok(message, { ...after, moved, ...(el ? { element_id: id } : {}) });
 };
 
-function scrollContainerAtCentre(vertical: boolean): Element | null {
-  let n: Element | null = deepElementAt(window.innerWidth / 2, window.innerHeight / 2);
-  for (; n && n !== document.documentElement && n !== document.body; n = composedParent(n)) {
-    const style = getComputedStyle(n);
-    const overflow = vertical ? style.overflowY : style.overflowX;
-    const room = vertical ? n.scrollHeight > n.clientHeight : n.scrollWidth > n.clientWidth;
-    if (room && (overflow === 'auto' || overflow === 'scroll' || overflow === 'overlay')) return n;
-  }
+/** Does el scroll on this axis (a scroll container with content beyond its box)? */
+function scrollsOn(el: Element, vertical: boolean): boolean {
+  const style = getComputedStyle(el);
+  const overflow = vertical ? style.overflowY : style.overflowX;
+  const room = vertical ? el.scrollHeight > el.clientHeight : el.scrollWidth > el.clientWidth;
+  return room && (overflow === 'auto' || overflow === 'scroll' || overflow === 'overlay');
+}
+
+/** The nearest element from `start` up that scrolls on this axis (the page's own scroller excluded). */
+function scrollContainerFrom(start: Element | null, vertical: boolean): Element | null {
+  for (let n = start; n && n !== document.documentElement && n !== document.body; n = composedParent(n))
+    if (scrollsOn(n, vertical)) return n;
   return null;
+}
+
+function scrollContainerAtCentre(vertical: boolean): Element | null {
+  return scrollContainerFrom(deepElementAt(window.innerWidth / 2, window.innerHeight / 2), vertical);
 }
 
 export const scrollTo: PageHandler = async (ctx, raw) => {
@@ -87,18 +103,42 @@ export const scrollTo: PageHandler = async (ctx, raw) => {
   return ok(`Scrolled to (${after.scroll_x}, ${after.scroll_y}).`, after);
 };
 
+/** Is any part of el's box (or, display:contents, of its contents) inside the viewport? */
+function boxInViewport(el: Element): boolean {
+  const r = contentBoxIfEmpty(el, el.getBoundingClientRect());
+  return r.bottom > 0 && r.right > 0 && r.top < window.innerHeight && r.left < window.innerWidth && r.width > 0 && r.height > 0;
+}
+
+/**
+ * Playwright's scrollIntoViewIfNeeded: wait until the element has something rendered to scroll to
+ * (its box, or a display:contents element's first box; a visibility:hidden or zero-sized element
+ * has one), scroll it to the middle of every scroll container, then wait until it holds still. An
+ * element with nothing rendered (display:none, a hidden parent) is waited for and then refused on
+ * the visible check: never a success that scrolled nothing.
+ */
 export const scrollIntoView: PageHandler = async (ctx, raw) => {
   const p = raw as ScrollIntoViewParams;
   const t = resolveTarget(ctx, p);
   if (!t.ok) return t;
-  t.element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-  const a = await waitForActionable(ctx, t.element, t.elementId, ['stable'], p.timeout_ms);
+  const el = t.element;
+  const timeoutMs = p.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+  const deadline = performance.now() + timeoutMs;
+  while (el.isConnected && !scrollIntoViewIfNeeded(el, 'center')) {
+    if (performance.now() >= deadline)
+      return fail(
+        'TARGET_ELEMENT_NOT_INTERACTABLE',
+        `Element ${label(t.elementId, el)} is not rendered (display:none, or inside a hidden or collapsed part of the page), so there is nothing to scroll to. Open the part of the page that shows it (a tab, an accordion, a menu), take a new state and retry.`,
+        { element_id: t.elementId, check: 'visible', timeout_ms: timeoutMs },
+      );
+    await nextFrame();
+  }
+  const a = await waitForActionable(ctx, el, t.elementId, ['stable'], Math.max(0, deadline - performance.now()));
   if (!a.ok) return a;
-  const visible = inViewport(t.element) && isVisible(t.element);
+  const visible = boxInViewport(el) && isVisible(el);
   return ok(
     visible
-      ? `Scrolled ${label(t.elementId, t.element)} into view.`
-      : `Scrolled towards ${label(t.elementId, t.element)}, but it is not visible (hidden or zero-sized).`,
+      ? `Scrolled ${label(t.elementId, el)} into view.`
+      : `Scrolled ${label(t.elementId, el)} into view, but it does not show (invisible or zero-sized).`,
     { element_id: t.elementId, in_viewport: visible, ...pos(null) },
   );
 };

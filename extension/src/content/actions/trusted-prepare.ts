@@ -4,7 +4,7 @@
 import { errorInfo } from '../../../../schemas/lib/errors';
 import type { PrepareRequest, ReadValueRequest, RunActionResponse } from '../../shared/internal-messages';
 import { type Check, EDIT_CHECKS, HOVER_CHECKS, POINTER_CHECKS } from '../interaction/actionability';
-import { composedContains, deepActiveElement } from '../interaction/dom';
+import { hasFocusWithin } from '../interaction/dom';
 import { caretToEnd, replaceValue } from '../interaction/editing';
 import { agentBarClearForTrustedPoint } from '../interaction/hit-test';
 import { type ActionCommon, label, prepare, safeValue } from './common';
@@ -40,9 +40,9 @@ export async function prepareTrusted(ctx: PageContext, req: PrepareRequest): Pro
     fillValue = plan.value;
   }
   if (req.focus) {
-    const wasFocused = composedContains(r.el, deepActiveElement());
+    const wasFocused = hasFocusWithin(r.el);
     if (!wasFocused) (r.el as HTMLElement).focus?.({ preventScroll: true });
-    focused = composedContains(r.el, deepActiveElement());
+    focused = hasFocusWithin(r.el);
     // type: a field that gets focus now types at its end; one already focused keeps its caret.
     if (focused && !wasFocused && req.caret === 'end') caretToEnd(r.el);
   }

@@ -8,8 +8,17 @@ import type { ErrorInfo } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { isAgentUi } from '../../shared/agent-ui-marker';
 import type { PageContext } from '../actions/types';
-import { composedContains, composedParent, contentBoxIfEmpty, describe, inViewport, isVisible, nextFrame } from './dom';
-import { agentUiStepsAsideAt, agentUiTakesPointerAt, deepElementAt } from './hit-test';
+import {
+  composedContains,
+  composedParent,
+  contentBoxIfEmpty,
+  describe,
+  isVisible,
+  nextFrame,
+  retarget,
+  scrollIntoViewIfNeeded,
+} from './dom';
+import { agentUiStepsAsideAt, agentUiTakesPointerAt, deepElementAt, eventTargetFor, hitBelongsTo } from './hit-test';
 
 export type Check = 'visible' | 'stable' | 'enabled' | 'editable' | 'receives_events';
 
@@ -44,8 +53,13 @@ const TEXT_INPUT_TYPES = new Set([
   '',
 ]);
 
-/** Disabled like Playwright: the disabled property (incl. a disabled fieldset), or aria-disabled on it or an ancestor. */
-export function isDisabled(el: Element): boolean {
+/**
+ * Disabled like Playwright: the disabled property (incl. a disabled fieldset), or aria-disabled on it
+ * or an ancestor, read on the element Playwright retargets to (a span inside a disabled button is
+ * disabled; a label stands for its control).
+ */
+export function isDisabled(raw: Element): boolean {
+  const el = retarget(raw, 'follow-label');
   if (el.matches(':disabled')) return true;
   for (let n: Element | null = el; n; n = composedParent(n)) if (n.getAttribute('aria-disabled') === 'true') return true;
   return false;
@@ -112,15 +126,6 @@ function pointOnShape(el: Element, belongs: (hit: Element | null, point: Point) 
   return null;
 }
 
-/** Does the hit element count as the target (the element, inside it, or its <label>)? */
-function hitBelongsTo(el: Element, hit: Element | null): boolean {
-  if (!hit) return false;
-  if (composedContains(el, hit)) return true;
-  const labels = (el as HTMLInputElement).labels;
-  if (labels) for (const l of labels) if (composedContains(l, hit)) return true;
-  return false;
-}
-
 /** The overlay to name: the outermost fixed/sticky ancestor of the hit element (a banner, a modal), else the hit element. */
 function coveringElement(hit: Element): Element {
   let cover: Element = hit;
@@ -181,18 +186,6 @@ const MESSAGES: Record<Check, (id: string, tag: string) => string> = {
  * one alignment usually does not in another).
  */
 const ALIGNMENTS: (ScrollLogicalPosition | null)[] = [null, 'end', 'center', 'start'];
-
-/** Scrolls el into view in every scroll container up to the viewport (nested scrollers included). */
-function scrollIntoViewIfNeeded(el: Element, align: ScrollLogicalPosition | null): void {
-  const target = getComputedStyle(el).display === 'contents' ? (el.firstElementChild ?? el) : el;
-  if (align) {
-    target.scrollIntoView({ block: align, inline: align, behavior: 'instant' });
-    return;
-  }
-  const ifNeeded = (target as Element & { scrollIntoViewIfNeeded?: (center?: boolean) => void }).scrollIntoViewIfNeeded;
-  if (ifNeeded) ifNeeded.call(target, true);
-  else if (!inViewport(target)) target.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-}
 
 /**
  * Waits until `el` passes `checks` (attached is always checked), scrolling it into view first.
@@ -265,8 +258,11 @@ export async function waitForActionable(
   async function evaluate(): Promise<State> {
     if (!el.isConnected) return { check: 'attached', detail: { reason: 'stale' } };
     if (active.includes('editable') && !isTextEditableKind(el)) return { check: 'editable', detail: { reason: 'not_a_text_field' } };
-    scrollIntoViewIfNeeded(el, ALIGNMENTS[alignment] ?? null);
-    if (active.includes('visible') && !isVisible(el)) return { check: 'visible' };
+    const rendered = scrollIntoViewIfNeeded(el, ALIGNMENTS[alignment] ?? null);
+    if (active.includes('visible') && (!rendered || !isVisible(el))) return { check: 'visible' };
+    // force skips the checks, not the need for a point: an element with nothing rendered has none
+    // (Playwright: "Element is not visible" even with force), so nothing is clicked.
+    if (force && checks.includes('visible') && !rendered) return { check: 'visible' };
     if (active.includes('stable') && animated(el)) {
       // Stable = the same box in two consecutive *rendered* frames: on a loaded machine a timer can
       // fire before the next frame, so the animation timeline must have advanced between the reads.
@@ -317,6 +313,8 @@ export async function waitForActionable(
         hit = cleared;
       }
     }
-    return { check: 'attached', point, hit: hit && composedContains(el, hit) ? hit : el };
+    // force clicks the point like Playwright (and like trusted input): whatever is on top there
+    // takes it; otherwise the events go to the hit inside the target, or the target itself.
+    return { check: 'attached', point, hit: force ? (hit ?? el) : eventTargetFor(el, hit) };
   }
 }

@@ -217,3 +217,21 @@ export function replaceValue(el: Element, value: string): boolean {
   }
   return true;
 }
+
+/**
+ * What a person's triple click selects, the browser's default action that untrusted click events do
+ * not run: all the text of a text field, else the paragraph under the point.
+ */
+export function selectParagraphAt(el: Element, x: number, y: number): void {
+  if (isTextField(el)) {
+    el.select();
+    return;
+  }
+  const range = document.caretRangeFromPoint(x, y);
+  const sel = window.getSelection();
+  if (!range || !sel) return;
+  sel.removeAllRanges();
+  sel.addRange(range);
+  sel.modify('move', 'backward', 'paragraphboundary');
+  sel.modify('extend', 'forward', 'paragraphboundary');
+}

@@ -5,10 +5,12 @@
 // Real browser_use on Playwright has no such UI in the page, so an element under it is still on top
 // for the prompt. The bar is out of the page's hit testing (pointer-events: none) except while a
 // person's pointer is over it; a real click there would land on Stop, and agentUiTakesPointerAt
-// asks the bar itself so actionability knows.
+// asks the bar itself so actionability knows. Whether a hit counts as the action's target
+// (hitBelongsTo) is decided here too, so every caller uses one rule.
 import { isAgentUi, isAgentUiRoot } from '../../shared/agent-ui-marker';
 import { AGENT_BAR_STEP_ASIDE_GLOBAL, AGENT_BAR_STOP_AT_GLOBAL } from '../agent-bar';
 import { shadowRootOf } from '../shadow-root';
+import { composedParent, retarget } from './dom';
 
 /**
  * The topmost element at a viewport point as root sees it (retargeted into root's tree), looking
@@ -75,4 +77,35 @@ export function deepElementAt(x: number, y: number): Element | null {
     hit = inner;
   }
   return hit;
+}
+
+/**
+ * Is `ancestor` the hit element or above it in the flat tree (the tree hit testing runs on)? A
+ * slotted light-DOM node goes up through its slot into the shadow tree first, so text slotted into
+ * a shadow <button> counts as inside that button; it still reaches its light-DOM parent (the host)
+ * after the shadow tree, as Playwright's expectHitTarget walks it.
+ */
+function inFlatTree(ancestor: Element, hit: Element): boolean {
+  for (let n: Element | null = hit; n; n = n.assignedSlot ?? composedParent(n)) if (n === ancestor) return true;
+  return false;
+}
+
+/**
+ * Does the element hit at the action point count as hitting el? Playwright's rule (the hit is el
+ * retargeted to its button or link, or inside it in the flat tree; so a label or icon inside a
+ * button, pointer-events:none or not, is hit through the button), plus el's own <label>s: a click there
+ * activates el too, so a label drawn over its checkbox does not block it.
+ */
+export function hitBelongsTo(el: Element, hit: Element | null): boolean {
+  if (!hit) return false;
+  if (inFlatTree(retarget(el, 'button-link'), hit)) return true;
+  const labels = (el as HTMLInputElement).labels;
+  if (labels) for (const l of labels) if (inFlatTree(l, hit)) return true;
+  return false;
+}
+
+/** Where synthetic pointer events go: the hit element when it is the (retargeted) target or inside
+ * it, as a real pointer's would go; else el. */
+export function eventTargetFor(el: Element, hit: Element | null): Element {
+  return hit && inFlatTree(retarget(el, 'button-link'), hit) ? hit : el;
 }
