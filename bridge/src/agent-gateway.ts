@@ -236,6 +236,11 @@ export class AgentGateway {
   ): Promise<{ result: ActionResultMessage; sentTab: number | null }> {
     const { sessions } = this.o;
     let tabId = target;
+    // Checked again here, in the tab's queue: two sessions that name the same free tab at once both
+    // pass targetOf, and the first one's action leases it. The second must not act on it then.
+    const owner = tabId === null ? null : sessions.ownerOf(tabId);
+    if (tabId !== null && owner && owner !== session && !takeOverFromPredecessor(sessions, owner, session))
+      return { result: errorResult(action, notLeased(tabId, holderDescription(owner, this.o.sessionGraceMs))), sentTab: target };
     if (tabId === null && sessions.othersHoldTabs(session) && !BROWSER_LEVEL.has(action.action)) {
       const active = await this.o.extension.activeTab(deadline);
       if (!active.ok) return { result: errorResult(action, active.error), sentTab: target };

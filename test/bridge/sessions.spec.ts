@@ -96,6 +96,20 @@ describe('bridge sessions and tabs (real ws)', () => {
     expect(e.received.filter(isAction)).to.deep.equal([]);
   });
 
+  it('two sessions naming the same free tab at once: the first leases it, the second is refused, never relayed', async () => {
+    const e = await ext();
+    const a = await agent();
+    const b = await agent();
+    a.send({ type: 'action', action_id: 'first', action: 'navigate', params: { url: 'http://a.test/' }, tab_id: 7 });
+    b.send({ type: 'action', action_id: 'second', action: 'navigate', params: { url: 'http://b.test/' }, tab_id: 7 });
+    await answer(e, (m) => ok(m.action_id, 7));
+    expect(((await a.next(isResult)) as ActionResultMessage).status).to.equal('success');
+    const r = (await b.next(isResult)) as ActionResultMessage;
+    expect(r.error_info?.error_code).to.equal('TAB_NOT_LEASED');
+    await new Promise((r2) => setTimeout(r2, 50));
+    expect(e.received.filter(isAction)).to.deep.equal([]); // the second navigate never reached the extension
+  });
+
   it('runs commands for one tab one at a time, in order', async () => {
     const e = await ext();
     const a = await agent();
