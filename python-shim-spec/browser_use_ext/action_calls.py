@@ -33,6 +33,33 @@ async def call_action(ctx: 'ExtensionBrowserContext', action: str, params: dict,
     assert ctx.conn is not None
     if tab_id is None:
         tab_id = ctx.current_tab_id
+    r = await _run(ctx, action, params, tab_id, timeout_ms)
+    if action not in _BROWSER_LEVEL and tab_id == ctx.current_tab_id and tab_id not in ctx._held_tabs and _held_by_another_agent(r):
+        # Several agents on one Browser() (browser_use's parallel_agents.py): on Playwright each new
+        # context gets a page of its own. Here the first agent takes the person's active tab; one that
+        # starts while another agent holds it (or took it first) works in a new tab of its own.
+        opened = await ctx.conn.call('open_tab', {}, tab_id=None)
+        new_tab = ((opened.get('outcome_details') or {}).get('result') or {}).get('tab_id')
+        if opened.get('status') == 'success' and isinstance(new_tab, int):
+            logger.info('The active tab belongs to another agent, so this agent works in a new tab of its own (tab %s).', new_tab)
+            ctx._held_tabs.add(new_tab)
+            ctx.agent_current_page = ctx.human_current_page = ctx._page_for(new_tab, url='about:blank')
+            tab_id = new_tab
+            r = await _run(ctx, action, params, tab_id, timeout_ms)
+    return _finish(ctx, action, tab_id, r)
+
+
+# Actions that act on the browser rather than on a tab: no tab is handed over for them.
+_BROWSER_LEVEL = frozenset({'list_tabs', 'open_tab', 'get_cookies'})
+
+
+def _held_by_another_agent(r: dict) -> bool:
+    """The bridge refused the tab: another agent session holds it."""
+    return r.get('status') != 'success' and (r.get('error_info') or {}).get('error_code') == 'TAB_NOT_LEASED'
+
+
+async def _run(ctx: 'ExtensionBrowserContext', action: str, params: dict, tab_id: Optional[int], timeout_ms: Optional[int]) -> dict:
+    assert ctx.conn is not None
     # The state after the action as a delta against this tab's last action state (README "Deltas").
     base = ctx._action_bases.get(tab_id) if tab_id is not None and action != 'get_state' else None
     since = base.get('state_id') if base is not None else None
@@ -45,6 +72,11 @@ async def call_action(ctx: 'ExtensionBrowserContext', action: str, params: dict,
             r['new_simplified_state'] = apply_state_delta(base, delta)
         except StateDeltaError as e:
             logger.warning('state delta not applicable (%s); the next action takes a full state', e)
+    return r
+
+
+def _finish(ctx: 'ExtensionBrowserContext', action: str, tab_id: Optional[int], r: dict) -> dict:
+    """Keeps the context in step with an action's answer; raises ActionFailed on error."""
     if action != 'get_state':
         got = r.get('new_simplified_state')
         if isinstance(got, dict) and isinstance(got.get('tab_id'), int) and got.get('state_id'):
@@ -58,6 +90,8 @@ async def call_action(ctx: 'ExtensionBrowserContext', action: str, params: dict,
     deliver_download(ctx, r)  # page.expect_download: the action's download, if it started one
     if r.get('status') != 'success':
         raise ActionFailed(r)
+    if isinstance(ran_in, int):
+        ctx._held_tabs.add(ran_in)  # the bridge leases a tab to the session an action succeeded in
     st = r.get('new_simplified_state')
     if isinstance(st, dict):
         ctx._note_state(st)

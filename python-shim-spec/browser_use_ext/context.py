@@ -101,6 +101,7 @@ class ExtensionBrowserContext:
         # tab -> the state that came with the last other action there: the base of the next action's state delta.
         self._action_bases: dict[int, dict] = {}
         self._notices: list[str] = []
+        self._held_tabs: set[int] = set()  # tabs an action of this context succeeded in (leased to its session)
         self._init_lock = asyncio.Lock() if _loop_running() else None
         self._cookies_noted = False
 
@@ -227,8 +228,10 @@ class ExtensionBrowserContext:
         page = self.agent_current_page
         if page is not None and not page.is_closed():
             return page
-        if not session.context.pages:
-            # First use: a get_state tells which tab the bridge leased to this session (the active one).
+        if page is None:
+            # First use: a get_state tells which tab the bridge leased to this session (the active one,
+            # or a new tab of its own when another agent holds that: action_calls.py). The tab list
+            # names every tab of the person's Chrome, so its first entry is not this agent's tab.
             await self._fresh_protocol_state()
         page = self.agent_current_page or (session.context.pages[0] if session.context.pages else None)
         if page is None:
