@@ -4,7 +4,7 @@ people to apply, on the harness bridge + extension in real Chromium, and unchang
 own Playwright (/usr/bin/chromium). Both against loopback fixture sites, with one scripted model.
 Each example is one test: both sides reach the same result (is_done, success, final result modulo
 nothing, the action names, which steps failed), or the documented difference holds, or the example
-cannot apply and fails with the error docs/examples.md gives. See tests/examples/__init__.py for the
+cannot apply and fails with the error README.md's examples table gives. See tests/examples/__init__.py for the
 test-only changes. BUX_EXAMPLES_ONLY=path,path runs a subset (for debugging)."""
 
 import json
@@ -180,7 +180,19 @@ def _scroll_to_text(self: Examples, ours: dict, theirs: dict) -> None:
         self.assertIn('not found on the page', theirs['runs'][-1]['final_result'])
 
 
+def _parallel(self: Examples, ours: dict, theirs: dict) -> None:
+    self.assertIsNone(ours['error'])
+    got = sorted((r['success'], r['final_result']) for r in ours['runs'])
+    answers = ('Weather in Tokyo: 18 C', 'Reddit front page', 'Bitcoin price: 1 BTC = 100 USD', 'NASA image of the day: a nebula')
+    want = sorted((True, t) for t in (*answers, 'Apple'))
+    self.assertEqual(got, want)
+    # browser_use's own Playwright: the four agents starting at once never finish their first step.
+    self.assertIn('did not finish within', theirs['error'] or '')
+    self.assertFalse(any(r['is_done'] for r in theirs['runs']))
+
+
 CHECKS = {
+    'features/parallel_agents.py': _parallel,
     'use-cases/scrolling_page.py': _scroll_to_text,
     'features/multi-tab_handling.py': _switch_tab,
     'features/restrict_urls.py': _restrict,
@@ -202,14 +214,14 @@ _add_tests()
 
 
 class ExamplesTable(unittest.TestCase):
-    def test_docs_examples_md_lists_every_example_with_its_status(self) -> None:
+    def test_readme_lists_every_example_with_its_status(self) -> None:
         from tests.examples.scenarios import SCENARIOS
 
-        doc = (REPO_ROOT / 'docs' / 'examples.md').read_text()
+        doc = (REPO_ROOT / 'README.md').read_text()
         words = {'runs': 'runs', 'difference': 'runs with a documented difference', 'cannot': 'cannot apply'}
         for sc in SCENARIOS:
             row = next((line for line in doc.splitlines() if line.startswith(f'| `{sc.path}`')), None)
-            self.assertIsNotNone(row, f'docs/examples.md has no row for {sc.path}')
+            self.assertIsNotNone(row, f'README.md\'s examples table has no row for {sc.path}')
             self.assertIn(words[sc.status], row)
             if sc.status_048:
                 self.assertIn(words[sc.status_048], row)

@@ -19,7 +19,8 @@ Choices, written down once:
     4. ``pyperclip`` is an in-memory clipboard (CI has no desktop clipboard);
     5. Playwright side only: the browser is /usr/bin/chromium, headless, launched by Playwright
        (``chrome_instance_path``, ``cdp_url``, ``wss_url``, ``headless=False`` neutralised: see
-       compat_real.py for why the fixed debugging port is avoided);
+       compat_real.py for why the fixed debugging port is avoided), and the lazy start of browser_use's
+       Playwright browser is serialised (agents starting at once would each launch a Chromium);
     6. each example runs in its own empty working directory, with HOME pointing there too (the
        download example saves to ~/downloads);
     7. our side only: before each example the harness Chromium is left with one blank tab (the

@@ -125,6 +125,19 @@ def _patch_playwright_launch() -> None:
 
     Browser._setup_browser = _setup_browser
 
+    # browser_use starts its Playwright browser lazily and without a lock: agents that start at once
+    # on one Browser() (parallel_agents.py) each launch a Chromium and overwrite each other's. Serialise
+    # the start, as one launch would be on a fast machine.
+    get_browser = Browser.get_playwright_browser
+    locks: dict[tuple[int, int], asyncio.Lock] = {}  # (Browser, event loop): each example has a loop of its own
+
+    async def get_playwright_browser(self: Any) -> Any:
+        lock = locks.setdefault((id(self), id(asyncio.get_running_loop())), asyncio.Lock())
+        async with lock:
+            return await get_browser(self)
+
+    Browser.get_playwright_browser = get_playwright_browser
+
 
 def _install_test_doubles() -> None:
     """Test-only: an in-memory pyperclip; Gemini and Azure model classes -> ChatOpenAI(model='gpt-4o')."""

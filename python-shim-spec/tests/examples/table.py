@@ -1,4 +1,4 @@
-"""Prints the table of docs/examples.md from scenarios.py (``python -m tests.examples.table``, cwd
+"""Prints the examples table of README.md ("browser_use's own examples") from scenarios.py (``python -m tests.examples.table``, cwd
 python-shim-spec); the test checks the file lists every example with its status."""
 
 from tests.examples.scenarios import SCENARIOS, Scenario
