@@ -27,10 +27,9 @@ function baselineDir(): string | null {
   const ref = process.env['BENCH_BASELINE_REF'] ?? 'main';
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-accname-base-'));
   try {
-    for (const f of ['accname', 'roles']) {
-      fs.writeFileSync(path.join(dir, `${f}.ts`), execSync(`git show ${ref}:extension/src/content/snapshot/${f}.ts`, { cwd: REPO_ROOT }));
-    }
-    return dir;
+    // The ref's whole extension/src: accname.ts imports its neighbours (roles, privacy, shared/...).
+    execSync(`git archive ${ref} extension/src | tar -x -C ${JSON.stringify(dir)}`, { cwd: REPO_ROOT });
+    return path.join(dir, 'extension', 'src', 'content', 'snapshot');
   } catch {
     return null;
   }
