@@ -105,8 +105,8 @@ class ExtensionBrowserConfig:
         if binary:
             # Examples point this at a Chrome to start in debug mode; the extension already runs in the
             # person's Chrome, so nothing is started (and the Chrome need not be closed first).
-            logger.info('BrowserConfig chrome path %s is not used: browser-use-ext drives your running Chrome through the '
-                        'extension (no browser is started; keep Chrome open with the extension connected to the bridge).', binary)
+            logger.info('BrowserConfig chrome path %s is not used: the extension drives your running Chrome (no browser is '
+                        'started; keep Chrome open with the extension connected to the bridge).', binary)
 
     def model_dump(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

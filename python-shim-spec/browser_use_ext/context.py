@@ -232,7 +232,10 @@ class ExtensionBrowserContext:
             # First use: a get_state tells which tab the bridge leased to this session (the active one,
             # or a new tab of its own when another agent holds that: action_calls.py). The tab list
             # names every tab of the person's Chrome, so its first entry is not this agent's tab.
-            await self._fresh_protocol_state()
+            try:
+                await self._fresh_protocol_state()
+            except ActionFailed:
+                pass  # a page the extension cannot read (about:blank): the answer still named the tab
         page = self.agent_current_page or (session.context.pages[0] if session.context.pages else None)
         if page is None:
             await self.create_new_tab()
