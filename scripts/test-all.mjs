@@ -17,18 +17,23 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSteps = [];
 
 function run(label, cmd, args, opts = {}) {
-  process.stdout.write(`\n=== ${label}: ${[cmd, ...args].join(' ')}\n`);
+  const header = `\n=== ${label}: ${[cmd, ...args].join(' ')}\n`;
+  if (!opts.buffered) process.stdout.write(header);
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: opts.cwd ?? root, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const tee = (stream, sink) =>
       stream.on('data', (d) => {
         out += d;
-        sink.write(d);
+        if (!opts.buffered) sink.write(d);
       });
     tee(child.stdout, process.stdout);
     tee(child.stderr, process.stderr);
-    child.on('close', (code) => resolve({ code: code ?? 1, out }));
+    child.on('close', (code) => {
+      // A buffered run (one of several at once) prints its whole output when it ends, so logs do not interleave.
+      if (opts.buffered) process.stdout.write(header + out);
+      resolve({ code: code ?? 1, out });
+    });
   });
 }
 
@@ -92,17 +97,22 @@ if (build.code === 0) {
     failedSteps.push('python modules not assigned to a venv');
     totals.failed += lost.length;
   }
-  for (const env of PY_ENVS) {
+  // The venvs run at the same time: each starts its own bridge and Chromium on free ports, and much of
+  // their time is waiting (browser_use's fixed page-load delays, Playwright's browser start), so two
+  // cores finish them several minutes sooner than one after another. Each prints its output when done.
+  const pyRuns = PY_ENVS.map((env) => {
     const modules = modulesFor(env).map((f) => `tests.${f.replace(/\.py$/, '')}`);
-    if (!modules.length || envs.failed.includes(env.name)) continue; // a venv that failed to build is counted above
+    if (!modules.length || envs.failed.includes(env.name)) return null; // a venv that failed to build is counted above
     // cwd python-shim-spec: `tests` is a package there; harness.py puts the shim's sources first on
     // sys.path, and tests/test_install.py checks that the installed wheel holds the same files.
-    const r = await run(
-      `python ${env.name} (${env.what})`,
-      venvPython(env.name),
-      [path.join(root, 'scripts', 'py-unittest.py'), ...modules],
-      { cwd: path.join(root, 'python-shim-spec') },
-    );
+    const r = run(`python ${env.name} (${env.what})`, venvPython(env.name), [path.join(root, 'scripts', 'py-unittest.py'), ...modules], {
+      cwd: path.join(root, 'python-shim-spec'),
+      buffered: true,
+    });
+    return { env, r };
+  }).filter((x) => x !== null);
+  for (const { env, r: pending } of pyRuns) {
+    const r = await pending;
     const line = r.out.match(/^BUX_RESULT (\{.*\})$/m)?.[1];
     const c = line ? JSON.parse(line) : null;
     if (c) {
