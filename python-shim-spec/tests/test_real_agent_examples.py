@@ -186,9 +186,13 @@ def _parallel(self: Examples, ours: dict, theirs: dict) -> None:
     answers = ('Weather in Tokyo: 18 C', 'Reddit front page', 'Bitcoin price: 1 BTC = 100 USD', 'NASA image of the day: a nebula')
     want = sorted((True, t) for t in (*answers, 'Apple'))
     self.assertEqual(got, want)
-    # browser_use's own Playwright: the four agents starting at once never finish their first step.
-    self.assertIn('did not finish within', theirs['error'] or '')
+    # browser_use's own Playwright: no agent answers. 0.1.40: the four agents starting at once never
+    # finish their first step; 0.1.48: recording video needs Playwright's ffmpeg, which is not installed.
     self.assertFalse(any(r['is_done'] for r in theirs['runs']))
+    if BU == '0.1.40':
+        self.assertIn('did not finish within', theirs['error'] or '')
+    else:
+        self.assertEqual([r['actions'] for r in theirs['runs']], [[]] * len(theirs['runs']))
 
 
 CHECKS = {

@@ -319,6 +319,9 @@ SCENARIOS: list[Scenario] = [
         difference='through the shim the first agent takes the active tab and each other one works in a new tab of its own '
         '(as each Playwright context gets its own page), and all five answer; on browser_use\'s own Playwright here the four '
         'agents starting at once never finish their first step (every page load fails; the run is stopped after 45 s)',
+        difference_048='through the shim all five agents answer, each in a tab of its own; on browser_use\'s own Playwright '
+        'the example\'s save_recording_path needs Playwright\'s ffmpeg ("playwright install ffmpeg"), so every agent fails '
+        'to open a page and none answers (the shim ignores save_recording_path)',
     ),
     Scenario(
         'features/pause_agent.py',

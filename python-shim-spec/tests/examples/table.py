@@ -20,7 +20,7 @@ def _esc(text: str) -> str:
 def row(sc: Scenario) -> str:
     notes = [sc.what]
     if sc.difference:
-        notes.append(f'Difference{" on 0.1.40" if sc.status_048 else ""}: {sc.difference}.')
+        notes.append(f'Difference{" on 0.1.40" if sc.status_048 or sc.difference_048 else ""}: {sc.difference}.')
     if sc.difference_048:
         notes.append(f'Difference on 0.1.48: {sc.difference_048}.')
     if sc.user_error:
