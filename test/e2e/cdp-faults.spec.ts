@@ -209,21 +209,32 @@ describe('e2e: CDP faults', function () {
         '--input-type=module',
         '-e',
         `import puppeteer from 'puppeteer-core';
+         console.log('CONNECTING');
          const browser = await puppeteer.connect({ browserWSEndpoint: process.env.BUX_WS, defaultViewport: null });
-         const page = (await browser.pages()).find((p) => p.url() === process.env.BUX_PAGE);
-         if (!page) { console.log('NO PAGE'); process.exit(1); }
+         console.log('CONNECTED');
+         const pages = await browser.pages();
+         const page = pages.find((p) => p.url() === process.env.BUX_PAGE);
+         if (!page) { console.log('NO PAGE among', pages.map((p) => p.url())); process.exit(1); }
          console.log('READY', await page.evaluate('1 + 1'));
          page.evaluate('new Promise(() => {})').catch(() => undefined);
          console.log('RUNNING');`,
       ],
-      { cwd: process.cwd(), env: { ...process.env, BUX_WS: ep.ws, BUX_PAGE: url }, stdio: ['ignore', 'pipe', 'pipe'] },
+      {
+        cwd: process.cwd(),
+        // puppeteer's protocol log (stderr) shows which command went unanswered should the client stall.
+        env: { ...process.env, BUX_WS: ep.ws, BUX_PAGE: url, DEBUG: 'puppeteer:protocol:*' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
     );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += String(d)));
     child.stderr.on('data', (d: Buffer) => (out += String(d)));
     const exited = new Promise((r) => child.once('exit', r));
     try {
-      await until(`the client process started its long command (output: ${out})`, 20_000, () => out.includes('RUNNING'));
+      await until('the client process started its long command', 20_000, () => out.includes('RUNNING')).catch((e: Error) => {
+        // The client's own output (its protocol log included) read when the wait ends, not when it starts.
+        throw new Error(`${e.message}; the client (exit code ${String(child.exitCode)}) printed:\n${out.slice(-6000)}`);
+      });
       const tabId = await until('the client holds a tab', 5000, () => sessionOf(h, 'cdp:vanisher')?.tabs[0]?.tab_id);
       // The long Runtime.evaluate is in flight in the bridge.
       await until('a command in flight', 5000, () => (h.bridge.status()['in_flight_actions'] as number) >= 1);

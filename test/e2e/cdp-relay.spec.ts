@@ -121,7 +121,9 @@ describe('e2e: the CDP relay in the service worker', function () {
     expect(loaded.tab_id).to.equal(a.tabId);
     expect(loaded.session_id).to.equal(undefined);
     expect(loaded.params).to.have.property('timestamp');
-    expect(await a.page.evaluate(() => location.href)).to.equal(next);
+    // Read by waitForFunction, which outlives the navigation: the relay's load event can reach the test
+    // before puppeteer's own view of the tab has its new execution context.
+    await a.page.waitForFunction((u: string) => location.href === u, { timeout: 5000 }, next);
     await a.agent.close();
   });
 
