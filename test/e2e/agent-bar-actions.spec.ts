@@ -1,12 +1,12 @@
 // The "Agent is controlling this tab" bar never gets between the agent and the page: a page button
 // lying exactly under the bar's Stop button is clicked (the page counts the click, the result is
 // success), trusted input on and off, even while a person's pointer rests on Stop, and so is one in
-// an iframe under Stop (a trusted click there used to press Stop and report success); the page's own
-// elementFromPoint / elementsFromPoint / caretRangeFromPoint never answer the bar's host, Stop
-// included, unless a person's pointer is on the bar (then Stop takes it, so their click works); an
-// agent's trusted hover under Stop leaves the page element hovered; and after trusted input the
-// state, the bar and the page's hit tests all use the viewport as it really is (Chrome's debugging
-// info bar takes 56 px of it).
+// an iframe under Stop, pointer resting or not (a trusted click there used to press Stop and report
+// success); the page's own elementFromPoint / elementsFromPoint / caretRangeFromPoint never answer
+// the bar's host, Stop included, unless a person's pointer is on the bar (then Stop takes it, so
+// their click works); an agent's trusted hover under Stop leaves the page element hovered; and after
+// trusted input the state, the bar and the page's hit tests all use the viewport as it really is
+// (Chrome's debugging info bar takes 56 px of it).
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 
@@ -218,6 +218,54 @@ describe('e2e: the agent bar never gets between the agent and the page', functio
       // Stop was not pressed: the agent still holds the tab.
       expect((await o.call('get_state', {})).status).to.equal('success');
       expect(await barRect(o.page)).to.deep.include({ left: 12 });
+      await o.page.close();
+    });
+  }
+
+  for (const trusted of [false, true]) {
+    it(`a button in a small iframe under Stop, while a person's pointer rests on Stop: the frame gets the click, Stop is not pressed (trusted input ${trusted ? 'on' : 'off'})`, async () => {
+      await setSettings(h, { trusted_input: trusted });
+      const o = await open(h, '<p>Small frame under the bar</p>');
+      await barRect(o.page);
+      const stop = await stopRect(o.page);
+      const c = centre(stop);
+      // A 16x12 frame at Stop's centre, its button filling it: the rest of Stop is the top page's,
+      // where a person's pointer can rest (a pointer over a frame moves in the frame's document,
+      // which the bar never hears).
+      const inner = h.fixtures.html(
+        '/bar-small-frame',
+        `<body style="margin:0"><button id="framed" aria-label="Framed" style="display:block;width:16px;height:12px;padding:0;border:0;min-width:0"
+          onclick="parent.postMessage('framed-click:' + event.isTrusted, '*')"></button></body>`,
+        'Small frame',
+      );
+      await o.page.evaluate(
+        (src: string, at: { x: number; y: number }) => {
+          const w = window as unknown as { got: string[] };
+          w.got = [];
+          addEventListener('message', (e) => w.got.push(String(e.data)));
+          const f = document.createElement('iframe');
+          f.src = src;
+          f.style.cssText = `position:fixed;left:${at.x - 8}px;top:${at.y - 6}px;width:16px;height:12px;border:0;z-index:5`;
+          document.body.append(f);
+          return new Promise((done) => f.addEventListener('load', done));
+        },
+        inner,
+        c,
+      );
+      const s = (await o.call('get_state', {})).new_simplified_state as SimplifiedState;
+      const framed = s.actionable_elements.find((e) => e.attributes['id'] === 'framed');
+      expect(framed, 'the framed button is listed').to.not.equal(undefined);
+      // The person's pointer on Stop, beside the frame: Stop takes the pointer (over the frame too).
+      expect(stop.right - stop.left, 'Stop is wider than the frame').to.be.above(24);
+      await o.page.mouse.move(stop.left + 3, c.y);
+      expect(await pageHit(o.page, c), "Stop is armed under the person's pointer").to.equal('host');
+      const r = await o.call('click', { index: framed!.index, timeout_ms: 2000 });
+      expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+      await o.page.waitForFunction(() => (window as unknown as { got: string[] }).got.length > 0, { timeout: 5000 });
+      expect(await o.eval('window.got')).to.deep.equal([`framed-click:${trusted}`]);
+      // Stop was not pressed: the agent still holds the tab, and the bar is back.
+      expect((await o.call('get_state', {})).status).to.equal('success');
+      expect(await stopRect(o.page)).to.deep.equal(stop);
       await o.page.close();
     });
   }

@@ -649,6 +649,13 @@ async function runTrusted(tabId: number, frameId: number, plan: TrustedPlan, wat
       };
     input.x += offset.x;
     input.y += offset.y;
+    // The controlled-tab bar is in the top frame, above this frame: while a person's pointer rests
+    // on it, Stop takes the pointer and would take this click too. The top frame moves it aside for
+    // the input, as it does for a point of its own (content/agent-bar.ts). Best effort: a top frame
+    // without our content script has no bar.
+    await sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'bar_aside', x: input.x, y: input.y }, { frameId: 0 }).catch(
+      () => undefined,
+    );
   }
   // Keys are counted as they go, and stop when the page starts navigating (CDP input outlives the
   // document: keys sent on would land in whatever the next page focuses).

@@ -2,18 +2,16 @@
 import { errorInfo } from '../../../schemas/lib/errors';
 import {
   CONTENT_PORT,
-  type HighlightRequest,
+  type ContentRequest,
   isContentRequest,
+  type PingRequest,
   type PortMessage,
-  type PrepareRequest,
-  type ReadValueRequest,
-  type RunActionRequest,
   type RunActionResponse,
-  type SnapshotRequest,
 } from '../shared/internal-messages';
 import { PAGE_HANDLERS, type PageContext } from './actions/registry';
 import { prepareTrusted, readValue } from './actions/trusted-prepare';
 import { drawHighlights, removeHighlights } from './browser-use-tree/highlight';
+import { agentBarClearForTrustedPoint } from './interaction/hit-test';
 import { RefRegistry } from './refs';
 import { waitForSettle } from './settle';
 import { answerSnapshot } from './snapshot';
@@ -64,11 +62,11 @@ if (!window.__browserUseExtLoaded) {
   });
 }
 
+/** A request answered by run() (ping is answered where it arrives). */
+type WorkRequest = Exclude<ContentRequest, PingRequest>;
+
 /** run(), with a thrown error turned into a typed answer. */
-function answer(
-  ctx: PageContext,
-  req: RunActionRequest | SnapshotRequest | PrepareRequest | ReadValueRequest | HighlightRequest,
-): Promise<RunActionResponse> {
+function answer(ctx: PageContext, req: WorkRequest): Promise<RunActionResponse> {
   return run(ctx, req).catch((e: unknown) => {
     const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
     const what = req.kind === 'run_action' ? req.action : req.kind;
@@ -83,10 +81,7 @@ function answer(
   });
 }
 
-async function run(
-  ctx: PageContext,
-  req: RunActionRequest | SnapshotRequest | PrepareRequest | ReadValueRequest | HighlightRequest,
-): Promise<RunActionResponse> {
+async function run(ctx: PageContext, req: WorkRequest): Promise<RunActionResponse> {
   if (req.kind === 'highlight') {
     if (!req.draw) {
       removeHighlights();
@@ -104,6 +99,10 @@ async function run(
   if (req.kind === 'snapshot') return answerSnapshot(ctx.refs, req);
   if (req.kind === 'prepare') return prepareTrusted(ctx, req);
   if (req.kind === 'read_value') return readValue(ctx, req);
+  if (req.kind === 'bar_aside') {
+    agentBarClearForTrustedPoint(req.x, req.y);
+    return { ok: true, message: '', result: {} };
+  }
   const handler = PAGE_HANDLERS[req.action];
   if (!handler)
     return { ok: false, error: errorInfo('UNSUPPORTED_ACTION', `The page side does not implement "${req.action}".`, 'content_script') };

@@ -69,7 +69,20 @@ export interface HighlightRequest {
   indexes?: number[];
 }
 
-export type ContentRequest = RunActionRequest | SnapshotRequest | PingRequest | PrepareRequest | ReadValueRequest | HighlightRequest;
+/**
+ * Trusted mode, to the top frame: a subframe's trusted pointer input is about to go in at this
+ * top-level viewport point. The controlled-tab bar lives in the top frame only, so the subframe's own
+ * preparation cannot move it; the top frame steps it aside as it does for its own points.
+ */
+export interface BarAsideRequest {
+  channel: typeof CONTENT_CHANNEL;
+  kind: 'bar_aside';
+  x: number;
+  y: number;
+}
+
+export type ContentRequest =
+  RunActionRequest | SnapshotRequest | PingRequest | PrepareRequest | ReadValueRequest | HighlightRequest | BarAsideRequest;
 
 /**
  * Answer to run_action (no state: the worker collects it after the action) or snapshot (frame_json: the frame snapshot as JSON text, since
