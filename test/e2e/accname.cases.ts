@@ -482,6 +482,7 @@ export const NAME_CASES: NameCase[] = [
 function wptCases(): NameCase[] {
   const out: NameCase[] = [];
   // comp_label: aria-label names an element of every role that allows it.
+  // The spec's list (WPT comp_label), not roles.ts's: it is what our roles are checked against, so it must not be derived from them.
   for (const role of [
     'alert',
     'alertdialog',

@@ -30,10 +30,10 @@ describe('e2e actions: forms, scrolling, reading, waiting', function () {
   });
 
   it('select_option by label or value fires input and change; multiple selects take several', async () => {
-    const o = await open(h, `${SELECTS}${EVENT_LOG}`);
+    const o = await open(h, `${SELECTS}${EVENT_LOG.script}`);
     let r = await o.ok('select_option', { selector: '#country', labels: ['日本 "Japan"'] });
     expect(r).to.deep.include({ values: ['jp'], labels: ['日本 "Japan"'] });
-    expect(await o.eval('window.log.filter(e => e === "input:country" || e === "change:country")')).to.deep.equal([
+    expect((await EVENT_LOG.read(o)).filter((e) => e === 'input:country' || e === 'change:country')).to.deep.equal([
       'input:country',
       'change:country',
     ]);

@@ -8,18 +8,17 @@ import { build } from 'esbuild';
 
 import { REPO_ROOT } from '../harness/browser';
 import { type Harness, useHarness } from '../harness/harness';
-import { EVENT_LOG, open, quietSettle } from './actions.helpers';
+import { EVENT_LOG, eventLog, open, quietSettle } from './actions.helpers';
 import { clearSettings, setSettings } from './worker-actions.helpers';
 
-/** Records "type key code keyCode charCode [modifiers]" for key events, like Playwright's input/keyboard.html. */
-const KEY_RESULT = `<script>
-  window.kres = [];
-  for (const t of ['keydown', 'keypress', 'keyup'])
-    document.addEventListener(t, (e) => {
-      const mods = ['Alt', 'Control', 'Meta', 'Shift'].filter((m) => e.getModifierState(m)).join(' ');
-      window.kres.push(t + ' ' + e.key + ' ' + e.code + ' ' + e.keyCode + ' ' + e.charCode + ' ' + e.location + ' [' + mods + ']');
-    }, true);
-</script>`;
+/** Records "type key code keyCode charCode location [modifiers]" for key events, like Playwright's input/keyboard.html. */
+const KEY_RESULT = eventLog({
+  name: 'kres',
+  types: ['keydown', 'keypress', 'keyup'],
+  entry:
+    "t + ' ' + e.key + ' ' + e.code + ' ' + e.keyCode + ' ' + e.charCode + ' ' + e.location + " +
+    "' [' + ['Alt', 'Control', 'Meta', 'Shift'].filter((m) => e.getModifierState(m)).join(' ') + ']'",
+});
 
 describe('e2e actions: keyboard and text', function () {
   let h: Harness;
@@ -61,19 +60,17 @@ describe('e2e actions: keyboard and text', function () {
   });
 
   it('type fires keydown, keypress, beforeinput, input, keyup per character with key/code/keyCode, no Shift for shifted characters', async () => {
-    const o = await open(
-      h,
-      `<input id="t" value="x">${EVENT_LOG}<script>window.keys=[];document.getElementById('t').addEventListener('keydown', e => keys.push([e.key, e.code, e.keyCode, e.shiftKey]));</script>`,
-    );
+    const keys = eventLog<unknown[]>({ name: 'keys', on: ['t'], types: ['keydown'], entry: '[e.key, e.code, e.keyCode, e.shiftKey]' });
+    const o = await open(h, `<input id="t" value="x">${EVENT_LOG.script}${keys.script}`);
     await o.ok('type', { selector: '#t', text: 'aB!' });
     expect(await o.eval('document.getElementById("t").value')).to.equal('xaB!');
     // Playwright's keyboard.type sends "B" and "!" as their keys with no modifier: no Shift keydown.
-    expect(await o.eval('window.keys')).to.deep.equal([
+    expect(await keys.read(o)).to.deep.equal([
       ['a', 'KeyA', 65, false],
       ['B', 'KeyB', 66, false],
       ['!', 'Digit1', 49, false],
     ]);
-    const log = await o.eval<string[]>('window.log.filter(e => /^(key|before|input)/.test(e))');
+    const log = (await EVENT_LOG.read(o)).filter((e) => /^(key|before|input)/.test(e));
     expect(log.slice(0, 5)).to.deep.equal(['keydown:t', 'keypress:t', 'beforeinput:t', 'input:t', 'keyup:t']);
     expect(log.filter((e) => e === 'input:t')).to.have.length(3);
   });
@@ -111,13 +108,13 @@ describe('e2e actions: keyboard and text', function () {
   it('fill sets date, color and range inputs directly, with input and change', async () => {
     const o = await open(
       h,
-      `<input id="d" type="date"><input id="c" type="color"><input id="r" type="range" min="0" max="10">${EVENT_LOG}`,
+      `<input id="d" type="date"><input id="c" type="color"><input id="r" type="range" min="0" max="10">${EVENT_LOG.script}`,
     );
     await o.ok('fill', { selector: '#d', value: '2024-05-01' });
     await o.ok('fill', { selector: '#c', value: '#ff0000' });
     await o.ok('fill', { selector: '#r', value: '7' });
     expect(await o.eval('[d.value, c.value, r.value]')).to.deep.equal(['2024-05-01', '#ff0000', '7']);
-    expect(await o.eval('window.log.filter(e => /^(input|change):d$/.test(e))')).to.deep.equal(['input:d', 'change:d']);
+    expect((await EVENT_LOG.read(o)).filter((e) => /^(input|change):d$/.test(e))).to.deep.equal(['input:d', 'change:d']);
     const bad = await o.fails('fill', { selector: '#d', value: 'tomorrow' }, 'INVALID_VALUE');
     expect(bad.message).to.match(/YYYY-MM-DD/);
   });
@@ -227,10 +224,10 @@ describe('e2e actions: keyboard and text', function () {
         o.eval<string>(`(() => { const e = document.querySelector(${JSON.stringify(sel)}); return e.value ?? e.textContent; })()`);
 
       it('type "!", "^", "A" and "~" sends each as its own key with no modifier: no Shift keydown, shiftKey false', async () => {
-        const o = await open(h, `<textarea id="t"></textarea>${KEY_RESULT}`);
+        const o = await open(h, `<textarea id="t"></textarea>${KEY_RESULT.script}`);
         await o.ok('type', { selector: '#t', text: '!^A~' });
         expect(await value(o, '#t')).to.equal('!^A~');
-        expect(await o.eval('window.kres')).to.deep.equal([
+        expect(await KEY_RESULT.read(o)).to.deep.equal([
           'keydown ! Digit1 49 0 0 []',
           'keypress ! Digit1 33 33 0 []',
           'keyup ! Digit1 49 0 0 []',
@@ -247,9 +244,9 @@ describe('e2e actions: keyboard and text', function () {
       });
 
       it('press "Shift+!" holds Shift around "!"; Control+! and Alt+! give no keypress; Control+Alt+; reports both modifiers', async () => {
-        const o = await open(h, `<input id="i">${KEY_RESULT}`);
+        const o = await open(h, `<input id="i">${KEY_RESULT.script}`);
         await o.ok('press', { selector: '#i', key: 'Shift+!' });
-        expect(await o.eval('window.kres.splice(0)')).to.deep.equal([
+        expect(await KEY_RESULT.take(o)).to.deep.equal([
           'keydown Shift ShiftLeft 16 0 1 [Shift]',
           'keydown ! Digit1 49 0 0 [Shift]',
           'keypress ! Digit1 33 33 0 [Shift]',
@@ -258,9 +255,9 @@ describe('e2e actions: keyboard and text', function () {
         ]);
         await o.ok('press', { selector: '#i', key: 'Control+!' });
         await o.ok('press', { selector: '#i', key: 'Alt+!' });
-        expect((await o.eval<string[]>('window.kres.splice(0)')).filter((k) => k.startsWith('keypress'))).to.deep.equal([]);
+        expect((await KEY_RESULT.take(o)).filter((k) => k.startsWith('keypress'))).to.deep.equal([]);
         await o.ok('press', { selector: '#i', key: 'Control+Alt+;' });
-        expect(await o.eval('window.kres.splice(0)')).to.deep.equal([
+        expect(await KEY_RESULT.take(o)).to.deep.equal([
           'keydown Control ControlLeft 17 0 1 [Control]',
           'keydown Alt AltLeft 18 0 1 [Alt Control]',
           'keydown ; Semicolon 186 0 0 [Alt Control]',
@@ -270,7 +267,7 @@ describe('e2e actions: keyboard and text', function () {
         ]);
         await o.ok('press', { selector: '#i', key: 'Escape' });
         await o.ok('press', { selector: '#i', key: 'Meta' });
-        expect(await o.eval('window.kres.splice(0)')).to.deep.equal([
+        expect(await KEY_RESULT.take(o)).to.deep.equal([
           'keydown Escape Escape 27 0 0 []',
           'keyup Escape Escape 27 0 0 []',
           'keydown Meta MetaLeft 91 0 1 [Meta]',
@@ -310,16 +307,15 @@ describe('e2e actions: keyboard and text', function () {
       });
 
       it('a key press fires keydown, keypress, beforeinput, textInput, input, keyup; a cancelled textInput types nothing; PageDown and Home scroll the page', async () => {
-        const o = await open(
-          h,
-          `<input id="i"><div style="height:4000px">tall</div><script>
-            window.tlog = [];
-            const i = document.getElementById('i');
-            for (const t of ['keydown', 'keypress', 'beforeinput', 'textInput', 'input', 'keyup']) i.addEventListener(t, () => tlog.push(t));
-          </script>`,
-        );
+        const tlog = eventLog({
+          name: 'tlog',
+          on: ['i'],
+          types: ['keydown', 'keypress', 'beforeinput', 'textInput', 'input', 'keyup'],
+          entry: 't',
+        });
+        const o = await open(h, `<input id="i"><div style="height:4000px">tall</div>${tlog.script}`);
         await o.ok('press', { selector: '#i', key: 'f' });
-        expect(await o.eval('window.tlog')).to.deep.equal(['keydown', 'keypress', 'beforeinput', 'textInput', 'input', 'keyup']);
+        expect(await tlog.read(o)).to.deep.equal(['keydown', 'keypress', 'beforeinput', 'textInput', 'input', 'keyup']);
         await o.eval(`document.getElementById('i').addEventListener('textInput', (e) => e.preventDefault())`);
         await o.ok('type', { selector: '#i', text: 'zz' });
         expect(await value(o, '#i')).to.equal('f');
@@ -421,10 +417,10 @@ describe('e2e actions: keyboard and text', function () {
       });
 
       it('focus: emits focus and blur; focusing a non-focusable element keeps the old focus; type into it does not move focus', async () => {
+        const focusLog = eventLog({ name: 'eventLog', on: ['focusable', 'plain', 'd2'], types: ['focus', 'blur'], entry: "t + ' ' + id" });
         const o = await open(
           h,
-          `<div id="focusable" tabindex="0">focusable</div><div id="plain">not focusable</div><div id="d2" tabindex="0">DIV2</div>
-          <script>window.eventLog = []; for (const id of ['focusable', 'plain', 'd2']) for (const t of ['focus', 'blur']) document.getElementById(id).addEventListener(t, () => eventLog.push(t + ' ' + id));</script>`,
+          `<div id="focusable" tabindex="0">focusable</div><div id="plain">not focusable</div><div id="d2" tabindex="0">DIV2</div>${focusLog.script}`,
         );
         await o.ok('click', { selector: '#focusable' });
         expect(await o.eval('document.activeElement.id')).to.equal('focusable');
@@ -433,7 +429,7 @@ describe('e2e actions: keyboard and text', function () {
         await o.call('type', { selector: '#plain', text: 'foo', timeout_ms: 300 });
         expect(await o.eval('document.activeElement.id')).to.equal('focusable');
         await o.ok('focus', { selector: '#d2' });
-        expect(await o.eval('window.eventLog')).to.deep.equal(['focus focusable', 'blur focusable', 'focus d2']);
+        expect(await focusLog.read(o)).to.deep.equal(['focus focusable', 'blur focusable', 'focus d2']);
       });
     });
   }

@@ -5,26 +5,29 @@
 import { expect } from 'chai';
 
 import { type Harness, useHarness } from '../harness/harness';
-import { EVENT_LOG, open, quietSettle } from './actions.helpers';
+import { EVENT_LOG, eventLog, open, quietSettle } from './actions.helpers';
 import { clearSettings, setSettings } from './worker-actions.helpers';
 
 /** Records "type:button:buttons:detail" (and pressure for pointer events) of press/release events. */
-const MOUSE_LOG = `<script>
-  window.mlog = [];
-  for (const t of ['pointerdown', 'mousedown', 'contextmenu', 'pointerup', 'mouseup', 'click', 'auxclick', 'dblclick'])
-    document.addEventListener(t, (e) => window.mlog.push([t, e.button, e.buttons, e.detail].join(':') + (t.startsWith('pointer') ? '@' + e.pressure : '')), true);
-</script>`;
+const MOUSE_LOG = eventLog({
+  name: 'mlog',
+  types: ['pointerdown', 'mousedown', 'contextmenu', 'pointerup', 'mouseup', 'click', 'auxclick', 'dblclick'],
+  entry: "[t, e.button, e.buttons, e.detail].join(':') + (t.startsWith('pointer') ? '@' + e.pressure : '')",
+});
 
 describe('e2e actions: pointer', function () {
   let h: Harness;
   useHarness((started) => (h = started), { prepare: quietSettle });
 
   it('click fires the real mouse sequence with coordinates and moves focus', async () => {
-    const o = await open(h, `<button id="b" style="position:absolute;left:100px;top:50px;width:80px;height:30px">Go</button>${EVENT_LOG}`);
+    const o = await open(
+      h,
+      `<button id="b" style="position:absolute;left:100px;top:50px;width:80px;height:30px">Go</button>${EVENT_LOG.script}`,
+    );
     const r = await o.ok('click', { element_id: await o.id('b') });
     expect(r['x']).to.equal(140);
     expect(r['y']).to.equal(65);
-    const log = await o.eval<string[]>('window.log');
+    const log = await EVENT_LOG.read(o);
     expect(log).to.deep.equal([
       'pointerover:b',
       'pointerenter:b',
@@ -43,27 +46,27 @@ describe('e2e actions: pointer', function () {
   });
 
   it('click honours button, click_count and modifiers', async () => {
-    const o = await open(
-      h,
-      `<div id="t" tabindex="0" style="width:100px;height:40px;background:#ccc">target</div>
-      <script>window.seen=[];const t=document.getElementById('t');for (const k of ['click','dblclick','contextmenu','auxclick']) t.addEventListener(k, e => seen.push([e.type, e.button, e.detail, e.shiftKey, e.ctrlKey]));</script>`,
-    );
+    const seen = eventLog<unknown[]>({
+      name: 'seen',
+      on: ['t'],
+      types: ['click', 'dblclick', 'contextmenu', 'auxclick'],
+      entry: '[e.type, e.button, e.detail, e.shiftKey, e.ctrlKey]',
+    });
+    const o = await open(h, `<div id="t" tabindex="0" style="width:100px;height:40px;background:#ccc">target</div>${seen.script}`);
     await o.ok('click', { selector: '#t', click_count: 2, modifiers: ['Shift'] });
-    expect(await o.eval('window.seen')).to.deep.equal([
+    expect(await seen.take(o)).to.deep.equal([
       ['click', 0, 1, true, false],
       ['click', 0, 2, true, false],
       ['dblclick', 0, 2, true, false],
     ]);
-    await o.eval('window.seen = []');
     await o.ok('click', { selector: '#t', button: 'right', modifiers: ['Control'] });
     // Chromium: contextmenu on press with detail 0, auxclick on release with the click count.
-    expect(await o.eval('window.seen')).to.deep.equal([
+    expect(await seen.take(o)).to.deep.equal([
       ['contextmenu', 2, 0, false, true],
       ['auxclick', 2, 1, false, true],
     ]);
-    await o.eval('window.seen = []');
     await o.ok('double_click', { selector: '#t' });
-    expect(await o.eval('window.seen')).to.deep.equal([
+    expect(await seen.read(o)).to.deep.equal([
       ['click', 0, 1, false, false],
       ['click', 0, 2, false, false],
       ['dblclick', 0, 2, false, false],
@@ -260,12 +263,12 @@ describe('e2e actions: pointer', function () {
         document.getElementById('src').addEventListener('dragstart', e => e.dataTransfer.setData('text/plain', 'payload'));
         z.addEventListener('dragover', e => e.preventDefault());
         z.addEventListener('drop', e => { e.preventDefault(); window.dropped = e.dataTransfer.getData('text/plain'); });
-      </script>${EVENT_LOG}`,
+      </script>${EVENT_LOG.script}`,
     );
     const r = await o.ok('drag_and_drop', { selector: '#src', to: { selector: '#zone' } });
     expect(r).to.include({ html5: true, drop_accepted: true });
     expect(await o.eval('window.dropped')).to.equal('payload');
-    const log = await o.eval<string[]>('window.log.filter(e => e.startsWith("drag") || e.startsWith("drop"))');
+    const log = (await EVENT_LOG.read(o)).filter((e) => e.startsWith('drag') || e.startsWith('drop'));
     expect(log[0]).to.equal('dragstart:src');
     expect(log).to.include('dragover:zone');
     expect(log.slice(-2)).to.deep.equal(['drop:zone', 'dragend:src']);
@@ -414,10 +417,10 @@ describe('e2e actions: pointer', function () {
       it('right click: mousedown, contextmenu, mouseup, auxclick with button 2 and buttons 2 then 0; a left click after it still clicks', async () => {
         const o = await open(
           h,
-          `<button id="b" style="width:120px;height:40px" onclick="this.textContent='Clicked!'">Click me</button>${MOUSE_LOG}`,
+          `<button id="b" style="width:120px;height:40px" onclick="this.textContent='Clicked!'">Click me</button>${MOUSE_LOG.script}`,
         );
         await o.ok('click', { role: 'button', name: 'Click me', button: 'right' });
-        expect(await o.eval('window.mlog.splice(0)')).to.deep.equal([
+        expect(await MOUSE_LOG.take(o)).to.deep.equal([
           'pointerdown:2:2:0@0.5',
           'mousedown:2:2:1',
           'contextmenu:2:2:0',
@@ -430,9 +433,9 @@ describe('e2e actions: pointer', function () {
       });
 
       it('double click: two press/release pairs with detail 1 and 2, click after each, then dblclick; middle click ends in auxclick', async () => {
-        const o = await open(h, `<div id="t" style="width:120px;height:40px;background:#ccc">target</div>${MOUSE_LOG}`);
+        const o = await open(h, `<div id="t" style="width:120px;height:40px;background:#ccc">target</div>${MOUSE_LOG.script}`);
         await o.ok('double_click', { selector: '#t' });
-        expect(await o.eval('window.mlog.splice(0)')).to.deep.equal([
+        expect(await MOUSE_LOG.take(o)).to.deep.equal([
           'pointerdown:0:1:0@0.5',
           'mousedown:0:1:1',
           'pointerup:0:0:0@0',
@@ -446,7 +449,7 @@ describe('e2e actions: pointer', function () {
           'dblclick:0:0:2',
         ]);
         await o.ok('click', { selector: '#t', button: 'middle' });
-        expect(await o.eval('window.mlog.splice(0)')).to.deep.equal([
+        expect(await MOUSE_LOG.take(o)).to.deep.equal([
           'pointerdown:1:4:0@0.5',
           'mousedown:1:4:1',
           'pointerup:1:0:0@0',
@@ -456,12 +459,15 @@ describe('e2e actions: pointer', function () {
       });
 
       it('clicking a checkbox: mouse events, then click, input, change; it takes focus (page-click, page-focus)', async () => {
-        const o = await open(
-          h,
-          `<input type="checkbox" id="agree"><script>window.ev = []; for (const t of ['mouseover','mouseenter','mousemove','mousedown','mouseup','click','input','change']) document.getElementById('agree').addEventListener(t, () => ev.push(t));</script>`,
-        );
+        const ev = eventLog({
+          name: 'ev',
+          on: ['agree'],
+          types: ['mouseover', 'mouseenter', 'mousemove', 'mousedown', 'mouseup', 'click', 'input', 'change'],
+          entry: 't',
+        });
+        const o = await open(h, `<input type="checkbox" id="agree">${ev.script}`);
         await o.ok('click', { selector: '#agree' });
-        expect(await o.eval('window.ev')).to.deep.equal([
+        expect(await ev.read(o)).to.deep.equal([
           'mouseover',
           'mouseenter',
           'mousemove',

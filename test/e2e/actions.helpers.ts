@@ -62,13 +62,83 @@ export async function open(h: Harness, body: string, title = 'Actions fixture'):
   return o;
 }
 
-/** A page script that records events into window.log as "type:target-id". */
-export const EVENT_LOG = `<script>
-  window.log = [];
-  const rec = (e) => window.log.push(e.type + ':' + ((e.target && e.target.id) || (e.target && e.target.localName) || '?'));
-  for (const t of ['pointerover','pointerenter','mouseover','mouseenter','pointermove','mousemove','pointerdown','mousedown','focus','pointerup','mouseup','click','dblclick','contextmenu','auxclick','keydown','keypress','beforeinput','input','keyup','change','submit','dragstart','dragenter','dragover','drop','dragend'])
-    document.addEventListener(t, rec, true);
-</script>`;
+/** A page's record of the events it receives: the script that records them and the code that reads them back. */
+export interface EventLog<T = string> {
+  /** The <script> to put in a fixture's body (after the elements it listens on). */
+  readonly script: string;
+  /** Every entry recorded so far. */
+  read(o: Pick<Opened, 'eval'>): Promise<T[]>;
+  /** Every entry recorded so far, emptying the record: the next read starts after them. */
+  take(o: Pick<Opened, 'eval'>): Promise<T[]>;
+}
+
+export interface EventLogOptions {
+  /** The window property that holds the entries; a page with two logs gives each its own. */
+  name: string;
+  types: readonly string[];
+  /** One entry: a JavaScript expression of the event `e`, its type `t` and (with `on`) the element's `id`. Default "type:target". */
+  entry?: string;
+  /**
+   * Ids of the elements to listen on (each its own listener, as a page's handler would be). Default:
+   * the document, in the capture phase, so a page that stops an event's propagation hides nothing.
+   */
+  on?: readonly string[];
+}
+
+/** "type:target", the target named by its id, else its tag name. */
+const TYPE_AND_TARGET = "t + ':' + ((e.target && e.target.id) || (e.target && e.target.localName) || '?')";
+
+/** Builds an event log: the fixture script that records events into window[name], and its reader. */
+export function eventLog<T = string>({ name, types, entry = TYPE_AND_TARGET, on }: EventLogOptions): EventLog<T> {
+  const log = `window.${name}`;
+  const listen = on
+    ? `for (const id of ${JSON.stringify(on)}) for (const t of ${JSON.stringify(types)})
+    document.getElementById(id).addEventListener(t, (e) => ${log}.push(${entry}));`
+    : `for (const t of ${JSON.stringify(types)})
+    document.addEventListener(t, (e) => ${log}.push(${entry}), true);`;
+  return {
+    script: `<script>
+  ${log} = [];
+  ${listen}
+</script>`,
+    read: (o) => o.eval<T[]>(log),
+    take: (o) => o.eval<T[]>(`${log}.splice(0)`),
+  };
+}
+
+/** Every pointer, mouse, focus, key, input, form and drag event, as "type:target". */
+export const EVENT_LOG = eventLog({
+  name: 'log',
+  types: [
+    'pointerover',
+    'pointerenter',
+    'mouseover',
+    'mouseenter',
+    'pointermove',
+    'mousemove',
+    'pointerdown',
+    'mousedown',
+    'focus',
+    'pointerup',
+    'mouseup',
+    'click',
+    'dblclick',
+    'contextmenu',
+    'auxclick',
+    'keydown',
+    'keypress',
+    'beforeinput',
+    'input',
+    'keyup',
+    'change',
+    'submit',
+    'dragstart',
+    'dragenter',
+    'dragover',
+    'drop',
+    'dragend',
+  ],
+});
 
 /**
  * Turns off the worker's "no change within 15 s" watch for these specs: many of their actions

@@ -7,14 +7,17 @@
 import { expect } from 'chai';
 
 import { type Harness, startHarness } from '../harness/harness';
-import { open, type Opened, quietSettle } from './actions.helpers';
+import { eventLog, open, type Opened, quietSettle } from './actions.helpers';
 import { clearSettings, setSettings } from './worker-actions.helpers';
 
-const KEY_LOG = `<script>
-  window.keys = [];
-  for (const t of ['keydown', 'keypress', 'keyup'])
-    document.addEventListener(t, (e) => window.keys.push([t, e.key, e.code, e.location, e.shiftKey, e.ctrlKey, e.altKey, e.metaKey].join('|')), true);
-</script>`;
+/** Records "type|key|code|location|shift|ctrl|alt|meta" for key events. */
+const KEY_LOG = eventLog({
+  name: 'keys',
+  types: ['keydown', 'keypress', 'keyup'],
+  entry: "[t, e.key, e.code, e.location, e.shiftKey, e.ctrlKey, e.altKey, e.metaKey].join('|')",
+});
+/** Records "input:id" and "change:id". */
+const INPUT_CHANGE_LOG = eventLog({ name: 'ev', types: ['input', 'change'] });
 
 for (const trusted of [false, true]) {
   describe(`Playwright action behaviours (trusted input ${trusted ? 'on' : 'off'})`, function () {
@@ -141,14 +144,12 @@ for (const trusted of [false, true]) {
       });
 
       it('double_click fires dblclick; right click fires contextmenu', async () => {
-        const o = await page(
-          `<button id="b">B</button><script>window.ev=[];for (const t of ['click','dblclick','contextmenu']) document.getElementById('b').addEventListener(t, () => ev.push(t));</script>`,
-        );
+        const ev = eventLog({ name: 'ev', on: ['b'], types: ['click', 'dblclick', 'contextmenu'], entry: 't' });
+        const o = await page(`<button id="b">B</button>${ev.script}`);
         await o.ok('double_click', { selector: '#b' });
-        expect(await o.eval('window.ev')).to.deep.equal(['click', 'click', 'dblclick']);
-        await o.eval('window.ev = []');
+        expect(await ev.take(o)).to.deep.equal(['click', 'click', 'dblclick']);
         await o.ok('click', { selector: '#b', button: 'right' });
-        expect(await o.eval('window.ev')).to.deep.equal(['contextmenu']);
+        expect(await ev.read(o)).to.deep.equal(['contextmenu']);
       });
 
       it('click with Shift held reports shiftKey', async () => {
@@ -520,14 +521,12 @@ for (const trusted of [false, true]) {
           ['range', '42'],
           ['color', '#aaaaaa'],
         ];
-        const o = await page(
-          `${cases.map(([t]) => `<input id="i-${t}" type="${t}">`).join('')}<script>window.ev=[];for (const t of ['input','change']) document.addEventListener(t, e => ev.push(t + ':' + e.target.id));</script>`,
-        );
+        const o = await page(`${cases.map(([t]) => `<input id="i-${t}" type="${t}">`).join('')}${INPUT_CHANGE_LOG.script}`);
         for (const [t, v] of cases) {
           await o.ok('fill', { selector: `#i-${t}`, value: v });
           expect(await o.eval(`document.getElementById("i-${t}").value`), t).to.equal(v);
         }
-        const ev = await o.eval<string[]>('window.ev');
+        const ev = await INPUT_CHANGE_LOG.read(o);
         for (const [t] of cases) expect(ev, t).to.include.members([`input:i-${t}`, `change:i-${t}`]);
       });
 
@@ -790,10 +789,10 @@ for (const trusted of [false, true]) {
       });
 
       it('type sends the US-layout key and code for every character, shifted ones without Shift (as Playwright)', async () => {
-        const o = await page(`<textarea id="t"></textarea>${KEY_LOG}`);
+        const o = await page(`<textarea id="t"></textarea>${KEY_LOG.script}`);
         await o.ok('type', { selector: '#t', text: 'a!^+~' });
         expect(await o.eval('document.getElementById("t").value')).to.equal('a!^+~');
-        const downs = (await o.eval<string[]>('window.keys')).filter((k) => k.startsWith('keydown') && !k.startsWith('keydown|Shift'));
+        const downs = (await KEY_LOG.read(o)).filter((k) => k.startsWith('keydown') && !k.startsWith('keydown|Shift'));
         expect(downs.map((k) => k.split('|').slice(1, 5).join('|'))).to.deep.equal([
           'a|KeyA|0|false',
           '!|Digit1|0|false',
@@ -802,7 +801,7 @@ for (const trusted of [false, true]) {
           '~|Backquote|0|false',
         ]);
         expect(
-          (await o.eval<string[]>('window.keys')).filter((k) => k.includes('|Shift|')),
+          (await KEY_LOG.read(o)).filter((k) => k.includes('|Shift|')),
           'no Shift key pressed',
         ).to.deep.equal([]);
       });
@@ -822,12 +821,10 @@ for (const trusted of [false, true]) {
       });
 
       it('press reports key, code and location of named keys: ShiftRight, ControlRight, NumpadSubtract, Enter', async () => {
-        const o = await page(`<input id="i">${KEY_LOG}`);
+        const o = await page(`<input id="i">${KEY_LOG.script}`);
         for (const key of ['ShiftLeft', 'ShiftRight', 'ControlRight', 'AltRight', 'NumpadSubtract', 'Numpad0', 'Enter', 'NumpadEnter'])
           await o.ok('press', { selector: '#i', key });
-        const downs = (await o.eval<string[]>('window.keys'))
-          .filter((k) => k.startsWith('keydown'))
-          .map((k) => k.split('|').slice(1, 4).join('|'));
+        const downs = (await KEY_LOG.read(o)).filter((k) => k.startsWith('keydown')).map((k) => k.split('|').slice(1, 4).join('|'));
         expect(downs).to.deep.equal([
           'Shift|ShiftLeft|1',
           'Shift|ShiftRight|2',
@@ -841,12 +838,12 @@ for (const trusted of [false, true]) {
       });
 
       it('press "+" and "Shift++" produce the plus key; "Shift+~" and "Control+Shift+~" report their modifiers', async () => {
-        const o = await page(`<input id="i">${KEY_LOG}`);
+        const o = await page(`<input id="i">${KEY_LOG.script}`);
         await o.ok('press', { selector: '#i', key: '+' });
         await o.ok('press', { selector: '#i', key: 'Shift++' });
         await o.ok('press', { selector: '#i', key: 'Shift+~' });
         await o.ok('press', { selector: '#i', key: 'Control+Shift+~' });
-        const downs = (await o.eval<string[]>('window.keys'))
+        const downs = (await KEY_LOG.read(o))
           .filter((k) => k.startsWith('keydown') && !/^keydown\|(Shift|Control)\|/.test(k))
           .map((k) => k.split('|').slice(1, 6).join('|'));
         expect(downs).to.deep.equal([
@@ -1075,13 +1072,13 @@ for (const trusted of [false, true]) {
     describe('select_option', () => {
       const SELECT = `<select id="s"><option value="blue">Blue</option><option value="green">Green</option><option value="red">Red</option><option value="x" disabled>Disabled</option><optgroup label="old" disabled><option value="grey">Grey</option></optgroup><option value="Black">black label</option></select>
         <select id="m" multiple><option value="a">A</option><option value="b">B</option><option value="c">C</option></select>
-        <script>window.ev=[];for (const t of ['input','change']) document.addEventListener(t, e => ev.push(t + ':' + e.target.id));</script>`;
+        ${INPUT_CHANGE_LOG.script}`;
 
       it('selects by value, and a value that matches only a label selects that option (Playwright)', async () => {
         const o = await page(SELECT);
         expect(await o.ok('select_option', { selector: '#s', values: ['green'] })).to.deep.include({ values: ['green'] });
         expect(await o.ok('select_option', { selector: '#s', values: ['Red'] })).to.deep.include({ values: ['red'], labels: ['Red'] });
-        expect(await o.eval('window.ev')).to.deep.equal(['input:s', 'change:s', 'input:s', 'change:s']);
+        expect(await INPUT_CHANGE_LOG.read(o)).to.deep.equal(['input:s', 'change:s', 'input:s', 'change:s']);
       });
 
       it('selects by label and by index', async () => {

@@ -150,40 +150,62 @@ def _pause_inputs() -> list:
     return ['1', lambda: runner.wait_for_runs(1) or '5']
 
 
-SCENARIOS: list[Scenario] = [
-    # -- browser/ --
-    Scenario(
-        'browser/real_browser.py',
+def _docs_letter(path: str, what: str, letter: str) -> Scenario:
+    """Write a letter in the document editor page (docs.google.com), as browser/real_browser.py and browser/using_cdp.py do."""
+    return Scenario(
+        path,
         'runs',
-        'a document editor page (docs.google.com)',
+        what,
         steps=lambda c: [
             go(f'{c.origin}/docs/'),
-            lambda s: [{'input_text': {'index': s.index_of('Document body'), 'text': 'Dear Papa, thank you for everything.'}}],
+            lambda s: [{'input_text': {'index': s.index_of('Document body'), 'text': letter}}],
             answer(r'Words:\s*(\d+)', 'wrote a letter of {} words'),
         ],
         urls=lambda c: [('docs.google.com', f'{c.origin}/docs/')],
         inputs=[''],
-    ),
-    Scenario(
-        'browser/using_cdp.py',
-        'runs',
-        'the same document editor page; Gemini replaced by the scripted model',
-        steps=lambda c: [
-            go(f'{c.origin}/docs/'),
-            lambda s: [{'input_text': {'index': s.index_of('Document body'), 'text': 'Thank you for everything, Magnus'}}],
-            answer(r'Words:\s*(\d+)', 'wrote a letter of {} words'),
-        ],
-        urls=lambda c: [('docs.google.com', f'{c.origin}/docs/')],
-        inputs=[''],
-    ),
-    # -- custom-functions/ --
-    Scenario(
-        'custom-functions/advanced_search.py',
+    )
+
+
+def _tessa_search(path: str) -> Scenario:
+    """An example that first calls asktessa.ai's paid search API, so it stops before any browser without BEARER_TOKEN."""
+    return Scenario(
+        path,
         'cannot',
         'calls the paid search API of asktessa.ai: set BEARER_TOKEN (the example exits before any browser starts without it)',
         user_error='ValueError: BEARER_TOKEN is not set - go to https://www.heytessa.ai/ and create an api key',
         check_error=True,
+    )
+
+
+def _x_post(path: str, what: str, x_url: str, text: str, inputs: Optional[list[Any]] = None) -> Scenario:
+    """Post text on the x.com home page fixture (x_url is the example's own URL, replaced by the fixture's)."""
+    return Scenario(
+        path,
+        'runs',
+        what,
+        steps=lambda c: [
+            go(f'{c.origin}/x/home.html'),
+            lambda s: [
+                {'input_text': {'index': s.index_of("What's happening?"), 'text': text}},
+                {c.click: {'index': s.index_of('Post')}},
+            ],
+            answer(r'(Posted: [^\n]+)'),
+        ],
+        urls=lambda c: [(x_url, f'{c.origin}/x/home.html')],
+        inputs=list(inputs or []),
+    )
+
+
+SCENARIOS: list[Scenario] = [
+    # -- browser/ --
+    _docs_letter('browser/real_browser.py', 'a document editor page (docs.google.com)', 'Dear Papa, thank you for everything.'),
+    _docs_letter(
+        'browser/using_cdp.py',
+        'the same document editor page; Gemini replaced by the scripted model',
+        'Thank you for everything, Magnus',
     ),
+    # -- custom-functions/ --
+    _tessa_search('custom-functions/advanced_search.py'),
     Scenario(
         'custom-functions/clipboard.py',
         'runs',
@@ -447,13 +469,7 @@ SCENARIOS: list[Scenario] = [
         user_error="ModuleNotFoundError: No module named 'PyPDF2'",
         check_error=True,
     ),
-    Scenario(
-        'use-cases/find_influencer_profiles.py',
-        'cannot',
-        'calls the paid search API of asktessa.ai: set BEARER_TOKEN (the example exits before any browser starts without it)',
-        user_error='ValueError: BEARER_TOKEN is not set - go to https://www.heytessa.ai/ and create an api key',
-        check_error=True,
-    ),
+    _tessa_search('use-cases/find_influencer_profiles.py'),
     Scenario(
         'use-cases/online_coding_agent.py',
         'runs',
@@ -470,19 +486,11 @@ SCENARIOS: list[Scenario] = [
             ],
         },
     ),
-    Scenario(
+    _x_post(
         'use-cases/post-twitter.py',
-        'runs',
         'a home page with a "What\'s happening?" box and a Post button',
-        steps=lambda c: [
-            go(f'{c.origin}/x/home.html'),
-            lambda s: [
-                {'input_text': {'index': s.index_of("What's happening?"), 'text': '@XXXXX XXXXX'}},
-                {c.click: {'index': s.index_of('Post')}},
-            ],
-            answer(r'(Posted: [^\n]+)'),
-        ],
-        urls=lambda c: [('https://x.com/home', f'{c.origin}/x/home.html')],
+        'https://x.com/home',
+        '@XXXXX XXXXX',
     ),
     Scenario(
         'use-cases/scrolling_page.py',
@@ -507,19 +515,11 @@ SCENARIOS: list[Scenario] = [
         urls=lambda c: [('https://www.migros.ch/en', f'{c.origin}/grocery/')],
         inputs=[''],
     ),
-    Scenario(
+    _x_post(
         'use-cases/twitter_post_using_cookies.py',
-        'runs',
         'a home page with a compose box and a Post button; Gemini replaced by the scripted model',
-        steps=lambda c: [
-            go(f'{c.origin}/x/home.html'),
-            lambda s: [
-                {'input_text': {'index': s.index_of("What's happening?"), 'text': 'browser-use ftw'}},
-                {c.click: {'index': s.index_of('Post')}},
-            ],
-            answer(r'(Posted: [^\n]+)'),
-        ],
-        urls=lambda c: [('https://x.com', f'{c.origin}/x/home.html')],
+        'https://x.com',
+        'browser-use ftw',
         inputs=[''],
     ),
     Scenario(
