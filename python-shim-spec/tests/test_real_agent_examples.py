@@ -42,26 +42,45 @@ def setUpModule() -> None:
         'PYTHONPATH': str(SHIM_DIR),
         'BUX_CHROMIUM_WS': _h.info.get('chromium_ws_endpoint', ''),
     }
-    procs = {}
     started = time.monotonic()
+
+    def run_sides(runs: list[tuple[str, str, str]], only: list[str]) -> None:
+        procs = {}
+        for side, shard, name in runs:
+            log = open(out / f'{name}.log', 'w')
+            cmd = [sys.executable, '-m', 'tests.examples.runner', '--side', side, '--examples', str(examples), '--origin', _h.fixtures_url]
+            cmd += ['--out', str(out / f'{name}.json'), '--only', ','.join(only), '--shard', shard]
+            procs[name] = (side, subprocess.Popen(cmd, cwd=str(SHIM_DIR), env=env, stdout=log, stderr=subprocess.STDOUT), log)
+        for name, (side, proc, log) in procs.items():
+            try:
+                proc.wait(timeout=600)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            log.close()
+            TIMES[name] = round(time.monotonic() - started, 1)
+            path = out / f'{name}.json'
+            RESULTS.setdefault(side, {}).update(json.loads(path.read_text()) if path.exists() else {})
+
     # The Playwright side starts a Chromium per example and waits browser_use's fixed page-load and
     # between-action delays, so it runs as two processes (half the examples each) beside ours.
-    for side, shard in (('ours', '0/1'), ('playwright', '0/2'), ('playwright', '1/2')):
-        name = f'{side}-{shard[0]}'
-        log = open(out / f'{name}.log', 'w')
-        cmd = [sys.executable, '-m', 'tests.examples.runner', '--side', side, '--examples', str(examples), '--origin', _h.fixtures_url]
-        cmd += ['--out', str(out / f'{name}.json'), '--only', ','.join(ONLY), '--shard', shard]
-        procs[name] = (side, subprocess.Popen(cmd, cwd=str(SHIM_DIR), env=env, stdout=log, stderr=subprocess.STDOUT), log)
-    for name, (side, proc, log) in procs.items():
-        try:
-            proc.wait(timeout=600)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
-        TIMES[name] = round(time.monotonic() - started, 1)
-        path = out / f'{name}.json'
-        RESULTS.setdefault(side, {}).update(json.loads(path.read_text()) if path.exists() else {})
+    run_sides([('ours', '0/1', 'ours-0'), ('playwright', '0/2', 'playwright-0'), ('playwright', '1/2', 'playwright-1')], ONLY)
+    # browser_use's own Playwright sometimes never finishes step 1 of an example that runs its agent in
+    # a thread of its own (seen with pause_agent at load ~10: the model's answer taken, no action run).
+    # That is the reference side, not ours: an example that should run the same on both sides and timed
+    # out there runs there once more, alone, and the test compares with that run.
+    from tests.examples.scenarios import SCENARIOS, status_on
+
+    hung = [
+        sc.path
+        for sc in SCENARIOS
+        if BU in sc.versions
+        and status_on(sc, BU) == 'runs'
+        and str((RESULTS.get('playwright', {}).get(sc.path) or {}).get('error') or '').startswith('_Timeout')
+    ]
+    if hung:
+        sys.stderr.write(f'\nbrowser_use\'s own Playwright did not finish {hung}: running them there once more\n')
+        run_sides([('playwright', '0/1', 'playwright-again')], hung)
     sys.stderr.write(f'\nexamples on browser_use {BU}: {TIMES} s (logs in {out})\n')
 
 

@@ -24,7 +24,10 @@ Choices, written down once:
     6. each example runs in its own empty working directory, with HOME pointing there too (the
        download example saves to ~/downloads);
     7. our side only: before each example the harness Chromium is left with one blank tab (the
-       extension lists every tab of the person's Chrome; a Playwright browser starts with one).
+       extension lists every tab of the person's Chrome; a Playwright browser starts with one);
+    8. Playwright side only: an example that should run the same on both sides and did not finish
+       there in its time runs there once more, alone (browser_use's own Playwright sometimes never
+       finishes step 1 of an agent running in a thread of its own, as pause_agent's does).
 - Our side is one process that runs every example in turn (runpy, run_name='__main__'); the
   Playwright side is two such processes (half the examples each: it starts a Chromium per example
   and waits browser_use's fixed page-load delays); all three run at the same time, and each
