@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from ._protocol_codes import ErrorCode
 from .compat import BrowserError
 from .errors import browser_error_from
+from .hover_note import note_hover
 from .input_files import files_param
 from .playwright_unsupported import UnsupportedAttributes, unsupported
 from .transport import ActionFailed
@@ -41,7 +42,7 @@ class ElementHandle(UnsupportedAttributes):
         await self._do('type', {'text': text, **({'delay_ms': int(min(1000, delay))} if delay else {})})
 
     async def hover(self, **_: Any) -> None:
-        await self._do('hover')
+        note_hover(await self._do('hover'))
 
     async def focus(self) -> None:
         await self._do('focus')

@@ -16,6 +16,7 @@ from ._protocol_codes import ErrorCode
 from .compat import BrowserError
 from .css_selectors import convert_simple_xpath_to_css_selector
 from .element_handle import ElementHandle
+from .hover_note import note_hover
 from .input_files import files_param
 from .playwright_unsupported import UnsupportedAttributes, unsupported
 
@@ -195,7 +196,7 @@ class Locator(UnsupportedAttributes):
         await self._do('press', {'key': key}, timeout)
 
     async def hover(self, timeout: Optional[float] = None, **_: Any) -> None:
-        await self._do('hover', timeout=timeout)
+        note_hover(await self._do('hover', timeout=timeout))
 
     async def drag_to(self, target: 'Locator', timeout: Optional[float] = None, **_: Any) -> None:
         """Playwright's Locator.drag_to: one drag_and_drop from this element to the target's (pointer and
