@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from ._protocol_codes import ErrorCode
-from .compat import BrowserError
 from .errors import browser_error_from
 from .hover_note import note_hover
 from .input_files import files_param
-from .playwright_unsupported import UnsupportedAttributes, unsupported
+from .playwright_unsupported import UnsupportedAttributes
 from .transport import ActionFailed
 
 if TYPE_CHECKING:
@@ -68,27 +66,11 @@ class ElementHandle(UnsupportedAttributes):
 
     async def bounding_box(self) -> Optional[dict[str, float]]:
         """Playwright's bounding_box: {x, y, width, height} in CSS pixels relative to the top viewport
-        (what page.mouse takes), None when the element is not visible. The box is the one the tab's
-        state lists for the element (every listed element carries its bounds; the whole page is
-        read, so an element scrolled out of view has its box too)."""
-        eid = self._target.get('element_id')
-        if not isinstance(eid, str):
-            try:
-                r = await self._do('wait_for', {'state': 'visible', 'timeout_ms': 0})
-            except BrowserError as e:
-                if getattr(e, 'error_code', None) == ErrorCode.TIMEOUT:
-                    return None  # attached but not visible: Playwright's None
-                raise
-            eid = ((r.get('outcome_details') or {}).get('result') or {}).get('element_id')
-        state = await self._context._fresh_protocol_state(self._tab, viewport_expansion=-1)
-        for el in state.get('actionable_elements') or []:
-            b = el.get('bounds')
-            if el.get('id') == eid and isinstance(b, dict):
-                return {k: float(b[k]) for k in ('x', 'y', 'width', 'height')}
-        # Only the elements the state lists (interactive ones) carry a box.
-        raise unsupported('ElementHandle', 'bounding_box (of an element the page state does not list as interactive)',
-                          'page.drag_and_drop(source, target), locator.drag_to(), hover() or click() on the element, which find '
-                          'its position themselves')
+        (what page.mouse takes; an element in a frame is measured where it shows on the page), None
+        when the element has no layout box (display: none)."""
+        r = await self._do('get', {'what': 'box'})
+        box = ((r.get('outcome_details') or {}).get('result') or {}).get('value')
+        return {k: float(box[k]) for k in ('x', 'y', 'width', 'height')} if isinstance(box, dict) else None
 
     async def select_option(self, value: Any = None, label: Any = None, **_: Any) -> list[str]:
         params: dict[str, Any] = {}

@@ -132,16 +132,36 @@ class PlaywrightCalls(unittest.TestCase):
     def test_bounding_box_is_the_box_page_mouse_uses(self):
         box = run(run(self.page.locator('#point').element_handle()).bounding_box())
         x, y = centre_of('point')
-        self.assertEqual((box['x'] + box['width'] / 2, box['y'] + box['height'] / 2), (x, y))
+        # The state's bounds are whole pixels; the box is exact, as Playwright's.
+        self.assertAlmostEqual(box['x'] + box['width'] / 2, x, delta=1)
+        self.assertAlmostEqual(box['y'] + box['height'] / 2, y, delta=1)
         self.assertGreater(box['width'], 0)
         self.assertEqual(run(self.page.locator('#hover-me').bounding_box())['y'] < box['y'], True)
         # What 0.1.48's drag_drop does with it: the mouse at the box's centre clicks that element.
         run(self.page.mouse.click(box['x'] + box['width'] / 2, box['y'] + box['height'] / 2))
         self.assertEqual(text_of(self.page, '#point-out'), 'clicked at point')
-        # A text the state does not list has no box there: the error names the calls that find it themselves.
-        with self.assertRaises(UnsupportedPlaywrightCall) as cm:
-            run(self.page.locator('#picked').bounding_box())
-        self.assertIn('page.drag_and_drop(source, target)', str(cm.exception))
+        # Any element has its box, not only those the state lists: a paragraph between the two buttons.
+        picked = run(self.page.locator('#picked').bounding_box())
+        self.assertLess(picked['y'], box['y'])
+        self.assertGreater(picked['width'], 0)
+        # No layout box: None, as Playwright.
+        self.assertIsNone(run(self.page.locator('#no-box').bounding_box()))
+
+    def test_bounding_box_of_an_element_in_a_frame_is_where_it_shows_on_the_page(self):
+        run(CTX.navigate_to(H.url('frames.html')))
+        page = run(CTX.get_current_page())
+        state = run(CTX.get_state(False))
+        index = next(i for i, n in state.selector_map.items() if n.attributes.get('id') == 'inner-btn')
+        box = run(run(CTX.get_element_by_index(index)).bounding_box())
+        frame = run(page.locator('#inner').bounding_box())
+        # Inside the iframe's own box on the page (the frame's offset added), not at the frame's 0,0.
+        self.assertGreaterEqual(box['x'], frame['x'])
+        self.assertGreaterEqual(box['y'], frame['y'])
+        self.assertLessEqual(box['y'] + box['height'], frame['y'] + frame['height'])
+        self.assertGreater(box['y'], frame['y'] + 0.5)
+        # The point page.mouse would take clicks that button.
+        run(page.mouse.click(box['x'] + box['width'] / 2, box['y'] + box['height'] / 2))
+        self.assertIn('inner clicked', run(CTX.get_state(False)).element_tree.clickable_elements_to_string([]))
 
     def test_wait_for_selector_waits_for_an_element_added_later(self):
         run(self.page.locator('#later').click())

@@ -2034,9 +2034,10 @@ export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = 
           "html",
           "title",
           "url",
-          "count"
+          "count",
+          "box"
         ],
-        "description": "What to read. title and url take no target; count takes role or selector."
+        "description": "What to read. title and url take no target; count takes role or selector. box: the element's border box in CSS pixels of the top-level viewport (an element in a frame is measured where it shows on the page), as Playwright's boundingBox; null when the element has no layout box (display: none, or display: contents)."
       },
       "attribute": {
         "type": "string",

@@ -1801,9 +1801,9 @@ export interface GetParams {
    */
   selector?: string;
   /**
-   * What to read. title and url take no target; count takes role or selector.
+   * What to read. title and url take no target; count takes role or selector. box: the element's border box in CSS pixels of the top-level viewport (an element in a frame is measured where it shows on the page), as Playwright's boundingBox; null when the element has no layout box (display: none, or display: contents).
    */
-  what: 'text' | 'value' | 'attribute' | 'html' | 'title' | 'url' | 'count';
+  what: 'text' | 'value' | 'attribute' | 'html' | 'title' | 'url' | 'count' | 'box';
   /**
    * Attribute name, for what=attribute.
    */
@@ -2699,9 +2699,18 @@ export interface ScrollToTextResult {
  */
 export interface GetResult {
   /**
-   * The text/value/attribute/html/title/url string, the count, or null for an attribute that is absent.
+   * The text/value/attribute/html/title/url string, the count, the box (what=box), or null for an attribute that is absent or an element without a box.
    */
-  value: string | number | null;
+  value: string | number | ElementBox | null;
+}
+/**
+ * what=box: x and y of the top-left corner relative to the top-level viewport, width and height, CSS pixels.
+ */
+export interface ElementBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
 }
 /**
  * Result of is.

@@ -26,6 +26,7 @@ import type { Tab } from './actions/types';
 import { Budget, withTimeout } from './budget';
 import { sendToContent } from './content-channel';
 import { blockedDownload, type DownloadRecord, downloadSentence, DownloadWatch, repeatedDownloadBlocked, targetsLink } from './downloads';
+import { boxInTopViewport } from './frame-box';
 import { allInBefore, inputCutError, inputDone, notActedError, POINTER_ACTIONS, TYPING_ACTIONS } from './interrupted-input';
 import { blockedLocalFrame, hasDomainPolicy, localFileBlocked, localTabError, policyError, withPersonDefaults } from './person-policy';
 import { rereadWhileReloading } from './reread';
@@ -435,6 +436,10 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
       return fail(error, await stateOrNull(tab.id), tab.id);
     }
     if (sent.ok && sent.response.ok) globalIds(frameId, sent.response, sent.response.result);
+    if (sent.ok && sent.response.ok && action.action === 'get' && frameId !== 0) {
+      const misplaced = await boxInTopViewport(tab.id, frameId, sent.response.result);
+      if (misplaced) return fail(misplaced, await stateOrNull(tab.id), tab.id);
+    }
     const message = sent.ok && sent.response.ok ? sent.response.message : `"${action.action}" ran; the page unloaded before it answered.`;
     const result =
       sent.ok && sent.response.ok ? sent.response.result : typed && action.action === 'type' ? { chars_typed: typed.total } : {};

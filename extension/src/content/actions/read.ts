@@ -1,4 +1,4 @@
-// get and is (seed 001): read text/value/attribute/html/title/url/count, and check
+// get and is (seed 001): read text/value/attribute/html/title/url/count/box, and check
 // visible/enabled/checked/editable/focused. Reading never needs actionability; `is visible` of a
 // role/selector that matches nothing is false (Playwright's isVisible), every other check needs the element.
 import type { GetParams, IsParams } from '../../../../schemas/generated/protocol';
@@ -85,6 +85,15 @@ export const get: PageHandler = (ctx, raw) => {
       const full = readableHtml(el);
       const html = full.length > MAX_HTML ? `${full.slice(0, MAX_HTML)}…` : full;
       return ok(html, { value: html }, false);
+    }
+    case 'box': {
+      // Playwright's boundingBox: null exactly when the element has no layout box (DOM.getBoxModel
+      // fails there); a visibility:hidden or zero-size element still has one. Measured in this
+      // frame's viewport: the worker adds the frame's place on the page (background/frame-box.ts).
+      if (el.getClientRects().length === 0) return ok(`${label(t.elementId, el)} has no box (it is not rendered).`, { value: null }, false);
+      const r = el.getBoundingClientRect();
+      const box = { x: r.x, y: r.y, width: r.width, height: r.height };
+      return ok(`${label(t.elementId, el)} is ${box.width}x${box.height} px.`, { value: box }, false);
     }
   }
   return fail('INVALID_MESSAGE', `Unknown get what=${String(p.what)}.`);
