@@ -2701,15 +2701,27 @@ export interface GetResult {
   /**
    * The text/value/attribute/html/title/url string, the count, the box (what=box), or null for an attribute that is absent or an element without a box.
    */
-  value: string | number | ElementBox | null;
+  value: string | number | Bounds | null;
 }
 /**
- * what=box: x and y of the top-left corner relative to the top-level viewport, width and height, CSS pixels.
+ * what=box: the element's border box relative to the top-level viewport, CSS pixels (not rounded).
  */
-export interface ElementBox {
+export interface Bounds {
+  /**
+   * Left edge, viewport-relative.
+   */
   x: number;
+  /**
+   * Top edge, viewport-relative.
+   */
   y: number;
+  /**
+   * Width.
+   */
   width: number;
+  /**
+   * Height.
+   */
   height: number;
 }
 /**
@@ -3108,7 +3120,7 @@ export interface ActionableElement {
    * Not covered by another element at its centre (document.elementFromPoint, through shadow roots). Only hit-tested when its centre is inside the viewport; otherwise true, as browser_use does.
    */
   is_top_element?: boolean;
-  bounds?: Bounds;
+  bounds?: Bounds1;
   /**
    * XPath in browser_use form: relative to the last shadow-root/iframe boundary, no leading slash, tag[n] only when a same-tag sibling exists (e.g. "html/body/div[2]/a").
    */
@@ -3171,7 +3183,7 @@ export interface ElementStates {
 /**
  * Bounding box relative to the top-level viewport (iframe offsets added), whole CSS pixels.
  */
-export interface Bounds {
+export interface Bounds1 {
   /**
    * Left edge, viewport-relative.
    */
@@ -3561,7 +3573,7 @@ export interface StateDelta {
      * New is_top_element.
      */
     is_top_element?: boolean;
-    bounds?: Bounds1;
+    bounds?: Bounds2;
     /**
      * New xpath.
      */
@@ -3799,7 +3811,7 @@ export interface ActionableElement1 {
    * Not covered by another element at its centre (document.elementFromPoint, through shadow roots). Only hit-tested when its centre is inside the viewport; otherwise true, as browser_use does.
    */
   is_top_element?: boolean;
-  bounds?: Bounds;
+  bounds?: Bounds1;
   /**
    * XPath in browser_use form: relative to the last shadow-root/iframe boundary, no leading slash, tag[n] only when a same-tag sibling exists (e.g. "html/body/div[2]/a").
    */
@@ -3868,7 +3880,7 @@ export interface ElementStates1 {
 /**
  * New bounds.
  */
-export interface Bounds1 {
+export interface Bounds2 {
   /**
    * Left edge, viewport-relative.
    */
