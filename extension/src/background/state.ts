@@ -73,7 +73,7 @@ async function snapshotFrame(
     if (!sent.response.ok)
       return { ok: false, why: sent.response.error.message, reason: 'not_scriptable', waited, error: sent.response.error };
     const r = sent.response;
-    const snap = r.frame ?? (r.frame_json ? (JSON.parse(r.frame_json) as FrameSnapshot) : undefined);
+    const snap = r.frame;
     if (!snap) return { ok: false, why: 'the content script answered without a snapshot', reason: 'not_scriptable', waited };
     return { ok: true, snap };
   });
@@ -273,8 +273,16 @@ async function matchChildren(
       void alive.then(async () => {
         if (done.has(k.frameId)) return; // declared silent before it answered
         pinged.add(k.frameId);
-        await live.prefetched.get(k.frameId);
+        const pre = await live.prefetched.get(k.frameId);
         if (done.has(k.frameId)) return;
+        // The token the frame reported with its snapshot (a parent's earlier walk posted it; see
+        // walk.ts frameTokenOf): no need to ask again.
+        const known = pre?.ok ? pre.snap.parent_token : undefined;
+        if (known !== undefined && tokens.includes(known) && !byToken.has(known)) {
+          byToken.set(known, k.frameId);
+          settle(k, known);
+          return;
+        }
         const t = await askToken(tabId, k.frameId, tokens);
         if (done.has(k.frameId)) return;
         if (t === 'error') {
