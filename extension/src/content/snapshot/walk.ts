@@ -500,9 +500,12 @@ export class Walker {
     // is computed in describe(), for listed elements only. '' = no role attribute.
     const role = attrs && el.getAttribute('role') !== null ? roleOf(el) : '';
 
-    // Is it listed?
-    let candidate = isInteractiveByMarkup(el, role, tag, attrs);
-    if (!candidate && pointer && !p.pointer && tag !== 'label' && tag !== 'body' && tag !== 'html') candidate = true;
+    // Is it listed? Never when hidden by visibility (below): the markup and cursor rules are not
+    // asked then (a third of a page can sit in visibility:hidden menus, walked only for the
+    // descendants that are visible again). A label is still asked about its control: a label
+    // operating a hidden control keeps that control from being listed on its own, visible or not.
+    let candidate = cssVisible && isInteractiveByMarkup(el, role, tag, attrs);
+    if (!candidate && cssVisible && pointer && !p.pointer && tag !== 'label' && tag !== 'body' && tag !== 'html') candidate = true;
     let labelFor: Element | null = null;
     if (tag === 'label') {
       const control = (el as HTMLLabelElement).control;
@@ -721,11 +724,12 @@ export class Walker {
   }
 
   private visitText(node: Text, p: Parent): void {
+    // Hidden text first: reading nodeValue copies the text out of the DOM.
+    if (!p.cssVisible) return;
     const raw = node.nodeValue;
     if (!raw) return;
     const text = raw.trim();
     if (!text) return;
-    if (!p.cssVisible) return;
     if (p.rectPending) {
       p.rect = (p.parentEl as Element).getBoundingClientRect();
       p.rectPending = false;
