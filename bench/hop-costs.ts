@@ -95,11 +95,16 @@ export function hopCostsMarkdown(
     '',
     "From the extension's timings_ms and the caller's clock (first six columns), and the JSON work on the state's own bytes measured in " +
       "Node, the same V8 as the worker, bridge and client (the rest). worker -> agent = the caller's time minus the worker's " +
-      "timings_ms.total: the request on its way in (agent -> bridge -> worker, ~2 ms), the worker's work after the state is built " +
-      '(activity drain, the state kept for deltas, ~3 ms), then the privacy scrub, JSON.stringify and WebSocket send in the worker, ' +
-      "the bridge's parse and full validation, the relay of the same bytes, and the client's parse. Timestamps at each hop on " +
-      'news-saved (495 KB, load average ~8 on 2 cores, p50 ms): worker scrub 1.4-2.4, stringify 2.5-3.6, ws.send 2.2-2.7, ' +
-      'WebSocket to the bridge 3.8-5.1, bridge parse + validation 5-8, relay 1.3, bridge -> client 0.5, client parse 2.6-4.9. ' +
+      "timings_ms.total: the request on its way in (agent -> bridge -> worker -> the top frame's content script), the worker's work " +
+      'after the state is built (the state kept for deltas, <1 ms; the activity drain is answered before the state), then the ' +
+      "privacy scrub, JSON.stringify and WebSocket send in the worker, the bridge's parse and full validation, the relay of the same " +
+      "bytes, and the client's parse. Timestamps at each hop on news-saved (495 KB, load average 5-10 on 2 cores, 12 states, the " +
+      'range of the middle ones, ms): on the way in, the bridge 1-3, the worker before it asks the page (settings, tab lookup, ' +
+      'policy) 1.5-3, to the content script 1-3; walk end -> the snapshot parsed in the worker 11-14 (sent as an object: as a JSON ' +
+      'string it was 16-20); on the way out, worker scrub 1.3-1.8, stringify 2.5-3.6, ws.send 2-2.5, WebSocket to the bridge ' +
+      '2.5-5.6, bridge parse + validation 3.8-4.2, relay 1.2-1.5, bridge -> client 0.4, client parse 2.6-2.7: about 25 ms in all ' +
+      "around the state's own timings, where this table, taken in the bench's busier process (bridge, agent, Playwright and " +
+      'puppeteer in one Node process), reads more. ' +
       "Playwright's network inspection of our service worker is off in this bench (BENCH_PW_SW_NETWORK=1 keeps it on): with it on, " +
       'every WebSocket frame our worker sent was copied to Playwright in this same process, and worker -> agent on news-saved was ' +
       '131 ms instead of 30 (load average 12-20). Compact: the same state with elements and text items as keyless rows (what a ' +

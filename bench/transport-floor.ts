@@ -2,9 +2,10 @@
 // else in the way: when a snapshot misses its target, a measured explanation of what stands in the
 // way (e.g. the cost of Chrome's messaging). Measured from the extension's own service worker, in the bench's Chromium:
 //   messaging: chrome.tabs.sendMessage to a content script (an isolated-world listener injected
-//              for the purpose) that answers with a string of N bytes, as the snapshot answers with
-//              its frame_json: Chrome serializes the answer, hands it across processes and the
-//              worker gets a string (no JSON.parse counted);
+//              for the purpose) that answers with a string of N bytes (no escapes): Chrome
+//              serializes the answer, hands it across processes and the worker gets a string (no
+//              JSON.parse counted). The snapshot answers with its object, which Chrome serializes
+//              to JSON once and the worker receives parsed;
 //   websocket: the worker's WebSocket sends N bytes to a loopback ws server in this process, until
 //              that server's 'message' event (the worker -> bridge hop without the bridge's work).
 import { WebSocketServer } from 'ws';

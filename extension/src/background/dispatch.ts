@@ -549,12 +549,8 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
       downloadStarted || (link && !repeated && downloads.match(tab.url)) ? await downloads.result(budget.remaining()) : undefined;
     const blocked = download ? blockedDownload(download) : repeated;
     const tState = now();
-    const frameJson = sent.ok && sent.response.ok && !watch.navigationStarted ? sent.response.frame_json : undefined;
-    const state = await stateOrNull(
-      tab.id,
-      watch.navigated || !sent.ok ? undefined : (tab.url ?? ''),
-      frameJson === undefined ? undefined : (JSON.parse(frameJson) as FrameSnapshot),
-    );
+    const frame = sent.ok && sent.response.ok && !watch.navigationStarted ? sent.response.frame : undefined;
+    const state = await stateOrNull(tab.id, watch.navigated || !sent.ok ? undefined : (tab.url ?? ''), frame);
     timings.state = ms(now() - tState);
     if (blocked) return fail(blocked, state, tab.id);
     if (watch.navigationStarted) {

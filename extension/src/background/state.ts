@@ -73,7 +73,7 @@ async function snapshotFrame(
     if (!sent.response.ok)
       return { ok: false, why: sent.response.error.message, reason: 'not_scriptable', waited, error: sent.response.error };
     const r = sent.response;
-    const snap = r.frame ?? (r.frame_json ? (JSON.parse(r.frame_json) as FrameSnapshot) : undefined);
+    const snap = r.frame;
     if (!snap) return { ok: false, why: 'the content script answered without a snapshot', reason: 'not_scriptable', waited };
     return { ok: true, snap };
   });
@@ -172,10 +172,13 @@ function pingFrames(tabId: number, frames: WebFrame[]): Liveness {
 }
 
 /**
- * Whole page: every child frame's snapshot is asked as soon as the frame answers the ping, while
- * the top frame (and each parent) still walks. Cross-site frames run in their own renderer
- * processes, so their walks overlap the top frame's instead of following it level by level
- * (a slot frame, its safeframe, its creative: three walks and three round trips in a row).
+ * Whole page: every pinged child frame's snapshot is asked together with the ping, while the top
+ * frame (and each parent) still walks. Cross-site frames run in their own renderer processes, so
+ * their walks overlap the top frame's instead of following it level by level (a slot frame, its
+ * safeframe, its creative: three walks and three round trips in a row). The request does not wait
+ * for the ping's answer: that was one more round trip per frame through a renderer that is often
+ * busy (the eight ad slots of the news pages share one), and the snapshot request is tracked and
+ * capped like the ping (a frame that never answers is left out by the ping's silence, as before).
  * The request is the one fetchTree would send once the frame is matched to its iframe; a frame
  * that turns out hidden or unmatched is simply not used. Viewport states do not prefetch: most
  * frames there are outside the scope and need no walk at all. dom_tree states neither: a child's
@@ -183,12 +186,8 @@ function pingFrames(tabId: number, frames: WebFrame[]): Liveness {
  */
 function prefetchFrames(tabId: number, frames: WebFrame[], live: Liveness, params: GetStateParams): void {
   for (const f of frames) {
-    const ping = live.pings.get(f.frameId);
-    if (!ping) continue;
-    live.prefetched.set(
-      f.frameId,
-      ping.then(() => snapshotFrame(tabId, f.frameId, params, undefined, f.documentId)),
-    );
+    if (!live.pings.has(f.frameId)) continue;
+    live.prefetched.set(f.frameId, snapshotFrame(tabId, f.frameId, params, undefined, f.documentId));
   }
 }
 
@@ -273,8 +272,16 @@ async function matchChildren(
       void alive.then(async () => {
         if (done.has(k.frameId)) return; // declared silent before it answered
         pinged.add(k.frameId);
-        await live.prefetched.get(k.frameId);
+        const pre = await live.prefetched.get(k.frameId);
         if (done.has(k.frameId)) return;
+        // The token the frame reported with its snapshot (a parent's earlier walk posted it; see
+        // walk.ts frameTokenOf): no need to ask again.
+        const known = pre?.ok ? pre.snap.parent_token : undefined;
+        if (known !== undefined && tokens.includes(known) && !byToken.has(known)) {
+          byToken.set(known, k.frameId);
+          settle(k, known);
+          return;
+        }
         const t = await askToken(tabId, k.frameId, tokens);
         if (done.has(k.frameId)) return;
         if (t === 'error') {

@@ -111,8 +111,7 @@ async function run(ctx: PageContext, req: WorkRequest): Promise<RunActionRespons
   if (out.settle) await waitForSettle();
   if (req.snapshot) {
     const snap = await answerSnapshot(ctx.refs, { channel: req.channel, kind: 'snapshot', params: req.snapshot });
-    if (snap.ok && snap.frame_json !== undefined)
-      return { ok: true, message: out.message, result: out.result, frame_json: snap.frame_json };
+    if (snap.ok && snap.frame !== undefined) return { ok: true, message: out.message, result: out.result, frame: snap.frame };
   }
   return { ok: true, message: out.message, result: out.result };
 }

@@ -47,4 +47,6 @@ export interface FrameSnapshot {
   elements_omitted: number;
   text_cut: boolean;
   walk_ms: number;
+  /** Child frames: the token this document last got from its parent's walk (the worker matches it to the parent's iframe placeholder). */
+  parent_token?: string;
 }

@@ -12,7 +12,7 @@ export interface RunActionRequest {
   action: ActionName;
   params: unknown;
   /**
-   * Also answer with this frame's snapshot taken right after the action (frame_json), saving the worker a second round trip when it
+   * Also answer with this frame's snapshot taken right after the action (frame), saving the worker a second round trip when it
    * collects the new state at once (settling off).
    */
   snapshot?: GetStateParams;
@@ -85,11 +85,11 @@ export type ContentRequest =
   RunActionRequest | SnapshotRequest | PingRequest | PrepareRequest | ReadValueRequest | HighlightRequest | BarAsideRequest;
 
 /**
- * Answer to run_action (no state: the worker collects it after the action) or snapshot (frame_json: the frame snapshot as JSON text, since
- * one string crosses the message channel far faster than a large object graph).
+ * Answer to run_action (no state: the worker collects it after the action) or snapshot (frame: the frame snapshot, serialized once by
+ * Chrome's messaging).
  */
 export type RunActionResponse =
-  | { ok: true; message: string; result: Record<string, unknown>; state?: SimplifiedState; frame?: FrameSnapshot; frame_json?: string }
+  | { ok: true; message: string; result: Record<string, unknown>; state?: SimplifiedState; frame?: FrameSnapshot }
   | { ok: false; error: ErrorInfo };
 
 /** The worker's long-lived port to a frame's content script (background/content-channel.ts). */

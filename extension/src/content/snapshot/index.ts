@@ -68,11 +68,11 @@ async function tokenFor(expected: string[], capMs = TOKEN_WAIT_MS): Promise<stri
 /** Answers a snapshot request of the worker: a token probe, or this frame's snapshot. */
 export async function answerSnapshot(refs: RefRegistry, req: SnapshotRequest): Promise<RunActionResponse> {
   if (req.token_probe) return { ok: true, message: 'Frame token.', result: { token: await tokenFor(req.token_probe) } };
-  // Sent as one JSON string: Chrome converts a message object node by node, a string in one copy.
-  return {
-    ok: true,
-    message: 'State taken.',
-    result: {},
-    frame_json: JSON.stringify(takeFrameSnapshot(refs, req.params, req.top_viewport)),
-  };
+  const frame = takeFrameSnapshot(refs, req.params, req.top_viewport);
+  if (parentToken !== null) frame.parent_token = parentToken;
+  // Sent as the object itself: Chrome's messaging serializes it to JSON once (and the worker gets it
+  // parsed). A JSON string made here first was serialized a second time, every quote escaped, and
+  // parsed twice: on the saved news page (0.5 MB) the walk's end -> the worker holding the parsed
+  // snapshot took ~20 ms that way, ~14 ms as an object (same run, alternating, load average 10).
+  return { ok: true, message: 'State taken.', result: {}, frame };
 }

@@ -26,6 +26,24 @@ import { roleOf } from './roles';
 /** Key of the postMessage a parent frame sends its iframes during a snapshot. */
 export const FRAME_TOKEN_KEY = '__browser_use_ext_frame_token';
 
+/**
+ * Each iframe element's token, the same in every walk of this document: the child document keeps
+ * the last token its parent posted and sends it with its own snapshot (parent_token), so from the
+ * second state on the worker matches a child frame to its iframe from the snapshot it already has,
+ * without asking each child frame again after the parent's walk (a round trip per nesting level).
+ * A child document only ever holds tokens of its own iframe element (a browsing context stays in
+ * its element; a new document starts without one), so a stable token names the same iframe.
+ */
+const frameTokens = new WeakMap<Element, string>();
+function frameTokenOf(el: Element): string {
+  let t = frameTokens.get(el);
+  if (t === undefined) {
+    t = crypto.randomUUID();
+    frameTokens.set(el, t);
+  }
+  return t;
+}
+
 export const DEFAULTS = { viewport_expansion: 0, max_elements: 1500, max_text_chars: 30000 } as const;
 
 const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'svg', 'math', 'object', 'embed']);
@@ -482,9 +500,12 @@ export class Walker {
     // is computed in describe(), for listed elements only. '' = no role attribute.
     const role = attrs && el.getAttribute('role') !== null ? roleOf(el) : '';
 
-    // Is it listed?
-    let candidate = isInteractiveByMarkup(el, role, tag, attrs);
-    if (!candidate && pointer && !p.pointer && tag !== 'label' && tag !== 'body' && tag !== 'html') candidate = true;
+    // Is it listed? Never when hidden by visibility (below): the markup and cursor rules are not
+    // asked then (a third of a page can sit in visibility:hidden menus, walked only for the
+    // descendants that are visible again). A label is still asked about its control: a label
+    // operating a hidden control keeps that control from being listed on its own, visible or not.
+    let candidate = cssVisible && isInteractiveByMarkup(el, role, tag, attrs);
+    if (!candidate && cssVisible && pointer && !p.pointer && tag !== 'label' && tag !== 'body' && tag !== 'html') candidate = true;
     let labelFor: Element | null = null;
     if (tag === 'label') {
       const control = (el as HTMLLabelElement).control;
@@ -536,7 +557,7 @@ export class Walker {
       const frInScope = this.intersects(fr, this.scope);
       let token: string | undefined;
       if (frVisible && frInScope) {
-        token = crypto.randomUUID();
+        token = frameTokenOf(el);
         try {
           (el as HTMLIFrameElement).contentWindow?.postMessage({ [FRAME_TOKEN_KEY]: token }, '*');
         } catch {
@@ -703,11 +724,12 @@ export class Walker {
   }
 
   private visitText(node: Text, p: Parent): void {
+    // Hidden text first: reading nodeValue copies the text out of the DOM.
+    if (!p.cssVisible) return;
     const raw = node.nodeValue;
     if (!raw) return;
     const text = raw.trim();
     if (!text) return;
-    if (!p.cssVisible) return;
     if (p.rectPending) {
       p.rect = (p.parentEl as Element).getBoundingClientRect();
       p.rectPending = false;
