@@ -6,7 +6,8 @@
 // the bar's host, Stop included, unless a person's pointer is on the bar (then Stop takes it, so
 // their click works); an agent's trusted hover under Stop leaves the page element hovered; and after
 // trusted input the state, the bar and the page's hit tests all use the viewport as it really is
-// (Chrome's debugging info bar takes 56 px of it).
+// (Chrome's debugging info bar takes 56 px of it); and keys for "the focused element" are never sent
+// while the person has focused Stop (a real Enter pressed it and was reported as a key press).
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 
@@ -56,6 +57,27 @@ async function stopRect(page: Page): Promise<Rect> {
     const xs = [model.border[0]!, model.border[2]!, model.border[4]!, model.border[6]!];
     const ys = [model.border[1]!, model.border[3]!, model.border[5]!, model.border[7]!];
     return { left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) };
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** Moves the keyboard focus onto the bar's Stop button, as a person pressing Tab would (DevTools
+ * reaches into the closed shadow root). */
+async function focusStop(page: Page): Promise<void> {
+  const cdp = await page.createCDPSession();
+  try {
+    const { root } = (await cdp.send('DOM.getDocument', { depth: -1, pierce: true })) as unknown as { root: DomNode };
+    let stop: number | undefined;
+    const walk = (n: DomNode, inBar: boolean) => {
+      const attrs = n.attributes ?? [];
+      const isBar = attrs.some((a, i) => i % 2 === 0 && a === 'data-browser-agent-ui' && attrs[i + 1] === 'overlay');
+      if (inBar && n.nodeName === 'BUTTON') stop = n.nodeId;
+      for (const c of [...(n.children ?? []), ...(n.shadowRoots ?? [])]) walk(c, inBar || isBar);
+    };
+    walk(root, false);
+    if (stop === undefined) throw new Error('no Stop button in the bar');
+    await cdp.send('DOM.focus', { nodeId: stop });
   } finally {
     await cdp.detach();
   }
@@ -266,6 +288,36 @@ describe('e2e: the agent bar never gets between the agent and the page', functio
       // Stop was not pressed: the agent still holds the tab, and the bar is back.
       expect((await o.call('get_state', {})).status).to.equal('success');
       expect(await stopRect(o.page)).to.deep.equal(stop);
+      await o.page.close();
+    });
+  }
+
+  for (const trusted of [false, true]) {
+    it(`keys for the focused element while the person has focused Stop are not sent: a typed error, Stop not pressed, the page sees no key (trusted input ${trusted ? 'on' : 'off'})`, async () => {
+      await setSettings(h, { trusted_input: trusted });
+      const o = await open(
+        h,
+        `<input id="field" aria-label="Field"><script>window.keys = []; addEventListener('keydown', (e) => keys.push(e.key + ':' + (e.target.id || e.target.localName)), true);</script>`,
+      );
+      await barRect(o.page);
+      await focusStop(o.page);
+      expect(await o.eval('document.activeElement.hasAttribute("data-browser-agent-ui")'), 'Stop has the focus').to.equal(true);
+      for (const [action, params] of [
+        ['press', { key: 'Enter' }],
+        ['send_keys', { keys: 'Enter' }],
+      ] as const) {
+        const r = await o.call(action, params);
+        expect(r.status, `${action}: ${JSON.stringify(r.outcome_details)}`).to.equal('error');
+        expect(r.error_info?.error_code).to.equal('OPERATION_FAILED_IN_TARGET');
+        expect(r.error_info?.message).to.match(/Stop button.*Click or focus the page element/);
+      }
+      expect(await o.eval('window.keys'), 'the page saw no key').to.deep.equal([]);
+      // Stop was not pressed: the agent still holds the tab; with a target, keys go where asked.
+      const s = (await o.call('get_state', {})).new_simplified_state as SimplifiedState;
+      const field = s.actionable_elements.find((e) => e.attributes['id'] === 'field');
+      const typed = await o.call('press', { index: field!.index, key: 'a' });
+      expect(typed.status, JSON.stringify(typed.error_info)).to.equal('success');
+      expect(await o.eval('window.keys')).to.deep.equal(['a:field']);
       await o.page.close();
     });
   }

@@ -198,7 +198,7 @@ export async function performTrustedInput(tabId: number, req: TrustedInputReques
  * dispatch.ts), and for fill/type reads the value back.
  */
 export interface TrustedPlan {
-  /** Page-side preparation of the target (null: keys go to whatever has focus). */
+  /** Page-side preparation of the target (null: no page-side step at all). */
   prepare: { checks: PrepareRequest['checks']; focus: boolean; params: Record<string, unknown>; fill?: string; caret?: 'end' } | null;
   input(prepared: Record<string, unknown>): TrustedInputRequest | null;
   /** Read the target's value after the input (fill/type results carry it). */
@@ -257,6 +257,8 @@ export function trustedPlan(action: string, params: unknown): TrustedPlan | null
     const key = p['key'] as string;
     const hasTarget = TARGET_KEYS.slice(0, 6).some((k) => p[k] !== undefined);
     return {
+      // Without a target the keys go to whatever has focus; the page side still checks that the
+      // focus is not on our own bar's Stop button (content/actions/focus-guard.ts).
       prepare: hasTarget
         ? {
             checks: 'none',
@@ -266,7 +268,7 @@ export function trustedPlan(action: string, params: unknown): TrustedPlan | null
               TARGET_KEYS.filter((k) => k !== 'force'),
             ),
           }
-        : null,
+        : { checks: 'none', focus: false, params: {} },
       input: () => ({ kind: 'keys', keys: [key] }),
       readValue: false,
       result: () => ({ keys: [key] }),

@@ -7,6 +7,7 @@ import { composedContains, deepActiveElement } from '../interaction/dom';
 import { focusedDescription, pressChord, typeText } from '../interaction/keyboard';
 import { hasTarget } from '../target';
 import { fail, label, ok, prepare } from './common';
+import { keysWouldReachAgentUi } from './focus-guard';
 import type { PageHandler } from './types';
 
 const isMac = () => /Mac|iPhone|iPad/.test(navigator.platform);
@@ -26,6 +27,9 @@ export const press: PageHandler = async (ctx, raw) => {
     if (!r.ok) return r;
     if (!composedContains(r.el, deepActiveElement())) (r.el as HTMLElement).focus?.({ preventScroll: true });
     where = label(r.id, r.el);
+  } else {
+    const refused = keysWouldReachAgentUi();
+    if (refused) return refused;
   }
   await pressChord(parsed.chord);
   ctx.progress?.(1, 1);
@@ -37,6 +41,8 @@ export const press: PageHandler = async (ctx, raw) => {
 
 export const sendKeys: PageHandler = async (ctx, raw) => {
   const p = raw as SendKeysParams;
+  const refused = keysWouldReachAgentUi();
+  if (refused) return refused;
   const parsed = parseChord(p.keys, isMac());
   if (parsed.ok) {
     await pressChord(parsed.chord);

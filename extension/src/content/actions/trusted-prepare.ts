@@ -7,13 +7,18 @@ import { type Check, EDIT_CHECKS, HOVER_CHECKS, POINTER_CHECKS } from '../intera
 import { hasFocusWithin } from '../interaction/dom';
 import { caretToEnd, replaceValue } from '../interaction/editing';
 import { agentBarClearForTrustedPoint } from '../interaction/hit-test';
+import { hasTarget } from '../target';
 import { type ActionCommon, label, prepare, safeValue } from './common';
 import { filledResult, planFill } from './fill';
+import { keysWouldReachAgentUi } from './focus-guard';
 import type { PageContext } from './types';
 
 const CHECKS: Record<PrepareRequest['checks'], Check[]> = { pointer: POINTER_CHECKS, hover: HOVER_CHECKS, edit: EDIT_CHECKS, none: [] };
 
 export async function prepareTrusted(ctx: PageContext, req: PrepareRequest): Promise<RunActionResponse> {
+  // Keys for whatever has focus (press without a target): only the focus is checked.
+  if (req.checks === 'none' && !hasTarget(req.params as ActionCommon))
+    return keysWouldReachAgentUi() ?? { ok: true, message: '', result: {} };
   const r = await prepare(ctx, req.params as ActionCommon, CHECKS[req.checks]);
   if (!r.ok) return r;
   let focused = false;
