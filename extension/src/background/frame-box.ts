@@ -1,7 +1,7 @@
 // get what=box of an element in a subframe: the frame's content script measures it in the frame's
 // own viewport, while Playwright's boundingBox (and page.mouse, which takes its numbers) use the
 // top-level viewport. The frame's place on the page is added here, where the frames are known.
-import type { ErrorInfo } from '../../../schemas/generated/protocol';
+import type { Bounds, ErrorInfo } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/errors';
 import { frameOffset } from './state';
 
@@ -17,7 +17,7 @@ export async function boxInTopViewport(tabId: number, frameId: number, result: R
       'background_script',
       { tab_id: tabId, frame_id: frameId },
     );
-  const b = box as { x: number; y: number; width: number; height: number };
+  const b = box as Bounds;
   result['value'] = { ...b, x: b.x + offset.x, y: b.y + offset.y };
   return null;
 }

@@ -1,7 +1,7 @@
 // get and is (seed 001): read text/value/attribute/html/title/url/count/box, and check
 // visible/enabled/checked/editable/focused. Reading never needs actionability; `is visible` of a
 // role/selector that matches nothing is false (Playwright's isVisible), every other check needs the element.
-import type { GetParams, IsParams } from '../../../../schemas/generated/protocol';
+import type { Bounds, GetParams, IsParams } from '../../../../schemas/generated/protocol';
 import { isDisabled, isEditable } from '../interaction/actionability';
 import { composedContains, deepActiveElement, isVisible } from '../interaction/dom';
 import {
@@ -92,7 +92,7 @@ export const get: PageHandler = (ctx, raw) => {
       // frame's viewport: the worker adds the frame's place on the page (background/frame-box.ts).
       if (el.getClientRects().length === 0) return ok(`${label(t.elementId, el)} has no box (it is not rendered).`, { value: null }, false);
       const r = el.getBoundingClientRect();
-      const box = { x: r.x, y: r.y, width: r.width, height: r.height };
+      const box: Bounds = { x: r.x, y: r.y, width: r.width, height: r.height };
       return ok(`${label(t.elementId, el)} is ${box.width}x${box.height} px.`, { value: box }, false);
     }
   }
