@@ -38,10 +38,24 @@ async function framesLoaded(n: number): Promise<void> {
     {},
     n,
   );
+  // Each look is bounded: puppeteer's evaluate in a cross-site frame that is being torn down (an
+  // iframe just removed or navigated) can stay unanswered, which hung this wait in a CI run.
+  const within = <T>(p: Promise<T>, ms: number, fallback: T) => Promise.race([p, new Promise<T>((r) => setTimeout(() => r(fallback), ms))]);
+  const deadline = Date.now() + 20_000;
   for (;;) {
-    const ready = page.frames().filter((f) => f !== page.mainFrame());
-    const states = await Promise.all(ready.map((f) => f.evaluate(() => document.readyState).catch(() => 'loading')));
+    const ready = page.frames().filter((f) => f !== page.mainFrame() && !f.detached);
+    const states = await Promise.all(
+      ready.map((f) =>
+        within(
+          f.evaluate(() => document.readyState).catch(() => 'loading'),
+          1000,
+          'unanswered',
+        ),
+      ),
+    );
     if (ready.length === n && states.every((x) => x === 'complete')) break;
+    if (Date.now() > deadline)
+      throw new Error(`child frames not loaded within 20 s: ${ready.length} of ${n}, ready states ${states.join(', ')}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   await new Promise((r) => setTimeout(r, 300));
