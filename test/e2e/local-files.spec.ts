@@ -115,6 +115,8 @@ describe('e2e: local files are refused to agents unless the person allows their 
     // go_back onto the file: the step happens, no state comes with it, and reads are refused again.
     const back = await call('go_back', {}, tab);
     expect(back.status, JSON.stringify(back.error_info)).to.equal('success');
+    // puppeteer learns of the step from its own CDP events, which may come after our answer does.
+    for (let i = 0; i < 50 && page.url() !== secret; i++) await new Promise((r) => setTimeout(r, 100));
     expect(page.url()).to.equal(secret);
     expect(back.new_simplified_state).to.equal(null);
     refused(await call('get_state', {}, tab), 'get_state after go_back');
