@@ -12,6 +12,7 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 
 import type { SimplifiedState } from '../../schemas/generated/protocol';
 import { CHROMIUM_PATH, REPO_ROOT } from '../harness/browser';
+import { FixtureServer } from '../harness/fixture-server';
 import { type Harness, startHarness } from '../harness/harness';
 import { NAME_CASES } from './accname.cases';
 import { quietSettle } from './actions.helpers';
@@ -162,5 +163,67 @@ describe('e2e: names, options, zero-size links and display:contents buttons in g
     const click = await agent.call('click', { element_id: by('contents')!.id }, { tabId: s.tab_id });
     expect(click.status, JSON.stringify(click.error_info)).to.equal('success');
     await agent.close();
+  });
+  it('takes ::before/::after content from imported sheets, and from cross-origin sheets the worker fetches once, without cookies', async () => {
+    // The pseudo-element selectors are read from the page's style sheets so that only the elements
+    // they match have their generated content read. An @import was skipped (a same-origin page
+    // lost "Go "), and a cross-origin sheet hides its rules from the page: the worker fetches the
+    // page's own sheets (and what they import) and the names must stay the same as read from
+    // every element.
+    h.fixtures.route('/names-same.css', { body: '.go::before{content:"Go"}', contentType: 'text/css' });
+    const same = h.fixtures.html(
+      '/names-import',
+      `<style>@import url("/names-same.css");</style><button id="a"><span class="go"></span> Run</button>`,
+    );
+    const cross = await new FixtureServer(undefined, '127.0.0.2').start(0);
+    const fetchedBy = { page: [] as string[], worker: [] as { path: string; cookie: boolean }[] };
+    const sheet = (body: string) => (req: import('node:http').IncomingMessage) => {
+      const p = (req.url ?? '').split('?')[0] ?? '';
+      if (req.headers['sec-fetch-dest'] === 'style') fetchedBy.page.push(p);
+      else fetchedBy.worker.push({ path: p, cookie: 'cookie' in req.headers });
+      return { body, contentType: 'text/css' };
+    };
+    cross.route('/site.css', sheet('@import url("/more.css") screen;\n.ic::before { content: "Edit" }\n.plain { color: red }'));
+    cross.route('/more.css', sheet('.tail::after { content: "now" }'));
+    const page = h.fixtures.html(
+      '/names-cross',
+      `<link rel="stylesheet" href="${cross.url('/site.css')}">
+      <link rel="stylesheet" href="https://static.invalid:1/gone.css">
+      <button id="b"><span class="ic"></span></button> <button id="c">Later <span class="tail"></span></button>
+      <button id="d" class="plain">Plain</button>`,
+    );
+    const tab = await h.openPage(same);
+    // The person is signed in on the sheets' site: the worker's fetch must still carry no cookie.
+    await tab.setCookie({ name: 'sid', value: 'signed-in', domain: '127.0.0.2', path: '/' });
+    const agent = await h.connectAgent();
+    try {
+      const names = async (ids: string[]) => {
+        const r = await agent.call('get_state', { viewport_expansion: -1 });
+        expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+        const els = r.new_simplified_state?.actionable_elements ?? [];
+        return ids.map((id) => els.find((e) => e.attributes['id'] === id)?.name);
+      };
+      expect(await names(['a']), 'an imported same-origin sheet').to.deep.equal(['Go Run']);
+
+      await tab.goto(page, { waitUntil: 'load' });
+      // The first state asks for the sheet and reads every element meanwhile; a later one asks for
+      // what it imports; once both are in, states use the fetched rules. Names never change.
+      let states = 0;
+      for (; states < 50 && fetchedBy.worker.length < 2; states++) {
+        expect(await names(['b', 'c', 'd']), `state ${states + 1}`).to.deep.equal(['Edit', 'Later now', 'Plain']);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      for (let i = 0; i < 3; i++)
+        expect(await names(['b', 'c', 'd']), 'with the fetched rules').to.deep.equal(['Edit', 'Later now', 'Plain']);
+      expect(fetchedBy.page.sort(), 'the page loaded both sheets').to.deep.equal(['/more.css', '/site.css']);
+      expect(fetchedBy.worker.map((w) => w.path).sort(), 'the worker fetched each sheet once, over four states').to.deep.equal([
+        '/more.css',
+        '/site.css',
+      ]);
+      for (const w of fetchedBy.worker) expect(w.cookie, `the person's cookie went with the worker's fetch of ${w.path}`).to.equal(false);
+    } finally {
+      await agent.close();
+      await cross.close();
+    }
   });
 });

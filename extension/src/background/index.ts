@@ -10,6 +10,7 @@ import { BridgeConnection } from './bridge-connection';
 import { keepCdpField, setCdpSink } from './cdp-relay';
 import { runAction } from './dispatch';
 import { onBridgeMessage, registerPanelRelay } from './panel-relay';
+import { installSheetText } from './sheet-text';
 import { installTabWatchListeners } from './tab-watch';
 import { installWakeDocument } from './wake-document';
 
@@ -40,6 +41,7 @@ const connection = new BridgeConnection((message, send) => {
   }
 });
 registerPanelRelay(connection);
+installSheetText();
 setCdpSink(
   (event) => {
     if (!connection.connected) return false;

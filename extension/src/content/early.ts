@@ -14,7 +14,9 @@ import {
 } from '../shared/page-link';
 import { isSettleRequest, type SettleRequest, type SettleResponse } from '../shared/settle-messages';
 import { PageActivity, SettleTracker } from './settle';
+import { noteShadowMessage } from './shadow-watch';
 import { watchPasswordTypes } from './snapshot/password-history';
+import { watchSheetErrors } from './snapshot/sheet-errors';
 
 declare global {
   interface Window {
@@ -27,6 +29,8 @@ if (!window.__browserUseExtEarly) {
   // From the first byte: a password field a "show password" button later switches to text stays a
   // password for the privacy filter (snapshot/password-history.ts).
   watchPasswordTypes();
+  // From the first byte too: which style sheets failed to load (accessible names, snapshot/external-sheets.ts).
+  watchSheetErrors();
   const activity = new PageActivity();
   const tracker = new SettleTracker(activity);
   const link = document.createElement('div'); // detached: the page never gets a reference to it
@@ -41,7 +45,7 @@ if (!window.__browserUseExtEarly) {
     try {
       const env = JSON.parse(raw) as Envelope;
       if (env.s !== secret) return; // not from our main-world script
-      activity.onMessage(env.m);
+      if (!noteShadowMessage(env.m)) activity.onMessage(env.m);
     } catch {
       // malformed: ignore
     }

@@ -12,8 +12,10 @@
 //   2F name from content, with CSS ::before/::after content and spaces around non-inline boxes;
 //   2I title, then (HTML-AAM, text inputs) placeholder.
 // Chromium's own accessibility tree is the oracle in test/e2e/accname.spec.ts.
+import { collectPseudoBases, externalSheetBases, externalSheetsVersion } from './external-sheets';
 import { sensitiveReason } from './privacy';
 import { isPresentational, NAME_FROM_CONTENT, roleOf } from './roles';
+import { sheetLoadFailed } from './sheet-errors';
 
 const MAX_NAME = 200;
 const collapse = (s: string) => s.replace(/[ \t\n\r\f]+/g, ' ').trim();
@@ -148,45 +150,40 @@ function embeddedValue(el: Element, role: string, ctx: Ctx): string | null {
 /**
  * Which elements can have ::before/::after content: reading a pseudo-element's computed style costs
  * about as much as the element's own, twice per named node, so the document's style sheets are
- * read once (cached ~1 s or until their number changes) for the selectors that create them.
- * null = unknown (a cross-origin sheet cannot be read): check every element.
+ * read once (cached ~1 s, or until their number changes or a cross-origin sheet's rules arrive) for
+ * the selectors that create them. null = unknown (a sheet whose rules cannot be known): check every
+ * element.
  */
-let pseudoCache: { at: number; count: number; selector: string | null } | null = null;
-const PSEUDO = /::?(before|after)\b/i;
+let pseudoCache: { at: number; count: number; external: number; selector: string | null } | null = null;
 
-function collectPseudoBases(rules: CSSRuleList, out: string[]): boolean {
-  for (const rule of rules) {
-    if (rule instanceof CSSStyleRule) {
-      if (!PSEUDO.test(rule.selectorText)) continue;
-      for (const part of rule.selectorText.split(',')) {
-        if (!PSEUDO.test(part)) continue;
-        const base = part.replace(/::?(before|after)\b.*$/i, '').trim();
-        out.push(base === '' || /[>+~]$/.test(base) ? '*' : base);
-      }
-      if ('cssRules' in rule && rule.cssRules.length && !collectPseudoBases(rule.cssRules, out)) return false; // nested CSS
-    } else if ('cssRules' in rule) {
-      if (!collectPseudoBases((rule as CSSGroupingRule).cssRules, out)) return false;
-    }
+/** The sheet's ::before/::after bases into out; false when they cannot be known (yet). */
+function sheetBases(sheet: CSSStyleSheet, out: string[]): boolean {
+  let rules: CSSRuleList;
+  try {
+    rules = sheet.cssRules;
+  } catch {
+    // Another origin's sheet: its rules as the service worker fetched them (external-sheets.ts).
+    const ext = sheet.href ? externalSheetBases(sheet.href, sheetLoadFailed(sheet.ownerNode)) : null;
+    if (ext === null) return false;
+    out.push(...ext);
+    return true;
   }
-  return true;
+  return collectPseudoBases(rules, out, (imported) => sheetBases(imported, out));
 }
 
 function pseudoSelector(): string | null {
   const now = performance.now();
   const count = document.styleSheets.length + (document.adoptedStyleSheets?.length ?? 0);
-  if (pseudoCache && now - pseudoCache.at < 1000 && pseudoCache.count === count) return pseudoCache.selector;
+  const external = externalSheetsVersion();
+  if (pseudoCache && now - pseudoCache.at < 1000 && pseudoCache.count === count && pseudoCache.external === external)
+    return pseudoCache.selector;
   const sheets = [...document.styleSheets, ...(document.adoptedStyleSheets ?? [])];
   const bases: string[] = [];
   let known = true;
-  for (const sheet of sheets) {
-    try {
-      if (!collectPseudoBases(sheet.cssRules, bases)) known = false;
-    } catch {
-      known = false; // cross-origin sheet
-    }
-    if (!known) break;
-  }
-  let selector: string | null = known ? bases.join(',') : null;
+  // Every sheet is looked at, even after one is unknown: each cross-origin one is then asked for
+  // at once, not one per walk.
+  for (const sheet of sheets) if (!sheetBases(sheet, bases)) known = false;
+  let selector: string | null = known ? [...new Set(bases)].join(',') : null;
   if (selector) {
     try {
       document.documentElement.matches(selector);
@@ -194,7 +191,7 @@ function pseudoSelector(): string | null {
       selector = null; // a base we cut wrongly (nesting, :is() lists): check everything
     }
   }
-  pseudoCache = { at: now, count, selector };
+  pseudoCache = { at: now, count, external, selector };
   return selector;
 }
 
