@@ -415,6 +415,51 @@ describe('e2e: snapshot (get_state)', function () {
     expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
   });
 
+  it('finds a closed shadow root attached between two states, even when the page redefines ShadowRoot.prototype.mode', async () => {
+    // Hosts found without a closed root are remembered between states (reaching a closed root costs
+    // an extension call per div and span), until the page attaches one: the next state must find it.
+    await open(
+      '/late-closed',
+      `<div id="a"><p>Plain</p></div><span id="b"></span><section id="c"></section>
+      <script>
+        window.attachLate = (id, label) => {
+          const root = document.getElementById(id).attachShadow({ mode: 'closed' });
+          root.innerHTML = '<button>' + label + '</button>';
+          return typeof root.querySelector === 'function' && root.mode;
+        };
+      </script>`,
+    );
+    const names = async () => (await state({ viewport_expansion: -1 })).actionable_elements.map((e) => e.name);
+    expect(await names()).to.deep.equal([]);
+    expect(await names(), 'a second state, from what the first remembered').to.deep.equal([]);
+    expect(
+      await page.evaluate(() => (window as unknown as { attachLate(id: string, l: string): string }).attachLate('a', 'Late A')),
+    ).to.equal('closed');
+    expect(await names()).to.deep.equal(['Late A']);
+    // A page that makes every root claim to be open must not hide the next closed one.
+    await page.evaluate(`Object.defineProperty(ShadowRoot.prototype, 'mode', { get() { return 'open'; }, configurable: true }), true`);
+    await page.evaluate(() => (window as unknown as { attachLate(id: string, l: string): string }).attachLate('b', 'Late B'));
+    expect(await names()).to.deep.equal(['Late A', 'Late B']);
+    // attachShadow still answers as the browser's own: its errors, its result.
+    // (A string: the test runner's compiler would wrap named functions in a helper the page lacks.)
+    const errors = await page.evaluate(`(() => {
+      const out = [];
+      const attempt = (el, init) => {
+        try {
+          el.attachShadow(init);
+          out.push('none');
+        } catch (e) {
+          out.push(e.name);
+        }
+      };
+      attempt(document.createElement('a'), { mode: 'open' });
+      attempt(document.createElement('section'), { mode: 'bad' });
+      attempt(document.getElementById('a'), { mode: 'open' });
+      return out;
+    })()`);
+    expect(errors).to.deep.equal(['NotSupportedError', 'TypeError', 'NotSupportedError']);
+  });
+
   it('skips off-screen shadow hosts in viewport scope yet lists what they show in the viewport (fixed, slotted, ::part, nested, popover, overflow)', async () => {
     // Each host below lies wholly outside the viewport; the ones named in \`shown\` paint a control
     // inside it (escaping their host's box), which the viewport state must list exactly as the

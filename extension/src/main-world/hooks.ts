@@ -9,6 +9,8 @@
 //    wait for requests in flight and report seed 002's api_activity. URL and body pass the privacy
 //    filter (shared/redaction.ts) here, whole, before they are cut to size: a login's password, a
 //    card number and its CVC never leave the page (a cut JSON body could no longer be parsed).
+//  - Shadow roots: each closed root attached is reported as it happens, so the snapshot can keep
+//    "this element hosts no closed root" between states (content/shadow-watch.ts).
 //
 // Why the page cannot read or forge these reports: the isolated world creates a detached <div>
 // (never inserted into the document) and a random per-document secret, and hands both over in a
@@ -48,6 +50,9 @@ const TEXT_MAX = 1000;
   const origFetch = window.fetch;
   const xhrOpen = XMLHttpRequest.prototype.open;
   const xhrSend = XMLHttpRequest.prototype.send;
+  const origAttachShadow = Element.prototype.attachShadow;
+  // The browser's getter: a page that redefines ShadowRoot.prototype.mode cannot hide a closed root.
+  const modeOf = Object.getOwnPropertyDescriptor(ShadowRoot.prototype, 'mode')?.get;
 
   let link: EventTarget | null = null;
   let secret = '';
@@ -75,6 +80,7 @@ const TEXT_MAX = 1000;
     if (msg.t === 'secret' && !secret) {
       secret = msg.secret;
       for (const m of backlog.splice(0)) post(m);
+      if (modeOf) post({ t: 'shadow_watch' });
     } else if (msg.t === 'policy') {
       policy = msg.policy;
     }
@@ -150,6 +156,19 @@ const TEXT_MAX = 1000;
     }
     return xhrSend.call(this, body);
   };
+
+  // --- shadow roots ---------------------------------------------------------------------------
+  if (modeOf) {
+    Element.prototype.attachShadow = function attachShadow(this: Element, init: ShadowRootInit): ShadowRoot {
+      const root = origAttachShadow.call(this, init);
+      try {
+        if (modeOf.call(root) === 'closed') post({ t: 'closed_shadow' });
+      } catch {
+        // reporting must never break the page's component
+      }
+      return root;
+    };
+  }
 
   // --- dialogs --------------------------------------------------------------------------------
   const report = (kind: 'alert' | 'confirm' | 'prompt', message: unknown, accepted: boolean, promptText?: string | null) =>

@@ -29,7 +29,13 @@ export interface DialogPolicy {
 export const DEFAULT_DIALOG_POLICY: DialogPolicy = { confirm: 'accept', prompt: 'accept', prompt_text: null, beforeunload: 'accept' };
 
 export type MainToIsolated =
-  { t: 'req_start'; id: number; call: ApiCall } | { t: 'req_end'; id: number; status: number } | { t: 'dialog'; record: DialogRecord };
+  | { t: 'req_start'; id: number; call: ApiCall }
+  | { t: 'req_end'; id: number; status: number }
+  | { t: 'dialog'; record: DialogRecord }
+  /** attachShadow is wrapped: every closed root attached from now on is reported (content/shadow-watch.ts). */
+  | { t: 'shadow_watch' }
+  /** A closed shadow root was just attached (sent before attachShadow returns to the page). */
+  | { t: 'closed_shadow' };
 
 export type IsolatedToMain = { t: 'policy'; policy: DialogPolicy } | { t: 'secret'; secret: string };
 

@@ -1,0 +1,38 @@
+// Whether a closed shadow root may have been attached since a given moment. The main-world hooks
+// (main-world/hooks.ts) wrap Element.prototype.attachShadow and report each closed root as it is
+// attached, synchronously, through the private page link (early.ts receives it). Reaching a closed
+// root takes a chrome.dom binding call of a few microseconds per element, asked of every div and
+// span a walk meets (a menu-heavy page: ~8 ms of each state); an element found without one keeps
+// that answer until the next closed root is reported (shadow-root.ts). A root can only be added by
+// attachShadow, or by the parser when it creates the element (declarative shadow DOM): answers are
+// kept only once the document is parsed, and only while the hooks are linked.
+import type { MainToIsolated } from '../shared/page-link';
+
+declare global {
+  interface Window {
+    /** Set by early.ts (document_start), read by content.js: both run in this isolated world. */
+    __browserUseExtShadowWatch?: { linked: boolean; closed: number };
+  }
+}
+
+function watch(): { linked: boolean; closed: number } {
+  return (window.__browserUseExtShadowWatch ??= { linked: false, closed: 0 });
+}
+
+/** early.ts: takes the hooks' shadow messages; false for any other message. */
+export function noteShadowMessage(m: MainToIsolated): boolean {
+  if (m.t === 'shadow_watch') watch().linked = true;
+  else if (m.t === 'closed_shadow') watch().closed++;
+  else return false;
+  return true;
+}
+
+/**
+ * A number that changes whenever a closed shadow root is attached, or null when that would not be
+ * seen (the hooks are not linked, or the parser may still attach declarative roots).
+ */
+export function closedShadowEpoch(): number | null {
+  const w = window.__browserUseExtShadowWatch;
+  if (!w?.linked || document.readyState === 'loading') return null;
+  return w.closed;
+}
