@@ -596,12 +596,9 @@ async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionRe
 
 /** Trusted mode: the page (of the target's frame) prepares the target, the worker sends real input. */
 async function runTrusted(tabId: number, frameId: number, plan: TrustedPlan, watch: TabWatch): ReturnType<typeof sendToContent> {
-  let prepared: Record<string, unknown> = {};
-  if (plan.prepare) {
-    const asked = await sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'prepare', ...plan.prepare }, { frameId });
-    if (!asked.ok || !asked.response.ok) return asked;
-    prepared = asked.response.result;
-  }
+  const asked = await sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'prepare', ...plan.prepare }, { frameId });
+  if (!asked.ok || !asked.response.ok) return asked;
+  const prepared: Record<string, unknown> = asked.response.result;
   // The page did it through the DOM (fill of a date/range/color...: CDP typing cannot set those).
   if (prepared['done'] === true) {
     const { done: _done, x: _x, y: _y, focused: _f, ...rest } = prepared;
@@ -616,7 +613,7 @@ async function runTrusted(tabId: number, frameId: number, plan: TrustedPlan, wat
   }
   const input = plan.input(prepared);
   if (!input) {
-    const focusable = plan.prepare?.focus && prepared['focused'] !== true;
+    const focusable = plan.prepare.focus && prepared['focused'] !== true;
     return {
       ok: true,
       response: {

@@ -198,8 +198,8 @@ export async function performTrustedInput(tabId: number, req: TrustedInputReques
  * dispatch.ts), and for fill/type reads the value back.
  */
 export interface TrustedPlan {
-  /** Page-side preparation of the target (null: no page-side step at all). */
-  prepare: { checks: PrepareRequest['checks']; focus: boolean; params: Record<string, unknown>; fill?: string; caret?: 'end' } | null;
+  /** Page-side preparation of the target: every plan asks the page first (a keyless press: that focus is not on our own UI). */
+  prepare: { checks: PrepareRequest['checks']; focus: boolean; params: Record<string, unknown>; fill?: string; caret?: 'end' };
   input(prepared: Record<string, unknown>): TrustedInputRequest | null;
   /** Read the target's value after the input (fill/type results carry it). */
   readValue: boolean;
@@ -300,6 +300,6 @@ function refusedOutsideViewport(asked: unknown): boolean {
  */
 export async function withCurrentViewport<T>(plan: TrustedPlan, run: () => Promise<T>): Promise<T> {
   const first = await run();
-  if (plan.prepare?.checks !== 'pointer' && plan.prepare?.checks !== 'hover') return first;
+  if (plan.prepare.checks !== 'pointer' && plan.prepare.checks !== 'hover') return first;
   return refusedOutsideViewport(first) ? run() : first;
 }
