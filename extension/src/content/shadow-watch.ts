@@ -27,12 +27,22 @@ export function noteShadowMessage(m: MainToIsolated): boolean {
   return true;
 }
 
+/** The watch once early.ts made it (one object per isolated world, changed in place). */
+let watched: { linked: boolean; closed: number } | undefined;
+/** The parser is done with this document (readyState never goes back to "loading"). */
+let parsed = false;
+
 /**
  * A number that changes whenever a closed shadow root is attached, or null when that would not be
- * seen (the hooks are not linked, or the parser may still attach declarative roots).
+ * seen (the hooks are not linked, or the parser may still attach declarative roots). Called for
+ * every element that can host a root: two cached reads once the page is parsed.
  */
 export function closedShadowEpoch(): number | null {
-  const w = window.__browserUseExtShadowWatch;
-  if (!w?.linked || document.readyState === 'loading') return null;
-  return w.closed;
+  watched ??= window.__browserUseExtShadowWatch;
+  if (!watched?.linked) return null;
+  if (!parsed) {
+    if (document.readyState === 'loading') return null;
+    parsed = true;
+  }
+  return watched.closed;
 }
