@@ -103,10 +103,11 @@ export function hopCostsMarkdown(
       'policy) 1.5-3, to the content script 1-3; walk end -> the snapshot parsed in the worker 11-14 (sent as an object: as a JSON ' +
       'string it was 16-20); on the way out, worker scrub 1.3-1.8, stringify 2.5-3.6, ws.send 2-2.5, WebSocket to the bridge ' +
       '2.5-5.6, bridge parse + validation 3.8-4.2, relay 1.2-1.5, bridge -> client 0.4, client parse 2.6-2.7: about 25 ms in all ' +
-      "around the state's own timings, where this table, taken in the bench's busier process (bridge, agent, Playwright and " +
-      'puppeteer in one Node process), reads more. ' +
+      "around the state's own timings. The bridge runs in its own process, as deployed (BENCH_BRIDGE=inline puts it in the bench " +
+      'process beside the agent, Playwright and puppeteer, as the test harness does); on 2 cores the column still moves most with ' +
+      'load (22-72 ms on news-saved over seven states of one run at load average 1-2). ' +
       "Playwright's network inspection of our service worker is off in this bench (BENCH_PW_SW_NETWORK=1 keeps it on): with it on, " +
-      'every WebSocket frame our worker sent was copied to Playwright in this same process, and worker -> agent on news-saved was ' +
+      'every WebSocket frame our worker sent was copied to Playwright in the bench process, and worker -> agent on news-saved was ' +
       '131 ms instead of 30 (load average 12-20). Compact: the same state with elements and text items as keyless rows (what a ' +
       'compact wire form would weigh).',
     '',

@@ -61,7 +61,7 @@ const TIME_WEBSOCKET = `(async (port, bytes, runs) => {
 })`;
 
 /** pageUrl: a page open in the harness's browser (its tab runs the echo listener). */
-export async function measureTransport(h: Harness, pageUrl: string, sizes: number[], runs = 5): Promise<TransportRow[]> {
+export async function measureTransport(h: Pick<Harness, 'launched'>, pageUrl: string, sizes: number[], runs = 5): Promise<TransportRow[]> {
   const target = await h.launched.browser.waitForTarget((x) => x.type() === 'service_worker' && x.url().endsWith('/background.js'));
   const worker = await target.worker();
   if (!worker) throw new Error('no service worker');
