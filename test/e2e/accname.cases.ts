@@ -282,6 +282,44 @@ export const NAME_CASES: NameCase[] = [
     name: 'Edit',
     role: 'button',
   },
+  // Name from content is the rendered text (2F.iii, css-text white-space collapsing): a space at an
+  // inline descendant's edge still separates it from its neighbours' text.
+  {
+    title: '::after on a descendant keeps its leading space',
+    html: `<style>.n::after{content:" now"}</style><button id="test">Later<span class="n"></span></button>`,
+    name: 'Later now',
+    role: 'button',
+  },
+  {
+    title: '::before on a descendant keeps its trailing space',
+    html: `<style>.g::before{content:"Go "}</style><button id="test"><span class="g"></span>Run</button>`,
+    name: 'Go Run',
+    role: 'button',
+  },
+  {
+    title: 'a space inside an inline descendant separates words',
+    html: `<a id="test" href="#">Read<span> more</span></a>`,
+    name: 'Read more',
+    role: 'link',
+  },
+  {
+    title: 'spaces at both edges of an inline descendant',
+    html: `<a id="test" href="#">a<b> b </b>c</a>`,
+    name: 'a b c',
+    role: 'link',
+  },
+  {
+    title: 'inline descendants without spaces join',
+    html: `<button id="test">Sub<span>mit</span></button>`,
+    name: 'Submit',
+    role: 'button',
+  },
+  {
+    title: 'nested inline edges collapse to one space',
+    html: `<a id="test" href="#">one <em> <strong> two</strong> </em> three</a>`,
+    name: 'one two three',
+    role: 'link',
+  },
   {
     title: 'title is the last resort for a button',
     html: `<button id="test" title="Settings"><svg width="10" height="10"></svg></button>`,

@@ -18,7 +18,8 @@ import { isPresentational, NAME_FROM_CONTENT, roleOf } from './roles';
 import { sheetLoadFailed } from './sheet-errors';
 
 const MAX_NAME = 200;
-const collapse = (s: string) => s.replace(/[ \t\n\r\f]+/g, ' ').trim();
+const WHITESPACE = /[ \t\n\r\f]+/g;
+const collapse = (s: string) => s.replace(WHITESPACE, ' ').trim();
 
 /** Is the element hidden from the accessibility tree (display none, visibility hidden, aria-hidden)? */
 export type HiddenTest = (el: Element) => boolean;
@@ -360,8 +361,12 @@ function compute(el: Element, ctx: Ctx, inContent: boolean): string {
       tag === 'caption' ||
       tag === 'figcaption')
   ) {
-    const content = collapse(textFromContent(el, ctx));
-    if (content) return content;
+    const text = textFromContent(el, ctx);
+    const content = collapse(text);
+    // A descendant keeps one space at an edge where its text had one: rendered, "Read<b> more</b>"
+    // reads "Read more" and "a<b> b </b>c" reads "a b c" (Chromium's names too); its parent joins
+    // inline pieces without adding any, and the whole name is collapsed once at the end.
+    if (content) return inContent ? text.replace(WHITESPACE, ' ') : content;
   }
   // A presentational element, and an image whose alt="" says it is decoration, has no name: its
   // title is not used for it nor for the element whose name comes from its content (Chromium).
