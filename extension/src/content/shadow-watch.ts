@@ -5,7 +5,10 @@
 // span a walk meets (a menu-heavy page: ~8 ms of each state); an element found without one keeps
 // that answer until the next closed root is reported (shadow-root.ts). A root can only be added by
 // attachShadow, or by the parser when it creates the element (declarative shadow DOM): answers are
-// kept only once the document is parsed, and only while the hooks are linked.
+// kept only once the document is parsed, and only while the hooks are linked. Not seen: a root
+// attached through another frame's attachShadow (a same-origin frame's Element.prototype called on
+// an element of this document) is reported to that frame's content script; the host is found again
+// once any closed root is attached here.
 import type { MainToIsolated } from '../shared/page-link';
 
 declare global {
