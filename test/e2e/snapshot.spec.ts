@@ -8,25 +8,19 @@ import type { AgentClient } from '../../bridge/client/agent-client';
 import type { ActionableElement, DomElementNode, DomNode, GetStateParams, SimplifiedState } from '../../schemas/generated/protocol';
 import { renderAriaTree, renderBrowserUse, renderBrowsingContext } from '../../schemas/lib/render';
 import { FixtureServer } from '../harness/fixture-server';
-import { type Harness, startHarness } from '../harness/harness';
+import { type AgentPage, type Harness, useAgentPage } from '../harness/harness';
 
 let h: Harness;
 let agent: AgentClient;
 let page: Page;
-let tabId: number | undefined;
+let t: AgentPage;
 let other: FixtureServer;
 
 async function open(path: string, body: string, title = 'Fixture'): Promise<void> {
   await page.goto(h.fixtures.html(path, body, title), { waitUntil: 'load' });
 }
 
-async function state(params: GetStateParams = {}): Promise<SimplifiedState> {
-  const r = await agent.call('get_state', params, tabId === undefined ? {} : { tabId });
-  expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
-  const s = r.new_simplified_state as SimplifiedState;
-  tabId = s.tab_id;
-  return s;
-}
+const state = (params: GetStateParams = {}) => t.state(params);
 
 /** Resolves once the frame at url runs scripts again (an evaluate waits for its main thread), then lets its late replies arrive. */
 async function busyFrameAnswers(p: Page, url: string): Promise<void> {
@@ -45,15 +39,12 @@ const byName = (s: SimplifiedState, name: string): ActionableElement => {
 
 describe('e2e: snapshot (get_state)', function () {
   this.timeout(60_000);
-  before(async function () {
-    h = await startHarness();
+  useAgentPage((started) => ({ h, agent, page } = t = started));
+  before(async () => {
     other = await new FixtureServer(undefined, 'localhost').start(0);
-    agent = await h.connectAgent();
-    page = await h.openPage(h.fixtures.html('/start', '<p>start</p>'));
   });
   after(async () => {
     await other?.close();
-    await h?.close();
   });
 
   it('names every kind of label per accname and gives implicit roles per HTML-AAM', async () => {
@@ -291,7 +282,7 @@ describe('e2e: snapshot (get_state)', function () {
     expect(crossEl.bounds!.x).to.be.greaterThanOrEqual(50);
     expect(s.frames?.filter((f) => f.status === 'ok').map((f) => f.url)).to.deep.equal([h.fixtures.url('/frames'), inner, cross]);
     expect(s.text_context?.find((t) => t.text === 'Inner text')?.frame_id).to.equal(same.frame_id);
-    const r = await agent.call('get_state', { include_dom_tree: true }, { tabId });
+    const r = await agent.call('get_state', { include_dom_tree: true }, { tabId: t.tabId });
     const again = r.new_simplified_state as SimplifiedState;
     expect(again.actionable_elements.map((e) => e.id)).to.deep.equal(
       s.actionable_elements.map((e) => e.id),
@@ -411,7 +402,7 @@ describe('e2e: snapshot (get_state)', function () {
     ]);
     // Acting inside a closed root: the host must not count as covering its own content.
     const closed = s.actionable_elements.find((e) => e.name === 'Nested closed');
-    const r = await agent.call('click', { element_id: closed!.id }, { tabId });
+    const r = await agent.call('click', { element_id: closed!.id }, { tabId: t.tabId });
     expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
   });
 
@@ -616,7 +607,7 @@ describe('e2e: snapshot (get_state)', function () {
       ['e2', 'Next', false],
       ['e3', 'Item 1', false],
     ]);
-    const r = await agent.call('click', { element_id: 'e2' }, { tabId });
+    const r = await agent.call('click', { element_id: 'e2' }, { tabId: t.tabId });
     expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
     const s2 = r.new_simplified_state as SimplifiedState;
     expect(s2.actionable_elements.map((e) => [e.id, e.name, e.is_new ?? false])).to.deep.equal([
@@ -624,7 +615,7 @@ describe('e2e: snapshot (get_state)', function () {
       ['e4', 'Next', true],
       ['e5', 'Item 2', true],
     ]);
-    const stale = await agent.call('click', { element_id: 'e3' }, { tabId });
+    const stale = await agent.call('click', { element_id: 'e3' }, { tabId: t.tabId });
     expect(stale.status).to.equal('error');
     expect(stale.error_info?.error_code).to.equal('TARGET_ELEMENT_NOT_FOUND');
     expect(stale.error_info?.details?.['reason']).to.equal('stale');
@@ -637,7 +628,7 @@ describe('e2e: snapshot (get_state)', function () {
       ['e5', false],
     ]);
     // index targets the latest state's element (an index names an element of the last state taken): index 2 is "Next" (e4).
-    const byIndex = await agent.call('click', { index: 2 }, { tabId });
+    const byIndex = await agent.call('click', { index: 2 }, { tabId: t.tabId });
     expect(byIndex.status, JSON.stringify(byIndex.error_info)).to.equal('success');
     expect(await page.$eval('h2', (el) => el.textContent)).to.equal('Page 3');
   });

@@ -7,26 +7,18 @@
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 
-import type { AgentClient } from '../../bridge/client/agent-client';
 import type { ActionableElement, GetStateParams, SimplifiedState } from '../../schemas/generated/protocol';
 import { FixtureServer } from '../harness/fixture-server';
-import { type Harness, startHarness } from '../harness/harness';
+import { type AgentPage, type Harness, useAgentPage } from '../harness/harness';
 
 const WHOLE: GetStateParams = { viewport_expansion: -1 };
 
 let h: Harness;
-let agent: AgentClient;
 let page: Page;
-let tabId: number | undefined;
+let t: AgentPage;
 let other: FixtureServer;
 
-async function state(): Promise<SimplifiedState> {
-  const r = await agent.call('get_state', WHOLE, tabId === undefined ? {} : { tabId });
-  expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
-  const s = r.new_simplified_state as SimplifiedState;
-  tabId = s.tab_id;
-  return s;
-}
+const state = () => t.state(WHOLE);
 
 /** Every frame's document has loaded (the content scripts are there). */
 async function framesLoaded(n: number): Promise<void> {
@@ -77,15 +69,12 @@ async function inIframe(s: SimplifiedState, name: string, iframeId: string): Pro
 
 describe('e2e: whole-page states match child frames to their iframes across states', function () {
   this.timeout(90_000);
-  before(async function () {
-    h = await startHarness();
+  useAgentPage((started) => ({ h, page } = t = started));
+  before(async () => {
     other = await new FixtureServer(undefined, 'localhost').start(0);
-    agent = await h.connectAgent();
-    page = await h.openPage(h.fixtures.html('/start', '<p>start</p>'));
   });
   after(async () => {
     await other?.close();
-    await h?.close();
   });
 
   it('keeps each frame under its iframe when frames navigate, move and are replaced', async () => {

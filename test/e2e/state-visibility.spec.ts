@@ -6,33 +6,18 @@
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 
-import type { AgentClient } from '../../bridge/client/agent-client';
-import type { GetStateParams, SimplifiedState } from '../../schemas/generated/protocol';
-import { type Harness, startHarness } from '../harness/harness';
+import type { GetStateParams } from '../../schemas/generated/protocol';
+import { type AgentPage, type Harness, useAgentPage } from '../harness/harness';
 
 let h: Harness;
-let agent: AgentClient;
 let page: Page;
-let tabId: number | undefined;
+let t: AgentPage;
 
-async function state(params: GetStateParams): Promise<SimplifiedState> {
-  const r = await agent.call('get_state', params, tabId === undefined ? {} : { tabId });
-  expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
-  const s = r.new_simplified_state as SimplifiedState;
-  tabId = s.tab_id;
-  return s;
-}
+const state = (params: GetStateParams) => t.state(params);
 
 describe('e2e: visibility:hidden subtrees in the state', function () {
   this.timeout(60_000);
-  before(async function () {
-    h = await startHarness();
-    agent = await h.connectAgent();
-    page = await h.openPage(h.fixtures.html('/start', '<p>start</p>'));
-  });
-  after(async () => {
-    await h?.close();
-  });
+  useAgentPage((started) => ({ h, page } = t = started));
 
   for (const scope of [
     { name: 'whole page', params: { viewport_expansion: -1 } },

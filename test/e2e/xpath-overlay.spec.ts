@@ -5,22 +5,14 @@
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 
-import type { AgentClient } from '../../bridge/client/agent-client';
-import type { DomNode, SimplifiedState } from '../../schemas/generated/protocol';
-import { type Harness, startHarness } from '../harness/harness';
+import type { DomNode } from '../../schemas/generated/protocol';
+import { type AgentPage, type Harness, useAgentPage } from '../harness/harness';
 
 let h: Harness;
-let agent: AgentClient;
 let page: Page;
-let tabId: number | undefined;
+let t: AgentPage;
 
-async function state(): Promise<SimplifiedState> {
-  const r = await agent.call('get_state', { include_dom_tree: true }, tabId === undefined ? {} : { tabId });
-  expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
-  const s = r.new_simplified_state as SimplifiedState;
-  tabId = s.tab_id;
-  return s;
-}
+const state = () => t.state({ include_dom_tree: true });
 
 /** element_id -> xpath of every indexed node of the dom_tree. */
 function treeXpaths(tree: DomNode | undefined): Map<string, string> {
@@ -36,14 +28,7 @@ function treeXpaths(tree: DomNode | undefined): Map<string, string> {
 
 describe('e2e: xpaths with the agent overlay on the page', function () {
   this.timeout(60_000);
-  before(async function () {
-    h = await startHarness();
-    agent = await h.connectAgent();
-    page = await h.openPage(h.fixtures.html('/start', '<p>start</p>'));
-  });
-  after(async () => {
-    await h?.close();
-  });
+  useAgentPage((started) => ({ h, page } = t = started));
 
   it('elements[].xpath and the dom_tree name the same node the same way, leaving our overlay out of sibling counts', async () => {
     await page.goto(

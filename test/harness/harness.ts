@@ -12,6 +12,7 @@ import { AgentClient } from '../../bridge/client/agent-client';
 import { createLogger, type LogLevel } from '../../bridge/common/log';
 import { loadOrCreateSecrets, type Secrets } from '../../bridge/common/secrets';
 import type { BridgeServer } from '../../bridge/src/server';
+import type { GetStateParams, SimplifiedState } from '../../schemas/generated/protocol';
 import { type LaunchedBrowser, launchWithExtension } from './browser';
 import { FixtureServer } from './fixture-server';
 
@@ -145,5 +146,46 @@ export function useHarness(
   after(async () => {
     if (h && cleanup) await cleanup(h);
     await h?.close();
+  });
+}
+
+/** What useAgentPage hands a file: its harness, one agent, that agent's tab, and get_state on it. */
+export interface AgentPage {
+  h: Harness;
+  agent: AgentClient;
+  /** The agent's tab, opened at a start page; each test navigates it to its fixture. */
+  page: Page;
+  /** The tab's id once a state has named it (the first state takes the active tab). */
+  tabId: number | undefined;
+  /** get_state on the agent's tab; throws with the error_info unless it succeeds. */
+  state(params?: GetStateParams): Promise<SimplifiedState>;
+}
+
+/**
+ * useHarness plus one agent and one tab at a start page, for a file whose tests each navigate that
+ * tab and read its state:
+ *   let t: AgentPage;
+ *   useAgentPage((started) => (t = started));
+ */
+export function useAgentPage(use: (t: AgentPage) => void, options: HarnessOptions = {}): void {
+  useHarness(() => undefined, {
+    ...options,
+    prepare: async (h) => {
+      const agent = await h.connectAgent();
+      const page = await h.openPage(h.fixtures.html('/start', '<p>start</p>'));
+      const t: AgentPage = {
+        h,
+        agent,
+        page,
+        tabId: undefined,
+        async state(params = {}) {
+          const r = await agent.call('get_state', params, t.tabId === undefined ? {} : { tabId: t.tabId });
+          if (r.status !== 'success' || !r.new_simplified_state) throw new Error(`get_state failed: ${JSON.stringify(r.error_info)}`);
+          t.tabId = r.new_simplified_state.tab_id;
+          return r.new_simplified_state;
+        },
+      };
+      use(t);
+    },
   });
 }
