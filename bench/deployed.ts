@@ -6,7 +6,6 @@
 // loop twice (bridge and agent), a cost no deployment pays.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -15,6 +14,7 @@ import type { Page } from 'puppeteer-core';
 import { AgentClient } from '../bridge/client/agent-client';
 import { loadOrCreateSecrets } from '../bridge/common/secrets';
 import { type LaunchedBrowser, launchWithExtension, REPO_ROOT } from '../test/harness/browser';
+import { freePort } from '../test/harness/free-port';
 
 export interface DeployedSetup {
   launched: LaunchedBrowser;
@@ -25,17 +25,6 @@ export interface DeployedSetup {
 }
 
 const CLI = path.join(REPO_ROOT, 'dist', 'bridge', 'cli.js');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function status(port: number): Promise<{ extension?: { connected?: boolean } } | null> {
   try {

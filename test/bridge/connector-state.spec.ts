@@ -15,14 +15,7 @@ import { type BackendConnectorInfo, ConnectorManager } from '../../bridge/agents
 import { createBridge } from '../../bridge/cli/wire';
 import { createLogger } from '../../bridge/common/log';
 import type { BridgeServer } from '../../bridge/src/server';
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
+import { freePort } from '../harness/free-port';
 
 describe('backend connectors: the state the bridge reports', function () {
   this.timeout(20_000);

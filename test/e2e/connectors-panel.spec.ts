@@ -11,19 +11,12 @@ import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 
 import { describeViolations, seriousAxeViolations } from '../harness/axe';
+import { freePort } from '../harness/free-port';
 import { type Harness, startHarness } from '../harness/harness';
 import { artifactShot, openPanel } from '../harness/panel';
 import { Seed001Backend } from '../seeds/backends';
 
 const shot = (page: Page, name: string) => artifactShot('connectors-panel', page, name);
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 /** What the person reads about the backend at url: its row in "Connect a backend", and the badge and
  * note of its session in the agent list (empty while the session is not listed yet). */

@@ -8,7 +8,6 @@
 // build (--ignore-scripts) so the suite does not build twice; one pack and one install serve every case.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -18,6 +17,7 @@ import { expect } from 'chai';
 
 import { OUTPUTS } from '../../scripts/build-if-stale.mjs';
 import { REPO_ROOT } from '../harness/browser';
+import { freePort } from '../harness/free-port';
 import { collectPrintedCommands, type PrintedCommand, type TestValues, toArgv } from './printed-commands';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
@@ -51,17 +51,6 @@ async function inPool<T, R>(items: T[], f: (item: T) => Promise<R>, width = 3): 
   };
   await Promise.all(Array.from({ length: width }, worker));
   return results;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 describe('the npm package installed from its tarball, run from any folder', function () {

@@ -12,7 +12,6 @@
 // Panel PNGs go to test-artifacts/seeds-panel/.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -21,6 +20,7 @@ import type { Page } from 'puppeteer-core';
 
 import type { AgentClient } from '../../bridge/client/agent-client';
 import { REPO_ROOT } from '../harness/browser';
+import { freePort } from '../harness/free-port';
 import { type Harness, startHarness } from '../harness/harness';
 import { artifactShot, openPanel } from '../harness/panel';
 import { Seed000Backend, Seed001Backend } from './backends';
@@ -42,14 +42,6 @@ async function addBackend(panel: Page, dialect: '000' | '001', url: string): Pro
     delete (e as HTMLElement).dataset['errorCode'];
   });
   await panel.click('#backend-connect');
-}
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
 }
 
 async function until(ok: () => boolean | Promise<boolean>, what: string, ms = 20_000): Promise<void> {

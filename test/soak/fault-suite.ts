@@ -19,7 +19,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -34,6 +33,7 @@ import type { ActionName, ActionParams } from '../../schemas/generated/registry'
 import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { type LaunchedBrowser, launchWithExtension, REPO_ROOT } from '../harness/browser';
 import { FixtureServer } from '../harness/fixture-server';
+import { freePort } from '../harness/free-port';
 
 export interface SoakOptions {
   /** Agent actions in total (all agents together). */
@@ -85,17 +85,6 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /** The p-th percentile by nearest rank (bench/stats.ts, the rule every bench uses), or null for no samples. */
 export function percentile(values: number[], p: number): number | null {
   return values.length ? pct(values, p) : null;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** The bridge as a person runs it: the built CLI in its own process. */
