@@ -13,7 +13,7 @@ import type { Page } from 'puppeteer-core';
 
 import { AgentClient } from '../bridge/client/agent-client';
 import { loadOrCreateSecrets } from '../bridge/common/secrets';
-import { type LaunchedBrowser, launchWithExtension, REPO_ROOT } from '../test/harness/browser';
+import { type LaunchedBrowser, launchWithExtension, openTab, REPO_ROOT } from '../test/harness/browser';
 import { freePort } from '../test/harness/free-port';
 
 export interface DeployedSetup {
@@ -80,12 +80,7 @@ export async function startDeployedSetup(): Promise<DeployedSetup> {
       agents.push(agent);
       return agent;
     },
-    async openPage(url: string) {
-      const page = await browser.browser.newPage();
-      await page.goto(url, { waitUntil: 'load' });
-      await page.bringToFront();
-      return page;
-    },
+    openPage: (url: string) => openTab(browser.browser, url),
     async close() {
       await Promise.all(agents.map((a) => a.close().catch(() => undefined)));
       await browser.close();

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import puppeteer, { type Browser } from 'puppeteer-core';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 
 export const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 export const BUILT_EXTENSION = path.join(REPO_ROOT, 'dist', 'extension');
@@ -79,4 +79,12 @@ export async function launchWithExtension(opts: LaunchOptions): Promise<Launched
       fs.rmSync(tmp, { recursive: true, force: true });
     },
   };
+}
+
+/** Opens a tab at url, waits for its load and brings it to the front (the tab an agent's first state takes). */
+export async function openTab(browser: Browser, url: string): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(url, { waitUntil: 'load' });
+  await page.bringToFront();
+  return page;
 }

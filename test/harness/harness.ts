@@ -13,7 +13,7 @@ import { createLogger, type LogLevel } from '../../bridge/common/log';
 import { loadOrCreateSecrets, type Secrets } from '../../bridge/common/secrets';
 import type { BridgeServer } from '../../bridge/src/server';
 import type { GetStateParams, SimplifiedState } from '../../schemas/generated/protocol';
-import { type LaunchedBrowser, launchWithExtension } from './browser';
+import { type LaunchedBrowser, launchWithExtension, openTab } from './browser';
 import { FixtureServer } from './fixture-server';
 
 export interface HarnessOptions {
@@ -108,12 +108,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       h.bridge = next;
       await next.waitForExtension(30_000);
     },
-    async openPage(url: string) {
-      const page = await launched.browser.newPage();
-      await page.goto(url, { waitUntil: 'load' });
-      await page.bringToFront();
-      return page;
-    },
+    openPage: (url: string) => openTab(launched.browser, url),
     async close() {
       await Promise.all(agents.map((a) => a.close().catch(() => undefined)));
       await launched.close();
