@@ -50,6 +50,10 @@ const CDP_ID_FIELDS = new Set([
   'versionId',
   'session_id',
   'original_action_id',
+  'callFrameId',
+  'breakpointId',
+  'styleSheetId',
+  'guid',
 ]);
 
 /**
@@ -58,7 +62,11 @@ const CDP_ID_FIELDS = new Set([
  * and the client would lose that target. Every other string is scrubbed as always.
  */
 export const keepCdpField = (key: string, owner: Record<string, unknown>): boolean =>
-  CDP_ID_FIELDS.has(key) || (key === 'body' && owner['base64Encoded'] === true);
+  CDP_ID_FIELDS.has(key) ||
+  // A Page.Frame names itself `id` (Page.getFrameTree, Page.frameNavigated): masked, puppeteer asked
+  // for an isolated world in a frame that does not exist and its page never answered again.
+  (key === 'id' && 'loaderId' in owner) ||
+  (key === 'body' && owner['base64Encoded'] === true);
 
 /**
  * The agent session holding each attached tab, as the bridge's leases (agent_sessions) named it. A
