@@ -236,7 +236,7 @@ describe('e2e: the CDP relay in the service worker', function () {
 
   it('page text is still scrubbed of card numbers; protocol ids pass unchanged', async () => {
     const a = await attached(h, h.fixtures.html('/cdp-scrub', '<p>x</p>', 'scrub'));
-    // A frame id is 32 hex digits, and about one in fifty holds a run of digits that passes Luhn
+    // A frame id is 32 hex digits, and about one in 600 holds a run of digits that passes Luhn
     // (this one did, in a CI run: puppeteer then lost its page). A Page.Frame carries it as `id`.
     const frameId = '1AC2B5B4248A38878154454676887FCA';
     const r = await a.ok('Runtime.evaluate', {
