@@ -15,6 +15,7 @@ import { AgentClient } from '../bridge/client/agent-client';
 import { loadOrCreateSecrets } from '../bridge/common/secrets';
 import { type LaunchedBrowser, launchWithExtension, openTab, REPO_ROOT } from '../test/harness/browser';
 import { freePort } from '../test/harness/free-port';
+import { until } from '../test/harness/until';
 
 export interface DeployedSetup {
   launched: LaunchedBrowser;
@@ -26,23 +27,27 @@ export interface DeployedSetup {
 
 const CLI = path.join(REPO_ROOT, 'dist', 'bridge', 'cli.js');
 
-async function status(port: number): Promise<{ extension?: { connected?: boolean } } | null> {
+/** The part of the bridge's /status read here. */
+interface BridgeStatus {
+  extension?: { connected?: boolean };
+}
+
+async function status(port: number): Promise<BridgeStatus | null> {
   try {
     const r = await fetch(`http://127.0.0.1:${port}/status`);
-    return r.ok ? ((await r.json()) as { extension?: { connected?: boolean } }) : null;
+    return r.ok ? ((await r.json()) as BridgeStatus) : null;
   } catch {
     return null;
   }
 }
 
-async function until(what: string, ms: number, check: () => Promise<boolean>, child: ChildProcess): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
+/** The bridge's /status once check() holds for it; stops at once if the bridge process has exited. */
+function untilStatus(what: string, port: number, check: (s: BridgeStatus) => boolean, child: ChildProcess): Promise<BridgeStatus> {
+  return until(what, 20_000, async () => {
     if (child.exitCode !== null) throw new Error(`the bridge process exited (code ${child.exitCode}) before ${what}`);
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${what} did not happen within ${ms / 1000} s`);
+    const s = await status(port);
+    return s !== null && check(s) && s;
+  });
 }
 
 export async function startDeployedSetup(): Promise<DeployedSetup> {
@@ -59,12 +64,12 @@ export async function startDeployedSetup(): Promise<DeployedSetup> {
   process.once('exit', stopChild); // a bench that throws still takes its bridge down
   let launched: LaunchedBrowser | undefined;
   try {
-    await until('the bridge listening', 20_000, async () => (await status(port)) !== null, child);
+    await untilStatus('the bridge listening', port, () => true, child);
     launched = await launchWithExtension({
       extensionBridgeUrl: `ws://127.0.0.1:${port}/extension`,
       extensionConfig: { extension_secret: secrets.extension_secret },
     });
-    await until('the extension connecting to the bridge', 20_000, async () => (await status(port))?.extension?.connected === true, child);
+    await untilStatus('the extension connecting to the bridge', port, (s) => s.extension?.connected === true, child);
   } catch (e) {
     await launched?.close();
     stopChild();

@@ -14,6 +14,7 @@ import puppeteer from 'puppeteer-core';
 import { mintCdpClient } from '../../bridge/agents/cdp/cdp-clients-file';
 import { type Harness, useHarness } from '../harness/harness';
 import { openPanel } from '../harness/panel';
+import { until } from '../harness/until';
 import { clearSettings, debuggerAttached, setSettings } from './worker-actions.helpers';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -43,20 +44,6 @@ const sessions = (h: Harness) => h.bridge.status()['sessions'] as SessionStatus[
 const sessionOf = (h: Harness, clientName: string) => sessions(h).find((s) => s.client?.name === clientName);
 /** Who holds the tab, by client name, or null. */
 const holderOf = (h: Harness, tabId: number) => sessions(h).find((s) => s.tabs.some((t) => t.tab_id === tabId))?.client?.name ?? null;
-
-async function until<T>(
-  what: string,
-  capMs: number,
-  probe: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-): Promise<T> {
-  const end = Date.now() + capMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== null && v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`${what}: not within ${capMs} ms`);
-    await sleep(25);
-  }
-}
 
 /** Bridge log lines at ERROR level written while fn runs (the harness logs to stderr). */
 async function errorLines<T>(fn: () => Promise<T>): Promise<{ value: T; errors: string[] }> {

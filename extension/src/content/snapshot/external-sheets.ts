@@ -55,7 +55,7 @@ function collect(href: string, ownerFailed: boolean, depth: number, seen: Set<st
 function request(href: string, ownerFailed: boolean, imported: boolean): Entry {
   // Outside the extension (the name cases run this file alone in a plain page) nothing can fetch.
   const runtime = typeof chrome === 'undefined' ? undefined : chrome.runtime;
-  if (!runtime?.sendMessage || entries.size >= MAX_SHEETS || !(imported ? /^https?:/i.test(href) : requestedByPage(href)))
+  if (!runtime?.sendMessage || entries.size >= MAX_SHEETS || !/^https?:/i.test(href) || !(imported || requestedByPage(href)))
     return remember(href, { state: 'unknown' });
   const pending = remember(href, { state: 'pending' });
   const message: SheetTextRequest = { bux: 'sheet_text', url: href };
@@ -78,20 +78,20 @@ function settle(href: string, entry: Entry): void {
 
 /** The page fetched this URL itself (a sheet it links or imports): the worker never originates a request the page did not make. */
 function requestedByPage(href: string): boolean {
-  if (!/^https?:/i.test(href)) return false;
   return performance.getEntriesByName(href, 'resource').length > 0;
 }
+
+/** A sheet known to hold no rules (it failed for the page and for the worker). */
+const EMPTY: Entry = Object.freeze({ state: 'parsed', bases: [], imports: [] });
 
 function entryOf(href: string, r: SheetTextResponse, ownerFailed: boolean): Entry {
   if (!r.ok) {
     // The page's load failed and ours does too: the page's sheet is empty.
-    return ownerFailed && (r.reason === 'network' || r.reason === 'status')
-      ? { state: 'parsed', bases: [], imports: [] }
-      : { state: 'unknown' };
+    return ownerFailed && (r.reason === 'network' || r.reason === 'status') ? EMPTY : { state: 'unknown' };
   }
   // Not served as CSS: a browser in standards mode did not apply it (the link failed); otherwise
   // it is not what the page got (a login page instead of the sheet), so it says nothing.
-  if (!r.css) return ownerFailed ? { state: 'parsed', bases: [], imports: [] } : { state: 'unknown' };
+  if (!r.css) return ownerFailed ? EMPTY : { state: 'unknown' };
   return parseSheet(href, r.text);
 }
 
