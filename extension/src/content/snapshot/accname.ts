@@ -12,10 +12,9 @@
 //   2F name from content, with CSS ::before/::after content and spaces around non-inline boxes;
 //   2I title, then (HTML-AAM, text inputs) placeholder.
 // Chromium's own accessibility tree is the oracle in test/e2e/accname.spec.ts.
-import { collectPseudoBases, externalSheetBases, externalSheetsVersion } from './external-sheets';
 import { sensitiveReason } from './privacy';
 import { isPresentational, NAME_FROM_CONTENT, roleOf } from './roles';
-import { sheetLoadFailed } from './sheet-errors';
+import { sheetFacts } from './sheet-facts';
 
 const MAX_NAME = 200;
 const WHITESPACE = /[ \t\n\r\f]+/g;
@@ -148,73 +147,9 @@ function embeddedValue(el: Element, role: string, ctx: Ctx): string | null {
   return null;
 }
 
-/**
- * Which elements can have ::before/::after content: reading a pseudo-element's computed style costs
- * about as much as the element's own, twice per named node, so the document's style sheets are
- * read once (cached ~1 s, or until their number changes or a cross-origin sheet's rules arrive) for
- * the selectors that create them. null = unknown (a sheet whose rules cannot be known): check every
- * element.
- */
-let pseudoCache: { at: number; count: number; external: number; selector: string | null } | null = null;
-
-/** The sheet's ::before/::after bases into out; false when they cannot be known (yet). */
-function sheetBases(sheet: CSSStyleSheet, out: string[]): boolean {
-  let rules: CSSRuleList;
-  try {
-    rules = sheet.cssRules;
-  } catch {
-    // Another origin's sheet: its rules as the service worker fetched them (external-sheets.ts).
-    const ext = sheet.href ? externalSheetBases(sheet.href, sheetLoadFailed(sheet.ownerNode)) : null;
-    if (ext === null) return false;
-    out.push(...ext);
-    return true;
-  }
-  return collectPseudoBases(rules, out, (imported) => sheetBases(imported, out));
-}
-
-function pseudoSelector(): string | null {
-  const now = performance.now();
-  const count = document.styleSheets.length + (document.adoptedStyleSheets?.length ?? 0);
-  const external = externalSheetsVersion();
-  if (pseudoCache && now - pseudoCache.at < 1000 && pseudoCache.count === count && pseudoCache.external === external)
-    return pseudoCache.selector;
-  const sheets = [...document.styleSheets, ...(document.adoptedStyleSheets ?? [])];
-  const bases: string[] = [];
-  let known = true;
-  // Every sheet is looked at, even after one is unknown: each cross-origin one is then asked for
-  // at once, not one per walk.
-  for (const sheet of sheets) if (!sheetBases(sheet, bases)) known = false;
-  let selector: string | null = known ? [...new Set(bases)].join(',') : null;
-  if (selector) {
-    try {
-      document.documentElement.matches(selector);
-    } catch {
-      selector = null; // a base we cut wrongly (nesting, :is() lists): check everything
-    }
-  }
-  pseudoCache = { at: now, count, external, selector };
-  return selector;
-}
-
-/**
- * The selector pinned for one snapshot walk (it names hundreds of elements: checking the sheets'
- * count and the clock per name cost ~4% of a whole-page walk); undefined outside a walk.
- */
-let pinnedSelector: string | null | undefined;
-
-/** Runs fn with the ::before/::after selector read once (the document's sheets do not change during a synchronous walk). */
-export function withPseudoSelectorPinned<T>(fn: () => T): T {
-  pinnedSelector = pseudoSelector();
-  try {
-    return fn();
-  } finally {
-    pinnedSelector = undefined;
-  }
-}
-
 function mayHavePseudo(el: Element): boolean {
   if (el.getRootNode() !== document) return true; // shadow-root styles are not in document.styleSheets
-  const sel = pinnedSelector !== undefined ? pinnedSelector : pseudoSelector();
+  const sel = sheetFacts().pseudoSelector;
   if (sel === null) return true;
   return sel !== '' && el.matches(sel);
 }

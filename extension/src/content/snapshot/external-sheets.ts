@@ -1,24 +1,37 @@
-// The ::before/::after selectors of style sheets from another origin. The page's CSSOM hides their
-// rules (cssRules throws SecurityError), so the name computation (accname.ts) could only read the
-// generated content of every named element and its descendants: two pseudo-element style
-// resolutions each, about a fifth of a whole-page walk on a news page whose CSS comes from a CDN.
+// What style sheets from another origin say (sheet-facts.ts): their ::before/::after selectors and
+// whether they ever make a visibility:hidden element's descendants visible again. The page's CSSOM
+// hides their rules (cssRules throws SecurityError), so without them the name computation
+// (accname.ts) could only read the generated content of every named element and its descendants
+// (two pseudo-element style resolutions each, about a fifth of a whole-page walk on a news page
+// whose CSS comes from a CDN), and the walk would enter every visibility:hidden subtree.
 //
 // The first walk that meets such a sheet asks the service worker for its text (background/
-// sheet-text.ts) and goes on checking every element; the answer is parsed here, in a constructed
-// CSSStyleSheet that is never attached to the page, and later walks of this document check only the
-// elements those selectors match. Nothing is fetched until an agent reads a state, and only URLs the
-// page itself requested (its resource timing lists them) or that such a sheet @imports.
+// sheet-text.ts) and goes on as if it could say anything; the answer is parsed here, in a constructed
+// CSSStyleSheet that is never attached to the page, and later walks of this document use it. Nothing
+// is fetched until an agent reads a state, and only URLs the page itself requested (its resource
+// timing lists them) or that such a sheet @imports.
 //
 // A sheet that failed to load for the page (its <link> fired error) and cannot be fetched either
 // (no response at all, or an HTTP error) has no rules. A link's error also fires when only an
 // @import of the sheet failed, so the page's error alone does not say that.
 import type { SheetTextRequest, SheetTextResponse } from '../../shared/sheet-messages';
 
+/** What the sheets read so far say (collectSheetFacts adds to it). */
+export interface SheetFacts {
+  /** The selector parts before ::before/::after. */
+  bases: string[];
+  /**
+   * The selectors of rules that set visibility to a value that can show what an ancestor's
+   * visibility:hidden hid, pseudo-elements cut off ("*" where the rule has no selector of its own).
+   */
+  reshow: string[];
+}
+
 type Entry =
   | { state: 'pending' }
   | { state: 'unknown' }
-  /** bases: the selector parts before ::before/::after in this sheet; imports: the URLs it @imports. */
-  | { state: 'parsed'; bases: string[]; imports: string[] };
+  /** imports: the URLs it @imports. */
+  | { state: 'parsed'; bases: string[]; reshow: string[]; imports: string[] };
 
 const entries = new Map<string, Entry>();
 /** At most this many sheets per document are fetched; others stay unknown (checked per element). */
@@ -33,20 +46,20 @@ export function externalSheetsVersion(): number {
 }
 
 /**
- * The selector bases of a cross-origin sheet and the sheets it imports, or null while unknown (not
- * fetched yet, or it cannot be). ownerFailed: its <link> fired error (sheet-errors.ts).
+ * Adds what a cross-origin sheet and the sheets it imports say to out; false while that is unknown
+ * (not fetched yet, or it cannot be). ownerFailed: its <link> fired error (sheet-errors.ts).
  */
-export function externalSheetBases(href: string, ownerFailed: boolean): string[] | null {
-  const out: string[] = [];
-  return collect(href, ownerFailed, 0, new Set(), out) ? out : null;
+export function externalSheetFacts(href: string, ownerFailed: boolean, out: SheetFacts): boolean {
+  return collect(href, ownerFailed, 0, new Set(), out);
 }
 
-function collect(href: string, ownerFailed: boolean, depth: number, seen: Set<string>, out: string[]): boolean {
+function collect(href: string, ownerFailed: boolean, depth: number, seen: Set<string>, out: SheetFacts): boolean {
   if (seen.has(href)) return true; // an import cycle adds nothing new
   seen.add(href);
   const entry = entries.get(href) ?? request(href, ownerFailed, depth > 0);
   if (entry.state !== 'parsed') return false;
-  out.push(...entry.bases);
+  out.bases.push(...entry.bases);
+  out.reshow.push(...entry.reshow);
   if (entry.imports.length && depth >= MAX_DEPTH) return false;
   return entry.imports.every((u) => collect(u, false, depth + 1, seen, out));
 }
@@ -82,7 +95,7 @@ function requestedByPage(href: string): boolean {
 }
 
 /** A sheet known to hold no rules (it failed for the page and for the worker). */
-const EMPTY: Entry = Object.freeze({ state: 'parsed', bases: [], imports: [] });
+const EMPTY: Entry = Object.freeze({ state: 'parsed', bases: [], reshow: [], imports: [] });
 
 function entryOf(href: string, r: SheetTextResponse, ownerFailed: boolean): Entry {
   if (!r.ok) {
@@ -108,40 +121,65 @@ function parseSheet(href: string, text: string): Entry {
     }
     return '';
   });
-  const bases: string[] = [];
+  const facts: SheetFacts = { bases: [], reshow: [] };
   try {
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(body);
-    if (!collectPseudoBases(sheet.cssRules, bases)) return { state: 'unknown' };
+    if (!collectSheetFacts(sheet.cssRules, facts)) return { state: 'unknown' };
   } catch {
     return { state: 'unknown' };
   }
-  return { state: 'parsed', bases, imports };
+  return { state: 'parsed', bases: facts.bases, reshow: facts.reshow, imports };
 }
 
 const PSEUDO = /::?(before|after)\b/i;
 
 /**
- * The selector parts that create ::before/::after boxes, with the pseudo-element cut off (a part
- * ending in a combinator, or empty, becomes "*"). False when a rule hides what it selects (an
- * @import whose sheet cannot be read: readSheet answers for it).
+ * Visibility values that keep what an ancestor's visibility:hidden hid hidden: hidden and collapse
+ * hide, inherit and unset (visibility is inherited) take the hidden parent's. Anything else (visible,
+ * initial, revert, revert-layer, a var()) may show it again. The CSSOM expands `all` into its
+ * longhands, so `all: initial` reads as visibility `initial` here.
  */
-export function collectPseudoBases(rules: CSSRuleList, out: string[], readSheet?: (s: CSSStyleSheet) => boolean): boolean {
+const KEEPS_HIDDEN = new Set(['hidden', 'collapse', 'inherit', 'unset']);
+
+/** Any pseudo-element (::before, ::marker, ::part(x), the legacy one-colon forms) and what follows it. */
+const PSEUDO_ELEMENT = /(::[\w-]+(\([^)]*\))?|:(before|after|first-line|first-letter)\b).*$/i;
+
+/** A selector part with its pseudo-element cut off: the elements whose boxes it styles ("*" when that leaves nothing to match). */
+const baseOf = (part: string) => {
+  const base = part.replace(PSEUDO_ELEMENT, '').trim();
+  return base === '' || /[>+~]$/.test(base) ? '*' : base;
+};
+
+/**
+ * Adds what the rules say to out: the selector parts that create ::before/::after boxes, and the
+ * selectors of rules whose declarations set visibility to a value that shows again (a keyframe or a
+ * nested declaration block has no selector of its own: "*"), each with the pseudo-element cut off.
+ * False when a rule hides what it holds (an @import whose sheet cannot be read: readSheet answers
+ * for it).
+ */
+export function collectSheetFacts(rules: CSSRuleList, out: SheetFacts, readSheet?: (s: CSSStyleSheet) => boolean): boolean {
   for (const rule of rules) {
+    if ('style' in rule) {
+      const v = (rule as CSSStyleRule).style.getPropertyValue('visibility').trim().toLowerCase();
+      if (v !== '' && !KEEPS_HIDDEN.has(v))
+        if (rule instanceof CSSStyleRule) out.reshow.push(...rule.selectorText.split(',').map(baseOf));
+        else out.reshow.push('*');
+    }
     if (rule instanceof CSSStyleRule) {
       if (PSEUDO.test(rule.selectorText)) {
         for (const part of rule.selectorText.split(',')) {
           if (!PSEUDO.test(part)) continue;
-          const base = part.replace(/::?(before|after)\b.*$/i, '').trim();
-          out.push(base === '' || /[>+~]$/.test(base) ? '*' : base);
+          out.bases.push(baseOf(part));
         }
       }
-      if ('cssRules' in rule && rule.cssRules.length && !collectPseudoBases(rule.cssRules, out, readSheet)) return false; // nested CSS
+      if ('cssRules' in rule && rule.cssRules.length && !collectSheetFacts(rule.cssRules, out, readSheet)) return false; // nested CSS
     } else if (rule instanceof CSSImportRule) {
       // Not loaded (yet), or its rules hidden: only the caller can say (a constructed sheet has no imports).
       if (!rule.styleSheet || !readSheet || !readSheet(rule.styleSheet)) return false;
     } else if ('cssRules' in rule) {
-      if (!collectPseudoBases((rule as CSSGroupingRule).cssRules, out, readSheet)) return false;
+      // Grouping rules (@media, @supports, @layer, @container, @scope) and @keyframes.
+      if (!collectSheetFacts((rule as CSSGroupingRule).cssRules, out, readSheet)) return false;
     }
   }
   return true;

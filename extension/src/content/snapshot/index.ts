@@ -5,7 +5,7 @@ import type { GetStateParams } from '../../../../schemas/generated/protocol';
 import type { FrameSnapshot } from '../../shared/frame-snapshot';
 import type { RunActionResponse, SnapshotRequest } from '../../shared/internal-messages';
 import type { RefRegistry } from '../refs';
-import { withPseudoSelectorPinned } from './accname';
+import { withSheetFactsPinned } from './sheet-facts';
 import { FRAME_TOKEN_KEY, Walker, type WalkMemory } from './walk';
 
 export { shadowRootOf } from '../shadow-root';
@@ -28,7 +28,7 @@ export function takeFrameSnapshot(
     memories.set(refs, memory);
   }
   const walker = new Walker(refs, memory, params, topViewport);
-  return withPseudoSelectorPinned(() => walker.run(window === window.top));
+  return withSheetFactsPinned(() => walker.run(window === window.top));
 }
 
 // Frame matching: during its walk a parent frame posts a random token to each iframe's window; this

@@ -19,6 +19,7 @@ import { shadowRootOf } from '../shadow-root';
 import { countsAsSibling, segment } from '../xpath';
 import { accessibleName, LabelIndex } from './accname';
 import { elementType, isInteractiveByMarkup, operationsFor, statesOf } from './classify';
+import { HiddenSubtrees } from './hidden-prune';
 import { HostPruner } from './host-prune';
 import { maskPii, type PrivacyOptions, redactedMarker, type SensitiveReason, sensitiveReason } from './privacy';
 import { roleOf } from './roles';
@@ -257,6 +258,7 @@ export class Walker {
   private readonly listedNow = new WeakSet<Element>();
   private readonly labels = new LabelIndex();
   private readonly hosts = new HostPruner();
+  private readonly hidden = new HiddenSubtrees();
   /** Labels listed because they operate a hidden control: the control itself is not listed again. */
   private readonly operatedByLabel = new WeakSet<Element>();
 
@@ -508,12 +510,8 @@ export class Walker {
     if (!candidate && cssVisible && pointer && !p.pointer && tag !== 'label' && tag !== 'body' && tag !== 'html') candidate = true;
     let labelFor: Element | null = null;
     if (tag === 'label') {
-      const control = (el as HTMLLabelElement).control;
-      if (control && visuallyHidden(control, control.getBoundingClientRect())) {
-        candidate = true;
-        labelFor = control;
-        this.operatedByLabel.add(control);
-      }
+      labelFor = this.labelOperates(el as HTMLLabelElement);
+      if (labelFor) candidate = true;
     }
     if (candidate && this.operatedByLabel.has(el)) candidate = false;
     if (candidate && tag === 'input') {
@@ -596,6 +594,8 @@ export class Walker {
     const sr = shadowRootOf(el, tag);
     const first = el.firstChild;
     if (!sr && first === null) return; // a leaf: nothing below to visit
+    // visibility:hidden with nothing inside that can be visible again (hidden-prune.ts): not entered.
+    if (!cssVisible && !sr && !inShadow && this.hidden.canSkip(el, (label) => this.labelOperates(label))) return;
     // Viewport scope: a shadow host (a web component) wholly outside the scope whose content cannot
     // be seen outside its box is not entered (host-prune.ts says when that holds).
     if (sr && !all) {
@@ -695,6 +695,14 @@ export class Walker {
       if (type === 1) this.visitElement(n as Element, (n as Element).localName, 0, p, false);
       else if (type === 3 && (!host || (n as Text).assignedSlot)) this.visitText(n as Text, p);
     }
+  }
+
+  /** The visually hidden control a label operates (it is listed through the label, never on its own), or null. */
+  private labelOperates(label: HTMLLabelElement): Element | null {
+    const control = label.control;
+    if (!control || !visuallyHidden(control, control.getBoundingClientRect())) return null;
+    this.operatedByLabel.add(control);
+    return control;
   }
 
   /** Per depth of sibling loops, the count of each tag so far (reused: one Map per depth, not per element). */
