@@ -9,6 +9,7 @@ import type { ActionableElement, DomElementNode, DomNode, GetStateParams, Simpli
 import { renderAriaTree, renderBrowserUse, renderBrowsingContext } from '../../schemas/lib/render';
 import { FixtureServer } from '../harness/fixture-server';
 import { type AgentPage, type Harness, useAgentPage } from '../harness/harness';
+import { until } from '../harness/until';
 
 let h: Harness;
 let agent: AgentClient;
@@ -376,6 +377,38 @@ describe('e2e: snapshot (get_state)', function () {
     expect(whole.actionable_elements.map((e) => e.name)).to.deep.equal(['Top story', 'Busy ad', ...Array<string>(11).fill('Buy now')]);
     expect((whole.frames ?? []).filter((f) => f.url.startsWith(ad)).map((f) => f.status)).to.deep.equal(Array<string>(11).fill('ok'));
     await blocker.close();
+  });
+
+  it('reads a frame that was still loading once it has loaded, though states in between left it out at once', async () => {
+    // The ad's body does not end until the test says: its document has only the document_start
+    // script (content.js comes at document_idle), so it cannot answer. States do not ask such a
+    // document again (frame-liveness.ts) until its DOMContentLoaded or load says it may answer now.
+    let release = () => {};
+    const released = new Promise<void>((r) => (release = r));
+    const stalled = other.route('/stalled-ad', {
+      body: '<!doctype html><title>Ad</title><body><a href="/early">Early offer</a>',
+      contentType: 'text/html',
+      finish: { when: released, tail: '<a href="/late">Late offer</a></body>' },
+    });
+    // Its load event waits for the ad: only DOMContentLoaded comes.
+    await page.goto(h.fixtures.html('/stalled', `<button>Top story</button><iframe src="${stalled}"></iframe>`), {
+      waitUntil: 'domcontentloaded',
+    });
+    await until('the ad document committed', 10_000, () => page.frames().some((f) => f.url() === stalled));
+    for (let i = 0; i < 3; i++) {
+      const s = await state({ viewport_expansion: -1 });
+      expect(s.actionable_elements.map((e) => e.name)).to.deep.equal(['Top story']);
+      const ad = (s.frames ?? []).find((f) => f.url === stalled);
+      expect(ad?.status).to.equal('unreachable');
+      expect(ad?.reason).to.equal('not_scriptable');
+    }
+    release();
+    let names: (string | undefined)[] = [];
+    await until('the loaded ad in the state', 10_000, async () => {
+      names = (await state({ viewport_expansion: -1 })).actionable_elements.map((e) => e.name);
+      return names.length === 3;
+    });
+    expect(names).to.deep.equal(['Top story', 'Early offer', 'Late offer']);
   });
 
   it('walks open and closed shadow roots (shadow children first, xpath relative to the root)', async () => {

@@ -20,38 +20,30 @@ let other: FixtureServer;
 
 const state = () => t.state(WHOLE);
 
-/** Every frame's document has loaded (the content scripts are there). */
+/**
+ * Every frame's document has loaded (the content scripts are there: content.js comes at document_idle,
+ * at the latest right after load). Each child document tells the top page on load (LOAD_REPORT,
+ * TOP_LISTENS), which marks its iframe: puppeteer's own evaluate in a cross-site frame just
+ * navigated or created sometimes never answers, which failed this wait now and then.
+ */
 async function framesLoaded(n: number): Promise<void> {
   await page.waitForFunction(
     (count: number) => {
       const fs = [...document.querySelectorAll('iframe')];
-      return fs.length === count && fs.every((f) => (f as HTMLIFrameElement).contentWindow !== null);
+      return fs.length === count && fs.every((f) => f.dataset['loaded'] === f.src);
     },
-    {},
+    { timeout: 20_000 },
     n,
   );
-  // Each look is bounded: puppeteer's evaluate in a cross-site frame that is being torn down (an
-  // iframe just removed or navigated) can stay unanswered, which hung this wait in a CI run.
-  const within = <T>(p: Promise<T>, ms: number, fallback: T) => Promise.race([p, new Promise<T>((r) => setTimeout(() => r(fallback), ms))]);
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const ready = page.frames().filter((f) => f !== page.mainFrame() && !f.detached);
-    const states = await Promise.all(
-      ready.map((f) =>
-        within(
-          f.evaluate(() => document.readyState).catch(() => 'loading'),
-          1000,
-          'unanswered',
-        ),
-      ),
-    );
-    if (ready.length === n && states.every((x) => x === 'complete')) break;
-    if (Date.now() > deadline)
-      throw new Error(`child frames not loaded within 20 s: ${ready.length} of ${n}, ready states ${states.join(', ')}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
   await new Promise((r) => setTimeout(r, 300));
 }
+
+/** In each child document: tell the top page it has loaded. */
+const LOAD_REPORT = `<script>addEventListener('load', () => parent.postMessage({ loaded: location.href }, '*'));</script>`;
+/** In the top page: mark the iframe whose document said it has loaded. */
+const TOP_LISTENS = `<script>addEventListener('message', (e) => {
+  for (const f of document.querySelectorAll('iframe')) if (f.contentWindow === e.source && e.data?.loaded) f.dataset.loaded = e.data.loaded;
+});</script>`;
 
 /** The button named name, and the box of the iframe (by id) it must lie in. */
 async function inIframe(s: SimplifiedState, name: string, iframeId: string): Promise<ActionableElement> {
@@ -78,12 +70,12 @@ describe('e2e: whole-page states match child frames to their iframes across stat
   });
 
   it('keeps each frame under its iframe when frames navigate, move and are replaced', async () => {
-    const docA = other.html('/a', '<button style="margin:4px">A button</button>');
-    const docB = other.html('/b', '<button style="margin:4px">B button</button>');
+    const docA = other.html('/a', `<button style="margin:4px">A button</button>${LOAD_REPORT}`);
+    const docB = other.html('/b', `<button style="margin:4px">B button</button>${LOAD_REPORT}`);
     await page.goto(
       h.fixtures.html(
         '/tokens',
-        `<style>body{margin:0;display:flex;flex-direction:column} iframe{border:0;width:200px;height:60px}</style>
+        `<style>body{margin:0;display:flex;flex-direction:column} iframe{border:0;width:200px;height:60px}</style>${TOP_LISTENS}
         <button>Top first</button>
         <iframe id="one" src="${docA}"></iframe>
         <iframe id="two" src="${docB}" style="margin-left:150px"></iframe>

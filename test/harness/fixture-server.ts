@@ -12,6 +12,8 @@ export interface Route {
   headers?: Record<string, string>;
   /** Delay before answering, for slow-request fixtures. */
   delayMs?: number;
+  /** Sent after `body` once `when` settles: until then the response stays open (a document that is still loading). */
+  finish?: { when: Promise<unknown>; tail: string };
 }
 
 const TYPES: Record<string, string> = {
@@ -83,7 +85,11 @@ export class FixtureServer {
       'cache-control': 'no-store',
       ...route.headers,
     });
-    res.end(route.body);
+    if (route.finish) {
+      res.write(route.body);
+      await route.finish.when;
+      res.end(route.finish.tail);
+    } else res.end(route.body);
   }
 
   private fromStatic(pathname: string): Route | null {

@@ -8,6 +8,12 @@
 // frame is known to be unresponsive, so the next states list it as left out at once instead of
 // paying the budget again on every agent step; as soon as the pending message settles the frame is
 // asked again like any other.
+//
+// A document with no content script to answer (still loading: content.js comes at document_idle,
+// after DOMContentLoaded; or one Chrome does not let the extension script) is not asked again until
+// something says it may answer now: its DOMContentLoaded or load, or a new document in its frame.
+// A frame whose response never finishes would otherwise cost every state a port that fails, a
+// one-off message that fails, and (without this) the same again for its snapshot and its token.
 import { PROBE_BUDGET_MS } from './frame-budget';
 
 interface Outstanding {
@@ -53,9 +59,40 @@ export function overdueFor(tabId: number, frameId: number, documentId: string | 
   return oldest;
 }
 
+/** tab id -> `${frameId}:${documentId}` of documents that had no content script to answer. */
+const noScript = new Map<number, Set<string>>();
+
+/** The frame's document had no content script to answer (a failed ping). */
+export function markNoScript(tabId: number, frameId: number, documentId: string | undefined): void {
+  if (documentId === undefined) return; // no way to tell its next document from it
+  let set = noScript.get(tabId);
+  if (!set) noScript.set(tabId, (set = new Set()));
+  set.add(`${frameId}:${documentId}`);
+}
+
+/** Has this document been found without a content script, with nothing since that says it may have one now? */
+export function knownNoScript(tabId: number, frameId: number, documentId: string | undefined): boolean {
+  return documentId !== undefined && (noScript.get(tabId)?.has(`${frameId}:${documentId}`) ?? false);
+}
+
+function mayAnswerNow(d: { tabId: number; frameId: number }): void {
+  const set = noScript.get(d.tabId);
+  if (!set) return;
+  const prefix = `${d.frameId}:`;
+  for (const key of set) if (key.startsWith(prefix)) set.delete(key);
+  if (set.size === 0) noScript.delete(d.tabId);
+}
+
+if (typeof chrome !== 'undefined' && chrome.webNavigation) {
+  chrome.webNavigation.onCommitted.addListener(mayAnswerNow);
+  chrome.webNavigation.onDOMContentLoaded.addListener(mayAnswerNow);
+  chrome.webNavigation.onCompleted.addListener(mayAnswerNow);
+}
+
 /** Forget a closed tab. */
 export function forgetTabRequests(tabId: number): void {
   inFlight.delete(tabId);
+  noScript.delete(tabId);
 }
 
 /** Requests in flight to this tab's child frames (closed-tabs.ts, tests). */

@@ -22,7 +22,7 @@ import type { FrameChild, FrameSnapshot } from '../shared/frame-snapshot';
 import { CONTENT_CHANNEL } from '../shared/internal-messages';
 import { sendToContent } from './content-channel';
 import { leftOutMessage, type LeftOutReason, PROBE_BUDGET_MS, SNAPSHOT_BUDGET_MS } from './frame-budget';
-import { forgetTabRequests, overdueFor, trackRequest } from './frame-liveness';
+import { forgetTabRequests, knownNoScript, markNoScript, overdueFor, trackRequest } from './frame-liveness';
 
 export type StateOutcome = { ok: true; state: SimplifiedState } | { ok: false; error: ErrorInfo };
 
@@ -143,7 +143,8 @@ async function probeToken(tabId: number, frameId: number, tokens: string[]): Pro
  * request on the channel does); a frame that has not by the liveness deadline is silent.
  */
 interface Liveness {
-  pings: Map<number, Promise<void>>;
+  /** true once the frame's content script answered; false when none could (no script, none injectable, the document went away). */
+  pings: Map<number, Promise<boolean>>;
   /** Frames not pinged because an earlier request to them is still unanswered past the budget: frame id -> ms it has been owed. */
   overdue: Map<number, number>;
   /** Whole-page states: each child frame's snapshot, asked as soon as it answered the ping (see prefetchFrames). */
@@ -165,12 +166,20 @@ function pingFrames(tabId: number, frames: WebFrame[]): Liveness {
     // process per frame, and on the saved news page (20 ad frames) those pings alone cost the
     // browser process ~8 ms of CPU per state and the whole state ~9 ms (p50 57 -> 48 ms, same run).
     // The ping goes first on the port, so the content script answers it before it starts a walk.
+    if (knownNoScript(tabId, f.frameId, f.documentId)) {
+      out.pings.set(f.frameId, Promise.resolve(false));
+      continue;
+    }
     const ping = sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'ping' }, { frameId: f.frameId });
     out.pings.set(
       f.frameId,
       trackRequest(tabId, f.frameId, f.documentId, ping).then(
-        () => undefined,
-        () => undefined,
+        (sent) => {
+          const answered = sent.ok && sent.response.ok;
+          if (!answered) markNoScript(tabId, f.frameId, f.documentId);
+          return answered;
+        },
+        () => false,
       ),
     );
   }
@@ -192,7 +201,7 @@ function pingFrames(tabId: number, frames: WebFrame[]): Liveness {
  */
 function prefetchFrames(tabId: number, frames: WebFrame[], live: Liveness, params: GetStateParams): void {
   for (const f of frames) {
-    if (!live.pings.has(f.frameId)) continue;
+    if (!live.pings.has(f.frameId) || knownNoScript(tabId, f.frameId, f.documentId)) continue;
     live.prefetched.set(f.frameId, snapshotFrame(tabId, f.frameId, params, undefined, f.documentId));
   }
 }
@@ -274,10 +283,18 @@ async function matchChildren(
     );
     for (const k of kids) {
       if (live.overdue.has(k.frameId)) continue;
-      const alive = live.pings.get(k.frameId) ?? Promise.resolve();
-      void alive.then(async () => {
+      const alive = live.pings.get(k.frameId) ?? Promise.resolve(true);
+      void alive.then(async (answered) => {
         if (done.has(k.frameId)) return; // declared silent before it answered
         pinged.add(k.frameId);
+        // No content script answered the ping (a document still loading has only the document_start
+        // one, which does not take requests): the snapshot and the token question would get the
+        // same refusal, one after the other (news-ads: ~5 ms of every state's critical path).
+        if (!answered) {
+          refused.push(k);
+          settle(k, 'dead');
+          return;
+        }
         const pre = await live.prefetched.get(k.frameId);
         if (done.has(k.frameId)) return;
         // The token the frame reported with its snapshot (a parent's earlier walk posted it; see
