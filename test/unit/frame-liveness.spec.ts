@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 
 import { PROBE_BUDGET_MS } from '../../extension/src/background/frame-budget';
-import { forgetTabRequests, overdueFor, trackRequest } from '../../extension/src/background/frame-liveness';
+import { forgetTabRequests, knownNoScript, markNoScript, overdueFor, trackRequest } from '../../extension/src/background/frame-liveness';
 
 function deferred(): { promise: Promise<void>; resolve: () => void; reject: (e: Error) => void } {
   let resolve!: () => void;
@@ -55,5 +55,18 @@ describe('frame liveness (frames owing an answer)', () => {
     expect(overdueFor(tab, 5, undefined, performance.now() + 10_000)).to.equal(null);
     d.resolve();
     await p;
+  });
+
+  it('a document found without a content script is known as such, that document only, until its tab is forgotten', () => {
+    markNoScript(tab, 5, 'doc-loading');
+    expect(knownNoScript(tab, 5, 'doc-loading')).to.equal(true);
+    expect(knownNoScript(tab, 5, 'doc-next'), 'the next document in the frame').to.equal(false);
+    expect(knownNoScript(tab, 6, 'doc-loading'), 'another frame').to.equal(false);
+    expect(knownNoScript(tab + 1, 5, 'doc-loading'), 'another tab').to.equal(false);
+    // Without a document id the next document could not be told from this one: never remembered.
+    markNoScript(tab, 8, undefined);
+    expect(knownNoScript(tab, 8, undefined)).to.equal(false);
+    forgetTabRequests(tab);
+    expect(knownNoScript(tab, 5, 'doc-loading')).to.equal(false);
   });
 });
