@@ -161,15 +161,16 @@ function pingFrames(tabId: number, frames: WebFrame[]): Liveness {
       out.overdue.set(f.frameId, owed);
       continue;
     }
+    // Found without a content script, and nothing since says it may have one (frame-liveness.ts).
+    if (knownNoScript(tabId, f.frameId, f.documentId)) {
+      out.pings.set(f.frameId, Promise.resolve(false));
+      continue;
+    }
     // Over the frame's port (content-channel.ts), as the snapshot request that follows it: a
     // one-off chrome.tabs.sendMessage opens and closes a message channel through the browser
     // process per frame, and on the saved news page (20 ad frames) those pings alone cost the
     // browser process ~8 ms of CPU per state and the whole state ~9 ms (p50 57 -> 48 ms, same run).
     // The ping goes first on the port, so the content script answers it before it starts a walk.
-    if (knownNoScript(tabId, f.frameId, f.documentId)) {
-      out.pings.set(f.frameId, Promise.resolve(false));
-      continue;
-    }
     const ping = sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'ping' }, { frameId: f.frameId });
     out.pings.set(
       f.frameId,

@@ -162,9 +162,10 @@ export function collectSheetFacts(rules: CSSRuleList, out: SheetFacts, readSheet
   for (const rule of rules) {
     if ('style' in rule) {
       const v = (rule as CSSStyleRule).style.getPropertyValue('visibility').trim().toLowerCase();
-      if (v !== '' && !KEEPS_HIDDEN.has(v))
+      if (v !== '' && !KEEPS_HIDDEN.has(v)) {
         if (rule instanceof CSSStyleRule) out.reshow.push(...rule.selectorText.split(',').map(baseOf));
         else out.reshow.push('*');
+      }
     }
     if (rule instanceof CSSStyleRule) {
       if (PSEUDO.test(rule.selectorText)) {

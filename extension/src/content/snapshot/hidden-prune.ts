@@ -50,12 +50,15 @@ export class HiddenSubtrees {
         reshow === null || animationSetsVisibility() ? null : reshow ? `${NOT_SKIPPABLE_INSIDE},${reshow}` : NOT_SKIPPABLE_INSIDE;
     }
     if (this.notInside === null || el.querySelector(this.notInside) !== null) return false;
+    const labels: HTMLLabelElement[] = [];
     const inside = el.getElementsByTagName('*');
     for (let i = 0; i < inside.length; i++) {
       const d = inside[i] as Element;
-      if (shadowRootOf(d, d.localName) !== null) return false;
+      const tag = d.localName;
+      if (shadowRootOf(d, tag) !== null) return false;
+      if (tag === 'label') labels.push(d as HTMLLabelElement);
     }
-    for (const label of el.getElementsByTagName('label')) onLabel(label);
+    for (const label of labels) onLabel(label);
     return true;
   }
 }
