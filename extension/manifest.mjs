@@ -27,6 +27,8 @@ export const PERMISSION_REASONS = {
     "report the file an agent's click or key press downloaded (its path in the Downloads folder Chrome uses, size, state), as browser_use returns it; the folder is never changed",
   cookies:
     "get_cookies (Playwright's context.cookies()): read the cookies of the sites an agent's own tabs show, HttpOnly ones included; never another site's, never written",
+  declarativeNetRequestWithHostAccess:
+    "refuse page and frame requests to the sites the person blocked for agents, in the tabs an agent holds only (session rules by tab id), so a link, redirect or frame cannot take an agent there; the person's own tabs are never touched",
   '<all_urls>': 'content scripts must run on whatever page the person asks the agent to work on, in every frame',
 };
 
@@ -56,6 +58,7 @@ export function buildManifest(version) {
       'offscreen',
       'downloads',
       'cookies',
+      'declarativeNetRequestWithHostAccess',
     ],
     host_permissions: ['<all_urls>'],
     background: { service_worker: 'background.js', type: 'module' },

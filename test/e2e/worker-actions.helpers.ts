@@ -13,7 +13,7 @@ type ChromeGlobal = {
   };
 };
 
-async function worker(h: Harness) {
+export async function worker(h: Harness) {
   const target = await h.launched.browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().endsWith('/background.js'), {
     timeout: 10_000,
   });

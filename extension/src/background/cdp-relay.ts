@@ -10,7 +10,9 @@
 import type { CdpEventMessage, ErrorInfo } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/errors';
 import { isLocalUrl } from '../shared/local-files';
+import { onTabLeavesScope, passEvent, scopeAttached, scopeDetached, scopeForward } from './cdp-scope';
 import { holdForRelay, onChromeDetached, relayHolds, relayTabs, releaseRelay } from './debugger-attachments';
+import { addHeldTab } from './held-tab-rules';
 
 const WS = 'background_script' as const;
 /** storage.session: the tabs CDP clients hold, so a restarted worker can tell the bridge they are gone. */
@@ -92,22 +94,41 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
   const tabId = source.tabId;
   // Trusted input's own short attachments are not a client's: nothing of them leaves the worker.
   if (tabId === undefined || !relayHolds(tabId)) return;
-  const event: CdpEventMessage = { type: 'cdp_event', tab_id: tabId, method, params: (params ?? {}) as Record<string, unknown> };
-  if (source.sessionId) event.session_id = source.sessionId;
+  const p = (params ?? {}) as Record<string, unknown>;
+  // Nothing of a page, frame or worker out of the client's scope reaches it (cdp-scope.ts).
+  if (!passEvent(tabId, source.sessionId, method, p, scopeForward(tabId))) return;
+  relayEvent(tabId, source.sessionId, method, p);
+});
+
+/** One DevTools event of a held tab to the bridge (also the ones cdp-scope.ts makes up: a child session it took away). */
+export function relayEvent(tabId: number, sessionId: string | undefined, method: string, params: Record<string, unknown>): void {
+  const event: CdpEventMessage = { type: 'cdp_event', tab_id: tabId, method, params };
+  if (sessionId) event.session_id = sessionId;
   sink(event);
+}
+
+// The tab started to show a page out of the client's scope (an extension page, chrome://, a local
+// file, a blocked site): the attachment ends before any command reaches that page, and the client
+// learns why from Inspector.detached (the bridge reports the page gone, and why, to the client).
+onTabLeavesScope((tabId, why) => {
+  void detachRelay(tabId).then((was) => {
+    if (was) sink({ type: 'cdp_event', tab_id: tabId, method: 'Inspector.detached', params: { reason: 'out_of_scope', message: why } });
+  });
 });
 
 chrome.debugger.onDetach.addListener((source, reason) => {
   const tabId = source.tabId;
   if (tabId === undefined || !onChromeDetached(tabId)) return;
+  scopeDetached(tabId);
   holder.delete(tabId);
   void remember();
   sink({ type: 'cdp_event', tab_id: tabId, method: 'Inspector.detached', params: { reason } });
 });
 
-/** Attaches the tab for a CDP client (or keeps the attachment it has). Throws Chrome's error. */
-export async function attachRelay(tabId: number): Promise<void> {
-  await holdForRelay(tabId);
+/** Attaches the tab for a CDP client (or keeps the attachment it has). url: what the tab shows. Throws Chrome's error. */
+export async function attachRelay(tabId: number, url: string): Promise<void> {
+  if (await holdForRelay(tabId)) scopeAttached(tabId, url);
+  addHeldTab(tabId);
   lost.delete(tabId);
   watch();
   // Until a lease update names the tab again, its holder is only a guess: the tab may have just
@@ -129,6 +150,7 @@ export async function attachRelay(tabId: number): Promise<void> {
 /** Detaches the tab from the CDP client; false when no client held it. */
 export async function detachRelay(tabId: number): Promise<boolean> {
   const held = await releaseRelay(tabId);
+  scopeDetached(tabId);
   holder.delete(tabId);
   unsettled.delete(tabId);
   if (held) await remember();

@@ -3,7 +3,7 @@
 // came from "Ask the agent about this".
 import type { ContextElement, UserTaskContext } from '../../../schemas/generated/protocol';
 import { collectState } from './state';
-import { isRestrictedUrl, personsActiveTab } from './tabs';
+import { agentsActiveTab, isRestrictedUrl } from './tabs';
 
 const SUMMARY_MAX_ELEMENTS = 60;
 
@@ -26,9 +26,12 @@ async function viewportSummary(tabId: number): Promise<string | null> {
   return lines.length ? lines.join('\n').slice(0, 20_000) : '(no actionable elements in view)';
 }
 
-/** The context bundle of a task the person typed: the page they were looking at (the side panel itself is not a tab). */
+/**
+ * The context bundle of a task the person typed: the page they were looking at (the side panel
+ * itself is not a tab; the extension's Settings tab is never an agent's, so the page before it).
+ */
 export async function buildContext(element: ContextElement | null): Promise<UserTaskContext> {
-  const tab = await personsActiveTab();
+  const tab = await agentsActiveTab();
   if (!tab || tab.id === undefined)
     return { url: '', page_title: '', selected_text: null, active_tab_id: 0, viewport_summary: null, element };
   const readable = !isRestrictedUrl(tab.url);

@@ -6,6 +6,8 @@
 import type { AgentSessionInfo } from '../../../schemas/generated/protocol';
 import { cdpClientName, UI_CHANNEL, type UiRequest } from '../shared/panel-messages';
 import { onLeases } from './cdp-relay';
+import { relayTabs } from './debugger-attachments';
+import { setHeldTabs } from './held-tab-rules';
 
 const KEY = 'bux_controlled';
 const COLORS = ['blue', 'purple', 'cyan', 'orange', 'pink', 'green', 'yellow', 'red'] as chrome.tabGroups.Color[];
@@ -40,6 +42,8 @@ export function onAgentSessions(sessions: AgentSessionInfo[], total = sessions.l
   // A tab's lease ended (released, Stop, the agent gone): a CDP client's debugger leaves it at once.
   const owners = new Map(sessions.flatMap((s) => s.tabs.map((t) => [t.tab_id, s.session_id] as const)));
   void onLeases(owners, total <= sessions.length);
+  // A cut-short list may leave a held tab out: the tabs a CDP client has attached stay in too.
+  setHeldTabs([...owners.keys(), ...relayTabs()]);
   chain = chain.then(() => apply(sessions)).catch((e: unknown) => console.warn('[browser-use-ext] controlled tabs update failed', e));
   return chain;
 }

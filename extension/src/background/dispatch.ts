@@ -23,12 +23,22 @@ import { isLocalUrl } from '../shared/local-files';
 import type { Drained, SettleReport } from '../shared/settle-messages';
 import { TAB_LEVEL, WORKER_HANDLERS } from './actions/registry';
 import type { Tab } from './actions/types';
+import { isExtensionPage } from './agent-scope';
 import { Budget, withTimeout } from './budget';
 import { sendToContent } from './content-channel';
 import { blockedDownload, type DownloadRecord, downloadSentence, DownloadWatch, repeatedDownloadBlocked, targetsLink } from './downloads';
 import { boxInTopViewport } from './frame-box';
 import { allInBefore, inputCutError, inputDone, notActedError, POINTER_ACTIONS, TYPING_ACTIONS } from './interrupted-input';
-import { blockedLocalFrame, hasDomainPolicy, localFileBlocked, localTabError, policyError, withPersonDefaults } from './person-policy';
+import {
+  blockedLocalFrame,
+  hasDomainPolicy,
+  localFileBlocked,
+  localTabError,
+  policyError,
+  scopeNow,
+  tabScopeError,
+  withPersonDefaults,
+} from './person-policy';
 import { rereadWhileReloading } from './reread';
 import {
   ANSWER_REQUIRED,
@@ -150,6 +160,8 @@ async function runActionOnce(action: ActionMessage, budget = new Budget(action.t
     if (!resolved.ok) return fail(resolved.error);
     const tab = resolved.tab;
     // Letting go of the DevTools protocol is never refused, whatever the tab shows now.
+    if (!NOT_ON_THE_TAB.has(action.action) && isExtensionPage(tab.url ?? tab.pendingUrl))
+      return fail(extensionPageError(tab, action.action), null, tab.id);
     const denied = action.action === 'cdp_detach' ? null : await policyError(action, tab.url, tab.id);
     if (denied) return fail(denied, null, tab.id);
     if (isRestrictedUrl(tab.url) && !TAB_LEVEL.has(action.action)) return fail(restricted(tab), null, tab.id);
@@ -225,6 +237,18 @@ async function runGetState(run: ActionRun, tab: Tab): Promise<ActionResultMessag
   const ok = { ...base, tab_id: tab.id, status: 'success', outcome_details: details, error_info: null } as const;
   return 'delta' in answer ? { ...ok, state_delta: answer.delta } : { ...ok, new_simplified_state: answer.state };
 }
+
+/**
+ * Actions that do not act on the tab they are routed by (it only places a new tab, or nothing):
+ * they run whatever it shows. Every other action refuses an extension page.
+ */
+const NOT_ON_THE_TAB = new Set(['cdp_detach', 'open_tab', 'list_tabs', 'get_cookies']);
+
+/** An extension page is never an agent's tab, not even to navigate or close it (agent-scope.ts). */
+const extensionPageError = (tab: Tab, action: string): ErrorInfo => {
+  const url = tab.url ?? tab.pendingUrl ?? '';
+  return tabScopeError(action, tab.id, url, scopeNow(url) ?? { reason: 'privileged_page', why: 'it is an extension page' });
+};
 
 const restricted = (tab: Tab): ErrorInfo =>
   localFileBlocked(tab.url)

@@ -7,8 +7,10 @@ import './closed-tabs';
 
 import { runCdpSend } from './actions/cdp_send';
 import { BridgeConnection } from './bridge-connection';
-import { keepCdpField, setCdpSink } from './cdp-relay';
+import { keepCdpField, relayEvent, setCdpSink } from './cdp-relay';
+import { installScopeGuard } from './cdp-scope';
 import { runAction } from './dispatch';
+import { installHeldTabRules } from './held-tab-rules';
 import { onBridgeMessage, registerPanelRelay } from './panel-relay';
 import { installSheetText } from './sheet-text';
 import { installTabWatchListeners } from './tab-watch';
@@ -50,6 +52,8 @@ setCdpSink(
   },
   () => connection.connected,
 );
+installScopeGuard(relayEvent);
+installHeldTabRules();
 const wake = () => void connection.ensureConnected();
 
 installTabWatchListeners(wake);

@@ -7,7 +7,7 @@ import type { ActionMessage, ErrorInfo } from '../../../schemas/generated/protoc
 import { errorInfo } from '../../../schemas/lib/errors';
 import { isLocalUrl, localVerdict } from '../shared/local-files';
 import { SETTING_KEYS } from '../shared/panel-messages';
-import { hostMatches } from './host-match';
+import { scopeOf, type ScopePolicy, type ScopeVerdict, siteVerdict } from './agent-scope';
 
 interface Policy {
   allowed: string[];
@@ -18,8 +18,15 @@ interface Policy {
 }
 
 let cache: Promise<Policy> | null = null;
+const policyListeners: (() => void)[] = [];
+/** fn runs each time the person's changed settings have been read again (scopeNow judges by them then). */
+export function onPolicyChanged(fn: () => void): void {
+  policyListeners.push(fn);
+}
 /** The loaded folders, for the synchronous checks (tabs.ts isRestrictedUrl); null until read: every local URL is refused then. */
 let foldersNow: string[] | null = null;
+/** The loaded policy, for the synchronous scope checks (a CDP command, a navigation event); null until read. */
+let policyLoaded: Policy | null = null;
 
 const list = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim().toLowerCase()) : [];
@@ -37,6 +44,7 @@ function policy(): Promise<Policy> {
       localFolders: folders(v[SETTING_KEYS.localFileFolders]),
     };
     foldersNow = p.localFolders;
+    policyLoaded = p;
     return p;
   });
   return cache;
@@ -45,6 +53,9 @@ function policy(): Promise<Policy> {
 chrome.storage.onChanged.addListener((changes, area) => {
   if (area === 'local' && POLICY_KEYS.some((k) => k in changes)) {
     cache = null;
+    void policy().then(() => {
+      for (const fn of policyListeners) fn();
+    });
     // Until read again: a folder the person just removed must not stay readable meanwhile.
     if (SETTING_KEYS.localFileFolders in changes) foldersNow = folders(changes[SETTING_KEYS.localFileFolders]?.newValue);
   }
@@ -142,21 +153,74 @@ export async function blockedLocalFrame(tabId: number, allowed?: readonly string
   return null;
 }
 
+/** The person's site lists and folders, once read. */
+export const policySettings = (): Promise<ScopePolicy> => policy();
+
 /** Why the person's settings forbid an agent on this URL, or null. Non-web URLs (about:, chrome:) are not judged here. */
 export function domainVerdict(url: string | undefined, allowed: string[], blocked: string[]): string | null {
-  let host: string;
+  let u: URL;
   try {
-    const u = new URL(url ?? '');
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-    host = u.hostname;
+    u = new URL(url ?? '');
   } catch {
     return null;
   }
-  const b = blocked.find((p) => hostMatches(host, p));
-  if (b) return `${host} is on the person's blocked domains (${b})`;
-  if (allowed.length && !allowed.some((p) => hostMatches(host, p)))
-    return `${host} is not on the person's allowed domains (${allowed.join(', ')})`;
-  return null;
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  return siteVerdict(u.hostname, { allowed, blocked, localFolders: [] });
+}
+
+/**
+ * Whether an agent may reach this URL now (agent-scope.ts), synchronously: for the checks that run
+ * on every CDP command and navigation event. Before the settings are read, local files and
+ * privileged pages are out of scope as always, and sites are judged when the settings arrive (every
+ * path that can wait, waits: policyError, scopeError).
+ */
+export function scopeNow(url: string): ScopeVerdict {
+  return scopeOf(url, policyLoaded ?? { allowed: [], blocked: [], localFolders: [] });
+}
+
+/** As scopeNow, once the person's settings are read. */
+export async function scopeWhenRead(url: string): Promise<ScopeVerdict> {
+  const p: ScopePolicy = await policy();
+  return scopeOf(url, p);
+}
+
+/**
+ * A tab that shows a page out of scope: RESTRICTED_PAGE for a privileged page (what the tab shows is
+ * not a page an agent may have), NOT_PERMITTED otherwise (the person's settings).
+ */
+export function tabScopeError(what: string, tabId: number, url: string, verdict: NonNullable<ScopeVerdict>): ErrorInfo {
+  if (verdict.reason !== 'privileged_page') return scopeError(what, url, verdict, { tab_id: tabId });
+  return errorInfo(
+    'RESTRICTED_PAGE',
+    `"${what}" refused: tab ${tabId} shows ${url}, which is out of reach: ${verdict.why}. Use another tab (list_tabs), or open one on a web page (open_tab).`,
+    'background_script',
+    { reason: verdict.reason, tab_id: tabId, current_url: url },
+  );
+}
+
+const SCOPE_HINTS: Record<NonNullable<ScopeVerdict>['reason'], string> = {
+  privileged_page: 'Agents work on web pages only: use an http(s) address.',
+  local_file: SETTINGS_HINT,
+  domain_policy: 'Work on another site, or ask the person to change the sites in the browser-use-ext settings.',
+};
+
+/** NOT_PERMITTED for a URL out of an agent's scope (details.reason: privileged_page, local_file or domain_policy). */
+export function scopeError(
+  what: string,
+  url: string,
+  verdict: NonNullable<ScopeVerdict>,
+  details: Record<string, unknown> = {},
+): ErrorInfo {
+  return errorInfo(
+    'NOT_PERMITTED',
+    `"${what}" refused: ${url} is out of reach: ${verdict.why}. ${SCOPE_HINTS[verdict.reason]}`,
+    'background_script',
+    {
+      reason: verdict.reason,
+      url,
+      ...details,
+    },
+  );
 }
 
 const TARGET_URL_ACTIONS: Record<string, (params: Record<string, unknown>) => string | undefined> = {
@@ -182,6 +246,9 @@ export async function policyError(action: ActionMessage, tabUrl: string | undefi
   const p = await policy();
   const params = (typeof action.params === 'object' && action.params !== null ? action.params : {}) as Record<string, unknown>;
   const target = TARGET_URL_ACTIONS[action.action]?.(params);
+  // Where an action goes is judged by the whole allow list (a privileged page too), not the site lists alone.
+  const out = target === undefined || !looksLikeUrl(target) ? null : scopeOf(target, p);
+  if (out) return scopeError(action.action, target ?? '', out);
   const local = await localFileRefusal(action, target, tabId, tabUrl, p);
   if (local) return local;
   if (!p.allowed.length && !p.blocked.length) return null;
@@ -199,6 +266,12 @@ export async function policyError(action: ActionMessage, tabUrl: string | undefi
     { reason: 'domain_policy', ...(target !== undefined ? { url: target } : { tab_url: tabUrl ?? null }) },
   );
 }
+
+/**
+ * A target written with a scheme is judged as written; "example.com" (no scheme) is completed to
+ * https:// by the navigate action itself (navigation.ts normalizeUrl), which judges it again.
+ */
+const looksLikeUrl = (s: string) => /^[a-z][a-z0-9+.-]*:/i.test(s.trim());
 
 /**
  * Whether every action must check its tab's URL before it runs: the person limits agents to or away

@@ -1,6 +1,7 @@
 // Tab targeting and the pages agents must not script.
 import type { ErrorInfo } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/wire';
+import { isExtensionPage } from './agent-scope';
 import { localFileBlocked } from './person-policy';
 
 const RESTRICTED_PREFIXES = [
@@ -45,13 +46,33 @@ export async function resolveTab(
       ),
     };
   }
-  const tab = await personsActiveTab();
+  const tab = await agentsActiveTab();
   if (tab?.id === undefined)
     return {
       ok: false,
-      error: errorInfo('TAB_NOT_FOUND', 'There is no active tab to act on. Open a tab or pass tab_id.', 'background_script'),
+      error: errorInfo(
+        'TAB_NOT_FOUND',
+        'There is no tab an agent may act on (the only open tabs are extension pages, which agents never use). Open a tab with open_tab, or pass tab_id.',
+        'background_script',
+      ),
     };
   return { ok: true, tab: tab as chrome.tabs.Tab & { id: number } };
+}
+
+/**
+ * "The active tab" when an agent names none: the person's active tab, unless it is an extension
+ * page (the side panel's Settings, our options page: they run with the extension's permissions and
+ * are never an agent's). Then the tab of that window the person used last before it, else of any
+ * normal window; undefined when every open tab is an extension page.
+ */
+export async function agentsActiveTab(): Promise<chrome.tabs.Tab | undefined> {
+  const active = await personsActiveTab();
+  if (active && !isExtensionPage(active.url ?? active.pendingUrl)) return active;
+  const usable = (await chrome.tabs.query({ windowType: 'normal' })).filter(
+    (t) => t.id !== undefined && !isExtensionPage(t.url ?? t.pendingUrl),
+  );
+  const recent = (ts: chrome.tabs.Tab[]) => ts.sort((a, b) => (b.lastAccessed ?? 0) - (a.lastAccessed ?? 0))[0];
+  return recent(usable.filter((t) => t.windowId === active?.windowId)) ?? recent(usable);
 }
 
 /** Resolves when the tab's status is "complete" (or after capMs). */

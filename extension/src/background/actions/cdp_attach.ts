@@ -2,13 +2,19 @@
 // state in the answer: a CDP client reads the page through the protocol.
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { attachError, attachRelay, detachRelay } from '../cdp-relay';
+import { scopeWhenRead, tabScopeError } from '../person-policy';
 import type { WorkerContext, WorkerOutcome } from './types';
 import { WS } from './types';
 
 export async function cdpAttach(ctx: WorkerContext): Promise<WorkerOutcome> {
   const tabId = ctx.tab.id;
+  // Only a tab on a page in the client's scope is handed over (agent-scope.ts): Chrome itself would
+  // attach to the extension's own pages, whose script runs with the extension's permissions.
+  const url = ctx.tab.url ?? ctx.tab.pendingUrl ?? '';
+  const out = url === '' ? null : await scopeWhenRead(url);
+  if (out) return { ok: false, error: tabScopeError('cdp_attach', tabId, url, out), stateTabId: null };
   try {
-    await attachRelay(tabId);
+    await attachRelay(tabId, url);
   } catch (e) {
     return { ok: false, error: attachError(tabId, ctx.tab.url, e), stateTabId: null };
   }

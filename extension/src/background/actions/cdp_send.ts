@@ -5,10 +5,11 @@
 // the person's settings forbid (person-policy.ts, the same verdict as the navigate action's).
 import type { ActionMessage, ActionResultMessage, CdpSendParams, ErrorInfo } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
-import { refusedMethod, SITE_SCOPED_CDP_METHODS, siteShown } from '../cdp-policy';
+import { hostOf, refusedMethod, SITE_SCOPED_CDP_METHODS, siteShown } from '../cdp-policy';
 import { lostAttachment } from '../cdp-relay';
+import { frameRefusal, scopeRefusal } from '../cdp-scope';
 import { relayHolds } from '../debugger-attachments';
-import { hasDomainPolicy, policyError } from '../person-policy';
+import { hasDomainPolicy, policyError, scopeError, scopeNow, scopeWhenRead } from '../person-policy';
 import { WS } from './types';
 
 type Debuggee = chrome.debugger.DebuggerSession;
@@ -30,6 +31,9 @@ export async function runCdpSend(action: ActionMessage): Promise<ActionResultMes
       return fail(errorInfo('INVALID_MESSAGE', 'cdp_send needs tab_id: the tab you attached with cdp_attach.', WS, { method: p.method }));
     if (!relayHolds(tabId)) return fail(await notAttached(tabId));
     const target: Debuggee = p.session_id === undefined ? { tabId } : { tabId, sessionId: p.session_id };
+    // What the tab (or the session's frame) shows now must be in the client's scope: synchronous, every command.
+    const outOfScope = scopeRefusal(tabId, p.session_id, p.method);
+    if (outOfScope) return fail(outOfScope);
     const refused = await refusal(action, tabId, target, p);
     if (refused) return fail(refused);
     const result = (await chrome.debugger.sendCommand(target, p.method, p.params)) as Record<string, unknown> | undefined;
@@ -113,16 +117,36 @@ async function refusal(action: ActionMessage, tabId: number, target: Debuggee, p
           return [];
         }
       });
-      const other = names.find((n) => !siteShown(n, hosts));
+      // Shown in a frame is not enough: a frame of a blocked site is still out of the client's reach.
+      const other = names.find((n) => !siteShown(n, hosts) || hostOutOfScope(n));
       if (other !== undefined) return refusedError(method, tabId, `${scoped.why} (${other})`);
     }
   }
-  // A navigation is judged by where it goes, as the navigate action is (also away from a blocked page).
+  // A navigation is judged by where it goes, as the navigate action is (also away from a blocked page);
+  // so is every URL a command loads or fetches for the page.
   const url = await navigationUrl(target, method, params);
-  if (url !== null) return policyError({ ...action, action: 'navigate', params: { url } }, undefined, tabId);
+  for (const u of url === null ? fetchedUrls(method, params) : [url]) {
+    const out = await scopeWhenRead(u);
+    if (out) return scopeError(method, u, out, { method, tab_id: tabId });
+  }
+  if (url !== null) return null;
+  const inFrame = await frameRefusal(tabId, target, method, params);
+  if (inFrame) return inFrame;
   if (!(await hasDomainPolicy())) return null;
   const tab = await chrome.tabs.get(tabId).catch(() => null);
   return policyError(action, tab?.url ?? tab?.pendingUrl, tabId);
+}
+
+/** URLs a command has Chrome load or fetch for the page (judged as navigations are). */
+function fetchedUrls(method: string, params: Record<string, unknown>): string[] {
+  const url = params['url'];
+  if (typeof url !== 'string') return [];
+  return ['Network.loadNetworkResource', 'Fetch.continueRequest', 'Network.continueInterceptedRequest'].includes(method) ? [url] : [];
+}
+
+function hostOutOfScope(name: string): boolean {
+  const host = hostOf(name);
+  return host !== null && scopeNow(`https://${host}/`) !== null;
 }
 
 /** Where a navigation command goes; null for any other command (or a history entry Chrome does not know: Chrome answers that). */

@@ -115,6 +115,9 @@ const DOWNLOAD_AFTER_ABORT_MS = 1000;
 /** "example.com" -> "https://example.com"; URLs with a scheme pass through. */
 export function normalizeUrl(raw: string): string {
   const s = raw.trim();
+  // "localhost:3000/x" is a host and port, not a scheme: it would otherwise be judged (and refused) as a URL of scheme "localhost:".
+  const hostPort = /^([a-z0-9.-]+):\d+(?:[/?#]|$)/i.exec(s);
+  if (hostPort) return `${/^(localhost|127\.0\.0\.1)$/i.test(hostPort[1] ?? '') ? 'http' : 'https'}://${s}`;
   if (/^[a-z][a-z0-9+.-]*:/i.test(s)) return s;
   return `https://${s}`;
 }

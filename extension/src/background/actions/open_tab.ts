@@ -1,7 +1,7 @@
 import type { OpenTabParams } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { joinOpenersGroup } from '../controlled-tabs';
-import { localTargetError } from '../person-policy';
+import { scopeError, scopeWhenRead } from '../person-policy';
 import { waitForTabComplete } from '../tabs';
 import { normalizeUrl } from './navigation';
 import { type WorkerContext, type WorkerOutcome, WS } from './types';
@@ -15,8 +15,8 @@ import { type WorkerContext, type WorkerOutcome, WS } from './types';
 export async function openTab(ctx: WorkerContext, params: OpenTabParams): Promise<WorkerOutcome> {
   const url = params.url === undefined ? 'about:blank' : normalizeUrl(params.url);
   // Also reached by open_tool with a saved tool's URL, which dispatch.ts does not see.
-  const local = localTargetError('open_tab', url);
-  if (local) return { ok: false, error: local, stateTabId: null };
+  const out = await scopeWhenRead(url);
+  if (out) return { ok: false, error: scopeError('open_tab', url, out), stateTabId: null };
   const t0 = performance.now(); // same clock as dispatch.ts: a coarser Date.now() made the derived action time negative
   let tab: chrome.tabs.Tab;
   try {
