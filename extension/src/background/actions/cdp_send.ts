@@ -1,11 +1,11 @@
 // cdp_send: one DevTools command of a CDP client, relayed to chrome.debugger as is. A raw relay on
 // the hot path: no settling, no page state, no re-read, no queue behind the tab's other actions (a
 // CDP client keeps many commands in flight), so it is run straight from index.ts, not by dispatch.ts.
-// Refused before Chrome sees them: commands that reach beyond the tab (cdp-policy.ts) and navigations
+// Refused before Chrome sees them: commands not on the allow list (cdp-policy.ts) and navigations
 // the person's settings forbid (person-policy.ts, the same verdict as the navigate action's).
 import type { ActionMessage, ActionResultMessage, CdpSendParams, ErrorInfo } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
-import { refusedMethod, SITE_SCOPED_CDP_METHODS, siteShown } from '../cdp-policy';
+import { judgeMethod, siteShown } from '../cdp-policy';
 import { lostAttachment } from '../cdp-relay';
 import { relayHolds } from '../debugger-attachments';
 import { hasDomainPolicy, policyError } from '../person-policy';
@@ -87,35 +87,34 @@ async function notAttached(tabId: number): Promise<ErrorInfo> {
   );
 }
 
-const refusedError = (method: string, tabId: number, why: string): ErrorInfo =>
+const refusedError = (method: string, tabId: number, why: string, section: string): ErrorInfo =>
   errorInfo(
     'NOT_PERMITTED',
-    `${method} is refused: ${why}. A CDP client of browser-use-ext reaches only the tabs it holds; use the browser endpoint for tabs (Target.createTarget, Target.getTargets) and downloads.`,
+    `${method} is refused: ${why}. A CDP client of browser-use-ext reaches only the tabs it holds; use the browser endpoint for tabs (Target.createTarget, Target.getTargets) and downloads. What a held tab allows: docs/CDP-METHODS.md#${section}`,
     WS,
-    { reason: 'cdp_method_refused', method, tab_id: tabId },
+    { reason: 'cdp_method_refused', method, tab_id: tabId, section },
   );
 
 /** Why the command may not run, or null. Most commands pass on the synchronous checks alone. */
 async function refusal(action: ActionMessage, tabId: number, target: Debuggee, p: CdpSendParams): Promise<ErrorInfo | null> {
   const method = p.method;
   const params = p.params ?? {};
-  const refused = refusedMethod(method);
-  if (refused) return refusedError(method, tabId, refused.why);
-  const scoped = SITE_SCOPED_CDP_METHODS[method];
-  if (scoped) {
-    const names = scoped.names(params);
-    if (names.length > 0) {
-      const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? [];
-      const hosts = frames.flatMap((f) => {
-        try {
-          return [new URL(f.url).hostname.toLowerCase()];
-        } catch {
-          return [];
-        }
-      });
-      const other = names.find((n) => !siteShown(n, hosts));
-      if (other !== undefined) return refusedError(method, tabId, `${scoped.why} (${other})`);
-    }
+  const verdict = judgeMethod(method, params);
+  if (!verdict.allowed) return refusedError(method, tabId, verdict.why, verdict.section);
+  // verdict.needs: the URLs, files and frames the command would reach, for the person's settings to judge.
+  const { needs } = verdict;
+  if (needs.sites.length > 0) {
+    const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? [];
+    const hosts = frames.flatMap((f) => {
+      try {
+        return [new URL(f.url).hostname.toLowerCase()];
+      } catch {
+        return [];
+      }
+    });
+    const other = needs.sites.find((n) => !siteShown(n, hosts));
+    if (other !== undefined)
+      return refusedError(method, tabId, `${verdict.sitesWhy ?? 'it names a site this tab does not show'} (${other})`, verdict.section);
   }
   // A navigation is judged by where it goes, as the navigate action is (also away from a blocked page).
   const url = await navigationUrl(target, method, params);
