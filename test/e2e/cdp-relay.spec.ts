@@ -173,9 +173,9 @@ describe('e2e: the CDP relay in the service worker', function () {
     const e = refusal(await a.send('DOM.describeNode', { nodeId: 987654 }));
     expect(e.error_code).to.equal('CDP_ERROR');
     expect(e.details?.['cdp_error']).to.deep.equal({ code: -32000, message: 'Could not find node with given id' });
-    const bad = refusal(await a.send('Target.autoAttachRelated', {}));
+    const bad = refusal(await a.send('Runtime.evaluate', {}));
     expect(bad.details?.['cdp_error']).to.deep.include({ code: -32602, message: 'Invalid parameters' });
-    expect((bad.details?.['cdp_error'] as { data: string }).data).to.match(/targetId/);
+    expect((bad.details?.['cdp_error'] as { data: string }).data).to.match(/expression/);
     await a.agent.close();
   });
 
@@ -203,6 +203,25 @@ describe('e2e: the CDP relay in the service worker', function () {
     await a.ok('Network.setCookie', { name: 'own', value: '1', url: h.fixtures.url('/') });
     const own = await a.ok('Network.getCookies', { urls: [h.fixtures.url('/')] });
     expect((own['cookies'] as { name: string }[]).map((c) => c.name)).to.include('own');
+    await a.agent.close();
+  });
+
+  it('a command not on the allow list is refused with its reason and the doc section, and Chrome never runs it', async () => {
+    const a = await attached(h, h.fixtures.html('/cdp-allow', '<p>x</p>', 'allow'));
+    // The service workers of every site of the profile: the old refusal list let this through.
+    const sw = refusal(await a.send('ServiceWorker.enable'));
+    expect(sw.error_code).to.equal('NOT_PERMITTED');
+    expect(sw.details).to.include({ reason: 'cdp_method_refused', method: 'ServiceWorker.enable', section: 'in-a-tab-serviceworker' });
+    expect(sw.message).to.match(/service workers of every site.*docs\/CDP-METHODS\.md#in-a-tab-serviceworker$/);
+    await sleep(300);
+    expect(a.events.map((e) => e.method)).not.to.include('ServiceWorker.workerRegistrationUpdated');
+    // A method of a newer protocol is refused until it is reviewed.
+    const unknown = refusal(await a.send('Page.someFutureMethod'));
+    expect(unknown.details).to.include({ reason: 'cdp_method_refused', section: 'in-a-tab-not-reviewed' });
+    expect(unknown.message).to.include('docs/CDP-METHODS.md#in-a-tab-not-reviewed');
+    // Another tab's target is not described; the tab's own is.
+    expect(refusal(await a.send('Target.getTargetInfo', { targetId: 'ANOTHER' })).details).to.include({ reason: 'cdp_method_refused' });
+    expect(((await a.ok('Target.getTargetInfo')) as { targetInfo: { type: string } }).targetInfo.type).to.equal('page');
     await a.agent.close();
   });
 

@@ -13,7 +13,12 @@ describe('docs/CDP-METHODS.md', () => {
 
   it('names the refusals a person relies on: closing their browser, their whole profile, other tabs', () => {
     const doc = renderCdpMethodsDoc();
-    for (const m of ['Browser.close', 'Storage.getCookies', 'Network.getAllCookies', 'Target.createBrowserContext'])
-      expect(doc).to.include(`\`${m}\``);
+    expect(doc).to.include('`Browser.close`');
+    // Inside a tab, each domain has its table: the refusal is a row of it.
+    for (const m of ['Storage.getCookies', 'Network.getAllCookies', 'Target.createBrowserContext']) {
+      const [domain, name] = m.split('.');
+      const section = doc.slice(doc.indexOf(`### In a tab: ${domain}\n`));
+      expect(section.slice(0, section.indexOf('\n### ', 5)), m).to.include(`| \`${name}\` | **refused** |`);
+    }
   });
 });

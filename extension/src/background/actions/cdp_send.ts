@@ -1,11 +1,11 @@
 // cdp_send: one DevTools command of a CDP client, relayed to chrome.debugger as is. A raw relay on
 // the hot path: no settling, no page state, no re-read, no queue behind the tab's other actions (a
 // CDP client keeps many commands in flight), so it is run straight from index.ts, not by dispatch.ts.
-// Refused before Chrome sees them: commands that reach beyond the tab (cdp-policy.ts) and navigations
+// Refused before Chrome sees them: commands not on the allow list (cdp-policy.ts) and navigations
 // the person's settings forbid (person-policy.ts, the same verdict as the navigate action's).
 import type { ActionMessage, ActionResultMessage, CdpSendParams, ErrorInfo } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
-import { hostOf, refusedMethod, SITE_SCOPED_CDP_METHODS, siteShown } from '../cdp-policy';
+import { hostOf, judgeMethod, siteShown } from '../cdp-policy';
 import { lostAttachment } from '../cdp-relay';
 import { frameRefusal, scopeRefusal } from '../cdp-scope';
 import { relayHolds } from '../debugger-attachments';
@@ -91,41 +91,41 @@ async function notAttached(tabId: number): Promise<ErrorInfo> {
   );
 }
 
-const refusedError = (method: string, tabId: number, why: string): ErrorInfo =>
+const refusedError = (method: string, tabId: number, why: string, section: string): ErrorInfo =>
   errorInfo(
     'NOT_PERMITTED',
-    `${method} is refused: ${why}. A CDP client of browser-use-ext reaches only the tabs it holds; use the browser endpoint for tabs (Target.createTarget, Target.getTargets) and downloads.`,
+    `${method} is refused: ${why}. A CDP client of browser-use-ext reaches only the tabs it holds; use the browser endpoint for tabs (Target.createTarget, Target.getTargets) and downloads. What a held tab allows: docs/CDP-METHODS.md#${section}`,
     WS,
-    { reason: 'cdp_method_refused', method, tab_id: tabId },
+    { reason: 'cdp_method_refused', method, tab_id: tabId, section },
   );
 
 /** Why the command may not run, or null. Most commands pass on the synchronous checks alone. */
 async function refusal(action: ActionMessage, tabId: number, target: Debuggee, p: CdpSendParams): Promise<ErrorInfo | null> {
   const method = p.method;
   const params = p.params ?? {};
-  const refused = refusedMethod(method);
-  if (refused) return refusedError(method, tabId, refused.why);
-  const scoped = SITE_SCOPED_CDP_METHODS[method];
-  if (scoped) {
-    const names = scoped.names(params);
-    if (names.length > 0) {
-      const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? [];
-      const hosts = frames.flatMap((f) => {
-        try {
-          return [new URL(f.url).hostname.toLowerCase()];
-        } catch {
-          return [];
-        }
-      });
-      // Shown in a frame is not enough: a frame of a blocked site is still out of the client's reach.
-      const other = names.find((n) => !siteShown(n, hosts) || hostOutOfScope(n));
-      if (other !== undefined) return refusedError(method, tabId, `${scoped.why} (${other})`);
-    }
+  const verdict = judgeMethod(method, params);
+  if (!verdict.allowed) return refusedError(method, tabId, verdict.why, verdict.section);
+  // verdict.needs: the sites, URLs and frames the command would reach, each judged by the person's settings.
+  const { needs } = verdict;
+  if (needs.sites.length > 0) {
+    const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? [];
+    const hosts = frames.flatMap((f) => {
+      try {
+        return [new URL(f.url).hostname.toLowerCase()];
+      } catch {
+        return [];
+      }
+    });
+    // Shown in a frame is not enough: a frame of a blocked site is still out of the client's reach.
+    const other = needs.sites.find((n) => !siteShown(n, hosts) || hostOutOfScope(n));
+    if (other !== undefined)
+      return refusedError(method, tabId, `${verdict.sitesWhy ?? 'it names a site this tab does not show'} (${other})`, verdict.section);
   }
   // A navigation is judged by where it goes, as the navigate action is (also away from a blocked page);
   // so is every URL a command loads or fetches for the page.
   const url = await navigationUrl(target, method, params);
-  for (const u of url === null ? fetchedUrls(method, params) : [url]) {
+  // A relative URL (a Location header's "/next") stays on the page's own site.
+  for (const u of [...needs.urls, ...(url === null ? [] : [url])].filter((x) => /^[a-z][a-z0-9+.-]*:/i.test(x))) {
     const out = await scopeWhenRead(u);
     if (out) return scopeError(method, u, out, { method, tab_id: tabId });
   }
@@ -135,13 +135,6 @@ async function refusal(action: ActionMessage, tabId: number, target: Debuggee, p
   if (!(await hasDomainPolicy())) return null;
   const tab = await chrome.tabs.get(tabId).catch(() => null);
   return policyError(action, tab?.url ?? tab?.pendingUrl, tabId);
-}
-
-/** URLs a command has Chrome load or fetch for the page (judged as navigations are). */
-function fetchedUrls(method: string, params: Record<string, unknown>): string[] {
-  const url = params['url'];
-  if (typeof url !== 'string') return [];
-  return ['Network.loadNetworkResource', 'Fetch.continueRequest', 'Network.continueInterceptedRequest'].includes(method) ? [url] : [];
 }
 
 function hostOutOfScope(name: string): boolean {
