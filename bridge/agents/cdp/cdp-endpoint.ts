@@ -24,6 +24,7 @@ import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import type { CdpClientControlMessage, CdpClientsMessage, ErrorInfo } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/wire';
 import { AgentClient } from '../../client/agent-client';
+import { EPHEMERAL_SESSION } from '../../common/ephemeral-session';
 import type { Logger } from '../../common/log';
 import { CDP_READ_MAX_BYTES, explainTooBig } from '../../common/message-limits';
 import type { UpgradeVerdict } from '../../common/origin-check';
@@ -336,6 +337,7 @@ export class CdpEndpoint {
         secret: this.opts.agentSecret(),
         clientName: `cdp:${record.name}`,
         maxTabs: record.max_tabs,
+        capabilities: [EPHEMERAL_SESSION],
         // A blip inside the bridge resumes the same session (same tabs) instead of ending the client's.
         reconnect: true,
       });
