@@ -169,7 +169,7 @@ describe('bridge killed mid-click (real Chromium, SIGKILL): the click runs once'
     };
     const tabId = status.sessions.find((s) => s.client?.name === 'cdp:crashy')?.tabs[0]?.tab_id as number;
     expect(await debuggerAttached(h, tabId)).to.equal(true);
-    // The extension has the lease (the tab sits in the client's group) and the bridge has saved it,
+    // The extension has the lease (the tab sits in the client's group), and an old bridge saved it,
     // as for a client that has worked a while.
     await waitFor(() => inAgentGroup(h, tabId), 10_000);
 
