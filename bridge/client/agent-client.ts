@@ -11,6 +11,11 @@
 //   its restarts) instead of running them twice. A caller sees an outage only as a longer wait inside
 //   its own call timeout. When the bridge did not resume the session (it lost it), an action that was
 //   already sent and is not a read is answered EXTENSION_DISCONNECTED (outcome unknown), not re-sent.
+//   An action is sent at most MAX_SENDS times: one whose connection keeps dropping before its answer
+//   (a bridge that refuses it, say) is answered instead of being re-sent in a loop.
+// - Size: a frame over the bridge's limit (bridge/common/message-limits.ts) is never sent; its call
+//   is answered MESSAGE_TOO_LARGE at once (the bridge would close the connection with 1009, and a
+//   re-send after the reconnect would only repeat that).
 // - A refused secret (close 4001, an UNAUTHORIZED answer to the proof, or a bridge that cannot prove
 //   it knows our secret): the secret may have been rotated (a new secrets.json after a re-pair), so
 //   the client reads it again ONCE (env, else the secrets file) and, when it changed, tries with it.
@@ -39,6 +44,7 @@ import { READ_ONLY_ACTIONS } from '../../schemas/lib/read-only-actions';
 import { StateDeltaError } from '../../schemas/lib/state-delta';
 import { checkMessage, errorInfo } from '../../schemas/lib/wire';
 import { bridgeProof, clientProof, proofsEqual } from '../common/auth';
+import { BRIDGE_FRAME_MAX_BYTES, CDP_MESSAGE_MAX_BYTES, exceeds, mib } from '../common/message-limits';
 import { AGENT_SECRET_ENV, readAgentSecret, SECRETS_FILE } from '../common/secrets';
 import { BRIDGE_VERSION } from '../common/version';
 import { decodeFromBridge } from './decode-from-bridge';
@@ -137,10 +143,15 @@ export interface CallOptions {
   deltaState?: boolean;
 }
 
+/** Sends of one action at most (the first and two re-sends after reconnects). */
+const MAX_SENDS = 3;
+
 interface Waiter {
   message: ProtocolMessage;
   /** It reached a bridge at least once (so it may have run). */
   sent: boolean;
+  /** How many times it was sent (MAX_SENDS at most). */
+  sends: number;
   resolve: (r: ActionResultMessage) => void;
   reject: (e: Error) => void;
   timer: ReturnType<typeof setTimeout>;
@@ -343,7 +354,7 @@ export class AgentClient extends EventEmitter {
         this.waiters.delete(actionId);
         reject(error);
       }, clientTimeout);
-      const waiter: Waiter = { message, sent: false, resolve, reject, timer, error };
+      const waiter: Waiter = { message, sent: false, sends: 0, resolve, reject, timer, error };
       this.waiters.set(actionId, waiter);
       if (this.reconnecting) return; // sent once the connection is back
       if (!this.closing && this.hello && this.opts.reconnect !== false && (!this.ws || this.ws.readyState !== WebSocket.OPEN)) {
@@ -353,10 +364,12 @@ export class AgentClient extends EventEmitter {
       try {
         this.sendRaw(message);
         waiter.sent = true;
+        waiter.sends = 1;
       } catch (e) {
         clearTimeout(timer);
         this.waiters.delete(actionId);
-        reject(e instanceof Error ? e : new Error(String(e)));
+        if (e instanceof FrameTooLarge) resolve(unsent(actionId, action, e.info));
+        else reject(e instanceof Error ? e : new Error(String(e)));
       }
     });
     if (since === undefined) return answered;
@@ -423,7 +436,10 @@ export class AgentClient extends EventEmitter {
   private sendOn(ws: WebSocket, message: ProtocolMessage): void {
     const checked = checkMessage(message, 'client');
     if (!checked.ok) throw new BridgeClientError(checked.error.message, 'INVALID_MESSAGE');
-    ws.send(JSON.stringify(message));
+    const text = JSON.stringify(message);
+    const size = exceeds(text, BRIDGE_FRAME_MAX_BYTES);
+    if (size !== null) throw new FrameTooLarge(message, size);
+    ws.send(text);
   }
 
   private onMessage(m: ProtocolMessage): void {
@@ -530,6 +546,23 @@ export class AgentClient extends EventEmitter {
     const resumed = this.hello?.resumed === true;
     for (const [id, w] of this.waiters) {
       if (w.message.type !== 'action') continue;
+      if (w.sends >= MAX_SENDS) {
+        clearTimeout(w.timer);
+        this.waiters.delete(id);
+        w.resolve(
+          unsent(
+            id,
+            w.message.action,
+            errorInfo(
+              'EXTENSION_DISCONNECTED',
+              `"${w.message.action}" (${id}) was sent ${w.sends} times and the connection to the bridge dropped each time before its answer; it is not sent again, and whether it took effect is unknown. Check the bridge's log, take a new state, and repeat it only if it did not happen.`,
+              'client',
+              { reason: 'resend_limit', sends: w.sends },
+            ),
+          ),
+        );
+        continue;
+      }
       if (w.sent && !resumed && !READ_ONLY_ACTIONS.has(w.message.action)) {
         clearTimeout(w.timer);
         this.waiters.delete(id);
@@ -549,8 +582,17 @@ export class AgentClient extends EventEmitter {
         });
         continue;
       }
-      this.sendRaw(w.message);
+      try {
+        this.sendRaw(w.message);
+      } catch (e) {
+        clearTimeout(w.timer);
+        this.waiters.delete(id);
+        if (e instanceof FrameTooLarge) w.resolve(unsent(id, w.message.action, e.info));
+        else w.reject(e instanceof Error ? e : new Error(String(e)));
+        continue;
+      }
       w.sent = true;
+      w.sends += 1;
     }
   }
 
@@ -576,4 +618,29 @@ export class AgentClient extends EventEmitter {
     }
     this.waiters.clear();
   }
+}
+
+/** A frame over the bridge's size limit, refused before it was sent. */
+class FrameTooLarge extends BridgeClientError {
+  override name = 'FrameTooLarge';
+  readonly info: ErrorInfo;
+  constructor(message: ProtocolMessage, size: number) {
+    const what = message.type === 'action' ? `"${message.action}"` : `"${message.type}"`;
+    const text = `The ${what} message is ${mib(size)}, more than the ${mib(BRIDGE_FRAME_MAX_BYTES)} one message to the bridge carries (a CDP message at most ${mib(CDP_MESSAGE_MAX_BYTES)}); it was not sent and nothing ran. Send less in one message: split the data, or fetch it in parts.`;
+    super(text, 'MESSAGE_TOO_LARGE');
+    this.info = errorInfo('MESSAGE_TOO_LARGE', text, 'client', { limit_bytes: BRIDGE_FRAME_MAX_BYTES, size_bytes: size });
+  }
+}
+
+/** The answer to an action this client did not send (again). */
+function unsent(id: string, action: ActionResultMessage['action'], error_info: ErrorInfo): ActionResultMessage {
+  return {
+    type: 'action_result',
+    original_action_id: id,
+    action,
+    status: 'error',
+    outcome_details: null,
+    new_simplified_state: null,
+    error_info,
+  };
 }

@@ -18,6 +18,7 @@ import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
 import { EXTENSION_ID, extensionOrigin } from '../common/extension-id';
 import { createLogger, type Logger, type LogLevel } from '../common/log';
+import { BRIDGE_FRAME_MAX_BYTES, explainTooBig, mib } from '../common/message-limits';
 import { checkUpgrade, isLoopbackHost, type UpgradePolicy } from '../common/origin-check';
 import { DEFAULT_MAX_TABS, DEFAULT_PORT } from '../common/ports';
 import {
@@ -70,7 +71,7 @@ export interface BridgeOptions {
   defaultTimeoutMs?: number;
   /** Interval of application-level pings to the extension. Must stay under ~25 s: MV3 workers idle out at 30 s. */
   keepaliveMs?: number;
-  /** Largest accepted frame. Screenshots are the largest legitimate messages. */
+  /** Largest accepted frame on /agent and /extension (default BRIDGE_FRAME_MAX_BYTES, message-limits.ts). */
   maxPayloadBytes?: number;
   /** Default tab limit per agent session (seed 002); hello.max_tabs overrides it per session. */
   maxTabsPerSession?: number;
@@ -149,7 +150,7 @@ export class BridgeServer extends EventEmitter {
       port: options.port ?? DEFAULT_PORT,
       defaultTimeoutMs: options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS,
       keepaliveMs: options.keepaliveMs ?? 20_000,
-      maxPayloadBytes: options.maxPayloadBytes ?? 32 * 1024 * 1024,
+      maxPayloadBytes: options.maxPayloadBytes ?? BRIDGE_FRAME_MAX_BYTES,
       maxTabsPerSession: options.maxTabsPerSession ?? DEFAULT_MAX_TABS,
       sessionGraceMs: options.sessionGraceMs ?? 60_000,
       resultCacheSize: options.resultCacheSize ?? 256,
@@ -506,6 +507,7 @@ export class BridgeServer extends EventEmitter {
       this.opts.badMessageBudget,
     );
     this.log.debug('connection opened', { peer: peer.id });
+    explainTooBig(ws, `a frame to the bridge is at most ${mib(this.opts.maxPayloadBytes)}; send less in one message`);
     this.sockets.set(peer, ws);
     const handshakeTimer = setTimeout(() => {
       // A refused peer waits for the gate (rate-limit.ts), which answers or closes it: answering it

@@ -8,6 +8,7 @@
 import crypto from 'node:crypto';
 
 import type { ActionMessage, ActionResultMessage } from '../../schemas/generated/protocol';
+import { EPHEMERAL_SESSION } from '../common/ephemeral-session';
 import { Lru } from '../common/lru';
 import { type ActionJournal, outcomeUnknown } from './action-journal';
 import type { Peer } from './peer';
@@ -121,7 +122,7 @@ export class SessionRegistry {
   restore(saved: PersistedSession[]): void {
     const journal = this.opts.journal?.load(new Set(saved.map((p) => p.token_sha256)));
     for (const p of saved) {
-      if (this.byToken.has(p.token_sha256)) continue;
+      if (this.byToken.has(p.token_sha256) || p.capabilities.includes(EPHEMERAL_SESSION)) continue;
       const s = new Session(p.session_id, null, p.token_sha256, p.max_tabs, this.opts.resultCapacity);
       s.capabilities = p.capabilities;
       for (const t of p.tabs) {
@@ -141,16 +142,18 @@ export class SessionRegistry {
     }
   }
 
-  /** What session-store.ts writes: no token, no results. */
+  /** What session-store.ts writes: no token, no results, no session that ends with this process. */
   snapshot(): PersistedSession[] {
-    return this.all().map((s) => ({
-      session_id: s.id,
-      token_sha256: s.tokenHash,
-      max_tabs: s.maxTabs,
-      current_tab: s.currentTab,
-      capabilities: [...s.capabilities],
-      tabs: [...s.tabs.values()].map((l) => ({ tab_id: l.tabId, url: l.url, leased_at: l.leasedAt })),
-    }));
+    return this.all()
+      .filter((s) => !s.capabilities.includes(EPHEMERAL_SESSION))
+      .map((s) => ({
+        session_id: s.id,
+        token_sha256: s.tokenHash,
+        max_tabs: s.maxTabs,
+        current_tab: s.currentTab,
+        capabilities: [...s.capabilities],
+        tabs: [...s.tabs.values()].map((l) => ({ tab_id: l.tabId, url: l.url, leased_at: l.leasedAt })),
+      }));
   }
 
   /** The action is about to go to the extension: its id is on disk before it can take effect. */

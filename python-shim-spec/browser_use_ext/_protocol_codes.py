@@ -144,6 +144,12 @@ class ErrorCode:
     #: Privacy and security > Site settings > Automatic downloads), or to click the download once by hand; then retry.
     DOWNLOAD_BLOCKED: Final = 'DOWNLOAD_BLOCKED'
 
+    #: A message was larger than the bridge carries (details.limit_bytes: 32 MiB for a CDP message, 33 MiB for a whole frame on
+    #: /agent or /extension; details.size_bytes is what it was). It was not sent and nothing ran; the connection stays open. Send
+    #: less in one message: split the data, or fetch it in parts (e.g. IO.read of a stream, Network.getResponseBody for one
+    #: response).
+    MESSAGE_TOO_LARGE: Final = 'MESSAGE_TOO_LARGE'
+
 
 #: Every error code.
 ERROR_CODES: Final = frozenset({
@@ -184,6 +190,7 @@ ERROR_CODES: Final = frozenset({
     ErrorCode.CDP_ERROR,
     ErrorCode.FILES_TOO_LARGE,
     ErrorCode.DOWNLOAD_BLOCKED,
+    ErrorCode.MESSAGE_TOO_LARGE,
 })
 
 

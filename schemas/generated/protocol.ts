@@ -372,7 +372,8 @@ export type ErrorCode =
   | 'TOO_MANY_SESSIONS'
   | 'CDP_ERROR'
   | 'FILES_TOO_LARGE'
-  | 'DOWNLOAD_BLOCKED';
+  | 'DOWNLOAD_BLOCKED'
+  | 'MESSAGE_TOO_LARGE';
 /**
  * Component that detected the error.
  */

@@ -24,7 +24,9 @@ import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import type { CdpClientControlMessage, CdpClientsMessage, ErrorInfo } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/wire';
 import { AgentClient } from '../../client/agent-client';
+import { EPHEMERAL_SESSION } from '../../common/ephemeral-session';
 import type { Logger } from '../../common/log';
+import { CDP_READ_MAX_BYTES, explainTooBig } from '../../common/message-limits';
 import type { UpgradeVerdict } from '../../common/origin-check';
 import {
   DEFAULT_FAILURE_BURST,
@@ -46,6 +48,7 @@ import {
   versionBody,
   wsBase,
 } from './discovery';
+import { oversizeAnswer, rawBuffer, TOO_BIG_TO_READ } from './message-size';
 
 // --- The seam with the browser emulator (browser-emulator.ts): its BrowserEmulator fits these. ----
 
@@ -107,8 +110,6 @@ export interface CdpEndpointOptions {
 
 export const CDP_PREFIX = '/cdp/';
 export const DEFAULT_CDP_CONNECTIONS_PER_URL = 8;
-/** DOMSnapshot.captureSnapshot and full-page screenshots of big pages run to tens of MB. */
-export const CDP_MAX_PAYLOAD = 256 * 1024 * 1024;
 /** A wrong token is answered within this long or not at all. */
 const WRONG_TOKEN_MAX_WAIT_MS = 10_000;
 /** Longest a closing bridge waits for one emulator to hand its tabs back. */
@@ -175,7 +176,7 @@ export class CdpEndpoint {
 
   constructor(private readonly opts: CdpEndpointOptions) {
     this.file = new CdpClientsFile(opts.configDir);
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: CDP_MAX_PAYLOAD, perMessageDeflate: false });
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: CDP_READ_MAX_BYTES, perMessageDeflate: false });
     this.maxPerUrl = opts.maxConnectionsPerUrl ?? DEFAULT_CDP_CONNECTIONS_PER_URL;
     const windowMs = opts.failureLogWindowMs ?? 10_000;
     this.failures = new FailureGate({
@@ -336,6 +337,7 @@ export class CdpEndpoint {
         secret: this.opts.agentSecret(),
         clientName: `cdp:${record.name}`,
         maxTabs: record.max_tabs,
+        capabilities: [EPHEMERAL_SESSION],
         // A blip inside the bridge resumes the same session (same tabs) instead of ending the client's.
         reconnect: true,
       });
@@ -375,6 +377,7 @@ export class CdpEndpoint {
 
   private onConnection(conn: Connection, ws: WebSocket, agent: AgentClient, route: CdpRoute, downloadsDir: string): void {
     conn.ws = ws;
+    explainTooBig(ws, TOO_BIG_TO_READ);
     this.opts.log.info('cdp client connected', { name: conn.name, session: agent.sessionId });
     const socket: CdpSocket = {
       send: (text) => {
@@ -417,7 +420,14 @@ export class CdpEndpoint {
       }
     };
     ws.on('message', (data: RawData) => {
-      const text = rawText(data);
+      const buf = rawBuffer(data);
+      // Over the size limit: answered here, never relayed (the bridge's frames could not carry it).
+      const refused = oversizeAnswer(buf);
+      if (refused !== null) {
+        this.opts.log.warn('cdp: a message over the size limit was answered with an error', { name: conn.name, bytes: buf.length });
+        return socket.send(refused);
+      }
+      const text = buf.toString('utf8');
       if (queue) queue.push(text);
       else deliver(text);
     });
@@ -691,12 +701,6 @@ function refuseUpgrade(socket: Duplex, status: number, message: string): void {
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Error'}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
-}
-
-function rawText(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
-  return data.toString('utf8');
 }
 
 function safe<T>(f: () => T, fallback: T): T {
