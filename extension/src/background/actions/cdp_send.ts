@@ -9,6 +9,7 @@ import { refusedMethod, SITE_SCOPED_CDP_METHODS, siteShown } from '../cdp-policy
 import { lostAttachment } from '../cdp-relay';
 import { relayHolds } from '../debugger-attachments';
 import { hasDomainPolicy, policyError } from '../person-policy';
+import { cdpFileRefusal } from '../upload-policy';
 import { WS } from './types';
 
 type Debuggee = chrome.debugger.DebuggerSession;
@@ -101,6 +102,8 @@ async function refusal(action: ActionMessage, tabId: number, target: Debuggee, p
   const params = p.params ?? {};
   const refused = refusedMethod(method);
   if (refused) return refusedError(method, tabId, refused.why);
+  const upload = await cdpFileRefusal(method, params);
+  if (upload) return upload;
   const scoped = SITE_SCOPED_CDP_METHODS[method];
   if (scoped) {
     const names = scoped.names(params);
