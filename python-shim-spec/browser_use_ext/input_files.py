@@ -3,6 +3,9 @@
 Playwright accepts a path (str or Path), a list of paths, a payload dict ``{name, mimeType, buffer}``
 or a list of payloads; [] clears the input. The browser is the person's Chrome (maybe on another
 machine than this Python), so the files are read here and their bytes travel with the action.
+A file read from a path also carries that path: the extension accepts it only inside a folder the
+person allowed for uploads in its Settings ("Folders agents may upload from"), so that setting, in
+the browser, stays the one place that decides (the shim keeps no copy of it).
 """
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ def _error(message: str, code: str, **details: Any) -> BrowserError:
     return err
 
 
-def _from_path(p: 'str | os.PathLike[str]') -> tuple[str, str, bytes]:
+def _from_path(p: 'str | os.PathLike[str]') -> tuple[str, str, bytes, 'str | None']:
     path = Path(p)
     try:
         data = path.read_bytes()
@@ -50,10 +53,12 @@ def _from_path(p: 'str | os.PathLike[str]') -> tuple[str, str, bytes]:
             path=str(path),
         ) from None
     mime, _ = mimetypes.guess_type(path.name)
-    return path.name, mime or '', data
+    # The full path as written (not resolved: a link inside an allowed folder counts as inside, as
+    # the extension's local-files rule says).
+    return path.name, mime or '', data, os.path.abspath(path)
 
 
-def _from_payload(d: dict) -> tuple[str, str, bytes]:
+def _from_payload(d: dict) -> tuple[str, str, bytes, 'str | None']:
     name = d.get('name')
     buffer = d.get('buffer')
     if not isinstance(name, str) or not name or not isinstance(buffer, (bytes, bytearray, memoryview)):
@@ -65,7 +70,7 @@ def _from_payload(d: dict) -> tuple[str, str, bytes]:
     mime = d.get('mimeType', d.get('mime_type'))
     if not isinstance(mime, str):
         mime = mimetypes.guess_type(name)[0] or ''
-    return name, mime, bytes(buffer)
+    return name, mime, bytes(buffer), None
 
 
 def files_param(files: Any) -> list[dict]:
@@ -73,7 +78,7 @@ def files_param(files: Any) -> list[dict]:
     (INVALID_VALUE for an unreadable or malformed entry, FILES_TOO_LARGE over 10 MiB in all) before
     anything is sent."""
     items = list(files) if isinstance(files, (list, tuple)) else [files]
-    read: list[tuple[str, str, bytes]] = []
+    read: list[tuple[str, str, bytes, 'str | None']] = []
     for f in items:
         if isinstance(f, (str, os.PathLike)):
             read.append(_from_path(f))
@@ -85,7 +90,7 @@ def files_param(files: Any) -> list[dict]:
                 '{"name", "mimeType", "buffer"}, or a list of them ([] clears the input).',
                 ErrorCode.INVALID_VALUE,
             )
-    total = sum(len(data) for _, _, data in read)
+    total = sum(len(data) for _, _, data, _ in read)
     if total > MAX_UPLOAD_BYTES:
         raise _error(
             f'set_input_files: the files come to {total / 1048576:.1f} MiB, more than the 10 MiB one upload carries; '
@@ -96,6 +101,7 @@ def files_param(files: Any) -> list[dict]:
             total_bytes=total,
         )
     return [
-        {'name': name, 'mime_type': mime, 'content_base64': base64.b64encode(data).decode('ascii')}
-        for name, mime, data in read
+        {'name': name, 'mime_type': mime, 'content_base64': base64.b64encode(data).decode('ascii'),
+         **({} if path is None else {'path': path})}
+        for name, mime, data, path in read
     ]

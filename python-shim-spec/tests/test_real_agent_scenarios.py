@@ -24,7 +24,7 @@ from typing import Any, Callable, Optional
 
 from pydantic import BaseModel
 
-from tests.harness import FIXTURES_DIR
+from tests.harness import FIXTURES_DIR, set_extension_settings
 from tests.real_agent_support import V40, RealAgentModule, chat_openai, done, results_of
 from tests.scripted_llm import Script, ScriptedOpenAIServer
 
@@ -335,6 +335,9 @@ class Scenarios(unittest.TestCase):
         txt, csv = Path(tmp.name) / 'tmp.txt', Path(tmp.name) / 'tmp.csv'
         txt.write_text('test')
         csv.write_text('a,b\n1,2\n')
+        # The person allowed the folder for uploads (Settings, "Folders agents may upload from").
+        set_extension_settings(M.h, {'upload_folders': [Path(tmp.name).as_uri() + '/']})
+        self.addCleanup(set_extension_settings, M.h, {'upload_folders': []})
         url = M.h.url('upload.html')
 
         def steps():

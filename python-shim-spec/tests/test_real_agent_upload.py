@@ -7,12 +7,19 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from tests.harness import set_extension_settings
 from tests.real_agent_support import RealAgentModule, chat_openai, done, results_of
 from tests.scripted_llm import Script, ScriptedOpenAIServer
 
 M = RealAgentModule()
 M.fixtures_dir = Path(__file__).resolve().parents[2] / 'test' / 'fixtures' / 'pages'
 setUpModule, tearDownModule = M.hooks()
+
+
+def allow_uploads(test: unittest.TestCase, folder: str) -> None:
+    """The person's "Folders agents may upload from" setting, as the Settings page stores it; none again after the test."""
+    set_extension_settings(M.h, {'upload_folders': [Path(folder).as_uri() + '/']})
+    test.addCleanup(set_extension_settings, M.h, {'upload_folders': []})
 
 
 def example_controller():
@@ -56,6 +63,7 @@ class ExampleUploadAction(unittest.TestCase):
         self.addCleanup(tmp.cleanup)
         cv = Path(tmp.name) / 'test_cv.txt'
         cv.write_text('Ada Lovelace, analyst')
+        allow_uploads(self, tmp.name)
         url = M.h.url('upload.html')
         script = Script([
             [{'go_to_url': {'url': url}}],
@@ -116,6 +124,7 @@ class PlaywrightForms(unittest.TestCase):
         a.write_text('{"a": 1}')
         ten = Path(tmp.name) / 'ten.bin'
         ten.write_bytes(b'x' * (10 * 1024 * 1024))
+        allow_uploads(self, tmp.name)
 
         async def body(ctx, page):
             out = []
@@ -150,6 +159,11 @@ class PlaywrightForms(unittest.TestCase):
         self.addCleanup(tmp.cleanup)
         big = Path(tmp.name) / 'big.bin'
         big.write_bytes(b'\0' * (10 * 1024 * 1024 + 1))
+        allow_uploads(self, tmp.name)
+        elsewhere = tempfile.TemporaryDirectory()
+        self.addCleanup(elsewhere.cleanup)
+        outside = Path(elsewhere.name) / 'outside.txt'
+        outside.write_text('not for the page')
 
         async def body(ctx, page):
             errors = []
@@ -159,6 +173,7 @@ class PlaywrightForms(unittest.TestCase):
                 lambda: page.set_input_files('#one', str(Path(tmp.name) / 'missing.txt')),
                 lambda: page.set_input_files('#many', big),
                 lambda: page.set_input_files('#one', 42),
+                lambda: page.set_input_files('#one', outside),
             ):
                 try:
                     await call()
@@ -179,7 +194,10 @@ class PlaywrightForms(unittest.TestCase):
         self.assertIn('10.0 MiB, more than the 10 MiB one upload carries; nothing was sent', errors[3][1])
         self.assertEqual(errors[4][0], 'INVALID_VALUE')
         self.assertIn('cannot upload a int', errors[4][1])
-        self.assertEqual(errors[5], '0', 'no input or change event for a refused upload')
+        self.assertEqual(errors[5][0], 'NOT_PERMITTED')
+        self.assertIn('outside.txt', errors[5][1])
+        self.assertIn('"Folders agents may upload from"', errors[5][1])
+        self.assertEqual(errors[6], '0', 'no input or change event for a refused upload')
 
 
 if __name__ == '__main__':

@@ -3712,6 +3712,12 @@ export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = 
               "maxLength": 255,
               "description": "The file name the page sees (File.name), without a folder, e.g. \"report.pdf\"."
             },
+            "path": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 4096,
+              "description": "Where the agent read the file: its full path on the computer running the browser (\"/home/me/Documents/cv.pdf\", \"C:\\\\Users\\\\me\\\\cv.pdf\") or its file: URL. The Python shim sends it for every file it read from a disk. The extension then accepts the file only inside a folder the person allowed in Settings (\"Folders agents may upload from\"; none by default), never a hidden file or folder nor browser-use-ext's settings folder; otherwise NOT_PERMITTED (details.reason upload_folder) and nothing is changed. Absent: bytes the agent made itself, not judged. Since protocol version 1 (compatible addition)."
+            },
             "mime_type": {
               "type": "string",
               "maxLength": 255,

@@ -1607,6 +1607,10 @@ export interface SetInputFilesParams {
      */
     name: string;
     /**
+     * Where the agent read the file: its full path on the computer running the browser ("/home/me/Documents/cv.pdf", "C:\\Users\\me\\cv.pdf") or its file: URL. The Python shim sends it for every file it read from a disk. The extension then accepts the file only inside a folder the person allowed in Settings ("Folders agents may upload from"; none by default), never a hidden file or folder nor browser-use-ext's settings folder; otherwise NOT_PERMITTED (details.reason upload_folder) and nothing is changed. Absent: bytes the agent made itself, not judged. Since protocol version 1 (compatible addition).
+     */
+    path?: string;
+    /**
      * The file's MIME type the page sees (File.type), e.g. "application/pdf"; "" or absent = unknown (File.type is "").
      */
     mime_type?: string;

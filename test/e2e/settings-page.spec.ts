@@ -163,7 +163,16 @@ describe('Settings page (real Chromium)', function () {
     }
     const ids = stops.map((s) => s.id);
     expect(ids.slice(0, 3)).to.deep.equal(['bridge-url', 'extension-secret', 'SUMMARY:0']);
-    expect(ids).to.include.members(['max-tabs', 'allow-evaluate', 'allowed-domains', 'local-folders', 'redact-pii', 'add-tool', 'save']);
+    expect(ids).to.include.members([
+      'max-tabs',
+      'allow-evaluate',
+      'allowed-domains',
+      'local-folders',
+      'upload-folders',
+      'redact-pii',
+      'add-tool',
+      'save',
+    ]);
     expect(ids.at(-1), 'Save is the last stop').to.equal('save');
     for (const s of stops) expect(s.outline, `focus ring on ${s.id}`).to.match(/^solid [1-9]/);
 
@@ -284,5 +293,24 @@ describe('Settings page (real Chromium)', function () {
         'saved_tools',
       ]),
     );
+  });
+
+  it('"Folders agents may upload from": a folder is refused when not a full path, saved, shown again after a reload, and removed', async () => {
+    await retype(page, '#upload-folders', 'Uploads');
+    await page.click('#save');
+    await page.waitForFunction(() => document.getElementById('saved')?.textContent?.startsWith('Not saved'));
+    expect(await page.$eval('#upload-folders-error', (e) => e.textContent)).to.contain('"Uploads" is not a folder');
+    expect((await stored(page, ['upload_folders']))['upload_folders'] ?? [], 'nothing saved').to.deep.equal([]);
+    await retype(page, '#upload-folders', '/tmp/bux-settings-test/uploads');
+    await page.click('#save');
+    await page.waitForFunction(() => document.getElementById('saved')?.textContent === 'Saved.');
+    expect(await stored(page, ['upload_folders'])).to.deep.equal({ upload_folders: ['file:///tmp/bux-settings-test/uploads/'] });
+    await page.reload();
+    await page.waitForFunction(() => (document.getElementById('upload-folders') as HTMLTextAreaElement).value !== '');
+    expect(await page.$eval('#upload-folders', (e) => (e as HTMLTextAreaElement).value)).to.equal('/tmp/bux-settings-test/uploads/');
+    await retype(page, '#upload-folders', '');
+    await page.click('#save');
+    await page.waitForFunction(() => document.getElementById('saved')?.textContent === 'Saved.');
+    expect(await stored(page, ['upload_folders'])).to.deep.equal({ upload_folders: [] });
   });
 });

@@ -59,6 +59,7 @@ import { stateExtras } from './state-extras';
 import { type NavigationEnd, TabWatch } from './tab-watch';
 import { isRestrictedUrl, resolveTab } from './tabs';
 import { performTrustedInput, TrustedInputRefused, type TrustedPlan, trustedPlan, withCurrentViewport } from './trusted-input';
+import { classicUploadRefusal } from './upload-policy';
 
 const WS = 'background_script' as const;
 /** chrome.storage.local key: true = pointer/keyboard actions use chrome.debugger Input.* (trusted events). */
@@ -153,6 +154,8 @@ async function runActionOnce(action: ActionMessage, budget = new Budget(action.t
     // verdict is awaited before anything is answered. Nothing can run before it says no: a closed
     // tab and a restricted page (chrome://, the Web Store) have no content script to act.
     const tabId = action.tab_id;
+    const upload = await classicUploadRefusal(action);
+    if (upload) return fail(upload, null, tabId);
     if (!worker && action.action !== 'get_state' && tabId !== undefined && !settle.enabled && !trusted && !(await hasDomainPolicy())) {
       return await runPageAction(run, { id: tabId, check: () => checkedTab(resolveTab(tabId)) });
     }

@@ -7,9 +7,9 @@
 // its field, and nothing is saved until every field is right.
 import { setCommandText } from '../shared/command-text';
 import { DEFAULT_BRIDGE_URL, loadConfig, STORAGE_KEYS } from '../shared/config';
-import { displayFolder, folderFromInput } from '../shared/local-files';
 import { DEFAULT_DIALOG_POLICY, type DialogPolicy } from '../shared/page-link';
 import { type ConnectionStatus, PANEL_KEYS, type SavedTool, SETTING_KEYS } from '../shared/panel-messages';
+import { readFolders, showFolders } from './folder-box';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const urlInput = $<HTMLInputElement>('bridge-url');
@@ -32,6 +32,8 @@ const redactBox = $<HTMLInputElement>('redact-pii');
 const toolsList = $<HTMLUListElement>('tools-list');
 const foldersBox = $<HTMLTextAreaElement>('local-folders');
 const foldersWarning = $('local-folders-warning');
+const uploadBox = $<HTMLTextAreaElement>('upload-folders');
+const uploadWarning = $('upload-folders-warning');
 
 const SECRET_SAVED = 'A secret is saved; paste a new one only to replace it.';
 
@@ -195,13 +197,8 @@ void chrome.storage.local
     allowedBox.value = Array.isArray(v[SETTING_KEYS.allowedDomains]) ? (v[SETTING_KEYS.allowedDomains] as string[]).join('\n') : '';
     blockedBox.value = Array.isArray(v[SETTING_KEYS.blockedDomains]) ? (v[SETTING_KEYS.blockedDomains] as string[]).join('\n') : '';
     redactBox.checked = v[SETTING_KEYS.redactPii] === true;
-    const stored = v[SETTING_KEYS.localFileFolders];
-    foldersBox.value = Array.isArray(stored)
-      ? stored
-          .filter((f): f is string => typeof f === 'string')
-          .map(displayFolder)
-          .join('\n')
-      : '';
+    foldersBox.value = showFolders(v[SETTING_KEYS.localFileFolders]);
+    uploadBox.value = showFolders(v[SETTING_KEYS.uploadFolders]);
     const tools = Array.isArray(v[SETTING_KEYS.savedTools]) ? (v[SETTING_KEYS.savedTools] as SavedTool[]) : [];
     for (const t of tools) if (typeof t?.name === 'string' && typeof t.url === 'string') addToolRow(t);
     if (!tools.length) addToolRow();
@@ -258,20 +255,10 @@ form.addEventListener('submit', (ev) => {
     const bad = list.find(badDomain);
     if (bad) problem(box, errorId, `"${bad}" is not a site name: write example.com or *.example.com, one per line.`);
   }
-  const folders: string[] = [];
-  const warnings: string[] = [];
-  for (const line of foldersBox.value
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean)) {
-    const f = folderFromInput(line);
-    if (!f.ok) {
-      problem(foldersBox, 'local-folders-error', f.error);
-      break;
-    }
-    if (!folders.includes(f.url)) folders.push(f.url);
-    if (f.warning) warnings.push(f.warning);
-  }
+  const { folders, warnings, error: folderError } = readFolders(foldersBox.value, 'read');
+  if (folderError) problem(foldersBox, 'local-folders-error', folderError);
+  const uploads = readFolders(uploadBox.value, 'upload');
+  if (uploads.error) problem(uploadBox, 'upload-folders-error', uploads.error);
   const { tools, error: toolError, field: toolField } = readTools();
   if (toolError && toolField) problem(toolField, 'tools-error', toolError);
 
@@ -282,6 +269,7 @@ form.addEventListener('submit', (ev) => {
     return;
   }
   foldersWarning.textContent = warnings.join(' ');
+  uploadWarning.textContent = uploads.warnings.join(' ');
   const dialogPolicy: DialogPolicy = {
     confirm: choice(confirmSel),
     prompt: choice(promptSel),
@@ -298,6 +286,7 @@ form.addEventListener('submit', (ev) => {
     [SETTING_KEYS.redactPii]: redactBox.checked,
     [SETTING_KEYS.savedTools]: tools,
     [SETTING_KEYS.localFileFolders]: folders,
+    [SETTING_KEYS.uploadFolders]: uploads.folders,
   };
   if (secret) values[STORAGE_KEYS.extensionSecret] = secret;
   if (tabs !== null) values[SETTING_KEYS.maxTabsPerAgent] = tabs;

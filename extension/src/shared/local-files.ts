@@ -144,23 +144,43 @@ export function displayFolder(folder: string): string {
 /** A path segment as a URL writes it (":" kept: "C:" stays a drive). */
 const encodeSegment = (s: string) => encodeURIComponent(s).replace(/%3A/gi, ':');
 
+/**
+ * A full path as a person or a program writes it ("/home/me/a.pdf", "C:\\Users\\me\\a.pdf", "C:/Users/me",
+ * "\\\\server\\share\\a.pdf") or a file: URL, as a file: URL; null for anything else (a relative path,
+ * "~/a.pdf": where it leads depends on a working folder nobody here knows). Every character is kept as
+ * written (percent-encoded), so localPath judges the same segments the file system will open.
+ */
+export function fileUrlFromPath(text: string): URL | null {
+  const encoded = (parts: string[]) => parts.map(encodeSegment).join('/');
+  try {
+    if (/^file:/i.test(text)) return new URL(text);
+    if (/^[/\\]{2}[^/\\]/.test(text)) {
+      // UNC (\\server\share\file, //server/share/file): a host, which no folder on this computer
+      // matches. Linux reads "//x/y" as "/x/y", Windows as a share: the narrower reading is kept.
+      const [host = '', ...rest] = text.slice(2).replace(/\\/g, '/').split('/');
+      return new URL(`file://${encodeSegment(host)}/${encoded(rest)}`);
+    }
+    if (text.startsWith('/')) return new URL(`file://${encoded(text.split('/'))}`);
+    if (/^[a-z]:[\\/]/i.test(text)) return new URL(`file:///${encoded(text.replace(/\\/g, '/').split('/'))}`);
+  } catch {
+    return null;
+  }
+  return null;
+}
+
 export type FolderInput = { ok: true; url: string; warning: string | null } | { ok: false; error: string };
 
 /**
  * A folder the person typed ("/home/me/Downloads", "C:\\Users\\me\\Downloads", "file:///home/me/Downloads/")
- * as the canonical file: URL ending in "/", or why it cannot be allowed.
+ * as the canonical file: URL ending in "/", or why it cannot be allowed. use: what agents may do with
+ * its files, for the warning about a wide folder.
  */
-export function folderFromInput(text: string): FolderInput {
+export function folderFromInput(text: string, use: 'read' | 'upload' = 'read'): FolderInput {
   const t = text.trim();
-  let url: URL;
-  try {
-    if (/^file:/i.test(t)) url = new URL(t);
-    else if (t.startsWith('/')) url = new URL(`file://${t.split('/').map(encodeSegment).join('/')}`);
-    else if (/^[a-z]:[\\/]/i.test(t)) url = new URL(`file:///${t.replace(/\\/g, '/').split('/').map(encodeSegment).join('/')}`);
-    else return { ok: false, error: `"${t}" is not a folder: write a full path like /home/me/Downloads or file:///home/me/Downloads/.` };
-  } catch {
-    return { ok: false, error: `"${t}" is not a folder path.` };
-  }
+  let url: URL | null;
+  if (/^file:/i.test(t) || t.startsWith('/') || /^[a-z]:[\\/]/i.test(t)) url = fileUrlFromPath(t);
+  else return { ok: false, error: `"${t}" is not a folder: write a full path like /home/me/Downloads or file:///home/me/Downloads/.` };
+  if (!url) return { ok: false, error: `"${t}" is not a folder path.` };
   if (url.search || url.hash) return { ok: false, error: `"${t}": a folder has no ? or # part.` };
   const path = localPath(url);
   if (!path) return { ok: false, error: `"${t}" hides a separator or a ".." segment; write the folder's plain path.` };
@@ -175,7 +195,7 @@ export function folderFromInput(text: string): FolderInput {
     ok: true,
     url: canonical,
     warning: shallow
-      ? `${displayFolder(canonical)} is a whole home or top-level folder: agents can read every file in it except hidden ones. A narrower folder is safer.`
+      ? `${displayFolder(canonical)} is a whole home or top-level folder: agents can ${use} every file in it except hidden ones. A narrower folder is safer.`
       : null,
   };
 }

@@ -85,6 +85,8 @@ export const SETTING_KEYS = {
   savedTools: 'saved_tools',
   /** string[]: folders (canonical file: URLs ending in "/", shared/local-files.ts) whose files agents may read; none by default. */
   localFileFolders: 'local_file_folders',
+  /** string[]: folders (file: URLs, as localFileFolders) whose files agents may put into a page (upload-policy.ts); none by default. */
+  uploadFolders: 'upload_folders',
 } as const;
 
 export interface SavedTool {

@@ -224,6 +224,11 @@ def run_one(sc: Any, side: str, examples: Path, origin: str, server: Any, v40: b
     server.script = script
     if side == 'ours' and os.environ.get('BUX_CHROMIUM_WS'):
         asyncio.run(_fresh_tabs(os.environ['BUX_CHROMIUM_WS']))
+    if side == 'ours' and os.environ.get('BUX_CHROMIUM_WS') and 'set_input_files' in text:
+        # The person allows the example's own folder for uploads (Settings, "Folders agents may upload
+        # from"), as they would for an agent that uploads files (file_upload.py).
+        from tests.harness import _cdp_set_extension_settings
+        asyncio.run(_cdp_set_extension_settings(os.environ['BUX_CHROMIUM_WS'], {'upload_folders': [cwd.as_uri() + '/']}))
     RUNS.clear()
     builtins.input = _answers(sc.inputs)
     old_cwd, old_argv = os.getcwd(), sys.argv

@@ -10,6 +10,7 @@ import { lostAttachment } from '../cdp-relay';
 import { frameRefusal, scopeRefusal } from '../cdp-scope';
 import { relayHolds } from '../debugger-attachments';
 import { hasDomainPolicy, policyError, scopeError, scopeNow, scopeWhenRead } from '../person-policy';
+import { cdpFileRefusal } from '../upload-policy';
 import { WS } from './types';
 
 type Debuggee = chrome.debugger.DebuggerSession;
@@ -107,6 +108,9 @@ async function refusal(action: ActionMessage, tabId: number, target: Debuggee, p
   if (!verdict.allowed) return refusedError(method, tabId, verdict.why, verdict.section);
   // verdict.needs: the sites, URLs and frames the command would reach, each judged by the person's settings.
   const { needs } = verdict;
+  // Local files a command puts into the page: only from the folders the person allowed for uploads.
+  const upload = await cdpFileRefusal(method, params);
+  if (upload) return upload;
   if (needs.sites.length > 0) {
     const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? [];
     const hosts = frames.flatMap((f) => {
