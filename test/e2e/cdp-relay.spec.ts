@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 
 import type { AgentClient } from '../../bridge/client/agent-client';
-import type { ActionResultMessage, CdpEventMessage } from '../../schemas/generated/protocol';
+import type { ActionResultMessage, CdpEventMessage, SimplifiedState } from '../../schemas/generated/protocol';
 import { type Harness, useHarness } from '../harness/harness';
 import { openPanel } from '../harness/panel';
 import { clearSettings, debuggerAttached, setSettings } from './worker-actions.helpers';
@@ -267,11 +267,41 @@ describe('e2e: the CDP relay in the service worker', function () {
       requestId: '4242424242424242',
       text: 'card [redacted:payment_card]',
       frame: { id: frameId, loaderId: 'L1', url: 'x' },
-      other: { id: '[redacted:payment_card]' },
+      // Ungrouped and not named as a card: any id, kept as the page has it.
+      other: { id: '4242424242424242' },
     });
     // The real frame tree of the tab passes whole.
     const tree = await a.ok('Page.getFrameTree', {});
     expect((tree['frameTree'] as { frame: { id: string } }).frame.id).to.match(/^[0-9A-F]{32}$/);
+    await a.agent.close();
+  });
+
+  it('an order id reads as it is in get_state and Runtime.evaluate; a grouped card in a cc field stays masked', async () => {
+    const a = await attached(
+      h,
+      h.fixtures.html(
+        '/cdp-order-id',
+        `<p id="o">Order 1234567812345670 shipped, parcel 4012888888881881</p>
+        <label>Card number <input id="cc" autocomplete="cc-number" value="4111 1111 1111 1111"></label>`,
+        'order',
+      ),
+    );
+    const order = 'Order 1234567812345670 shipped, parcel 4012888888881881';
+    const st = await a.agent.call('get_state', {}, { tabId: a.tabId });
+    expect(st.status, JSON.stringify(st.error_info)).to.equal('success');
+    const state = st.new_simplified_state as SimplifiedState;
+    expect(JSON.stringify(state)).to.include(order).and.not.include('4111');
+    expect(state.actionable_elements.find((e) => e.attributes['id'] === 'cc')?.redacted?.reason).to.equal('payment_card');
+    const r = await a.ok('Runtime.evaluate', {
+      expression: `({ text: document.getElementById('o').textContent, body: JSON.stringify({ id: '1234567812345670' }),
+        cc: document.getElementById('cc').value })`,
+      returnByValue: true,
+    });
+    expect((r['result'] as { value: unknown }).value).to.deep.equal({
+      text: order,
+      body: '{"id":"1234567812345670"}',
+      cc: '[redacted:payment_card]',
+    });
     await a.agent.close();
   });
 

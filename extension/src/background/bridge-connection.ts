@@ -12,7 +12,7 @@ import { PROTOCOL_VERSION } from '../../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
 import { checkMessage, decodeMessage } from '../../../schemas/lib/wire';
 import { loadConfig, STORAGE_KEYS } from '../shared/config';
-import { redactText, type TextOptions } from '../shared/redaction';
+import { optionsUnderKey, redactText, type TextOptions } from '../shared/redaction';
 import * as status from './connection-status';
 import { hmacHex, newClientNonce, sameHex } from './handshake';
 
@@ -22,7 +22,7 @@ const BINARY_FIELDS = new Set(['screenshot', 'data', 'image']);
 /** Fields left as they are (keep(key, owner) true): protocol identifiers, never page text. */
 export type KeepField = (key: string, owner: Record<string, unknown>) => boolean;
 
-/** Replaces card numbers (Luhn) and secrets in URLs in every string of a message, in place. */
+/** Replaces card numbers and secrets in URLs in every string of a message, in place; a key naming a card is card context. */
 export function scrubStrings(value: unknown, depth = 0, opts: TextOptions = {}, keep?: KeepField): void {
   if (depth > 64 || typeof value !== 'object' || value === null) return;
   if (Array.isArray(value)) {
@@ -37,9 +37,10 @@ export function scrubStrings(value: unknown, depth = 0, opts: TextOptions = {}, 
   for (const key of Object.keys(obj)) {
     const v = obj[key];
     if (keep?.(key, obj)) continue;
+    const under = optionsUnderKey(key, opts);
     if (typeof v === 'string') {
-      if (!BINARY_FIELDS.has(key) && !v.startsWith('data:')) obj[key] = redactText(v, opts);
-    } else scrubStrings(v, depth + 1, opts, keep);
+      if (!BINARY_FIELDS.has(key) && !v.startsWith('data:')) obj[key] = redactText(v, under);
+    } else scrubStrings(v, depth + 1, under, keep);
   }
 }
 

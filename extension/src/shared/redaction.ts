@@ -1,10 +1,12 @@
 // The privacy filter's pure parts, shared by every context that lets page data out: the page's
 // element-aware filter (content/snapshot/privacy.ts), the main-world request hooks (api_activity
 // bodies and URLs) and the worker, which runs redactText over every string that leaves the extension
-// (background/bridge-connection.ts). Card numbers are found by shape (13 to 19 digits, grouped by any
-// one separator, also URL- or HTML-encoded) and Luhn; secrets in JSON and form bodies and in URL
-// queries by their key's name.
+// (background/bridge-connection.ts). Card numbers are found by shape (card-shape.ts: an issuer's
+// prefix and length, Luhn, and card grouping by any one separator, also URL- or HTML-encoded, or
+// card context), so order and account ids stay as they are; secrets in JSON and form bodies and in
+// URL queries by their key's name.
 import type { Redaction } from '../../../schemas/generated/protocol';
+import { cardContextBefore, hasCardDigits, isCardGrouping, namesCard } from './card-shape';
 
 export const redactedMarker = (reason: Redaction['reason']) => `[redacted:${reason}]`;
 
@@ -14,21 +16,20 @@ export const redactedMarker = (reason: Redaction['reason']) => `[redacted:${reas
 const SEP_SRC = String.raw`(?:%(?:20|2[bBdDeEfF]|[cC]2%[aA]0)|&(?:nbsp|#160|#[xX][aA]0);|[^\p{L}\p{N}\n\r])`;
 const SEP_ANY = new RegExp(SEP_SRC, 'gu');
 
-/** Luhn (ISO/IEC 7812) over 13 to 19 digits, with any separators between them. */
+/**
+ * Whether the value, with any separators between its digits, holds the digits of a card: an issuer's
+ * prefix and length, and Luhn (card-shape.ts). Alone this decides only a whole field value the person
+ * typed (privacy.ts); inside text a number must also be grouped like a card or named as one.
+ */
 export function isCardNumber(text: string): boolean {
-  const digits = text.replace(SEP_ANY, '');
-  if (!/^\d{13,19}$/.test(digits)) return false;
-  if (/^(\d)\1+$/.test(digits)) return false; // 0000 0000 0000 0000 is a placeholder, not a card
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
+  return hasCardDigits(text.replace(SEP_ANY, ''));
+}
+
+/** Whether a match is written as a card: digit groups of a card's sizes, joined by one separator throughout. */
+function isCardGrouped(m: string): boolean {
+  const seps = new Set(m.match(SEP_ANY) ?? []);
+  if (seps.size !== 1) return false;
+  return isCardGrouping(m.split(SEP_ANY).map((g) => g.length));
 }
 
 // 13-19 digits, optionally grouped by single spaces or dashes, not part of a longer digit run.
@@ -62,8 +63,13 @@ function mayHoldCard(text: string): boolean {
   return false;
 }
 
-/** [start, end) of every Luhn-valid card number inside free text. */
-export function findCardRanges(text: string): [number, number][] {
+/**
+ * [start, end) of every card number inside free text: card digits (isCardNumber) written as a card
+ * (grouped 4-4-4-4, 4-6-5, ...) or named as one (cardContext: the text sits in a field or under a key
+ * naming a card; or a word naming a card just before the number). An ungrouped id in plain text,
+ * "Order 1234567812345670" or {"id":"4111111111111111"}, is no card.
+ */
+export function findCardRanges(text: string, cardContext = false): [number, number][] {
   if (text.length < 13 || !mayHoldCard(text)) return [];
   const out: [number, number][] = [];
   const overlaps = (s: number, e: number) => out.some(([a, b]) => s < b && e > a);
@@ -72,15 +78,16 @@ export function findCardRanges(text: string): [number, number][] {
     for (let m = re.exec(text); m; m = re.exec(text)) {
       const s = m.index;
       const e = s + m[0].length;
-      if (!overlaps(s, e) && isCardNumber(m[0]) && (re === CARD_RUN || !isThousands(m[0]))) out.push([s, e]);
+      if (overlaps(s, e) || !isCardNumber(m[0]) || (re === CARD_GROUPS && isThousands(m[0]))) continue;
+      if (isCardGrouped(m[0]) || cardContext || cardContextBefore(text, s)) out.push([s, e]);
     }
   }
   return out.sort((a, b) => a[0] - b[0]);
 }
 
-/** Replaces every Luhn-valid card number inside free text with the payment_card marker. */
-export function redactCardNumbers(text: string): string {
-  const ranges = findCardRanges(text);
+/** Replaces every card number inside free text (findCardRanges) with the payment_card marker. */
+export function redactCardNumbers(text: string, cardContext = false): string {
+  const ranges = findCardRanges(text, cardContext);
   if (!ranges.length) return text;
   let out = '';
   let at = 0;
@@ -122,6 +129,13 @@ export function secretKeyReason(key: string): Redaction['reason'] | null {
 export interface TextOptions {
   /** Mask card numbers (false only when the agent asked get_state for them: redact_card_and_otp false). */
   cards?: boolean;
+  /** The text sits in a field or under a key that names a card (cardNumber, cc-number): an ungrouped card number counts. */
+  cardContext?: boolean;
+}
+
+/** The options for a value stored under this key: a key naming a card (cardNumber, cc_num) is card context. */
+export function optionsUnderKey(key: string, opts: TextOptions): TextOptions {
+  return !opts.cardContext && namesCard(key) ? { ...opts, cardContext: true } : opts;
 }
 
 /** The key=value pairs of a query or form body: secret keys' values masked, card numbers masked anywhere. */
@@ -130,7 +144,7 @@ export function redactFormEncoded(body: string, opts: TextOptions = {}): string 
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
-      if (eq < 0) return opts.cards === false ? pair : redactCardNumbers(pair);
+      if (eq < 0) return opts.cards === false ? pair : redactCardNumbers(pair, opts.cardContext);
       const rawKey = pair.slice(0, eq);
       const rawValue = pair.slice(eq + 1);
       const key = decodeForm(rawKey);
@@ -138,7 +152,8 @@ export function redactFormEncoded(body: string, opts: TextOptions = {}): string 
       if (reason && (reason === 'password' || opts.cards !== false) && rawValue !== '') return `${rawKey}=${redactedMarker(reason)}`;
       if (opts.cards === false) return pair;
       const value = decodeForm(rawValue);
-      return `${rawKey}=${findCardRanges(value).length ? redactCardNumbers(value) : redactCardNumbers(rawValue)}`;
+      const ctx = opts.cardContext || namesCard(key);
+      return `${rawKey}=${findCardRanges(value, ctx).length ? redactCardNumbers(value, ctx) : redactCardNumbers(rawValue, ctx)}`;
     })
     .join('&');
 }
@@ -161,10 +176,10 @@ export function redactUrl(url: string, opts: TextOptions = {}): string {
   const qAt = beforeHash.indexOf('?');
   const path = qAt < 0 ? beforeHash : beforeHash.slice(0, qAt);
   const query = qAt < 0 ? null : beforeHash.slice(qAt + 1);
-  let out = opts.cards === false ? path : redactCardNumbers(path);
+  let out = opts.cards === false ? path : redactCardNumbers(path, opts.cardContext);
   if (query !== null) out += `?${redactFormEncoded(query, opts)}`;
   if (hash !== null)
-    out += `#${FORM_BODY.test(hash) ? redactFormEncoded(hash, opts) : opts.cards === false ? hash : redactCardNumbers(hash)}`;
+    out += `#${FORM_BODY.test(hash) ? redactFormEncoded(hash, opts) : opts.cards === false ? hash : redactCardNumbers(hash, opts.cardContext)}`;
   return out;
 }
 
@@ -178,17 +193,20 @@ const URL_IN_TEXT = /\b(?:https?|wss?|ftp):\/\/[^\s"'<>`]+/g;
  * state, a tab list or an error is covered whatever produced it.
  */
 export function redactText(text: string, opts: TextOptions = {}): string {
-  let out = opts.cards === false ? text : redactCardNumbers(text);
+  let out = opts.cards === false ? text : redactCardNumbers(text, opts.cardContext);
   if (out.includes('://') && out.includes('=') && SECRET_KEY_HINT.test(out)) out = out.replace(URL_IN_TEXT, (u) => redactUrl(u, opts));
   return out;
 }
 
-/** JSON values: secret keys' values masked (recursively), card numbers masked in every string and number. */
-export function redactJsonValue(v: unknown, depth = 0): unknown {
+/**
+ * JSON values: secret keys' values masked (recursively), card numbers masked in every string, and a
+ * number that is a card's digits under a key naming a card (cardContext: {"card": {"number": ...}}).
+ */
+export function redactJsonValue(v: unknown, depth = 0, cardContext = false): unknown {
   if (depth > 32) return v;
-  if (typeof v === 'string') return redactCardNumbers(v);
-  if (typeof v === 'number') return Number.isInteger(v) && isCardNumber(String(v)) ? redactedMarker('payment_card') : v;
-  if (Array.isArray(v)) return v.map((x) => redactJsonValue(x, depth + 1));
+  if (typeof v === 'string') return redactCardNumbers(v, cardContext);
+  if (typeof v === 'number') return cardContext && Number.isInteger(v) && isCardNumber(String(v)) ? redactedMarker('payment_card') : v;
+  if (Array.isArray(v)) return v.map((x) => redactJsonValue(x, depth + 1, cardContext));
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
@@ -196,7 +214,7 @@ export function redactJsonValue(v: unknown, depth = 0): unknown {
       out[k] =
         reason && x !== null && x !== '' && typeof x !== 'object' && typeof x !== 'boolean'
           ? redactedMarker(reason)
-          : redactJsonValue(x, depth + 1);
+          : redactJsonValue(x, depth + 1, cardContext || namesCard(k));
     }
     return out;
   }
@@ -217,7 +235,11 @@ export function redactBody(body: string, json: JsonCodec = JSON): string {
   const t = body.trim();
   if ((t.startsWith('{') && t.endsWith('}')) || (t.startsWith('[') && t.endsWith(']'))) {
     try {
-      return json.stringify(redactJsonValue(json.parse(t)));
+      const parsed = json.parse(t);
+      const out = json.stringify(redactJsonValue(parsed));
+      // Nothing masked: the body as sent, not as parsed again (an id of 17 digits or more is not a
+      // safe integer, and JSON.parse would round it).
+      return out === json.stringify(parsed) ? body : out;
     } catch {
       // not JSON after all: fall through to the text rules
     }

@@ -8,10 +8,11 @@
 //        payment card / one-time code / PIN fields: withheld by default (redact_card_and_otp), found
 //        by autocomplete cc-* / one-time-code AND, without such hints, by the field's name, id,
 //        placeholder, aria-label, label or aria-labelledby text (a short digit box also by its
-//        fieldset's legend), by a value that is a Luhn-valid card number, or by being one of several
-//        boxes (a fieldset, one aria-labelledby, one name with a running number) whose values
-//        together are one;
-//        card numbers in page text, also split over inline elements (<span>4242</span> <span>4242</span>),
+//        fieldset's legend), by a value that is a card number (an issuer's prefix and length,
+//        Luhn), or by being one of several boxes (a fieldset, one aria-labelledby, one name with a
+//        running number) whose values together are one;
+//        card numbers in page text (grouped like a card or after words naming one, so an order id
+//        is left alone), also split over inline elements (<span>4242</span> <span>4242</span>),
 //        in get html, the browser_use tree and screenshots (masked boxes while capturing);
 //        redact_pii: e-mail addresses and phone numbers inside values and text become [email]/[phone].
 //   2. In the service worker, on every message that leaves the extension (bridge-connection.ts):
