@@ -10,6 +10,7 @@
 import type { CdpEventMessage, ErrorInfo } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/errors';
 import { isLocalUrl } from '../shared/local-files';
+import { endClientPresence } from './client-script-marks';
 import { holdForRelay, onChromeDetached, relayHolds, relayTabs, releaseRelay } from './debugger-attachments';
 
 const WS = 'background_script' as const;
@@ -102,6 +103,7 @@ chrome.debugger.onDetach.addListener((source, reason) => {
   if (tabId === undefined || !onChromeDetached(tabId)) return;
   holder.delete(tabId);
   void remember();
+  void endClientPresence(tabId, 'cdp');
   sink({ type: 'cdp_event', tab_id: tabId, method: 'Inspector.detached', params: { reason } });
 });
 
@@ -132,6 +134,7 @@ export async function detachRelay(tabId: number): Promise<boolean> {
   holder.delete(tabId);
   unsettled.delete(tabId);
   if (held) await remember();
+  if (held) void endClientPresence(tabId, 'cdp');
   return held;
 }
 
@@ -220,6 +223,7 @@ async function afterRestart(): Promise<void> {
   for (const tabId of tabs.filter((t): t is number => typeof t === 'number' && !relayHolds(t))) {
     lost.set(tabId, 'worker_restarted');
     await chrome.debugger.detach({ tabId }).catch(() => undefined);
+    void endClientPresence(tabId, 'cdp');
     notices.push({ tabId, reason: 'worker_restarted' });
   }
   if (notices.length > 0) watch();

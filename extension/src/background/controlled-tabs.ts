@@ -6,6 +6,7 @@
 import type { AgentSessionInfo } from '../../../schemas/generated/protocol';
 import { cdpClientName, UI_CHANNEL, type UiRequest } from '../shared/panel-messages';
 import { onLeases } from './cdp-relay';
+import { endClientPresence } from './client-script-marks';
 
 const KEY = 'bux_controlled';
 const COLORS = ['blue', 'purple', 'cyan', 'orange', 'pink', 'green', 'yellow', 'red'] as chrome.tabGroups.Color[];
@@ -56,6 +57,8 @@ async function apply(sessions: AgentSessionInfo[]): Promise<void> {
     const tab = await chrome.tabs.get(tabId).catch(() => null);
     if (tab && tab.groupId !== -1 && tab.groupId === state.groups[was.session]) await chrome.tabs.ungroup(tabId).catch(() => undefined);
     if (tab) tellTab(tabId, { channel: UI_CHANNEL, kind: 'overlay', show: false });
+    // The evaluate action's script ends with its agent's hold (a CDP client's with its debugger: cdp-relay.ts).
+    if (tab && !next[id]) void endClientPresence(tabId, 'evaluate');
   }
   // Held: into the agent's group (created on first use), overlay on.
   for (const [id, now] of Object.entries(next)) {

@@ -77,6 +77,11 @@ export function relayHolds(tabId: number): boolean {
   return attachments.get(tabId)?.relay === true;
 }
 
+/** The extension's debugger is on the tab (or attaching), for a client or for trusted input. */
+export function attachedNow(tabId: number): boolean {
+  return attachments.has(tabId);
+}
+
 /** Tabs a CDP client holds. */
 export function relayTabs(): number[] {
   return [...attachments].filter(([, a]) => a.relay).map(([tabId]) => tabId);

@@ -10,6 +10,7 @@ import { DEFAULT_BRIDGE_URL, loadConfig, STORAGE_KEYS } from '../shared/config';
 import { displayFolder, folderFromInput } from '../shared/local-files';
 import { DEFAULT_DIALOG_POLICY, type DialogPolicy } from '../shared/page-link';
 import { type ConnectionStatus, PANEL_KEYS, type SavedTool, SETTING_KEYS } from '../shared/panel-messages';
+import { scriptEndChoice } from '../shared/script-ends';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const urlInput = $<HTMLInputElement>('bridge-url');
@@ -21,6 +22,7 @@ const confirmSel = $<HTMLSelectElement>('dialog-confirm');
 const promptSel = $<HTMLSelectElement>('dialog-prompt');
 const promptText = $<HTMLInputElement>('dialog-prompt-text');
 const unloadSel = $<HTMLSelectElement>('dialog-beforeunload');
+const scriptEndSel = $<HTMLSelectElement>('agent-script-end');
 const saved = $('saved');
 const form = $<HTMLFormElement>('settings');
 const statusBox = $('status');
@@ -195,6 +197,7 @@ void chrome.storage.local
     allowedBox.value = Array.isArray(v[SETTING_KEYS.allowedDomains]) ? (v[SETTING_KEYS.allowedDomains] as string[]).join('\n') : '';
     blockedBox.value = Array.isArray(v[SETTING_KEYS.blockedDomains]) ? (v[SETTING_KEYS.blockedDomains] as string[]).join('\n') : '';
     redactBox.checked = v[SETTING_KEYS.redactPii] === true;
+    scriptEndSel.value = scriptEndChoice(v[SETTING_KEYS.agentScriptEnd]);
     const stored = v[SETTING_KEYS.localFileFolders];
     foldersBox.value = Array.isArray(stored)
       ? stored
@@ -296,6 +299,7 @@ form.addEventListener('submit', (ev) => {
     [SETTING_KEYS.allowedDomains]: allowed,
     [SETTING_KEYS.blockedDomains]: blocked,
     [SETTING_KEYS.redactPii]: redactBox.checked,
+    [SETTING_KEYS.agentScriptEnd]: scriptEndChoice(scriptEndSel.value),
     [SETTING_KEYS.savedTools]: tools,
     [SETTING_KEYS.localFileFolders]: folders,
   };

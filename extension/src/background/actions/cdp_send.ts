@@ -7,6 +7,7 @@ import type { ActionMessage, ActionResultMessage, CdpSendParams, ErrorInfo } fro
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { refusedMethod, SITE_SCOPED_CDP_METHODS, siteShown } from '../cdp-policy';
 import { lostAttachment } from '../cdp-relay';
+import { noteClientCommand } from '../client-script-marks';
 import { relayHolds } from '../debugger-attachments';
 import { hasDomainPolicy, policyError } from '../person-policy';
 import { WS } from './types';
@@ -33,6 +34,7 @@ export async function runCdpSend(action: ActionMessage): Promise<ActionResultMes
     const refused = await refusal(action, tabId, target, p);
     if (refused) return fail(refused);
     const result = (await chrome.debugger.sendCommand(target, p.method, p.params)) as Record<string, unknown> | undefined;
+    noteClientCommand(tabId, p.method, p.params);
     return {
       ...base,
       tab_id: tabId,
