@@ -214,6 +214,8 @@ describe('Settings page (real Chromium)', function () {
     await page.select('#dialog-prompt', 'accept');
     await retype(page, '#dialog-prompt-text', 'yes please');
     await page.select('#dialog-beforeunload', 'dismiss');
+    expect(await page.$eval('#agent-script-end', (e) => (e as HTMLSelectElement).value), 'reload by default').to.equal('reload');
+    await page.select('#agent-script-end', 'keep');
     // Two tools with the same name (any case): refused next to the tools.
     await retype(page, 'input[name=tool-name]', 'Hacker News');
     await retype(page, 'input[name=tool-url]', 'https://news.ycombinator.com');
@@ -239,6 +241,7 @@ describe('Settings page (real Chromium)', function () {
       'trusted_input',
       'redact_pii',
       'dialog_policy',
+      'agent_script_end',
       'saved_tools',
       'bridge_url',
     ]);
@@ -250,6 +253,7 @@ describe('Settings page (real Chromium)', function () {
       trusted_input: true,
       redact_pii: true,
       dialog_policy: { confirm: 'dismiss', prompt: 'accept', prompt_text: 'yes please', beforeunload: 'dismiss' },
+      agent_script_end: 'keep',
       saved_tools: [{ name: 'Hacker News', url: 'https://news.ycombinator.com' }],
       bridge_url: h.bridge.extensionUrl,
     });
@@ -260,6 +264,7 @@ describe('Settings page (real Chromium)', function () {
       folders: (document.getElementById('local-folders') as HTMLTextAreaElement).value,
       evaluate: (document.getElementById('allow-evaluate') as HTMLInputElement).checked,
       confirm: (document.getElementById('dialog-confirm') as HTMLSelectElement).value,
+      scriptEnd: (document.getElementById('agent-script-end') as HTMLSelectElement).value,
       tool: (document.querySelector('input[name=tool-name]') as HTMLInputElement).value,
       maxTabs: (document.getElementById('max-tabs') as HTMLInputElement).value,
     }));
@@ -268,6 +273,7 @@ describe('Settings page (real Chromium)', function () {
       folders: '/tmp/bux-settings-test/shared/',
       evaluate: true,
       confirm: 'dismiss',
+      scriptEnd: 'keep',
       tool: 'Hacker News',
       maxTabs: '',
     });
@@ -281,6 +287,7 @@ describe('Settings page (real Chromium)', function () {
         'trusted_input',
         'redact_pii',
         'dialog_policy',
+        'agent_script_end',
         'saved_tools',
       ]),
     );

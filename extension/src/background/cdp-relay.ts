@@ -103,7 +103,7 @@ chrome.debugger.onDetach.addListener((source, reason) => {
   if (tabId === undefined || !onChromeDetached(tabId)) return;
   holder.delete(tabId);
   void remember();
-  void endClientPresence(tabId, 'cdp');
+  void endClientPresence(tabId);
   sink({ type: 'cdp_event', tab_id: tabId, method: 'Inspector.detached', params: { reason } });
 });
 
@@ -134,7 +134,7 @@ export async function detachRelay(tabId: number): Promise<boolean> {
   holder.delete(tabId);
   unsettled.delete(tabId);
   if (held) await remember();
-  if (held) void endClientPresence(tabId, 'cdp');
+  if (held) void endClientPresence(tabId);
   return held;
 }
 
@@ -223,7 +223,6 @@ async function afterRestart(): Promise<void> {
   for (const tabId of tabs.filter((t): t is number => typeof t === 'number' && !relayHolds(t))) {
     lost.set(tabId, 'worker_restarted');
     await chrome.debugger.detach({ tabId }).catch(() => undefined);
-    void endClientPresence(tabId, 'cdp');
     notices.push({ tabId, reason: 'worker_restarted' });
   }
   if (notices.length > 0) watch();

@@ -11,11 +11,7 @@ import { type AgentSessionInfo, PANEL_KEYS, SETTING_KEYS } from '../shared/panel
 import { MAX_SCRIPT_END_LINES, scriptEndChoice, type ScriptEndLine } from '../shared/script-ends';
 import { attachedNow, relayHolds } from './debugger-attachments';
 
-/** Who put the script there: a CDP client's session on the tab, or a classic agent's evaluate. */
-export type ScriptSource = 'cdp' | 'evaluate';
-
 interface Mark {
-  sources: ScriptSource[];
   /** The agent's hello.client name (the panel words it), once known. */
   agent: string | null;
 }
@@ -91,22 +87,17 @@ function serially(fn: (all: Record<string, Mark>) => Promise<boolean>): Promise<
 /** A CDP client's command succeeded in the tab: marked when it may have left script running. */
 export function noteClientCommand(tabId: number, method: string, params?: Record<string, unknown>): void {
   if (!leavesScript(method, params)) return;
-  noteClientScript(tabId, 'cdp');
+  noteClientScript(tabId);
 }
 
 /** Script of the agent ran in the tab (a CDP command above, or the evaluate action). */
-export function noteClientScript(tabId: number, source: ScriptSource): void {
+export function noteClientScript(tabId: number): void {
   // The hot path (a client evaluates many times a second): nothing to write once marked and named.
-  const m = known?.[String(tabId)];
-  if (m && m.sources.includes(source) && m.agent !== null) return;
+  if (known?.[String(tabId)]?.agent) return;
   void serially(async (all) => {
     const key = String(tabId);
-    const mark = all[key] ?? { sources: [], agent: null };
+    const mark = all[key] ?? { agent: null };
     let changed = !all[key];
-    if (!mark.sources.includes(source)) {
-      mark.sources.push(source);
-      changed = true;
-    }
     // A client's first commands may come before its lease is published: named by a later one.
     if (mark.agent === null) {
       mark.agent = await holderName(tabId);
@@ -121,17 +112,17 @@ export function noteClientScript(tabId: number, source: ScriptSource): void {
 const DEBUGGER_GONE_MS = 10_000;
 
 /**
- * The client that put script in the tab ended (source: which kind of end this is). The tab is
- * reloaded, or kept as the person chose, once the extension's debugger is off it: reloaded under the
- * debugger, the client's init scripts would run again. A tab a new client holds by then is left to
- * it (the mark stays, and that client's end reloads it); a closed tab needs nothing. Not awaited by
- * the detach it follows: the client's answer does not wait for the reload.
+ * The agent that put script in the tab ended or let go of it (its debugger detached, its lease
+ * ended). The tab is reloaded, or kept as the person chose, once the extension's debugger is off it:
+ * reloaded under the debugger, the client's init scripts would run again. A tab a CDP client holds by
+ * then is left to it (the mark stays, and that client's end reloads it); a closed tab needs nothing.
+ * Not awaited by the detach it follows: the client's answer does not wait for the reload.
  */
-export function endClientPresence(tabId: number, source: ScriptSource): Promise<void> {
+export function endClientPresence(tabId: number): Promise<void> {
   return serially(async (all) => {
     const key = String(tabId);
     const mark = all[key];
-    if (!mark?.sources.includes(source)) return false;
+    if (!mark) return false;
     const t0 = Date.now();
     while (attachedNow(tabId) && !relayHolds(tabId) && Date.now() - t0 < DEBUGGER_GONE_MS) await new Promise((r) => setTimeout(r, 100));
     if (relayHolds(tabId)) return false;

@@ -57,8 +57,8 @@ async function apply(sessions: AgentSessionInfo[]): Promise<void> {
     const tab = await chrome.tabs.get(tabId).catch(() => null);
     if (tab && tab.groupId !== -1 && tab.groupId === state.groups[was.session]) await chrome.tabs.ungroup(tabId).catch(() => undefined);
     if (tab) tellTab(tabId, { channel: UI_CHANNEL, kind: 'overlay', show: false });
-    // The evaluate action's script ends with its agent's hold (a CDP client's with its debugger: cdp-relay.ts).
-    if (tab && !next[id]) void endClientPresence(tabId, 'evaluate');
+    // Script the agent ran there ends with its hold (a CDP client's also when its debugger detaches: cdp-relay.ts).
+    if (tab && !next[id]) void endClientPresence(tabId);
   }
   // Held: into the agent's group (created on first use), overlay on.
   for (const [id, now] of Object.entries(next)) {

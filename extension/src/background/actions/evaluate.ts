@@ -74,7 +74,7 @@ export async function evaluate(ctx: WorkerContext, params: EvaluateParams): Prom
     };
   }
   // Ran, even if it threw after adding a listener: the tab is reloaded (or the person warned) when the agent ends.
-  noteClientScript(ctx.tab.id, 'evaluate');
+  noteClientScript(ctx.tab.id);
   const out = results[0]?.result;
   if (!out)
     return {
