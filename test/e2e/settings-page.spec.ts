@@ -223,6 +223,8 @@ describe('Settings page (real Chromium)', function () {
     await page.select('#dialog-prompt', 'accept');
     await retype(page, '#dialog-prompt-text', 'yes please');
     await page.select('#dialog-beforeunload', 'dismiss');
+    expect(await page.$eval('#agent-script-end', (e) => (e as HTMLSelectElement).value), 'reload by default').to.equal('reload');
+    await page.select('#agent-script-end', 'keep');
     // Two tools with the same name (any case): refused next to the tools.
     await retype(page, 'input[name=tool-name]', 'Hacker News');
     await retype(page, 'input[name=tool-url]', 'https://news.ycombinator.com');
@@ -248,6 +250,7 @@ describe('Settings page (real Chromium)', function () {
       'trusted_input',
       'redact_pii',
       'dialog_policy',
+      'agent_script_end',
       'saved_tools',
       'bridge_url',
     ]);
@@ -259,6 +262,7 @@ describe('Settings page (real Chromium)', function () {
       trusted_input: true,
       redact_pii: true,
       dialog_policy: { confirm: 'dismiss', prompt: 'accept', prompt_text: 'yes please', beforeunload: 'dismiss' },
+      agent_script_end: 'keep',
       saved_tools: [{ name: 'Hacker News', url: 'https://news.ycombinator.com' }],
       bridge_url: h.bridge.extensionUrl,
     });
@@ -269,6 +273,7 @@ describe('Settings page (real Chromium)', function () {
       folders: (document.getElementById('local-folders') as HTMLTextAreaElement).value,
       evaluate: (document.getElementById('allow-evaluate') as HTMLInputElement).checked,
       confirm: (document.getElementById('dialog-confirm') as HTMLSelectElement).value,
+      scriptEnd: (document.getElementById('agent-script-end') as HTMLSelectElement).value,
       tool: (document.querySelector('input[name=tool-name]') as HTMLInputElement).value,
       maxTabs: (document.getElementById('max-tabs') as HTMLInputElement).value,
     }));
@@ -277,6 +282,7 @@ describe('Settings page (real Chromium)', function () {
       folders: '/tmp/bux-settings-test/shared/',
       evaluate: true,
       confirm: 'dismiss',
+      scriptEnd: 'keep',
       tool: 'Hacker News',
       maxTabs: '',
     });
@@ -290,6 +296,7 @@ describe('Settings page (real Chromium)', function () {
         'trusted_input',
         'redact_pii',
         'dialog_policy',
+        'agent_script_end',
         'saved_tools',
       ]),
     );

@@ -11,6 +11,7 @@ import type { CdpEventMessage, ErrorInfo } from '../../../schemas/generated/prot
 import { errorInfo } from '../../../schemas/lib/errors';
 import { isLocalUrl } from '../shared/local-files';
 import { onTabLeavesScope, passEvent, scopeAttached, scopeDetached, scopeForward } from './cdp-scope';
+import { endClientPresence } from './client-script-marks';
 import { holdForRelay, onChromeDetached, relayHolds, relayTabs, releaseRelay } from './debugger-attachments';
 import { addHeldTab } from './held-tab-rules';
 
@@ -122,6 +123,7 @@ chrome.debugger.onDetach.addListener((source, reason) => {
   scopeDetached(tabId);
   holder.delete(tabId);
   void remember();
+  void endClientPresence(tabId);
   sink({ type: 'cdp_event', tab_id: tabId, method: 'Inspector.detached', params: { reason } });
 });
 
@@ -154,6 +156,7 @@ export async function detachRelay(tabId: number): Promise<boolean> {
   holder.delete(tabId);
   unsettled.delete(tabId);
   if (held) await remember();
+  if (held) void endClientPresence(tabId);
   return held;
 }
 

@@ -78,19 +78,29 @@ export function scopeRefusal(tabId: number, sessionId: string | undefined, metho
       `tab ${tabId} ${describe(t.leaving.url, t.leaving.verdict)}, so the client's attachment ended (Inspector.detached). Open or pick a tab on a web page`,
       t.leaving.verdict.reason,
     );
-  if (sessionId === undefined) return null;
-  if (t.closed.has(sessionId) || !t.children.has(sessionId)) {
-    const child = t.children.get(sessionId);
-    return refused(
-      method,
-      tabId,
-      child
-        ? `session ${sessionId} shows ${describe(child.url, scopeNow(child.url) ?? { reason: 'privileged_page', why: 'it is out of scope' })}`
-        : `session ${sessionId} is not one this client was given (only the frames and workers of its tabs that show pages it may reach are)`,
-      'out_of_scope_session',
+  if (sessionId === undefined || t.children.has(sessionId)) return null;
+  const child = t.closed.has(sessionId);
+  if (!child) {
+    // A session this client was never given: answered as Chrome answers an id it does not know,
+    // without asking Chrome (which might know it: a session of a frame out of scope).
+    const cdpError = { code: -32001, message: 'Session with given id not found.' };
+    return errorInfo(
+      'CDP_ERROR',
+      `Chrome answered ${method} with an error: ${cdpError.message}. Use a session id from Target.attachedToTarget.`,
+      'background_script',
+      {
+        cdp_error: cdpError,
+        method,
+        tab_id: tabId,
+      },
     );
   }
-  return null;
+  return refused(
+    method,
+    tabId,
+    `session ${sessionId} is a frame or worker showing a page out of this client's reach`,
+    'out_of_scope_session',
+  );
 }
 
 const refused = (method: string, tabId: number, why: string, reason: string): ErrorInfo =>

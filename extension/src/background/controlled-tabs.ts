@@ -6,6 +6,7 @@
 import type { AgentSessionInfo } from '../../../schemas/generated/protocol';
 import { cdpClientName, UI_CHANNEL, type UiRequest } from '../shared/panel-messages';
 import { onLeases } from './cdp-relay';
+import { endClientPresence } from './client-script-marks';
 import { relayTabs } from './debugger-attachments';
 import { setHeldTabs } from './held-tab-rules';
 
@@ -60,6 +61,8 @@ async function apply(sessions: AgentSessionInfo[]): Promise<void> {
     const tab = await chrome.tabs.get(tabId).catch(() => null);
     if (tab && tab.groupId !== -1 && tab.groupId === state.groups[was.session]) await chrome.tabs.ungroup(tabId).catch(() => undefined);
     if (tab) tellTab(tabId, { channel: UI_CHANNEL, kind: 'overlay', show: false });
+    // Script the agent ran there ends with its hold (a CDP client's also when its debugger detaches: cdp-relay.ts).
+    if (tab && !next[id]) void endClientPresence(tabId);
   }
   // Held: into the agent's group (created on first use), overlay on.
   for (const [id, now] of Object.entries(next)) {

@@ -18,6 +18,8 @@ interface Attachment {
 }
 
 const attachments = new Map<number, Attachment>();
+/** Tabs whose chrome.debugger.detach has not finished yet. */
+const detaching = new Set<number>();
 
 /** Attaches the tab unless it is attached already, and waits for it. Rejects with Chrome's error. */
 async function acquire(tabId: number): Promise<Attachment> {
@@ -39,7 +41,9 @@ async function acquire(tabId: number): Promise<Attachment> {
 async function letGo(tabId: number, a: Attachment): Promise<void> {
   if (a.relay || a.brief > 0 || attachments.get(tabId) !== a) return;
   attachments.delete(tabId);
+  detaching.add(tabId);
   await chrome.debugger.detach({ tabId }).catch(() => undefined);
+  detaching.delete(tabId);
 }
 
 /** Trusted input's use: attached for fn only, unless a CDP client holds the tab (then left attached). */
@@ -75,6 +79,11 @@ export async function releaseRelay(tabId: number): Promise<boolean> {
 
 export function relayHolds(tabId: number): boolean {
   return attachments.get(tabId)?.relay === true;
+}
+
+/** The extension's debugger is on the tab (attaching, attached or detaching), for a client or for trusted input. */
+export function attachedNow(tabId: number): boolean {
+  return attachments.has(tabId) || detaching.has(tabId);
 }
 
 /** Tabs a CDP client holds. */

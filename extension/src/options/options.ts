@@ -9,6 +9,7 @@ import { setCommandText } from '../shared/command-text';
 import { DEFAULT_BRIDGE_URL, loadConfig, STORAGE_KEYS } from '../shared/config';
 import { DEFAULT_DIALOG_POLICY, type DialogPolicy } from '../shared/page-link';
 import { type ConnectionStatus, PANEL_KEYS, type SavedTool, SETTING_KEYS } from '../shared/panel-messages';
+import { scriptEndChoice } from '../shared/script-ends';
 import { readFolders, showFolders } from './folder-box';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -21,6 +22,7 @@ const confirmSel = $<HTMLSelectElement>('dialog-confirm');
 const promptSel = $<HTMLSelectElement>('dialog-prompt');
 const promptText = $<HTMLInputElement>('dialog-prompt-text');
 const unloadSel = $<HTMLSelectElement>('dialog-beforeunload');
+const scriptEndSel = $<HTMLSelectElement>('agent-script-end');
 const saved = $('saved');
 const form = $<HTMLFormElement>('settings');
 const statusBox = $('status');
@@ -197,6 +199,7 @@ void chrome.storage.local
     allowedBox.value = Array.isArray(v[SETTING_KEYS.allowedDomains]) ? (v[SETTING_KEYS.allowedDomains] as string[]).join('\n') : '';
     blockedBox.value = Array.isArray(v[SETTING_KEYS.blockedDomains]) ? (v[SETTING_KEYS.blockedDomains] as string[]).join('\n') : '';
     redactBox.checked = v[SETTING_KEYS.redactPii] === true;
+    scriptEndSel.value = scriptEndChoice(v[SETTING_KEYS.agentScriptEnd]);
     foldersBox.value = showFolders(v[SETTING_KEYS.localFileFolders]);
     uploadBox.value = showFolders(v[SETTING_KEYS.uploadFolders]);
     const tools = Array.isArray(v[SETTING_KEYS.savedTools]) ? (v[SETTING_KEYS.savedTools] as SavedTool[]) : [];
@@ -284,6 +287,7 @@ form.addEventListener('submit', (ev) => {
     [SETTING_KEYS.allowedDomains]: allowed,
     [SETTING_KEYS.blockedDomains]: blocked,
     [SETTING_KEYS.redactPii]: redactBox.checked,
+    [SETTING_KEYS.agentScriptEnd]: scriptEndChoice(scriptEndSel.value),
     [SETTING_KEYS.savedTools]: tools,
     [SETTING_KEYS.localFileFolders]: folders,
     [SETTING_KEYS.uploadFolders]: uploads.folders,

@@ -30,6 +30,8 @@ export const PANEL_KEYS = {
   cdpClients: 'bux_cdp_clients',
   /** storage.session: DownloadLine[], newest first, at most MAX_DOWNLOAD_LINES: files agents' actions downloaded (or Chrome blocked). */
   downloads: 'bux_downloads',
+  /** storage.session: ScriptEndLine[] (shared/script-ends.ts), newest first: pages reloaded (or kept) as their agent ended. */
+  scriptEnds: 'bux_script_ends',
 } as const;
 
 /** A download an agent's action caused, for the panel's line under Agents. */
@@ -87,6 +89,8 @@ export const SETTING_KEYS = {
   localFileFolders: 'local_file_folders',
   /** string[]: folders (file: URLs, as localFileFolders) whose files agents may put into a page (upload-policy.ts); none by default. */
   uploadFolders: 'upload_folders',
+  /** 'reload' (default) | 'keep': a page an agent ran its own script in, when that agent ends (shared/script-ends.ts). */
+  agentScriptEnd: 'agent_script_end',
 } as const;
 
 export interface SavedTool {

@@ -22,6 +22,7 @@ import { CdpClientsView } from './cdp-clients';
 import { ConnectorsView } from './connectors';
 import { showAgentDownloads } from './downloads-list';
 import { pairWithCode, pairWithSecret } from './pair';
+import { showScriptEnds } from './script-ends-list';
 import { TabNames } from './tab-names';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -374,6 +375,7 @@ $<HTMLInputElement>('pair-url').addEventListener('input', () => {
   bridgeUrlEdited = true;
 });
 showAgentDownloads($('agent-list'));
+showScriptEnds($('agent-list'));
 $('show-pair').addEventListener('click', () => {
   pairOpen = true;
   renderConnection();

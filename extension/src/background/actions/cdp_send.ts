@@ -8,6 +8,7 @@ import { errorInfo } from '../../../../schemas/lib/errors';
 import { hostOf, judgeMethod, siteShown } from '../cdp-policy';
 import { lostAttachment } from '../cdp-relay';
 import { frameRefusal, scopeRefusal } from '../cdp-scope';
+import { noteClientCommand } from '../client-script-marks';
 import { relayHolds } from '../debugger-attachments';
 import { hasDomainPolicy, policyError, scopeError, scopeNow, scopeWhenRead } from '../person-policy';
 import { cdpFileRefusal } from '../upload-policy';
@@ -38,6 +39,7 @@ export async function runCdpSend(action: ActionMessage): Promise<ActionResultMes
     const refused = await refusal(action, tabId, target, p);
     if (refused) return fail(refused);
     const result = (await chrome.debugger.sendCommand(target, p.method, p.params)) as Record<string, unknown> | undefined;
+    noteClientCommand(tabId, p.method, p.params);
     return {
       ...base,
       tab_id: tabId,

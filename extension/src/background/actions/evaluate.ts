@@ -2,6 +2,7 @@
 // chrome.storage.local `allow_evaluate` = true (the options page's "Allow evaluate" switch).
 import type { EvaluateParams } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
+import { noteClientScript } from '../client-script-marks';
 import { isRestrictedUrl } from '../tabs';
 import { type WorkerContext, type WorkerOutcome, WS } from './types';
 
@@ -72,6 +73,8 @@ export async function evaluate(ctx: WorkerContext, params: EvaluateParams): Prom
       ),
     };
   }
+  // Ran, even if it threw after adding a listener: the tab is reloaded (or the person warned) when the agent ends.
+  noteClientScript(ctx.tab.id);
   const out = results[0]?.result;
   if (!out)
     return {
