@@ -146,6 +146,9 @@ describe('e2e: a CDP client reaches only its tabs, the sites the person allows, 
       'x',
     );
     const framing = h.fixtures.html('/scope-framing', `<p>outer</p><iframe src="${blockedOrigin}/scope-secret"></iframe>`, 'Outer');
+    // The person has been on the site before: its HttpOnly-less session cookie is in the profile.
+    const visit = await h.openPage(`${blockedOrigin}/scope-secret`);
+    await visit.close();
     await setSettings(h, { blocked_domains: ['localhost'] });
     const client = await connectClient(h, 'scope-frames');
     const seen: string[] = [];
@@ -181,6 +184,20 @@ describe('e2e: a CDP client reaches only its tabs, the sites the person allows, 
         expect(everything).to.not.contain(secret);
         expect(all).to.not.contain(secret);
       }
+      // A page the client opens with Target.createTarget: the blocked frame never loads in it (the
+      // tab is held before its first request), and the page's cookies name none of the blocked site's.
+      const browserSession = await client.target().createCDPSession();
+      const framing2 = `${framing}?second`;
+      await browserSession.send('Target.createTarget', { url: framing2 });
+      const opened = await (await client.waitForTarget((t) => t.url() === framing2)).page();
+      if (!opened) throw new Error('no page for the created target');
+      const openedSession = await opened.createCDPSession();
+      const cookies = JSON.stringify(await openedSession.send('Network.getCookies'));
+      expect(cookies).to.not.contain('SECRET-COOKIE');
+      const personsFrame = (await personsPage(h, framing2)).frames().find((f) => f.url().includes('localhost'));
+      const frameText = personsFrame ? await personsFrame.evaluate(() => document.documentElement.innerText).catch(() => '') : '';
+      expect(frameText, 'the blocked frame loaded in a tab the client opened').to.not.contain('SECRET-TEXT');
+
       // A script sending the held page itself to the blocked site: stopped before it commits (the
       // network rules of held tabs); the client keeps its page, which never shows the site.
       await session.send('Runtime.evaluate', { expression: `location.href = ${JSON.stringify(`${blockedOrigin}/scope-secret`)}` });

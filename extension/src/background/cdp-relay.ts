@@ -130,7 +130,7 @@ chrome.debugger.onDetach.addListener((source, reason) => {
 /** Attaches the tab for a CDP client (or keeps the attachment it has). url: what the tab shows. Throws Chrome's error. */
 export async function attachRelay(tabId: number, url: string): Promise<void> {
   if (await holdForRelay(tabId)) scopeAttached(tabId, url);
-  addHeldTab(tabId);
+  void addHeldTab(tabId);
   lost.delete(tabId);
   watch();
   // Until a lease update names the tab again, its holder is only a guess: the tab may have just

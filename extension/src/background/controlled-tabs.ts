@@ -44,7 +44,7 @@ export function onAgentSessions(sessions: AgentSessionInfo[], total = sessions.l
   const owners = new Map(sessions.flatMap((s) => s.tabs.map((t) => [t.tab_id, s.session_id] as const)));
   void onLeases(owners, total <= sessions.length);
   // A cut-short list may leave a held tab out: the tabs a CDP client has attached stay in too.
-  setHeldTabs([...owners.keys(), ...relayTabs()]);
+  void setHeldTabs([...owners.keys(), ...relayTabs()]);
   chain = chain.then(() => apply(sessions)).catch((e: unknown) => console.warn('[browser-use-ext] controlled tabs update failed', e));
   return chain;
 }

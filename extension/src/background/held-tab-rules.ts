@@ -23,17 +23,17 @@ const BLOCK = { type: 'block' } as chrome.declarativeNetRequest.RuleAction;
 let heldTabs: number[] = [];
 let chain: Promise<unknown> = Promise.resolve();
 
-/** The tabs agents hold changed (the bridge's leases, a CDP client's attach). */
-export function setHeldTabs(tabIds: Iterable<number>): void {
+/** The tabs agents hold changed (the bridge's leases, a CDP client's attach). Resolves when Chrome has the rules. */
+export function setHeldTabs(tabIds: Iterable<number>): Promise<unknown> {
   const next = [...new Set(tabIds)].sort((a, b) => a - b);
-  if (next.length === heldTabs.length && next.every((t, i) => t === heldTabs[i])) return;
+  if (next.length === heldTabs.length && next.every((t, i) => t === heldTabs[i])) return chain;
   heldTabs = next;
-  apply();
+  return apply();
 }
 
-/** One tab more (a CDP client attached it before the bridge's next lease list names it). */
-export function addHeldTab(tabId: number): void {
-  if (!heldTabs.includes(tabId)) setHeldTabs([...heldTabs, tabId]);
+/** One tab more (a tab an agent opens or a CDP client attaches, before the bridge's next lease list names it). */
+export function addHeldTab(tabId: number): Promise<unknown> {
+  return heldTabs.includes(tabId) ? chain : setHeldTabs([...heldTabs, tabId]);
 }
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -72,7 +72,7 @@ export function rulesFor(tabIds: number[], blocked: readonly string[], allowed: 
   return rules;
 }
 
-function apply(): void {
+function apply(): Promise<unknown> {
   chain = chain
     .then(async () => {
       const p = await policySettings();
@@ -81,9 +81,10 @@ function apply(): void {
       await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: existing.map((r) => r.id), addRules: rules });
     })
     .catch((e: unknown) => console.warn('[browser-use-ext] could not set the network rules for held tabs', e));
+  return chain;
 }
 
 /** Registered once when the worker starts: the rules follow the person's settings. */
 export function installHeldTabRules(): void {
-  onPolicyChanged(apply);
+  onPolicyChanged(() => void apply());
 }

@@ -153,6 +153,12 @@ export async function blockedLocalFrame(tabId: number, allowed?: readonly string
   return null;
 }
 
+/** Whether the person limits agents to or away from sites. */
+export async function hasSiteLists(): Promise<boolean> {
+  const p = await policy();
+  return p.allowed.length > 0 || p.blocked.length > 0;
+}
+
 /** The person's site lists and folders, once read. */
 export const policySettings = (): Promise<ScopePolicy> => policy();
 

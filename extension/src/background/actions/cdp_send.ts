@@ -38,7 +38,9 @@ export async function runCdpSend(action: ActionMessage): Promise<ActionResultMes
     if (outOfScope) return fail(outOfScope);
     const refused = await refusal(action, tabId, target, p);
     if (refused) return fail(refused);
-    const result = (await chrome.debugger.sendCommand(target, p.method, p.params)) as Record<string, unknown> | undefined;
+    const result = (await chrome.debugger.sendCommand(target, p.method, await scopedParams(tabId, p))) as
+      | Record<string, unknown>
+      | undefined;
     noteClientCommand(tabId, p.method, p.params);
     return {
       ...base,
@@ -141,6 +143,18 @@ async function refusal(action: ActionMessage, tabId: number, target: Debuggee, p
   if (!(await hasDomainPolicy())) return null;
   const tab = await chrome.tabs.get(tabId).catch(() => null);
   return policyError(action, tab?.url ?? tab?.pendingUrl, tabId);
+}
+
+/**
+ * Network.getCookies with no urls reads the cookies of every frame of the page, Chrome's error page
+ * for a blocked one included (it keeps the blocked URL): the client gets those of the frames in its
+ * scope, named explicitly, which is what it asked for on any page without such a frame.
+ */
+async function scopedParams(tabId: number, p: CdpSendParams): Promise<CdpSendParams['params']> {
+  if (p.method !== 'Network.getCookies' || p.params?.['urls'] !== undefined) return p.params;
+  const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? [];
+  const urls = [...new Set(frames.map((f) => f.url).filter((u) => /^https?:/i.test(u) && scopeNow(u) === null))];
+  return { ...p.params, urls };
 }
 
 function hostOutOfScope(name: string): boolean {

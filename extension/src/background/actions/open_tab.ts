@@ -1,7 +1,8 @@
 import type { OpenTabParams } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { joinOpenersGroup } from '../controlled-tabs';
-import { scopeError, scopeWhenRead } from '../person-policy';
+import { addHeldTab } from '../held-tab-rules';
+import { hasSiteLists, scopeError, scopeWhenRead } from '../person-policy';
 import { waitForTabComplete } from '../tabs';
 import { normalizeUrl } from './navigation';
 import { type WorkerContext, type WorkerOutcome, WS } from './types';
@@ -20,7 +21,15 @@ export async function openTab(ctx: WorkerContext, params: OpenTabParams): Promis
   const t0 = performance.now(); // same clock as dispatch.ts: a coarser Date.now() made the derived action time negative
   let tab: chrome.tabs.Tab;
   try {
-    tab = await chrome.tabs.create({ url, active: params.active !== false, windowId: ctx.tab.windowId, index: ctx.tab.index + 1 });
+    // With site lists set, the tab opens blank and is held (its network rules in place) before it
+    // loads the page: a frame or redirect of that page to a blocked site never loads (held-tab-rules.ts).
+    const guarded = url !== 'about:blank' && (await hasSiteLists());
+    const where = { active: params.active !== false, windowId: ctx.tab.windowId, index: ctx.tab.index + 1 };
+    tab = await chrome.tabs.create({ ...where, url: guarded ? 'about:blank' : url });
+    if (guarded && tab.id !== undefined) {
+      await addHeldTab(tab.id);
+      tab = (await chrome.tabs.update(tab.id, { url })) ?? tab;
+    }
   } catch (e) {
     return {
       ok: false,
