@@ -150,6 +150,17 @@ describe('e2e: the CDP relay in the service worker', function () {
     await a.agent.close();
   });
 
+  it("an answer over the bridge's frame limit is answered MESSAGE_TOO_LARGE, and the extension's connection stays up for the next command", async () => {
+    const a = await attached(h, h.fixtures.html('/cdp-big-answer', '<p>x</p>', 'big answer'));
+    const big = refusal(await a.send('Runtime.evaluate', { expression: "'x'.repeat(34 * 1024 * 1024)", returnByValue: true }));
+    expect(big.error_code).to.equal('MESSAGE_TOO_LARGE');
+    expect(big.message).to.match(/over the 33 MiB the bridge carries/);
+    expect(await a.ok('Runtime.evaluate', { expression: '6 * 7', returnByValue: true })).to.deep.include({
+      result: { type: 'number', value: 42, description: '42' },
+    });
+    await a.agent.close();
+  });
+
   it('commands of one tab are not queued behind each other: a quick one answers while a slow one runs', async () => {
     const a = await attached(h, h.fixtures.html('/cdp-parallel', '<p>x</p>', 'parallel'));
     const order: string[] = [];

@@ -7,9 +7,11 @@
 // connection to a closed port at once, so each try costs next to nothing), then capped exponential
 // backoff. A bridge that answers but refuses the handshake gets the backoff at once (its handshake
 // rate limit). chrome.alarms and the offscreen wake document re-arm it after the worker was stopped.
-import type { ProtocolMessage } from '../../../schemas/generated/protocol';
+import type { ActionResultMessage, ProtocolMessage } from '../../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
+import { errorInfo } from '../../../schemas/lib/errors';
+import { BRIDGE_FRAME_MAX_BYTES, mib } from '../../../schemas/lib/message-limits';
 import { checkMessage, decodeMessage } from '../../../schemas/lib/wire';
 import { loadConfig, STORAGE_KEYS } from '../shared/config';
 import { optionsUnderKey, redactText, type TextOptions } from '../shared/redaction';
@@ -239,7 +241,18 @@ export class BridgeConnection {
   }
 
   private sendNow(message: ProtocolMessage): void {
-    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+    if (this.ws?.readyState !== WebSocket.OPEN) return;
+    const text = JSON.stringify(message);
+    const size = utf8Over(text, BRIDGE_FRAME_MAX_BYTES);
+    if (size === null) {
+      this.ws.send(text);
+      return;
+    }
+    // A frame over the bridge's limit would close this connection (1009) and cut every agent off:
+    // an answer that big (a huge response body) is answered as too large instead; anything else
+    // (an event) is dropped, with a line for whoever debugs it.
+    console.warn('[browser-use-ext] not sending a message over the bridge limit', message.type, mib(size));
+    if (message.type === 'action_result') this.ws.send(JSON.stringify(tooLarge(message, size)));
   }
 
   private scheduleReconnect(fast: boolean): void {
@@ -266,4 +279,30 @@ export class BridgeConnection {
     if (this.keepaliveTimer) clearInterval(this.keepaliveTimer);
     this.keepaliveTimer = null;
   }
+}
+
+/** UTF-8 size of text when it is over limit, else null (counted only when it could be: a UTF-16 unit is at most 3 bytes). */
+function utf8Over(text: string, limit: number): number | null {
+  if (text.length * 3 <= limit) return null;
+  const bytes = new TextEncoder().encode(text).length;
+  return bytes > limit ? bytes : null;
+}
+
+/** The answer that says the real one was too large to carry (nothing of it is sent). */
+function tooLarge(result: ActionResultMessage, size: number): ActionResultMessage {
+  return {
+    type: 'action_result',
+    original_action_id: result.original_action_id,
+    action: result.action,
+    ...(result.tab_id === undefined ? {} : { tab_id: result.tab_id }),
+    status: 'error',
+    outcome_details: null,
+    new_simplified_state: null,
+    error_info: errorInfo(
+      'MESSAGE_TOO_LARGE',
+      `The answer to "${result.action}" was ${mib(size)}, over the ${mib(BRIDGE_FRAME_MAX_BYTES)} the bridge carries, so it was not sent. It did run. Ask for less at once: a part of the page, one response body, or a stream read in parts (IO.read).`,
+      'background_script',
+      { limit_bytes: BRIDGE_FRAME_MAX_BYTES, size_bytes: size },
+    ),
+  };
 }
