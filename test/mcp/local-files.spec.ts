@@ -10,12 +10,13 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect } from 'chai';
 
 import { McpTokenStore } from '../../bridge/agents/mcp/tokens';
+import { EXTENSION_ID } from '../../bridge/common/extension-id';
 import { type Harness, startHarness } from '../harness/harness';
 import { callTool, connectHttpClient } from '../harness/mcp-clients';
 
 const MARKER = 'bux-mcp-local-marker-0c5e11';
 
-describe('mcp: local files are refused to an MCP client', function () {
+describe('mcp: local files and the extension are refused to an MCP client', function () {
   this.timeout(120_000);
   let h: Harness;
   let tokenDir: string;
@@ -56,5 +57,26 @@ describe('mcp: local files are refused to an MCP client', function () {
       expect(r.images, tool).to.deep.equal([]);
     }
     expect(JSON.stringify(results)).to.not.include(MARKER);
+  });
+
+  it("browser_navigate to an extension page or chrome:// is NOT_PERMITTED; with the person on the extension's Settings, the client reads the page they used before it and never lists Settings", async () => {
+    const options = `chrome-extension://${EXTENSION_ID}/options.html`;
+    for (const url of [options, 'chrome://settings']) {
+      const r = await callTool(client, 'browser_navigate', { url });
+      expect(r.isError, r.text).to.equal(true);
+      expect(r.text, url).to.match(/^Error NOT_PERMITTED: .*out of reach/s);
+    }
+    await h.openPage(h.fixtures.html('/mcp-before-settings', '<p>the page before Settings</p>', 'Before'));
+    const settings = await h.openPage(options);
+    try {
+      const snap = await callTool(client, 'browser_snapshot');
+      expect(snap.isError, snap.text).to.equal(false);
+      expect(snap.text).to.contain('the page before Settings');
+      const tabs = await callTool(client, 'browser_tabs', { action: 'list' });
+      expect(tabs.text).to.not.contain('chrome-extension:');
+      expect(settings.url()).to.equal(options);
+    } finally {
+      await settings.close();
+    }
   });
 });
