@@ -2,28 +2,18 @@
 import type { ErrorInfo } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/wire';
 import { isExtensionPage } from './agent-scope';
-import { localFileBlocked } from './person-policy';
-
-const RESTRICTED_PREFIXES = [
-  'chrome://',
-  'chrome-extension://',
-  'edge://',
-  'devtools://',
-  'view-source:',
-  'chrome-search://',
-  'chrome-untrusted://',
-  'https://chromewebstore.google.com/',
-  'https://chrome.google.com/webstore',
-];
+import { scopeNow } from './person-policy';
 
 /**
- * Pages no extension may script (chrome://, the Web Store), and local files the person has not
- * allowed agents to read (person-policy.ts): every state, screenshot and context bundle skips them,
- * whatever action led there (a go_back onto a file page included).
+ * Pages an agent may not script (agent-scope.ts: anything but the web pages, blank pages, data: and
+ * allowed local files it names; chrome://, extension pages and the Web Store among them), and local
+ * files the person has not allowed agents to read: every state, screenshot and context bundle skips
+ * them, whatever action led there (a go_back onto a file page included). A site the person blocked
+ * is not "restricted": its actions are refused by the person's policy (person-policy.ts), which says so.
  */
 export function isRestrictedUrl(url: string | undefined): boolean {
-  if (!url) return false;
-  return RESTRICTED_PREFIXES.some((p) => url.startsWith(p)) || localFileBlocked(url);
+  const out = scopeNow(url ?? '');
+  return out !== null && out.reason !== 'domain_policy';
 }
 
 export async function resolveTab(

@@ -39,8 +39,7 @@ export async function runCdpSend(action: ActionMessage): Promise<ActionResultMes
     const refused = await refusal(action, tabId, target, p);
     if (refused) return fail(refused);
     const result = (await chrome.debugger.sendCommand(target, p.method, await scopedParams(tabId, p))) as
-      | Record<string, unknown>
-      | undefined;
+      Record<string, unknown> | undefined;
     noteClientCommand(tabId, p.method, p.params);
     return {
       ...base,
