@@ -161,6 +161,22 @@ describe('e2e: the CDP relay in the service worker', function () {
     await a.agent.close();
   });
 
+  it('an execution context is reached only by an id Chrome announced to the client: a guessed one is unknown', async () => {
+    const a = await attached(h, h.fixtures.html('/cdp-contexts', '<p>x</p>', 'contexts'));
+    // Before Runtime.enable the client was shown no context: every small id (where Chrome's are) is refused.
+    for (let id = 1; id <= 12; id++) {
+      const r = refusal(await a.send('Runtime.evaluate', { expression: '1', contextId: id }));
+      expect(r.details?.['cdp_error'], `context ${id}`).to.deep.equal({ code: -32000, message: 'Cannot find context with specified id' });
+    }
+    await a.ok('Runtime.enable');
+    const created = await a.event('Runtime.executionContextCreated');
+    const id = (created.params['context'] as { id: number }).id;
+    expect(await a.ok('Runtime.evaluate', { expression: '6 * 7', contextId: id, returnByValue: true })).to.deep.include({
+      result: { type: 'number', value: 42, description: '42' },
+    });
+    await a.agent.close();
+  });
+
   it('commands of one tab are not queued behind each other: a quick one answers while a slow one runs', async () => {
     const a = await attached(h, h.fixtures.html('/cdp-parallel', '<p>x</p>', 'parallel'));
     const order: string[] = [];

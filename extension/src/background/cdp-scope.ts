@@ -194,16 +194,17 @@ export async function frameRefusal(
   const t = held.get(tabId);
   if (!t) return null;
   const prefix = `${target.sessionId ?? ''}|`;
-  for (const key of ['contextId', 'executionContextId']) {
+  // A context is named by an id Chrome announced (Runtime.executionContextCreated, or the answer to
+  // Page.createIsolatedWorld); any other id is a guess at a context of a frame the client was not
+  // shown, and is answered as Chrome answers an id it does not know.
+  for (const key of ['contextId', 'executionContextId', 'uniqueContextId']) {
     const id = params[key];
-    const origin = typeof id === 'number' ? t.contexts.get(prefix + String(id)) : undefined;
-    const v = origin === undefined ? null : originOutOfScope(origin);
-    if (v) return refused(method, tabId, `execution context ${String(id)} runs in ${describe(origin ?? '', v)}`, v.reason);
+    if (typeof id !== 'number' && typeof id !== 'string') continue;
+    const origin = t.contexts.get(typeof id === 'number' ? prefix + String(id) : id);
+    if (origin === undefined) return unknownContext(method, tabId);
+    const v = originOutOfScope(origin);
+    if (v) return refused(method, tabId, `execution context ${String(id)} runs in ${describe(origin, v)}`, v.reason);
   }
-  const unique = params['uniqueContextId'];
-  const uOrigin = typeof unique === 'string' ? t.contexts.get(unique) : undefined;
-  const uv = uOrigin === undefined ? null : originOutOfScope(uOrigin);
-  if (uv) return refused(method, tabId, `execution context ${String(unique)} runs in ${describe(uOrigin ?? '', uv)}`, uv.reason);
   const frameId = typeof params['frameId'] === 'string' ? params['frameId'] : null;
   const pierces = PIERCING.has(method) || (PIERCE_PARAM.has(method) && params['pierce'] === true);
   if (frameId === null && !pierces) return null;
@@ -219,6 +220,27 @@ export async function frameRefusal(
       : `a frame of this page shows ${describe(bad.url, v)}, and ${method}${PIERCING.has(method) ? '' : ' with pierce'} would read into it. Read the page without piercing frames, or reload it (a held tab does not load blocked sites)`,
     v.reason,
   );
+}
+
+function unknownContext(method: string, tabId: number): ErrorInfo {
+  const cdpError = { code: -32000, message: 'Cannot find context with specified id' };
+  return errorInfo(
+    'CDP_ERROR',
+    `Chrome answered ${method} with an error: ${cdpError.message}. Use a context from Runtime.executionContextCreated.`,
+    'background_script',
+    {
+      cdp_error: cdpError,
+      method,
+      tab_id: tabId,
+    },
+  );
+}
+
+/** A command's answer names a context Chrome made for the client (Page.createIsolatedWorld): it may be used. */
+export function noteAnswer(tabId: number, sessionId: string | undefined, method: string, result: Params | undefined): void {
+  const t = held.get(tabId);
+  const id = result?.['executionContextId'];
+  if (t && method === 'Page.createIsolatedWorld' && typeof id === 'number') t.contexts.set(`${sessionId ?? ''}|${String(id)}`, '');
 }
 
 /** The in-process frames of a session's page with the URL each shows (about:blank and data: frames are in scope). */

@@ -199,6 +199,18 @@ async def _fresh_tabs(ws_endpoint: str) -> None:
         await send('Target.activateTarget', {'targetId': keep['targetId']})
 
 
+#: How long an example may go on after its alarm before the runner gives up on it and exits.
+HANG_GRACE_S = 20
+
+
+def _no_hang_handler(path: str, error: str) -> None:
+    os._exit(3)
+
+
+#: Set by main(): keeps the results so far, with `path` failed by `error`, and ends the process.
+_ON_HANG = _no_hang_handler
+
+
 class _Timeout(Exception):
     pass
 
@@ -236,7 +248,16 @@ def run_one(sc: Any, side: str, examples: Path, origin: str, server: Any, v40: b
     os.environ['HOME'] = str(cwd)
     sys.argv = [str(target)]
 
+    hard: list[threading.Timer] = []
+
     def on_alarm(*_: Any) -> None:
+        # Raised where the main thread happens to be: inside an asyncio callback the loop logs it and
+        # goes on, and the example may never end. Then, after a grace, the side's results so far are
+        # kept with this example timed out, and the process ends (the test runs what is left again).
+        timer = threading.Timer(HANG_GRACE_S, _ON_HANG, args=(sc.path, f'_Timeout: {sc.path} hung past {sc.timeout_s} s'))
+        timer.daemon = True
+        timer.start()
+        hard.append(timer)
         raise _Timeout(f'{sc.path} did not finish within {sc.timeout_s} s')
 
     signal.signal(signal.SIGALRM, on_alarm)
@@ -254,6 +275,8 @@ def run_one(sc: Any, side: str, examples: Path, origin: str, server: Any, v40: b
             traceback.print_exc()
     finally:
         signal.alarm(0)
+        for timer in hard:
+            timer.cancel()
         os.chdir(old_cwd)
         sys.argv = old_argv
     files = sorted(str(p.relative_to(cwd)) for p in cwd.rglob('*') if p.is_file() and not str(p.relative_to(cwd)).startswith('.'))
@@ -312,6 +335,14 @@ def main() -> None:
         and bu in sc.versions
         and (status_on(sc, bu) != 'cannot' or (sc.check_error and args.side == 'ours'))
     ]
+    def on_hang(path: str, error: str) -> None:
+        results[path] = {'error': error, 'runs': []}
+        Path(args.out).write_text(json.dumps(results, indent=1))
+        print(f'--- {path} hung: the rest of this shard is left for the test to run again', flush=True)
+        os._exit(0)
+
+    global _ON_HANG
+    _ON_HANG = on_hang
     for sc in todo[shard::shards]:
         print(f'--- {sc.path}', flush=True)
         try:

@@ -7,7 +7,7 @@ import type { ActionMessage, ActionResultMessage, CdpSendParams, ErrorInfo } fro
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { hostOf, judgeMethod, siteShown } from '../cdp-policy';
 import { lostAttachment } from '../cdp-relay';
-import { frameRefusal, scopeRefusal } from '../cdp-scope';
+import { frameRefusal, noteAnswer, scopeRefusal } from '../cdp-scope';
 import { noteClientCommand } from '../client-script-marks';
 import { relayHolds } from '../debugger-attachments';
 import { hasDomainPolicy, policyError, scopeError, scopeNow, scopeWhenRead } from '../person-policy';
@@ -41,6 +41,7 @@ export async function runCdpSend(action: ActionMessage): Promise<ActionResultMes
     const result = (await chrome.debugger.sendCommand(target, p.method, await scopedParams(tabId, p))) as
       Record<string, unknown> | undefined;
     noteClientCommand(tabId, p.method, p.params);
+    noteAnswer(tabId, p.session_id, p.method, result);
     return {
       ...base,
       tab_id: tabId,
