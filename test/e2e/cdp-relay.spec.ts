@@ -169,8 +169,20 @@ describe('e2e: the CDP relay in the service worker', function () {
       expect(r.details?.['cdp_error'], `context ${id}`).to.deep.equal({ code: -32000, message: 'Cannot find context with specified id' });
     }
     await a.ok('Runtime.enable');
-    const created = await a.event('Runtime.executionContextCreated');
-    const id = (created.params['context'] as { id: number }).id;
+    // The page's main world (the extension's content script world is announced too, and refused: it
+    // runs with the extension's origin).
+    type Ctx = { id: number; origin: string; auxData?: { isDefault?: boolean } };
+    const created = await a.event('Runtime.executionContextCreated', (e) => (e.params['context'] as Ctx).auxData?.isDefault === true);
+    const id = (created.params['context'] as Ctx).id;
+    const ours = a.events.find(
+      (e) => e.method === 'Runtime.executionContextCreated' && (e.params['context'] as Ctx).origin.startsWith('chrome-extension:'),
+    );
+    if (ours) {
+      const r = refusal(
+        await a.send('Runtime.evaluate', { expression: 'chrome.runtime.id', contextId: (ours.params['context'] as Ctx).id }),
+      );
+      expect(r.details).to.include({ reason: 'privileged_page' });
+    }
     expect(await a.ok('Runtime.evaluate', { expression: '6 * 7', contextId: id, returnByValue: true })).to.deep.include({
       result: { type: 'number', value: 42, description: '42' },
     });
