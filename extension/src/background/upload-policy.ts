@@ -58,21 +58,12 @@ const refusal = (what: string, r: { path: string; why: string }, details: Record
     ...details,
   });
 
-/** The local files a CDP command hands to the page (Chrome reads them), or null for a command that hands none. */
-function cdpFiles(method: string, params: Record<string, unknown>): unknown[] | null {
-  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
-  if (method === 'DOM.setFileInputFiles') return list(params['files']);
-  if (method === 'Input.dispatchDragEvent') {
-    const data = params['data'];
-    return typeof data === 'object' && data !== null ? list((data as Record<string, unknown>)['files']) : [];
-  }
-  return null;
-}
-
-/** NOT_PERMITTED when a CDP command would put a file outside the person's upload folders into the page; null otherwise. */
-export async function cdpFileRefusal(method: string, params: Record<string, unknown>): Promise<ErrorInfo | null> {
-  const files = cdpFiles(method, params);
-  if (!files) return null;
+/**
+ * NOT_PERMITTED when a CDP command would put a file outside the person's upload folders into the
+ * page; null otherwise. files: the paths the command names (cdp-policy.ts judgeMethod's needs.files:
+ * DOM.setFileInputFiles files, Input.dispatchDragEvent data.files).
+ */
+export async function cdpFileRefusal(method: string, files: readonly string[]): Promise<ErrorInfo | null> {
   const r = await firstRefused(files);
   return r ? refusal(method, r, { method }) : null;
 }

@@ -113,7 +113,7 @@ async function refusal(action: ActionMessage, tabId: number, target: Debuggee, p
   // verdict.needs: the sites, URLs and frames the command would reach, each judged by the person's settings.
   const { needs } = verdict;
   // Local files a command puts into the page: only from the folders the person allowed for uploads.
-  const upload = await cdpFileRefusal(method, params);
+  const upload = await cdpFileRefusal(method, needs.files);
   if (upload) return upload;
   if (needs.sites.length > 0) {
     const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? [];
