@@ -254,7 +254,8 @@ def run_one(sc: Any, side: str, examples: Path, origin: str, server: Any, v40: b
         # Raised where the main thread happens to be: inside an asyncio callback the loop logs it and
         # goes on, and the example may never end. Then, after a grace, the side's results so far are
         # kept with this example timed out, and the process ends (the test runs what is left again).
-        timer = threading.Timer(HANG_GRACE_S, _ON_HANG, args=(sc.path, f'_Timeout: {sc.path} did not finish within {sc.timeout_s} s (and hung past it)'))
+        hung = f'_Timeout: {sc.path} did not finish within {sc.timeout_s} s (and hung past it)'
+        timer = threading.Timer(HANG_GRACE_S, _ON_HANG, args=(sc.path, hung))
         timer.daemon = True
         timer.start()
         hard.append(timer)
