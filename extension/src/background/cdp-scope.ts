@@ -79,10 +79,9 @@ export function scopeRefusal(tabId: number, sessionId: string | undefined, metho
       t.leaving.verdict.reason,
     );
   if (sessionId === undefined || t.children.has(sessionId)) return null;
-  const child = t.closed.has(sessionId);
-  if (!child) {
+  if (!t.closed.has(sessionId)) {
     // A session this client was never given: answered as Chrome answers an id it does not know,
-    // without asking Chrome (which might know it: a session of a frame out of scope).
+    // without asking Chrome, which may know ids the relay never announced.
     const cdpError = { code: -32001, message: 'Session with given id not found.' };
     return errorInfo(
       'CDP_ERROR',
