@@ -179,7 +179,18 @@ describe('bridge crash (SIGKILL) mid-action: a re-sent action id never runs twic
     await ext1.next(isAction);
     await ext1.next(isAction);
     await crash(b1);
-    fs.rmSync(path.join(dir, SESSIONS_FILE), { force: true }); // the session is gone with the old bridge
+    // This client's session is gone with the old bridge; another agent's was kept. The new bridge
+    // restores that one and so waits for the extension as after any restart: the read re-sent before
+    // the extension is back waits for it instead of racing it (NO_EXTENSION_CONNECTED).
+    const other = {
+      session_id: 'session-other',
+      token_sha256: '0'.repeat(64),
+      max_tabs: 10,
+      current_tab: null,
+      capabilities: [],
+      tabs: [],
+    };
+    fs.writeFileSync(path.join(dir, SESSIONS_FILE), JSON.stringify({ version: 1, saved_at: new Date().toISOString(), sessions: [other] }));
 
     const b2 = await start(b1.port);
     const ext2 = await extension(b2);
