@@ -135,6 +135,10 @@ export function endClientPresence(tabId: number): Promise<void> {
     if (attachedNow(tabId)) {
       outcome = 'not_reloaded';
       error = 'the extension was still using the tab for real clicks and typing';
+    } else if (choice === 'reload' && tab.status === 'loading') {
+      // A navigation is already replacing the document (the next agent's navigate, the person's):
+      // it ends the script as a reload would, and a reload now would abort it (net::ERR_ABORTED).
+      outcome = 'reloaded';
     } else if (choice === 'reload') {
       // bypassCache false: the same page the person had, only without the agent's script.
       outcome = await chrome.tabs.reload(tabId).then(
