@@ -105,39 +105,6 @@ export function stringsAt(params: unknown, path: string): string[] {
   return values.filter((x): x is string => typeof x === 'string');
 }
 
-export interface RefusedCdpMethod {
-  /** "Domain.method", or "Domain.*" for the whole domain. */
-  method: string;
-  /** Why, in words for the client and the docs (completes "<method> is refused: ..."). */
-  why: string;
-}
-
-/** Every refusal of the table: whole domains as "Domain.*". */
-export const REFUSED_CDP_METHODS: readonly RefusedCdpMethod[] = Object.entries(CDP_METHOD_RULES).flatMap(([domain, r]) =>
-  r.refusedDomain !== undefined
-    ? [{ method: `${domain}.*`, why: r.refusedDomain }]
-    : Object.entries(r.refused ?? {}).map(([name, why]) => ({ method: `${domain}.${name}`, why })),
-);
-
-/** The commands checked against the sites the tab's frames show: names(params) gives what they name. */
-export const SITE_SCOPED_CDP_METHODS: Readonly<Record<string, { names: (p: Record<string, unknown>) => string[]; why: string }>> =
-  Object.fromEntries(
-    Object.entries(CDP_METHOD_RULES).flatMap(([domain, r]) =>
-      Object.entries(r.checked ?? {}).flatMap(([name, c]) => {
-        const s = c.sites;
-        return s
-          ? [[`${domain}.${name}`, { names: (p: Record<string, unknown>) => s.params.flatMap((x) => stringsAt(p, x)), why: s.why }]]
-          : [];
-      }),
-    ),
-  );
-
-/** The refusal entry for a method (refused, or not on the allow list), or null when it may be sent. */
-export function refusedMethod(method: string): RefusedCdpMethod | null {
-  const v = judgeMethod(method, {});
-  return v.allowed ? null : { method, why: v.why };
-}
-
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
