@@ -2,7 +2,7 @@
 // -h/--help), how each subcommand's --help is laid out, and how arguments are parsed: one module so
 // that every subcommand names the bridge the same way, honours $BROWSER_USE_EXT_BRIDGE_URL, prints
 // its help in the same columns and refuses an unknown option with one line and exit 2.
-// python-shim-spec/browser_use_ext/serve.py prints the same shared lines (test/bridge/cli-help.spec.ts
+// python-shim-spec/browser_use_ext/serve.py prints the same shared lines (test/integration/cli-help.spec.ts
 // checks that they are identical).
 import { parseArgs } from 'node:util';
 

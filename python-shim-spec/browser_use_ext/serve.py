@@ -565,7 +565,7 @@ def preflight(args: argparse.Namespace) -> Any:
 
 
 # The options every `browser-use-ext` command shares, in the same words, order and column as the npm
-# CLI's help (bridge/cli/shared-options.ts; test/bridge/cli-help.spec.ts checks they are identical).
+# CLI's help (bridge/cli/shared-options.ts; test/integration/cli-help.spec.ts checks they are identical).
 HELP_COLUMN = 28
 SHARED_ROWS = (
     ('--bridge-url <url>', "the bridge's address (default $BROWSER_USE_EXT_BRIDGE_URL, else ws://127.0.0.1:8765)"),

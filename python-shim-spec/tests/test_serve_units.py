@@ -46,7 +46,7 @@ class ChooseTheLLM(unittest.TestCase):
 
 
 class SharedOptions(unittest.TestCase):
-    """The options every browser-use-ext command shares (test/bridge/cli-help.spec.ts compares the
+    """The options every browser-use-ext command shares (test/integration/cli-help.spec.ts compares the
     help lines with the npm CLI's)."""
 
     def test_the_shared_options_and_their_lines(self):

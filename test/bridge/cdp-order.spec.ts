@@ -5,6 +5,7 @@
 // forever). Driven by hand over real ws, the extension's messages written in one TCP chunk, as a busy
 // worker's are.
 import { expect } from 'chai';
+import sinon from 'sinon';
 
 import { createBridge } from '../../bridge/cli/wire';
 import { createLogger } from '../../bridge/common/log';
@@ -116,25 +117,41 @@ describe('bridge: CDP commands, answers and events', () => {
     }
   });
 
-  it('a CDP command sent while the extension is away is answered NO_EXTENSION_CONNECTED after 10 s, not at its long timeout', async function () {
-    this.timeout(20_000);
+  it('a CDP command sent while the extension is away is answered NO_EXTENSION_CONNECTED after 10 s, not at its long timeout', async () => {
     const { ext, agent } = await attached();
     ext.close();
     await agent.next((m) => m.type === 'extension_status' && !m.connected);
-    const t0 = Date.now();
-    // A CDP client's commands carry a long timeout (a page's own long evaluation is legitimate).
-    agent.send({
-      type: 'action',
-      action_id: 'while-away',
-      action: 'cdp_send',
-      params: { method: 'Runtime.evaluate', params: { expression: '1' } },
-      tab_id: 4,
-      timeout_ms: 600_000,
-    });
-    const r = await agent.next((m) => m.type === 'action_result', 15_000);
-    const waited = Date.now() - t0;
-    expect(r.type === 'action_result' && r.error_info?.error_code).to.equal('NO_EXTENSION_CONNECTED');
-    expect(waited, 'it waited for the extension to come back first').to.be.within(9_000, 12_000);
+    // The 10 s wait runs on a fake clock (sockets stay real): only timers and Date are faked, and the
+    // clock is moved in small steps, each followed by real turns of the event loop for the socket I/O.
+    const clock = sinon.useFakeTimers({ now: Date.now(), toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const t0 = Date.now();
+      // A CDP client's commands carry a long timeout (a page's own long evaluation is legitimate).
+      agent.send({
+        type: 'action',
+        action_id: 'while-away',
+        action: 'cdp_send',
+        params: { method: 'Runtime.evaluate', params: { expression: '1' } },
+        tab_id: 4,
+        timeout_ms: 600_000,
+      });
+      const answered = agent.next((m) => m.type === 'action_result', 15_000);
+      let settled = false;
+      void answered.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      while (!settled) {
+        for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+        await clock.tickAsync(250);
+      }
+      const r = await answered;
+      const waited = Date.now() - t0;
+      expect(r.type === 'action_result' && r.error_info?.error_code).to.equal('NO_EXTENSION_CONNECTED');
+      expect(waited, 'it waited for the extension to come back first').to.be.within(9_000, 12_000);
+    } finally {
+      clock.restore();
+    }
   });
 
   it("a CDP command sent while the extension's connection is closing waits for its next connection instead of failing at once", async function () {

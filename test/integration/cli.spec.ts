@@ -9,8 +9,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 
 import { readSecrets } from '../../bridge/common/secrets';
+import { RawPeer } from '../bridge/raw-peer';
 import { REPO_ROOT } from '../harness/browser';
-import { RawPeer } from './raw-peer';
 
 const CLI = path.join(REPO_ROOT, 'bridge', 'cli', 'main.ts');
 

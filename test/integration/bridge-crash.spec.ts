@@ -13,8 +13,8 @@ import { expect } from 'chai';
 import { AgentClient } from '../../bridge/client/agent-client';
 import { SESSIONS_FILE } from '../../bridge/src/session-store';
 import type { ActionMessage, ActionResultMessage, ProtocolMessage } from '../../schemas/generated/protocol';
+import { RawPeer } from '../bridge/raw-peer';
 import { REPO_ROOT } from '../harness/browser';
-import { RawPeer } from './raw-peer';
 
 const CLI = path.join(REPO_ROOT, 'bridge', 'cli', 'main.ts');
 const isAction = (m: ProtocolMessage): m is ActionMessage => m.type === 'action';

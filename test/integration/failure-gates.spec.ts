@@ -13,7 +13,7 @@ import { clientProof } from '../../bridge/common/auth';
 import { createLogger } from '../../bridge/common/log';
 import type { BridgeServer } from '../../bridge/src/server';
 import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
-import { EXTENSION_ORIGIN, RawPeer } from './raw-peer';
+import { EXTENSION_ORIGIN, RawPeer } from '../bridge/raw-peer';
 
 const FLOOD = 2000;
 const BURST = 10;

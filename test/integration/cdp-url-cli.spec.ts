@@ -1,0 +1,115 @@
+// `browser-use-ext cdp-url` as a person runs it, through the real entry (bridge/cli/main.ts) in its
+// own process against a real bridge: revocation and new URLs reach the running bridge without a
+// restart, and the URL alone goes to stdout so $(browser-use-ext cdp-url) works.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { expect } from 'chai';
+
+import { listCdpClients } from '../../bridge/agents/cdp/cdp-clients-file';
+import { createBridge } from '../../bridge/cli/wire';
+import { createLogger } from '../../bridge/common/log';
+import type { BridgeServer } from '../../bridge/src/server';
+import { REPO_ROOT } from '../harness/browser';
+
+const CLI = path.join(REPO_ROOT, 'bridge', 'cli', 'main.ts');
+
+function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, BROWSER_USE_EXT_BRIDGE_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, out, err })));
+}
+
+describe('browser-use-ext cdp-url (the real CLI against a real bridge)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let bridge: BridgeServer;
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-cdp-cli-'));
+    bridge = createBridge({ port: 0, configDir: dir, logger: createLogger('silent') });
+    await bridge.start();
+  });
+  afterEach(async () => {
+    await bridge.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const get = (url: string) => fetch(url).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+
+  it('prints the URL alone on stdout, usage on stderr; the running bridge serves it at once; a second run replaces it', async () => {
+    const bridgeUrl = `http://127.0.0.1:${bridge.port}`;
+    const first = await runCli(['cdp-url', '--name', 'bu', '--tabs', '2', '--config-dir', dir, '--bridge-url', bridgeUrl]);
+    expect(first.code, first.err).to.equal(0);
+    const lines = first.out.split('\n');
+    expect(lines).to.have.length(2); // the URL and the final newline: $(cdp-url) gets exactly the URL
+    const url = lines[0] ?? '';
+    expect(url).to.match(new RegExp(`^${bridgeUrl}/cdp/cdp_[A-Za-z0-9_-]{43}$`));
+    expect(first.err).to.contain(`Browser(cdp_url="${url}")`);
+    expect(first.err).to.contain(`chromium.connectOverCDP('${url}')`);
+    expect(first.err).to.contain(`browserWSEndpoint: '${url.replace('http', 'ws')}/devtools/browser'`);
+    expect(first.err).to.contain('--revoke bu');
+    expect(first.err).not.to.match(/Warning|No bridge answers/);
+    const version = await get(`${url}/json/version`);
+    expect(version.status).to.equal(200);
+    expect(listCdpClients(dir)[0]).to.include({ name: 'bu', max_tabs: 2 });
+
+    const second = await runCli(['cdp-url', '--name', 'bu', '--config-dir', dir, '--bridge-url', bridgeUrl]);
+    expect(second.code).to.equal(0);
+    expect(second.err).to.contain('replaces the earlier URL named "bu": that one stops working now');
+    expect((await get(`${url}/json/version`)).status).to.equal(404);
+    expect((await get(`${second.out.trim()}/json/version`)).status).to.equal(200);
+  });
+
+  it('--list shows names and limits but never a URL; --revoke stops the URL without a restart', async () => {
+    const made = await runCli(['cdp-url', '--name', 'pw', '--config-dir', dir, '--bridge-url', `http://127.0.0.1:${bridge.port}`]);
+    const url = made.out.trim();
+    const token = url.split('/').pop() ?? '';
+    const list = await runCli(['cdp-url', '--list', '--config-dir', dir]);
+    expect(list.code).to.equal(0);
+    expect(list.out).to.match(/^NAME\tTABS\tCREATED\tLAST USED\npw\t3\t\S+\tnever\n$/);
+    expect(list.out + list.err).not.to.contain(token);
+    const revoked = await runCli(['cdp-url', '--revoke', 'pw', '--config-dir', dir]);
+    expect(revoked.code).to.equal(0);
+    expect(revoked.err).to.contain('Revoked "pw"');
+    const after = await get(`${url}/json/version`);
+    expect(after.status).to.equal(404);
+    expect(after.body['error']).to.contain('browser-use-ext cdp-url --name NAME');
+    const unknown = await runCli(['cdp-url', '--revoke', 'pw', '--config-dir', dir]);
+    expect(unknown.code).to.equal(1);
+    expect(unknown.err).to.contain('No CDP URL is named "pw"');
+  });
+
+  it('takes the port from $BROWSER_USE_EXT_BRIDGE_URL, says when no bridge answers, and checks its arguments', async () => {
+    const env = await runCli(['cdp-url', '--config-dir', dir], { BROWSER_USE_EXT_BRIDGE_URL: `ws://127.0.0.1:${bridge.port}/agent` });
+    expect(env.code).to.equal(0);
+    expect(env.out).to.match(new RegExp(`^http://127\\.0\\.0\\.1:${bridge.port}/cdp/cdp_`));
+    expect(listCdpClients(dir).map((r) => r.name)).to.deep.equal(['default']);
+    const nobody = await runCli(['cdp-url', '--name', 'x', '--config-dir', dir, '--bridge-url', 'http://127.0.0.1:1']);
+    expect(nobody.code).to.equal(0);
+    expect(nobody.err).to.contain('No bridge answers at 127.0.0.1:1');
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-cdp-other-'));
+    const elsewhere = await runCli(['cdp-url', '--config-dir', other, '--bridge-url', `http://127.0.0.1:${bridge.port}`]);
+    fs.rmSync(other, { recursive: true, force: true });
+    expect(elsewhere.err).to.contain('reads another config dir');
+    for (const bad of [['--tabs', '0'], ['--tabs', 'x'], ['--bridge-url', 'ftp://h'], ['--nope']]) {
+      const r = await runCli(['cdp-url', '--config-dir', dir, ...bad]);
+      expect(r.code, bad.join(' ')).to.equal(2);
+      expect(r.out).to.equal('');
+    }
+    const help = await runCli(['cdp-url', '--help']);
+    expect(help.code).to.equal(0);
+    for (const flag of ['--name', '--tabs', '--list', '--revoke', '--bridge-url', '--config-dir', 'BROWSER_USE_EXT_BRIDGE_URL'])
+      expect(help.out).to.contain(flag);
+    const main = await runCli(['--help']);
+    expect(main.out).to.contain('cdp-url');
+  });
+});
