@@ -1,44 +1,35 @@
 #!/usr/bin/env node
 // `npm test`: the one command that runs everything CI runs, in order, and ends with a single
-// summary line "N passed, N failed[, N skipped]" over every suite.
-//   1. generated files are fresh, imports follow DEPS.json, eslint, prettier (ruff once the venvs exist)
+// summary line "N passed, N failed[, N skipped]" over every suite, just below a table of each
+// step's wall time.
+//   1. generated files are fresh, imports follow DEPS.json, eslint, prettier, all at once (ruff once
+//      the venvs exist)
 //   2. type checking   3. build (the e2e tests load dist/extension)
 //   4. mocha (unit, schema, bridge, e2e)   5. the Python shim's unittest modules, each in the venvs
 //      that scripts/python-envs.mjs assigns it to (real browser_use 0.1.48 and 0.1.40 from PyPI, and
 //      one without browser_use); the venvs are created or refreshed first (in parallel with 1-3).
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { lintSteps } from './lint-steps.mjs';
 import { ensureEnvs, modulesFor, PY_ENVS, unassignedModules, venvPython, venvsDir } from './python-envs.mjs';
+import { durationTable, runStep } from './run-step.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSteps = [];
 
-function run(label, cmd, args, opts = {}) {
-  const header = `\n=== ${label}: ${[cmd, ...args].join(' ')}\n`;
-  if (!opts.buffered) process.stdout.write(header);
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd ?? root, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const tee = (stream, sink) =>
-      stream.on('data', (d) => {
-        out += d;
-        if (!opts.buffered) sink.write(d);
-      });
-    tee(child.stdout, process.stdout);
-    tee(child.stderr, process.stderr);
-    child.on('close', (code) => {
-      // A buffered run (one of several at once) prints its whole output when it ends, so logs do not interleave.
-      if (opts.buffered) process.stdout.write(header + out);
-      resolve({ code: code ?? 1, out });
-    });
-  });
+/** Every step's wall time, printed as a table just above the final summary line. */
+const timings = [];
+
+async function run(label, cmd, args, opts = {}) {
+  const r = await runStep(label, cmd, args, { cwd: root, ...opts });
+  timings.push(r);
+  return r;
 }
 
-async function step(label, cmd, args) {
-  const r = await run(label, cmd, args);
+async function step(label, cmd, args, opts = {}) {
+  const r = await run(label, cmd, args, opts);
   if (r.code !== 0) {
     failedSteps.push(label);
     totals.failed += 1;
@@ -49,11 +40,11 @@ async function step(label, cmd, args) {
 const npx = (bin, ...args) => [process.execPath, [path.join(root, 'node_modules', '.bin', bin), ...args]];
 
 // Venv creation is mostly downloads and unpacking: overlap it with type checking and the build.
+const pyStarted = performance.now();
 const pyEnvs = ensureEnvs().catch((e) => ({ ok: false, failed: PY_ENVS.map((env) => env.name), text: `${e?.stack ?? e}\n` }));
-await step('generated files', process.execPath, ['scripts/gen.mjs', '--check']);
-await step('import rules (DEPS.json)', process.execPath, ['scripts/check-deps.mjs']);
-await step('eslint', ...npx('eslint', '--max-warnings', '0', '.'));
-await step('prettier', ...npx('prettier', '--check', '.'));
+// The lint steps read and write nothing shared: they run at the same time, each printing when it ends.
+// No cache here: this is the gate CI runs (scripts/lint-steps.mjs says why).
+await Promise.all(lintSteps({ cache: false }).map((s) => step(s.label, s.cmd, s.args, { buffered: true })));
 await step('typecheck', ...npx('tsc', '-p', 'tsconfig.json'))
   .then(() => step('typecheck bridge', ...npx('tsc', '-p', 'tsconfig.bridge.json')))
   .then(() => step('typecheck tests', ...npx('tsc', '-p', 'tsconfig.test.json')));
@@ -62,6 +53,7 @@ const build = await step('build', process.execPath, ['scripts/build-if-stale.mjs
 
 // The venvs are ready before mocha starts, so pip does not compete with the e2e tests' Chromium.
 const envs = await pyEnvs;
+timings.push({ label: 'python venvs (beside the above)', seconds: (performance.now() - pyStarted) / 1000 });
 process.stdout.write(`\n=== python venvs (scripts/python-envs.mjs)\n${envs.text}`);
 if (!envs.ok) {
   failedSteps.push('python venvs');
@@ -127,6 +119,7 @@ if (build.code === 0) {
   }
 }
 
+process.stdout.write(`\n${durationTable(timings)}`);
 if (failedSteps.length) process.stdout.write(`\nFailed steps: ${failedSteps.join(', ')}\n`);
 process.stdout.write(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`);
 process.exit(totals.failed === 0 && failedSteps.length === 0 ? 0 : 1);
