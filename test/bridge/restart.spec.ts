@@ -170,14 +170,16 @@ describe('bridge restart keeps sessions and leases (real ws)', () => {
     const b1 = await start();
     const port = b1.port;
     await fakeExtension(b1);
-    const client = await AgentClient.connect({ url: b1.agentUrl, secret: secrets.agent_secret });
+    // Backoff capped at 300 ms so the client retries often: 1.5 s down is then six attempts or more.
+    const client = await AgentClient.connect({ url: b1.agentUrl, secret: secrets.agent_secret, reconnectMaxDelayMs: 300 });
     try {
       expect((await client.call('click', { element_id: 'e1' }, { tabId: 5 })).status).to.equal('success');
       const sessionId = client.sessionId;
       await b1.close();
-      // Down for 2.5 s: longer than the old client's first backoff steps; the call waits, bounded by its timeout.
+      // Down for 1.5 s: longer than the client's first backoff steps, so several reconnects fail first; the call
+      // waits, bounded by its timeout.
       const pending = client.call('click', { element_id: 'e2' }, { timeoutMs: 8000 });
-      await new Promise((r) => setTimeout(r, 2500));
+      await new Promise((r) => setTimeout(r, 1500));
       const b2 = await start(port);
       await fakeExtension(b2);
       const r = await pending;

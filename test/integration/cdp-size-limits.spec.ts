@@ -17,7 +17,7 @@ import { createLogger } from '../../bridge/common/log';
 import { CDP_MESSAGE_MAX_BYTES, MIB } from '../../bridge/common/message-limits';
 import type { BridgeServer } from '../../bridge/src/server';
 import type { ProtocolMessage } from '../../schemas/generated/protocol';
-import { RawPeer } from './raw-peer';
+import { RawPeer } from '../bridge/raw-peer';
 
 type Reply = { id?: number; result?: Record<string, unknown>; error?: { code: number; message: string }; sessionId?: string };
 
