@@ -5,14 +5,15 @@
 //   1. generated files are fresh, imports follow DEPS.json, eslint, prettier, all at once (ruff once
 //      the venvs exist)
 //   2. type checking   3. build (the e2e tests load dist/extension)
-//   4. mocha, one run per suite (unit, e2e, integration, mcp, ...)   5. the Python shim's unittest modules, each in the venvs
-//      that scripts/python-envs.mjs assigns it to (real browser_use 0.1.48 and 0.1.40 from PyPI, and
-//      one without browser_use); the venvs are created or refreshed first (in parallel with 1-3).
-import fs from 'node:fs';
+//   4. mocha, one run per suite (unit and bridge at once, then e2e, integration, mcp, ...)
+//   5. the Python shim's unittest modules, each in the venvs that scripts/python-envs.mjs assigns it
+//      to (real browser_use 0.1.48 and 0.1.40 from PyPI, and one without browser_use); the venvs are
+//      created or refreshed first (in parallel with 1-3).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { lintSteps } from './lint-steps.mjs';
+import { mochaCounts, otherSuites, UNIT_RUNS } from './mocha-suites.mjs';
 import { ensureEnvs, modulesFor, PY_ENVS, unassignedModules, venvPython, venvsDir } from './python-envs.mjs';
 import { durationTable, runStep } from './run-step.mjs';
 
@@ -36,31 +37,6 @@ async function step(label, cmd, args, opts = {}) {
     totals.failed += 1;
   }
   return r;
-}
-
-/**
- * Every spec under test/, one mocha run per suite so the closing table shows where the time goes:
- * test:unit's folders (unit, schemas, bridge) as one, then each other folder that holds specs. A new
- * folder is picked up without editing this list.
- */
-function mochaSuites() {
-  const unit = ['unit', 'schemas', 'bridge'];
-  const hasSpecs = (dir) =>
-    fs
-      .readdirSync(dir, { withFileTypes: true })
-      .some((e) => (e.isDirectory() ? hasSpecs(path.join(dir, e.name)) : e.name.endsWith('.spec.ts')));
-  const testDir = path.join(root, 'test');
-  const folders = fs
-    .readdirSync(testDir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && !unit.includes(e.name) && hasSpecs(path.join(testDir, e.name)))
-    .map((e) => e.name)
-    .sort();
-  const loose = fs.readdirSync(testDir).some((n) => n.endsWith('.spec.ts')) ? [{ name: 'test/', globs: ['test/*.spec.ts'] }] : [];
-  return [
-    { name: 'unit', globs: unit.map((f) => `test/${f}/**/*.spec.ts`) },
-    ...folders.map((f) => ({ name: f, globs: [`test/${f}/**/*.spec.ts`] })),
-    ...loose,
-  ];
 }
 
 const npx = (bin, ...args) => [process.execPath, [path.join(root, 'node_modules', '.bin', bin), ...args]];
@@ -92,20 +68,20 @@ if (!envs.ok) {
 if (build.code === 0) {
   // The side panel e2e runs browser_use's real Agent (`serve`): give it the 0.1.48 venv's Python.
   const mochaEnv = process.env.BUX_BROWSER_USE_PYTHON ? {} : { BUX_BROWSER_USE_PYTHON: venvPython('bu048') };
-  for (const suite of mochaSuites()) {
-    const m = await run(`mocha ${suite.name}`, ...npx('mocha', '--reporter', 'spec', ...suite.globs), { env: mochaEnv });
-    const num = (re) => Number((m.out.match(re) ?? [])[1] ?? 0);
-    const passing = num(/^\s*(\d+) passing/m);
-    const failing = num(/^\s*(\d+) failing/m);
-    const pending = num(/^\s*(\d+) pending/m);
-    totals.passed += passing;
-    totals.failed += failing;
-    totals.skipped += pending;
-    if (m.code !== 0 && failing === 0) {
+  const mocha = async (suite, buffered = false) => {
+    const m = await run(`mocha ${suite.name}`, ...npx('mocha', '--reporter', 'spec', ...suite.globs), { env: mochaEnv, buffered });
+    const c = mochaCounts(m.out);
+    totals.passed += c.passing;
+    totals.failed += c.failing;
+    totals.skipped += c.pending;
+    if (m.code !== 0 && c.failing === 0) {
       failedSteps.push(`mocha ${suite.name} (crashed)`);
       totals.failed += 1;
     }
-  }
+  };
+  // test:unit's two runs at once (scripts/mocha-suites.mjs), then each other suite alone.
+  await Promise.all(UNIT_RUNS.map((suite) => mocha(suite, true)));
+  for (const suite of otherSuites(root)) await mocha(suite);
 } else {
   process.stdout.write('\nSkipping the test suites: the build failed.\n');
 }

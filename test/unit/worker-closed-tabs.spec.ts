@@ -33,7 +33,7 @@ const fakeChrome = {
     }),
   },
   scripting: { executeScript: async () => [] },
-  webNavigation: { onCommitted: event(), getAllFrames: async () => [] },
+  webNavigation: { onCommitted: event(), onDOMContentLoaded: event(), onCompleted: event(), getAllFrames: async () => [] },
   storage: {
     session: {
       set: async (o: Record<string, unknown>) => Object.entries(o).forEach(([k, v]) => session.set(k, v)),

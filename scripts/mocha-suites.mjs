@@ -1,0 +1,46 @@
+// The mocha runs that make up the test suites, shared by `npm test` (scripts/test-all.mjs) and
+// `npm run test:unit` (scripts/test-unit.mjs), and how a run's counts are read from its output.
+// test:unit is two runs at once: the bridge specs mostly wait on sockets and short timers, the unit and
+// schema specs mostly compute, so on two cores they overlap. Each run keeps its files in the usual
+// order in one process (test/unit specs share module state in a known order: the worker modules
+// register chrome listeners once, on the fake chrome present at their first import).
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** test:unit: both at the same time. */
+export const UNIT_RUNS = [
+  { name: 'unit', globs: ['test/unit/**/*.spec.ts', 'test/schemas/**/*.spec.ts'] },
+  { name: 'bridge', globs: ['test/bridge/**/*.spec.ts'] },
+];
+
+/**
+ * Every other folder of test/ that holds specs, one run each (one after another: most start
+ * Chromium), so a new folder is run without editing a list; loose specs in test/ itself run last.
+ * @param {string} root the repository
+ * @returns {{ name: string, globs: string[] }[]}
+ */
+export function otherSuites(root) {
+  const inUnit = new Set(UNIT_RUNS.flatMap((r) => r.globs.map((g) => g.split('/')[1])));
+  const hasSpecs = (dir) =>
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .some((e) => (e.isDirectory() ? hasSpecs(path.join(dir, e.name)) : e.name.endsWith('.spec.ts')));
+  const testDir = path.join(root, 'test');
+  const folders = fs
+    .readdirSync(testDir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !inUnit.has(e.name) && hasSpecs(path.join(testDir, e.name)))
+    .map((e) => e.name)
+    .sort();
+  const loose = fs.readdirSync(testDir).some((n) => n.endsWith('.spec.ts')) ? [{ name: 'test/', globs: ['test/*.spec.ts'] }] : [];
+  return [...folders.map((f) => ({ name: f, globs: [`test/${f}/**/*.spec.ts`] })), ...loose];
+}
+
+/**
+ * The counts mocha's spec reporter prints at its end ("N passing", "N failing", "N pending").
+ * @param {string} out
+ * @returns {{ passing: number, failing: number, pending: number }}
+ */
+export function mochaCounts(out) {
+  const num = (re) => Number((out.match(re) ?? [])[1] ?? 0);
+  return { passing: num(/^\s*(\d+) passing/m), failing: num(/^\s*(\d+) failing/m), pending: num(/^\s*(\d+) pending/m) };
+}
