@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { expect } from 'chai';
+import sinon from 'sinon';
 
 import { McpTokenStore } from '../../bridge/agents/mcp/tokens';
 import { createBridge } from '../../bridge/cli/wire';
@@ -178,7 +179,19 @@ describe('session caps (real ws and HTTP)', function () {
     await session(b);
   });
 
+  // The MCP idle rules on a fake clock: the endpoint's idle sweep (setInterval) and its ages (Date.now)
+  // move only when the test says, so a busy machine cannot make a session look idler or fresher
+  // than the test made it; HTTP and its own timers stay real.
+  let clock: sinon.SinonFakeTimers | null = null;
+  const fakeClock = () => (clock = sinon.useFakeTimers({ now: Date.now(), toFake: ['setInterval', 'clearInterval', 'Date'] }));
+  const idle = async (ms: number) => clock?.tickAsync(ms);
+  afterEach(() => {
+    clock?.restore();
+    clock = null;
+  });
+
   it("MCP: past the total cap another token's session is taken only after idling evictIdleMs; otherwise TOO_MANY_SESSIONS", async () => {
+    fakeClock();
     await start({ mcp: { maxSessionsPerToken: 5, maxSessions: 2, evictIdleMs: 400 } });
     const a = tokens.add('client-a');
     const b = tokens.add('client-b');
@@ -188,7 +201,7 @@ describe('session caps (real ws and HTTP)', function () {
     expect(refused.status).to.equal(429);
     expect(refused.body).to.contain('TOO_MANY_SESSIONS');
     expect(refused.body).to.contain('--mcp-sessions N');
-    await sleep(500);
+    await idle(500);
     expect(await alive(b, b1)).to.equal(200); // b1 is fresh again; a1 idled past 400 ms
     const b2 = await session(b);
     expect(await alive(a, a1)).to.equal(404);
@@ -196,13 +209,14 @@ describe('session caps (real ws and HTTP)', function () {
   });
 
   it('MCP: a session without a request for idleMs is closed (its client initializes a new one)', async () => {
+    fakeClock();
     await start({ mcp: { idleMs: 300 } });
     const a = tokens.add('client-a');
     const s1 = await session(a);
     const s2 = await session(a);
-    await sleep(200);
+    await idle(200);
     expect(await alive(a, s2)).to.equal(200);
-    await sleep(250);
+    await idle(250);
     expect(await alive(a, s1), 'idle 450 ms').to.equal(404);
     expect(await alive(a, s2), 'used 250 ms ago').to.equal(200);
   });
