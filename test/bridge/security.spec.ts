@@ -1,6 +1,7 @@
 // Every refusal of the bridge over real `ws` on port 0: pairing, browser Origins,
 // DNS rebinding, oversize and malformed traffic, handshake abuse. Secrets never leak.
 import crypto from 'node:crypto';
+import http from 'node:http';
 
 import { expect } from 'chai';
 
@@ -203,12 +204,10 @@ describe('bridge security (real ws)', () => {
         expect(await RawPeer.refusedStatus(bridge.extensionUrl, { Host: host, Origin: EXTENSION_ORIGIN }), host).to.equal(403);
       }
       expect(await RawPeer.refusedStatus(bridge.agentUrl, { Host: `localhost:${port}` })).to.equal(null);
-      const res = await new Promise<number>((resolve) => {
-        import('node:http').then(({ default: http }) =>
-          http.get({ host: '127.0.0.1', port, path: '/status', headers: { Host: `evil.example:${port}` } }, (r) =>
-            resolve(r.statusCode ?? 0),
-          ),
-        );
+      const res = await new Promise<number>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port, path: '/status', headers: { Host: `evil.example:${port}` } }, (r) => resolve(r.statusCode ?? 0))
+          .on('error', reject);
       });
       expect(res).to.equal(403);
     });

@@ -90,7 +90,10 @@ export class ScriptedLlm {
         )
         .then((reply) => {
           if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
-        });
+        })
+        // A reply that cannot be written (the agent hung up mid-write): end the socket so the agent sees
+        // the failure, instead of an unhandled rejection that ends the whole test run.
+        .catch((e: unknown) => res.destroy(e instanceof Error ? e : new Error(String(e))));
     });
   }
 

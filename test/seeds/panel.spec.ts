@@ -262,15 +262,12 @@ describe('seeds from the side panel: the built-in seed 002 agent as the task run
     const builtin = options.find((o) => o.text.startsWith('Built-in agent · '));
     await panel.select('#task-runner', builtin!.value);
     expect(
-      await panel.evaluate(
-        () =>
-          new Promise((r) =>
-            (
-              globalThis as unknown as { chrome: { storage: { local: { get(k: string): Promise<Record<string, unknown>> } } } }
-            ).chrome.storage.local
-              .get('bux_task_runner')
-              .then((v) => r(v['bux_task_runner'])),
-          ),
+      await panel.evaluate(() =>
+        (
+          globalThis as unknown as { chrome: { storage: { local: { get(k: string): Promise<Record<string, unknown>> } } } }
+        ).chrome.storage.local
+          .get('bux_task_runner')
+          .then((v) => v['bux_task_runner']),
       ),
     ).to.equal('seed002-agent');
     llm.setScript(async (messages) => {
