@@ -160,7 +160,8 @@ describe('CDP endpoint size limit (real bridge and emulator, stand-in extension)
     // The endpoint still serves the next connection.
     const again = await cdpClient(pageUrl);
     again.ws.send(JSON.stringify({ id: 7, method: 'Runtime.evaluate', params: { expression: '2' } }));
-    expect((await within(again.reply(7), 10_000, 'a command on a new connection')).result).to.deep.equal({});
+    const r7 = await within(again.reply(7), 10_000, 'a command on a new connection');
+    expect(r7.result, JSON.stringify(r7)).to.deep.equal({});
     again.ws.close();
   });
 
