@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: the one command that runs everything CI runs, in order, and ends with a single
 // summary line "N passed, N failed[, N skipped]" over every suite.
-//   1. generated files are fresh, imports follow DEPS.json, eslint, prettier (ruff once the venvs exist)
+//   1. generated files are fresh, imports follow DEPS.json, eslint, prettier (ruff and the Python
+//      import walls once the venvs exist)
 //   2. type checking   3. build (the e2e tests load dist/extension)
 //   4. mocha (unit, schema, bridge, e2e)   5. the Python shim's unittest modules, each in the venvs
 //      that scripts/python-envs.mjs assigns it to (real browser_use 0.1.48 and 0.1.40 from PyPI, and
@@ -37,8 +38,8 @@ function run(label, cmd, args, opts = {}) {
   });
 }
 
-async function step(label, cmd, args) {
-  const r = await run(label, cmd, args);
+async function step(label, cmd, args, opts) {
+  const r = await run(label, cmd, args, opts);
   if (r.code !== 0) {
     failedSteps.push(label);
     totals.failed += 1;
@@ -69,6 +70,9 @@ if (!envs.ok) {
 } else {
   // ruff comes with the 'nobu' venv (its constraints pin the version); config in python-shim-spec/pyproject.toml.
   await step('ruff', path.join(venvsDir, 'nobu', 'bin', 'ruff'), ['check', 'python-shim-spec']);
+  // import-linter, pinned in the same venv: the shim's import walls ([tool.importlinter] in its
+  // pyproject.toml). cwd python-shim-spec, so it reads these sources and not the venv's installed copy.
+  await step('python import walls', path.join(venvsDir, 'nobu', 'bin', 'lint-imports'), [], { cwd: path.join(root, 'python-shim-spec') });
 }
 
 if (build.code === 0) {
