@@ -39,6 +39,7 @@ import type {
   TaskProgressMessage,
 } from '../../schemas/generated/protocol';
 import { type ActionName, type ActionParams, PROTOCOL_VERSION } from '../../schemas/generated/registry';
+import { Backoff } from '../../schemas/lib/backoff';
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { READ_ONLY_ACTIONS } from '../../schemas/lib/read-only-actions';
 import { StateDeltaError } from '../../schemas/lib/state-delta';
@@ -510,12 +511,10 @@ export class AgentClient extends EventEmitter {
   }
 
   private async reconnectLoop(): Promise<void> {
-    const maxDelay = this.opts.reconnectMaxDelayMs ?? 2_000;
-    let delay = 100;
+    // Jitter: several agents of one bridge do not all knock at the same instant after a restart.
+    const backoff = new Backoff({ baseMs: 100, maxMs: this.opts.reconnectMaxDelayMs ?? 2_000, jitter: 0.5 });
     while (!this.closing) {
-      // Jitter: several agents of one bridge do not all knock at the same instant after a restart.
-      await new Promise((r) => setTimeout(r, delay * (0.75 + Math.random() * 0.5)));
-      delay = Math.min(delay * 2, maxDelay);
+      await new Promise((r) => setTimeout(r, backoff.next()));
       try {
         await this.open();
       } catch (e) {
