@@ -393,15 +393,20 @@ export class AgentBar {
     return getComputedStyle(this.host).visibility === 'hidden';
   }
 
-  /** Would a pointer at (x, y) press Stop? Armed for this one synchronous probe (no page script
-   * runs before it is put back), as in cover(). */
+  /** Would a pointer at (x, y) press Stop (the bar shown and not covered there)? */
   private stopAt(x: number, y: number): Element | null {
     if (!this.wanted || !this.host.isConnected || capturing() || this.aside()) return null;
+    return this.probe(x, y) === this.host ? this.host : null;
+  }
+
+  /** What a person's pointer at (x, y) would hit: Stop is armed for this one synchronous probe (no
+   * page script runs before it is put back), so the bar itself and anything above it are found. */
+  private probe(x: number, y: number): Element | null {
     const was = this.armed;
     this.arm(true);
     const hit = document.elementFromPoint(x, y);
     this.arm(was);
-    return hit === this.host ? this.host : null;
+    return hit;
   }
 
   /** What is wrong with the bar right now, or null. */
@@ -453,12 +458,8 @@ export class AgentBar {
     if (capturing() || this.aside()) return null;
     const r = this.button.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) return null;
-    // Stop is seen by hit testing only when armed: armed for this one synchronous probe (no page
-    // script runs before it is put back), so a page element above it is found, not the one below.
-    const was = this.armed;
-    this.arm(true);
-    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    this.arm(was);
+    // Stop is seen by hit testing only when armed (probe): a page element above it is found, not the one below.
+    const hit = this.probe(r.left + r.width / 2, r.top + r.height / 2);
     return hit !== null && hit !== this.host ? hit : null;
   }
 
