@@ -39,6 +39,8 @@ import type {
   TaskProgressMessage,
 } from '../../schemas/generated/protocol';
 import { type ActionName, type ActionParams, PROTOCOL_VERSION } from '../../schemas/generated/registry';
+import { errorResult } from '../../schemas/lib/action-result';
+import { Backoff } from '../../schemas/lib/backoff';
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { READ_ONLY_ACTIONS } from '../../schemas/lib/read-only-actions';
 import { StateDeltaError } from '../../schemas/lib/state-delta';
@@ -368,7 +370,7 @@ export class AgentClient extends EventEmitter {
       } catch (e) {
         clearTimeout(timer);
         this.waiters.delete(actionId);
-        if (e instanceof FrameTooLarge) resolve(unsent(actionId, action, e.info));
+        if (e instanceof FrameTooLarge) resolve(errorResult(actionId, action, e.info));
         else reject(e instanceof Error ? e : new Error(String(e)));
       }
     });
@@ -510,12 +512,10 @@ export class AgentClient extends EventEmitter {
   }
 
   private async reconnectLoop(): Promise<void> {
-    const maxDelay = this.opts.reconnectMaxDelayMs ?? 2_000;
-    let delay = 100;
+    // Jitter: several agents of one bridge do not all knock at the same instant after a restart.
+    const backoff = new Backoff({ baseMs: 100, maxMs: this.opts.reconnectMaxDelayMs ?? 2_000, jitter: 0.5 });
     while (!this.closing) {
-      // Jitter: several agents of one bridge do not all knock at the same instant after a restart.
-      await new Promise((r) => setTimeout(r, delay * (0.75 + Math.random() * 0.5)));
-      delay = Math.min(delay * 2, maxDelay);
+      await new Promise((r) => setTimeout(r, backoff.next()));
       try {
         await this.open();
       } catch (e) {
@@ -550,7 +550,7 @@ export class AgentClient extends EventEmitter {
         clearTimeout(w.timer);
         this.waiters.delete(id);
         w.resolve(
-          unsent(
+          errorResult(
             id,
             w.message.action,
             errorInfo(
@@ -566,20 +566,18 @@ export class AgentClient extends EventEmitter {
       if (w.sent && !resumed && !READ_ONLY_ACTIONS.has(w.message.action)) {
         clearTimeout(w.timer);
         this.waiters.delete(id);
-        w.resolve({
-          type: 'action_result',
-          original_action_id: id,
-          action: w.message.action,
-          status: 'error',
-          outcome_details: null,
-          new_simplified_state: null,
-          error_info: errorInfo(
-            'EXTENSION_DISCONNECTED',
-            `The bridge restarted while "${w.message.action}" (${id}) was running and did not keep this agent's session, so whether the action took effect is unknown; it was not sent again. Take a new state and check whether it happened before repeating it.`,
-            'client',
-            { reason: 'outcome_unknown_session_lost' },
+        w.resolve(
+          errorResult(
+            id,
+            w.message.action,
+            errorInfo(
+              'EXTENSION_DISCONNECTED',
+              `The bridge restarted while "${w.message.action}" (${id}) was running and did not keep this agent's session, so whether the action took effect is unknown; it was not sent again. Take a new state and check whether it happened before repeating it.`,
+              'client',
+              { reason: 'outcome_unknown_session_lost' },
+            ),
           ),
-        });
+        );
         continue;
       }
       try {
@@ -587,7 +585,7 @@ export class AgentClient extends EventEmitter {
       } catch (e) {
         clearTimeout(w.timer);
         this.waiters.delete(id);
-        if (e instanceof FrameTooLarge) w.resolve(unsent(id, w.message.action, e.info));
+        if (e instanceof FrameTooLarge) w.resolve(errorResult(id, w.message.action, e.info));
         else w.reject(e instanceof Error ? e : new Error(String(e)));
         continue;
       }
@@ -630,17 +628,4 @@ class FrameTooLarge extends BridgeClientError {
     super(text, 'MESSAGE_TOO_LARGE');
     this.info = errorInfo('MESSAGE_TOO_LARGE', text, 'client', { limit_bytes: BRIDGE_FRAME_MAX_BYTES, size_bytes: size });
   }
-}
-
-/** The answer to an action this client did not send (again). */
-function unsent(id: string, action: ActionResultMessage['action'], error_info: ErrorInfo): ActionResultMessage {
-  return {
-    type: 'action_result',
-    original_action_id: id,
-    action,
-    status: 'error',
-    outcome_details: null,
-    new_simplified_state: null,
-    error_info,
-  };
 }

@@ -9,6 +9,7 @@
 // rate limit). chrome.alarms and the offscreen wake document re-arm it after the worker was stopped.
 import type { ActionResultMessage, ProtocolMessage } from '../../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../../schemas/generated/registry';
+import { Backoff } from '../../../schemas/lib/backoff';
 import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
 import { errorInfo } from '../../../schemas/lib/errors';
 import { BRIDGE_FRAME_MAX_BYTES, mib } from '../../../schemas/lib/message-limits';
@@ -60,7 +61,7 @@ export type MessageHandler = (message: ProtocolMessage, send: (m: ProtocolMessag
 export class BridgeConnection {
   private ws: WebSocket | null = null;
   private ready = false;
-  private backoffMs = BACKOFF_MIN_MS;
+  private readonly backoff = new Backoff({ baseMs: BACKOFF_MIN_MS, maxMs: BACKOFF_MAX_MS });
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   /** Date.now() when the last working connection dropped (or the first try failed); null while connected. */
   private downSince: number | null = null;
@@ -78,7 +79,7 @@ export class BridgeConnection {
 
   /** Drops the current connection (if any) and connects again with fresh settings. */
   reconnectNow(): void {
-    this.backoffMs = BACKOFF_MIN_MS;
+    this.backoff.reset();
     const ws = this.ws;
     this.ws = null;
     this.ready = false;
@@ -165,7 +166,7 @@ export class BridgeConnection {
       if (m.type === 'hello_ack') {
         this.ready = true;
         wasReady = true;
-        this.backoffMs = BACKOFF_MIN_MS;
+        this.backoff.reset();
         this.downSince = null;
         this.startKeepalive();
         void status.connected(bridgeUrl, m.bridge);
@@ -258,12 +259,7 @@ export class BridgeConnection {
   private scheduleReconnect(fast: boolean): void {
     if (this.reconnectTimer) return;
     this.downSince ??= Date.now();
-    let delay: number;
-    if (fast && Date.now() - this.downSince < FAST_PERIOD_MS) delay = FAST_RETRY_MS;
-    else {
-      delay = this.backoffMs;
-      this.backoffMs = Math.min(this.backoffMs * 2, BACKOFF_MAX_MS);
-    }
+    const delay = fast && Date.now() - this.downSince < FAST_PERIOD_MS ? FAST_RETRY_MS : this.backoff.next();
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
       void this.ensureConnected();
