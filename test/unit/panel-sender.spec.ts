@@ -56,7 +56,7 @@ describe("panel requests: only from the extension's own pages", () => {
 
   before(async () => {
     (globalThis as unknown as { chrome?: unknown }).chrome = fakeChrome;
-    const { registerPanelRelay } = await import('../../extension/src/background/panel-relay');
+    const { registerPanelRelay } = await import('../../extension/src/background/panel/panel-relay');
     registerPanelRelay(connection as never);
   });
   after(() => {

@@ -85,11 +85,11 @@ describe('closed tabs free their state in the worker', () => {
   });
 
   it('opening then closing 100 tabs leaves nothing of them, and an open tab keeps its state', async () => {
-    const { collectState } = await import('../../extension/src/background/state');
-    const { rememberState } = await import('../../extension/src/background/state-cache');
-    const { resolveSettle, watchInBackground } = await import('../../extension/src/background/settle-rule');
-    const { trackRequest } = await import('../../extension/src/background/frame-liveness');
-    const { sendToContent } = await import('../../extension/src/background/content-channel');
+    const { collectState } = await import('../../extension/src/background/state/state');
+    const { rememberState } = await import('../../extension/src/background/state/state-cache');
+    const { resolveSettle, watchInBackground } = await import('../../extension/src/background/page-watch/settle-rule');
+    const { trackRequest } = await import('../../extension/src/background/state/frame-liveness');
+    const { sendToContent } = await import('../../extension/src/background/connection/content-channel');
     const fill = async (tabId: number) => {
       const s = await collectState(tabId, { include_dom_tree: true }, topSnapshot(`https://example.test/${tabId}`));
       expect(s.ok).to.equal(true);

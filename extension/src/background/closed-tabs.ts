@@ -4,11 +4,11 @@
 // flight to child frames, and the ports to the content scripts. Without this, a long-lived worker
 // kept every closed tab's maps until it stopped. Imported by the worker's entry (index.ts), which
 // registers this listener synchronously, like every other.
-import { forgetTabLinks, linksHeldFor } from './content-channel';
-import { requestsHeldFor } from './frame-liveness';
-import { deferredHeldFor, forgetDeferred } from './settle-rule';
-import { forgetTabState, indexHeldFor } from './state';
-import { forgetTabStates, statesHeldFor } from './state-cache';
+import { forgetTabLinks, linksHeldFor } from './connection/content-channel';
+import { deferredHeldFor, forgetDeferred } from './page-watch/settle-rule';
+import { requestsHeldFor } from './state/frame-liveness';
+import { forgetTabState, indexHeldFor } from './state/state';
+import { forgetTabStates, statesHeldFor } from './state/state-cache';
 
 /** Frees everything the worker keeps for the tab. */
 export async function forgetTab(tabId: number): Promise<void> {

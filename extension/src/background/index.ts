@@ -6,15 +6,15 @@
 import './closed-tabs';
 
 import { runCdpSend } from './actions/cdp_send';
-import { BridgeConnection } from './bridge-connection';
-import { keepCdpField, relayEvent, setCdpSink } from './cdp-relay';
-import { installScopeGuard } from './cdp-scope';
+import { keepCdpField, relayEvent, setCdpSink } from './cdp/cdp-relay';
+import { installScopeGuard } from './cdp/cdp-scope';
+import { installHeldTabRules } from './cdp/held-tab-rules';
+import { BridgeConnection } from './connection/bridge-connection';
+import { installWakeDocument } from './connection/wake-document';
 import { runAction } from './dispatch';
-import { installHeldTabRules } from './held-tab-rules';
-import { onBridgeMessage, registerPanelRelay } from './panel-relay';
-import { installSheetText } from './sheet-text';
-import { installTabWatchListeners } from './tab-watch';
-import { installWakeDocument } from './wake-document';
+import { installTabWatchListeners } from './page-watch/tab-watch';
+import { onBridgeMessage, registerPanelRelay } from './panel/panel-relay';
+import { installSheetText } from './state/sheet-text';
 
 const RECONNECT_ALARM = 'bux-reconnect';
 

@@ -4,7 +4,7 @@
 // back as an error or as HTML, which the content script treats as unknown (it then checks every
 // element, as it did before). The content script asks only for sheets the page already requested,
 // and only while an agent reads a state.
-import { isSheetTextRequest, type SheetTextResponse } from '../shared/sheet-messages';
+import { isSheetTextRequest, type SheetTextResponse } from '../../shared/sheet-messages';
 
 /** Bigger sheets are rare (a whole design system is ~1 MB); past this the check stays per element. */
 const MAX_BYTES = 4 * 1024 * 1024;

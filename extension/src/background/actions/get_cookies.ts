@@ -3,9 +3,9 @@
 // The bridge hands over the session's own tabs (params.tab_ids, agent-gateway.ts); the origins are
 // the http(s) URLs those tabs show now, minus sites the person's domain settings keep agents away
 // from. Values are secrets: nothing here logs them, and the answer goes back only to the session.
-import type { ActionMessage, GetCookiesParams, GetCookiesResult } from '../../../schemas/generated/protocol';
-import type { WorkerContext, WorkerOutcome } from './actions/types';
-import { policyError } from './person-policy';
+import type { ActionMessage, GetCookiesParams, GetCookiesResult } from '../../../../schemas/generated/protocol';
+import { policyError } from '../policy/person-policy';
+import type { WorkerContext, WorkerOutcome } from './types';
 
 type Cookie = GetCookiesResult['cookies'][number];
 type Skipped = GetCookiesResult['skipped_urls'][number];

@@ -11,10 +11,10 @@
 // The path is judged here, against the person's setting in this browser, so the setting stays the
 // one source of truth and the shim holds no copy of it; bytes given without a path are the agent's
 // own data (nothing of this computer the extension could judge) and pass.
-import type { ActionMessage, ErrorInfo, SetInputFilesParams } from '../../../schemas/generated/protocol';
-import { errorInfo } from '../../../schemas/lib/errors';
-import { fileUrlFromPath, localVerdict } from '../shared/local-files';
-import { SETTING_KEYS } from '../shared/panel-messages';
+import type { ActionMessage, ErrorInfo, SetInputFilesParams } from '../../../../schemas/generated/protocol';
+import { errorInfo } from '../../../../schemas/lib/errors';
+import { fileUrlFromPath, localVerdict } from '../../shared/local-files';
+import { SETTING_KEYS } from '../../shared/panel-messages';
 
 const SETTINGS_HINT =
   'The person can allow the folder in the extension\'s Settings ("Folders agents may upload from"); otherwise upload a file from a folder they allowed.';

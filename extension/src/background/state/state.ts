@@ -15,12 +15,12 @@ import type {
   SimplifiedState,
   TextItem,
   Truncation,
-} from '../../../schemas/generated/protocol';
-import { errorInfo } from '../../../schemas/lib/errors';
-import { formatElementId } from '../shared/element-ref';
-import type { FrameChild, FrameSnapshot } from '../shared/frame-snapshot';
-import { CONTENT_CHANNEL } from '../shared/internal-messages';
-import { sendToContent } from './content-channel';
+} from '../../../../schemas/generated/protocol';
+import { errorInfo } from '../../../../schemas/lib/errors';
+import { formatElementId } from '../../shared/element-ref';
+import type { FrameChild, FrameSnapshot } from '../../shared/frame-snapshot';
+import { CONTENT_CHANNEL } from '../../shared/internal-messages';
+import { sendToContent } from '../connection/content-channel';
 import { leftOutMessage, type LeftOutReason, PROBE_BUDGET_MS, SNAPSHOT_BUDGET_MS } from './frame-budget';
 import { forgetTabRequests, knownNoScript, markNoScript, overdueFor, trackRequest } from './frame-liveness';
 

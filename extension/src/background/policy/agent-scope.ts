@@ -14,7 +14,7 @@
 // chrome-untrusted://, view-source:, filesystem:, javascript:, and whatever scheme a later Chrome
 // adds. A list of refusals would let the next scheme through; this list lets nothing through that it
 // does not name.
-import { isLocalUrl, localVerdict } from '../shared/local-files';
+import { isLocalUrl, localVerdict } from '../../shared/local-files';
 import { hostMatches } from './host-match';
 
 /** The person's settings that bound agents (person-policy.ts reads them). */

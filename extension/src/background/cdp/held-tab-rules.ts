@@ -9,7 +9,7 @@
 //
 // What network rules cannot see (an extension page, chrome://, a local file) is stopped by
 // cdp-scope.ts and the actions' own checks.
-import { onPolicyChanged, policySettings } from './person-policy';
+import { onPolicyChanged, policySettings } from '../policy/person-policy';
 
 const BLOCKED_RULE = 1;
 const NOT_ALLOWED_RULE = 2;

@@ -3,10 +3,10 @@
 // one action and detached right after (unless a CDP client holds the tab: its attachment is reused
 // and kept, debugger-attachments.ts). Chrome's "is debugging this browser" info bar still stays
 // after the detach, and the viewport with it shorter: see withCurrentViewport.
-import type { PrepareRequest } from '../shared/internal-messages';
-import { type KeyDef, keyForChar, type Modifier, modifierKey, parseChord } from '../shared/keys';
-import type { TrustedInputRequest } from '../shared/trusted-input';
-import { withAttachment } from './debugger-attachments';
+import type { PrepareRequest } from '../../shared/internal-messages';
+import { type KeyDef, keyForChar, type Modifier, modifierKey, parseChord } from '../../shared/keys';
+import type { TrustedInputRequest } from '../../shared/trusted-input';
+import { withAttachment } from '../cdp/debugger-attachments';
 
 type Debuggee = chrome.debugger.Debuggee;
 

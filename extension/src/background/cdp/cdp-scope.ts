@@ -15,10 +15,10 @@
 // Blocked sites never load in a held tab at all (held-tab-rules.ts): this is the rule for what
 // Chrome's network rules cannot see (extension pages, chrome://, local files), and the last word
 // for anything that still commits out of scope.
-import type { ErrorInfo } from '../../../schemas/generated/protocol';
-import { errorInfo } from '../../../schemas/lib/errors';
-import type { ScopeVerdict } from './agent-scope';
-import { onPolicyChanged, scopeNow } from './person-policy';
+import type { ErrorInfo } from '../../../../schemas/generated/protocol';
+import { errorInfo } from '../../../../schemas/lib/errors';
+import type { ScopeVerdict } from '../policy/agent-scope';
+import { onPolicyChanged, scopeNow } from '../policy/person-policy';
 
 type Params = Record<string, unknown>;
 

@@ -3,10 +3,10 @@
 // search to one, fails with NOT_PERMITTED), local files (refused unless the person allowed their
 // folder: shared/local-files.ts) and PII redaction by default in get_state. The tab limit per agent
 // is enforced by the bridge (sent as session_control set_tab_limit).
-import type { ActionMessage, ErrorInfo } from '../../../schemas/generated/protocol';
-import { errorInfo } from '../../../schemas/lib/errors';
-import { isLocalUrl, localVerdict } from '../shared/local-files';
-import { SETTING_KEYS } from '../shared/panel-messages';
+import type { ActionMessage, ErrorInfo } from '../../../../schemas/generated/protocol';
+import { errorInfo } from '../../../../schemas/lib/errors';
+import { isLocalUrl, localVerdict } from '../../shared/local-files';
+import { SETTING_KEYS } from '../../shared/panel-messages';
 import { scopeOf, type ScopePolicy, type ScopeVerdict, siteVerdict } from './agent-scope';
 
 interface Policy {

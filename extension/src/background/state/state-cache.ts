@@ -4,8 +4,8 @@
 // and state ids carry a per-run nonce so an id of an earlier run never names a state of this one.
 // A tab's states are dropped when its top frame commits a new document (the refs start over there)
 // and when the tab closes (closed-tabs.ts). Bounded: STATES_PER_TAB + ASKED_PER_TAB per tab, MAX_TABS tabs, MAX_ELEMENTS elements in all.
-import type { ActionResultMessage, SimplifiedState, StateDelta } from '../../../schemas/generated/protocol';
-import { diffStates, jsonBytes } from '../../../schemas/lib/state-delta';
+import type { ActionResultMessage, SimplifiedState, StateDelta } from '../../../../schemas/generated/protocol';
+import { diffStates, jsonBytes } from '../../../../schemas/lib/state-delta';
 
 const STATES_PER_TAB = 3;
 /**

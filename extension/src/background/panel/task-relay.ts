@@ -3,8 +3,8 @@
 // is appended to the task's log in chrome.storage.local (the panel renders it live, and past tasks
 // survive restarts); Stop and redirect go out as task_control. With no task-accepting agent the bridge
 // answers NO_TASK_AGENT, which the task shows with how to start one.
-import type { ContextElement, ErrorMessage, ProtocolMessage, TaskProgressMessage } from '../../../schemas/generated/protocol';
-import { MAX_TASKS, PANEL_KEYS, type TaskRecord, type TaskState } from '../shared/panel-messages';
+import type { ContextElement, ErrorMessage, ProtocolMessage, TaskProgressMessage } from '../../../../schemas/generated/protocol';
+import { MAX_TASKS, PANEL_KEYS, type TaskRecord, type TaskState } from '../../shared/panel-messages';
 import { buildContext } from './context-bundle';
 
 type Send = (m: ProtocolMessage) => boolean;

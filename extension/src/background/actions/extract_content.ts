@@ -3,8 +3,8 @@
 // own document (content/actions/extract.ts); this gathers them with chrome.scripting.executeScript
 // over all frames, which also reaches cross-origin iframes (host permission <all_urls>).
 // The worker registers it as the extract_content handler: (ctx, p) => extractAllFrames(ctx.tab.id, p).
-import type { ErrorInfo, ExtractContentParams, ExtractContentResult } from '../../../schemas/generated/protocol';
-import { errorInfo } from '../../../schemas/lib/errors';
+import type { ErrorInfo, ExtractContentParams, ExtractContentResult } from '../../../../schemas/generated/protocol';
+import { errorInfo } from '../../../../schemas/lib/errors';
 
 interface FrameText {
   url: string;

@@ -6,9 +6,9 @@
 //                                              -> watch for a first change up to no_change_timeout_ms,
 //                                                then report seed 002's notice.
 // Every wait is also capped by the action's budget (budget.ts), so nothing hangs.
-import type { ErrorInfo, SettleOptions } from '../../../schemas/generated/protocol';
-import { errorInfo } from '../../../schemas/lib/errors';
-import { type Drained, type SettleRequest, type SettleResponse, type SettleWaitParams } from '../shared/settle-messages';
+import type { ErrorInfo, SettleOptions } from '../../../../schemas/generated/protocol';
+import { errorInfo } from '../../../../schemas/lib/errors';
+import { type Drained, type SettleRequest, type SettleResponse, type SettleWaitParams } from '../../shared/settle-messages';
 import { withTimeout } from './budget';
 
 /** blockOnNoChange: the caller (action settle or stored settings) set no_change_timeout_ms itself. */

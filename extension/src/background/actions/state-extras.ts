@@ -1,10 +1,10 @@
 // get_state's include_tabs and include_screenshot: the tab list and a screenshot read right after
 // the state, so a browser_use step (state, tabs, picture) is one round trip instead of three.
 // The answers are exactly list_tabs' and screenshot's (the same handlers run).
-import type { GetStateParams, GetStateResult, ScreenshotResult } from '../../../schemas/generated/protocol';
-import { listTabs } from './actions/list_tabs';
-import { screenshot } from './actions/screenshot';
-import type { WorkerContext } from './actions/types';
+import type { GetStateParams, GetStateResult, ScreenshotResult } from '../../../../schemas/generated/protocol';
+import { listTabs } from './list_tabs';
+import { screenshot } from './screenshot';
+import type { WorkerContext } from './types';
 
 /**
  * Runs after collectState: with include_dom_tree and highlight_elements on, the screenshot draws the

@@ -11,8 +11,8 @@
 // site WORK, which is why the list does not rely on Chrome. The bridge's CDP service answers the
 // browser-level commands a client needs (Target.* over the leased tabs, Browser.getVersion,
 // Browser.setDownloadBehavior) from its browser endpoint; they never reach a tab.
+import { hostMatches } from '../policy/host-match';
 import { CDP_METHOD_RULES, type ParamChecks } from './cdp-method-table';
-import { hostMatches } from './host-match';
 
 /** What an allowed command would reach that the caller still judges, from its params. */
 export interface CdpCommandNeeds {

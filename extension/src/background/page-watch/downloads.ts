@@ -3,9 +3,9 @@
 // download belongs to the action whose tab shows the page it came from (the item's referrer) and
 // that was running when Chrome created it. Chrome saves it where the person's settings say (their
 // Downloads folder); nothing here changes that.
-import type { ErrorInfo, OutcomeDetails, SimplifiedState } from '../../../schemas/generated/protocol';
-import { errorInfo } from '../../../schemas/lib/errors';
-import type { DownloadLine } from '../shared/panel-messages';
+import type { ErrorInfo, OutcomeDetails, SimplifiedState } from '../../../../schemas/generated/protocol';
+import { errorInfo } from '../../../../schemas/lib/errors';
+import type { DownloadLine } from '../../shared/panel-messages';
 
 export type DownloadRecord = NonNullable<OutcomeDetails['download']>;
 

@@ -4,9 +4,9 @@
 // the bridge URL, versions and codes are shown apart on a small details line (the pages build it from
 // `url`, `bridge` and the protocol versions). A command to type is marked with backticks, which the
 // pages render as a <code> box (shared/command-text.ts), and is the installed command (no npx).
-import { PROTOCOL_VERSION } from '../../../schemas/generated/registry';
-import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
-import { type ConnectionStatus, PANEL_KEYS } from '../shared/panel-messages';
+import { PROTOCOL_VERSION } from '../../../../schemas/generated/registry';
+import { CLOSE_CODES } from '../../../../schemas/lib/close-codes';
+import { type ConnectionStatus, PANEL_KEYS } from '../../shared/panel-messages';
 
 let current: ConnectionStatus | null = null;
 

@@ -7,14 +7,14 @@
 // connection to a closed port at once, so each try costs next to nothing), then capped exponential
 // backoff. A bridge that answers but refuses the handshake gets the backoff at once (its handshake
 // rate limit). chrome.alarms and the offscreen wake document re-arm it after the worker was stopped.
-import type { ActionResultMessage, ProtocolMessage } from '../../../schemas/generated/protocol';
-import { PROTOCOL_VERSION } from '../../../schemas/generated/registry';
-import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
-import { errorInfo } from '../../../schemas/lib/errors';
-import { BRIDGE_FRAME_MAX_BYTES, mib } from '../../../schemas/lib/message-limits';
-import { checkMessage, decodeMessage } from '../../../schemas/lib/wire';
-import { loadConfig, STORAGE_KEYS } from '../shared/config';
-import { optionsUnderKey, redactText, type TextOptions } from '../shared/redaction';
+import type { ActionResultMessage, ProtocolMessage } from '../../../../schemas/generated/protocol';
+import { PROTOCOL_VERSION } from '../../../../schemas/generated/registry';
+import { CLOSE_CODES } from '../../../../schemas/lib/close-codes';
+import { errorInfo } from '../../../../schemas/lib/errors';
+import { BRIDGE_FRAME_MAX_BYTES, mib } from '../../../../schemas/lib/message-limits';
+import { checkMessage, decodeMessage } from '../../../../schemas/lib/wire';
+import { loadConfig, STORAGE_KEYS } from '../../shared/config';
+import { optionsUnderKey, redactText, type TextOptions } from '../../shared/redaction';
 import * as status from './connection-status';
 import { hmacHex, newClientNonce, sameHex } from './handshake';
 

@@ -3,12 +3,12 @@
 // Stop (content/agent-ui.ts). Driven by the bridge's agent_sessions; released tabs leave the group
 // and lose the overlay. Only groups this module made are touched (remembered in storage.session, so a
 // restarted worker still knows them); a tab the person moved into their own group stays there.
-import type { AgentSessionInfo } from '../../../schemas/generated/protocol';
-import { cdpClientName, UI_CHANNEL, type UiRequest } from '../shared/panel-messages';
-import { onLeases } from './cdp-relay';
-import { endClientPresence } from './client-script-marks';
-import { relayTabs } from './debugger-attachments';
-import { setHeldTabs } from './held-tab-rules';
+import type { AgentSessionInfo } from '../../../../schemas/generated/protocol';
+import { cdpClientName, UI_CHANNEL, type UiRequest } from '../../shared/panel-messages';
+import { onLeases } from '../cdp/cdp-relay';
+import { endClientPresence } from '../cdp/client-script-marks';
+import { relayTabs } from '../cdp/debugger-attachments';
+import { setHeldTabs } from '../cdp/held-tab-rules';
 
 const KEY = 'bux_controlled';
 const COLORS = ['blue', 'purple', 'cyan', 'orange', 'pink', 'green', 'yellow', 'red'] as chrome.tabGroups.Color[];

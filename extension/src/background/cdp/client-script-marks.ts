@@ -7,8 +7,8 @@
 // debugger has left it, or, if the person chose to keep pages in Settings, kept with a warning. Either
 // way the side panel gets a line saying which tab and what happened (shared/script-ends.ts).
 // Marks live in storage.session: the worker may restart between the command and the end.
-import { type AgentSessionInfo, PANEL_KEYS, SETTING_KEYS } from '../shared/panel-messages';
-import { MAX_SCRIPT_END_LINES, scriptEndChoice, type ScriptEndLine } from '../shared/script-ends';
+import { type AgentSessionInfo, PANEL_KEYS, SETTING_KEYS } from '../../shared/panel-messages';
+import { MAX_SCRIPT_END_LINES, scriptEndChoice, type ScriptEndLine } from '../../shared/script-ends';
 import { attachedNow, relayHolds } from './debugger-attachments';
 
 interface Mark {

@@ -7,9 +7,9 @@
 // gone), or Chrome's own detach (the person cancelled the debugging bar, the tab closed), which the
 // client learns as Inspector.detached. While a tab is attached Chrome keeps the worker alive (active
 // chrome.debugger sessions extend an MV3 worker's life since Chrome 118).
-import type { CdpEventMessage, ErrorInfo } from '../../../schemas/generated/protocol';
-import { errorInfo } from '../../../schemas/lib/errors';
-import { isLocalUrl } from '../shared/local-files';
+import type { CdpEventMessage, ErrorInfo } from '../../../../schemas/generated/protocol';
+import { errorInfo } from '../../../../schemas/lib/errors';
+import { isLocalUrl } from '../../shared/local-files';
 import { onTabLeavesScope, passEvent, scopeAttached, scopeDetached, scopeForward } from './cdp-scope';
 import { endClientPresence } from './client-script-marks';
 import { holdForRelay, onChromeDetached, relayHolds, relayTabs, releaseRelay } from './debugger-attachments';

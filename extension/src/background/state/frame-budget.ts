@@ -5,7 +5,7 @@
 // doubles as a liveness check), then for its snapshot. A frame that is still loading or whose
 // content script never replies (a busy or frozen cross-origin ad) fails the probe; only frames
 // that answered the probe are waited for, and only as long as a walk plausibly takes.
-import type { FrameInfo } from '../../../schemas/generated/protocol';
+import type { FrameInfo } from '../../../../schemas/generated/protocol';
 
 /** A child frame must answer the token probe within this (measured: a live frame answers in 1-5 ms). */
 export const PROBE_BUDGET_MS = 250;

@@ -1,6 +1,6 @@
 // Tab targeting and the pages agents must not script.
-import type { ErrorInfo } from '../../../schemas/generated/protocol';
-import { errorInfo } from '../../../schemas/lib/wire';
+import type { ErrorInfo } from '../../../../schemas/generated/protocol';
+import { errorInfo } from '../../../../schemas/lib/wire';
 import { isExtensionPage } from './agent-scope';
 import { scopeNow } from './person-policy';
 

@@ -1,9 +1,9 @@
 // Seed 004's context bundle for a task typed in the side panel: url, title, selected text, active tab
 // id and a viewport summary of the actionable elements, plus the right-clicked element when the task
 // came from "Ask the agent about this".
-import type { ContextElement, UserTaskContext } from '../../../schemas/generated/protocol';
-import { collectState } from './state';
-import { agentsActiveTab, isRestrictedUrl } from './tabs';
+import type { ContextElement, UserTaskContext } from '../../../../schemas/generated/protocol';
+import { agentsActiveTab, isRestrictedUrl } from '../policy/tabs';
+import { collectState } from '../state/state';
 
 const SUMMARY_MAX_ELEMENTS = 60;
 

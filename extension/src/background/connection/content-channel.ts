@@ -11,15 +11,15 @@
 // old way (sendMessage, which injects the script). A port that closes after its hello closed
 // because the document went away (navigation, back/forward cache, tab closed): a request in flight
 // then fails like a closed sendMessage channel (portClosed).
-import type { ErrorInfo } from '../../../schemas/generated/protocol';
-import { errorInfo } from '../../../schemas/lib/wire';
+import type { ErrorInfo } from '../../../../schemas/generated/protocol';
+import { errorInfo } from '../../../../schemas/lib/wire';
 import {
   CONTENT_PORT,
   type ContentRequest,
   type InputProgress,
   type PortMessage,
   type RunActionResponse,
-} from '../shared/internal-messages';
+} from '../../shared/internal-messages';
 
 /**
  * progress (typing actions, on a failure where the page went away): how much went in before the

@@ -3,8 +3,8 @@
 // messages meant for the person (task_progress, agent_sessions, backend_connectors, cdp_clients, errors about tasks). Registered
 // synchronously at top level from index.ts (MV3: a worker woken by an event sees only listeners that
 // exist when the script first runs).
-import type { CdpClientsMessage, ContextElement, ErrorMessage, ProtocolMessage } from '../../../schemas/generated/protocol';
-import { STORAGE_KEYS } from '../shared/config';
+import type { CdpClientsMessage, ContextElement, ErrorMessage, ProtocolMessage } from '../../../../schemas/generated/protocol';
+import { STORAGE_KEYS } from '../../shared/config';
 import {
   type AgentSessionInfo,
   cdpClientName,
@@ -17,10 +17,10 @@ import {
   SETTING_KEYS,
   UI_CHANNEL,
   type UiRequest,
-} from '../shared/panel-messages';
-import type { BridgeConnection } from './bridge-connection';
+} from '../../shared/panel-messages';
+import type { BridgeConnection } from '../connection/bridge-connection';
+import { onAgentDownload } from '../page-watch/downloads';
 import { controllerOf, onAgentSessions, onTabComplete } from './controlled-tabs';
-import { onAgentDownload } from './downloads';
 import { clearFinishedTasks, onTaskError, onTaskProgress, runningTaskIds, submitTask, taskControl } from './task-relay';
 
 const MENU_ID = 'bux-ask-agent';

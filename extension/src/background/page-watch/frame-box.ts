@@ -1,9 +1,9 @@
 // get what=box of an element in a subframe: the frame's content script measures it in the frame's
 // own viewport, while Playwright's boundingBox (and page.mouse, which takes its numbers) use the
 // top-level viewport. The frame's place on the page is added here, where the frames are known.
-import type { Bounds, ErrorInfo } from '../../../schemas/generated/protocol';
-import { errorInfo } from '../../../schemas/lib/errors';
-import { frameOffset } from './state';
+import type { Bounds, ErrorInfo } from '../../../../schemas/generated/protocol';
+import { errorInfo } from '../../../../schemas/lib/errors';
+import { frameOffset } from '../state/state';
 
 /** Shifts result.value (a box) by the frame's offset; an error when the frame's place is unknown. */
 export async function boxInTopViewport(tabId: number, frameId: number, result: Record<string, unknown>): Promise<ErrorInfo | null> {

@@ -2,7 +2,7 @@
 // with no browser event: it reconnects its port, runtime.onConnect starts the worker, and the
 // worker reconnects to the bridge at once instead of at the 30 s alarm. Reason WORKERS: no reason
 // names "wake the service worker"; the document only holds a port (see the justification).
-import { WAKE_PORT } from '../shared/config';
+import { WAKE_PORT } from '../../shared/config';
 
 const DOCUMENT = 'offscreen/index.html';
 
