@@ -74,7 +74,9 @@ describe('content channel (ports)', () => {
   // The fake chrome only while these tests run (and the module loads): other specs import modules that look for one.
   before(async () => {
     (globalThis as unknown as { chrome?: unknown }).chrome = fakeChrome;
-    ({ sendToContent, forgetTabLinks } = await import('../../extension/src/background/connection/content-channel'));
+    const channel = await import('../../extension/src/background/connection/content-channel');
+    channel.installContentChannel();
+    ({ sendToContent, forgetTabLinks } = channel);
   });
   after(() => {
     delete (globalThis as unknown as { chrome?: unknown }).chrome;

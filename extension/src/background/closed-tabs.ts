@@ -2,8 +2,9 @@
 // last states (state_delta bases), the index map (index targets; memory and storage.session), the
 // dom_tree highlights, what a background no-change watch left for the next result, requests in
 // flight to child frames, and the ports to the content scripts. Without this, a long-lived worker
-// kept every closed tab's maps until it stopped. Imported by the worker's entry (index.ts), which
-// registers this listener synchronously, like every other.
+// kept every closed tab's maps until it stopped. The worker's entry (index.ts) calls
+// installClosedTabs() synchronously at top level, like every other registration. It sits beside the
+// entry because it reaches into every room that keeps something per tab.
 import { forgetTabLinks, linksHeldFor } from './connection/content-channel';
 import { deferredHeldFor, forgetDeferred } from './page-watch/settle-rule';
 import { requestsHeldFor } from './state/frame-liveness';
@@ -29,4 +30,7 @@ export function heldForTab(tabId: number): Record<'states' | 'index' | 'deferred
   };
 }
 
-if (typeof chrome !== 'undefined') chrome.tabs?.onRemoved.addListener((tabId) => void forgetTab(tabId).catch(() => undefined));
+/** Frees a tab's keep when Chrome says the tab is gone. */
+export function installClosedTabs(): void {
+  chrome.tabs.onRemoved.addListener((tabId) => void forgetTab(tabId).catch(() => undefined));
+}

@@ -90,16 +90,39 @@ let lastOwners: ReadonlyMap<number, string> = new Map();
 /** A tab attached for a client but never seen leased (its answer was lost): detached after this long. */
 const UNLEASED_MS = 10_000;
 
-// Registered when the worker script first runs (MV3 wakes a stopped worker only for listeners that exist then).
-chrome.debugger.onEvent.addListener((source, method, params) => {
-  const tabId = source.tabId;
-  // Trusted input's own short attachments are not a client's: nothing of them leaves the worker.
-  if (tabId === undefined || !relayHolds(tabId)) return;
-  const p = (params ?? {}) as Record<string, unknown>;
-  // Nothing of a page, frame or worker out of the client's scope reaches it (cdp-scope.ts).
-  if (!passEvent(tabId, source.sessionId, method, p, scopeForward(tabId))) return;
-  relayEvent(tabId, source.sessionId, method, p);
-});
+/**
+ * Relays a held tab's DevTools events to the bridge and ends the relay when Chrome or the tab's scope
+ * does. Called by the worker's entry (index.ts) synchronously at top level: MV3 wakes a stopped
+ * worker only for listeners that exist when its script first runs.
+ */
+export function installCdpRelay(): void {
+  chrome.debugger.onEvent.addListener((source, method, params) => {
+    const tabId = source.tabId;
+    // Trusted input's own short attachments are not a client's: nothing of them leaves the worker.
+    if (tabId === undefined || !relayHolds(tabId)) return;
+    const p = (params ?? {}) as Record<string, unknown>;
+    // Nothing of a page, frame or worker out of the client's scope reaches it (cdp-scope.ts).
+    if (!passEvent(tabId, source.sessionId, method, p, scopeForward(tabId))) return;
+    relayEvent(tabId, source.sessionId, method, p);
+  });
+  // The tab started to show a page out of the client's scope (an extension page, chrome://, a local
+  // file, a blocked site): the attachment ends before any command reaches that page, and the client
+  // learns why from Inspector.detached (the bridge reports the page gone, and why, to the client).
+  onTabLeavesScope((tabId, why) => {
+    void detachRelay(tabId).then((was) => {
+      if (was) sink({ type: 'cdp_event', tab_id: tabId, method: 'Inspector.detached', params: { reason: 'out_of_scope', message: why } });
+    });
+  });
+  chrome.debugger.onDetach.addListener((source, reason) => {
+    const tabId = source.tabId;
+    if (tabId === undefined || !onChromeDetached(tabId)) return;
+    scopeDetached(tabId);
+    holder.delete(tabId);
+    void remember();
+    void endClientPresence(tabId);
+    sink({ type: 'cdp_event', tab_id: tabId, method: 'Inspector.detached', params: { reason } });
+  });
+}
 
 /** One DevTools event of a held tab to the bridge (also the ones cdp-scope.ts makes up: a child session it took away). */
 export function relayEvent(tabId: number, sessionId: string | undefined, method: string, params: Record<string, unknown>): void {
@@ -107,25 +130,6 @@ export function relayEvent(tabId: number, sessionId: string | undefined, method:
   if (sessionId) event.session_id = sessionId;
   sink(event);
 }
-
-// The tab started to show a page out of the client's scope (an extension page, chrome://, a local
-// file, a blocked site): the attachment ends before any command reaches that page, and the client
-// learns why from Inspector.detached (the bridge reports the page gone, and why, to the client).
-onTabLeavesScope((tabId, why) => {
-  void detachRelay(tabId).then((was) => {
-    if (was) sink({ type: 'cdp_event', tab_id: tabId, method: 'Inspector.detached', params: { reason: 'out_of_scope', message: why } });
-  });
-});
-
-chrome.debugger.onDetach.addListener((source, reason) => {
-  const tabId = source.tabId;
-  if (tabId === undefined || !onChromeDetached(tabId)) return;
-  scopeDetached(tabId);
-  holder.delete(tabId);
-  void remember();
-  void endClientPresence(tabId);
-  sink({ type: 'cdp_event', tab_id: tabId, method: 'Inspector.detached', params: { reason } });
-});
 
 /** Attaches the tab for a CDP client (or keeps the attachment it has). url: what the tab shows. Throws Chrome's error. */
 export async function attachRelay(tabId: number, url: string): Promise<void> {

@@ -52,10 +52,13 @@ const links = new Map<string, Link>();
 const MAX_LINKS = 64;
 let nextRequestId = 1;
 
-// A frame that commits a new document gets a new content script: new requests go to it on a new
-// port (the old port closes with the old document; requests in flight on it end there).
-if (typeof chrome !== 'undefined') {
-  chrome.webNavigation?.onCommitted.addListener((d) => {
+/**
+ * A frame that commits a new document gets a new content script: new requests go to it on a new
+ * port (the old port closes with the old document; requests in flight on it end there). Called by
+ * the worker's entry (index.ts) synchronously at top level.
+ */
+export function installContentChannel(): void {
+  chrome.webNavigation.onCommitted.addListener((d) => {
     const key = `${d.tabId}:${d.frameId}`;
     const link = links.get(key);
     if (!link) return;

@@ -28,11 +28,11 @@ const siteOf = (url: string): string => {
     return '';
   }
 };
-let installed = false;
-
-function install(): void {
-  if (installed || !chrome.downloads) return;
-  installed = true;
+/**
+ * Hands Chrome's download events to the watches running. Called by the worker's entry (index.ts)
+ * synchronously at top level, like every listener (it used to wait for the first watch).
+ */
+export function installDownloads(): void {
   chrome.downloads.onCreated.addListener((item) => {
     for (const w of WATCHES) w.created(item);
   });
@@ -75,7 +75,6 @@ export class DownloadWatch {
   readonly startedAt = Date.now();
 
   constructor() {
-    install();
     WATCHES.add(this);
   }
 

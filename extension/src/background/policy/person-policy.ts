@@ -50,16 +50,6 @@ function policy(): Promise<Policy> {
   return cache;
 }
 
-chrome.storage.onChanged.addListener((changes, area) => {
-  if (area === 'local' && POLICY_KEYS.some((k) => k in changes)) {
-    cache = null;
-    void policy().then(() => {
-      for (const fn of policyListeners) fn();
-    });
-    // Until read again: a folder the person just removed must not stay readable meanwhile.
-    if (SETTING_KEYS.localFileFolders in changes) foldersNow = folders(changes[SETTING_KEYS.localFileFolders]?.newValue);
-  }
-});
 void policy();
 
 /**
@@ -73,12 +63,30 @@ const localTabsReady: Promise<void> = chrome.tabs.query({}).then(
   },
   () => undefined,
 );
-chrome.tabs.onUpdated.addListener((tabId, change, tab) => {
-  if (change.url === undefined && tab.pendingUrl === undefined) return;
-  if (isLocalUrl(change.url ?? tab.url) || isLocalUrl(tab.pendingUrl)) localTabs.add(tabId);
-  else localTabs.delete(tabId);
-});
-chrome.tabs.onRemoved.addListener((tabId) => localTabs.delete(tabId));
+
+/**
+ * Keeps the policy and the local tabs current: a changed setting is read again (and the policy's
+ * listeners told), a tab that starts or stops showing a local URL joins or leaves localTabs.
+ * Called by the worker's entry (index.ts) synchronously at top level.
+ */
+export function installPersonPolicy(): void {
+  chrome.storage.onChanged.addListener((changes, area) => {
+    if (area === 'local' && POLICY_KEYS.some((k) => k in changes)) {
+      cache = null;
+      void policy().then(() => {
+        for (const fn of policyListeners) fn();
+      });
+      // Until read again: a folder the person just removed must not stay readable meanwhile.
+      if (SETTING_KEYS.localFileFolders in changes) foldersNow = folders(changes[SETTING_KEYS.localFileFolders]?.newValue);
+    }
+  });
+  chrome.tabs.onUpdated.addListener((tabId, change, tab) => {
+    if (change.url === undefined && tab.pendingUrl === undefined) return;
+    if (isLocalUrl(change.url ?? tab.url) || isLocalUrl(tab.pendingUrl)) localTabs.add(tabId);
+    else localTabs.delete(tabId);
+  });
+  chrome.tabs.onRemoved.addListener((tabId) => localTabs.delete(tabId));
+}
 
 /** Synchronous: whether an agent is refused this local URL (false for any non-local URL). */
 export function localFileBlocked(url: string | undefined): boolean {

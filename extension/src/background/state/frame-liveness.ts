@@ -83,7 +83,8 @@ function mayAnswerNow(d: { tabId: number; frameId: number }): void {
   if (set.size === 0) noScript.delete(d.tabId);
 }
 
-if (typeof chrome !== 'undefined' && chrome.webNavigation) {
+/** A frame that commits or loads may have a content script now: it is asked again. Called by index.ts. */
+export function installFrameLiveness(): void {
   chrome.webNavigation.onCommitted.addListener(mayAnswerNow);
   chrome.webNavigation.onDOMContentLoaded.addListener(mayAnswerNow);
   chrome.webNavigation.onCompleted.addListener(mayAnswerNow);

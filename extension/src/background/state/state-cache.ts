@@ -33,16 +33,15 @@ const byTab = new Map<number, Entry[]>();
 /** State ids dropped by a navigation, to say so (bounded). */
 const navigatedAway = new Map<string, number>();
 
-function listen(): void {
-  if (typeof chrome === 'undefined') return;
-  chrome.webNavigation?.onCommitted.addListener((d) => {
+/** A top-frame navigation drops the tab's states (their ids are then answered as navigated away). Called by index.ts. */
+export function installStateCache(): void {
+  chrome.webNavigation.onCommitted.addListener((d) => {
     if (d.frameId !== 0) return;
     for (const e of byTab.get(d.tabId) ?? []) navigatedAway.set(e.id, d.tabId);
     while (navigatedAway.size > 200) navigatedAway.delete(navigatedAway.keys().next().value as string);
     byTab.delete(d.tabId);
   });
 }
-listen();
 
 /** Drops a closed tab's states (closed-tabs.ts). */
 export function forgetTabStates(tabId: number): void {
