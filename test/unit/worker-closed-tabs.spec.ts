@@ -86,7 +86,7 @@ describe('closed tabs free their state in the worker', () => {
   });
 
   it('opening then closing 100 tabs leaves nothing of them, and an open tab keeps its state', async () => {
-    const { collectState } = await import('../../extension/src/background/state/state');
+    const { collectState } = await import('../../extension/src/background/state/collect');
     const { rememberState } = await import('../../extension/src/background/state/state-cache');
     const { resolveSettle, watchInBackground } = await import('../../extension/src/background/page-watch/settle-rule');
     const { trackRequest } = await import('../../extension/src/background/state/frame-liveness');

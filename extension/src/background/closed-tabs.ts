@@ -7,8 +7,8 @@
 // entry because it reaches into every room that keeps something per tab.
 import { forgetTabLinks, linksHeldFor } from './connection/content-channel';
 import { deferredHeldFor, forgetDeferred } from './page-watch/settle-rule';
+import { forgetTabState, indexHeldFor } from './state/collect';
 import { requestsHeldFor } from './state/frame-liveness';
-import { forgetTabState, indexHeldFor } from './state/state';
 import { forgetTabStates, statesHeldFor } from './state/state-cache';
 
 /** Frees everything the worker keeps for the tab. */

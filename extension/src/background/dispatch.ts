@@ -65,7 +65,8 @@ import {
 import { isRestrictedUrl, resolveTab } from './policy/tabs';
 import { classicUploadRefusal } from './policy/upload-policy';
 import { rereadWhileReloading } from './reread';
-import { collectState, elementIdForIndex, frameOffset } from './state/state';
+import { collectState, elementIdForIndex } from './state/collect';
+import { frameOffset } from './state/frames';
 import { answerState, latestState, rememberState, withStateDelta } from './state/state-cache';
 
 const WS = 'background_script' as const;

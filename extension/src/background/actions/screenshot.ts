@@ -5,7 +5,7 @@ import { CONTENT_CHANNEL } from '../../shared/internal-messages';
 import { sendToContent } from '../connection/content-channel';
 import { localFileBlocked, localTabError } from '../policy/person-policy';
 import { isRestrictedUrl } from '../policy/tabs';
-import { highlightsOf } from '../state/state';
+import { highlightsOf } from '../state/collect';
 import { type WorkerContext, type WorkerOutcome, WS } from './types';
 
 /** Width and height from a PNG's IHDR chunk (bytes 16..23, big-endian). */

@@ -3,7 +3,7 @@
 // top-level viewport. The frame's place on the page is added here, where the frames are known.
 import type { Bounds, ErrorInfo } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
-import { frameOffset } from '../state/state';
+import { frameOffset } from '../state/frames';
 
 /** Shifts result.value (a box) by the frame's offset; an error when the frame's place is unknown. */
 export async function boxInTopViewport(tabId: number, frameId: number, result: Record<string, unknown>): Promise<ErrorInfo | null> {

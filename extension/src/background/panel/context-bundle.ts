@@ -3,7 +3,7 @@
 // came from "Ask the agent about this".
 import type { ContextElement, UserTaskContext } from '../../../../schemas/generated/protocol';
 import { agentsActiveTab, isRestrictedUrl } from '../policy/tabs';
-import { collectState } from '../state/state';
+import { collectState } from '../state/collect';
 
 const SUMMARY_MAX_ELEMENTS = 60;
 
