@@ -59,7 +59,7 @@ export const TAB_LEVEL = new Set<ActionName>([
   'switch_tab',
   'close_tab',
   'list_tabs',
-  // Reads chrome.cookies for the session's tabs (cookies.ts), whatever the routing tab shows.
+  // Reads chrome.cookies for the session's tabs (get_cookies.ts), whatever the routing tab shows.
   'get_cookies',
   'wait',
   'wait_for_navigation',
