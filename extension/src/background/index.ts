@@ -1,20 +1,34 @@
 // Service worker entry: a flat list of top-level registrations. MV3 wakes a stopped worker only for
 // events whose listeners exist when the script first runs, so every listener is registered here,
-// synchronously (navigation and tab events used to be registered lazily, and a
-// stopped worker stayed blind until the 30 s alarm). The worker is disposable: the connection is
-// rebuilt at once on every wake, and nothing that matters lives only here.
-import './closed-tabs';
-
+// synchronously: the rooms export install*() and this file calls them (navigation and tab events
+// used to be registered lazily, and a stopped worker stayed blind until the 30 s alarm). The worker
+// is disposable: the connection is rebuilt at once on every wake, and nothing that matters lives only here.
+// https://developer.chrome.com/docs/extensions/develop/concepts/service-workers/events#declare-events
 import { runCdpSend } from './actions/cdp_send';
-import { BridgeConnection } from './bridge-connection';
-import { keepCdpField, relayEvent, setCdpSink } from './cdp-relay';
-import { installScopeGuard } from './cdp-scope';
+import { installCdpRelay, keepCdpField, relayEvent, setCdpSink } from './cdp/cdp-relay';
+import { installScopeGuard } from './cdp/cdp-scope';
+import { installHeldTabRules } from './cdp/held-tab-rules';
+import { installClosedTabs } from './closed-tabs';
+import { BridgeConnection } from './connection/bridge-connection';
+import { installContentChannel } from './connection/content-channel';
+import { installWakeDocument } from './connection/wake-document';
 import { runAction } from './dispatch';
-import { installHeldTabRules } from './held-tab-rules';
-import { onBridgeMessage, registerPanelRelay } from './panel-relay';
-import { installSheetText } from './sheet-text';
-import { installTabWatchListeners } from './tab-watch';
-import { installWakeDocument } from './wake-document';
+import { installDownloads } from './page-watch/downloads';
+import { installTabWatchListeners } from './page-watch/tab-watch';
+import { onBridgeMessage, registerPanelRelay } from './panel/panel-relay';
+import { installPersonPolicy } from './policy/person-policy';
+import { installFrameLiveness } from './state/frame-liveness';
+import { installSheetText } from './state/sheet-text';
+import { installStateCache } from './state/state-cache';
+
+// What each room keeps current from Chrome's events (these used to register on import).
+installPersonPolicy();
+installContentChannel();
+installStateCache();
+installFrameLiveness();
+installClosedTabs();
+installDownloads();
+installCdpRelay();
 
 const RECONNECT_ALARM = 'bux-reconnect';
 

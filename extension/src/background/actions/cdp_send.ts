@@ -5,13 +5,13 @@
 // the person's settings forbid (person-policy.ts, the same verdict as the navigate action's).
 import type { ActionMessage, ActionResultMessage, CdpSendParams, ErrorInfo } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
-import { hostOf, judgeMethod, siteShown } from '../cdp-policy';
-import { lostAttachment } from '../cdp-relay';
-import { frameRefusal, noteAnswer, scopeRefusal } from '../cdp-scope';
-import { noteClientCommand } from '../client-script-marks';
-import { relayHolds } from '../debugger-attachments';
-import { hasDomainPolicy, policyError, scopeError, scopeNow, scopeWhenRead } from '../person-policy';
-import { cdpFileRefusal } from '../upload-policy';
+import { hostOf, judgeMethod, siteShown } from '../cdp/cdp-policy';
+import { lostAttachment } from '../cdp/cdp-relay';
+import { frameRefusal, noteAnswer, scopeRefusal } from '../cdp/cdp-scope';
+import { noteClientCommand } from '../cdp/client-script-marks';
+import { relayHolds } from '../cdp/debugger-attachments';
+import { hasDomainPolicy, policyError, scopeError, scopeNow, scopeWhenRead } from '../policy/person-policy';
+import { cdpFileRefusal } from '../policy/upload-policy';
 import { WS } from './types';
 
 type Debuggee = chrome.debugger.DebuggerSession;

@@ -1,12 +1,12 @@
 // Worker-side actions by name. dispatch.ts runs these in the service worker; every other action
 // goes to the content script of the frame that owns its target.
 import type { ActionName } from '../../../../schemas/generated/registry';
-import { getCookies } from '../cookies';
-import { extractAllFrames } from '../extract';
 import { cdpAttach } from './cdp_attach';
 import { cdpDetach } from './cdp_detach';
 import { closeTab } from './close_tab';
 import { evaluate } from './evaluate';
+import { extractAllFrames } from './extract_content';
+import { getCookies } from './get_cookies';
 import { goBack } from './go_back';
 import { goForward } from './go_forward';
 import { listTabs } from './list_tabs';
@@ -59,7 +59,7 @@ export const TAB_LEVEL = new Set<ActionName>([
   'switch_tab',
   'close_tab',
   'list_tabs',
-  // Reads chrome.cookies for the session's tabs (cookies.ts), whatever the routing tab shows.
+  // Reads chrome.cookies for the session's tabs (get_cookies.ts), whatever the routing tab shows.
   'get_cookies',
   'wait',
   'wait_for_navigation',

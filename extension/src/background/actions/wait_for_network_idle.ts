@@ -1,7 +1,7 @@
 import type { WaitForNetworkIdleParams } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { SETTLE_CHANNEL } from '../../shared/settle-messages';
-import { settleSend } from '../settle-rule';
+import { settleSend } from '../page-watch/settle-rule';
 import { type WorkerContext, type WorkerOutcome, WS } from './types';
 
 export async function waitForNetworkIdle(ctx: WorkerContext, params: WaitForNetworkIdleParams): Promise<WorkerOutcome> {
