@@ -1,13 +1,21 @@
-// The extension side of the bridge: the one extension connection (newest wins), the actions in
-// flight to it, and what happens while it is away. server.ts routes the extension's messages here;
-// agent-gateway.ts asks relay() for every action an agent sends.
+// The extension side of the bridge: the one extension connection (newest wins), the actions and CDP
+// commands in flight to it, and what happens while it is away. server.ts routes the extension's
+// messages here; agent-gateway.ts asks relay() for every action an agent sends and relayCdp() for
+// every cdp_command.
 //
 // An MV3 service worker restarts often (idle timeouts, updates, crashes): relay() waits for it
 // within the action's own timeout instead of failing at once, and a read in flight when
 // it left is asked again once it is back.
 import { EventEmitter } from 'node:events';
 
-import type { ActionMessage, ActionResultMessage, ErrorInfo, ProtocolMessage } from '../../schemas/generated/protocol';
+import type {
+  ActionMessage,
+  ActionResultMessage,
+  CdpCommandMessage,
+  CdpResultMessage,
+  ErrorInfo,
+  ProtocolMessage,
+} from '../../schemas/generated/protocol';
 import { ACTION_NAMES, PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { errorInfo } from '../../schemas/lib/wire';
 import type { Logger } from '../common/log';
@@ -15,6 +23,7 @@ import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
 import { answerMismatch, mismatchError } from './answer-check';
 import { CLOSE, type Peer } from './peer';
 import { type PendingEntry, PendingRegistry } from './pending';
+import type { Answer } from './raw-relay';
 
 interface InFlight {
   action: ActionMessage['action'];
@@ -23,10 +32,26 @@ interface InFlight {
   resolve: (result: ActionResultMessage) => void;
 }
 
+interface CdpInFlight {
+  /** The command as sent (its tab_id), to check the answer against. */
+  sent: CdpCommandMessage;
+  /** Called once, the moment the answer is received (see relayCdp). */
+  answer: (result: CdpResultMessage) => void;
+}
+
+export interface RelayOptions {
+  /** Date.now() by which the action must be answered (TIMEOUT after it). */
+  deadline: number;
+  /** The action's own timeout, named in the TIMEOUT message. */
+  timeoutMs: number;
+  /** The action came from an agent and was validated on receive: it is not checked a second time. */
+  validated?: boolean;
+}
+
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /** After a restart with restored sessions, actions wait this long (within their timeout) for the extension. */
 const RESTART_GRACE_MS = 10_000;
-/** How long a CDP command (cdp_send) waits for an extension that left before it is answered NO_EXTENSION_CONNECTED. */
+/** How long a cdp_command waits for an extension that left before it is answered NO_EXTENSION_CONNECTED. */
 export const CDP_EXTENSION_WAIT_MS = 10_000;
 /** Actions that only read: safe to ask again after the extension dropped mid-way. */
 const READ_ONLY_ACTIONS = new Set<string>(['get_state', 'get', 'is', 'extract_content', 'list_tabs', 'screenshot', 'get_dropdown_options']);
@@ -53,12 +78,32 @@ export function errorResult(action: ActionMessage, error: ErrorInfo): ActionResu
   };
 }
 
+/** The answer to a cdp_command that failed before Chrome answered it. */
+export function cdpFailure(command: CdpCommandMessage, error: ErrorInfo): CdpResultMessage {
+  return { type: 'cdp_result', original_command_id: command.command_id, tab_id: command.tab_id, error_info: error };
+}
+
+const noExtension = () =>
+  errorInfo(
+    'NO_EXTENSION_CONNECTED',
+    'No browser extension is connected to the bridge. Open Chrome with the browser-use-ext extension installed and paired, then retry.',
+    'bridge',
+  );
+
+const notSent = (what: string) =>
+  errorInfo(
+    'EXTENSION_DISCONNECTED',
+    `The extension connection closed before ${what} could be sent. Wait for it to reconnect, then retry.`,
+    'bridge',
+  );
+
 export class ExtensionLink {
   private peer: Peer | null = null;
   private awaySince: number | null = null;
   private readonly pending = new PendingRegistry<InFlight>();
-  /** action_results received from the extension (validated on receive), relayed without a second check. */
-  private readonly relayed = new WeakSet<ActionResultMessage>();
+  private readonly cdpPending = new PendingRegistry<CdpInFlight>();
+  /** Answers received from the extension (validated on receive), relayed without a second check. */
+  private readonly relayed = new WeakSet<Answer>();
   private nextId = 1;
   /** When sessions were restored from disk (null: none), see awaitingAfterRestart. */
   private restoredAt: number | null = null;
@@ -73,7 +118,7 @@ export class ExtensionLink {
   }
 
   get inFlight(): number {
-    return this.pending.size;
+    return this.pending.size + this.cdpPending.size;
   }
 
   /** Sessions came back from disk: actions wait for the extension a little after the restart. */
@@ -91,8 +136,8 @@ export class ExtensionLink {
     this.peer?.send({ type: 'ping', sent_at: Date.now() });
   }
 
-  /** Whether a result is one the extension sent (validated on receive, relayed unchanged). */
-  isRelayed(result: ActionResultMessage): boolean {
+  /** Whether an answer is one the extension sent (validated on receive, relayed unchanged). */
+  isRelayed(result: Answer): boolean {
     return this.relayed.has(result);
   }
 
@@ -143,7 +188,19 @@ export class ExtensionLink {
           'bridge',
         ),
       );
-    this.hooks.log.warn('extension disconnected', { failed_in_flight: inFlight.length });
+    const commands = this.cdpPending.drain();
+    for (const e of commands)
+      e.value.answer(
+        cdpFailure(
+          e.value.sent,
+          errorInfo(
+            'EXTENSION_DISCONNECTED',
+            `The extension disconnected while ${e.value.sent.method} was running; it may or may not have taken effect. Wait for the extension to reconnect, then send it again if it did not.`,
+            'bridge',
+          ),
+        ),
+      );
+    this.hooks.log.warn('extension disconnected', { failed_in_flight: inFlight.length + commands.length });
     this.hooks.broadcastToAgents({
       type: 'extension_status',
       connected: false,
@@ -155,17 +212,41 @@ export class ExtensionLink {
 
   /** The extension answered an action with a message that failed validation: its agent must not wait for the timeout. */
   onInvalidAnswer(inReplyTo: string, problem: { message: string; details?: Record<string, unknown> }): void {
-    const entry = this.pending.take(inReplyTo);
-    if (entry)
-      this.failInFlight(
-        entry,
-        errorInfo(
-          'EXTENSION_INTERNAL_ERROR',
-          `The extension answered "${entry.value.action}" with an invalid message (${problem.message}). Take a new state and retry; report the bug if it repeats.`,
-          'bridge',
-          { validation: problem.details ?? {} },
-        ),
+    const invalid = (what: string) =>
+      errorInfo(
+        'EXTENSION_INTERNAL_ERROR',
+        `The extension answered ${what} with an invalid message (${problem.message}). Take a new state and retry; report the bug if it repeats.`,
+        'bridge',
+        { validation: problem.details ?? {} },
       );
+    const entry = this.pending.take(inReplyTo);
+    if (entry) this.failInFlight(entry, invalid(`"${entry.value.action}"`));
+    const command = this.cdpPending.take(inReplyTo);
+    if (command) command.value.answer(cdpFailure(command.value.sent, invalid(command.value.sent.method)));
+  }
+
+  /** Chrome's answer to a cdp_command: to its caller at once, checked against the command first. */
+  onCdpResult(result: CdpResultMessage): void {
+    const entry = this.cdpPending.take(result.original_command_id);
+    if (!entry) {
+      this.hooks.log.debug('late or unknown cdp_result dropped', { id: result.original_command_id });
+      return;
+    }
+    const { sent } = entry.value;
+    // The schema holds the rest (a result or an error, never both); the tab is what a broken or
+    // foreign extension could get wrong, and an answer from another agent's tab must not pass.
+    if (result.tab_id !== sent.tab_id) {
+      const why = `its tab_id is ${result.tab_id}, but the command was sent to tab ${sent.tab_id}`;
+      this.hooks.log.warn('extension answered something that does not match the request', {
+        id: entry.id,
+        asked: sent.method,
+        mismatch: why,
+      });
+      entry.value.answer(cdpFailure(sent, mismatchError(sent.method, why)));
+      return;
+    }
+    this.relayed.add(result);
+    entry.value.answer(result);
   }
 
   onResult(result: ActionResultMessage): void {
@@ -192,38 +273,18 @@ export class ExtensionLink {
 
   /**
    * Sends one action to the extension and resolves with its result, TIMEOUT or EXTENSION_DISCONNECTED.
-   * validated: the action came from an agent (checked on receive); only its ids/tab_id change here.
-   * onAnswer: called with the extension's answer the moment it is received, before the promise
-   * settles (a caller that must keep the answer in order with messages received after it).
+   * A validated action came from an agent (checked on receive); only its ids/tab_id change here.
    */
-  async relay(
-    action: ActionMessage,
-    deadline: number,
-    timeoutMs: number,
-    validated = false,
-    retried = false,
-    onAnswer?: (result: ActionResultMessage) => void,
-  ): Promise<ActionResultMessage> {
+  relay(action: ActionMessage, o: RelayOptions): Promise<ActionResultMessage> {
+    return this.relayOnce(action, o, false);
+  }
+
+  private async relayOnce(action: ActionMessage, o: RelayOptions, retried: boolean): Promise<ActionResultMessage> {
+    const { deadline, timeoutMs } = o;
     // The extension was here and left (its service worker restarts): wait for it within
     // the action's own timeout instead of failing at once; it is usually back within a second.
-    // A CDP command's timeout is long (a page's own long evaluation is legitimate), so its wait for
-    // the extension is capped: a CDP client hears within seconds that the browser is gone.
-    const waitUntil = action.action === 'cdp_send' ? Math.min(deadline, Date.now() + CDP_EXTENSION_WAIT_MS) : deadline;
-    // A connection that is closing (its close frame came, its socket not gone yet) has left too.
-    const leaving = this.peer !== null && !(this.peer.ready && this.peer.open);
-    if (!(this.peer?.ready && this.peer.open) && (leaving || this.awaySince !== null || this.awaitingAfterRestart()))
-      await this.back(waitUntil);
-    const ext = this.peer;
-    if (!ext?.ready || !ext.open) {
-      return errorResult(
-        action,
-        errorInfo(
-          'NO_EXTENSION_CONNECTED',
-          'No browser extension is connected to the bridge. Open Chrome with the browser-use-ext extension installed and paired, then retry.',
-          'bridge',
-        ),
-      );
-    }
+    const ext = await this.reachable(deadline);
+    if (!ext) return errorResult(action, noExtension());
     const remaining = deadline - Date.now();
     const timeout = () =>
       errorResult(
@@ -248,28 +309,64 @@ export class ExtensionLink {
           READ_ONLY_ACTIONS.has(action.action) &&
           Date.now() < deadline
         )
-          resolve(this.relay(action, deadline, timeoutMs, validated, true, onAnswer));
-        else {
-          onAnswer?.(r);
-          resolve(r);
-        }
+          resolve(this.relayOnce(action, o, true));
+        else resolve(r);
       };
       const sent: ActionMessage = { ...action, action_id: relayId };
       this.pending.add(relayId, { action: action.action, sent, resolve: settle }, remaining, () => resolve(timeout()));
-      if (!ext.send(sent, validated)) {
+      if (!ext.send(sent, o.validated === true)) {
         this.pending.take(relayId);
-        resolve(
-          errorResult(
-            action,
-            errorInfo(
-              'EXTENSION_DISCONNECTED',
-              'The extension connection closed before the action could be sent. Wait for it to reconnect, then retry.',
-              'bridge',
-            ),
-          ),
-        );
+        resolve(errorResult(action, notSent('the action')));
       }
     });
+  }
+
+  /**
+   * Sends one cdp_command (validated on receive from its agent) to the extension; `answer` is called
+   * exactly once: the moment the extension's cdp_result is received (no promise hop in between, so the
+   * answer keeps its place before the tab's events that Chrome sent after it), or with TIMEOUT,
+   * NO_EXTENSION_CONNECTED or EXTENSION_DISCONNECTED. A command's timeout is long (a page's own long
+   * evaluation is legitimate), so its wait for an extension that left is capped at
+   * CDP_EXTENSION_WAIT_MS: a CDP client hears within seconds that the browser is gone.
+   */
+  async relayCdp(command: CdpCommandMessage, timeoutMs: number, answer: (result: CdpResultMessage) => void): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const ext = await this.reachable(Math.min(deadline, Date.now() + CDP_EXTENSION_WAIT_MS));
+    if (!ext) return answer(cdpFailure(command, noExtension()));
+    const relayId = `b${this.nextId++}`;
+    const timeout = () =>
+      answer(
+        cdpFailure(
+          command,
+          errorInfo(
+            'TIMEOUT',
+            `${command.method} got no answer within ${timeoutMs} ms. The page may still be busy (a long evaluation): raise timeout_ms, or send the command again.`,
+            'bridge',
+            { timeout_ms: timeoutMs },
+          ),
+        ),
+      );
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return timeout();
+    const sent: CdpCommandMessage = { ...command, command_id: relayId };
+    this.cdpPending.add(relayId, { sent, answer }, remaining, timeout);
+    if (!ext.send(sent, true)) {
+      this.cdpPending.take(relayId);
+      answer(cdpFailure(command, notSent(command.method)));
+    }
+  }
+
+  /**
+   * The extension connection to send on, waiting until `waitUntil` for one that left (or is leaving:
+   * its close frame came, its socket is not gone yet) or, after a restart, for its first connection;
+   * null when none is there by then.
+   */
+  private async reachable(waitUntil: number): Promise<Peer | null> {
+    const leaving = this.peer !== null && !(this.peer.ready && this.peer.open);
+    if (!(this.peer?.ready && this.peer.open) && (leaving || this.awaySince !== null || this.awaitingAfterRestart()))
+      await this.back(waitUntil);
+    const ext = this.peer;
+    return ext?.ready && ext.open ? ext : null;
   }
 
   /** The browser's active tab, asked of the extension (list_tabs), for the implicit hand-over. */
@@ -283,11 +380,10 @@ export class ExtensionLink {
       ),
     });
     if (!(ACTION_NAMES as readonly string[]).includes('list_tabs')) return noHandOver('this build has no list_tabs');
-    const r = await this.relay(
-      { type: 'action', action_id: 'list-tabs', action: 'list_tabs', params: {} } as ActionMessage,
+    const r = await this.relay({ type: 'action', action_id: 'list-tabs', action: 'list_tabs', params: {} } as ActionMessage, {
       deadline,
-      DEFAULT_TIMEOUT_MS,
-    );
+      timeoutMs: DEFAULT_TIMEOUT_MS,
+    });
     const tabs =
       r.status === 'success'
         ? (r.outcome_details?.result as { tabs?: { tab_id: number; active: boolean }[] } | undefined)?.tabs
@@ -299,15 +395,13 @@ export class ExtensionLink {
 
   /** Fails what is in flight and closes the connection (bridge shutdown). */
   close(): void {
-    for (const e of this.pending.drain())
-      this.failInFlight(
-        e,
-        errorInfo(
-          'EXTENSION_DISCONNECTED',
-          'The bridge is shutting down; the action may or may not have run. Reconnect and take a new state.',
-          'bridge',
-        ),
-      );
+    const shuttingDown = errorInfo(
+      'EXTENSION_DISCONNECTED',
+      'The bridge is shutting down; the action may or may not have run. Reconnect and take a new state.',
+      'bridge',
+    );
+    for (const e of this.pending.drain()) this.failInFlight(e, shuttingDown);
+    for (const e of this.cdpPending.drain()) e.value.answer(cdpFailure(e.value.sent, shuttingDown));
     this.peer?.close(CLOSE.goingAway, 'bridge shutting down');
   }
 
