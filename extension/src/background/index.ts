@@ -5,8 +5,8 @@
 // rebuilt at once on every wake, and nothing that matters lives only here.
 import './closed-tabs';
 
-import { runCdpSend } from './actions/cdp_send';
 import { BridgeConnection } from './bridge-connection';
+import { runCdpCommand } from './cdp-command';
 import { keepCdpField, relayEvent, setCdpSink } from './cdp-relay';
 import { installScopeGuard } from './cdp-scope';
 import { runAction } from './dispatch';
@@ -20,12 +20,9 @@ const RECONNECT_ALARM = 'bux-reconnect';
 
 const connection = new BridgeConnection((message, send) => {
   switch (message.type) {
+    case 'cdp_command':
+      return void runCdpCommand(message).then((result) => send(result, { keep: keepCdpField }));
     case 'action': {
-      // A CDP client's command: relayed as is, nothing else around it (actions/cdp_send.ts).
-      if (message.action === 'cdp_send') {
-        void runCdpSend(message).then((result) => send(result, { keep: keepCdpField }));
-        return;
-      }
       // get_state with redact_card_and_otp false is the agent's explicit opt-out (snapshot privacy).
       const showCards =
         message.action === 'get_state' && (message.params as { redact_card_and_otp?: unknown } | undefined)?.redact_card_and_otp === false;
