@@ -21,6 +21,7 @@ import { errorInfo } from '../../schemas/lib/wire';
 import type { Logger } from '../common/log';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
 import { answerMismatch, mismatchError } from './answer-check';
+import { CdpCommandsInFlight, cdpFailure } from './cdp-in-flight';
 import { CLOSE, type Peer } from './peer';
 import { type PendingEntry, PendingRegistry } from './pending';
 import type { Answer } from './raw-relay';
@@ -30,13 +31,6 @@ interface InFlight {
   /** The action as sent (its tab_id), to check the answer against (answer-check.ts). */
   sent: ActionMessage;
   resolve: (result: ActionResultMessage) => void;
-}
-
-interface CdpInFlight {
-  /** The command as sent (its tab_id), to check the answer against. */
-  sent: CdpCommandMessage;
-  /** Called once, the moment the answer is received (see relayCdp). */
-  answer: (result: CdpResultMessage) => void;
 }
 
 export interface RelayOptions {
@@ -78,11 +72,6 @@ export function errorResult(action: ActionMessage, error: ErrorInfo): ActionResu
   };
 }
 
-/** The answer to a cdp_command that failed before Chrome answered it. */
-export function cdpFailure(command: CdpCommandMessage, error: ErrorInfo): CdpResultMessage {
-  return { type: 'cdp_result', original_command_id: command.command_id, tab_id: command.tab_id, error_info: error };
-}
-
 const noExtension = () =>
   errorInfo(
     'NO_EXTENSION_CONNECTED',
@@ -101,7 +90,7 @@ export class ExtensionLink {
   private peer: Peer | null = null;
   private awaySince: number | null = null;
   private readonly pending = new PendingRegistry<InFlight>();
-  private readonly cdpPending = new PendingRegistry<CdpInFlight>();
+  private readonly commands = new CdpCommandsInFlight();
   /** Answers received from the extension (validated on receive), relayed without a second check. */
   private readonly relayed = new WeakSet<Answer>();
   private nextId = 1;
@@ -118,7 +107,7 @@ export class ExtensionLink {
   }
 
   get inFlight(): number {
-    return this.pending.size + this.cdpPending.size;
+    return this.pending.size + this.commands.size;
   }
 
   /** Sessions came back from disk: actions wait for the extension a little after the restart. */
@@ -188,19 +177,14 @@ export class ExtensionLink {
           'bridge',
         ),
       );
-    const commands = this.cdpPending.drain();
-    for (const e of commands)
-      e.value.answer(
-        cdpFailure(
-          e.value.sent,
-          errorInfo(
-            'EXTENSION_DISCONNECTED',
-            `The extension disconnected while ${e.value.sent.method} was running; it may or may not have taken effect. Wait for the extension to reconnect, then send it again if it did not.`,
-            'bridge',
-          ),
-        ),
-      );
-    this.hooks.log.warn('extension disconnected', { failed_in_flight: inFlight.length + commands.length });
+    const commands = this.commands.failAll((method) =>
+      errorInfo(
+        'EXTENSION_DISCONNECTED',
+        `The extension disconnected while ${method} was running; it may or may not have taken effect. Wait for the extension to reconnect, then send it again if it did not.`,
+        'bridge',
+      ),
+    );
+    this.hooks.log.warn('extension disconnected', { failed_in_flight: inFlight.length + commands });
     this.hooks.broadcastToAgents({
       type: 'extension_status',
       connected: false,
@@ -221,32 +205,7 @@ export class ExtensionLink {
       );
     const entry = this.pending.take(inReplyTo);
     if (entry) this.failInFlight(entry, invalid(`"${entry.value.action}"`));
-    const command = this.cdpPending.take(inReplyTo);
-    if (command) command.value.answer(cdpFailure(command.value.sent, invalid(command.value.sent.method)));
-  }
-
-  /** Chrome's answer to a cdp_command: to its caller at once, checked against the command first. */
-  onCdpResult(result: CdpResultMessage): void {
-    const entry = this.cdpPending.take(result.original_command_id);
-    if (!entry) {
-      this.hooks.log.debug('late or unknown cdp_result dropped', { id: result.original_command_id });
-      return;
-    }
-    const { sent } = entry.value;
-    // The schema holds the rest (a result or an error, never both); the tab is what a broken or
-    // foreign extension could get wrong, and an answer from another agent's tab must not pass.
-    if (result.tab_id !== sent.tab_id) {
-      const why = `its tab_id is ${result.tab_id}, but the command was sent to tab ${sent.tab_id}`;
-      this.hooks.log.warn('extension answered something that does not match the request', {
-        id: entry.id,
-        asked: sent.method,
-        mismatch: why,
-      });
-      entry.value.answer(cdpFailure(sent, mismatchError(sent.method, why)));
-      return;
-    }
-    this.relayed.add(result);
-    entry.value.answer(result);
+    this.commands.fail(inReplyTo, invalid);
   }
 
   onResult(result: ActionResultMessage): void {
@@ -269,6 +228,15 @@ export class ExtensionLink {
     }
     this.relayed.add(result);
     entry.value.resolve(result);
+  }
+
+  /** Chrome's answer to a cdp_command: to its caller at once, checked against the command first (cdp-in-flight.ts). */
+  onCdpResult(result: CdpResultMessage): void {
+    // Marked first: the caller relays these validated bytes as they are (raw-relay.ts).
+    this.relayed.add(result);
+    const wrong = this.commands.onResult(result);
+    if (wrong === 'unknown') this.hooks.log.debug('late or unknown cdp_result dropped', { id: result.original_command_id });
+    else if (wrong !== null) this.hooks.log.warn('extension answered something that does not match the request', { mismatch: wrong });
   }
 
   /**
@@ -334,26 +302,8 @@ export class ExtensionLink {
     const ext = await this.reachable(Math.min(deadline, Date.now() + CDP_EXTENSION_WAIT_MS));
     if (!ext) return answer(cdpFailure(command, noExtension()));
     const relayId = `b${this.nextId++}`;
-    const timeout = () =>
-      answer(
-        cdpFailure(
-          command,
-          errorInfo(
-            'TIMEOUT',
-            `${command.method} got no answer within ${timeoutMs} ms. The page may still be busy (a long evaluation): raise timeout_ms, or send the command again.`,
-            'bridge',
-            { timeout_ms: timeoutMs },
-          ),
-        ),
-      );
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) return timeout();
-    const sent: CdpCommandMessage = { ...command, command_id: relayId };
-    this.cdpPending.add(relayId, { sent, answer }, remaining, timeout);
-    if (!ext.send(sent, true)) {
-      this.cdpPending.take(relayId);
-      answer(cdpFailure(command, notSent(command.method)));
-    }
+    const sent = this.commands.add(relayId, command, answer, { timeoutMs, remainingMs: deadline - Date.now() });
+    if (!ext.send(sent, true)) this.commands.fail(relayId, notSent);
   }
 
   /**
@@ -401,7 +351,7 @@ export class ExtensionLink {
       'bridge',
     );
     for (const e of this.pending.drain()) this.failInFlight(e, shuttingDown);
-    for (const e of this.cdpPending.drain()) e.value.answer(cdpFailure(e.value.sent, shuttingDown));
+    this.commands.failAll(() => shuttingDown);
     this.peer?.close(CLOSE.goingAway, 'bridge shutting down');
   }
 
