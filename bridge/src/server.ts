@@ -576,6 +576,12 @@ export class BridgeServer extends EventEmitter {
       case 'cdp_event':
         this.agents.onCdpEvent(message);
         return;
+      case 'cdp_command':
+        this.agents.onCdpCommand(peer, message);
+        return;
+      case 'cdp_result':
+        this.extension.onCdpResult(message);
+        return;
       case 'cdp_client_control':
         if (!this.cdp) {
           peer.sendError(

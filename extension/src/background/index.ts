@@ -4,7 +4,7 @@
 // used to be registered lazily, and a stopped worker stayed blind until the 30 s alarm). The worker
 // is disposable: the connection is rebuilt at once on every wake, and nothing that matters lives only here.
 // https://developer.chrome.com/docs/extensions/develop/concepts/service-workers/events#declare-events
-import { runCdpSend } from './actions/cdp_send';
+import { runCdpCommand } from './cdp/cdp-command';
 import { installCdpRelay, keepCdpField, relayEvent, setCdpSink } from './cdp/cdp-relay';
 import { installScopeGuard } from './cdp/cdp-scope';
 import { installHeldTabRules } from './cdp/held-tab-rules';
@@ -34,12 +34,9 @@ const RECONNECT_ALARM = 'bux-reconnect';
 
 const connection = new BridgeConnection((message, send) => {
   switch (message.type) {
+    case 'cdp_command':
+      return void runCdpCommand(message).then((result) => send(result, { keep: keepCdpField }));
     case 'action': {
-      // A CDP client's command: relayed as is, nothing else around it (actions/cdp_send.ts).
-      if (message.action === 'cdp_send') {
-        void runCdpSend(message).then((result) => send(result, { keep: keepCdpField }));
-        return;
-      }
       // get_state with redact_card_and_otp false is the agent's explicit opt-out (snapshot privacy).
       const showCards =
         message.action === 'get_state' && (message.params as { redact_card_and_otp?: unknown } | undefined)?.redact_card_and_otp === false;

@@ -43,7 +43,7 @@ export const WORKER_HANDLERS: Partial<Record<ActionName, WorkerHandler>> = {
   evaluate: evaluate as WorkerHandler,
   // Every frame, cross-origin ones included (the page-side handler alone reaches same-origin frames only).
   extract_content: ((ctx, p) => extractAllFrames(ctx.tab.id, p)) as WorkerHandler,
-  // cdp_send is not here: a raw relay, run straight from index.ts (actions/cdp_send.ts).
+  // A CDP client's commands are not actions: cdp_command messages, run straight from index.ts (cdp-command.ts).
   cdp_attach: cdpAttach as WorkerHandler,
   cdp_detach: cdpDetach as WorkerHandler,
 };

@@ -2,7 +2,7 @@
 // browser_use) drives the tabs it holds through chrome.debugger. cdp_attach attaches a tab
 // (debugger-attachments.ts, shared with trusted input), every DevTools event of it then goes to the
 // bridge as a cdp_event (Chrome's child sessions of out-of-process frames and workers included,
-// with their sessionId), and cdp_send relays one command (actions/cdp_send.ts). The attachment ends
+// with their sessionId), and a cdp_command relays one command (cdp-command.ts). The attachment ends
 // with cdp_detach, the end of the tab's lease (the bridge's agent_sessions: released, Stop, the agent
 // gone), or Chrome's own detach (the person cancelled the debugging bar, the tab closed), which the
 // client learns as Inspector.detached. While a tab is attached Chrome keeps the worker alive (active

@@ -70,7 +70,7 @@ function leave(tabId: number, t: HeldTab, url: string, verdict: NonNullable<Scop
 /** A refusal for a command to this tab (and session), or null. Synchronous: it runs on every command. */
 export function scopeRefusal(tabId: number, sessionId: string | undefined, method: string): ErrorInfo | null {
   const t = held.get(tabId);
-  if (!t) return null; // not attached: cdp_send answers that
+  if (!t) return null; // not attached: cdp-command.ts answers that
   if (t.leaving)
     return refused(
       method,

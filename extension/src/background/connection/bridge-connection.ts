@@ -7,7 +7,7 @@
 // connection to a closed port at once, so each try costs next to nothing), then capped exponential
 // backoff. A bridge that answers but refuses the handshake gets the backoff at once (its handshake
 // rate limit). chrome.alarms and the offscreen wake document re-arm it after the worker was stopped.
-import type { ActionResultMessage, ProtocolMessage } from '../../../../schemas/generated/protocol';
+import type { ActionResultMessage, CdpResultMessage, ProtocolMessage } from '../../../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../../../schemas/generated/registry';
 import { Backoff } from '../../../../schemas/lib/backoff';
 import { CLOSE_CODES } from '../../../../schemas/lib/close-codes';
@@ -221,14 +221,14 @@ export class BridgeConnection {
 
   /**
    * Validates and sends; a message the extension built wrong is logged, never sent.
-   * action_results are not checked here: the bridge validates every one on receive and answers the
-   * agent EXTENSION_INTERNAL_ERROR (with the validation details) at once for an invalid one, so a
-   * second check of a whole state on the hot path would only repeat it.
+   * Answers (action_result, cdp_result) are not checked here: the bridge validates every one on
+   * receive and answers the agent EXTENSION_INTERNAL_ERROR (with the validation details) at once for
+   * an invalid one, so a second check of a whole state or DOM snapshot on the hot path would only repeat it.
    */
   send(message: ProtocolMessage, opts: SendOptions = {}): void {
     // The product-wide privacy filter's last layer (privacy.ts): every text leaving the extension.
     scrubStrings(message, 0, { cards: !opts.showCards }, opts.keep);
-    if (message.type === 'action_result') {
+    if (message.type === 'action_result' || message.type === 'cdp_result') {
       this.sendNow(message);
       return;
     }
@@ -253,7 +253,7 @@ export class BridgeConnection {
     // an answer that big (a huge response body) is answered as too large instead; anything else
     // (an event) is dropped, with a line for whoever debugs it.
     console.warn('[browser-use-ext] not sending a message over the bridge limit', message.type, mib(size));
-    if (message.type === 'action_result') this.ws.send(JSON.stringify(tooLarge(message, size)));
+    if (message.type === 'action_result' || message.type === 'cdp_result') this.ws.send(JSON.stringify(tooLarge(message, size)));
   }
 
   private scheduleReconnect(fast: boolean): void {
@@ -285,20 +285,24 @@ function utf8Over(text: string, limit: number): number | null {
 }
 
 /** The answer that says the real one was too large to carry (nothing of it is sent). */
-function tooLarge(result: ActionResultMessage, size: number): ActionResultMessage {
+function tooLarge(answer: ActionResultMessage | CdpResultMessage, size: number): ActionResultMessage | CdpResultMessage {
+  const what = answer.type === 'action_result' ? `"${answer.action}"` : 'the DevTools command';
+  const error = errorInfo(
+    'MESSAGE_TOO_LARGE',
+    `The answer to ${what} was ${mib(size)}, over the ${mib(BRIDGE_FRAME_MAX_BYTES)} the bridge carries, so it was not sent. It did run. Ask for less at once: a part of the page, one response body, or a stream read in parts (IO.read).`,
+    'background_script',
+    { limit_bytes: BRIDGE_FRAME_MAX_BYTES, size_bytes: size },
+  );
+  if (answer.type === 'cdp_result')
+    return { type: 'cdp_result', original_command_id: answer.original_command_id, tab_id: answer.tab_id, error_info: error };
   return {
     type: 'action_result',
-    original_action_id: result.original_action_id,
-    action: result.action,
-    ...(result.tab_id === undefined ? {} : { tab_id: result.tab_id }),
+    original_action_id: answer.original_action_id,
+    action: answer.action,
+    ...(answer.tab_id === undefined ? {} : { tab_id: answer.tab_id }),
     status: 'error',
     outcome_details: null,
     new_simplified_state: null,
-    error_info: errorInfo(
-      'MESSAGE_TOO_LARGE',
-      `The answer to "${result.action}" was ${mib(size)}, over the ${mib(BRIDGE_FRAME_MAX_BYTES)} the bridge carries, so it was not sent. It did run. Ask for less at once: a part of the page, one response body, or a stream read in parts (IO.read).`,
-      'background_script',
-      { limit_bytes: BRIDGE_FRAME_MAX_BYTES, size_bytes: size },
-    ),
+    error_info: error,
   };
 }

@@ -3,7 +3,7 @@
 // search to one, fails with NOT_PERMITTED), local files (refused unless the person allowed their
 // folder: shared/local-files.ts) and PII redaction by default in get_state. The tab limit per agent
 // is enforced by the bridge (sent as session_control set_tab_limit).
-import type { ActionMessage, ErrorInfo } from '../../../../schemas/generated/protocol';
+import type { ErrorInfo } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { isLocalUrl, localVerdict } from '../../shared/local-files';
 import { SETTING_KEYS } from '../../shared/panel-messages';
@@ -124,7 +124,7 @@ export function localTabError(tabId: number, url: string | undefined): ErrorInfo
 
 /** The local-file rule for this action: a local target, a tab showing a local file, or a frame of it that is not allowed. */
 async function localFileRefusal(
-  action: ActionMessage,
+  action: Judged,
   target: string | undefined,
   tabId: number | undefined,
   tabUrl: string | undefined,
@@ -256,7 +256,10 @@ const TAB_ONLY = new Set([
   'open_tool',
 ]);
 
-export async function policyError(action: ActionMessage, tabUrl: string | undefined, tabId?: number): Promise<ErrorInfo | null> {
+/** What the person's settings judge: an action (its name and params), or a CDP command (its method). */
+export type Judged = { action: string; params?: unknown };
+
+export async function policyError(action: Judged, tabUrl: string | undefined, tabId?: number): Promise<ErrorInfo | null> {
   const p = await policy();
   const params = (typeof action.params === 'object' && action.params !== null ? action.params : {}) as Record<string, unknown>;
   const target = TARGET_URL_ACTIONS[action.action]?.(params);

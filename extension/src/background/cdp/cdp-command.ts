@@ -1,63 +1,48 @@
-// cdp_send: one DevTools command of a CDP client, relayed to chrome.debugger as is. A raw relay on
-// the hot path: no settling, no page state, no re-read, no queue behind the tab's other actions (a
-// CDP client keeps many commands in flight), so it is run straight from index.ts, not by dispatch.ts.
-// Refused before Chrome sees them: commands not on the allow list (cdp-policy.ts) and navigations
-// the person's settings forbid (person-policy.ts, the same verdict as the navigate action's).
-import type { ActionMessage, ActionResultMessage, CdpSendParams, ErrorInfo } from '../../../../schemas/generated/protocol';
+// cdp_command: one DevTools command of a CDP client, relayed to chrome.debugger as is, answered by one
+// cdp_result. A raw relay on the hot path: no settling, no page state, no re-read, no queue behind the
+// tab's other actions (a CDP client keeps many commands in flight), so it is not an action and does
+// not pass through dispatch.ts. Refused before Chrome sees them: commands not on the allow list
+// (cdp-policy.ts) and navigations the person's settings forbid (person-policy.ts, the same verdict as
+// the navigate action's).
+import type { CdpCommandMessage, CdpResultMessage, ErrorInfo } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
-import { hostOf, judgeMethod, siteShown } from '../cdp/cdp-policy';
-import { lostAttachment } from '../cdp/cdp-relay';
-import { frameRefusal, noteAnswer, scopeRefusal } from '../cdp/cdp-scope';
-import { noteClientCommand } from '../cdp/client-script-marks';
-import { relayHolds } from '../cdp/debugger-attachments';
+import { hostOf, judgeMethod, siteShown } from './cdp-policy';
+import { lostAttachment } from './cdp-relay';
+import { frameRefusal, noteAnswer, scopeRefusal } from './cdp-scope';
+import { noteClientCommand } from './client-script-marks';
+import { relayHolds } from './debugger-attachments';
 import { hasDomainPolicy, policyError, scopeError, scopeNow, scopeWhenRead } from '../policy/person-policy';
 import { cdpFileRefusal } from '../policy/upload-policy';
-import { WS } from './types';
+
+const WS = 'background_script' as const;
 
 type Debuggee = chrome.debugger.DebuggerSession;
+type Params = Record<string, unknown>;
 
-export async function runCdpSend(action: ActionMessage): Promise<ActionResultMessage> {
-  const tabId = action.tab_id;
-  const base = { type: 'action_result', original_action_id: action.action_id, action: 'cdp_send' } as const;
-  const fail = (error: ErrorInfo): ActionResultMessage => ({
-    ...base,
-    ...(tabId === undefined ? {} : { tab_id: tabId }),
-    status: 'error',
-    outcome_details: null,
-    new_simplified_state: null,
-    error_info: error,
-  });
-  const p = action.params as CdpSendParams;
+export async function runCdpCommand(command: CdpCommandMessage): Promise<CdpResultMessage> {
+  const { tab_id: tabId, method, session_id: sessionId } = command;
+  const base = { type: 'cdp_result', original_command_id: command.command_id, tab_id: tabId } as const;
+  const fail = (error: ErrorInfo): CdpResultMessage => ({ ...base, error_info: error });
   try {
-    if (tabId === undefined)
-      return fail(errorInfo('INVALID_MESSAGE', 'cdp_send needs tab_id: the tab you attached with cdp_attach.', WS, { method: p.method }));
     if (!relayHolds(tabId)) return fail(await notAttached(tabId));
-    const target: Debuggee = p.session_id === undefined ? { tabId } : { tabId, sessionId: p.session_id };
+    const target: Debuggee = sessionId === undefined ? { tabId } : { tabId, sessionId };
     // What the tab (or the session's frame) shows now must be in the client's scope: synchronous, every command.
-    const outOfScope = scopeRefusal(tabId, p.session_id, p.method);
+    const outOfScope = scopeRefusal(tabId, sessionId, method);
     if (outOfScope) return fail(outOfScope);
-    const refused = await refusal(action, tabId, target, p);
+    const refused = await refusal(command, target);
     if (refused) return fail(refused);
-    const result = (await chrome.debugger.sendCommand(target, p.method, await scopedParams(tabId, p))) as
-      Record<string, unknown> | undefined;
-    noteClientCommand(tabId, p.method, p.params);
-    noteAnswer(tabId, p.session_id, p.method, result);
-    return {
-      ...base,
-      tab_id: tabId,
-      status: 'success',
-      outcome_details: { message: `${p.method} done.`, result: { result: result ?? {} } },
-      new_simplified_state: null,
-      error_info: null,
-    };
+    const result = (await chrome.debugger.sendCommand(target, method, await scopedParams(command))) as Params | undefined;
+    noteClientCommand(tabId, method, command.params);
+    noteAnswer(tabId, sessionId, method, result);
+    return { ...base, result: result ?? {} };
   } catch (e) {
     const cdp = chromeError(e);
     return fail(
       errorInfo(
         'CDP_ERROR',
-        `Chrome answered ${p.method} with an error: ${cdp.message}${cdp.data === undefined ? '' : ` (${typeof cdp.data === 'string' ? cdp.data : JSON.stringify(cdp.data)})`}. details.cdp_error is Chrome's error as given; correct the command and send it again.`,
+        `Chrome answered ${method} with an error: ${cdp.message}${cdp.data === undefined ? '' : ` (${typeof cdp.data === 'string' ? cdp.data : JSON.stringify(cdp.data)})`}. details.cdp_error is Chrome's error as given; correct the command and send it again.`,
         WS,
-        { cdp_error: cdp, method: p.method, ...(tabId === undefined ? {} : { tab_id: tabId }) },
+        { cdp_error: cdp, method, tab_id: tabId },
       ),
     );
   }
@@ -105,9 +90,9 @@ const refusedError = (method: string, tabId: number, why: string, section: strin
   );
 
 /** Why the command may not run, or null. Most commands pass on the synchronous checks alone. */
-async function refusal(action: ActionMessage, tabId: number, target: Debuggee, p: CdpSendParams): Promise<ErrorInfo | null> {
-  const method = p.method;
-  const params = p.params ?? {};
+async function refusal(command: CdpCommandMessage, target: Debuggee): Promise<ErrorInfo | null> {
+  const { method, tab_id: tabId } = command;
+  const params = command.params ?? {};
   const verdict = judgeMethod(method, params);
   if (!verdict.allowed) return refusedError(method, tabId, verdict.why, verdict.section);
   // verdict.needs: the sites, URLs and frames the command would reach, each judged by the person's settings.
@@ -142,7 +127,8 @@ async function refusal(action: ActionMessage, tabId: number, target: Debuggee, p
   if (inFrame) return inFrame;
   if (!(await hasDomainPolicy())) return null;
   const tab = await chrome.tabs.get(tabId).catch(() => null);
-  return policyError(action, tab?.url ?? tab?.pendingUrl, tabId);
+  // Named by its method in the refusal ("Page.reload" refused: ...), as an action is by its name.
+  return policyError({ action: method }, tab?.url ?? tab?.pendingUrl, tabId);
 }
 
 /**
@@ -150,11 +136,11 @@ async function refusal(action: ActionMessage, tabId: number, target: Debuggee, p
  * for a blocked one included (it keeps the blocked URL): the client gets those of the frames in its
  * scope, named explicitly, which is what it asked for on any page without such a frame.
  */
-async function scopedParams(tabId: number, p: CdpSendParams): Promise<CdpSendParams['params']> {
-  if (p.method !== 'Network.getCookies' || p.params?.['urls'] !== undefined) return p.params;
-  const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? [];
+async function scopedParams(command: CdpCommandMessage): Promise<CdpCommandMessage['params']> {
+  if (command.method !== 'Network.getCookies' || command.params?.['urls'] !== undefined) return command.params;
+  const frames = (await chrome.webNavigation.getAllFrames({ tabId: command.tab_id }).catch(() => null)) ?? [];
   const urls = [...new Set(frames.map((f) => f.url).filter((u) => /^https?:/i.test(u) && scopeNow(u) === null))];
-  return { ...p.params, urls };
+  return { ...command.params, urls };
 }
 
 function hostOutOfScope(name: string): boolean {
@@ -163,7 +149,7 @@ function hostOutOfScope(name: string): boolean {
 }
 
 /** Where a navigation command goes; null for any other command (or a history entry Chrome does not know: Chrome answers that). */
-async function navigationUrl(target: Debuggee, method: string, params: Record<string, unknown>): Promise<string | null> {
+async function navigationUrl(target: Debuggee, method: string, params: Params): Promise<string | null> {
   if (method === 'Page.navigate') return typeof params['url'] === 'string' ? params['url'] : null;
   if (method !== 'Page.navigateToHistoryEntry') return null;
   const history = (await chrome.debugger.sendCommand(target, 'Page.getNavigationHistory').catch(() => null)) as {
