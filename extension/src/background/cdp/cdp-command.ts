@@ -6,13 +6,13 @@
 // the navigate action's).
 import type { CdpCommandMessage, CdpResultMessage, ErrorInfo } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
+import { hasDomainPolicy, policyError, scopeError, scopeNow, scopeWhenRead } from '../policy/person-policy';
+import { cdpFileRefusal } from '../policy/upload-policy';
 import { hostOf, judgeMethod, siteShown } from './cdp-policy';
 import { lostAttachment } from './cdp-relay';
 import { frameRefusal, noteAnswer, scopeRefusal } from './cdp-scope';
 import { noteClientCommand } from './client-script-marks';
 import { relayHolds } from './debugger-attachments';
-import { hasDomainPolicy, policyError, scopeError, scopeNow, scopeWhenRead } from '../policy/person-policy';
-import { cdpFileRefusal } from '../policy/upload-policy';
 
 const WS = 'background_script' as const;
 
