@@ -143,23 +143,14 @@ async function runBrowserUse(sides: PerSide<string>, url: string): Promise<BuOut
 }
 
 /**
- * What one large cdp_send result costs on its way, step by step, timed here in Node on the real
+ * What one large cdp_result costs on its way, step by step, timed here in Node on the real
  * result (median of SNAP_RUNS each): the extension's privacy filter (every string through redactText,
  * as BridgeConnection.send's scrubStrings does; run here on Node's V8, the worker's is the same engine),
  * its JSON.stringify, the bridge's validation of what the extension sent (peer.ts decodeMessage), the
  * agent client's decode (decode-from-bridge.ts), and the emulator's JSON.stringify of the CDP answer.
  */
 function largeResultCosts(result: Record<string, unknown>, tabId: number): Record<string, number> {
-  const message = {
-    type: 'action_result',
-    original_action_id: 'bench-1',
-    action: 'cdp_send',
-    tab_id: tabId,
-    status: 'success',
-    outcome_details: { message: 'DOMSnapshot.captureSnapshot done.', result: { result } },
-    new_simplified_state: null,
-    error_info: null,
-  };
+  const message = { type: 'cdp_result', original_command_id: 'bench-1', tab_id: tabId, result };
   const text = JSON.stringify(message);
   const scrub = (v: unknown): void => {
     if (typeof v !== 'object' || v === null) return;
@@ -259,8 +250,8 @@ async function main(): Promise<void> {
     const agentTab = (attach.outcome_details?.result as { tab_id: number }).tab_id;
     const worker = await serviceWorker(h);
     const agentSend = async (method: string, params: Record<string, unknown>, tabId: number, timeoutMs = 30_000) => {
-      const r = await agent.call('cdp_send', { method, params }, { tabId, timeoutMs });
-      if (tabId === agentTab && r.status !== 'success') throw new Error(`cdp_send ${method}: ${JSON.stringify(r.error_info)}`);
+      const r = await agent.cdp({ tabId, method, params, timeoutMs });
+      if (tabId === agentTab && r.error_info) throw new Error(`cdp_command ${method}: ${JSON.stringify(r.error_info)}`);
       return r;
     };
     /** chrome.debugger.sendCommand timed inside the service worker; also the JSON.stringify of its result. */
@@ -353,7 +344,7 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       const r = await agentSend('DOMSnapshot.captureSnapshot', snapParams, agentTab, 120_000);
       const agentMs = performance.now() - t0;
-      snapResult = (r.outcome_details?.result as { result: Record<string, unknown> }).result;
+      snapResult = r.result ?? {};
       const [w, ws] = await inWorker('DOMSnapshot.captureSnapshot', snapParams);
       const d = await time(() => agentDirect.send('DOMSnapshot.captureSnapshot', snapParams));
       if (i === 0) continue; // warm-up
@@ -580,19 +571,19 @@ function render(r: Result): string {
     hopRow(
       r,
       'agent_socket_and_gateway',
-      'an agent client (the emulator uses one, over /agent) <-> bridge: `cdp_send` to a tab not held, refused by the bridge',
+      'an agent client (the emulator uses one, over /agent) <-> bridge: `cdp_command` to a tab not held, refused by the bridge',
     ),
     hopRow(
       r,
       'agent_cdp_send_full',
-      'agent client `cdp_send` Runtime.evaluate on a tab it attached: agent socket -> bridge -> extension socket -> worker -> chrome.debugger and back',
+      'agent client `cdp_command` Runtime.evaluate on a tab it attached: agent socket -> bridge -> extension socket -> worker -> chrome.debugger and back',
     ),
     hopRow(r, 'chrome_debugger_in_worker', '`chrome.debugger.sendCommand` Runtime.evaluate timed inside the service worker'),
     '',
-    `Bridge -> extension socket + the worker's own handling (full cdp_send p50 - agent hop p50 - chrome.debugger p50): ` +
+    `Bridge -> extension socket + the worker's own handling (full cdp_command p50 - agent hop p50 - chrome.debugger p50): ` +
       `${r.hops.bridge_to_extension_and_worker_p50_ms} ms.`,
     '',
-    `Throughput of the parts (same shape as section 1, median of rounds): agent client cdp_send ${r.hop_throughput_cmd_per_s['agent_cdp_send']} cmd/s; ` +
+    `Throughput of the parts (same shape as section 1, median of rounds): agent client cdp_command ${r.hop_throughput_cmd_per_s['agent_cdp_send']} cmd/s; ` +
       `chrome.debugger.sendCommand inside the worker ${r.hop_throughput_cmd_per_s['chrome_debugger_in_worker']} cmd/s (ours ` +
       `${r.runtime_evaluate.throughput_cmd_per_s.ours}, direct ${r.runtime_evaluate.throughput_cmd_per_s.direct}).`,
     '',
@@ -637,11 +628,11 @@ function analysis(r: Result): string[] {
     `- **Throughput** at ${e.throughput_cmd_per_s.in_flight} in flight: ours ${e.throughput_cmd_per_s.ours} cmd/s ` +
       `(${r2((e.throughput_cmd_per_s.ours * e.sequential.ours.p50) / 1000)}x its sequential 1 / p50), direct ` +
       `${e.throughput_cmd_per_s.direct} (${r2((e.throughput_cmd_per_s.direct * e.sequential.direct.p50) / 1000)}x); a plain agent ` +
-      `client's cdp_send ${r.hop_throughput_cmd_per_s['agent_cdp_send']} cmd/s; chrome.debugger inside the worker ` +
+      `client's cdp_command ${r.hop_throughput_cmd_per_s['agent_cdp_send']} cmd/s; chrome.debugger inside the worker ` +
       `${r.hop_throughput_cmd_per_s['chrome_debugger_in_worker']} cmd/s, so it is not the limit. This process spent ` +
       `${e.bench_process_cpu_ms_per_cmd.ours} ms of CPU per command through ours against ${e.bench_process_cpu_ms_per_cmd.direct} ms ` +
       "direct (the bridge, the emulator and its agent client run here; the worker's share is on top, in Chromium), with 2 cores " +
-      'shared by everything: the limit is most likely that CPU work per command, not a queue (cdp_send is not queued behind ' +
+      'shared by everything: the limit is most likely that CPU work per command, not a queue (a cdp_command is not queued behind ' +
       'other actions, agent-gateway.ts, and the worker runs each as it arrives).',
     `- **DOMSnapshot ${r.dom_snapshot.ratio}x (target 1.3x: ${r.dom_snapshot.met ? 'met' : 'NOT met'}).** chrome.debugger alone ` +
       `takes ${sp('chrome_debugger_in_worker_ms')} ms for this ${(r.dom_snapshot.bytes / 1e6).toFixed(1)} MB result against ` +
@@ -687,7 +678,7 @@ const SPLIT_ROWS: [string, string][] = [
   ['bridge_decode_from_extension_ms', "the bridge's JSON.parse + schema check of what the extension sent (peer.ts decodeMessage), Node"],
   ['agent_client_decode_ms', "the emulator's AgentClient decode (decode-from-bridge.ts), Node"],
   ['emulator_json_stringify_reply_ms', "the emulator's JSON.stringify of the CDP answer to the client, Node"],
-  ['agent_cdp_send_full_ms', 'an agent client cdp_send of the snapshot, end to end (no CDP socket, no emulator)'],
+  ['agent_cdp_send_full_ms', 'an agent client cdp_command of the snapshot, end to end (no CDP socket, no emulator)'],
 ];
 
 function hopRow(r: Result, key: string, what: string): string {

@@ -57,9 +57,9 @@ export const PY_ENVS = [
   },
   {
     name: 'nobu',
-    what: 'no browser_use (the fallback classes), websockets 10.4; ruff (npm test runs .venvs/nobu/bin/ruff check python-shim-spec)',
+    what: 'no browser_use (the fallback classes), websockets 10.4; ruff and import-linter (npm test runs .venvs/nobu/bin/ruff check python-shim-spec and lint-imports)',
     constraints: 'python-shim-spec/constraints/fallback.txt',
-    requirements: ['websockets==10.4', 'ruff'],
+    requirements: ['websockets==10.4', 'ruff', 'import-linter'],
     modules: [
       'test_fallback.py',
       'test_transport.py',

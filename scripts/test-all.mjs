@@ -2,8 +2,8 @@
 // `npm test`: the one command that runs everything CI runs, in order, and ends with a single
 // summary line "N passed, N failed[, N skipped]" over every suite, just below a table of each
 // step's wall time.
-//   1. generated files are fresh, imports follow DEPS.json, eslint, prettier, all at once (ruff once
-//      the venvs exist)
+//   1. generated files are fresh, imports follow DEPS.json, eslint, prettier, all at once (ruff and
+//      the Python import walls once the venvs exist)
 //   2. type checking   3. build (the e2e tests load dist/extension)
 //   4. mocha, one run per suite (unit and bridge at once, then e2e, integration, mcp, ...)
 //   5. the Python shim's unittest modules, each in the venvs that scripts/python-envs.mjs assigns it
@@ -63,6 +63,9 @@ if (!envs.ok) {
 } else {
   // ruff comes with the 'nobu' venv (its constraints pin the version); config in python-shim-spec/pyproject.toml.
   await step('ruff', path.join(venvsDir, 'nobu', 'bin', 'ruff'), ['check', 'python-shim-spec']);
+  // import-linter, pinned in the same venv: the shim's import walls ([tool.importlinter] in its
+  // pyproject.toml). cwd python-shim-spec, so it reads these sources and not the venv's installed copy.
+  await step('python import walls', path.join(venvsDir, 'nobu', 'bin', 'lint-imports'), [], { cwd: path.join(root, 'python-shim-spec') });
 }
 
 if (build.code === 0) {

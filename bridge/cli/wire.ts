@@ -1,16 +1,40 @@
 // The one place that builds a whole bridge: the relay core (bridge/src) with the services that
 // live beside it, each an agent of the relay: MCP over Streamable HTTP at /mcp (agents/mcp), the
 // side panel's seed 000/001 backend connectors (agents/connectors) and the CDP endpoint at /cdp/
-// (agents/cdp). The CLI runs this; tests that need only the relay may construct BridgeServer alone.
+// (agents/cdp). The CLI runs this; tests that need only the relay call createRelay. Every
+// collaborator is built here, in dependency order, and handed to BridgeServer whole, so the server
+// only routes (Playwright's server layer builds its dispatchers the same way: wiring apart from work).
 import path from 'node:path';
 
+import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { BrowserEmulator } from '../agents/cdp/browser-emulator';
 import { type CdpEmulatorFactory, CdpEndpoint, type CdpEndpointOptions } from '../agents/cdp/cdp-endpoint';
 import { CONNECTORS_FILE, PanelConnectors } from '../agents/connectors/panel-connectors';
 import { McpHttpEndpoint, type McpHttpOptions } from '../agents/mcp/http-endpoint';
 import { McpTokenStore } from '../agents/mcp/tokens';
-import { configDir } from '../common/secrets';
-import { type BridgeOptions, BridgeServer } from '../src/server';
+import { EXTENSION_ID, extensionOrigin } from '../common/extension-id';
+import { createLogger } from '../common/log';
+import { BRIDGE_FRAME_MAX_BYTES } from '../common/message-limits';
+import { DEFAULT_MAX_TABS, DEFAULT_PORT } from '../common/ports';
+import {
+  DEFAULT_FAILURE_BURST,
+  DEFAULT_FAILURE_INTERVAL_MS,
+  DEFAULT_FAILURE_MAX_PENDING,
+  FailureGate,
+  RefusalLog,
+} from '../common/rate-limit';
+import { configDir, newSecret } from '../common/secrets';
+import { journalBeside } from '../src/action-journal';
+import { AgentGateway } from '../src/agent-gateway';
+import { describeSessions, pageOfSessions, SessionsPublisher } from '../src/agent-sessions';
+import { DEFAULT_TIMEOUT_MS, ExtensionLink } from '../src/extension-link';
+import { Handshake } from '../src/handshake';
+import { PairingCodes } from '../src/pairing';
+import { type BridgeOptions, BridgeServer, DEFAULT_MAX_AGENT_SESSIONS, type ResolvedOptions } from '../src/server';
+import type { BridgeContext } from '../src/services';
+import { DebouncedWriter, loadSessions, saveSessions } from '../src/session-store';
+import { SessionRegistry } from '../src/sessions';
+import { TaskRegistry } from '../src/tasks';
 
 export interface WiredBridgeOptions extends Omit<BridgeOptions, 'services'> {
   /** Bearer tokens of MCP clients on /mcp (agents/mcp/tokens.ts). Default: mcp-tokens.json in the config dir. */
@@ -25,7 +49,7 @@ export interface WiredBridgeOptions extends Omit<BridgeOptions, 'services'> {
 
 export function createBridge(options: WiredBridgeOptions = {}): BridgeServer {
   const { mcpTokens, mcp, cdpEmulator, cdp, ...relay } = options;
-  return new BridgeServer({
+  return createRelay({
     ...relay,
     services: {
       http: (ctx) => [
@@ -62,4 +86,150 @@ export function createBridge(options: WiredBridgeOptions = {}): BridgeServer {
         }),
     },
   });
+}
+
+/** Every option with its default. */
+function resolveOptions(options: BridgeOptions): ResolvedOptions {
+  return {
+    host: options.host ?? '127.0.0.1',
+    allowRemote: options.allowRemote ?? false,
+    port: options.port ?? DEFAULT_PORT,
+    defaultTimeoutMs: options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+    keepaliveMs: options.keepaliveMs ?? 20_000,
+    maxPayloadBytes: options.maxPayloadBytes ?? BRIDGE_FRAME_MAX_BYTES,
+    maxTabsPerSession: options.maxTabsPerSession ?? DEFAULT_MAX_TABS,
+    sessionGraceMs: options.sessionGraceMs ?? 60_000,
+    resultCacheSize: options.resultCacheSize ?? 256,
+    handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
+    badMessageBudget: options.badMessageBudget ?? 20,
+    maxAuthFailures: options.maxAuthFailures ?? DEFAULT_FAILURE_BURST,
+    authFailureIntervalMs: options.authFailureIntervalMs ?? DEFAULT_FAILURE_INTERVAL_MS,
+    maxPendingAuthFailures: options.maxPendingAuthFailures ?? DEFAULT_FAILURE_MAX_PENDING,
+    authFailureLogWindowMs: options.authFailureLogWindowMs ?? 10_000,
+    maxAgentSessions: options.maxAgentSessions ?? DEFAULT_MAX_AGENT_SESSIONS,
+  };
+}
+
+/**
+ * The relay core alone, with whatever services are handed in (none: the relay only). The parts
+ * call one another through closures over consts declared further down (the gateway, the server):
+ * each closure runs only after this function returned, except the action journal's first write,
+ * which is queued.
+ */
+export function createRelay(options: BridgeOptions = {}): BridgeServer {
+  const opts = resolveOptions(options);
+  const secrets = options.secrets ?? { extension_secret: newSecret(), agent_secret: newSecret() };
+  const log = options.logger ?? createLogger(options.logLevel ?? 'info');
+  const warn = (message: string, fields?: Record<string, unknown>) => log.warn(message, fields);
+  const failures = new FailureGate({
+    burst: opts.maxAuthFailures,
+    intervalMs: opts.authFailureIntervalMs,
+    maxPending: opts.maxPendingAuthFailures,
+    windowMs: opts.authFailureLogWindowMs,
+    warn,
+  });
+  const refusals = new RefusalLog(warn, opts.authFailureLogWindowMs);
+  const tasks = new TaskRegistry();
+  const stateFile = options.stateFile;
+  const persist = stateFile
+    ? new DebouncedWriter(
+        () => saveSessions(stateFile, sessions.snapshot()),
+        50,
+        (e) => {
+          log.error('could not save sessions; agents keep their sessions but would lose them if the bridge restarted now', {
+            file: stateFile,
+            error: e instanceof Error ? e.message : String(e),
+          });
+          agents.onPersistence('sessions', e);
+        },
+        () => {
+          log.info('sessions are saved again', { file: stateFile });
+          agents.onPersistence('sessions', null);
+        },
+      )
+    : null;
+  const sessions: SessionRegistry = new SessionRegistry(
+    {
+      graceMs: opts.sessionGraceMs,
+      resultCapacity: opts.resultCacheSize,
+      onChange: () => persist?.schedule(),
+      // Its first write runs before the gateway exists: tell agents after.
+      journal: stateFile
+        ? journalBeside(stateFile, opts.resultCacheSize, log, (e) => queueMicrotask(() => agents.onPersistence('actions', e)))
+        : null,
+    },
+    (s, released) => agents.onSessionEnded(s, released),
+  );
+  const extension: ExtensionLink = new ExtensionLink({
+    log,
+    broadcastToAgents: (m) => agents.broadcast(m),
+    onUp: (id) => {
+      publisher.flush(true);
+      connectors?.publish();
+      cdp?.publish();
+      server.emit('extension-connected', id);
+    },
+    onDown: (id) => server.emit('extension-disconnected', id),
+  });
+  if (stateFile) {
+    const saved = loadSessions(stateFile, warn);
+    sessions.restore(saved);
+    if (saved.length) extension.noteRestored();
+  }
+  const pairing = new PairingCodes(options.configDir ?? null);
+  const publisher = new SessionsPublisher(
+    () => ({ type: 'agent_sessions', ...pageOfSessions(describeSessions(sessions.all(), tasks, opts.sessionGraceMs)) }),
+    (m) => extension.send(m),
+  );
+  const agents = new AgentGateway({
+    log,
+    sessions,
+    tasks,
+    publisher,
+    extension,
+    maxTabsPerSession: opts.maxTabsPerSession,
+    defaultTimeoutMs: opts.defaultTimeoutMs,
+    sessionGraceMs: opts.sessionGraceMs,
+  });
+  const handshake = new Handshake({
+    log,
+    secrets,
+    protocolVersion: options.protocolVersion ?? PROTOCOL_VERSION,
+    failures,
+    refusals,
+    handshakeTimeoutMs: opts.handshakeTimeoutMs,
+    onReady: (peer, hello) => server.admit(peer, hello),
+    drop: (peer) => server.drop(peer),
+  });
+  const ctx: BridgeContext = {
+    log,
+    configDir: options.configDir ?? null,
+    agentUrl: () => server.agentUrl,
+    agentSecret: () => secrets.agent_secret,
+    checkAgentHeaders: (headers) => server.checkAgentHeaders(headers),
+    sendToExtension: (m) => extension.send(m),
+  };
+  const httpServices = options.services?.http?.(ctx) ?? [];
+  const connectors = options.services?.connectors?.(ctx) ?? null;
+  const cdp = options.services?.cdp?.(ctx) ?? null;
+  const server = new BridgeServer({
+    opts,
+    secrets,
+    extensionOrigins: options.extensionOrigins ?? [extensionOrigin(EXTENSION_ID)],
+    log,
+    failures,
+    refusals,
+    sessions,
+    tasks,
+    persist,
+    extension,
+    agents,
+    handshake,
+    pairing,
+    publisher,
+    httpServices,
+    connectors,
+    cdp,
+  });
+  return server;
 }

@@ -3,7 +3,8 @@
 //   challenge. The agent secret comes from options, else env BROWSER_USE_EXT_AGENT_SECRET, else
 //   the install's secrets file (bridge/common/secrets.ts).
 // - `call()` sends an action and resolves with its action_result (success or error: a failed action
-//   is an answer, not an exception). Transport failures reject with BridgeClientError.
+//   is an answer, not an exception); `cdp()` sends one DevTools command (cdp_command) and resolves with
+//   its cdp_result, the same way. Transport failures reject with BridgeClientError.
 // - Reconnection: when the socket drops unexpectedly the client reconnects for as long as it is not
 //   closed (backoff 100 ms doubling to 2 s, with jitter), presents its session_token (same session,
 //   same tabs, also after a bridge restart: the bridge persists sessions) and re-sends unanswered
@@ -29,7 +30,10 @@ import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
 
 import type {
+  ActionMessage,
   ActionResultMessage,
+  CdpCommandMessage,
+  CdpResultMessage,
   ErrorInfo,
   GetStateParams,
   HelloAckMessage,
@@ -39,6 +43,8 @@ import type {
   TaskProgressMessage,
 } from '../../schemas/generated/protocol';
 import { type ActionName, type ActionParams, PROTOCOL_VERSION } from '../../schemas/generated/registry';
+import { errorResult } from '../../schemas/lib/action-result';
+import { Backoff } from '../../schemas/lib/backoff';
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { READ_ONLY_ACTIONS } from '../../schemas/lib/read-only-actions';
 import { StateDeltaError } from '../../schemas/lib/state-delta';
@@ -143,21 +149,41 @@ export interface CallOptions {
   deltaState?: boolean;
 }
 
+/** One DevTools command for a tab this session attached with cdp_attach (a cdp_command message). */
+export interface CdpCommand {
+  tabId: number;
+  /** Domain.method, e.g. Runtime.evaluate. */
+  method: string;
+  params?: Record<string, unknown>;
+  /** A child session Chrome created inside the tab (an out-of-process frame, a worker); omitted: the tab itself. */
+  sessionId?: string;
+  /** Forwarded as timeout_ms: the bridge answers TIMEOUT after it. */
+  timeoutMs?: number;
+}
+
 /** Sends of one action at most (the first and two re-sends after reconnects). */
 const MAX_SENDS = 3;
 
-interface Waiter {
-  message: ProtocolMessage;
+interface WaiterBase {
   /** It reached a bridge at least once (so it may have run). */
   sent: boolean;
   /** How many times it was sent (MAX_SENDS at most). */
   sends: number;
-  resolve: (r: ActionResultMessage) => void;
   reject: (e: Error) => void;
   timer: ReturnType<typeof setTimeout>;
   /** Created at send time so a failure points at the caller (puppeteer's CallbackRegistry). */
   error: BridgeClientError;
 }
+
+/** A request waiting for its answer: an action for its action_result, a CDP command for its cdp_result. */
+type Waiter = WaiterBase &
+  (
+    | { kind: 'action'; message: ActionMessage; resolve: (r: ActionResultMessage) => void }
+    | { kind: 'cdp'; message: CdpCommandMessage; resolve: (r: CdpResultMessage) => void }
+  );
+
+/** A waiter before dispatch() sets its timer. */
+type NewWaiter = { [K in Waiter['kind']]: Omit<Extract<Waiter, { kind: K }>, 'timer'> }[Waiter['kind']];
 
 export class AgentClient extends EventEmitter {
   private ws: WebSocket | null = null;
@@ -341,7 +367,7 @@ export class AgentClient extends EventEmitter {
   call<A extends ActionName>(action: A, params: ActionParams<A>, options: CallOptions = {}): Promise<ActionResultMessage> {
     if (this.ended) return Promise.reject(this.ended);
     const actionId = options.actionId ?? `a${++this.seq}-${Date.now().toString(36)}`;
-    const message: ProtocolMessage = { type: 'action', action_id: actionId, action, params };
+    const message: ActionMessage = { type: 'action', action_id: actionId, action, params };
     if (options.tabId !== undefined) message.tab_id = options.tabId;
     if (options.timeoutMs !== undefined) message.timeout_ms = options.timeoutMs;
     if (options.settle !== undefined) message.settle = options.settle;
@@ -350,27 +376,7 @@ export class AgentClient extends EventEmitter {
     const clientTimeout = (options.timeoutMs ?? 15_000) + (this.opts.callTimeoutMs ?? 5_000);
     const error = new BridgeClientError(`action "${action}" (${actionId}) got no answer within ${clientTimeout} ms`, 'TIMEOUT');
     const answered = new Promise<ActionResultMessage>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters.delete(actionId);
-        reject(error);
-      }, clientTimeout);
-      const waiter: Waiter = { message, sent: false, sends: 0, resolve, reject, timer, error };
-      this.waiters.set(actionId, waiter);
-      if (this.reconnecting) return; // sent once the connection is back
-      if (!this.closing && this.hello && this.opts.reconnect !== false && (!this.ws || this.ws.readyState !== WebSocket.OPEN)) {
-        this.startReconnect(); // the drop was not noticed yet (or an earlier loop ended): wait for it
-        return;
-      }
-      try {
-        this.sendRaw(message);
-        waiter.sent = true;
-        waiter.sends = 1;
-      } catch (e) {
-        clearTimeout(timer);
-        this.waiters.delete(actionId);
-        if (e instanceof FrameTooLarge) resolve(unsent(actionId, action, e.info));
-        else reject(e instanceof Error ? e : new Error(String(e)));
-      }
+      this.dispatch(actionId, clientTimeout, { kind: 'action', message, resolve, reject, error, sent: false, sends: 0 });
     });
     if (since === undefined) return answered;
     return answered.then((r) => {
@@ -383,6 +389,51 @@ export class AgentClient extends EventEmitter {
         return r;
       }
     });
+  }
+
+  /**
+   * Sends one DevTools command to a tab this session attached (cdp_attach) and resolves with its
+   * cdp_result: Chrome's result, or error_info (CDP_ERROR with details.cdp_error, a refusal, TIMEOUT),
+   * an answer, not an exception, as for call(). One message and no await in between: the CDP
+   * endpoint's hot path.
+   */
+  cdp(command: CdpCommand): Promise<CdpResultMessage> {
+    if (this.ended) return Promise.reject(this.ended);
+    const commandId = `c${++this.seq}`;
+    const message: CdpCommandMessage = { type: 'cdp_command', command_id: commandId, tab_id: command.tabId, method: command.method };
+    if (command.params !== undefined) message.params = command.params;
+    if (command.sessionId !== undefined) message.session_id = command.sessionId;
+    if (command.timeoutMs !== undefined) message.timeout_ms = command.timeoutMs;
+    const clientTimeout = (command.timeoutMs ?? 15_000) + (this.opts.callTimeoutMs ?? 5_000);
+    const error = new BridgeClientError(`CDP command ${command.method} (${commandId}) got no answer within ${clientTimeout} ms`, 'TIMEOUT');
+    return new Promise<CdpResultMessage>((resolve, reject) => {
+      this.dispatch(commandId, clientTimeout, { kind: 'cdp', message, resolve, reject, error, sent: false, sends: 0 });
+    });
+  }
+
+  /** Registers a request's waiter (with its own timer) and sends it, or leaves it for the reconnect. */
+  private dispatch(id: string, timeoutMs: number, w: NewWaiter): void {
+    const timer = setTimeout(() => {
+      this.waiters.delete(id);
+      w.reject(w.error);
+    }, timeoutMs);
+    const waiter: Waiter = { ...w, timer };
+    this.waiters.set(id, waiter);
+    if (this.reconnecting) return; // sent once the connection is back
+    if (!this.closing && this.hello && this.opts.reconnect !== false && (!this.ws || this.ws.readyState !== WebSocket.OPEN)) {
+      this.startReconnect(); // the drop was not noticed yet (or an earlier loop ended): wait for it
+      return;
+    }
+    try {
+      this.sendRaw(waiter.message);
+      waiter.sent = true;
+      waiter.sends = 1;
+    } catch (e) {
+      clearTimeout(timer);
+      this.waiters.delete(id);
+      if (e instanceof FrameTooLarge) answerUnsent(waiter, id, e.info);
+      else waiter.reject(e instanceof Error ? e : new Error(String(e)));
+    }
   }
 
   /**
@@ -446,10 +497,18 @@ export class AgentClient extends EventEmitter {
     switch (m.type) {
       case 'action_result': {
         const w = this.waiters.get(m.original_action_id);
-        if (!w) return;
+        if (w?.kind !== 'action') return;
         clearTimeout(w.timer);
         this.waiters.delete(m.original_action_id);
         if (m.new_simplified_state) this.states.absorb(m); // any full state is a base for getState's next delta
+        w.resolve(m);
+        return;
+      }
+      case 'cdp_result': {
+        const w = this.waiters.get(m.original_command_id);
+        if (w?.kind !== 'cdp') return;
+        clearTimeout(w.timer);
+        this.waiters.delete(m.original_command_id);
         w.resolve(m);
         return;
       }
@@ -510,12 +569,10 @@ export class AgentClient extends EventEmitter {
   }
 
   private async reconnectLoop(): Promise<void> {
-    const maxDelay = this.opts.reconnectMaxDelayMs ?? 2_000;
-    let delay = 100;
+    // Jitter: several agents of one bridge do not all knock at the same instant after a restart.
+    const backoff = new Backoff({ baseMs: 100, maxMs: this.opts.reconnectMaxDelayMs ?? 2_000, jitter: 0.5 });
     while (!this.closing) {
-      // Jitter: several agents of one bridge do not all knock at the same instant after a restart.
-      await new Promise((r) => setTimeout(r, delay * (0.75 + Math.random() * 0.5)));
-      delay = Math.min(delay * 2, maxDelay);
+      await new Promise((r) => setTimeout(r, backoff.next()));
       try {
         await this.open();
       } catch (e) {
@@ -545,41 +602,35 @@ export class AgentClient extends EventEmitter {
   private resendWaiters(): void {
     const resumed = this.hello?.resumed === true;
     for (const [id, w] of this.waiters) {
-      if (w.message.type !== 'action') continue;
+      const what = w.kind === 'action' ? `"${w.message.action}"` : w.message.method;
       if (w.sends >= MAX_SENDS) {
         clearTimeout(w.timer);
         this.waiters.delete(id);
-        w.resolve(
-          unsent(
-            id,
-            w.message.action,
-            errorInfo(
-              'EXTENSION_DISCONNECTED',
-              `"${w.message.action}" (${id}) was sent ${w.sends} times and the connection to the bridge dropped each time before its answer; it is not sent again, and whether it took effect is unknown. Check the bridge's log, take a new state, and repeat it only if it did not happen.`,
-              'client',
-              { reason: 'resend_limit', sends: w.sends },
-            ),
+        answerUnsent(
+          w,
+          id,
+          errorInfo(
+            'EXTENSION_DISCONNECTED',
+            `${what} (${id}) was sent ${w.sends} times and the connection to the bridge dropped each time before its answer; it is not sent again, and whether it took effect is unknown. Check the bridge's log, take a new state, and repeat it only if it did not happen.`,
+            'client',
+            { reason: 'resend_limit', sends: w.sends },
           ),
         );
         continue;
       }
-      if (w.sent && !resumed && !READ_ONLY_ACTIONS.has(w.message.action)) {
+      if (w.sent && !resumed && !(w.kind === 'action' && READ_ONLY_ACTIONS.has(w.message.action))) {
         clearTimeout(w.timer);
         this.waiters.delete(id);
-        w.resolve({
-          type: 'action_result',
-          original_action_id: id,
-          action: w.message.action,
-          status: 'error',
-          outcome_details: null,
-          new_simplified_state: null,
-          error_info: errorInfo(
+        answerUnsent(
+          w,
+          id,
+          errorInfo(
             'EXTENSION_DISCONNECTED',
-            `The bridge restarted while "${w.message.action}" (${id}) was running and did not keep this agent's session, so whether the action took effect is unknown; it was not sent again. Take a new state and check whether it happened before repeating it.`,
+            `The bridge restarted while ${what} (${id}) was running and did not keep this agent's session, so whether it took effect is unknown; it was not sent again. Take a new state and check whether it happened before repeating it.`,
             'client',
             { reason: 'outcome_unknown_session_lost' },
           ),
-        });
+        );
         continue;
       }
       try {
@@ -587,7 +638,7 @@ export class AgentClient extends EventEmitter {
       } catch (e) {
         clearTimeout(w.timer);
         this.waiters.delete(id);
-        if (e instanceof FrameTooLarge) w.resolve(unsent(id, w.message.action, e.info));
+        if (e instanceof FrameTooLarge) answerUnsent(w, id, e.info);
         else w.reject(e instanceof Error ? e : new Error(String(e)));
         continue;
       }
@@ -612,7 +663,7 @@ export class AgentClient extends EventEmitter {
   private failAll(why: string, code = 'EXTENSION_DISCONNECTED'): void {
     for (const [id, w] of this.waiters) {
       clearTimeout(w.timer);
-      w.error.message = `${why} (action ${id} was not answered)`;
+      w.error.message = `${why} (${w.kind === 'action' ? 'action' : 'CDP command'} ${id} was not answered)`;
       w.error.code = code;
       w.reject(w.error);
     }
@@ -632,15 +683,8 @@ class FrameTooLarge extends BridgeClientError {
   }
 }
 
-/** The answer to an action this client did not send (again). */
-function unsent(id: string, action: ActionResultMessage['action'], error_info: ErrorInfo): ActionResultMessage {
-  return {
-    type: 'action_result',
-    original_action_id: id,
-    action,
-    status: 'error',
-    outcome_details: null,
-    new_simplified_state: null,
-    error_info,
-  };
+/** Answers a request this client did not send (again), with the answer of its kind. */
+function answerUnsent(w: Waiter, id: string, error_info: ErrorInfo): void {
+  if (w.kind === 'cdp') w.resolve({ type: 'cdp_result', original_command_id: id, tab_id: w.message.tab_id, error_info });
+  else w.resolve(errorResult(id, w.message.action, error_info));
 }

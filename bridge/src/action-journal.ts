@@ -24,6 +24,7 @@ import path from 'node:path';
 
 import type { ActionMessage, ActionResultMessage, ErrorInfo, OutcomeDetails } from '../../schemas/generated/protocol';
 import { ACTION_NAMES } from '../../schemas/generated/registry';
+import { errorResult } from '../../schemas/lib/action-result';
 import { READ_ONLY_ACTIONS } from '../../schemas/lib/read-only-actions';
 import { checkMessage, errorInfo } from '../../schemas/lib/wire';
 import type { Logger } from '../common/log';
@@ -265,15 +266,7 @@ export function outcomeUnknown(actionId: string, action: ActionMessage['action']
     'bridge',
     { reason: 'outcome_unknown_after_bridge_restart' },
   );
-  return {
-    type: 'action_result',
-    original_action_id: actionId,
-    action,
-    status: 'error',
-    outcome_details: null,
-    new_simplified_state: null,
-    error_info: error,
-  };
+  return errorResult(actionId, action, error);
 }
 
 /** What is kept of an answer: status, tab, what happened (message, navigation, opened tab, small

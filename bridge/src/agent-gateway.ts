@@ -7,7 +7,9 @@
 import type {
   ActionMessage,
   ActionResultMessage,
+  CdpCommandMessage,
   CdpEventMessage,
+  CdpResultMessage,
   ErrorInfo,
   HelloMessage,
   PersistenceStatusMessage,
@@ -26,6 +28,7 @@ import type { Logger } from '../common/log';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
 import { cappedMaxTabs, holderDescription, resolveControl, type SessionsPublisher, takeOverFromPredecessor } from './agent-sessions';
 import { answerMismatch, BROWSER_LEVEL, closeAnswerForAgent, mismatchError } from './answer-check';
+import { cdpFailure } from './cdp-in-flight';
 import { errorResult, type ExtensionLink } from './extension-link';
 import { CLOSE, type Peer } from './peer';
 import { relayText } from './raw-relay';
@@ -146,7 +149,6 @@ export class AgentGateway {
     }
     // Still running (the agent reconnected and re-sent it): the running one answers session.peer.
     if (session.running.has(action.action_id)) return;
-    if (action.action === 'cdp_send') return void this.cdpSend(peer, session, action);
     if (action.action === 'get_cookies') {
       const scoped = this.cookieScope(session, action);
       if (!scoped.ok) return void peer.send(errorResult(action, scoped.error));
@@ -285,7 +287,7 @@ export class AgentGateway {
    * the rest against the request: answer-check.ts). The agent never sees another session's tab.
    */
   private async relayChecked(session: Session, message: ActionMessage, deadline: number, timeoutMs: number): Promise<ActionResultMessage> {
-    return this.checkRelayed(session, message, await this.o.extension.relay(message, deadline, timeoutMs, true));
+    return this.checkRelayed(session, message, await this.o.extension.relay(message, { deadline, timeoutMs, validated: true }));
   }
 
   private checkRelayed(session: Session, message: ActionMessage, relayed: ActionResultMessage): ActionResultMessage {
@@ -364,42 +366,37 @@ export class AgentGateway {
    * follow). Not journaled and not remembered for re-sends: a CDP client never re-sends an id, and its
    * results (screenshots, DOM snapshots) are large.
    */
-  private async cdpSend(peer: Peer, session: Session, action: ActionMessage): Promise<void> {
+  onCdpCommand(peer: Peer, command: CdpCommandMessage): void {
+    const session = this.sessionOf.get(peer);
+    if (!session) return;
     const { sessions } = this.o;
-    const tabId = action.tab_id;
-    if (tabId === undefined || sessions.ownerOf(tabId) !== session) {
-      const owner = tabId === undefined ? null : sessions.ownerOf(tabId);
-      const error =
-        tabId === undefined
-          ? errorInfo('INVALID_MESSAGE', 'cdp_send needs tab_id: the tab you attached with cdp_attach.', 'bridge')
-          : owner
-            ? notLeased(tabId, holderDescription(owner, this.o.sessionGraceMs))
-            : errorInfo(
-                'TAB_NOT_LEASED',
-                `Tab ${tabId} is not held by this session (it was released, closed, or never attached): attach it with cdp_attach first.`,
-                'bridge',
-                { tab_id: tabId },
-              );
-      peer.send(errorResult(action, error));
+    const tabId = command.tab_id;
+    const owner = sessions.ownerOf(tabId);
+    if (owner !== session) {
+      const error = owner
+        ? notLeased(tabId, holderDescription(owner, this.o.sessionGraceMs))
+        : errorInfo(
+            'TAB_NOT_LEASED',
+            `Tab ${tabId} is not held by this session (it was released, closed, or never attached): attach it with cdp_attach first.`,
+            'bridge',
+            { tab_id: tabId },
+          );
+      peer.send(cdpFailure(command, error));
       return;
     }
-    const timeoutMs = action.timeout_ms ?? this.o.defaultTimeoutMs;
     // Delivered the moment the extension's answer is received, not a few promise hops later: the
     // tab's events are passed on as they arrive (onCdpEvent), and an answer that waited for those
     // hops would reach the client after events Chrome sent after it. Playwright drops an
     // out-of-process frame's execution contexts that arrive before its Page.getFrameTree answer,
     // and then waits for that frame forever.
-    let delivered = false;
-    const deliver = (relayed: ActionResultMessage) => {
-      if (delivered) return;
-      delivered = true;
-      this.deliverCdpResult(session, action, tabId, this.checkRelayed(session, action, relayed));
-    };
-    deliver(await this.o.extension.relay(action, Date.now() + timeoutMs, timeoutMs, true, false, deliver));
+    void this.o.extension.relayCdp(command, command.timeout_ms ?? this.o.defaultTimeoutMs, (result) =>
+      this.deliverCdpResult(session, command, result),
+    );
   }
 
-  private deliverCdpResult(session: Session, action: ActionMessage, tabId: number, result: ActionResultMessage): void {
+  private deliverCdpResult(session: Session, command: CdpCommandMessage, result: CdpResultMessage): void {
     const { sessions } = this.o;
+    const tabId = command.tab_id;
     if (result.error_info?.error_code === 'TAB_NOT_FOUND' && sessions.ownerOf(tabId) === session) {
       const url = session.tabs.get(tabId)?.url ?? null;
       sessions.release(tabId);
@@ -408,9 +405,9 @@ export class AgentGateway {
     }
     const to = session.peer;
     if (!to) return;
-    const relayed = this.o.extension.isRelayed(result) ? relayText(result, action.action_id) : null;
+    const relayed = this.o.extension.isRelayed(result) ? relayText(result, command.command_id) : null;
     if (relayed === null || !to.sendText(relayed))
-      to.send({ ...result, original_action_id: action.action_id }, this.o.extension.isRelayed(result));
+      to.send({ ...result, original_command_id: command.command_id }, this.o.extension.isRelayed(result));
   }
 
   /** A DevTools event of an attached tab reaches only the session holding that tab. */

@@ -1,20 +1,30 @@
-// The extension side of the bridge: the one extension connection (newest wins), the actions in
-// flight to it, and what happens while it is away. server.ts routes the extension's messages here;
-// agent-gateway.ts asks relay() for every action an agent sends.
+// The extension side of the bridge: the one extension connection (newest wins), the actions and CDP
+// commands in flight to it, and what happens while it is away. server.ts routes the extension's
+// messages here; agent-gateway.ts asks relay() for every action an agent sends and relayCdp() for
+// every cdp_command.
 //
 // An MV3 service worker restarts often (idle timeouts, updates, crashes): relay() waits for it
 // within the action's own timeout instead of failing at once, and a read in flight when
 // it left is asked again once it is back.
 import { EventEmitter } from 'node:events';
 
-import type { ActionMessage, ActionResultMessage, ErrorInfo, ProtocolMessage } from '../../schemas/generated/protocol';
+import type {
+  ActionMessage,
+  ActionResultMessage,
+  CdpCommandMessage,
+  CdpResultMessage,
+  ErrorInfo,
+  ProtocolMessage,
+} from '../../schemas/generated/protocol';
 import { ACTION_NAMES, PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { errorInfo } from '../../schemas/lib/wire';
 import type { Logger } from '../common/log';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
 import { answerMismatch, mismatchError } from './answer-check';
+import { CdpCommandsInFlight, cdpFailure } from './cdp-in-flight';
 import { CLOSE, type Peer } from './peer';
 import { type PendingEntry, PendingRegistry } from './pending';
+import type { Answer } from './raw-relay';
 
 interface InFlight {
   action: ActionMessage['action'];
@@ -23,10 +33,19 @@ interface InFlight {
   resolve: (result: ActionResultMessage) => void;
 }
 
+export interface RelayOptions {
+  /** Date.now() by which the action must be answered (TIMEOUT after it). */
+  deadline: number;
+  /** The action's own timeout, named in the TIMEOUT message. */
+  timeoutMs: number;
+  /** The action came from an agent and was validated on receive: it is not checked a second time. */
+  validated?: boolean;
+}
+
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /** After a restart with restored sessions, actions wait this long (within their timeout) for the extension. */
 const RESTART_GRACE_MS = 10_000;
-/** How long a CDP command (cdp_send) waits for an extension that left before it is answered NO_EXTENSION_CONNECTED. */
+/** How long a cdp_command waits for an extension that left before it is answered NO_EXTENSION_CONNECTED. */
 export const CDP_EXTENSION_WAIT_MS = 10_000;
 /** Actions that only read: safe to ask again after the extension dropped mid-way. */
 const READ_ONLY_ACTIONS = new Set<string>(['get_state', 'get', 'is', 'extract_content', 'list_tabs', 'screenshot', 'get_dropdown_options']);
@@ -53,12 +72,27 @@ export function errorResult(action: ActionMessage, error: ErrorInfo): ActionResu
   };
 }
 
+const noExtension = () =>
+  errorInfo(
+    'NO_EXTENSION_CONNECTED',
+    'No browser extension is connected to the bridge. Open Chrome with the browser-use-ext extension installed and paired, then retry.',
+    'bridge',
+  );
+
+const notSent = (what: string) =>
+  errorInfo(
+    'EXTENSION_DISCONNECTED',
+    `The extension connection closed before ${what} could be sent. Wait for it to reconnect, then retry.`,
+    'bridge',
+  );
+
 export class ExtensionLink {
   private peer: Peer | null = null;
   private awaySince: number | null = null;
   private readonly pending = new PendingRegistry<InFlight>();
-  /** action_results received from the extension (validated on receive), relayed without a second check. */
-  private readonly relayed = new WeakSet<ActionResultMessage>();
+  private readonly commands = new CdpCommandsInFlight();
+  /** Answers received from the extension (validated on receive), relayed without a second check. */
+  private readonly relayed = new WeakSet<Answer>();
   private nextId = 1;
   /** When sessions were restored from disk (null: none), see awaitingAfterRestart. */
   private restoredAt: number | null = null;
@@ -73,7 +107,7 @@ export class ExtensionLink {
   }
 
   get inFlight(): number {
-    return this.pending.size;
+    return this.pending.size + this.commands.size;
   }
 
   /** Sessions came back from disk: actions wait for the extension a little after the restart. */
@@ -91,8 +125,8 @@ export class ExtensionLink {
     this.peer?.send({ type: 'ping', sent_at: Date.now() });
   }
 
-  /** Whether a result is one the extension sent (validated on receive, relayed unchanged). */
-  isRelayed(result: ActionResultMessage): boolean {
+  /** Whether an answer is one the extension sent (validated on receive, relayed unchanged). */
+  isRelayed(result: Answer): boolean {
     return this.relayed.has(result);
   }
 
@@ -143,7 +177,14 @@ export class ExtensionLink {
           'bridge',
         ),
       );
-    this.hooks.log.warn('extension disconnected', { failed_in_flight: inFlight.length });
+    const commands = this.commands.failAll((method) =>
+      errorInfo(
+        'EXTENSION_DISCONNECTED',
+        `The extension disconnected while ${method} was running; it may or may not have taken effect. Wait for the extension to reconnect, then send it again if it did not.`,
+        'bridge',
+      ),
+    );
+    this.hooks.log.warn('extension disconnected', { failed_in_flight: inFlight.length + commands });
     this.hooks.broadcastToAgents({
       type: 'extension_status',
       connected: false,
@@ -155,17 +196,16 @@ export class ExtensionLink {
 
   /** The extension answered an action with a message that failed validation: its agent must not wait for the timeout. */
   onInvalidAnswer(inReplyTo: string, problem: { message: string; details?: Record<string, unknown> }): void {
-    const entry = this.pending.take(inReplyTo);
-    if (entry)
-      this.failInFlight(
-        entry,
-        errorInfo(
-          'EXTENSION_INTERNAL_ERROR',
-          `The extension answered "${entry.value.action}" with an invalid message (${problem.message}). Take a new state and retry; report the bug if it repeats.`,
-          'bridge',
-          { validation: problem.details ?? {} },
-        ),
+    const invalid = (what: string) =>
+      errorInfo(
+        'EXTENSION_INTERNAL_ERROR',
+        `The extension answered ${what} with an invalid message (${problem.message}). Take a new state and retry; report the bug if it repeats.`,
+        'bridge',
+        { validation: problem.details ?? {} },
       );
+    const entry = this.pending.take(inReplyTo);
+    if (entry) this.failInFlight(entry, invalid(`"${entry.value.action}"`));
+    this.commands.fail(inReplyTo, invalid);
   }
 
   onResult(result: ActionResultMessage): void {
@@ -190,40 +230,29 @@ export class ExtensionLink {
     entry.value.resolve(result);
   }
 
+  /** Chrome's answer to a cdp_command: to its caller at once, checked against the command first (cdp-in-flight.ts). */
+  onCdpResult(result: CdpResultMessage): void {
+    // Marked first: the caller relays these validated bytes as they are (raw-relay.ts).
+    this.relayed.add(result);
+    const wrong = this.commands.onResult(result);
+    if (wrong === 'unknown') this.hooks.log.debug('late or unknown cdp_result dropped', { id: result.original_command_id });
+    else if (wrong !== null) this.hooks.log.warn('extension answered something that does not match the request', { mismatch: wrong });
+  }
+
   /**
    * Sends one action to the extension and resolves with its result, TIMEOUT or EXTENSION_DISCONNECTED.
-   * validated: the action came from an agent (checked on receive); only its ids/tab_id change here.
-   * onAnswer: called with the extension's answer the moment it is received, before the promise
-   * settles (a caller that must keep the answer in order with messages received after it).
+   * A validated action came from an agent (checked on receive); only its ids/tab_id change here.
    */
-  async relay(
-    action: ActionMessage,
-    deadline: number,
-    timeoutMs: number,
-    validated = false,
-    retried = false,
-    onAnswer?: (result: ActionResultMessage) => void,
-  ): Promise<ActionResultMessage> {
+  relay(action: ActionMessage, o: RelayOptions): Promise<ActionResultMessage> {
+    return this.relayOnce(action, o, false);
+  }
+
+  private async relayOnce(action: ActionMessage, o: RelayOptions, retried: boolean): Promise<ActionResultMessage> {
+    const { deadline, timeoutMs } = o;
     // The extension was here and left (its service worker restarts): wait for it within
     // the action's own timeout instead of failing at once; it is usually back within a second.
-    // A CDP command's timeout is long (a page's own long evaluation is legitimate), so its wait for
-    // the extension is capped: a CDP client hears within seconds that the browser is gone.
-    const waitUntil = action.action === 'cdp_send' ? Math.min(deadline, Date.now() + CDP_EXTENSION_WAIT_MS) : deadline;
-    // A connection that is closing (its close frame came, its socket not gone yet) has left too.
-    const leaving = this.peer !== null && !(this.peer.ready && this.peer.open);
-    if (!(this.peer?.ready && this.peer.open) && (leaving || this.awaySince !== null || this.awaitingAfterRestart()))
-      await this.back(waitUntil);
-    const ext = this.peer;
-    if (!ext?.ready || !ext.open) {
-      return errorResult(
-        action,
-        errorInfo(
-          'NO_EXTENSION_CONNECTED',
-          'No browser extension is connected to the bridge. Open Chrome with the browser-use-ext extension installed and paired, then retry.',
-          'bridge',
-        ),
-      );
-    }
+    const ext = await this.reachable(deadline);
+    if (!ext) return errorResult(action, noExtension());
     const remaining = deadline - Date.now();
     const timeout = () =>
       errorResult(
@@ -248,28 +277,46 @@ export class ExtensionLink {
           READ_ONLY_ACTIONS.has(action.action) &&
           Date.now() < deadline
         )
-          resolve(this.relay(action, deadline, timeoutMs, validated, true, onAnswer));
-        else {
-          onAnswer?.(r);
-          resolve(r);
-        }
+          resolve(this.relayOnce(action, o, true));
+        else resolve(r);
       };
       const sent: ActionMessage = { ...action, action_id: relayId };
       this.pending.add(relayId, { action: action.action, sent, resolve: settle }, remaining, () => resolve(timeout()));
-      if (!ext.send(sent, validated)) {
+      if (!ext.send(sent, o.validated === true)) {
         this.pending.take(relayId);
-        resolve(
-          errorResult(
-            action,
-            errorInfo(
-              'EXTENSION_DISCONNECTED',
-              'The extension connection closed before the action could be sent. Wait for it to reconnect, then retry.',
-              'bridge',
-            ),
-          ),
-        );
+        resolve(errorResult(action, notSent('the action')));
       }
     });
+  }
+
+  /**
+   * Sends one cdp_command (validated on receive from its agent) to the extension; `answer` is called
+   * exactly once: the moment the extension's cdp_result is received (no promise hop in between, so the
+   * answer keeps its place before the tab's events that Chrome sent after it), or with TIMEOUT,
+   * NO_EXTENSION_CONNECTED or EXTENSION_DISCONNECTED. A command's timeout is long (a page's own long
+   * evaluation is legitimate), so its wait for an extension that left is capped at
+   * CDP_EXTENSION_WAIT_MS: a CDP client hears within seconds that the browser is gone.
+   */
+  async relayCdp(command: CdpCommandMessage, timeoutMs: number, answer: (result: CdpResultMessage) => void): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const ext = await this.reachable(Math.min(deadline, Date.now() + CDP_EXTENSION_WAIT_MS));
+    if (!ext) return answer(cdpFailure(command, noExtension()));
+    const relayId = `b${this.nextId++}`;
+    const sent = this.commands.add(relayId, command, answer, { timeoutMs, remainingMs: deadline - Date.now() });
+    if (!ext.send(sent, true)) this.commands.fail(relayId, notSent);
+  }
+
+  /**
+   * The extension connection to send on, waiting until `waitUntil` for one that left (or is leaving:
+   * its close frame came, its socket is not gone yet) or, after a restart, for its first connection;
+   * null when none is there by then.
+   */
+  private async reachable(waitUntil: number): Promise<Peer | null> {
+    const leaving = this.peer !== null && !(this.peer.ready && this.peer.open);
+    if (!(this.peer?.ready && this.peer.open) && (leaving || this.awaySince !== null || this.awaitingAfterRestart()))
+      await this.back(waitUntil);
+    const ext = this.peer;
+    return ext?.ready && ext.open ? ext : null;
   }
 
   /** The browser's active tab, asked of the extension (list_tabs), for the implicit hand-over. */
@@ -283,11 +330,10 @@ export class ExtensionLink {
       ),
     });
     if (!(ACTION_NAMES as readonly string[]).includes('list_tabs')) return noHandOver('this build has no list_tabs');
-    const r = await this.relay(
-      { type: 'action', action_id: 'list-tabs', action: 'list_tabs', params: {} } as ActionMessage,
+    const r = await this.relay({ type: 'action', action_id: 'list-tabs', action: 'list_tabs', params: {} } as ActionMessage, {
       deadline,
-      DEFAULT_TIMEOUT_MS,
-    );
+      timeoutMs: DEFAULT_TIMEOUT_MS,
+    });
     const tabs =
       r.status === 'success'
         ? (r.outcome_details?.result as { tabs?: { tab_id: number; active: boolean }[] } | undefined)?.tabs
@@ -299,15 +345,13 @@ export class ExtensionLink {
 
   /** Fails what is in flight and closes the connection (bridge shutdown). */
   close(): void {
-    for (const e of this.pending.drain())
-      this.failInFlight(
-        e,
-        errorInfo(
-          'EXTENSION_DISCONNECTED',
-          'The bridge is shutting down; the action may or may not have run. Reconnect and take a new state.',
-          'bridge',
-        ),
-      );
+    const shuttingDown = errorInfo(
+      'EXTENSION_DISCONNECTED',
+      'The bridge is shutting down; the action may or may not have run. Reconnect and take a new state.',
+      'bridge',
+    );
+    for (const e of this.pending.drain()) this.failInFlight(e, shuttingDown);
+    this.commands.failAll(() => shuttingDown);
     this.peer?.close(CLOSE.goingAway, 'bridge shutting down');
   }
 

@@ -9,6 +9,7 @@
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 
@@ -16,33 +17,25 @@ import type { ErrorInfo, HelloMessage, ProtocolMessage } from '../../schemas/gen
 import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
-import { EXTENSION_ID, extensionOrigin } from '../common/extension-id';
-import { createLogger, type Logger, type LogLevel } from '../common/log';
-import { BRIDGE_FRAME_MAX_BYTES, explainTooBig, mib } from '../common/message-limits';
-import { checkUpgrade, isLoopbackHost, type UpgradePolicy } from '../common/origin-check';
+import type { Logger, LogLevel } from '../common/log';
+import { explainTooBig, mib } from '../common/message-limits';
+import { checkUpgrade, isLoopbackHost, type UpgradePolicy, type UpgradeVerdict } from '../common/origin-check';
 import { DEFAULT_MAX_TABS, DEFAULT_PORT } from '../common/ports';
-import {
-  DEFAULT_FAILURE_BURST,
-  DEFAULT_FAILURE_INTERVAL_MS,
-  DEFAULT_FAILURE_MAX_PENDING,
-  FailureGate,
-  RefusalLog,
-} from '../common/rate-limit';
-import { newSecret, type Secrets } from '../common/secrets';
+import type { FailureGate, RefusalLog } from '../common/rate-limit';
+import type { Secrets } from '../common/secrets';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
-import { journalBeside } from './action-journal';
-import { AgentGateway } from './agent-gateway';
-import { describeSessions, pageOfSessions, SessionsPublisher } from './agent-sessions';
-import { DEFAULT_TIMEOUT_MS, ExtensionLink } from './extension-link';
-import { Handshake } from './handshake';
-import { PairingCodes } from './pairing';
+import type { AgentGateway } from './agent-gateway';
+import type { SessionsPublisher } from './agent-sessions';
+import { DEFAULT_TIMEOUT_MS, type ExtensionLink } from './extension-link';
+import type { Handshake } from './handshake';
+import type { PairingCodes } from './pairing';
 import { handlePairRequest } from './pairing-http';
 import { CLOSE, Peer, type Role } from './peer';
 import { rememberRaw } from './raw-relay';
-import type { BridgeContext, BridgeServices, CdpService, ConnectorService, HttpService } from './services';
-import { DebouncedWriter, loadSessions, saveSessions } from './session-store';
-import { SessionRegistry } from './sessions';
-import { TaskRegistry } from './tasks';
+import type { BridgeServices, CdpService, ConnectorService, HttpService } from './services';
+import type { DebouncedWriter } from './session-store';
+import type { SessionRegistry } from './sessions';
+import type { TaskRegistry } from './tasks';
 
 export { DEFAULT_MAX_TABS, DEFAULT_PORT, DEFAULT_TIMEOUT_MS };
 
@@ -106,9 +99,37 @@ export interface BridgeOptions {
   protocolVersion?: number;
 }
 
-type ResolvedOptions = Required<
+/** BridgeOptions with every default filled in (bridge/cli/wire.ts resolves them). */
+export type ResolvedOptions = Required<
   Omit<BridgeOptions, 'logger' | 'logLevel' | 'secrets' | 'extensionOrigins' | 'stateFile' | 'services' | 'configDir' | 'protocolVersion'>
 >;
+
+/** The relay's collaborators, built and tied together by bridge/cli/wire.ts (createRelay), handed in whole. */
+export interface RelayParts {
+  opts: ResolvedOptions;
+  secrets: Secrets;
+  extensionOrigins: string[];
+  log: Logger;
+  failures: FailureGate;
+  /** Refusals anybody can trigger (browser Origins, abandoned handshakes): summarised per window. */
+  refusals: RefusalLog;
+  sessions: SessionRegistry;
+  tasks: TaskRegistry;
+  /** Writes sessions to the state file; null when sessions live in memory only. */
+  persist: DebouncedWriter | null;
+  extension: ExtensionLink;
+  agents: AgentGateway;
+  handshake: Handshake;
+  /** One-time pairing codes redeemed on POST /pair (pairing.ts). */
+  pairing: PairingCodes;
+  publisher: SessionsPublisher;
+  /** HTTP endpoints beside the relay (MCP's /mcp). */
+  httpServices: HttpService[];
+  /** Backend connectors the person starts from the side panel; null when the CLI gave none. */
+  connectors: ConnectorService | null;
+  /** The CDP endpoint (/cdp/...); null when the CLI gave none. */
+  cdp: CdpService | null;
+}
 
 export class BridgeServer extends EventEmitter {
   readonly secrets: Secrets;
@@ -121,14 +142,14 @@ export class BridgeServer extends EventEmitter {
   private readonly agents: AgentGateway;
   private readonly handshake: Handshake;
   private readonly sessions: SessionRegistry;
-  private readonly tasks = new TaskRegistry();
+  private readonly tasks: TaskRegistry;
   private readonly failures: FailureGate;
   /** Refusals anybody can trigger (browser Origins, abandoned handshakes): summarised per window. */
   private readonly refusals: RefusalLog;
   /** Each peer's socket, to close a connection without any answer (rate-limit.ts). */
   private readonly sockets = new WeakMap<Peer, WebSocket>();
   private nextId = 1;
-  private readonly persist: DebouncedWriter | null = null;
+  private readonly persist: DebouncedWriter | null;
   private keepalive: ReturnType<typeof setInterval> | null = null;
   private address: AddressInfo | null = null;
   /** One-time pairing codes redeemed on POST /pair (pairing.ts). */
@@ -141,161 +162,82 @@ export class BridgeServer extends EventEmitter {
   /** The CDP endpoint (/cdp/...); null when the CLI gave none. */
   private readonly cdp: CdpService | null;
 
-  constructor(options: BridgeOptions = {}) {
+  /** Stores what bridge/cli/wire.ts built and wires the HTTP server's listeners; builds nothing else. */
+  constructor(parts: RelayParts) {
     super();
     this.setMaxListeners(0); // every action waiting for the extension to come back listens once
-    this.opts = {
-      host: options.host ?? '127.0.0.1',
-      allowRemote: options.allowRemote ?? false,
-      port: options.port ?? DEFAULT_PORT,
-      defaultTimeoutMs: options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS,
-      keepaliveMs: options.keepaliveMs ?? 20_000,
-      maxPayloadBytes: options.maxPayloadBytes ?? BRIDGE_FRAME_MAX_BYTES,
-      maxTabsPerSession: options.maxTabsPerSession ?? DEFAULT_MAX_TABS,
-      sessionGraceMs: options.sessionGraceMs ?? 60_000,
-      resultCacheSize: options.resultCacheSize ?? 256,
-      handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
-      badMessageBudget: options.badMessageBudget ?? 20,
-      maxAuthFailures: options.maxAuthFailures ?? DEFAULT_FAILURE_BURST,
-      authFailureIntervalMs: options.authFailureIntervalMs ?? DEFAULT_FAILURE_INTERVAL_MS,
-      maxPendingAuthFailures: options.maxPendingAuthFailures ?? DEFAULT_FAILURE_MAX_PENDING,
-      authFailureLogWindowMs: options.authFailureLogWindowMs ?? 10_000,
-      maxAgentSessions: options.maxAgentSessions ?? DEFAULT_MAX_AGENT_SESSIONS,
-    };
-    this.secrets = options.secrets ?? { extension_secret: newSecret(), agent_secret: newSecret() };
-    this.extensionOrigins = options.extensionOrigins ?? [extensionOrigin(EXTENSION_ID)];
-    this.log = options.logger ?? createLogger(options.logLevel ?? 'info');
-    this.failures = new FailureGate({
-      burst: this.opts.maxAuthFailures,
-      intervalMs: this.opts.authFailureIntervalMs,
-      maxPending: this.opts.maxPendingAuthFailures,
-      windowMs: this.opts.authFailureLogWindowMs,
-      warn: (message, fields) => this.log.warn(message, fields),
-    });
-    this.refusals = new RefusalLog((message, fields) => this.log.warn(message, fields), this.opts.authFailureLogWindowMs);
-    const stateFile = options.stateFile;
-    if (stateFile)
-      this.persist = new DebouncedWriter(
-        () => saveSessions(stateFile, this.sessions.snapshot()),
-        50,
-        (e) => {
-          this.log.error('could not save sessions; agents keep their sessions but would lose them if the bridge restarted now', {
-            file: stateFile,
-            error: e instanceof Error ? e.message : String(e),
-          });
-          this.agents.onPersistence('sessions', e);
-        },
-        () => {
-          this.log.info('sessions are saved again', { file: stateFile });
-          this.agents.onPersistence('sessions', null);
-        },
-      );
-    this.sessions = new SessionRegistry(
-      {
-        graceMs: this.opts.sessionGraceMs,
-        resultCapacity: this.opts.resultCacheSize,
-        onChange: () => this.persist?.schedule(),
-        // Its first write runs inside this constructor, before the gateway exists: tell agents after.
-        journal: stateFile
-          ? journalBeside(stateFile, this.opts.resultCacheSize, this.log, (e) =>
-              queueMicrotask(() => this.agents.onPersistence('actions', e)),
-            )
-          : null,
-      },
-      (s, released) => this.agents.onSessionEnded(s, released),
-    );
-    this.extension = new ExtensionLink({
-      log: this.log,
-      broadcastToAgents: (m) => this.agents.broadcast(m),
-      onUp: (id) => {
-        this.publisher.flush(true);
-        this.connectors?.publish();
-        this.cdp?.publish();
-        this.emit('extension-connected', id);
-      },
-      onDown: (id) => this.emit('extension-disconnected', id),
-    });
-    if (stateFile) {
-      const saved = loadSessions(stateFile, (message, fields) => this.log.warn(message, fields));
-      this.sessions.restore(saved);
-      if (saved.length) this.extension.noteRestored();
-    }
-    this.pairing = new PairingCodes(options.configDir ?? null);
-    this.publisher = new SessionsPublisher(
-      () => ({ type: 'agent_sessions', ...pageOfSessions(describeSessions(this.sessions.all(), this.tasks, this.opts.sessionGraceMs)) }),
-      (m) => this.extension.send(m),
-    );
-    this.agents = new AgentGateway({
-      log: this.log,
-      sessions: this.sessions,
-      tasks: this.tasks,
-      publisher: this.publisher,
-      extension: this.extension,
-      maxTabsPerSession: this.opts.maxTabsPerSession,
-      defaultTimeoutMs: this.opts.defaultTimeoutMs,
-      sessionGraceMs: this.opts.sessionGraceMs,
-    });
-    this.handshake = new Handshake({
-      log: this.log,
-      secrets: this.secrets,
-      protocolVersion: options.protocolVersion ?? PROTOCOL_VERSION,
-      failures: this.failures,
-      refusals: this.refusals,
-      handshakeTimeoutMs: this.opts.handshakeTimeoutMs,
-      onReady: (peer, hello) => {
-        if (peer.role === 'extension') return this.extension.onReady(peer);
-        const refusal = this.sessionCapRefusal(hello);
-        if (!refusal) return this.agents.onReady(peer, hello);
-        this.refusals.refused(
-          'agent session refused: the bridge is at its session cap',
-          'agent session refused: the bridge is at its session cap',
-          {
-            peer: peer.id,
-            client: hello.client,
-            max_agent_sessions: this.opts.maxAgentSessions,
-          },
-        );
-        peer.stage = 'refused'; // nothing it sends before the close reaches the gateway
-        peer.sendError(refusal, 'hello');
-        peer.close(CLOSE.policy, `too many agent sessions (${this.opts.maxAgentSessions}); close idle ones`);
-      },
-      drop: (peer) => this.sockets.get(peer)?.terminate(),
-    });
-    const ctx: BridgeContext = {
-      log: this.log,
-      configDir: options.configDir ?? null,
-      agentUrl: () => this.agentUrl,
-      agentSecret: () => this.secrets.agent_secret,
-      checkAgentHeaders: (headers) => checkUpgrade('agent', headers, this.upgradePolicy()),
-      sendToExtension: (m) => this.extension.send(m),
-    };
-    for (const service of options.services?.http?.(ctx) ?? []) this.httpServices.set(service.path, service);
-    this.connectors = options.services?.connectors?.(ctx) ?? null;
-    this.cdp = options.services?.cdp?.(ctx) ?? null;
+    this.opts = parts.opts;
+    this.secrets = parts.secrets;
+    this.extensionOrigins = parts.extensionOrigins;
+    this.log = parts.log;
+    this.failures = parts.failures;
+    this.refusals = parts.refusals;
+    this.sessions = parts.sessions;
+    this.tasks = parts.tasks;
+    this.persist = parts.persist;
+    this.extension = parts.extension;
+    this.agents = parts.agents;
+    this.handshake = parts.handshake;
+    this.pairing = parts.pairing;
+    this.publisher = parts.publisher;
+    for (const service of parts.httpServices) this.httpServices.set(service.path, service);
+    this.connectors = parts.connectors;
+    this.cdp = parts.cdp;
     this.http = http.createServer((req, res) => this.onHttp(req, res));
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.opts.maxPayloadBytes });
-    this.http.on('upgrade', (req: http.IncomingMessage, socket, head) => {
-      const role = roleForPath(req.url);
-      if (!role && this.cdp && (req.url ?? '').startsWith(this.cdp.prefix)) {
-        this.cdp.upgrade(req, socket, head);
-        return;
-      }
-      if (!role) {
-        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
-        return;
-      }
-      const verdict = checkUpgrade(role, req.headers, this.upgradePolicy());
-      if (!verdict.ok) {
-        this.refusals.refused(`refused connection to /${role}`, 'refused connection', {
-          endpoint: role,
-          reason: verdict.reason,
-          remote: req.socket.remoteAddress,
-        });
-        socket.end(`HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${verdict.reason}\n`);
-        return;
-      }
-      this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, role, req.socket.remoteAddress ?? 'unknown'));
-    });
+    this.http.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => this.onUpgrade(req, socket, head));
+  }
+
+  /** The handshake is done: the extension's link or the agents' gateway takes the peer, unless the session cap refuses it. */
+  admit(peer: Peer, hello: HelloMessage): void {
+    if (peer.role === 'extension') return this.extension.onReady(peer);
+    const refusal = this.sessionCapRefusal(hello);
+    if (!refusal) return this.agents.onReady(peer, hello);
+    this.refusals.refused(
+      'agent session refused: the bridge is at its session cap',
+      'agent session refused: the bridge is at its session cap',
+      {
+        peer: peer.id,
+        client: hello.client,
+        max_agent_sessions: this.opts.maxAgentSessions,
+      },
+    );
+    peer.stage = 'refused'; // nothing it sends before the close reaches the gateway
+    peer.sendError(refusal, 'hello');
+    peer.close(CLOSE.policy, `too many agent sessions (${this.opts.maxAgentSessions}); close idle ones`);
+  }
+
+  /** Closes a peer's connection without any answer (rate-limit.ts). */
+  drop(peer: Peer): void {
+    this.sockets.get(peer)?.terminate();
+  }
+
+  /** The bridge's Host + Origin rule (origin-check.ts) as it applies to /agent, for the services beside the relay. */
+  checkAgentHeaders(headers: http.IncomingHttpHeaders): UpgradeVerdict {
+    return checkUpgrade('agent', headers, this.upgradePolicy());
+  }
+
+  private onUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+    const role = roleForPath(req.url);
+    if (!role && this.cdp && (req.url ?? '').startsWith(this.cdp.prefix)) {
+      this.cdp.upgrade(req, socket, head);
+      return;
+    }
+    if (!role) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    const verdict = checkUpgrade(role, req.headers, this.upgradePolicy());
+    if (!verdict.ok) {
+      this.refusals.refused(`refused connection to /${role}`, 'refused connection', {
+        endpoint: role,
+        reason: verdict.reason,
+        remote: req.socket.remoteAddress,
+      });
+      socket.end(`HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${verdict.reason}\n`);
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, role, req.socket.remoteAddress ?? 'unknown'));
   }
 
   async start(): Promise<{ host: string; port: number }> {
@@ -633,6 +575,12 @@ export class BridgeServer extends EventEmitter {
         return;
       case 'cdp_event':
         this.agents.onCdpEvent(message);
+        return;
+      case 'cdp_command':
+        this.agents.onCdpCommand(peer, message);
+        return;
+      case 'cdp_result':
+        this.extension.onCdpResult(message);
         return;
       case 'cdp_client_control':
         if (!this.cdp) {

@@ -128,8 +128,8 @@ class ErrorCode:
     #: raises the cap.
     TOO_MANY_SESSIONS: Final = 'TOO_MANY_SESSIONS'
 
-    #: Chrome answered a DevTools command (cdp_send) with an error; error_info.details.cdp_error is Chrome's own {code, message,
-    #: data}, passed back to the CDP client unchanged.
+    #: Chrome answered a DevTools command (cdp_command) with an error; the cdp_result's error_info.details.cdp_error is Chrome's own
+    #: {code, message, data}, passed back to the CDP client unchanged.
     CDP_ERROR: Final = 'CDP_ERROR'
 
     #: set_input_files was given more bytes than one action carries (details.limit_bytes, 10 MiB in all, decoded; details.total_bytes

@@ -24,6 +24,7 @@ from .errors import browser_error_from
 from .page import ExtensionPage
 from .page_state import read_state
 from .screenshots import take_screenshot
+from .session_state import SessionState
 from .tab_list import apply_tab_list, tab_infos
 from .transport import ActionFailed, BridgeConnection, BridgeError
 
@@ -93,15 +94,9 @@ class ExtensionBrowserContext:
         self.human_current_page: Optional[ExtensionPage] = None
         self.current_state: Any = None
         self.conn: Optional[BridgeConnection] = None
-        self._pages: dict[int, ExtensionPage] = {}
-        self._session_token: Optional[str] = None
         self.last_protocol_state: Optional[dict] = None  # the latest simplified_state seen
-        # tab -> (params, state) of the last get_state with dom_tree: the base of the next one's delta (get_state since, README "Deltas").
-        self._state_bases: dict[int, tuple[str, dict]] = {}
-        # tab -> the state that came with the last other action there: the base of the next action's state delta.
-        self._action_bases: dict[int, dict] = {}
-        self._notices: list[str] = []
-        self._held_tabs: set[int] = set()  # tabs an action of this context succeeded in (leased to its session)
+        # The bookkeeping the helper modules share (pages by tab, delta bases, notices, leased tabs).
+        self.shared = SessionState(self, lambda token: self.browser._connect(session_token=token))
         self._init_lock = asyncio.Lock() if _loop_running() else None
         self._cookies_noted = False
 
@@ -125,9 +120,9 @@ class ExtensionBrowserContext:
             if self.session is not None:
                 return self.session
             # A context that closed and is used again resumes its bridge session (same leased tabs).
-            self.conn = await self.browser._connect(session_token=self._session_token)
-            self.conn.on('tab_released', self._on_tab_released)
-            self._session_token = self.conn.session_token
+            self.conn = await self.shared.connect(self.shared.session_token)
+            self.conn.on('tab_released', self.shared.on_tab_released)
+            self.shared.session_token = self.conn.session_token
             self.session = BrowserSession(TabsContext(self))
             if not self._cookies_noted:
                 self._cookies_noted = True
@@ -159,48 +154,7 @@ class ExtensionBrowserContext:
         return await self._call(action, params or {}, tab_id=tab_id, timeout_ms=timeout_ms)
 
     async def _call(self, action: str, params: dict, tab_id: Optional[int] = None, timeout_ms: Optional[int] = None) -> dict:
-        return await call_action(self, action, params, tab_id, timeout_ms)
-
-    def _note_state(self, st: dict) -> None:
-        self.last_protocol_state = st
-        tab = st.get('tab_id')
-        if isinstance(tab, int):
-            page = self._page_for(tab, url=st.get('url'), title=st.get('title'))
-            page._frames = list(st.get('frames') or [])
-            if self.agent_current_page is None:
-                self.agent_current_page = self.human_current_page = page
-
-    def _page_for(self, tab_id: int, url: Optional[str] = None, title: Optional[str] = None) -> ExtensionPage:
-        page = self._pages.get(tab_id)
-        if page is None:
-            page = ExtensionPage(self, tab_id, url or '', title or '')
-            self._pages[tab_id] = page
-            if self.session is not None:
-                self.session.context.pages.append(page)
-        else:
-            page._remember(url=url, title=title)
-        return page
-
-    def _on_tab_released(self, m: dict) -> None:
-        """tab_released (the bridge took a leased tab back, or it closed): a closed tab leaves the page
-        list; the notice (e.g. "Tab limit (3)
-        reached. Released tab: ...") goes into the next BrowserState.browser_errors."""
-        page = self._pages.get(m.get('tab_id'))  # type: ignore[arg-type]
-        if page is not None and m.get('reason') == 'tab_closed':
-            page._closed = True
-            self._forget_page(page)
-        if m.get('message'):
-            self._notices.append(str(m['message']))
-
-    def _forget_page(self, page: ExtensionPage) -> None:
-        if page.tab_id is not None:
-            self._pages.pop(page.tab_id, None)
-        if self.session is not None and page in self.session.context.pages:
-            self.session.context.pages.remove(page)
-        if self.agent_current_page is page:
-            self.agent_current_page = None
-        if self.human_current_page is page:
-            self.human_current_page = None
+        return await call_action(self.shared, action, params, tab_id, timeout_ms)
 
     async def _refresh_tabs(self) -> list[ExtensionPage]:
         """Re-reads the tab list (list_tabs) into session.context.pages, keeping page objects by tab id."""
@@ -208,11 +162,7 @@ class ExtensionBrowserContext:
         r = await self.conn.call('list_tabs', {})
         if r.get('status') != 'success':
             raise BrowserError(f"Could not list the tabs: {(r.get('error_info') or {}).get('message')}")
-        return self._apply_tabs(((r.get('outcome_details') or {}).get('result') or {}).get('tabs') or [])
-
-    def _apply_tabs(self, tabs: list) -> list[ExtensionPage]:
-        """A list_tabs answer (or get_state's include_tabs) into session.context.pages, keeping page objects by tab id."""
-        return apply_tab_list(self, tabs)
+        return apply_tab_list(self.shared, ((r.get('outcome_details') or {}).get('result') or {}).get('tabs') or [])
 
     async def _fresh_protocol_state(self, tab_id: Optional[int] = None, **params: Any) -> dict:
         r = await self._call('get_state', params, tab_id=tab_id)
@@ -266,7 +216,7 @@ class ExtensionBrowserContext:
         return state
 
     async def _get_updated_state(self, focus_element: int = -1, with_screenshot: bool = True) -> Any:
-        return await read_state(self, with_screenshot)
+        return await read_state(self.shared, with_screenshot)
 
     async def get_selector_map(self) -> dict:
         session = await self.get_session()
@@ -361,7 +311,7 @@ class ExtensionBrowserContext:
             raise browser_error_from(e, 'Could not open a tab: ') from e
         tab_id = ((r.get('outcome_details') or {}).get('result') or {}).get('tab_id')
         if isinstance(tab_id, int):
-            page = self._page_for(tab_id, url=url or 'about:blank')
+            page = self.shared.page_for(tab_id, url=url or 'about:blank')
             self.agent_current_page = self.human_current_page = page
 
     async def close_current_tab(self) -> None:

@@ -20,7 +20,7 @@ from .playwright_unsupported import unsupported
 from .transport import ActionFailed
 
 if TYPE_CHECKING:
-    from .context import ExtensionBrowserContext
+    from .session_state import ContextSurface
 
 logger = logging.getLogger(__name__)
 
@@ -39,12 +39,12 @@ def playwright_cookie(c: dict) -> dict:
     }
 
 
-async def read_cookies(ctx: 'ExtensionBrowserContext', urls: Optional[Union[str, Sequence[str]]] = None) -> list[dict]:
+async def read_cookies(ctx: 'ContextSurface', urls: Optional[Union[str, Sequence[str]]] = None) -> list[dict]:
     """The cookies of the agent's own tabs' sites; with ``urls`` only those sent to one of them."""
     wanted = [urls] if isinstance(urls, str) else list(urls or [])
     params: dict[str, Any] = {'urls': wanted} if wanted else {}
     try:
-        r = await ctx._call('get_cookies', params)
+        r = await ctx.call('get_cookies', params)
     except ActionFailed as e:
         if e.code == ErrorCode.TAB_NOT_LEASED and not (e.details or {}).get('tab_id'):
             # No tab yet: like a Playwright context without pages, there is no cookie to give.
@@ -61,7 +61,7 @@ async def read_cookies(ctx: 'ExtensionBrowserContext', urls: Optional[Union[str,
     return [playwright_cookie(c) for c in result.get('cookies') or []]
 
 
-async def save_cookies_file(ctx: 'ExtensionBrowserContext') -> None:
+async def save_cookies_file(ctx: 'ContextSurface') -> None:
     """browser_use's ``save_cookies``: the cookies of the agent's sites to ``config.cookies_file`` as
     JSON (Playwright's format, so browser_use on Playwright loads the same file). A failure is one
     WARNING, as in browser_use; the file may hold session secrets, so it is written readable by its owner only."""

@@ -8,13 +8,10 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
 from ._protocol_codes import ErrorCode
 from .compat import BrowserError
-
-if TYPE_CHECKING:
-    from .context import ExtensionBrowserContext
 
 
 class DownloadNotLocal(BrowserError):
@@ -84,10 +81,9 @@ def download_in(result: dict) -> Optional[Download]:
     return Download(record) if isinstance(record, dict) else None
 
 
-def deliver(ctx: Any, result: dict) -> None:
-    """Hands an action's download to every armed expect_download of this context."""
+def deliver(arms: 'list[asyncio.Future[Download]]', result: dict) -> None:
+    """Hands an action's download to every armed expect_download of its context (SessionState.download_arms)."""
     d = download_in(result)
-    arms: list[asyncio.Future[Download]] = getattr(ctx, '_download_arms', None) or []
     if d is None or not arms:
         return
     for fut in arms:
@@ -118,26 +114,21 @@ class _DownloadInfo:
 class ExpectDownload:
     """Arms on enter: the next action of the context that starts a download resolves ``.value``."""
 
-    def __init__(self, ctx: 'ExtensionBrowserContext', timeout: Optional[float] = None) -> None:
-        self._ctx = ctx
+    def __init__(self, arms: 'list[asyncio.Future[Download]]', timeout: Optional[float] = None) -> None:
+        self._arms = arms  # the context's SessionState.download_arms
         self._timeout = 30_000 if timeout is None else timeout
         self._info: Optional[_DownloadInfo] = None
 
     async def __aenter__(self) -> _DownloadInfo:
         fut: asyncio.Future[Download] = asyncio.get_running_loop().create_future()
-        arms = getattr(self._ctx, '_download_arms', None)
-        if arms is None:
-            arms = []
-            self._ctx._download_arms = arms  # type: ignore[attr-defined]
-        arms.append(fut)
+        self._arms.append(fut)
         self._info = _DownloadInfo(fut, self._timeout)
         return self._info
 
     async def __aexit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         if exc_type is not None and self._info is not None:
-            arms = getattr(self._ctx, '_download_arms', None) or []
-            if self._info._fut in arms:
-                arms.remove(self._info._fut)
+            if self._info._fut in self._arms:
+                self._arms.remove(self._info._fut)
             self._info._fut.cancel()
 
 

@@ -6,6 +6,7 @@ import logging
 import os
 from typing import TYPE_CHECKING, Any, Optional
 
+from .allowed_urls import is_url_allowed
 from .compat import BrowserError, URLNotAllowedError
 from .css_selectors import enhanced_css_selector_for_element
 from .dom_tree import TAB_ID_ATTR, element_id_of
@@ -13,7 +14,7 @@ from .downloads import download_in, unique_path
 from .transport import ActionFailed, BridgeError
 
 if TYPE_CHECKING:
-    from .context import ExtensionBrowserContext
+    from .session_state import ContextSurface
 
 logger = logging.getLogger(__name__)
 
@@ -29,14 +30,18 @@ def target_of(element_node: Any, include_dynamic_attributes: bool = True) -> tup
     return {'selector': enhanced_css_selector_for_element(element_node, include_dynamic_attributes)}, tab
 
 
-async def click_element_node(ctx: 'ExtensionBrowserContext', element_node: Any) -> Optional[str]:
+def _target(ctx: 'ContextSurface', element_node: Any) -> tuple[dict, Optional[int]]:
+    return target_of(element_node, getattr(ctx.config, 'include_dynamic_attributes', True))
+
+
+async def click_element_node(ctx: 'ContextSurface', element_node: Any) -> Optional[str]:
     """click by element id; a tab the click opened joins session.context.pages. Returns the path of
     the file the click downloaded, as browser_use (0.1.40 and 0.1.48) does: Chrome saves it in the
     person's Downloads folder; with ``save_downloads_path`` and Python on Chrome's machine it is
     also copied there under a unique name, as browser_use's download.save_as did."""
-    target, tab = ctx._target(element_node)
+    target, tab = _target(ctx, element_node)
     try:
-        r = await ctx._call('click', target, tab_id=tab)
+        r = await ctx.call('click', target, tab_id=tab)
     except (ActionFailed, BridgeError) as e:
         raise Exception(f'Failed to click element: {repr(element_node)}. Error: {str(e)}') from e
     await _after_navigation(ctx, r)
@@ -58,10 +63,10 @@ async def click_element_node(ctx: 'ExtensionBrowserContext', element_node: Any) 
     return path
 
 
-async def input_text_element_node(ctx: 'ExtensionBrowserContext', element_node: Any, text: str) -> None:
-    target, tab = ctx._target(element_node)
+async def input_text_element_node(ctx: 'ContextSurface', element_node: Any, text: str) -> None:
+    target, tab = _target(ctx, element_node)
     try:
-        r = await ctx._call('fill', {**target, 'value': text}, tab_id=tab)
+        r = await ctx.call('fill', {**target, 'value': text}, tab_id=tab)
     except (ActionFailed, BridgeError) as e:
         err = BrowserError(f'Failed to input text into index {element_node.highlight_index}')
         err.error_code = getattr(e, 'code', None)
@@ -69,31 +74,31 @@ async def input_text_element_node(ctx: 'ExtensionBrowserContext', element_node: 
     await _after_navigation(ctx, r)
 
 
-async def check_current_url(ctx: 'ExtensionBrowserContext') -> None:
+async def check_current_url(ctx: 'ContextSurface') -> None:
     """Before a state: an agent tab on a disallowed URL goes back, and URLNotAllowedError is raised."""
     page = ctx.agent_current_page
-    if page is not None and page.url and not ctx._is_url_allowed(page.url):
+    if page is not None and page.url and not is_url_allowed(ctx, page.url):
         url = page.url
         await _leave_disallowed(ctx, url)
         raise URLNotAllowedError(f'Navigation to non-allowed URL: {url}')
 
 
-async def _after_navigation(ctx: 'ExtensionBrowserContext', r: dict) -> None:
+async def _after_navigation(ctx: 'ContextSurface', r: dict) -> None:
     """0.1.48 _check_and_handle_navigation: a disallowed URL -> go back and raise URLNotAllowedError."""
     st = r.get('new_simplified_state') or {}
     url = st.get('url')
-    if url and not ctx._is_url_allowed(url):
+    if url and not is_url_allowed(ctx, url):
         await _leave_disallowed(ctx, url)
         raise URLNotAllowedError(f'Navigation to non-allowed URL: {url}')
 
 
-async def _leave_disallowed(ctx: 'ExtensionBrowserContext', url: str) -> None:
+async def _leave_disallowed(ctx: 'ContextSurface', url: str) -> None:
     """Back to where the agent was: history back, or (when the tab has no usable history entry)
     a navigation to the last allowed URL the shim saw."""
     previous = getattr(ctx.current_state, 'url', None)
     await ctx.go_back()
     page = ctx.agent_current_page
-    if page is not None and not ctx._is_url_allowed(page.url) and previous and ctx._is_url_allowed(previous) and previous != url:
+    if page is not None and not is_url_allowed(ctx, page.url) and previous and is_url_allowed(ctx, previous) and previous != url:
         try:
             await page.goto(previous)
         except Exception as e:

@@ -74,7 +74,7 @@ class ExtensionPage(PlaywrightPageCalls):
     def expect_download(self, timeout: Optional[float] = None, **_: Any) -> ExpectDownload:
         """Playwright's Page.expect_download: ``async with page.expect_download() as info`` arms it;
         ``await info.value`` is the Download the next action (click, press, goto) started."""
-        return ExpectDownload(self._context, timeout)
+        return ExpectDownload(self._context.shared.download_arms, timeout)
 
     # -- uploads ---------------------------------------------------------------------------------
     async def set_input_files(self, selector: str, files: Any, timeout: Optional[float] = None, **_: Any) -> None:
@@ -186,7 +186,7 @@ class ExtensionPage(PlaywrightPageCalls):
     async def close(self, run_before_unload: bool = False) -> None:
         await self._act('close_tab', {'tab_id': self.tab_id} if self.tab_id is not None else {})
         self._closed = True
-        self._context._forget_page(self)
+        self._context.shared.forget_page(self)
 
     def is_closed(self) -> bool:
         return self._closed

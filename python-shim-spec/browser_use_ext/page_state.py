@@ -15,11 +15,11 @@ from .dom_tree import DOM_TREE_FLAVOR, build_tree, empty_body
 from .errors import browser_error_from
 from .screenshots import blank_png_base64, screenshot_of
 from .state_delta import StateDeltaError, apply_state_delta
-from .tab_list import tab_infos
+from .tab_list import apply_tab_list, tab_infos
 from .transport import ActionFailed, BridgeError
 
 if TYPE_CHECKING:
-    from .context import ExtensionBrowserContext
+    from .session_state import ContextSurface, SessionState
 
 logger = logging.getLogger(__name__)
 
@@ -40,20 +40,21 @@ def state_params(config: Any) -> dict[str, Any]:
     }
 
 
-async def read_state(ctx: 'ExtensionBrowserContext', with_screenshot: bool = True) -> Any:
+async def read_state(state: 'SessionState', with_screenshot: bool = True) -> Any:
     """get_state (with tabs and, when the config asks, a screenshot with the numbered boxes of
     highlight_elements, as the real state's screenshot) -> BrowserState."""
+    ctx = state.context
     params = state_params(ctx.config)
     # Only what changed since this tab's last state of the same kind (get_state since): a step
     # after a small change moves a few hundred bytes instead of the whole tree (README "Deltas").
     key = repr(sorted(params.items()))
     extras = {'include_tabs': True, 'include_screenshot': with_screenshot and bool(getattr(ctx.config, 'include_screenshot', True))}
     tab = ctx.current_tab_id
-    base = ctx._state_bases.get(tab) if tab is not None else None
+    base = state.state_bases.get(tab) if tab is not None else None
     base_state = base[1] if base is not None and base[0] == key and base[1].get('state_id') else None
     since = {'since': base_state['state_id']} if base_state is not None else {}
     try:
-        r = await ctx._call('get_state', {**params, **extras, **since})
+        r = await ctx.call('get_state', {**params, **extras, **since})
         st = r.get('new_simplified_state')
         delta = r.get('state_delta')
         if st is None and isinstance(delta, dict):
@@ -63,10 +64,10 @@ async def read_state(ctx: 'ExtensionBrowserContext', with_screenshot: bool = Tru
                 st = apply_state_delta(base_state, delta)
             except StateDeltaError as e:
                 logger.warning('state delta not applicable (%s); taking a full state', e)
-                r = await ctx._call('get_state', {**params, **extras})
+                r = await ctx.call('get_state', {**params, **extras})
                 st = r.get('new_simplified_state')
             if isinstance(st, dict):
-                ctx._note_state(st)
+                state.note_state(st)
     except ActionFailed as e:
         if e.code in UNSCRIPTABLE_CODES:
             # An empty page, as 0.1.48's DomService returns for about:blank, so the agent can navigate away.
@@ -80,11 +81,11 @@ async def read_state(ctx: 'ExtensionBrowserContext', with_screenshot: bool = Tru
     st = st if isinstance(st, dict) else {}
     st_tab = st.get('tab_id')
     if isinstance(st_tab, int) and st.get('state_id'):
-        ctx._state_bases[st_tab] = (key, st)
+        state.state_bases[st_tab] = (key, st)
     result = (r.get('outcome_details') or {}).get('result') or {}
-    tabs = tab_infos(ctx, ctx._apply_tabs(result.get('tabs') or []))
+    tabs = tab_infos(ctx, apply_tab_list(state, result.get('tabs') or []))
     screenshot = screenshot_of(result) if extras['include_screenshot'] else None
-    return _remember(ctx, _browser_state(st, tabs, screenshot))
+    return _remember(state, _browser_state(st, tabs, screenshot))
 
 
 def _browser_state(st: dict, tabs: list, screenshot: Optional[str]) -> Any:
@@ -106,16 +107,15 @@ def _browser_state(st: dict, tabs: list, screenshot: Optional[str]) -> Any:
     )
 
 
-def _remember(ctx: 'ExtensionBrowserContext', state: Any) -> Any:
+def _remember(session: 'SessionState', state: Any) -> Any:
     """The state becomes current; tab_released notices since the last one go into its browser_errors."""
-    if ctx._notices:
-        state.browser_errors = list(ctx._notices)
-        ctx._notices.clear()
-    ctx.current_state = state
+    if session.notices:
+        state.browser_errors = session.take_notices()
+    session.context.current_state = state
     return state
 
 
-async def empty_state(ctx: 'ExtensionBrowserContext') -> Any:
+async def empty_state(ctx: 'ContextSurface') -> Any:
     """The state of a page extensions cannot script: no elements; the tabs, and a screenshot where Chrome allows one."""
     tabs = await ctx.get_tabs_info()
     page = ctx.agent_current_page or ctx.human_current_page

@@ -14,16 +14,16 @@ from typing import TYPE_CHECKING, Optional
 from .transport import ActionFailed
 
 if TYPE_CHECKING:
-    from .context import ExtensionBrowserContext
+    from .session_state import ContextSurface
 
 logger = logging.getLogger(__name__)
 
 
-async def take_screenshot(ctx: 'ExtensionBrowserContext', highlight: bool = False) -> Optional[str]:
+async def take_screenshot(ctx: 'ContextSurface', highlight: bool = False) -> Optional[str]:
     """Base64 PNG of the visible viewport, or None when Chrome refuses it (a page it does not let
     extensions capture). highlight: with browser_use's numbered boxes of the latest state."""
     try:
-        r = await ctx._call('screenshot', {'highlight_elements': True} if highlight else {})
+        r = await ctx.call('screenshot', {'highlight_elements': True} if highlight else {})
     except ActionFailed as e:
         logger.info('no screenshot: %s', e)
         return None

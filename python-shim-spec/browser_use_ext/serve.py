@@ -31,6 +31,7 @@ from typing import Any, Callable, Optional
 
 from . import llm as llm_setup
 from ._protocol_codes import ErrorCode
+from .backoff import Backoff
 from .browser import ExtensionBrowser
 from .config import BrowserContextConfig, ExtensionBrowserConfig
 from .controller import ExtensionController
@@ -432,12 +433,12 @@ class TaskServer:
             await browser.close()
 
     async def serve_forever(self) -> None:
-        delay = 1.0
+        backoff = Backoff(1.0, 30.0)
         while not self.stopping:
             try:
                 conn = await self.connect()
                 logger.info('connected to %s; waiting for tasks from the extension side panel', conn.url)
-                delay = 1.0
+                backoff.reset()
                 assert conn.closed is not None
                 await conn.closed.wait()
                 if self.stopping:
@@ -450,9 +451,8 @@ class TaskServer:
             except BridgeError as e:
                 if e.code in (ErrorCode.UNAUTHORIZED, ErrorCode.VERSION_MISMATCH):
                     raise
-                logger.warning('%s; retrying in %.0f s', e, delay)
-            await asyncio.sleep(delay)
-            delay = min(30.0, delay * 2)
+                logger.warning('%s; retrying in %.0f s', e, backoff.next_s)
+            await backoff.sleep()
 
     async def shutdown(self) -> None:
         """Ctrl+C: stop every task (each reports stopped and closes its bridge session, freeing its

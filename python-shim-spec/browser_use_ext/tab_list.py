@@ -8,11 +8,12 @@ from .compat import TabInfo
 from .page import ExtensionPage
 
 if TYPE_CHECKING:
-    from .context import ExtensionBrowserContext
+    from .session_state import ContextSurface, SessionState
 
 
-def apply_tab_list(ctx: 'ExtensionBrowserContext', tabs: list) -> list[ExtensionPage]:
+def apply_tab_list(state: 'SessionState', tabs: list) -> list[ExtensionPage]:
     """Pages in tab-strip order; tabs that are gone are closed and forgotten."""
+    ctx = state.context
     assert ctx.session is not None
     pages: list[ExtensionPage] = []
     seen: set[int] = set()
@@ -22,15 +23,15 @@ def apply_tab_list(ctx: 'ExtensionBrowserContext', tabs: list) -> list[Extension
         if not isinstance(tid, int) or tid in seen:
             continue
         seen.add(tid)
-        page = ctx._pages.get(tid) or ExtensionPage(ctx, tid)
+        page = state.pages.get(tid) or ExtensionPage(ctx, tid)  # type: ignore[arg-type]
         page._remember(url=t.get('url', ''), title=t.get('title', ''))
-        ctx._pages[tid] = page
+        state.pages[tid] = page
         pages.append(page)
         if t.get('active') and active is None:
             active = page
-    for tid in [t for t in ctx._pages if t not in seen]:
-        ctx._pages[tid]._closed = True
-        del ctx._pages[tid]
+    for tid in [t for t in state.pages if t not in seen]:
+        state.pages[tid]._closed = True
+        del state.pages[tid]
     ctx.session.context.pages[:] = pages
     if ctx.agent_current_page is not None and ctx.agent_current_page.tab_id not in seen:
         ctx.agent_current_page = None
@@ -40,7 +41,7 @@ def apply_tab_list(ctx: 'ExtensionBrowserContext', tabs: list) -> list[Extension
     return pages
 
 
-def tab_infos(ctx: 'ExtensionBrowserContext', pages: list[ExtensionPage]) -> list:
+def tab_infos(ctx: 'ContextSurface', pages: list[ExtensionPage]) -> list:
     """browser_use's TabInfo list (page_id = position in the tab strip)."""
     if not pages and ctx.agent_current_page is not None:
         pages = [ctx.agent_current_page]

@@ -29,6 +29,7 @@ from typing import Any, Awaitable, Callable, Iterator, Optional, Union
 
 from . import credentials, wscompat
 from ._protocol_codes import CLOSE_CODES, CloseCode, ErrorCode
+from .backoff import Backoff
 from .version import PROTOCOL_VERSION, __version__
 
 logger = logging.getLogger(__name__)
@@ -613,10 +614,7 @@ class BridgeConnection:
 
     def _backoff_delays(self) -> Iterator[float]:
         """0.1, 0.2, 0.4, ... capped at backoff_max_s: quick for a blip, at most one try per cap after."""
-        delay = self.backoff_initial_s
-        while True:
-            yield delay
-            delay = min(self.backoff_max_s, delay * 2)
+        return iter(Backoff(self.backoff_initial_s, self.backoff_max_s))
 
     async def _reconnect_loop(self) -> None:
         delays = self._backoff_delays()

@@ -390,7 +390,7 @@ class TabLimit(unittest.TestCase):
             for _ in range(3):
                 run(ctx.create_new_tab(H.url('other.html')))
                 opened.append(ctx.current_tab_id)
-                if ctx._notices:
+                if ctx.shared.notices:
                     break
             state = run(ctx.get_state(True))
             self.assertEqual(len(state.browser_errors), 1, state.browser_errors)

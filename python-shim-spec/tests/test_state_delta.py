@@ -111,7 +111,7 @@ class ShimUsesDeltas(unittest.TestCase):
         self.assertIn(
             'state_delta', r, f"answered by a delta, not {json.dumps((r.get('new_simplified_state') or {}).get('delta_unavailable'))}"
         )
-        rebuilt = CTX._state_bases[CTX.current_tab_id][1]
+        rebuilt = CTX.shared.state_bases[CTX.current_tab_id][1]
         fresh_params = {k: v for k, v in params.items() if k != 'since'}
         fresh = run(CTX.call('get_state', fresh_params))['new_simplified_state']
         self.assertEqual(comparable(rebuilt), comparable(fresh))

@@ -19,35 +19,6 @@ export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = 
     "additionalProperties": false,
     "properties": {}
   },
-  "cdp_send": {
-    "title": "CdpSendParams",
-    "description": "One DevTools command.",
-    "type": "object",
-    "additionalProperties": false,
-    "required": [
-      "method"
-    ],
-    "properties": {
-      "method": {
-        "type": "string",
-        "minLength": 3,
-        "maxLength": 100,
-        "pattern": "^[A-Za-z][A-Za-z0-9]*\\.[A-Za-z][A-Za-z0-9]*$",
-        "description": "Domain.method, e.g. Page.navigate."
-      },
-      "params": {
-        "type": "object",
-        "description": "The command's parameters, as the DevTools protocol defines them.",
-        "additionalProperties": true
-      },
-      "session_id": {
-        "type": "string",
-        "minLength": 1,
-        "maxLength": 64,
-        "description": "A child session Chrome created inside this tab (Target.attachedToTarget with flatten, as a cdp_event reported it). Omitted: the tab itself."
-      }
-    }
-  },
   "check": {
     "title": "CheckParams",
     "description": "Parameters of check.",

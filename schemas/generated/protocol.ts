@@ -25,6 +25,8 @@ export type ProtocolMessage =
   | BackendConnectorsMessage
   | PersistenceStatusMessage
   | CdpEventMessage
+  | CdpCommandMessage
+  | CdpResultMessage
   | CdpClientsMessage
   | CdpClientControlMessage;
 /**
@@ -94,8 +96,7 @@ export type ActionMessage = {
     | OpenToolParams
     | ListToolsParams
     | CdpAttachParams
-    | CdpDetachParams
-    | CdpSendParams;
+    | CdpDetachParams;
   /**
    * How long the bridge waits for the result before answering TIMEOUT. Default 15000.
    */
@@ -152,8 +153,7 @@ export type ActionName =
   | 'open_tool'
   | 'list_tools'
   | 'cdp_attach'
-  | 'cdp_detach'
-  | 'cdp_send';
+  | 'cdp_detach';
 /**
  * Matches params that name more than one target (used under "not" by actions whose target is optional).
  *
@@ -326,8 +326,7 @@ export type ActionName1 =
   | 'open_tool'
   | 'list_tools'
   | 'cdp_attach'
-  | 'cdp_detach'
-  | 'cdp_send';
+  | 'cdp_detach';
 /**
  * Open tabs in tab-strip order.
  */
@@ -599,6 +598,42 @@ export type ConnectorControlMessage = {
    */
   connector_id?: string;
 };
+/**
+ * The answer to one cdp_command: Chrome's result object, or error_info, never both. The extension sends it to the bridge, which passes it on to the agent session that sent the command. Chrome's own error comes as CDP_ERROR with error_info.details.cdp_error = {code, message, data}; the bridge's and the extension's refusals with their own codes (TAB_NOT_LEASED, NOT_PERMITTED, TAB_NOT_FOUND, NO_EXTENSION_CONNECTED, TIMEOUT, MESSAGE_TOO_LARGE, ...).
+ */
+export type CdpResultMessage = {
+  /**
+   * Message discriminator.
+   */
+  type: 'cdp_result';
+  /**
+   * command_id of the cdp_command this answers.
+   */
+  original_command_id: string;
+  /**
+   * The tab the command was sent to.
+   */
+  tab_id: number;
+  /**
+   * Chrome's result object for the command (success).
+   */
+  result?: {
+    [k: string]: unknown | undefined;
+  };
+  error_info?: ErrorInfo2;
+} & (
+  | {
+      /**
+       * Set: the command succeeded.
+       */
+      result: {
+        [k: string]: unknown | undefined;
+      };
+    }
+  | {
+      error_info: ErrorInfo3;
+    }
+);
 
 /**
  * First message on every connection. Declares the peer's role and protocol version and starts the challenge-response handshake: the bridge answers with auth_challenge, the peer proves it holds its role's secret with auth_response, then the bridge sends hello_ack. Nothing else is accepted before hello_ack.
@@ -1927,25 +1962,6 @@ export interface CdpAttachParams {}
  */
 export interface CdpDetachParams {}
 /**
- * One DevTools command.
- */
-export interface CdpSendParams {
-  /**
-   * Domain.method, e.g. Page.navigate.
-   */
-  method: string;
-  /**
-   * The command's parameters, as the DevTools protocol defines them.
-   */
-  params?: {
-    [k: string]: unknown | undefined;
-  };
-  /**
-   * A child session Chrome created inside this tab (Target.attachedToTarget with flatten, as a cdp_event reported it). Omitted: the tab itself.
-   */
-  session_id?: string;
-}
-/**
  * Settle rule for this action (defaults apply when omitted; see defs/settle_options.json).
  */
 export interface SettleOptions {
@@ -2032,8 +2048,7 @@ export interface OutcomeDetails {
     | OpenToolResult
     | ListToolsResult
     | CdpAttachResult
-    | CdpDetachResult
-    | CdpSendResult;
+    | CdpDetachResult;
   /**
    * A tab or popup the action opened (chrome.tabs.onCreated with this tab as opener); it is leased to the session.
    */
@@ -2832,17 +2847,6 @@ export interface CdpDetachResult {
    * true when the tab was attached and is now detached; false when it was not attached.
    */
   detached: boolean;
-}
-/**
- * Chrome's answer.
- */
-export interface CdpSendResult {
-  /**
-   * Chrome's result object for the command.
-   */
-  result: {
-    [k: string]: unknown | undefined;
-  };
 }
 /**
  * The JavaScript dialog the page opened during the action and how it was handled.
@@ -4458,6 +4462,75 @@ export interface CdpEventMessage {
   params: {
     [k: string]: unknown | undefined;
   };
+}
+/**
+ * One DevTools protocol command of a CDP client, for a tab this agent session attached with cdp_attach (or a child session inside it); answered by one cdp_result. The agent sends it to the bridge, which checks the tab is this session's and relays it to the extension, which runs it through chrome.debugger. Commands of one tab are not queued behind each other or behind the tab's actions (a CDP client keeps several in flight), are not journaled, and are not answered again for a re-sent id. Methods that reach beyond the held tabs (the whole profile's cookies, other targets, the browser itself) are refused with NOT_PERMITTED, details.reason cdp_method_refused; a navigation to a domain the person blocked or did not allow, or to a local file, is refused before it happens (NOT_PERMITTED, details.reason as for navigate). While the extension is away the command waits for it at most 10 s, then is answered NO_EXTENSION_CONNECTED.
+ */
+export interface CdpCommandMessage {
+  /**
+   * Message discriminator.
+   */
+  type: 'cdp_command';
+  /**
+   * Caller-chosen id, unique among this session's commands in flight; the answer's original_command_id equals it.
+   */
+  command_id: string;
+  /**
+   * The attached tab; it must be held by this agent session (else TAB_NOT_LEASED).
+   */
+  tab_id: number;
+  /**
+   * A child session Chrome created inside this tab (Target.attachedToTarget with flatten, as a cdp_event reported it). Omitted: the tab itself.
+   */
+  session_id?: string;
+  /**
+   * Domain.method, e.g. Page.navigate.
+   */
+  method: string;
+  /**
+   * The command's parameters, as the DevTools protocol defines them.
+   */
+  params?: {
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * How long the bridge waits for Chrome's answer before answering TIMEOUT. Default 15000.
+   */
+  timeout_ms?: number;
+}
+/**
+ * A structured failure: a closed code, a message written for the agent (what happened, then what to do next), open details, and where it was detected.
+ */
+export interface ErrorInfo2 {
+  error_code: ErrorCode;
+  /**
+   * What happened and what to do next, for an LLM agent or a person.
+   */
+  message: string;
+  /**
+   * Open bag of context (selector or id used, current_url, instance_path of an invalid field, candidates, ...). Keys vary by error_code.
+   */
+  details?: {
+    [k: string]: unknown | undefined;
+  };
+  component_origin: ComponentOrigin;
+}
+/**
+ * A structured failure: a closed code, a message written for the agent (what happened, then what to do next), open details, and where it was detected.
+ */
+export interface ErrorInfo3 {
+  error_code: ErrorCode;
+  /**
+   * What happened and what to do next, for an LLM agent or a person.
+   */
+  message: string;
+  /**
+   * Open bag of context (selector or id used, current_url, instance_path of an invalid field, candidates, ...). Keys vary by error_code.
+   */
+  details?: {
+    [k: string]: unknown | undefined;
+  };
+  component_origin: ComponentOrigin;
 }
 /**
  * The bridge tells the extension which CDP endpoint URLs exist (made with browser-use-ext cdp-url; never the token itself) and what each connected client is doing, for the side panel. Sent when the extension connects, when the list changes, and at most once a second while clients are busy.

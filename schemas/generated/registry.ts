@@ -6,8 +6,8 @@ import type { ValidateFunction } from 'ajv';
 /** Protocol version of this schema set (schemas/v1/defs/protocol_version.json). */
 export const PROTOCOL_VERSION = 1 as const;
 
-export type MessageType = 'action_result' | 'action' | 'agent_sessions' | 'auth_challenge' | 'auth_response' | 'backend_connectors' | 'cdp_client_control' | 'cdp_clients' | 'cdp_event' | 'connector_control' | 'error' | 'extension_status' | 'hello_ack' | 'hello' | 'persistence_status' | 'ping' | 'pong' | 'session_control' | 'state_update' | 'tab_released' | 'task_control' | 'task_progress' | 'user_task_submission';
-export const MESSAGE_TYPES: readonly MessageType[] = ["action_result","action","agent_sessions","auth_challenge","auth_response","backend_connectors","cdp_client_control","cdp_clients","cdp_event","connector_control","error","extension_status","hello_ack","hello","persistence_status","ping","pong","session_control","state_update","tab_released","task_control","task_progress","user_task_submission"];
+export type MessageType = 'action_result' | 'action' | 'agent_sessions' | 'auth_challenge' | 'auth_response' | 'backend_connectors' | 'cdp_client_control' | 'cdp_clients' | 'cdp_command' | 'cdp_event' | 'cdp_result' | 'connector_control' | 'error' | 'extension_status' | 'hello_ack' | 'hello' | 'persistence_status' | 'ping' | 'pong' | 'session_control' | 'state_update' | 'tab_released' | 'task_control' | 'task_progress' | 'user_task_submission';
+export const MESSAGE_TYPES: readonly MessageType[] = ["action_result","action","agent_sessions","auth_challenge","auth_response","backend_connectors","cdp_client_control","cdp_clients","cdp_command","cdp_event","cdp_result","connector_control","error","extension_status","hello_ack","hello","persistence_status","ping","pong","session_control","state_update","tab_released","task_control","task_progress","user_task_submission"];
 
 /** Message type -> its TypeScript type. */
 export interface MessageMap {
@@ -19,7 +19,9 @@ export interface MessageMap {
   backend_connectors: P.BackendConnectorsMessage;
   cdp_client_control: P.CdpClientControlMessage;
   cdp_clients: P.CdpClientsMessage;
+  cdp_command: P.CdpCommandMessage;
   cdp_event: P.CdpEventMessage;
+  cdp_result: P.CdpResultMessage;
   connector_control: P.ConnectorControlMessage;
   error: P.ErrorMessage;
   extension_status: P.ExtensionStatusMessage;
@@ -38,7 +40,7 @@ export interface MessageMap {
 
 /** Who may send each message (x-senders in the schema). */
 export type Sender = 'agent' | 'extension' | 'bridge';
-export const MESSAGE_SENDERS: { readonly [T in MessageType]: readonly Sender[] } = {"action_result":["extension","bridge"],"action":["agent","bridge"],"agent_sessions":["bridge"],"auth_challenge":["bridge"],"auth_response":["agent","extension"],"backend_connectors":["bridge"],"cdp_client_control":["extension"],"cdp_clients":["bridge"],"cdp_event":["extension","bridge"],"connector_control":["extension"],"error":["bridge","extension","agent"],"extension_status":["bridge"],"hello_ack":["bridge"],"hello":["agent","extension"],"persistence_status":["bridge"],"ping":["agent","extension","bridge"],"pong":["agent","extension","bridge"],"session_control":["extension"],"state_update":["extension","bridge"],"tab_released":["bridge"],"task_control":["extension","bridge"],"task_progress":["agent","bridge"],"user_task_submission":["extension","bridge"]};
+export const MESSAGE_SENDERS: { readonly [T in MessageType]: readonly Sender[] } = {"action_result":["extension","bridge"],"action":["agent","bridge"],"agent_sessions":["bridge"],"auth_challenge":["bridge"],"auth_response":["agent","extension"],"backend_connectors":["bridge"],"cdp_client_control":["extension"],"cdp_clients":["bridge"],"cdp_command":["agent","bridge"],"cdp_event":["extension","bridge"],"cdp_result":["extension","bridge"],"connector_control":["extension"],"error":["bridge","extension","agent"],"extension_status":["bridge"],"hello_ack":["bridge"],"hello":["agent","extension"],"persistence_status":["bridge"],"ping":["agent","extension","bridge"],"pong":["agent","extension","bridge"],"session_control":["extension"],"state_update":["extension","bridge"],"tab_released":["bridge"],"task_control":["extension","bridge"],"task_progress":["agent","bridge"],"user_task_submission":["extension","bridge"]};
 
 export const MESSAGE_VALIDATORS: { readonly [T in MessageType]: ValidateFunction } = {
   action_result: V.validate_action_result,
@@ -49,7 +51,9 @@ export const MESSAGE_VALIDATORS: { readonly [T in MessageType]: ValidateFunction
   backend_connectors: V.validate_backend_connectors,
   cdp_client_control: V.validate_cdp_client_control,
   cdp_clients: V.validate_cdp_clients,
+  cdp_command: V.validate_cdp_command,
   cdp_event: V.validate_cdp_event,
+  cdp_result: V.validate_cdp_result,
   connector_control: V.validate_connector_control,
   error: V.validate_error,
   extension_status: V.validate_extension_status,
@@ -67,13 +71,12 @@ export const MESSAGE_VALIDATORS: { readonly [T in MessageType]: ValidateFunction
 };
 
 export type ActionName = P.ActionName;
-export const ACTION_NAMES: readonly ActionName[] = ["cdp_attach","cdp_detach","cdp_send","check","clear","click","close_tab","double_click","drag_and_drop","evaluate","extract_content","fill","focus","get_cookies","get_dropdown_options","get_state","get","go_back","go_forward","hover","is","list_tabs","list_tools","navigate","open_tab","open_tool","press","reload","screenshot","scroll_into_view","scroll_to_text","scroll_to","scroll","search","select_option","send_keys","set_input_files","switch_tab","type","uncheck","wait_for_navigation","wait_for_network_idle","wait_for","wait"];
+export const ACTION_NAMES: readonly ActionName[] = ["cdp_attach","cdp_detach","check","clear","click","close_tab","double_click","drag_and_drop","evaluate","extract_content","fill","focus","get_cookies","get_dropdown_options","get_state","get","go_back","go_forward","hover","is","list_tabs","list_tools","navigate","open_tab","open_tool","press","reload","screenshot","scroll_into_view","scroll_to_text","scroll_to","scroll","search","select_option","send_keys","set_input_files","switch_tab","type","uncheck","wait_for_navigation","wait_for_network_idle","wait_for","wait"];
 
 /** Action name -> { params, result } types (schemas/v1/actions/<name>.json). */
 export interface ActionMap {
   cdp_attach: { params: P.CdpAttachParams; result: P.CdpAttachResult };
   cdp_detach: { params: P.CdpDetachParams; result: P.CdpDetachResult };
-  cdp_send: { params: P.CdpSendParams; result: P.CdpSendResult };
   check: { params: P.CheckParams; result: P.CheckResult };
   clear: { params: P.ClearParams; result: P.ClearResult };
   click: { params: P.ClickParams; result: P.ClickResult };
@@ -122,7 +125,6 @@ export type ActionResultOf<A extends ActionName> = ActionMap[A]['result'];
 export const ACTION_VALIDATORS: { readonly [A in ActionName]: { readonly params: ValidateFunction; readonly result: ValidateFunction } } = {
   cdp_attach: { params: V.validate_params_cdp_attach, result: V.validate_result_cdp_attach },
   cdp_detach: { params: V.validate_params_cdp_detach, result: V.validate_result_cdp_detach },
-  cdp_send: { params: V.validate_params_cdp_send, result: V.validate_result_cdp_send },
   check: { params: V.validate_params_check, result: V.validate_result_check },
   clear: { params: V.validate_params_clear, result: V.validate_result_clear },
   click: { params: V.validate_params_click, result: V.validate_result_click },
@@ -203,7 +205,7 @@ export const ERROR_CODES: { readonly [C in ErrorCode]: string } = {
   "BACKEND_UNREACHABLE": "No seed 000/001 backend answers at the connector's URL (refused, timed out, or closed); the connector keeps dialing with backoff. Start the backend, or remove the connector.",
   "CONNECTOR_NOT_FOUND": "No connector with that connector_id runs on the bridge (removed already, or disconnected from the agent list).",
   "TOO_MANY_SESSIONS": "The bridge (or this MCP token) already holds as many agent sessions as it allows, so no new one was opened; resuming an existing session is never refused. The message names the cap, where to see the sessions and end idle ones, and the flag that raises the cap.",
-  "CDP_ERROR": "Chrome answered a DevTools command (cdp_send) with an error; error_info.details.cdp_error is Chrome's own {code, message, data}, passed back to the CDP client unchanged.",
+  "CDP_ERROR": "Chrome answered a DevTools command (cdp_command) with an error; the cdp_result's error_info.details.cdp_error is Chrome's own {code, message, data}, passed back to the CDP client unchanged.",
   "FILES_TOO_LARGE": "set_input_files was given more bytes than one action carries (details.limit_bytes, 10 MiB in all, decoded; details.total_bytes is what was given); nothing was changed. Upload fewer or smaller files, or upload a large file through the site's own API instead of the page.",
   "DOWNLOAD_BLOCKED": "The action asked Chrome for a file (a download link, a navigation to a file, Content-Disposition: attachment) and Chrome did not save it: Chrome blocks a site's further automatic downloads after its first (\"This site tried to download multiple files\") until the person allows them, or it interrupted the download with a blocked reason (details.reason, details.url). Nothing was saved. Ask the person to allow automatic downloads for the site (the download icon in the address bar, or Chrome Settings > Privacy and security > Site settings > Automatic downloads), or to click the download once by hand; then retry.",
   "MESSAGE_TOO_LARGE": "A message was larger than the bridge carries (details.limit_bytes: 32 MiB for a CDP message, 33 MiB for a whole frame on /agent or /extension; details.size_bytes is what it was). It was not sent and nothing ran; the connection stays open. Send less in one message: split the data, or fetch it in parts (e.g. IO.read of a stream, Network.getResponseBody for one response)."

@@ -1,8 +1,8 @@
 // Actions that only read the page or wait, and change nothing: doing one again is harmless. The bridge
 // does not journal them (a re-sent id after a crash simply runs again) and the agent client re-sends
 // them to a bridge that lost its session; every other action runs at most once. Attaching or
-// detaching the DevTools protocol changes nothing in the page either. (cdp_send is neither: the
-// bridge never journals it and a CDP client never re-sends it; see agent-gateway.ts.)
+// detaching the DevTools protocol changes nothing in the page either. (A CDP client's commands are
+// not actions but cdp_command messages: the bridge never journals them; see agent-gateway.ts.)
 import type { ActionName } from '../generated/registry';
 
 export const READ_ONLY_ACTIONS: ReadonlySet<string> = new Set<ActionName>([

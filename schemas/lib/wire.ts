@@ -40,14 +40,11 @@ export function checkMessage(value: unknown, origin: ComponentOrigin): Checked<P
   }
   const record = value as Record<string, unknown>;
   const type = record['type'];
-  const inReplyTo =
-    typeof record['action_id'] === 'string'
-      ? record['action_id']
-      : typeof record['original_action_id'] === 'string'
-        ? record['original_action_id']
-        : typeof type === 'string'
-          ? type
-          : null;
+  // The request an invalid message is about: its own id, the id it answers, else its type.
+  const id = ['action_id', 'original_action_id', 'command_id', 'original_command_id']
+    .map((k) => record[k])
+    .find((v) => typeof v === 'string');
+  const inReplyTo = typeof id === 'string' ? id : typeof type === 'string' ? type : null;
   if (!isMessageType(type)) {
     return {
       ok: false,

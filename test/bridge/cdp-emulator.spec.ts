@@ -12,10 +12,10 @@ import { expect } from 'chai';
 import { BrowserEmulator, type CdpSocket } from '../../bridge/agents/cdp/browser-emulator';
 import { EMULATED_BROWSER_METHODS, REFUSED_BROWSER_METHODS, STOPPED_MESSAGE } from '../../bridge/agents/cdp/browser-methods';
 import { createBridge } from '../../bridge/cli/wire';
-import { AgentClient, BridgeClientError, type CallOptions } from '../../bridge/client/agent-client';
+import { AgentClient, BridgeClientError, type CallOptions, type CdpCommand } from '../../bridge/client/agent-client';
 import { createLogger } from '../../bridge/common/log';
 import type { BridgeServer } from '../../bridge/src/server';
-import type { ActionResultMessage, CdpEventMessage, ErrorInfo, ProtocolMessage } from '../../schemas/generated/protocol';
+import type { ActionResultMessage, CdpEventMessage, CdpResultMessage, ErrorInfo, ProtocolMessage } from '../../schemas/generated/protocol';
 import { RawPeer } from './raw-peer';
 
 type Params = Record<string, unknown>;
@@ -56,20 +56,36 @@ function failed(action: string, error_code: string, message: string, details?: P
   } as unknown as ActionResultMessage;
 }
 
+/** Chrome's answer to a DevTools command, as the bridge relays it. */
+function cdpOk(result: Params, tabId: number): CdpResultMessage {
+  return { type: 'cdp_result', original_command_id: 'c1', tab_id: tabId, result };
+}
+
+function cdpFailed(error_code: string, message: string, details?: Params, tabId = 1): CdpResultMessage {
+  const error_info = { error_code, message, component_origin: 'extension' } as unknown as ErrorInfo;
+  if (details) error_info.details = details;
+  return { type: 'cdp_result', original_command_id: 'c1', tab_id: tabId, error_info };
+}
+
 /** Chrome's answers by default: the user agent, else {}. */
 const defaultCdp = (method: string, params: Params): Params =>
   method === 'Runtime.evaluate' && String(params['expression']).includes('navigator.userAgent')
     ? { result: { type: 'object', value: { userAgent: UA, fullVersion: null } } }
     : {};
 
-/** The agent session, scripted: tabs 1.. with target ids T1.., cdp_send answered by `cdp`. */
+/** The agent session, scripted: tabs 1.. with target ids T1.., DevTools commands answered by `chrome`. */
 class FakeAgent extends EventEmitter {
   readonly calls: Call[] = [];
   closed = false;
   activeTab: number | null = 1;
   nextTab = 10;
   readonly sessionId = 'session-fake';
-  cdp: (method: string, params: Params, tabId: number, childSession: string | undefined) => Params | ActionResultMessage = defaultCdp;
+  chrome: (method: string, params: Params, tabId: number, childSession: string | undefined) => Params | CdpResultMessage = defaultCdp;
+  /** Answers AgentClient.cdp() (default: `chrome`'s answer). */
+  cdpHandler: (command: CdpCommand) => CdpResultMessage | Promise<CdpResultMessage> = (c) => {
+    const r = this.chrome(c.method, c.params ?? {}, c.tabId, c.sessionId);
+    return r['type'] === 'cdp_result' ? (r as unknown as CdpResultMessage) : cdpOk(r, c.tabId);
+  };
   readonly handlers: Record<string, Handler> = {
     cdp_attach: (_p, o) => {
       const tab = o.tabId ?? this.activeTab;
@@ -80,15 +96,6 @@ class FakeAgent extends EventEmitter {
     open_tab: () => ok('open_tab', { tab_id: this.nextTab++ }),
     close_tab: (p) => ok('close_tab', { closed_tab_id: p['tab_id'], active_tab_id: null }),
     switch_tab: (p) => ok('switch_tab', { tab_id: p['tab_id'] }),
-    cdp_send: (p, o) => {
-      const r = this.cdp(
-        String(p['method']),
-        (p['params'] as Params | undefined) ?? {},
-        o.tabId ?? -1,
-        p['session_id'] as string | undefined,
-      );
-      return r['type'] === 'action_result' ? (r as unknown as ActionResultMessage) : ok('cdp_send', { result: r }, o.tabId);
-    },
   };
 
   call(action: string, params: Params, options: CallOptions = {}): Promise<ActionResultMessage> {
@@ -98,6 +105,19 @@ class FakeAgent extends EventEmitter {
     if (!h) return Promise.reject(new Error(`no handler for ${action}`));
     try {
       return Promise.resolve(h(params, options));
+    } catch (e) {
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
+  }
+
+  /** Recorded as a call named 'cdp', its params as the command's fields on the wire. */
+  cdp(command: CdpCommand): Promise<CdpResultMessage> {
+    const params: Params = { method: command.method, params: command.params };
+    if (command.sessionId !== undefined) params['session_id'] = command.sessionId;
+    this.calls.push({ action: 'cdp', params, options: { tabId: command.tabId, timeoutMs: command.timeoutMs } });
+    if (this.closed) return Promise.reject(new BridgeClientError('closed', 'EXTENSION_DISCONNECTED'));
+    try {
+      return Promise.resolve(this.cdpHandler(command));
     } catch (e) {
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
@@ -115,7 +135,7 @@ class FakeAgent extends EventEmitter {
   }
 
   sends(): Call[] {
-    return this.calls.filter((c) => c.action === 'cdp_send');
+    return this.calls.filter((c) => c.action === 'cdp');
   }
 }
 
@@ -221,7 +241,7 @@ describe('CDP browser emulator (scripted agent session)', () => {
     const reduced = UA.replace('131.0.6778.85', '131.0.0.0');
     const other = new Client();
     const agent2 = new FakeAgent();
-    agent2.cdp = () => ({ result: { type: 'object', value: { userAgent: reduced, fullVersion: '131.0.6778.86' } } });
+    agent2.chrome = () => ({ result: { type: 'object', value: { userAgent: reduced, fullVersion: '131.0.6778.86' } } });
     const em2 = new BrowserEmulator({
       socket: other,
       agent: agent2 as unknown as AgentClient,
@@ -236,7 +256,7 @@ describe('CDP browser emulator (scripted agent session)', () => {
 
   it("Playwright's connect: flat browser auto-attach gives each page a session of its own; its commands reach the tab and answers keep id and sessionId", async () => {
     await start();
-    agent.cdp = (method, params) =>
+    agent.chrome = (method, params) =>
       method === 'Runtime.evaluate' ? { result: { type: 'number', value: 2, description: String(params['expression']) } } : {};
     const aa = await client.command('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true });
     expect(aa.result).to.deep.equal({});
@@ -373,12 +393,12 @@ describe('CDP browser emulator (scripted agent session)', () => {
   it('an answer and an event keep the order they arrived in, also when read in one go', async () => {
     await start();
     const s = String((await client.command('Target.attachToTarget', { targetId: 'T1', flatten: true })).result?.['sessionId']);
-    let release!: (r: ActionResultMessage) => void;
-    agent.handlers['cdp_send'] = () => new Promise<ActionResultMessage>((r) => (release = r));
+    let release!: (r: CdpResultMessage) => void;
+    agent.cdpHandler = () => new Promise<CdpResultMessage>((r) => (release = r));
     const answered = client.command('Page.navigate', { url: 'https://example.com/next' }, s);
     await tick();
     // one socket read: the answer, then an event Chrome sent after it
-    release(ok('cdp_send', { result: { frameId: 'T1', loaderId: 'L1' } }, 1));
+    release(cdpOk({ frameId: 'T1', loaderId: 'L1' }, 1));
     agent.cdpEvent(1, 'Page.frameStartedLoading', { frameId: 'T1' });
     await answered;
     await tick();
@@ -416,19 +436,20 @@ describe('CDP browser emulator (scripted agent session)', () => {
     await start();
     const s = String((await client.command('Target.attachToTarget', { targetId: 'T1', flatten: true })).result?.['sessionId']);
     const cdpError = { code: -32000, message: 'Cannot find context with specified id', data: 'ctx 42' };
-    agent.cdp = () => failed('cdp_send', 'CDP_ERROR', 'Chrome refused Runtime.evaluate', { cdp_error: cdpError });
+    agent.chrome = () => cdpFailed('CDP_ERROR', 'Chrome refused Runtime.evaluate', { cdp_error: cdpError });
     expect(await client.command('Runtime.evaluate', { expression: 'x', contextId: 42 }, s)).to.deep.equal({
       id: 2,
       error: cdpError,
       sessionId: s,
     });
     const refusal = 'Browser-wide cookies are not available to CDP clients: Storage.getCookies reaches every site of the profile.';
-    agent.cdp = () => failed('cdp_send', 'NOT_PERMITTED', refusal, { reason: 'cdp_method_refused' });
+    agent.chrome = () => cdpFailed('NOT_PERMITTED', refusal, { reason: 'cdp_method_refused' });
     expect((await client.command('Storage.getCookies', {}, s)).error).to.deep.equal({ code: -32000, message: refusal });
-    agent.handlers['cdp_send'] = () => Promise.reject(new BridgeClientError('action "cdp_send" got no answer within 605000 ms', 'TIMEOUT'));
+    agent.cdpHandler = () =>
+      Promise.reject(new BridgeClientError('CDP command Runtime.evaluate (c1) got no answer within 605000 ms', 'TIMEOUT'));
     expect((await client.command('Page.reload', {}, s)).error).to.deep.equal({
       code: -32000,
-      message: 'action "cdp_send" got no answer within 605000 ms',
+      message: 'CDP command Runtime.evaluate (c1) got no answer within 605000 ms',
     });
   });
 
@@ -541,7 +562,7 @@ describe('CDP browser emulator (scripted agent session)', () => {
     const s = String(client.events('Target.attachedToTarget')[0]?.params?.['sessionId']);
     // a command in flight when the bridge closes the session: the client rejects it
     let reject!: (e: Error) => void;
-    agent.handlers['cdp_send'] = () => new Promise<ActionResultMessage>((_r, j) => (reject = j));
+    agent.cdpHandler = () => new Promise<CdpResultMessage>((_r, j) => (reject = j));
     const inFlight = client.command('Runtime.evaluate', { expression: 'await new Promise(() => {})' }, s);
     await tick();
     agent.emit('close', 4003, 'disconnected by the person');
@@ -565,7 +586,7 @@ describe('CDP browser emulator (scripted agent session)', () => {
   it('a call rejected as NOT_PERMITTED (the session was stopped) has the same effect as the close', async () => {
     await start();
     const s = String((await client.command('Target.attachToTarget', { targetId: 'T1', flatten: true })).result?.['sessionId']);
-    agent.handlers['cdp_send'] = () => Promise.reject(new BridgeClientError('disconnected by the person', 'NOT_PERMITTED'));
+    agent.cdpHandler = () => Promise.reject(new BridgeClientError('disconnected by the person', 'NOT_PERMITTED'));
     expect((await client.command('DOM.getDocument', {}, s)).error?.message).to.equal(STOPPED_MESSAGE);
     expect(client.events('Target.detachedFromTarget')).to.have.length(1);
     expect(em.targets()).to.deep.equal([]);
@@ -591,9 +612,9 @@ describe('CDP browser emulator (scripted agent session)', () => {
   it('downloads: setDownloadBehavior goes to each tab with the bridge folder; Page.download events come out as Browser events with the file path', async () => {
     await start();
     let refused = false;
-    agent.cdp = (method) =>
+    agent.chrome = (method) =>
       method === 'Page.setDownloadBehavior' && refused
-        ? failed('cdp_send', 'CDP_ERROR', 'Not allowed', { cdp_error: { code: -32000, message: 'Not allowed' } })
+        ? cdpFailed('CDP_ERROR', 'Not allowed', { cdp_error: { code: -32000, message: 'Not allowed' } })
         : {};
     const r = await client.command('Browser.setDownloadBehavior', {
       behavior: 'allowAndName',
@@ -638,7 +659,7 @@ describe('CDP browser emulator (scripted agent session)', () => {
     refused = true;
     const again = new Client();
     const agent2 = new FakeAgent();
-    agent2.cdp = agent.cdp;
+    agent2.chrome = agent.chrome;
     const em2 = new BrowserEmulator({
       socket: again,
       agent: agent2 as unknown as AgentClient,
@@ -659,7 +680,7 @@ describe('CDP browser emulator (scripted agent session)', () => {
     await start();
     await client.command('Target.setDiscoverTargets', { discover: true });
     await client.command('Target.attachToTarget', { targetId: 'T1', flatten: true });
-    agent.cdp = (method, params) =>
+    agent.chrome = (method, params) =>
       method === 'Runtime.evaluate' && params['expression'] === 'document.title' ? { result: { type: 'string', value: 'Next page' } } : {};
     agent.cdpEvent(1, 'Page.frameNavigated', { frame: { id: 'T1', url: 'https://example.com/next', loaderId: 'L' } });
     agent.cdpEvent(1, 'Page.frameNavigated', { frame: { id: 'F2', parentId: 'T1', url: 'https://ads.example/' } });
@@ -687,7 +708,7 @@ describe('CDP browser emulator (scripted agent session)', () => {
   it("Storage.getCookies answers the cookies of the client's tabs (in a page session, that page's), never the whole profile", async () => {
     await start();
     await client.command('Target.createTarget', { url: 'https://example.org/' });
-    agent.cdp = (method, _p, tabId) =>
+    agent.chrome = (method, _p, tabId) =>
       method === 'Network.getCookies'
         ? {
             cookies: [
@@ -751,7 +772,7 @@ describe('CDP browser emulator (scripted agent session)', () => {
       'Target.detachFromTarget': { targetId: 'T1' },
       'Target.getDevToolsTarget': { targetId: 'T1' },
     };
-    agent.cdp = (method, p) =>
+    agent.chrome = (method, p) =>
       method === 'Runtime.evaluate' && String(p['expression']).includes('screenX')
         ? { result: { type: 'object', value: { left: 10, top: 20, width: 1280, height: 800 } } }
         : method === 'Network.getCookies'
@@ -796,7 +817,7 @@ describe('CDP browser emulator (scripted agent session)', () => {
     await start();
     const s = String((await client.command('Target.attachToTarget', { targetId: 'T1', flatten: true })).result?.['sessionId']);
     const result = { result: { type: 'object', value: { a: 1, b: 'two', c: [1, 2, 3] } } };
-    agent.handlers['cdp_send'] = (_p, o) => ok('cdp_send', { result }, o.tabId);
+    agent.cdpHandler = (c) => cdpOk(result, c.tabId);
     const n = 20_000;
     const times: number[] = [];
     for (let i = 0; i < n; i++) {
@@ -812,7 +833,7 @@ describe('CDP browser emulator (scripted agent session)', () => {
     );
     client.got.length = 0;
     const big = { data: 'A'.repeat(1_000_000) };
-    agent.handlers['cdp_send'] = (_p, o) => ok('cdp_send', { result: big }, o.tabId);
+    agent.cdpHandler = (c) => cdpOk(big, c.tabId);
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < 50; i++) await client.command('Page.captureScreenshot', {}, s);
 
@@ -834,6 +855,13 @@ describe('CDP browser emulator through a real bridge and AgentClient (scripted e
     // The extension's side: attaches tab 1, answers every DevTools command at once.
     ext.ws.on('message', (d) => {
       const m = JSON.parse(d.toString()) as ProtocolMessage;
+      if (m.type === 'cdp_command')
+        return ext.send({
+          type: 'cdp_result',
+          original_command_id: m.command_id,
+          tab_id: m.tab_id,
+          result: { result: { type: 'number', value: 2, description: '2' } },
+        });
       if (m.type !== 'action') return;
       const answer = (result: Params) =>
         ext.send({
@@ -847,7 +875,6 @@ describe('CDP browser emulator through a real bridge and AgentClient (scripted e
           error_info: null,
         });
       if (m.action === 'cdp_attach') answer({ tab_id: m.tab_id ?? 1, target_id: 'T1', url: 'https://example.com/', title: 'Example' });
-      else if (m.action === 'cdp_send') answer({ result: { result: { type: 'number', value: 2, description: '2' } } });
       else if (m.action === 'cdp_detach') answer({ detached: true });
     });
     agent = await AgentClient.connect({ url: bridge.agentUrl, secret: bridge.secrets.agent_secret, clientName: 'cdp:test', maxTabs: 3 });

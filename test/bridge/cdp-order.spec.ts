@@ -1,5 +1,5 @@
 // A CDP client sees a tab's answers and events in the order Chrome sent them. The extension sends a
-// cdp_send answer and the tab's next events back to back; the bridge must not let the events
+// cdp_result and the tab's next events back to back; the bridge must not let the events
 // overtake the answer on the way to the agent session (Playwright drops an out-of-process frame's
 // execution contexts that arrive before its Page.getFrameTree answer, and then waits for the frame
 // forever). Driven by hand over real ws, the extension's messages written in one TCP chunk, as a busy
@@ -10,7 +10,7 @@ import sinon from 'sinon';
 import { createBridge } from '../../bridge/cli/wire';
 import { createLogger } from '../../bridge/common/log';
 import type { BridgeServer } from '../../bridge/src/server';
-import type { ActionMessage, ProtocolMessage } from '../../schemas/generated/protocol';
+import type { ActionMessage, CdpCommandMessage, ProtocolMessage } from '../../schemas/generated/protocol';
 import { RawPeer } from './raw-peer';
 
 describe('bridge: CDP commands, answers and events', () => {
@@ -80,13 +80,14 @@ describe('bridge: CDP commands, answers and events', () => {
     const { ext, agent } = await attached();
     for (let round = 0; round < 20; round++) {
       agent.send({
-        type: 'action',
-        action_id: `send-${round}`,
-        action: 'cdp_send',
-        params: { method: 'Page.getFrameTree', params: {}, session_id: 'CHILD' },
+        type: 'cdp_command',
+        command_id: `send-${round}`,
+        method: 'Page.getFrameTree',
+        params: {},
+        session_id: 'CHILD',
         tab_id: 4,
       });
-      const send = (await ext.next((m) => m.type === 'action')) as ActionMessage;
+      const send = (await ext.next((m) => m.type === 'cdp_command')) as CdpCommandMessage;
       const event = (n: number) => ({
         type: 'cdp_event',
         tab_id: 4,
@@ -95,22 +96,13 @@ describe('bridge: CDP commands, answers and events', () => {
         params: { context: { id: n } },
       });
       sendTogether(ext, [
-        {
-          type: 'action_result',
-          original_action_id: send.action_id,
-          action: 'cdp_send',
-          tab_id: 4,
-          status: 'success',
-          outcome_details: { message: 'Page.getFrameTree done.', result: { result: { frameTree: {} } } },
-          new_simplified_state: null,
-          error_info: null,
-        },
+        { type: 'cdp_result', original_command_id: send.command_id, tab_id: 4, result: { frameTree: {} } },
         event(1),
         event(2),
       ]);
       const order: string[] = [];
       for (let i = 0; i < 3; i++) {
-        const m = await agent.next((x) => x.type === 'action_result' || x.type === 'cdp_event');
+        const m = await agent.next((x) => x.type === 'cdp_result' || x.type === 'cdp_event');
         order.push(m.type === 'cdp_event' ? `event ${String((m.params as { context: { id: number } }).context.id)}` : 'answer');
       }
       expect(order, `round ${round}`).to.deep.equal(['answer', 'event 1', 'event 2']);
@@ -128,14 +120,14 @@ describe('bridge: CDP commands, answers and events', () => {
       const t0 = Date.now();
       // A CDP client's commands carry a long timeout (a page's own long evaluation is legitimate).
       agent.send({
-        type: 'action',
-        action_id: 'while-away',
-        action: 'cdp_send',
-        params: { method: 'Runtime.evaluate', params: { expression: '1' } },
+        type: 'cdp_command',
+        command_id: 'while-away',
+        method: 'Runtime.evaluate',
+        params: { expression: '1' },
         tab_id: 4,
         timeout_ms: 600_000,
       });
-      const answered = agent.next((m) => m.type === 'action_result', 15_000);
+      const answered = agent.next((m) => m.type === 'cdp_result', 15_000);
       let settled = false;
       void answered.then(
         () => (settled = true),
@@ -147,7 +139,7 @@ describe('bridge: CDP commands, answers and events', () => {
       }
       const r = await answered;
       const waited = Date.now() - t0;
-      expect(r.type === 'action_result' && r.error_info?.error_code).to.equal('NO_EXTENSION_CONNECTED');
+      expect(r.type === 'cdp_result' && r.error_info?.error_code).to.equal('NO_EXTENSION_CONNECTED');
       expect(waited, 'it waited for the extension to come back first').to.be.within(9_000, 12_000);
     } finally {
       clock.restore();
@@ -164,21 +156,46 @@ describe('bridge: CDP commands, answers and events', () => {
     socket.write(Buffer.from([0x88, 0x82, 0, 0, 0, 0, 0x03, 0xe9])); // masked close frame, code 1001
     await new Promise((r) => setTimeout(r, 300));
     agent.send({
-      type: 'action',
-      action_id: 'while-closing',
-      action: 'cdp_send',
-      params: { method: 'Runtime.evaluate', params: { expression: '1' } },
+      type: 'cdp_command',
+      command_id: 'while-closing',
+      method: 'Runtime.evaluate',
+      params: { expression: '1' },
       tab_id: 4,
       timeout_ms: 600_000,
     });
     await new Promise((r) => setTimeout(r, 300));
     expect(
-      agent.received.filter((m) => m.type === 'action_result'),
+      agent.received.filter((m) => m.type === 'cdp_result'),
       'answered before the extension came back',
     ).to.deep.equal([]);
     const back = await RawPeer.hello(bridge.extensionUrl, 'extension', { secret: bridge.secrets.extension_secret });
     peers.push(back);
-    const relayed = (await back.next((m) => m.type === 'action' && m.action === 'cdp_send', 5000)) as ActionMessage;
-    expect(relayed.params).to.deep.include({ method: 'Runtime.evaluate' });
+    const relayed = (await back.next((m) => m.type === 'cdp_command', 5000)) as CdpCommandMessage;
+    expect(relayed).to.deep.include({ method: 'Runtime.evaluate', tab_id: 4 });
+  });
+
+  it('a cdp_command for a tab the session does not hold is refused TAB_NOT_LEASED and never reaches the extension', async () => {
+    const { ext } = await attached();
+    const other = await RawPeer.hello(bridge.agentUrl, 'agent', { secret: bridge.secrets.agent_secret, clientName: 'cdp:other' });
+    peers.push(other);
+    // Tab 4 is the first session's; tab 9 is nobody's (never attached).
+    for (const tabId of [4, 9]) {
+      other.send({ type: 'cdp_command', command_id: `c-${tabId}`, tab_id: tabId, method: 'Runtime.evaluate', params: { expression: '1' } });
+      const r = await other.next((m) => m.type === 'cdp_result');
+      expect(r).to.deep.include({ type: 'cdp_result', original_command_id: `c-${tabId}`, tab_id: tabId });
+      expect(r.type === 'cdp_result' && r.error_info?.error_code, `tab ${tabId}`).to.equal('TAB_NOT_LEASED');
+      expect(r.type === 'cdp_result' && r.error_info?.message, `tab ${tabId}`).to.match(/open_tab|cdp_attach/);
+    }
+    expect(ext.received.filter((m) => m.type === 'cdp_command')).to.deep.equal([]);
+  });
+
+  it('an answer from another tab than the command was sent to is refused, never passed on', async () => {
+    const { ext, agent } = await attached();
+    agent.send({ type: 'cdp_command', command_id: 'c1', tab_id: 4, method: 'Runtime.evaluate', params: { expression: '1' } });
+    const sent = (await ext.next((m) => m.type === 'cdp_command')) as CdpCommandMessage;
+    ext.send({ type: 'cdp_result', original_command_id: sent.command_id, tab_id: 5, result: { secret: 'of tab 5' } });
+    const r = await agent.next((m) => m.type === 'cdp_result');
+    expect(r.type === 'cdp_result' && r.error_info?.error_code).to.equal('EXTENSION_INTERNAL_ERROR');
+    expect(JSON.stringify(r)).not.to.include('of tab 5');
   });
 });

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 
 import { relayText, rememberRaw } from '../../bridge/src/raw-relay';
-import type { ActionResultMessage } from '../../schemas/generated/protocol';
+import type { ActionResultMessage, CdpResultMessage } from '../../schemas/generated/protocol';
 
 describe('raw-relay (forward the validated bytes)', () => {
   const result = (): ActionResultMessage => ({
@@ -33,5 +33,14 @@ describe('raw-relay (forward the validated bytes)', () => {
     rememberRaw(m2, ` ${JSON.stringify(m2)}`);
     expect(relayText(m2, 'x')).to.equal(null);
     expect(relayText(result(), 'x')).to.equal(null);
+  });
+
+  it("swaps a cdp_result's relay id for the command id the agent chose", () => {
+    const m: CdpResultMessage = { type: 'cdp_result', original_command_id: 'b9', tab_id: 4, result: { frameTree: {} } };
+    const text = JSON.stringify(m);
+    rememberRaw(m, text);
+    const out = relayText(m, 'c1');
+    expect(out).to.equal(text.replace('"original_command_id":"b9"', '"original_command_id":"c1"'));
+    expect(JSON.parse(out as string)).to.deep.equal({ ...m, original_command_id: 'c1' });
   });
 });

@@ -21,7 +21,7 @@ import { createBridge } from '../../bridge/cli/wire';
 import { AgentClient } from '../../bridge/client/agent-client';
 import { createLogger } from '../../bridge/common/log';
 import type { BridgeServer } from '../../bridge/src/server';
-import type { ActionMessage, ProtocolMessage } from '../../schemas/generated/protocol';
+import type { ActionMessage, CdpCommandMessage, ProtocolMessage } from '../../schemas/generated/protocol';
 import { RawPeer } from '../bridge/raw-peer';
 import { CHROMIUM_PATH } from '../harness/browser';
 import { FixtureServer } from '../harness/fixture-server';
@@ -73,7 +73,7 @@ class ChromeLink {
   }
 }
 
-/** Plays the extension: cdp_attach/cdp_send/cdp_detach, open_tab, close_tab, switch_tab over Chromium's endpoint. */
+/** Plays the extension: cdp_attach/cdp_detach, cdp_command, open_tab, close_tab, switch_tab over Chromium's endpoint. */
 class ExtensionStandIn {
   private readonly tabs = new Map<number, string>();
   private nextTab = 1;
@@ -89,6 +89,22 @@ class ExtensionStandIn {
     ext.ws.on('message', (d: Buffer) => {
       const m = JSON.parse(d.toString()) as ProtocolMessage;
       if (m.type === 'action') void this.onAction(m);
+      if (m.type === 'cdp_command') void this.onCommand(m);
+    });
+  }
+
+  private async onCommand(m: CdpCommandMessage): Promise<void> {
+    const r = await this.chrome.send(m.method, m.params ?? {}, m.session_id ?? this.sessionOfTab.get(m.tab_id));
+    const base = { type: 'cdp_result', original_command_id: m.command_id, tab_id: m.tab_id } as const;
+    if (!r.error) return this.ext.send({ ...base, result: r.result ?? {} });
+    this.ext.send({
+      ...base,
+      error_info: {
+        error_code: 'CDP_ERROR',
+        message: `Chrome refused ${m.method}: ${r.error.message}`,
+        component_origin: 'background_script',
+        details: { cdp_error: r.error },
+      },
     });
   }
 
@@ -159,15 +175,6 @@ class ExtensionStandIn {
         const s = this.sessionOfTab.get(tab);
         if (s) await this.chrome.send('Target.detachFromTarget', { sessionId: s });
         return this.answer(m, { detached: s !== undefined });
-      }
-      case 'cdp_send': {
-        const r = await this.chrome.send(
-          String(p['method']),
-          (p['params'] as Params | undefined) ?? {},
-          (p['session_id'] as string | undefined) ?? this.sessionOfTab.get(tab),
-        );
-        if (r.error) return this.fail(m, 'CDP_ERROR', `Chrome refused ${String(p['method'])}: ${r.error.message}`, { cdp_error: r.error });
-        return this.answer(m, { result: r.result ?? {} });
       }
       case 'open_tab': {
         const { targetId } = (await this.chrome.must('Target.createTarget', {

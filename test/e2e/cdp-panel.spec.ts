@@ -15,11 +15,11 @@ import WebSocket from 'ws';
 
 import { listCdpClients, mintCdpClient } from '../../bridge/agents/cdp/cdp-clients-file';
 import type { CdpEmulatorFactory } from '../../bridge/agents/cdp/cdp-endpoint';
-import { createBridge } from '../../bridge/cli/wire';
+import { createBridge, createRelay } from '../../bridge/cli/wire';
 import { AgentClient } from '../../bridge/client/agent-client';
 import { createLogger } from '../../bridge/common/log';
 import { loadOrCreateSecrets } from '../../bridge/common/secrets';
-import { BridgeServer } from '../../bridge/src/server';
+import type { BridgeServer } from '../../bridge/src/server';
 import type { BridgeContext, CdpControlReply, CdpService } from '../../bridge/src/services';
 import type {
   CdpClientControlMessage,
@@ -117,7 +117,7 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
   before(async () => {
     configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-cdp-panel-'));
     const { secrets } = loadOrCreateSecrets(configDir);
-    bridge = new BridgeServer({
+    bridge = createRelay({
       port: 0,
       secrets,
       logger: createLogger('warn'),

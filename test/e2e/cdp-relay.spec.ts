@@ -1,12 +1,12 @@
 // The worker's half of the CDP endpoint, driven by an agent client as the bridge's CDP service does:
-// cdp_attach a tab, DevTools commands relayed as is (cdp_send), its events back as cdp_event
+// cdp_attach a tab, DevTools commands relayed as is (cdp_command, answered by cdp_result), its events back as cdp_event
 // (child sessions of a cross-origin iframe included), commands that reach beyond the tab refused,
 // Chrome's errors passed through, the attachment ended by cdp_detach and by the end of the lease.
 import { expect } from 'chai';
 import type { Page } from 'puppeteer-core';
 
 import type { AgentClient } from '../../bridge/client/agent-client';
-import type { ActionResultMessage, CdpEventMessage, SimplifiedState } from '../../schemas/generated/protocol';
+import type { ActionResultMessage, CdpEventMessage, CdpResultMessage, SimplifiedState } from '../../schemas/generated/protocol';
 import { type Harness, useHarness } from '../harness/harness';
 import { openPanel } from '../harness/panel';
 import { clearSettings, debuggerAttached, setSettings } from './worker-actions.helpers';
@@ -20,8 +20,8 @@ interface Attached {
   page: Page;
   events: CdpEventMessage[];
   attach: ActionResultMessage;
-  send(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<ActionResultMessage>;
-  /** cdp_send that must succeed; Chrome's result. */
+  send(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<CdpResultMessage>;
+  /** A command that must succeed; Chrome's result. */
   ok(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<Record<string, unknown>>;
   event(method: string, pred?: (e: CdpEventMessage) => boolean, capMs?: number): Promise<CdpEventMessage>;
 }
@@ -41,12 +41,11 @@ async function attached(h: Harness, url: string): Promise<Attached> {
     page,
     events,
     attach,
-    send: (method, params, sessionId) =>
-      agent.call('cdp_send', { method, ...(params ? { params } : {}), ...(sessionId ? { session_id: sessionId } : {}) }, { tabId }),
+    send: (method, params, sessionId) => agent.cdp({ tabId, method, ...(params ? { params } : {}), ...(sessionId ? { sessionId } : {}) }),
     async ok(method, params, sessionId) {
       const r = await a.send(method, params, sessionId);
-      expect(r.status, `${method}: ${JSON.stringify(r.error_info)}`).to.equal('success');
-      return (r.outcome_details?.result as { result: Record<string, unknown> }).result;
+      expect(r.error_info, `${method}: ${JSON.stringify(r.error_info)}`).to.equal(undefined);
+      return r.result as Record<string, unknown>;
     },
     async event(method, pred = () => true, capMs = 5000) {
       const end = Date.now() + capMs;
@@ -68,8 +67,9 @@ async function worker(h: Harness) {
   return w;
 }
 
-const refusal = (r: ActionResultMessage) => {
-  expect(r.status, JSON.stringify(r.outcome_details)).to.equal('error');
+const refusal = (r: ActionResultMessage | CdpResultMessage) => {
+  if (r.type === 'cdp_result') expect(r.result, JSON.stringify(r.result)).to.equal(undefined);
+  else expect(r.status, JSON.stringify(r.outcome_details)).to.equal('error');
   return r.error_info!;
 };
 
@@ -348,7 +348,7 @@ describe('e2e: the CDP relay in the service worker', function () {
   it('another agent session cannot send to the tab (TAB_NOT_LEASED)', async () => {
     const a = await attached(h, h.fixtures.html('/cdp-lease', '<p>x</p>', 'lease'));
     const other = await h.connectAgent();
-    const r = await other.call('cdp_send', { method: 'Runtime.evaluate', params: { expression: '1' } }, { tabId: a.tabId });
+    const r = await other.cdp({ tabId: a.tabId, method: 'Runtime.evaluate', params: { expression: '1' } });
     expect(r.error_info?.error_code).to.equal('TAB_NOT_LEASED');
     await other.close();
     await a.agent.close();

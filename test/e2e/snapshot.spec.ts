@@ -371,7 +371,7 @@ describe('e2e: snapshot (get_state)', function () {
     const back = await state();
     expect((back.frames ?? []).find((f) => f.url === busy)?.status).to.equal('ok');
     expect(back.actionable_elements.map((e) => e.name)).to.deep.equal(['Top story', 'Busy ad', 'Buy now']);
-    // Whole page: the child frames' snapshots are asked while the top frame walks (state.ts
+    // Whole page: the child frames' snapshots are asked while the top frame walks (state/fetch.ts
     // prefetchFrames) and still land under their own iframe, in document order.
     const whole = await state({ viewport_expansion: -1 });
     expect(whole.actionable_elements.map((e) => e.name)).to.deep.equal(['Top story', 'Busy ad', ...Array<string>(11).fill('Buy now')]);

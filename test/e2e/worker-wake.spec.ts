@@ -7,6 +7,7 @@
 // Each test prints its measured times.
 import { expect } from 'chai';
 
+import { pct } from '../../bench/stats';
 import { createBridge } from '../../bridge/cli/wire';
 import { EXTENSION_ID } from '../../bridge/common/extension-id';
 import { createLogger } from '../../bridge/common/log';
@@ -19,10 +20,7 @@ const TRIES = 5;
 const DOWN_MS = [1000, 1500, 2200, 3000, 4500];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const stats = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return { p50: s[Math.floor(s.length / 2)], max: s[s.length - 1], all: xs };
-};
+const stats = (xs: number[]) => ({ p50: pct(xs, 50), max: pct(xs, 100), all: xs });
 
 /** Resolves with ms from now until the bridge sees the extension connect, or rejects after capMs. */
 function connectedWithin(bridge: BridgeServer, capMs: number): Promise<number> {

@@ -21,16 +21,19 @@ import { RawPeer } from '../bridge/raw-peer';
 
 type Reply = { id?: number; result?: Record<string, unknown>; error?: { code: number; message: string }; sessionId?: string };
 
-/** The extension's side: tab 1 (target T1) attaches; every cdp_send is answered {} and counted by method. */
+/** The extension's side: tab 1 (target T1) attaches; every cdp_command is answered {} and counted by method. */
 function standInExtension(ext: RawPeer): Map<string, number> {
   const sends = new Map<string, number>();
   ext.ws.on('message', (d: Buffer) => {
     const m = JSON.parse(d.toString()) as ProtocolMessage;
+    if (m.type === 'cdp_command') {
+      sends.set(m.method, (sends.get(m.method) ?? 0) + 1);
+      ext.send({ type: 'cdp_result', original_command_id: m.command_id, tab_id: 1, result: {} });
+      return;
+    }
     if (m.type !== 'action') return;
-    const method = m.action === 'cdp_send' ? String((m.params as { method?: unknown }).method) : m.action;
-    sends.set(method, (sends.get(method) ?? 0) + 1);
-    const result =
-      m.action === 'cdp_attach' ? { tab_id: 1, target_id: 'T1', url: 'https://example.com/', title: 'Example' } : { result: {} };
+    sends.set(m.action, (sends.get(m.action) ?? 0) + 1);
+    const result = m.action === 'cdp_attach' ? { tab_id: 1, target_id: 'T1', url: 'https://example.com/', title: 'Example' } : {};
     ext.send({
       type: 'action_result',
       original_action_id: m.action_id,
@@ -170,16 +173,16 @@ describe('CDP endpoint size limit (real bridge and emulator, stand-in extension)
     expect((await agent.call('cdp_attach', {}, { tabId: 1 })).status).to.equal('success');
     const closes: number[] = [];
     agent.on('close', (code: number) => closes.push(code));
-    const r = await agent.call(
-      'cdp_send',
-      { method: 'Runtime.evaluate', params: { expression: 'x'.repeat(CDP_MESSAGE_MAX_BYTES + 2 * MIB) } },
-      { tabId: 1 },
-    );
-    expect(r.status).to.equal('error');
+    const r = await agent.cdp({
+      tabId: 1,
+      method: 'Runtime.evaluate',
+      params: { expression: 'x'.repeat(CDP_MESSAGE_MAX_BYTES + 2 * MIB) },
+    });
+    expect(r.result).to.equal(undefined);
     expect(r.error_info?.error_code).to.equal('MESSAGE_TOO_LARGE');
     expect(r.error_info?.message).to.include('MiB');
-    const small = await agent.call('cdp_send', { method: 'Runtime.evaluate', params: { expression: '3' } }, { tabId: 1 });
-    expect(small.status, JSON.stringify(small.error_info)).to.equal('success');
+    const small = await agent.cdp({ tabId: 1, method: 'Runtime.evaluate', params: { expression: '3' } });
+    expect(small.result, JSON.stringify(small.error_info)).to.deep.equal({});
     expect(closes).to.deep.equal([]);
     await agent.close();
   });
@@ -193,11 +196,11 @@ describe('CDP endpoint size limit (real bridge and emulator, stand-in extension)
     agent.on('close', (code: number, reason: string) => closes.push({ code, reason }));
     try {
       const r = await within(
-        agent.call('cdp_send', { method: 'Runtime.evaluate', params: { expression: 'y'.repeat(100 * 1024) } }, { tabId: 1 }),
+        agent.cdp({ tabId: 1, method: 'Runtime.evaluate', params: { expression: 'y'.repeat(100 * 1024) } }),
         10_000,
-        'the refused action',
+        'the refused command',
       );
-      expect(r.status).to.equal('error');
+      expect(r.result).to.equal(undefined);
       expect(r.error_info?.error_code).to.equal('EXTENSION_DISCONNECTED');
       expect(r.error_info?.details).to.deep.include({ reason: 'resend_limit', sends: 3 });
       expect(closes.map((c) => c.code)).to.deep.equal([1009, 1009, 1009]);

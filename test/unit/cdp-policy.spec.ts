@@ -7,8 +7,15 @@ import path from 'node:path';
 
 import { expect } from 'chai';
 
-import { CDP_METHOD_RULES } from '../../extension/src/background/cdp-method-table';
-import { domainSection, hostOf, judgeMethod, methodRule, NOT_REVIEWED_SECTION, siteShown } from '../../extension/src/background/cdp-policy';
+import { CDP_METHOD_RULES } from '../../extension/src/background/cdp/cdp-method-table';
+import {
+  domainSection,
+  hostOf,
+  judgeMethod,
+  methodRule,
+  NOT_REVIEWED_SECTION,
+  siteShown,
+} from '../../extension/src/background/cdp/cdp-policy';
 import { renderCdpMethodsDoc } from '../../scripts/cdp-methods-doc';
 
 interface ProtocolDomain {

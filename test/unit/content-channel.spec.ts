@@ -4,7 +4,7 @@
 // a frame that commits a new document gets a new port.
 import { expect } from 'chai';
 
-import type { ChannelOutcome } from '../../extension/src/background/content-channel';
+import type { ChannelOutcome } from '../../extension/src/background/connection/content-channel';
 
 type Listener = (...args: unknown[]) => void;
 const event = () => {
@@ -59,8 +59,8 @@ const fakeChrome = {
   webNavigation: { onCommitted },
 };
 
-let sendToContent: typeof import('../../extension/src/background/content-channel').sendToContent;
-let forgetTabLinks: typeof import('../../extension/src/background/content-channel').forgetTabLinks;
+let sendToContent: typeof import('../../extension/src/background/connection/content-channel').sendToContent;
+let forgetTabLinks: typeof import('../../extension/src/background/connection/content-channel').forgetTabLinks;
 const req = { channel: 'bux', kind: 'run_action', action: 'click', params: { element_id: 'e1' } } as const;
 const tick = () => new Promise((r) => setTimeout(r, 0));
 const close = (p: FakePort, why?: string) => {
@@ -74,7 +74,9 @@ describe('content channel (ports)', () => {
   // The fake chrome only while these tests run (and the module loads): other specs import modules that look for one.
   before(async () => {
     (globalThis as unknown as { chrome?: unknown }).chrome = fakeChrome;
-    ({ sendToContent, forgetTabLinks } = await import('../../extension/src/background/content-channel'));
+    const channel = await import('../../extension/src/background/connection/content-channel');
+    channel.installContentChannel();
+    ({ sendToContent, forgetTabLinks } = channel);
   });
   after(() => {
     delete (globalThis as unknown as { chrome?: unknown }).chrome;

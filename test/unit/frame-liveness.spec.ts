@@ -2,8 +2,14 @@
 // (frames that do not answer never hold a state for more than a small, documented budget).
 import { expect } from 'chai';
 
-import { PROBE_BUDGET_MS } from '../../extension/src/background/frame-budget';
-import { forgetTabRequests, knownNoScript, markNoScript, overdueFor, trackRequest } from '../../extension/src/background/frame-liveness';
+import { PROBE_BUDGET_MS } from '../../extension/src/background/state/frame-budget';
+import {
+  forgetTabRequests,
+  knownNoScript,
+  markNoScript,
+  overdueFor,
+  trackRequest,
+} from '../../extension/src/background/state/frame-liveness';
 
 function deferred(): { promise: Promise<void>; resolve: () => void; reject: (e: Error) => void } {
   let resolve!: () => void;

@@ -19,8 +19,8 @@ const fakeChrome = {
   },
   contextMenus: { onClicked: noop, create: () => undefined },
   tabs: { onUpdated: noop, onRemoved: noop, sendMessage: async () => undefined, query: async () => [], get: async () => ({}) },
-  // The worker's CDP relay (loaded with the lease tracking) listens to chrome.debugger when loaded.
-  debugger: { onEvent: noop, onDetach: noop, getTargets: async () => [] },
+  // The worker's CDP relay is loaded with the lease tracking (its listeners are registered by index.ts, not here).
+  debugger: { getTargets: async () => [] },
   storage: {
     onChanged: noop,
     local: { get: async () => ({}) },
@@ -56,7 +56,7 @@ describe("panel requests: only from the extension's own pages", () => {
 
   before(async () => {
     (globalThis as unknown as { chrome?: unknown }).chrome = fakeChrome;
-    const { registerPanelRelay } = await import('../../extension/src/background/panel-relay');
+    const { registerPanelRelay } = await import('../../extension/src/background/panel/panel-relay');
     registerPanelRelay(connection as never);
   });
   after(() => {

@@ -1,9 +1,9 @@
-// The extension's state cache (extension/src/background/state-cache.ts) without Chrome: which
+// The extension's state cache (extension/src/background/state/state-cache.ts) without Chrome: which
 // states it keeps for get_state since, and that every miss answers a full state saying why.
 // Navigation and tab-close drops use chrome events and are covered by test/e2e/state-delta.spec.ts.
 import { expect } from 'chai';
 
-import { answerState, heldStates, rememberState, withStateDelta } from '../../extension/src/background/state-cache';
+import { answerState, heldStates, rememberState, withStateDelta } from '../../extension/src/background/state/state-cache';
 import type { ActionableElement, ActionResultMessage, SimplifiedState } from '../../schemas/generated/protocol';
 
 const el = (i: number, value = ''): ActionableElement => ({

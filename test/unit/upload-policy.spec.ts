@@ -1,9 +1,9 @@
-// Which local files an agent may put into a page (extension/src/background/upload-policy.ts): only
+// Which local files an agent may put into a page (extension/src/background/policy/upload-policy.ts): only
 // inside a folder the person allowed for uploads, as CDP passes paths (POSIX, Windows, UNC) or as
 // file: URLs, and no spelling escapes the folder or reaches a hidden file or the settings folder.
 import { expect } from 'chai';
 
-import { uploadVerdict } from '../../extension/src/background/upload-policy';
+import { uploadVerdict } from '../../extension/src/background/policy/upload-policy';
 
 const UP = ['file:///home/me/Uploads/', 'file:///C:/Users/me/Uploads/'];
 

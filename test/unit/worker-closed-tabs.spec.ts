@@ -2,9 +2,8 @@
 // index map in memory and storage.session, dom_tree highlights, a background watch's notice, requests
 // to child frames, content ports) is filled through each module's own API for 100 tabs, then
 // tabs.onRemoved fires for each: nothing is left for them, and a tab still open keeps its state.
-// Registering the onRemoved listener is what is under test (the worker's entry only imports the module).
-// Named to run after content-channel.spec.ts: modules register chrome listeners once, on the fake
-// chrome present when they are first imported, and that spec fires its own webNavigation events.
+// The onRemoved listener that installClosedTabs() registers (as the worker's entry does) is what is
+// under test.
 import { expect } from 'chai';
 
 import type { FrameSnapshot } from '../../extension/src/shared/frame-snapshot';
@@ -78,18 +77,20 @@ describe('closed tabs free their state in the worker', () => {
   let held: typeof import('../../extension/src/background/closed-tabs').heldForTab;
   before(async () => {
     (globalThis as unknown as { chrome?: unknown }).chrome = fakeChrome;
-    ({ heldForTab: held } = await import('../../extension/src/background/closed-tabs'));
+    const closedTabs = await import('../../extension/src/background/closed-tabs');
+    closedTabs.installClosedTabs();
+    held = closedTabs.heldForTab;
   });
   after(() => {
     delete (globalThis as unknown as { chrome?: unknown }).chrome;
   });
 
   it('opening then closing 100 tabs leaves nothing of them, and an open tab keeps its state', async () => {
-    const { collectState } = await import('../../extension/src/background/state');
-    const { rememberState } = await import('../../extension/src/background/state-cache');
-    const { resolveSettle, watchInBackground } = await import('../../extension/src/background/settle-rule');
-    const { trackRequest } = await import('../../extension/src/background/frame-liveness');
-    const { sendToContent } = await import('../../extension/src/background/content-channel');
+    const { collectState } = await import('../../extension/src/background/state/collect');
+    const { rememberState } = await import('../../extension/src/background/state/state-cache');
+    const { resolveSettle, watchInBackground } = await import('../../extension/src/background/page-watch/settle-rule');
+    const { trackRequest } = await import('../../extension/src/background/state/frame-liveness');
+    const { sendToContent } = await import('../../extension/src/background/connection/content-channel');
     const fill = async (tabId: number) => {
       const s = await collectState(tabId, { include_dom_tree: true }, topSnapshot(`https://example.test/${tabId}`));
       expect(s.ok).to.equal(true);

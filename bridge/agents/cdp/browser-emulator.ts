@@ -1,6 +1,6 @@
 // One CDP client connection, seen by the client as a real Chrome browser endpoint (or a page endpoint),
 // built on an ordinary agent session of the bridge (AgentClient named cdp:<name>):
-// - Page sessions the client attaches go to their tab through cdp_send (the extension's chrome.debugger);
+// - Page sessions the client attaches go to their tab as cdp_command messages (the extension's chrome.debugger);
 //   child sessions Chrome creates inside a tab (out-of-process frames, workers) pass through by id.
 // - The browser as a whole is emulated over the tabs this session holds: targets, discovery,
 //   auto-attach, createTarget (open_tab + cdp_attach), closeTarget (close_tab), activateTarget
@@ -8,20 +8,20 @@
 //   (browser-methods.ts), and anything unknown answers Chrome's own "'X' wasn't found".
 // - The person's Stop (or their release of a tab) reports the pages detached and destroyed; every
 //   later command gets a CDP error that says the person stopped this client.
-// The relay adds little per command: one cdp_send through AgentClient (its schema check is the only
+// The relay adds little per command: one cdp_command through AgentClient (its schema check is the only
 // validation), answered by a .then on the call itself so answers and events leave in the order they
 // arrived; event params are serialized once however many sessions get them.
 import type {
   ActionResultMessage,
   CdpEventMessage,
-  CdpSendParams,
+  CdpResultMessage,
   ErrorInfo,
   HelloAckMessage,
   TabReleasedMessage,
 } from '../../../schemas/generated/protocol';
 import type { ActionName, ActionParams } from '../../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
-import { type AgentClient, BridgeClientError, type CallOptions, finalClose } from '../../client/agent-client';
+import { type AgentClient, BridgeClientError, type CallOptions, type CdpCommand, finalClose } from '../../client/agent-client';
 import type { Logger } from '../../common/log';
 import {
   type CdpError,
@@ -366,25 +366,15 @@ export class BrowserEmulator {
   }
 
   /**
-   * The hot path: one cdp_send, answered from a .then on the call itself (no await chain), Chrome's
+   * The hot path: one cdp_command, answered from a .then on the call itself (no await chain), Chrome's
    * error passed through exactly.
    */
   private forward(tabId: number, c: Command, childSession: string | undefined): void {
     if (!METHOD_RE.test(c.method)) return this.fail(c.id, c.sessionId, methodNotFound(c.method));
-    const params: CdpSendParams = { method: c.method, params: c.params };
-    if (childSession !== undefined) params.session_id = childSession;
-    this.o.agent.call('cdp_send', params, { tabId, timeoutMs: CDP_CALL_TIMEOUT_MS }).then(
-      (r) => {
-        if (r.status === 'success') {
-          const result = (r.outcome_details?.result as { result?: unknown } | undefined)?.result;
-          if (isObject(result)) this.reply(c, result);
-          else
-            this.fail(c.id, c.sessionId, {
-              code: SERVER_ERROR,
-              message: 'The extension answered without a result; the command may not have run.',
-            });
-        } else this.fail(c.id, c.sessionId, cdpErrorOf(r.error_info));
-      },
+    const command: CdpCommand = { tabId, method: c.method, params: c.params, timeoutMs: CDP_CALL_TIMEOUT_MS };
+    if (childSession !== undefined) command.sessionId = childSession;
+    this.o.agent.cdp(command).then(
+      (r) => (r.result ? this.reply(c, r.result) : this.fail(c.id, c.sessionId, cdpErrorOf(r.error_info))),
       (e: unknown) => this.fail(c.id, c.sessionId, this.rejection(e)),
     );
   }
@@ -862,11 +852,15 @@ export class BrowserEmulator {
   }
 
   private async cdpSend(tabId: number, method: string, params: Params, childSession?: string): Promise<SendOutcome> {
-    const send: CdpSendParams = { method, params };
-    if (childSession !== undefined) send.session_id = childSession;
-    const r = await this.act('cdp_send', send, { tabId, timeoutMs: 15_000 });
-    if (!r.ok) return r;
-    return { ok: true, result: isObject(r.result['result']) ? r.result['result'] : {} };
+    const command: CdpCommand = { tabId, method, params, timeoutMs: 15_000 };
+    if (childSession !== undefined) command.sessionId = childSession;
+    let r: CdpResultMessage;
+    try {
+      r = await this.o.agent.cdp(command);
+    } catch (e) {
+      return { ok: false, error: this.rejection(e) };
+    }
+    return r.result ? { ok: true, result: r.result } : { ok: false, error: cdpErrorOf(r.error_info) };
   }
 
   /** A rejected call: the person's Stop ends the session; anything else is a server error with its message. */

@@ -10,7 +10,7 @@ import type { PageSession } from './cdp-sessions';
 import { mintId } from './cdp-sessions';
 
 export interface ChromeChild {
-  /** Chrome's session id (cdp_send session_id). */
+  /** Chrome's session id (cdp_command session_id). */
   id: string;
   tabId: number;
   /** The Chrome child session it was attached under; null: the tab itself. */

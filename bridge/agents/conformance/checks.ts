@@ -209,7 +209,7 @@ export async function runConformance(o: ConformanceOptions): Promise<CheckResult
     };
     for (const name of ACTION_NAMES) {
       if (name === 'open_tab' || name === 'switch_tab' || name === 'close_tab') continue;
-      if (name === 'cdp_attach' || name === 'cdp_detach' || name === 'cdp_send') continue; // one sequence below
+      if (name === 'cdp_attach' || name === 'cdp_detach') continue; // one sequence below
       const params = plan[name];
       // History actions need history: a page to go back from (and then forward to).
       if (name === 'go_back') await c.call('navigate', { url: server.url + '/page2' }, on);
@@ -230,16 +230,15 @@ export async function runConformance(o: ConformanceOptions): Promise<CheckResult
       return runOne('close_tab', { tab_id: second }, { tabId: second });
     });
 
-    // The DevTools relay only works in order: attach, a command, detach.
-    await check('action', 'cdp_attach + cdp_send + cdp_detach', async () => {
+    // The DevTools relay only works in order: attach, a command (cdp_command, answered by cdp_result), detach.
+    await check('action', 'cdp_attach + cdp_command + cdp_detach', async () => {
       const attached = await runOne('cdp_attach', {});
       if (attached !== true) return `cdp_attach: ${attached}`;
-      const sent = await c.call('cdp_send', { method: 'Runtime.evaluate', params: { expression: '1 + 1', returnByValue: true } }, on);
-      const value = (sent.outcome_details?.result as { result?: { result?: { value?: unknown } } } | undefined)?.result?.result?.value;
-      if (sent.status !== 'success' || value !== 2)
-        return `cdp_send Runtime.evaluate 1 + 1 answered ${JSON.stringify(sent.error_info ?? value)}`;
-      const send = await runOne('cdp_send', { method: 'Runtime.evaluate', params: { expression: '1' } });
-      if (send !== true) return `cdp_send: ${send}`;
+      const sent = await c.cdp({ tabId, method: 'Runtime.evaluate', params: { expression: '1 + 1', returnByValue: true } });
+      const valid = checkMessage(sent, 'client');
+      if (!valid.ok) return `cdp_result invalid: ${valid.error.message}`;
+      const value = (sent.result?.['result'] as { value?: unknown } | undefined)?.value;
+      if (value !== 2) return `cdp_command Runtime.evaluate 1 + 1 answered ${JSON.stringify(sent.error_info ?? sent.result)}`;
       return runOne('cdp_detach', {});
     });
 

@@ -7,6 +7,7 @@ import { STATUS_CODES } from 'node:http';
 
 import WebSocket from 'ws';
 
+import { Backoff } from '../../../schemas/lib/backoff';
 import { isLoopbackHost } from '../../common/origin-check';
 
 export class BackendUrlError extends Error {
@@ -77,7 +78,7 @@ export function classifyFailure(lastError: string, closeCode: number, closeReaso
 export class BackendLink extends EventEmitter {
   private ws: WebSocket | null = null;
   private stopped = false;
-  private delay: number;
+  private readonly backoff: Backoff;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private beat: ReturnType<typeof setInterval> | null = null;
   private alive = true;
@@ -85,7 +86,7 @@ export class BackendLink extends EventEmitter {
   constructor(private readonly opts: BackendLinkOptions) {
     super();
     checkBackendUrl(opts.url, opts.allowRemote ?? false);
-    this.delay = opts.minDelayMs ?? 250;
+    this.backoff = new Backoff({ baseMs: opts.minDelayMs ?? 250, maxMs: opts.maxDelayMs ?? 10_000 });
   }
 
   get connected(): boolean {
@@ -125,7 +126,7 @@ export class BackendLink extends EventEmitter {
     let wasOpen = false;
     ws.on('open', () => {
       wasOpen = true;
-      this.delay = this.opts.minDelayMs ?? 250;
+      this.backoff.reset();
       this.alive = true;
       const hb = this.opts.heartbeatMs ?? 20_000;
       if (hb > 0) {
@@ -165,8 +166,7 @@ export class BackendLink extends EventEmitter {
       if (this.ws === ws) this.ws = null;
       this.emit('close', code, reason.toString());
       if (this.stopped) return;
-      const wait = this.delay;
-      this.delay = Math.min(this.delay * 2, this.opts.maxDelayMs ?? 10_000);
+      const wait = this.backoff.next();
       const failure = classifyFailure(lastError, code, reason.toString(), wasOpen);
       this.emit('retry', wait, failure.why, failure);
       this.timer = setTimeout(() => this.dial(), wait);

@@ -22,24 +22,20 @@ import { CONTENT_CHANNEL } from '../shared/internal-messages';
 import { isLocalUrl } from '../shared/local-files';
 import type { Drained, SettleReport } from '../shared/settle-messages';
 import { TAB_LEVEL, WORKER_HANDLERS } from './actions/registry';
+import { stateExtras } from './actions/state-extras';
 import type { Tab } from './actions/types';
-import { isExtensionPage } from './agent-scope';
-import { Budget, withTimeout } from './budget';
-import { sendToContent } from './content-channel';
-import { blockedDownload, type DownloadRecord, downloadSentence, DownloadWatch, repeatedDownloadBlocked, targetsLink } from './downloads';
-import { boxInTopViewport } from './frame-box';
+import { sendToContent } from './connection/content-channel';
 import { allInBefore, inputCutError, inputDone, notActedError, POINTER_ACTIONS, TYPING_ACTIONS } from './interrupted-input';
+import { Budget, withTimeout } from './page-watch/budget';
 import {
-  blockedLocalFrame,
-  hasDomainPolicy,
-  localFileBlocked,
-  localTabError,
-  policyError,
-  scopeNow,
-  tabScopeError,
-  withPersonDefaults,
-} from './person-policy';
-import { rereadWhileReloading } from './reread';
+  blockedDownload,
+  type DownloadRecord,
+  downloadSentence,
+  DownloadWatch,
+  repeatedDownloadBlocked,
+  targetsLink,
+} from './page-watch/downloads';
+import { boxInTopViewport } from './page-watch/frame-box';
 import {
   ANSWER_REQUIRED,
   EXPECTS_CHANGE,
@@ -52,14 +48,26 @@ import {
   takeDeferred,
   waitParams,
   watchInBackground,
-} from './settle-rule';
-import { collectState, elementIdForIndex, frameOffset } from './state';
-import { answerState, latestState, rememberState, withStateDelta } from './state-cache';
-import { stateExtras } from './state-extras';
-import { type NavigationEnd, TabWatch } from './tab-watch';
-import { isRestrictedUrl, resolveTab } from './tabs';
-import { performTrustedInput, TrustedInputRefused, type TrustedPlan, trustedPlan, withCurrentViewport } from './trusted-input';
-import { classicUploadRefusal } from './upload-policy';
+} from './page-watch/settle-rule';
+import { type NavigationEnd, TabWatch } from './page-watch/tab-watch';
+import { performTrustedInput, TrustedInputRefused, type TrustedPlan, trustedPlan, withCurrentViewport } from './page-watch/trusted-input';
+import { isExtensionPage } from './policy/agent-scope';
+import {
+  blockedLocalFrame,
+  hasDomainPolicy,
+  localFileBlocked,
+  localTabError,
+  policyError,
+  scopeNow,
+  tabScopeError,
+  withPersonDefaults,
+} from './policy/person-policy';
+import { isRestrictedUrl, resolveTab } from './policy/tabs';
+import { classicUploadRefusal } from './policy/upload-policy';
+import { rereadWhileReloading } from './reread';
+import { collectState, elementIdForIndex } from './state/collect';
+import { frameOffset } from './state/frames';
+import { answerState, latestState, rememberState, withStateDelta } from './state/state-cache';
 
 const WS = 'background_script' as const;
 /** chrome.storage.local key: true = pointer/keyboard actions use chrome.debugger Input.* (trusted events). */

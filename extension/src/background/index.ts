@@ -1,31 +1,42 @@
 // Service worker entry: a flat list of top-level registrations. MV3 wakes a stopped worker only for
 // events whose listeners exist when the script first runs, so every listener is registered here,
-// synchronously (navigation and tab events used to be registered lazily, and a
-// stopped worker stayed blind until the 30 s alarm). The worker is disposable: the connection is
-// rebuilt at once on every wake, and nothing that matters lives only here.
-import './closed-tabs';
-
-import { runCdpSend } from './actions/cdp_send';
-import { BridgeConnection } from './bridge-connection';
-import { keepCdpField, relayEvent, setCdpSink } from './cdp-relay';
-import { installScopeGuard } from './cdp-scope';
+// synchronously: the rooms export install*() and this file calls them (navigation and tab events
+// used to be registered lazily, and a stopped worker stayed blind until the 30 s alarm). The worker
+// is disposable: the connection is rebuilt at once on every wake, and nothing that matters lives only here.
+// https://developer.chrome.com/docs/extensions/develop/concepts/service-workers/events#declare-events
+import { runCdpCommand } from './cdp/cdp-command';
+import { installCdpRelay, keepCdpField, relayEvent, setCdpSink } from './cdp/cdp-relay';
+import { installScopeGuard } from './cdp/cdp-scope';
+import { installHeldTabRules } from './cdp/held-tab-rules';
+import { installClosedTabs } from './closed-tabs';
+import { BridgeConnection } from './connection/bridge-connection';
+import { installContentChannel } from './connection/content-channel';
+import { installWakeDocument } from './connection/wake-document';
 import { runAction } from './dispatch';
-import { installHeldTabRules } from './held-tab-rules';
-import { onBridgeMessage, registerPanelRelay } from './panel-relay';
-import { installSheetText } from './sheet-text';
-import { installTabWatchListeners } from './tab-watch';
-import { installWakeDocument } from './wake-document';
+import { installDownloads } from './page-watch/downloads';
+import { installTabWatchListeners } from './page-watch/tab-watch';
+import { onBridgeMessage, registerPanelRelay } from './panel/panel-relay';
+import { installPersonPolicy } from './policy/person-policy';
+import { installFrameLiveness } from './state/frame-liveness';
+import { installSheetText } from './state/sheet-text';
+import { installStateCache } from './state/state-cache';
+
+// What each room keeps current from Chrome's events (these used to register on import).
+installPersonPolicy();
+installContentChannel();
+installStateCache();
+installFrameLiveness();
+installClosedTabs();
+installDownloads();
+installCdpRelay();
 
 const RECONNECT_ALARM = 'bux-reconnect';
 
 const connection = new BridgeConnection((message, send) => {
   switch (message.type) {
+    case 'cdp_command':
+      return void runCdpCommand(message).then((result) => send(result, { keep: keepCdpField }));
     case 'action': {
-      // A CDP client's command: relayed as is, nothing else around it (actions/cdp_send.ts).
-      if (message.action === 'cdp_send') {
-        void runCdpSend(message).then((result) => send(result, { keep: keepCdpField }));
-        return;
-      }
       // get_state with redact_card_and_otp false is the agent's explicit opt-out (snapshot privacy).
       const showCards =
         message.action === 'get_state' && (message.params as { redact_card_and_otp?: unknown } | undefined)?.redact_card_and_otp === false;

@@ -6,8 +6,8 @@
 // stays long enough to be read answers NAVIGATED_AWAY saying so, never a channel error.
 import type { ActionMessage, ActionResultMessage, ErrorCode } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/errors';
-import { Budget, sleep } from './budget';
-import { TabWatch } from './tab-watch';
+import { Budget, sleep } from './page-watch/budget';
+import { TabWatch } from './page-watch/tab-watch';
 
 /** Pure reads: running one again has no effect on the page. */
 export const READ_ONLY_ACTIONS = new Set<string>(['get_state', 'extract_content', 'get', 'is', 'get_dropdown_options', 'screenshot']);

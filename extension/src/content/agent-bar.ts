@@ -17,7 +17,7 @@
 //   - the bar is invisible to hit testing: the page's elementFromPoint / elementsFromPoint /
 //     caretRangeFromPoint, its :hover and its mouse events see the page under it, and an agent's
 //     click (trusted or not) aimed there lands on the page. Stop takes the pointer only while a
-//     person's pointer is over the bar (armed, see createAgentBar); it is always reachable with Tab.
+//     person's pointer is over the bar (armed, see AgentBar.listenForArming); it is always reachable with Tab.
 // The bar is for every person, screen reader users included: it is a labelled region whose status
 // line is a polite live region ("Agent is controlling this tab", "Stopping the agent…"), and Stop is
 // a button named "Stop the agent", reached with Tab (the host sits last in <body>). Nothing hides it
@@ -38,7 +38,7 @@ function hostStyle(hidden: boolean): string {
     'right: auto',
     'margin: 0',
     'z-index: 2147483647',
-    // Hit testing: the host, the bar and (unless armed, see createAgentBar) the Stop button take no
+    // Hit testing: the host, the bar and (unless armed, see AgentBar.listenForArming) the Stop button take no
     // pointer, so a page's elementFromPoint, elementsFromPoint and caretRangeFromPoint, its :hover
     // and its mouse events all go through the bar to the page under it.
     'pointer-events: none',
@@ -81,11 +81,6 @@ const SPACED_MS = 100;
 /** The heartbeat that catches what no mutation shows (a page hidePopover, a later top-layer cover). */
 const HEARTBEAT_MS = 400;
 
-export interface AgentBar {
-  show(text: string): void;
-  hide(): void;
-}
-
 const capturing = () => (globalThis as { __buxCapturing?: boolean }).__buxCapturing === true;
 
 /** The isolated-world global through which the hit test (content/interaction/hit-test.ts, in
@@ -106,72 +101,129 @@ const ASIDE_MAX_MS = 3000;
  * much later: a double click's second press follows the first release within a few ms. */
 const ASIDE_TAIL_MS = 300;
 
-export function createAgentBar(onStop: () => void): AgentBar {
-  const host = document.createElement('div');
-  claimAgentUiHost(host);
-  const root = host.attachShadow({ mode: 'closed' });
-  root.innerHTML = AGENT_BAR_MARKUP;
-  const label = root.querySelector('.label') as HTMLElement;
-  const status = root.querySelector('.status') as HTMLElement;
-  const button = root.querySelector('button') as HTMLButtonElement;
-  const bar = root.querySelector('.bar') as HTMLElement;
+/** The bar of one top frame: show() while an agent holds the tab, hide() when it lets go. */
+export class AgentBar {
+  private readonly host: HTMLDivElement;
+  private readonly root: ShadowRoot;
+  private readonly label: HTMLElement;
+  private readonly status: HTMLElement;
+  private readonly button: HTMLButtonElement;
+  private readonly bar: HTMLElement;
+  private readonly observer: MutationObserver;
 
-  let wanted = false;
+  private wanted = false;
   /** The page element last found above our Stop button and raised over: raised over once, so a
    * cover we cannot beat (an inert-making modal dialog) does not make us toggle forever. */
-  let raisedOver: Element | null = null;
-  let recent: number[] = [];
-  let spaced: ReturnType<typeof setTimeout> | null = null;
-  let heartbeat: ReturnType<typeof setInterval> | null = null;
-  const stopped = new WeakSet<Event>();
-  let announce: ReturnType<typeof setTimeout> | null = null;
+  private raisedOver: Element | null = null;
+  private recent: number[] = [];
+  private spaced: ReturnType<typeof setTimeout> | null = null;
+  private heartbeat: ReturnType<typeof setInterval> | null = null;
+  private readonly stopped = new WeakSet<Event>();
+  private announce: ReturnType<typeof setTimeout> | null = null;
   /** performance.now() until which the bar is out of the way of an agent action (0: in place). */
-  let asideUntil = 0;
-  let asideTimer: ReturnType<typeof setTimeout> | null = null;
-  const aside = () => asideUntil > performance.now();
+  private asideUntil = 0;
+  private asideTimer: ReturnType<typeof setTimeout> | null = null;
+  private armed = false;
+
+  constructor(private readonly onStop: () => void) {
+    this.host = document.createElement('div');
+    claimAgentUiHost(this.host);
+    this.root = this.host.attachShadow({ mode: 'closed' });
+    this.root.innerHTML = AGENT_BAR_MARKUP;
+    this.label = this.root.querySelector('.label') as HTMLElement;
+    this.status = this.root.querySelector('.status') as HTMLElement;
+    this.button = this.root.querySelector('button') as HTMLButtonElement;
+    this.bar = this.root.querySelector('.bar') as HTMLElement;
+    this.observer = new MutationObserver((records) => this.onMutations(records));
+    // Registration order matters: the window click listener that presses Stop comes before the one
+    // that brings a stepped-aside bar back (listenForActionInput).
+    this.listenForStop();
+    this.listenForArming();
+    this.listenForRepairs();
+    this.exposeToHitTest();
+    this.listenForActionInput();
+  }
+
+  show(text: string): void {
+    const first = !this.wanted;
+    this.wanted = true;
+    this.setStatus(text, first ? ANNOUNCE_DELAY_MS : 0);
+    this.place(false);
+    if (first) {
+      this.recent = [];
+      this.heartbeat ??= setInterval(() => this.beat(), HEARTBEAT_MS);
+    }
+  }
+
+  hide(): void {
+    this.wanted = false;
+    this.arm(false);
+    this.asideUntil = 0;
+    if (this.asideTimer !== null) clearTimeout(this.asideTimer);
+    this.asideTimer = null;
+    this.setStatus('');
+    this.observer.disconnect();
+    if (this.heartbeat !== null) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    if (this.spaced !== null) clearTimeout(this.spaced);
+    this.spaced = null;
+    try {
+      if (this.host.matches(':popover-open')) this.host.hidePopover();
+    } catch {
+      // not in a document any more
+    }
+    this.host.remove();
+  }
+
+  private aside(): boolean {
+    return this.asideUntil > performance.now();
+  }
 
   /** The bar's words, seen and announced; with delayMs, announced that much later. */
-  function setStatus(text: string, delayMs = 0): void {
-    if (announce !== null) clearTimeout(announce);
-    announce = null;
-    label.textContent = text;
+  private setStatus(text: string, delayMs = 0): void {
+    if (this.announce !== null) clearTimeout(this.announce);
+    this.announce = null;
+    this.label.textContent = text;
     if (delayMs === 0) {
-      status.textContent = text;
+      this.status.textContent = text;
       return;
     }
-    status.textContent = '';
-    announce = setTimeout(() => {
-      announce = null;
-      if (wanted) status.textContent = text;
+    this.status.textContent = '';
+    this.announce = setTimeout(() => {
+      this.announce = null;
+      if (this.wanted) this.status.textContent = text;
     }, delayMs);
   }
 
-  const stop = (ev: Event) => {
-    if (!wanted || stopped.has(ev) || !ev.isTrusted) return;
-    stopped.add(ev);
-    setStatus('Stopping the agent…');
-    onStop();
-  };
-  button.addEventListener('click', (ev) => {
-    ev.stopPropagation();
-    stop(ev);
-  });
-  // First listener on the window (document_start): sees the click even if a page listener later
-  // stops it before it reaches the button. A click on our host at the button's box (or the button
-  // activated from the keyboard) is a click on Stop.
-  window.addEventListener(
-    'click',
-    (ev) => {
-      if (ev.target !== host) return;
-      const r = button.getBoundingClientRect();
-      const onButton =
-        ev.detail === 0
-          ? root.activeElement === button
-          : ev.clientX >= r.left && ev.clientX <= r.right && ev.clientY >= r.top && ev.clientY <= r.bottom;
-      if (onButton) stop(ev);
-    },
-    true,
-  );
+  private stop(ev: Event): void {
+    if (!this.wanted || this.stopped.has(ev) || !ev.isTrusted) return;
+    this.stopped.add(ev);
+    this.setStatus('Stopping the agent…');
+    this.onStop();
+  }
+
+  private listenForStop(): void {
+    this.button.addEventListener('click', (ev) => {
+      ev.stopPropagation();
+      this.stop(ev);
+    });
+    // First listener on the window (document_start): sees the click even if a page listener later
+    // stops it before it reaches the button. A click on our host at the button's box (or the button
+    // activated from the keyboard) is a click on Stop.
+    window.addEventListener(
+      'click',
+      (ev) => {
+        if (ev.target !== this.host) return;
+        const r = this.button.getBoundingClientRect();
+        const onButton =
+          ev.detail === 0
+            ? this.root.activeElement === this.button
+            : ev.clientX >= r.left && ev.clientX <= r.right && ev.clientY >= r.top && ev.clientY <= r.bottom;
+        if (onButton) this.stop(ev);
+      },
+      true,
+    );
+  }
 
   // Armed: Stop takes the pointer. Why armed only while a person's pointer is over the bar, and
   // not always: a hit-testable Stop is also what the PAGE's hit test sees. A page script calling
@@ -191,69 +243,106 @@ export function createAgentBar(onStop: () => void): AgentBar {
   // A page's synthetic event (isTrusted false) never arms it, nor does a move with a button held (a
   // drag passing over the bar drops on the page under it). Touch has no hover to arm with before
   // the tap: on a touch screen Stop is reached by keyboard or the side panel.
-  let armed = false;
-  const arm = (on: boolean) => {
-    if (on === armed) return;
-    armed = on;
-    bar.classList.toggle('armed', on);
-  };
+  private listenForArming(): void {
+    window.addEventListener(
+      'pointermove',
+      (ev) => {
+        // A pressed button keeps the state the press found: a press on armed Stop that wobbles off it
+        // still releases on Stop; a drag from the page that crosses the bar is never armed under.
+        if (!ev.isTrusted || ev.buttons !== 0) return;
+        this.arm(this.wanted && !this.aside() && !capturing() && ev.pointerType !== 'touch' && this.onBar(ev.clientX, ev.clientY));
+      },
+      true,
+    );
+    window.addEventListener(
+      'pointerout',
+      (ev) => {
+        // Left the window (relatedTarget null: outside the document or into a frame).
+        if (ev.relatedTarget === null) this.arm(false);
+      },
+      true,
+    );
+    // The bar moves with the viewport's bottom (Chrome's debugging info bar takes 56 px of it): a
+    // still pointer is not over it any more.
+    window.addEventListener('resize', () => this.arm(false), true);
+  }
+
+  private arm(on: boolean): void {
+    if (on === this.armed) return;
+    this.armed = on;
+    this.bar.classList.toggle('armed', on);
+  }
+
   /** Is the viewport point on the bar (its host's box, where the person sees it)? */
-  const onBar = (x: number, y: number) => {
-    const r = host.getBoundingClientRect();
+  private onBar(x: number, y: number): boolean {
+    const r = this.host.getBoundingClientRect();
     return r.width > 0 && x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
-  };
-  window.addEventListener(
-    'pointermove',
-    (ev) => {
-      // A pressed button keeps the state the press found: a press on armed Stop that wobbles off it
-      // still releases on Stop; a drag from the page that crosses the bar is never armed under.
-      if (!ev.isTrusted || ev.buttons !== 0) return;
-      arm(wanted && !aside() && !capturing() && ev.pointerType !== 'touch' && onBar(ev.clientX, ev.clientY));
-    },
-    true,
-  );
-  window.addEventListener(
-    'pointerout',
-    (ev) => {
-      // Left the window (relatedTarget null: outside the document or into a frame).
-      if (ev.relatedTarget === null) arm(false);
-    },
-    true,
-  );
-  // The bar moves with the viewport's bottom (Chrome's debugging info bar takes 56 px of it): a
-  // still pointer is not over it any more.
-  window.addEventListener('resize', () => arm(false), true);
+  }
 
   // Only records that can concern the bar: on the host itself, our host taken out of its parent,
   // or a change right under <html> or the document (a body replaced or removed, a style added). A
   // page busy adding children to <body> costs one cheap scan per batch, no style read.
-  const observer = new MutationObserver((records) => {
+  private onMutations(records: MutationRecord[]): void {
+    const host = this.host;
     const html = document.documentElement;
     const relevant = records.some(
       (r) => r.target === host || r.target === document || r.target === html || Array.prototype.includes.call(r.removedNodes, host),
     );
-    if (relevant) repair();
-  });
-  host.addEventListener('toggle', () => repair());
-  // A page popover or dialog opened after ours sits above it in the top layer: raise ours again. A
-  // modal dialog opening or closing also moves where the bar belongs (parentFor). The heartbeat
-  // would see both; this is sooner.
-  for (const type of ['toggle', 'close'] as const)
-    window.addEventListener(
-      type,
-      (ev) => {
-        if (!wanted || ev.target === host) return;
-        repair((ev as Event & { newState?: string }).newState === 'open');
-      },
-      true,
-    );
+    if (relevant) this.repair();
+  }
+
+  private listenForRepairs(): void {
+    this.host.addEventListener('toggle', () => this.repair());
+    // A page popover or dialog opened after ours sits above it in the top layer: raise ours again. A
+    // modal dialog opening or closing also moves where the bar belongs (parentFor). The heartbeat
+    // would see both; this is sooner.
+    for (const type of ['toggle', 'close'] as const)
+      window.addEventListener(
+        type,
+        (ev) => {
+          if (!this.wanted || ev.target === this.host) return;
+          this.repair((ev as Event & { newState?: string }).newState === 'open');
+        },
+        true,
+      );
+  }
+
+  private exposeToHitTest(): void {
+    Object.defineProperty(globalThis, AGENT_BAR_STOP_AT_GLOBAL, {
+      value: (x: number, y: number) => this.stopAt(x, y),
+      writable: false,
+      configurable: true,
+      enumerable: false,
+    });
+    Object.defineProperty(globalThis, AGENT_BAR_STEP_ASIDE_GLOBAL, {
+      value: (near?: { x: number; y: number; margin: number }) => this.stepAside(near),
+      writable: false,
+      configurable: true,
+      enumerable: false,
+    });
+  }
+
+  // The action's input went in (a trusted click from the worker, or the content script's own
+  // events): the bar comes back shortly after, not at the full deadline.
+  private listenForActionInput(): void {
+    for (const type of ['mouseup', 'click', 'auxclick', 'contextmenu'] as const)
+      window.addEventListener(
+        type,
+        () => {
+          if (!this.aside()) return;
+          this.asideUntil = Math.min(this.asideUntil, performance.now() + ASIDE_TAIL_MS);
+          this.scheduleBack();
+        },
+        true,
+      );
+  }
 
   /** Where the host belongs: the page's topmost modal dialog while one is open (a modal dialog
    * makes everything outside it inert, our top-layer bar included: measured, a popover shown after
    * showModal() is painted on top but takes no click), else <body>, else <html> (no body, or one
    * that is inert or not rendered: the top layer escapes an ancestor's z-index, transform, filter
    * and opacity, not its display: none or content-visibility: hidden). */
-  function parentFor(): Element | null {
+  private parentFor(): Element | null {
     const modal = [...document.querySelectorAll('dialog:modal')].at(-1);
     if (modal) return modal;
     const body = document.body;
@@ -262,21 +351,22 @@ export function createAgentBar(onStop: () => void): AgentBar {
     return cs.display === 'none' || cs.contentVisibility === 'hidden' ? document.documentElement : body;
   }
 
-  function style(): string {
-    return hostStyle(capturing() || aside());
+  private style(): string {
+    return hostStyle(capturing() || this.aside());
   }
 
   /** Puts the bar back (shown) at asideUntil, or now if that has passed. */
-  function scheduleBack(): void {
-    if (asideTimer !== null) clearTimeout(asideTimer);
-    asideTimer = null;
-    const left = asideUntil - performance.now();
+  private scheduleBack(): void {
+    if (this.asideTimer !== null) clearTimeout(this.asideTimer);
+    this.asideTimer = null;
+    const left = this.asideUntil - performance.now();
     if (left > 0) {
-      asideTimer = setTimeout(scheduleBack, left + 1);
+      this.asideTimer = setTimeout(() => this.scheduleBack(), left + 1);
       return;
     }
-    asideUntil = 0;
-    if (wanted && host.isConnected && host.getAttribute('style') !== style()) host.setAttribute('style', style());
+    this.asideUntil = 0;
+    if (this.wanted && this.host.isConnected && this.host.getAttribute('style') !== this.style())
+      this.host.setAttribute('style', this.style());
   }
 
   /**
@@ -287,76 +377,60 @@ export function createAgentBar(onStop: () => void): AgentBar {
    * never be reported as done, and the alternative, refusing the action, leaves an agent no way to
    * press a small fixed button in that corner.
    */
-  function stepAside(near?: { x: number; y: number; margin: number }): boolean {
-    if (!wanted || !host.isConnected) return false;
+  private stepAside(near?: { x: number; y: number; margin: number }): boolean {
+    if (!this.wanted || !this.host.isConnected) return false;
     if (near) {
       // Only when the point is on the bar or within margin of it (above or below): elsewhere the
       // bar stays, so the person does not see it blink on every click.
-      const r = host.getBoundingClientRect();
+      const r = this.host.getBoundingClientRect();
       const m = near.margin;
       if (near.x < r.left - 8 || near.x > r.right + 8 || near.y < r.top - m || near.y > r.bottom + m) return true;
     }
-    asideUntil = performance.now() + ASIDE_MAX_MS;
-    arm(false);
-    host.setAttribute('style', style());
-    scheduleBack();
-    return getComputedStyle(host).visibility === 'hidden';
+    this.asideUntil = performance.now() + ASIDE_MAX_MS;
+    this.arm(false);
+    this.host.setAttribute('style', this.style());
+    this.scheduleBack();
+    return getComputedStyle(this.host).visibility === 'hidden';
   }
-  /** Would a pointer at (x, y) press Stop? Armed for this one synchronous probe (no page script
-   * runs before it is put back), as in cover(). */
-  function stopAt(x: number, y: number): Element | null {
-    if (!wanted || !host.isConnected || capturing() || aside()) return null;
-    const was = armed;
-    arm(true);
+
+  /** Would a pointer at (x, y) press Stop (the bar shown and not covered there)? */
+  private stopAt(x: number, y: number): Element | null {
+    if (!this.wanted || !this.host.isConnected || capturing() || this.aside()) return null;
+    return this.probe(x, y) === this.host ? this.host : null;
+  }
+
+  /** What a person's pointer at (x, y) would hit: Stop is armed for this one synchronous probe (no
+   * page script runs before it is put back), so the bar itself and anything above it are found. */
+  private probe(x: number, y: number): Element | null {
+    const was = this.armed;
+    this.arm(true);
     const hit = document.elementFromPoint(x, y);
-    arm(was);
-    return hit === host ? host : null;
+    this.arm(was);
+    return hit;
   }
-  Object.defineProperty(globalThis, AGENT_BAR_STOP_AT_GLOBAL, {
-    value: stopAt,
-    writable: false,
-    configurable: true,
-    enumerable: false,
-  });
-  Object.defineProperty(globalThis, AGENT_BAR_STEP_ASIDE_GLOBAL, {
-    value: stepAside,
-    writable: false,
-    configurable: true,
-    enumerable: false,
-  });
-  // The action's input went in (a trusted click from the worker, or the content script's own
-  // events): the bar comes back shortly after, not at the full deadline.
-  for (const type of ['mouseup', 'click', 'auxclick', 'contextmenu'] as const)
-    window.addEventListener(
-      type,
-      () => {
-        if (!aside()) return;
-        asideUntil = Math.min(asideUntil, performance.now() + ASIDE_TAIL_MS);
-        scheduleBack();
-      },
-      true,
-    );
 
   /** What is wrong with the bar right now, or null. */
-  function broken(): string | null {
-    if (!host.isConnected || host.parentElement !== parentFor()) return 'misplaced';
+  private broken(): string | null {
+    const host = this.host;
+    if (!host.isConnected || host.parentElement !== this.parentFor()) return 'misplaced';
     for (const a of host.getAttributeNames()) if (!KEPT.has(a)) return 'attributes';
     if (host.getAttribute(AGENT_UI_ATTR) !== AGENT_UI_OVERLAY || host.getAttribute('popover') !== 'manual') return 'attributes';
-    if (host.getAttribute('style') !== style()) return 'attributes';
+    if (host.getAttribute('style') !== this.style()) return 'attributes';
     if (host.firstChild) return 'children';
     if (!host.matches(':popover-open')) return 'closed';
     return null;
   }
 
   /** Puts everything back as we made it, and raises the bar to the top of the top layer when asked. */
-  function place(raise: boolean): void {
+  private place(raise: boolean): void {
+    const host = this.host;
     for (const a of host.getAttributeNames()) if (!KEPT.has(a)) host.removeAttribute(a);
     if (host.getAttribute(AGENT_UI_ATTR) !== AGENT_UI_OVERLAY) host.setAttribute(AGENT_UI_ATTR, AGENT_UI_OVERLAY);
     if (host.getAttribute('popover') !== 'manual') host.setAttribute('popover', 'manual');
-    if (host.getAttribute('style') !== style()) host.setAttribute('style', style());
+    if (host.getAttribute('style') !== this.style()) host.setAttribute('style', this.style());
     // Page nodes moved into our host are not rendered (no slot) but are not ours to keep either.
     while (host.firstChild) host.firstChild.remove();
-    const parent = parentFor();
+    const parent = this.parentFor();
     if (parent && (host.parentElement !== parent || !host.isConnected)) parent.appendChild(host);
     if (!host.isConnected) return;
     try {
@@ -366,87 +440,55 @@ export function createAgentBar(onStop: () => void): AgentBar {
       // A document without a browsing context (being torn down) has no top layer: the plain
       // fixed, max z-index host is still shown.
     }
-    watch();
+    this.watch();
   }
 
-  function watch(): void {
+  private watch(): void {
+    const observer = this.observer;
     observer.disconnect();
     observer.observe(document, { childList: true });
     if (document.documentElement) observer.observe(document.documentElement, { childList: true });
     if (document.body) observer.observe(document.body, { childList: true });
-    if (host.parentElement) observer.observe(host.parentElement, { childList: true });
-    observer.observe(host, { attributes: true, childList: true });
+    if (this.host.parentElement) observer.observe(this.host.parentElement, { childList: true });
+    observer.observe(this.host, { attributes: true, childList: true });
   }
 
   /** The page element above our Stop button (a dialog or popover opened after ours), or null. */
-  function cover(): Element | null {
-    if (capturing() || aside()) return null;
-    const r = button.getBoundingClientRect();
+  private cover(): Element | null {
+    if (capturing() || this.aside()) return null;
+    const r = this.button.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) return null;
-    // Stop is seen by hit testing only when armed: armed for this one synchronous probe (no page
-    // script runs before it is put back), so a page element above it is found, not the one below.
-    const was = armed;
-    arm(true);
-    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    arm(was);
-    return hit !== null && hit !== host ? hit : null;
+    // Stop is seen by hit testing only when armed (probe): a page element above it is found, not the one below.
+    const hit = this.probe(r.left + r.width / 2, r.top + r.height / 2);
+    return hit !== null && hit !== this.host ? hit : null;
+  }
+
+  /** The heartbeat's check: what no mutation shows (a page hidePopover, a later top-layer cover). */
+  private beat(): void {
+    if (!this.wanted) return;
+    if (this.broken()) return this.repair();
+    const c = this.cover();
+    if (c && c !== this.raisedOver) this.repair(true);
+    this.raisedOver = c;
   }
 
   /** Repairs now, or (past the burst) once after a short delay: a bounded rate whatever the page does. */
-  function repair(raise = false): void {
-    observer.takeRecords();
-    if (!wanted) return;
-    const why = broken();
+  private repair(raise = false): void {
+    this.observer.takeRecords();
+    if (!this.wanted) return;
+    const why = this.broken();
     if (!why && !raise) return;
     const now = performance.now();
-    recent = recent.filter((t) => now - t < BURST_WINDOW_MS);
-    const wait = recent.length >= BURST ? SPACED_MS - (now - (recent[recent.length - 1] ?? 0)) : 0;
+    this.recent = this.recent.filter((t) => now - t < BURST_WINDOW_MS);
+    const wait = this.recent.length >= BURST ? SPACED_MS - (now - (this.recent[this.recent.length - 1] ?? 0)) : 0;
     if (wait > 0) {
-      spaced ??= setTimeout(() => {
-        spaced = null;
-        repair(raise);
+      this.spaced ??= setTimeout(() => {
+        this.spaced = null;
+        this.repair(raise);
       }, wait);
       return;
     }
-    recent.push(now);
-    place(raise);
+    this.recent.push(now);
+    this.place(raise);
   }
-
-  return {
-    show(text: string) {
-      const first = !wanted;
-      wanted = true;
-      setStatus(text, first ? ANNOUNCE_DELAY_MS : 0);
-      place(false);
-      if (first) {
-        recent = [];
-        heartbeat ??= setInterval(() => {
-          if (!wanted) return;
-          if (broken()) return repair();
-          const c = cover();
-          if (c && c !== raisedOver) repair(true);
-          raisedOver = c;
-        }, HEARTBEAT_MS);
-      }
-    },
-    hide() {
-      wanted = false;
-      arm(false);
-      asideUntil = 0;
-      if (asideTimer !== null) clearTimeout(asideTimer);
-      asideTimer = null;
-      setStatus('');
-      observer.disconnect();
-      if (heartbeat !== null) clearInterval(heartbeat);
-      heartbeat = null;
-      if (spaced !== null) clearTimeout(spaced);
-      spaced = null;
-      try {
-        if (host.matches(':popover-open')) host.hidePopover();
-      } catch {
-        // not in a document any more
-      }
-      host.remove();
-    },
-  };
 }

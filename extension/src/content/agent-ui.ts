@@ -6,7 +6,7 @@
 //     is over the bar (armed), so the page's own hit tests, hover and mouse events see the page under it.
 //   - the element under the pointer at the last right-click, for "Ask the agent about this".
 import { UI_CHANNEL, type UiRequest } from '../shared/panel-messages';
-import { type AgentBar, createAgentBar } from './agent-bar';
+import { AgentBar } from './agent-bar';
 
 declare global {
   interface Window {
@@ -107,7 +107,7 @@ function hideOverlay(): void {
 if (!window.__browserUseExtUiLoaded) {
   window.__browserUseExtUiLoaded = true;
   if (window.top === window)
-    overlay = createAgentBar(() => void chrome.runtime.sendMessage({ bux: 'overlay', op: 'stop' }).catch(() => undefined));
+    overlay = new AgentBar(() => void chrome.runtime.sendMessage({ bux: 'overlay', op: 'stop' }).catch(() => undefined));
   document.addEventListener(
     'contextmenu',
     (ev) => (lastRightClicked = ev.composedPath()[0] instanceof Element ? (ev.composedPath()[0] as Element) : null),

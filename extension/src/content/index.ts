@@ -37,7 +37,7 @@ if (!window.__browserUseExtLoaded) {
     return true; // async reply
   });
 
-  // The worker's long-lived port (background/content-channel.ts): hello first, so the worker knows
+  // The worker's long-lived port (background/connection/content-channel.ts): hello first, so the worker knows
   // a request on it reached a content script; then each request is answered by its id.
   chrome.runtime.onConnect.addListener((port) => {
     if (port.name !== CONTENT_PORT) return;

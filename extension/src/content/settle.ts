@@ -1,5 +1,5 @@
 // Settle detection inside one document (isolated world). The worker brackets an action with
-// `begin` (start observing) and `wait` (the settle rule), see background/settle-rule.ts:
+// `begin` (start observing) and `wait` (the settle rule), see background/page-watch/settle-rule.ts:
 //   1. DOM quiet: no mutation for quiet_ms (capped at dom_cap_ms);
 //   2. network idle: no fetch/XHR in flight (reported by main-world/hooks.ts; capped at network_cap_ms);
 //   3. if requests had to be awaited, DOM quiet again (their responses usually render something).

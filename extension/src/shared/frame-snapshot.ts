@@ -1,5 +1,5 @@
 // What one frame's content script answers to a snapshot request (chrome.runtime messaging, never
-// the wire). The worker stitches the frames of a tab into one SimplifiedState (background/state.ts):
+// the wire). The worker stitches the frames of a tab into one SimplifiedState (background/state/):
 // it numbers `index` across frames, prefixes element ids with their frame and splices each child
 // frame's items in at its iframe's place. Field types come from the generated protocol types.
 import type { ActionableElement, DomNode, Point, Size, TextItem } from '../../../schemas/generated/protocol';

@@ -35,7 +35,7 @@ export interface PingRequest {
 }
 
 /**
- * Trusted mode (background/trusted-input.ts): resolve the target and run the actionability checks
+ * Trusted mode (background/page-watch/trusted-input.ts): resolve the target and run the actionability checks
  * without dispatching any synthetic event, optionally focusing it; answers with result
  * {element_id, x, y, focused, value?} (x/y: the action point in this frame's viewport).
  */
@@ -92,7 +92,7 @@ export type RunActionResponse =
   | { ok: true; message: string; result: Record<string, unknown>; state?: SimplifiedState; frame?: FrameSnapshot }
   | { ok: false; error: ErrorInfo };
 
-/** The worker's long-lived port to a frame's content script (background/content-channel.ts). */
+/** The worker's long-lived port to a frame's content script (background/connection/content-channel.ts). */
 export const CONTENT_PORT = 'bux-port';
 
 /**

@@ -1,7 +1,7 @@
 // The privacy filter's pure parts, shared by every context that lets page data out: the page's
 // element-aware filter (content/snapshot/privacy.ts), the main-world request hooks (api_activity
 // bodies and URLs) and the worker, which runs redactText over every string that leaves the extension
-// (background/bridge-connection.ts). Card numbers are found by shape (card-shape.ts: an issuer's
+// (background/connection/bridge-connection.ts). Card numbers are found by shape (card-shape.ts: an issuer's
 // prefix and length, Luhn, and card grouping by any one separator, also URL- or HTML-encoded, or
 // card context), so order and account ids stay as they are; secrets in JSON and form bodies and in
 // URL queries by their key's name.

@@ -1,6 +1,6 @@
 // What happened to a page an agent ran its own script in when that agent ended: reloaded (the
 // script is gone with the document) or kept as the person's Settings asked (the script may still
-// run). The worker writes these lines to storage.session (background/client-script-marks.ts); the
+// run). The worker writes these lines to storage.session (background/cdp/client-script-marks.ts); the
 // side panel shows them under the agent list (sidepanel/script-ends-list.ts).
 
 /** storage.local: what to do with such a page when its agent ends. */

@@ -2,7 +2,7 @@
 // (chrome.runtime messaging, never the wire). The page's CSSOM hides such a sheet's rules (its
 // origin-clean flag is unset); the worker may fetch it under the extension's host permissions.
 // Used only for accessible names: which elements can have ::before/::after generated content
-// (content/snapshot/external-sheets.ts, background/sheet-text.ts).
+// (content/snapshot/external-sheets.ts, background/state/sheet-text.ts).
 
 export interface SheetTextRequest {
   bux: 'sheet_text';

@@ -1,5 +1,5 @@
 // Real (isTrusted) input the worker dispatches through chrome.debugger Input.* in trusted mode
-// (chrome.storage.local trusted_input = true); see background/trusted-input.ts for how the page side
+// (chrome.storage.local trusted_input = true); see background/page-watch/trusted-input.ts for how the page side
 // prepares the target first.
 export type TrustedInputRequest =
   | {

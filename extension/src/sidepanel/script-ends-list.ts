@@ -1,6 +1,6 @@
 // The panel's lines for pages an agent ran its own script in, when that agent ended: reloaded (its
 // script is gone), or kept as the person's Settings asked (its script may still run: a warning).
-// The worker writes them to storage.session (background/client-script-marks.ts); this renders them
+// The worker writes them to storage.session (background/cdp/client-script-marks.ts); this renders them
 // under the agent list and follows changes.
 import { PANEL_KEYS } from '../shared/panel-messages';
 import { type ScriptEndLine, scriptEndText } from '../shared/script-ends';

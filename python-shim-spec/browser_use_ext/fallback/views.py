@@ -11,6 +11,8 @@ from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any, Optional
 
+from ..css_selectors import enhanced_css_selector_for_element
+
 
 class BrowserError(Exception):
     """Base class for all browser errors"""
@@ -289,10 +291,10 @@ class HistoryTreeProcessor:
 
     @staticmethod
     def convert_dom_element_to_history_element(dom_element: DOMElementNode) -> DOMHistoryElement:
-        from ..context import ExtensionBrowserContext  # the shim's BrowserContext stands in for browser_use's
-
+        # browser_use calls BrowserContext._enhanced_css_selector_for_element here; the shim's context
+        # delegates that to css_selectors, so the fallback takes it from there (and never imports the context).
         parent_branch_path = HistoryTreeProcessor._get_parent_branch_path(dom_element)
-        css_selector = ExtensionBrowserContext._enhanced_css_selector_for_element(dom_element)
+        css_selector = enhanced_css_selector_for_element(dom_element)
         return DOMHistoryElement(
             dom_element.tag_name,
             dom_element.xpath,

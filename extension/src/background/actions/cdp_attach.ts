@@ -1,8 +1,8 @@
 // cdp_attach: a CDP client of the bridge takes the tab's DevTools protocol (cdp-relay.ts). No page
 // state in the answer: a CDP client reads the page through the protocol.
 import { errorInfo } from '../../../../schemas/lib/errors';
-import { attachError, attachRelay, detachRelay } from '../cdp-relay';
-import { scopeWhenRead, tabScopeError } from '../person-policy';
+import { attachError, attachRelay, detachRelay } from '../cdp/cdp-relay';
+import { scopeWhenRead, tabScopeError } from '../policy/person-policy';
 import type { WorkerContext, WorkerOutcome } from './types';
 import { WS } from './types';
 

@@ -1,5 +1,5 @@
 // cdp_detach: the CDP client lets go of the tab's DevTools protocol (the tab stays open and leased).
-import { detachRelay } from '../cdp-relay';
+import { detachRelay } from '../cdp/cdp-relay';
 import type { WorkerContext, WorkerOutcome } from './types';
 
 export async function cdpDetach(ctx: WorkerContext): Promise<WorkerOutcome> {

@@ -1,5 +1,5 @@
 import type { CloseTabParams } from '../../../../schemas/generated/protocol';
-import { resolveTab } from '../tabs';
+import { resolveTab } from '../policy/tabs';
 import type { WorkerContext, WorkerOutcome } from './types';
 
 export async function closeTab(ctx: WorkerContext, params: CloseTabParams): Promise<WorkerOutcome> {

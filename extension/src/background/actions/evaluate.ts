@@ -2,8 +2,8 @@
 // chrome.storage.local `allow_evaluate` = true (the options page's "Allow evaluate" switch).
 import type { EvaluateParams } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
-import { noteClientScript } from '../client-script-marks';
-import { isRestrictedUrl } from '../tabs';
+import { noteClientScript } from '../cdp/client-script-marks';
+import { isRestrictedUrl } from '../policy/tabs';
 import { type WorkerContext, type WorkerOutcome, WS } from './types';
 
 export const ALLOW_EVALUATE_KEY = 'allow_evaluate';

@@ -4,7 +4,7 @@
 // itself visited. history.back() from the page does not skip them, like Playwright's goBack. We
 // use it when the Navigation API says there is a same-origin entry to go to; otherwise (cross-origin
 // neighbour, restricted page) chrome.tabs.goBack/goForward.
-import { isRestrictedUrl } from '../tabs';
+import { isRestrictedUrl } from '../policy/tabs';
 import { navigateAndWait } from './navigation';
 import type { WorkerContext, WorkerOutcome } from './types';
 

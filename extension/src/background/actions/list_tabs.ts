@@ -1,5 +1,5 @@
 import type { TabInfo } from '../../../../schemas/generated/protocol';
-import { isExtensionPage } from '../agent-scope';
+import { isExtensionPage } from '../policy/agent-scope';
 import type { WorkerContext, WorkerOutcome } from './types';
 
 /**

@@ -1,5 +1,5 @@
 import type { NavigateParams } from '../../../../schemas/generated/protocol';
-import { scopeError, scopeWhenRead } from '../person-policy';
+import { scopeError, scopeWhenRead } from '../policy/person-policy';
 import { navigateAndWait, normalizeUrl } from './navigation';
 import type { WorkerContext, WorkerOutcome } from './types';
 

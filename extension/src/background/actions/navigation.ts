@@ -2,9 +2,9 @@
 // chrome.webNavigation reports when it fails.
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { isLocalUrl } from '../../shared/local-files';
-import { blockedDownload, downloadSentence, DownloadWatch } from '../downloads';
-import { blockedLocalFrame } from '../person-policy';
-import { TabWatch } from '../tab-watch';
+import { blockedDownload, downloadSentence, DownloadWatch } from '../page-watch/downloads';
+import { TabWatch } from '../page-watch/tab-watch';
+import { blockedLocalFrame } from '../policy/person-policy';
 import { type WorkerContext, type WorkerOutcome, WS } from './types';
 
 export async function navigateAndWait(

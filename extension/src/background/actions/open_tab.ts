@@ -1,9 +1,9 @@
 import type { OpenTabParams } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
-import { joinOpenersGroup } from '../controlled-tabs';
-import { addHeldTab } from '../held-tab-rules';
-import { hasSiteLists, scopeError, scopeWhenRead } from '../person-policy';
-import { waitForTabComplete } from '../tabs';
+import { addHeldTab } from '../cdp/held-tab-rules';
+import { joinOpenersGroup } from '../panel/controlled-tabs';
+import { hasSiteLists, scopeError, scopeWhenRead } from '../policy/person-policy';
+import { waitForTabComplete } from '../policy/tabs';
 import { normalizeUrl } from './navigation';
 import { type WorkerContext, type WorkerOutcome, WS } from './types';
 

@@ -1,12 +1,12 @@
 // Worker-side actions by name. dispatch.ts runs these in the service worker; every other action
 // goes to the content script of the frame that owns its target.
 import type { ActionName } from '../../../../schemas/generated/registry';
-import { getCookies } from '../cookies';
-import { extractAllFrames } from '../extract';
 import { cdpAttach } from './cdp_attach';
 import { cdpDetach } from './cdp_detach';
 import { closeTab } from './close_tab';
 import { evaluate } from './evaluate';
+import { extractAllFrames } from './extract_content';
+import { getCookies } from './get_cookies';
 import { goBack } from './go_back';
 import { goForward } from './go_forward';
 import { listTabs } from './list_tabs';
@@ -43,7 +43,7 @@ export const WORKER_HANDLERS: Partial<Record<ActionName, WorkerHandler>> = {
   evaluate: evaluate as WorkerHandler,
   // Every frame, cross-origin ones included (the page-side handler alone reaches same-origin frames only).
   extract_content: ((ctx, p) => extractAllFrames(ctx.tab.id, p)) as WorkerHandler,
-  // cdp_send is not here: a raw relay, run straight from index.ts (actions/cdp_send.ts).
+  // A CDP client's commands are not actions: cdp_command messages, run straight from index.ts (cdp-command.ts).
   cdp_attach: cdpAttach as WorkerHandler,
   cdp_detach: cdpDetach as WorkerHandler,
 };
@@ -59,7 +59,7 @@ export const TAB_LEVEL = new Set<ActionName>([
   'switch_tab',
   'close_tab',
   'list_tabs',
-  // Reads chrome.cookies for the session's tabs (cookies.ts), whatever the routing tab shows.
+  // Reads chrome.cookies for the session's tabs (get_cookies.ts), whatever the routing tab shows.
   'get_cookies',
   'wait',
   'wait_for_navigation',

@@ -2,10 +2,10 @@ import type { ScreenshotParams } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { AGENT_UI_ATTR, AGENT_UI_HIGHLIGHTS, AGENT_UI_HOSTS_GLOBAL, AGENT_UI_SELECTOR } from '../../shared/agent-ui-marker';
 import { CONTENT_CHANNEL } from '../../shared/internal-messages';
-import { sendToContent } from '../content-channel';
-import { localFileBlocked, localTabError } from '../person-policy';
-import { highlightsOf } from '../state';
-import { isRestrictedUrl } from '../tabs';
+import { sendToContent } from '../connection/content-channel';
+import { localFileBlocked, localTabError } from '../policy/person-policy';
+import { isRestrictedUrl } from '../policy/tabs';
+import { highlightsOf } from '../state/collect';
 import { type WorkerContext, type WorkerOutcome, WS } from './types';
 
 /** Width and height from a PNG's IHDR chunk (bytes 16..23, big-endian). */

@@ -1,5 +1,5 @@
 import type { SwitchTabParams } from '../../../../schemas/generated/protocol';
-import { resolveTab } from '../tabs';
+import { resolveTab } from '../policy/tabs';
 import type { WorkerContext, WorkerOutcome } from './types';
 
 export async function switchTab(_ctx: WorkerContext, params: SwitchTabParams): Promise<WorkerOutcome> {

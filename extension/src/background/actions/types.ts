@@ -1,8 +1,8 @@
 // Worker-side action handlers: one module per action, registered in registry.ts. They run in the
 // service worker with chrome.* APIs; expected failures are returned as values with a typed error.
 import type { ErrorInfo, OutcomeDetails } from '../../../../schemas/generated/protocol';
-import type { Budget } from '../budget';
-import type { ResolvedSettle } from '../settle-rule';
+import type { Budget } from '../page-watch/budget';
+import type { ResolvedSettle } from '../page-watch/settle-rule';
 
 export type Tab = chrome.tabs.Tab & { id: number };
 

@@ -1,5 +1,5 @@
 import type { WaitParams } from '../../../../schemas/generated/protocol';
-import { sleep } from '../budget';
+import { sleep } from '../page-watch/budget';
 import type { WorkerContext, WorkerOutcome } from './types';
 
 export async function wait(ctx: WorkerContext, params: WaitParams): Promise<WorkerOutcome> {

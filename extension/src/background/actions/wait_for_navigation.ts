@@ -1,6 +1,6 @@
 import type { WaitForNavigationParams } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
-import { TabWatch } from '../tab-watch';
+import { TabWatch } from '../page-watch/tab-watch';
 import { type WorkerContext, type WorkerOutcome, WS } from './types';
 
 /** Waits for the next top-frame navigation of the tab to start and load. */

@@ -1,7 +1,7 @@
 // extract_content, page side: this document's readable text as markdown-ish lines (what browser_use
 // gets from markdownify(page.content())): headings as #, list items as -, table cells joined by |,
 // links as [text](url) unless include_links is false; hidden elements, scripts and styles skipped.
-// Each frame answers for itself; background/extract.ts gathers every frame of the tab and appends
+// Each frame answers for itself; background/actions/extract_content.ts gathers every frame of the tab and appends
 // subframes as "IFRAME <url>:" blocks like browser_use.
 import type { ExtractContentParams } from '../../../../schemas/generated/protocol';
 import { maskSecretFields, redactCardNumbers } from '../snapshot/privacy';
@@ -70,7 +70,7 @@ export interface FrameText {
 
 /**
  * This document's text. inlineFrames: also render same-origin iframes in place (the single-frame
- * path; cross-origin ones need background/extract.ts, which asks every frame and passes false).
+ * path; cross-origin ones need background/actions/extract_content.ts, which asks every frame and passes false).
  */
 export function extractFrameText(includeLinks = true, inlineFrames = false): FrameText {
   const out: string[] = [];
@@ -170,7 +170,7 @@ export function extractFrameText(includeLinks = true, inlineFrames = false): Fra
 }
 
 declare global {
-  // Called by background/extract.ts through chrome.scripting.executeScript in every frame (the
+  // Called by background/actions/extract_content.ts through chrome.scripting.executeScript in every frame (the
   // isolated world is shared with this content script).
   var __buxExtractFrame: ((includeLinks: boolean) => FrameText) | undefined;
   var __buxMaskSecrets: ((on: boolean) => number) | undefined;
@@ -181,7 +181,7 @@ globalThis.__buxMaskSecrets = maskSecretFields;
 
 const DEFAULT_MAX = 100_000;
 
-/** The frame with its same-origin iframes; background/extract.ts also reaches cross-origin ones. */
+/** The frame with its same-origin iframes; background/actions/extract_content.ts also reaches cross-origin ones. */
 export const extractContent: PageHandler = (_ctx, raw) => {
   const p = raw as ExtractContentParams;
   const max = p.max_chars ?? DEFAULT_MAX;

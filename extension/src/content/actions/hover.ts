@@ -3,7 +3,7 @@
 // but cannot set CSS :hover, which only the browser's own pointer tracking sets, and no script can.
 // So the result says css_hover: false, and the message names the page's :hover rules that the
 // element would have switched on: content shown only by CSS :hover stays hidden. Trusted input (a
-// real pointer move through chrome.debugger, background/trusted-input.ts) sets :hover; it is not
+// real pointer move through chrome.debugger, background/page-watch/trusted-input.ts) sets :hover; it is not
 // used behind the person's back here, because turning it on is their choice (the debugger bar).
 import type { HoverParams } from '../../../../schemas/generated/protocol';
 import { HOVER_CHECKS } from '../interaction/actionability';

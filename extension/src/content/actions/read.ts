@@ -89,7 +89,7 @@ export const get: PageHandler = (ctx, raw) => {
     case 'box': {
       // Playwright's boundingBox: null exactly when the element has no layout box (DOM.getBoxModel
       // fails there); a visibility:hidden or zero-size element still has one. Measured in this
-      // frame's viewport: the worker adds the frame's place on the page (background/frame-box.ts).
+      // frame's viewport: the worker adds the frame's place on the page (background/page-watch/frame-box.ts).
       if (el.getClientRects().length === 0) return ok(`${label(t.elementId, el)} has no box (it is not rendered).`, { value: null }, false);
       const r = el.getBoundingClientRect();
       const box: Bounds = { x: r.x, y: r.y, width: r.width, height: r.height };

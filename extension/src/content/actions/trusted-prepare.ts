@@ -1,4 +1,4 @@
-// Page side of trusted input (background/trusted-input.ts): target resolution and the Playwright
+// Page side of trusted input (background/page-watch/trusted-input.ts): target resolution and the Playwright
 // actionability checks without any synthetic event, so the first event the page sees is the real
 // (isTrusted) one the worker dispatches through chrome.debugger.
 import { errorInfo } from '../../../../schemas/lib/errors';

@@ -46,7 +46,7 @@ if (window !== window.top) {
   });
 }
 
-/** Below the worker's probe budget (background/frame-budget.ts TOKEN_WAIT_MS): a frame the parent posted no token says so in time. */
+/** Below the worker's probe budget (background/state/frame-budget.ts TOKEN_WAIT_MS): a frame the parent posted no token says so in time. */
 const TOKEN_WAIT_MS = 200;
 
 async function tokenFor(expected: string[], capMs = TOKEN_WAIT_MS): Promise<string | null> {

@@ -1,0 +1,308 @@
+// The worker's WebSocket to the bridge: hello + challenge-response handshake (the
+// bridge proves it knows the extension secret, then we do; the secret never crosses the wire),
+// application-level keepalive (MV3 workers
+// die after 30 s without extension-API activity or messages; WebSocket ping frames do not count),
+// and reconnection: every 250 ms while nothing listens, for the first 15 s after a drop (a bridge
+// restarted within that time is reached within ~0.3 s of listening; Chrome refuses a loopback
+// connection to a closed port at once, so each try costs next to nothing), then capped exponential
+// backoff. A bridge that answers but refuses the handshake gets the backoff at once (its handshake
+// rate limit). chrome.alarms and the offscreen wake document re-arm it after the worker was stopped.
+import type { ActionResultMessage, CdpResultMessage, ProtocolMessage } from '../../../../schemas/generated/protocol';
+import { PROTOCOL_VERSION } from '../../../../schemas/generated/registry';
+import { Backoff } from '../../../../schemas/lib/backoff';
+import { CLOSE_CODES } from '../../../../schemas/lib/close-codes';
+import { errorInfo } from '../../../../schemas/lib/errors';
+import { BRIDGE_FRAME_MAX_BYTES, mib } from '../../../../schemas/lib/message-limits';
+import { checkMessage, decodeMessage } from '../../../../schemas/lib/wire';
+import { loadConfig, STORAGE_KEYS } from '../../shared/config';
+import { optionsUnderKey, redactText, type TextOptions } from '../../shared/redaction';
+import * as status from './connection-status';
+import { hmacHex, newClientNonce, sameHex } from './handshake';
+
+/** Fields holding binary data (base64), where a digit run is not a card number. */
+const BINARY_FIELDS = new Set(['screenshot', 'data', 'image']);
+
+/** Fields left as they are (keep(key, owner) true): protocol identifiers, never page text. */
+export type KeepField = (key: string, owner: Record<string, unknown>) => boolean;
+
+/** Replaces card numbers and secrets in URLs in every string of a message, in place; a key naming a card is card context. */
+export function scrubStrings(value: unknown, depth = 0, opts: TextOptions = {}, keep?: KeepField): void {
+  if (depth > 64 || typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (typeof v === 'string') value[i] = redactText(v, opts);
+      else scrubStrings(v, depth + 1, opts, keep);
+    }
+    return;
+  }
+  const obj = value as Record<string, unknown>;
+  for (const key of Object.keys(obj)) {
+    const v = obj[key];
+    if (keep?.(key, obj)) continue;
+    const under = optionsUnderKey(key, opts);
+    if (typeof v === 'string') {
+      if (!BINARY_FIELDS.has(key) && !v.startsWith('data:')) obj[key] = redactText(v, under);
+    } else scrubStrings(v, depth + 1, under, keep);
+  }
+}
+
+export const KEEPALIVE_MS = 20_000;
+/** Retry period while nothing listens at the bridge URL, for FAST_PERIOD_MS after the connection dropped. */
+export const FAST_RETRY_MS = 250;
+const FAST_PERIOD_MS = 15_000;
+const BACKOFF_MIN_MS = 1000;
+const BACKOFF_MAX_MS = 10_000;
+
+/** showCards: the agent asked get_state for card numbers (redact_card_and_otp false): passwords in URLs are still masked. */
+export type SendOptions = { showCards?: boolean; keep?: KeepField };
+export type MessageHandler = (message: ProtocolMessage, send: (m: ProtocolMessage, opts?: SendOptions) => void) => void;
+
+export class BridgeConnection {
+  private ws: WebSocket | null = null;
+  private ready = false;
+  private readonly backoff = new Backoff({ baseMs: BACKOFF_MIN_MS, maxMs: BACKOFF_MAX_MS });
+  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Date.now() when the last working connection dropped (or the first try failed); null while connected. */
+  private downSince: number | null = null;
+  private keepaliveTimer: ReturnType<typeof setInterval> | null = null;
+  /** Called after each hello_ack (the panel relay sends the person's settings then). */
+  onReady: (() => void) | null = null;
+
+  constructor(private readonly onMessage: MessageHandler) {
+    // Registered while the worker script first runs (MV3): a new pairing secret or bridge URL from
+    // the options page replaces the current connection at once.
+    chrome.storage.onChanged.addListener((changes, area) => {
+      if (area === 'local' && (STORAGE_KEYS.extensionSecret in changes || STORAGE_KEYS.bridgeUrl in changes)) this.reconnectNow();
+    });
+  }
+
+  /** Drops the current connection (if any) and connects again with fresh settings. */
+  reconnectNow(): void {
+    this.backoff.reset();
+    const ws = this.ws;
+    this.ws = null;
+    this.ready = false;
+    status.forgetRefusal();
+    if (ws && ws.readyState !== WebSocket.CLOSED) ws.close(1000, 'settings changed');
+    void this.ensureConnected();
+  }
+
+  get connected(): boolean {
+    return this.ready && this.ws?.readyState === WebSocket.OPEN;
+  }
+
+  /** Idempotent: connects unless a connection is open or being opened. */
+  async ensureConnected(): Promise<void> {
+    if (this.ws && (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)) return;
+    if (this.reconnectTimer) {
+      clearTimeout(this.reconnectTimer);
+      this.reconnectTimer = null;
+    }
+    const { bridgeUrl, extensionSecret } = await loadConfig();
+    if (this.ws && (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)) return;
+    if (!extensionSecret) {
+      // Not paired yet: the bridge would refuse us. The options page's save triggers reconnectNow().
+      console.warn(
+        '[browser-use-ext] not paired: paste the extension secret from `browser-use-ext bridge --print-pairing` into the extension options.',
+      );
+      void status.notPaired(bridgeUrl);
+      return;
+    }
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(bridgeUrl);
+    } catch (e) {
+      console.warn('[browser-use-ext] bad bridge URL', bridgeUrl, e);
+      this.scheduleReconnect(false);
+      return;
+    }
+    this.ws = ws;
+    void status.connecting(bridgeUrl);
+    let opened = false;
+    let wasReady = false;
+    const clientNonce = newClientNonce();
+    ws.onopen = () => {
+      opened = true;
+      this.sendNow({
+        type: 'hello',
+        role: 'extension',
+        protocol_version: PROTOCOL_VERSION,
+        client: { name: 'browser-use-ext-extension', version: chrome.runtime.getManifest().version },
+        capabilities: ['tabs', 'navigation'],
+        client_nonce: clientNonce,
+      });
+    };
+    ws.onmessage = (ev: MessageEvent) => {
+      if (typeof ev.data !== 'string') return;
+      const decoded = decodeMessage(ev.data, 'background_script');
+      if (!decoded.ok) {
+        // Validate what the bridge sends too; answer with a typed error, never act on it.
+        this.send({ type: 'error', in_reply_to: decoded.inReplyTo, error_info: decoded.error });
+        return;
+      }
+      const m = decoded.value;
+      if (m.type === 'auth_challenge') {
+        void this.answerChallenge(ws, extensionSecret, clientNonce, m.nonce, m.bridge_proof, bridgeUrl);
+        return;
+      }
+      if (!this.ready && m.type !== 'hello_ack') {
+        if (m.type === 'error') {
+          console.warn('[browser-use-ext] bridge refused the handshake:', m.error_info.error_code, m.error_info.message);
+          const d = m.error_info.details ?? {};
+          if (m.error_info.error_code === 'VERSION_MISMATCH')
+            void status.versionMismatch(
+              bridgeUrl,
+              typeof d['bridge_protocol_version'] === 'number' ? d['bridge_protocol_version'] : null,
+              d['upgrade'] === 'bridge' ? 'bridge' : 'extension',
+              m.error_info.message,
+            );
+          else if (m.error_info.error_code === 'UNAUTHORIZED') void status.secretRefused(bridgeUrl, 'bridge');
+          else if (m.error_info.error_code === 'RATE_LIMITED')
+            void status.rateLimited(bridgeUrl, typeof d['retry_after_ms'] === 'number' ? d['retry_after_ms'] : null);
+        }
+        return; // nothing but the handshake is acted on before hello_ack
+      }
+      if (m.type === 'hello_ack') {
+        this.ready = true;
+        wasReady = true;
+        this.backoff.reset();
+        this.downSince = null;
+        this.startKeepalive();
+        void status.connected(bridgeUrl, m.bridge);
+        this.onReady?.();
+        return;
+      }
+      if (m.type === 'ping') {
+        this.send({ type: 'pong', sent_at: m.sent_at });
+        return;
+      }
+      this.onMessage(m, (reply, opts) => this.send(reply, opts));
+    };
+    ws.onclose = (ev: CloseEvent) => {
+      this.ready = false;
+      // A close we asked for (new settings) is not news for the person.
+      if (this.ws === ws || this.ws === null) {
+        if (!wasReady || ev.code !== 1000) void status.closedBeforeHandshake(bridgeUrl, ev.code, ev.reason, opened);
+      }
+      this.stopKeepalive();
+      if (this.ws === ws) this.ws = null;
+      // Nothing listening (the bridge is restarting) or a working connection dropped: retry fast.
+      // A bridge that took the socket and refused the handshake: back off.
+      this.scheduleReconnect(!opened || wasReady);
+    };
+    ws.onerror = () => {
+      // onclose follows and schedules the retry; nothing to add here.
+    };
+  }
+
+  private async answerChallenge(
+    ws: WebSocket,
+    secret: string,
+    clientNonce: string,
+    nonce: string,
+    bridgeProof: string,
+    url: string,
+  ): Promise<void> {
+    // Check the bridge first: something else listening on the port never gets a proof to replay.
+    if (!sameHex(await hmacHex(secret, `bridge:${clientNonce}`), bridgeProof)) {
+      console.warn(
+        '[browser-use-ext] the server at the bridge URL could not prove it knows the pairing secret; not your bridge, or the secret in the options is outdated.',
+      );
+      void status.secretRefused(url, 'extension');
+      // 4001 tells the bridge (which logs it) that the secrets differ; nothing about the secret itself.
+      ws.close(CLOSE_CODES.secretRefused, 'pairing secret mismatch');
+      return;
+    }
+    const proof = await hmacHex(secret, `extension:${nonce}:${clientNonce}`);
+    if (this.ws === ws && ws.readyState === WebSocket.OPEN)
+      ws.send(JSON.stringify({ type: 'auth_response', proof } satisfies ProtocolMessage));
+  }
+
+  /**
+   * Validates and sends; a message the extension built wrong is logged, never sent.
+   * Answers (action_result, cdp_result) are not checked here: the bridge validates every one on
+   * receive and answers the agent EXTENSION_INTERNAL_ERROR (with the validation details) at once for
+   * an invalid one, so a second check of a whole state or DOM snapshot on the hot path would only repeat it.
+   */
+  send(message: ProtocolMessage, opts: SendOptions = {}): void {
+    // The product-wide privacy filter's last layer (privacy.ts): every text leaving the extension.
+    scrubStrings(message, 0, { cards: !opts.showCards }, opts.keep);
+    if (message.type === 'action_result' || message.type === 'cdp_result') {
+      this.sendNow(message);
+      return;
+    }
+    const checked = checkMessage(message, 'background_script');
+    if (!checked.ok) {
+      // The message itself may carry page content: log what is wrong with it, not the content.
+      console.error('[browser-use-ext] refusing to send invalid message', message.type, checked.error.message);
+      return;
+    }
+    this.sendNow(message);
+  }
+
+  private sendNow(message: ProtocolMessage): void {
+    if (this.ws?.readyState !== WebSocket.OPEN) return;
+    const text = JSON.stringify(message);
+    const size = utf8Over(text, BRIDGE_FRAME_MAX_BYTES);
+    if (size === null) {
+      this.ws.send(text);
+      return;
+    }
+    // A frame over the bridge's limit would close this connection (1009) and cut every agent off:
+    // an answer that big (a huge response body) is answered as too large instead; anything else
+    // (an event) is dropped, with a line for whoever debugs it.
+    console.warn('[browser-use-ext] not sending a message over the bridge limit', message.type, mib(size));
+    if (message.type === 'action_result' || message.type === 'cdp_result') this.ws.send(JSON.stringify(tooLarge(message, size)));
+  }
+
+  private scheduleReconnect(fast: boolean): void {
+    if (this.reconnectTimer) return;
+    this.downSince ??= Date.now();
+    const delay = fast && Date.now() - this.downSince < FAST_PERIOD_MS ? FAST_RETRY_MS : this.backoff.next();
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      void this.ensureConnected();
+    }, delay);
+  }
+
+  private startKeepalive(): void {
+    this.stopKeepalive();
+    this.keepaliveTimer = setInterval(() => this.send({ type: 'ping', sent_at: Date.now() }), KEEPALIVE_MS);
+  }
+
+  private stopKeepalive(): void {
+    if (this.keepaliveTimer) clearInterval(this.keepaliveTimer);
+    this.keepaliveTimer = null;
+  }
+}
+
+/** UTF-8 size of text when it is over limit, else null (counted only when it could be: a UTF-16 unit is at most 3 bytes). */
+function utf8Over(text: string, limit: number): number | null {
+  if (text.length * 3 <= limit) return null;
+  const bytes = new TextEncoder().encode(text).length;
+  return bytes > limit ? bytes : null;
+}
+
+/** The answer that says the real one was too large to carry (nothing of it is sent). */
+function tooLarge(answer: ActionResultMessage | CdpResultMessage, size: number): ActionResultMessage | CdpResultMessage {
+  const what = answer.type === 'action_result' ? `"${answer.action}"` : 'the DevTools command';
+  const error = errorInfo(
+    'MESSAGE_TOO_LARGE',
+    `The answer to ${what} was ${mib(size)}, over the ${mib(BRIDGE_FRAME_MAX_BYTES)} the bridge carries, so it was not sent. It did run. Ask for less at once: a part of the page, one response body, or a stream read in parts (IO.read).`,
+    'background_script',
+    { limit_bytes: BRIDGE_FRAME_MAX_BYTES, size_bytes: size },
+  );
+  if (answer.type === 'cdp_result')
+    return { type: 'cdp_result', original_command_id: answer.original_command_id, tab_id: answer.tab_id, error_info: error };
+  return {
+    type: 'action_result',
+    original_action_id: answer.original_action_id,
+    action: answer.action,
+    ...(answer.tab_id === undefined ? {} : { tab_id: answer.tab_id }),
+    status: 'error',
+    outcome_details: null,
+    new_simplified_state: null,
+    error_info: error,
+  };
+}
