@@ -266,7 +266,7 @@ export class BridgeServer extends EventEmitter {
       configDir: options.configDir ?? null,
       agentUrl: () => this.agentUrl,
       agentSecret: () => this.secrets.agent_secret,
-      checkAgentHeaders: (headers) => checkUpgrade('agent', headers, this.upgradePolicy()),
+      checkAgentHeaders: (headers, endpoint) => checkUpgrade('agent', headers, this.upgradePolicy(), endpoint),
       sendToExtension: (m) => this.extension.send(m),
     };
     for (const service of options.services?.http?.(ctx) ?? []) this.httpServices.set(service.path, service);

@@ -9,7 +9,8 @@ import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { expect } from 'chai';
 
-import { isLoopbackAddress, McpHttpEndpoint } from '../../bridge/agents/mcp/http-endpoint';
+import { McpHttpEndpoint } from '../../bridge/agents/mcp/http-endpoint';
+import { isLoopbackAddress } from '../../bridge/common/endpoint-guard';
 import { diffSnapshots, foldSelectOptions, snapshotLines, SnapshotMemory, subtreeState } from '../../bridge/agents/mcp/snapshot-text';
 import { McpTokenStore } from '../../bridge/agents/mcp/tokens';
 import { toProtocol } from '../../bridge/agents/mcp/tool-args';

@@ -25,8 +25,7 @@ type BrowserMethod = (host: BrowserHost, scope: Scope, c: CdpCommand) => Answer 
 
 const ok = (result: object = {}): Answer => ({ result });
 const err = (error: CdpError): Answer => ({ error });
-const wrongContext = (ctx: unknown): Answer =>
-  err({ code: SERVER_ERROR, message: `Failed to find browser context for id ${String(ctx)}` });
+const wrongContext = (ctx: unknown): Answer => err({ code: SERVER_ERROR, message: `Failed to find browser context for id ${String(ctx)}` });
 
 export const BROWSER_METHODS: Readonly<Record<string, BrowserMethod>> = {
   'Browser.getVersion': async (host) => {
@@ -44,7 +43,8 @@ export const BROWSER_METHODS: Readonly<Record<string, BrowserMethod>> = {
     scope.discover = parseFilter(p.filter);
     // As Chrome: targetCreated for each target already there, before the answer.
     if (!was) {
-      if (filterAccepts(scope.discover, 'browser')) host.out.event(scope.sessionId, 'Target.targetCreated', { targetInfo: host.browserInfo() });
+      if (filterAccepts(scope.discover, 'browser'))
+        host.out.event(scope.sessionId, 'Target.targetCreated', { targetInfo: host.browserInfo() });
       for (const tab of host.sessions.liveTabs()) host.announceTo(scope, tab);
     }
     return ok();
@@ -159,6 +159,6 @@ export function browserMethod(host: BrowserHost, scope: Scope, c: CdpCommand): A
   // Own keys only: a method named like Object's prototype ('constructor') is not in the table.
   const run = Object.hasOwn(BROWSER_METHODS, c.method) ? BROWSER_METHODS[c.method] : undefined;
   if (run) return run(host, scope, c);
-  const why = REFUSED_BROWSER_METHODS[c.method];
+  const why = Object.hasOwn(REFUSED_BROWSER_METHODS, c.method) ? REFUSED_BROWSER_METHODS[c.method] : undefined;
   return err(why ? refused(c.method, why) : methodNotFound(c.method));
 }

@@ -15,7 +15,7 @@ import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
 import { type AgentClient, finalClose } from '../../client/agent-client';
 import type { Logger } from '../../common/log';
 import { BrowserModel } from './browser-model';
-import type { CdpConnectionStats } from './cdp-endpoint';
+import type { CdpConnectionStats } from './cdp-connection';
 import { type CdpCommand, NO_SESSION, parseCommand, SERVER_ERROR, STOPPED_MESSAGE } from './cdp-protocol';
 import type { CommandTarget } from './cdp-sessions';
 import { type CdpSocket, CdpWriter } from './cdp-writer';

@@ -9,11 +9,9 @@ import type { Protocol } from 'devtools-protocol';
 
 import { type AgentClient, BridgeClientError } from '../../client/agent-client';
 import type { Logger } from '../../common/log';
-import { versionFromUserAgent } from './browser-methods';
 import { browserMethod } from './browser-commands';
+import { versionFromUserAgent } from './browser-methods';
 import { CdpBrowserSession } from './browser-session';
-import { CdpChildAlias } from './child-alias';
-import { ChildSessions } from './child-sessions';
 import {
   type CdpCommand,
   type CdpError,
@@ -21,14 +19,16 @@ import {
   isObject,
   methodNotFound,
   objectOf,
-  paramsOf,
   type Params,
+  paramsOf,
   SERVER_ERROR,
   STOPPED_MESSAGE,
   type TargetInfo,
 } from './cdp-protocol';
 import { CdpSessions, type ClientSession, mintId, type PageSession, type Scope, type TabTarget } from './cdp-sessions';
 import type { CdpWriter } from './cdp-writer';
+import { CdpChildAlias } from './child-alias';
+import { ChildSessions } from './child-sessions';
 import { Downloads } from './downloads';
 import { CdpPageSession } from './page-session';
 import type { Answer, BrowserHost } from './session-host';
@@ -112,7 +112,10 @@ export class BrowserModel implements BrowserHost {
     this.tabs.sendToTab({ tabId, sessionId: childSession, method: c.method, params: c.params, timeoutMs: CDP_CALL_TIMEOUT_MS }, (a) => {
       if (!a.ok) return this.out.fail(c.id, c.sessionId, a.error);
       if (a.result) return this.out.reply(c, a.result);
-      this.out.fail(c.id, c.sessionId, { code: SERVER_ERROR, message: 'The extension answered without a result; the command may not have run.' });
+      this.out.fail(c.id, c.sessionId, {
+        code: SERVER_ERROR,
+        message: 'The extension answered without a result; the command may not have run.',
+      });
     });
   }
 
@@ -150,7 +153,11 @@ export class BrowserModel implements BrowserHost {
 
   /** cdp_attach (the named tab, or the person's active one): the tab becomes this client's target. */
   async attachTab(tabId: number | undefined): Promise<{ ok: true; tab: TabTarget } | { ok: false; error: CdpError }> {
-    const r = await this.tabs.act('cdp_attach', {}, tabId === undefined ? { timeoutMs: OWN_CALL_TIMEOUT_MS } : { tabId, timeoutMs: OWN_CALL_TIMEOUT_MS });
+    const r = await this.tabs.act(
+      'cdp_attach',
+      {},
+      tabId === undefined ? { timeoutMs: OWN_CALL_TIMEOUT_MS } : { tabId, timeoutMs: OWN_CALL_TIMEOUT_MS },
+    );
     if (!r.ok) return r;
     const { tab_id, target_id, url, title } = r.result as { tab_id?: unknown; target_id?: unknown; url?: unknown; title?: unknown };
     if (typeof tab_id !== 'number' || typeof target_id !== 'string')
@@ -199,7 +206,8 @@ export class BrowserModel implements BrowserHost {
   announceTo(scope: Scope, tab: TabTarget): void {
     if (!scope.discover) return;
     for (const type of ['tab', 'page'] as const)
-      if (filterAccepts(scope.discover, type)) this.out.event(scope.sessionId, 'Target.targetCreated', { targetInfo: this.info(tab, type) });
+      if (filterAccepts(scope.discover, type))
+        this.out.event(scope.sessionId, 'Target.targetCreated', { targetInfo: this.info(tab, type) });
   }
 
   autoAttach(scope: Scope, tab: TabTarget): void {
@@ -243,7 +251,10 @@ export class BrowserModel implements BrowserHost {
     if (s.kind === 'page') this.children.removeOwner(s);
     if (s.kind === 'browser')
       return this.out.event(undefined, 'Target.detachedFromTarget', { sessionId: s.id, targetId: this.sessions.browserTargetId });
-    this.out.event(s.parent, 'Target.detachedFromTarget', { sessionId: s.id, targetId: s.kind === 'page' ? s.tab.targetId : s.tab.tabTargetId });
+    this.out.event(s.parent, 'Target.detachedFromTarget', {
+      sessionId: s.id,
+      targetId: s.kind === 'page' ? s.tab.targetId : s.tab.tabTargetId,
+    });
   }
 
   /** The tab closed, was released or lost its debugger: every client session of it is detached, then the targets destroyed. */
@@ -324,7 +335,11 @@ export class BrowserModel implements BrowserHost {
     if (this.version) return this.version;
     const tab = this.sessions.liveTabs()[0];
     if (!tab) return FALLBACK_VERSION;
-    const r = await this.tabs.request(tab.tabId, 'Runtime.evaluate', { expression: USER_AGENT_EXPRESSION, awaitPromise: true, returnByValue: true });
+    const r = await this.tabs.request(tab.tabId, 'Runtime.evaluate', {
+      expression: USER_AGENT_EXPRESSION,
+      awaitPromise: true,
+      returnByValue: true,
+    });
     const value = objectOf<{ userAgent: string; fullVersion: string }>(r.ok ? evaluatedValue(r.result) : undefined);
     const ua = value.userAgent;
     const v = typeof ua === 'string' ? versionFromUserAgent(ua, typeof value.fullVersion === 'string' ? value.fullVersion : null) : null;

@@ -90,7 +90,9 @@ export const STOPPED_MESSAGE =
   'The person stopped this client in the browser-use-ext side panel; it no longer drives their browser. Ask them, then connect again with a new cdp-url if they agree.';
 
 /** A parsed client message, or the error Chrome answers a malformed one with (id 0 when it has none). */
-export function parseCommand(text: string): { ok: true; command: CdpCommand } | { ok: false; id: number; sessionId?: string; error: CdpError } {
+export function parseCommand(
+  text: string,
+): { ok: true; command: CdpCommand } | { ok: false; id: number; sessionId?: string; error: CdpError } {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -100,7 +102,8 @@ export function parseCommand(text: string): { ok: true; command: CdpCommand } | 
   if (!isObject(v)) return { ok: false, id: 0, error: { code: -32600, message: 'Message must be an object' } };
   const m = v as Untrusted<{ id: number; method: string; params: Params; sessionId: string }>;
   const sessionId = typeof m.sessionId === 'string' ? m.sessionId : undefined;
-  const bad = (id: number, error: CdpError) => (sessionId === undefined ? { ok: false as const, id, error } : { ok: false as const, id, sessionId, error });
+  const bad = (id: number, error: CdpError) =>
+    sessionId === undefined ? { ok: false as const, id, error } : { ok: false as const, id, sessionId, error };
   const id = m.id;
   if (typeof id !== 'number' || !Number.isInteger(id)) return bad(0, { code: -32600, message: "Message must have integer 'id' property" });
   if (typeof m.method !== 'string') return bad(id, { code: -32600, message: "Message must have string 'method' property" });

@@ -38,7 +38,11 @@ export function replayChildren(host: SessionHost, owner: PageSession, parent: st
   for (const child of host.children.childrenOf(owner.tab.tabId, parent)) {
     if (host.children.aliasFor(child.id, owner)) continue;
     const a = host.children.addAlias(child, owner);
-    host.out.event(eventSession, 'Target.attachedToTarget', { sessionId: a.alias, targetInfo: child.targetInfo, waitingForDebugger: false });
+    host.out.event(eventSession, 'Target.attachedToTarget', {
+      sessionId: a.alias,
+      targetInfo: child.targetInfo,
+      waitingForDebugger: false,
+    });
   }
 }
 

@@ -124,7 +124,8 @@ export class EventRouter {
     } else if (method.startsWith('Page.download')) {
       const translated = model.downloads.translate(method, params);
       if (translated)
-        for (const scope of model.sessions.scopes()) if (scope.downloadEvents) model.out.event(scope.sessionId, translated.method, translated.params);
+        for (const scope of model.sessions.scopes())
+          if (scope.downloadEvents) model.out.event(scope.sessionId, translated.method, translated.params);
     }
   }
 }

@@ -78,8 +78,7 @@ export class CdpPageSession implements PageSession {
       m.startsWith('Browser.') ||
       BROWSER_WIDE_IN_PAGE.has(m) ||
       (m === 'Target.attachToTarget' && host.sessions.byTarget(String(paramsOf(c, 'Target.attachToTarget').targetId)) !== undefined) ||
-      (m === 'Target.detachFromTarget' &&
-        host.sessions.session(String(paramsOf(c, 'Target.detachFromTarget').sessionId)) !== undefined) ||
+      (m === 'Target.detachFromTarget' && host.sessions.session(String(paramsOf(c, 'Target.detachFromTarget').sessionId)) !== undefined) ||
       (m === 'Target.getTargetInfo' && host.sessions.byTarget(String(paramsOf(c, 'Target.getTargetInfo').targetId)) !== undefined);
     if (own) host.browserCommand(host.sessions.root, c);
     return own;

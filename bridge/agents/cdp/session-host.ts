@@ -4,8 +4,8 @@
 // scope the same way: through what it hands them, not through its module).
 import type { CdpCommand, CdpError, CommandResult, Params, TargetInfo } from './cdp-protocol';
 import type { CdpSessions, ClientSession, Scope, TabTarget } from './cdp-sessions';
-import type { ChildSessions } from './child-sessions';
 import type { CdpWriter } from './cdp-writer';
+import type { ChildSessions } from './child-sessions';
 import type { Downloads } from './downloads';
 import type { TabChannel } from './tab-channel';
 
