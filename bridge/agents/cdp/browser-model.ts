@@ -7,23 +7,22 @@
 // Everything it writes goes through the CdpWriter; everything it sends to a tab through the TabChannel.
 import type { Protocol } from 'devtools-protocol';
 
+import type { ActionParams, ActionResultOf } from '../../../schemas/generated/registry';
 import { type AgentClient, BridgeClientError } from '../../client/agent-client';
 import type { Logger } from '../../common/log';
 import { browserMethod } from './browser-commands';
-import { versionFromUserAgent } from './browser-methods';
 import { CdpBrowserSession } from './browser-session';
 import {
   type CdpCommand,
   type CdpError,
   filterAccepts,
-  isObject,
   methodNotFound,
-  objectOf,
   type Params,
   paramsOf,
   SERVER_ERROR,
   STOPPED_MESSAGE,
   type TargetInfo,
+  type Untrusted,
 } from './cdp-protocol';
 import { CdpSessions, type ClientSession, mintId, type PageSession, type Scope, type TabTarget } from './cdp-sessions';
 import type { CdpWriter } from './cdp-writer';
@@ -32,28 +31,13 @@ import { ChildSessions } from './child-sessions';
 import { Downloads } from './downloads';
 import { CdpPageSession } from './page-session';
 import type { Answer, BrowserHost } from './session-host';
+import { type BrowserVersionInfo, cookiesOfTabs, evaluatedValue, FALLBACK_VERSION, versionOfTab, windowOfTab } from './tab-answers';
 import { CDP_CALL_TIMEOUT_MS, OWN_CALL_TIMEOUT_MS, TabChannel } from './tab-channel';
 import { CdpTabSession } from './tab-session';
 
 /** open_tab waits for the page to load; a slow page still gets its target. */
 const OPEN_TAB_TIMEOUT_MS = 60_000;
 const METHOD_RE = /^[A-Za-z][A-Za-z0-9]*\.[A-Za-z][A-Za-z0-9]*$/;
-/** Until a tab tells the real one (no tab attached yet). */
-const FALLBACK_VERSION = { product: 'Chrome/0.0.0.0', jsVersion: '0.0', userAgent: 'Mozilla/5.0 (browser-use-ext: no tab attached yet)' };
-
-/**
- * The tab's user agent, and Chrome's full version where the page may ask for it: navigator.userAgent
- * says Chrome/<major>.0.0.0 since Chrome's user-agent reduction.
- */
-const USER_AGENT_EXPRESSION = `(async () => {
-  let fullVersion = null;
-  try {
-    const h = await navigator.userAgentData?.getHighEntropyValues(['fullVersionList']);
-    fullVersion = h?.fullVersionList?.find((b) => /Chrom/.test(b.brand))?.version ?? null;
-  } catch {}
-  return { userAgent: navigator.userAgent, fullVersion };
-})()`;
-
 export interface BrowserModelOptions {
   out: CdpWriter;
   /** The agent session whose tabs this client drives (its calls go through the TabChannel). */
@@ -77,7 +61,7 @@ export class BrowserModel implements BrowserHost {
   pageRoot: PageSession | null = null;
   pageRootMissing: string | null = null;
   private readonly titleTimers = new Map<number, ReturnType<typeof setTimeout>>();
-  private version: { product: string; jsVersion: string; userAgent: string } | null = null;
+  private version: BrowserVersionInfo | null = null;
 
   constructor(private readonly o: BrowserModelOptions) {
     this.out = o.out;
@@ -159,7 +143,7 @@ export class BrowserModel implements BrowserHost {
       tabId === undefined ? { timeoutMs: OWN_CALL_TIMEOUT_MS } : { tabId, timeoutMs: OWN_CALL_TIMEOUT_MS },
     );
     if (!r.ok) return r;
-    const { tab_id, target_id, url, title } = r.result as { tab_id?: unknown; target_id?: unknown; url?: unknown; title?: unknown };
+    const { tab_id, target_id, url, title } = r.result as Untrusted<ActionResultOf<'cdp_attach'>>;
     if (typeof tab_id !== 'number' || typeof target_id !== 'string')
       return { ok: false, error: { code: SERVER_ERROR, message: 'The extension attached a tab but did not say which.' } };
     const tab = this.sessions.addTab(tab_id, target_id, typeof url === 'string' ? url : '', typeof title === 'string' ? title : '');
@@ -173,12 +157,12 @@ export class BrowserModel implements BrowserHost {
     const p = paramsOf(c, 'Target.createTarget');
     if (p.browserContextId !== undefined && p.browserContextId !== this.sessions.contextId)
       return { error: { code: SERVER_ERROR, message: `Failed to find browser context with id ${String(p.browserContextId)}` } };
-    const params: { url?: string; active?: boolean } = {};
+    const params: ActionParams<'open_tab'> = {};
     if (typeof p.url === 'string' && p.url !== '' && p.url !== 'about:blank') params.url = p.url;
     if (p.background === true) params.active = false;
     const opened = await this.tabs.act('open_tab', params, { timeoutMs: OPEN_TAB_TIMEOUT_MS });
     if (!opened.ok) return { error: opened.error };
-    const tabId = (opened.result as { tab_id?: unknown }).tab_id;
+    const tabId = (opened.result as Untrusted<ActionResultOf<'open_tab'>>).tab_id;
     if (typeof tabId !== 'number') return { error: { code: SERVER_ERROR, message: 'The extension opened a tab but did not say which.' } };
     const attached = await this.attachTab(tabId);
     if (!attached.ok)
@@ -329,65 +313,20 @@ export class BrowserModel implements BrowserHost {
     this.titleTimers.set(tab.tabId, timer);
   }
 
-  // --- answers made from a tab -------------------------------------------------------------------
+  // --- answers made from a tab (tab-answers.ts) ------------------------------------------------------
 
-  async browserVersion(): Promise<{ product: string; jsVersion: string; userAgent: string }> {
-    if (this.version) return this.version;
-    const tab = this.sessions.liveTabs()[0];
-    if (!tab) return FALLBACK_VERSION;
-    const r = await this.tabs.request(tab.tabId, 'Runtime.evaluate', {
-      expression: USER_AGENT_EXPRESSION,
-      awaitPromise: true,
-      returnByValue: true,
-    });
-    const value = objectOf<{ userAgent: string; fullVersion: string }>(r.ok ? evaluatedValue(r.result) : undefined);
-    const ua = value.userAgent;
-    const v = typeof ua === 'string' ? versionFromUserAgent(ua, typeof value.fullVersion === 'string' ? value.fullVersion : null) : null;
-    if (typeof ua !== 'string' || !v) return FALLBACK_VERSION;
-    this.version = { ...v, userAgent: ua };
-    return this.version;
+  async browserVersion(): Promise<BrowserVersionInfo> {
+    this.version ??= await versionOfTab(this.tabs, this.sessions.liveTabs()[0]);
+    return this.version ?? FALLBACK_VERSION;
   }
 
-  /** The window of a tab as the page sees it (screenX/Y, outer size): the bridge has no window API. */
-  async windowOf(tab: TabTarget): Promise<{ result: Protocol.Browser.GetWindowForTargetResponse } | { error: CdpError }> {
-    const r = await this.tabs.request(tab.tabId, 'Runtime.evaluate', {
-      expression: '({left: screenX, top: screenY, width: outerWidth, height: outerHeight})',
-      returnByValue: true,
-    });
-    if (!r.ok) return { error: r.error };
-    const v = evaluatedValue(r.result);
-    if (!isObject(v)) return { error: { code: SERVER_ERROR, message: 'The page did not report its window.' } };
-    const bounds = { ...v, windowState: 'normal' } as Protocol.Browser.Bounds;
-    return { result: { windowId: this.windowIds.get(tab.tabId) ?? 0, bounds } };
+  windowOf(tab: TabTarget): Promise<{ result: Protocol.Browser.GetWindowForTargetResponse } | { error: CdpError }> {
+    return windowOfTab(this.tabs, tab, this.windowIds.get(tab.tabId) ?? 0);
   }
 
-  /**
-   * Storage.getCookies: the cookies of the pages this client holds (Network.getCookies in each tab,
-   * which the person's policy checks), never the whole profile's; in a page session, that page's.
-   */
-  async cookiesOfTabs(p: Params, tabs: TabTarget[]): Promise<Answer> {
-    const ctx = objectOf<Protocol.Storage.GetCookiesRequest>(p).browserContextId;
-    if (ctx !== undefined && ctx !== this.sessions.contextId)
-      return { error: { code: SERVER_ERROR, message: `Failed to find browser context for id ${String(ctx)}` } };
-    const seen = new Map<string, unknown>();
-    for (const tab of tabs) {
-      const r = await this.tabs.request(tab.tabId, 'Network.getCookies', {});
-      if (!r.ok) return { error: r.error };
-      const cookies = objectOf<Protocol.Network.GetCookiesResponse>(r.result).cookies;
-      if (!Array.isArray(cookies)) continue;
-      for (const c of cookies as unknown[]) {
-        if (!isObject(c)) continue;
-        const k = objectOf<Protocol.Network.Cookie>(c);
-        seen.set(`${String(k.name)}\u0000${String(k.domain)}\u0000${String(k.path)}\u0000${JSON.stringify(k.partitionKey ?? null)}`, c);
-      }
-    }
-    return { result: { cookies: [...seen.values()] } };
+  cookiesOfTabs(p: Params, tabs: TabTarget[]): Promise<Answer> {
+    return cookiesOfTabs(this.tabs, this.sessions.contextId, p, tabs);
   }
-}
-
-/** Runtime.evaluate's value (returnByValue), when the answer has one. */
-function evaluatedValue(result: Params): unknown {
-  return objectOf<Protocol.Runtime.RemoteObject>(objectOf<Protocol.Runtime.EvaluateResponse>(result).result).value;
 }
 
 /** What a scope's auto-attach takes: pages, or tab targets when its filter leaves pages out (puppeteer). */
