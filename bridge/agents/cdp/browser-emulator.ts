@@ -23,8 +23,6 @@ import { EventRouter } from './event-router';
 import { RateCounter } from './rate-counter';
 
 export type { CdpSocket } from './cdp-writer';
-export { titleAtCommit } from './event-router';
-export { cdpErrorOf } from './tab-channel';
 
 export interface EmulatorOptions {
   socket: CdpSocket;
