@@ -131,9 +131,8 @@ export class BrowserEmulator {
   /** One CDP message from the client. Never throws: a bad message gets Chrome's error answer. */
   handle(text: string): void {
     if (this.disposed) return;
-    const parsed = parseCommand(text);
-    if (!parsed.ok) return this.out.fail(parsed.id, parsed.sessionId, parsed.error);
-    const c = parsed.command;
+    const c = parseCommand(text);
+    if ('malformed' in c) return this.out.fail(c.id, c.sessionId, c.error);
     this.rate.hit(Date.now());
     this.lastMethod = c.method;
     const { model } = this;

@@ -89,27 +89,37 @@ export function notFlat(): CdpError {
 export const STOPPED_MESSAGE =
   'The person stopped this client in the browser-use-ext side panel; it no longer drives their browser. Ask them, then connect again with a new cdp-url if they agree.';
 
-/** A parsed client message, or the error Chrome answers a malformed one with (id 0 when it has none). */
-export function parseCommand(
-  text: string,
-): { ok: true; command: CdpCommand } | { ok: false; id: number; sessionId?: string; error: CdpError } {
+/** A client message Chrome would not run: the error it answers (id 0 when the message has none). */
+export interface Malformed {
+  malformed: true;
+  id: number;
+  sessionId: string | undefined;
+  error: CdpError;
+}
+
+function malformed(id: number, sessionId: string | undefined, error: CdpError): Malformed {
+  return { malformed: true, id, sessionId, error };
+}
+
+/** A parsed client message (the command itself, no wrapper: this runs once per command), or why not. */
+export function parseCommand(text: string): CdpCommand | Malformed {
   let v: unknown;
   try {
     v = JSON.parse(text);
   } catch {
-    return { ok: false, id: 0, error: { code: -32700, message: 'Message must be a valid JSON' } };
+    return malformed(0, undefined, { code: -32700, message: 'Message must be a valid JSON' });
   }
-  if (!isObject(v)) return { ok: false, id: 0, error: { code: -32600, message: 'Message must be an object' } };
+  if (!isObject(v)) return malformed(0, undefined, { code: -32600, message: 'Message must be an object' });
   const m = v as Untrusted<{ id: number; method: string; params: Params; sessionId: string }>;
   const sessionId = typeof m.sessionId === 'string' ? m.sessionId : undefined;
-  const bad = (id: number, error: CdpError) =>
-    sessionId === undefined ? { ok: false as const, id, error } : { ok: false as const, id, sessionId, error };
   const id = m.id;
-  if (typeof id !== 'number' || !Number.isInteger(id)) return bad(0, { code: -32600, message: "Message must have integer 'id' property" });
-  if (typeof m.method !== 'string') return bad(id, { code: -32600, message: "Message must have string 'method' property" });
+  if (typeof id !== 'number' || !Number.isInteger(id))
+    return malformed(0, sessionId, { code: -32600, message: "Message must have integer 'id' property" });
+  if (typeof m.method !== 'string')
+    return malformed(id, sessionId, { code: -32600, message: "Message must have string 'method' property" });
   const params = m.params ?? {};
-  if (!isObject(params)) return bad(id, { code: -32602, message: 'Invalid parameters', data: 'params: object expected' });
-  return { ok: true, command: { id, method: m.method, params, sessionId } };
+  if (!isObject(params)) return malformed(id, sessionId, { code: -32602, message: 'Invalid parameters', data: 'params: object expected' });
+  return { id, method: m.method, params, sessionId };
 }
 
 /** Chrome's TargetFilter: the first entry whose type matches (or has none) decides; no match excludes. */
