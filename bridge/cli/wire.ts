@@ -206,7 +206,7 @@ export function createRelay(options: BridgeOptions = {}): BridgeServer {
     configDir: options.configDir ?? null,
     agentUrl: () => server.agentUrl,
     agentSecret: () => secrets.agent_secret,
-    checkAgentHeaders: (headers) => server.checkAgentHeaders(headers),
+    checkAgentHeaders: (headers, endpoint) => server.checkAgentHeaders(headers, endpoint),
     sendToExtension: (m) => extension.send(m),
   };
   const httpServices = options.services?.http?.(ctx) ?? [];

@@ -21,6 +21,16 @@ export interface UpgradePolicy {
 
 export type UpgradeVerdict = { ok: true } | { ok: false; status: 403 | 404; reason: string };
 
+/** How a refusal under the /agent rule names the endpoint the caller used (/mcp and /cdp share the rule). */
+export interface EndpointName {
+  /** What the caller may not do: "connect to /agent", "call /mcp", "use the CDP endpoint". */
+  action: string;
+  /** Who calls it legitimately, as local programs that send no Origin: "agents", "CDP clients". */
+  callers: string;
+}
+
+export const AGENT_ENDPOINT: EndpointName = { action: 'connect to /agent', callers: 'agents' };
+
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
 
 export function isLoopbackHost(host: string): boolean {
@@ -34,7 +44,12 @@ export function parseHostHeader(value: string): { name: string; port: number | n
   return { name: m[1] ?? '', port: m[2] === undefined ? null : Number(m[2]) };
 }
 
-export function checkUpgrade(role: 'agent' | 'extension', headers: IncomingHttpHeaders, policy: UpgradePolicy): UpgradeVerdict {
+export function checkUpgrade(
+  role: 'agent' | 'extension',
+  headers: IncomingHttpHeaders,
+  policy: UpgradePolicy,
+  endpoint: EndpointName = AGENT_ENDPOINT,
+): UpgradeVerdict {
   const host = headers.host;
   if (!host) return { ok: false, status: 403, reason: 'missing Host header' };
   const { name, port } = parseHostHeader(host);
@@ -64,7 +79,7 @@ export function checkUpgrade(role: 'agent' | 'extension', headers: IncomingHttpH
     return {
       ok: false,
       status: 403,
-      reason: `browser Origin ${JSON.stringify(origin)} may not connect to /agent; agents are local programs that send no Origin`,
+      reason: `browser Origin ${JSON.stringify(origin)} may not ${endpoint.action}; ${endpoint.callers} are local programs that send no Origin`,
     };
   }
   return { ok: true };

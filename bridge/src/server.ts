@@ -19,7 +19,7 @@ import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
 import type { Logger, LogLevel } from '../common/log';
 import { explainTooBig, mib } from '../common/message-limits';
-import { checkUpgrade, isLoopbackHost, type UpgradePolicy, type UpgradeVerdict } from '../common/origin-check';
+import { checkUpgrade, type EndpointName, isLoopbackHost, type UpgradePolicy, type UpgradeVerdict } from '../common/origin-check';
 import { DEFAULT_MAX_TABS, DEFAULT_PORT } from '../common/ports';
 import type { FailureGate, RefusalLog } from '../common/rate-limit';
 import type { Secrets } from '../common/secrets';
@@ -213,8 +213,8 @@ export class BridgeServer extends EventEmitter {
   }
 
   /** The bridge's Host + Origin rule (origin-check.ts) as it applies to /agent, for the services beside the relay. */
-  checkAgentHeaders(headers: http.IncomingHttpHeaders): UpgradeVerdict {
-    return checkUpgrade('agent', headers, this.upgradePolicy());
+  checkAgentHeaders(headers: http.IncomingHttpHeaders, endpoint?: EndpointName): UpgradeVerdict {
+    return checkUpgrade('agent', headers, this.upgradePolicy(), endpoint);
   }
 
   private onUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {

@@ -14,7 +14,7 @@ import type {
   ErrorInfo,
 } from '../../schemas/generated/protocol';
 import type { Logger } from '../common/log';
-import type { UpgradeVerdict } from '../common/origin-check';
+import type { EndpointName, UpgradeVerdict } from '../common/origin-check';
 
 /** What a service may use of the running bridge. */
 export interface BridgeContext {
@@ -24,8 +24,8 @@ export interface BridgeContext {
   /** ws://host:port/agent, once listening. */
   agentUrl(): string;
   agentSecret(): string;
-  /** The bridge's Host + Origin rule (origin-check.ts) as it applies to /agent. */
-  checkAgentHeaders(headers: http.IncomingHttpHeaders): UpgradeVerdict;
+  /** The bridge's Host + Origin rule (origin-check.ts) as it applies to /agent; refusals name `endpoint`. */
+  checkAgentHeaders(headers: http.IncomingHttpHeaders, endpoint?: EndpointName): UpgradeVerdict;
   /** Sends to the connected extension; false when none is connected. */
   sendToExtension(m: BackendConnectorsMessage | CdpClientsMessage): boolean;
 }

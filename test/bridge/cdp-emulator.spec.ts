@@ -10,7 +10,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 
 import { BrowserEmulator, type CdpSocket } from '../../bridge/agents/cdp/browser-emulator';
-import { EMULATED_BROWSER_METHODS, REFUSED_BROWSER_METHODS, STOPPED_MESSAGE } from '../../bridge/agents/cdp/browser-methods';
+import { EMULATED_BROWSER_METHODS, REFUSED_BROWSER_METHODS } from '../../bridge/agents/cdp/browser-methods';
+import { STOPPED_MESSAGE } from '../../bridge/agents/cdp/cdp-protocol';
 import { createBridge } from '../../bridge/cli/wire';
 import { AgentClient, BridgeClientError, type CallOptions, type CdpCommand } from '../../bridge/client/agent-client';
 import { createLogger } from '../../bridge/common/log';

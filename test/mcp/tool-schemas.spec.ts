@@ -9,12 +9,13 @@ import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { expect } from 'chai';
 
-import { isLoopbackAddress, McpHttpEndpoint } from '../../bridge/agents/mcp/http-endpoint';
+import { McpHttpEndpoint } from '../../bridge/agents/mcp/http-endpoint';
 import { diffSnapshots, foldSelectOptions, snapshotLines, SnapshotMemory, subtreeState } from '../../bridge/agents/mcp/snapshot-text';
 import { McpTokenStore } from '../../bridge/agents/mcp/tokens';
 import { toProtocol } from '../../bridge/agents/mcp/tool-args';
 import { buildInputSchema, firstSentence, forClients, paramForClients, propertySources } from '../../bridge/agents/mcp/tool-schemas';
 import { listTools, TOOLS } from '../../bridge/agents/mcp/tools';
+import { isLoopbackAddress } from '../../bridge/common/endpoint-guard';
 import { createLogger } from '../../bridge/common/log';
 import type { SimplifiedState } from '../../schemas/generated/protocol';
 import { ACTION_NAMES, ACTION_VALIDATORS, type ActionName } from '../../schemas/generated/registry';

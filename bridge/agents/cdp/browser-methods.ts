@@ -1,30 +1,8 @@
-// What the CDP endpoint answers for the browser as a whole: the browser-level methods it refuses (with
-// the reason a client reads in the CDP error; the docs are generated from this list), the errors that
-// look like Chrome's own, and Chrome's target filter rule. The emulator itself is browser-emulator.ts.
-
-/** A CDP error as Chrome sends it in {id, error}. */
-export interface CdpError {
-  code: number;
-  message: string;
-  data?: string;
-}
-
-/** Chrome's "server error" code, used for every refusal and relay failure. */
-export const SERVER_ERROR = -32000;
-
-/** Chrome's answer to a method it does not know: {code: -32601, message: "'X' wasn't found"}. */
-export function methodNotFound(method: string): CdpError {
-  return { code: -32601, message: `'${method}' wasn't found` };
-}
-
-/** Chrome's answers to bad target and session ids (browser_use matches -32001 and this wording). */
-export const NO_TARGET: CdpError = {
-  code: -32602,
-  // Chrome's words first (clients match them), then why: this endpoint shows only the client's own tabs.
-  message:
-    'No target with given id found: this client reaches only the tabs it holds, and this one is closed, held by another client or agent, or was never handed to it. Target.getTargets lists the tabs it holds; Target.createTarget opens one.',
-};
-export const NO_SESSION: CdpError = { code: -32001, message: 'Session with given id not found.' };
+// What the CDP endpoint answers for the browser as a whole, as data: the browser-level methods it
+// refuses (with the reason a client reads in the CDP error) and the ones it answers itself (with how),
+// from which docs/CDP-METHODS.md is generated (scripts/cdp-methods-doc.ts). The handlers of the
+// answered ones are the method table in browser-commands.ts, whose keys a unit test holds equal to
+// EMULATED_BROWSER_METHODS; Chrome's error shapes are cdp-protocol.ts.
 
 /**
  * Browser-level methods the endpoint refuses, each with why: the browser, the profile and the machine
@@ -104,42 +82,6 @@ export const EMULATED_BROWSER_METHODS: Readonly<Record<string, string>> = {
   'Storage.getCookies':
     "the cookies of the held tabs' pages (Network.getCookies in each, which the person's policy checks), never the whole profile's.",
 };
-
-export function refused(method: string, reason: string): CdpError {
-  return { code: SERVER_ERROR, message: `'${method}' is not available through browser-use-ext: ${reason}` };
-}
-
-/** The answer to every command after the person stopped this client (or its session ended for good). */
-export const STOPPED_MESSAGE =
-  'The person stopped this client in the browser-use-ext side panel; it no longer drives their browser. Ask them, then connect again with a new cdp-url if they agree.';
-
-/** Chrome's TargetFilter: the first entry whose type matches (or has none) decides; no match excludes. */
-export interface TargetFilterEntry {
-  type?: string;
-  exclude?: boolean;
-}
-
-/** Chrome's default when a command has no filter: everything but the browser and tab targets. */
-const DEFAULT_FILTER: TargetFilterEntry[] = [{ type: 'browser', exclude: true }, { type: 'tab', exclude: true }, {}];
-
-export function parseFilter(value: unknown): TargetFilterEntry[] {
-  if (!Array.isArray(value)) return DEFAULT_FILTER;
-  const entries: TargetFilterEntry[] = [];
-  for (const v of value as unknown[]) {
-    if (typeof v !== 'object' || v === null) continue;
-    const e = v as Record<string, unknown>;
-    const entry: TargetFilterEntry = {};
-    if (typeof e['type'] === 'string') entry.type = e['type'];
-    if (e['exclude'] === true) entry.exclude = true;
-    entries.push(entry);
-  }
-  return entries;
-}
-
-export function filterAccepts(filter: TargetFilterEntry[], type: string): boolean {
-  for (const e of filter) if (e.type === undefined || e.type === type) return e.exclude !== true;
-  return false;
-}
 
 /**
  * Chrome/<version> and the V8 version that ships with it, from a tab's navigator.userAgent, or from the

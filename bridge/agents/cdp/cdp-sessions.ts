@@ -6,9 +6,11 @@
 // - Child sessions Chrome creates inside a tab (out-of-process frames, workers) are in child-sessions.ts.
 // - A scope is a browser-level session (the connection itself or a browser session): each has its
 //   own discovery and auto-attach settings, as in Chrome.
+// Each kind of session is a class with its own handle() (page-session.ts, tab-session.ts,
+// browser-session.ts, child-alias.ts); this registry knows only the shapes below.
 import crypto from 'node:crypto';
 
-import type { TargetFilterEntry } from './browser-methods';
+import type { CdpCommand, TargetFilterEntry } from './cdp-protocol';
 
 export interface TabTarget {
   tabId: number;
@@ -30,13 +32,39 @@ export interface Scope {
   downloadEvents: boolean;
 }
 
-export type ClientSession =
-  /** autoAttach: the client asked this session to auto-attach the page's frames and workers. */
-  | { kind: 'page'; id: string; tab: TabTarget; parent: string | undefined; autoAttach: boolean }
-  | { kind: 'tab'; id: string; tab: TabTarget; parent: string | undefined; page: string | null }
-  | { kind: 'browser'; id: string; scope: Scope };
+/** A session the client can send commands to: it answers them itself or passes them on. */
+export interface CommandTarget {
+  /** One command of this session; never throws (a failure is the client's CDP error). */
+  handle(c: CdpCommand): void;
+}
 
-export type PageSession = Extract<ClientSession, { kind: 'page' }>;
+export interface PageSession extends CommandTarget {
+  readonly kind: 'page';
+  /** '' for the page endpoint's own session (commands without sessionId). */
+  readonly id: string;
+  readonly tab: TabTarget;
+  readonly parent: string | undefined;
+  /** The client asked this session to auto-attach the page's frames and workers. */
+  autoAttach: boolean;
+}
+
+export interface TabTargetSession extends CommandTarget {
+  readonly kind: 'tab';
+  readonly id: string;
+  readonly tab: TabTarget;
+  readonly parent: string | undefined;
+  /** The page session its auto-attach made, if any. */
+  page: string | null;
+}
+
+export interface BrowserSession extends CommandTarget {
+  readonly kind: 'browser';
+  readonly id: string;
+  readonly scope: Scope;
+}
+
+export type ClientSession = PageSession | TabTargetSession | BrowserSession;
+
 /** A session on a tab's page or tab target. */
 export type TabSession = Exclude<ClientSession, { kind: 'browser' }>;
 

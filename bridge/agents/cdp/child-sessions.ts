@@ -5,8 +5,10 @@
 // puppeteer already drives, or two clients) would otherwise get the same child id, and puppeteer then
 // files the frame under the wrong parent and waits for it forever. So each client session gets its
 // own alias of each child: events are fanned out under the aliases, commands map back to Chrome's id,
-// and a client detaching its alias leaves the others attached.
-import type { PageSession } from './cdp-sessions';
+// and a client detaching its alias leaves the others attached. An alias is a session the client sends
+// commands to (child-alias.ts); this registry is handed the function that makes one.
+import type { TargetInfo, Untrusted } from './cdp-protocol';
+import type { CommandTarget, PageSession } from './cdp-sessions';
 import { mintId } from './cdp-sessions';
 
 export interface ChromeChild {
@@ -15,26 +17,31 @@ export interface ChromeChild {
   tabId: number;
   /** The Chrome child session it was attached under; null: the tab itself. */
   parent: string | null;
-  targetInfo: Record<string, unknown>;
+  /** As Chrome sent it in Target.attachedToTarget (passed on to the clients unchanged). */
+  targetInfo: Untrusted<TargetInfo>;
 }
 
-export interface ChildAlias {
+export interface ChildAlias extends CommandTarget {
   /** The session id this client session knows the child by. */
-  alias: string;
-  child: ChromeChild;
+  readonly alias: string;
+  readonly child: ChromeChild;
   /** The client page session under which it was attached (directly or nested). */
-  owner: PageSession;
+  readonly owner: PageSession;
   /** The client asked to auto-attach this child's own children (Target.setAutoAttach on the alias). */
   autoAttach: boolean;
 }
+
+export type MakeAlias = (alias: string, child: ChromeChild, owner: PageSession) => ChildAlias;
 
 export class ChildSessions {
   private readonly children = new Map<string, ChromeChild>();
   private readonly aliases = new Map<string, ChildAlias>();
   private readonly aliasesOfChild = new Map<string, ChildAlias[]>();
 
+  constructor(private readonly makeAlias: MakeAlias) {}
+
   /** Chrome attached a child (Target.attachedToTarget of the tab or of another child). */
-  addChild(id: string, tabId: number, parent: string | null, targetInfo: Record<string, unknown>): ChromeChild {
+  addChild(id: string, tabId: number, parent: string | null, targetInfo: Untrusted<TargetInfo>): ChromeChild {
     const child: ChromeChild = { id, tabId, parent, targetInfo };
     this.children.set(id, child);
     return child;
@@ -59,7 +66,7 @@ export class ChildSessions {
   }
 
   addAlias(child: ChromeChild, owner: PageSession): ChildAlias {
-    const a: ChildAlias = { alias: mintId(), child, owner, autoAttach: false };
+    const a = this.makeAlias(mintId(), child, owner);
     this.aliases.set(a.alias, a);
     const list = this.aliasesOfChild.get(child.id);
     if (list) list.push(a);

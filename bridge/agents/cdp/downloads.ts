@@ -9,9 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 import type { Logger } from '../../common/log';
-import { type CdpError, SERVER_ERROR } from './browser-methods';
-
-export type SendOutcome = { ok: true; result: Record<string, unknown> } | { ok: false; error: CdpError };
+import { type CdpError, type CommandParams, eventParams, type Params, SERVER_ERROR } from './cdp-protocol';
+import type { SendOutcome } from './tab-channel';
 
 interface Pending {
   suggestedFilename: string;
@@ -29,13 +28,13 @@ export class Downloads {
     private readonly o: {
       downloadsDir: string;
       log: Logger;
-      send: (tabId: number, method: string, params: Record<string, unknown>) => Promise<SendOutcome>;
+      send: (tabId: number, method: string, params: Params) => Promise<SendOutcome>;
     },
   ) {}
 
   /** Browser.setDownloadBehavior: applied to every tab held; null when accepted. */
-  async setBehavior(params: Record<string, unknown>, tabIds: number[]): Promise<CdpError | null> {
-    const behavior = typeof params['behavior'] === 'string' ? params['behavior'] : '';
+  async setBehavior(params: CommandParams<'Browser.setDownloadBehavior'>, tabIds: number[]): Promise<CdpError | null> {
+    const behavior = typeof params.behavior === 'string' ? params.behavior : '';
     if (!['allow', 'allowAndName', 'deny', 'default'].includes(behavior))
       return { code: -32602, message: 'Invalid parameters: behavior must be one of deny, allow, allowAndName, default' };
     this.behavior = behavior;
@@ -53,7 +52,7 @@ export class Downloads {
   async applyTo(tabId: number): Promise<boolean> {
     if (this.behavior === null || this.refusedOnce) return false;
     const pageBehavior = this.behavior === 'allowAndName' ? 'allow' : this.behavior;
-    const params: Record<string, unknown> = { behavior: pageBehavior };
+    const params: { behavior: string; downloadPath?: string } = { behavior: pageBehavior };
     if (pageBehavior === 'allow') {
       try {
         fs.mkdirSync(this.o.downloadsDir, { recursive: true });
@@ -63,7 +62,7 @@ export class Downloads {
         });
         return false;
       }
-      params['downloadPath'] = this.o.downloadsDir;
+      params.downloadPath = this.o.downloadsDir;
     }
     const r = await this.o.send(tabId, 'Page.setDownloadBehavior', params);
     if (r.ok) {
@@ -79,22 +78,24 @@ export class Downloads {
   }
 
   /** Browser.* events for a tab's Page.download* event; null for any other event. */
-  translate(method: string, params: Record<string, unknown>): { method: string; params: Record<string, unknown> } | null {
+  translate(method: string, params: Params): { method: string; params: Params } | null {
     if (method === 'Page.downloadWillBegin') {
-      const guid = String(params['guid'] ?? '');
-      this.pending.set(guid, { suggestedFilename: String(params['suggestedFilename'] ?? '') });
+      const p = eventParams(params, method);
+      this.pending.set(String(p.guid ?? ''), { suggestedFilename: String(p.suggestedFilename ?? '') });
       return { method: 'Browser.downloadWillBegin', params };
     }
     if (method !== 'Page.downloadProgress') return null;
-    const guid = String(params['guid'] ?? '');
-    const out: Record<string, unknown> = { ...params };
-    if (params['state'] === 'completed' || params['state'] === 'canceled') {
-      const p = this.pending.get(guid);
+    const p = eventParams(params, method);
+    const guid = String(p.guid ?? '');
+    const out: Params & { filePath?: string } = { ...params };
+    if (p.state === 'completed' || p.state === 'canceled') {
+      const pending = this.pending.get(guid);
       this.pending.delete(guid);
-      if (p && params['state'] === 'completed') {
-        const size = typeof params['totalBytes'] === 'number' ? params['totalBytes'] : -1;
-        const found = findDownloadedFile(this.landing === 'dir' ? [this.o.downloadsDir] : chromeDownloadDirs(), p.suggestedFilename, size);
-        if (found) out['filePath'] = found;
+      if (pending && p.state === 'completed') {
+        const size = typeof p.totalBytes === 'number' ? p.totalBytes : -1;
+        const dirs = this.landing === 'dir' ? [this.o.downloadsDir] : chromeDownloadDirs();
+        const found = findDownloadedFile(dirs, pending.suggestedFilename, size);
+        if (found) out.filePath = found;
       }
     }
     return { method: 'Browser.downloadProgress', params: out };

@@ -5,7 +5,7 @@
 import type { RawData } from 'ws';
 
 import { CDP_MESSAGE_MAX_BYTES, CDP_READ_MAX_BYTES, mib } from '../../common/message-limits';
-import { SERVER_ERROR } from './browser-methods';
+import { SERVER_ERROR } from './cdp-protocol';
 
 /** The close reason of a message too big to read at all (ws closes it with 1009). */
 export const TOO_BIG_TO_READ = `a CDP message is at most ${mib(CDP_MESSAGE_MAX_BYTES)}; this one was over ${mib(CDP_READ_MAX_BYTES)} and was not read`;

@@ -27,15 +27,9 @@ import type http from 'node:http';
 
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
+import { EndpointGuard } from '../../common/endpoint-guard';
 import type { Logger } from '../../common/log';
-import type { UpgradeVerdict } from '../../common/origin-check';
-import {
-  DEFAULT_FAILURE_BURST,
-  DEFAULT_FAILURE_INTERVAL_MS,
-  DEFAULT_FAILURE_MAX_PENDING,
-  FailureGate,
-  RefusalLog,
-} from '../../common/rate-limit';
+import type { EndpointName, UpgradeVerdict } from '../../common/origin-check';
 import { createMcpSession, type McpSession } from './mcp-server';
 import type { McpTokenStore } from './tokens';
 
@@ -43,8 +37,8 @@ export interface McpHttpOptions {
   tokens: McpTokenStore;
   agentUrl: () => string;
   agentSecret: () => string;
-  /** The bridge's Host + Origin rule for this request. */
-  checkHeaders: (headers: http.IncomingHttpHeaders) => UpgradeVerdict;
+  /** The bridge's Host + Origin rule for this request (refusals name this endpoint). */
+  checkHeaders: (headers: http.IncomingHttpHeaders, endpoint: EndpointName) => UpgradeVerdict;
   log: Logger;
   /** An MCP session without a request for this long is closed and its tabs freed (default 10 min). */
   idleMs?: number;
@@ -69,8 +63,6 @@ export const DEFAULT_MCP_IDLE_MS = 10 * 60_000;
 export const DEFAULT_MCP_SESSIONS_PER_TOKEN = 16;
 export const DEFAULT_MCP_SESSIONS = 64;
 const DEFAULT_EVICT_IDLE_MS = 60_000;
-/** A wrong token is answered within this long or not at all. */
-const WRONG_TOKEN_MAX_WAIT_MS = 10_000;
 
 interface Entry {
   transport: StreamableHTTPServerTransport;
@@ -87,31 +79,29 @@ interface Entry {
   streams: number;
 }
 
-export function isLoopbackAddress(address: string | undefined): boolean {
-  if (!address) return false;
-  const a = address.startsWith('::ffff:') ? address.slice(7) : address;
-  return a === '::1' || /^127\.\d+\.\d+\.\d+$/.test(a);
-}
-
 export class McpHttpEndpoint {
   readonly path = '/mcp';
   readonly label = 'MCP Streamable HTTP';
   private readonly sessions = new Map<string, Entry>();
-  private readonly failures: FailureGate;
-  /** Origin/Host refusals and cap refusals, summarised per window (anybody local can trigger them). */
-  private readonly refusals: RefusalLog;
+  /** Loopback, Host/Origin and wrong tokens; its refusal log summarises cap refusals too. */
+  private readonly guard: EndpointGuard;
   private readonly sweep: ReturnType<typeof setInterval>;
   private readonly idleMs: number;
   private readonly now: () => number;
 
   constructor(private readonly opts: McpHttpOptions) {
-    this.failures = new FailureGate({
-      burst: opts.maxFailures ?? DEFAULT_FAILURE_BURST,
-      intervalMs: opts.failureIntervalMs ?? DEFAULT_FAILURE_INTERVAL_MS,
-      maxPending: opts.maxPendingFailures ?? DEFAULT_FAILURE_MAX_PENDING,
-      warn: (message, fields) => opts.log.warn(message, fields),
+    this.guard = new EndpointGuard({
+      name: { action: 'call /mcp', callers: 'agents' },
+      logName: 'mcp',
+      loopbackOnly:
+        'MCP over HTTP is served to this machine only (loopback). Run the MCP client on the machine where the bridge runs, or use `browser-use-ext mcp` (stdio) there.',
+      checkHeaders: opts.checkHeaders,
+      credential: 'MCP token',
+      log: opts.log,
+      maxFailures: opts.maxFailures,
+      failureIntervalMs: opts.failureIntervalMs,
+      maxPendingFailures: opts.maxPendingFailures,
     });
-    this.refusals = new RefusalLog((message, fields) => opts.log.warn(message, fields));
     this.idleMs = opts.idleMs ?? DEFAULT_MCP_IDLE_MS;
     this.now = opts.now ?? Date.now;
     this.sweep = setInterval(() => this.closeIdle(), Math.max(50, Math.min(60_000, this.idleMs / 4)));
@@ -134,21 +124,8 @@ export class McpHttpEndpoint {
   }
 
   private async handleChecked(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const remote = req.socket.remoteAddress;
-    if (!isLoopbackAddress(remote))
-      return refuse(
-        res,
-        403,
-        -32001,
-        'MCP over HTTP is served to this machine only (loopback). Run the MCP client on the machine where the bridge runs, or use `browser-use-ext mcp` (stdio) there.',
-      );
-    const verdict = this.opts.checkHeaders(req.headers);
-    if (!verdict.ok) {
-      // Same rule as /agent (origin-check.ts); name the endpoint the caller actually used.
-      const reason = verdict.reason.replace('connect to /agent', 'call /mcp');
-      this.refusals.refused('refused mcp request', 'refused mcp request', { reason });
-      return refuse(res, 403, -32001, reason);
-    }
+    const admitted = this.guard.admit(req);
+    if (!admitted.ok) return refuse(res, admitted.status, -32001, admitted.message);
     const auth = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
     let tokenName: string | null;
     try {
@@ -167,16 +144,10 @@ export class McpHttpEndpoint {
       // past the gate's queue the request is closed unanswered (no 429: that said "wrong" at once).
       // A request with no token at all guesses nothing and is answered at once.
       if (auth?.[1]) {
-        const wrong = this.failures.fail('MCP token', {
-          remote,
-          deadline: Date.now() + WRONG_TOKEN_MAX_WAIT_MS,
-          message: 'refused mcp request: wrong token (more in this window are summarised in one line)',
-          fields: { remote },
-        });
-        const cancel = () => wrong.cancel();
-        req.socket.once('close', cancel);
-        const outcome = await wrong.outcome;
-        req.socket.off('close', cancel);
+        const outcome = await this.guard.wrongToken(
+          req,
+          'refused mcp request: wrong token (more in this window are summarised in one line)',
+        );
         if (outcome === 'drop') return void req.socket.destroy();
       } else this.opts.log.debug('refused mcp request: no bearer token');
       this.closeRevoked();
@@ -212,7 +183,7 @@ export class McpHttpEndpoint {
       return refuse(res, 400, -32000, 'Send initialize (POST) first; other requests need the Mcp-Session-Id it returns.');
     const full = this.makeRoom(tokenName);
     if (full) {
-      this.refusals.refused(`mcp session refused (${tokenName})`, 'mcp session refused: at the session cap', {
+      this.guard.refusals.refused(`mcp session refused (${tokenName})`, 'mcp session refused: at the session cap', {
         token: tokenName,
         sessions: this.sessions.size,
       });
@@ -321,8 +292,7 @@ export class McpHttpEndpoint {
 
   async close(): Promise<void> {
     clearInterval(this.sweep);
-    this.failures.close();
-    this.refusals.close();
+    this.guard.close();
     const all = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(all.map((e) => e.transport.close().catch(() => undefined)));
