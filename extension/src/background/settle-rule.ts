@@ -8,7 +8,7 @@
 // Every wait is also capped by the action's budget (budget.ts), so nothing hangs.
 import type { ErrorInfo, SettleOptions } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/errors';
-import { type Drained, type SettleRequest, type SettleResponse, type SettleWaitParams } from '../shared/settle-messages';
+import { type Drained, SETTLE_CHANNEL, type SettleRequest, type SettleResponse, type SettleWaitParams } from '../shared/settle-messages';
 import { withTimeout } from './budget';
 
 /** blockOnNoChange: the caller (action settle or stored settings) set no_change_timeout_ms itself. */
@@ -104,7 +104,7 @@ export function watchInBackground(tabId: number, frameId: number, s: ResolvedSet
   void settleSend(
     tabId,
     frameId,
-    { channel: 'bux-settle', kind: 'watch', watch_ms: watchMs, params: waitParams(s, s.dom_cap_ms + s.network_cap_ms) },
+    { channel: SETTLE_CHANNEL, kind: 'watch', watch_ms: watchMs, params: waitParams(s, s.dom_cap_ms + s.network_cap_ms) },
     watchMs + s.dom_cap_ms + s.network_cap_ms + 1000,
   ).then((w) => {
     if (!w || (w as { superseded?: boolean }).superseded) return;

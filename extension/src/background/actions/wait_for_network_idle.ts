@@ -1,12 +1,13 @@
 import type { WaitForNetworkIdleParams } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
+import { SETTLE_CHANNEL } from '../../shared/settle-messages';
 import { settleSend } from '../settle-rule';
 import { type WorkerContext, type WorkerOutcome, WS } from './types';
 
 export async function waitForNetworkIdle(ctx: WorkerContext, params: WaitForNetworkIdleParams): Promise<WorkerOutcome> {
   const cap = ctx.budget.cap(params.timeout_ms ?? ctx.settle.network_cap_ms);
   const idleMs = params.idle_ms ?? 500;
-  const r = await settleSend(ctx.tab.id, 0, { channel: 'bux-settle', kind: 'network_idle', idle_ms: idleMs, timeout_ms: cap }, cap + 500);
+  const r = await settleSend(ctx.tab.id, 0, { channel: SETTLE_CHANNEL, kind: 'network_idle', idle_ms: idleMs, timeout_ms: cap }, cap + 500);
   if (!r)
     return {
       ok: false,
