@@ -4,10 +4,10 @@
 // a page being replaced fails with "image readback failed"), it is run again on the new
 // document within the action's time budget, and answers from the newest one. A page that never
 // stays long enough to be read answers NAVIGATED_AWAY saying so, never a channel error.
-import type { ActionMessage, ActionResultMessage, ErrorCode } from '../../../schemas/generated/protocol';
-import { errorInfo } from '../../../schemas/lib/errors';
-import { Budget, sleep } from './budget';
-import { TabWatch } from './tab-watch';
+import type { ActionMessage, ActionResultMessage, ErrorCode } from '../../../../schemas/generated/protocol';
+import { errorInfo } from '../../../../schemas/lib/errors';
+import { Budget, sleep } from '../budget';
+import { TabWatch } from '../tab-watch';
 
 /** Pure reads: running one again has no effect on the page. */
 export const READ_ONLY_ACTIONS = new Set<string>(['get_state', 'extract_content', 'get', 'is', 'get_dropdown_options', 'screenshot']);

@@ -13,22 +13,21 @@ import type {
   GetStateParams,
   OutcomeDetails,
   SimplifiedState,
-} from '../../../schemas/generated/protocol';
-import { errorInfo } from '../../../schemas/lib/errors';
-import { STORAGE_KEYS } from '../shared/config';
-import { formatElementId, parseElementId } from '../shared/element-ref';
-import type { FrameSnapshot } from '../shared/frame-snapshot';
-import { CONTENT_CHANNEL } from '../shared/internal-messages';
-import { isLocalUrl } from '../shared/local-files';
-import type { Drained, SettleReport } from '../shared/settle-messages';
-import { TAB_LEVEL, WORKER_HANDLERS } from './actions/registry';
-import type { Tab } from './actions/types';
-import { isExtensionPage } from './agent-scope';
-import { Budget, withTimeout } from './budget';
-import { sendToContent } from './content-channel';
-import { blockedDownload, type DownloadRecord, downloadSentence, DownloadWatch, repeatedDownloadBlocked, targetsLink } from './downloads';
-import { boxInTopViewport } from './frame-box';
-import { allInBefore, inputCutError, inputDone, notActedError, POINTER_ACTIONS, TYPING_ACTIONS } from './interrupted-input';
+} from '../../../../schemas/generated/protocol';
+import { errorInfo } from '../../../../schemas/lib/errors';
+import { STORAGE_KEYS } from '../../shared/config';
+import { formatElementId, parseElementId } from '../../shared/element-ref';
+import type { FrameSnapshot } from '../../shared/frame-snapshot';
+import { CONTENT_CHANNEL } from '../../shared/internal-messages';
+import { isLocalUrl } from '../../shared/local-files';
+import type { Drained, SettleReport } from '../../shared/settle-messages';
+import { TAB_LEVEL, WORKER_HANDLERS } from '../actions/registry';
+import type { Tab } from '../actions/types';
+import { isExtensionPage } from '../agent-scope';
+import { Budget, withTimeout } from '../budget';
+import { sendToContent } from '../content-channel';
+import { blockedDownload, type DownloadRecord, downloadSentence, DownloadWatch, repeatedDownloadBlocked, targetsLink } from '../downloads';
+import { boxInTopViewport } from '../frame-box';
 import {
   blockedLocalFrame,
   hasDomainPolicy,
@@ -38,8 +37,7 @@ import {
   scopeNow,
   tabScopeError,
   withPersonDefaults,
-} from './person-policy';
-import { rereadWhileReloading } from './reread';
+} from '../person-policy';
 import {
   ANSWER_REQUIRED,
   EXPECTS_CHANGE,
@@ -52,14 +50,16 @@ import {
   takeDeferred,
   waitParams,
   watchInBackground,
-} from './settle-rule';
-import { collectState, elementIdForIndex, frameOffset } from './state';
-import { answerState, latestState, rememberState, withStateDelta } from './state-cache';
-import { stateExtras } from './state-extras';
-import { type NavigationEnd, TabWatch } from './tab-watch';
-import { isRestrictedUrl, resolveTab } from './tabs';
-import { performTrustedInput, TrustedInputRefused, type TrustedPlan, trustedPlan, withCurrentViewport } from './trusted-input';
-import { classicUploadRefusal } from './upload-policy';
+} from '../settle-rule';
+import { collectState, elementIdForIndex, frameOffset } from '../state';
+import { answerState, latestState, rememberState, withStateDelta } from '../state-cache';
+import { stateExtras } from '../state-extras';
+import { type NavigationEnd, TabWatch } from '../tab-watch';
+import { isRestrictedUrl, resolveTab } from '../tabs';
+import { performTrustedInput, TrustedInputRefused, type TrustedPlan, trustedPlan, withCurrentViewport } from '../trusted-input';
+import { classicUploadRefusal } from '../upload-policy';
+import { allInBefore, inputCutError, inputDone, notActedError, POINTER_ACTIONS, TYPING_ACTIONS } from './interrupted-input';
+import { rereadWhileReloading } from './reread';
 
 const WS = 'background_script' as const;
 /** chrome.storage.local key: true = pointer/keyboard actions use chrome.debugger Input.* (trusted events). */
