@@ -8,7 +8,7 @@
 // and validated (same bytes, same parse, including duplicate-key and escaping edge cases), so what
 // the agent reads is what passed the check. The splice touches only the leading
 // `{"type":"action_result","original_action_id":"<relay id>",` that the extension's worker always
-// writes first (dispatch.ts builds every result from that base); anything else falls back to
+// writes first (extension/src/background/run/action-run.ts builds every result from that base); anything else falls back to
 // JSON.stringify of the parsed message.
 import type { ActionResultMessage, ProtocolMessage } from '../../schemas/generated/protocol';
 

@@ -11,6 +11,7 @@ import { keepCdpField, relayEvent, setCdpSink } from './cdp-relay';
 import { installScopeGuard } from './cdp-scope';
 import { installHeldTabRules } from './held-tab-rules';
 import { onBridgeMessage, registerPanelRelay } from './panel-relay';
+import { installActionSettings } from './run/action-settings';
 import { runAction } from './run/dispatch';
 import { installSheetText } from './sheet-text';
 import { installTabWatchListeners } from './tab-watch';
@@ -54,6 +55,7 @@ setCdpSink(
 );
 installScopeGuard(relayEvent);
 installHeldTabRules();
+installActionSettings();
 const wake = () => void connection.ensureConnected();
 
 installTabWatchListeners(wake);

@@ -57,14 +57,21 @@ export async function rereadWhileReloading(
       const moved = watch?.navigationStarted === true;
       if (!moved && tab.status !== 'loading') return r;
       navigations++;
-      if (budget.remaining() < LAST_TRY_MS) return keepsReloading(action, r, tabId, navigations, budget);
-      if (watch && moved) await watch.waitForNavigationEnd(budget.cap(LOAD_CAP_MS));
-      else await sleep(budget.cap(50));
-      if (budget.remaining() < LAST_TRY_MS) return keepsReloading(action, r, tabId, navigations, budget);
+      // No new read is started when the budget is spent, before or after waiting for the new document.
+      if (budget.remaining() < LAST_TRY_MS || !(await newDocument(watch, moved, budget)))
+        return keepsReloading(action, r, tabId, navigations, budget);
     } finally {
       watch?.stop();
     }
   }
+}
+
+/** Waits for the new document (its load, capped; a short pause when no navigation was seen).
+ * false: too little budget is left to read it. */
+async function newDocument(watch: TabWatch | null, moved: boolean, budget: Budget): Promise<boolean> {
+  if (watch && moved) await watch.waitForNavigationEnd(budget.cap(LOAD_CAP_MS));
+  else await sleep(budget.cap(50));
+  return budget.remaining() >= LAST_TRY_MS;
 }
 
 function keepsReloading(
