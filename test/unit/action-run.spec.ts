@@ -63,7 +63,7 @@ describe('ActionRun', () => {
     expect(run.timings).to.equal(t);
   });
 
-  it('stateOrNull and failWithState read the state only when there is a tab', async () => {
+  it('stateOrNull and failOnTab read the state only when there is a tab', async () => {
     const asked: unknown[][] = [];
     const run = makeRun(async (...args) => {
       asked.push(args);
@@ -72,11 +72,13 @@ describe('ActionRun', () => {
     expect(await run.stateOrNull(undefined)).to.equal(null);
     expect(await run.stateOrNull(null)).to.equal(null);
     expect(asked).to.have.length(0);
-    expect((await run.failWithState(error)).new_simplified_state).to.equal(null);
+    expect((await run.failOnTab(error)).new_simplified_state).to.equal(null);
     run.tab = { id: 7 } as chrome.tabs.Tab & { id: number };
-    const failed = await run.failWithState(error);
+    const failed = await run.failOnTab(error);
     expect(failed).to.include({ tab_id: 7, new_simplified_state: state });
     expect(asked).to.deep.equal([[7, undefined, undefined]]);
+    expect(await run.failOnTab(error, false)).to.include({ tab_id: 7, new_simplified_state: null });
+    expect(asked).to.have.length(1);
   });
 });
 

@@ -80,10 +80,10 @@ export class ActionRun {
     };
   }
 
-  /** The error result with the state of the run's tab after the failure. */
-  async failWithState(error: ErrorInfo): Promise<ActionResultMessage> {
+  /** The error result on the run's tab; withState: with the tab's state after the failure. */
+  async failOnTab(error: ErrorInfo, withState = true): Promise<ActionResultMessage> {
     const tabId = this.tab?.id;
-    return this.fail(error, await this.stateOrNull(tabId), tabId);
+    return this.fail(error, withState ? await this.stateOrNull(tabId) : null, tabId);
   }
 
   /** The success result; state: the tab's state, or (get_state since) the delta from an earlier one. */
@@ -93,6 +93,7 @@ export class ActionRun {
     return { ...ok, new_simplified_state: state, error_info: null };
   }
 
+  /** The tab's state for a result (StateReader), or null without a tab. */
   async stateOrNull(tabId: number | null | undefined, knownUrl?: string, topSnapshot?: FrameSnapshot): Promise<SimplifiedState | null> {
     if (tabId === null || tabId === undefined) return null;
     return this.readState(tabId, knownUrl, topSnapshot);

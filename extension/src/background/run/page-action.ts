@@ -49,13 +49,15 @@ export async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<A
     const checked = await pageTab.check();
     if (!checked.ok) return run.fail(checked.error, null, checked.tabId);
     run.tab = checked.tab;
-    return run.failWithState(routed.error);
+    return run.failOnTab(routed.error);
   }
   const signals = new Signals(run, pageTab.id, routed.frameId);
   try {
     const acted = await afterAction(run, signals, async () => {
       const sent = await send(run, pageTab, routed, signals);
-      return isResult(sent) ? sent : judgeCutShort(run, sent, signals);
+      if (isResult(sent)) return sent;
+      const judged = await judgeCutShort(run, sent, signals);
+      return 'error' in judged ? run.failOnTab(judged.error, judged.withState) : judged;
     });
     if (isResult(acted)) return acted;
     const download = await collectDownload(run, signals, acted.tab);
@@ -107,18 +109,24 @@ const pageTimeout = (run: ActionRun, tabId: number, frameId: number): ErrorInfo 
     { tab_id: tabId, frame_id: frameId, timeout_ms: run.action.timeout_ms ?? 15_000 },
   );
 
+/** A failure of the act. withState: the tab is still there, and its state goes with the error. */
+interface Refusal {
+  error: ErrorInfo;
+  withState: boolean;
+}
+
 /** The page's answer judged: a failure (the page refused, or went away before the act was done) or what it did. */
-async function judgeCutShort(run: ActionRun, { tab, sent }: Sent, signals: Signals): Promise<Acted | ActionResultMessage> {
+async function judgeCutShort(run: ActionRun, { tab, sent }: Sent, signals: Signals): Promise<Acted | Refusal> {
   const name = run.name;
-  if (!sent.ok && !sent.portClosed) return run.failWithState(sent.error);
+  if (!sent.ok && !sent.portClosed) return { error: sent.error, withState: true };
   const typed = !sent.ok && TYPING_ACTIONS.has(name) ? inputDone(name, run.params, sent) : undefined;
   const cut = cutShort(run, tab, sent, typed);
-  if (cut) return failCutShort(run, tab, signals, cut);
+  if (cut) return waitCutShort(run, tab, signals, cut);
   if (!sent.ok && ANSWER_REQUIRED.has(name)) {
     const lost = await lostAnswer(name, tab.id, tab.url);
     if (!lost.tabGone && signals.watch.navigationStarted)
       await signals.watch.waitForNavigationEnd(run.budget.cap(run.settle.navigation_cap_ms));
-    return run.fail(lost.error, lost.tabGone ? null : await run.stateOrNull(tab.id), tab.id);
+    return { error: lost.error, withState: !lost.tabGone };
   }
   if (!sent.ok) {
     const result = typed && name === 'type' ? { chars_typed: typed.total } : {};
@@ -130,11 +138,11 @@ async function judgeCutShort(run: ActionRun, { tab, sent }: Sent, signals: Signa
     const error = { ...answer.error };
     if (error.details) error.details = structuredClone(error.details);
     globalIds(signals.frameId, error, error.details as Record<string, unknown> | undefined);
-    return run.failWithState(error);
+    return { error, withState: true };
   }
   globalIds(signals.frameId, answer, answer.result);
   const misplaced = name === 'get' && signals.frameId !== 0 ? await boxInTopViewport(tab.id, signals.frameId, answer.result) : null;
-  if (misplaced) return run.failWithState(misplaced);
+  if (misplaced) return { error: misplaced, withState: true };
   return { tab, sent, message: answer.message, result: answer.result, allTyped: '' };
 }
 
@@ -156,12 +164,13 @@ function cutShort(
   return null;
 }
 
-async function failCutShort(
+/** The tab as it is once the page's going away shows (closed, or navigated and loaded), and the error for it. */
+async function waitCutShort(
   run: ActionRun,
   tab: Tab,
   signals: Signals,
   error: (tabNow: chrome.tabs.Tab | null) => ErrorInfo,
-): Promise<ActionResultMessage> {
+): Promise<Refusal> {
   const { watch } = signals;
   const lookUp = () => chrome.tabs.get(tab.id).catch(() => null);
   let tabNow = await lookUp();
@@ -169,7 +178,7 @@ async function failCutShort(
   if (tabNow && !watch.navigationStarted && (await watch.waitForStartOrNewTab(run.budget.cap(300))) === false) tabNow = await lookUp();
   if (tabNow && watch.navigationStarted) await watch.waitForNavigationEnd(run.budget.cap(run.settle.navigation_cap_ms));
   tabNow = tabNow ? await lookUp() : null;
-  return run.fail(error(tabNow), tabNow ? await run.stateOrNull(tab.id) : null, tab.id);
+  return { error: error(tabNow), withState: tabNow !== null };
 }
 
 /**
