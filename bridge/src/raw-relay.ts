@@ -9,8 +9,8 @@
 // and validated (same bytes, same parse, including duplicate-key and escaping edge cases), so what
 // the agent reads is what passed the check. The splice touches only the leading
 // `{"type":"action_result","original_action_id":"<relay id>",` (or `{"type":"cdp_result",
-// "original_command_id":"<relay id>",`) that the extension's worker always writes first (dispatch.ts
-// and cdp-command.ts build every answer from that base); anything else falls back to JSON.stringify
+// "original_command_id":"<relay id>",`) that the extension's worker always writes first (run/action-run.ts
+// and cdp/cdp-command.ts build every answer from that base); anything else falls back to JSON.stringify
 // of the parsed message.
 import type { ActionResultMessage, CdpResultMessage, ProtocolMessage } from '../../schemas/generated/protocol';
 

@@ -12,11 +12,12 @@ import { installClosedTabs } from './closed-tabs';
 import { BridgeConnection } from './connection/bridge-connection';
 import { installContentChannel } from './connection/content-channel';
 import { installWakeDocument } from './connection/wake-document';
-import { runAction } from './dispatch';
 import { installDownloads } from './page-watch/downloads';
 import { installTabWatchListeners } from './page-watch/tab-watch';
 import { onBridgeMessage, registerPanelRelay } from './panel/panel-relay';
 import { installPersonPolicy } from './policy/person-policy';
+import { installActionSettings } from './run/action-settings';
+import { runAction } from './run/dispatch';
 import { installFrameLiveness } from './state/frame-liveness';
 import { installSheetText } from './state/sheet-text';
 import { installStateCache } from './state/state-cache';
@@ -65,6 +66,7 @@ setCdpSink(
 );
 installScopeGuard(relayEvent);
 installHeldTabRules();
+installActionSettings();
 const wake = () => void connection.ensureConnected();
 
 installTabWatchListeners(wake);

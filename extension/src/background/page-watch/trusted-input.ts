@@ -2,8 +2,8 @@
 // with isTrusted = true, for sites that ignore synthetic ones. The debugger is attached only for the
 // one action and detached right after (unless a CDP client holds the tab: its attachment is reused
 // and kept, debugger-attachments.ts). Chrome's "is debugging this browser" info bar still stays
-// after the detach, and the viewport with it shorter: see withCurrentViewport.
-import type { PrepareRequest } from '../../shared/internal-messages';
+// after the detach, and the viewport with it shorter: see withCurrentViewport (run/trusted-run.ts).
+// How an action becomes trusted input (the plan, the page's preparation) is run/trusted-run.ts.
 import { type KeyDef, keyForChar, type Modifier, modifierKey, parseChord } from '../../shared/keys';
 import type { TrustedInputRequest } from '../../shared/trusted-input';
 import { withAttachment } from '../cdp/debugger-attachments';
@@ -188,118 +188,4 @@ export async function performTrustedInput(tabId: number, req: TrustedInputReques
       if (req.delay_ms) await new Promise((r) => setTimeout(r, req.delay_ms));
     }
   });
-}
-
-/**
- * How a pointer/keyboard action runs in trusted mode (chrome.storage.local trusted_input = true):
- * the page side of the target's frame resolves it and runs the Playwright actionability checks
- * without firing any event (content `prepare`: the action point, optionally focusing it), then the
- * worker dispatches the real input (a subframe's point shifted by the frame's offset, see
- * dispatch.ts), and for fill/type reads the value back.
- */
-export interface TrustedPlan {
-  /** Page-side preparation of the target: every plan asks the page first (a keyless press: that focus is not on our own UI). */
-  prepare: { checks: PrepareRequest['checks']; focus: boolean; params: Record<string, unknown>; fill?: string; caret?: 'end' };
-  input(prepared: Record<string, unknown>): TrustedInputRequest | null;
-  /** Read the target's value after the input (fill/type results carry it). */
-  readValue: boolean;
-  result(prepared: Record<string, unknown>, value: Record<string, unknown>): Record<string, unknown>;
-  /** Message prefix, e.g. "Trusted click". */
-  verb: string;
-}
-
-const TARGET_KEYS = ['element_id', 'index', 'role', 'name', 'exact', 'selector', 'timeout_ms', 'force'];
-const pick = (p: Record<string, unknown>, keys: string[]) => Object.fromEntries(Object.entries(p).filter(([k]) => keys.includes(k)));
-const pointOf = (r: Record<string, unknown>) =>
-  typeof r['x'] === 'number' && typeof r['y'] === 'number' ? { x: r['x'] as number, y: r['y'] as number } : null;
-
-export function trustedPlan(action: string, params: unknown): TrustedPlan | null {
-  const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
-  const modifiers = Array.isArray(p['modifiers']) ? (p['modifiers'] as string[]) : [];
-  if (action === 'click' || action === 'double_click' || action === 'hover') {
-    const clickCount =
-      action === 'hover' ? 0 : action === 'double_click' ? 2 : typeof p['click_count'] === 'number' ? (p['click_count'] as number) : 1;
-    const button = p['button'] === 'right' || p['button'] === 'middle' ? (p['button'] as 'right' | 'middle') : 'left';
-    return {
-      prepare: { checks: action === 'hover' ? 'hover' : 'pointer', focus: false, params: pick(p, TARGET_KEYS) },
-      input: (r) => {
-        const pt = pointOf(r);
-        return pt ? { kind: 'mouse', ...pt, button, click_count: clickCount, modifiers } : null;
-      },
-      readValue: false,
-      // A real pointer move: Chromium sets :hover on the element under it (and its ancestors).
-      result: (r) => ({ ...pick(r, ['element_id', 'x', 'y']), ...(action === 'hover' ? { css_hover: true } : {}) }),
-      verb: action === 'hover' ? 'Trusted hover' : `Trusted ${clickCount === 2 ? 'double ' : ''}click`,
-    };
-  }
-  if ((action === 'fill' && typeof p['value'] === 'string') || (action === 'type' && typeof p['text'] === 'string')) {
-    const text = (action === 'fill' ? p['value'] : p['text']) as string;
-    const delay = typeof p['delay_ms'] === 'number' ? (p['delay_ms'] as number) : 0;
-    return {
-      prepare: {
-        checks: 'edit',
-        focus: true,
-        params: pick(p, TARGET_KEYS),
-        ...(action === 'fill' ? { fill: text } : { caret: 'end' as const }),
-      },
-      input: (r) =>
-        r['focused'] !== true
-          ? null
-          : action === 'fill'
-            ? { kind: 'insert_text', text: typeof r['fill_value'] === 'string' ? (r['fill_value'] as string) : text }
-            : { kind: 'type', text, ...(delay ? { delay_ms: delay } : {}) },
-      readValue: true,
-      result: (r, v) => ({ element_id: r['element_id'], ...v, ...(action === 'type' ? { chars_typed: [...text].length } : {}) }),
-      verb: action === 'fill' ? 'Trusted fill' : 'Trusted typing',
-    };
-  }
-  if (action === 'press' && typeof p['key'] === 'string') {
-    const key = p['key'] as string;
-    const hasTarget = TARGET_KEYS.slice(0, 6).some((k) => p[k] !== undefined);
-    return {
-      // Without a target the keys go to whatever has focus; the page side still checks that the
-      // focus is not on our own bar's Stop button (content/actions/focus-guard.ts).
-      prepare: hasTarget
-        ? {
-            checks: 'none',
-            focus: true,
-            params: pick(
-              p,
-              TARGET_KEYS.filter((k) => k !== 'force'),
-            ),
-          }
-        : { checks: 'none', focus: false, params: {} },
-      input: () => ({ kind: 'keys', keys: [key] }),
-      readValue: false,
-      result: () => ({ keys: [key] }),
-      verb: 'Trusted key press',
-    };
-  }
-  return null;
-}
-
-/** Was this answer the worker's refusal of a point outside the visible viewport (TrustedInputRefused)? */
-function refusedOutsideViewport(asked: unknown): boolean {
-  const a = asked as {
-    ok?: boolean;
-    response?: { ok?: boolean; error?: { component_origin?: string; details?: Record<string, unknown> } };
-  };
-  const e = a.ok === true && a.response?.ok === false ? a.response.error : undefined;
-  return e?.component_origin === 'background_script' && e.details?.['reason'] === 'outside_viewport';
-}
-
-/**
- * Runs a trusted pointer action (run: the page side's preparation, then the real input), once more
- * when the worker refused its point as outside the viewport. Attaching chrome.debugger makes Chrome
- * show its "is debugging this browser" info bar, which makes the viewport shorter (measured in
- * Chromium 156 without viewport emulation: 493 -> 437 px, and it stays for the rest of the session):
- * a point the page side measured a moment before can fall below the new bottom edge. The second
- * preparation sees the current viewport, scrolls the element into view and gives a point inside it;
- * a point still outside (a fixed element below the screen) is refused as before. Preparation sends
- * no event, so running it twice is invisible to the page.
- */
-export async function withCurrentViewport<T>(plan: TrustedPlan, run: () => Promise<T>): Promise<T> {
-  const first = await run();
-  if (plan.prepare.checks !== 'pointer' && plan.prepare.checks !== 'hover') return first;
-  return refusedOutsideViewport(first) ? run() : first;
 }

@@ -4,10 +4,10 @@
 // everything went in, then the page navigated (Enter submitted a form) -> success with the
 // navigation noted; the page navigated or its tab closed with keys still to type -> NAVIGATED_AWAY
 // or TAB_NOT_FOUND with details {chars_typed, chars_total}, never success.
-import type { ErrorInfo } from '../../../schemas/generated/protocol';
-import { errorInfo } from '../../../schemas/lib/errors';
-import type { InputProgress } from '../shared/internal-messages';
-import { parseChord } from '../shared/keys';
+import type { ErrorInfo } from '../../../../schemas/generated/protocol';
+import { errorInfo } from '../../../../schemas/lib/errors';
+import type { InputProgress } from '../../shared/internal-messages';
+import { parseChord } from '../../shared/keys';
 
 /** Actions whose input goes in piece by piece and can be cut short by the page. */
 export const TYPING_ACTIONS = new Set<string>(['type', 'fill', 'press', 'send_keys']);

@@ -4,10 +4,10 @@
 // a page being replaced fails with "image readback failed"), it is run again on the new
 // document within the action's time budget, and answers from the newest one. A page that never
 // stays long enough to be read answers NAVIGATED_AWAY saying so, never a channel error.
-import type { ActionMessage, ActionResultMessage, ErrorCode } from '../../../schemas/generated/protocol';
-import { errorInfo } from '../../../schemas/lib/errors';
-import { Budget, sleep } from './page-watch/budget';
-import { TabWatch } from './page-watch/tab-watch';
+import type { ActionMessage, ActionResultMessage, ErrorCode } from '../../../../schemas/generated/protocol';
+import { errorInfo } from '../../../../schemas/lib/errors';
+import { Budget, sleep } from '../page-watch/budget';
+import { TabWatch } from '../page-watch/tab-watch';
 
 /** Pure reads: running one again has no effect on the page. */
 export const READ_ONLY_ACTIONS = new Set<string>(['get_state', 'extract_content', 'get', 'is', 'get_dropdown_options', 'screenshot']);
@@ -57,14 +57,21 @@ export async function rereadWhileReloading(
       const moved = watch?.navigationStarted === true;
       if (!moved && tab.status !== 'loading') return r;
       navigations++;
-      if (budget.remaining() < LAST_TRY_MS) return keepsReloading(action, r, tabId, navigations, budget);
-      if (watch && moved) await watch.waitForNavigationEnd(budget.cap(LOAD_CAP_MS));
-      else await sleep(budget.cap(50));
-      if (budget.remaining() < LAST_TRY_MS) return keepsReloading(action, r, tabId, navigations, budget);
+      // No new read is started when the budget is spent, before or after waiting for the new document.
+      if (budget.remaining() < LAST_TRY_MS || !(await newDocument(watch, moved, budget)))
+        return keepsReloading(action, r, tabId, navigations, budget);
     } finally {
       watch?.stop();
     }
   }
+}
+
+/** Waits for the new document (its load, capped; a short pause when no navigation was seen).
+ * false: too little budget is left to read it. */
+async function newDocument(watch: TabWatch | null, moved: boolean, budget: Budget): Promise<boolean> {
+  if (watch && moved) await watch.waitForNavigationEnd(budget.cap(LOAD_CAP_MS));
+  else await sleep(budget.cap(50));
+  return budget.remaining() >= LAST_TRY_MS;
 }
 
 function keepsReloading(
