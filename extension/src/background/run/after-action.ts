@@ -11,8 +11,8 @@ import { type Drained, SETTLE_CHANNEL, type SettleReport } from '../../shared/se
 import type { ChannelOutcome } from '../connection/content-channel';
 import { DownloadWatch } from '../page-watch/downloads';
 import { EXPECTS_CHANGE, noChangeNotice, settleSend, waitParams, watchInBackground } from '../page-watch/settle-rule';
-import { latestState } from '../state/state-cache';
 import { type NavigationEnd, TabWatch } from '../page-watch/tab-watch';
+import { latestState } from '../state/state-cache';
 import { type ActionRun, ms, now } from './action-run';
 import { mergeDrained } from './activity';
 

@@ -8,8 +8,8 @@ import type { ActionResultMessage, ErrorInfo, OutcomeDetails, SimplifiedState } 
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { CONTENT_CHANNEL } from '../../shared/internal-messages';
 import type { Tab } from '../actions/types';
-import { withTimeout } from '../page-watch/budget';
 import { type ChannelOutcome, sendToContent } from '../connection/content-channel';
+import { withTimeout } from '../page-watch/budget';
 import { blockedDownload, type DownloadRecord, downloadSentence, repeatedDownloadBlocked, targetsLink } from '../page-watch/downloads';
 import { boxInTopViewport } from '../page-watch/frame-box';
 import { ANSWER_REQUIRED, lostAnswer, takeDeferred } from '../page-watch/settle-rule';

@@ -6,9 +6,9 @@ import type { SimplifiedState } from '../../../../schemas/generated/protocol';
 import type { FrameSnapshot } from '../../shared/frame-snapshot';
 import { isLocalUrl } from '../../shared/local-files';
 import { blockedLocalFrame, withPersonDefaults } from '../policy/person-policy';
+import { isRestrictedUrl } from '../policy/tabs';
 import { collectState } from '../state/collect';
 import { rememberState } from '../state/state-cache';
-import { isRestrictedUrl } from '../policy/tabs';
 
 export async function resultState(tabId: number, knownUrl?: string, topSnapshot?: FrameSnapshot): Promise<SimplifiedState | null> {
   const tab = knownUrl !== undefined ? { url: knownUrl } : await chrome.tabs.get(tabId).catch(() => null);

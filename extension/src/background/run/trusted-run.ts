@@ -8,9 +8,9 @@ import { errorInfo } from '../../../../schemas/lib/errors';
 import { CONTENT_CHANNEL, type PrepareRequest } from '../../shared/internal-messages';
 import type { TrustedInputRequest } from '../../shared/trusted-input';
 import { type ChannelOutcome, sendToContent } from '../connection/content-channel';
-import { frameOffset } from '../state/frames';
 import type { TabWatch } from '../page-watch/tab-watch';
 import { performTrustedInput, TrustedInputRefused } from '../page-watch/trusted-input';
+import { frameOffset } from '../state/frames';
 
 const WS = 'background_script' as const;
 
