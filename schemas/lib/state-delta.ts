@@ -237,7 +237,7 @@ function ownKey(node: DomNode): string {
   return json([highlight_index !== undefined, rest]);
 }
 
-/** highlight_index is 0, 1, 2, ... in document (pre-)order, as buildDomTree.js and state.ts number it. */
+/** highlight_index is 0, 1, 2, ... in document (pre-)order, as buildDomTree.js and background/state/stitch.ts number it. */
 function highlightsInOrder(root: DomNode): boolean {
   let next = 0;
   let ok = true;

@@ -1,7 +1,7 @@
 // Resolves a target (a target names exactly one of element_id, index, role [+ name, exact], selector)
 // to one element of this frame. The worker routes element ids of subframes ("f7e3") and indexes to
 // the owning frame and rewrites them to the local ref ("e3") before calling the page (see route in
-// background/dispatch.ts); this file never guesses across frames, so it cannot act on the wrong
+// background/run/route.ts); this file never guesses across frames, so it cannot act on the wrong
 // element.
 //
 // Strictness (Playwright's, https://playwright.dev/docs/locators#strictness):

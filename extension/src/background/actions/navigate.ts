@@ -5,7 +5,7 @@ import type { WorkerContext, WorkerOutcome } from './types';
 
 export async function navigate(ctx: WorkerContext, params: NavigateParams): Promise<WorkerOutcome> {
   const url = normalizeUrl(params.url);
-  // dispatch.ts judged params.url already; this judges the URL actually opened.
+  // run/tab-gate.ts judged params.url already; this judges the URL actually opened.
   const out = await scopeWhenRead(url);
   if (out) return { ok: false, error: scopeError('navigate', url, out), stateTabId: null };
   return navigateAndWait(ctx, ctx.tab.id, `navigate to ${url}`, () => chrome.tabs.update(ctx.tab.id, { url }), params.timeout_ms);

@@ -1,4 +1,4 @@
-// Worker-side actions by name. dispatch.ts runs these in the service worker; every other action
+// Worker-side actions by name. run/dispatch.ts runs these in the service worker; every other action
 // goes to the content script of the frame that owns its target.
 import type { ActionName } from '../../../../schemas/generated/registry';
 import { cdpAttach } from './cdp_attach';

@@ -1,7 +1,7 @@
 // cdp_command: one DevTools command of a CDP client, relayed to chrome.debugger as is, answered by one
 // cdp_result. A raw relay on the hot path: no settling, no page state, no re-read, no queue behind the
 // tab's other actions (a CDP client keeps many commands in flight), so it is not an action and does
-// not pass through dispatch.ts. Refused before Chrome sees them: commands not on the allow list
+// not pass through run/dispatch.ts. Refused before Chrome sees them: commands not on the allow list
 // (cdp-policy.ts) and navigations the person's settings forbid (person-policy.ts, the same verdict as
 // the navigate action's).
 import type { CdpCommandMessage, CdpResultMessage, ErrorInfo } from '../../../../schemas/generated/protocol';

@@ -53,7 +53,7 @@ function policy(): Promise<Policy> {
 void policy();
 
 /**
- * Tabs showing a local URL now (tabs.onUpdated), so the hot path of dispatch.ts (which acts before
+ * Tabs showing a local URL now (tabs.onUpdated), so the hot path of run/dispatch.ts (which acts before
  * its tab lookup returns) is not taken while one is open: every action then checks the tab's URL first.
  */
 const localTabs = new Set<number>();
@@ -111,7 +111,7 @@ export function localTargetError(action: string, url: string, allowed: readonly 
   return v.local && !v.allowed ? localFileError(action, `${url}: ${v.why}`, { url }) : null;
 }
 
-/** NOT_PERMITTED for a tab found showing a blocked local file where the action was not judged first (dispatch.ts restricted()). */
+/** NOT_PERMITTED for a tab found showing a blocked local file where the action was not judged first (run/tab-gate.ts refuseTab). */
 export function localTabError(tabId: number, url: string | undefined): ErrorInfo {
   const v = localVerdict(url, foldersNow ?? []);
   const why = v.local && !v.allowed ? v.why : 'it is a local file';

@@ -2,7 +2,7 @@
 // entry dispatches through this table; an action missing here is UNSUPPORTED_ACTION.
 // Handler contract: (ctx, params) => HandlerOutcome. params arrive validated against the action's
 // params schema, with element ids already local to this frame (the worker routes "f7e3" to frame 7
-// as "e3", and translates index to element_id; see route in background/dispatch.ts).
+// as "e3", and translates index to element_id; see background/run/route.ts).
 import type { ActionName } from '../../../../schemas/generated/registry';
 import { check, uncheck } from './check';
 import { click, doubleClick } from './click';
