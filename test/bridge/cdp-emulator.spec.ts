@@ -9,6 +9,7 @@ import path from 'node:path';
 
 import { expect } from 'chai';
 
+import { pct } from '../../bench/stats';
 import { BrowserEmulator, type CdpSocket } from '../../bridge/agents/cdp/browser-emulator';
 import { EMULATED_BROWSER_METHODS, REFUSED_BROWSER_METHODS } from '../../bridge/agents/cdp/browser-methods';
 import { STOPPED_MESSAGE } from '../../bridge/agents/cdp/cdp-protocol';
@@ -826,8 +827,7 @@ describe('CDP browser emulator (scripted agent session)', () => {
       await client.command('Runtime.evaluate', { expression: 'window.__x', returnByValue: true }, s);
       times.push(Number(process.hrtime.bigint() - t0) / 1000);
     }
-    times.sort((a, b) => a - b);
-    const at = (q: number) => (times[Math.floor(q * (times.length - 1))] ?? 0).toFixed(1);
+    const at = (q: number) => pct(times, q * 100).toFixed(1);
 
     console.log(
       `      emulator per command (handle -> answer, scripted agent): p50 ${at(0.5)} us, p90 ${at(0.9)} us, p99 ${at(0.99)} us over ${n}`,
