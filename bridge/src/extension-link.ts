@@ -17,6 +17,7 @@ import type {
   ProtocolMessage,
 } from '../../schemas/generated/protocol';
 import { ACTION_NAMES, PROTOCOL_VERSION } from '../../schemas/generated/registry';
+import { errorResult as failedResult } from '../../schemas/lib/action-result';
 import { errorInfo } from '../../schemas/lib/wire';
 import type { Logger } from '../common/log';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
@@ -60,16 +61,9 @@ export interface ExtensionLinkHooks {
   onDown(peerId: string): void;
 }
 
+/** The bridge's answer to an action it refused or lost (the one failed-result shape, schemas/lib/action-result.ts). */
 export function errorResult(action: ActionMessage, error: ErrorInfo): ActionResultMessage {
-  return {
-    type: 'action_result',
-    original_action_id: action.action_id,
-    action: action.action,
-    status: 'error',
-    outcome_details: null,
-    new_simplified_state: null,
-    error_info: error,
-  };
+  return failedResult(action.action_id, action.action, error);
 }
 
 const noExtension = () =>
@@ -373,14 +367,6 @@ export class ExtensionLink {
   }
 
   private failInFlight(entry: PendingEntry<InFlight>, error: ErrorInfo): void {
-    entry.value.resolve({
-      type: 'action_result',
-      original_action_id: entry.id,
-      action: entry.value.action,
-      status: 'error',
-      outcome_details: null,
-      new_simplified_state: null,
-      error_info: error,
-    });
+    entry.value.resolve(failedResult(entry.id, entry.value.action, error));
   }
 }
