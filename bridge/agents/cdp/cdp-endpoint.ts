@@ -61,6 +61,8 @@ export class CdpEndpoint {
   private readonly guard: EndpointGuard;
   private readonly panel: CdpClientsPanel;
   private readonly connections = new Map<number, Connection>();
+  /** Connections of a URL (by name) still letting go of their tabs after their socket closed. */
+  private readonly ending = new Map<string, Set<Promise<void>>>();
   private readonly poll: ReturnType<typeof setInterval>;
   private readonly browserId = crypto.randomUUID();
   private readonly maxPerUrl: number;
@@ -199,6 +201,10 @@ export class CdpEndpoint {
       versionIds: new Set(),
     };
     this.connections.set(conn.id, conn);
+    // A client that reconnects at once (Chrome's own endpoint lets it) must find the tabs its closed
+    // connection held free again, not "held by another client": the new session waits for the old
+    // one's release, as long as that takes (bounded by DISPOSE_WAIT_MS).
+    await this.releasedBy(record.name);
     let agent: AgentClient;
     try {
       agent = await AgentClient.connect({
@@ -287,10 +293,21 @@ export class CdpEndpoint {
     pumpClient({ conn, ws, socket, emulator, log: this.opts.log });
   }
 
-  private async endConnection(conn: Connection, reason: string): Promise<void> {
-    if (this.connections.get(conn.id) !== conn) return;
+  private endConnection(conn: Connection, reason: string): Promise<void> {
+    if (this.connections.get(conn.id) !== conn) return Promise.resolve();
     this.connections.delete(conn.id);
     conn.ended ??= reason;
+    const pending = this.ending.get(conn.name) ?? new Set<Promise<void>>();
+    this.ending.set(conn.name, pending);
+    const released = this.release(conn, reason).finally(() => {
+      pending.delete(released);
+      if (pending.size === 0 && this.ending.get(conn.name) === pending) this.ending.delete(conn.name);
+    });
+    pending.add(released);
+    return released;
+  }
+
+  private async release(conn: Connection, reason: string): Promise<void> {
     try {
       await conn.emulator?.dispose(reason);
     } catch (e) {
@@ -299,6 +316,16 @@ export class CdpEndpoint {
     // The emulator ends the agent session; this only makes sure of it (close() twice is harmless).
     await conn.agent?.close().catch(() => undefined);
     this.publishChanges();
+  }
+
+  /** Resolves once the closed connections of `name` let go of their tabs, or after DISPOSE_WAIT_MS. */
+  private async releasedBy(name: string): Promise<void> {
+    const pending = this.ending.get(name);
+    if (!pending?.size) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((r) => (timer = setTimeout(r, DISPOSE_WAIT_MS)));
+    await Promise.race([Promise.allSettled([...pending]), late]);
+    clearTimeout(timer);
   }
 
   /** Ends every connection of `name` (or those whose URL was replaced): the client sees `reason`. */
