@@ -143,8 +143,10 @@ describe('CDP endpoint size limit (real bridge and emulator, stand-in extension)
     // 200 MB as fragments of one message, as a client streaming a body would send it (the test's own memory stays small).
     const chunk = Buffer.alloc(4 * MIB, 0x20);
     c.ws.send('{"id":1,"method":"Runtime.evaluate","params":{"expression":"', { fin: false });
+    let sentMb = 0;
     for (let i = 0; i < 50 && c.ws.readyState === WebSocket.OPEN; i++) {
       c.ws.send(chunk, { fin: false, binary: false });
+      sentMb += 4;
       while (c.ws.bufferedAmount > 8 * MIB && c.ws.readyState === WebSocket.OPEN) await new Promise((r) => setTimeout(r, 5));
     }
     if (c.ws.readyState === WebSocket.OPEN) c.ws.send('"}}', { fin: true });
@@ -154,10 +156,15 @@ describe('CDP endpoint size limit (real bridge and emulator, stand-in extension)
     await probes;
     clearInterval(sampler);
     const grewMb = Math.round((rssPeak - rssBefore) / MIB);
-    console.log(`      200 MB attempt: closed ${code} after ${tookMs} ms, slowest /healthz ${slowestHealthz} ms, RSS +${grewMb} MiB`);
+    console.log(
+      `      200 MB attempt: closed ${code} after ${tookMs} ms and ${sentMb} MiB sent, slowest /healthz ${slowestHealthz} ms, RSS +${grewMb} MiB`,
+    );
     expect(code).to.equal(1009);
     expect(reason).to.include(`${CDP_MESSAGE_MAX_BYTES / MIB} MiB`);
-    expect(tookMs).to.be.below(5_000);
+    // "At once" is measured in bytes, not wall time (a loaded CI machine starves the sender too): the
+    // bridge closes soon after the limit, long before the client has sent its 200 MB.
+    expect(sentMb).to.be.below(160);
+    expect(tookMs).to.be.below(10_000);
     expect(slowestHealthz).to.be.below(1_000);
     expect(grewMb).to.be.below(300);
     // The endpoint still serves the next connection.
