@@ -181,16 +181,19 @@ async function waitCutShort(
   return { error: error(tabNow), withState: tabNow !== null };
 }
 
+/** The download phase's report: the file the act started, Chrome's refusal of it, and what the result's message says of it. */
+interface Download {
+  download?: DownloadRecord;
+  blocked: ErrorInfo | null;
+  sentence: string;
+}
+
 /**
  * A download the act started: reported once Chrome finished it (or as it stands when the action's
  * time runs out), so a caller can open the file the result names. blocked: Chrome refused the file
  * (a repeated automatic download, or one it interrupted as blocked), a failure, not a silent success.
  */
-async function collectDownload(
-  run: ActionRun,
-  signals: Signals,
-  tab: Tab,
-): Promise<{ download?: DownloadRecord; blocked: ErrorInfo | null }> {
+async function collectDownload(run: ActionRun, signals: Signals, tab: Tab): Promise<Download> {
   const { watch, downloads, linkState } = signals;
   const { budget, params } = run;
   // A navigation Chrome aborted (net::ERR_ABORTED) is how a link answered with Content-Disposition:
@@ -205,22 +208,19 @@ async function collectDownload(
   const repeated =
     !started && link ? await repeatedDownloadBlocked(downloads, linkState, params, tab.url, budget.cap(DOWNLOAD_AFTER_ABORT_MS)) : null;
   const download = started || (link && !repeated && downloads.match(tab.url)) ? await downloads.result(budget.remaining()) : undefined;
-  return download ? { download, blocked: blockedDownload(download) } : { blocked: repeated };
+  return download
+    ? { download, blocked: blockedDownload(download), sentence: downloadSentence(download) }
+    : { blocked: repeated, sentence: '' };
 }
 
-async function finish(
-  run: ActionRun,
-  signals: Signals,
-  acted: Acted,
-  { download, blocked }: { download?: DownloadRecord; blocked: ErrorInfo | null },
-): Promise<ActionResultMessage> {
+async function finish(run: ActionRun, signals: Signals, acted: Acted, download: Download): Promise<ActionResultMessage> {
   const { tab, sent } = acted;
   const { watch } = signals;
   const tState = now();
   const frame = sent.ok && sent.response.ok && !watch.navigationStarted ? sent.response.frame : undefined;
   const state = await run.stateOrNull(tab.id, watch.navigated || !sent.ok ? undefined : (tab.url ?? ''), frame);
   run.timings.state = ms(now() - tState);
-  if (blocked) return run.fail(blocked, state, tab.id);
+  if (download.blocked) return run.fail(download.blocked, state, tab.id);
   await signals.drainNewDocument();
   run.stamp();
   const left = takeDeferred(tab.id);
@@ -228,10 +228,17 @@ async function finish(
     signals.drained = mergeDrained(left.drained, signals.drained ?? NOTHING_DRAINED);
     signals.notice ??= left.notice ?? undefined;
   }
-  return run.success(outcome(run, signals, acted, state, download), state, tab.id);
+  const details = outcome(run, signals, acted, state, download);
+  return run.success(details, state, tab.id);
 }
 
-function outcome(run: ActionRun, signals: Signals, acted: Acted, state: SimplifiedState | null, download?: DownloadRecord): OutcomeDetails {
+function outcome(
+  run: ActionRun,
+  signals: Signals,
+  acted: Acted,
+  state: SimplifiedState | null,
+  { download, sentence }: Download,
+): OutcomeDetails {
   const { watch, report, drained, notice, settled } = signals;
   const navigated = watch.navigated || !acted.sent.ok;
   const details: OutcomeDetails = {
@@ -246,9 +253,7 @@ function outcome(run: ActionRun, signals: Signals, acted: Acted, state: Simplifi
   if (watch.newTabId !== undefined) details.new_tab_id = watch.newTabId;
   if (drained) Object.assign(details, activityFields(drained));
   if (notice) details.no_change_notice = notice;
-  if (download) {
-    details.download = download;
-    details.message += downloadSentence(download);
-  }
+  if (download) details.download = download;
+  details.message += sentence;
   return details;
 }
