@@ -45,21 +45,28 @@ type Routed = Extract<Awaited<ReturnType<typeof route>>, { ok: true }>;
 
 export async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionResultMessage> {
   const routed = await route(pageTab.id, run.params);
-  if (!routed.ok) {
-    const checked = await pageTab.check();
-    if (!checked.ok) return run.fail(checked.error, null, checked.tabId);
-    run.tab = checked.tab;
-    return run.failOnTab(routed.error);
-  }
+  const ended = !routed.ok ? await refusedRoute(run, pageTab, routed.error) : await onFrame(run, pageTab, routed);
+  // The one place a refused act fails the run, with the tab's state when the tab is still there.
+  return isResult(ended) ? ended : run.failOnTab(ended.error, ended.withState);
+}
+
+/** A target route() could not place: the tab's verdict comes first (a closed tab says so), then the route's error. */
+async function refusedRoute(run: ActionRun, pageTab: PageTab, error: ErrorInfo): Promise<ActionResultMessage | Refusal> {
+  const checked = await pageTab.check();
+  if (!checked.ok) return run.fail(checked.error, null, checked.tabId);
+  run.tab = checked.tab;
+  return { error, withState: true };
+}
+
+/** The act on the target's frame inside its signals, then the download and the result. */
+async function onFrame(run: ActionRun, pageTab: PageTab, routed: Routed): Promise<ActionResultMessage | Refusal> {
   const signals = new Signals(run, pageTab.id, routed.frameId);
   try {
-    const acted = await afterAction(run, signals, async () => {
+    const acted = await afterAction(run, signals, async (): Promise<Acted | ActionResultMessage | Refusal> => {
       const sent = await send(run, pageTab, routed, signals);
-      if (isResult(sent)) return sent;
-      const judged = await judgeCutShort(run, sent, signals);
-      return 'error' in judged ? run.failOnTab(judged.error, judged.withState) : judged;
+      return isResult(sent) ? sent : judgeCutShort(run, sent, signals);
     });
-    if (isResult(acted)) return acted;
+    if (!('sent' in acted)) return acted;
     const download = await collectDownload(run, signals, acted.tab);
     return await finish(run, signals, acted, download);
   } finally {
