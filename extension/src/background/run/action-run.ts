@@ -27,6 +27,12 @@ export const ms = (d: number) => Math.max(0, Math.round(d * 100) / 100);
  * when the caller knows it has not changed (saves a tabs.get on the hot path). */
 export type StateReader = (tabId: number, knownUrl?: string, topSnapshot?: FrameSnapshot) => Promise<SimplifiedState | null>;
 
+/** A failure of an act. withState: the tab is still there, and its state goes with the error (failOnTab). */
+export interface Refusal {
+  error: ErrorInfo;
+  withState: boolean;
+}
+
 export interface RunSetup {
   /** What is left of the action's timeout_ms. */
   budget: Budget;

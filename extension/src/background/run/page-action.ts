@@ -12,11 +12,11 @@ import { type ChannelOutcome, sendToContent } from '../connection/content-channe
 import { withTimeout } from '../page-watch/budget';
 import { blockedDownload, type DownloadRecord, downloadSentence, repeatedDownloadBlocked, targetsLink } from '../page-watch/downloads';
 import { boxInTopViewport } from '../page-watch/frame-box';
-import { ANSWER_REQUIRED, lostAnswer, takeDeferred } from '../page-watch/settle-rule';
-import { type ActionRun, ms, now } from './action-run';
+import { takeDeferred } from '../page-watch/settle-rule';
+import { type ActionRun, ms, now, type Refusal } from './action-run';
 import { activityFields, mergeDrained, NOTHING_DRAINED } from './activity';
 import { afterAction, isResult, Signals } from './after-action';
-import { allInBefore, inputCutError, inputDone, notActedError, POINTER_ACTIONS, TYPING_ACTIONS } from './interrupted-input';
+import { allInBefore, ANSWER_REQUIRED, cutShort, inputDone, lostAnswer, TYPING_ACTIONS, waitCutShort } from './interrupted-input';
 import { globalIds, route } from './route';
 import type { PageTab } from './tab-gate';
 import { runTrusted, trustedPlan, withCurrentViewport } from './trusted-run';
@@ -116,12 +116,6 @@ const pageTimeout = (run: ActionRun, tabId: number, frameId: number): ErrorInfo 
     { tab_id: tabId, frame_id: frameId, timeout_ms: run.action.timeout_ms ?? 15_000 },
   );
 
-/** A failure of the act. withState: the tab is still there, and its state goes with the error. */
-interface Refusal {
-  error: ErrorInfo;
-  withState: boolean;
-}
-
 /** The page's answer judged: a failure (the page refused, or went away before the act was done) or what it did. */
 async function judgeCutShort(run: ActionRun, { tab, sent }: Sent, signals: Signals): Promise<Acted | Refusal> {
   const name = run.name;
@@ -151,41 +145,6 @@ async function judgeCutShort(run: ActionRun, { tab, sent }: Sent, signals: Signa
   const misplaced = name === 'get' && signals.frameId !== 0 ? await boxInTopViewport(tab.id, signals.frameId, answer.result) : null;
   if (misplaced) return { error: misplaced, withState: true };
   return { tab, sent, message: answer.message, result: answer.result, allTyped: '' };
-}
-
-/**
- * Input the page cut short, never a success: typing with keys still to type when the page navigated
- * or its tab closed, or a pointer action the page left while it still waited for its element
- * (nothing was clicked). The error, given the tab as it is now (null: closed); null when not cut short.
- */
-function cutShort(
-  run: ActionRun,
-  tab: Tab,
-  sent: ChannelOutcome,
-  typed: ReturnType<typeof inputDone> | undefined,
-): ((tabNow: chrome.tabs.Tab | null) => ErrorInfo) | null {
-  if (typed !== undefined && (typed === null || typed.done < typed.total))
-    return (tabNow) => inputCutError(run.name, tab.id, typed, tabNow, tab.url);
-  if (!sent.ok && sent.tracked === true && POINTER_ACTIONS.has(run.name) && (sent.progress?.done ?? 0) === 0)
-    return (tabNow) => notActedError(run.name, tab.id, tabNow, tab.url);
-  return null;
-}
-
-/** The tab as it is once the page's going away shows (closed, or navigated and loaded), and the error for it. */
-async function waitCutShort(
-  run: ActionRun,
-  tab: Tab,
-  signals: Signals,
-  error: (tabNow: chrome.tabs.Tab | null) => ErrorInfo,
-): Promise<Refusal> {
-  const { watch } = signals;
-  const lookUp = () => chrome.tabs.get(tab.id).catch(() => null);
-  let tabNow = await lookUp();
-  // The port can close a moment before the tab's removal or the navigation's start is visible.
-  if (tabNow && !watch.navigationStarted && (await watch.waitForStartOrNewTab(run.budget.cap(300))) === false) tabNow = await lookUp();
-  if (tabNow && watch.navigationStarted) await watch.waitForNavigationEnd(run.budget.cap(run.settle.navigation_cap_ms));
-  tabNow = tabNow ? await lookUp() : null;
-  return { error: error(tabNow), withState: tabNow !== null };
 }
 
 /** The download phase's report: the file the act started, Chrome's refusal of it, and what the result's message says of it. */
