@@ -4,9 +4,10 @@
 import { expect } from 'chai';
 
 import { Budget } from '../../extension/src/background/page-watch/budget';
+import { SETTLE_DEFAULTS } from '../../extension/src/background/page-watch/settle-rule';
 import { ActionRun, type StateReader } from '../../extension/src/background/run/action-run';
 import { mergeDrained, NOTHING_DRAINED } from '../../extension/src/background/run/activity';
-import { SETTLE_DEFAULTS } from '../../extension/src/background/page-watch/settle-rule';
+import { rememberState } from '../../extension/src/background/state/state-cache';
 import type { ActionMessage, ErrorInfo, SimplifiedState } from '../../schemas/generated/protocol';
 
 const action = { type: 'action', action_id: 'a-1', action: 'click', tab_id: 7, params: { element_id: 'e3' } } as ActionMessage;
@@ -79,6 +80,37 @@ describe('ActionRun', () => {
     expect(asked).to.deep.equal([[7, undefined, undefined]]);
     expect(await run.failOnTab(error, false)).to.include({ tab_id: 7, new_simplified_state: null });
     expect(asked).to.have.length(1);
+  });
+
+  it('again: a new attempt times itself and looks its tab up anew, on the same budget', () => {
+    const run = makeRun(undefined, performance.now() - 40);
+    const { budget } = run;
+    run.timings.action = 12.5;
+    run.tab = { id: 7 } as chrome.tabs.Tab & { id: number };
+    expect(run.again()).to.equal(run);
+    expect(run.timings).to.deep.equal({});
+    expect(run.tab).to.equal(undefined);
+    expect(run.stamp().total).to.be.below(40);
+    expect(run.budget).to.equal(budget);
+  });
+
+  it('answer: a result as it is without state_since, and for get_state (which answers since itself)', () => {
+    const result = makeRun().success({ message: 'Clicked.', navigation_occurred: false }, state, 7);
+    expect(makeRun().answer(result)).to.equal(result);
+    const since = (name: string) =>
+      new ActionRun({ ...action, action: name, state_since: 's1' } as ActionMessage, {
+        budget: new Budget(5000),
+        settle: SETTLE_DEFAULTS,
+        trusted: false,
+        readState: async () => state,
+      });
+    // Another action's state goes through the state cache: a base it does not hold leaves the state full, saying why.
+    const held = { ...state, title: 'X', tab_id: 7, actionable_elements: [] } as SimplifiedState;
+    rememberState(7, held);
+    const heldResult = { ...result, new_simplified_state: held };
+    expect(since('get_state').answer(heldResult)).to.equal(heldResult);
+    const full = since('click').answer(heldResult);
+    expect(full.new_simplified_state?.delta_unavailable?.reason).to.equal('unknown_state');
   });
 });
 

@@ -6,8 +6,7 @@
 //                                              -> watch for a first change up to no_change_timeout_ms,
 //                                                then report seed 002's notice.
 // Every wait is also capped by the action's budget (budget.ts), so nothing hangs.
-import type { ErrorInfo, SettleOptions } from '../../../../schemas/generated/protocol';
-import { errorInfo } from '../../../../schemas/lib/errors';
+import type { SettleOptions } from '../../../../schemas/generated/protocol';
 import { type Drained, SETTLE_CHANNEL, type SettleRequest, type SettleResponse, type SettleWaitParams } from '../../shared/settle-messages';
 import { withTimeout } from './budget';
 
@@ -40,42 +39,6 @@ export const NO_CHANGE_NOTICE_15S = 'Action executed but no DOM change detected 
 
 export function noChangeNotice(ms: number): string {
   return ms === 15_000 ? NO_CHANGE_NOTICE_15S : `Action executed but no DOM change detected within ${Math.round(ms / 100) / 10} seconds.`;
-}
-
-/**
- * Actions whose answer comes from the page: when the page goes away before answering, nothing was
- * observed, so they must fail (wait_for used to report "caused a navigation"
- * as success while its condition was never met).
- */
-export const ANSWER_REQUIRED = new Set<string>(['wait_for', 'get', 'is', 'extract_content', 'get_dropdown_options', 'scroll_to_text']);
-
-/** The error for an ANSWER_REQUIRED action whose page went away: TAB_NOT_FOUND or NAVIGATED_AWAY. */
-export async function lostAnswer(
-  action: string,
-  tabId: number,
-  urlBefore: string | undefined,
-): Promise<{ error: ErrorInfo; tabGone: boolean }> {
-  const tab = await chrome.tabs.get(tabId).catch(() => null);
-  if (!tab) {
-    return {
-      tabGone: true,
-      error: errorInfo(
-        'TAB_NOT_FOUND',
-        `Tab ${tabId} was closed while "${action}" was running, so it has no answer (for wait_for: the condition was not met). Use another tab (list_tabs, switch_tab) or open one (open_tab).`,
-        'background_script',
-        { tab_id: tabId, action },
-      ),
-    };
-  }
-  return {
-    tabGone: false,
-    error: errorInfo(
-      'NAVIGATED_AWAY',
-      `The page navigated away${tab.url && tab.url !== urlBefore ? ` (to ${tab.url})` : ''} while "${action}" was running, so it has no answer (for wait_for: the condition was not met on the old page). Take a new state and decide again.`,
-      'background_script',
-      { tab_id: tabId, action, ...(urlBefore ? { previous_url: urlBefore } : {}), ...(tab.url ? { current_url: tab.url } : {}) },
-    ),
-  };
 }
 
 /** chrome.storage.local key: the person's (or a test's) SettleOptions, under the action message's own `settle`. */

@@ -15,6 +15,7 @@ import type { FrameSnapshot } from '../../shared/frame-snapshot';
 import type { Tab } from '../actions/types';
 import type { Budget } from '../page-watch/budget';
 import type { ResolvedSettle } from '../page-watch/settle-rule';
+import { withStateDelta } from '../state/state-cache';
 
 export type Timings = NonNullable<OutcomeDetails['timings_ms']>;
 
@@ -25,6 +26,12 @@ export const ms = (d: number) => Math.max(0, Math.round(d * 100) / 100);
 /** The tab's state for a result, or null (a closed tab, a restricted page). knownUrl: the tab's URL
  * when the caller knows it has not changed (saves a tabs.get on the hot path). */
 export type StateReader = (tabId: number, knownUrl?: string, topSnapshot?: FrameSnapshot) => Promise<SimplifiedState | null>;
+
+/** A failure of an act. withState: the tab is still there, and its state goes with the error (failOnTab). */
+export interface Refusal {
+  error: ErrorInfo;
+  withState: boolean;
+}
 
 export interface RunSetup {
   /** What is left of the action's timeout_ms. */
@@ -42,9 +49,9 @@ export class ActionRun {
   readonly budget: Budget;
   readonly settle: ResolvedSettle;
   readonly trusted: boolean;
-  readonly started: number;
+  started: number;
   /** timings_ms of the result, filled by the phases as they go. */
-  readonly timings: Timings = {};
+  timings: Timings = {};
   /** The tab the action runs on, once its lookup said yes. */
   tab: Tab | undefined;
   private readonly readState: StateReader;
@@ -66,6 +73,20 @@ export class ActionRun {
 
   get params(): unknown {
     return this.action.params;
+  }
+
+  /** Another attempt of the same action (a read run again on a new document): its own timings and tab lookup, the same budget. */
+  again(): this {
+    this.started = now();
+    this.timings = {};
+    this.tab = undefined;
+    return this;
+  }
+
+  /** The answer the caller gets: with state_since, the state after the action as a delta (get_state uses params.since). */
+  answer(result: ActionResultMessage): ActionResultMessage {
+    const since = this.action.state_since;
+    return since === undefined || this.name === 'get_state' ? result : withStateDelta(result, since);
   }
 
   /** The error result; state: the tab's state after the failure, when there is one. */

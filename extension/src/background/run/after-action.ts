@@ -62,22 +62,21 @@ export class Signals {
   }
 }
 
+/** An act the page answered (or that ran until the page unloaded), as opposed to one that ended the run. */
+const answered = (x: object): x is { sent: ChannelOutcome } => 'sent' in x;
+
 /** A result that ends the run: the act failed, or the page cut it short. */
 export const isResult = (x: object): x is ActionResultMessage => 'type' in x && x.type === 'action_result';
 
 /**
- * Runs the act inside the run's signals and waits once for what it set off. An act that answers
- * with a result (it failed, or was cut short) ends there: nothing is waited for. An act whose page
+ * Runs the act inside the run's signals and waits once for what it set off. An act that ends
+ * without a page's answer (a result, or a refusal: it failed, or was cut short) ends there: nothing is waited for. An act whose page
  * closed its port before answering (it unloaded) is followed to its navigation's end.
  */
-export async function afterAction<T extends { sent: ChannelOutcome }>(
-  run: ActionRun,
-  signals: Signals,
-  act: () => Promise<T | ActionResultMessage>,
-): Promise<T | ActionResultMessage> {
+export async function afterAction<R extends object>(run: ActionRun, signals: Signals, act: () => Promise<R>): Promise<R> {
   if (run.settle.enabled) await settleSend(signals.tabId, signals.frameId, { channel: SETTLE_CHANNEL, kind: 'begin' }, 1000);
   const acted = await act();
-  if (isResult(acted)) return acted;
+  if (!answered(acted)) return acted;
   if (!acted.sent.ok || signals.watch.navigationStarted) {
     await signals.followNavigation();
   } else if (run.settle.enabled) {

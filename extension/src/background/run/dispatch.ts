@@ -17,7 +17,7 @@ import { hasDomainPolicy, policyError, withPersonDefaults } from '../policy/pers
 import { resolveTab } from '../policy/tabs';
 import { classicUploadRefusal } from '../policy/upload-policy';
 import { collectState } from '../state/collect';
-import { answerState, withStateDelta } from '../state/state-cache';
+import { answerState } from '../state/state-cache';
 import { ActionRun, ms, now } from './action-run';
 import { readActionSettings, TRUSTED_INPUT_KEY } from './action-settings';
 import { activityFields, mergeDrained, NOTHING_DRAINED } from './activity';
@@ -27,17 +27,17 @@ import { resultState } from './result-state';
 import { checkedTab, refuseTab } from './tab-gate';
 
 export async function runAction(action: ActionMessage): Promise<ActionResultMessage> {
+  const run = await startRun(action);
   // Reads have no side effects: one the page's navigation cut short is run again on the new document.
-  const result = await rereadWhileReloading(action, (budget) => runActionOnce(action, budget));
-  // state_since: the state after the action as a delta (get_state uses params.since).
-  return action.state_since === undefined || action.action === 'get_state' ? result : withStateDelta(result, action.state_since);
+  return run.answer(await rereadWhileReloading(run, () => runActionOnce(run)));
 }
 
-async function startRun(action: ActionMessage, budget: Budget): Promise<ActionRun> {
+/** The one run of an action, made at its arrival: its budget, the settle rule and input mode it runs with. */
+async function startRun(action: ActionMessage): Promise<ActionRun> {
   const started = now();
   const settings = await readActionSettings();
   return new ActionRun(action, {
-    budget,
+    budget: new Budget(action.timeout_ms),
     started,
     settle: resolveSettle(settings[SETTLE_OPTIONS_KEY], action.settle),
     trusted: (action.params as { trusted?: unknown } | undefined)?.trusted === true || settings[TRUSTED_INPUT_KEY] === true,
@@ -45,8 +45,7 @@ async function startRun(action: ActionMessage, budget: Budget): Promise<ActionRu
   });
 }
 
-async function runActionOnce(action: ActionMessage, budget = new Budget(action.timeout_ms)): Promise<ActionResultMessage> {
-  const run = await startRun(action, budget);
+async function runActionOnce(run: ActionRun): Promise<ActionResultMessage> {
   try {
     return await runOnTab(run);
   } catch (e) {
@@ -54,7 +53,7 @@ async function runActionOnce(action: ActionMessage, budget = new Budget(action.t
     return run.fail(
       errorInfo(
         'EXTENSION_INTERNAL_ERROR',
-        `The extension failed while running "${action.action}": ${why}. Retry; report the bug if it repeats.`,
+        `The extension failed while running "${run.name}": ${why}. Retry; report the bug if it repeats.`,
         'background_script',
       ),
     );

@@ -1,13 +1,19 @@
-// Typing that the page cut short. type, fill, press and send_keys report how much of their input
-// went in (content script: progress messages on the port; trusted mode: the worker counts the keys
-// it sent). When the document goes away before the action answers, that count decides the result:
-// everything went in, then the page navigated (Enter submitted a form) -> success with the
-// navigation noted; the page navigated or its tab closed with keys still to type -> NAVIGATED_AWAY
-// or TAB_NOT_FOUND with details {chars_typed, chars_total}, never success.
+// Acts the page cut short: what it means for an action when its document goes away before it answers.
+// type, fill, press and send_keys report how much of their input went in (content script: progress
+// messages on the port; trusted mode: the worker counts the keys it sent), and that count decides
+// the result: everything went in, then the page navigated (Enter submitted a form) -> success with
+// the navigation noted; the page navigated or its tab closed with keys still to type ->
+// NAVIGATED_AWAY or TAB_NOT_FOUND with details {chars_typed, chars_total}, never success. A pointer
+// action still waiting for its element, and an action whose answer comes from the page (get, is,
+// wait_for...), fail the same way: nothing was done, or nothing was observed.
 import type { ErrorInfo } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import type { InputProgress } from '../../shared/internal-messages';
 import { parseChord } from '../../shared/keys';
+import type { Tab } from '../actions/types';
+import type { ChannelOutcome } from '../connection/content-channel';
+import type { ActionRun, Refusal } from './action-run';
+import type { Signals } from './after-action';
 
 /** Actions whose input goes in piece by piece and can be cut short by the page. */
 export const TYPING_ACTIONS = new Set<string>(['type', 'fill', 'press', 'send_keys']);
@@ -102,4 +108,75 @@ export function inputCutError(
     'background_script',
     details,
   );
+}
+
+/**
+ * Actions whose answer comes from the page: when the page goes away before answering, nothing was
+ * observed, so they must fail (wait_for used to report "caused a navigation"
+ * as success while its condition was never met).
+ */
+export const ANSWER_REQUIRED = new Set<string>(['wait_for', 'get', 'is', 'extract_content', 'get_dropdown_options', 'scroll_to_text']);
+
+/** The error for an ANSWER_REQUIRED action whose page went away: TAB_NOT_FOUND or NAVIGATED_AWAY. */
+export async function lostAnswer(
+  action: string,
+  tabId: number,
+  urlBefore: string | undefined,
+): Promise<{ error: ErrorInfo; tabGone: boolean }> {
+  const tab = await chrome.tabs.get(tabId).catch(() => null);
+  if (!tab) {
+    return {
+      tabGone: true,
+      error: errorInfo(
+        'TAB_NOT_FOUND',
+        `Tab ${tabId} was closed while "${action}" was running, so it has no answer (for wait_for: the condition was not met). Use another tab (list_tabs, switch_tab) or open one (open_tab).`,
+        'background_script',
+        { tab_id: tabId, action },
+      ),
+    };
+  }
+  return {
+    tabGone: false,
+    error: errorInfo(
+      'NAVIGATED_AWAY',
+      `The page navigated away${tab.url && tab.url !== urlBefore ? ` (to ${tab.url})` : ''} while "${action}" was running, so it has no answer (for wait_for: the condition was not met on the old page). Take a new state and decide again.`,
+      'background_script',
+      { tab_id: tabId, action, ...(urlBefore ? { previous_url: urlBefore } : {}), ...(tab.url ? { current_url: tab.url } : {}) },
+    ),
+  };
+}
+
+/**
+ * Input the page cut short, never a success: typing with keys still to type when the page navigated
+ * or its tab closed, or a pointer action the page left while it still waited for its element
+ * (nothing was clicked). The error, given the tab as it is now (null: closed); null when not cut short.
+ */
+export function cutShort(
+  run: ActionRun,
+  tab: Tab,
+  sent: ChannelOutcome,
+  typed: ReturnType<typeof inputDone> | undefined,
+): ((tabNow: chrome.tabs.Tab | null) => ErrorInfo) | null {
+  if (typed !== undefined && (typed === null || typed.done < typed.total))
+    return (tabNow) => inputCutError(run.name, tab.id, typed, tabNow, tab.url);
+  if (!sent.ok && sent.tracked === true && POINTER_ACTIONS.has(run.name) && (sent.progress?.done ?? 0) === 0)
+    return (tabNow) => notActedError(run.name, tab.id, tabNow, tab.url);
+  return null;
+}
+
+/** The tab as it is once the page's going away shows (closed, or navigated and loaded), and the error for it. */
+export async function waitCutShort(
+  run: ActionRun,
+  tab: Tab,
+  signals: Signals,
+  error: (tabNow: chrome.tabs.Tab | null) => ErrorInfo,
+): Promise<Refusal> {
+  const { watch } = signals;
+  const lookUp = () => chrome.tabs.get(tab.id).catch(() => null);
+  let tabNow = await lookUp();
+  // The port can close a moment before the tab's removal or the navigation's start is visible.
+  if (tabNow && !watch.navigationStarted && (await watch.waitForStartOrNewTab(run.budget.cap(300))) === false) tabNow = await lookUp();
+  if (tabNow && watch.navigationStarted) await watch.waitForNavigationEnd(run.budget.cap(run.settle.navigation_cap_ms));
+  tabNow = tabNow ? await lookUp() : null;
+  return { error: error(tabNow), withState: tabNow !== null };
 }

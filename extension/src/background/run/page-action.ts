@@ -12,11 +12,11 @@ import { type ChannelOutcome, sendToContent } from '../connection/content-channe
 import { withTimeout } from '../page-watch/budget';
 import { blockedDownload, type DownloadRecord, downloadSentence, repeatedDownloadBlocked, targetsLink } from '../page-watch/downloads';
 import { boxInTopViewport } from '../page-watch/frame-box';
-import { ANSWER_REQUIRED, lostAnswer, takeDeferred } from '../page-watch/settle-rule';
-import { type ActionRun, ms, now } from './action-run';
+import { takeDeferred } from '../page-watch/settle-rule';
+import { type ActionRun, ms, now, type Refusal } from './action-run';
 import { activityFields, mergeDrained, NOTHING_DRAINED } from './activity';
 import { afterAction, isResult, Signals } from './after-action';
-import { allInBefore, inputCutError, inputDone, notActedError, POINTER_ACTIONS, TYPING_ACTIONS } from './interrupted-input';
+import { allInBefore, ANSWER_REQUIRED, cutShort, inputDone, lostAnswer, TYPING_ACTIONS, waitCutShort } from './interrupted-input';
 import { globalIds, route } from './route';
 import type { PageTab } from './tab-gate';
 import { runTrusted, trustedPlan, withCurrentViewport } from './trusted-run';
@@ -45,21 +45,28 @@ type Routed = Extract<Awaited<ReturnType<typeof route>>, { ok: true }>;
 
 export async function runPageAction(run: ActionRun, pageTab: PageTab): Promise<ActionResultMessage> {
   const routed = await route(pageTab.id, run.params);
-  if (!routed.ok) {
-    const checked = await pageTab.check();
-    if (!checked.ok) return run.fail(checked.error, null, checked.tabId);
-    run.tab = checked.tab;
-    return run.failOnTab(routed.error);
-  }
+  const ended = !routed.ok ? await refusedRoute(run, pageTab, routed.error) : await onFrame(run, pageTab, routed);
+  // The one place a refused act fails the run, with the tab's state when the tab is still there.
+  return isResult(ended) ? ended : run.failOnTab(ended.error, ended.withState);
+}
+
+/** A target route() could not place: the tab's verdict comes first (a closed tab says so), then the route's error. */
+async function refusedRoute(run: ActionRun, pageTab: PageTab, error: ErrorInfo): Promise<ActionResultMessage | Refusal> {
+  const checked = await pageTab.check();
+  if (!checked.ok) return run.fail(checked.error, null, checked.tabId);
+  run.tab = checked.tab;
+  return { error, withState: true };
+}
+
+/** The act on the target's frame inside its signals, then the download and the result. */
+async function onFrame(run: ActionRun, pageTab: PageTab, routed: Routed): Promise<ActionResultMessage | Refusal> {
   const signals = new Signals(run, pageTab.id, routed.frameId);
   try {
-    const acted = await afterAction(run, signals, async () => {
+    const acted = await afterAction(run, signals, async (): Promise<Acted | ActionResultMessage | Refusal> => {
       const sent = await send(run, pageTab, routed, signals);
-      if (isResult(sent)) return sent;
-      const judged = await judgeCutShort(run, sent, signals);
-      return 'error' in judged ? run.failOnTab(judged.error, judged.withState) : judged;
+      return isResult(sent) ? sent : judgeCutShort(run, sent, signals);
     });
-    if (isResult(acted)) return acted;
+    if (!('sent' in acted)) return acted;
     const download = await collectDownload(run, signals, acted.tab);
     return await finish(run, signals, acted, download);
   } finally {
@@ -109,12 +116,6 @@ const pageTimeout = (run: ActionRun, tabId: number, frameId: number): ErrorInfo 
     { tab_id: tabId, frame_id: frameId, timeout_ms: run.action.timeout_ms ?? 15_000 },
   );
 
-/** A failure of the act. withState: the tab is still there, and its state goes with the error. */
-interface Refusal {
-  error: ErrorInfo;
-  withState: boolean;
-}
-
 /** The page's answer judged: a failure (the page refused, or went away before the act was done) or what it did. */
 async function judgeCutShort(run: ActionRun, { tab, sent }: Sent, signals: Signals): Promise<Acted | Refusal> {
   const name = run.name;
@@ -146,39 +147,11 @@ async function judgeCutShort(run: ActionRun, { tab, sent }: Sent, signals: Signa
   return { tab, sent, message: answer.message, result: answer.result, allTyped: '' };
 }
 
-/**
- * Input the page cut short, never a success: typing with keys still to type when the page navigated
- * or its tab closed, or a pointer action the page left while it still waited for its element
- * (nothing was clicked). The error, given the tab as it is now (null: closed); null when not cut short.
- */
-function cutShort(
-  run: ActionRun,
-  tab: Tab,
-  sent: ChannelOutcome,
-  typed: ReturnType<typeof inputDone> | undefined,
-): ((tabNow: chrome.tabs.Tab | null) => ErrorInfo) | null {
-  if (typed !== undefined && (typed === null || typed.done < typed.total))
-    return (tabNow) => inputCutError(run.name, tab.id, typed, tabNow, tab.url);
-  if (!sent.ok && sent.tracked === true && POINTER_ACTIONS.has(run.name) && (sent.progress?.done ?? 0) === 0)
-    return (tabNow) => notActedError(run.name, tab.id, tabNow, tab.url);
-  return null;
-}
-
-/** The tab as it is once the page's going away shows (closed, or navigated and loaded), and the error for it. */
-async function waitCutShort(
-  run: ActionRun,
-  tab: Tab,
-  signals: Signals,
-  error: (tabNow: chrome.tabs.Tab | null) => ErrorInfo,
-): Promise<Refusal> {
-  const { watch } = signals;
-  const lookUp = () => chrome.tabs.get(tab.id).catch(() => null);
-  let tabNow = await lookUp();
-  // The port can close a moment before the tab's removal or the navigation's start is visible.
-  if (tabNow && !watch.navigationStarted && (await watch.waitForStartOrNewTab(run.budget.cap(300))) === false) tabNow = await lookUp();
-  if (tabNow && watch.navigationStarted) await watch.waitForNavigationEnd(run.budget.cap(run.settle.navigation_cap_ms));
-  tabNow = tabNow ? await lookUp() : null;
-  return { error: error(tabNow), withState: tabNow !== null };
+/** The download phase's report: the file the act started, Chrome's refusal of it, and what the result's message says of it. */
+interface Download {
+  download?: DownloadRecord;
+  blocked: ErrorInfo | null;
+  sentence: string;
 }
 
 /**
@@ -186,11 +159,7 @@ async function waitCutShort(
  * time runs out), so a caller can open the file the result names. blocked: Chrome refused the file
  * (a repeated automatic download, or one it interrupted as blocked), a failure, not a silent success.
  */
-async function collectDownload(
-  run: ActionRun,
-  signals: Signals,
-  tab: Tab,
-): Promise<{ download?: DownloadRecord; blocked: ErrorInfo | null }> {
+async function collectDownload(run: ActionRun, signals: Signals, tab: Tab): Promise<Download> {
   const { watch, downloads, linkState } = signals;
   const { budget, params } = run;
   // A navigation Chrome aborted (net::ERR_ABORTED) is how a link answered with Content-Disposition:
@@ -205,22 +174,19 @@ async function collectDownload(
   const repeated =
     !started && link ? await repeatedDownloadBlocked(downloads, linkState, params, tab.url, budget.cap(DOWNLOAD_AFTER_ABORT_MS)) : null;
   const download = started || (link && !repeated && downloads.match(tab.url)) ? await downloads.result(budget.remaining()) : undefined;
-  return download ? { download, blocked: blockedDownload(download) } : { blocked: repeated };
+  return download
+    ? { download, blocked: blockedDownload(download), sentence: downloadSentence(download) }
+    : { blocked: repeated, sentence: '' };
 }
 
-async function finish(
-  run: ActionRun,
-  signals: Signals,
-  acted: Acted,
-  { download, blocked }: { download?: DownloadRecord; blocked: ErrorInfo | null },
-): Promise<ActionResultMessage> {
+async function finish(run: ActionRun, signals: Signals, acted: Acted, download: Download): Promise<ActionResultMessage> {
   const { tab, sent } = acted;
   const { watch } = signals;
   const tState = now();
   const frame = sent.ok && sent.response.ok && !watch.navigationStarted ? sent.response.frame : undefined;
   const state = await run.stateOrNull(tab.id, watch.navigated || !sent.ok ? undefined : (tab.url ?? ''), frame);
   run.timings.state = ms(now() - tState);
-  if (blocked) return run.fail(blocked, state, tab.id);
+  if (download.blocked) return run.fail(download.blocked, state, tab.id);
   await signals.drainNewDocument();
   run.stamp();
   const left = takeDeferred(tab.id);
@@ -228,10 +194,17 @@ async function finish(
     signals.drained = mergeDrained(left.drained, signals.drained ?? NOTHING_DRAINED);
     signals.notice ??= left.notice ?? undefined;
   }
-  return run.success(outcome(run, signals, acted, state, download), state, tab.id);
+  const details = outcome(run, signals, acted, state, download);
+  return run.success(details, state, tab.id);
 }
 
-function outcome(run: ActionRun, signals: Signals, acted: Acted, state: SimplifiedState | null, download?: DownloadRecord): OutcomeDetails {
+function outcome(
+  run: ActionRun,
+  signals: Signals,
+  acted: Acted,
+  state: SimplifiedState | null,
+  { download, sentence }: Download,
+): OutcomeDetails {
   const { watch, report, drained, notice, settled } = signals;
   const navigated = watch.navigated || !acted.sent.ok;
   const details: OutcomeDetails = {
@@ -246,9 +219,7 @@ function outcome(run: ActionRun, signals: Signals, acted: Acted, state: Simplifi
   if (watch.newTabId !== undefined) details.new_tab_id = watch.newTabId;
   if (drained) Object.assign(details, activityFields(drained));
   if (notice) details.no_change_notice = notice;
-  if (download) {
-    details.download = download;
-    details.message += downloadSentence(download);
-  }
+  if (download) details.download = download;
+  details.message += sentence;
   return details;
 }

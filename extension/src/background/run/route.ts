@@ -49,36 +49,33 @@ async function localTarget(
   tabId: number,
   p: Record<string, unknown>,
 ): Promise<{ ok: true; frameId: number | undefined; params: Record<string, unknown> } | { ok: false; error: ErrorInfo }> {
-  let elementId = typeof p['element_id'] === 'string' ? (p['element_id'] as string) : undefined;
+  const index = typeof p['index'] === 'number' ? p['index'] : undefined;
   const rest = { ...p };
-  if (typeof p['index'] === 'number') {
-    const found = await elementIdForIndex(tabId, p['index'] as number);
-    if (!found)
-      return {
-        ok: false,
-        error: errorInfo(
-          'TARGET_ELEMENT_NOT_FOUND',
-          `Index ${p['index'] as number} is not in the latest state of tab ${tabId}. Take a new state (get_state) and use an index from it.`,
-          WS,
-          { index: p['index'], tab_id: tabId, reason: 'unknown' },
-        ),
-      };
-    elementId = found;
-    delete rest['index'];
-  }
-  if (elementId === undefined) return { ok: true, frameId: undefined, params: rest };
-  const parsed = parseElementId(elementId);
-  if (!parsed)
-    return {
-      ok: false,
-      error: errorInfo(
+  if (index !== undefined) delete rest['index'];
+  const elementId =
+    index !== undefined ? await elementIdForIndex(tabId, index) : typeof p['element_id'] === 'string' ? p['element_id'] : undefined;
+  if (index === undefined && elementId === undefined) return { ok: true, frameId: undefined, params: rest };
+  // null: the index is not in the tab's latest state.
+  const parsed = typeof elementId === 'string' ? parseElementId(elementId) : null;
+  if (!parsed) return { ok: false, error: notFound(tabId, elementId === null ? index : undefined, elementId) };
+  return { ok: true, frameId: parsed.frameId, params: { ...rest, element_id: parsed.local } };
+}
+
+/** A target that names no element: an index the tab's latest state does not have, or a string that is not an element id. */
+function notFound(tabId: number, index: number | undefined, elementId: string | null | undefined): ErrorInfo {
+  return index !== undefined
+    ? errorInfo(
         'TARGET_ELEMENT_NOT_FOUND',
-        `"${elementId}" is not an element id (they look like "e12", or "f7e3" inside a frame). Take a new state (get_state) and use an id from it.`,
+        `Index ${index} is not in the latest state of tab ${tabId}. Take a new state (get_state) and use an index from it.`,
+        WS,
+        { index, tab_id: tabId, reason: 'unknown' },
+      )
+    : errorInfo(
+        'TARGET_ELEMENT_NOT_FOUND',
+        `"${String(elementId)}" is not an element id (they look like "e12", or "f7e3" inside a frame). Take a new state (get_state) and use an id from it.`,
         WS,
         { element_id: elementId, reason: 'unknown' },
-      ),
-    };
-  return { ok: true, frameId: parsed.frameId, params: { ...rest, element_id: parsed.local } };
+      );
 }
 
 /**
