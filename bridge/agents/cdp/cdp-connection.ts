@@ -98,3 +98,14 @@ export function versionAnswer(conn: Connection, text: string): BrowserVersion | 
     return null; // not ours to judge
   }
 }
+
+/** Lets go of what a closed connection held: its tabs (the emulator's dispose) and its agent session. */
+export async function releaseConnection(conn: Connection, reason: string, log: Logger): Promise<void> {
+  try {
+    await conn.emulator?.dispose(reason);
+  } catch (e) {
+    log.warn('cdp: releasing the tabs failed', { name: conn.name, error: e instanceof Error ? e.message : String(e) });
+  }
+  // The emulator ends the agent session; this only makes sure of it (close() twice is harmless).
+  await conn.agent?.close().catch(() => undefined);
+}

@@ -29,10 +29,12 @@ import {
   type CdpSocket,
   closeReason,
   type Connection,
+  releaseConnection,
   safe,
   versionAnswer,
 } from './cdp-connection';
 import { pumpClient } from './client-pump';
+import { ConnectionReleases } from './connection-releases';
 import {
   type BrowserVersion,
   type CdpRoute,
@@ -61,8 +63,8 @@ export class CdpEndpoint {
   private readonly guard: EndpointGuard;
   private readonly panel: CdpClientsPanel;
   private readonly connections = new Map<number, Connection>();
-  /** Connections of a URL (by name) still letting go of their tabs after their socket closed. */
-  private readonly ending = new Map<string, Set<Promise<void>>>();
+  /** Connections of a URL still letting go of their tabs after their socket closed. */
+  private readonly releases = new ConnectionReleases(DISPOSE_WAIT_MS);
   private readonly poll: ReturnType<typeof setInterval>;
   private readonly browserId = crypto.randomUUID();
   private readonly maxPerUrl: number;
@@ -201,10 +203,7 @@ export class CdpEndpoint {
       versionIds: new Set(),
     };
     this.connections.set(conn.id, conn);
-    // A client that reconnects at once (Chrome's own endpoint lets it) must find the tabs its closed
-    // connection held free again, not "held by another client": the new session waits for the old
-    // one's release, as long as that takes (bounded by DISPOSE_WAIT_MS).
-    await this.releasedBy(record.name);
+    await this.releases.settled(record.name); // a client reconnecting at once finds its tabs free
     let agent: AgentClient;
     try {
       agent = await AgentClient.connect({
@@ -297,35 +296,10 @@ export class CdpEndpoint {
     if (this.connections.get(conn.id) !== conn) return Promise.resolve();
     this.connections.delete(conn.id);
     conn.ended ??= reason;
-    const pending = this.ending.get(conn.name) ?? new Set<Promise<void>>();
-    this.ending.set(conn.name, pending);
-    const released = this.release(conn, reason).finally(() => {
-      pending.delete(released);
-      if (pending.size === 0 && this.ending.get(conn.name) === pending) this.ending.delete(conn.name);
-    });
-    pending.add(released);
-    return released;
-  }
-
-  private async release(conn: Connection, reason: string): Promise<void> {
-    try {
-      await conn.emulator?.dispose(reason);
-    } catch (e) {
-      this.opts.log.warn('cdp: releasing the tabs failed', { name: conn.name, error: e instanceof Error ? e.message : String(e) });
-    }
-    // The emulator ends the agent session; this only makes sure of it (close() twice is harmless).
-    await conn.agent?.close().catch(() => undefined);
-    this.publishChanges();
-  }
-
-  /** Resolves once the closed connections of `name` let go of their tabs, or after DISPOSE_WAIT_MS. */
-  private async releasedBy(name: string): Promise<void> {
-    const pending = this.ending.get(name);
-    if (!pending?.size) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<void>((r) => (timer = setTimeout(r, DISPOSE_WAIT_MS)));
-    await Promise.race([Promise.allSettled([...pending]), late]);
-    clearTimeout(timer);
+    return this.releases.track(
+      conn.name,
+      releaseConnection(conn, reason, this.opts.log).then(() => this.publishChanges()),
+    );
   }
 
   /** Ends every connection of `name` (or those whose URL was replaced): the client sees `reason`. */
