@@ -12,27 +12,19 @@
 // arrived (tab-channel.ts).
 import type { CdpEventMessage, HelloAckMessage, TabReleasedMessage } from '../../../schemas/generated/protocol';
 import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
-import { type AgentClient, finalClose } from '../../client/agent-client';
-import type { Logger } from '../../common/log';
+import { finalClose } from '../../client/agent-client';
 import { BrowserModel } from './browser-model';
-import type { CdpConnectionStats } from './cdp-connection';
+import type { CdpConnectionStats, CdpEmulatorOptions } from './cdp-connection';
 import { type CdpCommand, NO_SESSION, parseCommand, SERVER_ERROR, STOPPED_MESSAGE } from './cdp-protocol';
 import type { CommandTarget } from './cdp-sessions';
-import { type CdpSocket, CdpWriter } from './cdp-writer';
+import { CdpWriter } from './cdp-writer';
 import { EventRouter } from './event-router';
 import { RateCounter } from './rate-counter';
 
 export type { CdpSocket } from './cdp-writer';
 
-export interface EmulatorOptions {
-  socket: CdpSocket;
-  /** Already open (hello done), clientName `cdp:<name>`, maxTabs from the token. */
-  agent: AgentClient;
-  /** A page endpoint may name the tab (from targets() of another connection) so it is attached directly. */
-  target: { kind: 'browser' } | { kind: 'page'; targetId: string; tabId?: number };
-  log: Logger;
-  downloadsDir: string;
-}
+/** What an emulator is handed: the endpoint's seam (cdp-connection.ts), written once. */
+export type EmulatorOptions = CdpEmulatorOptions;
 
 export class BrowserEmulator {
   private readonly out: CdpWriter;
