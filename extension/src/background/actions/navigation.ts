@@ -16,7 +16,7 @@ export async function navigateAndWait(
 ): Promise<WorkerOutcome> {
   const watch = new TabWatch(tabId);
   const downloads = new DownloadWatch();
-  const t0 = performance.now(); // same clock as the run's timings (run/action-run.ts): a coarser Date.now() made the derived action time negative
+  const t0 = performance.now(); // same clock as run/action-run.ts: a coarser Date.now() made the derived action time negative
   try {
     try {
       await start();

@@ -18,7 +18,7 @@ export async function openTab(ctx: WorkerContext, params: OpenTabParams): Promis
   // Also reached by open_tool with a saved tool's URL, which run/dispatch.ts does not see.
   const out = await scopeWhenRead(url);
   if (out) return { ok: false, error: scopeError('open_tab', url, out), stateTabId: null };
-  const t0 = performance.now(); // same clock as the run's timings (run/action-run.ts): a coarser Date.now() made the derived action time negative
+  const t0 = performance.now(); // same clock as run/action-run.ts: a coarser Date.now() made the derived action time negative
   let tab: chrome.tabs.Tab;
   try {
     // With site lists set, the tab opens blank and is held (its network rules in place) before it

@@ -8,7 +8,7 @@ export async function waitForNavigation(ctx: WorkerContext, params: WaitForNavig
   const watch = new TabWatch(ctx.tab.id);
   try {
     const cap = ctx.budget.cap(params.timeout_ms ?? ctx.settle.navigation_cap_ms);
-    const t0 = performance.now(); // same clock as the run's timings (run/action-run.ts): a coarser Date.now() made the derived action time negative
+    const t0 = performance.now(); // same clock as run/action-run.ts: a coarser Date.now() made the derived action time negative
     const end = await watch.waitForNavigationEnd(cap);
     if (!end) {
       const what = watch.navigationStarted ? 'A navigation started but did not finish loading' : 'No navigation started';
