@@ -204,5 +204,55 @@ describe('CDP relay: domains per client session', () => {
         'b still has Runtime',
       ).to.deep.equal(['Network.disable']);
     });
+
+    it("Fetch: a paused request reaches only the session whose patterns match; one session's disable keeps the other's interception", async () => {
+      const { model, sent, out, event } = setup();
+      const [a, b] = await twoPages(model);
+      a.handle(cmd(1, 'Fetch.enable', a.id, { patterns: [{ urlPattern: '*' }], handleAuthRequests: true }));
+      b.handle(cmd(2, 'Fetch.enable', b.id, { patterns: [{ urlPattern: '*/b-only/*' }] }));
+      await settle();
+      expect(sent.map((s) => s.params)).to.deep.equal([
+        { patterns: [{ urlPattern: '*' }], handleAuthRequests: true },
+        { patterns: [{ urlPattern: '*' }, { urlPattern: '*/b-only/*' }], handleAuthRequests: true },
+      ]);
+      out.length = 0;
+      event('Fetch.requestPaused', { requestId: 'i1', request: { url: 'https://a.test/b-only/x' }, resourceType: 'XHR' });
+      expect(
+        out.map((m) => m['sessionId']),
+        'a enabled first and matches',
+      ).to.deep.equal([a.id]);
+      sent.length = 0;
+      out.length = 0;
+      a.handle(cmd(3, 'Fetch.disable', a.id));
+      await settle();
+      expect(sent).to.deep.equal([
+        { method: 'Fetch.enable', params: { patterns: [{ urlPattern: '*/b-only/*' }], handleAuthRequests: false } },
+        { method: 'Fetch.continueRequest', params: { requestId: 'i1' } },
+      ]);
+      expect(out).to.deep.equal([{ id: 3, result: {}, sessionId: a.id }]);
+    });
+
+    it("a frame's child session: each client alias keeps its own domains; detaching one alias turns off only what nobody needs", async () => {
+      const { model, sent, out } = setup();
+      const [a, b] = await twoPages(model);
+      const child = model.children.addChild('CHROME-CHILD', 7, null, { targetId: 'F1', type: 'iframe' });
+      const aa = model.children.addAlias(child, a);
+      const ba = model.children.addAlias(child, b);
+      aa.handle(cmd(1, 'Network.enable', aa.alias));
+      ba.handle(cmd(2, 'Network.enable', ba.alias));
+      ba.handle(cmd(3, 'Log.enable', ba.alias));
+      await settle();
+      out.length = 0;
+      const router = new EventRouter(model, quiet, () => true);
+      router.route({ type: 'cdp_event', tab_id: 7, session_id: 'CHROME-CHILD', method: 'Log.entryAdded', params: {} });
+      expect(out.map((m) => m['sessionId'])).to.deep.equal([ba.alias]);
+      sent.length = 0;
+      b.handle(cmd(4, 'Target.detachFromTarget', b.id, { sessionId: ba.alias }));
+      await settle();
+      expect(
+        sent.map((s) => s.method),
+        "a's alias still has Network",
+      ).to.deep.equal(['Log.disable']);
+    });
   });
 });
