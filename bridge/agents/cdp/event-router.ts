@@ -1,6 +1,6 @@
 // Events from the held tabs (cdp_event) to the client sessions that should see them: the tab's own
-// events to each page session of it, a child's to each client alias of it (of a tracked domain, only
-// to those that enabled it: domain-state.ts), children attached and
+// events to each page session of it, a child's to each client alias of it (an event of a tracked
+// domain only to the sessions that enabled it, as Chrome: domain-state.ts), children attached and
 // detached under aliases of each client session that asked, downloads as Browser.* events, and the
 // url/title each target reports kept current. Event params are serialized once however many sessions
 // get them. A debugger the extension lost (not the person's choice) is attached again as a new target.
