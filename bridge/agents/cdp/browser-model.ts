@@ -28,8 +28,10 @@ import { CdpSessions, type ClientSession, mintId, type PageSession, type Scope, 
 import type { CdpWriter } from './cdp-writer';
 import { CdpChildAlias } from './child-alias';
 import { ChildSessions } from './child-sessions';
+import { DomainState } from './domain-state';
 import { Downloads } from './downloads';
 import { CdpPageSession } from './page-session';
+import { dropPageDomains } from './session-domains';
 import type { Answer, BrowserHost } from './session-host';
 import { type BrowserVersionInfo, cookiesOfTabs, evaluatedValue, FALLBACK_VERSION, versionOfTab, windowOfTab } from './tab-answers';
 import { CDP_CALL_TIMEOUT_MS, OWN_CALL_TIMEOUT_MS, TabChannel } from './tab-channel';
@@ -52,6 +54,7 @@ export class BrowserModel implements BrowserHost {
   readonly sessions = new CdpSessions();
   readonly children: ChildSessions = new ChildSessions((alias, child, owner) => new CdpChildAlias(this, alias, child, owner));
   readonly downloads: Downloads;
+  readonly domains = new DomainState();
   readonly windowIds = new Map<number, number>();
   /** The connection's own browser-level session (commands without sessionId on the browser endpoint). */
   readonly root: CdpBrowserSession;
@@ -232,6 +235,7 @@ export class BrowserModel implements BrowserHost {
       if (page) this.detachSession(page);
     }
     this.sessions.removeSession(s.id);
+    if (s.kind === 'page') dropPageDomains(this, s);
     if (s.kind === 'page') this.children.removeOwner(s);
     if (s.kind === 'browser')
       return this.out.event(undefined, 'Target.detachedFromTarget', { sessionId: s.id, targetId: this.sessions.browserTargetId });
@@ -249,6 +253,7 @@ export class BrowserModel implements BrowserHost {
     this.titleTimers.delete(tab.tabId);
     const sessions = this.sessions.removeTab(tab.tabId);
     this.children.removeTab(tab.tabId);
+    this.domains.forgetTab(tab.tabId);
     if (this.pageRoot?.tab === tab) {
       this.pageRootMissing = `Target ${tab.targetId} is gone (closed, released by the person, or its debugger detached).`;
       this.pageRoot = null;

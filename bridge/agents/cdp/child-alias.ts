@@ -6,6 +6,7 @@ import type { CdpCommand } from './cdp-protocol';
 import { paramsOf } from './cdp-protocol';
 import type { PageSession } from './cdp-sessions';
 import type { ChildAlias, ChromeChild } from './child-sessions';
+import { dropAliasDomains, relayDomainCommand } from './session-domains';
 import type { SessionHost } from './session-host';
 
 export class CdpChildAlias implements ChildAlias {
@@ -26,6 +27,7 @@ export class CdpChildAlias implements ChildAlias {
       const nested = this.host.children.alias(String(paramsOf(c, 'Target.detachFromTarget').sessionId));
       if (nested && nested.owner === this.owner) return detachAlias(this.host, nested, c);
     }
+    if (relayDomainCommand(this.host, this, c, this.child.tabId, this.child.id, this.alias)) return;
     this.host.forward(this.child.tabId, c, this.child.id);
   }
 }
@@ -52,6 +54,9 @@ export function replayChildren(host: SessionHost, owner: PageSession, parent: st
  */
 export function detachAlias(host: SessionHost, a: ChildAlias, c: CdpCommand): void {
   const last = host.children.removeAlias(a);
+  // The last alias takes Chrome's child session with it; otherwise only this client's domains go.
+  if (last) host.domains.forgetChild(a.child.tabId, a.child.id);
+  else dropAliasDomains(host, a);
   host.out.event(c.sessionId === '' ? undefined : c.sessionId, 'Target.detachedFromTarget', {
     sessionId: a.alias,
     targetId: a.child.targetInfo.targetId,

@@ -1,5 +1,6 @@
 // Events from the held tabs (cdp_event) to the client sessions that should see them: the tab's own
-// events to each page session of it, a child's to each client alias of it, children attached and
+// events to each page session of it, a child's to each client alias of it (an event of a tracked
+// domain only to the sessions that enabled it, as Chrome: domain-state.ts), children attached and
 // detached under aliases of each client session that asked, downloads as Browser.* events, and the
 // url/title each target reports kept current. Event params are serialized once however many sessions
 // get them. A debugger the extension lost (not the person's choice) is attached again as a new target.
@@ -34,14 +35,19 @@ export class EventRouter {
     if (method === 'Target.attachedToTarget' && typeof eventParams(params, method).sessionId === 'string')
       return this.childAttached(tab, from, params);
     if (method === 'Target.detachedFromTarget' && typeof eventParams(params, method).sessionId === 'string')
-      return this.childDetached(from, params);
+      return this.childDetached(tab, from, params);
     const json = JSON.stringify(params);
+    // Only the sessions that enabled the event's domain get it, as each has its own in Chrome (domain-state.ts).
+    const domains = model.domains.find(tab.tabId, from ?? undefined);
     if (from !== null) {
-      for (const a of model.children.aliasesOf(from)) model.out.eventJson(a.alias, method, json);
+      const aliases = model.children.aliasesOf(from);
+      for (const a of domains ? domains.recipients(method, params, json, aliases) : aliases) model.out.eventJson(a.alias, method, json);
       return;
     }
     this.noteTabEvent(tab, method, params);
-    for (const ps of model.sessions.pageSessions(tab.tabId)) model.out.eventJson(ps.id === '' ? undefined : ps.id, method, json);
+    const pages = model.sessions.pageSessions(tab.tabId);
+    for (const ps of domains ? domains.recipients(method, params, json, pages) : pages)
+      model.out.eventJson(ps.id === '' ? undefined : ps.id, method, json);
   }
 
   /**
@@ -71,9 +77,11 @@ export class EventRouter {
   }
 
   /** Chrome detached a child: every client that knew it is told under its own alias. */
-  private childDetached(from: string | null, params: Params): void {
+  private childDetached(tab: TabTarget, from: string | null, params: Params): void {
     const { model } = this;
-    for (const a of model.children.removeChild(String(eventParams(params, 'Target.detachedFromTarget').sessionId))) {
+    const id = String(eventParams(params, 'Target.detachedFromTarget').sessionId);
+    model.domains.forgetChild(tab.tabId, id);
+    for (const a of model.children.removeChild(id)) {
       const session = from === null ? (a.owner.id === '' ? undefined : a.owner.id) : model.children.aliasFor(from, a.owner)?.alias;
       if (from !== null && session === undefined) continue;
       model.out.event(session, 'Target.detachedFromTarget', { ...params, sessionId: a.alias });

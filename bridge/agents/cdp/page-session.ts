@@ -5,6 +5,7 @@ import type { CdpCommand } from './cdp-protocol';
 import { paramsOf } from './cdp-protocol';
 import type { PageSession, TabTarget } from './cdp-sessions';
 import { detachAlias, replayChildren } from './child-alias';
+import { relayDomainCommand } from './session-domains';
 import type { SessionHost } from './session-host';
 
 /** Target methods a page session answers from what the endpoint knows (Chrome answers them per browser). */
@@ -56,6 +57,8 @@ export class CdpPageSession implements PageSession {
       const a = host.children.alias(String(paramsOf(c, 'Target.detachFromTarget').sessionId));
       if (a && a.owner === this) return detachAlias(host, a, c);
     }
+    // Domains are kept per client session, as Chrome keeps them (domain-state.ts).
+    if (relayDomainCommand(host, this, c, this.tab.tabId, undefined, this.eventSession)) return;
     host.forward(this.tab.tabId, c, undefined);
   }
 

@@ -6,6 +6,7 @@ import type { CdpCommand, CdpError, CommandResult, Params, TargetInfo } from './
 import type { CdpSessions, ClientSession, Scope, TabTarget } from './cdp-sessions';
 import type { CdpWriter } from './cdp-writer';
 import type { ChildSessions } from './child-sessions';
+import type { DomainState } from './domain-state';
 import type { Downloads } from './downloads';
 import type { TabChannel } from './tab-channel';
 
@@ -17,6 +18,8 @@ export interface SessionHost {
   readonly sessions: CdpSessions;
   readonly children: ChildSessions;
   readonly tabs: TabChannel;
+  /** Which client session enabled which domain on each Chrome session (domain-state.ts). */
+  readonly domains: DomainState;
   /** The relay's hot path: the command to the tab (or Chrome's child session in it), Chrome's answer back. */
   forward(tabId: number, c: CdpCommand, childSession: string | undefined): void;
   /** Target.* and Browser.* answered for the browser, in the given browser-level scope. */
