@@ -3,8 +3,9 @@
 // DOM.getDocument with pierce, DOM.querySelectorAll, the accessibility tree, DOMSnapshot, evaluate
 // results or a screenshot. The same Playwright client reads the same fixture page through Chromium's
 // own --remote-debugging-port and through our endpoint, and the readings must be equal. The person
-// still sees which tab is driven (its tab group) and ends the client from the side panel; a classic
-// agent's tab beside it keeps its bar, which proves the bar was live in this very run.
+// still sees which tab is driven (its tab group) and ends the client from the side panel. The tab
+// showed a classic agent's bar just before the client got it, which proves the bar was live in this
+// very run and that it is gone before the client's first read.
 import { expect } from 'chai';
 import { type Browser as PwBrowser, chromium, type Page as PwPage } from 'playwright-core';
 import type { Page } from 'puppeteer-core';
@@ -23,6 +24,8 @@ const PAGE =
 /** Where the bar sits (left 12 px, bottom 12 px, about 30 px high): the viewport's bottom-left corner, this big. */
 const CORNER = { width: 480, height: 80 };
 const OUR_WORDS = /Stop the agent|Agent is controlling/;
+/** The tab group the person sees the client's tab in. */
+const GROUP = 'Agent: invisible (CDP client)';
 
 interface Reading {
   /** DOM.getDocument({depth: -1, pierce: true}): each node's name and attribute names, in tree order. */
@@ -142,7 +145,7 @@ describe("e2e: our UI is invisible to a CDP client (same page, Chromium's own en
     await plain?.close();
   });
 
-  it('a classic agent keeps its bar, and a CDP client reads the same DOM, accessibility tree, DOMSnapshot and evaluate results as on Chromium', async () => {
+  it("a tab that showed a classic agent's bar, handed to a CDP client: the same DOM, accessibility tree, DOMSnapshot and evaluate results as on Chromium", async () => {
     // The reference: the same page read through Chromium's own endpoint.
     plain = await launchCdpChromium();
     plainBrowser = await chromium.connectOverCDP(plain.httpUrl);
@@ -150,15 +153,16 @@ describe("e2e: our UI is invisible to a CDP client (same page, Chromium's own en
     await reference.goto(url);
     theirs = await read(reference);
 
-    // A classic agent's tab shows the bar (the control: the bar is live in this run).
-    const classicTab = await h.openPage(h.fixtures.html('/invisible-classic', '<p>classic</p>', 'Classic'));
+    // The person's tab on the same page, held by a classic agent first: the bar shows there (the
+    // control: it is live in this run). The agent lets go and a Playwright client is handed the tab
+    // at connect, with no wait for the bar to go.
+    const person = await h.openPage(url);
     const agent = await h.connectAgent();
     const st = await agent.call('get_state', {});
     expect(st.status, JSON.stringify(st.error_info)).to.equal('success');
-    await classicTab.waitForSelector('[data-browser-agent-ui="overlay"]', { timeout: 10_000 });
-
-    // The person's tab on the same page, handed to a Playwright client at connect.
-    await h.openPage(url);
+    await person.waitForSelector('[data-browser-agent-ui="overlay"]', { timeout: 10_000 });
+    await agent.close();
+    await until('the classic agent let go of the tab', 5000, () => !sessions().some((s) => s.tabs.some((t) => t.tab_id === st.tab_id)));
     const { url: base } = mintCdpClient(h.configDir, { name: 'invisible', maxTabs: 2 });
     client = await chromium.connectOverCDP(base(h.bridge.port));
     const page = client
@@ -174,12 +178,14 @@ describe("e2e: our UI is invisible to a CDP client (same page, Chromium's own en
           .join(', ')}`,
       );
     held = page;
+    // Before anything else (the bar was on this very tab a moment ago).
+    const first = (await held.evaluate(PAGE_PROBE)) as Reading['page'];
     const session = await until('the client holds the tab', 10_000, () => sessions().find((s) => s.client?.name === 'cdp:invisible'));
     sessionId = session.session_id;
     tabId = session.tabs[0]!.tab_id;
     // The tab's lease was applied (its group is made in the same pass that showed the bar before),
     // and a new document loaded (which showed the bar again before): then the client reads.
-    await until('the tab group', 10_000, () => groupTitle(tabId));
+    await until("the client's tab group", 10_000, async () => (await groupTitle(tabId)) === GROUP);
     await held.goto(url);
     ours = await read(held);
 
@@ -198,7 +204,7 @@ describe("e2e: our UI is invisible to a CDP client (same page, Chromium's own en
     expect(ours.snapshotStrings, 'DOMSnapshot strings').to.deep.equal(theirs.snapshotStrings);
     expect(ours.page, 'what a page script sees').to.deep.equal(theirs.page);
     expect(ours.page.text).to.not.match(OUR_WORDS);
-    await agent.close();
+    expect(first, "the client's first read, right after the classic agent's bar").to.deep.equal(theirs.page);
   });
 
   it('the corner where the bar would sit shows the page background in its screenshot, as on Chromium', async () => {
@@ -210,7 +216,7 @@ describe("e2e: our UI is invisible to a CDP client (same page, Chromium's own en
   });
 
   it("the person still sees the tab in the agent's group and ends the client with Disconnect in the side panel", async () => {
-    expect(await groupTitle(tabId)).to.equal('Agent: invisible (CDP client)');
+    expect(await groupTitle(tabId)).to.equal(GROUP);
     const stop = `#agent-list > li[data-session-id="${sessionId}"] .agent button`;
     await panel.waitForSelector(stop, { visible: true, timeout: 10_000 });
     const closed = new Promise<void>((r) => held.once('close', () => r()));
