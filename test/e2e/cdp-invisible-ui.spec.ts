@@ -34,6 +34,8 @@ interface Reading {
   queried: number;
   /** Accessibility.getFullAXTree: role and name of every node. */
   ax: string[];
+  /** Accessibility.queryAXTree by the names of our Stop button ("Stop the agent", its text "Stop"): how many nodes each finds. */
+  named: number[];
   /** DOMSnapshot.captureSnapshot: its string table (frame ids left out), and how many nodes its document has. */
   snapshotStrings: string[];
   snapshotNodes: number;
@@ -75,6 +77,12 @@ async function read(page: PwPage): Promise<Reading> {
     const ax = (await s.send('Accessibility.getFullAXTree', {})).nodes.map(
       (n) => `${String(n.role?.value ?? '')}:${String(n.name?.value ?? '')}`,
     );
+    // What a client looking for a Stop button by its accessible name finds (chrome-devtools-mcp and Playwright's getByRole do so).
+    const named = await Promise.all(
+      ['Stop the agent', 'Stop'].map(
+        async (accessibleName) => (await s.send('Accessibility.queryAXTree', { nodeId: doc.root.nodeId, accessibleName })).nodes.length,
+      ),
+    );
     const snap = await s.send('DOMSnapshot.captureSnapshot', { computedStyles: [] });
     const evaluated = await s.send('Runtime.evaluate', { expression: PAGE_PROBE, returnByValue: true });
     const size = (await s.send('Runtime.evaluate', { expression: '[innerWidth, innerHeight]', returnByValue: true })).result
@@ -84,6 +92,7 @@ async function read(page: PwPage): Promise<Reading> {
       dom: flatten(doc.root as DomNode),
       queried,
       ax,
+      named,
       // Frame ids (32 hex digits) are Chrome's own, different in each browser.
       snapshotStrings: snap.strings.filter((x) => !/^[0-9A-F]{32}$/.test(x)).sort(),
       snapshotNodes: snap.documents[0]?.nodes.nodeName?.length ?? -1,
@@ -196,6 +205,8 @@ describe("e2e: our UI is invisible to a CDP client (same page, Chromium's own en
       'our words in the accessibility tree',
     ).to.deep.equal([]);
     expect(ours.ax, 'Accessibility.getFullAXTree roles and names').to.deep.equal(theirs.ax);
+    expect(ours.named, 'Accessibility.queryAXTree by the names of our Stop button').to.deep.equal([0, 0]);
+    expect(theirs.named).to.deep.equal([0, 0]);
     expect(
       ours.snapshotStrings.filter((s) => OUR_WORDS.test(s)),
       'our words in DOMSnapshot',
