@@ -360,6 +360,10 @@ class Shop013Script(Script):
             'action': actions,
         }
 
+    def _log_extra(self, seen: Seen) -> dict:
+        # The page state the model was shown, so a test can check what a CDP endpoint put in it.
+        return {'state': seen.state_text}
+
     def _held_output(self, seen: Seen) -> Any:
         # Nothing redirects a 0.13 agent: a held request is a slow model, answered once released with the
         # step it decides for the state it got (the e2e Stop case presses Stop while it "thinks").

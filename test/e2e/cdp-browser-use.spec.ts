@@ -289,6 +289,13 @@ describe('e2e: browser_use 0.13 over CDP', function () {
         const shopUrl = fixtures.url('/shop/');
         const r = await runBu013ShopTask({ cdpUrl, llmBaseUrl: fresh.baseUrl, shopUrl });
         await expectShopTaskDone(r, shopUrl, fresh);
+        // The model was shown the pages only: nothing of our bar (as on Chromium's own endpoint).
+        const states = (await fresh.log()).map((d) => d.state ?? '');
+        expect(
+          states.filter((s) => /Stop the agent|Agent is controlling/.test(s)),
+          'states listing our bar',
+        ).to.deep.equal([]);
+        expect(states.join('\n')).to.include('Mini Stapler');
         // Its tabs stay open in the person's browser after it disconnected (browser_use closes none).
         const urls = (await h.launched.browser.pages()).map((p) => p.url());
         expect(urls).to.include.members([`${shopUrl}cart.html`, `${shopUrl}index.html`]);

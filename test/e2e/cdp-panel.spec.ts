@@ -244,7 +244,7 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
     await shot(panel, '03-stats-updated');
   });
 
-  it('the CDP client is listed among agents as "<name> (CDP client)"; its tab gets the overlay and the tab group', async () => {
+  it('the CDP client is listed among agents as "<name> (CDP client)"; its tab gets the tab group and no overlay', async () => {
     const sid = agent!.sessionId!;
     const agentRow = `#agent-list > li[data-session-id="${sid}"]`;
     await panel.waitForSelector(agentRow, { timeout: 10_000 });
@@ -256,14 +256,20 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
       `${agentRow} .tabs li span`,
     );
     expect(await text(panel, `${agentRow} .tabs li span`)).to.equal(`Stapler Shop (${new URL(fixtures.origin).host})`);
-    await shop.waitForSelector('[data-browser-agent-ui="overlay"]', { timeout: 10_000 });
-    const group = await panel.evaluate(async (tabId) => {
-      const tab = await chrome.tabs.get(tabId);
-      if (tab.groupId === -1) return null;
-      return (await chrome.tabGroups.get(tab.groupId)).title ?? '';
-    }, shopTabId);
-    expect(group).to.be.a('string').and.contain('scraper');
-    await shot(shop, '04-cdp-tab-overlay');
+    const group = await panel.waitForFunction(
+      async (tabId: number) => {
+        const tab = await chrome.tabs.get(tabId);
+        return tab.groupId === -1 ? null : ((await chrome.tabGroups.get(tab.groupId)).title ?? '');
+      },
+      { timeout: 10_000 },
+      shopTabId,
+    );
+    expect(await group.jsonValue())
+      .to.be.a('string')
+      .and.contain('scraper');
+    // A CDP client reads the page whole: our bar would be in what it reads (Chrome's own endpoint has none).
+    expect(await shop.$('[data-browser-agent-ui="overlay"]'), 'our bar in the page').to.equal(null);
+    await shot(shop, '04-cdp-tab-no-overlay');
   });
 
   it('Revoke is reachable by keyboard, asks first, sends cdp_client_control with the name, and the row goes on the answer', async () => {
@@ -344,7 +350,7 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
     }
   });
 
-  it("the page's Stop on a CDP client's tab takes the tab back and leaves another agent's running task alone", async () => {
+  it("a CDP client's tab has no Stop of ours in the page; Disconnect takes the tab back and leaves another agent's running task alone", async () => {
     // An agent running a task typed in the panel, in a tab of its own.
     const runner = await AgentClient.connect({
       url: bridge.agentUrl,
@@ -364,13 +370,13 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
       await panel.click('#task-submit');
       await panel.waitForFunction(() => document.getElementById('task-state')?.textContent === 'running', { timeout: 10_000 });
       expect((await client.call('get_state', {}, { tabId: shopTabId })).status).to.equal('success');
-      const bar = await shop.waitForSelector('[data-browser-agent-ui="overlay"]', { timeout: 10_000 });
-      const r = await bar!.boundingBox();
-      // Stop sits at the bar's right end (its content is in a closed shadow root).
-      await shop.mouse.click(r!.x + r!.width - 20, r!.y + r!.height / 2);
+      const stop = `#agent-list > li[data-session-id="${client.sessionId}"] .agent button`;
+      await panel.waitForSelector(stop, { visible: true, timeout: 10_000 });
+      expect(await shop.$('[data-browser-agent-ui="overlay"]'), 'our bar in the page').to.equal(null);
+      await panel.click(stop);
       const held = () =>
         (bridge.status()['sessions'] as { session_id: string; tabs: unknown[] }[]).find((s) => s.session_id === client.sessionId)?.tabs
-          .length;
+          .length ?? 0;
       const t0 = Date.now();
       while (held() !== 0 && Date.now() - t0 < 5000) await new Promise((res) => setTimeout(res, 50));
       expect(held(), 'the CDP client still holds the tab').to.equal(0);

@@ -34,6 +34,8 @@ export interface Decision {
   url: string;
   goal: string;
   redirected?: boolean;
+  /** 'shop013' only: the page state the model was shown at that step. */
+  state?: string;
 }
 
 const SERVER = path.join(SHIM_DIR, 'tests', 'scripted_llm.py');

@@ -4,6 +4,7 @@
 //     the page removes it). Snapshots never list it and the hit test (content/interaction/hit-test.ts)
 //     looks through it. The bar takes no pointer: its Stop button does only while a person's pointer
 //     is over the bar (armed), so the page's own hit tests, hover and mouse events see the page under it.
+//     A CDP client's tabs never get it: such a client reads the page whole (background/panel/controlled-tabs.ts).
 //   - the element under the pointer at the last right-click, for "Ask the agent about this".
 import { UI_CHANNEL, type UiRequest } from '../shared/panel-messages';
 import { AgentBar } from './agent-bar';

@@ -2,6 +2,7 @@
 // state in the answer: a CDP client reads the page through the protocol.
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { attachError, attachRelay, detachRelay } from '../cdp/cdp-relay';
+import { barOffForClient } from '../panel/controlled-tabs';
 import { scopeWhenRead, tabScopeError } from '../policy/person-policy';
 import type { WorkerContext, WorkerOutcome } from './types';
 import { WS } from './types';
@@ -14,6 +15,7 @@ export async function cdpAttach(ctx: WorkerContext): Promise<WorkerOutcome> {
   const out = url === '' ? null : await scopeWhenRead(url);
   if (out) return { ok: false, error: tabScopeError('cdp_attach', tabId, url, out), stateTabId: null };
   try {
+    await barOffForClient(tabId);
     await attachRelay(tabId, url);
   } catch (e) {
     return { ok: false, error: attachError(tabId, ctx.tab.url, e), stateTabId: null };

@@ -3,6 +3,10 @@
 // Stop (content/agent-ui.ts). Driven by the bridge's agent_sessions; released tabs leave the group
 // and lose the overlay. Only groups this module made are touched (remembered in storage.session, so a
 // restarted worker still knows them); a tab the person moved into their own group stays there.
+// A CDP client's tabs get the group but never the overlay: the bar is a node in the page, and a CDP
+// client reads the page whole (DOM with pierce, the accessibility tree, DOMSnapshot, evaluate,
+// screenshots), where Chrome's own endpoint shows nothing of the kind. The person still sees the
+// group, the side panel's entry with Disconnect, and Chrome's own "started debugging this browser" bar.
 import type { AgentSessionInfo } from '../../../../schemas/generated/protocol';
 import { cdpClientName, UI_CHANNEL, type UiRequest } from '../../shared/panel-messages';
 import { onLeases } from '../cdp/cdp-relay';
@@ -14,8 +18,8 @@ const KEY = 'bux_controlled';
 const COLORS = ['blue', 'purple', 'cyan', 'orange', 'pink', 'green', 'yellow', 'red'] as chrome.tabGroups.Color[];
 
 interface Controlled {
-  /** tab id -> session id and agent label */
-  tabs: Record<string, { session: string; label: string; task: string | null }>;
+  /** tab id -> session id, agent label and whether the page shows the overlay (absent: it does) */
+  tabs: Record<string, { session: string; label: string; task: string | null; bar?: boolean }>;
   /** session id -> group id we created */
   groups: Record<string, number>;
 }
@@ -25,6 +29,9 @@ function label(s: AgentSessionInfo): string {
   const cdp = cdpClientName(s.client.name);
   return cdp === null ? s.client.name.replace(/^browser-use-ext-/, '') : `${cdp} (CDP client)`;
 }
+
+/** Whether the pages of a session's tabs show the overlay: not a CDP client's. */
+const showsBar = (s: AgentSessionInfo): boolean => cdpClientName(s.client.name) === null;
 
 async function load(): Promise<Controlled> {
   const got = await chrome.storage.session.get(KEY);
@@ -53,7 +60,8 @@ async function apply(sessions: AgentSessionInfo[]): Promise<void> {
   const state = await load();
   const next: Controlled['tabs'] = {};
   for (const s of sessions)
-    for (const t of s.tabs) next[String(t.tab_id)] = { session: s.session_id, label: label(s), task: s.task_ids[0] ?? null };
+    for (const t of s.tabs)
+      next[String(t.tab_id)] = { session: s.session_id, label: label(s), task: s.task_ids[0] ?? null, bar: showsBar(s) };
   // Released: out of our group, overlay off.
   for (const [id, was] of Object.entries(state.tabs)) {
     if (next[id]?.session === was.session) continue;
@@ -64,7 +72,7 @@ async function apply(sessions: AgentSessionInfo[]): Promise<void> {
     // Script the agent ran there ends with its hold (a CDP client's also when its debugger detaches: cdp-relay.ts).
     if (tab && !next[id]) void endClientPresence(tabId);
   }
-  // Held: into the agent's group (created on first use), overlay on.
+  // Held: into the agent's group (created on first use), overlay on (off for a CDP client).
   for (const [id, now] of Object.entries(next)) {
     const tabId = Number(id);
     const tab = await chrome.tabs.get(tabId).catch(() => null);
@@ -85,7 +93,10 @@ async function apply(sessions: AgentSessionInfo[]): Promise<void> {
       }
     }
     const was = state.tabs[id];
-    if (!was || was.session !== now.session || was.task !== now.task)
+    if (!now.bar) {
+      // A bar shown for the tab's previous holder goes (one a CDP client's attach found went then: barOffForClient).
+      if (was && was.bar !== false) tellTab(tabId, { channel: UI_CHANNEL, kind: 'overlay', show: false });
+    } else if (!was || was.session !== now.session || was.task !== now.task || was.bar === false)
       tellTab(tabId, { channel: UI_CHANNEL, kind: 'overlay', show: true, agent: now.label, task: now.task });
   }
   // Groups of sessions that are gone are left to Chrome: an empty group disappears by itself.
@@ -118,7 +129,25 @@ export async function joinOpenersGroup(openerTabId: number, tabId: number): Prom
 export async function onTabComplete(tabId: number): Promise<void> {
   const state = await load();
   const c = state.tabs[String(tabId)];
-  if (c) tellTab(tabId, { channel: UI_CHANNEL, kind: 'overlay', show: true, agent: c.label, task: c.task });
+  if (c && c.bar !== false) tellTab(tabId, { channel: UI_CHANNEL, kind: 'overlay', show: true, agent: c.label, task: c.task });
+}
+
+/** How long a CDP client's attach waits at most for the page to take the overlay down (a page busy in a long script answers late). */
+const BAR_OFF_WAIT_MS = 1000;
+
+/**
+ * A CDP client is about to attach the tab: an overlay shown there (the tab was held by another
+ * agent before) leaves the page first, so no command of the client finds it and no DOM event of its
+ * removal reaches it. A tab with no content script (nothing shown) answers at once.
+ */
+export async function barOffForClient(tabId: number): Promise<void> {
+  const off: UiRequest = { channel: UI_CHANNEL, kind: 'overlay', show: false };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    chrome.tabs.sendMessage(tabId, off, { frameId: 0 }).catch(() => undefined),
+    new Promise((r) => (timer = setTimeout(r, BAR_OFF_WAIT_MS))),
+  ]);
+  clearTimeout(timer);
 }
 
 /** Who controls a tab (for the overlay's Stop). */
