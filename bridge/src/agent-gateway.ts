@@ -33,6 +33,7 @@ import { errorResult, type ExtensionLink } from './extension-link';
 import { CLOSE, type Peer } from './peer';
 import { relayText } from './raw-relay';
 import type { Released, Session, SessionRegistry } from './sessions';
+import { tabLimitRefusal } from './tab-limit';
 import { TabQueues } from './tab-queue';
 import { FINAL_TASK_STATUSES, type TaskRegistry } from './tasks';
 
@@ -159,6 +160,8 @@ export class AgentGateway {
       peer.send(errorResult(action, target.error));
       return;
     }
+    const pastLimit = tabLimitRefusal(session, action, target.tabId);
+    if (pastLimit) return void peer.send(errorResult(action, pastLimit));
     session.running.add(action.action_id);
     // On disk before the extension can act on it: a bridge crashing from here on never reruns it.
     sessions.beginAction(session, action);
