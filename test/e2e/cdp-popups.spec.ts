@@ -13,6 +13,20 @@ import { mintCdpClient } from '../../bridge/agents/cdp/cdp-clients-file';
 import { launchPlainChromium, type PlainChromium } from '../harness/cdp-clients';
 import { FixtureServer } from '../harness/fixture-server';
 import { type Harness, startHarness } from '../harness/harness';
+import { until } from '../harness/until';
+import { clearSettings, debuggerAttached, setSettings, worker } from './worker-actions.helpers';
+
+/** Chrome's tab id of the tab showing url (through the extension's worker). */
+async function tabIdOf(h: Harness, url: string): Promise<number> {
+  const w = await worker(h);
+  const ids = await w.evaluate(async (u) => {
+    const c = (globalThis as unknown as { chrome: { tabs: { query: (q: object) => Promise<{ id?: number; url?: string }[]> } } }).chrome;
+    return (await c.tabs.query({})).filter((t) => t.url === u).map((t) => t.id);
+  }, url);
+  const id = ids[0];
+  if (typeof id !== 'number') throw new Error(`no tab shows ${url}`);
+  return id;
+}
 
 /**
  * The bound a screenshot must meet: the failure this guards against was a hang past Playwright's 8 s.
@@ -182,6 +196,39 @@ describe('e2e: popups and the tab limit on our endpoint', function () {
     h = await startHarness();
   });
   after(async () => h?.close());
+  it('a popup to a site the person blocks stays the person’s: no popup event, and it was never attached', async () => {
+    const harness = h!;
+    const url = pages(harness.fixtures);
+    const blocked = `${url.popup.replace('127.0.0.1', 'localhost')}?via=blocked`;
+    const browser = await chromium.connectOverCDP(
+      mintCdpClient(harness.configDir, { name: 'popups-blocked', maxTabs: 4 }).url(harness.bridge.port),
+    );
+    await setSettings(harness, { blocked_domains: ['localhost'] });
+    try {
+      const opener = await browser.contexts()[0]!.newPage();
+      await opener.goto(url.opener);
+      let popups = 0;
+      opener.on('popup', () => (popups += 1));
+      const held = browser.contexts()[0]!.pages().length;
+      await opener.evaluate((u) => void window.open(u), blocked);
+      // The fixture server answers 127.0.0.1 only: the tab shows Chrome's error page, its tab URL stays the one opened.
+      const tabId = await until('the person has the blocked popup', 10_000, () => tabIdOf(harness, blocked).catch(() => undefined));
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(popups, 'no popup event for a blocked site').to.equal(0);
+      expect(browser.contexts()[0]!.pages().length, 'the client got no page').to.equal(held);
+      expect(await debuggerAttached(harness, tabId), 'the blocked popup was never attached').to.equal(false);
+      await (
+        await worker(harness)
+      ).evaluate(
+        (id) => (globalThis as unknown as { chrome: { tabs: { remove: (i: number) => Promise<void> } } }).chrome.tabs.remove(id),
+        tabId,
+      );
+    } finally {
+      await clearSettings(harness, ['blocked_domains']);
+      await browser.close();
+    }
+  });
+
   popupCases(() => ({
     endpoint: (maxTabs) => mintCdpClient(h!.configDir, { name: maxTabs === 2 ? 'popups-limit' : 'popups', maxTabs }).url(h!.bridge.port),
     fixtures: h!.fixtures,
