@@ -667,7 +667,7 @@ export interface HelloMessage {
    */
   session_token?: string;
   /**
-   * Agents only: tab limit for this session (seed 002). When a tab opened by the session would exceed it, the oldest leased tab is released and the agent gets tab_released. Omitted: the bridge's default (--max-tabs, 10).
+   * Agents only: tab limit for this session (seed 002). When a tab opened by the session would exceed it, the oldest leased tab is released and the agent gets tab_released; with capability tab_limit_refuses (the CDP endpoint's sessions) the action that would take the tab is refused instead (NOT_PERMITTED, details.reason tab_limit) and nothing is released. Omitted: the bridge's default (--max-tabs, 10).
    */
   max_tabs?: number;
 }
