@@ -10,8 +10,8 @@
 // ours (headless, as the tests run), the opener stays visible; its first capture after the popup takes
 // 2-4 s and one right after can stall for 9 s, alike on both endpoints and with or without this file,
 // so that is Chromium's and not the relay's. What differed was the client never learning of the popup:
-// it could not wait for it, nor screenshot or bring it to front. (A background tab in a headful window
-// is hidden and not painted, on Chrome's own endpoint too, until Page.bringToFront.)
+// it could not wait for it, nor screenshot or bring it to front. Headful (Xvfb) the same: the opener
+// stays visible behind a _blank popup and both captures take 0.1-0.4 s on either endpoint.
 // https://chromedevtools.github.io/devtools-protocol/tot/Target/#type-TargetInfo
 import { POPUP_EVENT, type PopupOpenedParams } from '../../../schemas/lib/cdp-popup-event';
 import type { Logger } from '../../common/log';
