@@ -11,6 +11,7 @@ import type { CdpEventMessage, ErrorInfo } from '../../../../schemas/generated/p
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { isLocalUrl } from '../../shared/local-files';
 import { onTabLeavesScope, passEvent, scopeAttached, scopeDetached, scopeForward } from './cdp-scope';
+import { forgetClientInput } from './client-input';
 import { endClientPresence } from './client-script-marks';
 import { holdForRelay, onChromeDetached, relayHolds, relayTabs, releaseRelay } from './debugger-attachments';
 import { addHeldTab } from './held-tab-rules';
@@ -119,6 +120,7 @@ export function installCdpRelay(): void {
     scopeDetached(tabId);
     holder.delete(tabId);
     void remember();
+    forgetClientInput(tabId);
     void endClientPresence(tabId);
     sink({ type: 'cdp_event', tab_id: tabId, method: 'Inspector.detached', params: { reason } });
   });
@@ -133,7 +135,11 @@ export function relayEvent(tabId: number, sessionId: string | undefined, method:
 
 /** Attaches the tab for a CDP client (or keeps the attachment it has). url: what the tab shows. Throws Chrome's error. */
 export async function attachRelay(tabId: number, url: string): Promise<void> {
-  if (await holdForRelay(tabId)) scopeAttached(tabId, url);
+  // A new hold starts with nothing typed (the previous client's input is masked again).
+  if (await holdForRelay(tabId)) {
+    forgetClientInput(tabId);
+    scopeAttached(tabId, url);
+  }
   void addHeldTab(tabId);
   lost.delete(tabId);
   watch();
@@ -160,6 +166,7 @@ export async function detachRelay(tabId: number): Promise<boolean> {
   holder.delete(tabId);
   unsettled.delete(tabId);
   if (held) await remember();
+  forgetClientInput(tabId);
   if (held) void endClientPresence(tabId);
   return held;
 }
