@@ -88,7 +88,8 @@ function cardCases(get: () => Setup): void {
     const clipScale = clipped.width / pre.w;
     const clippedColours = regionColours(clipped, clipScale, pre, pre.x, pre.y);
     const full = decodePng(await page.screenshot({ fullPage: true }));
-    const fullScale = full.width / (await page.evaluate(() => document.documentElement.scrollWidth));
+    // Playwright's full page is the content without a classic scrollbar, at the device pixel ratio.
+    const fullScale = await page.evaluate(() => devicePixelRatio);
     const below = regionColours(full, fullScale, await inner(page, '#below', 1));
     if (side === 'ours') {
       expect([...clippedColours], 'the clip is all mask').to.deep.equal([MASK]);
