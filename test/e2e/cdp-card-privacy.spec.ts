@@ -2,7 +2,8 @@
 // the client itself typed reads back as typed on both (Playwright's fill() then inputValue()), a card
 // number the page holds reads masked through ours only, and our screenshots cover the digits the text
 // masks (viewport, clip, full page with captureBeyondViewport, a raw Page.captureScreenshot without
-// clip) while Chromium's show them, which proves the pixel check can fail.
+// clip, a card field in a cross-origin frame) while Chromium's show them, which proves the pixel check
+// can fail.
 import { expect } from 'chai';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
@@ -19,13 +20,19 @@ const BELOW = '5555 5555 5555 4444';
 const MASK = '#5f6368';
 const MARKER = '[redacted:payment_card]';
 
-const PAGE = `<style>
+const FRAMED = '3782 822463 10005';
+/** The payment frame, on another site (localhost, the page is on 127.0.0.1): an out-of-process frame. */
+const FRAME = `<style>body { margin: 4px; font: 20px monospace } input { font: 20px monospace; width: 300px; height: 30px }</style>
+<input id="f" autocomplete="cc-number" value="${FRAMED}">`;
+
+const pageWith = (frameUrl: string): string => `<style>
   body { margin: 8px; font: 20px monospace; background: #fff; color: #000 }
   input { font: 20px monospace; width: 420px; height: 36px; border: 1px solid #000; background: #fff; color: #000 }
 </style>
 <p><label>Card number <input id="cc" autocomplete="cc-number"></label></p>
 <p><label>Saved card <input id="pre" autocomplete="cc-number"></label></p>
 <p>Paid with <span id="text">${IN_TEXT}</span> today</p>
+<iframe id="pay" src="${frameUrl}" style="width: 360px; height: 60px; border: 2px solid #000; padding: 3px"></iframe>
 <div style="height: 2500px"></div>
 <p>On file: <span id="below">${BELOW}</span></p>
 <script>document.getElementById('pre').value = '${ON_PAGE}';</script>`;
@@ -71,13 +78,18 @@ function cardCases(get: () => Setup): void {
     const pre = regionColours(img, scale, await inner(page, '#pre'));
     const text = regionColours(img, scale, await inner(page, '#text', 1));
     const typed = regionColours(img, scale, await inner(page, '#cc'));
+    const fb = await page.frameLocator('#pay').locator('#f').boundingBox();
+    if (!fb) throw new Error('the payment frame has no field');
+    const framed = regionColours(img, scale, { x: fb.x + 3, y: fb.y + 3, w: fb.width - 6, h: fb.height - 6 });
     expect(typed.size, 'the typed card is drawn (more than one colour)').to.be.greaterThan(1);
     if (side === 'ours') {
       expect([...pre], 'the saved card field is one mask').to.deep.equal([MASK]);
       expect([...text], 'the card in the text is one mask').to.deep.equal([MASK]);
+      expect([...framed], 'the card in the cross-origin frame is one mask').to.deep.equal([MASK]);
     } else {
       expect(pre.size, 'Chromium draws the saved card').to.be.greaterThan(1);
       expect(text.size, 'Chromium draws the card in the text').to.be.greaterThan(1);
+      expect(framed.size, 'Chromium draws the card in the frame').to.be.greaterThan(1);
     }
   });
 
@@ -132,7 +144,8 @@ describe("card numbers through Chromium's own --remote-debugging-port (the refer
     const context = browser.contexts()[0];
     if (!context) throw new Error('no default context');
     const page = await context.newPage();
-    await page.goto(fx.html('/card-privacy', PAGE, 'Card privacy'));
+    const frameUrl = fx.html('/card-frame', FRAME, 'Pay').replace('127.0.0.1', 'localhost');
+    await page.goto(fx.html('/card-privacy', pageWith(frameUrl), 'Card privacy'));
     setup = { page, side: 'chromium' };
   });
   after(async () => {
@@ -161,7 +174,8 @@ describe('card numbers through the bridge CDP endpoint', function () {
     const context = browser.contexts()[0];
     if (!context) throw new Error('no default context');
     const page = await context.newPage();
-    await page.goto(h.fixtures.html('/card-privacy', PAGE, 'Card privacy'));
+    const frameUrl = h.fixtures.html('/card-frame', FRAME, 'Pay').replace('127.0.0.1', 'localhost');
+    await page.goto(h.fixtures.html('/card-privacy', pageWith(frameUrl), 'Card privacy'));
     setup = { page, side: 'ours' };
   });
   after(async () => {
