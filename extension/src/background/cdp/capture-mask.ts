@@ -56,16 +56,28 @@ export async function maskedCapture(
   const whole = sessionId !== undefined || top === undefined || shown.some((p) => p.box === null);
   const format = params?.['format'] === 'jpeg' || params?.['format'] === 'webp' ? params['format'] : 'png';
   const quality = typeof params?.['quality'] === 'number' ? params['quality'] : undefined;
-  const data = await paint(result['data'], format, quality, (image) =>
-    whole || !top
-      ? [{ x: 0, y: 0, w: image.width, h: image.height }]
-      : toImageRects(
-          shown.flatMap((p) => (p.box ? [p.box] : [])),
-          top,
-          clipOf(params),
-          image,
-        ),
-  );
+  let data: string;
+  try {
+    data = await paint(result['data'], format, quality, (image) =>
+      whole || !top
+        ? [{ x: 0, y: 0, w: image.width, h: image.height }]
+        : toImageRects(
+            shown.flatMap((p) => (p.box ? [p.box] : [])),
+            top,
+            clipOf(params),
+            image,
+          ),
+    );
+  } catch (e) {
+    // Never the image unmasked: the client is told to take it again (Chrome's protocol error shape, cdp-command.ts chromeError).
+    const why = e instanceof Error ? e.message : String(e);
+    throw new Error(
+      JSON.stringify({
+        code: -32000,
+        message: `the screenshot was taken but card numbers on the page could not be covered in it (${why}), so it is not returned; take it again`,
+      }),
+    );
+  }
   return { ...result, data };
 }
 
