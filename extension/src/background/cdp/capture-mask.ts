@@ -45,26 +45,66 @@ export async function maskedCapture(
   result: Params | undefined,
 ): Promise<Params | undefined> {
   if (method !== 'Page.captureScreenshot' || typeof result?.['data'] !== 'string') return result;
+  const format = params?.['format'] === 'jpeg' || params?.['format'] === 'webp' ? params['format'] : 'png';
+  const quality = typeof params?.['quality'] === 'number' ? params['quality'] : undefined;
+  const data = await maskImage(tabId, sessionId, result['data'], format, quality, clipOf(params));
+  return data === result['data'] ? result : { ...result, data };
+}
+
+/** Frames of one tab are masked one after another, so the client gets them in Chrome's order. */
+const screencastChains = new Map<number, Promise<unknown>>();
+
+/**
+ * A Page.screencastFrame event's params with the card numbers covered (the frame shows the viewport,
+ * like a capture without clip; Chrome sends JPEG unless the client asked for PNG), or null when the
+ * frame could not be masked: it is dropped rather than sent with the digits.
+ */
+export function maskedScreencastFrame(tabId: number, sessionId: string | undefined, params: Params): Promise<Params | null> {
+  const next = (screencastChains.get(tabId) ?? Promise.resolve()).then(async () => {
+    const data = params['data'];
+    if (typeof data !== 'string') return params;
+    try {
+      const masked = await maskImage(tabId, sessionId, data, data.startsWith('iVBOR') ? 'png' : 'jpeg', undefined, undefined);
+      return masked === data ? params : { ...params, data: masked };
+    } catch (e) {
+      console.warn('[browser-use-ext] a screencast frame could not be masked and was dropped', e instanceof Error ? e.message : e);
+      return null;
+    }
+  });
+  const tail = next.catch(() => undefined);
+  screencastChains.set(tabId, tail);
+  void tail.then(() => {
+    if (screencastChains.get(tabId) === tail) screencastChains.delete(tabId);
+  });
+  return next;
+}
+
+/** The image (base64) with the tab's card numbers covered; the same string when there are none to cover. Throws when it cannot mask. */
+async function maskImage(
+  tabId: number,
+  sessionId: string | undefined,
+  base64: string,
+  format: string,
+  quality: number | undefined,
+  clip: Clip | undefined,
+): Promise<string> {
   const answers = await frameBoxes(tabId);
-  if (!answers.some((a) => a.boxes.boxes.length > 0)) return result;
+  if (!answers.some((a) => a.boxes.boxes.length > 0)) return base64;
   const top = answers.find((a) => a.frameId === 0)?.boxes;
   const parents = answers.some((a) => a.frameId !== 0 && a.boxes.boxes.length > 0) ? await parentIds(tabId) : new Map<number, number>();
   const frames: FrameAnswer[] = answers.map((a) => ({ ...a, parentFrameId: parents.get(a.frameId) ?? -1 }));
   // What the client typed itself is shown, as its reads return it.
   const shown = placeBoxes(frames).filter((p) => !p.cards.every((c) => clientSent(tabId, c)));
-  if (shown.length === 0) return result;
+  if (shown.length === 0) return base64;
   const whole = sessionId !== undefined || top === undefined || shown.some((p) => p.box === null);
-  const format = params?.['format'] === 'jpeg' || params?.['format'] === 'webp' ? params['format'] : 'png';
-  const quality = typeof params?.['quality'] === 'number' ? params['quality'] : undefined;
-  let data: string;
   try {
-    data = await paint(result['data'], format, quality, (image) =>
+    return await paint(base64, format, quality, (image) =>
       whole || !top
         ? [{ x: 0, y: 0, w: image.width, h: image.height }]
         : toImageRects(
             shown.flatMap((p) => (p.box ? [p.box] : [])),
             top,
-            clipOf(params),
+            clip,
             image,
           ),
     );
@@ -78,7 +118,6 @@ export async function maskedCapture(
       }),
     );
   }
-  return { ...result, data };
 }
 
 function clipOf(params: Params | undefined): Clip | undefined {

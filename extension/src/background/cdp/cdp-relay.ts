@@ -10,6 +10,7 @@
 import type { CdpEventMessage, ErrorInfo } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { isLocalUrl } from '../../shared/local-files';
+import { maskedScreencastFrame } from './capture-mask';
 import { onTabLeavesScope, passEvent, scopeAttached, scopeDetached, scopeForward } from './cdp-scope';
 import { forgetClientInput } from './client-input';
 import { endClientPresence } from './client-script-marks';
@@ -128,6 +129,13 @@ export function installCdpRelay(): void {
 
 /** One DevTools event of a held tab to the bridge (also the ones cdp-scope.ts makes up: a child session it took away). */
 export function relayEvent(tabId: number, sessionId: string | undefined, method: string, params: Record<string, unknown>): void {
+  // A screencast frame shows card numbers no more than a screenshot does (capture-mask.ts).
+  if (method === 'Page.screencastFrame')
+    return void maskedScreencastFrame(tabId, sessionId, params).then((p) => p && sinkEvent(tabId, sessionId, method, p));
+  sinkEvent(tabId, sessionId, method, params);
+}
+
+function sinkEvent(tabId: number, sessionId: string | undefined, method: string, params: Record<string, unknown>): void {
   const event: CdpEventMessage = { type: 'cdp_event', tab_id: tabId, method, params };
   if (sessionId) event.session_id = sessionId;
   sink(event);
