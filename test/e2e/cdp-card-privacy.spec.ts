@@ -128,6 +128,27 @@ function cardCases(get: () => Setup): void {
       await session.detach().catch(() => undefined);
     }
   });
+
+  it('a screencast frame (Page.startScreencast, PNG) covers the digits through ours', async () => {
+    const { page, side } = get();
+    const session = await page.context().newCDPSession(page);
+    try {
+      const frame = new Promise<{ data: string; sessionId: number }>((resolve) => session.once('Page.screencastFrame', resolve));
+      await session.send('Page.startScreencast', { format: 'png', everyNthFrame: 1 });
+      // A repaint makes Chrome send a frame even when nothing else changes.
+      await page.evaluate(() => (document.body.style.background = '#fffffe'));
+      const { data, sessionId } = await frame;
+      await session.send('Page.screencastFrameAck', { sessionId });
+      await session.send('Page.stopScreencast');
+      const img = decodePng(Buffer.from(data, 'base64'));
+      const scale = img.width / (await page.evaluate(() => innerWidth));
+      const pre = regionColours(img, scale, await inner(page, '#pre', 4));
+      if (side === 'ours') expect([...pre]).to.deep.equal([MASK]);
+      else expect(pre.size).to.be.greaterThan(1);
+    } finally {
+      await session.detach().catch(() => undefined);
+    }
+  });
 }
 
 describe("card numbers through Chromium's own --remote-debugging-port (the reference)", function () {
