@@ -143,11 +143,10 @@ function sinkEvent(tabId: number, sessionId: string | undefined, method: string,
 
 /** Attaches the tab for a CDP client (or keeps the attachment it has). url: what the tab shows. Throws Chrome's error. */
 export async function attachRelay(tabId: number, url: string): Promise<void> {
-  // A new hold starts with nothing typed (the previous client's input is masked again).
-  if (await holdForRelay(tabId)) {
-    forgetClientInput(tabId);
-    scopeAttached(tabId, url);
-  }
+  // The tab becomes a client's target (cdp_attach, once per client and tab) with nothing typed in it:
+  // also when it passes from a client that just disconnected, before its detach (see below).
+  forgetClientInput(tabId);
+  if (await holdForRelay(tabId)) scopeAttached(tabId, url);
   void addHeldTab(tabId);
   lost.delete(tabId);
   watch();
