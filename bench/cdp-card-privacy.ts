@@ -128,6 +128,30 @@ async function main(): Promise<void> {
           })()`,
         )
       : null;
+    // Decode, paint, encode (capture-mask.ts paint) of a viewport-sized PNG, timed inside the worker.
+    const paintMs = worker
+      ? await worker.evaluate(
+          `(async () => {
+            const w = 780, h = 580, src = new OffscreenCanvas(w, h), g = src.getContext('2d');
+            g.fillStyle = '#fff'; g.fillRect(0, 0, w, h); g.fillStyle = '#000'; g.font = '20px monospace';
+            for (let y = 30; y < h; y += 30) g.fillText('Some page text 4000 0566 5566 5556 and more words here', 10, y);
+            const bytes = new Uint8Array(await (await src.convertToBlob({ type: 'image/png' })).arrayBuffer());
+            const out = [];
+            for (let i = 0; i < 10; i++) {
+              const t0 = performance.now();
+              const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }), { colorSpaceConversion: 'none', premultiplyAlpha: 'none' });
+              const c = new OffscreenCanvas(bmp.width, bmp.height), x = c.getContext('2d');
+              x.drawImage(bmp, 0, 0); x.fillStyle = '#5f6368'; x.fillRect(100, 100, 300, 30); bmp.close();
+              const blob = await c.convertToBlob({ type: 'image/png' });
+              const b = new Uint8Array(await blob.arrayBuffer());
+              let bin = ''; for (let k = 0; k < b.length; k += 0x8000) bin += String.fromCharCode(...b.subarray(k, k + 0x8000));
+              btoa(bin);
+              out.push(performance.now() - t0);
+            }
+            return out;
+          })()`,
+        )
+      : null;
     const out = {
       label: LABEL,
       at: new Date().toISOString(),
@@ -137,6 +161,7 @@ async function main(): Promise<void> {
       frames_question_in_worker_ms: askMs
         ? { 'no card text': p((askMs as { plain: number[] }).plain), 'one card field': p((askMs as { card: number[] }).card) }
         : null,
+      paint_in_worker_ms: paintMs ? p(paintMs as number[]) : null,
     };
     const all = fs.existsSync(OUT) ? (JSON.parse(fs.readFileSync(OUT, 'utf8')) as Record<string, unknown>) : {};
     all[LABEL] = out;
