@@ -3,7 +3,7 @@
 // digits are in the screenshot's image (capture-geometry.ts).
 import { expect } from 'chai';
 
-import { placeBoxes, toImageRects } from '../../extension/src/background/cdp/capture-geometry';
+import { anyInRegion, placeBoxes, toImageRects } from '../../extension/src/background/cdp/capture-geometry';
 import { scrubStrings } from '../../extension/src/background/connection/bridge-connection';
 import type { FrameCardBoxes } from '../../extension/src/shared/card-boxes';
 
@@ -153,6 +153,10 @@ describe('CDP card privacy: boxes in the image', () => {
     expect(toImageRects([box], view, { x: 0, y: 0, width: 800, height: 3000 }, { width: 800, height: 3000 })).to.deep.equal([
       { x: 98, y: 348, w: 204, h: 24 },
     ]);
+    // Only below the fold of a viewport shot: the image is not even decoded.
+    expect(anyInRegion([{ x: 0, y: 2000, w: 10, h: 10 }], view, undefined)).to.equal(false);
+    expect(anyInRegion([box], view, undefined)).to.equal(true);
+    expect(anyInRegion([{ x: 0, y: 2000, w: 10, h: 10 }], view, { x: 0, y: 0, width: 800, height: 3000 })).to.equal(true);
     // Outside the image: left out.
     expect(toImageRects([{ x: 0, y: 5000, w: 10, h: 10 }], view, undefined, { width: 800, height: 600 })).to.deep.equal([]);
   });

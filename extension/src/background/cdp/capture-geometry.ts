@@ -93,3 +93,17 @@ export function toImageRects(
   }
   return out;
 }
+
+/** Whether any box (top viewport, CSS px) meets the captured region: when none does, the image is returned undecoded. */
+export function anyInRegion(
+  boxes: readonly Box[],
+  view: { scrollX: number; scrollY: number; width: number; height: number },
+  clip: Clip | undefined,
+): boolean {
+  const region = clip ?? { x: view.scrollX, y: view.scrollY, width: view.width, height: view.height };
+  return boxes.some((b) => {
+    const x = b.x + view.scrollX;
+    const y = b.y + view.scrollY;
+    return x + b.w + PAD > region.x && x - PAD < region.x + region.width && y + b.h + PAD > region.y && y - PAD < region.y + region.height;
+  });
+}

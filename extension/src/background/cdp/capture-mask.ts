@@ -7,7 +7,7 @@
 // with no card number costs one question to its frames and no decode. A card number the client itself
 // typed stays visible, as it reads back as typed (client-input.ts).
 import { CARD_BOXES_GLOBAL, CARD_MASK_COLOR, type FrameCardBoxes } from '../../shared/card-boxes';
-import { type Box, type Clip, type FrameAnswer, placeBoxes, toImageRects } from './capture-geometry';
+import { anyInRegion, type Box, type Clip, type FrameAnswer, placeBoxes, toImageRects } from './capture-geometry';
 import { clientSent } from './client-input';
 
 type Params = Record<string, unknown>;
@@ -97,16 +97,12 @@ async function maskImage(
   const shown = placeBoxes(frames).filter((p) => !p.cards.every((c) => clientSent(tabId, c)));
   if (shown.length === 0) return base64;
   const whole = sessionId !== undefined || top === undefined || shown.some((p) => p.box === null);
+  const boxes = shown.flatMap((p) => (p.box ? [p.box] : []));
+  // Card numbers only outside the picture (below the fold of a viewport shot): nothing to decode.
+  if (!whole && top && !anyInRegion(boxes, top, clip)) return base64;
   try {
     return await paint(base64, format, quality, (image) =>
-      whole || !top
-        ? [{ x: 0, y: 0, w: image.width, h: image.height }]
-        : toImageRects(
-            shown.flatMap((p) => (p.box ? [p.box] : [])),
-            top,
-            clip,
-            image,
-          ),
+      whole || !top ? [{ x: 0, y: 0, w: image.width, h: image.height }] : toImageRects(boxes, top, clip, image),
     );
   } catch (e) {
     // Never the image unmasked: the client is told to take it again (Chrome's protocol error shape, cdp-command.ts chromeError).
