@@ -49,7 +49,7 @@ function isThousands(m: string): boolean {
  * the longest separator: &nbsp;): one linear pass that spares the regular expressions almost every
  * string the worker scrubs.
  */
-function mayHoldCard(text: string): boolean {
+export function mayHoldCard(text: string): boolean {
   let digits = 0;
   let gap = 0;
   for (let i = 0; i < text.length; i++) {

@@ -6,7 +6,7 @@
 // which of its parent's frames it is and where its own iframes sit, so the worker can place a
 // cross-origin frame's boxes in the top page (WindowProxy identity is comparable across origins).
 import { CARD_BOXES_GLOBAL, type CardBox, type FrameCardBoxes } from '../../shared/card-boxes';
-import { findCardRanges } from '../../shared/redaction';
+import { findCardRanges, mayHoldCard } from '../../shared/redaction';
 import { cardTextRects, DEFAULT_PRIVACY, sensitiveReason } from './privacy';
 
 function indexInParent(): number {
@@ -49,8 +49,12 @@ export function frameCardBoxes(): FrameCardBoxes {
     if (r.width > 0 && r.height > 0)
       boxes.push({ x: r.left, y: r.top, w: r.width, h: r.height, cards: ranges.map(([s, e]) => value.slice(s, e)) });
   }
-  for (const { rect, text } of cardTextRects(false))
-    boxes.push({ x: rect.left, y: rect.top, w: rect.width, h: rect.height, cards: [text] });
+  // The walk over every text node only when the page's text may hold one (13 digits close together):
+  // textContent joins the text without layout, so a page full of numbers costs little; with whitespace
+  // collapsed as the walk does, it never misses a card (it joins more than is shown, never less).
+  if (mayHoldCard((document.body?.textContent ?? '').replace(/\s+/g, ' ')))
+    for (const { rect, text } of cardTextRects(false))
+      boxes.push({ x: rect.left, y: rect.top, w: rect.width, h: rect.height, cards: [text] });
   return {
     boxes,
     index: indexInParent(),
