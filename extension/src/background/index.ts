@@ -5,8 +5,9 @@
 // is disposable: the connection is rebuilt at once on every wake, and nothing that matters lives only here.
 // https://developer.chrome.com/docs/extensions/develop/concepts/service-workers/events#declare-events
 import { runCdpCommand } from './cdp/cdp-command';
-import { installCdpRelay, keepCdpField, relayEvent, setCdpSink } from './cdp/cdp-relay';
+import { installCdpRelay, relayEvent, setCdpSink } from './cdp/cdp-relay';
 import { installScopeGuard } from './cdp/cdp-scope';
+import { cdpSendOptions } from './cdp/cdp-send-options';
 import { installHeldTabRules } from './cdp/held-tab-rules';
 import { installClosedTabs } from './closed-tabs';
 import { BridgeConnection } from './connection/bridge-connection';
@@ -36,7 +37,7 @@ const RECONNECT_ALARM = 'bux-reconnect';
 const connection = new BridgeConnection((message, send) => {
   switch (message.type) {
     case 'cdp_command':
-      return void runCdpCommand(message).then((result) => send(result, { keep: keepCdpField }));
+      return void runCdpCommand(message).then((result) => send(result, cdpSendOptions(result, message.method)));
     case 'action': {
       // get_state with redact_card_and_otp false is the agent's explicit opt-out (snapshot privacy).
       const showCards =
@@ -59,7 +60,7 @@ installSheetText();
 setCdpSink(
   (event) => {
     if (!connection.connected) return false;
-    connection.send(event, { keep: keepCdpField });
+    connection.send(event, cdpSendOptions(event));
     return true;
   },
   () => connection.connected,

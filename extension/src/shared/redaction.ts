@@ -49,7 +49,7 @@ function isThousands(m: string): boolean {
  * the longest separator: &nbsp;): one linear pass that spares the regular expressions almost every
  * string the worker scrubs.
  */
-function mayHoldCard(text: string): boolean {
+export function mayHoldCard(text: string): boolean {
   let digits = 0;
   let gap = 0;
   for (let i = 0; i < text.length; i++) {
@@ -85,9 +85,13 @@ export function findCardRanges(text: string, cardContext = false): [number, numb
   return out.sort((a, b) => a[0] - b[0]);
 }
 
-/** Replaces every card number inside free text (findCardRanges) with the payment_card marker. */
-export function redactCardNumbers(text: string, cardContext = false): string {
-  const ranges = findCardRanges(text, cardContext);
+/**
+ * Replaces every card number inside free text (findCardRanges) with the payment_card marker. spare: a
+ * card number the reader itself put into the page (a CDP client's own typing) stays as it is.
+ */
+export function redactCardNumbers(text: string, cardContext = false, spare?: (card: string) => boolean): string {
+  const found = findCardRanges(text, cardContext);
+  const ranges = spare ? found.filter(([s, e]) => !spare(text.slice(s, e))) : found;
   if (!ranges.length) return text;
   let out = '';
   let at = 0;
@@ -131,6 +135,8 @@ export interface TextOptions {
   cards?: boolean;
   /** The text sits in a field or under a key that names a card (cardNumber, cc-number): an ungrouped card number counts. */
   cardContext?: boolean;
+  /** A card number the reader itself put into the page, left as it is (background/cdp/client-input.ts). */
+  spare?: (card: string) => boolean;
 }
 
 /** The options for a value stored under this key: a key naming a card (cardNumber, cc_num) is card context. */
@@ -193,7 +199,7 @@ const URL_IN_TEXT = /\b(?:https?|wss?|ftp):\/\/[^\s"'<>`]+/g;
  * state, a tab list or an error is covered whatever produced it.
  */
 export function redactText(text: string, opts: TextOptions = {}): string {
-  let out = opts.cards === false ? text : redactCardNumbers(text, opts.cardContext);
+  let out = opts.cards === false ? text : redactCardNumbers(text, opts.cardContext, opts.spare);
   if (out.includes('://') && out.includes('=') && SECRET_KEY_HINT.test(out)) out = out.replace(URL_IN_TEXT, (u) => redactUrl(u, opts));
   return out;
 }

@@ -8,9 +8,11 @@ import type { CdpCommandMessage, CdpResultMessage, ErrorInfo } from '../../../..
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { hasDomainPolicy, policyError, scopeError, scopeNow, scopeWhenRead } from '../policy/person-policy';
 import { cdpFileRefusal } from '../policy/upload-policy';
+import { maskedCapture } from './capture-mask';
 import { hostOf, judgeMethod, siteShown } from './cdp-policy';
 import { lostAttachment } from './cdp-relay';
 import { frameRefusal, noteAnswer, scopeRefusal } from './cdp-scope';
+import { noteClientInput } from './client-input';
 import { noteClientCommand } from './client-script-marks';
 import { relayHolds } from './debugger-attachments';
 
@@ -31,7 +33,9 @@ export async function runCdpCommand(command: CdpCommandMessage): Promise<CdpResu
     if (outOfScope) return fail(outOfScope);
     const refused = await refusal(command, target);
     if (refused) return fail(refused);
-    const result = (await chrome.debugger.sendCommand(target, method, await scopedParams(command))) as Params | undefined;
+    noteClientInput(tabId, method, command.params);
+    const sent = (await chrome.debugger.sendCommand(target, method, await scopedParams(command))) as Params | undefined;
+    const result = await maskedCapture(tabId, sessionId, method, command.params, sent);
     noteClientCommand(tabId, method, command.params);
     noteAnswer(tabId, sessionId, method, result);
     return { ...base, result: result ?? {} };

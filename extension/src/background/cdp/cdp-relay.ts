@@ -11,7 +11,9 @@ import type { CdpEventMessage, ErrorInfo } from '../../../../schemas/generated/p
 import { POPUP_EVENT } from '../../../../schemas/lib/cdp-popup-event';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { isLocalUrl } from '../../shared/local-files';
+import { maskedScreencastFrame } from './capture-mask';
 import { onTabLeavesScope, passEvent, scopeAttached, scopeDetached, scopeForward } from './cdp-scope';
+import { forgetClientInput } from './client-input';
 import { endClientPresence } from './client-script-marks';
 import { holdForRelay, onChromeDetached, relayHolds, relayTabs, releaseRelay } from './debugger-attachments';
 import { addHeldTab } from './held-tab-rules';
@@ -122,6 +124,7 @@ export function installCdpRelay(): void {
     scopeDetached(tabId);
     holder.delete(tabId);
     void remember();
+    forgetClientInput(tabId);
     void endClientPresence(tabId);
     sink({ type: 'cdp_event', tab_id: tabId, method: 'Inspector.detached', params: { reason } });
   });
@@ -129,6 +132,13 @@ export function installCdpRelay(): void {
 
 /** One DevTools event of a held tab to the bridge (also the ones cdp-scope.ts makes up: a child session it took away). */
 export function relayEvent(tabId: number, sessionId: string | undefined, method: string, params: Record<string, unknown>): void {
+  // A screencast frame shows card numbers no more than a screenshot does (capture-mask.ts).
+  if (method === 'Page.screencastFrame')
+    return void maskedScreencastFrame(tabId, sessionId, params).then((p) => p && sinkEvent(tabId, sessionId, method, p));
+  sinkEvent(tabId, sessionId, method, params);
+}
+
+function sinkEvent(tabId: number, sessionId: string | undefined, method: string, params: Record<string, unknown>): void {
   const event: CdpEventMessage = { type: 'cdp_event', tab_id: tabId, method, params };
   if (sessionId) event.session_id = sessionId;
   sink(event);
@@ -136,6 +146,9 @@ export function relayEvent(tabId: number, sessionId: string | undefined, method:
 
 /** Attaches the tab for a CDP client (or keeps the attachment it has). url: what the tab shows. Throws Chrome's error. */
 export async function attachRelay(tabId: number, url: string): Promise<void> {
+  // The tab becomes a client's target (cdp_attach, once per client and tab) with nothing typed in it:
+  // also when it passes from a client that just disconnected, before its detach (see below).
+  forgetClientInput(tabId);
   if (await holdForRelay(tabId)) scopeAttached(tabId, url);
   void addHeldTab(tabId);
   lost.delete(tabId);
@@ -163,6 +176,7 @@ export async function detachRelay(tabId: number): Promise<boolean> {
   holder.delete(tabId);
   unsettled.delete(tabId);
   if (held) await remember();
+  forgetClientInput(tabId);
   if (held) void endClientPresence(tabId);
   return held;
 }

@@ -54,8 +54,12 @@ const FAST_PERIOD_MS = 15_000;
 const BACKOFF_MIN_MS = 1000;
 const BACKOFF_MAX_MS = 10_000;
 
-/** showCards: the agent asked get_state for card numbers (redact_card_and_otp false): passwords in URLs are still masked. */
-export type SendOptions = { showCards?: boolean; keep?: KeepField };
+/**
+ * showCards: the agent asked get_state for card numbers (redact_card_and_otp false): passwords in URLs are still masked.
+ * spare: a card number the reader itself put into the page passes (cdp/client-input.ts). plain: the message
+ * holds no page text (a CDP answer or event listed in cdp/cdp-send-options.ts), so it is not walked.
+ */
+export type SendOptions = { showCards?: boolean; keep?: KeepField; spare?: (card: string) => boolean; plain?: boolean };
 export type MessageHandler = (message: ProtocolMessage, send: (m: ProtocolMessage, opts?: SendOptions) => void) => void;
 
 export class BridgeConnection {
@@ -227,7 +231,7 @@ export class BridgeConnection {
    */
   send(message: ProtocolMessage, opts: SendOptions = {}): void {
     // The product-wide privacy filter's last layer (privacy.ts): every text leaving the extension.
-    scrubStrings(message, 0, { cards: !opts.showCards }, opts.keep);
+    if (!opts.plain) scrubStrings(message, 0, { cards: !opts.showCards, ...(opts.spare ? { spare: opts.spare } : {}) }, opts.keep);
     if (message.type === 'action_result' || message.type === 'cdp_result') {
       this.sendNow(message);
       return;

@@ -23,6 +23,7 @@
 // Every redaction is reported (Redaction object or TextItem.redacted, or the visible marker), never
 // a silent blank. The pure rules (card shapes, secret key names, URLs, bodies) live in
 // shared/redaction.ts.
+import { CARD_MASK_COLOR } from '../../shared/card-boxes';
 import { findCardRanges, isCardNumber, redactCardNumbers, redactedMarker } from '../../shared/redaction';
 import { wasPassword } from './password-history';
 
@@ -346,13 +347,16 @@ export function readableHtml(el: Element, opts: PrivacyOptions = DEFAULT_PRIVACY
 const MASK_ATTR = 'data-bux-masked';
 const OVERLAY_ATTR = 'data-bux-mask-overlay';
 /** The colour of the boxes drawn over card numbers in screenshots. */
-export const MASK_COLOR = '#5f6368';
+export const MASK_COLOR = CARD_MASK_COLOR;
 
-/** Boxes over every card number in the page's text that is on screen (its client rects). */
-function overlayCardText(): number {
+/**
+ * The client rects of every card number in the page's text, with the text each covers (a part of
+ * the number when it is split over inline elements); onScreen: only those in the viewport.
+ */
+export function cardTextRects(onScreen: boolean): { rect: DOMRect; text: string }[] {
   const body = document.body;
-  if (!body) return 0;
-  const boxes: DOMRect[] = [];
+  if (!body) return [];
+  const out: { rect: DOMRect; text: string }[] = [];
   const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
   for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
     for (const [s, e] of cardRangesOf(t)) {
@@ -360,10 +364,19 @@ function overlayCardText(): number {
       r.setStart(t, s);
       r.setEnd(t, e);
       for (const rect of r.getClientRects()) {
-        if (rect.width > 0 && rect.height > 0 && rect.bottom > 0 && rect.top < innerHeight) boxes.push(rect);
+        if (rect.width > 0 && rect.height > 0 && (!onScreen || (rect.bottom > 0 && rect.top < innerHeight)))
+          out.push({ rect, text: t.data.slice(s, e) });
       }
     }
   }
+  return out;
+}
+
+/** Boxes over every card number in the page's text that is on screen (its client rects). */
+function overlayCardText(): number {
+  const body = document.body;
+  if (!body) return 0;
+  const boxes = cardTextRects(true).map((b) => b.rect);
   if (!boxes.length) return 0;
   const layer = document.createElement('div');
   layer.setAttribute(OVERLAY_ATTR, '');

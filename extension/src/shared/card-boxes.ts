@@ -1,0 +1,31 @@
+// What a frame's content script tells the worker about the card numbers it draws, so the worker can
+// paint over them in a CDP client's screenshot (content/snapshot/card-boxes.ts answers,
+// background/cdp/capture-mask.ts asks through chrome.scripting in every frame).
+
+export interface CardBox {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  /** The card text the box covers (the worker spares what the client itself typed). */
+  cards: string[];
+}
+
+export interface FrameCardBoxes {
+  /** In this frame's viewport, CSS px, the whole document (not only what is on screen). */
+  boxes: CardBox[];
+  /** This frame's index in its parent's window.frames; -1 for the top frame (or when not found). */
+  index: number;
+  /** Each child frame's content origin in this frame's viewport, by its index in window.frames. */
+  children: { index: number; x: number; y: number }[];
+  scrollX: number;
+  scrollY: number;
+  width: number;
+  height: number;
+}
+
+/** The content script's global the worker calls (chrome.scripting shares the isolated world). */
+export const CARD_BOXES_GLOBAL = '__buxCardBoxes';
+
+/** The colour of the boxes drawn over card numbers in screenshots (the classic one and a CDP client's). */
+export const CARD_MASK_COLOR = '#5f6368';

@@ -1,0 +1,211 @@
+// Card numbers through a CDP client, side by side with Chromium's own --remote-debugging-port: what
+// the client itself typed reads back as typed on both (Playwright's fill() then inputValue()), a card
+// number the page holds reads masked through ours only, and our screenshots cover the digits the text
+// masks (viewport, clip, full page with captureBeyondViewport, a raw Page.captureScreenshot without
+// clip, a card field in a cross-origin frame) while Chromium's show them, which proves the pixel check
+// can fail.
+import { expect } from 'chai';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+import { mintCdpClient } from '../../bridge/agents/cdp/cdp-clients-file';
+import { CDP_FIXTURE_DIR, launchPlainChromium, type PlainChromium } from '../harness/cdp-clients';
+import { FixtureServer } from '../harness/fixture-server';
+import { type Harness, startHarness } from '../harness/harness';
+import { coloursIn, decodePng, type Pixels } from '../harness/png';
+
+const TYPED = '4242 4242 4242 4242';
+const ON_PAGE = '4000 0566 5566 5556';
+const IN_TEXT = '5105 1051 0510 5100';
+const BELOW = '5555 5555 5555 4444';
+const MASK = '#5f6368';
+const MARKER = '[redacted:payment_card]';
+
+const FRAMED = '3782 822463 10005';
+/** The payment frame, on another site (localhost, the page is on 127.0.0.1): an out-of-process frame. */
+const FRAME = `<style>body { margin: 4px; font: 20px monospace } input { font: 20px monospace; width: 300px; height: 30px }</style>
+<input id="f" autocomplete="cc-number" value="${FRAMED}">`;
+
+const pageWith = (frameUrl: string): string => `<style>
+  body { margin: 8px; font: 20px monospace; background: #fff; color: #000 }
+  input { font: 20px monospace; width: 420px; height: 36px; border: 1px solid #000; background: #fff; color: #000 }
+</style>
+<p><label>Card number <input id="cc" autocomplete="cc-number"></label></p>
+<p><label>Saved card <input id="pre" autocomplete="cc-number"></label></p>
+<p>Paid with <span id="text">${IN_TEXT}</span> today</p>
+<iframe id="pay" src="${frameUrl}" style="width: 360px; height: 60px; border: 2px solid #000; padding: 3px"></iframe>
+<div style="height: 2500px"></div>
+<p>On file: <span id="below">${BELOW}</span></p>
+<script>document.getElementById('pre').value = '${ON_PAGE}';</script>`;
+
+type Side = 'chromium' | 'ours';
+interface Setup {
+  page: Page;
+  side: Side;
+}
+
+/** The element's box in CSS px of the document, shrunk so anti-aliased edges and borders stay out. */
+async function inner(page: Page, selector: string, by = 3): Promise<{ x: number; y: number; w: number; h: number }> {
+  const b = await page.locator(selector).evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height };
+  });
+  return { x: b.x + by, y: b.y + by, w: b.w - 2 * by, h: b.h - 2 * by };
+}
+
+/** The colours of a document region in an image that starts at (ox, oy) CSS px, at the image's own scale. */
+function regionColours(img: Pixels, scale: number, r: { x: number; y: number; w: number; h: number }, ox = 0, oy = 0): Set<string> {
+  return coloursIn(img, { x: (r.x - ox) * scale, y: (r.y - oy) * scale, w: r.w * scale, h: r.h * scale });
+}
+
+function cardCases(get: () => Setup): void {
+  it("Playwright's fill() of a card number reads back as typed with inputValue()", async () => {
+    const { page } = get();
+    await page.fill('#cc', TYPED);
+    expect(await page.inputValue('#cc')).to.equal(TYPED);
+  });
+
+  it('a card number the page holds reads masked through ours, in clear on Chromium', async () => {
+    const { page, side } = get();
+    const read = await page.inputValue('#pre');
+    if (side === 'ours') expect(read).to.equal(MARKER);
+    else expect(read).to.equal(ON_PAGE);
+  });
+
+  it('a viewport screenshot covers the card digits through ours, not the ones the client typed; Chromium shows them', async () => {
+    const { page, side } = get();
+    const img = decodePng(await page.screenshot());
+    const scale = img.width / (await page.evaluate(() => innerWidth));
+    const pre = regionColours(img, scale, await inner(page, '#pre'));
+    const text = regionColours(img, scale, await inner(page, '#text', 1));
+    const typed = regionColours(img, scale, await inner(page, '#cc'));
+    const fb = await page.frameLocator('#pay').locator('#f').boundingBox();
+    if (!fb) throw new Error('the payment frame has no field');
+    const framed = regionColours(img, scale, { x: fb.x + 3, y: fb.y + 3, w: fb.width - 6, h: fb.height - 6 });
+    expect(typed.size, 'the typed card is drawn (more than one colour)').to.be.greaterThan(1);
+    if (side === 'ours') {
+      expect([...pre], 'the saved card field is one mask').to.deep.equal([MASK]);
+      expect([...text], 'the card in the text is one mask').to.deep.equal([MASK]);
+      expect([...framed], 'the card in the cross-origin frame is one mask').to.deep.equal([MASK]);
+    } else {
+      expect(pre.size, 'Chromium draws the saved card').to.be.greaterThan(1);
+      expect(text.size, 'Chromium draws the card in the text').to.be.greaterThan(1);
+      expect(framed.size, 'Chromium draws the card in the frame').to.be.greaterThan(1);
+    }
+  });
+
+  it('a clipped screenshot of the card field and a full-page one (captureBeyondViewport) cover the digits through ours', async () => {
+    const { page, side } = get();
+    const pre = await inner(page, '#pre');
+    const clipped = decodePng(await page.screenshot({ clip: { x: pre.x, y: pre.y, width: pre.w, height: pre.h } }));
+    const clipScale = clipped.width / pre.w;
+    const clippedColours = regionColours(clipped, clipScale, pre, pre.x, pre.y);
+    const full = decodePng(await page.screenshot({ fullPage: true }));
+    // Playwright's full page is the content without a classic scrollbar, at the device pixel ratio.
+    const fullScale = await page.evaluate(() => devicePixelRatio);
+    const below = regionColours(full, fullScale, await inner(page, '#below', 1));
+    if (side === 'ours') {
+      expect([...clippedColours], 'the clip is all mask').to.deep.equal([MASK]);
+      expect([...below], 'the card below the fold is one mask').to.deep.equal([MASK]);
+    } else {
+      expect(clippedColours.size).to.be.greaterThan(1);
+      expect(below.size).to.be.greaterThan(1);
+    }
+  });
+
+  it('a raw Page.captureScreenshot without clip (JPEG) covers the digits through ours', async () => {
+    const { page, side } = get();
+    const session = await page.context().newCDPSession(page);
+    try {
+      const png = (await session.send('Page.captureScreenshot', { format: 'png' })) as { data: string };
+      const img = decodePng(Buffer.from(png.data, 'base64'));
+      const scale = img.width / (await page.evaluate(() => innerWidth));
+      const pre = regionColours(img, scale, await inner(page, '#pre'));
+      if (side === 'ours') expect([...pre]).to.deep.equal([MASK]);
+      else expect(pre.size).to.be.greaterThan(1);
+      const jpeg = (await session.send('Page.captureScreenshot', { format: 'jpeg', quality: 90 })) as { data: string };
+      expect(Buffer.from(jpeg.data, 'base64').subarray(0, 3).toString('hex'), 'still a JPEG').to.equal('ffd8ff');
+    } finally {
+      await session.detach().catch(() => undefined);
+    }
+  });
+
+  it('a screencast frame (Page.startScreencast, PNG) covers the digits through ours', async () => {
+    const { page, side } = get();
+    const session = await page.context().newCDPSession(page);
+    try {
+      const frame = new Promise<{ data: string; sessionId: number }>((resolve) => session.once('Page.screencastFrame', resolve));
+      await session.send('Page.startScreencast', { format: 'png', everyNthFrame: 1 });
+      // A repaint makes Chrome send a frame even when nothing else changes.
+      await page.evaluate(() => (document.body.style.background = '#fffffe'));
+      const { data, sessionId } = await frame;
+      await session.send('Page.screencastFrameAck', { sessionId });
+      await session.send('Page.stopScreencast');
+      const img = decodePng(Buffer.from(data, 'base64'));
+      const scale = img.width / (await page.evaluate(() => innerWidth));
+      const pre = regionColours(img, scale, await inner(page, '#pre', 4));
+      if (side === 'ours') expect([...pre]).to.deep.equal([MASK]);
+      else expect(pre.size).to.be.greaterThan(1);
+    } finally {
+      await session.detach().catch(() => undefined);
+    }
+  });
+}
+
+describe("card numbers through Chromium's own --remote-debugging-port (the reference)", function () {
+  this.timeout(60_000);
+  let chrome: PlainChromium | undefined;
+  let fx: FixtureServer | undefined;
+  let browser: Browser | undefined;
+  let setup: Setup | undefined;
+
+  before(async () => {
+    fx = await new FixtureServer(CDP_FIXTURE_DIR).start();
+    chrome = await launchPlainChromium();
+    browser = await chromium.connectOverCDP(chrome.endpoint.wsUrl);
+    const context = browser.contexts()[0];
+    if (!context) throw new Error('no default context');
+    const page = await context.newPage();
+    const frameUrl = fx.html('/card-frame', FRAME, 'Pay').replace('127.0.0.1', 'localhost');
+    await page.goto(fx.html('/card-privacy', pageWith(frameUrl), 'Card privacy'));
+    setup = { page, side: 'chromium' };
+  });
+  after(async () => {
+    await browser?.close().catch(() => undefined);
+    await chrome?.close();
+    await fx?.close();
+  });
+
+  cardCases(() => {
+    if (!setup) throw new Error('the before hook did not open the page');
+    return setup;
+  });
+});
+
+describe('card numbers through the bridge CDP endpoint', function () {
+  this.timeout(90_000);
+  let h: Harness | undefined;
+  let browser: Browser | undefined;
+  let setup: Setup | undefined;
+
+  before(async () => {
+    h = await startHarness();
+    const { url } = mintCdpClient(h.configDir, { name: 'card-privacy', maxTabs: 2 });
+    const version = (await (await fetch(`${url(h.bridge.port)}/json/version`)).json()) as { webSocketDebuggerUrl: string };
+    browser = await chromium.connectOverCDP(version.webSocketDebuggerUrl);
+    const context = browser.contexts()[0];
+    if (!context) throw new Error('no default context');
+    const page = await context.newPage();
+    const frameUrl = h.fixtures.html('/card-frame', FRAME, 'Pay').replace('127.0.0.1', 'localhost');
+    await page.goto(h.fixtures.html('/card-privacy', pageWith(frameUrl), 'Card privacy'));
+    setup = { page, side: 'ours' };
+  });
+  after(async () => {
+    await browser?.close().catch(() => undefined);
+    await h?.close();
+  });
+
+  cardCases(() => {
+    if (!setup) throw new Error('the before hook did not open the page');
+    return setup;
+  });
+});
