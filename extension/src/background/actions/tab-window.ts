@@ -17,7 +17,12 @@ export async function createPlacedTab(ctx: WorkerContext, params: OpenTabParams,
   const active = params.active !== false;
   if (params.window_id !== undefined) {
     const win = await chrome.windows.get(params.window_id).catch(() => null);
-    if (win?.id !== undefined && win.type === 'normal' && !win.incognito) return chrome.tabs.create({ windowId: win.id, url, active });
+    if (win?.id !== undefined && win.type === 'normal' && !win.incognito) {
+      // Created in the background, then made the window's active tab: tabs.create with active: true also
+      // shows (focuses) its window, which would take focus from the person's window.
+      const tab = await chrome.tabs.create({ windowId: win.id, url, active: false });
+      return active && tab.id !== undefined ? ((await chrome.tabs.update(tab.id, { active: true })) ?? tab) : tab;
+    }
   }
   if (params.new_window === true || params.window_id !== undefined) return openOwnWindow(ctx.tab.windowId, url);
   return chrome.tabs.create({ active, windowId: ctx.tab.windowId, index: ctx.tab.index + 1, url });
