@@ -1,5 +1,5 @@
 // Several CDP clients at full speed: each client's pages open in a window of its own, so none is a tab
-// hidden behind another (Chrome stops animation frames and rendering there and slows timers to 1 s, so a
+// hidden behind another (Chrome stops animation frames and rendering there and slows its timers, so a
 // client behind ran at a fifth of the speed of the one in front), and the person's window keeps focus and
 // its active tab. What is asserted is what a person running two agents relies on: both pages animate as
 // a page in front does, the person's tab stays theirs, each client's later pages join its window, a
@@ -79,7 +79,7 @@ describe('e2e: several CDP clients, each in a window of its own, all at full spe
     expect(await placeOf(h, personUrl)).to.include({ windowId: person.windowId, active: true });
     const w = await worker(h);
     expect((await w.evaluate(() => chrome.windows.getLastFocused({ windowTypes: ['normal'] }))).id).to.equal(person.windowId);
-    // The second client's page runs as a page in front: visible, frames painted, timers on time.
+    // The second client's page runs as a page in front: visible, its animation frames painted.
     for (const { page } of [b1, a2]) {
       expect(await page.evaluate(() => document.visibilityState)).to.equal('visible');
       await within(threeFrames(page), 5_000, 'a page in its own window painted no animation frame');

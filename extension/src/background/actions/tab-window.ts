@@ -1,5 +1,5 @@
-// Where open_tab puts a new tab. Chrome throttles a tab hidden behind another tab of its window (timers
-// aligned to 1 s, no animation frames, no rendering, so a screenshot waits for a frame that does not come),
+// Where open_tab puts a new tab. Chrome throttles a tab hidden behind another tab of its window (no
+// animation frames, no rendering, so a screenshot waits seconds for a frame; timers slowed the longer it is hidden),
 // but not the active tab of a window that merely lacks focus: an agent whose tab shares the person's (or
 // another agent's) window runs at a fraction of the speed of one in front. So a caller may ask for a
 // window of its own (new_window), and later for that window again (window_id): each agent's tab is then
