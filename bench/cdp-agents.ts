@@ -1,6 +1,6 @@
 // `npm run bench:cdp`, several agents at once: does an agent whose tab is not in front step as fast as
-// the one in front? Chrome throttles a tab hidden behind another tab of its window (timers aligned to
-// 1 s, no animation frames, no rendering: https://developer.chrome.com/blog/background_tabs/), but not
+// the one in front? Chrome throttles a tab hidden behind another tab of its window (no animation frames,
+// no rendering, timers slowed: https://developer.chrome.com/blog/background_tabs/), but not
 // the active tab of a window without focus. Two parts, on the harness's Chromium (headless=new, as the
 // tests run):
 //   1. what Chrome throttles, on its own endpoint: a screenshot, an animation frame, a 10 ms timer and a
@@ -132,33 +132,36 @@ async function inWorker<T>(h: Harness, f: (arg: string) => Promise<T>, arg: stri
   return w.evaluate(f, arg);
 }
 
-/** Part 2, one layout: two browser_use sessions on two of our CDP URLs, stepping at once. */
+const AGENTS = ['front', 'behind'] as const;
+
+/**
+ * Part 2, one layout: two browser_use sessions on two of our CDP URLs, stepping at once, one Python
+ * process each (bench/cdp_agents.py says why).
+ */
 async function agentsAtOnce(h: Harness, layout: LayoutResult['layout']): Promise<LayoutResult> {
   if (!fs.existsSync(BU013_PYTHON))
     throw new Error(`No browser_use 0.13 venv at ${BU013_PYTHON}: run \`node scripts/python-envs.mjs bu013\`.`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-cdpagents-'));
-  const files = { args: 'args.json', out: 'out.json', ready: 'ready', go: 'go' };
-  const f = (k: keyof typeof files) => path.join(dir, files[k]);
-  const urls = {
-    front: h.fixtures.html(`/bench-agents-${layout}-front`, counterPage, 'Counter front'),
-    behind: h.fixtures.html(`/bench-agents-${layout}-behind`, counterPage, 'Counter behind'),
-  };
-  const agents = {
-    front: mintCdpClient(h.configDir, { name: `bench-front-${layout}`, maxTabs: 2 }).url(h.bridge.port),
-    behind: mintCdpClient(h.configDir, { name: `bench-behind-${layout}`, maxTabs: 2 }).url(h.bridge.port),
-  };
-  fs.writeFileSync(f('args'), JSON.stringify({ agents, urls, runs: AGENT_STEPS, ready: f('ready'), go: f('go') }));
+  const go = path.join(dir, 'go');
+  const f = (a: Agent, name: string) => path.join(dir, a, name);
+  const urls = {} as Record<Agent, string>;
+  for (const a of AGENTS) {
+    urls[a] = h.fixtures.html(`/bench-agents-${layout}-${a}`, counterPage, `Counter ${a}`);
+    const cdpUrl = mintCdpClient(h.configDir, { name: `bench-${a}-${layout}`, maxTabs: 2 }).url(h.bridge.port);
+    fs.mkdirSync(path.join(dir, a));
+    fs.writeFileSync(f(a, 'args.json'), JSON.stringify({ cdp_url: cdpUrl, url: urls[a], runs: AGENT_STEPS, ready: f(a, 'ready'), go }));
+  }
   let placement: LayoutResult['placement'] | null = null;
   const place = async (): Promise<void> => {
-    while (!fs.existsSync(f('ready'))) await new Promise((r) => setTimeout(r, 50));
+    while (!AGENTS.every((a) => fs.existsSync(f(a, 'ready')))) await new Promise((r) => setTimeout(r, 50));
     const arg = JSON.stringify({ urls, same: layout === 'same_window' });
     const tabs = await inWorker(
       h,
       async (a) => {
         const { urls: u, same } = JSON.parse(a) as { urls: Record<Agent, string>; same: boolean };
         const all = await chrome.tabs.query({});
-        const find = (x: string) => all.find((t) => t.url === x);
-        const [front, behind] = [find(u.front), find(u.behind)];
+        // No named inner function: tsx would wrap it in a helper the worker does not have.
+        const [front, behind] = [u.front, u.behind].map((x) => all.find((t) => t.url === x));
         if (front?.id === undefined || behind?.id === undefined) throw new Error('the agents did not open their pages');
         if (same) {
           // Both into the person's window (the one the harness started with), the front agent's tab active.
@@ -177,32 +180,38 @@ async function agentsAtOnce(h: Harness, layout: LayoutResult['layout']): Promise
       front: { window_id: front?.windowId ?? -1, active: front?.active === true, visibility: (await vis(urls.front)) ?? '?' },
       behind: { window_id: behind?.windowId ?? -1, active: behind?.active === true, visibility: (await vis(urls.behind)) ?? '?' },
     };
-    fs.writeFileSync(f('go'), 'go');
+    fs.writeFileSync(go, 'go');
   };
   try {
-    const run = runBu013Python([path.join(REPO_ROOT, 'bench', 'cdp_agents.py'), f('args'), f('out')], {
-      configDir: dir,
-      timeoutMs: 900_000,
-      cwd: path.join(REPO_ROOT, 'bench'),
-      logLevel: 'warning',
-    });
+    const runs = AGENTS.map((a) =>
+      runBu013Python([path.join(REPO_ROOT, 'bench', 'cdp_agents.py'), f(a, 'args.json'), f(a, 'out.json')], {
+        configDir: path.join(dir, a),
+        timeoutMs: 900_000,
+        cwd: path.join(REPO_ROOT, 'bench'),
+        logLevel: 'warning',
+      }),
+    );
     const placed = place();
-    const { code, output } = await run;
-    if (code !== 0 || !fs.existsSync(f('out'))) {
-      const tail = output.split('\n').slice(-40).join('\n');
-      throw new Error(`bench/cdp_agents.py failed (exit ${code}):\n${tail.replace(/\/cdp\/[A-Za-z0-9_-]{16,}/g, '/cdp/<token>')}`);
+    const done = await Promise.all(runs);
+    const out = {} as Record<Agent, { samples: Step[]; wall_ms: number }>;
+    for (const [i, a] of AGENTS.entries()) {
+      const { code, output } = done[i] ?? { code: null, output: '' };
+      if (code !== 0 || !fs.existsSync(f(a, 'out.json'))) {
+        const tail = output.split('\n').slice(-40).join('\n');
+        throw new Error(`bench/cdp_agents.py (${a}) failed (exit ${code}):\n${tail.replace(/\/cdp\/[A-Za-z0-9_-]{16,}/g, '/cdp/<token>')}`);
+      }
+      out[a] = JSON.parse(fs.readFileSync(f(a, 'out.json'), 'utf-8')) as { samples: Step[]; wall_ms: number };
     }
     await placed;
-    const out = JSON.parse(fs.readFileSync(f('out'), 'utf-8')) as { samples: Record<Agent, Step[]>; wall_ms: number };
-    const med = (a: Agent) => r1(median(out.samples[a].map((s) => s.step)));
+    const med = (a: Agent) => r1(median(out[a].samples.map((s) => s.step)));
     if (!placement) throw new Error('the tabs were never placed');
     return {
       layout,
       placement,
       median_step_ms: { front: med('front'), behind: med('behind') },
       ratio_behind_to_front: r2(med('behind') / med('front')),
-      wall_ms: r1(out.wall_ms),
-      samples: out.samples,
+      wall_ms: r1(Math.max(out.front.wall_ms, out.behind.wall_ms)),
+      samples: { front: out.front.samples, behind: out.behind.samples },
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -219,6 +228,7 @@ export interface AgentsBench {
 export async function benchAgents(h: Harness): Promise<AgentsBench> {
   const loadBefore = loadavg();
   const throttle = await throttling(h);
+  process.stderr.write(`cdp-agents: throttling ${JSON.stringify(throttle)}\n`);
   const agents = [await agentsAtOnce(h, 'same_window'), await agentsAtOnce(h, 'own_windows')];
   const r: AgentsBench = {
     meta: {
@@ -265,15 +275,24 @@ function report(r: AgentsBench): string {
         `${a.placement.behind.active ? 'active' : 'not active'}, ${a.placement.behind.visibility} |`,
     ),
     '',
+    'Per-step times (ms):',
+    '',
+    ...r.agents.map(
+      (a) =>
+        `- ${a.layout}: front ${a.samples.front.map((x) => Math.round(x.step)).join(', ')}; other ` +
+        `${a.samples.behind.map((x) => Math.round(x.step)).join(', ')}`,
+    ),
+    '',
     "A step is bench/cdp_step.py's (`get_browser_state_summary()` with screenshot + one click by index on a counter page); both " +
-      'sessions step concurrently (asyncio.gather), after one uncounted step each. same_window: both tabs moved into the ' +
+      'sessions step at the same time, one Python process each (in one process bubus serializes them), after one uncounted ' +
+      'step each. same_window: both tabs moved into the ' +
       "person's window with the front agent's tab active (where every client's page opened before each client got a window of " +
       "its own); own_windows: where our endpoint opens them now (each client's first page in a new window without focus). " +
       `Target: the other agent within ${TARGET_RATIO}x of the one in front: ${own && own.ratio_behind_to_front <= TARGET_RATIO ? 'met' : '**NOT met**'}.`,
     '',
     'Headful: not measured here (no display on this machine). In a headful Chrome a window fully covered by another may be ' +
       'marked occluded and hidden (Windows and macOS track native window occlusion), which throttles its active tab like a ' +
-      'background tab; a window side by side, minimised-free and uncovered, runs at full speed.',
+      "background tab, as does minimising it (Chrome's documented behaviour, not measured here).",
     '',
     'Rerun: `npm run bench:cdp` (part of it), or `node --import tsx bench/cdp-agents.ts` alone. Knobs: BENCH_CDP_THROTTLE_RUNS ' +
       `(5), BENCH_CDP_AGENT_STEPS (8). Raw samples: bench/results/cdp-agents.json.`,

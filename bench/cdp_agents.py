@@ -1,15 +1,16 @@
-"""npm run bench:cdp, several agents: two browser_use 0.13 sessions stepping at once, each over its own CDP URL.
+"""npm run bench:cdp, several agents: one browser_use 0.13 session of two stepping at once, each over its own CDP URL.
 
     .venvs/bu013/bin/python bench/cdp_agents.py ARGS_JSON OUT_JSON
 
-ARGS_JSON: {"agents": {"front": <CDP URL>, "behind": <CDP URL>}, "urls": {"front": <page>, "behind": <page>},
-"runs": N, "ready": <file>, "go": <file>}.
+ARGS_JSON: {"cdp_url": <our CDP URL>, "url": <page>, "runs": N, "ready": <file>, "go": <file>}.
 
-Each agent opens its own new tab on its page (as cdp_step.py's sides do), takes one uncounted step, then
-writes the ready file and waits for the go file: meanwhile the caller (bench/cdp-agents.ts) places the tabs
-(the "same window" layout moves both into the person's window with the front agent's tab active, as every
-client's page opened before each client had a window of its own). Then both step at once, N steps each
-(a step is cdp_step.py's: state with screenshot + one click by index), and the per-step times are written.
+The caller (bench/cdp-agents.ts) runs one process per agent: in one process, browser_use's sessions
+share one event loop and bubus's global handler lock, so a slow agent would hold the other back and the
+bench would time the lock, not the tab. The agent opens its own new tab on its page (as cdp_step.py's
+sides do), takes one uncounted step, then writes the ready file and waits for the go file: meanwhile the
+caller places the tabs (the "same window" layout moves both agents' tabs into the person's window, one
+in front, as every client's page opened before each client had a window of its own). Then it takes N
+steps (cdp_step.py's: state with screenshot + one click by index) and writes the per-step times.
 """
 
 from __future__ import annotations
@@ -36,23 +37,16 @@ async def run(args: dict[str, Any]) -> dict[str, Any]:
     from browser_use import Tools
 
     tools = Tools()
-    names = list(args['agents'])
-    sessions = {n: await open_side(args['agents'][n], args['urls'][n], {}) for n in names}
-    for s in sessions.values():
-        await step(s, tools)
+    session = await open_side(args['cdp_url'], args['url'], {})
+    await step(session, tools)
     with open(args['ready'], 'w') as f:
         f.write('ready')
-    await wait_for(args['go'], 120)
-
-    async def loop(s: Any) -> list[dict[str, float]]:
-        return [await step(s, tools) for _ in range(int(args['runs']))]
-
+    await wait_for(args['go'], 300)
     t0 = time.perf_counter()
-    results = await asyncio.gather(*(loop(sessions[n]) for n in names))
+    samples = [await step(session, tools) for _ in range(int(args['runs']))]
     wall = (time.perf_counter() - t0) * 1000
-    for s in sessions.values():
-        await s.stop()
-    return {'samples': dict(zip(names, results)), 'wall_ms': wall}
+    await session.stop()
+    return {'samples': samples, 'wall_ms': wall}
 
 
 def main() -> None:
