@@ -16,11 +16,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import type { CDPSession, Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type CDPSession, type Page } from 'puppeteer-core';
 
 import { mintCdpClient } from '../bridge/agents/cdp/cdp-clients-file';
 import { REPO_ROOT } from '../test/harness/browser';
 import { BU013_PYTHON, runBu013Python } from '../test/harness/bu013';
+import { launchCdpChromium } from '../test/harness/cdp-chromium';
 import { type Harness, startHarness } from '../test/harness/harness';
 import { median, r1, r2 } from './stats';
 
@@ -62,10 +63,11 @@ interface Placed {
   url: string;
 }
 
-/** Part 1: the probes in each place, on Chromium's own endpoint (puppeteer as the harness launched it). */
-async function throttling(h: Harness): Promise<{ visibility: Record<Place, string>; median_ms: Record<Place, Record<Probe, number>> }> {
-  const browser = h.launched.browser;
-  const url = (p: Place) => h.fixtures.html(`/bench-throttle-${p}`, '<p>probe</p>', `probe ${p}`);
+type Throttling = { visibility: Record<Place, string>; median_ms: Record<Place, Record<Probe, number>> };
+
+/** Part 1: the probes in each place, on Chromium's own endpoint (the harness's, or a plain headful Chromium). */
+async function throttling(h: Harness, browser: Browser, mode: string): Promise<Throttling> {
+  const url = (p: Place) => h.fixtures.html(`/bench-throttle-${mode}-${p}`, '<p>probe</p>', `probe ${p}`);
   const place = async (p: Place): Promise<Placed> => {
     let page: Page;
     if (p === 'own_window') {
@@ -138,6 +140,20 @@ const AGENTS = ['front', 'behind'] as const;
  * Part 2, one layout: two browser_use sessions on two of our CDP URLs, stepping at once, one Python
  * process each (bench/cdp_agents.py says why).
  */
+async function throttlingHeadful(h: Harness): Promise<Throttling> {
+  const chromium = await launchCdpChromium({ headless: false });
+  try {
+    const browser = await puppeteer.connect({ browserWSEndpoint: chromium.wsUrl, defaultViewport: null });
+    try {
+      return await throttling(h, browser, 'headful');
+    } finally {
+      await browser.disconnect();
+    }
+  } finally {
+    await chromium.close();
+  }
+}
+
 async function agentsAtOnce(h: Harness, layout: LayoutResult['layout']): Promise<LayoutResult> {
   if (!fs.existsSync(BU013_PYTHON))
     throw new Error(`No browser_use 0.13 venv at ${BU013_PYTHON}: run \`node scripts/python-envs.mjs bu013\`.`);
@@ -220,15 +236,18 @@ async function agentsAtOnce(h: Harness, layout: LayoutResult['layout']): Promise
 
 export interface AgentsBench {
   meta: Record<string, string>;
-  throttling: Awaited<ReturnType<typeof throttling>>;
+  throttling: Throttling;
+  /** The same probes in a plain headful Chromium, when there is a display (DISPLAY; e.g. xvfb-run). */
+  throttling_headful: Throttling | null;
   agents: LayoutResult[];
 }
 
 /** Both parts on a running harness; writes bench/results/cdp-agents.{json,md} and returns the numbers. */
 export async function benchAgents(h: Harness): Promise<AgentsBench> {
   const loadBefore = loadavg();
-  const throttle = await throttling(h);
+  const throttle = await throttling(h, h.launched.browser, 'headless');
   process.stderr.write(`cdp-agents: throttling ${JSON.stringify(throttle)}\n`);
+  const headful = process.env['DISPLAY'] ? await throttlingHeadful(h) : null;
   const agents = [await agentsAtOnce(h, 'same_window'), await agentsAtOnce(h, 'own_windows')];
   const r: AgentsBench = {
     meta: {
@@ -238,6 +257,7 @@ export async function benchAgents(h: Harness): Promise<AgentsBench> {
       mode: 'headless=new (the harness)',
     },
     throttling: throttle,
+    throttling_headful: headful,
     agents,
   };
   fs.mkdirSync(OUT, { recursive: true });
@@ -245,6 +265,11 @@ export async function benchAgents(h: Harness): Promise<AgentsBench> {
   fs.writeFileSync(path.join(OUT, 'cdp-agents.md'), report(r));
   return r;
 }
+
+const throttleRows = (t: Throttling): string[] => [
+  ...PROBES.map((k) => `| ${k} | ${t.median_ms.front[k]} | ${t.median_ms.behind[k]} | ${t.median_ms.own_window[k]} |`),
+  `| document.visibilityState, hasFocus() | ${t.visibility.front} | ${t.visibility.behind} | ${t.visibility.own_window} |`,
+];
 
 function report(r: AgentsBench): string {
   const t = r.throttling;
@@ -258,8 +283,13 @@ function report(r: AgentsBench): string {
     '',
     '| probe | tab in front | tab behind it, same window | active tab of a second, unfocused window |',
     '|---|---:|---:|---:|',
-    ...PROBES.map((k) => `| ${k} | ${t.median_ms.front[k]} | ${t.median_ms.behind[k]} | ${t.median_ms.own_window[k]} |`),
-    `| document.visibilityState, hasFocus() | ${t.visibility.front} | ${t.visibility.behind} | ${t.visibility.own_window} |`,
+    ...throttleRows(t),
+    ...(r.throttling_headful
+      ? [
+          `| **headful** (plain Chromium on DISPLAY ${process.env['DISPLAY'] ?? '?'}, no window manager) | | | |`,
+          ...throttleRows(r.throttling_headful),
+        ]
+      : []),
     '',
     'screenshot = `Page.captureScreenshot` png; animation_frame = `Runtime.evaluate` awaiting a `requestAnimationFrame`; ' +
       'timer_10ms = awaiting `setTimeout(r, 10)`; navigate_load = `page.goto(url, {waitUntil: "load"})`.',
@@ -290,7 +320,8 @@ function report(r: AgentsBench): string {
       "its own); own_windows: where our endpoint opens them now (each client's first page in a new window without focus). " +
       `Target: the other agent within ${TARGET_RATIO}x of the one in front: ${own && own.ratio_behind_to_front <= TARGET_RATIO ? 'met' : '**NOT met**'}.`,
     '',
-    'Headful: not measured here (no display on this machine). In a headful Chrome a window fully covered by another may be ' +
+    `Headful: ${r.throttling_headful ? 'rows above, on Linux X11 (xvfb-run)' : 'not measured (no DISPLAY; run under xvfb-run)'}. ` +
+      'In a headful Chrome a window fully covered by another may be ' +
       'marked occluded and hidden (Windows and macOS track native window occlusion), which throttles its active tab like a ' +
       "background tab, as does minimising it (Chrome's documented behaviour, not measured here).",
     '',
