@@ -2,7 +2,7 @@
 // the one in front? Chrome throttles a tab hidden behind another tab of its window (no animation frames,
 // no rendering, timers slowed: https://developer.chrome.com/blog/background_tabs/), but not
 // the active tab of a window without focus. Two parts, on the harness's Chromium (headless=new, as the
-// tests run):
+// tests run; part 1 also in a plain headful Chromium when there is a DISPLAY):
 //   1. what Chrome throttles, on its own endpoint: a screenshot, an animation frame, a 10 ms timer and a
 //      navigation to load, in a tab in front, a tab behind it in the same window, and the active tab of
 //      a second window that does not have focus;
@@ -325,7 +325,7 @@ function report(r: AgentsBench): string {
       'marked occluded and hidden (Windows and macOS track native window occlusion), which throttles its active tab like a ' +
       "background tab, as does minimising it (Chrome's documented behaviour, not measured here).",
     '',
-    'Rerun: `npm run bench:cdp` (part of it), or `node --import tsx bench/cdp-agents.ts` alone. Knobs: BENCH_CDP_THROTTLE_RUNS ' +
+    'Rerun: `npm run bench:cdp` (part of it), or `node --import tsx bench/cdp-agents.ts` alone (under `xvfb-run -a` for the headful rows). Knobs: BENCH_CDP_THROTTLE_RUNS ' +
       `(5), BENCH_CDP_AGENT_STEPS (8). Raw samples: bench/results/cdp-agents.json.`,
     '',
   ].join('\n');
