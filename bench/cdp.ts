@@ -6,6 +6,7 @@
 //   1. puppeteer-core: Runtime.evaluate latency (sequential) and throughput (10 in flight);
 //   2. DOMSnapshot.captureSnapshot of a 10,000-element page, and Page.captureScreenshot;
 //   3. one browser_use 0.13 Agent step's browser work (state + click by index), bench/cdp_step.py;
+//   4. two browser_use 0.13 agents at once, front and background (bench/cdp-agents.ts, cdp-agents.{json,md});
 //   and the hops of our path (client -> bridge, agent socket -> bridge, bridge -> extension, and
 //   chrome.debugger inside the worker), to say where the added time goes.
 // Writes bench/results/cdp.{json,md}. Percentiles: bench/stats.ts (nearest rank).
@@ -22,6 +23,7 @@ import { decodeMessage } from '../schemas/lib/wire';
 import { REPO_ROOT } from '../test/harness/browser';
 import { BU013_PYTHON, runBu013Python } from '../test/harness/bu013';
 import { type Harness, startHarness } from '../test/harness/harness';
+import { benchAgents } from './cdp-agents';
 import { median, pct, r1, r2 } from './stats';
 
 const num = (name: string, dflt: number): number => Number(process.env[name] ?? dflt);
@@ -456,6 +458,8 @@ async function main(): Promise<void> {
     const md = render(result);
     fs.writeFileSync(path.join(OUT, 'cdp.md'), md);
     process.stdout.write(md);
+    // Several agents at once, front and background step times: bench/cdp-agents.ts writes cdp-agents.{json,md}.
+    await benchAgents(h);
   } finally {
     for (const b of browsers) await b.disconnect().catch(() => undefined);
     await h.close();

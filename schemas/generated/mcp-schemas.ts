@@ -2612,6 +2612,16 @@ export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = 
         "type": "boolean",
         "default": true,
         "description": "false: open the tab in the background without taking focus from the person's tab (seed 002). The new tab is still the session's current tab."
+      },
+      "new_window": {
+        "type": "boolean",
+        "default": false,
+        "description": "true: open the tab in a new normal window of its own that does not take focus (the person's window keeps its active tab). Chrome throttles a tab hidden behind another in its window (timers, animation frames, rendering; a screenshot waits for a frame), while the active tab of an unfocused window runs at full speed. A CDP client's first page opens so."
+      },
+      "window_id": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Open the tab at the end of this window (a window new_window opened before) while it is still an open normal window; a window the person closed is not reused: the tab then opens as with new_window. Omitted: the acting tab's window, right after that tab."
       }
     }
   },

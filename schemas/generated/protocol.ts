@@ -957,6 +957,14 @@ export interface OpenTabParams {
    * false: open the tab in the background without taking focus from the person's tab (seed 002). The new tab is still the session's current tab.
    */
   active?: boolean;
+  /**
+   * true: open the tab in a new normal window of its own that does not take focus (the person's window keeps its active tab). Chrome throttles a tab hidden behind another in its window (timers, animation frames, rendering; a screenshot waits for a frame), while the active tab of an unfocused window runs at full speed. A CDP client's first page opens so.
+   */
+  new_window?: boolean;
+  /**
+   * Open the tab at the end of this window (a window new_window opened before) while it is still an open normal window; a window the person closed is not reused: the tab then opens as with new_window. Omitted: the acting tab's window, right after that tab.
+   */
+  window_id?: number;
 }
 /**
  * Parameters of switch_tab.
@@ -2223,6 +2231,10 @@ export interface OpenTabResult {
    * Id of the new tab; pass it as tab_id in later actions.
    */
   tab_id: number;
+  /**
+   * Id of the window the tab opened in; pass it as window_id to open later tabs there. The extension always sets it (optional for answers of older extensions).
+   */
+  window_id?: number;
 }
 /**
  * Result of switch_tab.

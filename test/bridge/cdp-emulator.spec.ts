@@ -95,7 +95,7 @@ class FakeAgent extends EventEmitter {
       return ok('cdp_attach', { tab_id: tab, target_id: `T${tab}`, url: `https://example.com/${tab}`, title: `Tab ${tab}` }, tab);
     },
     cdp_detach: () => ok('cdp_detach', { detached: true }),
-    open_tab: () => ok('open_tab', { tab_id: this.nextTab++ }),
+    open_tab: () => ok('open_tab', { tab_id: this.nextTab++, window_id: 7 }),
     close_tab: (p) => ok('close_tab', { closed_tab_id: p['tab_id'], active_tab_id: null }),
     switch_tab: (p) => ok('switch_tab', { tab_id: p['tab_id'] }),
   };
@@ -222,7 +222,14 @@ describe('CDP browser emulator (scripted agent session)', () => {
     expect(client.events('Target.attachedToTarget')).to.have.length(0);
     const created = await client.command('Target.createTarget', { url: 'about:blank' });
     expect(created.result).to.deep.equal({ targetId: 'T10' });
-    expect(agent.calls.find((c) => c.action === 'open_tab')?.params).to.deep.equal({});
+    expect(agent.calls.find((c) => c.action === 'open_tab')?.params).to.deep.equal({ new_window: true });
+  });
+
+  it("a client's first page opens a window of its own, its later pages that window, newWindow a fresh one", async () => {
+    await start();
+    for (const newWindow of [false, false, true]) await client.command('Target.createTarget', { url: 'about:blank', newWindow });
+    const placed = agent.calls.filter((c) => c.action === 'open_tab').map((c) => c.params);
+    expect(placed).to.deep.equal([{ new_window: true }, { window_id: 7 }, { new_window: true }]);
   });
 
   it('Browser.getVersion answers protocol 1.3 with the version and user agent of the tab', async () => {
@@ -416,7 +423,11 @@ describe('CDP browser emulator (scripted agent session)', () => {
     const before = client.got.length;
     const r = await client.command('Target.createTarget', { url: 'https://example.org/', background: true });
     expect(r.result).to.deep.equal({ targetId: 'T10' });
-    expect(agent.calls.find((c) => c.action === 'open_tab')?.params).to.deep.equal({ url: 'https://example.org/', active: false });
+    expect(agent.calls.find((c) => c.action === 'open_tab')?.params).to.deep.equal({
+      url: 'https://example.org/',
+      active: false,
+      new_window: true,
+    });
     const attach = agent.calls.filter((c) => c.action === 'cdp_attach').at(-1);
     expect(attach?.options.tabId).to.equal(10);
     const after = client.got.slice(before).map((m) => m.method ?? `answer ${m.id}`);

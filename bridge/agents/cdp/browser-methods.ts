@@ -74,7 +74,8 @@ export const EMULATED_BROWSER_METHODS: Readonly<Record<string, string>> = {
   'Target.attachToBrowserTarget': 'a browser-level session with its own discovery and auto-attach.',
   'Target.detachFromTarget': 'ends a session this client opened (a tab session takes its page session with it).',
   'Target.createTarget':
-    "open_tab (the person's domain policy decides; its refusal is the CDP error), then cdp_attach; targetCreated and attachedToTarget come before the answer.",
+    "open_tab (the person's domain policy decides; its refusal is the CDP error), then cdp_attach; targetCreated and attachedToTarget come before the answer. " +
+    "The client's first page opens a window of its own without focus, later pages join it (newWindow: a new one): own-window.ts.",
   'Target.closeTarget': 'close_tab; then detachedFromTarget and targetDestroyed.',
   'Target.activateTarget': 'switch_tab.',
   'Target.getBrowserContexts': "browserContextIds [] and defaultBrowserContextId: the person's profile is the only context.",

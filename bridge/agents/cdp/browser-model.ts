@@ -30,6 +30,7 @@ import { CdpChildAlias } from './child-alias';
 import { ChildSessions } from './child-sessions';
 import { DomainState } from './domain-state';
 import { Downloads } from './downloads';
+import { OwnWindow } from './own-window';
 import { CdpPageSession } from './page-session';
 import { dropPageDomains } from './session-domains';
 import type { Answer, BrowserHost } from './session-host';
@@ -56,6 +57,8 @@ export class BrowserModel implements BrowserHost {
   readonly downloads: Downloads;
   readonly domains = new DomainState();
   readonly windowIds = new Map<number, number>();
+  /** The window this client's pages open in (own-window.ts). */
+  readonly ownWindow = new OwnWindow();
   /** The connection's own browser-level session (commands without sessionId on the browser endpoint). */
   readonly root: CdpBrowserSession;
   /** Set when the session ended for good: the answer to every later command. */
@@ -163,9 +166,11 @@ export class BrowserModel implements BrowserHost {
     const params: ActionParams<'open_tab'> = {};
     if (typeof p.url === 'string' && p.url !== '' && p.url !== 'about:blank') params.url = p.url;
     if (p.background === true) params.active = false;
+    Object.assign(params, this.ownWindow.placement(p.newWindow === true));
     const opened = await this.tabs.act('open_tab', params, { timeoutMs: OPEN_TAB_TIMEOUT_MS });
     if (!opened.ok) return { error: opened.error };
-    const tabId = (opened.result as Untrusted<ActionResultOf<'open_tab'>>).tab_id;
+    const { tab_id: tabId, window_id: windowId } = opened.result as Untrusted<ActionResultOf<'open_tab'>>;
+    this.ownWindow.opened(windowId);
     if (typeof tabId !== 'number') return { error: { code: SERVER_ERROR, message: 'The extension opened a tab but did not say which.' } };
     const attached = await this.attachTab(tabId);
     if (!attached.ok)

@@ -5,6 +5,7 @@ import { joinOpenersGroup } from '../panel/controlled-tabs';
 import { hasSiteLists, scopeError, scopeWhenRead } from '../policy/person-policy';
 import { waitForTabComplete } from '../policy/tabs';
 import { normalizeUrl } from './navigation';
+import { createPlacedTab } from './tab-window';
 import { type WorkerContext, type WorkerOutcome, WS } from './types';
 
 /**
@@ -12,6 +13,7 @@ import { type WorkerContext, type WorkerOutcome, WS } from './types';
  * background). It opens right after the acting tab (where Chrome puts a tab a link opens) and joins that tab's group when it is
  * the agent's: appended at the end of the window, it would be moved next to the agent's group once grouped (controlled-tabs.ts),
  * after the agent had listed the tabs, and browser_use's page_id (the position in the tab strip) would then name another tab.
+ * new_window / window_id put it in a window of the caller's own instead, where it is not throttled as a hidden tab (tab-window.ts).
  */
 export async function openTab(ctx: WorkerContext, params: OpenTabParams): Promise<WorkerOutcome> {
   const url = params.url === undefined ? 'about:blank' : normalizeUrl(params.url);
@@ -24,8 +26,7 @@ export async function openTab(ctx: WorkerContext, params: OpenTabParams): Promis
     // With site lists set, the tab opens blank and is held (its network rules in place) before it
     // loads the page: a frame or redirect of that page to a blocked site never loads (held-tab-rules.ts).
     const guarded = url !== 'about:blank' && (await hasSiteLists());
-    const where = { active: params.active !== false, windowId: ctx.tab.windowId, index: ctx.tab.index + 1 };
-    tab = await chrome.tabs.create({ ...where, url: guarded ? 'about:blank' : url });
+    tab = await createPlacedTab(ctx, params, guarded ? 'about:blank' : url);
     if (guarded && tab.id !== undefined) {
       await addHeldTab(tab.id);
       tab = (await chrome.tabs.update(tab.id, { url })) ?? tab;
@@ -50,7 +51,7 @@ export async function openTab(ctx: WorkerContext, params: OpenTabParams): Promis
   return {
     ok: true,
     message: `Opened tab ${tab.id} at ${url}${loaded ? '' : ' (still loading)'}.`,
-    result: { tab_id: tab.id },
+    result: { tab_id: tab.id, window_id: tab.windowId },
     stateTabId: tab.id,
     new_tab_id: tab.id,
     navigation_occurred: true,
