@@ -4565,6 +4565,10 @@ export interface CdpClientsMessage {
      */
     last_used_at: string | null;
     /**
+     * When the person stopped a client of this URL in the browser (ISO 8601): the URL is refused until they allow it again (cdp_client_control allow) or a new URL of the name is made. Null or absent: the URL works.
+     */
+    stopped_at?: string | null;
+    /**
      * Connected clients using this URL now.
      */
     connections: {
@@ -4588,7 +4592,7 @@ export interface CdpClientsMessage {
   }[];
 }
 /**
- * The side panel asks the bridge to revoke a CDP endpoint URL: its clients are disconnected at once and the URL stops working. The bridge answers with cdp_clients carrying the same request_id, or an error (CONNECTOR_NOT_FOUND when no URL has that name).
+ * The side panel asks the bridge to revoke a CDP endpoint URL (its clients are disconnected at once and the URL stops working), or to allow again a URL the person stopped. The bridge answers with cdp_clients carrying the same request_id, or an error (CONNECTOR_NOT_FOUND when no URL has that name).
  */
 export interface CdpClientControlMessage {
   /**
@@ -4600,9 +4604,9 @@ export interface CdpClientControlMessage {
    */
   request_id: string;
   /**
-   * revoke: the URL stops working and its clients are disconnected.
+   * revoke: the URL stops working and its clients are disconnected. allow: a URL refused since the person stopped its client works again.
    */
-  op: 'revoke';
+  op: 'revoke' | 'allow';
   /**
    * The URL's name.
    */

@@ -17,6 +17,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 
 import type { CdpClientControlMessage } from '../../../schemas/generated/protocol';
+import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
 import { AgentClient } from '../../client/agent-client';
 import { EndpointGuard } from '../../common/endpoint-guard';
 import { EPHEMERAL_SESSION } from '../../common/ephemeral-session';
@@ -49,6 +50,7 @@ import { CDP_PREFIX, type CdpEndpointOptions, CLOSE_REVOKED, DEFAULT_CDP_CONNECT
 import { json, refuseUpgrade } from './http-replies';
 import { TOO_BIG_TO_READ } from './message-size';
 import { checkCdpRequest } from './request-check';
+import { markStopped } from './stopped-url';
 
 export type { CdpConnectionStats, CdpEmulator, CdpEmulatorFactory, CdpEmulatorOptions, CdpSocket } from './cdp-connection';
 export { CDP_PREFIX, type CdpEndpointOptions, CLOSE_REVOKED, DEFAULT_CDP_CONNECTIONS_PER_URL } from './endpoint-options';
@@ -222,6 +224,9 @@ export class CdpEndpoint {
       return refuseUpgrade(socket, 503, `The bridge could not open an agent session for this CDP client: ${why}`);
     }
     conn.agent = agent;
+    agent.on('close', (code: number) => {
+      if (code === CLOSE_CODES.disconnectedByPerson) this.stopped(conn);
+    });
     if (conn.ended !== null || this.closed) {
       this.connections.delete(conn.id);
       await agent.close();
@@ -311,6 +316,20 @@ export class CdpEndpoint {
       else if (c.ws) void this.endConnection(c, reason);
       // A connection still being set up sees `ended` and refuses itself.
     }
+  }
+
+  /**
+   * The person stopped this client (Disconnect in the panel, Stop in the page): its URL is refused from
+   * now on and the URL's other connections end. The stopped one itself stays open and its emulator
+   * answers each command with why (a closed socket would read as a crash the client retries).
+   */
+  private stopped(conn: Connection): void {
+    markStopped(this.opts.configDir, conn.name, conn.sha256, this.opts.log);
+    this.file.refresh();
+    this.fileVersion = this.file.version;
+    const reason = "the person stopped this CDP URL's client in the browser; allow it again in the side panel or make a new URL";
+    this.closeConnections((c) => c !== conn && c.name === conn.name && c.sha256 === conn.sha256, reason, CLOSE_REVOKED);
+    this.publishChanges();
   }
 
   // --- What the panel and /status see ------------------------------------------------------------

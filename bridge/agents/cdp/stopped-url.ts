@@ -1,0 +1,32 @@
+// A CDP URL the person stopped: when they press Disconnect on its client in the side panel, or Stop
+// in the page it drives, the client must not walk straight back in with the same URL and be handed the
+// tab they just took back. The URL's entry in cdp-clients.json is marked stopped (it survives a
+// restart), every request and upgrade with it is refused with the reason, and it works again only when
+// the person allows it in the side panel or a new URL of that name is made.
+import type { Logger } from '../../common/log';
+import { type CdpClientRecord, setCdpClientStopped } from './cdp-clients-file';
+
+/** What to do to use the URL again: what the stopped client is told, at the Stop and on every later try. */
+const AGAIN =
+  'they can allow it again in the browser-use-ext side panel ("Allow again" on its row), ' +
+  'or make a new URL with `browser-use-ext cdp-url --name NAME`.';
+
+/** The answer to every command after the Stop, on the connection that was stopped (no tab is held any more). */
+export const STOPPED_CLIENT_MESSAGE = `The person stopped this client in the browser; it no longer drives their browser and this URL is refused until ${AGAIN}`;
+
+/** The refusal of a request or upgrade with a stopped URL (HTTP 403 body: clients print it). */
+export function stoppedUrlMessage(r: CdpClientRecord): string {
+  return `The person stopped the client of the CDP URL "${r.name}" in the browser (${r.stopped_at ?? 'earlier'}); this URL is refused until ${AGAIN.replace('NAME', r.name)}`;
+}
+
+/** Marks the URL a connection authenticated with as stopped; a failure to write is logged (the live client still ends). */
+export function markStopped(configDir: string, name: string, sha256: string, log: Logger): void {
+  try {
+    if (setCdpClientStopped(configDir, name, new Date(), sha256)) log.info('cdp URL stopped by the person', { name });
+  } catch (e) {
+    log.warn('cdp: could not mark the URL stopped; it still works after the Stop', {
+      name,
+      error: e instanceof Error ? e.message : String(e),
+    });
+  }
+}
