@@ -30,6 +30,7 @@ import {
 } from '../harness/cdp-clients';
 import { FixtureServer } from '../harness/fixture-server';
 import { type Harness, startHarness } from '../harness/harness';
+import { RawCdp } from '../harness/raw-cdp';
 
 interface CaseContext {
   endpoint: CdpEndpoint & { token?: string };
@@ -272,6 +273,43 @@ function cdpClientCases(ctx: () => CaseContext, probes: ProbeExpectations, brows
       }
     } finally {
       await proxy.close();
+    }
+  });
+
+  it("a page's WebSocket from /json/list answers Runtime.evaluate and sends Page.loadEventFired after Page.navigate; closing the page detaches it", async () => {
+    const { endpoint, fixtures } = ctx();
+    if (!endpoint.httpBase || !endpoint.wsUrl) throw new Error('this case needs both the HTTP base and the ws URL');
+    const browser = await RawCdp.open(endpoint.wsUrl);
+    try {
+      const created = await browser.send('Target.createTarget', { url: fixtures.formUrl });
+      const targetId = String(created.result?.['targetId']);
+      const list = (await (await fetch(`${endpoint.httpBase}/json/list`)).json()) as {
+        id: string;
+        type: string;
+        webSocketDebuggerUrl: string;
+      }[];
+      const entry = list.find((t) => t.id === targetId);
+      expect(entry, `/json/list lists the new page: ${JSON.stringify(list)}`).to.include({ type: 'page' });
+      const page = await RawCdp.open(entry?.webSocketDebuggerUrl ?? '');
+      const sum = await page.send('Runtime.evaluate', { expression: '1 + 2', returnByValue: true });
+      expect(sum.result?.['result'], JSON.stringify(sum)).to.deep.include({ type: 'number', value: 3 });
+      expect((await page.send('Page.enable')).error).to.equal(undefined);
+      const from = page.messages.length;
+      const nav = await page.send('Page.navigate', { url: fixtures.lateUrl });
+      expect(nav.result?.['frameId'], JSON.stringify(nav)).to.be.a('string');
+      await page.next((m) => m.method === 'Page.loadEventFired', 'Page.loadEventFired', from);
+      const title = await page.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true });
+      expect(title.result?.['result']).to.deep.include({ value: 'CDP late fixture' });
+      expect(
+        page.messages.every((m) => m.sessionId === undefined),
+        'the page socket speaks without sessionId',
+      ).to.equal(true);
+      // The page closes: its socket is told (Inspector.detached) and closed, as Chrome does.
+      await browser.send('Target.closeTarget', { targetId });
+      await page.next((m) => m.method === 'Inspector.detached', 'Inspector.detached');
+      await page.closed;
+    } finally {
+      browser.close();
     }
   });
 

@@ -49,6 +49,7 @@ import {
 import { CDP_PREFIX, type CdpEndpointOptions, CLOSE_REVOKED, DEFAULT_CDP_CONNECTIONS_PER_URL } from './endpoint-options';
 import { json, refuseUpgrade } from './http-replies';
 import { TOO_BIG_TO_READ } from './message-size';
+import { servePageSocket } from './page-socket';
 import { checkCdpRequest } from './request-check';
 import { markStopped } from './stopped-url';
 
@@ -194,6 +195,10 @@ export class CdpEndpoint {
         `The CDP URL "${record.name}" already has ${open} open connections, its cap is ${this.maxPerUrl}. Close connections you no longer use (browser.close() / disconnect) and connect again.`,
       );
     }
+    // A page another connection of this URL holds is served by that connection (one debugger per tab).
+    const holder = route.kind === 'page-ws' ? this.pageHolder(record.name, route.targetId) : null;
+    if (holder && route.kind === 'page-ws')
+      return this.wss.handleUpgrade(req, socket, head, (ws) => servePageSocket(ws, holder, route.targetId, this.opts.log));
     const conn: Connection = {
       id: this.nextId++,
       name: record.name,
@@ -337,6 +342,18 @@ export class CdpEndpoint {
   private pageTarget(name: string, targetId: string): CdpEmulatorOptions['target'] {
     const tabId = this.targetsOf(name).find((t) => t.targetId === targetId)?.tabId;
     return tabId === undefined ? { kind: 'page', targetId } : { kind: 'page', targetId, tabId };
+  }
+
+  private pageHolder(name: string, targetId: string): CdpEmulator | null {
+    for (const c of this.connections.values())
+      if (
+        c.name === name &&
+        c.ended === null &&
+        c.emulator?.openPage &&
+        safe(() => c.emulator?.targets() ?? [], []).some((t) => t.targetId === targetId)
+      )
+        return c.emulator;
+    return null;
   }
 
   private targetsOf(name: string): (ListedTarget & { tabId: number })[] {
