@@ -344,7 +344,7 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
     }
   });
 
-  it("the page's Stop on a CDP client's tab takes the tab back and leaves another agent's running task alone", async () => {
+  it("the page's Stop on a CDP client's tab stops that client (as Disconnect does) and leaves another agent's running task alone", async () => {
     // An agent running a task typed in the panel, in a tab of its own.
     const runner = await AgentClient.connect({
       url: bridge.agentUrl,
@@ -364,16 +364,18 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
       await panel.click('#task-submit');
       await panel.waitForFunction(() => document.getElementById('task-state')?.textContent === 'running', { timeout: 10_000 });
       expect((await client.call('get_state', {}, { tabId: shopTabId })).status).to.equal('success');
+      const ended = new Promise<number>((resolve) => client.once('close', (code: number) => resolve(code)));
       const bar = await shop.waitForSelector('[data-browser-agent-ui="overlay"]', { timeout: 10_000 });
       const r = await bar!.boundingBox();
       // Stop sits at the bar's right end (its content is in a closed shadow root).
       await shop.mouse.click(r!.x + r!.width - 20, r!.y + r!.height / 2);
-      const held = () =>
-        (bridge.status()['sessions'] as { session_id: string; tabs: unknown[] }[]).find((s) => s.session_id === client.sessionId)?.tabs
-          .length;
-      const t0 = Date.now();
-      while (held() !== 0 && Date.now() - t0 < 5000) await new Promise((res) => setTimeout(res, 50));
-      expect(held(), 'the CDP client still holds the tab').to.equal(0);
+      // The client's session ends as with the panel's Disconnect (close code 4003): the bridge then refuses its URL.
+      expect(await Promise.race([ended, new Promise((r) => setTimeout(() => r('still connected'), 5000))])).to.equal(4003);
+      const sessions = bridge.status()['sessions'] as { session_id: string }[];
+      expect(
+        sessions.some((s) => s.session_id === client.sessionId),
+        'the CDP client still has its session',
+      ).to.equal(false);
       await new Promise((res) => setTimeout(res, 1000));
       expect(controls, "the other agent's task was stopped").to.deep.equal([]);
       expect(await panel.$eval('#task-state', (e) => e.textContent)).to.equal('running');
@@ -511,5 +513,48 @@ describe('e2e: side panel with the real CDP endpoint (real Chromium, real bridge
     expect(listCdpClients(configDir).map((r) => r.name)).to.deep.equal([]);
     await panel.waitForSelector('#cdp-empty', { visible: true, timeout: 5000 });
     await shot(panel, '11-real-endpoint-revoked');
+  });
+
+  it('Disconnect on a CDP client stops its URL: the row says stopped, the same URL is refused with why, "Allow again" lets it back in', async () => {
+    const minted = mintCdpClient(configDir, { name: 'bu-stop', maxTabs: 1 });
+    const wsUrl = minted.url(bridge.port).replace(/^http/, 'ws') + '/devtools/browser/stop-test';
+    const open = async () => {
+      const ws = new WebSocket(wsUrl);
+      sockets.push(ws);
+      return new Promise<{ ws: WebSocket } | { status: number; body: string }>((resolve) => {
+        ws.once('open', () => resolve({ ws }));
+        ws.once('unexpected-response', (_req, res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        ws.once('error', () => undefined);
+      });
+    };
+    const first = await open();
+    expect('ws' in first, 'the new URL connects').to.equal(true);
+    await panel.waitForSelector(`${row('bu-stop')} .cdp-conn[data-session-id]`, { timeout: 10_000 });
+    const sid = await panel.$eval(`${row('bu-stop')} .cdp-conn`, (e) => (e as HTMLElement).dataset['sessionId'] ?? '');
+    expect(await visible(panel, `${row('bu-stop')} .cdp-allow`)).to.equal(false);
+    await panel.click(`#agent-list > li[data-session-id="${sid}"] .agent button`);
+    await panel.waitForFunction(
+      (sel) => document.querySelector(sel)?.textContent === 'stopped',
+      { timeout: 10_000 },
+      `${row('bu-stop')} .badge`,
+    );
+    const refused = await open();
+    expect('status' in refused && refused.status).to.equal(403);
+    expect('body' in refused && refused.body)
+      .to.contain('The person stopped the client of the CDP URL "bu-stop"')
+      .and.contain('"Allow again"')
+      .and.contain('browser-use-ext cdp-url --name bu-stop');
+    await noHorizontalScroll(panel);
+    await shot(panel, '12-real-endpoint-stopped');
+    await panel.click(`${row('bu-stop')} .cdp-allow`);
+    await panel.waitForSelector(`${row('bu-stop')} .cdp-allow`, { hidden: true, timeout: 10_000 });
+    expect(listCdpClients(configDir).find((r) => r.name === 'bu-stop')?.stopped_at).to.equal(null);
+    const back = await open();
+    expect('ws' in back, 'the URL connects again once allowed').to.equal(true);
+    if ('ws' in back) back.ws.close();
   });
 });
