@@ -670,6 +670,19 @@ export interface HelloMessage {
    * Agents only: tab limit for this session (seed 002). When a tab opened by the session would exceed it, the oldest leased tab is released and the agent gets tab_released. Omitted: the bridge's default (--max-tabs, 10).
    */
   max_tabs?: number;
+  /**
+   * Extension only: the browser it runs in, so the CDP endpoint's /json/version names it as Chrome's own does from the first request. Omitted when the extension could not tell.
+   */
+  browser?: {
+    /**
+     * Chrome's product string with its full version, as Browser.getVersion's product and /json/version's Browser, e.g. Chrome/144.0.7559.0 (Chrome/... in headless mode too, as Chrome answers there).
+     */
+    product: string;
+    /**
+     * The browser's user agent (navigator.userAgent), as /json/version's User-Agent.
+     */
+    user_agent: string;
+  };
 }
 /**
  * Peer software name and version.

@@ -352,6 +352,8 @@ describe("CDP clients against Chromium's own --remote-debugging-port", function 
 describe('over the bridge CDP endpoint', function () {
   this.timeout(60_000);
   let h: Harness | undefined;
+  /** The endpoint's very first /json/version answer, before any client asked the browser anything. */
+  let firstVersion: Record<string, string> = {};
   let fx: FixtureServer | undefined;
   let context: CaseContext | undefined;
 
@@ -361,7 +363,8 @@ describe('over the bridge CDP endpoint', function () {
     h = await startHarness();
     const { token, url } = mintCdpClient(h.configDir, { name: 'cdp-clients-test', maxTabs: 3 });
     const httpBase = url(h.bridge.port);
-    const version = (await (await fetch(`${httpBase}/json/version`)).json()) as { webSocketDebuggerUrl: string };
+    const version = (await (await fetch(`${httpBase}/json/version`)).json()) as Record<string, string> & { webSocketDebuggerUrl: string };
+    firstVersion = version;
     const launched = h.launched;
     const openPageUrls = async () => (await launched.browser.pages()).map((p) => p.url());
     context = { endpoint: { httpBase, wsUrl: version.webSocketDebuggerUrl, token }, fixtures, openPageUrls };
@@ -369,6 +372,21 @@ describe('over the bridge CDP endpoint', function () {
   after(async () => {
     await h?.close();
     await fx?.close();
+  });
+
+  it("/json/version names the person's browser from the first request, as Chrome's own does (Browser, User-Agent)", async () => {
+    const browser = h!.launched.browser;
+    expect(firstVersion['Browser'], 'the product and full version Browser.getVersion gives').to.equal(await browser.version());
+    expect(firstVersion['User-Agent']).to.equal(await browser.userAgent());
+    expect(firstVersion['Protocol-Version']).to.equal('1.3');
+    expect(Object.keys(firstVersion)).to.have.members([
+      'Browser',
+      'Protocol-Version',
+      'User-Agent',
+      'V8-Version',
+      'WebKit-Version',
+      'webSocketDebuggerUrl',
+    ]);
   });
 
   cdpClientCases(

@@ -44,6 +44,7 @@ import {
   tabChangeMessage,
   UNKNOWN_BROWSER,
   versionBody,
+  versionOfBrowser,
   wsBase,
 } from './discovery';
 import { CDP_PREFIX, type CdpEndpointOptions, CLOSE_REVOKED, DEFAULT_CDP_CONNECTIONS_PER_URL } from './endpoint-options';
@@ -141,7 +142,7 @@ export class CdpEndpoint {
     const base = wsBase(req.headers.host ?? '127.0.0.1', this.prefix, token);
     switch (route.kind) {
       case 'version':
-        return json(res, 200, versionBody(base, this.browserId, this.browser ?? UNKNOWN_BROWSER));
+        return json(res, 200, versionBody(base, this.browserId, this.browserVersion()));
       case 'list':
         return json(res, 200, listBody(base, this.targetsOf(checked.record.name)));
       case 'protocol':
@@ -342,6 +343,11 @@ export class CdpEndpoint {
   private pageTarget(name: string, targetId: string): CdpEmulatorOptions['target'] {
     const tabId = this.targetsOf(name).find((t) => t.targetId === targetId)?.tabId;
     return tabId === undefined ? { kind: 'page', targetId } : { kind: 'page', targetId, tabId };
+  }
+
+  /** The browser as the extension described it at hello, else as a tab's Browser.getVersion did, else unknown. */
+  private browserVersion(): BrowserVersion {
+    return versionOfBrowser(this.opts.extensionBrowser?.()) ?? this.browser ?? UNKNOWN_BROWSER;
   }
 
   private pageHolder(name: string, targetId: string): CdpEmulator | null {
