@@ -448,7 +448,7 @@ describe('CDP endpoint (real bridge, real HTTP and WebSocket)', function () {
       expect(http?.status).to.equal(403);
       expect((http?.json as { error: string }).error)
         .to.contain('The person stopped the client of the CDP URL "pw"')
-        .and.contain('allow it again in the browser-use-ext side panel')
+        .and.contain('until the person allows it again in the browser-use-ext side panel')
         .and.contain('browser-use-ext cdp-url --name pw');
       const ws = await upgradeRefusal(`ws://127.0.0.1:${bridge.port}/cdp/${token}/devtools/browser/x`);
       expect(ws?.status).to.equal(403);

@@ -6,17 +6,18 @@
 import type { Logger } from '../../common/log';
 import { type CdpClientRecord, setCdpClientStopped } from './cdp-clients-file';
 
-/** What to do to use the URL again: what the stopped client is told, at the Stop and on every later try. */
-const AGAIN =
-  'they can allow it again in the browser-use-ext side panel ("Allow again" on its row), ' +
-  'or make a new URL with `browser-use-ext cdp-url --name NAME`.';
+/** When the URL works again: what the stopped client is told, at the Stop and on every later try. */
+const UNTIL =
+  'until the person allows it again in the browser-use-ext side panel ("Allow again" on its row) ' +
+  'or a new URL of that name is made with `browser-use-ext cdp-url --name NAME`.';
 
 /** The answer to every command after the Stop, on the connection that was stopped (no tab is held any more). */
-export const STOPPED_CLIENT_MESSAGE = `The person stopped this client in the browser; it no longer drives their browser and this URL is refused until ${AGAIN}`;
+export const STOPPED_CLIENT_MESSAGE = `The person stopped this client in the browser; it no longer drives their browser, and this URL is refused ${UNTIL}`;
 
 /** The refusal of a request or upgrade with a stopped URL (HTTP 403 body: clients print it). */
 export function stoppedUrlMessage(r: CdpClientRecord): string {
-  return `The person stopped the client of the CDP URL "${r.name}" in the browser (${r.stopped_at ?? 'earlier'}); this URL is refused until ${AGAIN.replace('NAME', r.name)}`;
+  const when = r.stopped_at ? ` at ${r.stopped_at}` : '';
+  return `The person stopped the client of the CDP URL "${r.name}" in the browser${when}; this URL is refused ${UNTIL.replace('NAME', r.name)}`;
 }
 
 /** Marks the URL a connection authenticated with as stopped; a failure to write is logged (the live client still ends). */
