@@ -350,11 +350,13 @@ export class CdpEndpoint {
     return versionOfBrowser(this.opts.extensionBrowser?.()) ?? this.browser ?? UNKNOWN_BROWSER;
   }
 
+  /** The live connection of `name` holding page `targetId` (one whose socket is closing lets go of it soon: not that one). */
   private pageHolder(name: string, targetId: string): CdpEmulator | null {
     for (const c of this.connections.values())
       if (
         c.name === name &&
         c.ended === null &&
+        c.ws?.readyState === WebSocket.OPEN &&
         c.emulator?.openPage &&
         safe(() => c.emulator?.targets() ?? [], []).some((t) => t.targetId === targetId)
       )
