@@ -446,13 +446,16 @@ describe('CDP endpoint (real bridge, real HTTP and WebSocket)', function () {
     const refusedAgain = async () => {
       const http = await request(bridge.port, `/cdp/${token}/json/version`);
       expect(http?.status).to.equal(403);
-      expect((http?.json as { error: string }).error)
+      const body = http?.json as { error: string; webSocketDebuggerUrl: string };
+      expect(body.error)
         .to.contain('The person stopped the client of the CDP URL "pw"')
         .and.contain('until the person allows it again in the browser-use-ext side panel')
         .and.contain('browser-use-ext cdp-url --name pw');
-      const ws = await upgradeRefusal(`ws://127.0.0.1:${bridge.port}/cdp/${token}/devtools/browser/x`);
-      expect(ws?.status).to.equal(403);
-      expect(ws?.body).to.contain('The person stopped the client of the CDP URL "pw"');
+      // The WebSocket (where browser_use goes whatever the status) ends at once with a reason clients print.
+      const ws = await connect(body.webSocketDebuggerUrl);
+      const end = await ws.closed;
+      expect(end.code).to.equal(1008);
+      expect(end.reason).to.contain('the person stopped this client: "Allow again" in the side panel, or make a new URL');
     };
     await refusedAgain();
     expect(listCdpClients(dir)[0]?.stopped_at).to.be.a('string');

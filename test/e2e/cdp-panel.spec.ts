@@ -518,18 +518,19 @@ describe('e2e: side panel with the real CDP endpoint (real Chromium, real bridge
   it('Disconnect on a CDP client stops its URL: the row says stopped, the same URL is refused with why, "Allow again" lets it back in', async () => {
     const minted = mintCdpClient(configDir, { name: 'bu-stop', maxTabs: 1 });
     const wsUrl = minted.url(bridge.port).replace(/^http/, 'ws') + '/devtools/browser/stop-test';
+    /** Connects; the answer is the socket, or how the endpoint ended it at once (code and reason). */
     const open = async () => {
       const ws = new WebSocket(wsUrl);
       sockets.push(ws);
-      return new Promise<{ ws: WebSocket } | { status: number; body: string }>((resolve) => {
-        ws.once('open', () => resolve({ ws }));
-        ws.once('unexpected-response', (_req, res) => {
-          let body = '';
-          res.on('data', (d: Buffer) => (body += d.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        });
-        ws.once('error', () => undefined);
+      await new Promise<void>((resolve, reject) => {
+        ws.once('open', () => resolve());
+        ws.once('error', reject);
       });
+      const ended = await Promise.race([
+        new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, r) => resolve({ code, reason: r.toString() }))),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 1000)),
+      ]);
+      return ended ?? { ws };
     };
     const first = await open();
     expect('ws' in first, 'the new URL connects').to.equal(true);
@@ -543,8 +544,11 @@ describe('e2e: side panel with the real CDP endpoint (real Chromium, real bridge
       `${row('bu-stop')} .badge`,
     );
     const refused = await open();
-    expect('status' in refused && refused.status).to.equal(403);
-    expect('body' in refused && refused.body)
+    expect('code' in refused && refused.code).to.equal(1008);
+    expect('reason' in refused && refused.reason).to.contain('the person stopped this client: "Allow again" in the side panel');
+    const http = await fetch(`${minted.url(bridge.port)}/json/version`);
+    expect(http.status).to.equal(403);
+    expect(((await http.json()) as { error: string }).error)
       .to.contain('The person stopped the client of the CDP URL "bu-stop"')
       .and.contain('"Allow again"')
       .and.contain('browser-use-ext cdp-url --name bu-stop');

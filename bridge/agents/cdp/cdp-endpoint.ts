@@ -52,7 +52,7 @@ import { json, refuseUpgrade } from './http-replies';
 import { TOO_BIG_TO_READ } from './message-size';
 import { servePageSocket } from './page-socket';
 import { checkCdpRequest } from './request-check';
-import { markStopped } from './stopped-url';
+import { markStopped, STOPPED_CLOSE_REASON, stoppedHttpBody } from './stopped-url';
 
 export type { CdpConnectionStats, CdpEmulator, CdpEmulatorFactory, CdpEmulatorOptions, CdpSocket } from './cdp-connection';
 export { CDP_PREFIX, type CdpEndpointOptions, CLOSE_REVOKED, DEFAULT_CDP_CONNECTIONS_PER_URL } from './endpoint-options';
@@ -130,6 +130,10 @@ export class CdpEndpoint {
     const checked = await checkCdpRequest(req, 'http', this.checks());
     if (!checked.ok) {
       if (checked.status === 'drop') return void req.socket.destroy();
+      if (checked.stopped) {
+        const ws = `${wsBase(req.headers.host ?? '127.0.0.1', this.prefix, checked.stopped.token)}/devtools/browser/${this.browserId}`;
+        return json(res, checked.status, stoppedHttpBody(checked.message, ws));
+      }
       return json(res, checked.status, { error: checked.message });
     }
     const { route, token } = checked;
@@ -175,6 +179,7 @@ export class CdpEndpoint {
     const checked = await checkCdpRequest(req, 'ws', this.checks());
     if (!checked.ok) {
       if (checked.status === 'drop') return void socket.destroy();
+      if (checked.stopped) return this.wss.handleUpgrade(req, socket, head, (ws) => ws.close(CLOSE_REVOKED, STOPPED_CLOSE_REASON));
       return refuseUpgrade(socket, checked.status, checked.message);
     }
     const { record, route } = checked;

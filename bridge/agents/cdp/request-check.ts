@@ -13,7 +13,8 @@ import { stoppedUrlMessage } from './stopped-url';
 
 export type Checked =
   | { ok: true; record: CdpClientRecord; token: string; route: CdpRoute }
-  | { ok: false; status: number; message: string }
+  /** stopped: the URL is right but the person stopped its client (stopped-url.ts), with the token it presented. */
+  | { ok: false; status: number; message: string; stopped?: { token: string } }
   | { ok: false; status: 'drop' };
 
 const MISSING_URL = 'Unknown CDP URL. Make one with: browser-use-ext cdp-url --name NAME';
@@ -50,6 +51,6 @@ export async function checkCdpRequest(
     );
     return outcome === 'drop' ? { ok: false, status: 'drop' } : missing;
   }
-  if (record.stopped_at !== null) return { ok: false, status: 403, message: stoppedUrlMessage(record) };
+  if (record.stopped_at !== null) return { ok: false, status: 403, message: stoppedUrlMessage(record), stopped: { token } };
   return { ok: true, record, token, route: routeOf(parts?.rest ?? '') };
 }

@@ -20,6 +20,22 @@ export function stoppedUrlMessage(r: CdpClientRecord): string {
   return `The person stopped the client of the CDP URL "${r.name}" in the browser${when}; this URL is refused ${UNTIL.replace('NAME', r.name)}`;
 }
 
+/**
+ * How a WebSocket with a stopped URL ends: accepted, then closed with this reason (1008), which clients
+ * print ("received 1008 (policy violation) ..." in browser_use), where a refused upgrade shows them only
+ * "HTTP 403". At most 123 bytes (RFC 6455 5.5).
+ */
+export const STOPPED_CLOSE_REASON =
+  'the person stopped this client: "Allow again" in the side panel, or make a new URL (browser-use-ext cdp-url)';
+
+/**
+ * The 403 body of /json/* with a stopped URL. browser_use reads webSocketDebuggerUrl whatever the
+ * status, so it is given one: on it the client gets the close reason above, and prints it.
+ */
+export function stoppedHttpBody(message: string, wsUrl: string): Record<string, string> {
+  return { error: message, webSocketDebuggerUrl: wsUrl };
+}
+
 /** Marks the URL a connection authenticated with as stopped; a failure to write is logged (the live client still ends). */
 export function markStopped(configDir: string, name: string, sha256: string, log: Logger): void {
   try {
