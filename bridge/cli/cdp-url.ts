@@ -13,7 +13,7 @@ import {
   revokeCdpClient,
 } from '../agents/cdp/cdp-clients-file';
 import { configDir } from '../common/secrets';
-import { type CommandSpec, flag, parseCommand, resolveBridge, str } from './shared-options';
+import { ALIAS_PORT, type CommandSpec, flag, parseCommand, resolveBridge, str } from './shared-options';
 
 export const CDP_URL_COMMAND: CommandSpec = {
   name: 'cdp-url',
@@ -27,7 +27,7 @@ export const CDP_URL_COMMAND: CommandSpec = {
     `connectOverCDP, puppeteer, chrome-devtools-mcp) to drive this browser through the bridge. Each\n` +
     `connection is an agent session: it sees only the tabs it opens or is handed, within its tab limit,\n` +
     `and the person can stop it from the side panel. Prints the URL alone on stdout (shown once; only\n` +
-    `its hash is kept), how to use it on stderr. The URL points at the bridge of --bridge-url.`,
+    `its hash is kept), how to use it on stderr. The URL points at the bridge of --bridge-url (or --port).`,
   options: [
     {
       name: 'name',
@@ -47,6 +47,7 @@ export const CDP_URL_COMMAND: CommandSpec = {
     },
   ],
   shared: ['bridge-url', 'config-dir'],
+  aliases: [ALIAS_PORT],
 };
 
 export async function cdpUrlCommand(argv: string[]): Promise<number> {
@@ -64,8 +65,8 @@ export async function cdpUrlCommand(argv: string[]): Promise<number> {
         return 0;
       }
       process.stdout.write(
-        `NAME\tTABS\tCREATED\tLAST USED\n` +
-          all.map((r) => `${r.name}\t${r.max_tabs}\t${r.created_at}\t${r.last_used_at ?? 'never'}\n`).join(''),
+        `NAME\tTABS\tCREATED\tLAST USED\tSTOPPED\n` +
+          all.map((r) => `${r.name}\t${r.max_tabs}\t${r.created_at}\t${r.last_used_at ?? 'never'}\t${r.stopped_at ?? 'no'}\n`).join(''),
       );
       return 0;
     }
@@ -130,15 +131,33 @@ export async function cdpUrlCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
-/** Whether the bridge at the URL's address answers for it; one line for stderr ('' when all is well). */
+/**
+ * Whether the bridge at the URL's address answers for it and has the browser extension connected:
+ * lines for stderr ('' when all is well). The URL itself works once both are true.
+ */
 async function probe(url: string): Promise<string> {
+  const host = new URL(url).host;
   try {
     const r = await fetch(`${url}/json/version`, { signal: AbortSignal.timeout(1500) });
-    if (r.ok) return '';
     if (r.status === 404)
-      return `Warning: the bridge at ${new URL(url).host} does not know this URL: it reads another config dir. Run this command with that bridge's --config-dir.\n`;
-    return `Warning: the bridge at ${new URL(url).host} answered ${r.status} for this URL.\n`;
+      return `Warning: the bridge at ${host} does not know this URL: it reads another config dir. Run this command with that bridge's --config-dir.\n`;
+    if (!r.ok) return `Warning: the bridge at ${host} answered ${r.status} for this URL.\n`;
   } catch {
-    return `No bridge answers at ${new URL(url).host} now: start it with \`browser-use-ext bridge\`; the URL works once it runs.\n`;
+    return `No bridge answers at ${host} now: start it with \`browser-use-ext bridge\`; the URL works once it runs and the browser extension is connected to it.\n`;
+  }
+  return (await extensionConnected(url))
+    ? ''
+    : `Warning: no browser extension is connected to the bridge at ${host}, so a client would get no tab. Open Chrome with the ` +
+        `browser-use-ext extension paired to this bridge (\`browser-use-ext pair\`), then connect the client.\n`;
+}
+
+/** The bridge's /status says whether the extension is connected; unknown counts as connected (no false alarm). */
+async function extensionConnected(url: string): Promise<boolean> {
+  try {
+    const r = await fetch(`${new URL(url).origin}/status`, { signal: AbortSignal.timeout(1500) });
+    const body = (await r.json()) as { extension?: { connected?: unknown } };
+    return body.extension?.connected !== false;
+  } catch {
+    return true;
   }
 }

@@ -75,6 +75,7 @@ export function createBridge(options: WiredBridgeOptions = {}): BridgeServer {
           agentSecret: ctx.agentSecret,
           checkHeaders: ctx.checkAgentHeaders,
           sendToExtension: ctx.sendToExtension,
+          extensionBrowser: ctx.extensionBrowser,
           log: ctx.log,
           emulator: cdpEmulator ?? ((o) => new BrowserEmulator(o)),
           // Wrong URL tokens are slowed like the bridge's other credentials, with the same settings.
@@ -208,6 +209,7 @@ export function createRelay(options: BridgeOptions = {}): BridgeServer {
     agentSecret: () => secrets.agent_secret,
     checkAgentHeaders: (headers, endpoint) => server.checkAgentHeaders(headers, endpoint),
     sendToExtension: (m) => extension.send(m),
+    extensionBrowser: () => extension.browser,
   };
   const httpServices = options.services?.http?.(ctx) ?? [];
   const connectors = options.services?.connectors?.(ctx) ?? null;

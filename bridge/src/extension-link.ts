@@ -14,6 +14,7 @@ import type {
   CdpCommandMessage,
   CdpResultMessage,
   ErrorInfo,
+  HelloMessage,
   ProtocolMessage,
 } from '../../schemas/generated/protocol';
 import { ACTION_NAMES, PROTOCOL_VERSION } from '../../schemas/generated/registry';
@@ -82,6 +83,8 @@ const notSent = (what: string) =>
 
 export class ExtensionLink {
   private peer: Peer | null = null;
+  /** The browser the extension last said it runs in (hello.browser): the CDP endpoint's /json/version. */
+  browser: HelloMessage['browser'] = undefined;
   private awaySince: number | null = null;
   private readonly pending = new PendingRegistry<InFlight>();
   private readonly commands = new CdpCommandsInFlight();
@@ -130,9 +133,10 @@ export class ExtensionLink {
       : { connected: false, away_since: this.awaySince === null ? null : new Date(this.awaySince).toISOString() };
   }
 
-  onReady(peer: Peer): void {
+  onReady(peer: Peer, browser?: HelloMessage['browser']): void {
     const previous = this.peer;
     this.peer = peer;
+    this.browser = browser ?? this.browser;
     // A restarted service worker can reconnect before the old socket is noticed dead: newest wins.
     if (previous && previous !== peer) previous.close(CLOSE.normal, 'replaced by a newer extension connection');
     peer.send({

@@ -190,7 +190,7 @@ export class BridgeServer extends EventEmitter {
 
   /** The handshake is done: the extension's link or the agents' gateway takes the peer, unless the session cap refuses it. */
   admit(peer: Peer, hello: HelloMessage): void {
-    if (peer.role === 'extension') return this.extension.onReady(peer);
+    if (peer.role === 'extension') return this.extension.onReady(peer, hello.browser);
     const refusal = this.sessionCapRefusal(hello);
     if (!refusal) return this.agents.onReady(peer, hello);
     this.refusals.refused(

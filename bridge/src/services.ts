@@ -12,6 +12,7 @@ import type {
   CdpClientsMessage,
   ConnectorControlMessage,
   ErrorInfo,
+  HelloMessage,
 } from '../../schemas/generated/protocol';
 import type { Logger } from '../common/log';
 import type { EndpointName, UpgradeVerdict } from '../common/origin-check';
@@ -28,6 +29,8 @@ export interface BridgeContext {
   checkAgentHeaders(headers: http.IncomingHttpHeaders, endpoint?: EndpointName): UpgradeVerdict;
   /** Sends to the connected extension; false when none is connected. */
   sendToExtension(m: BackendConnectorsMessage | CdpClientsMessage): boolean;
+  /** The browser the extension runs in, as its hello said (the CDP endpoint's /json/version); undefined before. */
+  extensionBrowser(): HelloMessage['browser'];
 }
 
 /** An HTTP endpoint beside the relay on the same port, e.g. MCP's Streamable HTTP at /mcp. */

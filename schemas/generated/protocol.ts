@@ -670,6 +670,19 @@ export interface HelloMessage {
    * Agents only: tab limit for this session (seed 002). When a tab opened by the session would exceed it, the oldest leased tab is released and the agent gets tab_released; with capability tab_limit_refuses (the CDP endpoint's sessions) the action that would take the tab is refused instead (NOT_PERMITTED, details.reason tab_limit) and nothing is released. Omitted: the bridge's default (--max-tabs, 10).
    */
   max_tabs?: number;
+  /**
+   * Extension only: the browser it runs in, so the CDP endpoint's /json/version names it as Chrome's own does from the first request. Omitted when the extension could not tell.
+   */
+  browser?: {
+    /**
+     * Chrome's product string with its full version, as Browser.getVersion's product and /json/version's Browser, e.g. Chrome/144.0.7559.0 (Chrome/... in headless mode too, as Chrome answers there).
+     */
+    product: string;
+    /**
+     * The browser's user agent (navigator.userAgent), as /json/version's User-Agent.
+     */
+    user_agent: string;
+  };
 }
 /**
  * Peer software name and version.
@@ -4577,6 +4590,10 @@ export interface CdpClientsMessage {
      */
     last_used_at: string | null;
     /**
+     * When the person stopped a client of this URL in the browser (ISO 8601): the URL is refused until they allow it again (cdp_client_control allow) or a new URL of the name is made. Null or absent: the URL works.
+     */
+    stopped_at?: string | null;
+    /**
      * Connected clients using this URL now.
      */
     connections: {
@@ -4600,7 +4617,7 @@ export interface CdpClientsMessage {
   }[];
 }
 /**
- * The side panel asks the bridge to revoke a CDP endpoint URL: its clients are disconnected at once and the URL stops working. The bridge answers with cdp_clients carrying the same request_id, or an error (CONNECTOR_NOT_FOUND when no URL has that name).
+ * The side panel asks the bridge to revoke a CDP endpoint URL (its clients are disconnected at once and the URL stops working), or to allow again a URL the person stopped. The bridge answers with cdp_clients carrying the same request_id, or an error (CONNECTOR_NOT_FOUND when no URL has that name).
  */
 export interface CdpClientControlMessage {
   /**
@@ -4612,9 +4629,9 @@ export interface CdpClientControlMessage {
    */
   request_id: string;
   /**
-   * revoke: the URL stops working and its clients are disconnected.
+   * revoke: the URL stops working and its clients are disconnected. allow: a URL refused since the person stopped its client works again.
    */
-  op: 'revoke';
+  op: 'revoke' | 'allow';
   /**
    * The URL's name.
    */

@@ -15,6 +15,7 @@ import {
   listCdpClients,
   mintCdpClient,
   revokeCdpClient,
+  setCdpClientStopped,
   touchCdpClient,
 } from '../../bridge/agents/cdp/cdp-clients-file';
 import { sha256Hex } from '../../bridge/common/token-file';
@@ -38,6 +39,20 @@ describe('CDP URL store (cdp-clients.json)', () => {
     expect(mintCdpClient(dir, { name: 'other' }).record.max_tabs).to.equal(3);
     // No temporary files left beside it.
     expect(fs.readdirSync(dir).sort()).to.deep.equal(['cdp-clients.json']);
+  });
+
+  it("the person's Stop is kept in the file (a new reader sees it), for that URL only, until allowed again or made again", () => {
+    const m = mintCdpClient(dir, { name: 'bu' });
+    expect(listCdpClients(dir)[0]?.stopped_at).to.equal(null);
+    expect(setCdpClientStopped(dir, 'bu', new Date('2026-01-02T03:04:05Z'), sha256Hex('cdp_other'))).to.equal(false);
+    expect(setCdpClientStopped(dir, 'bu', new Date('2026-01-02T03:04:05Z'), m.record.sha256)).to.equal(true);
+    // What a restarted bridge reads.
+    expect(new CdpClientsFile(dir).verify(m.token)?.stopped_at).to.equal('2026-01-02T03:04:05.000Z');
+    expect(setCdpClientStopped(dir, 'bu', null)).to.equal(true);
+    expect(new CdpClientsFile(dir).verify(m.token)?.stopped_at).to.equal(null);
+    setCdpClientStopped(dir, 'bu', new Date());
+    expect(mintCdpClient(dir, { name: 'bu' }).record.stopped_at).to.equal(null);
+    expect(setCdpClientStopped(dir, 'nobody', new Date())).to.equal(false);
   });
 
   it('making a name again replaces its URL: the old token stops matching, the new one matches', () => {

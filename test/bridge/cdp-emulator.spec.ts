@@ -591,7 +591,8 @@ describe('CDP browser emulator (scripted agent session)', () => {
     ] as const)
       expect((await client.command(m, {}, sid)).error).to.deep.equal({ code: -32000, message: STOPPED_MESSAGE });
     expect(agent.calls.length).to.equal(callsBefore);
-    expect(STOPPED_MESSAGE).to.match(/stopped this client in the browser-use-ext side panel.*connect again/);
+    // What is true after the Stop: this URL is refused until the person allows it again, or a new URL is made.
+    expect(STOPPED_MESSAGE).to.match(/stopped this client in the browser.*this URL is refused until.*Allow again.*cdp-url --name NAME/);
     await em.dispose('client closed');
     expect(agent.calls.filter((c) => c.action === 'cdp_detach')).to.have.length(0);
   });

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import WebSocket from 'ws';
 
-import { listCdpClients, mintCdpClient, revokeCdpClient } from '../../bridge/agents/cdp/cdp-clients-file';
+import { listCdpClients, mintCdpClient, revokeCdpClient, setCdpClientStopped } from '../../bridge/agents/cdp/cdp-clients-file';
 import type { CdpEmulator, CdpEmulatorOptions } from '../../bridge/agents/cdp/cdp-endpoint';
 import { createBridge } from '../../bridge/cli/wire';
 import { AgentClient } from '../../bridge/client/agent-client';
@@ -426,6 +426,59 @@ describe('CDP endpoint (real bridge, real HTTP and WebSocket)', function () {
     expect((await request(bridge.port, `/cdp/${token}/json/version`))?.status).to.equal(404);
     expect(listCdpClients(dir)).to.deep.equal([]);
     ext.close();
+  });
+
+  it("the person's Disconnect stops the URL: refused with the reason (HTTP and upgrade), across a restart, until Allow again or a new URL", async () => {
+    await start();
+    const ext = await RawPeer.hello(bridge.extensionUrl, 'extension', { secret: bridge.secrets.extension_secret });
+    await ext.next((m) => m.type === 'cdp_clients');
+    const c = await connect(`ws://127.0.0.1:${bridge.port}/cdp/${token}/devtools/browser/x`);
+    const second = await connect(`ws://127.0.0.1:${bridge.port}/cdp/${token}/devtools/browser/y`);
+    await c.call('Page.enable', 1);
+    const sid = StandInEmulator.all[0]?.o.agent.sessionId ?? '';
+    ext.send({ type: 'session_control', command: 'disconnect', session_id: sid });
+    // The URL's other connection ends with the reason; the stopped one is the emulator's to answer.
+    const closed = await second.closed;
+    expect(closed.code).to.equal(1008);
+    expect(closed.reason).to.contain('the person stopped');
+    const listed = (await ext.next((m) => m.type === 'cdp_clients' && m.clients[0]?.stopped_at !== null)) as CdpClientsMessage;
+    expect(listed.clients[0]?.stopped_at).to.be.a('string');
+    const refusedAgain = async () => {
+      const http = await request(bridge.port, `/cdp/${token}/json/version`);
+      expect(http?.status).to.equal(403);
+      const body = http?.json as { error: string; webSocketDebuggerUrl: string };
+      expect(body.error)
+        .to.contain('The person stopped the client of the CDP URL "pw"')
+        .and.contain('until the person allows it again in the browser-use-ext side panel')
+        .and.contain('browser-use-ext cdp-url --name pw');
+      // The WebSocket (where browser_use goes whatever the status) ends at once with a reason clients print.
+      const ws = await connect(body.webSocketDebuggerUrl);
+      const end = await ws.closed;
+      expect(end.code).to.equal(1008);
+      expect(end.reason).to.contain('the person stopped this client: "Allow again" in the side panel, or make a new URL');
+    };
+    await refusedAgain();
+    expect(listCdpClients(dir)[0]?.stopped_at).to.be.a('string');
+    c.ws.close();
+    ext.close();
+    // A restart keeps the mark: it lives in cdp-clients.json.
+    await bridge.close();
+    await start();
+    await refusedAgain();
+    const ext2 = await RawPeer.hello(bridge.extensionUrl, 'extension', { secret: bridge.secrets.extension_secret });
+    await ext2.next((m) => m.type === 'cdp_clients');
+    ext2.send({ type: 'cdp_client_control', request_id: 'a1', op: 'allow', name: 'pw' });
+    const allowed = (await ext2.next((m) => m.type === 'cdp_clients' && m.request_id === 'a1')) as CdpClientsMessage;
+    expect(allowed.clients[0]?.stopped_at).to.equal(null);
+    const again = await connect(`ws://127.0.0.1:${bridge.port}/cdp/${token}/devtools/browser/x`);
+    expect((await again.call('Page.enable', 1))['result']).to.deep.equal({});
+    again.ws.close();
+    ext2.close();
+    // Stopped again, then a new URL of the name: the new one works at once.
+    setCdpClientStopped(dir, 'pw', new Date());
+    expect((await request(bridge.port, `/cdp/${token}/json/version`))?.status).to.equal(403);
+    const fresh = mintCdpClient(dir, { name: 'pw' }).token;
+    expect((await request(bridge.port, `/cdp/${fresh}/json/version`))?.status).to.equal(200);
   });
 
   it('a URL revoked or replaced by the CLI disconnects its clients within a poll, without a restart', async () => {

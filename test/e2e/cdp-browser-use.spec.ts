@@ -364,7 +364,7 @@ describe('e2e: browser_use 0.13 over CDP', function () {
         expect(r.success, why).to.not.equal(true);
         expect(r.errors.length, why).to.be.above(0);
         // It was told why, in the endpoint's words, when it asked for a fresh tab to go on with.
-        expect(r.output, why).to.contain('The person stopped this client in the browser-use-ext side panel');
+        expect(r.output, why).to.contain('The person stopped this client in the browser; it no longer drives their browser');
         // Nothing of it reached the tab: no stapler in the cart, the page as it was.
         expect(tab.url()).to.equal(resultsUrl);
         expect(await tab.evaluate(() => localStorage.getItem('cart'))).to.be.oneOf([null, '[]']);

@@ -30,6 +30,7 @@ import {
 } from '../harness/cdp-clients';
 import { FixtureServer } from '../harness/fixture-server';
 import { type Harness, startHarness } from '../harness/harness';
+import { RawCdp } from '../harness/raw-cdp';
 
 interface CaseContext {
   endpoint: CdpEndpoint & { token?: string };
@@ -276,6 +277,43 @@ function cdpClientCases(ctx: () => CaseContext, probes: ProbeExpectations, brows
     }
   });
 
+  it("a page's WebSocket from /json/list answers Runtime.evaluate and sends Page.loadEventFired after Page.navigate; closing the page detaches it", async () => {
+    const { endpoint, fixtures } = ctx();
+    if (!endpoint.httpBase || !endpoint.wsUrl) throw new Error('this case needs both the HTTP base and the ws URL');
+    const browser = await RawCdp.open(endpoint.wsUrl);
+    try {
+      const created = await browser.send('Target.createTarget', { url: fixtures.formUrl });
+      const targetId = String(created.result?.['targetId']);
+      const list = (await (await fetch(`${endpoint.httpBase}/json/list`)).json()) as {
+        id: string;
+        type: string;
+        webSocketDebuggerUrl: string;
+      }[];
+      const entry = list.find((t) => t.id === targetId);
+      expect(entry, `/json/list lists the new page: ${JSON.stringify(list)}`).to.include({ type: 'page' });
+      const page = await RawCdp.open(entry?.webSocketDebuggerUrl ?? '');
+      const sum = await page.send('Runtime.evaluate', { expression: '1 + 2', returnByValue: true });
+      expect(sum.result?.['result'], JSON.stringify(sum)).to.deep.include({ type: 'number', value: 3 });
+      expect((await page.send('Page.enable')).error).to.equal(undefined);
+      const from = page.messages.length;
+      const nav = await page.send('Page.navigate', { url: fixtures.lateUrl });
+      expect(nav.result?.['frameId'], JSON.stringify(nav)).to.be.a('string');
+      await page.next((m) => m.method === 'Page.loadEventFired', 'Page.loadEventFired', from);
+      const title = await page.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true });
+      expect(title.result?.['result']).to.deep.include({ value: 'CDP late fixture' });
+      expect(
+        page.messages.every((m) => m.sessionId === undefined),
+        'the page socket speaks without sessionId',
+      ).to.equal(true);
+      // The page closes: its socket is told (Inspector.detached) and closed, as Chrome does.
+      await browser.send('Target.closeTarget', { targetId });
+      await page.next((m) => m.method === 'Inspector.detached', 'Inspector.detached');
+      await page.closed;
+    } finally {
+      browser.close();
+    }
+  });
+
   it('requests a hostile page or a client without the token would make are refused', async () => {
     const results = await hostileProbes(ctx().endpoint);
     const got = Object.fromEntries(results.map((r) => [r.probe, r.status]));
@@ -315,6 +353,8 @@ describe("CDP clients against Chromium's own --remote-debugging-port", function 
 describe('over the bridge CDP endpoint', function () {
   this.timeout(60_000);
   let h: Harness | undefined;
+  /** The endpoint's very first /json/version answer, before any client asked the browser anything. */
+  let firstVersion: Record<string, string> = {};
   let fx: FixtureServer | undefined;
   let context: CaseContext | undefined;
 
@@ -324,7 +364,8 @@ describe('over the bridge CDP endpoint', function () {
     h = await startHarness();
     const { token, url } = mintCdpClient(h.configDir, { name: 'cdp-clients-test', maxTabs: 3 });
     const httpBase = url(h.bridge.port);
-    const version = (await (await fetch(`${httpBase}/json/version`)).json()) as { webSocketDebuggerUrl: string };
+    const version = (await (await fetch(`${httpBase}/json/version`)).json()) as Record<string, string> & { webSocketDebuggerUrl: string };
+    firstVersion = version;
     const launched = h.launched;
     const openPageUrls = async () => (await launched.browser.pages()).map((p) => p.url());
     context = { endpoint: { httpBase, wsUrl: version.webSocketDebuggerUrl, token }, fixtures, openPageUrls };
@@ -332,6 +373,21 @@ describe('over the bridge CDP endpoint', function () {
   after(async () => {
     await h?.close();
     await fx?.close();
+  });
+
+  it("/json/version names the person's browser from the first request, as Chrome's own does (Browser, User-Agent)", async () => {
+    const browser = h!.launched.browser;
+    expect(firstVersion['Browser'], 'the product and full version Browser.getVersion gives').to.equal(await browser.version());
+    expect(firstVersion['User-Agent']).to.equal(await browser.userAgent());
+    expect(firstVersion['Protocol-Version']).to.equal('1.3');
+    expect(Object.keys(firstVersion)).to.have.members([
+      'Browser',
+      'Protocol-Version',
+      'User-Agent',
+      'V8-Version',
+      'WebKit-Version',
+      'webSocketDebuggerUrl',
+    ]);
   });
 
   cdpClientCases(

@@ -299,9 +299,19 @@ describe('e2e: CDP faults', function () {
         () => 'opened',
         (e: unknown) => (e instanceof Error ? e.message : String(e)),
       );
-      expect(next).to.contain('The person stopped this client in the browser-use-ext side panel');
+      expect(next).to.contain('The person stopped this client in the browser; it no longer drives their browser');
+      expect(next).to.contain('this URL is refused until the person allows it again in the browser-use-ext side panel');
       expect(holderOf(h, tabId), 'the tab is no longer held').to.equal(null);
       expect(person.isClosed(), 'the tab stays open for the person').to.equal(false);
+      // Stop is final for the URL: the same client connecting again is refused, and Playwright prints why.
+      const tAgain = Date.now();
+      const again = await chromium.connectOverCDP(ep.ws, { timeout: 10_000 }).then(
+        async (b) => (await b.close(), 'connected'),
+        (e: unknown) => (e instanceof Error ? e.message : String(e)),
+      );
+      console.log(`      reconnect refused in ${Date.now() - tAgain} ms`);
+      expect(again).to.contain('the person stopped this client: "Allow again" in the side panel, or make a new URL');
+      expect(holderOf(h, tabId), 'the tab was not handed back').to.equal(null);
     } finally {
       await panel.close();
       await browser.close();

@@ -350,7 +350,7 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
     }
   });
 
-  it("a CDP client's tab has no Stop of ours in the page; Disconnect takes the tab back and leaves another agent's running task alone", async () => {
+  it("a CDP client's tab has no Stop of ours in the page; Disconnect ends that client and leaves another agent's running task alone", async () => {
     // An agent running a task typed in the panel, in a tab of its own.
     const runner = await AgentClient.connect({
       url: bridge.agentUrl,
@@ -370,16 +370,18 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
       await panel.click('#task-submit');
       await panel.waitForFunction(() => document.getElementById('task-state')?.textContent === 'running', { timeout: 10_000 });
       expect((await client.call('get_state', {}, { tabId: shopTabId })).status).to.equal('success');
+      const ended = new Promise<number>((resolve) => client.once('close', (code: number) => resolve(code)));
       const stop = `#agent-list > li[data-session-id="${client.sessionId}"] .agent button`;
       await panel.waitForSelector(stop, { visible: true, timeout: 10_000 });
       expect(await shop.$('[data-browser-agent-ui="overlay"]'), 'our bar in the page').to.equal(null);
       await panel.click(stop);
-      const held = () =>
-        (bridge.status()['sessions'] as { session_id: string; tabs: unknown[] }[]).find((s) => s.session_id === client.sessionId)?.tabs
-          .length ?? 0;
-      const t0 = Date.now();
-      while (held() !== 0 && Date.now() - t0 < 5000) await new Promise((res) => setTimeout(res, 50));
-      expect(held(), 'the CDP client still holds the tab').to.equal(0);
+      // The client's session ends (close code 4003): the bridge then refuses its URL until Allow again.
+      expect(await Promise.race([ended, new Promise((r) => setTimeout(() => r('still connected'), 5000))])).to.equal(4003);
+      const sessions = bridge.status()['sessions'] as { session_id: string }[];
+      expect(
+        sessions.some((s) => s.session_id === client.sessionId),
+        'the CDP client still has its session',
+      ).to.equal(false);
       await new Promise((res) => setTimeout(res, 1000));
       expect(controls, "the other agent's task was stopped").to.deep.equal([]);
       expect(await panel.$eval('#task-state', (e) => e.textContent)).to.equal('running');
@@ -517,5 +519,52 @@ describe('e2e: side panel with the real CDP endpoint (real Chromium, real bridge
     expect(listCdpClients(configDir).map((r) => r.name)).to.deep.equal([]);
     await panel.waitForSelector('#cdp-empty', { visible: true, timeout: 5000 });
     await shot(panel, '11-real-endpoint-revoked');
+  });
+
+  it('Disconnect on a CDP client stops its URL: the row says stopped, the same URL is refused with why, "Allow again" lets it back in', async () => {
+    const minted = mintCdpClient(configDir, { name: 'bu-stop', maxTabs: 1 });
+    const wsUrl = minted.url(bridge.port).replace(/^http/, 'ws') + '/devtools/browser/stop-test';
+    /** Connects; the answer is the socket, or how the endpoint ended it at once (code and reason). */
+    const open = async () => {
+      const ws = new WebSocket(wsUrl);
+      sockets.push(ws);
+      await new Promise<void>((resolve, reject) => {
+        ws.once('open', () => resolve());
+        ws.once('error', reject);
+      });
+      const ended = await Promise.race([
+        new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, r) => resolve({ code, reason: r.toString() }))),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 1000)),
+      ]);
+      return ended ?? { ws };
+    };
+    const first = await open();
+    expect('ws' in first, 'the new URL connects').to.equal(true);
+    await panel.waitForSelector(`${row('bu-stop')} .cdp-conn[data-session-id]`, { timeout: 10_000 });
+    const sid = await panel.$eval(`${row('bu-stop')} .cdp-conn`, (e) => (e as HTMLElement).dataset['sessionId'] ?? '');
+    expect(await visible(panel, `${row('bu-stop')} .cdp-allow`)).to.equal(false);
+    await panel.click(`#agent-list > li[data-session-id="${sid}"] .agent button`);
+    await panel.waitForFunction(
+      (sel) => document.querySelector(sel)?.textContent === 'stopped',
+      { timeout: 10_000 },
+      `${row('bu-stop')} .badge`,
+    );
+    const refused = await open();
+    expect('code' in refused && refused.code).to.equal(1008);
+    expect('reason' in refused && refused.reason).to.contain('the person stopped this client: "Allow again" in the side panel');
+    const http = await fetch(`${minted.url(bridge.port)}/json/version`);
+    expect(http.status).to.equal(403);
+    expect(((await http.json()) as { error: string }).error)
+      .to.contain('The person stopped the client of the CDP URL "bu-stop"')
+      .and.contain('"Allow again"')
+      .and.contain('browser-use-ext cdp-url --name bu-stop');
+    await noHorizontalScroll(panel);
+    await shot(panel, '12-real-endpoint-stopped');
+    await panel.click(`${row('bu-stop')} .cdp-allow`);
+    await panel.waitForSelector(`${row('bu-stop')} .cdp-allow`, { hidden: true, timeout: 10_000 });
+    expect(listCdpClients(configDir).find((r) => r.name === 'bu-stop')?.stopped_at).to.equal(null);
+    const back = await open();
+    expect('ws' in back, 'the URL connects again once allowed').to.equal(true);
+    if ('ws' in back) back.ws.close();
   });
 });

@@ -8,7 +8,7 @@ import path from 'node:path';
 
 import { expect } from 'chai';
 
-import { listCdpClients } from '../../bridge/agents/cdp/cdp-clients-file';
+import { listCdpClients, setCdpClientStopped } from '../../bridge/agents/cdp/cdp-clients-file';
 import { createBridge } from '../../bridge/cli/wire';
 import { createLogger } from '../../bridge/common/log';
 import type { BridgeServer } from '../../bridge/src/server';
@@ -57,7 +57,10 @@ describe('browser-use-ext cdp-url (the real CLI against a real bridge)', functio
     expect(first.err).to.contain(`chromium.connectOverCDP('${url}')`);
     expect(first.err).to.contain(`browserWSEndpoint: '${url.replace('http', 'ws')}/devtools/browser'`);
     expect(first.err).to.contain('--revoke bu');
-    expect(first.err).not.to.match(/Warning|No bridge answers/);
+    expect(first.err).not.to.match(/No bridge answers|does not know this URL/);
+    // No browser is connected to this bridge: said on stderr, with what to do; stdout stays the URL alone.
+    expect(first.err).to.contain(`Warning: no browser extension is connected to the bridge at 127.0.0.1:${bridge.port}`);
+    expect(first.err).to.contain('browser-use-ext pair');
     const version = await get(`${url}/json/version`);
     expect(version.status).to.equal(200);
     expect(listCdpClients(dir)[0]).to.include({ name: 'bu', max_tabs: 2 });
@@ -75,7 +78,7 @@ describe('browser-use-ext cdp-url (the real CLI against a real bridge)', functio
     const token = url.split('/').pop() ?? '';
     const list = await runCli(['cdp-url', '--list', '--config-dir', dir]);
     expect(list.code).to.equal(0);
-    expect(list.out).to.match(/^NAME\tTABS\tCREATED\tLAST USED\npw\t3\t\S+\tnever\n$/);
+    expect(list.out).to.match(/^NAME\tTABS\tCREATED\tLAST USED\tSTOPPED\npw\t3\t\S+\tnever\tno\n$/);
     expect(list.out + list.err).not.to.contain(token);
     const revoked = await runCli(['cdp-url', '--revoke', 'pw', '--config-dir', dir]);
     expect(revoked.code).to.equal(0);
@@ -93,6 +96,13 @@ describe('browser-use-ext cdp-url (the real CLI against a real bridge)', functio
     expect(env.code).to.equal(0);
     expect(env.out).to.match(new RegExp(`^http://127\\.0\\.0\\.1:${bridge.port}/cdp/cdp_`));
     expect(listCdpClients(dir).map((r) => r.name)).to.deep.equal(['default']);
+    // --port, as pair and mcp take it: the printed URL is on that port.
+    const byPort = await runCli(['cdp-url', '--name', 'p', '--config-dir', dir, '--port', String(bridge.port)]);
+    expect(byPort.code, byPort.err).to.equal(0);
+    expect(byPort.out).to.match(new RegExp(`^http://127\\.0\\.0\\.1:${bridge.port}/cdp/cdp_[A-Za-z0-9_-]{43}\n$`));
+    expect(byPort.err).to.contain('no browser extension is connected');
+    setCdpClientStopped(dir, 'p', new Date('2026-01-02T03:04:05Z'));
+    expect((await runCli(['cdp-url', '--list', '--config-dir', dir])).out).to.match(/\np\t3\t\S+\t\S+\t2026-01-02T03:04:05\.000Z\n/);
     const nobody = await runCli(['cdp-url', '--name', 'x', '--config-dir', dir, '--bridge-url', 'http://127.0.0.1:1']);
     expect(nobody.code).to.equal(0);
     expect(nobody.err).to.contain('No bridge answers at 127.0.0.1:1');
@@ -107,7 +117,7 @@ describe('browser-use-ext cdp-url (the real CLI against a real bridge)', functio
     }
     const help = await runCli(['cdp-url', '--help']);
     expect(help.code).to.equal(0);
-    for (const flag of ['--name', '--tabs', '--list', '--revoke', '--bridge-url', '--config-dir', 'BROWSER_USE_EXT_BRIDGE_URL'])
+    for (const flag of ['--name', '--tabs', '--list', '--revoke', '--bridge-url', '--config-dir', '--port', 'BROWSER_USE_EXT_BRIDGE_URL'])
       expect(help.out).to.contain(flag);
     const main = await runCli(['--help']);
     expect(main.out).to.contain('cdp-url');

@@ -14,11 +14,12 @@ import type { CdpEventMessage, HelloAckMessage, TabReleasedMessage } from '../..
 import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
 import { finalClose } from '../../client/agent-client';
 import { BrowserModel } from './browser-model';
-import type { CdpConnectionStats, CdpEmulatorOptions } from './cdp-connection';
+import type { CdpConnectionStats, CdpEmulatorOptions, CdpSocket } from './cdp-connection';
 import { type CdpCommand, NO_SESSION, parseCommand, SERVER_ERROR, STOPPED_MESSAGE } from './cdp-protocol';
 import type { CommandTarget } from './cdp-sessions';
 import { CdpWriter } from './cdp-writer';
 import { EventRouter } from './event-router';
+import { type PageEndpoint, PageEndpoints } from './page-endpoints';
 import { RateCounter } from './rate-counter';
 
 export type { CdpSocket } from './cdp-writer';
@@ -30,6 +31,7 @@ export class BrowserEmulator {
   private readonly out: CdpWriter;
   private readonly model: BrowserModel;
   private readonly events: EventRouter;
+  private readonly pages: PageEndpoints;
   private readonly rate = new RateCounter();
   private lastMethod: string | null = null;
   private disposed = false;
@@ -60,6 +62,12 @@ export class BrowserEmulator {
     this.out = new CdpWriter(o.socket, o.log);
     this.model = new BrowserModel({ out: this.out, agent: o.agent, log: o.log, downloadsDir: o.downloadsDir });
     this.events = new EventRouter(this.model, o.log, () => !this.disposed);
+    this.pages = new PageEndpoints(this.model, o.log);
+  }
+
+  /** A page WebSocket of /json/list on one of this connection's pages: a page session of this connection. */
+  openPage(targetId: string, socket: CdpSocket): PageEndpoint | null {
+    return this.disposed ? null : this.pages.attach(targetId, socket);
   }
 
   // --- lifecycle -------------------------------------------------------------------
@@ -88,6 +96,7 @@ export class BrowserEmulator {
   async dispose(reason: string): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    this.pages.closeAll('the browser connection that holds this page closed');
     this.out.close();
     const { agent } = this.o;
     agent.off('cdp_event', this.onEvent);

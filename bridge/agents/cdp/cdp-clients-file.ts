@@ -4,6 +4,8 @@
 // limit the URL grants and when it was made and last used. Minting a name that exists replaces its
 // entry, so the earlier URL of that name stops working. The running bridge reads the file again when
 // it changed (CdpClientsFile: one stat per request), so new and revoked URLs apply without a restart.
+// When the person stops a client in the browser, its entry gets stopped_at: the URL is refused until
+// they allow it again in the side panel or a new URL of that name is made (the mark survives a restart).
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -36,6 +38,8 @@ export interface CdpClientRecord {
   max_tabs: number;
   created_at: string;
   last_used_at: string | null;
+  /** When the person stopped a client of this URL in the browser (ISO 8601): refused until allowed again; null otherwise. */
+  stopped_at: string | null;
 }
 
 export const cdpClientsPath = (configDir: string): string => path.join(configDir, CDP_CLIENTS_FILE);
@@ -65,6 +69,7 @@ function parseRecords(file: string, parsed: unknown): CdpClientRecord[] {
     const maxTabs = r['max_tabs'];
     const createdAt = r['created_at'];
     const lastUsed = r['last_used_at'];
+    const stoppedAt = r['stopped_at'];
     if (typeof name !== 'string' || !CLIENT_NAME.test(name) || !isSha256Hex(r['sha256'])) continue;
     out.push({
       name,
@@ -75,6 +80,7 @@ function parseRecords(file: string, parsed: unknown): CdpClientRecord[] {
           : DEFAULT_CDP_MAX_TABS,
       created_at: typeof createdAt === 'string' ? createdAt : new Date(0).toISOString(),
       last_used_at: typeof lastUsed === 'string' ? lastUsed : null,
+      stopped_at: typeof stoppedAt === 'string' ? stoppedAt : null,
     });
   }
   return out;
@@ -118,6 +124,7 @@ export function mintCdpClient(configDir: string, o: { name: string; maxTabs?: nu
       max_tabs: maxTabs,
       created_at: new Date().toISOString(),
       last_used_at: null,
+      stopped_at: null,
     };
     writeRecords(configDir, [...kept, record]);
     return { token, record, replaced: kept.length !== records.length, url: (port?: number, host?: string) => cdpUrl(token, port, host) };
@@ -143,6 +150,22 @@ export function touchCdpClient(configDir: string, name: string, sha256: string, 
     if (!r) return;
     r.last_used_at = at.toISOString();
     writeRecords(configDir, records);
+  });
+}
+
+/**
+ * The person stopped a client of the URL `name`: the URL is refused from now on (stoppedAt) or allowed
+ * again (null). Only the URL the client authenticated with (sha256): a URL of that name made since is
+ * left alone. False when there is no such URL.
+ */
+export function setCdpClientStopped(configDir: string, name: string, stoppedAt: Date | null, sha256?: string): boolean {
+  return withFileLock(cdpClientsPath(configDir), () => {
+    const records = listCdpClients(configDir);
+    const r = records.find((x) => x.name === name && (sha256 === undefined || x.sha256 === sha256));
+    if (!r) return false;
+    r.stopped_at = stoppedAt ? stoppedAt.toISOString() : null;
+    writeRecords(configDir, records);
+    return true;
   });
 }
 

@@ -1,10 +1,11 @@
 // What the person sees of the CDP URLs in the side panel and in /status: each URL with its live
 // connections (commands per second, last method, tabs; never a token or its hash), sent to the
-// extension as cdp_clients only when it changed, and the panel's one control, revoking a URL.
+// extension as cdp_clients only when it changed, and the panel's controls: revoking a URL, and allowing
+// again a URL the person stopped (stopped-url.ts).
 import type { CdpClientControlMessage, CdpClientsMessage, ErrorInfo } from '../../../schemas/generated/protocol';
 import { errorInfo } from '../../../schemas/lib/wire';
 import type { Logger } from '../../common/log';
-import { type CdpClientRecord, type CdpClientsFile, revokeCdpClient } from './cdp-clients-file';
+import { type CdpClientRecord, type CdpClientsFile, revokeCdpClient, setCdpClientStopped } from './cdp-clients-file';
 import { type Connection, safe } from './cdp-connection';
 
 export interface CdpClientsPanelOptions {
@@ -34,7 +35,10 @@ export class CdpClientsPanel {
       return { error: e instanceof Error ? e.message : String(e) };
     }
     return Object.fromEntries(
-      records.map((r) => [r.name, { max_tabs: r.max_tabs, last_used_at: r.last_used_at, connections: this.connectionStats(r.name) }]),
+      records.map((r) => [
+        r.name,
+        { max_tabs: r.max_tabs, last_used_at: r.last_used_at, stopped_at: r.stopped_at, connections: this.connectionStats(r.name) },
+      ]),
     );
   }
 
@@ -71,6 +75,7 @@ export class CdpClientsPanel {
           { name: c.name, names },
         ),
       };
+    if (c.op === 'allow') return this.allow(c);
     try {
       revokeCdpClient(this.o.configDir, c.name);
     } catch (e) {
@@ -86,6 +91,28 @@ export class CdpClientsPanel {
     }
     this.o.log.info('cdp URL revoked in the side panel', { name: c.name });
     this.o.onRevoked(c.name);
+    const m = this.clientsMessage();
+    this.lastSent = JSON.stringify(m);
+    return { ok: true, reply: { ...m, request_id: c.request_id } };
+  }
+
+  /** The person allows a stopped URL again: its client may connect with it from now on. */
+  private allow(c: CdpClientControlMessage): ControlAnswer {
+    try {
+      setCdpClientStopped(this.o.configDir, c.name, null);
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      return {
+        ok: false,
+        error: errorInfo(
+          'EXTENSION_INTERNAL_ERROR',
+          `Could not allow the CDP URL "${c.name}" again: ${why}. It is still refused; retry, or make a new URL with: browser-use-ext cdp-url --name ${c.name}`,
+          'bridge',
+        ),
+      };
+    }
+    this.o.log.info('cdp URL allowed again in the side panel', { name: c.name });
+    this.o.file.refresh();
     const m = this.clientsMessage();
     this.lastSent = JSON.stringify(m);
     return { ok: true, reply: { ...m, request_id: c.request_id } };
@@ -121,6 +148,7 @@ export class CdpClientsPanel {
         max_tabs: r.max_tabs,
         created_at: r.created_at,
         last_used_at: r.last_used_at,
+        stopped_at: r.stopped_at,
         connections: this.connectionStats(r.name),
       })),
     };

@@ -9,6 +9,7 @@ import type { AgentClient } from '../../client/agent-client';
 import type { Logger } from '../../common/log';
 import type { CdpSocket } from './cdp-writer';
 import { type BrowserVersion, UNKNOWN_BROWSER } from './discovery';
+import type { PageEndpoint } from './page-endpoints';
 
 export type { CdpSocket } from './cdp-writer';
 
@@ -29,6 +30,8 @@ export interface CdpEmulator {
   dispose(reason: string): Promise<void>;
   targets(): { targetId: string; tabId: number; url: string; title: string }[];
   stats(): CdpConnectionStats;
+  /** A page WebSocket of /json/list on a target this connection holds (page-endpoints.ts); null when it holds none. */
+  openPage?(targetId: string, socket: CdpSocket): PageEndpoint | null;
 }
 
 /** What the panel and /status show of one connection: the cdp_clients message's own shape (schemas/v1). */

@@ -17,6 +17,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 
 import type { CdpClientControlMessage } from '../../../schemas/generated/protocol';
+import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
 import { AgentClient } from '../../client/agent-client';
 import { EndpointGuard } from '../../common/endpoint-guard';
 import { EPHEMERAL_SESSION } from '../../common/ephemeral-session';
@@ -44,12 +45,15 @@ import {
   tabChangeMessage,
   UNKNOWN_BROWSER,
   versionBody,
+  versionOfBrowser,
   wsBase,
 } from './discovery';
 import { CDP_PREFIX, type CdpEndpointOptions, CLOSE_REVOKED, DEFAULT_CDP_CONNECTIONS_PER_URL } from './endpoint-options';
 import { json, refuseUpgrade } from './http-replies';
 import { TOO_BIG_TO_READ } from './message-size';
+import { servePageSocket } from './page-socket';
 import { checkCdpRequest } from './request-check';
+import { markStopped, STOPPED_CLOSE_REASON, stoppedHttpBody } from './stopped-url';
 
 export type { CdpConnectionStats, CdpEmulator, CdpEmulatorFactory, CdpEmulatorOptions, CdpSocket } from './cdp-connection';
 export { CDP_PREFIX, type CdpEndpointOptions, CLOSE_REVOKED, DEFAULT_CDP_CONNECTIONS_PER_URL } from './endpoint-options';
@@ -127,6 +131,10 @@ export class CdpEndpoint {
     const checked = await checkCdpRequest(req, 'http', this.checks());
     if (!checked.ok) {
       if (checked.status === 'drop') return void req.socket.destroy();
+      if (checked.stopped) {
+        const ws = `${wsBase(req.headers.host ?? '127.0.0.1', this.prefix, checked.stopped.token)}/devtools/browser/${this.browserId}`;
+        return json(res, checked.status, stoppedHttpBody(checked.message, ws));
+      }
       return json(res, checked.status, { error: checked.message });
     }
     const { route, token } = checked;
@@ -139,7 +147,7 @@ export class CdpEndpoint {
     const base = wsBase(req.headers.host ?? '127.0.0.1', this.prefix, token);
     switch (route.kind) {
       case 'version':
-        return json(res, 200, versionBody(base, this.browserId, this.browser ?? UNKNOWN_BROWSER));
+        return json(res, 200, versionBody(base, this.browserId, this.browserVersion()));
       case 'list':
         return json(res, 200, listBody(base, this.targetsOf(checked.record.name)));
       case 'protocol':
@@ -172,6 +180,7 @@ export class CdpEndpoint {
     const checked = await checkCdpRequest(req, 'ws', this.checks());
     if (!checked.ok) {
       if (checked.status === 'drop') return void socket.destroy();
+      if (checked.stopped) return this.wss.handleUpgrade(req, socket, head, (ws) => ws.close(CLOSE_REVOKED, STOPPED_CLOSE_REASON));
       return refuseUpgrade(socket, checked.status, checked.message);
     }
     const { record, route } = checked;
@@ -193,6 +202,10 @@ export class CdpEndpoint {
         `The CDP URL "${record.name}" already has ${open} open connections, its cap is ${this.maxPerUrl}. Close connections you no longer use (browser.close() / disconnect) and connect again.`,
       );
     }
+    // A page another connection of this URL holds is served by that connection (one debugger per tab).
+    const holder = route.kind === 'page-ws' ? this.pageHolder(record.name, route.targetId) : null;
+    if (holder && route.kind === 'page-ws')
+      return this.wss.handleUpgrade(req, socket, head, (ws) => servePageSocket(ws, holder, route.targetId, this.opts.log));
     const conn: Connection = {
       id: this.nextId++,
       name: record.name,
@@ -223,6 +236,9 @@ export class CdpEndpoint {
       return refuseUpgrade(socket, 503, `The bridge could not open an agent session for this CDP client: ${why}`);
     }
     conn.agent = agent;
+    agent.on('close', (code: number) => {
+      if (code === CLOSE_CODES.disconnectedByPerson) this.stopped(conn);
+    });
     if (conn.ended !== null || this.closed) {
       this.connections.delete(conn.id);
       await agent.close();
@@ -314,11 +330,44 @@ export class CdpEndpoint {
     }
   }
 
+  /**
+   * The person stopped this client (Disconnect in the panel, Stop in the page): its URL is refused from
+   * now on and the URL's other connections end. The stopped one itself stays open and its emulator
+   * answers each command with why (a closed socket would read as a crash the client retries).
+   */
+  private stopped(conn: Connection): void {
+    markStopped(this.opts.configDir, conn.name, conn.sha256, this.opts.log);
+    this.file.refresh();
+    this.fileVersion = this.file.version;
+    const reason = "the person stopped this CDP URL's client in the browser; allow it again in the side panel or make a new URL";
+    this.closeConnections((c) => c !== conn && c.name === conn.name && c.sha256 === conn.sha256, reason, CLOSE_REVOKED);
+    this.publishChanges();
+  }
+
   // --- What the panel and /status see ------------------------------------------------------------
 
   private pageTarget(name: string, targetId: string): CdpEmulatorOptions['target'] {
     const tabId = this.targetsOf(name).find((t) => t.targetId === targetId)?.tabId;
     return tabId === undefined ? { kind: 'page', targetId } : { kind: 'page', targetId, tabId };
+  }
+
+  /** The browser as the extension described it at hello, else as a tab's Browser.getVersion did, else unknown. */
+  private browserVersion(): BrowserVersion {
+    return versionOfBrowser(this.opts.extensionBrowser?.()) ?? this.browser ?? UNKNOWN_BROWSER;
+  }
+
+  /** The live connection of `name` holding page `targetId` (one whose socket is closing lets go of it soon: not that one). */
+  private pageHolder(name: string, targetId: string): CdpEmulator | null {
+    for (const c of this.connections.values())
+      if (
+        c.name === name &&
+        c.ended === null &&
+        c.ws?.readyState === WebSocket.OPEN &&
+        c.emulator?.openPage &&
+        safe(() => c.emulator?.targets() ?? [], []).some((t) => t.targetId === targetId)
+      )
+        return c.emulator;
+    return null;
   }
 
   private targetsOf(name: string): (ListedTarget & { tabId: number })[] {

@@ -6,6 +6,8 @@
 import type { Protocol } from 'devtools-protocol';
 import type { ProtocolMapping } from 'devtools-protocol/types/protocol-mapping';
 
+import { STOPPED_CLIENT_MESSAGE } from './stopped-url';
+
 /** A CDP error as Chrome sends it in {id, error}. */
 export interface CdpError {
   code: number;
@@ -85,9 +87,8 @@ export function notFlat(): CdpError {
   };
 }
 
-/** The answer to every command after the person stopped this client (or its session ended for good). */
-export const STOPPED_MESSAGE =
-  'The person stopped this client in the browser-use-ext side panel; it no longer drives their browser. Ask them, then connect again with a new cdp-url if they agree.';
+/** The answer to every command after the person stopped this client (its URL is refused from then on). */
+export const STOPPED_MESSAGE = STOPPED_CLIENT_MESSAGE;
 
 /** A client message Chrome would not run: the error it answers (id 0 when the message has none). */
 export interface Malformed {

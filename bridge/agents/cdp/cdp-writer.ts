@@ -10,8 +10,17 @@ export interface CdpSocket {
   close(code: number, reason: string): void;
 }
 
+/** Where a session's messages go instead of this writer's socket: a page WebSocket of /json/list (page-endpoints.ts). */
+export interface DivertedSession {
+  /** The message, without sessionId: the page WebSocket's own session. */
+  write(text: string): void;
+  /** The session was detached (its target gone): the page WebSocket is told and closes. */
+  detached(): void;
+}
+
 export class CdpWriter {
   private closed = false;
+  private readonly diverted = new Map<string, DivertedSession>();
 
   constructor(
     private readonly socket: CdpSocket,
@@ -23,13 +32,23 @@ export class CdpWriter {
     this.closed = true;
   }
 
+  /** From now on `sessionId`'s answers and events go to `to` (null: back to this socket). */
+  divert(sessionId: string, to: DivertedSession | null): void {
+    if (to) this.diverted.set(sessionId, to);
+    else this.diverted.delete(sessionId);
+  }
+
   reply(c: CdpCommand, result: object): void {
+    const d = this.divertedOf(c.sessionId);
+    if (d) return d.write(JSON.stringify({ id: c.id, result }));
     this.write(
       c.sessionId === undefined ? JSON.stringify({ id: c.id, result }) : JSON.stringify({ id: c.id, result, sessionId: c.sessionId }),
     );
   }
 
   fail(id: number, sessionId: string | undefined, error: CdpError): void {
+    const d = this.divertedOf(sessionId);
+    if (d) return d.write(JSON.stringify({ id, error }));
     this.write(sessionId === undefined ? JSON.stringify({ id, error }) : JSON.stringify({ id, error, sessionId }));
   }
 
@@ -40,7 +59,13 @@ export class CdpWriter {
   /** params already serialized (once for every session that gets the event). */
   eventJson(sessionId: string | undefined, method: string, paramsJson: string): void {
     const head = `{"method":${JSON.stringify(method)},"params":${paramsJson}`;
+    const d = this.divertedOf(sessionId);
+    if (d) return method === 'Target.detachedFromTarget' ? d.detached() : d.write(`${head}}`);
     this.write(sessionId === undefined ? `${head}}` : `${head},"sessionId":${JSON.stringify(sessionId)}}`);
+  }
+
+  private divertedOf(sessionId: string | undefined): DivertedSession | undefined {
+    return sessionId === undefined || this.diverted.size === 0 || this.closed ? undefined : this.diverted.get(sessionId);
   }
 
   private write(text: string): void {

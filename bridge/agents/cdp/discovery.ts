@@ -65,6 +65,23 @@ export const UNKNOWN_BROWSER: BrowserVersion = {
   revision: '',
 };
 
+/**
+ * /json/version from what the extension said of its browser at hello (hello.browser): Browser and
+ * User-Agent exactly as Chrome gives them; V8-Version from the major (V8 13.1 ships in Chrome 131; the
+ * build is not visible to an extension) and WebKit-Version from the user agent's AppleWebKit token.
+ */
+export function versionOfBrowser(b: { product: string; user_agent: string } | undefined): BrowserVersion | null {
+  if (!b) return null;
+  const major = /\/(\d+)\./.exec(b.product)?.[1];
+  return {
+    product: b.product,
+    protocolVersion: '1.3',
+    userAgent: b.user_agent,
+    jsVersion: major === undefined ? '' : `${Math.floor(Number(major) / 10)}.${Number(major) % 10}`,
+    revision: /AppleWebKit\/([\d.]+)/.exec(b.user_agent)?.[1] ?? '',
+  };
+}
+
 export function versionBody(base: string, browserId: string, v: BrowserVersion): Record<string, string> {
   return {
     Browser: v.product,

@@ -3,7 +3,7 @@
 // close code a revoked URL ends its connections with.
 import type http from 'node:http';
 
-import type { CdpClientsMessage } from '../../../schemas/generated/protocol';
+import type { CdpClientsMessage, HelloMessage } from '../../../schemas/generated/protocol';
 import type { Logger } from '../../common/log';
 import type { EndpointName, UpgradeVerdict } from '../../common/origin-check';
 import type { CdpEmulatorFactory } from './cdp-connection';
@@ -17,6 +17,8 @@ export interface CdpEndpointOptions {
   checkHeaders: (headers: http.IncomingHttpHeaders, endpoint: EndpointName) => UpgradeVerdict;
   /** Sends to the connected extension; false when none is connected. */
   sendToExtension: (m: CdpClientsMessage) => boolean;
+  /** The browser the extension said it runs in (hello.browser), for /json/version before any tab answered. */
+  extensionBrowser?: () => HelloMessage['browser'];
   log: Logger;
   emulator: CdpEmulatorFactory;
   /** WebSocket connections per URL at once (default 8). */

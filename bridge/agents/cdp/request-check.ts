@@ -1,17 +1,20 @@
 // The checks of a request or upgrade under /cdp/<token>, in order: the endpoint guard (loopback,
 // Host + Origin; bridge/common/endpoint-guard.ts), a token-shaped path segment (anything else guesses
 // nothing and is answered at once), the token verified against cdp-clients.json, and only a wrong
-// one through the failure gate. A URL that is unknown or revoked reads the same to the caller.
+// one through the failure gate. A URL that is unknown or revoked reads the same to the caller; a URL
+// the person stopped is refused with that reason (stopped-url.ts), since its holder knows it anyway.
 import type http from 'node:http';
 
 import type { EndpointGuard } from '../../common/endpoint-guard';
 import type { Logger } from '../../common/log';
 import { CDP_TOKEN_FORMAT, type CdpClientRecord, type CdpClientsFile } from './cdp-clients-file';
 import { type CdpRoute, routeOf, splitCdpPath } from './discovery';
+import { stoppedUrlMessage } from './stopped-url';
 
 export type Checked =
   | { ok: true; record: CdpClientRecord; token: string; route: CdpRoute }
-  | { ok: false; status: number; message: string }
+  /** stopped: the URL is right but the person stopped its client (stopped-url.ts), with the token it presented. */
+  | { ok: false; status: number; message: string; stopped?: { token: string } }
   | { ok: false; status: 'drop' };
 
 const MISSING_URL = 'Unknown CDP URL. Make one with: browser-use-ext cdp-url --name NAME';
@@ -48,5 +51,6 @@ export async function checkCdpRequest(
     );
     return outcome === 'drop' ? { ok: false, status: 'drop' } : missing;
   }
+  if (record.stopped_at !== null) return { ok: false, status: 403, message: stoppedUrlMessage(record), stopped: { token } };
   return { ok: true, record, token, route: routeOf(parts?.rest ?? '') };
 }

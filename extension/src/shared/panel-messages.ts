@@ -149,6 +149,7 @@ export type PanelRequest =
   | { bux: 'panel'; op: 'connector_add'; dialect: '000' | '001'; url: string }
   | { bux: 'panel'; op: 'connector_remove'; connector_id: string }
   | { bux: 'panel'; op: 'cdp_revoke'; name: string }
+  | { bux: 'panel'; op: 'cdp_allow'; name: string }
   | { bux: 'panel'; op: 'task_control'; task_id: string; command: 'stop' | 'redirect'; text?: string }
   | { bux: 'panel'; op: 'release_tab'; session_id: string; tab_id: number }
   | { bux: 'panel'; op: 'disconnect_agent'; session_id: string }

@@ -1,6 +1,7 @@
 // The side panel's "Clients connected over CDP": one row per CDP endpoint URL (made with
 // `browser-use-ext cdp-url --name NAME`), what each connected client is doing (its tabs by title and
-// host, commands per second, the last method), and Revoke with a confirm step. Renders from the
+// host, commands per second, the last method), and Revoke with a confirm step. A URL the person
+// stopped (Disconnect or Stop on its client) is marked stopped, with "Allow again" to let it connect. Renders from the
 // bridge's cdp_clients (stored by the worker, panel-relay.ts). The bridge sends it up to once a
 // second while clients are busy, so rows are updated in place, never rebuilt: a Revoke button or a
 // confirm step the person is on keeps its focus through the updates.
@@ -15,6 +16,7 @@ interface RowView {
   meta: HTMLElement;
   conns: HTMLUListElement;
   revoke: HTMLButtonElement;
+  allow: HTMLButtonElement;
   confirm: HTMLElement;
   confirmYes: HTMLButtonElement;
   confirmNo: HTMLButtonElement;
@@ -114,7 +116,11 @@ export class CdpClientsView {
     revoke.type = 'button';
     revoke.title = `Disconnect the programs using "${name}" and make its address stop working`;
     revoke.setAttribute('aria-label', `Revoke ${name}`);
-    head.append(nameEl, badge, revoke);
+    const allow = el('button', 'secondary cdp-allow', 'Allow again');
+    allow.type = 'button';
+    allow.title = `You stopped the program using "${name}"; let it connect with its address again`;
+    allow.setAttribute('aria-label', `Allow ${name} again`);
+    head.append(nameEl, badge, allow, revoke);
     const meta = el('div', 'hint cdp-meta');
     const conns = el('ul', 'cdp-conns');
     const confirm = el('div', 'cdp-confirm notice');
@@ -132,7 +138,8 @@ export class CdpClientsView {
     error.setAttribute('role', 'alert');
     const errorCode = el('p', 'hint cdp-error-code');
     li.append(head, meta, conns, confirm, error, errorCode);
-    const row: RowView = { li, badge, meta, conns, revoke, confirm, confirmYes, confirmNo, error, errorCode };
+    const row: RowView = { li, badge, meta, conns, revoke, allow, confirm, confirmYes, confirmNo, error, errorCode };
+    allow.addEventListener('click', () => void this.allowAgain(name));
 
     revoke.addEventListener('click', () => {
       this.confirming.add(name);
@@ -182,10 +189,35 @@ export class CdpClientsView {
     if (r.ok) result.focus();
   }
 
+  private async allowAgain(name: string): Promise<void> {
+    if (this.pending.has(name)) return;
+    this.pending.add(name);
+    const result = $('cdp-result');
+    result.textContent = '';
+    this.render();
+    const r = await this.ask({ bux: 'panel', op: 'cdp_allow', name });
+    this.pending.delete(name);
+    if (r.ok) {
+      this.errors.delete(name);
+      result.className = 'hint';
+      result.textContent = `"${name}" may connect again with its address.`;
+      delete result.dataset['errorCode'];
+    } else this.errors.set(name, { message: r.error, ...(r.error_code ? { code: r.error_code } : {}) });
+    this.render();
+    if (r.ok) result.focus();
+    else this.rows.get(name)?.allow.focus();
+  }
+
   private fill(row: RowView, c: CdpClientInfo): void {
     const n = c.connections.length;
-    row.badge.textContent = n ? `${n} connected` : 'not connected';
-    row.badge.classList.toggle('idle', n === 0);
+    const stopped = typeof c.stopped_at === 'string';
+    row.badge.textContent = stopped ? 'stopped' : n ? `${n} connected` : 'not connected';
+    row.badge.classList.toggle('idle', n === 0 && !stopped);
+    row.badge.classList.toggle('stopped', stopped);
+    row.allow.hidden = !stopped;
+    row.allow.disabled = this.pending.has(c.name);
+    if (stopped)
+      row.allow.title = `You stopped the program using "${c.name}" ${ago(c.stopped_at ?? '')}; let it connect with its address again`;
     const used = c.last_used_at ? `last used ${ago(c.last_used_at)}` : 'never used';
     row.meta.textContent = `up to ${c.max_tabs} tab${c.max_tabs === 1 ? '' : 's'} · made ${ago(c.created_at)} · ${used}`;
     row.meta.title = `Made ${c.created_at}${c.last_used_at ? `, last used ${c.last_used_at}` : ''}`;
@@ -219,7 +251,7 @@ export class CdpClientsView {
     row.confirmNo.disabled = pending;
     row.confirmYes.textContent = pending ? 'Revoking…' : 'Revoke';
     const err = this.errors.get(c.name);
-    row.error.textContent = err ? `Could not revoke "${c.name}": ${err.message}` : '';
+    row.error.textContent = err ? `Could not ${stopped ? 'allow' : 'revoke'} "${c.name}": ${err.message}` : '';
     row.errorCode.textContent = err?.code ? `Details: ${err.code}` : '';
     row.errorCode.hidden = !err?.code;
     if (err?.code) row.error.dataset['errorCode'] = err.code;

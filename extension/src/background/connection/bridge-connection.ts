@@ -16,6 +16,7 @@ import { BRIDGE_FRAME_MAX_BYTES, mib } from '../../../../schemas/lib/message-lim
 import { checkMessage, decodeMessage } from '../../../../schemas/lib/wire';
 import { loadConfig, STORAGE_KEYS } from '../../shared/config';
 import { optionsUnderKey, redactText, type TextOptions } from '../../shared/redaction';
+import { browserIdentity } from './browser-identity';
 import * as status from './connection-status';
 import { hmacHex, newClientNonce, sameHex } from './handshake';
 
@@ -128,13 +129,18 @@ export class BridgeConnection {
     const clientNonce = newClientNonce();
     ws.onopen = () => {
       opened = true;
-      this.sendNow({
-        type: 'hello',
-        role: 'extension',
-        protocol_version: PROTOCOL_VERSION,
-        client: { name: 'browser-use-ext-extension', version: chrome.runtime.getManifest().version },
-        capabilities: ['tabs', 'navigation'],
-        client_nonce: clientNonce,
+      // hello.browser lets the bridge's CDP endpoint name this browser before any tab is attached.
+      void browserIdentity().then((browser) => {
+        if (this.ws !== ws) return;
+        this.sendNow({
+          type: 'hello',
+          role: 'extension',
+          protocol_version: PROTOCOL_VERSION,
+          client: { name: 'browser-use-ext-extension', version: chrome.runtime.getManifest().version },
+          capabilities: ['tabs', 'navigation'],
+          client_nonce: clientNonce,
+          ...(browser ? { browser } : {}),
+        });
       });
     };
     ws.onmessage = (ev: MessageEvent) => {

@@ -72,9 +72,31 @@ function cdpRevoke(send: (m: ProtocolMessage) => boolean, name: string): Promise
   }).finally(() => revoking.delete(id));
 }
 
+/** Names of the stopped URLs an "Allow again" is waiting for, by request_id: the answer must list them allowed. */
+const allowing = new Map<string, string>();
+
+function cdpAllow(send: (m: ProtocolMessage) => boolean, name: string): Promise<PanelResponse> {
+  let id = '';
+  return askBridge(send, 'cdp', (request_id) => {
+    id = request_id;
+    allowing.set(request_id, name);
+    return { type: 'cdp_client_control', request_id, op: 'allow', name };
+  }).finally(() => allowing.delete(id));
+}
+
 function onCdpClients(m: CdpClientsMessage): void {
   void chrome.storage.session.set({ [PANEL_KEYS.cdpClients]: m.clients });
   if (!m.request_id) return;
+  const allowed = allowing.get(m.request_id);
+  if (allowed !== undefined) {
+    // Nothing is reported allowed that the bridge still lists as stopped.
+    const stopped = m.clients.find((c) => c.name === allowed)?.stopped_at;
+    return void bridgeReplies.get(m.request_id)?.(
+      stopped
+        ? { ok: false, error: `The bridge answered but "${allowed}" is still stopped. Try again, or make a new URL in a terminal.` }
+        : { ok: true },
+    );
+  }
   const name = revoking.get(m.request_id);
   // Nothing is reported revoked that the bridge still lists.
   const still = name !== undefined && m.clients.some((c) => c.name === name);
@@ -228,8 +250,13 @@ async function handle(
     if (c.task) return taskControl(send, c.task, 'stop');
     // `serve` runs each task in a session of its own (the one holding the tab), apart from the session
     // that took the task: stop the panel's running tasks too, then take the tab back. A CDP client
-    // never runs the panel's tasks: Stop on its tab takes the tab back and leaves other agents' tasks alone.
-    if (!(await isCdpClient(c.session))) for (const id of await runningTaskIds()) taskControl(send, id, 'stop');
+    // never runs the panel's tasks: Stop on its tab stops that client (as Disconnect in the panel does: the
+    // bridge then refuses its URL until the person allows it again) and leaves other agents' tasks alone.
+    if (await isCdpClient(c.session))
+      return send({ type: 'session_control', command: 'disconnect', session_id: c.session })
+        ? { ok: true }
+        : { ok: false, error: 'Not connected to the bridge.' };
+    for (const id of await runningTaskIds()) taskControl(send, id, 'stop');
     return send({ type: 'session_control', command: 'release_tab', session_id: c.session, tab_id: tabId })
       ? { ok: true }
       : { ok: false, error: 'Not connected to the bridge.' };
@@ -260,6 +287,8 @@ async function handle(
         : connectorControl(send, { command: 'remove', connector_id: req.connector_id });
     case 'cdp_revoke':
       return cdpRevoke(send, req.name);
+    case 'cdp_allow':
+      return cdpAllow(send, req.name);
     case 'reconnect':
       connection.reconnectNow();
       return { ok: true };
