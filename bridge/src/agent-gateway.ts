@@ -430,7 +430,17 @@ export class AgentGateway {
       if (frame && frame.parentId === undefined && typeof frame.url === 'string')
         this.o.sessions.noteUrl(event.tab_id, withoutQuery(frame.url));
     }
-    this.o.sessions.ownerOf(event.tab_id)?.peer?.send(event, true);
+    const owner = this.o.sessions.ownerOf(event.tab_id);
+    owner?.peer?.send(event, true);
+    // Chrome detached a client's tab because the tab closed (the person closed it or its window):
+    // the lease goes now, not at the client's next command to it, so a closed page never counts
+    // against a tab limit that refuses (a client that closed its window could open no page again).
+    if (owner && event.method === 'Inspector.detached' && event.session_id === undefined && event.params['reason'] === 'target_closed') {
+      const url = owner.tabs.get(event.tab_id)?.url ?? null;
+      this.o.sessions.release(event.tab_id);
+      this.o.publisher.schedule();
+      owner.peer?.send(tabReleased(owner, { tabId: event.tab_id, url, reason: 'tab_closed' }));
+    }
   }
 
   /** state_update reaches only the session leasing that tab (no cross-talk between agents). */

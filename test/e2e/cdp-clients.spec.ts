@@ -298,7 +298,13 @@ function cdpClientCases(ctx: () => CaseContext, probes: ProbeExpectations, brows
       const from = page.messages.length;
       const nav = await page.send('Page.navigate', { url: fixtures.lateUrl });
       expect(nav.result?.['frameId'], JSON.stringify(nav)).to.be.a('string');
-      await page.next((m) => m.method === 'Page.loadEventFired', 'Page.loadEventFired', from);
+      // The load that counts follows the late page's commit: the first page's own load may still be on its way.
+      const committed = await page.next(
+        (m) => m.method === 'Page.frameNavigated' && (m.params?.['frame'] as { url?: string } | undefined)?.url === fixtures.lateUrl,
+        'Page.frameNavigated to the late page',
+        from,
+      );
+      await page.next((m) => m.method === 'Page.loadEventFired', 'Page.loadEventFired', page.messages.indexOf(committed) + 1);
       const title = await page.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true });
       expect(title.result?.['result']).to.deep.include({ value: 'CDP late fixture' });
       expect(

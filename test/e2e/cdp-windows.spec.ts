@@ -89,6 +89,13 @@ describe('e2e: several CDP clients, each in a window of its own, all at full spe
 
     // The person closes client a's window: its next page opens in a new window, never in the person's.
     await w.evaluate((id) => chrome.windows.remove(id), a1.place.windowId);
+    // Its pages closed with it; the next page waits until the bridge has let go of them (at its tab limit a
+    // client's new page is refused, never given by closing another).
+    const heldByA = () =>
+      (h.bridge.status()['sessions'] as { client: { name: string } | null; tabs: unknown[] }[]).find(
+        (s) => s.client?.name === 'cdp:windows-a',
+      )?.tabs.length ?? 0;
+    await until("client a's closed pages released", 10_000, async () => heldByA() <= 1);
     const a3 = await open(a, 'a3');
     expect([person.windowId, a1.place.windowId, b1.place.windowId]).not.to.include(a3.place.windowId);
     expect(await placeOf(h, personUrl)).to.include({ windowId: person.windowId, active: true });
