@@ -22,12 +22,12 @@
 //   the client reads it again ONCE (env, else the secrets file) and, when it changed, tries with it.
 //   When that fails too it stops for good with one line that says what to check ('ended' event):
 //   retrying the same secret cannot help.
+// - Transport: a WebSocket to `url`, or for an agent inside the bridge's process (the CDP endpoint) an
+//   in-process link (agent-transport.ts) with the same handshake and the same checks at the relay.
 // - persistence_status: the bridge says whether it can save sessions and action ids to disk; the
 //   client keeps it in `durable` and emits 'persistence_status' (a process warning when nobody listens).
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
-
-import WebSocket from 'ws';
 
 import type {
   ActionMessage,
@@ -50,10 +50,13 @@ import { READ_ONLY_ACTIONS } from '../../schemas/lib/read-only-actions';
 import { StateDeltaError } from '../../schemas/lib/state-delta';
 import { checkMessage, errorInfo } from '../../schemas/lib/wire';
 import { bridgeProof, clientProof, proofsEqual } from '../common/auth';
+import type { LinkEnd } from '../common/in-process-link';
 import { BRIDGE_FRAME_MAX_BYTES, CDP_MESSAGE_MAX_BYTES, exceeds, mib } from '../common/message-limits';
 import { AGENT_SECRET_ENV, readAgentSecret, SECRETS_FILE } from '../common/secrets';
 import { BRIDGE_VERSION } from '../common/version';
+import { type AgentTransport, CLOSED, type Dial, inProcessDial, OPEN, webSocketDial } from './agent-transport';
 import { decodeFromBridge } from './decode-from-bridge';
+import { keepResultText } from './result-text';
 import { StateTracker } from './state-tracker';
 
 export class BridgeClientError extends Error {
@@ -116,8 +119,13 @@ class SecretMismatch extends BridgeClientError {
 }
 
 export interface AgentClientOptions {
-  /** ws://127.0.0.1:PORT/agent */
+  /** ws://127.0.0.1:PORT/agent (also what messages name when `inProcess` is given). */
   url: string;
+  /**
+   * An agent inside the bridge's own process: a new in-process link to the relay per connection
+   * (BridgeServer.connectInProcessAgent), instead of a WebSocket to `url`. Same handshake and checks.
+   */
+  inProcess?: () => LinkEnd;
   /** The agent secret. Omitted: env BROWSER_USE_EXT_AGENT_SECRET, else the install's secrets.json. */
   secret?: string;
   clientName?: string;
@@ -186,7 +194,8 @@ type Waiter = WaiterBase &
 type NewWaiter = { [K in Waiter['kind']]: Omit<Extract<Waiter, { kind: K }>, 'timer'> }[Waiter['kind']];
 
 export class AgentClient extends EventEmitter {
-  private ws: WebSocket | null = null;
+  private ws: AgentTransport | null = null;
+  private readonly dial: Dial;
   private readonly waiters = new Map<string, Waiter>();
   private seq = 0;
   private closing = false;
@@ -211,6 +220,7 @@ export class AgentClient extends EventEmitter {
         'UNAUTHORIZED',
       );
     this.secret = secret;
+    this.dial = opts.inProcess ? inProcessDial(opts.inProcess) : webSocketDial(opts.url);
   }
 
   static async connect(opts: AgentClientOptions): Promise<AgentClient> {
@@ -268,7 +278,7 @@ export class AgentClient extends EventEmitter {
   }
 
   private async openOnce(): Promise<HelloAckMessage> {
-    const ws = new WebSocket(this.opts.url);
+    const ws = this.dial();
     this.ws = ws;
     const timeoutMs = this.opts.connectTimeoutMs ?? 10_000;
     const clientNonce = crypto.randomBytes(24).toString('base64');
@@ -286,7 +296,7 @@ export class AgentClient extends EventEmitter {
         () => fail(new BridgeClientError(`no hello_ack from ${this.opts.url} within ${timeoutMs} ms`, 'TIMEOUT')),
         timeoutMs,
       );
-      ws.once('error', (err) =>
+      ws.onceError((err) =>
         fail(
           new BridgeClientError(
             `cannot connect to the bridge at ${this.opts.url}: ${err.message}. Is it running? Start it with browser-use-ext bridge.`,
@@ -295,7 +305,7 @@ export class AgentClient extends EventEmitter {
           ),
         ),
       );
-      ws.once('open', () => {
+      ws.onOpen(() => {
         const hello: ProtocolMessage = {
           type: 'hello',
           role: 'agent',
@@ -312,13 +322,14 @@ export class AgentClient extends EventEmitter {
         if (this.opts.maxTabs !== undefined) hello.max_tabs = this.opts.maxTabs;
         this.sendOn(ws, hello);
       });
-      ws.on('message', (data) => {
-        const decoded = decodeFromBridge(data.toString());
+      ws.onMessage((text) => {
+        const decoded = decodeFromBridge(text);
         if (!decoded.ok) {
           this.emit('protocol-error', decoded.error, decoded.inReplyTo);
           return;
         }
         const m = decoded.value;
+        keepResultText(m, text);
         if (!settled) {
           if (m.type === 'auth_challenge') {
             // Check the bridge first: an impostor on the port never gets a proof to replay.
@@ -345,18 +356,18 @@ export class AgentClient extends EventEmitter {
         }
         this.onMessage(m);
       });
-      ws.on('close', (code, reason) => {
+      ws.onClose((code, reason) => {
         if (!established) {
           const E = code === CLOSE_CODES.secretRefused ? SecretMismatch : BridgeClientError;
           fail(
             new E(
-              `the bridge closed the connection during the handshake (${code} ${reason.toString()})`,
+              `the bridge closed the connection during the handshake (${code} ${reason})`,
               code === 1008 || code === CLOSE_CODES.secretRefused ? 'UNAUTHORIZED' : 'COMMUNICATION_ERROR_WITH_TARGET',
             ),
           );
           return;
         }
-        if (this.ws === ws) this.onClose(code, reason.toString());
+        if (this.ws === ws) this.onClose(code, reason);
       });
     });
     this.hello = ack;
@@ -420,7 +431,7 @@ export class AgentClient extends EventEmitter {
     const waiter: Waiter = { ...w, timer };
     this.waiters.set(id, waiter);
     if (this.reconnecting) return; // sent once the connection is back
-    if (!this.closing && this.hello && this.opts.reconnect !== false && (!this.ws || this.ws.readyState !== WebSocket.OPEN)) {
+    if (!this.closing && this.hello && this.opts.reconnect !== false && (!this.ws || this.ws.readyState !== OPEN)) {
       this.startReconnect(); // the drop was not noticed yet (or an earlier loop ended): wait for it
       return;
     }
@@ -459,7 +470,7 @@ export class AgentClient extends EventEmitter {
 
   /** Sends any protocol message after validating it. */
   sendRaw(message: ProtocolMessage): void {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN)
+    if (!this.ws || this.ws.readyState !== OPEN)
       throw new BridgeClientError('not connected to the bridge; call open() first', 'COMMUNICATION_ERROR_WITH_TARGET');
     this.sendOn(this.ws, message);
   }
@@ -477,14 +488,14 @@ export class AgentClient extends EventEmitter {
   async close(): Promise<void> {
     this.closing = true;
     const ws = this.ws;
-    if (!ws || ws.readyState === WebSocket.CLOSED) return;
+    if (!ws || ws.readyState === CLOSED) return;
     await new Promise<void>((resolve) => {
-      ws.once('close', () => resolve());
+      ws.onClose(() => resolve());
       ws.close(1000, 'client closing');
     });
   }
 
-  private sendOn(ws: WebSocket, message: ProtocolMessage): void {
+  private sendOn(ws: AgentTransport, message: ProtocolMessage): void {
     const checked = checkMessage(message, 'client');
     if (!checked.ok) throw new BridgeClientError(checked.error.message, 'INVALID_MESSAGE');
     const text = JSON.stringify(message);
