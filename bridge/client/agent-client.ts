@@ -187,7 +187,13 @@ interface WaiterBase {
 type Waiter = WaiterBase &
   (
     | { kind: 'action'; message: ActionMessage; resolve: (r: ActionResultMessage) => void }
-    | { kind: 'cdp'; message: CdpCommandMessage; resolve: (r: CdpResultMessage) => void }
+    | {
+        kind: 'cdp';
+        message: CdpCommandMessage;
+        resolve: (r: CdpResultMessage) => void;
+        /** cdpText(): a result that comes as text is handed on as text. */
+        resolveText?: (json: string) => void;
+      }
   );
 
 /** A waiter before dispatch() sets its timer. */
@@ -323,6 +329,7 @@ export class AgentClient extends EventEmitter {
         this.sendOn(ws, hello);
       });
       ws.onMessage((text) => {
+        if (settled && this.opts.inProcess !== undefined && this.takeResultText(text)) return;
         const decoded = decodeFromBridge(text);
         if (!decoded.ok) {
           this.emit('protocol-error', decoded.error, decoded.inReplyTo);
@@ -420,6 +427,44 @@ export class AgentClient extends EventEmitter {
     return new Promise<CdpResultMessage>((resolve, reject) => {
       this.dispatch(commandId, clientTimeout, { kind: 'cdp', message, resolve, reject, error, sent: false, sends: 0 });
     });
+  }
+
+  /**
+   * As cdp(), for a relay that hands the result on (the CDP endpoint's replies): over an in-process
+   * link a successful answer comes as `{ json }`, Chrome's result text exactly as the extension sent
+   * it and the bridge validated it (raw-relay.ts), not parsed here a second time; any other answer
+   * (an error, or over a WebSocket) comes as cdp() gives it.
+   */
+  cdpText(command: CdpCommand): Promise<CdpResultMessage | { json: string }> {
+    if (this.ended) return Promise.reject(this.ended);
+    const commandId = `c${++this.seq}`;
+    const message: CdpCommandMessage = { type: 'cdp_command', command_id: commandId, tab_id: command.tabId, method: command.method };
+    if (command.params !== undefined) message.params = command.params;
+    if (command.sessionId !== undefined) message.session_id = command.sessionId;
+    if (command.timeoutMs !== undefined) message.timeout_ms = command.timeoutMs;
+    const clientTimeout = (command.timeoutMs ?? 15_000) + (this.opts.callTimeoutMs ?? 5_000);
+    const error = new BridgeClientError(`CDP command ${command.method} (${commandId}) got no answer within ${clientTimeout} ms`, 'TIMEOUT');
+    return new Promise<CdpResultMessage | { json: string }>((resolve, reject) => {
+      const resolveText = (json: string) => resolve({ json });
+      this.dispatch(commandId, clientTimeout, { kind: 'cdp', message, resolve, resolveText, reject, error, sent: false, sends: 0 });
+    });
+  }
+
+  /**
+   * An in-process link's successful cdp_result for a cdpText() waiter, taken without parsing it: the
+   * relay validated these very bytes (an extension's answer, relayed with only the id changed:
+   * raw-relay.ts) and the schema allows nothing after `result` but its own keys. False: decode as usual.
+   */
+  private takeResultText(text: string): boolean {
+    const head = RESULT_HEAD.exec(text.slice(0, 400));
+    if (!head || !text.endsWith('}')) return false;
+    const id = JSON.parse(head[1] as string) as string;
+    const w = this.waiters.get(id);
+    if (w?.kind !== 'cdp' || !w.resolveText || Number(head[2]) !== w.message.tab_id) return false;
+    clearTimeout(w.timer);
+    this.waiters.delete(id);
+    w.resolveText(text.slice(head[0].length, -1));
+    return true;
   }
 
   /** Registers a request's waiter (with its own timer) and sends it, or leaves it for the reconnect. */
@@ -681,6 +726,9 @@ export class AgentClient extends EventEmitter {
     this.waiters.clear();
   }
 }
+
+/** The start of a relayed successful cdp_result as the worker writes it (cdp/cdp-command.ts) and raw-relay.ts keeps it. */
+const RESULT_HEAD = /^\{"type":"cdp_result","original_command_id":("(?:[^"\\]|\\.){1,256}"),"tab_id":(\d{1,15}),"result":/;
 
 /** A frame over the bridge's size limit, refused before it was sent. */
 class FrameTooLarge extends BridgeClientError {

@@ -151,6 +151,22 @@ describe('in-process agent link', () => {
       const r = await answered;
       expect(r.result).to.deep.equal({ result: { type: 'string', value: 'aA b' } });
       expect(resultText(r), 'the reply to the CDP client can carry these very bytes').to.equal(resultJson);
+      // cdpText (the CDP endpoint's hot path) gets the same bytes without parsing them again; an error stays a message.
+      const asText = c.cdpText({ tabId: 4, method: 'Runtime.evaluate', params });
+      const again = (await ext.next((m) => m.type === 'cdp_command')) as CdpCommandMessage;
+      ext.sendText(`{"type":"cdp_result","original_command_id":${JSON.stringify(again.command_id)},"tab_id":4,"result":${resultJson}}`);
+      expect(await asText).to.deep.equal({ json: resultJson });
+      const failing = c.cdpText({ tabId: 4, method: 'Runtime.evaluate', params });
+      const third = (await ext.next((m) => m.type === 'cdp_command')) as CdpCommandMessage;
+      const cdp_error = { code: -32000, message: 'no' };
+      const error_info = {
+        error_code: 'CDP_ERROR',
+        message: 'Chrome said no.',
+        component_origin: 'background_script',
+        details: { cdp_error },
+      };
+      ext.send({ type: 'cdp_result', original_command_id: third.command_id, tab_id: 4, error_info } as ProtocolMessage);
+      expect(await failing).to.deep.include({ type: 'cdp_result', error_info });
     });
   });
 });

@@ -44,6 +44,19 @@ export function cdpErrorOf(info: ErrorInfo | null | undefined): CdpError {
   return { code: SERVER_ERROR, message: info.message };
 }
 
+/** An answer that came as text: parsed only if a reader asks for `result` (the hot path passes `json` on). */
+function textAnswer(json: string): TabAnswer {
+  let parsed: Params | undefined;
+  return {
+    ok: true,
+    json,
+    get result(): Params {
+      parsed ??= JSON.parse(json) as Params;
+      return parsed;
+    },
+  };
+}
+
 export class TabChannel {
   constructor(
     private readonly agent: AgentClient,
@@ -55,8 +68,9 @@ export class TabChannel {
   sendToTab(cmd: TabCommand, done: (answer: TabAnswer) => void): void {
     const command: CdpCommand = { tabId: cmd.tabId, method: cmd.method, params: cmd.params, timeoutMs: cmd.timeoutMs };
     if (cmd.sessionId !== undefined) command.sessionId = cmd.sessionId;
-    this.agent.cdp(command).then(
+    this.agent.cdpText(command).then(
       (r) => {
+        if ('json' in r) return done(textAnswer(r.json));
         if (!r.result) return done({ ok: false, error: cdpErrorOf(r.error_info) });
         const json = resultText(r);
         done(json === null ? { ok: true, result: r.result } : { ok: true, result: r.result, json });
