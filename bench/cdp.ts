@@ -197,6 +197,9 @@ function largeResultCosts(result: Record<string, unknown>, tabId: number): Recor
   };
 }
 
+/** One line per section on stderr, so a long run shows where it is. */
+const progress = (what: string) => process.stderr.write(`bench:cdp ${new Date().toISOString().slice(11, 19)} ${what}\n`);
+
 const loadavg = () =>
   os
     .loadavg()
@@ -248,6 +251,7 @@ async function main(): Promise<void> {
           const t1 = performance.now(); JSON.stringify(r); return [t1 - t0, performance.now() - t1]; })()`,
       ) as Promise<[number, number]>;
 
+    progress('1. Runtime.evaluate');
     // 1. Runtime.evaluate, sequential, then throughput.
     await interleaved(30, eval1); // warm-up
     const seq = await interleaved(SEQ, eval1);
@@ -259,6 +263,7 @@ async function main(): Promise<void> {
         cpuPerCmd[side].push(lastCpuPerCmd);
       }
 
+    progress('4. client calls');
     // 4 (run here, on the pages of section 1): client calls as a user makes them.
     const clients: ClientRatio[] = await clientRatios({
       ourHttp: ourBase,
@@ -268,6 +273,7 @@ async function main(): Promise<void> {
       puppeteer: pages,
     });
 
+    progress('hops');
     // Hops of our path, all in one interleaved loop so each sees the same load (see the md). A plain
     // agent session holds a second tab on the same page: the emulator's own path minus the CDP socket.
     const agent = await h.connectAgent();
@@ -278,6 +284,12 @@ async function main(): Promise<void> {
     const attach = await agent.call('cdp_attach', {});
     if (attach.status !== 'success') throw new Error(`cdp_attach: ${JSON.stringify(attach.error_info)}`);
     const agentTab = (attach.outcome_details?.result as { tab_id: number }).tab_id;
+    // The in-process client holds a third tab on the page: the full path over the link, A/B with the socket in one loop.
+    const linkPage = inProc ? await h.openPage(evalUrl) : null;
+    await linkPage?.bringToFront(); // cdp_attach without a tab takes the active one
+    const linkAttach = inProc ? await inProc.call('cdp_attach', {}) : null;
+    if (linkAttach && linkAttach.status !== 'success') throw new Error(`cdp_attach (link): ${JSON.stringify(linkAttach.error_info)}`);
+    const linkTab = (linkAttach?.outcome_details?.result as { tab_id: number } | undefined)?.tab_id;
     const agentSend = async (method: string, params: Record<string, unknown>, tabId: number, timeoutMs = 30_000) => {
       const r = await agent.cdp({ tabId, method, params, timeoutMs });
       if (tabId === agentTab && r.error_info) throw new Error(`cdp_command ${method}: ${JSON.stringify(r.error_info)}`);
@@ -292,6 +304,7 @@ async function main(): Promise<void> {
       agent_refused: [],
       agent_full: [],
       link_refused: [],
+      link_full: [],
       worker: [],
     };
     const ev = { expression: '1' };
@@ -309,8 +322,11 @@ async function main(): Promise<void> {
         }),
       );
       hopT['agent_full']?.push(await time(() => agentSend('Runtime.evaluate', ev, agentTab)));
-      if (inProc)
+      if (inProc) {
         hopT['link_refused']?.push(await time(() => inProc.cdp({ tabId: 2_000_000_000, method: 'Runtime.evaluate', params: ev })));
+        if (linkTab !== undefined)
+          hopT['link_full']?.push(await time(() => inProc.cdpText({ tabId: linkTab, method: 'Runtime.evaluate', params: ev })));
+      }
       hopT['worker']?.push((await inWorker('Runtime.evaluate', ev))[0]);
     }
     // 2. DOMSnapshot and screenshot on a 10,000-element page (the same tab, in front again: a
@@ -330,11 +346,14 @@ async function main(): Promise<void> {
     const snapBytes = JSON.stringify(await snapshot('ours')).length;
     const snapBytesDirect = JSON.stringify(await snapshot('direct')).length;
     if (snapBytes !== snapBytesDirect) process.stderr.write(`note: snapshot sizes differ: ours ${snapBytes}, direct ${snapBytesDirect}\n`);
+    progress('2. DOMSnapshot, screenshot');
     const snap = await interleaved(SNAP_RUNS, snapshot);
+    progress(`2. the snapshot in the worker (tab ${ourTab})`);
     const snapWorker: number[] = [];
     for (let i = 0; i < SNAP_RUNS; i++)
       snapWorker.push((await inWorkerOn(ourTab, 'DOMSnapshot.captureSnapshot', { computedStyles: [] }))[0]);
     const shot = (side: Side) => sess[side].send('Page.captureScreenshot', { format: 'png' });
+    progress('2. screenshots');
     const shotBytes = (await shot('ours')).data.length;
     await shot('direct');
     const shots = await interleaved(SNAP_RUNS, shot);
@@ -342,6 +361,7 @@ async function main(): Promise<void> {
     await pages.ours.close().catch(() => undefined);
     for (const b of browsers.splice(0)) await b.disconnect().catch(() => undefined);
 
+    progress('throughput of the parts');
     // Throughput of each part, same shape as section 1 (CONC_TOTAL commands, CONC_INFLIGHT in flight).
     const hopTput: Record<string, number[]> = { agent_cdp_send: [], chrome_debugger_in_worker: [] };
     for (let round = 0; round < CONC_ROUNDS; round++) {
@@ -391,8 +411,10 @@ async function main(): Promise<void> {
     await agent.call('cdp_detach', {}, { tabId: agentTab });
     await agent.close();
     await inProc?.close();
+    await linkPage?.close().catch(() => undefined);
     await agentPage.close().catch(() => undefined);
 
+    progress('3. browser_use steps');
     // 3. browser_use 0.13: one step's browser work per endpoint (its own BrowserSession and tab each).
     const directHttp = `http://${new URL(directWs).host}`;
     const bu = await runBrowserUse({ ours: ourBase, direct: directHttp }, stepUrl);
@@ -437,7 +459,7 @@ async function main(): Promise<void> {
       front_cdp_socket_and_emulator: hop(hopT['front_ours'] ?? []),
       front_direct_same_command: hop(hopT['front_direct'] ?? []),
       agent_socket_and_gateway: hop(hopT['agent_refused'] ?? []),
-      ...(inProc ? { agent_link_and_gateway: hop(hopT['link_refused'] ?? []) } : {}),
+      ...(inProc ? { agent_link_and_gateway: hop(hopT['link_refused'] ?? []), agent_link_cdp_full: hop(hopT['link_full'] ?? []) } : {}),
       agent_cdp_send_full: hop(hopT['agent_full'] ?? []),
       chrome_debugger_in_worker: hop(hopT['worker'] ?? []),
     };
@@ -593,17 +615,6 @@ function render(r: Result): string {
       `service worker (${s.runs} runs after the interleaved ones): ${s.worker_median_ms} ms, so ours is ${s.ratio_to_worker}x of it ` +
       `(target at most ${TARGETS.snapshot_to_worker_ratio}x: ${met(s.met)}).`,
     '',
-    '## 4. Client calls (Playwright connectOverCDP, puppeteer), same tab both sides',
-    '',
-    ...clientRatioRows(r.client_calls),
-    '',
-    'Medians, sides alternating call by call after one warm-up each (bench/cdp-client-ratios.ts); puppeteer on the section 1 page, ' +
-      `Playwright on the counter page. Target click and screenshot at most ${TARGETS.client_ratio}x: ` +
-      `${r.client_calls
-        .filter((c) => /click|screenshot/.test(c.call))
-        .map((c) => `${c.call.replace(/^Playwright /, '')} ${met(c.ratio <= TARGETS.client_ratio)}`)
-        .join(', ')}.`,
-    '',
     '## 3. browser_use 0.13 Agent step (state + one action: click, typing, navigate)',
     '',
     '| config | action | side | state ms | action ms | step ms | ours / direct |',
@@ -623,6 +634,17 @@ function render(r: Result): string {
       'set to 0, so the step is CDP work only (the harder comparison). ' +
       `Target ours at most ${TARGETS.bu_step_ratio}x direct per step: ` +
       `${r.browser_use_step.map((b) => `${b.config} ${b.kind} ${met(b.ratio <= TARGETS.bu_step_ratio)}`).join(', ')}.`,
+    '',
+    '## 4. Client calls (Playwright connectOverCDP, puppeteer), same tab both sides',
+    '',
+    ...clientRatioRows(r.client_calls),
+    '',
+    'Medians, sides alternating call by call after one warm-up each (bench/cdp-client-ratios.ts); puppeteer on the section 1 page, ' +
+      `Playwright on the counter page. Target click and screenshot at most ${TARGETS.client_ratio}x: ` +
+      `${r.client_calls
+        .filter((c) => /click|screenshot/.test(c.call))
+        .map((c) => `${c.call.replace(/^Playwright /, '')} ${met(c.ratio <= TARGETS.client_ratio)}`)
+        .join(', ')}.`,
     '',
     '## Where our time goes: the hops of one command',
     '',
@@ -654,6 +676,11 @@ function render(r: Result): string {
       r,
       'agent_cdp_send_full',
       'agent client `cdp_command` Runtime.evaluate on a tab it attached: agent socket -> bridge -> extension socket -> worker -> chrome.debugger and back',
+    ),
+    hopRow(
+      r,
+      'agent_link_cdp_full',
+      "the same full command over the in-process link, as the emulator sends it (AgentClient.cdpText), its own tab: the link's A/B",
     ),
     hopRow(r, 'chrome_debugger_in_worker', '`chrome.debugger.sendCommand` Runtime.evaluate timed inside the service worker'),
     '',
