@@ -746,12 +746,13 @@ function analysis(r: Result): string[] {
       '(bridge/client/result-text.ts), so emulator_json_stringify_reply_ms is what that saves, not what it spends.',
     `- **Page.captureScreenshot ${r.screenshot.ratio}x**: small result (one base64 string, exempt from the card filter), so ` +
       'the added time is the per-command hops above.',
-    `- **browser_use step**: ${r.browser_use_step.map((b) => `${b.config} ${b.ratio}x`).join(', ')} (target 1.2x: ` +
-      `${r.browser_use_step.every((b) => b.ratio <= TARGETS.bu_step_ratio) ? 'met' : '**NOT met**'}). Ours adds ` +
-      `${r.browser_use_step.map((b) => `${r1(b.ours.step - b.direct.step)} ms (${b.config}: state ${r1(b.ours.state - b.direct.state)}, click ${r1(b.ours.click - b.direct.click)})`).join(', ')} ` +
-      "per step. The click is mostly browser_use's own ~0.8 s (the same on both); the state, which sends the most commands " +
-      'and the largest answers (DOMSnapshot, accessibility tree, screenshot, several Runtime.evaluate), carries most of the ' +
-      "difference, as sections 1 and 2 predict. The medians move by several percent between runs at this load. Each side's tab is brought to the front before its step: both tabs share one " +
+    `- **browser_use step**: ${r.browser_use_step.map((b) => `${b.config} ${b.kind} ${b.ratio}x`).join(', ')} ` +
+      `(target ${TARGETS.bu_step_ratio}x: ${r.browser_use_step.every((b) => b.ratio <= TARGETS.bu_step_ratio) ? 'met' : '**NOT met**'}). Ours adds ` +
+      `${r.browser_use_step.map((b) => `${r1(b.ours.step - b.direct.step)} ms (${b.config} ${b.kind}: state ${r1(b.ours.state - b.direct.state)}, action ${r1(b.ours.click - b.direct.click)})`).join(', ')} ` +
+      "per step. A click is mostly browser_use's own ~0.8 s (the same on both); typing sends a few CDP commands per character " +
+      '(key events, then reads of the value) and a navigation waits on several round trips, so both carry the per-command overhead ' +
+      'of section 1 many times over; the state (DOMSnapshot, accessibility tree, screenshot, several Runtime.evaluate) carries ' +
+      "sections 1 and 2. The medians move by several percent between runs at this load. Each side's tab is brought to the front before its step: both tabs share one " +
       "window, and in a background tab browser_use 0.13's click took about 5 s longer on EITHER endpoint (0.8 s vs 5.8 s, measured " +
       'while building this bench), which would measure tab visibility, not the endpoint.',
     '',
@@ -760,7 +761,7 @@ function analysis(r: Result): string[] {
     '    npm run bench:cdp        # builds, then node --import tsx bench/cdp.ts; needs .venvs/bu013 (node scripts/python-envs.mjs bu013)',
     '',
     'Knobs (environment): BENCH_CDP_SEQ (500), BENCH_CDP_CONC_TOTAL (200), BENCH_CDP_CONC_INFLIGHT (10), BENCH_CDP_CONC_ROUNDS (5), ' +
-      'BENCH_CDP_SNAP_RUNS (10), BENCH_CDP_HOP_RUNS (300), BENCH_CDP_BU_RUNS (20). Raw samples: bench/results/cdp.json.',
+      'BENCH_CDP_SNAP_RUNS (10), BENCH_CDP_HOP_RUNS (300), BENCH_CDP_BU_RUNS (20), BENCH_CDP_CLIENT_RUNS (30). Raw samples: bench/results/cdp.json.',
     '',
   ];
 }
