@@ -8,8 +8,8 @@
 // send, close, terminate; 'open', 'message', 'close', 'error' events). Frames are strings: immutable,
 // so what a sender passes is a copy it cannot change afterwards. Delivery is asynchronous and in
 // order (a microtask per batch, as ws parses a read of several frames in one go), so no side runs
-// inside the other's call stack. A frame over the size limit closes the link with 1009, as the ws
-// server does with maxPayload.
+// inside the other's call stack. A frame to the relay over its size limit closes the link with 1009,
+// as the ws server does with maxPayload; frames to the agent get the ws client's default limit.
 import { EventEmitter } from 'node:events';
 
 /** WebSocket readyState values (WHATWG WebSockets, as `ws` uses them). */
@@ -18,6 +18,9 @@ export const LINK_STATE = { connecting: 0, open: 1, closing: 2, closed: 3 } as c
 /** Close code of a link cut without a close handshake (RFC 6455 section 7.1.5: 1006, "abnormal"). */
 const ABNORMAL = 1006;
 const TOO_BIG = 1009;
+/** What a `ws` client accepts by default (its maxPayload, 100 MiB): the relay's answers may be a little
+ * over its own inbound limit (a relayed answer with a longer id), and a socket client takes them. */
+const WS_CLIENT_MAX_PAYLOAD = 100 * 1024 * 1024;
 
 export interface LinkEndEvents {
   open: [];
@@ -35,7 +38,7 @@ export class LinkEnd extends EventEmitter<LinkEndEvents> {
   readonly CLOSED = LINK_STATE.closed;
   /** @internal the other end */
   other: LinkEnd | null = null;
-  private readonly inbox: string[] = [];
+  private inbox: string[] = [];
   private draining = false;
 
   constructor(
@@ -96,19 +99,22 @@ export class LinkEnd extends EventEmitter<LinkEndEvents> {
 
   private drain(): void {
     this.draining = false;
-    while (this.inbox.length > 0 && this.readyState !== LINK_STATE.closed) {
-      const text = this.inbox.shift() as string;
-      this.emit('message', text, false);
+    const batch = this.inbox;
+    this.inbox = [];
+    for (let i = 0; i < batch.length; i++) {
+      if (this.readyState === LINK_STATE.closed) return;
+      this.emit('message', batch[i] as string, false);
     }
   }
 }
 
 /**
- * A connected pair: `client` for the agent, `server` for the relay. Both are 'open' from the next
- * microtask (the client's 'open' then starts its handshake, as on a socket).
+ * A connected pair: `client` for the agent, `server` for the relay (maxPayloadBytes: the largest frame
+ * the relay accepts). Both are 'open' from the next microtask (the client's 'open' then starts its
+ * handshake, as on a socket).
  */
 export function linkPair(maxPayloadBytes: number): { client: LinkEnd; server: LinkEnd } {
-  const client = new LinkEnd(maxPayloadBytes);
+  const client = new LinkEnd(WS_CLIENT_MAX_PAYLOAD);
   const server = new LinkEnd(maxPayloadBytes);
   client.other = server;
   server.other = client;

@@ -36,7 +36,7 @@ describe('in-process agent link', () => {
       expect(server.readyState).to.equal(server.CLOSED);
     });
 
-    it('terminate reads as 1006 on both ends, and a frame over the limit closes the link with 1009', async () => {
+    it('terminate reads as 1006 on both ends, and a frame to the relay over its limit closes the link with 1009', async () => {
       const a = linkPair(1024);
       await opened(a.client);
       const codes: number[] = [];
@@ -47,9 +47,13 @@ describe('in-process agent link', () => {
       expect(codes).to.deep.equal([1006, 1006]);
       const b = linkPair(1024);
       await opened(b.client);
+      const toAgent: string[] = [];
+      b.client.on('message', (t) => toAgent.push(t));
+      b.server.send('y'.repeat(2000)); // the relay's frame to the agent: a ws client's limit, not the relay's own
       const big = new Promise<number>((r) => b.client.once('close', (c) => r(c)));
       b.client.send('x'.repeat(2000));
       expect(await big).to.equal(1009);
+      expect(toAgent.map((t) => t.length)).to.deep.equal([2000]);
     });
   });
 
