@@ -6,8 +6,10 @@ ARGS_JSON: {"sides": {"ours": <the bridge's /cdp/<token> URL>, "direct": <Chromi
 "url": <fixture page>, "runs": N, "configs": {"default": {}, "no_waits": {<BrowserProfile fields>}}}.
 
 A step is what the Agent does per step, without the model: ``get_browser_state_summary()`` (DOM +
-accessibility tree, screenshot) and one ``click`` by index through browser_use's own Tools (the
-registry action the Agent runs, which dispatches ClickElementEvent). Each side has its own
+accessibility tree, screenshot) and one action through browser_use's own Tools (the registry action
+the Agent runs): ``click`` by index on a button (ClickElementEvent), ``input`` of a short text by index
+into a text field (TypeTextEvent), and ``navigate`` to the page again (NavigateToUrlEvent). Each run
+takes one step of each kind, in that order. Each side has its own
 BrowserSession(cdp_url=...) and its own new tab on the same page; the sides alternate step by step
 (ours, direct, ours, ...) so the machine's load hits both alike; before each step (untimed) the
 side's tab is brought to the front (see to_front). Times in ms (perf_counter), per
@@ -38,6 +40,13 @@ def find_button(state: Any) -> int:
     raise RuntimeError(f'no "{BUTTON_TEXT}" button among {len(state.dom_state.selector_map)} interactive elements')
 
 
+def find_input(state: Any) -> int:
+    for index, node in state.dom_state.selector_map.items():
+        if node.tag_name == 'input':
+            return int(index)
+    raise RuntimeError(f'no text field among {len(state.dom_state.selector_map)} interactive elements')
+
+
 async def open_side(cdp_url: str, url: str, profile_fields: dict[str, Any]) -> Any:
     from browser_use import Browser
 
@@ -64,14 +73,21 @@ async def to_front(session: Any) -> None:
     await event.event_result(raise_if_any=True, raise_if_none=False)
 
 
-async def step(session: Any, tools: Any) -> dict[str, float]:
+async def step(session: Any, tools: Any, kind: str = 'click', url: str = '') -> dict[str, float]:
     t0 = time.perf_counter()
     state = await session.get_browser_state_summary(include_screenshot=True)
     t1 = time.perf_counter()
-    result = await tools.registry.execute_action('click', {'index': find_button(state)}, browser_session=session)
+    if kind == 'click':
+        action, params = 'click', {'index': find_button(state)}
+    elif kind == 'type':
+        action, params = 'input', {'index': find_input(state), 'text': 'hello world'}
+    else:
+        action, params = 'navigate', {'url': url}
+    result = await tools.registry.execute_action(action, params, browser_session=session)
     t2 = time.perf_counter()
     if getattr(result, 'error', None):
-        raise RuntimeError(f'click failed: {result.error}')
+        raise RuntimeError(f'{action} failed: {result.error}')
+    # 'click' keeps its name for the action's time whatever the kind (the caller's column).
     return {'state': (t1 - t0) * 1000, 'click': (t2 - t1) * 1000, 'step': (t2 - t0) * 1000}
 
 
@@ -83,18 +99,21 @@ async def run(args: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {'browser_use': getattr(browser_use, '__version__', None), 'configs': {}}
     for config, fields in args['configs'].items():
         sessions = {side: await open_side(cdp_url, args['url'], fields) for side, cdp_url in args['sides'].items()}
-        samples: dict[str, list[dict[str, float]]] = {side: [] for side in sessions}
+        kinds = args.get('kinds', ['click'])
+        samples: dict[str, dict[str, list[dict[str, float]]]] = {k: {side: [] for side in sessions} for k in kinds}
         # One uncounted step per side (first state pulls in the DOM service's caches).
         for s in sessions.values():
             await to_front(s)
             await step(s, tools)
         for _ in range(int(args['runs'])):
-            for side, s in sessions.items():
-                await to_front(s)
-                samples[side].append(await step(s, tools))
+            for kind in kinds:
+                for side, s in sessions.items():
+                    await to_front(s)
+                    samples[kind][side].append(await step(s, tools, kind, args['url']))
         for s in sessions.values():
             await s.stop()
-        out['configs'][config] = {'profile': fields, 'samples': samples}
+        # 'samples' stays the click steps (the shape earlier results have); 'by_kind' has every kind.
+        out['configs'][config] = {'profile': fields, 'samples': samples.get('click', {}), 'by_kind': samples}
     return out
 
 

@@ -73,6 +73,8 @@ export function createBridge(options: WiredBridgeOptions = {}): BridgeServer {
           configDir: ctx.configDir ?? configDir(),
           agentUrl: ctx.agentUrl,
           agentSecret: ctx.agentSecret,
+          // Each CDP connection's agent session reaches the relay in process, not over a loopback socket.
+          agentLink: ctx.connectAgentInProcess,
           checkHeaders: ctx.checkAgentHeaders,
           sendToExtension: ctx.sendToExtension,
           extensionBrowser: ctx.extensionBrowser,
@@ -207,6 +209,7 @@ export function createRelay(options: BridgeOptions = {}): BridgeServer {
     configDir: options.configDir ?? null,
     agentUrl: () => server.agentUrl,
     agentSecret: () => secrets.agent_secret,
+    connectAgentInProcess: () => server.connectInProcessAgent(),
     checkAgentHeaders: (headers, endpoint) => server.checkAgentHeaders(headers, endpoint),
     sendToExtension: (m) => extension.send(m),
     extensionBrowser: () => extension.browser,

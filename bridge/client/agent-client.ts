@@ -22,12 +22,12 @@
 //   the client reads it again ONCE (env, else the secrets file) and, when it changed, tries with it.
 //   When that fails too it stops for good with one line that says what to check ('ended' event):
 //   retrying the same secret cannot help.
+// - Transport: a WebSocket to `url`, or for an agent inside the bridge's process (the CDP endpoint) an
+//   in-process link (agent-transport.ts) with the same handshake and the same checks at the relay.
 // - persistence_status: the bridge says whether it can save sessions and action ids to disk; the
 //   client keeps it in `durable` and emits 'persistence_status' (a process warning when nobody listens).
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
-
-import WebSocket from 'ws';
 
 import type {
   ActionMessage,
@@ -50,10 +50,13 @@ import { READ_ONLY_ACTIONS } from '../../schemas/lib/read-only-actions';
 import { StateDeltaError } from '../../schemas/lib/state-delta';
 import { checkMessage, errorInfo } from '../../schemas/lib/wire';
 import { bridgeProof, clientProof, proofsEqual } from '../common/auth';
+import type { LinkEnd } from '../common/in-process-link';
 import { BRIDGE_FRAME_MAX_BYTES, CDP_MESSAGE_MAX_BYTES, exceeds, mib } from '../common/message-limits';
 import { AGENT_SECRET_ENV, readAgentSecret, SECRETS_FILE } from '../common/secrets';
 import { BRIDGE_VERSION } from '../common/version';
+import { type AgentTransport, CLOSED, type Dial, inProcessDial, OPEN, webSocketDial } from './agent-transport';
 import { decodeFromBridge } from './decode-from-bridge';
+import { keepResultText } from './result-text';
 import { StateTracker } from './state-tracker';
 
 export class BridgeClientError extends Error {
@@ -116,8 +119,13 @@ class SecretMismatch extends BridgeClientError {
 }
 
 export interface AgentClientOptions {
-  /** ws://127.0.0.1:PORT/agent */
+  /** ws://127.0.0.1:PORT/agent (also what messages name when `inProcess` is given). */
   url: string;
+  /**
+   * An agent inside the bridge's own process: a new in-process link to the relay per connection
+   * (BridgeServer.connectInProcessAgent), instead of a WebSocket to `url`. Same handshake and checks.
+   */
+  inProcess?: () => LinkEnd;
   /** The agent secret. Omitted: env BROWSER_USE_EXT_AGENT_SECRET, else the install's secrets.json. */
   secret?: string;
   clientName?: string;
@@ -179,14 +187,21 @@ interface WaiterBase {
 type Waiter = WaiterBase &
   (
     | { kind: 'action'; message: ActionMessage; resolve: (r: ActionResultMessage) => void }
-    | { kind: 'cdp'; message: CdpCommandMessage; resolve: (r: CdpResultMessage) => void }
+    | {
+        kind: 'cdp';
+        message: CdpCommandMessage;
+        resolve: (r: CdpResultMessage) => void;
+        /** cdpText(): a result that comes as text is handed on as text. */
+        resolveText?: (json: string) => void;
+      }
   );
 
 /** A waiter before dispatch() sets its timer. */
 type NewWaiter = { [K in Waiter['kind']]: Omit<Extract<Waiter, { kind: K }>, 'timer'> }[Waiter['kind']];
 
 export class AgentClient extends EventEmitter {
-  private ws: WebSocket | null = null;
+  private ws: AgentTransport | null = null;
+  private readonly dial: Dial;
   private readonly waiters = new Map<string, Waiter>();
   private seq = 0;
   private closing = false;
@@ -211,6 +226,7 @@ export class AgentClient extends EventEmitter {
         'UNAUTHORIZED',
       );
     this.secret = secret;
+    this.dial = opts.inProcess ? inProcessDial(opts.inProcess) : webSocketDial(opts.url);
   }
 
   static async connect(opts: AgentClientOptions): Promise<AgentClient> {
@@ -268,7 +284,7 @@ export class AgentClient extends EventEmitter {
   }
 
   private async openOnce(): Promise<HelloAckMessage> {
-    const ws = new WebSocket(this.opts.url);
+    const ws = this.dial();
     this.ws = ws;
     const timeoutMs = this.opts.connectTimeoutMs ?? 10_000;
     const clientNonce = crypto.randomBytes(24).toString('base64');
@@ -286,7 +302,7 @@ export class AgentClient extends EventEmitter {
         () => fail(new BridgeClientError(`no hello_ack from ${this.opts.url} within ${timeoutMs} ms`, 'TIMEOUT')),
         timeoutMs,
       );
-      ws.once('error', (err) =>
+      ws.onceError((err) =>
         fail(
           new BridgeClientError(
             `cannot connect to the bridge at ${this.opts.url}: ${err.message}. Is it running? Start it with browser-use-ext bridge.`,
@@ -295,7 +311,7 @@ export class AgentClient extends EventEmitter {
           ),
         ),
       );
-      ws.once('open', () => {
+      ws.onOpen(() => {
         const hello: ProtocolMessage = {
           type: 'hello',
           role: 'agent',
@@ -312,13 +328,15 @@ export class AgentClient extends EventEmitter {
         if (this.opts.maxTabs !== undefined) hello.max_tabs = this.opts.maxTabs;
         this.sendOn(ws, hello);
       });
-      ws.on('message', (data) => {
-        const decoded = decodeFromBridge(data.toString());
+      ws.onMessage((text) => {
+        if (settled && this.opts.inProcess !== undefined && this.takeResultText(text)) return;
+        const decoded = decodeFromBridge(text);
         if (!decoded.ok) {
           this.emit('protocol-error', decoded.error, decoded.inReplyTo);
           return;
         }
         const m = decoded.value;
+        keepResultText(m, text);
         if (!settled) {
           if (m.type === 'auth_challenge') {
             // Check the bridge first: an impostor on the port never gets a proof to replay.
@@ -345,18 +363,18 @@ export class AgentClient extends EventEmitter {
         }
         this.onMessage(m);
       });
-      ws.on('close', (code, reason) => {
+      ws.onClose((code, reason) => {
         if (!established) {
           const E = code === CLOSE_CODES.secretRefused ? SecretMismatch : BridgeClientError;
           fail(
             new E(
-              `the bridge closed the connection during the handshake (${code} ${reason.toString()})`,
+              `the bridge closed the connection during the handshake (${code} ${reason})`,
               code === 1008 || code === CLOSE_CODES.secretRefused ? 'UNAUTHORIZED' : 'COMMUNICATION_ERROR_WITH_TARGET',
             ),
           );
           return;
         }
-        if (this.ws === ws) this.onClose(code, reason.toString());
+        if (this.ws === ws) this.onClose(code, reason);
       });
     });
     this.hello = ack;
@@ -411,6 +429,44 @@ export class AgentClient extends EventEmitter {
     });
   }
 
+  /**
+   * As cdp(), for a relay that hands the result on (the CDP endpoint's replies): over an in-process
+   * link a successful answer comes as `{ json }`, Chrome's result text exactly as the extension sent
+   * it and the bridge validated it (raw-relay.ts), not parsed here a second time; any other answer
+   * (an error, or over a WebSocket) comes as cdp() gives it.
+   */
+  cdpText(command: CdpCommand): Promise<CdpResultMessage | { json: string }> {
+    if (this.ended) return Promise.reject(this.ended);
+    const commandId = `c${++this.seq}`;
+    const message: CdpCommandMessage = { type: 'cdp_command', command_id: commandId, tab_id: command.tabId, method: command.method };
+    if (command.params !== undefined) message.params = command.params;
+    if (command.sessionId !== undefined) message.session_id = command.sessionId;
+    if (command.timeoutMs !== undefined) message.timeout_ms = command.timeoutMs;
+    const clientTimeout = (command.timeoutMs ?? 15_000) + (this.opts.callTimeoutMs ?? 5_000);
+    const error = new BridgeClientError(`CDP command ${command.method} (${commandId}) got no answer within ${clientTimeout} ms`, 'TIMEOUT');
+    return new Promise<CdpResultMessage | { json: string }>((resolve, reject) => {
+      const resolveText = (json: string) => resolve({ json });
+      this.dispatch(commandId, clientTimeout, { kind: 'cdp', message, resolve, resolveText, reject, error, sent: false, sends: 0 });
+    });
+  }
+
+  /**
+   * An in-process link's successful cdp_result for a cdpText() waiter, taken without parsing it: the
+   * relay validated these very bytes (an extension's answer, relayed with only the id changed:
+   * raw-relay.ts) and the schema allows nothing after `result` but its own keys. False: decode as usual.
+   */
+  private takeResultText(text: string): boolean {
+    const head = RESULT_HEAD.exec(text.slice(0, 400));
+    if (!head || !text.endsWith('}')) return false;
+    const id = JSON.parse(head[1] as string) as string;
+    const w = this.waiters.get(id);
+    if (w?.kind !== 'cdp' || !w.resolveText || Number(head[2]) !== w.message.tab_id) return false;
+    clearTimeout(w.timer);
+    this.waiters.delete(id);
+    w.resolveText(text.slice(head[0].length, -1));
+    return true;
+  }
+
   /** Registers a request's waiter (with its own timer) and sends it, or leaves it for the reconnect. */
   private dispatch(id: string, timeoutMs: number, w: NewWaiter): void {
     const timer = setTimeout(() => {
@@ -420,7 +476,7 @@ export class AgentClient extends EventEmitter {
     const waiter: Waiter = { ...w, timer };
     this.waiters.set(id, waiter);
     if (this.reconnecting) return; // sent once the connection is back
-    if (!this.closing && this.hello && this.opts.reconnect !== false && (!this.ws || this.ws.readyState !== WebSocket.OPEN)) {
+    if (!this.closing && this.hello && this.opts.reconnect !== false && (!this.ws || this.ws.readyState !== OPEN)) {
       this.startReconnect(); // the drop was not noticed yet (or an earlier loop ended): wait for it
       return;
     }
@@ -459,7 +515,7 @@ export class AgentClient extends EventEmitter {
 
   /** Sends any protocol message after validating it. */
   sendRaw(message: ProtocolMessage): void {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN)
+    if (!this.ws || this.ws.readyState !== OPEN)
       throw new BridgeClientError('not connected to the bridge; call open() first', 'COMMUNICATION_ERROR_WITH_TARGET');
     this.sendOn(this.ws, message);
   }
@@ -477,14 +533,14 @@ export class AgentClient extends EventEmitter {
   async close(): Promise<void> {
     this.closing = true;
     const ws = this.ws;
-    if (!ws || ws.readyState === WebSocket.CLOSED) return;
+    if (!ws || ws.readyState === CLOSED) return;
     await new Promise<void>((resolve) => {
-      ws.once('close', () => resolve());
+      ws.onClose(() => resolve());
       ws.close(1000, 'client closing');
     });
   }
 
-  private sendOn(ws: WebSocket, message: ProtocolMessage): void {
+  private sendOn(ws: AgentTransport, message: ProtocolMessage): void {
     const checked = checkMessage(message, 'client');
     if (!checked.ok) throw new BridgeClientError(checked.error.message, 'INVALID_MESSAGE');
     const text = JSON.stringify(message);
@@ -670,6 +726,9 @@ export class AgentClient extends EventEmitter {
     this.waiters.clear();
   }
 }
+
+/** The start of a relayed successful cdp_result as the worker writes it (cdp/cdp-command.ts) and raw-relay.ts keeps it. */
+const RESULT_HEAD = /^\{"type":"cdp_result","original_command_id":("(?:[^"\\]|\\.){1,256}"),"tab_id":(\d{1,15}),"result":/;
 
 /** A frame over the bridge's size limit, refused before it was sent. */
 class FrameTooLarge extends BridgeClientError {

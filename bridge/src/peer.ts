@@ -1,8 +1,6 @@
-// One WebSocket connection to the bridge, extension or agent. Validates every message in both
-// directions with the generated validators; an invalid incoming message gets a typed `error`
-// and the connection stays open.
-import type { WebSocket } from 'ws';
-
+// One connection to the bridge, extension or agent (a WebSocket, or an in-process agent's link).
+// Validates every message in both directions with the generated validators; an invalid incoming
+// message gets a typed `error` and the connection stays open.
 import type { ErrorInfo, HelloMessage, ProtocolMessage } from '../../schemas/generated/protocol';
 import { MESSAGE_SENDERS, type Sender } from '../../schemas/generated/registry';
 import { checkMessage, decodeMessage, errorInfo } from '../../schemas/lib/wire';
@@ -16,6 +14,15 @@ export const CLOSE = { normal: 1000, goingAway: 1001, unsupportedData: 1003, pol
 /** Handshake stage: hello -> auth_challenge -> auth_response -> hello_ack; 'refused':
  * a wrong proof whose (possibly delayed, rate-limit.ts) refusal is pending, nothing more is read. */
 export type Stage = 'hello' | 'auth' | 'ready' | 'refused';
+
+/** What a peer needs of its connection: a `ws` WebSocket, or one end of an in-process link (bridge/common/in-process-link.ts). */
+export interface PeerSocket {
+  readonly readyState: number;
+  readonly OPEN: number;
+  readonly CONNECTING: number;
+  send(text: string): void;
+  close(code: number, reason: string): void;
+}
 
 export class Peer {
   stage: Stage = 'hello';
@@ -31,7 +38,7 @@ export class Peer {
   constructor(
     readonly id: string,
     readonly role: Role,
-    private readonly ws: WebSocket,
+    private readonly ws: PeerSocket,
     private readonly log: Logger,
     readonly remoteAddress: string = 'unknown',
     private readonly badMessageBudget: number = 20,

@@ -17,6 +17,7 @@ import type { ErrorInfo, HelloMessage, ProtocolMessage } from '../../schemas/gen
 import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
+import { type LinkEnd, linkPair } from '../common/in-process-link';
 import type { Logger, LogLevel } from '../common/log';
 import { explainTooBig, mib } from '../common/message-limits';
 import { checkUpgrade, type EndpointName, isLoopbackHost, type UpgradePolicy, type UpgradeVerdict } from '../common/origin-check';
@@ -30,7 +31,7 @@ import { DEFAULT_TIMEOUT_MS, type ExtensionLink } from './extension-link';
 import type { Handshake } from './handshake';
 import type { PairingCodes } from './pairing';
 import { handlePairRequest } from './pairing-http';
-import { CLOSE, Peer, type Role } from './peer';
+import { CLOSE, Peer, type PeerSocket, type Role } from './peer';
 import { rememberRaw } from './raw-relay';
 import type { BridgeServices, CdpService, ConnectorService, HttpService } from './services';
 import type { DebouncedWriter } from './session-store';
@@ -147,7 +148,9 @@ export class BridgeServer extends EventEmitter {
   /** Refusals anybody can trigger (browser Origins, abandoned handshakes): summarised per window. */
   private readonly refusals: RefusalLog;
   /** Each peer's socket, to close a connection without any answer (rate-limit.ts). */
-  private readonly sockets = new WeakMap<Peer, WebSocket>();
+  private readonly sockets = new WeakMap<Peer, { terminate(): void }>();
+  /** The relay's ends of in-process agent links, cut at shutdown like the WebSocket clients. */
+  private readonly inProcess = new Set<LinkEnd>();
   private nextId = 1;
   private readonly persist: DebouncedWriter | null;
   private keepalive: ReturnType<typeof setInterval> | null = null;
@@ -350,6 +353,7 @@ export class BridgeServer extends EventEmitter {
     // Give the close frames a moment to leave, then cut whatever is left.
     await new Promise((r) => setTimeout(r, 20));
     for (const ws of this.wss.clients) ws.terminate();
+    for (const end of this.inProcess) end.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
     await new Promise<void>((resolve) => {
       this.http.close(() => resolve());
@@ -440,17 +444,45 @@ export class BridgeServer extends EventEmitter {
   // --- WebSocket ----------------------------------------------------------------------------
 
   private onConnection(ws: WebSocket, role: Role, remote: string): void {
+    explainTooBig(ws, `a frame to the bridge is at most ${mib(this.opts.maxPayloadBytes)}; send less in one message`);
+    const conn = this.openPeer(ws, role, remote);
+    ws.on('message', (data: RawData, isBinary: boolean) => conn.message(rawToString(data), isBinary));
+    ws.on('close', (code: number) => conn.closed(code));
+    ws.on('error', (err) => {
+      // ws reports oversize frames here and closes with 1009 itself.
+      this.log.warn('connection error', { peer: conn.peer.id, error: err.message });
+    });
+  }
+
+  /**
+   * An agent inside this process (the CDP endpoint) connects without a loopback socket: it gets the
+   * client end of an in-process link (in-process-link.ts), and its frames take the same road as a
+   * WebSocket's from here on (handshake, Peer.receive's validation, the gateway's leases and Stop).
+   */
+  connectInProcessAgent(): LinkEnd {
+    const { client, server } = linkPair(this.opts.maxPayloadBytes);
+    this.inProcess.add(server);
+    const conn = this.openPeer(server, 'agent', 'in-process');
+    server.on('message', (text, isBinary) => conn.message(text, isBinary));
+    server.on('close', (code) => {
+      this.inProcess.delete(server);
+      conn.closed(code);
+    });
+    return client;
+  }
+
+  /** A new connection's peer, its handshake deadline, and what to do with each frame and at its close. */
+  private openPeer(socket: PeerSocket & { terminate(): void }, role: Role, remote: string) {
     const peer = new Peer(
       `${role === 'extension' ? 'ext' : 'agent'}-${this.nextId++}`,
       role,
-      ws,
+      socket,
       this.log,
       remote,
       this.opts.badMessageBudget,
     );
     this.log.debug('connection opened', { peer: peer.id });
-    explainTooBig(ws, `a frame to the bridge is at most ${mib(this.opts.maxPayloadBytes)}; send less in one message`);
-    this.sockets.set(peer, ws);
+    this.sockets.set(peer, socket);
     const handshakeTimer = setTimeout(() => {
       // A refused peer waits for the gate (rate-limit.ts), which answers or closes it: answering it
       // here would hand a guesser its "wrong" faster than the gate allows.
@@ -467,29 +499,30 @@ export class BridgeServer extends EventEmitter {
       peer.close(CLOSE.policy, 'handshake timeout');
     }, this.opts.handshakeTimeoutMs);
     handshakeTimer.unref();
-    ws.on('message', (data: RawData, isBinary: boolean) => {
-      if (isBinary) {
-        peer.sendError(errorInfo('INVALID_MESSAGE', 'Binary frames are not part of the protocol; send JSON text frames.', 'bridge'), null);
-        peer.close(CLOSE.unsupportedData, 'binary frames are not accepted');
-        return;
-      }
-      const text = rawToString(data);
-      const message = peer.receive(text, (error, inReplyTo) => {
-        // An invalid answer from the extension must not leave its agent waiting for the timeout.
-        if (peer.role === 'extension' && inReplyTo !== null) this.extension.onInvalidAnswer(inReplyTo, error);
-      });
-      if (message && peer.role === 'extension') rememberRaw(message, text);
-      if (message) this.onMessage(peer, message);
-    });
-    ws.on('close', (code: number) => {
-      clearTimeout(handshakeTimer);
-      this.handshake.gone(peer);
-      this.onClose(peer, code);
-    });
-    ws.on('error', (err) => {
-      // ws reports oversize frames here and closes with 1009 itself.
-      this.log.warn('connection error', { peer: peer.id, error: err.message });
-    });
+    return {
+      peer,
+      message: (text: string, isBinary: boolean) => {
+        if (isBinary) {
+          peer.sendError(
+            errorInfo('INVALID_MESSAGE', 'Binary frames are not part of the protocol; send JSON text frames.', 'bridge'),
+            null,
+          );
+          peer.close(CLOSE.unsupportedData, 'binary frames are not accepted');
+          return;
+        }
+        const message = peer.receive(text, (error, inReplyTo) => {
+          // An invalid answer from the extension must not leave its agent waiting for the timeout.
+          if (peer.role === 'extension' && inReplyTo !== null) this.extension.onInvalidAnswer(inReplyTo, error);
+        });
+        if (message && peer.role === 'extension') rememberRaw(message, text);
+        if (message) this.onMessage(peer, message);
+      },
+      closed: (code: number) => {
+        clearTimeout(handshakeTimer);
+        this.handshake.gone(peer);
+        this.onClose(peer, code);
+      },
+    };
   }
 
   private onMessage(peer: Peer, message: ProtocolMessage): void {

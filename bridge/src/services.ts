@@ -14,6 +14,7 @@ import type {
   ErrorInfo,
   HelloMessage,
 } from '../../schemas/generated/protocol';
+import type { LinkEnd } from '../common/in-process-link';
 import type { Logger } from '../common/log';
 import type { EndpointName, UpgradeVerdict } from '../common/origin-check';
 
@@ -25,6 +26,8 @@ export interface BridgeContext {
   /** ws://host:port/agent, once listening. */
   agentUrl(): string;
   agentSecret(): string;
+  /** A new in-process link to /agent's relay for an agent living in this process (no loopback socket). */
+  connectAgentInProcess(): LinkEnd;
   /** The bridge's Host + Origin rule (origin-check.ts) as it applies to /agent; refusals name `endpoint`. */
   checkAgentHeaders(headers: http.IncomingHttpHeaders, endpoint?: EndpointName): UpgradeVerdict;
   /** Sends to the connected extension; false when none is connected. */

@@ -125,6 +125,11 @@ class FakeAgent extends EventEmitter {
     }
   }
 
+  /** The endpoint's hot path (AgentClient.cdpText): answered as cdp() (a parsed message, as over a WebSocket). */
+  cdpText(command: CdpCommand): Promise<CdpResultMessage> {
+    return this.cdp(command);
+  }
+
   async close(): Promise<void> {
     this.calls.push({ action: '(close)', params: {}, options: {} });
     this.closed = true;

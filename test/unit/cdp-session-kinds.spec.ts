@@ -41,6 +41,9 @@ function setup(): { model: BrowserModel; sent: { action: string; params: Params;
       sent.push({ action: 'cdp_command', params, options: { tabId: c.tabId } });
       return Promise.resolve({ type: 'cdp_result', original_command_id: 'c1', tab_id: c.tabId, result: { echo: c.method } });
     },
+    // The hot path over the in-process link: the same answer, as Chrome's result text.
+    cdpText: (c: { tabId: number; method: string; params?: Params; sessionId?: string }) =>
+      (agent as unknown as AgentClient).cdp(c).then((r) => ({ json: JSON.stringify(r.result) })),
   } as unknown as AgentClient;
   const out: Params[] = [];
   const writer = new CdpWriter({ send: (t) => out.push(JSON.parse(t) as Params), close: () => undefined }, quiet);

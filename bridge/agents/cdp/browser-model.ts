@@ -101,6 +101,7 @@ export class BrowserModel implements BrowserHost {
     if (!METHOD_RE.test(c.method)) return this.out.fail(c.id, c.sessionId, methodNotFound(c.method));
     this.tabs.sendToTab({ tabId, sessionId: childSession, method: c.method, params: c.params, timeoutMs: CDP_CALL_TIMEOUT_MS }, (a) => {
       if (!a.ok) return this.out.fail(c.id, c.sessionId, a.error);
+      if (a.json !== undefined) return this.out.replyJson(c, a.json);
       if (a.result) return this.out.reply(c, a.result);
       this.out.fail(c.id, c.sessionId, {
         code: SERVER_ERROR,

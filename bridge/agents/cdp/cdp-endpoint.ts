@@ -223,6 +223,7 @@ export class CdpEndpoint {
       agent = await AgentClient.connect({
         url: this.opts.agentUrl(),
         secret: this.opts.agentSecret(),
+        ...(this.opts.agentLink ? { inProcess: this.opts.agentLink } : {}),
         clientName: `cdp:${record.name}`,
         maxTabs: record.max_tabs,
         capabilities: [EPHEMERAL_SESSION, TAB_LIMIT_REFUSES],

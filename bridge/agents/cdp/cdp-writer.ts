@@ -46,6 +46,12 @@ export class CdpWriter {
     );
   }
 
+  /** A result already serialized (Chrome's own text, passed through: tab-channel.ts TabAnswer.json). */
+  replyJson(c: CdpCommand, resultJson: string): void {
+    const head = `{"id":${c.id},"result":${resultJson}`;
+    this.write(c.sessionId === undefined ? `${head}}` : `${head},"sessionId":${JSON.stringify(c.sessionId)}}`);
+  }
+
   fail(id: number, sessionId: string | undefined, error: CdpError): void {
     const d = this.divertedOf(sessionId);
     if (d) return d.write(JSON.stringify({ id, error }));

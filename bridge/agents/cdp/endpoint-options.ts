@@ -4,6 +4,7 @@
 import type http from 'node:http';
 
 import type { CdpClientsMessage, HelloMessage } from '../../../schemas/generated/protocol';
+import type { LinkEnd } from '../../common/in-process-link';
 import type { Logger } from '../../common/log';
 import type { EndpointName, UpgradeVerdict } from '../../common/origin-check';
 import type { CdpEmulatorFactory } from './cdp-connection';
@@ -13,6 +14,8 @@ export interface CdpEndpointOptions {
   configDir: string;
   agentUrl: () => string;
   agentSecret: () => string;
+  /** A new in-process link to the relay (no loopback socket per command); omitted: a WebSocket to agentUrl. */
+  agentLink?: () => LinkEnd;
   /** The bridge's Host + Origin rule as it applies to /agent (refusals name this endpoint). */
   checkHeaders: (headers: http.IncomingHttpHeaders, endpoint: EndpointName) => UpgradeVerdict;
   /** Sends to the connected extension; false when none is connected. */

@@ -9,6 +9,7 @@
 import type { ActionResultMessage, ErrorInfo } from '../../../schemas/generated/protocol';
 import type { ActionName, ActionParams } from '../../../schemas/generated/registry';
 import type { AgentClient, CallOptions, CdpCommand } from '../../client/agent-client';
+import { resultText } from '../../client/result-text';
 import { type CdpError, isObject, objectOf, type Params, SERVER_ERROR } from './cdp-protocol';
 
 export interface TabCommand {
@@ -20,8 +21,12 @@ export interface TabCommand {
   timeoutMs: number;
 }
 
-/** What a tab answered; result undefined: the extension said success but sent no result. */
-export type TabAnswer = { ok: true; result: Params | undefined } | { ok: false; error: CdpError };
+/**
+ * What a tab answered; result undefined: the extension said success but sent no result. json: the
+ * result's text as Chrome's answer carried it (client/result-text.ts), for a reply that passes it on
+ * unchanged (CdpWriter.replyJson); whoever changes `result` before replying must not use it.
+ */
+export type TabAnswer = { ok: true; result: Params | undefined; json?: string } | { ok: false; error: CdpError };
 export type SendOutcome = { ok: true; result: Params } | { ok: false; error: CdpError };
 
 /** A relay command the client sends: the bridge caps it here, the client's own timeouts apply first. */
@@ -39,6 +44,19 @@ export function cdpErrorOf(info: ErrorInfo | null | undefined): CdpError {
   return { code: SERVER_ERROR, message: info.message };
 }
 
+/** An answer that came as text: parsed only if a reader asks for `result` (the hot path passes `json` on). */
+function textAnswer(json: string): TabAnswer {
+  let parsed: Params | undefined;
+  return {
+    ok: true,
+    json,
+    get result(): Params {
+      parsed ??= JSON.parse(json) as Params;
+      return parsed;
+    },
+  };
+}
+
 export class TabChannel {
   constructor(
     private readonly agent: AgentClient,
@@ -50,8 +68,13 @@ export class TabChannel {
   sendToTab(cmd: TabCommand, done: (answer: TabAnswer) => void): void {
     const command: CdpCommand = { tabId: cmd.tabId, method: cmd.method, params: cmd.params, timeoutMs: cmd.timeoutMs };
     if (cmd.sessionId !== undefined) command.sessionId = cmd.sessionId;
-    this.agent.cdp(command).then(
-      (r) => done(r.result ? { ok: true, result: r.result } : { ok: false, error: cdpErrorOf(r.error_info) }),
+    this.agent.cdpText(command).then(
+      (r) => {
+        if ('json' in r) return done(textAnswer(r.json));
+        if (!r.result) return done({ ok: false, error: cdpErrorOf(r.error_info) });
+        const json = resultText(r);
+        done(json === null ? { ok: true, result: r.result } : { ok: true, result: r.result, json });
+      },
       (e: unknown) => done({ ok: false, error: this.rejection(e) }),
     );
   }
