@@ -14,6 +14,7 @@ import { onTabLeavesScope, passEvent, scopeAttached, scopeDetached, scopeForward
 import { endClientPresence } from './client-script-marks';
 import { holdForRelay, onChromeDetached, relayHolds, relayTabs, releaseRelay } from './debugger-attachments';
 import { addHeldTab } from './held-tab-rules';
+import { nativeDialogsOff, nativeDialogsOn } from './native-dialogs';
 
 const WS = 'background_script' as const;
 /** storage.session: the tabs CDP clients hold, so a restarted worker can tell the bridge they are gone. */
@@ -120,6 +121,7 @@ export function installCdpRelay(): void {
     holder.delete(tabId);
     void remember();
     void endClientPresence(tabId);
+    void nativeDialogsOff(tabId);
     sink({ type: 'cdp_event', tab_id: tabId, method: 'Inspector.detached', params: { reason } });
   });
 }
@@ -134,6 +136,7 @@ export function relayEvent(tabId: number, sessionId: string | undefined, method:
 /** Attaches the tab for a CDP client (or keeps the attachment it has). url: what the tab shows. Throws Chrome's error. */
 export async function attachRelay(tabId: number, url: string): Promise<void> {
   if (await holdForRelay(tabId)) scopeAttached(tabId, url);
+  await nativeDialogsOn(tabId);
   void addHeldTab(tabId);
   lost.delete(tabId);
   watch();
@@ -161,6 +164,7 @@ export async function detachRelay(tabId: number): Promise<boolean> {
   unsettled.delete(tabId);
   if (held) await remember();
   if (held) void endClientPresence(tabId);
+  if (held) void nativeDialogsOff(tabId);
   return held;
 }
 
@@ -249,6 +253,7 @@ async function afterRestart(): Promise<void> {
   for (const tabId of tabs.filter((t): t is number => typeof t === 'number' && !relayHolds(t))) {
     lost.set(tabId, 'worker_restarted');
     await chrome.debugger.detach({ tabId }).catch(() => undefined);
+    void nativeDialogsOff(tabId);
     notices.push({ tabId, reason: 'worker_restarted' });
   }
   if (notices.length > 0) watch();

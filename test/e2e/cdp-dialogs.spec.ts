@@ -1,0 +1,119 @@
+// Dialogs in a CDP client's tab are the client's to answer, as on Chrome's own endpoint: Playwright's
+// page.on('dialog') sees alert/confirm/prompt (from an evaluate, from the page's first inline script
+// and from an onload handler right after goto) and its accept/dismiss is what the page gets; with no
+// listener Playwright dismisses. The same Playwright case runs against Chromium's own
+// --remote-debugging-port and the bridge's endpoint, and both must give the same outcome. Ours only:
+// once the client is gone and the tab released, the person's dialog policy answers again.
+import { expect } from 'chai';
+import { chromium } from 'playwright-core';
+
+import { mintCdpClient } from '../../bridge/agents/cdp/cdp-clients-file';
+import { launchPlainChromium, type PlainChromium } from '../harness/cdp-clients';
+import { FixtureServer } from '../harness/fixture-server';
+import { type Harness, startHarness } from '../harness/harness';
+import { until } from '../harness/until';
+
+const STEP_TIMEOUT_MS = 15_000;
+
+/** The page's first script and its onload handler each ask; what they got is left in the page. */
+const DIALOG_PAGE =
+  '<script>document.title = "head:" + confirm("from the first script")</script>' +
+  '<p id="p">dialogs</p><script>onload = () => { document.getElementById("p").dataset.onload = String(confirm("from onload")) }</script>';
+
+interface Outcome {
+  /** What the client's dialog handler saw: `${type}:${message}`. */
+  seen: string[];
+  prompted: string | null;
+  confirmed: boolean;
+  /** The first script's and the onload handler's confirm() after goto, the handler dismissing. */
+  headTitle: string;
+  onload: string | undefined;
+  /** confirm() with no dialog listener (Playwright dismisses). */
+  unheard: boolean;
+}
+
+/** Playwright's connectOverCDP answering the page's dialogs. pageUrl: the dialog page. */
+async function dialogCase(wsUrl: string, pageUrl: string, startUrl?: string): Promise<{ outcome: Outcome; docTime: number }> {
+  const browser = await chromium.connectOverCDP(wsUrl, { timeout: STEP_TIMEOUT_MS });
+  try {
+    const context = browser.contexts()[0];
+    if (!context) throw new Error('connectOverCDP gave no default browser context');
+    const page = context.pages().find((p) => startUrl === undefined || p.url() === startUrl) ?? (await context.newPage());
+    page.setDefaultTimeout(STEP_TIMEOUT_MS);
+    const seen: string[] = [];
+
+    page.on('dialog', (d) => {
+      seen.push(`${d.type()}:${d.message()}`);
+      void (d.type() === 'prompt' ? d.accept('x') : d.type() === 'alert' ? d.accept() : d.dismiss());
+    });
+    const prompted = await page.evaluate(() => prompt('q', 'default'));
+    const confirmed = await page.evaluate(() => confirm('sure?'));
+    await page.evaluate(() => alert('hello'));
+    await page.goto(pageUrl, { waitUntil: 'load' });
+    const headTitle = await page.title();
+    const onload = await page.locator('#p').getAttribute('data-onload');
+    const docTime = await page.evaluate(() => performance.timeOrigin);
+
+    page.removeAllListeners('dialog');
+    const unheard = await page.evaluate(() => confirm('nobody listens'));
+    return { outcome: { seen, prompted, confirmed, headTitle, onload: onload ?? undefined, unheard }, docTime };
+  } finally {
+    await browser.close().catch(() => undefined);
+  }
+}
+
+const EXPECTED: Outcome = {
+  seen: ['prompt:q', 'confirm:sure?', 'alert:hello', 'confirm:from the first script', 'confirm:from onload'],
+  prompted: 'x',
+  confirmed: false,
+  headTitle: 'head:false',
+  onload: 'false',
+  unheard: false,
+};
+
+describe("dialogs in a CDP client's tab, side by side", function () {
+  this.timeout(90_000);
+  let fx: FixtureServer | undefined;
+  let chrome: PlainChromium | undefined;
+  let h: Harness | undefined;
+  const outcomes: { chromium?: Outcome; bridge?: Outcome } = {};
+
+  before(async () => {
+    fx = await new FixtureServer().start();
+  });
+  after(async () => {
+    await chrome?.close();
+    await h?.close();
+    await fx?.close();
+  });
+
+  it("Chromium's own endpoint: the client sees and answers every dialog, and dismisses when nobody listens", async () => {
+    chrome = await launchPlainChromium();
+    outcomes.chromium = (await dialogCase(chrome.endpoint.wsUrl, fx?.html('/dialogs', DIALOG_PAGE) ?? '')).outcome;
+    expect(outcomes.chromium).to.deep.equal(EXPECTED);
+    await chrome.close();
+    chrome = undefined;
+  });
+
+  it("the bridge endpoint: the same, then the person's policy answers again once the tab is released", async () => {
+    h = await startHarness();
+    const start = h.fixtures.html('/start', '<p>the person was here</p>', 'Start');
+    const person = await h.openPage(start);
+    const { url } = mintCdpClient(h.configDir, { name: 'cdp-dialogs', maxTabs: 1 });
+    const version = (await (await fetch(`${url(h.bridge.port)}/json/version`)).json()) as { webSocketDebuggerUrl: string };
+    const { outcome, docTime } = await dialogCase(version.webSocketDebuggerUrl, h.fixtures.html('/dialogs', DIALOG_PAGE), start);
+    outcomes.bridge = outcome;
+    expect(outcomes.bridge).to.deep.equal(outcomes.chromium ?? EXPECTED);
+
+    // The harness's own puppeteer session on the tab hears a native dialog too: from now on it answers
+    // "no", so a dialog still native after the release shows as false instead of a hang.
+    person.on('dialog', (d) => void d.dismiss());
+    // The client ran script, so its end reloads the tab once the debugger left it (client-script-marks.ts).
+    await until('the tab reloaded after the client left', 15_000, async () => {
+      const now = await person.evaluate(() => performance.timeOrigin).catch(() => docTime);
+      return now !== docTime && (await person.evaluate(() => document.readyState === 'complete').catch(() => false));
+    });
+    expect(await person.title(), 'the first script, by the default policy (accept)').to.equal('head:true');
+    expect(await person.evaluate(() => [confirm('again?'), prompt('name?', 'd')])).to.deep.equal([true, 'd']);
+  });
+});
