@@ -15,18 +15,31 @@ import { until } from '../harness/until';
 
 const STEP_TIMEOUT_MS = 15_000;
 
-/** The page's first script and its onload handler each ask; what they got is left in the page. */
-const DIALOG_PAGE =
-  '<script>document.title = "head:" + confirm("from the first script")</script>' +
-  '<p id="p">dialogs</p><script>onload = () => { document.getElementById("p").dataset.onload = String(confirm("from onload")) }</script>';
+/**
+ * The page's first script, a frame of another site (its own process) and the page's onload handler
+ * each ask; what they got is left in the page. frameUrl: the frame's page, FRAME_PAGE.
+ */
+const dialogPage = (frameUrl: string) =>
+  '<script>document.title = "head:" + confirm("from the first script");' +
+  'addEventListener("message", (e) => { document.getElementById("p").dataset.frame = e.data })</script>' +
+  `<p id="p">dialogs</p><iframe src="${frameUrl}"></iframe>` +
+  '<script>onload = () => { document.getElementById("p").dataset.onload = String(confirm("from onload")) }</script>';
+const FRAME_PAGE = '<script>parent.postMessage(String(confirm("from a frame")), "*")</script>';
+
+/** The fixture pages; the frame is served from "localhost", another site than the page's 127.0.0.1. */
+function servePages(fx: FixtureServer): string {
+  const frame = fx.html('/dialog-frame', FRAME_PAGE).replace('//127.0.0.1:', '//localhost:');
+  return fx.html('/dialogs', dialogPage(frame));
+}
 
 interface Outcome {
   /** What the client's dialog handler saw: `${type}:${message}`. */
   seen: string[];
   prompted: string | null;
   confirmed: boolean;
-  /** The first script's and the onload handler's confirm() after goto, the handler dismissing. */
+  /** The first script's, the frame's and the onload handler's confirm() after goto, the handler dismissing. */
   headTitle: string;
+  frame: string | undefined;
   onload: string | undefined;
   /** confirm() with no dialog listener (Playwright dismisses). */
   unheard: boolean;
@@ -52,21 +65,23 @@ async function dialogCase(wsUrl: string, pageUrl: string, startUrl?: string): Pr
     await page.goto(pageUrl, { waitUntil: 'load' });
     const headTitle = await page.title();
     const onload = await page.locator('#p').getAttribute('data-onload');
+    const frame = await page.locator('#p').getAttribute('data-frame');
     const docTime = await page.evaluate(() => performance.timeOrigin);
 
     page.removeAllListeners('dialog');
     const unheard = await page.evaluate(() => confirm('nobody listens'));
-    return { outcome: { seen, prompted, confirmed, headTitle, onload: onload ?? undefined, unheard }, docTime };
+    return { outcome: { seen, prompted, confirmed, headTitle, frame: frame ?? undefined, onload: onload ?? undefined, unheard }, docTime };
   } finally {
     await browser.close().catch(() => undefined);
   }
 }
 
 const EXPECTED: Outcome = {
-  seen: ['prompt:q', 'confirm:sure?', 'alert:hello', 'confirm:from the first script', 'confirm:from onload'],
+  seen: ['prompt:q', 'confirm:sure?', 'alert:hello', 'confirm:from the first script', 'confirm:from a frame', 'confirm:from onload'],
   prompted: 'x',
   confirmed: false,
   headTitle: 'head:false',
+  frame: 'false',
   onload: 'false',
   unheard: false,
 };
@@ -89,7 +104,7 @@ describe("dialogs in a CDP client's tab, side by side", function () {
 
   it("Chromium's own endpoint: the client sees and answers every dialog, and dismisses when nobody listens", async () => {
     chrome = await launchPlainChromium();
-    outcomes.chromium = (await dialogCase(chrome.endpoint.wsUrl, fx?.html('/dialogs', DIALOG_PAGE) ?? '')).outcome;
+    outcomes.chromium = (await dialogCase(chrome.endpoint.wsUrl, fx ? servePages(fx) : '')).outcome;
     expect(outcomes.chromium).to.deep.equal(EXPECTED);
     await chrome.close();
     chrome = undefined;
@@ -101,7 +116,7 @@ describe("dialogs in a CDP client's tab, side by side", function () {
     const person = await h.openPage(start);
     const { url } = mintCdpClient(h.configDir, { name: 'cdp-dialogs', maxTabs: 1 });
     const version = (await (await fetch(`${url(h.bridge.port)}/json/version`)).json()) as { webSocketDebuggerUrl: string };
-    const { outcome, docTime } = await dialogCase(version.webSocketDebuggerUrl, h.fixtures.html('/dialogs', DIALOG_PAGE), start);
+    const { outcome, docTime } = await dialogCase(version.webSocketDebuggerUrl, servePages(h.fixtures), start);
     outcomes.bridge = outcome;
     expect(outcomes.bridge).to.deep.equal(outcomes.chromium ?? EXPECTED);
 

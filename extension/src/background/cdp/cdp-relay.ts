@@ -14,7 +14,7 @@ import { onTabLeavesScope, passEvent, scopeAttached, scopeDetached, scopeForward
 import { endClientPresence } from './client-script-marks';
 import { holdForRelay, onChromeDetached, relayHolds, relayTabs, releaseRelay } from './debugger-attachments';
 import { addHeldTab } from './held-tab-rules';
-import { nativeDialogsOff, nativeDialogsOn } from './native-dialogs';
+import { nativeDialogsOff, nativeDialogsOn, nativeDialogsOnEvent } from './native-dialogs';
 
 const WS = 'background_script' as const;
 /** storage.session: the tabs CDP clients hold, so a restarted worker can tell the bridge they are gone. */
@@ -104,6 +104,7 @@ export function installCdpRelay(): void {
     const p = (params ?? {}) as Record<string, unknown>;
     // Nothing of a page, frame or worker out of the client's scope reaches it (cdp-scope.ts).
     if (!passEvent(tabId, source.sessionId, method, p, scopeForward(tabId))) return;
+    nativeDialogsOnEvent(tabId, method, p);
     relayEvent(tabId, source.sessionId, method, p);
   });
   // The tab started to show a page out of the client's scope (an extension page, chrome://, a local

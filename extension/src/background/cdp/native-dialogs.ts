@@ -12,12 +12,19 @@
 // scripts and the page's own; it sets a mark the hooks read and delete first thing. Chrome drops the
 // script with the attachment, so a detached tab's next documents follow the person's policy again.
 // Documents open when the hold begins or ends are told through their isolated world (a message).
-// Out-of-process frames are separate DevTools targets: they learn it from that message only.
+// An out-of-process frame is a DevTools target of its own, reached only once a client auto-attaches
+// to it: the script is added on its child session as Chrome announces it, before the client hears of
+// it, so before the client's Runtime.runIfWaitingForDebugger lets the frame start (Playwright and
+// puppeteer attach with waitForDebuggerOnStart).
 import { NATIVE_DIALOGS_MARK, type NativeDialogsMessage } from '../../shared/page-link';
 import { attachedNow } from './debugger-attachments';
 
-/** The script's identifier per held tab (to remove it when trusted input keeps the tab attached after the hold). */
+/**
+ * The script's identifier per held tab and per child session of its out-of-process frames (to remove
+ * them when trusted input keeps the tab attached after the hold).
+ */
 const scripts = new Map<number, string>();
+const childScripts = new Map<number, Map<string, string>>();
 
 // Runs in the page's main world before anything else; configurable, so the hooks can delete it.
 const SOURCE = `Object.defineProperty(window,Symbol.for(${JSON.stringify(NATIVE_DIALOGS_MARK)}),{value:true,configurable:true})`;
@@ -37,13 +44,14 @@ function tellFrames(tabId: number, on: boolean): Promise<void> {
   return Promise.race([told, new Promise<void>((r) => (timer = setTimeout(r, TOLD_MS)))]).finally(() => clearTimeout(timer));
 }
 
-async function addScript(tabId: number): Promise<void> {
+/** The identifier of the script added on the tab's session (or a child session's), or undefined (the attachment is gone). */
+async function addScript(target: chrome.debugger.DebuggerSession): Promise<string | undefined> {
   try {
-    const r = (await chrome.debugger.sendCommand({ tabId }, 'Page.addScriptToEvaluateOnNewDocument', { source: SOURCE })) as
+    const r = (await chrome.debugger.sendCommand(target, 'Page.addScriptToEvaluateOnNewDocument', { source: SOURCE })) as
       { identifier?: unknown } | undefined;
-    if (typeof r?.identifier === 'string') scripts.set(tabId, r.identifier);
+    return typeof r?.identifier === 'string' ? r.identifier : undefined;
   } catch {
-    // The attachment is already gone: the hold ends too, and nativeDialogsOff follows.
+    return undefined; // the hold ends too, and nativeDialogsOff follows
   }
 }
 
@@ -53,15 +61,39 @@ async function addScript(tabId: number): Promise<void> {
  */
 export async function nativeDialogsOn(tabId: number): Promise<void> {
   if (scripts.has(tabId)) return;
-  await Promise.all([tellFrames(tabId, true), addScript(tabId)]);
+  const [, identifier] = await Promise.all([tellFrames(tabId, true), addScript({ tabId })]);
+  if (identifier !== undefined) scripts.set(tabId, identifier);
+}
+
+/**
+ * A DevTools event of a held tab, before it is relayed: an out-of-process frame's child session gets
+ * the script now, sent ahead of anything the client can send that session.
+ */
+export function nativeDialogsOnEvent(tabId: number, method: string, params: Record<string, unknown>): void {
+  if (method !== 'Target.attachedToTarget' || !scripts.has(tabId)) return;
+  const info = params['targetInfo'] as { type?: unknown } | undefined;
+  const sessionId = params['sessionId'];
+  if (info?.type !== 'iframe' || typeof sessionId !== 'string') return;
+  void addScript({ tabId, sessionId }).then((identifier) => {
+    if (identifier === undefined || !scripts.has(tabId)) return;
+    const mine = childScripts.get(tabId) ?? new Map<string, string>();
+    childScripts.set(tabId, mine.set(sessionId, identifier));
+  });
 }
 
 /** The hold ended: the person's policy answers dialogs again, in open documents and the next ones. Never throws. */
 export async function nativeDialogsOff(tabId: number): Promise<void> {
   const identifier = scripts.get(tabId);
+  const children = childScripts.get(tabId) ?? new Map<string, string>();
   scripts.delete(tabId);
+  childScripts.delete(tabId);
   void tellFrames(tabId, false);
-  // Detached: Chrome dropped the script with the session. Still attached (trusted input runs): remove it.
-  if (identifier !== undefined && attachedNow(tabId))
-    await chrome.debugger.sendCommand({ tabId }, 'Page.removeScriptToEvaluateOnNewDocument', { identifier }).catch(() => undefined);
+  // Detached: Chrome dropped the scripts with the session. Still attached (trusted input runs): remove them.
+  if (!attachedNow(tabId)) return;
+  const remove = (target: chrome.debugger.DebuggerSession, id: string) =>
+    chrome.debugger.sendCommand(target, 'Page.removeScriptToEvaluateOnNewDocument', { identifier: id }).catch(() => undefined);
+  await Promise.all([
+    identifier === undefined ? undefined : remove({ tabId }, identifier),
+    ...[...children].map(([sessionId, id]) => remove({ tabId, sessionId }, id)),
+  ]);
 }
