@@ -33,6 +33,7 @@ import { errorResult, type ExtensionLink } from './extension-link';
 import { CLOSE, type Peer } from './peer';
 import { relayText } from './raw-relay';
 import type { Released, Session, SessionRegistry } from './sessions';
+import { tabLimitRefusal } from './tab-limit';
 import { TabQueues } from './tab-queue';
 import { FINAL_TASK_STATUSES, type TaskRegistry } from './tasks';
 
@@ -159,6 +160,8 @@ export class AgentGateway {
       peer.send(errorResult(action, target.error));
       return;
     }
+    const pastLimit = tabLimitRefusal(session, action, target.tabId);
+    if (pastLimit) return void peer.send(errorResult(action, pastLimit));
     session.running.add(action.action_id);
     // On disk before the extension can act on it: a bridge crashing from here on never reruns it.
     sessions.beginAction(session, action);
@@ -309,11 +312,15 @@ export class AgentGateway {
   }
 
   /** Updates leases from what the action did, records the result and delivers it. */
-  private finishAction(session: Session, action: ActionMessage, sentTab: number | null, result: ActionResultMessage): void {
+  private finishAction(session: Session, action: ActionMessage, sentTab: number | null, relayedResult: ActionResultMessage): void {
     const { sessions } = this.o;
+    let result = relayedResult;
     const released: (Released & { reason: 'tab_limit' | 'tab_closed' })[] = [];
+    /** A tab this action took past a refusing session's limit (it raced another past the check in onAction). */
+    let pastLimit: ErrorInfo | null = null;
     const lease = (tabId: number, url: string | null, makeCurrent: boolean) => {
       const r = sessions.lease(session, tabId, url);
+      if (!r.ok && action.action !== 'open_tab' && sessions.ownerOf(tabId) === null) pastLimit ??= tabLimitRefusal(session, action, tabId);
       if (!r.ok) return;
       released.push(...r.released.map((x) => ({ ...x, reason: 'tab_limit' as const })));
       if (makeCurrent) session.currentTab = tabId;
@@ -346,6 +353,9 @@ export class AgentGateway {
       sessions.release(actedTab);
       released.push({ tabId: actedTab, url, reason: 'tab_closed' });
     }
+    // Not leased: the client must not go on as if it held the tab (the extension lets go of an
+    // attachment nobody leases).
+    if (pastLimit) result = errorResult(action, pastLimit);
     this.o.publisher.schedule();
     const answer: ActionResultMessage = { ...result, original_action_id: action.action_id };
     sessions.recordResult(session, action.action_id, answer);

@@ -4,12 +4,14 @@
 // bridge keeps a detached session for `graceMs`, then releases its tabs.
 // Leases: one owner per tab. A tab is leased to a session when it opens it (open_tab, popups), acts
 // on it by id while nobody holds it, or gets the active tab handed over implicitly. Past max_tabs
-// the oldest lease is released (seed 002).
+// the oldest lease is released (seed 002), except for a session that asked to be refused instead
+// (TAB_LIMIT_REFUSES, CDP clients): it gets no new tab and keeps all it holds.
 import crypto from 'node:crypto';
 
 import type { ActionMessage, ActionResultMessage } from '../../schemas/generated/protocol';
 import { EPHEMERAL_SESSION } from '../common/ephemeral-session';
 import { Lru } from '../common/lru';
+import { TAB_LIMIT_REFUSES } from '../common/tab-limit-refuses';
 import { type ActionJournal, outcomeUnknown } from './action-journal';
 import type { Peer } from './peer';
 import { type PersistedSession, tokenHash } from './session-store';
@@ -74,6 +76,22 @@ export class Session {
 
   get connected(): boolean {
     return this.peer !== null && this.peer.open;
+  }
+
+  /** Past max_tabs this session is refused a new tab rather than losing its oldest (TAB_LIMIT_REFUSES). */
+  get refusesPastLimit(): boolean {
+    return this.capabilities.includes(TAB_LIMIT_REFUSES);
+  }
+
+  /**
+   * Whether taking tabId (null: a tab not yet known, such as one open_tab is about to open) would go
+   * past max_tabs for a session that refuses there. Checked before the action runs, so the tab is
+   * neither opened nor attached; lease() checks again for actions that raced past it.
+   */
+  refusesNewTab(tabId: number | null): boolean {
+    if (!this.refusesPastLimit) return false;
+    if (tabId !== null && this.tabs.has(tabId)) return false;
+    return this.tabs.size >= this.maxTabs;
   }
 }
 
@@ -208,8 +226,9 @@ export class SessionRegistry {
   }
 
   /**
-   * Leases tabId to session (no-op when it already holds it; refused when another does). Returns
-   * the leases released to stay within max_tabs, oldest first, never the tab just leased.
+   * Leases tabId to session (no-op when it already holds it; refused when another does, or when the
+   * session is at max_tabs and refuses past it). Returns the leases released to stay within max_tabs,
+   * oldest first, never the tab just leased.
    */
   lease(session: Session, tabId: number, url: string | null): { ok: boolean; released: Released[] } {
     const owner = this.owners.get(tabId);
@@ -219,6 +238,7 @@ export class SessionRegistry {
       if (url) existing.url = url;
       return { ok: true, released: [] };
     }
+    if (session.refusesNewTab(tabId)) return { ok: false, released: [] };
     session.tabs.set(tabId, { tabId, url, leasedAt: Date.now() });
     this.owners.set(tabId, session);
     let excess = session.tabs.size - session.maxTabs;

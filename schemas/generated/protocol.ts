@@ -667,7 +667,7 @@ export interface HelloMessage {
    */
   session_token?: string;
   /**
-   * Agents only: tab limit for this session (seed 002). When a tab opened by the session would exceed it, the oldest leased tab is released and the agent gets tab_released. Omitted: the bridge's default (--max-tabs, 10).
+   * Agents only: tab limit for this session (seed 002). When a tab opened by the session would exceed it, the oldest leased tab is released and the agent gets tab_released; with capability tab_limit_refuses (the CDP endpoint's sessions) the action that would take the tab is refused instead (NOT_PERMITTED, details.reason tab_limit) and nothing is released. Omitted: the bridge's default (--max-tabs, 10).
    */
   max_tabs?: number;
 }
@@ -4437,7 +4437,7 @@ export interface PersistenceStatusMessage {
   message: string;
 }
 /**
- * One DevTools protocol event of a tab attached by cdp_attach. The extension sends it to the bridge, which passes it on to the agent session holding the tab (and drops it when none does). chrome.debugger's detach of the tab (the person cancelled the debugging bar, the tab closed, DevTools took over) comes as method Inspector.detached with params {reason}.
+ * One DevTools protocol event of a tab attached by cdp_attach. The extension sends it to the bridge, which passes it on to the agent session holding the tab (and drops it when none does). chrome.debugger's detach of the tab (the person cancelled the debugging bar, the tab closed, DevTools took over) comes as method Inspector.detached with params {reason}. One method is the extension's own, never Chrome's: BrowserUseExt.popupOpened on a held tab that opened another tab or window (window.open, a target=_blank link), params {tab_id: the new tab, main_frame?: whether the opener's main frame opened it} (schemas/lib/cdp-popup-event.ts); the new tab is not held until the session takes it with cdp_attach.
  */
 export interface CdpEventMessage {
   /**

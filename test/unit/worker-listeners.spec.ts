@@ -69,6 +69,8 @@ describe('worker listeners: registered by the entry, never on import', () => {
       'storage.onChanged',
       'tabs.onUpdated',
       'tabs.onRemoved',
+      'webNavigation.onCreatedNavigationTarget',
+      'tabs.onCreated',
       'debugger.onEvent',
       'debugger.onDetach',
       'downloads.onCreated',

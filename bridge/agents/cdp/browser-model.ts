@@ -281,6 +281,7 @@ export class BrowserModel implements BrowserHost {
       attached: this.sessions.isAttached(targetId),
       canAccessOpener: false,
       browserContextId: this.sessions.contextId,
+      ...(type === 'page' ? tab.opener : undefined),
     };
   }
 

@@ -21,6 +21,7 @@ import { AgentClient } from '../../client/agent-client';
 import { EndpointGuard } from '../../common/endpoint-guard';
 import { EPHEMERAL_SESSION } from '../../common/ephemeral-session';
 import { CDP_READ_MAX_BYTES, explainTooBig } from '../../common/message-limits';
+import { TAB_LIMIT_REFUSES } from '../../common/tab-limit-refuses';
 import { type CdpClientRecord, CdpClientsFile, touchCdpClient } from './cdp-clients-file';
 import { CdpClientsPanel, type ControlAnswer } from './cdp-clients-panel';
 import {
@@ -211,7 +212,7 @@ export class CdpEndpoint {
         secret: this.opts.agentSecret(),
         clientName: `cdp:${record.name}`,
         maxTabs: record.max_tabs,
-        capabilities: [EPHEMERAL_SESSION],
+        capabilities: [EPHEMERAL_SESSION, TAB_LIMIT_REFUSES],
         // A blip inside the bridge resumes the same session (same tabs) instead of ending the client's.
         reconnect: true,
       });

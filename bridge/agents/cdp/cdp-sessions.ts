@@ -22,6 +22,8 @@ export interface TabTarget {
   title: string;
   /** Set when the target is gone (closed, released, detached): no more events or answers for it. */
   gone: boolean;
+  /** A popup's opener, as its page target's TargetInfo gives it (popups.ts). */
+  opener?: { openerId: string; openerFrameId?: string; canAccessOpener: boolean };
 }
 
 export interface Scope {

@@ -10,14 +10,19 @@ import type { CdpEventMessage } from '../../../schemas/generated/protocol';
 import type { BrowserModel } from './browser-model';
 import { eventParams, isObject, objectOf, type Params, type TargetInfo } from './cdp-protocol';
 import type { PageSession, TabTarget } from './cdp-sessions';
+import { POPUP_EVENT, Popups } from './popups';
 
 export class EventRouter {
+  private readonly popups: Popups;
+
   constructor(
     private readonly model: BrowserModel,
     private readonly log: { info(message: string, fields?: Record<string, unknown>): void },
     /** False once the connection is disposed: nothing more is routed. */
     private readonly live: () => boolean,
-  ) {}
+  ) {
+    this.popups = new Popups(model, log, live);
+  }
 
   route(m: CdpEventMessage): void {
     const { model } = this;
@@ -26,6 +31,7 @@ export class EventRouter {
     if (!tab || tab.gone) return;
     const { method, params } = m;
     const from = m.session_id ?? null;
+    if (method === POPUP_EVENT && from === null) return this.popups.opened(tab, params);
     if (method === 'Inspector.detached' && from === null) {
       model.targetGone(tab);
       const reason = eventParams(params, 'Inspector.detached').reason;

@@ -11,7 +11,9 @@ export async function cdpAttach(ctx: WorkerContext): Promise<WorkerOutcome> {
   const tabId = ctx.tab.id;
   // Only a tab on a page in the client's scope is handed over (agent-scope.ts): Chrome itself would
   // attach to the extension's own pages, whose script runs with the extension's permissions.
-  const url = ctx.tab.url ?? ctx.tab.pendingUrl ?? '';
+  // A tab that has not committed its first page yet (a popup just opened) has url '' and the page it
+  // is loading in pendingUrl: that one is checked (?? would let '' through unchecked).
+  const url = ctx.tab.url || ctx.tab.pendingUrl || '';
   const out = url === '' ? null : await scopeWhenRead(url);
   if (out) return { ok: false, error: tabScopeError('cdp_attach', tabId, url, out), stateTabId: null };
   try {
@@ -39,7 +41,7 @@ export async function cdpAttach(ctx: WorkerContext): Promise<WorkerOutcome> {
     ok: true,
     message: `DevTools protocol attached to tab ${tabId}: its events now come as cdp_event, until cdp_detach or the tab's release.`,
     // The url is redacted on its way out, as every string the worker sends (bridge-connection.ts).
-    result: { tab_id: tabId, target_id: target.id, url: tab.url ?? tab.pendingUrl ?? '', title: tab.title ?? '' },
+    result: { tab_id: tabId, target_id: target.id, url: tab.url || tab.pendingUrl || '', title: tab.title ?? '' },
     stateTabId: null,
   };
 }

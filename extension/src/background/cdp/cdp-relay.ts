@@ -8,6 +8,7 @@
 // client learns as Inspector.detached. While a tab is attached Chrome keeps the worker alive (active
 // chrome.debugger sessions extend an MV3 worker's life since Chrome 118).
 import type { CdpEventMessage, ErrorInfo } from '../../../../schemas/generated/protocol';
+import { POPUP_EVENT } from '../../../../schemas/lib/cdp-popup-event';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { isLocalUrl } from '../../shared/local-files';
 import { onTabLeavesScope, passEvent, scopeAttached, scopeDetached, scopeForward } from './cdp-scope';
@@ -15,6 +16,7 @@ import { endClientPresence } from './client-script-marks';
 import { holdForRelay, onChromeDetached, relayHolds, relayTabs, releaseRelay } from './debugger-attachments';
 import { addHeldTab } from './held-tab-rules';
 import { nativeDialogsOff, nativeDialogsOn, nativeDialogsOnEvent } from './native-dialogs';
+import { installPopupWatch } from './popup-watch';
 
 const WS = 'background_script' as const;
 /** storage.session: the tabs CDP clients hold, so a restarted worker can tell the bridge they are gone. */
@@ -97,6 +99,7 @@ const UNLEASED_MS = 10_000;
  * worker only for listeners that exist when its script first runs.
  */
 export function installCdpRelay(): void {
+  installPopupWatch((openerTabId, params) => sink({ type: 'cdp_event', tab_id: openerTabId, method: POPUP_EVENT, params: { ...params } }));
   chrome.debugger.onEvent.addListener((source, method, params) => {
     const tabId = source.tabId;
     // Trusted input's own short attachments are not a client's: nothing of them leaves the worker.
