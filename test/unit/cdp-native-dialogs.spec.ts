@@ -36,12 +36,17 @@ const fakeChrome = {
 describe('native dialogs in a CDP-held tab: the worker side', () => {
   let m: typeof import('../../extension/src/background/cdp/native-dialogs');
   let att: typeof import('../../extension/src/background/cdp/debugger-attachments');
+  const g = globalThis as unknown as { chrome?: unknown };
+  const previous = g.chrome; // another spec's fake, if any: given back after
   before(async () => {
-    (globalThis as unknown as { chrome: unknown }).chrome = fakeChrome;
+    g.chrome = fakeChrome;
     m = await import('../../extension/src/background/cdp/native-dialogs');
     att = await import('../../extension/src/background/cdp/debugger-attachments');
   });
-  after(() => delete (globalThis as { chrome?: unknown }).chrome);
+  after(() => {
+    if (previous === undefined) delete g.chrome;
+    else g.chrome = previous;
+  });
   beforeEach(() => {
     commands.length = 0;
     messages.length = 0;
