@@ -8,6 +8,7 @@ import {
   type Envelope,
   HELLO_FROM_ISOLATED,
   HELLO_FROM_MAIN,
+  isNativeDialogsMessage,
   type IsolatedToMain,
   TO_ISOLATED,
   TO_MAIN,
@@ -37,6 +38,8 @@ if (!window.__browserUseExtEarly) {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   const secret = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
   let policy: DialogPolicy = DEFAULT_DIALOG_POLICY;
+  /** Set only once the worker said so: the main world may already know from the new-document mark. */
+  let native: boolean | undefined;
 
   const toMain = (m: IsolatedToMain) => link.dispatchEvent(new CustomEvent(TO_MAIN, { detail: JSON.stringify(m) }));
   link.addEventListener(TO_ISOLATED, (e) => {
@@ -54,6 +57,7 @@ if (!window.__browserUseExtEarly) {
     window.dispatchEvent(new MouseEvent(HELLO_FROM_ISOLATED, { relatedTarget: link }));
     toMain({ t: 'secret', secret });
     toMain({ t: 'policy', policy });
+    if (native !== undefined) toMain({ t: 'native', on: native });
   };
   window.addEventListener(HELLO_FROM_MAIN, hello, true);
   hello();
@@ -70,6 +74,14 @@ if (!window.__browserUseExtEarly) {
     if (area === 'local' && changes['dialog_policy']) readPolicy(changes['dialog_policy'].newValue);
   });
 
+  // A CDP client's hold of this tab began or ended (background/cdp/native-dialogs.ts).
+  chrome.runtime.onMessage.addListener((message: unknown, _sender, sendResponse) => {
+    if (!isNativeDialogsMessage(message)) return false;
+    native = message.on;
+    toMain({ t: 'native', on: native });
+    sendResponse(true); // the main world knows now (toMain is synchronous): the worker's attach may answer
+    return false;
+  });
   chrome.runtime.onMessage.addListener((message: unknown, _sender, sendResponse) => {
     if (!isSettleRequest(message)) return false;
     answer(message).then(sendResponse, (e: unknown) => sendResponse({ ok: false, error: String(e) }));

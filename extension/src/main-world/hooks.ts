@@ -5,6 +5,13 @@
 //    beforeunload: with policy "accept" a capturing listener registered before any page listener
 //    stops the page's handlers, so leaving never asks (Chrome would otherwise show a modal that
 //    blocks the tab until someone answers).
+//    In a tab a CDP client holds, dialogs and beforeunload are the browser's own instead (native): the
+//    client answers them (Page.javascriptDialogOpening / Page.handleJavaScriptDialog), as on Chrome's
+//    own endpoint. The worker marks every new document of such a tab through its DevTools session
+//    (background/cdp/native-dialogs.ts: Page.addScriptToEvaluateOnNewDocument, which Chrome runs
+//    when the window object is created, before any content or page script); this script reads and
+//    removes that mark first thing, so the page never sees it. Documents already open when the hold
+//    begins or ends learn it from the isolated world (a `native` message).
 //  - Network: every fetch/XHR is reported (method, URL, small text body, status) so the worker can
 //    wait for requests in flight and report seed 002's api_activity. URL and body pass the privacy
 //    filter (shared/redaction.ts) here, whole, before they are cut to size: a login's password, a
@@ -26,6 +33,7 @@ import {
   HELLO_FROM_MAIN,
   type IsolatedToMain,
   type MainToIsolated,
+  NATIVE_DIALOGS_MARK,
   TO_ISOLATED,
   TO_MAIN,
 } from '../shared/page-link';
@@ -40,6 +48,10 @@ const TEXT_MAX = 1000;
   const w = window as unknown as Record<symbol, unknown>;
   if (w[marker]) return;
   Object.defineProperty(w, marker, { value: true });
+  // Set by the worker's new-document script in a CDP-held tab (see the header); removed before any page script runs.
+  const mark = Symbol.for(NATIVE_DIALOGS_MARK);
+  let native = Object.getOwnPropertyDescriptor(w, mark)?.value === true;
+  delete w[mark];
 
   const dispatch = EventTarget.prototype.dispatchEvent;
   const addListener = EventTarget.prototype.addEventListener;
@@ -51,6 +63,9 @@ const TEXT_MAX = 1000;
   const xhrOpen = XMLHttpRequest.prototype.open;
   const xhrSend = XMLHttpRequest.prototype.send;
   const origAttachShadow = Element.prototype.attachShadow;
+  const origAlert = window.alert;
+  const origConfirm = window.confirm;
+  const origPrompt = window.prompt;
   // The browser's getter: a page that redefines ShadowRoot.prototype.mode cannot hide a closed root.
   const modeOf = Object.getOwnPropertyDescriptor(ShadowRoot.prototype, 'mode')?.get;
 
@@ -83,6 +98,8 @@ const TEXT_MAX = 1000;
       if (modeOf) post({ t: 'shadow_watch' });
     } else if (msg.t === 'policy') {
       policy = msg.policy;
+    } else if (msg.t === 'native') {
+      native = msg.on;
     }
   };
 
@@ -181,25 +198,28 @@ const TEXT_MAX = 1000;
         ...(kind === 'prompt' ? { prompt_text: promptText ?? null } : {}),
       },
     });
-  window.alert = function alert(message?: unknown): void {
-    report('alert', message, true);
+  // Native: the browser's own dialog (arguments passed on as given, so Chrome words it as it would).
+  window.alert = function alert(...args: [message?: unknown]): void {
+    if (native) origAlert.apply(window, args);
+    report('alert', args[0], true);
   };
-  window.confirm = function confirm(message?: string): boolean {
-    const ok = policy.confirm === 'accept';
-    report('confirm', message, ok);
+  window.confirm = function confirm(...args: [message?: string]): boolean {
+    const ok = native ? origConfirm.apply(window, args) : policy.confirm === 'accept';
+    report('confirm', args[0], ok);
     return ok;
   };
-  window.prompt = function prompt(message?: string, defaultValue?: string): string | null {
-    const ok = policy.prompt === 'accept';
-    const answer = ok ? (policy.prompt_text ?? defaultValue ?? '') : null;
-    report('prompt', message, ok, answer);
+  window.prompt = function prompt(...args: [message?: string, defaultValue?: string]): string | null {
+    let answer: string | null;
+    if (native) answer = origPrompt.apply(window, args);
+    else answer = policy.prompt === 'accept' ? (policy.prompt_text ?? args[1] ?? '') : null;
+    report('prompt', args[0], answer !== null, answer);
     return answer;
   };
   addListener.call(
     window,
     'beforeunload',
     (e: Event) => {
-      if (policy.beforeunload === 'accept') e.stopImmediatePropagation();
+      if (!native && policy.beforeunload === 'accept') e.stopImmediatePropagation();
     },
     true,
   );

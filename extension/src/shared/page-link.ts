@@ -37,7 +37,25 @@ export type MainToIsolated =
   /** A closed shadow root was just attached (sent before attachShadow returns to the page). */
   | { t: 'closed_shadow' };
 
-export type IsolatedToMain = { t: 'policy'; policy: DialogPolicy } | { t: 'secret'; secret: string };
+/** native: dialogs and beforeunload are the browser's own (a CDP client holds the tab and answers them). */
+export type IsolatedToMain = { t: 'policy'; policy: DialogPolicy } | { t: 'secret'; secret: string } | { t: 'native'; on: boolean };
+
+/**
+ * Symbol.for key of the mark the worker's new-document script sets on window in a tab a CDP client
+ * holds (background/cdp/native-dialogs.ts); the MAIN-world hooks read and delete it before any page script.
+ */
+export const NATIVE_DIALOGS_MARK = 'browser-use-ext.native-dialogs';
+
+/** Worker -> every frame's isolated world (chrome.tabs.sendMessage): a CDP client's hold of the tab began or ended. */
+export interface NativeDialogsMessage {
+  type: 'bux_native_dialogs';
+  on: boolean;
+}
+export const isNativeDialogsMessage = (m: unknown): m is NativeDialogsMessage =>
+  typeof m === 'object' &&
+  m !== null &&
+  (m as { type?: unknown }).type === 'bux_native_dialogs' &&
+  typeof (m as { on?: unknown }).on === 'boolean';
 
 /** Wrapper every main -> isolated message travels in; `s` must equal the per-document secret. */
 export interface Envelope {

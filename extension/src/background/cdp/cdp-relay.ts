@@ -17,6 +17,7 @@ import { forgetClientInput } from './client-input';
 import { endClientPresence } from './client-script-marks';
 import { holdForRelay, onChromeDetached, relayHolds, relayTabs, releaseRelay } from './debugger-attachments';
 import { addHeldTab } from './held-tab-rules';
+import { nativeDialogsOff, nativeDialogsOn, nativeDialogsOnEvent } from './native-dialogs';
 import { installPopupWatch } from './popup-watch';
 
 const WS = 'background_script' as const;
@@ -108,6 +109,7 @@ export function installCdpRelay(): void {
     const p = (params ?? {}) as Record<string, unknown>;
     // Nothing of a page, frame or worker out of the client's scope reaches it (cdp-scope.ts).
     if (!passEvent(tabId, source.sessionId, method, p, scopeForward(tabId))) return;
+    nativeDialogsOnEvent(tabId, method, p);
     relayEvent(tabId, source.sessionId, method, p);
   });
   // The tab started to show a page out of the client's scope (an extension page, chrome://, a local
@@ -126,6 +128,7 @@ export function installCdpRelay(): void {
     void remember();
     forgetClientInput(tabId);
     void endClientPresence(tabId);
+    void nativeDialogsOff(tabId);
     sink({ type: 'cdp_event', tab_id: tabId, method: 'Inspector.detached', params: { reason } });
   });
 }
@@ -150,6 +153,7 @@ export async function attachRelay(tabId: number, url: string): Promise<void> {
   // also when it passes from a client that just disconnected, before its detach (see below).
   forgetClientInput(tabId);
   if (await holdForRelay(tabId)) scopeAttached(tabId, url);
+  await nativeDialogsOn(tabId);
   void addHeldTab(tabId);
   lost.delete(tabId);
   watch();
@@ -178,6 +182,7 @@ export async function detachRelay(tabId: number): Promise<boolean> {
   if (held) await remember();
   forgetClientInput(tabId);
   if (held) void endClientPresence(tabId);
+  if (held) void nativeDialogsOff(tabId);
   return held;
 }
 
@@ -266,6 +271,7 @@ async function afterRestart(): Promise<void> {
   for (const tabId of tabs.filter((t): t is number => typeof t === 'number' && !relayHolds(t))) {
     lost.set(tabId, 'worker_restarted');
     await chrome.debugger.detach({ tabId }).catch(() => undefined);
+    void nativeDialogsOff(tabId);
     notices.push({ tabId, reason: 'worker_restarted' });
   }
   if (notices.length > 0) watch();
