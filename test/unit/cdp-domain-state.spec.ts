@@ -141,7 +141,7 @@ describe('CDP relay: domains per client session', () => {
               result: action === 'cdp_attach' ? { tab_id: 7, target_id: 'T7', url: 'https://a.test/', title: 'A' } : {},
             },
           } as unknown as ActionResultMessage),
-        cdp: (c: { tabId: number; method: string; params?: Params }) => {
+        cdpText: (c: { tabId: number; method: string; params?: Params }) => {
           sent.push({ method: c.method, params: c.params ?? {} });
           return Promise.resolve({ type: 'cdp_result', original_command_id: 'c1', tab_id: c.tabId, result: {} });
         },
