@@ -34,6 +34,16 @@ before(async () => {
 });
 
 const CARD = '4242 4242 4242 4242';
+/** The 15 digits given, with the Luhn check digit that makes them a card number. */
+function visa(body: string): string {
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) {
+    let d = Number(body[body.length - 1 - i]);
+    if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return `${body}${(10 - (sum % 10)) % 10}`;
+}
 const OTHER = '4000 0566 5566 5556';
 
 describe('CDP card privacy: the client typed it', () => {
@@ -41,10 +51,28 @@ describe('CDP card privacy: the client typed it', () => {
     for (const t of [1, 2, 3]) input.forgetClientInput(t);
   });
 
-  it('digit runs: card-like stretches, any separator, no short numbers', () => {
-    expect(input.digitRuns(`fill("${CARD}")`)).to.deep.equal(['4242424242424242']);
-    expect(input.digitRuns('4242-4242-4242-4242, and then 12 34')).to.deep.equal(['4242424242424242']);
-    expect(input.digitRuns('order 12345 on 12-06')).to.deep.equal([]);
+  it('card numbers in what the client sent: any grouping, whole numbers only, no short numbers', () => {
+    expect(input.cardsIn(`fill("${CARD}")`)).to.deep.equal(['4242424242424242']);
+    expect(input.cardsIn('4242-4242-4242-4242, and then 12 34')).to.deep.equal(['4242424242424242']);
+    expect(input.cardsIn('order 12345 on 12-06')).to.deep.equal([]);
+  });
+
+  it('a long run of digits that merely contains a card spares nothing (many guesses at once)', () => {
+    input.noteClientInput(1, 'Runtime.evaluate', { expression: `'1${CARD.replace(/ /g, '')}${OTHER.replace(/ /g, '')}9'` });
+    for (const ch of `12${CARD.replace(/ /g, '')}`) input.noteClientInput(2, 'Input.dispatchKeyEvent', { type: 'char', text: ch });
+    expect(input.clientSent(1, CARD)).to.equal(false);
+    expect(input.clientSent(1, OTHER)).to.equal(false);
+    expect(input.clientSent(2, CARD), 'typed after other digits, no click or Tab between').to.equal(false);
+  });
+
+  it('at most 16 card numbers are spared per tab, and a new hold does not start the count again', () => {
+    const tab = 9;
+    const cards = Array.from({ length: 20 }, (_, i) => visa(`4${String(i).padStart(14, '0')}`));
+    for (const c of cards.slice(0, 18)) input.noteClientInput(tab, 'Input.insertText', { text: c });
+    expect(cards.slice(0, 18).map((c) => input.clientSent(tab, c))).to.deep.equal([...Array(16).fill(true), false, false]);
+    input.forgetClientInput(tab);
+    input.noteClientInput(tab, 'Input.insertText', { text: cards[19] ?? '' });
+    expect(input.clientSent(tab, cards[19] ?? ''), 'a new hold of the same tab').to.equal(false);
   });
 
   it("Playwright's fill (Input.insertText) and browser_use's keystrokes (one char event each) are known whole", () => {
