@@ -49,6 +49,8 @@ export class CdpWriter {
   /** A result already serialized (Chrome's own text, passed through: tab-channel.ts TabAnswer.json). */
   replyJson(c: CdpCommand, resultJson: string): void {
     const head = `{"id":${c.id},"result":${resultJson}`;
+    const d = this.divertedOf(c.sessionId);
+    if (d) return d.write(`${head}}`);
     this.write(c.sessionId === undefined ? `${head}}` : `${head},"sessionId":${JSON.stringify(c.sessionId)}}`);
   }
 
