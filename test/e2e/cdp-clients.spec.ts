@@ -386,6 +386,16 @@ describe('over the bridge CDP endpoint', function () {
     expect(firstVersion['Browser'], 'the product and full version Browser.getVersion gives').to.equal(await browser.version());
     expect(firstVersion['User-Agent']).to.equal(await browser.userAgent());
     expect(firstVersion['Protocol-Version']).to.equal('1.3');
+    // Browser.getVersion over the WebSocket says the same, tab or no tab.
+    const raw = await RawCdp.open(context?.endpoint.wsUrl ?? '');
+    try {
+      expect((await raw.send('Browser.getVersion')).result).to.deep.include({
+        product: firstVersion['Browser'],
+        userAgent: firstVersion['User-Agent'],
+      });
+    } finally {
+      raw.close();
+    }
     expect(Object.keys(firstVersion)).to.have.members([
       'Browser',
       'Protocol-Version',

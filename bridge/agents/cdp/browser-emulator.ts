@@ -60,7 +60,7 @@ export class BrowserEmulator {
 
   constructor(private readonly o: EmulatorOptions) {
     this.out = new CdpWriter(o.socket, o.log);
-    this.model = new BrowserModel({ out: this.out, agent: o.agent, log: o.log, downloadsDir: o.downloadsDir });
+    this.model = new BrowserModel({ out: this.out, agent: o.agent, log: o.log, downloadsDir: o.downloadsDir, browser: o.browser });
     this.events = new EventRouter(this.model, o.log, () => !this.disposed);
     this.pages = new PageEndpoints(this.model, o.log);
   }

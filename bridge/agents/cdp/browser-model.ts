@@ -47,6 +47,8 @@ export interface BrowserModelOptions {
   agent: AgentClient;
   log: Logger;
   downloadsDir: string;
+  /** The browser as the extension described it at hello (null: an extension that did not say). */
+  browser?: (() => BrowserVersionInfo | null) | undefined;
 }
 
 export class BrowserModel implements BrowserHost {
@@ -328,7 +330,8 @@ export class BrowserModel implements BrowserHost {
   // --- answers made from a tab (tab-answers.ts) ------------------------------------------------------
 
   async browserVersion(): Promise<BrowserVersionInfo> {
-    this.version ??= await versionOfTab(this.tabs, this.sessions.liveTabs()[0]);
+    // The extension's own word first (no tab needed, as Chrome answers before any page exists), then a tab's.
+    this.version ??= this.o.browser?.() ?? (await versionOfTab(this.tabs, this.sessions.liveTabs()[0]));
     return this.version ?? FALLBACK_VERSION;
   }
 

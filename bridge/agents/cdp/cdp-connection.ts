@@ -22,6 +22,8 @@ export interface CdpEmulatorOptions {
   log: Logger;
   /** <config dir>/downloads/<URL name>, created before the emulator starts. */
   downloadsDir: string;
+  /** The browser as the extension described it at hello: Browser.getVersion's answer before any tab is attached. */
+  browser?: () => { product: string; userAgent: string; jsVersion: string } | null;
 }
 
 export interface CdpEmulator {

@@ -286,6 +286,7 @@ export class CdpEndpoint {
         target: route.kind === 'page-ws' ? this.pageTarget(conn.name, route.targetId) : { kind: 'browser' },
         log: this.opts.log,
         downloadsDir,
+        browser: () => versionOfBrowser(this.opts.extensionBrowser?.()),
       });
     } catch (e) {
       this.opts.log.error('cdp: could not start the DevTools emulation', {
