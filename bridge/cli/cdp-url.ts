@@ -147,8 +147,8 @@ async function probe(url: string): Promise<string> {
   }
   return (await extensionConnected(url))
     ? ''
-    : `Warning: no browser extension is connected to the bridge at ${host}, so a client would get no tab. Open Chrome with the ` +
-        `browser-use-ext extension paired to this bridge (\`browser-use-ext pair\`), then connect the client.\n`;
+    : `Warning: no browser extension is connected to the bridge at ${host}, so a client would get no tab. Open Chrome where ` +
+        `the extension is paired with this bridge (\`browser-use-ext pair\`), then connect the client.\n`;
 }
 
 /** The bridge's /status says whether the extension is connected; unknown counts as connected (no false alarm). */

@@ -374,7 +374,9 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
       const stop = `#agent-list > li[data-session-id="${client.sessionId}"] .agent button`;
       await panel.waitForSelector(stop, { visible: true, timeout: 10_000 });
       expect(await shop.$('[data-browser-agent-ui="overlay"]'), 'our bar in the page').to.equal(null);
-      await panel.click(stop);
+      // Found and clicked in one step: the list is drawn again when the client's lease arrives, and a
+      // button found before that is no longer in the panel when a separate click reaches for it.
+      await panel.$eval(stop, (b) => (b as HTMLButtonElement).click());
       // The client's session ends (close code 4003): the bridge then refuses its URL until Allow again.
       expect(await Promise.race([ended, new Promise((r) => setTimeout(() => r('still connected'), 5000))])).to.equal(4003);
       const sessions = bridge.status()['sessions'] as { session_id: string }[];

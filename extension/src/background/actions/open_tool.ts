@@ -29,6 +29,7 @@ export async function openTool(ctx: WorkerContext, params: OpenToolParams): Prom
   return {
     ...opened,
     message: `Opened tool "${tool.name}" (${tool.url}) in background tab ${String(opened.result['tab_id'])}.`,
-    result: { ...opened.result, name: tool.name, url: tool.url },
+    // Seed 002's open_tool result names the tab, the tool and its URL, nothing more (its schema is closed).
+    result: { tab_id: opened.result['tab_id'], name: tool.name, url: tool.url },
   };
 }
