@@ -216,6 +216,12 @@ export class CdpEndpoint {
       ended: null,
       versionIds: new Set(),
     };
+    // A connection of this URL the bridge is already closing (a frame over the limit: 1009) says 'close'
+    // only once the closing handshake is over, which a client reconnecting at once can beat on a busy
+    // machine: its release starts now, so the wait below covers it.
+    for (const c of [...this.connections.values()])
+      if (c.name === record.name && c.ws !== null && c.ws.readyState !== WebSocket.OPEN)
+        void this.endConnection(c, c.ended ?? 'client closed');
     this.connections.set(conn.id, conn);
     await this.releases.settled(record.name); // a client reconnecting at once finds its tabs free
     let agent: AgentClient;
