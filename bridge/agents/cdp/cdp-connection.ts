@@ -10,6 +10,7 @@ import type { Logger } from '../../common/log';
 import type { CdpSocket } from './cdp-writer';
 import { type BrowserVersion, UNKNOWN_BROWSER } from './discovery';
 import type { PageEndpoint } from './page-endpoints';
+import type { BrowserVersionInfo } from './tab-answers';
 
 export type { CdpSocket } from './cdp-writer';
 
@@ -23,7 +24,7 @@ export interface CdpEmulatorOptions {
   /** <config dir>/downloads/<URL name>, created before the emulator starts. */
   downloadsDir: string;
   /** The browser as the extension described it at hello: Browser.getVersion's answer before any tab is attached. */
-  browser?: () => { product: string; userAgent: string; jsVersion: string } | null;
+  browser?: () => BrowserVersionInfo | null;
 }
 
 export interface CdpEmulator {
