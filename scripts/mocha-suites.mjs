@@ -48,3 +48,15 @@ export function mochaCounts(out) {
   const num = (re) => Number((out.match(re) ?? [])[1] ?? 0);
   return { passing: num(/^\s*(\d+) passing/m), failing: num(/^\s*(\d+) failing/m), pending: num(/^\s*(\d+) pending/m) };
 }
+
+/**
+ * The titles of the failed tests, as the spec reporter marks them while it runs ("  3) title"), so
+ * the summary at the end of `npm test` can name them where a long log is shown only in part.
+ * @param {string} out
+ * @returns {string[]}
+ */
+export function mochaFailedTitles(out) {
+  const end = out.search(/^\s*\d+ passing/m);
+  const during = end < 0 ? out : out.slice(0, end);
+  return [...during.matchAll(/^\s+\d+\) (.+)$/gm)].map((m) => m[1].trim());
+}

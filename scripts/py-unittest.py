@@ -26,6 +26,9 @@ def main(names: list) -> int:
         'failed': len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses),
         'skipped': len(result.skipped),
         'ran': result.testsRun,
+        # Named so the summary at the end of `npm test` can say which ones, where a log is cut short.
+        'failed_names': [str(test) for test, _ in result.failures + result.errors]
+        + [str(test) for test in result.unexpectedSuccesses],
     }
     sys.stderr.flush()
     print('BUX_RESULT ' + json.dumps(counts), flush=True)

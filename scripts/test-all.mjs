@@ -13,13 +13,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { lintSteps } from './lint-steps.mjs';
-import { mochaCounts, otherSuites, UNIT_RUNS } from './mocha-suites.mjs';
+import { mochaCounts, mochaFailedTitles, otherSuites, UNIT_RUNS } from './mocha-suites.mjs';
 import { ensureEnvs, modulesFor, PY_ENVS, unassignedModules, venvPython, venvsDir } from './python-envs.mjs';
 import { durationTable, runStep } from './run-step.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSteps = [];
+/** Every failed test by suite and title, printed above the summary (a CI log may be shown cut short). */
+const failedTests = [];
 
 /** Every step's wall time, printed as a table just above the final summary line. */
 const timings = [];
@@ -77,6 +79,7 @@ if (build.code === 0) {
     totals.passed += c.passing;
     totals.failed += c.failing;
     totals.skipped += c.pending;
+    for (const t of mochaFailedTitles(m.out)) failedTests.push(`mocha ${suite.name}: ${t}`);
     if (m.code !== 0 && c.failing === 0) {
       failedSteps.push(`mocha ${suite.name} (crashed)`);
       totals.failed += 1;
@@ -118,6 +121,7 @@ if (build.code === 0) {
       totals.passed += c.passed;
       totals.failed += c.failed;
       totals.skipped += c.skipped;
+      for (const t of c.failed_names ?? []) failedTests.push(`python ${env.name}: ${t}`);
     }
     if (!c || (r.code !== 0 && c.failed === 0) || c.passed + c.failed + c.skipped === 0) {
       failedSteps.push(`python ${env.name} (${!c ? 'crashed' : r.code !== 0 ? 'exit ' + r.code : 'ran no test'})`);
@@ -127,6 +131,7 @@ if (build.code === 0) {
 }
 
 process.stdout.write(`\n${durationTable(timings)}`);
+if (failedTests.length) process.stdout.write(`\nFailed tests:\n${failedTests.map((t) => `  ${t}\n`).join('')}`);
 if (failedSteps.length) process.stdout.write(`\nFailed steps: ${failedSteps.join(', ')}\n`);
 process.stdout.write(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`);
 process.exit(totals.failed === 0 && failedSteps.length === 0 ? 0 : 1);

@@ -629,6 +629,8 @@ export class BridgeServer extends EventEmitter {
         }
         void this.cdp.handleControl(message).then((r) => (r.ok ? peer.send(r.reply) : peer.sendError(r.error, message.request_id)));
         return;
+      case 'browser_update':
+        return; // not yet acted on: the bridge keeps one browser until the browsers registry takes these
       case 'error':
         this.log.warn('peer reported an error', {
           peer: peer.id,

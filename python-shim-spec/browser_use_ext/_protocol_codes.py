@@ -43,6 +43,10 @@ class ErrorCode:
     #: No extension is connected to the bridge, so there is no browser to act on.
     NO_EXTENSION_CONNECTED: Final = 'NO_EXTENSION_CONNECTED'
 
+    #: The agent named a browser (hello.browser_name, --browser, BROWSER_USE_EXT_BROWSER) that no connected extension has;
+    #: details.connected lists the names of the connected ones.
+    BROWSER_NOT_CONNECTED: Final = 'BROWSER_NOT_CONNECTED'
+
     #: The extension dropped while the action was in flight; its outcome is unknown.
     EXTENSION_DISCONNECTED: Final = 'EXTENSION_DISCONNECTED'
 
@@ -164,6 +168,7 @@ ERROR_CODES: Final = frozenset({
     ErrorCode.UNAUTHORIZED,
     ErrorCode.VERSION_MISMATCH,
     ErrorCode.NO_EXTENSION_CONNECTED,
+    ErrorCode.BROWSER_NOT_CONNECTED,
     ErrorCode.EXTENSION_DISCONNECTED,
     ErrorCode.TIMEOUT,
     ErrorCode.RESTRICTED_PAGE,

@@ -28,7 +28,8 @@ export type ProtocolMessage =
   | CdpCommandMessage
   | CdpResultMessage
   | CdpClientsMessage
-  | CdpClientControlMessage;
+  | CdpClientControlMessage
+  | BrowserUpdateMessage;
 /**
  * Protocol version the connection will use.
  */
@@ -346,6 +347,7 @@ export type ErrorCode =
   | 'UNAUTHORIZED'
   | 'VERSION_MISMATCH'
   | 'NO_EXTENSION_CONNECTED'
+  | 'BROWSER_NOT_CONNECTED'
   | 'EXTENSION_DISCONNECTED'
   | 'TIMEOUT'
   | 'RESTRICTED_PAGE'
@@ -682,7 +684,19 @@ export interface HelloMessage {
      * The browser's user agent (navigator.userAgent), as /json/version's User-Agent.
      */
     user_agent: string;
+    /**
+     * The browser's brand (navigator.userAgentData brands without the GREASE entry), e.g. Google Chrome, Microsoft Edge, Brave, Chromium; shown in the panel and /status and used to suggest the browser's name.
+     */
+    brand?: string;
   };
+  /**
+   * Extension only: this browser profile's stable id (made once, kept in the extension's storage). The bridge holds one connection per browser_id: a browser reconnecting replaces only its own earlier connection. Omitted by older extensions: the bridge then treats the connection as one browser with id 'default'.
+   */
+  browser_id?: string;
+  /**
+   * Extension: the name the person gave this browser in the panel (the bridge may answer another in hello_ack.browser.name when a different connected browser has it already; the extension keeps that one). Agent: the browser this session works in, by that name (case-insensitive): BROWSER_USE_EXT_BROWSER / --browser. Omitted by an agent: the only connected browser, or with several the one the person used last; hello_ack.browser says which. A name no connected browser has fails the session's first action with BROWSER_NOT_CONNECTED listing the connected names (an agent resuming waits for its browser within the action's timeout as for an extension restart).
+   */
+  browser_name?: string;
 }
 /**
  * Peer software name and version.
@@ -737,6 +751,13 @@ export interface HelloAckMessage {
    * @maxItems 100
    */
   leased_tab_ids?: number[];
+  browser?: BrowserInfo;
+  /**
+   * The browsers the bridge knows right now (connected or recently connected), so an agent or panel can name the others.
+   *
+   * @maxItems 32
+   */
+  browsers?: BrowserInfo1[];
 }
 /**
  * Bridge software name and version.
@@ -754,6 +775,80 @@ export interface ClientInfo1 {
    * Agents that drive a language model: the model's name (e.g. gpt-4o), so the side panel names the agent with it ("Built-in agent · gpt-4o-mini"). Omitted by agents without one.
    */
   model?: string;
+}
+/**
+ * Agents: the browser this session works in (absent when none is connected yet and none was named: the session then works in the first browser that connects). Extension: itself as the bridge knows it, with the name in force (different from hello.browser_name when another connected browser had it).
+ */
+export interface BrowserInfo {
+  /**
+   * Stable id the extension made once for this browser profile and keeps in its storage (never shown as a name).
+   */
+  browser_id: string;
+  /**
+   * The name the person gave this browser in the panel (e.g. Chrome, Work, Chrome 2): what agents name with --browser / BROWSER_USE_EXT_BROWSER / browser_name, compared case-insensitively. Unique among the browsers the bridge knows.
+   */
+  name: string;
+  /**
+   * The browser's brand as it reports it (navigator.userAgentData brands without the GREASE entry), e.g. Google Chrome, Microsoft Edge, Brave, Chromium.
+   */
+  brand: string;
+  /**
+   * Chrome's product string with its full version, e.g. Chrome/144.0.7559.0 (hello.browser.product).
+   */
+  product?: string;
+  /**
+   * Whether its extension is connected now.
+   */
+  connected: boolean;
+  /**
+   * When one of its windows last got focus (ms since the Unix epoch), as the extension reported it; agents that name no browser get the connected one used last.
+   */
+  last_focused_at?: number;
+  /**
+   * How many agent sessions work in this browser (connected or waiting to be resumed).
+   */
+  agents?: number;
+  /**
+   * How many of its tabs agents hold.
+   */
+  held_tabs?: number;
+}
+/**
+ * One browser (a Chrome profile or another Chromium browser with the extension) known to the bridge: hello_ack, agent_sessions, /status. One bridge serves every browser the person uses at once; each agent works in one of them, chosen by name.
+ */
+export interface BrowserInfo1 {
+  /**
+   * Stable id the extension made once for this browser profile and keeps in its storage (never shown as a name).
+   */
+  browser_id: string;
+  /**
+   * The name the person gave this browser in the panel (e.g. Chrome, Work, Chrome 2): what agents name with --browser / BROWSER_USE_EXT_BROWSER / browser_name, compared case-insensitively. Unique among the browsers the bridge knows.
+   */
+  name: string;
+  /**
+   * The browser's brand as it reports it (navigator.userAgentData brands without the GREASE entry), e.g. Google Chrome, Microsoft Edge, Brave, Chromium.
+   */
+  brand: string;
+  /**
+   * Chrome's product string with its full version, e.g. Chrome/144.0.7559.0 (hello.browser.product).
+   */
+  product?: string;
+  /**
+   * Whether its extension is connected now.
+   */
+  connected: boolean;
+  /**
+   * When one of its windows last got focus (ms since the Unix epoch), as the extension reported it; agents that name no browser get the connected one used last.
+   */
+  last_focused_at?: number;
+  /**
+   * How many agent sessions work in this browser (connected or waiting to be resumed).
+   */
+  agents?: number;
+  /**
+   * How many of its tabs agents hold.
+   */
+  held_tabs?: number;
 }
 /**
  * Application-level keepalive. WebSocket ping frames do not keep an MV3 service worker alive; a JSON message at least every 25 s does. The receiver answers with pong.
@@ -4308,6 +4403,44 @@ export interface ExtensionStatusMessage {
    * What happened and what to do next.
    */
   message: string;
+  browser?: BrowserInfo2;
+}
+/**
+ * One browser (a Chrome profile or another Chromium browser with the extension) known to the bridge: hello_ack, agent_sessions, /status. One bridge serves every browser the person uses at once; each agent works in one of them, chosen by name.
+ */
+export interface BrowserInfo2 {
+  /**
+   * Stable id the extension made once for this browser profile and keeps in its storage (never shown as a name).
+   */
+  browser_id: string;
+  /**
+   * The name the person gave this browser in the panel (e.g. Chrome, Work, Chrome 2): what agents name with --browser / BROWSER_USE_EXT_BROWSER / browser_name, compared case-insensitively. Unique among the browsers the bridge knows.
+   */
+  name: string;
+  /**
+   * The browser's brand as it reports it (navigator.userAgentData brands without the GREASE entry), e.g. Google Chrome, Microsoft Edge, Brave, Chromium.
+   */
+  brand: string;
+  /**
+   * Chrome's product string with its full version, e.g. Chrome/144.0.7559.0 (hello.browser.product).
+   */
+  product?: string;
+  /**
+   * Whether its extension is connected now.
+   */
+  connected: boolean;
+  /**
+   * When one of its windows last got focus (ms since the Unix epoch), as the extension reported it; agents that name no browser get the connected one used last.
+   */
+  last_focused_at?: number;
+  /**
+   * How many agent sessions work in this browser (connected or waiting to be resumed).
+   */
+  agents?: number;
+  /**
+   * How many of its tabs agents hold.
+   */
+  held_tabs?: number;
 }
 /**
  * The bridge tells the extension which agent sessions exist and which tabs each holds, so the person sees who controls what (side panel, tab groups, in-page overlay). Sent after the extension's hello_ack and whenever a session connects, disconnects, ends, or its leases or tasks change. Generic over every kind of agent session (Python shim, TypeScript client, MCP clients, connectors): each is named by its hello.client.
@@ -4327,6 +4460,13 @@ export interface AgentSessionsMessage {
    * @maxItems 1000
    */
   sessions: AgentSessionInfo[];
+  browser?: BrowserInfo3;
+  /**
+   * The other browsers the bridge knows (with their agent and tab counts), for the panel's line naming them.
+   *
+   * @maxItems 32
+   */
+  other_browsers?: BrowserInfo1[];
 }
 export interface AgentSessionInfo {
   /**
@@ -4390,6 +4530,43 @@ export interface ClientInfo2 {
    * Agents that drive a language model: the model's name (e.g. gpt-4o), so the side panel names the agent with it ("Built-in agent · gpt-4o-mini"). Omitted by agents without one.
    */
   model?: string;
+}
+/**
+ * One browser (a Chrome profile or another Chromium browser with the extension) known to the bridge: hello_ack, agent_sessions, /status. One bridge serves every browser the person uses at once; each agent works in one of them, chosen by name.
+ */
+export interface BrowserInfo3 {
+  /**
+   * Stable id the extension made once for this browser profile and keeps in its storage (never shown as a name).
+   */
+  browser_id: string;
+  /**
+   * The name the person gave this browser in the panel (e.g. Chrome, Work, Chrome 2): what agents name with --browser / BROWSER_USE_EXT_BROWSER / browser_name, compared case-insensitively. Unique among the browsers the bridge knows.
+   */
+  name: string;
+  /**
+   * The browser's brand as it reports it (navigator.userAgentData brands without the GREASE entry), e.g. Google Chrome, Microsoft Edge, Brave, Chromium.
+   */
+  brand: string;
+  /**
+   * Chrome's product string with its full version, e.g. Chrome/144.0.7559.0 (hello.browser.product).
+   */
+  product?: string;
+  /**
+   * Whether its extension is connected now.
+   */
+  connected: boolean;
+  /**
+   * When one of its windows last got focus (ms since the Unix epoch), as the extension reported it; agents that name no browser get the connected one used last.
+   */
+  last_focused_at?: number;
+  /**
+   * How many agent sessions work in this browser (connected or waiting to be resumed).
+   */
+  agents?: number;
+  /**
+   * How many of its tabs agents hold.
+   */
+  held_tabs?: number;
 }
 /**
  * The bridge tells the extension which seed 000/001 backend connectors it runs itself (added from the side panel, kept in <config dir>/connectors.json and dialed again when the bridge starts) and how each backend link is doing. Sent after the extension's hello_ack, whenever a connector is added, removed, connects, drops or fails to dial, and in answer to every connector_control. Connectors started with `browser-use-ext connect` run in their own process and are not listed here (they are in agent_sessions).
@@ -4636,4 +4813,21 @@ export interface CdpClientControlMessage {
    * The URL's name.
    */
   name: string;
+}
+/**
+ * The extension tells the bridge that the person renamed this browser (Settings) or that one of its windows got focus (agents naming no browser go to the one used last). The bridge answers a rename it cannot take (the name belongs to another browser) with an error message (NOT_PERMITTED) and keeps the old name; it sends agent_sessions to every extension after a change.
+ */
+export interface BrowserUpdateMessage {
+  /**
+   * Message discriminator.
+   */
+  type: 'browser_update';
+  /**
+   * The new name the person gave this browser.
+   */
+  name?: string;
+  /**
+   * When one of this browser's windows got focus (ms since the Unix epoch).
+   */
+  focused_at?: number;
 }

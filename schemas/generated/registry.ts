@@ -6,8 +6,8 @@ import type { ValidateFunction } from 'ajv';
 /** Protocol version of this schema set (schemas/v1/defs/protocol_version.json). */
 export const PROTOCOL_VERSION = 1 as const;
 
-export type MessageType = 'action_result' | 'action' | 'agent_sessions' | 'auth_challenge' | 'auth_response' | 'backend_connectors' | 'cdp_client_control' | 'cdp_clients' | 'cdp_command' | 'cdp_event' | 'cdp_result' | 'connector_control' | 'error' | 'extension_status' | 'hello_ack' | 'hello' | 'persistence_status' | 'ping' | 'pong' | 'session_control' | 'state_update' | 'tab_released' | 'task_control' | 'task_progress' | 'user_task_submission';
-export const MESSAGE_TYPES: readonly MessageType[] = ["action_result","action","agent_sessions","auth_challenge","auth_response","backend_connectors","cdp_client_control","cdp_clients","cdp_command","cdp_event","cdp_result","connector_control","error","extension_status","hello_ack","hello","persistence_status","ping","pong","session_control","state_update","tab_released","task_control","task_progress","user_task_submission"];
+export type MessageType = 'action_result' | 'action' | 'agent_sessions' | 'auth_challenge' | 'auth_response' | 'backend_connectors' | 'browser_update' | 'cdp_client_control' | 'cdp_clients' | 'cdp_command' | 'cdp_event' | 'cdp_result' | 'connector_control' | 'error' | 'extension_status' | 'hello_ack' | 'hello' | 'persistence_status' | 'ping' | 'pong' | 'session_control' | 'state_update' | 'tab_released' | 'task_control' | 'task_progress' | 'user_task_submission';
+export const MESSAGE_TYPES: readonly MessageType[] = ["action_result","action","agent_sessions","auth_challenge","auth_response","backend_connectors","browser_update","cdp_client_control","cdp_clients","cdp_command","cdp_event","cdp_result","connector_control","error","extension_status","hello_ack","hello","persistence_status","ping","pong","session_control","state_update","tab_released","task_control","task_progress","user_task_submission"];
 
 /** Message type -> its TypeScript type. */
 export interface MessageMap {
@@ -17,6 +17,7 @@ export interface MessageMap {
   auth_challenge: P.AuthChallengeMessage;
   auth_response: P.AuthResponseMessage;
   backend_connectors: P.BackendConnectorsMessage;
+  browser_update: P.BrowserUpdateMessage;
   cdp_client_control: P.CdpClientControlMessage;
   cdp_clients: P.CdpClientsMessage;
   cdp_command: P.CdpCommandMessage;
@@ -40,7 +41,7 @@ export interface MessageMap {
 
 /** Who may send each message (x-senders in the schema). */
 export type Sender = 'agent' | 'extension' | 'bridge';
-export const MESSAGE_SENDERS: { readonly [T in MessageType]: readonly Sender[] } = {"action_result":["extension","bridge"],"action":["agent","bridge"],"agent_sessions":["bridge"],"auth_challenge":["bridge"],"auth_response":["agent","extension"],"backend_connectors":["bridge"],"cdp_client_control":["extension"],"cdp_clients":["bridge"],"cdp_command":["agent","bridge"],"cdp_event":["extension","bridge"],"cdp_result":["extension","bridge"],"connector_control":["extension"],"error":["bridge","extension","agent"],"extension_status":["bridge"],"hello_ack":["bridge"],"hello":["agent","extension"],"persistence_status":["bridge"],"ping":["agent","extension","bridge"],"pong":["agent","extension","bridge"],"session_control":["extension"],"state_update":["extension","bridge"],"tab_released":["bridge"],"task_control":["extension","bridge"],"task_progress":["agent","bridge"],"user_task_submission":["extension","bridge"]};
+export const MESSAGE_SENDERS: { readonly [T in MessageType]: readonly Sender[] } = {"action_result":["extension","bridge"],"action":["agent","bridge"],"agent_sessions":["bridge"],"auth_challenge":["bridge"],"auth_response":["agent","extension"],"backend_connectors":["bridge"],"browser_update":["extension"],"cdp_client_control":["extension"],"cdp_clients":["bridge"],"cdp_command":["agent","bridge"],"cdp_event":["extension","bridge"],"cdp_result":["extension","bridge"],"connector_control":["extension"],"error":["bridge","extension","agent"],"extension_status":["bridge"],"hello_ack":["bridge"],"hello":["agent","extension"],"persistence_status":["bridge"],"ping":["agent","extension","bridge"],"pong":["agent","extension","bridge"],"session_control":["extension"],"state_update":["extension","bridge"],"tab_released":["bridge"],"task_control":["extension","bridge"],"task_progress":["agent","bridge"],"user_task_submission":["extension","bridge"]};
 
 export const MESSAGE_VALIDATORS: { readonly [T in MessageType]: ValidateFunction } = {
   action_result: V.validate_action_result,
@@ -49,6 +50,7 @@ export const MESSAGE_VALIDATORS: { readonly [T in MessageType]: ValidateFunction
   auth_challenge: V.validate_auth_challenge,
   auth_response: V.validate_auth_response,
   backend_connectors: V.validate_backend_connectors,
+  browser_update: V.validate_browser_update,
   cdp_client_control: V.validate_cdp_client_control,
   cdp_clients: V.validate_cdp_clients,
   cdp_command: V.validate_cdp_command,
@@ -182,6 +184,7 @@ export const ERROR_CODES: { readonly [C in ErrorCode]: string } = {
   "UNAUTHORIZED": "The peer failed authentication or sent a message its role may not send.",
   "VERSION_MISMATCH": "The peers speak different protocol versions; the message says which side to upgrade.",
   "NO_EXTENSION_CONNECTED": "No extension is connected to the bridge, so there is no browser to act on.",
+  "BROWSER_NOT_CONNECTED": "The agent named a browser (hello.browser_name, --browser, BROWSER_USE_EXT_BROWSER) that no connected extension has; details.connected lists the names of the connected ones.",
   "EXTENSION_DISCONNECTED": "The extension dropped while the action was in flight; its outcome is unknown.",
   "TIMEOUT": "The action did not complete within its timeout.",
   "RESTRICTED_PAGE": "The tab shows a page extensions may not script (chrome://, the Web Store, other extensions' pages).",

@@ -6,6 +6,7 @@ export declare const validate_agent_sessions: ValidateFunction;
 export declare const validate_auth_challenge: ValidateFunction;
 export declare const validate_auth_response: ValidateFunction;
 export declare const validate_backend_connectors: ValidateFunction;
+export declare const validate_browser_update: ValidateFunction;
 export declare const validate_cdp_client_control: ValidateFunction;
 export declare const validate_cdp_clients: ValidateFunction;
 export declare const validate_cdp_command: ValidateFunction;
