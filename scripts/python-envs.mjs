@@ -27,6 +27,9 @@ export const venvsDir = process.env.BUX_VENVS_DIR ? path.resolve(process.env.BUX
 // websockets: the shim supports 10.4 (Debian 12's) to the newest. browser-use 0.1.40's langsmith
 // needs websockets >= 15, so both browser_use venvs get the newest (as pip resolves it) and the
 // fallback venv pins the oldest; test_transport.py runs in both kinds.
+// `ownProcess`: modules `npm test` runs in a second process of the same venv, beside the others. The
+// examples suite is mostly waiting (browser_use's fixed delays on both sides, Playwright's browser
+// start), so on two cores it overlaps well with the rest instead of adding its minutes after them.
 export const PY_ENVS = [
   {
     name: 'bu048',
@@ -35,6 +38,7 @@ export const PY_ENVS = [
     requirements: ['browser-use==0.1.48', 'websockets'],
     modules: ['test_*.py'],
     exclude: ['test_fallback.py'],
+    ownProcess: ['test_real_agent_examples.py'],
   },
   {
     name: 'bu040',
@@ -43,6 +47,7 @@ export const PY_ENVS = [
     requirements: ['browser-use==0.1.40', 'websockets'],
     modules: ['test_real_agent*.py', 'test_compat_prompt.py', 'test_install.py'],
     exclude: [],
+    ownProcess: ['test_real_agent_examples.py'],
   },
   {
     // browser_use 0.13 drives Chrome over CDP itself (no Playwright): the CDP endpoint's client. It
@@ -108,6 +113,21 @@ export function modulesFor(env, files = allTestModules()) {
   const inc = env.modules.map(globToRe);
   const exc = env.exclude.map(globToRe);
   return files.filter((f) => inc.some((r) => r.test(f)) && !exc.some((r) => r.test(f)));
+}
+
+/**
+ * The processes `npm test` runs for one venv: the modules named in `ownProcess` in one each, the rest together.
+ * @returns {{ label: string, modules: string[] }[]} the label names the process in the timing table
+ */
+export function processesFor(env, files = allTestModules()) {
+  const mine = modulesFor(env, files);
+  const own = (env.ownProcess ?? []).map(globToRe);
+  const alone = mine.filter((f) => own.some((r) => r.test(f)));
+  const rest = mine.filter((f) => !alone.includes(f));
+  return [
+    ...(rest.length ? [{ label: env.name, modules: rest }] : []),
+    ...alone.map((f) => ({ label: `${env.name} ${f.replace(/\.py$/, '')}`, modules: [f] })),
+  ];
 }
 
 export function unassignedModules(files = allTestModules()) {

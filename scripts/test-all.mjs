@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 import { lintSteps } from './lint-steps.mjs';
 import { mochaCounts, mochaFailedTitles, otherSuites, UNIT_RUNS } from './mocha-suites.mjs';
-import { ensureEnvs, modulesFor, PY_ENVS, unassignedModules, venvPython, venvsDir } from './python-envs.mjs';
+import { ensureEnvs, processesFor, PY_ENVS, unassignedModules, venvPython, venvsDir } from './python-envs.mjs';
 import { durationTable, runStep } from './run-step.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -102,17 +102,19 @@ if (build.code === 0) {
   // The venvs run at the same time: each starts its own bridge and Chromium on free ports, and much of
   // their time is waiting (browser_use's fixed page-load delays, Playwright's browser start), so two
   // cores finish them several minutes sooner than one after another. Each prints its output when done.
-  const pyRuns = PY_ENVS.map((env) => {
-    const modules = modulesFor(env).map((f) => `tests.${f.replace(/\.py$/, '')}`);
-    if (!modules.length || envs.failed.includes(env.name)) return null; // a venv that failed to build is counted above
-    // cwd python-shim-spec: `tests` is a package there; harness.py puts the shim's sources first on
-    // sys.path, and tests/test_install.py checks that the installed wheel holds the same files.
-    const r = run(`python ${env.name} (${env.what})`, venvPython(env.name), [path.join(root, 'scripts', 'py-unittest.py'), ...modules], {
-      cwd: path.join(root, 'python-shim-spec'),
-      buffered: true,
+  const pyRuns = PY_ENVS.flatMap((env) => {
+    if (envs.failed.includes(env.name)) return []; // a venv that failed to build is counted above
+    return processesFor(env).map(({ label, modules }) => {
+      // cwd python-shim-spec: `tests` is a package there; harness.py puts the shim's sources first on
+      // sys.path, and tests/test_install.py checks that the installed wheel holds the same files.
+      const names = modules.map((f) => `tests.${f.replace(/\.py$/, '')}`);
+      const r = run(`python ${label} (${env.what})`, venvPython(env.name), [path.join(root, 'scripts', 'py-unittest.py'), ...names], {
+        cwd: path.join(root, 'python-shim-spec'),
+        buffered: true,
+      });
+      return { env: { name: label }, r };
     });
-    return { env, r };
-  }).filter((x) => x !== null);
+  });
   for (const { env, r: pending } of pyRuns) {
     const r = await pending;
     const line = r.out.match(/^BUX_RESULT (\{.*\})$/m)?.[1];
