@@ -4,6 +4,7 @@ import { addHeldTab } from '../cdp/held-tab-rules';
 import { joinOpenersGroup } from '../panel/controlled-tabs';
 import { hasSiteLists, scopeError, scopeWhenRead } from '../policy/person-policy';
 import { waitForTabComplete } from '../policy/tabs';
+import { loadUrl } from './load-url';
 import { normalizeUrl } from './navigation';
 import { createPlacedTab } from './tab-window';
 import { type WorkerContext, type WorkerOutcome, WS } from './types';
@@ -29,7 +30,7 @@ export async function openTab(ctx: WorkerContext, params: OpenTabParams): Promis
     tab = await createPlacedTab(ctx, params, guarded ? 'about:blank' : url);
     if (guarded && tab.id !== undefined) {
       await addHeldTab(tab.id);
-      tab = (await chrome.tabs.update(tab.id, { url })) ?? tab;
+      tab = (await loadUrl(ctx.budget, tab.id, url)) ?? tab;
     }
   } catch (e) {
     return {

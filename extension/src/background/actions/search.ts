@@ -1,4 +1,5 @@
 import type { SearchParams } from '../../../../schemas/generated/protocol';
+import { loadUrl } from './load-url';
 import { navigateAndWait } from './navigation';
 import type { WorkerContext, WorkerOutcome } from './types';
 
@@ -9,5 +10,5 @@ export function searchUrl(query: string): string {
 
 export function search(ctx: WorkerContext, params: SearchParams): Promise<WorkerOutcome> {
   const url = searchUrl(params.query);
-  return navigateAndWait(ctx, ctx.tab.id, `search for "${params.query}"`, () => chrome.tabs.update(ctx.tab.id, { url }), params.timeout_ms);
+  return navigateAndWait(ctx, ctx.tab.id, `search for "${params.query}"`, () => loadUrl(ctx.budget, ctx.tab.id, url), params.timeout_ms);
 }
