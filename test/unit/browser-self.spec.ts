@@ -181,9 +181,15 @@ describe('this browser: id, brand, name, focus', () => {
     const message = 'Another browser on this bridge is named "Personal". Choose another name.';
     // An error about something else (a task) is not the answer.
     expect(
-      rename.onRenameError({ type: 'error', in_reply_to: 'task-1', error_info: { error_code: 'NOT_PERMITTED', message: 'x' } }),
+      rename.onRenameError({
+        type: 'error',
+        in_reply_to: 'task-1',
+        error_info: { error_code: 'NOT_PERMITTED', message: 'x', component_origin: 'bridge' },
+      }),
     ).to.equal(false);
-    expect(rename.onRenameError({ type: 'error', error_info: { error_code: 'NOT_PERMITTED', message } })).to.equal(true);
+    expect(
+      rename.onRenameError({ type: 'error', error_info: { error_code: 'NOT_PERMITTED', message, component_origin: 'bridge' } }),
+    ).to.equal(true);
     expect(await refused).to.deep.equal({ ok: false, error: message, error_code: 'NOT_PERMITTED' });
     expect(local.get('browser_name')).to.equal('Work');
 
