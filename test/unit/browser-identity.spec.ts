@@ -23,7 +23,7 @@ describe("the extension's browser at hello, and /json/version from it", () => {
       { brand: 'Not?A_Brand', version: '99.0.0.0' },
       { brand: 'Chromium', version: '144.0.7559.0' },
     ];
-    expect(await browserIdentity(nav(UA, list))).to.deep.equal({ product: 'Chrome/144.0.7559.0', user_agent: UA });
+    expect(await browserIdentity(nav(UA, list))).to.deep.equal({ product: 'Chrome/144.0.7559.0', user_agent: UA, brand: 'Chromium' });
     const headful = UA.replace('HeadlessChrome', 'Chrome');
     expect((await browserIdentity(nav(headful, list)))?.product).to.equal('Chrome/144.0.7559.0');
     // Without the hint (or when it fails), the reduced version is all there is.

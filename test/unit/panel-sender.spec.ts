@@ -1,6 +1,6 @@
 // The worker obeys panel requests only from the extension's own pages: a content script in a web page
 // (a compromised renderer can send anything a content script can) must not submit tasks, disconnect or
-// redirect agents, take tabs, reconnect the bridge or connect backends. Real panel-relay.ts, fake chrome.
+// redirect agents, take tabs, reconnect the bridge, rename the browser or connect backends. Real panel-relay.ts, fake chrome.
 import { expect } from 'chai';
 
 import type { PanelRequest, PanelResponse } from '../../extension/src/shared/panel-messages';
@@ -37,6 +37,7 @@ const REQUESTS: PanelRequest[] = [
   { bux: 'panel', op: 'release_tab', session_id: 's1', tab_id: 3 },
   { bux: 'panel', op: 'disconnect_agent', session_id: 's2' },
   { bux: 'panel', op: 'reconnect' },
+  { bux: 'panel', op: 'rename_browser', name: 'Work' },
 ];
 
 describe("panel requests: only from the extension's own pages", () => {
@@ -46,7 +47,7 @@ describe("panel requests: only from the extension's own pages", () => {
     connected: true,
     send: (m: unknown) => sent.push(m),
     reconnectNow: () => (reconnects += 1),
-    onReady: null as unknown,
+    onReady: () => undefined,
   };
   const ask = (req: PanelRequest, sender: Record<string, unknown>) =>
     new Promise<PanelResponse>((resolve) => {

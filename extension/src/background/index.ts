@@ -12,6 +12,7 @@ import { installHeldTabRules } from './cdp/held-tab-rules';
 import { installClosedTabs } from './closed-tabs';
 import { BridgeConnection } from './connection/bridge-connection';
 import { installContentChannel } from './connection/content-channel';
+import { browserFocused, FocusReport } from './connection/focus-report';
 import { installWakeDocument } from './connection/wake-document';
 import { installDownloads } from './page-watch/downloads';
 import { installTabWatchListeners } from './page-watch/tab-watch';
@@ -75,7 +76,17 @@ installTabWatchListeners(wake);
 installWakeDocument(wake);
 chrome.runtime.onInstalled.addListener(wake);
 chrome.runtime.onStartup.addListener(wake);
-chrome.windows.onFocusChanged.addListener(wake);
+// The browser the person used last is where agents naming none go (focus-report.ts).
+const focus = new FocusReport((m) => {
+  if (!connection.connected) return false;
+  connection.send(m);
+  return true;
+});
+connection.onReady(() => void browserFocused().then((now) => focus.connected(now)));
+chrome.windows.onFocusChanged.addListener((windowId) => {
+  wake();
+  focus.windowFocused(windowId);
+});
 chrome.alarms.onAlarm.addListener((alarm) => {
   if (alarm.name === RECONNECT_ALARM) wake();
 });

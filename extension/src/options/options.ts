@@ -5,14 +5,16 @@
 // secret or port shows as such instead of "Saved.". Save sits in a bar that stays in view; Enter in
 // a field (Ctrl+Enter in a text box) saves too. A value that cannot be saved is explained next to
 // its field, and nothing is saved until every field is right.
+import { BROWSER_KEYS, checkBrowserName, storedBrowserName, suggestedName, thisBrand } from '../shared/browser-name';
 import { setCommandText } from '../shared/command-text';
 import { DEFAULT_BRIDGE_URL, loadConfig, STORAGE_KEYS } from '../shared/config';
 import { DEFAULT_DIALOG_POLICY, type DialogPolicy } from '../shared/page-link';
-import { type ConnectionStatus, PANEL_KEYS, type SavedTool, SETTING_KEYS } from '../shared/panel-messages';
+import { type ConnectionStatus, PANEL_KEYS, type PanelResponse, type SavedTool, SETTING_KEYS } from '../shared/panel-messages';
 import { scriptEndChoice } from '../shared/script-ends';
 import { readFolders, showFolders } from './folder-box';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+const nameInput = $<HTMLInputElement>('browser-name');
 const urlInput = $<HTMLInputElement>('bridge-url');
 const secretInput = $<HTMLInputElement>('extension-secret');
 const secretState = $('secret-state');
@@ -183,6 +185,30 @@ const lines = (t: string) =>
     .filter(Boolean);
 const badDomain = (d: string) => !/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(d);
 
+// --- this browser's name ----------------------------------------------------------------------------------
+// The bridge owns the name (agents choose browsers by it, so two may not share one): Save asks the
+// worker to send the new one, and the field shows what the bridge answered, or its refusal.
+/** The name in force (stored by the worker from the bridge's answers); what the field is compared with on Save. */
+let browserName = '';
+function showBrowserName(v: unknown): void {
+  const name = storedBrowserName(v);
+  const unedited = nameInput.value === browserName;
+  browserName = name ?? '';
+  if (unedited) nameInput.value = browserName;
+  nameInput.placeholder = suggestedName(thisBrand());
+}
+void chrome.storage.local.get(BROWSER_KEYS.name).then((v) => showBrowserName(v[BROWSER_KEYS.name]));
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area === 'local' && BROWSER_KEYS.name in changes) showBrowserName(changes[BROWSER_KEYS.name]?.newValue);
+});
+
+function renameBrowser(name: string): Promise<PanelResponse> {
+  return (chrome.runtime.sendMessage({ bux: 'panel', op: 'rename_browser', name }) as Promise<PanelResponse>).catch((e: unknown) => ({
+    ok: false as const,
+    error: `The extension did not answer (${e instanceof Error ? e.message : String(e)}). Try again.`,
+  }));
+}
+
 // --- load ----------------------------------------------------------------------------------------------
 void chrome.storage.local
   .get([
@@ -231,6 +257,9 @@ form.addEventListener('submit', (ev) => {
   const problems: { field: HTMLElement; errorId: string; message: string }[] = [];
   const problem = (field: HTMLElement, errorId: string, message: string) => problems.push({ field, errorId, message });
 
+  const typedName = nameInput.value.trim();
+  const named = typedName === '' || typedName === browserName ? null : checkBrowserName(typedName);
+  if (named && !named.ok) problem(nameInput, 'browser-name-error', named.message);
   const url = urlInput.value.trim();
   if (!/^ws:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/extension$/.test(url))
     problem(
@@ -296,11 +325,20 @@ form.addEventListener('submit', (ev) => {
   if (tabs !== null) values[SETTING_KEYS.maxTabsPerAgent] = tabs;
   const removed = tabs === null ? chrome.storage.local.remove(SETTING_KEYS.maxTabsPerAgent) : Promise.resolve();
   void Promise.all([chrome.storage.local.set(values), removed]).then(
-    () => {
+    async () => {
       dirty = false;
       secretInput.value = '';
       if (secret) secretState.textContent = SECRET_SAVED;
-      say('ok', secret ? 'Saved. Connecting with the new secret (see the status at the top)…' : 'Saved.');
+      const done = secret ? 'Saved. Connecting with the new secret (see the status at the top)…' : 'Saved.';
+      if (!named?.ok) return say('ok', done);
+      say('pending', `Saving. Asking the bridge for the name "${named.name}"…`);
+      const r = await renameBrowser(named.name);
+      // r.note: saved here, not yet confirmed by the bridge (it starts with "Saved").
+      if (r.ok) return say('ok', r.note ? (secret ? `${done} ${r.note}` : r.note) : done);
+      // The old name stays (the bridge keeps it): the field says why the new one was not taken.
+      setError(nameInput, 'browser-name-error', r.error);
+      say('error', 'The other settings are saved; the name is not (see the field above).');
+      dirty = true;
     },
     (e: unknown) =>
       say('error', `Not saved: Chrome could not store the settings (${e instanceof Error ? e.message : String(e)}). Try again.`),

@@ -32,6 +32,10 @@ export const PANEL_KEYS = {
   downloads: 'bux_downloads',
   /** storage.session: ScriptEndLine[] (shared/script-ends.ts), newest first: pages reloaded (or kept) as their agent ended. */
   scriptEnds: 'bux_script_ends',
+  /** storage.session: BrowserInfo, this browser as the bridge's latest agent_sessions names it. */
+  browser: 'bux_browser',
+  /** storage.session: BrowserInfo[], the other browsers on the same bridge (the panel's "Also connected" line). */
+  otherBrowsers: 'bux_other_browsers',
 } as const;
 
 /** A download an agent's action caused, for the panel's line under Agents. */
@@ -155,9 +159,11 @@ export type PanelRequest =
   | { bux: 'panel'; op: 'disconnect_agent'; session_id: string }
   | { bux: 'panel'; op: 'reconnect' }
   | { bux: 'panel'; op: 'clear_tasks' }
+  | { bux: 'panel'; op: 'rename_browser'; name: string }
   | { bux: 'overlay'; op: 'stop' };
 
-export type PanelResponse = { ok: true; task_id?: string } | { ok: false; error: string; error_code?: string };
+/** note: what the person should know of a success (a name saved here that the bridge has not confirmed yet). */
+export type PanelResponse = { ok: true; task_id?: string; note?: string } | { ok: false; error: string; error_code?: string };
 
 export function isPanelRequest(m: unknown): m is PanelRequest {
   if (typeof m !== 'object' || m === null) return false;

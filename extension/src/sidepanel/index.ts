@@ -18,10 +18,11 @@ import {
   type TaskRecord,
 } from '../shared/panel-messages';
 import { agentDetails, agentLabel } from './agent-names';
+import { showBrowsers } from './browsers-line';
 import { CdpClientsView } from './cdp-clients';
 import { ConnectorsView } from './connectors';
 import { showAgentDownloads } from './downloads-list';
-import { pairWithCode, pairWithSecret } from './pair';
+import { pairName, pairWithCode, pairWithSecret } from './pair';
 import { showScriptEnds } from './script-ends-list';
 import { TabNames } from './tab-names';
 
@@ -375,6 +376,12 @@ $<HTMLInputElement>('pair-url').addEventListener('input', () => {
   bridgeUrlEdited = true;
 });
 showAgentDownloads($('agent-list'));
+showBrowsers($('browser-name'), $('other-browsers'));
+// The name field starts with this browser's name, or the brand's word for a browser that has none yet.
+void pairName().then((n) => {
+  const input = $<HTMLInputElement>('pair-name');
+  if (!input.value) input.value = n;
+});
 showScriptEnds($('agent-list'));
 $('show-pair').addEventListener('click', () => {
   pairOpen = true;
@@ -408,11 +415,12 @@ async function doPair(): Promise<void> {
   const code = $<HTMLInputElement>('pair-code').value;
   const secret = $<HTMLInputElement>('pair-secret').value;
   const url = $<HTMLInputElement>('pair-url').value;
+  const name = $<HTMLInputElement>('pair-name').value;
   result.textContent = 'Pairing…';
   const r = code.trim()
-    ? await pairWithCode(code, url)
+    ? await pairWithCode(code, url, name)
     : secret.trim()
-      ? await pairWithSecret(secret, url)
+      ? await pairWithSecret(secret, url, name)
       : { ok: false, message: 'Type the pairing code (or paste the secret).' };
   setCommandText(result, r.message);
   result.className = r.ok ? '' : 'error';

@@ -7,7 +7,7 @@
 // connection to a closed port at once, so each try costs next to nothing), then capped exponential
 // backoff. A bridge that answers but refuses the handshake gets the backoff at once (its handshake
 // rate limit). chrome.alarms and the offscreen wake document re-arm it after the worker was stopped.
-import type { ActionResultMessage, CdpResultMessage, ProtocolMessage } from '../../../../schemas/generated/protocol';
+import type { ActionResultMessage, CdpResultMessage, HelloAckMessage, ProtocolMessage } from '../../../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../../../schemas/generated/registry';
 import { Backoff } from '../../../../schemas/lib/backoff';
 import { CLOSE_CODES } from '../../../../schemas/lib/close-codes';
@@ -17,6 +17,7 @@ import { checkMessage, decodeMessage } from '../../../../schemas/lib/wire';
 import { loadConfig, STORAGE_KEYS } from '../../shared/config';
 import { optionsUnderKey, redactText, type TextOptions } from '../../shared/redaction';
 import { browserIdentity } from './browser-identity';
+import { helloSelf, keepBridgeName } from './browser-self';
 import * as status from './connection-status';
 import { hmacHex, newClientNonce, sameHex } from './handshake';
 
@@ -71,8 +72,8 @@ export class BridgeConnection {
   /** Date.now() when the last working connection dropped (or the first try failed); null while connected. */
   private downSince: number | null = null;
   private keepaliveTimer: ReturnType<typeof setInterval> | null = null;
-  /** Called after each hello_ack (the panel relay sends the person's settings then). */
-  onReady: (() => void) | null = null;
+  /** Called after each hello_ack (the panel relay sends the person's settings then, the focus report this browser's focus). */
+  private readonly readyListeners: ((ack: HelloAckMessage) => void)[] = [];
 
   constructor(private readonly onMessage: MessageHandler) {
     // Registered while the worker script first runs (MV3): a new pairing secret or bridge URL from
@@ -91,6 +92,10 @@ export class BridgeConnection {
     status.forgetRefusal();
     if (ws && ws.readyState !== WebSocket.CLOSED) ws.close(1000, 'settings changed');
     void this.ensureConnected();
+  }
+
+  onReady(listener: (ack: HelloAckMessage) => void): void {
+    this.readyListeners.push(listener);
   }
 
   get connected(): boolean {
@@ -129,19 +134,28 @@ export class BridgeConnection {
     const clientNonce = newClientNonce();
     ws.onopen = () => {
       opened = true;
-      // hello.browser lets the bridge's CDP endpoint name this browser before any tab is attached.
-      void browserIdentity().then((browser) => {
-        if (this.ws !== ws) return;
-        this.sendNow({
-          type: 'hello',
-          role: 'extension',
-          protocol_version: PROTOCOL_VERSION,
-          client: { name: 'browser-use-ext-extension', version: chrome.runtime.getManifest().version },
-          capabilities: ['tabs', 'navigation'],
-          client_nonce: clientNonce,
-          ...(browser ? { browser } : {}),
-        });
-      });
+      // hello.browser lets the bridge's CDP endpoint name this browser before any tab is attached;
+      // browser_id and browser_name tell this browser profile from the others on the same bridge.
+      void Promise.all([browserIdentity(), helloSelf()]).then(
+        ([browser, self]) => {
+          if (this.ws !== ws) return;
+          this.sendNow({
+            type: 'hello',
+            role: 'extension',
+            protocol_version: PROTOCOL_VERSION,
+            client: { name: 'browser-use-ext-extension', version: chrome.runtime.getManifest().version },
+            capabilities: ['tabs', 'navigation'],
+            client_nonce: clientNonce,
+            ...(browser ? { browser } : {}),
+            ...self,
+          });
+        },
+        (e: unknown) => {
+          // Without its id the bridge would take this browser for another: no hello, and the retry tries again.
+          console.warn("[browser-use-ext] could not read this browser's id from storage", e);
+          if (this.ws === ws) ws.close(1000, 'browser id unavailable');
+        },
+      );
     };
     ws.onmessage = (ev: MessageEvent) => {
       if (typeof ev.data !== 'string') return;
@@ -180,7 +194,8 @@ export class BridgeConnection {
         this.downSince = null;
         this.startKeepalive();
         void status.connected(bridgeUrl, m.bridge);
-        this.onReady?.();
+        void keepBridgeName(m.browser);
+        for (const listener of this.readyListeners) listener(m);
         return;
       }
       if (m.type === 'ping') {

@@ -4,8 +4,10 @@
 // navigator.userAgent says Chrome/<major>.0.0.0 since Chrome's user-agent reduction; the full version
 // is in the worker's navigator.userAgentData (https://wicg.github.io/ua-client-hints/#getHighEntropyValues).
 // The product is Chrome/<version> even in headless mode, where the user agent says HeadlessChrome:
-// that is what Chrome's own Browser.getVersion answers there.
+// that is what Chrome's own Browser.getVersion answers there. The brand (Google Chrome, Microsoft Edge,
+// Chromium) lets the bridge and the panel tell several browsers apart and suggest a name for each.
 import type { HelloMessage } from '../../../../schemas/generated/protocol';
+import { thisBrand } from '../../shared/browser-name';
 
 export type HelloBrowser = NonNullable<HelloMessage['browser']>;
 
@@ -28,5 +30,5 @@ export async function browserIdentity(nav: Navigator = navigator): Promise<Hello
   } catch {
     // Only the reduced version is known then.
   }
-  return { product: `Chrome/${version}`, user_agent: ua };
+  return { product: `Chrome/${version}`, user_agent: ua, brand: thisBrand(nav) };
 }

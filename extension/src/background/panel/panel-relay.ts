@@ -19,7 +19,9 @@ import {
   type UiRequest,
 } from '../../shared/panel-messages';
 import type { BridgeConnection } from '../connection/bridge-connection';
+import { keepBridgeName } from '../connection/browser-self';
 import { onAgentDownload } from '../page-watch/downloads';
+import { onRenameError, onRenameSessions, renameBrowser } from './browser-rename';
 import { controllerOf, onAgentSessions, onTabComplete } from './controlled-tabs';
 import { clearFinishedTasks, onTaskError, onTaskProgress, runningTaskIds, submitTask, taskControl } from './task-relay';
 
@@ -185,7 +187,7 @@ export function registerPanelRelay(connection: BridgeConnection): void {
         max_tabs: typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 100 ? n : null,
       });
     });
-  connection.onReady = sendTabLimit;
+  connection.onReady(sendTabLimit);
   chrome.storage.onChanged.addListener((changes, area) => {
     if (area === 'local' && SETTING_KEYS.maxTabsPerAgent in changes) sendTabLimit();
     // A new pairing or bridge address: what the old bridge listed (its agents, CDP clients, backends)
@@ -198,7 +200,14 @@ export function registerPanelRelay(connection: BridgeConnection): void {
 /** The lists one bridge sent for the panel (chrome.storage.session). */
 export function forgetBridgeLists(): Promise<void> {
   return chrome.storage.session
-    .remove([PANEL_KEYS.agents, PANEL_KEYS.agentsTotal, PANEL_KEYS.cdpClients, PANEL_KEYS.connectors])
+    .remove([
+      PANEL_KEYS.agents,
+      PANEL_KEYS.agentsTotal,
+      PANEL_KEYS.cdpClients,
+      PANEL_KEYS.connectors,
+      PANEL_KEYS.browser,
+      PANEL_KEYS.otherBrowsers,
+    ])
     .catch(() => undefined);
 }
 
@@ -212,7 +221,12 @@ export function onBridgeMessage(message: ProtocolMessage): boolean {
       void chrome.storage.session.set({
         [PANEL_KEYS.agents]: message.sessions,
         [PANEL_KEYS.agentsTotal]: message.total ?? message.sessions.length,
+        // A bridge that serves one browser sends neither: the panel then shows no other browsers.
+        [PANEL_KEYS.browser]: message.browser ?? null,
+        [PANEL_KEYS.otherBrowsers]: message.other_browsers ?? [],
       });
+      void keepBridgeName(message.browser);
+      onRenameSessions(message);
       void onAgentSessions(message.sessions, message.total);
       return true;
     case 'backend_connectors':
@@ -223,7 +237,7 @@ export function onBridgeMessage(message: ProtocolMessage): boolean {
       onCdpClients(message);
       return true;
     case 'error':
-      return onReplyError(message) || onTaskError(message);
+      return onReplyError(message) || onTaskError(message) || onRenameError(message);
     default:
       return false;
   }
@@ -295,6 +309,8 @@ async function handle(
     case 'clear_tasks':
       await clearFinishedTasks();
       return { ok: true };
+    case 'rename_browser':
+      return renameBrowser(send, req.name);
   }
 }
 
