@@ -160,11 +160,11 @@ describe('bridge units', () => {
       a.currentTab = 1;
       expect(reg.lease(a, 3, 'u3').released).to.deep.equal([{ tabId: 1, url: 'u1' }]);
       expect(a.currentTab).to.equal(null);
-      expect(reg.ownerOf(1)).to.equal(null);
+      expect(reg.ownerOf(null, 1)).to.equal(null);
       expect([...a.tabs.keys()]).to.deep.equal([2, 3]);
       expect(reg.othersHoldTabs(b)).to.equal(true);
       reg.end(a);
-      expect(reg.ownerOf(2)).to.equal(null);
+      expect(reg.ownerOf(null, 2)).to.equal(null);
       expect(reg.find(a.token as string)).to.equal(null);
     });
 
