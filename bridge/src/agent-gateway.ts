@@ -182,8 +182,9 @@ export class AgentGateway {
       if (hello.max_tabs !== undefined) session.requestedMaxTabs = hello.max_tabs;
     } else {
       session = sessions.create(peer, hello.max_tabs ?? this.o.maxTabsPerSession);
-      session.wantedBrowser = hello.browser_name ?? null;
     }
+    // A session not bound yet follows what its latest hello names; a bound one stays in its browser.
+    if (session.browserId === null) session.wantedBrowser = hello.browser_name ?? null;
     // Bound now when its browser is connected; else when that browser connects (onBrowserUp) or it acts.
     if (session.browserId === null) {
       const id = session.wantedBrowser === null ? this.o.browsers.defaultBrowser() : this.o.browsers.connectedByName(session.wantedBrowser);
