@@ -13,7 +13,7 @@ import type { Duplex } from 'node:stream';
 
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 
-import type { BrowserUpdateMessage, ErrorInfo, HelloMessage, ProtocolMessage } from '../../schemas/generated/protocol';
+import type { BrowserInfo, BrowserUpdateMessage, ErrorInfo, HelloMessage, ProtocolMessage } from '../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
@@ -205,10 +205,12 @@ export class BridgeServer extends EventEmitter {
     if (peer.role === 'extension') {
       const id = this.browsers.onExtensionHello(hello);
       this.browserOfPeer.set(peer, id);
+      // Told as connected: its link takes the connection in onReady, right before the ack leaves.
+      const up = (b: BrowserInfo): BrowserInfo => (b.browser_id === id ? { ...b, connected: true } : b);
       const self = this.browsers.info(id);
       return this.browsers
         .link(id)
-        .onReady(peer, hello.browser, { ...(self ? { browser: { ...self, connected: true } } : {}), browsers: this.browsers.list() });
+        .onReady(peer, hello.browser, { ...(self ? { browser: up(self) } : {}), browsers: this.browsers.list().map(up) });
     }
     const refusal = this.sessionCapRefusal(hello);
     if (!refusal) return this.agents.onReady(peer, hello);
