@@ -120,7 +120,7 @@ export class AgentGateway {
   private bindNow(session: Session): { ok: true; link: ExtensionLink } | { ok: false; error: ErrorInfo } | 'wait' {
     const { browsers } = this.o;
     if (session.browserId === null) {
-      const id = session.wantedBrowser === null ? browsers.defaultBrowser() : browsers.connectedByName(session.wantedBrowser);
+      const id = session.wantedBrowser === null ? browsers.defaultBrowser() : browsers.forAgentName(session.wantedBrowser);
       if (id !== null) this.bind(session, id);
       else if (session.wantedBrowser !== null)
         return { ok: false, error: browserNotConnected(session.wantedBrowser, browsers.connectedNames()) };
@@ -187,7 +187,7 @@ export class AgentGateway {
     if (session.browserId === null) session.wantedBrowser = hello.browser_name ?? null;
     // Bound now when its browser is connected; else when that browser connects (onBrowserUp) or it acts.
     if (session.browserId === null) {
-      const id = session.wantedBrowser === null ? this.o.browsers.defaultBrowser() : this.o.browsers.connectedByName(session.wantedBrowser);
+      const id = session.wantedBrowser === null ? this.o.browsers.defaultBrowser() : this.o.browsers.forAgentName(session.wantedBrowser);
       if (id !== null) this.o.sessions.bind(session, id);
     }
     session.maxTabs = cappedMaxTabs(

@@ -19,6 +19,11 @@ import type { Answer } from './raw-relay';
 /** The browser of an extension that sends no hello.browser_id (releases before several browsers). */
 export const DEFAULT_BROWSER_ID = 'default';
 export const BROWSERS_FILE = 'browsers.json';
+/**
+ * A browser that left less than this long ago is restarting (its service worker, or the browser):
+ * a new agent naming it waits for it like one already working in it, instead of failing at once.
+ */
+const RESTARTING_MS = 30_000;
 /** BrowserInfo lists carry at most this many (hello_ack.browsers, agent_sessions.other_browsers). */
 const MAX_LISTED = 32;
 const MAX_NAME = 64;
@@ -149,6 +154,17 @@ export class BrowserRegistry {
   /** The connected browser with that name (case-insensitive), or null. */
   connectedByName(name: string): string | null {
     return this.connectedIds().find((id) => sameName(this.known.get(id)?.name ?? '', name)) ?? null;
+  }
+
+  /**
+   * The browser an agent naming `name` works in: the connected one with that name, else a known one
+   * that is restarting (it left moments ago); null when none (BROWSER_NOT_CONNECTED).
+   */
+  forAgentName(name: string): string | null {
+    const connected = this.connectedByName(name);
+    if (connected !== null) return connected;
+    const known = [...this.known.values()].find((b) => sameName(b.name, name));
+    return known && this.links.get(known.id)?.awayLately(RESTARTING_MS) === true ? known.id : null;
   }
 
   /** The default rule: the only connected browser; with several, the one focused last (ties or none: connected first). */

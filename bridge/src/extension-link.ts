@@ -114,6 +114,11 @@ export class ExtensionLink {
     return !this.connected && (this.awaySince !== null || this.awaitingAfterRestart());
   }
 
+  /** It left less than withinMs ago (a worker or browser restart), or sessions were just restored. */
+  awayLately(withinMs: number): boolean {
+    return !this.connected && ((this.awaySince !== null && Date.now() - this.awaySince < withinMs) || this.awaitingAfterRestart());
+  }
+
   /** Sessions came back from disk: actions wait for the extension a little after the restart. */
   noteRestored(): void {
     this.restoredAt = Date.now();

@@ -151,16 +151,22 @@ describe('bridge: several browsers at once (real ws)', () => {
     expect(away.connected).to.equal(false);
     expect(away.browser?.name).to.equal('Work');
     a.send({ type: 'action', action_id: 'a2', action: 'get_state', params: {}, tab_id: 5 });
+    // An agent starting while A restarts names it: it waits for A too, as one already working there.
+    const late = await agent('Work');
+    expect(late.ack?.browser).to.deep.include({ name: 'Work', connected: false });
+    late.send({ type: 'action', action_id: 'l1', action: 'get_state', params: {}, tab_id: 9 });
     expect((await act(b, eB, 5, 'b1')).status).to.equal('success');
     expect(b.received.filter((m) => m.type === 'extension_status')).to.deep.equal([]);
-    // A is back: its waiting action goes to it, with the same tab id.
+    // A is back: the waiting actions go to it, with the same tab ids.
     const eA3 = await ext(ID_A, 'Work');
     const back = (await a.next((m) => m.type === 'extension_status')) as ExtensionStatusMessage;
     expect(back.connected).to.equal(true);
-    const relayed = (await eA3.next(isAction)) as ActionMessage;
-    expect(relayed.tab_id).to.equal(5);
-    eA3.send(ok(relayed.action_id, 5));
+    for (const tabId of [5, 9]) {
+      const relayed = (await eA3.next((m) => isAction(m) && m.tab_id === tabId)) as ActionMessage;
+      eA3.send(ok(relayed.action_id, tabId));
+    }
     expect(((await a.next(isResult)) as ActionResultMessage).status).to.equal('success');
+    expect(((await late.next(isResult)) as ActionResultMessage).status).to.equal('success');
     expect(eB.received.filter(isAction)).to.deep.equal([]);
   });
 
