@@ -228,6 +228,34 @@ describe('bridge: several browsers at once (real ws)', () => {
     expect((await act(b, eB, 7, 'b1')).status).to.equal('success');
   });
 
+  it('after a bridge restart a resumed session waits for its own browser, even when another connects first', async () => {
+    const stateFile = path.join(dir, 'sessions.json');
+    for (const p of peers.splice(0)) p.close();
+    await bridge.close();
+    const secrets = bridge.secrets;
+    bridge = createBridge({ port: 0, logger: createLogger('silent'), configDir: dir, stateFile, secrets });
+    await bridge.start();
+    const eA = await ext(ID_A, 'Work');
+    await ext(ID_B, 'Personal');
+    const a = await agent('Work');
+    await act(a, eA, 5, 'a1');
+    const token = a.ack?.session_token ?? '';
+    for (const p of peers.splice(0)) p.close();
+    await bridge.close();
+    bridge = createBridge({ port: 0, logger: createLogger('silent'), configDir: dir, stateFile, secrets });
+    await bridge.start();
+    const eB = await ext(ID_B, 'Personal');
+    const resumed = await agent(undefined, { sessionToken: token });
+    expect(resumed.ack?.resumed).to.equal(true);
+    expect(resumed.ack?.leased_tab_ids).to.deep.equal([5]);
+    resumed.send({ type: 'action', action_id: 'a2', action: 'get_state', params: {}, tab_id: 5 });
+    const eA2 = await ext(ID_A, 'Work');
+    const relayed = (await eA2.next(isAction)) as ActionMessage;
+    eA2.send(ok(relayed.action_id, 5));
+    expect(((await resumed.next(isResult)) as ActionResultMessage).status).to.equal('success');
+    expect(eB.received.filter(isAction), 'never sent to the browser that came first').to.deep.equal([]);
+  });
+
   it('an agent that connected before any browser works in the first that connects; an old extension without an id is one browser', async () => {
     const early = await agent();
     expect(early.ack?.browser).to.equal(undefined);
