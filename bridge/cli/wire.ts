@@ -27,6 +27,8 @@ import { configDir, newSecret } from '../common/secrets';
 import { journalBeside } from '../src/action-journal';
 import { AgentGateway } from '../src/agent-gateway';
 import { describeSessions, pageOfSessions, SessionsPublisher } from '../src/agent-sessions';
+import { BrowserRegistry, DEFAULT_BROWSER_ID } from '../src/browsers';
+import { CdpClientsScope } from '../src/cdp-clients-scope';
 import { DEFAULT_TIMEOUT_MS, ExtensionLink } from '../src/extension-link';
 import { Handshake } from '../src/handshake';
 import { PairingCodes } from '../src/pairing';
@@ -163,33 +165,65 @@ export function createRelay(options: BridgeOptions = {}): BridgeServer {
     },
     (s, released) => agents.onSessionEnded(s, released),
   );
-  const extension: ExtensionLink = new ExtensionLink({
+  // One extension link per browser (browsers.ts); each tells only its own browser's agents.
+  const browsers: BrowserRegistry = new BrowserRegistry({
     log,
-    broadcastToAgents: (m) => agents.broadcast(m),
-    onUp: (id) => {
-      publisher.flush(true);
-      connectors?.publish();
-      cdp?.publish();
-      server.emit('extension-connected', id);
-    },
-    onDown: (id) => server.emit('extension-disconnected', id),
+    configDir: options.configDir ?? null,
+    counts: (id) => agents.countsOf(id),
+    newLink: (browserId) =>
+      new ExtensionLink({
+        log,
+        broadcastToAgents: (m) => agents.broadcastToBrowser(browserId, m),
+        onUp: (id) => {
+          agents.onBrowserUp(browserId);
+          browsers.noteUp(browserId);
+          publisher.flush(true);
+          connectors?.publish();
+          cdp?.publish();
+          server.emit('extension-connected', id);
+        },
+        onDown: (id) => {
+          publisher.schedule();
+          server.emit('extension-disconnected', id);
+        },
+      }),
   });
   if (stateFile) {
     const saved = loadSessions(stateFile, warn);
     sessions.restore(saved);
-    if (saved.length) extension.noteRestored();
+    // Restored sessions wait for their own browser a little after the restart; agents naming none, for any.
+    if (saved.length) browsers.link(DEFAULT_BROWSER_ID).noteRestored();
+    for (const s of sessions.all()) if (s.browserId !== null) browsers.link(s.browserId).noteRestored();
   }
   const pairing = new PairingCodes(options.configDir ?? null);
   const publisher = new SessionsPublisher(
-    () => ({ type: 'agent_sessions', ...pageOfSessions(describeSessions(sessions.all(), tasks, opts.sessionGraceMs)) }),
-    (m) => extension.send(m),
+    () => browsers.connectedIds(),
+    (id) => ({
+      type: 'agent_sessions',
+      ...pageOfSessions(
+        describeSessions(
+          sessions.all().filter((s) => s.browserId === id),
+          tasks,
+          opts.sessionGraceMs,
+        ),
+      ),
+      ...(browsers.info(id) ? { browser: browsers.info(id) } : {}),
+      other_browsers: browsers.list(id),
+    }),
+    (id, m) => browsers.link(id).send(m),
+  );
+  const browserOfSession = (sessionId: string) => sessions.all().find((s) => s.id === sessionId)?.browserId ?? null;
+  const cdpScope = new CdpClientsScope(
+    browserOfSession,
+    () => browsers.connectedIds(),
+    (id, m) => browsers.link(id).send(m),
   );
   const agents = new AgentGateway({
     log,
     sessions,
     tasks,
     publisher,
-    extension,
+    browsers,
     maxTabsPerSession: opts.maxTabsPerSession,
     defaultTimeoutMs: opts.defaultTimeoutMs,
     sessionGraceMs: opts.sessionGraceMs,
@@ -211,8 +245,13 @@ export function createRelay(options: BridgeOptions = {}): BridgeServer {
     agentSecret: () => secrets.agent_secret,
     connectAgentInProcess: () => server.connectInProcessAgent(),
     checkAgentHeaders: (headers, endpoint) => server.checkAgentHeaders(headers, endpoint),
-    sendToExtension: (m) => extension.send(m),
-    extensionBrowser: () => extension.browser,
+    // Backend connectors are the person's, in every panel; CDP clients only in their own browser's.
+    sendToExtension: (m) =>
+      m.type === 'cdp_clients' ? cdpScope.send(m) : browsers.connectedIds().filter((id) => browsers.link(id).send(m)).length > 0,
+    extensionBrowser: () => {
+      const id = browsers.defaultBrowser();
+      return id === null ? undefined : browsers.link(id).browser;
+    },
   };
   const httpServices = options.services?.http?.(ctx) ?? [];
   const connectors = options.services?.connectors?.(ctx) ?? null;
@@ -227,7 +266,8 @@ export function createRelay(options: BridgeOptions = {}): BridgeServer {
     sessions,
     tasks,
     persist,
-    extension,
+    browsers,
+    cdpScope,
     agents,
     handshake,
     pairing,

@@ -4,9 +4,12 @@
 // tab run one at a time (tab-queue.ts) and go to the extension through extension-link.ts, tasks a
 // person submits are relayed (tasks.ts), and the person's controls from the side panel
 // apply (agent-sessions.ts). server.ts routes an agent's messages here after its handshake.
+// Each session works in one browser (browsers.ts: the one it named, else the default rule), and
+// everything it does goes to that browser's link: tab ids, queues, the tab limit, tasks, Stop.
 import type {
   ActionMessage,
   ActionResultMessage,
+  BrowserInfo,
   CdpCommandMessage,
   CdpEventMessage,
   CdpResultMessage,
@@ -28,8 +31,9 @@ import type { Logger } from '../common/log';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
 import { cappedMaxTabs, holderDescription, resolveControl, type SessionsPublisher, takeOverFromPredecessor } from './agent-sessions';
 import { answerMismatch, BROWSER_LEVEL, closeAnswerForAgent, mismatchError } from './answer-check';
+import { type BrowserRegistry, sameName } from './browsers';
 import { cdpFailure } from './cdp-in-flight';
-import { errorResult, type ExtensionLink } from './extension-link';
+import { errorResult, type ExtensionLink, noExtension } from './extension-link';
 import { CLOSE, type Peer } from './peer';
 import { relayText } from './raw-relay';
 import type { Released, Session, SessionRegistry } from './sessions';
@@ -44,7 +48,7 @@ export interface AgentGatewayOptions {
   sessions: SessionRegistry;
   tasks: TaskRegistry;
   publisher: SessionsPublisher;
-  extension: ExtensionLink;
+  browsers: BrowserRegistry;
   /** Default tab limit per agent session (seed 002); hello.max_tabs overrides it per session. */
   maxTabsPerSession: number;
   /** Default per-action timeout when the action has no timeout_ms. */
@@ -56,9 +60,10 @@ export interface AgentGatewayOptions {
 export class AgentGateway {
   private readonly agents = new Set<Peer>();
   private readonly sessionOf = new Map<Peer, Session>();
-  private readonly queues = new TabQueues<number | 'active'>();
-  /** The person's cap on tabs per agent (extension settings, session_control set_tab_limit). */
-  private personMaxTabs: number | null = null;
+  /** Keyed on browser and tab (or the browser's active tab): two browsers' tab 5 are two queues. */
+  private readonly queues = new TabQueues<string>();
+  /** The person's cap on tabs per agent, per browser (its extension's settings, session_control set_tab_limit). */
+  private readonly personMaxTabs = new Map<string, number | null>();
   /** What cannot be saved right now (sessions.json, the action journal) and why (an errno code). */
   private readonly notSaving = new Map<'sessions' | 'actions', string>();
 
@@ -66,6 +71,67 @@ export class AgentGateway {
 
   broadcast(message: ProtocolMessage): void {
     for (const a of this.agents) if (a.ready) a.send(message);
+  }
+
+  /** To the agents working in one browser only (its extension left or came back), naming it. */
+  broadcastToBrowser(browserId: string, message: ProtocolMessage): void {
+    const browser = this.o.browsers.info(browserId);
+    const named = message.type === 'extension_status' && browser ? { ...message, browser } : message;
+    for (const a of this.agents) if (a.ready && this.sessionOf.get(a)?.browserId === browserId) a.send(named);
+  }
+
+  /** Agents and held tabs per browser (BrowserInfo counts). */
+  countsOf(browserId: string): { agents: number; heldTabs: number } {
+    const mine = this.o.sessions.all().filter((s) => s.browserId === browserId);
+    return { agents: mine.length, heldTabs: mine.reduce((n, s) => n + s.tabs.size, 0) };
+  }
+
+  /**
+   * A browser's extension is up: sessions waiting for a first browser (none named, none connected at
+   * their handshake) and sessions that named this browser now work in it, and are told so.
+   */
+  onBrowserUp(browserId: string): void {
+    const name = this.o.browsers.nameOf(browserId);
+    for (const session of this.o.sessions.all()) {
+      if (session.browserId !== null) continue;
+      if (session.wantedBrowser !== null && (name === null || !sameName(session.wantedBrowser, name))) continue;
+      this.bind(session, browserId);
+      const browser = this.o.browsers.info(browserId);
+      session.peer?.send({
+        type: 'extension_status',
+        connected: true,
+        message: `The browser "${name ?? browserId}" connected to the bridge; your session works in it.`,
+        ...(browser ? { browser } : {}),
+      });
+    }
+  }
+
+  private bind(session: Session, browserId: string): void {
+    this.o.sessions.bind(session, browserId);
+    session.maxTabs = cappedMaxTabs(session.requestedMaxTabs, this.personMaxTabs.get(browserId) ?? null);
+    this.o.publisher.schedule();
+  }
+
+  /**
+   * The browser the session acts in: the one it is bound to, else (binding it now) the connected one it
+   * named or the default rule's. 'wait': it named none and none is connected, but one was here and
+   * left (or sessions were just restored): the action waits for the first browser within its timeout.
+   */
+  private bindNow(session: Session): { ok: true; link: ExtensionLink } | { ok: false; error: ErrorInfo } | 'wait' {
+    const { browsers } = this.o;
+    if (session.browserId === null) {
+      const id = session.wantedBrowser === null ? browsers.defaultBrowser() : browsers.forAgentName(session.wantedBrowser);
+      if (id !== null) this.bind(session, id);
+      else if (session.wantedBrowser !== null)
+        return { ok: false, error: browserNotConnected(session.wantedBrowser, browsers.connectedNames()) };
+      else if (browsers.anyAway()) return 'wait';
+      else return { ok: false, error: noExtension() };
+    }
+    return { ok: true, link: browsers.link(session.browserId as string) };
+  }
+
+  private linkOf(session: Session): ExtensionLink {
+    return this.o.browsers.link(session.browserId as string);
   }
 
   /**
@@ -117,7 +183,17 @@ export class AgentGateway {
     } else {
       session = sessions.create(peer, hello.max_tabs ?? this.o.maxTabsPerSession);
     }
-    session.maxTabs = cappedMaxTabs(session.requestedMaxTabs, this.personMaxTabs);
+    // A session not bound yet follows what its latest hello names; a bound one stays in its browser.
+    if (session.browserId === null) session.wantedBrowser = hello.browser_name ?? null;
+    // Bound now when its browser is connected; else when that browser connects (onBrowserUp) or it acts.
+    if (session.browserId === null) {
+      const id = session.wantedBrowser === null ? this.o.browsers.defaultBrowser() : this.o.browsers.forAgentName(session.wantedBrowser);
+      if (id !== null) this.o.sessions.bind(session, id);
+    }
+    session.maxTabs = cappedMaxTabs(
+      session.requestedMaxTabs,
+      session.browserId === null ? null : (this.personMaxTabs.get(session.browserId) ?? null),
+    );
     this.o.publisher.schedule();
     this.sessionOf.set(peer, session);
     this.agents.add(peer);
@@ -126,19 +202,30 @@ export class AgentGateway {
       protocol_version: PROTOCOL_VERSION,
       bridge: { name: BRIDGE_NAME, version: BRIDGE_VERSION },
       session_id: session.id,
-      extension_connected: this.o.extension.connected,
+      extension_connected: session.browserId !== null && this.linkOf(session).connected,
       session_token: session.token ?? hello.session_token ?? '',
       resumed,
       max_tabs: session.maxTabs,
       leased_tab_ids: [...session.tabs.keys()],
+      ...this.browserAck(session),
     });
     if (this.notSaving.size > 0) peer.send(this.persistenceStatus());
-    this.o.log.info(resumed ? 'agent resumed its session' : 'agent connected', { peer: peer.id, session: session.id, client: peer.client });
+    this.o.log.info(resumed ? 'agent resumed its session' : 'agent connected', {
+      peer: peer.id,
+      session: session.id,
+      client: peer.client,
+      browser: this.o.browsers.nameOf(session.browserId),
+    });
+  }
+
+  private browserAck(session: Session): { browser?: BrowserInfo; browsers: BrowserInfo[] } {
+    const browser = session.browserId === null ? undefined : this.o.browsers.info(session.browserId);
+    return { ...(browser ? { browser } : {}), browsers: this.o.browsers.list() };
   }
 
   // --- actions -------------------------------------------------------------------
 
-  onAction(peer: Peer, action: ActionMessage): void {
+  onAction(peer: Peer, action: ActionMessage, waitedUntil?: number): void {
     const { sessions } = this.o;
     const session = this.sessionOf.get(peer);
     if (!session) return;
@@ -150,6 +237,26 @@ export class AgentGateway {
     }
     // Still running (the agent reconnected and re-sent it): the running one answers session.peer.
     if (session.running.has(action.action_id)) return;
+    const bound = this.bindNow(session);
+    if (bound === 'wait') {
+      // No browser yet: wait for the first one within the action's timeout, then act as if just sent.
+      const until = waitedUntil ?? Date.now() + (action.timeout_ms ?? this.o.defaultTimeoutMs);
+      session.running.add(action.action_id);
+      void this.o.browsers.waitForAny(until).then((id) => {
+        session.running.delete(action.action_id);
+        if (id !== null) return this.onAction(peer, action, until);
+        session.running.add(action.action_id);
+        sessions.beginAction(session, action);
+        this.finishAction(session, action, null, errorResult(action, noExtension()));
+      });
+      return;
+    }
+    if (!bound.ok) {
+      // Recorded like any answer: a re-sent id gets the same refusal.
+      session.running.add(action.action_id);
+      sessions.beginAction(session, action);
+      return this.finishAction(session, action, null, errorResult(action, bound.error));
+    }
     if (action.action === 'get_cookies') {
       const scoped = this.cookieScope(session, action);
       if (!scoped.ok) return void peer.send(errorResult(action, scoped.error));
@@ -166,9 +273,9 @@ export class AgentGateway {
     // On disk before the extension can act on it: a bridge crashing from here on never reruns it.
     sessions.beginAction(session, action);
     const timeoutMs = action.timeout_ms ?? this.o.defaultTimeoutMs;
-    const deadline = Date.now() + timeoutMs;
+    const deadline = waitedUntil ?? Date.now() + timeoutMs;
     void this.queues
-      .run(target.tabId ?? 'active', () => this.execute(session, action, target.tabId, deadline, timeoutMs))
+      .run(`${session.browserId}\n${target.tabId ?? 'active'}`, () => this.execute(session, action, target.tabId, deadline, timeoutMs))
       .then(({ result, sentTab }) => this.finishAction(session, action, sentTab, result));
   }
 
@@ -184,8 +291,8 @@ export class AgentGateway {
     const asked = (action.params as { tab_ids?: number[] }).tab_ids;
     const named = [...(asked ?? []), ...(action.tab_id === undefined ? [] : [action.tab_id])];
     for (const tabId of named) {
-      if (sessions.ownerOf(tabId) === session) continue;
-      const owner = sessions.ownerOf(tabId);
+      if (sessions.ownerOf(session.browserId, tabId) === session) continue;
+      const owner = sessions.ownerOf(session.browserId, tabId);
       return {
         ok: false,
         error: owner
@@ -220,7 +327,7 @@ export class AgentGateway {
     const paramTab = numberField(action.params, 'tab_id');
     for (const tabId of [action.tab_id, paramTab]) {
       if (tabId === undefined) continue;
-      const owner = sessions.ownerOf(tabId);
+      const owner = sessions.ownerOf(session.browserId, tabId);
       if (owner && owner !== session && !takeOverFromPredecessor(sessions, owner, session))
         return { ok: false, error: notLeased(tabId, holderDescription(owner, this.o.sessionGraceMs)) };
     }
@@ -243,13 +350,13 @@ export class AgentGateway {
     let tabId = target;
     // Checked again here, in the tab's queue: two sessions that name the same free tab at once both
     // pass targetOf, and the first one's action leases it. The second must not act on it then.
-    const owner = tabId === null ? null : sessions.ownerOf(tabId);
+    const owner = tabId === null ? null : sessions.ownerOf(session.browserId, tabId);
     if (tabId !== null && owner && owner !== session && !takeOverFromPredecessor(sessions, owner, session))
       return { result: errorResult(action, notLeased(tabId, holderDescription(owner, this.o.sessionGraceMs))), sentTab: target };
     if (tabId === null && sessions.othersHoldTabs(session) && !BROWSER_LEVEL.has(action.action)) {
-      const active = await this.o.extension.activeTab(deadline);
+      const active = await this.linkOf(session).activeTab(deadline);
       if (!active.ok) return { result: errorResult(action, active.error), sentTab: target };
-      const owner = sessions.ownerOf(active.tabId);
+      const owner = sessions.ownerOf(session.browserId, active.tabId);
       if (owner && owner !== session && !takeOverFromPredecessor(sessions, owner, session)) {
         const refused = errorResult(
           action,
@@ -275,10 +382,10 @@ export class AgentGateway {
       tabId !== null &&
       BROWSER_LEVEL.has(action.action) &&
       result.error_info?.error_code === 'TAB_NOT_FOUND' &&
-      sessions.ownerOf(tabId) === session
+      sessions.ownerOf(session.browserId, tabId) === session
     ) {
       const url = session.tabs.get(tabId)?.url ?? null;
-      sessions.release(tabId);
+      sessions.release(session.browserId, tabId);
       session.peer?.send(tabReleased(session, { tabId, url, reason: 'tab_closed' }));
       return { result: await this.relayChecked(session, { ...action }, deadline, timeoutMs), sentTab: null };
     }
@@ -290,14 +397,14 @@ export class AgentGateway {
    * the rest against the request: answer-check.ts). The agent never sees another session's tab.
    */
   private async relayChecked(session: Session, message: ActionMessage, deadline: number, timeoutMs: number): Promise<ActionResultMessage> {
-    return this.checkRelayed(session, message, await this.o.extension.relay(message, { deadline, timeoutMs, validated: true }));
+    return this.checkRelayed(session, message, await this.linkOf(session).relay(message, { deadline, timeoutMs, validated: true }));
   }
 
   private checkRelayed(session: Session, message: ActionMessage, relayed: ActionResultMessage): ActionResultMessage {
-    if (!this.o.extension.isRelayed(relayed)) return relayed; // made by the bridge (TIMEOUT, ...)
+    if (!this.o.browsers.isRelayed(relayed)) return relayed; // made by the bridge (TIMEOUT, ...)
     const { sessions } = this.o;
     const foreign = (tabId: number) => {
-      const owner = sessions.ownerOf(tabId);
+      const owner = sessions.ownerOf(session.browserId, tabId);
       return owner !== null && owner !== session;
     };
     const result = message.action === 'close_tab' ? closeAnswerForAgent(relayed, foreign) : relayed;
@@ -320,7 +427,8 @@ export class AgentGateway {
     let pastLimit: ErrorInfo | null = null;
     const lease = (tabId: number, url: string | null, makeCurrent: boolean) => {
       const r = sessions.lease(session, tabId, url);
-      if (!r.ok && action.action !== 'open_tab' && sessions.ownerOf(tabId) === null) pastLimit ??= tabLimitRefusal(session, action, tabId);
+      if (!r.ok && action.action !== 'open_tab' && sessions.ownerOf(session.browserId, tabId) === null)
+        pastLimit ??= tabLimitRefusal(session, action, tabId);
       if (!r.ok) return;
       released.push(...r.released.map((x) => ({ ...x, reason: 'tab_limit' as const })));
       if (makeCurrent) session.currentTab = tabId;
@@ -341,16 +449,16 @@ export class AgentGateway {
       if (popup !== undefined) lease(popup, null, false);
       if (action.action === 'close_tab') {
         const closed = numberField(resultFields, 'closed_tab_id') ?? numberField(action.params, 'tab_id') ?? sentTab ?? undefined;
-        if (closed !== undefined && sessions.ownerOf(closed) === session) sessions.release(closed);
+        if (closed !== undefined && sessions.ownerOf(session.browserId, closed) === session) sessions.release(session.browserId, closed);
       }
     } else if (
       result.error_info?.error_code === 'TAB_NOT_FOUND' &&
       actedTab !== null &&
       actedTab !== undefined &&
-      sessions.ownerOf(actedTab) === session
+      sessions.ownerOf(session.browserId, actedTab) === session
     ) {
       const url = session.tabs.get(actedTab)?.url ?? null;
-      sessions.release(actedTab);
+      sessions.release(session.browserId, actedTab);
       released.push({ tabId: actedTab, url, reason: 'tab_closed' });
     }
     // Not leased: the client must not go on as if it held the tab (the extension lets go of an
@@ -365,8 +473,8 @@ export class AgentGateway {
     if (!peer) return; // recorded: a re-send after the agent reconnects gets it
     for (const r of released) peer.send(tabReleased(session, r));
     // The extension's validated bytes with the agent's id (raw-relay.ts), else serialized.
-    const relayed = this.o.extension.isRelayed(result) ? relayText(result, action.action_id) : null;
-    if (relayed === null || !peer.sendText(relayed)) peer.send(answer, this.o.extension.isRelayed(result));
+    const relayed = this.o.browsers.isRelayed(result) ? relayText(result, action.action_id) : null;
+    if (relayed === null || !peer.sendText(relayed)) peer.send(answer, this.o.browsers.isRelayed(result));
   }
 
   /**
@@ -379,9 +487,11 @@ export class AgentGateway {
   onCdpCommand(peer: Peer, command: CdpCommandMessage): void {
     const session = this.sessionOf.get(peer);
     if (!session) return;
+    const bound = this.bindNow(session);
+    if (bound !== 'wait' && !bound.ok) return void peer.send(cdpFailure(command, bound.error));
     const { sessions } = this.o;
     const tabId = command.tab_id;
-    const owner = sessions.ownerOf(tabId);
+    const owner = sessions.ownerOf(session.browserId, tabId);
     if (owner !== session) {
       const error = owner
         ? notLeased(tabId, holderDescription(owner, this.o.sessionGraceMs))
@@ -399,7 +509,7 @@ export class AgentGateway {
     // hops would reach the client after events Chrome sent after it. Playwright drops an
     // out-of-process frame's execution contexts that arrive before its Page.getFrameTree answer,
     // and then waits for that frame forever.
-    void this.o.extension.relayCdp(command, command.timeout_ms ?? this.o.defaultTimeoutMs, (result) =>
+    void this.linkOf(session).relayCdp(command, command.timeout_ms ?? this.o.defaultTimeoutMs, (result) =>
       this.deliverCdpResult(session, command, result),
     );
   }
@@ -407,57 +517,62 @@ export class AgentGateway {
   private deliverCdpResult(session: Session, command: CdpCommandMessage, result: CdpResultMessage): void {
     const { sessions } = this.o;
     const tabId = command.tab_id;
-    if (result.error_info?.error_code === 'TAB_NOT_FOUND' && sessions.ownerOf(tabId) === session) {
+    if (result.error_info?.error_code === 'TAB_NOT_FOUND' && sessions.ownerOf(session.browserId, tabId) === session) {
       const url = session.tabs.get(tabId)?.url ?? null;
-      sessions.release(tabId);
+      sessions.release(session.browserId, tabId);
       this.o.publisher.schedule();
       session.peer?.send(tabReleased(session, { tabId, url, reason: 'tab_closed' }));
     }
     const to = session.peer;
     if (!to) return;
-    const relayed = this.o.extension.isRelayed(result) ? relayText(result, command.command_id) : null;
+    const relayed = this.o.browsers.isRelayed(result) ? relayText(result, command.command_id) : null;
     if (relayed === null || !to.sendText(relayed))
-      to.send({ ...result, original_command_id: command.command_id }, this.o.extension.isRelayed(result));
+      to.send({ ...result, original_command_id: command.command_id }, this.o.browsers.isRelayed(result));
   }
 
-  /** A DevTools event of an attached tab reaches only the session holding that tab. */
-  onCdpEvent(event: CdpEventMessage): void {
+  /** A DevTools event of an attached tab of browserId reaches only the session holding that tab. */
+  onCdpEvent(browserId: string, event: CdpEventMessage): void {
     // A CDP client's navigations never pass through a state: the lease learns the tab's URL from
     // the main frame's commit, so /status and the panel show where its tabs are. Only the origin and
     // path: the worker's URL redactor does not run on DevTools events, and a query may hold a secret.
     if (event.method === 'Page.frameNavigated' && event.session_id === undefined) {
       const frame = event.params['frame'] as { parentId?: unknown; url?: unknown } | undefined;
       if (frame && frame.parentId === undefined && typeof frame.url === 'string')
-        this.o.sessions.noteUrl(event.tab_id, withoutQuery(frame.url));
+        this.o.sessions.noteUrl(browserId, event.tab_id, withoutQuery(frame.url));
     }
-    const owner = this.o.sessions.ownerOf(event.tab_id);
+    const owner = this.o.sessions.ownerOf(browserId, event.tab_id);
     owner?.peer?.send(event, true);
     // Chrome detached a client's tab because the tab closed (the person closed it or its window):
     // the lease goes now, not at the client's next command to it, so a closed page never counts
     // against a tab limit that refuses (a client that closed its window could open no page again).
     if (owner && event.method === 'Inspector.detached' && event.session_id === undefined && event.params['reason'] === 'target_closed') {
       const url = owner.tabs.get(event.tab_id)?.url ?? null;
-      this.o.sessions.release(event.tab_id);
+      this.o.sessions.release(browserId, event.tab_id);
       this.o.publisher.schedule();
       owner.peer?.send(tabReleased(owner, { tabId: event.tab_id, url, reason: 'tab_closed' }));
     }
   }
 
-  /** state_update reaches only the session leasing that tab (no cross-talk between agents). */
-  onStateUpdate(update: StateUpdateMessage): void {
-    this.o.sessions.noteUrl(update.tab_id, update.state.url);
-    const owner = this.o.sessions.ownerOf(update.tab_id);
+  /** state_update reaches only the session leasing that tab of that browser (no cross-talk between agents). */
+  onStateUpdate(browserId: string, update: StateUpdateMessage): void {
+    this.o.sessions.noteUrl(browserId, update.tab_id, update.state.url);
+    const owner = this.o.sessions.ownerOf(browserId, update.tab_id);
     owner?.peer?.send(update);
   }
 
   // --- tasks ---------------------------------------------------------------------
 
-  onTaskSubmission(from: Peer, submitted: UserTaskSubmissionMessage): void {
+  /** A task typed in browserId's panel runs in that browser: by an agent working there, or one not bound yet (it binds there). */
+  onTaskSubmission(from: Peer, browserId: string, submitted: UserTaskSubmissionMessage): void {
     // The person may pick the agent (agent_session_id, the panel's "Run with"); else the oldest taker.
     const chosen = submitted.agent_session_id ?? null;
+    const name = this.o.browsers.nameOf(browserId);
+    const here = (s: Session) =>
+      s.browserId === browserId ||
+      (s.browserId === null && (s.wantedBrowser === null || (name !== null && sameName(s.wantedBrowser, name))));
     const taker = this.o.sessions
       .all()
-      .find((s) => s.connected && s.capabilities.includes('accepts_tasks') && (chosen === null || s.id === chosen));
+      .find((s) => s.connected && s.capabilities.includes('accepts_tasks') && here(s) && (chosen === null || s.id === chosen));
     if (!taker?.peer && chosen !== null) {
       from.sendError(
         errorInfo(
@@ -481,6 +596,7 @@ export class AgentGateway {
       );
       return;
     }
+    if (taker.browserId === null) this.bind(taker, browserId);
     const task: UserTaskSubmissionMessage = { ...submitted, task_id: submitted.task_id ?? this.o.tasks.newId() };
     this.o.tasks.assign(task.task_id as string, taker.id);
     taker.peer.send(task);
@@ -505,13 +621,26 @@ export class AgentGateway {
       this.o.tasks.finish(progress.task_id);
       this.o.publisher.schedule();
     }
-    if (!this.o.extension.send(progress))
+    if (session.browserId === null || !this.linkOf(session).send(progress))
       this.o.log.info('task progress not delivered: no extension connected', { task_id: progress.task_id, status: progress.status });
   }
 
-  onTaskControl(from: Peer, control: TaskControlMessage): void {
+  onTaskControl(from: Peer, browserId: string, control: TaskControlMessage): void {
     const holderId = this.o.tasks.holderOf(control.task_id);
-    const holder = holderId === null ? undefined : this.o.sessions.all().find((s) => s.id === holderId);
+    const found = holderId === null ? undefined : this.o.sessions.all().find((s) => s.id === holderId);
+    if (found && found.browserId !== browserId) {
+      from.sendError(
+        errorInfo(
+          'NOT_PERMITTED',
+          `Task "${control.task_id}" runs in another browser; only that browser's side panel can stop or redirect it.`,
+          'bridge',
+          { task_id: control.task_id },
+        ),
+        control.task_id,
+      );
+      return;
+    }
+    const holder = found;
     if (!holder) {
       from.sendError(
         errorInfo(
@@ -539,18 +668,19 @@ export class AgentGateway {
 
   // --- the person's controls over agent sessions (agent-sessions.ts) --------------------------
 
-  onSessionControl(from: Peer, control: SessionControlMessage): void {
+  /** The side panel of browserId controls only that browser's agents, tabs and tab limit. */
+  onSessionControl(from: Peer, browserId: string, control: SessionControlMessage): void {
     const { sessions } = this.o;
-    const outcome = resolveControl(control, sessions);
+    const outcome = resolveControl(control, sessions, browserId);
     if (!outcome.ok) {
       from.sendError(outcome.error, 'session_control');
       return;
     }
     if (outcome.kind === 'tab_limit') {
-      this.personMaxTabs = outcome.maxTabs;
-      for (const s of sessions.all()) s.maxTabs = cappedMaxTabs(s.requestedMaxTabs, outcome.maxTabs);
+      this.personMaxTabs.set(browserId, outcome.maxTabs);
+      for (const s of sessions.all()) if (s.browserId === browserId) s.maxTabs = cappedMaxTabs(s.requestedMaxTabs, outcome.maxTabs);
     } else if (outcome.kind === 'released') {
-      sessions.release(outcome.tabId);
+      sessions.release(browserId, outcome.tabId);
       this.o.log.info('the person released a tab', { session: outcome.session.id, tab_id: outcome.tabId });
       outcome.session.peer?.send({
         type: 'tab_released',
@@ -581,13 +711,14 @@ export class AgentGateway {
     this.o.publisher.schedule();
     for (const taskId of this.o.tasks.heldBy(session.id)) {
       this.o.tasks.finish(taskId);
-      this.o.extension.send({
-        type: 'task_progress',
-        task_id: taskId,
-        status: 'failed',
-        message: 'The agent running this task disconnected and did not come back. Submit the task again.',
-        final_result: null,
-      });
+      if (session.browserId !== null)
+        this.linkOf(session).send({
+          type: 'task_progress',
+          task_id: taskId,
+          status: 'failed',
+          message: 'The agent running this task disconnected and did not come back. Submit the task again.',
+          final_result: null,
+        });
     }
   }
 
@@ -608,6 +739,18 @@ export class AgentGateway {
 
 /** Close codes after which a session is not kept for a resume. */
 const ENDS_SESSION = new Set<number>([CLOSE.normal, CLOSE.unsupportedData, CLOSE.policy, CLOSE.tooBig]);
+
+/** The agent named a browser that is not connected (fail fast: waiting would not bring it). */
+function browserNotConnected(name: string, connected: string[]): ErrorInfo {
+  const list = connected.length === 0 ? 'none' : connected.map((n) => `"${n}"`).join(', ');
+  const pick = connected.length === 0 ? '' : 'Name one of them (--browser / BROWSER_USE_EXT_BROWSER), or ';
+  return errorInfo(
+    'BROWSER_NOT_CONNECTED',
+    `No browser named "${name}" is connected to the bridge. Connected: ${list}. ${pick}${pick ? 'open' : 'Open'} the browser named "${name}" with the extension.`,
+    'bridge',
+    { connected },
+  );
+}
 
 function notLeased(tabId: number, why: string): ErrorInfo {
   return errorInfo(

@@ -5,7 +5,13 @@
 // Also the rule for a re-run agent: when the tab it needs is held by a *disconnected* session of the
 // same agent software from the same address (its crashed predecessor, kept for the resume grace
 // period), the new session takes that session's tabs over instead of being refused.
-import type { AgentSessionInfo, AgentSessionsMessage, ErrorInfo, SessionControlMessage } from '../../schemas/generated/protocol';
+import type {
+  AgentSessionInfo,
+  AgentSessionsMessage,
+  BrowserInfo,
+  ErrorInfo,
+  SessionControlMessage,
+} from '../../schemas/generated/protocol';
 import { errorInfo } from '../../schemas/lib/wire';
 import type { Session, SessionRegistry } from './sessions';
 import type { TaskRegistry } from './tasks';
@@ -50,14 +56,20 @@ export function pageOfSessions(all: AgentSessionInfo[], pageSize = AGENT_SESSION
   return { sessions: kept, total: all.length };
 }
 
-/** Sends agent_sessions to the extension at most once per tick, and only when it changed. */
+/**
+ * Sends agent_sessions to each connected browser's extension (its own agents, itself, the other
+ * browsers) at most once per tick, and to each only when its list changed.
+ */
 export class SessionsPublisher {
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private last = '';
+  /** The last list sent, per browser. */
+  private readonly last = new Map<string, string>();
 
   constructor(
-    private readonly build: () => AgentSessionsMessage,
-    private readonly send: (m: AgentSessionsMessage) => boolean,
+    /** The browsers to tell (the connected ones). */
+    private readonly targets: () => string[],
+    private readonly build: (browserId: string) => AgentSessionsMessage,
+    private readonly send: (browserId: string, m: AgentSessionsMessage) => boolean,
   ) {}
 
   schedule(): void {
@@ -71,11 +83,19 @@ export class SessionsPublisher {
 
   /** force: send even when unchanged (a newly connected extension). */
   flush(force: boolean): void {
-    const m = this.build();
-    // release_in_ms counts down by itself; compare without it.
-    const key = JSON.stringify([m.total, m.sessions.map((s) => ({ ...s, release_in_ms: s.release_in_ms === null ? null : 'pending' }))]);
-    if (!force && key === this.last) return;
-    if (this.send(m)) this.last = key;
+    for (const target of this.targets()) {
+      const m = this.build(target);
+      // release_in_ms counts down by itself, and a window focus moves last_focused_at: compare without them.
+      const unfocused = (b: BrowserInfo | undefined) => (b === undefined ? null : { ...b, last_focused_at: null });
+      const key = JSON.stringify([
+        m.total,
+        m.sessions.map((s) => ({ ...s, release_in_ms: s.release_in_ms === null ? null : 'pending' })),
+        unfocused(m.browser),
+        (m.other_browsers ?? []).map(unfocused),
+      ]);
+      if (!force && key === this.last.get(target)) continue;
+      if (this.send(target, m)) this.last.set(target, key);
+    }
   }
 
   stop(): void {
@@ -95,11 +115,24 @@ export type ControlOutcome =
   | { ok: true; kind: 'tab_limit'; maxTabs: number | null }
   | { ok: false; error: ErrorInfo };
 
-/** Validates a session_control against the registry; the server carries the outcome out. */
-export function resolveControl(control: SessionControlMessage, registry: SessionRegistry): ControlOutcome {
+/**
+ * Validates a session_control from browserId's extension against the registry; the server carries
+ * the outcome out. A panel controls only the agents and tabs of its own browser.
+ */
+export function resolveControl(control: SessionControlMessage, registry: SessionRegistry, browserId: string): ControlOutcome {
   if (control.command === 'set_tab_limit') return { ok: true, kind: 'tab_limit', maxTabs: control.max_tabs ?? null };
   if (control.command === 'disconnect') {
     const session = registry.all().find((s) => s.id === control.session_id);
+    if (session && session.browserId !== browserId)
+      return {
+        ok: false,
+        error: errorInfo(
+          'NOT_PERMITTED',
+          `Agent session "${control.session_id}" works in another browser; only that browser's side panel can disconnect it.`,
+          'bridge',
+          { session_id: control.session_id ?? null },
+        ),
+      };
     if (!session)
       return {
         ok: false,
@@ -113,7 +146,7 @@ export function resolveControl(control: SessionControlMessage, registry: Session
     return { ok: true, kind: 'disconnect', session };
   }
   const tabId = control.tab_id ?? -1;
-  const owner = registry.ownerOf(tabId);
+  const owner = registry.ownerOf(browserId, tabId);
   if (!owner || (control.session_id !== undefined && owner.id !== control.session_id)) {
     return {
       ok: false,
@@ -135,11 +168,11 @@ export function resolveControl(control: SessionControlMessage, registry: Session
  * holder ends (returns true). Otherwise the caller refuses with holderDescription().
  */
 export function takeOverFromPredecessor(registry: SessionRegistry, holder: Session, claimant: Session): boolean {
-  if (holder === claimant || holder.connected) return false;
+  if (holder === claimant || holder.connected || holder.browserId !== claimant.browserId) return false;
   if (!holder.client || !claimant.client || holder.client.name !== claimant.client.name || holder.remoteAddress !== claimant.remoteAddress)
     return false;
   const moved = [...holder.tabs.values()];
-  for (const lease of moved) registry.release(lease.tabId);
+  for (const lease of moved) registry.release(holder.browserId, lease.tabId);
   registry.end(holder);
   for (const lease of moved) registry.lease(claimant, lease.tabId, lease.url);
   return true;

@@ -1,5 +1,6 @@
-// The extension side of the bridge: the one extension connection (newest wins), the actions and CDP
-// commands in flight to it, and what happens while it is away. server.ts routes the extension's
+// The extension side of the bridge, for one browser: its extension connection (newest wins), the
+// actions and CDP commands in flight to it, and what happens while it is away. Each browser on the
+// bridge has its own link (browsers.ts). server.ts routes the extension's
 // messages here; agent-gateway.ts asks relay() for every action an agent sends and relayCdp() for
 // every cdp_command.
 //
@@ -14,6 +15,7 @@ import type {
   CdpCommandMessage,
   CdpResultMessage,
   ErrorInfo,
+  HelloAckMessage,
   HelloMessage,
   ProtocolMessage,
 } from '../../schemas/generated/protocol';
@@ -54,7 +56,7 @@ const READ_ONLY_ACTIONS = new Set<string>(['get_state', 'get', 'is', 'extract_co
 
 export interface ExtensionLinkHooks {
   log: Logger;
-  /** Tells every connected agent (extension_status). */
+  /** Tells every connected agent of this browser (extension_status). */
   broadcastToAgents(message: ProtocolMessage): void;
   /** The extension finished its handshake (after hello_ack and the agents' notice). */
   onUp(peerId: string): void;
@@ -67,7 +69,7 @@ export function errorResult(action: ActionMessage, error: ErrorInfo): ActionResu
   return failedResult(action.action_id, action.action, error);
 }
 
-const noExtension = () =>
+export const noExtension = () =>
   errorInfo(
     'NO_EXTENSION_CONNECTED',
     'No browser extension is connected to the bridge. Open Chrome with the browser-use-ext extension installed and paired, then retry.',
@@ -107,6 +109,16 @@ export class ExtensionLink {
     return this.pending.size + this.commands.size;
   }
 
+  /** It was here and left, or sessions were just restored: an action waits for it within its timeout. */
+  get away(): boolean {
+    return !this.connected && (this.awaySince !== null || this.awaitingAfterRestart());
+  }
+
+  /** It left less than withinMs ago (a worker or browser restart), or sessions were just restored. */
+  awayLately(withinMs: number): boolean {
+    return !this.connected && ((this.awaySince !== null && Date.now() - this.awaySince < withinMs) || this.awaitingAfterRestart());
+  }
+
   /** Sessions came back from disk: actions wait for the extension a little after the restart. */
   noteRestored(): void {
     this.restoredAt = Date.now();
@@ -133,7 +145,8 @@ export class ExtensionLink {
       : { connected: false, away_since: this.awaySince === null ? null : new Date(this.awaySince).toISOString() };
   }
 
-  onReady(peer: Peer, browser?: HelloMessage['browser']): void {
+  /** ack: what the hello_ack says of the browser (its name in force, the others). */
+  onReady(peer: Peer, browser?: HelloMessage['browser'], ack: Pick<HelloAckMessage, 'browser' | 'browsers'> = {}): void {
     const previous = this.peer;
     this.peer = peer;
     this.browser = browser ?? this.browser;
@@ -145,6 +158,7 @@ export class ExtensionLink {
       bridge: { name: BRIDGE_NAME, version: BRIDGE_VERSION },
       session_id: peer.id,
       extension_connected: true,
+      ...ack,
     });
     this.hooks.log.info('extension connected', { peer: peer.id, client: peer.client });
     if (this.awaySince !== null) {

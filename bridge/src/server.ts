@@ -3,7 +3,7 @@
 // shim, TypeScript client, MCP clients, seed connectors), plus /pair, /healthz, /status and the
 // HTTP services handed in as options (MCP's /mcp: services.ts). Every connection passes the upgrade
 // checks (origin-check.ts) and the handshake (handshake.ts: hello, HMAC challenge, version); then its messages go to its side:
-// extension-link.ts (the extension, actions in
+// extension-link.ts (one per browser, browsers.ts: the extension, actions in
 // flight, its absences) or agent-gateway.ts (sessions, leases, per-tab queues, tasks, the person's
 // controls).
 import { EventEmitter } from 'node:events';
@@ -13,7 +13,7 @@ import type { Duplex } from 'node:stream';
 
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 
-import type { ErrorInfo, HelloMessage, ProtocolMessage } from '../../schemas/generated/protocol';
+import type { BrowserInfo, BrowserUpdateMessage, ErrorInfo, HelloMessage, ProtocolMessage } from '../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
@@ -27,6 +27,8 @@ import type { Secrets } from '../common/secrets';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
 import type { AgentGateway } from './agent-gateway';
 import type { SessionsPublisher } from './agent-sessions';
+import { type BrowserRegistry, DEFAULT_BROWSER_ID } from './browsers';
+import type { CdpClientsScope } from './cdp-clients-scope';
 import { DEFAULT_TIMEOUT_MS, type ExtensionLink } from './extension-link';
 import type { Handshake } from './handshake';
 import type { PairingCodes } from './pairing';
@@ -118,7 +120,10 @@ export interface RelayParts {
   tasks: TaskRegistry;
   /** Writes sessions to the state file; null when sessions live in memory only. */
   persist: DebouncedWriter | null;
-  extension: ExtensionLink;
+  /** Every browser the person uses, each with its extension link. */
+  browsers: BrowserRegistry;
+  /** cdp_clients cut per browser, and which panel may revoke which URL. */
+  cdpScope: CdpClientsScope;
   agents: AgentGateway;
   handshake: Handshake;
   /** One-time pairing codes redeemed on POST /pair (pairing.ts). */
@@ -139,7 +144,10 @@ export class BridgeServer extends EventEmitter {
   private readonly log: Logger;
   private readonly http: http.Server;
   private readonly wss: WebSocketServer;
-  private readonly extension: ExtensionLink;
+  private readonly browsers: BrowserRegistry;
+  private readonly cdpScope: CdpClientsScope;
+  /** The browser of each extension connection (its hello.browser_id, or the default one). */
+  private readonly browserOfPeer = new WeakMap<Peer, string>();
   private readonly agents: AgentGateway;
   private readonly handshake: Handshake;
   private readonly sessions: SessionRegistry;
@@ -178,7 +186,8 @@ export class BridgeServer extends EventEmitter {
     this.sessions = parts.sessions;
     this.tasks = parts.tasks;
     this.persist = parts.persist;
-    this.extension = parts.extension;
+    this.browsers = parts.browsers;
+    this.cdpScope = parts.cdpScope;
     this.agents = parts.agents;
     this.handshake = parts.handshake;
     this.pairing = parts.pairing;
@@ -193,7 +202,16 @@ export class BridgeServer extends EventEmitter {
 
   /** The handshake is done: the extension's link or the agents' gateway takes the peer, unless the session cap refuses it. */
   admit(peer: Peer, hello: HelloMessage): void {
-    if (peer.role === 'extension') return this.extension.onReady(peer, hello.browser);
+    if (peer.role === 'extension') {
+      const id = this.browsers.onExtensionHello(hello);
+      this.browserOfPeer.set(peer, id);
+      // Told as connected: its link takes the connection in onReady, right before the ack leaves.
+      const up = (b: BrowserInfo): BrowserInfo => (b.browser_id === id ? { ...b, connected: true } : b);
+      const self = this.browsers.info(id);
+      return this.browsers
+        .link(id)
+        .onReady(peer, hello.browser, { ...(self ? { browser: up(self) } : {}), browsers: this.browsers.list().map(up) });
+    }
     const refusal = this.sessionCapRefusal(hello);
     if (!refusal) return this.agents.onReady(peer, hello);
     this.refusals.refused(
@@ -257,7 +275,9 @@ export class BridgeServer extends EventEmitter {
       });
     });
     this.address = this.http.address() as AddressInfo;
-    this.keepalive = setInterval(() => this.extension.ping(), this.opts.keepaliveMs);
+    this.keepalive = setInterval(() => {
+      for (const link of this.browsers.allLinks()) link.ping();
+    }, this.opts.keepaliveMs);
     this.keepalive.unref();
     this.log.info('bridge listening', { host: this.address.address, port: this.address.port });
     await this.connectors?.start(this.agentUrl, this.secrets.agent_secret);
@@ -284,7 +304,7 @@ export class BridgeServer extends EventEmitter {
   }
 
   get extensionConnected(): boolean {
-    return this.extension.connected;
+    return this.browsers.anyConnected;
   }
 
   /** Resolves once an extension has completed its handshake (tests, harness). */
@@ -317,16 +337,24 @@ export class BridgeServer extends EventEmitter {
       max_tabs: s.maxTabs,
       current_tab_id: s.currentTab,
       tabs: [...s.tabs.values()].map((l) => ({ tab_id: l.tabId, url: l.url })),
+      browser: this.browsers.nameOf(s.browserId),
     }));
+    const links = this.browsers.allLinks();
+    // Old readers look at `extension`: the default browser's link, connected when any browser is.
+    const shown = this.browsers.defaultBrowser();
     return {
       bridge: { name: BRIDGE_NAME, version: BRIDGE_VERSION, protocol_version: PROTOCOL_VERSION },
-      extension: this.extension.status(),
+      extension:
+        shown === null
+          ? (links.find((l) => l.away)?.status() ?? { connected: false, away_since: null })
+          : this.browsers.link(shown).status(),
+      browsers: this.browsers.list(),
       sessions,
       agents: sessions
         .filter((s) => s.connected)
-        .map((s) => ({ session_id: s.session_id, client: s.client, capabilities: s.capabilities })),
+        .map((s) => ({ session_id: s.session_id, client: s.client, capabilities: s.capabilities, browser: s.browser })),
       leased_tabs: sessions.reduce((n, s) => n + s.tabs.length, 0),
-      in_flight_actions: this.extension.inFlight,
+      in_flight_actions: links.reduce((n, l) => n + l.inFlight, 0),
       running_tasks: this.tasks.size,
       ...(this.cdp ? { cdp_clients: this.cdp.status() } : {}),
       security: {
@@ -345,7 +373,7 @@ export class BridgeServer extends EventEmitter {
     await this.connectors?.close();
     await this.cdp?.close();
     for (const service of this.httpServices.values()) await service.close();
-    this.extension.close();
+    for (const link of this.browsers.allLinks()) link.close();
     this.agents.closeAll();
     // Sessions stay on disk so agents resume them after a restart (session-store.ts).
     this.persist?.stop();
@@ -512,7 +540,7 @@ export class BridgeServer extends EventEmitter {
         }
         const message = peer.receive(text, (error, inReplyTo) => {
           // An invalid answer from the extension must not leave its agent waiting for the timeout.
-          if (peer.role === 'extension' && inReplyTo !== null) this.extension.onInvalidAnswer(inReplyTo, error);
+          if (peer.role === 'extension' && inReplyTo !== null) this.linkOf(peer)?.onInvalidAnswer(inReplyTo, error);
         });
         if (message && peer.role === 'extension') rememberRaw(message, text);
         if (message) this.onMessage(peer, message);
@@ -575,22 +603,22 @@ export class BridgeServer extends EventEmitter {
         this.agents.onAction(peer, message);
         return;
       case 'action_result':
-        this.extension.onResult(message);
+        this.linkOf(peer)?.onResult(message);
         return;
       case 'state_update':
-        this.agents.onStateUpdate(message);
+        this.agents.onStateUpdate(this.browserOf(peer), message);
         return;
       case 'user_task_submission':
-        this.agents.onTaskSubmission(peer, message);
+        this.agents.onTaskSubmission(peer, this.browserOf(peer), message);
         return;
       case 'task_progress':
         this.agents.onTaskProgress(peer, message);
         return;
       case 'task_control':
-        this.agents.onTaskControl(peer, message);
+        this.agents.onTaskControl(peer, this.browserOf(peer), message);
         return;
       case 'session_control':
-        this.agents.onSessionControl(peer, message);
+        this.agents.onSessionControl(peer, this.browserOf(peer), message);
         return;
       case 'connector_control':
         if (!this.connectors) {
@@ -607,13 +635,13 @@ export class BridgeServer extends EventEmitter {
         void this.connectors.handle(message).then((r) => (r.ok ? peer.send(r.reply) : peer.sendError(r.error, message.request_id)));
         return;
       case 'cdp_event':
-        this.agents.onCdpEvent(message);
+        this.agents.onCdpEvent(this.browserOf(peer), message);
         return;
       case 'cdp_command':
         this.agents.onCdpCommand(peer, message);
         return;
       case 'cdp_result':
-        this.extension.onCdpResult(message);
+        this.linkOf(peer)?.onCdpResult(message);
         return;
       case 'cdp_client_control':
         if (!this.cdp) {
@@ -627,10 +655,27 @@ export class BridgeServer extends EventEmitter {
           );
           return;
         }
-        void this.cdp.handleControl(message).then((r) => (r.ok ? peer.send(r.reply) : peer.sendError(r.error, message.request_id)));
+        if (!this.cdpScope.mayControl(message, this.browserOf(peer))) {
+          peer.sendError(
+            errorInfo(
+              'NOT_PERMITTED',
+              `The CDP URL "${message.name}" is in use by clients working in another browser; only that browser's side panel can ${message.op} it (or run browser-use-ext cdp-url --revoke).`,
+              'bridge',
+              { name: message.name },
+            ),
+            message.request_id,
+          );
+          return;
+        }
+        void this.cdp
+          .handleControl(message)
+          .then((r) =>
+            r.ok ? peer.send(this.cdpScope.forBrowser(r.reply, this.browserOf(peer))) : peer.sendError(r.error, message.request_id),
+          );
         return;
       case 'browser_update':
-        return; // not yet acted on: the bridge keeps one browser until the browsers registry takes these
+        this.onBrowserUpdate(peer, message);
+        return;
       case 'error':
         this.log.warn('peer reported an error', {
           peer: peer.id,
@@ -671,7 +716,28 @@ export class BridgeServer extends EventEmitter {
       });
     }
     if (peer.role === 'agent') this.agents.onClosed(peer, code);
-    else this.extension.onClosed(peer);
+    else this.linkOf(peer)?.onClosed(peer);
+  }
+
+  /** The browser an extension connection speaks for (set at its admission, before any message is routed). */
+  private browserOf(peer: Peer): string {
+    return this.browserOfPeer.get(peer) ?? DEFAULT_BROWSER_ID;
+  }
+
+  private linkOf(peer: Peer): ExtensionLink | undefined {
+    const id = this.browserOfPeer.get(peer);
+    return id === undefined ? undefined : this.browsers.link(id);
+  }
+
+  /** The person renamed this browser (refused when another has the name) or focused one of its windows. */
+  private onBrowserUpdate(peer: Peer, update: BrowserUpdateMessage): void {
+    const id = this.browserOf(peer);
+    if (update.name !== undefined) {
+      const r = this.browsers.rename(id, update.name);
+      if (!r.ok) peer.sendError(errorInfo('NOT_PERMITTED', r.message, 'bridge', { name: update.name }), null);
+    }
+    if (update.focused_at !== undefined) this.browsers.noteFocus(id, update.focused_at);
+    this.publisher.schedule();
   }
 }
 

@@ -20,6 +20,8 @@ export interface PersistedSession {
   max_tabs: number;
   current_tab: number | null;
   capabilities: string[];
+  /** The browser the session works in (browsers.ts); absent in files from before several browsers, and for an unbound session. */
+  browser_id?: string;
   tabs: PersistedLease[];
 }
 
@@ -86,6 +88,7 @@ function isSession(x: unknown): x is PersistedSession {
     s['max_tabs'] >= 1 &&
     s['max_tabs'] <= 100 &&
     (s['current_tab'] === null || isTabId(s['current_tab'])) &&
+    (s['browser_id'] === undefined || (typeof s['browser_id'] === 'string' && /^[A-Za-z0-9_-]{7,64}$/.test(s['browser_id']))) &&
     Array.isArray(s['capabilities']) &&
     (s['capabilities'] as unknown[]).every((c) => typeof c === 'string') &&
     Array.isArray(s['tabs']) &&

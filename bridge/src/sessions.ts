@@ -2,6 +2,9 @@
 // A session outlives its WebSocket: the agent gets a session_token in hello_ack and presents it in
 // the next hello to resume (same session_id, tabs, current tab, task and recorded results). The
 // bridge keeps a detached session for `graceMs`, then releases its tabs.
+// Each session works in one browser (browsers.ts) and tab ids are that browser's: two browsers may
+// both have a tab 5, so every lease is keyed on (browser, tab) and a session never reaches a tab of
+// another browser, whatever id it sends.
 // Leases: one owner per tab. A tab is leased to a session when it opens it (open_tab, popups), acts
 // on it by id while nobody holds it, or gets the active tab handed over implicitly. Past max_tabs
 // the oldest lease is released (seed 002), except for a session that asked to be refused instead
@@ -13,6 +16,7 @@ import { EPHEMERAL_SESSION } from '../common/ephemeral-session';
 import { Lru } from '../common/lru';
 import { TAB_LIMIT_REFUSES } from '../common/tab-limit-refuses';
 import { type ActionJournal, outcomeUnknown } from './action-journal';
+import { DEFAULT_BROWSER_ID } from './browsers';
 import type { Peer } from './peer';
 import { type PersistedSession, tokenHash } from './session-store';
 
@@ -31,8 +35,15 @@ export interface Released {
   url: string | null;
 }
 
+/** The key of a tab on the bridge: its browser and its Chrome tab id. */
+const tabKey = (browserId: string | null, tabId: number) => `${browserId ?? ''}\n${tabId}`;
+
 export class Session {
   peer: Peer | null = null;
+  /** The browser this session works in (browsers.ts); null until one is chosen (none connected yet, or the named one is not). */
+  browserId: string | null = null;
+  /** The browser the agent named (hello.browser_name), or null for the default rule. */
+  wantedBrowser: string | null = null;
   /** Leased tabs in lease order, oldest first. */
   readonly tabs = new Map<number, Lease>();
   currentTab: number | null = null;
@@ -107,7 +118,7 @@ export interface SessionOptions {
 export class SessionRegistry {
   /** Sessions by the SHA-256 of their token (the only form persisted). */
   private readonly byToken = new Map<string, Session>();
-  private readonly owners = new Map<number, Session>();
+  private readonly owners = new Map<string, Session>();
   private seq = 1;
 
   constructor(
@@ -143,10 +154,13 @@ export class SessionRegistry {
       if (this.byToken.has(p.token_sha256) || p.capabilities.includes(EPHEMERAL_SESSION)) continue;
       const s = new Session(p.session_id, null, p.token_sha256, p.max_tabs, this.opts.resultCapacity);
       s.capabilities = p.capabilities;
+      // Tabs saved before several browsers are the one browser's an extension without an id is; a
+      // session without a browser and without tabs binds again when it acts (agent-gateway.ts).
+      s.browserId = p.browser_id ?? (p.tabs.length > 0 ? DEFAULT_BROWSER_ID : null);
       for (const t of p.tabs) {
-        if (this.owners.has(t.tab_id)) continue;
+        if (this.owners.has(tabKey(s.browserId, t.tab_id))) continue;
         s.tabs.set(t.tab_id, { tabId: t.tab_id, url: t.url, leasedAt: t.leased_at });
-        this.owners.set(t.tab_id, s);
+        this.owners.set(tabKey(s.browserId, t.tab_id), s);
       }
       s.currentTab = p.current_tab !== null && s.tabs.has(p.current_tab) ? p.current_tab : null;
       for (const [id, e] of journal?.get(p.token_sha256) ?? [])
@@ -170,6 +184,7 @@ export class SessionRegistry {
         max_tabs: s.maxTabs,
         current_tab: s.currentTab,
         capabilities: [...s.capabilities],
+        ...(s.browserId === null ? {} : { browser_id: s.browserId }),
         tabs: [...s.tabs.values()].map((l) => ({ tab_id: l.tabId, url: l.url, leased_at: l.leasedAt })),
       }));
   }
@@ -215,14 +230,23 @@ export class SessionRegistry {
     this.byToken.delete(session.tokenHash);
     this.opts.journal?.endSession(session.tokenHash);
     const released = [...session.tabs.values()].map((l) => ({ tabId: l.tabId, url: l.url }));
-    for (const r of released) this.owners.delete(r.tabId);
+    for (const r of released) this.owners.delete(tabKey(session.browserId, r.tabId));
     session.tabs.clear();
     this.changed();
     this.onExpire(session, released);
   }
 
-  ownerOf(tabId: number): Session | null {
-    return this.owners.get(tabId) ?? null;
+  /** Who holds tab tabId of browser browserId. */
+  ownerOf(browserId: string | null, tabId: number): Session | null {
+    return this.owners.get(tabKey(browserId, tabId)) ?? null;
+  }
+
+  /** The session now works in browserId (it holds no tab before: tabs come only through its browser). */
+  bind(session: Session, browserId: string): void {
+    if (session.browserId === browserId) return;
+    for (const tabId of [...session.tabs.keys()]) this.release(session.browserId, tabId);
+    session.browserId = browserId;
+    this.changed();
   }
 
   /**
@@ -231,7 +255,7 @@ export class SessionRegistry {
    * oldest first, never the tab just leased.
    */
   lease(session: Session, tabId: number, url: string | null): { ok: boolean; released: Released[] } {
-    const owner = this.owners.get(tabId);
+    const owner = this.owners.get(tabKey(session.browserId, tabId));
     if (owner && owner !== session) return { ok: false, released: [] };
     const existing = session.tabs.get(tabId);
     if (existing) {
@@ -240,7 +264,7 @@ export class SessionRegistry {
     }
     if (session.refusesNewTab(tabId)) return { ok: false, released: [] };
     session.tabs.set(tabId, { tabId, url, leasedAt: Date.now() });
-    this.owners.set(tabId, session);
+    this.owners.set(tabKey(session.browserId, tabId), session);
     let excess = session.tabs.size - session.maxTabs;
     const released: Released[] = [];
     for (const lease of session.tabs.values()) {
@@ -249,32 +273,32 @@ export class SessionRegistry {
       released.push({ tabId: lease.tabId, url: lease.url });
       excess -= 1;
     }
-    for (const r of released) this.release(r.tabId);
+    for (const r of released) this.release(session.browserId, r.tabId);
     this.changed();
     return { ok: true, released };
   }
 
-  release(tabId: number): Session | null {
-    const owner = this.owners.get(tabId);
+  release(browserId: string | null, tabId: number): Session | null {
+    const owner = this.owners.get(tabKey(browserId, tabId));
     if (!owner) return null;
-    this.owners.delete(tabId);
+    this.owners.delete(tabKey(browserId, tabId));
     owner.tabs.delete(tabId);
     if (owner.currentTab === tabId) owner.currentTab = null;
     this.changed();
     return owner;
   }
 
-  noteUrl(tabId: number, url: string | null | undefined): void {
-    const lease = this.owners.get(tabId)?.tabs.get(tabId);
+  noteUrl(browserId: string, tabId: number, url: string | null | undefined): void {
+    const lease = this.owners.get(tabKey(browserId, tabId))?.tabs.get(tabId);
     if (lease && url && lease.url !== url) {
       lease.url = url;
       this.changed();
     }
   }
 
-  /** Any tab leased by a session other than `session`? (Decides how to hand over the active tab.) */
+  /** Any tab of session's browser leased by another session? (Decides how to hand over the active tab.) */
   othersHoldTabs(session: Session): boolean {
-    for (const owner of this.owners.values()) if (owner !== session) return true;
+    for (const owner of this.owners.values()) if (owner !== session && owner.browserId === session.browserId) return true;
     return false;
   }
 

@@ -781,7 +781,7 @@ export interface ClientInfo1 {
  */
 export interface BrowserInfo {
   /**
-   * Stable id the extension made once for this browser profile and keeps in its storage (never shown as a name).
+   * Stable id the extension made once for this browser profile and keeps in its storage (never shown as a name); 'default' for an extension that sends none (hello.browser_id, at least 8 characters, can never be it).
    */
   browser_id: string;
   /**
@@ -818,7 +818,7 @@ export interface BrowserInfo {
  */
 export interface BrowserInfo1 {
   /**
-   * Stable id the extension made once for this browser profile and keeps in its storage (never shown as a name).
+   * Stable id the extension made once for this browser profile and keeps in its storage (never shown as a name); 'default' for an extension that sends none (hello.browser_id, at least 8 characters, can never be it).
    */
   browser_id: string;
   /**
@@ -4410,7 +4410,7 @@ export interface ExtensionStatusMessage {
  */
 export interface BrowserInfo2 {
   /**
-   * Stable id the extension made once for this browser profile and keeps in its storage (never shown as a name).
+   * Stable id the extension made once for this browser profile and keeps in its storage (never shown as a name); 'default' for an extension that sends none (hello.browser_id, at least 8 characters, can never be it).
    */
   browser_id: string;
   /**
@@ -4536,7 +4536,7 @@ export interface ClientInfo2 {
  */
 export interface BrowserInfo3 {
   /**
-   * Stable id the extension made once for this browser profile and keeps in its storage (never shown as a name).
+   * Stable id the extension made once for this browser profile and keeps in its storage (never shown as a name); 'default' for an extension that sends none (hello.browser_id, at least 8 characters, can never be it).
    */
   browser_id: string;
   /**

@@ -21,6 +21,8 @@ export interface HelloOptions {
   clientName?: string;
   /** Upgrade headers; the extension role gets our extension Origin by default. */
   headers?: Record<string, string>;
+  /** More hello fields (browser_id, browser_name, browser). */
+  hello?: Record<string, unknown>;
 }
 
 export class RawPeer {
@@ -64,6 +66,7 @@ export class RawPeer {
       client: { name: o.clientName ?? `test-${role}`, version: '0' },
       capabilities: o.capabilities ?? [],
       client_nonce: clientNonce,
+      ...o.hello,
     };
     if (o.sessionToken) hello['session_token'] = o.sessionToken;
     if (o.maxTabs !== undefined) hello['max_tabs'] = o.maxTabs;

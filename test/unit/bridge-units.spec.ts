@@ -160,12 +160,34 @@ describe('bridge units', () => {
       a.currentTab = 1;
       expect(reg.lease(a, 3, 'u3').released).to.deep.equal([{ tabId: 1, url: 'u1' }]);
       expect(a.currentTab).to.equal(null);
-      expect(reg.ownerOf(1)).to.equal(null);
+      expect(reg.ownerOf(null, 1)).to.equal(null);
       expect([...a.tabs.keys()]).to.deep.equal([2, 3]);
       expect(reg.othersHoldTabs(b)).to.equal(true);
       reg.end(a);
-      expect(reg.ownerOf(2)).to.equal(null);
+      expect(reg.ownerOf(null, 2)).to.equal(null);
       expect(reg.find(a.token as string)).to.equal(null);
+    });
+
+    it('keys leases on (browser, tab): two browsers may both have tab 5, and a saved session keeps its browser', () => {
+      const reg = new SessionRegistry({ graceMs: 1000, resultCapacity: 4 });
+      const a = reg.create(peer(), 3);
+      const b = reg.create(peer(), 3);
+      reg.bind(a, 'browserAA');
+      reg.bind(b, 'browserBB');
+      expect(reg.lease(a, 5, 'https://a.test/').ok).to.equal(true);
+      expect(reg.lease(b, 5, 'https://b.test/').ok, "the other browser's tab 5 is another tab").to.equal(true);
+      expect(reg.ownerOf('browserAA', 5)).to.equal(a);
+      expect(reg.ownerOf('browserBB', 5)).to.equal(b);
+      expect(reg.othersHoldTabs(a), 'tabs of another browser do not count').to.equal(false);
+      reg.release('browserBB', 5);
+      expect(reg.ownerOf('browserAA', 5)).to.equal(a);
+      const saved = reg.snapshot();
+      expect(saved.map((x) => x.browser_id)).to.deep.equal(['browserAA', 'browserBB']);
+      const again = new SessionRegistry({ graceMs: 1000, resultCapacity: 4 });
+      again.restore(saved);
+      expect(again.ownerOf('browserAA', 5)?.id).to.equal(a.id);
+      expect(again.ownerOf('default', 5)).to.equal(null);
+      again.clear();
     });
 
     it('keeps the page state of only the newest recorded results (bounded memory)', () => {

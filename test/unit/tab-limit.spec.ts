@@ -31,7 +31,7 @@ describe('tab limit: refuse instead of evict', () => {
     reg.lease(s, 2, 'u2');
     expect(reg.lease(s, 3, 'u3')).to.deep.equal({ ok: false, released: [] });
     expect([...s.tabs.keys()]).to.deep.equal([1, 2]);
-    expect(reg.ownerOf(3)).to.equal(null);
+    expect(reg.ownerOf(null, 3)).to.equal(null);
     expect(reg.lease(s, 2, 'u2b').ok, 'a tab it holds is still its own').to.equal(true);
   });
 
