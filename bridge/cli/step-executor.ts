@@ -3,7 +3,7 @@
 // the seed's output JSON on stdout. `--snapshot` prints {dom_snapshot, url} of the current tab instead.
 import { domSnapshot, executeStep, type Seed003Input, type Seed003ToolCall } from '../agents/step-executor/executor';
 import { AgentClient } from '../client/agent-client';
-import { agentBridge, ALIAS_BRIDGE, type CommandSpec, flag, parseCommand } from './shared-options';
+import { agentBridge, agentBrowser, ALIAS_BRIDGE, BROWSER_OPTION, type CommandSpec, flag, parseCommand } from './shared-options';
 import { joinFailed } from './text-driver';
 
 export const SEED003_COMMAND: CommandSpec = {
@@ -19,6 +19,7 @@ export const SEED003_COMMAND: CommandSpec = {
       spec: { type: 'boolean' },
       row: { flags: '--snapshot', text: 'print {dom_snapshot, url} of the current tab instead (no stdin)' },
     },
+    BROWSER_OPTION,
   ],
   shared: ['bridge-url', 'config-dir'],
   aliases: [ALIAS_BRIDGE],
@@ -35,9 +36,15 @@ export async function seed003Command(argv: string[]): Promise<number> {
   if (!p.ok) return p.exitCode;
   const bridge = agentBridge(p.values);
   if (!bridge) return 2;
+  const browser = agentBrowser(p.values);
+  if (!browser) return 2;
   let client: AgentClient;
   try {
-    client = await AgentClient.connect({ url: bridge.agentUrl, clientName: 'seed003-executor' });
+    client = await AgentClient.connect({
+      url: bridge.agentUrl,
+      clientName: 'seed003-executor',
+      ...(browser.name === undefined ? {} : { browser: browser.name }),
+    });
   } catch (e) {
     process.stderr.write(joinFailed(e));
     return 1;

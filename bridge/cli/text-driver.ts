@@ -8,7 +8,7 @@ import { openAiChat } from '../agents/text-driver/llm';
 import { runGoal, serveTasks } from '../agents/text-driver/task-runner';
 import { AgentClient, BridgeClientError } from '../client/agent-client';
 import { AGENT_SECRET_ENV } from '../common/secrets';
-import { agentBridge, ALIAS_BRIDGE, type CommandSpec, parseCommand, str } from './shared-options';
+import { agentBridge, agentBrowser, ALIAS_BRIDGE, BROWSER_OPTION, type CommandSpec, parseCommand, str } from './shared-options';
 
 export const LLM_KEY_ENVS = ['BROWSER_USE_EXT_LLM_API_KEY', 'OPENAI_API_KEY'] as const;
 
@@ -29,6 +29,7 @@ export const AGENT_COMMAND: CommandSpec = {
     { name: 'goal', spec: { type: 'string' }, row: { flags: '--goal <text>', text: 'run this one goal and exit (0 when done)' } },
     { name: 'max-steps', spec: { type: 'string' }, row: { flags: '--max-steps <n>', text: 'default 30' } },
     { name: 'max-tabs', spec: { type: 'string' }, row: { flags: '--max-tabs <n>', text: 'tab limit (default 3)' } },
+    BROWSER_OPTION,
   ],
   shared: ['bridge-url', 'config-dir'],
   aliases: [ALIAS_BRIDGE],
@@ -45,7 +46,10 @@ export const SEED002_COMMAND: CommandSpec = {
     `stdin; writes {"text", "done", "error"} per line (the first line is the initial observation).\n` +
     `A line {"wait_for_change": <ms>} answers {"text", "update": true} with the <browsing_context> of a\n` +
     `target tab that changed by itself within ms, else {"text": "", "update": false}.`,
-  options: [{ name: 'max-tabs', spec: { type: 'string' }, row: { flags: '--max-tabs <n>', text: 'tab limit (default 3)' } }],
+  options: [
+    { name: 'max-tabs', spec: { type: 'string' }, row: { flags: '--max-tabs <n>', text: 'tab limit (default 3)' } },
+    BROWSER_OPTION,
+  ],
   shared: ['bridge-url', 'config-dir'],
   aliases: [ALIAS_BRIDGE],
 };
@@ -79,6 +83,8 @@ export async function agentCommand(argv: string[]): Promise<number> {
   }
   const bridge = agentBridge(values);
   if (!bridge) return 2;
+  const browser = agentBrowser(values);
+  if (!browser) return 2;
   const apiKey = LLM_KEY_ENVS.map((k) => process.env[k]).find((v) => v);
   const model = str(values, 'model') ?? process.env['OPENAI_MODEL'] ?? 'gpt-4o-mini';
   const llm = openAiChat({
@@ -96,6 +102,7 @@ export async function agentCommand(argv: string[]): Promise<number> {
       capabilities: goal ? [] : ['accepts_tasks'],
       maxTabs,
       callTimeoutMs: 15_000,
+      ...(browser.name === undefined ? {} : { browser: browser.name }),
     });
   } catch (e) {
     process.stderr.write(joinFailed(e));
@@ -153,9 +160,17 @@ export async function driverCommand(argv: string[]): Promise<number> {
   }
   const bridge = agentBridge(p.values);
   if (!bridge) return 2;
+  const browser = agentBrowser(p.values);
+  if (!browser) return 2;
   let client: AgentClient;
   try {
-    client = await AgentClient.connect({ url: bridge.agentUrl, clientName: 'seed002-driver', maxTabs, callTimeoutMs: 15_000 });
+    client = await AgentClient.connect({
+      url: bridge.agentUrl,
+      clientName: 'seed002-driver',
+      maxTabs,
+      callTimeoutMs: 15_000,
+      ...(browser.name === undefined ? {} : { browser: browser.name }),
+    });
   } catch (e) {
     process.stderr.write(joinFailed(e));
     return 1;
