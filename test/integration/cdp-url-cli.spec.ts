@@ -72,13 +72,18 @@ describe('browser-use-ext cdp-url (the real CLI against a real bridge)', functio
     expect((await get(`${second.out.trim()}/json/version`)).status).to.equal(200);
   });
 
-  it('--list shows names and limits but never a URL; --revoke stops the URL without a restart', async () => {
-    const made = await runCli(['cdp-url', '--name', 'pw', '--config-dir', dir, '--bridge-url', `http://127.0.0.1:${bridge.port}`]);
+  it('--list shows names, browsers and limits but never a URL; --revoke stops the URL without a restart', async () => {
+    // --browser wins over $BROWSER_USE_EXT_BROWSER: the URL works in the browser named Work.
+    const made = await runCli(
+      ['cdp-url', '--name', 'pw', '--browser', 'Work', '--config-dir', dir, '--bridge-url', `http://127.0.0.1:${bridge.port}`],
+      { BROWSER_USE_EXT_BROWSER: 'Home' },
+    );
+    expect(made.err).to.contain('in the browser named "Work"');
     const url = made.out.trim();
     const token = url.split('/').pop() ?? '';
     const list = await runCli(['cdp-url', '--list', '--config-dir', dir]);
     expect(list.code).to.equal(0);
-    expect(list.out).to.match(/^NAME\tBROWSER\tTABS\tCREATED\tLAST USED\tSTOPPED\npw\t\(last used\)\t3\t\S+\tnever\tno\n$/);
+    expect(list.out).to.match(/^NAME\tBROWSER\tTABS\tCREATED\tLAST USED\tSTOPPED\npw\tWork\t3\t\S+\tnever\tno\n$/);
     expect(list.out + list.err).not.to.contain(token);
     const revoked = await runCli(['cdp-url', '--revoke', 'pw', '--config-dir', dir]);
     expect(revoked.code).to.equal(0);
