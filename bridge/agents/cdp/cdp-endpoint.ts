@@ -18,7 +18,7 @@ import type { Duplex } from 'node:stream';
 
 import { WebSocket, WebSocketServer } from 'ws';
 
-import type { CdpClientControlMessage, ExtensionStatusMessage, HelloAckMessage } from '../../../schemas/generated/protocol';
+import type { BrowserInfo, CdpClientControlMessage, ExtensionStatusMessage, HelloAckMessage } from '../../../schemas/generated/protocol';
 import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
 import { AgentClient } from '../../client/agent-client';
 import { EndpointGuard } from '../../common/endpoint-guard';
@@ -384,7 +384,18 @@ export class CdpEndpoint {
     const oldBridge = this.versions.heardBridge && !this.versions.namesBrowsers;
     if (!oldBridge && !this.versions.pick(record.browser)?.connected) await this.probe(record.browser);
     if (!this.versions.namesBrowsers) return versionOfBrowser(this.opts.extensionBrowser?.()) ?? this.browser ?? UNKNOWN_BROWSER;
-    return this.versions.versionOf(this.versions.pick(record.browser)) ?? UNKNOWN_BROWSER;
+    return this.describe(this.versions.pick(record.browser)) ?? UNKNOWN_BROWSER;
+  }
+
+  /**
+   * A browser's version as the bridge described it. A bridge that passes no user agent with it: the
+   * extension's word at hello when it is the same product (one browser), so User-Agent is never blank.
+   */
+  private describe(info: BrowserInfo | undefined): BrowserVersion | null {
+    const v = this.versions.versionOf(info);
+    if (!v || v.userAgent !== '') return v;
+    const ext = this.opts.extensionBrowser?.();
+    return ext && ext.product === v.product ? versionOfBrowser(ext) : v;
   }
 
   /**
@@ -393,7 +404,7 @@ export class CdpEndpoint {
    */
   private sessionVersion(agent: AgentClient): BrowserVersion | null {
     if (agent.browser) {
-      const v = this.versions.versionOf(agent.browser);
+      const v = this.describe(agent.browser);
       return v && v.userAgent !== '' ? v : null;
     }
     if (this.versions.namesBrowsers || agent.hello?.browsers !== undefined) return null;
