@@ -3,6 +3,7 @@
 // the seed's output JSON on stdout. `--snapshot` prints {dom_snapshot, url} of the current tab instead.
 import { domSnapshot, executeStep, type Seed003Input, type Seed003ToolCall } from '../agents/step-executor/executor';
 import { AgentClient } from '../client/agent-client';
+import { browserLine } from './browser-line';
 import { agentBridge, agentBrowser, ALIAS_BRIDGE, BROWSER_OPTION, type CommandSpec, flag, parseCommand } from './shared-options';
 import { joinFailed } from './text-driver';
 
@@ -49,6 +50,9 @@ export async function seed003Command(argv: string[]): Promise<number> {
     process.stderr.write(joinFailed(e));
     return 1;
   }
+  // stdout is the step's JSON: the browser line goes to stderr.
+  const where = browserLine(browser.name, client.browser, client.hello?.browsers);
+  if (where) process.stderr.write(`${where}\n`);
   try {
     if (flag(p.values, 'snapshot')) {
       process.stdout.write(JSON.stringify(await domSnapshot(client)) + '\n');

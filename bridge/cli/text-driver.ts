@@ -8,6 +8,7 @@ import { openAiChat } from '../agents/text-driver/llm';
 import { runGoal, serveTasks } from '../agents/text-driver/task-runner';
 import { AgentClient, BridgeClientError } from '../client/agent-client';
 import { AGENT_SECRET_ENV } from '../common/secrets';
+import { browserLine } from './browser-line';
 import { agentBridge, agentBrowser, ALIAS_BRIDGE, BROWSER_OPTION, type CommandSpec, parseCommand, str } from './shared-options';
 
 export const LLM_KEY_ENVS = ['BROWSER_USE_EXT_LLM_API_KEY', 'OPENAI_API_KEY'] as const;
@@ -109,6 +110,8 @@ export async function agentCommand(argv: string[]): Promise<number> {
     return 1;
   }
   const log = (l: string) => process.stdout.write(l + '\n');
+  const where = browserLine(browser.name, client.browser, client.hello?.browsers);
+  if (where) log(where);
   if (goal) {
     const abort = new AbortController();
     process.once('SIGINT', () => abort.abort());
@@ -175,6 +178,9 @@ export async function driverCommand(argv: string[]): Promise<number> {
     process.stderr.write(joinFailed(e));
     return 1;
   }
+  // stdout is the JSON-lines pipe: the browser line goes to stderr.
+  const where = browserLine(browser.name, client.browser, client.hello?.browsers);
+  if (where) process.stderr.write(`${where}\n`);
   const driver = new Seed002Driver(client, client);
   const write = (v: unknown) => process.stdout.write(JSON.stringify(v) + '\n');
   write({ text: await driver.observe(), done: false, error: false });

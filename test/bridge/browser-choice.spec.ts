@@ -16,6 +16,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { listCdpClients, mintCdpClient } from '../../bridge/agents/cdp/cdp-clients-file';
 import { type CdpEmulator, type CdpEmulatorOptions, CdpEndpoint } from '../../bridge/agents/cdp/cdp-endpoint';
 import { McpTokenStore } from '../../bridge/agents/mcp/tokens';
+import { browserLine } from '../../bridge/cli/browser-line';
 import { browserChoice } from '../../bridge/cli/shared-options';
 import { renderStatus, statusCommand } from '../../bridge/cli/status';
 import { AgentClient } from '../../bridge/client/agent-client';
@@ -134,6 +135,18 @@ describe('agents choose a browser by name', function () {
     } finally {
       await bridge.close();
     }
+  });
+
+  it('an agent command says in one line which browser it works in, or which ones are connected', () => {
+    expect(browserLine('work', WORK, [WORK, HOME])).to.equal(
+      'Working in the browser "Work" (Google Chrome), as asked. Connected: "Work", "Home".',
+    );
+    expect(browserLine(undefined, HOME, [WORK, HOME])).to.match(/^Working in the browser "Home" \(Brave\), the one used last\./);
+    expect(browserLine('Personal', undefined, [WORK, { ...HOME, connected: false }])).to.equal(
+      'No browser named "Personal" is connected to the bridge. Connected: "Work". Name one of them (--browser / BROWSER_USE_EXT_BROWSER), ' +
+        'or open the browser named "Personal" with the extension.',
+    );
+    expect(browserLine('Work', undefined, undefined)).to.equal(null); // a bridge that names no browsers
   });
 
   it('an MCP token made for a browser keeps its name; one made without has none', () => {
