@@ -13,12 +13,12 @@ import {
   revokeCdpClient,
 } from '../agents/cdp/cdp-clients-file';
 import { configDir } from '../common/secrets';
-import { ALIAS_PORT, type CommandSpec, flag, parseCommand, resolveBridge, str } from './shared-options';
+import { agentBrowser, ALIAS_PORT, BROWSER_OPTION, type CommandSpec, flag, parseCommand, resolveBridge, str } from './shared-options';
 
 export const CDP_URL_COMMAND: CommandSpec = {
   name: 'cdp-url',
   usage: [
-    `browser-use-ext cdp-url [--name NAME] [--tabs N] [options]`,
+    `browser-use-ext cdp-url [--name NAME] [--tabs N] [--browser B] [options]`,
     `browser-use-ext cdp-url --list`,
     `browser-use-ext cdp-url --revoke NAME`,
   ],
@@ -39,7 +39,12 @@ export const CDP_URL_COMMAND: CommandSpec = {
       spec: { type: 'string' },
       row: { flags: '--tabs <n>', text: `tabs the client may hold at once (default ${DEFAULT_CDP_MAX_TABS}, at most ${MAX_CDP_TABS})` },
     },
-    { name: 'list', spec: { type: 'boolean' }, row: { flags: '--list', text: "the URLs' names, tab limits and dates (never the URLs)" } },
+    BROWSER_OPTION,
+    {
+      name: 'list',
+      spec: { type: 'boolean' },
+      row: { flags: '--list', text: "the URLs' names, browsers, tab limits and dates (never the URLs)" },
+    },
     {
       name: 'revoke',
       spec: { type: 'string' },
@@ -64,9 +69,15 @@ export async function cdpUrlCommand(argv: string[]): Promise<number> {
         process.stderr.write(`No CDP URLs (file ${file}). Make one with: browser-use-ext cdp-url --name NAME\n`);
         return 0;
       }
+      // BROWSER: the browser the URL is bound to; "(last used)" follows the bridge's rule at connect time.
       process.stdout.write(
-        `NAME\tTABS\tCREATED\tLAST USED\tSTOPPED\n` +
-          all.map((r) => `${r.name}\t${r.max_tabs}\t${r.created_at}\t${r.last_used_at ?? 'never'}\t${r.stopped_at ?? 'no'}\n`).join(''),
+        `NAME\tBROWSER\tTABS\tCREATED\tLAST USED\tSTOPPED\n` +
+          all
+            .map(
+              (r) =>
+                `${r.name}\t${r.browser ?? '(last used)'}\t${r.max_tabs}\t${r.created_at}\t${r.last_used_at ?? 'never'}\t${r.stopped_at ?? 'no'}\n`,
+            )
+            .join(''),
       );
       return 0;
     }
@@ -99,11 +110,13 @@ export async function cdpUrlCommand(argv: string[]): Promise<number> {
     process.stderr.write(`${where.line}\n`);
     return 2;
   }
+  const browser = agentBrowser(v);
+  if (!browser) return 2;
   const base = where.address.httpBase;
   const name = values.name ?? DEFAULT_CDP_NAME;
   let minted;
   try {
-    minted = mintCdpClient(dir, { name, maxTabs: tabs });
+    minted = mintCdpClient(dir, { name, maxTabs: tabs, ...(browser.name === undefined ? {} : { browser: browser.name }) });
   } catch (e) {
     process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
@@ -111,9 +124,13 @@ export async function cdpUrlCommand(argv: string[]): Promise<number> {
   const url = `${base}/cdp/${minted.token}`;
   const ws = cdpBrowserWsUrl(url);
   process.stdout.write(`${url}\n`);
-  const reach = await probe(url);
+  const reach = await probe(url, browser.name);
+  const where_ =
+    browser.name === undefined
+      ? 'in the browser the person used last (or the only one connected)'
+      : `in the browser named "${browser.name}"`;
   process.stderr.write(
-    `CDP URL "${name}" (up to ${tabs} tab${tabs === 1 ? '' : 's'} at once). Shown only now: ${file} keeps only its hash.\n` +
+    `CDP URL "${name}" (up to ${tabs} tab${tabs === 1 ? '' : 's'} at once, ${where_}). Shown only now: ${file} keeps only its hash.\n` +
       (minted.replaced
         ? `It replaces the earlier URL named "${name}": that one stops working now and its clients are disconnected.\n`
         : '') +
@@ -135,7 +152,7 @@ export async function cdpUrlCommand(argv: string[]): Promise<number> {
  * Whether the bridge at the URL's address answers for it and has the browser extension connected:
  * lines for stderr ('' when all is well). The URL itself works once both are true.
  */
-async function probe(url: string): Promise<string> {
+async function probe(url: string, browser: string | undefined): Promise<string> {
   const host = new URL(url).host;
   try {
     const r = await fetch(`${url}/json/version`, { signal: AbortSignal.timeout(1500) });
@@ -145,19 +162,37 @@ async function probe(url: string): Promise<string> {
   } catch {
     return `No bridge answers at ${host} now: start it with \`browser-use-ext bridge\`; the URL works once it runs and the browser extension is connected to it.\n`;
   }
-  return (await extensionConnected(url))
-    ? ''
-    : `Warning: no browser extension is connected to the bridge at ${host}, so a client would get no tab. Open Chrome where ` +
-        `the extension is paired with this bridge (\`browser-use-ext pair\`), then connect the client.\n`;
+  const seen = await connectedBrowsers(url);
+  if (seen === null || (browser === undefined && seen.anyConnected)) return '';
+  if (!seen.anyConnected)
+    return (
+      `Warning: no browser extension is connected to the bridge at ${host}, so a client would get no tab. Open Chrome where ` +
+      `the extension is paired with this bridge (\`browser-use-ext pair\`), then connect the client.\n`
+    );
+  if (browser === undefined || seen.names === null || seen.names.some((n) => n.toLowerCase() === browser.toLowerCase())) return '';
+  return (
+    `Warning: no browser named "${browser}" is connected to the bridge at ${host} now (connected: ${seen.names.map((n) => `"${n}"`).join(', ')}). ` +
+    `A client gets no tab until it is: open that browser with the extension, or make the URL again with one of those names.\n`
+  );
 }
 
-/** The bridge's /status says whether the extension is connected; unknown counts as connected (no false alarm). */
-async function extensionConnected(url: string): Promise<boolean> {
+/**
+ * What the bridge's /status says of its browsers: whether any extension is connected and, from a bridge
+ * that lists them, the connected browsers' names. null when unknown (no false alarm).
+ */
+async function connectedBrowsers(url: string): Promise<{ anyConnected: boolean; names: string[] | null } | null> {
   try {
     const r = await fetch(`${new URL(url).origin}/status`, { signal: AbortSignal.timeout(1500) });
-    const body = (await r.json()) as { extension?: { connected?: unknown } };
-    return body.extension?.connected !== false;
+    const body = (await r.json()) as { extension?: unknown; browsers?: unknown };
+    const ext = body.extension;
+    const anyConnected = ext === true || (typeof ext === 'object' && ext !== null && (ext as { connected?: unknown }).connected !== false);
+    const names = Array.isArray(body.browsers)
+      ? (body.browsers as { name?: unknown; connected?: unknown }[])
+          .filter((b) => b.connected === true && typeof b.name === 'string')
+          .map((b) => b.name as string)
+      : null;
+    return { anyConnected: ext === undefined ? true : anyConnected, names };
   } catch {
-    return true;
+    return null;
   }
 }

@@ -4,7 +4,17 @@ import { BackendUrlError, checkBackendUrl } from '../agents/connectors/backend-l
 import { type Dialect, SeedConnector } from '../agents/connectors/connector';
 import { createLogger } from '../common/log';
 import { AGENT_SECRET_ENV } from '../common/secrets';
-import { agentBridge, ALIAS_BRIDGE, type CommandSpec, flag, logLevel, parseCommand, str } from './shared-options';
+import {
+  agentBridge,
+  agentBrowser,
+  ALIAS_BRIDGE,
+  BROWSER_OPTION,
+  type CommandSpec,
+  flag,
+  logLevel,
+  parseCommand,
+  str,
+} from './shared-options';
 
 export const CONNECT_COMMAND: CommandSpec = {
   name: 'connect',
@@ -22,6 +32,7 @@ export const CONNECT_COMMAND: CommandSpec = {
       row: { flags: '--allow-remote', text: 'allow a backend that is not on this machine (it can drive your browser)' },
     },
     { name: 'max-tabs', spec: { type: 'string' }, row: { flags: '--max-tabs <n>', text: 'tab limit of the session' } },
+    BROWSER_OPTION,
   ],
   shared: ['bridge-url', 'config-dir', 'log-level'],
   aliases: [ALIAS_BRIDGE],
@@ -59,6 +70,8 @@ export async function connectCommand(argv: string[]): Promise<number> {
   }
   const bridge = agentBridge(values);
   if (!bridge) return 2;
+  const browser = agentBrowser(values);
+  if (!browser) return 2;
   const maxTabsText = str(values, 'max-tabs');
   const maxTabs = maxTabsText === undefined ? undefined : Number(maxTabsText);
   if (maxTabs !== undefined && (!Number.isInteger(maxTabs) || maxTabs < 1 || maxTabs > 100)) {
@@ -73,6 +86,7 @@ export async function connectCommand(argv: string[]): Promise<number> {
     allowRemote: flag(values, 'allow-remote'),
     logger: log,
     ...(maxTabs === undefined ? {} : { maxTabs }),
+    ...(browser.name === undefined ? {} : { browser: browser.name }),
   });
   try {
     await connector.start();

@@ -8,7 +8,8 @@ import { connectCommand } from './connect';
 import { mcpCommand, mcpTokenCommand } from './mcp';
 import { pairCommand } from './pair';
 import { serveCommand } from './serve';
-import { BRIDGE_URL_ENV, DEFAULT_BRIDGE_URL } from './shared-options';
+import { BRIDGE_URL_ENV, BROWSER_ENV, DEFAULT_BRIDGE_URL } from './shared-options';
+import { statusCommand } from './status';
 import { seed003Command } from './step-executor';
 import type { SubcommandName } from './subcommand-names';
 import { agentCommand, driverCommand } from './text-driver';
@@ -20,6 +21,7 @@ const SUBCOMMANDS: Record<SubcommandName, (argv: string[]) => Promise<number> | 
   mcp: mcpCommand,
   'mcp-token': mcpTokenCommand,
   'cdp-url': cdpUrlCommand,
+  status: statusCommand,
   agent: agentCommand,
   connect: connectCommand,
   seed002: driverCommand,
@@ -39,12 +41,14 @@ Commands:
   mcp           an MCP server on stdio for Claude Desktop/Code, Cursor, VS Code, ...
   mcp-token     bearer tokens for MCP clients over HTTP (add NAME | list | revoke NAME)
   cdp-url       a Chrome DevTools Protocol URL for browser_use, Playwright, puppeteer, chrome-devtools-mcp
+  status        the browsers connected to the running bridge and the agents working in each
   connect       connect a seed 000/001 backend to this browser
   seed002       the built-in agent's text driver as a JSON-lines pipe
   seed003       one seed 003 execution step from JSON on stdin
   conformance   the protocol conformance kit
 
 Every command takes --bridge-url URL (default $${BRIDGE_URL_ENV}, else ${DEFAULT_BRIDGE_URL}) and --config-dir DIR.
+Commands that start an agent take --browser NAME (default $${BROWSER_ENV}): the browser to work in, by its panel's name.
 `;
 
 function commandOf(name: string): ((argv: string[]) => Promise<number> | number) | undefined {

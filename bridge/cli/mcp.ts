@@ -6,7 +6,17 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createMcpSession } from '../agents/mcp/mcp-server';
 import { McpTokenStore } from '../agents/mcp/tokens';
 import { AGENT_SECRET_ENV, configDir, readAgentSecret } from '../common/secrets';
-import { ALIAS_PORT, applyConfigDir, type BridgeAddress, type CommandSpec, parseCommand, resolveBridge, str } from './shared-options';
+import {
+  agentBrowser,
+  ALIAS_PORT,
+  applyConfigDir,
+  type BridgeAddress,
+  BROWSER_OPTION,
+  type CommandSpec,
+  parseCommand,
+  resolveBridge,
+  str,
+} from './shared-options';
 
 export const MCP_COMMAND: CommandSpec = {
   name: 'mcp',
@@ -20,6 +30,7 @@ export const MCP_COMMAND: CommandSpec = {
       spec: { type: 'string' },
       row: { flags: '--max-tabs <n>', text: "tabs this MCP client may hold at once (default: the bridge's --max-tabs)" },
     },
+    BROWSER_OPTION,
   ],
   shared: ['bridge-url', 'config-dir'],
   aliases: [ALIAS_PORT],
@@ -28,13 +39,14 @@ export const MCP_COMMAND: CommandSpec = {
 
 export const MCP_TOKEN_COMMAND: CommandSpec = {
   name: 'mcp-token',
-  usage: [`browser-use-ext mcp-token add NAME`, `browser-use-ext mcp-token list`, `browser-use-ext mcp-token revoke NAME`],
+  usage: [`browser-use-ext mcp-token add NAME [--browser B]`, `browser-use-ext mcp-token list`, `browser-use-ext mcp-token revoke NAME`],
   about:
     `Bearer tokens for MCP clients over HTTP (the bridge's /mcp endpoint).\n` +
-    `  add NAME     issue a token for that client; printed once (only its hash is kept)\n` +
-    `  list         names and dates of the issued tokens (never the tokens)\n` +
+    `  add NAME     issue a token for that client; printed once (only its hash is kept);\n` +
+    `               with --browser its sessions work in that browser\n` +
+    `  list         names, browsers and dates of the issued tokens (never the tokens)\n` +
     `  revoke NAME  revoke a token (effective at the next request, no restart)`,
-  options: [],
+  options: [BROWSER_OPTION],
   shared: ['bridge-url', 'config-dir'],
   allowPositionals: true,
 };
@@ -53,6 +65,8 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     return 2;
   }
   const url = where.address.agentUrl;
+  const browser = agentBrowser(p.values);
+  if (!browser) return 2;
   const maxTabsText = str(p.values, 'max-tabs');
   const maxTabs = maxTabsText === undefined ? undefined : Number(maxTabsText);
   if (maxTabs !== undefined && (!Number.isInteger(maxTabs) || maxTabs < 1 || maxTabs > 100)) {
@@ -75,7 +89,11 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     );
     return 1;
   }
-  const session = createMcpSession({ url, ...(maxTabs === undefined ? {} : { maxTabs }) });
+  const session = createMcpSession({
+    url,
+    ...(maxTabs === undefined ? {} : { maxTabs }),
+    ...(browser.name === undefined ? {} : { browser: browser.name }),
+  });
   const transport = new StdioServerTransport();
   const done = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
@@ -85,7 +103,9 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     process.once('SIGTERM', () => resolve());
   });
   await session.server.connect(transport);
-  process.stderr.write(`browser-use-ext MCP server on stdio; bridge ${url}\n`);
+  process.stderr.write(
+    `browser-use-ext MCP server on stdio; bridge ${url}${browser.name === undefined ? '' : `; browser "${browser.name}"`}\n`,
+  );
   await done;
   // A normal close ends the bridge session: the client's tabs are free at once.
   await session.close();
@@ -100,16 +120,20 @@ export function mcpTokenCommand(argv: string[]): number {
     process.stderr.write(`${where.line}\n`);
     return 2;
   }
-  return tokenCommand(p.positionals, new McpTokenStore(str(p.values, 'config-dir') ?? configDir()), where.address);
+  // Only `add` binds a browser: a stray $BROWSER_USE_EXT_BROWSER must not make list/revoke fail.
+  const browser = p.positionals[0] === 'add' ? agentBrowser(p.values) : { name: undefined };
+  if (!browser) return 2;
+  return tokenCommand(p.positionals, new McpTokenStore(str(p.values, 'config-dir') ?? configDir()), where.address, browser.name);
 }
 
-function tokenCommand(args: string[], store: McpTokenStore, bridge: BridgeAddress): number {
+function tokenCommand(args: string[], store: McpTokenStore, bridge: BridgeAddress, browser: string | undefined): number {
   const [verb, name] = args;
   try {
     if (verb === 'add' && name) {
-      const token = store.add(name);
+      const token = store.add(name, browser);
       process.stdout.write(
         `Token for "${name}" (shown once; only its hash is kept in ${store.file}):\n\n  ${token}\n\n` +
+          (browser === undefined ? '' : `Its MCP sessions work in the browser named "${browser}" (the name its side panel shows).\n`) +
           `MCP client config: url ${bridge.httpBase}/mcp with header "Authorization: Bearer ${token}".\n` +
           `Revoke it with: browser-use-ext mcp-token revoke ${name}\n`,
       );
@@ -119,7 +143,7 @@ function tokenCommand(args: string[], store: McpTokenStore, bridge: BridgeAddres
       const tokens = store.list();
       process.stdout.write(
         tokens.length
-          ? tokens.map((t) => `${t.name}\t${t.created_at}\n`).join('')
+          ? tokens.map((t) => `${t.name}\t${t.browser ?? '(last used)'}\t${t.created_at}\n`).join('')
           : `No MCP tokens (file ${store.file}). Issue one with: browser-use-ext mcp-token add NAME\n`,
       );
       return 0;

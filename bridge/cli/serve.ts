@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 
 import { AGENT_SECRET_ENV } from '../common/secrets';
 import { BRIDGE_VERSION } from '../common/version';
-import { type CommandSpec, parseCommand } from './shared-options';
+import { BROWSER_OPTION, type CommandSpec, parseCommand } from './shared-options';
 
 export const PYTHON_ENV = 'BROWSER_USE_EXT_PYTHON';
 
@@ -18,7 +18,7 @@ export const SERVE_COMMAND: CommandSpec = {
     `Runs the tasks a person types in the extension's side panel with browser_use's Agent, on the tab they\n` +
     `are looking at. It runs the Python package: python -m browser_use_ext serve (Python from\n` +
     `$${PYTHON_ENV}, else python3); its --help lists the LLM options.`,
-  options: [],
+  options: [BROWSER_OPTION],
   shared: ['bridge-url', 'config-dir', 'log-level'],
   footer: `The agent secret comes from $${AGENT_SECRET_ENV}, else the bridge's secrets.json in the config dir.`,
 };

@@ -13,6 +13,8 @@ import { CONFIG_DIR_ENV } from '../common/secrets';
 export const PRODUCT = 'browser-use-ext';
 export const BRIDGE_URL_ENV = 'BROWSER_USE_EXT_BRIDGE_URL';
 export const DEFAULT_BRIDGE_URL = `ws://127.0.0.1:${DEFAULT_PORT}`;
+/** The browser (Chrome profile, Edge, Brave...) an agent works in, by the name its side panel shows. */
+export const BROWSER_ENV = 'BROWSER_USE_EXT_BROWSER';
 
 /** Where the option's text starts in every help (two spaces, the flags, padding). */
 export const HELP_COLUMN = 28;
@@ -242,6 +244,54 @@ export function agentBridge(v: Values, env: NodeJS.ProcessEnv = process.env): Br
   }
   applyConfigDir(v, env);
   return where.address;
+}
+
+/**
+ * --browser NAME, the same option on every subcommand that starts or mints an agent (connect, agent,
+ * mcp, cdp-url, seed002, seed003; serve.py prints the same row), so a person names a browser with one word everywhere.
+ */
+export const BROWSER_OPTION: CommandSpec['options'][number] = {
+  name: 'browser',
+  spec: { type: 'string' },
+  row: {
+    flags: '--browser <name>',
+    text: `the browser to work in, by the name its side panel shows (default $${BROWSER_ENV}, else the one used last)`,
+  },
+};
+
+/** What hello.browser_name allows (schemas/v1/defs/browser_info.json): 1-64 characters, no control characters. */
+function isBrowserName(text: string): boolean {
+  const chars = [...text];
+  return chars.length >= 1 && chars.length <= 64 && chars.every((c) => c.charCodeAt(0) >= 0x20);
+}
+
+/**
+ * The browser an agent subcommand asks for: --browser, else $BROWSER_USE_EXT_BROWSER (a flag wins over
+ * the environment; an empty variable counts as unset), else none (the bridge picks the only connected
+ * browser, or the one the person used last). Returns the one line to print for a name no browser can have.
+ */
+export function browserChoice(
+  v: Values,
+  env: NodeJS.ProcessEnv = process.env,
+): { ok: true; name: string | undefined } | { ok: false; line: string } {
+  const given = str(v, 'browser');
+  const fromEnv = env[BROWSER_ENV]?.trim() || undefined;
+  const [text, source] = given !== undefined ? [given.trim(), '--browser'] : [fromEnv, `$${BROWSER_ENV}`];
+  if (text === undefined) return { ok: true, name: undefined };
+  if (!isBrowserName(text))
+    return {
+      ok: false,
+      line: `${source} must be a browser's name as its side panel shows it (1-64 characters, e.g. "Chrome" or "Work"), got ${JSON.stringify(text)}.`,
+    };
+  return { ok: true, name: text };
+}
+
+/** browserChoice() for a subcommand: prints the line and returns null when the name cannot be one. */
+export function agentBrowser(v: Values, env: NodeJS.ProcessEnv = process.env): { name: string | undefined } | null {
+  const b = browserChoice(v, env);
+  if (b.ok) return { name: b.name };
+  process.stderr.write(`${b.line}\n`);
+  return null;
 }
 
 /** "same as --bridge-url" rows for the older flags. */

@@ -3,7 +3,8 @@
 // the seed's output JSON on stdout. `--snapshot` prints {dom_snapshot, url} of the current tab instead.
 import { domSnapshot, executeStep, type Seed003Input, type Seed003ToolCall } from '../agents/step-executor/executor';
 import { AgentClient } from '../client/agent-client';
-import { agentBridge, ALIAS_BRIDGE, type CommandSpec, flag, parseCommand } from './shared-options';
+import { browserLine } from './browser-line';
+import { agentBridge, agentBrowser, ALIAS_BRIDGE, BROWSER_OPTION, type CommandSpec, flag, parseCommand } from './shared-options';
 import { joinFailed } from './text-driver';
 
 export const SEED003_COMMAND: CommandSpec = {
@@ -19,6 +20,7 @@ export const SEED003_COMMAND: CommandSpec = {
       spec: { type: 'boolean' },
       row: { flags: '--snapshot', text: 'print {dom_snapshot, url} of the current tab instead (no stdin)' },
     },
+    BROWSER_OPTION,
   ],
   shared: ['bridge-url', 'config-dir'],
   aliases: [ALIAS_BRIDGE],
@@ -35,13 +37,22 @@ export async function seed003Command(argv: string[]): Promise<number> {
   if (!p.ok) return p.exitCode;
   const bridge = agentBridge(p.values);
   if (!bridge) return 2;
+  const browser = agentBrowser(p.values);
+  if (!browser) return 2;
   let client: AgentClient;
   try {
-    client = await AgentClient.connect({ url: bridge.agentUrl, clientName: 'seed003-executor' });
+    client = await AgentClient.connect({
+      url: bridge.agentUrl,
+      clientName: 'seed003-executor',
+      ...(browser.name === undefined ? {} : { browser: browser.name }),
+    });
   } catch (e) {
     process.stderr.write(joinFailed(e));
     return 1;
   }
+  // stdout is the step's JSON: the browser line goes to stderr.
+  const where = browserLine(browser.name, client.browser, client.hello?.browsers);
+  if (where) process.stderr.write(`${where}\n`);
   try {
     if (flag(p.values, 'snapshot')) {
       process.stdout.write(JSON.stringify(await domSnapshot(client)) + '\n');

@@ -8,6 +8,7 @@ export const SUBCOMMAND_NAMES = [
   'mcp',
   'mcp-token',
   'cdp-url',
+  'status',
   'connect',
   'seed002',
   'seed003',

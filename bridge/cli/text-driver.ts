@@ -8,7 +8,8 @@ import { openAiChat } from '../agents/text-driver/llm';
 import { runGoal, serveTasks } from '../agents/text-driver/task-runner';
 import { AgentClient, BridgeClientError } from '../client/agent-client';
 import { AGENT_SECRET_ENV } from '../common/secrets';
-import { agentBridge, ALIAS_BRIDGE, type CommandSpec, parseCommand, str } from './shared-options';
+import { browserLine } from './browser-line';
+import { agentBridge, agentBrowser, ALIAS_BRIDGE, BROWSER_OPTION, type CommandSpec, parseCommand, str } from './shared-options';
 
 export const LLM_KEY_ENVS = ['BROWSER_USE_EXT_LLM_API_KEY', 'OPENAI_API_KEY'] as const;
 
@@ -29,6 +30,7 @@ export const AGENT_COMMAND: CommandSpec = {
     { name: 'goal', spec: { type: 'string' }, row: { flags: '--goal <text>', text: 'run this one goal and exit (0 when done)' } },
     { name: 'max-steps', spec: { type: 'string' }, row: { flags: '--max-steps <n>', text: 'default 30' } },
     { name: 'max-tabs', spec: { type: 'string' }, row: { flags: '--max-tabs <n>', text: 'tab limit (default 3)' } },
+    BROWSER_OPTION,
   ],
   shared: ['bridge-url', 'config-dir'],
   aliases: [ALIAS_BRIDGE],
@@ -45,7 +47,10 @@ export const SEED002_COMMAND: CommandSpec = {
     `stdin; writes {"text", "done", "error"} per line (the first line is the initial observation).\n` +
     `A line {"wait_for_change": <ms>} answers {"text", "update": true} with the <browsing_context> of a\n` +
     `target tab that changed by itself within ms, else {"text": "", "update": false}.`,
-  options: [{ name: 'max-tabs', spec: { type: 'string' }, row: { flags: '--max-tabs <n>', text: 'tab limit (default 3)' } }],
+  options: [
+    { name: 'max-tabs', spec: { type: 'string' }, row: { flags: '--max-tabs <n>', text: 'tab limit (default 3)' } },
+    BROWSER_OPTION,
+  ],
   shared: ['bridge-url', 'config-dir'],
   aliases: [ALIAS_BRIDGE],
 };
@@ -79,6 +84,8 @@ export async function agentCommand(argv: string[]): Promise<number> {
   }
   const bridge = agentBridge(values);
   if (!bridge) return 2;
+  const browser = agentBrowser(values);
+  if (!browser) return 2;
   const apiKey = LLM_KEY_ENVS.map((k) => process.env[k]).find((v) => v);
   const model = str(values, 'model') ?? process.env['OPENAI_MODEL'] ?? 'gpt-4o-mini';
   const llm = openAiChat({
@@ -96,12 +103,15 @@ export async function agentCommand(argv: string[]): Promise<number> {
       capabilities: goal ? [] : ['accepts_tasks'],
       maxTabs,
       callTimeoutMs: 15_000,
+      ...(browser.name === undefined ? {} : { browser: browser.name }),
     });
   } catch (e) {
     process.stderr.write(joinFailed(e));
     return 1;
   }
   const log = (l: string) => process.stdout.write(l + '\n');
+  const where = browserLine(browser.name, client.browser, client.hello?.browsers);
+  if (where) log(where);
   if (goal) {
     const abort = new AbortController();
     process.once('SIGINT', () => abort.abort());
@@ -153,13 +163,24 @@ export async function driverCommand(argv: string[]): Promise<number> {
   }
   const bridge = agentBridge(p.values);
   if (!bridge) return 2;
+  const browser = agentBrowser(p.values);
+  if (!browser) return 2;
   let client: AgentClient;
   try {
-    client = await AgentClient.connect({ url: bridge.agentUrl, clientName: 'seed002-driver', maxTabs, callTimeoutMs: 15_000 });
+    client = await AgentClient.connect({
+      url: bridge.agentUrl,
+      clientName: 'seed002-driver',
+      maxTabs,
+      callTimeoutMs: 15_000,
+      ...(browser.name === undefined ? {} : { browser: browser.name }),
+    });
   } catch (e) {
     process.stderr.write(joinFailed(e));
     return 1;
   }
+  // stdout is the JSON-lines pipe: the browser line goes to stderr.
+  const where = browserLine(browser.name, client.browser, client.hello?.browsers);
+  if (where) process.stderr.write(`${where}\n`);
   const driver = new Seed002Driver(client, client);
   const write = (v: unknown) => process.stdout.write(JSON.stringify(v) + '\n');
   write({ text: await driver.observe(), done: false, error: false });

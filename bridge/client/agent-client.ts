@@ -26,12 +26,18 @@
 //   in-process link (agent-transport.ts) with the same handshake and the same checks at the relay.
 // - persistence_status: the bridge says whether it can save sessions and action ids to disk; the
 //   client keeps it in `durable` and emits 'persistence_status' (a process warning when nobody listens).
+// - Browser: one bridge serves every browser the person uses (Chrome profiles, Edge, Brave...); the
+//   `browser` option names the one this session works in (hello.browser_name). `browser` is the one the
+//   bridge chose (hello_ack.browser, later extension_status.browser when it binds to the first browser
+//   that connects); a name no connected browser has is answered per action with BROWSER_NOT_CONNECTED,
+//   whose message lists the connected names.
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 
 import type {
   ActionMessage,
   ActionResultMessage,
+  BrowserInfo,
   CdpCommandMessage,
   CdpResultMessage,
   ErrorInfo,
@@ -134,6 +140,11 @@ export interface AgentClientOptions {
   capabilities?: string[];
   /** Tab limit for this session (hello.max_tabs). */
   maxTabs?: number;
+  /**
+   * The browser to work in, by the name its side panel shows (hello.browser_name, case-insensitive).
+   * Omitted: the only connected browser, or with several the one the person used last.
+   */
+  browser?: string;
   /** Slack the client adds on top of the bridge's own timeout (which answers TIMEOUT). */
   callTimeoutMs?: number;
   connectTimeoutMs?: number;
@@ -211,6 +222,7 @@ export class AgentClient extends EventEmitter {
   ended: BridgeClientError | null = null;
   private secret: string;
   hello: HelloAckMessage | null = null;
+  private boundBrowser: BrowserInfo | undefined;
   /** Whether the bridge saves this session and its action ids to disk (persistence_status); false
    * means a bridge restart now would lose the session. */
   durable = true;
@@ -240,7 +252,23 @@ export class AgentClient extends EventEmitter {
    * tasks on one session runs each on its own, and closing that one frees the task's tabs at once.
    */
   connectAnother(overrides: Pick<AgentClientOptions, 'clientName' | 'capabilities' | 'maxTabs'>): Promise<AgentClient> {
-    return AgentClient.connect({ ...this.opts, ...overrides });
+    // The task's session works in the browser this one was given (a session not bound yet asks as it did).
+    const browser = this.browser?.name ?? this.opts.browser;
+    return AgentClient.connect({ ...this.opts, ...(browser === undefined ? {} : { browser }), ...overrides });
+  }
+
+  /**
+   * The browser this session works in, as the bridge last said (hello_ack.browser, then
+   * extension_status.browser); undefined while none is chosen (a named one is not connected, or none
+   * is connected yet).
+   */
+  get browser(): BrowserInfo | undefined {
+    return this.boundBrowser;
+  }
+
+  /** Every browser the bridge knew at the handshake (hello_ack.browsers), connected or not. */
+  get browsers(): BrowserInfo[] {
+    return this.hello?.browsers ?? [];
   }
 
   get sessionId(): string | null {
@@ -326,6 +354,7 @@ export class AgentClient extends EventEmitter {
         };
         if (this.hello?.session_token) hello.session_token = this.hello.session_token;
         if (this.opts.maxTabs !== undefined) hello.max_tabs = this.opts.maxTabs;
+        if (this.opts.browser !== undefined) hello.browser_name = this.opts.browser;
         this.sendOn(ws, hello);
       });
       ws.onMessage((text) => {
@@ -378,6 +407,8 @@ export class AgentClient extends EventEmitter {
       });
     });
     this.hello = ack;
+    // A resumed session keeps its browser; a bridge that does not say (an older one) leaves what we knew.
+    this.boundBrowser = ack.browser ?? (ack.resumed === true ? this.boundBrowser : undefined);
     return ack;
   }
 
@@ -584,6 +615,7 @@ export class AgentClient extends EventEmitter {
         this.emit('tab_released', m);
         return;
       case 'extension_status':
+        if (m.browser) this.boundBrowser = m.browser;
         this.emit('extension_status', m);
         return;
       case 'cdp_event':

@@ -19,13 +19,20 @@ class ExtensionBrowser:
     """``Agent(task, llm, browser=ExtensionBrowser(), controller=ExtensionController())``."""
 
     def __init__(
-        self, config: Optional[ExtensionBrowserConfig] = None, *, bridge_url: Optional[str] = None, agent_secret: Optional[str] = None
+        self,
+        config: Optional[ExtensionBrowserConfig] = None,
+        *,
+        bridge_url: Optional[str] = None,
+        agent_secret: Optional[str] = None,
+        browser_name: Optional[str] = None,
     ) -> None:
         self.config = config or ExtensionBrowserConfig()
         if bridge_url:
             self.config.bridge_url = bridge_url
         if agent_secret:
             self.config.agent_secret = agent_secret
+        if browser_name:
+            self.config.browser_name = browser_name
         # 0.1.48 attributes some code reads; there is no Playwright here.
         self.playwright = None
         self.playwright_browser = None
@@ -43,6 +50,7 @@ class ExtensionBrowser:
             capabilities=capabilities or [],
             default_timeout_ms=self.config.action_timeout_ms,
             max_tabs=self.config.max_tabs,
+            browser_name=self.config.browser_name,
         )
         self._connections.append(conn)
         return conn

@@ -73,10 +73,13 @@ class BrowserContextConfig:
 
 @dataclass
 class ExtensionBrowserConfig:
-    """Drop-in for BrowserConfig. bridge_url / agent_secret default to the environment (see credentials.py)."""
+    """Drop-in for BrowserConfig. bridge_url / agent_secret / browser_name default to the environment (see credentials.py)."""
 
     bridge_url: Optional[str] = None
     agent_secret: Optional[str] = None
+    # The browser to work in (a Chrome profile, Edge, Brave...), by the name its side panel shows;
+    # None: BROWSER_USE_EXT_BROWSER, else the only connected browser or the one the person used last.
+    browser_name: Optional[str] = None
     # How long one protocol action may take before the bridge answers TIMEOUT.
     action_timeout_ms: int = 30_000
     # Most tabs one context's bridge session may hold (hello.max_tabs; the bridge's default is 10).

@@ -26,6 +26,17 @@ def bridge_url(explicit: Optional[str] = None) -> str:
     return explicit or os.environ.get('BROWSER_USE_EXT_BRIDGE_URL') or DEFAULT_BRIDGE_URL
 
 
+BROWSER_ENV = 'BROWSER_USE_EXT_BROWSER'
+
+
+def browser_name(explicit: Optional[str] = None) -> Optional[str]:
+    """The browser an agent works in, by the name its side panel shows (hello.browser_name): the explicit
+    argument, else BROWSER_USE_EXT_BROWSER, else None (the bridge picks the only connected browser, or
+    the one the person used last). Blank counts as unset."""
+    name = (explicit or '').strip() or os.environ.get(BROWSER_ENV, '').strip()
+    return name or None
+
+
 def agent_secret(explicit: Optional[str] = None, directory: Optional[str] = None) -> Optional[str]:
     """The agent secret, or None when none is configured (a bridge without auth accepts that)."""
     if explicit:

@@ -214,6 +214,7 @@ class TaskBrowser(ExtensionBrowser):
             client_name=self.client_name,
             default_timeout_ms=self.config.action_timeout_ms,
             max_tabs=self.config.max_tabs,
+            browser_name=self.config.browser_name,
         )
         self._connections.append(conn)
         tab, self.start_tab_id = self.start_tab_id, None
@@ -234,6 +235,7 @@ class TaskServer:
         factory: Optional[Callable[..., Any]] = None,
         bridge_url: Optional[str] = None,
         agent_secret: Optional[str] = None,
+        browser_name: Optional[str] = None,
         max_steps: int = 50,
         llm: Any = None,
         use_vision: bool = True,
@@ -243,6 +245,8 @@ class TaskServer:
         self.factory = factory or default_agent_factory
         self.bridge_url = bridge_url
         self.agent_secret = agent_secret
+        # The browser whose side panel's tasks this server runs (None: BROWSER_USE_EXT_BROWSER, else the bridge's choice).
+        self.browser_name = browser_name
         self.max_steps = max_steps
         self.llm = llm
         self.use_vision = use_vision
@@ -263,7 +267,7 @@ class TaskServer:
     async def connect(self) -> BridgeConnection:
         # Handlers first: the bridge may relay a waiting task right after hello_ack.
         conn = BridgeConnection(url=self.bridge_url, secret=self.agent_secret, capabilities=['accepts_tasks'], client_name=CLIENT_NAME,
-                                client_model=llm_model_name(self.llm))
+                                client_model=llm_model_name(self.llm), browser_name=self.browser_name)
         conn.on('user_task_submission', self._on_task)
         conn.on('task_control', self._on_control)
         self.conn = conn
@@ -274,7 +278,9 @@ class TaskServer:
         """The task's own browser (its own bridge session, named for the task), starting on the tab the
         person was looking at when they submitted the task (the context bundle's active_tab_id), not
         on whatever tab is active when the Agent takes its first state."""
-        config = ExtensionBrowserConfig(bridge_url=self.bridge_url, agent_secret=self.agent_secret)
+        # The task runs in the browser whose panel it was typed in: the one this server's session works in.
+        bound = (self.conn.browser or {}).get('name') if self.conn else None
+        config = ExtensionBrowserConfig(bridge_url=self.bridge_url, agent_secret=self.agent_secret, browser_name=bound or self.browser_name)
         if not self.use_vision:
             config.new_context_config = BrowserContextConfig(include_screenshot=False)
         tab = context.get('active_tab_id')
@@ -596,6 +602,9 @@ SERVE_ROWS = (
     ('--skip-llm-check', 'do not ask the LLM a test question at start-up'),
     ('--agent <module:function>', "an agent factory instead of browser_use's Agent"),
     ('--max-steps <n>', 'steps per task at most (default 50)'),
+    # The same row as the npm CLI's --browser (bridge/cli/shared-options.ts BROWSER_OPTION).
+    ('--browser <name>', 'the browser to work in, by the name its side panel shows '
+                         '(default $BROWSER_USE_EXT_BROWSER, else the one used last)'),
 )
 
 
@@ -647,6 +656,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument('--skip-llm-check', action='store_true')
     s.add_argument('--agent', default=None)
     s.add_argument('--max-steps', type=int, default=50)
+    s.add_argument('--browser', default=None)
     return parser
 
 
@@ -666,6 +676,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     server = TaskServer(
         load_factory(args.agent),
         bridge_url=args.bridge_url,
+        browser_name=args.browser,
         max_steps=args.max_steps,
         llm=model,
         use_vision=not args.no_vision,

@@ -111,6 +111,20 @@ def agent_url(url: str) -> str:
     return url
 
 
+def browser_line(asked: Optional[str], chosen: Optional[dict], known: list) -> str:
+    """One line: the browser this session works in, or why it has none and which browsers are connected."""
+    connected = [str(b.get('name')) for b in known if isinstance(b, dict) and b.get('connected') and b.get('name')]
+    names = ', '.join(f'"{n}"' for n in connected) or 'none'
+    if chosen:
+        brand = f" ({chosen['brand']})" if chosen.get('brand') else ''
+        how = 'as asked' if asked else 'the one used last' if len(connected) > 1 else 'the only one connected'
+        return f'browser-use-ext: working in the browser "{chosen.get("name")}"{brand}, {how}. Connected: {names}.'
+    if asked:
+        return (f'browser-use-ext: no browser named "{asked}" is connected to the bridge. Connected: {names}. Name one of them '
+                f'(browser_name= or BROWSER_USE_EXT_BROWSER), or open the browser named "{asked}" with the extension.')
+    return 'browser-use-ext: no browser is connected to the bridge yet; this session works in the first one that connects.'
+
+
 def _hmac_hex(secret: str, msg: str) -> str:
     return hmac.new(secret.encode('utf-8'), msg.encode('utf-8'), hashlib.sha256).hexdigest()
 
@@ -131,6 +145,7 @@ class BridgeConnection:
         ping_interval_s: float = 20.0,
         session_token: Optional[str] = None,
         max_tabs: Optional[int] = None,
+        browser_name: Optional[str] = None,
         reconnect: bool = True,
         backoff_initial_s: float = 0.1,
         backoff_max_s: float = 2.0,
@@ -152,6 +167,12 @@ class BridgeConnection:
         # session's leased tabs (hello.session_token, hello_ack.session_token).
         self.session_token = session_token
         self.max_tabs = max_tabs  # hello.max_tabs: the session's tab limit (bridge default 10)
+        # hello.browser_name: the browser (Chrome profile, Edge, ...) this session works in, by the name its
+        # side panel shows; else BROWSER_USE_EXT_BROWSER; None lets the bridge choose (the one used last).
+        self.browser_name = credentials.browser_name(browser_name)
+        # hello_ack.browser, then extension_status.browser: the browser the bridge chose (None while none is).
+        self.browser: Optional[dict] = None
+        self._told_browser: Optional[str] = None
         self.reconnect = reconnect
         self.backoff_initial_s = backoff_initial_s
         self.backoff_max_s = backoff_max_s
@@ -275,6 +296,8 @@ class BridgeConnection:
             hello['session_token'] = self.session_token
         if self.max_tabs:
             hello['max_tabs'] = self.max_tabs
+        if self.browser_name:
+            hello['browser_name'] = self.browser_name
         try:
             await self._ws.send(json.dumps(hello))
         except wscompat.ConnectionClosed as e:
@@ -317,6 +340,7 @@ class BridgeConnection:
                 self.hello_ack = m
                 self.session_token = m.get('session_token') or self.session_token
                 self._set_extension(m.get('extension_connected'))
+                self._note_browser(m)
                 return m
             if t == 'error':
                 info = m.get('error_info') or {}
@@ -333,6 +357,22 @@ class BridgeConnection:
                 )
             if t == 'ping':
                 await self._ws.send(json.dumps({'type': 'pong', 'sent_at': m.get('sent_at', 0)}))
+
+    def _note_browser(self, ack: dict) -> None:
+        """Keeps hello_ack.browser and logs once which browser this session works in, or, when the bridge
+        has none by the name asked for, the connected ones (each action would fail BROWSER_NOT_CONNECTED)."""
+        chosen = ack.get('browser')
+        if isinstance(chosen, dict):
+            self.browser = chosen
+        elif not ack.get('resumed'):
+            self.browser = None
+        known = ack.get('browsers')
+        if not isinstance(known, list):
+            return  # a bridge from before several browsers: it serves one and names none
+        line = browser_line(self.browser_name, self.browser, known)
+        if line != self._told_browser:
+            self._told_browser = line
+            (logger.info if self.browser or not self.browser_name else logger.warning)(line)
 
     def _up(self) -> None:
         """The handshake on a new socket is done: start reading and wake the calls that waited."""
@@ -696,6 +736,12 @@ class BridgeConnection:
             return
         if t == 'extension_status':
             self._set_extension(m.get('connected'))
+            said = m.get('browser')
+            if isinstance(said, dict):
+                if self.browser is None and m.get('connected'):
+                    # A session that had no browser yet works in the first one that connected.
+                    logger.info('browser-use-ext: working in the browser "%s", the first one that connected.', said.get('name'))
+                self.browser = said
         if t == 'persistence_status':
             # The bridge could not save sessions and action ids (a full disk, a read-only config dir):
             # a bridge restart now would end this session and its leases. Said once per change.

@@ -26,8 +26,9 @@ def hmac_hex(msg):
 class FakeBridge:
     """Speaks the bridge side of the hello / auth_challenge handshake, then runs ``script(ws, hello)``."""
 
-    def __init__(self, script=None, proof_ok=True, require_auth=True, reject_nonce=False):
+    def __init__(self, script=None, proof_ok=True, require_auth=True, reject_nonce=False, ack_extra=None):
         self.script = script
+        self.ack_extra = ack_extra or {}  # more hello_ack fields (browser, browsers)
         self.proof_ok = proof_ok
         self.require_auth = require_auth
         self.reject_nonce = reject_nonce
@@ -78,6 +79,7 @@ class FakeBridge:
                     'session_id': 's1',
                     'extension_connected': True,
                     'session_token': 'tok-1234567890abcdef',
+                    **self.ack_extra,
                 }
             )
         )

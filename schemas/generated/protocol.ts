@@ -797,6 +797,10 @@ export interface BrowserInfo {
    */
   product?: string;
   /**
+   * The browser's user agent (hello.browser.user_agent): what a CDP client bound to this browser reads in /json/version and Browser.getVersion.
+   */
+  user_agent?: string;
+  /**
    * Whether its extension is connected now.
    */
   connected: boolean;
@@ -833,6 +837,10 @@ export interface BrowserInfo1 {
    * Chrome's product string with its full version, e.g. Chrome/144.0.7559.0 (hello.browser.product).
    */
   product?: string;
+  /**
+   * The browser's user agent (hello.browser.user_agent): what a CDP client bound to this browser reads in /json/version and Browser.getVersion.
+   */
+  user_agent?: string;
   /**
    * Whether its extension is connected now.
    */
@@ -4426,6 +4434,10 @@ export interface BrowserInfo2 {
    */
   product?: string;
   /**
+   * The browser's user agent (hello.browser.user_agent): what a CDP client bound to this browser reads in /json/version and Browser.getVersion.
+   */
+  user_agent?: string;
+  /**
    * Whether its extension is connected now.
    */
   connected: boolean;
@@ -4551,6 +4563,10 @@ export interface BrowserInfo3 {
    * Chrome's product string with its full version, e.g. Chrome/144.0.7559.0 (hello.browser.product).
    */
   product?: string;
+  /**
+   * The browser's user agent (hello.browser.user_agent): what a CDP client bound to this browser reads in /json/version and Browser.getVersion.
+   */
+  user_agent?: string;
   /**
    * Whether its extension is connected now.
    */

@@ -72,13 +72,18 @@ describe('browser-use-ext cdp-url (the real CLI against a real bridge)', functio
     expect((await get(`${second.out.trim()}/json/version`)).status).to.equal(200);
   });
 
-  it('--list shows names and limits but never a URL; --revoke stops the URL without a restart', async () => {
-    const made = await runCli(['cdp-url', '--name', 'pw', '--config-dir', dir, '--bridge-url', `http://127.0.0.1:${bridge.port}`]);
+  it('--list shows names, browsers and limits but never a URL; --revoke stops the URL without a restart', async () => {
+    // --browser wins over $BROWSER_USE_EXT_BROWSER: the URL works in the browser named Work.
+    const made = await runCli(
+      ['cdp-url', '--name', 'pw', '--browser', 'Work', '--config-dir', dir, '--bridge-url', `http://127.0.0.1:${bridge.port}`],
+      { BROWSER_USE_EXT_BROWSER: 'Home' },
+    );
+    expect(made.err).to.contain('in the browser named "Work"');
     const url = made.out.trim();
     const token = url.split('/').pop() ?? '';
     const list = await runCli(['cdp-url', '--list', '--config-dir', dir]);
     expect(list.code).to.equal(0);
-    expect(list.out).to.match(/^NAME\tTABS\tCREATED\tLAST USED\tSTOPPED\npw\t3\t\S+\tnever\tno\n$/);
+    expect(list.out).to.match(/^NAME\tBROWSER\tTABS\tCREATED\tLAST USED\tSTOPPED\npw\tWork\t3\t\S+\tnever\tno\n$/);
     expect(list.out + list.err).not.to.contain(token);
     const revoked = await runCli(['cdp-url', '--revoke', 'pw', '--config-dir', dir]);
     expect(revoked.code).to.equal(0);
@@ -102,7 +107,9 @@ describe('browser-use-ext cdp-url (the real CLI against a real bridge)', functio
     expect(byPort.out).to.match(new RegExp(`^http://127\\.0\\.0\\.1:${bridge.port}/cdp/cdp_[A-Za-z0-9_-]{43}\n$`));
     expect(byPort.err).to.contain('no browser extension is connected');
     setCdpClientStopped(dir, 'p', new Date('2026-01-02T03:04:05Z'));
-    expect((await runCli(['cdp-url', '--list', '--config-dir', dir])).out).to.match(/\np\t3\t\S+\t\S+\t2026-01-02T03:04:05\.000Z\n/);
+    expect((await runCli(['cdp-url', '--list', '--config-dir', dir])).out).to.match(
+      /\np\t\(last used\)\t3\t\S+\t\S+\t2026-01-02T03:04:05\.000Z\n/,
+    );
     const nobody = await runCli(['cdp-url', '--name', 'x', '--config-dir', dir, '--bridge-url', 'http://127.0.0.1:1']);
     expect(nobody.code).to.equal(0);
     expect(nobody.err).to.contain('No bridge answers at 127.0.0.1:1');

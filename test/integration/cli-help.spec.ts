@@ -12,6 +12,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { WebSocketServer } from 'ws';
 
+import { BROWSER_OPTION, helpRow } from '../../bridge/cli/shared-options';
 import { SUBCOMMAND_NAMES } from '../../bridge/cli/subcommand-names';
 import { REPO_ROOT } from '../harness/browser';
 
@@ -109,6 +110,8 @@ describe('browser-use-ext: one CLI', function () {
     const ref = sharedLines(node.out);
     const lines = sharedLines(py.out);
     for (const f of ['--bridge-url', '--config-dir', '--log-level', '-h, --help']) expect(lines.get(f), f).to.equal(ref.get(f));
+    // --browser, as every agent command of the npm CLI words it.
+    expect(py.out.split('\n')).to.include(helpRow(BROWSER_OPTION.row ?? { flags: '', text: '' }));
 
     const missing = await run(['serve', '--help'], { BROWSER_USE_EXT_PYTHON: '/bin/false' });
     expect(missing.code).to.equal(0);

@@ -6,6 +6,9 @@
 // it changed (CdpClientsFile: one stat per request), so new and revoked URLs apply without a restart.
 // When the person stops a client in the browser, its entry gets stopped_at: the URL is refused until
 // they allow it again in the side panel or a new URL of that name is made (the mark survives a restart).
+// `cdp-url --browser B` binds the URL to one of the person's browsers by name (`browser`); a record
+// without it (every URL made before) follows the bridge's rule at connect time: the only connected
+// browser, or the one the person used last.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -40,6 +43,8 @@ export interface CdpClientRecord {
   last_used_at: string | null;
   /** When the person stopped a client of this URL in the browser (ISO 8601): refused until allowed again; null otherwise. */
   stopped_at: string | null;
+  /** The browser its clients work in, by the name its side panel shows; null: the bridge's choice at connect time. */
+  browser: string | null;
 }
 
 export const cdpClientsPath = (configDir: string): string => path.join(configDir, CDP_CLIENTS_FILE);
@@ -70,6 +75,7 @@ function parseRecords(file: string, parsed: unknown): CdpClientRecord[] {
     const createdAt = r['created_at'];
     const lastUsed = r['last_used_at'];
     const stoppedAt = r['stopped_at'];
+    const browser = r['browser'];
     if (typeof name !== 'string' || !CLIENT_NAME.test(name) || !isSha256Hex(r['sha256'])) continue;
     out.push({
       name,
@@ -81,6 +87,7 @@ function parseRecords(file: string, parsed: unknown): CdpClientRecord[] {
       created_at: typeof createdAt === 'string' ? createdAt : new Date(0).toISOString(),
       last_used_at: typeof lastUsed === 'string' ? lastUsed : null,
       stopped_at: typeof stoppedAt === 'string' ? stoppedAt : null,
+      browser: typeof browser === 'string' && browser !== '' ? browser : null,
     });
   }
   return out;
@@ -93,7 +100,9 @@ export function listCdpClients(configDir: string): CdpClientRecord[] {
 }
 
 function writeRecords(configDir: string, records: CdpClientRecord[]): void {
-  writeJsonFileAtomic(cdpClientsPath(configDir), { clients: records });
+  // An unbound URL is written as before (no "browser" key), so the file stays what older bridges read.
+  const clients = records.map(({ browser, ...rest }) => (browser === null ? rest : { ...rest, browser }));
+  writeJsonFileAtomic(cdpClientsPath(configDir), { clients });
 }
 
 export interface MintedCdpClient {
@@ -105,8 +114,8 @@ export interface MintedCdpClient {
   url(port?: number, host?: string): string;
 }
 
-/** Makes a URL for `name` (replacing an existing one of that name). */
-export function mintCdpClient(configDir: string, o: { name: string; maxTabs?: number }): MintedCdpClient {
+/** Makes a URL for `name` (replacing an existing one of that name), bound to `browser` when given. */
+export function mintCdpClient(configDir: string, o: { name: string; maxTabs?: number; browser?: string }): MintedCdpClient {
   if (!CLIENT_NAME.test(o.name))
     throw new Error(
       `The name "${o.name}" must be 1-64 letters, digits, dot, dash or underscore, starting with a letter or digit (e.g. playwright).`,
@@ -125,6 +134,7 @@ export function mintCdpClient(configDir: string, o: { name: string; maxTabs?: nu
       created_at: new Date().toISOString(),
       last_used_at: null,
       stopped_at: null,
+      browser: o.browser ?? null,
     };
     writeRecords(configDir, [...kept, record]);
     return { token, record, replaced: kept.length !== records.length, url: (port?: number, host?: string) => cdpUrl(token, port, host) };

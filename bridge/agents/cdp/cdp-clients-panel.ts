@@ -37,7 +37,13 @@ export class CdpClientsPanel {
     return Object.fromEntries(
       records.map((r) => [
         r.name,
-        { max_tabs: r.max_tabs, last_used_at: r.last_used_at, stopped_at: r.stopped_at, connections: this.connectionStats(r.name) },
+        {
+          max_tabs: r.max_tabs,
+          last_used_at: r.last_used_at,
+          stopped_at: r.stopped_at,
+          ...(r.browser === null ? {} : { browser: r.browser }),
+          connections: this.connectionStats(r.name),
+        },
       ]),
     );
   }

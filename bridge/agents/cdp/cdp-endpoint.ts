@@ -7,7 +7,9 @@
 // Then HTTP answers discovery (discovery.ts) and an upgrade becomes one ordinary agent session: an
 // AgentClient to /agent named `cdp:<name>` with the URL's tab limit, driven by a BrowserEmulator
 // (browser-emulator.ts) that turns CDP into the relay's actions. Tokens are never logged (the path
-// carries one): logs name the URL instead.
+// carries one): logs name the URL instead. A URL made with --browser B names B in its session's
+// hello (browser_name), and /json/version and Browser.getVersion describe the browser the URL works in
+// (browser-versions.ts), as the bridge told this endpoint's agent sessions.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type http from 'node:http';
@@ -16,13 +18,14 @@ import type { Duplex } from 'node:stream';
 
 import { WebSocket, WebSocketServer } from 'ws';
 
-import type { CdpClientControlMessage } from '../../../schemas/generated/protocol';
+import type { BrowserInfo, CdpClientControlMessage, ExtensionStatusMessage, HelloAckMessage } from '../../../schemas/generated/protocol';
 import { CLOSE_CODES } from '../../../schemas/lib/close-codes';
 import { AgentClient } from '../../client/agent-client';
 import { EndpointGuard } from '../../common/endpoint-guard';
 import { EPHEMERAL_SESSION } from '../../common/ephemeral-session';
 import { CDP_READ_MAX_BYTES, explainTooBig } from '../../common/message-limits';
 import { TAB_LIMIT_REFUSES } from '../../common/tab-limit-refuses';
+import { BrowserVersions } from './browser-versions';
 import { type CdpClientRecord, CdpClientsFile, touchCdpClient } from './cdp-clients-file';
 import { CdpClientsPanel, type ControlAnswer } from './cdp-clients-panel';
 import {
@@ -74,8 +77,13 @@ export class CdpEndpoint {
   private readonly browserId = crypto.randomUUID();
   private readonly maxPerUrl: number;
   private nextId = 1;
-  /** The person's browser as its own Browser.getVersion last described it. */
+  /** The person's browser as its own Browser.getVersion last described it (a bridge that names no browsers). */
   private browser: BrowserVersion | null = null;
+  /** The browsers the bridge told this endpoint's agent sessions of, for /json/version per URL. */
+  private readonly versions = new BrowserVersions();
+  /** A short agent session asking the bridge which browsers it has (when /json/version comes before any connection). */
+  private probing: Promise<void> | null = null;
+  private probedAt = 0;
   private fileVersion = -1;
   private closed = false;
 
@@ -147,7 +155,7 @@ export class CdpEndpoint {
     const base = wsBase(req.headers.host ?? '127.0.0.1', this.prefix, token);
     switch (route.kind) {
       case 'version':
-        return json(res, 200, versionBody(base, this.browserId, this.browserVersion()));
+        return json(res, 200, versionBody(base, this.browserId, await this.versionFor(checked.record)));
       case 'list':
         return json(res, 200, listBody(base, this.targetsOf(checked.record.name)));
       case 'protocol':
@@ -232,6 +240,7 @@ export class CdpEndpoint {
         ...(this.opts.agentLink ? { inProcess: this.opts.agentLink } : {}),
         clientName: `cdp:${record.name}`,
         maxTabs: record.max_tabs,
+        ...(record.browser === null ? {} : { browser: record.browser }),
         capabilities: [EPHEMERAL_SESSION, TAB_LIMIT_REFUSES],
         // A blip inside the bridge resumes the same session (same tabs) instead of ending the client's.
         reconnect: true,
@@ -243,6 +252,9 @@ export class CdpEndpoint {
       return refuseUpgrade(socket, 503, `The bridge could not open an agent session for this CDP client: ${why}`);
     }
     conn.agent = agent;
+    this.versions.learnAck(agent.hello);
+    agent.on('reconnected', (ack: HelloAckMessage | null) => this.versions.learnAck(ack));
+    agent.on('extension_status', (m: ExtensionStatusMessage) => this.versions.learnStatus(m));
     agent.on('close', (code: number) => {
       if (code === CLOSE_CODES.disconnectedByPerson) this.stopped(conn);
     });
@@ -279,7 +291,11 @@ export class CdpEndpoint {
     this.opts.log.info('cdp client connected', { name: conn.name, session: agent.sessionId });
     const socket: CdpSocket = {
       send: (text) => {
-        if (conn.versionIds.size > 0) this.browser = versionAnswer(conn, text) ?? this.browser;
+        const told = conn.versionIds.size > 0 ? versionAnswer(conn, text) : null;
+        if (told) {
+          this.browser = told;
+          this.versions.remember(agent.browser, told);
+        }
         if (ws.readyState === WebSocket.OPEN) ws.send(text);
       },
       close: (code, reason) => ws.close(code, closeReason(reason)),
@@ -292,7 +308,7 @@ export class CdpEndpoint {
         target: route.kind === 'page-ws' ? this.pageTarget(conn.name, route.targetId) : { kind: 'browser' },
         log: this.opts.log,
         downloadsDir,
-        browser: () => versionOfBrowser(this.opts.extensionBrowser?.()),
+        browser: () => this.sessionVersion(agent),
       });
     } catch (e) {
       this.opts.log.error('cdp: could not start the DevTools emulation', {
@@ -359,9 +375,72 @@ export class CdpEndpoint {
     return tabId === undefined ? { kind: 'page', targetId } : { kind: 'page', targetId, tabId };
   }
 
-  /** The browser as the extension described it at hello, else as a tab's Browser.getVersion did, else unknown. */
-  private browserVersion(): BrowserVersion {
-    return versionOfBrowser(this.opts.extensionBrowser?.()) ?? this.browser ?? UNKNOWN_BROWSER;
+  /**
+   * /json/version of a URL: the browser it works in (named, else the bridge's rule for an agent that
+   * names none), as the bridge described it, else as a client's Browser.getVersion did, else unknown.
+   * A bridge that names no browsers: the extension's word at hello, as before.
+   */
+  private async versionFor(record: CdpClientRecord): Promise<BrowserVersion> {
+    const oldBridge = this.versions.heardBridge && !this.versions.namesBrowsers;
+    if (!oldBridge && !this.versions.pick(record.browser)?.connected) await this.probe(record.browser);
+    if (!this.versions.namesBrowsers) return versionOfBrowser(this.opts.extensionBrowser?.()) ?? this.browser ?? UNKNOWN_BROWSER;
+    return this.describe(this.versions.pick(record.browser)) ?? UNKNOWN_BROWSER;
+  }
+
+  /**
+   * A browser's version as the bridge described it. A bridge that passes no user agent with it: the
+   * extension's word at hello when it is the same product (one browser), so User-Agent is never blank.
+   */
+  private describe(info: BrowserInfo | undefined): BrowserVersion | null {
+    const v = this.versions.versionOf(info);
+    if (!v || v.userAgent !== '') return v;
+    const ext = this.opts.extensionBrowser?.();
+    return ext && ext.product === v.product ? versionOfBrowser(ext) : v;
+  }
+
+  /**
+   * Browser.getVersion's answer before a tab is asked: the browser this connection's session works in,
+   * as the bridge described it (null while it has none, or without its user agent: a tab then tells).
+   */
+  private sessionVersion(agent: AgentClient): BrowserVersion | null {
+    if (agent.browser) {
+      const v = this.describe(agent.browser);
+      return v && v.userAgent !== '' ? v : null;
+    }
+    if (this.versions.namesBrowsers || agent.hello?.browsers !== undefined) return null;
+    return versionOfBrowser(this.opts.extensionBrowser?.());
+  }
+
+  /**
+   * Asks the bridge which browsers it has, as any agent learns it: a session that only shakes hands
+   * (hello_ack.browsers) and closes at once, holding no tab. At most one at a time and one per 2 s, so a
+   * client polling /json/version for a browser that is not connected does not open a session per request.
+   */
+  private probe(browser: string | null): Promise<void> {
+    if (this.probing) return this.probing;
+    if (Date.now() - this.probedAt < 2_000 || this.closed) return Promise.resolve();
+    this.probedAt = Date.now();
+    this.probing = (async () => {
+      const agent = await AgentClient.connect({
+        url: this.opts.agentUrl(),
+        secret: this.opts.agentSecret(),
+        ...(this.opts.agentLink ? { inProcess: this.opts.agentLink } : {}),
+        clientName: 'cdp:discovery',
+        capabilities: [EPHEMERAL_SESSION],
+        ...(browser === null ? {} : { browser }),
+        reconnect: false,
+        connectTimeoutMs: 3_000,
+      });
+      this.versions.learnAck(agent.hello);
+      await agent.close();
+    })()
+      .catch((e: unknown) => {
+        this.opts.log.debug('cdp: could not ask the bridge for its browsers', { error: e instanceof Error ? e.message : String(e) });
+      })
+      .finally(() => {
+        this.probing = null;
+      });
+    return this.probing;
   }
 
   /** The live connection of `name` holding page `targetId` (one whose socket is closing lets go of it soon: not that one). */

@@ -21,6 +21,8 @@ export interface ConnectorOptions {
   secret?: string;
   allowRemote?: boolean;
   maxTabs?: number;
+  /** The browser to work in, by name (AgentClientOptions.browser); omitted: the bridge's choice. */
+  browser?: string;
   logger?: Logger;
   /** Backoff bounds for the backend link (tests shorten them). */
   minDelayMs?: number;
@@ -64,6 +66,7 @@ export class SeedConnector extends EventEmitter {
       clientName: this.clientName,
       ...(this.opts.secret === undefined ? {} : { secret: this.opts.secret }),
       ...(this.opts.maxTabs === undefined ? {} : { maxTabs: this.opts.maxTabs }),
+      ...(this.opts.browser === undefined ? {} : { browser: this.opts.browser }),
     });
     this.agent = agent;
     this.link = link;

@@ -15,6 +15,8 @@ export interface BridgeLinkOptions {
   /** Agent secret; omitted: env BROWSER_USE_EXT_AGENT_SECRET, else the bridge's secrets file. */
   secret?: string;
   maxTabs?: number;
+  /** The browser to work in, by name (AgentClientOptions.browser); omitted: the bridge's choice. */
+  browser?: string;
 }
 
 export class BridgeLink {
@@ -71,6 +73,7 @@ export class BridgeLink {
       clientName: this.clientName,
       capabilities: ['mcp'],
       ...(this.opts.maxTabs === undefined ? {} : { maxTabs: this.opts.maxTabs }),
+      ...(this.opts.browser === undefined ? {} : { browser: this.opts.browser }),
     });
     await client.open();
     client.on('tab_released', (m: TabReleasedMessage) => this.onTabReleased(m));

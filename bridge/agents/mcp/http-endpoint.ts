@@ -128,8 +128,11 @@ export class McpHttpEndpoint {
     if (!admitted.ok) return refuse(res, admitted.status, -32001, admitted.message);
     const auth = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
     let tokenName: string | null;
+    let browser: string | undefined;
     try {
-      tokenName = auth?.[1] ? this.opts.tokens.verify(auth[1]) : null;
+      const record = auth?.[1] ? this.opts.tokens.find(auth[1]) : null;
+      tokenName = record?.name ?? null;
+      browser = record?.browser;
     } catch (e) {
       // A damaged token file is the bridge's problem, not the client's: say so and how to fix it
       // (the message names the file and the command), instead of a 500 that says "report the bug".
@@ -190,7 +193,7 @@ export class McpHttpEndpoint {
       res.setHeader('retry-after', '60');
       return refuse(res, 429, -32001, full, { error_code: 'TOO_MANY_SESSIONS' });
     }
-    await this.startSession(req, res, tokenName);
+    await this.startSession(req, res, tokenName, browser);
   }
 
   /**
@@ -240,8 +243,14 @@ export class McpHttpEndpoint {
     return true;
   }
 
-  private async startSession(req: http.IncomingMessage, res: http.ServerResponse, tokenName: string): Promise<void> {
-    const session = createMcpSession({ url: this.opts.agentUrl(), secret: this.opts.agentSecret(), clientSuffix: ` [${tokenName}]` });
+  private async startSession(req: http.IncomingMessage, res: http.ServerResponse, tokenName: string, browser?: string): Promise<void> {
+    // A token made with --browser binds its sessions to that browser (mcp-token add NAME --browser B).
+    const session = createMcpSession({
+      url: this.opts.agentUrl(),
+      secret: this.opts.agentSecret(),
+      clientSuffix: ` [${tokenName}]`,
+      ...(browser === undefined ? {} : { browser }),
+    });
     let entry: Entry | null = null;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),

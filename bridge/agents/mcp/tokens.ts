@@ -14,6 +14,8 @@ export interface TokenRecord {
   name: string;
   sha256: string;
   created_at: string;
+  /** The browser the token's sessions work in, by name (`mcp-token add NAME --browser B`); absent: the bridge's choice. */
+  browser?: string;
 }
 
 export class McpTokenStore {
@@ -38,15 +40,17 @@ export class McpTokenStore {
     );
   }
 
-  /** Issues a token for a new client name; returns the token (shown once, never stored). */
-  add(name: string): string {
+  /** Issues a token for a new client name (its sessions work in `browser` when given); returns the token (shown once, never stored). */
+  add(name: string, browser?: string): string {
     if (!CLIENT_NAME.test(name))
       throw new Error(`Token name "${name}" must be 1-64 letters, digits, dot, dash or underscore (e.g. claude-desktop).`);
     const tokens = this.list();
     if (tokens.some((t) => t.name === name))
       throw new Error(`A token named "${name}" exists. Revoke it first (mcp-token revoke ${name}) or pick another name.`);
     const token = newToken(PREFIX);
-    this.write([...tokens, { name, sha256: sha256Hex(token), created_at: new Date().toISOString() }]);
+    const record: TokenRecord = { name, sha256: sha256Hex(token), created_at: new Date().toISOString() };
+    if (browser !== undefined) record.browser = browser;
+    this.write([...tokens, record]);
     return token;
   }
 
@@ -61,7 +65,14 @@ export class McpTokenStore {
 
   /** The name of the client a presented token belongs to, or null. Constant-time per record. */
   verify(token: string): string | null {
-    return findByToken(token, this.list())?.name ?? null;
+    return this.find(token)?.name ?? null;
+  }
+
+  /** The record of a presented token (its name and browser), or null. Constant-time per record. */
+  find(token: string): TokenRecord | null {
+    const r = findByToken(token, this.list());
+    if (!r) return null;
+    return typeof r.browser === 'string' && r.browser !== '' ? r : { name: r.name, sha256: r.sha256, created_at: r.created_at };
   }
 
   private write(tokens: TokenRecord[]): void {
