@@ -67,6 +67,15 @@ async function onlyFreshTab(browser: Browser): Promise<Page> {
 
 const nameOf = (b: BrowserInfo | undefined) => b?.name;
 
+/** The agent opens a tab of its own at url (open_tab needs no tab in front); it must be in `browser`, by its own account. */
+async function ownTab(agent: AgentClient, browser: Browser, url: string, who: string): Promise<number> {
+  const r = await agent.call('open_tab', { url });
+  expect(r.status, `${who}: open_tab ${JSON.stringify(r.error_info)}`).to.equal('success');
+  const tabId = r.new_tab_id ?? r.tab_id;
+  expect((await tabsOf(browser)).find((t) => t.id === tabId)?.url, `${who}: tab ${tabId} in its browser's own chrome.tabs`).to.equal(url);
+  return tabId!;
+}
+
 describe('e2e: several browsers on one bridge', function () {
   this.timeout(240_000);
   let h: Harness;
@@ -358,13 +367,10 @@ describe('e2e: several browsers on one bridge', function () {
   });
 
   it("Stop in A's panel stops A's agents only; B's agents go on", async () => {
-    await openWindow(browserA(), h.fixtures.html('/a-stop', '<p>A</p>', 'A stop'));
     const agentA = await agentIn(a.name);
-    expect((await agentA.call('get_state', {})).status).to.equal('success');
-    await openWindow(browserB(), h.fixtures.html('/b-stop', '<p>B</p>', 'B stop'));
+    await ownTab(agentA, browserA(), h.fixtures.html('/a-stop', '<p>A</p>', 'A stop'), "A's agent");
     const agentB = await agentIn(b.name);
-    const first = await agentB.call('get_state', {});
-    expect(first.status, JSON.stringify(first.error_info)).to.equal('success');
+    const tabB = await ownTab(agentB, browserB(), h.fixtures.html('/b-stop', '<p>B</p>', 'B stop'), "B's agent");
     const panel = await openPanel(browserA());
     try {
       const listed = () =>
@@ -400,9 +406,8 @@ describe('e2e: several browsers on one bridge', function () {
         expect(read.isError, "A's MCP client is stopped too").to.equal(true);
       }
       // B's agent goes on, on the same tab.
-      const again = await agentB.call('get_state', {});
+      const again = await agentB.call('get_state', {}, { tabId: tabB });
       expect(again.status, `B's agent after Stop in A: ${JSON.stringify(again.error_info)}`).to.equal('success');
-      expect(again.tab_id).to.equal(first.tab_id);
       expect(sessions.find((s) => s.session_id === agentB.sessionId)?.connected, "B's agent is still connected").to.equal(true);
     } finally {
       await panel.close();
@@ -410,12 +415,10 @@ describe('e2e: several browsers on one bridge', function () {
   });
 
   it("A's browser crashes and restarts: B is undisturbed, A's agents get the documented error while it is away and go on when it is back", async () => {
-    await openWindow(browserA(), h.fixtures.html('/a-restart', '<p>A</p>', 'A restart'));
     const agentA = await agentIn(a.name);
-    expect((await agentA.call('get_state', {})).status).to.equal('success');
+    await ownTab(agentA, browserA(), h.fixtures.html('/a-restart', '<p>A</p>', 'A restart'), "A's agent");
     const agentB = await agentIn(b.name);
-    const beforeB = await agentB.call('get_state', {});
-    expect(beforeB.status).to.equal('success');
+    const tabB = await ownTab(agentB, browserB(), h.fixtures.html('/b-restart', '<p>B</p>', 'B restart'), "B's agent");
     const heardA: ExtensionStatusMessage[] = [];
     const heardB: ExtensionStatusMessage[] = [];
     agentA.on('extension_status', (m: ExtensionStatusMessage) => heardA.push(m));
@@ -432,9 +435,8 @@ describe('e2e: several browsers on one bridge', function () {
       'NO_EXTENSION_CONNECTED',
       'EXTENSION_DISCONNECTED',
     ]);
-    const duringB = await agentB.call('get_state', {});
+    const duringB = await agentB.call('get_state', {}, { tabId: tabB });
     expect(duringB.status, `B's agent while A is away: ${JSON.stringify(duringB.error_info)}`).to.equal('success');
-    expect(duringB.tab_id).to.equal(beforeB.tab_id);
 
     await extraA!.start();
     const back = await waitForBrowser(h, 'A connected again with the same id', (list) =>
@@ -442,21 +444,17 @@ describe('e2e: several browsers on one bridge', function () {
     );
     expect(back.name, 'A keeps its name across the restart').to.equal(a.name);
     await until("A's agent to hear extension_status {connected: true}", 15_000, () => heardA.some((m) => m.connected));
-    // It goes on in A: its tabs died with the process, so its next action takes the tab in front of A
-    // (a new window there), by A's own account.
+    // It goes on in A: its tabs died with the process; it opens a new one there.
     const url = h.fixtures.html('/a-again', '<p>A again</p>', 'A again');
-    await openWindow(browserA(), url);
-    const again = await agentA.call('get_state', {});
-    expect(again.status, `A's agent after A is back (no tab named): ${JSON.stringify(again.error_info)}`).to.equal('success');
-    expect((await tabsOf(browserA())).find((t) => t.id === again.tab_id)?.url, "its tab in A's own chrome.tabs").to.equal(url);
+    const againA = await ownTab(agentA, browserA(), url, "A's agent after A is back");
     expect(
-      (await tabsOf(browserB())).some((t) => t.id === again.tab_id || t.url === url),
+      (await tabsOf(browserB())).some((t) => t.id === againA || t.url === url),
       'nothing of it in B',
     ).to.equal(false);
     // B heard nothing of it all, and its agent is on the same tab.
     expect(heardB, "B's agent hears nothing of A's restart").to.deep.equal([]);
-    const afterB = await agentB.call('get_state', {});
-    expect(afterB.tab_id).to.equal(beforeB.tab_id);
+    const afterB = await agentB.call('get_state', {}, { tabId: tabB });
+    expect(afterB.status, `B's agent after A's restart: ${JSON.stringify(afterB.error_info)}`).to.equal('success');
   });
 
   it('a third profile that is not paired with this bridge is refused as before; the two browsers stay as they were', async () => {
