@@ -299,6 +299,7 @@ describe('e2e: several browsers on one bridge', function () {
         mcp: { origin: mcpOrigin, browser: a },
       };
       let together = 0;
+      const holder = new Map<string, string>();
       for (const sample of samples) {
         // From each browser's own ground truth: no page of one browser's agents ever opened in the other.
         for (const t of sample.tabsA)
@@ -319,6 +320,12 @@ describe('e2e: several browsers on one bridge', function () {
           const own = who === 'cdp' ? sample.tabsB : sample.tabsA;
           for (const t of s.tabs) {
             holding.add(who);
+            // No tab ever changed hands (tab ids are per browser: keyed with it).
+            const key = `${s.browser ?? '?'}/${t.tab_id}`;
+            expect(holder.get(key) ?? who, `tab ${key} changed hands`).to.equal(who);
+            holder.set(key, who);
+            if (t.url && t.url !== 'about:blank')
+              expect(t.url.startsWith(`${expected[who].origin}/`), `/status: ${who} held ${t.url}`).to.equal(true);
             // The tab id it holds is a tab of its own browser showing its own pages (or still loading them).
             const mine = own.find((x) => x.id === t.tab_id);
             if (mine && mine.url !== 'about:blank')
