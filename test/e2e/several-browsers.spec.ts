@@ -71,7 +71,7 @@ const nameOf = (b: BrowserInfo | undefined) => b?.name;
 async function ownTab(agent: AgentClient, browser: Browser, url: string, who: string): Promise<number> {
   const r = await agent.call('open_tab', { url });
   expect(r.status, `${who}: open_tab ${JSON.stringify(r.error_info)}`).to.equal('success');
-  const tabId = r.new_tab_id ?? r.tab_id;
+  const tabId = r.outcome_details?.new_tab_id ?? r.tab_id;
   expect((await tabsOf(browser)).find((t) => t.id === tabId)?.url, `${who}: tab ${tabId} in its browser's own chrome.tabs`).to.equal(url);
   return tabId!;
 }
@@ -228,6 +228,7 @@ describe('e2e: several browsers on one bridge', function () {
       ]);
       const opened = await callTool(client, 'browser_tabs', { action: 'new', url: `${mcpOrigin}/shop/index.html` });
       expect(opened.isError, opened.text).to.equal(false);
+      mcpSession = (await readStatus(h)).sessions.find((s) => s.client?.name?.startsWith('mcp:in-a'))?.session_id;
       const bu = runBu013ShopTask({ cdpUrl, llmBaseUrl: llm.baseUrl, shopUrl: `${cdpOrigin}/shop/`, timeoutMs: 120_000 });
       const buOut = bu.then(
         (r) => ({ r, error: null }),
@@ -236,7 +237,9 @@ describe('e2e: several browsers on one bridge', function () {
       await Promise.race([
         until('the CDP client (in B) to hold a tab', 60_000, async () =>
           (await readStatus(h)).sessions.some((s) => s.client?.name === 'cdp:in-b' && s.tabs.length > 0),
-        ),
+        ).catch(async (e: unknown) => {
+          throw new Error(`${String(e)}; /status: ${JSON.stringify(await readStatus(h))}`);
+        }),
         buOut.then((o) => {
           throw o.error ?? new Error(`browser_use 0.13 ended before it held a tab: ${o.r?.output.slice(-3000)}`);
         }),
@@ -346,7 +349,6 @@ describe('e2e: several browsers on one bridge', function () {
       console.log(
         `      ${samples.length} samples, ${together} with all three holding tabs; tab ids both browsers use: ${shared.join(', ') || 'none'}`,
       );
-      mcpSession = (await readStatus(h)).sessions.find((s) => whose(s) === 'mcp')?.session_id;
     } finally {
       watching = false;
       await watcher.catch(() => undefined);
