@@ -188,6 +188,22 @@ describe('e2e: several browsers on one bridge', function () {
       const cdpUrl = await mintCdpUrl(h, 'in-b', b.name);
       const version = (await (await fetch(`${cdpUrl}/json/version`)).json()) as { Browser?: string };
       expect(version.Browser, "contract: /json/version names the URL's browser's product").to.equal(b.product);
+      // Whose is each session, and which browser /status says it works in.
+      const whose = (s: StatusSession) =>
+        s.client?.name === 'cdp:in-b'
+          ? 'cdp'
+          : s.client?.name === 'browser-use-ext-python'
+            ? 'classic'
+            : s.client?.name?.startsWith('mcp:in-a')
+              ? 'mcp'
+              : null;
+      const holders = (sessions: StatusSession[]) =>
+        new Set(
+          sessions
+            .filter((x) => x.tabs.length > 0)
+            .map(whose)
+            .filter((w) => w !== null),
+        );
       watcher = (async () => {
         while (watching) {
           const [status, tabsA, tabsB, listed] = await Promise.all([
@@ -200,13 +216,20 @@ describe('e2e: several browsers on one bridge', function () {
           await new Promise((r) => setTimeout(r, 250));
         }
       })();
-      // The classic agent (Python imports take seconds) and the MCP client start first; each is handed
-      // the tab in front of its own browser.
+      // Each agent is handed the tab in front of its own browser: a fresh window in each. Then all three
+      // start at once (Python imports and a Node process take seconds); each browser_use agent's model
+      // pauses on the results page until all three hold tabs, so their work overlaps for sure.
+      await Promise.all([onlyFreshTab(browserA()), onlyFreshTab(browserB())]);
+      await llm.holdOn('results.html');
       const classicAgent = startClassicAgent(h, classicOrigin, { browserName: a.name });
       classic = classicAgent;
       const classicDone = classicAgent.done.then(
         (report) => ({ report, error: null }),
         (error: unknown) => ({ report: null as ClassicReport | null, error }),
+      );
+      const buOut = runBu013ShopTask({ cdpUrl, llmBaseUrl: llm.baseUrl, shopUrl: `${cdpOrigin}/shop/`, timeoutMs: 150_000 }).then(
+        (r) => ({ r, error: null }),
+        (error: unknown) => ({ r: null as Bu013Result | null, error }),
       );
       // The MCP client names A in other letters: names compare case-insensitively.
       const client = await connectStdioClient({
@@ -216,34 +239,24 @@ describe('e2e: several browsers on one bridge', function () {
         browser: a.name.toUpperCase(),
       });
       mcp = client;
-      await onlyFreshTab(browserA());
-      await onlyFreshTab(browserB());
       await classicAgent.ready;
       classicAgent.go();
       await Promise.race([
-        classicAgent.held,
+        Promise.all([classicAgent.held, llm.waitHeld(120_000)]),
         classicDone.then((o) => {
           throw o.error ?? new Error('the classic agent ended before it reached the results page');
+        }),
+        buOut.then((o) => {
+          throw o.error ?? new Error(`browser_use 0.13 ended before it reached the results page: ${o.r?.output.slice(-3000)}`);
         }),
       ]);
       const opened = await callTool(client, 'browser_tabs', { action: 'new', url: `${mcpOrigin}/shop/index.html` });
       expect(opened.isError, opened.text).to.equal(false);
       mcpSession = (await readStatus(h)).sessions.find((s) => s.client?.name?.startsWith('mcp:in-a'))?.session_id;
-      const bu = runBu013ShopTask({ cdpUrl, llmBaseUrl: llm.baseUrl, shopUrl: `${cdpOrigin}/shop/`, timeoutMs: 120_000 });
-      const buOut = bu.then(
-        (r) => ({ r, error: null }),
-        (error: unknown) => ({ r: null as Bu013Result | null, error }),
+      await until('the three agents to hold tabs at once (sampled from /status)', 20_000, () =>
+        samples.some((x) => holders(x.sessions).size === 3),
       );
-      await Promise.race([
-        until('the CDP client (in B) to hold a tab', 60_000, async () =>
-          (await readStatus(h)).sessions.some((s) => s.client?.name === 'cdp:in-b' && s.tabs.length > 0),
-        ).catch(async (e: unknown) => {
-          throw new Error(`${String(e)}; /status: ${JSON.stringify(await readStatus(h))}`);
-        }),
-        buOut.then((o) => {
-          throw o.error ?? new Error(`browser_use 0.13 ended before it held a tab: ${o.r?.output.slice(-3000)}`);
-        }),
-      ]);
+      await llm.release();
       classicAgent.release();
       let othersDone = false;
       const both = Promise.all([buOut, classicDone]).finally(() => (othersDone = true));
@@ -287,15 +300,6 @@ describe('e2e: several browsers on one bridge', function () {
       for (const c of mcpOut.calls) expect(c.isError, c.text).to.equal(false);
       for (const read of mcpOut.reads) expect(read.text).to.contain('Blue Ballpoint Pen (10 pack) - $2.49').and.not.contain('Stapler');
 
-      // Whose is each session, and which browser /status says it works in.
-      const whose = (s: StatusSession) =>
-        s.client?.name === 'cdp:in-b'
-          ? 'cdp'
-          : s.client?.name === 'browser-use-ext-python'
-            ? 'classic'
-            : s.client?.name?.startsWith('mcp:in-a')
-              ? 'mcp'
-              : null;
       const expected = {
         cdp: { origin: cdpOrigin, browser: b },
         classic: { origin: classicOrigin, browser: a },
@@ -401,10 +405,16 @@ describe('e2e: several browsers on one bridge', function () {
         agentB.sessionId,
       );
       const aIds = [agentA.sessionId!, ...(mcpSession ? [mcpSession] : [])];
-      for (const sid of aIds) {
-        await panel.waitForSelector(`#agent-list > li[data-session-id="${sid}"] .agent button`, { timeout: 10_000 });
-        await panel.click(`#agent-list > li[data-session-id="${sid}"] .agent button`);
-      }
+      // Each Disconnect is clicked in one step in the page: the list is drawn again whenever the bridge
+      // sends agent_sessions (the first Disconnect does), which would detach a button found earlier.
+      for (const sid of aIds)
+        await until(`Disconnect of ${sid} in A's panel`, 10_000, () =>
+          panel.evaluate((sel) => {
+            const button = document.querySelector<HTMLButtonElement>(sel);
+            button?.click();
+            return button !== null;
+          }, `#agent-list > li[data-session-id="${sid}"] .agent button`),
+        );
       await until("A's agent to be ended by the person's Stop", 10_000, () => agentA.ended);
       expect(agentA.ended?.code).to.equal('NOT_PERMITTED');
       const sessions = (await readStatus(h)).sessions;
