@@ -6,9 +6,7 @@
 // share one harness and side panel: the very same task against the bridge's CDP endpoint (only the URL
 // changes), the person's Stop while the model thinks, and the agent working beside a classic
 // browser_use 0.1.48 agent and an MCP client without either touching the other's tabs.
-import { spawn } from 'node:child_process';
 import path from 'node:path';
-import readline from 'node:readline';
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect } from 'chai';
@@ -19,11 +17,11 @@ import { REPO_ROOT } from '../harness/browser';
 import { type Bu013Result, runBu013ShopTask } from '../harness/bu013';
 import { type CdpChromium, launchCdpChromium } from '../harness/cdp-chromium';
 import { startCdpRecorder, type WsEntry } from '../harness/cdp-recorder';
+import { startClassicAgent } from '../harness/classic-agent';
 import { FixtureServer } from '../harness/fixture-server';
 import { type Harness, useHarness } from '../harness/harness';
 import { callTool, connectStdioClient } from '../harness/mcp-clients';
 import { openPanel } from '../harness/panel';
-import { BROWSER_USE_PYTHON, SHIM_DIR, shimPythonEnv } from '../harness/python';
 import { ScriptedLlm } from '../harness/scripted-llm';
 
 const FIXTURES = path.join(REPO_ROOT, 'python-shim-spec', 'tests', 'fixtures');
@@ -105,75 +103,6 @@ async function targetIdOf(page: Page): Promise<string> {
   } finally {
     await s.detach();
   }
-}
-
-interface ClassicReport {
-  final_result: string | null;
-  choice: { name: string } | null;
-  /** The page URL of every step's state. */
-  urls: string[];
-  errors: string[];
-}
-
-/**
- * browser_use 0.1.48's real Agent through the Python shim (python-shim-spec/tests/cdp/run_bu048.py: "find
- * the cheapest stapler and add it to the cart" on <fixturesUrl>/shop/, the in-process scripted model).
- * Started early, it imports browser_use and waits: go() lets it connect; its model then pauses on the
- * results page (held) until release().
- */
-function startClassicAgent(
-  h: Harness,
-  fixturesUrl: string,
-): {
-  ready: Promise<void>;
-  held: Promise<void>;
-  go(): void;
-  release(): void;
-  kill(): void;
-  done: Promise<ClassicReport>;
-  output: string[];
-} {
-  const output: string[] = [];
-  const proc = spawn(
-    BROWSER_USE_PYTHON,
-    [
-      path.join(SHIM_DIR, 'tests', 'cdp', 'run_bu048.py'),
-      h.bridge.agentUrl,
-      h.secrets.agent_secret,
-      fixturesUrl,
-      '--wait-for-go',
-      '--hold-on',
-      'results.html',
-    ],
-    { cwd: SHIM_DIR, env: shimPythonEnv(BROWSER_USE_PYTHON, {}), stdio: ['pipe', 'pipe', 'pipe'] },
-  );
-  const signals = new Map<string, () => void>();
-  const signal = (line: string) => new Promise<void>((r) => signals.set(line, r));
-  const ready = signal('ready');
-  const held = signal('held');
-  for (const s of [proc.stdout, proc.stderr])
-    readline.createInterface({ input: s }).on('line', (l) => {
-      output.push(l);
-      signals.get(l)?.();
-    });
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 120_000);
-  const done = new Promise<ClassicReport>((resolve, reject) =>
-    proc.once('close', (code) => {
-      clearTimeout(timer);
-      const last = output.filter((l) => l.startsWith('{')).at(-1);
-      if (code === 0 && last) resolve(JSON.parse(last) as ClassicReport);
-      else reject(new Error(`the classic agent (run_bu048.py) exited with ${code}:\n${output.slice(-60).join('\n')}`));
-    }),
-  );
-  return {
-    ready,
-    held,
-    go: () => proc.stdin.write('go\n'),
-    release: () => proc.stdin.end('release\n'),
-    kill: () => proc.kill('SIGKILL'),
-    done,
-    output,
-  };
 }
 
 describe('e2e: browser_use 0.13 over CDP', function () {

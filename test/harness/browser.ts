@@ -28,16 +28,25 @@ export interface LaunchOptions {
   headless?: boolean;
 }
 
-export async function launchWithExtension(opts: LaunchOptions): Promise<LaunchedBrowser> {
+/** Where one launched Chromium keeps its files: all under `root`, removed by close(). */
+export interface ProfileDirs {
+  root: string;
+  extensionDir: string;
+  profileDir: string;
+  downloadDir: string;
+}
+
+/** A temp profile folder and a copy of the built extension with its config.json, ready to launch. */
+export function prepareProfile(opts: LaunchOptions): ProfileDirs {
   if (!fs.existsSync(path.join(BUILT_EXTENSION, 'manifest.json'))) {
     throw new Error(`No built extension at ${BUILT_EXTENSION}. Run \`npm run build\` first.`);
   }
   if (!fs.existsSync(CHROMIUM_PATH)) {
     throw new Error(`No Chromium at ${CHROMIUM_PATH}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
   }
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-'));
-  const extensionDir = path.join(tmp, 'extension');
-  const profileDir = path.join(tmp, 'profile');
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-'));
+  const extensionDir = path.join(root, 'extension');
+  const profileDir = path.join(root, 'profile');
   fs.cpSync(BUILT_EXTENSION, extensionDir, { recursive: true });
   fs.writeFileSync(
     path.join(extensionDir, 'config.json'),
@@ -45,17 +54,22 @@ export async function launchWithExtension(opts: LaunchOptions): Promise<Launched
   );
   // Test-only: the profile's Downloads folder is a temp dir (as a person's Chrome setting would
   // name one), never the extension's doing: the extension leaves Chrome's folder alone.
-  const downloadDir = path.join(tmp, 'downloads');
+  const downloadDir = path.join(root, 'downloads');
   fs.mkdirSync(path.join(profileDir, 'Default'), { recursive: true });
   fs.mkdirSync(downloadDir);
   fs.writeFileSync(
     path.join(profileDir, 'Default', 'Preferences'),
     JSON.stringify({ download: { default_directory: downloadDir, prompt_for_download: false, directory_upgrade: true } }),
   );
-  const browser = await puppeteer.launch({
+  return { root, extensionDir, profileDir, downloadDir };
+}
+
+/** Starts Chromium on a prepared profile (again after it was killed: the same folder is the same profile). */
+export function startChromium(dirs: ProfileDirs, headless = true): Promise<Browser> {
+  return puppeteer.launch({
     executablePath: CHROMIUM_PATH,
-    headless: opts.headless ?? true,
-    userDataDir: profileDir,
+    headless,
+    userDataDir: dirs.profileDir,
     ignoreDefaultArgs: ['--disable-extensions'],
     args: [
       '--no-sandbox',
@@ -65,18 +79,23 @@ export async function launchWithExtension(opts: LaunchOptions): Promise<Launched
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--disable-extensions-except=${extensionDir}`,
-      `--load-extension=${extensionDir}`,
+      `--disable-extensions-except=${dirs.extensionDir}`,
+      `--load-extension=${dirs.extensionDir}`,
     ],
   });
+}
+
+export async function launchWithExtension(opts: LaunchOptions): Promise<LaunchedBrowser> {
+  const dirs = prepareProfile(opts);
+  const browser = await startChromium(dirs, opts.headless ?? true);
   return {
     browser,
-    extensionDir,
-    profileDir,
-    downloadDir,
+    extensionDir: dirs.extensionDir,
+    profileDir: dirs.profileDir,
+    downloadDir: dirs.downloadDir,
     async close() {
       await browser.close().catch(() => undefined);
-      fs.rmSync(tmp, { recursive: true, force: true });
+      fs.rmSync(dirs.root, { recursive: true, force: true });
     },
   };
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Page } from 'puppeteer-core';
 
 import { createBridge, type WiredBridgeOptions } from '../../bridge/cli/wire';
-import { AgentClient } from '../../bridge/client/agent-client';
+import { AgentClient, type AgentClientOptions } from '../../bridge/client/agent-client';
 import { createLogger, type LogLevel } from '../../bridge/common/log';
 import { loadOrCreateSecrets, type Secrets } from '../../bridge/common/secrets';
 import type { BridgeServer } from '../../bridge/src/server';
@@ -33,7 +33,8 @@ export interface Harness {
   /** Temp config dir holding this run's fresh secrets.json (removed by close()). */
   configDir: string;
   secrets: Secrets;
-  connectAgent(options?: { capabilities?: string[]; maxTabs?: number }): Promise<AgentClient>;
+  /** `browser`: the browser the agent works in, by the name the person gave it (hello.browser_name). */
+  connectAgent(options?: { capabilities?: string[]; maxTabs?: number; browser?: string }): Promise<AgentClient>;
   /** Opens a tab at url, brings it to the front (the default target of actions) and waits for load. */
   openPage(url: string): Promise<Page>;
   /**
@@ -90,12 +91,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     configDir,
     secrets,
     async connectAgent(o = {}) {
-      const agent = await AgentClient.connect({
+      const connectOptions: AgentClientOptions & { browser?: string } = {
         url: bridge.agentUrl,
         secret: secrets.agent_secret,
         capabilities: o.capabilities ?? [],
         ...(o.maxTabs === undefined ? {} : { maxTabs: o.maxTabs }),
-      });
+        ...(o.browser === undefined ? {} : { browser: o.browser }),
+      };
+      const agent = await AgentClient.connect(connectOptions);
       agents.push(agent);
       return agent;
     },

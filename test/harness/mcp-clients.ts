@@ -31,10 +31,11 @@ export async function callTool(client: Client, name: string, args: Record<string
   };
 }
 
-export async function connectStdioClient(opts: { agentUrl: string; agentSecret: string; name: string }): Promise<Client> {
+/** `browser`: `mcp --browser NAME`, the browser its agent works in. */
+export async function connectStdioClient(opts: { agentUrl: string; agentSecret: string; name: string; browser?: string }): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BUILT_CLI, 'mcp', '--bridge-url', opts.agentUrl],
+    args: [BUILT_CLI, 'mcp', '--bridge-url', opts.agentUrl, ...(opts.browser === undefined ? [] : ['--browser', opts.browser])],
     env: {
       PATH: process.env['PATH'] ?? '',
       BROWSER_USE_EXT_AGENT_SECRET: opts.agentSecret,

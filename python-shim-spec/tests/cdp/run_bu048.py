@@ -6,11 +6,14 @@ works beside other agents (test/e2e/cdp-browser-use.spec.ts); prints one JSON li
     {"final_result", "choice", "urls": [the page URL of every step's state], "errors": [...]}
 
     python tests/cdp/run_bu048.py <agent_url> <agent_secret> <fixtures_url> [--wait-for-go] [--hold-on URL_PART]
+        [--browser-name NAME]
 
 With --wait-for-go it imports everything, prints "ready" and connects only once a line comes on stdin:
 the test starts it early (the imports take seconds) and lets it go when the tab it should be handed is
 in front. With --hold-on the model pauses on the first state whose URL contains URL_PART, prints "held",
-and answers (a harmless scroll, then on as before) once another line comes on stdin.
+and answers (a harmless scroll, then on as before) once another line comes on stdin. With --browser-name
+the agent works in the browser of that name (``ExtensionBrowser(browser_name=...)``, as a person's script
+names their work profile); without it the keyword is not passed at all (the bridge's default browser).
 
 Unlike tests/agent_run.py it does nothing after ``agent.run()``: the Agent closes its connection at the
 end, and what a fresh connection would pick as its page is not this run's question.
@@ -37,12 +40,14 @@ class _AnnouncedHoldScript(ShopScript):
             print('held', flush=True)
 
 
-async def main(agent_url: str, secret: str, fixtures_url: str, hold_on: Optional[str] = None) -> None:
+async def main(agent_url: str, secret: str, fixtures_url: str, hold_on: Optional[str] = None,
+               browser_name: Optional[str] = None) -> None:
     script = _AnnouncedHoldScript(fixtures_url + '/shop/')
     if hold_on:
         script.hold_on(hold_on)
         threading.Thread(target=lambda: (sys.stdin.readline(), script.release()), daemon=True).start()
-    browser = ExtensionBrowser(bridge_url=agent_url, agent_secret=secret)
+    named = {} if browser_name is None else {'browser_name': browser_name}
+    browser = ExtensionBrowser(bridge_url=agent_url, agent_secret=secret, **named)
     agent = Agent('Find the cheapest stapler and add it to the cart', ScriptedChatModel(script=script), browser=browser,
                   controller=ExtensionController(), use_vision=False, tool_calling_method='raw')
     agent.browser_context.config.wait_between_actions = 0.1
@@ -69,4 +74,5 @@ if __name__ == '__main__':
         print('ready', flush=True)
         sys.stdin.readline()
     hold = options[options.index('--hold-on') + 1] if '--hold-on' in options else None
-    asyncio.run(main(*sys.argv[1:4], hold_on=hold))
+    name = options[options.index('--browser-name') + 1] if '--browser-name' in options else None
+    asyncio.run(main(*sys.argv[1:4], hold_on=hold, browser_name=name))
