@@ -12,8 +12,8 @@ import { hoverRulesFor } from '../interaction/hover-rules';
 import { hasTarget } from '../target';
 import { type ActionCommon, label, prepare, safeValue } from './common';
 import { filledResult, planFill } from './fill';
-import { hoverSynthetically } from './hover';
 import { keysWouldReachAgentUi } from './focus-guard';
+import { hoverSynthetically } from './hover';
 import type { PageContext } from './types';
 
 const CHECKS: Record<PrepareRequest['checks'], Check[]> = { pointer: POINTER_CHECKS, hover: HOVER_CHECKS, edit: EDIT_CHECKS, none: [] };
