@@ -40,7 +40,6 @@ class HoverAction(BaseModel):
     selector: Optional[str] = None
 
 
-@CONTROLLER.registry.action('Hover over an element', param_model=HoverAction)
 async def hover_element(params: HoverAction, browser):
     """hover_element.py's action, as the example writes it (its task names the box by CSS selector)."""
     session = await browser.get_session()
@@ -68,7 +67,16 @@ async def hover_element(params: HoverAction, browser):
     return ActionResult(extracted_content=msg, include_in_memory=True)
 
 
+def with_hover_element(controller):
+    """The controller with hover_element.py's action registered, as the example registers it."""
+    controller.registry.action('Hover over an element', param_model=HoverAction)(hover_element)
+    return controller
+
+
+with_hover_element(CONTROLLER)
 AM = CONTROLLER.registry.create_action_model()
+#: The same steps on browser_use's own Playwright (set up in setUpModule): name -> (controller, action model, context).
+SIDES = {}
 SECRETS = {'x_name': 'my_x_name', 'x_password': 'my_x_password'}
 
 
@@ -86,13 +94,26 @@ def setUpModule():
     # The tests read what the page saw with page.evaluate, which the person allows in Settings.
     set_extension_settings(H, {'allow_evaluate': True})
     _, CTX = S.open_context(BrowserContextConfig(include_screenshot=False, allowed_domains=['127.0.0.1']))
+    SIDES['ours'] = (CONTROLLER, AM, CTX)
+    # browser_use's own side: its real Controller on its own Playwright browser (system Chromium).
+    from browser_use import Controller
+
+    from tests.compat_real import context_config, real_browser
+
+    real = with_hover_element(Controller())
+    browser = real_browser()
+    S.on_close(browser.close)
+    ctx = S.run(browser.new_context(context_config(1280, 800)))
+    S.on_close(ctx.close)
+    SIDES['playwright'] = (real, real.registry.create_action_model(), ctx)
 
 
 tearDownModule = S.close
 
 
-def act(sensitive_data=None, **action):
-    return S.run(CONTROLLER.act(AM(**action), CTX, sensitive_data=sensitive_data))
+def act(sensitive_data=None, side='ours', **action):
+    controller, model, ctx = SIDES[side]
+    return S.run(controller.act(model(**action), ctx, sensitive_data=sensitive_data))
 
 
 def index_of(state, pred) -> int:
@@ -135,39 +156,44 @@ class BarNeverTakesTheClick(unittest.TestCase):
 
 class LabelTakesTheText(unittest.TestCase):
     def test_input_text_on_the_labels_index_fills_its_control_and_logs_in(self):
-        act(go_to_url={'url': H.url('label_login.html')})
-        state = S.run(CTX.get_state(True))
+        for side in SIDES:
+            with self.subTest(side=side):
+                ctx = SIDES[side][2]
+                act(side=side, go_to_url={'url': H.url('label_login.html')})
+                state = S.run(ctx.get_state(True))
 
-        def label(text):
-            return index_of(state, lambda n: n.tag_name == 'label' and n.get_all_text_till_next_clickable_element() == text)
-
-        user, password = label('Phone, email or username'), label('Password')
-        r = act(sensitive_data=SECRETS, input_text={'index': user, 'text': '<secret>x_name</secret>'})
-        self.assertIsNone(r.error)
-        self.assertEqual(r.extracted_content, f'⌨️  Input sensitive data into index {user}')
-        r = act(sensitive_data=SECRETS, input_text={'index': password, 'text': '<secret>x_password</secret>'})
-        self.assertIsNone(r.error)
-        state = S.run(CTX.get_state(True))
-        r = act(click_element_by_index={'index': index_of(state, lambda n: n.tag_name == 'button')})
-        self.assertIsNone(r.error)
-        page = S.run(CTX.get_current_page())
-        self.assertEqual(
-            S.run(page.evaluate('document.getElementById("out").textContent')), 'Logged in as my_x_name with the right password'
-        )
+                user, password = (
+                    index_of(state, lambda n, t=t: n.tag_name == 'label' and n.get_all_text_till_next_clickable_element() == t)
+                    for t in ('Phone, email or username', 'Password')
+                )
+                r = act(side=side, sensitive_data=SECRETS, input_text={'index': user, 'text': '<secret>x_name</secret>'})
+                self.assertIsNone(r.error)
+                self.assertEqual(r.extracted_content, f'⌨️  Input sensitive data into index {user}')
+                r = act(side=side, sensitive_data=SECRETS, input_text={'index': password, 'text': '<secret>x_password</secret>'})
+                self.assertIsNone(r.error)
+                state = S.run(ctx.get_state(True))
+                r = act(side=side, click_element_by_index={'index': index_of(state, lambda n: n.tag_name == 'button')})
+                self.assertIsNone(r.error)
+                page = S.run(ctx.get_current_page())
+                out = S.run(page.evaluate('document.getElementById("out").textContent'))
+                self.assertEqual(out, 'Logged in as my_x_name with the right password')
 
 
 class HoverAsPlaywright(unittest.TestCase):
     def test_hover_element_example_reveals_the_css_hover_button_and_it_is_clicked(self):
-        act(go_to_url={'url': H.url('css_hover.html')})
-        S.run(CTX.get_state(True))
-        r = act(hover_element={'selector': '#hoverdivpara'})
-        self.assertIsNone(r.error)
-        # The button is shown by CSS :hover only: listed now because the hover was a real one.
-        state = S.run(CTX.get_state(True))
-        r = act(click_element_by_index={'index': index_of(state, lambda n: n.attributes.get('id') == 'clickme')})
-        self.assertIsNone(r.error)
-        page = S.run(CTX.get_current_page())
-        self.assertEqual(S.run(page.evaluate('document.getElementById("out").textContent')), 'You clicked me')
+        for side in SIDES:
+            with self.subTest(side=side):
+                ctx = SIDES[side][2]
+                act(side=side, go_to_url={'url': H.url('css_hover.html')})
+                S.run(ctx.get_state(True))
+                r = act(side=side, hover_element={'selector': '#hoverdivpara'})
+                self.assertIsNone(r.error)
+                # The button is shown by CSS :hover only: listed now because the hover was a real one.
+                state = S.run(ctx.get_state(True))
+                r = act(side=side, click_element_by_index={'index': index_of(state, lambda n: n.attributes.get('id') == 'clickme')})
+                self.assertIsNone(r.error)
+                page = S.run(ctx.get_current_page())
+                self.assertEqual(S.run(page.evaluate('document.getElementById("out").textContent')), 'You clicked me')
 
 
 if __name__ == '__main__':

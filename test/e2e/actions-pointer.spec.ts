@@ -28,10 +28,22 @@ describe('e2e actions: pointer', function () {
     expect(r['x']).to.equal(140);
     expect(r['y']).to.equal(65);
     const log = await EVENT_LOG.read(o);
+    // The pointer enters every ancestor (the document listens in the capture phase, so Chromium
+    // sends enter to each, the document itself first): the same as puppeteer's real mouse clicking the same page.
+    const ref = await h.openPage(o.page.url());
+    await ref.click('#b');
+    expect(log, "Chromium's own sequence").to.deep.equal(await ref.evaluate(() => (window as unknown as { log: string[] }).log));
+    await ref.close();
     expect(log).to.deep.equal([
       'pointerover:b',
+      'pointerenter:?',
+      'pointerenter:html',
+      'pointerenter:body',
       'pointerenter:b',
       'mouseover:b',
+      'mouseenter:?',
+      'mouseenter:html',
+      'mouseenter:body',
       'mouseenter:b',
       'pointermove:b',
       'mousemove:b',

@@ -46,7 +46,7 @@ function mouseInit(p: Point, mods: readonly Modifier[], button: number, buttons:
   };
 }
 
-function pointer(type: string, target: Element, init: MouseEventInit, bubbles = true): boolean {
+function pointer(type: string, target: Element | Document, init: MouseEventInit, bubbles = true): boolean {
   return target.dispatchEvent(
     new PointerEvent(type, {
       ...init,
@@ -63,7 +63,7 @@ function pointer(type: string, target: Element, init: MouseEventInit, bubbles = 
   );
 }
 
-function mouse(type: string, target: Element, init: MouseEventInit, bubbles = true): boolean {
+function mouse(type: string, target: Element | Document, init: MouseEventInit, bubbles = true): boolean {
   return target.dispatchEvent(new MouseEvent(type, { ...init, bubbles, cancelable: bubbles && type !== 'mouseenter' }));
 }
 
@@ -75,10 +75,12 @@ let under: WeakRef<Element> | null = null;
  * boundary events walk (Chromium's BoundaryEventDispatcher builds its ancestor chains so). */
 const flatParent = (n: Element): Element | null => n.assignedSlot ?? composedParent(n);
 
-/** el and its flat-tree ancestors, innermost first. */
-function chain(el: Element | null): Element[] {
-  const out: Element[] = [];
+/** el, its flat-tree ancestors and the document, innermost first (Chromium's chain ends at the
+ * document node: a pointer coming into the page enters it too). */
+function chain(el: Element | null): (Element | Document)[] {
+  const out: (Element | Document)[] = [];
   for (let n = el; n; n = flatParent(n)) out.push(n);
+  if (el) out.push(el.ownerDocument);
   return out;
 }
 
