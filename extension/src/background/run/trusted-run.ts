@@ -167,6 +167,13 @@ export async function runTrusted(tabId: number, frameId: number, plan: TrustedPl
     if (placed) return refused(placed);
   }
   const sent = await sendInput(tabId, input, prepared, watch);
+  if (sent && plan.prepare.css_hover && debuggerUnavailable(sent)) {
+    // A hover made real only for the page's :hover rules (cssHoverPlan), with trusted input off:
+    // when chrome.debugger cannot attach (DevTools open on the tab), the synthetic hover still runs
+    // the page's handlers and says what it could not do, as it did before.
+    const params = { ...plan.prepare.params, modifiers: plan.prepare.css_hover.modifiers };
+    return sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'run_action', action: 'hover', params }, { frameId });
+  }
   if (sent) return sent;
   return {
     ok: true,
@@ -262,11 +269,16 @@ async function sendInput(tabId: number, input: TrustedInputRequest, prepared: Pr
         'OPERATION_FAILED_IN_TARGET',
         `Trusted input failed (${why}); another debugger (DevTools?) may be attached to this tab. Close it, or turn trusted_input off, and retry.`,
         WS,
-        { tab_id: tabId },
+        { tab_id: tabId, reason: 'debugger_unavailable' },
       ),
     );
   }
   return done < total ? cut('the page navigated') : null;
+}
+
+/** Did the input fail because chrome.debugger could not be used on the tab (sendInput's answer)? */
+function debuggerUnavailable(sent: ChannelOutcome): boolean {
+  return sent.ok && !sent.response.ok && sent.response.error.details?.['reason'] === 'debugger_unavailable';
 }
 
 /** fill/type: the field's value as the page reads it after the keys. */
