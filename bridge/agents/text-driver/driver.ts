@@ -96,6 +96,9 @@ export class Seed002Driver {
         this.notices.push(
           `System: ${m.message ?? `Tab limit (${m.max_tabs ?? '?'}) reached. Released tab: ${m.url ?? `tab ${m.tab_id}`}`}`,
         );
+      // The person took the tab back (side panel, the bar's Stop): it is still open, so it is never
+      // worded as closed; the bridge's message says so and what to do next.
+      else if (m.reason === 'released_by_user') this.notices.push(`System: ${m.message}`);
       else this.notices.push(`System: Target tab closed: ${m.url ?? `tab ${m.tab_id}`}`);
     });
   }

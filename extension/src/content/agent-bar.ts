@@ -378,7 +378,16 @@ export class AgentBar {
    * press a small fixed button in that corner.
    */
   private stepAside(near?: { x: number; y: number; margin: number }): boolean {
-    if (!this.wanted || !this.host.isConnected) return false;
+    if (!this.wanted || !this.host.isConnected) {
+      // Not shown yet: an agent's first action on a tab it just opened can choose its point before
+      // the bar is shown (the worker shows it once the bridge names the new lease) and send its real
+      // input after. The bar then comes up hidden until that input has gone in; a person never saw
+      // it, so nothing blinks.
+      this.asideUntil = performance.now() + ASIDE_MAX_MS;
+      this.arm(false);
+      this.scheduleBack();
+      return true;
+    }
     if (near) {
       // Only when the point is on the bar or within margin of it (above or below): elsewhere the
       // bar stays, so the person does not see it blink on every click.

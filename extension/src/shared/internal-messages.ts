@@ -49,6 +49,9 @@ export interface PrepareRequest {
   fill?: string;
   /** type: put the caret at the end when the field gets focus now (one already focused keeps its caret). */
   caret?: 'end';
+  /** hover without trusted_input: a real pointer only where the page has :hover rules for the element
+   * (CSS :hover needs one); else the synthetic move is made right there (result.done, with its message). */
+  css_hover?: { modifiers: string[] };
 }
 
 /** Trusted mode: the current value of an element (after trusted typing), never a password's. */

@@ -100,6 +100,9 @@ async function viewportSize(send: Send): Promise<{ width: number; height: number
 export interface InputWatch {
   progress?: (done: number) => void;
   stop?: () => boolean;
+  /** Called with the debugger attached, right before the pointer moves: the last moment to get our
+   * own bar out of the point's way (the bar may have been shown since the page chose the point). */
+  beforePointer?: (x: number, y: number) => Promise<unknown>;
 }
 
 export async function performTrustedInput(tabId: number, req: TrustedInputRequest, watch: InputWatch = {}): Promise<void> {
@@ -133,6 +136,7 @@ export async function performTrustedInput(tabId: number, req: TrustedInputReques
       // click); focus emulation makes the page "visible" for this debugger session only, and the
       // click lands at once (seed 002 clicks tabs that are not in focus).
       await send('Emulation.setFocusEmulationEnabled', { enabled: true });
+      await watch.beforePointer?.(req.x, req.y);
       await send('Input.dispatchMouseEvent', { ...base, type: 'mouseMoved' });
       if (req.click_count === 0) return; // hover
       const button = req.button ?? 'left';

@@ -19,7 +19,7 @@ import { afterAction, isResult, Signals } from './after-action';
 import { allInBefore, ANSWER_REQUIRED, cutShort, inputDone, lostAnswer, TYPING_ACTIONS, waitCutShort } from './interrupted-input';
 import { globalIds, route } from './route';
 import type { PageTab } from './tab-gate';
-import { runTrusted, trustedPlan, withCurrentViewport } from './trusted-run';
+import { cssHoverPlan, runTrusted, trustedPlan, withCurrentViewport } from './trusted-run';
 
 /** How long a download may take to appear after the navigation it replaced was aborted. */
 const DOWNLOAD_AFTER_ABORT_MS = 1000;
@@ -77,7 +77,7 @@ async function onFrame(run: ActionRun, pageTab: PageTab, routed: Routed): Promis
 async function send(run: ActionRun, pageTab: PageTab, routed: Routed, signals: Signals): Promise<Sent | ActionResultMessage> {
   const { frameId } = routed;
   const tAction = now();
-  const plan = run.trusted ? trustedPlan(run.name, routed.params) : null;
+  const plan = run.trusted ? trustedPlan(run.name, routed.params) : cssHoverPlan(run.name, routed.params);
   // Settling off and the top frame acting: the state is taken right after the action, so the page
   // answers with its snapshot at once (one round trip instead of two).
   const withSnapshot = !plan && !run.settle.enabled && frameId === 0;

@@ -23,7 +23,7 @@ const WS = 'background_script' as const;
  */
 export interface TrustedPlan {
   /** Page-side preparation of the target: every plan asks the page first (a keyless press: that focus is not on our own UI). */
-  prepare: { checks: PrepareRequest['checks']; focus: boolean; params: Record<string, unknown>; fill?: string; caret?: 'end' };
+  prepare: Omit<PrepareRequest, 'channel' | 'kind' | 'params'> & { params: Record<string, unknown> };
   input(prepared: Record<string, unknown>): TrustedInputRequest | null;
   /** Read the target's value after the input (fill/type results carry it). */
   readValue: boolean;
@@ -44,6 +44,19 @@ export function trustedPlan(action: string, params: unknown): TrustedPlan | null
     return editPlan(action, p);
   if (action === 'press' && typeof p['key'] === 'string') return pressPlan(p['key'], p);
   return null;
+}
+
+/**
+ * hover with trusted_input off: Playwright's hover moves a real pointer, and only a real one sets
+ * CSS :hover, so a hover whose element the page's :hover rules would style is trusted by default;
+ * the page side does the rest with synthetic events and no debugger (PrepareRequest.css_hover).
+ */
+export function cssHoverPlan(action: string, params: unknown): TrustedPlan | null {
+  if (action !== 'hover') return null;
+  const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
+  const plan = pointerPlan('hover', p);
+  plan.prepare.css_hover = { modifiers: Array.isArray(p['modifiers']) ? (p['modifiers'] as string[]) : [] };
+  return plan;
 }
 
 function pointerPlan(action: 'click' | 'double_click' | 'hover', p: Record<string, unknown>): TrustedPlan {
@@ -154,6 +167,13 @@ export async function runTrusted(tabId: number, frameId: number, plan: TrustedPl
     if (placed) return refused(placed);
   }
   const sent = await sendInput(tabId, input, prepared, watch);
+  if (sent && plan.prepare.css_hover && debuggerUnavailable(sent)) {
+    // A hover made real only for the page's :hover rules (cssHoverPlan), with trusted input off:
+    // when chrome.debugger cannot attach (DevTools open on the tab), the synthetic hover still runs
+    // the page's handlers and says what it could not do, as it did before.
+    const params = { ...plan.prepare.params, modifiers: plan.prepare.css_hover.modifiers };
+    return sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'run_action', action: 'hover', params }, { frameId });
+  }
   if (sent) return sent;
   return {
     ok: true,
@@ -166,6 +186,11 @@ export async function runTrusted(tabId: number, frameId: number, plan: TrustedPl
 }
 
 function doneInPage(plan: TrustedPlan, prepared: Prepared): ChannelOutcome {
+  // A synthetic hover (cssHoverPlan) answers in full, with its own message.
+  if (typeof prepared['message'] === 'string') {
+    const { done: _done, message, ...result } = prepared;
+    return { ok: true, response: { ok: true, message: message as string, result } };
+  }
   const { done: _done, x: _x, y: _y, focused: _f, ...rest } = prepared;
   return {
     ok: true,
@@ -201,14 +226,19 @@ async function toTopViewport(tabId: number, frameId: number, input: TrustedInput
     );
   input.x += offset.x;
   input.y += offset.y;
-  // The controlled-tab bar is in the top frame, above this frame: while a person's pointer rests
-  // on it, Stop takes the pointer and would take this click too. The top frame moves it aside for
-  // the input, as it does for a point of its own (content/agent-bar.ts). Best effort: a top frame
-  // without our content script has no bar.
-  await sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'bar_aside', x: input.x, y: input.y }, { frameId: 0 }).catch(
-    () => undefined,
-  );
   return null;
+}
+
+/**
+ * Right before the pointer input, whatever frame chose the point: the controlled-tab bar is in the
+ * top frame, above every subframe, and may have been shown since the point was chosen (a click
+ * right after open_tab prepares before the worker shows the bar for the new lease); while a
+ * person's pointer rests on it, Stop takes the pointer. The top frame moves it aside for this
+ * input, or keeps it hidden when it comes (content/agent-bar.ts). Best effort: a top frame without
+ * our content script has no bar.
+ */
+function barAside(tabId: number): (x: number, y: number) => Promise<unknown> {
+  return (x, y) => sendToContent(tabId, { channel: CONTENT_CHANNEL, kind: 'bar_aside', x, y }, { frameId: 0 }).catch(() => undefined);
 }
 
 /** Sends the input; null when all of it went in, else the answer that says why not. */
@@ -225,7 +255,11 @@ async function sendInput(tabId: number, input: TrustedInputRequest, prepared: Pr
     tracked: true,
   });
   try {
-    await performTrustedInput(tabId, input, { progress: (n) => (done = n), stop: () => watch.navigationStarted });
+    await performTrustedInput(tabId, input, {
+      progress: (n) => (done = n),
+      stop: () => watch.navigationStarted,
+      beforePointer: barAside(tabId),
+    });
   } catch (e) {
     if (total > 0 && !(e instanceof TrustedInputRefused) && !(await chrome.tabs.get(tabId).catch(() => null))) return cut('the tab closed');
     if (e instanceof TrustedInputRefused) return refused(errorInfo(e.code, e.message, WS, { ...e.details, ...elementOf(prepared) }));
@@ -235,11 +269,16 @@ async function sendInput(tabId: number, input: TrustedInputRequest, prepared: Pr
         'OPERATION_FAILED_IN_TARGET',
         `Trusted input failed (${why}); another debugger (DevTools?) may be attached to this tab. Close it, or turn trusted_input off, and retry.`,
         WS,
-        { tab_id: tabId },
+        { tab_id: tabId, reason: 'debugger_unavailable' },
       ),
     );
   }
   return done < total ? cut('the page navigated') : null;
+}
+
+/** Did the input fail because chrome.debugger could not be used on the tab (sendInput's answer)? */
+function debuggerUnavailable(sent: ChannelOutcome): boolean {
+  return sent.ok && !sent.response.ok && sent.response.error.details?.['reason'] === 'debugger_unavailable';
 }
 
 /** fill/type: the field's value as the page reads it after the keys. */

@@ -3,14 +3,17 @@
 // (isTrusted) one the worker dispatches through chrome.debugger.
 import { errorInfo } from '../../../../schemas/lib/errors';
 import type { PrepareRequest, ReadValueRequest, RunActionResponse } from '../../shared/internal-messages';
+import type { Modifier } from '../../shared/keys';
 import { type Check, EDIT_CHECKS, HOVER_CHECKS, POINTER_CHECKS } from '../interaction/actionability';
 import { hasFocusWithin } from '../interaction/dom';
 import { caretToEnd, replaceValue } from '../interaction/editing';
 import { agentBarClearForTrustedPoint } from '../interaction/hit-test';
+import { hoverRulesFor } from '../interaction/hover-rules';
 import { hasTarget } from '../target';
 import { type ActionCommon, label, prepare, safeValue } from './common';
 import { filledResult, planFill } from './fill';
 import { keysWouldReachAgentUi } from './focus-guard';
+import { hoverSynthetically } from './hover';
 import type { PageContext } from './types';
 
 const CHECKS: Record<PrepareRequest['checks'], Check[]> = { pointer: POINTER_CHECKS, hover: HOVER_CHECKS, edit: EDIT_CHECKS, none: [] };
@@ -21,6 +24,12 @@ export async function prepareTrusted(ctx: PageContext, req: PrepareRequest): Pro
     return keysWouldReachAgentUi() ?? { ok: true, message: '', result: {} };
   const r = await prepare(ctx, req.params as ActionCommon, CHECKS[req.checks]);
   if (!r.ok) return r;
+  // A hover the person did not ask to be trusted: no :hover rule of the page would style the
+  // element, so synthetic events do all a real pointer would (no debugger attached for it).
+  if (req.css_hover && hoverRulesFor(r.hit).count === 0) {
+    const done = hoverSynthetically(ctx, r, req.css_hover.modifiers as Modifier[]);
+    return { ok: true, message: '', result: { ...done.result, done: true, message: done.message } };
+  }
   let focused = false;
   let fillValue: string | undefined;
   if (req.fill !== undefined) {

@@ -1,7 +1,8 @@
 // Synthetic pointer and mouse sequences in the order Chromium on Linux fires them for a real mouse
 // (https://w3c.github.io/pointerevents/#the-pointerdown-event, UI Events "mouse event order"; the
 // order, buttons and detail below were measured with Input.dispatchMouseEvent in Chromium):
-//   move:    pointerover, pointerenter, mouseover, mouseenter, pointermove, mousemove
+//   move:    (pointerout, pointerleave...) pointerover, pointerenter..., (mouseout, mouseleave...) mouseover,
+//            mouseenter..., pointermove, mousemove: enter/leave on every element entered/left
 //   press:   pointerdown, mousedown, (focus), contextmenu (right button: on press, as on Linux/macOS;
 //            Windows fires it after mouseup)
 //   release: pointerup, mouseup, click (left) | auxclick (middle, right), dblclick after the 2nd click
@@ -12,7 +13,7 @@
 // so focus is moved by hand after mousedown, as the browser's default action would.
 import type { Modifier } from '../../shared/keys';
 import type { Point } from './actionability';
-import { deepActiveElement, focusableAncestor } from './dom';
+import { composedParent, deepActiveElement, focusableAncestor } from './dom';
 import { nextTask } from './tasks';
 
 export type Button = 'left' | 'right' | 'middle';
@@ -45,7 +46,7 @@ function mouseInit(p: Point, mods: readonly Modifier[], button: number, buttons:
   };
 }
 
-function pointer(type: string, target: Element, init: MouseEventInit, bubbles = true): boolean {
+function pointer(type: string, target: Element | Document, init: MouseEventInit, bubbles = true): boolean {
   return target.dispatchEvent(
     new PointerEvent(type, {
       ...init,
@@ -62,17 +63,65 @@ function pointer(type: string, target: Element, init: MouseEventInit, bubbles = 
   );
 }
 
-function mouse(type: string, target: Element, init: MouseEventInit, bubbles = true): boolean {
+function mouse(type: string, target: Element | Document, init: MouseEventInit, bubbles = true): boolean {
   return target.dispatchEvent(new MouseEvent(type, { ...init, bubbles, cancelable: bubbles && type !== 'mouseenter' }));
 }
 
-/** Moves the pointer onto target at p (the hover sequence). */
+/** The element the synthetic pointer of this frame is over (the last move's target), as the
+ * browser remembers the element under a real pointer. */
+let under: WeakRef<Element> | null = null;
+
+/** Parent in the flat tree (a slotted node's slot, a shadow root's host): the tree the browser's
+ * boundary events walk (Chromium's BoundaryEventDispatcher builds its ancestor chains so). */
+const flatParent = (n: Element): Element | null => n.assignedSlot ?? composedParent(n);
+
+/** el, its flat-tree ancestors and the document, innermost first (Chromium's chain ends at the
+ * document node: a pointer coming into the page enters it too). */
+function chain(el: Element | null): (Element | Document)[] {
+  const out: (Element | Document)[] = [];
+  for (let n = el; n; n = flatParent(n)) out.push(n);
+  if (el) out.push(el.ownerDocument);
+  return out;
+}
+
+/**
+ * The boundary events of one pointer kind when the pointer goes from `from` (null: from outside
+ * the document) onto `to`, as UI Events and Pointer Events order them and Chromium dispatches them:
+ * out on what it left, leave on each element it left (innermost first, up to the common ancestor),
+ * over on the new element, enter on each element it entered (outermost first, down to the new one).
+ */
+function boundary(kind: 'pointer' | 'mouse', from: Element | null, to: Element, init: MouseEventInit): void {
+  const send = kind === 'pointer' ? pointer : mouse;
+  const left = chain(from);
+  const entered = chain(to);
+  const common = left.find((n) => entered.includes(n)) ?? null;
+  if (from) {
+    send(`${kind}out`, from, { ...init, relatedTarget: to });
+    for (const n of left) {
+      if (n === common) break;
+      send(`${kind}leave`, n, { ...init, relatedTarget: to }, false);
+    }
+  }
+  send(`${kind}over`, to, { ...init, relatedTarget: from });
+  const into = common ? entered.slice(0, entered.indexOf(common)) : entered;
+  for (const n of into.reverse()) send(`${kind}enter`, n, { ...init, relatedTarget: from }, false);
+}
+
+/**
+ * Moves the pointer onto target at p (the hover sequence): the boundary events when it comes from
+ * another element (pointer kind first, then the compatibility mouse events), then the moves.
+ * Playwright's hover moves a real pointer, so a page's mouseenter on a menu's wrapper runs as well
+ * as the one on the item, and the element it left hears mouseleave.
+ */
 export function pointerMove(target: Element, p: Point, mods: readonly Modifier[] = [], buttons = 0): void {
   const init = mouseInit(p, mods, 0, buttons, 0);
-  pointer('pointerover', target, init);
-  pointer('pointerenter', target, init, false);
-  mouse('mouseover', target, init);
-  mouse('mouseenter', target, init, false);
+  const was = under?.deref() ?? null;
+  if (was !== target) {
+    const from = was?.isConnected ? was : null;
+    boundary('pointer', from, target, init);
+    boundary('mouse', from, target, init);
+  }
+  under = new WeakRef(target);
   pointer('pointermove', target, init);
   mouse('mousemove', target, init);
 }
