@@ -33,6 +33,8 @@ interface Known {
   name: string;
   brand: string;
   product?: string;
+  /** navigator.userAgent as the extension reported it (hello.browser): /json/version's User-Agent for a URL bound here. */
+  userAgent?: string;
   lastFocusedAt?: number;
   /** Order of the latest connection (the default rule's tie-break: connected first wins). */
   connectedSeq: number;
@@ -119,6 +121,7 @@ export class BrowserRegistry {
       brand,
       connectedSeq: ++this.seq,
       ...((hello.browser?.product ?? old?.product) ? { product: hello.browser?.product ?? old?.product } : {}),
+      ...((hello.browser?.user_agent ?? old?.userAgent) ? { userAgent: hello.browser?.user_agent ?? old?.userAgent } : {}),
       ...(old?.lastFocusedAt === undefined ? {} : { lastFocusedAt: old.lastFocusedAt }),
     };
     this.known.set(id, entry);
@@ -191,6 +194,7 @@ export class BrowserRegistry {
       brand: b.brand,
       connected: this.links.get(b.id)?.connected === true,
       ...(b.product === undefined ? {} : { product: b.product }),
+      ...(b.userAgent === undefined ? {} : { user_agent: b.userAgent }),
       ...(b.lastFocusedAt === undefined ? {} : { last_focused_at: b.lastFocusedAt }),
       agents: c.agents,
       held_tabs: c.heldTabs,
