@@ -6,6 +6,7 @@
 // installClosedTabs() synchronously at top level, like every other registration. It sits beside the
 // entry because it reaches into every room that keeps something per tab.
 import { forgetTabLinks, linksHeldFor } from './connection/content-channel';
+import { forgetDownloadTab } from './page-watch/download-gesture';
 import { deferredHeldFor, forgetDeferred } from './page-watch/settle-rule';
 import { forgetTabState, indexHeldFor } from './state/collect';
 import { requestsHeldFor } from './state/frame-liveness';
@@ -16,6 +17,7 @@ export async function forgetTab(tabId: number): Promise<void> {
   forgetTabStates(tabId);
   forgetDeferred(tabId);
   forgetTabLinks(tabId);
+  await forgetDownloadTab(tabId);
   await forgetTabState(tabId);
 }
 

@@ -6,6 +6,7 @@
 import type { ErrorInfo, OutcomeDetails, SimplifiedState } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import type { DownloadLine } from '../../shared/panel-messages';
+import { noteDownloadCreated } from './download-gesture';
 
 export type DownloadRecord = NonNullable<OutcomeDetails['download']>;
 
@@ -35,6 +36,7 @@ const siteOf = (url: string): string => {
 export function installDownloads(): void {
   chrome.downloads.onCreated.addListener((item) => {
     for (const w of WATCHES) w.created(item);
+    void noteDownloadCreated(item);
   });
   chrome.downloads.onChanged.addListener((delta) => {
     for (const w of WATCHES) w.changed(delta);

@@ -10,6 +10,7 @@ import { CONTENT_CHANNEL } from '../../shared/internal-messages';
 import type { Tab } from '../actions/types';
 import { type ChannelOutcome, sendToContent } from '../connection/content-channel';
 import { withTimeout } from '../page-watch/budget';
+import { markDownloadTab } from '../page-watch/download-gesture';
 import { blockedDownload, type DownloadRecord, downloadSentence, repeatedDownloadBlocked, targetsLink } from '../page-watch/downloads';
 import { boxInTopViewport } from '../page-watch/frame-box';
 import { takeDeferred } from '../page-watch/settle-rule';
@@ -174,6 +175,8 @@ async function collectDownload(run: ActionRun, signals: Signals, tab: Tab): Prom
   const repeated =
     !started && link ? await repeatedDownloadBlocked(downloads, linkState, params, tab.url, budget.cap(DOWNLOAD_AFTER_ABORT_MS)) : null;
   const download = started || (link && !repeated && downloads.match(tab.url)) ? await downloads.result(budget.remaining()) : undefined;
+  // The tab spent Chrome's one download without a gesture: its next clicks go as real input (download-gesture.ts).
+  if (download) await markDownloadTab(tab.id);
   return download
     ? { download, blocked: blockedDownload(download), sentence: downloadSentence(download) }
     : { blocked: repeated, sentence: '' };
