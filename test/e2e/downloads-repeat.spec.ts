@@ -90,4 +90,27 @@ describe('e2e downloads: every download in one tab lands', function () {
     expect(after.status, JSON.stringify(after.error_info)).to.equal('success');
     expect(after.outcome_details?.download).to.equal(undefined);
   });
+
+  // Last: once Chrome holds a tab's downloads it may keep holding the site's.
+  it("a blob export Chrome drops (a synthetic click after the tab's first download) is DOWNLOAD_BLOCKED, not a click that saved nothing", async () => {
+    await h.openPage(h.fixtures.url('/many.html'));
+    const agent = await h.connectAgent();
+    const first = await agent.call('get_state', {});
+    const tabId = first.tab_id as number;
+    const exportButton = (first.new_simplified_state as SimplifiedState).actionable_elements.find((e) => e.name === 'Export');
+    const ok = await agent.call('click', { index: exportButton!.index! }, { tabId });
+    expect(ok.outcome_details?.download?.state, JSON.stringify(ok.outcome_details)).to.equal('complete');
+    const files = fs.readdirSync(h.launched.downloadDir).length;
+    const dropped = await agent.call('click', { index: exportButton!.index!, trusted: false }, { tabId });
+    expect(dropped.status, JSON.stringify(dropped.outcome_details)).to.equal('error');
+    expect(dropped.error_info?.error_code).to.equal('DOWNLOAD_BLOCKED');
+    expect(dropped.error_info?.message).to.contain('"export-2.txt"').and.contain('allow automatic downloads for this site');
+    expect(dropped.error_info?.details).to.deep.include({ reason: 'automatic_downloads_blocked', url: h.fixtures.url('/many.html') });
+    expect(fs.readdirSync(h.launched.downloadDir).length).to.equal(files);
+    // Chrome now holds the tab's downloads until the person answers: a real click is refused too, and says so.
+    const held = await agent.call('click', { index: exportButton!.index! }, { tabId });
+    expect(held.error_info?.error_code, JSON.stringify(held.outcome_details)).to.equal('DOWNLOAD_BLOCKED');
+    expect(held.error_info?.message).to.contain('"export-3.txt"');
+    expect(fs.readdirSync(h.launched.downloadDir).length).to.equal(files);
+  });
 });

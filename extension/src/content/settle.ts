@@ -18,6 +18,8 @@ export class PageActivity {
   private log: ApiCall[] = [];
   private dialogs: DialogRecord[] = [];
   private dialogCount = 0;
+  /** blob:/data: downloads the page asked for since the tracker's begin (an earlier one is no action's). */
+  downloadRequests: string[] = [];
   private listeners = new Set<() => void>();
   /** Counts since the tracker's begin. */
   requestsStarted = 0;
@@ -38,6 +40,9 @@ export class PageActivity {
       if (this.dialogs.length > 10) this.dialogs.shift();
       this.dialogCount++;
       this.dialogsSeen++;
+    } else if (m.t === 'download_request') {
+      this.downloadRequests.push(m.name);
+      if (this.downloadRequests.length > 10) this.downloadRequests.shift();
     }
     for (const l of this.listeners) l();
   }
@@ -53,7 +58,9 @@ export class PageActivity {
       dialogs: this.dialogs,
       dialog_count: this.dialogCount,
       pending: [...this.pending.values()],
+      ...(this.downloadRequests.length ? { download_requests: this.downloadRequests } : {}),
     };
+    this.downloadRequests = [];
     this.log = [];
     this.dialogs = [];
     this.dialogCount = 0;
@@ -128,6 +135,7 @@ export class SettleTracker {
     this.otherEffect = false;
     this.activity.requestsStarted = 0;
     this.activity.dialogsSeen = 0;
+    this.activity.downloadRequests = [];
     this.focusAtBegin = document.activeElement;
     this.fingerprintAtBegin = propertyFingerprint();
     this.lastChangeAt = performance.now();

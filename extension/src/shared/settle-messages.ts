@@ -35,6 +35,8 @@ export interface Drained {
   dialogs: DialogRecord[];
   dialog_count: number;
   pending: ApiCall[];
+  /** File names of the blob:/data: downloads the page asked for (main-world/download-requests.ts); absent when none. */
+  download_requests?: string[];
 }
 
 export type SettleResponse =

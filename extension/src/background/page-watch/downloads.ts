@@ -290,3 +290,27 @@ export async function repeatedDownloadBlocked(
     { reason: 'automatic_downloads_blocked', url: file },
   );
 }
+
+/**
+ * The page asked for a blob:/data: download during the action (an export button's <a download>,
+ * main-world/download-requests.ts) and Chrome created no item within lateMs: it dropped it (a tab
+ * whose further downloads Chrome holds, or a synthetic click after the tab's first download). Such a
+ * file is made in the page, so its item comes at once when Chrome takes it.
+ */
+export async function droppedDownload(
+  watch: DownloadWatch,
+  names: string[],
+  tabUrl: string | undefined,
+  lateMs: number,
+): Promise<ErrorInfo | null> {
+  if (!names.length || (await watch.waitForMatch(tabUrl, lateMs))) return null;
+  const name = names[names.length - 1] || 'a file made by the page';
+  const site = siteOf(tabUrl ?? '');
+  tell({ state: 'blocked', name, path: '', site });
+  return errorInfo(
+    'DOWNLOAD_BLOCKED',
+    `The page asked Chrome to save "${name}", and Chrome did not download it: it blocks a site's further automatic downloads after the first ("This site tried to download multiple files"). ${ASK_PERSON}`,
+    'background_script',
+    { reason: 'automatic_downloads_blocked', url: safeUrl(tabUrl ?? '') },
+  );
+}

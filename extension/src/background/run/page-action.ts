@@ -11,7 +11,14 @@ import type { Tab } from '../actions/types';
 import { type ChannelOutcome, sendToContent } from '../connection/content-channel';
 import { withTimeout } from '../page-watch/budget';
 import { markDownloadTab } from '../page-watch/download-gesture';
-import { blockedDownload, type DownloadRecord, downloadSentence, repeatedDownloadBlocked, targetsLink } from '../page-watch/downloads';
+import {
+  blockedDownload,
+  type DownloadRecord,
+  downloadSentence,
+  droppedDownload,
+  repeatedDownloadBlocked,
+  targetsLink,
+} from '../page-watch/downloads';
 import { boxInTopViewport } from '../page-watch/frame-box';
 import { takeDeferred } from '../page-watch/settle-rule';
 import { type ActionRun, ms, now, type Refusal } from './action-run';
@@ -174,12 +181,19 @@ async function collectDownload(run: ActionRun, signals: Signals, tab: Tab): Prom
       : downloads.match(tab.url);
   const repeated =
     !started && link ? await repeatedDownloadBlocked(downloads, linkState, params, tab.url, budget.cap(DOWNLOAD_AFTER_ABORT_MS)) : null;
-  const download = started || (link && !repeated && downloads.match(tab.url)) ? await downloads.result(budget.remaining()) : undefined;
+  // A file the page made (a blob export) that Chrome did not take: it dropped it without a trace.
+  const asked = signals.drained?.download_requests ?? [];
+  const dropped =
+    !started && !repeated && asked.length ? await droppedDownload(downloads, asked, tab.url, budget.cap(DOWNLOAD_AFTER_ABORT_MS)) : null;
+  const download =
+    started || ((link || asked.length) && !repeated && !dropped && downloads.match(tab.url))
+      ? await downloads.result(budget.remaining())
+      : undefined;
   // The tab spent Chrome's one download without a gesture: its next clicks go as real input (download-gesture.ts).
   if (download) await markDownloadTab(tab.id);
   return download
     ? { download, blocked: blockedDownload(download), sentence: downloadSentence(download) }
-    : { blocked: repeated, sentence: '' };
+    : { blocked: repeated ?? dropped, sentence: '' };
 }
 
 async function finish(run: ActionRun, signals: Signals, acted: Acted, download: Download): Promise<ActionResultMessage> {
