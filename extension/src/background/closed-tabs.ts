@@ -17,8 +17,8 @@ export async function forgetTab(tabId: number): Promise<void> {
   forgetTabStates(tabId);
   forgetDeferred(tabId);
   forgetTabLinks(tabId);
-  await forgetDownloadTab(tabId);
   await forgetTabState(tabId);
+  await forgetDownloadTab(tabId);
 }
 
 /** What the worker keeps for the tab, per kind (0 everywhere once the tab is forgotten). */
