@@ -91,6 +91,20 @@ describe('e2e downloads: every download in one tab lands', function () {
     expect(after.outcome_details?.download).to.equal(undefined);
   });
 
+  it('without settling, a blob export is reported, the second as the first', async () => {
+    await h.openPage(h.fixtures.url('/many.html'));
+    const agent = await h.connectAgent();
+    const first = await agent.call('get_state', {});
+    const tabId = first.tab_id as number;
+    const exportButton = (first.new_simplified_state as SimplifiedState).actionable_elements.find((e) => e.name === 'Export');
+    for (const n of [1, 2]) {
+      const r = await agent.call('click', { index: exportButton!.index! }, { tabId, settle: { enabled: false } });
+      const d = r.outcome_details?.download;
+      expect(d?.state, `export ${n}: ${JSON.stringify(r.error_info ?? r.outcome_details)}`).to.equal('complete');
+      expect(fs.readFileSync(d!.filename, 'utf8')).to.equal(`row ${n}${'\n'.repeat(n)}`);
+    }
+  });
+
   // Last: once Chrome holds a tab's downloads it may keep holding the site's.
   it("a blob export Chrome drops (a synthetic click after the tab's first download) is DOWNLOAD_BLOCKED, not a click that saved nothing", async () => {
     await h.openPage(h.fixtures.url('/many.html'));

@@ -8,7 +8,7 @@
 import type { ApiCall, DialogRecord } from '../../../schemas/generated/protocol';
 import { isAgentUi, isAgentUiRoot } from '../shared/agent-ui-marker';
 import type { MainToIsolated } from '../shared/page-link';
-import type { Drained, SettleReport, SettleWaitParams } from '../shared/settle-messages';
+import type { DownloadRequest, Drained, SettleReport, SettleWaitParams } from '../shared/settle-messages';
 
 const LOG_MAX = 50;
 
@@ -19,7 +19,7 @@ export class PageActivity {
   private dialogs: DialogRecord[] = [];
   private dialogCount = 0;
   /** blob:/data: downloads the page asked for since the tracker's begin (an earlier one is no action's). */
-  downloadRequests: string[] = [];
+  downloadRequests: DownloadRequest[] = [];
   private listeners = new Set<() => void>();
   /** Counts since the tracker's begin. */
   requestsStarted = 0;
@@ -41,7 +41,7 @@ export class PageActivity {
       this.dialogCount++;
       this.dialogsSeen++;
     } else if (m.t === 'download_request') {
-      this.downloadRequests.push(m.name);
+      this.downloadRequests.push({ name: m.name, at: m.at });
       if (this.downloadRequests.length > 10) this.downloadRequests.shift();
     }
     for (const l of this.listeners) l();
@@ -50,6 +50,13 @@ export class PageActivity {
   subscribe(l: () => void): () => void {
     this.listeners.add(l);
     return () => this.listeners.delete(l);
+  }
+
+  /** The download requests alone, taken out (an action without settling asks for them). */
+  takeDownloadRequests(): DownloadRequest[] {
+    const out = this.downloadRequests;
+    this.downloadRequests = [];
+    return out;
   }
 
   drain(): Drained {

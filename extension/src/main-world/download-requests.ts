@@ -18,13 +18,15 @@ export function watchDownloadRequests(post: (m: MainToIsolated) => void, addList
   const getAttribute = Element.prototype.getAttribute;
   const connected = Object.getOwnPropertyDescriptor(Node.prototype, 'isConnected')?.get;
   const Anchor = HTMLAnchorElement;
+  const now = Date.now;
 
   const note = (a: HTMLAnchorElement): void => {
     const name = getAttribute.call(a, 'download');
     if (name === null) return; // without the attribute a blob: link opens the file, it does not save it
     const href = hrefOf?.call(a) ?? '';
     const kind = href.startsWith('blob:') ? 'blob' : href.startsWith('data:') ? 'data' : null;
-    if (kind) post({ t: 'download_request', kind, name: name.slice(0, NAME_MAX) });
+    // When: the worker counts only the requests of the action it runs (settle.ts keeps earlier ones until a drain).
+    if (kind) post({ t: 'download_request', kind, name: name.slice(0, NAME_MAX), at: now.call(Date) });
   };
 
   // A detached anchor's click event never reaches window: its click() is the only place to see it.

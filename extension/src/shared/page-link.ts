@@ -37,7 +37,7 @@ export type MainToIsolated =
   /** A closed shadow root was just attached (sent before attachShadow returns to the page). */
   | { t: 'closed_shadow' }
   /** The page activated an <a download> of a blob: or data: file (main-world/download-requests.ts). */
-  | { t: 'download_request'; kind: 'blob' | 'data'; name: string };
+  | { t: 'download_request'; kind: 'blob' | 'data'; name: string; at: number };
 
 /** native: dialogs and beforeunload are the browser's own (a CDP client holds the tab and answers them). */
 export type IsolatedToMain = { t: 'policy'; policy: DialogPolicy } | { t: 'secret'; secret: string } | { t: 'native'; on: boolean };

@@ -6,6 +6,7 @@
 import type { ErrorInfo, OutcomeDetails, SimplifiedState } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import type { DownloadLine } from '../../shared/panel-messages';
+import type { DownloadRequest } from '../../shared/settle-messages';
 import { noteDownloadCreated } from './download-gesture';
 
 export type DownloadRecord = NonNullable<OutcomeDetails['download']>;
@@ -299,12 +300,14 @@ export async function repeatedDownloadBlocked(
  */
 export async function droppedDownload(
   watch: DownloadWatch,
-  names: string[],
+  requests: DownloadRequest[],
   tabUrl: string | undefined,
   lateMs: number,
 ): Promise<ErrorInfo | null> {
-  if (!names.length || (await watch.waitForMatch(tabUrl, lateMs))) return null;
-  const name = names[names.length - 1] || 'a file made by the page';
+  // Only this action's: a request from before the watch began is no click of this one.
+  const asked = requests.filter((r) => r.at >= watch.startedAt);
+  if (!asked.length || (await watch.waitForMatch(tabUrl, lateMs))) return null;
+  const name = asked[asked.length - 1]?.name || 'a file made by the page';
   const site = siteOf(tabUrl ?? '');
   tell({ state: 'blocked', name, path: '', site });
   return errorInfo(
