@@ -6,6 +6,7 @@
 // installClosedTabs() synchronously at top level, like every other registration. It sits beside the
 // entry because it reaches into every room that keeps something per tab.
 import { forgetTabLinks, linksHeldFor } from './connection/content-channel';
+import { forgetDownloadTab } from './page-watch/download-gesture';
 import { deferredHeldFor, forgetDeferred } from './page-watch/settle-rule';
 import { forgetTabState, indexHeldFor } from './state/collect';
 import { requestsHeldFor } from './state/frame-liveness';
@@ -17,6 +18,7 @@ export async function forgetTab(tabId: number): Promise<void> {
   forgetDeferred(tabId);
   forgetTabLinks(tabId);
   await forgetTabState(tabId);
+  await forgetDownloadTab(tabId);
 }
 
 /** What the worker keeps for the tab, per kind (0 everywhere once the tab is forgotten). */

@@ -13,7 +13,7 @@ import {
   TO_ISOLATED,
   TO_MAIN,
 } from '../shared/page-link';
-import { isSettleRequest, type SettleRequest, type SettleResponse } from '../shared/settle-messages';
+import { isSettleRequest, type SettleRequest, type SettleResponse, TAKE_DOWNLOAD_REQUESTS } from '../shared/settle-messages';
 import { PageActivity, SettleTracker } from './settle';
 import { noteShadowMessage } from './shadow-watch';
 import { watchPasswordTypes } from './snapshot/password-history';
@@ -33,6 +33,7 @@ if (!window.__browserUseExtEarly) {
   // From the first byte too: which style sheets failed to load (accessible names, snapshot/external-sheets.ts).
   watchSheetErrors();
   const activity = new PageActivity();
+  Object.defineProperty(window, TAKE_DOWNLOAD_REQUESTS, { value: () => activity.takeDownloadRequests() });
   const tracker = new SettleTracker(activity);
   const link = document.createElement('div'); // detached: the page never gets a reference to it
   const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -110,6 +111,8 @@ if (!window.__browserUseExtEarly) {
         return networkIdle(req.idle_ms, req.timeout_ms);
       case 'drain':
         return { ok: true, kind: 'drain', drained: activity.drain() };
+      case 'download_requests':
+        return { ok: true, kind: 'download_requests', requests: activity.takeDownloadRequests() };
     }
   }
 

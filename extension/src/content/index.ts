@@ -11,6 +11,7 @@ import {
   type PortMessage,
   type RunActionResponse,
 } from '../shared/internal-messages';
+import { type DownloadRequest, TAKE_DOWNLOAD_REQUESTS } from '../shared/settle-messages';
 import { PAGE_HANDLERS, type PageContext } from './actions/registry';
 import { prepareTrusted, readValue } from './actions/trusted-prepare';
 import { drawHighlights, removeHighlights } from './browser-use-tree/highlight';
@@ -112,9 +113,17 @@ async function run(ctx: PageContext, req: WorkRequest): Promise<RunActionRespons
   const out = await handler(ctx, req.params);
   if (!out.ok) return out;
   if (out.settle) await waitForSettle();
+  const downloads = req.downloads ? takeDownloadRequests() : [];
+  const asked = downloads.length ? { download_requests: downloads } : {};
   if (req.snapshot) {
     const snap = await answerSnapshot(ctx.refs, { channel: req.channel, kind: 'snapshot', params: req.snapshot });
-    if (snap.ok && snap.frame !== undefined) return { ok: true, message: out.message, result: out.result, frame: snap.frame };
+    if (snap.ok && snap.frame !== undefined) return { ok: true, message: out.message, result: out.result, frame: snap.frame, ...asked };
   }
-  return { ok: true, message: out.message, result: out.result };
+  return { ok: true, message: out.message, result: out.result, ...asked };
+}
+
+/** The page's blob:/data: download requests, taken from early.ts (same frame, same isolated world). */
+function takeDownloadRequests(): DownloadRequest[] {
+  const take = (window as unknown as Record<string, unknown>)[TAKE_DOWNLOAD_REQUESTS];
+  return typeof take === 'function' ? (take as () => DownloadRequest[])() : [];
 }

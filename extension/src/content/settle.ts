@@ -8,7 +8,7 @@
 import type { ApiCall, DialogRecord } from '../../../schemas/generated/protocol';
 import { isAgentUi, isAgentUiRoot } from '../shared/agent-ui-marker';
 import type { MainToIsolated } from '../shared/page-link';
-import type { Drained, SettleReport, SettleWaitParams } from '../shared/settle-messages';
+import type { DownloadRequest, Drained, SettleReport, SettleWaitParams } from '../shared/settle-messages';
 
 const LOG_MAX = 50;
 
@@ -18,6 +18,8 @@ export class PageActivity {
   private log: ApiCall[] = [];
   private dialogs: DialogRecord[] = [];
   private dialogCount = 0;
+  /** blob:/data: downloads the page asked for since the tracker's begin (an earlier one is no action's). */
+  downloadRequests: DownloadRequest[] = [];
   private listeners = new Set<() => void>();
   /** Counts since the tracker's begin. */
   requestsStarted = 0;
@@ -38,6 +40,9 @@ export class PageActivity {
       if (this.dialogs.length > 10) this.dialogs.shift();
       this.dialogCount++;
       this.dialogsSeen++;
+    } else if (m.t === 'download_request') {
+      this.downloadRequests.push({ name: m.name, at: m.at });
+      if (this.downloadRequests.length > 10) this.downloadRequests.shift();
     }
     for (const l of this.listeners) l();
   }
@@ -47,13 +52,22 @@ export class PageActivity {
     return () => this.listeners.delete(l);
   }
 
+  /** The download requests alone, taken out (an action without settling asks for them). */
+  takeDownloadRequests(): DownloadRequest[] {
+    const out = this.downloadRequests;
+    this.downloadRequests = [];
+    return out;
+  }
+
   drain(): Drained {
     const out: Drained = {
       api_activity: this.log,
       dialogs: this.dialogs,
       dialog_count: this.dialogCount,
       pending: [...this.pending.values()],
+      ...(this.downloadRequests.length ? { download_requests: this.downloadRequests } : {}),
     };
+    this.downloadRequests = [];
     this.log = [];
     this.dialogs = [];
     this.dialogCount = 0;
@@ -128,6 +142,7 @@ export class SettleTracker {
     this.otherEffect = false;
     this.activity.requestsStarted = 0;
     this.activity.dialogsSeen = 0;
+    this.activity.downloadRequests = [];
     this.focusAtBegin = document.activeElement;
     this.fingerprintAtBegin = propertyFingerprint();
     this.lastChangeAt = performance.now();

@@ -38,6 +38,7 @@ import {
   TO_MAIN,
 } from '../shared/page-link';
 import { redactBody, redactUrl } from '../shared/redaction';
+import { watchDownloadRequests } from './download-requests';
 
 const BODY_MAX = 500;
 const URL_MAX = 2000;
@@ -215,6 +216,7 @@ const TEXT_MAX = 1000;
     report('prompt', args[0], answer !== null, answer);
     return answer;
   };
+  watchDownloadRequests(post, addListener);
   addListener.call(
     window,
     'beforeunload',

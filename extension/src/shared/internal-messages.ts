@@ -3,6 +3,7 @@
 import type { ErrorInfo, GetStateParams, SimplifiedState } from '../../../schemas/generated/protocol';
 import type { ActionName } from '../../../schemas/generated/registry';
 import type { FrameSnapshot } from './frame-snapshot';
+import type { DownloadRequest } from './settle-messages';
 
 export const CONTENT_CHANNEL = 'bux';
 
@@ -16,6 +17,8 @@ export interface RunActionRequest {
    * collects the new state at once (settling off).
    */
   snapshot?: GetStateParams;
+  /** Also answer with the blob:/data: downloads the page asked for (settling off: no drain carries them). */
+  downloads?: true;
 }
 
 /** Snapshot of this frame only; the worker stitches frames into one state. */
@@ -92,7 +95,14 @@ export type ContentRequest =
  * Chrome's messaging).
  */
 export type RunActionResponse =
-  | { ok: true; message: string; result: Record<string, unknown>; state?: SimplifiedState; frame?: FrameSnapshot }
+  | {
+      ok: true;
+      message: string;
+      result: Record<string, unknown>;
+      state?: SimplifiedState;
+      frame?: FrameSnapshot;
+      download_requests?: DownloadRequest[];
+    }
   | { ok: false; error: ErrorInfo };
 
 /** The worker's long-lived port to a frame's content script (background/connection/content-channel.ts). */

@@ -35,7 +35,9 @@ export type MainToIsolated =
   /** attachShadow is wrapped: every closed root attached from now on is reported (content/shadow-watch.ts). */
   | { t: 'shadow_watch' }
   /** A closed shadow root was just attached (sent before attachShadow returns to the page). */
-  | { t: 'closed_shadow' };
+  | { t: 'closed_shadow' }
+  /** The page activated an <a download> of a blob: or data: file (main-world/download-requests.ts). */
+  | { t: 'download_request'; kind: 'blob' | 'data'; name: string; at: number };
 
 /** native: dialogs and beforeunload are the browser's own (a CDP client holds the tab and answers them). */
 export type IsolatedToMain = { t: 'policy'; policy: DialogPolicy } | { t: 'secret'; secret: string } | { t: 'native'; on: boolean };

@@ -6,6 +6,8 @@
 import type { ErrorInfo, OutcomeDetails, SimplifiedState } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import type { DownloadLine } from '../../shared/panel-messages';
+import type { DownloadRequest } from '../../shared/settle-messages';
+import { noteDownloadCreated } from './download-gesture';
 
 export type DownloadRecord = NonNullable<OutcomeDetails['download']>;
 
@@ -35,6 +37,7 @@ const siteOf = (url: string): string => {
 export function installDownloads(): void {
   chrome.downloads.onCreated.addListener((item) => {
     for (const w of WATCHES) w.created(item);
+    void noteDownloadCreated(item);
   });
   chrome.downloads.onChanged.addListener((delta) => {
     for (const w of WATCHES) w.changed(delta);
@@ -286,5 +289,31 @@ export async function repeatedDownloadBlocked(
     `The click asked for ${file} again, and Chrome did not download it: it blocks a site's further automatic downloads after the first ("This site tried to download multiple files"). ${ASK_PERSON}`,
     'background_script',
     { reason: 'automatic_downloads_blocked', url: file },
+  );
+}
+
+/**
+ * The page asked for a blob:/data: download during the action (an export button's <a download>,
+ * main-world/download-requests.ts) and Chrome created no item within lateMs: it dropped it (a tab
+ * whose further downloads Chrome holds, or a synthetic click after the tab's first download). Such a
+ * file is made in the page, so its item comes at once when Chrome takes it.
+ */
+export async function droppedDownload(
+  watch: DownloadWatch,
+  requests: DownloadRequest[],
+  tabUrl: string | undefined,
+  lateMs: number,
+): Promise<ErrorInfo | null> {
+  // Only this action's: a request from before the watch began is no click of this one.
+  const asked = requests.filter((r) => r.at >= watch.startedAt);
+  if (!asked.length || (await watch.waitForMatch(tabUrl, lateMs))) return null;
+  const name = asked[asked.length - 1]?.name || 'a file made by the page';
+  const site = siteOf(tabUrl ?? '');
+  tell({ state: 'blocked', name, path: '', site });
+  return errorInfo(
+    'DOWNLOAD_BLOCKED',
+    `The page asked Chrome to save "${name}", and Chrome did not download it: it blocks a site's further automatic downloads after the first ("This site tried to download multiple files"). ${ASK_PERSON}`,
+    'background_script',
+    { reason: 'automatic_downloads_blocked', url: safeUrl(tabUrl ?? '') },
   );
 }

@@ -13,6 +13,9 @@ export function mergeDrained(a: Drained | undefined, b: Drained): Drained {
     dialogs: [...a.dialogs, ...b.dialogs],
     dialog_count: a.dialog_count + b.dialog_count,
     pending: b.pending,
+    ...(a.download_requests || b.download_requests
+      ? { download_requests: [...(a.download_requests ?? []), ...(b.download_requests ?? [])].slice(-10) }
+      : {}),
   };
 }
 

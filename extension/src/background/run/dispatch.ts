@@ -12,6 +12,7 @@ import { WORKER_HANDLERS } from '../actions/registry';
 import { stateExtras } from '../actions/state-extras';
 import type { Tab, WorkerHandler } from '../actions/types';
 import { Budget } from '../page-watch/budget';
+import { clickNeedsGesture } from '../page-watch/download-gesture';
 import { resolveSettle, SETTLE_OPTIONS_KEY, settleSend, takeDeferred } from '../page-watch/settle-rule';
 import { hasDomainPolicy, policyError, withPersonDefaults } from '../policy/person-policy';
 import { resolveTab } from '../policy/tabs';
@@ -40,7 +41,10 @@ async function startRun(action: ActionMessage): Promise<ActionRun> {
     budget: new Budget(action.timeout_ms),
     started,
     settle: resolveSettle(settings[SETTLE_OPTIONS_KEY], action.settle),
-    trusted: (action.params as { trusted?: unknown } | undefined)?.trusted === true || settings[TRUSTED_INPUT_KEY] === true,
+    trusted:
+      (action.params as { trusted?: unknown } | undefined)?.trusted === true ||
+      settings[TRUSTED_INPUT_KEY] === true ||
+      (await clickNeedsGesture(action.action, action.tab_id, action.params)),
     readState: resultState,
   });
 }

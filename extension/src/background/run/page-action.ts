@@ -7,12 +7,21 @@
 import type { ActionResultMessage, ErrorInfo, OutcomeDetails, SimplifiedState } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { CONTENT_CHANNEL } from '../../shared/internal-messages';
+import { type DownloadRequest, SETTLE_CHANNEL } from '../../shared/settle-messages';
 import type { Tab } from '../actions/types';
 import { type ChannelOutcome, sendToContent } from '../connection/content-channel';
 import { withTimeout } from '../page-watch/budget';
-import { blockedDownload, type DownloadRecord, downloadSentence, repeatedDownloadBlocked, targetsLink } from '../page-watch/downloads';
+import { markDownloadTab } from '../page-watch/download-gesture';
+import {
+  blockedDownload,
+  type DownloadRecord,
+  downloadSentence,
+  droppedDownload,
+  repeatedDownloadBlocked,
+  targetsLink,
+} from '../page-watch/downloads';
 import { boxInTopViewport } from '../page-watch/frame-box';
-import { takeDeferred } from '../page-watch/settle-rule';
+import { settleSend, takeDeferred } from '../page-watch/settle-rule';
 import { type ActionRun, ms, now, type Refusal } from './action-run';
 import { activityFields, mergeDrained, NOTHING_DRAINED } from './activity';
 import { afterAction, isResult, Signals } from './after-action';
@@ -67,7 +76,7 @@ async function onFrame(run: ActionRun, pageTab: PageTab, routed: Routed): Promis
       return isResult(sent) ? sent : judgeCutShort(run, sent, signals);
     });
     if (!('sent' in acted)) return acted;
-    const download = await collectDownload(run, signals, acted.tab);
+    const download = await collectDownload(run, signals, acted);
     return await finish(run, signals, acted, download);
   } finally {
     signals.stop();
@@ -91,6 +100,7 @@ async function send(run: ActionRun, pageTab: PageTab, routed: Routed, signals: S
           action: run.name,
           params: routed.params,
           ...(withSnapshot ? { snapshot: {} } : {}),
+          ...(!run.settle.enabled && CLICKS.has(run.name) ? { downloads: true as const } : {}),
         },
         { frameId },
       );
@@ -159,7 +169,8 @@ interface Download {
  * time runs out), so a caller can open the file the result names. blocked: Chrome refused the file
  * (a repeated automatic download, or one it interrupted as blocked), a failure, not a silent success.
  */
-async function collectDownload(run: ActionRun, signals: Signals, tab: Tab): Promise<Download> {
+async function collectDownload(run: ActionRun, signals: Signals, acted: Acted): Promise<Download> {
+  const { tab } = acted;
   const { watch, downloads, linkState } = signals;
   const { budget, params } = run;
   // A navigation Chrome aborted (net::ERR_ABORTED) is how a link answered with Content-Disposition:
@@ -173,10 +184,31 @@ async function collectDownload(run: ActionRun, signals: Signals, tab: Tab): Prom
       : downloads.match(tab.url);
   const repeated =
     !started && link ? await repeatedDownloadBlocked(downloads, linkState, params, tab.url, budget.cap(DOWNLOAD_AFTER_ABORT_MS)) : null;
-  const download = started || (link && !repeated && downloads.match(tab.url)) ? await downloads.result(budget.remaining()) : undefined;
+  // A file the page made (a blob export) that Chrome did not take: it dropped it without a trace.
+  const asked = await pageDownloadRequests(run, signals, acted);
+  const dropped =
+    !started && !repeated && asked.length ? await droppedDownload(downloads, asked, tab.url, budget.cap(DOWNLOAD_AFTER_ABORT_MS)) : null;
+  const download =
+    started || ((link || asked.length) && !repeated && !dropped && downloads.match(tab.url))
+      ? await downloads.result(budget.remaining())
+      : undefined;
+  // The tab spent Chrome's one download without a gesture: its next clicks go as real input (download-gesture.ts).
+  if (download) await markDownloadTab(tab.id);
   return download
     ? { download, blocked: blockedDownload(download), sentence: downloadSentence(download) }
-    : { blocked: repeated, sentence: '' };
+    : { blocked: repeated ?? dropped, sentence: '' };
+}
+
+/** The blob:/data: downloads the page asked for: in the settle drain, or asked of the frame after a click without settling. */
+async function pageDownloadRequests(run: ActionRun, signals: Signals, acted: Acted): Promise<DownloadRequest[]> {
+  if (signals.drained) return signals.drained.download_requests ?? [];
+  if (run.settle.enabled || !CLICKS.has(run.name)) return [];
+  // The content script's answer carries them (one round trip); trusted input's answer is the worker's own.
+  const answered = acted.sent.ok && acted.sent.response.ok ? acted.sent.response : null;
+  if (answered && !run.trusted) return answered.download_requests ?? [];
+  const tabId = acted.tab.id;
+  const r = await settleSend(tabId, signals.frameId, { channel: SETTLE_CHANNEL, kind: 'download_requests' }, run.budget.cap(500));
+  return r?.requests ?? [];
 }
 
 async function finish(run: ActionRun, signals: Signals, acted: Acted, download: Download): Promise<ActionResultMessage> {

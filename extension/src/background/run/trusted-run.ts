@@ -267,7 +267,7 @@ async function sendInput(tabId: number, input: TrustedInputRequest, prepared: Pr
     return refused(
       errorInfo(
         'OPERATION_FAILED_IN_TARGET',
-        `Trusted input failed (${why}); another debugger (DevTools?) may be attached to this tab. Close it, or turn trusted_input off, and retry.`,
+        `Trusted input failed (${why}); another debugger (DevTools?) may be attached to this tab. Close it, or turn trusted_input off (or send this action with trusted: false), and retry.`,
         WS,
         { tab_id: tabId, reason: 'debugger_unavailable' },
       ),
