@@ -341,6 +341,7 @@ function compute(el: Element, ctx: Ctx, inContent: boolean): string {
   return '';
 }
 
+const SVG_NS = 'http://www.w3.org/2000/svg';
 const LABELABLE = new Set(['input', 'select', 'textarea', 'button', 'meter', 'output', 'progress']);
 
 function nativeName(el: Element, ctx: Ctx): string {
@@ -394,7 +395,8 @@ function nativeName(el: Element, ctx: Ctx): string {
   if (tag === 'iframe' || tag === 'frame') return collapse(el.getAttribute('title') ?? '');
   if (tag === 'optgroup') return collapse(el.getAttribute('label') ?? '');
   if (tag === 'option' && el.hasAttribute('label')) return collapse(el.getAttribute('label') ?? '');
-  if (tag === 'svg') {
+  // SVG-AAM: an SVG element (the <svg> itself, an <a> link, a <g>) is named by its <title> child.
+  if (el.namespaceURI === SVG_NS) {
     const t = [...el.children].find((c) => c.localName === 'title');
     return t ? collapse(t.textContent ?? '') : '';
   }
