@@ -115,6 +115,25 @@ export const NAME_CASES: NameCase[] = [
     name: 'EUR Total',
     role: 'textbox',
   },
+  // SVG-AAM: a link drawn in an inline <svg> (the walk lists these, content/snapshot/svg-links.ts).
+  {
+    title: 'svg link named by its <title> child, not its drawn text',
+    html: `<svg width="200" height="40"><a id="test" href="/h"><title>Opening hours</title><text x="5" y="20">Hours</text></a></svg>`,
+    name: 'Opening hours',
+    role: 'link',
+  },
+  {
+    title: 'svg link named by its drawn text',
+    html: `<svg width="200" height="40"><a id="test" href="/c"><text x="5" y="20">Contact <tspan>us</tspan></text></a></svg>`,
+    name: 'Contact us',
+    role: 'link',
+  },
+  {
+    title: 'svg link with xlink:href is a link too',
+    html: `<svg width="200" height="40" xmlns:xlink="http://www.w3.org/1999/xlink"><a id="test" xlink:href="/o"><text x="5" y="20">Old</text></a></svg>`,
+    name: 'Old',
+    role: 'link',
+  },
   {
     title: 'labelledby: an id listed twice is read twice',
     html: `<span id="l">Very</span><input id="test" value="big" aria-labelledby="l l test">`,
