@@ -111,6 +111,7 @@ describe('the standard: svg links, focus targets with no size, select and type o
       name: 'Back to top',
       is_visible: false,
     });
+    expect(by('zero')?.available_operations, 'no click is offered: it has no point to click').to.not.include('click');
     expect(by('aria-hidden'), 'aria-hidden: not listed, as in Chromium').to.equal(undefined);
     expect(by('script-only'), 'tabindex=-1 is no tab stop').to.equal(undefined);
     // A zero-size text field is a trap for bots or a control its label operates, never a target.

@@ -552,8 +552,10 @@ export class Walker {
             this.xpathAt(el, tag, ordinal, p, shadowTop),
           );
           if (!sized) {
+            // No point of it is drawn: nothing covers it, and a click has nowhere to land (focus does).
             item.is_visible = false;
-            item.is_top_element = true; // nothing to cover: no point of it is drawn
+            item.is_top_element = true;
+            item.available_operations = item.available_operations.filter((o) => o !== 'click');
           }
           listedPos = this.add(el, item);
         }
