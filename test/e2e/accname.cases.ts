@@ -77,6 +77,69 @@ export const NAME_CASES: NameCase[] = [
     name: 'Fallback',
     role: 'button',
   },
+  // A control listing its own <label> and then itself (Playwright's role-utils "native controls
+  // labelled-by"): the label is read once, the control then adds its own text, not the label again.
+  {
+    title: 'labelledby: a textarea listing its label then itself adds its value',
+    html: `<label for="test" id="l">Notes</label><textarea id="test" aria-labelledby="l test">Ship Friday</textarea>`,
+    name: 'Notes Ship Friday',
+    role: 'textbox',
+  },
+  {
+    title: 'labelledby: an input listing its label then itself: its value before its placeholder',
+    html: `<label for="test" id="l">City</label><input id="test" placeholder="e.g. Oslo" value="Bergen" aria-labelledby="l test">`,
+    name: 'City Bergen',
+    role: 'textbox',
+  },
+  {
+    title: 'labelledby: an empty input listing its label then itself falls back to its title',
+    html: `<label for="test" id="l">City</label><input id="test" title="Where you live" aria-labelledby="l test">`,
+    name: 'City Where you live',
+    role: 'textbox',
+  },
+  {
+    title: 'labelledby: a button listing its label then itself adds its content',
+    html: `<label for="test" id="l">Order</label><button id="test" aria-labelledby="l test">Send now</button>`,
+    name: 'Order Send now',
+    role: 'button',
+  },
+  {
+    title: 'labelledby: a submit input listing its label then itself adds its value',
+    html: `<label for="test" id="l">Order</label><input type="submit" id="test" value="Send" aria-labelledby="l test">`,
+    name: 'Order Send',
+    role: 'button',
+  },
+  {
+    title: 'labelledby: a part of its label listed first is not read again in the label',
+    html: `<label for="test">Total <b id="b">EUR</b></label><input id="test" value="12" aria-labelledby="b test">`,
+    name: 'EUR Total',
+    role: 'textbox',
+  },
+  // SVG-AAM: a link drawn in an inline <svg> (the walk lists these, content/snapshot/svg-links.ts).
+  {
+    title: 'svg link named by its <title> child, not its drawn text',
+    html: `<svg width="200" height="40"><a id="test" href="/h"><title>Opening hours</title><text x="5" y="20">Hours</text></a></svg>`,
+    name: 'Opening hours',
+    role: 'link',
+  },
+  {
+    title: 'svg link named by its drawn text',
+    html: `<svg width="200" height="40"><a id="test" href="/c"><text x="5" y="20">Contact <tspan>us</tspan></text></a></svg>`,
+    name: 'Contact us',
+    role: 'link',
+  },
+  {
+    title: 'svg link with xlink:href is a link too',
+    html: `<svg width="200" height="40" xmlns:xlink="http://www.w3.org/1999/xlink"><a id="test" xlink:href="/o"><text x="5" y="20">Old</text></a></svg>`,
+    name: 'Old',
+    role: 'link',
+  },
+  {
+    title: 'labelledby: an id listed twice is read twice',
+    html: `<span id="l">Very</span><input id="test" value="big" aria-labelledby="l l test">`,
+    name: 'Very Very big',
+    role: 'textbox',
+  },
 
   // --- 2C embedded controls --------------------------------------------------------------------
   {

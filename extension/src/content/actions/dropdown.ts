@@ -8,7 +8,7 @@ import { actionPoint } from '../interaction/actionability';
 import { fireChange, fireInput } from '../interaction/editing';
 import { clickAt } from '../interaction/pointer';
 import { fail, label, ok, prepare } from './common';
-import type { PageHandler } from './types';
+import type { HandlerOutcome, PageHandler } from './types';
 
 interface Opt {
   index: number;
@@ -68,6 +68,18 @@ export function formatOptions(options: { index: number; text: string }[]): strin
   return `${options.map((o) => `${o.index}: text=${pyJsonString(o.text)}`).join('\n')}\nUse the exact text string in select_dropdown_option`;
 }
 
+/**
+ * The target has no options: Playwright's selectOption says "Element is not a <select> element";
+ * the same words lead, details.reason says it in a field (role=listbox dropdowns are accepted too).
+ */
+function notASelect(id: string, el: Element, next: string): HandlerOutcome {
+  return fail(
+    'TARGET_ELEMENT_NOT_INTERACTABLE',
+    `Element is not a <select> element: ${label(id, el)} is neither a <select> nor a role=listbox dropdown, so it has no options to choose. ${next}`,
+    { element_id: id, check: 'dropdown', reason: 'not_a_select' },
+  );
+}
+
 const publicOpt = (o: Opt) => ({ index: o.index, text: o.text, value: o.value, selected: o.selected, disabled: o.disabled });
 
 export const getDropdownOptions: PageHandler = async (ctx, raw) => {
@@ -76,11 +88,7 @@ export const getDropdownOptions: PageHandler = async (ctx, raw) => {
   if (!r.ok) return r;
   const options = optionsOf(r.el);
   if (!options)
-    return fail(
-      'TARGET_ELEMENT_NOT_INTERACTABLE',
-      `${label(r.id, r.el)} is not a dropdown (<select> or role=listbox). Pick the select element from a new state; for a custom dropdown, click it open and take a new state.`,
-      { element_id: r.id, check: 'dropdown' },
-    );
+    return notASelect(r.id, r.el, 'Pick the select element from a new state; for a custom dropdown, click it open and take a new state.');
   if (options.length === 0)
     return ok(
       'No options found in any frame for dropdown',
@@ -134,11 +142,7 @@ export const selectOption: PageHandler = async (ctx, raw) => {
   const t = await prepare(ctx, p, []);
   if (!t.ok) return t;
   if (!optionsOf(t.el))
-    return fail(
-      'TARGET_ELEMENT_NOT_INTERACTABLE',
-      `${label(t.id, t.el)} is not a dropdown (<select> or role=listbox). Pick the select element from a new state, or click a custom dropdown open and click the option.`,
-      { element_id: t.id, check: 'dropdown' },
-    );
+    return notASelect(t.id, t.el, 'Pick the select element from a new state, or click a custom dropdown open and click the option.');
   const r = await prepare(ctx, p, ['visible', 'enabled']);
   if (!r.ok) return r;
   const options = optionsOf(r.el) ?? [];

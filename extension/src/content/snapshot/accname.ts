@@ -251,15 +251,29 @@ function compute(el: Element, ctx: Ctx, inContent: boolean): string {
   if (!ctx.inLabelledBy) {
     const refs = labelledByRefs(el);
     if (refs.length) {
+      // What earlier references of this list read: each reference is read in full (an id listed
+      // twice counts twice), but a self-reference skips a <label> an earlier reference already
+      // read, so `<label for=t id=l>Notes</label><textarea id=t aria-labelledby="l t">` is named
+      // "Notes" + its value, not "Notes Notes" (accname 1.2 2B: the current node contributes its own
+      // text alternative; Chromium's AX tree, checked in test/e2e/accname.spec.ts).
+      const read = new Set<Element>();
       const joined = collapse(
         refs
           .map((r) => {
             // A self-reference names the element by its own aria-label, native label or content (2B "current node").
             const hiddenRef = r !== el && hiddenWithAncestors(r);
-            const visited = inContent ? ctx.visited : new Set(r === el ? [] : [el]);
-            if (r === el) visited.delete(el);
+            let visited: Set<Element>;
+            if (inContent) visited = ctx.visited;
+            else {
+              visited = new Set(read);
+              if (r === el) visited.delete(el);
+              else visited.add(el);
+              visited.delete(r);
+            }
             const sub: Ctx = { ...ctx, visited, inLabelledBy: true, includeHidden: hiddenRef };
-            return compute(r, sub, r !== el);
+            const text = compute(r, sub, r !== el);
+            if (!inContent) for (const v of visited) read.add(v);
+            return text;
           })
           .join(' '),
       );
@@ -284,6 +298,12 @@ function compute(el: Element, ctx: Ctx, inContent: boolean): string {
   // A text field's content is its value, not its child nodes (a textarea's children are its
   // default text); a closed <select>'s children are options it does not show.
   const field = tag === 'input' || tag === 'textarea' || tag === 'select';
+  // A text field naming itself whose <label> an earlier reference already read: its value takes the
+  // label's place, ahead of its title and placeholder (Chromium's AX tree).
+  if (ctx.inLabelledBy && el === ctx.root && field && !inContent && labelsAllRead(el, ctx)) {
+    const value = textFieldValue(el);
+    if (value) return value;
+  }
   // 2F: name from content (roles that allow it, any node in a recursion or labelledby traversal,
   // and the descendants of a native label).
   if (
@@ -321,6 +341,7 @@ function compute(el: Element, ctx: Ctx, inContent: boolean): string {
   return '';
 }
 
+const SVG_NS = 'http://www.w3.org/2000/svg';
 const LABELABLE = new Set(['input', 'select', 'textarea', 'button', 'meter', 'output', 'progress']);
 
 function nativeName(el: Element, ctx: Ctx): string {
@@ -331,8 +352,9 @@ function nativeName(el: Element, ctx: Ctx): string {
     if (t === 'button' || t === 'submit' || t === 'reset') {
       const fromLabels = labelsOf(el, ctx);
       if (fromLabels) return fromLabels;
-      // A label that is not rendered still takes the place of the value: Chromium names the button nothing.
-      if ((ctx.labels ? ctx.labels.labelsOf(el) : [...(el.labels ?? [])]).length) return '';
+      // A label that is not rendered still takes the place of the value: Chromium names the button
+      // nothing. One an earlier aria-labelledby reference already read does not (the value follows it).
+      if ((ctx.labels ? ctx.labels.labelsOf(el) : [...(el.labels ?? [])]).some((l) => !ctx.visited.has(l))) return '';
       // HTML-AAM: the value attribute, else the localised default of submit/reset (none for type=button).
       if (el.hasAttribute('value')) return collapse(el.value);
       return t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : '';
@@ -373,11 +395,18 @@ function nativeName(el: Element, ctx: Ctx): string {
   if (tag === 'iframe' || tag === 'frame') return collapse(el.getAttribute('title') ?? '');
   if (tag === 'optgroup') return collapse(el.getAttribute('label') ?? '');
   if (tag === 'option' && el.hasAttribute('label')) return collapse(el.getAttribute('label') ?? '');
-  if (tag === 'svg') {
+  // SVG-AAM: an SVG element (the <svg> itself, an <a> link, a <g>) is named by its <title> child.
+  if (el.namespaceURI === SVG_NS) {
     const t = [...el.children].find((c) => c.localName === 'title');
     return t ? collapse(t.textContent ?? '') : '';
   }
   return '';
+}
+
+/** Has el <label>s, every one already read by an earlier aria-labelledby reference (visited)? */
+function labelsAllRead(el: Element, ctx: Ctx): boolean {
+  const labels = ctx.labels ? ctx.labels.labelsOf(el) : [...((el as HTMLInputElement).labels ?? [])];
+  return labels.length > 0 && labels.every((l) => ctx.visited.has(l));
 }
 
 function labelsOf(el: Element, ctx: Ctx): string {

@@ -1,7 +1,7 @@
 // Which elements are interactive (seed 000 section 5, seed 004 "Criteria
 // for Actionable") and what an agent can do with them: type, available_operations and states.
 import type { ElementStates, ElementType, Operation } from '../../../../schemas/generated/protocol';
-import { INTERACTIVE_ROLES } from './roles';
+import { hasHref, INTERACTIVE_ROLES } from './roles';
 
 const INTERACTIVE_TAGS = new Set(['button', 'select', 'textarea', 'summary']);
 
@@ -26,7 +26,7 @@ export function isInteractiveByMarkup(el: Element, role: string, tag: string = e
     const select = (el as HTMLOptionElement).parentElement?.closest('select');
     return !!select && (select.multiple || select.size > 1);
   }
-  if (tag === 'a' || tag === 'area') return attrs && el.hasAttribute('href');
+  if (tag === 'a' || tag === 'area') return attrs && hasHref(el);
   if (attrs) {
     if (INTERACTIVE_ROLES.has(role) && el.hasAttribute('role')) return true;
     const tabindex = el.getAttribute('tabindex');
@@ -36,6 +36,22 @@ export function isInteractiveByMarkup(el: Element, role: string, tag: string = e
   if (isEditingHost(el)) return true;
   if (attrs && el.hasAttribute('onclick') && tag !== 'body' && tag !== 'html') return true;
   return false;
+}
+
+/**
+ * A focus target listed even without a box (Chromium's accessibility tree keeps them: focus reaches
+ * them, Enter follows a link): a link, or an element made focusable by tabindex >= 0. Not a form
+ * control (a zero-size field is a visually hidden one its label operates, or a honeypot no person
+ * sees) and not inside aria-hidden (Chromium leaves those out). tag: el.localName; attrs: el.hasAttributes().
+ */
+export function focusableWithoutBox(el: Element, tag: string, attrs: boolean): boolean {
+  if (!attrs || FORM_CONTROLS.has(tag)) return false;
+  const link = tag === 'a' && hasHref(el);
+  if (!link) {
+    const tabindex = el.getAttribute('tabindex');
+    if (tabindex === null || tabindex.trim() === '' || !(Number(tabindex) >= 0)) return false;
+  }
+  return el.closest('[aria-hidden="true"]') === null;
 }
 
 export function isEditingHost(el: Element): boolean {

@@ -144,6 +144,17 @@ function inputRole(el: HTMLInputElement): string {
 const SECTIONING =
   'article, aside, main, nav, section, [role=article], [role=complementary], [role=main], [role=navigation], [role=region]';
 
+const HTML_NS = 'http://www.w3.org/1999/xhtml';
+const XLINK = 'http://www.w3.org/1999/xlink';
+
+/**
+ * A hyperlink's target: href, or on an SVG <a> the older xlink:href (SVG 1.1; SVG 2 accepts both,
+ * and Chromium maps either to role link).
+ */
+export function hasHref(el: Element): boolean {
+  return el.hasAttribute('href') || (el.namespaceURI !== HTML_NS && el.hasAttributeNS(XLINK, 'href'));
+}
+
 function hasAccessibleNameAttr(el: Element): boolean {
   return !!(el.getAttribute('aria-label')?.trim() || el.getAttribute('aria-labelledby')?.trim() || el.getAttribute('title')?.trim());
 }
@@ -152,7 +163,7 @@ export function implicitRole(el: Element): string {
   switch (el.localName) {
     case 'a':
     case 'area':
-      return el.hasAttribute('href') ? 'link' : 'generic';
+      return hasHref(el) ? 'link' : 'generic';
     case 'button':
     case 'summary':
       return 'button';
@@ -293,7 +304,7 @@ function focusable(el: Element): boolean {
   switch (el.localName) {
     case 'a':
     case 'area':
-      return el.hasAttribute('href');
+      return hasHref(el);
     case 'button':
     case 'select':
     case 'textarea':

@@ -18,11 +18,12 @@ import type { RefRegistry } from '../refs';
 import { shadowRootOf } from '../shadow-root';
 import { countsAsSibling, segment } from '../xpath';
 import { accessibleName, LabelIndex } from './accname';
-import { elementType, isInteractiveByMarkup, operationsFor, statesOf } from './classify';
+import { elementType, focusableWithoutBox, isInteractiveByMarkup, operationsFor, statesOf } from './classify';
 import { HiddenSubtrees } from './hidden-prune';
 import { HostPruner } from './host-prune';
 import { maskPii, type PrivacyOptions, redactedMarker, type SensitiveReason, sensitiveReason } from './privacy';
 import { roleOf } from './roles';
+import { svgLinks, svgLinkText } from './svg-links';
 
 /** Key of the postMessage a parent frame sends its iframes during a snapshot. */
 export const FRAME_TOKEN_KEY = '__browser_use_ext_frame_token';
@@ -476,7 +477,11 @@ export class Walker {
    * whole page: candidates and iframes), read once and reused.
    */
   private visitElement(el: Element, tag: string, ordinal: number, p: Parent, shadowTop: boolean): typeof NOT_A_SIBLING | undefined {
-    if (SKIP_TAGS.has(tag)) return;
+    if (SKIP_TAGS.has(tag)) {
+      // An inline <svg> is a drawing, not content; only the links in it are listed (./svg-links).
+      if (tag === 'svg') this.visitSvgLinks(el, p, shadowTop);
+      return;
+    }
     // Most elements have no attributes: one call answers for the five attribute checks below.
     // Our own UI (a host we created, whatever attributes the page left on it) is neither listed nor
     // a sibling in xpaths (content/xpath.ts): the caller uncounts it.
@@ -529,17 +534,30 @@ export class Walker {
       // display:contents and zero-size elements with visibly overflowing content (a link around an
       // absolutely positioned label) are where their content is (Chromium lists them too).
       if ((rect.width === 0 || rect.height === 0) && el.firstChild) rect = contentBoxIfEmpty(el, rect);
-      if (rect.width > 0 && rect.height > 0 && this.intersects(rect, this.scope)) {
+      const sized = rect.width > 0 && rect.height > 0;
+      // A focus target with no size (an empty <div tabindex=0>, an empty <a href title>) is listed
+      // too, with is_visible false: Chromium's accessibility tree keeps it, focus and Enter reach it.
+      if ((sized || (display !== 'contents' && focusableWithoutBox(el, tag, attrs))) && this.intersects(rect, this.scope)) {
         if (this.elements.length >= this.maxElements) {
           this.omitted++;
         } else {
-          listedPos = this.elements.length;
-          this.elements.push(
-            this.describe(el, tag, role || roleOf(el), rect, inShadow, p, labelFor, this.xpathAt(el, tag, ordinal, p, shadowTop)),
+          const item = this.describe(
+            el,
+            tag,
+            role || roleOf(el),
+            rect,
+            inShadow,
+            p,
+            labelFor,
+            this.xpathAt(el, tag, ordinal, p, shadowTop),
           );
-          this.listedEls.push(el);
-          this.order.push('e');
-          this.listedNow.add(el);
+          if (!sized) {
+            // No point of it is drawn: nothing covers it, and a click has nowhere to land (focus does).
+            item.is_visible = false;
+            item.is_top_element = true;
+            item.available_operations = item.available_operations.filter((o) => o !== 'click');
+          }
+          listedPos = this.add(el, item);
         }
       }
     }
@@ -647,6 +665,31 @@ export class Walker {
       this.visitRows(el, child, sr ? el : null);
     } else {
       this.visitChildren(first, child, false, sr ? el : null);
+    }
+  }
+
+  /** Records a listed element; returns its position in `elements`. */
+  private add(el: Element, item: FrameElement): number {
+    const pos = this.elements.length;
+    this.elements.push(item);
+    this.listedEls.push(el);
+    this.order.push('e');
+    this.listedNow.add(el);
+    return pos;
+  }
+
+  /** The rendered links of an inline <svg> the walk does not enter, each listed as a link with the text it draws. */
+  private visitSvgLinks(svg: Element, p: Parent, shadowTop: boolean): void {
+    for (const a of svgLinks(svg)) {
+      const rect = a.getBoundingClientRect();
+      if (rect.width === 0 || rect.height === 0 || !this.intersects(rect, this.scope)) continue;
+      if (this.elements.length >= this.maxElements) {
+        this.omitted++;
+        continue;
+      }
+      const pos = this.add(a, this.describe(a, 'a', roleOf(a), rect, p.inShadow || shadowTop, p, null, this.xpathOf(a)));
+      const text = svgLinkText(a);
+      if (text) this.textBufs[pos] = [text];
     }
   }
 
