@@ -196,6 +196,49 @@ describe('seeds: units', () => {
     expect(port.calls.find((c) => c.action === 'click')?.params).to.deep.equal({ element_id: 'e5', trusted: true });
   });
 
+  it("seed 002's 15 s notice reaches the agent once, whether a push brings it or the driver's own read finds it", async () => {
+    const NOTICE = 'Action executed but no DOM change detected within 15 seconds.';
+    // Push (the default): the driver asks for pushes and waits for them without reading the page itself.
+    const port = new FakePort();
+    const driver = new Seed002Driver(port as never, port as never);
+    port.states = [state([el('e1', 1)])];
+    await driver.observe();
+    expect(port.calls.map((c) => c.params)).to.deep.equal([{ viewport_expansion: -1, max_elements: 500, max_text_chars: 0, watch: true }]);
+    const waiting = driver.waitForChange(AbortSignal.timeout(5000));
+    port.emit('state_update', {
+      type: 'state_update',
+      tab_id: 7,
+      reason: 'no_change',
+      state: state([el('e1', 1)]),
+      no_change_notice: NOTICE,
+    });
+    expect(await waiting).to.equal(`System: ${NOTICE}`);
+    expect(port.calls.length, 'no read of its own while waiting').to.equal(1);
+    // A pushed change of the page: its block, once.
+    const next = driver.waitForChange(AbortSignal.timeout(5000));
+    port.emit('state_update', { type: 'state_update', tab_id: 7, reason: 'mutation', state: state([el('e1', 1), el('e2', 2)]) });
+    expect(await next)
+      .to.contain('<button id="2" label="B2">')
+      .and.not.contain('System:');
+    port.emit('state_update', { type: 'state_update', tab_id: 7, reason: 'mutation', state: state([el('e1', 1), el('e2', 2)]) });
+    expect(await driver.waitForChange(AbortSignal.timeout(300)), 'the same rendering again is no news').to.equal(null);
+    // Polling (push off): the notice rides on the driver's own get_state; it is delivered, not dropped.
+    const polling = new FakePort();
+    const polled = new Seed002Driver(polling as never, polling as never, { push: false });
+    polling.states = [state([el('e1', 1)])];
+    await polled.observe();
+    const orig = polling.call.bind(polling);
+    let reads = 0;
+    polling.call = async (action: string, params: unknown, options: { tabId?: number } = {}) => {
+      const r = await orig(action, params, options);
+      if (action !== 'get_state' || ++reads > 1) return r;
+      return { ...r, outcome_details: { message: 'State taken.', no_change_notice: NOTICE } } as unknown as ActionResultMessage;
+    };
+    polling.states = [state([el('e1', 1)]), state([el('e1', 1)])];
+    expect(await polled.pollChanges()).to.equal(`System: ${NOTICE}`);
+    expect(await polled.pollChanges()).to.equal(null);
+  });
+
   it('seed 002 changes: delivered once the rendering held still for one poll; unchanged renderings never; ids stay with their elements', async () => {
     const port = new FakePort();
     const driver = new Seed002Driver(port as never, port as never);
