@@ -12,9 +12,11 @@ import { ConnectorManager } from '../../bridge/agents/connectors/connector-manag
 import { seed000Tree } from '../../bridge/agents/connectors/seed000';
 import { Seed001Translator } from '../../bridge/agents/connectors/seed001';
 import { errorTypeOf } from '../../bridge/agents/step-executor/executor';
+import { selectTool } from '../../bridge/agents/step-executor/tool-selection';
 import { Seed002Driver } from '../../bridge/agents/text-driver/driver';
 import { serveTasks } from '../../bridge/agents/text-driver/task-runner';
 import { connectCommand } from '../../bridge/cli/connect';
+import { readStep } from '../../bridge/cli/step-executor';
 import type { ActionableElement, ActionResultMessage, SimplifiedState, TaskProgressMessage } from '../../schemas/generated/protocol';
 
 const el = (id: string, index: number, over: Partial<ActionableElement> = {}): ActionableElement => ({
@@ -318,5 +320,76 @@ describe('seeds: units', () => {
     expect(errorTypeOf('NOT_PERMITTED', 'click')).to.equal('tool_limit');
     expect(errorTypeOf('TIMEOUT', 'click')).to.equal('unknown');
     expect(errorTypeOf(undefined, 'click')).to.equal('unknown');
+  });
+
+  it("seed 003's Tool Selection: the tool and its arguments from plan_step, targets grounded in dom_snapshot", () => {
+    const shop = {
+      role: 'WebArea',
+      name: 'Paper & Co. office shop',
+      children: [
+        { role: 'heading', name: 'Office supplies', level: 1 },
+        { role: 'textbox', name: 'Search products' },
+        { role: 'button', name: 'Search' },
+        { role: 'link', name: 'Cart' },
+        { role: 'button', name: 'Add Mini Stapler to cart' },
+        { role: 'button', name: 'Save' },
+        { role: 'button', name: 'Save' },
+      ],
+    };
+    const pick = (step: string) => selectTool(step, shop);
+    expect(pick('Go to https://shop.example/sale')).to.deep.equal({
+      ok: true,
+      call: { tool: 'navigate', args: { url: 'https://shop.example/sale' } },
+    });
+    expect(pick('Visit nike.com.')).to.deep.equal({ ok: true, call: { tool: 'navigate', args: { url: 'nike.com' } } });
+    expect(pick('Open chrome://settings')).to.deep.equal({ ok: true, call: { tool: 'navigate', args: { url: 'chrome://settings' } } });
+    expect(pick('Click the Cart link')).to.deep.equal({ ok: true, call: { tool: 'click', args: { role: 'link', name: 'Cart' } } });
+    expect(pick('Press the "Add Mini Stapler to cart" button')).to.deep.equal({
+      ok: true,
+      call: { tool: 'click', args: { role: 'button', name: 'Add Mini Stapler to cart' } },
+    });
+    expect(pick('Click the search box')).to.deep.equal({
+      ok: true,
+      call: { tool: 'click', args: { role: 'textbox', name: 'Search products' } },
+    });
+    expect(pick('Open the cart')).to.deep.equal({ ok: true, call: { tool: 'click', args: { role: 'link', name: 'Cart' } } });
+    expect(pick('Type "stapler" into the search box')).to.deep.equal({
+      ok: true,
+      call: { tool: 'type', args: { text: 'stapler', role: 'textbox', name: 'Search products' } },
+    });
+    expect(pick('Enter "hello"')).to.deep.equal({ ok: true, call: { tool: 'type', args: { text: 'hello' } } });
+    expect(pick('Search for Nike shoes on sale')).to.deep.equal({
+      ok: true,
+      call: { tool: 'search', args: { query: 'Nike shoes on sale' } },
+    });
+    expect(pick('Search for pens on Google')).to.deep.equal({ ok: true, call: { tool: 'search', args: { query: 'pens' } } });
+    expect(pick('Look up "running shoes"')).to.deep.equal({ ok: true, call: { tool: 'search', args: { query: 'running shoes' } } });
+    expect(pick('Scroll down to the results')).to.deep.equal({ ok: true, call: { tool: 'scroll', args: { direction: 'down' } } });
+    expect(pick('Scroll back up to the top')).to.deep.equal({ ok: true, call: { tool: 'scroll', args: { direction: 'up' } } });
+    expect(pick('Press Enter to submit')).to.deep.equal({ ok: true, call: { tool: 'press_key', args: { key: 'Enter' } } });
+    expect(pick('Press Escape to close the dialog')).to.deep.equal({ ok: true, call: { tool: 'press_key', args: { key: 'Escape' } } });
+    expect(pick('Wait 3 seconds for the results')).to.deep.equal({ ok: true, call: { tool: 'wait', args: { seconds: 3 } } });
+    expect(pick('Wait for the page to load')).to.deep.equal({ ok: true, call: { tool: 'wait', args: { seconds: 2 } } });
+    // Fail fast: a target the snapshot lacks, a name two elements share, a step no trigger fits.
+    expect(pick('Click Delete')).to.include({ ok: false, tool: 'click', errorType: 'element_not_found' });
+    expect(pick('Click Save')).to.include({ ok: false, tool: 'click', errorType: 'ambiguous_step' });
+    expect(pick('Find a good deal')).to.include({ ok: false, tool: '', errorType: 'ambiguous_step' });
+    expect(pick('Go to the shop')).to.include({ ok: false, tool: 'navigate', errorType: 'ambiguous_step' });
+  });
+
+  it("seed003 stdin: the seed's input as written (no tool), or the {input, tool} wrapper", () => {
+    const input = {
+      main_goal: 'Find Nike shoes on sale',
+      plan_step: 'Search for Nike shoes',
+      dom_snapshot: {},
+      url: 'https://www.google.com/',
+      allowed_tools: ['search'],
+    };
+    expect(readStep(input)).to.deep.equal({ input });
+    const tool = { tool: 'search', args: { query: 'Nike shoes' } };
+    expect(readStep({ input, tool })).to.deep.equal({ input, tool });
+    expect(readStep({ ...input, plan_step: '' })).to.match(/needs "plan_step"/);
+    expect(readStep({ ...input, allowed_tools: 'search' })).to.match(/needs "allowed_tools"/);
+    expect(readStep([])).to.match(/must be a JSON object/);
   });
 });

@@ -1,10 +1,12 @@
 // Seed 003 ("Action Execution Step"): the executor layer as a call. Input {main_goal, plan_step,
-// dom_snapshot, url, allowed_tools} plus the tool the caller chose; exactly one browser action;
+// dom_snapshot, url, allowed_tools}; the tool is chosen from plan_step by the seed's Tool Selection
+// (tool-selection.ts), or given by the caller (the wrapper form); exactly one browser action;
 // output exactly {action, args{url, role, name, text, direction, key, seconds}, status, error_type,
 // message}. Stateless and fail-fast: no retries; clicks are grounded in dom_snapshot (a target the
 // snapshot does not contain is element_not_found without touching the page).
 import type { ActionResultMessage, ErrorCode, SimplifiedState } from '../../../schemas/generated/protocol';
 import type { ActionPort } from '../../client/action-port';
+import { selectTool } from './tool-selection';
 
 export const SEED003_TOOLS = ['navigate', 'click', 'type', 'search', 'scroll', 'press_key', 'wait'] as const;
 export type Seed003Tool = (typeof SEED003_TOOLS)[number];
@@ -130,13 +132,41 @@ function findNodes(tree: unknown, role: string, name: string): AxNode[] {
 
 const EMPTY: Seed003Args = { url: null, role: null, name: null, text: null, direction: null, key: null, seconds: null };
 
-/** Runs one plan step's chosen tool. Never throws for a browser failure: it is reported. */
+const hasSnapshot = (input: Seed003Input) => !!input.dom_snapshot && Object.keys(input.dom_snapshot).length > 0;
+
+/**
+ * Runs one plan step: the tool the caller chose, else the one seed 003's Tool Selection picks from
+ * plan_step (grounded in dom_snapshot, or in a snapshot of the current tab when the input has none).
+ * Never throws for a browser failure: it is reported.
+ */
 export async function executeStep(
   port: ActionPort,
   input: Seed003Input,
-  call: Seed003ToolCall,
+  chosen?: Seed003ToolCall,
   opts: { tabId?: number } = {},
 ): Promise<Seed003Output> {
+  let call = chosen;
+  if (!call) {
+    let tree: unknown = input.dom_snapshot;
+    if (!hasSnapshot(input)) {
+      try {
+        tree = (await domSnapshot(port, opts.tabId)).dom_snapshot;
+      } catch (e) {
+        return {
+          action: '',
+          args: { ...EMPTY },
+          status: 'failure',
+          error_type: 'unknown',
+          message: `No dom_snapshot was given and the current page could not be read: ${e instanceof Error ? e.message : String(e)}`,
+        };
+      }
+    }
+    const picked = selectTool(input.plan_step, tree);
+    if (!picked.ok)
+      return { action: picked.tool, args: { ...EMPTY }, status: 'failure', error_type: picked.errorType, message: picked.message };
+    call = picked.call;
+    input = { ...input, dom_snapshot: tree as Record<string, unknown> };
+  }
   const a = call.args ?? {};
   const tool = call.tool;
   const args: Seed003Args = { ...EMPTY };
@@ -169,9 +199,8 @@ export async function executeStep(
         args.name = a.name ?? null;
         if (!a.role || a.name === undefined)
           return out('failure', 'ambiguous_step', 'click needs args.role and args.name from dom_snapshot.');
-        const hasSnapshot = input.dom_snapshot && Object.keys(input.dom_snapshot).length > 0;
         let name = a.name;
-        if (hasSnapshot) {
+        if (hasSnapshot(input)) {
           const matches = findNodes(input.dom_snapshot, a.role, a.name);
           if (matches.length === 0) return out('failure', 'element_not_found', `No ${a.role} named "${a.name}" in dom_snapshot.`);
           if (matches.length > 1)
@@ -187,6 +216,15 @@ export async function executeStep(
       case 'type': {
         args.text = a.text ?? null;
         if (typeof a.text !== 'string') return out('failure', 'ambiguous_step', 'type needs args.text.');
+        if (a.role && a.name) {
+          // The field the step names (role and accessible name from dom_snapshot): typed into, as Playwright's fill targets.
+          args.role = a.role;
+          args.name = a.name;
+          return fromResult(
+            await port.call('type', { role: a.role, name: a.name, exact: true, text: a.text }, tab),
+            `Typed "${a.text}" into ${a.role} "${a.name}".`,
+          );
+        }
         const s = await port.call('get_state', { viewport_expansion: -1, max_text_chars: 0 }, tab);
         const focused = s.new_simplified_state?.active_element_id;
         if (!focused) return out('failure', 'element_not_found', 'No focused field to type into. Click the field first (a separate step).');
