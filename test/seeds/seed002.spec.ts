@@ -281,6 +281,7 @@ describe('seed 002: driver and built-in agent in real Chromium', function () {
     const shown = [1, 2, 3].filter((n) => (update as string).includes(`Tick ${n}<`) && !first.includes(`Tick ${n}<`));
     expect(shown.length, update as string).to.be.greaterThan(0);
     const changedAt = ticks[(shown[shown.length - 1] as number) - 1] as number;
+    if (process.env['SEED_DEBUG']) console.log(`pushed ${arrived - changedAt} ms after the page changed`);
     expect(arrived - changedAt, `pushed ${arrived - changedAt} ms after the page changed`).to.be.below(300);
   });
 

@@ -132,6 +132,20 @@ function findNodes(tree: unknown, role: string, name: string): AxNode[] {
 
 const EMPTY: Seed003Args = { url: null, role: null, name: null, text: null, direction: null, key: null, seconds: null };
 
+/** Schemes a plan step may load; the person's scope then judges the URL itself (sites, local folders). */
+const WEB_SCHEMES = new Set(['http', 'https', 'file', 'about', 'data']);
+
+/**
+ * Why a URL is no web page the executor may load (chrome://settings, chrome-extension://,
+ * view-source:, javascript:, ...), or null. Refused before the browser is asked, as seed 003's
+ * navigation_blocked; the extension's own scope check refuses them too (a second wall, not the only one).
+ */
+function notWeb(url: string): string | null {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url.trim())?.[1]?.toLowerCase();
+  if (!scheme || WEB_SCHEMES.has(scheme) || /^[a-z0-9.-]+:\d+(?:[/?#]|$)/i.test(url.trim())) return null;
+  return `${url} is not a web page: ${scheme}: pages are the browser's own or not pages at all, and agents never open them. Give an http:// or https:// address.`;
+}
+
 const hasSnapshot = (input: Seed003Input) => !!input.dom_snapshot && Object.keys(input.dom_snapshot).length > 0;
 
 /**
@@ -192,6 +206,8 @@ export async function executeStep(
       case 'navigate': {
         args.url = a.url ?? null;
         if (!a.url) return out('failure', 'ambiguous_step', 'navigate needs args.url.');
+        const blocked = notWeb(a.url);
+        if (blocked) return out('failure', 'navigation_blocked', blocked);
         return fromResult(await port.call('navigate', { url: a.url }, tab), `Navigated to ${a.url}.`);
       }
       case 'click': {
