@@ -6,22 +6,13 @@
 // snapshot does not contain is element_not_found without touching the page).
 import type { ActionResultMessage, ErrorCode, SimplifiedState } from '../../../schemas/generated/protocol';
 import type { ActionPort } from '../../client/action-port';
+import type { AxNode, Seed003ErrorType, Seed003ToolCall } from './seed003-types';
 import { selectTool } from './tool-selection';
+
+export type { AxNode, Seed003ErrorType, Seed003ToolCall } from './seed003-types';
 
 export const SEED003_TOOLS = ['navigate', 'click', 'type', 'search', 'scroll', 'press_key', 'wait'] as const;
 export type Seed003Tool = (typeof SEED003_TOOLS)[number];
-export type Seed003ErrorType = 'none' | 'element_not_found' | 'ambiguous_step' | 'tool_limit' | 'navigation_blocked' | 'unknown';
-
-export interface AxNode {
-  role: string;
-  name: string;
-  value?: string;
-  checked?: boolean | 'mixed';
-  disabled?: boolean;
-  focused?: boolean;
-  level?: number;
-  children?: AxNode[];
-}
 
 export interface Seed003Input {
   main_goal: string;
@@ -29,12 +20,6 @@ export interface Seed003Input {
   dom_snapshot: Record<string, unknown>;
   url: string;
   allowed_tools: string[];
-}
-
-/** The chosen tool and its arguments (the seed's Tool Inventory: search takes query). */
-export interface Seed003ToolCall {
-  tool: string;
-  args?: { url?: string; role?: string; name?: string; text?: string; query?: string; direction?: string; key?: string; seconds?: number };
 }
 
 export interface Seed003Args {

@@ -6,7 +6,7 @@
 // model and no guessing: a step that fits no trigger is ambiguous_step, a named target the snapshot
 // lacks is element_not_found, a name several elements share is ambiguous_step (fail fast, the seed's
 // Design Principles). The caller may still choose the tool itself (the wrapper {input, tool}).
-import type { AxNode, Seed003ErrorType, Seed003ToolCall } from './executor';
+import type { AxNode, Seed003ErrorType, Seed003ToolCall } from './seed003-types';
 
 export type Selection = { ok: true; call: Seed003ToolCall } | { ok: false; tool: string; errorType: Seed003ErrorType; message: string };
 
