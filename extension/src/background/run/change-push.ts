@@ -5,7 +5,7 @@
 // holding the tab. Seed 002's no-change notice goes the same way as it falls due (reason no_change),
 // once, so an agent waiting for news hears it within the seed's 15 s instead of at its next read.
 // What is watched survives a stopped worker (storage.session); a tab leaves the watch when its hold
-// ends (the bridge's agent_sessions no longer list it) or it closes (closed-tabs.ts).
+// ends (the bridge's agent_sessions no longer list it) or it closes.
 import type { AgentSessionInfo, GetStateParams, StateUpdateMessage } from '../../../../schemas/generated/protocol';
 import { CHANGE_CHANNEL, type ChangeObserveRequest, isChangeMessage } from '../../shared/change-messages';
 import { onDeferredNotice, takeDeferredNotice } from '../page-watch/settle-rule';
@@ -112,7 +112,7 @@ async function pushOnce(tabId: number, reason: StateUpdateMessage['reason'], par
   takeDeferredNotice(tabId, (notice) => sink({ type: 'state_update', tab_id: tabId, reason, state, no_change_notice: notice }));
 }
 
-/** Worker entry (index.ts): the frames' change notes, re-arming a watched tab's new documents, due notices. */
+/** Worker entry (index.ts): the frames' change notes, re-arming a watched tab's new documents, due notices, closed tabs. */
 export function installChangePush(): void {
   chrome.runtime.onMessage.addListener((message: unknown, sender) => {
     // Only our own content scripts send on this channel; a frame of a tab nobody watches is ignored.
@@ -129,4 +129,5 @@ export function installChangePush(): void {
     });
   });
   onDeferredNotice((tabId) => void push(tabId, 'no_change').catch(() => undefined));
+  chrome.tabs.onRemoved.addListener((tabId) => void endChangeWatch(tabId).catch(() => undefined));
 }
