@@ -73,6 +73,9 @@ export async function endUnheldChangeWatches(sessions: readonly AgentSessionInfo
   for (const id of Object.keys(await load())) if (!held.has(id)) await endChangeWatch(Number(id));
 }
 
+/** The least time between the starts of two pushes of one tab (the first push of a change goes at once). */
+const MIN_GAP_MS = 500;
+
 /** Per tab: a push being taken, and the reason of a push asked for meanwhile (taken right after it). */
 const inFlight = new Map<number, { next: StateUpdateMessage['reason'] | null }>();
 
@@ -88,8 +91,11 @@ async function push(tabId: number, reason: StateUpdateMessage['reason']): Promis
   try {
     for (let r = flight.next; r !== null; r = flight.next) {
       flight.next = null;
+      const started = Date.now();
       const params = (await load())[String(tabId)];
       if (params) await pushOnce(tabId, r, params);
+      // A page that never stops (an animated ad frame) costs one state per MIN_GAP_MS, not one per change.
+      if (flight.next !== null) await new Promise((done) => setTimeout(done, Math.max(0, started + MIN_GAP_MS - Date.now())));
     }
   } finally {
     inFlight.delete(tabId);
