@@ -1,8 +1,10 @@
-// npm run bench:seed002 — what seed 002's change watch costs and how late it reports: the driver
-// polls its target tabs with get_state while the LLM thinks (Seed002Driver.waitForChange, default
-// every 1000 ms, delivered once two polls agree). Measures (1) one poll (pollChanges: get_state of
-// one target tab + rendering) on the fixture shop and on a 1500-row page, (2) the delay from a page
-// changing by itself to waitForChange returning it. Not a timed test.
+// npm run bench:seed002 — what seed 002's change watch costs and how late it reports. The driver
+// asks the extension to push its target tabs' own changes (get_state watch: a MutationObserver in
+// the page, the state taken and pushed once the change settled); with push off it polls with
+// get_state while the LLM thinks (every 1000 ms, delivered once two polls agree). Measures (1) one
+// poll (pollChanges: get_state of one target tab + rendering) on the fixture shop and on a 1500-row
+// page, (2) the delay from a page changing by itself to waitForChange returning it, pushed (small
+// page and 1500-row page) and polled. Not a timed test.
 // Writes bench/results/seed002-watch.json and .md with the machine's load.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,6 +35,7 @@ async function main(): Promise<void> {
     // A page whose button appears when the bench asks (window.change()), with no command involved.
     const change = "const b = document.createElement('button'); b.textContent = 'New ' + Date.now(); document.body.append(b);";
     const later = h.fixtures.html('/later', `<input aria-label="Query"><script>window.change = () => { ${change} }</script>`, 'Later');
+    const largeLater = h.fixtures.html('/large-later', `${largePage()}<script>window.change = () => { ${change} }</script>`, 'Large later');
     const sites = [
       ['shop', h.fixtures.url('/index.html')],
       ['large (1500 rows, 500 elements cap)', large],
@@ -50,20 +53,28 @@ async function main(): Promise<void> {
       await agent.close();
       await page.close();
     }
-    const page = await h.openPage(later);
-    const agent = await h.connectAgent();
-    const driver = new Seed002Driver(agent, agent);
-    await driver.observe();
-    for (let i = 0; i < RUNS; i++) {
-      const watching = driver.waitForChange(AbortSignal.timeout(15_000));
-      await new Promise((r) => setTimeout(r, 200 + Math.random() * 1000));
-      const t0 = performance.now();
-      await page.evaluate(() => (window as unknown as { change(): void }).change());
-      const got = await watching;
-      if (got === null) throw new Error('no change reported within 15 s');
-      add('page change -> delivered (1000 ms polls)', performance.now() - t0);
+    const deliveries = [
+      ['pushed', later, {}],
+      ['pushed, 1500-row page', largeLater, {}],
+      ['1000 ms polls', later, { push: false }],
+    ] as const;
+    for (const [how, url, opts] of deliveries) {
+      const page = await h.openPage(url);
+      const agent = await h.connectAgent();
+      const driver = new Seed002Driver(agent, agent, opts);
+      await driver.observe();
+      for (let i = 0; i < RUNS; i++) {
+        const watching = driver.waitForChange(AbortSignal.timeout(15_000));
+        await new Promise((r) => setTimeout(r, 200 + Math.random() * 1000));
+        const t0 = performance.now();
+        await page.evaluate(() => (window as unknown as { change(): void }).change());
+        const got = await watching;
+        if (got === null) throw new Error('no change reported within 15 s');
+        add(`page change -> delivered (${how})`, performance.now() - t0);
+      }
+      await agent.close();
+      await page.close();
     }
-    await agent.close();
   } finally {
     await h.close();
   }
@@ -82,7 +93,8 @@ async function main(): Promise<void> {
     '# Seed 002 change watch: cost of a poll, delay of a delivery',
     '',
     `${machine.date}, ${RUNS} rounds, load average ${machine.load} on ${machine.cpus} cores (machine shared with other jobs).`,
-    'A poll runs only while the LLM thinks; delivery needs two agreeing polls, so expect 1-2 poll intervals plus two polls.',
+    'Pushed: the page settles 50 ms, then the state is taken and sent. Polled (push off): a poll runs only while the LLM thinks and',
+    'delivery needs two agreeing polls, so expect 1-2 poll intervals plus two polls.',
     '',
     '| what | n | mean ms | p50 ms | p95 ms |',
     '|---|---|---|---|---|',

@@ -1,6 +1,8 @@
-// `browser-use-ext seed003`: one seed 003 execution step from JSON on stdin
-// ({"input": {main_goal, plan_step, dom_snapshot, url, allowed_tools}, "tool": {"tool", "args"}}),
-// the seed's output JSON on stdout. `--snapshot` prints {dom_snapshot, url} of the current tab instead.
+// `browser-use-ext seed003`: one seed 003 execution step from JSON on stdin, as the seed's Input
+// Schema writes it ({main_goal, plan_step, dom_snapshot, url, allowed_tools}: the tool is chosen from
+// plan_step by the seed's Tool Selection), or wrapped with the caller's own choice of tool
+// ({"input": {...}, "tool": {"tool", "args"}}); the seed's output JSON on stdout. `--snapshot` prints
+// {dom_snapshot, url} of the current tab instead.
 import { domSnapshot, executeStep, type Seed003Input, type Seed003ToolCall } from '../agents/step-executor/executor';
 import { AgentClient } from '../client/agent-client';
 import { browserLine } from './browser-line';
@@ -12,8 +14,9 @@ export const SEED003_COMMAND: CommandSpec = {
   usage: [`browser-use-ext seed003 [--snapshot] [options] < step.json`],
   about:
     `Runs one seed 003 execution step read as JSON on stdin and prints seed 003's output\n` +
-    `{action, args, status, error_type, message}. step.json: {"input": {"main_goal", "plan_step",\n` +
-    `"dom_snapshot", "url", "allowed_tools"}, "tool": {"tool": "click", "args": {"role": "button", "name": "Submit"}}}`,
+    `{action, args, status, error_type, message}. step.json is seed 003's input {"main_goal", "plan_step",\n` +
+    `"dom_snapshot", "url", "allowed_tools"} (the tool is chosen from plan_step), or {"input": {...},\n` +
+    `"tool": {"tool": "click", "args": {"role": "button", "name": "Submit"}}} to choose the tool yourself`,
   options: [
     {
       name: 'snapshot',
@@ -58,15 +61,16 @@ export async function seed003Command(argv: string[]): Promise<number> {
       process.stdout.write(JSON.stringify(await domSnapshot(client)) + '\n');
       return 0;
     }
-    let step: { input?: Seed003Input; tool?: Seed003ToolCall };
+    let raw: unknown;
     try {
-      step = JSON.parse(await readStdin()) as typeof step;
+      raw = JSON.parse(await readStdin());
     } catch (e) {
       process.stderr.write(`stdin is not JSON: ${(e as Error).message}\n`);
       return 2;
     }
-    if (!step.input || !step.tool) {
-      process.stderr.write('stdin must be {"input": {...}, "tool": {"tool": "...", "args": {...}}}.\n');
+    const step = readStep(raw);
+    if (typeof step === 'string') {
+      process.stderr.write(`${step}\n`);
       return 2;
     }
     const out = await executeStep(client, step.input, step.tool);
@@ -75,4 +79,35 @@ export async function seed003Command(argv: string[]): Promise<number> {
   } finally {
     await client.close();
   }
+}
+
+/**
+ * The step on stdin: seed 003's input itself, or {input, tool} (the wrapper, tool chosen by the
+ * caller). A string says what is wrong, in words for the person writing the JSON.
+ */
+export function readStep(raw: unknown): { input: Seed003Input; tool?: Seed003ToolCall } | string {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    return 'stdin must be a JSON object: seed 003\'s input {"main_goal", "plan_step", "dom_snapshot", "url", "allowed_tools"}.';
+  const o = raw as Record<string, unknown>;
+  const wrapped = 'input' in o;
+  const input = (wrapped ? o['input'] : o) as Record<string, unknown> | null;
+  const tool = wrapped ? o['tool'] : undefined;
+  if (!input || typeof input !== 'object')
+    return 'stdin\'s "input" must be seed 003\'s input object {"main_goal", "plan_step", "dom_snapshot", "url", "allowed_tools"}.';
+  if (typeof input['plan_step'] !== 'string' || input['plan_step'].trim() === '')
+    return 'seed 003\'s input needs "plan_step": the one step to execute, e.g. "Click the Search button".';
+  if (!Array.isArray(input['allowed_tools']) || !input['allowed_tools'].every((t) => typeof t === 'string'))
+    return 'seed 003\'s input needs "allowed_tools": a list of tool names, e.g. ["navigate", "click", "type"].';
+  if (input['dom_snapshot'] !== undefined && (typeof input['dom_snapshot'] !== 'object' || input['dom_snapshot'] === null))
+    return '"dom_snapshot" must be the accessibility tree object (browser-use-ext seed003 --snapshot prints one), or {}.';
+  if (tool !== undefined && (!tool || typeof tool !== 'object' || typeof (tool as { tool?: unknown }).tool !== 'string'))
+    return '"tool" must be {"tool": "<name>", "args": {...}}, or leave "tool" out to let plan_step choose it.';
+  const step: Seed003Input = {
+    main_goal: typeof input['main_goal'] === 'string' ? input['main_goal'] : '',
+    plan_step: input['plan_step'],
+    dom_snapshot: (input['dom_snapshot'] ?? {}) as Record<string, unknown>,
+    url: typeof input['url'] === 'string' ? input['url'] : '',
+    allowed_tools: input['allowed_tools'] as string[],
+  };
+  return tool === undefined ? { input: step } : { input: step, tool: tool as Seed003ToolCall };
 }

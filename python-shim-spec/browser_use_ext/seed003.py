@@ -9,6 +9,10 @@
                                         'allowed_tools': ['click', 'type']},
                                  {'tool': 'click', 'args': {'role': 'button', 'name': 'Submit'}})
 
+Without the tool (``execute_step(conn, step_input)``) the tool is chosen from plan_step by the seed's
+Tool Selection (``select_tool``: the Tool Inventory's triggers, targets grounded in dom_snapshot by
+role and accessible name), as bridge/agents/step-executor/tool-selection.ts does.
+
 Output is exactly the seed's schema: {action, args{url, role, name, text, direction, key, seconds},
 status, error_type, message}. One browser action per call, no retries (fail fast); clicks are
 grounded in dom_snapshot. Same contract and error_type table as bridge/agents/step-executor/executor.ts.
@@ -109,8 +113,206 @@ def _find_nodes(tree: Any, role: str, name: str) -> list[dict]:
     return found
 
 
-async def execute_step(conn: BridgeConnection, step_input: dict, tool_call: dict, tab_id: Optional[int] = None) -> dict:
-    """Runs the chosen tool for one plan step; browser failures are reported, never raised."""
+# --- Tool Selection (seed 003): the same rules as bridge/agents/step-executor/tool-selection.ts ----------
+
+_KEYS = {
+    'enter': 'Enter', 'return': 'Enter', 'escape': 'Escape', 'esc': 'Escape', 'tab': 'Tab', 'backspace': 'Backspace',
+    'delete': 'Delete', 'space': 'Space', 'home': 'Home', 'end': 'End', 'page up': 'PageUp', 'pageup': 'PageUp',
+    'page down': 'PageDown', 'pagedown': 'PageDown', 'arrow up': 'ArrowUp', 'arrowup': 'ArrowUp', 'up arrow': 'ArrowUp',
+    'arrow down': 'ArrowDown', 'arrowdown': 'ArrowDown', 'down arrow': 'ArrowDown', 'arrow left': 'ArrowLeft',
+    'arrowleft': 'ArrowLeft', 'left arrow': 'ArrowLeft', 'arrow right': 'ArrowRight', 'arrowright': 'ArrowRight',
+    'right arrow': 'ArrowRight',
+}
+_ROLE_WORDS = [
+    (r'\bbuttons?\b', ['button']), (r'\blinks?\b', ['link']), (r'\bcheck ?box(es)?\b', ['checkbox']), (r'\bradio\b', ['radio']),
+    (r'\btabs?\b', ['tab']), (r'\bmenu ?items?\b', ['menuitem']), (r'\boptions?\b', ['option']),
+    (r'\b(field|box|input|textbox)\b', ['textbox', 'searchbox', 'combobox']),
+]
+_CLICKABLE = {'button', 'link', 'checkbox', 'radio', 'tab', 'menuitem', 'option', 'switch', 'combobox', 'textbox', 'searchbox'}
+_FIELDS = {'textbox', 'searchbox', 'combobox'}
+_FILLER = set(('a an the to of on in into at for from with and or then this that it its my your page site '
+               'click select press tap choose check uncheck toggle open go visit type enter fill button link field box input '
+               'textbox checkbox tab menu item option radio').split())
+_CLICK_VERBS = r'\b(click|select|press|tap|choose|check|uncheck|toggle)\b'
+
+
+def _norm(s: str) -> str:
+    return re.sub(r'\s+', ' ', s).strip().lower()
+
+
+def _words(s: str) -> list[str]:
+    return [w for w in re.split(r'[^\w]+|_', _norm(s)) if len(w) > 1 and w not in _FILLER]
+
+
+def _trim_url(u: str) -> str:
+    return re.sub(r'[.,;:!?)\]]+$', '', u)
+
+
+def _url_in(step: str) -> Optional[str]:
+    m = re.search(r'\b([a-z][a-z0-9+.-]*://[^\s"\'<>]+|about:[a-z-]+|data:[^\s"\'<>]+)', step, re.I)
+    if m:
+        return _trim_url(m.group(1))
+    m = re.search(r'(?:^|\s)((?:localhost|(?:[a-z0-9-]+\.)+[a-z]{2,})(?::\d+)?(?:/[^\s"\'<>]*)?)', step, re.I)
+    return _trim_url(m.group(1)) if m else None
+
+
+def _quoted(step: str) -> list[str]:
+    out = []
+    for m in re.finditer(r'"([^"]+)"|“([^”]+)”|\'([^\']+)\'', step):
+        t = (m.group(1) or m.group(2) or m.group(3) or '').strip()
+        if t:
+            out.append(t)
+    return out
+
+
+def _nodes(tree: Any) -> list[dict]:
+    out: list[dict] = []
+
+    def walk(n: Any) -> None:
+        if not isinstance(n, dict):
+            return
+        if isinstance(n.get('role'), str) and isinstance(n.get('name'), str):
+            out.append(n)
+        for c in n.get('children') or []:
+            walk(c)
+
+    walk(tree)
+    return out
+
+
+def _ground(step: str, tree: Any, roles: set) -> dict:
+    hinted = [r for pattern, rs in _ROLE_WORDS if re.search(pattern, step, re.I) for r in rs]
+    candidates = [n for n in _nodes(tree) if n['role'] in roles and n['name'].strip()]
+    narrowed = [n for n in candidates if n['role'] in hinted] if hinted else candidates
+    pool = narrowed or candidates
+    q = [_norm(x) for x in _quoted(step)]
+    matches = [n for n in pool if _norm(n['name']) in q] if q else []
+    if not matches:
+        s = _norm(step)
+        in_step = [n for n in pool if _norm(n['name']) in s]
+        longest = max([len(_norm(n['name'])) for n in in_step], default=0)
+        matches = [n for n in in_step if len(_norm(n['name'])) == longest]
+    if not matches:
+        said = set(_words(step))
+
+        def score(n: dict) -> int:
+            return len([w for w in _words(n['name']) if w in said])
+
+        best = max([score(n) for n in pool], default=0)
+        if best > 0:
+            matches = [n for n in pool if score(n) == best]
+    if not matches:
+        return {'error_type': 'element_not_found',
+                'message': f'No element of dom_snapshot is named in the step "{step}". Name the element as dom_snapshot does '
+                           '(its accessible name), or take a fresh snapshot.'}
+    if len(matches) > 1:
+        names = list(dict.fromkeys(f'{n["role"]} "{n["name"]}"' for n in matches))
+        return {'error_type': 'ambiguous_step',
+                'message': f'The step "{step}" fits {len(matches)} elements of dom_snapshot ({", ".join(names)}); the step must say which.'}
+    return {'node': matches[0]}
+
+
+def _typed_text(step: str) -> Optional[str]:
+    q = _quoted(step)
+    if q:
+        return q[0]
+    with_m = re.search(r'\bwith\s+(.+?)\s*\.?$', step, re.I)
+    if re.search(r'\bfill\b', step, re.I) and with_m:
+        return with_m.group(1)
+    m = re.search(r'\b(?:type|enter|fill in|fill)\s+(.+?)(?:\s+(?:in|into|on)\s+.+)?\s*\.?$', step, re.I)
+    return m.group(1) if m else None
+
+
+def _search_query(step: str) -> Optional[str]:
+    q = _quoted(step)
+    if q:
+        return q[0]
+    where = (r'\s+(?:on|in|at|using|with)\s+(?:google|bing|duckduckgo|the (?:site|page|web)|this (?:site|page)|'
+             r'[a-z0-9-]+\.[a-z.]{2,})\s*\.?$')
+    m = re.search(r'\b(?:search(?: for)?|look up)\s+(.+?)\s*\.?$', re.sub(where, '', step, flags=re.I), re.I)
+    return m.group(1) if m else None
+
+
+def _key_in(step: str) -> Optional[str]:
+    m = re.search(r'\b(?:press|hit|tap)\s+(?:the\s+)?([a-z]+(?: (?:up|down|left|right|arrow))?)(?:\s+key)?\b', step, re.I)
+    if not m:
+        return None
+    word = m.group(1).lower()
+    return _KEYS.get(word) or _KEYS.get(word.split(' ')[0])
+
+
+def select_tool(plan_step: str, dom_snapshot: Any) -> dict:
+    """Seed 003's Tool Selection: {'ok': True, 'call': {'tool', 'args'}} or {'ok': False, 'tool', 'error_type', 'message'}."""
+    step = plan_step.strip()
+    url = _url_in(step)
+    if url and re.search(r'\b(go to|go back to|open|visit|navigate|load|browse to|head to)\b', step, re.I):
+        return {'ok': True, 'call': {'tool': 'navigate', 'args': {'url': url}}}
+    if re.search(r'\bwait\b', step, re.I):
+        n = re.search(r'(\d+)\s*(?:s\b|sec|secs|second|seconds)?', step, re.I)
+        return {'ok': True, 'call': {'tool': 'wait', 'args': {'seconds': int(n.group(1)) if n else 2}}}
+    if re.search(r'\bscroll\b', step, re.I):
+        direction = 'up' if re.search(r'\b(up|top|back up)\b', step, re.I) else 'down'
+        return {'ok': True, 'call': {'tool': 'scroll', 'args': {'direction': direction}}}
+    key = _key_in(step)
+    if key and not re.search(r'\bbutton\b', step, re.I):
+        return {'ok': True, 'call': {'tool': 'press_key', 'args': {'key': key}}}
+    if re.search(r'\b(search for|look up|search)\b', step, re.I) and not re.search(r'\bsearch (box|field|bar|button)\b', step, re.I):
+        query = _search_query(step)
+        if not query:
+            return {'ok': False, 'tool': 'search', 'error_type': 'ambiguous_step',
+                    'message': f'The step "{step}" says search but not for what.'}
+        return {'ok': True, 'call': {'tool': 'search', 'args': {'query': query}}}
+    if re.search(r'\b(type|enter|fill)\b', step, re.I):
+        text = _typed_text(step)
+        if text is None:
+            return {'ok': False, 'tool': 'type', 'error_type': 'ambiguous_step', 'message': f'The step "{step}" says type but not what.'}
+        field = _ground(step.replace(text, ' ', 1), dom_snapshot, _FIELDS)
+        args = {'text': text, 'role': field['node']['role'], 'name': field['node']['name']} if 'node' in field else {'text': text}
+        return {'ok': True, 'call': {'tool': 'type', 'args': args}}
+    if re.search(_CLICK_VERBS, step, re.I) or re.search(r'\b(open|go to|visit)\b', step, re.I):
+        target = _ground(step, dom_snapshot, _CLICKABLE)
+        if 'node' not in target:
+            if not re.search(_CLICK_VERBS, step, re.I):
+                return {'ok': False, 'tool': 'navigate', 'error_type': 'ambiguous_step',
+                        'message': f'The step "{step}" names no URL and no element to open.'}
+            return {'ok': False, 'tool': 'click', **target}
+        return {'ok': True, 'call': {'tool': 'click', 'args': {'role': target['node']['role'], 'name': target['node']['name']}}}
+    return {'ok': False, 'tool': '', 'error_type': 'ambiguous_step',
+            'message': f'No tool fits the step "{step}": it should say what to do as the seed\'s triggers do (go to/open/visit a URL, '
+                       'click/select, type/enter/fill, search for/look up, scroll, press a key, wait).'}
+
+
+_WEB_SCHEMES = {'http', 'https', 'file', 'about', 'data'}
+
+
+def _not_web(url: str) -> Optional[str]:
+    """Why a URL is no web page the executor may load (chrome://settings, view-source:, ...), or None."""
+    m = re.match(r'([a-z][a-z0-9+.-]*):', url.strip(), re.I)
+    if not m or m.group(1).lower() in _WEB_SCHEMES or re.match(r'[a-z0-9.-]+:\d+(?:[/?#]|$)', url.strip(), re.I):
+        return None
+    scheme = m.group(1).lower()
+    return (f'{url} is not a web page: {scheme}: pages are the browser\'s own or not pages at all, and agents never open them. '
+            'Give an http:// or https:// address.')
+
+
+async def execute_step(conn: BridgeConnection, step_input: dict, tool_call: Optional[dict] = None,
+                       tab_id: Optional[int] = None) -> dict:
+    """Runs one plan step: the caller's tool, else the one select_tool picks from plan_step. Failures are reported, never raised."""
+    empty = {'url': None, 'role': None, 'name': None, 'text': None, 'direction': None, 'key': None, 'seconds': None}
+    if tool_call is None:
+        tree = step_input.get('dom_snapshot') or {}
+        if not tree:
+            try:
+                tree = (await dom_snapshot(conn, tab_id))['dom_snapshot']
+            except BridgeError as e:
+                return {'action': '', 'args': empty, 'status': 'failure', 'error_type': 'unknown',
+                        'message': f'No dom_snapshot was given and the current page could not be read: {e}'}
+        picked = select_tool(str(step_input.get('plan_step') or ''), tree)
+        if not picked['ok']:
+            return {'action': picked['tool'], 'args': empty, 'status': 'failure', 'error_type': picked['error_type'],
+                    'message': picked['message']}
+        tool_call = picked['call']
+        step_input = {**step_input, 'dom_snapshot': tree}
     tool = str(tool_call.get('tool', ''))
     a = tool_call.get('args') or {}
     args: dict[str, Any] = {'url': None, 'role': None, 'name': None, 'text': None, 'direction': None, 'key': None, 'seconds': None}
@@ -138,6 +340,9 @@ async def execute_step(conn: BridgeConnection, step_input: dict, tool_call: dict
             args['url'] = a.get('url')
             if not a.get('url'):
                 return out('failure', 'ambiguous_step', 'navigate needs args.url.')
+            blocked = _not_web(str(a['url']))
+            if blocked:
+                return out('failure', 'navigation_blocked', blocked)
             return from_result(await act('navigate', {'url': a['url']}), f'Navigated to {a["url"]}.')
         if tool == 'click':
             args['role'], args['name'] = a.get('role'), a.get('name')
@@ -158,6 +363,11 @@ async def execute_step(conn: BridgeConnection, step_input: dict, tool_call: dict
             args['text'] = a.get('text')
             if not isinstance(a.get('text'), str):
                 return out('failure', 'ambiguous_step', 'type needs args.text.')
+            if a.get('role') and a.get('name'):
+                # The field the step names (role and accessible name from dom_snapshot).
+                args['role'], args['name'] = a['role'], a['name']
+                return from_result(await act('type', {'role': a['role'], 'name': a['name'], 'exact': True, 'text': a['text']}),
+                                   f'Typed "{a["text"]}" into {a["role"]} "{a["name"]}".')
             s = await act('get_state', {'viewport_expansion': -1, 'max_text_chars': 0})
             focused = (s.get('new_simplified_state') or {}).get('active_element_id')
             if not focused:

@@ -84,6 +84,29 @@ class Seed003Test(unittest.TestCase):
         self.assertEqual(step('Scroll sideways', 'scroll', {'direction': 'left'})['error_type'], 'ambiguous_step')
         self.assertEqual(step('Open a closed port', 'navigate', {'url': 'http://127.0.0.1:1/'})['error_type'], 'navigation_blocked')
 
+    def test_3_the_seeds_input_without_tool(self):
+        # The seed's Input Schema as written: the tool comes from plan_step (select_tool), grounded in dom_snapshot.
+        run(CONN.call('navigate', {'url': H.url('index.html')}))
+
+        def seed_step(plan):
+            snap = run(dom_snapshot(CONN))
+            seed_input = {'main_goal': 'Buy a stapler', 'plan_step': plan, 'dom_snapshot': snap['dom_snapshot'], 'url': snap['url'],
+                          'allowed_tools': ALL}
+            return run(execute_step(CONN, seed_input))
+
+        typed = seed_step('Type "stapler" into the search box')
+        self.assertSeedShape(typed)
+        self.assertEqual((typed['action'], typed['status']), ('type', 'success'), typed)
+        self.assertEqual((typed['args']['role'], typed['args']['name'], typed['args']['text']), ('textbox', 'Search products', 'stapler'))
+        self.assertEqual(seed_step('Press Enter to submit')['action'], 'press_key')
+        self.assertIn('results.html?q=stapler', run(dom_snapshot(CONN))['url'])
+        self.assertEqual(seed_step('Click Checkout')['error_type'], 'element_not_found')
+        self.assertEqual(seed_step('Find a good deal')['error_type'], 'ambiguous_step')
+        blocked = seed_step('Open chrome://settings')
+        self.assertSeedShape(blocked)
+        self.assertEqual((blocked['action'], blocked['error_type']), ('navigate', 'navigation_blocked'))
+        self.assertIn('results.html?q=stapler', run(dom_snapshot(CONN))['url'])
+
 
 if __name__ == '__main__':
     unittest.main()

@@ -1949,6 +1949,10 @@ export const ACTION_PARAMS_SCHEMAS: { readonly [action: string]: JsonSchema } = 
         "default": false,
         "description": "Also list the open tabs (what list_tabs returns) in result.tabs, read right after the state: one round trip where a step needs both."
       },
+      "watch": {
+        "type": "boolean",
+        "description": "true: from now on the extension pushes this tab's state (state_update, reason mutation) whenever the page changes by itself, taken with this call's other parameters, within about 300 ms of the change, and the seed 002 no-change notice as it falls due (state_update, reason no_change) instead of holding it for the next result. Lasts until the agent's hold on the tab ends or a get_state with watch false; only the session holding the tab receives the pushes. Omitted: no change to the subscription."
+      },
       "include_screenshot": {
         "type": "boolean",
         "default": false,

@@ -996,6 +996,10 @@ export interface GetStateParams {
    */
   include_tabs?: boolean;
   /**
+   * true: from now on the extension pushes this tab's state (state_update, reason mutation) whenever the page changes by itself, taken with this call's other parameters, within about 300 ms of the change, and the seed 002 no-change notice as it falls due (state_update, reason no_change) instead of holding it for the next result. Lasts until the agent's hold on the tab ends or a get_state with watch false; only the session holding the tab receives the pushes. Omitted: no change to the subscription.
+   */
+  watch?: boolean;
+  /**
    * Also capture the visible viewport (what screenshot returns) in result.screenshot, right after the state (the tab is activated first, as screenshot does). With include_dom_tree and highlight_elements (its default) the picture shows browser_use's numbered boxes of this very state, as screenshot with highlight_elements does. When Chrome refuses the capture (a page it does not let extensions capture, or its two-captures-a-second quota even after one retry) the state is still returned and result.screenshot_error says why.
    */
   include_screenshot?: boolean;
@@ -4055,7 +4059,7 @@ export interface Redaction1 {
   kinds?: ('email' | 'phone')[];
 }
 /**
- * A state the extension pushes without being asked (page load, navigation, significant DOM change; seed 004 section 5).
+ * A state the extension pushes without being asked (page load, navigation, significant DOM change; seed 004 section 5), to the session holding the tab once it asked with get_state watch true.
  */
 export interface StateUpdateMessage {
   /**
@@ -4067,10 +4071,14 @@ export interface StateUpdateMessage {
    */
   tab_id: number;
   /**
-   * What triggered the push.
+   * What triggered the push. mutation: the page changed by itself (a MutationObserver in the page saw the change settle). no_change: an action that should have changed something changed nothing within its no-change window; no_change_notice says so and state is the page as it is.
    */
-  reason: 'load' | 'navigation' | 'mutation' | 'tab_activated';
+  reason: 'load' | 'navigation' | 'mutation' | 'tab_activated' | 'no_change';
   state: SimplifiedState1;
+  /**
+   * With reason no_change: seed 002's notice, e.g. "Action executed but no DOM change detected within 15 seconds." Pushed once; the tab's next action_result does not repeat it.
+   */
+  no_change_notice?: string;
 }
 /**
  * The new state.

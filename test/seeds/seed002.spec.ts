@@ -12,6 +12,7 @@ import { Seed002Driver } from '../../bridge/agents/text-driver/driver';
 import { openAiChat } from '../../bridge/agents/text-driver/llm';
 import { parseReply } from '../../bridge/agents/text-driver/parse';
 import { systemPrompt } from '../../bridge/agents/text-driver/prompt';
+import type { ActionPort } from '../../bridge/client/action-port';
 import { AgentClient } from '../../bridge/client/agent-client';
 import { clearSettings, setSettings } from '../e2e/worker-actions.helpers';
 import { REPO_ROOT } from '../harness/browser';
@@ -95,6 +96,15 @@ describe('seed 002: driver and built-in agent in real Chromium', function () {
        <script>setTimeout(() => { const b = document.createElement('button'); b.textContent = 'Show results'; b.onclick = () => { document.getElementById('status').textContent = 'shown' }; document.body.append(b); document.getElementById('status').textContent = 'Results ready'; }, 1500)</script>`,
       'Later page',
     );
+    // Changes itself 1, 2 and 3 s after load (one of them lands after the first observation however
+    // slow the machine), noting when each happened.
+    h.fixtures.html(
+      '/ticks',
+      `<p>Ticking</p>
+       <script>window.ticks = []; for (const n of [1, 2, 3]) setTimeout(() => { const b = document.createElement('button'); b.textContent = 'Tick ' + n; document.body.append(b); window.ticks.push(Date.now()); }, n * 1000)</script>`,
+      'Ticks page',
+    );
+    h.fixtures.html('/silent', `<button onclick="window.n = (window.n || 0) + 1">Count silently</button>`, 'Silent page');
     await setSettings(h, {
       saved_tools: [
         { name: 'Paper Shop', url: h.fixtures.url('/index.html') },
@@ -246,6 +256,49 @@ describe('seed 002: driver and built-in agent in real Chromium', function () {
     expect(clicked.error, clicked.text).to.equal(false);
     const page = (await h.launched.browser.pages()).find((p) => p.url().endsWith('/later'));
     expect(await page?.$eval('#status', (e) => e.textContent)).to.equal('shown');
+  });
+
+  it('a change the page makes by itself is pushed to the driver in under 300 ms, with no read of its own', async function () {
+    this.timeout(60_000);
+    let reads = 0;
+    const port: ActionPort = {
+      call: (action, params, options) => {
+        reads++;
+        return agent.call(action, params, options);
+      },
+    };
+    const counted = new Seed002Driver(port, agent);
+    await h.openPage(h.fixtures.url('/ticks'));
+    const first = await counted.observe();
+    const readsBefore = reads;
+    const update = await counted.waitForChange(AbortSignal.timeout(10_000));
+    const arrived = Date.now();
+    expect(update, 'a pushed change').to.be.a('string');
+    expect(reads, 'the driver read nothing while it waited').to.equal(readsBefore);
+    const page = (await h.launched.browser.pages()).find((p) => p.url().endsWith('/ticks'));
+    const ticks = (await page?.evaluate(() => (window as unknown as { ticks: number[] }).ticks)) ?? [];
+    // The change the update shows: the newest tick it lists that the first observation did not.
+    const shown = [1, 2, 3].filter((n) => (update as string).includes(`Tick ${n}<`) && !first.includes(`Tick ${n}<`));
+    expect(shown.length, update as string).to.be.greaterThan(0);
+    const changedAt = ticks[(shown[shown.length - 1] as number) - 1] as number;
+    if (process.env['SEED_DEBUG']) console.log(`pushed ${arrived - changedAt} ms after the page changed`);
+    expect(arrived - changedAt, `pushed ${arrived - changedAt} ms after the page changed`).to.be.below(300);
+  });
+
+  it("seed 002's 15 s notice reaches the agent by push once, not held for the next read", async function () {
+    this.timeout(60_000);
+    await h.openPage(h.fixtures.url('/silent'));
+    const first = await driver.observe();
+    const clicked = await driver.execute(`<tool_code>{"action": "click", "id": ${idOf(first, 'button', 'Count silently')}}</tool_code>`);
+    expect(clicked.error, clicked.text).to.equal(false);
+    expect(clicked.text, 'the click answers before the 15 s').not.to.contain('no DOM change');
+    const t = Date.now();
+    const notice = await driver.waitForChange(AbortSignal.timeout(25_000));
+    expect(notice?.split('\n')[0]).to.equal('System: Action executed but no DOM change detected within 15 seconds.');
+    expect(Date.now() - t, 'within the seed 15 s (and the action budget)').to.be.below(17_000);
+    // Once: the next read does not repeat it.
+    expect((await agent.call('get_state', {})).outcome_details?.no_change_notice).to.equal(undefined);
+    expect(await driver.waitForChange(AbortSignal.timeout(500))).to.equal(null);
   });
 
   it('the built-in loop: a change while the LLM thinks aborts that answer and asks again with the new <browsing_context>', async function () {

@@ -1,6 +1,7 @@
 // Seed 003 ("Action Execution Step"): the executor contract in real Chromium. Input and output are
 // checked against the seed's Interface Contracts literally; each of the seven tools runs once and
 // each error_type is produced by the situation the seed names.
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 
 import { expect } from 'chai';
@@ -122,5 +123,71 @@ describe('seed 003: the action execution step', function () {
     });
     expectSeedShape(blocked);
     expect(blocked).to.deep.include({ status: 'failure', error_type: 'navigation_blocked' });
+  });
+
+  it("the seed's input as written (no tool): the tool comes from plan_step, by the CLI on stdin and by the call", async function () {
+    this.timeout(90_000);
+    await agent.call('navigate', { url: h.fixtures.url('/index.html') });
+    // One step after another as an orchestrator sends them: the seed's input, no tool.
+    const typedHere = await executeStep(agent, await input('Type "stapler" into the search box'));
+    expectSeedShape(typedHere);
+    expect(typedHere, typedHere.message).to.deep.include({ action: 'type', status: 'success', error_type: 'none' });
+    expect(typedHere.args).to.deep.include({ text: 'stapler', role: 'textbox', name: 'Search products' });
+    const pressed = await executeStep(agent, await input('Press Enter to submit the search'));
+    expect(pressed, pressed.message).to.deep.include({ action: 'press_key', status: 'success' });
+    expect((await domSnapshot(agent)).url).to.contain('results.html?q=stapler');
+    const add = await executeStep(agent, await input('Click the "Add Mini Stapler to cart" button'));
+    expectSeedShape(add);
+    expect(add, add.message).to.deep.include({ action: 'click', status: 'success' });
+    expect(add.args).to.deep.include({ role: 'button', name: 'Add Mini Stapler to cart' });
+    const scrolled = await executeStep(agent, await input('Scroll down to see more results'));
+    expect(scrolled).to.deep.include({ action: 'scroll', status: 'success' });
+    const missing = await executeStep(agent, await input('Click the Checkout button'));
+    expectSeedShape(missing);
+    expect(missing).to.deep.include({ action: 'click', status: 'failure', error_type: 'element_not_found' });
+    const vague = await executeStep(agent, await input('Find a good deal'));
+    expect(vague).to.deep.include({ status: 'failure', error_type: 'ambiguous_step' });
+    // `browser-use-ext seed003 < step.json` with exactly the seed's Input Schema, on a tab of its own
+    // (dom_snapshot {}: the executor grounds the step in the page as it is).
+    const page = await h.openPage(h.fixtures.url('/index.html'));
+    const seedInput = {
+      main_goal: 'Buy a cheap stapler',
+      plan_step: 'Type "stapler" into the search box',
+      dom_snapshot: {},
+      url: page.url(),
+      allowed_tools: ALL,
+    };
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(REPO_ROOT, 'bridge/cli/main.ts'), 'seed003', '--bridge', h.bridge.agentUrl],
+      { env: { ...process.env, BROWSER_USE_EXT_AGENT_SECRET: h.secrets.agent_secret } },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.end(JSON.stringify(seedInput));
+    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    expect(code, stderr + stdout).to.equal(0);
+    const typed = JSON.parse(stdout) as Seed003Output;
+    expectSeedShape(typed);
+    expect(typed).to.deep.include({ action: 'type', status: 'success', error_type: 'none' });
+    expect(typed.args).to.deep.include({ text: 'stapler', role: 'textbox', name: 'Search products' });
+    expect(await page.$eval('input[type="search"], input', (e) => (e as HTMLInputElement).value)).to.equal('stapler');
+    await page.close();
+  });
+
+  it("navigating to chrome://settings (or any page outside the person's scope) is navigation_blocked, and the tab stays", async () => {
+    await agent.call('navigate', { url: h.fixtures.url('/index.html') });
+    for (const [step, tool] of [
+      ['Open chrome://settings', undefined],
+      ['Go to the settings', { tool: 'navigate', args: { url: 'chrome://settings' } }],
+      ['Open chrome-extension settings', { tool: 'navigate', args: { url: 'view-source:https://example.com/' } }],
+    ] as const) {
+      const out = await executeStep(agent, await input(step), tool);
+      expectSeedShape(out);
+      expect(out, `${step}: ${out.message}`).to.deep.include({ action: 'navigate', status: 'failure', error_type: 'navigation_blocked' });
+      expect((await domSnapshot(agent)).url).to.equal(h.fixtures.url('/index.html'));
+    }
   });
 });

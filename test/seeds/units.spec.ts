@@ -12,9 +12,11 @@ import { ConnectorManager } from '../../bridge/agents/connectors/connector-manag
 import { seed000Tree } from '../../bridge/agents/connectors/seed000';
 import { Seed001Translator } from '../../bridge/agents/connectors/seed001';
 import { errorTypeOf } from '../../bridge/agents/step-executor/executor';
+import { selectTool } from '../../bridge/agents/step-executor/tool-selection';
 import { Seed002Driver } from '../../bridge/agents/text-driver/driver';
 import { serveTasks } from '../../bridge/agents/text-driver/task-runner';
 import { connectCommand } from '../../bridge/cli/connect';
+import { readStep } from '../../bridge/cli/step-executor';
 import type { ActionableElement, ActionResultMessage, SimplifiedState, TaskProgressMessage } from '../../schemas/generated/protocol';
 
 const el = (id: string, index: number, over: Partial<ActionableElement> = {}): ActionableElement => ({
@@ -196,6 +198,49 @@ describe('seeds: units', () => {
     expect(port.calls.find((c) => c.action === 'click')?.params).to.deep.equal({ element_id: 'e5', trusted: true });
   });
 
+  it("seed 002's 15 s notice reaches the agent once, whether a push brings it or the driver's own read finds it", async () => {
+    const NOTICE = 'Action executed but no DOM change detected within 15 seconds.';
+    // Push (the default): the driver asks for pushes and waits for them without reading the page itself.
+    const port = new FakePort();
+    const driver = new Seed002Driver(port as never, port as never);
+    port.states = [state([el('e1', 1)])];
+    await driver.observe();
+    expect(port.calls.map((c) => c.params)).to.deep.equal([{ viewport_expansion: -1, max_elements: 500, max_text_chars: 0, watch: true }]);
+    const waiting = driver.waitForChange(AbortSignal.timeout(5000));
+    port.emit('state_update', {
+      type: 'state_update',
+      tab_id: 7,
+      reason: 'no_change',
+      state: state([el('e1', 1)]),
+      no_change_notice: NOTICE,
+    });
+    expect(await waiting).to.equal(`System: ${NOTICE}`);
+    expect(port.calls.length, 'no read of its own while waiting').to.equal(1);
+    // A pushed change of the page: its block, once.
+    const next = driver.waitForChange(AbortSignal.timeout(5000));
+    port.emit('state_update', { type: 'state_update', tab_id: 7, reason: 'mutation', state: state([el('e1', 1), el('e2', 2)]) });
+    expect(await next)
+      .to.contain('<button id="2" label="B2">')
+      .and.not.contain('System:');
+    port.emit('state_update', { type: 'state_update', tab_id: 7, reason: 'mutation', state: state([el('e1', 1), el('e2', 2)]) });
+    expect(await driver.waitForChange(AbortSignal.timeout(300)), 'the same rendering again is no news').to.equal(null);
+    // Polling (push off): the notice rides on the driver's own get_state; it is delivered, not dropped.
+    const polling = new FakePort();
+    const polled = new Seed002Driver(polling as never, polling as never, { push: false });
+    polling.states = [state([el('e1', 1)])];
+    await polled.observe();
+    const orig = polling.call.bind(polling);
+    let reads = 0;
+    polling.call = async (action: string, params: unknown, options: { tabId?: number } = {}) => {
+      const r = await orig(action, params, options);
+      if (action !== 'get_state' || ++reads > 1) return r;
+      return { ...r, outcome_details: { message: 'State taken.', no_change_notice: NOTICE } } as unknown as ActionResultMessage;
+    };
+    polling.states = [state([el('e1', 1)]), state([el('e1', 1)])];
+    expect(await polled.pollChanges()).to.equal(`System: ${NOTICE}`);
+    expect(await polled.pollChanges()).to.equal(null);
+  });
+
   it('seed 002 changes: delivered once the rendering held still for one poll; unchanged renderings never; ids stay with their elements', async () => {
     const port = new FakePort();
     const driver = new Seed002Driver(port as never, port as never);
@@ -275,5 +320,76 @@ describe('seeds: units', () => {
     expect(errorTypeOf('NOT_PERMITTED', 'click')).to.equal('tool_limit');
     expect(errorTypeOf('TIMEOUT', 'click')).to.equal('unknown');
     expect(errorTypeOf(undefined, 'click')).to.equal('unknown');
+  });
+
+  it("seed 003's Tool Selection: the tool and its arguments from plan_step, targets grounded in dom_snapshot", () => {
+    const shop = {
+      role: 'WebArea',
+      name: 'Paper & Co. office shop',
+      children: [
+        { role: 'heading', name: 'Office supplies', level: 1 },
+        { role: 'textbox', name: 'Search products' },
+        { role: 'button', name: 'Search' },
+        { role: 'link', name: 'Cart' },
+        { role: 'button', name: 'Add Mini Stapler to cart' },
+        { role: 'button', name: 'Save' },
+        { role: 'button', name: 'Save' },
+      ],
+    };
+    const pick = (step: string) => selectTool(step, shop);
+    expect(pick('Go to https://shop.example/sale')).to.deep.equal({
+      ok: true,
+      call: { tool: 'navigate', args: { url: 'https://shop.example/sale' } },
+    });
+    expect(pick('Visit nike.com.')).to.deep.equal({ ok: true, call: { tool: 'navigate', args: { url: 'nike.com' } } });
+    expect(pick('Open chrome://settings')).to.deep.equal({ ok: true, call: { tool: 'navigate', args: { url: 'chrome://settings' } } });
+    expect(pick('Click the Cart link')).to.deep.equal({ ok: true, call: { tool: 'click', args: { role: 'link', name: 'Cart' } } });
+    expect(pick('Press the "Add Mini Stapler to cart" button')).to.deep.equal({
+      ok: true,
+      call: { tool: 'click', args: { role: 'button', name: 'Add Mini Stapler to cart' } },
+    });
+    expect(pick('Click the search box')).to.deep.equal({
+      ok: true,
+      call: { tool: 'click', args: { role: 'textbox', name: 'Search products' } },
+    });
+    expect(pick('Open the cart')).to.deep.equal({ ok: true, call: { tool: 'click', args: { role: 'link', name: 'Cart' } } });
+    expect(pick('Type "stapler" into the search box')).to.deep.equal({
+      ok: true,
+      call: { tool: 'type', args: { text: 'stapler', role: 'textbox', name: 'Search products' } },
+    });
+    expect(pick('Enter "hello"')).to.deep.equal({ ok: true, call: { tool: 'type', args: { text: 'hello' } } });
+    expect(pick('Search for Nike shoes on sale')).to.deep.equal({
+      ok: true,
+      call: { tool: 'search', args: { query: 'Nike shoes on sale' } },
+    });
+    expect(pick('Search for pens on Google')).to.deep.equal({ ok: true, call: { tool: 'search', args: { query: 'pens' } } });
+    expect(pick('Look up "running shoes"')).to.deep.equal({ ok: true, call: { tool: 'search', args: { query: 'running shoes' } } });
+    expect(pick('Scroll down to the results')).to.deep.equal({ ok: true, call: { tool: 'scroll', args: { direction: 'down' } } });
+    expect(pick('Scroll back up to the top')).to.deep.equal({ ok: true, call: { tool: 'scroll', args: { direction: 'up' } } });
+    expect(pick('Press Enter to submit')).to.deep.equal({ ok: true, call: { tool: 'press_key', args: { key: 'Enter' } } });
+    expect(pick('Press Escape to close the dialog')).to.deep.equal({ ok: true, call: { tool: 'press_key', args: { key: 'Escape' } } });
+    expect(pick('Wait 3 seconds for the results')).to.deep.equal({ ok: true, call: { tool: 'wait', args: { seconds: 3 } } });
+    expect(pick('Wait for the page to load')).to.deep.equal({ ok: true, call: { tool: 'wait', args: { seconds: 2 } } });
+    // Fail fast: a target the snapshot lacks, a name two elements share, a step no trigger fits.
+    expect(pick('Click Delete')).to.include({ ok: false, tool: 'click', errorType: 'element_not_found' });
+    expect(pick('Click Save')).to.include({ ok: false, tool: 'click', errorType: 'ambiguous_step' });
+    expect(pick('Find a good deal')).to.include({ ok: false, tool: '', errorType: 'ambiguous_step' });
+    expect(pick('Go to the shop')).to.include({ ok: false, tool: 'navigate', errorType: 'ambiguous_step' });
+  });
+
+  it("seed003 stdin: the seed's input as written (no tool), or the {input, tool} wrapper", () => {
+    const input = {
+      main_goal: 'Find Nike shoes on sale',
+      plan_step: 'Search for Nike shoes',
+      dom_snapshot: {},
+      url: 'https://www.google.com/',
+      allowed_tools: ['search'],
+    };
+    expect(readStep(input)).to.deep.equal({ input });
+    const tool = { tool: 'search', args: { query: 'Nike shoes' } };
+    expect(readStep({ input, tool })).to.deep.equal({ input, tool });
+    expect(readStep({ ...input, plan_step: '' })).to.match(/needs "plan_step"/);
+    expect(readStep({ ...input, allowed_tools: 'search' })).to.match(/needs "allowed_tools"/);
+    expect(readStep([])).to.match(/must be a JSON object/);
   });
 });

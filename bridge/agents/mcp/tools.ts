@@ -230,6 +230,8 @@ export const TOOLS: readonly ToolDef[] = [
             'include_screenshot',
             'redact_card_and_otp',
             'since',
+            // Pushes reach an agent session over /agent; an MCP client has no way to receive them.
+            'watch',
           ],
         },
       ],

@@ -1,25 +1,18 @@
 // Seed 003 ("Action Execution Step"): the executor layer as a call. Input {main_goal, plan_step,
-// dom_snapshot, url, allowed_tools} plus the tool the caller chose; exactly one browser action;
+// dom_snapshot, url, allowed_tools}; the tool is chosen from plan_step by the seed's Tool Selection
+// (tool-selection.ts), or given by the caller (the wrapper form); exactly one browser action;
 // output exactly {action, args{url, role, name, text, direction, key, seconds}, status, error_type,
 // message}. Stateless and fail-fast: no retries; clicks are grounded in dom_snapshot (a target the
 // snapshot does not contain is element_not_found without touching the page).
 import type { ActionResultMessage, ErrorCode, SimplifiedState } from '../../../schemas/generated/protocol';
 import type { ActionPort } from '../../client/action-port';
+import type { AxNode, Seed003ErrorType, Seed003ToolCall } from './seed003-types';
+import { selectTool } from './tool-selection';
+
+export type { AxNode, Seed003ErrorType, Seed003ToolCall } from './seed003-types';
 
 export const SEED003_TOOLS = ['navigate', 'click', 'type', 'search', 'scroll', 'press_key', 'wait'] as const;
 export type Seed003Tool = (typeof SEED003_TOOLS)[number];
-export type Seed003ErrorType = 'none' | 'element_not_found' | 'ambiguous_step' | 'tool_limit' | 'navigation_blocked' | 'unknown';
-
-export interface AxNode {
-  role: string;
-  name: string;
-  value?: string;
-  checked?: boolean | 'mixed';
-  disabled?: boolean;
-  focused?: boolean;
-  level?: number;
-  children?: AxNode[];
-}
 
 export interface Seed003Input {
   main_goal: string;
@@ -27,12 +20,6 @@ export interface Seed003Input {
   dom_snapshot: Record<string, unknown>;
   url: string;
   allowed_tools: string[];
-}
-
-/** The chosen tool and its arguments (the seed's Tool Inventory: search takes query). */
-export interface Seed003ToolCall {
-  tool: string;
-  args?: { url?: string; role?: string; name?: string; text?: string; query?: string; direction?: string; key?: string; seconds?: number };
 }
 
 export interface Seed003Args {
@@ -130,13 +117,55 @@ function findNodes(tree: unknown, role: string, name: string): AxNode[] {
 
 const EMPTY: Seed003Args = { url: null, role: null, name: null, text: null, direction: null, key: null, seconds: null };
 
-/** Runs one plan step's chosen tool. Never throws for a browser failure: it is reported. */
+/** Schemes a plan step may load; the person's scope then judges the URL itself (sites, local folders). */
+const WEB_SCHEMES = new Set(['http', 'https', 'file', 'about', 'data']);
+
+/**
+ * Why a URL is no web page the executor may load (chrome://settings, chrome-extension://,
+ * view-source:, javascript:, ...), or null. Refused before the browser is asked, as seed 003's
+ * navigation_blocked; the extension's own scope check refuses them too (a second wall, not the only one).
+ */
+function notWeb(url: string): string | null {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url.trim())?.[1]?.toLowerCase();
+  if (!scheme || WEB_SCHEMES.has(scheme) || /^[a-z0-9.-]+:\d+(?:[/?#]|$)/i.test(url.trim())) return null;
+  return `${url} is not a web page: ${scheme}: pages are the browser's own or not pages at all, and agents never open them. Give an http:// or https:// address.`;
+}
+
+const hasSnapshot = (input: Seed003Input) => !!input.dom_snapshot && Object.keys(input.dom_snapshot).length > 0;
+
+/**
+ * Runs one plan step: the tool the caller chose, else the one seed 003's Tool Selection picks from
+ * plan_step (grounded in dom_snapshot, or in a snapshot of the current tab when the input has none).
+ * Never throws for a browser failure: it is reported.
+ */
 export async function executeStep(
   port: ActionPort,
   input: Seed003Input,
-  call: Seed003ToolCall,
+  chosen?: Seed003ToolCall,
   opts: { tabId?: number } = {},
 ): Promise<Seed003Output> {
+  let call = chosen;
+  if (!call) {
+    let tree: unknown = input.dom_snapshot;
+    if (!hasSnapshot(input)) {
+      try {
+        tree = (await domSnapshot(port, opts.tabId)).dom_snapshot;
+      } catch (e) {
+        return {
+          action: '',
+          args: { ...EMPTY },
+          status: 'failure',
+          error_type: 'unknown',
+          message: `No dom_snapshot was given and the current page could not be read: ${e instanceof Error ? e.message : String(e)}`,
+        };
+      }
+    }
+    const picked = selectTool(input.plan_step, tree);
+    if (!picked.ok)
+      return { action: picked.tool, args: { ...EMPTY }, status: 'failure', error_type: picked.errorType, message: picked.message };
+    call = picked.call;
+    input = { ...input, dom_snapshot: tree as Record<string, unknown> };
+  }
   const a = call.args ?? {};
   const tool = call.tool;
   const args: Seed003Args = { ...EMPTY };
@@ -162,6 +191,8 @@ export async function executeStep(
       case 'navigate': {
         args.url = a.url ?? null;
         if (!a.url) return out('failure', 'ambiguous_step', 'navigate needs args.url.');
+        const blocked = notWeb(a.url);
+        if (blocked) return out('failure', 'navigation_blocked', blocked);
         return fromResult(await port.call('navigate', { url: a.url }, tab), `Navigated to ${a.url}.`);
       }
       case 'click': {
@@ -169,9 +200,8 @@ export async function executeStep(
         args.name = a.name ?? null;
         if (!a.role || a.name === undefined)
           return out('failure', 'ambiguous_step', 'click needs args.role and args.name from dom_snapshot.');
-        const hasSnapshot = input.dom_snapshot && Object.keys(input.dom_snapshot).length > 0;
         let name = a.name;
-        if (hasSnapshot) {
+        if (hasSnapshot(input)) {
           const matches = findNodes(input.dom_snapshot, a.role, a.name);
           if (matches.length === 0) return out('failure', 'element_not_found', `No ${a.role} named "${a.name}" in dom_snapshot.`);
           if (matches.length > 1)
@@ -187,6 +217,15 @@ export async function executeStep(
       case 'type': {
         args.text = a.text ?? null;
         if (typeof a.text !== 'string') return out('failure', 'ambiguous_step', 'type needs args.text.');
+        if (a.role && a.name) {
+          // The field the step names (role and accessible name from dom_snapshot): typed into, as Playwright's fill targets.
+          args.role = a.role;
+          args.name = a.name;
+          return fromResult(
+            await port.call('type', { role: a.role, name: a.name, exact: true, text: a.text }, tab),
+            `Typed "${a.text}" into ${a.role} "${a.name}".`,
+          );
+        }
         const s = await port.call('get_state', { viewport_expansion: -1, max_text_chars: 0 }, tab);
         const focused = s.new_simplified_state?.active_element_id;
         if (!focused) return out('failure', 'element_not_found', 'No focused field to type into. Click the field first (a separate step).');

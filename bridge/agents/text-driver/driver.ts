@@ -7,13 +7,23 @@
 // still means the element it saw, or gets "Element ID X not found", never a different element.
 //
 // Changes not caused by a command (seed 002: "Sent after every meaningful DOM change on any target
-// tab"): the extension pushes no state of its own, so waitForChange() polls the target tabs with
-// get_state. A change is meaningful when the tab's rendered <browsing_context> differs from the one
-// the agent last received (an interactive element came, went, or changed its label, value, href,
-// type or disabled state, or the URL changed; text outside interactive elements is not in the
-// block, so it cannot be a change the agent could see); it is delivered once two polls in a row
-// render the same (debounce: the page held still for one poll interval).
-import type { ActionResultMessage, ApiCall, SimplifiedState, TabReleasedMessage } from '../../../schemas/generated/protocol';
+// tab"): the driver reads its target tabs with get_state watch true, so the extension pushes a tab's
+// state (state_update) when the page changes by itself, within about 300 ms of the change (a
+// MutationObserver in the page, extension/src/content/change-watch.ts), and seed 002's 15 s
+// no-change notice as it falls due. waitForChange() waits for those pushes; with push off it polls
+// the target tabs with get_state as before (the fallback, debounced: two polls in a row alike). A
+// change is meaningful when the tab's rendered <browsing_context> differs from the one the agent last
+// received (an interactive element came, went, or changed its label, value, href, type or disabled
+// state, or the URL changed; text outside interactive elements is not in the block, so it cannot be a
+// change the agent could see). A notice found on any read, the driver's own included, reaches the
+// agent once: reads never drop it.
+import type {
+  ActionResultMessage,
+  ApiCall,
+  SimplifiedState,
+  StateUpdateMessage,
+  TabReleasedMessage,
+} from '../../../schemas/generated/protocol';
 import { renderBrowsingContext } from '../../../schemas/lib/render/browsing-context';
 import { type ActionPort, errorText, resultOf } from '../../client/action-port';
 import { parseReply, type Seed002Command } from './parse';
@@ -21,6 +31,7 @@ import { commandTitle, elementLabel } from './titles';
 
 export interface DriverEvents {
   on(event: 'tab_released', listener: (m: TabReleasedMessage) => void): unknown;
+  on(event: 'state_update', listener: (m: StateUpdateMessage) => void): unknown;
 }
 
 export interface DriverOptions {
@@ -29,8 +40,10 @@ export interface DriverOptions {
   /** get_state scope: -1 whole page (default; seed 002 has no scroll command), 0 viewport only. */
   viewportExpansion?: number;
   maxElements?: number;
-  /** Poll interval of waitForChange (default 1000 ms). */
+  /** Poll interval of waitForChange when push is off (default 1000 ms). */
   watchIntervalMs?: number;
+  /** Ask the extension to push the target tabs' changes and due notices (default true); false: poll. */
+  push?: boolean;
 }
 
 export interface TurnResult {
@@ -83,6 +96,10 @@ export class Seed002Driver {
   /** Per tab: the <browsing_context> the agent last received, and a newer one seen once by a poll. */
   private delivered = new Map<number, string>();
   private seenOnce = new Map<number, string>();
+  /** Per tab: the newest state pushed since the agent's last view, not yet looked at. */
+  private pushed = new Map<number, SimplifiedState>();
+  /** Wakes waitForChange when a push or a notice came. */
+  private wake: (() => void) | null = null;
 
   constructor(
     private readonly port: ActionPort,
@@ -101,6 +118,16 @@ export class Seed002Driver {
       else if (m.reason === 'released_by_user') this.notices.push(`System: ${m.message}`);
       else this.notices.push(`System: Target tab closed: ${m.url ?? `tab ${m.tab_id}`}`);
     });
+    events?.on('state_update', (m) => {
+      if (!this.targets.some((t) => t.tabId === m.tab_id)) return;
+      if (m.no_change_notice) this.notices.push(`System: ${m.no_change_notice}`);
+      this.pushed.set(m.tab_id, m.state);
+      this.wake?.();
+    });
+  }
+
+  private get pushOn(): boolean {
+    return this.opts.push ?? true;
   }
 
   get targetTabIds(): number[] {
@@ -138,7 +165,12 @@ export class Seed002Driver {
   }
 
   private stateParams() {
-    return { viewport_expansion: this.opts.viewportExpansion ?? -1, max_elements: this.opts.maxElements ?? 500, max_text_chars: 0 };
+    return {
+      viewport_expansion: this.opts.viewportExpansion ?? -1,
+      max_elements: this.opts.maxElements ?? 500,
+      max_text_chars: 0,
+      ...(this.pushOn ? { watch: true } : {}),
+    };
   }
 
   private timeout() {
@@ -224,6 +256,8 @@ export class Seed002Driver {
       this.seenOnce.delete(t.tabId);
       out.push(...this.withApi(t, block.context, block.url));
     }
+    // What was pushed before these reads is older than what the agent now receives.
+    this.pushed.clear();
     if (this.targets.length === 0) out.push('System: No target tabs. Open one with open_tab or open_tool.');
     return out.join('\n');
   }
@@ -240,6 +274,8 @@ export class Seed002Driver {
       const r = await this.port.call('get_state', this.stateParams(), { tabId: t.tabId });
       const sys: string[] = [];
       const block = this.blockOf(t, r, sys);
+      // A notice this read found is news whatever the page did.
+      out.push(...sys.filter((l) => l.startsWith('System: ') && this.targets.includes(t)));
       if (block === null) {
         // Only a tab that is gone is news; a read that failed once is tried again next poll.
         if (!this.targets.includes(t)) out.push(...sys);
@@ -258,13 +294,35 @@ export class Seed002Driver {
       out.push(...this.withApi(t, block.context, block.url));
       changed = true;
     }
-    if (!changed && out.length === 0) return null;
+    if (!changed && out.length === 0 && this.notices.length === 0) return null;
     if (this.targets.length === 0) out.push('System: No target tabs. Open one with open_tab or open_tool.');
     return [...this.notices.splice(0), ...out].join('\n');
   }
 
-  /** Polls every watchIntervalMs until a meaningful change (its text) or the signal (null). */
+  /** What the pushes since the agent's last view add: due notices, and each tab whose block changed. */
+  private takePushed(): string | null {
+    const out: string[] = [];
+    for (const t of [...this.targets]) {
+      const state = this.pushed.get(t.tabId);
+      if (!state) continue;
+      this.pushed.delete(t.tabId);
+      const block = this.blockOfState(t, state);
+      if (block.context === this.delivered.get(t.tabId)) continue;
+      this.delivered.set(t.tabId, block.context);
+      out.push(...this.withApi(t, block.context, block.url));
+    }
+    this.pushed.clear();
+    if (out.length === 0 && this.notices.length === 0) return null;
+    return [...this.notices.splice(0), ...out].join('\n');
+  }
+
+  /**
+   * The next meaningful change of a target tab or a due notice (its text), or null at the signal.
+   * With push on it waits for the extension's pushes (no reads of its own); else it polls every
+   * watchIntervalMs.
+   */
   async waitForChange(signal?: AbortSignal): Promise<string | null> {
+    if (this.pushOn) return this.waitForPush(signal);
     const every = this.opts.watchIntervalMs ?? 1000;
     while (!signal?.aborted) {
       await new Promise<void>((resolve) => {
@@ -283,6 +341,23 @@ export class Seed002Driver {
     return null;
   }
 
+  private async waitForPush(signal?: AbortSignal): Promise<string | null> {
+    while (!signal?.aborted) {
+      const text = this.takePushed();
+      if (text !== null) return text;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          this.wake = null;
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        this.wake = done;
+        signal?.addEventListener('abort', done, { once: true });
+      });
+    }
+    return null;
+  }
+
   /** The tab's rendered block with stable ids, or null (System line appended, gone tab dropped). */
   private blockOf(t: Target, r: ActionResultMessage, out: string[]): { context: string; url: string } | null {
     if (r.status !== 'success' || !r.new_simplified_state) {
@@ -295,10 +370,16 @@ export class Seed002Driver {
       }
       return null;
     }
-    const state: SimplifiedState = r.new_simplified_state;
-    t.url = state.url;
+    // The tab's due notice may ride on any read, the driver's own included: the agent gets it here.
+    if (r.outcome_details?.no_change_notice) out.push(`System: ${r.outcome_details.no_change_notice}`);
     if (r.outcome_details?.api_activity?.length)
       this.api.set(t.tabId, [...(this.api.get(t.tabId) ?? []), ...r.outcome_details.api_activity]);
+    return this.blockOfState(t, r.new_simplified_state);
+  }
+
+  /** The tab's rendered block with stable ids (a state read or pushed). */
+  private blockOfState(t: Target, state: SimplifiedState): { context: string; url: string } {
+    t.url = state.url;
     const doc = state.url.replace(/#.*$/, '');
     const before = this.idsByTab.get(t.tabId) ?? new Map<string, number>();
     const now = new Map<string, number>();
@@ -327,6 +408,7 @@ export class Seed002Driver {
     this.idsByTab.delete(tabId);
     this.delivered.delete(tabId);
     this.seenOnce.delete(tabId);
+    this.pushed.delete(tabId);
     for (const [id, v] of this.ids) if (v.tabId === tabId) this.ids.delete(id);
   }
 }

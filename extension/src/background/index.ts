@@ -19,6 +19,7 @@ import { installTabWatchListeners } from './page-watch/tab-watch';
 import { onBridgeMessage, registerPanelRelay } from './panel/panel-relay';
 import { installPersonPolicy } from './policy/person-policy';
 import { installActionSettings } from './run/action-settings';
+import { endUnheldChangeWatches, installChangePush, setChangePushSink } from './run/change-push';
 import { runAction } from './run/dispatch';
 import { installFrameLiveness } from './state/frame-liveness';
 import { installSheetText } from './state/sheet-text';
@@ -52,6 +53,7 @@ const connection = new BridgeConnection((message, send) => {
       return;
     default:
       // task_progress, agent_sessions: for the person (side panel, tab groups, overlay). Others need no action.
+      if (message.type === 'agent_sessions') void endUnheldChangeWatches(message.sessions, message.total);
       onBridgeMessage(message);
       return;
   }
@@ -67,6 +69,12 @@ setCdpSink(
   () => connection.connected,
 );
 installScopeGuard(relayEvent);
+installChangePush();
+setChangePushSink((update) => {
+  if (!connection.connected) return false;
+  connection.send(update);
+  return true;
+});
 installHeldTabRules();
 installActionSettings();
 const wake = () => void connection.ensureConnected();

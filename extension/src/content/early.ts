@@ -2,6 +2,7 @@
 // (main-world/hooks.ts: dialogs and fetch/XHR) and answers the worker's settle requests
 // (shared/settle-messages.ts). Separate from content.js, which runs at document_idle: requests and
 // dialogs must be recorded from the first byte of the page.
+import { isChangeMessage } from '../shared/change-messages';
 import {
   DEFAULT_DIALOG_POLICY,
   type DialogPolicy,
@@ -14,6 +15,7 @@ import {
   TO_MAIN,
 } from '../shared/page-link';
 import { isSettleRequest, type SettleRequest, type SettleResponse, TAKE_DOWNLOAD_REQUESTS } from '../shared/settle-messages';
+import { ChangeWatch } from './change-watch';
 import { PageActivity, SettleTracker } from './settle';
 import { noteShadowMessage } from './shadow-watch';
 import { watchPasswordTypes } from './snapshot/password-history';
@@ -35,6 +37,7 @@ if (!window.__browserUseExtEarly) {
   const activity = new PageActivity();
   Object.defineProperty(window, TAKE_DOWNLOAD_REQUESTS, { value: () => activity.takeDownloadRequests() });
   const tracker = new SettleTracker(activity);
+  const changes = new ChangeWatch();
   const link = document.createElement('div'); // detached: the page never gets a reference to it
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   const secret = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
@@ -83,6 +86,13 @@ if (!window.__browserUseExtEarly) {
     sendResponse(true); // the main world knows now (toMain is synchronous): the worker's attach may answer
     return false;
   });
+  // The worker watches this tab for an agent (background/page-watch/change-push.ts).
+  chrome.runtime.onMessage.addListener((message: unknown, _sender, sendResponse) => {
+    if (!isChangeMessage(message) || message.kind !== 'observe') return false;
+    changes.observe(message.on);
+    sendResponse(true);
+    return false;
+  });
   chrome.runtime.onMessage.addListener((message: unknown, _sender, sendResponse) => {
     if (!isSettleRequest(message)) return false;
     answer(message).then(sendResponse, (e: unknown) => sendResponse({ ok: false, error: String(e) }));
@@ -92,11 +102,13 @@ if (!window.__browserUseExtEarly) {
   async function answer(req: SettleRequest): Promise<SettleResponse> {
     switch (req.kind) {
       case 'begin':
+        changes.hold();
         tracker.begin();
         return { ok: true, kind: 'begin' };
       case 'wait': {
         const report = await tracker.wait(req.params);
         tracker.end();
+        changes.release();
         return { ok: true, kind: 'wait', report, drained: activity.drain() };
       }
       case 'watch': {
@@ -110,6 +122,7 @@ if (!window.__browserUseExtEarly) {
       case 'network_idle':
         return networkIdle(req.idle_ms, req.timeout_ms);
       case 'drain':
+        changes.release();
         return { ok: true, kind: 'drain', drained: activity.drain() };
       case 'download_requests':
         return { ok: true, kind: 'download_requests', requests: activity.takeDownloadRequests() };

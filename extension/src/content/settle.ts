@@ -294,7 +294,7 @@ export async function waitForSettle(): Promise<{ settled: boolean; elapsedMs: nu
 }
 
 const isAgentUiNode = (n: Node) => n instanceof Element && isAgentUiRoot(n);
-function isAgentUiRecord(r: MutationRecord): boolean {
+export function isAgentUiRecord(r: MutationRecord): boolean {
   if (r.target instanceof Element && isAgentUi(r.target)) return true;
   if (r.type !== 'childList') return false;
   const nodes = [...r.addedNodes, ...r.removedNodes];

@@ -81,7 +81,21 @@ export function watchInBackground(tabId: number, frameId: number, s: ResolvedSet
         }
       : w.drained;
     deferred.set(tabId, { notice: w.changed ? (prev?.notice ?? null) : noChangeNotice(watchMs), drained });
+    if (!w.changed) noticeListener?.(tabId);
   });
+}
+
+let noticeListener: ((tabId: number) => void) | undefined;
+
+/** Called when a background watch leaves a notice (run/change-push.ts pushes it to an agent that watches). */
+export function onDeferredNotice(listener: (tabId: number) => void): void {
+  noticeListener = listener;
+}
+
+/** Hands the tab's due notice to send; taken only when send says it went (the activity stays for the next result). */
+export function takeDeferredNotice(tabId: number, send: (notice: string) => boolean): void {
+  const d = deferred.get(tabId);
+  if (d?.notice && send(d.notice)) d.notice = null;
 }
 
 /** Drops what a background watch left for a closed tab (closed-tabs.ts). */

@@ -22,6 +22,7 @@ import { answerState } from '../state/state-cache';
 import { ActionRun, ms, now } from './action-run';
 import { readActionSettings, TRUSTED_INPUT_KEY } from './action-settings';
 import { activityFields, mergeDrained, NOTHING_DRAINED } from './activity';
+import { setChangeWatch } from './change-push';
 import { runPageAction } from './page-action';
 import { rereadWhileReloading } from './reread';
 import { resultState } from './result-state';
@@ -118,15 +119,18 @@ async function runWorkerAction(run: ActionRun, worker: WorkerHandler, tab: Tab):
 /** get_state: the tab's state (or a delta since a given one), with the page's activity since the last result. */
 async function runGetState(run: ActionRun, tab: Tab): Promise<ActionResultMessage> {
   const { action, budget, settle } = run;
-  const { since, include_tabs, include_screenshot, ...stateParams } = action.params as GetStateParams;
+  const { since, include_tabs, include_screenshot, watch, ...stateParams } = action.params as GetStateParams;
+  const taken = await withPersonDefaults(stateParams);
   const [s, drained] = await Promise.all([
-    collectState(tab.id, await withPersonDefaults(stateParams)),
+    collectState(tab.id, taken),
     settleSend(tab.id, 0, { channel: SETTLE_CHANNEL, kind: 'drain' }, 500),
   ]);
   if (!s.ok) return run.fail(s.error, null, tab.id);
   // A local page's frames are judged again after the collection: one may have been added meanwhile.
   const after = isLocalUrl(tab.url) ? await policyError(action, tab.url, tab.id) : null;
   if (after) return run.fail(after, null, tab.id);
+  // Subscribed (or re-armed for this document) only once the page was read and judged in scope.
+  if (watch !== undefined) await setChangeWatch(tab.id, watch, taken);
   // The tab list and a screenshot of this very state, so a browser_use step is one round trip.
   const result = await stateExtras({ tab, budget, settle }, { ...stateParams, include_tabs, include_screenshot });
   const details: OutcomeDetails = { message: 'State taken.', navigation_occurred: false, result };
