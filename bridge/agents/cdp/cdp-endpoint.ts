@@ -384,7 +384,9 @@ export class CdpEndpoint {
     const oldBridge = this.versions.heardBridge && !this.versions.namesBrowsers;
     if (!oldBridge && !this.versions.pick(record.browser)?.connected) await this.probe(record.browser);
     if (!this.versions.namesBrowsers) return versionOfBrowser(this.opts.extensionBrowser?.()) ?? this.browser ?? UNKNOWN_BROWSER;
-    return this.describe(this.versions.pick(record.browser)) ?? UNKNOWN_BROWSER;
+    // None to pick (no browser connected yet) for a URL bound to no browser: what a client's tab last
+    // told, as before several browsers; a URL bound to a browser never takes another browser's word.
+    return this.describe(this.versions.pick(record.browser)) ?? (record.browser === null ? this.browser : null) ?? UNKNOWN_BROWSER;
   }
 
   /**
