@@ -417,9 +417,12 @@ describe('e2e: several browsers on one bridge', function () {
         );
       await until("A's agent to be ended by the person's Stop", 10_000, () => agentA.ended);
       expect(agentA.ended?.code).to.equal('NOT_PERMITTED');
+      // Each Disconnect is its own request: the last one may still be on its way when the first agent ends.
+      await until('every session of A to hold no tab', 10_000, async () => {
+        const now = (await readStatus(h)).sessions;
+        return aIds.every((sid) => (now.find((s) => s.session_id === sid)?.tabs ?? []).length === 0);
+      });
       const sessions = (await readStatus(h)).sessions;
-      for (const sid of aIds)
-        expect(sessions.find((s) => s.session_id === sid)?.tabs ?? [], `session ${sid} of A holds no tab`).to.deep.equal([]);
       if (mcp) {
         const read = await callTool(mcp, 'browser_extract_text').catch((e: unknown) => ({ isError: true, text: String(e) }));
         expect(read.isError, "A's MCP client is stopped too").to.equal(true);
