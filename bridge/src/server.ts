@@ -632,7 +632,10 @@ export class BridgeServer extends EventEmitter {
           );
           return;
         }
-        void this.connectors.handle(message).then((r) => (r.ok ? peer.send(r.reply) : peer.sendError(r.error, message.request_id)));
+        // A connector started from a browser's panel works in that browser.
+        void this.connectors
+          .handle(message, this.browsers.nameOf(this.browserOf(peer)))
+          .then((r) => (r.ok ? peer.send(r.reply) : peer.sendError(r.error, message.request_id)));
         return;
       case 'cdp_event':
         this.agents.onCdpEvent(this.browserOf(peer), message);

@@ -54,7 +54,8 @@ export interface ConnectorService {
   start(agentUrl: string, agentSecret: string): Promise<void>;
   /** The list, now (a newly connected extension). */
   publish(): void;
-  handle(c: ConnectorControlMessage): Promise<ConnectorReply>;
+  /** browser: the name of the browser whose panel sent it; a connector it starts works in that browser. */
+  handle(c: ConnectorControlMessage, browser: string | null): Promise<ConnectorReply>;
   close(): Promise<void>;
 }
 

@@ -3,10 +3,12 @@
 // choose a browser by name or get the one used last; an unknown name fails fast listing the
 // connected ones; one browser restarting disturbs only its own agents; names stay unique.
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
 import { expect } from 'chai';
+import { WebSocketServer } from 'ws';
 
 import { createBridge } from '../../bridge/cli/wire';
 import { createLogger } from '../../bridge/common/log';
@@ -264,5 +266,37 @@ describe('bridge: several browsers at once (real ws)', () => {
     const told = (await early.next((m) => m.type === 'extension_status')) as ExtensionStatusMessage;
     expect(told.browser?.name).to.equal('Chrome');
     expect((await act(early, old, 3, 'e1')).status).to.equal('success');
+  });
+
+  it("a backend connector started from B's panel works in B, also after the bridge restarts, while A is the one used last", async () => {
+    const eA = await ext(ID_A, 'Work');
+    const eB = await ext(ID_B, 'Personal');
+    eA.send({ type: 'browser_update', focused_at: Date.now() }); // A is the default for agents that name none
+    // A backend that accepts the connector's link and says nothing: the connector's agent session is what is under test.
+    const backend = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise<void>((r) => backend.once('listening', () => r()));
+    const url = `ws://127.0.0.1:${(backend.address() as AddressInfo).port}`;
+    try {
+      eB.send({ type: 'connector_control', command: 'add', request_id: 'c1', dialect: '001', url });
+      await eB.next((m) => m.type === 'backend_connectors' && m.request_id === 'c1');
+      const connectorIn = () => {
+        const status = bridge.status() as { sessions: { client: { name: string } | null; browser: string | null }[] };
+        return status.sessions.filter((s) => s.client?.name.includes('connector')).map((s) => s.browser);
+      };
+      expect(connectorIn()).to.deep.equal(['Personal']);
+      // The saved connector keeps its browser: the bridge dials it again in B after a restart.
+      for (const p of peers.splice(0)) p.close();
+      await bridge.close();
+      bridge = createBridge({ port: 0, logger: createLogger('silent'), configDir: dir });
+      await bridge.start();
+      await ext(ID_A, 'Work');
+      await ext(ID_B, 'Personal');
+      const end = Date.now() + 5000;
+      while (connectorIn().length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      expect(connectorIn()).to.deep.equal(['Personal']);
+    } finally {
+      for (const c of backend.clients) c.terminate(); // close() waits for open connections
+      await new Promise<void>((r) => backend.close(() => r()));
+    }
   });
 });

@@ -33,6 +33,8 @@ interface Entry {
   id: string;
   dialect: Dialect;
   url: string;
+  /** The browser (by name) its agent session works in; null: the bridge's choice. */
+  browser: string | null;
   connector: SeedConnector;
   backend: BackendConnectorInfo['backend'];
   retryInMs: number | null;
@@ -41,7 +43,8 @@ interface Entry {
 
 interface SavedFile {
   version: 1;
-  connectors: { dialect: Dialect; url: string }[];
+  /** browser: the name of the browser whose panel started it (absent in files from before several browsers). */
+  connectors: { dialect: Dialect; url: string; browser?: string }[];
 }
 
 /** What the person reads when a backend link is down: nobody answers at the URL (e.g. ECONNREFUSED),
@@ -76,7 +79,7 @@ export class ConnectorManager extends EventEmitter {
 
   /** Starts a connector (or returns the running one for the same dialect and URL). Throws
    * BackendUrlError for a URL that is not ws(s):// or (unless allowRemote) not loopback. */
-  async add(dialect: Dialect, url: string, persist = true): Promise<BackendConnectorInfo> {
+  async add(dialect: Dialect, url: string, persist = true, browser: string | null = null): Promise<BackendConnectorInfo> {
     checkBackendUrl(url, this.opts.allowRemote ?? false);
     for (const e of this.entries.values()) if (e.dialect === dialect && e.url === url) return this.info(e);
     const copts: ConnectorOptions = {
@@ -85,6 +88,8 @@ export class ConnectorManager extends EventEmitter {
       bridgeUrl: this.opts.bridgeAgentUrl,
       secret: this.opts.agentSecret,
       allowRemote: this.opts.allowRemote ?? false,
+      // Started from one browser's panel: its agent session works in that browser, not the bridge's default.
+      ...(browser === null ? {} : { browser }),
       ...(this.opts.logger ? { logger: this.opts.logger } : {}),
       ...(this.opts.minDelayMs === undefined ? {} : { minDelayMs: this.opts.minDelayMs }),
       ...(this.opts.maxDelayMs === undefined ? {} : { maxDelayMs: this.opts.maxDelayMs }),
@@ -94,6 +99,7 @@ export class ConnectorManager extends EventEmitter {
       id: `c${crypto.randomBytes(4).toString('hex')}`,
       dialect,
       url,
+      browser,
       connector,
       backend: 'connecting',
       retryInMs: null,
@@ -142,7 +148,7 @@ export class ConnectorManager extends EventEmitter {
   async restore(): Promise<void> {
     for (const c of this.load()) {
       try {
-        await this.add(c.dialect, c.url, false);
+        await this.add(c.dialect, c.url, false, typeof c.browser === 'string' && c.browser.length > 0 ? c.browser : null);
       } catch (e) {
         this.opts.logger?.warn('could not restore a backend connector', {
           dialect: c.dialect,
@@ -194,7 +200,14 @@ export class ConnectorManager extends EventEmitter {
   private save(): void {
     const file = this.opts.file;
     if (!file) return;
-    const data: SavedFile = { version: 1, connectors: [...this.entries.values()].map((e) => ({ dialect: e.dialect, url: e.url })) };
+    const data: SavedFile = {
+      version: 1,
+      connectors: [...this.entries.values()].map((e) => ({
+        dialect: e.dialect,
+        url: e.url,
+        ...(e.browser === null ? {} : { browser: e.browser }),
+      })),
+    };
     try {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       const tmp = `${file}.${process.pid}.tmp`;

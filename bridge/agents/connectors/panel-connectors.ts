@@ -54,7 +54,11 @@ export class PanelConnectors {
   }
 
   /** Answers with the list, or returns the error to send in reply to request_id. */
-  async handle(c: ConnectorControlMessage): Promise<{ ok: true; reply: BackendConnectorsMessage } | { ok: false; error: ErrorInfo }> {
+  /** browser: the name of the browser whose panel asked; the connector it starts works there (null: the bridge's choice). */
+  async handle(
+    c: ConnectorControlMessage,
+    browser: string | null = null,
+  ): Promise<{ ok: true; reply: BackendConnectorsMessage } | { ok: false; error: ErrorInfo }> {
     const m = this.manager;
     if (!m) return { ok: false, error: errorInfo('INVALID_MESSAGE', 'The bridge is still starting; try again in a second.', 'bridge') };
     if (c.command === 'remove') {
@@ -83,7 +87,7 @@ export class PanelConnectors {
         ),
       };
     try {
-      await m.add(dialect, url);
+      await m.add(dialect, url, true, browser);
     } catch (e) {
       if (e instanceof BackendUrlError && e.code === 'BACKEND_NOT_LOOPBACK') {
         let host = url;
