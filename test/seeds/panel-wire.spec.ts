@@ -69,7 +69,7 @@ describe("seeds: the panel's wire paths at the bridge (real ws)", () => {
       expect(sessions.map((s) => s.session_id)).to.include(c.session_id);
       expect(JSON.parse(fs.readFileSync(path.join(cfg, 'connectors.json'), 'utf8'))).to.deep.equal({
         version: 1,
-        connectors: [{ dialect: '001', url: backend.url }],
+        connectors: [{ dialect: '001', url: backend.url, browser: 'Chrome' }], // the panel's browser: the connector works there
       });
       // The same dialect + URL again: the running one, not a second.
       e.send({ type: 'connector_control', command: 'add', request_id: 'r6', dialect: '001', url: backend.url });
