@@ -217,6 +217,7 @@ export function createRelay(options: BridgeOptions = {}): BridgeServer {
     browserOfSession,
     () => browsers.connectedIds(),
     (id, m) => browsers.link(id).send(m),
+    (name) => browsers.connectedByName(name),
   );
   const agents = new AgentGateway({
     log,

@@ -6,6 +6,14 @@ import type { CdpClientControlMessage, CdpClientsMessage } from '../../schemas/g
 
 /** The browser an agent session works in (null: unknown session, or not bound yet). */
 export type SessionBrowser = (sessionId: string) => string | null;
+/** The connected browser a URL's browser name (cdp-url --browser) means, or null. */
+export type NamedBrowser = (name: string) => string | null;
+
+/** An idle URL made for another connected browser belongs to that browser's panel only. */
+const madeForAnother = (c: CdpClientsMessage['clients'][number], browserId: string, named: NamedBrowser) => {
+  const b = typeof c.browser === 'string' ? named(c.browser) : null;
+  return b !== null && b !== browserId;
+};
 
 /** A connection whose agent session works in another browser than browserId (one still connecting, or ended, is nobody's). */
 const elsewhere = (sessionId: string | null, browserId: string, browserOf: SessionBrowser) => {
@@ -17,9 +25,14 @@ const elsewhere = (sessionId: string | null, browserId: string, browserOf: Sessi
  * The list for browserId's panel: a URL's connections not working in another browser; a URL whose
  * connections all work in other browsers is left out, a URL with none (idle) is shown to every panel.
  */
-export function cdpClientsFor(message: CdpClientsMessage, browserId: string, browserOf: SessionBrowser): CdpClientsMessage {
+export function cdpClientsFor(
+  message: CdpClientsMessage,
+  browserId: string,
+  browserOf: SessionBrowser,
+  named: NamedBrowser = () => null,
+): CdpClientsMessage {
   const clients = message.clients.flatMap((c) => {
-    if (c.connections.length === 0) return [c];
+    if (c.connections.length === 0) return madeForAnother(c, browserId, named) ? [] : [c];
     const mine = c.connections.filter((k) => !elsewhere(k.session_id, browserId, browserOf));
     return mine.length === 0 ? [] : [{ ...c, connections: mine }];
   });
@@ -32,9 +45,11 @@ export function mayControlCdpClient(
   control: CdpClientControlMessage,
   browserId: string,
   browserOf: SessionBrowser,
+  named: NamedBrowser = () => null,
 ): boolean {
   const url = last?.clients.find((c) => c.name === control.name);
-  if (!url || url.connections.length === 0) return true;
+  if (!url) return true;
+  if (url.connections.length === 0) return !madeForAnother(url, browserId, named);
   return url.connections.some((k) => !elsewhere(k.session_id, browserId, browserOf));
 }
 
@@ -46,22 +61,23 @@ export class CdpClientsScope {
     private readonly browserOf: SessionBrowser,
     private readonly targets: () => string[],
     private readonly sendTo: (browserId: string, m: CdpClientsMessage) => boolean,
+    private readonly named: NamedBrowser = () => null,
   ) {}
 
   /** true when at least one browser's extension got its list. */
   send(message: CdpClientsMessage): boolean {
     this.last = message;
     let sent = false;
-    for (const id of this.targets()) sent = this.sendTo(id, cdpClientsFor(message, id, this.browserOf)) || sent;
+    for (const id of this.targets()) sent = this.sendTo(id, cdpClientsFor(message, id, this.browserOf, this.named)) || sent;
     return sent;
   }
 
   /** The answer to one panel's cdp_client_control: cut for that browser. */
   forBrowser(message: CdpClientsMessage, browserId: string): CdpClientsMessage {
-    return cdpClientsFor(message, browserId, this.browserOf);
+    return cdpClientsFor(message, browserId, this.browserOf, this.named);
   }
 
   mayControl(control: CdpClientControlMessage, browserId: string): boolean {
-    return mayControlCdpClient(this.last, control, browserId, this.browserOf);
+    return mayControlCdpClient(this.last, control, browserId, this.browserOf, this.named);
   }
 }

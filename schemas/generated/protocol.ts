@@ -4795,6 +4795,10 @@ export interface CdpClientsMessage {
      */
     stopped_at?: string | null;
     /**
+     * The browser the URL was made for (cdp-url --browser), by the name its side panel shows: the URL shows in that browser's panel only while it has no client. Null or absent: the bridge's choice when a client connects.
+     */
+    browser?: string | null;
+    /**
      * Connected clients using this URL now.
      */
     connections: {

@@ -40,4 +40,18 @@ describe('CDP clients per browser', () => {
     expect(mayControlCdpClient(all, control('idle'), 'work0001', browserOf)).to.equal(true);
     expect(mayControlCdpClient(all, control('mixed'), 'home0002', browserOf)).to.equal(true);
   });
+
+  it("an idle URL made for one browser (cdp-url --browser) shows in that browser's panel only; one made for a browser not connected, or for none, in every panel", () => {
+    const named = (n: string) => ({ work: 'work0001', home: 'home0002' })[n.toLowerCase()] ?? null;
+    const made = (name: string, browser: string | null) => ({ ...url(name, []), browser });
+    const idle: CdpClientsMessage = {
+      type: 'cdp_clients',
+      clients: [made('for-work', 'Work'), made('for-gone', 'Edge'), made('any', null)],
+    };
+    expect(cdpClientsFor(idle, 'home0002', browserOf, named).clients.map((c) => c.name)).to.deep.equal(['for-gone', 'any']);
+    expect(cdpClientsFor(idle, 'work0001', browserOf, named).clients.map((c) => c.name)).to.deep.equal(['for-work', 'for-gone', 'any']);
+    const control = { type: 'cdp_client_control' as const, request_id: 'r', op: 'revoke' as const, name: 'for-work' };
+    expect(mayControlCdpClient(idle, control, 'home0002', browserOf, named)).to.equal(false);
+    expect(mayControlCdpClient(idle, control, 'work0001', browserOf, named)).to.equal(true);
+  });
 });

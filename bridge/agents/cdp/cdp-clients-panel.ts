@@ -155,6 +155,7 @@ export class CdpClientsPanel {
         created_at: r.created_at,
         last_used_at: r.last_used_at,
         stopped_at: r.stopped_at,
+        browser: r.browser,
         connections: this.connectionStats(r.name),
       })),
     };
