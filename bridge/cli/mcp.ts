@@ -141,9 +141,10 @@ function tokenCommand(args: string[], store: McpTokenStore, bridge: BridgeAddres
     }
     if (verb === 'list') {
       const tokens = store.list();
+      // The browser column last: scripts reading name and date by position keep working.
       process.stdout.write(
         tokens.length
-          ? tokens.map((t) => `${t.name}\t${t.browser ?? '(last used)'}\t${t.created_at}\n`).join('')
+          ? tokens.map((t) => `${t.name}\t${t.created_at}\t${t.browser ?? '(last used)'}\n`).join('')
           : `No MCP tokens (file ${store.file}). Issue one with: browser-use-ext mcp-token add NAME\n`,
       );
       return 0;

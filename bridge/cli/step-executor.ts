@@ -99,7 +99,7 @@ export function readStep(raw: unknown): { input: Seed003Input; tool?: Seed003Too
   if (!Array.isArray(input['allowed_tools']) || !input['allowed_tools'].every((t) => typeof t === 'string'))
     return 'seed 003\'s input needs "allowed_tools": a list of tool names, e.g. ["navigate", "click", "type"].';
   if (input['dom_snapshot'] !== undefined && (typeof input['dom_snapshot'] !== 'object' || input['dom_snapshot'] === null))
-    return '"dom_snapshot" must be the accessibility tree object (browser-use-ext seed003 --snapshot prints one), or {}.';
+    return '"dom_snapshot" must be the accessibility tree object (as `browser-use-ext seed003 --snapshot` prints it), or {}.';
   if (tool !== undefined && (!tool || typeof tool !== 'object' || typeof (tool as { tool?: unknown }).tool !== 'string'))
     return '"tool" must be {"tool": "<name>", "args": {...}}, or leave "tool" out to let plan_step choose it.';
   const step: Seed003Input = {

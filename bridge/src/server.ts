@@ -662,7 +662,7 @@ export class BridgeServer extends EventEmitter {
           peer.sendError(
             errorInfo(
               'NOT_PERMITTED',
-              `The CDP URL "${message.name}" is in use by clients working in another browser; only that browser's side panel can ${message.op} it (or run browser-use-ext cdp-url --revoke).`,
+              `The CDP URL "${message.name}" is in use by clients working in another browser; only that browser's side panel can ${message.op} it (or run browser-use-ext cdp-url --revoke ${message.name}).`,
               'bridge',
               { name: message.name },
             ),
