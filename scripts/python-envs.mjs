@@ -27,9 +27,9 @@ export const venvsDir = process.env.BUX_VENVS_DIR ? path.resolve(process.env.BUX
 // websockets: the shim supports 10.4 (Debian 12's) to the newest. browser-use 0.1.40's langsmith
 // needs websockets >= 15, so both browser_use venvs get the newest (as pip resolves it) and the
 // fallback venv pins the oldest; test_transport.py runs in both kinds.
-// `ownProcess`: modules `npm test` runs in a second process of the same venv, beside the others. The
-// examples suite is mostly waiting (browser_use's fixed delays on both sides, Playwright's browser
-// start), so on two cores it overlaps well with the rest instead of adding its minutes after them.
+// `ownProcess` (optional): modules `npm test` runs in a process of their own beside the venv's others.
+// None today: measured on two cores, a fourth browser_use process made the run no shorter (the tests are
+// CPU-bound under that load) and made the download tests' timing-sensitive paths fail.
 export const PY_ENVS = [
   {
     name: 'bu048',
@@ -38,7 +38,6 @@ export const PY_ENVS = [
     requirements: ['browser-use==0.1.48', 'websockets'],
     modules: ['test_*.py'],
     exclude: ['test_fallback.py'],
-    ownProcess: ['test_real_agent_examples.py'],
   },
   {
     name: 'bu040',
@@ -47,7 +46,6 @@ export const PY_ENVS = [
     requirements: ['browser-use==0.1.40', 'websockets'],
     modules: ['test_real_agent*.py', 'test_compat_prompt.py', 'test_install.py'],
     exclude: [],
-    ownProcess: ['test_real_agent_examples.py'],
   },
   {
     // browser_use 0.13 drives Chrome over CDP itself (no Playwright): the CDP endpoint's client. It

@@ -32,6 +32,20 @@ async function run(label, cmd, args, opts = {}) {
   return r;
 }
 
+/** One mocha run, its counts and failed titles added to the totals. */
+async function mochaSuite(suite, env, buffered = false) {
+  const m = await run(`mocha ${suite.name}`, ...npx('mocha', '--reporter', 'spec', ...suite.globs), { env, buffered });
+  const c = mochaCounts(m.out);
+  totals.passed += c.passing;
+  totals.failed += c.failing;
+  totals.skipped += c.pending;
+  for (const t of mochaFailedTitles(m.out)) failedTests.push(`mocha ${suite.name}: ${t}`);
+  if (m.code !== 0 && c.failing === 0) {
+    failedSteps.push(`mocha ${suite.name} (crashed)`);
+    totals.failed += 1;
+  }
+}
+
 async function step(label, cmd, args, opts = {}) {
   const r = await run(label, cmd, args, opts);
   if (r.code !== 0) {
@@ -46,16 +60,24 @@ const npx = (bin, ...args) => [process.execPath, [path.join(root, 'node_modules'
 // Venv creation is mostly downloads and unpacking: overlap it with type checking and the build.
 const pyStarted = performance.now();
 const pyEnvs = ensureEnvs().catch((e) => ({ ok: false, failed: PY_ENVS.map((env) => env.name), text: `${e?.stack ?? e}\n` }));
-// The lint steps read and write nothing shared: they run at the same time, each printing when it ends.
+// The lint steps read and write nothing shared: they run at the same time, each printing when it ends,
+// beside type checking, the build and the unit specs (each of those is one process on one core).
 // No cache here: this is the gate CI runs (scripts/lint-steps.mjs says why).
-await Promise.all(lintSteps({ cache: false }).map((s) => step(s.label, s.cmd, s.args, { buffered: true })));
-await step('typecheck', ...npx('tsc', '-p', 'tsconfig.json'))
-  .then(() => step('typecheck bridge', ...npx('tsc', '-p', 'tsconfig.bridge.json')))
-  .then(() => step('typecheck tests', ...npx('tsc', '-p', 'tsconfig.test.json')));
-// Through build-if-stale (--force: always rebuild) so the build record is written and the next `npm start` is fast.
-const build = await step('build', process.execPath, ['scripts/build-if-stale.mjs', '--force']);
-
-// The venvs are ready before mocha starts, so pip does not compete with the e2e tests' Chromium.
+const linted = Promise.all(lintSteps({ cache: false }).map((s) => step(s.label, s.cmd, s.args, { buffered: true })));
+const built = (async () => {
+  await step('typecheck', ...npx('tsc', '-p', 'tsconfig.json'), { buffered: true })
+    .then(() => step('typecheck bridge', ...npx('tsc', '-p', 'tsconfig.bridge.json'), { buffered: true }))
+    .then(() => step('typecheck tests', ...npx('tsc', '-p', 'tsconfig.test.json'), { buffered: true }));
+  // Through build-if-stale (--force: always rebuild) so the build record is written and the next `npm start` is fast.
+  const b = await step('build', process.execPath, ['scripts/build-if-stale.mjs', '--force'], { buffered: true });
+  // The unit and bridge specs need no venv and no browser: they run while pip may still be installing.
+  const env = process.env.BUX_BROWSER_USE_PYTHON ? {} : { BUX_BROWSER_USE_PYTHON: venvPython('bu048') };
+  if (b.code === 0) await Promise.all(UNIT_RUNS.map((suite) => mochaSuite(suite, env, true)));
+  return b;
+})();
+await linted;
+const build = await built;
+// The venvs are ready before the other suites start, so pip does not compete with the e2e tests' Chromium.
 const envs = await pyEnvs;
 timings.push({ label: 'python venvs (beside the above)', seconds: (performance.now() - pyStarted) / 1000 });
 process.stdout.write(`\n=== python venvs (scripts/python-envs.mjs)\n${envs.text}`);
@@ -73,21 +95,8 @@ if (!envs.ok) {
 if (build.code === 0) {
   // The side panel e2e runs browser_use's real Agent (`serve`): give it the 0.1.48 venv's Python.
   const mochaEnv = process.env.BUX_BROWSER_USE_PYTHON ? {} : { BUX_BROWSER_USE_PYTHON: venvPython('bu048') };
-  const mocha = async (suite, buffered = false) => {
-    const m = await run(`mocha ${suite.name}`, ...npx('mocha', '--reporter', 'spec', ...suite.globs), { env: mochaEnv, buffered });
-    const c = mochaCounts(m.out);
-    totals.passed += c.passing;
-    totals.failed += c.failing;
-    totals.skipped += c.pending;
-    for (const t of mochaFailedTitles(m.out)) failedTests.push(`mocha ${suite.name}: ${t}`);
-    if (m.code !== 0 && c.failing === 0) {
-      failedSteps.push(`mocha ${suite.name} (crashed)`);
-      totals.failed += 1;
-    }
-  };
-  // test:unit's two runs at once (scripts/mocha-suites.mjs), then each other suite alone.
-  await Promise.all(UNIT_RUNS.map((suite) => mocha(suite, true)));
-  for (const suite of otherSuites(root)) await mocha(suite);
+  // test:unit's two runs ran above (scripts/mocha-suites.mjs); now each other suite alone.
+  for (const suite of otherSuites(root)) await mochaSuite(suite, mochaEnv);
 } else {
   process.stdout.write('\nSkipping the test suites: the build failed.\n');
 }
