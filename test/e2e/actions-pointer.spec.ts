@@ -111,19 +111,20 @@ describe('e2e actions: pointer', function () {
     const o = await open(
       h,
       `<style>@keyframes slide { from { margin-left: 0 } to { margin-left: 300px } }</style>
-      <button id="mover" style="animation: slide 1s linear infinite" onclick="window.hit='mover'">Moving</button>
-      <button id="settles" style="animation: slide 0.3s linear 1 forwards" onclick="window.hit='settles'">Settles</button>`,
+      <div><button id="mover" style="animation: slide 1s linear infinite" onclick="window.hit='mover'">Moving</button></div>
+      <div><button id="settles" style="animation: slide 0.3s linear 1 forwards" onclick="window.hit='settles'">Settles</button></div>`,
     );
+    // Each on its own line: side by side, the mover's margin would keep moving the settled button too.
     // No `alternate`: at a reversal two consecutive frames can show the same box, which is stable
     // by the definition (same box across two frames) and made this test flaky.
     const err = await o.fails('click', { selector: '#mover', timeout_ms: 400 }, 'TARGET_ELEMENT_NOT_INTERACTABLE');
-    expect(err.details).to.include({ check: 'stable' });
-    expect(await o.eval('window.hit === undefined')).to.equal(true);
+    expect(err.details, JSON.stringify(err)).to.include({ check: 'stable' });
+    expect(await o.eval('String(window.hit)'), 'nothing clicked by the refused click').to.equal('undefined');
     await o.ok('click', { selector: '#settles', timeout_ms: 3000 });
-    expect(await o.eval('window.hit')).to.equal('settles');
+    expect(await o.eval('window.hit'), 'the settled button clicked').to.equal('settles');
     // force skips the checks (Playwright's force) and clicks wherever the element is now.
     await o.ok('click', { selector: '#mover', force: true });
-    expect(await o.eval('window.hit')).to.equal('mover');
+    expect(await o.eval('window.hit'), 'the moving button clicked with force').to.equal('mover');
   });
 
   it('an element covered by a cookie banner fails naming the banner, and the page is not clicked', async () => {
