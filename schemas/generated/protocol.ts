@@ -697,6 +697,10 @@ export interface HelloMessage {
    * Extension: the name the person gave this browser in the panel (the bridge may answer another in hello_ack.browser.name when a different connected browser has it already; the extension keeps that one). Agent: the browser this session works in, by that name (case-insensitive): BROWSER_USE_EXT_BROWSER / --browser. Omitted by an agent: the only connected browser, or with several the one the person used last; hello_ack.browser says which. A name no connected browser has fails the session's first action with BROWSER_NOT_CONNECTED listing the connected names (an agent resuming waits for its browser within the action's timeout as for an extension restart).
    */
   browser_name?: string;
+  /**
+   * Agents only: this session was opened to carry out a task that another session of the same agent took (browser-use-ext serve starts a browser_use Agent per task, and the built-in agent may too): the user_task_submission's task_id. The bridge links the two (AgentSessionInfo.parent_session_id) so the person sees one agent with its task, not two. Ignored (the session stands alone) when no session of this browser holds that task.
+   */
+  task_id?: string;
 }
 /**
  * Peer software name and version.
@@ -4368,6 +4372,10 @@ export interface TaskStepDetails {
      * true for the action that finished the task.
      */
     is_done?: boolean;
+    /**
+     * The action in plain words for the person's log, with the element's visible text where the agent knows it ("Click 'Add to cart'", "Type 'stapler' into Search", "Open example.com"). Never a redacted value. Absent: the panel words it from name and params.
+     */
+    description?: string;
   }[];
 }
 /**
@@ -4533,6 +4541,10 @@ export interface AgentSessionInfo {
    * The session's tab limit in force.
    */
   max_tabs: number;
+  /**
+   * Set when this session carries out a task of another session (its hello.task_id names a task that session holds): that session's session_id. The side panel shows the two as one agent, named by this session's client (name and model), with the task under it; Disconnect on it ends both. Absent for a session that stands alone.
+   */
+  parent_session_id?: string;
 }
 /**
  * The agent software's hello.client: what the person sees as the agent's name and version.
