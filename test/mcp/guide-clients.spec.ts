@@ -38,8 +38,8 @@ type Server = Stdio | Http;
 export function mcpClientsSection(guide: string): string {
   const start = guide.indexOf('\n## Config snippets\n');
   if (start < 0) throw new Error('docs/guide-mcp.md has no "## Config snippets" section');
-  const end = readme.indexOf('\n## ', start + 1);
-  return readme.slice(start, end < 0 ? undefined : end);
+  const end = guide.indexOf('\n## ', start + 1);
+  return guide.slice(start, end < 0 ? undefined : end);
 }
 
 /** Shell words of one line: spaces split, double or single quotes group (enough for the guide's lines). */
