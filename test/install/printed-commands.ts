@@ -20,13 +20,9 @@ export interface PrintedCommand {
 export function printedSources(root: string): string[] {
   const files: string[] = [path.join(root, 'README.md'), path.join(root, 'MIGRATION.md')];
   const docs = path.join(root, 'docs');
-  if (fs.existsSync(docs))
-    files.push(
-      ...fs
-        .readdirSync(docs)
-        .filter((f) => f.endsWith('.md'))
-        .map((f) => path.join(docs, f)),
-    );
+  // docs/protocol.md is the schemas' field descriptions (generated), written for protocol clients, not typed commands.
+  const pages = fs.existsSync(docs) ? fs.readdirSync(docs).filter((f) => f.endsWith('.md') && f !== 'protocol.md') : [];
+  files.push(...pages.map((f) => path.join(docs, f)));
   const walk = (dir: string, exts: RegExp) => {
     if (!fs.existsSync(dir)) return;
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
