@@ -196,15 +196,20 @@ describe('docs: generated references', function () {
   it("the wheel's README states today's pairing step and the real serve factory, and refers to nothing it lacks", () => {
     const text = renderWheelReadme();
     expect(text).to.include('browser-use-ext pair');
-    expect(text).not.to.match(/see above|npx rollup|\]\((?!https:)/i);
-    // The factory's keyword arguments, as serve.py passes them to a --agent factory.
+    // No "see above" (the page is read alone on PyPI), no build step of old, no /agent path in the bridge URL
+    // variable (every command takes the bridge's base URL), no link into the repository.
+    expect(text).not.to.match(/see above|npx rollup|BRIDGE_URL=ws:\S*\/agent|\]\((?!https:)/i);
+    // The factory's keyword arguments: the ones serve.py's docstring promises a --agent factory, each of
+    // which serve really passes.
     const serve = read('python-shim-spec/browser_use_ext/serve.py');
     const call = /_call_with_supported\(\s*self\.factory,([\s\S]*?)\)\n/.exec(serve)?.[1] ?? '';
     const passed = new Set([...call.matchAll(/(\w+)=/g)].map((m) => m[1]));
+    const promised = /keyword\s+arguments it declares:([\s\S]*?)\. It\s/.exec(serve)?.[1] ?? '';
+    const names = [...promised.matchAll(/``(\w+)``/g)].map((m) => m[1] ?? '');
+    expect(names.length).to.be.greaterThan(3);
+    for (const n of names) expect(passed, `serve.py promises ${n} to a factory but does not pass it`).to.include(n);
     const documented = [...text.matchAll(/make\(([^)]*)\)/g)].map((m) => m[1] ?? '');
     expect(documented.length).to.be.greaterThan(0);
-    for (const sig of documented)
-      for (const arg of sig.split(',').map((a) => a.trim()))
-        expect(passed, `make(${sig}): serve passes no ${arg} to a factory`).to.include(arg);
+    for (const sig of documented) expect(sig.split(',').map((a) => a.trim())).to.deep.equal(names);
   });
 });
