@@ -290,7 +290,7 @@ export function renderWheelReadme(): string {
   const read = (rel: string) => fs.readFileSync(path.join(REPO, rel), 'utf8');
   const guide = read('docs/guide-classic-browser-use.md').trimEnd();
   const serve = section(read('docs/guide-panel-and-built-in-agent.md'), 'Tasks from the side panel: `python -m browser_use_ext serve`');
-  const trouble = section(read('docs/troubleshooting.md'), 'The Python shim and `serve`');
+  const trouble = section(read('docs/troubleshooting.md'), 'The Python shim and `serve`').replace(/^## .*/, '## Troubleshooting');
   const body = [
     banner('docs/guide-classic-browser-use.md, docs/guide-panel-and-built-in-agent.md and docs/troubleshooting.md'),
     '',
