@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import builtins
 import json
+import logging
 import os
 import runpy
 import signal
@@ -36,6 +37,17 @@ os.environ.setdefault('BROWSER_USE_LOGGING_LEVEL', 'info')
 
 RUNS: list[dict] = []
 _runs_changed = threading.Condition()
+#: What the yagmail test double "sent" during the current example (notification.py mails its result).
+MAILS: list[dict] = []
+#: Playwright side: the ERROR lines browser_use logged during the current example, so a reference run
+#: that failed for a reason of this machine (Playwright's ffmpeg absent) is told from browser_use's behaviour.
+LOGGED: list[str] = []
+
+
+class _Collect(logging.Handler):
+    def emit(self, record: logging.LogRecord) -> None:
+        if len(LOGGED) < 20:
+            LOGGED.append(record.getMessage()[:300])
 
 
 def wait_for_runs(n: int, timeout_s: float = 60) -> None:
@@ -139,13 +151,27 @@ def _patch_playwright_launch() -> None:
     Browser.get_playwright_browser = get_playwright_browser
 
 
+class _SMTP:
+    """yagmail.SMTP as notification.py uses it: the mail is recorded, never sent (CI has no Gmail account)."""
+
+    def __init__(self, user: Any = None, password: Any = None, *a: Any, **kw: Any) -> None:
+        self.user = user  # the password is not kept: it never reaches a result or a log
+
+    def send(self, to: Any = None, subject: Any = None, contents: Any = None, *a: Any, **kw: Any) -> dict:
+        MAILS.append({'from': self.user, 'to': to, 'subject': subject, 'contents': contents})
+        return {}
+
+
 def _install_test_doubles() -> None:
-    """Test-only: an in-memory pyperclip; Gemini and Azure model classes -> ChatOpenAI(model='gpt-4o')."""
+    """Test-only: an in-memory pyperclip, a recording yagmail; Gemini and Azure model classes -> ChatOpenAI(model='gpt-4o')."""
     clip = types.ModuleType('pyperclip')
     store = {'text': ''}
     clip.copy = lambda text: store.__setitem__('text', text)  # type: ignore[attr-defined]
     clip.paste = lambda: store['text']  # type: ignore[attr-defined]
     sys.modules['pyperclip'] = clip
+    mail = types.ModuleType('yagmail')
+    mail.SMTP = _SMTP  # type: ignore[attr-defined]
+    sys.modules['yagmail'] = mail
 
     import langchain_openai
     from langchain_openai import ChatOpenAI
@@ -242,7 +268,9 @@ def run_one(sc: Any, side: str, examples: Path, origin: str, server: Any, v40: b
         from tests.harness import _cdp_set_extension_settings
         asyncio.run(_cdp_set_extension_settings(os.environ['BUX_CHROMIUM_WS'], {'upload_folders': [cwd.as_uri() + '/']}))
     RUNS.clear()
-    builtins.input = _answers(sc.inputs)
+    MAILS.clear()
+    LOGGED.clear()
+    builtins.input = _answers(sc.inputs(ctx) if callable(sc.inputs) else sc.inputs)
     old_cwd, old_argv = os.getcwd(), sys.argv
     os.chdir(cwd)
     os.environ['HOME'] = str(cwd)
@@ -285,6 +313,8 @@ def run_one(sc: Any, side: str, examples: Path, origin: str, server: Any, v40: b
     return {
         'error': error,
         'runs': list(RUNS),
+        'mails': list(MAILS),
+        'logged_errors': list(LOGGED),
         'files': files,
         'script_errors': list(script.errors),
         'secret_reached_model': any('my_x_password' in r or 'my_x_name' in r for r in requests),
@@ -323,6 +353,7 @@ def main() -> None:
     _patch_agent()
     if args.side == 'playwright':
         _patch_playwright_launch()
+        logging.getLogger('browser_use').addHandler(_Collect(logging.ERROR))
     only = set(filter(None, args.only.split(',')))
     results: dict[str, dict] = {}
     work = Path(tempfile.mkdtemp(prefix=f'bux-examples-{args.side}-'))
