@@ -25,8 +25,8 @@ def _cell(sc: Scenario, version: str) -> str:
         listed = [BY_PATH[_sibling(sc, f)] for f in sc.lists]
         running = [x for x in listed if version in x.versions and status_on(x, version) != 'cannot']
         return f'index: {len(running)} of the {len(listed)} files it lists run'
-    if version == '0.1.48' and sc.reference_env_048:
-        return f'{WORDS[status]}; reference: environment ({sc.reference_env_048})'
+    if sc.reference_env:
+        return f'{WORDS[status]}; reference: environment ({sc.reference_env})'
     return WORDS[status]
 
 
@@ -47,8 +47,9 @@ def row(sc: Scenario) -> str:
     if sc.difference:
         notes.append(f'Difference{" on 0.1.40" if sc.status_048 or sc.difference_048 else ""}: {sc.difference}.')
     if sc.difference_048:
-        label = f'Reference on 0.1.48: environment ({sc.reference_env_048})' if sc.reference_env_048 else 'Difference on 0.1.48'
-        notes.append(f'{label}: {sc.difference_048}.')
+        notes.append(f'Difference on 0.1.48: {sc.difference_048}.')
+    if sc.reference_env:
+        notes.append(f'Reference: environment ({sc.reference_env}): {sc.reference_env_why}.')
     if sc.user_error:
         notes.append(f'What you see: `{sc.user_error}`')
     if sc.not_on_048:
