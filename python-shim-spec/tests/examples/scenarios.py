@@ -550,6 +550,7 @@ SCENARIOS: list[Scenario] = [
         'use-cases/online_coding_agent.py',
         'runs',
         'an online code editor with a Run button (three agents on one context)',
+        outcome=('success',) * 3,
         steps=lambda c: {
             'Open an online code editor': [go(f'{c.origin}/editor/'), done('opened the editor')],
             'Executor': [click(c, 'Run'), answer(r'Output:\s*([^\n]+)')],
