@@ -5,9 +5,10 @@ OpenAI-compatible model and loopback fixture sites. test_real_agent_examples.py 
 
 Choices, written down once:
 
-- Source: ``pip download --no-deps --no-binary :all: browser-use==0.1.40`` with the running venv's
-  pip, cached in ``.venvs/_examples-sdist/`` (gitignored, like the venvs). 0.1.48's sdist ships no
-  examples; the same 0.1.40 examples also run in the 0.1.48 venv where their API still applies.
+- Source: ``pip download --no-deps --no-binary browser-use browser-use==0.1.40`` with the running venv's
+  pip, cached in ``.venvs/_examples-sdist/`` (gitignored, like the venvs). 0.1.48's sdist (cached
+  there too) ships no examples, which the suite checks; the same 0.1.40 examples also run in the 0.1.48
+  venv where their API still applies. The files only the 0.1.48 git tag has are named in tag048.py.
 - The person's rewrite is rewrite.py (imports + Agent arguments, nothing else). Everything else
   that changes between the published file and what runs is test-only and listed here:
     1. real URLs and host names in the example text -> the fixture site on loopback that reproduces
@@ -28,6 +29,11 @@ Choices, written down once:
     8. Playwright side only: an example that should run the same on both sides and did not finish
        there in its time runs there once more, alone (browser_use's own Playwright sometimes never
        finishes step 1 of an agent running in a thread of its own, as pause_agent's does).
+    9. ``yagmail`` is a double that records the mail instead of sending it (notification.py);
+    10. an endless ``input()`` loop (multiple_agents_same_browser.py) is answered as a person types,
+        each task once the previous agent finished, and ended with Ctrl-C (SIGINT to the process);
+    11. a row whose reference side cannot run on this machine (``reference_env``: Playwright's ffmpeg
+        is absent, parallel_agents.py records video) runs on our side only; the test checks the reason.
 - Our side is one process that runs every example in turn (runpy, run_name='__main__'); the
   Playwright side is two such processes (half the examples each: it starts a Chromium per example
   and waits browser_use's fixed page-load delays); all three run at the same time, and each

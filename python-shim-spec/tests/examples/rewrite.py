@@ -1,5 +1,5 @@
 """The import rewrite a person applies to a browser_use example to run it in their own Chrome, done
-mechanically on the example's text (README "browser_use's own examples" states the same rule in words):
+mechanically on the example's text (docs/examples.md, "The change you make", states the same rule in words):
 
 1. In every ``from browser_use... import ...`` statement, the names ``Browser``, ``BrowserConfig``,
    ``BrowserContext``, ``BrowserContextConfig`` and ``Controller`` are imported from ``browser_use_ext``

@@ -1,5 +1,6 @@
 """browser_use 0.1.40's sdist, downloaded once with the running venv's pip and cached outside git
-(.venvs/ is gitignored): its examples/ folder is what the suite runs. Never vendored in the repo."""
+(.venvs/ is gitignored): its examples/ folder is what the suite runs. Never vendored in the repo.
+The 0.1.48 sdist goes to the same cache: the suite checks it ships no examples/ folder."""
 
 from __future__ import annotations
 
@@ -17,9 +18,9 @@ VERSION = '0.1.40'
 FOLDERS = ('browser', 'custom-functions', 'features', 'use-cases')
 
 
-def sdist_path() -> Path:
+def sdist_path(version: str = VERSION) -> Path:
     """The cached sdist, downloaded with ``pip download --no-deps --no-binary browser-use`` when missing."""
-    tarball = CACHE / f'browser_use-{VERSION}.tar.gz'
+    tarball = CACHE / f'browser_use-{version}.tar.gz'
     if tarball.exists():
         return tarball
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -39,7 +40,7 @@ def sdist_path() -> Path:
                 '-q',
                 '-d',
                 tmp,
-                f'browser-use=={VERSION}',
+                f'browser-use=={version}',
             ],
             check=True,
             timeout=300,
