@@ -200,10 +200,20 @@ class TaskBrowser(ExtensionBrowser):
     was looking at. If that tab cannot be had (closed meanwhile, held by another agent) the session
     starts as any other, on the browser's active tab, and the log says why."""
 
-    def __init__(self, config: ExtensionBrowserConfig, client_name: str, start_tab_id: Optional[int] = None) -> None:
+    def __init__(
+        self,
+        config: ExtensionBrowserConfig,
+        client_name: str,
+        start_tab_id: Optional[int] = None,
+        task_id: Optional[str] = None,
+        client_model: Optional[str] = None,
+    ) -> None:
         super().__init__(config)
         self.client_name = client_name
         self.start_tab_id = start_tab_id
+        # The task this browser carries out (hello.task_id): the bridge shows its session under serve's.
+        self.task_id = task_id
+        self.client_model = client_model
 
     async def _connect(self, capabilities: Optional[list[str]] = None, session_token: Optional[str] = None) -> BridgeConnection:
         conn = await BridgeConnection.connect(
@@ -215,6 +225,8 @@ class TaskBrowser(ExtensionBrowser):
             default_timeout_ms=self.config.action_timeout_ms,
             max_tabs=self.config.max_tabs,
             browser_name=self.config.browser_name,
+            task_id=self.task_id,
+            client_model=self.client_model,
         )
         self._connections.append(conn)
         tab, self.start_tab_id = self.start_tab_id, None
@@ -274,7 +286,7 @@ class TaskServer:
         await conn.open()
         return conn
 
-    def browser_for(self, context: dict, prompt: str) -> 'ExtensionBrowser':
+    def browser_for(self, context: dict, prompt: str, task_id: Optional[str] = None) -> 'ExtensionBrowser':
         """The task's own browser (its own bridge session, named for the task), starting on the tab the
         person was looking at when they submitted the task (the context bundle's active_tab_id), not
         on whatever tab is active when the Agent takes its first state."""
@@ -285,7 +297,7 @@ class TaskServer:
             config.new_context_config = BrowserContextConfig(include_screenshot=False)
         tab = context.get('active_tab_id')
         start = tab if isinstance(tab, int) and not isinstance(tab, bool) and tab > 0 else None
-        return TaskBrowser(config, task_session_name(prompt), start_tab_id=start)
+        return TaskBrowser(config, task_session_name(prompt), start_tab_id=start, task_id=task_id, client_model=llm_model_name(self.llm))
 
     async def progress(
         self, task_id: str, status: str, message: str, step: Optional[int] = None, final_result: Any = ..., details: Optional[dict] = None
@@ -348,7 +360,7 @@ class TaskServer:
         logger.info('task %s: %s', task_id, prompt[:200])
         keep_signals_for_serve()
         await self.progress(task_id, 'accepted', f'Accepted: {prompt[:200]}')
-        browser = self.browser_for(context, prompt)
+        browser = self.browser_for(context, prompt, task_id)
         loop = asyncio.get_running_loop()
         step_sends: list[asyncio.Task] = []
 
