@@ -29,6 +29,7 @@ import signal
 import sys
 from typing import Any, Callable, Optional
 
+from . import action_words
 from . import llm as llm_setup
 from ._protocol_codes import ErrorCode
 from .backoff import Backoff
@@ -82,11 +83,21 @@ def step_details(agent: Any) -> Optional[dict]:
     actions = []
     chosen = getattr(getattr(item, 'model_output', None), 'action', None) or []
     results = list(getattr(item, 'result', None) or [])
+    elements = list(getattr(getattr(item, 'state', None), 'interacted_element', None) or [])
+    nodes = _selector_map(agent)
+    secrets = getattr(agent, 'sensitive_data', None)
+    secrets = secrets if isinstance(secrets, dict) else None
     for i, action in enumerate(chosen[:50]):
         dumped = action.model_dump(exclude_unset=True) if hasattr(action, 'model_dump') else {}
         name, params = next(((k, v) for k, v in dumped.items() if v is not None), ('unknown', {}))
         r = results[i] if i < len(results) else None
-        entry: dict[str, Any] = {'name': str(name)[:100], 'params': params if isinstance(params, dict) else {'value': params}}
+        element = elements[i] if i < len(elements) else None
+        label, sensitive = action_words.history_element_words(element, nodes.get(getattr(element, 'highlight_index', None)))
+        entry: dict[str, Any] = {
+            'name': str(name)[:100],
+            'params': params if isinstance(params, dict) else {'value': params},
+            'description': action_words.describe(str(name), params, label, sensitive, secrets),
+        }
         if r is not None:
             entry['result'] = (str(r.extracted_content)[:5000] if getattr(r, 'extracted_content', None) else None)
             entry['error'] = (str(r.error)[:5000] if getattr(r, 'error', None) else None)
@@ -95,9 +106,20 @@ def step_details(agent: Any) -> Optional[dict]:
         actions.append(entry)
     # An error before any action ran (the LLM's answer did not parse, the page failed) is a result too.
     if not chosen and results and getattr(results[-1], 'error', None):
-        actions.append({'name': 'step', 'params': {}, 'result': None, 'error': str(results[-1].error)[:5000]})
+        actions.append({'name': 'step', 'params': {}, 'description': action_words.describe('step', {}), 'result': None,
+                        'error': str(results[-1].error)[:5000]})
     out['actions'] = json.loads(json.dumps(actions, default=str))
     return out
+
+
+def _selector_map(agent: Any) -> dict:
+    """The selector map of the last state the agent took (index -> DOMElementNode), or {}."""
+    try:
+        session = getattr(getattr(agent, 'browser_context', None), 'session', None)
+        selector_map = getattr(getattr(session, 'cached_state', None), 'selector_map', None)
+        return selector_map if isinstance(selector_map, dict) else {}
+    except Exception:
+        return {}
 
 
 def default_agent_factory(
