@@ -36,6 +36,7 @@ from .backoff import Backoff
 from .browser import ExtensionBrowser
 from .config import BrowserContextConfig, ExtensionBrowserConfig
 from .controller import ExtensionController
+from .task_redirects import RedirectInbox
 from .transport import BridgeConnection, BridgeError
 
 logger = logging.getLogger('browser_use_ext.serve')
@@ -102,7 +103,9 @@ def step_details(agent: Any) -> Optional[dict]:
             entry['result'] = (str(r.extracted_content)[:5000] if getattr(r, 'extracted_content', None) else None)
             entry['error'] = (str(r.error)[:5000] if getattr(r, 'error', None) else None)
             if getattr(r, 'is_done', False):
+                # The answer is the task's final_result, shown once with its outcome: not also here.
                 entry['is_done'] = True
+                entry['result'] = None
         actions.append(entry)
     # An error before any action ran (the LLM's answer did not parse, the page failed) is a result too.
     if not chosen and results and getattr(results[-1], 'error', None):
@@ -292,10 +295,11 @@ class TaskServer:
         # Tasks the person stopped: browser_use turns a cancelled step into InterruptedError and
         # returns normally, so the outcome is decided by this, not by how run() ended.
         self.stop_requested: set[str] = set()
-        # Redirects wait for the agent's next step: browser_use 0.1.48 drops the last human message
-        # after each step (it takes it for the step's state message), so one added mid-step is lost.
-        self.pending_redirects: dict[str, list[str]] = {}
-        self.hooked: set[str] = set()
+        # Redirects wait for the model's next request (task_redirects.py), per task.
+        self.redirects: dict[str, RedirectInbox] = {}
+        # Tasks whose agent is carrying out its step's actions right now: a Stop then lets the action
+        # end (browser_use runs no further one), so the step that ran is reported before "stopped".
+        self.acting: set[str] = set()
         self.stopping = False
 
     async def connect(self) -> BridgeConnection:
@@ -354,20 +358,25 @@ class TaskServer:
         if m.get('command') == 'stop':
             logger.info('stop requested for %s', task_id)
             self.stop_requested.add(task_id)
+            stopped = False
             if agent is not None and hasattr(agent, 'stop'):
                 try:
                     agent.stop()
+                    stopped = True
                 except Exception:
                     pass
             t = self.tasks.get(task_id)
-            if t is not None and not t.done():
+            # Between actions (getting the state, waiting for the model) the task ends at once; during an
+            # action browser_use's own stop flag ends it once that action is done (it starts no other).
+            if t is not None and not t.done() and not (stopped and task_id in self.acting):
                 t.cancel()
             return
         if m.get('command') == 'redirect':
             text = str(m.get('text', ''))
-            if agent is not None and hasattr(agent, 'add_new_task'):
-                if task_id in self.hooked:
-                    self.pending_redirects.setdefault(task_id, []).append(text)
+            inbox = self.redirects.get(task_id)
+            if inbox is not None or (agent is not None and hasattr(agent, 'add_new_task')):
+                if inbox is not None:
+                    inbox.push(text)
                 else:
                     agent.add_new_task(text)
                 logger.info('task %s redirected: %s', task_id, text)
@@ -381,7 +390,8 @@ class TaskServer:
         context = dict(m.get('context') or {})
         logger.info('task %s: %s', task_id, prompt[:200])
         keep_signals_for_serve()
-        await self.progress(task_id, 'accepted', f'Accepted: {prompt[:200]}')
+        # The person's log reads as a conversation: their task is already there, so these say only that it began.
+        await self.progress(task_id, 'accepted', 'Started')
         browser = self.browser_for(context, prompt, task_id)
         loop = asyncio.get_running_loop()
         step_sends: list[asyncio.Task] = []
@@ -396,10 +406,6 @@ class TaskServer:
         async def flush() -> None:
             if step_sends:
                 await asyncio.gather(*step_sends, return_exceptions=True)
-
-        async def on_step_start(agent: Any) -> None:
-            for text in self.pending_redirects.pop(task_id, []):
-                agent.add_new_task(text)
 
         reported = {'items': 0}
 
@@ -431,16 +437,17 @@ class TaskServer:
             )
             if inspect.isawaitable(made) and not hasattr(made, 'run'):
                 made = await made
-            await self.progress(task_id, 'running', 'Running')
+            await self.progress(task_id, 'running', 'Working')
             if hasattr(made, 'run'):
                 self.agents[task_id] = made
+                inbox = RedirectInbox()
+                if inbox.attach(made):
+                    self.redirects[task_id] = inbox
+                self._watch_actions(task_id, made)
                 run_kwargs: dict[str, Any] = {'max_steps': self.max_steps}
                 params = inspect.signature(made.run).parameters
                 if 'on_step_end' in params:
                     run_kwargs['on_step_end'] = on_step_end
-                if 'on_step_start' in params:
-                    run_kwargs['on_step_start'] = on_step_start
-                    self.hooked.add(task_id)
                 result = await made.run(**run_kwargs)
                 status, message, final = task_outcome(made, result, self.max_steps)
             else:
@@ -465,12 +472,30 @@ class TaskServer:
                 await self.progress(task_id, 'failed', f'{type(e).__name__}: {e}', final_result=None)
         finally:
             self.stop_requested.discard(task_id)
-            self.pending_redirects.pop(task_id, None)
-            self.hooked.discard(task_id)
+            self.redirects.pop(task_id, None)
+            self.acting.discard(task_id)
             self.agents.pop(task_id, None)
             self.tasks.pop(task_id, None)
             # A normal close ends the task's bridge session: its tabs are free at once.
             await browser.close()
+
+    def _watch_actions(self, task_id: str, agent: Any) -> None:
+        """Marks the task as acting while browser_use's multi_act runs (see self.acting)."""
+        original = getattr(agent, 'multi_act', None)
+        if not callable(original) or not inspect.iscoroutinefunction(original):
+            return
+
+        async def multi_act(*args: Any, **kwargs: Any) -> Any:
+            self.acting.add(task_id)
+            try:
+                return await original(*args, **kwargs)
+            finally:
+                self.acting.discard(task_id)
+
+        try:
+            agent.multi_act = multi_act
+        except Exception:
+            pass
 
     async def serve_forever(self) -> None:
         backoff = Backoff(1.0, 30.0)
@@ -559,8 +584,8 @@ def task_outcome(agent: Any, result: Any, max_steps: int) -> tuple[str, str, Any
     if _call(history, 'is_done'):
         success = _call(history, 'is_successful')
         if success is False:
-            said = f': {final}' if final else '.'
-            return 'incomplete', f'Not completed. The agent says it did not reach the goal{said}'[:20000], final
+            # The agent's own words are the final_result, shown once beside this status.
+            return 'incomplete', 'Not completed: the agent says it did not reach the goal.', final
         # True, or a done action without a success flag (a custom controller's): the agent ended with done.
         return 'done', 'Done', final
     # Not done: browser_use's run ends so after max_steps, or after max_failures errors in a row.

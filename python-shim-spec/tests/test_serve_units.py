@@ -119,7 +119,7 @@ class StepDetails(unittest.TestCase):
             [
                 {'name': 'click_element_by_index', 'params': {'index': 5}, 'description': 'Click element 5', 'result': 'Clicked button 5',
                  'error': None},
-                {'name': 'done', 'params': {'text': 'ok', 'success': True}, 'description': 'Done', 'result': 'ok', 'error': None,
+                {'name': 'done', 'params': {'text': 'ok', 'success': True}, 'description': 'Done', 'result': None, 'error': None,
                  'is_done': True},
             ],
         )

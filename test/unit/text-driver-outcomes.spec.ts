@@ -20,12 +20,12 @@ describe('built-in agent: outcomes and step titles', () => {
   it('done is reported only for a reached goal; giving up and running out of steps are incomplete with the words', () => {
     expect(outcomeProgress({ status: 'done', final: 'The pen costs $2', steps: 3 }, 10)).to.deep.equal({
       status: 'done',
-      message: 'The pen costs $2',
+      message: 'Done',
       final_result: 'The pen costs $2',
     });
     const gaveUp = outcomeProgress({ status: 'gave_up', final: 'I cannot find the form fields', steps: 2 }, 10);
     expect(gaveUp.status).to.equal('incomplete');
-    expect(gaveUp.message).to.equal('Not completed. The agent says it did not reach the goal: I cannot find the form fields');
+    expect(gaveUp.message, 'the answer once, as final_result').to.equal('Not completed: the agent says it did not reach the goal.');
     expect(gaveUp.final_result).to.equal('I cannot find the form fields');
     const outOfSteps = outcomeProgress({ status: 'max_steps', final: 'Stopped after 10 steps', steps: 10, said: 'Still looking' }, 10);
     expect(outOfSteps.status).to.equal('incomplete');

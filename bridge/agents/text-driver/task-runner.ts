@@ -116,14 +116,11 @@ const canConnectAnother = (c: unknown): c is CanConnectAnother =>
 /** task_progress of a finished run: done only when the agent said it reached the goal. */
 export function outcomeProgress(out: AgentOutcome, maxSteps: number): Omit<TaskProgressMessage, 'type' | 'task_id'> {
   switch (out.status) {
+    // The agent's answer is final_result, shown once beside the outcome: the message does not repeat it.
     case 'done':
-      return { status: 'done', message: out.final.slice(0, 2000) || 'done', final_result: out.final };
+      return { status: 'done', message: 'Done', final_result: out.final };
     case 'gave_up':
-      return {
-        status: 'incomplete',
-        message: `Not completed. The agent says it did not reach the goal${out.final ? `: ${out.final}` : '.'}`.slice(0, 2000),
-        final_result: out.final || null,
-      };
+      return { status: 'incomplete', message: 'Not completed: the agent says it did not reach the goal.', final_result: out.final || null };
     case 'max_steps':
       return {
         status: 'incomplete',
