@@ -29,7 +29,7 @@ import signal
 import sys
 from typing import Any, Callable, Optional
 
-from . import action_words
+from . import action_words, telemetry
 from . import llm as llm_setup
 from ._protocol_codes import ErrorCode
 from .backoff import Backoff
@@ -659,6 +659,7 @@ SERVE_ROWS = (
     ('--tool-calling-method <m>', 'auto | function_calling | json_mode | raw | tools: how browser_use asks for actions (default auto)'),
     ('--memory', 'browser_use 0.1.45+ procedural memory (mem0; needs OPENAI_API_KEY for its embeddings)'),
     ('--skip-llm-check', 'do not ask the LLM a test question at start-up'),
+    ('--telemetry', "send browser_use's anonymous usage telemetry (off unless this or ANONYMIZED_TELEMETRY=true)"),
     ('--agent <module:function>', "an agent factory instead of browser_use's Agent"),
     ('--max-steps <n>', 'steps per task at most (default 50)'),
     # The same row as the npm CLI's --browser (bridge/cli/shared-options.ts BROWSER_OPTION).
@@ -713,6 +714,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument('--tool-calling-method', default='auto', choices=['auto', 'function_calling', 'json_mode', 'raw', 'tools'])
     s.add_argument('--memory', action='store_true')
     s.add_argument('--skip-llm-check', action='store_true')
+    s.add_argument('--telemetry', action='store_true')
     s.add_argument('--agent', default=None)
     s.add_argument('--max-steps', type=int, default=50)
     s.add_argument('--browser', default=None)
@@ -731,6 +733,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     if args.config_dir:
         # Where the agent secret is read from, also when it is read again after a refusal (credentials.py).
         os.environ['BROWSER_USE_EXT_CONFIG_DIR'] = args.config_dir
+    # Before preflight: it makes browser_use's first objects, which read the choice.
+    logger.info(telemetry.decide(args.telemetry))
     model = preflight(args)
     server = TaskServer(
         load_factory(args.agent),
