@@ -203,6 +203,11 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
     const stale = await callTool(c, 'browser_click', { element_id: 'e99999' });
     expect(stale.isError).to.equal(true);
     expect(stale.text).to.match(/^Error TARGET_ELEMENT_NOT_FOUND: /);
+    // In the model's words: the tool and the field it knows, not the protocol's get_state and element_id.
+    expect(stale.text)
+      .to.contain('browser_snapshot')
+      .and.to.contain('ref')
+      .and.not.to.match(/get_state|element_id/);
   });
 
   it('reports dialogs, typed errors with what to do next, screenshots as images, page text, evaluate only when allowed', async () => {
