@@ -6,7 +6,7 @@ import asyncio
 import unittest
 from typing import Any, Optional
 
-from tests.real_agent_support import LEAN, RealAgentModule
+from tests.real_agent_support import RealAgentModule
 from tests.scripted_llm import Script, ScriptedChatModel
 
 M = RealAgentModule()
@@ -33,16 +33,6 @@ class ServeLog(unittest.TestCase):
         sent: list[dict] = []
         server = TaskServer(bridge_url=M.h.agent_url, agent_secret=M.h.agent_secret, max_steps=6,
                             llm=ScriptedChatModel(script=script), use_vision=False, factory=None)
-        factory = server.factory
-
-        def lean_factory(**kw: Any) -> Any:
-            agent = factory(**kw)
-            for k, v in LEAN.items():
-                setattr(agent, k, v)
-            return agent
-
-        server.factory = lean_factory
-
         async def progress(task_id: str, status: str, message: str, step: Optional[int] = None, final_result: Any = ...,
                            details: Optional[dict] = None) -> None:
             entry = {'status': status, 'message': message, 'step': step, 'details': details}
@@ -70,17 +60,23 @@ class ServeLog(unittest.TestCase):
         descriptions = [a['description'] for e in sent if e['details'] for a in e['details']['actions']]
         self.assertEqual(descriptions[0], f'Open {shop.split("://", 1)[1]}')
         self.assertEqual(descriptions[-1], 'Done')
-        # The answer once: in the final status, not also as the done step's result nor in its message.
-        everywhere = [str(e) for e in sent].count('The shop is open')
-        self.assertEqual(everywhere, 1, sent)
+        # The answer once: in the final status, not also as the done step's result nor in a message.
+        shown = [e['message'] for e in sent] + [a.get('result') for e in sent if e['details'] for a in e['details']['actions']]
+        self.assertEqual([x for x in shown if x and 'The shop is open' in x], [], sent)
         self.assertEqual(sent[-1]['final_result'], 'The shop is open')
 
     def test_a_redirect_sent_after_a_step_reaches_the_model_at_its_next_step(self):
         got: list[bool] = []
 
+        assert M.h is not None
+        shop = M.h.url('/shop/index.html')
+
         def step(n: int) -> Any:
             def answer(seen: Any) -> dict:
                 got.append(any(REDIRECT in m['text'] for m in seen.messages))
+                if n == 1:
+                    return {'current_state': {'evaluation_previous_goal': 'Unknown', 'memory': '', 'next_goal': 'Open the shop'},
+                            'action': [{'go_to_url': {'url': shop}}]}
                 return scroll(f'step {n}') if n < 4 else finish('ok')
             return answer
 
@@ -93,25 +89,18 @@ class ServeLog(unittest.TestCase):
         M.run(server._run('t-redirect', {'user_prompt': 'Scroll the page', 'context': {}}), timeout=120)
         self.assertEqual(got[:2], [False, True], f'the model saw the redirect at steps {got}; log: {sent}')
 
-    def test_stop_after_a_step_is_reported_after_that_step(self):
-        assert M.h is not None
-        shop = M.h.url('/shop/index.html')
-        asked = asyncio.Event()
-        loop = M.loop
-        assert loop is not None
-
-        def first(seen: Any) -> dict:
-            loop.call_soon_threadsafe(asked.set)
-            return {'current_state': {'evaluation_previous_goal': 'Unknown', 'memory': '', 'next_goal': 'Open the shop'},
-                    'action': [{'go_to_url': {'url': shop}}]}
-
+    def test_a_stop_during_a_steps_action_reports_that_step_then_stopped(self):
+        first = {'current_state': {'evaluation_previous_goal': 'Unknown', 'memory': '', 'next_goal': 'Wait for the page'},
+                 'action': [{'wait': {'seconds': 2}}]}
         server, sent = self.server(Script([first, scroll('more'), finish('never')]))
 
         async def run_and_stop() -> None:
-            task = asyncio.ensure_future(server._run('t-stop', {'user_prompt': 'Open the shop', 'context': {}}))
+            task = asyncio.ensure_future(server._run('t-stop', {'user_prompt': 'Wait', 'context': {}}))
             server.tasks['t-stop'] = task
-            await asyncio.wait_for(asked.wait(), 60)
-            # The person pressed Stop while step 1 ran (its model had answered; its action runs now).
+            while 't-stop' not in server.acting:  # step 1's action is running
+                self.assertFalse(task.done(), sent)
+                await asyncio.sleep(0.02)
+            # The person pressed Stop (in the panel or the page's overlay) while step 1's action ran.
             server._on_control({'type': 'task_control', 'task_id': 't-stop', 'command': 'stop'})
             await asyncio.wait_for(asyncio.shield(task), 60)
 
@@ -119,8 +108,8 @@ class ServeLog(unittest.TestCase):
         statuses = [e['status'] for e in sent]
         self.assertEqual(statuses[-1], 'stopped', sent)
         self.assertNotIn('done', statuses)
-        self.assertIn('step', statuses, f'step 1 ran (the shop opened) and is reported before stopped: {sent}')
-        self.assertLess(statuses.index('step'), statuses.index('stopped'))
+        self.assertEqual(statuses, ['accepted', 'running', 'step', 'stopped'], f'step 1 ran and is reported before stopped: {sent}')
+        self.assertEqual(sent[2]['step'], 1)
 
 
 if __name__ == '__main__':
