@@ -6,11 +6,18 @@ import asyncio
 import unittest
 from typing import Any, Optional
 
-from tests.real_agent_support import RealAgentModule
+from tests.real_agent_support import V40, RealAgentModule
 from tests.scripted_llm import Script, ScriptedChatModel
 
 M = RealAgentModule()
-setUpModule, tearDownModule = M.hooks()
+_set_up, tearDownModule = M.hooks()
+NO_STEP_HOOKS = "browser_use 0.1.40's Agent.run has no step hooks: serve reports no steps there"
+
+
+def setUpModule() -> None:
+    if V40:
+        raise unittest.SkipTest(NO_STEP_HOOKS)  # before the harness starts Chromium for nothing
+    _set_up()
 
 REDIRECT = 'Only look at the blue staplers'
 
