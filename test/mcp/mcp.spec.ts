@@ -183,13 +183,20 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
   it('snapshots a subtree by ref, the whole page, and gives a tool error for a ref that is gone', async () => {
     const tall = h.fixtures.html(
       '/tall',
-      '<nav aria-label="Main"><a href="#a">Alpha</a><a href="#b">Beta</a></nav><div style="height:3000px"></div><button>Far below</button>',
+      '<nav aria-label="Main"><a href="#a">Alpha</a><a href="#b">Beta</a></nav>' +
+        '<label>Country <select><option>France</option><option selected>Germany</option><option>Italy</option></select></label>' +
+        '<div style="height:3000px"></div><button>Far below</button>',
       'Tall',
     );
     await h.openPage(tall);
     const c = await stdio('subtree');
     const viewport = await callTool(c, 'browser_snapshot');
     expect(viewport.text).not.to.contain('Far below');
+    // A closed dropdown's options on its line (the state lists them nowhere), also for the element alone.
+    expect(viewport.text, viewport.text).to.match(/combobox "Country" \[ref=(e\d+)\]: options "France", "Germany" \[selected\], "Italy"$/m);
+    const country = refOf(viewport.text, /combobox "Country"/);
+    const alone = await callTool(c, 'browser_snapshot', { ref: country });
+    expect(alone.text).to.contain('options "France", "Germany" [selected], "Italy"');
     const whole = await callTool(c, 'browser_snapshot', { viewport_expansion: -1 });
     expect(whole.text).to.contain('button "Far below"');
     const nav = refOf(whole.text, /navigation "Main"|link "Alpha"/);
