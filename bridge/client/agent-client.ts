@@ -145,6 +145,11 @@ export interface AgentClientOptions {
    * Omitted: the only connected browser, or with several the one the person used last.
    */
   browser?: string;
+  /**
+   * The task this session carries out for another session of the same agent (hello.task_id): the
+   * bridge shows it under that session and ends it with the task. For a per-task session only.
+   */
+  taskId?: string;
   /** Slack the client adds on top of the bridge's own timeout (which answers TIMEOUT). */
   callTimeoutMs?: number;
   connectTimeoutMs?: number;
@@ -251,7 +256,7 @@ export class AgentClient extends EventEmitter {
    * Another session on the same bridge, with this client's address and secret: an agent that takes
    * tasks on one session runs each on its own, and closing that one frees the task's tabs at once.
    */
-  connectAnother(overrides: Pick<AgentClientOptions, 'clientName' | 'capabilities' | 'maxTabs'>): Promise<AgentClient> {
+  connectAnother(overrides: Pick<AgentClientOptions, 'clientName' | 'capabilities' | 'maxTabs' | 'taskId'>): Promise<AgentClient> {
     // The task's session works in the browser this one was given (a session not bound yet asks as it did).
     const browser = this.browser?.name ?? this.opts.browser;
     return AgentClient.connect({ ...this.opts, ...(browser === undefined ? {} : { browser }), ...overrides });
@@ -355,6 +360,7 @@ export class AgentClient extends EventEmitter {
         if (this.hello?.session_token) hello.session_token = this.hello.session_token;
         if (this.opts.maxTabs !== undefined) hello.max_tabs = this.opts.maxTabs;
         if (this.opts.browser !== undefined) hello.browser_name = this.opts.browser;
+        if (this.opts.taskId !== undefined) hello.task_id = this.opts.taskId.slice(0, 128);
         this.sendOn(ws, hello);
       });
       ws.onMessage((text) => {

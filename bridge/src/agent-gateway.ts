@@ -39,6 +39,7 @@ import { relayText } from './raw-relay';
 import type { Released, Session, SessionRegistry } from './sessions';
 import { tabLimitRefusal } from './tab-limit';
 import { TabQueues } from './tab-queue';
+import { childrenOf, linkToTask, taskParent } from './task-children';
 import { FINAL_TASK_STATUSES, type TaskRegistry } from './tasks';
 
 type Target = { ok: true; tabId: number | null } | { ok: false; error: ErrorInfo };
@@ -190,6 +191,7 @@ export class AgentGateway {
       const id = session.wantedBrowser === null ? this.o.browsers.defaultBrowser() : this.o.browsers.forAgentName(session.wantedBrowser);
       if (id !== null) this.o.sessions.bind(session, id);
     }
+    if (hello.task_id !== undefined) linkToTask(session, taskParent(session, hello.task_id, this.o.tasks, sessions), hello.task_id);
     session.maxTabs = cappedMaxTabs(
       session.requestedMaxTabs,
       session.browserId === null ? null : (this.personMaxTabs.get(session.browserId) ?? null),
@@ -619,6 +621,8 @@ export class AgentGateway {
     }
     if (FINAL_TASK_STATUSES.has(progress.status)) {
       this.o.tasks.finish(progress.task_id);
+      // The task is over: the session that carried it out ends with it (its tabs are free at once).
+      for (const child of childrenOf(this.o.sessions, session.id, progress.task_id)) this.endTaskChild(child);
       this.o.publisher.schedule();
     }
     if (session.browserId === null || !this.linkOf(session).send(progress))
@@ -692,6 +696,10 @@ export class AgentGateway {
     } else {
       const { session } = outcome;
       this.o.log.info('the person disconnected an agent', { session: session.id, client: session.client });
+      // Disconnecting the session that carries out a task stops that task: the agent that holds it is
+      // told as by the panel's Stop, so it reports the task stopped instead of failing on a closed session.
+      const parent = session.parent === null ? undefined : sessions.all().find((s) => s.id === session.parent?.sessionId);
+      if (parent?.peer && session.parent) parent.peer.send({ type: 'task_control', task_id: session.parent.taskId, command: 'stop' });
       const peer = session.peer;
       sessions.end(session);
       if (peer) {
@@ -709,6 +717,8 @@ export class AgentGateway {
   onSessionEnded(session: Session, released: Released[]): void {
     this.o.log.info('agent session ended', { session: session.id, released_tabs: released.length });
     this.o.publisher.schedule();
+    // Stop is final: the sessions carrying out this session's tasks end with it.
+    for (const child of childrenOf(this.o.sessions, session.id)) this.endTaskChild(child);
     for (const taskId of this.o.tasks.heldBy(session.id)) {
       this.o.tasks.finish(taskId);
       if (session.browserId !== null)
@@ -719,6 +729,19 @@ export class AgentGateway {
           message: 'The agent running this task disconnected and did not come back. Submit the task again.',
           final_result: null,
         });
+    }
+  }
+
+  /** Ends a session that carried out a task now over; its agent does not reconnect (a close code of the protocol). */
+  private endTaskChild(child: Session): void {
+    this.o.log.info('the task a session carried out is over: ending it', { session: child.id, parent: child.parent?.sessionId });
+    const peer = child.peer;
+    child.parent = null;
+    this.o.sessions.end(child);
+    if (peer) {
+      this.sessionOf.delete(peer);
+      this.agents.delete(peer);
+      peer.close(CLOSE_CODES.disconnectedByPerson, 'the task this session carried out is over (done, stopped or disconnected)');
     }
   }
 

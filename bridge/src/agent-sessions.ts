@@ -26,6 +26,7 @@ export function describeSessions(sessions: Session[], tasks: TaskRegistry, grace
     tabs: [...s.tabs.values()].map((l) => ({ tab_id: l.tabId, url: l.url })),
     task_ids: tasks.heldBy(s.id),
     max_tabs: s.maxTabs,
+    ...(s.parent ? { parent_session_id: s.parent.sessionId } : {}),
   }));
 }
 

@@ -58,6 +58,8 @@ export class Session {
    * re-run of the same agent take back the tabs of its crashed predecessor (agent-sessions.ts). */
   client: { name: string; version: string } | null = null;
   remoteAddress = '';
+  /** The session and task this one carries out (hello.task_id, task-children.ts); null when it stands alone. */
+  parent: { sessionId: string; taskId: string } | null = null;
   /** max_tabs the agent asked for (hello.max_tabs or the bridge default), before the person's cap. */
   requestedMaxTabs: number;
   /** Ids of recorded results that still carry their state, oldest first. */

@@ -9,6 +9,8 @@ The bridge URL and agent secret come from arguments or BROWSER_USE_EXT_BRIDGE_UR
 BROWSER_USE_EXT_AGENT_SECRET / the bridge's secrets.json. SPEC.md maps every method and action to
 protocol messages.
 """
+# First, before browser_use is imported (by .browser): under serve its telemetry is off unless the person turns it on.
+from . import telemetry as _telemetry  # noqa: F401
 from .browser import ExtensionBrowser, _patch_browser_use_agent
 from .compat import ActionResult, BrowserError, BrowserState, DOMElementNode, DOMTextNode, TabInfo, URLNotAllowedError
 from .config import BrowserContextConfig, ExtensionBrowserConfig

@@ -29,12 +29,14 @@ import signal
 import sys
 from typing import Any, Callable, Optional
 
+from . import action_words, telemetry
 from . import llm as llm_setup
 from ._protocol_codes import ErrorCode
 from .backoff import Backoff
 from .browser import ExtensionBrowser
 from .config import BrowserContextConfig, ExtensionBrowserConfig
 from .controller import ExtensionController
+from .task_redirects import RedirectInbox
 from .transport import BridgeConnection, BridgeError
 
 logger = logging.getLogger('browser_use_ext.serve')
@@ -82,22 +84,45 @@ def step_details(agent: Any) -> Optional[dict]:
     actions = []
     chosen = getattr(getattr(item, 'model_output', None), 'action', None) or []
     results = list(getattr(item, 'result', None) or [])
+    elements = list(getattr(getattr(item, 'state', None), 'interacted_element', None) or [])
+    nodes = _selector_map(agent)
+    secrets = getattr(agent, 'sensitive_data', None)
+    secrets = secrets if isinstance(secrets, dict) else None
     for i, action in enumerate(chosen[:50]):
         dumped = action.model_dump(exclude_unset=True) if hasattr(action, 'model_dump') else {}
         name, params = next(((k, v) for k, v in dumped.items() if v is not None), ('unknown', {}))
         r = results[i] if i < len(results) else None
-        entry: dict[str, Any] = {'name': str(name)[:100], 'params': params if isinstance(params, dict) else {'value': params}}
+        element = elements[i] if i < len(elements) else None
+        label, sensitive = action_words.history_element_words(element, nodes.get(getattr(element, 'highlight_index', None)))
+        entry: dict[str, Any] = {
+            'name': str(name)[:100],
+            'params': params if isinstance(params, dict) else {'value': params},
+            'description': action_words.describe(str(name), params, label, sensitive, secrets),
+        }
         if r is not None:
             entry['result'] = (str(r.extracted_content)[:5000] if getattr(r, 'extracted_content', None) else None)
             entry['error'] = (str(r.error)[:5000] if getattr(r, 'error', None) else None)
             if getattr(r, 'is_done', False):
+                # The answer is the task's final_result, shown once with its outcome: not also here.
                 entry['is_done'] = True
+                entry['result'] = None
         actions.append(entry)
     # An error before any action ran (the LLM's answer did not parse, the page failed) is a result too.
     if not chosen and results and getattr(results[-1], 'error', None):
-        actions.append({'name': 'step', 'params': {}, 'result': None, 'error': str(results[-1].error)[:5000]})
+        actions.append({'name': 'step', 'params': {}, 'description': action_words.describe('step', {}), 'result': None,
+                        'error': str(results[-1].error)[:5000]})
     out['actions'] = json.loads(json.dumps(actions, default=str))
     return out
+
+
+def _selector_map(agent: Any) -> dict:
+    """The selector map of the last state the agent took (index -> DOMElementNode), or {}."""
+    try:
+        session = getattr(getattr(agent, 'browser_context', None), 'session', None)
+        selector_map = getattr(getattr(session, 'cached_state', None), 'selector_map', None)
+        return selector_map if isinstance(selector_map, dict) else {}
+    except Exception:
+        return {}
 
 
 def default_agent_factory(
@@ -200,10 +225,20 @@ class TaskBrowser(ExtensionBrowser):
     was looking at. If that tab cannot be had (closed meanwhile, held by another agent) the session
     starts as any other, on the browser's active tab, and the log says why."""
 
-    def __init__(self, config: ExtensionBrowserConfig, client_name: str, start_tab_id: Optional[int] = None) -> None:
+    def __init__(
+        self,
+        config: ExtensionBrowserConfig,
+        client_name: str,
+        start_tab_id: Optional[int] = None,
+        task_id: Optional[str] = None,
+        client_model: Optional[str] = None,
+    ) -> None:
         super().__init__(config)
         self.client_name = client_name
         self.start_tab_id = start_tab_id
+        # The task this browser carries out (hello.task_id): the bridge shows its session under serve's.
+        self.task_id = task_id
+        self.client_model = client_model
 
     async def _connect(self, capabilities: Optional[list[str]] = None, session_token: Optional[str] = None) -> BridgeConnection:
         conn = await BridgeConnection.connect(
@@ -215,6 +250,8 @@ class TaskBrowser(ExtensionBrowser):
             default_timeout_ms=self.config.action_timeout_ms,
             max_tabs=self.config.max_tabs,
             browser_name=self.config.browser_name,
+            task_id=self.task_id,
+            client_model=self.client_model,
         )
         self._connections.append(conn)
         tab, self.start_tab_id = self.start_tab_id, None
@@ -258,10 +295,11 @@ class TaskServer:
         # Tasks the person stopped: browser_use turns a cancelled step into InterruptedError and
         # returns normally, so the outcome is decided by this, not by how run() ended.
         self.stop_requested: set[str] = set()
-        # Redirects wait for the agent's next step: browser_use 0.1.48 drops the last human message
-        # after each step (it takes it for the step's state message), so one added mid-step is lost.
-        self.pending_redirects: dict[str, list[str]] = {}
-        self.hooked: set[str] = set()
+        # Redirects wait for the model's next request (task_redirects.py), per task.
+        self.redirects: dict[str, RedirectInbox] = {}
+        # Tasks whose agent is carrying out its step's actions right now: a Stop then lets the action
+        # end (browser_use runs no further one), so the step that ran is reported before "stopped".
+        self.acting: set[str] = set()
         self.stopping = False
 
     async def connect(self) -> BridgeConnection:
@@ -274,7 +312,7 @@ class TaskServer:
         await conn.open()
         return conn
 
-    def browser_for(self, context: dict, prompt: str) -> 'ExtensionBrowser':
+    def browser_for(self, context: dict, prompt: str, task_id: Optional[str] = None) -> 'ExtensionBrowser':
         """The task's own browser (its own bridge session, named for the task), starting on the tab the
         person was looking at when they submitted the task (the context bundle's active_tab_id), not
         on whatever tab is active when the Agent takes its first state."""
@@ -285,7 +323,7 @@ class TaskServer:
             config.new_context_config = BrowserContextConfig(include_screenshot=False)
         tab = context.get('active_tab_id')
         start = tab if isinstance(tab, int) and not isinstance(tab, bool) and tab > 0 else None
-        return TaskBrowser(config, task_session_name(prompt), start_tab_id=start)
+        return TaskBrowser(config, task_session_name(prompt), start_tab_id=start, task_id=task_id, client_model=llm_model_name(self.llm))
 
     async def progress(
         self, task_id: str, status: str, message: str, step: Optional[int] = None, final_result: Any = ..., details: Optional[dict] = None
@@ -320,20 +358,25 @@ class TaskServer:
         if m.get('command') == 'stop':
             logger.info('stop requested for %s', task_id)
             self.stop_requested.add(task_id)
+            stopped = False
             if agent is not None and hasattr(agent, 'stop'):
                 try:
                     agent.stop()
+                    stopped = True
                 except Exception:
                     pass
             t = self.tasks.get(task_id)
-            if t is not None and not t.done():
+            # Between actions (getting the state, waiting for the model) the task ends at once; during an
+            # action browser_use's own stop flag ends it once that action is done (it starts no other).
+            if t is not None and not t.done() and not (stopped and task_id in self.acting):
                 t.cancel()
             return
         if m.get('command') == 'redirect':
             text = str(m.get('text', ''))
-            if agent is not None and hasattr(agent, 'add_new_task'):
-                if task_id in self.hooked:
-                    self.pending_redirects.setdefault(task_id, []).append(text)
+            inbox = self.redirects.get(task_id)
+            if inbox is not None or (agent is not None and hasattr(agent, 'add_new_task')):
+                if inbox is not None:
+                    inbox.push(text)
                 else:
                     agent.add_new_task(text)
                 logger.info('task %s redirected: %s', task_id, text)
@@ -347,8 +390,9 @@ class TaskServer:
         context = dict(m.get('context') or {})
         logger.info('task %s: %s', task_id, prompt[:200])
         keep_signals_for_serve()
-        await self.progress(task_id, 'accepted', f'Accepted: {prompt[:200]}')
-        browser = self.browser_for(context, prompt)
+        # The person's log reads as a conversation: their task is already there, so these say only that it began.
+        await self.progress(task_id, 'accepted', 'Started')
+        browser = self.browser_for(context, prompt, task_id)
         loop = asyncio.get_running_loop()
         step_sends: list[asyncio.Task] = []
 
@@ -362,10 +406,6 @@ class TaskServer:
         async def flush() -> None:
             if step_sends:
                 await asyncio.gather(*step_sends, return_exceptions=True)
-
-        async def on_step_start(agent: Any) -> None:
-            for text in self.pending_redirects.pop(task_id, []):
-                agent.add_new_task(text)
 
         reported = {'items': 0}
 
@@ -397,16 +437,17 @@ class TaskServer:
             )
             if inspect.isawaitable(made) and not hasattr(made, 'run'):
                 made = await made
-            await self.progress(task_id, 'running', 'Running')
+            await self.progress(task_id, 'running', 'Working')
             if hasattr(made, 'run'):
                 self.agents[task_id] = made
+                inbox = RedirectInbox()
+                if inbox.attach(made):
+                    self.redirects[task_id] = inbox
+                self._watch_actions(task_id, made)
                 run_kwargs: dict[str, Any] = {'max_steps': self.max_steps}
                 params = inspect.signature(made.run).parameters
                 if 'on_step_end' in params:
                     run_kwargs['on_step_end'] = on_step_end
-                if 'on_step_start' in params:
-                    run_kwargs['on_step_start'] = on_step_start
-                    self.hooked.add(task_id)
                 result = await made.run(**run_kwargs)
                 status, message, final = task_outcome(made, result, self.max_steps)
             else:
@@ -431,12 +472,30 @@ class TaskServer:
                 await self.progress(task_id, 'failed', f'{type(e).__name__}: {e}', final_result=None)
         finally:
             self.stop_requested.discard(task_id)
-            self.pending_redirects.pop(task_id, None)
-            self.hooked.discard(task_id)
+            self.redirects.pop(task_id, None)
+            self.acting.discard(task_id)
             self.agents.pop(task_id, None)
             self.tasks.pop(task_id, None)
             # A normal close ends the task's bridge session: its tabs are free at once.
             await browser.close()
+
+    def _watch_actions(self, task_id: str, agent: Any) -> None:
+        """Marks the task as acting while browser_use's multi_act runs (see self.acting)."""
+        original = getattr(agent, 'multi_act', None)
+        if not callable(original) or not inspect.iscoroutinefunction(original):
+            return
+
+        async def multi_act(*args: Any, **kwargs: Any) -> Any:
+            self.acting.add(task_id)
+            try:
+                return await original(*args, **kwargs)
+            finally:
+                self.acting.discard(task_id)
+
+        try:
+            agent.multi_act = multi_act
+        except Exception:
+            pass
 
     async def serve_forever(self) -> None:
         backoff = Backoff(1.0, 30.0)
@@ -525,8 +584,8 @@ def task_outcome(agent: Any, result: Any, max_steps: int) -> tuple[str, str, Any
     if _call(history, 'is_done'):
         success = _call(history, 'is_successful')
         if success is False:
-            said = f': {final}' if final else '.'
-            return 'incomplete', f'Not completed. The agent says it did not reach the goal{said}'[:20000], final
+            # The agent's own words are the final_result, shown once beside this status.
+            return 'incomplete', 'Not completed: the agent says it did not reach the goal.', final
         # True, or a done action without a success flag (a custom controller's): the agent ended with done.
         return 'done', 'Done', final
     # Not done: browser_use's run ends so after max_steps, or after max_failures errors in a row.
@@ -600,6 +659,7 @@ SERVE_ROWS = (
     ('--tool-calling-method <m>', 'auto | function_calling | json_mode | raw | tools: how browser_use asks for actions (default auto)'),
     ('--memory', 'browser_use 0.1.45+ procedural memory (mem0; needs OPENAI_API_KEY for its embeddings)'),
     ('--skip-llm-check', 'do not ask the LLM a test question at start-up'),
+    ('--telemetry', "send browser_use's anonymous usage telemetry (off unless this or ANONYMIZED_TELEMETRY=true)"),
     ('--agent <module:function>', "an agent factory instead of browser_use's Agent"),
     ('--max-steps <n>', 'steps per task at most (default 50)'),
     # The same row as the npm CLI's --browser (bridge/cli/shared-options.ts BROWSER_OPTION).
@@ -654,6 +714,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument('--tool-calling-method', default='auto', choices=['auto', 'function_calling', 'json_mode', 'raw', 'tools'])
     s.add_argument('--memory', action='store_true')
     s.add_argument('--skip-llm-check', action='store_true')
+    s.add_argument('--telemetry', action='store_true')
     s.add_argument('--agent', default=None)
     s.add_argument('--max-steps', type=int, default=50)
     s.add_argument('--browser', default=None)
@@ -672,6 +733,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     if args.config_dir:
         # Where the agent secret is read from, also when it is read again after a refusal (credentials.py).
         os.environ['BROWSER_USE_EXT_CONFIG_DIR'] = args.config_dir
+    # Before preflight: it makes browser_use's first objects, which read the choice.
+    logger.info(telemetry.decide(args.telemetry))
     model = preflight(args)
     server = TaskServer(
         load_factory(args.agent),

@@ -147,6 +147,7 @@ class BridgeConnection:
         max_tabs: Optional[int] = None,
         browser_name: Optional[str] = None,
         reconnect: bool = True,
+        task_id: Optional[str] = None,
         backoff_initial_s: float = 0.1,
         backoff_max_s: float = 2.0,
     ) -> None:
@@ -170,6 +171,9 @@ class BridgeConnection:
         # hello.browser_name: the browser (Chrome profile, Edge, ...) this session works in, by the name its
         # side panel shows; else BROWSER_USE_EXT_BROWSER; None lets the bridge choose (the one used last).
         self.browser_name = credentials.browser_name(browser_name)
+        # hello.task_id: set only by serve, for the session its Agent carries a person's task out on, so
+        # the bridge links it to serve's own session (the person sees one agent with its task, not two).
+        self.task_id = task_id[:128] if task_id else None
         # hello_ack.browser, then extension_status.browser: the browser the bridge chose (None while none is).
         self.browser: Optional[dict] = None
         self._told_browser: Optional[str] = None
@@ -298,6 +302,8 @@ class BridgeConnection:
             hello['max_tabs'] = self.max_tabs
         if self.browser_name:
             hello['browser_name'] = self.browser_name
+        if self.task_id:
+            hello['task_id'] = self.task_id
         try:
             await self._ws.send(json.dumps(hello))
         except wscompat.ConnectionClosed as e:

@@ -182,6 +182,49 @@ class ServeThroughTheBridge(unittest.IsolatedAsyncioTestCase):
             await conn.close()
             await ext.close()
 
+    async def test_the_tasks_session_is_shown_under_serve_and_ends_with_the_task(self):
+        """The session a task's Agent drives the tabs with sends hello.task_id: the bridge lists it under
+        serve's own session (parent_session_id), so the person sees one agent, and ends it with the task."""
+        opened = asyncio.Event()
+        finish = asyncio.Event()
+
+        class Agent:
+            def __init__(self, browser):
+                self.browser = browser
+
+            async def run(self, max_steps):
+                await self.browser._connect()  # what the Agent's first get_state does
+                opened.set()
+                await asyncio.wait_for(finish.wait(), 30)
+                return self
+
+            def final_result(self):
+                return 'ok'
+
+        ext = await extension_connect(self.bridge)
+        secret = self.bridge.secrets['agent_secret']
+        server = TaskServer(lambda browser: Agent(browser), bridge_url=self.bridge.agent_url, agent_secret=secret)
+        conn = await server.connect()
+        try:
+            serve_id = conn.hello_ack['session_id']
+            await ext.send(json.dumps({'type': 'user_task_submission', 'user_prompt': 'find a stapler', 'timestamp': '2026-01-01T00:00:00Z',
+                                       'context': {'url': 'https://shop.example/', 'page_title': 'Shop', 'selected_text': None,
+                                                   'active_tab_id': 0}}))  # no tab to start on: no get_state to answer
+            await asyncio.wait_for(opened.wait(), 20)
+
+            def task_session(m):
+                return next((s for s in m.get('sessions', []) if s['client']['name'].startswith('browser-use-ext serve, running')), None)
+
+            listed = await next_message(ext, lambda m: m['type'] == 'agent_sessions' and task_session(m) is not None)
+            self.assertEqual(task_session(listed).get('parent_session_id'), serve_id)
+            finish.set()
+            await next_message(ext, lambda m: m['type'] == 'task_progress' and m['status'] == 'done')
+            await next_message(ext, lambda m: m['type'] == 'agent_sessions' and task_session(m) is None)
+        finally:
+            finish.set()
+            await conn.close()
+            await ext.close()
+
 
 async def wait_until(pred, timeout=30, what='the condition'):
     loop = asyncio.get_running_loop()

@@ -117,8 +117,10 @@ class StepDetails(unittest.TestCase):
         self.assertEqual(
             d['actions'],
             [
-                {'name': 'click_element_by_index', 'params': {'index': 5}, 'result': 'Clicked button 5', 'error': None},
-                {'name': 'done', 'params': {'text': 'ok', 'success': True}, 'result': 'ok', 'error': None, 'is_done': True},
+                {'name': 'click_element_by_index', 'params': {'index': 5}, 'description': 'Click element 5', 'result': 'Clicked button 5',
+                 'error': None},
+                {'name': 'done', 'params': {'text': 'ok', 'success': True}, 'description': 'Done', 'result': None, 'error': None,
+                 'is_done': True},
             ],
         )
 
@@ -129,7 +131,9 @@ class StepDetails(unittest.TestCase):
             result=[SimpleNamespace(extracted_content=None, error='Could not parse response', is_done=False)],
         )
         d = step_details(SimpleNamespace(state=SimpleNamespace(history=SimpleNamespace(history=[item]))))
-        self.assertEqual(d['actions'], [{'name': 'step', 'params': {}, 'result': None, 'error': 'Could not parse response'}])
+        failed = 'The step failed before any action ran'
+        expected = {'name': 'step', 'params': {}, 'description': failed, 'result': None, 'error': 'Could not parse response'}
+        self.assertEqual(d['actions'], [expected])
 
 
 if __name__ == '__main__':

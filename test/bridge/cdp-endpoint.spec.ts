@@ -459,7 +459,10 @@ describe('CDP endpoint (real bridge, real HTTP and WebSocket)', function () {
     };
     await refusedAgain();
     expect(listCdpClients(dir)[0]?.stopped_at).to.be.a('string');
-    c.ws.close();
+    // The stopped connection itself ends too, a moment later (browser_use 0.13 goes on while its socket is open).
+    const stoppedEnd = await c.closed;
+    expect(stoppedEnd.code).to.equal(1008);
+    expect(stoppedEnd.reason).to.contain('the person stopped this client');
     ext.close();
     // A restart keeps the mark: it lives in cdp-clients.json.
     await bridge.close();

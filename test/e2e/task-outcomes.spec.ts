@@ -6,7 +6,7 @@
 //   the agent's own words shown.
 // - The session that holds a serve task's tab says in words which task it runs.
 // - Stop does not log the last step a second time.
-// - The built-in agent's steps read as words ("Type into 'Search products'"), and when its task ends
+// - The built-in agent's steps read as words ("Type 'pen' into 'Search products'"), and when its task ends
 //   the tab is the person's again: no overlay, no tab group.
 // Needs a Python with browser-use 0.1.48: $BUX_BROWSER_USE_PYTHON, else the bu048 venv.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -257,7 +257,7 @@ describe('e2e: how a task from the side panel ends (serve with the real Agent, t
       await panel.waitForFunction(() => document.querySelectorAll('#task-log li.step').length >= 1, { timeout: 20_000 });
       const goal = await panel.$eval('#task-log li.step .goal', (g) => ({ text: g.textContent ?? '', title: (g as HTMLElement).title }));
       await shot(panel, '04-builtin-step-in-words');
-      expect(goal.text).to.equal("Step 1 · Type into 'Search products'");
+      expect(goal.text).to.equal("Step 1 · Type 'pen' into 'Search products'");
       expect(goal.title).to.equal(goal.text);
     } finally {
       release();

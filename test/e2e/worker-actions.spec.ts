@@ -187,7 +187,7 @@ describe('e2e: worker-side actions and settling', function () {
       const { agent, tabId } = await agentOn('/eval', '<p id="p">x</p><script>window.secretValue = 41</script>', 'Eval page');
       const refused = await agent.call('evaluate', { expression: 'window.secretValue + 1' }, { tabId });
       expect(refused.error_info?.error_code).to.equal('NOT_PERMITTED');
-      expect(refused.error_info?.message).to.match(/Allow evaluate/);
+      expect(refused.error_info?.message).to.contain('"Let agents run their own scripts in pages"').and.not.contain('Allow evaluate');
       await setSettings(h, { allow_evaluate: true });
       const r = await agent.call('evaluate', { expression: 'window.secretValue + 1' }, { tabId });
       expect(ok(r).result).to.deep.equal({ value_json: '42', value_type: 'number' });

@@ -183,13 +183,20 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
   it('snapshots a subtree by ref, the whole page, and gives a tool error for a ref that is gone', async () => {
     const tall = h.fixtures.html(
       '/tall',
-      '<nav aria-label="Main"><a href="#a">Alpha</a><a href="#b">Beta</a></nav><div style="height:3000px"></div><button>Far below</button>',
+      '<nav aria-label="Main"><a href="#a">Alpha</a><a href="#b">Beta</a></nav>' +
+        '<label>Country <select><option>France</option><option selected>Germany</option><option>Italy</option></select></label>' +
+        '<div style="height:3000px"></div><button>Far below</button>',
       'Tall',
     );
     await h.openPage(tall);
     const c = await stdio('subtree');
     const viewport = await callTool(c, 'browser_snapshot');
     expect(viewport.text).not.to.contain('Far below');
+    // A closed dropdown's options on its line (the state lists them nowhere), also for the element alone.
+    expect(viewport.text, viewport.text).to.match(/combobox "Country" \[ref=(e\d+)\]: options "France", "Germany" \[selected\], "Italy"$/m);
+    const country = refOf(viewport.text, /combobox "Country"/);
+    const alone = await callTool(c, 'browser_snapshot', { ref: country });
+    expect(alone.text).to.contain('options "France", "Germany" [selected], "Italy"');
     const whole = await callTool(c, 'browser_snapshot', { viewport_expansion: -1 });
     expect(whole.text).to.contain('button "Far below"');
     const nav = refOf(whole.text, /navigation "Main"|link "Alpha"/);
@@ -203,6 +210,11 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
     const stale = await callTool(c, 'browser_click', { element_id: 'e99999' });
     expect(stale.isError).to.equal(true);
     expect(stale.text).to.match(/^Error TARGET_ELEMENT_NOT_FOUND: /);
+    // In the model's words: the tool and the field it knows, not the protocol's get_state and element_id.
+    expect(stale.text)
+      .to.contain('browser_snapshot')
+      .and.to.contain('ref')
+      .and.not.to.match(/get_state|element_id/);
   });
 
   it('reports dialogs, typed errors with what to do next, screenshots as images, page text, evaluate only when allowed', async () => {

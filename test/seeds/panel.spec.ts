@@ -289,7 +289,7 @@ describe('seeds from the side panel: the built-in seed 002 agent as the task run
       });
     const log = await text(panel, '#task-log');
     expect(log)
-      .to.contain("Step 1 · Type into 'Search products' · Typing the query.")
+      .to.contain("Step 1 · Type 'pen' into 'Search products' · Typing the query.")
       .and.to.contain('type {"id":')
       .and.to.contain('Checking the query.');
     await shot(panel, '10-builtin-running');

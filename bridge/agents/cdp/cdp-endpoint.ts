@@ -56,7 +56,7 @@ import { json, refuseUpgrade } from './http-replies';
 import { TOO_BIG_TO_READ } from './message-size';
 import { servePageSocket } from './page-socket';
 import { checkCdpRequest } from './request-check';
-import { markStopped, STOPPED_CLOSE_REASON, stoppedHttpBody } from './stopped-url';
+import { markStopped, STOPPED_CLOSE_REASON, STOPPED_SOCKET_GRACE_MS, stoppedHttpBody } from './stopped-url';
 
 export type { CdpConnectionStats, CdpEmulator, CdpEmulatorFactory, CdpEmulatorOptions, CdpSocket } from './cdp-connection';
 export { CDP_PREFIX, type CdpEndpointOptions, CLOSE_REVOKED, DEFAULT_CDP_CONNECTIONS_PER_URL } from './endpoint-options';
@@ -356,8 +356,11 @@ export class CdpEndpoint {
 
   /**
    * The person stopped this client (Disconnect in the panel, Stop in the page): its URL is refused from
-   * now on and the URL's other connections end. The stopped one itself stays open and its emulator
-   * answers each command with why (a closed socket would read as a crash the client retries).
+   * now on and the URL's other connections end. The stopped one first hears its pages are gone (its
+   * emulator detaches them and answers each command with why, which Playwright and puppeteer print),
+   * and STOPPED_SOCKET_GRACE_MS later its socket closes with the reason: browser_use 0.13 treats a
+   * closed socket as a crash and reconnects, is refused (the URL is stopped), and ends its run, where a
+   * socket that stayed open and only refused commands kept it asking its model until max_steps.
    */
   private stopped(conn: Connection): void {
     markStopped(this.opts.configDir, conn.name, conn.sha256, this.opts.log);
@@ -365,6 +368,7 @@ export class CdpEndpoint {
     this.fileVersion = this.file.version;
     const reason = "the person stopped this CDP URL's client in the browser; allow it again in the side panel or make a new URL";
     this.closeConnections((c) => c !== conn && c.name === conn.name && c.sha256 === conn.sha256, reason, CLOSE_REVOKED);
+    setTimeout(() => this.closeConnections((c) => c === conn, STOPPED_CLOSE_REASON, CLOSE_REVOKED), STOPPED_SOCKET_GRACE_MS).unref();
     this.publishChanges();
   }
 

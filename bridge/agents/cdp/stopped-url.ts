@@ -29,6 +29,12 @@ export const STOPPED_CLOSE_REASON =
   'the person stopped this client: "Allow again" in the side panel, or make a new URL (browser-use-ext cdp-url)';
 
 /**
+ * How long the stopped client's own socket stays open after the Stop: long enough to read why on its next
+ * commands, short enough that browser_use 0.13 (which goes on while the socket is open) ends its run soon.
+ */
+export const STOPPED_SOCKET_GRACE_MS = 500;
+
+/**
  * The 403 body of /json/* with a stopped URL. browser_use reads webSocketDebuggerUrl whatever the
  * status, so it is given one: on it the client gets the close reason above, and prints it.
  */

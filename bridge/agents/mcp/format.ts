@@ -4,6 +4,7 @@
 // that says what happened and what to do next. The code's generic meaning is not appended: for a
 // failure the client saw first (bridge down, bad argument) it would describe another situation.
 import type { ActionResultMessage, ErrorInfo, OutcomeDetails } from '../../../schemas/generated/protocol';
+import { forMcpModel } from './reader-words';
 
 export interface TextContent {
   type: 'text';
@@ -57,10 +58,11 @@ export function text(s: string): TextContent {
 
 /** A tool error carrying a protocol error (what to do next is in the message). */
 export function errorResult(error: Pick<ErrorInfo, 'error_code' | 'message'> & { details?: unknown }, extra: string[] = []): ToolResult {
-  const lines = [`Error ${error.error_code}: ${error.message}`];
+  // In the model's words (reader-words.ts): browser_snapshot and ref, never get_state and element_id.
+  const lines = [`Error ${error.error_code}: ${forMcpModel(error.message)}`];
   const details =
     error.details && typeof error.details === 'object' && Object.keys(error.details).length
-      ? clip(JSON.stringify(error.details), 1500)
+      ? clip(forMcpModel(JSON.stringify(error.details)), 1500)
       : null;
   if (details) lines.push(`Details: ${details}`);
   return { content: [text([...lines, ...extra].join('\n'))], isError: true };

@@ -3,6 +3,7 @@
 // the client's previous snapshot of the same tab (only what changed, to save the model's tokens).
 import type { SimplifiedState } from '../../../schemas/generated/protocol';
 import { type AriaTreeOptions, renderAriaTree } from '../../../schemas/lib/render/aria-tree';
+import { DropdownMemory } from './dropdown-options';
 
 /** The state cut to the element `ref` and the elements (and text) nested inside it; null when absent. */
 export function subtreeState(state: SimplifiedState, ref: string): SimplifiedState | null {
@@ -119,6 +120,8 @@ export function diffSnapshots(prev: readonly string[], next: readonly string[]):
 /** Remembers each tab's last snapshot per scope, so incremental snapshots have a base. */
 export class SnapshotMemory {
   private readonly last = new Map<string, { url: string; lines: string[] }>();
+  /** Closed dropdowns' options already asked for (dropdown-options.ts). */
+  readonly dropdowns = new DropdownMemory();
 
   private key(tabId: number, scope: string): string {
     return `${tabId}|${scope}`;

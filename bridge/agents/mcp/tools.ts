@@ -6,6 +6,7 @@ import { ACTION_VALIDATORS, type ActionName, type ActionParams } from '../../../
 import type { AgentClient } from '../../client/agent-client';
 import { BridgeClientError } from '../../client/agent-client';
 import { checkAgainst, describeProtocolErrors } from './arg-errors';
+import { dropdownLookup } from './dropdown-options';
 import { errorResult, outcomeLines, pageHeader, resultSummary, text, type ToolResult } from './format';
 import { SnapshotMemory, subtreeState } from './snapshot-text';
 import { type CallNotes, normalizeArgs, toProtocol } from './tool-args';
@@ -74,6 +75,14 @@ export function bridgeDownMessage(url: string): string {
  * action_result-like value. The protocol schema is checked here first, so a bound the listed schema
  * leaves out (a length, the exactly-one-target rule) comes back in words naming the argument.
  */
+/** The result's state with each closed dropdown's options on its line (dropdown-options.ts), for every snapshot alike. */
+async function withDropdownOptions(ctx: ToolContext, agent: AgentClient, r: ActionResultMessage): Promise<ActionResultMessage> {
+  const state = r.new_simplified_state;
+  const tab = state?.tab_id ?? r.tab_id;
+  if (r.status !== 'success' || !state || tab === undefined || tab === null) return r;
+  return { ...r, new_simplified_state: await ctx.memory.dropdowns.fold(state, tab, dropdownLookup(agent, tab)) };
+}
+
 async function call(ctx: ToolContext, action: ActionName, args: Args, tabId: number | undefined): Promise<ActionResultMessage> {
   const params = toProtocol(args);
   const validate = ACTION_VALIDATORS[action].params;
@@ -86,7 +95,7 @@ async function call(ctx: ToolContext, action: ActionName, args: Args, tabId: num
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
     });
     noteTabs(ctx, action, result);
-    return result;
+    return await withDropdownOptions(ctx, agent, result);
   } catch (e) {
     const err =
       e instanceof BridgeClientError

@@ -27,7 +27,7 @@ import type {
 import { renderBrowsingContext } from '../../../schemas/lib/render/browsing-context';
 import { type ActionPort, errorText, resultOf } from '../../client/action-port';
 import { parseReply, type Seed002Command } from './parse';
-import { commandTitle, elementLabel } from './titles';
+import { commandTitle, elementLabel, isSensitiveField } from './titles';
 
 export interface DriverEvents {
   on(event: 'tab_released', listener: (m: TabReleasedMessage) => void): unknown;
@@ -87,7 +87,7 @@ export function renderApiActivity(calls: readonly ApiCall[], pageUrl: string): s
 
 export class Seed002Driver {
   private targets: Target[] = [];
-  private ids = new Map<number, { tabId: number; elementId: string; label: string }>();
+  private ids = new Map<number, { tabId: number; elementId: string; label: string; sensitive: boolean }>();
   private notices: string[] = [];
   private api = new Map<number, ApiCall[]>();
   /** Stable ids: per tab, "<document URL>|<element ref>" -> the agent's number. */
@@ -157,7 +157,8 @@ export class Seed002Driver {
       return { text: sysError(parsed.message), command: null, done: false, error: true, title: 'Reply not understood' };
     const command = parsed.command;
     // Named before it runs: a click may take the element (and its label) away.
-    const title = commandTitle(command, 'id' in command ? (this.ids.get(command.id)?.label ?? null) : null);
+    const target = 'id' in command ? this.ids.get(command.id) : undefined;
+    const title = commandTitle(command, target?.label ?? null, target?.sensitive ?? true);
     if (command.action === 'done') return { text: '', command, done: true, error: false, title };
     const lines: string[] = [];
     const error = await this.run(command, lines);
@@ -390,7 +391,7 @@ export class Seed002Driver {
         const key = `${doc}|${el.id}`;
         const id = before.get(key) ?? now.get(key) ?? ++this.lastId;
         now.set(key, id);
-        this.ids.set(id, { tabId: t.tabId, elementId: el.id, label: elementLabel(el) });
+        this.ids.set(id, { tabId: t.tabId, elementId: el.id, label: elementLabel(el), sensitive: isSensitiveField(el) });
         return { ...el, index: id };
       }),
     };

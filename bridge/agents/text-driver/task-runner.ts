@@ -12,6 +12,7 @@ import { type AgentOutcome, runSeed002Agent } from './agent-loop';
 import { Seed002Driver, type TurnResult } from './driver';
 import type { ChatFn } from './llm';
 import { type PromptTool, sessionKeyword } from './prompt';
+import { DESCRIPTION_MAX } from './titles';
 
 export interface TaskRunnerOptions {
   client: AgentClient;
@@ -82,7 +83,14 @@ export function stepDetails(reply: string, turn: TurnResult): TaskStepDetails {
   const actions: NonNullable<TaskStepDetails['actions']> = [];
   if (turn.command) {
     const { action, ...params } = turn.command;
-    actions.push({ name: action, params, result: error ? null : notice, error, ...(turn.done ? { is_done: true } : {}) });
+    actions.push({
+      name: action,
+      params,
+      description: turn.title.slice(0, DESCRIPTION_MAX),
+      result: error ? null : notice,
+      error,
+      ...(turn.done ? { is_done: true } : {}),
+    });
   }
   return { url, next_goal: (said && turn.command ? `${turn.title} · ${said}` : said || turn.title).slice(0, 5000), actions };
 }
@@ -108,14 +116,11 @@ const canConnectAnother = (c: unknown): c is CanConnectAnother =>
 /** task_progress of a finished run: done only when the agent said it reached the goal. */
 export function outcomeProgress(out: AgentOutcome, maxSteps: number): Omit<TaskProgressMessage, 'type' | 'task_id'> {
   switch (out.status) {
+    // The agent's answer is final_result, shown once beside the outcome: the message does not repeat it.
     case 'done':
-      return { status: 'done', message: out.final.slice(0, 2000) || 'done', final_result: out.final };
+      return { status: 'done', message: 'Done', final_result: out.final };
     case 'gave_up':
-      return {
-        status: 'incomplete',
-        message: `Not completed. The agent says it did not reach the goal${out.final ? `: ${out.final}` : '.'}`.slice(0, 2000),
-        final_result: out.final || null,
-      };
+      return { status: 'incomplete', message: 'Not completed: the agent says it did not reach the goal.', final_result: out.final || null };
     case 'max_steps':
       return {
         status: 'incomplete',
@@ -147,12 +152,9 @@ export function serveTasks(o: TaskRunnerOptions, log: (line: string) => void = (
     }
     const state = { id, abort: new AbortController(), redirects: [] as string[] };
     running = state;
-    o.client.sendTaskProgress({
-      task_id: id,
-      status: 'accepted',
-      message: `The built-in agent took the task: ${m.user_prompt.slice(0, 200)}`,
-    });
-    o.client.sendTaskProgress({ task_id: id, status: 'running', message: 'started' });
+    // The person's log reads as a conversation: their task is already there, so these say only that it began.
+    o.client.sendTaskProgress({ task_id: id, status: 'accepted', message: 'Started' });
+    o.client.sendTaskProgress({ task_id: id, status: 'running', message: 'Working' });
     log(`task ${id}: ${m.user_prompt}`);
     const goal = m.context.selected_text
       ? `${m.user_prompt}\n\n(The person had selected: "${m.context.selected_text}" on ${m.context.url})`
@@ -164,7 +166,12 @@ export function serveTasks(o: TaskRunnerOptions, log: (line: string) => void = (
     let session: AgentClient | null = null;
     const run = async (): Promise<AgentOutcome> => {
       if (canConnectAnother(o.client))
-        session = await o.client.connectAnother({ clientName: taskSessionName(m.user_prompt), capabilities: [], maxTabs: o.maxTabs });
+        session = await o.client.connectAnother({
+          clientName: taskSessionName(m.user_prompt),
+          capabilities: [],
+          maxTabs: o.maxTabs,
+          taskId: id,
+        });
       return runGoal({ ...o, client: session ?? o.client }, goal, {
         signal: state.abort.signal,
         takeRedirects: () => state.redirects.splice(0),

@@ -1,7 +1,9 @@
 // What a step of the built-in agent did, in words for the person's step log ("Click 'Add to cart'",
-// "Type into 'Search'", "Open https://..."), instead of the raw JSON command (which, with no spaces
-// to break at, ran off the side panel's edge). A typed value is never in the title: it may be a
-// password or another value the person would not want on screen.
+// "Type 'stapler' into 'Search'", "Open https://..."), instead of the raw JSON command (which, with no
+// spaces to break at, ran off the side panel's edge). The one home of these words for the built-in
+// agent (serve's twin: python-shim-spec/browser_use_ext/action_words.py). A typed value is named only
+// when the field is known and not sensitive (no password, card or one-time-code field, nothing the page
+// redacted): anything else may be a secret the person would not want on screen.
 import type { Seed002Command } from './parse';
 
 const clip = (s: string, n: number) => {
@@ -15,19 +17,36 @@ export function elementLabel(e: { name?: string | null; text_content?: string | 
   return name ? `'${name}'` : `the ${e.role || e.tag?.toLowerCase() || 'element'}`;
 }
 
-/** label: elementLabel of the command's element id, when the latest snapshot had it. */
-export function commandTitle(c: Seed002Command | null, label: string | null = null): string {
-  if (c === null) return 'Finish';
+/** Longest step description (task_progress step_details.actions[].description). */
+export const DESCRIPTION_MAX = 300;
+
+/** A field whose value must never be shown: a password, card or one-time-code field, or one the page's state redacted. */
+export function isSensitiveField(e: { redacted?: unknown; attributes?: Record<string, string | undefined> }): boolean {
+  if (e.redacted !== undefined && e.redacted !== null) return true;
+  const type = (e.attributes?.['type'] ?? '').toLowerCase();
+  const autocomplete = (e.attributes?.['autocomplete'] ?? '').toLowerCase();
+  return type === 'password' || /\b(cc-|one-time-code|current-password|new-password)/.test(autocomplete);
+}
+
+/**
+ * label: elementLabel of the command's element id, when the latest snapshot had it; sensitive: whether
+ * that element may hold a secret (isSensitiveField), true when it is not known.
+ */
+export function commandTitle(c: Seed002Command | null, label: string | null = null, sensitive = true): string {
+  if (c === null) return 'Done';
   switch (c.action) {
     case 'click':
       return `Click ${label ?? `element ${c.id}`}`;
     case 'type':
-      return c.value === '' ? `Click into ${label ?? `element ${c.id}`}` : `Type into ${label ?? `element ${c.id}`}`;
+      if (c.value === '') return `Click into ${label ?? `element ${c.id}`}`;
+      return sensitive || label === null || !clip(c.value, 80)
+        ? `Type into ${label ?? `element ${c.id}`}`
+        : `Type '${clip(c.value, 80)}' into ${label}`;
     case 'open_tab':
       return `Open ${clip(c.url, 120)}`;
     case 'open_tool':
       return `Open the saved tool '${clip(c.name, 60)}'`;
     case 'done':
-      return c.success ? 'Finish' : 'Give up: the goal was not reached';
+      return c.success ? 'Done' : 'Give up: the goal was not reached';
   }
 }

@@ -1,7 +1,8 @@
 // evaluate runs arbitrary script in the person's page, so it is off unless the person turned it on:
-// chrome.storage.local `allow_evaluate` = true (the options page's "Allow evaluate" switch).
+// chrome.storage.local `allow_evaluate` = true (Settings: "Let agents run their own scripts in pages").
 import type { EvaluateParams } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
+import { OPEN_SETTINGS, SETTINGS_LABELS } from '../../shared/settings-labels';
 import { noteClientScript } from '../cdp/client-script-marks';
 import { isRestrictedUrl } from '../policy/tabs';
 import { type WorkerContext, type WorkerOutcome, WS } from './types';
@@ -36,7 +37,7 @@ export async function evaluate(ctx: WorkerContext, params: EvaluateParams): Prom
       ok: false,
       error: errorInfo(
         'NOT_PERMITTED',
-        'evaluate is off: running arbitrary JavaScript in your pages needs your consent. Open the browser-use-ext options page (chrome://extensions -> browser-use-ext -> Details -> Extension options) and turn on "Allow evaluate" (chrome.storage.local allow_evaluate = true), or use the element actions instead.',
+        `evaluate is off: running your own scripts in the person's pages needs their consent. They turn on "${SETTINGS_LABELS.allowEvaluate}" in ${OPEN_SETTINGS}; or use the element actions instead.`,
         WS,
         { setting: ALLOW_EVALUATE_KEY },
       ),
