@@ -1,7 +1,7 @@
 // Agents as a person knows them: what kind of program it is, in words, and the language model it
 // drives ("Built-in agent · gpt-4o-mini"), never the raw hello.client name. The raw name and
 // version go on the agent's small details line, for whoever needs to tell two of a kind apart.
-import { cdpClientName } from '../shared/panel-messages';
+import { cdpClientName } from './panel-messages';
 
 interface ClientInfo {
   name: string;
@@ -13,8 +13,9 @@ interface ClientInfo {
 const KINDS: Readonly<Record<string, string>> = {
   'seed002-agent': 'Built-in agent',
   'browser-use-ext-python-serve': 'browser_use agent',
-  // The Python shim's ExtensionBrowser: browser_use driving this browser (serve runs each task in one).
-  'browser-use-ext-python': 'browser_use session (Python)',
+  // The Python shim's ExtensionBrowser: browser_use driving this browser, in the person's own program or
+  // in the session serve runs a task in (folded into serve's entry: the same words for the same agent).
+  'browser-use-ext-python': 'browser_use agent',
   'browser-use-ext-ts-client': 'TypeScript program',
   'seed002-driver': 'Text command driver',
   'seed003-executor': 'Step runner',
