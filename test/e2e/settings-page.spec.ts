@@ -304,9 +304,20 @@ describe('Settings page (real Chromium)', function () {
 
   it('"Folders agents may upload from": a folder is refused when not a full path, saved, shown again after a reload, and removed', async () => {
     await retype(page, '#upload-folders', 'Uploads');
+    // Save pressed from the top of the page at 360 px: the field comes into view with its reason, not under the Save bar.
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.click('#save');
     await page.waitForFunction(() => document.getElementById('saved')?.textContent?.startsWith('Not saved'));
     expect(await page.$eval('#upload-folders-error', (e) => e.textContent)).to.contain('"Uploads" is not a folder');
+    const seen = await page.evaluate(() => {
+      const r = document.getElementById('upload-folders-error')!.getBoundingClientRect();
+      const field = document.getElementById('upload-folders')!.getBoundingClientRect();
+      return { top: field.top, bottom: r.bottom, bar: document.querySelector('.savebar')!.getBoundingClientRect().top };
+    });
+    expect(seen.top, JSON.stringify(seen)).to.be.at.least(0);
+    expect(seen.bottom, `the reason is above the Save bar: ${JSON.stringify(seen)}`).to.be.at.most(seen.bar);
+    expect(await page.evaluate(() => document.activeElement?.id)).to.equal('upload-folders');
+    await viewShot(page, '05-error-above-save-bar');
     expect((await stored(page, ['upload_folders']))['upload_folders'] ?? [], 'nothing saved').to.deep.equal([]);
     await retype(page, '#upload-folders', '/tmp/bux-settings-test/uploads');
     await page.click('#save');

@@ -35,7 +35,7 @@ function site(url: string): string {
 function element(p: Record<string, unknown>): string {
   const text = str(p['element_text']) ?? str(p['label']) ?? str(p['name']);
   if (text) return quote(text);
-  const n = str(p['index']) ?? str(p['element_id']) ?? str(p['ref']);
+  const n = str(p['index']) ?? str(p['element_id']) ?? str(p['id']) ?? str(p['ref']);
   return n ? `element ${n}` : 'an element';
 }
 

@@ -98,16 +98,17 @@ function renderConnection(): void {
   const why = !connected
     ? 'Run task is off until the extension is connected to the bridge (see above).'
     : !taker
-      ? 'Run task is off: no agent that accepts tasks is connected. Start one as shown below; what you type here stays.'
+      ? agents.some(isWorking)
+        ? 'Run task is off: the agents at work here run their own programs and take no tasks from this box. What you type here stays.'
+        : 'Run task is off: no agent that accepts tasks is connected. Start one as shown below; what you type here stays.'
       : '';
   $<HTMLButtonElement>('task-submit').disabled = why !== '';
   if ($('task-why').textContent !== why) $('task-why').classList.remove('tried');
   $('task-why').textContent = why;
   $('task-why').hidden = why === '';
-  // How to start an agent: for a newcomer with none, or for a task typed while no agent takes tasks;
-  // never while an agent is at work (a CDP or MCP client driving tabs is an agent too).
-  const typed = $<HTMLTextAreaElement>('task-input').value.trim() !== '';
-  $('no-agent').hidden = !connected || taker || agents.some(isWorking) || (agents.length > 0 && !typed);
+  // How to start an agent that takes the tasks typed here; never while an agent is at work (a CDP or
+  // MCP client driving tabs is an agent too, and the box read as if nothing were connected).
+  $('no-agent').hidden = !connected || taker || agents.some(isWorking);
   renderRunner();
 }
 
@@ -577,7 +578,6 @@ $('task-input').addEventListener('keydown', (ev) => {
     void submit();
   }
 });
-$('task-input').addEventListener('input', () => renderConnection());
 $('pending-element-clear').addEventListener('click', () => void chrome.storage.session.remove(PANEL_KEYS.pendingElement));
 $('task-stop').addEventListener('click', () => {
   const id = $('current-task').dataset['taskId'];
