@@ -192,7 +192,9 @@ describe('e2e: how a task from the side panel ends (serve with the real Agent, t
         (b) => (b.closest('li[data-session-id]') as HTMLElement).innerText,
       );
       await shot(panel, '02-serve-task-session-named');
-      expect(holder).to.contain('browser-use-ext serve, running "Stop me when I scroll"');
+      // Named as the agent it is, with the task on its own line (not 'browser-use-ext serve, running "..."').
+      expect(holder).to.contain('browser_use agent').and.contain('Running: Stop me when I scroll');
+      expect(holder).to.not.contain('browser-use-ext serve, running');
       await panel.click('#task-stop');
       await panel.waitForFunction(() => (document.getElementById('task-state') as HTMLElement).dataset['state'] === 'stopped', {
         timeout: 15_000,

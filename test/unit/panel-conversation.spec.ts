@@ -6,6 +6,7 @@ import { expect } from 'chai';
 
 import { badgeFor } from '../../extension/src/background/panel/action-badge';
 import { agentEntries, workingCount } from '../../extension/src/shared/agent-entries';
+import { agentLabel, taskOfSessionName } from '../../extension/src/shared/agent-names';
 import type { AgentSessionInfo, TaskLogEntry, TaskRecord } from '../../extension/src/shared/panel-messages';
 import { actionWords } from '../../extension/src/sidepanel/action-words';
 import { taskThread, type ThreadItem } from '../../extension/src/sidepanel/task-thread';
@@ -189,6 +190,17 @@ describe('unit: agent entries (one entry per agent)', () => {
       ['s-cdp', [], 'scraper (CDP client)'],
     ]);
     expect(workingCount([serve, child, cdp])).to.equal(2);
+  });
+
+  it("a task session's own name ('browser-use-ext serve, running \"...\"') reads as its agent's kind, the task apart", () => {
+    const named = session('s-named', 'browser-use-ext serve, running "Find a pen"', {
+      client: { name: 'browser-use-ext serve, running "Find a pen"', version: '1.0', model: 'gpt-4o' },
+      parent_session_id: 's-serve',
+    });
+    expect(agentEntries([serve, named]).map((e) => e.label)).to.deep.equal(['browser_use agent · gpt-4o']);
+    expect(agentLabel({ name: 'browser-use-ext built-in agent, running "x"', version: '1', model: 'm' })).to.equal('Built-in agent · m');
+    expect(taskOfSessionName('browser-use-ext serve, running "Find a pen"')).to.equal('Find a pen');
+    expect(taskOfSessionName('browser-use-ext-python-serve')).to.equal(null);
   });
 
   it('without parent_session_id (older agents) or with its parent not listed, each session stands alone', () => {

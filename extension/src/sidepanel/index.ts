@@ -6,7 +6,7 @@
 // task-relay.ts) and follows its changes; commands go to the worker with chrome.runtime.sendMessage.
 import type { AgentSessionInfo, ContextElement } from '../../../schemas/generated/protocol';
 import { agentEntries, type AgentEntry, entrySessions, isWorking } from '../shared/agent-entries';
-import { agentDetails, agentLabel } from '../shared/agent-names';
+import { agentDetails, agentLabel, taskOfSessionName } from '../shared/agent-names';
 import { dropPictographs, setCommandText, setCommandWords } from '../shared/command-text';
 import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../shared/config';
 import { displayFolder } from '../shared/local-files';
@@ -284,9 +284,13 @@ function agentsMore(): HTMLLIElement[] {
 /** The task an entry runs, as the person typed it (a task from elsewhere: its id is not shown). */
 function taskLine(e: AgentEntry): HTMLElement | null {
   const ids = entrySessions(e).flatMap((x) => x.task_ids);
-  if (!ids.length) return null;
   const t = tasks.find((x) => ids.includes(x.task_id));
-  const line = el('p', { className: 'agent-task' }, t ? `Running: ${t.prompt}` : 'Running a task');
+  // A task session the bridge did not link to its agent (an older bridge) still says which task it runs.
+  const named = entrySessions(e)
+    .map((x) => taskOfSessionName(x.client.name))
+    .find((n) => n !== null);
+  if (!ids.length && !named) return null;
+  const line = el('p', { className: 'agent-task' }, t ? `Running: ${t.prompt}` : named ? `Running: ${named}` : 'Running a task');
   line.title = line.textContent ?? '';
   return line;
 }
@@ -358,7 +362,7 @@ function renderAgents(): void {
         {},
         head,
         ...(task ? [task] : []),
-        el('p', { className: 'details agent-details' }, agentDetails((e.children[0] ?? e.head).client)),
+        el('p', { className: 'details agent-details' }, agentDetails(e.head.client)),
         ...(backend ? [el('div', { className: 'backend-of' }, backend.note)] : []),
         tabs,
       );
