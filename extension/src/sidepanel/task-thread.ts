@@ -32,7 +32,7 @@ const ENDINGS: ReadonlySet<string> = new Set<Ending>(['done', 'incomplete', 'fai
 export const isEnding = (s: string): s is Ending => ENDINGS.has(s);
 
 /** Progress lines that only say the agent is busy: the task's badge says that already. */
-const PLUMBING = /^(running|started|accepted\b.*|redirected: .*)$/is;
+const PLUMBING = /^(running|started|working|accepted\b.*|redirected: .*)$/is;
 /** The bare words of an ending that say nothing beyond the badge. */
 const BARE_END = /^(done|stopped|stop requested…?|incomplete|failed)\.?$/i;
 
