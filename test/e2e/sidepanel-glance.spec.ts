@@ -653,7 +653,8 @@ describe('e2e: the side panel at a glance (360 px, keyboard, axe; real Chromium,
       session: {
         bux_agents: [
           s('docs-serve', 'browser-use-ext-python-serve', 'gpt-4o', { capabilities: ['accepts_tasks'], task_ids: ['task-docs'] }),
-          s('docs-serve-task', 'browser-use-ext-python', null, {
+          // serve's task session, named by serve after its task, linked to serve by the bridge.
+          s('docs-serve-task', 'browser-use-ext serve, running "Find the cheapest stapler and add it…"', 'gpt-4o', {
             parent_session_id: 'docs-serve',
             tabs: [{ tab_id: shopTab.id, url: shopTab.url }],
           }),
