@@ -1,5 +1,7 @@
 // Draws the extension's toolbar/store icons (16, 32, 48, 128 px PNG) without any image library:
-// an indigo rounded square with a white pointer arrow and a green "live" dot, 4x4 supersampled.
+// an indigo rounded square with a white pointer arrow, 4x4 supersampled. No state is drawn into the icon
+// (it once had a green "live" dot, shown also when not paired): the toolbar badge says the state
+// (extension/src/background/panel/action-badge.ts).
 // Run: node scripts/make-icons.mjs  (writes extension/icons/icon<N>.png; rollup copies them).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,7 +10,6 @@ import zlib from 'node:zlib';
 const OUT = 'extension/icons';
 const BG = [59, 63, 182];
 const FG = [255, 255, 255];
-const DOT = [76, 217, 123];
 
 // Shapes in a 0..1 unit square.
 const ARROW = [
@@ -34,11 +35,9 @@ const inRoundRect = (x, y, r) => {
   const cy = Math.min(Math.max(y, r), 1 - r);
   return (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
 };
-const inDot = (x, y) => (x - 0.76) ** 2 + (y - 0.27) ** 2 <= 0.11 ** 2;
 
 function pixel(x, y) {
   if (!inRoundRect(x, y, 0.2)) return null;
-  if (inDot(x, y)) return DOT;
   if (inPoly(x, y, ARROW)) return FG;
   return BG;
 }

@@ -1,4 +1,5 @@
-// The side panel's "Clients connected over CDP", in real Chromium with the built extension and a
+// The side panel's CDP addresses (each under its client's agent entry, idle ones in a small list),
+// in real Chromium with the built extension and a
 // real BridgeServer: a test-only CDP service (the bridge's `services.cdp` slot) pushes real
 // cdp_clients messages over the wire and records the cdp_client_control the panel sends. The CDP
 // client itself is a real agent session named cdp:<name>, as the CDP endpoint makes it, holding a
@@ -78,7 +79,8 @@ class TestCdpService implements CdpService {
 const WIDTH = 360;
 const iso = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
 const shot = (page: Page, name: string) => artifactShot('cdp-panel', page, name);
-const row = (name: string) => `#cdp-list > li[data-cdp-name="${name}"]`;
+// A URL's row sits under its client's agent entry, or in the small idle list under the agents.
+const row = (name: string) => `li.cdp-client[data-cdp-name="${name}"]`;
 // textContent: the badge is upper-cased by CSS in innerText.
 const text = (panel: Page, sel: string) => panel.$eval(sel, (e) => e.textContent ?? '');
 const visible = (panel: Page, sel: string) =>
@@ -91,7 +93,7 @@ const visible = (panel: Page, sel: string) =>
 async function noHorizontalScroll(panel: Page): Promise<void> {
   const m = await panel.evaluate(() => {
     const d = document.documentElement;
-    const wide = [...document.querySelectorAll('#cdp *')]
+    const wide = [...document.querySelectorAll('#agents *')]
       .filter((e) => e.getBoundingClientRect().right > d.clientWidth + 0.5)
       .map((e) => `${e.tagName}.${e.className}`);
     return { scroll: d.scrollWidth, client: d.clientWidth, wide };
@@ -158,7 +160,7 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
       return { text: e.textContent, lines: e.getClientRects().length, inside: r.left >= card.left && r.right <= card.right };
     });
     expect(cmd).to.deep.equal({ text: 'browser-use-ext cdp-url --name NAME', lines: 1, inside: true });
-    expect(await panel.$$eval('#cdp-list > li', (l) => l.length)).to.equal(0);
+    expect(await panel.$$eval('li.cdp-client', (l) => l.length)).to.equal(0);
     expect(await visible(panel, '#cdp-bar-help')).to.equal(false);
     await noHorizontalScroll(panel);
     await shot(panel, '01-no-url');
@@ -186,15 +188,14 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
     ];
     svc.publish();
     await panel.waitForFunction(
-      () => (document.querySelector('#cdp-list li[data-cdp-name="scraper"] .cdp-tabs')?.textContent ?? '').includes('Stapler Shop'),
+      () => (document.querySelector('li.cdp-client[data-cdp-name="scraper"] .cdp-tabs')?.textContent ?? '').includes('Stapler Shop'),
       {
         timeout: 10_000,
       },
     );
-    expect(await panel.$$eval('#cdp-list > li', (l) => l.map((e) => (e as HTMLElement).dataset['cdpName']))).to.deep.equal([
-      'ci-bot',
-      'scraper',
-    ]);
+    // One list: the URL in use under its client's agent entry, the idle one as a small line under the agents.
+    expect(await panel.$$eval('#cdp-list > li', (l) => l.map((e) => (e as HTMLElement).dataset['cdpName']))).to.deep.equal(['ci-bot']);
+    expect(await panel.$$eval(`#agent-list > li[data-session-id="${agent.sessionId}"] ${row('scraper')}`, (l) => l.length)).to.equal(1);
     const ci = await text(panel, row('ci-bot'));
     expect(ci)
       .to.contain('ci-bot')
@@ -296,7 +297,7 @@ describe('e2e: side panel, clients connected over CDP (real Chromium, real bridg
     await panel.waitForFunction(() => (document.getElementById('cdp-result')?.textContent ?? '').includes('Revoked "ci-bot"'), {
       timeout: 5000,
     });
-    expect(await panel.$$eval('#cdp-list > li', (l) => l.map((e) => (e as HTMLElement).dataset['cdpName']))).to.deep.equal(['scraper']);
+    expect(await panel.$$eval('li.cdp-client', (l) => l.map((e) => (e as HTMLElement).dataset['cdpName']))).to.deep.equal(['scraper']);
     await shot(panel, '06-revoked');
   });
 

@@ -103,7 +103,8 @@ describe('e2e: the agent bar is announced to people and hidden from the agent', 
     const nodes = await fullTree(cdp);
     const region = nodes.find((n) => !n.ignored && roleOf(n) === 'region');
     expect(region && nameOf(region), 'a region named for the product').to.equal('browser-use-ext agent');
-    expect(text).to.match(/^Agent is controlling this tab/);
+    // The agent named as the side panel names it (shared/agent-names.ts), not by its raw program name.
+    expect(text).to.equal('Agent is controlling this tab (TypeScript program)');
     // queryAXTree: what assistive technology finds when it asks for the button by role and name.
     const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
     const found = (
@@ -156,6 +157,41 @@ describe('e2e: the agent bar is announced to people and hidden from the agent', 
       expect(violations, describeViolations(violations)).to.deep.equal([]);
     } finally {
       await o.page.evaluate(() => document.getElementById('bar-copy')?.remove());
+    }
+  });
+
+  it('stays one line at 360 px with a long agent name: the name ends in an ellipsis, Stop stays whole and in view', async () => {
+    const before = o.page.viewport();
+    await o.page.setViewport({ width: 360, height: 640 });
+    try {
+      const m = await o.page.evaluate((markup) => {
+        const real = document.querySelector('[data-browser-agent-ui="overlay"]') as HTMLElement;
+        const copy = document.createElement('div');
+        for (const a of [...real.attributes]) if (a.name !== 'data-browser-agent-ui') copy.setAttribute(a.name, a.value);
+        copy.id = 'bar-copy';
+        const root = copy.attachShadow({ mode: 'open' });
+        root.innerHTML = markup;
+        (root.querySelector('.label') as HTMLElement).textContent =
+          'claude-desktop-on-the-workstation-in-the-back-office (MCP client) · running a task';
+        document.body.appendChild(copy);
+        if (copy.hasAttribute('popover')) copy.showPopover();
+        const label = root.querySelector('.label') as HTMLElement;
+        const stop = (root.querySelector('button') as HTMLElement).getBoundingClientRect();
+        const out = {
+          barHeight: (root.querySelector('.bar') as HTMLElement).getBoundingClientRect().height,
+          cut: label.scrollWidth > label.clientWidth,
+          stopRight: stop.right,
+          stopHeight: stop.height,
+          width: document.documentElement.clientWidth,
+        };
+        copy.remove();
+        return out;
+      }, AGENT_BAR_MARKUP);
+      expect(m.cut, 'the long name is cut with an ellipsis').to.equal(true);
+      expect(m.barHeight, 'one line').to.be.below(2 * m.stopHeight);
+      expect(m.stopRight, 'Stop inside the window').to.be.at.most(m.width);
+    } finally {
+      if (before) await o.page.setViewport(before);
     }
   });
 

@@ -304,9 +304,26 @@ describe('Settings page (real Chromium)', function () {
 
   it('"Folders agents may upload from": a folder is refused when not a full path, saved, shown again after a reload, and removed', async () => {
     await retype(page, '#upload-folders', 'Uploads');
-    await page.click('#save');
+    // At 360 px, the field just above the Save bar and saved from the keyboard (Ctrl+Enter; the focus stays):
+    // its reason, printed under its hint, comes into view above the bar instead of under it.
+    await page.evaluate(() => {
+      const field = document.getElementById('upload-folders')!.getBoundingClientRect();
+      window.scrollBy(0, field.bottom - document.querySelector('.savebar')!.getBoundingClientRect().top + 4);
+    });
+    await page.keyboard.down('Control');
+    await page.keyboard.press('Enter');
+    await page.keyboard.up('Control');
     await page.waitForFunction(() => document.getElementById('saved')?.textContent?.startsWith('Not saved'));
     expect(await page.$eval('#upload-folders-error', (e) => e.textContent)).to.contain('"Uploads" is not a folder');
+    const seen = await page.evaluate(() => {
+      const r = document.getElementById('upload-folders-error')!.getBoundingClientRect();
+      const field = document.getElementById('upload-folders')!.getBoundingClientRect();
+      return { top: field.top, bottom: r.bottom, bar: document.querySelector('.savebar')!.getBoundingClientRect().top };
+    });
+    expect(seen.top, JSON.stringify(seen)).to.be.at.least(0);
+    expect(seen.bottom, `the reason is above the Save bar: ${JSON.stringify(seen)}`).to.be.at.most(seen.bar);
+    expect(await page.evaluate(() => document.activeElement?.id)).to.equal('upload-folders');
+    await viewShot(page, '05-error-above-save-bar');
     expect((await stored(page, ['upload_folders']))['upload_folders'] ?? [], 'nothing saved').to.deep.equal([]);
     await retype(page, '#upload-folders', '/tmp/bux-settings-test/uploads');
     await page.click('#save');

@@ -21,7 +21,7 @@ import { loadOrCreateSecrets } from '../../bridge/common/secrets';
 import type { BridgeServer } from '../../bridge/src/server';
 import type { TaskControlMessage, UserTaskSubmissionMessage } from '../../schemas/generated/protocol';
 import { describeViolations, seriousAxeViolations } from '../harness/axe';
-import { type LaunchedBrowser, launchWithExtension } from '../harness/browser';
+import { type LaunchedBrowser, launchWithExtension, REPO_ROOT } from '../harness/browser';
 import { FixtureServer } from '../harness/fixture-server';
 import { artifactShot, openPanel } from '../harness/panel';
 import { brokenCommands, panelLayout, unreadableText } from '../harness/panel-checks';
@@ -85,6 +85,42 @@ async function tabUntil(panel: Page, done: (f: Focused) => boolean, max = 60, ke
     if (done(f)) return seen;
   }
   throw new Error(`Tab never reached the control; focused on the way: ${seen.map((f) => f.id || f.text).join(' > ')}`);
+}
+
+/** Waits for a condition of the test's own state (messages an agent received). */
+async function until(cond: () => boolean, timeout = 10_000): Promise<void> {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > timeout) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The toolbar badge (chrome.action), once it reads `text` (the worker sets it a moment after the change). */
+async function badgeReads(panel: Page, text: string): Promise<{ text: string; title: string }> {
+  let seen = { text: '', title: '' };
+  const t0 = Date.now();
+  while (Date.now() - t0 < 10_000) {
+    seen = await panel.evaluate(async () => ({ text: await chrome.action.getBadgeText({}), title: await chrome.action.getTitle({}) }));
+    if (seen.text === text) return seen;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`badge reads ${JSON.stringify(seen)}, not "${text}"`);
+}
+
+/** With BUX_DOC_IMAGES=1: the README's pictures of the panel, at 360 and 1280 px, light and dark (docs/img/). */
+async function docShots(panel: Page, name: string): Promise<void> {
+  if (process.env['BUX_DOC_IMAGES'] !== '1') return;
+  const dir = path.join(REPO_ROOT, 'docs', 'img');
+  for (const scheme of ['light', 'dark'] as const) {
+    await panel.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+    for (const width of [360, 1280]) {
+      await panel.setViewport({ width, height: 800 });
+      await panel.screenshot({ path: path.join(dir, `${name}-${width}-${scheme}.png`) as `${string}.png`, fullPage: true });
+    }
+  }
+  await panel.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
+  await panel.setViewport(SIZE);
 }
 
 async function ctrlEnter(panel: Page): Promise<void> {
@@ -166,6 +202,8 @@ describe('e2e: the side panel at a glance (360 px, keyboard, axe; real Chromium,
       'browser-use-ext bridge --print-pairing',
     ]);
     expect(await text(panel, 'body')).to.not.contain('npx');
+    // The toolbar icon says it too: never the look of a connected extension.
+    expect((await badgeReads(panel, '!')).title).to.contain('not paired');
     await glance(panel, '01-not-paired');
 
     // Keyboard alone: Tab from the top reaches the code field, every stop shows a focus ring, Enter pairs.
@@ -179,6 +217,7 @@ describe('e2e: the side panel at a glance (360 px, keyboard, axe; real Chromium,
     await panel.keyboard.type(a.pairing.create());
     await panel.keyboard.press('Enter');
     await waitConn(panel, 'connected');
+    expect((await badgeReads(panel, '')).title).to.contain('connected, no agent at work');
   });
 
   it('connected, no agent: Run task is off with the reason, Ctrl+Enter keeps the typed task, the commands stay whole', async () => {
@@ -222,7 +261,7 @@ describe('e2e: the side panel at a glance (360 px, keyboard, axe; real Chromium,
     await panel.waitForFunction(() => !(document.getElementById('task-submit') as HTMLButtonElement).disabled, { timeout: 5000 });
     await panel.click('#task-submit');
     await panel.waitForFunction(() => document.getElementById('task-state')?.textContent === 'failed', { timeout: 15_000 });
-    expect(await text(panel, '#task-log')).to.contain('The agent picked under "Run with" is no longer connected');
+    expect(await text(panel, '#final-result')).to.contain('The agent picked under "Run with" is no longer connected');
     expect(await panel.$eval('#task-input', (e) => (e as HTMLTextAreaElement).value)).to.equal('Find the cheapest stapler');
 
     // A panel that sends before its list caught up (no runner picked): the bridge finds no agent at all.
@@ -236,7 +275,7 @@ describe('e2e: the side panel at a glance (360 px, keyboard, axe; real Chromium,
         document.getElementById('task-state')?.textContent === 'failed',
       { timeout: 15_000 },
     );
-    const notice = await panel.$eval('#task-log', (l) => ({
+    const notice = await panel.$eval('#final-result', (l) => ({
       text: (l as HTMLElement).innerText,
       codes: [...l.querySelectorAll('code')].map((c) => c.textContent),
     }));
@@ -254,11 +293,12 @@ describe('e2e: the side panel at a glance (360 px, keyboard, axe; real Chromium,
     const hostile = await panel.evaluate(async () => {
       const got = await chrome.storage.local.get('bux_tasks');
       const list = (got['bux_tasks'] as { log: { at: number; status: string; message: string }[] }[] | undefined) ?? [];
-      list[0]?.log.push({ at: Date.now(), status: 'failed', message: 'Run `<img src=x onerror="document.title=1">` or <b>this</b>' });
+      const end = list[0]?.log[list[0].log.length - 1];
+      if (end) end.message = 'Run `<img src=x onerror="document.title=1">` or <b>this</b>';
       await chrome.storage.local.set({ bux_tasks: list });
       await new Promise((r) => setTimeout(r, 300));
-      const log = document.getElementById('task-log') as HTMLElement;
-      return { imgs: log.querySelectorAll('img, b').length, code: log.querySelector('li:last-child code')?.textContent ?? '' };
+      const box = document.getElementById('final-result') as HTMLElement;
+      return { imgs: box.querySelectorAll('img, b').length, code: box.querySelector('code')?.textContent ?? '' };
     });
     expect(hostile).to.deep.equal({ imgs: 0, code: '<img src=x onerror="document.title=1">' });
   });
@@ -292,6 +332,84 @@ describe('e2e: the side panel at a glance (360 px, keyboard, axe; real Chromium,
     expect(await visible(panel, '#task-why')).to.equal(false);
     expect(await visible(panel, '#no-agent')).to.equal(false);
     await glance(panel, '04-agents');
+  });
+
+  it('one entry per agent: the session running a task sits under its agent, a CDP client with its address; Disconnect ends both', async () => {
+    const real = await panel.evaluate(() => chrome.storage.session.get(['bux_agents', 'bux_agents_total', 'bux_cdp_clients']));
+    const s = (id: string, name: string, extra: Record<string, unknown> = {}) => ({
+      session_id: id,
+      client: { name, version: '1.0.0' },
+      capabilities: [],
+      connected: true,
+      release_in_ms: null,
+      tabs: [],
+      task_ids: [],
+      max_tabs: 10,
+      ...extra,
+    });
+    const now = new Date().toISOString();
+    const fake = {
+      bux_agents: [
+        s('serve-1', 'browser-use-ext-python-serve', {
+          client: { name: 'browser-use-ext-python-serve', version: '1.0.0', model: 'gpt-4o' },
+          capabilities: ['accepts_tasks'],
+          task_ids: ['task-elsewhere'],
+        }),
+        s('serve-task', 'browser-use-ext-python', { parent_session_id: 'serve-1', tabs: [{ tab_id: 999_001, url: 'https://shop.test/' }] }),
+        s('cdp-1', 'cdp:nightly', { tabs: [{ tab_id: 999_002, url: 'https://news.test/' }] }),
+      ],
+      bux_agents_total: 3,
+      bux_cdp_clients: [
+        {
+          name: 'nightly',
+          max_tabs: 3,
+          created_at: now,
+          last_used_at: now,
+          connections: [{ session_id: 'cdp-1', tab_ids: [999_002], commands_per_s: 4 }],
+        },
+        { name: 'spare', max_tabs: 3, created_at: now, last_used_at: null, connections: [] },
+      ],
+    };
+    await panel.evaluate((f) => chrome.storage.session.set(f), fake);
+    try {
+      await panel.waitForSelector('#agent-list > li[data-session-id="cdp-1"] li.cdp-client[data-cdp-name="nightly"]', { timeout: 5000 });
+      expect(await panel.$$eval('#agent-list .agent-name', (ns) => ns.map((n) => n.textContent))).to.deep.equal([
+        'browser_use agent · gpt-4o',
+        'nightly (CDP client)',
+      ]);
+      const folded = '#agent-list > li[data-session-id="serve-1"]';
+      expect(await panel.$eval(`${folded} .badge`, (b) => b.textContent)).to.equal('running a task');
+      expect(await panel.$$eval(`${folded} .tabs button[data-tab-id]`, (bs) => bs.length)).to.equal(1);
+      expect(await text(panel, '#agent-list > li[data-session-id="cdp-1"] .cdp-rate')).to.equal('4 commands/s');
+      // An address nobody uses is a small line under the list; no second list of CDP clients.
+      expect(await panel.$$eval('#cdp-list > li', (ls) => ls.map((l) => (l as HTMLElement).dataset['cdpName']))).to.deep.equal(['spare']);
+      expect(await text(panel, 'body')).to.not.contain('Clients connected over CDP');
+      // Agents at work, none taking tasks: no "start an agent" box, even with a task typed.
+      expect((await badgeReads(panel, '2')).title).to.contain('2 agents at work');
+      await panel.evaluate((f) => chrome.storage.session.set({ bux_agents: f.bux_agents.slice(2), bux_agents_total: 1 }), fake);
+      await panel.type('#task-input', 'x');
+      await panel.waitForFunction(() => document.querySelectorAll('#agent-list .agent-name').length === 1, { timeout: 5000 });
+      expect(await visible(panel, '#no-agent')).to.equal(false);
+      await glance(panel, '04b-cdp-agent');
+      await panel.evaluate((f) => chrome.storage.session.set({ bux_agents: f.bux_agents, bux_agents_total: 3 }), fake);
+      await panel.waitForFunction(() => document.querySelectorAll('#agent-list .agent-name').length === 2, { timeout: 5000 });
+      // Disconnect on the folded entry ends the session running the task and the agent itself.
+      await panel.evaluate(() => {
+        const w = window as unknown as { sent: unknown[] };
+        w.sent = [];
+        chrome.runtime.sendMessage = ((m: unknown) => (w.sent.push(m), Promise.resolve({ ok: true }))) as typeof chrome.runtime.sendMessage;
+      });
+      await panel.click(`${folded} .agent button`);
+      expect(await panel.evaluate(() => (window as unknown as { sent: unknown[] }).sent)).to.deep.equal([
+        { bux: 'panel', op: 'disconnect_agent', session_id: 'serve-task' },
+        { bux: 'panel', op: 'disconnect_agent', session_id: 'serve-1' },
+      ]);
+    } finally {
+      await panel.reload();
+      await panel.waitForSelector('#connection');
+      await panel.evaluate((r) => chrome.storage.session.set(r), real);
+      await panel.$eval('#task-input', (e) => ((e as HTMLTextAreaElement).value = ''));
+    }
   });
 
   it('a running task with long step titles fits; typing, Ctrl+Enter, redirect and Stop work from the keyboard alone', async () => {
@@ -337,10 +455,13 @@ describe('e2e: the side panel at a glance (360 px, keyboard, axe; real Chromium,
     expect(tasks.map((t) => t.user_prompt)).to.deep.equal(['Compare the staplers']);
     // Accepted by an agent: now the box is emptied.
     await panel.waitForFunction(() => (document.getElementById('task-input') as HTMLTextAreaElement).value === '', { timeout: 5000 });
-    expect(await text(panel, '#task-log'))
-      .to.contain('click_element')
-      .and.contain('failed: Element 12 is covered')
-      .and.contain('scroll_down: Scrolled down the page');
+    // Steps in plain words, no raw action JSON, no plumbing line before step 1.
+    const log1 = await text(panel, '#task-log');
+    expect(log1)
+      .to.contain('Open shop.example.com')
+      .and.contain('Click element 12: failed: Element 12 is covered')
+      .and.contain('Scroll down');
+    expect(log1).to.not.contain('{').and.not.contain('click_element').and.not.contain('Accepted by the built-in agent');
     await glance(panel, '05-task-running');
 
     // Tab order follows the page top to bottom, through the task to the agents' buttons.
@@ -362,17 +483,49 @@ describe('e2e: the side panel at a glance (360 px, keyboard, axe; real Chromium,
     await tabUntil(panel, (f) => f.id === 'redirect-input');
     await panel.keyboard.type('Only the blue ones');
     await panel.keyboard.press('Enter');
+    const id = tasks[0]?.task_id ?? '';
+    await until(() => controls.length >= 1);
+    // The agent takes the redirect at its next step: the thread shows it between the two steps.
+    builtin.sendTaskProgress({
+      task_id: id,
+      status: 'step',
+      step: 2,
+      message: 'Filter the blue staplers',
+      step_details: {
+        next_goal: 'Filter the blue staplers',
+        actions: [
+          { name: 'click_element_by_index', params: { index: 4 }, description: "Click 'Blue'" },
+          { name: 'input_text', params: { index: 7, text: 'stapler' }, description: "Type 'stapler' into Search" },
+        ],
+      },
+    });
+    await panel.waitForFunction(() => document.querySelectorAll('#task-log li.step').length === 2, { timeout: 10_000 });
+    expect(await panel.$$eval('#task-log li', (ls) => ls.map((l) => l.className))).to.deep.equal(['step', 'you redirect', 'step']);
     await tabUntil(panel, (f) => f.id === 'task-stop');
     await panel.keyboard.press('Space');
-    const t0 = Date.now();
-    while (controls.length < 2 && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 100));
+    await until(() => controls.length >= 2);
     expect(controls.map((c) => [c.command, c.text ?? null])).to.deep.equal([
       ['redirect', 'Only the blue ones'],
       ['stop', null],
     ]);
-    const id = tasks[0]?.task_id ?? '';
+    // The step that ran when Stop was pressed reports after it: the thread shows Stop after that step, the outcome once.
+    builtin.sendTaskProgress({
+      task_id: id,
+      status: 'step',
+      step: 3,
+      message: 'Open the blue one',
+      step_details: { next_goal: 'Open the blue one' },
+    });
     builtin.sendTaskProgress({ task_id: id, status: 'stopped', message: 'Stopped by the person.' });
     await panel.waitForFunction(() => document.getElementById('task-state')?.textContent === 'stopped', { timeout: 10_000 });
+    expect(await panel.$$eval('#task-log li', (ls) => ls.map((l) => l.className))).to.deep.equal([
+      'step',
+      'you redirect',
+      'step',
+      'step',
+      'you stop',
+    ]);
+    expect(await text(panel, '#final-result')).to.equal('Stopped by the person.');
   });
 
   it('the CDP clients section fits, and Revoke with its confirm step works from the keyboard', async () => {
@@ -449,6 +602,7 @@ describe('e2e: the side panel at a glance (360 px, keyboard, axe; real Chromium,
     await panel.keyboard.type(loadOrCreateSecrets(dirs[1]).secrets.extension_secret);
     await panel.keyboard.press('Enter');
     await waitConn(panel, 'unreachable');
+    expect((await badgeReads(panel, '!')).title).to.contain('not reachable');
     await panel.waitForFunction(() => document.querySelectorAll('#agent-list .agent-name').length === 0, { timeout: 5000 });
     expect(await visible(panel, '#agents-empty')).to.equal(true);
     expect(await text(panel, '#conn-details')).to.contain(bUrl);
@@ -468,5 +622,95 @@ describe('e2e: the side panel at a glance (360 px, keyboard, axe; real Chromium,
     await panel.waitForFunction(() => document.querySelectorAll('#agent-list .agent-name').length === 1, { timeout: 15_000 });
     expect(await text(panel, '#agent-list .agent-name')).to.equal('browser_use agent · claude-3-5-sonnet-latest');
     await glance(panel, '09-paired-elsewhere');
+  });
+  // The README's pictures (docs/img/panel-conversation-*.png): a finished task's thread with steps and
+  // a redirect, and agents of four kinds. Only with BUX_DOC_IMAGES=1: the states above are what CI checks.
+  it('docs: the panel as a conversation, 360 and 1280 px, light and dark', async function () {
+    if (process.env['BUX_DOC_IMAGES'] !== '1') this.skip();
+    const tabs = await panel.evaluate(async () => (await chrome.tabs.query({})).map((t) => ({ id: t.id ?? -1, url: t.url ?? '' })));
+    const shopTab = tabs.find((t) => t.url.includes('item.html')) ?? tabs[0]!;
+    const startTab = tabs.find((t) => t.url.includes('start.html')) ?? tabs[0]!;
+    const s = (id: string, name: string, model: string | null, extra: Record<string, unknown> = {}) => ({
+      session_id: id,
+      client: { name, version: '0.1.0', ...(model ? { model } : {}) },
+      capabilities: [],
+      connected: true,
+      release_in_ms: null,
+      tabs: [],
+      task_ids: [],
+      max_tabs: 10,
+      ...extra,
+    });
+    const now = Date.now();
+    const step = (n: number, goal: string, actions: { name: string; params: Record<string, unknown>; description?: string }[]) => ({
+      at: now,
+      status: 'step',
+      message: goal,
+      step: n,
+      details: { next_goal: goal, actions: actions.map((a) => ({ ...a, result: null, error: null })) },
+    });
+    await panel.evaluate((scene) => Promise.all([chrome.storage.session.set(scene.session), chrome.storage.local.set(scene.local)]), {
+      session: {
+        bux_agents: [
+          s('docs-serve', 'browser-use-ext-python-serve', 'gpt-4o', { capabilities: ['accepts_tasks'], task_ids: ['task-docs'] }),
+          // serve's task session, named by serve after its task, linked to serve by the bridge.
+          s('docs-serve-task', 'browser-use-ext serve, running "Find the cheapest stapler and add it…"', 'gpt-4o', {
+            parent_session_id: 'docs-serve',
+            tabs: [{ tab_id: shopTab.id, url: shopTab.url }],
+          }),
+          s('docs-builtin', 'seed002-agent', 'gpt-4o-mini', { capabilities: ['accepts_tasks'] }),
+          s('docs-mcp', 'mcp:claude-desktop', null, { tabs: [{ tab_id: startTab.id, url: startTab.url }] }),
+          s('docs-cdp', 'cdp:nightly-tests', null),
+        ],
+        bux_agents_total: 5,
+        bux_cdp_clients: [
+          {
+            name: 'nightly-tests',
+            max_tabs: 3,
+            created_at: new Date(now - 3_600_000).toISOString(),
+            last_used_at: new Date(now).toISOString(),
+            connections: [{ session_id: 'docs-cdp', tab_ids: [], commands_per_s: 6.5, last_method: 'Runtime.evaluate' }],
+          },
+        ],
+      },
+      local: {
+        bux_tasks: [
+          {
+            task_id: 'task-docs',
+            prompt: 'Find the cheapest stapler and add it to the cart',
+            url: shopTab.url,
+            page_title: 'Shop',
+            submitted_at: now,
+            state: 'done',
+            final_result: 'Added the Heavy Duty Stapler SX-200 ($24.99), the cheapest blue stapler, to the cart.',
+            log: [
+              { at: now, status: 'submitted', message: 'Sent to the bridge.' },
+              { at: now, status: 'accepted', message: 'Accepted' },
+              step(1, 'Search the shop for staplers', [
+                { name: 'input_text', params: { index: 4, text: 'stapler' }, description: "Type 'stapler' into Search" },
+                { name: 'click_element_by_index', params: { index: 5 }, description: "Click 'Search'" },
+              ]),
+              { at: now, status: 'redirect_sent', message: 'You: only blue ones' },
+              step(2, 'Keep the blue staplers and sort by price', [
+                { name: 'click_element_by_index', params: { index: 12 }, description: "Click 'Blue'" },
+                { name: 'select_dropdown_option', params: { index: 14, text: 'Price: low to high' } },
+              ]),
+              step(3, 'Add the cheapest one to the cart', [
+                { name: 'click_element_by_index', params: { index: 21 }, description: "Click 'Add to cart'" },
+              ]),
+              step(4, 'Report the result', [{ name: 'done', params: { text: 'Added', success: true }, description: 'Done' }]),
+              { at: now, status: 'done', message: 'Done' },
+            ],
+          },
+        ],
+      },
+    });
+    await panel.waitForFunction(() => document.querySelectorAll('#agent-list .agent-name').length === 4, { timeout: 10_000 });
+    await panel.waitForFunction(() => document.getElementById('task-state')?.textContent === 'done', { timeout: 10_000 });
+    await glance(panel, '10-docs-conversation');
+    await panel.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+    const axe = await seriousAxeViolations(panel);
+    expect(axe, `dark: axe\n${describeViolations(axe)}`).to.deep.equal([]);
+    await docShots(panel, 'panel-conversation');
   });
 });

@@ -187,7 +187,9 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
     // browser_use's results carry emoji ("🖱️ Clicked button"): shown as words only, no empty boxes.
     expect(await unreadableText(panel)).to.deep.equal([]);
     expect(await text(panel, '#task-state'), diag).to.equal('done');
-    expect(log).to.contain('Search for staplers').and.to.contain('input_text').and.to.contain('Add the cheapest stapler (Mini Stapler');
+    // Steps in plain words ("Type ... into ..."), never the raw action name or its JSON.
+    expect(log).to.contain('Search for staplers').and.to.contain('Type ').and.to.contain('Add the cheapest stapler (Mini Stapler');
+    expect(log).to.not.contain('input_text').and.not.contain('{"index"');
     expect(await text(panel, '#final-result')).to.contain('Mini Stapler - $3.99');
     expect(await shop.evaluate(() => localStorage.getItem('cart'))).to.equal('["mini-s"]');
     // The task's session closed normally: the tab is free at once and the overlay is gone.
@@ -207,7 +209,7 @@ describe('e2e: the side panel with a real browser_use Agent behind it', function
     await panel.type('#redirect-input', 'Buy the most expensive stapler instead');
     await panel.click('#redirect-send');
     await panel.waitForFunction(
-      () => document.getElementById('task-log')?.textContent?.includes('Redirected: Buy the most expensive stapler instead') ?? false,
+      () => document.getElementById('task-log')?.textContent?.includes('You: Buy the most expensive stapler instead') ?? false,
       { timeout: 15_000 },
     );
     await shot(panel, '07-redirected');

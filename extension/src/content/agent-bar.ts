@@ -55,10 +55,12 @@ const KEPT = new Set([AGENT_UI_ATTR, 'style', 'popover', 'data-bux-capture-hidde
 export const AGENT_BAR_MARKUP = `<style>
       .bar { display: flex; align-items: center; gap: 8px; font: 13px/1.3 system-ui, sans-serif; color: #fff;
              background: rgba(40, 44, 120, 0.92); border-radius: 8px; padding: 6px 8px 6px 10px;
-             box-shadow: 0 2px 8px rgba(0,0,0,.3); pointer-events: none; max-width: 60vw; }
+             box-shadow: 0 2px 8px rgba(0,0,0,.3); pointer-events: none; max-width: min(calc(100vw - 24px), 640px);
+             box-sizing: border-box; white-space: nowrap; }
+      .label { flex: 1 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
       .dot { width: 8px; height: 8px; border-radius: 50%; background: #7CFC9A; flex: none; }
       button { pointer-events: none; font: inherit; font-weight: 600; color: #282c78; background: #fff;
-               border: 0; border-radius: 5px; padding: 3px 10px; cursor: pointer; }
+               border: 0; border-radius: 5px; padding: 3px 10px; cursor: pointer; flex: none; white-space: nowrap; }
       .bar.armed button { pointer-events: auto; }
       button:hover { background: #ffe3e3; color: #a00; }
       button:focus-visible { outline: 3px solid #7CFC9A; outline-offset: 2px; }
@@ -144,10 +146,11 @@ export class AgentBar {
     this.listenForActionInput();
   }
 
-  show(text: string): void {
+  /** text: what a screen reader hears; shown: the visible one-line label (the whole text when absent). */
+  show(text: string, shown = text): void {
     const first = !this.wanted;
     this.wanted = true;
-    this.setStatus(text, first ? ANNOUNCE_DELAY_MS : 0);
+    this.setStatus(text, first ? ANNOUNCE_DELAY_MS : 0, shown);
     this.place(false);
     if (first) {
       this.recent = [];
@@ -180,10 +183,10 @@ export class AgentBar {
   }
 
   /** The bar's words, seen and announced; with delayMs, announced that much later. */
-  private setStatus(text: string, delayMs = 0): void {
+  private setStatus(text: string, delayMs = 0, shown = text): void {
     if (this.announce !== null) clearTimeout(this.announce);
     this.announce = null;
-    this.label.textContent = text;
+    this.label.textContent = shown;
     if (delayMs === 0) {
       this.status.textContent = text;
       return;

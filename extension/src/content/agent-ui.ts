@@ -97,8 +97,11 @@ let lastRightClicked: Element | null = null;
 // page script's (content/agent-bar.ts).
 let overlay: AgentBar | null = null;
 
+// The agent named as the side panel names it (shared/agent-entries.ts, sent by the worker). On screen
+// the name leads, on one line (the bar cuts it with an ellipsis at 360 px, Stop stays in view); a
+// screen reader hears the whole sentence.
 function showOverlay(agent: string, task: string | null | undefined): void {
-  overlay?.show(`Agent is controlling this tab (${agent}${task ? ', running a task' : ''})`);
+  overlay?.show(`Agent is controlling this tab (${agent}${task ? ', running a task' : ''})`, `${agent}${task ? ' · running a task' : ''}`);
 }
 
 function hideOverlay(): void {

@@ -71,6 +71,26 @@ function setError(field: HTMLElement, errorId: string, message: string | null): 
   else field.removeAttribute('aria-invalid');
 }
 
+/** The Save bar sticks to the bottom of the window: what scrolls into view (focus, Tab) stops above it. */
+const savebar = document.querySelector<HTMLElement>('.savebar');
+if (savebar)
+  new ResizeObserver(() =>
+    document.documentElement.style.setProperty('--savebar-height', `${Math.ceil(savebar.getBoundingClientRect().height)}px`),
+  ).observe(savebar);
+
+/** Focus a field whose value cannot be saved, with its reason in view: below the top of the window
+ * and above the Save bar (at 360 px the reason used to sit hidden under the bar). */
+function reveal(field: HTMLElement, reason: HTMLElement): void {
+  field.focus({ preventScroll: true });
+  const barTop = savebar?.getBoundingClientRect().top ?? window.innerHeight;
+  const top = field.getBoundingClientRect().top;
+  const bottom = Math.max(field.getBoundingClientRect().bottom, reason.getBoundingClientRect().bottom);
+  const margin = 8;
+  // Too tall to fit both: the field's top wins (its reason follows right under it).
+  if (bottom > barTop - margin) window.scrollBy(0, Math.min(bottom - barTop + margin, top - margin));
+  else if (top < margin) window.scrollBy(0, top - margin);
+}
+
 function clearErrors(): void {
   for (const e of document.querySelectorAll('.field-error')) e.textContent = '';
   for (const e of document.querySelectorAll('[aria-invalid]')) e.removeAttribute('aria-invalid');
@@ -297,7 +317,8 @@ form.addEventListener('submit', (ev) => {
   if (problems.length) {
     for (const p of problems) setError(p.field, p.errorId, p.message);
     say('error', `Not saved: ${problems.length === 1 ? 'one field needs' : `${problems.length} fields need`} a fix (marked above).`);
-    problems[0]?.field.focus();
+    const first = problems[0];
+    if (first) reveal(first.field, $(first.errorId));
     return;
   }
   foldersWarning.textContent = warnings.join(' ');

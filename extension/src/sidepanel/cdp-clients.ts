@@ -1,6 +1,8 @@
-// The side panel's "Clients connected over CDP": one row per CDP endpoint URL (made with
+// A CDP endpoint URL's details in the side panel: one row per URL (made with
 // `browser-use-ext cdp-url --name NAME`), what each connected client is doing (its tabs by title and
-// host, commands per second, the last method), and Revoke with a confirm step. A URL the person
+// host, commands per second, the last method), and Revoke with a confirm step. A URL in use sits under
+// the agent entry of its client (a CDP client is an agent like the others); one with no client is a
+// small line under the agents. A URL the person
 // stopped (Disconnect or Stop on its client) is marked stopped, with "Allow again" to let it connect. Renders from the
 // bridge's cdp_clients (stored by the worker, panel-relay.ts). The bridge sends it up to once a
 // second while clients are busy, so rows are updated in place, never rebuilt: a Revoke button or a
@@ -51,6 +53,13 @@ function rate(n: number): string {
   return `${v} command${v === 1 ? '' : 's'}/s`;
 }
 
+/** A row moved to another place keeps the focus of the control the person is on. */
+function moveKeepingFocus(li: HTMLElement, move: () => void): void {
+  const focused = document.activeElement instanceof HTMLElement && li.contains(document.activeElement) ? document.activeElement : null;
+  move();
+  if (focused && document.activeElement !== focused) focused.focus();
+}
+
 export class CdpClientsView {
   private clients: CdpClientInfo[] = [];
   private readonly rows = new Map<string, RowView>();
@@ -58,6 +67,7 @@ export class CdpClientsView {
   private readonly pending = new Set<string>();
   private readonly errors = new Map<string, { message: string; code?: string }>();
   private connected = true;
+  private homes = new Map<string, HTMLElement>();
 
   constructor(
     private readonly ask: Ask,
@@ -84,6 +94,12 @@ export class CdpClientsView {
     return new Set(this.clients.flatMap((c) => c.connections.flatMap((k) => k.tab_ids)));
   }
 
+  /** Where each URL's row goes: under the agent entry of the client using it (index.ts); the rest stay in the idle list. */
+  setHomes(homes: Map<string, HTMLElement>): void {
+    this.homes = homes;
+    this.render();
+  }
+
   render(): void {
     const list = $('cdp-list');
     const names = new Set(this.clients.map((c) => c.name));
@@ -94,13 +110,20 @@ export class CdpClientsView {
         this.confirming.delete(name);
         this.errors.delete(name);
       }
-    this.clients.forEach((c, i) => {
+    const idle: HTMLLIElement[] = [];
+    for (const c of this.clients) {
       const row = this.rows.get(c.name) ?? this.createRow(c.name);
       this.fill(row, c);
-      // Keep the bridge's order (oldest first) without moving a row that is already in place.
-      if (list.children[i] !== row.li) list.insertBefore(row.li, list.children[i] ?? null);
+      const home = this.homes.get(c.name);
+      if (!home) idle.push(row.li);
+      else if (row.li.parentElement !== home) moveKeepingFocus(row.li, () => home.append(row.li));
+    }
+    // Keep the bridge's order (oldest first) without moving a row that is already in place.
+    idle.forEach((li, i) => {
+      if (list.children[i] !== li) moveKeepingFocus(li, () => list.insertBefore(li, list.children[i] ?? null));
     });
     $('cdp-empty').hidden = this.clients.length > 0;
+    $('cdp-idle').hidden = idle.length === 0;
     $('cdp-stale').hidden = this.connected || this.clients.length === 0;
     $('cdp-bar-help').hidden = this.clients.length === 0;
   }

@@ -1,23 +1,25 @@
 // The side panel: connection state with what to do next, pairing, a task box with the
-// page's context, the running task's live step log with Stop and "send command" (seed 002), agents
-// with their tabs (release / disconnect), clients connected over CDP (cdp-clients.ts), past tasks.
+// page's context, the running task as a thread (task-thread.ts) with Stop and redirect, one entry
+// per agent (shared/agent-entries.ts) with its task, its tabs (release / disconnect) and, for a CDP
+// client, its address's details (cdp-clients.ts), past tasks.
 // Renders from chrome.storage (written by the worker: panel-relay.ts, connection-status.ts,
 // task-relay.ts) and follows its changes; commands go to the worker with chrome.runtime.sendMessage.
 import type { AgentSessionInfo, ContextElement } from '../../../schemas/generated/protocol';
+import { agentEntries, type AgentEntry, entrySessions, isWorking } from '../shared/agent-entries';
+import { agentDetails, agentLabel, taskOfSessionName } from '../shared/agent-names';
 import { dropPictographs, setCommandText, setCommandWords } from '../shared/command-text';
 import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../shared/config';
 import { displayFolder } from '../shared/local-files';
 import {
   type CdpClientInfo,
+  cdpClientName,
   type ConnectionStatus,
   PANEL_KEYS,
   type PanelRequest,
   type PanelResponse,
   SETTING_KEYS,
-  type TaskLogEntry,
   type TaskRecord,
 } from '../shared/panel-messages';
-import { agentDetails, agentLabel } from './agent-names';
 import { showBrowsers } from './browsers-line';
 import { CdpClientsView } from './cdp-clients';
 import { ConnectorsView } from './connectors';
@@ -25,6 +27,7 @@ import { showAgentDownloads } from './downloads-list';
 import { pairName, pairWithCode, pairWithSecret } from './pair';
 import { showScriptEnds } from './script-ends-list';
 import { TabNames } from './tab-names';
+import { taskThread, type ThreadItem } from './task-thread';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const el = <K extends keyof HTMLElementTagNameMap>(
@@ -95,13 +98,17 @@ function renderConnection(): void {
   const why = !connected
     ? 'Run task is off until the extension is connected to the bridge (see above).'
     : !taker
-      ? 'Run task is off: no agent that accepts tasks is connected. Start one as shown below; what you type here stays.'
+      ? agents.some(isWorking)
+        ? 'Run task is off: the agents at work here run their own programs and take no tasks from this box. What you type here stays.'
+        : 'Run task is off: no agent that accepts tasks is connected. Start one as shown below; what you type here stays.'
       : '';
   $<HTMLButtonElement>('task-submit').disabled = why !== '';
   if ($('task-why').textContent !== why) $('task-why').classList.remove('tried');
   $('task-why').textContent = why;
   $('task-why').hidden = why === '';
-  $('no-agent').hidden = !connected || taker;
+  // How to start an agent that takes the tasks typed here; never while an agent is at work (a CDP or
+  // MCP client driving tabs is an agent too, and the box read as if nothing were connected).
+  $('no-agent').hidden = !connected || taker || agents.some(isWorking);
   renderRunner();
 }
 
@@ -138,27 +145,37 @@ function renderPending(): void {
   $('pending-element-text').textContent = pending ? elementLabel(pending) : '';
 }
 
-function logItem(entry: TaskLogEntry): HTMLLIElement {
-  const li = el('li', { className: entry.status === 'redirect_sent' || entry.status === 'stop_requested' ? 'you' : entry.status });
-  if (entry.status === 'step') {
-    const d = entry.details;
-    // The whole title on hover too: a long one wraps, but the person may want it in one piece.
-    const goal = `Step ${entry.step ?? '?'} · ${d?.next_goal || entry.message}`;
-    li.append(el('div', { className: 'goal', title: goal }, goal));
-    if (d?.evaluation_previous_goal) li.append(el('div', { className: 'eval' }, `Evaluation: ${d.evaluation_previous_goal}`));
-    for (const a of d?.actions ?? []) {
-      const params = a.params && Object.keys(a.params).length ? ` ${JSON.stringify(a.params).slice(0, 160)}` : '';
-      // Words, not check marks: a system without a symbol font shows those as empty boxes.
-      const outcome = a.error ? `: failed: ${a.error}` : a.result ? `: ${a.result.slice(0, 200)}` : ': ok';
-      const full = `${a.name}${a.params && Object.keys(a.params).length ? ` ${JSON.stringify(a.params)}` : ''}${outcome}`;
-      li.append(el('div', { className: a.error ? 'act err' : 'act', title: full }, `${a.name}${params}${outcome}`));
+/** One line of a task's thread (task-thread.ts): a step in plain words, the person's redirect or Stop, an agent's note. */
+function threadItem(item: ThreadItem): HTMLLIElement {
+  switch (item.kind) {
+    case 'step': {
+      const li = el('li', { className: 'step' });
+      // The whole title on hover too: a long one wraps, but the person may want it in one piece.
+      const goal = `Step ${item.step ?? '?'}${item.goal ? ` · ${item.goal}` : ''}`;
+      li.append(el('div', { className: 'goal', title: goal }, goal));
+      for (const a of item.actions) {
+        // Words, not check marks: a system without a symbol font shows those as empty boxes.
+        const line = a.error ? `${a.words}: failed: ${a.error.slice(0, 300)}` : a.words;
+        li.append(el('div', { className: a.error ? 'act err' : 'act', title: line }, line));
+      }
+      return li;
     }
-  } else {
-    const msg = el('div');
-    setCommandText(msg, entry.message);
-    li.append(msg);
+    case 'redirect':
+      return el('li', { className: 'you redirect' }, el('span', { className: 'who' }, 'You: '), item.text);
+    case 'stop':
+      return el('li', { className: 'you stop' }, el('span', { className: 'who' }, 'You: '), 'Stop');
+    case 'note': {
+      const li = el('li', { className: 'note' });
+      const msg = el('div');
+      setCommandText(msg, item.text);
+      li.append(msg);
+      return li;
+    }
+    case 'waiting':
+      return el('li', { className: 'waiting' }, item.text);
+    case 'answer':
+      return el('li', { className: `answer ${item.ending}` }, answerText(item));
   }
-  return li;
 }
 
 // A task's outcome badge. Green "done" only when the agent said it reached the goal; an agent that
@@ -171,7 +188,28 @@ function outcomeBadge(badge: HTMLElement, state: TaskRecord['state']): HTMLEleme
   badge.dataset['state'] = state;
   return badge;
 }
-const finalText = (t: TaskRecord) => (t.final_result ? `${t.state === 'incomplete' ? 'The agent said' : 'Result'}: ${t.final_result}` : '');
+const commandLine = (e: HTMLElement, text: string): HTMLElement => {
+  setCommandText(e, text);
+  return e;
+};
+type Answer = Extract<ThreadItem, { kind: 'answer' }>;
+const answerText = (a: Answer) => (a.said ? `${a.ending === 'incomplete' ? 'The agent said' : 'Result'}: ${a.text}` : a.text);
+
+/** The answer, once, under the thread: the agent's words, and why it ended when it said more. */
+function renderAnswer(box: HTMLElement, a: Answer | undefined): void {
+  box.hidden = !a;
+  box.replaceChildren();
+  if (!a) return;
+  const text = el('div', { className: 'answer-text' });
+  setCommandText(text, answerText(a));
+  box.append(text);
+  if (a.reason) {
+    const why = el('div', { className: 'answer-reason' });
+    setCommandText(why, a.reason);
+    box.append(why);
+  }
+  box.dataset['state'] = a.ending; // green only for done (panel.css)
+}
 
 function renderTasks(): void {
   const current =
@@ -181,25 +219,34 @@ function renderTasks(): void {
     $('current-task').dataset['taskId'] = current.task_id;
     $('current-prompt').textContent = current.prompt;
     outcomeBadge($('task-state'), current.state);
+    const thread = taskThread(current);
     const log = $('task-log');
-    log.replaceChildren(...current.log.map(logItem));
+    log.replaceChildren(...thread.filter((i) => i.kind !== 'answer').map(threadItem));
     log.scrollTop = log.scrollHeight;
-    const final = $('final-result');
-    final.hidden = !((current.state === 'done' || current.state === 'incomplete') && current.final_result);
-    final.textContent = finalText(current);
-    final.dataset['state'] = current.state; // green only for done (panel.css)
+    renderAnswer(
+      $('final-result'),
+      thread.find((i): i is Answer => i.kind === 'answer'),
+    );
     $('task-controls').hidden = ENDED.includes(current.state);
   }
   const past = tasks.filter((t) => t !== current);
   $('history').hidden = past.length === 0;
   $('history-list').replaceChildren(
     ...past.map((t) => {
-      const details = el('details', {}, el('summary', {}, `${t.log.length} events`), el('ol', {}, ...t.log.map(logItem)));
+      const thread = taskThread(t);
+      const steps = thread.filter((i) => i.kind === 'step').length;
+      const answer = thread.find((i): i is Answer => i.kind === 'answer');
+      const details = el(
+        'details',
+        {},
+        el('summary', {}, `${steps} step${steps === 1 ? '' : 's'}`),
+        el('ol', { className: 'thread' }, ...thread.filter((i) => i.kind !== 'answer').map(threadItem)),
+      );
       return el(
         'li',
         { className: `task-${t.state}` },
         el('div', { className: 'row' }, el('span', { className: 'prompt' }, t.prompt), outcomeBadge(el('span'), t.state)),
-        ...(t.final_result ? [el('div', { className: 'result' }, t.final_result.slice(0, 500))] : []),
+        ...(answer ? [commandLine(el('div', { className: 'result' }), answerText(answer))] : []),
         details,
       );
     }),
@@ -234,69 +281,108 @@ function agentsMore(): HTMLLIElement[] {
   ];
 }
 
+/** The task an entry runs, as the person typed it (a task from elsewhere: its id is not shown). */
+function taskLine(e: AgentEntry): HTMLElement | null {
+  const ids = entrySessions(e).flatMap((x) => x.task_ids);
+  const t = tasks.find((x) => ids.includes(x.task_id));
+  // A task session the bridge did not link to its agent (an older bridge) still says which task it runs.
+  const named = entrySessions(e)
+    .map((x) => taskOfSessionName(x.client.name))
+    .find((n) => n !== null);
+  if (!ids.length && !named) return null;
+  const line = el('p', { className: 'agent-task' }, t ? `Running: ${t.prompt}` : named ? `Running: ${named}` : 'Running a task');
+  line.title = line.textContent ?? '';
+  return line;
+}
+
+/** An entry's state in a word or two: a backend's own state, at work, or how it is connected. */
+function entryStatus(e: AgentEntry): string {
+  const a = e.head;
+  const backend = connectorsView.forSession(a.session_id);
+  if (backend) return backend.state;
+  if (!a.connected) return `disconnected, tabs freed in ${Math.ceil((a.release_in_ms ?? 0) / 1000)} s`;
+  if (entrySessions(e).some((x) => x.task_ids.length > 0)) return 'running a task';
+  return a.capabilities.includes('accepts_tasks') ? 'accepts tasks' : 'connected';
+}
+
+function tabRow(sessionId: string, t: AgentSessionInfo['tabs'][number]): HTMLLIElement {
+  const release = el('button', {
+    type: 'button',
+    className: 'secondary',
+    textContent: 'Release',
+    title: 'Take this tab back from the agent (it stays open)',
+  });
+  release.dataset['tabId'] = String(t.tab_id);
+  release.setAttribute('aria-label', `Release ${tabNames.label(t.tab_id, t.url)}`);
+  release.addEventListener('click', () => void ask({ bux: 'panel', op: 'release_tab', session_id: sessionId, tab_id: t.tab_id }));
+  return el('li', {}, el('span', { title: t.url ?? '' }, tabNames.label(t.tab_id, t.url)), release);
+}
+
+/** Disconnect ends every session of the entry: the one running its task first, then the agent itself. */
+function disconnectEntry(e: AgentEntry): void {
+  for (const x of [...e.children, e.head]) void ask({ bux: 'panel', op: 'disconnect_agent', session_id: x.session_id });
+}
+
 function renderAgents(): void {
   $('agents-empty').hidden = agents.length > 0;
   tabNames.want(agents.flatMap((a) => a.tabs.map((t) => t.tab_id)));
+  // A row the person is on (a CDP URL's Revoke, its confirm step) keeps the focus through the rebuild.
+  const active =
+    document.activeElement instanceof HTMLElement && $('agents').contains(document.activeElement) ? document.activeElement : null;
+  /** Where each CDP URL's row goes: under the entry of the client using it. */
+  const cdpHomes = new Map<string, HTMLElement>();
   $('agent-list').replaceChildren(
-    ...agents.map((a) => {
-      // A backend connector's session is connected to the bridge even while its backend is not: show the backend's state.
-      const backend = connectorsView.forSession(a.session_id);
-      const status = backend
-        ? backend.state
-        : a.connected
-          ? a.capabilities.includes('accepts_tasks')
-            ? 'accepts tasks'
-            : 'connected'
-          : `disconnected, tabs freed in ${Math.ceil((a.release_in_ms ?? 0) / 1000)} s`;
+    ...agentEntries(agents).map((e) => {
+      const backend = connectorsView.forSession(e.head.session_id);
+      const label = backend?.label ?? e.label;
       const head = el(
         'div',
         { className: 'row agent' },
-        el('span', { className: 'agent-name' }, backend?.label ?? agentLabel(a.client)),
-        el('span', { className: 'badge' }, status),
+        el('span', { className: 'agent-name' }, label),
+        el('span', { className: 'badge' }, entryStatus(e)),
       );
       const disconnect = el('button', {
         type: 'button',
         className: 'secondary',
         textContent: 'Disconnect',
-        title: 'End this agent session now: its tabs are freed and its task ends',
+        title: e.children.length
+          ? 'End this agent now: its task stops and its tabs are freed'
+          : 'End this agent session now: its tabs are freed and its task ends',
       });
-      disconnect.setAttribute('aria-label', `Disconnect ${agentLabel(a.client)}`);
-      disconnect.dataset['sessionId'] = a.session_id;
-      disconnect.addEventListener('click', () => void ask({ bux: 'panel', op: 'disconnect_agent', session_id: a.session_id }));
+      disconnect.setAttribute('aria-label', `Disconnect ${label}`);
+      disconnect.dataset['sessionId'] = e.head.session_id;
+      disconnect.addEventListener('click', () => disconnectEntry(e));
       head.append(disconnect);
-      const tabs = el(
-        'ul',
-        { className: 'tabs' },
-        ...a.tabs.map((t) => {
-          const release = el('button', {
-            type: 'button',
-            className: 'secondary',
-            textContent: 'Release',
-            title: 'Take this tab back from the agent (it stays open)',
-          });
-          release.dataset['tabId'] = String(t.tab_id);
-          release.setAttribute('aria-label', `Release ${tabNames.label(t.tab_id, t.url)}`);
-          release.addEventListener(
-            'click',
-            () => void ask({ bux: 'panel', op: 'release_tab', session_id: a.session_id, tab_id: t.tab_id }),
-          );
-          return el('li', {}, el('span', { title: t.url ?? '' }, tabNames.label(t.tab_id, t.url)), release);
-        }),
-      );
-      if (!a.tabs.length) tabs.append(el('li', {}, el('span', {}, 'holds no tab')));
+      const all = entrySessions(e);
+      const tabs = el('ul', { className: 'tabs' }, ...all.flatMap((x) => x.tabs.map((t) => tabRow(x.session_id, t))));
+      if (!tabs.children.length) tabs.append(el('li', {}, el('span', {}, 'holds no tab')));
+      const task = taskLine(e);
       const li = el(
         'li',
         {},
         head,
-        el('p', { className: 'details agent-details' }, agentDetails(a.client)),
+        ...(task ? [task] : []),
+        el('p', { className: 'details agent-details' }, agentDetails(e.head.client)),
         ...(backend ? [el('div', { className: 'backend-of' }, backend.note)] : []),
         tabs,
       );
-      li.dataset['sessionId'] = a.session_id;
+      li.dataset['sessionId'] = e.head.session_id;
+      li.dataset['sessions'] = all.map((x) => x.session_id).join(' ');
+      for (const x of all) {
+        const url = cdpClientName(x.client.name);
+        if (url !== null && !cdpHomes.has(url)) {
+          const home = el('ul', { className: 'cdp-home' });
+          home.setAttribute('aria-label', `CDP address ${url}`);
+          cdpHomes.set(url, home);
+          li.append(home);
+        }
+      }
       return li;
     }),
     ...agentsMore(),
   );
+  cdpView.setHomes(cdpHomes);
+  if (active && active.isConnected && document.activeElement !== active) active.focus();
   dropPictographs($('agent-list')); // page titles may carry emoji too
   renderConnection();
 }
@@ -356,6 +442,7 @@ chrome.storage.onChanged.addListener((changes, area) => {
   if (area === 'local' && PANEL_KEYS.tasks in changes) {
     tasks = (changes[PANEL_KEYS.tasks]?.newValue as TaskRecord[] | undefined) ?? [];
     renderTasks();
+    renderAgents(); // an agent's entry names the task it runs
     clearAcceptedTask();
   }
 });

@@ -2,9 +2,9 @@
 // script is gone), or kept as the person's Settings asked (its script may still run: a warning).
 // The worker writes them to storage.session (background/cdp/client-script-marks.ts); this renders them
 // under the agent list and follows changes.
+import { agentKind } from '../shared/agent-names';
 import { PANEL_KEYS } from '../shared/panel-messages';
 import { type ScriptEndLine, scriptEndText } from '../shared/script-ends';
-import { agentKind } from './agent-names';
 
 export function showScriptEnds(after: HTMLElement): void {
   const list = document.createElement('ul');

@@ -8,6 +8,7 @@
 // screenshots), where Chrome's own endpoint shows nothing of the kind. The person still sees the
 // group, the side panel's entry with Disconnect, and Chrome's own "started debugging this browser" bar.
 import type { AgentSessionInfo } from '../../../../schemas/generated/protocol';
+import { agentEntries, entrySessions } from '../../shared/agent-entries';
 import { cdpClientName, UI_CHANNEL, type UiRequest } from '../../shared/panel-messages';
 import { onLeases } from '../cdp/cdp-relay';
 import { endClientPresence } from '../cdp/client-script-marks';
@@ -22,12 +23,6 @@ interface Controlled {
   tabs: Record<string, { session: string; label: string; task: string | null; bar?: boolean }>;
   /** session id -> group id we created */
   groups: Record<string, number>;
-}
-
-/** The agent's name as the side panel shows it: a CDP client by the name the person gave its URL. */
-function label(s: AgentSessionInfo): string {
-  const cdp = cdpClientName(s.client.name);
-  return cdp === null ? s.client.name.replace(/^browser-use-ext-/, '') : `${cdp} (CDP client)`;
 }
 
 /** Whether the pages of a session's tabs show the overlay: not a CDP client's. */
@@ -59,9 +54,19 @@ export function onAgentSessions(sessions: AgentSessionInfo[], total = sessions.l
 async function apply(sessions: AgentSessionInfo[]): Promise<void> {
   const state = await load();
   const next: Controlled['tabs'] = {};
-  for (const s of sessions)
-    for (const t of s.tabs)
-      next[String(t.tab_id)] = { session: s.session_id, label: label(s), task: s.task_ids[0] ?? null, bar: showsBar(s) };
+  // Named as the side panel names the agent (one entry for a program and the session running its task),
+  // and the task is the entry's: Stop in the page then stops that task, whichever of its sessions holds the tab.
+  for (const e of agentEntries(sessions)) {
+    const all = entrySessions(e);
+    for (const s of all)
+      for (const t of s.tabs)
+        next[String(t.tab_id)] = {
+          session: s.session_id,
+          label: e.label,
+          task: s.task_ids[0] ?? all.flatMap((x) => x.task_ids)[0] ?? null,
+          bar: showsBar(s),
+        };
+  }
   // Released: out of our group, overlay off.
   for (const [id, was] of Object.entries(state.tabs)) {
     if (next[id]?.session === was.session) continue;
@@ -96,7 +101,7 @@ async function apply(sessions: AgentSessionInfo[]): Promise<void> {
     if (!now.bar) {
       // A bar shown for the tab's previous holder goes (one a CDP client's attach found went then: barOffForClient).
       if (was && was.bar !== false) tellTab(tabId, { channel: UI_CHANNEL, kind: 'overlay', show: false });
-    } else if (!was || was.session !== now.session || was.task !== now.task || was.bar === false)
+    } else if (!was || was.session !== now.session || was.task !== now.task || was.label !== now.label || was.bar === false)
       tellTab(tabId, { channel: UI_CHANNEL, kind: 'overlay', show: true, agent: now.label, task: now.task });
   }
   // Groups of sessions that are gone are left to Chrome: an empty group disappears by itself.

@@ -21,6 +21,7 @@ import {
 import type { BridgeConnection } from '../connection/bridge-connection';
 import { keepBridgeName } from '../connection/browser-self';
 import { onAgentDownload } from '../page-watch/downloads';
+import { followBadgeState } from './action-badge';
 import { onRenameError, onRenameSessions, renameBrowser } from './browser-rename';
 import { controllerOf, onAgentSessions, onTabComplete } from './controlled-tabs';
 import { clearFinishedTasks, onTaskError, onTaskProgress, runningTaskIds, submitTask, taskControl } from './task-relay';
@@ -146,6 +147,7 @@ function noteDownload(line: DownloadLine): void {
 
 export function registerPanelRelay(connection: BridgeConnection): void {
   onAgentDownload(noteDownload);
+  followBadgeState();
   const send = (m: ProtocolMessage): boolean => {
     if (!connection.connected) return false;
     connection.send(m);
