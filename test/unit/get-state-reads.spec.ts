@@ -16,9 +16,13 @@ const event = () => {
   };
 };
 
+/** A tab id no other spec uses (the worker's modules keep per-tab links and caches across specs). */
+const TAB = 90417;
 /** What happened, in order: the walk asked of the page, the tab lookup answered. */
 const log: string[] = [];
 let releaseTab: (() => void) | null = null;
+/** The page answers its walk only once the tabs were listed (or after 1 s). */
+let waitForTabList = false;
 let tabUrl = 'https://news.example/';
 let pageUrl = 'https://news.example/';
 const storage: Record<string, unknown> = {};
@@ -29,10 +33,20 @@ class FakePort {
   onDisconnect = event();
   postMessage(m: { kind: string; id: number; request: { kind: string } }): void {
     log.push(`page asked: ${m.request.kind}`);
-    queueMicrotask(() => {
-      this.onMessage.fire({ kind: 'hello' });
-      if (m.request.kind === 'snapshot') this.onMessage.fire({ kind: 'answer', id: m.id, response: snapshot() });
-    });
+    queueMicrotask(() => this.onMessage.fire({ kind: 'hello' }));
+    if (m.request.kind !== 'snapshot') return;
+    // The walk ends once the tab list is asked for (or after 1 s): a worker that lists the tabs only
+    // after the walk shows as the listing after the answer.
+    const answer = () => {
+      log.push('page answered');
+      this.onMessage.fire({ kind: 'answer', id: m.id, response: snapshot() });
+    };
+    if (!waitForTabList) queueMicrotask(answer);
+    else {
+      const t0 = Date.now();
+      const poll = () => (log.includes('tabs listed') || Date.now() - t0 > 1000 ? answer() : setTimeout(poll, 2));
+      poll();
+    }
   }
   disconnect(): void {}
 }
@@ -74,7 +88,10 @@ const fakeChrome = new Proxy(
             resolve({ id, url: tabUrl, windowId: 1, active: true });
           };
         }),
-      query: async () => [],
+      query: async (q: { windowType?: string }) => {
+        if (q.windowType === 'normal') log.push('tabs listed');
+        return q.windowType === 'normal' ? [{ id: TAB, url: tabUrl, title: 'News', active: true, index: 0, windowId: 1 }] : [];
+      },
       sendMessage: async () => ({ ok: true, message: 'drained', result: {} }),
       onUpdated: event(),
       onRemoved: event(),
@@ -89,7 +106,13 @@ const fakeChrome = new Proxy(
   { get: (t, k: string) => (k in t ? t[k] : ns({})) },
 );
 
-const action = (): ActionMessage => ({ type: 'action', action_id: `a${log.length}`, action: 'get_state', tab_id: 7, params: {} });
+const action = (params: Record<string, unknown> = {}): ActionMessage => ({
+  type: 'action',
+  action_id: `a${Date.now()}`,
+  action: 'get_state',
+  tab_id: TAB,
+  params,
+});
 
 describe("get_state: the worker's reads beside the page's walk", () => {
   let runAction: typeof import('../../extension/src/background/run/dispatch').runAction;
@@ -104,6 +127,7 @@ describe("get_state: the worker's reads beside the page's walk", () => {
   beforeEach(async () => {
     log.length = 0;
     tabUrl = pageUrl = 'https://news.example/';
+    waitForTabList = false;
     await block([]);
   });
 
@@ -115,8 +139,8 @@ describe("get_state: the worker's reads beside the page's walk", () => {
   }
 
   /** Runs get_state; the tab lookup answers only once the page was asked for its walk (or after 2 s). */
-  async function run(): Promise<ActionResultMessage> {
-    const out = runAction(action());
+  async function run(params: Record<string, unknown> = {}): Promise<ActionResultMessage> {
+    const out = runAction(action(params));
     const deadline = Date.now() + 2000;
     while (!releaseTab || (!log.includes('page asked: snapshot') && Date.now() < deadline)) {
       if (Date.now() > deadline + 3000) throw new Error(`stuck: ${log.join(', ')}`);
@@ -132,6 +156,14 @@ describe("get_state: the worker's reads beside the page's walk", () => {
     expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
     expect(r.new_simplified_state?.url).to.equal('https://news.example/');
     expect(log.indexOf('page asked: snapshot'), log.join(', ')).to.be.lessThan(log.indexOf('tab lookup answered'));
+  });
+
+  it('lists the tabs (include_tabs, every browser_use step) while the page walks', async () => {
+    waitForTabList = true;
+    const r = await run({ include_tabs: true });
+    expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+    expect((r.outcome_details?.result as { tabs?: { tab_id: number }[] }).tabs?.map((t) => t.tab_id)).to.deep.equal([TAB]);
+    expect(log.indexOf('tabs listed'), log.join(', ')).to.be.lessThan(log.indexOf('page answered'));
   });
 
   it('refuses a tab on a blocked site, though the walk had started', async () => {

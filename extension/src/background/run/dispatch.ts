@@ -8,6 +8,7 @@ import type { ActionMessage, ActionResultMessage, GetStateParams, OutcomeDetails
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { isLocalUrl } from '../../shared/local-files';
 import { SETTLE_CHANNEL } from '../../shared/settle-messages';
+import { listTabs } from '../actions/list_tabs';
 import { WORKER_HANDLERS } from '../actions/registry';
 import { stateExtras } from '../actions/state-extras';
 import type { Tab, WorkerHandler } from '../actions/types';
@@ -124,6 +125,9 @@ async function runGetState(run: ActionRun, tab: Tab, early: EarlyState | null): 
   const { action, budget, settle } = run;
   const { since, include_tabs, include_screenshot, watch, ...stateParams } = action.params as GetStateParams;
   const { taken, state } = early?.tabId === tab.id ? early : await startEarlyState(action, tab.id);
+  // The tab list (a browser_use step asks for it with every state) is read beside the walk too.
+  const tabs = include_tabs === true ? listTabs({ tab, budget, settle }) : undefined;
+  tabs?.catch(() => undefined);
   // The page's activity is drained only once the tab is judged (a refused read must not take it from the next one).
   const [s, drained] = await Promise.all([state, settleSend(tab.id, 0, { channel: SETTLE_CHANNEL, kind: 'drain' }, 500)]);
   if (!s.ok) return run.fail(s.error, null, tab.id);
@@ -135,7 +139,7 @@ async function runGetState(run: ActionRun, tab: Tab, early: EarlyState | null): 
   // Subscribed (or re-armed for this document) only once the page was read and judged in scope.
   if (watch !== undefined) await setChangeWatch(tab.id, watch, taken);
   // The tab list and a screenshot of this very state, so a browser_use step is one round trip.
-  const result = await stateExtras({ tab, budget, settle }, { ...stateParams, include_tabs, include_screenshot });
+  const result = await stateExtras({ tab, budget, settle }, { ...stateParams, include_tabs, include_screenshot }, tabs);
   const details: OutcomeDetails = { message: 'State taken.', navigation_occurred: false, result };
   const left = takeDeferred(tab.id);
   const all = left ? mergeDrained(left.drained, drained?.drained ?? NOTHING_DRAINED) : drained?.drained;
