@@ -13,7 +13,8 @@
 // Two builds side by side in one run, alternating per round so load hits both alike:
 // HOPS_BEFORE_EXT=<a built dist/extension> is "before", this worktree's dist/extension "after"
 // (without it, only "after"). Pages: --pages a,b (default news-saved, wiki-article, news-ads);
-// rounds: --runs N (default 9). Writes bench/results/hops.json and hops.md with the load.
+// rounds: --runs N (default 9); --include-tabs: each state with the tab list (written as
+// hops-include-tabs.*). Writes bench/results/hops.json and hops.md with the load.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,6 +30,8 @@ import { BENCH_PAGES, serveBenchPages, startBenchSites } from './pages';
 import { median, r1 } from './stats';
 
 const WHOLE: GetStateParams = { viewport_expansion: -1, max_elements: 100_000, max_text_chars: 2_000_000 };
+/** --include-tabs: each state with the tab list, as a browser_use step asks for it. */
+const STATE: GetStateParams = process.argv.includes('--include-tabs') ? { ...WHOLE, include_tabs: true } : WHOLE;
 const OUT = path.join(REPO_ROOT, 'bench', 'results');
 
 /** The bridge's four stamps of the latest action (performance.now of this process). */
@@ -92,7 +95,7 @@ async function takeState(v: Variant): Promise<{ sample: Sample; state: Simplifie
   delete s.resultIn;
   delete s.resultOut;
   const t0 = performance.now();
-  const r = await v.agent.call('get_state', WHOLE, { ...(v.tabId === undefined ? {} : { tabId: v.tabId }), timeoutMs: 120_000 });
+  const r = await v.agent.call('get_state', STATE, { ...(v.tabId === undefined ? {} : { tabId: v.tabId }), timeoutMs: 120_000 });
   const t1 = performance.now();
   if (r.status !== 'success' || !r.new_simplified_state) throw new Error(`get_state failed: ${JSON.stringify(r.error_info)}`);
   const state = r.new_simplified_state;
@@ -188,7 +191,8 @@ function parseArgs(argv: string[]): { pages: string[]; runs: number } {
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--pages') pages = (argv[++i] ?? '').split(',');
     else if (argv[i] === '--runs') runs = Number(argv[++i]);
-    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench:hops -- [--pages a,b] [--runs N]`);
+    else if (argv[i] === '--include-tabs') continue;
+    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench:hops -- [--pages a,b] [--runs N] [--include-tabs]`);
   }
   const unknown = pages.filter((k) => !BENCH_PAGES.some((p) => p.key === k));
   if (unknown.length) throw new Error(`unknown page(s) ${unknown.join(', ')}`);
@@ -276,11 +280,13 @@ async function main(): Promise<void> {
     wall_s: Math.round((Date.now() - started) / 1000),
     runs,
     before: process.env['HOPS_BEFORE_EXT'] ?? null,
+    include_tabs: STATE.include_tabs === true,
   };
   fs.mkdirSync(OUT, { recursive: true });
-  fs.writeFileSync(path.join(OUT, 'hops.json'), `${JSON.stringify({ meta, rows }, null, 2)}\n`);
-  fs.writeFileSync(path.join(OUT, 'hops.md'), markdown(meta, rows));
-  process.stdout.write('wrote bench/results/hops.json and hops.md\n');
+  const name = STATE.include_tabs === true ? 'hops-include-tabs' : 'hops';
+  fs.writeFileSync(path.join(OUT, `${name}.json`), `${JSON.stringify({ meta, rows }, null, 2)}\n`);
+  fs.writeFileSync(path.join(OUT, `${name}.md`), markdown(meta, rows));
+  process.stdout.write(`wrote bench/results/${name}.json and ${name}.md\n`);
 }
 
 function markdown(meta: Record<string, unknown>, rows: Row[]): string {
@@ -291,7 +297,8 @@ function markdown(meta: Record<string, unknown>, rows: Row[]): string {
       `alternating per round. Load average at start ${(meta['load_start'] as string[]).join(', ')}, at end ` +
       `${(meta['load_end'] as string[]).join(', ')} (${String(meta['cores'])} cores, shared with other engineers' Chromium); ` +
       `wall ${String(meta['wall_s'])} s.` +
-      (meta['before'] ? ' "before" = the build before the worker read its settings beside the walk; "after" = this build.' : ''),
+      (meta['before'] ? ' "before" = the build before the worker read its settings beside the walk; "after" = this build.' : '') +
+      (meta['include_tabs'] ? ' Each state with include_tabs (as a browser_use step asks for it).' : ''),
     '',
     'p50 ms. The bridge runs in the bench process (its sockets are stamped from outside). agent -> bridge: the client sends, the ' +
       'bridge receives; bridge in: routing, lease check, journal, send to the worker; worker around the state: the WebSocket both ' +
