@@ -8,6 +8,8 @@
 //   the bridge and the TS client): JSON.parse, the bridge's full schema validation of the
 //   action_result, JSON.stringify; and what a keyless row-per-element form of the same state would
 //   weigh and cost to parse (the "compact wire form" question: does it pay?).
+// bench/hops.ts (npm run bench:hops) splits worker -> agent further, with a timestamp at each hop
+// (agent -> bridge, bridge in, the worker around the state, bridge out, bridge -> agent + parse).
 import type { ActionResultMessage, SimplifiedState } from '../schemas/generated/protocol';
 import { checkMessage } from '../schemas/lib/wire';
 import { median, r1 } from './stats';

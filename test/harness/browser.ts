@@ -26,6 +26,8 @@ export interface LaunchOptions {
   /** Extra values for the extension's config.json. */
   extensionConfig?: Record<string, unknown>;
   headless?: boolean;
+  /** Another built extension to load (a bench comparing two builds in one run); default dist/extension. */
+  extensionDir?: string;
 }
 
 /** Where one launched Chromium keeps its files: all under `root`, removed by close(). */
@@ -38,8 +40,9 @@ export interface ProfileDirs {
 
 /** A temp profile folder and a copy of the built extension with its config.json, ready to launch. */
 export function prepareProfile(opts: LaunchOptions): ProfileDirs {
-  if (!fs.existsSync(path.join(BUILT_EXTENSION, 'manifest.json'))) {
-    throw new Error(`No built extension at ${BUILT_EXTENSION}. Run \`npm run build\` first.`);
+  const built = opts.extensionDir ?? BUILT_EXTENSION;
+  if (!fs.existsSync(path.join(built, 'manifest.json'))) {
+    throw new Error(`No built extension at ${built}. Run \`npm run build\` first.`);
   }
   if (!fs.existsSync(CHROMIUM_PATH)) {
     throw new Error(`No Chromium at ${CHROMIUM_PATH}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
@@ -47,7 +50,7 @@ export function prepareProfile(opts: LaunchOptions): ProfileDirs {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-'));
   const extensionDir = path.join(root, 'extension');
   const profileDir = path.join(root, 'profile');
-  fs.cpSync(BUILT_EXTENSION, extensionDir, { recursive: true });
+  fs.cpSync(built, extensionDir, { recursive: true });
   fs.writeFileSync(
     path.join(extensionDir, 'config.json'),
     JSON.stringify({ bridge_url: opts.extensionBridgeUrl, ...opts.extensionConfig }),

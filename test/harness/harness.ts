@@ -24,6 +24,8 @@ export interface HarnessOptions {
   fixturesPort?: number;
   /** Extra BridgeServer options (timeouts, tab limit, ...). */
   bridgeOptions?: Omit<WiredBridgeOptions, 'port' | 'logger' | 'secrets'>;
+  /** Another built extension to load (a bench comparing two builds in one run); default dist/extension. */
+  extensionDir?: string;
 }
 
 export interface Harness {
@@ -69,6 +71,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     launched = await launchWithExtension({
       extensionBridgeUrl: bridge.extensionUrl,
       extensionConfig: { extension_secret: secrets.extension_secret },
+      ...(options.extensionDir === undefined ? {} : { extensionDir: options.extensionDir }),
     });
   } catch (e) {
     extensionUp.catch(() => undefined);

@@ -4,7 +4,7 @@
 import type { GetStateParams, GetStateResult, ScreenshotResult } from '../../../../schemas/generated/protocol';
 import { listTabs } from './list_tabs';
 import { screenshot } from './screenshot';
-import type { WorkerContext } from './types';
+import type { WorkerContext, WorkerOutcome } from './types';
 
 /**
  * Runs after collectState: with include_dom_tree and highlight_elements on, the screenshot draws the
@@ -12,10 +12,11 @@ import type { WorkerContext } from './types';
  * The tabs are listed first: the screenshot activates its tab, and list_tabs reports the person's
  * active tab as it was when the state was taken. A refused capture is not a failed get_state.
  */
-export async function stateExtras(ctx: WorkerContext, params: GetStateParams): Promise<GetStateResult> {
+export async function stateExtras(ctx: WorkerContext, params: GetStateParams, tabs?: Promise<WorkerOutcome>): Promise<GetStateResult> {
   const out: GetStateResult = {};
   if (params.include_tabs === true) {
-    const listed = await listTabs(ctx);
+    // `tabs`: the listing get_state started beside the page's walk (dispatch.ts), so it costs the walk nothing.
+    const listed = await (tabs ?? listTabs(ctx));
     if (listed.ok) out.tabs = listed.result['tabs'] as GetStateResult['tabs'];
   }
   if (params.include_screenshot === true) {

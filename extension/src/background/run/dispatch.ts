@@ -8,21 +8,22 @@ import type { ActionMessage, ActionResultMessage, GetStateParams, OutcomeDetails
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { isLocalUrl } from '../../shared/local-files';
 import { SETTLE_CHANNEL } from '../../shared/settle-messages';
+import { listTabs } from '../actions/list_tabs';
 import { WORKER_HANDLERS } from '../actions/registry';
 import { stateExtras } from '../actions/state-extras';
 import type { Tab, WorkerHandler } from '../actions/types';
 import { Budget } from '../page-watch/budget';
 import { clickNeedsGesture } from '../page-watch/download-gesture';
 import { resolveSettle, SETTLE_OPTIONS_KEY, settleSend, takeDeferred } from '../page-watch/settle-rule';
-import { hasDomainPolicy, policyError, withPersonDefaults } from '../policy/person-policy';
+import { hasDomainPolicy, policyError } from '../policy/person-policy';
 import { resolveTab } from '../policy/tabs';
 import { classicUploadRefusal } from '../policy/upload-policy';
-import { collectState } from '../state/collect';
 import { answerState } from '../state/state-cache';
 import { ActionRun, ms, now } from './action-run';
 import { readActionSettings, TRUSTED_INPUT_KEY } from './action-settings';
 import { activityFields, mergeDrained, NOTHING_DRAINED } from './activity';
 import { setChangeWatch } from './change-push';
+import { type EarlyState, judgedState, startEarlyState } from './early-state';
 import { runPageAction } from './page-action';
 import { rereadWhileReloading } from './reread';
 import { resultState } from './result-state';
@@ -78,13 +79,16 @@ async function runOnTab(run: ActionRun): Promise<ActionResultMessage> {
   if (!worker && action.action !== 'get_state' && tabId !== undefined && !settle.enabled && !trusted && !(await hasDomainPolicy())) {
     return await runPageAction(run, { id: tabId, check: () => checkedTab(resolveTab(tabId)) });
   }
+  // get_state on a named tab: the page's walk starts at once and the tab lookup and the person's
+  // policy are judged beside it (early-state.ts says why nothing of a refused walk leaves the worker).
+  const early = action.action === 'get_state' && tabId !== undefined ? await startEarlyState(action, tabId) : null;
   const resolved = await resolveTab(action.tab_id);
   if (!resolved.ok) return run.fail(resolved.error);
   const tab = resolved.tab;
   const refused = await refuseTab(run, tab);
   if (refused) return refused;
   run.tab = tab;
-  if (action.action === 'get_state') return await runGetState(run, tab);
+  if (action.action === 'get_state') return await runGetState(run, tab, early);
   if (worker) return await runWorkerAction(run, worker, tab);
   return await runPageAction(run, { id: tab.id, check: () => Promise.resolve({ ok: true, tab }) });
 }
@@ -117,22 +121,25 @@ async function runWorkerAction(run: ActionRun, worker: WorkerHandler, tab: Tab):
 }
 
 /** get_state: the tab's state (or a delta since a given one), with the page's activity since the last result. */
-async function runGetState(run: ActionRun, tab: Tab): Promise<ActionResultMessage> {
+async function runGetState(run: ActionRun, tab: Tab, early: EarlyState | null): Promise<ActionResultMessage> {
   const { action, budget, settle } = run;
   const { since, include_tabs, include_screenshot, watch, ...stateParams } = action.params as GetStateParams;
-  const taken = await withPersonDefaults(stateParams);
-  const [s, drained] = await Promise.all([
-    collectState(tab.id, taken),
-    settleSend(tab.id, 0, { channel: SETTLE_CHANNEL, kind: 'drain' }, 500),
-  ]);
+  const { taken, state } = early?.tabId === tab.id ? early : await startEarlyState(action, tab.id);
+  // The tab list (a browser_use step asks for it with every state) is read beside the walk too.
+  const tabs = include_tabs === true ? listTabs({ tab, budget, settle }) : undefined;
+  tabs?.catch(() => undefined);
+  // The page's activity is drained only once the tab is judged (a refused read must not take it from the next one).
+  const [s, drained] = await Promise.all([state, settleSend(tab.id, 0, { channel: SETTLE_CHANNEL, kind: 'drain' }, 500)]);
   if (!s.ok) return run.fail(s.error, null, tab.id);
+  const moved = await judgedState(action, tab.url, s.state.url, tab.id);
+  if (moved) return run.fail(moved, null, tab.id);
   // A local page's frames are judged again after the collection: one may have been added meanwhile.
   const after = isLocalUrl(tab.url) ? await policyError(action, tab.url, tab.id) : null;
   if (after) return run.fail(after, null, tab.id);
   // Subscribed (or re-armed for this document) only once the page was read and judged in scope.
   if (watch !== undefined) await setChangeWatch(tab.id, watch, taken);
   // The tab list and a screenshot of this very state, so a browser_use step is one round trip.
-  const result = await stateExtras({ tab, budget, settle }, { ...stateParams, include_tabs, include_screenshot });
+  const result = await stateExtras({ tab, budget, settle }, { ...stateParams, include_tabs, include_screenshot }, tabs);
   const details: OutcomeDetails = { message: 'State taken.', navigation_occurred: false, result };
   const left = takeDeferred(tab.id);
   const all = left ? mergeDrained(left.drained, drained?.drained ?? NOTHING_DRAINED) : drained?.drained;
