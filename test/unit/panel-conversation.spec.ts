@@ -157,6 +157,12 @@ describe('unit: task thread (the side panel reads a task like a conversation)', 
       'No form',
     );
     expect(brief(taskThread(t))).to.deep.equal(['answer incomplete: No form']);
+    const said = task(
+      'incomplete',
+      [...PLUMBING, entry('incomplete', 'Not completed: the agent says it did not reach the goal.')],
+      'No form',
+    );
+    expect(brief(taskThread(said)), 'a message that only says the outcome').to.deep.equal(['answer incomplete: No form']);
     expect(brief(taskThread(task('accepted', PLUMBING.slice(0, 2))))).to.deep.equal(['waiting']);
   });
 });

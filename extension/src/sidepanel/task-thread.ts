@@ -34,7 +34,9 @@ export const isEnding = (s: string): s is Ending => ENDINGS.has(s);
 /** Progress lines that only say the agent is busy: the task's badge says that already. */
 const PLUMBING = /^(running|started|working|accepted\b.*|redirected: .*)$/is;
 /** The bare words of an ending that say nothing beyond the badge. */
-const BARE_END = /^(done|stopped|stop requested…?|incomplete|failed)\.?$/i;
+// An ending's message that says no more than the outcome's badge (serve's and the built-in agent's
+// "Not completed: the agent says it did not reach the goal." beside the agent's own words) is not shown.
+const BARE_END = /^(done|stopped|stop requested…?|incomplete|failed|not completed: the agent says it did not reach the goal)\.?$/i;
 
 function step(e: TaskLogEntry): ThreadItem {
   const d = e.details;
