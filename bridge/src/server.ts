@@ -454,7 +454,11 @@ export class BridgeServer extends EventEmitter {
       return;
     }
     if (req.method !== 'GET') return json(405, { error: 'only GET' });
-    if (path === '/healthz') return json(200, { ok: true });
+    // config_dir: which config dir's pairing codes this bridge reads (a hash; `pair` compares it with its own).
+    if (path === '/healthz') {
+      const dirId = this.pairing.configDirId();
+      return json(200, { ok: true, ...(dirId === null ? {} : { config_dir: dirId }) });
+    }
     if (path === '/status') return json(200, this.status());
     json(404, {
       error: 'not found',
