@@ -17,7 +17,12 @@
 //     client's session is never taken while it is in use; otherwise TOO_MANY_SESSIONS;
 //   - a session without a request for `idleMs` (10 min, was 30) is closed and its tabs freed, even
 //     while its client holds the GET stream every SDK client keeps open; its client gets 404 and, as
-//     the MCP spec says, initializes a new one.
+//     the MCP spec says, initializes a new one;
+//   - a client that went away is noticed within seconds: the SDK's Client.close() sends no DELETE
+//     (only terminateSession() does), it aborts its requests, so the GET stream it held closes. A
+//     session whose stream closed, with no request in flight and none within `goneMs` (5 s; an SDK
+//     client re-opens a dropped stream after 1 s), is closed and its tabs freed. A live client keeps
+//     its stream open however long it idles; one that never opened a stream has only the idle rule.
 // Each session reaches the relay as an AgentClient over loopback to /agent with the bridge's agent
 // secret. That keeps one code path for every agent (handshake, validation, leases, queues, resume)
 // at ~0.5 ms per hop (bench:bridge), instead of a second, in-process session interface into
@@ -55,6 +60,8 @@ export interface McpHttpOptions {
   failureIntervalMs?: number;
   /** Wrong-token requests waiting for their answer; more are closed unanswered. */
   maxPendingFailures?: number;
+  /** A session whose GET stream closed is closed when no request comes within this long (default 5 s). */
+  goneMs?: number;
   /** Clock for idle expiry (tests). */
   now?: () => number;
 }
@@ -63,6 +70,7 @@ export const DEFAULT_MCP_IDLE_MS = 10 * 60_000;
 export const DEFAULT_MCP_SESSIONS_PER_TOKEN = 16;
 export const DEFAULT_MCP_SESSIONS = 64;
 const DEFAULT_EVICT_IDLE_MS = 60_000;
+export const DEFAULT_MCP_GONE_MS = 5_000;
 
 interface Entry {
   transport: StreamableHTTPServerTransport;
@@ -77,6 +85,10 @@ interface Entry {
    * session from being evicted for another one, but not from idle expiry (which counts requests).
    */
   streams: number;
+  /** It held a GET stream once: a client that keeps one, so its stream closing may mean it is gone. */
+  hadStream: boolean;
+  /** Armed when that stream closed and nothing is in flight; a request disarms it (see goneMs). */
+  goneTimer: ReturnType<typeof setTimeout> | null;
 }
 
 export class McpHttpEndpoint {
@@ -172,12 +184,16 @@ export class McpHttpEndpoint {
       if (!entry || entry.tokenName !== tokenName) return refuse(res, 404, -32001, 'Unknown or expired MCP session; initialize a new one.');
       entry.lastSeen = this.now();
       const stream = req.method === 'GET';
-      if (stream) entry.streams++;
-      else entry.busy++;
+      if (stream) {
+        entry.streams++;
+        entry.hadStream = true;
+      } else entry.busy++;
+      this.disarmGone(entry);
       res.once('close', () => {
         if (stream) entry.streams--;
         else entry.busy--;
         entry.lastSeen = this.now();
+        this.armGone(sessionId, entry);
       });
       await entry.transport.handleRequest(req, res);
       return;
@@ -255,7 +271,7 @@ export class McpHttpEndpoint {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: (id) => {
-        entry = { transport, session, tokenName, lastSeen: this.now(), busy: 0, streams: 0 };
+        entry = { transport, session, tokenName, lastSeen: this.now(), busy: 0, streams: 0, hadStream: false, goneTimer: null };
         this.sessions.set(id, entry);
         this.opts.log.info('mcp session started', { token: tokenName });
       },
@@ -269,6 +285,27 @@ export class McpHttpEndpoint {
     await session.server.connect(transport);
     await transport.handleRequest(req, res);
     if (!entry) await transport.close(); // not an initialize request: nothing to keep
+  }
+
+  /** Its client kept a stream and now has none and nothing in flight: closed unless a request comes within goneMs. */
+  private armGone(id: string, e: Entry): void {
+    if (!e.hadStream || e.streams > 0 || e.busy > 0 || e.goneTimer !== null || this.sessions.get(id) !== e) return;
+    const goneMs = this.opts.goneMs ?? DEFAULT_MCP_GONE_MS;
+    e.goneTimer = setTimeout(() => {
+      e.goneTimer = null;
+      if (e.streams > 0 || e.busy > 0 || this.sessions.get(id) !== e) return;
+      this.sessions.delete(id);
+      this.opts.log.info(`mcp session closed: its client went away (its event stream closed, no request for ${goneMs} ms)`, {
+        token: e.tokenName,
+      });
+      void e.transport.close();
+    }, goneMs);
+    e.goneTimer.unref();
+  }
+
+  private disarmGone(e: Entry): void {
+    if (e.goneTimer !== null) clearTimeout(e.goneTimer);
+    e.goneTimer = null;
   }
 
   private closeIdle(): void {
@@ -304,6 +341,7 @@ export class McpHttpEndpoint {
     this.guard.close();
     const all = [...this.sessions.values()];
     this.sessions.clear();
+    for (const e of all) this.disarmGone(e);
     await Promise.all(all.map((e) => e.transport.close().catch(() => undefined)));
   }
 }
