@@ -17,6 +17,7 @@ import type { BrowserInfo, BrowserUpdateMessage, ErrorInfo, HelloMessage, Protoc
 import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
+import { cliForm } from '../common/cli-invocation';
 import { type LinkEnd, linkPair } from '../common/in-process-link';
 import type { Logger, LogLevel } from '../common/log';
 import { explainTooBig, mib } from '../common/message-limits';
@@ -457,7 +458,8 @@ export class BridgeServer extends EventEmitter {
     // config_dir: which config dir's pairing codes this bridge reads (a hash; `pair` compares it with its own).
     if (path === '/healthz') {
       const dirId = this.pairing.configDirId();
-      return json(200, { ok: true, ...(dirId === null ? {} : { config_dir: dirId }) });
+      // cli: how the person types this CLI where the bridge runs; the extension prints commands that way.
+      return json(200, { ok: true, cli: cliForm(), ...(dirId === null ? {} : { config_dir: dirId }) });
     }
     if (path === '/status') return json(200, this.status());
     json(404, {

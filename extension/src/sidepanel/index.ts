@@ -4,7 +4,7 @@
 // Renders from chrome.storage (written by the worker: panel-relay.ts, connection-status.ts,
 // task-relay.ts) and follows its changes; commands go to the worker with chrome.runtime.sendMessage.
 import type { AgentSessionInfo, ContextElement } from '../../../schemas/generated/protocol';
-import { dropPictographs, setCommandText, setCommandWords } from '../shared/command-text';
+import { dropPictographs, setCommandText, setCommandWords, showCommandsInCliForm } from '../shared/command-text';
 import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../shared/config';
 import { displayFolder } from '../shared/local-files';
 import {
@@ -537,4 +537,6 @@ setInterval(() => {
 // (every <code> of the page: a flag like --dialect must not lose its dashes to a line break).
 for (const code of document.querySelectorAll<HTMLElement>('code')) setCommandWords(code, code.textContent ?? '');
 
+// Commands in the form the bridge's CLI is typed where it runs (npx in a checkout).
+showCommandsInCliForm(document.body);
 void load().then(pairFromLink);
