@@ -5,7 +5,7 @@ import path from 'node:path';
 
 import { DEFAULT_MCP_IDLE_MS, DEFAULT_MCP_SESSIONS, DEFAULT_MCP_SESSIONS_PER_TOKEN } from '../agents/mcp/http-endpoint';
 import { McpTokenStore } from '../agents/mcp/tokens';
-import { cli } from '../common/cli-invocation';
+import { cli, cliForm } from '../common/cli-invocation';
 import { EXTENSION_ID } from '../common/extension-id';
 import { createLogger } from '../common/log';
 import { isLoopbackHost } from '../common/origin-check';
@@ -168,6 +168,7 @@ export async function bridgeCommand(argv: string[]): Promise<number> {
     host,
     port,
     configDir: dir,
+    cliForm: cliForm(),
     logger: log,
     secrets: loaded.secrets,
     stateFile: path.join(dir, SESSIONS_FILE),

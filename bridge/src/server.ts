@@ -17,7 +17,6 @@ import type { BrowserInfo, BrowserUpdateMessage, ErrorInfo, HelloMessage, Protoc
 import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
-import { cliForm } from '../common/cli-invocation';
 import { type LinkEnd, linkPair } from '../common/in-process-link';
 import type { Logger, LogLevel } from '../common/log';
 import { explainTooBig, mib } from '../common/message-limits';
@@ -99,13 +98,19 @@ export interface BridgeOptions {
   services?: BridgeServices;
   /** Where `browser-use-ext pair` writes one-time pairing codes (pairing.ts). Omitted: in-process codes only. */
   configDir?: string;
+  /** How the person types the CLI where this bridge runs (bridge/common/cli-invocation.ts; the CLI sets it).
+   * /healthz names it so the extension prints commands that work there. Omitted: not named. */
+  cliForm?: string;
   /** Protocol version this bridge speaks (default PROTOCOL_VERSION); tests set another to play a different release. */
   protocolVersion?: number;
 }
 
 /** BridgeOptions with every default filled in (bridge/cli/wire.ts resolves them). */
 export type ResolvedOptions = Required<
-  Omit<BridgeOptions, 'logger' | 'logLevel' | 'secrets' | 'extensionOrigins' | 'stateFile' | 'services' | 'configDir' | 'protocolVersion'>
+  Omit<
+    BridgeOptions,
+    'logger' | 'logLevel' | 'secrets' | 'extensionOrigins' | 'stateFile' | 'services' | 'configDir' | 'protocolVersion' | 'cliForm'
+  >
 >;
 
 /** The relay's collaborators, built and tied together by bridge/cli/wire.ts (createRelay), handed in whole. */
@@ -129,6 +134,8 @@ export interface RelayParts {
   handshake: Handshake;
   /** One-time pairing codes redeemed on POST /pair (pairing.ts). */
   pairing: PairingCodes;
+  /** BridgeOptions.cliForm, or null. */
+  cliForm: string | null;
   publisher: SessionsPublisher;
   /** HTTP endpoints beside the relay (MCP's /mcp). */
   httpServices: HttpService[];
@@ -166,6 +173,7 @@ export class BridgeServer extends EventEmitter {
   private address: AddressInfo | null = null;
   /** One-time pairing codes redeemed on POST /pair (pairing.ts). */
   readonly pairing: PairingCodes;
+  private readonly cliForm: string | null;
   private readonly publisher: SessionsPublisher;
   /** HTTP endpoints beside the relay (MCP's /mcp), by path. */
   private readonly httpServices = new Map<string, HttpService>();
@@ -192,6 +200,7 @@ export class BridgeServer extends EventEmitter {
     this.agents = parts.agents;
     this.handshake = parts.handshake;
     this.pairing = parts.pairing;
+    this.cliForm = parts.cliForm;
     this.publisher = parts.publisher;
     for (const service of parts.httpServices) this.httpServices.set(service.path, service);
     this.connectors = parts.connectors;
@@ -459,7 +468,11 @@ export class BridgeServer extends EventEmitter {
     if (path === '/healthz') {
       const dirId = this.pairing.configDirId();
       // cli: how the person types this CLI where the bridge runs; the extension prints commands that way.
-      return json(200, { ok: true, cli: cliForm(), ...(dirId === null ? {} : { config_dir: dirId }) });
+      return json(200, {
+        ok: true,
+        ...(this.cliForm === null ? {} : { cli: this.cliForm }),
+        ...(dirId === null ? {} : { config_dir: dirId }),
+      });
     }
     if (path === '/status') return json(200, this.status());
     json(404, {
