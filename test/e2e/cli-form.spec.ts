@@ -48,7 +48,7 @@ describe('e2e: the panel and Settings print commands in the form the bridge says
     expect(all.filter((t) => !t.startsWith('npx '))).to.deep.equal([]);
     expect(await brokenCommands(panel)).to.deep.equal([]);
     const settings = await launched.browser.newPage();
-    await settings.goto(`chrome-extension://${EXTENSION_ID}/options/options.html`, { waitUntil: 'load' });
+    await settings.goto(`chrome-extension://${EXTENSION_ID}/options.html`, { waitUntil: 'load' });
     await settings.waitForFunction(() => document.querySelector('.lead code')?.textContent === 'npx browser-use-ext pair', {
       timeout: 10_000,
     });
