@@ -45,7 +45,7 @@ export function cliForm(): CliForm {
   return decided;
 }
 
-/** A command as the person types it here: cli('pair') is `npx browser-use-ext pair` in a checkout. */
+/** A command as the person types it here: cli('pair') puts npx in front in a checkout. */
 export function cli(args: string): string {
   return `${cliForm()} ${args}`;
 }

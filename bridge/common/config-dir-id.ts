@@ -13,5 +13,5 @@ export function configDirId(dir: string): string {
   } catch {
     // not created yet: the resolved path is what a bridge given it would use once it creates it
   }
-  return crypto.createHash('sha256').update(`browser-use-ext config dir\0${real}`).digest('hex').slice(0, 16);
+  return crypto.createHash('sha256').update(`config-dir-id\0${real}`).digest('hex').slice(0, 16);
 }

@@ -117,6 +117,8 @@ export function commandsIn(text: string, where: string): PrintedCommand[] {
     // `bridge${port === 8765 ? '' : ...}`: an optional suffix the message adds; `bridge ${VERSION}
     // listening`: a status line, not a command. A template right after the subcommand ends it.
     const args = /^\s?\$\{/.test(text.slice(after)) ? '' : argText(text, after);
+    // `browser-use-ext bridge 0.1.0 listening`, as the running bridge prints it: a status line.
+    if (/^\d+\.\d+\.\d+ listening/.test(args)) continue;
     const line = text.slice(0, at).split('\n').length;
     // connect|agent|seed002 --help: each alternative is a command a person may type.
     for (const sub of subs.split('|')) {

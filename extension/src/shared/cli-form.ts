@@ -13,7 +13,7 @@ export function isCliForm(x: unknown): x is CliForm {
   return typeof x === 'string' && (CLI_FORMS as readonly string[]).includes(x);
 }
 
-/** The command as typed with that form: `browser-use-ext pair` -> `npx browser-use-ext pair`. Other text is unchanged. */
+/** The command as typed with that form (the npx form puts npx in front of the plain name). Other text is unchanged. */
 export function inCliForm(command: string, form: CliForm | null): string {
   if (form === null || !/^browser-use-ext(\s|$)/.test(command)) return command;
   return `${form}${command.slice('browser-use-ext'.length)}`;

@@ -2,7 +2,7 @@
 // command with backticks (`browser-use-ext pair`); a page shows each marked command as a <code> box
 // of its own and never shows the backticks. Built with text nodes only (never innerHTML): the text
 // can carry a bridge's words or a page title, and none of it may become markup. A command is shown in
-// the form the bridge's CLI is typed where it runs (`npx browser-use-ext pair` in a checkout).
+// the form the bridge's CLI is typed where it runs (with npx in front in a checkout).
 import { CLI_FORM_KEY, type CliForm, inCliForm, isCliForm } from './cli-form';
 
 /** The form the bridge's CLI is typed in where it runs (shared/cli-form.ts); null until known. */
