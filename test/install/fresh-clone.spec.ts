@@ -128,19 +128,27 @@ describe('a fresh clone: npm start, then the three steps it prints', function ()
       new Promise<{ code: number | null; text: string }>((resolve) => {
         const child = spawn('npx', ['browser-use-ext', ...argv], { cwd: clone, env, stdio: ['ignore', 'pipe', 'pipe'] });
         let text = '';
-        child.stdout.on('data', (d: Buffer) => (text += d.toString()));
-        child.stderr.on('data', (d: Buffer) => (text += d.toString()));
-        // A server (mcp, agent) keeps running: past its argument parsing after 4 s, then stopped.
-        const stop = setTimeout(() => child.kill('SIGTERM'), 6000);
+        // A server (mcp, agent) keeps running: once it has printed and run on for 1.5 s it is past its
+        // argument parsing, and is stopped. npx itself takes seconds to start on a busy machine.
+        let settle: NodeJS.Timeout | undefined;
+        const stop = () => child.kill('SIGTERM');
+        const onData = (d: Buffer) => {
+          text += d.toString();
+          settle ??= setTimeout(stop, 1500);
+        };
+        child.stdout.on('data', onData);
+        child.stderr.on('data', onData);
+        const hard = setTimeout(stop, 30_000);
         child.on('close', (code) => {
-          clearTimeout(stop);
+          clearTimeout(hard);
+          clearTimeout(settle);
           resolve({ code, text });
         });
       });
     const all = [...jobs.values()];
-    for (let i = 0; i < all.length; i += 4) {
+    for (let i = 0; i < all.length; i += 3) {
       await Promise.all(
-        all.slice(i, i + 4).map(async (argv) => {
+        all.slice(i, i + 3).map(async (argv) => {
           const r = await run(argv);
           if (NOT_AS_PRINTED.test(r.text) || CRASHED.test(r.text) || r.text.trim() === '')
             failures.push(`npx browser-use-ext ${argv.join(' ')}: exit ${r.code}: ${r.text.trim().split('\n').slice(0, 3).join(' | ')}`);
