@@ -478,7 +478,8 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
     expect(r.isError).to.equal(true);
     expect(r.text).to.equal(
       'Error COMMUNICATION_ERROR_WITH_TARGET: Cannot reach the browser-use-ext bridge at ws://127.0.0.1:9/agent: it is not running, or runs on another port. ' +
-        'Ask the person to start it (browser-use-ext bridge) with the extension paired, then call the tool again.',
+        // The stdio server runs dist/bridge/cli.js of this checkout: the command is typed with npx here.
+        'Ask the person to start it (npx browser-use-ext bridge) with the extension paired, then call the tool again.',
     );
     const wrong = await stdioWith('wrong-secret', 'not-the-agent-secret-of-this-bridge-00');
     const w = await callTool(wrong, 'browser_snapshot');

@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { cli } from '../../common/cli-invocation';
 import { nameTakenMessage } from '../../common/name-taken';
 import { DEFAULT_PORT } from '../../common/ports';
 import {
@@ -60,7 +61,7 @@ export function cdpBrowserWsUrl(httpUrl: string): string {
   return `${httpUrl.replace(/^http/, 'ws')}/devtools/browser`;
 }
 
-const fixHint = (file: string) => `Delete ${file} and make new URLs with \`browser-use-ext cdp-url --name NAME\`.`;
+const fixHint = (file: string) => `Delete ${file} and make new URLs with \`${cli('cdp-url --name NAME')}\`.`;
 
 function parseRecords(file: string, parsed: unknown): CdpClientRecord[] {
   if (parsed === undefined) return [];

@@ -32,6 +32,7 @@ import type http from 'node:http';
 
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
+import { cli } from '../../common/cli-invocation';
 import { EndpointGuard } from '../../common/endpoint-guard';
 import type { Logger } from '../../common/log';
 import type { EndpointName, UpgradeVerdict } from '../../common/origin-check';
@@ -106,7 +107,9 @@ export class McpHttpEndpoint {
       name: { action: 'call /mcp', callers: 'agents' },
       logName: 'mcp',
       loopbackOnly:
-        'MCP over HTTP is served to this machine only (loopback). Run the MCP client on the machine where the bridge runs, or use `browser-use-ext mcp` (stdio) there.',
+        'MCP over HTTP is served to this machine only (loopback). Run the MCP client on the machine where the bridge runs, or use `' +
+        cli('mcp') +
+        '` (stdio) there.',
       checkHeaders: opts.checkHeaders,
       credential: 'MCP token',
       log: opts.log,
@@ -171,7 +174,7 @@ export class McpHttpEndpoint {
         res,
         401,
         -32001,
-        'Missing or wrong bearer token. Issue one with `browser-use-ext mcp-token add <client-name>` and send it as "Authorization: Bearer <token>".',
+        `Missing or wrong bearer token. Issue one with \`${cli('mcp-token add <client-name>')}\` and send it as "Authorization: Bearer <token>".`,
       );
     }
     const length = Number(req.headers['content-length'] ?? 0);
@@ -227,7 +230,7 @@ export class McpHttpEndpoint {
         return (
           `The MCP token "${tokenName}" already has ${own.length} open MCP sessions, all busy; its cap is ${perToken}. ` +
           `Close sessions you no longer use (the MCP client ends one with DELETE /mcp, or restart the client), ` +
-          `end them all with \`browser-use-ext mcp-token revoke ${tokenName}\` (then add a new token), ` +
+          `end them all with \`${cli(`mcp-token revoke ${tokenName}`)}\` (then add a new token), ` +
           `or restart the bridge with --mcp-sessions-per-token N.`
         );
     }
@@ -237,7 +240,7 @@ export class McpHttpEndpoint {
         return (
           `The bridge already has ${this.sessions.size} MCP sessions, none idle for ${Math.round(evictIdleMs / 1000)} s; its cap is ${total}. ` +
           `Close MCP sessions you no longer use (DELETE /mcp, or restart idle MCP clients), revoke tokens nobody uses ` +
-          `(\`browser-use-ext mcp-token list\`, then \`mcp-token revoke NAME\`), or restart the bridge with --mcp-sessions N.`
+          `(\`${cli('mcp-token list')}\`, then \`mcp-token revoke NAME\`), or restart the bridge with --mcp-sessions N.`
         );
     }
     return null;

@@ -5,6 +5,7 @@
 // enough (nothing to brute-force), and the comparison is constant-time.
 import path from 'node:path';
 
+import { cli } from '../../common/cli-invocation';
 import { nameTakenMessage } from '../../common/name-taken';
 import { CLIENT_NAME, findByToken, isSha256Hex, newToken, readJsonFile, sha256Hex, writeJsonFileAtomic } from '../../common/token-file';
 
@@ -29,11 +30,11 @@ export class McpTokenStore {
   list(): TokenRecord[] {
     const parsed = readJsonFile(
       this.file,
-      `${this.file} is not valid JSON. Delete it and issue new tokens with \`browser-use-ext mcp-token add NAME\`.`,
+      `${this.file} is not valid JSON. Delete it and issue new tokens with \`${cli('mcp-token add NAME')}\`.`,
     );
     if (parsed === undefined) return [];
     if (typeof parsed !== 'object' || parsed === null)
-      throw new Error(`${this.file} is not a token list. Delete it and issue new tokens with \`browser-use-ext mcp-token add NAME\`.`);
+      throw new Error(`${this.file} is not a token list. Delete it and issue new tokens with \`${cli('mcp-token add NAME')}\`.`);
     const tokens = (parsed as { tokens?: unknown }).tokens;
     if (!Array.isArray(tokens)) return [];
     return tokens.filter(
