@@ -203,7 +203,7 @@ export async function bridgeCommand(argv: string[]): Promise<number> {
       `  MCP (HTTP):         http://${shownHost}:${bridge.port}/mcp (bearer tokens: ${cli('mcp-token add NAME')}; stdio: ${cli('mcp')})\n` +
       `  CDP:                http://${shownHost}:${bridge.port}/cdp/<token> (make a URL: ${cli('cdp-url --name NAME')})\n` +
       (loaded.created
-        ? `\nFirst run: new pairing secrets were created.\n${pairingText(loaded.secrets, loaded.file, bridge.port)}\n`
+        ? `\nFirst run: new pairing secrets were created.\n${pairingText(loaded.secrets, loaded.file, bridge.port)}`
         : `  pairing:            secrets in ${loaded.file} (show them with ${cli('bridge --print-pairing')})\n`) +
       `\n${firstStepsText({ host, port: bridge.port, configDir: dir })}\n` +
       `Press Ctrl+C to stop.\n`,
