@@ -17,6 +17,7 @@ import type { BrowserInfo, BrowserUpdateMessage, ErrorInfo, HelloMessage, Protoc
 import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
+import { cli } from '../common/cli-invocation';
 import { type LinkEnd, linkPair } from '../common/in-process-link';
 import type { Logger, LogLevel } from '../common/log';
 import { explainTooBig, mib } from '../common/message-limits';
@@ -732,8 +733,8 @@ export class BridgeServer extends EventEmitter {
         deadline: 0,
         message:
           peer.role === 'extension'
-            ? `handshake refused by the extension: its pairing secret does not match this bridge's. Pair it again (browser-use-ext pair).`
-            : `handshake refused by an agent: its agent secret does not match this bridge's. It should use BROWSER_USE_EXT_AGENT_SECRET or secrets.json as shown by browser-use-ext bridge --print-pairing.`,
+            ? `handshake refused by the extension: its pairing secret does not match this bridge's. Pair it again (${cli('pair')}).`
+            : `handshake refused by an agent: its agent secret does not match this bridge's. It should use BROWSER_USE_EXT_AGENT_SECRET or secrets.json as shown by ${cli('bridge --print-pairing')}.`,
         fields: { peer: peer.id, role: peer.role, remote: peer.remoteAddress },
       });
     }
