@@ -126,12 +126,19 @@ describe('a fresh clone: npm start, then the three steps it prints', function ()
     const failures: string[] = [];
     const run = (argv: string[]) =>
       new Promise<{ code: number | null; text: string }>((resolve) => {
-        const child = spawn('npx', ['browser-use-ext', ...argv], { cwd: clone, env, stdio: ['ignore', 'pipe', 'pipe'] });
+        // A group of its own: npx runs the bin as a child, which a signal to npx alone would leave running.
+        const child = spawn('npx', ['browser-use-ext', ...argv], { cwd: clone, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
         let text = '';
         // A server (mcp, agent) keeps running: once it has printed and run on for 1.5 s it is past its
         // argument parsing, and is stopped. npx itself takes seconds to start on a busy machine.
         let settle: NodeJS.Timeout | undefined;
-        const stop = () => child.kill('SIGTERM');
+        const stop = () => {
+          try {
+            if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+          } catch {
+            // already gone
+          }
+        };
         const onData = (d: Buffer) => {
           text += d.toString();
           settle ??= setTimeout(stop, 1500);
