@@ -55,7 +55,8 @@ describe('a fresh clone: npm start, then the three steps it prints', function ()
       BROWSER_USE_EXT_BRIDGE_URL: values.agentUrl,
     };
     const began = Date.now();
-    start = spawn('npm', ['start'], { cwd: clone, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A group of its own, stopped whole in after(): a signal to npm alone leaves the bridge it started running.
+    start = spawn('npm', ['start'], { cwd: clone, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const onData = (d: Buffer) => {
       out += d.toString();
       arrivals.push({ at: Date.now() - began, text: out });
@@ -77,7 +78,11 @@ describe('a fresh clone: npm start, then the three steps it prints', function ()
   });
 
   after(() => {
-    if (start && start.exitCode === null) start.kill('SIGTERM');
+    try {
+      if (start?.pid !== undefined) process.kill(-start.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
