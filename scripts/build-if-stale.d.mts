@@ -10,11 +10,13 @@ export declare const STAMP: string;
 export declare function inputHashes(root: string, inputs?: string[]): Record<string, string>;
 export declare function staleReason(root: string, options?: StaleOptions): string | null;
 export declare function writeStamp(root: string, files: Record<string, string>, stamp?: string): void;
+export declare const PROGRESS_EVERY_MS: number;
 export declare function buildIfStale(args: {
   root: string;
   force?: boolean;
-  generate: () => void;
-  bundle: () => void;
+  generate: () => void | Promise<void>;
+  bundle: () => void | Promise<void>;
   log?: (line: string) => void;
   options?: StaleOptions;
-}): { rebuilt: boolean; line: string };
+  progressEveryMs?: number;
+}): Promise<{ rebuilt: boolean; line: string }>;

@@ -7,9 +7,10 @@
 // file's content (INPUTS below: what gen and rollup read, plus the dependency versions) is recorded in
 // dist/.build-stamp.json after a successful build; the build is fresh while the same files have the same
 // contents and every output exists. Content, not mtimes: a `git checkout` back and forth or a `touch`
-// changes nothing that is built, so it costs no rebuild. Prints one line saying which it was (on
-// stderr, so `npm pack --json` still prints only JSON on stdout).
-import { spawnSync } from 'node:child_process';
+// changes nothing that is built, so it costs no rebuild. A fresh build prints one line; a rebuild
+// says what it builds, each step, and every 15 s that it still runs (a first build on a busy 2-core
+// machine took 3.7 min, silent until then). All on stderr, so `npm pack --json` prints only JSON on stdout.
+import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -82,12 +83,25 @@ export function writeStamp(root, files, stamp = STAMP) {
   fs.writeFileSync(path.join(root, stamp), JSON.stringify({ files }) + '\n');
 }
 
+/** While a build runs, a line this often says it still runs: a first build takes minutes, and silence reads as a hang. */
+export const PROGRESS_EVERY_MS = 15_000;
+
 /**
  * Rebuilds when stale (or when force), then records the inputs. `generate` and `bundle` are the two
- * build steps; the inputs are hashed between them, after gen has rewritten schemas/generated, so a
- * file edited while rollup runs makes the next start rebuild again. Returns the line it printed.
+ * build steps (each may return a promise); the inputs are hashed between them, after gen has
+ * rewritten schemas/generated, so a file edited while rollup runs makes the next start rebuild again.
+ * A rebuild says what it builds and why, each step as it starts, and every `progressEveryMs` that it
+ * is still running with the time so far; the last line (returned) says how long it took.
  */
-export function buildIfStale({ root, force = false, generate, bundle, log = (line) => console.error(line), options = {} }) {
+export async function buildIfStale({
+  root,
+  force = false,
+  generate,
+  bundle,
+  log = (line) => console.error(line),
+  options = {},
+  progressEveryMs = PROGRESS_EVERY_MS,
+}) {
   const started = Date.now();
   const reason = force ? 'npm run build' : staleReason(root, options);
   const secs = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
@@ -96,30 +110,49 @@ export function buildIfStale({ root, force = false, generate, bundle, log = (lin
     log(line);
     return { rebuilt: false, line };
   }
-  generate();
+  const first = !fs.existsSync(path.join(root, options.stamp ?? STAMP));
+  log(
+    `build: building the bridge, the agent client and the extension (${reason}). ` +
+      (first
+        ? 'A first build takes a few minutes (about 1 on a fast machine); later starts skip it when nothing changed.'
+        : 'This takes a minute or two.'),
+  );
+  const step = async (what, f) => {
+    log(`build: ${what}...`);
+    const timer = setInterval(() => log(`build: still ${what}, ${Math.round((Date.now() - started) / 1000)} s so far`), progressEveryMs);
+    try {
+      await f();
+    } finally {
+      clearInterval(timer);
+    }
+  };
+  await step('generating the protocol types and validators (schemas/generated)', generate);
   const files = inputHashes(root, options.inputs);
-  bundle();
+  await step('bundling the bridge, the client and the extension with rollup (dist/)', bundle);
   writeStamp(root, files, options.stamp);
   const line = `build: rebuilt in ${secs()} (${reason})`;
   log(line);
   return { rebuilt: true, line };
 }
 
+/** Runs a build step as a child process; a failure ends this script with the step's exit code. */
 function run(root, cmd, args, quiet = false) {
-  // gen's own summary line is left out so a build prints one line of its own (errors still show).
-  const r = spawnSync(cmd, args, { cwd: root, stdio: ['inherit', quiet ? 'ignore' : 'inherit', 'inherit'] });
-  if (r.status !== 0) {
-    console.error(
-      `build: \`${[path.basename(cmd), ...args].join(' ')}\` failed (exit ${r.status ?? r.signal}); fix the error above and run it again.`,
-    );
-    process.exit(r.status || 1);
-  }
+  return new Promise((resolve) => {
+    // gen's own summary line is left out so a build prints only its own lines (errors still show).
+    const child = spawn(cmd, args, { cwd: root, stdio: ['inherit', quiet ? 'ignore' : 'inherit', 'inherit'] });
+    const failed = (why, code) => {
+      console.error(`build: \`${[path.basename(cmd), ...args].join(' ')}\` failed (${why}); fix the error above and run it again.`);
+      process.exit(code);
+    };
+    child.on('error', (e) => failed(e.message, 1));
+    child.on('exit', (code, signal) => (code === 0 ? resolve() : failed(`exit ${code ?? signal}`, code || 1)));
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   const rollup = path.join(root, 'node_modules', 'rollup', 'dist', 'bin', 'rollup');
-  buildIfStale({
+  await buildIfStale({
     root,
     force: process.argv.includes('--force'),
     generate: () => run(root, process.execPath, [path.join(root, 'scripts', 'gen.mjs')], true),

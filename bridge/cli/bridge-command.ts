@@ -5,6 +5,7 @@ import path from 'node:path';
 
 import { DEFAULT_MCP_IDLE_MS, DEFAULT_MCP_SESSIONS, DEFAULT_MCP_SESSIONS_PER_TOKEN } from '../agents/mcp/http-endpoint';
 import { McpTokenStore } from '../agents/mcp/tokens';
+import { cli, cliForm } from '../common/cli-invocation';
 import { EXTENSION_ID } from '../common/extension-id';
 import { createLogger } from '../common/log';
 import { isLoopbackHost } from '../common/origin-check';
@@ -13,6 +14,7 @@ import { AGENT_SECRET_ENV, configDir, loadOrCreateSecrets, type Secrets } from '
 import { BRIDGE_VERSION } from '../common/version';
 import { DEFAULT_MAX_AGENT_SESSIONS } from '../src/server';
 import { SESSIONS_FILE } from '../src/session-store';
+import { firstStepsText } from './first-steps';
 import { type CommandSpec, flag, logLevel, parseCommand, resolveBridge, str } from './shared-options';
 import { createBridge } from './wire';
 
@@ -87,7 +89,7 @@ export const BRIDGE_COMMAND: CommandSpec = {
 export function pairingText(secrets: Secrets, file: string, port: number): string {
   return (
     `Pairing (secrets in ${file}, readable only by you):\n` +
-    `  1. Extension: easiest is \`browser-use-ext pair\` (a one-time code for the side panel). Or open the\n` +
+    `  1. Extension: easiest is \`${cli('pair')}\` (a one-time code for the side panel). Or open the\n` +
     `     extension's side panel (or Options page) and paste this extension secret:\n` +
     `       ${secrets.extension_secret}\n` +
     `     (and the bridge URL ws://127.0.0.1:${port}/extension if you changed the port).\n` +
@@ -166,6 +168,7 @@ export async function bridgeCommand(argv: string[]): Promise<number> {
     host,
     port,
     configDir: dir,
+    cliForm: cliForm(),
     logger: log,
     secrets: loaded.secrets,
     stateFile: path.join(dir, SESSIONS_FILE),
@@ -197,11 +200,12 @@ export async function bridgeCommand(argv: string[]): Promise<number> {
       `  extension endpoint: ${bridge.extensionUrl}\n` +
       `  agent endpoint:     ${bridge.agentUrl}\n` +
       `  health:             http://${shownHost}:${bridge.port}/healthz  status: http://${shownHost}:${bridge.port}/status\n` +
-      `  MCP (HTTP):         http://${shownHost}:${bridge.port}/mcp (bearer tokens: browser-use-ext mcp-token add NAME; stdio: browser-use-ext mcp)\n` +
-      `  CDP:                http://${shownHost}:${bridge.port}/cdp/<token> (make a URL: browser-use-ext cdp-url --name NAME)\n` +
+      `  MCP (HTTP):         http://${shownHost}:${bridge.port}/mcp (bearer tokens: ${cli('mcp-token add NAME')}; stdio: ${cli('mcp')})\n` +
+      `  CDP:                http://${shownHost}:${bridge.port}/cdp/<token> (make a URL: ${cli('cdp-url --name NAME')})\n` +
       (loaded.created
-        ? `\nFirst run: new pairing secrets were created.\n${pairingText(loaded.secrets, loaded.file, bridge.port)}\n`
-        : `  pairing:            secrets in ${loaded.file} (show them with browser-use-ext bridge --print-pairing)\n`) +
+        ? `\nFirst run: new pairing secrets were created.\n${pairingText(loaded.secrets, loaded.file, bridge.port)}`
+        : `  pairing:            secrets in ${loaded.file} (show them with ${cli('bridge --print-pairing')})\n`) +
+      `\n${firstStepsText({ host, port: bridge.port, configDir: dir })}\n` +
       `Press Ctrl+C to stop.\n`,
   );
   await new Promise<void>((resolve) => {

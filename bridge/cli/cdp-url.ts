@@ -12,13 +12,25 @@ import {
   mintCdpClient,
   revokeCdpClient,
 } from '../agents/cdp/cdp-clients-file';
+import { cli } from '../common/cli-invocation';
 import { configDir } from '../common/secrets';
-import { agentBrowser, ALIAS_PORT, BROWSER_OPTION, type CommandSpec, flag, parseCommand, resolveBridge, str } from './shared-options';
+import {
+  agentBrowser,
+  ALIAS_PORT,
+  BROWSER_OPTION,
+  type CommandSpec,
+  flag,
+  LIST_HEAD,
+  parseCommand,
+  REPLACE_OPTION,
+  resolveBridge,
+  str,
+} from './shared-options';
 
 export const CDP_URL_COMMAND: CommandSpec = {
   name: 'cdp-url',
   usage: [
-    `browser-use-ext cdp-url [--name NAME] [--tabs N] [--browser B] [options]`,
+    `browser-use-ext cdp-url [--name NAME] [--tabs N] [--browser B] [--replace] [options]`,
     `browser-use-ext cdp-url --list`,
     `browser-use-ext cdp-url --revoke NAME`,
   ],
@@ -32,7 +44,7 @@ export const CDP_URL_COMMAND: CommandSpec = {
     {
       name: 'name',
       spec: { type: 'string' },
-      row: { flags: '--name <name>', text: `which client it is for (default ${DEFAULT_CDP_NAME}); making a name again replaces its URL` },
+      row: { flags: '--name <name>', text: `which client it is for (default ${DEFAULT_CDP_NAME}); a name in use needs --replace` },
     },
     {
       name: 'tabs',
@@ -40,10 +52,11 @@ export const CDP_URL_COMMAND: CommandSpec = {
       row: { flags: '--tabs <n>', text: `tabs the client may hold at once (default ${DEFAULT_CDP_MAX_TABS}, at most ${MAX_CDP_TABS})` },
     },
     BROWSER_OPTION,
+    REPLACE_OPTION,
     {
       name: 'list',
       spec: { type: 'boolean' },
-      row: { flags: '--list', text: "the URLs' names, browsers, tab limits and dates (never the URLs)" },
+      row: { flags: '--list', text: "the URLs' names, dates, browsers and tab limits (never the URLs)" },
     },
     {
       name: 'revoke',
@@ -66,16 +79,17 @@ export async function cdpUrlCommand(argv: string[]): Promise<number> {
     if (values.list) {
       const all = listCdpClients(dir);
       if (!all.length) {
-        process.stderr.write(`No CDP URLs (file ${file}). Make one with: browser-use-ext cdp-url --name NAME\n`);
+        process.stderr.write(`No CDP URLs (file ${file}). Make one with: ${cli('cdp-url --name NAME')}\n`);
         return 0;
       }
-      // BROWSER: the browser the URL is bound to; "(last used)" follows the bridge's rule at connect time.
+      // Name, date and browser first, as `mcp-token list`. BROWSER: the browser the URL is bound to;
+      // "(last used)" follows the bridge's rule at connect time.
       process.stdout.write(
-        `NAME\tBROWSER\tTABS\tCREATED\tLAST USED\tSTOPPED\n` +
+        `${[...LIST_HEAD, 'TABS', 'LAST USED', 'STOPPED'].join('\t')}\n` +
           all
             .map(
               (r) =>
-                `${r.name}\t${r.browser ?? '(last used)'}\t${r.max_tabs}\t${r.created_at}\t${r.last_used_at ?? 'never'}\t${r.stopped_at ?? 'no'}\n`,
+                `${r.name}\t${r.created_at}\t${r.browser ?? '(last used)'}\t${r.max_tabs}\t${r.last_used_at ?? 'never'}\t${r.stopped_at ?? 'no'}\n`,
             )
             .join(''),
       );
@@ -116,7 +130,12 @@ export async function cdpUrlCommand(argv: string[]): Promise<number> {
   const name = values.name ?? DEFAULT_CDP_NAME;
   let minted;
   try {
-    minted = mintCdpClient(dir, { name, maxTabs: tabs, ...(browser.name === undefined ? {} : { browser: browser.name }) });
+    minted = mintCdpClient(dir, {
+      name,
+      maxTabs: tabs,
+      ifExists: flag(v, 'replace') ? 'replace' : 'refuse',
+      ...(browser.name === undefined ? {} : { browser: browser.name }),
+    });
   } catch (e) {
     process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
@@ -143,7 +162,7 @@ export async function cdpUrlCommand(argv: string[]): Promise<number> {
       // puppeteer's browserURL drops the path (it fetches /json/version from the root), so it gets the WebSocket.
       `puppeteer:            const browser = await puppeteer.connect({ browserWSEndpoint: '${ws}' });\n` +
       `chrome-devtools-mcp:  npx chrome-devtools-mcp --wsEndpoint ${ws}\n` +
-      `Revoke it with: browser-use-ext cdp-url --revoke ${name} (or in the extension's side panel).\n`,
+      `Revoke it with: ${cli(`cdp-url --revoke ${name}`)} (or in the extension's side panel).\n`,
   );
   return 0;
 }
@@ -160,14 +179,14 @@ async function probe(url: string, browser: string | undefined): Promise<string> 
       return `Warning: the bridge at ${host} does not know this URL: it reads another config dir. Run this command with that bridge's --config-dir.\n`;
     if (!r.ok) return `Warning: the bridge at ${host} answered ${r.status} for this URL.\n`;
   } catch {
-    return `No bridge answers at ${host} now: start it with \`browser-use-ext bridge\`; the URL works once it runs and the browser extension is connected to it.\n`;
+    return `No bridge answers at ${host} now: start it with \`${cli('bridge')}\`; the URL works once it runs and the browser extension is connected to it.\n`;
   }
   const seen = await connectedBrowsers(url);
   if (seen === null || (browser === undefined && seen.anyConnected)) return '';
   if (!seen.anyConnected)
     return (
       `Warning: no browser extension is connected to the bridge at ${host}, so a client would get no tab. Open Chrome where ` +
-      `the extension is paired with this bridge (\`browser-use-ext pair\`), then connect the client.\n`
+      `the extension is paired with this bridge (\`${cli('pair')}\`), then connect the client.\n`
     );
   if (browser === undefined || seen.names === null || seen.names.some((n) => n.toLowerCase() === browser.toLowerCase())) return '';
   return (

@@ -1,6 +1,7 @@
 // `browser-use-ext conformance --against ws://127.0.0.1:PORT/agent`: runs the kit as an agent and
 // prints the report; exit 0 only when every check passes.
 import { type CheckResult, formatReport, runConformance } from '../agents/conformance/checks';
+import { cli } from '../common/cli-invocation';
 import { EXTENSION_ID } from '../common/extension-id';
 import { AGENT_SECRET_ENV, configDir, loadOrCreateSecrets, readAgentSecret } from '../common/secrets';
 import { runAsBridge } from './conformance-as-bridge';
@@ -81,7 +82,7 @@ export async function conformanceCommand(argv: string[]): Promise<number> {
   const secret = readAgentSecret();
   if (!secret) {
     process.stderr.write(
-      `No agent secret: set ${AGENT_SECRET_ENV} (from \`browser-use-ext bridge --print-pairing\`) or pass the bridge's --config-dir.\n`,
+      `No agent secret: set ${AGENT_SECRET_ENV} (from \`${cli('bridge --print-pairing')}\`) or pass the bridge's --config-dir.\n`,
     );
     return 2;
   }

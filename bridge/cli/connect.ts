@@ -2,6 +2,7 @@
 // the person disconnects it from the side panel.
 import { BackendUrlError, checkBackendUrl } from '../agents/connectors/backend-link';
 import { type Dialect, SeedConnector } from '../agents/connectors/connector';
+import { cli } from '../common/cli-invocation';
 import { createLogger } from '../common/log';
 import { AGENT_SECRET_ENV } from '../common/secrets';
 import {
@@ -46,7 +47,7 @@ export async function connectCommand(argv: string[]): Promise<number> {
   const { values, positionals } = p;
   const dialect = str(values, 'dialect');
   if (dialect !== '000' && dialect !== '001') {
-    process.stderr.write(`--dialect must be 000 or 001; see browser-use-ext connect --help\n`);
+    process.stderr.write(`--dialect must be 000 or 001; see ${cli('connect --help')}\n`);
     return 2;
   }
   const url = positionals[0] ?? (dialect === '001' ? 'ws://localhost:8080' : undefined);

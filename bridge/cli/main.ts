@@ -8,7 +8,7 @@ import { connectCommand } from './connect';
 import { mcpCommand, mcpTokenCommand } from './mcp';
 import { pairCommand } from './pair';
 import { serveCommand } from './serve';
-import { BRIDGE_URL_ENV, BROWSER_ENV, DEFAULT_BRIDGE_URL } from './shared-options';
+import { BRIDGE_URL_ENV, BROWSER_ENV, DEFAULT_BRIDGE_URL, VERSION_LINE } from './shared-options';
 import { statusCommand } from './status';
 import { seed003Command } from './step-executor';
 import type { SubcommandName } from './subcommand-names';
@@ -32,6 +32,7 @@ const SUBCOMMANDS: Record<SubcommandName, (argv: string[]) => Promise<number> | 
 const HELP = `browser-use-ext ${BRIDGE_VERSION}: drive your own Chrome from agents, through the browser-use-ext extension.
 
 Usage: browser-use-ext <command> [options]      (browser-use-ext <command> --help for its options)
+       browser-use-ext --version                 (or -V: print the version)
 
 Commands:
   bridge        run the bridge between the extension and your agents (the default command)
@@ -58,6 +59,10 @@ function commandOf(name: string): ((argv: string[]) => Promise<number> | number)
 async function main(argv: string[]): Promise<number> {
   const first = argv[0];
   if (first === undefined) return bridgeCommand([]);
+  if (first === '-V' || first === '--version') {
+    process.stdout.write(VERSION_LINE);
+    return 0;
+  }
   if (first === '-h' || first === '--help') {
     process.stdout.write(HELP);
     return 0;

@@ -5,6 +5,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 
 import { createMcpSession } from '../agents/mcp/mcp-server';
 import { McpTokenStore } from '../agents/mcp/tokens';
+import { cli } from '../common/cli-invocation';
 import { AGENT_SECRET_ENV, configDir, readAgentSecret } from '../common/secrets';
 import {
   agentBrowser,
@@ -13,7 +14,10 @@ import {
   type BridgeAddress,
   BROWSER_OPTION,
   type CommandSpec,
+  flag,
+  LIST_HEAD,
   parseCommand,
+  REPLACE_OPTION,
   resolveBridge,
   str,
 } from './shared-options';
@@ -39,14 +43,18 @@ export const MCP_COMMAND: CommandSpec = {
 
 export const MCP_TOKEN_COMMAND: CommandSpec = {
   name: 'mcp-token',
-  usage: [`browser-use-ext mcp-token add NAME [--browser B]`, `browser-use-ext mcp-token list`, `browser-use-ext mcp-token revoke NAME`],
+  usage: [
+    `browser-use-ext mcp-token add NAME [--browser B] [--replace]`,
+    `browser-use-ext mcp-token list`,
+    `browser-use-ext mcp-token revoke NAME`,
+  ],
   about:
     `Bearer tokens for MCP clients over HTTP (the bridge's /mcp endpoint).\n` +
     `  add NAME     issue a token for that client; printed once (only its hash is kept);\n` +
     `               with --browser its sessions work in that browser\n` +
-    `  list         names, browsers and dates of the issued tokens (never the tokens)\n` +
+    `  list         names, dates and browsers of the issued tokens (never the tokens)\n` +
     `  revoke NAME  revoke a token (effective at the next request, no restart)`,
-  options: [BROWSER_OPTION],
+  options: [BROWSER_OPTION, REPLACE_OPTION],
   shared: ['bridge-url', 'config-dir'],
   allowPositionals: true,
 };
@@ -85,7 +93,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   }
   if (!secret) {
     process.stderr.write(
-      `No agent secret: set ${AGENT_SECRET_ENV} (from \`browser-use-ext bridge --print-pairing\`) or run the bridge once on this machine so it creates ${configDir()}/secrets.json.\n`,
+      `No agent secret: set ${AGENT_SECRET_ENV} (from \`${cli('bridge --print-pairing')}\`) or run the bridge once on this machine so it creates ${configDir()}/secrets.json.\n`,
     );
     return 1;
   }
@@ -123,35 +131,36 @@ export function mcpTokenCommand(argv: string[]): number {
   // Only `add` binds a browser: a stray $BROWSER_USE_EXT_BROWSER must not make list/revoke fail.
   const browser = p.positionals[0] === 'add' ? agentBrowser(p.values) : { name: undefined };
   if (!browser) return 2;
-  return tokenCommand(p.positionals, new McpTokenStore(str(p.values, 'config-dir') ?? configDir()), where.address, browser.name);
+  const store = new McpTokenStore(str(p.values, 'config-dir') ?? configDir());
+  return tokenCommand(p.positionals, store, where.address, browser.name, flag(p.values, 'replace'));
 }
 
-function tokenCommand(args: string[], store: McpTokenStore, bridge: BridgeAddress, browser: string | undefined): number {
+function tokenCommand(args: string[], store: McpTokenStore, bridge: BridgeAddress, browser: string | undefined, replace: boolean): number {
   const [verb, name] = args;
   try {
     if (verb === 'add' && name) {
-      const token = store.add(name, browser);
+      const token = store.add(name, browser, { replace });
       process.stdout.write(
         `Token for "${name}" (shown once; only its hash is kept in ${store.file}):\n\n  ${token}\n\n` +
           (browser === undefined ? '' : `Its MCP sessions work in the browser named "${browser}" (the name its side panel shows).\n`) +
           `MCP client config: url ${bridge.httpBase}/mcp with header "Authorization: Bearer ${token}".\n` +
-          `Revoke it with: browser-use-ext mcp-token revoke ${name}\n`,
+          `Revoke it with: ${cli(`mcp-token revoke ${name}`)}\n`,
       );
       return 0;
     }
     if (verb === 'list') {
       const tokens = store.list();
-      // The browser column last: scripts reading name and date by position keep working.
+      // Name and date first, then the browser: the columns `cdp-url --list` starts with, under the same header.
       process.stdout.write(
         tokens.length
-          ? tokens.map((t) => `${t.name}\t${t.created_at}\t${t.browser ?? '(last used)'}\n`).join('')
-          : `No MCP tokens (file ${store.file}). Issue one with: browser-use-ext mcp-token add NAME\n`,
+          ? `${LIST_HEAD.join('\t')}\n` + tokens.map((t) => `${t.name}\t${t.created_at}\t${t.browser ?? '(last used)'}\n`).join('')
+          : `No MCP tokens (file ${store.file}). Issue one with: ${cli('mcp-token add NAME')}\n`,
       );
       return 0;
     }
     if (verb === 'revoke' && name) {
       if (!store.revoke(name)) {
-        process.stderr.write(`No token named "${name}" (see: browser-use-ext mcp-token list).\n`);
+        process.stderr.write(`No token named "${name}" (see: ${cli('mcp-token list')}).\n`);
         return 1;
       }
       process.stdout.write(
@@ -163,6 +172,6 @@ function tokenCommand(args: string[], store: McpTokenStore, bridge: BridgeAddres
     process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
   }
-  process.stderr.write(`browser-use-ext mcp-token: say add NAME, list or revoke NAME; see browser-use-ext mcp-token --help\n`);
+  process.stderr.write(`browser-use-ext mcp-token: say add NAME, list or revoke NAME; see ${cli('mcp-token --help')}\n`);
   return 2;
 }

@@ -2,6 +2,8 @@
 // extension by typing 8 characters (or opening a link) instead of copying the secret by hand.
 import { spawn } from 'node:child_process';
 
+import { cli } from '../common/cli-invocation';
+import { configDirId } from '../common/config-dir-id';
 import { EXTENSION_ID } from '../common/extension-id';
 import { DEFAULT_PORT } from '../common/ports';
 import { configDir, loadOrCreateSecrets } from '../common/secrets';
@@ -56,12 +58,15 @@ export function pairingLink(code: string, extensionUrl: string, extensionId = EX
   return `chrome-extension://${extensionId}/sidepanel/index.html#pair=${encodeURIComponent(code)}&bridge=${encodeURIComponent(extensionUrl)}`;
 }
 
-async function bridgeRunning(bridge: BridgeAddress): Promise<boolean> {
+/** Whether a bridge answers there, and which config dir's codes it reads (configDirId; absent from older bridges). */
+async function bridgeRunning(bridge: BridgeAddress): Promise<{ running: boolean; configDir?: string }> {
   try {
     const r = await fetch(`${bridge.httpBase}/healthz`, { signal: AbortSignal.timeout(1500) });
-    return r.ok;
+    if (!r.ok) return { running: false };
+    const body = (await r.json().catch(() => ({}))) as { config_dir?: unknown };
+    return { running: true, ...(typeof body.config_dir === 'string' ? { configDir: body.config_dir } : {}) };
   } catch {
-    return false;
+    return { running: false };
   }
 }
 
@@ -80,11 +85,25 @@ function openLink(link: string): Promise<boolean> {
   });
 }
 
-export async function runPair(o: PairOptions, out: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
+export async function runPair(
+  o: PairOptions,
+  out: (s: string) => void = (s) => process.stdout.write(s),
+  err: (s: string) => void = (s) => process.stderr.write(s),
+): Promise<number> {
+  const bridge = await bridgeRunning(o.bridge);
+  const running = bridge.running;
+  if (bridge.configDir !== undefined && bridge.configDir !== configDirId(o.configDir)) {
+    // The running bridge reads codes from its own config dir: a code written to this one could never be accepted.
+    err(
+      `The bridge running at ${o.bridge.httpBase} uses another config dir than ${o.configDir}, so it could never accept a code made there; ` +
+        `no code was made. Run pair with the --config-dir the bridge was started with (none if it uses the default), ` +
+        `or start a bridge with --config-dir ${o.configDir} on another port (--port N) and run pair with --bridge-url ws://127.0.0.1:N.\n`,
+    );
+    return 1;
+  }
   loadOrCreateSecrets(o.configDir); // the bridge needs its secrets; create them on a first run
   const { code, expiresAt } = writePairingCode(o.configDir);
   const link = pairingLink(code, o.bridge.extensionUrl, o.extensionId);
-  const running = await bridgeRunning(o.bridge);
   const isDefault = o.bridge.httpBase === parseBridgeUrl(`127.0.0.1:${DEFAULT_PORT}`)?.httpBase;
   out(
     `Pairing code (works once, until ${new Date(expiresAt).toLocaleTimeString()}):\n\n      ${code}\n\n` +
@@ -92,7 +111,7 @@ export async function runPair(o: PairOptions, out: (s: string) => void = (s) => 
       `  Or paste this link into Chrome's address bar:\n    ${link}\n\n` +
       (running
         ? `  The bridge is running at ${o.bridge.httpBase}; the extension connects as soon as the code is accepted.\n`
-        : `  No bridge answers at ${o.bridge.httpBase} yet: start it with \`browser-use-ext bridge${isDefault ? '' : ` --bridge-url ${o.bridge.httpBase.replace(/^http/, 'ws')}`}\` (same --config-dir); the code waits for it.\n`) +
+        : `  No bridge answers at ${o.bridge.httpBase} yet: start it with \`${cli(`bridge${isDefault ? '' : ` --bridge-url ${o.bridge.httpBase.replace(/^http/, 'ws')}`}`)}\` (same --config-dir); the code waits for it.\n`) +
       `  Pairing is stored in the extension and survives browser restarts. Pair again only after deleting secrets.json.\n`,
   );
   if (o.open) {

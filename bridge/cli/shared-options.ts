@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { LOG_LEVELS, type LogLevel } from '../common/log';
 import { DEFAULT_PORT } from '../common/ports';
 import { CONFIG_DIR_ENV } from '../common/secrets';
+import { BRIDGE_VERSION } from '../common/version';
 
 export const PRODUCT = 'browser-use-ext';
 export const BRIDGE_URL_ENV = 'BROWSER_USE_EXT_BRIDGE_URL';
@@ -27,6 +28,9 @@ export interface HelpRow {
 }
 
 /** The shared options' help rows, in the order every subcommand lists them (help always last). */
+/** What --version prints: the package version (package.json "version", kept equal to BRIDGE_VERSION by a unit test). */
+export const VERSION_LINE = `browser-use-ext ${BRIDGE_VERSION}\n`;
+
 export const SHARED_ROWS: Record<SharedOption | 'help', HelpRow> = {
   'bridge-url': {
     flags: '--bridge-url <url>',
@@ -37,9 +41,19 @@ export const SHARED_ROWS: Record<SharedOption | 'help', HelpRow> = {
     text: `where secrets.json lives (default $${CONFIG_DIR_ENV}, else ~/.config/browser-use-ext)`,
   },
   'log-level': { flags: '--log-level <lvl>', text: `${LOG_LEVELS.join(' | ')} (default info)` },
-  help: { flags: '-h, --help', text: 'show this help' },
+  help: { flags: '-h, --help', text: 'show this help (the version: browser-use-ext --version)' },
 };
 const SHARED_ORDER: SharedOption[] = ['bridge-url', 'config-dir', 'log-level'];
+
+/** --replace: `mcp-token add` and `cdp-url --name` replace a credential of that name only when asked (common/name-taken.ts). */
+export const REPLACE_OPTION: CommandSpec['options'][number] = {
+  name: 'replace',
+  spec: { type: 'boolean' },
+  row: { flags: '--replace', text: 'replace the one of that name (it stops working at once); without it an existing name is refused' },
+};
+
+/** The header of `mcp-token list` and `cdp-url --list`: the same names for the same columns, name and date first. */
+export const LIST_HEAD = ['NAME', 'CREATED', 'BROWSER'] as const;
 
 export function helpRow(r: HelpRow): string {
   const head = `  ${r.flags}`;
@@ -121,7 +135,9 @@ export function parseCommand(
     err: (s) => void process.stderr.write(s),
   },
 ): Parsed {
-  const options: Record<string, OptionSpec> = { help: { type: 'boolean', short: 'h' } };
+  // --version is a top-level option (main.ts); a subcommand answers it the same way rather than
+  // refusing it, without listing it in each help.
+  const options: Record<string, OptionSpec> = { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'V' } };
   for (const s of c.shared) options[s] = SHARED_SPECS[s];
   for (const o of c.options) options[o.name] = o.spec;
   for (const a of c.aliases ?? []) options[a.name] = { type: a.type };
@@ -135,6 +151,10 @@ export function parseCommand(
   }
   if (parsed.values['help'] === true) {
     io.out(renderHelp(c));
+    return { ok: false, exitCode: 0 };
+  }
+  if (parsed.values['version'] === true) {
+    io.out(VERSION_LINE);
     return { ok: false, exitCode: 0 };
   }
   return { ok: true, values: parsed.values, positionals: parsed.positionals };

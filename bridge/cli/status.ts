@@ -4,6 +4,7 @@
 // a personal profile sees which names to give --browser / BROWSER_USE_EXT_BROWSER. --json prints
 // /status as the bridge gave it, for scripts.
 import type { BrowserInfo } from '../../schemas/generated/protocol';
+import { cli } from '../common/cli-invocation';
 import { ALIAS_PORT, type CommandSpec, flag, parseCommand, resolveBridge } from './shared-options';
 
 export const STATUS_COMMAND: CommandSpec = {
@@ -59,7 +60,7 @@ export function renderStatus(body: Record<string, unknown>, where: string): stri
     const up = ext === true || (typeof ext === 'object' && ext?.connected === true);
     out += `\nBrowser: ${up ? 'the extension is connected' : 'no extension is connected'} (this bridge does not name browsers).\n`;
   } else if (browsers.length === 0) {
-    out += `\nNo browser is connected. Open Chrome where the extension is paired with this bridge (browser-use-ext pair).\n`;
+    out += `\nNo browser is connected. Open Chrome where the extension is paired with this bridge (${cli('pair')}).\n`;
   } else {
     out += `\nBrowsers:\n`;
     out += columns([
@@ -112,9 +113,7 @@ export async function statusCommand(argv: string[], io: Io = STDIO): Promise<num
     }
     body = (await r.json()) as Record<string, unknown>;
   } catch {
-    io.err(
-      `No bridge answers at ${where.address.httpBase}: start it with \`browser-use-ext bridge\` (or name its address with --bridge-url).\n`,
-    );
+    io.err(`No bridge answers at ${where.address.httpBase}: start it with \`${cli('bridge')}\` (or name its address with --bridge-url).\n`);
     return 1;
   }
   io.out(flag(p.values, 'json') ? `${JSON.stringify(body, null, 2)}\n` : renderStatus(body, where.address.httpBase));

@@ -272,6 +272,7 @@ export function createRelay(options: BridgeOptions = {}): BridgeServer {
     agents,
     handshake,
     pairing,
+    cliForm: options.cliForm ?? null,
     publisher,
     httpServices,
     connectors,

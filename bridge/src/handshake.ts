@@ -7,6 +7,7 @@ import type { AuthResponseMessage, HelloMessage } from '../../schemas/generated/
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
 import { bridgeProof, clientNonceBytes, clientProof, newNonce, proofsEqual } from '../common/auth';
+import { cli } from '../common/cli-invocation';
 import type { Logger } from '../common/log';
 import type { FailureGate, RefusalLog, WrongTry } from '../common/rate-limit';
 import type { Secrets } from '../common/secrets';
@@ -134,8 +135,8 @@ export class Handshake {
         if (outcome === 'drop') return this.o.drop(peer);
         const how =
           peer.role === 'extension'
-            ? "Paste the extension secret shown by `browser-use-ext bridge --print-pairing` into the extension's options page."
-            : 'Set BROWSER_USE_EXT_AGENT_SECRET to the agent secret shown by `browser-use-ext bridge --print-pairing` (or run on the machine where the bridge created its secrets file).';
+            ? `Paste the extension secret shown by \`${cli('bridge --print-pairing')}\` into the extension's options page.`
+            : `Set BROWSER_USE_EXT_AGENT_SECRET to the agent secret shown by \`${cli('bridge --print-pairing')}\` (or run on the machine where the bridge created its secrets file).`;
         peer.sendError(
           errorInfo('UNAUTHORIZED', `Authentication failed: the proof does not match this bridge's ${peer.role} secret. ${how}`, 'bridge'),
           'auth_response',
@@ -144,7 +145,7 @@ export class Handshake {
         peer.close(
           CLOSE_CODES.secretRefused,
           peer.role === 'extension'
-            ? 'pairing secret refused: pair the extension again (browser-use-ext pair)'
+            ? `pairing secret refused: pair the extension again (${cli('pair')})`
             : "agent secret refused: check BROWSER_USE_EXT_AGENT_SECRET or the bridge's secrets.json",
         );
       });

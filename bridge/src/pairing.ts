@@ -8,6 +8,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { configDirId } from '../common/config-dir-id';
+
 export const PAIRING_FILE = 'pairing.json';
 export const PAIRING_TTL_MS = 10 * 60_000;
 /** 32 upper-case letters and digits without look-alikes (0/O, 1/I): 8 of them carry 40 bits. */
@@ -49,6 +51,11 @@ export class PairingCodes {
   private readonly memory: PairingRecord[] = [];
 
   constructor(private readonly dir: string | null) {}
+
+  /** Which config dir's pairing.json this bridge reads (configDirId), or null for in-process codes only. */
+  configDirId(): string | null {
+    return this.dir === null ? null : configDirId(this.dir);
+  }
 
   /** A code valid for this bridge only (not written to disk). */
   create(): string {

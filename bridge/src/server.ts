@@ -17,6 +17,7 @@ import type { BrowserInfo, BrowserUpdateMessage, ErrorInfo, HelloMessage, Protoc
 import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
+import { cli } from '../common/cli-invocation';
 import { type LinkEnd, linkPair } from '../common/in-process-link';
 import type { Logger, LogLevel } from '../common/log';
 import { explainTooBig, mib } from '../common/message-limits';
@@ -98,13 +99,19 @@ export interface BridgeOptions {
   services?: BridgeServices;
   /** Where `browser-use-ext pair` writes one-time pairing codes (pairing.ts). Omitted: in-process codes only. */
   configDir?: string;
+  /** How the person types the CLI where this bridge runs (bridge/common/cli-invocation.ts; the CLI sets it).
+   * /healthz names it so the extension prints commands that work there. Omitted: not named. */
+  cliForm?: string;
   /** Protocol version this bridge speaks (default PROTOCOL_VERSION); tests set another to play a different release. */
   protocolVersion?: number;
 }
 
 /** BridgeOptions with every default filled in (bridge/cli/wire.ts resolves them). */
 export type ResolvedOptions = Required<
-  Omit<BridgeOptions, 'logger' | 'logLevel' | 'secrets' | 'extensionOrigins' | 'stateFile' | 'services' | 'configDir' | 'protocolVersion'>
+  Omit<
+    BridgeOptions,
+    'logger' | 'logLevel' | 'secrets' | 'extensionOrigins' | 'stateFile' | 'services' | 'configDir' | 'protocolVersion' | 'cliForm'
+  >
 >;
 
 /** The relay's collaborators, built and tied together by bridge/cli/wire.ts (createRelay), handed in whole. */
@@ -128,6 +135,8 @@ export interface RelayParts {
   handshake: Handshake;
   /** One-time pairing codes redeemed on POST /pair (pairing.ts). */
   pairing: PairingCodes;
+  /** BridgeOptions.cliForm, or null. */
+  cliForm: string | null;
   publisher: SessionsPublisher;
   /** HTTP endpoints beside the relay (MCP's /mcp). */
   httpServices: HttpService[];
@@ -165,6 +174,7 @@ export class BridgeServer extends EventEmitter {
   private address: AddressInfo | null = null;
   /** One-time pairing codes redeemed on POST /pair (pairing.ts). */
   readonly pairing: PairingCodes;
+  private readonly cliForm: string | null;
   private readonly publisher: SessionsPublisher;
   /** HTTP endpoints beside the relay (MCP's /mcp), by path. */
   private readonly httpServices = new Map<string, HttpService>();
@@ -191,6 +201,7 @@ export class BridgeServer extends EventEmitter {
     this.agents = parts.agents;
     this.handshake = parts.handshake;
     this.pairing = parts.pairing;
+    this.cliForm = parts.cliForm;
     this.publisher = parts.publisher;
     for (const service of parts.httpServices) this.httpServices.set(service.path, service);
     this.connectors = parts.connectors;
@@ -454,7 +465,16 @@ export class BridgeServer extends EventEmitter {
       return;
     }
     if (req.method !== 'GET') return json(405, { error: 'only GET' });
-    if (path === '/healthz') return json(200, { ok: true });
+    // config_dir: which config dir's pairing codes this bridge reads (a hash; `pair` compares it with its own).
+    if (path === '/healthz') {
+      const dirId = this.pairing.configDirId();
+      // cli: how the person types this CLI where the bridge runs; the extension prints commands that way.
+      return json(200, {
+        ok: true,
+        ...(this.cliForm === null ? {} : { cli: this.cliForm }),
+        ...(dirId === null ? {} : { config_dir: dirId }),
+      });
+    }
     if (path === '/status') return json(200, this.status());
     json(404, {
       error: 'not found',
@@ -713,8 +733,8 @@ export class BridgeServer extends EventEmitter {
         deadline: 0,
         message:
           peer.role === 'extension'
-            ? `handshake refused by the extension: its pairing secret does not match this bridge's. Pair it again (browser-use-ext pair).`
-            : `handshake refused by an agent: its agent secret does not match this bridge's. It should use BROWSER_USE_EXT_AGENT_SECRET or secrets.json as shown by browser-use-ext bridge --print-pairing.`,
+            ? `handshake refused by the extension: its pairing secret does not match this bridge's. Pair it again (${cli('pair')}).`
+            : `handshake refused by an agent: its agent secret does not match this bridge's. It should use BROWSER_USE_EXT_AGENT_SECRET or secrets.json as shown by ${cli('bridge --print-pairing')}.`,
         fields: { peer: peer.id, role: peer.role, remote: peer.remoteAddress },
       });
     }

@@ -20,7 +20,7 @@ export function tabLimitRefusal(session: Session, action: ActionMessage, tabId: 
     session.maxTabs < session.requestedMaxTabs
       ? `the person capped every agent at ${n} tabs in the extension's settings; only they can raise it there.`
       : cdpName !== undefined
-        ? `have the person mint a URL with a higher limit: browser-use-ext cdp-url --name ${cdpName} --tabs ${Math.min(n + 1, 100)} (it replaces this URL).`
+        ? `have the person mint a URL with a higher limit: browser-use-ext cdp-url --name ${cdpName} --tabs ${Math.min(n + 1, 100)} --replace (it replaces this URL).`
         : 'connect with a higher hello.max_tabs.';
   return errorInfo(
     'NOT_PERMITTED',

@@ -21,6 +21,7 @@ import { browserChoice } from '../../bridge/cli/shared-options';
 import { renderStatus, statusCommand } from '../../bridge/cli/status';
 import { AgentClient } from '../../bridge/client/agent-client';
 import { bridgeProof, newNonce } from '../../bridge/common/auth';
+import { cli } from '../../bridge/common/cli-invocation';
 import { createLogger } from '../../bridge/common/log';
 import type { BrowserInfo, HelloAckMessage, HelloMessage } from '../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
@@ -272,7 +273,8 @@ describe('agents choose a browser by name', function () {
       err = '';
       expect(await statusCommand(['--bridge-url', url], io)).to.equal(1);
       expect(err).to.equal(
-        `No bridge answers at ${url}: start it with \`browser-use-ext bridge\` (or name its address with --bridge-url).\n`,
+        // In the form the CLI is typed where it runs (mocha, in a checkout: with npx).
+        `No bridge answers at ${url}: start it with \`${cli('bridge')}\` (or name its address with --bridge-url).\n`,
       );
     });
 

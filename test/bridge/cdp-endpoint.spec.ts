@@ -16,6 +16,7 @@ import { listCdpClients, mintCdpClient, revokeCdpClient, setCdpClientStopped } f
 import type { CdpEmulator, CdpEmulatorOptions } from '../../bridge/agents/cdp/cdp-endpoint';
 import { createBridge } from '../../bridge/cli/wire';
 import { AgentClient } from '../../bridge/client/agent-client';
+import { cli } from '../../bridge/common/cli-invocation';
 import { createLogger } from '../../bridge/common/log';
 import { sha256Hex } from '../../bridge/common/token-file';
 import type { BridgeServer } from '../../bridge/src/server';
@@ -287,7 +288,7 @@ describe('CDP endpoint (real bridge, real HTTP and WebSocket)', function () {
     for (const p of ['/cdp/json/version', '/cdp/', `/cdp/${wrong}/json/version`, `/cdp/${revoked}/json/version`]) {
       const r = await request(port, p);
       expect(r?.status, p).to.equal(404);
-      expect((r?.json as { error: string }).error).to.equal('Unknown CDP URL. Make one with: browser-use-ext cdp-url --name NAME');
+      expect((r?.json as { error: string }).error).to.equal(`Unknown CDP URL. Make one with: ${cli('cdp-url --name NAME')}`);
     }
     for (const p of [`/cdp/${wrong}/devtools/browser/x`, `/cdp/${revoked}/devtools/browser/x`, '/cdp/devtools/browser/x']) {
       const r = await upgradeRefusal(`ws://127.0.0.1:${port}${p}`);

@@ -229,7 +229,13 @@ describe('bridge relay (real ws)', () => {
   it('serves /healthz and /status without secrets', async () => {
     track(await extHello());
     const health = await fetch(`http://127.0.0.1:${bridge.port}/healthz`);
-    expect(await health.json()).to.deep.equal({ ok: true });
+    // What a CLI and the extension may read without a secret: how the CLI is typed there, and a
+    // hash naming the config dir whose pairing codes it reads (when it has one), never the path.
+    const body = (await health.json()) as Record<string, unknown>;
+    expect(body).to.include({ ok: true });
+    if (body['cli'] !== undefined) expect(['browser-use-ext', 'npx browser-use-ext']).to.include(body['cli']);
+    expect(Object.keys(body).filter((k) => !['ok', 'cli', 'config_dir'].includes(k))).to.deep.equal([]);
+    if (body['config_dir'] !== undefined) expect(body['config_dir']).to.match(/^[0-9a-f]{16}$/);
     const status = (await (await fetch(`http://127.0.0.1:${bridge.port}/status`)).json()) as { extension: { connected: boolean } };
     expect(status.extension.connected).to.equal(true);
   });

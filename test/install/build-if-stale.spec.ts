@@ -15,19 +15,23 @@ describe('npm start builds only when an input changed (scripts/build-if-stale.mj
     fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
     fs.writeFileSync(path.join(root, rel), text);
   };
-  const start = (force = false) => {
-    const lines: string[] = [];
-    const r = buildIfStale({
+  let lines: string[];
+  const start = async (force = false, bundleMs = 0) => {
+    lines = [];
+    const r = await buildIfStale({
       root,
       force,
       generate: () => write('schemas/generated/protocol.ts', `// generated ${builds}\n`),
-      bundle: () => {
+      bundle: async () => {
         builds += 1;
         for (const f of OUTPUTS) write(f, `built ${builds}`);
+        if (bundleMs) await new Promise((r) => setTimeout(r, bundleMs));
       },
       log: (l) => lines.push(l),
+      progressEveryMs: 100,
     });
-    expect(lines).to.deep.equal([r.line]); // one line, whichever it was
+    expect(lines[lines.length - 1]).to.equal(r.line); // the last line says which it was
+    if (!r.rebuilt) expect(lines).to.have.length(1);
     return r;
   };
 
@@ -44,49 +48,62 @@ describe('npm start builds only when an input changed (scripts/build-if-stale.mj
   });
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  it('builds the first time, then an untouched tree starts without building', () => {
-    expect(start().rebuilt).to.equal(true);
-    const again = start();
+  it('builds the first time, then an untouched tree starts without building', async () => {
+    expect((await start()).rebuilt).to.equal(true);
+    const again = await start();
     expect(again.rebuilt).to.equal(false);
     expect(again.line).to.match(/^build: fresh/);
     expect(builds).to.equal(1);
   });
 
-  it('an edited, added or removed input rebuilds, and names what changed', () => {
-    start();
+  it('an edited, added or removed input rebuilds, and names what changed', async () => {
+    await start();
     write('extension/src/a.ts', 'export const a = 2;');
-    const edited = start();
+    const edited = await start();
     expect(edited.rebuilt).to.equal(true);
     expect(edited.line).to.match(/^build: rebuilt in [\d.]+ s \(extension\/src\/a\.ts changed\)$/);
     write('bridge/cli/new.ts', 'export {};');
-    expect(start().line).to.contain('bridge/cli/new.ts changed');
+    expect((await start()).line).to.contain('bridge/cli/new.ts changed');
     fs.rmSync(path.join(root, 'schemas/v1/a.json'));
-    expect(start().line).to.contain('schemas/v1/a.json (removed)');
+    expect((await start()).line).to.contain('schemas/v1/a.json (removed)');
     for (const f of ['rollup.config.js', 'package.json', 'tsconfig.base.json']) {
       write(f, `${f} edited`);
-      expect(start().rebuilt, f).to.equal(true);
+      expect((await start()).rebuilt, f).to.equal(true);
     }
     expect(builds).to.equal(7);
   });
 
-  it('a file outside the inputs, or a touch that leaves the content as it was, does not rebuild', () => {
-    start();
+  it('a file outside the inputs, or a touch that leaves the content as it was, does not rebuild', async () => {
+    await start();
     write('README.md', 'edited');
     const later = new Date(Date.now() + 60_000);
     fs.utimesSync(path.join(root, 'extension/src/a.ts'), later, later);
-    expect(start().rebuilt).to.equal(false);
+    expect((await start()).rebuilt).to.equal(false);
     expect(INPUTS).to.not.include('README.md');
   });
 
-  it('a missing output or a missing record rebuilds; --force always does', () => {
-    start();
+  it('a missing output or a missing record rebuilds; --force always does', async () => {
+    await start();
     fs.rmSync(path.join(root, 'dist/extension/manifest.json'));
-    expect(start().line).to.contain('dist/extension/manifest.json is missing');
+    expect((await start()).line).to.contain('dist/extension/manifest.json is missing');
     fs.rmSync(path.join(root, 'dist/.build-stamp.json'));
-    expect(start().line).to.contain('no record of the last build');
-    expect(start(true).rebuilt).to.equal(true);
-    expect(start().rebuilt).to.equal(false);
+    expect((await start()).line).to.contain('no record of the last build');
+    expect((await start(true)).rebuilt).to.equal(true);
+    expect((await start()).rebuilt).to.equal(false);
     expect(builds).to.equal(4);
+  });
+
+  it('a rebuild says what it builds, each step, and that it still runs while a step takes long', async () => {
+    const r = await start(false, 350);
+    expect(lines[0]).to.match(
+      /^build: building the bridge, the agent client and the extension \([^)]+\)\. A first build takes a few minutes/,
+    );
+    expect(lines.some((l) => /^build: generating the protocol types/.test(l))).to.equal(true);
+    const bundling = lines.findIndex((l) => /^build: bundling/.test(l));
+    expect(bundling).to.be.greaterThan(0);
+    // A step longer than the progress period is never silent: at least two "still" lines in 350 ms at 100 ms.
+    expect(lines.slice(bundling).filter((l) => /^build: still bundling .*, \d+ s so far$/.test(l)).length).to.be.at.least(2);
+    expect(r.line).to.match(/^build: rebuilt in/);
   });
 
   it('the repository names every folder and config the build reads', () => {

@@ -18,7 +18,7 @@ import { expect } from 'chai';
 import { OUTPUTS } from '../../scripts/build-if-stale.mjs';
 import { REPO_ROOT } from '../harness/browser';
 import { freePort } from '../harness/free-port';
-import { collectPrintedCommands, type PrintedCommand, type TestValues, toArgv } from './printed-commands';
+import { collectPrintedCommands, commandsIn, type PrintedCommand, type TestValues, toArgv } from './printed-commands';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
   version: string;
@@ -322,6 +322,38 @@ describe('the npm package installed from its tarball, run from any folder', func
       6,
     );
     expect(failures.length, `${failures.length} printed commands do not work as printed:\n${failures.join('\n')}\n`).to.equal(0);
+  });
+
+  it('the banner ends with the three steps: the installed dist/extension, then pair and an agent as typed here; --version', async () => {
+    const steps = bridgeOut.slice(bridgeOut.indexOf('Next steps:'));
+    const extensionDir = path.join(fs.realpathSync(installed()), 'dist', 'extension');
+    expect(steps.indexOf(`\n       ${extensionDir}\n`), bridgeOut).to.be.greaterThan(steps.indexOf('Load unpacked'));
+    expect(steps.indexOf('\n       browser-use-ext pair\n')).to.be.greaterThan(steps.indexOf(extensionDir));
+    expect(steps.indexOf('\n       browser-use-ext agent --model gpt-4o-mini\n')).to.be.greaterThan(steps.indexOf('browser-use-ext pair'));
+    // Installed, the plain name runs: no command the bridge printed says npx.
+    const banner = commandsIn(bridgeOut, 'bridge');
+    expect(banner.length).to.be.greaterThan(3);
+    expect(banner.filter((c) => c.npx)).to.deep.equal([]);
+    const runs = await inPool(
+      banner.map((c) => toArgv(c.printed, values) ?? ['--help']),
+      (argv) => runOnce(argv, 6000, 1500),
+    );
+    runs.forEach((r, i) => {
+      const what = banner[i]?.printed ?? '';
+      expect(r.out, what).to.not.match(NOT_AS_PRINTED);
+      expect(r.out, what).to.not.match(CRASHED);
+    });
+    for (const flag of ['--version', '-V']) {
+      const v = await runOnce([flag]);
+      expect(v.code).to.equal(0);
+      expect(v.out).to.equal(`browser-use-ext ${pkg.version}\n`);
+    }
+    expect((await runOnce(['pair', '--version'])).out).to.equal(`browser-use-ext ${pkg.version}\n`);
+  });
+
+  it('`npm pack` in a checkout leaves no untracked tarball (it is ignored like dist/)', () => {
+    // check-ignore exits 1 when the path is not ignored: the tarball would show in `git status`.
+    execFileSync('git', ['check-ignore', '-q', `browser-use-ext-${pkg.version}.tgz`], { cwd: REPO_ROOT });
   });
 
   it('the installed bridge stops on SIGTERM', async () => {

@@ -82,27 +82,67 @@ function argText(text: string, start: number): string {
   return out.trim();
 }
 
-/** Every printed command in the sources, deduplicated by its printed form. */
+// A command the bridge builds with cli('pair') or cli(`cdp-url --revoke ${name}`) (bridge/common/cli-invocation.ts):
+// printed as `browser-use-ext pair` or `npx browser-use-ext pair`, whichever runs where the bridge runs.
+const CLI_CALL = /\bcli\(\s*(['`])/g;
+
+/** The commands written as cli(...) calls in a source, as `browser-use-ext ...` text at the same lines. */
+function cliCalls(text: string): string {
+  let out = '';
+  for (const m of text.matchAll(CLI_CALL)) {
+    const quote = m[1] as string;
+    let i = m.index + m[0].length;
+    let inner = '';
+    while (i < text.length && text[i] !== quote) {
+      if (quote === '`' && text[i] === '$' && text[i + 1] === '{') {
+        inner += '${}';
+        i = skipTemplate(text, i);
+        continue;
+      }
+      inner += text[i];
+      i++;
+    }
+    const line = text.slice(0, m.index).split('\n').length;
+    // One line per call, kept at its line number so `where` names the right line.
+    out += `${'\n'.repeat(Math.max(0, line - 1 - (out.match(/\n/g)?.length ?? 0)))}\`browser-use-ext ${inner}\` `;
+  }
+  return out;
+}
+
+/** Every command printed in `text` (a source file, or what a running command printed), as found at `where`. */
+export function commandsIn(text: string, where: string): PrintedCommand[] {
+  const seen = new Map<string, PrintedCommand>();
+  for (const m of text.matchAll(COMMAND)) {
+    const at = m.index;
+    const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+    if (!LEAD.test(text.slice(lineStart, at).replace(/<code[^>]*>$/, '`'))) continue;
+    const [whole, npx, subs] = m as unknown as [string, string | undefined, string];
+    const after = at + whole.length;
+    // `bridge${port === 8765 ? '' : ...}`: an optional suffix the message adds; `bridge ${VERSION}
+    // listening`: a status line, not a command. A template right after the subcommand ends it.
+    const args = /^\s?\$\{/.test(text.slice(after)) ? '' : argText(text, after);
+    // `browser-use-ext bridge 0.1.0 listening`, as the running bridge prints it: a status line.
+    if (/^\d+\.\d+\.\d+ listening/.test(args)) continue;
+    const line = text.slice(0, at).split('\n').length;
+    // connect|agent|seed002 --help: each alternative is a command a person may type.
+    for (const sub of subs.split('|')) {
+      const printed = `browser-use-ext ${sub}${args ? ` ${args}` : ''}`;
+      const key = `${npx ? 'npx ' : ''}${printed}`;
+      if (!seen.has(key)) seen.set(key, { printed, npx: Boolean(npx), where: `${where}:${line}` });
+    }
+  }
+  return [...seen.values()];
+}
+
+/** Every printed command in the sources (cli(...) calls included), deduplicated by its printed form. */
 export function collectPrintedCommands(root: string): PrintedCommand[] {
   const seen = new Map<string, PrintedCommand>();
   for (const file of printedSources(root)) {
     const text = fs.readFileSync(file, 'utf8');
-    for (const m of text.matchAll(COMMAND)) {
-      const at = m.index;
-      const lineStart = text.lastIndexOf('\n', at - 1) + 1;
-      if (!LEAD.test(text.slice(lineStart, at).replace(/<code[^>]*>$/, '`'))) continue;
-      const [whole, npx, subs] = m as unknown as [string, string | undefined, string];
-      const after = at + whole.length;
-      // `bridge${port === 8765 ? '' : ...}`: an optional suffix the message adds; `bridge ${VERSION}
-      // listening`: a status line, not a command. A template right after the subcommand ends it.
-      const args = /^\s?\$\{/.test(text.slice(after)) ? '' : argText(text, after);
-      const line = text.slice(0, at).split('\n').length;
-      // connect|agent|seed002 --help: each alternative is a command a person may type.
-      for (const sub of subs.split('|')) {
-        const printed = `browser-use-ext ${sub}${args ? ` ${args}` : ''}`;
-        const key = `${npx ? 'npx ' : ''}${printed}`;
-        if (!seen.has(key)) seen.set(key, { printed, npx: Boolean(npx), where: `${path.relative(root, file)}:${line}` });
-      }
+    const where = path.relative(root, file);
+    for (const c of [...commandsIn(text, where), ...commandsIn(cliCalls(text), where)]) {
+      const key = `${c.npx ? 'npx ' : ''}${c.printed}`;
+      if (!seen.has(key)) seen.set(key, c);
     }
   }
   return [...seen.values()];

@@ -45,7 +45,7 @@ describe('browser-use-ext cdp-url (the real CLI against a real bridge)', functio
 
   const get = (url: string) => fetch(url).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
 
-  it('prints the URL alone on stdout, usage on stderr; the running bridge serves it at once; a second run replaces it', async () => {
+  it('prints the URL alone on stdout, usage on stderr; the running bridge serves it at once; a name in use is replaced only with --replace', async () => {
     const bridgeUrl = `http://127.0.0.1:${bridge.port}`;
     const first = await runCli(['cdp-url', '--name', 'bu', '--tabs', '2', '--config-dir', dir, '--bridge-url', bridgeUrl]);
     expect(first.code, first.err).to.equal(0);
@@ -65,14 +65,20 @@ describe('browser-use-ext cdp-url (the real CLI against a real bridge)', functio
     expect(version.status).to.equal(200);
     expect(listCdpClients(dir)[0]).to.include({ name: 'bu', max_tabs: 2 });
 
-    const second = await runCli(['cdp-url', '--name', 'bu', '--config-dir', dir, '--bridge-url', bridgeUrl]);
+    // A second run by mistake must not cut the running client off: refused, the first URL still works.
+    const again = await runCli(['cdp-url', '--name', 'bu', '--config-dir', dir, '--bridge-url', bridgeUrl]);
+    expect(again.code).to.equal(1);
+    expect(again.out).to.equal('');
+    expect(again.err).to.contain('A CDP URL named "bu" exists. To replace it').and.contain('cdp-url --name bu --replace`');
+    expect((await get(`${url}/json/version`)).status).to.equal(200);
+    const second = await runCli(['cdp-url', '--name', 'bu', '--replace', '--config-dir', dir, '--bridge-url', bridgeUrl]);
     expect(second.code).to.equal(0);
     expect(second.err).to.contain('replaces the earlier URL named "bu": that one stops working now');
     expect((await get(`${url}/json/version`)).status).to.equal(404);
     expect((await get(`${second.out.trim()}/json/version`)).status).to.equal(200);
   });
 
-  it('--list shows names, browsers and limits but never a URL; --revoke stops the URL without a restart', async () => {
+  it('--list shows names, dates, browsers and limits but never a URL; --revoke stops the URL without a restart', async () => {
     // --browser wins over $BROWSER_USE_EXT_BROWSER: the URL works in the browser named Work.
     const made = await runCli(
       ['cdp-url', '--name', 'pw', '--browser', 'Work', '--config-dir', dir, '--bridge-url', `http://127.0.0.1:${bridge.port}`],
@@ -83,7 +89,8 @@ describe('browser-use-ext cdp-url (the real CLI against a real bridge)', functio
     const token = url.split('/').pop() ?? '';
     const list = await runCli(['cdp-url', '--list', '--config-dir', dir]);
     expect(list.code).to.equal(0);
-    expect(list.out).to.match(/^NAME\tBROWSER\tTABS\tCREATED\tLAST USED\tSTOPPED\npw\tWork\t3\t\S+\tnever\tno\n$/);
+    // Name and date first, as in `mcp-token list` (the columns moved on purpose: the two lists read alike).
+    expect(list.out).to.match(/^NAME\tCREATED\tBROWSER\tTABS\tLAST USED\tSTOPPED\npw\t\S+\tWork\t3\tnever\tno\n$/);
     expect(list.out + list.err).not.to.contain(token);
     const revoked = await runCli(['cdp-url', '--revoke', 'pw', '--config-dir', dir]);
     expect(revoked.code).to.equal(0);
@@ -94,6 +101,21 @@ describe('browser-use-ext cdp-url (the real CLI against a real bridge)', functio
     const unknown = await runCli(['cdp-url', '--revoke', 'pw', '--config-dir', dir]);
     expect(unknown.code).to.equal(1);
     expect(unknown.err).to.contain('No CDP URL is named "pw"');
+  });
+
+  it('mcp-token answers as cdp-url does: a name in use refused in the same words, --replace, the same list header', async () => {
+    const add = (...extra: string[]) => runCli(['mcp-token', 'add', 'claude', ...extra, '--config-dir', dir]);
+    const first = await add();
+    expect(first.code, first.err).to.equal(0);
+    const token = /\n {2}(\S+)\n/.exec(first.out)?.[1] ?? '';
+    const again = await add();
+    expect(again.code).to.equal(1);
+    expect(again.err).to.contain('A token named "claude" exists. To replace it').and.contain('mcp-token add claude --replace`');
+    const replaced = await add('--replace');
+    expect(replaced.code, replaced.err).to.equal(0);
+    expect(replaced.out).to.not.contain(token);
+    const list = await runCli(['mcp-token', 'list', '--config-dir', dir]);
+    expect(list.out).to.match(/^NAME\tCREATED\tBROWSER\nclaude\t\S+\t\(last used\)\n$/);
   });
 
   it('takes the port from $BROWSER_USE_EXT_BRIDGE_URL, says when no bridge answers, and checks its arguments', async () => {
@@ -108,7 +130,7 @@ describe('browser-use-ext cdp-url (the real CLI against a real bridge)', functio
     expect(byPort.err).to.contain('no browser extension is connected');
     setCdpClientStopped(dir, 'p', new Date('2026-01-02T03:04:05Z'));
     expect((await runCli(['cdp-url', '--list', '--config-dir', dir])).out).to.match(
-      /\np\t\(last used\)\t3\t\S+\t\S+\t2026-01-02T03:04:05\.000Z\n/,
+      /\np\t\S+\t\(last used\)\t3\t\S+\t2026-01-02T03:04:05\.000Z\n/,
     );
     const nobody = await runCli(['cdp-url', '--name', 'x', '--config-dir', dir, '--bridge-url', 'http://127.0.0.1:1']);
     expect(nobody.code).to.equal(0);

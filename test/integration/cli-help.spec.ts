@@ -170,7 +170,8 @@ describe('browser-use-ext: one CLI', function () {
       const pair = await run(['pair', '--config-dir', dir], env);
       expect(pair.code, pair.err).to.equal(0);
       expect(pair.out).to.contain(`bridge=${encodeURIComponent('ws://127.0.0.1:9911/extension')}`);
-      expect(pair.out).to.contain('start it with `browser-use-ext bridge --bridge-url ws://127.0.0.1:9911`');
+      // Run from the checkout (not a `browser-use-ext` on PATH): the command is printed as it runs here.
+      expect(pair.out).to.contain('start it with `npx browser-use-ext bridge --bridge-url ws://127.0.0.1:9911`');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

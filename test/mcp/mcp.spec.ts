@@ -444,6 +444,26 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
     expect(taken.isError, taken.text).to.equal(false);
   });
 
+  it('an HTTP client that closed without DELETE is gone within seconds with its tab freed; a live client idling as long keeps working', async () => {
+    const live = await overHttp('stays', tokenA);
+    const gone = await overHttp('goes-away', tokenB);
+    const opened = await callTool(gone, 'browser_tabs', { action: 'new', url: h.fixtures.url('/cart.html') });
+    expect(opened.isError, opened.text).to.equal(false);
+    const tab = Number(/"tab_id":(\d+)/.exec(opened.text)?.[1]);
+    expect(byNameNow(h, 'mcp:goes-away [client-b]')?.['connected']).to.equal(true);
+    // What an SDK client does when its program ends: Client.close() aborts its streams and sends no DELETE.
+    await gone.close();
+    clients.splice(clients.indexOf(gone), 1);
+    const closedAt = Date.now();
+    while (byNameNow(h, 'mcp:goes-away [client-b]') !== undefined) {
+      expect(Date.now() - closedAt, 'the closed client still holds its bridge session').to.be.below(12_000);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    // The live client idled all that time (longer than the 5 s window) and still works, on the freed tab too.
+    const taken = await callTool(live, 'browser_tabs', { action: 'select', tab_id: tab });
+    expect(taken.isError, taken.text).to.equal(false);
+  });
+
   it('refuses further calls once the person disconnected the client (close 4003), and the bridge session is gone', async () => {
     await h.openPage(h.fixtures.url('/index.html'));
     const c = await stdio('to-be-disconnected');
@@ -470,7 +490,8 @@ describe('mcp: MCP clients drive the real browser through the bridge', function 
     expect(r.isError).to.equal(true);
     expect(r.text).to.equal(
       'Error COMMUNICATION_ERROR_WITH_TARGET: Cannot reach the browser-use-ext bridge at ws://127.0.0.1:9/agent: it is not running, or runs on another port. ' +
-        'Ask the person to start it (browser-use-ext bridge) with the extension paired, then call the tool again.',
+        // The stdio server runs dist/bridge/cli.js of this checkout: the command is typed with npx here.
+        'Ask the person to start it (npx browser-use-ext bridge) with the extension paired, then call the tool again.',
     );
     const wrong = await stdioWith('wrong-secret', 'not-the-agent-secret-of-this-bridge-00');
     const w = await callTool(wrong, 'browser_snapshot');

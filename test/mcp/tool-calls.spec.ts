@@ -11,6 +11,7 @@ import { SnapshotMemory } from '../../bridge/agents/mcp/snapshot-text';
 import { normalizeArgs } from '../../bridge/agents/mcp/tool-args';
 import { runTool, TOOL_BY_NAME, type ToolContext } from '../../bridge/agents/mcp/tools';
 import type { AgentClient } from '../../bridge/client/agent-client';
+import { cli } from '../../bridge/common/cli-invocation';
 import type { ActionResultMessage } from '../../schemas/generated/protocol';
 
 /**
@@ -100,7 +101,7 @@ describe('mcp: tools/list fits the model context', () => {
     expect(content).to.have.length(1);
     expect(content[0]?.text).to.equal(
       'Error COMMUNICATION_ERROR_WITH_TARGET: Cannot reach the browser-use-ext bridge at ws://127.0.0.1:9/agent: it is not running, or runs on another port. ' +
-        'Ask the person to start it (browser-use-ext bridge) with the extension paired, then call the tool again.',
+        `Ask the person to start it (${cli('bridge')}) with the extension paired, then call the tool again.`,
     );
   });
 });

@@ -12,6 +12,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { cli } from '../../common/cli-invocation';
+import { nameTakenMessage } from '../../common/name-taken';
 import { DEFAULT_PORT } from '../../common/ports';
 import {
   CLIENT_NAME,
@@ -59,7 +61,7 @@ export function cdpBrowserWsUrl(httpUrl: string): string {
   return `${httpUrl.replace(/^http/, 'ws')}/devtools/browser`;
 }
 
-const fixHint = (file: string) => `Delete ${file} and make new URLs with \`browser-use-ext cdp-url --name NAME\`.`;
+const fixHint = (file: string) => `Delete ${file} and make new URLs with \`${cli('cdp-url --name NAME')}\`.`;
 
 function parseRecords(file: string, parsed: unknown): CdpClientRecord[] {
   if (parsed === undefined) return [];
@@ -115,7 +117,14 @@ export interface MintedCdpClient {
 }
 
 /** Makes a URL for `name` (replacing an existing one of that name), bound to `browser` when given. */
-export function mintCdpClient(configDir: string, o: { name: string; maxTabs?: number; browser?: string }): MintedCdpClient {
+/**
+ * Makes the URL named o.name. An existing name is replaced (its old URL stops working), unless
+ * o.ifExists is 'refuse' (`cdp-url` without --replace): then it throws nameTakenMessage's words.
+ */
+export function mintCdpClient(
+  configDir: string,
+  o: { name: string; maxTabs?: number; browser?: string; ifExists?: 'replace' | 'refuse' },
+): MintedCdpClient {
   if (!CLIENT_NAME.test(o.name))
     throw new Error(
       `The name "${o.name}" must be 1-64 letters, digits, dot, dash or underscore, starting with a letter or digit (e.g. playwright).`,
@@ -126,6 +135,8 @@ export function mintCdpClient(configDir: string, o: { name: string; maxTabs?: nu
   return withFileLock(cdpClientsPath(configDir), () => {
     const records = listCdpClients(configDir);
     const kept = records.filter((r) => r.name !== o.name);
+    if (kept.length !== records.length && o.ifExists === 'refuse')
+      throw new Error(nameTakenMessage('A CDP URL', o.name, `cdp-url --name ${o.name}`));
     const token = newToken(CDP_TOKEN_PREFIX);
     const record: CdpClientRecord = {
       name: o.name,

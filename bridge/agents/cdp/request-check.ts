@@ -5,6 +5,7 @@
 // the person stopped is refused with that reason (stopped-url.ts), since its holder knows it anyway.
 import type http from 'node:http';
 
+import { cli } from '../../common/cli-invocation';
 import type { EndpointGuard } from '../../common/endpoint-guard';
 import type { Logger } from '../../common/log';
 import { CDP_TOKEN_FORMAT, type CdpClientRecord, type CdpClientsFile } from './cdp-clients-file';
@@ -17,7 +18,7 @@ export type Checked =
   | { ok: false; status: number; message: string; stopped?: { token: string } }
   | { ok: false; status: 'drop' };
 
-const MISSING_URL = 'Unknown CDP URL. Make one with: browser-use-ext cdp-url --name NAME';
+const MISSING_URL = `Unknown CDP URL. Make one with: ${cli('cdp-url --name NAME')}`;
 
 export async function checkCdpRequest(
   req: http.IncomingMessage,

@@ -17,7 +17,12 @@
 //     client's session is never taken while it is in use; otherwise TOO_MANY_SESSIONS;
 //   - a session without a request for `idleMs` (10 min, was 30) is closed and its tabs freed, even
 //     while its client holds the GET stream every SDK client keeps open; its client gets 404 and, as
-//     the MCP spec says, initializes a new one.
+//     the MCP spec says, initializes a new one;
+//   - a client that went away is noticed within seconds: the SDK's Client.close() sends no DELETE
+//     (only terminateSession() does), it aborts its requests, so the GET stream it held closes. A
+//     session whose stream closed, with no request in flight and none within `goneMs` (5 s; an SDK
+//     client re-opens a dropped stream after 1 s), is closed and its tabs freed. A live client keeps
+//     its stream open however long it idles; one that never opened a stream has only the idle rule.
 // Each session reaches the relay as an AgentClient over loopback to /agent with the bridge's agent
 // secret. That keeps one code path for every agent (handshake, validation, leases, queues, resume)
 // at ~0.5 ms per hop (bench:bridge), instead of a second, in-process session interface into
@@ -27,6 +32,7 @@ import type http from 'node:http';
 
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
+import { cli } from '../../common/cli-invocation';
 import { EndpointGuard } from '../../common/endpoint-guard';
 import type { Logger } from '../../common/log';
 import type { EndpointName, UpgradeVerdict } from '../../common/origin-check';
@@ -55,6 +61,8 @@ export interface McpHttpOptions {
   failureIntervalMs?: number;
   /** Wrong-token requests waiting for their answer; more are closed unanswered. */
   maxPendingFailures?: number;
+  /** A session whose GET stream closed is closed when no request comes within this long (default 5 s). */
+  goneMs?: number;
   /** Clock for idle expiry (tests). */
   now?: () => number;
 }
@@ -63,6 +71,7 @@ export const DEFAULT_MCP_IDLE_MS = 10 * 60_000;
 export const DEFAULT_MCP_SESSIONS_PER_TOKEN = 16;
 export const DEFAULT_MCP_SESSIONS = 64;
 const DEFAULT_EVICT_IDLE_MS = 60_000;
+export const DEFAULT_MCP_GONE_MS = 5_000;
 
 interface Entry {
   transport: StreamableHTTPServerTransport;
@@ -77,6 +86,10 @@ interface Entry {
    * session from being evicted for another one, but not from idle expiry (which counts requests).
    */
   streams: number;
+  /** It held a GET stream once: a client that keeps one, so its stream closing may mean it is gone. */
+  hadStream: boolean;
+  /** Armed when that stream closed and nothing is in flight; a request disarms it (see goneMs). */
+  goneTimer: ReturnType<typeof setTimeout> | null;
 }
 
 export class McpHttpEndpoint {
@@ -94,7 +107,9 @@ export class McpHttpEndpoint {
       name: { action: 'call /mcp', callers: 'agents' },
       logName: 'mcp',
       loopbackOnly:
-        'MCP over HTTP is served to this machine only (loopback). Run the MCP client on the machine where the bridge runs, or use `browser-use-ext mcp` (stdio) there.',
+        'MCP over HTTP is served to this machine only (loopback). Run the MCP client on the machine where the bridge runs, or use `' +
+        cli('mcp') +
+        '` (stdio) there.',
       checkHeaders: opts.checkHeaders,
       credential: 'MCP token',
       log: opts.log,
@@ -159,7 +174,7 @@ export class McpHttpEndpoint {
         res,
         401,
         -32001,
-        'Missing or wrong bearer token. Issue one with `browser-use-ext mcp-token add <client-name>` and send it as "Authorization: Bearer <token>".',
+        `Missing or wrong bearer token. Issue one with \`${cli('mcp-token add <client-name>')}\` and send it as "Authorization: Bearer <token>".`,
       );
     }
     const length = Number(req.headers['content-length'] ?? 0);
@@ -172,12 +187,16 @@ export class McpHttpEndpoint {
       if (!entry || entry.tokenName !== tokenName) return refuse(res, 404, -32001, 'Unknown or expired MCP session; initialize a new one.');
       entry.lastSeen = this.now();
       const stream = req.method === 'GET';
-      if (stream) entry.streams++;
-      else entry.busy++;
+      if (stream) {
+        entry.streams++;
+        entry.hadStream = true;
+      } else entry.busy++;
+      this.disarmGone(entry);
       res.once('close', () => {
         if (stream) entry.streams--;
         else entry.busy--;
         entry.lastSeen = this.now();
+        this.armGone(sessionId, entry);
       });
       await entry.transport.handleRequest(req, res);
       return;
@@ -211,7 +230,7 @@ export class McpHttpEndpoint {
         return (
           `The MCP token "${tokenName}" already has ${own.length} open MCP sessions, all busy; its cap is ${perToken}. ` +
           `Close sessions you no longer use (the MCP client ends one with DELETE /mcp, or restart the client), ` +
-          `end them all with \`browser-use-ext mcp-token revoke ${tokenName}\` (then add a new token), ` +
+          `end them all with \`${cli(`mcp-token revoke ${tokenName}`)}\` (then add a new token), ` +
           `or restart the bridge with --mcp-sessions-per-token N.`
         );
     }
@@ -221,7 +240,7 @@ export class McpHttpEndpoint {
         return (
           `The bridge already has ${this.sessions.size} MCP sessions, none idle for ${Math.round(evictIdleMs / 1000)} s; its cap is ${total}. ` +
           `Close MCP sessions you no longer use (DELETE /mcp, or restart idle MCP clients), revoke tokens nobody uses ` +
-          `(\`browser-use-ext mcp-token list\`, then \`mcp-token revoke NAME\`), or restart the bridge with --mcp-sessions N.`
+          `(\`${cli('mcp-token list')}\`, then \`mcp-token revoke NAME\`), or restart the bridge with --mcp-sessions N.`
         );
     }
     return null;
@@ -255,7 +274,7 @@ export class McpHttpEndpoint {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: (id) => {
-        entry = { transport, session, tokenName, lastSeen: this.now(), busy: 0, streams: 0 };
+        entry = { transport, session, tokenName, lastSeen: this.now(), busy: 0, streams: 0, hadStream: false, goneTimer: null };
         this.sessions.set(id, entry);
         this.opts.log.info('mcp session started', { token: tokenName });
       },
@@ -269,6 +288,27 @@ export class McpHttpEndpoint {
     await session.server.connect(transport);
     await transport.handleRequest(req, res);
     if (!entry) await transport.close(); // not an initialize request: nothing to keep
+  }
+
+  /** Its client kept a stream and now has none and nothing in flight: closed unless a request comes within goneMs. */
+  private armGone(id: string, e: Entry): void {
+    if (!e.hadStream || e.streams > 0 || e.busy > 0 || e.goneTimer !== null || this.sessions.get(id) !== e) return;
+    const goneMs = this.opts.goneMs ?? DEFAULT_MCP_GONE_MS;
+    e.goneTimer = setTimeout(() => {
+      e.goneTimer = null;
+      if (e.streams > 0 || e.busy > 0 || this.sessions.get(id) !== e) return;
+      this.sessions.delete(id);
+      this.opts.log.info(`mcp session closed: its client went away (its event stream closed, no request for ${goneMs} ms)`, {
+        token: e.tokenName,
+      });
+      void e.transport.close();
+    }, goneMs);
+    e.goneTimer.unref();
+  }
+
+  private disarmGone(e: Entry): void {
+    if (e.goneTimer !== null) clearTimeout(e.goneTimer);
+    e.goneTimer = null;
   }
 
   private closeIdle(): void {
@@ -304,6 +344,7 @@ export class McpHttpEndpoint {
     this.guard.close();
     const all = [...this.sessions.values()];
     this.sessions.clear();
+    for (const e of all) this.disarmGone(e);
     await Promise.all(all.map((e) => e.transport.close().catch(() => undefined)));
   }
 }

@@ -5,6 +5,8 @@
 // enough (nothing to brute-force), and the comparison is constant-time.
 import path from 'node:path';
 
+import { cli } from '../../common/cli-invocation';
+import { nameTakenMessage } from '../../common/name-taken';
 import { CLIENT_NAME, findByToken, isSha256Hex, newToken, readJsonFile, sha256Hex, writeJsonFileAtomic } from '../../common/token-file';
 
 export const MCP_TOKENS_FILE = 'mcp-tokens.json';
@@ -28,11 +30,11 @@ export class McpTokenStore {
   list(): TokenRecord[] {
     const parsed = readJsonFile(
       this.file,
-      `${this.file} is not valid JSON. Delete it and issue new tokens with \`browser-use-ext mcp-token add NAME\`.`,
+      `${this.file} is not valid JSON. Delete it and issue new tokens with \`${cli('mcp-token add NAME')}\`.`,
     );
     if (parsed === undefined) return [];
     if (typeof parsed !== 'object' || parsed === null)
-      throw new Error(`${this.file} is not a token list. Delete it and issue new tokens with \`browser-use-ext mcp-token add NAME\`.`);
+      throw new Error(`${this.file} is not a token list. Delete it and issue new tokens with \`${cli('mcp-token add NAME')}\`.`);
     const tokens = (parsed as { tokens?: unknown }).tokens;
     if (!Array.isArray(tokens)) return [];
     return tokens.filter(
@@ -41,16 +43,16 @@ export class McpTokenStore {
   }
 
   /** Issues a token for a new client name (its sessions work in `browser` when given); returns the token (shown once, never stored). */
-  add(name: string, browser?: string): string {
+  add(name: string, browser?: string, o: { replace?: boolean } = {}): string {
     if (!CLIENT_NAME.test(name))
       throw new Error(`Token name "${name}" must be 1-64 letters, digits, dot, dash or underscore (e.g. claude-desktop).`);
     const tokens = this.list();
-    if (tokens.some((t) => t.name === name))
-      throw new Error(`A token named "${name}" exists. Revoke it first (mcp-token revoke ${name}) or pick another name.`);
+    const kept = tokens.filter((t) => t.name !== name);
+    if (kept.length !== tokens.length && !o.replace) throw new Error(nameTakenMessage('A token', name, `mcp-token add ${name}`));
     const token = newToken(PREFIX);
     const record: TokenRecord = { name, sha256: sha256Hex(token), created_at: new Date().toISOString() };
     if (browser !== undefined) record.browser = browser;
-    this.write([...tokens, record]);
+    this.write([...kept, record]);
     return token;
   }
 

@@ -5,6 +5,7 @@ import type { ActionResultMessage, SimplifiedState, TabInfo } from '../../../sch
 import { ACTION_VALIDATORS, type ActionName, type ActionParams } from '../../../schemas/generated/registry';
 import type { AgentClient } from '../../client/agent-client';
 import { BridgeClientError } from '../../client/agent-client';
+import { cli } from '../../common/cli-invocation';
 import { checkAgainst, describeProtocolErrors } from './arg-errors';
 import { dropdownLookup } from './dropdown-options';
 import { errorResult, outcomeLines, pageHeader, resultSummary, text, type ToolResult } from './format';
@@ -66,7 +67,7 @@ function clientError(action: ActionName, code: string, message: string): ActionR
 export function bridgeDownMessage(url: string): string {
   return (
     `Cannot reach the browser-use-ext bridge at ${url}: it is not running, or runs on another port. ` +
-    'Ask the person to start it (browser-use-ext bridge) with the extension paired, then call the tool again.'
+    `Ask the person to start it (${cli('bridge')}) with the extension paired, then call the tool again.`
   );
 }
 

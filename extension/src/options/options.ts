@@ -6,7 +6,7 @@
 // a field (Ctrl+Enter in a text box) saves too. A value that cannot be saved is explained next to
 // its field, and nothing is saved until every field is right.
 import { BROWSER_KEYS, checkBrowserName, storedBrowserName, suggestedName, thisBrand } from '../shared/browser-name';
-import { setCommandText } from '../shared/command-text';
+import { setCommandText, showCommandsInCliForm } from '../shared/command-text';
 import { DEFAULT_BRIDGE_URL, loadConfig, STORAGE_KEYS } from '../shared/config';
 import { DEFAULT_DIALOG_POLICY, type DialogPolicy } from '../shared/page-link';
 import { type ConnectionStatus, PANEL_KEYS, type PanelResponse, type SavedTool, SETTING_KEYS } from '../shared/panel-messages';
@@ -46,6 +46,8 @@ function showStatus(s: ConnectionStatus | undefined): void {
   // Commands in the worker's status text as <code>, never literal backticks (the panel does the same).
   setCommandText(statusText, s ? `${s.message} ${s.state === 'connected' ? '' : s.next_step}`.trim() : 'Connection: checking…');
 }
+// Commands in the form the bridge's CLI is typed where it runs (npx in a checkout).
+showCommandsInCliForm(document.body);
 void chrome.storage.session.get(PANEL_KEYS.connection).then((v) => showStatus(v[PANEL_KEYS.connection] as ConnectionStatus | undefined));
 chrome.storage.onChanged.addListener((changes, area) => {
   if (area === 'session' && PANEL_KEYS.connection in changes)

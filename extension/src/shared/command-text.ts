@@ -1,7 +1,30 @@
 // Text for the person with terminal commands in it. The worker's status and notice strings mark a
 // command with backticks (`browser-use-ext pair`); a page shows each marked command as a <code> box
 // of its own and never shows the backticks. Built with text nodes only (never innerHTML): the text
-// can carry a bridge's words or a page title, and none of it may become markup.
+// can carry a bridge's words or a page title, and none of it may become markup. A command is shown in
+// the form the bridge's CLI is typed where it runs (with npx in front in a checkout).
+import { CLI_FORM_KEY, type CliForm, inCliForm, isCliForm } from './cli-form';
+
+/** The form the bridge's CLI is typed in where it runs (shared/cli-form.ts); null until known. */
+let cliForm: CliForm | null = null;
+
+/**
+ * Shows every command under `root` (<code> boxes, the page's own and those set later) in the form the
+ * bridge named, now and whenever it changes. Pages call it once at start.
+ */
+export function showCommandsInCliForm(root: HTMLElement): void {
+  const apply = (form: unknown) => {
+    cliForm = isCliForm(form) ? form : null;
+    for (const code of root.querySelectorAll<HTMLElement>('code')) {
+      const command = code.dataset['command'] ?? code.textContent ?? '';
+      if (/^browser-use-ext\s/.test(command)) setCommandWords(code, command);
+    }
+  };
+  void chrome.storage.local.get(CLI_FORM_KEY).then((s) => apply(s[CLI_FORM_KEY]));
+  chrome.storage.onChanged.addListener((changes, area) => {
+    if (area === 'local' && CLI_FORM_KEY in changes) apply(changes[CLI_FORM_KEY]?.newValue);
+  });
+}
 
 /** The text split into plain runs and commands (the parts between backticks). An unpaired backtick stays text. */
 export function splitCommands(text: string): { text: string; command: boolean }[] {
@@ -24,17 +47,20 @@ export function splitCommands(text: string): { text: string; command: boolean }[
  */
 export function setCommandWords(code: HTMLElement, command: string): void {
   const parts: Node[] = [];
-  command.split(/( +)/).forEach((w, i) => {
-    if (!w) return;
-    if (i % 2 === 1) {
-      parts.push(document.createTextNode(w));
-      return;
-    }
-    const word = document.createElement('span');
-    word.className = 'word';
-    word.textContent = w;
-    parts.push(word);
-  });
+  code.dataset['command'] = command;
+  inCliForm(command, cliForm)
+    .split(/( +)/)
+    .forEach((w, i) => {
+      if (!w) return;
+      if (i % 2 === 1) {
+        parts.push(document.createTextNode(w));
+        return;
+      }
+      const word = document.createElement('span');
+      word.className = 'word';
+      word.textContent = w;
+      parts.push(word);
+    });
   code.replaceChildren(...parts);
 }
 

@@ -7,7 +7,7 @@
 import type { AgentSessionInfo, ContextElement } from '../../../schemas/generated/protocol';
 import { agentEntries, type AgentEntry, entrySessions, isWorking } from '../shared/agent-entries';
 import { agentDetails, agentLabel, taskOfSessionName } from '../shared/agent-names';
-import { dropPictographs, setCommandText, setCommandWords } from '../shared/command-text';
+import { dropPictographs, setCommandText, setCommandWords, showCommandsInCliForm } from '../shared/command-text';
 import { DEFAULT_BRIDGE_URL, STORAGE_KEYS } from '../shared/config';
 import { displayFolder } from '../shared/local-files';
 import {
@@ -624,4 +624,6 @@ setInterval(() => {
 // (every <code> of the page: a flag like --dialect must not lose its dashes to a line break).
 for (const code of document.querySelectorAll<HTMLElement>('code')) setCommandWords(code, code.textContent ?? '');
 
+// Commands in the form the bridge's CLI is typed where it runs (npx in a checkout).
+showCommandsInCliForm(document.body);
 void load().then(pairFromLink);

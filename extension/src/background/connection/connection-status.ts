@@ -3,10 +3,12 @@
 // bridge-connection.ts) reports each event here; this module turns it into words. Plain words only:
 // the bridge URL, versions and codes are shown apart on a small details line (the pages build it from
 // `url`, `bridge` and the protocol versions). A command to type is marked with backticks, which the
-// pages render as a <code> box (shared/command-text.ts), and is the installed command (no npx).
+// pages render as a <code> box (shared/command-text.ts), and is the installed command (no npx): the
+// pages show it in the form the bridge says its CLI is typed there (cli-form.ts).
 import { PROTOCOL_VERSION } from '../../../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../../../schemas/lib/close-codes';
 import { type ConnectionStatus, PANEL_KEYS } from '../../shared/panel-messages';
+import { learnCliForm } from './cli-form';
 
 let current: ConnectionStatus | null = null;
 
@@ -23,6 +25,8 @@ async function write(status: ConnectionStatus): Promise<void> {
     return;
   current = status;
   await chrome.storage.session.set({ [PANEL_KEYS.connection]: status }).catch(() => undefined);
+  // The commands in next_step are shown in the form the bridge's CLI is typed there (cli-form.ts).
+  void learnCliForm(status.url);
 }
 
 export function currentStatus(): ConnectionStatus | null {
