@@ -21,6 +21,7 @@ import { mintCdpClient } from '../bridge/agents/cdp/cdp-clients-file';
 import { AgentClient } from '../bridge/client/agent-client';
 import { decodeFromBridge } from '../bridge/client/decode-from-bridge';
 import type { LinkEnd } from '../bridge/common/in-process-link';
+import { cdpResultByHead } from '../bridge/src/cdp-result-head';
 import { redactText } from '../extension/src/shared/redaction';
 import { decodeMessage } from '../schemas/lib/wire';
 import { REPO_ROOT } from '../test/harness/browser';
@@ -28,6 +29,7 @@ import { BU013_PYTHON, runBu013Python } from '../test/harness/bu013';
 import { type Harness, startHarness } from '../test/harness/harness';
 import { benchAgents } from './cdp-agents';
 import { type ClientRatio, clientRatioRows, clientRatios } from './cdp-client-ratios';
+import { traceHops, traceMarkdown, type TraceResult } from './cdp-hop-trace';
 import { median, pct, r1, r2 } from './stats';
 
 const num = (name: string, dflt: number): number => Number(process.env[name] ?? dflt);
@@ -164,14 +166,12 @@ async function runBrowserUse(sides: PerSide<string>, url: string): Promise<BuOut
 function largeResultCosts(result: Record<string, unknown>, tabId: number): Record<string, number> {
   const message = { type: 'cdp_result', original_command_id: 'bench-1', tab_id: tabId, result };
   const text = JSON.stringify(message);
+  // The worker walks a snapshot's string table only (cdp-send-options.ts): every string of the page is there.
   const scrub = (v: unknown): void => {
-    if (typeof v !== 'object' || v === null) return;
-    const o = v as Record<string, unknown>;
-    for (const k of Object.keys(o)) {
-      const x = o[k];
-      if (typeof x === 'string') o[k] = redactText(x, { cards: true });
-      else scrub(x);
-    }
+    const strings = (v as { strings?: unknown } | null)?.strings;
+    if (!Array.isArray(strings)) return;
+    for (let i = 0; i < strings.length; i++)
+      if (typeof strings[i] === 'string') strings[i] = redactText(strings[i] as string, { cards: true });
   };
   const med = (f: () => unknown, fresh?: () => unknown): number => {
     const xs: number[] = [];
@@ -190,10 +190,11 @@ function largeResultCosts(result: Record<string, unknown>, tabId: number): Recor
     result_bytes: text.length,
     extension_privacy_filter_ms: med(
       () => scrub(copy),
-      () => (copy = JSON.parse(text)),
+      () => (copy = JSON.parse(JSON.stringify(result))),
     ),
     extension_json_stringify_ms: med(() => JSON.stringify(message)),
-    bridge_decode_from_extension_ms: med(() => decodeMessage(text, 'bridge')),
+    bridge_decode_from_extension_ms: med(() => cdpResultByHead(text)),
+    bridge_full_decode_not_done_ms: med(() => decodeMessage(text, 'bridge')),
     agent_client_decode_ms: med(() => decodeFromBridge(text)),
     emulator_json_stringify_reply_ms: med(() => JSON.stringify({ id: 1, sessionId: 'S', result })),
   };
@@ -331,6 +332,9 @@ async function main(): Promise<void> {
       }
       hopT['worker']?.push((await inWorker('Runtime.evaluate', ev))[0]);
     }
+    progress('hop trace');
+    // Where each 0.1 ms goes: timestamps at every hop of the same command (bench/cdp-hop-trace.ts).
+    const traceEval = await traceHops(sess.ours, worker, HOP_RUNS);
     // 2. DOMSnapshot and screenshot on a 10,000-element page (the same tab, in front again: a
     // background tab's screenshot waits for a frame).
     await pages.direct.bringToFront();
@@ -359,6 +363,11 @@ async function main(): Promise<void> {
     const shotBytes = (await shot('ours')).data.length;
     await shot('direct');
     const shots = await interleaved(SNAP_RUNS, shot);
+    progress('2. the snapshot, hop trace');
+    const traceSnap = await traceHops(sess.ours, worker, SNAP_RUNS, {
+      method: 'DOMSnapshot.captureSnapshot',
+      params: { computedStyles: [] },
+    });
     for (const s of SIDES) await sess[s].detach().catch(() => undefined);
     await pages.ours.close().catch(() => undefined);
     for (const b of browsers.splice(0)) await b.disconnect().catch(() => undefined);
@@ -521,6 +530,7 @@ async function main(): Promise<void> {
         chrome_debugger_in_worker: Math.round(median(hopTput['chrome_debugger_in_worker'] ?? [])),
       },
       snapshot_split: snapshotSplit,
+      hop_trace: { runtime_evaluate: traceEval, dom_snapshot: traceSnap },
     };
     fs.mkdirSync(OUT, { recursive: true });
     fs.writeFileSync(path.join(OUT, 'cdp.json'), `${JSON.stringify(result, null, 2)}\n`);
@@ -567,6 +577,7 @@ type Result = {
   }[];
   hops: Record<string, Pct | number>;
   snapshot_split: Record<string, number>;
+  hop_trace: { runtime_evaluate: TraceResult; dom_snapshot: TraceResult };
   hop_throughput_cmd_per_s: Record<string, number>;
 };
 
@@ -698,6 +709,22 @@ function render(r: Result): string {
     '|---|---:|---|',
     ...SPLIT_ROWS.map(([key, where]) => `| ${key} | ${r.snapshot_split[key] ?? '-'} | ${where} |`),
     '',
+    '## Where each 0.1 ms goes: the hop trace',
+    '',
+    'Timestamps at every hop of one command through our endpoint (bench/cdp-hop-trace.ts: marks in the bridge, ' +
+      'bridge/common/cdp-trace.ts, and in the service worker, extension/src/shared/cdp-trace.ts; bench-only, off by default), ' +
+      'commands one at a time on the section 1 session, p50 of each hop over the runs. The two socket rows cross from the ' +
+      "bridge's clock to the worker's (both performance.timeOrigin + performance.now(), same machine; a skew moves time " +
+      'between them, so their sum, measured on one clock each, is given too).',
+    '',
+    '### Runtime.evaluate {expression: "1"}',
+    '',
+    ...traceMarkdown(r.hop_trace.runtime_evaluate),
+    '',
+    `### DOMSnapshot.captureSnapshot, ${r.dom_snapshot.elements}-element page`,
+    '',
+    ...traceMarkdown(r.hop_trace.dom_snapshot),
+    '',
     ...analysis(r),
   ];
   return lines.join('\n');
@@ -771,9 +798,10 @@ const SPLIT_ROWS: [string, string][] = [
   ['direct_same_tab_ms', "the same command through Chromium's own endpoint on the same tab (the reference)"],
   ['chrome_debugger_in_worker_ms', 'chrome.debugger.sendCommand timed in the service worker (Chrome + the copy into the worker)'],
   ['worker_json_stringify_ms', 'JSON.stringify of that result in the worker'],
-  ['extension_privacy_filter_ms', "redactText over every string of the result (the worker's scrubStrings), timed in Node"],
+  ['extension_privacy_filter_ms', "redactText over the snapshot's string table (what the worker's filter walks now), timed in Node"],
   ['extension_json_stringify_ms', 'JSON.stringify of the action_result, Node'],
-  ['bridge_decode_from_extension_ms', "the bridge's JSON.parse + schema check of what the extension sent (peer.ts decodeMessage), Node"],
+  ['bridge_decode_from_extension_ms', "the bridge reads the cdp_result's envelope (cdp-result-head.ts; the result is not parsed), Node"],
+  ['bridge_full_decode_not_done_ms', 'what the full JSON.parse + schema check of it (peer.ts decodeMessage) would cost: no longer done'],
   ['agent_client_decode_ms', "the emulator's AgentClient decode (decode-from-bridge.ts), Node"],
   ['emulator_json_stringify_reply_ms', "the emulator's JSON.stringify of the CDP answer to the client, Node"],
   ['agent_cdp_send_full_ms', 'an agent client cdp_command of the snapshot, end to end (no CDP socket, no emulator)'],
