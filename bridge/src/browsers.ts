@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import type { BrowserInfo, HelloMessage } from '../../schemas/generated/protocol';
+import { suggestedName } from '../../schemas/lib/browser-names';
 import type { Logger } from '../common/log';
 import type { ExtensionLink } from './extension-link';
 import type { Answer } from './raw-relay';
@@ -50,14 +51,6 @@ export interface BrowserRegistryOptions {
   /** Builds the link of one browser (its hooks name that browser). */
   newLink: (browserId: string) => ExtensionLink;
   counts: BrowserCounts;
-}
-
-/** The short word of a brand, for a suggested name ("Google Chrome" -> Chrome, "Microsoft Edge" -> Edge). */
-export function shortBrand(brand: string | undefined): string {
-  const words = (brand ?? '').toLowerCase();
-  for (const w of ['Edge', 'Brave', 'Opera', 'Vivaldi', 'Chromium', 'Chrome'])
-    if (new RegExp(`\\b${w.toLowerCase()}\\b`).test(words)) return w;
-  return 'Chrome';
 }
 
 /** Browser names compare case-insensitively (--browser work finds Work). */
@@ -113,8 +106,8 @@ export class BrowserRegistry {
   onExtensionHello(hello: HelloMessage): string {
     const id = hello.browser_id ?? DEFAULT_BROWSER_ID;
     const old = this.known.get(id);
-    const brand = hello.browser?.brand ?? old?.brand ?? shortBrand(hello.browser?.product);
-    const wanted = hello.browser_name ?? old?.name ?? shortBrand(brand);
+    const brand = hello.browser?.brand ?? old?.brand ?? suggestedName(hello.browser?.product?.split('/')[0]);
+    const wanted = hello.browser_name ?? old?.name ?? suggestedName(brand);
     const entry: Known = {
       id,
       name: this.freeName(wanted, id),

@@ -26,6 +26,9 @@ describe('e2e downloads', function () {
     h.fixtures.html('/attachment.html', '<a href="/file.csv">Export people</a>', 'Export');
     h.fixtures.html('/downloads.html', '<a id="get" href="/file.csv?token=s3cr3t" download>Download people.csv</a>', 'Reports');
     h.fixtures.route('/archive.zip', { body: ZIP, contentType: 'application/zip' });
+    // Answered a moment after the click: Chrome creates the download item only once the response arrives.
+    h.fixtures.route('/slow.csv', { body: CSV, contentType: 'text/csv', delayMs: 100 });
+    h.fixtures.html('/slow.html', '<a id="get" href="/slow.csv" download="slow.csv">Get the list</a>', 'Slow');
   });
 
   const linkIn = (state: SimplifiedState, name: string) => state.actionable_elements.find((e) => (e.name ?? '').includes(name));
@@ -119,6 +122,17 @@ describe('e2e downloads', function () {
     const r = await agent.call('click', { index: link!.index! }, { tabId, settle: { enabled: false } });
     expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
     expect(r.outcome_details?.download?.state, JSON.stringify(r.outcome_details)).to.equal('complete');
+  });
+
+  it('click by selector on <a download> answered late, settling off: the result still names the file', async () => {
+    await h.openPage(h.fixtures.url('/slow.html'));
+    const agent = await h.connectAgent();
+    const tabId = (await agent.call('get_state', {})).tab_id as number;
+    const r = await agent.call('click', { selector: '#get' }, { tabId, settle: { enabled: false } });
+    expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+    const d = r.outcome_details?.download;
+    expect(d?.state, JSON.stringify(r.outcome_details)).to.equal('complete');
+    expect(fs.readFileSync(d!.filename, 'utf8')).to.equal(CSV);
   });
 
   it('a click that downloads nothing has no download field', async () => {

@@ -26,6 +26,9 @@ describe('printed commands: the collector', () => {
         'It appears as browser-use-ext settings in the title.',
       ].join('\n'),
     );
+    fs.mkdirSync(path.join(root, 'docs'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'docs', 'guide.md'), 'Then run `browser-use-ext status --json`.\n');
+    fs.writeFileSync(path.join(root, 'docs', 'protocol.md'), '(browser-use-ext serve starts an Agent per task)\n');
     fs.mkdirSync(path.join(root, 'bridge', 'cli'), { recursive: true });
     fs.writeFileSync(
       path.join(root, 'bridge', 'cli', 'x.ts'),
@@ -41,7 +44,7 @@ describe('printed commands: the collector', () => {
   });
   after(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  it('finds commands in code spans, code blocks, messages and usage lines, not product names in prose', () => {
+  it('finds commands in code spans, code blocks, messages, usage lines and docs/ pages, not product names in prose', () => {
     const found = collectPrintedCommands(root).map((c) => `${c.npx ? 'npx ' : ''}${c.printed}`);
     expect(found).to.have.members([
       'npx browser-use-ext pair',
@@ -53,6 +56,7 @@ describe('printed commands: the collector', () => {
       'browser-use-ext connect --dialect 000 ws://localhost:8080 in a terminal',
       'browser-use-ext agent --help',
       'browser-use-ext seed002 --help',
+      'browser-use-ext status --json',
     ]);
   });
 

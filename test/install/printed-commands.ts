@@ -1,6 +1,6 @@
-// Collects the `browser-use-ext <subcommand> ...` commands that the README, the extension's pages and
-// messages, the bridge's messages and the Python package's messages print for a person to type, and
-// turns each into an argv the install test can run. A regex scan, tolerant on purpose: it runs
+// Collects the `browser-use-ext <subcommand> ...` commands that the README and docs, the extension's
+// pages and messages, the bridge's messages and the Python package's messages print for a person to
+// type, and turns each into an argv the install test can run. A regex scan, tolerant on purpose: it runs
 // whatever is printed (a new subcommand or flag needs no change here), fills placeholders (NAME,
 // <model>, ${expr}, URL) with test values, and drops optional [...] parts, so the form a person
 // copies first is the one that runs.
@@ -16,9 +16,13 @@ export interface PrintedCommand {
   where: string;
 }
 
-/** Sources whose text a person reads: README, extension pages and messages, bridge, Python package. */
+/** Sources whose text a person reads: README, MIGRATION, docs/, extension pages and messages, bridge, Python package. */
 export function printedSources(root: string): string[] {
-  const files: string[] = [path.join(root, 'README.md')];
+  const files: string[] = [path.join(root, 'README.md'), path.join(root, 'MIGRATION.md')];
+  const docs = path.join(root, 'docs');
+  // docs/protocol.md is the schemas' field descriptions (generated), written for protocol clients, not typed commands.
+  const pages = fs.existsSync(docs) ? fs.readdirSync(docs).filter((f) => f.endsWith('.md') && f !== 'protocol.md') : [];
+  files.push(...pages.map((f) => path.join(docs, f)));
   const walk = (dir: string, exts: RegExp) => {
     if (!fs.existsSync(dir)) return;
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {

@@ -95,6 +95,9 @@ describe('this browser: id, brand, name, focus', () => {
       expect(got, brands.join()).to.equal(brand);
       expect(names.suggestedName(got)).to.equal(word);
     }
+    // The bridge names a browser that sent no name by the same rule (schemas/lib/browser-names.ts).
+    expect(names.suggestedName('Brave Browser')).to.equal('Brave');
+    expect(names.suggestedName('Yandex')).to.equal('Yandex');
     // No client hints: the user agent's tokens.
     expect(names.brandOf(undefined, 'Mozilla/5.0 Chrome/144.0.0.0 Safari/537.36 Edg/144.0.0.0')).to.equal('Microsoft Edge');
     expect(names.brandOf([], 'Mozilla/5.0 HeadlessChrome/144.0.0.0')).to.equal('Chromium');

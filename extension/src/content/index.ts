@@ -114,7 +114,7 @@ async function run(ctx: PageContext, req: WorkRequest): Promise<RunActionRespons
   if (!out.ok) return out;
   if (out.settle) await waitForSettle();
   const downloads = req.downloads ? takeDownloadRequests() : [];
-  const asked = downloads.length ? { download_requests: downloads } : {};
+  const asked = { ...(downloads.length ? { download_requests: downloads } : {}), ...(out.link ? { link: true as const } : {}) };
   if (req.snapshot) {
     const snap = await answerSnapshot(ctx.refs, { channel: req.channel, kind: 'snapshot', params: req.snapshot });
     if (snap.ok && snap.frame !== undefined) return { ok: true, message: out.message, result: out.result, frame: snap.frame, ...asked };

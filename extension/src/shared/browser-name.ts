@@ -3,7 +3,11 @@
 // navigator.userAgentData.brands (https://wicg.github.io/ua-client-hints/#interface), minus the GREASE
 // entry Chrome adds to keep sites from matching the list exactly ("Not?A_Brand" and its variants).
 // The name the side panel suggests is the brand's short word; the bridge numbers it ("Chrome 2") when
-// another browser has it already. Shared by the worker (hello), the side panel (pairing) and Settings.
+// another browser has it already (the naming rule itself is schemas/lib/browser-names.ts, shared with
+// the bridge). Shared by the worker (hello), the side panel (pairing) and Settings.
+import { checkBrowserName } from '../../../schemas/lib/browser-names';
+
+export { checkBrowserName, suggestedName } from '../../../schemas/lib/browser-names';
 
 /** chrome.storage.local keys of this browser's identity (each profile has its own storage, so its own id and name). */
 export const BROWSER_KEYS = {
@@ -15,7 +19,6 @@ export const BROWSER_KEYS = {
 
 /** hello.browser.brand and BrowserInfo.brand allow at most this many characters. */
 const BRAND_MAX = 40;
-export const BROWSER_NAME_MAX = 64;
 
 type Brand = { brand: string };
 type NavigatorWithBrands = Navigator & { userAgentData?: { brands?: Brand[] } };
@@ -40,24 +43,6 @@ export function brandOf(brands: readonly Brand[] | undefined, userAgent: string)
 /** This browser's brand, read where the code runs (the worker or an extension page). */
 export function thisBrand(nav: Navigator = navigator): string {
   return brandOf((nav as NavigatorWithBrands).userAgentData?.brands, nav.userAgent);
-}
-
-/** The brand's short word a person calls it by: Chrome, Edge, Brave, Chromium, Opera, Vivaldi. */
-export function suggestedName(brand: string): string {
-  const short = brand.replace(/^(Google|Microsoft)\s+/i, '').trim();
-  return (short || 'Chromium').slice(0, BROWSER_NAME_MAX);
-}
-
-export type NameCheck = { ok: true; name: string } | { ok: false; message: string };
-
-/** A name the person typed, as the bridge takes it (1 to 64 characters, no control characters). */
-export function checkBrowserName(raw: string): NameCheck {
-  const name = raw.trim().replace(/\s+/g, ' ');
-  if (!name) return { ok: false, message: 'Give this browser a name, such as Work or Personal: agents choose it by that name.' };
-  if (name.length > BROWSER_NAME_MAX) return { ok: false, message: `Use at most ${BROWSER_NAME_MAX} characters for the name.` };
-  // eslint-disable-next-line no-control-regex -- the wire refuses control characters in a name
-  if (/[\u0000-\u001f\u007f]/.test(name)) return { ok: false, message: 'Use letters, digits, spaces and punctuation only.' };
-  return { ok: true, name };
 }
 
 /** A stored name, if it is one the bridge would take. */

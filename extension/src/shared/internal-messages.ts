@@ -102,6 +102,8 @@ export type RunActionResponse =
       state?: SimplifiedState;
       frame?: FrameSnapshot;
       download_requests?: DownloadRequest[];
+      /** A click landed in a link to another document: a download may follow it (background/page-watch/downloads.ts). */
+      link?: true;
     }
   | { ok: false; error: ErrorInfo };
 

@@ -177,7 +177,8 @@ async function collectDownload(run: ActionRun, signals: Signals, acted: Acted): 
   // attachment ends; its download item is created a moment later.
   const aborted = signals.navigationEnd?.error === 'net::ERR_ABORTED';
   // A link clicked without navigating may be a download whose item Chrome creates a moment later.
-  const link = !watch.navigated && !downloads.match(tab.url) && CLICKS.has(run.name) && targetsLink(linkState, params);
+  const landedInLink = acted.sent.ok && acted.sent.response.ok && acted.sent.response.link === true;
+  const link = !watch.navigated && !downloads.match(tab.url) && CLICKS.has(run.name) && (landedInLink || targetsLink(linkState, params));
   const started =
     aborted || link
       ? await downloads.waitForMatch(tab.url, budget.cap(aborted ? DOWNLOAD_AFTER_ABORT_MS : DOWNLOAD_AFTER_LINK_MS))

@@ -15,6 +15,6 @@ export interface PageContext {
  * (false for reads and no-ops).
  */
 export type HandlerOutcome =
-  { ok: true; message: string; result: Record<string, unknown>; settle?: boolean } | { ok: false; error: ErrorInfo };
+  { ok: true; message: string; result: Record<string, unknown>; settle?: boolean; link?: true } | { ok: false; error: ErrorInfo };
 
 export type PageHandler = (ctx: PageContext, params: unknown) => HandlerOutcome | Promise<HandlerOutcome>;

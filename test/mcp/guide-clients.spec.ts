@@ -1,9 +1,10 @@
-// The README's "MCP clients" snippets work as printed: every JSON config and every `claude mcp add`
-// line is extracted from that section, checked for the shape its client expects, and started the
-// way the client would: stdio servers with the SDK's StdioClientTransport running the configured
-// command (`browser-use-ext`, found on PATH: a shim in a temp dir that runs this checkout's
-// dist/bridge/cli.js), HTTP servers with StreamableHTTPClientTransport and a token made by
-// `browser-use-ext mcp-token add`; each lists the tools and takes a snapshot in real Chromium.
+// The MCP guide's config snippets work as printed: every JSON config and every `claude mcp add`
+// line is extracted from docs/guide-mcp.md's "Config snippets" section, checked for the shape its
+// client expects, and started the way the client would: stdio servers with the SDK's
+// StdioClientTransport running the configured command (`browser-use-ext`, found on PATH: a shim in
+// a temp dir that runs this checkout's dist/bridge/cli.js), HTTP servers with
+// StreamableHTTPClientTransport and a token made by `browser-use-ext mcp-token add`; each lists
+// the tools and takes a snapshot in real Chromium.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,15 +34,15 @@ interface Http {
 }
 type Server = Stdio | Http;
 
-/** The README section "MCP clients", up to the next second-level heading. */
-export function mcpClientsSection(readme: string): string {
-  const start = readme.indexOf('\n## MCP clients\n');
-  if (start < 0) throw new Error('README has no "## MCP clients" section');
-  const end = readme.indexOf('\n## ', start + 1);
-  return readme.slice(start, end < 0 ? undefined : end);
+/** The MCP guide's section "Config snippets", up to the next second-level heading. */
+export function mcpClientsSection(guide: string): string {
+  const start = guide.indexOf('\n## Config snippets\n');
+  if (start < 0) throw new Error('docs/guide-mcp.md has no "## Config snippets" section');
+  const end = guide.indexOf('\n## ', start + 1);
+  return guide.slice(start, end < 0 ? undefined : end);
 }
 
-/** Shell words of one line: spaces split, double or single quotes group (enough for the README's lines). */
+/** Shell words of one line: spaces split, double or single quotes group (enough for the guide's lines). */
 function shellWords(line: string): string[] {
   const words: string[] = [];
   for (const m of line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) words.push(m[1] ?? m[2] ?? m[3] ?? '');
@@ -91,7 +92,7 @@ export function serversIn(section: string): Server[] {
   return out;
 }
 
-describe('mcp: the README "MCP clients" snippets start and work as printed', function () {
+describe("mcp: the MCP guide's config snippets start and work as printed", function () {
   this.timeout(180_000);
   let h: Harness;
   let tokenDir: string;
@@ -108,7 +109,7 @@ describe('mcp: the README "MCP clients" snippets start and work as printed', fun
   before(async function () {
     this.timeout(120_000);
     if (!fs.existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run npm run build first`);
-    servers = serversIn(mcpClientsSection(fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8')));
+    servers = serversIn(mcpClientsSection(fs.readFileSync(path.join(REPO_ROOT, 'docs', 'guide-mcp.md'), 'utf8')));
     shimDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-path-'));
     const shim = path.join(shimDir, 'browser-use-ext');
     fs.writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${BUILT_CLI}" "$@"\n`, { mode: 0o755 });
@@ -136,7 +137,9 @@ describe('mcp: the README "MCP clients" snippets start and work as printed', fun
       expect(s.headers, s.from).to.deep.equal({ Authorization: 'Bearer bux_mcp_...' });
     }
     // Printed commands are the installed ones.
-    expect(mcpClientsSection(fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8'))).not.to.match(/\bnpx\b|dist\/bridge\/cli\.js/);
+    expect(mcpClientsSection(fs.readFileSync(path.join(REPO_ROOT, 'docs', 'guide-mcp.md'), 'utf8'))).not.to.match(
+      /\bnpx\b|dist\/bridge\/cli\.js/,
+    );
   });
 
   it('starts every stdio snippet exactly as configured (command on PATH), lists the tools and snapshots the page', async () => {
