@@ -283,16 +283,24 @@ async function main(): Promise<void> {
     // The emulator's own road since it runs in process: the same client over an in-process link.
     const link = (h.bridge as { connectInProcessAgent?: () => LinkEnd }).connectInProcessAgent?.bind(h.bridge);
     const inProc = link ? await AgentClient.connect({ url: h.bridge.agentUrl, secret: h.secrets.agent_secret, inProcess: link }) : null;
-    const agentPage = await h.openPage(evalUrl);
-    const attach = await agent.call('cdp_attach', {});
-    if (attach.status !== 'success') throw new Error(`cdp_attach: ${JSON.stringify(attach.error_info)}`);
-    const agentTab = (attach.outcome_details?.result as { tab_id: number }).tab_id;
+    // Each agent opens a tab of its own (the active tab may be our client's, in its own window) and attaches it.
+    const ownAttached = async (who: AgentClient, url: string): Promise<{ tabId: number; page: Page }> => {
+      const opened = await who.call('open_tab', { url });
+      const tabId = opened.outcome_details?.new_tab_id ?? opened.tab_id;
+      if (opened.status !== 'success' || tabId === undefined) throw new Error(`open_tab: ${JSON.stringify(opened.error_info)}`);
+      const attach = await who.call('cdp_attach', {}, { tabId });
+      if (attach.status !== 'success') throw new Error(`cdp_attach: ${JSON.stringify(attach.error_info)}`);
+      const page = await (await h.launched.browser.waitForTarget((t) => t.url() === url && t.type() === 'page')).page();
+      if (!page) throw new Error(`no page for ${url}`);
+      return { tabId, page };
+    };
+    const agentOwn = await ownAttached(agent, h.fixtures.html('/bench-cdp-eval-agent', '<p>eval</p>', 'CDP bench'));
+    const agentPage = agentOwn.page;
+    const agentTab = agentOwn.tabId;
     // The in-process client holds a third tab on the page: the full path over the link, A/B with the socket in one loop.
-    const linkPage = inProc ? await h.openPage(evalUrl) : null;
-    await linkPage?.bringToFront(); // cdp_attach without a tab takes the active one
-    const linkAttach = inProc ? await inProc.call('cdp_attach', {}) : null;
-    if (linkAttach && linkAttach.status !== 'success') throw new Error(`cdp_attach (link): ${JSON.stringify(linkAttach.error_info)}`);
-    const linkTab = (linkAttach?.outcome_details?.result as { tab_id: number } | undefined)?.tab_id;
+    const linkOwn = inProc ? await ownAttached(inProc, h.fixtures.html('/bench-cdp-eval-link', '<p>eval</p>', 'CDP bench')) : null;
+    const linkPage = linkOwn?.page ?? null;
+    const linkTab = linkOwn?.tabId;
     const agentSend = async (method: string, params: Record<string, unknown>, tabId: number, timeoutMs = 30_000) => {
       const r = await agent.cdp({ tabId, method, params, timeoutMs });
       if (tabId === agentTab && r.error_info) throw new Error(`cdp_command ${method}: ${JSON.stringify(r.error_info)}`);
