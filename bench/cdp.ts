@@ -741,26 +741,35 @@ function render(r: Result): string {
 /** The targets missed, with this run's numbers, and where the time goes. */
 function analysis(r: Result): string[] {
   const e = r.runtime_evaluate;
-  const hp = (k: string) => (r.hops[k] as Pct | undefined)?.p50 ?? NaN;
   const sp = (k: string) => r.snapshot_split[k] ?? NaN;
-  const ourWork = r1(
-    sp('worker_json_stringify_ms') +
-      sp('extension_privacy_filter_ms') +
-      sp('bridge_decode_from_extension_ms') +
-      sp('agent_client_decode_ms'),
-  );
+  const te = (k: string) => r.hop_trace.runtime_evaluate.hops[k]?.p50 ?? NaN;
+  const ts = (k: string) => r.hop_trace.dom_snapshot.hops[k]?.p50 ?? NaN;
+  const sum = (get: (k: string) => number, keys: string[]) => r2(keys.reduce((a, k) => a + get(k), 0));
+  const BRIDGE = [
+    'emulator_in',
+    'agent_link_to_gateway',
+    'gateway_lease',
+    'bridge_send_to_ext',
+    'bridge_decode',
+    'bridge_to_emulator',
+    'emulator_reply',
+  ];
+  const WORKER = ['worker_decode', 'worker_checks', 'worker_answer', 'worker_stringify', 'worker_ws_send'];
   return [
     '## Reading it: targets and where the time goes',
     '',
     `- **Runtime.evaluate added p50 ${e.added_p50_ms} ms (target ${TARGETS.added_eval_p50_ms} ms: ${e.met ? 'met' : 'NOT met'}).** ` +
-      `chrome.debugger inside the worker answers in ${hp('chrome_debugger_in_worker')} ms p50, about what Chromium's own socket ` +
-      `takes end to end (${hp('direct_runtime_evaluate')} ms). The client's socket to the bridge plus the emulator cost ` +
-      `${hp('front_cdp_socket_and_emulator')} ms; the emulator's agent session reaches the gateway over an in-process link ` +
-      `(${hp('agent_link_and_gateway')} ms for a command the gateway refuses, against ${hp('agent_socket_and_gateway')} ms for a ` +
-      `plain agent's loopback /agent socket); the rest, about ${String(r.hops['bridge_to_extension_and_worker_p50_ms'])} ms, is ` +
-      "the bridge -> extension socket and the worker's handling (its decode of the command, the privacy filter over the result, " +
-      'JSON, the send back) and the bridge validating the answer. Ours crosses two sockets per command (client -> bridge, ' +
-      'bridge -> extension), direct one; on this 2-core machine at the load above every extra process wake-up costs.',
+      `The hop trace: chrome.debugger.sendCommand in the worker ${te('chrome_debugger')} ms (Chromium's own endpoint answers the ` +
+      `whole command in ${e.sequential.direct.p50} ms p50); the extension's WebSocket both ways ` +
+      `${r.hop_trace.runtime_evaluate.extension_sockets_both_ways.p50} ms (the bridge -> Chromium's network service -> the ` +
+      "worker's process and back: each way a hop between processes that Chromium's own endpoint, whose socket lives in the browser " +
+      `process, does not make); the client's socket to the bridge both ways ${sum(te, ['client_to_bridge', 'bridge_to_client'])} ms ` +
+      `(direct has the same one); the bridge's own work ${sum(te, BRIDGE)} ms (emulator, in-process link, gateway, the sends; no ` +
+      `parse of the result); the worker's own work ${sum(te, WORKER)} ms (decode and schema check of the command, every check, ` +
+      'the answer, JSON, ws.send; the clock in the worker counts in steps of 0.1 ms). chrome.debugger and the extension socket ' +
+      'are the platform: an extension reaches the debugger only through chrome.debugger, and the bridge only over a WebSocket. ' +
+      'What is ours is the bridge and worker work, well under the 0.5 ms; the rest of the gap is those two hops, and at this ' +
+      'load every hop between processes waits for a core.',
     `- **Throughput** at ${e.throughput_cmd_per_s.in_flight} in flight: ours ${e.throughput_cmd_per_s.ours} cmd/s ` +
       `(${r2((e.throughput_cmd_per_s.ours * e.sequential.ours.p50) / 1000)}x its sequential 1 / p50), direct ` +
       `${e.throughput_cmd_per_s.direct} (${r2((e.throughput_cmd_per_s.direct * e.sequential.direct.p50) / 1000)}x); a plain agent ` +
@@ -771,15 +780,20 @@ function analysis(r: Result): string[] {
       'shared by everything: the limit is most likely that CPU work per command, not a queue (a cdp_command is not queued behind ' +
       'other actions, agent-gateway.ts, and the worker runs each as it arrives).',
     `- **DOMSnapshot ${r.dom_snapshot.ratio}x direct, ${r.dom_snapshot.ratio_to_worker}x of chrome.debugger's own time (target ` +
-      `${TARGETS.snapshot_to_worker_ratio}x: ${r.dom_snapshot.met ? 'met' : 'NOT met'}).** chrome.debugger alone ` +
+      `${TARGETS.snapshot_to_worker_ratio}x: ${r.dom_snapshot.met ? 'met' : 'NOT met'}).** The hop trace of the same command: ` +
+      `chrome.debugger ${ts('chrome_debugger')} ms; then the worker's privacy filter ${ts('worker_answer')} ms (it walks the ` +
+      `snapshot's string table only: ${sp('extension_privacy_filter_ms')} ms in Node on this result), JSON.stringify ` +
+      `${ts('worker_stringify')} ms and ws.send ${ts('worker_ws_send')} ms (chrome.debugger hands the worker an object, so one ` +
+      `stringify is the least), the socket to the bridge ${ts('socket_to_bridge')} ms, the bridge reads the envelope ` +
+      `(${ts('bridge_decode')} ms; the full parse and check it no longer does would cost ${sp('bridge_full_decode_not_done_ms')} ms ` +
+      `in Node), hands the text to the emulator (${ts('bridge_to_emulator')} ms) and writes the reply (${ts('emulator_reply')} ms: ` +
+      `the string to UTF-8 and the socket), and the client's socket and puppeteer's parse (${ts('bridge_to_client')} ms, which ` +
+      "the client pays on Chromium's endpoint too; here it shares one Node process with the bridge). chrome.debugger alone " +
       `takes ${sp('chrome_debugger_in_worker_ms')} ms for this ${(r.dom_snapshot.bytes / 1e6).toFixed(1)} MB result against ` +
       `${sp('direct_same_tab_ms')} ms through Chromium's own socket on the same tab ` +
       `(${r2(sp('chrome_debugger_in_worker_ms') / sp('direct_same_tab_ms'))}x): Chrome hands an extension the result as a JS object, ` +
       "not the JSON text: the browser process parses the protocol answer into a value tree and sends it over IPC to the worker's " +
-      'process, which builds the object. So no relay on chrome.debugger gets near direct on large results. Our own work on top ' +
-      `(rows above, timed in Node on this result): ${ourWork} ms of stringify, privacy filter and parse/validate. The emulator ` +
-      "no longer serializes the result again: its reply carries Chrome's result text as the extension sent it " +
-      '(bridge/client/result-text.ts), so emulator_json_stringify_reply_ms is what that saves, not what it spends.',
+      'process, which builds the object. So no relay on chrome.debugger gets near direct on large results.',
     `- **Page.captureScreenshot ${r.screenshot.ratio}x**: small result (one base64 string, exempt from the card filter), so ` +
       'the added time is the per-command hops above.',
     `- **browser_use step**: ${r.browser_use_step.map((b) => `${b.config} ${b.kind} ${b.ratio}x`).join(', ')} ` +
@@ -820,8 +834,12 @@ function hopRow(r: Result, key: string, what: string): string {
   return typeof h === 'object' ? `| ${key} | ${what} | ${h.n} | ${h.p50} | ${h.p90} | ${h.p99} |` : `| ${key} | ${what} | - | - | - | - |`;
 }
 
-main().catch((e: unknown) => {
-  const msg = e instanceof Error ? (e.stack ?? e.message) : String(e);
-  process.stderr.write(`bench:cdp failed: ${msg.replace(/\/cdp\/[A-Za-z0-9_-]{16,}/g, '/cdp/<token>')}\n`);
-  process.exit(1);
-});
+// `--render`: cdp.md again from cdp.json (after a change of the text; the numbers stay the run's).
+if (process.argv.includes('--render'))
+  fs.writeFileSync(path.join(OUT, 'cdp.md'), render(JSON.parse(fs.readFileSync(path.join(OUT, 'cdp.json'), 'utf-8')) as Result));
+else
+  main().catch((e: unknown) => {
+    const msg = e instanceof Error ? (e.stack ?? e.message) : String(e);
+    process.stderr.write(`bench:cdp failed: ${msg.replace(/\/cdp\/[A-Za-z0-9_-]{16,}/g, '/cdp/<token>')}\n`);
+    process.exit(1);
+  });
