@@ -745,15 +745,7 @@ function analysis(r: Result): string[] {
   const te = (k: string) => r.hop_trace.runtime_evaluate.hops[k]?.p50 ?? NaN;
   const ts = (k: string) => r.hop_trace.dom_snapshot.hops[k]?.p50 ?? NaN;
   const sum = (get: (k: string) => number, keys: string[]) => r2(keys.reduce((a, k) => a + get(k), 0));
-  const BRIDGE = [
-    'emulator_in',
-    'agent_link_to_gateway',
-    'gateway_lease',
-    'bridge_send_to_ext',
-    'bridge_decode',
-    'bridge_to_emulator',
-    'emulator_reply',
-  ];
+  const BRIDGE = ['emulator_in', 'agent_link_to_gateway', 'gateway_lease', 'bridge_decode', 'bridge_to_emulator', 'emulator_reply'];
   const WORKER = ['worker_decode', 'worker_checks', 'worker_answer', 'worker_stringify', 'worker_ws_send'];
   return [
     '## Reading it: targets and where the time goes',
@@ -761,7 +753,7 @@ function analysis(r: Result): string[] {
     `- **Runtime.evaluate added p50 ${e.added_p50_ms} ms (target ${TARGETS.added_eval_p50_ms} ms: ${e.met ? 'met' : 'NOT met'}).** ` +
       `The hop trace: chrome.debugger.sendCommand in the worker ${te('chrome_debugger')} ms (Chromium's own endpoint answers the ` +
       `whole command in ${e.sequential.direct.p50} ms p50); the extension's WebSocket both ways ` +
-      `${r.hop_trace.runtime_evaluate.extension_sockets_both_ways.p50} ms (the bridge -> Chromium's network service -> the ` +
+      `${r.hop_trace.runtime_evaluate.extension_sockets_both_ways.p50} ms (from the bridge's send, through Chromium's network service, to the ` +
       "worker's process and back: each way a hop between processes that Chromium's own endpoint, whose socket lives in the browser " +
       `process, does not make); the client's socket to the bridge both ways ${sum(te, ['client_to_bridge', 'bridge_to_client'])} ms ` +
       `(direct has the same one); the bridge's own work ${sum(te, BRIDGE)} ms (emulator, in-process link, gateway, the sends; no ` +

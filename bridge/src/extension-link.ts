@@ -321,7 +321,6 @@ export class ExtensionLink {
     cdpTraceMark('b_to_ext', relayId);
     const sent = this.commands.add(relayId, command, answer, { timeoutMs, remainingMs: deadline - Date.now() });
     if (!ext.send(sent, true)) this.commands.fail(relayId, notSent);
-    cdpTraceMark('b_ext_sent');
   }
 
   /**
