@@ -21,6 +21,7 @@ import { mintCdpClient } from '../bridge/agents/cdp/cdp-clients-file';
 import { AgentClient } from '../bridge/client/agent-client';
 import { decodeFromBridge } from '../bridge/client/decode-from-bridge';
 import type { LinkEnd } from '../bridge/common/in-process-link';
+import { cdpResultByHead } from '../bridge/src/cdp-result-head';
 import { redactText } from '../extension/src/shared/redaction';
 import { decodeMessage } from '../schemas/lib/wire';
 import { REPO_ROOT } from '../test/harness/browser';
@@ -28,6 +29,7 @@ import { BU013_PYTHON, runBu013Python } from '../test/harness/bu013';
 import { type Harness, startHarness } from '../test/harness/harness';
 import { benchAgents } from './cdp-agents';
 import { type ClientRatio, clientRatioRows, clientRatios } from './cdp-client-ratios';
+import { traceHops, traceMarkdown, type TraceResult } from './cdp-hop-trace';
 import { median, pct, r1, r2 } from './stats';
 
 const num = (name: string, dflt: number): number => Number(process.env[name] ?? dflt);
@@ -164,14 +166,12 @@ async function runBrowserUse(sides: PerSide<string>, url: string): Promise<BuOut
 function largeResultCosts(result: Record<string, unknown>, tabId: number): Record<string, number> {
   const message = { type: 'cdp_result', original_command_id: 'bench-1', tab_id: tabId, result };
   const text = JSON.stringify(message);
+  // The worker walks a snapshot's string table only (cdp-send-options.ts): every string of the page is there.
   const scrub = (v: unknown): void => {
-    if (typeof v !== 'object' || v === null) return;
-    const o = v as Record<string, unknown>;
-    for (const k of Object.keys(o)) {
-      const x = o[k];
-      if (typeof x === 'string') o[k] = redactText(x, { cards: true });
-      else scrub(x);
-    }
+    const strings = (v as { strings?: unknown } | null)?.strings;
+    if (!Array.isArray(strings)) return;
+    for (let i = 0; i < strings.length; i++)
+      if (typeof strings[i] === 'string') strings[i] = redactText(strings[i] as string, { cards: true });
   };
   const med = (f: () => unknown, fresh?: () => unknown): number => {
     const xs: number[] = [];
@@ -190,10 +190,11 @@ function largeResultCosts(result: Record<string, unknown>, tabId: number): Recor
     result_bytes: text.length,
     extension_privacy_filter_ms: med(
       () => scrub(copy),
-      () => (copy = JSON.parse(text)),
+      () => (copy = JSON.parse(JSON.stringify(result))),
     ),
     extension_json_stringify_ms: med(() => JSON.stringify(message)),
-    bridge_decode_from_extension_ms: med(() => decodeMessage(text, 'bridge')),
+    bridge_decode_from_extension_ms: med(() => cdpResultByHead(text)),
+    bridge_full_decode_not_done_ms: med(() => decodeMessage(text, 'bridge')),
     agent_client_decode_ms: med(() => decodeFromBridge(text)),
     emulator_json_stringify_reply_ms: med(() => JSON.stringify({ id: 1, sessionId: 'S', result })),
   };
@@ -282,16 +283,24 @@ async function main(): Promise<void> {
     // The emulator's own road since it runs in process: the same client over an in-process link.
     const link = (h.bridge as { connectInProcessAgent?: () => LinkEnd }).connectInProcessAgent?.bind(h.bridge);
     const inProc = link ? await AgentClient.connect({ url: h.bridge.agentUrl, secret: h.secrets.agent_secret, inProcess: link }) : null;
-    const agentPage = await h.openPage(evalUrl);
-    const attach = await agent.call('cdp_attach', {});
-    if (attach.status !== 'success') throw new Error(`cdp_attach: ${JSON.stringify(attach.error_info)}`);
-    const agentTab = (attach.outcome_details?.result as { tab_id: number }).tab_id;
+    // Each agent opens a tab of its own (the active tab may be our client's, in its own window) and attaches it.
+    const ownAttached = async (who: AgentClient, url: string): Promise<{ tabId: number; page: Page }> => {
+      const opened = await who.call('open_tab', { url });
+      const tabId = opened.outcome_details?.new_tab_id ?? opened.tab_id;
+      if (opened.status !== 'success' || tabId === undefined) throw new Error(`open_tab: ${JSON.stringify(opened.error_info)}`);
+      const attach = await who.call('cdp_attach', {}, { tabId });
+      if (attach.status !== 'success') throw new Error(`cdp_attach: ${JSON.stringify(attach.error_info)}`);
+      const page = await (await h.launched.browser.waitForTarget((t) => t.url() === url && t.type() === 'page')).page();
+      if (!page) throw new Error(`no page for ${url}`);
+      return { tabId, page };
+    };
+    const agentOwn = await ownAttached(agent, h.fixtures.html('/bench-cdp-eval-agent', '<p>eval</p>', 'CDP bench'));
+    const agentPage = agentOwn.page;
+    const agentTab = agentOwn.tabId;
     // The in-process client holds a third tab on the page: the full path over the link, A/B with the socket in one loop.
-    const linkPage = inProc ? await h.openPage(evalUrl) : null;
-    await linkPage?.bringToFront(); // cdp_attach without a tab takes the active one
-    const linkAttach = inProc ? await inProc.call('cdp_attach', {}) : null;
-    if (linkAttach && linkAttach.status !== 'success') throw new Error(`cdp_attach (link): ${JSON.stringify(linkAttach.error_info)}`);
-    const linkTab = (linkAttach?.outcome_details?.result as { tab_id: number } | undefined)?.tab_id;
+    const linkOwn = inProc ? await ownAttached(inProc, h.fixtures.html('/bench-cdp-eval-link', '<p>eval</p>', 'CDP bench')) : null;
+    const linkPage = linkOwn?.page ?? null;
+    const linkTab = linkOwn?.tabId;
     const agentSend = async (method: string, params: Record<string, unknown>, tabId: number, timeoutMs = 30_000) => {
       const r = await agent.cdp({ tabId, method, params, timeoutMs });
       if (tabId === agentTab && r.error_info) throw new Error(`cdp_command ${method}: ${JSON.stringify(r.error_info)}`);
@@ -331,6 +340,9 @@ async function main(): Promise<void> {
       }
       hopT['worker']?.push((await inWorker('Runtime.evaluate', ev))[0]);
     }
+    progress('hop trace');
+    // Where each 0.1 ms goes: timestamps at every hop of the same command (bench/cdp-hop-trace.ts).
+    const traceEval = await traceHops(sess.ours, worker, HOP_RUNS);
     // 2. DOMSnapshot and screenshot on a 10,000-element page (the same tab, in front again: a
     // background tab's screenshot waits for a frame).
     await pages.direct.bringToFront();
@@ -359,6 +371,11 @@ async function main(): Promise<void> {
     const shotBytes = (await shot('ours')).data.length;
     await shot('direct');
     const shots = await interleaved(SNAP_RUNS, shot);
+    progress('2. the snapshot, hop trace');
+    const traceSnap = await traceHops(sess.ours, worker, SNAP_RUNS, {
+      method: 'DOMSnapshot.captureSnapshot',
+      params: { computedStyles: [] },
+    });
     for (const s of SIDES) await sess[s].detach().catch(() => undefined);
     await pages.ours.close().catch(() => undefined);
     for (const b of browsers.splice(0)) await b.disconnect().catch(() => undefined);
@@ -521,6 +538,7 @@ async function main(): Promise<void> {
         chrome_debugger_in_worker: Math.round(median(hopTput['chrome_debugger_in_worker'] ?? [])),
       },
       snapshot_split: snapshotSplit,
+      hop_trace: { runtime_evaluate: traceEval, dom_snapshot: traceSnap },
     };
     fs.mkdirSync(OUT, { recursive: true });
     fs.writeFileSync(path.join(OUT, 'cdp.json'), `${JSON.stringify(result, null, 2)}\n`);
@@ -567,6 +585,7 @@ type Result = {
   }[];
   hops: Record<string, Pct | number>;
   snapshot_split: Record<string, number>;
+  hop_trace: { runtime_evaluate: TraceResult; dom_snapshot: TraceResult };
   hop_throughput_cmd_per_s: Record<string, number>;
 };
 
@@ -698,6 +717,22 @@ function render(r: Result): string {
     '|---|---:|---|',
     ...SPLIT_ROWS.map(([key, where]) => `| ${key} | ${r.snapshot_split[key] ?? '-'} | ${where} |`),
     '',
+    '## Where each 0.1 ms goes: the hop trace',
+    '',
+    'Timestamps at every hop of one command through our endpoint (bench/cdp-hop-trace.ts: marks in the bridge, ' +
+      'bridge/common/cdp-trace.ts, and in the service worker, extension/src/shared/cdp-trace.ts; bench-only, off by default), ' +
+      'commands one at a time on the section 1 session, p50 of each hop over the runs. The two socket rows cross from the ' +
+      "bridge's clock to the worker's (both performance.timeOrigin + performance.now(), same machine; a skew moves time " +
+      'between them, so their sum, measured on one clock each, is given too).',
+    '',
+    '### Runtime.evaluate {expression: "1"}',
+    '',
+    ...traceMarkdown(r.hop_trace.runtime_evaluate),
+    '',
+    `### DOMSnapshot.captureSnapshot, ${r.dom_snapshot.elements}-element page`,
+    '',
+    ...traceMarkdown(r.hop_trace.dom_snapshot),
+    '',
     ...analysis(r),
   ];
   return lines.join('\n');
@@ -706,26 +741,27 @@ function render(r: Result): string {
 /** The targets missed, with this run's numbers, and where the time goes. */
 function analysis(r: Result): string[] {
   const e = r.runtime_evaluate;
-  const hp = (k: string) => (r.hops[k] as Pct | undefined)?.p50 ?? NaN;
   const sp = (k: string) => r.snapshot_split[k] ?? NaN;
-  const ourWork = r1(
-    sp('worker_json_stringify_ms') +
-      sp('extension_privacy_filter_ms') +
-      sp('bridge_decode_from_extension_ms') +
-      sp('agent_client_decode_ms'),
-  );
+  const te = (k: string) => r.hop_trace.runtime_evaluate.hops[k]?.p50 ?? NaN;
+  const ts = (k: string) => r.hop_trace.dom_snapshot.hops[k]?.p50 ?? NaN;
+  const sum = (get: (k: string) => number, keys: string[]) => r2(keys.reduce((a, k) => a + get(k), 0));
+  const BRIDGE = ['emulator_in', 'agent_link_to_gateway', 'gateway_lease', 'bridge_decode', 'bridge_to_emulator', 'emulator_reply'];
+  const WORKER = ['worker_decode', 'worker_checks', 'worker_answer', 'worker_stringify', 'worker_ws_send'];
   return [
     '## Reading it: targets and where the time goes',
     '',
     `- **Runtime.evaluate added p50 ${e.added_p50_ms} ms (target ${TARGETS.added_eval_p50_ms} ms: ${e.met ? 'met' : 'NOT met'}).** ` +
-      `chrome.debugger inside the worker answers in ${hp('chrome_debugger_in_worker')} ms p50, about what Chromium's own socket ` +
-      `takes end to end (${hp('direct_runtime_evaluate')} ms). The client's socket to the bridge plus the emulator cost ` +
-      `${hp('front_cdp_socket_and_emulator')} ms; the emulator's agent session reaches the gateway over an in-process link ` +
-      `(${hp('agent_link_and_gateway')} ms for a command the gateway refuses, against ${hp('agent_socket_and_gateway')} ms for a ` +
-      `plain agent's loopback /agent socket); the rest, about ${String(r.hops['bridge_to_extension_and_worker_p50_ms'])} ms, is ` +
-      "the bridge -> extension socket and the worker's handling (its decode of the command, the privacy filter over the result, " +
-      'JSON, the send back) and the bridge validating the answer. Ours crosses two sockets per command (client -> bridge, ' +
-      'bridge -> extension), direct one; on this 2-core machine at the load above every extra process wake-up costs.',
+      `The hop trace: chrome.debugger.sendCommand in the worker ${te('chrome_debugger')} ms (Chromium's own endpoint answers the ` +
+      `whole command in ${e.sequential.direct.p50} ms p50); the extension's WebSocket both ways ` +
+      `${r.hop_trace.runtime_evaluate.extension_sockets_both_ways.p50} ms (from the bridge's send, through Chromium's network service, to the ` +
+      "worker's process and back: each way a hop between processes that Chromium's own endpoint, whose socket lives in the browser " +
+      `process, does not make); the client's socket to the bridge both ways ${sum(te, ['client_to_bridge', 'bridge_to_client'])} ms ` +
+      `(direct has the same one); the bridge's own work ${sum(te, BRIDGE)} ms (emulator, in-process link, gateway, the sends; no ` +
+      `parse of the result); the worker's own work ${sum(te, WORKER)} ms (decode and schema check of the command, every check, ` +
+      'the answer, JSON, ws.send; the clock in the worker counts in steps of 0.1 ms). chrome.debugger and the extension socket ' +
+      'are the platform: an extension reaches the debugger only through chrome.debugger, and the bridge only over a WebSocket. ' +
+      'What is ours is the bridge and worker work, well under the 0.5 ms; the rest of the gap is those two hops, and at this ' +
+      'load every hop between processes waits for a core.',
     `- **Throughput** at ${e.throughput_cmd_per_s.in_flight} in flight: ours ${e.throughput_cmd_per_s.ours} cmd/s ` +
       `(${r2((e.throughput_cmd_per_s.ours * e.sequential.ours.p50) / 1000)}x its sequential 1 / p50), direct ` +
       `${e.throughput_cmd_per_s.direct} (${r2((e.throughput_cmd_per_s.direct * e.sequential.direct.p50) / 1000)}x); a plain agent ` +
@@ -736,17 +772,25 @@ function analysis(r: Result): string[] {
       'shared by everything: the limit is most likely that CPU work per command, not a queue (a cdp_command is not queued behind ' +
       'other actions, agent-gateway.ts, and the worker runs each as it arrives).',
     `- **DOMSnapshot ${r.dom_snapshot.ratio}x direct, ${r.dom_snapshot.ratio_to_worker}x of chrome.debugger's own time (target ` +
-      `${TARGETS.snapshot_to_worker_ratio}x: ${r.dom_snapshot.met ? 'met' : 'NOT met'}).** chrome.debugger alone ` +
+      `${TARGETS.snapshot_to_worker_ratio}x: ${r.dom_snapshot.met ? 'met' : 'NOT met'}).** The hop trace of the same command: ` +
+      `chrome.debugger ${ts('chrome_debugger')} ms; then the worker's privacy filter ${ts('worker_answer')} ms (it walks the ` +
+      `snapshot's string table only: ${sp('extension_privacy_filter_ms')} ms in Node on this result), JSON.stringify ` +
+      `${ts('worker_stringify')} ms and ws.send ${ts('worker_ws_send')} ms (chrome.debugger hands the worker an object, so one ` +
+      `stringify is the least), the socket to the bridge ${ts('socket_to_bridge')} ms, the bridge reads the envelope ` +
+      `(${ts('bridge_decode')} ms; the full parse and check it no longer does would cost ${sp('bridge_full_decode_not_done_ms')} ms ` +
+      `in Node), hands the text to the emulator (${ts('bridge_to_emulator')} ms) and writes the reply (${ts('emulator_reply')} ms: ` +
+      `the string to UTF-8 and the socket), and the client's socket and puppeteer's parse (${ts('bridge_to_client')} ms, which ` +
+      "the client pays on Chromium's endpoint too; here it shares one Node process with the bridge). chrome.debugger alone " +
       `takes ${sp('chrome_debugger_in_worker_ms')} ms for this ${(r.dom_snapshot.bytes / 1e6).toFixed(1)} MB result against ` +
       `${sp('direct_same_tab_ms')} ms through Chromium's own socket on the same tab ` +
       `(${r2(sp('chrome_debugger_in_worker_ms') / sp('direct_same_tab_ms'))}x): Chrome hands an extension the result as a JS object, ` +
       "not the JSON text: the browser process parses the protocol answer into a value tree and sends it over IPC to the worker's " +
-      'process, which builds the object. So no relay on chrome.debugger gets near direct on large results. Our own work on top ' +
-      `(rows above, timed in Node on this result): ${ourWork} ms of stringify, privacy filter and parse/validate. The emulator ` +
-      "no longer serializes the result again: its reply carries Chrome's result text as the extension sent it " +
-      '(bridge/client/result-text.ts), so emulator_json_stringify_reply_ms is what that saves, not what it spends.',
-    `- **Page.captureScreenshot ${r.screenshot.ratio}x**: small result (one base64 string, exempt from the card filter), so ` +
-      'the added time is the per-command hops above.',
+      'process, which builds the object. So no relay on chrome.debugger gets near direct on large results.',
+    `- **Page.captureScreenshot ${r.screenshot.ratio}x** (Playwright's page.screenshot() in section 4 includes its own ` +
+      'work on both sides): before Chrome captures, nothing is added; after, the worker asks every frame of the page for the ' +
+      'boxes of its card numbers (cdp/capture-mask.ts: one chrome.scripting.executeScript over all frames, and a decode and ' +
+      "repaint only when a card shows), so the client's image never shows digits its text reads mask. That question is our " +
+      'share, kept on purpose (the privacy guarantee); the result itself is one base64 string, not walked by the filter.',
     `- **browser_use step**: ${r.browser_use_step.map((b) => `${b.config} ${b.kind} ${b.ratio}x`).join(', ')} ` +
       `(target ${TARGETS.bu_step_ratio}x: ${r.browser_use_step.every((b) => b.ratio <= TARGETS.bu_step_ratio) ? 'met' : '**NOT met**'}). Ours adds ` +
       `${r.browser_use_step.map((b) => `${r1(b.ours.step - b.direct.step)} ms (${b.config} ${b.kind}: state ${r1(b.ours.state - b.direct.state)}, action ${r1(b.ours.click - b.direct.click)})`).join(', ')} ` +
@@ -771,9 +815,10 @@ const SPLIT_ROWS: [string, string][] = [
   ['direct_same_tab_ms', "the same command through Chromium's own endpoint on the same tab (the reference)"],
   ['chrome_debugger_in_worker_ms', 'chrome.debugger.sendCommand timed in the service worker (Chrome + the copy into the worker)'],
   ['worker_json_stringify_ms', 'JSON.stringify of that result in the worker'],
-  ['extension_privacy_filter_ms', "redactText over every string of the result (the worker's scrubStrings), timed in Node"],
+  ['extension_privacy_filter_ms', "redactText over the snapshot's string table (what the worker's filter walks now), timed in Node"],
   ['extension_json_stringify_ms', 'JSON.stringify of the action_result, Node'],
-  ['bridge_decode_from_extension_ms', "the bridge's JSON.parse + schema check of what the extension sent (peer.ts decodeMessage), Node"],
+  ['bridge_decode_from_extension_ms', "the bridge reads the cdp_result's envelope (cdp-result-head.ts; the result is not parsed), Node"],
+  ['bridge_full_decode_not_done_ms', 'what the full JSON.parse + schema check of it (peer.ts decodeMessage) would cost: no longer done'],
   ['agent_client_decode_ms', "the emulator's AgentClient decode (decode-from-bridge.ts), Node"],
   ['emulator_json_stringify_reply_ms', "the emulator's JSON.stringify of the CDP answer to the client, Node"],
   ['agent_cdp_send_full_ms', 'an agent client cdp_command of the snapshot, end to end (no CDP socket, no emulator)'],
@@ -784,8 +829,12 @@ function hopRow(r: Result, key: string, what: string): string {
   return typeof h === 'object' ? `| ${key} | ${what} | ${h.n} | ${h.p50} | ${h.p90} | ${h.p99} |` : `| ${key} | ${what} | - | - | - | - |`;
 }
 
-main().catch((e: unknown) => {
-  const msg = e instanceof Error ? (e.stack ?? e.message) : String(e);
-  process.stderr.write(`bench:cdp failed: ${msg.replace(/\/cdp\/[A-Za-z0-9_-]{16,}/g, '/cdp/<token>')}\n`);
-  process.exit(1);
-});
+// `--render`: cdp.md again from cdp.json (after a change of the text; the numbers stay the run's).
+if (process.argv.includes('--render'))
+  fs.writeFileSync(path.join(OUT, 'cdp.md'), render(JSON.parse(fs.readFileSync(path.join(OUT, 'cdp.json'), 'utf-8')) as Result));
+else
+  main().catch((e: unknown) => {
+    const msg = e instanceof Error ? (e.stack ?? e.message) : String(e);
+    process.stderr.write(`bench:cdp failed: ${msg.replace(/\/cdp\/[A-Za-z0-9_-]{16,}/g, '/cdp/<token>')}\n`);
+    process.exit(1);
+  });

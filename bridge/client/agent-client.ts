@@ -469,7 +469,7 @@ export class AgentClient extends EventEmitter {
   /**
    * As cdp(), for a relay that hands the result on (the CDP endpoint's replies): over an in-process
    * link a successful answer comes as `{ json }`, Chrome's result text exactly as the extension sent
-   * it and the bridge validated it (raw-relay.ts), not parsed here a second time; any other answer
+   * it and the bridge relayed it (raw-relay.ts; envelope checked, cdp-result-head.ts), not parsed here a second time; any other answer
    * (an error, or over a WebSocket) comes as cdp() gives it.
    */
   cdpText(command: CdpCommand): Promise<CdpResultMessage | { json: string }> {
@@ -489,7 +489,7 @@ export class AgentClient extends EventEmitter {
 
   /**
    * An in-process link's successful cdp_result for a cdpText() waiter, taken without parsing it: the
-   * relay validated these very bytes (an extension's answer, relayed with only the id changed:
+   * relay checked these very bytes (an extension's answer, relayed with only the id changed:
    * raw-relay.ts) and the schema allows nothing after `result` but its own keys. False: decode as usual.
    */
   private takeResultText(text: string): boolean {

@@ -3,8 +3,8 @@
 // serializing it again cost about 35 ms per command, for bytes that do not change.
 //
 // Why the text is safe to reuse: it is the text this client parsed into the cdp_result it resolves
-// with, the bridge validated those same bytes when the extension sent them (raw-relay.ts relays them
-// with only the id changed), and the cut is made only when the parsed message has exactly the four
+// with, the bridge checked those same bytes' envelope when the extension sent them (raw-relay.ts
+// relays them with only the id changed; cdp-result-head.ts), and the cut is made only when the parsed message has exactly the four
 // keys the worker writes (type, original_command_id, tab_id, result; cdp/cdp-command.ts) and the text
 // starts with exactly those first three: what follows `"result":` up to the closing brace is then the
 // result's own text. Any other shape (an error, a message built by the bridge) gives null.

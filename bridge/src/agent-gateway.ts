@@ -27,6 +27,7 @@ import type {
 import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
+import { cdpTraceMark } from '../common/cdp-trace';
 import type { Logger } from '../common/log';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
 import { cappedMaxTabs, holderDescription, resolveControl, type SessionsPublisher, takeOverFromPredecessor } from './agent-sessions';
@@ -487,6 +488,7 @@ export class AgentGateway {
    * results (screenshots, DOM snapshots) are large.
    */
   onCdpCommand(peer: Peer, command: CdpCommandMessage): void {
+    cdpTraceMark('b_gw_in');
     const session = this.sessionOf.get(peer);
     if (!session) return;
     const bound = this.bindNow(session);

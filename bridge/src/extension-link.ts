@@ -22,6 +22,7 @@ import type {
 import { ACTION_NAMES, PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { errorResult as failedResult } from '../../schemas/lib/action-result';
 import { errorInfo } from '../../schemas/lib/wire';
+import { cdpTraceMark } from '../common/cdp-trace';
 import type { Logger } from '../common/log';
 import { BRIDGE_NAME, BRIDGE_VERSION } from '../common/version';
 import { answerMismatch, mismatchError } from './answer-check';
@@ -244,6 +245,7 @@ export class ExtensionLink {
 
   /** Chrome's answer to a cdp_command: to its caller at once, checked against the command first (cdp-in-flight.ts). */
   onCdpResult(result: CdpResultMessage): void {
+    cdpTraceMark('b_ext_decoded');
     // Marked first: the caller relays these validated bytes as they are (raw-relay.ts).
     this.relayed.add(result);
     const wrong = this.commands.onResult(result);
@@ -311,9 +313,12 @@ export class ExtensionLink {
    */
   async relayCdp(command: CdpCommandMessage, timeoutMs: number, answer: (result: CdpResultMessage) => void): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    const ext = await this.reachable(Math.min(deadline, Date.now() + CDP_EXTENSION_WAIT_MS));
+    // The extension is up (the common case): sent in this turn, no await before the socket.
+    const up = this.peer?.ready === true && this.peer.open ? this.peer : null;
+    const ext = up ?? (await this.reachable(Math.min(deadline, Date.now() + CDP_EXTENSION_WAIT_MS)));
     if (!ext) return answer(cdpFailure(command, noExtension()));
     const relayId = `b${this.nextId++}`;
+    cdpTraceMark('b_to_ext', relayId);
     const sent = this.commands.add(relayId, command, answer, { timeoutMs, remainingMs: deadline - Date.now() });
     if (!ext.send(sent, true)) this.commands.fail(relayId, notSent);
   }

@@ -1,6 +1,7 @@
 // Relaying an extension's answer (action_result, cdp_result) to its agent without serializing it
 // again, to move less. The bridge parses and validates every answer once, on receive (the extension
-// -> bridge boundary), and reads only its envelope (ids, tab, status); the agent gets the very bytes
+// -> bridge boundary; a successful cdp_result by its envelope alone, its result left unparsed:
+// cdp-result-head.ts), and reads only its envelope (ids, tab, status); the agent gets the very bytes
 // the extension sent, with the relay id swapped for the agent's own id. A whole-page state of a
 // 3,000-link article is ~1.5 MB of JSON: JSON.stringify of it again cost ~26 ms per step (a CDP
 // client's DOM snapshots and screenshots are as large).

@@ -18,6 +18,7 @@ import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
 import { cli } from '../common/cli-invocation';
+import { cdpTraceMark } from '../common/cdp-trace';
 import { type LinkEnd, linkPair } from '../common/in-process-link';
 import type { Logger, LogLevel } from '../common/log';
 import { explainTooBig, mib } from '../common/message-limits';
@@ -30,6 +31,7 @@ import type { AgentGateway } from './agent-gateway';
 import type { SessionsPublisher } from './agent-sessions';
 import { type BrowserRegistry, DEFAULT_BROWSER_ID } from './browsers';
 import type { CdpClientsScope } from './cdp-clients-scope';
+import { cdpResultByHead } from './cdp-result-head';
 import { DEFAULT_TIMEOUT_MS, type ExtensionLink } from './extension-link';
 import type { Handshake } from './handshake';
 import type { PairingCodes } from './pairing';
@@ -558,10 +560,15 @@ export class BridgeServer extends EventEmitter {
           peer.close(CLOSE.unsupportedData, 'binary frames are not accepted');
           return;
         }
-        const message = peer.receive(text, (error, inReplyTo) => {
-          // An invalid answer from the extension must not leave its agent waiting for the timeout.
-          if (peer.role === 'extension' && inReplyTo !== null) this.linkOf(peer)?.onInvalidAnswer(inReplyTo, error);
-        });
+        if (peer.role === 'extension') cdpTraceMark('b_ext_frame');
+        // A paired extension's CDP answer is routed by its envelope, its result passed on unparsed (cdp-result-head.ts).
+        const byHead = peer.role === 'extension' && peer.ready ? cdpResultByHead(text) : null;
+        const message =
+          byHead ??
+          peer.receive(text, (error, inReplyTo) => {
+            // An invalid answer from the extension must not leave its agent waiting for the timeout.
+            if (peer.role === 'extension' && inReplyTo !== null) this.linkOf(peer)?.onInvalidAnswer(inReplyTo, error);
+          });
         if (message && peer.role === 'extension') rememberRaw(message, text);
         if (message) this.onMessage(peer, message);
       },

@@ -1,6 +1,6 @@
 // Card numbers through a CDP client, side by side with Chromium's own --remote-debugging-port: what
 // the client itself typed reads back as typed on both (Playwright's fill() then inputValue()), a card
-// number the page holds reads masked through ours only, and our screenshots cover the digits the text
+// number the page holds reads masked through ours only (also in a DOM snapshot), and our screenshots cover the digits the text
 // masks (viewport, clip, full page with captureBeyondViewport, a raw Page.captureScreenshot without
 // clip, a card field in a cross-origin frame) while Chromium's show them, which proves the pixel check
 // can fail.
@@ -69,6 +69,26 @@ function cardCases(get: () => Setup): void {
     const read = await page.inputValue('#pre');
     if (side === 'ours') expect(read).to.equal(MARKER);
     else expect(read).to.equal(ON_PAGE);
+  });
+
+  it("a DOM snapshot (DOMSnapshot.captureSnapshot, browser_use's read) masks the page's card numbers through ours, not the typed one", async () => {
+    const { page, side } = get();
+    const session = await page.context().newCDPSession(page);
+    try {
+      const snap = (await session.send('DOMSnapshot.captureSnapshot', { computedStyles: [] })) as { strings: string[] };
+      const strings = snap.strings.join('\n');
+      expect(strings, 'what the client typed').to.include(TYPED);
+      if (side === 'ours') {
+        expect(strings).to.not.include(ON_PAGE);
+        expect(strings).to.not.include(IN_TEXT);
+        expect(strings).to.include(MARKER);
+      } else {
+        expect(strings).to.include(ON_PAGE);
+        expect(strings).to.include(IN_TEXT);
+      }
+    } finally {
+      await session.detach().catch(() => undefined);
+    }
   });
 
   it('a viewport screenshot covers the card digits through ours, not the ones the client typed; Chromium shows them', async () => {

@@ -1,6 +1,7 @@
 // A CDP client's own input passes the card filter in its tab only (client-input.ts), the walk is
-// skipped only for methods with no page text (cdp-send-options.ts), and card boxes land where the
-// digits are in the screenshot's image (capture-geometry.ts).
+// skipped only for methods with no page text (cdp-send-options.ts) and a DOM snapshot is walked
+// through its string table, and card boxes land where the digits are in the screenshot's image
+// (capture-geometry.ts).
 import { expect } from 'chai';
 
 import { anyInRegion, placeBoxes, toImageRects } from '../../extension/src/background/cdp/capture-geometry';
@@ -140,6 +141,30 @@ describe('CDP card privacy: the walk only where page text is', () => {
       expect(sendOptions.isTextFree('event', m), m).to.equal(false);
     const failed = { type: 'cdp_result', original_command_id: 'c', tab_id: 1, error_info: {} } as never;
     expect(sendOptions.cdpSendOptions(failed, 'Input.dispatchMouseEvent').plain, 'an error is walked').to.equal(undefined);
+  });
+});
+
+describe('CDP card privacy: a DOM snapshot is filtered through its string table', () => {
+  it('the card in the string table is masked; the numbers of its documents are not visited', () => {
+    const result = {
+      documents: [{ nodes: { nodeName: [0, 1], nodeValue: [-1, 2], backendNodeId: [10, 11] }, layout: { bounds: [[0, 0, 4, 4]] } }],
+      strings: ['#document', 'INPUT', CARD],
+    };
+    const message = { type: 'cdp_result', original_command_id: 'c', tab_id: 1, result } as const;
+    const opts = sendOptions.cdpSendOptions(message, 'DOMSnapshot.captureSnapshot');
+    const visited: string[] = [];
+    const keep = (key: string, owner: Record<string, unknown>) => {
+      const kept = opts.keep?.(key, owner) ?? false;
+      if (!kept) visited.push(key);
+      return kept;
+    };
+    const msg = structuredClone(message) as unknown as { result: typeof result };
+    scrubStrings(msg, 0, { cards: true }, keep);
+    expect(msg.result.strings).to.deep.equal(['#document', 'INPUT', '[redacted:payment_card]']);
+    expect(msg.result.documents, 'the documents as Chrome gave them').to.deep.equal(result.documents);
+    expect(visited, 'nothing under documents').to.not.include.members(['nodes', 'layout', 'bounds']);
+    const other = sendOptions.cdpSendOptions(message, 'Runtime.evaluate');
+    expect(other.keep?.('documents', result), 'only the snapshot answer skips it').to.equal(false);
   });
 });
 

@@ -2,6 +2,7 @@
 // only when the message belongs to a child session). Every piece of the relay is handed this writer
 // and none reaches the socket itself, so "nothing after dispose" and "a refused send is logged, never
 // thrown" hold in one place. Event params can be serialized once for every session that gets them.
+import { cdpTraceMark } from '../../common/cdp-trace';
 import type { Logger } from '../../common/log';
 import type { CdpCommand, CdpError, Params } from './cdp-protocol';
 
@@ -80,6 +81,7 @@ export class CdpWriter {
     if (this.closed) return;
     try {
       this.socket.send(text);
+      cdpTraceMark('b_client_out');
     } catch (e) {
       this.log.debug('cdp: the client socket refused a message', { error: e instanceof Error ? e.message : String(e) });
     }

@@ -4,6 +4,7 @@
 // emulator is logged and the connection carries on. A start() that fails closes the socket (1011).
 import { type RawData, WebSocket } from 'ws';
 
+import { cdpTraceMark } from '../../common/cdp-trace';
 import type { Logger } from '../../common/log';
 import { type CdpEmulator, type CdpSocket, closeReason, type Connection, noteVersionCommand } from './cdp-connection';
 import { oversizeAnswer, rawBuffer } from './message-size';
@@ -20,6 +21,7 @@ export function pumpClient(o: { conn: Connection; ws: WebSocket; socket: CdpSock
     }
   };
   ws.on('message', (data: RawData) => {
+    cdpTraceMark('b_client_in');
     const buf = rawBuffer(data);
     const refused = oversizeAnswer(buf);
     if (refused !== null) {

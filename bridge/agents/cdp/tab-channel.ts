@@ -10,6 +10,7 @@ import type { ActionResultMessage, ErrorInfo } from '../../../schemas/generated/
 import type { ActionName, ActionParams } from '../../../schemas/generated/registry';
 import type { AgentClient, CallOptions, CdpCommand } from '../../client/agent-client';
 import { resultText } from '../../client/result-text';
+import { cdpTraceMark } from '../../common/cdp-trace';
 import { type CdpError, isObject, objectOf, type Params, SERVER_ERROR } from './cdp-protocol';
 
 export interface TabCommand {
@@ -68,8 +69,10 @@ export class TabChannel {
   sendToTab(cmd: TabCommand, done: (answer: TabAnswer) => void): void {
     const command: CdpCommand = { tabId: cmd.tabId, method: cmd.method, params: cmd.params, timeoutMs: cmd.timeoutMs };
     if (cmd.sessionId !== undefined) command.sessionId = cmd.sessionId;
+    cdpTraceMark('b_emu_send');
     this.agent.cdpText(command).then(
       (r) => {
+        cdpTraceMark('b_emu_answer');
         if ('json' in r) return done(textAnswer(r.json));
         if (!r.result) return done({ ok: false, error: cdpErrorOf(r.error_info) });
         const json = resultText(r);

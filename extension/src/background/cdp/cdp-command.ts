@@ -6,7 +6,8 @@
 // the navigate action's).
 import type { CdpCommandMessage, CdpResultMessage, ErrorInfo } from '../../../../schemas/generated/protocol';
 import { errorInfo } from '../../../../schemas/lib/errors';
-import { hasDomainPolicy, policyError, scopeError, scopeNow, scopeWhenRead } from '../policy/person-policy';
+import { cdpTraceMark } from '../../shared/cdp-trace';
+import { domainPolicyNow, hasDomainPolicy, policyError, scopeError, scopeIfRead, scopeNow, scopeWhenRead } from '../policy/person-policy';
 import { cdpFileRefusal } from '../policy/upload-policy';
 import { maskedCapture } from './capture-mask';
 import { hostOf, judgeMethod, siteShown } from './cdp-policy';
@@ -21,35 +22,60 @@ const WS = 'background_script' as const;
 type Debuggee = chrome.debugger.DebuggerSession;
 type Params = Record<string, unknown>;
 
-export async function runCdpCommand(command: CdpCommandMessage): Promise<CdpResultMessage> {
+/**
+ * The command's answer. In the common case nothing is awaited before chrome.debugger.sendCommand:
+ * every check below runs on every command, synchronously, on what the worker keeps current (the
+ * relay's attachments, the scope of each held tab, the person's settings as last read); a check that
+ * needs Chrome (the tab's frames, its URL under the person's site lists) or settings being read
+ * again waits, as before. Each await costs a turn of the worker's event loop under load.
+ */
+export function runCdpCommand(command: CdpCommandMessage): Promise<CdpResultMessage> {
+  cdpTraceMark('w_decoded', command.command_id);
   const { tab_id: tabId, method, session_id: sessionId } = command;
   const base = { type: 'cdp_result', original_command_id: command.command_id, tab_id: tabId } as const;
   const fail = (error: ErrorInfo): CdpResultMessage => ({ ...base, error_info: error });
+  const failed = (e: unknown) => fail(chromeFailure(method, tabId, e));
   try {
-    if (!relayHolds(tabId)) return fail(await notAttached(tabId));
+    if (!relayHolds(tabId)) return notAttached(tabId).then(fail, failed);
     const target: Debuggee = sessionId === undefined ? { tabId } : { tabId, sessionId };
     // What the tab (or the session's frame) shows now must be in the client's scope: synchronous, every command.
     const outOfScope = scopeRefusal(tabId, sessionId, method);
-    if (outOfScope) return fail(outOfScope);
-    const refused = await refusal(command, target);
-    if (refused) return fail(refused);
-    noteClientInput(tabId, method, command.params);
-    const sent = (await chrome.debugger.sendCommand(target, method, await scopedParams(command))) as Params | undefined;
-    const result = await maskedCapture(tabId, sessionId, method, command.params, sent);
-    noteClientCommand(tabId, method, command.params);
-    noteAnswer(tabId, sessionId, method, result);
-    return { ...base, result: result ?? {} };
+    if (outOfScope) return Promise.resolve(fail(outOfScope));
+    const refused = refusal(command, target);
+    if (refused instanceof Promise) return refused.then((r) => (r ? fail(r) : relay(command, target, base)), failed).catch(failed);
+    if (refused) return Promise.resolve(fail(refused));
+    return relay(command, target, base).catch(failed);
   } catch (e) {
-    const cdp = chromeError(e);
-    return fail(
-      errorInfo(
-        'CDP_ERROR',
-        `Chrome answered ${method} with an error: ${cdp.message}${cdp.data === undefined ? '' : ` (${typeof cdp.data === 'string' ? cdp.data : JSON.stringify(cdp.data)})`}. details.cdp_error is Chrome's error as given; correct the command and send it again.`,
-        WS,
-        { cdp_error: cdp, method, tab_id: tabId },
-      ),
-    );
+    return Promise.resolve(failed(e));
   }
+}
+
+/** Sends the judged command to Chrome (called synchronously: the await is on Chrome's answer) and builds its answer. */
+async function relay(
+  command: CdpCommandMessage,
+  target: Debuggee,
+  base: Pick<CdpResultMessage, 'type' | 'original_command_id' | 'tab_id'>,
+): Promise<CdpResultMessage> {
+  const { tab_id: tabId, method, session_id: sessionId } = command;
+  noteClientInput(tabId, method, command.params);
+  const params = method === 'Network.getCookies' ? await scopedParams(command) : command.params;
+  cdpTraceMark('w_before');
+  const sent = (await chrome.debugger.sendCommand(target, method, params)) as Params | undefined;
+  cdpTraceMark('w_after');
+  const result = method === 'Page.captureScreenshot' ? await maskedCapture(tabId, sessionId, method, command.params, sent) : sent;
+  noteClientCommand(tabId, method, command.params);
+  noteAnswer(tabId, sessionId, method, result);
+  return { ...base, result: result ?? {} };
+}
+
+function chromeFailure(method: string, tabId: number, e: unknown): ErrorInfo {
+  const cdp = chromeError(e);
+  return errorInfo(
+    'CDP_ERROR',
+    `Chrome answered ${method} with an error: ${cdp.message}${cdp.data === undefined ? '' : ` (${typeof cdp.data === 'string' ? cdp.data : JSON.stringify(cdp.data)})`}. details.cdp_error is Chrome's error as given; correct the command and send it again.`,
+    WS,
+    { cdp_error: cdp, method, tab_id: tabId },
+  );
 }
 
 /**
@@ -93,8 +119,49 @@ const refusedError = (method: string, tabId: number, why: string, section: strin
     { reason: 'cdp_method_refused', method, tab_id: tabId, section },
   );
 
-/** Why the command may not run, or null. Most commands pass on the synchronous checks alone. */
-async function refusal(command: CdpCommandMessage, target: Debuggee): Promise<ErrorInfo | null> {
+type Verdict = ErrorInfo | null;
+
+/**
+ * Why the command may not run, or null: synchronously when the checks need nothing from Chrome and
+ * the person's settings are read (most commands), else a promise (waitingRefusal, the same checks).
+ */
+function refusal(command: CdpCommandMessage, target: Debuggee): Verdict | Promise<Verdict> {
+  const { method, tab_id: tabId } = command;
+  const params = command.params ?? {};
+  const verdict = judgeMethod(method, params);
+  if (!verdict.allowed) return refusedError(method, tabId, verdict.why, verdict.section);
+  const { needs } = verdict;
+  // Files to check against the upload folders, sites against the tab's frames, a history entry's URL: Chrome or storage is asked.
+  if (needs.files.length > 0 || needs.sites.length > 0 || method === 'Page.navigateToHistoryEntry') return waitingRefusal(command, target);
+  const url = method === 'Page.navigate' && typeof params['url'] === 'string' ? params['url'] : null;
+  for (const u of absoluteUrls(needs.urls, url)) {
+    const out = scopeIfRead(u);
+    if (out === undefined) return waitingRefusal(command, target);
+    if (out) return scopeError(method, u, out, { method, tab_id: tabId });
+  }
+  if (url !== null) return null;
+  const inFrame = frameRefusal(tabId, target, method, params);
+  if (inFrame instanceof Promise) return inFrame.then((r) => r ?? domainRefusal(method, tabId, domainPolicyNow()));
+  return inFrame ?? domainRefusal(method, tabId, domainPolicyNow());
+}
+
+/** A relative URL (a Location header's "/next") stays on the page's own site: only absolute ones are judged. */
+const absoluteUrls = (urls: readonly string[], navigation: string | null): string[] =>
+  [...urls, ...(navigation === null ? [] : [navigation])].filter((x) => /^[a-z][a-z0-9+.-]*:/i.test(x));
+
+/** The person's site lists (or a tab showing a local file) judge the tab's page; known: domainPolicyNow(), undefined while being read. */
+function domainRefusal(method: string, tabId: number, known: boolean | undefined): Verdict | Promise<Verdict> {
+  if (known === false) return null;
+  return (async () => {
+    if (!(await hasDomainPolicy())) return null;
+    const tab = await chrome.tabs.get(tabId).catch(() => null);
+    // Named by its method in the refusal ("Page.reload" refused: ...), as an action is by its name.
+    return policyError({ action: method }, tab?.url ?? tab?.pendingUrl, tabId);
+  })();
+}
+
+/** Every check of refusal(), waiting for what it needs (storage, Chrome's frames and history). */
+async function waitingRefusal(command: CdpCommandMessage, target: Debuggee): Promise<Verdict> {
   const { method, tab_id: tabId } = command;
   const params = command.params ?? {};
   const verdict = judgeMethod(method, params);
@@ -121,18 +188,13 @@ async function refusal(command: CdpCommandMessage, target: Debuggee): Promise<Er
   // A navigation is judged by where it goes, as the navigate action is (also away from a blocked page);
   // so is every URL a command loads or fetches for the page.
   const url = await navigationUrl(target, method, params);
-  // A relative URL (a Location header's "/next") stays on the page's own site.
-  for (const u of [...needs.urls, ...(url === null ? [] : [url])].filter((x) => /^[a-z][a-z0-9+.-]*:/i.test(x))) {
+  for (const u of absoluteUrls(needs.urls, url)) {
     const out = await scopeWhenRead(u);
     if (out) return scopeError(method, u, out, { method, tab_id: tabId });
   }
   if (url !== null) return null;
   const inFrame = await frameRefusal(tabId, target, method, params);
-  if (inFrame) return inFrame;
-  if (!(await hasDomainPolicy())) return null;
-  const tab = await chrome.tabs.get(tabId).catch(() => null);
-  // Named by its method in the refusal ("Page.reload" refused: ...), as an action is by its name.
-  return policyError({ action: method }, tab?.url ?? tab?.pendingUrl, tabId);
+  return inFrame ?? domainRefusal(method, tabId, undefined);
 }
 
 /**

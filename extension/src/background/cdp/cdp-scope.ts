@@ -184,12 +184,12 @@ const PIERCE_PARAM = new Set(['DOM.getDocument', 'DOM.getFlattenedDocument', 'DO
  * site as the page shares the page's session, so the commands that name a frame, an execution
  * context, or read into every frame are judged here. Asks Chrome for the frame tree only for those.
  */
-export async function frameRefusal(
+export function frameRefusal(
   tabId: number,
   target: chrome.debugger.DebuggerSession,
   method: string,
   params: Params,
-): Promise<ErrorInfo | null> {
+): ErrorInfo | null | Promise<ErrorInfo | null> {
   const t = held.get(tabId);
   if (!t) return null;
   const prefix = `${target.sessionId ?? ''}|`;
@@ -206,7 +206,17 @@ export async function frameRefusal(
   }
   const frameId = typeof params['frameId'] === 'string' ? params['frameId'] : null;
   const pierces = PIERCING.has(method) || (PIERCE_PARAM.has(method) && params['pierce'] === true);
+  // Synchronous unless the frame tree must be asked for (a CDP command's hot path: cdp-command.ts).
   if (frameId === null && !pierces) return null;
+  return frameTreeRefusal(tabId, target, method, frameId);
+}
+
+async function frameTreeRefusal(
+  tabId: number,
+  target: chrome.debugger.DebuggerSession,
+  method: string,
+  frameId: string | null,
+): Promise<ErrorInfo | null> {
   const frames = await frameUrls(target);
   const bad = frameId !== null ? frames.find((f) => f.id === frameId) : frames.find((f) => scopeNow(f.url) !== null);
   const v = bad ? scopeNow(bad.url) : null;

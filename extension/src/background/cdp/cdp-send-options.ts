@@ -140,6 +140,18 @@ const TEXT_FREE_EVENTS = new Set([
   'Inspector.targetReloadedAfterCrash',
 ]);
 
+/**
+ * DOMSnapshot.captureSnapshot keeps every string of the page in one table, `strings`; its documents
+ * hold only numbers (indexes into that table, node ids, boxes, flags): "Shared string table that
+ * all string properties refer to with indexes"
+ * (https://chromedevtools.github.io/devtools-protocol/tot/DOMSnapshot/#method-captureSnapshot). So
+ * its answer is filtered by walking the table alone: the same strings masked, without visiting the
+ * hundreds of thousands of numbers of a large page (a 10,000-element page: 2 MB, most of it numbers).
+ */
+function keepSnapshotDocuments(key: string, owner: Record<string, unknown>): boolean {
+  return (key === 'documents' && Array.isArray(owner['strings'])) || keepCdpField(key, owner);
+}
+
 /** Options of bridge-connection.ts send (its SendOptions; the connection is not imported here: DEPS.json). */
 export interface CdpSendOptions {
   keep?: (key: string, owner: Record<string, unknown>) => boolean;
@@ -154,8 +166,9 @@ export function cdpSendOptions(message: CdpResultMessage | CdpEventMessage, meth
       ? TEXT_FREE_EVENTS.has(message.method)
       : message.error_info === undefined && method !== undefined && TEXT_FREE_RESULTS.has(method);
   if (textFree) return { plain: true };
+  const keep = message.type === 'cdp_result' && method === 'DOMSnapshot.captureSnapshot' ? keepSnapshotDocuments : keepCdpField;
   const spare = spareFor(message.tab_id);
-  return spare ? { keep: keepCdpField, spare } : { keep: keepCdpField };
+  return spare ? { keep, spare } : { keep };
 }
 
 /** For the unit tests: whether a method's answer or event is sent without the walk. */

@@ -14,6 +14,7 @@ import { CLOSE_CODES } from '../../../../schemas/lib/close-codes';
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { BRIDGE_FRAME_MAX_BYTES, mib } from '../../../../schemas/lib/message-limits';
 import { checkMessage, decodeMessage } from '../../../../schemas/lib/wire';
+import { cdpTraceMark } from '../../shared/cdp-trace';
 import { loadConfig, STORAGE_KEYS } from '../../shared/config';
 import { optionsUnderKey, redactText, type TextOptions } from '../../shared/redaction';
 import { browserIdentity } from './browser-identity';
@@ -158,6 +159,7 @@ export class BridgeConnection {
       );
     };
     ws.onmessage = (ev: MessageEvent) => {
+      cdpTraceMark('w_in');
       if (typeof ev.data !== 'string') return;
       const decoded = decodeMessage(ev.data, 'background_script');
       if (!decoded.ok) {
@@ -254,7 +256,9 @@ export class BridgeConnection {
     // The product-wide privacy filter's last layer (privacy.ts): every text leaving the extension.
     if (!opts.plain) scrubStrings(message, 0, { cards: !opts.showCards, ...(opts.spare ? { spare: opts.spare } : {}) }, opts.keep);
     if (message.type === 'action_result' || message.type === 'cdp_result') {
+      cdpTraceMark('w_scrubbed');
       this.sendNow(message);
+      cdpTraceMark('w_sent');
       return;
     }
     const checked = checkMessage(message, 'background_script');
@@ -269,6 +273,7 @@ export class BridgeConnection {
   private sendNow(message: ProtocolMessage): void {
     if (this.ws?.readyState !== WebSocket.OPEN) return;
     const text = JSON.stringify(message);
+    cdpTraceMark('w_json');
     const size = utf8Over(text, BRIDGE_FRAME_MAX_BYTES);
     if (size === null) {
       this.ws.send(text);

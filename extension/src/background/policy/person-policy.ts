@@ -27,6 +27,12 @@ export function onPolicyChanged(fn: () => void): void {
 let foldersNow: string[] | null = null;
 /** The loaded policy, for the synchronous scope checks (a CDP command, a navigation event); null until read. */
 let policyLoaded: Policy | null = null;
+/**
+ * The policy as the person last set it, for the CDP command's synchronous path (scopeIfRead,
+ * domainPolicyNow): null from a change of the settings until they are read again, so that path
+ * waits as every other does instead of judging by the settings they replace.
+ */
+let policyFresh: Policy | null = null;
 
 const list = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim().toLowerCase()) : [];
@@ -36,7 +42,9 @@ const folders = (v: unknown): string[] =>
 const POLICY_KEYS = [SETTING_KEYS.allowedDomains, SETTING_KEYS.blockedDomains, SETTING_KEYS.redactPii, SETTING_KEYS.localFileFolders];
 
 function policy(): Promise<Policy> {
-  cache ??= chrome.storage.local.get(POLICY_KEYS).then((v) => {
+  if (cache) return cache;
+  policyFresh = null;
+  const reading = chrome.storage.local.get(POLICY_KEYS).then((v) => {
     const p = {
       allowed: list(v[SETTING_KEYS.allowedDomains]),
       blocked: list(v[SETTING_KEYS.blockedDomains]),
@@ -45,9 +53,12 @@ function policy(): Promise<Policy> {
     };
     foldersNow = p.localFolders;
     policyLoaded = p;
+    // A change that came while this read ran started another read: only the latest is fresh.
+    if (cache === reading) policyFresh = p;
     return p;
   });
-  return cache;
+  cache = reading;
+  return reading;
 }
 
 void policy();
@@ -57,12 +68,18 @@ void policy();
  * its tab lookup returns) is not taken while one is open: every action then checks the tab's URL first.
  */
 const localTabs = new Set<number>();
-const localTabsReady: Promise<void> = chrome.tabs.query({}).then(
-  (tabs) => {
-    for (const t of tabs) if (t.id !== undefined && isLocalUrl(t.url ?? t.pendingUrl)) localTabs.add(t.id);
-  },
-  () => undefined,
-);
+let localTabsKnown = false;
+const localTabsReady: Promise<void> = chrome.tabs
+  .query({})
+  .then(
+    (tabs) => {
+      for (const t of tabs) if (t.id !== undefined && isLocalUrl(t.url ?? t.pendingUrl)) localTabs.add(t.id);
+    },
+    () => undefined,
+  )
+  .finally(() => {
+    localTabsKnown = true;
+  });
 
 /**
  * Keeps the policy and the local tabs current: a changed setting is read again (and the policy's
@@ -198,6 +215,11 @@ export async function scopeWhenRead(url: string): Promise<ScopeVerdict> {
   return scopeOf(url, p);
 }
 
+/** As scopeWhenRead without waiting (a CDP command's hot path); undefined while the settings are being read (then use scopeWhenRead). */
+export function scopeIfRead(url: string): ScopeVerdict | undefined {
+  return policyFresh === null ? undefined : scopeOf(url, policyFresh);
+}
+
 /**
  * A tab that shows a page out of scope: RESTRICTED_PAGE for a privileged page (what the tab shows is
  * not a page an agent may have), NOT_PERMITTED otherwise (the person's settings).
@@ -297,6 +319,12 @@ const looksLikeUrl = (s: string) => /^[a-z][a-z0-9+.-]*:/i.test(s.trim());
 export async function hasDomainPolicy(): Promise<boolean> {
   const [p] = await Promise.all([policy(), localTabsReady]);
   return p.allowed.length > 0 || p.blocked.length > 0 || localTabs.size > 0;
+}
+
+/** As hasDomainPolicy without waiting (a CDP command's hot path); undefined while the settings or the open tabs are being read. */
+export function domainPolicyNow(): boolean | undefined {
+  if (policyFresh === null || !localTabsKnown) return undefined;
+  return policyFresh.allowed.length > 0 || policyFresh.blocked.length > 0 || localTabs.size > 0;
 }
 
 /** get_state params with the person's redaction default (an explicit redact_pii wins). */
