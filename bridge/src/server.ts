@@ -17,8 +17,8 @@ import type { BrowserInfo, BrowserUpdateMessage, ErrorInfo, HelloMessage, Protoc
 import { PROTOCOL_VERSION } from '../../schemas/generated/registry';
 import { CLOSE_CODES } from '../../schemas/lib/close-codes';
 import { errorInfo } from '../../schemas/lib/wire';
-import { cli } from '../common/cli-invocation';
 import { cdpTraceMark } from '../common/cdp-trace';
+import { cli } from '../common/cli-invocation';
 import { type LinkEnd, linkPair } from '../common/in-process-link';
 import type { Logger, LogLevel } from '../common/log';
 import { explainTooBig, mib } from '../common/message-limits';
