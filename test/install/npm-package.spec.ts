@@ -304,7 +304,9 @@ describe('the npm package installed from its tarball, run from any folder', func
         byArgv.set(key, entry);
       }
     const failures: string[] = [];
-    for (const c of printed.filter((p) => p.npx))
+    // docs/getting-started.md shows the checkout's `npx browser-use-ext ...` beside the installed form on
+    // purpose; fresh-clone.spec.ts runs those from a clone, where npx finds the local bin.
+    for (const c of printed.filter((p) => p.npx && !p.where.startsWith('docs/getting-started.md:')))
       failures.push(
         `npx ${c.printed} (${c.where}): npx looks the package up on the npm registry (404); print browser-use-ext ${c.printed.slice(16)}`,
       );
