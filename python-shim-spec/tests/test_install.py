@@ -59,7 +59,9 @@ class InstalledShim(unittest.TestCase):
         self.assertEqual(md['License-Expression'], 'MIT')  # SPDX (core metadata 2.4)
         self.assertTrue(md['Author'] or md['Author-email'])
         self.assertEqual(md.get('Description-Content-Type'), 'text/markdown')
-        self.assertIn('Python: run your browser_use agent in your own Chrome', md.get_payload() or md['Description'] or '')
+        # The long description is the package's README (generated from docs/ by `npm run gen:docs`), whole.
+        readme = (Path(__file__).resolve().parents[1] / 'README.md').read_text(encoding='utf-8')
+        self.assertEqual((md.get_payload() or md['Description'] or '').strip(), readme.strip())
         classifiers = md.get_all('Classifier') or []
         self.assertIn('Typing :: Typed', classifiers)
         self.assertTrue(md.get_all('Project-URL'))
