@@ -636,7 +636,7 @@ SHARED_ROWS = (
     ('--bridge-url <url>', "the bridge's address (default $BROWSER_USE_EXT_BRIDGE_URL, else ws://127.0.0.1:8765)"),
     ('--config-dir <dir>', 'where secrets.json lives (default $BROWSER_USE_EXT_CONFIG_DIR, else ~/.config/browser-use-ext)'),
     ('--log-level <lvl>', 'silent | error | warn | info | debug (default info)'),
-    ('-h, --help', 'show this help'),
+    ('-h, --help', 'show this help (the version: browser-use-ext --version)'),
 )
 LOG_LEVELS = {'silent': logging.CRITICAL + 10, 'error': logging.ERROR, 'warn': logging.WARNING, 'warning': logging.WARNING,
               'info': logging.INFO, 'debug': logging.DEBUG, 'critical': logging.CRITICAL}

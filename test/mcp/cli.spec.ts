@@ -37,7 +37,8 @@ describe("mcp CLI: mcp-token and the bridge's /mcp", function () {
     expect(token).to.have.length(51);
     expect(fs.readFileSync(path.join(dir, 'mcp-tokens.json'), 'utf8')).not.to.contain(token);
     const listed = cli(['mcp-token', 'list', '--config-dir', dir]);
-    expect(listed.stdout).to.match(/^vscode\t\d{4}-/);
+    // A header names the columns (as cdp-url --list's), then one line per token: name and date first.
+    expect(listed.stdout).to.match(/^NAME\tCREATED\tBROWSER\nvscode\t\d{4}-/);
     expect(listed.stdout).not.to.contain(token);
     expect(cli(['mcp-token', 'add', 'vscode', '--config-dir', dir]).status).to.equal(1);
 
