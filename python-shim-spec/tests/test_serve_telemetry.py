@@ -39,15 +39,34 @@ print(json.dumps({'calls': calls, 'line': line}))
 '''
 
 
-def probe(*flags: str) -> dict:
+def start_probe(*flags: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k != telemetry.ENV}
-    out = subprocess.run([sys.executable, '-c', PROBE, *flags], cwd=str(SHIM_DIR), env=env, capture_output=True, text=True, timeout=120)
-    if out.returncode != 0:
-        raise AssertionError(out.stderr[-3000:])
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return subprocess.Popen([sys.executable, '-c', PROBE, *flags], cwd=str(SHIM_DIR), env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def result_of(proc: subprocess.Popen) -> dict:
+    out, err = proc.communicate(timeout=120)
+    if proc.returncode != 0:
+        raise AssertionError(err[-3000:])
+    return json.loads(out.strip().splitlines()[-1])
 
 
 class TelemetryChoice(unittest.TestCase):
+    # Both fresh interpreters (each imports browser_use, seconds each) start at once, side by side.
+    probes: dict = {}
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.probes = {'default': start_probe(), 'flag': start_probe('--telemetry')}
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        for proc in cls.probes.values():
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+
     def test_off_unless_the_person_turns_it_on(self):
         env: dict = {}
         self.assertIn('off', telemetry.choose(False, env))
@@ -60,7 +79,7 @@ class TelemetryChoice(unittest.TestCase):
         self.assertEqual(env[telemetry.ENV], 'true')
 
     def test_no_posthog_client_nor_event_by_default(self):
-        got = probe()
+        got = result_of(self.probes['default'])
         if 'skip' in got:
             self.skipTest(got['skip'])
         self.assertEqual(got['calls'], [], 'no posthog client is made, nothing is captured')
@@ -73,7 +92,7 @@ class TelemetryChoice(unittest.TestCase):
         self.assertFalse(telemetry.is_serve(['-m', 'my_agent']))
 
     def test_the_flag_turns_it_on(self):
-        got = probe('--telemetry')
+        got = result_of(self.probes['flag'])
         if 'skip' in got:
             self.skipTest(got['skip'])
         self.assertIn('Posthog()', got['calls'])
