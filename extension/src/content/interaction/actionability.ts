@@ -147,20 +147,40 @@ interface State {
  * Is a Web Animation (CSS animation or transition, element.animate) running on the element or an
  * ancestor? Only then is the two-frame box comparison needed: waiting a frame costs ~16 ms per
  * action, and an element that nothing animates keeps its box. Movement driven by script timers
- * (style changed from rAF/setTimeout) is not seen by this shortcut.
+ * (style changed from rAF/setTimeout) is not seen by this shortcut. 'pending': an animation has not
+ * started ticking yet; a just-started animation holds its first keyframe for a frame or two until its
+ * start time resolves (`Animation.pending`), so two equal boxes then say nothing about whether it moves.
  */
-function animated(el: Element): boolean {
+function animated(el: Element): 'no' | 'running' | 'pending' {
+  let running = false;
   for (let n: Element | null = el; n; n = composedParent(n)) {
-    if (n.getAnimations().some((a) => a.playState === 'running')) return true;
+    for (const a of n.getAnimations()) {
+      if (a.playState !== 'running') continue;
+      if (a.pending) return 'pending';
+      running = true;
+    }
   }
-  return false;
+  return running ? 'running' : 'no';
 }
 
-/** Waits (a few frames at most) until the document timeline has moved past `since`. */
+/**
+ * The least advance of the document timeline that counts as a new rendered frame. Chromium can
+ * report timeline times a few hundredths of a millisecond apart with no frame between (measured:
+ * 91.366 then 91.4 ms with the same animated box), and boxes sampled so close together say nothing
+ * about whether the element moves. 4 ms is a frame at 240 Hz.
+ */
+const MIN_FRAME_MS = 4;
+
+/** Has the timeline moved at least a frame from `since` to `now`? */
+function frameApart(since: CSSNumberish | null, now: CSSNumberish | null): boolean {
+  return typeof since === 'number' && typeof now === 'number' && now - since >= MIN_FRAME_MS;
+}
+
+/** Waits (a few frames at most) until the document timeline has moved a frame past `since`. */
 async function renderedFrame(since: CSSNumberish | null): Promise<void> {
   for (let i = 0; i < 5; i++) {
     await nextFrame();
-    if (document.timeline.currentTime !== since) return;
+    if (frameApart(since, document.timeline.currentTime)) return;
   }
 }
 
@@ -263,7 +283,13 @@ export async function waitForActionable(
     // force skips the checks, not the need for a point: an element with nothing rendered has none
     // (Playwright: "Element is not visible" even with force), so nothing is clicked.
     if (force && checks.includes('visible') && !rendered) return { check: 'visible' };
-    if (active.includes('stable') && animated(el)) {
+    const motion = active.includes('stable') ? animated(el) : 'no';
+    // A hidden tab renders no frames, so there a pending animation never starts: judge it by its box.
+    if (motion === 'pending' && document.visibilityState === 'visible') {
+      lastBox = null;
+      return { check: 'stable' };
+    }
+    if (motion !== 'no') {
       // Stable = the same box in two consecutive *rendered* frames: on a loaded machine a timer can
       // fire before the next frame, so the animation timeline must have advanced between the reads.
       const box = el.getBoundingClientRect();
@@ -274,12 +300,12 @@ export async function waitForActionable(
       lastBoxTime = now;
       // A hidden (background) tab renders no frames: there timers stand in for frames, as before.
       const rendering = document.visibilityState === 'visible';
-      if (!prev || (rendering && prevTime === now) || !sameBox(prev, box)) {
+      if (!prev || (rendering && !frameApart(prevTime, now)) || !sameBox(prev, box)) {
         await renderedFrame(now);
         const again = el.getBoundingClientRect();
         lastBox = again;
         lastBoxTime = document.timeline.currentTime;
-        if (!sameBox(box, again) || (rendering && lastBoxTime === now)) return { check: 'stable' };
+        if (!sameBox(box, again) || (rendering && !frameApart(now, lastBoxTime))) return { check: 'stable' };
       }
     }
     if (active.includes('enabled') && isDisabled(el)) return { check: 'enabled' };
