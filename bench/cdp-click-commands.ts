@@ -1,9 +1,11 @@
 // Which CDP commands one Playwright call sends, and how long each takes, through our endpoint and
 // through Chromium's own, on the same tab: a logging WebSocket proxy sits in front of each side (the
-// same extra hop on both), so a call's time splits into its commands' round trips and the gaps the
-// client spends waiting (for an event, or on its own work). Run it on its own:
+// same extra hop on both), so a call's time splits into its commands' round trips, the ones it waits
+// for one after another, and the events it got; the per-command floor of the same run (Runtime.evaluate's
+// added p50) says what those round trips should cost. Run it on its own:
 // `node --import tsx bench/cdp-click-commands.ts` (after `npm run build`); writes
-// bench/results/cdp-click-commands.{json,md} (PROBE_TAG=x: cdp-click-commands.x.*).
+// bench/results/cdp-click-commands.{json,md} (PROBE_TAG=x: cdp-click-commands.x.*; PROBE_SHOW_WORKER=1
+// leaves the extension's service worker attached to the direct client, as the benches did before).
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -134,11 +136,6 @@ async function main(): Promise<void> {
           sent[side].push(cs.length);
           waited[side].push(cs.filter((c) => c.waited).length);
           events[side].push(logs[side].filter((l) => l.dir === 'recv' && l.method !== undefined).length);
-          if (process.env['PROBE_DEBUG'] && i === 1) {
-            const t = logs[side][0]?.at ?? 0;
-            console.log(side, call, logs[side].map((l) => `${l.dir} ${l.id ?? ''} ${l.method ?? ''} +${r2(l.at - t)}`).join('\n  '));
-            console.log(marks.map((m) => `${m[0]} ${r2(m[1] - (marks[0]?.[1] ?? 0))}`).join(' | '));
-          }
           for (const c of cs) perMethod[side].set(c.method, [...(perMethod[side].get(c.method) ?? []), c.rtt]);
           // One session, answered in order: the k-th w_before with the k-th w_after.
           const at = (n: string) => marks.filter((m) => m[0] === n).map((m) => m[1]);
