@@ -6,6 +6,7 @@
 import { chromium, type Page as PwPage } from 'playwright-core';
 import type { Page as PptrPage } from 'puppeteer-core';
 
+import { loggingProxy } from './cdp-proxy';
 import { median, r1, r2 } from './stats';
 
 export interface ClientRatio {
@@ -50,8 +51,13 @@ export async function clientRatios(o: {
   rows.push(
     await pair('puppeteer page.content()', o.runs, { ours: () => o.puppeteer.ours.content(), direct: () => o.puppeteer.direct.content() }),
   );
-  const ours = await chromium.connectOverCDP(o.ourHttp, { timeout: 60_000 });
-  const direct = await chromium.connectOverCDP(o.directHttp, { timeout: 60_000 });
+  // Each side through the same proxy, which keeps the extension's service worker out of the direct
+  // client's view (cdp-proxy.ts: its instrumentation of our relay's socket cost only our side).
+  const wsOf = async (http: string) =>
+    ((await (await fetch(`${http}/json/version`)).json()) as { webSocketDebuggerUrl: string }).webSocketDebuggerUrl;
+  const proxies = [await loggingProxy(await wsOf(o.ourHttp), []), await loggingProxy(await wsOf(o.directHttp), [])];
+  const ours = await chromium.connectOverCDP(proxies[0]?.url ?? '', { timeout: 60_000 });
+  const direct = await chromium.connectOverCDP(proxies[1]?.url ?? '', { timeout: 60_000 });
   try {
     const ctx = ours.contexts()[0];
     if (!ctx) throw new Error('Playwright through our endpoint gave no default context');
@@ -91,6 +97,7 @@ export async function clientRatios(o: {
     // close() of a connectOverCDP browser disconnects; it does not close the person's browser.
     await ours.close().catch(() => undefined);
     await direct.close().catch(() => undefined);
+    for (const p of proxies) p.close();
   }
   return rows;
 }

@@ -660,7 +660,10 @@ function render(r: Result): string {
     ...clientRatioRows(r.client_calls),
     '',
     'Medians, sides alternating call by call after one warm-up each (bench/cdp-client-ratios.ts); puppeteer on the section 1 page, ' +
-      `Playwright on the counter page. Target click and screenshot at most ${TARGETS.client_ratio}x: ` +
+      'Playwright on the counter page, each side through the same WebSocket proxy (bench/cdp-proxy.ts), which keeps the ' +
+      "extension's service worker out of the direct client's view: Playwright attaches every service worker and enables Network " +
+      "there, so each frame of our relay's socket became two events to that client (before 2026-12-07 this cost our side). " +
+      `Target click and screenshot at most ${TARGETS.client_ratio}x: ` +
       `${r.client_calls
         .filter((c) => /click|screenshot/.test(c.call))
         .map((c) => `${c.call.replace(/^Playwright /, '')} ${met(c.ratio <= TARGETS.client_ratio)}`)

@@ -195,8 +195,17 @@ interface WaiterBase {
   sends: number;
   reject: (e: Error) => void;
   timer: ReturnType<typeof setTimeout>;
-  /** Created at send time so a failure points at the caller (puppeteer's CallbackRegistry). */
-  error: BridgeClientError;
+  /**
+   * Created at send time so a failure points at the caller (puppeteer's CallbackRegistry); or made
+   * only when needed (cdpText: the CDP endpoint's relay, whose client sees a CDP error, never this stack).
+   */
+  error: BridgeClientError | (() => BridgeClientError);
+}
+
+/** The waiter's error, made now if it was left for when it is needed. */
+function errorOf(w: { error: BridgeClientError | (() => BridgeClientError) }): BridgeClientError {
+  if (typeof w.error === 'function') w.error = w.error();
+  return w.error;
 }
 
 /** A request waiting for its answer: an action for its action_result, a CDP command for its cdp_result. */
@@ -480,7 +489,9 @@ export class AgentClient extends EventEmitter {
     if (command.sessionId !== undefined) message.session_id = command.sessionId;
     if (command.timeoutMs !== undefined) message.timeout_ms = command.timeoutMs;
     const clientTimeout = (command.timeoutMs ?? 15_000) + (this.opts.callTimeoutMs ?? 5_000);
-    const error = new BridgeClientError(`CDP command ${command.method} (${commandId}) got no answer within ${clientTimeout} ms`, 'TIMEOUT');
+    // The hot path of every relayed CDP command: the error (a stack capture, ~10 us) only if one is needed.
+    const error = () =>
+      new BridgeClientError(`CDP command ${command.method} (${commandId}) got no answer within ${clientTimeout} ms`, 'TIMEOUT');
     return new Promise<CdpResultMessage | { json: string }>((resolve, reject) => {
       const resolveText = (json: string) => resolve({ json });
       this.dispatch(commandId, clientTimeout, { kind: 'cdp', message, resolve, resolveText, reject, error, sent: false, sends: 0 });
@@ -508,7 +519,7 @@ export class AgentClient extends EventEmitter {
   private dispatch(id: string, timeoutMs: number, w: NewWaiter): void {
     const timer = setTimeout(() => {
       this.waiters.delete(id);
-      w.reject(w.error);
+      w.reject(errorOf(w));
     }, timeoutMs);
     const waiter: Waiter = { ...w, timer };
     this.waiters.set(id, waiter);
@@ -757,9 +768,10 @@ export class AgentClient extends EventEmitter {
   private failAll(why: string, code = 'EXTENSION_DISCONNECTED'): void {
     for (const [id, w] of this.waiters) {
       clearTimeout(w.timer);
-      w.error.message = `${why} (${w.kind === 'action' ? 'action' : 'CDP command'} ${id} was not answered)`;
-      w.error.code = code;
-      w.reject(w.error);
+      const error = errorOf(w);
+      error.message = `${why} (${w.kind === 'action' ? 'action' : 'CDP command'} ${id} was not answered)`;
+      error.code = code;
+      w.reject(error);
     }
     this.waiters.clear();
   }
