@@ -66,6 +66,7 @@ describe('e2e: a kept state equals a fresh walk', function () {
     await page.evaluate(() => document.getElementById('menu')?.classList.add('gone'));
     const kept = await expectKeptEqualsFresh(WHOLE, 'class toggle');
     expect(names(kept)).to.deep.equal(['Stay']);
+    expect(await walks(), 'the changed page is walked again').to.be.greaterThan(before);
   });
 
   it('sees a style sheet inserted, and a rule added through the CSSOM', async () => {

@@ -56,6 +56,9 @@ const WINDOW_EVENTS = [
   'touchend',
   'focusin',
   'focusout',
+  // The window's own focus and blur (capture also sees every element's): :focus follows the window's focus.
+  'focus',
+  'blur',
   'input',
   'compositionend',
   'drop',
@@ -127,17 +130,20 @@ export class PageChanges {
 
   /**
    * A walk has just read the page (synchronously: no page script ran during it). roots: the shadow
-   * roots it met. From here on, unchanged() answers whether the page may differ from what it read.
+   * roots it met; afterChange: the page changed since the walk before (answers kept before are no
+   * longer given). From here on, whatChanged() answers whether the page may differ from what it read.
    */
-  walked(roots: ShadowRoot[]): void {
+  walked(roots: ShadowRoot[], afterChange: boolean): void {
     this.start();
     for (const sr of roots) this.addRoot(sr);
-    this.roots = roots;
+    // Answers kept from walks since the last change stay valid: the roots any of them met stay checked.
+    if (afterChange) this.roots = [...new Set(roots)];
+    else this.roots = [...new Set([...this.roots, ...roots])];
     // Records of changes made before or during the walk are already in what it read.
     this.observer?.takeRecords();
     armUnseenWatch();
     const unseen = unseenChangeCount();
-    if (unseen === null || this.running()) {
+    if (unseen === null || this.running() !== null) {
       this.changed = true;
       this.seen = null;
     } else {
@@ -146,25 +152,28 @@ export class PageChanges {
     }
   }
 
-  /** May the page still be exactly as the last walk read it? Cheap: no style or layout work beyond what the checks need. */
-  unchanged(): boolean {
-    if (this.changed || this.seen === null) return false;
+  /**
+   * May the page still be exactly as the last walk read it? Cheap: no style or layout work beyond
+   * what the checks need. Returns null when it may, else what changed (for the bench and tests).
+   */
+  whatChanged(): string | null {
+    if (this.changed || this.seen === null) return this.seen === null ? 'not kept' : 'event or mutation';
     const records = this.observer?.takeRecords() ?? [];
-    if (records.length > 0 && !records.every(isAgentUiRecord)) return this.no();
+    if (records.length > 0 && !records.every(isAgentUiRecord)) return this.no('mutation');
     const s = this.seen;
-    if (unseenChangeCount() !== s.unseen) return this.no();
+    if (unseenChangeCount() !== s.unseen) return this.no('unseen change');
     const n = this.now();
-    if (n.url !== s.url || n.root !== s.root || n.width !== s.width || n.height !== s.height || n.dpr !== s.dpr) return this.no();
-    if (n.x !== s.x || n.y !== s.y || n.focused !== s.focused || n.sheets !== s.sheets || n.media !== s.media) return this.no();
-    if (n.adopted.length !== s.adopted.length || n.adopted.some((x, i) => x !== s.adopted[i])) return this.no();
-    if (n.rootSheets.length !== s.rootSheets.length || n.rootSheets.some((x, i) => x !== s.rootSheets[i])) return this.no();
-    if (this.running()) return this.no();
-    return true;
+    for (const k of ['url', 'root', 'width', 'height', 'dpr', 'x', 'y', 'focused', 'sheets', 'media'] as const)
+      if (n[k] !== s[k]) return this.no(k);
+    if (n.adopted.length !== s.adopted.length || n.adopted.some((x, i) => x !== s.adopted[i])) return this.no('adopted sheets');
+    if (n.rootSheets.length !== s.rootSheets.length || n.rootSheets.some((x, i) => x !== s.rootSheets[i])) return this.no('shadow sheets');
+    const running = this.running();
+    return running ? this.no(running) : null;
   }
 
-  private no(): false {
+  private no(why: string): string {
     this.changed = true;
-    return false;
+    return why;
   }
 
   /** Starts watching the document (once per document: listeners dropped by document.open() are added again). */
@@ -206,16 +215,16 @@ export class PageChanges {
   }
 
   /** Something that changes with time alone: a running animation or transition, fonts loading, an image whose box waits for its size. */
-  private running(): boolean {
-    if (document.getAnimations().length > 0) return true;
-    for (const r of this.roots) if (r.getAnimations().length > 0) return true;
-    if (document.fonts && document.fonts.status !== 'loaded') return true;
+  private running(): string | null {
+    if (document.getAnimations().length > 0) return 'animation';
+    for (const r of this.roots) if (r.getAnimations().length > 0) return 'animation in a shadow tree';
+    if (document.fonts && document.fonts.status !== 'loaded') return 'fonts loading';
     const images = document.images;
     for (let i = 0; i < images.length; i++) {
       const img = images[i] as HTMLImageElement;
       // An image with both sizes given keeps its box while it loads (and may never load: loading=lazy).
-      if (!img.complete && !(img.hasAttribute('width') && img.hasAttribute('height'))) return true;
+      if (!img.complete && !(img.hasAttribute('width') && img.hasAttribute('height'))) return 'image loading';
     }
-    return false;
+    return null;
   }
 }

@@ -16,9 +16,9 @@ declare global {
     /**
      * Set in this isolated world only (by a test or the bench through DevTools; the page cannot reach
      * it): cold makes every state a fresh walk that leaves nothing behind (a probe to compare a kept
-     * answer with); walks counts the fresh walks of ordinary states.
+     * answer with); walks counts the fresh walks of ordinary states, why says what the last one saw.
      */
-    __browserUseExtWalkCache?: { cold?: boolean; walks: number };
+    __browserUseExtWalkCache?: Switches;
   }
 }
 
@@ -37,7 +37,14 @@ interface Kept {
   boxes: boolean;
 }
 
-function switches(): { cold?: boolean; walks: number } {
+interface Switches {
+  cold?: boolean;
+  walks: number;
+  /** Why the last ordinary state walked (null: it gave the kept answer). */
+  why?: string | null;
+}
+
+function switches(): Switches {
   return (window.__browserUseExtWalkCache ??= { walks: 0 });
 }
 
@@ -65,12 +72,16 @@ export class WalkCache {
     }
     const key = params.include_dom_tree === true ? null : keyOf(params);
     const kept = key === null ? undefined : this.kept.get(key);
-    const same = this.changes.unchanged();
-    if (!same) this.generation++;
-    if (kept && same && kept.generation === this.generation && boxesStill(kept)) return reuse(kept, memory, start);
+    const changed = this.changes.whatChanged();
+    if (changed !== null) this.generation++;
+    sw.why = changed ?? (!kept ? 'not kept for these parameters' : kept.generation !== this.generation ? 'kept before a change' : null);
+    if (kept && sw.why === null) {
+      if (boxesStill(kept)) return reuse(kept, memory, start);
+      sw.why = 'a listed box moved';
+    }
     sw.walks++;
     const { frame, walker } = walk();
-    this.changes.walked(walker.rootsMet);
+    this.changes.walked(walker.rootsMet, changed !== null);
     if (key === null) return frame;
     this.kept.delete(key);
     if (this.kept.size >= KEYS) this.kept.delete(this.kept.keys().next().value as string);
