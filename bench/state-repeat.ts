@@ -84,12 +84,17 @@ interface PageRow {
 const uptime = () => spawnSync('uptime', { encoding: 'utf8' }).stdout.trim();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function parseArgs(argv: string[]): { pages: BenchPage[]; runs: number; out: string } {
+function parseArgs(argv: string[]): { pages: BenchPage[]; runs: number; out: string; render: boolean } {
   let runs = Number(process.env['BENCH_RUNS'] ?? 5);
   let pages = BENCH_PAGES;
   let out = path.join(REPO_ROOT, 'bench', 'results');
+  let render = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
+    if (a === '--render') {
+      render = true;
+      continue;
+    }
     const v = argv[++i];
     if (v === undefined) throw new Error(`${a} needs a value; usage: npm run bench:repeat -- [--pages a,b] [--runs N] [--out DIR]`);
     if (a === '--runs') runs = Number(v);
@@ -97,7 +102,7 @@ function parseArgs(argv: string[]): { pages: BenchPage[]; runs: number; out: str
     else if (a === '--pages') pages = BENCH_PAGES.filter((p) => v.split(',').includes(p.key));
     else throw new Error(`unknown argument ${a}; usage: npm run bench:repeat -- [--pages a,b] [--runs N] [--out DIR]`);
   }
-  return { pages, runs, out };
+  return { pages, runs, out, render };
 }
 
 async function navigate(tab: Page, cdp: CDPSession, url: string, spec: BenchPage): Promise<void> {
@@ -115,6 +120,13 @@ async function navigate(tab: Page, cdp: CDPSession, url: string, spec: BenchPage
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  if (args.render) {
+    // Rewrites state-repeat.md from state-repeat.json (no browser).
+    const j = JSON.parse(fs.readFileSync(path.join(args.out, 'state-repeat.json'), 'utf8')) as { meta: Meta; rows: PageRow[] };
+    for (const r of j.rows) r.goals = goalsOf(r);
+    fs.writeFileSync(path.join(args.out, 'state-repeat.md'), markdown(j.meta, j.rows));
+    return;
+  }
   const started = Date.now();
   const loadStart = uptime();
   const sites = await startBenchSites();
@@ -219,7 +231,7 @@ async function main(): Promise<void> {
     await h.close();
     await sites.close();
   }
-  const meta = {
+  const meta: Meta & { chromium: string } = {
     at: new Date().toISOString(),
     runs: args.runs,
     load_start: loadStart,
@@ -257,7 +269,15 @@ function goalsOf(r: PageRow): PageRow['goals'] {
   return out;
 }
 
-function markdown(meta: { at: string; runs: number; load_start: string; load_end: string; wall_s: number }, rows: PageRow[]): string {
+interface Meta {
+  at: string;
+  runs: number;
+  load_start: string;
+  load_end: string;
+  wall_s: number;
+}
+
+function markdown(meta: Meta, rows: PageRow[]): string {
   const lines = [
     '# bench:repeat — a state asked again: unchanged page, one change, fresh walk',
     '',
@@ -298,6 +318,28 @@ function markdown(meta: { at: string; runs: number; load_start: string; load_end
       return x ? `${x.met === null ? '-' : x.met ? 'met' : 'NOT met'} (${x.detail})` : '-';
     });
     lines.push(`| ${r.page} | ${g.join(' | ')} |`);
+  }
+  // The walk alone (what the kept answer changes; the hops are the same bytes either way).
+  const w = (r: PageRow, c: Col) => r.cols[c]?.walk_p50;
+  lines.push(
+    '',
+    '## The walk alone (timings_ms.top_frame_walk, p50 ms)',
+    '',
+    'At the agent the hops (the same state moved to the worker, the bridge and the agent) dominate a kept answer, so the goals ' +
+      'above mostly measure them. Here the walk alone: a kept answer against the bare walk, and what one change costs (a fresh walk: ' +
+      'any change walks the whole scope again).',
+    '',
+    '| page | floor (whole) | fresh walk | unchanged | unchanged / floor | one list item | one form field |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  );
+  for (const r of rows) {
+    const f = r.cols.floor_whole?.p50;
+    const u = w(r, 'whole_repeat');
+    const ratio = f && u !== undefined ? `${r2(u / f)}x` : 'n/a';
+    const cell = (c: Col) => (r.na[c] ? 'n/a' : String(w(r, c) ?? 'n/a'));
+    lines.push(
+      `| ${r.page} | ${f ?? 'n/a'} | ${cell('whole_cold')} | ${cell('whole_repeat')} | ${ratio} | ${cell('whole_item')} | ${cell('whole_field')} |`,
+    );
   }
   lines.push('');
   return `${lines.join('\n')}\n`;

@@ -36,6 +36,8 @@ export function watchUnseenChanges(touched: () => void): { arm: () => void } {
         return apply(orig as (...a: unknown[]) => unknown, this, args);
       },
     }[name] as (...a: unknown[]) => unknown;
+    // The same length as the browser's function (a page may read it to detect a feature).
+    define(wrapped, 'length', { value: (orig as (...a: unknown[]) => unknown).length });
     define(proto, name, { ...d, value: wrapped });
   };
   const wrapSetter = (proto: Proto | undefined, name: string): void => {

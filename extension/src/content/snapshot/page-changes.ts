@@ -5,7 +5,8 @@
 // the walk reads marks the page changed, and any doubt counts as a change:
 //   - the DOM: a MutationObserver (childList, attributes, characterData, subtree) on the document and
 //     on every shadow root the walk met (a mutation inside a shadow tree is not seen from outside);
-//     our own UI coming and going is not a change of the page (settle.ts isAgentUiRecord);
+//     our own UI coming and going is not a change of the page (settle.ts isAgentUiRecord), nor are
+//     events aimed at it;
 //   - what no observer or event reports (CSSOM edits, values set from script, element scrolls,
 //     animate(), attachShadow, custom element upgrades and states, popovers, fonts added): the
 //     main-world wrappers (main-world/unseen-changes.ts); without them linked nothing is kept;
@@ -19,6 +20,7 @@
 //     animations (document.getAnimations() does not include shadow trees': each root is asked),
 //     fonts still loading, images still loading whose box waits for their size.
 // https://dom.spec.whatwg.org/#interface-mutationobserver, https://drafts.csswg.org/web-animations-1/#dom-documentorshadowroot-getanimations
+import { isAgentUi } from '../../shared/agent-ui-marker';
 import { isAgentUiRecord } from '../settle';
 import { armUnseenWatch, unseenChangeCount } from '../unseen-watch';
 import { deepActiveElement } from './walk';
@@ -111,7 +113,10 @@ export class PageChanges {
   private roots: ShadowRoot[] = [];
   private seen: Seen | null = null;
   private readonly queries: MediaQueryList[] = [];
-  private readonly mark = (): void => {
+  /** An event: a change unless it is our own UI's (the agent bar shown as a popover toggles, the pointer enters it). */
+  private readonly mark = (e?: Event): void => {
+    const target = e?.target;
+    if (target instanceof Element && isAgentUi(target)) return;
     this.changed = true;
   };
 
