@@ -20,6 +20,7 @@ import { PageActivity, SettleTracker } from './settle';
 import { noteShadowMessage } from './shadow-watch';
 import { watchPasswordTypes } from './snapshot/password-history';
 import { watchSheetErrors } from './snapshot/sheet-errors';
+import { linkUnseenWatch, noteCdpHold, noteUnseenMessage } from './unseen-watch';
 
 declare global {
   interface Window {
@@ -52,7 +53,7 @@ if (!window.__browserUseExtEarly) {
     try {
       const env = JSON.parse(raw) as Envelope;
       if (env.s !== secret) return; // not from our main-world script
-      if (!noteShadowMessage(env.m)) activity.onMessage(env.m);
+      if (!noteShadowMessage(env.m) && !noteUnseenMessage(env.m)) activity.onMessage(env.m);
     } catch {
       // malformed: ignore
     }
@@ -65,6 +66,7 @@ if (!window.__browserUseExtEarly) {
   };
   window.addEventListener(HELLO_FROM_MAIN, hello, true);
   hello();
+  linkUnseenWatch(toMain);
 
   const readPolicy = (raw: unknown) => {
     if (typeof raw === 'object' && raw !== null) policy = { ...DEFAULT_DIALOG_POLICY, ...(raw as Partial<DialogPolicy>) };
@@ -82,6 +84,7 @@ if (!window.__browserUseExtEarly) {
   chrome.runtime.onMessage.addListener((message: unknown, _sender, sendResponse) => {
     if (!isNativeDialogsMessage(message)) return false;
     native = message.on;
+    noteCdpHold(native);
     toMain({ t: 'native', on: native });
     sendResponse(true); // the main world knows now (toMain is synchronous): the worker's attach may answer
     return false;

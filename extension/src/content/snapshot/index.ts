@@ -7,6 +7,7 @@ import type { RunActionResponse, SnapshotRequest } from '../../shared/internal-m
 import type { RefRegistry } from '../refs';
 import { withSheetFactsPinned } from './sheet-facts';
 import { FRAME_TOKEN_KEY, Walker, type WalkMemory } from './walk';
+import { WalkCache } from './walk-cache';
 
 export { shadowRootOf } from '../shadow-root';
 export { accessibleName } from './accname';
@@ -16,6 +17,8 @@ export { deepActiveElement, isVisible } from './walk';
 // is_new compares with the previous snapshot of the same document; one memory per registry (one
 // registry per document), kept outside the registry so its public API stays resolve/refFor.
 const memories = new WeakMap<RefRegistry, WalkMemory>();
+/** The last walks' answers, given again while the page cannot have changed (walk-cache.ts). */
+const caches = new WeakMap<RefRegistry, WalkCache>();
 
 export function takeFrameSnapshot(
   refs: RefRegistry,
@@ -27,8 +30,18 @@ export function takeFrameSnapshot(
     memory = { previous: null };
     memories.set(refs, memory);
   }
-  const walker = new Walker(refs, memory, params, topViewport);
-  return withSheetFactsPinned(() => walker.run(window === window.top));
+  let cache = caches.get(refs);
+  if (!cache) caches.set(refs, (cache = new WalkCache()));
+  const m = memory;
+  return cache.snapshot(params, m, () => {
+    const walker = new Walker(refs, m, params, topViewport);
+    return { frame: withSheetFactsPinned(() => walker.run(window === window.top)), walker };
+  });
+}
+
+/** One of our actions is about to act on this document: whatever it does, the next state walks again. */
+export function pageActed(refs: RefRegistry): void {
+  caches.get(refs)?.invalidate();
 }
 
 // Frame matching: during its walk a parent frame posts a random token to each iframe's window; this

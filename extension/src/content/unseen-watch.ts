@@ -1,0 +1,63 @@
+// Why: the snapshot keeps its last answer only while nothing it read can have changed
+// (snapshot/page-changes.ts). Changes that no MutationObserver or event reports (a script's CSSOM
+// edits, values set from script, element scrolls, animate(), attachShadow...) are reported by the
+// main-world wrappers (main-world/unseen-changes.ts) through early.ts, which owns the private page
+// link; content.js reads the count here and arms the next report. Both scripts run in this isolated
+// world and share one object on window.
+import type { IsolatedToMain, MainToIsolated } from '../shared/page-link';
+import { mainHooksLinked } from './shadow-watch';
+
+declare global {
+  interface Window {
+    /** Made by early.ts (document_start), read by content.js. */
+    __browserUseExtUnseen?: Shared;
+  }
+}
+
+interface Shared {
+  count: number;
+  send: ((m: IsolatedToMain) => void) | null;
+  /**
+   * A CDP client holds this tab: it can edit sheets, force :hover and emulate media through
+   * DevTools, where no page hook sees it; nothing is kept while it does.
+   */
+  cdpHeld: boolean;
+}
+
+function shared(): Shared {
+  return (window.__browserUseExtUnseen ??= { count: 0, send: null, cdpHeld: false });
+}
+
+/** early.ts: a CDP client's hold of this tab began or ended. */
+export function noteCdpHold(on: boolean): void {
+  shared().cdpHeld = on;
+}
+
+/** early.ts: how to reach the main world (its private link). */
+export function linkUnseenWatch(send: (m: IsolatedToMain) => void): void {
+  shared().send = send;
+}
+
+/** early.ts: counts the hooks' unseen-change reports; false for any other message. */
+export function noteUnseenMessage(m: MainToIsolated): boolean {
+  if (m.t === 'cdp_held') shared().cdpHeld = true;
+  else if (m.t === 'unseen_change') shared().count++;
+  else return false;
+  return true;
+}
+
+/**
+ * The number of unseen changes reported so far, or null when they would not be reported (the hooks
+ * are not linked: a page opened before the extension, or a document where they could not run; or a
+ * CDP client holds the tab).
+ */
+export function unseenChangeCount(): number | null {
+  const s = shared();
+  if (!s.send || s.cdpHeld || !mainHooksLinked()) return null;
+  return s.count;
+}
+
+/** Asks the hooks to report the next unseen change (once). Synchronous: the main world is armed on return. */
+export function armUnseenWatch(): void {
+  shared().send?.({ t: 'arm_unseen' });
+}
