@@ -5,14 +5,18 @@
 // from script, a scroll) and compares the kept path's state with a fresh walk's taken just before
 // it (the isolated world's cold switch, reached through DevTools as a test can and a page cannot).
 // The property test then does random actions on small versions of the bench pages.
+// Around them: nothing of this is in a tab no agent holds (the page sees the browser's own functions,
+// in every frame), it arms when the agent takes the tab, and the browser's own come back when the
+// hold ends (the person's release, the agent gone).
 import { expect } from 'chai';
-import type { Page } from 'puppeteer-core';
+import type { Frame, Page } from 'puppeteer-core';
 
 import { coldWalks, walkCount } from '../../bench/isolated-world';
 import { articlePage, formPage, shadowPage, tablePage, todoHiddenMenusPage, wikiPage } from '../../bench/pages';
 import { wcTodoPage } from '../../bench/pages-wc-todo';
 import type { GetStateParams, SimplifiedState } from '../../schemas/generated/protocol';
 import { type AgentPage, type Harness, useAgentPage } from '../harness/harness';
+import { openPanel } from '../harness/panel';
 
 let h: Harness;
 let page: Page;
@@ -49,9 +53,91 @@ async function open(path: string, body: string): Promise<void> {
 
 const names = (s: SimplifiedState) => s.actionable_elements.map((e) => e.name);
 
+/** A page with a same-origin iframe: the kept state arms (or not) in every frame of the tab. */
+async function openFramed(path: string): Promise<Frame> {
+  const child = h.fixtures.html(`${path}/child`, '<button>Inside</button>');
+  await open(path, `<button>Top</button><iframe src="${child}"></iframe>`);
+  const frame = page.frames().find((f) => f.url() === child);
+  if (!frame) throw new Error('the child frame did not load');
+  return frame;
+}
+
+/**
+ * What a page can read of the functions and accessors the kept state would wrap, compared with a
+ * fresh about:blank iframe's (the browser's own): lists each difference, and each that is not native.
+ */
+function nativeDiffs(frame: Frame | Page): Promise<string[]> {
+  return frame.evaluate(() => {
+    const WATCHED: [string, string][] = [
+      ['CSSStyleSheet', 'insertRule'],
+      ['CSSStyleSheet', 'replaceSync'],
+      ['CSSStyleRule', 'style'],
+      ['Document', 'adoptedStyleSheets'],
+      ['HTMLInputElement', 'value'],
+      ['HTMLInputElement', 'checked'],
+      ['HTMLSelectElement', 'selectedIndex'],
+      ['Element', 'scrollTo'],
+      ['Element', 'scrollTop'],
+      ['Element', 'animate'],
+      ['CustomElementRegistry', 'define'],
+      ['HTMLElement', 'showPopover'],
+    ];
+    const fresh = document.createElement('iframe');
+    document.body.append(fresh);
+    const show = (w: Window, ctor: string, name: string): string => {
+      const proto = (w as unknown as Record<string, { prototype: object }>)[ctor]?.prototype;
+      const d = proto && Object.getOwnPropertyDescriptor(proto, name);
+      if (!d) return 'absent';
+      const src = (f: unknown) => (typeof f === 'function' ? `${Function.prototype.toString.call(f)}/${f.length}` : String(f));
+      return JSON.stringify([src(d.value), src(d.get), src(d.set), d.writable, d.enumerable, d.configurable]);
+    };
+    const out: string[] = [];
+    for (const [ctor, name] of WATCHED) {
+      const here = show(window, ctor, name);
+      const there = show(fresh.contentWindow as Window, ctor, name);
+      if (here !== there) out.push(`${ctor}.${name} differs: ${here} vs ${there}`);
+      else if (here !== 'absent' && !here.includes('[native code]')) out.push(`${ctor}.${name} is not native`);
+    }
+    fresh.remove();
+    return out;
+  });
+}
+
+/** Resolves once the wrappers of an armed frame are in place (the worker's message arrives on its own time). */
+const armed = (frame: Frame | Page) =>
+  frame.waitForFunction(() => !Function.prototype.toString.call(CSSStyleSheet.prototype.insertRule).includes('[native code]'), {
+    timeout: 10_000,
+  });
+const disarmed = (frame: Frame | Page) =>
+  frame.waitForFunction(() => Function.prototype.toString.call(CSSStyleSheet.prototype.insertRule).includes('[native code]'), {
+    timeout: 10_000,
+  });
+
 describe('e2e: a kept state equals a fresh walk', function () {
   this.timeout(120_000);
   useAgentPage((started) => ({ h, page } = t = started));
+
+  it("leaves every frame of a tab no agent holds untouched: the page sees the browser's own functions", async () => {
+    const child = await openFramed('/cache-unheld');
+    expect(await nativeDiffs(page), 'top frame').to.deep.equal([]);
+    expect(await nativeDiffs(child), 'iframe').to.deep.equal([]);
+  });
+
+  it('arms every frame once an agent holds the tab, and a frame loaded later at once', async () => {
+    const child = await openFramed('/cache-arm');
+    await t.state(VIEWPORT); // the agent takes the tab
+    await armed(page);
+    await armed(child);
+    // Documents loaded while the tab is held ask at their start: no change of the lease tells them.
+    const later = await openFramed('/cache-arm-later');
+    await armed(page);
+    await armed(later);
+    expect(await nativeDiffs(later)).to.not.deep.equal([]);
+    await t.state(WHOLE);
+    const before = await walks();
+    await t.state(WHOLE);
+    expect(await walks(), 'a repeated state on a held tab is the kept answer').to.equal(before);
+  });
 
   it('gives the kept answer on an unchanged page, and walks again after a class toggle hides a subtree', async () => {
     await open(
@@ -189,6 +275,36 @@ describe('e2e: a kept state equals a fresh walk', function () {
     }
     // Steps that changed nothing gave the kept answer (and it equalled the fresh walk's).
     expect(reused, 'unchanged steps answered without a walk').to.be.greaterThan(0);
+  });
+
+  it("gives the page the browser's own functions back when the person releases the tab, and when the agent goes", async () => {
+    const child = await openFramed('/cache-release');
+    await t.state(WHOLE);
+    await armed(child);
+    const panel = await openPanel(h.launched.browser);
+    try {
+      const sent = await panel.evaluate(
+        (req) =>
+          (globalThis as unknown as { chrome: { runtime: { sendMessage(m: unknown): Promise<unknown> } } }).chrome.runtime.sendMessage(req),
+        { bux: 'panel', op: 'release_tab', session_id: t.agent.hello!.session_id, tab_id: t.tabId },
+      );
+      expect(sent).to.deep.equal({ ok: true });
+    } finally {
+      await panel.close();
+    }
+    await disarmed(page);
+    await disarmed(child);
+    expect(await nativeDiffs(page), 'top frame after release').to.deep.equal([]);
+    expect(await nativeDiffs(child), 'iframe after release').to.deep.equal([]);
+    // The agent takes the tab again (the active tab), then goes.
+    const again = await t.agent.call('get_state', {}, {});
+    expect(again.new_simplified_state?.tab_id).to.equal(t.tabId);
+    await armed(child);
+    await t.agent.close();
+    await disarmed(page);
+    await disarmed(child);
+    expect(await nativeDiffs(page), 'top frame after the agent left').to.deep.equal([]);
+    expect(await nativeDiffs(child), 'iframe after the agent left').to.deep.equal([]);
   });
 });
 

@@ -3,7 +3,9 @@
 // edits, values set from script, element scrolls, animate(), attachShadow...) are reported by the
 // main-world wrappers (main-world/unseen-changes.ts) through early.ts, which owns the private page
 // link; content.js reads the count here and arms the next report. Both scripts run in this isolated
-// world and share one object on window.
+// world and share one object on window. Nothing is kept, wrapped or watched unless an agent holds
+// the tab (background/state/keep-state-arm.ts): keepState() installs and removes the wrappers and
+// tells content.js to drop what it kept.
 import type { IsolatedToMain, MainToIsolated } from '../shared/page-link';
 import { mainHooksLinked } from './shadow-watch';
 
@@ -22,10 +24,43 @@ interface Shared {
    * DevTools, where no page hook sees it; nothing is kept while it does.
    */
   cdpHeld: boolean;
+  /** An agent holds this tab: the wrappers are installed and states may be kept. */
+  keeping: boolean;
+  /** The newest KeepStateMessage generation applied. */
+  gen: number;
+  /** content.js: drop every kept answer and stop watching the page. */
+  onDisarm: (() => void) | null;
 }
 
 function shared(): Shared {
-  return (window.__browserUseExtUnseen ??= { count: 0, send: null, cdpHeld: false });
+  return (window.__browserUseExtUnseen ??= { count: 0, send: null, cdpHeld: false, keeping: false, gen: 0, onDisarm: null });
+}
+
+/** early.ts: the worker said whether an agent holds this tab (a message or the answer to the frame's ask). */
+export function keepState(on: boolean, gen: number): void {
+  const s = shared();
+  if (gen <= s.gen) return; // older than what this frame already applied
+  s.gen = gen;
+  if (on === s.keeping) return;
+  s.keeping = on;
+  s.send?.({ t: 'keep_state', on });
+  if (!on) s.onDisarm?.();
+}
+
+/** early.ts: the main world (re)linked; it has the wrappers only if told again. */
+export function relinkKeepState(): void {
+  const s = shared();
+  if (s.keeping) s.send?.({ t: 'keep_state', on: true });
+}
+
+/** content.js: called when the hold ends. */
+export function onKeepStateOff(drop: () => void): void {
+  shared().onDisarm = drop;
+}
+
+/** May a state be kept in this frame now (an agent holds the tab)? */
+export function keepingState(): boolean {
+  return shared().keeping;
 }
 
 /** early.ts: a CDP client's hold of this tab began or ended. */
@@ -47,13 +82,13 @@ export function noteUnseenMessage(m: MainToIsolated): boolean {
 }
 
 /**
- * The number of unseen changes reported so far, or null when they would not be reported (the hooks
- * are not linked: a page opened before the extension, or a document where they could not run; or a
- * CDP client holds the tab).
+ * The number of unseen changes reported so far, or null when they would not be reported: no agent
+ * holds the tab (no wrapper is installed), the hooks are not linked (a page opened before the
+ * extension, or a document where they could not run), or a CDP client holds the tab.
  */
 export function unseenChangeCount(): number | null {
   const s = shared();
-  if (!s.send || s.cdpHeld || !mainHooksLinked()) return null;
+  if (!s.send || !s.keeping || s.cdpHeld || !mainHooksLinked()) return null;
   return s.count;
 }
 

@@ -19,7 +19,8 @@
 //  - Shadow roots: each closed root attached is reported as it happens, so the snapshot can keep
 //    "this element hosts no closed root" between states (content/shadow-watch.ts).
 //  - Unseen changes: the first change no observer or event reports after the snapshot kept its answer
-//    (main-world/unseen-changes.ts, content/snapshot/page-changes.ts).
+//    (main-world/unseen-changes.ts, content/snapshot/page-changes.ts); installed only while an agent
+//    holds the tab, and removed when it lets go.
 //
 // Why the page cannot read or forge these reports: the isolated world creates a detached <div>
 // (never inserted into the document) and a random per-document secret, and hands both over in a
@@ -107,6 +108,9 @@ const TEXT_MAX = 1000;
       native = msg.on;
     } else if (msg.t === 'arm_unseen') {
       unseen.arm();
+    } else if (msg.t === 'keep_state') {
+      if (msg.on) unseen.install();
+      else unseen.uninstall();
     }
   };
 
@@ -194,7 +198,7 @@ const TEXT_MAX = 1000;
     };
   }
 
-  // After the attachShadow wrapper above, so that both see every call.
+  // Installed later, on top of the attachShadow wrapper above, so that both see every call.
   const unseen = watchUnseenChanges(() => post({ t: 'unseen_change' }));
 
   // --- dialogs --------------------------------------------------------------------------------

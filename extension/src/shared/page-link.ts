@@ -49,7 +49,9 @@ export type IsolatedToMain =
   | { t: 'secret'; secret: string }
   | { t: 'native'; on: boolean }
   /** Report the next unseen change (content/snapshot/page-changes.ts keeps a state that only such a change could make stale). */
-  | { t: 'arm_unseen' };
+  | { t: 'arm_unseen' }
+  /** An agent holds this tab (on: install the unseen-change wrappers) or let go (off: restore the browser's own). */
+  | { t: 'keep_state'; on: boolean };
 
 /**
  * Symbol.for key of the mark the worker's new-document script sets on window in a tab a CDP client

@@ -5,6 +5,7 @@ import type { GetStateParams } from '../../../../schemas/generated/protocol';
 import type { FrameSnapshot } from '../../shared/frame-snapshot';
 import type { RunActionResponse, SnapshotRequest } from '../../shared/internal-messages';
 import type { RefRegistry } from '../refs';
+import { keepingState, onKeepStateOff } from '../unseen-watch';
 import { withSheetFactsPinned } from './sheet-facts';
 import { FRAME_TOKEN_KEY, Walker, type WalkMemory } from './walk';
 import { WalkCache } from './walk-cache';
@@ -19,6 +20,14 @@ export { deepActiveElement, isVisible } from './walk';
 const memories = new WeakMap<RefRegistry, WalkMemory>();
 /** The last walks' answers, given again while the page cannot have changed (walk-cache.ts). */
 const caches = new WeakMap<RefRegistry, WalkCache>();
+/** The same caches, to drop them all when the agent's hold of the tab ends. */
+const live = new Set<WalkCache>();
+onKeepStateOff(dropKeptStates);
+
+function dropKeptStates(): void {
+  for (const c of live) c.drop();
+  live.clear();
+}
 
 export function takeFrameSnapshot(
   refs: RefRegistry,
@@ -30,8 +39,17 @@ export function takeFrameSnapshot(
     memory = { previous: null };
     memories.set(refs, memory);
   }
+  if (!keepingState()) {
+    // No agent holds the tab: nothing is kept or watched, every state is a fresh walk.
+    if (live.size > 0) dropKeptStates();
+    const walker = new Walker(refs, memory, params, topViewport);
+    return withSheetFactsPinned(() => walker.run(window === window.top));
+  }
   let cache = caches.get(refs);
-  if (!cache) caches.set(refs, (cache = new WalkCache()));
+  if (!cache || !live.has(cache)) {
+    caches.set(refs, (cache = new WalkCache()));
+    live.add(cache);
+  }
   const m = memory;
   return cache.snapshot(params, m, () => {
     const walker = new Walker(refs, m, params, topViewport);

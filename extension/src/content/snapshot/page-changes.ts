@@ -108,7 +108,9 @@ interface Seen {
 export class PageChanges {
   private changed = true;
   private observer: MutationObserver | null = null;
-  private readonly observed = new WeakSet<ShadowRoot>();
+  private observed = new WeakSet<ShadowRoot>();
+  /** Every root listened to (observed alone cannot be walked), to remove the listeners in stop(). */
+  private listened: ShadowRoot[] = [];
   /** The shadow roots the last walk met (their sheets and animations are checked at each ask). */
   private roots: ShadowRoot[] = [];
   private seen: Seen | null = null;
@@ -131,6 +133,23 @@ export class PageChanges {
     this.observed.add(sr);
     this.start().observe(sr, OPTIONS);
     for (const t of ROOT_EVENTS) sr.addEventListener(t, this.mark, { capture: true, passive: true });
+    this.listened.push(sr);
+  }
+
+  /** Stops watching (the agent's hold of the tab ended): no observer, no listener left; the next walk counts as after a change. */
+  stop(): void {
+    this.observer?.disconnect();
+    this.observer = null;
+    for (const sr of this.listened) for (const t of ROOT_EVENTS) sr.removeEventListener(t, this.mark, { capture: true });
+    this.listened = [];
+    this.observed = new WeakSet();
+    for (const t of WINDOW_EVENTS) window.removeEventListener(t, this.mark, { capture: true });
+    for (const q of this.queries.splice(0)) q.removeEventListener('change', this.mark);
+    document.fonts?.removeEventListener('loading', this.mark);
+    document.fonts?.removeEventListener('loadingdone', this.mark);
+    this.roots = [];
+    this.changed = true;
+    this.seen = null;
   }
 
   /**

@@ -35,7 +35,11 @@ interface Kept {
   frameEls: readonly Element[];
   /** Viewport scope: the listed elements' boxes are checked again at each reuse. */
   boxes: boolean;
+  /** The listed form controls' values as the walk read them (checked again at each reuse: see controlsStill). */
+  controls: readonly Control[];
 }
+
+type Control = readonly [el: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, value: string, checked: boolean, index: number];
 
 interface Switches {
   cold?: boolean;
@@ -52,6 +56,12 @@ export class WalkCache {
   private readonly changes = new PageChanges();
   private readonly kept = new Map<string, Kept>();
   private generation = 0;
+
+  /** The agent's hold ended: nothing kept, nothing watched. */
+  drop(): void {
+    this.kept.clear();
+    this.changes.stop();
+  }
 
   /** Something of ours acted on the page: the next state walks again. */
   invalidate(): void {
@@ -76,8 +86,9 @@ export class WalkCache {
     if (changed !== null) this.generation++;
     sw.why = changed ?? (!kept ? 'not kept for these parameters' : kept.generation !== this.generation ? 'kept before a change' : null);
     if (kept && sw.why === null) {
-      if (boxesStill(kept)) return reuse(kept, memory, start);
-      sw.why = 'a listed box moved';
+      if (!boxesStill(kept)) sw.why = 'a listed box moved';
+      else if (!controlsStill(kept)) sw.why = 'a control value set out of sight';
+      else return reuse(kept, memory, start);
     }
     sw.walks++;
     const { frame, walker } = walk();
@@ -93,6 +104,7 @@ export class WalkCache {
       listedSet: memory.previous ?? new WeakSet(walker.listedElements),
       frameEls: walker.frameElements,
       boxes: !all,
+      controls: controlsOf(walker.listedElements),
     });
     return frame;
   }
@@ -126,6 +138,30 @@ function boxesStill(k: Kept): boolean {
       Math.round(r.width) !== b.width ||
       Math.round(r.height) !== b.height
     )
+      return false;
+  }
+  return true;
+}
+
+function controlsOf(listed: readonly Element[]): Control[] {
+  const out: Control[] = [];
+  for (const el of listed)
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement)
+      out.push([el, el.value, el instanceof HTMLInputElement && el.checked, -1]);
+    else if (el instanceof HTMLSelectElement) out.push([el, el.value, false, el.selectedIndex]);
+  return out;
+}
+
+/**
+ * The wrappers that report a value set from script (main-world/unseen-changes.ts) are installed when
+ * an agent takes the tab, after the page's scripts ran: a script that kept the browser's own setter
+ * before (React keeps one per input it renders) sets values no wrapper sees. So the listed controls'
+ * values are compared directly (cheap: no style or layout).
+ */
+function controlsStill(k: Kept): boolean {
+  for (const [el, value, checked, index] of k.controls) {
+    if (el.value !== value) return false;
+    if (el instanceof HTMLInputElement ? el.checked !== checked : el instanceof HTMLSelectElement && el.selectedIndex !== index)
       return false;
   }
   return true;
