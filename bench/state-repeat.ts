@@ -157,6 +157,11 @@ async function main(): Promise<void> {
         tabId = r.new_simplified_state.tab_id;
         return r.new_simplified_state;
       };
+      // The agent takes the tab; the kept state arms in its frames when the worker hears of the lease.
+      await state(VIEWPORT);
+      await tab.waitForFunction(() => !Function.prototype.toString.call(CSSStyleSheet.prototype.insertRule).includes('[native code]'), {
+        timeout: 30_000,
+      });
       const evaluate = async (expression: string): Promise<unknown> =>
         ((await cdp.send('Runtime.evaluate', { expression, returnByValue: true })) as { result: { value?: unknown } }).result.value;
       const na: Partial<Record<Col, string>> = {};

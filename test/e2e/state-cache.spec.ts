@@ -67,8 +67,9 @@ async function openFramed(path: string): Promise<Frame> {
  * fresh about:blank iframe's (the browser's own): lists each difference, and each that is not native.
  */
 function nativeDiffs(frame: Frame | Page): Promise<string[]> {
-  return frame.evaluate(() => {
-    const WATCHED: [string, string][] = [
+  // A string, not a function: the test's compiler would name the inner arrows with a helper the page lacks.
+  return frame.evaluate(`(() => {
+    const WATCHED = [
       ['CSSStyleSheet', 'insertRule'],
       ['CSSStyleSheet', 'replaceSync'],
       ['CSSStyleRule', 'style'],
@@ -84,23 +85,23 @@ function nativeDiffs(frame: Frame | Page): Promise<string[]> {
     ];
     const fresh = document.createElement('iframe');
     document.body.append(fresh);
-    const show = (w: Window, ctor: string, name: string): string => {
-      const proto = (w as unknown as Record<string, { prototype: object }>)[ctor]?.prototype;
+    const src = (f) => (typeof f === 'function' ? Function.prototype.toString.call(f) + '/' + f.length : String(f));
+    const show = (w, ctor, name) => {
+      const proto = w[ctor] && w[ctor].prototype;
       const d = proto && Object.getOwnPropertyDescriptor(proto, name);
       if (!d) return 'absent';
-      const src = (f: unknown) => (typeof f === 'function' ? `${Function.prototype.toString.call(f)}/${f.length}` : String(f));
       return JSON.stringify([src(d.value), src(d.get), src(d.set), d.writable, d.enumerable, d.configurable]);
     };
-    const out: string[] = [];
+    const out = [];
     for (const [ctor, name] of WATCHED) {
       const here = show(window, ctor, name);
-      const there = show(fresh.contentWindow as Window, ctor, name);
-      if (here !== there) out.push(`${ctor}.${name} differs: ${here} vs ${there}`);
-      else if (here !== 'absent' && !here.includes('[native code]')) out.push(`${ctor}.${name} is not native`);
+      const there = show(fresh.contentWindow, ctor, name);
+      if (here !== there) out.push(ctor + '.' + name + ' differs: ' + here + ' vs ' + there);
+      else if (here !== 'absent' && !here.includes('[native code]')) out.push(ctor + '.' + name + ' is not native');
     }
     fresh.remove();
     return out;
-  });
+  })()`) as Promise<string[]>;
 }
 
 /** Resolves once the wrappers of an armed frame are in place (the worker's message arrives on its own time). */
