@@ -54,9 +54,9 @@ async function open(path: string, body: string): Promise<void> {
 const names = (s: SimplifiedState) => s.actionable_elements.map((e) => e.name);
 
 /** A page with a same-origin iframe: the kept state arms (or not) in every frame of the tab. */
-async function openFramed(path: string): Promise<Frame> {
+async function openFramed(path: string, extra = ''): Promise<Frame> {
   const child = h.fixtures.html(`${path}/child`, '<button>Inside</button>');
-  await open(path, `<button>Top</button><iframe src="${child}"></iframe>`);
+  await open(path, `<button>Top</button>${extra}<iframe src="${child}"></iframe>`);
   const frame = page.frames().find((f) => f.url() === child);
   if (!frame) throw new Error('the child frame did not load');
   return frame;
@@ -125,10 +125,19 @@ describe('e2e: a kept state equals a fresh walk', function () {
   });
 
   it('arms every frame once an agent holds the tab, and a frame loaded later at once', async () => {
-    const child = await openFramed('/cache-arm');
+    // The page keeps the browser's own value setter before any wrapper exists, as React does per input.
+    const keeps = `<input id="k" value="before"><script>window.keptSet = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set</script>`;
+    const child = await openFramed('/cache-arm', keeps);
     await t.state(VIEWPORT); // the agent takes the tab
     await armed(page);
     await armed(child);
+    await t.state(WHOLE);
+    await page.evaluate(() => {
+      const w = window as unknown as { keptSet: (this: HTMLInputElement, v: string) => void };
+      w.keptSet.call(document.getElementById('k') as HTMLInputElement, 'after');
+    });
+    const s = await expectKeptEqualsFresh(WHOLE, 'a value set through a setter kept before arming');
+    expect(s.actionable_elements.find((e) => e.current_value !== undefined)?.current_value).to.equal('after');
     // Documents loaded while the tab is held ask at their start: no change of the lease tells them.
     const later = await openFramed('/cache-arm-later');
     await armed(page);
