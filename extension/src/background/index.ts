@@ -22,6 +22,7 @@ import { installActionSettings } from './run/action-settings';
 import { endUnheldChangeWatches, installChangePush, setChangePushSink } from './run/change-push';
 import { runAction } from './run/dispatch';
 import { installFrameLiveness } from './state/frame-liveness';
+import { installKeepStateAnswers } from './state/keep-state-arm';
 import { installSheetText } from './state/sheet-text';
 import { installStateCache } from './state/state-cache';
 
@@ -60,6 +61,7 @@ const connection = new BridgeConnection((message, send) => {
 });
 registerPanelRelay(connection);
 installSheetText();
+installKeepStateAnswers();
 setCdpSink(
   (event) => {
     if (!connection.connected) return false;

@@ -3,6 +3,7 @@
 // (shared/settle-messages.ts). Separate from content.js, which runs at document_idle: requests and
 // dialogs must be recorded from the first byte of the page.
 import { isChangeMessage } from '../shared/change-messages';
+import { isKeepStateMessage, type KeepStateAsk } from '../shared/keep-state-messages';
 import {
   DEFAULT_DIALOG_POLICY,
   type DialogPolicy,
@@ -20,6 +21,7 @@ import { PageActivity, SettleTracker } from './settle';
 import { noteShadowMessage } from './shadow-watch';
 import { watchPasswordTypes } from './snapshot/password-history';
 import { watchSheetErrors } from './snapshot/sheet-errors';
+import { keepState, linkUnseenWatch, noteCdpHold, noteUnseenMessage, relinkKeepState } from './unseen-watch';
 
 declare global {
   interface Window {
@@ -52,7 +54,7 @@ if (!window.__browserUseExtEarly) {
     try {
       const env = JSON.parse(raw) as Envelope;
       if (env.s !== secret) return; // not from our main-world script
-      if (!noteShadowMessage(env.m)) activity.onMessage(env.m);
+      if (!noteShadowMessage(env.m) && !noteUnseenMessage(env.m)) activity.onMessage(env.m);
     } catch {
       // malformed: ignore
     }
@@ -62,8 +64,10 @@ if (!window.__browserUseExtEarly) {
     toMain({ t: 'secret', secret });
     toMain({ t: 'policy', policy });
     if (native !== undefined) toMain({ t: 'native', on: native });
+    relinkKeepState();
   };
   window.addEventListener(HELLO_FROM_MAIN, hello, true);
+  linkUnseenWatch(toMain);
   hello();
 
   const readPolicy = (raw: unknown) => {
@@ -82,10 +86,23 @@ if (!window.__browserUseExtEarly) {
   chrome.runtime.onMessage.addListener((message: unknown, _sender, sendResponse) => {
     if (!isNativeDialogsMessage(message)) return false;
     native = message.on;
+    noteCdpHold(native);
     toMain({ t: 'native', on: native });
     sendResponse(true); // the main world knows now (toMain is synchronous): the worker's attach may answer
     return false;
   });
+  // An agent's hold of this tab began or ended (background/state/keep-state-arm.ts); listening before
+  // asking, so a change made while the ask is answered still arrives (the newer generation wins).
+  chrome.runtime.onMessage.addListener((message: unknown) => {
+    if (isKeepStateMessage(message)) keepState(message.on, message.gen);
+    return false;
+  });
+  chrome.runtime.sendMessage({ type: 'bux_keep_state_ask' } satisfies KeepStateAsk).then(
+    (r: unknown) => {
+      if (isKeepStateMessage(r)) keepState(r.on, r.gen);
+    },
+    () => undefined, // the extension reloading: this frame's scripts are orphaned
+  );
   // The worker watches this tab for an agent (background/page-watch/change-push.ts).
   chrome.runtime.onMessage.addListener((message: unknown, _sender, sendResponse) => {
     if (!isChangeMessage(message) || message.kind !== 'observe') return false;

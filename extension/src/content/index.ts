@@ -18,7 +18,7 @@ import { drawHighlights, removeHighlights } from './browser-use-tree/highlight';
 import { agentBarClearForTrustedPoint } from './interaction/hit-test';
 import { RefRegistry } from './refs';
 import { waitForSettle } from './settle';
-import { answerSnapshot } from './snapshot';
+import { answerSnapshot, pageActed } from './snapshot';
 
 declare global {
   interface Window {
@@ -110,6 +110,7 @@ async function run(ctx: PageContext, req: WorkRequest): Promise<RunActionRespons
   const handler = PAGE_HANDLERS[req.action];
   if (!handler)
     return { ok: false, error: errorInfo('UNSUPPORTED_ACTION', `The page side does not implement "${req.action}".`, 'content_script') };
+  pageActed(ctx.refs);
   const out = await handler(ctx, req.params);
   if (!out.ok) return out;
   if (out.settle) await waitForSettle();

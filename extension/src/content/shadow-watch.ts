@@ -49,3 +49,9 @@ export function closedShadowEpoch(): number | null {
   }
   return watched.closed;
 }
+
+/** The main-world hooks are linked to this isolated world (their reports arrive). */
+export function mainHooksLinked(): boolean {
+  watched ??= window.__browserUseExtShadowWatch;
+  return watched?.linked === true;
+}

@@ -18,6 +18,9 @@
 //    card number and its CVC never leave the page (a cut JSON body could no longer be parsed).
 //  - Shadow roots: each closed root attached is reported as it happens, so the snapshot can keep
 //    "this element hosts no closed root" between states (content/shadow-watch.ts).
+//  - Unseen changes: the first change no observer or event reports after the snapshot kept its answer
+//    (main-world/unseen-changes.ts, content/snapshot/page-changes.ts); installed only while an agent
+//    holds the tab, and removed when it lets go.
 //
 // Why the page cannot read or forge these reports: the isolated world creates a detached <div>
 // (never inserted into the document) and a random per-document secret, and hands both over in a
@@ -39,6 +42,7 @@ import {
 } from '../shared/page-link';
 import { redactBody, redactUrl } from '../shared/redaction';
 import { watchDownloadRequests } from './download-requests';
+import { watchUnseenChanges } from './unseen-changes';
 
 const BODY_MAX = 500;
 const URL_MAX = 2000;
@@ -97,10 +101,16 @@ const TEXT_MAX = 1000;
       secret = msg.secret;
       for (const m of backlog.splice(0)) post(m);
       if (modeOf) post({ t: 'shadow_watch' });
+      if (native) post({ t: 'cdp_held' });
     } else if (msg.t === 'policy') {
       policy = msg.policy;
     } else if (msg.t === 'native') {
       native = msg.on;
+    } else if (msg.t === 'arm_unseen') {
+      unseen.arm();
+    } else if (msg.t === 'keep_state') {
+      if (msg.on) unseen.install();
+      else unseen.uninstall();
     }
   };
 
@@ -187,6 +197,9 @@ const TEXT_MAX = 1000;
       return root;
     };
   }
+
+  // Installed later, on top of the attachShadow wrapper above, so that both see every call.
+  const unseen = watchUnseenChanges(() => post({ t: 'unseen_change' }));
 
   // --- dialogs --------------------------------------------------------------------------------
   const report = (kind: 'alert' | 'confirm' | 'prompt', message: unknown, accepted: boolean, promptText?: string | null) =>

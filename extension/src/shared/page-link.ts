@@ -37,10 +37,21 @@ export type MainToIsolated =
   /** A closed shadow root was just attached (sent before attachShadow returns to the page). */
   | { t: 'closed_shadow' }
   /** The page activated an <a download> of a blob: or data: file (main-world/download-requests.ts). */
-  | { t: 'download_request'; kind: 'blob' | 'data'; name: string; at: number };
+  | { t: 'download_request'; kind: 'blob' | 'data'; name: string; at: number }
+  /** The page made a change no MutationObserver or event reports (main-world/unseen-changes.ts), first since the last arm. */
+  | { t: 'unseen_change' }
+  /** This document is in a tab a CDP client holds (the new-document mark): its CSS and media edits reach no hook. */
+  | { t: 'cdp_held' };
 
 /** native: dialogs and beforeunload are the browser's own (a CDP client holds the tab and answers them). */
-export type IsolatedToMain = { t: 'policy'; policy: DialogPolicy } | { t: 'secret'; secret: string } | { t: 'native'; on: boolean };
+export type IsolatedToMain =
+  | { t: 'policy'; policy: DialogPolicy }
+  | { t: 'secret'; secret: string }
+  | { t: 'native'; on: boolean }
+  /** Report the next unseen change (content/snapshot/page-changes.ts keeps a state that only such a change could make stale). */
+  | { t: 'arm_unseen' }
+  /** An agent holds this tab (on: install the unseen-change wrappers) or let go (off: restore the browser's own). */
+  | { t: 'keep_state'; on: boolean };
 
 /**
  * Symbol.for key of the mark the worker's new-document script sets on window in a tab a CDP client

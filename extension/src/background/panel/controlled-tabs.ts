@@ -14,6 +14,7 @@ import { onLeases } from '../cdp/cdp-relay';
 import { endClientPresence } from '../cdp/client-script-marks';
 import { relayTabs } from '../cdp/debugger-attachments';
 import { setHeldTabs } from '../cdp/held-tab-rules';
+import { setKeptStateTabs } from '../state/keep-state-arm';
 
 const KEY = 'bux_controlled';
 const COLORS = ['blue', 'purple', 'cyan', 'orange', 'pink', 'green', 'yellow', 'red'] as chrome.tabGroups.Color[];
@@ -47,6 +48,8 @@ export function onAgentSessions(sessions: AgentSessionInfo[], total = sessions.l
   void onLeases(owners, total <= sessions.length);
   // A cut-short list may leave a held tab out: the tabs a CDP client has attached stay in too.
   void setHeldTabs([...owners.keys(), ...relayTabs()]);
+  // The kept page state arms in the tabs an agent holds, never a CDP client's (it reads the page whole).
+  setKeptStateTabs(sessions.filter(showsBar).flatMap((s) => s.tabs.map((t) => t.tab_id)));
   chain = chain.then(() => apply(sessions)).catch((e: unknown) => console.warn('[browser-use-ext] controlled tabs update failed', e));
   return chain;
 }

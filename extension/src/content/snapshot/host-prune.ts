@@ -17,6 +17,8 @@ import { shadowRootOf } from '../shadow-root';
 /** Per snapshot: the answers for style sheets shared by many roots (lit-style adoptedStyleSheets), and per <style> text. */
 export class HostPruner {
   private readonly sheets = new WeakMap<CSSStyleSheet, boolean>();
+  /** The shadow roots met, nested ones inside a skipped host included (their changes may let content out). */
+  readonly met: ShadowRoot[] = [];
 
   /** May the walk skip host (its box wholly outside the scope, its style `style`), given its shadow root sr? */
   canSkip(host: Element, style: CSSStyleDeclaration, sr: ShadowRoot): boolean {
@@ -66,6 +68,7 @@ export class HostPruner {
     // The top layer (open popovers, modal dialogs) paints over everything, wherever its element sits.
     if ((el.localName === 'dialog' || el.hasAttribute('popover')) && el.matches(':modal, :popover-open')) return true;
     const nested = shadowRootOf(el);
+    if (nested) this.met.push(nested);
     return nested !== null && this.fixedInside(el, nested, depth + 1);
   }
 

@@ -5,8 +5,10 @@ import type { GetStateParams } from '../../../../schemas/generated/protocol';
 import type { FrameSnapshot } from '../../shared/frame-snapshot';
 import type { RunActionResponse, SnapshotRequest } from '../../shared/internal-messages';
 import type { RefRegistry } from '../refs';
+import { keepingState, onKeepStateOff } from '../unseen-watch';
 import { withSheetFactsPinned } from './sheet-facts';
 import { FRAME_TOKEN_KEY, Walker, type WalkMemory } from './walk';
+import { WalkCache } from './walk-cache';
 
 export { shadowRootOf } from '../shadow-root';
 export { accessibleName } from './accname';
@@ -16,6 +18,16 @@ export { deepActiveElement, isVisible } from './walk';
 // is_new compares with the previous snapshot of the same document; one memory per registry (one
 // registry per document), kept outside the registry so its public API stays resolve/refFor.
 const memories = new WeakMap<RefRegistry, WalkMemory>();
+/** The last walks' answers, given again while the page cannot have changed (walk-cache.ts). */
+const caches = new WeakMap<RefRegistry, WalkCache>();
+/** The same caches, to drop them all when the agent's hold of the tab ends. */
+const live = new Set<WalkCache>();
+onKeepStateOff(dropKeptStates);
+
+function dropKeptStates(): void {
+  for (const c of live) c.drop();
+  live.clear();
+}
 
 export function takeFrameSnapshot(
   refs: RefRegistry,
@@ -27,8 +39,27 @@ export function takeFrameSnapshot(
     memory = { previous: null };
     memories.set(refs, memory);
   }
-  const walker = new Walker(refs, memory, params, topViewport);
-  return withSheetFactsPinned(() => walker.run(window === window.top));
+  if (!keepingState()) {
+    // No agent holds the tab: nothing is kept or watched, every state is a fresh walk.
+    if (live.size > 0) dropKeptStates();
+    const walker = new Walker(refs, memory, params, topViewport);
+    return withSheetFactsPinned(() => walker.run(window === window.top));
+  }
+  let cache = caches.get(refs);
+  if (!cache || !live.has(cache)) {
+    caches.set(refs, (cache = new WalkCache()));
+    live.add(cache);
+  }
+  const m = memory;
+  return cache.snapshot(params, m, () => {
+    const walker = new Walker(refs, m, params, topViewport);
+    return { frame: withSheetFactsPinned(() => walker.run(window === window.top)), walker };
+  });
+}
+
+/** One of our actions is about to act on this document: whatever it does, the next state walks again. */
+export function pageActed(refs: RefRegistry): void {
+  caches.get(refs)?.invalidate();
 }
 
 // Frame matching: during its walk a parent frame posts a random token to each iframe's window; this

@@ -260,6 +260,8 @@ export class Walker {
   private readonly labels = new LabelIndex();
   private readonly hosts = new HostPruner();
   private readonly hidden = new HiddenSubtrees();
+  /** Every shadow root this walk met, entered or not (page-changes.ts watches them). */
+  readonly rootsMet: ShadowRoot[] = this.hosts.met;
   /** Labels listed because they operate a hidden control: the control itself is not listed again. */
   private readonly operatedByLabel = new WeakSet<Element>();
 
@@ -281,6 +283,16 @@ export class Walker {
     this.maxText = params.max_text_chars ?? DEFAULTS.max_text_chars;
     this.privacy = { redactPii: params.redact_pii === true, redactCardAndOtp: params.redact_card_and_otp !== false };
     this.focused = deepActiveElement();
+  }
+
+  /** The listed elements, in the order of `elements`. */
+  get listedElements(): readonly Element[] {
+    return this.listedEls;
+  }
+
+  /** The iframe element of each entry of `frames`. */
+  get frameElements(): readonly Element[] {
+    return this.frameEls;
   }
 
   run(isTop: boolean): FrameSnapshot {
@@ -610,6 +622,7 @@ export class Walker {
       return;
     }
     const sr = shadowRootOf(el, tag);
+    if (sr) this.rootsMet.push(sr);
     const first = el.firstChild;
     if (!sr && first === null) return; // a leaf: nothing below to visit
     // visibility:hidden with nothing inside that can be visible again (hidden-prune.ts): not entered.
