@@ -179,6 +179,30 @@ describe('e2e: a kept state equals a fresh walk', function () {
     expect(names(await expectKeptEqualsFresh(VIEWPORT, 'CSSOM rule'))).to.deep.equal([]);
   });
 
+  it('sees a rule added through a function the page kept before the tab was armed (the wrappers never see that call)', async () => {
+    await open('/cache-kept-insert', `<style id="s"></style><button class="a">Alpha</button><button class="b">Beta</button>`);
+    await t.state(WHOLE); // the agent holds the tab
+    await armed(page);
+    expect(names(await t.state(WHOLE))).to.deep.equal(['Alpha', 'Beta']);
+    const before = await walks();
+    await t.state(WHOLE);
+    expect(await walks(), 'the unchanged page gives the kept answer').to.equal(before);
+    // Another world of the same page calls the browser's own insertRule: as a script that kept it
+    // before the agent took the tab would, no wrapper of ours is on that path.
+    const cdp = await page.createCDPSession();
+    try {
+      const { frameTree } = await cdp.send('Page.getFrameTree');
+      const { executionContextId } = await cdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'kept' });
+      await cdp.send('Runtime.evaluate', {
+        contextId: executionContextId,
+        expression: `document.getElementById('s').sheet.insertRule('.b { display: none }')`,
+      });
+    } finally {
+      await cdp.detach();
+    }
+    expect(names(await expectKeptEqualsFresh(WHOLE, 'a rule added unseen'))).to.deep.equal(['Alpha']);
+  });
+
   it('sees a :hover menu open', async () => {
     await open(
       '/cache-hover',
@@ -278,6 +302,9 @@ describe('e2e: a kept state equals a fresh walk', function () {
             if (el) el.append(' more');
           }, n);
         }
+        // The page's own consequences of the action land first: hiding the focused element moves focus
+        // at the next rendering step (focus fixup), which would otherwise fall between the two states.
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
         const before = await walks();
         await expectKeptEqualsFresh(params, why);
         if (action === 'same' && (await walks()) === before) reused++;

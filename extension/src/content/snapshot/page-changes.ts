@@ -99,6 +99,8 @@ interface Seen {
   y: number;
   focused: Element | null;
   sheets: number;
+  /** The rules every readable sheet holds (see ruleCounts). */
+  rules: string;
   adopted: readonly CSSStyleSheet[];
   rootSheets: number[];
   /** Which of MEDIA match (a DevTools client can emulate them without a change event in a hidden tab). */
@@ -187,7 +189,7 @@ export class PageChanges {
     const s = this.seen;
     if (unseenChangeCount() !== s.unseen) return this.no('unseen change');
     const n = this.now();
-    for (const k of ['url', 'root', 'width', 'height', 'dpr', 'x', 'y', 'focused', 'sheets', 'media'] as const)
+    for (const k of ['url', 'root', 'width', 'height', 'dpr', 'x', 'y', 'focused', 'sheets', 'rules', 'media'] as const)
       if (n[k] !== s[k]) return this.no(k);
     if (n.adopted.length !== s.adopted.length || n.adopted.some((x, i) => x !== s.adopted[i])) return this.no('adopted sheets');
     if (n.rootSheets.length !== s.rootSheets.length || n.rootSheets.some((x, i) => x !== s.rootSheets[i])) return this.no('shadow sheets');
@@ -232,6 +234,7 @@ export class PageChanges {
       y: window.scrollY,
       focused: deepActiveElement(),
       sheets: document.styleSheets.length,
+      rules: ruleCounts([document, ...this.roots]),
       adopted: [...(document.adoptedStyleSheets ?? [])],
       rootSheets: this.roots.map((r) => r.styleSheets.length * 65536 + (r.adoptedStyleSheets?.length ?? 0)),
       media: this.queries.map((q) => (q.matches ? '1' : '0')).join(''),
@@ -251,4 +254,27 @@ export class PageChanges {
     }
     return null;
   }
+}
+
+/**
+ * Each readable sheet's rule count, the document's and adopted ones and every walked shadow root's.
+ * The wrappers that report CSSOM edits arrive when an agent takes the tab, after the page's scripts:
+ * a script that kept `insertRule` (or a sheet's `replaceSync`) before then edits rules no wrapper
+ * sees, and a rule added or removed changes a count. Cheap: a page has tens of sheets, and a count
+ * needs no style work. A sheet from another origin cannot be read (its rules come with its load event).
+ */
+function ruleCounts(roots: readonly (Document | ShadowRoot)[]): string {
+  const out: number[] = [];
+  const count = (sheet: CSSStyleSheet): void => {
+    try {
+      out[out.length] = sheet.cssRules.length;
+    } catch {
+      out[out.length] = -1;
+    }
+  };
+  for (const root of roots) {
+    for (const sheet of root.styleSheets) count(sheet);
+    for (const sheet of root.adoptedStyleSheets ?? []) count(sheet);
+  }
+  return out.join(',');
 }
