@@ -40,8 +40,15 @@ const pageWith = (frameUrl: string): string => `<style>
 type Side = 'chromium' | 'ours';
 interface Setup {
   page: Page;
+  /** A page with no card number on it (yet): the cards the cases below add come by script. */
+  plain: Page;
   side: Side;
 }
+
+/** Far enough down that a scroll moves the field the cases add by script. */
+const PLAIN = `<style>body { margin: 8px; font: 20px monospace; background: #fff; color: #000 }
+  input { font: 20px monospace; width: 420px; height: 36px; border: 1px solid #000; background: #fff; color: #000 }</style>
+<p>Nothing to pay here</p><div id="slot" style="margin-top: 250px"></div><div style="height: 2500px"></div>`;
 
 /** The element's box in CSS px of the document, shrunk so anti-aliased edges and borders stay out. */
 async function inner(page: Page, selector: string, by = 3): Promise<{ x: number; y: number; w: number; h: number }> {
@@ -55,6 +62,24 @@ async function inner(page: Page, selector: string, by = 3): Promise<{ x: number;
 /** The colours of a document region in an image that starts at (ox, oy) CSS px, at the image's own scale. */
 function regionColours(img: Pixels, scale: number, r: { x: number; y: number; w: number; h: number }, ox = 0, oy = 0): Set<string> {
   return coloursIn(img, { x: (r.x - ox) * scale, y: (r.y - oy) * scale, w: r.w * scale, h: r.h * scale });
+}
+
+/** A raw Page.captureScreenshot (PNG, the viewport) through a fresh CDP session, with the page's scroll offset. */
+async function rawShot(page: Page): Promise<{ img: Pixels; scale: number }> {
+  const session = await page.context().newCDPSession(page);
+  try {
+    const { data } = (await session.send('Page.captureScreenshot', { format: 'png' })) as { data: string };
+    const img = decodePng(Buffer.from(data, 'base64'));
+    return { img, scale: img.width / (await page.evaluate(() => innerWidth)) };
+  } finally {
+    await session.detach().catch(() => undefined);
+  }
+}
+
+/** The colours where the element is now, in a viewport image. */
+async function shownColours(page: Page, shot: { img: Pixels; scale: number }, selector: string): Promise<Set<string>> {
+  const scroll = await page.evaluate(() => ({ x: scrollX, y: scrollY }));
+  return regionColours(shot.img, shot.scale, await inner(page, selector), scroll.x, scroll.y);
 }
 
 function cardCases(get: () => Setup): void {
@@ -171,12 +196,68 @@ function cardCases(get: () => Setup): void {
   });
 }
 
+/**
+ * Cards that come after the page loaded, on a page that had none: the screenshot right after must be
+ * masked already (the worker learns of card frames from the frames themselves, not by asking them all).
+ */
+function lateCardCases(get: () => Setup, frameUrl: () => string): void {
+  it('a card field inserted by script, then a screenshot at once: covered through ours', async () => {
+    const { plain, side } = get();
+    const before = await rawShot(plain);
+    expect(before.img.width, 'a screenshot of the page without cards').to.be.greaterThan(0);
+    await plain.evaluate((card) => {
+      const input = document.createElement('input');
+      input.id = 'late';
+      input.value = card;
+      document.getElementById('slot')?.append(input);
+    }, ON_PAGE);
+    const shot = await rawShot(plain);
+    const late = await shownColours(plain, shot, '#late');
+    if (side === 'ours') expect([...late], 'the card inserted by script is one mask').to.deep.equal([MASK]);
+    else expect(late.size, 'Chromium draws the card inserted by script').to.be.greaterThan(1);
+  });
+
+  it('the same card field scrolled to a new position is covered where it is now through ours', async () => {
+    const { plain, side } = get();
+    await plain.evaluate(() => scrollTo(0, 180));
+    const shot = await rawShot(plain);
+    const late = await shownColours(plain, shot, '#late');
+    expect(await plain.evaluate(() => scrollY), 'the page scrolled').to.equal(180);
+    if (side === 'ours') expect([...late], 'the card is one mask at its new position').to.deep.equal([MASK]);
+    else expect(late.size).to.be.greaterThan(1);
+  });
+
+  it('a card field in a cross-site frame added by script, then a screenshot once it loaded: covered through ours', async () => {
+    const { plain, side } = get();
+    await plain.evaluate(
+      (src) =>
+        new Promise<void>((resolve) => {
+          scrollTo(0, 0);
+          const f = document.createElement('iframe');
+          f.id = 'late-pay';
+          f.src = src;
+          f.style.cssText = 'width: 360px; height: 60px; border: 2px solid #000';
+          f.onload = () => resolve();
+          document.body.prepend(f);
+        }),
+      frameUrl(),
+    );
+    const shot = await rawShot(plain);
+    const fb = await plain.frameLocator('#late-pay').locator('#f').boundingBox();
+    if (!fb) throw new Error('the added frame has no field');
+    const framed = regionColours(shot.img, shot.scale, { x: fb.x + 3, y: fb.y + 3, w: fb.width - 6, h: fb.height - 6 });
+    if (side === 'ours') expect([...framed], 'the card in the added cross-site frame is one mask').to.deep.equal([MASK]);
+    else expect(framed.size, 'Chromium draws the card in the added frame').to.be.greaterThan(1);
+  });
+}
+
 describe("card numbers through Chromium's own --remote-debugging-port (the reference)", function () {
   this.timeout(60_000);
   let chrome: PlainChromium | undefined;
   let fx: FixtureServer | undefined;
   let browser: Browser | undefined;
   let setup: Setup | undefined;
+  let lateFrame = '';
 
   before(async () => {
     fx = await new FixtureServer(CDP_FIXTURE_DIR).start();
@@ -187,7 +268,10 @@ describe("card numbers through Chromium's own --remote-debugging-port (the refer
     const page = await context.newPage();
     const frameUrl = fx.html('/card-frame', FRAME, 'Pay').replace('127.0.0.1', 'localhost');
     await page.goto(fx.html('/card-privacy', pageWith(frameUrl), 'Card privacy'));
-    setup = { page, side: 'chromium' };
+    const plain = await context.newPage();
+    await plain.goto(fx.html('/no-card', PLAIN, 'No card'));
+    lateFrame = frameUrl;
+    setup = { page, plain, side: 'chromium' };
   });
   after(async () => {
     await browser?.close().catch(() => undefined);
@@ -195,10 +279,12 @@ describe("card numbers through Chromium's own --remote-debugging-port (the refer
     await fx?.close();
   });
 
-  cardCases(() => {
+  const get = () => {
     if (!setup) throw new Error('the before hook did not open the page');
     return setup;
-  });
+  };
+  cardCases(get);
+  lateCardCases(get, () => lateFrame);
 });
 
 describe('card numbers through the bridge CDP endpoint', function () {
@@ -206,6 +292,7 @@ describe('card numbers through the bridge CDP endpoint', function () {
   let h: Harness | undefined;
   let browser: Browser | undefined;
   let setup: Setup | undefined;
+  let lateFrame = '';
 
   before(async () => {
     h = await startHarness();
@@ -217,15 +304,20 @@ describe('card numbers through the bridge CDP endpoint', function () {
     const page = await context.newPage();
     const frameUrl = h.fixtures.html('/card-frame', FRAME, 'Pay').replace('127.0.0.1', 'localhost');
     await page.goto(h.fixtures.html('/card-privacy', pageWith(frameUrl), 'Card privacy'));
-    setup = { page, side: 'ours' };
+    const plain = await context.newPage();
+    await plain.goto(h.fixtures.html('/no-card', PLAIN, 'No card'));
+    lateFrame = frameUrl;
+    setup = { page, plain, side: 'ours' };
   });
   after(async () => {
     await browser?.close().catch(() => undefined);
     await h?.close();
   });
 
-  cardCases(() => {
+  const get = () => {
     if (!setup) throw new Error('the before hook did not open the page');
     return setup;
-  });
+  };
+  cardCases(get);
+  lateCardCases(get, () => lateFrame);
 });
