@@ -40,14 +40,25 @@ const pageWith = (frameUrl: string): string => `<style>
 type Side = 'chromium' | 'ours';
 interface Setup {
   page: Page;
-  /** A page with no card number on it (yet): the cards the cases below add come by script. */
-  plain: Page;
+  /** A page with no card number on it (yet), for the cards that come by script (opened after the cases on page). */
+  plainUrl: string;
+  /** The payment frame's URL, on another site. */
+  frameUrl: string;
   side: Side;
 }
 
-/** Far enough down that a scroll moves the field the cases add by script. */
+/**
+ * The page's own script adds the card (written in parts: a card number the client itself sent, in an
+ * evaluate's arguments, would show as typed); far enough down that a scroll moves it.
+ */
 const PLAIN = `<style>body { margin: 8px; font: 20px monospace; background: #fff; color: #000 }
   input { font: 20px monospace; width: 420px; height: 36px; border: 1px solid #000; background: #fff; color: #000 }</style>
+<script>function addCard() {
+  const input = document.createElement('input');
+  input.id = 'late';
+  input.value = ['4000', '0566', '5566', '5556'].join(' ');
+  document.getElementById('slot').append(input);
+}</script>
 <p>Nothing to pay here</p><div id="slot" style="margin-top: 250px"></div><div style="height: 2500px"></div>`;
 
 /** The element's box in CSS px of the document, shrunk so anti-aliased edges and borders stay out. */
@@ -200,17 +211,32 @@ function cardCases(get: () => Setup): void {
  * Cards that come after the page loaded, on a page that had none: the screenshot right after must be
  * masked already (the worker learns of card frames from the frames themselves, not by asking them all).
  */
-function lateCardCases(get: () => Setup, frameUrl: () => string): void {
+function lateCardCases(get: () => Setup): void {
+  let opened: Page | undefined;
+  const getPlain = () => {
+    if (!opened) throw new Error('the before hook did not open the page without cards');
+    return { plain: opened, side: get().side };
+  };
+  // A nested suite: its page opens after the cases on the card page ran (a page in the background is not
+  // captured on either endpoint until brought to front).
+  describe('cards that come after the page loaded', () => {
+    before(async () => {
+      opened = await get().page.context().newPage();
+      await opened.goto(get().plainUrl);
+    });
+    after(async () => {
+      await opened?.close().catch(() => undefined);
+    });
+    lateCases(getPlain, () => get().frameUrl);
+  });
+}
+
+function lateCases(get: () => { plain: Page; side: Side }, frameUrl: () => string): void {
   it('a card field inserted by script, then a screenshot at once: covered through ours', async () => {
     const { plain, side } = get();
     const before = await rawShot(plain);
     expect(before.img.width, 'a screenshot of the page without cards').to.be.greaterThan(0);
-    await plain.evaluate((card) => {
-      const input = document.createElement('input');
-      input.id = 'late';
-      input.value = card;
-      document.getElementById('slot')?.append(input);
-    }, ON_PAGE);
+    await plain.evaluate(() => (window as unknown as { addCard: () => void }).addCard());
     const shot = await rawShot(plain);
     const late = await shownColours(plain, shot, '#late');
     if (side === 'ours') expect([...late], 'the card inserted by script is one mask').to.deep.equal([MASK]);
@@ -257,7 +283,6 @@ describe("card numbers through Chromium's own --remote-debugging-port (the refer
   let fx: FixtureServer | undefined;
   let browser: Browser | undefined;
   let setup: Setup | undefined;
-  let lateFrame = '';
 
   before(async () => {
     fx = await new FixtureServer(CDP_FIXTURE_DIR).start();
@@ -268,10 +293,7 @@ describe("card numbers through Chromium's own --remote-debugging-port (the refer
     const page = await context.newPage();
     const frameUrl = fx.html('/card-frame', FRAME, 'Pay').replace('127.0.0.1', 'localhost');
     await page.goto(fx.html('/card-privacy', pageWith(frameUrl), 'Card privacy'));
-    const plain = await context.newPage();
-    await plain.goto(fx.html('/no-card', PLAIN, 'No card'));
-    lateFrame = frameUrl;
-    setup = { page, plain, side: 'chromium' };
+    setup = { page, side: 'chromium', plainUrl: fx.html('/no-card', PLAIN, 'No card'), frameUrl };
   });
   after(async () => {
     await browser?.close().catch(() => undefined);
@@ -284,7 +306,7 @@ describe("card numbers through Chromium's own --remote-debugging-port (the refer
     return setup;
   };
   cardCases(get);
-  lateCardCases(get, () => lateFrame);
+  lateCardCases(get);
 });
 
 describe('card numbers through the bridge CDP endpoint', function () {
@@ -292,11 +314,10 @@ describe('card numbers through the bridge CDP endpoint', function () {
   let h: Harness | undefined;
   let browser: Browser | undefined;
   let setup: Setup | undefined;
-  let lateFrame = '';
 
   before(async () => {
     h = await startHarness();
-    const { url } = mintCdpClient(h.configDir, { name: 'card-privacy', maxTabs: 2 });
+    const { url } = mintCdpClient(h.configDir, { name: 'card-privacy', maxTabs: 3 });
     const version = (await (await fetch(`${url(h.bridge.port)}/json/version`)).json()) as { webSocketDebuggerUrl: string };
     browser = await chromium.connectOverCDP(version.webSocketDebuggerUrl);
     const context = browser.contexts()[0];
@@ -304,10 +325,7 @@ describe('card numbers through the bridge CDP endpoint', function () {
     const page = await context.newPage();
     const frameUrl = h.fixtures.html('/card-frame', FRAME, 'Pay').replace('127.0.0.1', 'localhost');
     await page.goto(h.fixtures.html('/card-privacy', pageWith(frameUrl), 'Card privacy'));
-    const plain = await context.newPage();
-    await plain.goto(h.fixtures.html('/no-card', PLAIN, 'No card'));
-    lateFrame = frameUrl;
-    setup = { page, plain, side: 'ours' };
+    setup = { page, side: 'ours', plainUrl: h.fixtures.html('/no-card', PLAIN, 'No card'), frameUrl };
   });
   after(async () => {
     await browser?.close().catch(() => undefined);
@@ -319,5 +337,5 @@ describe('card numbers through the bridge CDP endpoint', function () {
     return setup;
   };
   cardCases(get);
-  lateCardCases(get, () => lateFrame);
+  lateCardCases(get);
 });
