@@ -50,6 +50,11 @@ export function installCardFrames(): void {
     return false;
   });
   chrome.webNavigation.onCommitted.addListener((d) => {
+    // A new top document: the old one's frames are gone with it (Chrome tells no frame's removal).
+    if (d.frameId === 0) {
+      tabs.delete(d.tabId);
+      loading.delete(d.tabId);
+    }
     const frames = framesOf(d.tabId);
     frames.set(d.frameId, { watch: false, boxes: null, documentId: d.documentId });
     let l = loading.get(d.tabId);
