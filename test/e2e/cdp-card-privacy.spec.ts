@@ -58,8 +58,15 @@ const PLAIN = `<style>body { margin: 8px; font: 20px monospace; background: #fff
   input.id = 'late';
   input.value = ['4000', '0566', '5566', '5556'].join(' ');
   document.getElementById('slot').append(input);
+}
+function addParts() {
+  for (const group of ['5105', '1051', '0510', '5100']) {
+    const span = document.createElement('span');
+    span.textContent = group + ' ';
+    document.getElementById('parts').append(span);
+  }
 }</script>
-<p>Nothing to pay here</p><div id="slot" style="margin-top: 250px"></div><div style="height: 2500px"></div>`;
+<p>Nothing to pay here</p><p>Paid with <span id="parts"></span></p><div id="slot" style="margin-top: 250px"></div><div style="height: 2500px"></div>`;
 
 /** The element's box in CSS px of the document, shrunk so anti-aliased edges and borders stay out. */
 async function inner(page: Page, selector: string, by = 3): Promise<{ x: number; y: number; w: number; h: number }> {
@@ -275,6 +282,23 @@ function lateCases(get: () => { plain: Page; side: Side }, frameUrl: () => strin
     if (side === 'ours') expect([...framed], 'the card in the added cross-site frame is one mask').to.deep.equal([MASK]);
     else expect(framed.size, 'Chromium draws the card in the added frame').to.be.greaterThan(1);
   });
+
+  it('a card number the page writes in parts (a span per group), then a screenshot at once: covered through ours', async () => {
+    const { plain, side } = get();
+    // A fresh copy of the page, last (it comes to the front): one that never drew a card, whose frames the worker does not read.
+    const fresh = await plain.context().newPage();
+    try {
+      await fresh.goto(plain.url());
+      expect((await rawShot(fresh)).img.width, 'a screenshot of the page without cards').to.be.greaterThan(0);
+      await fresh.evaluate(() => (window as unknown as { addParts: () => void }).addParts());
+      const shot = await rawShot(fresh);
+      const parts = regionColours(shot.img, shot.scale, await inner(fresh, '#parts', 1));
+      if (side === 'ours') expect([...parts], 'the card written in parts is one mask').to.deep.equal([MASK]);
+      else expect(parts.size, 'Chromium draws the card written in parts').to.be.greaterThan(1);
+    } finally {
+      await fresh.close().catch(() => undefined);
+    }
+  });
 }
 
 describe("card numbers through Chromium's own --remote-debugging-port (the reference)", function () {
@@ -317,7 +341,7 @@ describe('card numbers through the bridge CDP endpoint', function () {
 
   before(async () => {
     h = await startHarness();
-    const { url } = mintCdpClient(h.configDir, { name: 'card-privacy', maxTabs: 3 });
+    const { url } = mintCdpClient(h.configDir, { name: 'card-privacy', maxTabs: 4 });
     const version = (await (await fetch(`${url(h.bridge.port)}/json/version`)).json()) as { webSocketDebuggerUrl: string };
     browser = await chromium.connectOverCDP(version.webSocketDebuggerUrl);
     const context = browser.contexts()[0];

@@ -59,17 +59,29 @@ function isField(n: Node): boolean {
   return n instanceof HTMLInputElement || n instanceof HTMLTextAreaElement;
 }
 
+/** Text as the snapshot's walk joins it (card-boxes.ts): whitespace collapsed, more than is shown, never less. */
+const joined = (n: Node | null): string => (n?.textContent ?? '').replace(/\s+/g, ' ');
+
+/**
+ * Whether a change may show a card number: a field added or changed, or text with 13 digits close
+ * together in the changed node's container (a number written in parts, spans added one by one or a
+ * text node typed into, is whole there), read once per record; the whole document's text only
+ * through the added nodes themselves, as reading all of it on every change would cost too much.
+ */
 function mayBringCard(records: MutationRecord[]): boolean {
+  const isTop = (n: Node | null) => !n || n === document || n === document.documentElement || n === document.body;
   for (const r of records) {
-    if (r.type === 'characterData') {
-      if (mayHoldCard(r.target.nodeValue ?? '')) return true;
-    } else if (r.type === 'attributes') {
+    if (r.type === 'attributes') {
       if (isField(r.target)) return true;
-    } else
-      for (const n of r.addedNodes) {
-        if (n instanceof Element && (isField(n) || n.querySelector('input, textarea'))) return true;
-        if (mayHoldCard(n.textContent ?? '')) return true;
-      }
+    } else if (r.type === 'characterData') {
+      const parent = r.target.parentNode;
+      if (mayHoldCard(joined(isTop(parent) ? r.target : parent))) return true;
+    } else if (r.addedNodes.length > 0) {
+      for (const n of r.addedNodes) if (n instanceof Element && (isField(n) || n.querySelector('input, textarea'))) return true;
+      if (!isTop(r.target)) {
+        if (mayHoldCard(joined(r.target))) return true;
+      } else for (const n of r.addedNodes) if (mayHoldCard(joined(n))) return true;
+    }
   }
   return false;
 }
