@@ -4,11 +4,13 @@
 //      page text (now sent without it: extension/src/background/cdp/cdp-send-options.ts) and for a
 //      Runtime.evaluate answer (still walked), timed in this process with the worker's own code;
 //   2. Runtime.evaluate and Input.dispatchMouseEvent round trips (p50, p90);
-//   3. Page.captureScreenshot on a page without card text (one question to the frames, no decode) and
-//      with a card field (decode, paint, encode: capture-mask.ts).
+//   3. Page.captureScreenshot on a page without card text, on bench:cdp's 10,000-element page (no card:
+//      no question to the frames once the worker has read the tab, background/cdp/card-frames.ts) and
+//      with a card field (the card frames read, decode, paint, encode: capture-mask.ts).
 // Writes bench/results/cdp-card-privacy.json (LABEL=before|after names the run: a build without the
 // change measures "before").
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 import puppeteer, { type Browser, type CDPSession } from 'puppeteer-core';
@@ -23,6 +25,14 @@ const RUNS = Number(process.env['BENCH_RUNS'] ?? 300);
 const SHOTS = Number(process.env['BENCH_SHOTS'] ?? 20);
 const LABEL = process.env['LABEL'] ?? 'after';
 const OUT = process.env['BENCH_OUT'] ?? path.join(REPO_ROOT, 'bench', 'results', 'cdp-card-privacy.json');
+
+/** bench/cdp.ts's page: 2,000 list items of 4 children, no card number. */
+function tenThousandPage(): string {
+  const items: string[] = [];
+  for (let i = 0; i < 2000; i++)
+    items.push(`<li class="r${i % 7}"><b>${i}</b> <a href="#i${i}">item ${i}</a> <span>note ${i}</span> <em>e</em></li>`);
+  return `<style>.r0{color:#333}.r3{font-weight:bold}li{padding:2px}</style><ul id="list">${items.join('')}</ul>`;
+}
 
 type Side = 'ours' | 'direct';
 const SIDES: Side[] = ['ours', 'direct'];
@@ -73,6 +83,7 @@ async function main(): Promise<void> {
       '<h1>Pay</h1><input id="cc" autocomplete="cc-number" value="4000 0566 5566 5556" style="font:20px monospace;width:400px">',
       'Card',
     );
+    const bigUrl = h.fixtures.html('/bench-card-10k', tenThousandPage(), '10k elements');
     const client = mintCdpClient(h.configDir, { name: 'bench-card', maxTabs: 2 });
     const version = (await (await fetch(`${client.url(h.bridge.port)}/json/version`)).json()) as { webSocketDebuggerUrl: string };
     const connect = async (ws: string) => {
@@ -104,6 +115,9 @@ async function main(): Promise<void> {
     const shot = (s: CDPSession) => s.send('Page.captureScreenshot', { format: 'png' });
     await times(3, shot);
     const screenshotPlain = await times(SHOTS, shot);
+    await ourPage.goto(bigUrl, { waitUntil: 'load' });
+    await times(3, shot);
+    const screenshotBig = await times(SHOTS, shot);
     await ourPage.goto(cardUrl, { waitUntil: 'load' });
     await times(3, shot);
     const screenshotCard = await times(SHOTS, shot);
@@ -115,9 +129,9 @@ async function main(): Promise<void> {
       ? await worker.evaluate(
           `(async () => {
             const [tab] = await chrome.tabs.query({ url: ${JSON.stringify(cardUrl)} });
-            const out = { plain: [], card: [] };
-            for (const [kind, url] of [['card', ${JSON.stringify(cardUrl)}], ['plain', ${JSON.stringify(plainUrl)}]]) {
-              if (kind === 'plain') { await chrome.tabs.update(tab.id, { url }); await new Promise((r) => setTimeout(r, 1000)); }
+            const out = { plain: [], card: [], big: [] };
+            for (const [kind, url] of [['card', ${JSON.stringify(cardUrl)}], ['plain', ${JSON.stringify(plainUrl)}], ['big', ${JSON.stringify(bigUrl)}]]) {
+              if (kind !== 'card') { await chrome.tabs.update(tab.id, { url }); await new Promise((r) => setTimeout(r, 1000)); }
               for (let i = 0; i < 20; i++) {
                 const t0 = performance.now();
                 await chrome.scripting.executeScript({ target: { tabId: tab.id, allFrames: true }, func: () => globalThis.__buxCardBoxes?.() ?? null });
@@ -155,11 +169,16 @@ async function main(): Promise<void> {
     const out = {
       label: LABEL,
       at: new Date().toISOString(),
+      loadavg: os.loadavg().map((x) => Math.round(x * 10) / 10),
       walk_us_per_message: walk,
       round_trip_ms: { 'Runtime.evaluate': evaluate, 'Input.dispatchMouseEvent': mouse },
-      screenshot_ms: { 'no card text': screenshotPlain, 'one card field': screenshotCard },
+      screenshot_ms: { 'no card text': screenshotPlain, '10,000 elements, no card': screenshotBig, 'one card field': screenshotCard },
       frames_question_in_worker_ms: askMs
-        ? { 'no card text': p((askMs as { plain: number[] }).plain), 'one card field': p((askMs as { card: number[] }).card) }
+        ? {
+            'no card text': p((askMs as { plain: number[] }).plain),
+            'one card field': p((askMs as { card: number[] }).card),
+            '10,000 elements': p((askMs as { big: number[] }).big),
+          }
         : null,
       paint_in_worker_ms: paintMs ? p(paintMs as number[]) : null,
     };

@@ -790,10 +790,10 @@ function analysis(r: Result): string[] {
       "not the JSON text: the browser process parses the protocol answer into a value tree and sends it over IPC to the worker's " +
       'process, which builds the object. So no relay on chrome.debugger gets near direct on large results.',
     `- **Page.captureScreenshot ${r.screenshot.ratio}x** (Playwright's page.screenshot() in section 4 includes its own ` +
-      'work on both sides): before Chrome captures, nothing is added; after, the worker asks every frame of the page for the ' +
-      'boxes of its card numbers (cdp/capture-mask.ts: one chrome.scripting.executeScript over all frames, and a decode and ' +
-      "repaint only when a card shows), so the client's image never shows digits its text reads mask. That question is our " +
-      'share, kept on purpose (the privacy guarantee); the result itself is one base64 string, not walked by the filter.',
+      'work on both sides): before Chrome captures, nothing is added; after, the worker reads the boxes of card numbers only ' +
+      'from the frames that told it they draw or may draw one (cdp/card-frames.ts; none on this page once the tab was read ' +
+      "in full), and decodes and repaints only when a card shows, so the client's image never shows digits its text reads " +
+      'mask. The result itself is one base64 string, not walked by the filter.',
     `- **browser_use step**: ${r.browser_use_step.map((b) => `${b.config} ${b.kind} ${b.ratio}x`).join(', ')} ` +
       `(target ${TARGETS.bu_step_ratio}x: ${r.browser_use_step.every((b) => b.ratio <= TARGETS.bu_step_ratio) ? 'met' : '**NOT met**'}). Ours adds ` +
       `${r.browser_use_step.map((b) => `${r1(b.ours.step - b.direct.step)} ms (${b.config} ${b.kind}: state ${r1(b.ours.state - b.direct.state)}, action ${r1(b.ours.click - b.direct.click)})`).join(', ')} ` +

@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 
 import { anyInRegion, placeBoxes, toImageRects } from '../../extension/src/background/cdp/capture-geometry';
+import { cardFramesToRead, noteFullRead } from '../../extension/src/background/cdp/card-frames';
 import { scrubStrings } from '../../extension/src/background/connection/bridge-connection';
 import type { FrameCardBoxes } from '../../extension/src/shared/card-boxes';
 
@@ -176,7 +177,28 @@ const frame = (p: Partial<FrameCardBoxes>): FrameCardBoxes => ({
   scrollY: 0,
   width: 800,
   height: 600,
+  cardField: false,
   ...p,
+});
+
+describe('CDP card privacy: which frames a screenshot reads', () => {
+  const box = { x: 0, y: 0, w: 10, h: 10, cards: ['4000 0566 5566 5556'] };
+  it('every frame of a tab this worker never read, then none on a page without a card (no question per screenshot)', () => {
+    expect(cardFramesToRead(901)).to.equal('all');
+    noteFullRead(901, [
+      { frameId: 0, boxes: frame({}) },
+      { frameId: 3, boxes: frame({ index: 0 }) },
+    ]);
+    expect(cardFramesToRead(901)).to.deep.equal([]);
+  });
+  it('only the frames that draw a card number or hold a card field (empty or not)', () => {
+    noteFullRead(902, [
+      { frameId: 0, boxes: frame({}) },
+      { frameId: 4, boxes: frame({ index: 0, boxes: [box] }) },
+      { frameId: 5, boxes: frame({ index: 1, cardField: true }) },
+    ]);
+    expect(cardFramesToRead(902)).to.have.members([4, 5]);
+  });
 });
 
 describe('CDP card privacy: boxes in the image', () => {

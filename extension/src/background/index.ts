@@ -4,6 +4,7 @@
 // used to be registered lazily, and a stopped worker stayed blind until the 30 s alarm). The worker
 // is disposable: the connection is rebuilt at once on every wake, and nothing that matters lives only here.
 // https://developer.chrome.com/docs/extensions/develop/concepts/service-workers/events#declare-events
+import { installCardFrames } from './cdp/card-frames';
 import { runCdpCommand } from './cdp/cdp-command';
 import { installCdpRelay, relayEvent, setCdpSink } from './cdp/cdp-relay';
 import { installScopeGuard } from './cdp/cdp-scope';
@@ -34,6 +35,7 @@ installFrameLiveness();
 installClosedTabs();
 installDownloads();
 installCdpRelay();
+installCardFrames();
 
 const RECONNECT_ALARM = 'bux-reconnect';
 

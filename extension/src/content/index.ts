@@ -1,6 +1,7 @@
 // Content script entry: runs in the page's isolated world and answers the service worker.
 // Registers the global the worker asks for a CDP client's screenshot (background/cdp/capture-mask.ts).
 import './snapshot/card-boxes';
+import './snapshot/card-push';
 
 import { errorInfo } from '../../../schemas/lib/errors';
 import {

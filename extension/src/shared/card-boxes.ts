@@ -22,6 +22,8 @@ export interface FrameCardBoxes {
   scrollY: number;
   width: number;
   height: number;
+  /** A field classified as a card number is in this frame (empty or not): a page script may fill it without an event. */
+  cardField: boolean;
 }
 
 /** The content script's global the worker calls (chrome.scripting shares the isolated world). */
@@ -29,3 +31,22 @@ export const CARD_BOXES_GLOBAL = '__buxCardBoxes';
 
 /** The colour of the boxes drawn over card numbers in screenshots (the classic one and a CDP client's). */
 export const CARD_MASK_COLOR = '#5f6368';
+
+/** The channel of a frame's card note (content/snapshot/card-push.ts -> background/cdp/card-frames.ts). */
+export const CARD_CHANNEL = 'bux-card';
+
+/**
+ * Frame -> worker: this frame draws a card number or holds a card field (watch), or no longer does.
+ * pending: a change that may bring one was seen and its boxes are not read yet (sent at once, before
+ * the read): the worker reads this frame on its next capture either way.
+ */
+export interface CardFrameNote {
+  channel: typeof CARD_CHANNEL;
+  watch: boolean;
+  pending: boolean;
+  boxes: FrameCardBoxes | null;
+}
+
+export function isCardFrameNote(m: unknown): m is CardFrameNote {
+  return typeof m === 'object' && m !== null && (m as { channel?: unknown }).channel === CARD_CHANNEL;
+}

@@ -5,9 +5,11 @@
 // its observers or its own screenshot could see), and the boxes land exactly where the digits are in
 // the image Chrome made, whatever clip, scale or captureBeyondViewport the client asked for. A page
 // with no card number costs one question to its frames and no decode. A card number the client itself
-// typed stays visible, as it reads back as typed (client-input.ts).
+// typed stays visible, as it reads back as typed (client-input.ts). Which frames are read: card-frames.ts
+// (only those that draw or may draw a card; none on a page that never had one).
 import { CARD_BOXES_GLOBAL, CARD_MASK_COLOR, type FrameCardBoxes } from '../../shared/card-boxes';
 import { anyInRegion, type Box, type Clip, type FrameAnswer, placeBoxes, toImageRects } from './capture-geometry';
+import { cardFramesToRead, noteFullRead } from './card-frames';
 import { clientSent } from './client-input';
 
 type Params = Record<string, unknown>;
@@ -18,16 +20,46 @@ function askFrame(name: string): FrameCardBoxes | null {
   return typeof fn === 'function' ? (fn as () => FrameCardBoxes)() : null;
 }
 
-/** Every frame's card boxes; a frame whose content script has not started yet gets it first (content.js runs once per frame). */
-async function frameBoxes(tabId: number): Promise<{ frameId: number; boxes: FrameCardBoxes }[]> {
-  const run = (target: chrome.scripting.InjectionTarget) =>
-    chrome.scripting.executeScript({ target, func: askFrame, args: [CARD_BOXES_GLOBAL] }).catch(() => []);
-  const results = await run({ tabId, allFrames: true });
+type Answer = { frameId: number; boxes: FrameCardBoxes };
+
+/**
+ * The card boxes of the frames that may draw a card number (card-frames.ts), with their ancestors and
+ * the top frame to place them; every frame's when the worker has not read the tab in full yet, or
+ * when a frame read by id went away meanwhile (frame ids come from the frame tree a moment before).
+ */
+async function frameBoxes(tabId: number): Promise<Answer[]> {
+  const plan = cardFramesToRead(tabId);
+  if (plan === 'all') {
+    const answers = await readFrames(tabId, { tabId, allFrames: true });
+    if (answers) noteFullRead(tabId, answers);
+    return answers ?? [];
+  }
+  if (plan.length === 0) return [];
+  const parents = await parentIds(tabId);
+  const ids = new Set<number>([0]);
+  for (const id of plan) for (let f: number | undefined = id; f !== undefined && f !== -1 && !ids.has(f); f = parents.get(f)) ids.add(f);
+  const present = [...ids].filter((id) => parents.has(id));
+  return (await readFrames(tabId, { tabId, frameIds: present })) ?? (await readFrames(tabId, { tabId, allFrames: true })) ?? [];
+}
+
+/**
+ * The frames' card boxes, null when they could not be read (a frame gone, the tab closing); a frame
+ * whose content script has not started yet gets it first (content.js runs once per frame).
+ */
+async function readFrames(tabId: number, target: chrome.scripting.InjectionTarget): Promise<Answer[] | null> {
+  const run = (t: chrome.scripting.InjectionTarget) =>
+    chrome.scripting.executeScript({ target: t, func: askFrame, args: [CARD_BOXES_GLOBAL] });
+  let results: Awaited<ReturnType<typeof run>>;
+  try {
+    results = await run(target);
+  } catch {
+    return null;
+  }
   const missing = results.filter((r) => r.result === null).map((r) => r.frameId);
   let more: typeof results = [];
   if (missing.length > 0) {
     await chrome.scripting.executeScript({ target: { tabId, frameIds: missing }, files: ['content.js'] }).catch(() => undefined);
-    more = await run({ tabId, frameIds: missing });
+    more = await run({ tabId, frameIds: missing }).catch(() => []);
   }
   return [...results, ...more].flatMap((r) => (r.result ? [{ frameId: r.frameId, boxes: r.result as FrameCardBoxes }] : []));
 }

@@ -40,10 +40,13 @@ function childOrigins(): FrameCardBoxes['children'] {
 /** The card numbers drawn in this frame: field values and page text, as the privacy filter finds them. */
 export function frameCardBoxes(): FrameCardBoxes {
   const boxes: CardBox[] = [];
+  let cardField = false;
   for (const el of document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input, textarea')) {
     const value = el.value;
+    const isCard = sensitiveReason(el, DEFAULT_PRIVACY) === 'payment_card';
+    cardField ||= isCard;
     if (value.length < 13 || (el instanceof HTMLInputElement && el.type === 'password')) continue;
-    const ranges = findCardRanges(value, sensitiveReason(el, DEFAULT_PRIVACY) === 'payment_card');
+    const ranges = findCardRanges(value, isCard);
     if (ranges.length === 0) continue;
     const r = el.getBoundingClientRect();
     if (r.width > 0 && r.height > 0)
@@ -63,8 +66,10 @@ export function frameCardBoxes(): FrameCardBoxes {
     scrollY,
     width: innerWidth,
     height: innerHeight,
+    cardField,
   };
 }
 
-// Called by background/cdp/capture-mask.ts through chrome.scripting.executeScript in every frame.
+// Called by background/cdp/capture-mask.ts through chrome.scripting.executeScript in the frames that
+// may draw a card (card-push.ts tells the worker which).
 (globalThis as Record<string, unknown>)[CARD_BOXES_GLOBAL] = frameCardBoxes;
