@@ -129,13 +129,13 @@ if (build.code === 0) {
       return { env: { name: label }, r };
     });
   });
-  // The shorter mocha suites (streamed; the Python runs print when they end) once a single Python
-  // process is left: from then on one core would idle until it ends.
+  // The shorter mocha suites once a single Python process is left: from then on one core would idle
+  // until it ends. Each prints when it ends, as the Python runs do, so their logs do not interleave.
   await untilAtMost(
     1,
     pyRuns.map((p) => p.r),
   );
-  for (const suite of mochaLater) await mochaSuite(suite, mochaEnv);
+  for (const suite of mochaLater) await mochaSuite(suite, mochaEnv, true);
 }
 for (const { env, r: pending } of pyRuns) {
   const r = await pending;
