@@ -5,11 +5,11 @@
 //   1. generated files are fresh, imports follow DEPS.json, eslint, prettier, all at once (ruff and
 //      the Python import walls once the venvs exist)
 //   2. type checking   3. build (the e2e tests load dist/extension)
-//   4. mocha, one run per suite (unit and bridge at once, beside 1-3; then e2e alone)
+//   4. mocha, one run per suite (unit and bridge at once, beside 1-3; then e2e and integration alone)
 //   5. the Python shim's unittest modules, each in the venvs that scripts/python-envs.mjs assigns it
 //      to (real browser_use 0.1.48 and 0.1.40 from PyPI, and one without browser_use); the venvs are
 //      created or refreshed first (in parallel with 1-3). Once one Python process is left, the other
-//      mocha suites (install, integration, mcp, seeds, soak, ...) run one after another beside it.
+//      mocha suites (install, mcp, seeds, soak, ...) run one after another beside it.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -95,7 +95,7 @@ if (!envs.ok) {
 
 // The side panel e2e runs browser_use's real Agent (`serve`): give it the 0.1.48 venv's Python.
 const mochaEnv = process.env.BUX_BROWSER_USE_PYTHON ? {} : { BUX_BROWSER_USE_PYTHON: venvPython('bu048') };
-// test:unit's two runs ran above; e2e now, alone; the other mocha suites later, beside the last Python
+// test:unit's two runs ran above; e2e and integration now, alone; the others later, beside the last Python
 // process (splitSuites in scripts/mocha-suites.mjs says why).
 const { first: mochaFirst, later: mochaLater } = build.code === 0 ? splitSuites(otherSuites(root)) : { first: [], later: [] };
 if (build.code === 0) {

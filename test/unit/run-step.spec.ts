@@ -59,10 +59,10 @@ describe('step runner (scripts/run-step.mjs)', () => {
     await untilAtMost(1, []);
   });
 
-  it('npm test runs e2e before the Python runs and every other mocha suite after them, each exactly once', () => {
+  it('npm test runs e2e and integration before the Python runs and every other mocha suite after them, each exactly once', () => {
     const suites = ['e2e', 'install', 'integration', 'mcp', 'seeds', 'soak', 'test/'].map((name) => ({ name, globs: [`test/${name}/**`] }));
     const { first, later } = splitSuites(suites);
-    expect(first.map((s) => s.name)).to.deep.equal(['e2e']);
-    expect(later.map((s) => s.name)).to.deep.equal(['install', 'integration', 'mcp', 'seeds', 'soak', 'test/']);
+    expect(first.map((s) => s.name)).to.deep.equal(['e2e', 'integration']);
+    expect(later.map((s) => s.name)).to.deep.equal(['install', 'mcp', 'seeds', 'soak', 'test/']);
   });
 });
