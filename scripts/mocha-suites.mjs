@@ -40,6 +40,25 @@ export function otherSuites(root) {
 }
 
 /**
+ * The suites `npm test` runs alone, before the Python runs: e2e (the longest; its Stop and typing
+ * timings fail at load ~20) and integration (its floods assert that the right secret is answered within
+ * 1 s: 1109-1784 ms beside a Python run at load 7-15, 1 ms alone).
+ */
+const ALONE = new Set(['e2e', 'integration']);
+
+/**
+ * The mocha suites `npm test` runs alone before the Python runs (`first`), and those it runs after
+ * (`later`: the others, one after another, started once a single Python process is left). The Python
+ * runs end about 150 s apart (bu040 before bu048) and the one process left uses about 0.2 core
+ * (bench/results/ci-time.md); the later suites used to start only after it ended.
+ * @param {{ name: string, globs: string[] }[]} suites from otherSuites
+ * @returns {{ first: { name: string, globs: string[] }[], later: { name: string, globs: string[] }[] }}
+ */
+export function splitSuites(suites) {
+  return { first: suites.filter((s) => ALONE.has(s.name)), later: suites.filter((s) => !ALONE.has(s.name)) };
+}
+
+/**
  * The counts mocha's spec reporter prints at its end ("N passing", "N failing", "N pending").
  * @param {string} out
  * @returns {{ passing: number, failing: number, pending: number }}

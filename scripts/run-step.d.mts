@@ -12,3 +12,4 @@ export declare function runStep(
   opts: { cwd: string; env?: Record<string, string>; buffered?: boolean },
 ): Promise<StepResult>;
 export declare function durationTable(steps: { label: string; seconds: number }[]): string;
+export declare function untilAtMost(n: number, pending: Promise<unknown>[]): Promise<void>;

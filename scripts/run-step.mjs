@@ -45,3 +45,21 @@ export function durationTable(steps) {
   const rows = steps.map((s) => `${s.label.padEnd(width)}  ${s.seconds.toFixed(1).padStart(7)}`);
   return [`${'step'.padEnd(width)}  ${'seconds'.padStart(7)}`, ...rows].join('\n') + '\n';
 }
+
+/**
+ * Resolves once at most n of the pending promises are still unsettled (at once when there are n or fewer).
+ * @param {number} n
+ * @param {Promise<unknown>[]} pending
+ * @returns {Promise<void>}
+ */
+export function untilAtMost(n, pending) {
+  let left = pending.length;
+  if (left <= n) return Promise.resolve();
+  return new Promise((resolve) => {
+    for (const p of pending)
+      p.finally(() => {
+        left -= 1;
+        if (left <= n) resolve();
+      }).catch(() => {});
+  });
+}

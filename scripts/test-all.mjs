@@ -5,17 +5,18 @@
 //   1. generated files are fresh, imports follow DEPS.json, eslint, prettier, all at once (ruff and
 //      the Python import walls once the venvs exist)
 //   2. type checking   3. build (the e2e tests load dist/extension)
-//   4. mocha, one run per suite (unit and bridge at once, then e2e, integration, mcp, ...)
+//   4. mocha, one run per suite (unit and bridge at once, beside 1-3; then e2e and integration alone)
 //   5. the Python shim's unittest modules, each in the venvs that scripts/python-envs.mjs assigns it
 //      to (real browser_use 0.1.48 and 0.1.40 from PyPI, and one without browser_use); the venvs are
-//      created or refreshed first (in parallel with 1-3).
+//      created or refreshed first (in parallel with 1-3). Once one Python process is left, the other
+//      mocha suites (install, mcp, seeds, soak, ...) run one after another beside it.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { lintSteps } from './lint-steps.mjs';
-import { mochaCounts, mochaFailedTitles, otherSuites, UNIT_RUNS } from './mocha-suites.mjs';
+import { mochaCounts, mochaFailedTitles, otherSuites, splitSuites, UNIT_RUNS } from './mocha-suites.mjs';
 import { ensureEnvs, processesFor, PY_ENVS, unassignedModules, venvPython, venvsDir } from './python-envs.mjs';
-import { durationTable, runStep } from './run-step.mjs';
+import { durationTable, runStep, untilAtMost } from './run-step.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -92,15 +93,19 @@ if (!envs.ok) {
   await step('python import walls', path.join(venvsDir, 'nobu', 'bin', 'lint-imports'), [], { cwd: path.join(root, 'python-shim-spec') });
 }
 
+// The side panel e2e runs browser_use's real Agent (`serve`): give it the 0.1.48 venv's Python.
+const mochaEnv = process.env.BUX_BROWSER_USE_PYTHON ? {} : { BUX_BROWSER_USE_PYTHON: venvPython('bu048') };
+// test:unit's two runs ran above; e2e and integration now, alone; the others later, beside the last Python
+// process (splitSuites in scripts/mocha-suites.mjs says why).
+const { first: mochaFirst, later: mochaLater } = build.code === 0 ? splitSuites(otherSuites(root)) : { first: [], later: [] };
 if (build.code === 0) {
-  // The side panel e2e runs browser_use's real Agent (`serve`): give it the 0.1.48 venv's Python.
-  const mochaEnv = process.env.BUX_BROWSER_USE_PYTHON ? {} : { BUX_BROWSER_USE_PYTHON: venvPython('bu048') };
-  // test:unit's two runs ran above (scripts/mocha-suites.mjs); now each other suite alone.
-  for (const suite of otherSuites(root)) await mochaSuite(suite, mochaEnv);
+  for (const suite of mochaFirst) await mochaSuite(suite, mochaEnv);
 } else {
   process.stdout.write('\nSkipping the test suites: the build failed.\n');
 }
 
+/** @type {{ env: { name: string }, r: Promise<{ code: number, out: string }> }[]} */
+let pyRuns = [];
 if (build.code === 0) {
   const lost = unassignedModules();
   if (lost.length) {
@@ -111,7 +116,7 @@ if (build.code === 0) {
   // The venvs run at the same time: each starts its own bridge and Chromium on free ports, and much of
   // their time is waiting (browser_use's fixed page-load delays, Playwright's browser start), so two
   // cores finish them several minutes sooner than one after another. Each prints its output when done.
-  const pyRuns = PY_ENVS.flatMap((env) => {
+  pyRuns = PY_ENVS.flatMap((env) => {
     if (envs.failed.includes(env.name)) return []; // a venv that failed to build is counted above
     return processesFor(env).map(({ label, modules }) => {
       // cwd python-shim-spec: `tests` is a package there; harness.py puts the shim's sources first on
@@ -124,20 +129,27 @@ if (build.code === 0) {
       return { env: { name: label }, r };
     });
   });
-  for (const { env, r: pending } of pyRuns) {
-    const r = await pending;
-    const line = r.out.match(/^BUX_RESULT (\{.*\})$/m)?.[1];
-    const c = line ? JSON.parse(line) : null;
-    if (c) {
-      totals.passed += c.passed;
-      totals.failed += c.failed;
-      totals.skipped += c.skipped;
-      for (const t of c.failed_names ?? []) failedTests.push(`python ${env.name}: ${t}`);
-    }
-    if (!c || (r.code !== 0 && c.failed === 0) || c.passed + c.failed + c.skipped === 0) {
-      failedSteps.push(`python ${env.name} (${!c ? 'crashed' : r.code !== 0 ? 'exit ' + r.code : 'ran no test'})`);
-      totals.failed += 1;
-    }
+  // The shorter mocha suites once a single Python process is left: from then on one core would idle
+  // until it ends. Each prints when it ends, as the Python runs do, so their logs do not interleave.
+  await untilAtMost(
+    1,
+    pyRuns.map((p) => p.r),
+  );
+  for (const suite of mochaLater) await mochaSuite(suite, mochaEnv, true);
+}
+for (const { env, r: pending } of pyRuns) {
+  const r = await pending;
+  const line = r.out.match(/^BUX_RESULT (\{.*\})$/m)?.[1];
+  const c = line ? JSON.parse(line) : null;
+  if (c) {
+    totals.passed += c.passed;
+    totals.failed += c.failed;
+    totals.skipped += c.skipped;
+    for (const t of c.failed_names ?? []) failedTests.push(`python ${env.name}: ${t}`);
+  }
+  if (!c || (r.code !== 0 && c.failed === 0) || c.passed + c.failed + c.skipped === 0) {
+    failedSteps.push(`python ${env.name} (${!c ? 'crashed' : r.code !== 0 ? 'exit ' + r.code : 'ran no test'})`);
+    totals.failed += 1;
   }
 }
 

@@ -6,7 +6,8 @@ import os from 'node:os';
 import { expect } from 'chai';
 import sinon from 'sinon';
 
-import { durationTable, runStep } from '../../scripts/run-step.mjs';
+import { splitSuites } from '../../scripts/mocha-suites.mjs';
+import { durationTable, runStep, untilAtMost } from '../../scripts/run-step.mjs';
 
 describe('step runner (scripts/run-step.mjs)', () => {
   afterEach(() => sinon.restore());
@@ -39,5 +40,29 @@ describe('step runner (scripts/run-step.mjs)', () => {
       { label: 'typecheck tests', seconds: 3 },
     ]);
     expect(t.split('\n')).to.deep.equal(['step             seconds', 'eslint              12.3', 'typecheck tests      3.0', '']);
+  });
+
+  it('untilAtMost resolves once only n runs are left, whether the others passed or failed, and at once when n or fewer run', async () => {
+    const ends: Record<string, () => void> = {};
+    const fails: Record<string, (e: Error) => void> = {};
+    const runs = ['bu048', 'bu040', 'nobu'].map((name) => new Promise<void>((res, rej) => ((ends[name] = res), (fails[name] = rej))));
+    let oneLeft = false;
+    const waiting = untilAtMost(1, runs).then(() => (oneLeft = true));
+    ends['nobu']?.();
+    await new Promise((r) => setImmediate(r));
+    expect(oneLeft, 'two runs still going').to.equal(false);
+    fails['bu040']?.(new Error('failed run'));
+    await waiting;
+    expect(oneLeft).to.equal(true);
+    ends['bu048']?.();
+    await untilAtMost(1, [new Promise(() => {})]);
+    await untilAtMost(1, []);
+  });
+
+  it('npm test runs e2e and integration before the Python runs and every other mocha suite after them, each exactly once', () => {
+    const suites = ['e2e', 'install', 'integration', 'mcp', 'seeds', 'soak', 'test/'].map((name) => ({ name, globs: [`test/${name}/**`] }));
+    const { first, later } = splitSuites(suites);
+    expect(first.map((s) => s.name)).to.deep.equal(['e2e', 'integration']);
+    expect(later.map((s) => s.name)).to.deep.equal(['install', 'mcp', 'seeds', 'soak', 'test/']);
   });
 });
