@@ -65,8 +65,11 @@ function addParts() {
     span.textContent = group + ' ';
     document.getElementById('parts').append(span);
   }
+}
+function fillNote() {
+  document.getElementById('note').value = '4000 0566 5566 5556';
 }</script>
-<p>Nothing to pay here</p><p>Paid with <span id="parts"></span></p><div id="slot" style="margin-top: 250px"></div><div style="height: 2500px"></div>`;
+<p>Nothing to pay here <input id="note" aria-label="Note" style="width: 260px"></p><p>Paid with <span id="parts"></span></p><div id="slot" style="margin-top: 250px"></div><div style="height: 2500px"></div>`;
 
 /** The element's box in CSS px of the document, shrunk so anti-aliased edges and borders stay out. */
 async function inner(page: Page, selector: string, by = 3): Promise<{ x: number; y: number; w: number; h: number }> {
@@ -281,6 +284,23 @@ function lateCases(get: () => { plain: Page; side: Side }, frameUrl: () => strin
     const framed = regionColours(shot.img, shot.scale, { x: fb.x + 3, y: fb.y + 3, w: fb.width - 6, h: fb.height - 6 });
     if (side === 'ours') expect([...framed], 'the card in the added cross-site frame is one mask').to.deep.equal([MASK]);
     else expect(framed.size, 'Chromium draws the card in the added frame').to.be.greaterThan(1);
+  });
+
+  it("a card number a script sets as an ordinary text field's value (no event, no card field), then a screenshot: covered through ours", async () => {
+    const { plain, side } = get();
+    // A fresh copy of the page, in front: one that never drew a card, whose frames tell the worker of no card.
+    const fresh = await plain.context().newPage();
+    try {
+      await fresh.goto(plain.url());
+      expect((await rawShot(fresh)).img.width, 'a screenshot of the page without cards').to.be.greaterThan(0);
+      await fresh.evaluate(() => (window as unknown as { fillNote: () => void }).fillNote());
+      const shot = await rawShot(fresh);
+      const note = regionColours(shot.img, shot.scale, await inner(fresh, '#note'));
+      if (side === 'ours') expect([...note], 'the card number set silently is one mask').to.deep.equal([MASK]);
+      else expect(note.size, 'Chromium draws the card number set silently').to.be.greaterThan(1);
+    } finally {
+      await fresh.close().catch(() => undefined);
+    }
   });
 
   it('a card number the page writes in parts (a span per group), then a screenshot at once: covered through ours', async () => {

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 
 import { anyInRegion, placeBoxes, toImageRects } from '../../extension/src/background/cdp/capture-geometry';
-import { cardFramesToRead, noteFullRead } from '../../extension/src/background/cdp/card-frames';
+import { cardFramesToRead, fieldFramesToRead, noteFullRead } from '../../extension/src/background/cdp/card-frames';
 import { scrubStrings } from '../../extension/src/background/connection/bridge-connection';
 import type { FrameCardBoxes } from '../../extension/src/shared/card-boxes';
 
@@ -178,6 +178,7 @@ const frame = (p: Partial<FrameCardBoxes>): FrameCardBoxes => ({
   width: 800,
   height: 600,
   cardField: false,
+  textFields: false,
   ...p,
 });
 
@@ -198,6 +199,15 @@ describe('CDP card privacy: which frames a screenshot reads', () => {
       { frameId: 5, boxes: frame({ index: 1, cardField: true }) },
     ]);
     expect(cardFramesToRead(902)).to.have.members([4, 5]);
+  });
+  it('the field values of the frames that hold a text field, however the page fills it (no event is needed)', () => {
+    noteFullRead(903, [
+      { frameId: 0, boxes: frame({ textFields: true }) },
+      { frameId: 6, boxes: frame({ index: 0 }) },
+      { frameId: 7, boxes: frame({ index: 1, cardField: true, textFields: true }) },
+    ]);
+    expect(cardFramesToRead(903), 'whole: the frame with a card field').to.deep.equal([7]);
+    expect(fieldFramesToRead(903), 'fields only: the top frame with a text field').to.deep.equal([0]);
   });
 });
 

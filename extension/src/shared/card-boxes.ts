@@ -24,6 +24,11 @@ export interface FrameCardBoxes {
   height: number;
   /** A field classified as a card number is in this frame (empty or not): a page script may fill it without an event. */
   cardField: boolean;
+  /**
+   * A field that can hold a card number's digits (a text-like input, a textarea) is in this frame: a
+   * page script may set its value to one without any event, so its values are read at each capture.
+   */
+  textFields: boolean;
 }
 
 /** The content script's global the worker calls (chrome.scripting shares the isolated world). */
@@ -43,6 +48,8 @@ export const CARD_CHANNEL = 'bux-card';
 export interface CardFrameNote {
   channel: typeof CARD_CHANNEL;
   watch: boolean;
+  /** The frame holds a field that can hold a card number (FrameCardBoxes.textFields): its field values are read at capture. */
+  fields: boolean;
   pending: boolean;
   boxes: FrameCardBoxes | null;
 }

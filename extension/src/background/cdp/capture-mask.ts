@@ -9,15 +9,15 @@
 // (only those that draw or may draw a card; none on a page that never had one).
 import { CARD_BOXES_GLOBAL, CARD_MASK_COLOR, type FrameCardBoxes } from '../../shared/card-boxes';
 import { anyInRegion, type Box, type Clip, type FrameAnswer, placeBoxes, toImageRects } from './capture-geometry';
-import { cardFramesToRead, noteFullRead } from './card-frames';
+import { cardFramesToRead, fieldFramesToRead, noteFullRead } from './card-frames';
 import { clientSent } from './client-input';
 
 type Params = Record<string, unknown>;
 
 /** Runs in every frame (serialized by chrome.scripting: self-contained); null while the content script has not started. */
-function askFrame(name: string): FrameCardBoxes | null {
+function askFrame(name: string, fieldsOnly: boolean): FrameCardBoxes | null {
   const fn = (globalThis as Record<string, unknown>)[name];
-  return typeof fn === 'function' ? (fn as () => FrameCardBoxes)() : null;
+  return typeof fn === 'function' ? (fn as (fieldsOnly: boolean) => FrameCardBoxes)(fieldsOnly) : null;
 }
 
 type Answer = { frameId: number; boxes: FrameCardBoxes };
@@ -34,21 +34,29 @@ async function frameBoxes(tabId: number): Promise<Answer[]> {
     if (answers) noteFullRead(tabId, answers);
     return answers ?? [];
   }
-  if (plan.length === 0) return [];
+  const fieldFrames = fieldFramesToRead(tabId);
+  if (plan.length === 0 && fieldFrames.length === 0) return [];
   const parents = await parentIds(tabId);
+  // The watched frames whole; the others (frames with fields only, and the ancestors that place
+  // a frame's boxes in the page) by their field values, their text being known to hold no card.
+  const whole = new Set(plan.filter((id) => parents.has(id)));
   const ids = new Set<number>([0]);
-  for (const id of plan) for (let f: number | undefined = id; f !== undefined && f !== -1 && !ids.has(f); f = parents.get(f)) ids.add(f);
-  const present = [...ids].filter((id) => parents.has(id));
-  return (await readFrames(tabId, { tabId, frameIds: present })) ?? (await readFrames(tabId, { tabId, allFrames: true })) ?? [];
+  for (const id of [...plan, ...fieldFrames])
+    for (let f: number | undefined = id; f !== undefined && f !== -1 && !ids.has(f); f = parents.get(f)) ids.add(f);
+  const fieldsOnly = [...ids].filter((id) => parents.has(id) && !whole.has(id));
+  const read = (frameIds: number[], only: boolean) =>
+    frameIds.length === 0 ? Promise.resolve([]) : readFrames(tabId, { tabId, frameIds }, only);
+  const [a, b] = await Promise.all([read([...whole], false), read(fieldsOnly, true)]);
+  return a && b ? [...a, ...b] : ((await readFrames(tabId, { tabId, allFrames: true })) ?? []);
 }
 
 /**
  * The frames' card boxes, null when they could not be read (a frame gone, the tab closing); a frame
  * whose content script has not started yet gets it first (content.js runs once per frame).
  */
-async function readFrames(tabId: number, target: chrome.scripting.InjectionTarget): Promise<Answer[] | null> {
+async function readFrames(tabId: number, target: chrome.scripting.InjectionTarget, fieldsOnly = false): Promise<Answer[] | null> {
   const run = (t: chrome.scripting.InjectionTarget) =>
-    chrome.scripting.executeScript({ target: t, func: askFrame, args: [CARD_BOXES_GLOBAL] });
+    chrome.scripting.executeScript({ target: t, func: askFrame, args: [CARD_BOXES_GLOBAL, fieldsOnly] });
   let results: Awaited<ReturnType<typeof run>>;
   try {
     results = await run(target);

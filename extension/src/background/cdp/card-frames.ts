@@ -8,6 +8,8 @@
 //   fresh: a field moved by a scroll, a transition or a late layout is covered where it is now, not
 //   where its last push said (a push is a frame late by design). Its ancestors and the top frame are
 //   read with it, to place its boxes in the page.
+// - A frame that holds a text field has its field values read at capture (not its text): a page
+//   script can set a field's value to a card number with no event a content script could see.
 // - A frame whose content script may not be running yet is read too (and the script injected, as
 //   capture-mask.ts does): one still loading (committed, not completed: content.js runs at
 //   document_idle), and every frame of a tab this worker has not read in full since it started (a
@@ -18,6 +20,8 @@ import { type FrameCardBoxes, isCardFrameNote } from '../../shared/card-boxes';
 interface FrameState {
   /** Read this frame at capture time: it draws or may draw a card number. */
   watch: boolean;
+  /** Read this frame's field values at capture time: it holds a field a page script could fill with a card number silently. */
+  fields: boolean;
   /** Its last pushed boxes (the record; a capture reads them fresh). */
   boxes: FrameCardBoxes | null;
   /** The document that sent them: a note from a document the frame has left is stale. */
@@ -46,7 +50,7 @@ export function installCardFrames(): void {
     const frames = framesOf(tabId);
     const known = frames.get(frameId);
     if (known?.documentId && sender.documentId && known.documentId !== sender.documentId) return false;
-    frames.set(frameId, { watch: message.watch, boxes: message.boxes, documentId: sender.documentId });
+    frames.set(frameId, { watch: message.watch, fields: message.fields, boxes: message.boxes, documentId: sender.documentId });
     return false;
   });
   chrome.webNavigation.onCommitted.addListener((d) => {
@@ -56,7 +60,7 @@ export function installCardFrames(): void {
       loading.delete(d.tabId);
     }
     const frames = framesOf(d.tabId);
-    frames.set(d.frameId, { watch: false, boxes: null, documentId: d.documentId });
+    frames.set(d.frameId, { watch: false, fields: false, boxes: null, documentId: d.documentId });
     let l = loading.get(d.tabId);
     if (!l) loading.set(d.tabId, (l = new Set()));
     l.add(d.frameId);
@@ -86,12 +90,21 @@ export function cardFramesToRead(tabId: number): 'all' | number[] {
   return [...out];
 }
 
+/** The frames whose field values alone a capture must read (they hold a text field and draw no card number). */
+export function fieldFramesToRead(tabId: number): number[] {
+  const out: number[] = [];
+  for (const [frameId, f] of tabs.get(tabId) ?? []) if (f.fields && !f.watch) out.push(frameId);
+  return out;
+}
+
 /** A full read's answers: which frames draw a card number now (their content script keeps the worker told from here on). */
 export function noteFullRead(tabId: number, answers: { frameId: number; boxes: FrameCardBoxes }[]): void {
   const frames = framesOf(tabId);
   for (const a of answers) {
     const f = frames.get(a.frameId);
-    if (a.boxes.boxes.length > 0 || a.boxes.cardField) frames.set(a.frameId, { watch: true, boxes: a.boxes, documentId: f?.documentId });
+    const watch = a.boxes.boxes.length > 0 || a.boxes.cardField;
+    if (watch || a.boxes.textFields)
+      frames.set(a.frameId, { watch, fields: a.boxes.textFields, boxes: a.boxes, documentId: f?.documentId });
   }
   readInFull.add(tabId);
 }

@@ -37,11 +37,20 @@ function childOrigins(): FrameCardBoxes['children'] {
   return out;
 }
 
-/** The card numbers drawn in this frame: field values and page text, as the privacy filter finds them. */
-export function frameCardBoxes(): FrameCardBoxes {
+/** Input types whose value is text a page script could set to a card number (a checkbox's or a date's cannot hold one). */
+const NOT_TEXT = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'hidden', 'color', 'range', 'date', 'time']);
+
+/**
+ * The card numbers drawn in this frame: field values and page text, as the privacy filter finds them.
+ * fieldsOnly: the field values alone (a frame whose text the worker knows holds no card number: any
+ * text that may bring one is reported by card-push.ts as it arrives, a value set by script is not).
+ */
+export function frameCardBoxes(fieldsOnly = false): FrameCardBoxes {
   const boxes: CardBox[] = [];
   let cardField = false;
+  let textFields = false;
   for (const el of document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input, textarea')) {
+    textFields ||= el instanceof HTMLTextAreaElement || !NOT_TEXT.has(el.type);
     const value = el.value;
     const isCard = sensitiveReason(el, DEFAULT_PRIVACY) === 'payment_card';
     cardField ||= isCard;
@@ -55,7 +64,7 @@ export function frameCardBoxes(): FrameCardBoxes {
   // The walk over every text node only when the page's text may hold one (13 digits close together):
   // textContent joins the text without layout, so a page full of numbers costs little; with whitespace
   // collapsed as the walk does, it never misses a card (it joins more than is shown, never less).
-  if (mayHoldCard((document.body?.textContent ?? '').replace(/\s+/g, ' ')))
+  if (!fieldsOnly && mayHoldCard((document.body?.textContent ?? '').replace(/\s+/g, ' ')))
     for (const { rect, text } of cardTextRects(false))
       boxes.push({ x: rect.left, y: rect.top, w: rect.width, h: rect.height, cards: [text] });
   return {
@@ -67,6 +76,7 @@ export function frameCardBoxes(): FrameCardBoxes {
     width: innerWidth,
     height: innerHeight,
     cardField,
+    textFields,
   };
 }
 

@@ -5,6 +5,9 @@
 // A frame watches (reports watch) while it draws a card number (field value or page text) or holds
 // a field classified as a card number (autocomplete cc-number, its name or label): a page script
 // may set such a field's value without any event we could see, so the worker keeps reading it.
+// A frame that holds any other text field says so too (fields): a script may set that field's value
+// to a card number silently as well, so the worker reads those frames' field values (not their text,
+// which this script reports as it changes) at each capture: cheap, and never an unmasked value.
 // A change that may bring a card into a frame that does not watch (an added field or text with 13
 // digits close together, a value typed or set, an attribute that may make a field a card field) is
 // sent at once as pending, from the MutationObserver's or the event's own callback: that callback
@@ -23,6 +26,8 @@ const FIELD_ATTRIBUTES = ['value', 'type', 'autocomplete', 'name', 'id', 'aria-l
 const CARD_MIN_CHARS = 13;
 
 let watching = false;
+/** Whether the worker was told this frame holds a field that can hold a card number. */
+let fieldsTold = false;
 let pendingSent = false;
 let readTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -39,8 +44,10 @@ function read(): void {
   readTimer = undefined;
   const boxes = frameCardBoxes();
   const watch = boxes.boxes.length > 0 || boxes.cardField;
-  if (watch || watching || pendingSent) send({ watch, pending: false, boxes: watch ? boxes : null });
+  const fields = boxes.textFields;
+  if (watch || watching || pendingSent || fields !== fieldsTold) send({ watch, fields, pending: false, boxes: watch ? boxes : null });
   watching = watch;
+  fieldsTold = fields;
   pendingSent = false;
 }
 
@@ -49,7 +56,7 @@ function changed(mayBring: boolean): void {
   if (!watching && !mayBring) return;
   if (!watching && !pendingSent) {
     pendingSent = true;
-    send({ watch: true, pending: true, boxes: null });
+    send({ watch: true, fields: fieldsTold, pending: true, boxes: null });
   }
   // Timers, not requestAnimationFrame: rAF does not run in background tabs.
   readTimer ??= setTimeout(read, 16);
