@@ -28,7 +28,9 @@ function leaks(outputs: unknown[]): string[] {
   const text = JSON.stringify(outputs);
   const found = PASSWORDS.filter((p) => text.includes(p) || text.includes(encodeURIComponent(p)));
   for (const [shape, digits] of Object.entries(CARDS)) if (cardPattern(digits).test(text)) found.push(`card (${shape})`);
-  for (const cvc of CVCS) if (text.includes(cvc)) found.push(`cvc ${cvc}`);
+  // A CVC alone, not four digits inside a longer number: timings, tab ids and state ids are numbers
+  // that hold any four digits now and then (a received_at of 1796628642117 is no leak).
+  for (const cvc of CVCS) if (new RegExp(`(?<![0-9])${cvc}(?![0-9])`).test(text)) found.push(`cvc ${cvc}`);
   return found;
 }
 

@@ -23,6 +23,7 @@
 import { isAgentUi } from '../../shared/agent-ui-marker';
 import { isAgentUiRecord } from '../settle';
 import { armUnseenWatch, unseenChangeCount } from '../unseen-watch';
+import { externalSheetsVersion } from './external-sheets';
 import { deepActiveElement } from './walk';
 
 const OPTIONS: MutationObserverInit = { childList: true, attributes: true, characterData: true, subtree: true };
@@ -101,6 +102,11 @@ interface Seen {
   sheets: number;
   /** The rules every readable sheet holds (see ruleCounts). */
   rules: string;
+  /**
+   * The cross-origin sheets' answers the worker fetched (external-sheets.ts): one that arrives after
+   * a walk adds rules (::before content, imports to fetch next) that walk could not read.
+   */
+  external: number;
   adopted: readonly CSSStyleSheet[];
   rootSheets: number[];
   /** Which of MEDIA match (a DevTools client can emulate them without a change event in a hidden tab). */
@@ -189,7 +195,7 @@ export class PageChanges {
     const s = this.seen;
     if (unseenChangeCount() !== s.unseen) return this.no('unseen change');
     const n = this.now();
-    for (const k of ['url', 'root', 'width', 'height', 'dpr', 'x', 'y', 'focused', 'sheets', 'rules', 'media'] as const)
+    for (const k of ['url', 'root', 'width', 'height', 'dpr', 'x', 'y', 'focused', 'sheets', 'rules', 'external', 'media'] as const)
       if (n[k] !== s[k]) return this.no(k);
     if (n.adopted.length !== s.adopted.length || n.adopted.some((x, i) => x !== s.adopted[i])) return this.no('adopted sheets');
     if (n.rootSheets.length !== s.rootSheets.length || n.rootSheets.some((x, i) => x !== s.rootSheets[i])) return this.no('shadow sheets');
@@ -235,6 +241,7 @@ export class PageChanges {
       focused: deepActiveElement(),
       sheets: document.styleSheets.length,
       rules: ruleCounts([document, ...this.roots]),
+      external: externalSheetsVersion(),
       adopted: [...(document.adoptedStyleSheets ?? [])],
       rootSheets: this.roots.map((r) => r.styleSheets.length * 65536 + (r.adoptedStyleSheets?.length ?? 0)),
       media: this.queries.map((q) => (q.matches ? '1' : '0')).join(''),
