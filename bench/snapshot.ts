@@ -33,7 +33,6 @@ import path from 'node:path';
 
 import { countTokens } from 'gpt-tokenizer';
 import { chromium, type Page as PwPage } from 'playwright-core';
-import type { CDPSession, Page } from 'puppeteer-core';
 
 import type { GetStateParams, SimplifiedState } from '../schemas/generated/protocol';
 import { renderAriaTree, renderBrowserUse } from '../schemas/lib/render';
@@ -43,6 +42,7 @@ import { findBrowserUseJs } from './browser-use-js';
 import { startDeployedSetup } from './deployed';
 import { FLOOR_VIEWPORT, FLOOR_WHOLE } from './floor';
 import { type HopCosts, hopCosts, hopCostsMarkdown } from './hop-costs';
+import { navigateToBenchPage } from './navigate';
 import { AD_SLOTS, BENCH_PAGES, type BenchPage, serveBenchPages, startBenchSites } from './pages';
 import { pct, r1 } from './stats';
 import { measureTransport, type TransportRow } from './transport-floor';
@@ -198,20 +198,6 @@ function countPlaywrightInteractive(yaml: string): number {
   return n;
 }
 
-/** Navigates the tab without waiting on its iframes (puppeteer's goto waits for every frame's lifecycle; some ad frames never load). */
-async function navigate(tab: Page, cdp: CDPSession, url: string, spec: BenchPage): Promise<void> {
-  await cdp.send('Page.navigate', { url });
-  await tab.waitForFunction(
-    (u: string, until: string) =>
-      location.href === u && (until === 'load' ? document.readyState === 'complete' : document.readyState !== 'loading'),
-    { timeout: 60_000, polling: 50 },
-    url,
-    spec.ready.until,
-  );
-  if (spec.ready.until === 'domcontentloaded') await sleep(spec.ready.waitMs);
-  await tab.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
-
 function missingVsAx(ax: { role?: { value?: string }; name?: { value?: string } }[], state: SimplifiedState): string[] {
   const ours = new Map<string, number>();
   for (const e of state.actionable_elements) {
@@ -340,7 +326,7 @@ async function main(): Promise<void> {
           .find((p) => p.url() === startUrl);
       if (!pwPage) throw new Error(`Playwright does not see the tab at ${startUrl}`);
       const url = served.get(spec.key) as string;
-      await navigate(tab, cdp, url, spec);
+      await navigateToBenchPage(tab, cdp, url, spec);
       const domElements = await tab.evaluate(() => document.getElementsByTagName('*').length);
       const body = pwPage.locator('body');
       const states: Record<'ours_viewport' | 'ours_whole', SimplifiedState[]> = { ours_viewport: [], ours_whole: [] };

@@ -11,13 +11,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { chromium, type Page as PwPage } from 'playwright-core';
-import type { CDPSession, Page } from 'puppeteer-core';
 
 import type { GetStateParams, SimplifiedState } from '../schemas/generated/protocol';
 import { REPO_ROOT } from '../test/harness/browser';
 import { startDeployedSetup } from './deployed';
 import { FLOOR_VIEWPORT, FLOOR_WHOLE } from './floor';
 import { coldWalks, isolatedEval, walkCount } from './isolated-world';
+import { navigateToBenchPage } from './navigate';
 import { BENCH_PAGES, type BenchPage, serveBenchPages, startBenchSites } from './pages';
 import { pct, r1, r2 } from './stats';
 
@@ -105,19 +105,6 @@ function parseArgs(argv: string[]): { pages: BenchPage[]; runs: number; out: str
   return { pages, runs, out, render };
 }
 
-async function navigate(tab: Page, cdp: CDPSession, url: string, spec: BenchPage): Promise<void> {
-  await cdp.send('Page.navigate', { url });
-  await tab.waitForFunction(
-    (u: string, until: string) =>
-      location.href === u && (until === 'load' ? document.readyState === 'complete' : document.readyState !== 'loading'),
-    { timeout: 60_000, polling: 50 },
-    url,
-    spec.ready.until,
-  );
-  if (spec.ready.until === 'domcontentloaded') await sleep(spec.ready.waitMs);
-  await tab.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
-
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.render) {
@@ -150,7 +137,7 @@ async function main(): Promise<void> {
           .flatMap((c) => c.pages())
           .find((p) => p.url() === startUrl);
       if (!pwPage) throw new Error(`Playwright does not see the tab at ${startUrl}`);
-      await navigate(tab, cdp, served.get(spec.key) as string, spec);
+      await navigateToBenchPage(tab, cdp, served.get(spec.key) as string, spec);
       const state = async (params: GetStateParams): Promise<SimplifiedState> => {
         const r = await agent.call('get_state', params, { ...(tabId === undefined ? {} : { tabId }), timeoutMs: 120_000 });
         if (r.status !== 'success' || !r.new_simplified_state) throw new Error(`get_state failed: ${JSON.stringify(r.error_info)}`);
