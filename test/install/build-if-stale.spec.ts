@@ -16,7 +16,9 @@ describe('npm start builds only when an input changed (scripts/build-if-stale.mj
     fs.writeFileSync(path.join(root, rel), text);
   };
   let lines: string[];
-  const start = async (force = false, bundleMs = 0) => {
+  // waitStill: the bundle step ends only after that many "still bundling" lines were logged (or 10 s),
+  // so the test does not race the timers on a loaded machine.
+  const start = async (force = false, waitStill = 0) => {
     lines = [];
     const r = await buildIfStale({
       root,
@@ -25,7 +27,9 @@ describe('npm start builds only when an input changed (scripts/build-if-stale.mj
       bundle: async () => {
         builds += 1;
         for (const f of OUTPUTS) write(f, `built ${builds}`);
-        if (bundleMs) await new Promise((r) => setTimeout(r, bundleMs));
+        const deadline = Date.now() + 10_000;
+        while (lines.filter((l) => l.startsWith('build: still bundling')).length < waitStill && Date.now() < deadline)
+          await new Promise((r) => setTimeout(r, 20));
       },
       log: (l) => lines.push(l),
       progressEveryMs: 100,
@@ -94,14 +98,15 @@ describe('npm start builds only when an input changed (scripts/build-if-stale.mj
   });
 
   it('a rebuild says what it builds, each step, and that it still runs while a step takes long', async () => {
-    const r = await start(false, 350);
+    const r = await start(false, 2);
     expect(lines[0]).to.match(
       /^build: building the bridge, the agent client and the extension \([^)]+\)\. A first build takes a few minutes/,
     );
     expect(lines.some((l) => /^build: generating the protocol types/.test(l))).to.equal(true);
     const bundling = lines.findIndex((l) => /^build: bundling/.test(l));
     expect(bundling).to.be.greaterThan(0);
-    // A step longer than the progress period is never silent: at least two "still" lines in 350 ms at 100 ms.
+    // A step longer than the progress period is never silent: a "still" line every period (100 ms here),
+    // the time so far in each; the bundle step above lasts until two were logged (a 10 s cap fails here).
     expect(lines.slice(bundling).filter((l) => /^build: still bundling .*, \d+ s so far$/.test(l)).length).to.be.at.least(2);
     expect(r.line).to.match(/^build: rebuilt in/);
   });
