@@ -235,7 +235,11 @@ describe('e2e: browser_use 0.13 over CDP', function () {
       }
     });
 
-    it("the person's Stop in the side panel quiets the agent within 1 s: nothing reaches its tab after, and browser_use ends failed", async () => {
+    /**
+     * The person's Disconnect while browser_use 0.13 waits on its model at the results page. stopCheck:
+     * the Agent has the stop check docs/guide-cdp-clients.md gives users, which must end its run.
+     */
+    async function stopScenario(stopCheck: boolean): Promise<void> {
       const tab = await onlyFreshTab(h);
       let panel: Page | undefined;
       // Its own shop origin: a clean cart (localStorage), whatever ran before.
@@ -250,7 +254,14 @@ describe('e2e: browser_use 0.13 over CDP', function () {
       const shopUrl = shop.url('/shop/');
       try {
         await slow.holdOn('results.html');
-        const run = runBu013ShopTask({ cdpUrl: recorder.url, llmBaseUrl: slow.baseUrl, shopUrl, maxSteps: 6, timeoutMs: 90_000 });
+        const run = runBu013ShopTask({
+          cdpUrl: recorder.url,
+          llmBaseUrl: slow.baseUrl,
+          shopUrl,
+          maxSteps: 6,
+          timeoutMs: 90_000,
+          stopWhenDisconnected: stopCheck,
+        });
         const failed = run.then(
           () => null,
           (e: unknown) => e,
@@ -288,12 +299,18 @@ describe('e2e: browser_use 0.13 over CDP', function () {
         await slow.release();
         const r = await run;
         const why = `${r.error ?? ''}\n${r.output.slice(-4000)}`;
-        // browser_use ends on its own, and not as a success.
+        // browser_use ends, and not as a success.
         expect(r.done, why).to.equal(false);
         expect(r.success, why).to.not.equal(true);
-        expect(r.errors.length, why).to.be.above(0);
-        // It was told why, in the endpoint's words, when it asked for a fresh tab to go on with.
-        expect(r.output, why).to.contain('The person stopped this client in the browser; it no longer drives their browser');
+        if (stopCheck) {
+          // The stop check ends it at its next step: browser_use itself never does (it asks its model until max_steps).
+          expect(r.output, why).to.contain('External callback requested stop');
+          expect(r.steps, why).to.be.below(6);
+        } else {
+          expect(r.errors.length, why).to.be.above(0);
+          // It was told why, in the endpoint's words, when it asked for a fresh tab to go on with.
+          expect(r.output, why).to.contain('The person stopped this client in the browser; it no longer drives their browser');
+        }
         // Nothing of it reached the tab: no stapler in the cart, the page as it was.
         expect(tab.url()).to.equal(resultsUrl);
         expect(await tab.evaluate(() => localStorage.getItem('cart'))).to.be.oneOf([null, '[]']);
@@ -311,13 +328,22 @@ describe('e2e: browser_use 0.13 over CDP', function () {
         );
         expect(released).to.be.below(1000);
         expect(quietMs, JSON.stringify(answered.slice(-5))).to.be.below(1000);
-        expect(refusedAfter, 'the agent never tried again after Stop').to.be.above(0);
+        // Without the check it tries again and is refused; with it, it may end before sending anything.
+        if (!stopCheck) expect(refusedAfter, 'the agent never tried again after Stop').to.be.above(0);
       } finally {
         await panel?.close();
         await slow.close();
         await recorder.close();
         await shop.close();
       }
+    }
+
+    it("the person's Stop in the side panel quiets the agent within 1 s: nothing reaches its tab after, and browser_use ends failed", async () => {
+      await stopScenario(false);
+    });
+
+    it("with the stop check the CDP guide documents, browser_use 0.13 ends its run at the person's Stop, before max_steps", async () => {
+      await stopScenario(true);
     });
 
     it('works beside a classic browser_use 0.1.48 agent and an MCP client: each finishes its own task, in its own tabs only', async () => {

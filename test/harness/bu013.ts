@@ -23,6 +23,8 @@ export interface Bu013Options {
   /** The fixture shop, ending in /shop/. */
   shopUrl: string;
   maxSteps?: number;
+  /** Give the Agent the stop check the CDP guide documents for the person's Disconnect. */
+  stopWhenDisconnected?: boolean;
   /** Kill the agent after this long (ms); default 240 s. */
   timeoutMs?: number;
 }
@@ -52,6 +54,7 @@ export async function runBu013ShopTask(opts: Bu013Options): Promise<Bu013Result>
   const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bux-bu013-'));
   const args = [RUNNER, '--cdp-url', opts.cdpUrl, '--llm-base-url', opts.llmBaseUrl, '--shop-url', opts.shopUrl];
   if (opts.maxSteps) args.push('--max-steps', String(opts.maxSteps));
+  if (opts.stopWhenDisconnected) args.push('--stop-when-disconnected');
   const timeoutMs = opts.timeoutMs ?? 240_000;
   const { code, output, timedOut } = await runBu013Python(args, { configDir, timeoutMs, cwd: SHIM_DIR });
   fs.rmSync(configDir, { recursive: true, force: true });

@@ -1,11 +1,14 @@
 """Runs browser_use 0.13's own Agent, unmodified, against a CDP endpoint: the fixture-shop task.
 
     .venvs/bu013/bin/python tests/cdp/run_bu013.py --cdp-url http://127.0.0.1:9222 \\
-        --llm-base-url http://127.0.0.1:PORT/v1 --shop-url http://127.0.0.1:PORT/shop/ [--max-steps 12]
+        --llm-base-url http://127.0.0.1:PORT/v1 --shop-url http://127.0.0.1:PORT/shop/ [--max-steps 12] \\
+        [--stop-when-disconnected]
 
 The model is ``ChatOpenAI`` pointed at the scripted server (tests/scripted_llm.py --script shop013);
 the browser is ``Browser(cdp_url=...)``: Chromium's own --remote-debugging-port, or the bridge's
-CDP endpoint (http://127.0.0.1:PORT/cdp/<token>). The last line printed is
+CDP endpoint (http://127.0.0.1:PORT/cdp/<token>). ``--stop-when-disconnected`` gives the Agent the
+stop check docs/guide-cdp-clients.md ("When the person disconnects") tells users to add, exactly as
+written there. The last line printed is
 ``BU013_RESULT {"done", "success", "final_result", "urls_visited", "steps", "actions", "errors",
 "judgement", "seconds", "error"}`` (test/harness/bu013.ts reads it); the exit code is 0 whenever that
 line was printed, so a failed run is reported, not crashed.
@@ -44,10 +47,26 @@ def _history_facts(history: Any) -> dict:
 
 async def run(args: argparse.Namespace) -> dict:
     # Imported here so a missing browser_use is reported on the result line, not as a traceback only.
+    import httpx
     from browser_use import Agent, Browser, ChatOpenAI
 
     llm = ChatOpenAI(model='gpt-4o', base_url=args.llm_base_url, api_key='x')
-    agent = Agent(task=TASK.format(shop=args.shop_url), llm=llm, browser=Browser(cdp_url=args.cdp_url))
+    browser = Browser(cdp_url=args.cdp_url)
+    extra: dict[str, Any] = {}
+    if args.stop_when_disconnected:
+
+        async def person_stopped() -> bool:
+            # The endpoint answers 403 once the person stopped this client and 404 once its URL is revoked;
+            # no answer (the bridge restarting) is not a stop: browser_use reconnects on its own.
+            try:
+                async with httpx.AsyncClient() as client:
+                    r = await client.get(f'{args.cdp_url}/json/version', timeout=5)
+            except httpx.HTTPError:
+                return False
+            return r.status_code in (403, 404)
+
+        extra['register_should_stop_callback'] = person_stopped
+    agent = Agent(task=TASK.format(shop=args.shop_url), llm=llm, browser=browser, **extra)
     history = await agent.run(max_steps=args.max_steps)
     return _history_facts(history)
 
@@ -58,6 +77,7 @@ def main() -> None:
     ap.add_argument('--llm-base-url', required=True)
     ap.add_argument('--shop-url', required=True, help='the fixture shop, ending in /shop/')
     ap.add_argument('--max-steps', type=int, default=12)
+    ap.add_argument('--stop-when-disconnected', action='store_true', help="the documented stop check for the person's Disconnect")
     args = ap.parse_args()
     # No telemetry or cloud sync from a test run (both default to on in browser_use 0.13).
     os.environ.setdefault('ANONYMIZED_TELEMETRY', 'false')
