@@ -91,10 +91,7 @@ const field = (d: string) => d.split(':')[0]?.replace(/\[\d+\]/g, '[]') ?? d;
 
 interface Build {
   h: Harness;
-  tab: Page;
-  cdp: CDPSession;
-  agent: Awaited<ReturnType<Harness['connectAgent']>>;
-  tabId?: number;
+  agent?: Awaited<ReturnType<Harness['connectAgent']>>;
 }
 
 async function main(): Promise<void> {
@@ -105,21 +102,21 @@ async function main(): Promise<void> {
   const report: Record<string, unknown> = {};
   let changed = 0;
   try {
-    for (const dir of [args.oldDir, args.newDir]) {
-      const h = await startHarness({ extensionDir: dir });
-      const tab = await h.openPage(
-        sites.main.set('/bench/start', { kind: 'page', body: '<!doctype html><title>start</title><p>start</p>' }),
-      );
-      builds.push({ h, tab, cdp: await tab.createCDPSession(), agent: await h.connectAgent() });
-    }
+    for (const dir of [args.oldDir, args.newDir]) builds.push({ h: await startHarness({ extensionDir: dir }) });
     const [oldB, newB] = builds as [Build, Build];
+    const start = sites.main.set('/bench/start', { kind: 'page', body: '<!doctype html><title>start</title><p>start</p>' });
+    // A fresh tab (and agent session, which takes the active tab) per state, as bench/snapshot.ts
+    // does: leaving a page whose frames block their renderer can stall a navigation for minutes.
     const take = async (b: Build, url: string, spec: (typeof BENCH_PAGES)[number], params: GetStateParams) => {
-      await b.tab.bringToFront();
-      await navigateToBenchPage(b.tab, b.cdp, url, spec);
-      const r = await b.agent.call('get_state', params, { ...(b.tabId === undefined ? {} : { tabId: b.tabId }), timeoutMs: 120_000 });
+      const tab: Page = await b.h.openPage(start);
+      const cdp: CDPSession = await tab.createCDPSession();
+      await b.agent?.close().catch(() => undefined);
+      b.agent = await b.h.connectAgent();
+      await navigateToBenchPage(tab, cdp, url, spec);
+      const r = await b.agent.call('get_state', params, { timeoutMs: 120_000 });
       const s = r.new_simplified_state;
       if (r.status !== 'success' || !s) throw new Error(`get_state failed: ${JSON.stringify(r.error_info)}`);
-      b.tabId = s.tab_id;
+      if (!spec.badFrames) await tab.close().catch(() => undefined);
       return s;
     };
     for (const spec of args.pages) {
