@@ -120,6 +120,8 @@ const BLOCK_ROLE: Record<string, TextItem['role'] | null> = {
   br: null,
 };
 const CURSOR_INTERACTIVE = 'pointer';
+/** Whitespace that /\s+/ -> ' ' changes: any but a space, or two spaces in a row. */
+const NOT_A_SINGLE_SPACE = /[^\S ]| {2}/;
 const NO_VALUE_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image']);
 
 function hasAriaAttribute(names: string[]): boolean {
@@ -322,7 +324,8 @@ export class Walker {
     for (let i = 0; i < this.elements.length; i++) {
       const buf = this.textBufs[i];
       if (buf === undefined) continue;
-      const text = buf.join(' ').replace(/\s+/g, ' ').trim();
+      const joined = buf.join(' ');
+      const text = (NOT_A_SINGLE_SPACE.test(joined) ? joined.replace(/\s+/g, ' ') : joined).trim();
       const el = this.elements[i] as FrameElement;
       if (text) {
         if (this.privacy.redactPii) {
@@ -830,7 +833,8 @@ export class Walker {
     if (p.listed !== undefined) {
       (this.textBufs[p.listed] ??= []).push(text);
     } else if (!this.textCut && this.maxText > 0) {
-      let shown = text.replace(/\s+/g, ' ');
+      // Most text has no whitespace to collapse (only single spaces): no new string for it.
+      let shown = NOT_A_SINGLE_SPACE.test(text) ? text.replace(/\s+/g, ' ') : text;
       let redacted = false;
       if (this.privacy.redactPii) {
         const m = maskPii(shown);
