@@ -7,7 +7,7 @@
 // before the change); --new: default dist/extension. Noise: the old build is asked a second time
 // (another fresh load); a field that differs between its two runs is reported as noise, not as a
 // change (the news page's ad frames answer or not by timing). Ignored everywhere: timings_ms,
-// state_id, tab_id and Chrome's frame ids (they differ per browser), is_new.
+// state_id, tab_id, Chrome's frame ids (they differ per browser), is_new and a frame's waited_ms.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -24,7 +24,7 @@ const MODES: { key: string; params: GetStateParams }[] = [
   { key: 'whole', params: WHOLE },
   { key: 'viewport', params: {} },
 ];
-const IGNORED = new Set(['timings_ms', 'state_id', 'tab_id', 'is_new']);
+const IGNORED = new Set(['timings_ms', 'state_id', 'tab_id', 'is_new', 'waited_ms']);
 
 function parseArgs(argv: string[]) {
   let oldDir: string | undefined;
@@ -148,6 +148,16 @@ async function main(): Promise<void> {
             `${noisy.size ? ` (old vs old: ${noise.length} differences in ${noisy.size} fields, ${asNoise} of old vs new there)` : ''}\n`,
         );
         for (const d of real.slice(0, 10)) process.stdout.write(`    ${d}\n`);
+        // Child frames answer or not by timing: their statuses per run say whether a difference is theirs.
+        const statuses = (x: SimplifiedState) =>
+          JSON.stringify(
+            (x.frames ?? [])
+              .filter((f) => f.parent_frame_id !== null)
+              .map((f) => f.status[0])
+              .join(''),
+          );
+        if (a1.frames?.length || b.frames?.length)
+          process.stdout.write(`    child frame statuses old ${statuses(a1)} new ${statuses(b)} old again ${statuses(a2)}\n`);
       }
     }
   } finally {
