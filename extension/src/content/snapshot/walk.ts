@@ -896,9 +896,17 @@ export class Walker {
       }
       this.shownAttribute(attributes, name, el.getAttribute(name) as string, sensitive);
     }
-    const cx = rect.left + rect.width / 2;
-    const cy = rect.top + rect.height / 2;
+    // The box's four numbers read once (each DOMRect getter is a binding call; a whole-page state
+    // asks this of thousands of elements). right = left + width and bottom = top + height, as
+    // DOMRectReadOnly computes them for a box of non-negative size (https://drafts.fxtf.org/geometry/#dom-domrectreadonly-right).
+    const left = rect.left;
+    const top = rect.top;
+    const width = rect.width;
+    const height = rect.height;
+    const cx = left + width / 2;
+    const cy = top + height / 2;
     const centreInView = cx >= 0 && cy >= 0 && cx < this.vw && cy < this.vh;
+    const vp = this.vp;
     const item: FrameElement = {
       id: this.refs.refFor(el),
       type,
@@ -908,9 +916,10 @@ export class Walker {
       attributes,
       is_visible: true,
       available_operations: operationsFor(type, states.disabled === true),
-      is_in_viewport: this.intersects(rect, this.vp),
+      // this.intersects(rect, this.vp) from the numbers above (vp is never the whole page).
+      is_in_viewport: left + width >= vp.left && left <= vp.right && top + height >= vp.top && top <= vp.bottom,
       is_top_element: centreInView ? hitTarget(el, cx, cy) : true,
-      bounds: { x: Math.round(rect.left), y: Math.round(rect.top), width: Math.round(rect.width), height: Math.round(rect.height) },
+      bounds: { x: Math.round(left), y: Math.round(top), width: Math.round(width), height: Math.round(height) },
       xpath,
     };
     // Lean on the wire (a whole-page state can list 20,000 elements): these appear only when they apply.
