@@ -735,6 +735,34 @@ describe('e2e: snapshot (get_state)', function () {
     });
   });
 
+  // The walk answers most elements by tag before the full rules (privacy.ts: only fields and
+  // elements with autocomplete can be secret; classify.ts: disabled/readonly/required are form
+  // control properties; whitespace with nothing to collapse is kept as is): each case here sits on
+  // the other side of one of those shortcuts and must still get the full rule's answer.
+  it('gives elements beside the shortcuts the full answer: autocomplete on a non-field, ARIA states, whitespace to collapse', async () => {
+    await open(
+      '/shortcuts',
+      `
+      <label>Expiry month <select autocomplete="cc-exp-month"><option>01</option><option selected>02</option></select></label>
+      <div role="textbox" contenteditable="true" autocomplete="one-time-code" aria-label="Code box">123456</div>
+      <div role="checkbox" tabindex="0" aria-checked="false" aria-disabled="true" aria-readonly="true" aria-required="true">Agree</div>
+      <fieldset disabled><button>In a disabled fieldset</button><input aria-label="Read only" readonly required></fieldset>
+      <p>Tab\tonly</p><p>Line\nbreak only</p><p>Non&nbsp;breaking only</p><p>Two  spaces only</p>
+      <a href="#x">Link\twith&nbsp;tab</a>`,
+    );
+    const s = await state({ viewport_expansion: -1 });
+    expect(s.actionable_elements.map((e) => [e.role, e.name, e.states ?? {}, e.current_value ?? null, e.redacted ?? null])).to.deep.equal([
+      ['combobox', 'Expiry month', {}, null, { reason: 'payment_card', has_value: true }],
+      ['textbox', 'Code box', {}, null, { reason: 'one_time_code', has_value: false }],
+      ['checkbox', 'Agree', { checked: false, disabled: true, readonly: true, required: true }, null, null],
+      ['button', 'In a disabled fieldset', { disabled: true }, null, null],
+      ['textbox', 'Read only', { disabled: true, readonly: true, required: true }, '', null],
+      ['link', 'Link with\u00a0tab', {}, null, null],
+    ]);
+    expect(byName(s, 'Link with\u00a0tab').text_content).to.equal('Link with tab');
+    expect(s.text_context?.map((x) => x.text)).to.include.members(['Tab only', 'Line break only', 'Non breaking only', 'Two spaces only']);
+  });
+
   it("keeps a closed dropdown's options out of the state (its line shows the selected one); a list box keeps its options", async () => {
     await open(
       '/closed-select',

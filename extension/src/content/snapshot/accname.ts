@@ -18,7 +18,11 @@ import { sheetFacts } from './sheet-facts';
 
 const MAX_NAME = 200;
 const WHITESPACE = /[ \t\n\r\f]+/g;
-const collapse = (s: string) => s.replace(WHITESPACE, ' ').trim();
+/** Whitespace that collapse() changes beyond trimming: a tab or line break, or two spaces in a row. */
+const NOT_A_SINGLE_SPACE = /[\t\n\r\f]| {2}/;
+// Most attributes asked for are absent (the caller passes '') and most names have only single
+// spaces: no new string is built for those (one per listed element and per node of its content).
+const collapse = (s: string) => (s === '' ? '' : NOT_A_SINGLE_SPACE.test(s) ? s.replace(WHITESPACE, ' ').trim() : s.trim());
 
 /** Is the element hidden from the accessibility tree (display none, visibility hidden, aria-hidden)? */
 export type HiddenTest = (el: Element) => boolean;

@@ -163,14 +163,14 @@ export function statesOf(el: Element, role: string, focused: boolean, hasAria = 
   const pressed = aria('pressed');
   if (pressed !== null && role === 'button') s.pressed = pressed === 'mixed' ? 'mixed' : pressed === 'true';
   // :disabled also covers controls inside a disabled <fieldset>; only form controls can match it.
-  if (
-    (el as HTMLButtonElement).disabled === true ||
-    (FORM_CONTROLS.has(el.localName) && el.matches(':disabled')) ||
-    aria('disabled') === 'true'
-  )
+  // disabled, readOnly and required are properties of form controls only (and of <link>/<style>,
+  // which are never listed): any other element is not asked (a missing property is looked up
+  // through the whole prototype chain, once per listed link).
+  const control = FORM_CONTROLS.has(el.localName);
+  if ((control && ((el as HTMLButtonElement).disabled === true || el.matches(':disabled'))) || aria('disabled') === 'true')
     s.disabled = true;
-  if ((el as HTMLInputElement).readOnly === true || aria('readonly') === 'true') s.readonly = true;
-  if ((el as HTMLInputElement).required === true || aria('required') === 'true') s.required = true;
+  if ((control && (el as HTMLInputElement).readOnly === true) || aria('readonly') === 'true') s.readonly = true;
+  if ((control && (el as HTMLInputElement).required === true) || aria('required') === 'true') s.required = true;
   if (focused) s.focused = true;
   return s;
 }

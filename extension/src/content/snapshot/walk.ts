@@ -120,6 +120,8 @@ const BLOCK_ROLE: Record<string, TextItem['role'] | null> = {
   br: null,
 };
 const CURSOR_INTERACTIVE = 'pointer';
+/** Whitespace that /\s+/ -> ' ' changes: any but a space, or two spaces in a row. */
+const NOT_A_SINGLE_SPACE = /[^\S ]| {2}/;
 const NO_VALUE_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image']);
 
 function hasAriaAttribute(names: string[]): boolean {
@@ -322,7 +324,8 @@ export class Walker {
     for (let i = 0; i < this.elements.length; i++) {
       const buf = this.textBufs[i];
       if (buf === undefined) continue;
-      const text = buf.join(' ').replace(/\s+/g, ' ').trim();
+      const joined = buf.join(' ');
+      const text = (NOT_A_SINGLE_SPACE.test(joined) ? joined.replace(/\s+/g, ' ') : joined).trim();
       const el = this.elements[i] as FrameElement;
       if (text) {
         if (this.privacy.redactPii) {
@@ -830,7 +833,8 @@ export class Walker {
     if (p.listed !== undefined) {
       (this.textBufs[p.listed] ??= []).push(text);
     } else if (!this.textCut && this.maxText > 0) {
-      let shown = text.replace(/\s+/g, ' ');
+      // Most text has no whitespace to collapse (only single spaces): no new string for it.
+      let shown = NOT_A_SINGLE_SPACE.test(text) ? text.replace(/\s+/g, ' ') : text;
       let redacted = false;
       if (this.privacy.redactPii) {
         const m = maskPii(shown);
@@ -892,9 +896,17 @@ export class Walker {
       }
       this.shownAttribute(attributes, name, el.getAttribute(name) as string, sensitive);
     }
-    const cx = rect.left + rect.width / 2;
-    const cy = rect.top + rect.height / 2;
+    // The box's four numbers read once (each DOMRect getter is a binding call; a whole-page state
+    // asks this of thousands of elements). right = left + width and bottom = top + height, as
+    // DOMRectReadOnly computes them for a box of non-negative size (https://drafts.fxtf.org/geometry/#dom-domrectreadonly-right).
+    const left = rect.left;
+    const top = rect.top;
+    const width = rect.width;
+    const height = rect.height;
+    const cx = left + width / 2;
+    const cy = top + height / 2;
     const centreInView = cx >= 0 && cy >= 0 && cx < this.vw && cy < this.vh;
+    const vp = this.vp;
     const item: FrameElement = {
       id: this.refs.refFor(el),
       type,
@@ -904,9 +916,10 @@ export class Walker {
       attributes,
       is_visible: true,
       available_operations: operationsFor(type, states.disabled === true),
-      is_in_viewport: this.intersects(rect, this.vp),
+      // this.intersects(rect, this.vp) from the numbers above (vp is never the whole page).
+      is_in_viewport: left + width >= vp.left && left <= vp.right && top + height >= vp.top && top <= vp.bottom,
       is_top_element: centreInView ? hitTarget(el, cx, cy) : true,
-      bounds: { x: Math.round(rect.left), y: Math.round(rect.top), width: Math.round(rect.width), height: Math.round(rect.height) },
+      bounds: { x: Math.round(left), y: Math.round(top), width: Math.round(width), height: Math.round(height) },
       xpath,
     };
     // Lean on the wire (a whole-page state can list 20,000 elements): these appear only when they apply.

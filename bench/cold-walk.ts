@@ -1,0 +1,204 @@
+// The first state after a reload, build against build: what the top frame's walk costs when the
+// content script is fresh (its code not yet optimised, nothing kept from a previous walk), which is
+// what an agent pays on every page it opens. Not a timed test: it prints, and with --out writes a
+// JSON of the runs. Each round reloads every page once per build and takes ONE whole-page state
+// (viewport_expansion -1, limits raised) or, with --viewport, the default state; builds alternate
+// within a round so drift hits each alike.
+//   node --import tsx bench/cold-walk.ts [--pages a,b] [--runs N] [--ext DIR ...] [--viewport]
+//                                        [--profile] [--out FILE]
+// --ext: a built extension folder (default dist/extension); give two to compare (the first is
+// "old"). --profile: Chrome's sampling profiler (CDP Profiler.*) around each state; prints the
+// content script's functions by self and inclusive time (DOM calls count in the function that
+// makes them; a sample counts at most 0.3 ms, so time the thread was descheduled on a loaded
+// machine does not land on one function); "content-script samples" is that capped time summed
+// over the samples with the content script on the stack, a stand-in for its CPU time on a loaded
+// machine, where wall-clock walk times vary 2-4x run to run.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import type { CDPSession, Page } from 'puppeteer-core';
+
+import type { GetStateParams } from '../schemas/generated/protocol';
+import { BUILT_EXTENSION } from '../test/harness/browser';
+import { type Harness, startHarness } from '../test/harness/harness';
+import { navigateToBenchPage } from './navigate';
+import { BENCH_PAGES, serveBenchPages, startBenchSites } from './pages';
+import { pct, r1 } from './stats';
+
+const WHOLE: GetStateParams = { viewport_expansion: -1, max_elements: 100_000, max_text_chars: 2_000_000 };
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+  positionTicks?: { line: number; ticks: number }[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+function parseArgs(argv: string[]) {
+  let runs = 5;
+  let pages = BENCH_PAGES.filter((p) => p.key !== 'news-ads');
+  const exts: string[] = [];
+  let profile = false;
+  let viewport = false;
+  let out: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    const v = () => {
+      const x = argv[++i];
+      if (x === undefined) throw new Error(`${a} needs a value`);
+      return x;
+    };
+    if (a === '--runs') runs = Number(v());
+    else if (a === '--pages') {
+      const keys = v().split(',');
+      pages = BENCH_PAGES.filter((p) => keys.includes(p.key));
+    } else if (a === '--ext') exts.push(path.resolve(v()));
+    else if (a === '--profile') profile = true;
+    else if (a === '--viewport') viewport = true;
+    else if (a === '--out') out = path.resolve(v());
+    else throw new Error(`unknown argument ${a}; see the header of bench/cold-walk.ts`);
+  }
+  if (exts.length === 0) exts.push(BUILT_EXTENSION);
+  return { runs, pages, exts, profile, viewport, out };
+}
+
+/** Self time per content-script function (ms), from one CPU profile; `lines`: sample counts per line of content.js. */
+function selfTimes(p: Profile, into: Map<string, number>, lines: Map<number, number>): number {
+  let inScript = 0;
+  for (const n of p.nodes)
+    if (n.callFrame.url.includes('content.js'))
+      for (const t of n.positionTicks ?? []) lines.set(t.line, (lines.get(t.line) ?? 0) + t.ticks);
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const samples = p.samples ?? [];
+  const deltas = p.timeDeltas ?? [];
+  for (let i = 0; i < samples.length; i++) {
+    const n = byId.get(samples[i] as number);
+    if (!n) continue;
+    // Inclusive time of the content script's functions (each once per stack).
+    const seen = new Set<string>();
+    const ms = Math.min(deltas[i + 1] ?? 0, 300) / 1000;
+    for (let id: number | undefined = n.id; id !== undefined; id = parent.get(id)) {
+      const f = byId.get(id)?.callFrame;
+      if (!f?.url.includes('content.js')) continue;
+      const k = `[incl] ${f.functionName || '(anon)'}:${f.lineNumber + 1}`;
+      if (seen.has(k)) continue;
+      seen.add(k);
+      into.set(k, (into.get(k) ?? 0) + ms);
+    }
+    if (seen.size > 0) inScript += ms;
+    const url = n.callFrame.url;
+    const where = url.includes('content.js')
+      ? `${n.callFrame.functionName || '(anon)'}:${n.callFrame.lineNumber + 1}`
+      : url
+        ? `(page) ${path.basename(url)}`
+        : n.callFrame.functionName;
+    into.set(where, (into.get(where) ?? 0) + ms);
+  }
+  return inScript;
+}
+
+interface Build {
+  dir: string;
+  h: Harness;
+  tab: Page;
+  cdp: CDPSession;
+  agent: Awaited<ReturnType<Harness['connectAgent']>>;
+  tabId?: number;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const sites = await startBenchSites();
+  const served = serveBenchPages(sites, args.pages);
+  const builds: Build[] = [];
+  const load = () => fs.readFileSync('/proc/loadavg', 'utf8').trim();
+  const loadStart = load();
+  try {
+    for (const dir of args.exts) {
+      const h = await startHarness({ extensionDir: dir });
+      const tab = await h.openPage(
+        sites.main.set('/bench/start', { kind: 'page', body: '<!doctype html><title>start</title><p>start</p>' }),
+      );
+      const cdp = await tab.createCDPSession();
+      const agent = await h.connectAgent();
+      builds.push({ dir, h, tab, cdp, agent });
+    }
+    const results: Record<string, Record<string, { walk: number[]; total: number[]; cpu: number[] }>> = {};
+    const prof = new Map<string, number>();
+    const lineTicks = new Map<number, number>();
+    for (const spec of args.pages) {
+      const url = served.get(spec.key) as string;
+      const perBuild = (results[spec.key] = {} as Record<string, { walk: number[]; total: number[]; cpu: number[] }>);
+      for (let run = 0; run < args.runs; run++) {
+        for (let k = 0; k < builds.length; k++) {
+          const b = builds[(k + run) % builds.length] as Build;
+          await b.tab.bringToFront();
+          await navigateToBenchPage(b.tab, b.cdp, url, spec);
+          if (args.profile) {
+            await b.cdp.send('Profiler.enable');
+            await b.cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+            await b.cdp.send('Profiler.start');
+          }
+          const t0 = performance.now();
+          const r = await b.agent.call('get_state', args.viewport ? {} : WHOLE, {
+            ...(b.tabId === undefined ? {} : { tabId: b.tabId }),
+            timeoutMs: 120_000,
+          });
+          const total = performance.now() - t0;
+          let cpu = NaN;
+          if (args.profile) {
+            const { profile } = (await b.cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+            cpu = selfTimes(profile, prof, lineTicks);
+          }
+          const s = r.new_simplified_state;
+          if (r.status !== 'success' || !s) throw new Error(`get_state failed: ${JSON.stringify(r.error_info)}`);
+          b.tabId = s.tab_id;
+          const walk = s.timings_ms?.['top_frame_walk'] ?? NaN;
+          const slot = (perBuild[b.dir] ??= { walk: [], total: [], cpu: [] });
+          slot.walk.push(r1(walk));
+          slot.total.push(r1(total));
+          slot.cpu.push(r1(cpu));
+        }
+      }
+      const line = builds
+        .map((b, i) => {
+          const x = perBuild[b.dir] as { walk: number[]; total: number[]; cpu: number[] };
+          return (
+            `[${i}] walk p50 ${r1(pct(x.walk, 50))} min ${Math.min(...x.walk)} (${x.walk.join(' ')}) total p50 ${r1(pct(x.total, 50))} min ${Math.min(...x.total)}` +
+            (args.profile ? ` content-script samples p50 ${r1(pct(x.cpu, 50))} (${x.cpu.join(' ')})` : '')
+          );
+        })
+        .join('  ');
+      process.stdout.write(`${spec.key}: ${line}\n`);
+    }
+    process.stdout.write(`load ${loadStart} -> ${load()}\n`);
+    if (args.profile) {
+      const top = [...prof.entries()].sort((a, b) => b[1] - a[1]).slice(0, 70);
+      for (const [k, ms] of top) process.stdout.write(`${ms.toFixed(1).padStart(9)} ms  ${k}\n`);
+      // The hottest lines of content.js (dist/extension/content.js; samples of 0.1 ms).
+      const src = fs.readFileSync(path.join(args.exts[args.exts.length - 1] as string, 'content.js'), 'utf8').split('\n');
+      for (const [line, ticks] of [...lineTicks.entries()].sort((a, b) => b[1] - a[1]).slice(0, 40))
+        process.stdout.write(`${String(ticks).padStart(7)}  ${line}: ${(src[line - 1] ?? '').trim().slice(0, 120)}\n`);
+    }
+    if (args.out) {
+      const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+      fs.writeFileSync(
+        args.out,
+        `${JSON.stringify({ date: new Date().toISOString(), git, load_start: loadStart, load_end: load(), builds: args.exts, viewport: args.viewport, results }, null, 2)}\n`,
+      );
+    }
+  } finally {
+    for (const b of builds) await b.h.close().catch(() => undefined);
+    await sites.close();
+  }
+}
+
+await main();
