@@ -7,7 +7,7 @@
 // after random actions on the bench pages. A state asked with dom_tree (the browser_use shim)
 // always walks: that tree draws highlights into the page.
 import type { GetStateParams } from '../../../../schemas/generated/protocol';
-import type { FrameElement, FrameSnapshot } from '../../shared/frame-snapshot';
+import { type FrameElement, type FrameFresh, type FrameSame, type FrameSnapshot, FRESH_FIELDS } from '../../shared/frame-snapshot';
 import { PageChanges } from './page-changes';
 import { DEFAULTS, FRAME_TOKEN_KEY, type Walker, type WalkMemory } from './walk';
 
@@ -97,6 +97,8 @@ export class WalkCache {
     this.kept.delete(key);
     if (this.kept.size >= KEYS) this.kept.delete(this.kept.keys().next().value as string);
     const all = (params.viewport_expansion ?? DEFAULTS.viewport_expansion) === -1;
+    // The id the worker holds this answer under (frame-snapshot.ts FrameSame): new with every kept frame.
+    frame.kept_id = newKeptId();
     this.kept.set(key, {
       frame,
       generation: this.generation,
@@ -108,7 +110,29 @@ export class WalkCache {
     });
     return frame;
   }
+
+  /**
+   * The "same as last" answer for `answer` (what snapshot() just returned) when it is the kept answer
+   * `held` names, or null (then the whole frame goes). Only when every field but the fresh ones is
+   * the kept frame's own, so the worker's copy of that frame plus these fresh fields is the answer.
+   */
+  sameAs(held: string, answer: FrameSnapshot): FrameSame | null {
+    if (answer.kept_id !== held) return null;
+    let kept: FrameSnapshot | undefined;
+    for (const k of this.kept.values()) if (k.frame.kept_id === held) kept = k.frame;
+    if (!kept) return null;
+    const fresh = new Set<string>(FRESH_FIELDS);
+    const a = answer as unknown as Record<string, unknown>;
+    const b = kept as unknown as Record<string, unknown>;
+    for (const key of Object.keys(a)) if (!fresh.has(key) && a[key] !== b[key]) return null;
+    for (const key of Object.keys(b)) if (!fresh.has(key) && !(key in a)) return null;
+    const out: FrameFresh = {};
+    for (const key of FRESH_FIELDS) if (answer[key] !== undefined) Object.assign(out, { [key]: answer[key] });
+    return { kept_id: held, fresh: out };
+  }
 }
+
+const newKeptId = () => `${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
 
 function keyOf(p: GetStateParams): string {
   return [
@@ -181,7 +205,8 @@ function reuse(k: Kept, memory: WalkMemory, start: number): FrameSnapshot {
       const { is_new: _, ...rest } = e;
       return rest;
     });
-    k.frame = { ...k.frame, elements };
+    // Another frame than the one the worker may hold: another id.
+    k.frame = { ...k.frame, elements, kept_id: newKeptId() };
   }
   memory.previous = k.listedSet;
   // A child document that navigated starts without its token: post each again, as a walk does.
