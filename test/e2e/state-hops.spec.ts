@@ -137,18 +137,21 @@ describe('e2e: an unchanged frame crosses to the worker as "same as last"', func
     const fewer = await crossing({ ...WHOLE, max_elements: 1 });
     expect(fewer.whole, 'max_elements changed').to.equal(1);
     expect(names(fewer.state)).to.deep.equal(['One']);
-    // The kept viewport answer again: its is_new flags are against the state just before (the
-    // other parameters' list, then its own: each time another frame than the one held, crossing
-    // whole), then once more with nothing to flip: "same as last".
-    await t.state(VIEWPORT);
-    await t.state(VIEWPORT);
+    // The kept viewport answer again: its is_new flags now compare with the other parameters' list
+    // (the walk's own elements otherwise): still "same as last", the flags listed with it.
+    const flippedFresh = await freshState(VIEWPORT);
     const w0 = await walkCount(page);
+    const flipped = await crossing(VIEWPORT);
+    expect(flipped.same, 'is_new against another list').to.equal(1);
+    expect(flipped.state.actionable_elements.map((e) => e.is_new === true)).to.deep.equal([false, true]);
+    expect(comparable(flipped.state)).to.deep.equal(comparable(flippedFresh));
     const viewportAgain = await crossing(VIEWPORT);
     expect(
       await walkCount(page),
       `walked again: ${await isolatedEval<string>(page, 'String(window.__browserUseExtWalkCache?.why)')}`,
     ).to.equal(w0);
     expect(viewportAgain.same, 'the viewport state asked again').to.equal(1);
+    expect(viewportAgain.state.actionable_elements.map((e) => e.is_new === true)).to.deep.equal([false, false]);
     expect(comparable(viewportAgain.state)).to.deep.equal(comparable(await freshState(VIEWPORT)));
   });
 

@@ -51,7 +51,8 @@ export interface FrameSnapshot {
   parent_token?: string;
   /**
    * The content script keeps this answer (content/snapshot/walk-cache.ts) under this random id, new
-   * whenever the kept answer changes; absent when nothing is kept (a cold walk, dom_tree, no agent
+   * with each walk (a kept answer given again differs from it only in the fresh fields and is_new);
+   * absent when nothing is kept (a cold walk, dom_tree, no agent
    * holds the tab). The worker holds the frame under it and names it in its next request, so an
    * unchanged frame crosses as "same as last" (FrameSame) instead of whole.
    */
@@ -75,4 +76,17 @@ export type FrameFresh = Partial<Pick<FrameSnapshot, (typeof FRESH_FIELDS)[numbe
 export interface FrameSame {
   kept_id: string;
   fresh: FrameFresh;
+  /**
+   * Positions in `elements` marked is_new in this answer. A kept answer's elements are the walk's
+   * own but for is_new, which compares with the document's previous state (another scope in
+   * between, or the walk's own list once asked again): the frame stays "same as last" with it.
+   */
+  is_new: number[];
+}
+
+/** Positions in `elements` marked is_new (FrameSame.is_new). */
+export function isNewPositions(elements: readonly FrameElement[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < elements.length; i++) if (elements[i]?.is_new === true) out.push(i);
+  return out;
 }

@@ -11,7 +11,7 @@
 // answers), dom_tree states (never kept). Memory only, bounded; dropped when the frame commits a
 // new document or the tab closes (state-cache.ts).
 import type { GetStateParams } from '../../../../schemas/generated/protocol';
-import { type FrameSame, type FrameSnapshot, FRESH_FIELDS } from '../../shared/frame-snapshot';
+import { type FrameElement, type FrameSame, type FrameSnapshot, FRESH_FIELDS, isNewPositions } from '../../shared/frame-snapshot';
 
 /** Frames held at once (a tab's frames x the parameters of one agent step, over a few tabs). */
 const MAX_HELD = 48;
@@ -20,7 +20,9 @@ const MAX_ELEMENTS = 150_000;
 
 interface Held {
   documentId: string | undefined;
+  /** The frame as last given (its elements' is_new as `isNew` lists them). */
   frame: FrameSnapshot;
+  isNew: string;
 }
 
 /** key (tab, frame, parameters) -> the frame; Map order = least recently used first. */
@@ -90,7 +92,11 @@ export function holdFrame(
   if (snap.kept_id === undefined || params.include_dom_tree === true) return;
   const key = keyOf(tabId, frameId, params, topViewport);
   held.delete(key);
-  held.set(key, { documentId, frame: { ...snap, frames: snap.frames.map((f) => ({ ...f })) } });
+  held.set(key, {
+    documentId,
+    frame: { ...snap, frames: snap.frames.map((f) => ({ ...f })) },
+    isNew: isNewPositions(snap.elements).join(','),
+  });
   while (held.size > MAX_HELD) held.delete(held.keys().next().value as string);
   let total = 0;
   for (const h of held.values()) total += h.frame.elements.length;
@@ -118,6 +124,21 @@ export function rebuildFrame(
   counters.same++;
   held.delete(key);
   held.set(key, h);
+  // is_new as this answer says it (the walk's elements otherwise); the same flags give the same
+  // array back, so an unchanged tab stitches to its last stitch (stitch-memo.ts).
+  const isNew = same.is_new.join(',');
+  if (isNew !== h.isNew) {
+    const marked = new Set(same.is_new);
+    const elements = h.frame.elements.map((e, i): FrameElement => {
+      const now = marked.has(i);
+      if ((e.is_new === true) === now) return e;
+      if (now) return { ...e, is_new: true };
+      const { is_new: _, ...rest } = e;
+      return rest;
+    });
+    h.frame = { ...h.frame, elements };
+    h.isNew = isNew;
+  }
   const out: FrameSnapshot = { ...h.frame, frames: h.frame.frames.map((f) => ({ ...f })) };
   const loose = out as unknown as Record<string, unknown>;
   for (const f of FRESH_FIELDS) delete loose[f];

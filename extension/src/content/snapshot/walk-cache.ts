@@ -7,7 +7,14 @@
 // after random actions on the bench pages. A state asked with dom_tree (the browser_use shim)
 // always walks: that tree draws highlights into the page.
 import type { GetStateParams } from '../../../../schemas/generated/protocol';
-import { type FrameElement, type FrameFresh, type FrameSame, type FrameSnapshot, FRESH_FIELDS } from '../../shared/frame-snapshot';
+import {
+  type FrameElement,
+  type FrameFresh,
+  type FrameSame,
+  type FrameSnapshot,
+  FRESH_FIELDS,
+  isNewPositions,
+} from '../../shared/frame-snapshot';
 import { PageChanges } from './page-changes';
 import { DEFAULTS, FRAME_TOKEN_KEY, type Walker, type WalkMemory } from './walk';
 
@@ -128,7 +135,7 @@ export class WalkCache {
     for (const key of Object.keys(b)) if (!fresh.has(key) && !(key in a)) return null;
     const out: FrameFresh = {};
     for (const key of FRESH_FIELDS) if (answer[key] !== undefined) Object.assign(out, { [key]: answer[key] });
-    return { kept_id: held, fresh: out };
+    return { kept_id: held, fresh: out, is_new: isNewPositions(answer.elements) };
   }
 }
 
@@ -205,8 +212,8 @@ function reuse(k: Kept, memory: WalkMemory, start: number): FrameSnapshot {
       const { is_new: _, ...rest } = e;
       return rest;
     });
-    // Another frame than the one the worker may hold: another id.
-    k.frame = { ...k.frame, elements, kept_id: newKeptId() };
+    // The same walk's answer (same kept_id): a "same as last" answer lists is_new anew (sameAs).
+    k.frame = { ...k.frame, elements };
   }
   memory.previous = k.listedSet;
   // A child document that navigated starts without its token: post each again, as a walk does.
