@@ -195,6 +195,10 @@ async function main(): Promise<void> {
           else {
             // The state the repeat is measured against (kept; with since also the client's base), then the change, if any.
             await ask(params);
+            // With since, the base is itself a repeat: asked right after another column's state, its
+            // elements carry is_new against that state's list, and the first repeat's delta would be
+            // those marks going away (a one-off patch per element, not what "unchanged" measures).
+            if (isSince(col)) await ask(params);
             if (col.endsWith('item') && !(await evaluate(CHANGE_ITEM))) na[col] = 'no list item, cell or paragraph in view';
             if (col.endsWith('field') && !(await evaluate(CHANGE_FIELD))) na[col] = 'no text field';
             if (na[col]) return;
@@ -313,7 +317,8 @@ function markdown(meta: Meta, rows: PageRow[]): string {
       '"fresh walk" = the cold switch (every state walks, nothing kept). "one list item changed" = a text change in one item in view; ' +
       '"one form field changed" = a value typed into the first text field. "since: ..." = the path real agents use: the TS ' +
       "client's getState (AgentClient.getState), asking with since its last state of the tab and turning the state_delta back into " +
-      'the whole state at the agent (the time includes that); the other columns ask without since (the whole state crosses every hop).',
+      'the whole state at the agent (the time includes that); its base is asked twice, so that the base is a repeat itself (no is_new ' +
+      "marks against the previous column's list to take away); the other columns ask without since (the whole state crosses every hop).",
     '',
     '## p50 ms (walk p50)',
     '',
