@@ -21,6 +21,7 @@ const VIEWPORT: GetStateParams = {};
 interface Counts {
   whole: number;
   same: number;
+  tokens_asked: number;
 }
 
 async function worker(): Promise<WebWorker> {
@@ -36,18 +37,23 @@ async function counts(): Promise<Counts> {
     await worker()
   ).evaluate(() => {
     const g = (globalThis as { __browserUseExtFrameHold?: Counts }).__browserUseExtFrameHold;
-    return g ? { whole: g.whole, same: g.same } : null;
+    return g ? { whole: g.whole, same: g.same, tokens_asked: g.tokens_asked } : null;
   });
   if (!c) throw new Error('the worker has no frame-hold counters (globalThis.__browserUseExtFrameHold)');
   return c;
 }
 
 /** What one state does: how many frames came whole and how many "same as last". */
-async function crossing(params: GetStateParams): Promise<{ state: SimplifiedState; whole: number; same: number }> {
+async function crossing(params: GetStateParams): Promise<{ state: SimplifiedState; whole: number; same: number; tokensAsked: number }> {
   const before = await counts();
   const state = await t.state(params);
   const after = await counts();
-  return { state, whole: after.whole - before.whole, same: after.same - before.same };
+  return {
+    state,
+    whole: after.whole - before.whole,
+    same: after.same - before.same,
+    tokensAsked: after.tokens_asked - before.tokens_asked,
+  };
 }
 
 function comparable(s: SimplifiedState): Partial<SimplifiedState> {
@@ -181,6 +187,9 @@ describe('e2e: an unchanged frame crosses to the worker as "same as last"', func
     expect(viewport.same).to.equal(0);
     const viewportAgain = await crossing(VIEWPORT);
     expect(viewportAgain.same, 'the viewport state of both frames asked again').to.equal(2);
+    // A viewport state does not prefetch the child: which iframe it sits under is known from before (same document).
+    expect(viewportAgain.tokensAsked, 'the child is not asked its token again').to.equal(0);
+    expect(names(viewportAgain.state)).to.deep.equal(['Top', 'Renamed', 'Second']);
     expect(comparable(viewportAgain.state)).to.deep.equal(comparable(viewport.state));
   });
 });

@@ -77,7 +77,7 @@ describe('state deltas (schemas/lib/state-delta.ts)', () => {
     const base = randomState(rng(11), true);
     const s = base.s;
     expect(s.actionable_elements.some((e) => e.parent_index !== undefined)).to.equal(true);
-    const next: SimplifiedState = { ...s, scroll_position: { x: 0, y: s.scroll_position.y + 40 }, state_id: 'n' };
+    const next: SimplifiedState = { ...s, scroll_position: { x: 0, y: (s.scroll_position?.y ?? 0) + 40 }, state_id: 'n' };
     const d = diffStates(s, next, s.state_id as string, 'n');
     if (!d.ok) throw new Error(d.message);
     expect(Object.keys(d.delta).sort()).to.deep.equal(['base_state_id', 'facts', 'state_id']);

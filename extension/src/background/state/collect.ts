@@ -11,7 +11,7 @@ import type { DomNode, ErrorInfo, GetStateParams, SimplifiedState, Truncation } 
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { formatElementId } from '../../shared/element-ref';
 import type { FrameSnapshot } from '../../shared/frame-snapshot';
-import { fetchTree, type Liveness, pingFrames, prefetchFrames } from './fetch';
+import { fetchTree, forgetLearnedTokens, type Liveness, pingFrames, prefetchFrames } from './fetch';
 import { PROBE_BUDGET_MS } from './frame-budget';
 import { forgetTabRequests } from './frame-liveness';
 import { type FrameAnswer, type FrameNode, snapshotFrame, type WebFrame } from './frames';
@@ -208,5 +208,6 @@ export async function forgetTabState(tabId: number): Promise<void> {
   latestHighlights.delete(tabId);
   forgetTabRequests(tabId);
   forgetStitches(tabId);
+  forgetLearnedTokens(tabId);
   await chrome.storage.session.remove(INDEX_KEY(tabId));
 }

@@ -40,10 +40,14 @@ declare global {
 interface HoldCounters {
   whole: number;
   same: number;
+  /** Child frames asked which iframe they sit under (fetch.ts: not asked again while their document is the same). */
+  tokens_asked: number;
   forget: () => void;
 }
 
-const counters: HoldCounters = { whole: 0, same: 0, forget: () => held.clear() };
+/** Also counted by fetch.ts (tokens_asked). */
+export const holdCounters: HoldCounters = { whole: 0, same: 0, tokens_asked: 0, forget: () => held.clear() };
+const counters = holdCounters;
 globalThis.__browserUseExtFrameHold = counters;
 
 const keyOf = (tabId: number, frameId: number, params: GetStateParams, topViewport?: { width: number; height: number }) =>
