@@ -139,7 +139,8 @@ export class WalkCache {
   }
 }
 
-const newKeptId = () => `${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+// getRandomValues, not randomUUID: the latter exists only in secure contexts (an http:// page's world has none).
+const newKeptId = () => Array.from(crypto.getRandomValues(new Uint32Array(4)), (n) => n.toString(36)).join('-');
 
 function keyOf(p: GetStateParams): string {
   return [
