@@ -10,6 +10,7 @@ import type { Frame, Page, WebWorker } from 'puppeteer-core';
 import { coldWalks, isolatedEval, walkCount } from '../../bench/isolated-world';
 import type { GetStateParams, SimplifiedState } from '../../schemas/generated/protocol';
 import { type AgentPage, type Harness, useAgentPage } from '../harness/harness';
+import { openPanel } from '../harness/panel';
 
 let h: Harness;
 let page: Page;
@@ -71,6 +72,10 @@ async function freshState(params: GetStateParams): Promise<SimplifiedState> {
   }
 }
 
+const disarmed = (frame: Frame | Page) =>
+  frame.waitForFunction(() => Function.prototype.toString.call(CSSStyleSheet.prototype.insertRule).includes('[native code]'), {
+    timeout: 10_000,
+  });
 const armed = (frame: Frame | Page) =>
   frame.waitForFunction(() => !Function.prototype.toString.call(CSSStyleSheet.prototype.insertRule).includes('[native code]'), {
     timeout: 10_000,
@@ -159,6 +164,31 @@ describe('e2e: an unchanged frame crosses to the worker as "same as last"', func
     expect(viewportAgain.same, 'the viewport state asked again').to.equal(1);
     expect(viewportAgain.state.actionable_elements.map((e) => e.is_new === true)).to.deep.equal([false, false]);
     expect(comparable(viewportAgain.state)).to.deep.equal(comparable(await freshState(VIEWPORT)));
+  });
+
+  it('sends the whole frame once the person released the tab (the page dropped what it kept), though the worker holds the frame', async () => {
+    await open('/hops-release', `<button>One</button><button>Two</button>`);
+    await t.state(WHOLE);
+    await armed(page);
+    await t.state(WHOLE);
+    expect((await crossing(WHOLE)).same, 'held and unchanged').to.equal(1);
+    const panel = await openPanel(h.launched.browser);
+    try {
+      const sent = await panel.evaluate(
+        (req) =>
+          (globalThis as unknown as { chrome: { runtime: { sendMessage(m: unknown): Promise<unknown> } } }).chrome.runtime.sendMessage(req),
+        { bux: 'panel', op: 'release_tab', session_id: t.agent.hello!.session_id, tab_id: t.tabId },
+      );
+      expect(sent).to.deep.equal({ ok: true });
+    } finally {
+      await panel.close();
+    }
+    await disarmed(page);
+    // The agent takes the tab again: the first state is a whole frame (nothing kept page-side any more).
+    const retaken = await crossing(WHOLE);
+    expect(retaken.same, 'no "same as last" after the hold ended').to.equal(0);
+    expect(retaken.whole).to.be.greaterThan(0);
+    expect(names(retaken.state)).to.deep.equal(['One', 'Two']);
   });
 
   it("keeps a child iframe's answer the same way, and sends it whole once it changed", async () => {
