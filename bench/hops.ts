@@ -14,7 +14,7 @@
 // HOPS_BEFORE_EXT=<a built dist/extension> is "before", this worktree's dist/extension "after"
 // (without it, only "after"). Pages: --pages a,b (default news-saved, wiki-article, news-ads);
 // rounds: --runs N (default 9); --include-tabs: each state with the tab list (written as
-// hops-include-tabs.*). Writes bench/results/hops.json and hops.md with the load.
+// hops-include-tabs.*); --since and --viewport: see below. Writes bench/results/hops.json and hops.md with the load.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,8 +31,16 @@ import { median, r1 } from './stats';
 
 const WHOLE: GetStateParams = { viewport_expansion: -1, max_elements: 100_000, max_text_chars: 2_000_000 };
 /** --include-tabs: each state with the tab list, as a browser_use step asks for it. */
-const STATE: GetStateParams = process.argv.includes('--include-tabs') ? { ...WHOLE, include_tabs: true } : WHOLE;
+/** --viewport: the viewport state (get_state's defaults) instead of the whole page (written as hops-viewport*). */
+const VIEWPORT = process.argv.includes('--viewport');
+const SCOPE: GetStateParams = VIEWPORT ? {} : WHOLE;
+const STATE: GetStateParams = process.argv.includes('--include-tabs') ? { ...SCOPE, include_tabs: true } : SCOPE;
 const OUT = path.join(REPO_ROOT, 'bench', 'results');
+/**
+ * --since: each state asked as real agents ask (AgentClient.getState: since the client's last state
+ * of the tab, the state_delta turned back into the whole state at the agent; written as hops-since.*).
+ */
+const SINCE = process.argv.includes('--since');
 
 /** The bridge's four stamps of the latest action (performance.now of this process). */
 interface Stamps {
@@ -95,7 +103,8 @@ async function takeState(v: Variant): Promise<{ sample: Sample; state: Simplifie
   delete s.resultIn;
   delete s.resultOut;
   const t0 = performance.now();
-  const r = await v.agent.call('get_state', STATE, { ...(v.tabId === undefined ? {} : { tabId: v.tabId }), timeoutMs: 120_000 });
+  const opts = { ...(v.tabId === undefined ? {} : { tabId: v.tabId }), timeoutMs: 120_000 };
+  const r = SINCE ? await v.agent.getState(STATE, opts) : await v.agent.call('get_state', STATE, opts);
   const t1 = performance.now();
   if (r.status !== 'success' || !r.new_simplified_state) throw new Error(`get_state failed: ${JSON.stringify(r.error_info)}`);
   const state = r.new_simplified_state;
@@ -191,8 +200,11 @@ function parseArgs(argv: string[]): { pages: string[]; runs: number } {
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--pages') pages = (argv[++i] ?? '').split(',');
     else if (argv[i] === '--runs') runs = Number(argv[++i]);
-    else if (argv[i] === '--include-tabs') continue;
-    else throw new Error(`unknown argument ${argv[i]}; usage: npm run bench:hops -- [--pages a,b] [--runs N] [--include-tabs]`);
+    else if (argv[i] === '--include-tabs' || argv[i] === '--since' || argv[i] === '--viewport') continue;
+    else
+      throw new Error(
+        `unknown argument ${argv[i]}; usage: npm run bench:hops -- [--pages a,b] [--runs N] [--include-tabs] [--since] [--viewport]`,
+      );
   }
   const unknown = pages.filter((k) => !BENCH_PAGES.some((p) => p.key === k));
   if (unknown.length) throw new Error(`unknown page(s) ${unknown.join(', ')}`);
@@ -281,9 +293,11 @@ async function main(): Promise<void> {
     runs,
     before: process.env['HOPS_BEFORE_EXT'] ?? null,
     include_tabs: STATE.include_tabs === true,
+    since: SINCE,
+    viewport: VIEWPORT,
   };
   fs.mkdirSync(OUT, { recursive: true });
-  const name = STATE.include_tabs === true ? 'hops-include-tabs' : 'hops';
+  const name = `${STATE.include_tabs === true ? 'hops-include-tabs' : 'hops'}${VIEWPORT ? '-viewport' : ''}${SINCE ? '-since' : ''}`;
   fs.writeFileSync(path.join(OUT, `${name}.json`), `${JSON.stringify({ meta, rows }, null, 2)}\n`);
   fs.writeFileSync(path.join(OUT, `${name}.md`), markdown(meta, rows));
   process.stdout.write(`wrote bench/results/${name}.json and ${name}.md\n`);
@@ -298,7 +312,13 @@ function markdown(meta: Record<string, unknown>, rows: Row[]): string {
       `${(meta['load_end'] as string[]).join(', ')} (${String(meta['cores'])} cores, shared with other engineers' Chromium); ` +
       `wall ${String(meta['wall_s'])} s.` +
       (meta['before'] ? ' "before" = the build before the worker read its settings beside the walk; "after" = this build.' : '') +
-      (meta['include_tabs'] ? ' Each state with include_tabs (as a browser_use step asks for it).' : ''),
+      (meta['include_tabs'] ? ' Each state with include_tabs (as a browser_use step asks for it).' : '') +
+      (meta['viewport'] ? ' The viewport state (get_state without viewport_expansion) instead of the whole page.' : '') +
+      (meta['since']
+        ? " Each state asked as real agents ask (--since): the TS client's getState, since its last state of the tab; " +
+          'an unchanged page answers a state_delta, turned back into the whole state at the agent (in "bridge -> agent + parse"); ' +
+          'bytes = what crossed to the agent; TS / Python parse = of those bytes.'
+        : ''),
     '',
     'p50 ms. The bridge runs in the bench process (its sockets are stamped from outside). agent -> bridge: the client sends, the ' +
       'bridge receives; bridge in: routing, lease check, journal, send to the worker; worker around the state: the WebSocket both ' +

@@ -315,7 +315,9 @@ function patchOf(a: ActionableElement, b: ActionableElement, pe: readonly Action
  * delta_unavailable of the states themselves are bookkeeping, not compared).
  */
 export function diffStates(prev: SimplifiedState, next: SimplifiedState, baseId: string, nextId: string): DiffOutcome {
-  const bad = checkElements(prev, 'base state') ?? checkElements(next, 'new state');
+  // The same array (background/state/stitch-memo.ts: every frame came "same as last") is checked once.
+  const bad =
+    checkElements(prev, 'base state') ?? (next.actionable_elements === prev.actionable_elements ? null : checkElements(next, 'new state'));
   if (bad) return { ok: false, reason: 'not_representable', message: bad };
   const delta: StateDelta = { base_state_id: baseId, state_id: nextId };
   const facts: Facts = {};
@@ -331,13 +333,16 @@ export function diffStates(prev: SimplifiedState, next: SimplifiedState, baseId:
     } else if (!(f in P) || !same(P[f], N[f])) (facts as Record<string, unknown>)[f] = N[f];
   }
 
-  // Elements.
+  // Elements. The same array is no change (stitch-memo.ts gives it again for unchanged frames).
   const pe = prev.actionable_elements;
   const ne = next.actionable_elements;
-  const regions = diffSequences(
-    pe.map((e) => e.id),
-    ne.map((e) => e.id),
-  );
+  const regions =
+    pe === ne
+      ? []
+      : diffSequences(
+          pe.map((e) => e.id),
+          ne.map((e) => e.id),
+        );
   const removedIds: string[] = [];
   const added: NonNullable<StateDelta['elements_added']> = [];
   const unmatchedA = new Set<number>();
@@ -351,8 +356,8 @@ export function diffStates(prev: SimplifiedState, next: SimplifiedState, baseId:
   }
   const patched: Patched[] = [];
   const shifts = new Map<string, Shifted>();
-  const nextPos = new Map(ne.map((e, i) => [e.id, i]));
-  for (let i = 0; i < pe.length; i++) {
+  const nextPos = pe === ne ? new Map<string, number>() : new Map(ne.map((e, i) => [e.id, i]));
+  for (let i = 0; pe !== ne && i < pe.length; i++) {
     if (unmatchedA.has(i)) continue;
     const a = pe[i] as ActionableElement;
     const b = ne[nextPos.get(a.id) as number] as ActionableElement;
@@ -383,7 +388,7 @@ export function diffStates(prev: SimplifiedState, next: SimplifiedState, baseId:
   // Text.
   if (next.text_context) {
     if (!prev.text_context) facts.text_context = next.text_context;
-    else {
+    else if (prev.text_context !== next.text_context || pe !== ne) {
       const ta = prev.text_context;
       const tb = next.text_context;
       const splices: Splice[] = diffSequences(
@@ -430,6 +435,11 @@ export function applyStateDelta(prev: SimplifiedState, delta: StateDelta): Simpl
   const O = out as unknown as Record<string, unknown>;
   for (const f of delta.facts_removed ?? []) delete O[f];
   for (const [k, v] of Object.entries(delta.facts ?? {})) O[k] = v;
+
+  // No element and no text edit on a well-formed list (the usual answer on an unchanged page):
+  // what the renumbering below would give is the same elements and texts, so they are shared as
+  // they are instead of copied one by one.
+  if (keepsElements(prev, delta)) return out;
 
   // Elements: drop removed, weave added after their anchors, replace changed, renumber.
   const pe = prev.actionable_elements;
@@ -545,6 +555,34 @@ export function applyStateDelta(prev: SimplifiedState, delta: StateDelta): Simpl
     out.dom_tree = renumberHighlights(root);
   }
   return out;
+}
+
+/**
+ * The delta leaves the elements and texts as they are: no element or text edit, no dom_tree edit,
+ * and `prev` numbered 1..n with unique ids, parents and texts inside the list (so the renumbering
+ * of applyStateDelta would give every element and text its own numbers back).
+ */
+function keepsElements(prev: SimplifiedState, delta: StateDelta): boolean {
+  if (
+    delta.elements_removed?.length ||
+    delta.elements_added?.length ||
+    delta.elements_patched?.length ||
+    delta.elements_shifted?.length ||
+    delta.text_splices?.length ||
+    delta.dom_tree_ops?.length
+  )
+    return false;
+  const els = prev.actionable_elements;
+  const ids = new Set<string>();
+  for (let i = 0; i < els.length; i++) {
+    const e = els[i] as ActionableElement;
+    if (e.index !== i + 1 || ids.has(e.id)) return false;
+    ids.add(e.id);
+    if (e.parent_index !== undefined && (e.parent_index < 1 || e.parent_index > els.length)) return false;
+  }
+  if (!delta.facts?.text_context)
+    for (const t of prev.text_context ?? []) if (t.after_index < 0 || t.after_index > els.length) return false;
+  return true;
 }
 
 /** Copy-on-write along op.path. */

@@ -73,6 +73,29 @@ describe('state deltas (schemas/lib/state-delta.ts)', () => {
     expect(base.s).to.deep.equal(copy);
   });
 
+  it('the same element and text lists (an unchanged tab stitched again) are no change, and the client keeps them as they are', () => {
+    const base = randomState(rng(11), true);
+    const s = base.s;
+    expect(s.actionable_elements.some((e) => e.parent_index !== undefined)).to.equal(true);
+    const next: SimplifiedState = { ...s, scroll_position: { x: 0, y: (s.scroll_position?.y ?? 0) + 40 }, state_id: 'n' };
+    const d = diffStates(s, next, s.state_id as string, 'n');
+    if (!d.ok) throw new Error(d.message);
+    expect(Object.keys(d.delta).sort()).to.deep.equal(['base_state_id', 'facts', 'state_id']);
+    const applied = applyStateDelta(s, d.delta);
+    expect(applied).to.deep.equal(next);
+    // Shared, not copied element by element (a 4000-element page pays nothing for them).
+    expect(applied.actionable_elements).to.equal(s.actionable_elements);
+    expect(applied.text_context).to.equal(s.text_context);
+    // Equal but other arrays: the same delta, found by comparing.
+    const copied: SimplifiedState = {
+      ...next,
+      actionable_elements: s.actionable_elements.map((e) => ({ ...e })),
+      ...(s.text_context ? { text_context: s.text_context.map((t) => ({ ...t })) } : {}),
+    };
+    const d2 = diffStates(s, copied, s.state_id as string, 'n');
+    expect(d2.ok && d2.delta).to.deep.equal(d.delta);
+  });
+
   it('one typed value on a 300-element state moves a small fraction of the full state', () => {
     const r = rng(9);
     resetIds();

@@ -49,4 +49,44 @@ export interface FrameSnapshot {
   walk_ms: number;
   /** Child frames: the token this document last got from its parent's walk (the worker matches it to the parent's iframe placeholder). */
   parent_token?: string;
+  /**
+   * The content script keeps this answer (content/snapshot/walk-cache.ts) under this random id, new
+   * with each walk (a kept answer given again differs from it only in the fresh fields and is_new);
+   * absent when nothing is kept (a cold walk, dom_tree, no agent
+   * holds the tab). The worker holds the frame under it and names it in its next request, so an
+   * unchanged frame crosses as "same as last" (FrameSame) instead of whole.
+   */
+  kept_id?: string;
+}
+
+/**
+ * The fields a kept answer reads fresh each time it is given (walk-cache.ts reuse, and the parent
+ * token the content script adds); every other field of an answer with the same kept_id is the kept
+ * frame's own, unchanged (the content script checks that before it answers "same").
+ */
+export const FRESH_FIELDS = ['url', 'title', 'scroll', 'page_size', 'walk_ms', 'parent_token'] as const;
+export type FrameFresh = Partial<Pick<FrameSnapshot, (typeof FRESH_FIELDS)[number]>>;
+
+/**
+ * A frame's answer when it is the kept answer the worker already holds (SnapshotRequest.held): only
+ * its id and the fresh fields cross; the worker rebuilds the whole frame from what it holds
+ * (background/state/frame-hold.ts). Why: Chrome's messaging copies a whole frame per hop (~95 ms for
+ * Wikipedia's 1.75 MB state, bench/results/hops.md) while the kept walk itself costs a few ms.
+ */
+export interface FrameSame {
+  kept_id: string;
+  fresh: FrameFresh;
+  /**
+   * Positions in `elements` marked is_new in this answer. A kept answer's elements are the walk's
+   * own but for is_new, which compares with the document's previous state (another scope in
+   * between, or the walk's own list once asked again): the frame stays "same as last" with it.
+   */
+  is_new: number[];
+}
+
+/** Positions in `elements` marked is_new (FrameSame.is_new). */
+export function isNewPositions(elements: readonly FrameElement[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < elements.length; i++) if (elements[i]?.is_new === true) out.push(i);
+  return out;
 }

@@ -2,7 +2,7 @@
 // wire). Payload types are the generated protocol types, so nothing here re-declares the protocol.
 import type { ErrorInfo, GetStateParams, SimplifiedState } from '../../../schemas/generated/protocol';
 import type { ActionName } from '../../../schemas/generated/registry';
-import type { FrameSnapshot } from './frame-snapshot';
+import type { FrameSame, FrameSnapshot } from './frame-snapshot';
 import type { DownloadRequest } from './settle-messages';
 
 export const CONTENT_CHANNEL = 'bux';
@@ -30,6 +30,11 @@ export interface SnapshotRequest {
   top_viewport?: { width: number; height: number };
   /** Frame matching: answer only with the frame token the parent posted (result.token), waiting briefly for one of these. */
   token_probe?: string[];
+  /**
+   * The kept_id of this frame's answer the worker holds for these parameters: when the answer is that
+   * one, answer `same` instead of `frame`.
+   */
+  held?: string;
 }
 
 export interface PingRequest {
@@ -101,6 +106,8 @@ export type RunActionResponse =
       result: Record<string, unknown>;
       state?: SimplifiedState;
       frame?: FrameSnapshot;
+      /** Instead of frame: the frame is the kept answer the worker named in `held` (only what reads fresh crosses). */
+      same?: FrameSame;
       download_requests?: DownloadRequest[];
       /** A click landed in a link to another document: a download may follow it (background/page-watch/downloads.ts). */
       link?: true;

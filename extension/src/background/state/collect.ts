@@ -11,11 +11,12 @@ import type { DomNode, ErrorInfo, GetStateParams, SimplifiedState, Truncation } 
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { formatElementId } from '../../shared/element-ref';
 import type { FrameSnapshot } from '../../shared/frame-snapshot';
-import { fetchTree, type Liveness, pingFrames, prefetchFrames } from './fetch';
+import { fetchTree, forgetLearnedTokens, type Liveness, pingFrames, prefetchFrames } from './fetch';
 import { PROBE_BUDGET_MS } from './frame-budget';
 import { forgetTabRequests } from './frame-liveness';
 import { type FrameAnswer, type FrameNode, snapshotFrame, type WebFrame } from './frames';
 import { anyTextCut, countOmitted, type Stitch, stitch, stitchTree } from './stitch';
+import { forgetStitches, stitchOrReuse } from './stitch-memo';
 
 export type StateOutcome = { ok: true; state: SimplifiedState } | { ok: false; error: ErrorInfo };
 
@@ -91,7 +92,8 @@ export async function collectState(tabId: number, params: GetStateParams = {}, t
         : { all: false, left: -exp, top: -exp, right: vw + exp, bottom: vh + exp },
     viewport: { width: vw, height: vh, exp },
   };
-  stitch(tree, { x: 0, y: 0 }, undefined, st);
+  // Frames that all crossed "same as last" stitch to the last stitch (stitch-memo.ts).
+  stitchOrReuse(tabId, tree, st, () => stitch(tree, { x: 0, y: 0 }, undefined, st));
   // URLs of frames that did not answer, from webNavigation (every frame of the tab, whatever its origin).
   const known = new Map(webFrames.map((f) => [f.frameId, f]));
   for (const f of st.frames) {
@@ -205,5 +207,7 @@ export async function forgetTabState(tabId: number): Promise<void> {
   persistedIndex.delete(tabId);
   latestHighlights.delete(tabId);
   forgetTabRequests(tabId);
+  forgetStitches(tabId);
+  forgetLearnedTokens(tabId);
   await chrome.storage.session.remove(INDEX_KEY(tabId));
 }

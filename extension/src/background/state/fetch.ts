@@ -8,6 +8,7 @@ import type { FrameChild, FrameSnapshot } from '../../shared/frame-snapshot';
 import { CONTENT_CHANNEL } from '../../shared/internal-messages';
 import { sendToContent } from '../connection/content-channel';
 import { type LeftOutReason, PROBE_BUDGET_MS, SNAPSHOT_BUDGET_MS } from './frame-budget';
+import { holdCounters } from './frame-hold';
 import { knownNoScript, markNoScript, overdueFor, trackRequest } from './frame-liveness';
 import {
   askToken,
@@ -90,6 +91,29 @@ export function prefetchFrames(tabId: number, frames: WebFrame[], live: Liveness
     if (!live.pings.has(f.frameId) || knownNoScript(tabId, f.frameId, f.documentId)) continue;
     live.prefetched.set(f.frameId, snapshotFrame(tabId, f.frameId, params, undefined, f.documentId));
   }
+}
+
+/**
+ * The token each child document reported: a parent's walk gives each iframe element one token for
+ * the element's life (walk.ts frameTokenOf), and a frame id stays with its iframe element, so while
+ * the child's document is the same (documentId) its token is the same, and the next state need not
+ * ask it again (one round trip per child frame through its renderer; a viewport state, which does
+ * not prefetch, asked every child each time). Keyed by tab, frame and document; bounded.
+ */
+const learnedTokens = new Map<string, string>();
+const MAX_LEARNED = 512;
+const learnedKey = (tabId: number, k: WebFrame) => (k.documentId === undefined ? null : `${tabId}|${k.frameId}|${k.documentId}`);
+function learnToken(tabId: number, k: WebFrame, token: string): void {
+  const key = learnedKey(tabId, k);
+  if (key === null) return;
+  learnedTokens.delete(key);
+  learnedTokens.set(key, token);
+  if (learnedTokens.size > MAX_LEARNED) learnedTokens.delete(learnedTokens.keys().next().value as string);
+}
+
+/** A tab closed (collect.ts forgetTabState). */
+export function forgetLearnedTokens(tabId: number): void {
+  for (const k of [...learnedTokens.keys()]) if (k.startsWith(`${tabId}|`)) learnedTokens.delete(k);
 }
 
 /**
@@ -185,18 +209,23 @@ async function matchChildren(
         if (done.has(k.frameId)) return;
         // The token the frame reported with its snapshot (a parent's earlier walk posted it; see
         // walk.ts frameTokenOf): no need to ask again.
-        const known = pre?.ok ? pre.snap.parent_token : undefined;
+        // Else the token this document reported before (learnedTokens).
+        const lk = learnedKey(tabId, k);
+        const known = (pre?.ok ? pre.snap.parent_token : undefined) ?? (lk === null ? undefined : learnedTokens.get(lk));
         if (known !== undefined && tokens.includes(known) && !byToken.has(known)) {
+          learnToken(tabId, k, known);
           byToken.set(known, k.frameId);
           settle(k, known);
           return;
         }
+        holdCounters.tokens_asked++;
         const t = await askToken(tabId, k.frameId, tokens);
         if (done.has(k.frameId)) return;
         if (t === 'error') {
           refused.push(k);
           settle(k, 'dead');
         } else if (t !== null && !byToken.has(t)) {
+          learnToken(tabId, k, t);
           byToken.set(t, k.frameId);
           settle(k, t);
         } else settle(k, null);

@@ -8,6 +8,7 @@ import type { FrameSnapshot } from '../../shared/frame-snapshot';
 import { CONTENT_CHANNEL } from '../../shared/internal-messages';
 import { sendToContent } from '../connection/content-channel';
 import { type LeftOutReason, PROBE_BUDGET_MS, SNAPSHOT_BUDGET_MS } from './frame-budget';
+import { heldIdFor, holdFrame, rebuildFrame } from './frame-hold';
 import { overdueFor, trackRequest } from './frame-liveness';
 
 export const MAX_FRAME_DEPTH = 8;
@@ -38,8 +39,15 @@ export async function snapshotFrame(
   });
   // Right after a navigation commits, the new document's content script may not be reachable yet
   // (the old one is gone, injection into the new one races its creation): retry the top frame briefly.
-  const send = async () => {
-    const req = { channel: CONTENT_CHANNEL, kind: 'snapshot', params, ...(topViewport ? { top_viewport: topViewport } : {}) } as const;
+  const send = async (useHeld = true) => {
+    const held = useHeld ? heldIdFor(tabId, frameId, params, documentId, topViewport) : undefined;
+    const req = {
+      channel: CONTENT_CHANNEL,
+      kind: 'snapshot',
+      params,
+      ...(topViewport ? { top_viewport: topViewport } : {}),
+      ...(held !== undefined ? { held } : {}),
+    } as const;
     let sent = await sendToContent(tabId, req, { frameId });
     for (
       let attempt = 0;
@@ -51,7 +59,15 @@ export async function snapshotFrame(
     }
     return sent;
   };
-  const asked = (frameId === 0 ? send() : trackRequest(tabId, frameId, documentId, send())).then((sent): FrameAnswer => {
+  // "Same as last" (frame-hold.ts): the frame is rebuilt from the held copy; were that copy gone
+  // meanwhile, the frame is asked again whole.
+  const sendWhole = async () => {
+    const sent = await send();
+    if (!sent.ok || !sent.response.ok || !sent.response.same) return sent;
+    const snap = rebuildFrame(tabId, frameId, params, sent.response.same, topViewport);
+    return snap ? { ...sent, response: { ...sent.response, frame: snap } } : send(false);
+  };
+  const asked = (frameId === 0 ? sendWhole() : trackRequest(tabId, frameId, documentId, sendWhole())).then((sent): FrameAnswer => {
     const waited = Math.round(performance.now() - t0);
     if (!sent.ok) return { ok: false, why: sent.error.message, reason: 'not_scriptable', waited, error: sent.error };
     if (!sent.response.ok)
@@ -59,6 +75,7 @@ export async function snapshotFrame(
     const r = sent.response;
     const snap = r.frame;
     if (!snap) return { ok: false, why: 'the content script answered without a snapshot', reason: 'not_scriptable', waited };
+    if (!r.same) holdFrame(tabId, frameId, params, documentId, snap, topViewport);
     return { ok: true, snap };
   });
   try {

@@ -6,6 +6,7 @@
 // and when the tab closes (closed-tabs.ts). Bounded: STATES_PER_TAB + ASKED_PER_TAB per tab, MAX_TABS tabs, MAX_ELEMENTS elements in all.
 import type { ActionResultMessage, SimplifiedState, StateDelta } from '../../../../schemas/generated/protocol';
 import { diffStates, jsonBytes } from '../../../../schemas/lib/state-delta';
+import { forgetHeldFrame, forgetHeldTab } from './frame-hold';
 
 const STATES_PER_TAB = 3;
 /**
@@ -36,6 +37,8 @@ const navigatedAway = new Map<string, number>();
 /** A top-frame navigation drops the tab's states (their ids are then answered as navigated away). Called by index.ts. */
 export function installStateCache(): void {
   chrome.webNavigation.onCommitted.addListener((d) => {
+    // The frames held for "same as last" (frame-hold.ts) were the old document's.
+    forgetHeldFrame(d.tabId, d.frameId);
     if (d.frameId !== 0) return;
     for (const e of byTab.get(d.tabId) ?? []) navigatedAway.set(e.id, d.tabId);
     while (navigatedAway.size > 200) navigatedAway.delete(navigatedAway.keys().next().value as string);
@@ -46,6 +49,7 @@ export function installStateCache(): void {
 /** Drops a closed tab's states (closed-tabs.ts). */
 export function forgetTabStates(tabId: number): void {
   byTab.delete(tabId);
+  forgetHeldTab(tabId);
 }
 
 /** The tab's newest kept state (downloads.ts: what the action's target was). */

@@ -101,6 +101,9 @@ export async function answerSnapshot(refs: RefRegistry, req: SnapshotRequest): P
   if (req.token_probe) return { ok: true, message: 'Frame token.', result: { token: await tokenFor(req.token_probe) } };
   const frame = takeFrameSnapshot(refs, req.params, req.top_viewport);
   if (parentToken !== null) frame.parent_token = parentToken;
+  // The worker holds this very answer (the kept one, by its id): only what reads fresh crosses.
+  const same = req.held !== undefined ? caches.get(refs)?.sameAs(req.held, frame) : undefined;
+  if (same) return { ok: true, message: 'State taken (same as last).', result: {}, same };
   // Sent as the object itself: Chrome's messaging serializes it to JSON once (and the worker gets it
   // parsed). A JSON string made here first was serialized a second time, every quote escaped, and
   // parsed twice: on the saved news page (0.5 MB) the walk's end -> the worker holding the parsed

@@ -7,7 +7,14 @@
 // after random actions on the bench pages. A state asked with dom_tree (the browser_use shim)
 // always walks: that tree draws highlights into the page.
 import type { GetStateParams } from '../../../../schemas/generated/protocol';
-import type { FrameElement, FrameSnapshot } from '../../shared/frame-snapshot';
+import {
+  type FrameElement,
+  type FrameFresh,
+  type FrameSame,
+  type FrameSnapshot,
+  FRESH_FIELDS,
+  isNewPositions,
+} from '../../shared/frame-snapshot';
 import { PageChanges } from './page-changes';
 import { DEFAULTS, FRAME_TOKEN_KEY, type Walker, type WalkMemory } from './walk';
 
@@ -97,6 +104,8 @@ export class WalkCache {
     this.kept.delete(key);
     if (this.kept.size >= KEYS) this.kept.delete(this.kept.keys().next().value as string);
     const all = (params.viewport_expansion ?? DEFAULTS.viewport_expansion) === -1;
+    // The id the worker holds this answer under (frame-snapshot.ts FrameSame): new with every kept frame.
+    frame.kept_id = newKeptId();
     this.kept.set(key, {
       frame,
       generation: this.generation,
@@ -108,7 +117,30 @@ export class WalkCache {
     });
     return frame;
   }
+
+  /**
+   * The "same as last" answer for `answer` (what snapshot() just returned) when it is the kept answer
+   * `held` names, or null (then the whole frame goes). Only when every field but the fresh ones is
+   * the kept frame's own, so the worker's copy of that frame plus these fresh fields is the answer.
+   */
+  sameAs(held: string, answer: FrameSnapshot): FrameSame | null {
+    if (answer.kept_id !== held) return null;
+    let kept: FrameSnapshot | undefined;
+    for (const k of this.kept.values()) if (k.frame.kept_id === held) kept = k.frame;
+    if (!kept) return null;
+    const fresh = new Set<string>(FRESH_FIELDS);
+    const a = answer as unknown as Record<string, unknown>;
+    const b = kept as unknown as Record<string, unknown>;
+    for (const key of Object.keys(a)) if (!fresh.has(key) && a[key] !== b[key]) return null;
+    for (const key of Object.keys(b)) if (!fresh.has(key) && !(key in a)) return null;
+    const out: FrameFresh = {};
+    for (const key of FRESH_FIELDS) if (answer[key] !== undefined) Object.assign(out, { [key]: answer[key] });
+    return { kept_id: held, fresh: out, is_new: isNewPositions(answer.elements) };
+  }
 }
+
+// getRandomValues, not randomUUID: the latter exists only in secure contexts (an http:// page's world has none).
+const newKeptId = () => Array.from(crypto.getRandomValues(new Uint32Array(4)), (n) => n.toString(36)).join('-');
 
 function keyOf(p: GetStateParams): string {
   return [
@@ -181,6 +213,7 @@ function reuse(k: Kept, memory: WalkMemory, start: number): FrameSnapshot {
       const { is_new: _, ...rest } = e;
       return rest;
     });
+    // The same walk's answer (same kept_id): a "same as last" answer lists is_new anew (sameAs).
     k.frame = { ...k.frame, elements };
   }
   memory.previous = k.listedSet;
