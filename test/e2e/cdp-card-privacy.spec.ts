@@ -188,6 +188,8 @@ function shadowCases(get: () => Setup): void {
       const at = async (name: string, by = 3) => regionColours(shot.img, shot.scale, await shadowInner(opened as Page, name, by));
       const typed = await at('typed');
       expect(typed.size, 'the card the client typed is drawn').to.be.greaterThan(1);
+      // Every case read before the verdict, so a failure names each root that showed its card.
+      const masked: Record<string, boolean> = {};
       for (const [name, by] of [
         ['open', 3],
         ['closed', 3],
@@ -195,9 +197,11 @@ function shadowCases(get: () => Setup): void {
         ['text', 1],
       ] as const) {
         const colours = await at(name, by);
-        if (side === 'ours') expect([...colours], `the card in the ${name} shadow root is one mask`).to.deep.equal([MASK]);
-        else expect(colours.size, `Chromium draws the card in the ${name} shadow root`).to.be.greaterThan(1);
+        masked[name] = colours.size === 1 && colours.has(MASK);
+        if (side === 'chromium') expect(colours.size, `Chromium draws the card in the ${name} shadow root`).to.be.greaterThan(1);
       }
+      if (side === 'ours')
+        expect(masked, 'the card in each shadow root is one mask').to.deep.equal({ open: true, closed: true, nested: true, text: true });
     });
 
     for (const [what, fn] of [
