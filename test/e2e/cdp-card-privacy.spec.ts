@@ -150,6 +150,16 @@ function addNestedText() {
   els.late = inner.getElementById('t');
   document.getElementById('slot').append(host);
 }
+function addEmptyField() {
+  const host = document.createElement('div');
+  const root = host.attachShadow({ mode: 'closed' });
+  root.innerHTML = css + '<p><input id="f" aria-label="Note"></p>';
+  els.late = root.getElementById('f');
+  document.getElementById('slot').append(host);
+}
+function fillSilently() {
+  els.late.value = parts('4000', '0566', '5566', '5556');
+}
 function shadowBox(name) {
   const r = els[name].getBoundingClientRect();
   return { x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height };
@@ -225,6 +235,25 @@ function shadowCases(get: () => Setup): void {
           await fresh.close().catch(() => undefined);
         }
       });
+
+    it('a card number a script sets silently in an ordinary field inside a closed root (no event), then a screenshot: covered through ours', async () => {
+      const { side } = get();
+      const fresh = await get().page.context().newPage();
+      try {
+        await fresh.goto(get().shadowLateUrl);
+        await fresh.evaluate(() => (window as unknown as { addEmptyField: () => void }).addEmptyField());
+        // The frame has told the worker of its field by now (a note one frame after the change).
+        await fresh.waitForTimeout(300);
+        expect((await rawShot(fresh)).img.width, 'a screenshot of the page without cards').to.be.greaterThan(0);
+        await fresh.evaluate(() => (window as unknown as { fillSilently: () => void }).fillSilently());
+        const shot = await rawShot(fresh);
+        const late = regionColours(shot.img, shot.scale, await shadowInner(fresh, 'late'));
+        if (side === 'ours') expect([...late], 'the card number set silently in a closed root is one mask').to.deep.equal([MASK]);
+        else expect(late.size, 'Chromium draws the card number set silently').to.be.greaterThan(1);
+      } finally {
+        await fresh.close().catch(() => undefined);
+      }
+    });
   });
 }
 

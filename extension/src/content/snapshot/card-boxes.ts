@@ -45,16 +45,29 @@ const NOT_TEXT = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'ima
 export const isTextField = (el: HTMLInputElement | HTMLTextAreaElement): boolean =>
   el instanceof HTMLTextAreaElement || !NOT_TEXT.has(el.type);
 
+/** card-push.ts: the shadow roots it observes (every root it was told of or found), for a capture's read. */
+let observedRoots: (() => ShadowRoot[]) | null = null;
+
+/** card-push.ts registers the roots it keeps observing. */
+export function setObservedShadowRoots(roots: () => ShadowRoot[]): void {
+  observedRoots = roots;
+}
+
 /**
  * The card numbers drawn in this frame: field values and page text, as the privacy filter finds them,
  * in the light DOM and in every shadow root (open, closed, nested: a web component's field or text
  * is drawn like any other). fieldsOnly: the field values alone (a frame whose text the worker knows
  * holds no card number: any text that may bring one is reported by card-push.ts as it arrives, a
- * value set by script is not), and the text of shadow roots: a root attached to an element already
- * in the page (a custom element upgraded late) brings text no observer of the page sees.
- * roots: the frame's shadow roots when the caller already found them (card-push.ts).
+ * value set by script is not). roots: the frame's shadow roots; by default those card-push.ts
+ * observes, every root it was told of or found (an open root attached without a trace to an element
+ * already in the page is found at its next read, which walks the page): a walk of the whole page
+ * costs a page of web components tens of milliseconds in this isolated world, too much for every
+ * screenshot (bench/results/cdp-card-shadow.md).
  */
-export function frameCardBoxes(fieldsOnly = false, roots: readonly ShadowRoot[] = shadowRootsIn(document)): FrameCardBoxes {
+export function frameCardBoxes(
+  fieldsOnly = false,
+  roots: readonly ShadowRoot[] = observedRoots ? observedRoots() : shadowRootsIn(document),
+): FrameCardBoxes {
   const boxes: CardBox[] = [];
   let cardField = false;
   let textFields = false;
@@ -76,7 +89,7 @@ export function frameCardBoxes(fieldsOnly = false, roots: readonly ShadowRoot[] 
   // collapsed as the walk does, it never misses a card (it joins more than is shown, never less). A
   // shadow root's text is not in its host's textContent: each root is asked on its own.
   const mayHold = (n: Node | null) => mayHoldCard((n?.textContent ?? '').replace(/\s+/g, ' '));
-  if ((!fieldsOnly && mayHold(document.body)) || roots.some(mayHold))
+  if (!fieldsOnly && (mayHold(document.body) || roots.some(mayHold)))
     for (const { rect, text } of cardTextRects(false, roots))
       boxes.push({ x: rect.left, y: rect.top, w: rect.width, h: rect.height, cards: [text] });
   return {

@@ -25,14 +25,16 @@
 // main-world hook reports as it is attached to an element already in the page (shadow-watch.ts,
 // then one walk of the page in the same task), and, as a fallback, any root a read finds that
 // nothing reported (an open root attached to an element already in the page: a custom element
-// upgraded late). A new root with a field or with 13 digits close together is a change that may
-// bring a card. A page with web components and no card pays one element walk per added subtree,
-// and sends nothing.
+// upgraded late; until a read, a capture that reads this frame's fields only does not see it). A
+// new root with a text field or with 13 digits close together is a change that may bring a card. A
+// capture's field read takes the roots observed here rather than walking the page (card-boxes.ts).
+// A page with web components and no card pays one element walk per added subtree, and sends nothing
+// after its first note (it holds text fields: bench/results/cdp-card-shadow.md).
 import { CARD_CHANNEL, type CardFrameNote } from '../../shared/card-boxes';
 import { mayHoldCard } from '../../shared/redaction';
 import { shadowRootsIn } from '../shadow-root';
 import { onClosedShadow } from '../shadow-watch';
-import { frameCardBoxes, isTextField } from './card-boxes';
+import { frameCardBoxes, isTextField, setObservedShadowRoots } from './card-boxes';
 
 /** Attributes that can make a field hold or count as a card number. */
 const FIELD_ATTRIBUTES = ['value', 'type', 'autocomplete', 'name', 'id', 'aria-label', 'placeholder'];
@@ -125,6 +127,16 @@ const observer = new MutationObserver((records) => {
 });
 /** The shadow roots observed (a root is never taken off its host). */
 const observedRoots = new WeakSet<ShadowRoot>();
+/** The observed roots whose host may be in the page, for a capture's field read (card-boxes.ts); pruned as it grows. */
+const liveRoots = new Set<ShadowRoot>();
+let prunedAt = 0;
+
+/** The observed roots in the page now (a root whose host left and came back is observed again as it is added). */
+function rootsInPage(): ShadowRoot[] {
+  for (const root of liveRoots) if (!root.host.isConnected) liveRoots.delete(root);
+  prunedAt = liveRoots.size;
+  return [...liveRoots];
+}
 
 /** An input or change event: a field's value typed or set, which may be a card number. */
 function onInput(e: Event): void {
@@ -146,6 +158,8 @@ const onScroll = (): void => changed(false);
  * each capture, brings none (a web component's list re-rendered sends nothing).
  */
 function observeRoot(root: ShadowRoot): boolean {
+  liveRoots.add(root);
+  if (liveRoots.size > 2 * prunedAt + 256) rootsInPage();
   if (observedRoots.has(root)) return false;
   observedRoots.add(root);
   observer.observe(root, OBSERVED);
@@ -176,6 +190,7 @@ function observeAdded(records: MutationRecord[]): boolean {
 let closedScan = false;
 
 function start(): void {
+  setObservedShadowRoots(rootsInPage);
   observer.observe(document, OBSERVED);
   // A closed root reported as it is attached (still empty, host unknown): one walk of the page once
   // the page's script has run (a microtask: the same task, before a client could ask for a screenshot).
