@@ -123,7 +123,7 @@ function shadowBox(name) {
  * a closed root nested in an added open one.
  */
 const SHADOW_LATE = `<style>body { margin: 8px; font: 20px monospace; background: #fff; color: #000 }</style>
-<p>Nothing to pay here</p><div id="slot"></div><div id="later"></div>
+<p>Nothing to pay here</p><div id="slot"></div><div id="later"></div><late-card></late-card><div id="typed-later"></div>
 <script>
 const css = '<style>${SHADOW_CSS}</style>';
 const parts = (...g) => g.join(' ');
@@ -156,6 +156,25 @@ function addEmptyField() {
   root.innerHTML = css + '<p><input id="f" aria-label="Note"></p>';
   els.late = root.getElementById('f');
   document.getElementById('slot').append(host);
+}
+function defineLateCard() {
+  customElements.define('late-card', class extends HTMLElement {
+    constructor() {
+      super();
+      const root = this.attachShadow({ mode: 'open' });
+      root.innerHTML = css + '<p><input id="f"></p>';
+      els.late = root.getElementById('f');
+      els.late.value = parts('5105', '1051', '0510', '5100');
+    }
+  });
+}
+function typeIntoSilentRoot() {
+  // An open root attached to an element already in the page: nothing reports it; the input event does.
+  const root = document.getElementById('typed-later').attachShadow({ mode: 'open' });
+  root.innerHTML = css + '<p><input id="f"></p>';
+  els.late = root.getElementById('f');
+  els.late.value = parts('4000', '0566', '5566', '5556');
+  els.late.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertFromPaste' }));
 }
 function fillSilently() {
   els.late.value = parts('4000', '0566', '5566', '5556');
@@ -250,6 +269,41 @@ function shadowCases(get: () => Setup): void {
         const late = regionColours(shot.img, shot.scale, await shadowInner(fresh, 'late'));
         if (side === 'ours') expect([...late], 'the card number set silently in a closed root is one mask').to.deep.equal([MASK]);
         else expect(late.size, 'Chromium draws the card number set silently').to.be.greaterThan(1);
+      } finally {
+        await fresh.close().catch(() => undefined);
+      }
+    });
+
+    it('a card number the page types into a field of an open root attached to an element already in the page, then a screenshot at once: covered through ours', async () => {
+      const { side } = get();
+      const fresh = await get().page.context().newPage();
+      try {
+        await fresh.goto(get().shadowLateUrl);
+        expect((await rawShot(fresh)).img.width, 'a screenshot of the page without cards').to.be.greaterThan(0);
+        await fresh.evaluate(() => (window as unknown as { typeIntoSilentRoot: () => void }).typeIntoSilentRoot());
+        const shot = await rawShot(fresh);
+        const late = regionColours(shot.img, shot.scale, await shadowInner(fresh, 'late'));
+        if (side === 'ours') expect([...late], 'the card typed into the field of an unreported root is one mask').to.deep.equal([MASK]);
+        else expect(late.size, 'Chromium draws the card typed').to.be.greaterThan(1);
+      } finally {
+        await fresh.close().catch(() => undefined);
+      }
+    });
+
+    it('a custom element already in the page, defined late (its constructor attaches a root with a card field), then a screenshot: covered through ours', async () => {
+      const { side } = get();
+      const fresh = await get().page.context().newPage();
+      try {
+        await fresh.goto(get().shadowLateUrl);
+        // A text field first, so the worker reads this frame's fields at each capture (the upgrade itself is seen by no observer).
+        await fresh.evaluate(() => (window as unknown as { addEmptyField: () => void }).addEmptyField());
+        await fresh.waitForTimeout(300);
+        expect((await rawShot(fresh)).img.width, 'a screenshot of the page without cards').to.be.greaterThan(0);
+        await fresh.evaluate(() => (window as unknown as { defineLateCard: () => void }).defineLateCard());
+        const shot = await rawShot(fresh);
+        const late = regionColours(shot.img, shot.scale, await shadowInner(fresh, 'late'));
+        if (side === 'ours') expect([...late], 'the card in the upgraded element is one mask').to.deep.equal([MASK]);
+        else expect(late.size, 'Chromium draws the card in the upgraded element').to.be.greaterThan(1);
       } finally {
         await fresh.close().catch(() => undefined);
       }

@@ -23,16 +23,17 @@
 // observed with the same observer and gets its own input/change listeners, which see the real
 // target: the roots present at start, those of added elements (nested ones too), a closed root the
 // main-world hook reports as it is attached to an element already in the page (shadow-watch.ts,
-// then one walk of the page in the same task), and, as a fallback, any root a read finds that
-// nothing reported (an open root attached to an element already in the page: a custom element
-// upgraded late; until a read, a capture that reads this frame's fields only does not see it). A
-// new root with a text field or with 13 digits close together is a change that may bring a card. A
-// capture's field read takes the roots observed here rather than walking the page (card-boxes.ts).
+// then one walk of the page in the same task), the root of a custom element upgraded in place (the
+// page defined it late: looked at again by each capture that reads this frame), and, as a fallback,
+// any root a read finds that nothing reported (a script's attachShadow on an element already in the
+// page, not an upgrade: until this frame's next read, a capture does not see it). A new root with a
+// text field or with 13 digits close together is a change that may bring a card. A capture reads
+// the roots observed here rather than walking the page (card-boxes.ts).
 // A page with web components and no card pays one element walk per added subtree, and sends nothing
 // after its first note (it holds text fields: bench/results/cdp-card-shadow.md).
 import { CARD_CHANNEL, type CardFrameNote } from '../../shared/card-boxes';
 import { mayHoldCard } from '../../shared/redaction';
-import { shadowRootsIn } from '../shadow-root';
+import { shadowRootOf, shadowRootsIn } from '../shadow-root';
 import { onClosedShadow } from '../shadow-watch';
 import { frameCardBoxes, isTextField, setObservedShadowRoots } from './card-boxes';
 
@@ -60,6 +61,7 @@ function read(): void {
   readTimer = undefined;
   // The fallback: a root nothing reported is observed from now on (its card, if any, is in these boxes).
   const roots = shadowRootsIn(document);
+  noteUndefined(document);
   for (const root of roots) observeRoot(root);
   const boxes = frameCardBoxes(false, roots);
   const watch = boxes.boxes.length > 0 || boxes.cardField;
@@ -131,11 +133,47 @@ const observedRoots = new WeakSet<ShadowRoot>();
 const liveRoots = new Set<ShadowRoot>();
 let prunedAt = 0;
 
+/**
+ * Custom elements not defined yet: when the page defines them, each is upgraded in place and its
+ * constructor may attach a root, which no mutation reports; a capture looks at them again.
+ */
+const undefinedHosts = new Set<Element>();
+
+let undefinedPrunedAt = 0;
+
+function noteUndefined(scope: ParentNode): void {
+  if (undefinedHosts.size > 2 * undefinedPrunedAt + 256) {
+    for (const el of undefinedHosts) if (!el.isConnected) undefinedHosts.delete(el);
+    undefinedPrunedAt = undefinedHosts.size;
+  }
+  if (scope instanceof Element && scope.localName.includes('-') && !scope.matches(':defined')) undefinedHosts.add(scope);
+  for (const el of scope.querySelectorAll(':not(:defined)')) undefinedHosts.add(el);
+}
+
 /** The observed roots in the page now (a root whose host left and came back is observed again as it is added). */
 function rootsInPage(): ShadowRoot[] {
+  for (const el of undefinedHosts) {
+    if (!el.isConnected) undefinedHosts.delete(el); // noted again if it comes back (an added node)
+    if (!el.isConnected || !el.matches(':defined')) continue;
+    // Upgraded since: its constructor may have attached a root no observer saw.
+    undefinedHosts.delete(el);
+    if (el.isConnected) observeRootsIn(el);
+  }
   for (const root of liveRoots) if (!root.host.isConnected) liveRoots.delete(root);
   prunedAt = liveRoots.size;
   return [...liveRoots];
+}
+
+/**
+ * The roots a capture reads (card-boxes.ts): those observed, or, while a change waits for its read
+ * (which walks the page for roots nothing reported), every root of the page now: the change may have
+ * brought its card in one.
+ */
+function rootsForCapture(): ShadowRoot[] {
+  if (readTimer === undefined) return rootsInPage();
+  const roots = shadowRootsIn(document);
+  for (const root of roots) observeRoot(root);
+  return roots;
 }
 
 /** An input or change event: a field's value typed or set, which may be a card number. */
@@ -143,10 +181,12 @@ function onInput(e: Event): void {
   // composedPath()[0]: the field itself when it is in an open shadow root (e.target is its host).
   const t = e.composedPath()[0] ?? e.target;
   if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement) changed(t.value.length >= CARD_MIN_CHARS);
-  // A host as the target: the field is in a closed root. A root we observe has its own listener,
-  // which saw the field; a root nothing reported yet (the fallback) may have brought a card.
-  else if (t instanceof Element && e.currentTarget === window) changed(shadowRootsIn(t).some((r) => !observedRoots.has(r)));
-  else changed(false);
+  // A host as the target: the field is in its closed root. A root we observe has its own listener,
+  // which saw the field; one nothing reported yet (the fallback) may have brought a card.
+  else if (t instanceof Element && e.currentTarget === window) {
+    const own = shadowRootOf(t);
+    changed(own !== null && !observedRoots.has(own));
+  } else changed(false);
 }
 
 const onScroll = (): void => changed(false);
@@ -163,6 +203,7 @@ function observeRoot(root: ShadowRoot): boolean {
   if (observedRoots.has(root)) return false;
   observedRoots.add(root);
   observer.observe(root, OBSERVED);
+  noteUndefined(root);
   // The root's own listeners see the real target, also in a closed root and for events that are not composed.
   root.addEventListener('input', onInput, true);
   root.addEventListener('change', onInput, true);
@@ -183,14 +224,19 @@ function observeRootsIn(from: Node): boolean {
 function observeAdded(records: MutationRecord[]): boolean {
   let mayBring = false;
   for (const r of records)
-    if (r.type === 'childList') for (const n of r.addedNodes) if (n instanceof Element) mayBring = observeRootsIn(n) || mayBring;
+    if (r.type === 'childList')
+      for (const n of r.addedNodes)
+        if (n instanceof Element) {
+          noteUndefined(n);
+          mayBring = observeRootsIn(n) || mayBring;
+        }
   return mayBring;
 }
 
 let closedScan = false;
 
 function start(): void {
-  setObservedShadowRoots(rootsInPage);
+  setObservedShadowRoots(rootsForCapture);
   observer.observe(document, OBSERVED);
   // A closed root reported as it is attached (still empty, host unknown): one walk of the page once
   // the page's script has run (a microtask: the same task, before a client could ask for a screenshot).
