@@ -59,10 +59,9 @@ export function setObservedShadowRoots(roots: () => ShadowRoot[]): void {
  * is drawn like any other). fieldsOnly: the field values alone (a frame whose text the worker knows
  * holds no card number: any text that may bring one is reported by card-push.ts as it arrives, a
  * value set by script is not). roots: the frame's shadow roots; by default those card-push.ts
- * observes, every root it was told of or found (an open root attached without a trace to an element
- * already in the page is found at its next read, which walks the page): a walk of the whole page
- * costs a page of web components tens of milliseconds in this isolated world, too much for every
- * screenshot (bench/results/cdp-card-shadow.md).
+ * observes, every root it was told of or found (it walks the page when a change waits for its read):
+ * a walk of the whole page costs a page of web components tens of milliseconds in this isolated
+ * world, too much for every screenshot (bench/results/cdp-card-shadow.md).
  */
 export function frameCardBoxes(
   fieldsOnly = false,
