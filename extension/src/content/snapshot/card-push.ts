@@ -153,11 +153,12 @@ function noteUndefined(scope: ParentNode): void {
 /** The observed roots in the page now (a root whose host left and came back is observed again as it is added). */
 function rootsInPage(): ShadowRoot[] {
   for (const el of undefinedHosts) {
-    if (!el.isConnected) undefinedHosts.delete(el); // noted again if it comes back (an added node)
-    if (!el.isConnected || !el.matches(':defined')) continue;
-    // Upgraded since: its constructor may have attached a root no observer saw.
-    undefinedHosts.delete(el);
-    if (el.isConnected) observeRootsIn(el);
+    // A host that left is noted again if it comes back (an added node).
+    if (!el.isConnected || el.matches(':defined')) undefinedHosts.delete(el);
+    // Upgraded since: its constructor may have attached a root no observer saw. This capture reads
+    // its fields; its text from the next one on (the note that follows makes the worker read this
+    // frame whole).
+    if (el.isConnected && el.matches(':defined') && observeRootsIn(el)) changed(true);
   }
   for (const root of liveRoots) if (!root.host.isConnected) liveRoots.delete(root);
   prunedAt = liveRoots.size;
