@@ -91,3 +91,21 @@ export function shadowRootsIn(from: Node): ShadowRoot[] {
   visit(from);
   return out;
 }
+
+/** snapshot/card-push.ts: the roots it keeps observing (every root it was told of or found). */
+let observed: (() => ShadowRoot[]) | null = null;
+
+/** snapshot/card-push.ts registers the roots it observes, so a screenshot need not walk the page for them. */
+export function setObservedShadowRoots(roots: () => ShadowRoot[]): void {
+  observed = roots;
+}
+
+/**
+ * The page's shadow roots for a CDP client's screenshot (snapshot/card-boxes.ts): those
+ * card-push.ts observes (it walks the page when a change waits for its read), or a walk of the page
+ * when it does not run. A walk costs a page of web components tens of milliseconds in an isolated
+ * world, too much for every screenshot (bench/results/cdp-card-shadow.md).
+ */
+export function pageShadowRoots(): ShadowRoot[] {
+  return observed ? observed() : shadowRootsIn(document);
+}

@@ -7,7 +7,7 @@
 // cross-origin frame's boxes in the top page (WindowProxy identity is comparable across origins).
 import { CARD_BOXES_GLOBAL, type CardBox, type FrameCardBoxes } from '../../shared/card-boxes';
 import { findCardRanges, mayHoldCard } from '../../shared/redaction';
-import { shadowRootsIn } from '../shadow-root';
+import { pageShadowRoots } from '../shadow-root';
 import { cardTextRects, DEFAULT_PRIVACY, sensitiveReason } from './privacy';
 
 function indexInParent(): number {
@@ -45,28 +45,14 @@ const NOT_TEXT = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'ima
 export const isTextField = (el: HTMLInputElement | HTMLTextAreaElement): boolean =>
   el instanceof HTMLTextAreaElement || !NOT_TEXT.has(el.type);
 
-/** card-push.ts: the shadow roots it observes (every root it was told of or found), for a capture's read. */
-let observedRoots: (() => ShadowRoot[]) | null = null;
-
-/** card-push.ts registers the roots it keeps observing. */
-export function setObservedShadowRoots(roots: () => ShadowRoot[]): void {
-  observedRoots = roots;
-}
-
 /**
  * The card numbers drawn in this frame: field values and page text, as the privacy filter finds them,
  * in the light DOM and in every shadow root (open, closed, nested: a web component's field or text
  * is drawn like any other). fieldsOnly: the field values alone (a frame whose text the worker knows
  * holds no card number: any text that may bring one is reported by card-push.ts as it arrives, a
- * value set by script is not). roots: the frame's shadow roots; by default those card-push.ts
- * observes, every root it was told of or found (it walks the page when a change waits for its read):
- * a walk of the whole page costs a page of web components tens of milliseconds in this isolated
- * world, too much for every screenshot (bench/results/cdp-card-shadow.md).
+ * value set by script is not). roots: the frame's shadow roots (shadow-root.ts pageShadowRoots).
  */
-export function frameCardBoxes(
-  fieldsOnly = false,
-  roots: readonly ShadowRoot[] = observedRoots ? observedRoots() : shadowRootsIn(document),
-): FrameCardBoxes {
+export function frameCardBoxes(fieldsOnly = false, roots: readonly ShadowRoot[] = pageShadowRoots()): FrameCardBoxes {
   const boxes: CardBox[] = [];
   let cardField = false;
   let textFields = false;

@@ -28,14 +28,14 @@
 // any root a read finds that nothing reported (a script's attachShadow on an element already in the
 // page, not an upgrade: until this frame's next read, a capture does not see it). A new root with a
 // text field or with 13 digits close together is a change that may bring a card. A capture reads
-// the roots observed here rather than walking the page (card-boxes.ts).
+// the roots observed here rather than walking the page (shadow-root.ts pageShadowRoots).
 // A page with web components and no card pays one element walk per added subtree, and sends nothing
 // after its first note (it holds text fields: bench/results/cdp-card-shadow.md).
 import { CARD_CHANNEL, type CardFrameNote } from '../../shared/card-boxes';
 import { mayHoldCard } from '../../shared/redaction';
-import { shadowRootOf, shadowRootsIn } from '../shadow-root';
+import { setObservedShadowRoots, shadowRootOf, shadowRootsIn } from '../shadow-root';
 import { onClosedShadow } from '../shadow-watch';
-import { frameCardBoxes, isTextField, setObservedShadowRoots } from './card-boxes';
+import { frameCardBoxes, isTextField } from './card-boxes';
 
 /** Attributes that can make a field hold or count as a card number. */
 const FIELD_ATTRIBUTES = ['value', 'type', 'autocomplete', 'name', 'id', 'aria-label', 'placeholder'];
@@ -166,7 +166,7 @@ function rootsInPage(): ShadowRoot[] {
 }
 
 /**
- * The roots a capture reads (card-boxes.ts): those observed, or, while a change waits for its read
+ * The roots a screenshot reads (shadow-root.ts pageShadowRoots): those observed, or, while a change waits for its read
  * (which walks the page for roots nothing reported), every root of the page now: the change may have
  * brought its card in one.
  */

@@ -353,8 +353,9 @@ export const MASK_COLOR = CARD_MASK_COLOR;
 /**
  * The client rects of every card number in the page's text, with the text each covers (a part of
  * the number when it is split over inline elements); onScreen: only those in the viewport. The text
- * inside shadow roots too, open and closed, nested (a TreeWalker stops at a root's host): `roots`
- * when the caller already found them (shadow-root.ts shadowRootsIn).
+ * inside shadow roots too, open and closed, nested (a TreeWalker stops at a root's host), all of
+ * them found by a walk of the page unless the caller passes them (snapshot/card-boxes.ts): the
+ * classic screenshot pays that walk to miss no root.
  */
 export function cardTextRects(
   onScreen: boolean,
