@@ -44,6 +44,9 @@ interface Setup {
   plainUrl: string;
   /** The payment frame's URL, on another site. */
   frameUrl: string;
+  /** SHADOWED and SHADOW_LATE. */
+  shadowUrl: string;
+  shadowLateUrl: string;
   side: Side;
 }
 
@@ -70,6 +73,243 @@ function fillNote() {
   document.getElementById('note').value = '4000 0566 5566 5556';
 }</script>
 <p>Nothing to pay here <input id="note" aria-label="Note" style="width: 260px"></p><p>Paid with <span id="parts"></span></p><div id="slot" style="margin-top: 250px"></div><div style="height: 2500px"></div>`;
+
+/** One line: it goes into a quoted string of the pages' scripts. */
+const SHADOW_CSS =
+  'input { font: 20px monospace; width: 420px; height: 36px; border: 1px solid #000; background: #fff; color: #000 } p { margin: 8px 0 }';
+
+/**
+ * Card numbers drawn only inside shadow roots, written by the page: a field in an open root, a field
+ * in a closed root, a field in a closed root nested in an open one, text in an open root; and an
+ * empty card field in an open root for the client to type into. The page keeps its closed roots'
+ * fields (attachShadow returns the root) and tells where each is (shadowBox).
+ */
+const SHADOWED = `<style>body { margin: 8px; font: 20px monospace; background: #fff; color: #000 }</style>
+<div id="open"></div><div id="closed"></div><div id="nested"></div><div id="text"></div><div id="typed"></div>
+<script>
+const css = '<style>${SHADOW_CSS}</style>';
+const parts = (...g) => g.join(' ');
+const els = {};
+const open = document.getElementById('open').attachShadow({ mode: 'open' });
+open.innerHTML = css + '<p><input id="f"></p>';
+els.open = open.getElementById('f');
+els.open.value = parts('4000', '0566', '5566', '5556');
+const closed = document.getElementById('closed').attachShadow({ mode: 'closed' });
+closed.innerHTML = css + '<p><input id="f"></p>';
+els.closed = closed.getElementById('f');
+els.closed.value = parts('5555', '5555', '5555', '4444');
+const outer = document.getElementById('nested').attachShadow({ mode: 'open' });
+outer.innerHTML = '<div id="inner"></div>';
+const inner = outer.getElementById('inner').attachShadow({ mode: 'closed' });
+inner.innerHTML = css + '<p><input id="f"></p>';
+els.nested = inner.getElementById('f');
+els.nested.value = parts('3782', '822463', '10005');
+const text = document.getElementById('text').attachShadow({ mode: 'open' });
+text.innerHTML = css + '<p>Paid with <span id="t">' + parts('5105', '1051', '0510', '5100') + '</span> today</p>';
+els.text = text.getElementById('t');
+const typed = document.getElementById('typed').attachShadow({ mode: 'open' });
+typed.innerHTML = css + '<p><input id="cc-typed" autocomplete="cc-number"></p>';
+els.typed = typed.getElementById('cc-typed');
+function shadowBox(name) {
+  const r = els[name].getBoundingClientRect();
+  return { x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height };
+}
+</script>`;
+
+/**
+ * A page without cards or text fields (its frame tells the worker nothing), whose script later draws
+ * a card number inside shadow roots: a host added with a card field in its open root, a closed root
+ * attached to an element already in the page (the main-world hook's report), a card in text inside
+ * a closed root nested in an added open one.
+ */
+const SHADOW_LATE = `<style>body { margin: 8px; font: 20px monospace; background: #fff; color: #000 }</style>
+<p>Nothing to pay here</p><div id="slot"></div><div id="later"></div><late-card></late-card><div id="typed-later"></div>
+<script>
+const css = '<style>${SHADOW_CSS}</style>';
+const parts = (...g) => g.join(' ');
+const els = {};
+function addOpenField() {
+  const host = document.createElement('div');
+  const root = host.attachShadow({ mode: 'open' });
+  root.innerHTML = css + '<p><input id="f"></p>';
+  els.late = root.getElementById('f');
+  els.late.value = parts('4000', '0566', '5566', '5556');
+  document.getElementById('slot').append(host);
+}
+function attachClosedText() {
+  const root = document.getElementById('later').attachShadow({ mode: 'closed' });
+  root.innerHTML = css + '<p>Paid with <span id="t">' + parts('5105', '1051', '0510', '5100') + '</span></p>';
+  els.late = root.getElementById('t');
+}
+function addNestedText() {
+  const host = document.createElement('div');
+  const outer = host.attachShadow({ mode: 'open' });
+  outer.innerHTML = '<div id="inner"></div>';
+  const inner = outer.getElementById('inner').attachShadow({ mode: 'closed' });
+  inner.innerHTML = css + '<p>On file <span id="t">' + parts('5555', '5555', '5555', '4444') + '</span></p>';
+  els.late = inner.getElementById('t');
+  document.getElementById('slot').append(host);
+}
+function addEmptyField() {
+  const host = document.createElement('div');
+  const root = host.attachShadow({ mode: 'closed' });
+  root.innerHTML = css + '<p><input id="f" aria-label="Note"></p>';
+  els.late = root.getElementById('f');
+  document.getElementById('slot').append(host);
+}
+function defineLateCard() {
+  customElements.define('late-card', class extends HTMLElement {
+    constructor() {
+      super();
+      const root = this.attachShadow({ mode: 'open' });
+      root.innerHTML = css + '<p><input id="f"></p>';
+      els.late = root.getElementById('f');
+      els.late.value = parts('5105', '1051', '0510', '5100');
+    }
+  });
+}
+function typeIntoSilentRoot() {
+  // An open root attached to an element already in the page: nothing reports it; the input event does.
+  const root = document.getElementById('typed-later').attachShadow({ mode: 'open' });
+  root.innerHTML = css + '<p><input id="f"></p>';
+  els.late = root.getElementById('f');
+  els.late.value = parts('4000', '0566', '5566', '5556');
+  els.late.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertFromPaste' }));
+}
+function fillSilently() {
+  els.late.value = parts('4000', '0566', '5566', '5556');
+}
+function shadowBox(name) {
+  const r = els[name].getBoundingClientRect();
+  return { x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height };
+}
+</script>`;
+
+/** A box the page's shadowBox tells (an element in a closed root is out of a client's reach), shrunk like inner(). */
+async function shadowInner(page: Page, name: string, by = 3): Promise<{ x: number; y: number; w: number; h: number }> {
+  const b = await page.evaluate(
+    (n) => (window as unknown as { shadowBox: (n: string) => { x: number; y: number; w: number; h: number } }).shadowBox(n),
+    name,
+  );
+  return { x: b.x + by, y: b.y + by, w: b.w - 2 * by, h: b.h - 2 * by };
+}
+
+/**
+ * Card numbers inside shadow roots: covered through ours in a screenshot of the page that has them
+ * and in one taken right after the page's script drew them; Chromium's shows them (the check is real).
+ */
+function shadowCases(get: () => Setup): void {
+  describe('card numbers inside shadow roots', () => {
+    let opened: Page | undefined;
+    before(async () => {
+      opened = await get().page.context().newPage();
+      await opened.goto(get().shadowUrl);
+    });
+    after(async () => {
+      await opened?.close().catch(() => undefined);
+    });
+
+    it("in a field of an open, a closed and a nested closed root and in an open root's text: covered through ours; typed by the client: shown", async () => {
+      const { side } = get();
+      if (!opened) throw new Error('the before hook did not open the page');
+      await opened.fill('#cc-typed', TYPED);
+      const shot = await rawShot(opened);
+      const at = async (name: string, by = 3) => regionColours(shot.img, shot.scale, await shadowInner(opened as Page, name, by));
+      const typed = await at('typed');
+      expect(typed.size, 'the card the client typed is drawn').to.be.greaterThan(1);
+      // Every case read before the verdict, so a failure names each root that showed its card.
+      const masked: Record<string, boolean> = {};
+      for (const [name, by] of [
+        ['open', 3],
+        ['closed', 3],
+        ['nested', 3],
+        ['text', 1],
+      ] as const) {
+        const colours = await at(name, by);
+        masked[name] = colours.size === 1 && colours.has(MASK);
+        if (side === 'chromium') expect(colours.size, `Chromium draws the card in the ${name} shadow root`).to.be.greaterThan(1);
+      }
+      if (side === 'ours')
+        expect(masked, 'the card in each shadow root is one mask').to.deep.equal({ open: true, closed: true, nested: true, text: true });
+    });
+
+    for (const [what, fn] of [
+      ['a host with a card field in its open root, added by script', 'addOpenField'],
+      ['a closed root attached by script to an element already in the page, with card text', 'attachClosedText'],
+      ['card text in a closed root nested in an open one, added by script', 'addNestedText'],
+    ] as const)
+      it(`${what}, then a screenshot at once (a page without cards or fields before): covered through ours`, async () => {
+        const { side } = get();
+        // A fresh page in front: its frame told the worker of no card and no field.
+        const fresh = await get().page.context().newPage();
+        try {
+          await fresh.goto(get().shadowLateUrl);
+          expect((await rawShot(fresh)).img.width, 'a screenshot of the page without cards').to.be.greaterThan(0);
+          await fresh.evaluate((name) => (window as unknown as Record<string, () => void>)[name]?.(), fn);
+          const shot = await rawShot(fresh);
+          const late = regionColours(shot.img, shot.scale, await shadowInner(fresh, 'late', fn === 'addOpenField' ? 3 : 1));
+          if (side === 'ours') expect([...late], 'the card drawn by script in a shadow root is one mask').to.deep.equal([MASK]);
+          else expect(late.size, 'Chromium draws the card drawn by script in a shadow root').to.be.greaterThan(1);
+        } finally {
+          await fresh.close().catch(() => undefined);
+        }
+      });
+
+    it('a card number a script sets silently in an ordinary field inside a closed root (no event), then a screenshot: covered through ours', async () => {
+      const { side } = get();
+      const fresh = await get().page.context().newPage();
+      try {
+        await fresh.goto(get().shadowLateUrl);
+        await fresh.evaluate(() => (window as unknown as { addEmptyField: () => void }).addEmptyField());
+        // The frame has told the worker of its field by now (a note one frame after the change).
+        await fresh.waitForTimeout(300);
+        expect((await rawShot(fresh)).img.width, 'a screenshot of the page without cards').to.be.greaterThan(0);
+        await fresh.evaluate(() => (window as unknown as { fillSilently: () => void }).fillSilently());
+        const shot = await rawShot(fresh);
+        const late = regionColours(shot.img, shot.scale, await shadowInner(fresh, 'late'));
+        if (side === 'ours') expect([...late], 'the card number set silently in a closed root is one mask').to.deep.equal([MASK]);
+        else expect(late.size, 'Chromium draws the card number set silently').to.be.greaterThan(1);
+      } finally {
+        await fresh.close().catch(() => undefined);
+      }
+    });
+
+    it('a card number the page types into a field of an open root attached to an element already in the page, then a screenshot at once: covered through ours', async () => {
+      const { side } = get();
+      const fresh = await get().page.context().newPage();
+      try {
+        await fresh.goto(get().shadowLateUrl);
+        expect((await rawShot(fresh)).img.width, 'a screenshot of the page without cards').to.be.greaterThan(0);
+        await fresh.evaluate(() => (window as unknown as { typeIntoSilentRoot: () => void }).typeIntoSilentRoot());
+        const shot = await rawShot(fresh);
+        const late = regionColours(shot.img, shot.scale, await shadowInner(fresh, 'late'));
+        if (side === 'ours') expect([...late], 'the card typed into the field of an unreported root is one mask').to.deep.equal([MASK]);
+        else expect(late.size, 'Chromium draws the card typed').to.be.greaterThan(1);
+      } finally {
+        await fresh.close().catch(() => undefined);
+      }
+    });
+
+    it('a custom element already in the page, defined late (its constructor attaches a root with a card field), then a screenshot: covered through ours', async () => {
+      const { side } = get();
+      const fresh = await get().page.context().newPage();
+      try {
+        await fresh.goto(get().shadowLateUrl);
+        // A text field first, so the worker reads this frame's fields at each capture (the upgrade itself is seen by no observer).
+        await fresh.evaluate(() => (window as unknown as { addEmptyField: () => void }).addEmptyField());
+        await fresh.waitForTimeout(300);
+        expect((await rawShot(fresh)).img.width, 'a screenshot of the page without cards').to.be.greaterThan(0);
+        await fresh.evaluate(() => (window as unknown as { defineLateCard: () => void }).defineLateCard());
+        const shot = await rawShot(fresh);
+        const late = regionColours(shot.img, shot.scale, await shadowInner(fresh, 'late'));
+        if (side === 'ours') expect([...late], 'the card in the upgraded element is one mask').to.deep.equal([MASK]);
+        else expect(late.size, 'Chromium draws the card in the upgraded element').to.be.greaterThan(1);
+      } finally {
+        await fresh.close().catch(() => undefined);
+      }
+    });
+  });
+}
 
 /** The element's box in CSS px of the document, shrunk so anti-aliased edges and borders stay out. */
 async function inner(page: Page, selector: string, by = 3): Promise<{ x: number; y: number; w: number; h: number }> {
@@ -337,7 +577,14 @@ describe("card numbers through Chromium's own --remote-debugging-port (the refer
     const page = await context.newPage();
     const frameUrl = fx.html('/card-frame', FRAME, 'Pay').replace('127.0.0.1', 'localhost');
     await page.goto(fx.html('/card-privacy', pageWith(frameUrl), 'Card privacy'));
-    setup = { page, side: 'chromium', plainUrl: fx.html('/no-card', PLAIN, 'No card'), frameUrl };
+    setup = {
+      page,
+      side: 'chromium',
+      plainUrl: fx.html('/no-card', PLAIN, 'No card'),
+      frameUrl,
+      shadowUrl: fx.html('/shadow-cards', SHADOWED, 'Shadow cards'),
+      shadowLateUrl: fx.html('/shadow-late', SHADOW_LATE, 'Shadow late'),
+    };
   });
   after(async () => {
     await browser?.close().catch(() => undefined);
@@ -351,6 +598,7 @@ describe("card numbers through Chromium's own --remote-debugging-port (the refer
   };
   cardCases(get);
   lateCardCases(get);
+  shadowCases(get);
 });
 
 describe('card numbers through the bridge CDP endpoint', function () {
@@ -369,7 +617,14 @@ describe('card numbers through the bridge CDP endpoint', function () {
     const page = await context.newPage();
     const frameUrl = h.fixtures.html('/card-frame', FRAME, 'Pay').replace('127.0.0.1', 'localhost');
     await page.goto(h.fixtures.html('/card-privacy', pageWith(frameUrl), 'Card privacy'));
-    setup = { page, side: 'ours', plainUrl: h.fixtures.html('/no-card', PLAIN, 'No card'), frameUrl };
+    setup = {
+      page,
+      side: 'ours',
+      plainUrl: h.fixtures.html('/no-card', PLAIN, 'No card'),
+      frameUrl,
+      shadowUrl: h.fixtures.html('/shadow-cards', SHADOWED, 'Shadow cards'),
+      shadowLateUrl: h.fixtures.html('/shadow-late', SHADOW_LATE, 'Shadow late'),
+    };
   });
   after(async () => {
     await browser?.close().catch(() => undefined);
@@ -382,4 +637,5 @@ describe('card numbers through the bridge CDP endpoint', function () {
   };
   cardCases(get);
   lateCardCases(get);
+  shadowCases(get);
 });

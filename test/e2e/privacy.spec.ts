@@ -208,6 +208,46 @@ describe('e2e privacy: every shape of secret is masked in every output', functio
       expect(a === b, 'card digits or the password are visible in the screenshot').to.equal(true);
     });
 
+    /**
+     * The number inside shadow roots only: a field in an open root, text in a closed root, a field
+     * in a closed root nested in an open one (the page keeps the closed roots: attachShadow returns them).
+     */
+    const shadowShot = async (card: string) => {
+      const o = await open(h, `<div style="font:28px monospace;padding:10px"><div id="a"></div><div id="b"></div><div id="c"></div></div>`);
+      await o.page.evaluate((number) => {
+        const css = '<style>input { font: 28px monospace; width: 460px } p { margin: 6px 0 }</style>';
+        const open = (document.getElementById('a') as HTMLElement).attachShadow({ mode: 'open' });
+        open.innerHTML = `${css}<input id="f">`;
+        (open.getElementById('f') as HTMLInputElement).value = number;
+        const closed = (document.getElementById('b') as HTMLElement).attachShadow({ mode: 'closed' });
+        closed.innerHTML = `${css}<p>Paid with ${number.replace(/(\d{4})/g, '$1 ').trim()} today</p>`;
+        const outer = (document.getElementById('c') as HTMLElement).attachShadow({ mode: 'open' });
+        outer.innerHTML = '<div id="inner"></div>';
+        const inner = (outer.getElementById('inner') as HTMLElement).attachShadow({ mode: 'closed' });
+        inner.innerHTML = `${css}<input id="g">`;
+        (inner.getElementById('g') as HTMLInputElement).value = number;
+        (window as unknown as { nestedField: HTMLInputElement }).nestedField = inner.getElementById('g') as HTMLInputElement;
+      }, card);
+      const r = await o.call('screenshot', {});
+      expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
+      const restored = await o.eval<string>(
+        '[document.getElementById("a").shadowRoot.getElementById("f"), window.nestedField].map((f) => f.style.cssText + f.getAttribute("data-bux-masked")).join("|")',
+      );
+      expect(restored, 'the fields in shadow roots are drawn as before after the capture').to.equal('null|null');
+      await o.page.close();
+      return (r.outcome_details?.result as { data_base64: string }).data_base64;
+    };
+
+    it('card numbers inside shadow roots (open, closed, nested; fields and text) are masked in the picture', async () => {
+      const a = await shadowShot('4242424242424242');
+      const b = await shadowShot('5555555555554444');
+      expect(a === b, 'card digits inside a shadow root are visible in the screenshot').to.equal(true);
+      // The same page with numbers that are no card: the shadow content is in the picture.
+      const c = await shadowShot('1234567890123456');
+      const d = await shadowShot('1234567890123457');
+      expect(c === d, 'the shadow roots are not drawn in the screenshot: the check above proves nothing').to.equal(false);
+    });
+
     it('ordinary numbers are not masked in the picture', async () => {
       const a = await shot('1234567890123456', 'x');
       const b = await shot('1234567890123457', 'x');

@@ -1,6 +1,7 @@
 // The shadow root of an element, open or closed, for every page-side walk and hit test (the
 // snapshot, the dom_tree, actionability): one place that knows how to reach closed roots.
 
+import { isAgentUiRoot } from '../shared/agent-ui-marker';
 import { closedShadowEpoch } from './shadow-watch';
 
 const chromeDom = (globalThis as { chrome?: { dom?: { openOrClosedShadowRoot?: (el: HTMLElement) => ShadowRoot | null } } }).chrome?.dom;
@@ -58,4 +59,53 @@ export function shadowRootOf(el: Element, tag: string = el.localName): ShadowRoo
   if (root) closedRoots.set(el, root);
   else if (now !== null) noClosedRoot.add(el);
   return root;
+}
+
+/**
+ * Every shadow root of the page in and under `from` (a document, a shadow root, or an element: its
+ * own root too), open and closed, nested ones too, in tree order; not our own UI's (agent-ui-marker.ts:
+ * never the page's content). For the passes that must see all the page draws, not only its light
+ * DOM (card numbers in screenshots: snapshot/card-boxes.ts, card-push.ts, privacy.ts). One element
+ * walk; a root's own subtree is walked as it is met, so a root inside a root is found.
+ */
+export function shadowRootsIn(from: Node): ShadowRoot[] {
+  const out: ShadowRoot[] = [];
+  const visit = (scope: Node): void => {
+    if (scope instanceof Element) {
+      const own = isAgentUiRoot(scope) ? null : shadowRootOf(scope);
+      if (own) {
+        out.push(own);
+        visit(own);
+      }
+    }
+    const doc = scope.ownerDocument ?? (scope as Document);
+    const walker = doc.createTreeWalker(scope, NodeFilter.SHOW_ELEMENT);
+    for (let el = walker.nextNode() as Element | null; el; el = walker.nextNode() as Element | null) {
+      const root = shadowRootOf(el);
+      if (root && !isAgentUiRoot(el)) {
+        out.push(root);
+        visit(root);
+      }
+    }
+  };
+  visit(from);
+  return out;
+}
+
+/** snapshot/card-push.ts: the roots it keeps observing (every root it was told of or found). */
+let observed: (() => ShadowRoot[]) | null = null;
+
+/** snapshot/card-push.ts registers the roots it observes, so a screenshot need not walk the page for them. */
+export function setObservedShadowRoots(roots: () => ShadowRoot[]): void {
+  observed = roots;
+}
+
+/**
+ * The page's shadow roots for a CDP client's screenshot (snapshot/card-boxes.ts): those
+ * card-push.ts observes (it walks the page when a change waits for its read), or a walk of the page
+ * when it does not run. A walk costs a page of web components tens of milliseconds in an isolated
+ * world, too much for every screenshot (bench/results/cdp-card-shadow.md).
+ */
+export function pageShadowRoots(): ShadowRoot[] {
+  return observed ? observed() : shadowRootsIn(document);
 }

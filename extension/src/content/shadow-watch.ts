@@ -14,24 +14,38 @@ import type { MainToIsolated } from '../shared/page-link';
 declare global {
   interface Window {
     /** Set by early.ts (document_start), read by content.js: both run in this isolated world. */
-    __browserUseExtShadowWatch?: { linked: boolean; closed: number };
+    __browserUseExtShadowWatch?: ShadowWatch;
   }
 }
 
-function watch(): { linked: boolean; closed: number } {
+interface ShadowWatch {
+  linked: boolean;
+  closed: number;
+  /** content.js (snapshot/card-push.ts): called as each closed root is attached, inside attachShadow. */
+  onClosed?: () => void;
+}
+
+function watch(): ShadowWatch {
   return (window.__browserUseExtShadowWatch ??= { linked: false, closed: 0 });
 }
 
 /** early.ts: takes the hooks' shadow messages; false for any other message. */
 export function noteShadowMessage(m: MainToIsolated): boolean {
   if (m.t === 'shadow_watch') watch().linked = true;
-  else if (m.t === 'closed_shadow') watch().closed++;
-  else return false;
+  else if (m.t === 'closed_shadow') {
+    const w = watch();
+    w.closed++;
+    try {
+      w.onClosed?.();
+    } catch {
+      // a listener's failure must not stop the page link
+    }
+  } else return false;
   return true;
 }
 
 /** The watch once early.ts made it (one object per isolated world, changed in place). */
-let watched: { linked: boolean; closed: number } | undefined;
+let watched: ShadowWatch | undefined;
 /** The parser is done with this document (readyState never goes back to "loading"). */
 let parsed = false;
 
@@ -54,4 +68,12 @@ export function closedShadowEpoch(): number | null {
 export function mainHooksLinked(): boolean {
   watched ??= window.__browserUseExtShadowWatch;
   return watched?.linked === true;
+}
+
+/**
+ * content.js: `fn` is called each time the page attaches a closed shadow root, synchronously inside
+ * the page's attachShadow (the root is still empty; its host unknown). One listener per isolated world.
+ */
+export function onClosedShadow(fn: () => void): void {
+  watch().onClosed = fn;
 }

@@ -16,9 +16,26 @@
 // the worker reads this frame from then on. The boxes themselves are read one frame later
 // (debounced: a burst of changes costs one read), and the note that follows says whether the frame
 // keeps watching. Our own UI (agent bar, overlay) is never a card.
+//
+// Shadow roots (open, closed, nested) draw cards like the light DOM, yet a MutationObserver on the
+// document sees nothing inside them, and an input event from inside one reaches a document listener
+// retargeted to the host (from a closed root, composedPath() hides the field too). So every root is
+// observed with the same observer and gets its own input/change listeners, which see the real
+// target: the roots present at start, those of added elements (nested ones too), a closed root the
+// main-world hook reports as it is attached to an element already in the page (shadow-watch.ts,
+// then one walk of the page in the same task), the root of a custom element upgraded in place (the
+// page defined it late: looked at again by each capture that reads this frame), and, as a fallback,
+// any root a read finds that nothing reported (a script's attachShadow on an element already in the
+// page, not an upgrade: until this frame's next read, a capture does not see it). A new root with a
+// text field or with 13 digits close together is a change that may bring a card. A capture reads
+// the roots observed here rather than walking the page (shadow-root.ts pageShadowRoots).
+// A page with web components and no card pays one element walk per added subtree, and sends nothing
+// after its first note (it holds text fields: bench/results/cdp-card-shadow.md).
 import { CARD_CHANNEL, type CardFrameNote } from '../../shared/card-boxes';
 import { mayHoldCard } from '../../shared/redaction';
-import { frameCardBoxes } from './card-boxes';
+import { setObservedShadowRoots, shadowRootOf, shadowRootsIn } from '../shadow-root';
+import { onClosedShadow } from '../shadow-watch';
+import { frameCardBoxes, isTextField } from './card-boxes';
 
 /** Attributes that can make a field hold or count as a card number. */
 const FIELD_ATTRIBUTES = ['value', 'type', 'autocomplete', 'name', 'id', 'aria-label', 'placeholder'];
@@ -42,7 +59,11 @@ function send(note: Omit<CardFrameNote, 'channel'>): void {
 /** Reads this frame's boxes and tells the worker when it watches or stopped watching. */
 function read(): void {
   readTimer = undefined;
-  const boxes = frameCardBoxes();
+  // The fallback: a root nothing reported is observed from now on (its card, if any, is in these boxes).
+  const roots = shadowRootsIn(document);
+  noteUndefined(document);
+  for (const root of roots) observeRoot(root);
+  const boxes = frameCardBoxes(false, roots);
   const watch = boxes.boxes.length > 0 || boxes.cardField;
   const fields = boxes.textFields;
   if (watch || watching || pendingSent || fields !== fieldsTold) send({ watch, fields, pending: false, boxes: watch ? boxes : null });
@@ -93,23 +114,147 @@ function mayBringCard(records: MutationRecord[]): boolean {
   return false;
 }
 
+const OBSERVED: MutationObserverInit = {
+  subtree: true,
+  childList: true,
+  characterData: true,
+  attributes: true,
+  attributeFilter: FIELD_ATTRIBUTES,
+};
+
+// Added hosts' roots first: mayBringCard returns at the first record that may bring a card.
+const observer = new MutationObserver((records) => {
+  const rootMayBring = observeAdded(records);
+  changed(mayBringCard(records) || rootMayBring);
+});
+/** The shadow roots observed (a root is never taken off its host). */
+const observedRoots = new WeakSet<ShadowRoot>();
+/** The observed roots whose host may be in the page, for a capture's field read (card-boxes.ts); pruned as it grows. */
+const liveRoots = new Set<ShadowRoot>();
+let prunedAt = 0;
+
+/**
+ * Custom elements not defined yet: when the page defines them, each is upgraded in place and its
+ * constructor may attach a root, which no mutation reports; a capture looks at them again.
+ */
+const undefinedHosts = new Set<Element>();
+
+let undefinedPrunedAt = 0;
+
+function noteUndefined(scope: ParentNode): void {
+  if (undefinedHosts.size > 2 * undefinedPrunedAt + 256) {
+    for (const el of undefinedHosts) if (!el.isConnected) undefinedHosts.delete(el);
+    undefinedPrunedAt = undefinedHosts.size;
+  }
+  if (scope instanceof Element && scope.localName.includes('-') && !scope.matches(':defined')) undefinedHosts.add(scope);
+  for (const el of scope.querySelectorAll(':not(:defined)')) undefinedHosts.add(el);
+}
+
+/** The observed roots in the page now (a root whose host left and came back is observed again as it is added). */
+function rootsInPage(): ShadowRoot[] {
+  for (const el of undefinedHosts) {
+    // A host that left is noted again if it comes back (an added node).
+    if (!el.isConnected || el.matches(':defined')) undefinedHosts.delete(el);
+    // Upgraded since: its constructor may have attached a root no observer saw. This capture reads
+    // its fields; its text from the next one on (the note that follows makes the worker read this
+    // frame whole).
+    if (el.isConnected && el.matches(':defined') && observeRootsIn(el)) changed(true);
+  }
+  for (const root of liveRoots) if (!root.host.isConnected) liveRoots.delete(root);
+  prunedAt = liveRoots.size;
+  return [...liveRoots];
+}
+
+/**
+ * The roots a screenshot reads (shadow-root.ts pageShadowRoots): those observed, or, while a change waits for its read
+ * (which walks the page for roots nothing reported), every root of the page now: the change may have
+ * brought its card in one.
+ */
+function rootsForCapture(): ShadowRoot[] {
+  if (readTimer === undefined) return rootsInPage();
+  const roots = shadowRootsIn(document);
+  for (const root of roots) observeRoot(root);
+  return roots;
+}
+
+/** An input or change event: a field's value typed or set, which may be a card number. */
+function onInput(e: Event): void {
+  // composedPath()[0]: the field itself when it is in an open shadow root (e.target is its host).
+  const t = e.composedPath()[0] ?? e.target;
+  if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement) changed(t.value.length >= CARD_MIN_CHARS);
+  // A host as the target: the field is in its closed root. A root we observe has its own listener,
+  // which saw the field; one nothing reported yet (the fallback) may have brought a card.
+  else if (t instanceof Element && e.currentTarget === window) {
+    const own = shadowRootOf(t);
+    changed(own !== null && !observedRoots.has(own));
+  } else changed(false);
+}
+
+const onScroll = (): void => changed(false);
+
+/**
+ * Observes a shadow root (once); true when it is new and may draw a card: a text field while the
+ * worker does not read this frame's fields yet or one that holds 13 characters, or text with 13
+ * digits close together. A checkbox, or an empty field in a frame whose fields the worker reads at
+ * each capture, brings none (a web component's list re-rendered sends nothing).
+ */
+function observeRoot(root: ShadowRoot): boolean {
+  liveRoots.add(root);
+  if (liveRoots.size > 2 * prunedAt + 256) rootsInPage();
+  if (observedRoots.has(root)) return false;
+  observedRoots.add(root);
+  observer.observe(root, OBSERVED);
+  noteUndefined(root);
+  // The root's own listeners see the real target, also in a closed root and for events that are not composed.
+  root.addEventListener('input', onInput, true);
+  root.addEventListener('change', onInput, true);
+  root.addEventListener('scroll', onScroll, { capture: true, passive: true });
+  for (const f of root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input, textarea'))
+    if (isTextField(f) && (!fieldsTold || f.value.length >= CARD_MIN_CHARS)) return true;
+  return mayHoldCard(joined(root));
+}
+
+/** Observes the shadow roots in and under `from`; true when one of them is new and may draw a card. */
+function observeRootsIn(from: Node): boolean {
+  let mayBring = false;
+  for (const root of shadowRootsIn(from)) mayBring = observeRoot(root) || mayBring;
+  return mayBring;
+}
+
+/** The added elements' shadow roots (nested ones too), observed before anything else is decided. */
+function observeAdded(records: MutationRecord[]): boolean {
+  let mayBring = false;
+  for (const r of records)
+    if (r.type === 'childList')
+      for (const n of r.addedNodes)
+        if (n instanceof Element) {
+          noteUndefined(n);
+          mayBring = observeRootsIn(n) || mayBring;
+        }
+  return mayBring;
+}
+
+let closedScan = false;
+
 function start(): void {
-  new MutationObserver((records) => changed(mayBringCard(records))).observe(document, {
-    subtree: true,
-    childList: true,
-    characterData: true,
-    attributes: true,
-    attributeFilter: FIELD_ATTRIBUTES,
+  setObservedShadowRoots(rootsForCapture);
+  observer.observe(document, OBSERVED);
+  // A closed root reported as it is attached (still empty, host unknown): one walk of the page once
+  // the page's script has run (a microtask: the same task, before a client could ask for a screenshot).
+  onClosedShadow(() => {
+    if (closedScan) return;
+    closedScan = true;
+    queueMicrotask(() => {
+      closedScan = false;
+      changed(observeRootsIn(document));
+    });
   });
-  const onInput = (e: Event) => {
-    const t = e.target;
-    changed((t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement) && t.value.length >= CARD_MIN_CHARS);
-  };
   addEventListener('input', onInput, true);
   addEventListener('change', onInput, true);
   // A watched frame's boxes move with its scroll and size; the worker reads them again at capture.
-  addEventListener('scroll', () => changed(false), { capture: true, passive: true });
+  addEventListener('scroll', onScroll, { capture: true, passive: true });
   addEventListener('resize', () => changed(false), { passive: true });
+  // The first read observes the roots already in the page.
   read();
 }
 

@@ -25,6 +25,7 @@
 // shared/redaction.ts.
 import { CARD_MASK_COLOR } from '../../shared/card-boxes';
 import { findCardRanges, isCardNumber, redactCardNumbers, redactedMarker } from '../../shared/redaction';
+import { shadowRootsIn } from '../shadow-root';
 import { wasPassword } from './password-history';
 
 export { isCardNumber, redactCardNumbers, redactedMarker };
@@ -356,21 +357,29 @@ export const MASK_COLOR = CARD_MASK_COLOR;
 
 /**
  * The client rects of every card number in the page's text, with the text each covers (a part of
- * the number when it is split over inline elements); onScreen: only those in the viewport.
+ * the number when it is split over inline elements); onScreen: only those in the viewport. The text
+ * inside shadow roots too, open and closed, nested (a TreeWalker stops at a root's host), all of
+ * them found by a walk of the page unless the caller passes them (snapshot/card-boxes.ts): the
+ * classic screenshot pays that walk to miss no root.
  */
-export function cardTextRects(onScreen: boolean): { rect: DOMRect; text: string }[] {
+export function cardTextRects(
+  onScreen: boolean,
+  roots: readonly ShadowRoot[] = shadowRootsIn(document),
+): { rect: DOMRect; text: string }[] {
   const body = document.body;
   if (!body) return [];
   const out: { rect: DOMRect; text: string }[] = [];
-  const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
-  for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
-    for (const [s, e] of cardRangesOf(t)) {
-      const r = document.createRange();
-      r.setStart(t, s);
-      r.setEnd(t, e);
-      for (const rect of r.getClientRects()) {
-        if (rect.width > 0 && rect.height > 0 && (!onScreen || (rect.bottom > 0 && rect.top < innerHeight)))
-          out.push({ rect, text: t.data.slice(s, e) });
+  for (const scope of [body, ...roots]) {
+    const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
+      for (const [s, e] of cardRangesOf(t)) {
+        const r = document.createRange();
+        r.setStart(t, s);
+        r.setEnd(t, e);
+        for (const rect of r.getClientRects()) {
+          if (rect.width > 0 && rect.height > 0 && (!onScreen || (rect.bottom > 0 && rect.top < innerHeight)))
+            out.push({ rect, text: t.data.slice(s, e) });
+        }
       }
     }
   }
@@ -395,30 +404,37 @@ function overlayCardText(): number {
   return boxes.length;
 }
 
+/** The fields maskSecretFields restyled, to restore them: those inside shadow roots are not found again by a document query. */
+const maskedFields = new Set<HTMLElement>();
+
 /**
  * Screenshots: while on, password (also one switched to text), card, CVC, one-time-code and PIN
- * fields of this document are drawn as discs, and card numbers in the page's text are covered by
- * boxes; returns how many things were masked. The worker turns it on right before capturing and off
- * right after (background/actions/screenshot.ts).
+ * fields of this document, also inside its shadow roots (open, closed, nested), are drawn as discs,
+ * and card numbers in the page's text are covered by boxes; returns how many things were masked.
+ * The worker turns it on right before capturing and off right after (background/actions/screenshot.ts).
  */
 export function maskSecretFields(on: boolean): number {
   let n = 0;
   if (!on) {
-    for (const el of document.querySelectorAll<HTMLElement>(`[${MASK_ATTR}]`)) {
+    for (const el of [...maskedFields, ...document.querySelectorAll<HTMLElement>(`[${MASK_ATTR}]`)]) {
       el.style.removeProperty('-webkit-text-security');
       el.style.removeProperty('color');
       el.removeAttribute(MASK_ATTR);
     }
+    maskedFields.clear();
     for (const el of document.querySelectorAll(`[${OVERLAY_ATTR}]`)) el.remove();
     return 0;
   }
-  for (const el of document.querySelectorAll<HTMLElement>('input, textarea')) {
-    const reason = sensitiveReason(el, DEFAULT_PRIVACY);
-    if (!reason || (el instanceof HTMLInputElement && el.type === 'password')) continue; // native discs already
-    el.setAttribute(MASK_ATTR, '');
-    el.style.setProperty('-webkit-text-security', 'disc', 'important');
-    if (el instanceof HTMLTextAreaElement) el.style.setProperty('color', 'transparent', 'important');
-    n++;
+  for (const scope of [document, ...shadowRootsIn(document)]) {
+    for (const el of scope.querySelectorAll<HTMLElement>('input, textarea')) {
+      const reason = sensitiveReason(el, DEFAULT_PRIVACY);
+      if (!reason || (el instanceof HTMLInputElement && el.type === 'password')) continue; // native discs already
+      el.setAttribute(MASK_ATTR, '');
+      el.style.setProperty('-webkit-text-security', 'disc', 'important');
+      if (el instanceof HTMLTextAreaElement) el.style.setProperty('color', 'transparent', 'important');
+      maskedFields.add(el);
+      n++;
+    }
   }
   return n + overlayCardText();
 }
