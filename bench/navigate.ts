@@ -1,5 +1,6 @@
 // Why: the page-state benches open each bench page in the same tab, and puppeteer's goto waits for
 // every frame's lifecycle, which some ad frames never finish; one way to get there, shared.
+import type { Browser as PwBrowser, Page as PwPage } from 'playwright-core';
 import type { CDPSession, Page } from 'puppeteer-core';
 
 import type { BenchPage } from './pages';
@@ -18,4 +19,16 @@ export async function navigateToBenchPage(tab: Page, cdp: CDPSession, url: strin
   );
   if (spec.ready.until === 'domcontentloaded') await sleep(spec.ready.waitMs);
   await tab.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/** The Playwright page of the tab now at `url` (Playwright learns of a tab a moment after it opens); waits up to 5 s. */
+export async function playwrightPageAt(pw: PwBrowser, url: string): Promise<PwPage> {
+  for (let i = 0; i < 100; i++, await sleep(50)) {
+    const page = pw
+      .contexts()
+      .flatMap((c) => c.pages())
+      .find((p) => p.url() === url);
+    if (page) return page;
+  }
+  throw new Error(`Playwright does not see the tab at ${url}`);
 }

@@ -32,7 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { countTokens } from 'gpt-tokenizer';
-import { chromium, type Page as PwPage } from 'playwright-core';
+import { chromium } from 'playwright-core';
 
 import type { GetStateParams, SimplifiedState } from '../schemas/generated/protocol';
 import { renderAriaTree, renderBrowserUse } from '../schemas/lib/render';
@@ -42,7 +42,7 @@ import { findBrowserUseJs } from './browser-use-js';
 import { startDeployedSetup } from './deployed';
 import { FLOOR_VIEWPORT, FLOOR_WHOLE } from './floor';
 import { type HopCosts, hopCosts, hopCostsMarkdown } from './hop-costs';
-import { navigateToBenchPage } from './navigate';
+import { navigateToBenchPage, playwrightPageAt } from './navigate';
 import { AD_SLOTS, BENCH_PAGES, type BenchPage, serveBenchPages, startBenchSites } from './pages';
 import { pct, r1 } from './stats';
 import { measureTransport, type TransportRow } from './transport-floor';
@@ -186,7 +186,6 @@ interface PageResult {
 }
 
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const uptime = () => spawnSync('uptime', { encoding: 'utf8' }).stdout.trim();
 
 function countPlaywrightInteractive(yaml: string): number {
@@ -318,13 +317,7 @@ async function main(): Promise<void> {
       agent = await h.connectAgent();
       tabId = undefined;
       const startUrl = tab.url();
-      let pwPage: PwPage | undefined;
-      for (let i = 0; i < 100 && !pwPage; i++, await sleep(50))
-        pwPage = pw
-          .contexts()
-          .flatMap((c) => c.pages())
-          .find((p) => p.url() === startUrl);
-      if (!pwPage) throw new Error(`Playwright does not see the tab at ${startUrl}`);
+      const pwPage = await playwrightPageAt(pw, startUrl);
       const url = served.get(spec.key) as string;
       await navigateToBenchPage(tab, cdp, url, spec);
       const domElements = await tab.evaluate(() => document.getElementsByTagName('*').length);

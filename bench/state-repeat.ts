@@ -10,14 +10,14 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { chromium, type Page as PwPage } from 'playwright-core';
+import { chromium } from 'playwright-core';
 
 import type { GetStateParams, SimplifiedState } from '../schemas/generated/protocol';
 import { REPO_ROOT } from '../test/harness/browser';
 import { startDeployedSetup } from './deployed';
 import { FLOOR_VIEWPORT, FLOOR_WHOLE } from './floor';
 import { coldWalks, isolatedEval, walkCount } from './isolated-world';
-import { navigateToBenchPage } from './navigate';
+import { navigateToBenchPage, playwrightPageAt } from './navigate';
 import { BENCH_PAGES, type BenchPage, serveBenchPages, startBenchSites } from './pages';
 import { pct, r1, r2 } from './stats';
 
@@ -96,7 +96,6 @@ interface PageRow {
 }
 
 const uptime = () => spawnSync('uptime', { encoding: 'utf8' }).stdout.trim();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function parseArgs(argv: string[]): { pages: BenchPage[]; runs: number; out: string; render: boolean } {
   let runs = Number(process.env['BENCH_RUNS'] ?? 5);
@@ -144,13 +143,7 @@ async function main(): Promise<void> {
       const agent = await h.connectAgent();
       let tabId: number | undefined;
       const startUrl = tab.url();
-      let pwPage: PwPage | undefined;
-      for (let i = 0; i < 100 && !pwPage; i++, await sleep(50))
-        pwPage = pw
-          .contexts()
-          .flatMap((c) => c.pages())
-          .find((p) => p.url() === startUrl);
-      if (!pwPage) throw new Error(`Playwright does not see the tab at ${startUrl}`);
+      const pwPage = await playwrightPageAt(pw, startUrl);
       await navigateToBenchPage(tab, cdp, served.get(spec.key) as string, spec);
       const state = async (params: GetStateParams): Promise<SimplifiedState> => {
         const r = await agent.call('get_state', params, { ...(tabId === undefined ? {} : { tabId }), timeoutMs: 120_000 });

@@ -118,12 +118,12 @@ function shadowBox(name) {
 
 /**
  * A page without cards or text fields (its frame tells the worker nothing), whose script later draws
- * a card number inside shadow roots: a host added with a card field in its open root, a closed root
- * attached to an element already in the page (the main-world hook's report), a card in text inside
- * a closed root nested in an added open one.
+ * a card number inside shadow roots: a host added with a card field in its open root, a closed or an
+ * open root attached to an element already in the page (the main-world hook's report), a card in text
+ * inside a closed root nested in an added open one.
  */
 const SHADOW_LATE = `<style>body { margin: 8px; font: 20px monospace; background: #fff; color: #000 }</style>
-<p>Nothing to pay here</p><div id="slot"></div><div id="later"></div><late-card></late-card><div id="typed-later"></div>
+<p>Nothing to pay here</p><div id="slot"></div><div id="later"></div><div id="later-open"></div><div id="later-open-2"></div><late-card></late-card><div id="typed-later"></div>
 <script>
 const css = '<style>${SHADOW_CSS}</style>';
 const parts = (...g) => g.join(' ');
@@ -140,6 +140,15 @@ function attachClosedText() {
   const root = document.getElementById('later').attachShadow({ mode: 'closed' });
   root.innerHTML = css + '<p>Paid with <span id="t">' + parts('5105', '1051', '0510', '5100') + '</span></p>';
   els.late = root.getElementById('t');
+}
+function attachOpenText() {
+  // In place, no event: the main-world hook reports open roots as it reports closed ones, once for
+  // the burst; the card checked is in the second root of the burst.
+  for (const id of ['later-open', 'later-open-2']) {
+    const root = document.getElementById(id).attachShadow({ mode: 'open' });
+    root.innerHTML = css + '<p>Paid with <span id="t">' + parts('4000', '0566', '5566', '5556') + '</span></p>';
+    els.late = root.getElementById('t');
+  }
 }
 function addNestedText() {
   const host = document.createElement('div');
@@ -236,6 +245,7 @@ function shadowCases(get: () => Setup): void {
     for (const [what, fn] of [
       ['a host with a card field in its open root, added by script', 'addOpenField'],
       ['a closed root attached by script to an element already in the page, with card text', 'attachClosedText'],
+      ['an open root attached by script to an element already in the page, with card text', 'attachOpenText'],
       ['card text in a closed root nested in an open one, added by script', 'addNestedText'],
     ] as const)
       it(`${what}, then a screenshot at once (a page without cards or fields before): covered through ours`, async () => {

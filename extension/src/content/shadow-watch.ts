@@ -21,8 +21,11 @@ declare global {
 interface ShadowWatch {
   linked: boolean;
   closed: number;
-  /** content.js (snapshot/card-push.ts): called as each closed root is attached, inside attachShadow. */
-  onClosed?: () => void;
+  /**
+   * content.js (snapshot/card-push.ts): called as each closed root, and each open root of an element
+   * already in the document, is attached, inside attachShadow.
+   */
+  onAttached?: () => void;
 }
 
 function watch(): ShadowWatch {
@@ -32,11 +35,12 @@ function watch(): ShadowWatch {
 /** early.ts: takes the hooks' shadow messages; false for any other message. */
 export function noteShadowMessage(m: MainToIsolated): boolean {
   if (m.t === 'shadow_watch') watch().linked = true;
-  else if (m.t === 'closed_shadow') {
+  else if (m.t === 'closed_shadow' || m.t === 'open_shadow') {
     const w = watch();
-    w.closed++;
+    // Only a closed root changes what shadowRootOf may have answered (an open one is el.shadowRoot).
+    if (m.t === 'closed_shadow') w.closed++;
     try {
-      w.onClosed?.();
+      w.onAttached?.();
     } catch {
       // a listener's failure must not stop the page link
     }
@@ -71,9 +75,10 @@ export function mainHooksLinked(): boolean {
 }
 
 /**
- * content.js: `fn` is called each time the page attaches a closed shadow root, synchronously inside
- * the page's attachShadow (the root is still empty; its host unknown). One listener per isolated world.
+ * content.js: `fn` is called each time the page attaches a closed shadow root, or an open one to an
+ * element already in the document, synchronously inside the page's attachShadow (the root is still
+ * empty; its host unknown). One listener per isolated world.
  */
-export function onClosedShadow(fn: () => void): void {
-  watch().onClosed = fn;
+export function onShadowAttached(fn: () => void): void {
+  watch().onAttached = fn;
 }

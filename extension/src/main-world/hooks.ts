@@ -73,6 +73,8 @@ const TEXT_MAX = 1000;
   const origPrompt = window.prompt;
   // The browser's getter: a page that redefines ShadowRoot.prototype.mode cannot hide a closed root.
   const modeOf = Object.getOwnPropertyDescriptor(ShadowRoot.prototype, 'mode')?.get;
+  const isConnectedOf = Object.getOwnPropertyDescriptor(Node.prototype, 'isConnected')?.get;
+  const laterInTask = window.queueMicrotask;
 
   let link: EventTarget | null = null;
   let secret = '';
@@ -186,11 +188,21 @@ const TEXT_MAX = 1000;
   };
 
   // --- shadow roots ---------------------------------------------------------------------------
+  let openReported = false;
   if (modeOf) {
     Element.prototype.attachShadow = function attachShadow(this: Element, init: ShadowRootInit): ShadowRoot {
       const root = origAttachShadow.call(this, init);
       try {
         if (modeOf.call(root) === 'closed') post({ t: 'closed_shadow' });
+        // An open root of an element not yet in the document is found when the element is added
+        // (an added node's roots are read then); one attached in place is reported, like a closed one,
+        // once per burst: the listener reads the whole page after the page's script, and a late
+        // definition upgrades thousands of elements in one call.
+        else if (!openReported && isConnectedOf?.call(this) === true) {
+          openReported = true;
+          post({ t: 'open_shadow' });
+          laterInTask.call(window, () => (openReported = false));
+        }
       } catch {
         // reporting must never break the page's component
       }

@@ -36,6 +36,12 @@ export type MainToIsolated =
   | { t: 'shadow_watch' }
   /** A closed shadow root was just attached (sent before attachShadow returns to the page). */
   | { t: 'closed_shadow' }
+  /**
+   * An open shadow root was just attached to an element already in the document (sent before
+   * attachShadow returns; once for a burst of them in one task): no observer of the document sees
+   * into it, and it is found by no added node.
+   */
+  | { t: 'open_shadow' }
   /** The page activated an <a download> of a blob: or data: file (main-world/download-requests.ts). */
   | { t: 'download_request'; kind: 'blob' | 'data'; name: string; at: number }
   /** The page made a change no MutationObserver or event reports (main-world/unseen-changes.ts), first since the last arm. */

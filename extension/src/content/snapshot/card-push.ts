@@ -21,12 +21,11 @@
 // document sees nothing inside them, and an input event from inside one reaches a document listener
 // retargeted to the host (from a closed root, composedPath() hides the field too). So every root is
 // observed with the same observer and gets its own input/change listeners, which see the real
-// target: the roots present at start, those of added elements (nested ones too), a closed root the
-// main-world hook reports as it is attached to an element already in the page (shadow-watch.ts,
-// then one walk of the page in the same task), the root of a custom element upgraded in place (the
-// page defined it late: looked at again by each capture that reads this frame), and, as a fallback,
-// any root a read finds that nothing reported (a script's attachShadow on an element already in the
-// page, not an upgrade: until this frame's next read, a capture does not see it). A new root with a
+// target: the roots present at start, those of added elements (nested ones too), a closed root, or
+// an open one attached to an element already in the page, that the main-world hook reports as it is
+// attached (shadow-watch.ts, then one walk of the page in the same task), the root of a custom
+// element upgraded in place (the page defined it late: looked at again by each capture that reads
+// this frame), and, as a fallback where the hook is not linked, any root a read finds. A new root with a
 // text field or with 13 digits close together is a change that may bring a card. A capture reads
 // the roots observed here rather than walking the page (shadow-root.ts pageShadowRoots).
 // A page with web components and no card pays one element walk per added subtree, and sends nothing
@@ -34,7 +33,7 @@
 import { CARD_CHANNEL, type CardFrameNote } from '../../shared/card-boxes';
 import { mayHoldCard } from '../../shared/redaction';
 import { setObservedShadowRoots, shadowRootOf, shadowRootsIn } from '../shadow-root';
-import { onClosedShadow } from '../shadow-watch';
+import { onShadowAttached } from '../shadow-watch';
 import { frameCardBoxes, isTextField } from './card-boxes';
 
 /** Attributes that can make a field hold or count as a card number. */
@@ -239,9 +238,10 @@ let closedScan = false;
 function start(): void {
   setObservedShadowRoots(rootsForCapture);
   observer.observe(document, OBSERVED);
-  // A closed root reported as it is attached (still empty, host unknown): one walk of the page once
-  // the page's script has run (a microtask: the same task, before a client could ask for a screenshot).
-  onClosedShadow(() => {
+  // A root reported as it is attached (closed, or open on an element already in the page; still
+  // empty, host unknown): one walk of the page once the page's script has run (a microtask: the same
+  // task, before a client could ask for a screenshot); a burst of roots in one task costs one walk.
+  onShadowAttached(() => {
     if (closedScan) return;
     closedScan = true;
     queueMicrotask(() => {
