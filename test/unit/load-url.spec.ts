@@ -42,11 +42,19 @@ describe('load-url: a navigation Chrome turned away before it started is asked a
     expect(seen.calls).to.equal(1);
   });
 
-  it('gives up when the retries are spent or the budget is short', async () => {
-    const always = Array.from({ length: 10 }, () => 'Navigation rejected.');
+  it('goes on past the first four retries while the first navigation takes long (six rejections, 1.7 s)', async () => {
+    const seen = fakeUpdate(Array.from({ length: 6 }, () => 'Navigation rejected.'));
+    const tab = await loadUrl(new Budget(15_000), 7, 'http://127.0.0.1/x');
+    expect(tab).to.deep.equal({ id: 7, url: 'http://127.0.0.1/x' });
+    expect(seen.calls).to.equal(7);
+  });
+
+  it('gives up when the retry time is spent or the budget is short', async () => {
+    const always = Array.from({ length: 20 }, () => 'Navigation rejected.');
     const seen = fakeUpdate(always);
     let error: unknown;
-    await loadUrl(new Budget(15_000), 7, 'http://127.0.0.1/x').catch((e: unknown) => (error = e));
+    // 1.5 s of retries: 50, 150, 300, 600 ms, then the next 600 would pass it.
+    await loadUrl(new Budget(15_000), 7, 'http://127.0.0.1/x', 1500).catch((e: unknown) => (error = e));
     expect(String(error)).to.contain('Navigation rejected');
     expect(seen.calls).to.equal(5);
     const short = fakeUpdate(always);
