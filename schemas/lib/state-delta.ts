@@ -72,6 +72,9 @@ function same(a: unknown, b: unknown): boolean {
   return n === 0;
 }
 
+/** Also the content script's and the worker's, for a frame's answer sent as edits (extension/src/shared/frame-patch.ts). */
+export { same as sameJson };
+
 /** Same element apart from index, and parent_index naming the same parent by id. */
 function sameElement(
   a: ActionableElement,

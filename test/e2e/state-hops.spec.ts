@@ -22,6 +22,7 @@ const VIEWPORT: GetStateParams = {};
 interface Counts {
   whole: number;
   same: number;
+  patched: number;
   tokens_asked: number;
 }
 
@@ -38,14 +39,16 @@ async function counts(): Promise<Counts> {
     await worker()
   ).evaluate(() => {
     const g = (globalThis as { __browserUseExtFrameHold?: Counts }).__browserUseExtFrameHold;
-    return g ? { whole: g.whole, same: g.same, tokens_asked: g.tokens_asked } : null;
+    return g ? { whole: g.whole, same: g.same, patched: g.patched, tokens_asked: g.tokens_asked } : null;
   });
   if (!c) throw new Error('the worker has no frame-hold counters (globalThis.__browserUseExtFrameHold)');
   return c;
 }
 
-/** What one state does: how many frames came whole and how many "same as last". */
-async function crossing(params: GetStateParams): Promise<{ state: SimplifiedState; whole: number; same: number; tokensAsked: number }> {
+/** What one state does: how many frames came whole, how many "same as last" and how many as edits. */
+async function crossing(
+  params: GetStateParams,
+): Promise<{ state: SimplifiedState; whole: number; same: number; patched: number; tokensAsked: number }> {
   const before = await counts();
   const state = await t.state(params);
   const after = await counts();
@@ -53,6 +56,7 @@ async function crossing(params: GetStateParams): Promise<{ state: SimplifiedStat
     state,
     whole: after.whole - before.whole,
     same: after.same - before.same,
+    patched: after.patched - before.patched,
     tokensAsked: after.tokens_asked - before.tokens_asked,
   };
 }
@@ -115,6 +119,54 @@ describe('e2e: an unchanged frame crosses to the worker as "same as last"', func
     const settled = await crossing(WHOLE);
     expect(settled.same, 'and the next one is "same as last" again').to.equal(1);
     expect(comparable(settled.state)).to.deep.equal(comparable(changedFresh));
+  });
+
+  it('sends a changed page as edits to the held frame, equal to a fresh walk: a renamed item, an item inserted above the rest', async () => {
+    const items = Array.from({ length: 40 }, (_, k) => `<li><a href="#i${k}">Item ${k}</a> <button>Act ${k}</button></li>`).join('');
+    await open('/hops-patch', `<nav><a href="#home">Home</a></nav><ul id="list">${items}</ul><input value="v">`);
+    await t.state(WHOLE);
+    await armed(page);
+    await t.state(WHOLE);
+    expect((await crossing(WHOLE)).same, 'held and unchanged').to.equal(1);
+    // One item renamed: that link crosses whole, the rest as references to the held frame.
+    await page.evaluate(() => {
+      const a = document.querySelector('a[href="#i3"]');
+      if (a) a.textContent = 'Item three';
+    });
+    const renamedFresh = await freshState(WHOLE);
+    const renamed = await crossing(WHOLE);
+    expect(renamed.patched, 'the changed page crosses as edits').to.equal(1);
+    expect(renamed.whole).to.equal(0);
+    expect(comparable(renamed.state), 'the patched frame is what a fresh walk says').to.deep.equal(comparable(renamedFresh));
+    expect(renamed.state.actionable_elements.map((e) => e.name)).to.include('Item three');
+    // An item inserted at the top of the list: every element below it moves down, their parent
+    // positions shift by two (the new link and button), and the new ones are marked new.
+    await page.evaluate(() => {
+      const li = document.createElement('li');
+      li.innerHTML = '<a href="#new">Fresh item</a> <button>Fresh act</button>';
+      document.getElementById('list')?.prepend(li);
+    });
+    const insertedFresh = await freshState(WHOLE);
+    const inserted = await crossing(WHOLE);
+    expect(inserted.patched, 'an insertion crosses as edits too').to.equal(1);
+    expect(inserted.whole).to.equal(0);
+    expect(comparable(inserted.state)).to.deep.equal(comparable(insertedFresh));
+    const marked = inserted.state.actionable_elements.filter((e) => e.is_new === true).map((e) => e.name);
+    expect(marked).to.deep.equal(['Fresh item', 'Fresh act']);
+    // A worker that lost what it held gets the whole frame after a change, and edits again after the next one.
+    await page.evaluate(() => document.querySelector('a[href="#home"]')?.setAttribute('title', 'Start'));
+    await (
+      await worker()
+    ).evaluate(() => (globalThis as { __browserUseExtFrameHold?: { forget: () => void } }).__browserUseExtFrameHold?.forget());
+    const forgotten = await crossing(WHOLE);
+    expect(forgotten.whole, 'nothing held: the whole frame').to.equal(1);
+    expect(forgotten.patched).to.equal(0);
+    expect(comparable(forgotten.state)).to.deep.equal(comparable(await freshState(WHOLE)));
+    await page.evaluate(() => document.getElementById('list')?.lastElementChild?.remove());
+    const removedFresh = await freshState(WHOLE);
+    const removed = await crossing(WHOLE);
+    expect(removed.patched, 'held again: edits').to.equal(1);
+    expect(comparable(removed.state)).to.deep.equal(comparable(removedFresh));
   });
 
   it('sends the whole frame for a new document, for a worker that lost what it held, and for other parameters', async () => {
