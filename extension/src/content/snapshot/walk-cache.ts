@@ -34,7 +34,8 @@ declare global {
 const KEYS = 4;
 /**
  * Kept answers remembered by id after a newer walk replaced them, to send a changed frame as edits
- * to the one the worker still holds (two per parameters: the worker holds the answer before).
+ * to the one the worker still holds (up to two per parameters: the kept one and the one before;
+ * patchFrom forgets a replaced one once it served as a base).
  */
 const BY_ID = 2 * KEYS;
 
@@ -159,6 +160,11 @@ export class WalkCache {
     const base = this.byId.get(held);
     const next = this.byId.get(answer.kept_id);
     if (!base || !next) return null;
+    // The worker holds the new answer from here on (or, were this answer lost, asks without a base
+    // known here and gets the whole frame): the base is not needed again unless it is still kept.
+    let current = false;
+    for (const k of this.kept.values()) if (k.frame.kept_id === held) current = true;
+    if (!current) this.byId.delete(held);
     return makePatch(held, base.frame, base.listed, answer, next.listed);
   }
 }
