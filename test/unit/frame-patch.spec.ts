@@ -16,6 +16,9 @@ interface Node {
   x: number;
   /** Moved down by this much (what an element inserted above does). */
   down?: number;
+  /** Its accessible name when renamed, and an attribute set on it. */
+  label?: string;
+  title?: string;
 }
 
 /** Boxes by name, so an element keeps its box wherever it is listed (layout is not modelled). */
@@ -36,8 +39,8 @@ function frameOf(
       id: `e${n.name}`,
       type: 'button',
       tag: 'button',
-      name: n.name,
-      attributes: {},
+      name: n.label ?? n.name,
+      attributes: { title: n.title ?? 'none' },
       is_visible: true,
       available_operations: ['click'],
       bounds: { x: n.x, y: yOf(n) + (n.down ?? 0), width: 50 + n.x, height: 10 },
@@ -165,7 +168,7 @@ describe('unit: a changed frame crosses as edits to the held one (frame-patch)',
     expect(applyPatch(shorter, patch), 'a held answer shorter than the edits say').to.equal(null);
   });
 
-  it('gives exactly the new frame for random pages and random edits (insert, remove, move, resize, shift down, renumber, re-parent, is_new)', () => {
+  it('gives exactly the new frame for random pages and random edits (insert, remove, move, resize, shift down, rename, attribute, renumber, re-parent, is_new)', () => {
     let patched = 0;
     let referenced = 0;
     for (let seed = 1; seed <= 300; seed++) {
@@ -194,6 +197,10 @@ describe('unit: a changed frame crosses as edits to the held one (frame-patch)',
           if (m) after.splice(Math.floor(r() * (after.length + 1)), 0, m);
         } else if (what < 0.7) {
           for (const n of after.slice(at)) n.down = (n.down ?? 0) + 13 * (k + 1);
+        } else if (what < 0.75 && after.length > 0) {
+          const n = after[Math.min(at, after.length - 1)] as Node;
+          if (r() < 0.5) n.label = `renamed${k}`;
+          else n.title = `title${k}`;
         } else if (what < 0.85 && after.length > 0) {
           (after[Math.min(at, after.length - 1)] as Node).x = 1 + k; // a changed box
         } else if (after.length > 1) {
