@@ -1,9 +1,9 @@
 // A frame whose kept answer the worker already holds crosses from its content script as "same as
 // last" (its id and the fields read fresh: shared/frame-snapshot.ts FrameSame), and the worker
-// rebuilds it from its copy (background/state/frame-hold.ts). The state must be exactly what a
-// fresh walk gives; anything unsure (a change, a new document, a worker that lost its copies,
-// other parameters) sends the whole frame. Counted by the worker's test counters, read through
-// DevTools as a test can and a page cannot.
+// rebuilds it from its copy (background/state/frame-hold.ts); a changed frame crosses as edits to
+// that copy (shared/frame-patch.ts). The state must be exactly what a fresh walk gives; anything
+// unsure (a new document, a worker that lost its copies, other parameters) sends the whole frame.
+// Counted by the worker's test counters, read through DevTools as a test can and a page cannot.
 import { expect } from 'chai';
 import type { Frame, Page, WebWorker } from 'puppeteer-core';
 
@@ -91,11 +91,11 @@ async function open(path: string, body: string): Promise<void> {
 
 const names = (s: SimplifiedState) => s.actionable_elements.map((e) => e.name);
 
-describe('e2e: an unchanged frame crosses to the worker as "same as last"', function () {
+describe('e2e: a frame crosses to the worker as "same as last", or as edits to the one it holds', function () {
   this.timeout(120_000);
   useAgentPage((started) => ({ h, page } = t = started));
 
-  it('sends an unchanged page as "same as last", equal to a fresh walk; a change sends the whole frame', async () => {
+  it('sends an unchanged page as "same as last", equal to a fresh walk; a change sends edits to it', async () => {
     await open(
       '/hops-same',
       `<style>.gone { display: none }</style><div id="menu"><button>Open</button><a href="#x">Link</a></div><button>Stay</button><input value="v">`,
@@ -112,8 +112,9 @@ describe('e2e: an unchanged frame crosses to the worker as "same as last"', func
     await page.evaluate(() => document.getElementById('menu')?.classList.add('gone'));
     const changedFresh = await freshState(WHOLE);
     const changed = await crossing(WHOLE);
-    expect(changed.whole, 'a changed page sends the whole frame').to.equal(1);
-    expect(changed.same).to.equal(0);
+    // The Stay button and the field moved up (same size): they cross as the held ones moved.
+    expect(changed.patched, 'a changed page crosses as edits to the held frame').to.equal(1);
+    expect(changed.whole + changed.same).to.equal(0);
     expect(names(changed.state)).to.deep.equal(['Stay', '']);
     expect(comparable(changed.state)).to.deep.equal(comparable(changedFresh));
     const settled = await crossing(WHOLE);
@@ -243,7 +244,7 @@ describe('e2e: an unchanged frame crosses to the worker as "same as last"', func
     expect(names(retaken.state)).to.deep.equal(['One', 'Two']);
   });
 
-  it("keeps a child iframe's answer the same way, and sends it whole once it changed", async () => {
+  it("keeps a child iframe's answer the same way, and sends edits once it changed", async () => {
     const child = h.fixtures.html('/hops-frame/child', '<button id="in">Inside</button><button>Second</button>');
     await open('/hops-frame', `<button>Top</button><iframe src="${child}"></iframe>`);
     const frame = page.frames().find((f) => f.url() === child);
@@ -262,8 +263,9 @@ describe('e2e: an unchanged frame crosses to the worker as "same as last"', func
       if (b) b.textContent = 'Renamed';
     });
     const changed = await crossing(WHOLE);
-    expect(changed.whole, 'the changed child sends its whole frame').to.equal(1);
-    expect(changed.same, 'the unchanged top frame still does not').to.equal(1);
+    expect(changed.patched, 'the changed child sends edits to its held frame').to.equal(1);
+    expect(changed.whole).to.equal(0);
+    expect(changed.same, 'the unchanged top frame still "same as last"').to.equal(1);
     expect(names(changed.state)).to.deep.equal(['Top', 'Renamed', 'Second']);
     const viewport = await crossing(VIEWPORT);
     expect(viewport.same).to.equal(0);
