@@ -26,6 +26,7 @@ import { decodeFromBridge } from '../bridge/client/decode-from-bridge';
 import type { GetStateParams, SimplifiedState } from '../schemas/generated/protocol';
 import { REPO_ROOT } from '../test/harness/browser';
 import { type Harness, startHarness } from '../test/harness/harness';
+import { CHANGE_FIELD, CHANGE_ITEM } from './page-edits';
 import { BENCH_PAGES, serveBenchPages, startBenchSites } from './pages';
 import { median, r1 } from './stats';
 
@@ -41,6 +42,18 @@ const OUT = path.join(REPO_ROOT, 'bench', 'results');
  * of the tab, the state_delta turned back into the whole state at the agent; written as hops-since.*).
  */
 const SINCE = process.argv.includes('--since');
+/**
+ * --change item|field: before each timed state the page changes one item in view or one text field
+ * (bench/page-edits.ts), so each state is the one after an action: a fresh walk whose frame crosses
+ * as edits to the one the worker holds (written as hops-...-change-item / -change-field).
+ */
+const CHANGE = ((): 'item' | 'field' | null => {
+  const i = process.argv.indexOf('--change');
+  if (i < 0) return null;
+  const v = process.argv[i + 1];
+  if (v !== 'item' && v !== 'field') throw new Error('--change takes item or field');
+  return v;
+})();
 
 /** The bridge's four stamps of the latest action (performance.now of this process). */
 interface Stamps {
@@ -201,9 +214,10 @@ function parseArgs(argv: string[]): { pages: string[]; runs: number } {
     if (argv[i] === '--pages') pages = (argv[++i] ?? '').split(',');
     else if (argv[i] === '--runs') runs = Number(argv[++i]);
     else if (argv[i] === '--include-tabs' || argv[i] === '--since' || argv[i] === '--viewport') continue;
+    else if (argv[i] === '--change') i++;
     else
       throw new Error(
-        `unknown argument ${argv[i]}; usage: npm run bench:hops -- [--pages a,b] [--runs N] [--include-tabs] [--since] [--viewport]`,
+        `unknown argument ${argv[i]}; usage: npm run bench:hops -- [--pages a,b] [--runs N] [--include-tabs] [--since] [--viewport] [--change item|field]`,
       );
   }
   const unknown = pages.filter((k) => !BENCH_PAGES.some((p) => p.key === k));
@@ -257,6 +271,8 @@ async function main(): Promise<void> {
         // A rotating order, so neither build always goes first after the other's work.
         const order = round % 2 === 0 ? variants : [...variants].reverse();
         for (const v of order) {
+          if (CHANGE && !(await v.tab.evaluate(CHANGE === 'item' ? CHANGE_ITEM : CHANGE_FIELD)))
+            throw new Error(`${key}: no ${CHANGE === 'item' ? 'list item, cell or paragraph in view' : 'text field'} to change`);
           const got = await takeState(v);
           samples.get(v.name)?.push(got.sample);
           last.set(v.name, got);
@@ -295,9 +311,10 @@ async function main(): Promise<void> {
     include_tabs: STATE.include_tabs === true,
     since: SINCE,
     viewport: VIEWPORT,
+    change: CHANGE,
   };
   fs.mkdirSync(OUT, { recursive: true });
-  const name = `${STATE.include_tabs === true ? 'hops-include-tabs' : 'hops'}${VIEWPORT ? '-viewport' : ''}${SINCE ? '-since' : ''}`;
+  const name = `${STATE.include_tabs === true ? 'hops-include-tabs' : 'hops'}${VIEWPORT ? '-viewport' : ''}${SINCE ? '-since' : ''}${CHANGE ? `-change-${CHANGE}` : ''}`;
   fs.writeFileSync(path.join(OUT, `${name}.json`), `${JSON.stringify({ meta, rows }, null, 2)}\n`);
   fs.writeFileSync(path.join(OUT, `${name}.md`), markdown(meta, rows));
   process.stdout.write(`wrote bench/results/${name}.json and ${name}.md\n`);
@@ -318,6 +335,10 @@ function markdown(meta: Record<string, unknown>, rows: Row[]): string {
         ? " Each state asked as real agents ask (--since): the TS client's getState, since its last state of the tab; " +
           'an unchanged page answers a state_delta, turned back into the whole state at the agent (in "bridge -> agent + parse"); ' +
           'bytes = what crossed to the agent; TS / Python parse = of those bytes.'
+        : '') +
+      (meta['change']
+        ? ` Before each state the page changed ${meta['change'] === 'item' ? 'the text of one item in view' : 'the value of one text field'} ` +
+          '(bench/page-edits.ts): each state is a fresh walk, as after an action.'
         : ''),
     '',
     'p50 ms. The bridge runs in the bench process (its sockets are stamped from outside). agent -> bridge: the client sends, the ' +

@@ -72,6 +72,9 @@ function same(a: unknown, b: unknown): boolean {
   return n === 0;
 }
 
+/** Also the content script's and the worker's, for a frame's answer sent as edits (extension/src/shared/frame-patch.ts). */
+export { same as sameJson };
+
 /** Same element apart from index, and parent_index naming the same parent by id. */
 function sameElement(
   a: ActionableElement,
@@ -79,6 +82,9 @@ function sameElement(
   pe: readonly ActionableElement[],
   ne: readonly ActionableElement[],
 ): boolean {
+  // The very object (the extension gives unchanged elements again: background/state/stitch.ts): only
+  // what its parent_index names can differ, as the lists around it may have moved.
+  if (a === b) return a.parent_index === undefined || idAt(pe, a.parent_index) === idAt(ne, b.parent_index);
   const A = a as unknown as Record<string, unknown>;
   const B = b as unknown as Record<string, unknown>;
   let n = 0;

@@ -1,9 +1,9 @@
 // A frame whose kept answer the worker already holds crosses from its content script as "same as
 // last" (its id and the fields read fresh: shared/frame-snapshot.ts FrameSame), and the worker
-// rebuilds it from its copy (background/state/frame-hold.ts). The state must be exactly what a
-// fresh walk gives; anything unsure (a change, a new document, a worker that lost its copies,
-// other parameters) sends the whole frame. Counted by the worker's test counters, read through
-// DevTools as a test can and a page cannot.
+// rebuilds it from its copy (background/state/frame-hold.ts); a changed frame crosses as edits to
+// that copy (shared/frame-patch.ts). The state must be exactly what a fresh walk gives; anything
+// unsure (a new document, a worker that lost its copies, other parameters) sends the whole frame.
+// Counted by the worker's test counters, read through DevTools as a test can and a page cannot.
 import { expect } from 'chai';
 import type { Frame, Page, WebWorker } from 'puppeteer-core';
 
@@ -22,6 +22,7 @@ const VIEWPORT: GetStateParams = {};
 interface Counts {
   whole: number;
   same: number;
+  patched: number;
   tokens_asked: number;
 }
 
@@ -38,14 +39,16 @@ async function counts(): Promise<Counts> {
     await worker()
   ).evaluate(() => {
     const g = (globalThis as { __browserUseExtFrameHold?: Counts }).__browserUseExtFrameHold;
-    return g ? { whole: g.whole, same: g.same, tokens_asked: g.tokens_asked } : null;
+    return g ? { whole: g.whole, same: g.same, patched: g.patched, tokens_asked: g.tokens_asked } : null;
   });
   if (!c) throw new Error('the worker has no frame-hold counters (globalThis.__browserUseExtFrameHold)');
   return c;
 }
 
-/** What one state does: how many frames came whole and how many "same as last". */
-async function crossing(params: GetStateParams): Promise<{ state: SimplifiedState; whole: number; same: number; tokensAsked: number }> {
+/** What one state does: how many frames came whole, how many "same as last" and how many as edits. */
+async function crossing(
+  params: GetStateParams,
+): Promise<{ state: SimplifiedState; whole: number; same: number; patched: number; tokensAsked: number }> {
   const before = await counts();
   const state = await t.state(params);
   const after = await counts();
@@ -53,6 +56,7 @@ async function crossing(params: GetStateParams): Promise<{ state: SimplifiedStat
     state,
     whole: after.whole - before.whole,
     same: after.same - before.same,
+    patched: after.patched - before.patched,
     tokensAsked: after.tokens_asked - before.tokens_asked,
   };
 }
@@ -87,11 +91,11 @@ async function open(path: string, body: string): Promise<void> {
 
 const names = (s: SimplifiedState) => s.actionable_elements.map((e) => e.name);
 
-describe('e2e: an unchanged frame crosses to the worker as "same as last"', function () {
+describe('e2e: a frame crosses to the worker as "same as last", or as edits to the one it holds', function () {
   this.timeout(120_000);
   useAgentPage((started) => ({ h, page } = t = started));
 
-  it('sends an unchanged page as "same as last", equal to a fresh walk; a change sends the whole frame', async () => {
+  it('sends an unchanged page as "same as last", equal to a fresh walk; a change sends edits to it', async () => {
     await open(
       '/hops-same',
       `<style>.gone { display: none }</style><div id="menu"><button>Open</button><a href="#x">Link</a></div><button>Stay</button><input value="v">`,
@@ -108,13 +112,62 @@ describe('e2e: an unchanged frame crosses to the worker as "same as last"', func
     await page.evaluate(() => document.getElementById('menu')?.classList.add('gone'));
     const changedFresh = await freshState(WHOLE);
     const changed = await crossing(WHOLE);
-    expect(changed.whole, 'a changed page sends the whole frame').to.equal(1);
-    expect(changed.same).to.equal(0);
+    // The Stay button and the field moved up (same size): they cross as the held ones moved.
+    expect(changed.patched, 'a changed page crosses as edits to the held frame').to.equal(1);
+    expect(changed.whole + changed.same).to.equal(0);
     expect(names(changed.state)).to.deep.equal(['Stay', '']);
     expect(comparable(changed.state)).to.deep.equal(comparable(changedFresh));
     const settled = await crossing(WHOLE);
     expect(settled.same, 'and the next one is "same as last" again').to.equal(1);
     expect(comparable(settled.state)).to.deep.equal(comparable(changedFresh));
+  });
+
+  it('sends a changed page as edits to the held frame, equal to a fresh walk: a renamed item, an item inserted above the rest', async () => {
+    const items = Array.from({ length: 40 }, (_, k) => `<li><a href="#i${k}">Item ${k}</a> <button>Act ${k}</button></li>`).join('');
+    await open('/hops-patch', `<nav><a href="#home">Home</a></nav><ul id="list">${items}</ul><input value="v">`);
+    await t.state(WHOLE);
+    await armed(page);
+    await t.state(WHOLE);
+    expect((await crossing(WHOLE)).same, 'held and unchanged').to.equal(1);
+    // One item renamed: that link crosses whole, the rest as references to the held frame.
+    await page.evaluate(() => {
+      const a = document.querySelector('a[href="#i3"]');
+      if (a) a.textContent = 'Item three';
+    });
+    const renamedFresh = await freshState(WHOLE);
+    const renamed = await crossing(WHOLE);
+    expect(renamed.patched, 'the changed page crosses as edits').to.equal(1);
+    expect(renamed.whole).to.equal(0);
+    expect(comparable(renamed.state), 'the patched frame is what a fresh walk says').to.deep.equal(comparable(renamedFresh));
+    expect(renamed.state.actionable_elements.map((e) => e.name)).to.include('Item three');
+    // An item inserted at the top of the list: every element below it moves down, their parent
+    // positions shift by two (the new link and button), and the new ones are marked new.
+    await page.evaluate(() => {
+      const li = document.createElement('li');
+      li.innerHTML = '<a href="#new">Fresh item</a> <button>Fresh act</button>';
+      document.getElementById('list')?.prepend(li);
+    });
+    const insertedFresh = await freshState(WHOLE);
+    const inserted = await crossing(WHOLE);
+    expect(inserted.patched, 'an insertion crosses as edits too').to.equal(1);
+    expect(inserted.whole).to.equal(0);
+    expect(comparable(inserted.state)).to.deep.equal(comparable(insertedFresh));
+    const marked = inserted.state.actionable_elements.filter((e) => e.is_new === true).map((e) => e.name);
+    expect(marked).to.deep.equal(['Fresh item', 'Fresh act']);
+    // A worker that lost what it held gets the whole frame after a change, and edits again after the next one.
+    await page.evaluate(() => document.querySelector('a[href="#home"]')?.setAttribute('title', 'Start'));
+    await (
+      await worker()
+    ).evaluate(() => (globalThis as { __browserUseExtFrameHold?: { forget: () => void } }).__browserUseExtFrameHold?.forget());
+    const forgotten = await crossing(WHOLE);
+    expect(forgotten.whole, 'nothing held: the whole frame').to.equal(1);
+    expect(forgotten.patched).to.equal(0);
+    expect(comparable(forgotten.state)).to.deep.equal(comparable(await freshState(WHOLE)));
+    await page.evaluate(() => document.getElementById('list')?.lastElementChild?.remove());
+    const removedFresh = await freshState(WHOLE);
+    const removed = await crossing(WHOLE);
+    expect(removed.patched, 'held again: edits').to.equal(1);
+    expect(comparable(removed.state)).to.deep.equal(comparable(removedFresh));
   });
 
   it('sends the whole frame for a new document, for a worker that lost what it held, and for other parameters', async () => {
@@ -191,7 +244,7 @@ describe('e2e: an unchanged frame crosses to the worker as "same as last"', func
     expect(names(retaken.state)).to.deep.equal(['One', 'Two']);
   });
 
-  it("keeps a child iframe's answer the same way, and sends it whole once it changed", async () => {
+  it("keeps a child iframe's answer the same way, and sends edits once it changed", async () => {
     const child = h.fixtures.html('/hops-frame/child', '<button id="in">Inside</button><button>Second</button>');
     await open('/hops-frame', `<button>Top</button><iframe src="${child}"></iframe>`);
     const frame = page.frames().find((f) => f.url() === child);
@@ -210,8 +263,9 @@ describe('e2e: an unchanged frame crosses to the worker as "same as last"', func
       if (b) b.textContent = 'Renamed';
     });
     const changed = await crossing(WHOLE);
-    expect(changed.whole, 'the changed child sends its whole frame').to.equal(1);
-    expect(changed.same, 'the unchanged top frame still does not').to.equal(1);
+    expect(changed.patched, 'the changed child sends edits to its held frame').to.equal(1);
+    expect(changed.whole).to.equal(0);
+    expect(changed.same, 'the unchanged top frame still "same as last"').to.equal(1);
     expect(names(changed.state)).to.deep.equal(['Top', 'Renamed', 'Second']);
     const viewport = await crossing(VIEWPORT);
     expect(viewport.same).to.equal(0);

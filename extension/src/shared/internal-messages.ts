@@ -2,6 +2,7 @@
 // wire). Payload types are the generated protocol types, so nothing here re-declares the protocol.
 import type { ErrorInfo, GetStateParams, SimplifiedState } from '../../../schemas/generated/protocol';
 import type { ActionName } from '../../../schemas/generated/registry';
+import type { FramePatch } from './frame-patch';
 import type { FrameSame, FrameSnapshot } from './frame-snapshot';
 import type { DownloadRequest } from './settle-messages';
 
@@ -32,7 +33,8 @@ export interface SnapshotRequest {
   token_probe?: string[];
   /**
    * The kept_id of this frame's answer the worker holds for these parameters: when the answer is that
-   * one, answer `same` instead of `frame`.
+   * one, answer `same` instead of `frame`; when the page changed since, `patch` (edits to that one)
+   * where most of it is unchanged.
    */
   held?: string;
 }
@@ -108,6 +110,8 @@ export type RunActionResponse =
       frame?: FrameSnapshot;
       /** Instead of frame: the frame is the kept answer the worker named in `held` (only what reads fresh crosses). */
       same?: FrameSame;
+      /** Instead of frame: the frame as edits to the kept answer the worker named in `held` (shared/frame-patch.ts). */
+      patch?: FramePatch;
       download_requests?: DownloadRequest[];
       /** A click landed in a link to another document: a download may follow it (background/page-watch/downloads.ts). */
       link?: true;

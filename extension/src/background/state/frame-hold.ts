@@ -1,5 +1,6 @@
 // The last kept answer each frame sent, so an unchanged frame crosses from its content script as
-// "same as last" (shared/frame-snapshot.ts FrameSame) instead of whole: Chrome's messaging copies
+// "same as last" (shared/frame-snapshot.ts FrameSame) and a changed one as edits to it
+// (shared/frame-patch.ts) instead of whole: Chrome's messaging copies
 // a whole frame per request (~95 ms for Wikipedia's 1.75 MB state, bench/results/hops.md) while
 // the content script's kept answer costs a few ms (content/snapshot/walk-cache.ts).
 //
@@ -11,6 +12,7 @@
 // answers), dom_tree states (never kept). Memory only, bounded; dropped when the frame commits a
 // new document or the tab closes (state-cache.ts).
 import type { GetStateParams } from '../../../../schemas/generated/protocol';
+import { applyPatch, type FramePatch } from '../../shared/frame-patch';
 import { type FrameElement, type FrameSame, type FrameSnapshot, FRESH_FIELDS, isNewPositions } from '../../shared/frame-snapshot';
 
 /** Frames held at once (a tab's frames x the parameters of one agent step, over a few tabs). */
@@ -40,13 +42,15 @@ declare global {
 interface HoldCounters {
   whole: number;
   same: number;
+  /** Came as edits to the held answer (shared/frame-patch.ts). */
+  patched: number;
   /** Child frames asked which iframe they sit under (fetch.ts: not asked again while their document is the same). */
   tokens_asked: number;
   forget: () => void;
 }
 
 /** Also counted by fetch.ts (tokens_asked). */
-export const holdCounters: HoldCounters = { whole: 0, same: 0, tokens_asked: 0, forget: () => held.clear() };
+export const holdCounters: HoldCounters = { whole: 0, same: 0, patched: 0, tokens_asked: 0, forget: () => held.clear() };
 const counters = holdCounters;
 globalThis.__browserUseExtFrameHold = counters;
 
@@ -94,7 +98,10 @@ export function holdFrame(
   // A frame the content script does not keep (a cold probe, dom_tree, no agent holds the tab)
   // leaves what is held as it is: the held id names the content script's kept answer or nothing.
   if (snap.kept_id === undefined || params.include_dom_tree === true) return;
-  const key = keyOf(tabId, frameId, params, topViewport);
+  store(keyOf(tabId, frameId, params, topViewport), documentId, snap);
+}
+
+function store(key: string, documentId: string | undefined, snap: FrameSnapshot): void {
   held.delete(key);
   held.set(key, {
     documentId,
@@ -147,6 +154,29 @@ export function rebuildFrame(
   const loose = out as unknown as Record<string, unknown>;
   for (const f of FRESH_FIELDS) delete loose[f];
   return Object.assign(out, same.fresh);
+}
+
+/**
+ * The whole frame an answer sent as edits stands for (shared/frame-patch.ts), held in place of the
+ * answer it was made from; or null when the held answer is gone or the edits do not fit it (then
+ * ask again without `held`).
+ */
+export function patchHeldFrame(
+  tabId: number,
+  frameId: number,
+  params: GetStateParams,
+  documentId: string | undefined,
+  patch: FramePatch,
+  topViewport?: { width: number; height: number },
+): FrameSnapshot | null {
+  const key = keyOf(tabId, frameId, params, topViewport);
+  const h = held.get(key);
+  if (h?.frame.kept_id !== patch.base || patch.frame.kept_id === undefined) return null;
+  const snap = applyPatch(h.frame, patch);
+  if (!snap) return null;
+  counters.patched++;
+  store(key, documentId, snap);
+  return snap;
 }
 
 /** A frame committed a new document: what it held is of the old one. */

@@ -8,7 +8,7 @@ import type { FrameSnapshot } from '../../shared/frame-snapshot';
 import { CONTENT_CHANNEL } from '../../shared/internal-messages';
 import { sendToContent } from '../connection/content-channel';
 import { type LeftOutReason, PROBE_BUDGET_MS, SNAPSHOT_BUDGET_MS } from './frame-budget';
-import { heldIdFor, holdFrame, rebuildFrame } from './frame-hold';
+import { heldIdFor, holdFrame, patchHeldFrame, rebuildFrame } from './frame-hold';
 import { overdueFor, trackRequest } from './frame-liveness';
 
 export const MAX_FRAME_DEPTH = 8;
@@ -59,13 +59,19 @@ export async function snapshotFrame(
     }
     return sent;
   };
-  // "Same as last" (frame-hold.ts): the frame is rebuilt from the held copy; were that copy gone
-  // meanwhile, the frame is asked again whole.
+  // "Same as last" or edits to it (frame-hold.ts): the frame is rebuilt from the held copy; were that
+  // copy gone meanwhile, the frame is asked again whole.
   const sendWhole = async () => {
     const sent = await send();
-    if (!sent.ok || !sent.response.ok || !sent.response.same) return sent;
-    const snap = rebuildFrame(tabId, frameId, params, sent.response.same, topViewport);
-    return snap ? { ...sent, response: { ...sent.response, frame: snap } } : send(false);
+    if (!sent.ok || !sent.response.ok) return sent;
+    const r = sent.response;
+    if (!r.same && !r.patch) return sent;
+    const snap = r.same
+      ? rebuildFrame(tabId, frameId, params, r.same, topViewport)
+      : r.patch
+        ? patchHeldFrame(tabId, frameId, params, documentId, r.patch, topViewport)
+        : null;
+    return snap ? { ...sent, response: { ...r, frame: snap } } : send(false);
   };
   const asked = (frameId === 0 ? sendWhole() : trackRequest(tabId, frameId, documentId, sendWhole())).then((sent): FrameAnswer => {
     const waited = Math.round(performance.now() - t0);
@@ -75,7 +81,8 @@ export async function snapshotFrame(
     const r = sent.response;
     const snap = r.frame;
     if (!snap) return { ok: false, why: 'the content script answered without a snapshot', reason: 'not_scriptable', waited };
-    if (!r.same) holdFrame(tabId, frameId, params, documentId, snap, topViewport);
+    // A rebuilt frame is held already (the same one, or the patched one in place of its base).
+    if (!r.same && !r.patch) holdFrame(tabId, frameId, params, documentId, snap, topViewport);
     return { ok: true, snap };
   });
   try {

@@ -4,6 +4,7 @@
 // is numbered as browser_use's buildDomTree.js does.
 import type { ActionableElement, DomElementNode, DomNode, FrameInfo, TextItem } from '../../../../schemas/generated/protocol';
 import { formatElementId } from '../../shared/element-ref';
+import type { FrameElement } from '../../shared/frame-snapshot';
 import { leftOutMessage, type LeftOutReason } from './frame-budget';
 import type { FrameNode } from './frames';
 
@@ -23,6 +24,20 @@ function intersects(b: { x: number; y: number; width: number; height: number }, 
   if (s.all) return true;
   return b.x + b.width >= s.left && b.x <= s.right && b.y + b.height >= s.top && b.y <= s.bottom;
 }
+
+/**
+ * The top frame's elements as last stitched, by the frame element they came from. A frame that
+ * crossed as edits (shared/frame-patch.ts) keeps each unchanged element as the very object the
+ * worker held, so its stitched element is given again when it gets the same index and parent: the
+ * state delta then sees it unchanged by identity (schemas/lib/state-delta.ts) instead of comparing
+ * every field of ~4000 elements. Exact: a stitched top-frame element is a function of its frame
+ * element, index, parent and offset alone (the scope and viewport checks apply to child frames
+ * only), and stitched elements are never written to after (stitch-memo.ts shares them too).
+ */
+const stitchedTop = new WeakMap<
+  FrameElement,
+  { el: ActionableElement; index: number; parent: number | undefined; ox: number; oy: number }
+>();
 
 /** Appends one frame's items (and its children's, at their iframe's place) to the stitched state. */
 export function stitch(node: FrameNode, offset: { x: number; y: number }, parentIndex: number | undefined, st: Stitch): void {
@@ -50,6 +65,14 @@ export function stitch(node: FrameNode, offset: { x: number; y: number }, parent
       }
       const index = st.elements.length + 1;
       const parent = parent_pos !== undefined ? posToIndex[parent_pos] : parentIndex;
+      const was = frameId === 0 ? stitchedTop.get(fe) : undefined;
+      if (was && was.index === index && was.parent === parent && was.ox === offset.x && was.oy === offset.y) {
+        posToIndex[pos] = index;
+        local.set(fe.id, index);
+        st.elements.push(was.el);
+        count++;
+        continue;
+      }
       const el: ActionableElement = {
         ...rest,
         id: formatElementId(frameId, fe.id),
@@ -66,6 +89,7 @@ export function stitch(node: FrameNode, offset: { x: number; y: number }, parent
         }
       }
       if (parent !== undefined) el.parent_index = parent;
+      if (frameId === 0) stitchedTop.set(fe, { el, index, parent, ox: offset.x, oy: offset.y });
       posToIndex[pos] = index;
       local.set(fe.id, index);
       st.elements.push(el);

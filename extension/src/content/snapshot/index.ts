@@ -102,8 +102,12 @@ export async function answerSnapshot(refs: RefRegistry, req: SnapshotRequest): P
   const frame = takeFrameSnapshot(refs, req.params, req.top_viewport);
   if (parentToken !== null) frame.parent_token = parentToken;
   // The worker holds this very answer (the kept one, by its id): only what reads fresh crosses.
-  const same = req.held !== undefined ? caches.get(refs)?.sameAs(req.held, frame) : undefined;
+  const cache = req.held !== undefined ? caches.get(refs) : undefined;
+  const same = req.held !== undefined ? cache?.sameAs(req.held, frame) : undefined;
   if (same) return { ok: true, message: 'State taken (same as last).', result: {}, same };
+  // Changed since: what the walk left as it was crosses as references to the held answer.
+  const patch = req.held !== undefined ? cache?.patchFrom(req.held, frame) : undefined;
+  if (patch) return { ok: true, message: 'State taken (edits to the last).', result: {}, patch };
   // Sent as the object itself: Chrome's messaging serializes it to JSON once (and the worker gets it
   // parsed). A JSON string made here first was serialized a second time, every quote escaped, and
   // parsed twice: on the saved news page (0.5 MB) the walk's end -> the worker holding the parsed

@@ -7,6 +7,7 @@
 // after random actions on the bench pages. A state asked with dom_tree (the browser_use shim)
 // always walks: that tree draws highlights into the page.
 import type { GetStateParams } from '../../../../schemas/generated/protocol';
+import { type FramePatch, makePatch } from '../../shared/frame-patch';
 import {
   type FrameElement,
   type FrameFresh,
@@ -31,6 +32,12 @@ declare global {
 
 /** Different walk parameters kept at once (the viewport state and the whole-page state of one agent step). */
 const KEYS = 4;
+/**
+ * Kept answers remembered by id after a newer walk replaced them, to send a changed frame as edits
+ * to the one the worker still holds (up to two per parameters: the kept one and the one before;
+ * patchFrom forgets a replaced one once it served as a base).
+ */
+const BY_ID = 2 * KEYS;
 
 interface Kept {
   frame: FrameSnapshot;
@@ -62,11 +69,14 @@ function switches(): Switches {
 export class WalkCache {
   private readonly changes = new PageChanges();
   private readonly kept = new Map<string, Kept>();
+  /** Recent kept answers by kept_id with their listed elements (the base of a patch: patchFrom). */
+  private readonly byId = new Map<string, { frame: FrameSnapshot; listed: readonly Element[] }>();
   private generation = 0;
 
   /** The agent's hold ended: nothing kept, nothing watched. */
   drop(): void {
     this.kept.clear();
+    this.byId.clear();
     this.changes.stop();
   }
 
@@ -106,6 +116,8 @@ export class WalkCache {
     const all = (params.viewport_expansion ?? DEFAULTS.viewport_expansion) === -1;
     // The id the worker holds this answer under (frame-snapshot.ts FrameSame): new with every kept frame.
     frame.kept_id = newKeptId();
+    this.byId.set(frame.kept_id, { frame, listed: walker.listedElements });
+    if (this.byId.size > BY_ID) this.byId.delete(this.byId.keys().next().value as string);
     this.kept.set(key, {
       frame,
       generation: this.generation,
@@ -136,6 +148,24 @@ export class WalkCache {
     const out: FrameFresh = {};
     for (const key of FRESH_FIELDS) if (answer[key] !== undefined) Object.assign(out, { [key]: answer[key] });
     return { kept_id: held, fresh: out, is_new: isNewPositions(answer.elements) };
+  }
+
+  /**
+   * `answer` (what snapshot() just returned, a kept answer) as edits to the kept answer `held` names,
+   * which the worker holds (shared/frame-patch.ts); null when that one is no longer known here, or
+   * when most of the frame changed (then the whole frame goes).
+   */
+  patchFrom(held: string, answer: FrameSnapshot): FramePatch | null {
+    if (answer.kept_id === undefined || answer.kept_id === held) return null;
+    const base = this.byId.get(held);
+    const next = this.byId.get(answer.kept_id);
+    if (!base || !next) return null;
+    // The worker holds the new answer from here on (or, were this answer lost, asks without a base
+    // known here and gets the whole frame): the base is not needed again unless it is still kept.
+    let current = false;
+    for (const k of this.kept.values()) if (k.frame.kept_id === held) current = true;
+    if (!current) this.byId.delete(held);
+    return makePatch(held, base.frame, base.listed, answer, next.listed);
   }
 }
 
