@@ -34,7 +34,8 @@ import { CARD_CHANNEL, type CardFrameNote } from '../../shared/card-boxes';
 import { mayHoldCard } from '../../shared/redaction';
 import { setObservedShadowRoots, shadowRootOf, shadowRootsIn } from '../shadow-root';
 import { onShadowAttached } from '../shadow-watch';
-import { frameCardBoxes, isTextField } from './card-boxes';
+import { frameCardBoxes, isTextField, tellShadowFrames } from './card-boxes';
+import { mayHoldCardAcross } from './privacy';
 
 /** Attributes that can make a field hold or count as a card number. */
 const FIELD_ATTRIBUTES = ['value', 'type', 'autocomplete', 'name', 'id', 'aria-label', 'placeholder'];
@@ -208,9 +209,10 @@ function observeRoot(root: ShadowRoot): boolean {
   root.addEventListener('input', onInput, true);
   root.addEventListener('change', onInput, true);
   root.addEventListener('scroll', onScroll, { capture: true, passive: true });
+  tellShadowFrames(root);
   for (const f of root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input, textarea'))
     if (isTextField(f) && (!fieldsTold || f.value.length >= CARD_MIN_CHARS)) return true;
-  return mayHoldCard(joined(root));
+  return mayHoldCard(joined(root)) || mayHoldCardAcross([root]);
 }
 
 /** Observes the shadow roots in and under `from`; true when one of them is new and may draw a card. */
