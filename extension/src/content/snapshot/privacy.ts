@@ -230,6 +230,10 @@ function flatBlockOf(n: Node): Node | null {
 
 /** Whether a nested block's subtree holds text the DOM walk counts (a line break between its neighbours). */
 function holdsText(el: Element): boolean {
+  // Most elements answer by their first child (an image has none, a paragraph starts with text).
+  const first = el.firstChild;
+  if (!first) return false;
+  if (first instanceof Text) return true;
   const walker = (el.ownerDocument ?? document).createTreeWalker(el, NodeFilter.SHOW_TEXT);
   for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
     const tag = t.parentElement?.localName;
@@ -395,20 +399,31 @@ function flatTextContent(n: Node, out: string[], depth = 0): void {
   }
 }
 
+function digitCount(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) n++;
+  }
+  return n;
+}
+
 /**
  * Whether a card number may be split across the boundary of one of these shadow roots (part in its
  * own text, part in its host's slotted light-DOM text or around an inline host), which neither the
  * root's text nor the light DOM's holds whole: the text of the block each root is drawn in, joined
- * as drawn, has 13 digits close together. Asked only of roots whose own or host's text has a digit;
- * each block once.
+ * as drawn, has 13 digits close together. Each block once, and only when its text and the root's
+ * hold 13 digits in all.
  */
 export function mayHoldCardAcross(roots: readonly ShadowRoot[]): boolean {
   const asked = new Set<Node>();
   for (const root of roots) {
     const host = root.host;
-    if (!/\d/.test(root.textContent ?? '') && !/\d/.test(host.textContent ?? '')) continue;
+    const own = digitCount(root.textContent ?? '');
     const block = INLINE.has(host.localName) || host.localName === 'slot' ? flatBlockOf(host) : host;
-    if (!block || asked.has(block)) continue;
+    // The block's light-DOM text and the root's own hold every digit drawn there (but those of roots
+    // nested in this one, which are asked on their own): fewer than 13 together make no card.
+    if (!block || asked.has(block) || own + digitCount(block.textContent ?? '') < 13) continue;
     asked.add(block);
     const parts: string[] = [];
     flatTextContent(block, parts);
