@@ -132,11 +132,18 @@ function shadowBox(name) {
  * inside a closed root nested in an added open one.
  */
 const SHADOW_LATE = `<style>body { margin: 8px; font: 20px monospace; background: #fff; color: #000 }</style>
-<p>Nothing to pay here</p><div id="slot"></div><div id="later"></div><div id="later-open"></div><div id="later-open-2"></div><late-card></late-card><div id="typed-later"></div>
+<p>Nothing to pay here</p><div id="slot"></div><div id="later"></div><div id="later-open"></div><div id="later-open-2"></div><late-card></late-card><div id="typed-later"></div><x-split id="split-later"></x-split>
 <script>
 const css = '<style>${SHADOW_CSS}</style>';
 const parts = (...g) => g.join(' ');
 const els = {};
+// Half a card number in a root's own text, waiting for the light-DOM text its slot renders.
+const splitLater = document.getElementById('split-later').attachShadow({ mode: 'open' });
+splitLater.innerHTML = css + '<p>On file <span id="t">' + parts('4000', '0566', '') + '<slot></slot></span></p>';
+function completeSplit() {
+  document.getElementById('split-later').textContent = parts('5566', '5556');
+  els.late = splitLater.getElementById('t');
+}
 function addOpenField() {
   const host = document.createElement('div');
   const root = host.attachShadow({ mode: 'open' });
@@ -291,6 +298,7 @@ function shadowCases(get: () => Setup): void {
       ['an open root attached by script to an element already in the page, with card text', 'attachOpenText'],
       ['card text in a closed root nested in an open one, added by script', 'addNestedText'],
       ["a host with light-DOM text that completes the card its open root's text starts, added by script", 'addSplitText'],
+      ["light-DOM text set by script in a host already in the page, completing the card its open root's text starts", 'completeSplit'],
     ] as const)
       it(`${what}, then a screenshot at once (a page without cards or fields before): covered through ours`, async () => {
         const { side } = get();
