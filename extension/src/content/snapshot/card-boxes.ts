@@ -8,6 +8,7 @@
 import { CARD_BOXES_GLOBAL, type CardBox, type FrameCardBoxes } from '../../shared/card-boxes';
 import { findCardRanges, mayHoldCard } from '../../shared/redaction';
 import { pageShadowRoots } from '../shadow-root';
+import { tabHeld } from '../unseen-watch';
 import { cardTextRects, DEFAULT_PRIVACY, mayHoldCardAcross, sensitiveReason } from './privacy';
 
 // An iframe inside a shadow root is no document-tree child: it is not in window.frames (HTML:
@@ -15,8 +16,10 @@ import { cardTextRects, DEFAULT_PRIVACY, mayHoldCardAcross, sensitiveReason } fr
 // each such iframe a number of its own (random, above any window.frames index) and posts it to the
 // frame's window; the frame says it as its index, and the parent lists the iframe's place under it.
 // The frame asks for its number when its script starts, and the parent posts it when it observes the
-// root (card-push.ts) and at each load of the iframe, whichever script starts last. Until the frame
-// knows its number, its boxes cannot be placed and the worker paints over the whole picture.
+// root (card-push.ts) and at each load of the iframe, whichever script starts last; both only while
+// an agent or a CDP client holds the tab (a page sees these messages: in other tabs it must see no
+// sign of us), and else at the next read of boxes (a capture). Until the frame knows its number, its
+// boxes cannot be placed and the worker paints over the whole picture.
 /** The message key: a number from the parent, or 'ask' from the frame. */
 const SHADOW_FRAME_KEY = '__bux_card_shadow_frame';
 const SHADOW_FRAME_BASE = 2 ** 20;
@@ -34,6 +37,7 @@ function numberOf(el: HTMLIFrameElement): number {
 }
 
 function tell(el: HTMLIFrameElement): void {
+  if (!tabHeld()) return;
   const first = !shadowFrameNumbers.has(el);
   try {
     el.contentWindow?.postMessage({ [SHADOW_FRAME_KEY]: numberOf(el) }, '*');
@@ -67,13 +71,23 @@ function indexInParent(): number {
   return ownShadowNumber;
 }
 
-if (window !== window.top && indexInParent() < 0) {
+/** This frame's index for its parent, asking for a number when it has none yet (placed from the next read on). */
+function index(): number {
+  const i = indexInParent();
+  if (i < 0) askNumber();
+  return i;
+}
+
+/** A frame inside one of its parent's shadow roots asks for its number (only while the tab is held). */
+function askNumber(): void {
+  if (window === window.top || ownShadowNumber >= 0 || !tabHeld() || indexInParent() >= 0) return;
   try {
     window.parent.postMessage({ [SHADOW_FRAME_KEY]: 'ask' }, '*');
   } catch {
     // a parent that went away
   }
 }
+askNumber();
 
 /** Where a child frame's viewport starts in this frame's: inside its owner's border and padding. */
 function originIn(owner: HTMLIFrameElement | HTMLFrameElement): { x: number; y: number } {
@@ -151,7 +165,7 @@ export function frameCardBoxes(fieldsOnly = false, roots: readonly ShadowRoot[] 
       boxes.push({ x: rect.left, y: rect.top, w: rect.width, h: rect.height, cards: [text] });
   return {
     boxes,
-    index: indexInParent(),
+    index: index(),
     children: boxes.length > 0 || window.frames.length > 0 || shadowFrames.length > 0 ? childOrigins(shadowFrames) : [],
     scrollX,
     scrollY,
