@@ -7,9 +7,11 @@
 //      and whole), timed in the frame;
 //   3. a todo list re-render (the page's own update(), every item a new host with a new root) with our
 //      observers of the roots, timed in the page;
-//   4. Page.captureScreenshot through ours and Chromium's own endpoint, interleaved.
+//   4. Page.captureScreenshot through ours and Chromium's own endpoint, interleaved;
+//   5. the classic screenshot's masking (privacy.ts maskSecretFields on then off), timed in the frame.
 // EXT_DIR=<built extension> (default dist/extension) and LABEL=before|after name the run (a build
-// without the change measures "before"); BENCH_CARDS (1200), BENCH_SHOTS (10), BENCH_RENDERS (20).
+// without the change measures "before"); BENCH_CARDS (1200), BENCH_SHOTS (10), BENCH_RENDERS (20),
+// BENCH_READS (10: in-frame repeats of the card-box read and of the classic masking).
 // Writes bench/results/cdp-card-shadow.json.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,11 +28,12 @@ import { pct, r2 } from './stats';
 const CARDS = Number(process.env['BENCH_CARDS'] ?? 1200);
 const SHOTS = Number(process.env['BENCH_SHOTS'] ?? 10);
 const RENDERS = Number(process.env['BENCH_RENDERS'] ?? 20);
+const READS = Number(process.env['BENCH_READS'] ?? 10);
 const LABEL = process.env['LABEL'] ?? 'after';
 const EXT_DIR = process.env['EXT_DIR'];
 const OUT = process.env['BENCH_OUT'] ?? path.join(REPO_ROOT, 'bench', 'results', 'cdp-card-shadow.json');
 
-const p = (xs: number[]) => ({ n: xs.length, p50: r2(pct(xs, 50)), p90: r2(pct(xs, 90)) });
+const p = (xs: number[]) => ({ n: xs.length, min: r2(Math.min(...xs)), p50: r2(pct(xs, 50)), p90: r2(pct(xs, 90)) });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main(): Promise<void> {
@@ -108,11 +111,16 @@ async function main(): Promise<void> {
       const [r] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: () => {
         const f = globalThis.__buxCardBoxes;
         if (typeof f !== 'function') return null;
-        const t = (only) => { const xs = []; for (let i = 0; i < 10; i++) { const t0 = performance.now(); f(only); xs.push(performance.now() - t0); } return xs; };
-        return { fieldsOnly: t(true), whole: t(false) };
+        const t = (only) => { const xs = []; for (let i = 0; i < ${READS}; i++) { const t0 = performance.now(); f(only); xs.push(performance.now() - t0); } return xs; };
+        // The classic screenshot's masking around its capture (privacy.ts maskSecretFields on, then off).
+        const mask = globalThis.__buxMaskSecrets;
+        const classic = [];
+        if (typeof mask === 'function')
+          for (let i = 0; i < ${READS}; i++) { const t0 = performance.now(); mask(true); mask(false); classic.push(performance.now() - t0); }
+        return { fieldsOnly: t(true), whole: t(false), classic };
       } });
       return r.result;
-    })()`)) as { fieldsOnly: number[]; whole: number[] } | null;
+    })()`)) as { fieldsOnly: number[]; whole: number[]; classic: number[] } | null;
 
     const directPage = await (await direct.waitForTarget((t) => t.url() === url && t.type() === 'page')).page();
     if (!directPage) throw new Error('the direct connection does not see the tab');
@@ -138,6 +146,7 @@ async function main(): Promise<void> {
       notes_during_renders: count(afterRenders.slice(afterWork.length)),
       todo_render_ms: p(renders),
       frame_card_boxes_ms: readMs ? { fields_only: p(readMs.fieldsOnly), whole: p(readMs.whole) } : null,
+      classic_mask_on_off_ms: readMs ? p(readMs.classic) : null,
       screenshot_ms: { ours: p(shots.ours), direct: p(shots.direct) },
     };
     const all = fs.existsSync(OUT) ? (JSON.parse(fs.readFileSync(OUT, 'utf8')) as Record<string, unknown>) : {};

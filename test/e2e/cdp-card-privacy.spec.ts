@@ -47,6 +47,8 @@ interface Setup {
   /** SHADOWED and SHADOW_LATE. */
   shadowUrl: string;
   shadowLateUrl: string;
+  /** shadowFrameWith: a cross-site payment frame inside shadow roots. */
+  shadowFrameUrl: string;
   side: Side;
 }
 
@@ -86,6 +88,7 @@ const SHADOW_CSS =
  */
 const SHADOWED = `<style>body { margin: 8px; font: 20px monospace; background: #fff; color: #000 }</style>
 <div id="open"></div><div id="closed"></div><div id="nested"></div><div id="text"></div><div id="typed"></div>
+<x-card id="split">5100<span slot="mid">1051</span></x-card>
 <script>
 const css = '<style>${SHADOW_CSS}</style>';
 const parts = (...g) => g.join(' ');
@@ -110,6 +113,12 @@ els.text = text.getElementById('t');
 const typed = document.getElementById('typed').attachShadow({ mode: 'open' });
 typed.innerHTML = css + '<p><input id="cc-typed" autocomplete="cc-number"></p>';
 els.typed = typed.getElementById('cc-typed');
+// A card number split across a closed root's boundary: its first group and the space between the
+// slots are the root's own text, the rest is light-DOM text the slots render in another order
+// ("5100" then "1051" in the page's HTML, no card there; "5105 1051 0510 5100" on screen).
+const split = document.getElementById('split').attachShadow({ mode: 'closed' });
+split.innerHTML = css + '<p>Paid with <span id="t">' + parts('5105', '') + '<slot name="mid"></slot> 0510 <slot></slot></span> today</p>';
+els.split = split.getElementById('t');
 function shadowBox(name) {
   const r = els[name].getBoundingClientRect();
   return { x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height };
@@ -123,11 +132,18 @@ function shadowBox(name) {
  * inside a closed root nested in an added open one.
  */
 const SHADOW_LATE = `<style>body { margin: 8px; font: 20px monospace; background: #fff; color: #000 }</style>
-<p>Nothing to pay here</p><div id="slot"></div><div id="later"></div><div id="later-open"></div><div id="later-open-2"></div><late-card></late-card><div id="typed-later"></div>
+<p>Nothing to pay here</p><div id="slot"></div><div id="later"></div><div id="later-open"></div><div id="later-open-2"></div><late-card></late-card><div id="typed-later"></div><x-split id="split-later"></x-split>
 <script>
 const css = '<style>${SHADOW_CSS}</style>';
 const parts = (...g) => g.join(' ');
 const els = {};
+// Half a card number in a root's own text, waiting for the light-DOM text its slot renders.
+const splitLater = document.getElementById('split-later').attachShadow({ mode: 'open' });
+splitLater.innerHTML = css + '<p>On file <span id="t">' + parts('4000', '0566', '') + '<slot></slot></span></p>';
+function completeSplit() {
+  document.getElementById('split-later').textContent = parts('5566', '5556');
+  els.late = splitLater.getElementById('t');
+}
 function addOpenField() {
   const host = document.createElement('div');
   const root = host.attachShadow({ mode: 'open' });
@@ -185,6 +201,15 @@ function typeIntoSilentRoot() {
   els.late.value = parts('4000', '0566', '5566', '5556');
   els.late.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertFromPaste' }));
 }
+function addSplitText() {
+  // A host added with light-DOM text its open root renders among its own: the card is whole only on screen.
+  const host = document.createElement('x-card');
+  host.innerHTML = '5566 5556';
+  const root = host.attachShadow({ mode: 'open' });
+  root.innerHTML = css + '<p>On file <span id="t">' + parts('4000', '0566', '') + '<slot></slot></span></p>';
+  els.late = root.getElementById('t');
+  document.getElementById('slot').append(host);
+}
 function fillSilently() {
   els.late.value = parts('4000', '0566', '5566', '5556');
 }
@@ -192,6 +217,22 @@ function shadowBox(name) {
   const r = els[name].getBoundingClientRect();
   return { x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height };
 }
+</script>`;
+
+/**
+ * The payment frame inside a closed root nested in an open one: the frame is one of the page's
+ * window.frames, yet no document query finds its element. A line of text outside it shows whether
+ * the rest of the picture is drawn.
+ */
+const shadowFrameWith = (
+  frameUrl: string,
+): string => `<style>body { margin: 8px; font: 20px monospace; background: #fff; color: #000 }</style>
+<p><span id="plain">Nothing else to pay here</span></p><div id="outer"></div>
+<script>
+const outer = document.getElementById('outer').attachShadow({ mode: 'open' });
+outer.innerHTML = '<p>Pay below</p><div id="inner"></div>';
+const inner = outer.getElementById('inner').attachShadow({ mode: 'closed' });
+inner.innerHTML = '<iframe src="${frameUrl}" style="width: 360px; height: 60px; border: 2px solid #000; padding: 3px"></iframe>';
 </script>`;
 
 /** A box the page's shadowBox tells (an element in a closed root is out of a client's reach), shrunk like inner(). */
@@ -242,11 +283,22 @@ function shadowCases(get: () => Setup): void {
         expect(masked, 'the card in each shadow root is one mask').to.deep.equal({ open: true, closed: true, nested: true, text: true });
     });
 
+    it("a card number split across a closed root's boundary (its own text and slotted light-DOM text, joined as drawn): covered through ours", async () => {
+      const { side } = get();
+      if (!opened) throw new Error('the before hook did not open the page');
+      const shot = await rawShot(opened);
+      const split = regionColours(shot.img, shot.scale, await shadowInner(opened, 'split', 1));
+      if (side === 'ours') expect([...split], 'the card split across the shadow boundary is one mask').to.deep.equal([MASK]);
+      else expect(split.size, 'Chromium draws the card split across the shadow boundary').to.be.greaterThan(1);
+    });
+
     for (const [what, fn] of [
       ['a host with a card field in its open root, added by script', 'addOpenField'],
       ['a closed root attached by script to an element already in the page, with card text', 'attachClosedText'],
       ['an open root attached by script to an element already in the page, with card text', 'attachOpenText'],
       ['card text in a closed root nested in an open one, added by script', 'addNestedText'],
+      ["a host with light-DOM text that completes the card its open root's text starts, added by script", 'addSplitText'],
+      ["light-DOM text set by script in a host already in the page, completing the card its open root's text starts", 'completeSplit'],
     ] as const)
       it(`${what}, then a screenshot at once (a page without cards or fields before): covered through ours`, async () => {
         const { side } = get();
@@ -279,6 +331,28 @@ function shadowCases(get: () => Setup): void {
         const late = regionColours(shot.img, shot.scale, await shadowInner(fresh, 'late'));
         if (side === 'ours') expect([...late], 'the card number set silently in a closed root is one mask').to.deep.equal([MASK]);
         else expect(late.size, 'Chromium draws the card number set silently').to.be.greaterThan(1);
+      } finally {
+        await fresh.close().catch(() => undefined);
+      }
+    });
+
+    it('a card field in a cross-site frame inside a closed root nested in an open one: covered through ours, the rest of the picture drawn', async () => {
+      const { side } = get();
+      const fresh = await get().page.context().newPage();
+      try {
+        await fresh.goto(get().shadowFrameUrl);
+        const frame = fresh.frames().find((f) => f.url().includes('/card-frame'));
+        if (!frame) throw new Error('the payment frame inside the shadow roots did not load');
+        const fb = await frame.locator('#f').boundingBox();
+        if (!fb) throw new Error('the payment frame has no field');
+        const shot = await rawShot(fresh);
+        const framed = regionColours(shot.img, shot.scale, { x: fb.x + 3, y: fb.y + 3, w: fb.width - 6, h: fb.height - 6 });
+        const plain = regionColours(shot.img, shot.scale, await inner(fresh, '#plain', 1));
+        if (side === 'ours') {
+          expect([...framed], 'the card in the frame inside shadow roots is one mask').to.deep.equal([MASK]);
+          // Not the whole picture painted over (what a frame whose place in the page is unknown gets).
+          expect(plain.size, 'the text outside the frame is drawn').to.be.greaterThan(1);
+        } else expect(framed.size, 'Chromium draws the card in the frame inside shadow roots').to.be.greaterThan(1);
       } finally {
         await fresh.close().catch(() => undefined);
       }
@@ -594,6 +668,7 @@ describe("card numbers through Chromium's own --remote-debugging-port (the refer
       frameUrl,
       shadowUrl: fx.html('/shadow-cards', SHADOWED, 'Shadow cards'),
       shadowLateUrl: fx.html('/shadow-late', SHADOW_LATE, 'Shadow late'),
+      shadowFrameUrl: fx.html('/shadow-frame', shadowFrameWith(frameUrl), 'Shadow frame'),
     };
   });
   after(async () => {
@@ -634,6 +709,7 @@ describe('card numbers through the bridge CDP endpoint', function () {
       frameUrl,
       shadowUrl: h.fixtures.html('/shadow-cards', SHADOWED, 'Shadow cards'),
       shadowLateUrl: h.fixtures.html('/shadow-late', SHADOW_LATE, 'Shadow late'),
+      shadowFrameUrl: h.fixtures.html('/shadow-frame', shadowFrameWith(frameUrl), 'Shadow frame'),
     };
   });
   after(async () => {

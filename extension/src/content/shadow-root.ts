@@ -92,6 +92,51 @@ export function shadowRootsIn(from: Node): ShadowRoot[] {
   return out;
 }
 
+// The flat tree: the tree as it is rendered, a host's shadow root in place of its children, a slot's
+// assigned nodes in place of the slot (https://drafts.csswg.org/css-scoping/#flat-tree). Text split
+// across a shadow boundary reads on screen in this order, not in the DOM's (snapshot/privacy.ts
+// joins card numbers by it, so a screenshot is covered where the number is drawn).
+
+/** A slot of the shadow tree in which it is assigned (assignedSlot is null for a closed root's slot, so those are asked). */
+function slotOf(n: Element | Text, root: ShadowRoot): HTMLSlotElement | null {
+  if (root.mode === 'open') return n.assignedSlot;
+  for (const slot of root.querySelectorAll('slot')) if (slot.assignedNodes().includes(n)) return slot;
+  return null;
+}
+
+/**
+ * The parent of n in the flat tree: the slot it is assigned to when its parent hosts a shadow root
+ * (null when no slot takes it: it is not drawn), the host for a shadow root's own child, else its
+ * parent node.
+ */
+export function flatParent(n: Node): Node | null {
+  const p = n.parentNode;
+  if (!p) return null;
+  if (p instanceof ShadowRoot) return p.host;
+  if (p instanceof Element && (n instanceof Element || n instanceof Text)) {
+    const root = isAgentUiRoot(p) ? null : shadowRootOf(p);
+    if (root) return slotOf(n, root);
+  }
+  return p;
+}
+
+/**
+ * The children of n in the flat tree: a host's shadow root's children, a slot's assigned nodes (its
+ * own children when none is assigned: the fallback), else its child nodes. The same object as
+ * n.childNodes when the flat tree does not differ there.
+ */
+export function flatChildren(n: Node): ArrayLike<Node> {
+  if (n instanceof Element) {
+    if (n instanceof HTMLSlotElement && n.getRootNode() instanceof ShadowRoot) {
+      const assigned = n.assignedNodes();
+      if (assigned.length > 0) return assigned;
+    }
+    const root = isAgentUiRoot(n) ? null : shadowRootOf(n);
+    if (root) return root.childNodes;
+  }
+  return n.childNodes;
+}
+
 /** snapshot/card-push.ts: the roots it keeps observing (every root it was told of or found). */
 let observed: (() => ShadowRoot[]) | null = null;
 

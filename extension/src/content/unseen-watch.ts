@@ -63,6 +63,15 @@ export function keepingState(): boolean {
   return shared().keeping;
 }
 
+/**
+ * Does an agent or a CDP client hold this tab? What a page could notice of us (a message posted to
+ * its frames) happens only then: in every other tab the page sees no sign of the extension.
+ */
+export function tabHeld(): boolean {
+  const s = shared();
+  return s.keeping || s.cdpHeld;
+}
+
 /** early.ts: a CDP client's hold of this tab began or ended. */
 export function noteCdpHold(on: boolean): void {
   shared().cdpHeld = on;

@@ -14,9 +14,13 @@ export interface CardBox {
 export interface FrameCardBoxes {
   /** In this frame's viewport, CSS px, the whole document (not only what is on screen). */
   boxes: CardBox[];
-  /** This frame's index in its parent's window.frames; -1 for the top frame (or when not found). */
+  /**
+   * This frame's index in its parent's window.frames, or, for a frame inside one of its parent's
+   * shadow roots (not in window.frames), the number its parent gave it (content/snapshot/card-boxes.ts);
+   * -1 for the top frame (or when not found).
+   */
   index: number;
-  /** Each child frame's content origin in this frame's viewport, by its index in window.frames. */
+  /** Each child frame's content origin in this frame's viewport, by its index (as the child's own `index` says it). */
   children: { index: number; x: number; y: number }[];
   scrollX: number;
   scrollY: number;

@@ -8,7 +8,57 @@
 import { CARD_BOXES_GLOBAL, type CardBox, type FrameCardBoxes } from '../../shared/card-boxes';
 import { findCardRanges, mayHoldCard } from '../../shared/redaction';
 import { pageShadowRoots } from '../shadow-root';
-import { cardTextRects, DEFAULT_PRIVACY, sensitiveReason } from './privacy';
+import { tabHeld } from '../unseen-watch';
+import { cardTextRects, DEFAULT_PRIVACY, mayHoldCardAcross, sensitiveReason } from './privacy';
+
+// An iframe inside a shadow root is no document-tree child: it is not in window.frames (HTML:
+// "document-tree child navigables"), so neither side can name it by its index there. Its parent gives
+// each such iframe a number of its own (random, above any window.frames index) and posts it to the
+// frame's window; the frame says it as its index, and the parent lists the iframe's place under it.
+// The frame asks for its number when its script starts, and the parent posts it when it observes the
+// root (card-push.ts) and at each load of the iframe, whichever script starts last; both only while
+// an agent or a CDP client holds the tab (a page sees these messages: in other tabs it must see no
+// sign of us), and else at the next read of boxes (a capture). Until the frame knows its number, its
+// boxes cannot be placed and the worker paints over the whole picture.
+/** The message key: a number from the parent, or 'ask' from the frame. */
+const SHADOW_FRAME_KEY = '__bux_card_shadow_frame';
+const SHADOW_FRAME_BASE = 2 ** 20;
+const shadowFrameNumbers = new WeakMap<HTMLIFrameElement, number>();
+/** This frame's number from its parent, when it sits in one of the parent's shadow roots; -1 until told. */
+let ownShadowNumber = -1;
+
+function numberOf(el: HTMLIFrameElement): number {
+  let n = shadowFrameNumbers.get(el);
+  if (n === undefined) {
+    n = SHADOW_FRAME_BASE + ((crypto.getRandomValues(new Uint32Array(1))[0] ?? 0) % 2 ** 30);
+    shadowFrameNumbers.set(el, n);
+  }
+  return n;
+}
+
+function tell(el: HTMLIFrameElement): void {
+  if (!tabHeld()) return;
+  const first = !shadowFrameNumbers.has(el);
+  try {
+    el.contentWindow?.postMessage({ [SHADOW_FRAME_KEY]: numberOf(el) }, '*');
+  } catch {
+    // a frame being removed: it is asked again if it comes back
+  }
+  // A new document in the frame (a navigation) starts without its number.
+  if (first) el.addEventListener('load', () => tell(el));
+}
+
+/** Tells each iframe directly inside this shadow root its number (card-push.ts, as it observes the root). */
+export function tellShadowFrames(root: ShadowRoot): void {
+  for (const el of root.querySelectorAll('iframe')) tell(el);
+}
+
+addEventListener('message', (e: MessageEvent) => {
+  const v = (e.data as Record<string, unknown> | null)?.[SHADOW_FRAME_KEY];
+  if (v === 'ask' && e.source) {
+    for (const root of pageShadowRoots()) for (const el of root.querySelectorAll('iframe')) if (el.contentWindow === e.source) tell(el);
+  } else if (typeof v === 'number' && v >= SHADOW_FRAME_BASE && e.source === window.parent && window !== window.top) ownShadowNumber = v;
+});
 
 function indexInParent(): number {
   if (window === window.top) return -1;
@@ -18,22 +68,50 @@ function indexInParent(): number {
   } catch {
     // a parent that went away: not placeable
   }
-  return -1;
+  return ownShadowNumber;
 }
 
-function childOrigins(): FrameCardBoxes['children'] {
+/** This frame's index for its parent, asking for a number when it has none yet (placed from the next read on). */
+function index(): number {
+  const i = indexInParent();
+  if (i < 0) askNumber();
+  return i;
+}
+
+/** A frame inside one of its parent's shadow roots asks for its number (only while the tab is held). */
+function askNumber(): void {
+  if (window === window.top || ownShadowNumber >= 0 || !tabHeld() || indexInParent() >= 0) return;
+  try {
+    window.parent.postMessage({ [SHADOW_FRAME_KEY]: 'ask' }, '*');
+  } catch {
+    // a parent that went away
+  }
+}
+askNumber();
+
+/** Where a child frame's viewport starts in this frame's: inside its owner's border and padding. */
+function originIn(owner: HTMLIFrameElement | HTMLFrameElement): { x: number; y: number } {
+  const r = owner.getBoundingClientRect();
+  const cs = getComputedStyle(owner);
+  return {
+    x: r.left + owner.clientLeft + parseFloat(cs.paddingLeft || '0'),
+    y: r.top + owner.clientTop + parseFloat(cs.paddingTop || '0'),
+  };
+}
+
+/** Each child frame's origin: those in window.frames by their index, those inside shadow roots (shadowFrames) by their number. */
+function childOrigins(shadowFrames: readonly HTMLIFrameElement[]): FrameCardBoxes['children'] {
   const out: FrameCardBoxes['children'] = [];
-  if (window.frames.length === 0) return out;
-  const owners = [...document.querySelectorAll('iframe, frame')] as HTMLIFrameElement[];
-  for (let i = 0; i < window.frames.length; i++) {
-    const owner = owners.find((f) => f.contentWindow === window.frames[i]);
-    if (!owner) continue;
-    const r = owner.getBoundingClientRect();
-    const cs = getComputedStyle(owner);
-    // The child's viewport starts inside the owner's border and padding.
-    const left = r.left + owner.clientLeft + parseFloat(cs.paddingLeft || '0');
-    const top = r.top + owner.clientTop + parseFloat(cs.paddingTop || '0');
-    out.push({ index: i, x: left, y: top });
+  if (window.frames.length > 0) {
+    const owners = [...document.querySelectorAll<HTMLIFrameElement | HTMLFrameElement>('iframe, frame')];
+    for (let i = 0; i < window.frames.length; i++) {
+      const owner = owners.find((f) => f.contentWindow === window.frames[i]);
+      if (owner) out.push({ index: i, ...originIn(owner) });
+    }
+  }
+  for (const el of shadowFrames) {
+    if (!shadowFrameNumbers.has(el)) tell(el);
+    out.push({ index: numberOf(el), ...originIn(el) });
   }
   return out;
 }
@@ -56,8 +134,15 @@ export function frameCardBoxes(fieldsOnly = false, roots: readonly ShadowRoot[] 
   const boxes: CardBox[] = [];
   let cardField = false;
   let textFields = false;
+  const shadowFrames: HTMLIFrameElement[] = [];
   for (const scope of [document, ...roots])
-    for (const el of scope.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input, textarea')) {
+    for (const el of scope.querySelectorAll<HTMLInputElement | HTMLTextAreaElement | HTMLIFrameElement>(
+      scope === document ? 'input, textarea' : 'input, textarea, iframe',
+    )) {
+      if (el instanceof HTMLIFrameElement) {
+        shadowFrames.push(el);
+        continue;
+      }
       textFields ||= isTextField(el);
       const value = el.value;
       const isCard = sensitiveReason(el, DEFAULT_PRIVACY) === 'payment_card';
@@ -72,15 +157,16 @@ export function frameCardBoxes(fieldsOnly = false, roots: readonly ShadowRoot[] 
   // The walk over every text node only when the page's text may hold one (13 digits close together):
   // textContent joins the text without layout, so a page full of numbers costs little; with whitespace
   // collapsed as the walk does, it never misses a card (it joins more than is shown, never less). A
-  // shadow root's text is not in its host's textContent: each root is asked on its own.
+  // shadow root's text is not in its host's textContent: each root is asked on its own, and a number
+  // split across a root's boundary (its own text and slotted light-DOM text) as drawn.
   const mayHold = (n: Node | null) => mayHoldCard((n?.textContent ?? '').replace(/\s+/g, ' '));
-  if (!fieldsOnly && (mayHold(document.body) || roots.some(mayHold)))
+  if (!fieldsOnly && (mayHold(document.body) || roots.some(mayHold) || mayHoldCardAcross(roots)))
     for (const { rect, text } of cardTextRects(false, roots))
       boxes.push({ x: rect.left, y: rect.top, w: rect.width, h: rect.height, cards: [text] });
   return {
     boxes,
-    index: indexInParent(),
-    children: boxes.length > 0 || window.frames.length > 0 ? childOrigins() : [],
+    index: index(),
+    children: boxes.length > 0 || window.frames.length > 0 || shadowFrames.length > 0 ? childOrigins(shadowFrames) : [],
     scrollX,
     scrollY,
     width: innerWidth,

@@ -34,7 +34,8 @@ import { CARD_CHANNEL, type CardFrameNote } from '../../shared/card-boxes';
 import { mayHoldCard } from '../../shared/redaction';
 import { setObservedShadowRoots, shadowRootOf, shadowRootsIn } from '../shadow-root';
 import { onShadowAttached } from '../shadow-watch';
-import { frameCardBoxes, isTextField } from './card-boxes';
+import { frameCardBoxes, isTextField, tellShadowFrames } from './card-boxes';
+import { mayHoldCardAcross } from './privacy';
 
 /** Attributes that can make a field hold or count as a card number. */
 const FIELD_ATTRIBUTES = ['value', 'type', 'autocomplete', 'name', 'id', 'aria-label', 'placeholder'];
@@ -102,15 +103,36 @@ function mayBringCard(records: MutationRecord[]): boolean {
       if (isField(r.target)) return true;
     } else if (r.type === 'characterData') {
       const parent = r.target.parentNode;
-      if (mayHoldCard(joined(isTop(parent) ? r.target : parent))) return true;
+      const box = isTop(parent) ? r.target : parent;
+      if (box && (mayHoldCard(joined(box)) || mayCompleteSplit(box))) return true;
     } else if (r.addedNodes.length > 0) {
       for (const n of r.addedNodes) if (n instanceof Element && (isField(n) || n.querySelector('input, textarea'))) return true;
       if (!isTop(r.target)) {
-        if (mayHoldCard(joined(r.target))) return true;
+        if (mayHoldCard(joined(r.target)) || mayCompleteSplit(r.target)) return true;
       } else for (const n of r.addedNodes) if (mayHoldCard(joined(n))) return true;
     }
   }
   return false;
+}
+
+/**
+ * Whether text changed in `box` may complete a card number split across a shadow boundary: the box
+ * is in a shadow root (its text is drawn with slotted text) or in a host's light DOM (its text is
+ * drawn in the host's root). Asked only when the box's text has a digit.
+ */
+function mayCompleteSplit(box: Node): boolean {
+  if (!/\d/.test(box.textContent ?? '')) return false;
+  const roots: ShadowRoot[] = [];
+  const own = box.getRootNode();
+  if (own instanceof ShadowRoot) roots.push(own);
+  for (let a: Node | null = box; a && a !== own; a = a.parentNode) {
+    const root = a instanceof Element ? shadowRootOf(a) : null;
+    if (root) {
+      roots.push(root);
+      break;
+    }
+  }
+  return roots.length > 0 && mayHoldCardAcross(roots);
 }
 
 const OBSERVED: MutationObserverInit = {
@@ -208,9 +230,10 @@ function observeRoot(root: ShadowRoot): boolean {
   root.addEventListener('input', onInput, true);
   root.addEventListener('change', onInput, true);
   root.addEventListener('scroll', onScroll, { capture: true, passive: true });
+  tellShadowFrames(root);
   for (const f of root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input, textarea'))
     if (isTextField(f) && (!fieldsTold || f.value.length >= CARD_MIN_CHARS)) return true;
-  return mayHoldCard(joined(root));
+  return mayHoldCard(joined(root)) || mayHoldCardAcross([root]);
 }
 
 /** Observes the shadow roots in and under `from`; true when one of them is new and may draw a card. */

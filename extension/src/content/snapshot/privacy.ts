@@ -24,8 +24,8 @@
 // a silent blank. The pure rules (card shapes, secret key names, URLs, bodies) live in
 // shared/redaction.ts.
 import { CARD_MASK_COLOR } from '../../shared/card-boxes';
-import { findCardRanges, isCardNumber, redactCardNumbers, redactedMarker } from '../../shared/redaction';
-import { shadowRootsIn } from '../shadow-root';
+import { findCardRanges, isCardNumber, mayHoldCard, redactCardNumbers, redactedMarker } from '../../shared/redaction';
+import { flatChildren, flatParent, shadowRootsIn } from '../shadow-root';
 import { wasPassword } from './password-history';
 
 export { isCardNumber, redactCardNumbers, redactedMarker };
@@ -217,47 +217,126 @@ function blockOf(n: Node): Node {
   return p ?? n;
 }
 
+/** The block around n in the flat tree (shadow-root.ts flatParent; a slot is drawn as its contents); null when n is not drawn. */
+function flatBlockOf(n: Node): Node | null {
+  let p = flatParent(n);
+  while (p instanceof Element && (INLINE.has(p.localName) || p.localName === 'slot')) {
+    const up = flatParent(p);
+    if (!up) return p.parentNode ? null : p;
+    p = up;
+  }
+  return p;
+}
+
+/** Whether a nested block's subtree holds text the DOM walk counts (a line break between its neighbours). */
+function holdsText(el: Element): boolean {
+  // Most elements answer by their first child (an image has none, a paragraph starts with text).
+  const first = el.firstChild;
+  if (!first) return false;
+  if (first instanceof Text) return true;
+  const walker = (el.ownerDocument ?? document).createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
+    const tag = t.parentElement?.localName;
+    if (tag !== 'script' && tag !== 'style') return true;
+  }
+  return false;
+}
+
 interface MaskedText {
   /** [start, end) inside the node's data that belong to a card number. */
   ranges: [number, number][];
 }
 
-// Computed per block and kept until the current task ends (queueMicrotask), so a snapshot that reads
-// every text node of a block does the work once, and no later read sees an old answer.
-let cache: WeakMap<Node, WeakMap<Text, MaskedText>> | null = null;
+interface BlockMasks {
+  masks: WeakMap<Text, MaskedText>;
+  /** The flat walk went through a shadow root or a slot's assigned nodes: its text may differ from the DOM walk's. */
+  crossed: boolean;
+}
 
-function maskBlock(block: Node): WeakMap<Text, MaskedText> {
-  const out = new WeakMap<Text, MaskedText>();
-  const chars: string[] = [];
-  const owners: { node: Text; index: number }[] = [];
+// Computed per block and kept until the current task ends (queueMicrotask), so a snapshot that reads
+// every text node of a block does the work once, and no later read sees an old answer. One cache for
+// the DOM walk, one for the flat tree's.
+let cache: { dom: WeakMap<Node, BlockMasks>; flat: WeakMap<Node, BlockMasks> } | null = null;
+
+/** The text of a block as the page shows it (whitespace collapsed, across element edges too), with the node each character comes from. */
+class BlockText {
+  readonly chars: string[] = [];
+  readonly owners: { node: Text | null; index: number }[] = [];
+  text(t: Text): void {
+    const d = t.data;
+    for (let i = 0; i < d.length; i++) {
+      const c = d[i] ?? '';
+      if (/[ \t\n\r\f]/.test(c)) {
+        if (this.chars[this.chars.length - 1] === ' ') continue;
+        this.chars.push(' ');
+      } else this.chars.push(c);
+      this.owners.push({ node: t, index: i });
+    }
+  }
+  /** A nested block breaks the line: the text on either side is not one number. */
+  lineBreak(): void {
+    if (this.chars[this.chars.length - 1] === '\n') return;
+    this.chars.push('\n');
+    this.owners.push({ node: null, index: -1 });
+  }
+}
+
+/** The DOM walk: the block's text nodes in document order (what get html shows). */
+function domText(block: Node): BlockText {
+  const out = new BlockText();
   const walker = (block.ownerDocument ?? document).createTreeWalker(block, NodeFilter.SHOW_TEXT);
   for (let t = walker.nextNode() as Text | null; t; t = walker.nextNode() as Text | null) {
     const parent = t.parentElement;
     if (!parent || parent.localName === 'script' || parent.localName === 'style') continue;
-    if (blockOf(t) !== block) {
-      // a nested block breaks the line: the text on either side is not one number
-      if (chars[chars.length - 1] !== '\n') {
-        chars.push('\n');
-        owners.push({ node: t, index: -1 });
-      }
-      continue;
-    }
-    const d = t.data;
-    for (let i = 0; i < d.length; i++) {
-      const c = d[i] ?? '';
-      // Whitespace as the page shows it: collapsed, across element edges too.
-      if (/[ \t\n\r\f]/.test(c)) {
-        if (chars[chars.length - 1] === ' ') continue;
-        chars.push(' ');
-      } else chars.push(c);
-      owners.push({ node: t, index: i });
-    }
+    if (blockOf(t) !== block) out.lineBreak();
+    else out.text(t);
   }
+  return out;
+}
+
+/**
+ * The flat walk: the block's text in the order it is drawn, through shadow roots and slots. Line
+ * breaks as the DOM walk makes them (a nested block with text), so where the flat tree is the DOM
+ * (crossed false) both find the same numbers.
+ */
+function flatText(block: Node): { text: BlockText; crossed: boolean } {
+  const out = new BlockText();
+  let crossed = false;
+  const visit = (n: Node, depth: number): void => {
+    const kids = flatChildren(n);
+    if (kids !== n.childNodes) crossed = true;
+    for (let i = 0; i < kids.length; i++) {
+      const c = kids[i];
+      if (c instanceof Text) {
+        if (!(c instanceof CDATASection)) out.text(c);
+        continue;
+      }
+      if (!(c instanceof Element)) continue;
+      const tag = c.localName;
+      if (tag === 'script' || tag === 'style') continue;
+      if ((INLINE.has(tag) || tag === 'slot') && depth < 64) visit(c, depth + 1);
+      else if (holdsText(c)) out.lineBreak();
+      // A host with text only in its shadow root: the DOM walk joins its neighbours, the flat one
+      // breaks the line: both are asked (crossed), so no number the DOM walk finds is lost.
+      else if (flatChildren(c) !== c.childNodes) crossed = true;
+    }
+  };
+  visit(block, 0);
+  return { text: out, crossed };
+}
+
+function maskBlock(block: Node, flat: boolean): BlockMasks {
+  const out = new WeakMap<Text, MaskedText>();
+  let crossed = false;
+  let walked: BlockText;
+  if (flat) ({ text: walked, crossed } = flatText(block));
+  else walked = domText(block);
+  const { chars, owners } = walked;
   const text = chars.join('');
   for (const [s, e] of findCardRanges(text)) {
     for (let i = s; i < e; i++) {
       const o = owners[i];
-      if (!o || o.index < 0) continue;
+      if (!o?.node || o.index < 0) continue;
       let m = out.get(o.node);
       if (!m) out.set(o.node, (m = { ranges: [] }));
       const last = m.ranges[m.ranges.length - 1];
@@ -265,20 +344,92 @@ function maskBlock(block: Node): WeakMap<Text, MaskedText> {
       else m.ranges.push([o.index, o.index + 1]);
     }
   }
+  return { masks: out, crossed };
+}
+
+/** Both lists of ranges, merged (sorted, overlaps joined). */
+function unionRanges(a: [number, number][], b: [number, number][]): [number, number][] {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  const out: [number, number][] = [];
+  for (const [s, e] of [...a, ...b].sort((x, y) => x[0] - y[0])) {
+    const last = out[out.length - 1];
+    if (last && s <= last[1]) last[1] = Math.max(last[1], e);
+    else out.push([s, e]);
+  }
   return out;
 }
 
-/** The parts of a text node that belong to a card number (alone or with its inline neighbours). */
+/**
+ * The parts of a text node that belong to a card number (alone or with its inline neighbours):
+ * joined as drawn (the flat tree: a number split across a shadow boundary, part in a root's own text,
+ * part in slotted light-DOM text, in the order the slots render it, is what a screenshot shows), and
+ * joined in document order too where that differs (what get html shows): both are masked.
+ */
 function cardRangesOf(node: Text): [number, number][] {
   if (!/\d/.test(node.data)) return [];
   if (!cache) {
-    cache = new WeakMap();
+    cache = { dom: new WeakMap(), flat: new WeakMap() };
     queueMicrotask(() => (cache = null));
   }
+  const { dom, flat } = cache;
   const block = blockOf(node);
-  let masks = cache.get(block);
-  if (!masks) cache.set(block, (masks = maskBlock(block)));
-  return masks.get(node)?.ranges ?? [];
+  const drawnIn = flatBlockOf(node);
+  let drawn: BlockMasks | undefined;
+  if (drawnIn) {
+    drawn = flat.get(drawnIn);
+    if (!drawn) flat.set(drawnIn, (drawn = maskBlock(drawnIn, true)));
+    if (drawnIn === block && !drawn.crossed) return drawn.masks.get(node)?.ranges ?? [];
+  }
+  let inDom = dom.get(block);
+  if (!inDom) dom.set(block, (inDom = maskBlock(block, false)));
+  return unionRanges(inDom.masks.get(node)?.ranges ?? [], drawn?.masks.get(node)?.ranges ?? []);
+}
+
+/**
+ * All the text under n in the flat tree, as drawn (nested blocks too: a card never spans one, so
+ * this holds each block's numbers whole).
+ */
+function flatTextContent(n: Node, out: string[], depth = 0): void {
+  const kids = flatChildren(n);
+  for (let i = 0; i < kids.length; i++) {
+    const c = kids[i];
+    if (c instanceof Text) out.push(c.data);
+    else if (c instanceof Element && c.localName !== 'script' && c.localName !== 'style' && depth < 64) flatTextContent(c, out, depth + 1);
+  }
+}
+
+function digitCount(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) n++;
+  }
+  return n;
+}
+
+/**
+ * Whether a card number may be split across the boundary of one of these shadow roots (part in its
+ * own text, part in its host's slotted light-DOM text or around an inline host), which neither the
+ * root's text nor the light DOM's holds whole: the text of the block each root is drawn in, joined
+ * as drawn, has 13 digits close together. Each block once, and only when its text and the root's
+ * hold 13 digits in all.
+ */
+export function mayHoldCardAcross(roots: readonly ShadowRoot[]): boolean {
+  const asked = new Set<Node>();
+  for (const root of roots) {
+    const host = root.host;
+    const own = digitCount(root.textContent ?? '');
+    const block = INLINE.has(host.localName) || host.localName === 'slot' ? flatBlockOf(host) : host;
+    // The block's light-DOM text and the root's own hold every digit drawn there (but those of roots
+    // nested in this one, which are asked on their own): fewer than 13 together make no card.
+    if (!block || asked.has(block) || own + digitCount(block.textContent ?? '') < 13) continue;
+    asked.add(block);
+    const parts: string[] = [];
+    flatTextContent(block, parts);
+    if (mayHoldCard(parts.join('').replace(/\s+/g, ' '))) return true;
+  }
+  return false;
 }
 
 /**
@@ -386,11 +537,11 @@ export function cardTextRects(
   return out;
 }
 
-/** Boxes over every card number in the page's text that is on screen (its client rects). */
-function overlayCardText(): number {
+/** Boxes over every card number in the page's text that is on screen (its client rects); roots: the page's shadow roots. */
+function overlayCardText(roots: readonly ShadowRoot[]): number {
   const body = document.body;
   if (!body) return 0;
-  const boxes = cardTextRects(true).map((b) => b.rect);
+  const boxes = cardTextRects(true, roots).map((b) => b.rect);
   if (!boxes.length) return 0;
   const layer = document.createElement('div');
   layer.setAttribute(OVERLAY_ATTR, '');
@@ -425,7 +576,9 @@ export function maskSecretFields(on: boolean): number {
     for (const el of document.querySelectorAll(`[${OVERLAY_ATTR}]`)) el.remove();
     return 0;
   }
-  for (const scope of [document, ...shadowRootsIn(document)]) {
+  // One walk of the page for its roots, for the fields and the text (bench/results/cdp-card-shadow.md).
+  const roots = shadowRootsIn(document);
+  for (const scope of [document, ...roots]) {
     for (const el of scope.querySelectorAll<HTMLElement>('input, textarea')) {
       const reason = sensitiveReason(el, DEFAULT_PRIVACY);
       if (!reason || (el instanceof HTMLInputElement && el.type === 'password')) continue; // native discs already
@@ -436,7 +589,7 @@ export function maskSecretFields(on: boolean): number {
       n++;
     }
   }
-  return n + overlayCardText();
+  return n + overlayCardText(roots);
 }
 
 /** An attribute as reading actions may show it. */
