@@ -46,12 +46,17 @@ describe('e2e: reconnect when a try to the bridge is never answered', function (
     await h.bridge.close();
     // Something takes the connection and never answers: held open, neither accepted as WebSocket nor reset.
     const held: net.Socket[] = [];
-    const silent = net.createServer((s) => held.push(s));
+    let upgradeAsked = false;
+    const silent = net.createServer((s) => {
+      held.push(s);
+      s.on('data', (d) => (upgradeAsked ||= /^GET \/extension /.test(d.toString('latin1'))));
+      s.on('error', () => undefined);
+    });
     await new Promise<void>((r) => silent.listen(port, '127.0.0.1', r));
     try {
       const until = Date.now() + 10_000;
-      while (held.length === 0 && Date.now() < until) await sleep(20);
-      expect(held.length, 'the extension tried the port while the silent listener held it').to.be.above(0);
+      while (!upgradeAsked && Date.now() < until) await sleep(20);
+      expect(upgradeAsked, "the extension's WebSocket upgrade reached the silent listener").to.equal(true);
       // It stops listening at once (close's callback would wait for the held sockets, which stay open
       // and unanswered); the real bridge takes the port.
       silent.close();

@@ -9,7 +9,8 @@
 // rate limit). chrome.alarms and the offscreen wake document re-arm it after the worker was stopped.
 // Every try is bounded: a socket Chrome leaves in CONNECTING (it waits up to 240 s for an upgrade
 // answer) or a handshake that never finishes is given up and tried again, so one unanswered try can
-// never hold the retries back (a wake or the alarm found it "being opened" and did nothing). Each try
+// never hold the retries back (a wake or the alarm found it "being opened" and did nothing), and a
+// failed read of the settings schedules the next try like a refused one. Each try
 // and its outcome is logged in memory (try-log.ts) for whoever debugs a slow reconnect.
 import type { ActionResultMessage, CdpResultMessage, HelloAckMessage, ProtocolMessage } from '../../../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../../../schemas/generated/registry';
@@ -19,7 +20,7 @@ import { errorInfo } from '../../../../schemas/lib/errors';
 import { BRIDGE_FRAME_MAX_BYTES, mib } from '../../../../schemas/lib/message-limits';
 import { checkMessage, decodeMessage } from '../../../../schemas/lib/wire';
 import { cdpTraceMark } from '../../shared/cdp-trace';
-import { loadConfig, STORAGE_KEYS } from '../../shared/config';
+import { type ExtensionConfig, loadConfig, STORAGE_KEYS } from '../../shared/config';
 import { optionsUnderKey, redactText, type TextOptions } from '../../shared/redaction';
 import { browserIdentity } from './browser-identity';
 import { helloSelf, keepBridgeName } from './browser-self';
@@ -88,6 +89,8 @@ export class BridgeConnection {
   private connectTimeouts = 0;
   /** The record of the current try (try-log.ts). */
   private currentTry: BridgeTry | null = null;
+  /** stopForTests() was called: no try is made or scheduled any more. */
+  private stopped = false;
   /** Date.now() when the last working connection dropped (or the first try failed); null while connected. */
   private downSince: number | null = null;
   private keepaliveTimer: ReturnType<typeof setInterval> | null = null;
@@ -114,6 +117,21 @@ export class BridgeConnection {
     void this.ensureConnected('settings');
   }
 
+  /** Stops every timer and drops the socket without a retry (tests; a worker keeps trying until it is stopped). */
+  stopForTests(): void {
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+    this.stopped = true;
+    const ws = this.ws;
+    this.ws = null;
+    this.ready = false;
+    this.stopKeepalive();
+    if (ws) {
+      ws.onclose = null;
+      ws.close();
+    }
+  }
+
   onReady(listener: (ack: HelloAckMessage) => void): void {
     this.readyListeners.push(listener);
   }
@@ -127,6 +145,7 @@ export class BridgeConnection {
    * its own timers). by: what asked, for the try log.
    */
   async ensureConnected(by = 'wake'): Promise<void> {
+    if (this.stopped) return;
     if (this.ws && (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)) {
       if (!this.ready) noteWakeWhileTrying();
       return;
@@ -135,7 +154,20 @@ export class BridgeConnection {
       clearTimeout(this.reconnectTimer);
       this.reconnectTimer = null;
     }
-    const { bridgeUrl, extensionSecret } = await loadConfig();
+    let config: ExtensionConfig;
+    try {
+      config = await loadConfig();
+    } catch (e) {
+      // The settings could not be read (chrome.storage failed). The retry timer was cleared above:
+      // without a new one nothing would try again until the alarm or the worker idling out (30 s).
+      const failed = beginTry(by);
+      failed.outcome = 'not_made';
+      failed.note = `settings unreadable: ${e instanceof Error ? e.message : String(e)}`.slice(0, 160);
+      console.warn('[browser-use-ext] could not read the bridge settings; trying again', e);
+      if (!this.ws || this.ws.readyState === WebSocket.CLOSED) this.scheduleReconnect(true, failed);
+      return;
+    }
+    const { bridgeUrl, extensionSecret } = config;
     if (this.ws && (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)) return;
     const attempt = beginTry(by);
     this.currentTry = attempt;
@@ -356,6 +388,7 @@ export class BridgeConnection {
   }
 
   private scheduleReconnect(fast: boolean, attempt: BridgeTry): void {
+    if (this.stopped) return;
     if (this.reconnectTimer) {
       attempt.note ??= 'a retry was already due';
       return;
