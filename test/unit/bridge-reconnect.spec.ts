@@ -1,6 +1,6 @@
 // The worker's reconnect loop (connection/bridge-connection.ts) with a fake chrome and a fake
 // WebSocket: a try whose socket Chrome keeps CONNECTING is given up and made again (a wake meanwhile
-// makes none), a failed read of the settings does not end the loop, and the try log
+// makes none), a failed or empty read of the settings does not end the loop, and the try log
 // (globalThis.__buxBridgeTries, try-log.ts) says what happened to each try. Either stall used to
 // leave the worker with no retry due; Chrome then stops the idle worker after 30 s and the wake
 // document starts a new one: a reconnect ~30 s after the bridge was back.
@@ -44,7 +44,9 @@ class FakeSocket {
 }
 
 let failReads = 0;
-const local: Record<string, unknown> = { bridge_url: 'ws://127.0.0.1:9/extension', extension_secret: 'unit-secret' };
+let local: Record<string, unknown> = {};
+/** What config.json next to the worker says (the harness ships the secret there); null: its fetch fails. */
+let shipped: Record<string, unknown> | null = null;
 const fakeChrome = {
   storage: {
     local: {
@@ -76,8 +78,9 @@ describe('worker reconnect loop: every try bounded, never stopped (fake chrome a
     saved.fetch = g['fetch'];
     g['chrome'] = fakeChrome;
     g['WebSocket'] = FakeSocket;
-    // The status line's /healthz probe: nothing answers.
-    g['fetch'] = () => Promise.reject(new Error('nothing listens (test)'));
+    // config.json as shipped (or its fetch failing); the status line's /healthz probe: nothing answers.
+    g['fetch'] = (url: string) =>
+      url.endsWith('/config.json') && shipped ? Promise.resolve(Response.json(shipped)) : Promise.reject(new Error('no answer (test)'));
     console.warn = () => undefined; // the worker's lines for the person debugging it
     conn = await import('../../extension/src/background/connection/bridge-connection');
     log = await import('../../extension/src/background/connection/try-log');
@@ -91,6 +94,8 @@ describe('worker reconnect loop: every try bounded, never stopped (fake chrome a
   beforeEach(() => {
     FakeSocket.made = [];
     failReads = 0;
+    local = { bridge_url: 'ws://127.0.0.1:9/extension', extension_secret: 'unit-secret' };
+    shipped = null;
   });
 
   /** Waits until `n` sockets were made, up to ms; returns how many were. */
@@ -138,6 +143,20 @@ describe('worker reconnect loop: every try bounded, never stopped (fake chrome a
       .at(-1);
     expect(refused?.code).to.equal(1006);
     expect(refused?.fast).to.equal(true);
+    c.stopForTests();
+  });
+
+  it('reads the settings again when the pairing secret could not be read once (the shipped config.json failing)', async () => {
+    local = {}; // the harness's way: the secret only in config.json
+    const c = new conn.BridgeConnection(() => undefined);
+    await c.ensureConnected(); // config.json's fetch fails this once: no secret, "not paired"
+    const unpaired = log.tryLog().tries.at(-1);
+    expect(unpaired?.note).to.equal('not paired');
+    expect(FakeSocket.made.length).to.equal(0);
+    shipped = { bridge_url: 'ws://127.0.0.1:9/extension', extension_secret: 'unit-secret' };
+    // Old code: the loop ended at "not paired"; only a wake (the 30 s alarm) tried again.
+    expect(await socketsWithin(1, 2000), 'a try once the secret reads again').to.equal(1);
+    expect(unpaired?.nextMs).to.equal(conn.FAST_RETRY_MS);
     c.stopForTests();
   });
 });

@@ -10,7 +10,7 @@
 // Every try is bounded: a socket Chrome leaves in CONNECTING (it waits up to 240 s for an upgrade
 // answer) or a handshake that never finishes is given up and tried again, so one unanswered try can
 // never hold the retries back (a wake or the alarm found it "being opened" and did nothing), and a
-// failed read of the settings schedules the next try like a refused one. Each try
+// failed or empty read of the settings schedules the next try like a refused one. Each try
 // and its outcome is logged in memory (try-log.ts) for whoever debugs a slow reconnect.
 import type { ActionResultMessage, CdpResultMessage, HelloAckMessage, ProtocolMessage } from '../../../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../../../schemas/generated/registry';
@@ -89,6 +89,8 @@ export class BridgeConnection {
   private connectTimeouts = 0;
   /** The record of the current try (try-log.ts). */
   private currentTry: BridgeTry | null = null;
+  /** The last try found no pairing secret, and said so in the console (once per streak). */
+  private saidNotPaired = false;
   /** stopForTests() was called: no try is made or scheduled any more. */
   private stopped = false;
   /** Date.now() when the last working connection dropped (or the first try failed); null while connected. */
@@ -175,12 +177,19 @@ export class BridgeConnection {
       attempt.outcome = 'not_made';
       attempt.note = 'not paired';
       // Not paired yet: the bridge would refuse us. The options page's save triggers reconnectNow().
-      console.warn(
-        '[browser-use-ext] not paired: paste the extension secret from `browser-use-ext bridge --print-pairing` into the extension options.',
-      );
+      if (!this.saidNotPaired)
+        console.warn(
+          '[browser-use-ext] not paired: paste the extension secret from `browser-use-ext bridge --print-pairing` into the extension options.',
+        );
+      this.saidNotPaired = true;
       void status.notPaired(bridgeUrl);
+      // Read again on the retry schedule (the cost of a try at a dead bridge): the secret may only
+      // have been unreadable this once (the shipped config.json or storage failing on a loaded
+      // machine). The loop used to end here, and only a wake brought it back: the 30 s alarm.
+      this.scheduleReconnect(true, attempt);
       return;
     }
+    this.saidNotPaired = false;
     let ws: WebSocket;
     try {
       ws = new WebSocket(bridgeUrl);
