@@ -1,9 +1,10 @@
 // The worker's reconnect loop (connection/bridge-connection.ts) with a fake chrome and a fake
 // WebSocket: a try whose socket Chrome keeps CONNECTING is given up and made again (a wake meanwhile
 // makes none), a failed or empty read of the settings does not end the loop, and the try log
-// (globalThis.__buxBridgeTries, try-log.ts) says what happened to each try. Either stall used to
-// leave the worker with no retry due; Chrome then stops the idle worker after 30 s and the wake
-// document starts a new one: a reconnect ~30 s after the bridge was back.
+// (globalThis.__buxBridgeTries, try-log.ts) says what happened to each try. Each stall used to leave
+// the worker with no retry due: after a failed or empty read only a wake brought it back (the 30 s
+// alarm when nothing happens in the browser), and a try stuck CONNECTING not even that (measured with
+// the old build: still away 70 s after the bridge listened again).
 import { expect } from 'chai';
 
 type Conn = typeof import('../../extension/src/background/connection/bridge-connection');
