@@ -30,6 +30,7 @@ describe('fault suite (short): nothing lost, nothing false, nothing crashed', fu
         crashes: r.crashes,
         faults: r.faults,
         reconnect: r.reconnectMs,
+        slowReconnects: r.slowReconnects,
         errors: r.errorsByCode,
         errorExamples: r.errorExamples,
         fightBack: r.fightBack,
@@ -52,7 +53,8 @@ describe('fault suite (short): nothing lost, nothing false, nothing crashed', fu
   });
   it('brings the extension back after worker and bridge restarts well before the 30 s alarm', () => {
     expect(r.reconnectMs.worker.length + r.reconnectMs.bridge.length).to.be.above(0);
-    expect(percentile([...r.reconnectMs.worker, ...r.reconnectMs.bridge], 100)).to.be.below(15_000);
+    // A slow one carries the worker's log of its tries (fault-suite.ts slowReconnects): why, not only how long.
+    expect(percentile([...r.reconnectMs.worker, ...r.reconnectMs.bridge], 100), JSON.stringify(r.slowReconnects)).to.be.below(15_000);
   });
   it('wakes a worker stopped with no browser event by itself, within seconds', () => {
     expect(r.reconnectMs.workerSilent.length).to.be.above(0);

@@ -72,6 +72,12 @@ export interface SoakReport {
   errorExamples: Record<string, string>;
   faults: Record<string, number>;
   reconnectMs: { worker: number[]; workerSilent: number[]; bridge: number[] };
+  /**
+   * Reconnects slower than SLOW_RECONNECT_MS, each with the worker's own log of its tries since the
+   * fault (try-log.ts, globalThis.__buxBridgeTries): when each began, how far it got, how it ended, the
+   * delay chosen next. A slow reconnect then says why instead of only how long.
+   */
+  slowReconnects: { fault: string; ms: number; tries: string }[];
   fuzz: { agentFrames: number; untypedReplies: number; handshakes: number; handshakeAccepted: number };
   fightBack: Record<string, string>;
   memory: { actions: number; rssMb: number; bridgeGeneration: number }[];
@@ -81,6 +87,9 @@ export interface SoakReport {
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** A reconnect this slow has the worker's try log put into the report (slowReconnects). */
+const SLOW_RECONNECT_MS = 3000;
 
 /** The p-th percentile by nearest rank (bench/stats.ts, the rule every bench uses), or null for no samples. */
 export function percentile(values: number[], p: number): number | null {
@@ -268,6 +277,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     errorExamples: {},
     faults: {},
     reconnectMs: { worker: [], workerSilent: [], bridge: [] },
+    slowReconnects: [],
     fuzz: { agentFrames: 0, untypedReplies: 0, handshakes: 0, handshakeAccepted: 0 },
     fightBack: {},
     memory: [],
@@ -376,6 +386,24 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       );
 
     const pageFor = async (url: string): Promise<Page | undefined> => (await browser.pages()).find((p) => p.url() === url);
+    /** The worker's try log since `from` (Date.now()), as JSON, or why it could not be read. */
+    const triesSince = async (from: number): Promise<string> => {
+      try {
+        const target = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().endsWith('/background.js'), {
+          timeout: 5000,
+        });
+        const w = await target.worker();
+        const log = (await w?.evaluate(() => (globalThis as { __buxBridgeTries?: unknown }).__buxBridgeTries ?? null)) as {
+          workerStarted: number;
+          tries: { at: number }[];
+          wakesWhileTrying: number;
+        } | null;
+        if (!log) return 'no try log in the worker';
+        return JSON.stringify({ ...log, tries: log.tries.filter((t) => t.at >= from - 1000) });
+      } catch (e) {
+        return `try log unreadable: ${e instanceof Error ? e.message : String(e)}`;
+      }
+    };
     const stopWorker = async () => {
       const target = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().endsWith('/background.js'), {
         timeout: 10_000,
@@ -388,7 +416,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
      * event that used to be the only quick wake), else nothing happens in the browser.
      */
     const stopAndTime = async (browserEvent: boolean) => {
-      wakeAt = Date.now();
+      const stoppedAt = Date.now();
+      wakeAt = stoppedAt;
       wakeKind = browserEvent ? 'worker' : 'workerSilent';
       try {
         await stopWorker();
@@ -399,6 +428,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
           await p.close().catch(() => undefined);
         }
         await extensionBack();
+        const ms = Date.now() - stoppedAt;
+        if (ms > SLOW_RECONNECT_MS)
+          report.slowReconnects.push({ fault: browserEvent ? 'worker_stopped' : 'worker_silent', ms, tries: await triesSince(stoppedAt) });
         await waitFor(async () => wakeAt === null, 10_000, 'extension_status connected at the agent');
       } finally {
         wakeAt = null;
@@ -489,12 +521,15 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
         }
         case 'bridge_restart':
         case 'bridge_kill': {
+          const down = Date.now();
           await bridge.stop(kind === 'bridge_kill' ? 'SIGKILL' : 'SIGTERM');
           await sleep(200);
           await bridge.start();
           const t = Date.now();
           await extensionBack();
-          report.reconnectMs.bridge.push(Date.now() - t);
+          const ms = Date.now() - t;
+          report.reconnectMs.bridge.push(ms);
+          if (ms > SLOW_RECONNECT_MS) report.slowReconnects.push({ fault: kind, ms, tries: await triesSince(down) });
           return;
         }
         case 'fight_back':

@@ -7,6 +7,11 @@
 // connection to a closed port at once, so each try costs next to nothing), then capped exponential
 // backoff. A bridge that answers but refuses the handshake gets the backoff at once (its handshake
 // rate limit). chrome.alarms and the offscreen wake document re-arm it after the worker was stopped.
+// Every try is bounded: a socket Chrome leaves in CONNECTING (it waits up to 240 s for an upgrade
+// answer) or a handshake that never finishes is given up and tried again, so one unanswered try can
+// never hold the retries back (a wake or the alarm found it "being opened" and did nothing), and a
+// failed or empty read of the settings schedules the next try like a refused one. Each try
+// and its outcome is logged in memory (try-log.ts) for whoever debugs a slow reconnect.
 import type { ActionResultMessage, CdpResultMessage, HelloAckMessage, ProtocolMessage } from '../../../../schemas/generated/protocol';
 import { PROTOCOL_VERSION } from '../../../../schemas/generated/registry';
 import { Backoff } from '../../../../schemas/lib/backoff';
@@ -15,12 +20,13 @@ import { errorInfo } from '../../../../schemas/lib/errors';
 import { BRIDGE_FRAME_MAX_BYTES, mib } from '../../../../schemas/lib/message-limits';
 import { checkMessage, decodeMessage } from '../../../../schemas/lib/wire';
 import { cdpTraceMark } from '../../shared/cdp-trace';
-import { loadConfig, STORAGE_KEYS } from '../../shared/config';
+import { type ExtensionConfig, loadConfig, STORAGE_KEYS } from '../../shared/config';
 import { optionsUnderKey, redactText, type TextOptions } from '../../shared/redaction';
 import { browserIdentity } from './browser-identity';
 import { helloSelf, keepBridgeName } from './browser-self';
 import * as status from './connection-status';
 import { hmacHex, newClientNonce, sameHex } from './handshake';
+import { beginTry, type BridgeTry, noteWakeWhileTrying, since } from './try-log';
 
 /** Fields holding binary data (base64), where a digit run is not a card number. */
 const BINARY_FIELDS = new Set(['screenshot', 'data', 'image']);
@@ -56,6 +62,15 @@ export const FAST_RETRY_MS = 250;
 const FAST_PERIOD_MS = 15_000;
 const BACKOFF_MIN_MS = 1000;
 const BACKOFF_MAX_MS = 10_000;
+/**
+ * A try whose socket has not opened by then is given up (Chrome itself waits 240 s for the upgrade
+ * answer). The bridge answers an upgrade in milliseconds; a bridge that is only slow (a loaded
+ * machine) gets twice as long at each given-up try in a row, up to CONNECT_TIMEOUT_MAX_MS.
+ */
+export const CONNECT_TIMEOUT_MS = 2000;
+const CONNECT_TIMEOUT_MAX_MS = 8000;
+/** An open socket without hello_ack by then is given up (the bridge's own handshake limit is 10 s: it closes first). */
+export const HANDSHAKE_TIMEOUT_MS = 12_000;
 
 /**
  * showCards: the agent asked get_state for card numbers (redact_card_and_otp false): passwords in URLs are still masked.
@@ -70,6 +85,14 @@ export class BridgeConnection {
   private ready = false;
   private readonly backoff = new Backoff({ baseMs: BACKOFF_MIN_MS, maxMs: BACKOFF_MAX_MS });
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Tries given up in a row because their socket never opened (reset by hello_ack). */
+  private connectTimeouts = 0;
+  /** The record of the current try (try-log.ts). */
+  private currentTry: BridgeTry | null = null;
+  /** The last try found no pairing secret, and said so in the console (once per streak). */
+  private saidNotPaired = false;
+  /** stopForTests() was called: no try is made or scheduled any more. */
+  private stopped = false;
   /** Date.now() when the last working connection dropped (or the first try failed); null while connected. */
   private downSince: number | null = null;
   private keepaliveTimer: ReturnType<typeof setInterval> | null = null;
@@ -89,10 +112,26 @@ export class BridgeConnection {
     this.backoff.reset();
     const ws = this.ws;
     this.ws = null;
+    if (this.currentTry?.outcome === 'pending') this.currentTry.outcome = 'replaced';
     this.ready = false;
     status.forgetRefusal();
     if (ws && ws.readyState !== WebSocket.CLOSED) ws.close(1000, 'settings changed');
-    void this.ensureConnected();
+    void this.ensureConnected('settings');
+  }
+
+  /** Stops every timer and drops the socket without a retry (tests; a worker keeps trying until it is stopped). */
+  stopForTests(): void {
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+    this.stopped = true;
+    const ws = this.ws;
+    this.ws = null;
+    this.ready = false;
+    this.stopKeepalive();
+    if (ws) {
+      ws.onclose = null;
+      ws.close();
+    }
   }
 
   onReady(listener: (ack: HelloAckMessage) => void): void {
@@ -103,29 +142,62 @@ export class BridgeConnection {
     return this.ready && this.ws?.readyState === WebSocket.OPEN;
   }
 
-  /** Idempotent: connects unless a connection is open or being opened. */
-  async ensureConnected(): Promise<void> {
-    if (this.ws && (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)) return;
+  /**
+   * Idempotent: connects unless a connection is open or being opened (a try being opened is bounded by
+   * its own timers). by: what asked, for the try log.
+   */
+  async ensureConnected(by = 'wake'): Promise<void> {
+    if (this.stopped) return;
+    if (this.ws && (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)) {
+      if (!this.ready) noteWakeWhileTrying();
+      return;
+    }
     if (this.reconnectTimer) {
       clearTimeout(this.reconnectTimer);
       this.reconnectTimer = null;
     }
-    const { bridgeUrl, extensionSecret } = await loadConfig();
-    if (this.ws && (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)) return;
-    if (!extensionSecret) {
-      // Not paired yet: the bridge would refuse us. The options page's save triggers reconnectNow().
-      console.warn(
-        '[browser-use-ext] not paired: paste the extension secret from `browser-use-ext bridge --print-pairing` into the extension options.',
-      );
-      void status.notPaired(bridgeUrl);
+    let config: ExtensionConfig;
+    try {
+      config = await loadConfig();
+    } catch (e) {
+      // The settings could not be read (chrome.storage failed). The retry timer was cleared above:
+      // without a new one nothing would try again until the alarm or the worker idling out (30 s).
+      const failed = beginTry(by);
+      failed.outcome = 'not_made';
+      failed.note = `settings unreadable: ${e instanceof Error ? e.message : String(e)}`.slice(0, 160);
+      console.warn('[browser-use-ext] could not read the bridge settings; trying again', e);
+      if (!this.ws || this.ws.readyState === WebSocket.CLOSED) this.scheduleReconnect(true, failed);
       return;
     }
+    const { bridgeUrl, extensionSecret } = config;
+    if (this.ws && (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)) return;
+    const attempt = beginTry(by);
+    this.currentTry = attempt;
+    if (!extensionSecret) {
+      attempt.outcome = 'not_made';
+      attempt.note = 'not paired';
+      // Not paired yet: the bridge would refuse us. The options page's save triggers reconnectNow().
+      if (!this.saidNotPaired)
+        console.warn(
+          '[browser-use-ext] not paired: paste the extension secret from `browser-use-ext bridge --print-pairing` into the extension options.',
+        );
+      this.saidNotPaired = true;
+      void status.notPaired(bridgeUrl);
+      // Read again on the retry schedule (the cost of a try at a dead bridge): the secret may only
+      // have been unreadable this once (the shipped config.json or storage failing on a loaded
+      // machine). The loop used to end here, and only a wake brought it back: the 30 s alarm.
+      this.scheduleReconnect(true, attempt);
+      return;
+    }
+    this.saidNotPaired = false;
     let ws: WebSocket;
     try {
       ws = new WebSocket(bridgeUrl);
     } catch (e) {
       console.warn('[browser-use-ext] bad bridge URL', bridgeUrl, e);
-      this.scheduleReconnect(false);
+      attempt.outcome = 'not_made';
+      attempt.note = 'bad bridge URL';
+      this.scheduleReconnect(false, attempt);
       return;
     }
     this.ws = ws;
@@ -133,8 +205,34 @@ export class BridgeConnection {
     let opened = false;
     let wasReady = false;
     const clientNonce = newClientNonce();
+    let handshakeTimer: ReturnType<typeof setTimeout> | null = null;
+    /** Gives the try up: its socket is dropped unheard (no onclose of it counts) and the next try is due. */
+    const giveUp = (outcome: 'connect_timeout' | 'handshake_timeout') => {
+      if (this.ws !== ws) return;
+      clearTimeout(connectTimer);
+      if (handshakeTimer) clearTimeout(handshakeTimer);
+      attempt.outcome = outcome;
+      attempt.endMs = since(attempt);
+      ws.onopen = null;
+      ws.onmessage = null;
+      ws.onclose = null;
+      ws.onerror = null;
+      ws.close();
+      this.ws = null;
+      this.ready = false;
+      if (outcome === 'connect_timeout') this.connectTimeouts++;
+      void status.closedBeforeHandshake(bridgeUrl, 1006, outcome, opened);
+      // Nothing answered the upgrade: as "nothing listens", a fast retry. An open socket that never
+      // finished the handshake: as a refused handshake, the backoff.
+      this.scheduleReconnect(outcome === 'connect_timeout', attempt);
+    };
+    const connectLimit = Math.min(CONNECT_TIMEOUT_MS * 2 ** this.connectTimeouts, CONNECT_TIMEOUT_MAX_MS);
+    const connectTimer = setTimeout(() => giveUp('connect_timeout'), connectLimit);
     ws.onopen = () => {
       opened = true;
+      attempt.openMs = since(attempt);
+      clearTimeout(connectTimer);
+      handshakeTimer = setTimeout(() => giveUp('handshake_timeout'), HANDSHAKE_TIMEOUT_MS);
       // hello.browser lets the bridge's CDP endpoint name this browser before any tab is attached;
       // browser_id and browser_name tell this browser profile from the others on the same bridge.
       void Promise.all([browserIdentity(), helloSelf()]).then(
@@ -169,12 +267,14 @@ export class BridgeConnection {
       }
       const m = decoded.value;
       if (m.type === 'auth_challenge') {
+        attempt.challengeMs ??= since(attempt);
         void this.answerChallenge(ws, extensionSecret, clientNonce, m.nonce, m.bridge_proof, bridgeUrl);
         return;
       }
       if (!this.ready && m.type !== 'hello_ack') {
         if (m.type === 'error') {
           console.warn('[browser-use-ext] bridge refused the handshake:', m.error_info.error_code, m.error_info.message);
+          attempt.note = m.error_info.error_code;
           const d = m.error_info.details ?? {};
           if (m.error_info.error_code === 'VERSION_MISMATCH')
             void status.versionMismatch(
@@ -190,8 +290,12 @@ export class BridgeConnection {
         return; // nothing but the handshake is acted on before hello_ack
       }
       if (m.type === 'hello_ack') {
+        if (handshakeTimer) clearTimeout(handshakeTimer);
+        attempt.outcome = 'connected';
+        attempt.readyMs = since(attempt);
         this.ready = true;
         wasReady = true;
+        this.connectTimeouts = 0;
         this.backoff.reset();
         this.downSince = null;
         this.startKeepalive();
@@ -207,6 +311,12 @@ export class BridgeConnection {
       this.onMessage(m, (reply, opts) => this.send(reply, opts));
     };
     ws.onclose = (ev: CloseEvent) => {
+      clearTimeout(connectTimer);
+      if (handshakeTimer) clearTimeout(handshakeTimer);
+      attempt.endMs = since(attempt);
+      attempt.code = ev.code;
+      if (ev.reason) attempt.reason = ev.reason.slice(0, 120);
+      if (attempt.outcome === 'pending') attempt.outcome = wasReady ? 'dropped' : opened ? 'closed_in_handshake' : 'refused';
       this.ready = false;
       // A close we asked for (new settings) is not news for the person.
       if (this.ws === ws || this.ws === null) {
@@ -216,7 +326,7 @@ export class BridgeConnection {
       if (this.ws === ws) this.ws = null;
       // Nothing listening (the bridge is restarting) or a working connection dropped: retry fast.
       // A bridge that took the socket and refused the handshake: back off.
-      this.scheduleReconnect(!opened || wasReady);
+      this.scheduleReconnect(!opened || wasReady, attempt);
     };
     ws.onerror = () => {
       // onclose follows and schedules the retry; nothing to add here.
@@ -286,13 +396,20 @@ export class BridgeConnection {
     if (message.type === 'action_result' || message.type === 'cdp_result') this.ws.send(JSON.stringify(tooLarge(message, size)));
   }
 
-  private scheduleReconnect(fast: boolean): void {
-    if (this.reconnectTimer) return;
+  private scheduleReconnect(fast: boolean, attempt: BridgeTry): void {
+    if (this.stopped) return;
+    if (this.reconnectTimer) {
+      attempt.note ??= 'a retry was already due';
+      return;
+    }
     this.downSince ??= Date.now();
-    const delay = fast && Date.now() - this.downSince < FAST_PERIOD_MS ? FAST_RETRY_MS : this.backoff.next();
+    const quick = fast && Date.now() - this.downSince < FAST_PERIOD_MS;
+    const delay = quick ? FAST_RETRY_MS : this.backoff.next();
+    attempt.nextMs = Math.round(delay);
+    attempt.fast = quick;
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
-      void this.ensureConnected();
+      void this.ensureConnected('retry');
     }, delay);
   }
 
