@@ -47,6 +47,7 @@ function parseArgs(argv: string[]) {
   let profile = false;
   let viewport = false;
   let out: string | undefined;
+  let saveProfiles: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     const v = () => {
@@ -62,10 +63,11 @@ function parseArgs(argv: string[]) {
     else if (a === '--profile') profile = true;
     else if (a === '--viewport') viewport = true;
     else if (a === '--out') out = path.resolve(v());
+    else if (a === '--save-profiles') saveProfiles = path.resolve(v());
     else throw new Error(`unknown argument ${a}; see the header of bench/cold-walk.ts`);
   }
   if (exts.length === 0) exts.push(BUILT_EXTENSION);
-  return { runs, pages, exts, profile, viewport, out };
+  return { runs, pages, exts, profile, viewport, out, saveProfiles };
 }
 
 /** Self time per content-script function (ms), from one CPU profile; `lines`: sample counts per line of content.js. */
@@ -131,12 +133,13 @@ async function main(): Promise<void> {
       const agent = await h.connectAgent();
       builds.push({ dir, h, tab, cdp, agent });
     }
-    const results: Record<string, Record<string, { walk: number[]; total: number[]; cpu: number[] }>> = {};
-    const prof = new Map<string, number>();
-    const lineTicks = new Map<number, number>();
+    const results: Record<string, Record<string, { walk: number[]; worker: number[]; total: number[]; cpu: number[] }>> = {};
+    // Per build (the profiles of two builds are not merged): function -> ms, content.js line -> samples.
+    const prof = args.exts.map(() => new Map<string, number>());
+    const lineTicks = args.exts.map(() => new Map<number, number>());
     for (const spec of args.pages) {
       const url = served.get(spec.key) as string;
-      const perBuild = (results[spec.key] = {} as Record<string, { walk: number[]; total: number[]; cpu: number[] }>);
+      const perBuild = (results[spec.key] = {} as Record<string, { walk: number[]; worker: number[]; total: number[]; cpu: number[] }>);
       for (let run = 0; run < args.runs; run++) {
         for (let k = 0; k < builds.length; k++) {
           const b = builds[(k + run) % builds.length] as Build;
@@ -156,23 +159,28 @@ async function main(): Promise<void> {
           let cpu = NaN;
           if (args.profile) {
             const { profile } = (await b.cdp.send('Profiler.stop')) as unknown as { profile: Profile };
-            cpu = selfTimes(profile, prof, lineTicks);
+            cpu = selfTimes(profile, prof[builds.indexOf(b)] as Map<string, number>, lineTicks[builds.indexOf(b)] as Map<number, number>);
+            if (args.saveProfiles) {
+              fs.mkdirSync(args.saveProfiles, { recursive: true });
+              fs.writeFileSync(path.join(args.saveProfiles, `${spec.key}-${builds.indexOf(b)}-${run}.cpuprofile`), JSON.stringify(profile));
+            }
           }
           const s = r.new_simplified_state;
           if (r.status !== 'success' || !s) throw new Error(`get_state failed: ${JSON.stringify(r.error_info)}`);
           b.tabId = s.tab_id;
           const walk = s.timings_ms?.['top_frame_walk'] ?? NaN;
-          const slot = (perBuild[b.dir] ??= { walk: [], total: [], cpu: [] });
+          const slot = (perBuild[b.dir] ??= { walk: [], worker: [], total: [], cpu: [] });
           slot.walk.push(r1(walk));
+          slot.worker.push(r1(s.timings_ms?.['total'] ?? NaN));
           slot.total.push(r1(total));
           slot.cpu.push(r1(cpu));
         }
       }
       const line = builds
         .map((b, i) => {
-          const x = perBuild[b.dir] as { walk: number[]; total: number[]; cpu: number[] };
+          const x = perBuild[b.dir] as { walk: number[]; worker: number[]; total: number[]; cpu: number[] };
           return (
-            `[${i}] walk p50 ${r1(pct(x.walk, 50))} min ${Math.min(...x.walk)} (${x.walk.join(' ')}) total p50 ${r1(pct(x.total, 50))} min ${Math.min(...x.total)}` +
+            `[${i}] walk p50 ${r1(pct(x.walk, 50))} min ${Math.min(...x.walk)} (${x.walk.join(' ')}) worker p50 ${r1(pct(x.worker, 50))} total p50 ${r1(pct(x.total, 50))} min ${Math.min(...x.total)}` +
             (args.profile ? ` content-script samples p50 ${r1(pct(x.cpu, 50))} (${x.cpu.join(' ')})` : '')
           );
         })
@@ -181,12 +189,15 @@ async function main(): Promise<void> {
     }
     process.stdout.write(`load ${loadStart} -> ${load()}\n`);
     if (args.profile) {
-      const top = [...prof.entries()].sort((a, b) => b[1] - a[1]).slice(0, 70);
-      for (const [k, ms] of top) process.stdout.write(`${ms.toFixed(1).padStart(9)} ms  ${k}\n`);
-      // The hottest lines of content.js (dist/extension/content.js; samples of 0.1 ms).
-      const src = fs.readFileSync(path.join(args.exts[args.exts.length - 1] as string, 'content.js'), 'utf8').split('\n');
-      for (const [line, ticks] of [...lineTicks.entries()].sort((a, b) => b[1] - a[1]).slice(0, 40))
-        process.stdout.write(`${String(ticks).padStart(7)}  ${line}: ${(src[line - 1] ?? '').trim().slice(0, 120)}\n`);
+      for (const [i, dir] of args.exts.entries()) {
+        process.stdout.write(`\n[${i}] ${dir}, summed over ${args.runs} states per page:\n`);
+        const top = [...(prof[i] as Map<string, number>).entries()].sort((a, b) => b[1] - a[1]).slice(0, 70);
+        for (const [k, ms] of top) process.stdout.write(`${ms.toFixed(1).padStart(9)} ms  ${k}\n`);
+        // The hottest lines of that build's content.js (samples of 0.1 ms).
+        const src = fs.readFileSync(path.join(dir, 'content.js'), 'utf8').split('\n');
+        for (const [line, ticks] of [...(lineTicks[i] as Map<number, number>).entries()].sort((a, b) => b[1] - a[1]).slice(0, 40))
+          process.stdout.write(`${String(ticks).padStart(7)}  ${line}: ${(src[line - 1] ?? '').trim().slice(0, 120)}\n`);
+      }
     }
     if (args.out) {
       const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
