@@ -113,7 +113,26 @@ interface Build {
   tab: Page;
   cdp: CDPSession;
   agent: Awaited<ReturnType<Harness['connectAgent']>>;
+  /** The browser's own CDP session (SystemInfo: CPU time per process). */
+  browserCdp: CDPSession;
   tabId?: number;
+}
+
+/** CPU seconds used so far by each renderer process, by pid (Chrome's SystemInfo.getProcessInfo). */
+async function rendererCpu(cdp: CDPSession): Promise<Map<number, number>> {
+  const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number; cpuTime: number }[] };
+  return new Map(processInfo.filter((p) => p.type === 'renderer').map((p) => [p.id, p.cpuTime]));
+}
+
+/**
+ * CPU ms the busiest renderer used between two readings: the tab's, which walks (the service
+ * worker's renderer and the ad frames' use less). CPU time, not wall time: a process waiting for a
+ * core on a loaded machine does not add to it.
+ */
+function busiestRendererMs(before: Map<number, number>, after: Map<number, number>): number {
+  let most = 0;
+  for (const [pid, t] of after) most = Math.max(most, (t - (before.get(pid) ?? 0)) * 1000);
+  return most;
 }
 
 async function main(): Promise<void> {
@@ -131,15 +150,22 @@ async function main(): Promise<void> {
       );
       const cdp = await tab.createCDPSession();
       const agent = await h.connectAgent();
-      builds.push({ dir, h, tab, cdp, agent });
+      const browserCdp = await h.launched.browser.target().createCDPSession();
+      builds.push({ dir, h, tab, cdp, agent, browserCdp });
     }
-    const results: Record<string, Record<string, { walk: number[]; worker: number[]; total: number[]; cpu: number[] }>> = {};
+    const results: Record<
+      string,
+      Record<string, { walk: number[]; worker: number[]; total: number[]; cpu: number[]; renderer: number[] }>
+    > = {};
     // Per build (the profiles of two builds are not merged): function -> ms, content.js line -> samples.
     const prof = args.exts.map(() => new Map<string, number>());
     const lineTicks = args.exts.map(() => new Map<number, number>());
     for (const spec of args.pages) {
       const url = served.get(spec.key) as string;
-      const perBuild = (results[spec.key] = {} as Record<string, { walk: number[]; worker: number[]; total: number[]; cpu: number[] }>);
+      const perBuild = (results[spec.key] = {} as Record<
+        string,
+        { walk: number[]; worker: number[]; total: number[]; cpu: number[]; renderer: number[] }
+      >);
       for (let run = 0; run < args.runs; run++) {
         for (let k = 0; k < builds.length; k++) {
           const b = builds[(k + run) % builds.length] as Build;
@@ -150,12 +176,14 @@ async function main(): Promise<void> {
             await b.cdp.send('Profiler.setSamplingInterval', { interval: 100 });
             await b.cdp.send('Profiler.start');
           }
+          const cpuBefore = await rendererCpu(b.browserCdp);
           const t0 = performance.now();
           const r = await b.agent.call('get_state', args.viewport ? {} : WHOLE, {
             ...(b.tabId === undefined ? {} : { tabId: b.tabId }),
             timeoutMs: 120_000,
           });
           const total = performance.now() - t0;
+          const renderer = busiestRendererMs(cpuBefore, await rendererCpu(b.browserCdp));
           let cpu = NaN;
           if (args.profile) {
             const { profile } = (await b.cdp.send('Profiler.stop')) as unknown as { profile: Profile };
@@ -169,18 +197,20 @@ async function main(): Promise<void> {
           if (r.status !== 'success' || !s) throw new Error(`get_state failed: ${JSON.stringify(r.error_info)}`);
           b.tabId = s.tab_id;
           const walk = s.timings_ms?.['top_frame_walk'] ?? NaN;
-          const slot = (perBuild[b.dir] ??= { walk: [], worker: [], total: [], cpu: [] });
+          const slot = (perBuild[b.dir] ??= { walk: [], worker: [], total: [], cpu: [], renderer: [] });
           slot.walk.push(r1(walk));
           slot.worker.push(r1(s.timings_ms?.['total'] ?? NaN));
           slot.total.push(r1(total));
           slot.cpu.push(r1(cpu));
+          slot.renderer.push(r1(renderer));
         }
       }
       const line = builds
         .map((b, i) => {
-          const x = perBuild[b.dir] as { walk: number[]; worker: number[]; total: number[]; cpu: number[] };
+          const x = perBuild[b.dir] as { walk: number[]; worker: number[]; total: number[]; cpu: number[]; renderer: number[] };
           return (
             `[${i}] walk p50 ${r1(pct(x.walk, 50))} min ${Math.min(...x.walk)} (${x.walk.join(' ')}) worker p50 ${r1(pct(x.worker, 50))} total p50 ${r1(pct(x.total, 50))} min ${Math.min(...x.total)}` +
+            ` tab renderer CPU p50 ${r1(pct(x.renderer, 50))} (${x.renderer.join(' ')})` +
             (args.profile ? ` content-script samples p50 ${r1(pct(x.cpu, 50))} (${x.cpu.join(' ')})` : '')
           );
         })
