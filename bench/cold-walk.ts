@@ -5,24 +5,29 @@
 // (viewport_expansion -1, limits raised) or, with --viewport, the default state; builds alternate
 // within a round so drift hits each alike.
 //   node --import tsx bench/cold-walk.ts [--pages a,b] [--runs N] [--ext DIR ...] [--viewport]
-//                                        [--profile] [--out FILE]
+//                                        [--profile] [--save-profiles DIR] [--playwright] [--out FILE]
 // --ext: a built extension folder (default dist/extension); give two to compare (the first is
 // "old"). --profile: Chrome's sampling profiler (CDP Profiler.*) around each state; prints the
 // content script's functions by self and inclusive time (DOM calls count in the function that
 // makes them; a sample counts at most 0.3 ms, so time the thread was descheduled on a loaded
 // machine does not land on one function); "content-script samples" is that capped time summed
 // over the samples with the content script on the stack, a stand-in for its CPU time on a loaded
-// machine, where wall-clock walk times vary 2-4x run to run.
+// machine, where wall-clock walk times vary 2-4x run to run. --playwright: after each of our states
+// the page is reloaded again and Playwright's first ariaSnapshot of it is timed (over CDP, same tab),
+// so the first-state ratio rests on as many samples as --runs, not bench:snapshot's single warm-up.
+// "tab renderer CPU": CPU time of the busiest renderer during the state (SystemInfo.getProcessInfo,
+// 10 ms steps on Linux), which a loaded machine inflates less than wall time.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { type Browser as PwBrowser, chromium, type Page as PwPage } from 'playwright-core';
 import type { CDPSession, Page } from 'puppeteer-core';
 
 import type { GetStateParams } from '../schemas/generated/protocol';
 import { BUILT_EXTENSION } from '../test/harness/browser';
 import { type Harness, startHarness } from '../test/harness/harness';
-import { navigateToBenchPage } from './navigate';
+import { navigateToBenchPage, playwrightPageAt } from './navigate';
 import { BENCH_PAGES, serveBenchPages, startBenchSites } from './pages';
 import { pct, r1 } from './stats';
 
@@ -48,6 +53,7 @@ function parseArgs(argv: string[]) {
   let viewport = false;
   let out: string | undefined;
   let saveProfiles: string | undefined;
+  let playwright = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     const v = () => {
@@ -64,10 +70,11 @@ function parseArgs(argv: string[]) {
     else if (a === '--viewport') viewport = true;
     else if (a === '--out') out = path.resolve(v());
     else if (a === '--save-profiles') saveProfiles = path.resolve(v());
+    else if (a === '--playwright') playwright = true;
     else throw new Error(`unknown argument ${a}; see the header of bench/cold-walk.ts`);
   }
   if (exts.length === 0) exts.push(BUILT_EXTENSION);
-  return { runs, pages, exts, profile, viewport, out, saveProfiles };
+  return { runs, pages, exts, profile, viewport, out, saveProfiles, playwright };
 }
 
 /** Self time per content-script function (ms), from one CPU profile; `lines`: sample counts per line of content.js. */
@@ -115,6 +122,8 @@ interface Build {
   agent: Awaited<ReturnType<Harness['connectAgent']>>;
   /** The browser's own CDP session (SystemInfo: CPU time per process). */
   browserCdp: CDPSession;
+  /** --playwright: Playwright over CDP on the same tab. */
+  pw?: { browser: PwBrowser; page: PwPage };
   tabId?: number;
 }
 
@@ -151,17 +160,27 @@ async function main(): Promise<void> {
       const cdp = await tab.createCDPSession();
       const agent = await h.connectAgent();
       const browserCdp = await h.launched.browser.target().createCDPSession();
-      builds.push({ dir, h, tab, cdp, agent, browserCdp });
+      let pw: Build['pw'];
+      if (args.playwright) {
+        // As bench/snapshot.ts: Playwright does not inspect our service worker's network (no cost a user pays).
+        process.env['PLAYWRIGHT_DISABLE_SERVICE_WORKER_NETWORK'] = '1';
+        const browser = await chromium.connectOverCDP(h.launched.browser.wsEndpoint());
+        pw = { browser, page: await playwrightPageAt(browser, tab.url()) };
+      }
+      builds.push({ dir, h, tab, cdp, agent, browserCdp, ...(pw ? { pw } : {}) });
     }
     const results: Record<
       string,
       Record<string, { walk: number[]; worker: number[]; total: number[]; cpu: number[]; renderer: number[] }>
     > = {};
+    /** --playwright: page -> build -> Playwright's first ariaSnapshot after a reload, ms. */
+    const playwrightFirst: Record<string, Record<string, number[]>> = {};
     // Per build (the profiles of two builds are not merged): function -> ms, content.js line -> samples.
     const prof = args.exts.map(() => new Map<string, number>());
     const lineTicks = args.exts.map(() => new Map<number, number>());
     for (const spec of args.pages) {
       const url = served.get(spec.key) as string;
+      const pwFirst: Record<string, number[]> = (playwrightFirst[spec.key] = {});
       const perBuild = (results[spec.key] = {} as Record<
         string,
         { walk: number[]; worker: number[]; total: number[]; cpu: number[]; renderer: number[] }
@@ -203,6 +222,13 @@ async function main(): Promise<void> {
           slot.total.push(r1(total));
           slot.cpu.push(r1(cpu));
           slot.renderer.push(r1(renderer));
+          if (b.pw) {
+            // Playwright's first ariaSnapshot after its own reload, in the same browser and tab.
+            await navigateToBenchPage(b.tab, b.cdp, url, spec);
+            const p0 = performance.now();
+            await b.pw.page.locator('body').ariaSnapshot({ timeout: 120_000 });
+            (pwFirst[b.dir] ??= []).push(r1(performance.now() - p0));
+          }
         }
       }
       const line = builds
@@ -211,7 +237,11 @@ async function main(): Promise<void> {
           return (
             `[${i}] walk p50 ${r1(pct(x.walk, 50))} min ${Math.min(...x.walk)} (${x.walk.join(' ')}) worker p50 ${r1(pct(x.worker, 50))} total p50 ${r1(pct(x.total, 50))} min ${Math.min(...x.total)}` +
             ` tab renderer CPU p50 ${r1(pct(x.renderer, 50))} (${x.renderer.join(' ')})` +
-            (args.profile ? ` content-script samples p50 ${r1(pct(x.cpu, 50))} (${x.cpu.join(' ')})` : '')
+            (args.profile ? ` content-script samples p50 ${r1(pct(x.cpu, 50))} (${x.cpu.join(' ')})` : '') +
+            (pwFirst[b.dir]
+              ? ` Playwright first ariaSnapshot p50 ${r1(pct(pwFirst[b.dir] as number[], 50))} (${(pwFirst[b.dir] as number[]).join(' ')});` +
+                ` our total / Playwright (p50s) ${(pct(x.total, 50) / pct(pwFirst[b.dir] as number[], 50)).toFixed(2)}`
+              : '')
           );
         })
         .join('  ');
@@ -233,11 +263,14 @@ async function main(): Promise<void> {
       const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
       fs.writeFileSync(
         args.out,
-        `${JSON.stringify({ date: new Date().toISOString(), git, load_start: loadStart, load_end: load(), builds: args.exts, viewport: args.viewport, results }, null, 2)}\n`,
+        `${JSON.stringify({ date: new Date().toISOString(), git, load_start: loadStart, load_end: load(), builds: args.exts, viewport: args.viewport, results, ...(args.playwright ? { playwright_first: playwrightFirst } : {}) }, null, 2)}\n`,
       );
     }
   } finally {
-    for (const b of builds) await b.h.close().catch(() => undefined);
+    for (const b of builds) {
+      await b.pw?.browser.close().catch(() => undefined);
+      await b.h.close().catch(() => undefined);
+    }
     await sites.close();
   }
 }
