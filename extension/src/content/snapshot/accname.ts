@@ -68,6 +68,8 @@ export class LabelIndex {
 interface Ctx {
   /** The element whose name is computed. */
   root: Element;
+  /** root's role when the caller knew it (the walk computed it already), else null. */
+  rootRole: string | null;
   labels: LabelIndex | null;
   hidden: HiddenTest;
   visited: Set<Element>;
@@ -247,7 +249,7 @@ function compute(el: Element, ctx: Ctx, inContent: boolean): string {
   if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'noscript') return '';
   // 2A. The element being named is rendered (the walk checked its style): only aria-hidden hides it.
   if (!ctx.includeHidden && el !== ctx.root && ctx.hidden(el)) return '';
-  const role = roleOf(el);
+  const role = el === ctx.root && ctx.rootRole !== null ? ctx.rootRole : roleOf(el);
   // 2B: aria-labelledby, also on a descendant met in name from content (its name is what its labels
   // say), never again inside a labelledby traversal. Nodes visited in one traversal are skipped
   // later in the same computation (WPT comp_labelledby: an image a link is labelled by does not
@@ -431,8 +433,17 @@ function labelsOf(el: Element, ctx: Ctx): string {
   );
 }
 
-/** The accessible name of el, whitespace-collapsed, at most 200 characters. */
-export function accessibleName(el: Element, hidden: HiddenTest = defaultHidden, labels: LabelIndex | null = null): string {
-  const name = collapse(compute(el, { root: el, labels, hidden, visited: new Set(), inLabelledBy: false, includeHidden: false }, false));
+/**
+ * The accessible name of el, whitespace-collapsed, at most 200 characters. role: roleOf(el) when the
+ * caller has it already (the walk does, for every listed element), so it is not worked out twice.
+ */
+export function accessibleName(
+  el: Element,
+  hidden: HiddenTest = defaultHidden,
+  labels: LabelIndex | null = null,
+  role: string | null = null,
+): string {
+  const ctx: Ctx = { root: el, rootRole: role, labels, hidden, visited: new Set(), inLabelledBy: false, includeHidden: false };
+  const name = collapse(compute(el, ctx, false));
   return name.length > MAX_NAME ? `${name.slice(0, MAX_NAME - 1)}…` : name;
 }

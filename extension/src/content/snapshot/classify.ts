@@ -116,24 +116,41 @@ export function elementType(el: Element, role: string): ElementType {
   return 'OTHER';
 }
 
+/**
+ * One frozen list per answer, shared by every element that has it: a whole-page state lists
+ * thousands of elements, and a list of their own each (two arrays with the spread) is work for the
+ * first state's garbage collector (bench/results/cold-walk.md). Frozen: a caller that wants another
+ * list makes one (walk.ts filters out click for an element without a box).
+ */
+const OPS = {
+  disabled: ops('read_text'),
+  field: ops('click', 'input_text', 'read_value', 'press_key'),
+  select: ops('select_option', 'click', 'read_value'),
+  checkable: ops('click', 'check', 'uncheck', 'read_value'),
+  slider: ops('click', 'read_value', 'press_key'),
+  other: ops('click', 'read_text'),
+};
+// hover, focus and scroll_into_view apply to every listed element (see operation.json); not repeated per element.
+function ops(...own: Operation[]): Operation[] {
+  return Object.freeze([...own, 'get_attributes']) as Operation[];
+}
+
 export function operationsFor(type: ElementType, disabled: boolean): Operation[] {
-  // hover, focus and scroll_into_view apply to every listed element (see operation.json); not repeated per element.
-  const base: Operation[] = ['get_attributes'];
-  if (disabled) return ['read_text', ...base];
+  if (disabled) return OPS.disabled;
   switch (type) {
     case 'INPUT_FIELD':
     case 'TEXT_AREA':
     case 'CONTENT_EDITABLE':
-      return ['click', 'input_text', 'read_value', 'press_key', ...base];
+      return OPS.field;
     case 'SELECT':
-      return ['select_option', 'click', 'read_value', ...base];
+      return OPS.select;
     case 'CHECKBOX':
     case 'RADIO':
-      return ['click', 'check', 'uncheck', 'read_value', ...base];
+      return OPS.checkable;
     case 'SLIDER':
-      return ['click', 'read_value', 'press_key', ...base];
+      return OPS.slider;
     default:
-      return ['click', 'read_text', ...base];
+      return OPS.other;
   }
 }
 
@@ -148,29 +165,30 @@ const NO_ATTRIBUTE = () => null;
  */
 export function statesOf(el: Element, role: string, focused: boolean, hasAria = true): ElementStates {
   const s: ElementStates = {};
-  const aria: (n: string) => string | null = hasAria ? (n) => el.getAttribute(`aria-${n}`) : NO_ATTRIBUTE;
+  const aria: (n: string) => string | null = hasAria ? (n) => el.getAttribute(n) : NO_ATTRIBUTE;
   if (CHECKABLE.has(role)) {
     if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio'))
       s.checked = el.indeterminate ? 'mixed' : el.checked;
-    else s.checked = aria('checked') === 'mixed' ? 'mixed' : aria('checked') === 'true';
+    else s.checked = aria('aria-checked') === 'mixed' ? 'mixed' : aria('aria-checked') === 'true';
   }
-  if (el instanceof HTMLOptionElement) s.selected = el.selected;
-  else if (aria('selected') !== null) s.selected = aria('selected') === 'true';
-  const expanded = aria('expanded');
+  // The tag first: instanceof walks the prototype chain of every other listed element (an option is always <option>).
+  if (el.localName === 'option' && el instanceof HTMLOptionElement) s.selected = el.selected;
+  else if (aria('aria-selected') !== null) s.selected = aria('aria-selected') === 'true';
+  const expanded = aria('aria-expanded');
   if (expanded !== null) s.expanded = expanded === 'true';
   else if (el.localName === 'summary' && el.parentElement?.localName === 'details')
     s.expanded = (el.parentElement as HTMLDetailsElement).open;
-  const pressed = aria('pressed');
+  const pressed = aria('aria-pressed');
   if (pressed !== null && role === 'button') s.pressed = pressed === 'mixed' ? 'mixed' : pressed === 'true';
   // :disabled also covers controls inside a disabled <fieldset>; only form controls can match it.
   // disabled, readOnly and required are properties of form controls only (and of <link>/<style>,
   // which are never listed): any other element is not asked (a missing property is looked up
   // through the whole prototype chain, once per listed link).
   const control = FORM_CONTROLS.has(el.localName);
-  if ((control && ((el as HTMLButtonElement).disabled === true || el.matches(':disabled'))) || aria('disabled') === 'true')
+  if ((control && ((el as HTMLButtonElement).disabled === true || el.matches(':disabled'))) || aria('aria-disabled') === 'true')
     s.disabled = true;
-  if ((control && (el as HTMLInputElement).readOnly === true) || aria('readonly') === 'true') s.readonly = true;
-  if ((control && (el as HTMLInputElement).required === true) || aria('required') === 'true') s.required = true;
+  if ((control && (el as HTMLInputElement).readOnly === true) || aria('aria-readonly') === 'true') s.readonly = true;
+  if ((control && (el as HTMLInputElement).required === true) || aria('aria-required') === 'true') s.required = true;
   if (focused) s.focused = true;
   return s;
 }

@@ -129,6 +129,12 @@ function hasAriaAttribute(names: string[]): boolean {
   return false;
 }
 
+/** Has o a key of its own (Object.keys(o).length > 0 without the array)? */
+function hasOwnKey(o: object): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return true;
+  return false;
+}
+
 /**
  * The value a listed control shows (inputs with a value, textarea, select), or null. tag: t.localName (checked first: cheaper than
  * instanceof).
@@ -912,7 +918,7 @@ export class Walker {
       type,
       tag,
       role: effRole,
-      name: accessibleName(labelFor ? labelFor : el, undefined, this.labels),
+      name: accessibleName(labelFor ? labelFor : el, undefined, this.labels, effRole),
       attributes,
       is_visible: true,
       available_operations: operationsFor(type, states.disabled === true),
@@ -923,10 +929,10 @@ export class Walker {
       xpath,
     };
     // Lean on the wire (a whole-page state can list 20,000 elements): these appear only when they apply.
-    if (Object.keys(states).length > 0) item.states = states;
+    if (hasOwnKey(states)) item.states = states;
     if (inShadow) item.in_shadow_root = true;
     if (this.memory.previous !== null && !this.memory.previous.has(el)) item.is_new = true;
-    if (!item.name && labelFor === null && el.localName === 'label') item.name = accessibleName(el, undefined, this.labels);
+    if (!item.name && labelFor === null && el.localName === 'label') item.name = accessibleName(el, undefined, this.labels, role);
     if (this.privacy.redactPii && item.name) item.name = maskPii(item.name).text;
     if (p.listed !== undefined) item.parent_pos = p.listed;
     // Values: read here, redacted here.
