@@ -37,7 +37,7 @@ function frameOf(
     while (p && !pos.has(p)) p = p.parent;
     return {
       id: `e${n.name}`,
-      type: 'button',
+      type: 'BUTTON',
       tag: 'button',
       name: n.label ?? n.name,
       attributes: { title: n.title ?? 'none' },
