@@ -42,15 +42,16 @@ async function counts(): Promise<Counts> {
     };
     const hold = g.__browserUseExtFrameHold;
     const fetch = g.__browserUseExtFrameFetch;
-    return hold && fetch
+    // A worker without the viewport prefetch (fetch.ts) counts none.
+    return hold
       ? {
           tokens_asked: hold.tokens_asked,
-          viewport_prefetched: fetch.viewport_prefetched,
-          viewport_prefetch_used: fetch.viewport_prefetch_used,
+          viewport_prefetched: fetch?.viewport_prefetched ?? 0,
+          viewport_prefetch_used: fetch?.viewport_prefetch_used ?? 0,
         }
       : null;
   });
-  if (!c) throw new Error('the worker has no frame counters (globalThis.__browserUseExtFrameHold / __browserUseExtFrameFetch)');
+  if (!c) throw new Error('the worker has no frame-hold counters (globalThis.__browserUseExtFrameHold)');
   return c;
 }
 
