@@ -11,7 +11,15 @@ import type { DomNode, ErrorInfo, GetStateParams, SimplifiedState, Truncation } 
 import { errorInfo } from '../../../../schemas/lib/errors';
 import { formatElementId } from '../../shared/element-ref';
 import type { FrameSnapshot } from '../../shared/frame-snapshot';
-import { fetchTree, forgetLearnedTokens, type Liveness, pingFrames, prefetchFrames } from './fetch';
+import {
+  fetchTree,
+  forgetLearnedTokens,
+  framesInScopeBefore,
+  type Liveness,
+  pingFrames,
+  prefetchFrames,
+  rememberFramesInScope,
+} from './fetch';
 import { PROBE_BUDGET_MS } from './frame-budget';
 import { forgetTabRequests } from './frame-liveness';
 import { type FrameAnswer, type FrameNode, snapshotFrame, type WebFrame } from './frames';
@@ -51,10 +59,21 @@ export async function collectState(tabId: number, params: GetStateParams = {}, t
     ? Promise.resolve([])
     : (chrome.webNavigation?.getAllFrames({ tabId }).catch(() => null) ?? Promise.resolve(null));
   // Child frames are pinged while the top frame walks (see pingFrames); none when the page has none.
-  const prefetch = params.viewport_expansion === -1 && params.include_dom_tree !== true;
+  const whole = params.viewport_expansion === -1;
+  const prefetch = whole && params.include_dom_tree !== true;
+  // Viewport states: the frames the last one fetched in scope (fetch.ts framesInScopeBefore).
+  const before = !whole && params.include_dom_tree !== true ? framesInScopeBefore(tabId, params) : undefined;
   const live: Promise<Liveness> = allFrames.then((fs) => {
     const l = pingFrames(tabId, fs ?? []);
     if (prefetch) prefetchFrames(tabId, fs ?? [], l, params);
+    else if (before && before.frames.size > 0)
+      prefetchFrames(
+        tabId,
+        (fs ?? []).filter((f) => before.frames.has(f.frameId)),
+        l,
+        params,
+        before.viewport,
+      );
     return l;
   });
   const top: FrameAnswer = topSnapshot ? { ok: true, snap: topSnapshot } : await snapshotFrame(tabId, 0, params);
@@ -75,6 +94,7 @@ export async function collectState(tabId: number, params: GetStateParams = {}, t
   const webFrames = (await allFrames) ?? [];
   const tree = await fetchTree(tabId, 0, null, top.snap, params, 1, webFrames, await live, started + PROBE_BUDGET_MS);
   const fetched = performance.now();
+  if (!whole && params.include_dom_tree !== true) rememberFramesInScope(tabId, params, tree);
   const snap = top.snap;
   const exp = params.viewport_expansion ?? 0;
   const vw = snap.viewport.width;

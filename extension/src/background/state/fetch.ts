@@ -33,8 +33,10 @@ export interface Liveness {
   pings: Map<number, Promise<boolean>>;
   /** Frames not pinged because an earlier request to them is still unanswered past the budget: frame id -> ms it has been owed. */
   overdue: Map<number, number>;
-  /** Whole-page states: each child frame's snapshot, asked as soon as it answered the ping (see prefetchFrames). */
+  /** Each prefetched child frame's snapshot, asked with the ping (see prefetchFrames). */
   prefetched: Map<number, Promise<FrameAnswer>>;
+  /** The top viewport the prefetches were asked with (viewport states; whole-page states ask without one). */
+  prefetchedFor?: { width: number; height: number };
 }
 
 export function pingFrames(tabId: number, frames: WebFrame[]): Liveness {
@@ -82,15 +84,74 @@ export function pingFrames(tabId: number, frames: WebFrame[]): Liveness {
  * busy (the eight ad slots of the news pages share one), and the snapshot request is tracked and
  * capped like the ping (a frame that never answers is left out by the ping's silence, as before).
  * The request is the one fetchTree would send once the frame is matched to its iframe; a frame
- * that turns out hidden or unmatched is simply not used. Viewport states do not prefetch: most
- * frames there are outside the scope and need no walk at all. dom_tree states neither: a child's
+ * that turns out hidden or unmatched is simply not used. Viewport states prefetch only the frames
+ * their last state fetched in scope (framesInScopeBefore, with that state's top viewport): most
+ * frames there are outside the scope and need no walk at all. dom_tree states do not: a child's
  * tree needs the top frame's viewport.
  */
-export function prefetchFrames(tabId: number, frames: WebFrame[], live: Liveness, params: GetStateParams): void {
+export function prefetchFrames(
+  tabId: number,
+  frames: WebFrame[],
+  live: Liveness,
+  params: GetStateParams,
+  topViewport?: { width: number; height: number },
+): void {
+  if (topViewport) live.prefetchedFor = topViewport;
   for (const f of frames) {
     if (!live.pings.has(f.frameId) || knownNoScript(tabId, f.frameId, f.documentId)) continue;
-    live.prefetched.set(f.frameId, snapshotFrame(tabId, f.frameId, params, undefined, f.documentId));
+    if (topViewport) fetchCounters.viewport_prefetched++;
+    live.prefetched.set(f.frameId, snapshotFrame(tabId, f.frameId, params, topViewport, f.documentId));
   }
+}
+
+declare global {
+  // A global the tests read through DevTools (the page cannot reach the worker).
+  var __browserUseExtFrameFetch: { viewport_prefetched: number; viewport_prefetch_used: number } | undefined;
+}
+/** Viewport states' child frames asked with the ping (prefetched) and how many of those answers the state used. */
+const fetchCounters = { viewport_prefetched: 0, viewport_prefetch_used: 0 };
+globalThis.__browserUseExtFrameFetch = fetchCounters;
+
+/**
+ * Viewport states: the child frames the tab's last state with these parameters fetched (their
+ * iframes were in scope), with the top viewport they were asked with. Asked with the ping, as a
+ * whole-page state asks every frame, so that on an unchanged page their kept answers come while the
+ * top frame answers instead of after it, level after level (the saved news page's ad in view is a
+ * slot frame, its safeframe and its creative: three round trips in a row). A frame whose iframe has
+ * left the scope is asked in vain and its answer not used; a frame that came into the scope is asked
+ * after the top frame, as before.
+ */
+const inScopeBefore = new Map<string, { frames: Set<number>; viewport: { width: number; height: number } }>();
+const MAX_IN_SCOPE = 32;
+const scopeKey = (tabId: number, params: GetStateParams) => {
+  const o = params as Record<string, unknown>;
+  return `${tabId}|${JSON.stringify(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]]),
+  )}`;
+};
+
+/** What prefetchFrames may ask for a viewport state with these parameters (undefined: nothing known). */
+export function framesInScopeBefore(
+  tabId: number,
+  params: GetStateParams,
+): { frames: Set<number>; viewport: { width: number; height: number } } | undefined {
+  return inScopeBefore.get(scopeKey(tabId, params));
+}
+
+/** The child frames a viewport state fetched (collect.ts, after the state). */
+export function rememberFramesInScope(tabId: number, params: GetStateParams, tree: FrameNode): void {
+  const frames = new Set<number>();
+  const add = (n: FrameNode): void => {
+    if (n.frameId !== 0) frames.add(n.frameId);
+    for (const c of n.children) if (!('failed' in c)) add(c);
+  };
+  add(tree);
+  const key = scopeKey(tabId, params);
+  inScopeBefore.delete(key);
+  inScopeBefore.set(key, { frames, viewport: { ...tree.snap.viewport } });
+  while (inScopeBefore.size > MAX_IN_SCOPE) inScopeBefore.delete(inScopeBefore.keys().next().value as string);
 }
 
 /**
@@ -114,6 +175,7 @@ function learnToken(tabId: number, k: WebFrame, token: string): void {
 /** A tab closed (collect.ts forgetTabState). */
 export function forgetLearnedTokens(tabId: number): void {
   for (const k of [...learnedTokens.keys()]) if (k.startsWith(`${tabId}|`)) learnedTokens.delete(k);
+  for (const k of [...inScopeBefore.keys()]) if (k.startsWith(`${tabId}|`)) inScopeBefore.delete(k);
 }
 
 /**
@@ -170,7 +232,9 @@ async function matchChildren(
     // A frame whose snapshot was prefetched answers the token question after that walk (one
     // document answers in order): it answered the ping, so it gets the snapshot budget, as it
     // would have for the snapshot asked after its token.
-    const prefetching = kids.some((k) => live.prefetched.has(k.frameId));
+    // Viewport prefetches (prefetchedFor) are matched by the learned token without waiting for the
+    // walk: the match keeps the probe budget it has without them.
+    const prefetching = live.prefetchedFor === undefined && kids.some((k) => live.prefetched.has(k.frameId));
     timers.push(setTimeout(finish, prefetching ? SNAPSHOT_BUDGET_MS : PROBE_BUDGET_MS));
     // Known unresponsive (an earlier request is still unanswered): silent now, without waiting.
     for (const k of kids) {
@@ -205,13 +269,25 @@ async function matchChildren(
           settle(k, 'dead');
           return;
         }
-        const pre = await live.prefetched.get(k.frameId);
+        // The token this document reported before (learnedTokens): it is its iframe element's for
+        // the element's life, and the frame id stays with that element (walk.ts frameTokenOf).
+        const lk = learnedKey(tabId, k);
+        const learned = lk === null ? undefined : learnedTokens.get(lk);
+        // Another placeholder's, not wanted now (its iframe lies outside this state's scope): asked,
+        // the frame would answer "none of these" only after its 200 ms token wait. A viewport state
+        // of the saved news page asked six such frames each time, a round trip each through their
+        // renderers while the state's own requests waited behind them.
+        if (learned !== undefined && !tokens.includes(learned)) {
+          settle(k, null);
+          return;
+        }
+        // A prefetched snapshot is not awaited when the learned token already says where the frame
+        // sits (the walk may take longer than the match may wait).
+        const pre = learned === undefined || byToken.has(learned) ? await live.prefetched.get(k.frameId) : undefined;
         if (done.has(k.frameId)) return;
         // The token the frame reported with its snapshot (a parent's earlier walk posted it; see
         // walk.ts frameTokenOf): no need to ask again.
-        // Else the token this document reported before (learnedTokens).
-        const lk = learnedKey(tabId, k);
-        const known = (pre?.ok ? pre.snap.parent_token : undefined) ?? (lk === null ? undefined : learnedTokens.get(lk));
+        const known = (pre?.ok ? pre.snap.parent_token : undefined) ?? learned;
         if (known !== undefined && tokens.includes(known) && !byToken.has(known)) {
           learnToken(tabId, k, known);
           byToken.set(known, k.frameId);
@@ -302,7 +378,11 @@ export async function fetchTree(
         };
       }
       const web = webFrames.find((w) => w.frameId === f.frame_id);
-      const pre = live.prefetched.get(f.frame_id);
+      // A viewport prefetch asked with another top viewport than this state's is not this state's answer.
+      const sameViewport =
+        !live.prefetchedFor || (live.prefetchedFor.width === topViewport.width && live.prefetchedFor.height === topViewport.height);
+      const pre = sameViewport ? live.prefetched.get(f.frame_id) : undefined;
+      if (pre && live.prefetchedFor) fetchCounters.viewport_prefetch_used++;
       let answer = pre ? await pre : undefined;
       // A prefetch refused (the frame's content script was not ready yet) is asked again; one that timed out is not waited for twice.
       if (!answer || (!answer.ok && answer.reason !== 'timeout'))
