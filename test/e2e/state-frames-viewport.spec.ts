@@ -145,4 +145,34 @@ describe('e2e: viewport states of a page with child frames, asked again', functi
     expect(resized.viewport_prefetch_used).to.equal(0);
     expect(names(resized.state)).to.deep.equal(['Top', 'Near inside']);
   });
+
+  it('marks what appeared in a frame while it was out of view as new when it comes back (an answer asked ahead and left out is no previous state)', async () => {
+    await openTwoFrames();
+    await asking(VIEWPORT);
+    const again = await asking(VIEWPORT);
+    expect(again.viewport_prefetch_used, 'the frame in view is asked ahead').to.equal(1);
+    const near = page.frames().find((f) => f.url().endsWith('/vp-frames/near'));
+    if (!near) throw new Error('the near frame did not load');
+    // Scrolled away: the near frame is asked ahead (it was in scope) and walked, with the button
+    // added meanwhile, but the state leaves it out; the agent never sees that button there.
+    await page.evaluate(() => document.getElementById('far')?.scrollIntoView());
+    await near.evaluate(() => {
+      const b = document.createElement('button');
+      b.textContent = 'Added while away';
+      document.body.append(b);
+    });
+    const away = await asking(VIEWPORT);
+    expect(away.viewport_prefetched, 'the frame that left the view was asked ahead').to.equal(1);
+    expect(away.viewport_prefetch_used).to.equal(0);
+    expect(names(away.state)).to.not.include('Added while away');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const back = await asking(VIEWPORT);
+    const added = back.state.actionable_elements.find((e) => e.name === 'Added while away');
+    expect(added, 'the button is listed once the frame is back in view').to.not.equal(undefined);
+    expect(added?.is_new, 'new to the agent: its previous state of that frame did not list it').to.equal(true);
+    expect(back.state.actionable_elements.find((e) => e.name === 'Near inside')?.is_new).to.equal(undefined);
+    // And asked again, nothing is new any more (the state that listed it is the previous one now).
+    const settled = await asking(VIEWPORT);
+    expect(settled.state.actionable_elements.filter((e) => e.is_new === true).map((e) => e.name)).to.deep.equal([]);
+  });
 });

@@ -37,6 +37,13 @@ export interface SnapshotRequest {
    * where most of it is unchanged.
    */
   held?: string;
+  /**
+   * Asked ahead of need (background/state/frame-peek.ts): answer without making this answer the
+   * document's previous state (what is_new compares with) until a later request says it was used.
+   */
+  peek?: true;
+  /** What became of this frame's last peeked answer: the state used it (now the previous state) or left it out. */
+  peek_outcome?: 'used' | 'left_out';
 }
 
 export interface PingRequest {

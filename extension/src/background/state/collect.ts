@@ -22,6 +22,7 @@ import {
 } from './fetch';
 import { PROBE_BUDGET_MS } from './frame-budget';
 import { forgetTabRequests } from './frame-liveness';
+import { forgetPeeks, peeksSettled } from './frame-peek';
 import { type FrameAnswer, type FrameNode, snapshotFrame, type WebFrame } from './frames';
 import { anyTextCut, countOmitted, type Stitch, stitch, stitchTree } from './stitch';
 import { forgetStitches, stitchOrReuse } from './stitch-memo';
@@ -94,6 +95,7 @@ export async function collectState(tabId: number, params: GetStateParams = {}, t
   const webFrames = (await allFrames) ?? [];
   const tree = await fetchTree(tabId, 0, null, top.snap, params, 1, webFrames, await live, started + PROBE_BUDGET_MS);
   const fetched = performance.now();
+  peeksSettled(tabId);
   if (!whole && params.include_dom_tree !== true) rememberFramesInScope(tabId, params, tree);
   const snap = top.snap;
   const exp = params.viewport_expansion ?? 0;
@@ -229,5 +231,6 @@ export async function forgetTabState(tabId: number): Promise<void> {
   forgetTabRequests(tabId);
   forgetStitches(tabId);
   forgetLearnedTokens(tabId);
+  forgetPeeks(tabId);
   await chrome.storage.session.remove(INDEX_KEY(tabId));
 }

@@ -10,6 +10,7 @@ import { sendToContent } from '../connection/content-channel';
 import { type LeftOutReason, PROBE_BUDGET_MS, SNAPSHOT_BUDGET_MS } from './frame-budget';
 import { holdCounters } from './frame-hold';
 import { knownNoScript, markNoScript, overdueFor, trackRequest } from './frame-liveness';
+import { peekUsed } from './frame-peek';
 import {
   askToken,
   type FrameAnswer,
@@ -100,7 +101,7 @@ export function prefetchFrames(
   for (const f of frames) {
     if (!live.pings.has(f.frameId) || knownNoScript(tabId, f.frameId, f.documentId)) continue;
     if (topViewport) fetchCounters.viewport_prefetched++;
-    live.prefetched.set(f.frameId, snapshotFrame(tabId, f.frameId, params, topViewport, f.documentId));
+    live.prefetched.set(f.frameId, snapshotFrame(tabId, f.frameId, params, topViewport, f.documentId, true));
   }
 }
 
@@ -384,6 +385,7 @@ export async function fetchTree(
       const pre = sameViewport ? live.prefetched.get(f.frame_id) : undefined;
       if (pre && live.prefetchedFor) fetchCounters.viewport_prefetch_used++;
       let answer = pre ? await pre : undefined;
+      if (answer?.ok) peekUsed(tabId, f.frame_id);
       // A prefetch refused (the frame's content script was not ready yet) is asked again; one that timed out is not waited for twice.
       if (!answer || (!answer.ok && answer.reason !== 'timeout'))
         answer = await snapshotFrame(tabId, f.frame_id, params, topViewport, web?.documentId);

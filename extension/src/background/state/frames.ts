@@ -10,6 +10,7 @@ import { sendToContent } from '../connection/content-channel';
 import { type LeftOutReason, PROBE_BUDGET_MS, SNAPSHOT_BUDGET_MS } from './frame-budget';
 import { heldIdFor, holdFrame, patchHeldFrame, rebuildFrame } from './frame-hold';
 import { overdueFor, trackRequest } from './frame-liveness';
+import { peekSent, takePeekOutcome } from './frame-peek';
 
 export const MAX_FRAME_DEPTH = 8;
 /** The top frame is the state itself: it gets the whole action time (a page busy loading). */
@@ -24,6 +25,8 @@ export async function snapshotFrame(
   params: GetStateParams,
   topViewport?: { width: number; height: number },
   documentId?: string,
+  /** Asked ahead of need: the state may not use it (frame-peek.ts). */
+  peek = false,
 ): Promise<FrameAnswer> {
   const t0 = performance.now();
   // A child frame that still owes an earlier request (frame-liveness.ts) is not waited for again.
@@ -41,12 +44,16 @@ export async function snapshotFrame(
   // (the old one is gone, injection into the new one races its creation): retry the top frame briefly.
   const send = async (useHeld = true) => {
     const held = useHeld ? heldIdFor(tabId, frameId, params, documentId, topViewport) : undefined;
+    const outcome = frameId === 0 ? undefined : takePeekOutcome(tabId, frameId);
+    if (peek) peekSent(tabId, frameId);
     const req = {
       channel: CONTENT_CHANNEL,
       kind: 'snapshot',
       params,
       ...(topViewport ? { top_viewport: topViewport } : {}),
       ...(held !== undefined ? { held } : {}),
+      ...(peek ? { peek: true as const } : {}),
+      ...(outcome !== undefined ? { peek_outcome: outcome } : {}),
     } as const;
     let sent = await sendToContent(tabId, req, { frameId });
     for (

@@ -29,16 +29,28 @@ function dropKeptStates(): void {
   live.clear();
 }
 
-export function takeFrameSnapshot(
-  refs: RefRegistry,
-  params: GetStateParams = {},
-  topViewport?: { width: number; height: number },
-): FrameSnapshot {
+function memoryOf(refs: RefRegistry): WalkMemory {
   let memory = memories.get(refs);
   if (!memory) {
     memory = { previous: null };
     memories.set(refs, memory);
   }
+  return memory;
+}
+
+/**
+ * A peeked answer's listed elements (SnapshotRequest.peek): the document's previous state once the
+ * worker says the state used it (peek_outcome), else forgotten. One per document: the worker tells
+ * the outcome with its next request to this frame.
+ */
+const peeked = new WeakMap<RefRegistry, WalkMemory['previous']>();
+
+export function takeFrameSnapshot(
+  refs: RefRegistry,
+  params: GetStateParams = {},
+  topViewport?: { width: number; height: number },
+): FrameSnapshot {
+  const memory = memoryOf(refs);
   if (!keepingState()) {
     // No agent holds the tab: nothing is kept or watched, every state is a fresh walk.
     if (live.size > 0) dropKeptStates();
@@ -99,7 +111,19 @@ async function tokenFor(expected: string[], capMs = TOKEN_WAIT_MS): Promise<stri
 /** Answers a snapshot request of the worker: a token probe, or this frame's snapshot. */
 export async function answerSnapshot(refs: RefRegistry, req: SnapshotRequest): Promise<RunActionResponse> {
   if (req.token_probe) return { ok: true, message: 'Frame token.', result: { token: await tokenFor(req.token_probe) } };
+  const memory = memoryOf(refs);
+  if (peeked.has(refs)) {
+    // The last peek's outcome: used, its list is the previous state the agent saw; left out (or not
+    // told: a restarted worker), the previous state stays the one before it.
+    if (req.peek_outcome === 'used') memory.previous = peeked.get(refs) ?? null;
+    peeked.delete(refs);
+  }
+  const previous = memory.previous;
   const frame = takeFrameSnapshot(refs, req.params, req.top_viewport);
+  if (req.peek) {
+    peeked.set(refs, memory.previous);
+    memory.previous = previous;
+  }
   if (parentToken !== null) frame.parent_token = parentToken;
   // The worker holds this very answer (the kept one, by its id): only what reads fresh crosses.
   const cache = req.held !== undefined ? caches.get(refs) : undefined;
