@@ -266,8 +266,16 @@ describe('e2e privacy: every shape of secret is masked in every output', functio
         const b = (document.getElementById('b') as HTMLElement).attachShadow({ mode: 'open' });
         b.innerHTML = `${groups[0]} ${groups[1]} <slot></slot>`;
       }, g);
-      // browser_use's tree (its text nodes as the shim prints them): each text node's part of the number is masked.
-      if (outputs) outputs.push(...treeTexts((await o.call('get_state', { include_dom_tree: true })).new_simplified_state));
+      // browser_use's tree (its text nodes as the shim prints them): each text node's part of the number is masked;
+      // and so in the page text of a state (each tree's text joined on its own) and in extract_content.
+      if (outputs) {
+        outputs.push(...treeTexts((await o.call('get_state', { include_dom_tree: true })).new_simplified_state));
+        const state = (await o.call('get_state', { viewport_expansion: -1 })).new_simplified_state;
+        outputs.push(state?.text_context, state?.actionable_elements);
+        const extracted = await o.call('extract_content', {});
+        expect(extracted.status, JSON.stringify(extracted.error_info)).to.equal('success');
+        outputs.push(extracted.outcome_details?.result);
+      }
       const r = await o.call('screenshot', {});
       expect(r.status, JSON.stringify(r.error_info)).to.equal('success');
       await o.page.close();
@@ -281,7 +289,11 @@ describe('e2e privacy: every shape of secret is masked in every output', functio
       expect(a === b, 'card digits split across a shadow boundary are visible in the screenshot').to.equal(true);
       const read = JSON.stringify(outputs);
       expect(read, 'the tree was read').to.include('Paid with');
-      expect(read.match(/5555|4444/g) ?? [], "a part of the split card number in browser_use's tree").to.deep.equal([]);
+      expect(
+        read.match(/5555|4444/g) ?? [],
+        "a part of the split card number in browser_use's tree, a state's text or extract_content",
+      ).to.deep.equal([]);
+      expect(read, 'the state and extract_content were read').to.include('On file');
       const c = await splitShot('1234567890123456');
       const d = await splitShot('1234567890123457');
       expect(c === d, 'the split numbers are not drawn in the screenshot: the check above proves nothing').to.equal(false);

@@ -4,7 +4,7 @@
 // Each frame answers for itself; background/actions/extract_content.ts gathers every frame of the tab and appends
 // subframes as "IFRAME <url>:" blocks like browser_use.
 import type { ExtractContentParams } from '../../../../schemas/generated/protocol';
-import { maskSecretFields, redactCardNumbers } from '../snapshot/privacy';
+import { maskSecretFields, readableTextNode, redactCardNumbers } from '../snapshot/privacy';
 import { ok } from './common';
 import type { PageHandler } from './types';
 
@@ -77,7 +77,10 @@ export function extractFrameText(includeLinks = true, inlineFrames = false): Fra
   const push = (s: string) => out.push(s);
   const walk = (node: Node): void => {
     if (node.nodeType === Node.TEXT_NODE) {
-      const t = (node.textContent ?? '').replace(/\s+/g, ' ');
+      // Each part of a card number masked, also of one split over inline elements or across a shadow
+      // boundary (no line below holds such a number whole); a node of an inlined frame is that frame's.
+      const raw = node.ownerDocument === document ? readableTextNode(node as Text) : (node.textContent ?? '');
+      const t = raw.replace(/\s+/g, ' ');
       if (t.trim()) push(t);
       else if (t) push(' ');
       return;

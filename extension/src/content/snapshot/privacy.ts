@@ -416,7 +416,13 @@ function digitCount(text: string): number {
  * hold 13 digits in all.
  */
 export function mayHoldCardAcross(roots: readonly ShadowRoot[]): boolean {
+  return blocksHoldingCardAcross(roots, true).length > 0;
+}
+
+/** The blocks mayHoldCardAcross finds (the first only when `first`). */
+function blocksHoldingCardAcross(roots: readonly ShadowRoot[], first: boolean): Node[] {
   const asked = new Set<Node>();
+  const out: Node[] = [];
   for (const root of roots) {
     const host = root.host;
     const own = digitCount(root.textContent ?? '');
@@ -427,9 +433,38 @@ export function mayHoldCardAcross(roots: readonly ShadowRoot[]): boolean {
     asked.add(block);
     const parts: string[] = [];
     flatTextContent(block, parts);
-    if (mayHoldCard(parts.join('').replace(/\s+/g, ' '))) return true;
+    if (mayHoldCard(parts.join('').replace(/\s+/g, ' '))) {
+      out.push(block);
+      if (first) break;
+    }
   }
-  return false;
+  return out;
+}
+
+/**
+ * The parts of card numbers split across the boundary of one of these shadow roots, as their text
+ * nodes hold them (the walk's page text and a listed element's text join each tree's text on its
+ * own, in document order, so no part holds a whole number the worker's scrub would find). Masked
+ * wherever they show (walk.ts), as readableElementText does. Empty on almost every page: only blocks
+ * mayHoldCardAcross finds are looked at.
+ */
+export function splitCardParts(roots: readonly ShadowRoot[]): string[] {
+  if (roots.length === 0) return [];
+  const out = new Set<string>();
+  const visit = (n: Node, depth: number): void => {
+    const kids = flatChildren(n);
+    for (let i = 0; i < kids.length; i++) {
+      const c = kids[i];
+      if (c instanceof Text) {
+        for (const [s, e] of cardRangesOf(c)) {
+          const part = c.data.slice(s, e).trim();
+          if (part) out.add(part);
+        }
+      } else if (c instanceof Element && c.localName !== 'script' && c.localName !== 'style' && depth < 64) visit(c, depth + 1);
+    }
+  };
+  for (const block of blocksHoldingCardAcross(roots, false)) visit(block, 0);
+  return [...out];
 }
 
 /**

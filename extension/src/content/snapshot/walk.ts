@@ -21,7 +21,7 @@ import { accessibleName, LabelIndex } from './accname';
 import { elementType, focusableWithoutBox, isInteractiveByMarkup, operationsFor, statesOf } from './classify';
 import { HiddenSubtrees } from './hidden-prune';
 import { HostPruner } from './host-prune';
-import { maskPii, type PrivacyOptions, redactedMarker, type SensitiveReason, sensitiveReason } from './privacy';
+import { maskPii, type PrivacyOptions, redactedMarker, type SensitiveReason, sensitiveReason, splitCardParts } from './privacy';
 import { roleOf } from './roles';
 import { svgLinks, svgLinkText } from './svg-links';
 
@@ -123,6 +123,8 @@ const CURSOR_INTERACTIVE = 'pointer';
 /** Whitespace that /\s+/ -> ' ' changes: any but a space, or two spaces in a row. */
 const NOT_A_SINGLE_SPACE = /[^\S ]| {2}/;
 const NO_VALUE_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image']);
+/** The shortest card number (shared/card-shape.ts): fewer digits in all the text hold none. */
+const CARD_MIN_DIGITS = 13;
 
 function hasAriaAttribute(names: string[]): boolean {
   for (let i = 0; i < names.length; i++) if ((names[i] as string).startsWith('aria-')) return true;
@@ -340,6 +342,11 @@ export class Walker {
         } else el.text_content = text.slice(0, 500);
       }
     }
+    // A card number split across a shadow boundary (part in a root's own text, part in slotted
+    // light-DOM text): each tree's text is joined on its own here, so no text holds it whole and the
+    // worker's scrub would not see it. Its parts are masked where they show (privacy.ts).
+    if (this.privacy.redactCardAndOtp && this.rootsMet.length > 0 && this.textDigits() >= CARD_MIN_DIGITS)
+      this.maskSplitCards(splitCardParts(this.rootsMet));
     this.memory.previous = this.listedNow;
     const active = this.focused;
     let focused: FrameSnapshot['focused'] = null;
@@ -367,6 +374,47 @@ export class Walker {
       text_cut: this.textCut,
       walk_ms: Math.round((performance.now() - start) * 10) / 10,
     };
+  }
+
+  /** Digits in the texts this walk gives (at least 13 where a card number shows, whole or in parts). */
+  private textDigits(): number {
+    let n = 0;
+    const count = (t: string | undefined) => {
+      if (t === undefined) return;
+      for (let i = 0; i < t.length; i++) {
+        const c = t.charCodeAt(i);
+        if (c >= 48 && c <= 57) n++;
+      }
+    };
+    for (const t of this.texts) count(t.text);
+    for (const e of this.elements) {
+      count(e.text_content);
+      count(e.name);
+    }
+    return n;
+  }
+
+  /** Every occurrence of these card parts in the page text and the listed elements' names and texts, masked. */
+  private maskSplitCards(parts: string[]): void {
+    if (parts.length === 0) return;
+    const marker = redactedMarker('payment_card');
+    const shown = parts.map((part) => part.replace(/\s+/g, ' '));
+    const mask = (text: string) => {
+      let out = text;
+      for (const part of shown) if (out.includes(part)) out = out.split(part).join(marker);
+      return out;
+    };
+    for (const t of this.texts) {
+      const m = mask(t.text);
+      if (m !== t.text) {
+        t.text = m;
+        t.redacted = true;
+      }
+    }
+    for (const e of this.elements) {
+      if (e.text_content) e.text_content = mask(e.text_content);
+      if (e.name) e.name = mask(e.name);
+    }
   }
 
   /**
