@@ -18,6 +18,7 @@ import { startDeployedSetup } from './deployed';
 import { FLOOR_VIEWPORT, FLOOR_WHOLE } from './floor';
 import { coldWalks, isolatedEval, walkCount } from './isolated-world';
 import { navigateToBenchPage, playwrightPageAt } from './navigate';
+import { CHANGE_FIELD, CHANGE_ITEM } from './page-edits';
 import { BENCH_PAGES, type BenchPage, serveBenchPages, startBenchSites } from './pages';
 import { pct, r1, r2 } from './stats';
 
@@ -60,24 +61,6 @@ const LABEL: Record<Col, string> = {
 };
 /** The columns asked as real agents ask: the client's getState with since, the delta turned back into the whole state at the agent. */
 const isSince = (c: Col) => c.startsWith('since_');
-
-/** Changes the text of one item in view (a list item, a cell, a paragraph): the action the goal names. */
-const CHANGE_ITEM = `(() => {
-  const at = document.elementFromPoint(innerWidth / 2, innerHeight / 3);
-  const el = at?.closest('li, td, p, label, legend, h1, h2, h3, a, button') ?? document.querySelector('li, td, p, label, legend, h1');
-  if (!el) return false;
-  const mark = el.querySelector(':scope > .bux-bench-mark') ?? el.appendChild(Object.assign(document.createElement('span'), { className: 'bux-bench-mark' }));
-  mark.textContent = mark.textContent === ' x' ? ' y' : ' x';
-  return true;
-})()`;
-/** Types into the first text field (value set and an input event, as typing does); false when the page has none. */
-const CHANGE_FIELD = `(() => {
-  const f = document.querySelector('input:not([type]), input[type=text], input[type=email], input[type=search], textarea');
-  if (!f) return false;
-  f.value = f.value === 'a' ? 'b' : 'a';
-  f.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
-  return true;
-})()`;
 
 interface Cell {
   ms: number[];
