@@ -6,10 +6,11 @@
 // frames in scope are the ones the top frame's walk puts there, scrolled or not. Counted by the
 // worker's test counters, read through DevTools as a test can and a page cannot.
 import { expect } from 'chai';
-import type { Frame, Page, WebWorker } from 'puppeteer-core';
+import type { Frame, Page } from 'puppeteer-core';
 
 import type { GetStateParams, SimplifiedState } from '../../schemas/generated/protocol';
 import { type AgentPage, type Harness, useAgentPage } from '../harness/harness';
+import { countsBetween, type StateCounts, stateCounts } from '../harness/state-counters';
 
 let h: Harness;
 let page: Page;
@@ -18,54 +19,19 @@ let t: AgentPage;
 const WHOLE: GetStateParams = { viewport_expansion: -1 };
 const VIEWPORT: GetStateParams = {};
 
-interface Counts {
-  tokens_asked: number;
-  viewport_prefetched: number;
-  viewport_prefetch_used: number;
-}
-
-async function worker(): Promise<WebWorker> {
-  const sw = await h.launched.browser.waitForTarget((x) => x.type() === 'service_worker' && x.url().endsWith('/background.js'));
-  const w = await sw.worker();
-  if (!w) throw new Error('no service worker of the extension');
-  return w;
-}
-
-/** The worker's counts: token questions asked (frame-hold.ts), viewport prefetches asked and used (fetch.ts). */
-async function counts(): Promise<Counts> {
-  const c = await (
-    await worker()
-  ).evaluate(() => {
-    const g = globalThis as {
-      __browserUseExtFrameHold?: { tokens_asked: number };
-      __browserUseExtFrameFetch?: { viewport_prefetched: number; viewport_prefetch_used: number };
-    };
-    const hold = g.__browserUseExtFrameHold;
-    const fetch = g.__browserUseExtFrameFetch;
-    // A worker without the viewport prefetch (fetch.ts) counts none.
-    return hold
-      ? {
-          tokens_asked: hold.tokens_asked,
-          viewport_prefetched: fetch?.viewport_prefetched ?? 0,
-          viewport_prefetch_used: fetch?.viewport_prefetch_used ?? 0,
-        }
-      : null;
-  });
-  if (!c) throw new Error('the worker has no frame-hold counters (globalThis.__browserUseExtFrameHold)');
-  return c;
-}
+type Counts = Pick<StateCounts, 'tokens_asked' | 'viewport_prefetched' | 'viewport_prefetch_used'>;
 
 /** One state and what it asked; waits past the content script's 200 ms token wait, so a token question sent late is counted too. */
 async function asking(params: GetStateParams): Promise<{ state: SimplifiedState } & Counts> {
-  const before = await counts();
+  const before = await stateCounts(h);
   const state = await t.state(params);
   await new Promise((r) => setTimeout(r, 400));
-  const after = await counts();
+  const d = countsBetween(before, await stateCounts(h));
   return {
     state,
-    tokens_asked: after.tokens_asked - before.tokens_asked,
-    viewport_prefetched: after.viewport_prefetched - before.viewport_prefetched,
-    viewport_prefetch_used: after.viewport_prefetch_used - before.viewport_prefetch_used,
+    tokens_asked: d.tokens_asked,
+    viewport_prefetched: d.viewport_prefetched,
+    viewport_prefetch_used: d.viewport_prefetch_used,
   };
 }
 

@@ -5,12 +5,14 @@
 // unsure (a new document, a worker that lost its copies, other parameters) sends the whole frame.
 // Counted by the worker's test counters, read through DevTools as a test can and a page cannot.
 import { expect } from 'chai';
-import type { Frame, Page, WebWorker } from 'puppeteer-core';
+import type { Frame, Page } from 'puppeteer-core';
 
 import { coldWalks, isolatedEval, walkCount } from '../../bench/isolated-world';
 import type { GetStateParams, SimplifiedState } from '../../schemas/generated/protocol';
 import { type AgentPage, type Harness, useAgentPage } from '../harness/harness';
+import { extensionWorker } from '../harness/more-browsers';
 import { openPanel } from '../harness/panel';
+import { countsBetween, stateCounts } from '../harness/state-counters';
 
 let h: Harness;
 let page: Page;
@@ -19,46 +21,21 @@ let t: AgentPage;
 const WHOLE: GetStateParams = { viewport_expansion: -1 };
 const VIEWPORT: GetStateParams = {};
 
-interface Counts {
-  whole: number;
-  same: number;
-  patched: number;
-  tokens_asked: number;
-}
-
-async function worker(): Promise<WebWorker> {
-  const sw = await h.launched.browser.waitForTarget((x) => x.type() === 'service_worker' && x.url().endsWith('/background.js'));
-  const w = await sw.worker();
-  if (!w) throw new Error('no service worker of the extension');
-  return w;
-}
-
-/** The worker's counts of frames that arrived whole and "same as last" (frame-hold.ts). */
-async function counts(): Promise<Counts> {
-  const c = await (
-    await worker()
-  ).evaluate(() => {
-    const g = (globalThis as { __browserUseExtFrameHold?: Counts }).__browserUseExtFrameHold;
-    return g ? { whole: g.whole, same: g.same, patched: g.patched, tokens_asked: g.tokens_asked } : null;
-  });
-  if (!c) throw new Error('the worker has no frame-hold counters (globalThis.__browserUseExtFrameHold)');
-  return c;
+/** A restarted worker, as far as held frames go: it forgets every frame it held (frame-hold.ts). */
+async function forgetHeldFrames(): Promise<void> {
+  await (
+    await extensionWorker(h.launched.browser)
+  ).evaluate(() => (globalThis as { __browserUseExtFrameHold?: { forget: () => void } }).__browserUseExtFrameHold?.forget());
 }
 
 /** What one state does: how many frames came whole, how many "same as last" and how many as edits. */
 async function crossing(
   params: GetStateParams,
 ): Promise<{ state: SimplifiedState; whole: number; same: number; patched: number; tokensAsked: number }> {
-  const before = await counts();
+  const before = await stateCounts(h);
   const state = await t.state(params);
-  const after = await counts();
-  return {
-    state,
-    whole: after.whole - before.whole,
-    same: after.same - before.same,
-    patched: after.patched - before.patched,
-    tokensAsked: after.tokens_asked - before.tokens_asked,
-  };
+  const d = countsBetween(before, await stateCounts(h));
+  return { state, whole: d.whole, same: d.same, patched: d.patched, tokensAsked: d.tokens_asked };
 }
 
 function comparable(s: SimplifiedState): Partial<SimplifiedState> {
@@ -156,9 +133,7 @@ describe('e2e: a frame crosses to the worker as "same as last", or as edits to t
     expect(marked).to.deep.equal(['Fresh item', 'Fresh act']);
     // A worker that lost what it held gets the whole frame after a change, and edits again after the next one.
     await page.evaluate(() => document.querySelector('a[href="#home"]')?.setAttribute('title', 'Start'));
-    await (
-      await worker()
-    ).evaluate(() => (globalThis as { __browserUseExtFrameHold?: { forget: () => void } }).__browserUseExtFrameHold?.forget());
+    await forgetHeldFrames();
     const forgotten = await crossing(WHOLE);
     expect(forgotten.whole, 'nothing held: the whole frame').to.equal(1);
     expect(forgotten.patched).to.equal(0);
@@ -186,9 +161,7 @@ describe('e2e: a frame crosses to the worker as "same as last", or as edits to t
     expect(names(navigated.state)).to.deep.equal(['One', 'Two']);
     expect((await crossing(WHOLE)).same).to.equal(1);
     // A restarted worker holds nothing.
-    await (
-      await worker()
-    ).evaluate(() => (globalThis as { __browserUseExtFrameHold?: { forget: () => void } }).__browserUseExtFrameHold?.forget());
+    await forgetHeldFrames();
     const forgotten = await crossing(WHOLE);
     expect(forgotten.whole, 'a worker that lost what it held gets the whole frame').to.equal(1);
     expect(forgotten.same).to.equal(0);
