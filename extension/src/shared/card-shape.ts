@@ -97,6 +97,9 @@ export function passesLuhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
+/** The fewest digits a card number has: text with fewer holds none. */
+export const CARD_MIN_DIGITS = 13;
+
 /** 13 to 19 digits a card network issues: an issuer's prefix and length, and Luhn. */
 export function hasCardDigits(digits: string): boolean {
   if (!/^\d{13,19}$/.test(digits)) return false;

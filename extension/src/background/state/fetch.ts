@@ -8,7 +8,7 @@ import type { FrameChild, FrameSnapshot } from '../../shared/frame-snapshot';
 import { CONTENT_CHANNEL } from '../../shared/internal-messages';
 import { sendToContent } from '../connection/content-channel';
 import { type LeftOutReason, PROBE_BUDGET_MS, SNAPSHOT_BUDGET_MS } from './frame-budget';
-import { holdCounters } from './frame-hold';
+import { holdCounters, stableJson } from './frame-hold';
 import { knownNoScript, markNoScript, overdueFor, trackRequest } from './frame-liveness';
 import { peekUsed } from './frame-peek';
 import {
@@ -124,14 +124,7 @@ globalThis.__browserUseExtFrameFetch = fetchCounters;
  */
 const inScopeBefore = new Map<string, { frames: Set<number>; viewport: { width: number; height: number } }>();
 const MAX_IN_SCOPE = 32;
-const scopeKey = (tabId: number, params: GetStateParams) => {
-  const o = params as Record<string, unknown>;
-  return `${tabId}|${JSON.stringify(
-    Object.keys(o)
-      .sort()
-      .map((k) => [k, o[k]]),
-  )}`;
-};
+const scopeKey = (tabId: number, params: GetStateParams) => `${tabId}|${stableJson(params)}`;
 
 /** What prefetchFrames may ask for a viewport state with these parameters (undefined: nothing known). */
 export function framesInScopeBefore(

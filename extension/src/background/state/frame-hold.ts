@@ -57,7 +57,8 @@ globalThis.__browserUseExtFrameHold = counters;
 const keyOf = (tabId: number, frameId: number, params: GetStateParams, topViewport?: { width: number; height: number }) =>
   `${tabId}|${frameId}|${stableJson(params)}|${topViewport ? `${topViewport.width}x${topViewport.height}` : ''}`;
 
-function stableJson(p: GetStateParams): string {
+/** get_state parameters as a key: the same parameters in any key order give the same string (also fetch.ts). */
+export function stableJson(p: GetStateParams): string {
   const o = p as Record<string, unknown>;
   return JSON.stringify(
     Object.keys(o)

@@ -31,6 +31,7 @@
 // A page with web components and no card pays one element walk per added subtree, and sends nothing
 // after its first note (it holds text fields: bench/results/cdp-card-shadow.md).
 import { CARD_CHANNEL, type CardFrameNote } from '../../shared/card-boxes';
+import { CARD_MIN_DIGITS } from '../../shared/card-shape';
 import { mayHoldCard } from '../../shared/redaction';
 import { setObservedShadowRoots, shadowRootOf, shadowRootsIn } from '../shadow-root';
 import { onShadowAttached } from '../shadow-watch';
@@ -39,8 +40,6 @@ import { mayHoldCardAcross } from './privacy';
 
 /** Attributes that can make a field hold or count as a card number. */
 const FIELD_ATTRIBUTES = ['value', 'type', 'autocomplete', 'name', 'id', 'aria-label', 'placeholder'];
-/** The shortest card number (shared/card-shape.ts): a shorter value holds none. */
-const CARD_MIN_CHARS = 13;
 
 let watching = false;
 /** Whether the worker was told this frame holds a field that can hold a card number. */
@@ -202,7 +201,7 @@ function rootsForCapture(): ShadowRoot[] {
 function onInput(e: Event): void {
   // composedPath()[0]: the field itself when it is in an open shadow root (e.target is its host).
   const t = e.composedPath()[0] ?? e.target;
-  if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement) changed(t.value.length >= CARD_MIN_CHARS);
+  if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement) changed(t.value.length >= CARD_MIN_DIGITS);
   // A host as the target: the field is in its closed root. A root we observe has its own listener,
   // which saw the field; one nothing reported yet (the fallback) may have brought a card.
   else if (t instanceof Element && e.currentTarget === window) {
@@ -232,7 +231,7 @@ function observeRoot(root: ShadowRoot): boolean {
   root.addEventListener('scroll', onScroll, { capture: true, passive: true });
   tellShadowFrames(root);
   for (const f of root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input, textarea'))
-    if (isTextField(f) && (!fieldsTold || f.value.length >= CARD_MIN_CHARS)) return true;
+    if (isTextField(f) && (!fieldsTold || f.value.length >= CARD_MIN_DIGITS)) return true;
   return mayHoldCard(joined(root)) || mayHoldCardAcross([root]);
 }
 

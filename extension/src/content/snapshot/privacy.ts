@@ -24,6 +24,7 @@
 // a silent blank. The pure rules (card shapes, secret key names, URLs, bodies) live in
 // shared/redaction.ts.
 import { CARD_MASK_COLOR } from '../../shared/card-boxes';
+import { CARD_MIN_DIGITS } from '../../shared/card-shape';
 import { findCardRanges, isCardNumber, mayHoldCard, redactCardNumbers, redactedMarker } from '../../shared/redaction';
 import { flatChildren, flatParent, shadowRootsIn } from '../shadow-root';
 import { wasPassword } from './password-history';
@@ -399,7 +400,8 @@ function flatTextContent(n: Node, out: string[], depth = 0): void {
   }
 }
 
-function digitCount(text: string): number {
+/** The digits in text (walk.ts: fewer than a card's in all its text, no card part to look for). */
+export function digitCount(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -429,7 +431,7 @@ function blocksHoldingCardAcross(roots: readonly ShadowRoot[], first: boolean): 
     const block = INLINE.has(host.localName) || host.localName === 'slot' ? flatBlockOf(host) : host;
     // The block's light-DOM text and the root's own hold every digit drawn there (but those of roots
     // nested in this one, which are asked on their own): fewer than 13 together make no card.
-    if (!block || asked.has(block) || own + digitCount(block.textContent ?? '') < 13) continue;
+    if (!block || asked.has(block) || own + digitCount(block.textContent ?? '') < CARD_MIN_DIGITS) continue;
     asked.add(block);
     const parts: string[] = [];
     flatTextContent(block, parts);

@@ -9,6 +9,7 @@
 import type { ActionableElement, DomNode, GetStateParams, Redaction, TextItem } from '../../../../schemas/generated/protocol';
 import { DEFAULT_INCLUDE_ATTRIBUTES } from '../../../../schemas/lib/render/browser-use';
 import { isAgentUiRoot } from '../../shared/agent-ui-marker';
+import { CARD_MIN_DIGITS } from '../../shared/card-shape';
 import type { FrameChild, FrameElement, FrameSnapshot, FrameText } from '../../shared/frame-snapshot';
 import { buildBrowserUseTree } from '../browser-use-tree/build';
 import { rememberHighlights } from '../browser-use-tree/highlight';
@@ -21,7 +22,7 @@ import { accessibleName, LabelIndex } from './accname';
 import { elementType, focusableWithoutBox, isInteractiveByMarkup, operationsFor, statesOf } from './classify';
 import { HiddenSubtrees } from './hidden-prune';
 import { HostPruner } from './host-prune';
-import { maskPii, type PrivacyOptions, redactedMarker, type SensitiveReason, sensitiveReason, splitCardParts } from './privacy';
+import { digitCount, maskPii, type PrivacyOptions, redactedMarker, type SensitiveReason, sensitiveReason, splitCardParts } from './privacy';
 import { roleOf } from './roles';
 import { svgLinks, svgLinkText } from './svg-links';
 
@@ -123,8 +124,6 @@ const CURSOR_INTERACTIVE = 'pointer';
 /** Whitespace that /\s+/ -> ' ' changes: any but a space, or two spaces in a row. */
 const NOT_A_SINGLE_SPACE = /[^\S ]| {2}/;
 const NO_VALUE_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image']);
-/** The shortest card number (shared/card-shape.ts): fewer digits in all the text hold none. */
-const CARD_MIN_DIGITS = 13;
 
 function hasAriaAttribute(names: string[]): boolean {
   for (let i = 0; i < names.length; i++) if ((names[i] as string).startsWith('aria-')) return true;
@@ -379,18 +378,8 @@ export class Walker {
   /** Digits in the texts this walk gives (at least 13 where a card number shows, whole or in parts). */
   private textDigits(): number {
     let n = 0;
-    const count = (t: string | undefined) => {
-      if (t === undefined) return;
-      for (let i = 0; i < t.length; i++) {
-        const c = t.charCodeAt(i);
-        if (c >= 48 && c <= 57) n++;
-      }
-    };
-    for (const t of this.texts) count(t.text);
-    for (const e of this.elements) {
-      count(e.text_content);
-      count(e.name);
-    }
+    for (const t of this.texts) n += digitCount(t.text);
+    for (const e of this.elements) n += digitCount(e.text_content ?? '') + digitCount(e.name ?? '');
     return n;
   }
 
